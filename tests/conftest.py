@@ -1,0 +1,89 @@
+"""Shared fixtures: a vault builder, a copy of sample-vault/, a CLI runner, a frozen clock."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+SAMPLE_VAULT = ROOT / "sample-vault"
+CORPORA = ROOT.parent / "shared" / "corpora"
+FROZEN_NOW = 1_790_000_000.0  # 2026-09-21T14:13:20Z: tests pass `now=` instead of sleeping
+
+
+@pytest.fixture
+def make_vault(tmp_path):
+    """Write ``{relative path: text}`` into a fresh vault folder and return its path."""
+
+    def build(files: dict[str, str | bytes], config: str | None = None) -> Path:
+        root = tmp_path / "vault"
+        root.mkdir(exist_ok=True)
+        for rel, content in files.items():
+            path = root / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            if isinstance(content, bytes):
+                path.write_bytes(content)
+            else:
+                path.write_text(content, encoding="utf-8")
+        if config is not None:
+            (root / "vault-engine.toml").write_text(config, encoding="utf-8")
+        return root
+
+    return build
+
+
+@pytest.fixture
+def sample_vault(tmp_path) -> Path:
+    """A private copy of sample-vault/ (tests may write to it)."""
+    target = tmp_path / "sample"
+    shutil.copytree(SAMPLE_VAULT, target, ignore=shutil.ignore_patterns(".vault-engine"))
+    return target
+
+
+@dataclass
+class CliResult:
+    code: int
+    out: str
+    err: str
+
+    @property
+    def json(self):
+        return json.loads(self.out)
+
+
+@pytest.fixture
+def cli(capsys):
+    """Run ``vault-engine`` in-process: ``cli("--vault", str(v), "search", "x", "--json")``."""
+    from vault_engine.cli.main import main
+
+    def run(*args: str) -> CliResult:
+        try:
+            code = main([str(a) for a in args])
+        except SystemExit as exc:  # argparse usage errors
+            code = exc.code if isinstance(exc.code, int) else 1
+        captured = capsys.readouterr()
+        return CliResult(code, captured.out, captured.err)
+
+    return run
+
+
+def run_cli_subprocess(*args: str, env: dict | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
+    """Run the installed CLI in a fresh interpreter (for import-cost and exit-code tests)."""
+    full_env = {**os.environ, **(env or {})}
+    return subprocess.run([sys.executable, "-m", "vault_engine", *map(str, args)],
+                          capture_output=True, text=True, env=full_env, timeout=timeout)
+
+
+def needs_corpus(name: str) -> Path:
+    """The path of a shared corpus, or skip the test cleanly when ../shared is absent."""
+    path = CORPORA / name
+    if not path.is_dir():
+        pytest.skip(f"corpus {name} not present at {path}")
+    return path

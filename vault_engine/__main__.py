@@ -1,0 +1,3 @@
+from vault_engine.cli.main import main
+
+raise SystemExit(main())

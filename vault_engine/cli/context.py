@@ -1,0 +1,52 @@
+"""What a command handler gets: its arguments, the vault (opened on first use), and output."""
+
+from __future__ import annotations
+
+import json
+import sys
+from argparse import Namespace
+from collections.abc import Callable
+from typing import Any
+
+from vault_engine.vault import Vault
+
+
+class Context:
+    def __init__(self, args: Namespace):
+        self.args = args
+        self.json = bool(getattr(args, "json", False))
+        self.debug = bool(getattr(args, "debug", False))
+        self._vault: Vault | None = None
+
+    @property
+    def vault(self) -> Vault:
+        if self._vault is None:
+            self._vault = Vault.open(getattr(self.args, "vault", None))
+        return self._vault
+
+    @property
+    def interactive(self) -> bool:
+        """Human output on a terminal: progress bars and colour are allowed."""
+        return not self.json and sys.stderr.isatty()
+
+    def emit(self, data: Any, render: Callable[[], str]) -> None:
+        """Print ``data`` as JSON with --json, else the human rendering."""
+        if self.json:
+            sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
+        else:
+            text = render()
+            if text:
+                sys.stdout.write(text if text.endswith("\n") else text + "\n")
+
+    def notice(self, message: str) -> None:
+        """A one-line notice for humans and agents alike: always stderr, never stdout."""
+        print(f"vault-engine: {message}", file=sys.stderr)
+
+    def usage_error(self, message: str) -> int:
+        """A command line that cannot work: say why, exit 2 (argparse's code for usage)."""
+        self.notice(message)
+        return 2
+
+    def close(self) -> None:
+        if self._vault is not None:
+            self._vault.close()

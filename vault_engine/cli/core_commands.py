@@ -1,0 +1,135 @@
+"""Core commands: init, index, search, show, links, status, reinforce, decay."""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+
+from vault_engine.cli import render
+from vault_engine.cli.context import Context
+
+
+def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("init", parents=[common], help="write vault-engine.toml with commented defaults",
+                       description="Write vault-engine.toml with commented defaults into DIR.")
+    p.add_argument("dir", nargs="?", default=None, help="the vault folder (default: the vault)")
+    p.set_defaults(handler=cmd_init)
+
+    p = sub.add_parser("index", parents=[common], help="bring the index up to date (incremental)",
+                       description="Index new, changed, moved and deleted notes. Example: vault-engine index")
+    p.add_argument("--rebuild", action="store_true", help="drop the index and build it from scratch")
+    p.add_argument("--no-embed", action="store_true", help="skip the semantic arm (lexical only)")
+    p.set_defaults(handler=cmd_index)
+
+    p = sub.add_parser("search", parents=[common], help="hybrid search over sections",
+                       description='Search sections. Example: vault-engine search "token refresh" -k 5')
+    p.add_argument("query", help="what to look for, in your own words")
+    p.add_argument("-k", type=int, default=10, help="number of hits (default 10)")
+    p.add_argument("--kind", help="only notes of this kind (checkpoint, working-note, spec, memory, notion, note)")
+    p.add_argument("--project", help="only notes of this project")
+    p.add_argument("--tap", help="only documents of this tap")
+    p.add_argument("--lexical", action="store_true", help="BM25 only (fast, never loads the model)")
+    p.add_argument("--follow", type=int, default=0, metavar="N",
+                   help="also return the sections the hits link to, N hops deep")
+    p.add_argument("--no-decay", action="store_true", help="raw ranking, without per-tap decay")
+    p.set_defaults(handler=cmd_search)
+
+    p = sub.add_parser("show", parents=[common], help="a note or one of its sections",
+                       description="Print a note or a section. Example: vault-engine show 'specs/auth.md#Token refresh'")
+    p.add_argument("ref", help="path[#Heading] or notion://<id>[#Heading]")
+    p.set_defaults(handler=cmd_show)
+
+    p = sub.add_parser("links", parents=[common], help="resolved links of a note (or backlinks, or all)",
+                       description="Links of a note or section. Example: vault-engine links specs/auth.md --backlinks")
+    p.add_argument("ref", nargs="?", help="path[#Heading] or notion://<id>")
+    p.add_argument("--backlinks", action="store_true", help="links pointing at REF instead")
+    p.add_argument("--all", action="store_true", help="every link in the vault")
+    p.set_defaults(handler=cmd_links)
+
+    p = sub.add_parser("status", parents=[common], help="index health",
+                       description="Notes, sections, stale and skipped files, unresolved links, last index time.")
+    p.set_defaults(handler=cmd_status)
+
+    p = sub.add_parser("reinforce", parents=[common], help="reset the age of a document",
+                       description="Record that a document proved useful, so it stops fading. "
+                                   "Example: vault-engine reinforce specs/auth.md --by claude-7f3 --why 'used for refresh'")
+    p.add_argument("ref", help="path[#Heading] or notion://<id> (the whole note is reinforced)")
+    p.add_argument("--by", help="who reinforces (agent or person)")
+    p.add_argument("--why", help="what it was useful for")
+    p.set_defaults(handler=cmd_reinforce)
+
+    p = sub.add_parser("decay", parents=[common], help="documents of decaying taps, most faded first",
+                       description="List decaying documents with tap, age and multiplier. Example: vault-engine decay --tap specs")
+    p.add_argument("--tap", help="only this tap")
+    p.set_defaults(handler=cmd_decay)
+
+
+def cmd_init(ctx: Context) -> int:
+    from vault_engine.config import find_vault
+    from vault_engine.vault import init_vault
+
+    folder = Path(ctx.args.dir) if ctx.args.dir else find_vault(getattr(ctx.args, "vault", None))
+    written = init_vault(folder.resolve())
+    ctx.emit({"config": str(written)}, lambda: f"wrote {written}")
+    return 0
+
+
+def cmd_index(ctx: Context) -> int:
+    with render.progress_bar(ctx.interactive) as progress:
+        report = ctx.vault.index(rebuild=ctx.args.rebuild, progress=progress)
+    for skipped in report.skipped:
+        ctx.notice(f"skipped {skipped.path}: {skipped.reason}")
+    for notice in report.notices:
+        ctx.notice(notice)
+    ctx.emit(report.to_json(), lambda: render.index_report(report))
+    return 0
+
+
+def cmd_search(ctx: Context) -> int:
+    a = ctx.args
+    result = ctx.vault.search(a.query, k=a.k, kind=a.kind, project=a.project, tap=a.tap,
+                              lexical_only=a.lexical, decay=not a.no_decay, follow=a.follow)
+    for notice in result.notices:
+        ctx.notice(notice)
+    ctx.emit(result.to_json(), lambda: render.search_result(result))
+    return 0
+
+
+def cmd_show(ctx: Context) -> int:
+    view = ctx.vault.show(ctx.args.ref)
+    ctx.emit(view.to_json(), lambda: render.note_view(view))
+    return 0
+
+
+def cmd_links(ctx: Context) -> int:
+    a = ctx.args
+    if a.all:
+        links = ctx.vault.all_links()
+        data = {"links": [{"source": l.source, **l.to_json()} for l in links]}
+    elif a.ref:
+        links = ctx.vault.links(a.ref, backlinks=a.backlinks)
+        data = {"ref": a.ref, "backlinks": a.backlinks,
+                "links": [{"source": l.source, **l.to_json()} for l in links]}
+    else:
+        return ctx.usage_error("links needs a REF, or --all for every link in the vault")
+    ctx.emit(data, lambda: render.links(links, backlinks=a.backlinks or a.all))
+    return 0
+
+
+def cmd_status(ctx: Context) -> int:
+    status = ctx.vault.status()
+    ctx.emit(status, lambda: render.status(status))
+    return 0
+
+
+def cmd_reinforce(ctx: Context) -> int:
+    a = ctx.args
+    done = ctx.vault.reinforce(a.ref, by=a.by, why=a.why)
+    ctx.emit(done, lambda: f"reinforced {done['ref']}: its age starts again from now")
+    return 0
+
+
+def cmd_decay(ctx: Context) -> int:
+    rows = ctx.vault.decay_report(tap=ctx.args.tap)
+    ctx.emit({"documents": [r.to_json() for r in rows]}, lambda: render.decay_rows(rows))
+    return 0

@@ -1,0 +1,67 @@
+"""``vault-engine``: the argparse shell. Parse -> one Vault call -> render (text or --json).
+
+Exit codes: 0 success (a miss is a success), 1 error with a one-line reason on stderr,
+2 usage, 3 a dead-end hit with ``--fail-on-hit``. Tracebacks only with ``--debug``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+import sys
+from collections.abc import Sequence
+
+from vault_engine import __version__
+from vault_engine.cli.context import Context
+from vault_engine.errors import VaultError
+
+# Each module has register(subparsers, common): adding a command group is one line here.
+COMMAND_MODULES = (
+    "vault_engine.cli.core_commands",
+)
+
+
+def build_parser() -> argparse.ArgumentParser:
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
+                        help="print machine-readable JSON on stdout")
+    common.add_argument("--vault", metavar="DIR", default=argparse.SUPPRESS,
+                        help="the vault folder (default: $VAULT_ENGINE_VAULT, else the nearest "
+                             "folder upward with vault-engine.toml or .vault-engine/, else .)")
+    common.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
+                        help="show tracebacks and debug logs")
+    parser = argparse.ArgumentParser(
+        prog="vault-engine", parents=[common],
+        description="Vault-first memory for teams of humans driving AI coding agents: "
+                    "hybrid search, resume briefs and dead-end checks over an Obsidian vault.",
+        epilog="Every command takes --json. Docs: README.md.",
+    )
+    parser.add_argument("--version", action="version", version=f"vault-engine {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(subparsers, common)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    debug = getattr(args, "debug", False)
+    logging.basicConfig(level=logging.DEBUG if debug else logging.WARNING,
+                        format="vault-engine: %(message)s", stream=sys.stderr)
+    ctx = Context(args)
+    try:
+        return args.handler(ctx) or 0
+    except VaultError as exc:
+        if debug:
+            raise
+        print(f"vault-engine: {exc}", file=sys.stderr)
+        return exc.exit_code
+    except KeyboardInterrupt:
+        print("vault-engine: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    finally:
+        ctx.close()

@@ -1,0 +1,128 @@
+"""Human renderings of command results (plain text: fast to import, readable when piped)."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from vault_engine.model import IndexReport, NoteView, ResolvedLink, SearchResult
+
+
+def iso(ts: float | None) -> str:
+    if ts is None:
+        return "never"
+    return dt.datetime.fromtimestamp(ts, dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+@contextmanager
+def progress_bar(enabled: bool) -> Iterator[Any]:
+    """A rich progress bar on a terminal, else a callback that does nothing."""
+    if not enabled:
+        yield None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    labels = {"read": "reading notes", "lexical": "lexical index", "embed": "embedding sections"}
+    with Progress(TextColumn("{task.description:<20}"), BarColumn(), MofNCompleteColumn(),
+                  TimeElapsedColumn(), transient=True) as bar:
+        tasks: dict[str, Any] = {}
+
+        def update(stage: str, done: int, total: int) -> None:
+            if stage not in tasks:
+                tasks[stage] = bar.add_task(labels.get(stage, stage), total=total)
+            bar.update(tasks[stage], completed=done, total=total)
+
+        yield update
+
+
+def index_report(r: IndexReport) -> str:
+    parts = [f"{r.new} new", f"{r.modified} modified", f"{r.moved} moved", f"{r.deleted} deleted",
+             f"{r.unchanged} unchanged"]
+    line = f"indexed in {r.seconds:.2f} s: " + ", ".join(parts) + f"; {r.sections} sections"
+    if r.embedded:
+        line += f"; {r.embedded} sections embedded"
+    if r.skipped:
+        line += f"; {len(r.skipped)} skipped (see above)"
+    return line
+
+
+def search_result(result: SearchResult) -> str:
+    if not result.hits:
+        return f"no match for {result.query!r} ({'+'.join(result.arms)}): a miss, not a guess"
+    out = []
+    for n, hit in enumerate(result.hits, 1):
+        s = hit.scores
+        parts = [f"fused {s.fused:.3f}"]
+        if s.lexical is not None:
+            parts.append(f"bm25 {s.lexical:.2f}")
+        if s.semantic is not None:
+            parts.append(f"cos {s.semantic:.2f}")
+        if s.decay != 1.0:
+            parts.append(f"decay x{s.decay:.2f}")
+        via = f"  via {hit.via}" if hit.via else ""
+        out.append(f"{n:>2}. {hit.ref}  [{hit.kind}, {hit.tap}] {hit.score:.3f} ({', '.join(parts)}){via}")
+        if hit.snippet:
+            out.append(f"    {hit.snippet}")
+        followable = [link for link in hit.links if link.resolved]
+        if followable:
+            out.append("    links: " + ", ".join(link.ref or "" for link in followable[:6]))
+    return "\n".join(out)
+
+
+def note_view(view: NoteView) -> str:
+    where = f"{view.path}:{view.line_start}-{view.line_end}"
+    head = f"── {view.ref}  ({view.kind}, tap {view.tap}{', project ' + view.project if view.project else ''}) {where}"
+    lines = [head, view.text.rstrip()]
+    unresolved = [link for link in view.links if not link.resolved]
+    if view.links:
+        lines.append(f"── {len(view.links)} links, {len(unresolved)} unresolved")
+    return "\n".join(lines)
+
+
+def links(found: Sequence[ResolvedLink], backlinks: bool) -> str:
+    if not found:
+        return "no links"
+    out = []
+    for link in found:
+        target = link.ref if link.resolved else "UNRESOLVED"
+        flag = " (ambiguous)" if link.ambiguous else ""
+        where = f"{link.source}:{link.line}" if backlinks else f"line {link.line}"
+        out.append(f"{where}  {link.raw} -> {target}{flag}")
+    return "\n".join(out)
+
+
+def status(s: dict[str, Any]) -> str:
+    lines = [
+        f"vault      {s['vault']}",
+        f"notes      {s['notes']}  sections {s['sections']}  attachments {s['attachments']}",
+        f"links      {s['links']}  unresolved {s['unresolved_links']}  ambiguous {s['ambiguous_links']}",
+        f"last index {iso(s['last_index'])}",
+        f"stale      {s['stale']['changed']} changed, {s['stale']['missing']} missing since the last index",
+        f"lexical    {s['lexical']['sections']} sections" + ("" if s["lexical"]["agrees"] else
+                                                          "  DISAGREES with the ledger: run `vault-engine index`"),
+    ]
+    for key, label in (("semantic", "semantic"), ("watcher", "watcher")):
+        if key in s and isinstance(s[key], dict) and s[key].get("summary"):
+            lines.append(f"{label:<10} {s[key]['summary']}")
+    for item in s["skipped_files"]:
+        lines.append(f"skipped    {item['path']}: {item['reason']}")
+    for item in s["yaml_errors"]:
+        lines.append(f"yaml       {item['path']}: {item['error']}")
+    for item in s["unresolved"][:20]:
+        lines.append(f"unresolved {item['source']}:{item['line']} {item['raw']}")
+    if len(s["unresolved"]) > 20:
+        lines.append(f"unresolved ... and {len(s['unresolved']) - 20} more (--json lists all)")
+    return "\n".join(lines)
+
+
+def decay_rows(rows) -> str:
+    if not rows:
+        return "no decaying documents: configure a tap with half_life_days in vault-engine.toml"
+    out = [f"{'multiplier':>10}  {'age (d)':>8}  {'tap':<10} ref"]
+    for r in rows:
+        bar = "█" * round(r.multiplier * 10)
+        seen = f"  reinforced {iso(r.last_reinforced)}" if r.last_reinforced else ""
+        out.append(f"{r.multiplier:>10.3f}  {r.age_days:>8.1f}  {r.tap:<10} {r.ref}  {bar}{seen}")
+    return "\n".join(out)

@@ -1,0 +1,248 @@
+"""vault-engine.toml: where the vault is, what is indexed, taps and their decay.
+
+Every rule has a default, so a vault without a config file works. Invalid values raise
+:class:`ConfigError` naming the key, e.g. ``taps.specs.floor must be within [0, 1]``.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from vault_engine.errors import ConfigError, VaultNotFound
+from vault_engine.paths import glob_example, glob_match, glob_specificity
+
+CONFIG_NAME = "vault-engine.toml"
+STATE_DIR = ".vault-engine"
+SOURCES = ("vault", "notion", "code")
+DEFAULT_TAP = "vault"
+
+# Folder rules for a note's kind when its frontmatter has no ``type:`` (first match wins).
+DEFAULT_KIND_RULES: tuple[tuple[str, str], ...] = (
+    ("projects/*/checkpoints/**", "checkpoint"),
+    ("projects/*/working/**", "working-note"),
+    ("specs/**", "spec"),
+    ("notion/**", "notion"),
+    ("memory/**", "memory"),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class TapConfig:
+    """A source of documents with its own decay: ``[taps.NAME]``."""
+
+    name: str
+    source: str = "vault"
+    paths: tuple[str, ...] = ()
+    half_life_days: float | None = None
+    floor: float = 0.0
+    options: dict[str, Any] = field(default_factory=dict)  # source-specific keys
+
+
+BUILTIN_TAPS = (
+    TapConfig(name=DEFAULT_TAP, source="vault"),
+    TapConfig(name="notion", source="notion", paths=("notion/**",), half_life_days=14.0, floor=0.1),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Config:
+    """The parsed configuration of one vault."""
+
+    root: Path
+    exclude: tuple[str, ...] = ()
+    max_file_mb: float = 10.0
+    taps: tuple[TapConfig, ...] = BUILTIN_TAPS
+    kind_rules: tuple[tuple[str, str], ...] = DEFAULT_KIND_RULES
+    projects_dir: str = "projects"
+    raw: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def state_dir(self) -> Path:
+        return self.root / STATE_DIR
+
+    @property
+    def index_dir(self) -> Path:
+        return self.state_dir / "index"
+
+    @property
+    def ledger_dir(self) -> Path:
+        return self.state_dir / "ledger"
+
+    def section(self, name: str) -> dict[str, Any]:
+        """A raw table of the config (``[model]``, ``[deadend]`` ...), empty when absent."""
+        value = self.raw.get(name, {})
+        return value if isinstance(value, dict) else {}
+
+    def tap(self, name: str) -> TapConfig:
+        for tap in self.taps:
+            if tap.name == name:
+                return tap
+        raise ConfigError(f"no tap named {name!r}; taps are: {', '.join(t.name for t in self.taps)}")
+
+    def tap_for(self, rel_path: str) -> TapConfig:
+        """The tap owning a document: the most specific matching rule, else ``vault``."""
+        best: tuple[int, TapConfig] | None = None
+        for tap in self.taps:
+            for pattern in tap.paths:
+                if glob_match(pattern, rel_path):
+                    spec = glob_specificity(pattern)
+                    if best is None or spec > best[0]:
+                        best = (spec, tap)
+        return best[1] if best else self.tap(DEFAULT_TAP)
+
+    def is_excluded(self, rel_path: str) -> bool:
+        return any(glob_match(p, rel_path) for p in self.exclude)
+
+
+def find_vault(explicit: str | os.PathLike[str] | None = None, cwd: Path | None = None) -> Path:
+    """The vault folder: ``--vault``, else $VAULT_ENGINE_VAULT, else the nearest folder upward
+    holding vault-engine.toml or .vault-engine/, else the current folder."""
+    chosen = explicit or os.environ.get("VAULT_ENGINE_VAULT")
+    if chosen:
+        root = Path(chosen).expanduser()
+        if not root.is_dir():
+            raise VaultNotFound(f"vault folder {root} does not exist: pass an existing folder to --vault")
+        return root.resolve()
+    here = (cwd or Path.cwd()).resolve()
+    for folder in (here, *here.parents):
+        if (folder / CONFIG_NAME).is_file() or (folder / STATE_DIR).is_dir():
+            return folder
+    return here
+
+
+def load_config(root: Path) -> Config:
+    """Read ``root/vault-engine.toml`` (optional) and validate it."""
+    path = root / CONFIG_NAME
+    raw: dict[str, Any] = {}
+    if path.is_file():
+        try:
+            raw = tomllib.loads(path.read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"{path}: {exc}; fix the file or delete it to use defaults") from exc
+    return parse_config(root, raw)
+
+
+def parse_config(root: Path, raw: dict[str, Any]) -> Config:
+    """Build a :class:`Config` from a parsed TOML table (pure; used by tests too)."""
+    exclude = _string_list(raw, "exclude")
+    max_mb = raw.get("max_file_mb", 10.0)
+    if not isinstance(max_mb, (int, float)) or max_mb <= 0:
+        raise ConfigError("max_file_mb must be a positive number of megabytes")
+    kinds = raw.get("kinds", {})
+    if not isinstance(kinds, dict):
+        raise ConfigError("[kinds] must be a table of kind = [globs]")
+    return Config(
+        root=root,
+        exclude=tuple(exclude),
+        max_file_mb=float(max_mb),
+        taps=_parse_taps(raw.get("taps", {})),
+        kind_rules=_kind_rules(kinds),
+        projects_dir=str(raw.get("projects_dir", "projects")).strip("/"),
+        raw=raw,
+    )
+
+
+def _string_list(table: dict[str, Any], key: str, where: str = "") -> list[str]:
+    value = table.get(key, [])
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise ConfigError(f"{where}{key} must be a list of strings")
+    return value
+
+
+def _kind_rules(kinds: dict[str, Any]) -> tuple[tuple[str, str], ...]:
+    overridden = {kind for kind in kinds}
+    rules = [(glob, kind) for kind in kinds for glob in _string_list(kinds, kind, "kinds.")]
+    rules += [(glob, kind) for glob, kind in DEFAULT_KIND_RULES if kind not in overridden]
+    return tuple(rules)
+
+
+def _parse_taps(table: Any) -> tuple[TapConfig, ...]:
+    if not isinstance(table, dict):
+        raise ConfigError("[taps] must be a table of [taps.NAME] tables")
+    taps = {tap.name: tap for tap in BUILTIN_TAPS}
+    for name, spec in table.items():
+        if not isinstance(spec, dict):
+            raise ConfigError(f"taps.{name} must be a table")
+        taps[name] = _parse_tap(name, spec, taps.get(name))
+    _check_overlaps(tuple(taps.values()))
+    return tuple(taps.values())
+
+
+def _parse_tap(name: str, spec: dict[str, Any], builtin: TapConfig | None) -> TapConfig:
+    where = f"taps.{name}."
+    source = spec.get("source", builtin.source if builtin else "vault")
+    if source not in SOURCES:
+        raise ConfigError(f"{where}source is {source!r}: use one of {', '.join(SOURCES)}")
+    paths = tuple(_string_list(spec, "paths", where)) if "paths" in spec else (
+        builtin.paths if builtin else ())
+    if name != DEFAULT_TAP and not paths:
+        raise ConfigError(f"{where}paths is empty: list the globs this tap owns, e.g. [\"{name}/**\"]")
+    half_life = spec.get("half_life_days", builtin.half_life_days if builtin else None)
+    if half_life is not None:
+        if isinstance(half_life, bool) or not isinstance(half_life, (int, float)) or half_life <= 0:
+            raise ConfigError(f"{where}half_life_days must be a positive number of days (or absent for no decay)")
+        half_life = float(half_life)
+    floor = spec.get("floor", builtin.floor if builtin else 0.0)
+    if isinstance(floor, bool) or not isinstance(floor, (int, float)) or not 0.0 <= floor <= 1.0:
+        raise ConfigError(f"{where}floor must be within [0, 1]")
+    known = {"source", "paths", "half_life_days", "floor"}
+    options = {k: v for k, v in spec.items() if k not in known}
+    return TapConfig(name, source, paths, half_life, float(floor), options)
+
+
+def _check_overlaps(taps: tuple[TapConfig, ...]) -> None:
+    """Two rules of equal specificity that can match the same path make ownership ambiguous."""
+    rules = [(pattern, tap.name) for tap in taps for pattern in tap.paths]
+    for i, (p1, t1) in enumerate(rules):
+        for p2, t2 in rules[i + 1:]:
+            if t1 == t2 or glob_specificity(p1) != glob_specificity(p2):
+                continue
+            if glob_match(p1, glob_example(p2)) or glob_match(p2, glob_example(p1)):
+                raise ConfigError(
+                    f"taps.{t2}.paths rule {p2!r} overlaps taps.{t1}.paths rule {p1!r} with equal "
+                    "specificity: make one rule more specific so each document has one tap"
+                )
+
+
+DEFAULT_CONFIG_TEXT = '''\
+# vault-engine.toml: how vault-engine reads this vault. Every key is optional; the values
+# shown commented out are the defaults. Commit this file with the vault.
+
+# Globs (vault-relative) that are never indexed, on top of .obsidian/, .git/, .vault-engine/
+# and .trash/. "**" matches any run of folders, "*" stays within one folder.
+# exclude = ["templates/**", "archive/**"]
+
+# Notes larger than this are skipped (and listed by `vault-engine status`).
+# max_file_mb = 10
+
+# Folder rules for a note's kind when its frontmatter has no `type:`.
+# [kinds]
+# checkpoint = ["projects/*/checkpoints/**"]
+# working-note = ["projects/*/working/**"]
+# spec = ["specs/**"]
+# notion = ["notion/**"]
+# memory = ["memory/**"]
+
+# Taps: sources of documents with their own decay. The most specific matching rule owns a
+# document; the built-in `vault` tap (no decay) takes the rest, and the built-in `notion` tap
+# owns notion/** with a 14-day half-life and a 0.1 floor.
+#   decayed score = score * max(floor, 0.5 ** (age_days / half_life_days))
+# Specs fade in a month unless someone reinforces them (`vault-engine reinforce REF`):
+# [taps.specs]
+# source = "vault"
+# paths = ["specs/**"]
+# half_life_days = 30
+# floor = 0.2
+
+# [taps.notion]
+# source = "notion"
+# paths = ["notion/**"]
+# half_life_days = 14
+# floor = 0.1
+'''

@@ -1,0 +1,41 @@
+"""The error tree. Every message says what happened and what to do about it."""
+
+from __future__ import annotations
+
+
+class VaultError(Exception):
+    """Root of every error vault-engine raises on purpose; the CLI prints it in one line."""
+
+    exit_code = 1
+
+
+class VaultNotFound(VaultError):
+    """The vault folder does not exist or is not a folder."""
+
+
+class ConfigError(VaultError):
+    """vault-engine.toml is invalid; the message names the key."""
+
+
+class UnknownRef(VaultError):
+    """A ref names no note or section in the index."""
+
+
+class UnknownProject(VaultError):
+    """A project name matches no project in the vault."""
+
+
+class IndexMissing(VaultError):
+    """The index has not been built yet."""
+
+
+class IndexBusy(VaultError):
+    """Another process holds the writer lock for too long."""
+
+
+class ModelUnavailable(VaultError):
+    """The embedding model cannot be loaded (package missing, folder broken, disabled)."""
+
+
+class NotionError(VaultError):
+    """A Notion import or sync failed in a way the user can act on."""

@@ -1,0 +1,249 @@
+"""The indexer: scan, read what changed, plan, and apply the plan to the ledger and Whoosh.
+
+The same code serves ``vault-engine index`` and the watcher. Order of writes: the ledger in
+one transaction, then Whoosh in one commit. A ``lexical_dirty`` mark in the ledger brackets
+the Whoosh write, so a crash between the two is found and repaired by the next run.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import time
+from collections.abc import Callable, Iterable
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+
+from vault_engine.config import Config
+from vault_engine.indexing.planner import ChangePlan, find_suspects, plan_changes
+from vault_engine.model import ParsedNote, SkippedFile
+from vault_engine.parsing.links import LinkResolver
+from vault_engine.parsing.note import parse_note
+from vault_engine.paths import note_stem
+from vault_engine.sources.vault_files import FileStat, Scan, Unreadable, read_note, scan_vault
+from vault_engine.stores.ledger import Ledger
+from vault_engine.stores.lexical import LexicalDoc, WhooshIndex
+
+log = logging.getLogger(__name__)
+
+# Below this many files to read, a process pool costs more than it saves.
+PARALLEL_READ_THRESHOLD = 400
+LEXICAL_DIRTY = "lexical_dirty"
+
+Progress = Callable[[str, int, int], None]
+
+
+@dataclass(slots=True)
+class ReadResult:
+    """One suspect file after reading: parsed, or the reason it could not be."""
+
+    path: str
+    stat: FileStat | None = None
+    digest: str | None = None
+    note: ParsedNote | None = None
+    problem: str | None = None
+
+
+@dataclass(slots=True)
+class AppliedChanges:
+    """What an apply changed, for the stores that follow (vectors) and for the report."""
+
+    plan: ChangePlan
+    skipped: list[SkippedFile] = field(default_factory=list)
+    changed_note_ids: set[int] = field(default_factory=set)
+    removed_section_ids: list[int] = field(default_factory=list)
+    lexical_repaired: bool = False
+
+
+def read_and_parse(root, rel: str, config: Config) -> ReadResult:
+    """Read, hash and parse one note; never raises for a bad file."""
+    try:
+        text, digest, stat = read_note(root, rel, int(config.max_file_mb * 1_000_000))
+    except Unreadable as exc:
+        return ReadResult(rel, problem=str(exc))
+    return ReadResult(rel, stat, digest, parse_note(rel, text, config))
+
+
+def _read_chunk(args: tuple) -> list[ReadResult]:
+    root, paths, config = args
+    return [read_and_parse(root, p, config) for p in paths]
+
+
+def read_many(config: Config, paths: list[str], progress: Progress | None = None) -> dict[str, ReadResult]:
+    """Read and parse ``paths``, on both cores when there are many."""
+    results: dict[str, ReadResult] = {}
+    if len(paths) < PARALLEL_READ_THRESHOLD:
+        for i, path in enumerate(paths):
+            results[path] = read_and_parse(config.root, path, config)
+            if progress and i % 50 == 0:
+                progress("read", i, len(paths))
+    else:
+        chunks = [paths[i:i + 200] for i in range(0, len(paths), 200)]
+        with ProcessPoolExecutor(max_workers=2) as pool:
+            done = 0
+            for batch in pool.map(_read_chunk, [(config.root, c, config) for c in chunks]):
+                for result in batch:
+                    results[result.path] = result
+                done += len(batch)
+                if progress:
+                    progress("read", done, len(paths))
+    if progress:
+        progress("read", len(paths), len(paths))
+    return results
+
+
+class Indexer:
+    """Applies change plans to the ledger and the lexical index."""
+
+    def __init__(self, config: Config, ledger: Ledger, lexical: WhooshIndex):
+        self.config = config
+        self.ledger = ledger
+        self.lexical = lexical
+
+    def run(self, *, rebuild: bool = False, progress: Progress | None = None,
+            now: float | None = None) -> AppliedChanges:
+        """Bring the ledger and Whoosh up to date with the vault."""
+        if rebuild:
+            self.lexical.reset()
+            with self.ledger.transaction() as db:
+                for table in ("links", "tags", "sections", "notes", "attachments", "skipped"):
+                    db.execute(f"DELETE FROM {table}")
+        scan = scan_vault(self.config)
+        return self.apply_scan(scan, progress=progress, now=now)
+
+    def apply_scan(self, scan: Scan, *, progress: Progress | None = None,
+                   now: float | None = None) -> AppliedChanges:
+        known = self.ledger.known_files()
+        suspects = find_suspects(scan.notes, known)
+        reads = read_many(self.config, list(suspects.changed), progress)
+        plan = plan_changes(suspects, known, {p: r.digest for p, r in reads.items()})
+        old_attachments = set(self.ledger.attachment_paths())
+        attachments_changed = old_attachments != set(scan.attachments)
+        needs_repair = self._lexical_dirty() or not self._lexical_agrees()
+        if plan.is_empty and not attachments_changed and not needs_repair:
+            return AppliedChanges(plan, skipped=self._skipped(scan, reads))
+        changes = self._apply_to_ledger(plan, reads, scan, known, now)
+        changes.skipped = self._skipped(scan, reads)
+        self._resolve_links(plan, changes.changed_note_ids,
+                            old_attachments ^ set(scan.attachments), full=not known)
+        self._apply_to_lexical(changes, repair=needs_repair, progress=progress)
+        return changes
+
+    # -- ledger ---------------------------------------------------------------------------
+
+    def _apply_to_ledger(self, plan, reads, scan, known, now) -> AppliedChanges:
+        changes = AppliedChanges(plan)
+        ledger = self.ledger
+        gone = list(plan.deleted) + list(plan.modified) + [old for old, _ in plan.moved]
+        changes.removed_section_ids = ledger.section_ids_of_paths(gone)
+        with ledger.transaction():
+            ledger.set_meta(LEXICAL_DIRTY, "1")
+            for path in plan.deleted:
+                ledger.delete_note(path)
+            for path in plan.touched:
+                stat = reads[path].stat
+                ledger.touch_note(path, stat.size, stat.mtime_ns)
+            for old, new in plan.moved:
+                note_id = ledger.note_id(old)
+                self._write_note(reads[new], note_id, changes, now)
+            for path in plan.new + plan.modified:
+                self._write_note(reads[path], None, changes, now)
+            ledger.set_attachments(scan.attachments)
+            ledger.set_meta("last_index", str(now or time.time()))
+        return changes
+
+    def _write_note(self, result: ReadResult, note_id, changes: AppliedChanges, now) -> None:
+        if result.note is None:
+            stat = self.config.root.joinpath(result.path)
+            size, mtime = _stat_or_zero(stat)
+            self.ledger.record_skipped(result.path, result.problem or "unreadable", size, mtime)
+            return
+        tap = self.config.tap_for(result.path).name
+        note_id = self.ledger.upsert_note(
+            result.note, tap=tap, size=result.stat.size, mtime_ns=result.stat.mtime_ns,
+            digest=result.digest, note_id=note_id, now=now)
+        changes.changed_note_ids.add(note_id)
+
+    def _skipped(self, scan: Scan, reads: dict[str, ReadResult]) -> list[SkippedFile]:
+        skipped = list(scan.problems)
+        skipped += [SkippedFile(p, r.problem) for p, r in sorted(reads.items()) if r.problem]
+        return skipped
+
+    # -- links ----------------------------------------------------------------------------
+
+    def _resolve_links(self, plan: ChangePlan, note_ids: set[int], attachments: set[str],
+                       full: bool) -> None:
+        """Re-resolve only links whose answer can have changed: those written in changed
+        notes, and those whose target name is a note or attachment that came or went."""
+        keys: set[str] | None = None
+        if not full:
+            names = [*plan.new, *plan.deleted, *(p for pair in plan.moved for p in pair)]
+            keys = {note_stem(p).casefold() for p in names}
+            keys |= {p.rsplit("/", 1)[-1].casefold() for p in attachments}
+            keys |= {note_stem(p).casefold() for p in attachments}
+        rows = self.ledger.links_to_resolve(keys, note_ids)
+        if not rows:
+            return
+        resolver = LinkResolver(self.ledger.note_paths(), self.ledger.attachment_paths())
+        from vault_engine.model import LinkOccurrence
+
+        updates = []
+        for link_id, source, target, subpath, style in rows:
+            occurrence = LinkOccurrence("", target, subpath, None, False, style, 0)
+            found = resolver.resolve(occurrence, source)
+            updates.append((found.target_path, int(found.ambiguous), link_id))
+        with self.ledger.transaction():
+            self.ledger.set_link_targets(updates)
+
+    # -- lexical --------------------------------------------------------------------------
+
+    def _lexical_dirty(self) -> bool:
+        return self.ledger.get_meta(LEXICAL_DIRTY) == "1"
+
+    def _lexical_agrees(self) -> bool:
+        """Whoosh holds exactly as many sections as the ledger (a cheap consistency check)."""
+        return self.lexical.doc_count() == self.ledger.section_count()
+
+    def _apply_to_lexical(self, changes: AppliedChanges, *, repair: bool,
+                          progress: Progress | None) -> None:
+        if repair:
+            changes.lexical_repaired = True
+            self.resync_lexical()
+        else:
+            docs = self.lexical_docs(changes.changed_note_ids)
+            if progress:
+                progress("lexical", 0, len(docs))
+            self.lexical.apply(changes.removed_section_ids, docs)
+            if progress:
+                progress("lexical", len(docs), len(docs))
+        with self.ledger.transaction():
+            self.ledger.set_meta(LEXICAL_DIRTY, "0")
+
+    def resync_lexical(self) -> None:
+        """Rebuild Whoosh from the ledger alone (no file is read): repairs a disagreement."""
+        self.lexical.reset()
+        self.lexical.apply((), self.lexical_docs(None))
+
+    def lexical_docs(self, note_ids: Iterable[int] | None) -> list[LexicalDoc]:
+        if note_ids is not None:
+            note_ids = list(note_ids)
+            if not note_ids:
+                return []
+        rows = list(self.ledger.sections_for_index(note_ids))
+        tags = self.ledger.tags_of({r[1] for r in rows})
+        docs = []
+        for sid, nid, heading_path, text, heading, title, path, kind, project, tap in rows:
+            body = text.partition("\n")[2] if heading is not None else text
+            docs.append(LexicalDoc(
+                id=sid, note_id=nid, title=title, headings=" > ".join(json.loads(heading_path)),
+                body=body, tags=" ".join(tags.get(nid, ())), path=path, kind=kind,
+                project=project or "", tap=tap))
+        return docs
+
+
+def _stat_or_zero(path) -> tuple[int, int]:
+    try:
+        info = path.stat()
+        return info.st_size, info.st_mtime_ns
+    except OSError:
+        return 0, 0

@@ -1,0 +1,104 @@
+"""The change planner: what changed between the vault on disk and the ledger. Pure functions.
+
+Two steps, so only suspect files are ever read:
+
+1. :func:`find_suspects` compares size and mtime: a file whose stat is unchanged is trusted.
+2. :func:`plan_changes` takes the content hashes of the suspects and decides: same hash and a
+   new stat is a *touch*; a new path whose content equals a vanished path's is a *move* (a
+   rename keeps the note's identity, it is not a delete plus an add).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+from vault_engine.paths import note_stem
+from vault_engine.sources.vault_files import FileStat
+from vault_engine.stores.ledger import KnownFile
+
+
+@dataclass(frozen=True, slots=True)
+class ChangePlan:
+    new: tuple[str, ...] = ()
+    modified: tuple[str, ...] = ()
+    deleted: tuple[str, ...] = ()
+    moved: tuple[tuple[str, str], ...] = ()  # (old path, new path)
+    touched: tuple[str, ...] = ()  # content unchanged, stat changed
+    unchanged: int = 0
+
+    @property
+    def is_empty(self) -> bool:
+        return not (self.new or self.modified or self.deleted or self.moved or self.touched)
+
+    @property
+    def paths_to_parse(self) -> tuple[str, ...]:
+        """Every path whose note must be (re)written to the stores."""
+        return self.new + self.modified + tuple(new for _, new in self.moved)
+
+
+@dataclass(frozen=True, slots=True)
+class Suspects:
+    """Files whose stat differs from the ledger (or that are new), and vanished ones."""
+
+    changed: tuple[str, ...] = ()
+    missing: tuple[str, ...] = ()
+    unchanged: int = 0
+
+
+def find_suspects(disk: Mapping[str, FileStat], known: Mapping[str, KnownFile]) -> Suspects:
+    """Paths to read (new or stat changed) and paths gone from disk."""
+    changed = []
+    unchanged = 0
+    for path, stat in disk.items():
+        was = known.get(path)
+        if was is None or was.size != stat.size or was.mtime_ns != stat.mtime_ns:
+            changed.append(path)
+        else:
+            unchanged += 1
+    missing = [path for path in known if path not in disk]
+    return Suspects(tuple(sorted(changed)), tuple(sorted(missing)), unchanged)
+
+
+def plan_changes(suspects: Suspects, known: Mapping[str, KnownFile],
+                 hashes: Mapping[str, str | None]) -> ChangePlan:
+    """Classify suspects given their content hashes (None: unreadable now).
+
+    A vanished path and a new path with the same hash pair up as a move; when several
+    candidates share a hash, the one with the same file name wins, then the first by path.
+    """
+    new, modified, touched = [], [], []
+    for path in suspects.changed:
+        was = known.get(path)
+        digest = hashes.get(path)
+        if was is None:
+            new.append(path)
+        elif digest is not None and digest == was.hash:
+            touched.append(path)
+        else:
+            modified.append(path)
+    vanished: dict[str, list[str]] = defaultdict(list)
+    for path in suspects.missing:
+        digest = known[path].hash
+        if digest is not None:
+            vanished[digest].append(path)
+    moved, added = [], []
+    for path in new:
+        candidates = vanished.get(hashes.get(path) or "", [])
+        if candidates:
+            old = _best_origin(path, candidates)
+            candidates.remove(old)
+            moved.append((old, path))
+        else:
+            added.append(path)
+    paired = {old for old, _ in moved}
+    deleted = [p for p in suspects.missing if p not in paired]
+    return ChangePlan(tuple(added), tuple(modified), tuple(deleted), tuple(moved),
+                      tuple(touched), suspects.unchanged)
+
+
+def _best_origin(new_path: str, candidates: list[str]) -> str:
+    name = note_stem(new_path)
+    same_name = [c for c in candidates if note_stem(c) == name]
+    return sorted(same_name or candidates)[0]

@@ -1,0 +1,240 @@
+"""Plain values shared by every layer: frozen dataclasses, no behaviour beyond small helpers.
+
+Parsing produces :class:`ParsedNote`; the stores keep them; retrieval hands back
+:class:`Hit`; the shells render ``to_json()`` of the results. JSON field names follow the
+agent contract in DESIGN.md: fields may be added, never renamed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+KINDS = ("checkpoint", "working-note", "spec", "memory", "notion", "note")
+
+
+@dataclass(frozen=True, slots=True)
+class LinkOccurrence:
+    """One link as written in a note, before resolution.
+
+    ``target`` is the note/file part (empty for a same-note ``[[#Heading]]``), ``subpath`` the
+    part after ``#`` (``Heading#Sub`` or ``^block``), ``display`` the ``|text`` or the
+    Markdown link text.
+    """
+
+    raw: str
+    target: str
+    subpath: str | None
+    display: str | None
+    embed: bool
+    style: str  # "wiki" | "markdown"
+    line: int  # 1-based line in the file
+
+
+@dataclass(frozen=True, slots=True)
+class Section:
+    """A run of a note from one heading to the next (or the whole note without headings)."""
+
+    heading: str | None
+    heading_path: tuple[str, ...]
+    level: int  # 0 for text before the first heading
+    line_start: int  # 1-based, inclusive, lines of the file (frontmatter counted)
+    line_end: int
+    text: str
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedNote:
+    """Everything the parsers learn from one Markdown file."""
+
+    path: str  # vault-relative, POSIX separators
+    title: str
+    kind: str
+    project: str | None
+    meta: dict[str, Any]
+    tags: tuple[str, ...]
+    sections: tuple[Section, ...]
+    links: tuple[LinkOccurrence, ...]
+    doc_time: float | None  # frontmatter updated/created/last_edited_time, Unix seconds
+    yaml_error: str | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class ResolvedLink:
+    """A link with its resolution. ``target_path`` is None when unresolved."""
+
+    raw: str
+    ref: str | None
+    target_path: str | None
+    subpath: str | None
+    resolved: bool
+    ambiguous: bool
+    embed: bool
+    line: int
+    source: str = ""  # path of the note holding the link
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "raw": self.raw,
+            "ref": self.ref,
+            "resolved": self.resolved,
+            "ambiguous": self.ambiguous,
+            "target": self.target_path,
+            "line": self.line,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Scores:
+    lexical: float | None = None
+    semantic: float | None = None
+    fused: float = 0.0
+    decay: float = 1.0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "lexical": self.lexical,
+            "semantic": self.semantic,
+            "fused": self.fused,
+            "decay": self.decay,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class Hit:
+    """One search result: a section, its scores, and its links resolved for following."""
+
+    ref: str
+    path: str
+    heading: str | None
+    kind: str
+    tap: str
+    project: str | None
+    title: str
+    snippet: str
+    line_start: int
+    line_end: int
+    score: float
+    scores: Scores
+    links: tuple[ResolvedLink, ...] = ()
+    via: str | None = None
+    age_days: float | None = None
+    section_id: int = 0
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "ref": self.ref,
+            "path": self.path,
+            "heading": self.heading,
+            "kind": self.kind,
+            "tap": self.tap,
+            "project": self.project,
+            "title": self.title,
+            "snippet": self.snippet,
+            "line_start": self.line_start,
+            "line_end": self.line_end,
+            "score": round(self.score, 6),
+            "scores": {k: (round(v, 6) if isinstance(v, float) else v)
+                       for k, v in self.scores.to_json().items()},
+            "age_days": None if self.age_days is None else round(self.age_days, 2),
+            "links": [
+                {"raw": link.raw, "ref": link.ref, "resolved": link.resolved}
+                for link in self.links
+            ],
+            "via": self.via,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class SearchResult:
+    query: str
+    hits: tuple[Hit, ...]
+    arms: tuple[str, ...]
+    notices: tuple[str, ...] = ()
+    semantic_coverage: float | None = None
+
+    @property
+    def status(self) -> str:
+        return "hit" if self.hits else "miss"
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "query": self.query,
+            "status": self.status,
+            "arms": list(self.arms),
+            "semantic_coverage": self.semantic_coverage,
+            "hits": [hit.to_json() for hit in self.hits],
+            "notices": list(self.notices),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class SkippedFile:
+    path: str
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class IndexReport:
+    """What one ``index`` run changed, and what it could not read."""
+
+    new: int = 0
+    modified: int = 0
+    deleted: int = 0
+    moved: int = 0
+    unchanged: int = 0
+    skipped: tuple[SkippedFile, ...] = ()
+    sections: int = 0
+    seconds: float = 0.0
+    embedded: int = 0
+    notices: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "new": self.new,
+            "modified": self.modified,
+            "deleted": self.deleted,
+            "moved": self.moved,
+            "unchanged": self.unchanged,
+            "sections": self.sections,
+            "embedded": self.embedded,
+            "skipped": [{"path": s.path, "reason": s.reason} for s in self.skipped],
+            "seconds": round(self.seconds, 3),
+            "notices": list(self.notices),
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class NoteView:
+    """A note or one of its sections, as ``show`` returns it."""
+
+    ref: str
+    path: str
+    title: str
+    kind: str
+    tap: str
+    project: str | None
+    heading: str | None
+    line_start: int
+    line_end: int
+    text: str
+    meta: dict[str, Any] = field(default_factory=dict)
+    links: tuple[ResolvedLink, ...] = ()
+    sections: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "ref": self.ref,
+            "path": self.path,
+            "title": self.title,
+            "kind": self.kind,
+            "tap": self.tap,
+            "project": self.project,
+            "heading": self.heading,
+            "line_start": self.line_start,
+            "line_end": self.line_end,
+            "frontmatter": self.meta,
+            "sections": list(self.sections),
+            "links": [link.to_json() for link in self.links],
+            "text": self.text,
+        }

@@ -1,0 +1,101 @@
+"""YAML frontmatter: split it off, parse it with python-frontmatter, normalize its values.
+
+A note with broken YAML is still indexed (body only); the error and its line are returned so
+``status`` can list them. Values are normalized so they survive JSON: dates become ISO 8601
+strings, sets and tuples become lists.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from dataclasses import dataclass
+from typing import Any
+
+_FENCE = re.compile(r"^---[ \t]*$")
+
+
+@dataclass(frozen=True, slots=True)
+class Frontmatter:
+    meta: dict[str, Any]
+    body: str
+    body_line: int  # 1-based line of the file where the body starts
+    error: str | None = None
+
+
+def split_frontmatter(text: str) -> Frontmatter:
+    """Separate the leading ``---`` YAML block (if any) from the body."""
+    if not text.startswith("---"):
+        return Frontmatter({}, text, 1)
+    lines = text.split("\n")
+    if not _FENCE.match(lines[0].rstrip("\r")):
+        return Frontmatter({}, text, 1)
+    for i in range(1, len(lines)):
+        if _FENCE.match(lines[i].rstrip("\r")) or lines[i].rstrip("\r") == "...":
+            yaml_text = "\n".join(lines[1:i])
+            body = "\n".join(lines[i + 1:])
+            meta, error = _load_yaml(yaml_text)
+            return Frontmatter(meta, body, i + 2, error)
+    return Frontmatter({}, text, 1)  # an opening fence alone is a horizontal rule
+
+
+def _load_yaml(yaml_text: str) -> tuple[dict[str, Any], str | None]:
+    import yaml
+    from frontmatter.default_handlers import YAMLHandler
+
+    try:
+        loaded = YAMLHandler().load(yaml_text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        line = f" at line {mark.line + 2}" if mark is not None else ""
+        problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
+        return {}, f"invalid YAML frontmatter{line}: {problem}"
+    if loaded is None:
+        return {}, None
+    if not isinstance(loaded, dict):
+        return {}, f"frontmatter is a {type(loaded).__name__}, not a mapping of keys to values"
+    return {str(k): normalize_value(v) for k, v in loaded.items()}, None
+
+
+def normalize_value(value: Any) -> Any:
+    """Make a YAML value JSON-safe and predictable."""
+    if isinstance(value, dt.datetime):
+        if value.tzinfo is None:
+            value = value.replace(tzinfo=dt.timezone.utc)
+        return value.isoformat().replace("+00:00", "Z")
+    if isinstance(value, dt.date):
+        return value.isoformat()
+    if isinstance(value, dict):
+        return {str(k): normalize_value(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple, set)):
+        return [normalize_value(v) for v in value]
+    if isinstance(value, (str, int, float, bool)) or value is None:
+        return value
+    return str(value)
+
+
+def parse_time(value: Any) -> float | None:
+    """Unix seconds from a normalized frontmatter date (ISO string or number), else None."""
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, (int, float)):
+        return float(value)
+    if not isinstance(value, str) or not value.strip():
+        return None
+    text = value.strip().replace("Z", "+00:00")
+    try:
+        parsed = dt.datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    if parsed.tzinfo is None:
+        parsed = parsed.replace(tzinfo=dt.timezone.utc)
+    return parsed.timestamp()
+
+
+def as_list(value: Any) -> list[str]:
+    """A frontmatter field that may be a list or a comma/space separated string."""
+    if value is None:
+        return []
+    if isinstance(value, list):
+        return [str(v).strip() for v in value if v is not None and str(v).strip()]
+    return [part for part in re.split(r"[,\s]+", str(value)) if part]

@@ -1,0 +1,181 @@
+"""Links by Obsidian's rules: find them in a note, then resolve them against the vault.
+
+Forms: ``[[Note]]``, ``[[Note#Heading]]``, ``[[Note#Heading#Sub]]``, ``[[Note#^block]]``,
+``[[Note|shown]]``, ``![[embed]]``, ``[[#Heading]]`` and ``[text](relative/path.md)`` with
+URL-encoded paths. Nothing inside code spans, code blocks or ``%% comments %%`` is a link.
+
+Resolution (``LinkResolver``): a target matches a note's file name without ``.md``,
+case-insensitively; a target with ``/`` matches by path suffix; an attachment matches its full
+file name. Aliases do not resolve links (as in Obsidian). When several files match, the one in
+the linking note's folder wins, then the shortest path, and the link is marked ambiguous. A
+link that matches nothing stays unresolved: never guessed.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from urllib.parse import unquote
+
+from vault_engine.model import LinkOccurrence
+from vault_engine.paths import note_stem, parent_dir
+
+_WIKI = re.compile(r"(!?)\[\[([^\[\]\n]*?)\]\]")
+_MARKDOWN = re.compile(
+    r"(!?)\[((?:[^\[\]\n]|\[[^\[\]\n]*\])*)\]"  # [text], one level of nested brackets
+    r"\(\s*(<[^>\n]+>|[^)\s]+)(?:\s+(?:\"[^\"\n]*\"|'[^'\n]*'))?\s*\)"
+)
+_SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.\-]*:")
+_COMMENT = re.compile(r"%%.*?%%", re.DOTALL)
+_CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)")
+
+
+def mask_code(body: str, code_ranges: Iterable[tuple[int, int]]) -> str:
+    """Blank out code blocks, code spans and ``%% %%`` comments, keeping every offset.
+
+    Link and tag scanners run over the result, so what they find never comes from code.
+    """
+    lines = body.split("\n")
+    for start, end in code_ranges:
+        for i in range(start, min(end, len(lines))):
+            lines[i] = ""
+    masked = "\n".join(lines)
+    if "%%" in masked:
+        masked = _COMMENT.sub(_blank, masked)
+    if "`" in masked:
+        masked = _CODE_SPAN.sub(_blank, masked)
+    return masked
+
+
+def _blank(match: re.Match[str]) -> str:
+    return re.sub(r"[^\n]", " ", match.group())
+
+
+def extract_links(masked_body: str, body_line: int = 1) -> tuple[LinkOccurrence, ...]:
+    """All links in a body already passed through :func:`mask_code`, in reading order."""
+    found: list[tuple[int, LinkOccurrence]] = []
+    if "[[" in masked_body:
+        for m in _WIKI.finditer(masked_body):
+            link = _wiki(m, _line_of(masked_body, m.start(), body_line))
+            if link is not None:
+                found.append((m.start(), link))
+    if "](" in masked_body:
+        for m in _MARKDOWN.finditer(masked_body):
+            link = _markdown(m, _line_of(masked_body, m.start(), body_line))
+            if link is not None:
+                found.append((m.start(), link))
+    found.sort(key=lambda pair: pair[0])
+    return tuple(link for _, link in found)
+
+
+def _line_of(text: str, offset: int, body_line: int) -> int:
+    return text.count("\n", 0, offset) + body_line
+
+
+def _wiki(m: re.Match[str], line: int) -> LinkOccurrence | None:
+    inner = m.group(2).replace("\\|", "|")  # "\|" is how a link is written inside a table
+    target, _, display = inner.partition("|")
+    target, _, subpath = target.partition("#")
+    target = target.strip()
+    if not target and not subpath.strip():
+        return None
+    return LinkOccurrence(
+        raw=m.group(0), target=target, subpath=subpath.strip() or None,
+        display=display.strip() or None, embed=bool(m.group(1)), style="wiki", line=line,
+    )
+
+
+def _markdown(m: re.Match[str], line: int) -> LinkOccurrence | None:
+    href = m.group(3)
+    if href.startswith("<") and href.endswith(">"):
+        href = href[1:-1]
+    if _SCHEME.match(href) or href.startswith("//"):
+        return None  # a URL, not a file of the vault
+    target, _, subpath = unquote(href).partition("#")
+    if not target and not subpath:
+        return None
+    return LinkOccurrence(
+        raw=m.group(0), target=target.strip(), subpath=subpath.strip() or None,
+        display=m.group(2).strip() or None, embed=bool(m.group(1)), style="markdown", line=line,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    target_path: str | None
+    ambiguous: bool = False
+
+
+def target_key(target: str) -> str:
+    """The lower-case last path component a link points at, without ``.md``: the index key
+    that finds which links a new, deleted or moved file can change."""
+    name = target.rstrip("/").rsplit("/", 1)[-1].casefold()
+    return name[:-3] if name.endswith(".md") else name
+
+
+class LinkResolver:
+    """Resolves link targets against the set of notes and attachments of one vault."""
+
+    def __init__(self, note_paths: Iterable[str], attachment_paths: Iterable[str] = ()):
+        self._notes: dict[str, list[str]] = defaultdict(list)  # casefolded stem -> paths
+        self._files: dict[str, list[str]] = defaultdict(list)  # casefolded name -> paths
+        self._exact: dict[str, str] = {}  # casefolded full path -> path
+        for path in note_paths:
+            self._notes[note_stem(path).casefold()].append(path)
+            self._exact[path.casefold()] = path
+        for path in attachment_paths:
+            self._files[path.rsplit("/", 1)[-1].casefold()].append(path)
+            self._exact[path.casefold()] = path
+
+    def resolve(self, link: LinkOccurrence, source: str) -> Resolution:
+        """Where ``link``, written in the note at ``source``, points."""
+        target = link.target
+        if not target:
+            return Resolution(source)  # [[#Heading]]: the note itself
+        if link.style == "markdown":
+            found = self._by_relative_path(target, source)
+            if found:
+                return Resolution(found)
+        return self._by_name(target.strip("/"), source)
+
+    def _by_relative_path(self, target: str, source: str) -> str | None:
+        base = "" if target.startswith("/") else parent_dir(source)
+        joined = posixpath.normpath(posixpath.join(base, target.lstrip("/")))
+        if joined.startswith("../"):
+            return None
+        for candidate in (joined, joined + ".md"):
+            if candidate.casefold() in self._exact:
+                return self._exact[candidate.casefold()]
+        return None
+
+    def _by_name(self, target: str, source: str) -> Resolution:
+        lowered = target.casefold()
+        stem = lowered[:-3] if lowered.endswith(".md") else lowered
+        name = stem.rsplit("/", 1)[-1]
+        candidates = list(self._notes.get(name, ()))
+        if "/" in stem:
+            candidates = [p for p in candidates if _suffix_match(p.casefold()[:-3], stem)]
+        if not candidates:
+            attachment = lowered.rsplit("/", 1)[-1]
+            candidates = list(self._files.get(attachment, ()))
+            if "/" in lowered:
+                candidates = [p for p in candidates if _suffix_match(p.casefold(), lowered)]
+        if not candidates:
+            return Resolution(None)
+        if len(candidates) == 1:
+            return Resolution(candidates[0])
+        return Resolution(_prefer(candidates, parent_dir(source)), ambiguous=True)
+
+
+def _suffix_match(path: str, suffix: str) -> bool:
+    return path == suffix or path.endswith("/" + suffix)
+
+
+def _prefer(candidates: list[str], folder: str) -> str:
+    """Obsidian's tie-break: the linking note's folder first, then the shortest path."""
+    same = [p for p in candidates if parent_dir(p) == folder]
+    pool = same or candidates
+    return min(pool, key=lambda p: (p.count("/"), len(p), p))

@@ -1,0 +1,79 @@
+"""Parse one Markdown file into a :class:`ParsedNote`: the single entry point of parsing."""
+
+from __future__ import annotations
+
+from vault_engine.config import Config
+from vault_engine.model import KINDS, ParsedNote
+from vault_engine.parsing.frontmatter import parse_time, split_frontmatter
+from vault_engine.parsing.links import extract_links, mask_code
+from vault_engine.parsing.sections import parse_blocks, split_sections
+from vault_engine.parsing.tags import collect_tags
+from vault_engine.paths import glob_match, note_stem
+
+# Frontmatter keys that date a document, in order of preference ("updated, then created").
+DATE_KEYS = ("updated", "last_edited_time", "modified", "created", "date", "created_time")
+
+_KIND_ALIASES = {
+    "working-note": "working-note", "working_note": "working-note", "working note": "working-note",
+    "workingnote": "working-note", "working": "working-note", "specification": "spec",
+}
+
+
+def parse_note(rel_path: str, text: str, config: Config) -> ParsedNote:
+    """Everything vault-engine needs from one note; never raises on bad Markdown or YAML."""
+    fm = split_frontmatter(text.replace("\r\n", "\n"))
+    blocks = parse_blocks(fm.body)
+    masked = mask_code(fm.body, blocks.code_ranges)
+    return ParsedNote(
+        path=rel_path,
+        title=note_title(rel_path, fm.meta),
+        kind=note_kind(rel_path, fm.meta, config),
+        project=note_project(rel_path, fm.meta, config),
+        meta=fm.meta,
+        tags=collect_tags(fm.meta, masked),
+        sections=split_sections(fm.body, blocks, fm.body_line),
+        links=extract_links(masked, fm.body_line),
+        doc_time=document_time(fm.meta),
+        yaml_error=fm.error,
+    )
+
+
+def note_title(rel_path: str, meta: dict) -> str:
+    title = meta.get("title")
+    return str(title).strip() if isinstance(title, (str, int, float)) and str(title).strip() else note_stem(rel_path)
+
+
+def note_kind(rel_path: str, meta: dict, config: Config) -> str:
+    """Frontmatter ``type:``, else the folder rules, else ``note``."""
+    declared = meta.get("type")
+    if isinstance(declared, str):
+        kind = declared.strip().casefold()
+        kind = _KIND_ALIASES.get(kind, kind)
+        if kind in KINDS:
+            return kind
+    for pattern, kind in config.kind_rules:
+        if glob_match(pattern, rel_path):
+            return kind
+    return "note"
+
+
+def note_project(rel_path: str, meta: dict, config: Config) -> str | None:
+    """Frontmatter ``project:``, else ``projects/<project>/``, else none."""
+    declared = meta.get("project")
+    if isinstance(declared, (str, int)) and str(declared).strip():
+        return str(declared).strip()
+    prefix = config.projects_dir + "/"
+    if rel_path.startswith(prefix):
+        rest = rel_path[len(prefix):]
+        if "/" in rest:
+            return rest.split("/", 1)[0]
+    return None
+
+
+def document_time(meta: dict) -> float | None:
+    """The document's own date, Unix seconds: the first of DATE_KEYS that parses."""
+    for key in DATE_KEYS:
+        when = parse_time(meta.get(key))
+        if when is not None:
+            return when
+    return None

@@ -1,0 +1,33 @@
+"""Tags: inline ``#tag`` / ``#nested/tag`` and frontmatter ``tags:``.
+
+Obsidian's rules: a tag starts after whitespace or at a line start, may hold letters, digits,
+``_``, ``-`` and ``/``, and must not be only digits (``#123`` is not a tag). Tags compare
+case-insensitively, so they are stored in lower case.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from vault_engine.parsing.frontmatter import as_list
+
+_INLINE_TAG = re.compile(r"(?:^|(?<=\s))#([\w/\-]*[^\W\d][\w/\-]*)", re.UNICODE)
+
+
+def inline_tags(masked_body: str) -> list[str]:
+    """Tags written in the text (run over the code-masked body)."""
+    if "#" not in masked_body:
+        return []
+    return [m.group(1) for m in _INLINE_TAG.finditer(masked_body)]
+
+
+def collect_tags(meta: dict[str, Any], masked_body: str) -> tuple[str, ...]:
+    """Frontmatter ``tags``/``tag`` plus inline tags, lower-cased, first occurrence order."""
+    raw = as_list(meta.get("tags")) + as_list(meta.get("tag")) + inline_tags(masked_body)
+    seen: dict[str, None] = {}
+    for tag in raw:
+        tag = tag.lstrip("#").strip("/").casefold()
+        if tag and not tag.isdigit():
+            seen.setdefault(tag, None)
+    return tuple(seen)

@@ -1,0 +1,67 @@
+"""Vault-relative paths and the glob dialect used in vault-engine.toml.
+
+Globs: ``**`` matches any run of folders (including none), ``*`` and ``?`` stay within one
+path segment, everything else is literal. Matching is case-sensitive, like the file system.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+from pathlib import Path, PurePosixPath
+
+# Folders that are never indexed, whatever the config says.
+IGNORED_DIRS = frozenset({".obsidian", ".git", ".vault-engine", ".trash"})
+
+_WILDCARDS = re.compile(r"\*\*/?|\*|\?")
+
+
+@lru_cache(maxsize=512)
+def glob_regex(pattern: str) -> re.Pattern[str]:
+    """Compile one glob to a regex over POSIX vault-relative paths."""
+    parts: list[str] = []
+    pos = 0
+    for match in _WILDCARDS.finditer(pattern):
+        parts.append(re.escape(pattern[pos:match.start()]))
+        token = match.group()
+        if token == "**/":
+            parts.append("(?:.*/)?")
+        elif token == "**":
+            parts.append(".*")
+        elif token == "*":
+            parts.append("[^/]*")
+        else:
+            parts.append("[^/]")
+        pos = match.end()
+    parts.append(re.escape(pattern[pos:]))
+    return re.compile("".join(parts) + r"\Z")
+
+
+def glob_match(pattern: str, path: str) -> bool:
+    """True when the vault-relative ``path`` matches ``pattern``."""
+    return glob_regex(pattern).match(path) is not None
+
+
+def glob_specificity(pattern: str) -> int:
+    """How specific a rule is: the number of literal characters in it."""
+    return len(_WILDCARDS.sub("", pattern))
+
+
+def glob_example(pattern: str) -> str:
+    """A path that the pattern matches, used to detect overlapping rules."""
+    return _WILDCARDS.sub(lambda m: "x/" if m.group() == "**/" else "x", pattern)
+
+
+def to_rel(root: Path, path: Path) -> str:
+    """The vault-relative POSIX form of ``path``."""
+    return PurePosixPath(path.relative_to(root).as_posix()).as_posix()
+
+
+def note_stem(rel_path: str) -> str:
+    """File name without folder and without ``.md``: the name links use."""
+    name = rel_path.rsplit("/", 1)[-1]
+    return name[:-3] if name.lower().endswith(".md") else name
+
+
+def parent_dir(rel_path: str) -> str:
+    return rel_path.rsplit("/", 1)[0] if "/" in rel_path else ""

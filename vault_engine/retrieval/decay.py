@@ -1,0 +1,31 @@
+"""Decay: relevance that fades with age unless a document keeps being used. Pure functions.
+
+``decayed = score * max(floor, 0.5 ** (age_days / half_life_days))``; no half-life, no decay.
+Age counts from the newest of the document's own date and its last reinforcement; the file's
+mtime is used only when the document has no date (a git checkout resets mtimes, so a date
+written in the note always wins). A date in the future counts as age 0.
+"""
+
+from __future__ import annotations
+
+from vault_engine.config import TapConfig
+
+SECONDS_PER_DAY = 86_400.0
+
+
+def age_days(now: float, doc_time: float | None, reinforced_at: float | None,
+             mtime: float | None) -> float:
+    """Days since the document was last written or reinforced (never negative)."""
+    dated = [t for t in (doc_time, reinforced_at) if t is not None]
+    if not dated and mtime is not None:
+        dated = [mtime]
+    if not dated:
+        return 0.0
+    return max(0.0, (now - max(dated)) / SECONDS_PER_DAY)
+
+
+def decay_multiplier(tap: TapConfig, age: float) -> float:
+    """The tap's multiplier for a document of this age (1.0 for a tap without half-life)."""
+    if tap.half_life_days is None:
+        return 1.0
+    return max(tap.floor, 0.5 ** (max(0.0, age) / tap.half_life_days))

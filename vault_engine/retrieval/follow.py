@@ -1,0 +1,49 @@
+"""Links as retrieval sees them: stored rows turned into followable refs, and following them."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from vault_engine.model import ResolvedLink
+from vault_engine.refs import make_ref
+
+# How many links of one hit are followed: a hub note must not flood the results.
+LINKS_PER_HIT = 5
+
+
+def resolved_link(row: Mapping[str, Any]) -> ResolvedLink:
+    """A ledger link row (joined with its source and target notes) as a :class:`ResolvedLink`."""
+    target = row["target_path"]
+    ref = None
+    if target is not None:
+        heading = row["subpath"]
+        if target.lower().endswith(".md"):
+            ref = make_ref(target, heading, row["target_notion_id"])
+        else:
+            ref = target  # an attachment: no sections
+    return ResolvedLink(
+        raw=row["raw"], ref=ref, target_path=target, subpath=row["subpath"],
+        resolved=target is not None, ambiguous=bool(row["ambiguous"]), embed=bool(row["embed"]),
+        line=row["line"], source=row["source"],
+    )
+
+
+def links_in_lines(links: Sequence[ResolvedLink], start: int, end: int) -> tuple[ResolvedLink, ...]:
+    """The links of a note that sit inside one section's line range."""
+    return tuple(link for link in links if start <= link.line <= end)
+
+
+def follow_targets(links: Sequence[ResolvedLink], seen: set[str]) -> list[ResolvedLink]:
+    """Resolved note links worth following from a hit: not yet shown, at most LINKS_PER_HIT."""
+    chosen: list[ResolvedLink] = []
+    for link in links:
+        if not link.resolved or not link.target_path or not link.target_path.lower().endswith(".md"):
+            continue
+        if link.ref in seen or link.target_path in seen:
+            continue
+        seen.add(link.ref)
+        chosen.append(link)
+        if len(chosen) == LINKS_PER_HIT:
+            break
+    return chosen

@@ -1,0 +1,158 @@
+"""Search orchestration: run the arms, fuse, decay, cut, and dress the hits.
+
+Order matters and is fixed: retrieve per arm -> fuse (pure) -> multiply by each document's
+decay (pure, after retrieval, never inside an index) -> take the top k -> resolve each hit's
+links -> optionally follow them.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from vault_engine.config import Config
+from vault_engine.model import Hit, ResolvedLink, Scores, SearchResult
+from vault_engine.retrieval.decay import age_days, decay_multiplier
+from vault_engine.retrieval.follow import follow_targets, links_in_lines, resolved_link
+from vault_engine.retrieval.fusion import Fused, fuse
+from vault_engine.retrieval.lookup import find_section, section_ref
+from vault_engine.retrieval.snippets import make_snippet
+from vault_engine.stores.ledger import Ledger, NoteRow, SectionRow
+from vault_engine.stores.lexical import WhooshIndex, analyze
+
+# Each arm returns this many candidates per requested hit before fusion and filtering.
+CANDIDATES_PER_HIT = 5
+MIN_CANDIDATES = 50
+
+
+class SemanticArm(Protocol):
+    """What search needs from the embedding side (see the semantic issue)."""
+
+    def search(self, query: str, limit: int) -> list[tuple[int, float]]: ...
+
+
+@dataclass(frozen=True, slots=True)
+class SearchRequest:
+    query: str
+    k: int = 10
+    kind: str | None = None
+    project: str | None = None
+    tap: str | None = None
+    arms: tuple[str, ...] = ("lexical", "semantic")
+    decay: bool = True
+    follow: int = 0
+    now: float | None = None
+
+
+@dataclass(slots=True)
+class _Candidate:
+    fused: Fused
+    note: NoteRow
+    section: SectionRow
+    decay: float = 1.0
+    age: float | None = None
+    score: float = 0.0
+
+
+@dataclass(slots=True)
+class Searcher:
+    config: Config
+    ledger: Ledger
+    lexical: WhooshIndex
+    semantic: SemanticArm | None = None
+    notices: list[str] = field(default_factory=list)
+
+    def search(self, request: SearchRequest) -> SearchResult:
+        now = request.now if request.now is not None else time.time()
+        limit = max(MIN_CANDIDATES, request.k * CANDIDATES_PER_HIT)
+        lexical = semantic = None
+        arms: list[str] = []
+        if "lexical" in request.arms:
+            lexical = self.lexical.search(request.query, limit, kind=request.kind,
+                                          project=request.project, tap=request.tap)
+            arms.append("lexical")
+        if "semantic" in request.arms and self.semantic is not None:
+            semantic = self.semantic.search(request.query, limit * 2)
+            arms.append("semantic")
+        candidates = self._candidates(fuse(lexical, semantic), request, now)
+        top = sorted(candidates, key=lambda c: (-c.score, c.section.id))[: request.k]
+        terms = set(analyze(request.query))
+        hits = [self._hit(c, terms) for c in top]
+        if request.follow > 0:
+            hits += self._follow(hits, request.follow, now, request.decay)
+        return SearchResult(request.query, tuple(hits), tuple(arms), tuple(self.notices))
+
+    def _candidates(self, fused: list[Fused], request: SearchRequest, now: float) -> list[_Candidate]:
+        sections = self.ledger.sections_by_ids(f.id for f in fused)
+        notes = self.ledger.notes_by_ids(s.note_id for s in sections.values())
+        reinforced = self.ledger.reinforced_at(n.path for n in notes.values())
+        found = []
+        for f in fused:
+            section = sections.get(f.id)
+            note = notes.get(section.note_id) if section else None
+            if note is None or not _passes(note, request):
+                continue  # a stale id (index catching up) or filtered out
+            c = _Candidate(f, note, section)
+            c.decay, c.age = self._decay(note, reinforced.get(note.path), now) if request.decay else (1.0, None)
+            c.score = f.fused * c.decay
+            found.append(c)
+        return found
+
+    def _decay(self, note: NoteRow, reinforced_at: float | None, now: float) -> tuple[float, float]:
+        age = age_days(now, note.doc_time, reinforced_at, note.mtime_ns / 1e9)
+        return decay_multiplier(self.config.tap(note.tap), age), age
+
+    def _hit(self, c: _Candidate, terms: set[str], via: str | None = None) -> Hit:
+        note, section = c.note, c.section
+        links = self._links_of(note, section)
+        return Hit(
+            ref=section_ref(note, section), path=note.path, heading=section.heading,
+            kind=note.kind, tap=note.tap, project=note.project, title=note.title,
+            snippet=make_snippet(section.text, terms), line_start=section.line_start,
+            line_end=section.line_end, score=c.score,
+            scores=Scores(c.fused.lexical, c.fused.semantic, c.fused.fused, c.decay),
+            links=links, via=via, age_days=c.age, section_id=section.id,
+        )
+
+    def _links_of(self, note: NoteRow, section: SectionRow) -> tuple[ResolvedLink, ...]:
+        rows = self.ledger.links_of(note.id)
+        return links_in_lines([resolved_link(r) for r in rows], section.line_start, section.line_end)
+
+    def _follow(self, hits: list[Hit], depth: int, now: float, decay: bool) -> list[Hit]:
+        """Breadth-first over resolved links: each linked section becomes a hit with ``via``
+        set to the hit it came from, scored at half its parent's score per hop."""
+        seen = {h.ref for h in hits} | {h.path for h in hits}
+        frontier, followed = hits, []
+        for _ in range(depth):
+            next_frontier = []
+            for parent in frontier:
+                for link in follow_targets(parent.links, seen):
+                    hit = self._linked_hit(link, parent, now, decay)
+                    if hit is not None:
+                        next_frontier.append(hit)
+            followed += next_frontier
+            frontier = next_frontier
+        return followed
+
+    def _linked_hit(self, link: ResolvedLink, parent: Hit, now: float, decay: bool) -> Hit | None:
+        note = self.ledger.note_by_path(link.target_path)
+        if note is None:
+            return None
+        sections = self.ledger.sections_of(note.id)
+        section = find_section(sections, link.subpath) if link.subpath else None
+        section = section or (sections[0] if sections else None)
+        if section is None:
+            return None
+        reinforced = self.ledger.reinforced_at([note.path]).get(note.path)
+        multiplier, age = self._decay(note, reinforced, now) if decay else (1.0, None)
+        fused = Fused(section.id, parent.scores.fused * 0.5, None, None)
+        c = _Candidate(fused, note, section, multiplier, age, fused.fused * multiplier)
+        return self._hit(c, set(), via=parent.ref)
+
+
+def _passes(note: NoteRow, request: SearchRequest) -> bool:
+    return ((request.kind is None or note.kind == request.kind)
+            and (request.project is None or note.project == request.project)
+            and (request.tap is None or note.tap == request.tap))
+

@@ -1,0 +1,122 @@
+"""The vault tap's file side: find the Markdown notes and attachments, read them safely.
+
+Never indexed: ``.obsidian/``, ``.git/``, ``.vault-engine/``, ``.trash/`` and the config's
+``exclude`` globs. Symlinked folders are followed once (a loop is reported, not followed).
+Reading refuses binary files, non-UTF-8 text and files over ``max_file_mb`` with a reason the
+user can act on; nothing here ever writes to the vault.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat as stat_module
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from vault_engine.config import Config
+from vault_engine.model import SkippedFile
+from vault_engine.paths import IGNORED_DIRS
+
+
+@dataclass(frozen=True, slots=True)
+class FileStat:
+    size: int
+    mtime_ns: int
+
+
+@dataclass(slots=True)
+class Scan:
+    """What is on disk now."""
+
+    notes: dict[str, FileStat] = field(default_factory=dict)
+    attachments: list[str] = field(default_factory=list)
+    problems: list[SkippedFile] = field(default_factory=list)
+
+
+class Unreadable(Exception):
+    """A file that cannot be indexed; ``str(exc)`` is the reason shown to the user."""
+
+
+def scan_vault(config: Config) -> Scan:
+    """Walk the vault; notes are ``*.md`` files, every other file is an attachment."""
+    scan = Scan()
+    root = config.root
+    seen_dirs: set[tuple[int, int]] = set()
+    stack = [(root, "")]
+    while stack:
+        folder, rel = stack.pop()
+        try:
+            info = folder.stat()
+        except OSError as exc:
+            scan.problems.append(SkippedFile(rel or ".", f"cannot open folder: {exc.strerror}"))
+            continue
+        if (info.st_dev, info.st_ino) in seen_dirs:
+            scan.problems.append(SkippedFile(rel, "symlink loop: this folder is already indexed "
+                                                  "through another path; not followed again"))
+            continue
+        seen_dirs.add((info.st_dev, info.st_ino))
+        try:
+            entries = list(os.scandir(folder))
+        except OSError as exc:
+            scan.problems.append(SkippedFile(rel or ".", f"cannot list folder: {exc.strerror}"))
+            continue
+        for entry in entries:
+            _visit(entry, rel, config, scan, stack)
+    return scan
+
+
+def _visit(entry: os.DirEntry, rel: str, config: Config, scan: Scan, stack: list) -> None:
+    path = f"{rel}/{entry.name}" if rel else entry.name
+    try:
+        is_dir = entry.is_dir()  # follows symlinks
+    except OSError:
+        is_dir = False
+    if is_dir:
+        if entry.name not in IGNORED_DIRS and not config.is_excluded(path + "/") \
+                and not config.is_excluded(path):
+            stack.append((Path(entry.path), path))
+        return
+    if config.is_excluded(path):
+        return
+    try:
+        info = entry.stat()
+    except OSError as exc:
+        if entry.name.lower().endswith(".md"):
+            reason = "broken symlink" if entry.is_symlink() else f"cannot stat: {exc.strerror}"
+            scan.problems.append(SkippedFile(path, reason))
+        return
+    if not stat_module.S_ISREG(info.st_mode):
+        return
+    if entry.name.lower().endswith(".md"):
+        scan.notes[path] = FileStat(info.st_size, info.st_mtime_ns)
+    else:
+        scan.attachments.append(path)
+
+
+def read_note(root: Path, rel: str, max_bytes: int) -> tuple[str, str, FileStat]:
+    """Text, content hash and stat of one note, or :class:`Unreadable` with the reason."""
+    path = root / rel
+    try:
+        info = path.stat()
+        if info.st_size > max_bytes:
+            raise Unreadable(
+                f"{info.st_size / 1e6:.1f} MB is over the {max_bytes / 1e6:.0f} MB limit: split the note "
+                "or raise max_file_mb in vault-engine.toml")
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise Unreadable("vanished while indexing; it will be picked up again if it comes back")
+    except PermissionError:
+        raise Unreadable("permission denied: make the file readable to index it")
+    except OSError as exc:
+        raise Unreadable(f"cannot read: {exc.strerror or exc}")
+    if b"\x00" in data[:8192]:
+        raise Unreadable("binary content in a .md file: rename it if it is not a note")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        line = data[:exc.start].count(b"\n") + 1
+        raise Unreadable(
+            f"not UTF-8 (byte 0x{data[exc.start]:02x} on line {line}): re-save the note as UTF-8")
+    digest = hashlib.blake2b(data, digest_size=16).hexdigest()
+    return text, digest, FileStat(len(data), info.st_mtime_ns)

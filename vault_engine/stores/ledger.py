@@ -1,0 +1,493 @@
+"""The SQLite ledger: notes, sections, links, tags, content hashes, skipped files.
+
+Derived state: everything here can be rebuilt from the notes (the durable reinforcement log
+lives in ``.vault-engine/ledger/``). WAL mode lets readers run while the indexer writes; each
+index run applies its whole batch in one transaction, so a reader never sees half of it.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from vault_engine.model import ParsedNote, Section
+from vault_engine.stores.reinforcements import Reinforced
+
+SCHEMA_VERSION = 1
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE IF NOT EXISTS notes (
+    id INTEGER PRIMARY KEY,
+    path TEXT NOT NULL UNIQUE,
+    name_key TEXT NOT NULL,          -- casefolded file name without .md, for link resolution
+    title TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    project TEXT,
+    tap TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    mtime_ns INTEGER NOT NULL,
+    hash TEXT NOT NULL,
+    doc_time REAL,                   -- the note's own date (frontmatter), Unix seconds
+    meta TEXT NOT NULL,              -- frontmatter as JSON
+    yaml_error TEXT,
+    notion_id TEXT,
+    indexed_at REAL NOT NULL
+);
+CREATE INDEX IF NOT EXISTS notes_name ON notes(name_key);
+CREATE INDEX IF NOT EXISTS notes_project ON notes(project, kind);
+CREATE INDEX IF NOT EXISTS notes_notion ON notes(notion_id);
+CREATE TABLE IF NOT EXISTS sections (
+    id INTEGER PRIMARY KEY,
+    note_id INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
+    ord INTEGER NOT NULL,
+    heading TEXT,
+    heading_path TEXT NOT NULL,      -- JSON list
+    level INTEGER NOT NULL,
+    line_start INTEGER NOT NULL,
+    line_end INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    hash TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS sections_note ON sections(note_id, ord);
+CREATE TABLE IF NOT EXISTS links (
+    id INTEGER PRIMARY KEY,
+    note_id INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
+    line INTEGER NOT NULL,
+    raw TEXT NOT NULL,
+    target TEXT NOT NULL,
+    subpath TEXT,
+    display TEXT,
+    embed INTEGER NOT NULL,
+    style TEXT NOT NULL,
+    target_key TEXT NOT NULL,        -- casefolded last component of target (see links.target_key)
+    target_path TEXT,                -- NULL when unresolved
+    ambiguous INTEGER NOT NULL DEFAULT 0
+);
+CREATE INDEX IF NOT EXISTS links_note ON links(note_id);
+CREATE INDEX IF NOT EXISTS links_key ON links(target_key);
+CREATE INDEX IF NOT EXISTS links_target ON links(target_path);
+CREATE TABLE IF NOT EXISTS tags (
+    note_id INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
+    tag TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS tags_note ON tags(note_id);
+CREATE INDEX IF NOT EXISTS tags_tag ON tags(tag);
+CREATE TABLE IF NOT EXISTS attachments (
+    path TEXT PRIMARY KEY,
+    name_key TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS reinforcements (  -- replayed from ledger/reinforcements.jsonl
+    path TEXT PRIMARY KEY,
+    last_at REAL NOT NULL,
+    count INTEGER NOT NULL,
+    last_by TEXT,
+    last_why TEXT
+);
+CREATE TABLE IF NOT EXISTS skipped (
+    path TEXT PRIMARY KEY,
+    reason TEXT NOT NULL,
+    size INTEGER NOT NULL,
+    mtime_ns INTEGER NOT NULL
+);
+"""
+
+# Each entry upgrades a ledger from version N-1 to N. The index is derived, so a version
+# without a migration step is rebuilt from the notes instead.
+MIGRATIONS: dict[int, str] = {}
+
+
+@dataclass(frozen=True, slots=True)
+class KnownFile:
+    """What the ledger remembers of a file, for the change planner."""
+
+    path: str
+    size: int
+    mtime_ns: int
+    hash: str | None  # None for a skipped file
+
+
+@dataclass(frozen=True, slots=True)
+class NoteRow:
+    id: int
+    path: str
+    title: str
+    kind: str
+    project: str | None
+    tap: str
+    doc_time: float | None
+    mtime_ns: int
+    notion_id: str | None
+    meta: dict[str, Any]
+    yaml_error: str | None
+
+
+@dataclass(frozen=True, slots=True)
+class SectionRow:
+    id: int
+    note_id: int
+    ord: int
+    heading: str | None
+    heading_path: tuple[str, ...]
+    level: int
+    line_start: int
+    line_end: int
+    text: str
+    hash: str
+
+
+_NOTE_COLUMNS = "id, path, title, kind, project, tap, doc_time, mtime_ns, notion_id, meta, yaml_error"
+_SECTION_COLUMNS = "id, note_id, ord, heading, heading_path, level, line_start, line_end, text, hash"
+
+
+class Ledger:
+    """One SQLite connection over ``ledger.sqlite``. Not shared across threads."""
+
+    def __init__(self, path: Path, readonly: bool = False):
+        self.path = path
+        if readonly:
+            self.db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)
+        else:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self.db = sqlite3.connect(path, timeout=30)
+            self.db.execute("PRAGMA journal_mode=WAL")
+        self.db.execute("PRAGMA foreign_keys=ON")
+        self.db.execute("PRAGMA synchronous=NORMAL")
+        if not readonly:
+            self._migrate()
+
+    def close(self) -> None:
+        self.db.close()
+
+    # -- schema ---------------------------------------------------------------------------
+
+    def _migrate(self) -> None:
+        version = self.db.execute("PRAGMA user_version").fetchone()[0]
+        if version == SCHEMA_VERSION:
+            return
+        if version and all(v in MIGRATIONS for v in range(version + 1, SCHEMA_VERSION + 1)):
+            for step in range(version + 1, SCHEMA_VERSION + 1):
+                self.db.executescript(MIGRATIONS[step])
+        elif version:
+            self._drop_all()  # unknown or too old: derived state, rebuild from the notes
+        self.db.executescript(_SCHEMA)
+        self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        self.db.commit()
+
+    def _drop_all(self) -> None:
+        tables = [r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+        for table in tables:
+            self.db.execute(f"DROP TABLE IF EXISTS {table}")
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """Everything inside commits together or not at all."""
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+            yield self.db
+        except BaseException:
+            self.db.rollback()
+            raise
+        else:
+            self.db.commit()
+
+    # -- meta -----------------------------------------------------------------------------
+
+    def get_meta(self, key: str, default: str | None = None) -> str | None:
+        row = self.db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        return row[0] if row else default
+
+    def set_meta(self, key: str, value: str) -> None:
+        self.db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, value))
+
+    # -- files for the planner ------------------------------------------------------------
+
+    def known_files(self) -> dict[str, KnownFile]:
+        known = {
+            path: KnownFile(path, size, mtime, digest)
+            for path, size, mtime, digest in self.db.execute("SELECT path, size, mtime_ns, hash FROM notes")
+        }
+        for path, size, mtime in self.db.execute("SELECT path, size, mtime_ns FROM skipped"):
+            known.setdefault(path, KnownFile(path, size, mtime, None))
+        return known
+
+    # -- writes (call inside transaction()) ----------------------------------------------
+
+    def upsert_note(self, note: ParsedNote, *, tap: str, size: int, mtime_ns: int, digest: str,
+                    note_id: int | None = None, now: float | None = None) -> int:
+        """Insert or replace a note and its sections, links and tags; returns the note id.
+
+        Passing ``note_id`` keeps the identity of a moved note (its path changes, its id and
+        therefore its reinforcements and vectors do not).
+        """
+        from vault_engine.paths import note_stem
+
+        notion_id = note.meta.get("notion_id")
+        values = (
+            note.path, note_stem(note.path).casefold(), note.title, note.kind, note.project, tap,
+            size, mtime_ns, digest, note.doc_time, json.dumps(note.meta, ensure_ascii=False),
+            note.yaml_error, str(notion_id).lower() if notion_id else None, now or time.time(),
+        )
+        if note_id is None:
+            row = self.db.execute("SELECT id FROM notes WHERE path=?", (note.path,)).fetchone()
+            note_id = row[0] if row else None
+        if note_id is None:
+            cur = self.db.execute(
+                "INSERT INTO notes(path, name_key, title, kind, project, tap, size, mtime_ns, hash,"
+                " doc_time, meta, yaml_error, notion_id, indexed_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                values,
+            )
+            note_id = cur.lastrowid
+        else:
+            self.db.execute(
+                "UPDATE notes SET path=?, name_key=?, title=?, kind=?, project=?, tap=?, size=?,"
+                " mtime_ns=?, hash=?, doc_time=?, meta=?, yaml_error=?, notion_id=?, indexed_at=?"
+                " WHERE id=?",
+                (*values, note_id),
+            )
+            for table in ("sections", "links", "tags"):
+                self.db.execute(f"DELETE FROM {table} WHERE note_id=?", (note_id,))
+        self.db.execute("DELETE FROM skipped WHERE path=?", (note.path,))
+        self._insert_children(note_id, note)
+        return note_id
+
+    def _insert_children(self, note_id: int, note: ParsedNote) -> None:
+        from vault_engine.parsing.links import target_key
+
+        self.db.executemany(
+            "INSERT INTO sections(note_id, ord, heading, heading_path, level, line_start, line_end,"
+            " text, hash) VALUES (?,?,?,?,?,?,?,?,?)",
+            [(note_id, i, s.heading, json.dumps(s.heading_path, ensure_ascii=False), s.level,
+              s.line_start, s.line_end, s.text, section_hash(note.title, s))
+             for i, s in enumerate(note.sections)],
+        )
+        self.db.executemany(
+            "INSERT INTO links(note_id, line, raw, target, subpath, display, embed, style, target_key)"
+            " VALUES (?,?,?,?,?,?,?,?,?)",
+            [(note_id, l.line, l.raw, l.target, l.subpath, l.display, int(l.embed), l.style,
+              target_key(l.target)) for l in note.links],
+        )
+        self.db.executemany("INSERT INTO tags(note_id, tag) VALUES (?, ?)", [(note_id, t) for t in note.tags])
+
+    def touch_note(self, path: str, size: int, mtime_ns: int) -> None:
+        """Same content, new stat (a ``touch`` or a git checkout): remember the new stat only."""
+        self.db.execute("UPDATE notes SET size=?, mtime_ns=? WHERE path=?", (size, mtime_ns, path))
+        self.db.execute("UPDATE skipped SET size=?, mtime_ns=? WHERE path=?", (size, mtime_ns, path))
+
+    def delete_note(self, path: str) -> None:
+        self.db.execute("DELETE FROM notes WHERE path=?", (path,))
+        self.db.execute("DELETE FROM skipped WHERE path=?", (path,))
+
+    def record_skipped(self, path: str, reason: str, size: int, mtime_ns: int) -> None:
+        self.db.execute("DELETE FROM notes WHERE path=?", (path,))
+        self.db.execute(
+            "INSERT OR REPLACE INTO skipped(path, reason, size, mtime_ns) VALUES (?,?,?,?)",
+            (path, reason, size, mtime_ns),
+        )
+
+    def set_attachments(self, paths: Iterable[str]) -> None:
+        self.db.execute("DELETE FROM attachments")
+        self.db.executemany(
+            "INSERT INTO attachments(path, name_key) VALUES (?, ?)",
+            [(p, p.rsplit("/", 1)[-1].casefold()) for p in paths],
+        )
+
+    def set_link_targets(self, rows: Iterable[tuple[str | None, int, int]]) -> None:
+        """Store resolutions: (target_path, ambiguous, link id)."""
+        self.db.executemany("UPDATE links SET target_path=?, ambiguous=? WHERE id=?", rows)
+
+    # -- reads ----------------------------------------------------------------------------
+
+    def note_id(self, path: str) -> int | None:
+        row = self.db.execute("SELECT id FROM notes WHERE path=?", (path,)).fetchone()
+        return row[0] if row else None
+
+    def note(self, note_id: int) -> NoteRow | None:
+        row = self.db.execute(f"SELECT {_NOTE_COLUMNS} FROM notes WHERE id=?", (note_id,)).fetchone()
+        return _note_row(row) if row else None
+
+    def note_by_path(self, path: str, *, casefold: bool = False) -> NoteRow | None:
+        where = "path=? COLLATE NOCASE" if casefold else "path=?"
+        row = self.db.execute(f"SELECT {_NOTE_COLUMNS} FROM notes WHERE {where}", (path,)).fetchone()
+        return _note_row(row) if row else None
+
+    def note_by_notion_id(self, notion_id: str) -> NoteRow | None:
+        row = self.db.execute(
+            f"SELECT {_NOTE_COLUMNS} FROM notes WHERE notion_id=?", (notion_id.lower(),)).fetchone()
+        return _note_row(row) if row else None
+
+    def notes(self, where: str = "", params: tuple = ()) -> list[NoteRow]:
+        sql = f"SELECT {_NOTE_COLUMNS} FROM notes {where}"
+        return [_note_row(r) for r in self.db.execute(sql, params)]
+
+    def notes_by_ids(self, ids: Iterable[int]) -> dict[int, NoteRow]:
+        ids = list(set(ids))
+        found: dict[int, NoteRow] = {}
+        for chunk in _chunks(ids, 500):
+            marks = ",".join("?" * len(chunk))
+            for row in self.db.execute(f"SELECT {_NOTE_COLUMNS} FROM notes WHERE id IN ({marks})", chunk):
+                found[row[0]] = _note_row(row)
+        return found
+
+    def sections_of(self, note_id: int) -> list[SectionRow]:
+        rows = self.db.execute(
+            f"SELECT {_SECTION_COLUMNS} FROM sections WHERE note_id=? ORDER BY ord", (note_id,))
+        return [_section_row(r) for r in rows]
+
+    def sections_by_ids(self, ids: Iterable[int]) -> dict[int, SectionRow]:
+        ids = list(set(ids))
+        found: dict[int, SectionRow] = {}
+        for chunk in _chunks(ids, 500):
+            marks = ",".join("?" * len(chunk))
+            for row in self.db.execute(f"SELECT {_SECTION_COLUMNS} FROM sections WHERE id IN ({marks})", chunk):
+                found[row[0]] = _section_row(row)
+        return found
+
+    def section_ids_of_paths(self, paths: Iterable[str]) -> list[int]:
+        ids: list[int] = []
+        for chunk in _chunks(list(paths), 500):
+            marks = ",".join("?" * len(chunk))
+            ids += [r[0] for r in self.db.execute(
+                f"SELECT s.id FROM sections s JOIN notes n ON n.id=s.note_id WHERE n.path IN ({marks})", chunk)]
+        return ids
+
+    def links_of(self, note_id: int) -> list[sqlite3.Row]:
+        return self._links("WHERE l.note_id=? ORDER BY l.line, l.id", (note_id,))
+
+    def backlinks_to(self, path: str) -> list[sqlite3.Row]:
+        return self._links("WHERE l.target_path=? ORDER BY n.path, l.line", (path,))
+
+    def all_links(self) -> list[sqlite3.Row]:
+        return self._links("ORDER BY n.path, l.line, l.id", ())
+
+    def _links(self, where: str, params: tuple) -> list[sqlite3.Row]:
+        self.db.row_factory = sqlite3.Row
+        try:
+            return self.db.execute(
+                "SELECT l.*, n.path AS source, t.notion_id AS target_notion_id FROM links l"
+                " JOIN notes n ON n.id=l.note_id LEFT JOIN notes t ON t.path=l.target_path "
+                + where, params).fetchall()
+        finally:
+            self.db.row_factory = None
+
+    def links_to_resolve(self, keys: Iterable[str] | None, note_ids: Iterable[int]) -> list[tuple]:
+        """Links whose resolution may have changed: by target key, by owner note, or all."""
+        sql = "SELECT l.id, n.path, l.target, l.subpath, l.style FROM links l JOIN notes n ON n.id=l.note_id"
+        if keys is None:
+            return self.db.execute(sql).fetchall()
+        rows: dict[int, tuple] = {}
+        for chunk in _chunks(sorted(set(keys)), 500):
+            marks = ",".join("?" * len(chunk))
+            for r in self.db.execute(f"{sql} WHERE l.target_key IN ({marks})", chunk):
+                rows[r[0]] = r
+        for chunk in _chunks(sorted(set(note_ids)), 500):
+            marks = ",".join("?" * len(chunk))
+            for r in self.db.execute(f"{sql} WHERE l.note_id IN ({marks})", chunk):
+                rows[r[0]] = r
+        return list(rows.values())
+
+    def note_paths(self) -> list[str]:
+        return [r[0] for r in self.db.execute("SELECT path FROM notes")]
+
+    def attachment_paths(self) -> list[str]:
+        return [r[0] for r in self.db.execute("SELECT path FROM attachments")]
+
+    def projects(self) -> list[str]:
+        return [r[0] for r in self.db.execute(
+            "SELECT DISTINCT project FROM notes WHERE project IS NOT NULL ORDER BY project")]
+
+    def skipped(self) -> list[tuple[str, str]]:
+        return self.db.execute("SELECT path, reason FROM skipped ORDER BY path").fetchall()
+
+    def yaml_errors(self) -> list[tuple[str, str]]:
+        return self.db.execute(
+            "SELECT path, yaml_error FROM notes WHERE yaml_error IS NOT NULL ORDER BY path").fetchall()
+
+    def section_count(self) -> int:
+        return self.db.execute("SELECT COUNT(*) FROM sections").fetchone()[0]
+
+    def counts(self) -> dict[str, int]:
+        one = lambda sql: self.db.execute(sql).fetchone()[0]  # noqa: E731
+        return {
+            "notes": one("SELECT COUNT(*) FROM notes"),
+            "sections": one("SELECT COUNT(*) FROM sections"),
+            "links": one("SELECT COUNT(*) FROM links"),
+            "unresolved_links": one("SELECT COUNT(*) FROM links WHERE target_path IS NULL"),
+            "ambiguous_links": one("SELECT COUNT(*) FROM links WHERE ambiguous=1"),
+            "attachments": one("SELECT COUNT(*) FROM attachments"),
+            "skipped": one("SELECT COUNT(*) FROM skipped"),
+        }
+
+    def sections_for_index(self, note_ids: Iterable[int] | None = None) -> Iterator[tuple]:
+        """Rows the search indexes need, section and note fields joined: (section id, note id,
+        heading path JSON, text, heading, title, path, kind, project, tap)."""
+        sql = ("SELECT s.id, s.note_id, s.heading_path, s.text, s.heading, n.title, n.path, n.kind,"
+               " n.project, n.tap FROM sections s JOIN notes n ON n.id=s.note_id")
+        if note_ids is None:
+            yield from self.db.execute(sql)
+            return
+        for chunk in _chunks(list(note_ids), 500):
+            marks = ",".join("?" * len(chunk))
+            yield from self.db.execute(f"{sql} WHERE s.note_id IN ({marks})", chunk)
+
+    def tags_of(self, note_ids: Iterable[int]) -> dict[int, list[str]]:
+        found: dict[int, list[str]] = {}
+        for chunk in _chunks(list(set(note_ids)), 500):
+            marks = ",".join("?" * len(chunk))
+            for note_id, tag in self.db.execute(
+                    f"SELECT note_id, tag FROM tags WHERE note_id IN ({marks})", chunk):
+                found.setdefault(note_id, []).append(tag)
+        return found
+
+
+    # -- reinforcements (a cache of the durable log) ----------------------------------------
+
+    def reinforcements(self) -> dict[str, Reinforced]:
+        return {r[0]: Reinforced(*r) for r in self.db.execute(
+            "SELECT path, last_at, count, last_by, last_why FROM reinforcements")}
+
+    def save_reinforcements(self, state: dict[str, Reinforced], offset: int) -> None:
+        with self.transaction():
+            self.db.execute("DELETE FROM reinforcements")
+            self.db.executemany(
+                "INSERT INTO reinforcements(path, last_at, count, last_by, last_why) VALUES (?,?,?,?,?)",
+                [(r.path, r.last_at, r.count, r.last_by, r.last_why) for r in state.values()])
+            self.set_meta("reinforce_offset", str(offset))
+
+    def reinforced_at(self, paths: Iterable[str]) -> dict[str, float]:
+        found: dict[str, float] = {}
+        for chunk in _chunks(list(set(paths)), 500):
+            marks = ",".join("?" * len(chunk))
+            found.update(self.db.execute(
+                f"SELECT path, last_at FROM reinforcements WHERE path IN ({marks})", chunk).fetchall())
+        return found
+
+
+def section_hash(title: str, section: Section) -> str:
+    """Identity of what a section says (title and heading path included: both are searched)."""
+    import hashlib
+
+    digest = hashlib.blake2b(digest_size=16)
+    digest.update(title.encode())
+    digest.update("\x1f".join(section.heading_path).encode())
+    digest.update(section.text.encode())
+    return digest.hexdigest()
+
+
+def _note_row(r: tuple) -> NoteRow:
+    return NoteRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], json.loads(r[9]), r[10])
+
+
+def _section_row(r: tuple) -> SectionRow:
+    return SectionRow(r[0], r[1], r[2], r[3], tuple(json.loads(r[4])), r[5], r[6], r[7], r[8], r[9])
+
+
+def _chunks(items: list, size: int) -> Iterator[list]:
+    for i in range(0, len(items), size):
+        yield items[i:i + size]

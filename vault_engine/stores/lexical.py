@@ -1,0 +1,278 @@
+"""The lexical arm: a Whoosh (whoosh-reloaded) BM25F index over sections.
+
+Fields and boosts: title x3, heading path x2, tags x2, body x1, path x1; kind, project and tap
+are exact-match filter fields. Whoosh stores only the section id: text lives in the ledger.
+
+Two measured choices keep a pure-Python index usable at 10,000 notes (bench/RESULTS.md):
+one flat analyzer instead of Whoosh's chain of generator filters (about 40% faster analysis),
+and the codec's per-posting length statistics switched off (they feed only a block-skipping
+optimization whose upper bound stays valid without them; about 40% faster commits).
+"""
+
+from __future__ import annotations
+
+import re
+import shutil
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+_WORD = re.compile(r"\w+(?:[.'’]\w+)*", re.UNICODE)
+_PHRASE = re.compile(r'"([^"]+)"')
+
+# Function words, question words included: agents and people ask in sentences ("how do I
+# ..."), and "how" must not rank the "How To/" folder first.
+STOP_WORDS = frozenset("""
+a about above after again against all am an and any are as at be because been before being
+below between both but by can could did do does doing down during each few for from further
+had has have having he her here hers herself him himself his how i if in into is it its itself
+just me more most my myself no nor not now of off on once only or other our ours ourselves out
+over own same she should so some such than that the their theirs them themselves then there
+these they this those through to too under until up very was we were what when where which
+while who whom why will with would you your yours yourself yourselves tbd yet us may shall
+might must also etc e.g i.e
+""".split())
+_STEMS: dict[str, str] = {}
+
+# Batches at least this large are written by two processes (one segment each).
+PARALLEL_THRESHOLD = 4000
+FIELDS = ("title", "headings", "body", "tags", "path")
+
+
+def stem(word: str) -> str:
+    """Porter stem of a lower-case word, memoized (vault vocabularies repeat a lot)."""
+    found = _STEMS.get(word)
+    if found is None:
+        from whoosh.lang.porter import stem as porter
+
+        found = porter(word)
+        if len(_STEMS) < 500_000:  # bound the memo on pathological vocabularies
+            _STEMS[word] = found
+    return found
+
+
+def analyze(text: str) -> list[str]:
+    """The terms the index holds for ``text``: lower-cased, stop words out, stemmed."""
+    terms = []
+    for m in _WORD.finditer(text):
+        word = m.group().lower()
+        if len(word) > 1 and word not in STOP_WORDS:
+            terms.append(stem(word))
+    return terms
+
+
+def _make_analyzer():
+    from whoosh.analysis import Analyzer, Token
+
+    class FlatAnalyzer(Analyzer):
+        """Tokenize, lower-case, drop stop words and stem in one pass."""
+
+        def __call__(self, value, positions=False, chars=False, keeporiginal=False,
+                     removestops=True, start_pos=0, start_char=0, tokenize=True, mode="", **kw):
+            token = Token(positions, chars, removestops=removestops, mode=mode)
+            matches = _WORD.finditer(value) if tokenize else [None]
+            pos = start_pos
+            for m in matches:
+                word = (m.group() if m is not None else value).lower()
+                if removestops and (len(word) < 2 or word in STOP_WORDS):
+                    pos += 1
+                    continue
+                token.text = stem(word)
+                token.boost = 1.0
+                token.stopped = False
+                if keeporiginal:
+                    token.original = word
+                if positions:
+                    token.pos = pos
+                if chars and m is not None:
+                    token.startchar, token.endchar = start_char + m.start(), start_char + m.end()
+                pos += 1
+                yield token
+
+    return FlatAnalyzer
+
+
+def _schema():
+    from whoosh import fields
+
+    analyzer = __getattr__("FlatAnalyzer")()
+    return fields.Schema(
+        id=fields.ID(stored=True, unique=True),
+        note=fields.ID(),
+        title=fields.TEXT(analyzer=analyzer, field_boost=3.0),
+        headings=fields.TEXT(analyzer=analyzer, field_boost=2.0),
+        body=fields.TEXT(analyzer=analyzer),
+        tags=fields.TEXT(analyzer=analyzer, field_boost=2.0),
+        path=fields.TEXT(analyzer=analyzer),
+        kind=fields.ID(),
+        project=fields.ID(),
+        tap=fields.ID(),
+    )
+
+
+def __getattr__(name: str):
+    # FlatAnalyzer subclasses a Whoosh class, so it is built on first use (whoosh is heavy),
+    # yet it must be reachable by name: Whoosh pickles the schema, analyzer included.
+    if name == "FlatAnalyzer":
+        if "FlatAnalyzer" in globals():
+            return globals()["FlatAnalyzer"]
+        cls = _make_analyzer()
+        cls.__module__ = __name__
+        cls.__qualname__ = "FlatAnalyzer"
+        globals()["FlatAnalyzer"] = cls
+        return cls
+    raise AttributeError(name)
+
+
+@dataclass(frozen=True, slots=True)
+class LexicalDoc:
+    """One section as the lexical index sees it."""
+
+    id: int
+    note_id: int
+    title: str
+    headings: str
+    body: str
+    tags: str
+    path: str
+    kind: str
+    project: str
+    tap: str
+
+
+class WhooshIndex:
+    """index / delete / search / save / load over section ids, like every index backend."""
+
+    def __init__(self, folder: Path):
+        self.folder = folder
+        self._ix = None
+        self._searcher = None
+
+    # -- lifecycle ------------------------------------------------------------------------
+
+    def exists(self) -> bool:
+        from whoosh import index
+
+        return self.folder.is_dir() and index.exists_in(str(self.folder))
+
+    def load(self):
+        from whoosh import index
+
+        if self._ix is None:
+            if not self.exists():
+                self.folder.mkdir(parents=True, exist_ok=True)
+                self._ix = index.create_in(str(self.folder), _schema())
+            else:
+                self._ix = index.open_dir(str(self.folder))
+        return self._ix
+
+    def reset(self) -> None:
+        """Drop everything (``index --rebuild``)."""
+        self.close()
+        shutil.rmtree(self.folder, ignore_errors=True)
+
+    def close(self) -> None:
+        if self._searcher is not None:
+            self._searcher.close()
+            self._searcher = None
+        if self._ix is not None:
+            self._ix.close()
+            self._ix = None
+
+    def doc_count(self) -> int:
+        return self.load().doc_count() if self.exists() else 0
+
+    # -- writes ---------------------------------------------------------------------------
+
+    def apply(self, delete_ids: Iterable[int], docs: Sequence[LexicalDoc]) -> None:
+        """Delete then add in one commit (a reader sees the old or the new state, never half)."""
+        from whoosh.codec.whoosh3 import W3Codec
+        from whoosh.query import Or, Term
+
+        delete_ids = [str(i) for i in delete_ids]
+        if not delete_ids and not docs:
+            return
+        ix = self.load()
+        codec = W3Codec()
+        codec.length_stats = False  # see module docstring
+        if len(docs) >= PARALLEL_THRESHOLD:
+            writer = ix.writer(procs=2, multisegment=True, limitmb=256, codec=codec)
+        else:
+            writer = ix.writer(limitmb=256, codec=codec)
+        try:
+            for start in range(0, len(delete_ids), 1000):
+                chunk = delete_ids[start:start + 1000]
+                writer.delete_by_query(Or([Term("id", i) for i in chunk]))
+            for doc in docs:
+                writer.add_document(
+                    id=str(doc.id), note=str(doc.note_id), title=doc.title, headings=doc.headings,
+                    body=doc.body, tags=doc.tags, path=doc.path, kind=doc.kind,
+                    project=doc.project, tap=doc.tap,
+                )
+        except BaseException:
+            writer.cancel()
+            raise
+        writer.commit()
+        self._refresh()
+
+    def index(self, docs: Sequence[LexicalDoc]) -> None:
+        self.apply((), docs)
+
+    def delete(self, ids: Iterable[int]) -> None:
+        self.apply(ids, ())
+
+    def save(self) -> None:
+        """Whoosh commits in apply(); nothing is buffered."""
+
+    def _refresh(self) -> None:
+        if self._searcher is not None:
+            self._searcher = self._searcher.refresh()
+
+    # -- reads ----------------------------------------------------------------------------
+
+    def all_ids(self) -> set[int]:
+        if not self.exists():
+            return set()
+        with self.load().searcher() as searcher:
+            return {int(fields["id"]) for fields in searcher.all_stored_fields()}
+
+    def search(self, text: str, limit: int = 50, *, kind: str | None = None,
+               project: str | None = None, tap: str | None = None) -> list[tuple[int, float]]:
+        """(section id, BM25F score), best first; empty when no section shares a term."""
+        if not self.exists():
+            return []
+        query = build_query(text)
+        if query is None:
+            return []
+        searcher = self._get_searcher()
+        hits = searcher.search(query, limit=limit, filter=_filter(kind, project, tap))
+        return [(int(hit["id"]), float(hit.score)) for hit in hits]
+
+    def _get_searcher(self):
+        if self._searcher is None:
+            self._searcher = self.load().searcher()
+        else:
+            self._searcher = self._searcher.refresh()  # cheap when nothing changed
+        return self._searcher
+
+
+def build_query(text: str):
+    """A query that never fails to parse: every term ORed over every field, plus any
+    ``"quoted phrase"`` as a phrase that must match in the title, headings or body."""
+    from whoosh.query import And, Or, Phrase, Term
+
+    phrases = [analyze(p) for p in _PHRASE.findall(text)]
+    words = analyze(_PHRASE.sub(" ", text)) + [t for p in phrases for t in p]
+    if not words:
+        return None
+    terms = Or([Term(field, word) for word in dict.fromkeys(words) for field in FIELDS])
+    musts = [Or([Phrase(f, p) for f in ("title", "headings", "body")]) for p in phrases if len(p) > 1]
+    return And([terms, *musts]) if musts else terms
+
+
+def _filter(kind, project, tap):
+    from whoosh.query import And, Term
+
+    terms = [Term(name, value) for name, value in
+             (("kind", kind), ("project", project), ("tap", tap)) if value]
+    return And(terms) if terms else None

@@ -1,0 +1,307 @@
+"""The Vault facade: the one place where the stores are wired together.
+
+The CLI, the TUI, the daemon and (later) the MCP server call these methods and render what
+they return; none of them touches a store directly.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from vault_engine.config import CONFIG_NAME, Config, find_vault, load_config
+from vault_engine.errors import IndexBusy, IndexMissing, VaultError
+from vault_engine.indexing.indexer import Indexer, Progress
+from vault_engine.indexing.planner import find_suspects
+from vault_engine.model import IndexReport, NoteView, ResolvedLink, SearchResult
+from vault_engine.retrieval.decay import age_days, decay_multiplier
+from vault_engine.retrieval.follow import links_in_lines, resolved_link
+from vault_engine.retrieval.lookup import lookup_ref, section_ref
+from vault_engine.retrieval.search import Searcher, SearchRequest
+from vault_engine.sources.vault_files import scan_vault
+from vault_engine.stores.ledger import Ledger
+from vault_engine.stores.lexical import WhooshIndex
+from vault_engine.stores.reinforcements import ReinforcementLog, replay
+
+LEDGER_FILE = "ledger.sqlite"
+WRITE_LOCK = "write.lock"
+LOCK_WAIT_SECONDS = 600
+
+
+@dataclass(frozen=True, slots=True)
+class DecayRow:
+    """One decaying document, as ``vault-engine decay`` and the TUI show it."""
+
+    ref: str
+    path: str
+    title: str
+    tap: str
+    age_days: float
+    multiplier: float
+    half_life_days: float
+    floor: float
+    last_reinforced: float | None
+    reinforcements: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "ref": self.ref, "path": self.path, "title": self.title, "tap": self.tap,
+            "age_days": round(self.age_days, 2), "multiplier": round(self.multiplier, 4),
+            "half_life_days": self.half_life_days, "floor": self.floor,
+            "last_reinforced": self.last_reinforced, "reinforcements": self.reinforcements,
+        }
+
+
+class Vault:
+    """A vault folder and its derived index."""
+
+    def __init__(self, root: Path, config: Config | None = None):
+        if not root.is_dir():
+            raise VaultError(f"vault folder {root} does not exist: pass an existing folder to --vault")
+        self.root = root
+        self.config = config or load_config(root)
+        self._ledger: Ledger | None = None
+        self._lexical: WhooshIndex | None = None
+        self.reinforcement_log = ReinforcementLog(self.config.ledger_dir / "reinforcements.jsonl")
+
+    @classmethod
+    def open(cls, path: str | os.PathLike[str] | None = None) -> Vault:
+        """The vault at ``path``, or found as DESIGN.md says (env var, then upward search)."""
+        return cls(find_vault(path))
+
+    def close(self) -> None:
+        if self._lexical is not None:
+            self._lexical.close()
+        if self._ledger is not None:
+            self._ledger.close()
+        self._ledger = self._lexical = None
+
+    def __enter__(self) -> Vault:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    # -- stores ---------------------------------------------------------------------------
+
+    @property
+    def ledger(self) -> Ledger:
+        if self._ledger is None:
+            self._ledger = Ledger(self.config.index_dir / LEDGER_FILE)
+        return self._ledger
+
+    @property
+    def lexical(self) -> WhooshIndex:
+        if self._lexical is None:
+            self._lexical = WhooshIndex(self.config.index_dir / "whoosh")
+        return self._lexical
+
+    def has_index(self) -> bool:
+        return (self.config.index_dir / LEDGER_FILE).exists()
+
+    def _require_index(self) -> Ledger:
+        if not self.has_index():
+            raise IndexMissing(f"no index in {self.root} yet: run `vault-engine index` first")
+        self._sync_reinforcements()
+        return self.ledger
+
+    @contextmanager
+    def write_lock(self, wait: float = LOCK_WAIT_SECONDS) -> Iterator[None]:
+        """One writer at a time across processes; a second writer waits for the first."""
+        self.config.state_dir.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.config.state_dir / WRITE_LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+        deadline = time.monotonic() + wait
+        try:
+            while True:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if time.monotonic() > deadline:
+                        raise IndexBusy(f"another vault-engine process has been writing the index "
+                                        f"for over {wait:.0f} s; try again when it is done")
+                    time.sleep(0.05)
+            yield
+        finally:
+            os.close(fd)  # closing releases the lock
+
+    # -- index ----------------------------------------------------------------------------
+
+    def index(self, *, rebuild: bool = False, progress: Progress | None = None,
+              now: float | None = None) -> IndexReport:
+        """Bring the index up to date with the vault (incremental unless ``rebuild``)."""
+        started = time.perf_counter()
+        with self.write_lock():
+            indexer = Indexer(self.config, self.ledger, self.lexical)
+            changes = indexer.run(rebuild=rebuild, progress=progress, now=now)
+            if rebuild:
+                self.ledger.save_reinforcements({}, 0)
+            self._record_moves(changes.plan.moved, now)
+            self._sync_reinforcements()
+        plan = changes.plan
+        notices = ("the lexical index disagreed with the ledger and was rebuilt from it",) \
+            if changes.lexical_repaired else ()
+        return IndexReport(
+            new=len(plan.new), modified=len(plan.modified), deleted=len(plan.deleted),
+            moved=len(plan.moved), unchanged=plan.unchanged + len(plan.touched),
+            skipped=tuple(changes.skipped), sections=self.ledger.section_count(),
+            seconds=time.perf_counter() - started, notices=notices,
+        )
+
+    # -- search, show, links --------------------------------------------------------------
+
+    def search(self, query: str, *, k: int = 10, kind: str | None = None,
+               project: str | None = None, tap: str | None = None, lexical_only: bool = False,
+               decay: bool = True, follow: int = 0, now: float | None = None) -> SearchResult:
+        """Hybrid search over sections (lexical only until a semantic arm is configured)."""
+        ledger = self._require_index()
+        if tap is not None:
+            self.config.tap(tap)  # an unknown tap is an error, not an empty result
+        arms = ("lexical",) if lexical_only else ("lexical", "semantic")
+        request = SearchRequest(query, k, kind, project, tap, arms, decay, follow, now)
+        return Searcher(self.config, ledger, self.lexical).search(request)
+
+    def show(self, ref: str) -> NoteView:
+        """A note (whole text, read from the file) or one section of it."""
+        ledger = self._require_index()
+        note, section = lookup_ref(ledger, ref)
+        links = tuple(resolved_link(r) for r in ledger.links_of(note.id))
+        sections = tuple(s.heading for s in ledger.sections_of(note.id) if s.heading)
+        if section is not None:
+            return NoteView(section_ref(note, section), note.path, note.title, note.kind, note.tap,
+                            note.project, section.heading, section.line_start, section.line_end,
+                            section.text, note.meta,
+                            links_in_lines(links, section.line_start, section.line_end), sections)
+        text = self._read_text(note.path)
+        return NoteView(section_ref(note, None), note.path, note.title, note.kind, note.tap,
+                        note.project, None, 1, text.count("\n") + 1, text, note.meta, links, sections)
+
+    def _read_text(self, rel_path: str) -> str:
+        try:
+            return (self.root / rel_path).read_text(encoding="utf-8-sig")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise VaultError(f"{rel_path}: cannot read the note ({exc}); run `vault-engine index` "
+                             "if it was moved or deleted") from exc
+
+    def links(self, ref: str, *, backlinks: bool = False) -> list[ResolvedLink]:
+        """Outgoing links of a note or section, or the links pointing at it."""
+        ledger = self._require_index()
+        note, section = lookup_ref(ledger, ref)
+        if backlinks:
+            found = [resolved_link(r) for r in ledger.backlinks_to(note.path)]
+            if section is not None and section.heading:
+                from vault_engine.retrieval.lookup import find_section
+                found = [link for link in found if link.subpath and
+                         find_section([section], link.subpath) is not None]
+            return found
+        found = [resolved_link(r) for r in ledger.links_of(note.id)]
+        if section is not None:
+            found = list(links_in_lines(found, section.line_start, section.line_end))
+        return found
+
+    def all_links(self) -> list[ResolvedLink]:
+        return [resolved_link(r) for r in self._require_index().all_links()]
+
+    # -- status ---------------------------------------------------------------------------
+
+    def status(self) -> dict[str, Any]:
+        """Index health: counts, stale files, skipped files, broken YAML, unresolved links."""
+        ledger = self._require_index()
+        scan = scan_vault(self.config)
+        suspects = find_suspects(scan.notes, ledger.known_files())
+        counts = ledger.counts()
+        last = ledger.get_meta("last_index")
+        unresolved = [link for link in self.all_links() if not link.resolved]
+        return {
+            "vault": str(self.root),
+            **counts,
+            "stale": {"changed": len(suspects.changed), "missing": len(suspects.missing)},
+            "skipped_files": [{"path": p, "reason": r} for p, r in ledger.skipped()]
+            + [{"path": s.path, "reason": s.reason} for s in scan.problems],
+            "yaml_errors": [{"path": p, "error": e} for p, e in ledger.yaml_errors()],
+            "unresolved": [{"source": l.source, "raw": l.raw, "line": l.line} for l in unresolved],
+            "last_index": float(last) if last else None,
+            "lexical": {"sections": self.lexical.doc_count(),
+                        "agrees": self.lexical.doc_count() == counts["sections"]},
+            "reinforcements": len(ledger.reinforcements()),
+        }
+
+    # -- decay and reinforcement ----------------------------------------------------------
+
+    def reinforce(self, ref: str, *, by: str | None = None, why: str | None = None,
+                  now: float | None = None) -> dict[str, Any]:
+        """Reset the age of the note ``ref`` names, durably."""
+        ledger = self._require_index()
+        note, _ = lookup_ref(ledger, ref)
+        at = now if now is not None else time.time()
+        record = {"event": "reinforce", "ref": ref, "path": note.path, "note_id": note.id,
+                  "notion_id": note.notion_id, "at": at, "by": by, "why": why}
+        self.reinforcement_log.append(record)
+        self._sync_reinforcements()
+        return {"ref": section_ref(note, None), "path": note.path, "at": at, "by": by, "why": why}
+
+    def decay_report(self, *, tap: str | None = None, now: float | None = None) -> list[DecayRow]:
+        """Every document of a decaying tap, most faded first."""
+        ledger = self._require_index()
+        now = now if now is not None else time.time()
+        taps = {t.name: t for t in self.config.taps if t.half_life_days is not None}
+        if tap is not None:
+            self.config.tap(tap)
+            taps = {k: v for k, v in taps.items() if k == tap}
+        state = ledger.reinforcements()
+        rows = []
+        for note in ledger.notes():
+            config = taps.get(note.tap)
+            if config is None:
+                continue
+            was = state.get(note.path)
+            age = age_days(now, note.doc_time, was.last_at if was else None, note.mtime_ns / 1e9)
+            rows.append(DecayRow(section_ref(note, None), note.path, note.title, note.tap, age,
+                                 decay_multiplier(config, age), config.half_life_days, config.floor,
+                                 was.last_at if was else None, was.count if was else 0))
+        rows.sort(key=lambda r: (r.multiplier, r.path))
+        return rows
+
+    def _record_moves(self, moved: tuple[tuple[str, str], ...], now: float | None) -> None:
+        """Make reinforcements follow renamed notes, durably (the index alone would forget)."""
+        if not moved:
+            return
+        self._sync_reinforcements()
+        reinforced = self.ledger.reinforcements()
+        for old, new in moved:
+            if old in reinforced:
+                self.reinforcement_log.append(
+                    {"event": "move", "from": old, "to": new, "at": now or time.time()})
+
+    def _sync_reinforcements(self) -> None:
+        """Replay what the durable log gained since the ledger last read it."""
+        ledger = self.ledger
+        offset = int(ledger.get_meta("reinforce_offset") or 0)
+        size = self.reinforcement_log.size()
+        if size == offset:
+            return
+        if size < offset:  # the log was replaced: replay it whole
+            offset, state = 0, {}
+        else:
+            state = ledger.reinforcements()
+        records, new_offset = self.reinforcement_log.read(offset)
+        ledger.save_reinforcements(replay(records, state), new_offset)
+
+
+def init_vault(folder: Path) -> Path:
+    """Write a commented ``vault-engine.toml`` (never overwrites one)."""
+    from vault_engine.config import DEFAULT_CONFIG_TEXT
+
+    if not folder.is_dir():
+        raise VaultError(f"{folder} is not a folder: create it first, or point init at an existing vault")
+    target = folder / CONFIG_NAME
+    if target.exists():
+        raise VaultError(f"{target} already exists: edit it, or delete it to start over")
+    target.write_text(DEFAULT_CONFIG_TEXT, encoding="utf-8")
+    return target
