@@ -84,14 +84,23 @@ class Config:
         raise ConfigError(f"no tap named {name!r}; taps are: {', '.join(t.name for t in self.taps)}")
 
     def tap_for(self, rel_path: str) -> TapConfig:
-        """The tap owning a document: the most specific matching rule, else ``vault``."""
-        best: tuple[int, TapConfig] | None = None
+        """The tap owning a document: the most specific matching rule, else ``vault``.
+
+        Two taps' rules matching at equal specificity is a configuration error (the static
+        check in ``parse_config`` catches most such pairs; this catches the rest on real paths).
+        """
+        best: tuple[int, TapConfig, str] | None = None
         for tap in self.taps:
             for pattern in tap.paths:
-                if glob_match(pattern, rel_path):
-                    spec = glob_specificity(pattern)
-                    if best is None or spec > best[0]:
-                        best = (spec, tap)
+                if not glob_match(pattern, rel_path):
+                    continue
+                spec = glob_specificity(pattern)
+                if best is not None and spec == best[0] and tap.name != best[1].name:
+                    raise ConfigError(
+                        f"taps.{tap.name}.paths rule {pattern!r} and taps.{best[1].name}.paths rule "
+                        f"{best[2]!r} both claim {rel_path} with equal specificity: make one more specific")
+                if best is None or spec > best[0]:
+                    best = (spec, tap, pattern)
         return best[1] if best else self.tap(DEFAULT_TAP)
 
     def is_excluded(self, rel_path: str) -> bool:

@@ -42,6 +42,7 @@ class ReadResult:
     digest: str | None = None
     note: ParsedNote | None = None
     problem: str | None = None
+    vanished: bool = False
 
 
 @dataclass(slots=True)
@@ -60,7 +61,7 @@ def read_and_parse(root, rel: str, config: Config) -> ReadResult:
     try:
         text, digest, stat = read_note(root, rel, int(config.max_file_mb * 1_000_000))
     except Unreadable as exc:
-        return ReadResult(rel, problem=str(exc))
+        return ReadResult(rel, problem=str(exc), vanished=exc.vanished)
     return ReadResult(rel, stat, digest, parse_note(rel, text, config))
 
 
@@ -153,9 +154,11 @@ class Indexer:
         return changes
 
     def _write_note(self, result: ReadResult, note_id, changes: AppliedChanges, now) -> None:
+        if result.vanished:
+            self.ledger.delete_note(result.path)
+            return
         if result.note is None:
-            stat = self.config.root.joinpath(result.path)
-            size, mtime = _stat_or_zero(stat)
+            size, mtime = _stat_or_zero(self.config.root / result.path)
             self.ledger.record_skipped(result.path, result.problem or "unreadable", size, mtime)
             return
         tap = self.config.tap_for(result.path).name

@@ -35,7 +35,15 @@ class Scan:
 
 
 class Unreadable(Exception):
-    """A file that cannot be indexed; ``str(exc)`` is the reason shown to the user."""
+    """A file that cannot be indexed; ``str(exc)`` is the reason shown to the user.
+
+    ``vanished`` marks a file deleted since the scan: not a problem to remember, the next
+    scan simply will not see it.
+    """
+
+    def __init__(self, reason: str, vanished: bool = False):
+        super().__init__(reason)
+        self.vanished = vanished
 
 
 def scan_vault(config: Config) -> Scan:
@@ -105,7 +113,8 @@ def read_note(root: Path, rel: str, max_bytes: int) -> tuple[str, str, FileStat]
                 "or raise max_file_mb in vault-engine.toml")
         data = path.read_bytes()
     except FileNotFoundError:
-        raise Unreadable("vanished while indexing; it will be picked up again if it comes back")
+        raise Unreadable("vanished while indexing; it will be picked up again if it comes back",
+                         vanished=True)
     except PermissionError:
         raise Unreadable("permission denied: make the file readable to index it")
     except OSError as exc:

@@ -171,11 +171,11 @@ class Ledger:
         version = self.db.execute("PRAGMA user_version").fetchone()[0]
         if version == SCHEMA_VERSION:
             return
-        if version and all(v in MIGRATIONS for v in range(version + 1, SCHEMA_VERSION + 1)):
+        if 0 < version < SCHEMA_VERSION and all(v in MIGRATIONS for v in range(version + 1, SCHEMA_VERSION + 1)):
             for step in range(version + 1, SCHEMA_VERSION + 1):
                 self.db.executescript(MIGRATIONS[step])
         elif version:
-            self._drop_all()  # unknown or too old: derived state, rebuild from the notes
+            self._drop_all()  # too old or from a newer release: derived state, rebuilt from the notes
         self.db.executescript(_SCHEMA)
         self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         self.db.commit()

@@ -226,7 +226,8 @@ class WhooshIndex:
 
     def _refresh(self) -> None:
         if self._searcher is not None:
-            self._searcher = self._searcher.refresh()
+            self._searcher.close()
+            self._searcher = None
 
     # -- reads ----------------------------------------------------------------------------
 
@@ -249,10 +250,12 @@ class WhooshIndex:
         return [(int(hit["id"]), float(hit.score)) for hit in hits]
 
     def _get_searcher(self):
+        # Whoosh's Searcher.refresh() reuses per-segment readers, which keeps serving documents
+        # deleted since (their segment id is unchanged): open a fresh searcher instead.
+        if self._searcher is not None and not self._searcher.up_to_date():
+            self._refresh()
         if self._searcher is None:
             self._searcher = self.load().searcher()
-        else:
-            self._searcher = self._searcher.refresh()  # cheap when nothing changed
         return self._searcher
 
 

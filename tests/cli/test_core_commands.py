@@ -1,0 +1,126 @@
+"""The CLI contract for the core commands (vault_engine/cli/core_commands.py, main.py)."""
+
+import json
+
+import pytest
+
+from vault_engine.cli.main import build_parser
+
+NOTES = {
+    "specs/auth.md": "---\ntype: spec\n---\n# Auth\nintro\n## Token refresh\nrefresh tokens rotate hourly; see [[session-store]]\n",
+    "session-store.md": "# Session store\nsigned cookies, no server state. Back to [[auth#Token refresh]]\n",
+    "loose.md": "links to [[nowhere]]\n",
+}
+
+
+@pytest.fixture
+def vault(make_vault, cli):
+    root = make_vault(NOTES)
+    assert cli("--vault", root, "index", "--json").code == 0
+    return root
+
+
+def test_every_command_has_help_text():
+    parser = build_parser()
+    sub = next(a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction")
+    for name, command in sub.choices.items():
+        assert command.description, f"{name} has no description"
+        helps = [a.help for a in command._actions if a.dest not in ("help",)]
+        assert all(helps), f"{name} has an option without help"
+    assert {c.dest for c in sub._choices_actions} >= {"init", "index", "search", "show", "links", "status",
+                                                      "reinforce", "decay"}
+
+
+def test_index_json_report(make_vault, cli):
+    result = cli("--vault", make_vault(NOTES), "index", "--json")
+    data = result.json
+    assert (result.code, data["new"], data["sections"], data["skipped"]) == (0, 3, 4, [])
+
+
+def test_search_json_follows_the_contract(vault, cli):
+    result = cli("--vault", vault, "search", "refresh tokens", "--lexical", "--json", "-k", "1")
+    data = result.json
+    assert (result.code, data["status"], data["arms"]) == (0, "hit", ["lexical"])
+    (hit,) = data["hits"]
+    assert set(hit) >= {"ref", "path", "heading", "kind", "tap", "project", "title", "snippet", "line_start",
+                        "line_end", "score", "scores", "links", "via"}
+    assert set(hit["scores"]) == {"lexical", "semantic", "fused", "decay"}
+    assert hit["ref"] == "specs/auth.md#Token refresh" and (hit["line_start"], hit["line_end"]) == (6, 7)
+    assert hit["links"] == [{"raw": "[[session-store]]", "ref": "session-store.md", "resolved": True}]
+
+
+def test_json_flag_works_before_the_command_too(vault, cli):
+    result = cli("--json", "--vault", vault, "search", "refresh", "--lexical")
+    assert result.json["status"] == "hit"
+
+
+def test_a_miss_is_exit_zero(vault, cli):
+    result = cli("--vault", vault, "search", "zebra", "--lexical", "--json")
+    assert (result.code, result.json["status"], result.json["hits"]) == (0, "miss", [])
+    human = cli("--vault", vault, "search", "zebra", "--lexical")
+    assert "a miss, not a guess" in human.out
+
+
+def test_show_note_and_section(vault, cli):
+    section = cli("--vault", vault, "show", "specs/auth.md#token REFRESH", "--json").json
+    assert section["heading"] == "Token refresh" and section["text"].startswith("## Token refresh")
+    note = cli("--vault", vault, "show", "specs/auth", "--json").json
+    assert note["text"] == NOTES["specs/auth.md"] and note["sections"] == ["Auth", "Token refresh"]
+    assert "rotate hourly" in cli("--vault", vault, "show", "specs/auth.md#Token refresh").out
+
+
+def test_links_backlinks_and_all(vault, cli):
+    out = cli("--vault", vault, "links", "specs/auth.md", "--json").json["links"]
+    assert [(l["raw"], l["target"]) for l in out] == [("[[session-store]]", "session-store.md")]
+    back = cli("--vault", vault, "links", "specs/auth.md#Token refresh", "--backlinks", "--json").json["links"]
+    assert [(l["source"], l["raw"]) for l in back] == [("session-store.md", "[[auth#Token refresh]]")]
+    every = cli("--vault", vault, "links", "--all", "--json").json["links"]
+    assert {tuple(sorted(l)) for l in every} == {("ambiguous", "line", "raw", "ref", "resolved", "source", "target")}
+    assert [l["raw"] for l in every if not l["resolved"]] == ["[[nowhere]]"]
+
+
+def test_status_json(vault, cli):
+    data = cli("--vault", vault, "status", "--json").json
+    assert (data["notes"], data["sections"], data["unresolved_links"]) == (3, 4, 1)
+    assert data["stale"] == {"changed": 0, "missing": 0} and data["lexical"]["agrees"]
+    (vault / "new.md").write_text("fresh")
+    assert cli("--vault", vault, "status", "--json").json["stale"]["changed"] == 1
+
+
+def test_reinforce_and_decay(vault, cli):
+    done = cli("--vault", vault, "reinforce", "specs/auth.md#Token refresh", "--by", "me", "--why", "useful", "--json")
+    assert done.code == 0 and done.json["path"] == "specs/auth.md"
+    line = json.loads((vault / ".vault-engine/ledger/reinforcements.jsonl").read_text())
+    assert (line["path"], line["by"], line["why"]) == ("specs/auth.md", "me", "useful")
+    assert cli("--vault", vault, "decay", "--json").json == {"documents": []}  # no decaying tap configured
+
+
+def test_errors_are_one_line_with_exit_one(vault, cli):
+    result = cli("--vault", vault, "show", "nope.md")
+    assert result.code == 1 and result.out == ""
+    assert result.err.count("\n") == 1 and result.err.startswith("vault-engine: no note 'nope.md'")
+
+
+def test_usage_errors_exit_two(vault, cli):
+    assert cli("--vault", vault, "links").code == 2
+    assert cli("--vault", vault, "search").code == 2
+    assert cli("frobnicate").code == 2
+
+
+def test_search_before_index_says_what_to_do(make_vault, cli):
+    result = cli("--vault", make_vault({"a.md": "x"}), "search", "x", "--lexical")
+    assert result.code == 1 and "run `vault-engine index` first" in result.err
+
+
+def test_init_writes_a_commented_config_once(tmp_path, cli):
+    assert cli("init", tmp_path).code == 0
+    text = (tmp_path / "vault-engine.toml").read_text()
+    assert "[taps.specs]" in text and "half_life_days = 30" in text
+    assert cli("init", tmp_path).code == 1  # never overwrites
+
+
+def test_debug_shows_the_traceback(vault, cli):
+    from vault_engine.errors import UnknownRef
+
+    with pytest.raises(UnknownRef):
+        cli("--vault", vault, "--debug", "show", "nope.md")

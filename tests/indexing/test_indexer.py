@@ -1,0 +1,135 @@
+"""Incremental indexing end to end: real SQLite, real Whoosh (vault_engine/indexing/indexer.py)."""
+
+import os
+import shutil
+
+import pytest
+
+from vault_engine.vault import Vault
+
+NOTES = {
+    "alpha.md": "# Alpha\nThe quick brown fox jumps over [[beta]].\n## Details\nmore about foxes\n",
+    "beta.md": "# Beta\nSlow turtles win races. See [[alpha#Details]] and [[gamma]].\n",
+    "sub/delta.md": "---\ntags: [reptile]\n---\n# Delta\nCrocodiles sunbathe.\n",
+}
+
+
+def refs(result):
+    return [hit.ref for hit in result.hits]
+
+
+@pytest.fixture
+def vault(make_vault):
+    v = Vault(make_vault(NOTES))
+    v.index()
+    yield v
+    v.close()
+
+
+def test_full_index_counts_and_resolves(vault):
+    counts = vault.ledger.counts()
+    assert (counts["notes"], counts["sections"]) == (3, 4)
+    assert counts["unresolved_links"] == 1  # [[gamma]] does not exist yet
+    assert refs(vault.search("crocodiles", lexical_only=True)) == ["sub/delta.md#Delta"]
+    assert vault.lexical.doc_count() == 4
+
+
+def test_nothing_changed_reads_nothing(vault):
+    report = vault.index()
+    assert (report.new, report.modified, report.deleted, report.moved, report.unchanged) == (0, 0, 0, 0, 3)
+
+
+def test_modify_replaces_old_text_in_every_store(vault):
+    path = vault.root / "alpha.md"
+    path.write_text("# Alpha\nNow about lemurs.\n")
+    os.utime(path, ns=(1, 1))  # a different mtime even on coarse file systems
+    report = vault.index()
+    assert (report.modified, report.unchanged) == (1, 2)
+    assert refs(vault.search("lemurs", lexical_only=True)) == ["alpha.md#Alpha"]
+    assert vault.search("foxes", lexical_only=True).status == "miss"
+    assert vault.lexical.doc_count() == vault.ledger.section_count() == 3
+
+
+def test_touch_without_change_is_not_a_modification(vault):
+    os.utime(vault.root / "beta.md", ns=(5, 5))
+    report = vault.index()
+    assert (report.modified, report.unchanged) == (0, 3)
+    assert vault.index().unchanged == 3  # the new stat was remembered
+
+
+def test_rename_keeps_identity_and_rewires_links(vault):
+    before = vault.ledger.note_id("sub/delta.md")
+    (vault.root / "sub/delta.md").rename(vault.root / "gamma.md")
+    report = vault.index()
+    assert (report.moved, report.new, report.deleted) == (1, 0, 0)
+    assert vault.ledger.note_id("gamma.md") == before
+    gamma_link = [l for l in vault.links("beta.md") if "gamma" in l.raw][0]
+    assert gamma_link.resolved and gamma_link.target_path == "gamma.md"  # was unresolved
+    assert refs(vault.search("crocodiles", lexical_only=True)) == ["gamma.md#Delta"]
+
+
+def test_deleting_a_target_unresolves_links_to_it(vault):
+    (vault.root / "alpha.md").unlink()
+    report = vault.index()
+    assert report.deleted == 1
+    links = {l.raw: l.resolved for l in vault.links("beta.md")}
+    assert links == {"[[alpha#Details]]": False, "[[gamma]]": False}
+    assert vault.search("foxes", lexical_only=True).status == "miss"
+
+
+def test_new_attachment_resolves_an_embed(vault):
+    (vault.root / "beta.md").write_text("# Beta\n![[chart.png]]\n")
+    vault.index()
+    assert [l.resolved for l in vault.links("beta.md")] == [False]
+    (vault.root / "img").mkdir()
+    (vault.root / "img/chart.png").write_bytes(b"\x89PNG")
+    vault.index()
+    assert [l.target_path for l in vault.links("beta.md")] == ["img/chart.png"]
+
+
+def test_index_is_derived_state(vault):
+    before = [h.to_json() for h in vault.search("turtles foxes", lexical_only=True).hits]
+    links_before = [l.to_json() for l in vault.all_links()]
+    vault.close()
+    shutil.rmtree(vault.root / ".vault-engine" / "index")
+    vault.index()
+    assert [h.to_json() for h in vault.search("turtles foxes", lexical_only=True).hits] == before
+    assert [l.to_json() for l in vault.all_links()] == links_before
+
+
+def test_a_lost_whoosh_index_is_repaired_from_the_ledger(vault):
+    vault.lexical.reset()
+    assert vault.status()["lexical"]["agrees"] is False
+    report = vault.index()
+    assert report.notices and "rebuilt" in report.notices[0]
+    assert vault.status()["lexical"]["agrees"] is True
+    assert refs(vault.search("crocodiles", lexical_only=True)) == ["sub/delta.md#Delta"]
+
+
+def test_an_interrupted_lexical_write_is_repaired(vault):
+    with vault.ledger.transaction():
+        vault.ledger.set_meta("lexical_dirty", "1")
+    assert vault.index().notices
+
+
+def test_rebuild_starts_from_scratch(vault):
+    report = vault.index(rebuild=True)
+    assert (report.new, report.sections) == (3, 4)
+
+
+def test_excluded_and_ignored_folders_are_not_indexed(make_vault):
+    root = make_vault({"keep.md": "x", "drafts/no.md": "x", ".obsidian/no.md": "x", ".trash/no.md": "x",
+                       ".git/no.md": "x", "deep/drafts/yes.md": "x"},
+                      config='exclude = ["drafts/**"]\n')
+    with Vault(root) as v:
+        v.index()
+        assert sorted(v.ledger.note_paths()) == ["deep/drafts/yes.md", "keep.md"]
+
+
+def test_many_files_take_the_parallel_path(make_vault):
+    files = {f"n{i:04d}.md": f"# Note {i}\nword{i} shared text [[n{(i + 1) % 500:04d}]]\n" for i in range(500)}
+    with Vault(make_vault(files)) as v:
+        report = v.index()
+        assert (report.new, report.sections) == (500, 500)
+        assert v.ledger.counts()["unresolved_links"] == 0
+        assert refs(v.search("word123", lexical_only=True)) == ["n0123.md#Note 123"]

@@ -1,0 +1,57 @@
+"""The pure change planner (vault_engine/indexing/planner.py)."""
+
+from vault_engine.indexing.planner import find_suspects, plan_changes
+from vault_engine.sources.vault_files import FileStat
+from vault_engine.stores.ledger import KnownFile
+
+
+def known(**files):
+    return {p.replace("__", "/").replace("_md", ".md"): KnownFile(p, *v) for p, v in files.items()}
+
+
+def test_unchanged_stat_is_trusted_without_reading():
+    disk = {"a.md": FileStat(10, 1)}
+    suspects = find_suspects(disk, {"a.md": KnownFile("a.md", 10, 1, "h1")})
+    assert (suspects.changed, suspects.missing, suspects.unchanged) == ((), (), 1)
+
+
+def test_new_modified_touched_deleted():
+    was = {"a.md": KnownFile("a.md", 10, 1, "ha"), "b.md": KnownFile("b.md", 10, 1, "hb"),
+           "c.md": KnownFile("c.md", 10, 1, "hc")}
+    disk = {"a.md": FileStat(11, 2), "b.md": FileStat(10, 5), "n.md": FileStat(3, 3)}
+    suspects = find_suspects(disk, was)
+    plan = plan_changes(suspects, was, {"a.md": "ha2", "b.md": "hb", "n.md": "hn"})
+    assert plan.new == ("n.md",)
+    assert plan.modified == ("a.md",)
+    assert plan.touched == ("b.md",)
+    assert plan.deleted == ("c.md",)
+    assert plan.moved == ()
+
+
+def test_a_rename_is_a_move_not_a_delete_and_an_add():
+    was = {"old/x.md": KnownFile("old/x.md", 10, 1, "hx")}
+    disk = {"new/x.md": FileStat(10, 9)}
+    plan = plan_changes(find_suspects(disk, was), was, {"new/x.md": "hx"})
+    assert plan.moved == (("old/x.md", "new/x.md"),)
+    assert plan.new == plan.deleted == ()
+    assert plan.paths_to_parse == ("new/x.md",)
+
+
+def test_identical_copies_pair_by_file_name():
+    was = {"a/one.md": KnownFile("a/one.md", 1, 1, "same"), "a/two.md": KnownFile("a/two.md", 1, 1, "same")}
+    disk = {"b/two.md": FileStat(1, 2), "b/one.md": FileStat(1, 2)}
+    plan = plan_changes(find_suspects(disk, was), was, {"b/one.md": "same", "b/two.md": "same"})
+    assert sorted(plan.moved) == [("a/one.md", "b/one.md"), ("a/two.md", "b/two.md")]
+
+
+def test_unreadable_files_are_new_or_modified_never_touched():
+    was = {"a.md": KnownFile("a.md", 10, 1, "ha")}
+    disk = {"a.md": FileStat(12, 2), "bad.md": FileStat(1, 1)}
+    plan = plan_changes(find_suspects(disk, was), was, {"a.md": None, "bad.md": None})
+    assert plan.modified == ("a.md",) and plan.new == ("bad.md",)
+
+
+def test_a_previously_skipped_file_that_changes_is_modified():
+    was = {"s.md": KnownFile("s.md", 5, 1, None)}
+    plan = plan_changes(find_suspects({"s.md": FileStat(6, 2)}, was), was, {"s.md": "h"})
+    assert plan.modified == ("s.md",)

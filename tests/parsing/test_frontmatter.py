@@ -1,0 +1,47 @@
+"""Frontmatter (vault_engine/parsing/frontmatter.py)."""
+
+import datetime as dt
+
+from vault_engine.parsing.frontmatter import as_list, normalize_value, parse_time, split_frontmatter
+
+
+def test_values_are_normalized_and_the_body_line_is_known():
+    fm = split_frontmatter("---\ncreated: 2026-03-14T10:22:00Z\nday: 2026-03-01\ntags: [a, b]\nn: 3\n---\n# Body\n")
+    assert fm.meta == {"created": "2026-03-14T10:22:00Z", "day": "2026-03-01", "tags": ["a", "b"], "n": 3}
+    assert fm.body == "# Body\n"
+    assert fm.body_line == 7
+    assert fm.error is None
+
+
+def test_broken_yaml_keeps_the_body_and_reports_the_line():
+    fm = split_frontmatter("---\ntitle: ok\nbad: [unclosed\nnext: 1\n---\nbody text\n")
+    assert fm.meta == {}
+    assert fm.body == "body text\n"
+    assert fm.error.startswith("invalid YAML frontmatter at line")
+    assert "line 4" in fm.error or "line 5" in fm.error
+
+
+def test_frontmatter_that_is_not_a_mapping_is_an_error():
+    fm = split_frontmatter("---\n- a\n- b\n---\nbody")
+    assert fm.meta == {} and "not a mapping" in fm.error
+
+
+def test_no_frontmatter_and_an_unclosed_fence():
+    assert split_frontmatter("plain").meta == {}
+    unclosed = split_frontmatter("---\nnot closed\n")
+    assert (unclosed.meta, unclosed.body, unclosed.body_line) == ({}, "---\nnot closed\n", 1)
+
+
+def test_parse_time_accepts_iso_dates_and_numbers():
+    assert parse_time("2026-03-14T10:22:00Z") == dt.datetime(2026, 3, 14, 10, 22, tzinfo=dt.timezone.utc).timestamp()
+    assert parse_time("2026-03-14") == dt.datetime(2026, 3, 14, tzinfo=dt.timezone.utc).timestamp()
+    assert parse_time(12.5) == 12.5
+    assert parse_time("yesterday") is None
+    assert parse_time(True) is None
+
+
+def test_normalize_value_and_as_list():
+    assert normalize_value(dt.datetime(2026, 1, 2, 3, 4, 5)) == "2026-01-02T03:04:05Z"
+    assert normalize_value({"k": (1, 2)}) == {"k": [1, 2]}
+    assert as_list("a, b c") == ["a", "b", "c"]
+    assert as_list(["x", None, " "]) == ["x"]

@@ -1,0 +1,50 @@
+"""Whole-note parsing: kind, project, title, tags, dates (vault_engine/parsing/note.py, tags.py)."""
+
+from pathlib import Path
+
+from vault_engine.config import parse_config
+from vault_engine.parsing.note import parse_note
+from vault_engine.parsing.tags import collect_tags
+
+CONFIG = parse_config(Path("."), {})
+
+
+def test_kind_from_frontmatter_then_folder_then_note():
+    assert parse_note("x.md", "---\ntype: spec\n---\n", CONFIG).kind == "spec"
+    assert parse_note("x.md", "---\ntype: Working Note\n---\n", CONFIG).kind == "working-note"
+    assert parse_note("projects/p/checkpoints/1.md", "", CONFIG).kind == "checkpoint"
+    assert parse_note("projects/p/working/a.md", "", CONFIG).kind == "working-note"
+    assert parse_note("memory/m.md", "", CONFIG).kind == "memory"
+    assert parse_note("notion/P abc.md", "", CONFIG).kind == "notion"
+    assert parse_note("elsewhere/x.md", "---\ntype: banana\n---\n", CONFIG).kind == "note"
+
+
+def test_folder_rules_are_overridable():
+    config = parse_config(Path("."), {"kinds": {"spec": ["docs/rfc/**"]}})
+    assert parse_note("docs/rfc/1.md", "", config).kind == "spec"
+    assert parse_note("specs/a.md", "", config).kind == "note"  # the default rule was replaced
+
+
+def test_project_from_frontmatter_then_folder():
+    assert parse_note("projects/drone/working/a.md", "", CONFIG).project == "drone"
+    assert parse_note("projects/drone/working/a.md", "---\nproject: other\n---\n", CONFIG).project == "other"
+    assert parse_note("specs/a.md", "", CONFIG).project is None
+    assert parse_note("projects/loose.md", "", CONFIG).project is None
+
+
+def test_title_date_and_crlf():
+    note = parse_note("dir/My Note.md", "---\ncreated: 2026-01-01\nupdated: 2026-02-01\n---\r\n# H\r\ntext\r\n", CONFIG)
+    assert note.title == "My Note"
+    assert note.doc_time == 1769904000.0  # updated wins over created
+    assert note.sections[0].text == "# H\ntext"
+    assert parse_note("a.md", "---\ntitle: Shown\n---\n", CONFIG).title == "Shown"
+
+
+def test_tags_inline_nested_frontmatter_not_in_code_or_headings():
+    note = parse_note("a.md", "---\ntags: [Alpha, '#beta']\n---\n# Heading\ntext #gamma and #area/audio\n"
+                              "`#incode` [[Note#anchor]] #123 x#notatag\n```\n#fenced\n```\n", CONFIG)
+    assert note.tags == ("alpha", "beta", "gamma", "area/audio")
+
+
+def test_collect_tags_dedupes_case_insensitively():
+    assert collect_tags({"tags": "One two"}, "#ONE #three") == ("one", "two", "three")

@@ -1,0 +1,47 @@
+"""Sections by heading (vault_engine/parsing/sections.py)."""
+
+from vault_engine.parsing.sections import normalize_heading, parse_blocks, section_body, split_sections
+
+
+def sections(body, body_line=1):
+    return split_sections(body, parse_blocks(body), body_line)
+
+
+def test_heading_paths_and_line_ranges():
+    body = "intro line\n\n# A\ntext a\n## B\ntext b\n\n### C\nc\n## D\nd\n"
+    found = [(s.heading, s.heading_path, s.level, s.line_start, s.line_end) for s in sections(body, 5)]
+    assert found == [
+        (None, (), 0, 5, 5),
+        ("A", ("A",), 1, 7, 8),
+        ("B", ("A", "B"), 2, 9, 10),
+        ("C", ("A", "B", "C"), 3, 12, 13),
+        ("D", ("A", "D"), 2, 14, 15),
+    ]
+
+
+def test_a_note_without_headings_is_one_section():
+    (only,) = sections("just\nsome text\n")
+    assert (only.heading, only.level, only.text) == (None, 0, "just\nsome text")
+
+
+def test_headings_in_code_fences_quotes_and_lists_are_not_sections():
+    body = "# Real\n```\n# not a heading\n```\n> # quoted\n- item\n\n      # indented in list\n~~~\n## also not\n~~~\n"
+    assert [s.heading for s in sections(body)] == ["Real"]
+
+
+def test_setext_headings_count():
+    assert [s.heading for s in sections("Title\n=====\nbody\n\nSub\n---\nmore\n")] == ["Title", "Sub"]
+
+
+def test_empty_preamble_is_not_a_section_and_empty_sections_are_kept():
+    found = sections("\n\n# A\n# B\nb\n")
+    assert [(s.heading, s.text) for s in found] == [("A", "# A"), ("B", "# B\nb")]
+
+
+def test_section_body_drops_the_heading_line():
+    a, = [s for s in sections("# A\none\ntwo\n") if s.heading == "A"]
+    assert section_body(a) == "one\ntwo"
+
+
+def test_normalize_heading_ignores_case_spacing_and_link_brackets():
+    assert normalize_heading("  Token   [[Refresh]] ") == "token refresh"

@@ -1,0 +1,42 @@
+"""Decay at the edges, with a frozen clock (vault_engine/retrieval/decay.py)."""
+
+import pytest
+
+from tests.conftest import FROZEN_NOW
+from vault_engine.config import TapConfig
+from vault_engine.retrieval.decay import SECONDS_PER_DAY, age_days, decay_multiplier
+
+SPECS = TapConfig("specs", paths=("specs/**",), half_life_days=30.0, floor=0.2)
+DAY = SECONDS_PER_DAY
+
+
+def test_age_zero_is_full_weight():
+    assert decay_multiplier(SPECS, age_days(FROZEN_NOW, FROZEN_NOW, None, None)) == 1.0
+
+
+def test_one_half_life_halves():
+    assert decay_multiplier(SPECS, age_days(FROZEN_NOW, FROZEN_NOW - 30 * DAY, None, None)) == pytest.approx(0.5)
+
+
+def test_the_floor_clamps():
+    assert decay_multiplier(SPECS, 90.0) == 0.2  # 0.125 would be below the floor
+    assert decay_multiplier(SPECS, 10_000.0) == 0.2
+
+
+def test_no_half_life_means_no_decay():
+    assert decay_multiplier(TapConfig("vault"), 10_000.0) == 1.0
+
+
+def test_a_future_date_counts_as_age_zero():
+    assert age_days(FROZEN_NOW, FROZEN_NOW + 5 * DAY, None, None) == 0.0
+
+
+def test_the_newest_of_document_date_and_reinforcement_wins():
+    assert age_days(FROZEN_NOW, FROZEN_NOW - 90 * DAY, FROZEN_NOW - 2 * DAY, None) == pytest.approx(2.0)
+    assert age_days(FROZEN_NOW, FROZEN_NOW - 2 * DAY, FROZEN_NOW - 90 * DAY, None) == pytest.approx(2.0)
+
+
+def test_mtime_only_when_the_document_has_no_date():
+    assert age_days(FROZEN_NOW, FROZEN_NOW - 40 * DAY, None, FROZEN_NOW) == pytest.approx(40.0)
+    assert age_days(FROZEN_NOW, None, None, FROZEN_NOW - 3 * DAY) == pytest.approx(3.0)
+    assert age_days(FROZEN_NOW, None, None, None) == 0.0

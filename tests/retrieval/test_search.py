@@ -1,0 +1,117 @@
+"""Search end to end on real stores: decay after fusion, reinforcement, following links
+(vault_engine/retrieval/search.py through the Vault facade)."""
+
+import datetime as dt
+import os
+import shutil
+
+import pytest
+
+from tests.conftest import FROZEN_NOW
+from vault_engine.retrieval.decay import SECONDS_PER_DAY
+from vault_engine.vault import Vault
+
+TAPS = '[taps.specs]\nsource = "vault"\npaths = ["specs/**"]\nhalf_life_days = 30\nfloor = 0.2\n'
+BODY = "# Rate limits\nThe gateway throttles bursts with a token bucket per tenant.\n"
+
+
+def dated(days_ago: float) -> str:
+    when = dt.datetime.fromtimestamp(FROZEN_NOW - days_ago * SECONDS_PER_DAY, dt.timezone.utc)
+    return f"---\nupdated: {when.isoformat()}\n---\n"
+
+
+@pytest.fixture
+def twins(make_vault):
+    root = make_vault({"specs/old.md": dated(90) + BODY, "specs/new.md": dated(2) + BODY}, config=TAPS)
+    with Vault(root) as v:
+        v.index()
+        yield v
+
+
+def ranking(v, **kw):
+    result = v.search("token bucket throttles", lexical_only=True, now=FROZEN_NOW, **kw)
+    return [(h.path, round(h.scores.decay, 3)) for h in result.hits]
+
+
+def test_the_recent_twin_ranks_first_and_the_old_one_sits_on_the_floor(twins):
+    assert ranking(twins) == [("specs/new.md", 0.955), ("specs/old.md", 0.2)]
+
+
+def test_no_decay_shows_the_raw_ranking(twins):
+    assert [d for _, d in ranking(twins, decay=False)] == [1.0, 1.0]
+
+
+def test_reinforcing_the_old_twin_brings_it_back(twins):
+    twins.reinforce("specs/old.md#Rate limits", by="agent-1", why="used it", now=FROZEN_NOW)
+    assert dict(ranking(twins))["specs/old.md"] == 1.0
+    assert ranking(twins)[0][0] == "specs/old.md"
+
+
+def test_reinforcement_survives_deleting_the_index(twins):
+    twins.reinforce("specs/old.md", now=FROZEN_NOW)
+    twins.close()
+    shutil.rmtree(twins.root / ".vault-engine" / "index")
+    twins.index()
+    assert dict(ranking(twins))["specs/old.md"] == 1.0
+
+
+def test_a_renamed_note_keeps_its_reinforcement_even_after_a_rebuild(twins):
+    twins.reinforce("specs/old.md", now=FROZEN_NOW)
+    os.rename(twins.root / "specs/old.md", twins.root / "specs/renamed.md")
+    assert twins.index().moved == 1
+    assert dict(ranking(twins))["specs/renamed.md"] == 1.0
+    twins.index(rebuild=True)
+    assert dict(ranking(twins))["specs/renamed.md"] == 1.0
+
+
+def test_unknown_refs_and_taps_are_errors(twins):
+    from vault_engine.errors import ConfigError, UnknownRef
+
+    with pytest.raises(UnknownRef, match="no note 'specs/nope.md'"):
+        twins.reinforce("specs/nope.md")
+    with pytest.raises(UnknownRef, match="has no heading 'Missing'"):
+        twins.reinforce("specs/old.md#Missing")
+    with pytest.raises(ConfigError, match="no tap named 'nope'"):
+        twins.search("x", tap="nope")
+
+
+def test_decay_report_lists_the_most_faded_first(twins):
+    rows = twins.decay_report(now=FROZEN_NOW)
+    assert [(r.path, round(r.multiplier, 3)) for r in rows] == [("specs/old.md", 0.2), ("specs/new.md", 0.955)]
+
+
+@pytest.fixture
+def linked(make_vault):
+    root = make_vault({
+        "hub.md": "# Hub\nThe deployment checklist lives in [[deploy#Rollback]] and [[missing-note]].\n",
+        "deploy.md": "# Deploy\nsteps\n## Rollback\nrevert the release tag, then [[db#Restore]]\n",
+        "db.md": "# DB\n## Restore\nrestore from the nightly snapshot\n",
+    })
+    with Vault(root) as v:
+        v.index()
+        yield v
+
+
+def test_hits_carry_resolved_and_unresolved_links(linked):
+    (hit,) = linked.search("deployment checklist", lexical_only=True).hits
+    assert [(l.raw, l.ref, l.resolved) for l in hit.links] == [
+        ("[[deploy#Rollback]]", "deploy.md#Rollback", True), ("[[missing-note]]", None, False)]
+
+
+def test_follow_adds_linked_sections_with_via(linked):
+    result = linked.search("deployment checklist", lexical_only=True, follow=2)
+    assert [(h.ref, h.via) for h in result.hits] == [
+        ("hub.md#Hub", None), ("deploy.md#Rollback", "hub.md#Hub"), ("db.md#Restore", "deploy.md#Rollback")]
+    assert result.hits[1].score == pytest.approx(result.hits[0].score / 2)
+
+
+def test_filters_and_miss(make_vault):
+    root = make_vault({"projects/a/working/x.md": "shared words alpha", "projects/b/working/y.md": "shared words beta",
+                       "specs/s.md": "shared words gamma"})
+    with Vault(root) as v:
+        v.index()
+        assert [h.path for h in v.search("shared", project="a", lexical_only=True).hits] == ["projects/a/working/x.md"]
+        assert [h.path for h in v.search("shared", kind="spec", lexical_only=True).hits] == ["specs/s.md"]
+        miss = v.search("zebra quagga", lexical_only=True)
+        assert (miss.status, miss.hits) == ("miss", ())
+        assert miss.to_json()["status"] == "miss"

@@ -1,0 +1,130 @@
+"""Bad input: every problem file gets one clear reason, the rest is indexed, nothing is
+modified (vault_engine/sources/vault_files.py through the indexer)."""
+
+import hashlib
+import os
+from pathlib import Path
+
+import pytest
+
+from vault_engine.indexing.indexer import Indexer
+from vault_engine.sources.vault_files import scan_vault
+from vault_engine.vault import Vault
+
+GOOD = {"good.md": "# Good\nfine text\n", "also/good2.md": "plain words\n"}
+
+
+def snapshot(root: Path) -> dict[str, tuple[str, int]]:
+    """Content hash and mtime of every file outside .vault-engine/."""
+    found = {}
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if d != ".vault-engine"]
+        for name in files:
+            path = Path(folder, name)
+            if path.is_symlink():
+                continue
+            found[str(path.relative_to(root))] = (hashlib.sha256(path.read_bytes()).hexdigest(),
+                                                  path.stat().st_mtime_ns)
+    return found
+
+
+def index(root: Path):
+    with Vault(root) as v:
+        report = v.index()
+        return report, {s.path: s.reason for s in report.skipped}, v.ledger.note_paths()
+
+
+def test_each_bad_file_is_skipped_with_a_reason_and_the_rest_indexed(make_vault):
+    root = make_vault({**GOOD,
+                       "latin1.md": "caf\xe9 au lait".encode("latin-1"),
+                       "binary.md": b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR",
+                       "empty.md": "",
+                       "broken-yaml.md": "---\ntitle: [unclosed\n---\nbody survives\n"})
+    before = snapshot(root)
+    report, skipped, indexed = index(root)
+    assert skipped["latin1.md"].startswith("not UTF-8 (byte 0xe9 on line 1)")
+    assert "re-save the note as UTF-8" in skipped["latin1.md"]
+    assert skipped["binary.md"].startswith("binary content")
+    assert sorted(indexed) == ["also/good2.md", "broken-yaml.md", "empty.md", "good.md"]
+    assert snapshot(root) == before
+
+
+def test_broken_yaml_is_indexed_body_only_and_listed_by_status(make_vault):
+    root = make_vault({"broken-yaml.md": "---\ntitle: ok\nbad: [unclosed\n---\nthe body survives\n"})
+    with Vault(root) as v:
+        v.index()
+        assert [h.path for h in v.search("survives", lexical_only=True).hits] == ["broken-yaml.md"]
+        (error,) = v.status()["yaml_errors"]
+        assert error["path"] == "broken-yaml.md" and "line" in error["error"]
+
+
+def test_a_huge_note_is_skipped_without_being_read(make_vault, monkeypatch):
+    root = make_vault(GOOD, config="max_file_mb = 1\n")
+    with open(root / "huge.md", "wb") as f:
+        f.truncate(20 * 1024 * 1024)  # sparse 20 MB file
+    reads = []
+    original = Path.read_bytes
+    monkeypatch.setattr(Path, "read_bytes", lambda self: reads.append(self.name) or original(self))
+    _, skipped, indexed = index(root)
+    assert "huge.md" not in reads
+    assert skipped["huge.md"].startswith("21.0 MB is over the 1 MB limit")
+    assert "huge.md" not in indexed
+
+
+def test_a_symlink_loop_is_reported_not_followed(make_vault):
+    root = make_vault(GOOD)
+    (root / "also" / "loop").symlink_to(root / "also", target_is_directory=True)
+    _, skipped, indexed = index(root)
+    assert "symlink loop" in skipped["also/loop"]
+    assert sorted(indexed) == ["also/good2.md", "good.md"]
+
+
+def test_a_broken_symlink_note_is_reported(make_vault):
+    root = make_vault(GOOD)
+    (root / "dangling.md").symlink_to(root / "nowhere.md")
+    _, skipped, _ = index(root)
+    assert skipped["dangling.md"] == "broken symlink"
+
+
+def test_an_unreadable_file_is_skipped(make_vault, monkeypatch):
+    root = make_vault({**GOOD, "secret.md": "x"})
+    if os.geteuid() != 0:
+        (root / "secret.md").chmod(0)
+    else:  # root reads everything: simulate the permission error the kernel would give
+        original = Path.read_bytes
+
+        def deny(self):
+            if self.name == "secret.md":
+                raise PermissionError(13, "Permission denied")
+            return original(self)
+
+        monkeypatch.setattr(Path, "read_bytes", deny)
+    _, skipped, indexed = index(root)
+    assert skipped["secret.md"] == "permission denied: make the file readable to index it"
+    assert "good.md" in indexed
+
+
+def test_a_file_deleted_between_scan_and_read(make_vault):
+    root = make_vault(GOOD)
+    with Vault(root) as v:
+        scan = scan_vault(v.config)
+        (root / "good.md").unlink()
+        changes = Indexer(v.config, v.ledger, v.lexical).apply_scan(scan)
+        reasons = {s.path: s.reason for s in changes.skipped}
+        assert reasons["good.md"].startswith("vanished while indexing")
+        assert v.ledger.note_paths() == ["also/good2.md"]
+        assert v.index().deleted == 0  # the next run sees a consistent ledger
+
+
+def test_a_missing_vault_is_one_clear_line(cli, tmp_path):
+    result = cli("--vault", tmp_path / "nope", "index")
+    assert result.code == 1
+    assert result.err.strip() == f"vault-engine: vault folder {tmp_path / 'nope'} does not exist: pass an existing folder to --vault"
+
+
+@pytest.mark.parametrize("name", ["notes.MD", "x.md"])
+def test_scan_sees_notes_and_attachments(make_vault, name):
+    root = make_vault({name: "x", "pic.png": b"\x89PNG"})
+    with Vault(root) as v:
+        scan = scan_vault(v.config)
+    assert list(scan.notes) == [name] and scan.attachments == ["pic.png"]

@@ -1,0 +1,47 @@
+"""The SQLite ledger (vault_engine/stores/ledger.py)."""
+
+import sqlite3
+
+import pytest
+
+from vault_engine.stores import ledger as ledger_module
+from vault_engine.stores.ledger import SCHEMA_VERSION, Ledger
+
+
+def test_wal_mode_and_schema_version(tmp_path):
+    ledger = Ledger(tmp_path / "l.sqlite")
+    assert ledger.db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert ledger.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+
+
+def test_an_unknown_old_version_is_rebuilt(tmp_path):
+    path = tmp_path / "l.sqlite"
+    db = sqlite3.connect(path)
+    db.executescript("CREATE TABLE notes (junk TEXT); PRAGMA user_version=0;")
+    db.execute("PRAGMA user_version=999")  # a future or foreign schema
+    db.commit()
+    db.close()
+    ledger = Ledger(path)
+    columns = [r[1] for r in ledger.db.execute("PRAGMA table_info(notes)")]
+    assert "path" in columns and "junk" not in columns
+
+
+def test_a_migration_step_runs_instead_of_a_rebuild(tmp_path, monkeypatch):
+    path = tmp_path / "l.sqlite"
+    Ledger(path).close()
+    with sqlite3.connect(path) as db:
+        db.execute("INSERT INTO meta(key, value) VALUES ('keep', 'me')")
+    monkeypatch.setattr(ledger_module, "SCHEMA_VERSION", SCHEMA_VERSION + 1)
+    monkeypatch.setitem(ledger_module.MIGRATIONS, SCHEMA_VERSION + 1, "ALTER TABLE notes ADD COLUMN extra TEXT;")
+    ledger = Ledger(path)
+    assert ledger.get_meta("keep") == "me"
+    assert "extra" in [r[1] for r in ledger.db.execute("PRAGMA table_info(notes)")]
+
+
+def test_transaction_rolls_back_on_error(tmp_path):
+    ledger = Ledger(tmp_path / "l.sqlite")
+    with pytest.raises(RuntimeError):
+        with ledger.transaction():
+            ledger.set_meta("k", "v")
+            raise RuntimeError("boom")
+    assert ledger.get_meta("k") is None

@@ -1,0 +1,60 @@
+"""The Whoosh index (vault_engine/stores/lexical.py)."""
+
+import subprocess
+import sys
+
+from vault_engine.stores.lexical import LexicalDoc, WhooshIndex, analyze, build_query
+
+
+def doc(i, body, title="T", kind="note", project="", tap="vault", tags="", headings=""):
+    return LexicalDoc(i, i, title, headings, body, tags, f"n{i}.md", kind, project, tap)
+
+
+def test_analyze_lowercases_drops_stop_words_and_stems():
+    assert analyze("How do I stop the Repeating tasks?") == ["stop", "repeat", "task"]
+
+
+def test_build_query_never_fails_to_parse():
+    for text in ['foo:bar', 'C++ AND (', '"unclosed', "*", "NOT", "title:"]:
+        build_query(text)  # must not raise
+    assert build_query("the of and") is None
+
+
+def test_search_filters_deletes_and_boosts(tmp_path):
+    ix = WhooshIndex(tmp_path / "w")
+    ix.index([doc(1, "apples and pears", kind="spec"), doc(2, "apples only", project="p"),
+              doc(3, "nothing here", title="apples")])
+    assert [i for i, _ in ix.search("apples")][0] == 3  # a title match outranks the body
+    assert [i for i, _ in ix.search("apples", kind="spec")] == [1]
+    assert [i for i, _ in ix.search("apples", project="p")] == [2]
+    ix.delete([3])
+    assert sorted(i for i, _ in ix.search("apples")) == [1, 2]
+    assert ix.all_ids() == {1, 2}
+    assert ix.search("bananas") == []
+
+
+def test_quoted_phrases_must_match_in_order(tmp_path):
+    ix = WhooshIndex(tmp_path / "w")
+    ix.index([doc(1, "signed cookies keep sessions"), doc(2, "sessions keep signed cookies")])
+    assert [i for i, _ in ix.search('"keep sessions"')] == [1]
+
+
+def test_a_fresh_process_reads_the_index(tmp_path):
+    """The schema (with its analyzer) is pickled by Whoosh; another process must load it."""
+    ix = WhooshIndex(tmp_path / "w")
+    ix.index([doc(7, "persisted words")])
+    ix.close()
+    code = ("import sys; from pathlib import Path; from vault_engine.stores.lexical import WhooshIndex;"
+            f"print(WhooshIndex(Path({str(tmp_path / 'w')!r})).search('persisted'))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.startswith("[(7, ")
+
+
+def test_large_batches_use_two_processes(tmp_path, monkeypatch):
+    from vault_engine.stores import lexical
+
+    monkeypatch.setattr(lexical, "PARALLEL_THRESHOLD", 10)
+    ix = WhooshIndex(tmp_path / "w")
+    ix.index([doc(i, f"word{i} common") for i in range(40)])
+    assert ix.doc_count() == 40
+    assert [i for i, _ in ix.search("word17")] == [17]

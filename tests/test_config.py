@@ -1,0 +1,84 @@
+"""vault-engine.toml parsing and validation (vault_engine/config.py, paths.py)."""
+
+from pathlib import Path
+
+import pytest
+
+from vault_engine.config import find_vault, load_config, parse_config
+from vault_engine.errors import ConfigError, VaultNotFound
+from vault_engine.paths import glob_match, glob_specificity
+
+ROOT = Path("/v")
+
+
+def taps(**tables):
+    return parse_config(ROOT, {"taps": tables})
+
+
+def test_defaults_without_a_config_file(tmp_path):
+    config = load_config(tmp_path)
+    assert config.tap_for("anything.md").name == "vault"
+    notion = config.tap_for("notion/Page abc.md")
+    assert (notion.name, notion.half_life_days, notion.floor) == ("notion", 14.0, 0.1)
+
+
+def test_most_specific_rule_wins_and_vault_takes_the_rest():
+    config = taps(specs={"paths": ["specs/**"], "half_life_days": 30, "floor": 0.2},
+                  auth={"paths": ["specs/auth/**"], "half_life_days": 90})
+    assert config.tap_for("specs/auth/tokens.md").name == "auth"
+    assert config.tap_for("specs/other.md").name == "specs"
+    assert config.tap_for("notes/x.md").name == "vault"
+
+
+@pytest.mark.parametrize("table, key", [
+    ({"paths": ["s/**"], "half_life_days": 0}, "taps.t.half_life_days"),
+    ({"paths": ["s/**"], "half_life_days": -3}, "taps.t.half_life_days"),
+    ({"paths": ["s/**"], "floor": 1.5}, "taps.t.floor"),
+    ({"paths": ["s/**"], "floor": -0.1}, "taps.t.floor"),
+    ({"paths": ["s/**"], "source": "gopher"}, "taps.t.source"),
+    ({"paths": []}, "taps.t.paths"),
+    ({"paths": "s/**", "half_life_days": "ten"}, "taps.t.half_life_days"),
+])
+def test_invalid_taps_name_the_key(table, key):
+    with pytest.raises(ConfigError, match=key.replace(".", r"\.")):
+        taps(t=table)
+
+
+def test_overlapping_rules_of_equal_specificity_are_refused():
+    with pytest.raises(ConfigError, match=r"taps\.b\.paths rule 'specs/\*\*' overlaps"):
+        taps(a={"paths": ["specs/**"]}, b={"paths": ["specs/**"]})
+    taps(a={"paths": ["specs/**"]}, b={"paths": ["notes/**"]})  # disjoint: fine
+
+
+def test_an_overlap_the_static_check_misses_is_caught_on_a_real_path():
+    config = taps(a={"paths": ["specs/*"]}, b={"paths": ["*pecs/a"]})
+    assert config.tap_for("specs/b").name == "a"
+    with pytest.raises(ConfigError, match="both claim specs/a"):
+        config.tap_for("specs/a")
+
+
+def test_broken_toml_is_a_config_error(tmp_path):
+    (tmp_path / "vault-engine.toml").write_text("[taps.x\n")
+    with pytest.raises(ConfigError, match="vault-engine.toml"):
+        load_config(tmp_path)
+
+
+def test_globs():
+    assert glob_match("specs/**", "specs/a/b.md")
+    assert glob_match("**/*.md", "a.md") and glob_match("**/*.md", "x/y/a.md")
+    assert not glob_match("specs/*.md", "specs/a/b.md")
+    assert glob_match("projects/*/checkpoints/**", "projects/p/checkpoints/1.md")
+    assert glob_specificity("specs/auth/**") > glob_specificity("specs/**")
+
+
+def test_find_vault_order(tmp_path, monkeypatch):
+    deep = tmp_path / "v" / "a" / "b"
+    deep.mkdir(parents=True)
+    (tmp_path / "v" / "vault-engine.toml").write_text("")
+    monkeypatch.delenv("VAULT_ENGINE_VAULT", raising=False)
+    assert find_vault(cwd=deep) == (tmp_path / "v").resolve()
+    monkeypatch.setenv("VAULT_ENGINE_VAULT", str(tmp_path))
+    assert find_vault(cwd=deep) == tmp_path.resolve()
+    assert find_vault(str(deep)) == deep.resolve()
+    with pytest.raises(VaultNotFound, match="does not exist"):
+        find_vault(str(tmp_path / "missing"))

@@ -1,0 +1,106 @@
+"""Architecture rules from DESIGN.md, enforced by walking the AST of every module.
+
+1. Imports point down the layers only.
+2. Heavy libraries are never imported at module level in the core.
+3. The core never imports the TUI (only the CLI's `tui` command, inside its function); the
+   TUI uses only the public API.
+"""
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGE = ROOT / "vault_engine"
+
+# Top to bottom; a module may import its own layer or any layer below it.
+LAYERS = [
+    ["vault_engine.cli", "vault_engine.__main__"],
+    ["vault_engine.daemon"],
+    ["vault_engine.vault"],
+    ["vault_engine.memory"],
+    ["vault_engine.retrieval"],
+    ["vault_engine.indexing"],
+    ["vault_engine.sources"],
+    ["vault_engine.stores"],
+    ["vault_engine.parsing"],
+    ["vault_engine.model", "vault_engine.errors", "vault_engine.config", "vault_engine.paths",
+     "vault_engine.refs", "vault_engine"],
+]
+HEAVY = {"torch", "sentence_transformers", "faiss", "whoosh", "watchdog", "textual", "notion_client",
+         "numpy", "tree_sitter", "transformers", "rich"}
+PUBLIC_API = {"vault_engine.vault", "vault_engine.model", "vault_engine.errors", "vault_engine.refs",
+              "vault_engine.config"}
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def layer_of(name: str) -> int | None:
+    best = None
+    for rank, prefixes in enumerate(LAYERS):
+        for prefix in prefixes:
+            if name == prefix or name.startswith(prefix + "."):
+                if best is None or len(prefix) > best[1]:
+                    best = (rank, len(prefix))
+    return best[0] if best else None
+
+
+def imports(tree: ast.AST, module: str):
+    """(imported module, is at module level) for every import in a file."""
+    top_level = set()
+    for node in tree.body:
+        for sub in ast.walk(node) if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef)) else ():
+            top_level.add(id(sub))
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            for sub in ast.walk(node):
+                top_level.discard(id(sub))
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            for alias in node.names:
+                yield alias.name, id(node) in top_level
+        elif isinstance(node, ast.ImportFrom) and node.module:
+            base = node.module
+            if node.level:
+                base = ".".join(module.split(".")[: -node.level] + [node.module])
+            yield base, id(node) in top_level
+
+
+def core_files():
+    return sorted(PACKAGE.rglob("*.py"))
+
+
+@pytest.mark.parametrize("path", core_files(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_imports_point_down_and_heavy_ones_are_lazy(path):
+    module = module_name(path)
+    own = layer_of(module)
+    tree = ast.parse(path.read_text())
+    for target, at_top in imports(tree, module):
+        root = target.split(".")[0]
+        if root in ("tui", "textual"):  # only the `tui` command may, lazily
+            assert module.startswith("vault_engine.cli.") and not at_top, f"{module} imports {target}"
+        if at_top:
+            assert root not in HEAVY, f"{module} imports {target} at module level: import it inside the function"
+        if target.startswith("vault_engine"):
+            theirs = layer_of(target)
+            assert theirs is not None and theirs >= own, f"{module} (layer {own}) imports {target} (layer {theirs}): imports must point down"
+
+
+def test_the_tui_uses_only_the_public_api():
+    tui = ROOT / "tui"
+    if not tui.is_dir():
+        pytest.skip("no tui/ yet")
+    for path in tui.rglob("*.py"):
+        for target, _ in imports(ast.parse(path.read_text()), "tui"):
+            if target.startswith("vault_engine"):
+                assert any(target == p or target.startswith(p + ".") for p in PUBLIC_API), \
+                    f"{path.relative_to(ROOT)} imports {target}: use the Vault API"
+
+
+def test_the_rule_catches_an_upward_import(tmp_path):
+    tree = ast.parse("from vault_engine.vault import Vault\n")
+    (target, _), = imports(tree, "vault_engine.stores.ledger")
+    assert layer_of(target) < layer_of("vault_engine.stores.ledger")
