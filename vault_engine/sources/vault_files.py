@@ -11,10 +11,11 @@ from __future__ import annotations
 import hashlib
 import os
 import stat as stat_module
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from vault_engine.config import Config
+from vault_engine.config import CONFIG_NAME, Config
 from vault_engine.model import SkippedFile
 from vault_engine.paths import IGNORED_DIRS
 
@@ -46,12 +47,13 @@ class Unreadable(Exception):
         self.vanished = vanished
 
 
-def scan_vault(config: Config) -> Scan:
-    """Walk the vault; notes are ``*.md`` files, every other file is an attachment."""
+def scan_vault(config: Config, under: str = "") -> Scan:
+    """Walk the vault (or only its folder ``under``, vault-relative); notes are ``*.md``
+    files, every other file is an attachment."""
     scan = Scan()
     root = config.root
     seen_dirs: set[tuple[int, int]] = set()
-    stack = [(root, "")]
+    stack = [(root / under, under)]
     while stack:
         folder, rel = stack.pop()
         try:
@@ -98,8 +100,55 @@ def _visit(entry: os.DirEntry, rel: str, config: Config, scan: Scan, stack: list
         return
     if entry.name.lower().endswith(".md"):
         scan.notes[path] = FileStat(info.st_size, info.st_mtime_ns)
-    else:
+    elif path != CONFIG_NAME:  # the vault's own config is not something notes link to
         scan.attachments.append(path)
+
+
+def is_indexable(config: Config, rel: str) -> bool:
+    """False for a path inside an ignored or excluded folder, or excluded itself: the same
+    rules as :func:`scan_vault`, for one path (the watcher's filter and partial scans)."""
+    parts = rel.strip("/").split("/")
+    for depth in range(1, len(parts)):
+        folder = "/".join(parts[:depth])
+        if parts[depth - 1] in IGNORED_DIRS or config.is_excluded(folder + "/") \
+                or config.is_excluded(folder):
+            return False
+    name = "/".join(parts)
+    return parts[-1] not in IGNORED_DIRS and not config.is_excluded(name)
+
+
+def scan_paths(config: Config, paths: Iterable[str]) -> Scan:
+    """What is on disk now at ``paths`` (vault-relative), by the rules of :func:`scan_vault`.
+
+    A folder stands for everything under it. A path that is gone (or never indexable) is
+    simply absent from the result: the caller compares with what the ledger knew.
+    """
+    scan = Scan()
+    for rel in sorted({p.strip("/") for p in paths} - {""}):
+        if not is_indexable(config, rel):
+            continue
+        path = config.root / rel
+        if path.is_dir():
+            if config.is_excluded(rel + "/"):
+                continue
+            found = scan_vault(config, under=rel)
+            scan.notes.update(found.notes)
+            scan.attachments += found.attachments
+            scan.problems += found.problems
+            continue
+        try:
+            info = path.stat()
+        except OSError:
+            if rel.lower().endswith(".md") and path.is_symlink():
+                scan.problems.append(SkippedFile(rel, "broken symlink"))
+            continue  # gone: the ledger entry, if any, becomes a delete
+        if not stat_module.S_ISREG(info.st_mode):
+            continue
+        if rel.lower().endswith(".md"):
+            scan.notes[rel] = FileStat(info.st_size, info.st_mtime_ns)
+        else:
+            scan.attachments.append(rel)
+    return scan
 
 
 def read_note(root: Path, rel: str, max_bytes: int) -> tuple[str, str, FileStat]:
