@@ -1,0 +1,280 @@
+"""Notion API sync (vault_engine/sources/notion_api.py): the real notion-client against a fake
+Notion server on 127.0.0.1 (tests/sources/fake_notion.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from vault_engine.config import parse_config
+from vault_engine.errors import ConfigError, NotionError
+from vault_engine.parsing.frontmatter import split_frontmatter
+from vault_engine.sources.notion_api import SyncSettings, retry_after_seconds, sync_tap
+from vault_engine.vault import Vault
+
+from tests.conftest import FROZEN_NOW
+from tests.sources.fake_notion import FakeNotion, block, dashed, error, mention, page, text
+
+HANDBOOK, SESSIONS, RUNBOOK = ("a1" * 16, "b2" * 16, "c3" * 16)
+INCIDENTS, SOURCE, OUTAGE, SLOW = ("d4" * 16, "e5" * 16, "f6" * 16, "a7" * 16)
+EDITED = "2026-11-20T10:00:00.000Z"
+TOKEN_ENV = "MY_NOTION_TOKEN"
+
+
+def build_workspace(fake: FakeNotion) -> None:
+    """A handbook page with every block kind sync converts, a child page, a database read
+    through its data source, and a page only a search finds."""
+    fake.pages[HANDBOOK] = page(HANDBOOK, "Platform handbook", EDITED, properties={
+        "Owner": {"type": "people", "people": [{"object": "user", "name": "Dana Ortiz"}]}})
+    fake.children[HANDBOOK] = [
+        block("01" * 16, "heading_1", {"rich_text": [text("Overview")]}),
+        block("02" * 16, "paragraph", {"rich_text": [
+            text("Tokens rotate "), text("daily", bold=True), text(" (see "),
+            mention(SESSIONS, "Session store"), text(" and "), text("the RFC", link="https://example.com/rfc"),
+            text(").")]}),
+        block("03" * 16, "toggle", {"rich_text": [text("Details")]}, has_children=True),
+        block("04" * 16, "code", {"language": "python", "rich_text": [text("rotate(token)\nsave()")]}),
+        block(SESSIONS, "child_page", {"title": "Session store"}),  # a child page block has the page id
+        block("06" * 16, "ai_block", {}),
+        block("07" * 16, "table", {"table_width": 2, "has_column_header": True}, has_children=True),
+    ]
+    fake.children["03" * 16] = [block("31" * 16, "bulleted_list_item", {"rich_text": [text("nested item")]},
+                                      has_children=True)]
+    fake.children["31" * 16] = [block("32" * 16, "to_do", {"rich_text": [text("deep task")], "checked": True})]
+    fake.children["07" * 16] = [
+        block("71" * 16, "table_row", {"cells": [[text("Key")], [text("Value")]]}),
+        block("72" * 16, "table_row", {"cells": [[text("ttl")], [text("24 h | rolling")]]})]
+    fake.pages[SESSIONS] = page(SESSIONS, "Session store", EDITED,
+                                parent={"type": "page_id", "page_id": dashed(HANDBOOK)})
+    fake.children[SESSIONS] = [block("51" * 16, "quote", {"rich_text": [text("Cookies are signed.")]})]
+    fake.pages[RUNBOOK] = page(RUNBOOK, "Deploy runbook", EDITED)
+    fake.children[RUNBOOK] = [block("61" * 16, "numbered_list_item", {"rich_text": [text("Drain the pool")]})]
+    fake.databases[INCIDENTS] = {"object": "database", "id": dashed(INCIDENTS),
+                                 "title": [text("Incidents")], "last_edited_time": EDITED,
+                                 "parent": {"type": "page_id", "page_id": dashed(HANDBOOK)},
+                                 "data_sources": [{"id": dashed(SOURCE), "name": "Incidents"}]}
+    row_parent = {"type": "data_source_id", "data_source_id": dashed(SOURCE),
+                  "database_id": dashed(INCIDENTS)}
+    for ident, title, status in ((OUTAGE, "Login outage", "Resolved"), (SLOW, "Slow search", "Open")):
+        fake.pages[ident] = page(ident, title, EDITED, parent=row_parent, properties={
+            "Status": {"type": "status", "status": {"name": status}},
+            "Severity": {"type": "number", "number": 2}})
+        fake.children[ident] = [block(ident[:30] + "99", "paragraph", {"rich_text": [text(f"{title} notes")]})]
+    fake.data_sources[SOURCE] = [OUTAGE, SLOW]
+
+
+@pytest.fixture
+def fake():
+    with FakeNotion() as server:
+        build_workspace(server)
+        yield server
+
+
+@pytest.fixture
+def root(make_vault) -> Path:
+    return make_vault({"specs/keep.md": "# Keep\n"})
+
+
+def config_for(root: Path, fake: FakeNotion, **options):
+    tap = {"page_ids": [HANDBOOK], "database_ids": [dashed(INCIDENTS)], "search": "runbook",
+           "base_url": fake.url, "token_env": TOKEN_ENV, **options}
+    return parse_config(root, {"taps": {"notion": tap}, "model": {"enabled": False}})
+
+
+def run_sync(root: Path, fake: FakeNotion, *, prune: bool = False, sleeps: list | None = None,
+             token: str | None = None, **options):
+    sleeps = [] if sleeps is None else sleeps
+    return sync_tap(config_for(root, fake, **options), prune=prune, now=FROZEN_NOW,
+                    environ={TOKEN_ENV: token or fake.token}, sleep=sleeps.append)
+
+
+def read_note(root: Path, name: str) -> tuple[dict, str]:
+    fm = split_frontmatter((root / "notion" / name).read_text(encoding="utf-8"))
+    return fm.meta, fm.body
+
+
+# -- what a sync writes -------------------------------------------------------------------
+
+
+def test_sync_writes_pages_children_rows_and_search_hits_as_notes(root, fake):
+    report = run_sync(root, fake)
+    names = {p.name for p in (root / "notion").glob("*.md")}
+    assert names == {"Platform handbook a1a1a1a1.md", "Session store b2b2b2b2.md",
+                     "Deploy runbook c3c3c3c3.md", "Incidents d4d4d4d4.md",
+                     "Login outage f6f6f6f6.md", "Slow search a7a7a7a7.md"}
+    assert (report.pages, report.databases, len(report.new), report.problems) == (5, 1, 6, ())
+    meta, _ = read_note(root, "Platform handbook a1a1a1a1.md")
+    assert meta == {"type": "notion", "notion_id": HANDBOOK, "title": "Platform handbook",
+                    "parent_id": None, "source": "notion-api", "imported": "2026-09-21T14:13:20Z",
+                    "created_time": "2026-11-01T09:00:00.000Z", "last_edited_time": EDITED,
+                    "url": f"https://www.notion.so/Platform-handbook-{HANDBOOK}"}
+    assert read_note(root, "Session store b2b2b2b2.md")[0]["parent_id"] == HANDBOOK
+    assert read_note(root, "Login outage f6f6f6f6.md")[0]["parent_id"] == INCIDENTS
+
+
+def test_blocks_become_markdown_with_nesting_links_and_a_placeholder(root, fake):
+    run_sync(root, fake)
+    _, body = read_note(root, "Platform handbook a1a1a1a1.md")
+    assert body.strip().split("\n") == [
+        "# Platform handbook", "",
+        "Owner: Dana Ortiz", "",
+        "# Overview", "",
+        "Tokens rotate **daily** (see [[Session store b2b2b2b2|Session store]] and "
+        "[the RFC](https://example.com/rfc)).", "",
+        "- Details",
+        "    - nested item",
+        "        - [x] deep task", "",
+        "```python", "rotate(token)", "save()", "```", "",
+        "[[Session store b2b2b2b2|Session store]]", "",
+        "*[Notion block 'ai_block' not converted: open the page in Notion to see it]*", "",
+        "| Key | Value |", "| --- | --- |", "| ttl | 24 h \\| rolling |",
+    ]
+
+
+def test_block_children_are_paginated_with_start_cursor(root, fake):
+    run_sync(root, fake)
+    calls = fake.requests(f"/v1/blocks/{HANDBOOK}/children")
+    assert [args.get("start_cursor") for _, _, args in calls] == [None, "2", "4", "6"]
+    nested = {path.split("/")[3].replace("-", "") for _, path, _ in fake.requests("/v1/blocks/")}
+    # every page, and every block that has children (toggle, list item, table) once
+    assert nested == {HANDBOOK, SESSIONS, RUNBOOK, OUTAGE, SLOW, "03" * 16, "31" * 16, "07" * 16}
+    assert len(fake.requests("/v1/blocks/")) == 11  # the handbook's 4 pages + one each for the rest
+
+
+def test_a_database_is_read_through_its_data_sources(root, fake):
+    run_sync(root, fake)
+    assert [m for m, _, _ in fake.requests(f"/v1/data_sources/{dashed(SOURCE)}/query")] == ["POST"]
+    meta, body = read_note(root, "Incidents d4d4d4d4.md")
+    assert meta["notion_object"] == "database" and meta["parent_id"] == HANDBOOK
+    assert "| [[Login outage f6f6f6f6\\|Login outage]] | Resolved | 2 |" in body
+    assert "Status: Resolved" in read_note(root, "Login outage f6f6f6f6.md")[1]
+
+
+def test_search_sends_the_query_and_pulls_what_it_finds(root, fake):
+    run_sync(root, fake)
+    [(_, _, args)] = fake.requests("/v1/search")
+    assert args["query"] == "runbook" and args["filter"] == {"property": "object", "value": "page"}
+    assert "1. Drain the pool" in read_note(root, "Deploy runbook c3c3c3c3.md")[1]
+
+
+def test_the_client_speaks_the_data_source_api_version(root, fake):
+    run_sync(root, fake)
+    assert {h.get("Notion-Version") for h in fake.headers_seen} == {"2025-09-03"}
+
+
+# -- incremental --------------------------------------------------------------------------
+
+
+def test_unchanged_pages_are_not_fetched_again(root, fake):
+    run_sync(root, fake)
+    note = root / "notion" / "Platform handbook a1a1a1a1.md"
+    mtime = note.stat().st_mtime_ns
+    fake.log.clear()
+    report = run_sync(root, fake)
+    assert fake.requests("/v1/blocks/") == []
+    assert (report.not_fetched, report.new, report.updated, report.unchanged) == (5, (), (), 1)
+    assert note.stat().st_mtime_ns == mtime
+
+
+def test_a_page_edited_in_notion_is_fetched_and_rewritten(root, fake):
+    run_sync(root, fake)
+    fake.pages[SESSIONS]["last_edited_time"] = "2026-11-25T08:30:00.000Z"
+    fake.children[SESSIONS] = [block("51" * 16, "quote", {"rich_text": [text("Cookies are signed and sealed.")]})]
+    fake.log.clear()
+    report = run_sync(root, fake)
+    assert {path for _, path, _ in fake.requests("/v1/blocks/")} == {f"/v1/blocks/{SESSIONS}/children"}
+    assert report.updated == ("notion/Session store b2b2b2b2.md",) and report.not_fetched == 4
+    assert "> Cookies are signed and sealed." in read_note(root, "Session store b2b2b2b2.md")[1]
+
+
+# -- failures -----------------------------------------------------------------------------
+
+
+def test_a_429_waits_as_long_as_retry_after_says(root, fake):
+    fake.fail_next(f"/v1/pages/{HANDBOOK}", error(429, "rate_limited", "Slow down.", **{"Retry-After": "7"}))
+    sleeps: list[float] = []
+    report = run_sync(root, fake, sleeps=sleeps)
+    assert sleeps == [7.0]
+    assert len(fake.requests(f"/v1/pages/{HANDBOOK}")) == 2
+    assert report.problems == () and len(report.new) == 6
+
+
+def test_endless_429s_give_up_with_one_clear_line(root, fake):
+    for _ in range(10):
+        fake.fail_next(f"/v1/pages/{HANDBOOK}", error(429, "rate_limited", "Slow down.", **{"Retry-After": "1"}))
+    with pytest.raises(NotionError, match="still rate limiting after 5 waits"):
+        run_sync(root, fake)
+
+
+def test_a_401_names_the_variable_and_never_the_token(root, fake):
+    with pytest.raises(NotionError) as caught:
+        run_sync(root, fake, token="ntn_wrong_token_value")
+    message = str(caught.value)
+    assert f"rejected the token from ${TOKEN_ENV}" in message and "401" in message
+    assert "ntn_wrong_token_value" not in message and fake.token not in message
+    assert not (root / "notion").exists()
+
+
+def test_a_missing_token_says_which_variable_to_set(root, fake):
+    with pytest.raises(NotionError, match=f"\\${TOKEN_ENV} is not set"):
+        sync_tap(config_for(root, fake), now=FROZEN_NOW, environ={})
+
+
+def test_a_page_gone_from_notion_is_reported_and_its_note_kept_until_prune(root, fake):
+    run_sync(root, fake)
+    del fake.pages[RUNBOOK]
+    kept = run_sync(root, fake)
+    assert kept.gone == ("notion/Deploy runbook c3c3c3c3.md",)
+    assert any(p.path == f"notion://{RUNBOOK}" and "404" in p.reason for p in kept.problems)
+    assert (root / "notion" / "Deploy runbook c3c3c3c3.md").exists()
+    pruned = run_sync(root, fake, prune=True)
+    assert pruned.pruned == ("notion/Deploy runbook c3c3c3c3.md",)
+    assert not (root / "notion" / "Deploy runbook c3c3c3c3.md").exists()
+
+
+def test_a_configured_page_that_404s_is_one_line_and_the_rest_syncs(root, fake):
+    report = run_sync(root, fake, page_ids=[HANDBOOK, "ab" * 16])
+    [problem] = report.problems
+    assert problem.path == f"notion://{'ab' * 16}" and "taps.notion.page_ids" in problem.reason
+    assert len(report.new) == 6
+
+
+def test_the_token_is_never_written_to_the_vault(root, fake, monkeypatch, capsys):
+    monkeypatch.setenv(TOKEN_ENV, fake.token)
+    with Vault(root, config=config_for(root, fake)) as vault:
+        report = vault.notion_sync(now=FROZEN_NOW)
+    assert report.index.new == 7  # six Notion notes and specs/keep.md
+    for path in root.rglob("*"):
+        if path.is_file():
+            assert fake.token.encode() not in path.read_bytes(), path
+    out, err = capsys.readouterr()
+    assert fake.token not in out + err
+
+
+# -- settings -----------------------------------------------------------------------------
+
+
+def test_settings_validate_the_tap_options(root):
+    tap = parse_config(root, {"taps": {"notion": {"page_ids": ["nope"]}}}).tap("notion")
+    with pytest.raises(ConfigError, match="taps.notion.page_ids has 'nope'"):
+        SyncSettings.from_tap(tap)
+    url_id = f"https://www.notion.so/team/Platform-handbook-{HANDBOOK}"
+    tap = parse_config(root, {"taps": {"notion": {"page_ids": [url_id, dashed(SESSIONS)]}}}).tap("notion")
+    assert SyncSettings.from_tap(tap).page_ids == (HANDBOOK, SESSIONS)
+
+
+def test_a_misspelt_option_is_named(root):
+    tap = parse_config(root, {"taps": {"notion": {"pages_ids": [HANDBOOK]}}}).tap("notion")
+    with pytest.raises(ConfigError, match="taps.notion.pages_ids is not a notion tap option"):
+        SyncSettings.from_tap(tap)
+
+
+def test_a_tap_that_names_nothing_says_what_to_add(root):
+    with pytest.raises(NotionError, match="add page_ids, database_ids or search"):
+        sync_tap(parse_config(root, {}), now=FROZEN_NOW, environ={"NOTION_TOKEN": "x"})
+
+
+@pytest.mark.parametrize("value, attempt, expected", [("7", 1, 7.0), (None, 3, 4.0), ("soon", 1, 1.0)])
+def test_retry_after_seconds(value, attempt, expected):
+    assert retry_after_seconds(value, attempt) == expected

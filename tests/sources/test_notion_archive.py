@@ -1,0 +1,69 @@
+"""Reading exports (vault_engine/sources/notion_archive.py): folders, zips, nested zips."""
+
+from __future__ import annotations
+
+import io
+import zipfile
+
+import pytest
+
+from vault_engine.sources.notion_archive import CorruptEntry, open_export, safe_entry_name
+
+
+def make_zip(entries: dict[str, bytes], compression=zipfile.ZIP_DEFLATED) -> bytes:
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", compression) as archive:
+        for name, data in entries.items():
+            archive.writestr(name, data)
+    return buffer.getvalue()
+
+
+@pytest.mark.parametrize("name, expected", [
+    ("a/b.md", "a/b.md"), ("./a//b.md", "a/b.md"), ("a\\b.md", "a/b.md"),
+    ("../a.md", None), ("a/../../b.md", None), ("/etc/passwd", None), ("C:\\x.md", None),
+    ("a/..", None), ("", None),
+])
+def test_safe_entry_name(name, expected):
+    assert safe_entry_name(name) == expected
+
+
+def test_a_folder_export_lists_its_files_but_not_hidden_ones(tmp_path):
+    (tmp_path / "Space" / "Page 1").mkdir(parents=True)
+    (tmp_path / "Space" / "Page 1" / "a.png").write_bytes(b"png")
+    (tmp_path / "Space" / ".DS_Store").write_bytes(b"junk")
+    (tmp_path / "Space" / "Home.md").write_text("# Home")
+    with open_export(tmp_path / "Space") as tree:
+        assert sorted(tree.files) == ["Home.md", "Page 1/a.png"]
+        assert tree.files["Home.md"].read() == b"# Home"
+
+
+def test_part_zips_merge_at_the_folder_that_holds_them(tmp_path):
+    part1 = make_zip({"Home 1.md": b"# Home"})
+    part2 = make_zip({"Home 1/Child 2.md": b"# Child"})
+    outer = tmp_path / "Export.zip"
+    outer.write_bytes(make_zip({"Export-Part-1.zip": part1, "sub/Export-Part-2.zip": part2}))
+    with open_export(outer) as tree:
+        assert sorted(tree.files) == ["Home 1.md", "sub/Home 1/Child 2.md"]
+        assert tree.files["sub/Home 1/Child 2.md"].read() == b"# Child"
+        assert tree.problems == []
+
+
+def test_zips_nested_too_deep_are_reported_not_opened(tmp_path):
+    data = make_zip({"deep.md": b"# deep"})
+    for level in range(4):
+        data = make_zip({f"level{level}.zip": data})
+    (tmp_path / "Export.zip").write_bytes(data)
+    with open_export(tmp_path / "Export.zip") as tree:
+        assert tree.files == {}
+        [problem] = tree.problems
+        assert "nested more than 3 deep" in problem.reason
+
+
+def test_a_damaged_entry_fails_when_read_with_its_name(tmp_path):
+    data = bytearray(make_zip({"Page 1.md": b"# A page with enough text to damage"}, zipfile.ZIP_STORED))
+    offset = data.find(b"enough")
+    data[offset:offset + 6] = b"XXXXXX"
+    (tmp_path / "Export.zip").write_bytes(bytes(data))
+    with open_export(tmp_path / "Export.zip") as tree:
+        with pytest.raises(CorruptEntry, match="Export.zip!Page 1.md: corrupt zip entry"):
+            tree.files["Page 1.md"].read()

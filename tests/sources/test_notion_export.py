@@ -1,0 +1,365 @@
+"""Importing a Notion export (vault_engine/sources/notion_export.py) through the Vault facade,
+against the synthetic export in tests/fixtures/notion/ and copies of it broken on purpose."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import zipfile
+from pathlib import Path
+from urllib.parse import unquote
+
+import pytest
+
+from vault_engine.errors import NotionError
+from vault_engine.parsing.frontmatter import split_frontmatter
+from vault_engine.sources.notion_export import parse_notion_date, split_export_name
+from vault_engine.vault import Vault
+
+from tests.conftest import FROZEN_NOW, needs_corpus
+
+FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "notion" / "export" / "Team Space"
+ROOT, AUTH, ROADMAP = ("1f0c2d3e4a5b46c7d8e9f00112233445", "2a1b3c4d5e6f47a8b9c0d1e2f3a4b5c6",
+                       "3b2c4d5e6f7a48b9c0d1e2f3a4b5c6d7")
+TOKEN, AUDIT = "4c3d5e6f7a8b49c0d1e2f3a4b5c6d7e8", "5d4e6f7a8b9c40d1e2f3a4b5c6d7e8f9"
+NOTES = {"Team Space 12233445.md", "Auth spec f3a4b5c6.md", "Roadmap a4b5c6d7.md",
+         "Token refresh b5c6d7e8.md", "Audit log c6d7e8f9.md"}
+NO_MODEL = "[model]\nenabled = false\n"
+
+
+@pytest.fixture
+def vault(make_vault):
+    root = make_vault({"specs/keep.md": "# Keep\nuntouched\n"}, config=NO_MODEL)
+    with Vault(root) as opened:
+        yield opened
+
+
+@pytest.fixture
+def export(tmp_path) -> Path:
+    """A private copy of the fixture export that a test may change."""
+    target = tmp_path / "export" / "Team Space"
+    shutil.copytree(FIXTURE, target)
+    return target
+
+
+def note(vault: Vault, name: str) -> tuple[dict, str]:
+    fm = split_frontmatter((vault.root / "notion" / name).read_text(encoding="utf-8"))
+    return fm.meta, fm.body
+
+
+def zip_folder(folder: Path, target: Path, extra: dict[str, bytes] | None = None) -> Path:
+    with zipfile.ZipFile(target, "w") as archive:
+        for path in sorted(folder.rglob("*")):
+            if path.is_file():
+                archive.write(path, path.relative_to(folder.parent).as_posix())
+        for name, data in (extra or {}).items():
+            archive.writestr(name, data)
+    return target
+
+
+def outside_notion(root: Path) -> dict[str, bytes]:
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in root.rglob("*")
+            if p.is_file() and not p.relative_to(root).as_posix().startswith(("notion/", ".vault-engine/"))}
+
+
+# -- what an import writes ----------------------------------------------------------------
+
+
+def test_each_page_and_database_becomes_one_note_with_frontmatter(vault):
+    report = vault.notion_import(FIXTURE, now=FROZEN_NOW)
+    assert {p.name for p in (vault.root / "notion").glob("*.md")} == NOTES
+    assert (report.pages, report.databases, len(report.new), report.problems) == (4, 1, 5, ())
+    meta, body = note(vault, "Auth spec f3a4b5c6.md")
+    assert meta == {"type": "notion", "notion_id": AUTH, "title": "Auth spec", "parent_id": ROOT,
+                    "source": "Team Space", "imported": "2026-09-21T14:13:20Z",
+                    "created_time": "2026-03-03T09:15:00Z",
+                    "last_edited_time": "2026-11-20T16:05:00Z"}
+    assert body.startswith("# Auth spec\n\nOwner: Dana Ortiz\n")
+    assert note(vault, "Team Space 12233445.md")[0]["parent_id"] is None
+    assert note(vault, "Roadmap a4b5c6d7.md")[0]["notion_object"] == "database"
+
+
+def test_relative_and_relation_links_become_wikilinks_and_code_is_untouched(vault):
+    vault.notion_import(FIXTURE, now=FROZEN_NOW)
+    _, root = note(vault, "Team Space 12233445.md")
+    assert "[[Auth spec f3a4b5c6|Auth spec]] and the [[Roadmap a4b5c6d7|Roadmap]]" in root
+    assert "[Notion help](https://www.notion.so/help)" in root
+    assert "`[not a link](Nothing%20here.md)`" in root
+    _, auth = note(vault, "Auth spec f3a4b5c6.md")
+    assert "Roadmap items: [[Token refresh b5c6d7e8|Token refresh]], [[Audit log c6d7e8f9|Audit log]]" in auth
+    assert "# [not a link](Elsewhere.md) inside a code fence" in auth
+    assert "| Rotate on every use? | [[Token refresh b5c6d7e8\\|Token refresh]] |" in auth
+    assert "Spec: [[Auth spec f3a4b5c6|Auth spec]]" in note(vault, "Token refresh b5c6d7e8.md")[1]
+
+
+def test_the_index_resolves_every_rewritten_link_and_reports_the_outside_one(vault):
+    report = vault.notion_import(FIXTURE, now=FROZEN_NOW)
+    assert (report.links_relative, report.links_resolved) == (10, 9)
+    [outside] = report.unresolved
+    assert outside.target.endswith("Archive page 6e5f7a8b9c0d41e2f3a4b5c6d7e8f9a0.md")
+    links = [link for link in vault.all_links() if link.source.startswith("notion/")]
+    unresolved = [link.raw for link in links if not link.resolved]
+    assert unresolved == ["[[Archive page d7e8f9a0|Archive page]]"]
+    assert len(links) == 12  # the 10 rewritten links and the 2 title cells linking row pages
+
+
+def test_attachments_are_copied_next_to_their_page_and_links_reach_them(vault):
+    report = vault.notion_import(FIXTURE, now=FROZEN_NOW)
+    copied = vault.root / "notion" / "Auth spec f3a4b5c6" / "flow diagram.png"
+    assert copied.read_bytes() == (FIXTURE / f"Team Space {ROOT}" / f"Auth spec {AUTH}" /
+                                   "flow diagram.png").read_bytes()
+    assert report.attachments == 1
+    targets = {link.target_path for link in vault.links(f"notion://{AUTH}")}
+    assert "notion/Auth spec f3a4b5c6/flow diagram.png" in targets
+
+
+def test_a_database_becomes_a_table_from_the_all_csv_linking_its_rows(vault):
+    vault.notion_import(FIXTURE, now=FROZEN_NOW)
+    _, body = note(vault, "Roadmap a4b5c6d7.md")
+    assert body.strip().split("\n") == [
+        "# Roadmap", "",
+        "| Name | Status | Owner | Spec |",
+        "| --- | --- | --- | --- |",
+        "| [[Token refresh b5c6d7e8\\|Token refresh]] | In progress | Dana Ortiz | [[Auth spec f3a4b5c6\\|Auth spec]] |",
+        "| [[Audit log c6d7e8f9\\|Audit log]] | Planned | Lee Park, Kim Cho |  |",
+    ]
+
+
+def test_notion_refs_work_in_show_search_and_links(vault):
+    vault.notion_import(FIXTURE, now=FROZEN_NOW)
+    view = vault.show(f"notion://{AUTH}#Token refresh")
+    assert view.ref == f"notion://{AUTH}#Token refresh"
+    assert "session family" in view.text
+    dashed = "2a1b3c4d-5e6f-47a8-b9c0-d1e2f3a4b5c6"
+    assert vault.show(f"notion://{dashed}").path == "notion/Auth spec f3a4b5c6.md"
+    hits = vault.search("session family revokes", lexical_only=True, now=FROZEN_NOW).hits
+    assert hits[0].ref == f"notion://{AUTH}#Token refresh" and hits[0].tap == "notion"
+    backlinks = {link.source for link in vault.links(f"notion://{AUTH}", backlinks=True)}
+    assert backlinks == {"notion/Team Space 12233445.md", "notion/Token refresh b5c6d7e8.md",
+                         "notion/Roadmap a4b5c6d7.md"}
+
+
+def test_last_edited_time_dates_the_note_for_decay(vault):
+    vault.notion_import(FIXTURE, now=FROZEN_NOW)
+    later = FROZEN_NOW + 100 * 86400  # 2026-12-30: 40 days after last_edited_time
+    row = next(r for r in vault.decay_report(now=later) if r.ref == f"notion://{AUTH}")
+    assert (row.tap, round(row.age_days)) == ("notion", 40)
+    assert row.multiplier == pytest.approx(max(0.1, 0.5 ** (row.age_days / 14)))
+
+
+# -- re-import ----------------------------------------------------------------------------
+
+
+def test_reimport_leaves_unchanged_notes_untouched(vault):
+    vault.notion_import(FIXTURE, now=FROZEN_NOW)
+    before = {p.name: p.stat().st_mtime_ns for p in (vault.root / "notion").rglob("*") if p.is_file()}
+    report = vault.notion_import(FIXTURE, now=FROZEN_NOW + 3600)
+    after = {p.name: p.stat().st_mtime_ns for p in (vault.root / "notion").rglob("*") if p.is_file()}
+    assert (report.new, report.updated, report.unchanged, report.attachments) == ((), (), 5, 0)
+    assert after == before
+    assert report.index.modified == 0
+
+
+def test_reimport_updates_a_changed_page_and_renames_a_retitled_one(vault, export):
+    vault.notion_import(export, now=FROZEN_NOW)
+    audit = export / f"Team Space {ROOT}" / f"Roadmap {ROADMAP}" / f"Audit log {AUDIT}.md"
+    audit.write_text(audit.read_text().replace("who, when and why", "who, when, why and from where"))
+    token = export / f"Team Space {ROOT}" / f"Roadmap {ROADMAP}" / f"Token refresh {TOKEN}.md"
+    token.write_text(token.read_text().replace("# Token refresh", "# Token rotation"))
+    report = vault.notion_import(export, now=FROZEN_NOW + 3600)
+    assert "notion/Audit log c6d7e8f9.md" in report.updated
+    assert report.renamed == (("notion/Token refresh b5c6d7e8.md", "notion/Token rotation b5c6d7e8.md"),)
+    meta, body = note(vault, "Audit log c6d7e8f9.md")
+    assert "from where" in body and meta["imported"] == "2026-09-21T15:13:20Z"
+    assert note(vault, "Token rotation b5c6d7e8.md")[0]["notion_id"] == TOKEN
+    assert not (vault.root / "notion" / "Token refresh b5c6d7e8.md").exists()
+    assert "[[Token rotation b5c6d7e8|Token refresh]]" in note(vault, "Auth spec f3a4b5c6.md")[1]
+
+
+def test_pages_gone_from_the_export_are_reported_and_deleted_only_with_prune(vault, export):
+    vault.notion_import(export, now=FROZEN_NOW)
+    (export / f"Team Space {ROOT}" / f"Roadmap {ROADMAP}" / f"Audit log {AUDIT}.md").unlink()
+    kept = vault.notion_import(export, now=FROZEN_NOW)
+    assert kept.gone == ("notion/Audit log c6d7e8f9.md",) and kept.pruned == ()
+    assert (vault.root / "notion" / "Audit log c6d7e8f9.md").exists()
+    assert any("--prune" in n for n in kept.notices)
+    pruned = vault.notion_import(export, prune=True, now=FROZEN_NOW)
+    assert pruned.pruned == ("notion/Audit log c6d7e8f9.md",)
+    assert not (vault.root / "notion" / "Audit log c6d7e8f9.md").exists()
+    assert pruned.index.deleted == 1
+
+
+def test_a_note_moved_into_a_subfolder_is_updated_where_it_is(vault, export):
+    vault.notion_import(export, now=FROZEN_NOW)
+    (vault.root / "notion" / "team").mkdir()
+    os.replace(vault.root / "notion" / "Audit log c6d7e8f9.md", vault.root / "notion" / "team" / "Audit log c6d7e8f9.md")
+    audit = export / f"Team Space {ROOT}" / f"Roadmap {ROADMAP}" / f"Audit log {AUDIT}.md"
+    audit.write_text(audit.read_text() + "\nKeep it for a year.\n")
+    report = vault.notion_import(export, now=FROZEN_NOW)
+    assert report.updated == ("notion/team/Audit log c6d7e8f9.md",) and report.gone == ()
+    assert not (vault.root / "notion" / "Audit log c6d7e8f9.md").exists()
+
+
+def test_a_file_that_is_not_the_pages_note_is_never_overwritten(vault):
+    mine = vault.root / "notion" / "Audit log c6d7e8f9.md"
+    mine.parent.mkdir()
+    mine.write_text("# my own notes\n")
+    report = vault.notion_import(FIXTURE, now=FROZEN_NOW)
+    assert mine.read_text() == "# my own notes\n"
+    assert f"notion/Audit log {AUDIT}.md" in report.new
+
+
+# -- zips ---------------------------------------------------------------------------------
+
+
+def test_a_zip_and_a_zip_of_part_zips_import_like_the_folder(vault, tmp_path):
+    single = zip_folder(FIXTURE, tmp_path / "Export-single.zip")
+    assert len(vault.notion_import(single, now=FROZEN_NOW).new) == 5
+    outer = tmp_path / "Export-nested.zip"
+    with zipfile.ZipFile(outer, "w") as archive:
+        archive.writestr("Export-nested-Part-1.zip", single.read_bytes())
+    shutil.rmtree(vault.root / "notion")
+    report = vault.notion_import(outer, now=FROZEN_NOW)
+    assert {p.name for p in (vault.root / "notion").glob("*.md")} == NOTES
+    assert (report.source, report.problems, report.links_resolved) == ("Export-nested.zip", (), 9)
+
+
+def test_zip_entries_with_dotdot_or_absolute_paths_are_refused(vault, tmp_path):
+    evil = zip_folder(FIXTURE, tmp_path / "evil.zip", extra={
+        "../escape 11111111111111111111111111111111.md": b"# escape\n",
+        "/abs 22222222222222222222222222222222.md": b"# abs\n",
+        "Team Space/../../up 33333333333333333333333333333333.md": b"# up\n"})
+    report = vault.notion_import(evil, now=FROZEN_NOW)
+    refused = [p for p in report.problems if "refused" in p.reason]
+    assert len(refused) == 3 and all("outside the export" in p.reason for p in refused)
+    assert {p.name for p in (vault.root / "notion").glob("*.md")} == NOTES
+    assert not list(tmp_path.rglob("escape*")) and not list(tmp_path.rglob("up 3*"))
+
+
+def test_a_corrupt_zip_is_one_clear_error(vault, tmp_path):
+    broken = tmp_path / "Export-broken.zip"
+    broken.write_bytes(b"PK\x03\x04 this is not a zip")
+    with pytest.raises(NotionError, match="Export-broken.zip: not a readable zip"):
+        vault.notion_import(broken, now=FROZEN_NOW)
+    assert not (vault.root / "notion").exists()
+
+
+def test_a_corrupt_nested_zip_is_reported_and_the_rest_imported(vault, tmp_path):
+    outer = zip_folder(FIXTURE, tmp_path / "Export.zip", extra={"Part-2.zip": b"not a zip at all"})
+    report = vault.notion_import(outer, now=FROZEN_NOW)
+    [problem] = report.problems
+    assert problem.path == "Export.zip!Part-2.zip" and "nested zip cannot be read" in problem.reason
+    assert len(report.new) == 5
+
+
+# -- bad input ----------------------------------------------------------------------------
+
+
+def test_bad_files_get_one_line_each_and_the_rest_is_imported(vault, export):
+    space = export / f"Team Space {ROOT}"
+    (space / "Loose notes.md").write_text("# Loose notes\nno id\n")
+    copy = space / "~copies" / f"Audit log {AUDIT}.md"  # sorts after the original
+    copy.parent.mkdir()
+    copy.write_text("# Audit log copy\n")
+    (space / f"Roadmap {ROADMAP}_all.csv").write_bytes("Name,Owner\nToken refresh,Jos\xe9\n".encode("latin-1"))
+    (space / f"Roadmap {ROADMAP}.csv").unlink()
+    before = outside_notion(vault.root)
+    report = vault.notion_import(export, now=FROZEN_NOW)
+    reasons = {p.path.rsplit("/", 1)[-1]: p.reason for p in report.problems}
+    assert reasons.keys() == {"Loose notes.md", f"Audit log {AUDIT}.md", f"Roadmap {ROADMAP}_all.csv"}
+    assert "no Notion id in the file name" in reasons["Loose notes.md"]
+    assert f"same Notion id {AUDIT}" in reasons[f"Audit log {AUDIT}.md"]
+    assert "not UTF-8 (byte 0xe9 on line 2)" in reasons[f"Roadmap {ROADMAP}_all.csv"]
+    assert {p.name for p in (vault.root / "notion").glob("*.md")} == NOTES - {"Roadmap a4b5c6d7.md"}
+    assert "privilege change" in note(vault, "Audit log c6d7e8f9.md")[1]  # the first one won
+    assert outside_notion(vault.root) == before
+
+
+@pytest.mark.parametrize("into", ["../outside", "/tmp/elsewhere", ".vault-engine", "", "a/../../b"])
+def test_into_must_stay_inside_the_vault(vault, into):
+    with pytest.raises(NotionError, match="must name a folder inside the vault"):
+        vault.notion_import(FIXTURE, into=into, now=FROZEN_NOW)
+
+
+def test_into_a_folder_no_notion_tap_owns_says_so(vault):
+    report = vault.notion_import(FIXTURE, into="specs/notion", now=FROZEN_NOW)
+    assert len(report.new) == 5 and report.new[0].startswith("specs/notion/")
+    assert any("not owned by a notion tap" in n for n in report.notices)
+
+
+def test_a_missing_export_is_one_clear_error(vault, tmp_path):
+    with pytest.raises(NotionError, match="does not exist: pass a Notion export"):
+        vault.notion_import(tmp_path / "nope.zip", now=FROZEN_NOW)
+
+
+# -- small pure pieces --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name, expected", [
+    ("Auth spec 2a1b3c4d5e6f47a8b9c0d1e2f3a4b5c6.md", ("Auth spec", AUTH, ".md")),
+    ("Roadmap 3B2C4D5E6F7A48B9C0D1E2F3A4B5C6D7_all.csv", ("Roadmap", ROADMAP, ".csv")),
+    ("Team Space 1f0c2d3e4a5b46c7d8e9f00112233445", ("Team Space", ROOT, "")),
+    ("flow diagram.png", ("flow diagram", None, ".png")),
+])
+def test_split_export_name(name, expected):
+    assert split_export_name(name) == expected
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("September 17, 2024 1:52 PM", "2024-09-17T13:52:00Z"),
+    ("November 7, 2022", "2022-11-07T00:00:00Z"),
+    ("2024/09/17 13:52", "2024-09-17T13:52:00Z"),
+    ("09/10/2024", None),  # day first or month first: not guessed
+    ("soon", None),
+])
+def test_parse_notion_date(text, expected):
+    assert parse_notion_date(text) == expected
+
+
+# -- the real exports ---------------------------------------------------------------------
+
+
+@pytest.mark.corpus
+def test_the_six_real_exports_import_every_page_and_leave_only_true_misses(make_vault):
+    corpus = needs_corpus("notion-export")
+    exports = sorted(p for p in corpus.iterdir() if p.is_dir())
+    pages_in_exports = sum(1 for e in exports for _ in e.rglob("*.md"))
+    with Vault(make_vault({}, config=NO_MODEL)) as vault:
+        reports = [vault.notion_import(e, into=f"notion/{e.name}", now=FROZEN_NOW) for e in exports]
+        assert sum(r.pages for r in reports) == pages_in_exports == 66
+        assert all(r.problems == () for r in reports)
+        for report in reports:  # a link is resolved, or reported: never silently dropped
+            assert report.links_resolved + len(report.unresolved) == report.links_relative
+        view = vault.show("notion://e445ee1fb7ff4591be2de17d906df97e#About this project")
+        assert "customer satisfaction" in view.text
+        links = [link for link in vault.all_links() if link.source.startswith("notion/")]
+    # Every link the index leaves unresolved points at something no export contains.
+    names = {p.name for p in corpus.rglob("*")}
+    short_ids = {split_export_name(n)[1][-8:] for n in names if split_export_name(n)[1]}
+    unresolved = [link for link in links if not link.resolved]
+    for link in unresolved:
+        if link.raw.startswith("[["):
+            assert link.raw[2:].split("|")[0][-8:] not in short_ids, link.raw
+        else:
+            assert unquote(link.raw.rsplit("/", 1)[-1].rstrip(")")) not in names, link.raw
+    assert len(unresolved) < len(links) / 10
+
+
+@pytest.mark.model
+def test_imported_pages_are_found_by_meaning_with_the_real_model(vault):
+    report = vault.notion_import(FIXTURE, now=FROZEN_NOW)
+    assert report.index.embedded == 0  # [model] enabled = false in this vault
+    with Vault(vault.root, config=_model_on(vault)) as hybrid:
+        assert hybrid.index(now=FROZEN_NOW).embedded >= 7
+        result = hybrid.search("what happens to the session when a refresh token is reused",
+                               k=3, now=FROZEN_NOW)
+    assert result.arms == ("lexical", "semantic")
+    closest = max(result.hits, key=lambda hit: hit.scores.semantic or 0.0)
+    assert closest.ref == f"notion://{AUTH}#Token refresh"
+    assert closest.ref in [hit.ref for hit in result.hits[:2]]
+
+
+def _model_on(vault: Vault):
+    from vault_engine.config import parse_config
+
+    return parse_config(vault.root, {})

@@ -1,0 +1,111 @@
+"""Notion notes on disk (vault_engine/sources/notion_pages.py): names, frontmatter, writes."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from vault_engine.errors import NotionError
+from vault_engine.parsing.frontmatter import split_frontmatter
+from vault_engine.sources.notion_pages import (
+    Attachment, NotionPage, PageWriter, check_into, normalize_id, note_stem_for, render_note,
+    safe_title, scan_existing, wikilink, write_if_changed,
+)
+
+from tests.conftest import FROZEN_NOW
+
+ID_A = "104d4deadd2c805fb3abcaab6d3727e7"
+ID_B = "104d4deadd2c803a935ef9916d3727e7"  # same last 8 digits as ID_A
+
+
+@pytest.mark.parametrize("title, expected", [
+    ("Auth spec", "Auth spec"),
+    ("Q3: plan / review #2 [draft]", "Q3 plan review 2 draft"),
+    ('a*b?c"d<e>f|g^h\\i', "a b c d e f g h i"),
+    ("  .hidden.  ", "hidden"),
+    ("", "Untitled"),
+    ("x" * 120, "x" * 80),
+])
+def test_safe_title(title, expected):
+    assert safe_title(title) == expected
+
+
+def test_stems_use_the_random_end_of_the_id():
+    assert note_stem_for("Design", ID_A) == "Design 6d3727e7"
+
+
+@pytest.mark.parametrize("text, expected", [
+    ("104D4DEA-DD2C-805F-B3AB-CAAB6D3727E7", ID_A), (ID_A, ID_A), ("nope", None), (None, None)])
+def test_normalize_id(text, expected):
+    assert normalize_id(text) == expected
+
+
+def test_wikilinks_escape_their_pipe_inside_tables():
+    assert wikilink("Design 6d3727e7", "Design") == "[[Design 6d3727e7|Design]]"
+    assert wikilink("Design 6d3727e7", "Design", in_table=True) == "[[Design 6d3727e7\\|Design]]"
+    assert wikilink("Design 6d3727e7", "Design 6d3727e7") == "[[Design 6d3727e7]]"
+    assert wikilink("Design 6d3727e7", "a [b] | c") == "[[Design 6d3727e7|a  b    c]]"
+
+
+def test_rendered_frontmatter_reads_back_exactly():
+    page = NotionPage(ID_A, "Plan: v2 — \"final\"", "# Plan\n\nbody", parent_id=None,
+                      last_edited_time="2026-11-20T16:05:00Z", extra=(("notion_object", "database"),))
+    fm = split_frontmatter(render_note(page, "Export.zip", "2026-11-29T10:00:00Z"))
+    assert fm.error is None and fm.body == "# Plan\n\nbody\n"
+    assert fm.meta == {"type": "notion", "notion_id": ID_A, "title": "Plan: v2 — \"final\"",
+                       "parent_id": None, "source": "Export.zip", "imported": "2026-11-29T10:00:00Z",
+                       "last_edited_time": "2026-11-20T16:05:00Z", "notion_object": "database"}
+
+
+def test_write_if_changed_keeps_an_identical_file_untouched(tmp_path):
+    path = tmp_path / "a" / "note.md"
+    assert write_if_changed(path, b"one") is True
+    os.utime(path, ns=(1, 1))
+    assert write_if_changed(path, b"one") is False and path.stat().st_mtime_ns == 1
+    assert write_if_changed(path, b"two") is True and path.read_bytes() == b"two"
+    assert [p.name for p in path.parent.iterdir()] == ["note.md"]  # no temp file left behind
+
+
+def test_two_pages_with_one_name_get_distinct_files(tmp_path):
+    pages = [NotionPage(ID_A, "Design", "# A"), NotionPage(ID_B, "Design", "# B")]
+    result = PageWriter(tmp_path, "notion", "x", FROZEN_NOW, {}).write_all(pages)
+    assert sorted(result.new) == [f"notion/Design {ID_A}.md", "notion/Design 6d3727e7.md"]
+    assert "# B" in (tmp_path / "notion" / "Design 6d3727e7.md").read_text()  # lower id first
+
+
+def test_attachments_go_into_the_folder_named_like_the_note(tmp_path):
+    page = NotionPage(ID_A, "Design", "# A", attachments=(Attachment("img/a.png", lambda: b"png"),))
+    result = PageWriter(tmp_path, "notion", "x", FROZEN_NOW, {}).write_all([page])
+    assert (tmp_path / "notion" / "Design 6d3727e7" / "img" / "a.png").read_bytes() == b"png"
+    assert result.attachments == 1
+
+
+def test_prune_keeps_an_attachment_folder_that_holds_a_note(tmp_path):
+    writer = PageWriter(tmp_path, "notion", "x", FROZEN_NOW, {})
+    writer.write_all([NotionPage(ID_A, "Design", "# A",
+                                 attachments=(Attachment("a.png", lambda: b"png"),))])
+    mine = tmp_path / "notion" / "Design 6d3727e7" / "my notes.md"
+    mine.write_text("mine")
+    existing, _ = scan_existing(tmp_path, ["notion"])
+    assert writer.prune([existing[ID_A]]) == ["notion/Design 6d3727e7.md"]
+    assert mine.read_text() == "mine"
+
+
+def test_scan_existing_reports_two_notes_with_one_id(tmp_path):
+    for name in ("a.md", "b.md"):
+        (tmp_path / "notion").mkdir(exist_ok=True)
+        (tmp_path / "notion" / name).write_text(f"---\nnotion_id: {ID_A}\n---\n# {name}\n")
+    found, problems = scan_existing(tmp_path, ["notion", "notion"])
+    assert found[ID_A].rel_path == "notion/a.md"
+    assert [p.path for p in problems] == ["notion/b.md"]
+
+
+def test_into_may_not_leave_the_vault_through_a_symlink(tmp_path):
+    vault, outside = tmp_path / "vault", tmp_path / "outside"
+    vault.mkdir()
+    outside.mkdir()
+    (vault / "notion").symlink_to(outside)
+    with pytest.raises(NotionError, match="leads outside the vault"):
+        check_into(vault, "notion")
+    assert check_into(vault, "./team/notion/") == "team/notion"

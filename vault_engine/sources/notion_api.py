@@ -1,0 +1,394 @@
+"""Sync pages through the Notion API (``vault-engine notion sync``), with notion-client.
+
+What to pull comes from ``[taps.notion]`` in vault-engine.toml: ``page_ids``, ``database_ids``
+(each read through its data sources, as API version 2025-09-03 requires) and ``search`` (a
+query; every page it finds). Child pages of a pulled page are pulled too.
+
+Incremental: a page whose ``last_edited_time`` equals the one in its note's frontmatter is
+not fetched again (its blocks are not read); only its page object is, to learn that time.
+The token is read from ``$NOTION_TOKEN`` or the variable ``token_env`` names, handed to the
+client, and never written anywhere. notion_client is imported inside functions only.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import re
+import time
+from collections import deque
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from vault_engine.config import Config, TapConfig
+from vault_engine.errors import ConfigError, NotionError
+from vault_engine.sources.notion_markdown import (
+    KnownPages, database_markdown, object_title, page_markdown,
+)
+from vault_engine.sources.notion_pages import (
+    SYNC_SOURCE, NotionPage, PageWriter, glob_folder, normalize_id, note_stem_for, same_edit_time,
+    scan_existing, tap_folders,
+)
+from vault_engine.sources.notion_report import NotionReport, Problem
+
+log = logging.getLogger(__name__)
+
+DEFAULT_TOKEN_ENV = "NOTION_TOKEN"
+SYNC_OPTIONS = frozenset({"token_env", "page_ids", "database_ids", "search", "base_url"})
+MAX_RATE_LIMIT_WAITS = 5
+MAX_SERVER_ERROR_RETRIES = 2
+MAX_BLOCK_DEPTH = 24  # nesting deeper than this is not fetched (Notion allows far less)
+# An id as written in the config: bare, dashed, or at the end of a page URL.
+_ID_IN_TEXT = re.compile(r"([0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12})$")
+
+
+@dataclass(frozen=True, slots=True)
+class SyncSettings:
+    """What ``[taps.notion]`` asks to pull, validated."""
+
+    token_env: str = DEFAULT_TOKEN_ENV
+    page_ids: tuple[str, ...] = ()
+    database_ids: tuple[str, ...] = ()
+    search: str | None = None
+    base_url: str | None = None  # another API host: a proxy, or a test server
+    folder: str = "notion"
+
+    @classmethod
+    def from_tap(cls, tap: TapConfig) -> SyncSettings:
+        """Read and check the options of a ``[taps.NAME]`` table (ConfigError names the key)."""
+        where = f"taps.{tap.name}."
+        options = tap.options
+        unknown = sorted(set(options) - SYNC_OPTIONS)
+        if unknown:
+            raise ConfigError(f"{where}{unknown[0]} is not a notion tap option: use "
+                              f"{', '.join(sorted(SYNC_OPTIONS))}")
+        token_env = options.get("token_env", DEFAULT_TOKEN_ENV)
+        if not isinstance(token_env, str) or not token_env.strip():
+            raise ConfigError(f"{where}token_env must name an environment variable, e.g. \"NOTION_TOKEN\"")
+        search = options.get("search")
+        if search is not None and not isinstance(search, str):
+            raise ConfigError(f"{where}search must be a string (a Notion search query)")
+        base_url = options.get("base_url")
+        if base_url is not None and not (isinstance(base_url, str) and base_url.startswith("http")):
+            raise ConfigError(f"{where}base_url must be an http(s) URL")
+        folder = glob_folder(tap.paths[0]) if tap.paths else ""
+        return cls(token_env.strip(), _ids(options, "page_ids", where),
+                   _ids(options, "database_ids", where), search,
+                   base_url.rstrip("/") if base_url else None, folder or "notion")
+
+    @property
+    def names_something(self) -> bool:
+        """True when the tap says what to pull."""
+        return bool(self.page_ids or self.database_ids or self.search is not None)
+
+
+def _ids(options: dict[str, Any], key: str, where: str) -> tuple[str, ...]:
+    value = options.get(key, [])
+    if isinstance(value, str):
+        value = [value]
+    if not isinstance(value, list):
+        raise ConfigError(f"{where}{key} must be a list of Notion ids")
+    ids = []
+    for item in value:
+        found = _ID_IN_TEXT.search(str(item).split("?", 1)[0].split("#", 1)[0])
+        ident = normalize_id(found.group(1)) if found else None
+        if ident is None:
+            raise ConfigError(f"{where}{key} has {item!r}: use the 32-hex id at the end of the "
+                              "page's URL")
+        ids.append(ident)
+    return tuple(ids)
+
+
+def read_token(token_env: str, environ: Mapping[str, str]) -> str:
+    """The integration token, from the environment only."""
+    token = environ.get(token_env, "").strip()
+    if not token:
+        raise NotionError(f"${token_env} is not set: export {token_env}=<your Notion integration "
+                          "token> (vault-engine reads the token only from the environment)")
+    return token
+
+
+class PageGone(Exception):
+    """Notion answered 404 (or 403) for an object: deleted, or not shared with the integration."""
+
+
+class NotionApi:
+    """The calls a sync makes, with rate limits waited out and errors a user can act on."""
+
+    def __init__(self, token: str, token_env: str, base_url: str | None = None,
+                 sleep: Callable[[float], None] = time.sleep):
+        from notion_client import Client
+
+        client_log = logging.getLogger(f"{__name__}.client")
+        options: dict[str, Any] = {"auth": token, "retry": False, "logger": client_log,
+                                   "log_level": logging.CRITICAL}  # its lines would repeat ours
+        if base_url:
+            options["base_url"] = base_url
+        self.client = Client(**options)
+        self.token_env = token_env
+        self.base_url = base_url or "https://api.notion.com"
+        self.sleep = sleep
+
+    def close(self) -> None:
+        """Close the client's connection pool."""
+        self.client.close()
+
+    def call(self, method: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
+        """One API call; 429 waits as long as Retry-After says, 5xx retries twice."""
+        from notion_client.errors import APIResponseError, HTTPResponseError, RequestTimeoutError
+        import httpx
+
+        waits = server_errors = 0
+        while True:
+            try:
+                return method(*args, **kwargs)
+            except APIResponseError as exc:
+                code = getattr(exc.code, "value", exc.code)
+                if code == "rate_limited" and waits < MAX_RATE_LIMIT_WAITS:
+                    waits += 1
+                    delay = retry_after_seconds(exc.headers.get("retry-after"), waits)
+                    log.warning("Notion rate limit: waiting %.0f s as it asks (Retry-After)", delay)
+                    self.sleep(delay)
+                    continue
+                if exc.status >= 500 and server_errors < MAX_SERVER_ERROR_RETRIES:
+                    server_errors += 1
+                    self.sleep(2.0 ** server_errors)
+                    continue
+                raise self._translate(exc.status, code, str(exc)) from None
+            except HTTPResponseError as exc:
+                raise NotionError(f"Notion answered HTTP {exc.status} at {self.base_url}: "
+                                  "not the Notion API? check base_url in [taps.notion]") from None
+            except RequestTimeoutError:
+                raise NotionError(f"Notion at {self.base_url} did not answer in time: try again "
+                                  "later") from None
+            except httpx.HTTPError as exc:
+                raise NotionError(f"cannot reach Notion at {self.base_url} ({type(exc).__name__}): "
+                                  "check the network") from None
+
+    def _translate(self, status: int, code: str, message: str) -> Exception:
+        if status == 401 or code == "unauthorized":
+            return NotionError(f"Notion rejected the token from ${self.token_env} (401 unauthorized): "
+                               "create a new integration token and export it again")
+        if status in (403, 404) or code in ("object_not_found", "restricted_resource"):
+            return PageGone(f"{status} {code}")
+        if code == "rate_limited":
+            return NotionError(f"Notion is still rate limiting after {MAX_RATE_LIMIT_WAITS} waits: "
+                               "try again in a few minutes")
+        return NotionError(f"Notion answered {status} {code}: {message}")
+
+    def paginate(self, method: Callable[..., Any], **kwargs: Any) -> Iterator[dict[str, Any]]:
+        """Every result of a paginated endpoint, following ``next_cursor`` while ``has_more``."""
+        cursor = None
+        while True:
+            page = self.call(method, **kwargs, **({"start_cursor": cursor} if cursor else {}))
+            yield from page.get("results") or ()
+            cursor = page.get("next_cursor")
+            if not page.get("has_more") or not cursor:
+                return
+
+    def page(self, page_id: str) -> dict[str, Any]:
+        """A page object: title, properties, parent, ``last_edited_time``."""
+        return self.call(self.client.pages.retrieve, page_id)
+
+    def database(self, database_id: str) -> dict[str, Any]:
+        """A database object, with the ids of its data sources."""
+        return self.call(self.client.databases.retrieve, database_id)
+
+    def data_source_rows(self, data_source_id: str) -> list[dict[str, Any]]:
+        """Every row (page object) of one data source of a database."""
+        return list(self.paginate(self.client.data_sources.query, data_source_id=data_source_id,
+                                  page_size=100))
+
+    def search_pages(self, query: str) -> list[dict[str, Any]]:
+        """Every page (not data source) a Notion search for ``query`` finds."""
+        return list(self.paginate(self.client.search, query=query, page_size=100,
+                                  filter={"property": "object", "value": "page"}))
+
+    def block_tree(self, block_id: str, depth: int = 0) -> list[dict[str, Any]]:
+        """The children of a block, each with its own children fetched into ``"children"``
+        (child pages and databases are not descended: they are notes of their own)."""
+        blocks = list(self.paginate(self.client.blocks.children.list, block_id=block_id,
+                                    page_size=100))
+        for block in blocks:
+            if block.get("has_children") and depth < MAX_BLOCK_DEPTH and \
+                    block.get("type") not in ("child_page", "child_database"):
+                block["children"] = self.block_tree(block["id"], depth + 1)
+        return blocks
+
+
+def retry_after_seconds(value: str | None, attempt: int) -> float:
+    """Seconds to wait from a Retry-After header (seconds); without one, back off 1, 2, 4 s."""
+    try:
+        return max(0.0, float(value)) if value is not None else float(2 ** (attempt - 1))
+    except ValueError:
+        return float(2 ** (attempt - 1))
+
+
+# -- the sync -----------------------------------------------------------------------------
+
+
+def sync_tap(config: Config, *, prune: bool = False, now: float | None = None,
+             environ: Mapping[str, str] | None = None,
+             sleep: Callable[[float], None] = time.sleep) -> NotionReport:
+    """Pull what ``[taps.notion]`` names and write the changed pages as notes (no indexing)."""
+    settings = SyncSettings.from_tap(config.tap("notion"))
+    if not settings.names_something:
+        raise NotionError("[taps.notion] names nothing to pull: add page_ids, database_ids or "
+                          "search to it in vault-engine.toml")
+    token = read_token(settings.token_env, os.environ if environ is None else environ)
+    api = NotionApi(token, settings.token_env, settings.base_url, sleep)
+    try:
+        return Sync(config, settings, api, time.time() if now is None else now).run(prune)
+    finally:
+        api.close()
+
+
+class Sync:
+    """One sync run: a queue of pages to pull, what was fetched, what vanished."""
+
+    def __init__(self, config: Config, settings: SyncSettings, api: NotionApi, now: float):
+        self.config, self.settings, self.api, self.now = config, settings, api, now
+        self.existing, duplicates = scan_existing(config.root, [*tap_folders(config), settings.folder])
+        self.problems: list[Problem] = list(duplicates)
+        self.known = KnownPages({ident: note.stem for ident, note in self.existing.items()})
+        self.queue: deque[tuple[dict | None, str, str]] = deque()  # (page object, id, why)
+        self.seen: set[str] = set()
+        self.fetched: list[tuple[str, dict, list]] = []  # pages whose blocks were read
+        self.databases: list[tuple[str, dict, list]] = []
+        self.gone_ids: set[str] = set()
+        self.not_fetched = 0
+
+    def run(self, prune: bool) -> NotionReport:
+        """Pull, write the notes, and report (``prune`` deletes notes of vanished pages)."""
+        for ident in self.settings.page_ids:
+            self.queue.append((None, ident, "taps.notion.page_ids"))
+        for ident in self.settings.database_ids:
+            self._pull_database(ident)
+        if self.settings.search is not None:
+            for page in self.api.search_pages(self.settings.search):
+                self.queue.append((page, normalize_id(page.get("id")) or "", "taps.notion.search"))
+        while self.queue:
+            self._pull(*self.queue.popleft())
+        self._check_unseen()
+        writer = PageWriter(self.config.root, self.settings.folder, SYNC_SOURCE, self.now,
+                            self.existing)
+        result = writer.write_all(self._render())  # rendered last: every stem is known by now
+        gone = sorted((self.existing[i] for i in self.gone_ids), key=lambda n: n.rel_path)
+        pruned = writer.prune(gone) if prune else []
+        return NotionReport(
+            action="sync", source=SYNC_SOURCE, into=self.settings.folder,
+            pages=len(self.fetched) + self.not_fetched, databases=len(self.databases),
+            new=tuple(result.new), updated=tuple(result.updated), unchanged=result.unchanged,
+            renamed=tuple(result.renamed), not_fetched=self.not_fetched,
+            gone=tuple(n.rel_path for n in gone), pruned=tuple(pruned),
+            problems=tuple(self.problems + result.problems),
+            notices=(f"{len(gone)} note(s) of pages Notion no longer has are kept; run again "
+                     "with --prune to delete them",) if gone and not prune else (),
+        )
+
+    def _pull(self, page: dict | None, ident: str, why: str) -> None:
+        if not ident or ident in self.seen:
+            return
+        self.seen.add(ident)
+        try:
+            page = page if page is not None else self.api.page(ident)
+            if page.get("archived") or page.get("in_trash"):
+                raise PageGone("in the trash")
+            title = object_title(page)
+            self.known.stems[ident] = note_stem_for(title, ident)
+            old = self.existing.get(ident)
+            if old is not None and old.meta.get("source") == SYNC_SOURCE and same_edit_time(
+                    old.meta.get("last_edited_time"), page.get("last_edited_time")):
+                self.not_fetched += 1  # unchanged: its blocks are not read again
+                for child in self._known_children(ident):
+                    self.queue.append((None, child, f"child page of {title}"))
+                return
+            blocks = self.api.block_tree(ident)
+        except PageGone as exc:
+            self._gone(ident, why, str(exc))
+            return
+        for child_id, child_title in child_pages(blocks):
+            self.known.stems.setdefault(child_id, note_stem_for(child_title, child_id))
+            self.queue.append((None, child_id, f"child page of {title}"))
+        self.fetched.append((ident, page, blocks))
+
+    def _pull_database(self, ident: str) -> None:
+        self.seen.add(ident)
+        try:
+            database = self.api.database(ident)
+            rows = [row for source in database.get("data_sources") or ()
+                    for row in self.api.data_source_rows(source["id"])]
+        except PageGone as exc:
+            self._gone(ident, "taps.notion.database_ids", str(exc))
+            return
+        title = object_title(database)
+        self.known.stems[ident] = note_stem_for(title, ident)
+        for row in rows:
+            self.queue.append((row, normalize_id(row.get("id")) or "", f"database {title}"))
+        self.databases.append((ident, database, rows))
+
+    def _known_children(self, ident: str) -> list[str]:
+        return [n.notion_id for n in self.existing.values()
+                if n.meta.get("source") == SYNC_SOURCE and normalize_id(str(n.meta.get("parent_id") or "")) == ident]
+
+    def _check_unseen(self) -> None:
+        """Notes of earlier syncs that this one did not reach: ask Notion whether they still
+        exist, so a deleted page is reported (and pruned on request), never silently kept."""
+        for note in sorted(self.existing.values(), key=lambda n: n.rel_path):
+            if note.meta.get("source") != SYNC_SOURCE or note.notion_id in self.seen:
+                continue
+            try:
+                if note.meta.get("notion_object") == "database":
+                    found = self.api.database(note.notion_id)
+                else:
+                    found = self.api.page(note.notion_id)
+                if found.get("archived") or found.get("in_trash"):
+                    raise PageGone("in the trash")
+            except PageGone as exc:
+                self._gone(note.notion_id, note.rel_path, str(exc))
+
+    def _gone(self, ident: str, why: str, reason: str) -> None:
+        note = self.existing.get(ident)
+        if note is not None:
+            self.gone_ids.add(ident)
+            action = f"its note {note.rel_path} is kept (--prune deletes it)"
+        else:
+            action = f"check the id in {why}, and that the page is shared with the integration"
+        self.problems.append(Problem(f"notion://{ident}", f"Notion has no such page ({reason}): {action}"))
+
+    def _render(self) -> list[NotionPage]:
+        pages = []
+        for ident, page, blocks in self.fetched:
+            url = (("url", page["url"]),) if page.get("url") else ()
+            pages.append(NotionPage(ident, object_title(page), page_markdown(page, blocks, self.known),
+                                    parent_of(page), page.get("created_time"),
+                                    page.get("last_edited_time"), url))
+        for ident, database, rows in self.databases:
+            title = object_title(database)
+            extra = (("notion_object", "database"),) + ((("url", database["url"]),) if database.get("url") else ())
+            pages.append(NotionPage(ident, title, database_markdown(title, rows, self.known),
+                                    parent_of(database), database.get("created_time"),
+                                    database.get("last_edited_time"), extra))
+        return pages
+
+
+def child_pages(blocks: list[dict[str, Any]]) -> Iterator[tuple[str, str]]:
+    """(id, title) of every child page among the blocks, at any depth."""
+    for block in blocks:
+        if block.get("type") == "child_page":
+            ident = normalize_id(block.get("id"))
+            if ident:
+                yield ident, (block.get("child_page") or {}).get("title") or "Untitled"
+        yield from child_pages(block.get("children") or [])
+
+
+def parent_of(obj: dict[str, Any]) -> str | None:
+    """The id of the page or database above a page (a data source counts as its database)."""
+    parent = obj.get("parent") or {}
+    kind = parent.get("type")
+    if kind == "data_source_id":
+        return normalize_id(parent.get("database_id") or parent.get("data_source_id"))
+    if kind in ("page_id", "database_id", "block_id"):
+        return normalize_id(parent.get(kind))
+    return None

@@ -1,0 +1,345 @@
+"""Import a Notion "Markdown & CSV" export into the vault (``vault-engine notion import``).
+
+Each ``Title <32-hex id>.md`` page becomes a note; each database CSV (``Title <id>.csv``, or
+the ``_all.csv`` that carries every property) becomes one note with a Markdown table linking
+its row pages. Relative links between exported files are rewritten: to a page or database,
+``[[<note stem>|text]]``; to an attachment, a link to its copy next to its page. Relation
+links in property lines and CSV cells (``Title (path.md)``) are rewritten the same way.
+
+Notion's relative paths are unreliable (CSV cells are relative to the export root, some links
+point at a ``.md`` where only the ``.csv`` exists), so a link is resolved by the Notion id in
+its file name first, then by path. A link to a page that is not in the export (nor already in
+the vault) becomes the wikilink that page's note *will* have (title + id), which stays
+unresolved, and is reported, until that page is imported: never a guess at another note.
+"""
+
+from __future__ import annotations
+
+import csv
+import datetime as dt
+import io
+import re
+import time
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from vault_engine.config import Config
+from vault_engine.sources.notion_archive import CorruptEntry, ExportFile, ExportTree, open_export
+from vault_engine.sources.notion_links import (
+    LinkStats, LinkTargets, owner_of, parent_id_of, rewrite_markdown_links, rewrite_relations,
+    split_export_name,
+)
+from vault_engine.sources.notion_pages import (
+    SYNC_SOURCE, Attachment, NotionPage, PageWriter, check_into, note_stem_for, scan_existing,
+    tap_folders, wikilink,
+)
+from vault_engine.sources.notion_report import NotionReport, Problem
+
+_PROPERTY = re.compile(r"^(?P<key>[^\s:#>|`*\[!-][^:\n]{0,79}): (?P<value>.*)$")
+_TIME_FIELDS = {
+    "created": "created_time", "created time": "created_time", "date created": "created_time",
+    "created at": "created_time", "created on": "created_time",
+    "last edited": "last_edited_time", "last edited time": "last_edited_time",
+    "last edited on": "last_edited_time", "last updated": "last_edited_time",
+    "updated": "last_edited_time", "updated at": "last_edited_time",
+}
+# Unambiguous formats only: "09/10/2024" could be either day first or month first.
+_DATE_FORMATS = ("%B %d, %Y %I:%M %p", "%B %d, %Y %H:%M", "%B %d, %Y", "%Y/%m/%d %I:%M %p",
+                 "%Y/%m/%d %H:%M", "%Y/%m/%d")
+
+
+@dataclass(slots=True)
+class ExportEntry:
+    """A page or database file of the export."""
+
+    path: str
+    notion_id: str
+    title: str
+    text: str = ""
+
+    @property
+    def parent_id(self) -> str | None:
+        """The id of the page or database whose folder holds this file."""
+        return parent_id_of(self.path)
+
+
+@dataclass(slots=True)
+class Catalog:
+    """What the export holds, by Notion id, and its other files."""
+
+    tree: ExportTree
+    pages: dict[str, ExportEntry] = field(default_factory=dict)
+    databases: dict[str, ExportEntry] = field(default_factory=dict)
+    attachments: dict[str, ExportFile] = field(default_factory=dict)
+    problems: list[Problem] = field(default_factory=list)
+
+    def problem(self, path: str, reason: str) -> None:
+        """Record one skipped file of the export, named as the user sees it."""
+        self.problems.append(Problem(f"{self.tree.name}/{path}", reason))
+
+
+def build_catalog(tree: ExportTree) -> Catalog:
+    """Sort the export's files into pages, databases and attachments."""
+    catalog = Catalog(tree)
+    csvs: dict[str, list[str]] = defaultdict(list)
+    for path in sorted(tree.files):
+        name = path.rsplit("/", 1)[-1]
+        title, ident, ext = split_export_name(name)
+        if ext == ".md":
+            _add_page(catalog, path, title, ident)
+        elif ext == ".csv":
+            if ident is None:
+                catalog.problem(path, "no Notion id in the file name (expected 'Title <32-hex id>"
+                                      ".csv'): skipped")
+            else:
+                csvs[ident].append(path)
+        elif not name.lower().endswith((".html", ".htm")):
+            catalog.attachments[path] = tree.files[path]
+    for ident, paths in csvs.items():
+        # ``_all.csv`` carries every property; the plain one only the view's columns.
+        best = min(paths, key=lambda p: (not p.endswith("_all.csv"), len(p), p))
+        title = split_export_name(best.rsplit("/", 1)[-1])[0] or "Untitled"
+        catalog.databases[ident] = ExportEntry(best, ident, title)
+    return catalog
+
+
+def _add_page(catalog: Catalog, path: str, title: str, ident: str | None) -> None:
+    if ident is None:
+        catalog.problem(path, "no Notion id in the file name (expected 'Title <32-hex id>.md'): "
+                              "skipped; was the file renamed after the export?")
+        return
+    if ident in catalog.pages:
+        catalog.problem(path, f"same Notion id {ident} as {catalog.pages[ident].path}: skipped "
+                              "(the first by path is imported); remove the copy from the export")
+        return
+    text = read_text(catalog, path)
+    if text is None:
+        return
+    heading = next((line for line in text.split("\n") if line.strip()), "")
+    if heading.startswith("# "):
+        title = heading[2:].strip()
+    catalog.pages[ident] = ExportEntry(path, ident, title or "Untitled", text)
+
+
+def read_text(catalog: Catalog, path: str) -> str | None:
+    """A file of the export as text, or None (and one problem line) when it is not UTF-8."""
+    try:
+        data = catalog.tree.files[path].read()
+    except CorruptEntry as exc:
+        catalog.problem(path, f"{exc}: skipped")
+        return None
+    try:
+        return data.decode("utf-8-sig").replace("\r\n", "\n")
+    except UnicodeDecodeError as exc:
+        line = data[:exc.start].count(b"\n") + 1
+        catalog.problem(path, f"not UTF-8 (byte 0x{data[exc.start]:02x} on line {line}): skipped; "
+                              "re-export from Notion or re-save the file as UTF-8")
+        return None
+
+
+# -- pages --------------------------------------------------------------------------------
+
+
+def convert_page(entry: ExportEntry, targets: LinkTargets) -> tuple[str, dict[str, str]]:
+    """The note body of an exported page, and the times its property lines carry."""
+    body = rewrite_markdown_links(entry.text, entry.path, targets)
+    lines = body.split("\n")
+    start, end = property_block(lines)
+    times: dict[str, str] = {}
+    for i in range(start, end):
+        match = _PROPERTY.match(lines[i])
+        key, value = match["key"], match["value"]
+        field_name = _TIME_FIELDS.get(key.strip().casefold())
+        if field_name and (when := parse_notion_date(value)):
+            times[field_name] = when
+        lines[i] = f"{key}: {rewrite_relations(value, entry.path, targets)}"
+    return "\n".join(lines), times
+
+
+def property_block(lines: list[str]) -> tuple[int, int]:
+    """Line range of the ``Key: value`` lines Notion writes under a page's title."""
+    i = 0
+    while i < len(lines) and not lines[i].strip():
+        i += 1
+    if i >= len(lines) or not lines[i].startswith("# "):
+        return 0, 0
+    i += 1
+    while i < len(lines) and not lines[i].strip():
+        i += 1
+    start = i
+    while i < len(lines) and _PROPERTY.match(lines[i]):
+        i += 1
+    if i == start or (i < len(lines) and lines[i].strip()):
+        return 0, 0
+    return start, i
+
+
+def parse_notion_date(value: str) -> str | None:
+    """ISO 8601 UTC from a Notion export date (``September 17, 2024 1:52 PM``), else None.
+
+    Exports carry the exporting user's local time without a zone; it is read as UTC.
+    """
+    text = value.strip()
+    for fmt in _DATE_FORMATS:
+        try:
+            parsed = dt.datetime.strptime(text, fmt)
+        except ValueError:
+            continue
+        return parsed.strftime("%Y-%m-%dT%H:%M:%SZ")
+    return None
+
+
+# -- databases ----------------------------------------------------------------------------
+
+
+def database_table(entry: ExportEntry, catalog: Catalog, targets: LinkTargets) -> str | None:
+    """A database CSV as a Markdown table whose title cells link the row pages; row pages
+    no cell could name (two rows with one title, untitled rows) are listed under it."""
+    text = read_text(catalog, entry.path)
+    if text is None:
+        return None
+    try:
+        rows = list(csv.reader(io.StringIO(text)))
+    except csv.Error as exc:
+        catalog.problem(entry.path, f"not a readable CSV ({exc}): database note skipped; "
+                                    "re-export the database")
+        return None
+    header, body = (rows[0], rows[1:]) if rows else (["Name"], [])
+    row_pages = [p for p in catalog.pages.values() if p.parent_id == entry.notion_id]
+    by_title: dict[str, list[ExportEntry]] = defaultdict(list)
+    for page in row_pages:
+        by_title[page.title].append(page)
+    titles = Counter(row[0].strip() for row in body if row)
+    linked: set[str] = set()
+    lines = [_table_row([_escape_cell(h) for h in header]), "|" + " --- |" * len(header)]
+    for row in body:
+        cells = []
+        for i, value in enumerate((row + [""] * len(header))[:len(header)]):
+            title = value.strip()
+            if i == 0 and titles[title] == 1 and len(by_title.get(title, ())) == 1:
+                page = by_title[title][0]
+                linked.add(page.notion_id)
+                cells.append(wikilink(targets.stems[page.notion_id], title, in_table=True))
+            else:
+                cells.append(rewrite_relations(_escape_cell(value), entry.path, targets,
+                                               in_table=True))
+        lines.append(_table_row(cells))
+    rest = sorted((p for p in row_pages if p.notion_id not in linked), key=lambda p: p.title)
+    if rest:
+        lines += ["", "## Pages", ""]
+        lines += [f"- {wikilink(targets.stems[p.notion_id], p.title)}" for p in rest]
+    return "\n".join(lines)
+
+
+def _table_row(cells: list[str]) -> str:
+    return "| " + " | ".join(cells) + " |"
+
+
+def _escape_cell(value: str) -> str:
+    return value.replace("|", "\\|").replace("\r\n", "\n").replace("\n", "<br>")
+
+
+# -- the whole import ---------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Conversion:
+    """The notes an export turns into, and what was learned on the way."""
+
+    pages: list[NotionPage]
+    catalog: Catalog
+    stats: LinkStats
+    unplaced: int
+
+
+@dataclass(slots=True)
+class Draft:
+    """A page's note before its attachments are gathered."""
+
+    entry: ExportEntry
+    body: str
+    times: dict[str, str] = field(default_factory=dict)
+    extra: tuple[tuple[str, str], ...] = ()
+
+
+def convert_export(tree: ExportTree, known_stems: dict[str, str]) -> Conversion:
+    """Every page and database of the export as a :class:`NotionPage` (pure but for reads)."""
+    catalog = build_catalog(tree)
+    stems = dict(known_stems)
+    for entry in [*catalog.databases.values(), *catalog.pages.values()]:
+        stems[entry.notion_id] = note_stem_for(entry.title, entry.notion_id)
+    targets = LinkTargets(catalog.attachments, stems, {*catalog.pages, *catalog.databases})
+    drafts: dict[str, Draft] = {}
+    for ident, entry in catalog.pages.items():
+        drafts[ident] = Draft(entry, *convert_page(entry, targets))
+    for ident, entry in catalog.databases.items():
+        table = database_table(entry, catalog, targets)
+        if table is None:
+            continue
+        if ident in drafts:  # a page that is also a database: its table follows the page
+            drafts[ident].body = f"{drafts[ident].body.rstrip()}\n\n## Database\n\n{table}"
+        else:
+            drafts[ident] = Draft(entry, f"# {entry.title}\n\n{table}",
+                                  extra=(("notion_object", "database"),))
+    pages = _with_attachments(drafts, catalog, targets)
+    unplaced = len(catalog.attachments) - len(targets.placed)
+    return Conversion(pages, catalog, targets.stats, unplaced)
+
+
+def _with_attachments(drafts: dict[str, Draft], catalog: Catalog,
+                      targets: LinkTargets) -> list[NotionPage]:
+    for path in catalog.attachments:  # files in a page's folder go with it, linked or not
+        if path not in targets.placed:
+            owner, rel = owner_of(path, drafts.keys())
+            if owner is not None:
+                targets.placed[path] = (owner, rel)
+    by_owner: dict[str, list[Attachment]] = defaultdict(list)
+    for path, (owner, rel) in targets.placed.items():
+        by_owner[owner].append(Attachment(rel, catalog.attachments[path].read))
+    return [NotionPage(ident, d.entry.title, d.body, d.entry.parent_id, d.times.get("created_time"),
+                       d.times.get("last_edited_time"), d.extra, tuple(by_owner.get(ident, ())))
+            for ident, d in drafts.items()]
+
+
+def import_export(config: Config, export: Path, *, into: str = "notion", prune: bool = False,
+                  now: float | None = None) -> NotionReport:
+    """Write the pages of ``export`` as notes under ``into`` (the index is not touched)."""
+    now = time.time() if now is None else now
+    root = config.root
+    into = check_into(root, into)
+    with open_export(export) as tree:
+        existing, duplicates = scan_existing(root, [*tap_folders(config), into])
+        known = {ident: note.stem for ident, note in existing.items()}
+        conversion = convert_export(tree, known)
+        writer = PageWriter(root, into, tree.name, now, existing)
+        result = writer.write_all(conversion.pages)
+    candidates = [n for n in existing.values()
+                  if n.folder == into and n.meta.get("source") != SYNC_SOURCE]
+    gone = writer.gone(candidates, result.written_ids)
+    pruned = writer.prune(gone) if prune else []
+    catalog = conversion.catalog
+    problems = [*tree.problems, *catalog.problems, *duplicates, *result.problems]
+    return NotionReport(
+        action="import", source=tree.name, into=into, pages=len(catalog.pages),
+        databases=len(catalog.databases), new=tuple(result.new), updated=tuple(result.updated),
+        unchanged=result.unchanged, renamed=tuple(result.renamed),
+        gone=tuple(n.rel_path for n in gone), pruned=tuple(pruned), attachments=result.attachments,
+        links_relative=conversion.stats.relative, links_resolved=conversion.stats.resolved,
+        unresolved=tuple(conversion.stats.unresolved), problems=tuple(problems),
+        notices=_notices(config, into, conversion.unplaced, gone, prune),
+    )
+
+
+def _notices(config: Config, into: str, unplaced: int, gone: list, prune: bool) -> tuple[str, ...]:
+    notices = []
+    if config.tap_for(f"{into}/page.md").source != "notion":
+        notices.append(f"{into}/ is not owned by a notion tap: these notes will not decay like "
+                       "Notion pages (see [taps.notion] paths in vault-engine.toml)")
+    if unplaced > 0:
+        notices.append(f"{unplaced} file(s) outside any page folder and linked from no page were "
+                       "not copied")
+    if gone and not prune:
+        notices.append(f"{len(gone)} note(s) in {into}/ are no longer in the export: kept; "
+                       "run again with --prune to delete them")
+    return tuple(notices)

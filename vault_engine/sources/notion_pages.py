@@ -1,0 +1,364 @@
+"""Notion pages as vault notes: stable file names, frontmatter, and writes that leave
+unchanged files untouched.
+
+Both the export import and the API sync turn what they read into :class:`NotionPage` values
+and hand them to :class:`PageWriter`. The writer owns the rules every Notion note follows:
+
+- one note per Notion id; a note already carrying that ``notion_id`` anywhere under the
+  scanned folders is updated where it is (renamed when the title changed);
+- the file name is ``<safe title> <last 8 hex of the id>.md`` (the end of a Notion id is its
+  random part: ids created the same day share their first 12 digits);
+- a note whose rendered text did not change is not written, so its mtime stays;
+- nothing is ever written outside the vault, and a file that is not a Notion note of the same
+  id is never overwritten.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+import tempfile
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from vault_engine.config import Config
+from vault_engine.errors import NotionError
+from vault_engine.parsing.frontmatter import parse_time, split_frontmatter
+from vault_engine.paths import IGNORED_DIRS
+from vault_engine.sources.notion_report import Problem
+
+_HEX_ID = re.compile(r"^[0-9a-f]{32}$")
+_UNSAFE_NAME = re.compile(r'[\\/:*?"<>|#^\[\]\x00-\x1f\x7f]')
+MAX_TITLE_CHARS = 80
+SYNC_SOURCE = "notion-api"
+
+
+def normalize_id(text: str | None) -> str | None:
+    """A Notion id as 32 lower-case hex digits (dashes removed), or None when it is not one."""
+    if not text:
+        return None
+    ident = text.strip().replace("-", "").lower()
+    return ident if _HEX_ID.match(ident) else None
+
+
+def safe_title(title: str) -> str:
+    """A title usable in a file name and a wikilink: no path, link or shell syntax."""
+    text = re.sub(r"\s+", " ", _UNSAFE_NAME.sub(" ", title)).strip(" .")
+    return text[:MAX_TITLE_CHARS].rstrip(" .") or "Untitled"
+
+
+def note_stem_for(title: str, notion_id: str) -> str:
+    """The stable file name (without ``.md``) of a Notion page: title plus short id."""
+    return f"{safe_title(title)} {notion_id[-8:]}"
+
+
+def wikilink(stem: str, text: str | None = None, *, in_table: bool = False) -> str:
+    """``[[stem|text]]``; inside a Markdown table the pipe is escaped as Obsidian expects."""
+    shown = re.sub(r"[\[\]|]", " ", text).strip() if text else ""
+    if not shown or shown == stem:
+        return f"[[{stem}]]"
+    pipe = "\\|" if in_table else "|"
+    return f"[[{stem}{pipe}{shown}]]"
+
+
+def iso_utc(ts: float) -> str:
+    """Unix seconds as ``2026-11-29T10:00:00Z``."""
+    return dt.datetime.fromtimestamp(ts, dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+@dataclass(frozen=True, slots=True)
+class Attachment:
+    """A file copied next to its page, into the folder named like the page."""
+
+    rel_path: str  # under the page's attachment folder, POSIX, already made safe
+    read: Callable[[], bytes]  # read lazily: an export's images need not all fit in memory
+
+
+@dataclass(frozen=True, slots=True)
+class NotionPage:
+    """One page (or database) ready to be written as a note."""
+
+    notion_id: str
+    title: str
+    body: str
+    parent_id: str | None = None
+    created_time: str | None = None
+    last_edited_time: str | None = None
+    extra: tuple[tuple[str, Any], ...] = ()  # more frontmatter: notion_object, url
+    attachments: tuple[Attachment, ...] = ()
+
+    @property
+    def stem(self) -> str:
+        """The file name its note gets, without ``.md``."""
+        return note_stem_for(self.title, self.notion_id)
+
+
+# -- where notes go -----------------------------------------------------------------------
+
+
+def check_into(root: Path, into: str) -> str:
+    """The ``--into`` folder as a clean vault-relative path, or NotionError when it would
+    leave the vault or land in a folder vault-engine never indexes."""
+    rel = into.strip().replace("\\", "/").strip("/")
+    parts = [p for p in rel.split("/") if p not in ("", ".")]
+    if into.strip().startswith("/") or not parts or ".." in parts or parts[0] in IGNORED_DIRS:
+        raise NotionError(f"--into {into!r} must name a folder inside the vault, e.g. notion "
+                          "(no absolute path, no '..', not .vault-engine/.obsidian/.git/.trash)")
+    rel = "/".join(parts)
+    real_root = os.path.realpath(root)
+    real = os.path.realpath(root / rel)
+    if real != real_root and not real.startswith(real_root + os.sep):
+        raise NotionError(f"--into {into!r} leads outside the vault (a symlink?): pick a real "
+                          "folder inside the vault")
+    return rel
+
+
+def glob_folder(pattern: str) -> str:
+    """The folder a path glob starts with: ``notion/**`` -> ``notion`` ("" for the root)."""
+    literal = re.split(r"[*?]", pattern, maxsplit=1)[0]
+    return literal.rsplit("/", 1)[0] if "/" in literal else ""
+
+
+def tap_folders(config: Config) -> list[str]:
+    """The folders the notion taps own: where notes of Notion pages are looked for, so one
+    page keeps one note wherever it was first written."""
+    return [glob_folder(p) for tap in config.taps if tap.source == "notion" for p in tap.paths]
+
+
+# -- reading what is already in the vault -------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class ExistingNote:
+    """A note in the vault that already carries a ``notion_id``."""
+
+    rel_path: str  # vault-relative POSIX path
+    notion_id: str
+    meta: dict[str, Any]
+    text: str
+
+    @property
+    def stem(self) -> str:
+        """The note's file name without ``.md``: what wikilinks to it say."""
+        return self.rel_path.rsplit("/", 1)[-1][:-3]
+
+    @property
+    def folder(self) -> str:
+        """The vault-relative folder holding the note ("" for the vault root)."""
+        return self.rel_path.rsplit("/", 1)[0] if "/" in self.rel_path else ""
+
+
+def scan_existing(root: Path, folders: list[str]) -> tuple[dict[str, ExistingNote], list[Problem]]:
+    """Every note under ``folders`` (vault-relative) whose frontmatter has a ``notion_id``.
+
+    Two notes with the same id: the first by path is the one updated; the other is reported.
+    """
+    found: dict[str, ExistingNote] = {}
+    problems: list[Problem] = []
+    for rel in sorted(_markdown_files(root, folders)):
+        try:
+            text = (root / rel).read_text(encoding="utf-8-sig")
+        except (OSError, UnicodeDecodeError):
+            continue  # the indexer reports unreadable notes; nothing to update here
+        meta = split_frontmatter(text.replace("\r\n", "\n")).meta
+        ident = normalize_id(str(meta.get("notion_id") or ""))
+        if ident is None:
+            continue
+        if ident in found:
+            problems.append(Problem(rel, f"carries notion_id {ident} like {found[ident].rel_path}; "
+                                         "only that one is updated: delete the duplicate"))
+            continue
+        found[ident] = ExistingNote(rel, ident, meta, text)
+    return found, problems
+
+
+def _markdown_files(root: Path, folders: list[str]) -> set[str]:
+    paths: set[str] = set()
+    for folder in folders:
+        base = root / folder
+        if not base.is_dir():
+            continue
+        for dirpath, dirnames, filenames in os.walk(base):
+            dirnames[:] = [d for d in dirnames if not d.startswith(".")]
+            for name in filenames:
+                if name.lower().endswith(".md"):
+                    paths.add(Path(dirpath, name).relative_to(root).as_posix())
+    return paths
+
+
+def same_edit_time(a: Any, b: Any) -> bool:
+    """True when two ``last_edited_time`` values name the same instant (format may differ)."""
+    ta, tb = parse_time(a), parse_time(b)
+    return ta is not None and ta == tb
+
+
+# -- rendering and writing ----------------------------------------------------------------
+
+
+def render_note(page: NotionPage, source: str, imported: str) -> str:
+    """The full text of a page's note: YAML frontmatter, then the Markdown body."""
+    import yaml
+
+    meta: dict[str, Any] = {"type": "notion", "notion_id": page.notion_id, "title": page.title,
+                            "parent_id": page.parent_id, "source": source, "imported": imported}
+    if page.created_time:
+        meta["created_time"] = page.created_time
+    if page.last_edited_time:
+        meta["last_edited_time"] = page.last_edited_time
+    meta.update(page.extra)
+    head = yaml.safe_dump(meta, sort_keys=False, allow_unicode=True, width=1000)
+    return f"---\n{head}---\n{page.body.strip()}\n"
+
+
+@dataclass(slots=True)
+class WriteResult:
+    """What a :class:`PageWriter` wrote, left alone, renamed and could not write."""
+
+    new: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    unchanged: int = 0
+    renamed: list[tuple[str, str]] = field(default_factory=list)
+    attachments: int = 0
+    written_ids: set[str] = field(default_factory=set)
+    problems: list[Problem] = field(default_factory=list)
+
+
+class PageWriter:
+    """Writes pages under ``into`` (vault-relative), updating existing notes in place."""
+
+    def __init__(self, root: Path, into: str, source: str, now: float,
+                 existing: dict[str, ExistingNote]):
+        self.root = root
+        self.into = into.strip("/")
+        self.source = source
+        self.imported = iso_utc(now)
+        self.existing = existing
+        self._real_root = os.path.realpath(root)
+
+    def write_all(self, pages: list[NotionPage]) -> WriteResult:
+        """Write every page (sorted by id, so name clashes resolve the same way each run)."""
+        result = WriteResult()
+        taken: set[str] = set()
+        for page in sorted(pages, key=lambda p: p.notion_id):
+            self._write_page(page, taken, result)
+        return result
+
+    def target_for(self, page: NotionPage, taken: set[str]) -> str | None:
+        """The vault-relative path a page is written to, or None when every name is taken."""
+        old = self.existing.get(page.notion_id)
+        folder = old.folder if old else self.into
+        for stem in (page.stem, f"{safe_title(page.title)} {page.notion_id}"):
+            rel = f"{folder}/{stem}.md" if folder else f"{stem}.md"
+            if rel.casefold() in taken:
+                continue
+            if old is not None and old.rel_path == rel:
+                return rel
+            if self._held_by_other(rel, page.notion_id):
+                continue
+            return rel
+        return None
+
+    def _held_by_other(self, rel: str, notion_id: str) -> bool:
+        """A file at ``rel`` that is not this page's note (a user's note, another page)."""
+        path = self.root / rel
+        if not path.exists():
+            return False
+        try:
+            meta = split_frontmatter(path.read_text(encoding="utf-8-sig")).meta
+        except (OSError, UnicodeDecodeError):
+            return True
+        return normalize_id(str(meta.get("notion_id") or "")) != notion_id
+
+    def _write_page(self, page: NotionPage, taken: set[str], result: WriteResult) -> None:
+        rel = self.target_for(page, taken)
+        if rel is None or not self._inside_vault(rel):
+            result.problems.append(Problem(
+                f"{self.into}/{page.stem}.md", f"cannot write Notion page {page.notion_id}: the name is "
+                "taken by another file or leads outside the vault; rename that file and retry"))
+            return
+        taken.add(rel.casefold())
+        result.written_ids.add(page.notion_id)
+        old = self.existing.get(page.notion_id)
+        if old is not None and old.rel_path != rel:
+            self._rename(old, rel, result)
+        # The import time is kept when nothing else changed, so an unchanged page renders
+        # byte for byte as before and its file is not touched.
+        kept = old.meta.get("imported") if old is not None else None
+        if old is not None and kept and render_note(page, self.source, str(kept)) == old.text:
+            if old.rel_path == rel:
+                result.unchanged += 1
+        else:
+            write_if_changed(self.root / rel, render_note(page, self.source, self.imported).encode())
+            (result.updated if old is not None else result.new).append(rel)
+        result.attachments += self._write_attachments(rel, page.attachments)
+
+    def _rename(self, old: ExistingNote, rel: str, result: WriteResult) -> None:
+        """Move the note (and its attachment folder) to the new title's name."""
+        os.replace(self.root / old.rel_path, self.root / rel)
+        old_dir = self.root / old.rel_path[:-3]
+        new_dir = self.root / rel[:-3]
+        if old_dir.is_dir() and not new_dir.exists():
+            os.replace(old_dir, new_dir)
+        result.renamed.append((old.rel_path, rel))
+
+    def _write_attachments(self, rel: str, attachments: tuple[Attachment, ...]) -> int:
+        written = 0
+        folder = rel[:-3]
+        for item in attachments:
+            target = f"{folder}/{item.rel_path}"
+            if self._inside_vault(target) and write_if_changed(self.root / target, item.read()):
+                written += 1
+        return written
+
+    def _inside_vault(self, rel: str) -> bool:
+        """Refuse any path that resolves outside the vault (``..``, a symlink leading out)."""
+        real = os.path.realpath(self.root / rel)
+        return real == self._real_root or real.startswith(self._real_root + os.sep)
+
+    def gone(self, candidates: list[ExistingNote], written: set[str]) -> list[ExistingNote]:
+        """Notes of pages that are no longer in the source, in path order."""
+        return sorted((n for n in candidates if n.notion_id not in written),
+                      key=lambda n: n.rel_path)
+
+    def prune(self, notes: list[ExistingNote]) -> list[str]:
+        """Delete the notes of vanished pages, and their attachment folders when no note
+        lives in them (so nothing a person wrote there is lost)."""
+        removed = []
+        for note in notes:
+            path = self.root / note.rel_path
+            if path.exists():
+                path.unlink()
+                removed.append(note.rel_path)
+            _remove_attachment_folder(self.root / note.rel_path[:-3])
+        return removed
+
+
+def _remove_attachment_folder(folder: Path) -> None:
+    if not folder.is_dir() or any(p.suffix.lower() == ".md" for p in folder.rglob("*")):
+        return
+    for path in sorted(folder.rglob("*"), key=lambda p: len(p.parts), reverse=True):
+        path.rmdir() if path.is_dir() else path.unlink()
+    folder.rmdir()
+
+
+def write_if_changed(path: Path, data: bytes) -> bool:
+    """Write ``data`` atomically unless the file already holds exactly it (mtime stays)."""
+    try:
+        if path.read_bytes() == data:
+            return False
+    except OSError:
+        pass
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".notion-", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+    return True
