@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from vault_engine.sources.notion_pages import body_digest
+
 from vault_engine.config import parse_config
 from vault_engine.errors import ConfigError, NotionError
 from vault_engine.parsing.frontmatter import split_frontmatter
@@ -104,7 +106,8 @@ def test_sync_writes_pages_children_rows_and_search_hits_as_notes(root, fake):
                      "Deploy runbook c3c3c3c3.md", "Incidents d4d4d4d4.md",
                      "Login outage f6f6f6f6.md", "Slow search a7a7a7a7.md"}
     assert (report.pages, report.databases, len(report.new), report.problems) == (5, 1, 6, ())
-    meta, _ = read_note(root, "Platform handbook a1a1a1a1.md")
+    meta, body = read_note(root, "Platform handbook a1a1a1a1.md")
+    assert meta.pop("body_hash") == body_digest(body)
     assert meta == {"type": "notion", "notion_id": HANDBOOK, "title": "Platform handbook",
                     "parent_id": None, "source": "notion-api", "imported": "2026-09-21T14:13:20Z",
                     "created_time": "2026-11-01T09:00:00.000Z", "last_edited_time": EDITED,

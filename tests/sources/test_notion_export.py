@@ -14,6 +14,7 @@ import pytest
 from vault_engine.errors import NotionError
 from vault_engine.parsing.frontmatter import split_frontmatter
 from vault_engine.sources.notion_export import parse_notion_date, split_export_name
+from vault_engine.sources.notion_pages import body_digest
 from vault_engine.vault import Vault
 
 from tests.conftest import FROZEN_NOW, needs_corpus
@@ -70,6 +71,7 @@ def test_each_page_and_database_becomes_one_note_with_frontmatter(vault):
     assert {p.name for p in (vault.root / "notion").glob("*.md")} == NOTES
     assert (report.pages, report.databases, len(report.new), report.problems) == (4, 1, 5, ())
     meta, body = note(vault, "Auth spec f3a4b5c6.md")
+    assert meta.pop("body_hash") == body_digest(body)
     assert meta == {"type": "notion", "notion_id": AUTH, "title": "Auth spec", "parent_id": ROOT,
                     "source": "Team Space", "imported": "2026-09-21T14:13:20Z",
                     "created_time": "2026-03-03T09:15:00Z",

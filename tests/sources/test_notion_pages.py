@@ -9,7 +9,7 @@ import pytest
 from vault_engine.errors import NotionError
 from vault_engine.parsing.frontmatter import split_frontmatter
 from vault_engine.sources.notion_pages import (
-    Attachment, NotionPage, PageWriter, check_into, normalize_id, note_stem_for, render_note,
+    Attachment, NotionPage, PageWriter, body_digest, check_into, normalize_id, note_stem_for, render_note,
     safe_title, scan_existing, wikilink, write_if_changed,
 )
 
@@ -55,7 +55,8 @@ def test_rendered_frontmatter_reads_back_exactly():
     assert fm.error is None and fm.body == "# Plan\n\nbody\n"
     assert fm.meta == {"type": "notion", "notion_id": ID_A, "title": "Plan: v2 — \"final\"",
                        "parent_id": None, "source": "Export.zip", "imported": "2026-11-29T10:00:00Z",
-                       "last_edited_time": "2026-11-20T16:05:00Z", "notion_object": "database"}
+                       "last_edited_time": "2026-11-20T16:05:00Z", "notion_object": "database",
+                       "body_hash": body_digest("# Plan\n\nbody")}
 
 
 def test_write_if_changed_keeps_an_identical_file_untouched(tmp_path):
@@ -109,3 +110,25 @@ def test_into_may_not_leave_the_vault_through_a_symlink(tmp_path):
     with pytest.raises(NotionError, match="leads outside the vault"):
         check_into(vault, "notion")
     assert check_into(vault, "./team/notion/") == "team/notion"
+
+
+def test_a_note_edited_in_the_vault_is_never_overwritten_or_pruned(tmp_path):
+    PageWriter(tmp_path, "notion", "x", FROZEN_NOW, {}).write_all([NotionPage(ID_A, "Design", "# A\nold")])
+    note = tmp_path / "notion" / "Design 6d3727e7.md"
+    edited = note.read_text().replace("old", "my local edit")
+    note.write_text(edited)
+    existing, _ = scan_existing(tmp_path, ["notion"])
+    writer = PageWriter(tmp_path, "notion", "x", FROZEN_NOW + 60, existing)
+    result = writer.write_all([NotionPage(ID_A, "Design", "# A\nnew from Notion")])
+    assert note.read_text() == edited
+    assert [(p.path, "edited in the vault" in p.reason) for p in result.problems] == [(
+        "notion/Design 6d3727e7.md", True)]
+    assert writer.prune([existing[ID_A]]) == [] and note.read_text() == edited
+
+
+def test_an_unedited_note_is_updated(tmp_path):
+    PageWriter(tmp_path, "notion", "x", FROZEN_NOW, {}).write_all([NotionPage(ID_A, "Design", "# A\nold")])
+    existing, _ = scan_existing(tmp_path, ["notion"])
+    result = PageWriter(tmp_path, "notion", "x", FROZEN_NOW + 60, existing).write_all(
+        [NotionPage(ID_A, "Design", "# A\nnew")])
+    assert result.updated == ["notion/Design 6d3727e7.md"] and result.problems == []

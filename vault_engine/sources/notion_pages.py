@@ -10,12 +10,16 @@ and hand them to :class:`PageWriter`. The writer owns the rules every Notion not
   random part: ids created the same day share their first 12 digits);
 - a note whose rendered text did not change is not written, so its mtime stays;
 - nothing is ever written outside the vault, and a file that is not a Notion note of the same
-  id is never overwritten.
+  id is never overwritten;
+- a note edited in the vault since it was written (its body no longer matches the
+  ``body_hash`` recorded in its frontmatter) is never overwritten or pruned: the edit is the
+  user's, and losing it silently would break the vault's first promise.
 """
 
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import os
 import re
 import tempfile
@@ -34,6 +38,8 @@ _HEX_ID = re.compile(r"^[0-9a-f]{32}$")
 _UNSAFE_NAME = re.compile(r'[\\/:*?"<>|#^\[\]\x00-\x1f\x7f]')
 MAX_TITLE_CHARS = 80
 SYNC_SOURCE = "notion-api"
+EDITED_LOCALLY = ("edited in the vault since the last Notion import or sync: kept as is; copy the "
+                  "edit into Notion, then delete this note to take Notion's version")
 
 
 def normalize_id(text: str | None) -> str | None:
@@ -62,6 +68,11 @@ def wikilink(stem: str, text: str | None = None, *, in_table: bool = False) -> s
         return f"[[{stem}]]"
     pipe = "\\|" if in_table else "|"
     return f"[[{stem}{pipe}{shown}]]"
+
+
+def body_digest(body: str) -> str:
+    """The fingerprint of a note body as written, to notice later edits made in the vault."""
+    return hashlib.blake2b(body.strip().encode(), digest_size=8).hexdigest()
 
 
 def iso_utc(ts: float) -> str:
@@ -150,6 +161,13 @@ class ExistingNote:
         """The vault-relative folder holding the note ("" for the vault root)."""
         return self.rel_path.rsplit("/", 1)[0] if "/" in self.rel_path else ""
 
+    @property
+    def edited_locally(self) -> bool:
+        """True when someone changed the body in the vault since it was last written."""
+        recorded = self.meta.get("body_hash")
+        body = split_frontmatter(self.text.replace("\r\n", "\n")).body
+        return bool(recorded) and recorded != body_digest(body)
+
 
 def scan_existing(root: Path, folders: list[str]) -> tuple[dict[str, ExistingNote], list[Problem]]:
     """Every note under ``folders`` (vault-relative) whose frontmatter has a ``notion_id``.
@@ -209,6 +227,7 @@ def render_note(page: NotionPage, source: str, imported: str) -> str:
     if page.last_edited_time:
         meta["last_edited_time"] = page.last_edited_time
     meta.update(page.extra)
+    meta["body_hash"] = body_digest(page.body)
     head = yaml.safe_dump(meta, sort_keys=False, allow_unicode=True, width=1000)
     return f"---\n{head}---\n{page.body.strip()}\n"
 
@@ -282,6 +301,9 @@ class PageWriter:
         taken.add(rel.casefold())
         result.written_ids.add(page.notion_id)
         old = self.existing.get(page.notion_id)
+        if old is not None and old.edited_locally:
+            result.problems.append(Problem(old.rel_path, EDITED_LOCALLY))
+            return
         if old is not None and old.rel_path != rel:
             self._rename(old, rel, result)
         # The import time is kept when nothing else changed, so an unchanged page renders
@@ -328,6 +350,8 @@ class PageWriter:
         lives in them (so nothing a person wrote there is lost)."""
         removed = []
         for note in notes:
+            if note.edited_locally:
+                continue  # listed as gone, but a person's edit is never deleted
             path = self.root / note.rel_path
             if path.exists():
                 path.unlink()
