@@ -1,0 +1,135 @@
+"""The CLI's daemon client (vault_engine/cli/daemon_client.py): when it answers in-process
+instead (no socket, stale socket, hung or busy daemon), and how it passes on user errors.
+The daemon side here is a real Unix socket with scripted replies; tests/daemon/ runs the
+real daemon."""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import socket
+import threading
+
+import pytest
+
+from vault_engine.cli.context import Context
+from vault_engine.cli.daemon_client import DaemonContext, DaemonVault, ask, make_context
+from vault_engine.daemon import protocol
+from vault_engine.errors import UnknownRef
+from vault_engine.model import SearchResult
+
+
+@pytest.fixture
+def vault_root(make_vault):
+    root = make_vault({"a.md": "# A\nAardvarks dig.\n"}, config="[model]\nenabled = false\n")
+    (root / ".vault-engine").mkdir()
+    return root
+
+
+class ScriptedDaemon:
+    """Listens on the vault's socket and answers each connection with ``reply`` (bytes), or
+    never answers when ``reply`` is None."""
+
+    def __init__(self, root, reply: bytes | None):
+        self.reply = reply
+        self.requests: list[bytes] = []
+        self.sock = socket.socket(socket.AF_UNIX)
+        with protocol.unix_address(root / ".vault-engine" / "daemon.sock") as address:
+            self.sock.bind(address)
+        self.sock.listen(4)
+        self.done = threading.Event()
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def _serve(self):
+        conn, _ = self.sock.accept()
+        with conn:
+            self.requests.append(conn.makefile("rb").readline())
+            if self.reply is not None:
+                conn.sendall(self.reply)
+            else:
+                self.done.wait(5)
+
+    def close(self):
+        self.done.set()
+        self.sock.close()
+
+
+def test_no_socket_means_in_process_without_a_connection(vault_root):
+    assert ask(vault_root, "search", ("aardvarks",)) == (False, None)
+    vault = DaemonVault(str(vault_root))
+    try:
+        vault.index(embed=False)
+        assert [h.path for h in vault.search("aardvarks", lexical_only=True).hits] == ["a.md"]
+        assert vault._local is not None  # the in-process Vault answered
+    finally:
+        vault.close()
+
+
+def test_a_stale_socket_is_ignored(vault_root):
+    dead = socket.socket(socket.AF_UNIX)
+    with protocol.unix_address(vault_root / ".vault-engine" / "daemon.sock") as address:
+        dead.bind(address)
+    dead.close()  # the file stays; nobody listens: a daemon killed with SIGKILL
+    assert ask(vault_root, "status") == (False, None)
+
+
+def test_a_hung_daemon_times_out_with_one_warning(vault_root, caplog):
+    daemon = ScriptedDaemon(vault_root, reply=None)
+    try:
+        with caplog.at_level(logging.WARNING):
+            assert ask(vault_root, "status", timeout=0.3) == (False, None)
+        assert "did not answer within" in caplog.text
+    finally:
+        daemon.close()
+
+
+@pytest.mark.parametrize("reply", [
+    protocol.reply_error("busy", "busy for over 5 s (indexing)"),
+    protocol.reply_error("internal", "KeyError('x')"),
+    b'{"v": 0, "ok": true}\n',  # an older daemon
+    b'{"v": 1, "ok": true, "result": {"__dataclass__": "vault_engine.model:Gone", "fields": {}}}\n',
+    b'{"v": 1, "ok": tr',  # cut off
+])
+def test_replies_the_client_cannot_use_mean_in_process(vault_root, reply):
+    daemon = ScriptedDaemon(vault_root, reply)
+    try:
+        assert ask(vault_root, "status") == (False, None)
+    finally:
+        daemon.close()
+
+
+def test_the_request_names_the_op_and_keeps_argument_types(vault_root):
+    result = SearchResult("q", (), ("lexical",))
+    daemon = ScriptedDaemon(vault_root, protocol.reply_ok(result, 1.0))
+    try:
+        vault = DaemonVault(str(vault_root))
+        assert vault.search("q", k=3, lexical_only=True) == result
+        sent = protocol.parse(daemon.requests[0])
+        assert (sent["op"], sent["args"], sent["kwargs"]) == ("search", ["q"], {"k": 3, "lexical_only": True})
+    finally:
+        daemon.close()
+
+
+def test_a_user_error_from_the_daemon_is_raised_as_is(vault_root):
+    daemon = ScriptedDaemon(vault_root, protocol.reply_error("vault", "no note x.md", UnknownRef("no note x.md")))
+    try:
+        with pytest.raises(UnknownRef, match="no note x.md"):
+            DaemonVault(str(vault_root)).show("x.md")
+    finally:
+        daemon.close()
+
+
+def test_methods_that_are_not_routed_run_in_process(vault_root):
+    vault = DaemonVault(str(vault_root))
+    try:
+        assert vault.index(embed=False).new == 1  # no daemon involved, no socket needed
+        assert vault.root == vault_root.resolve()
+    finally:
+        vault.close()
+
+
+def test_no_daemon_flag_and_environment_give_a_plain_context(monkeypatch):
+    assert type(make_context(argparse.Namespace(no_daemon=True))) is Context
+    assert type(make_context(argparse.Namespace())) is DaemonContext
+    monkeypatch.setenv("VAULT_ENGINE_NO_DAEMON", "1")
+    assert type(make_context(argparse.Namespace())) is Context

@@ -1,0 +1,61 @@
+"""`vault-engine watch` as a person runs it (vault_engine/cli/watch_commands.py): a line per
+applied batch, Ctrl-C stops cleanly, `--stop` stops it from another shell."""
+
+from __future__ import annotations
+
+import json
+import signal
+import subprocess
+import sys
+import time
+
+from tests.conftest import run_cli_subprocess
+
+
+def read_until(stream, needle: str, timeout: float = 30.0) -> list[str]:
+    """Lines of ``stream`` up to the one containing ``needle`` (readline blocks: the watch
+    process prints a line per event, and the test fails by timeout if it never comes)."""
+    lines, deadline = [], time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        line = stream.readline()
+        if not line:
+            break
+        lines.append(line)
+        if needle in line:
+            return lines
+    raise AssertionError(f"{needle!r} never printed; got {lines}")
+
+
+def test_watch_prints_batches_and_stops_on_ctrl_c(make_vault):
+    root = make_vault({"a.md": "# A\n"}, config="[model]\nenabled = false\n")
+    proc = subprocess.Popen([sys.executable, "-m", "vault_engine", "--vault", str(root), "watch"],
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        first = read_until(proc.stdout, "caught up")
+        assert first[0].startswith(f"watching {root} (pid {proc.pid})")
+        assert "1 new" in first[-1]
+        (root / "b.md").write_text("# B\nBadgers.\n")
+        assert "applied: indexed in" in read_until(proc.stdout, "applied")[-1]
+        proc.send_signal(signal.SIGINT)
+        assert proc.wait(30) == 0
+        assert proc.stdout.read().splitlines()[-1] == "stopped"  # (a late batch may precede it)
+        assert "Traceback" not in proc.stderr.read()
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def test_watch_stop_from_another_shell(make_vault):
+    root = make_vault({"a.md": "# A\n"}, config="[model]\nenabled = false\n")
+    proc = subprocess.Popen([sys.executable, "-m", "vault_engine", "--vault", str(root), "watch",
+                             "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        read_until(proc.stdout, '"caught up"')
+        stop = run_cli_subprocess("--vault", root, "watch", "--stop", "--json")
+        assert (stop.returncode, json.loads(stop.stdout)) == (0, {"stopped": proc.pid})
+        assert proc.wait(5) == 0
+        again = run_cli_subprocess("--vault", root, "watch", "--stop")
+        assert again.stdout.strip() == "no watcher was running for this vault"
+    finally:
+        proc.kill()
+        proc.wait()

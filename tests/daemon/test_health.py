@@ -1,0 +1,59 @@
+"""The running watcher's health recorder (vault_engine/daemon/health.py) and the watch
+settings it runs with (vault_engine/daemon/service.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.conftest import FROZEN_NOW
+from vault_engine.config import parse_config
+from vault_engine.daemon.health import MAX_ERRORS, HealthRecorder
+from vault_engine.daemon.service import WatchSettings
+from vault_engine.errors import ConfigError
+from vault_engine.indexing.watch_state import health_path, read_health
+from vault_engine.model import IndexReport
+
+
+@pytest.fixture
+def recorder(tmp_path):
+    return HealthRecorder(parse_config(tmp_path, {}), pid=4242, started=FROZEN_NOW)
+
+
+def test_a_burst_is_written_at_once_then_at_most_once_a_second(recorder):
+    recorder.pending(1, FROZEN_NOW, FROZEN_NOW)
+    assert read_health(recorder.config)["pending"] == 1
+    recorder.pending(500, FROZEN_NOW, FROZEN_NOW + 0.5)  # a checkout streaming in
+    assert read_health(recorder.config)["pending"] == 1  # not rewritten for every event
+    recorder.pending(900, FROZEN_NOW, FROZEN_NOW + 1.2)
+    assert read_health(recorder.config)["pending"] == 900
+
+
+def test_an_applied_batch_clears_pending_and_records_lag(recorder):
+    recorder.pending(3, FROZEN_NOW, FROZEN_NOW)
+    recorder.applied(IndexReport(new=2, modified=1, sections=9), lag=0.2345, now=FROZEN_NOW + 1)
+    health = read_health(recorder.config)
+    assert (health["pending"], health["oldest_pending"], health["batches"]) == (0, None, 1)
+    assert health["lag_seconds"] == 0.234 and health["last_applied"] == FROZEN_NOW + 1
+    assert health["last_batch"]["new"] == 2 and health["pid"] == 4242
+
+
+def test_only_recent_errors_are_kept(recorder):
+    for n in range(MAX_ERRORS + 5):
+        recorder.error(f"problem {n}", FROZEN_NOW + n)
+    errors = read_health(recorder.config)["errors"]
+    assert len(errors) == MAX_ERRORS and errors[-1]["message"] == f"problem {MAX_ERRORS + 4}"
+
+
+def test_remove_leaves_no_health_behind(recorder):
+    recorder.set_state("watching")
+    assert health_path(recorder.config).exists()
+    recorder.remove()
+    assert not health_path(recorder.config).exists()
+
+
+def test_watch_settings_come_from_the_config(tmp_path):
+    assert WatchSettings.from_config(parse_config(tmp_path, {})) == WatchSettings(0.1, 1.0)
+    table = {"watch": {"debounce_ms": 250, "max_wait_ms": 100}}
+    assert WatchSettings.from_config(parse_config(tmp_path, table)) == WatchSettings(0.25, 0.25)
+    with pytest.raises(ConfigError, match="watch.debounce_ms"):
+        WatchSettings.from_config(parse_config(tmp_path, {"watch": {"debounce_ms": "fast"}}))

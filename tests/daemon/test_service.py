@@ -1,0 +1,49 @@
+"""The watch service with the real embedding model (vault_engine/daemon/service.py): the
+daemon embeds in the background after the lexical catch-up, keeps the model loaded, and a
+CLI semantic search is answered warm without importing torch in the CLI."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.daemon.conftest import probe_cli, wait_for
+from vault_engine.cli.daemon_client import ask
+from vault_engine.vault import Vault
+
+NOTES = {
+    "tasks/recurrence.md": "# Recurring tasks\nA task with a recurrence rule is created again "
+                           "after you complete it: every week, every month, or on a weekday.\n",
+    "tasks/priorities.md": "# Priorities\nHigh, medium and low priority change the sort order.\n",
+    "specs/storage.md": "# Storage\nNotes are plain Markdown files in a folder.\n",
+}
+
+
+def semantic_coverage(root) -> float | None:
+    answered, status = ask(root, "status")  # never falls back: the test asks the daemon only
+    return status["semantic"]["coverage"] if answered else None
+
+
+@pytest.mark.model
+def test_saves_are_embedded_in_the_background_and_searched_warm(make_vault, start_daemon):
+    root = make_vault(NOTES)
+    with Vault(root) as vault:
+        vault.index(embed=False)  # words only: the daemon does the embedding catch-up
+    daemon = start_daemon(root)
+    wait_for(lambda: semantic_coverage(root) == 1.0, timeout=180, what="background catch-up")
+
+    warm = probe_cli("--vault", root, "search", "a task that comes back every week once it is completed",
+                     "--semantic", "--json")
+    assert warm.code == 0 and warm.json["arms"] == ["semantic"]
+    assert warm.json["hits"][0]["path"] == "tasks/recurrence.md"
+    assert "torch" not in warm.loaded and "vault_engine.vault" not in warm.loaded
+
+    (root / "tasks" / "reminders.md").write_text(
+        "# Reminders\nAn alarm goes off on your phone before the deadline of a task.\n")
+    wait_for(lambda: semantic_coverage(root) == 1.0 and
+             probe_cli("--vault", root, "status", "--json").json["sections"] == 4,
+             timeout=60, what="the save embedded")
+    found = probe_cli("--vault", root, "search", "an alarm on my phone before the deadline",
+                      "--semantic", "--json")
+    assert found.json["hits"][0]["path"] == "tasks/reminders.md"
+    assert "torch" not in found.loaded
+    assert daemon.health()["errors"] == []

@@ -1,0 +1,71 @@
+"""The watcher's state files (vault_engine/indexing/watch_state.py): health, liveness through
+the pid lock (a real flock), stale-file detection, and the line `status` prints."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+
+import pytest
+
+from vault_engine.config import parse_config
+from vault_engine.indexing.watch_state import (health_path, pid_path, read_health,
+                                               watcher_running, watcher_status, write_health)
+
+HEALTH = {"pid": 4242, "started": 1_790_000_000.0, "state": "watching", "last_event": None,
+          "last_applied": 1_790_000_060.0, "pending": 2, "lag_seconds": 0.21, "batches": 3,
+          "errors": [{"at": 1_790_000_050.0, "message": "bad.md: not UTF-8"}]}
+
+
+@pytest.fixture
+def config(tmp_path):
+    return parse_config(tmp_path, {})
+
+
+@pytest.fixture
+def pid_lock(config):
+    """Hold the pid lock the way a running `vault-engine watch` does."""
+    pid_path(config).parent.mkdir(parents=True, exist_ok=True)
+    fd = os.open(pid_path(config), os.O_RDWR | os.O_CREAT, 0o600)
+    fcntl.flock(fd, fcntl.LOCK_EX)
+    yield
+    os.close(fd)
+
+
+def test_no_watcher_is_off(config):
+    status = watcher_status(config)
+    assert status["state"] == "off" and "vault-engine watch" in status["summary"]
+    assert read_health(config) is None and not watcher_running(config)
+
+
+def test_a_live_watcher_reports_its_health(config, pid_lock):
+    write_health(config, HEALTH)
+    status = watcher_status(config)
+    assert watcher_running(config)
+    assert status["state"] == "watching" and status["pending"] == 2
+    assert status["summary"] == (
+        "watching (pid 4242) since 2026-09-21T14:13:20Z; last applied 2026-09-21T14:14:20Z "
+        "(lag 0.21 s); 2 pending; 1 recent errors; last: bad.md: not UTF-8")
+
+
+def test_health_left_by_a_dead_process_is_stale(config):
+    write_health(config, HEALTH)
+    pid_path(config).write_text("4242\n")  # the pid file stays after SIGKILL; its lock does not
+    status = watcher_status(config)
+    assert status["state"] == "stale"
+    assert "left over from pid 4242" in status["summary"]
+    assert "2026-09-21T14:14:20Z" in status["summary"]
+
+
+def test_an_unreadable_health_file_is_treated_as_absent(config):
+    health_path(config).parent.mkdir(parents=True)
+    health_path(config).write_text("{half")
+    assert read_health(config) is None
+    assert watcher_status(config)["state"] == "off"
+
+
+def test_write_health_leaves_no_temp_file(config):
+    write_health(config, HEALTH)
+    write_health(config, {**HEALTH, "pending": 0})
+    assert read_health(config)["pending"] == 0
+    assert [p.name for p in health_path(config).parent.iterdir()] == ["watch.json"]

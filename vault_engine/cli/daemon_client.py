@@ -1,0 +1,137 @@
+"""The CLI side of the warm daemon: ask the running watcher, else answer in-process.
+
+:class:`DaemonContext` hands command handlers a :class:`DaemonVault` instead of a Vault. It
+forwards the routed methods (:data:`vault_engine.daemon.protocol.OPS`: search, show, links,
+status, resume, deadend check/list) to the daemon when one answers, and everything else, or
+anything the daemon cannot answer (absent, stale socket, busy, timeout, older version), to an
+in-process Vault opened on first need. The handler, and so the rendering, is the same code
+either way, which keeps the output identical. ``--no-daemon`` (or
+``VAULT_ENGINE_NO_DAEMON=1``) skips the daemon.
+
+Cheap on purpose: a routed call imports the protocol, the socket module and the result's
+dataclasses, never the Vault, its stores, or anything heavy.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+from argparse import Namespace
+from functools import partial
+from pathlib import Path
+from typing import Any
+
+from vault_engine.cli.context import Context
+from vault_engine.config import STATE_DIR, find_vault
+from vault_engine.daemon import protocol
+
+log = logging.getLogger(__name__)
+
+SOCKET_NAME = "daemon.sock"  # watch_state.SOCKET_FILE, without importing the indexing layer
+CONNECT_TIMEOUT = 0.5
+REPLY_TIMEOUT = 15.0  # the daemon itself answers "busy" after 5 s; this catches a hung one
+
+
+class DaemonContext(Context):
+    """A Context whose ``vault`` asks the warm daemon first."""
+
+    @property
+    def vault(self) -> Any:
+        if self._vault is None:
+            self._vault = DaemonVault(getattr(self.args, "vault", None))
+        return self._vault
+
+
+def make_context(args: Namespace) -> Context:
+    """The context for this command line: daemon-first unless told otherwise."""
+    if getattr(args, "no_daemon", False) or os.environ.get("VAULT_ENGINE_NO_DAEMON") == "1":
+        return Context(args)
+    return DaemonContext(args)
+
+
+class DaemonVault:
+    """Stands in for :class:`~vault_engine.vault.Vault` in the CLI (duck-typed)."""
+
+    def __init__(self, explicit: str | None):
+        self._explicit = explicit
+        self._root: Path | None = None
+        self._local = None
+
+    @property
+    def root(self) -> Path:
+        if self._root is None:
+            self._root = find_vault(self._explicit)
+        return self._root
+
+    def __getattr__(self, name: str) -> Any:
+        if name in protocol.METHOD_OPS:
+            return partial(self._routed, name)
+        return getattr(self._in_process(), name)
+
+    def _routed(self, method: str, *args: Any, **kwargs: Any) -> Any:
+        answered, result = ask(self.root, protocol.METHOD_OPS[method], args, kwargs)
+        if answered:
+            return result
+        return getattr(self._in_process(), method)(*args, **kwargs)
+
+    def _in_process(self) -> Any:
+        if self._local is None:
+            from vault_engine.vault import Vault
+
+            self._local = Vault(self.root)
+        return self._local
+
+    def close(self) -> None:
+        if self._local is not None:
+            self._local.close()
+            self._local = None
+
+
+def ask(root: Path, op: str, args: tuple = (), kwargs: dict | None = None,
+        timeout: float = REPLY_TIMEOUT) -> tuple[bool, Any]:
+    """``(True, result)`` when the daemon of ``root`` answered; ``(False, None)`` when the
+    caller must answer in-process. A user error the daemon's Vault raised is raised here."""
+    path = root / STATE_DIR / SOCKET_NAME
+    if not path.exists():
+        return False, None  # no watcher: not even a socket call
+    try:
+        line = _exchange(path, protocol.request(op, args, kwargs), timeout)
+        reply = protocol.parse(line)
+    except (OSError, protocol.ProtocolError) as exc:
+        _explain(exc, timeout)
+        return False, None
+    if reply.get("ok"):
+        try:
+            return True, protocol.decode(reply.get("result"))
+        except (protocol.ProtocolError, TypeError) as exc:
+            log.debug("daemon reply not readable (%s): answering in-process", exc)
+            return False, None
+    error = reply.get("error") or {}
+    if error.get("kind") == "vault":
+        raise protocol.vault_error(error)
+    log.debug("daemon did not answer %s (%s): answering in-process", op, error.get("message"))
+    return False, None
+
+
+def _exchange(path: Path, request: bytes, timeout: float) -> bytes:
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+        sock.settimeout(CONNECT_TIMEOUT)
+        with protocol.unix_address(path) as address:
+            sock.connect(address)
+        sock.settimeout(timeout)
+        sock.sendall(request)
+        with sock.makefile("rb") as stream:
+            line = stream.readline()
+    if not line.endswith(b"\n"):
+        raise ConnectionResetError("the daemon closed the connection without a full answer")
+    return line
+
+
+def _explain(exc: Exception, timeout: float) -> None:
+    """A stale socket (no watcher) is normal and silent; a watcher that does not answer in
+    time deserves one line, since the answer then costs an in-process start."""
+    if isinstance(exc, socket.timeout):
+        log.warning("the running watcher did not answer within %.0f s; answering in-process", timeout)
+    else:
+        log.debug("no daemon answer (%s): answering in-process", exc)

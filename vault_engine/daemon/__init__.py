@@ -1,0 +1,1 @@
+"""The warm daemon: the watcher and the query server behind `vault-engine watch`."""

@@ -1,0 +1,290 @@
+"""The warm daemon: ``vault-engine watch`` is the watch service plus a query server.
+
+Queries arrive on the Unix socket ``.vault-engine/daemon.sock`` (mode 0600, inside the vault,
+never TCP) in the line-delimited JSON of :mod:`vault_engine.daemon.protocol`.
+
+Threads: the main thread accepts connections and takes signals, asleep in ``select`` with no
+timeout; one short-lived thread per connection; the Vault worker (every Vault call, see
+:mod:`vault_engine.daemon.worker`); the watch thread; watchdog's own threads. Idle, all of
+them block: no polling loop of ours.
+
+Stop on SIGINT/SIGTERM: stop accepting and remove the socket; stop the observer; the batch
+being applied is finished (one ledger transaction and one Whoosh commit: it lands whole or
+not at all) and pending events are left to the next start's catch-up; close the Vault;
+remove watch.json and the pid file.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import logging
+import os
+import selectors
+import signal
+import socket
+import threading
+import time
+from concurrent.futures import TimeoutError as FutureTimeout
+from pathlib import Path
+from typing import Any, Protocol
+
+from vault_engine.config import load_config
+from vault_engine.daemon import protocol
+from vault_engine.daemon.health import HealthRecorder
+from vault_engine.daemon.service import WatchListener, WatchService
+from vault_engine.daemon.worker import VaultWorker
+from vault_engine.errors import VaultError
+from vault_engine.indexing.watch_state import pid_path, socket_path, watcher_running
+
+log = logging.getLogger(__name__)
+
+READ_WAIT = 5.0  # a query that would wait longer for the Vault is answered "busy"
+CONNECTION_TIMEOUT = 30.0  # a client that sends nothing for this long is dropped
+STOP_WAIT = 30.0
+
+
+class DaemonListener(WatchListener, Protocol):
+    """What ``vault-engine watch`` prints: the start, each batch, problems, the stop."""
+
+    def started(self, info: dict[str, Any]) -> None: ...
+
+    def stopped(self) -> None: ...
+
+
+class PidLock:
+    """``.vault-engine/daemon.pid``, flock-ed for the daemon's life: one watcher per vault,
+    and the proof of life that :func:`watcher_running` checks."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self._fd: int | None = None
+
+    def acquire(self, wait: float = 0.5) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
+        deadline = time.monotonic() + wait  # a status probe holds the lock for microseconds
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    other = os.read(fd, 32).decode(errors="replace").strip() or "?"
+                    os.close(fd)
+                    raise VaultError(f"a watcher already runs for this vault (pid {other}): "
+                                     "stop it with `vault-engine watch --stop` first") from None
+                time.sleep(0.02)
+        os.ftruncate(fd, 0)
+        os.write(fd, f"{os.getpid()}\n".encode())
+        self._fd = fd
+
+    def release(self) -> None:
+        if self._fd is None:
+            return
+        self.path.unlink(missing_ok=True)  # before unlocking: a newcomer makes a fresh file
+        os.close(self._fd)
+        self._fd = None
+
+
+class QueryServer:
+    """Answers protocol requests by running the named Vault method on the worker."""
+
+    def __init__(self, path: Path, worker: VaultWorker, read_wait: float = READ_WAIT):
+        self.path = path
+        self.worker = worker
+        self.read_wait = read_wait
+        self.sock: socket.socket | None = None
+
+    def bind(self) -> None:
+        """Listen on the socket, mode 0600 from the first instant (umask), never TCP. Call
+        before starting other threads: the umask is process-wide."""
+        self.path.unlink(missing_ok=True)  # stale: we hold the pid lock, nobody serves it
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+        old_umask = os.umask(0o177)
+        try:
+            with protocol.unix_address(self.path) as address:
+                sock.bind(address)
+        except OSError as exc:
+            sock.close()
+            raise VaultError(f"cannot listen on {self.path}: {exc.strerror or exc}") from exc
+        finally:
+            os.umask(old_umask)
+        os.chmod(self.path, 0o600)
+        sock.listen(64)
+        self.sock = sock
+
+    def accept(self) -> None:
+        """Take one waiting connection and answer it on its own thread."""
+        conn, _ = self.sock.accept()
+        threading.Thread(target=self.handle, args=(conn,), name="query", daemon=True).start()
+
+    def handle(self, conn: socket.socket) -> None:
+        with conn:
+            conn.settimeout(CONNECTION_TIMEOUT)
+            try:
+                line = conn.makefile("rb").readline(protocol.MAX_REQUEST_BYTES + 1)
+                if not line.endswith(b"\n"):
+                    if line:
+                        conn.sendall(protocol.reply_error("protocol", "request too long or unterminated"))
+                    return
+                conn.sendall(self.answer(line))
+            except OSError as exc:  # the client gave up (timeout, Ctrl-C): nothing to answer
+                log.debug("query connection dropped: %s", exc)
+
+    def answer(self, line: bytes) -> bytes:
+        """The reply line for one request line."""
+        started = time.perf_counter()
+        try:
+            message = protocol.parse(line)
+            op = message.get("op")
+            if op == "ping":
+                return protocol.reply_ok({"pid": os.getpid(), "ops": sorted(protocol.OPS)}, 0.0)
+            method = protocol.OPS.get(op)
+            if method is None:
+                return protocol.reply_error("protocol", f"unknown op {op!r}")
+            args = protocol.decode(message.get("args", []))
+            kwargs = protocol.decode(message.get("kwargs", {}))
+        except protocol.ProtocolError as exc:
+            return protocol.reply_error("protocol", str(exc))
+        future = self.worker.submit(lambda vault: _call(vault, method, args, kwargs))
+        try:
+            result = future.result(timeout=self.read_wait)
+            return protocol.reply_ok(result, (time.perf_counter() - started) * 1000)
+        except FutureTimeout:
+            future.cancel()  # if it has not started: no stale work left behind
+            return protocol.reply_error("busy", f"busy for over {self.read_wait:.0f} s (indexing)")
+        except protocol.ProtocolError as exc:  # e.g. an op this (older) daemon cannot answer
+            return protocol.reply_error("protocol", str(exc))
+        except VaultError as exc:
+            return protocol.reply_error("vault", str(exc), exc)
+        except Exception as exc:  # noqa: BLE001 - the client answers in-process and shows it
+            log.debug("query %s failed", op, exc_info=True)
+            return protocol.reply_error("internal", repr(exc), exc)
+
+    def close(self) -> None:
+        if self.sock is not None:
+            self.sock.close()
+            self.sock = None
+            self.path.unlink(missing_ok=True)
+
+
+def _call(vault: Any, method: str, args: list, kwargs: dict) -> Any:
+    found = getattr(vault, method, None)
+    if found is None:
+        raise protocol.ProtocolError(f"this daemon's Vault has no {method}()")
+    return found(*args, **kwargs)
+
+
+class Daemon:
+    """``vault-engine watch``: run until SIGINT/SIGTERM (or :meth:`request_stop`)."""
+
+    def __init__(self, root: Path, listener: DaemonListener):
+        self.root = root
+        self.config = load_config(root)
+        self.listener = listener
+        self.worker = VaultWorker(root)
+        self.server = QueryServer(socket_path(self.config), self.worker)
+        self.health = HealthRecorder(self.config, os.getpid(), time.time())
+        self.service = WatchService(self.config, self.worker, self.health, listener,
+                                    on_fatal=self.request_stop)
+        self._pid_lock = PidLock(pid_path(self.config))
+        self._wake_r = self._wake_w = -1
+        self._stopping = threading.Event()
+
+    def run(self) -> None:
+        """Serve until stopped; always leaves no socket, pid file nor health behind."""
+        self._pid_lock.acquire()
+        self._wake_r, self._wake_w = os.pipe()
+        try:
+            self.server.bind()
+            _prefer_forkserver()
+            self.health.set_state("catching-up")
+            self.service.start()
+            self.listener.started({"pid": os.getpid(), "vault": str(self.root),
+                                   "socket": str(self.server.path)})
+            self._serve()
+        finally:
+            self._shutdown()
+
+    def request_stop(self) -> None:
+        """Stop from any thread (a fatal watcher error, a test)."""
+        self._stopping.set()
+        if self._wake_w >= 0:
+            os.write(self._wake_w, b"!")
+
+    def _serve(self) -> None:
+        on_main = threading.current_thread() is threading.main_thread()
+        previous = _catch_signals(self._wake_w, self._stopping) if on_main else None
+        try:
+            with selectors.DefaultSelector() as selector:
+                selector.register(self.server.sock, selectors.EVENT_READ)
+                selector.register(self._wake_r, selectors.EVENT_READ)
+                while not self._stopping.is_set():
+                    for key, _ in selector.select():  # no timeout: idle means asleep
+                        if key.fileobj is self.server.sock:
+                            self.server.accept()
+                        else:
+                            os.read(self._wake_r, 512)
+        finally:
+            if previous is not None:
+                _restore_signals(previous)
+
+    def _shutdown(self) -> None:
+        try:
+            self.health.set_state("stopping")
+            self.server.close()
+            self.service.stop()
+            self.worker.close()
+            self.health.remove()
+        finally:
+            self._pid_lock.release()
+            os.close(self._wake_r)
+            os.close(self._wake_w)
+            self._wake_r = self._wake_w = -1
+            self.listener.stopped()
+
+
+def _catch_signals(wake_fd: int, stopping: threading.Event) -> tuple:
+    """SIGINT/SIGTERM set ``stopping``; the wakeup fd makes ``select`` return at once."""
+    os.set_blocking(wake_fd, False)
+    previous_fd = signal.set_wakeup_fd(wake_fd)
+    handler = lambda signum, frame: stopping.set()  # noqa: E731
+    previous = {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, signal.SIGTERM)}
+    return previous_fd, previous
+
+
+def _restore_signals(saved: tuple) -> None:
+    previous_fd, previous = saved
+    signal.set_wakeup_fd(previous_fd)
+    for sig, handler in previous.items():
+        signal.signal(sig, handler)
+
+
+def _prefer_forkserver() -> None:
+    """A 1,000-file burst reads notes in a process pool; forking a process that runs threads
+    can deadlock the child on a lock some thread held, so children come from a forkserver."""
+    import multiprocessing
+
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        multiprocessing.set_start_method("forkserver", force=True)
+        multiprocessing.set_forkserver_preload(["vault_engine.indexing.indexer"])
+
+
+def stop_daemon(root: Path, wait: float = STOP_WAIT) -> int | None:
+    """Ask the watcher of the vault at ``root`` to stop (SIGTERM) and wait until it has;
+    its pid, or None when none was running."""
+    config = load_config(root)
+    if not watcher_running(config):
+        return None
+    try:
+        pid = int(pid_path(config).read_text().strip())
+    except (OSError, ValueError) as exc:
+        raise VaultError(f"a watcher runs but {pid_path(config)} is unreadable: {exc}") from exc
+    os.kill(pid, signal.SIGTERM)
+    deadline = time.monotonic() + wait
+    while watcher_running(config):
+        if time.monotonic() > deadline:
+            raise VaultError(f"the watcher (pid {pid}) did not stop within {wait:.0f} s; "
+                             f"kill it with `kill {pid}`")
+        time.sleep(0.05)
+    return pid

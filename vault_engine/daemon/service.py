@@ -1,0 +1,208 @@
+"""The watch service: catch up with the vault, then apply each burst of file events.
+
+It wires the pieces of :mod:`vault_engine.indexing.watcher` to the warm Vault: the feed
+(watchdog), the debouncer, and the worker thread that owns the Vault. A burst becomes one
+``Vault.index_paths`` call (the same indexer as ``vault-engine index``, under the same writer
+lock, so a concurrent ``index`` waits for the batch, and the batch for it). A full
+``Vault.index`` runs instead when the whole vault must be compared: at start (changes made
+while no watcher ran), after the kernel dropped events, after ``vault-engine.toml`` changed,
+and after a failed batch.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Protocol
+
+from vault_engine.config import CONFIG_NAME, Config
+from vault_engine.daemon.health import HealthRecorder
+from vault_engine.daemon.worker import VaultWorker
+from vault_engine.errors import ConfigError, ModelUnavailable, VaultError
+from vault_engine.indexing.watcher import (DEFAULT_MAX_WAIT, DEFAULT_QUIET, Burst, ChangeFeed,
+                                           Debouncer, watch_loop)
+from vault_engine.model import IndexReport
+from vault_engine.vault import Vault
+
+log = logging.getLogger(__name__)
+
+# The embedding catch-up runs between bursts in slices: it yields (the way Ctrl-C stops
+# ``index``: what was embedded is kept) as soon as a change or a query waits, and after this
+# many seconds, so that the writer lock is released now and then for a concurrent ``index``.
+EMBED_SLICE_SECONDS = 5.0
+
+
+class _YieldToWork(KeyboardInterrupt):
+    """Raised from the embedding progress callback: the embedding phase treats it as Ctrl-C
+    and stops cleanly after the current encode chunk, keeping every finished section."""
+
+
+@dataclass(frozen=True, slots=True)
+class WatchSettings:
+    """``[watch]`` in vault-engine.toml: ``debounce_ms`` (quiet period before a burst is
+    applied) and ``max_wait_ms`` (a burst is applied by then even if events keep coming)."""
+
+    quiet: float = DEFAULT_QUIET
+    max_wait: float = DEFAULT_MAX_WAIT
+
+    @classmethod
+    def from_config(cls, config: Config) -> WatchSettings:
+        table = config.section("watch")
+        quiet = _milliseconds(table, "debounce_ms", DEFAULT_QUIET)
+        return cls(quiet, max(quiet, _milliseconds(table, "max_wait_ms", DEFAULT_MAX_WAIT)))
+
+
+class WatchListener(Protocol):
+    """What the shell running the watcher is told (from the watch thread)."""
+
+    def applied(self, report: IndexReport, catch_up: bool) -> None: ...
+
+    def problem(self, message: str) -> None: ...
+
+
+class WatchService:
+    """The watch thread: catch-up, then :func:`watch_loop` until :meth:`stop`."""
+
+    def __init__(self, config: Config, worker: VaultWorker, health: HealthRecorder,
+                 listener: WatchListener, on_fatal: Callable[[], None]):
+        self.config = config
+        self.worker = worker
+        self.health = health
+        self.listener = listener
+        self.on_fatal = on_fatal
+        self.settings = WatchSettings.from_config(config)
+        self.feed = ChangeFeed(config)
+        self._thread: threading.Thread | None = None
+        self._full_next = False
+        self._stop_requested = threading.Event()
+
+    def start(self) -> None:
+        """Watch first, then catch up: a change made during the catch-up is not lost."""
+        self.feed.start()
+        self._thread = threading.Thread(target=self._run, name="watch", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        """Stop watching; the batch being applied is finished, pending events are left to
+        the next start's catch-up."""
+        self._stop_requested.set()
+        if self.worker.busy:
+            self.listener.problem("stopping: finishing the batch being applied first")
+        self.feed.stop()
+        if self._thread is not None:
+            self._thread.join()
+
+    def _run(self) -> None:
+        try:
+            self._apply_full(catch_up=True)
+            self.health.set_state("watching")
+            if self._stop_requested.is_set():
+                return  # Ctrl-C during the catch-up: do not load the model on the way out
+            self._warm_model()
+            debouncer = Debouncer(self.settings.quiet, self.settings.max_wait)
+            watch_loop(self.feed.queue, debouncer, self._apply, on_pending=self._pending,
+                       idle_step=self._embed_step)
+        except Exception as exc:  # a bug: say so, and stop the daemon rather than go stale
+            log.exception("the watcher stopped")
+            self.health.error(f"the watcher stopped: {exc!r}", time.time())
+            self.on_fatal()
+
+    def _apply(self, burst: Burst) -> None:
+        if burst.rescan or CONFIG_NAME in burst.paths or self._full_next:
+            if CONFIG_NAME in burst.paths and not self._reload_config():
+                return
+            self._apply_full(catch_up=False, burst=burst)
+            return
+        self._record(lambda vault: vault.index_paths(burst.paths), burst, catch_up=False)
+
+    def _reload_config(self) -> bool:
+        """Reopen the Vault with the new vault-engine.toml; the feed filters by it too."""
+        self.worker.reload()
+        try:
+            self.config = self.worker.call(lambda vault: vault.config)
+        except VaultError as exc:
+            self._failed(str(exc))
+            return False
+        self.feed.config = self.config
+        return True
+
+    def _apply_full(self, *, catch_up: bool, burst: Burst | None = None) -> None:
+        self._record(lambda vault: vault.index(embed=False), burst, catch_up=catch_up)
+
+    def _record(self, work: Callable[[Vault], IndexReport], burst: Burst | None,
+                catch_up: bool) -> None:
+        started = time.monotonic()
+        try:
+            report = self.worker.call(work)
+        except VaultError as exc:
+            self._failed(str(exc))
+            return
+        except Exception as exc:  # noqa: BLE001 - recorded, shown, and retried in full
+            log.debug("batch failed", exc_info=True)
+            self._failed(f"indexing failed: {exc!r}")
+            return
+        self._full_next = False
+        lag = time.monotonic() - (burst.first_event if burst else started)
+        self.health.applied(report, lag, time.time())
+        for skipped in report.skipped:
+            self.listener.problem(f"skipped {skipped.path}: {skipped.reason}")
+        self.listener.applied(report, catch_up)
+
+    def _failed(self, message: str) -> None:
+        """A failed batch is not lost: the next burst compares the whole vault."""
+        self._full_next = True
+        self.health.error(message, time.time())
+        self.listener.problem(message + " (the next change triggers a full comparison)")
+
+    def _pending(self, debouncer: Debouncer) -> None:
+        oldest = debouncer.oldest
+        wall = None if oldest is None else time.time() - (time.monotonic() - oldest)
+        self.health.pending(debouncer.pending, wall, time.time())
+
+    def _warm_model(self) -> None:
+        """Load the embedding model now, so the first semantic query does not pay for it."""
+        try:
+            self.worker.call(lambda vault: vault.embedder().embed(["warm up"]))
+        except ModelUnavailable:
+            pass  # lexical only: search says so itself
+        except Exception as exc:  # noqa: BLE001 - the watcher still works by words
+            self.health.error(f"the embedding model did not load: {exc!r}", time.time())
+            self.listener.problem(f"the embedding model did not load ({exc}); searching by words only")
+
+    def _embed_step(self) -> bool:
+        """One slice of the embedding catch-up; True when it yielded with work left."""
+        started = time.monotonic()
+        yielded = False
+
+        def progress(stage: str, done: int, total: int) -> None:
+            nonlocal yielded
+            if stage != "embed" or not 0 < done < total:
+                return  # yield only between chunks, where the phase stops cleanly
+            busy = self.worker.waiting or not self.feed.queue.empty()
+            if busy or time.monotonic() - started > EMBED_SLICE_SECONDS:
+                yielded = True
+                raise _YieldToWork
+
+        try:
+            report = self.worker.call(lambda vault: vault.embed_pending(progress))
+        except _YieldToWork:
+            return True
+        except Exception as exc:  # noqa: BLE001 - recorded and shown; retried after the next burst
+            self.health.error(f"embedding failed: {exc!r}", time.time())
+            self.listener.problem(f"embedding failed: {exc}")
+            return False
+        if report.embedded and not yielded:
+            self.listener.applied(report, False)
+        return yielded
+
+
+def _milliseconds(table: dict, key: str, default: float) -> float:
+    value = table.get(key)
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
+        raise ConfigError(f"watch.{key} must be a number of milliseconds (>= 0) in vault-engine.toml")
+    return value / 1000.0

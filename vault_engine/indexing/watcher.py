@@ -1,0 +1,250 @@
+"""The watcher: file-system events -> quiet-period bursts of changed paths -> one plan each.
+
+Split so that the logic is testable without a file system or a clock:
+
+- :func:`event_paths` turns one watchdog event into vault-relative paths: both sides of a
+  move, and a folder as ``"dir/"`` so the indexer expands it (a folder rename is one event);
+  ignored folders (``.vault-engine/``, ``.obsidian/``, ``.git/``, ``.trash/``) and excluded
+  paths are dropped here, so our own index writes never wake the loop;
+- :class:`Debouncer` coalesces paths into bursts. Pure: ``now`` is a parameter. An editor's
+  atomic save (temp write + rename) or a ``git checkout`` (hundreds of events) is one burst;
+- :class:`ChangeFeed` is the recursive watchdog observer feeding a queue, and
+  :func:`watch_loop` blocks on that queue (never polls) and hands each burst to a callback.
+  The daemon applies it with ``Vault.index_paths``: the same indexer as ``vault-engine index``.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import queue
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+from vault_engine.config import Config
+from vault_engine.errors import VaultError
+from vault_engine.sources.vault_files import is_indexable
+
+log = logging.getLogger(__name__)
+
+# Quiet period: a burst is applied once no event came for this long...
+DEFAULT_QUIET = 0.1
+# ...or once its first event is this old, so a long stream of events still makes progress.
+DEFAULT_MAX_WAIT = 1.0
+
+# Between two steps of background work, wait this long for events: a writer waiting for the
+# vault's writer lock (a concurrent `vault-engine index`) gets its turn.
+IDLE_PAUSE = 0.1
+
+DRAIN_LIMIT = 10_000  # queue items taken in one turn of the loop
+
+STOP = "stop"  # queue item: leave the loop
+RESCAN = "rescan"  # queue item: the kernel dropped events, compare the whole vault
+
+# watchdog events the watcher acts on; opened/closed/attrib events are dropped by the kernel
+# mask (reading a note must not look like a change of it).
+EVENT_TYPES = ("created", "modified", "deleted", "moved")
+
+
+@dataclass(frozen=True, slots=True)
+class Burst:
+    """Coalesced changes to apply as one plan. ``rescan``: compare the whole vault instead."""
+
+    paths: frozenset[str]
+    first_event: float
+    last_event: float
+    events: int
+    rescan: bool = False
+
+
+@dataclass(slots=True)
+class Debouncer:
+    """Collects paths until the vault has been quiet for ``quiet`` seconds (or the oldest
+    pending event is ``max_wait`` old). Pure: the caller passes the clock."""
+
+    quiet: float = DEFAULT_QUIET
+    max_wait: float = DEFAULT_MAX_WAIT
+    _paths: set[str] = field(default_factory=set)
+    _first: float | None = None
+    _last: float = 0.0
+    _events: int = 0
+    _rescan: bool = False
+
+    @property
+    def pending(self) -> int:
+        """Paths waiting to be applied (a pending rescan counts as one)."""
+        return len(self._paths) + (1 if self._rescan and not self._paths else 0)
+
+    @property
+    def oldest(self) -> float | None:
+        """When the oldest pending event came, or None when nothing is pending."""
+        return self._first
+
+    def add(self, paths: Iterable[str], now: float) -> None:
+        """Record one event's paths; each event pushes the quiet deadline back."""
+        paths = list(paths)
+        if not paths:
+            return
+        self._paths.update(paths)
+        self._mark(now)
+
+    def request_rescan(self, now: float) -> None:
+        """The next burst compares the whole vault (events were lost)."""
+        self._rescan = True
+        self._mark(now)
+
+    def _mark(self, now: float) -> None:
+        if self._first is None:
+            self._first = now
+        self._last = now
+        self._events += 1
+
+    def wait_time(self, now: float) -> float | None:
+        """Seconds until the pending burst is due; None when nothing is pending (block)."""
+        if self._first is None:
+            return None
+        due = min(self._last + self.quiet, self._first + self.max_wait)
+        return max(0.0, due - now)
+
+    def due(self, now: float) -> bool:
+        """A burst is pending and the vault has been quiet long enough (or it waited enough)."""
+        wait = self.wait_time(now)
+        return wait is not None and wait <= 0.0
+
+    def take(self) -> Burst:
+        """The pending burst; the debouncer starts empty again."""
+        burst = Burst(frozenset(self._paths), self._first or 0.0, self._last, self._events,
+                      self._rescan)
+        self._paths, self._first, self._last, self._events, self._rescan = set(), None, 0.0, 0, False
+        return burst
+
+
+def event_paths(config: Config, event: Any) -> list[str]:
+    """The vault-relative paths a watchdog event touches (folders end with ``/``), minus
+    ignored and excluded ones. Both sides of a move are returned."""
+    if event.event_type not in EVENT_TYPES:
+        return []
+    if event.is_directory and event.event_type == "modified":
+        return []  # a child came or went: the child has its own event
+    found = []
+    root = os.fspath(config.root)
+    for absolute in (event.src_path, getattr(event, "dest_path", "")):
+        if not absolute:
+            continue
+        rel = os.path.relpath(os.fsdecode(absolute), root).replace(os.sep, "/")
+        if rel == "." or rel.startswith("../") or not is_indexable(config, rel):
+            continue
+        if event.is_directory and config.is_excluded(rel + "/"):
+            continue  # "templates/**" excludes the folder itself, as scan_vault does
+        found.append(rel + "/" if event.is_directory else rel)
+    return found
+
+
+class ChangeFeed:
+    """A recursive watchdog observer on the vault that puts each event's relevant paths on
+    :attr:`queue` (a list of strings per event, or :data:`RESCAN`, or :data:`STOP`)."""
+
+    def __init__(self, config: Config):
+        self.config = config
+        self.queue: queue.SimpleQueue = queue.SimpleQueue()
+        self._observer = None
+        self._overflow = _OverflowAlarm(self.queue)
+
+    def start(self) -> None:
+        """Start watching (events before this call are not seen: catch up after it)."""
+        from watchdog.events import (DirCreatedEvent, DirDeletedEvent, DirMovedEvent,
+                                     FileCreatedEvent, FileDeletedEvent, FileModifiedEvent,
+                                     FileMovedEvent)
+        from watchdog.observers import Observer
+
+        kinds = [FileCreatedEvent, FileModifiedEvent, FileDeletedEvent, FileMovedEvent,
+                 DirCreatedEvent, DirDeletedEvent, DirMovedEvent]
+        self._observer = Observer()
+        self._observer.schedule(self, os.fspath(self.config.root), recursive=True,
+                                event_filter=kinds)
+        for name in ("watchdog.observers.inotify_c", "watchdog.observers.inotify"):
+            logging.getLogger(name).addHandler(self._overflow)
+        try:
+            self._observer.start()
+        except OSError as exc:  # ENOSPC: one inotify watch per folder, and the limit is hit
+            self._observer = None
+            raise VaultError(f"cannot watch {self.config.root}: {exc.strerror or exc}; on Linux, "
+                             "raise the limit: sysctl fs.inotify.max_user_watches=524288") from exc
+
+    def dispatch(self, event: Any) -> None:
+        """Called by watchdog's thread for each event (the observer's handler protocol)."""
+        paths = event_paths(self.config, event)
+        if paths:
+            self.queue.put(paths)
+
+    def stop(self) -> None:
+        """Stop the observer, then wake :func:`watch_loop` with :data:`STOP`."""
+        if self._observer is not None:
+            self._observer.stop()
+            self._observer.join(timeout=10)
+            self._observer = None
+        for name in ("watchdog.observers.inotify_c", "watchdog.observers.inotify"):
+            logging.getLogger(name).removeHandler(self._overflow)
+        self.queue.put(STOP)
+
+
+class _OverflowAlarm(logging.Handler):
+    """watchdog reports a kernel queue overflow (events lost) only as a log warning; turn it
+    into a full rescan so no change is missed."""
+
+    def __init__(self, target: queue.SimpleQueue):
+        super().__init__(logging.WARNING)
+        self.target = target
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if "overflow" in record.getMessage().lower():
+            self.target.put(RESCAN)
+
+
+def watch_loop(feed: queue.SimpleQueue, debouncer: Debouncer, on_burst: Callable[[Burst], None],
+               *, on_pending: Callable[[Debouncer], None] | None = None,
+               idle_step: Callable[[], bool] | None = None,
+               clock: Callable[[], float] = time.monotonic) -> None:
+    """Apply bursts from ``feed`` until :data:`STOP`; pending events at that point are left
+    for the next start's catch-up. Between bursts, ``idle_step`` (background work such as
+    embedding) runs one small step at a time while no event is pending; it returns False when
+    it has nothing left. Idle with no work, the loop sleeps in a blocking ``get``."""
+    idle_work = idle_step is not None
+    while True:
+        timeout = debouncer.wait_time(clock())
+        if timeout is None and idle_work:
+            timeout = IDLE_PAUSE
+        try:
+            item = feed.get(timeout=timeout)
+        except queue.Empty:
+            item = None
+        if item == STOP:
+            return
+        if item is not None:
+            _take_in(feed, item, debouncer, clock())
+            if on_pending is not None:
+                on_pending(debouncer)
+        if debouncer.due(clock()):
+            on_burst(debouncer.take())
+            idle_work = idle_step is not None
+        elif item is None and debouncer.oldest is None and idle_work:
+            idle_work = bool(idle_step())
+
+
+def _take_in(feed: queue.SimpleQueue, item: Any, debouncer: Debouncer, now: float) -> None:
+    """Add ``item`` and what is already queued behind it (a burst arrives in bulk), up to
+    :data:`DRAIN_LIMIT` items, so that a never-ending stream still reaches ``max_wait``."""
+    for _ in range(DRAIN_LIMIT):
+        if item == RESCAN:
+            debouncer.request_rescan(now)
+        elif item == STOP:
+            feed.put(STOP)  # seen on the next turn, after this burst's bookkeeping
+            return
+        else:
+            debouncer.add(item, now)
+        try:
+            item = feed.get_nowait()
+        except queue.Empty:
+            return
