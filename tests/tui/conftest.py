@@ -1,0 +1,53 @@
+"""TUI fixtures: an indexed copy of sample-vault/, a frozen clock, and a way to let workers finish."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from vault_engine.vault import Vault
+
+TUI_NOW = 1_795_953_600.0  # 2026-11-29T12:00:00Z: sample-vault's dates are in Oct/Nov 2026
+WIDE, SMALL = (120, 36), (80, 24)
+
+
+@pytest.fixture
+def anyio_backend() -> str:
+    """Async tests run with anyio's pytest plugin (anyio comes with httpx, via notion-client)."""
+    return "asyncio"
+
+
+@pytest.fixture
+def indexed_vault(sample_vault: Path, monkeypatch) -> Path:
+    """A private copy of sample-vault/, indexed by words (no model), under a fake $HOME so
+    the header shows a stable ``~/sample``."""
+    monkeypatch.setenv("HOME", str(sample_vault.parent))
+    with Vault(sample_vault) as vault:
+        vault.index(embed=False, now=TUI_NOW)
+    return sample_vault
+
+
+@pytest.fixture
+def make_app(indexed_vault: Path):
+    """``make_app()`` builds the app as the CLI does, on the indexed copy, clock frozen."""
+    from tui import create_app
+
+    def build(root: Path | None = None, semantic: bool = False):
+        return create_app(root or indexed_vault, now=TUI_NOW, semantic=semantic)
+
+    return build
+
+
+async def settle(pilot, rounds: int = 3) -> None:
+    """Let debounce timers, workers and the messages they post run to the end."""
+    for _ in range(rounds):
+        await pilot.pause(0.05)
+        await pilot.app.workers.wait_for_complete()
+    await pilot.pause()
+
+
+def ledger_lines(root: Path) -> list[str]:
+    """The durable reinforcement log of a vault, one JSON document per line."""
+    log = root / ".vault-engine" / "ledger" / "reinforcements.jsonl"
+    return log.read_text(encoding="utf-8").splitlines() if log.exists() else []

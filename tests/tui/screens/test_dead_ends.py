@@ -1,0 +1,93 @@
+"""Dead ends screen: every ruling newest first, filters, jump to the note, proposal check."""
+
+import pytest
+from textual.widgets import Select
+
+from tests.tui.conftest import SMALL, WIDE, settle
+from tui.screens.note import NoteScreen
+from tui.widgets.dead_end_table import DeadEndTable
+from vault_engine.vault import Vault
+
+pytestmark = pytest.mark.anyio
+
+
+def rulings(root, project=None):
+    with Vault(root) as vault:
+        return vault.deadend_list(project)
+
+
+async def open_dead_ends(app, pilot):
+    await pilot.press("f2")
+    await settle(pilot)
+    return app.screen.query_one(DeadEndTable)
+
+
+async def choose(pilot, select_id, values, value):
+    """Pick ``value`` in a Select with the keyboard: open it, move down past the blank
+    ("All ...") and the ``values`` before it, Enter."""
+    select = pilot.app.screen.query_one(select_id, Select)
+    select.focus()
+    await pilot.press("enter")
+    await pilot.pause()
+    for _ in range(1 + values.index(value)):
+        await pilot.press("down")
+    await pilot.press("enter")
+    await settle(pilot)
+
+
+@pytest.mark.parametrize("size", [WIDE, SMALL], ids=["120x36", "80x24"])
+async def test_every_dead_end_is_listed_newest_first(make_app, indexed_vault, size):
+    expected = rulings(indexed_vault)
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        table = await open_dead_ends(app, pilot)
+        assert [(r.ref, r.line) for r in table.rulings] == [(r.ref, r.line) for r in expected]
+        whens = [r.when for r in table.rulings]
+        assert whens == sorted(whens, reverse=True)
+        detail = str(app.screen.query_one("#deadend-detail").render())
+        first = expected[0]
+        assert first.text in detail and first.reason in detail and first.agent in detail
+
+
+async def test_filtering_by_project_and_by_source(make_app, indexed_vault):
+    everything = rulings(indexed_vault)
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        table = await open_dead_ends(app, pilot)
+        projects = sorted({r.project for r in everything if r.project})
+        await choose(pilot, "#project-filter", projects, "drone-audio")
+        drone = rulings(indexed_vault, "drone-audio")
+        assert [r.ref for r in table.rulings] == [r.ref for r in drone] and len(drone) < len(everything)
+        await choose(pilot, "#source-filter", ["checkpoint", "working note"], "working note")
+        assert table.rulings and all(r.source == "working note" and r.project == "drone-audio"
+                                     for r in table.rulings)
+        assert len(table.rulings) == sum(r.source == "working note" for r in drone)
+        count = str(app.screen.query_one("#deadend-count").render())
+        assert count.startswith(f"{len(table.rulings)} of {len(everything)}")
+
+
+async def test_enter_jumps_to_the_note_at_the_dead_end(make_app):
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        table = await open_dead_ends(app, pilot)
+        await pilot.press("down", "enter")
+        await settle(pilot)
+        chosen = table.rulings[1]
+        assert isinstance(app.screen, NoteScreen)
+        assert app.screen.page.note.path == chosen.path and app.screen.page.line == chosen.line
+
+
+@pytest.mark.parametrize("size", [WIDE, SMALL], ids=["120x36", "80x24"])
+async def test_a_proposal_shows_what_deadend_check_says(make_app, indexed_vault, size):
+    proposal = "drop the second microphone to save board space"
+    with Vault(indexed_vault) as vault:
+        expected = vault.deadend_check(proposal, lexical_only=True)
+    assert expected.rulings  # the sample vault's checkpoint ruled this out
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await open_dead_ends(app, pilot)
+        await pilot.press("p", *proposal)
+        await settle(pilot)
+        answer = app.screen.query_one("#proposal-answer")
+        assert str(answer.render()) == expected.rendered
+        assert answer.has_class("-hit")

@@ -1,0 +1,107 @@
+"""Note viewer: rendered at the section, links and backlinks followed by keyboard, history,
+unresolved links shown as such, reinforcing from the keyboard."""
+
+import json
+
+import pytest
+
+from tests.tui.conftest import SMALL, TUI_NOW, WIDE, ledger_lines, settle
+from tui.screens.note import NoteScreen
+from tui.widgets.link_list import LinkList
+from tui.widgets.note_body import NoteBody
+
+pytestmark = pytest.mark.anyio
+REVIEW = "meetings/2026-11-18 design review.md"
+
+
+async def open_note(app, pilot, ref, line=None):
+    app.open_note(ref, line)
+    await settle(pilot)
+    assert isinstance(app.screen, NoteScreen)
+    return app.screen
+
+
+def link_rows(screen) -> list[str]:
+    links = screen.query_one(LinkList)
+    return [str(links.get_option_at_index(n).prompt) for n in range(links.option_count)]
+
+
+async def choose_link(pilot, screen, needle: str) -> None:
+    """Move the cursor down to the first row showing ``needle`` and press Enter, as a user would."""
+    links = screen.query_one(LinkList)
+    links.focus()
+    target = next(n for n, row in enumerate(link_rows(screen)) if needle in row)
+    while links.highlighted != target:
+        await pilot.press("down")
+    await pilot.press("enter")
+    await settle(pilot)
+
+
+@pytest.mark.parametrize("size", [WIDE, SMALL], ids=["120x36", "80x24"])
+async def test_a_section_ref_renders_the_note_scrolled_to_the_heading(make_app, size):
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        screen = await open_note(app, pilot, "specs/audio-pipeline.md#Signal chain")
+        body = screen.query_one(NoteBody)
+        headings = [title for _, title, _ in body.table_of_contents]
+        assert headings[:3] == ["Audio pipeline", "Microphone array", "Signal chain"]
+        scroll = screen.query_one("#note-scroll")
+        heading = next(b for b in body.children if "Signal chain" in str(getattr(b, "_content", "")))
+        assert scroll.scroll_y > 0  # not at the top...
+        # ...but with the section's heading at the top (below its own top margin)
+        assert heading.region.y - scroll.region.y == heading.styles.margin.top
+
+
+async def test_following_a_link_then_back_and_forward(make_app):
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        screen = await open_note(app, pilot, REVIEW)
+        await choose_link(pilot, screen, "[[auth-sessions#Token refresh]]")
+        assert screen.page.ref == "specs/auth-sessions.md#Token refresh"
+        await pilot.press("b")
+        await settle(pilot)
+        assert screen.page.ref == REVIEW
+        await pilot.press("f")
+        await settle(pilot)
+        assert screen.page.ref == "specs/auth-sessions.md#Token refresh"
+        await pilot.press("escape")
+        await settle(pilot)
+        assert not isinstance(app.screen, NoteScreen)
+
+
+async def test_a_backlink_opens_the_linking_note_at_the_link(make_app):
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        screen = await open_note(app, pilot, "specs/webhook-delivery.md")
+        rows = link_rows(screen)
+        assert any(row.startswith("← ") and row.split("\n")[0].endswith("design review.md:21")
+                   for row in rows)
+        await choose_link(pilot, screen, "design review.md:21")
+        assert screen.page.note.path == REVIEW and screen.page.line == 21
+
+
+async def test_unresolved_links_are_listed_as_such_and_cannot_be_followed(make_app):
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        screen = await open_note(app, pilot, REVIEW)
+        links = screen.query_one(LinkList)
+        rows = link_rows(screen)
+        assert rows[0].startswith("Links (") and ", 1 unresolved)" in rows[0]
+        index = next(n for n, row in enumerate(rows) if "[[capacity-plan-2027]]" in row)
+        assert "unresolved" in rows[index] and links.get_option_at_index(index).disabled
+
+
+async def test_r_reinforces_the_note_in_the_durable_ledger(make_app, indexed_vault):
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        await open_note(app, pilot, "specs/drop-test-protocol.md#Procedure")
+        before = len(ledger_lines(indexed_vault))
+        await pilot.press("r")
+        await settle(pilot)
+        lines = ledger_lines(indexed_vault)
+        assert len(lines) == before + 1
+        record = json.loads(lines[-1])
+        assert (record["event"], record["path"], record["at"]) == \
+            ("reinforce", "specs/drop-test-protocol.md", TUI_NOW)
+        assert record["by"] and "TUI" in record["why"]
+        assert any(n.title == "Reinforced" for n in app._notifications)

@@ -1,0 +1,67 @@
+"""Resume screen: projects on the left, the brief an arriving agent reads on the right."""
+
+import pytest
+from textual.widgets import Markdown
+
+from tests.tui.conftest import SMALL, TUI_NOW, WIDE, settle
+from tui.screens.note import NoteScreen
+from tui.widgets.project_list import ProjectList
+from vault_engine.vault import Vault
+
+pytestmark = pytest.mark.anyio
+
+
+def brief(root, project):
+    with Vault(root) as vault:
+        return vault.resume(project, max_tokens=2000, now=TUI_NOW)
+
+
+async def open_resume(app, pilot):
+    await pilot.press("f3")
+    await settle(pilot)
+    return app.screen.query_one(ProjectList)
+
+
+@pytest.mark.parametrize("size", [WIDE, SMALL], ids=["120x36", "80x24"])
+async def test_projects_on_the_left_and_the_first_ones_brief_on_the_right(make_app, indexed_vault, size):
+    projects = sorted(p.name for p in (indexed_vault / "projects").iterdir())  # folder = project
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        listed = await open_resume(app, pilot)
+        assert [listed.get_option_at_index(n).id for n in range(listed.option_count)] == projects
+        assert app.screen.query_one("#brief", Markdown).source == brief(indexed_vault, projects[0]).markdown
+
+
+async def test_moving_to_another_project_shows_its_brief(make_app, indexed_vault):
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        listed = await open_resume(app, pilot)
+        await pilot.press("down")
+        await settle(pilot)
+        project = listed.get_option_at_index(1).id
+        shown = app.screen.query_one("#brief", Markdown).source
+        assert shown == brief(indexed_vault, project).markdown and f"Resume: {project}" in shown
+
+
+async def test_enter_opens_the_latest_checkpoint(make_app, indexed_vault):
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        listed = await open_resume(app, pilot)
+        expected = brief(indexed_vault, listed.get_option_at_index(0).id).checkpoint.ref
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, NoteScreen) and app.screen.page.ref == expected
+
+
+async def test_a_vault_without_projects_says_how_to_start_one(make_vault):
+    from tui import create_app
+
+    root = make_vault({"notes/a.md": "# A\n\nno project here\n"})
+    with Vault(root) as vault:
+        vault.index(embed=False, now=TUI_NOW)
+    app = create_app(root, now=TUI_NOW, semantic=False)
+    async with app.run_test(size=SMALL) as pilot:
+        listed = await open_resume(app, pilot)
+        assert listed.option_count == 0
+        shown = app.screen.query_one("#brief", Markdown).source
+        assert "No projects yet" in shown and "vault-engine checkpoint new" in shown

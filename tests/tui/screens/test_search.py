@@ -1,0 +1,98 @@
+"""Search screen: results as you type, the score breakdown, Enter opens the note."""
+
+import pytest
+
+from tests.tui.conftest import SMALL, TUI_NOW, WIDE, settle
+from tui.screens.note import NoteScreen
+from tui.widgets.hit_list import HitList, score_breakdown
+from vault_engine.vault import Vault
+
+pytestmark = pytest.mark.anyio
+
+
+def expected_refs(root, query):
+    with Vault(root) as vault:
+        return [h.ref for h in vault.search(query, k=20, lexical_only=True, now=TUI_NOW).hits]
+
+
+@pytest.mark.parametrize("size", [WIDE, SMALL], ids=["120x36", "80x24"])
+async def test_results_appear_as_you_type(make_app, indexed_vault, size):
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await pilot.press(*"token refresh")
+        await settle(pilot)
+        hits = app.screen.query_one(HitList)
+        assert [h.ref for h in hits.hits] == expected_refs(indexed_vault, "token refresh")
+        assert any(h.path == "specs/auth-sessions.md" for h in hits.hits)
+        assert hits.option_count == len(hits.hits)
+        summary = str(app.screen.query_one("#search-summary").render())
+        assert summary.startswith(f"{len(hits.hits)} hits (lexical)")
+
+
+async def test_each_hit_shows_ref_kind_tap_snippet_and_score_breakdown(make_app):
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        await pilot.press(*"token refresh")
+        await settle(pilot)
+        hits = app.screen.query_one(HitList)
+        first = hits.hits[0]
+        prompt = str(hits.get_option_at_index(0).prompt)
+        for part in (first.ref, first.kind, f"tap {first.tap}", first.snippet[:40],
+                     score_breakdown(first)):
+            assert part in prompt
+        assert "lexical" in score_breakdown(first) and "decay ×" in score_breakdown(first)
+
+
+async def test_only_the_last_query_typed_is_shown(make_app, indexed_vault):
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        await pilot.press(*"beamforming")
+        await pilot.press(*["backspace"] * len("beamforming"))
+        await pilot.press(*"idempotency")
+        await settle(pilot)
+        refs = [h.ref for h in app.screen.query_one(HitList).hits]
+        assert refs == expected_refs(indexed_vault, "idempotency")
+
+
+async def test_a_miss_says_so_and_clearing_the_box_shows_the_help(make_app):
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        await pilot.press(*"zeppelin")
+        await settle(pilot)
+        summary = str(app.screen.query_one("#search-summary").render())
+        assert "No match for “zeppelin”" in summary and "a miss, not a guess" in summary
+        assert app.screen.query_one(HitList).option_count == 0
+        await pilot.press(*["backspace"] * len("zeppelin"))
+        await settle(pilot)
+        assert "Type to search" in str(app.screen.query_one("#search-summary").render())
+
+
+@pytest.mark.parametrize("size", [WIDE, SMALL], ids=["120x36", "80x24"])
+async def test_enter_opens_the_note_at_the_hit_and_escape_comes_back(make_app, size):
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await pilot.press(*"token refresh")
+        await settle(pilot)
+        first = app.screen.query_one(HitList).hits[0]
+        await pilot.press("down", "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, NoteScreen)
+        assert app.screen.page.ref == first.ref and app.screen.page.line == first.line_start
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.screen.query_one(HitList).hits[0] == first  # the results are still there
+
+
+@pytest.mark.model
+async def test_hybrid_search_with_the_real_model_reports_both_arms(make_app, indexed_vault):
+    with Vault(indexed_vault) as vault:
+        vault.index(now=TUI_NOW)  # embeds every section with the bundled model
+    app = make_app(semantic=True)
+    async with app.run_test(size=WIDE) as pilot:
+        await pilot.press(*"keeping the user logged in")
+        await settle(pilot, rounds=8)
+        hits = app.screen.query_one(HitList).hits
+        summary = str(app.screen.query_one("#search-summary").render())
+        assert "lexical + semantic" in summary
+        assert any(h.scores.semantic is not None for h in hits)
+        assert any(h.path == "specs/auth-sessions.md" for h in hits[:5])

@@ -1,0 +1,98 @@
+"""The app shell: header health, switching screens, indexing from the UI, errors as notices."""
+
+import pytest
+
+from tests.tui.conftest import SMALL, WIDE, settle
+from tui.formatting import health_of
+from tui.screens.dead_ends import DeadEndsScreen
+from tui.screens.decay import DecayScreen
+from tui.screens.resume import ResumeScreen
+from tui.screens.search import SearchScreen
+from vault_engine.vault import Vault
+
+pytestmark = pytest.mark.anyio
+SCREENS = {"f1": SearchScreen, "f2": DeadEndsScreen, "f3": ResumeScreen, "f4": DecayScreen}
+
+
+def header_text(app) -> str:
+    return " ".join(str(label.render()) for label in app.screen.query("VaultHeader Label"))
+
+
+async def test_the_header_shows_the_vault_and_its_health(make_app, indexed_vault):
+    with Vault(indexed_vault) as vault:
+        expected = health_of(vault.status())
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        await settle(pilot)
+        assert app.health == expected and "up to date" in expected.text
+        assert "~/sample" in header_text(app) and expected.text in header_text(app)
+
+        (indexed_vault / "glossary.md").write_text("# Glossary\n\nchanged\n", encoding="utf-8")
+        app.refresh_health()
+        await settle(pilot)
+        assert app.health.warning and "1 stale" in header_text(app)
+
+
+@pytest.mark.parametrize("size", [WIDE, SMALL], ids=["120x36", "80x24"])
+async def test_function_keys_switch_screens(make_app, size):
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        for key, screen in [*SCREENS.items(), ("f1", SearchScreen)]:
+            await pilot.press(key)
+            await settle(pilot)
+            assert isinstance(app.screen, screen)
+
+
+async def test_the_command_palette_switches_screens(make_app):
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        await pilot.press("ctrl+p")
+        await pilot.pause()
+        await pilot.press(*"go to decay")
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, DecayScreen)
+
+
+async def test_f5_indexes_a_new_note_without_leaving_the_screen(make_app, indexed_vault):
+    (indexed_vault / "specs" / "radio-link.md").write_text(
+        "---\ntype: spec\ncreated: 2026-11-28\n---\n# Radio link\n\nTelemetry over LoRa at 868 MHz.\n",
+        encoding="utf-8")
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        await settle(pilot)
+        assert "1 stale" in app.health.text
+        await pilot.press("f5")
+        await settle(pilot, rounds=6)
+        assert app.activity == "" and "up to date" in app.health.text
+        assert any(n.title == "Indexed" for n in app._notifications)
+    with Vault(indexed_vault) as vault:
+        assert vault.search("LoRa telemetry", lexical_only=True).hits[0].path == "specs/radio-link.md"
+
+
+async def test_a_vault_without_an_index_says_press_f5_and_f5_builds_it(sample_vault, monkeypatch):
+    from tui import create_app
+
+    monkeypatch.setenv("HOME", str(sample_vault.parent))
+    app = create_app(sample_vault, semantic=False)
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        assert app.health.text.startswith("no index") and app.health.warning
+        assert any("vault-engine index" in n.message for n in app._notifications)
+        await pilot.press("f5")
+        await settle(pilot, rounds=6)
+        assert "up to date" in app.health.text
+    assert (sample_vault / ".vault-engine" / "index").is_dir()
+
+
+async def test_an_error_is_a_notification_and_the_app_keeps_running(make_app):
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        app.open_note("no/such/note.md")
+        await settle(pilot)
+        errors = [n for n in app._notifications if n.severity == "error"]
+        assert errors and "no/such/note.md" in errors[0].message
+        await pilot.press("escape", "f4")
+        await settle(pilot)
+        assert isinstance(app.screen, DecayScreen) and app.is_running

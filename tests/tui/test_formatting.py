@@ -1,0 +1,79 @@
+"""The TUI's pure text helpers."""
+
+from pathlib import Path
+
+from tui.formatting import (
+    LINK_SCHEME, Health, age_text, bar, clip, clip_left, display_path, health_of, iso_date,
+    link_label, link_text, linkify, split_frontmatter, watcher_text,
+)
+from vault_engine.model import ResolvedLink
+
+
+def link(raw: str, line: int, ref: str | None = "specs/a.md") -> ResolvedLink:
+    return ResolvedLink(raw, ref, ref, None, ref is not None, False, raw.startswith("!"), line)
+
+
+def test_display_path_shortens_home_and_leaves_other_paths():
+    assert display_path(Path("/home/ann/notes/vault"), home=Path("/home/ann")) == "~/notes/vault"
+    assert display_path(Path("/srv/vault"), home=Path("/home/ann")) == "/srv/vault"
+
+
+def test_bar_fills_in_proportion_and_clamps():
+    assert bar(0.5, width=10) == "█████░░░░░"
+    assert bar(1.7, width=4) == "████"
+    assert bar(-1, width=4) == "░░░░"
+
+
+def test_ages_and_dates_read_short():
+    assert [age_text(d) for d in (0.2, 3, 30, 400)] == ["today", "3 d", "4 w", "13 mo"]
+    assert iso_date(1_795_953_600.0) == "2026-11-29"
+    assert iso_date(None) == "undated"
+
+
+def test_health_says_what_to_do_when_stale_or_the_watcher_died():
+    fresh = health_of({"notes": 35, "stale": {"changed": 0, "missing": 0},
+                       "watcher": {"state": "off"}})
+    assert fresh == Health("35 notes · up to date · watcher off", warning=False)
+    stale = health_of({"notes": 35, "stale": {"changed": 2, "missing": 1},
+                       "watcher": {"state": "stale"}})
+    assert stale == Health("35 notes · 3 stale: press F5 · watcher died", warning=True)
+
+
+def test_watcher_states():
+    assert watcher_text(None) == "watcher off"
+    assert watcher_text({"state": "watching", "pid": 12}) == "watcher on"
+    assert watcher_text({"state": "running"}) == "watcher on"
+
+
+def test_split_frontmatter_counts_the_lines_it_removes():
+    body, skipped = split_frontmatter("---\ntype: spec\n---\n# Title\ntext")
+    assert (body, skipped) == ("# Title\ntext", 3)
+    assert split_frontmatter("# No frontmatter") == ("# No frontmatter", 0)
+    assert split_frontmatter("---\nnever closed\n") == ("---\nnever closed\n", 0)
+
+
+def test_linkify_rewrites_only_the_links_the_index_found_on_their_line():
+    body = "See [[a|the spec]] and [[b]].\n`[[a]]` in code is not a link\n![[img.png]]"
+    links = [link("[[a|the spec]]", 5), link("[[b]]", 5, ref=None), link("![[img.png]]", 7)]
+    out = linkify(body, links, first_line=5).split("\n")
+    assert out[0] == f"See [the spec]({LINK_SCHEME}0) and [b]({LINK_SCHEME}1)."
+    assert out[1] == "`[[a]]` in code is not a link"  # the index found no link on line 6
+    assert out[2] == f"[img.png]({LINK_SCHEME}2)"
+
+
+def test_markdown_links_are_left_alone_and_labels_follow_obsidian():
+    body = "[text](specs/a.md)"
+    assert linkify(body, [link("[text](specs/a.md)", 1)], first_line=1) == body
+    assert link_label("[[Note#Heading|shown]]") == "shown"
+    assert link_label("![[Note#Heading]]") == "Note#Heading"
+
+
+def test_list_lines_are_cut_to_fit_keeping_what_matters():
+    assert clip("specs/audio-pipeline.md#Buffers", 12) == "specs/audio…"
+    assert clip("short", 12) == "short"
+    assert clip_left("projects/drone-audio/checkpoints/x.md:12", 16) == "…kpoints/x.md:12"
+
+
+def test_markdown_links_are_listed_by_their_text_wiki_links_as_written():
+    assert link_text("[Roadmap](Engineering%20Roadmap%208c1f.md)") == "[Roadmap]"
+    assert link_text("![[glossary#Beamforming]]") == "![[glossary#Beamforming]]"

@@ -1,0 +1,60 @@
+"""Snapshots of every screen at 120x36 and 80x24, on an indexed copy of sample-vault/ with
+the clock frozen. Review changes with ``pytest tests/tui/test_snapshots.py --snapshot-report``;
+accept them with ``--snapshot-update``."""
+
+import pytest
+from textual.widgets import Input
+
+from tests.tui.conftest import SMALL, WIDE, settle
+
+SIZES = pytest.mark.parametrize("size", [WIDE, SMALL], ids=["120x36", "80x24"])
+
+
+async def typed(pilot, *keys):
+    await settle(pilot)
+    await pilot.press(*keys)
+    await steady(pilot)
+
+
+async def steady(pilot):
+    """Settle, and stop cursors blinking: a snapshot must not depend on when it was taken."""
+    await settle(pilot)
+    for box in pilot.app.screen.query(Input):
+        box.cursor_blink = False
+    await pilot.pause()
+
+
+@SIZES
+def test_search(snap_compare, make_app, size):
+    assert snap_compare(make_app(), terminal_size=size,
+                        run_before=lambda pilot: typed(pilot, *"token refresh"))
+
+
+@SIZES
+def test_search_empty(snap_compare, make_app, size):
+    assert snap_compare(make_app(), terminal_size=size, run_before=steady)
+
+
+@SIZES
+def test_note_viewer(snap_compare, make_app, size):
+    async def open_note(pilot):
+        pilot.app.open_note("specs/audio-pipeline.md#Buffers")
+        await steady(pilot)
+
+    assert snap_compare(make_app(), terminal_size=size, run_before=open_note)
+
+
+@SIZES
+def test_dead_ends(snap_compare, make_app, size):
+    keys = ("f2", "p", *"drop the second microphone to save board space")
+    assert snap_compare(make_app(), terminal_size=size, run_before=lambda pilot: typed(pilot, *keys))
+
+
+@SIZES
+def test_resume(snap_compare, make_app, size):
+    assert snap_compare(make_app(), terminal_size=size, run_before=lambda pilot: typed(pilot, "f3"))
+
+
+@SIZES
+def test_decay(snap_compare, make_app, size):
+    assert snap_compare(make_app(), terminal_size=size, run_before=lambda pilot: typed(pilot, "f4"))

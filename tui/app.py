@@ -1,0 +1,178 @@
+"""The Textual app: screens as modes, the Vault lanes, index health in the header.
+
+Screens get their data by awaiting ``app.browse(...)`` or ``app.query(...)`` from async
+workers; those run the call on a lane thread that owns its own Vault (see lanes.py) and turn
+a VaultError into a notification, never a traceback.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import Any, TypeVar
+
+from textual import work
+from textual.app import App, SystemCommand
+from textual.binding import Binding
+from textual.reactive import reactive
+from textual.screen import Screen
+from textual.worker import Worker, WorkerState
+
+from tui.formatting import NO_INDEX, Health, display_path, health_of
+from tui.lanes import VaultLane
+from tui.messages import IndexChanged
+from tui.screens.dead_ends import DeadEndsScreen
+from tui.screens.decay import DecayScreen
+from tui.screens.note import NoteScreen
+from tui.screens.resume import ResumeScreen
+from tui.screens.search import SearchScreen
+from vault_engine.errors import IndexMissing, VaultError
+from vault_engine.model import IndexReport
+from vault_engine.vault import Vault
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+HERE = Path(__file__).parent
+HEALTH_EVERY_SECONDS = 30.0
+STAGES = {"read": "reading notes", "lexical": "words", "embed": "embedding"}  # index progress
+
+# (mode, title, help) for the key bindings and the command palette.
+SCREENS = (
+    ("search", "Search", "Search the vault as you type"),
+    ("dead-ends", "Dead ends", "Every approach ruled out; check a proposal"),
+    ("resume", "Resume", "Where each project left off"),
+    ("decay", "Decay", "Fading documents by tap; reinforce them"),
+)
+
+
+class VaultApp(App):
+    """vault-engine for humans."""
+
+    TITLE = "vault-engine"
+    CSS_PATH = [HERE / "app.tcss", *sorted((HERE / "widgets").glob("*.tcss"))]
+    MODES = {"search": SearchScreen, "dead-ends": DeadEndsScreen, "resume": ResumeScreen,
+             "decay": DecayScreen}
+    DEFAULT_MODE = "search"
+    BINDINGS = [
+        Binding("f1", "switch_mode('search')", "Search", priority=True),
+        Binding("f2", "switch_mode('dead-ends')", "Dead ends", priority=True),
+        Binding("f3", "switch_mode('resume')", "Resume", priority=True),
+        Binding("f4", "switch_mode('decay')", "Decay", priority=True),
+        Binding("f5", "index", "Index", priority=True),
+    ]
+
+    health: reactive[Health] = reactive(Health(""))
+    activity: reactive[str] = reactive("")
+
+    def __init__(self, vault_path: Path, now: float | None = None, *, semantic: bool = True):
+        super().__init__()
+        self.root = Path(vault_path)
+        self.now = now  # frozen in tests: every Vault call that takes `now=` gets it
+        self.semantic = semantic
+        self.indexing = False
+        self.vault_label = display_path(self.root)
+        self.query_lane = VaultLane(self.root, "query")
+        self.browse_lane = VaultLane(self.root, "browse")
+
+    def on_mount(self) -> None:
+        self.refresh_health()
+        self.set_interval(HEALTH_EVERY_SECONDS, self.refresh_health)
+
+    def on_unmount(self) -> None:
+        self.query_lane.close()
+        self.browse_lane.close()
+
+    # -- calls into the vault -------------------------------------------------------------
+
+    async def browse(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T | None:
+        """``fn(vault, ...)`` on the browse lane; None (and a notification) when it fails."""
+        return await self._ask(self.browse_lane, fn, *args, **kwargs)
+
+    async def query(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T | None:
+        """``fn(vault, ...)`` on the query lane (search, dead-end check); None when it fails."""
+        return await self._ask(self.query_lane, fn, *args, **kwargs)
+
+    async def _ask(self, lane: VaultLane, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T | None:
+        try:
+            return await lane.call(fn, *args, **kwargs)
+        except IndexMissing as exc:
+            self.health = NO_INDEX
+            self.notify(str(exc), title="No index yet", severity="warning")
+        except VaultError as exc:
+            self.notify(str(exc), title="vault-engine", severity="error")
+        except Exception as exc:  # a bug must not kill the app: show it, log the traceback
+            log.exception("unexpected error in %s", getattr(fn, "__name__", fn))
+            self.notify(f"{type(exc).__name__}: {exc}", title="unexpected error", severity="error")
+        return None
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """Every worker runs with exit_on_error=False: a failure is shown, never a traceback."""
+        if event.state == WorkerState.ERROR:
+            if event.worker.group == "index":
+                self.indexing, self.activity = False, ""
+            error = event.worker.error
+            log.error("worker %s failed", event.worker.name, exc_info=error)
+            self.notify(f"{type(error).__name__}: {error}", title="unexpected error", severity="error")
+
+    # -- health and indexing --------------------------------------------------------------
+
+    @work(exclusive=True, group="health", exit_on_error=False)
+    async def refresh_health(self) -> None:
+        """Recompute the header's index health (status scans the vault: off the UI thread)."""
+        status = await self.browse(Vault.status)
+        if status is not None:
+            self.health = health_of(status)
+
+    def action_index(self) -> None:
+        """Bring the index up to date without freezing the UI; progress shows in the header."""
+        if self.indexing:
+            self.notify("already indexing: progress is in the header", timeout=3)
+            return
+        self.indexing, self.activity = True, "indexing…"
+        self._run_index()
+
+    @work(thread=True, exclusive=True, group="index", exit_on_error=False)
+    def _run_index(self) -> None:
+        # A Vault of its own: it lives and dies on this worker thread.
+        def progress(stage: str, done: int, total: int) -> None:
+            """Called on the indexing thread: hand the numbers to the UI thread."""
+            label = STAGES.get(stage, stage)
+            self.call_from_thread(setattr, self, "activity", f"{label} {done}/{total}")
+
+        try:
+            with Vault(self.root) as vault:
+                report = vault.index(progress=progress, now=self.now, embed=self.semantic)
+        except VaultError as exc:
+            self.call_from_thread(self._index_failed, str(exc))
+            return
+        self.call_from_thread(self._index_done, report)
+
+    def _index_done(self, report: IndexReport) -> None:
+        self.indexing, self.activity = False, ""
+        self.notify(f"{report.new} new, {report.modified} modified, {report.deleted} deleted; "
+                    f"{report.sections} sections ({report.seconds:.1f} s)", title="Indexed")
+        for skipped in report.skipped:
+            self.notify(f"skipped {skipped.path}: {skipped.reason}", severity="warning")
+        self.refresh_health()
+        self.screen.post_message(IndexChanged())
+
+    def _index_failed(self, message: str) -> None:
+        self.indexing, self.activity = False, ""
+        self.notify(message, title="Index failed", severity="error")
+
+    # -- navigation -----------------------------------------------------------------------
+
+    def open_note(self, ref: str, line: int | None = None) -> None:
+        """Open the note viewer at ``ref`` (at file line ``line`` when given) on top of the
+        current screen; Esc comes back."""
+        self.push_screen(NoteScreen(ref, line))
+
+    def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
+        """The command palette: Textual's own commands, then one per screen and the index."""
+        yield from super().get_system_commands(screen)
+        for mode, title, help_text in SCREENS:
+            yield SystemCommand(f"Go to {title}", help_text, lambda m=mode: self.switch_mode(m))
+        yield SystemCommand("Index now", "Bring the index up to date (F5)", self.action_index)
+        yield SystemCommand("Refresh index health", "Re-read stale files and the watcher state",
+                            self.refresh_health)

@@ -1,0 +1,142 @@
+"""Pure text helpers for the TUI: paths, dates, bars, health lines, Markdown for display.
+
+No Textual import here, so every rule can be tested without running an app.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from vault_engine.model import ResolvedLink
+
+BAR_FULL, BAR_EMPTY = "█", "░"
+LINK_SCHEME = "vault-link:"
+_FRONTMATTER_FENCE = re.compile(r"^---\s*$")
+
+
+def display_path(path: Path, home: Path | None = None) -> str:
+    """The vault path as a human types it: ``~/notes`` rather than ``/home/ann/notes``."""
+    home = home if home is not None else Path.home()
+    try:
+        return "~/" + path.relative_to(home).as_posix() if path != home else "~"
+    except ValueError:
+        return str(path)
+
+
+def iso_date(ts: float | None) -> str:
+    """``2026-03-14`` for a Unix time, ``undated`` when there is none."""
+    if ts is None:
+        return "undated"
+    return dt.datetime.fromtimestamp(ts, dt.timezone.utc).strftime("%Y-%m-%d")
+
+
+def age_text(days: float) -> str:
+    """A short age: ``today``, ``3 d``, ``5 w``, ``14 mo``."""
+    if days < 1:
+        return "today"
+    if days < 14:
+        return f"{days:.0f} d"
+    if days < 120:
+        return f"{days / 7:.0f} w"
+    return f"{days / 30.4:.0f} mo"
+
+
+def bar(fraction: float, width: int = 10) -> str:
+    """A text bar for a value in [0, 1]: ``█████░░░░░`` for 0.5."""
+    filled = round(max(0.0, min(1.0, fraction)) * width)
+    return BAR_FULL * filled + BAR_EMPTY * (width - filled)
+
+
+@dataclass(frozen=True, slots=True)
+class Health:
+    """The header's index-health summary; ``warning`` when something needs doing."""
+
+    text: str
+    warning: bool = False
+
+
+NO_INDEX = Health("no index: press F5", warning=True)
+
+
+def health_of(status: Mapping[str, Any]) -> Health:
+    """``35 notes · up to date · watcher off`` from ``Vault.status()``."""
+    stale = status.get("stale", {})
+    stale_count = int(stale.get("changed", 0)) + int(stale.get("missing", 0))
+    watcher = watcher_text(status.get("watcher"))
+    parts = [f"{status.get('notes', 0)} notes",
+             f"{stale_count} stale: press F5" if stale_count else "up to date", watcher]
+    return Health(" · ".join(parts), warning=bool(stale_count) or watcher == "watcher died")
+
+
+def watcher_text(watcher: Any) -> str:
+    """``watcher on`` / ``watcher off`` / ``watcher died`` from ``status()["watcher"]``
+    (``{"state": "off" | "stale" | "running" | "watching" ..., "summary": ...}``)."""
+    state = watcher.get("state") if isinstance(watcher, Mapping) else None
+    if state in (None, "off"):
+        return "watcher off"
+    if state == "stale":
+        return "watcher died"  # watch.json left over by a process that is gone
+    return "watcher on"
+
+
+def split_frontmatter(text: str) -> tuple[str, int]:
+    """The note body without its YAML frontmatter, and how many lines the frontmatter took."""
+    lines = text.split("\n")
+    if not lines or not _FRONTMATTER_FENCE.match(lines[0]):
+        return text, 0
+    for end in range(1, len(lines)):
+        if _FRONTMATTER_FENCE.match(lines[end]):
+            return "\n".join(lines[end + 1:]), end + 1
+    return text, 0  # an unclosed fence is not frontmatter
+
+
+def linkify(body: str, links: Iterable[ResolvedLink], first_line: int) -> str:
+    """Turn the links the index found into Markdown links the viewer can click.
+
+    Only links the parser recognised are rewritten (it already skipped code spans, fences
+    and comments), each on its own line; ``first_line`` is the file line of ``body``'s first
+    line. The href is ``vault-link:N``, N the index of the link in ``links``.
+    """
+    lines = body.split("\n")
+    for number, link in enumerate(links):
+        row = link.line - first_line
+        if not 0 <= row < len(lines) or not link.raw.startswith(("[[", "![[")):
+            continue  # Markdown-style links already render as links
+        label = link_label(link.raw)
+        lines[row] = lines[row].replace(link.raw, f"[{_escape(label)}]({LINK_SCHEME}{number})", 1)
+    return "\n".join(lines)
+
+
+def link_label(raw: str) -> str:
+    """What Obsidian shows for a wiki link: the ``|alias``, else the target as written."""
+    inner = raw.lstrip("!").removeprefix("[[").removesuffix("]]")
+    target, _, alias = inner.partition("|")
+    return alias or target
+
+
+def link_text(raw: str) -> str:
+    """A link as the link list shows it: wiki links as written, Markdown links by their text
+    (their target is usually a long URL-encoded path)."""
+    if raw.startswith(("[[", "![[")):
+        return raw
+    match = re.match(r"!?\[([^\]]*)\]\(", raw)
+    return f"[{match.group(1)}]" if match else raw
+
+
+def clip(text: str, width: int) -> str:
+    """``text`` cut to ``width`` characters with an ellipsis (Textual lists wrap otherwise)."""
+    return text if len(text) <= width else text[: max(1, width - 1)] + "…"
+
+
+def clip_left(text: str, width: int) -> str:
+    """A path cut from the left, so its file name stays: ``…/checkpoints/2026-x.md:12``."""
+    return text if len(text) <= width else "…" + text[len(text) - max(1, width - 1):]
+
+
+def _escape(label: str) -> str:
+    return label.replace("[", "\\[").replace("]", "\\]")

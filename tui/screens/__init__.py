@@ -1,0 +1,1 @@
+"""The TUI's screens: Search, Note viewer, Dead ends, Resume, Decay."""

@@ -1,0 +1,142 @@
+"""Dead ends: every approach ruled out, filterable, and a box to check a new proposal."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Sequence
+from typing import Any
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal
+from textual.screen import Screen
+from textual.widgets import Footer, Select, Static
+
+from tui.formatting import iso_date
+from tui.messages import IndexChanged
+from tui.widgets.dead_end_table import DeadEndTable
+from tui.widgets.proposal_box import ProposalBox
+from tui.widgets.vault_header import VaultHeader
+from vault_engine.vault import Vault
+
+DEBOUNCE_SECONDS = 0.4
+SOURCES = (("checkpoints", "checkpoint"), ("working notes", "working note"))
+EMPTY = ("No dead ends recorded yet. An agent records one in the Failed list of a checkpoint:\n"
+         "vault-engine checkpoint new --project P --agent A --failed \"what — why\"\n"
+         "or with a DEADEND: line in a working note. Then press F5 to index.")
+
+
+class DeadEndsScreen(Screen):
+    """What was ruled out, by whom, when and why."""
+
+    CSS_PATH = "dead_ends.tcss"
+    AUTO_FOCUS = "DeadEndTable"
+    BINDINGS = [
+        Binding("p", "focus_proposal", "Propose"),
+        Binding("escape", "focus_table", "Dead ends", show=False),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.rulings: list[Any] = []
+
+    def compose(self) -> ComposeResult:
+        yield VaultHeader("Dead ends")
+        with Horizontal(id="deadend-filters"):
+            yield Select((), prompt="All projects", id="project-filter")
+            yield Select(SOURCES, prompt="All sources", id="source-filter")
+            yield Static("", id="deadend-count", markup=False)
+        yield DeadEndTable()
+        yield Static("", id="deadend-detail", markup=False)
+        yield ProposalBox()
+        yield Footer(compact=True)
+
+    def action_focus_proposal(self) -> None:
+        self.query_one("#proposal").focus()
+
+    def action_focus_table(self) -> None:
+        self.query_one(DeadEndTable).focus()
+
+    def on_screen_resume(self) -> None:
+        self.reload()
+
+    def on_index_changed(self, _: IndexChanged) -> None:
+        self.reload()
+
+    @work(exclusive=True, group="dead-ends", exit_on_error=False)
+    async def reload(self) -> None:
+        """Fetch every dead end, refresh the project filter, keep the current choice."""
+        rulings = await self.app.browse(Vault.deadend_list)
+        if rulings is None:
+            return
+        self.rulings = list(rulings)
+        projects = sorted({r.project for r in self.rulings if r.project})
+        select = self.query_one("#project-filter", Select)
+        chosen = select.value
+        select.set_options((p, p) for p in projects)
+        if chosen in projects:
+            select.value = chosen
+        self.apply_filters()
+
+    @on(Select.Changed)
+    def apply_filters(self) -> None:
+        """Show the dead ends of the chosen project and source."""
+        project, source = self.selected("#project-filter"), self.selected("#source-filter")
+        shown = filter_rulings(self.rulings, project, source)
+        self.query_one(DeadEndTable).show(shown)
+        count = self.query_one("#deadend-count", Static)
+        count.update(f"{len(shown)} of {len(self.rulings)}, newest first · Enter opens the note"
+                     if self.rulings else "none recorded")
+        if not self.rulings:
+            self.query_one("#deadend-detail", Static).update(EMPTY)
+
+    def selected(self, select_id: str) -> str | None:
+        """The value of a filter, None for "All"."""
+        value = self.query_one(select_id, Select).value
+        return None if value is Select.NULL else value
+
+    @on(DeadEndTable.Highlighted)
+    def show_detail(self, event: DeadEndTable.Highlighted) -> None:
+        """The highlighted dead end in full under the table."""
+        if event.ruling is not None:
+            self.query_one("#deadend-detail", Static).update(detail(event.ruling))
+
+    @on(DeadEndTable.Jump)
+    def jump(self, event: DeadEndTable.Jump) -> None:
+        """Open the note the dead end was written in, at its line."""
+        self.app.open_note(event.ref, event.line)
+
+    @on(ProposalBox.Proposed)
+    def proposal_changed(self, event: ProposalBox.Proposed) -> None:
+        """Check the proposal once typing pauses."""
+        self.check(event.proposal)
+
+    @work(exclusive=True, group="deadend-check", exit_on_error=False)
+    async def check(self, proposal: str) -> None:
+        """Debounced like search: a newer keystroke cancels this worker while it sleeps."""
+        await asyncio.sleep(DEBOUNCE_SECONDS)
+        box = self.query_one(ProposalBox)
+        if not proposal.strip():
+            box.show_answer(None)
+            return
+        answer = await self.app.query(Vault.deadend_check, proposal,
+                                      project=self.selected("#project-filter"),
+                                      lexical_only=not self.app.semantic)
+        if answer is not None:
+            box.show_answer(answer.rendered, hit=bool(answer.rulings))
+
+
+def filter_rulings(rulings: Sequence[Any], project: str | None, source: str | None) -> list[Any]:
+    """The rulings of ``project`` and ``source`` (None: any), order kept (newest first)."""
+    return [r for r in rulings
+            if (project is None or r.project == project) and (source is None or r.source == source)]
+
+
+def detail(ruling: Any) -> str:
+    """The whole ruling: what, why, who, when, where."""
+    reason = ruling.reason or "no reason written down"
+    who = ruling.agent or "an unnamed agent"
+    return (f"{ruling.text}\nWhy: {reason}\n"
+            f"{iso_date(ruling.when)} · {who} · {ruling.project or 'no project'} · {ruling.source}\n"
+            f"{ruling.ref}")

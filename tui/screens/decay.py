@@ -1,0 +1,75 @@
+"""Decay: documents of decaying taps, by tap, with their multiplier; reinforce from here."""
+
+from __future__ import annotations
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.screen import Screen
+from textual.widgets import Footer, Static
+
+from tui.identity import current_user
+from tui.messages import IndexChanged
+from tui.widgets.decay_table import DecayTable
+from tui.widgets.vault_header import VaultHeader
+from vault_engine.vault import DecayRow, Vault
+
+EMPTY = ("No decaying documents. Give a tap a half-life in vault-engine.toml, e.g.\n"
+         "[taps.specs]  paths = [\"specs/**\"]  half_life_days = 30  floor = 0.2\n"
+         "then press F5 to index.")
+
+
+class DecayScreen(Screen):
+    """What is fading, and a key to say it still matters."""
+
+    CSS_PATH = "decay.tcss"
+    AUTO_FOCUS = "DecayTable"
+
+    def compose(self) -> ComposeResult:
+        yield VaultHeader("Decay")
+        yield Static("", id="decay-summary", markup=False)
+        yield DecayTable()
+        yield Footer(compact=True)
+
+    def on_screen_resume(self) -> None:
+        self.reload()
+
+    def on_index_changed(self, _: IndexChanged) -> None:
+        self.reload()
+
+    @work(exclusive=True, group="decay", exit_on_error=False)
+    async def reload(self) -> None:
+        """Fetch the decay report (with the app's clock) and redraw the table."""
+        rows = await self.app.browse(Vault.decay_report, now=self.app.now)
+        if rows is None:
+            return
+        self.query_one(DecayTable).show(rows)
+        self.query_one("#decay-summary", Static).update(summary(rows))
+
+    @on(DecayTable.Reinforce)
+    def reinforce_document(self, event: DecayTable.Reinforce) -> None:
+        """``r`` on a row: reinforce that document."""
+        self.reinforce(event.ref)
+
+    @work(group="reinforce", exit_on_error=False)
+    async def reinforce(self, ref: str) -> None:
+        """Append the reinforcement to the durable ledger, then redraw the bars."""
+        done = await self.app.browse(Vault.reinforce, ref, by=current_user(),
+                                     why="reinforced from the TUI decay screen", now=self.app.now)
+        if done is not None:
+            self.notify(f"reinforced {done['ref']}: its age starts again from now", title="Reinforced")
+            self.reload()
+
+    @on(DecayTable.Open)
+    def open_document(self, event: DecayTable.Open) -> None:
+        """Enter on a row: open the document."""
+        self.app.open_note(event.ref)
+
+
+def summary(rows: list[DecayRow]) -> str:
+    """``12 documents in 2 decaying taps · 3 at their floor · r reinforces, Enter opens``."""
+    if not rows:
+        return EMPTY
+    taps = sorted({r.tap for r in rows})
+    floored = sum(r.multiplier <= r.floor + 1e-9 for r in rows)
+    return (f"{len(rows)} documents in {len(taps)} decaying tap{'s' if len(taps) > 1 else ''} "
+            f"({', '.join(taps)}) · {floored} at their floor · r reinforces, Enter opens")

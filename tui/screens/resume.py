@@ -1,0 +1,90 @@
+"""Resume: projects on the left, the selected project's resume brief on the right."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.containers import Horizontal, VerticalScroll
+from textual.events import Resize
+from textual.screen import Screen
+from textual.widgets import Footer, Markdown
+
+from tui.messages import IndexChanged
+from tui.widgets.project_list import ProjectList
+from tui.widgets.vault_header import VaultHeader
+from vault_engine.vault import Vault
+
+NARROW_COLUMNS = 90
+BRIEF_TOKENS = 2000  # what an arriving agent gets by default
+NO_PROJECTS = ("# No projects yet\n\nA project is a folder `projects/<name>/`, or `project:` in a "
+               "note's frontmatter. Start one with a checkpoint:\n\n"
+               "```\nvault-engine checkpoint new --project drone-audio --agent me --summary \"...\"\n```\n\n"
+               "then press **F5** to index.")
+
+
+class ResumeScreen(Screen):
+    """Where each project left off, as an arriving agent reads it."""
+
+    CSS_PATH = "resume.tcss"
+    AUTO_FOCUS = "ProjectList"
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.project: str | None = None
+        self.brief: Any | None = None  # the ResumeBrief shown
+
+    def compose(self) -> ComposeResult:
+        yield VaultHeader("Resume")
+        with Horizontal(id="resume-main"):
+            yield ProjectList()
+            with VerticalScroll(id="brief-scroll"):
+                yield Markdown("", id="brief")
+        yield Footer(compact=True)
+
+    def on_resize(self, event: Resize) -> None:
+        self.set_class(event.size.width < NARROW_COLUMNS, "-narrow")
+
+    def on_screen_resume(self) -> None:
+        self.reload()
+
+    def on_index_changed(self, _: IndexChanged) -> None:
+        self.reload()
+
+    @work(exclusive=True, group="projects", exit_on_error=False)
+    async def reload(self) -> None:
+        """Fetch the projects and list them, keeping the one shown."""
+        projects = await self.app.browse(Vault.projects)
+        if projects is None:
+            return
+        if not projects:
+            await self.query_one("#brief", Markdown).update(NO_PROJECTS)
+        self.query_one(ProjectList).show(projects, keep=self.project)
+
+    @on(ProjectList.Chosen)
+    def project_chosen(self, event: ProjectList.Chosen) -> None:
+        """The cursor moved to a project: show its brief."""
+        self.project = event.project
+        self.show_brief(event.project)
+
+    @on(ProjectList.Opened)
+    def open_checkpoint(self, event: ProjectList.Opened) -> None:
+        """Enter on a project: open its latest checkpoint in the note viewer."""
+        brief = self.brief if self.brief is not None and self.brief.project == event.project else None
+        if brief is None or brief.checkpoint is None:
+            self.notify(f"{event.project} has no checkpoint yet: an agent writes one with "
+                        f"`vault-engine checkpoint new --project {event.project} --agent A`",
+                        severity="warning")
+            return
+        self.app.open_note(brief.checkpoint.ref)
+
+    @work(exclusive=True, group="brief", exit_on_error=False)
+    async def show_brief(self, project: str) -> None:
+        """Fetch the project's brief (2,000 tokens, as an agent gets it) and render it."""
+        brief = await self.app.browse(Vault.resume, project, max_tokens=BRIEF_TOKENS, now=self.app.now)
+        if brief is None:
+            return
+        self.brief = brief
+        await self.query_one("#brief", Markdown).update(brief.markdown)
+        self.query_one("#brief-scroll").scroll_home(animate=False)

@@ -1,0 +1,111 @@
+"""Search: results as you type (debounced, in a worker), Enter opens the note at the section."""
+
+from __future__ import annotations
+
+import asyncio
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.screen import Screen
+from textual.widgets import Footer, Input, Static
+
+from tui.messages import IndexChanged
+from tui.widgets.hit_list import HitList
+from tui.widgets.vault_header import VaultHeader
+from vault_engine.model import SearchResult
+from vault_engine.vault import Vault
+
+DEBOUNCE_SECONDS = 0.25
+HITS = 20
+SEARCHING = "searching (the first hybrid search loads the model)…"
+SLOW_SECONDS = 0.4  # show the loading indicator only when a search is this slow (model loading)
+EMPTY_HELP = ("Type to search every section of the vault: words, a question, a file name.\n"
+              "↓ moves to the results, Enter opens a note at the section, Esc comes back here.\n"
+              "F2 dead ends · F3 resume · F4 decay · F5 index · Ctrl+P every command")
+
+
+class SearchScreen(Screen):
+    """A query box over a list of hits."""
+
+    CSS_PATH = "search.tcss"
+    AUTO_FOCUS = "#query"
+    BINDINGS = [
+        Binding("down", "focus_hits", "Results", show=False),
+        Binding("escape", "focus_query", "Query", show=False),
+    ]
+
+    def compose(self) -> ComposeResult:
+        yield VaultHeader("Search")
+        yield Input(placeholder="Search the vault…", id="query")
+        yield Static(EMPTY_HELP, id="search-summary", markup=False)
+        yield HitList(id="hits")
+        yield Footer(compact=True)
+
+    @on(Input.Changed, "#query")
+    def query_changed(self, event: Input.Changed) -> None:
+        """Every keystroke: search again (debounced in the worker)."""
+        self.run_search(event.value)
+
+    @on(Input.Submitted, "#query")
+    def query_submitted(self) -> None:
+        """Enter in the box: go to the hits."""
+        self.action_focus_hits()
+
+    def on_index_changed(self, _: IndexChanged) -> None:
+        self.run_search(self.query_one("#query", Input).value, debounce=False)
+
+    def action_focus_hits(self) -> None:
+        hits = self.query_one(HitList)
+        if hits.option_count:
+            hits.focus()
+
+    def action_focus_query(self) -> None:
+        self.query_one("#query", Input).focus()
+
+    @on(HitList.Opened)
+    def open_hit(self, event: HitList.Opened) -> None:
+        """Enter on a hit: open the note at its section."""
+        self.app.open_note(event.hit.ref)
+
+    @work(exclusive=True, group="search", exit_on_error=False)
+    async def run_search(self, query: str, debounce: bool = True) -> None:
+        """Debounce by sleeping first: a newer keystroke cancels this worker while it sleeps."""
+        if debounce:
+            await asyncio.sleep(DEBOUNCE_SECONDS)
+        hits = self.query_one(HitList)
+        if not query.strip():
+            self._show(None, EMPTY_HELP)
+            return
+        slow = self.set_timer(SLOW_SECONDS, lambda: self._busy(True))
+        try:
+            result = await self.app.query(Vault.search, query, k=HITS,
+                                          lexical_only=not self.app.semantic, now=self.app.now)
+        finally:
+            slow.stop()
+            self._busy(False)
+        if result is not None:
+            self._show(result, summary(result))
+
+    def _busy(self, busy: bool) -> None:
+        """A spinner over the hits and a word in the header, for a slow search (the first
+        hybrid search of a session loads the embedding model)."""
+        self.query_one(HitList).loading = busy
+        if busy:
+            self.app.activity = SEARCHING
+        elif self.app.activity == SEARCHING:
+            self.app.activity = ""
+
+    def _show(self, result: SearchResult | None, text: str) -> None:
+        self.query_one("#search-summary", Static).update(text)
+        self.query_one(HitList).show(result)
+
+
+def summary(result: SearchResult) -> str:
+    """The line above the hits: how many, which arms ran, and any notice."""
+    arms = " + ".join(result.arms)
+    if not result.hits:
+        line = f"No match for “{result.query}” ({arms}): a miss, not a guess. Try other words."
+    else:
+        line = f"{len(result.hits)} hits ({arms}) · Enter opens the note at the section"
+    return "\n".join([line, *result.notices])

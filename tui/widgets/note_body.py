@@ -1,0 +1,61 @@
+"""A note rendered as Markdown, its wiki links clickable, scrolled to a section."""
+
+from __future__ import annotations
+
+from textual.message import Message
+from textual.widgets import Markdown
+
+from tui.formatting import LINK_SCHEME, linkify, split_frontmatter
+from vault_engine.model import NoteView, ResolvedLink
+
+
+class NoteBody(Markdown):
+    """Shows one whole note; a click on a link posts ``NoteBody.LinkChosen``."""
+
+    class LinkChosen(Message):
+        """A link in the text was clicked."""
+
+        def __init__(self, link: ResolvedLink) -> None:
+            super().__init__()
+            self.link = link
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(open_links=False, **kwargs)
+        self._links: tuple[ResolvedLink, ...] = ()
+        self._first_line = 1
+
+    async def show(self, view: NoteView, line: int | None = None) -> None:
+        """Render ``view`` (a whole note) and scroll so file line ``line`` is at the top."""
+        body, skipped = split_frontmatter(view.text)
+        self._links = view.links
+        self._first_line = view.line_start + skipped
+        await self.update(linkify(body, view.links, self._first_line))
+        self.call_after_refresh(self.scroll_to_line, line)  # once the new blocks have a layout
+
+    def scroll_to_line(self, line: int | None) -> None:
+        """Scroll the first block at or after file line ``line`` to the top (None: the top)."""
+        container = self.parent
+        if line is None or container is None:
+            if container is not None:
+                container.scroll_home(animate=False)
+            return
+        target = line - self._first_line  # 0-based line of the rendered body
+        for block in self.children:
+            start, end = getattr(block, "source_range", (0, 0))
+            if end > target:
+                block.scroll_visible(top=True, animate=False)
+                return
+
+    def on_markdown_link_clicked(self, event: Markdown.LinkClicked) -> None:
+        event.stop()
+        link = self._link_for(event.href)
+        if link is not None:
+            self.post_message(self.LinkChosen(link))
+
+    def _link_for(self, href: str) -> ResolvedLink | None:
+        if href.startswith(LINK_SCHEME):
+            number = int(href[len(LINK_SCHEME):])
+            return self._links[number] if number < len(self._links) else None
+        # A Markdown-style link: find the index's entry for it.
+        return next((link for link in self._links if f"]({href})" in link.raw
+                     or link.raw.endswith(f"({href})")), None)

@@ -1,0 +1,43 @@
+"""Type a proposal, see what ``deadend check`` says, exactly as an agent would read it."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Vertical, VerticalScroll
+from textual.message import Message
+from textual.widgets import Input, Static
+
+PROMPT = "Has this been tried? Type a proposal, e.g. drop the second microphone"
+HELP = ("The answer appears here as the agent sees it from "
+        "`vault-engine deadend check PROPOSAL`.")
+
+
+class ProposalBox(Vertical):
+    """An input and the rendered answer; posts ``Proposed`` whenever the text changes."""
+
+    class Proposed(Message):
+        """The proposal text changed (the screen debounces and runs the check)."""
+
+        def __init__(self, proposal: str) -> None:
+            super().__init__()
+            self.proposal = proposal
+
+    def compose(self) -> ComposeResult:
+        yield Input(placeholder=PROMPT, id="proposal")
+        with VerticalScroll(id="proposal-answer-scroll"):
+            yield Static(HELP, id="proposal-answer", markup=False)
+
+    def on_input_changed(self, event: Input.Changed) -> None:
+        event.stop()
+        self.post_message(self.Proposed(event.value))
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.post_message(self.Proposed(event.value))
+
+    def show_answer(self, rendered: str | None, hit: bool = False) -> None:
+        """Show the check's rendered text (None: the help line); a hit is highlighted."""
+        answer = self.query_one("#proposal-answer", Static)
+        answer.update(rendered if rendered is not None else HELP)
+        answer.set_class(hit, "-hit")
+        self.query_one("#proposal-answer-scroll").scroll_home(animate=False)
