@@ -1,0 +1,123 @@
+"""The CLI contract of the agent-memory commands (vault_engine/cli/memory_commands.py)."""
+
+import io
+import json
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import run_cli_subprocess
+from tests.memory.test_deadends import FILES
+
+PROBE = (
+    "import sys, json\n"
+    "from vault_engine.cli.main import main\n"
+    "try:\n    code = main(sys.argv[1:])\nexcept SystemExit as e:\n    code = e.code\n"
+    "heavy = sorted(m for m in ('torch', 'sentence_transformers', 'transformers', 'faiss') if m in sys.modules)\n"
+    "sys.stderr.write('\\nPROBE ' + json.dumps([code, heavy]) + '\\n')\n"
+)
+
+
+@pytest.fixture
+def vault(make_vault, cli):
+    root = make_vault(FILES)
+    assert cli("--vault", root, "index", "--no-embed").code == 0
+    return root
+
+
+def test_checkpoint_new_prints_the_ref_and_resume_sees_it_at_once(vault, cli):
+    done = cli("--vault", vault, "checkpoint", "new", "--project", "drone", "--agent", "claude-9",
+               "--summary", "Mics stay.", "--next", "Tune the taps",
+               "--failed", "Glue the mic to the frame -- 180 Hz hum", "--link", "projects/billing/checkpoints/20261029T154500Z-codex-a12.md#Failed")
+    assert done.code == 0
+    ref = done.out.strip()
+    assert ref.startswith("projects/drone/checkpoints/") and ref.endswith("-claude-9.md")
+    text = (vault / ref).read_text()
+    assert "[[projects/billing/checkpoints/20261029T154500Z-codex-a12#Failed]]" in text
+    brief = cli("--vault", vault, "resume", "--project", "drone", "--json").json
+    assert brief["checkpoint"]["ref"] == ref
+    assert [f["text"] for f in brief["checkpoint"]["failed"]] == ["Glue the mic to the frame"]
+    assert set(brief) >= {"project", "checkpoint", "working_notes", "specs", "dead_ends_elsewhere", "markdown"}
+
+
+def test_checkpoint_new_from_json_on_stdin(vault, cli, monkeypatch):
+    payload = {"summary": "Piped.", "next": ["a"], "failed": [{"text": "Poll the FIFO", "reason": "lost samples"}],
+               "links": []}
+    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(payload)))
+    done = cli("--vault", vault, "checkpoint", "new", "--project", "drone", "--agent", "bot",
+               "--from-json", "-", "--json")
+    assert done.code == 0 and done.json["project"] == "drone"
+    listed = cli("--vault", vault, "deadend", "list", "--project", "drone", "--json").json
+    assert "Poll the FIFO" in [d["text"] for d in listed["dead_ends"]]
+
+
+def test_from_json_with_flags_is_a_usage_error(vault, cli):
+    done = cli("--vault", vault, "checkpoint", "new", "--project", "p", "--agent", "a",
+               "--from-json", "-", "--summary", "x")
+    assert done.code == 2 and "do not also pass" in done.err
+
+
+def test_bad_json_is_one_line_and_exit_1(vault, cli, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("{not json"))
+    done = cli("--vault", vault, "checkpoint", "new", "--project", "p", "--agent", "a", "--from-json", "-")
+    assert done.code == 1 and done.err.count("\n") == 1 and "not valid JSON" in done.err
+
+
+def test_deadend_check_json_and_exit_codes(vault, cli):
+    hit = cli("--vault", vault, "deadend", "check", "keep sessions in a shared Redis", "--lexical",
+              "--project", "drone", "--json", "--fail-on-hit")
+    assert hit.code == 3
+    data = hit.json
+    assert (data["status"], data["arms"], data["rulings"][0]["elsewhere"]) == ("hit", ["lexical"], True)
+    assert "This was tried before" in data["rendered"]
+    miss = cli("--vault", vault, "deadend", "check", "add a dark mode toggle", "--lexical", "--json", "--fail-on-hit")
+    assert (miss.code, miss.json["status"], miss.json["rulings"]) == (0, "miss", [])
+    plain = cli("--vault", vault, "deadend", "check", "keep sessions in a shared Redis", "--lexical")
+    assert plain.code == 0 and plain.out.startswith("This was tried before")
+
+
+def test_fail_on_hit_exit_code_from_a_real_process(vault):
+    done = run_cli_subprocess("--vault", vault, "deadend", "check", "sticky sessions on the load balancer",
+                              "--lexical", "--fail-on-hit")
+    assert done.returncode == 3, done.stderr
+    assert "Sticky sessions on the load balancer" in done.stdout
+
+
+def test_unknown_project_is_exit_1_with_the_known_ones(vault, cli):
+    done = cli("--vault", vault, "resume", "--project", "nope")
+    assert done.code == 1
+    assert done.err == "vault-engine: no project 'nope' in the index; known projects: billing, drone " \
+                       "(run `vault-engine index` if its notes are new)\n"
+
+
+def test_resume_budget_and_usage_errors(vault, cli):
+    assert cli("--vault", vault, "resume", "--project", "drone", "--max-tokens", "0").code == 2
+    small = cli("--vault", vault, "resume", "--project", "billing", "--max-tokens", "60", "--json").json
+    assert small["tokens"] <= 60 and small["cut"]
+    assert cli("--vault", vault, "deadend", "check", "x", "-k", "0").code == 2
+
+
+@pytest.mark.parametrize("args", [
+    ["resume", "--project", "billing"],
+    ["resume", "--project", "drone", "--json"],
+    ["deadend", "check", "keep sessions in a shared Redis", "--lexical", "--json"],
+    ["deadend", "list"],
+])
+def test_agent_paths_never_import_torch(vault, args):
+    done = subprocess.run([sys.executable, "-c", PROBE, "--vault", str(vault), *args],
+                          capture_output=True, text=True, timeout=120)
+    code, heavy = json.loads([l for l in done.stderr.splitlines() if l.startswith("PROBE ")][-1][6:])
+    assert (code, heavy) == (0, [])
+
+
+def test_two_agents_checkpointing_at_once_both_land_and_are_indexed(vault):
+    args = ["--vault", str(vault), "checkpoint", "new", "--project", "race", "--agent", "twin"]
+    procs = [subprocess.Popen([sys.executable, "-m", "vault_engine", *args, "--failed", f"approach {n} -- why"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for n in (1, 2)]
+    outs = [p.communicate(timeout=120) for p in procs]
+    assert [p.returncode for p in procs] == [0, 0], outs
+    refs = {out.strip() for out, _ in outs}
+    assert len(refs) == 2 and all((vault / ref).is_file() for ref in refs)
+    listed = run_cli_subprocess("--vault", vault, "deadend", "list", "--project", "race", "--json")
+    assert sorted(d["text"] for d in json.loads(listed.stdout)["dead_ends"]) == ["approach 1", "approach 2"]

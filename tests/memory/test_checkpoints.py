@@ -1,0 +1,158 @@
+"""Writing checkpoints (vault_engine/memory/checkpoints.py): template, names, never overwriting."""
+
+import os
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+from tests.conftest import FROZEN_NOW, ROOT
+from vault_engine.config import parse_config
+from vault_engine.errors import ConfigError, VaultError
+from vault_engine.memory.checkpoints import (
+    CheckpointDraft, draft_from_json, load_template, parse_failed, render_checkpoint,
+    sanitize_name, write_checkpoint, write_new,
+)
+from vault_engine.parsing.checkpoints import checkpoint_parts
+from vault_engine.parsing.note import parse_note
+
+DRAFT = CheckpointDraft(
+    project="drone-audio", agent="claude-7f3", summary="Both mics stay. The DSP beamforms.",
+    next_steps=("Tune the taps",), failed=(("Beamforming on the MCU", "not enough RAM"), ("Foam", None)),
+    links=("specs/audio#Buffers",))
+
+
+def template() -> str:
+    return load_template(Path("/nowhere"), {})
+
+
+def test_the_packaged_template_is_the_repository_template():
+    assert template() == (ROOT / "templates" / "checkpoint.md").read_text(encoding="utf-8")
+
+
+def test_a_rendered_checkpoint_reads_back_as_written():
+    text = render_checkpoint(template(), DRAFT, FROZEN_NOW)
+    note = parse_note("projects/drone-audio/checkpoints/x.md", text, parse_config(Path("/v"), {}))
+    assert (note.kind, note.project, note.meta["agent"], note.meta["created"]) == (
+        "checkpoint", "drone-audio", "claude-7f3", "2026-09-21T14:13:20Z")
+    assert [(d.text, d.reason) for d in note.dead_ends] == [("Beamforming on the MCU", "not enough RAM"),
+                                                            ("Foam", None)]
+    parts = checkpoint_parts(note.sections)
+    assert parts.next_steps == ("Tune the taps",)
+    assert "Both mics stay." in parts.summary
+    assert [link.raw for link in note.links] == ["[[specs/audio#Buffers]]"]
+    assert "# Checkpoint: Both mics stay" in text
+
+
+def test_a_summary_cannot_smuggle_in_a_failed_heading():
+    draft = CheckpointDraft("p", "a", summary="Done.\n## Failed\n- not a dead end")
+    note = parse_note("projects/p/checkpoints/x.md", render_checkpoint(template(), draft, FROZEN_NOW),
+                      parse_config(Path("/v"), {}))
+    assert note.dead_ends == ()
+    assert "\\## Failed" in checkpoint_parts(note.sections).summary
+
+
+def test_empty_lists_leave_no_placeholder_items():
+    text = render_checkpoint(template(), CheckpointDraft("p", "a"), FROZEN_NOW)
+    assert "{{" not in text and "- none" not in text
+    assert "# Checkpoint: a on p" in text
+
+
+@pytest.mark.parametrize("given,expected", [
+    ("drone-audio", "drone-audio"), ("Drone Audio", "Drone Audio"), ("../../etc", "etc"),
+    ("a/b\\c", "a-b-c"), (" .hidden ", "hidden"), ("naïve_1.2", "naïve_1.2"),
+])
+def test_project_names_are_sanitized(given, expected):
+    assert sanitize_name(given, "project") == expected
+
+
+def test_agent_names_lose_spaces_and_empty_names_are_refused():
+    assert sanitize_name("claude 7f3", "agent") == "claude-7f3"
+    with pytest.raises(VaultError, match="--agent '...' has no usable characters"):
+        sanitize_name("...", "agent")
+
+
+def test_failed_arguments_split_at_the_dash():
+    assert parse_failed("Beamforming on the MCU -- not enough RAM") == ("Beamforming on the MCU", "not enough RAM")
+    assert parse_failed("just an approach") == ("just an approach", None)
+    with pytest.raises(VaultError, match="names no approach"):
+        parse_failed("   ")
+
+
+def test_json_drafts_are_validated_field_by_field():
+    draft = draft_from_json({"summary": "s", "next": ["a"], "failed": [{"text": "x", "reason": "y"}, "u -- v"],
+                             "links": ["specs/a.md"]}, "p", "a")
+    assert draft.failed == (("x", "y"), ("u", "v")) and draft.next_steps == ("a",)
+    with pytest.raises(VaultError, match="next must be a list"):
+        draft_from_json({"next": "a"}, "p", "a")
+    with pytest.raises(VaultError, match="each failed item"):
+        draft_from_json({"failed": [{"reason": "no text"}]}, "p", "a")
+    with pytest.raises(VaultError, match="expects a JSON object"):
+        draft_from_json([1], "p", "a")
+
+
+def test_write_new_never_overwrites(tmp_path):
+    first = write_new(tmp_path, "20260921T141320Z-a", "one")
+    second = write_new(tmp_path, "20260921T141320Z-a", "two")
+    assert (first.name, second.name) == ("20260921T141320Z-a.md", "20260921T141320Z-a-2.md")
+    assert first.read_text() == "one" and second.read_text() == "two"
+
+
+def test_write_checkpoint_path(tmp_path):
+    rel = write_checkpoint(tmp_path, "projects", DRAFT, template(), FROZEN_NOW)
+    assert rel == "projects/drone-audio/checkpoints/20260921T141320Z-claude-7f3.md"
+
+
+def test_a_symlinked_project_folder_outside_the_vault_is_refused(tmp_path):
+    vault, outside = tmp_path / "vault", tmp_path / "outside"
+    (vault / "projects").mkdir(parents=True)
+    outside.mkdir()
+    os.symlink(outside, vault / "projects" / "drone-audio")
+    with pytest.raises(VaultError, match="outside the vault"):
+        write_checkpoint(vault, "projects", DRAFT, template(), FROZEN_NOW)
+    assert list(outside.rglob("*.md")) == []
+
+
+def test_a_vault_may_configure_its_own_template(tmp_path):
+    (tmp_path / "mine.md").write_text("custom {{project}} {{unknown}}")
+    assert load_template(tmp_path, {"template": "mine.md"}) == "custom {{project}} {{unknown}}"
+    assert render_checkpoint("custom {{project}} {{unknown}}", DRAFT, FROZEN_NOW) == "custom drone-audio {{unknown}}"
+    with pytest.raises(ConfigError, match="checkpoint.template"):
+        load_template(tmp_path, {"template": "missing.md"})
+
+
+WRITER = """
+import sys
+from pathlib import Path
+from vault_engine.memory.checkpoints import CheckpointDraft, load_template, write_checkpoint
+root, who = Path(sys.argv[1]), sys.argv[2]
+template = load_template(root, {})
+for i in range(15):
+    draft = CheckpointDraft("race", "agent", summary=f"{who} {i}", failed=((f"{who} approach {i}", "why"),))
+    write_checkpoint(root, "projects", draft, template, 1790000000.0)
+"""
+
+
+def test_two_processes_writing_in_the_same_second_both_survive(tmp_path):
+    procs = [subprocess.Popen([sys.executable, "-c", WRITER, str(tmp_path), who]) for who in ("left", "right")]
+    assert [p.wait(timeout=60) for p in procs] == [0, 0]
+    files = sorted((tmp_path / "projects" / "race" / "checkpoints").glob("*.md"))
+    assert len(files) == 30
+    summaries = {f.read_text().split("## Summary\n")[1].split("\n")[0] for f in files}
+    assert summaries == {f"{who} {i}" for who in ("left", "right") for i in range(15)}
+
+
+def test_the_template_ships_in_the_built_wheel(tmp_path):
+    """The CLI must find its template when installed, not only from this checkout."""
+    for name in ("pyproject.toml", "README.md"):
+        (tmp_path / name).write_bytes((ROOT / name).read_bytes())
+    for package in ("vault_engine", "tui"):
+        subprocess.run(["cp", "-r", str(ROOT / package), str(tmp_path / package)], check=True)
+    done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation",
+                           "-q", "-w", str(tmp_path / "dist"), str(tmp_path)],
+                          capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    [wheel] = (tmp_path / "dist").glob("*.whl")
+    assert "vault_engine/memory/templates/checkpoint.md" in zipfile.ZipFile(wheel).namelist()

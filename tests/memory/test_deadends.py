@@ -1,0 +1,185 @@
+"""Listing and checking dead ends through a real ledger and Whoosh index
+(vault_engine/memory/deadends.py); the model-backed hard case is in test_deadends_model.py."""
+
+import datetime as dt
+
+import pytest
+
+from tests.conftest import FROZEN_NOW
+from vault_engine.errors import UnknownProject
+from vault_engine.memory.accepted import AcceptedDesigns
+from vault_engine.memory.deadends import check_proposal, load_rulings
+from vault_engine.memory.matching import DeadendSettings
+from vault_engine.stores.embedder import FakeEmbedder
+from vault_engine.vault import Vault
+
+BILLING = """---
+type: checkpoint
+project: billing
+agent: codex-a12
+created: 2026-10-29T15:45:00Z
+---
+# Checkpoint: where sessions live
+## Summary
+Decision: keep sessions in signed cookies (HMAC, key id inside the cookie).
+## Failed
+- Keep sessions in a shared Redis
+  - Reason: the failover logged out every user at once
+- Sticky sessions on the load balancer -- deploys replace the pods
+"""
+DRONE = """---
+type: checkpoint
+project: drone
+agent: claude-7f3
+created: 2026-11-14T10:22:00Z
+---
+# Checkpoint: mics
+## Failed
+- Drop the second microphone to save board space -- the drop test failed at 1.2 m
+"""
+DRONE_NOTES = """---
+agent: gemini-5d2
+created: 2026-04-02T00:00:00Z
+---
+# Firmware
+DEADEND: Beamforming on the MCU -- not enough RAM for two buffers
+"""
+CREATED_BILLING = int(dt.datetime(2026, 10, 29, 15, 45, tzinfo=dt.timezone.utc).timestamp())
+FILES = {
+    "projects/billing/checkpoints/20261029T154500Z-codex-a12.md": BILLING,
+    "projects/drone/checkpoints/20261114T102200Z-claude-7f3.md": DRONE,
+    "projects/drone/working/gemini-5d2-firmware.md": DRONE_NOTES,
+}
+
+
+@pytest.fixture
+def vault(make_vault):
+    embedder = FakeEmbedder()
+    with Vault(make_vault(FILES), embedder=embedder) as v:
+        v.index(embed=False, now=FROZEN_NOW)
+        yield v
+
+
+def test_every_dead_end_is_in_the_ledger_with_its_note(vault):
+    rulings = {r.text: r for r in load_rulings(vault.ledger)}
+    assert set(rulings) == {"Keep sessions in a shared Redis", "Sticky sessions on the load balancer",
+                            "Drop the second microphone to save board space", "Beamforming on the MCU"}
+    redis = rulings["Keep sessions in a shared Redis"]
+    assert (redis.project, redis.agent, redis.source, redis.slug) == ("billing", "codex-a12", "checkpoint",
+                                                                      "keep-sessions-in-a-shared-redis")
+    assert redis.ref == "projects/billing/checkpoints/20261029T154500Z-codex-a12.md#Failed"
+    assert rulings["Beamforming on the MCU"].source == "working note"
+
+
+def test_list_is_newest_first_and_filters_by_project(vault):
+    assert [r.text for r in vault.deadend_list()][:2] == [
+        "Drop the second microphone to save board space", "Keep sessions in a shared Redis"]
+    assert {r.project for r in vault.deadend_list("drone")} == {"drone"}
+    with pytest.raises(UnknownProject, match="known projects: billing, drone"):
+        vault.deadend_list("biling")
+
+
+def test_a_near_verbatim_proposal_is_a_lexical_hit_with_the_contract_fields(vault):
+    check = vault.deadend_check("let's keep the sessions in a shared Redis", lexical_only=True)
+    assert (check.status, check.arms) == ("hit", ("lexical",))
+    data = check.to_json()
+    ruling = data["rulings"][0]
+    assert set(ruling) >= {"text", "reason", "project", "agent", "when", "slug", "source", "score",
+                           "elsewhere", "ref"}
+    assert (ruling["text"], ruling["agent"], ruling["when"], ruling["elsewhere"]) == (
+        "Keep sessions in a shared Redis", "codex-a12", CREATED_BILLING, False)
+    assert ruling["score"] == 1.0 and ruling["arms"] == ["lexical"]
+
+
+def test_rulings_of_other_projects_are_flagged_elsewhere(vault):
+    check = vault.deadend_check("keep sessions in a shared Redis", project="drone", lexical_only=True)
+    assert check.rulings[0].elsewhere is True
+    assert "not on drone" in check.rendered
+    same = vault.deadend_check("keep sessions in a shared Redis", project="billing", lexical_only=True)
+    assert same.rulings[0].elsewhere is False
+
+
+def test_an_unknown_project_still_checks_and_says_so(vault):
+    check = vault.deadend_check("keep sessions in a shared Redis", project="brand-new", lexical_only=True)
+    assert check.rulings[0].elsewhere is True
+    assert any("brand-new" in n for n in check.notices)
+
+
+def test_a_miss_is_a_miss(vault):
+    check = vault.deadend_check("add a dark mode toggle to the settings page", lexical_only=True)
+    assert (check.status, check.rulings) == ("miss", ())
+    assert check.to_json()["status"] == "miss"
+    assert "miss, not a guess" in check.rendered
+
+
+def test_working_note_rulings_are_marked_weaker(vault):
+    check = vault.deadend_check("beamforming on the MCU", lexical_only=True)
+    assert check.rulings[0].source == "working note"
+    assert "working note, possibly a first impression" in check.rendered
+
+
+def test_ruling_vectors_are_cached_so_a_check_embeds_only_the_proposal(vault):
+    vault.deadend_check("drop the second microphone")
+    first = list(vault.embedder().texts)
+    assert "Keep sessions in a shared Redis" in first
+    vault.embedder().texts.clear()
+    check = vault.deadend_check("remove a microphone from the board")
+    assert check.arms == ("lexical", "semantic")
+    assert "Keep sessions in a shared Redis" not in vault.embedder().texts
+    assert "remove a microphone from the board" in vault.embedder().texts
+
+
+def test_without_a_model_the_lexical_arm_answers_and_says_so(make_vault):
+    root = make_vault(FILES, config="[model]\nenabled = false\n")
+    with Vault(root) as v:
+        v.index(now=FROZEN_NOW)
+        check = v.deadend_check("keep sessions in a shared Redis")
+    assert check.arms == ("lexical",) and check.status == "hit"
+    assert any("only the lexical arm ran" in n for n in check.notices)
+
+
+class AgreeingArm:
+    """A semantic arm that finds everything very similar: only the veto can say no."""
+
+    def cosines(self, proposal, rulings):
+        return [0.95] * len(rulings)
+
+    def pair_cosines(self, pairs):
+        return [0.95] * len(pairs)
+
+
+def test_a_proposal_naming_the_recorded_accepted_design_is_vetoed(vault):
+    rulings = [r for r in load_rulings(vault.ledger) if r.text == "Keep sessions in a shared Redis"]
+    settings = DeadendSettings()
+    accepted = AcceptedDesigns(vault.ledger, vault.lexical, settings.accepted_share)
+    proposal = "keep sessions in signed cookies"
+    vetoed = check_proposal(proposal, rulings, semantic=AgreeingArm(), accepted=accepted)
+    assert vetoed.status == "miss"
+    assert check_proposal(proposal, rulings, semantic=AgreeingArm()).status == "hit"
+
+
+def test_an_accepted_sentence_that_also_names_the_ruled_out_choice_does_not_veto(make_vault):
+    files = dict(FILES)
+    files["projects/billing/checkpoints/20261029T154500Z-codex-a12.md"] = BILLING.replace(
+        "Decision: keep sessions in signed cookies (HMAC, key id inside the cookie).",
+        "We compared a shared Redis with signed cookies.")
+    with Vault(make_vault(files), embedder=FakeEmbedder()) as v:
+        v.index(embed=False, now=FROZEN_NOW)
+        rulings = [r for r in load_rulings(v.ledger) if r.text == "Keep sessions in a shared Redis"]
+        accepted = AcceptedDesigns(v.ledger, v.lexical, DeadendSettings().accepted_share)
+        check = check_proposal("keep sessions in signed cookies", rulings, semantic=AgreeingArm(),
+                               accepted=accepted)
+    assert check.status == "hit"
+
+
+def test_k_limits_the_rulings(vault):
+    check = check_proposal("sessions", load_rulings(vault.ledger), k=1, semantic=AgreeingArm())
+    assert len(check.rulings) == 1
+
+
+def test_a_check_crosses_the_daemon_socket_unchanged(vault):
+    """The warm daemon answers `deadend check` for the CLI: the result must survive its codec."""
+    from vault_engine.daemon import protocol
+
+    check = vault.deadend_check("keep sessions in a shared Redis", project="drone", lexical_only=True)
+    assert protocol.decode(protocol.encode(check)) == check

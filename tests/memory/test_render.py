@@ -1,0 +1,81 @@
+"""What agents read (vault_engine/memory/render.py): the interruption and the fitted brief."""
+
+import datetime as dt
+
+import pytest
+
+from vault_engine.memory.deadends import Ruling
+from vault_engine.memory.render import (estimate_tokens, fit_brief, render_dead_end_list,
+                                        render_interruption)
+from vault_engine.memory.resume import CheckpointBrief, LinkedBrief, ResumeBrief, WorkingNoteBrief
+
+MARCH = dt.datetime(2026, 3, 14, 10, 22, tzinfo=dt.timezone.utc).timestamp()
+DROP = Ruling("Drop the second microphone", "the drop test failed at 1.2 m; the audio team vetoed it",
+              "drone-audio", "claude-7f3", MARCH, "drop-the-second-microphone", "checkpoint",
+              "projects/drone-audio/checkpoints/x.md#Failed", "projects/drone-audio/checkpoints/x.md", 12,
+              score=0.81)
+NOTE = Ruling("Beamforming on the MCU", None, "search", None, MARCH, "beamforming-on-the-mcu", "working note",
+              "projects/search/working/y.md", "projects/search/working/y.md", 3, score=0.6, elsewhere=True)
+FORBIDDEN = ("you may wish to consider", "this will not work", "will not work", "you should not")
+
+
+def test_a_hit_says_what_was_tried_by_whom_when_and_why():
+    text = render_interruption("remove one mic", [DROP], "drone-audio", ("lexical", "semantic"))
+    assert text.startswith('This was tried before: 1 recorded dead end matches "remove one mic".')
+    assert "Drop the second microphone" in text
+    assert "Ruled out on 2026-03-14 by claude-7f3" in text
+    assert "Why it failed: the drop test failed at 1.2 m" in text
+    assert 'say out loud that you know this, for example: "We tried that on 2026-03-14, claude-7f3: ' \
+           'the drop test failed at 1.2 m."' in text
+    assert "only if you can say why this time is different" in text
+    assert not any(phrase in text.lower() for phrase in FORBIDDEN)
+
+
+def test_elsewhere_and_working_note_rulings_are_weaker_evidence():
+    text = render_interruption("mcu beamforming", [NOTE], "drone-audio", ("lexical",))
+    assert "ruled out on project search, not on drone-audio; what failed there may not fail here" in text
+    assert "marker in a working note, possibly a first impression" in text
+    assert "by an unnamed agent" in text
+    assert "no reason was written down; read projects/search/working/y.md before deciding" in text
+
+
+def test_a_miss_names_the_arms_that_ran():
+    assert render_interruption("dark mode", [], None, ("lexical",)) == (
+        'No recorded dead end matches "dark mode" (lexical arm only, no embedding model). '
+        "This is a miss, not a guess.")
+    assert "lexical and semantic arms" in render_interruption("dark mode", [], None, ("lexical", "semantic"))
+
+
+def test_the_dead_end_list_for_people():
+    text = render_dead_end_list([DROP, NOTE])
+    assert text.splitlines()[1].startswith("2026-03-14  search  -  [working note, weaker] Beamforming on the MCU")
+    assert render_dead_end_list([]) == "no dead ends recorded"
+
+
+def brief(summary_chars=400, notes=3, links=3) -> ResumeBrief:
+    checkpoint = CheckpointBrief("c.md", "c.md", "Checkpoint", "a", MARCH, "s" * summary_chars,
+                                 ("step one",), (DROP,))
+    working = tuple(WorkingNoteBrief(f"w{i}.md", f"w{i}.md", f"W{i}", "a", MARCH + i, (), "x" * 300)
+                    for i in range(notes))
+    linked = tuple(LinkedBrief(f"l{i}.md", f"l{i}.md", f"L{i}", "spec", "specs", 1.0 - i / 10, i, "y" * 300)
+                   for i in range(links))
+    return ResumeBrief("p", checkpoint, working, linked, (NOTE,))
+
+
+def test_fit_cuts_in_order_of_importance():
+    fitted = fit_brief(brief(), 600)
+    assert estimate_tokens(fitted.markdown) <= 600
+    assert fitted.cut[:3] == ("excerpt of l2.md", "excerpt of l1.md", "excerpt of l0.md")
+    assert "Drop the second microphone" in fitted.markdown
+
+
+def test_fit_keeps_everything_when_it_fits():
+    fitted = fit_brief(brief(), 100_000)
+    assert fitted.cut == () and "_Cut to fit" not in fitted.markdown
+
+
+@pytest.mark.parametrize("budget", [1, 10, 50, 150])
+def test_fit_never_exceeds_even_a_tiny_budget(budget):
+    fitted = fit_brief(brief(summary_chars=5000), budget)
+    assert estimate_tokens(fitted.markdown) <= budget
+    assert fitted.cut

@@ -1,0 +1,152 @@
+"""The arriving agent's brief (vault_engine/memory/resume.py, fitted by memory/render.py)."""
+
+import os
+
+import pytest
+
+from tests.conftest import FROZEN_NOW
+from vault_engine.errors import UnknownProject
+from vault_engine.memory.checkpoints import CheckpointDraft
+from vault_engine.memory.render import estimate_tokens
+from vault_engine.vault import Vault
+
+DAY = 86_400
+CONFIG = '[taps.specs]\nsource = "vault"\npaths = ["specs/**"]\nhalf_life_days = 30\nfloor = 0.2\n'
+
+
+def checkpoint(created: str, summary: str, next_steps=(), failed=(), links=()) -> str:
+    lines = ["---", "type: checkpoint", "project: drone", "agent: claude-7f3", f"created: {created}", "---",
+             f"# Checkpoint: {summary}", "## Summary", summary, *links, "## Next",
+             *[f"- {s}" for s in next_steps], "## Failed", *[f"- {f}" for f in failed], ""]
+    return "\n".join(lines)
+
+
+FILES = {
+    "projects/drone/checkpoints/20260901T000000Z-claude-7f3.md": checkpoint(
+        "2026-09-01T00:00:00Z", "Older round.", failed=["Old idea -- old reason"]),
+    "projects/drone/checkpoints/20260101T000000Z-claude-7f3.md": checkpoint(  # named early, created last
+        "2026-09-10T00:00:00Z", "Both mics stay.", next_steps=["Run the noise suppression model on the companion computer"],
+        failed=["Beamforming on the MCU -- not enough RAM"], links=["See [[audio#Buffers]] and [[drop-test]]."]),
+    "projects/drone/working/gemini-killed.md": "---\nagent: gemini-5d2\n---\n# Killed mid-run\n"
+                                               "Found the codec clips at 3 dB.\nDEADEND: Raise the PGA gain -- it clips\n",
+    "projects/drone/working/codex-old.md": "# Old notes\nnothing new here\n",
+    "specs/audio.md": "---\ncreated: 2026-07-23T14:13:20Z\n---\n# Audio\n## Buffers\nTwo 16 kHz buffers of 4 KB.\n",
+    "drop-test.md": "# Drop test\nFrom 1.2 m onto concrete.\n",
+    "projects/search/checkpoints/20260801T000000Z-codex.md": "---\ntype: checkpoint\nproject: search\n"
+        "created: 2026-08-01T00:00:00Z\n---\n# C\n## Failed\n- Run the noise suppression model on the flight "
+        "controller -- loop jitter\n- Shard by date -- hot shard\n",
+}
+
+
+def set_mtime(root, rel, when):
+    os.utime(root / rel, (when, when))
+
+
+@pytest.fixture
+def vault(make_vault):
+    root = make_vault(FILES, config=CONFIG)
+    set_mtime(root, "projects/drone/working/codex-old.md", FROZEN_NOW - 30 * DAY)  # before the checkpoint
+    set_mtime(root, "projects/drone/working/gemini-killed.md", FROZEN_NOW - 1 * DAY)  # after it
+    with Vault(root) as v:
+        v.index(embed=False, now=FROZEN_NOW)
+        yield v
+
+
+def test_the_latest_checkpoint_by_created_not_by_name(vault):
+    brief = vault.resume("drone", now=FROZEN_NOW)
+    c = brief.checkpoint
+    assert c.path == "projects/drone/checkpoints/20260101T000000Z-claude-7f3.md"
+    assert (c.title, c.agent) == ("Checkpoint: Both mics stay.", "claude-7f3")
+    assert c.summary == "Both mics stay.\nSee [[audio#Buffers]] and [[drop-test]]."
+    assert c.next_steps == ("Run the noise suppression model on the companion computer",)
+    assert [(r.text, r.reason) for r in c.failed] == [("Beamforming on the MCU", "not enough RAM")]
+
+
+def test_ties_on_created_go_to_the_later_file_name(make_vault):
+    files = {f"projects/p/checkpoints/{name}.md": checkpoint("2026-09-10T00:00:00Z", name)
+             for name in ("20260910T000000Z-a", "20260910T000000Z-b")}
+    with Vault(make_vault(files)) as v:
+        v.index(embed=False, now=FROZEN_NOW)
+        assert v.resume("drone", now=FROZEN_NOW).checkpoint.summary == "20260910T000000Z-b"
+
+
+def test_a_working_note_changed_after_the_checkpoint_appears_with_its_dead_ends(vault):
+    brief = vault.resume("drone", now=FROZEN_NOW)
+    assert [w.path for w in brief.working_notes] == ["projects/drone/working/gemini-killed.md"]
+    killed = brief.working_notes[0]
+    assert [(r.text, r.reason, r.source) for r in killed.dead_ends] == [("Raise the PGA gain", "it clips", "working note")]
+    assert "Found the codec clips at 3 dB." in killed.excerpt
+    assert "## Working notes changed since the checkpoint" in brief.markdown
+    assert "Raise the PGA gain" in brief.markdown
+
+
+def test_linked_notes_come_with_their_decay(vault):
+    brief = vault.resume("drone", now=FROZEN_NOW)
+    linked = {n.ref: n for n in brief.linked}
+    assert set(linked) == {"specs/audio.md#Buffers", "drop-test.md"}
+    assert linked["specs/audio.md#Buffers"].decay == pytest.approx(0.25, abs=1e-6)  # 60 days, half-life 30
+    assert linked["specs/audio.md#Buffers"].excerpt == "Two 16 kHz buffers of 4 KB."
+    assert linked["drop-test.md"].decay == 1.0
+    vault.reinforce("specs/audio.md", now=FROZEN_NOW - DAY)
+    again = {n.ref: n for n in vault.resume("drone", now=FROZEN_NOW).linked}
+    assert again["specs/audio.md#Buffers"].decay == pytest.approx(0.5 ** (1 / 30), abs=1e-6)
+
+
+def test_dead_ends_of_other_projects_that_bear_on_the_next_steps(vault):
+    brief = vault.resume("drone", now=FROZEN_NOW)
+    assert [(r.text, r.project, r.elsewhere) for r in brief.elsewhere] == [
+        ("Run the noise suppression model on the flight controller", "search", True)]
+    data = brief.to_json()
+    assert data["dead_ends_elsewhere"][0]["bears_on"] == "Run the noise suppression model on the companion computer"
+    assert "what failed there may not fail here" in brief.markdown
+
+
+def test_no_checkpoint_says_so_and_still_shows_working_notes(make_vault):
+    files = {"projects/fresh/working/a-notes.md": "# Notes\nDEADEND: X -- y\n"}
+    with Vault(make_vault(files)) as v:
+        v.index(embed=False, now=FROZEN_NOW)
+        brief = v.resume("fresh", now=FROZEN_NOW)
+    assert brief.checkpoint is None and brief.to_json()["checkpoint"] is None
+    assert "No checkpoint yet for fresh" in brief.markdown
+    assert [w.path for w in brief.working_notes] == ["projects/fresh/working/a-notes.md"]
+
+
+def test_an_unknown_project_lists_the_known_ones(vault):
+    with pytest.raises(UnknownProject, match="known projects: drone, search"):
+        vault.resume("dron", now=FROZEN_NOW)
+
+
+@pytest.mark.parametrize("budget", [2000, 200, 120, 40, 5])
+def test_the_brief_stays_within_its_budget_and_says_what_was_cut(vault, budget):
+    brief = vault.resume("drone", max_tokens=budget, now=FROZEN_NOW)
+    assert estimate_tokens(brief.markdown) <= budget
+    full = vault.resume("drone", max_tokens=100_000, now=FROZEN_NOW)
+    if estimate_tokens(full.markdown) > budget:
+        assert brief.cut and brief.to_json()["cut"] == list(brief.cut)
+    else:
+        assert brief.cut == ()
+
+
+def test_least_important_parts_go_first(vault):
+    full = vault.resume("drone", max_tokens=100_000, now=FROZEN_NOW)
+    tight = vault.resume("drone", max_tokens=estimate_tokens(full.markdown) - 20, now=FROZEN_NOW)
+    assert tight.cut[0].startswith("excerpt of ")  # a linked note's excerpt, the most faded first
+    assert tight.cut[0] == "excerpt of specs/audio.md#Buffers"
+    assert tight.checkpoint.failed == full.checkpoint.failed
+    assert "_Cut to fit" in tight.markdown
+
+
+def test_a_new_checkpoint_is_seen_by_resume_at_once(vault):
+    written = vault.checkpoint_new(CheckpointDraft("drone", "claude-9", summary="Fresh round.",
+                                                   failed=(("Glue the mic", "hum"),)), now=FROZEN_NOW)
+    brief = vault.resume("drone", now=FROZEN_NOW + 1)
+    assert brief.checkpoint.path == written.ref
+    assert [r.text for r in brief.checkpoint.failed] == ["Glue the mic"]
+
+
+def test_a_brief_crosses_the_daemon_socket_unchanged(vault):
+    """The warm daemon answers `resume` for the CLI: the brief must survive its codec."""
+    from vault_engine.daemon import protocol
+
+    brief = vault.resume("drone", now=FROZEN_NOW)
+    assert protocol.decode(protocol.encode(brief)) == brief

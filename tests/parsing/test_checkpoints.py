@@ -1,0 +1,115 @@
+"""Checkpoint parsing: every Failed/reason form, Summary and Next (vault_engine/parsing/checkpoints.py)."""
+
+from pathlib import Path
+
+import pytest
+
+from vault_engine.config import parse_config
+from vault_engine.parsing.checkpoints import (checkpoint_parts, match_text, note_agent, read_list,
+                                              split_reason)
+from vault_engine.parsing.note import parse_note
+
+CONFIG = parse_config(Path("/vault"), {})
+PATH = "projects/drone-audio/checkpoints/20260314T102200Z-claude-7f3.md"
+HEAD = "---\ntype: checkpoint\nproject: drone-audio\nagent: claude-7f3\ncreated: 2026-03-14T10:22:00Z\n---\n"
+
+
+def dead_ends(body: str, path: str = PATH, head: str = HEAD):
+    return parse_note(path, head + body, CONFIG).dead_ends
+
+
+def test_nested_reason_item():
+    found = dead_ends("# C\n## Failed\n- Drop the second microphone\n  - Reason: drop test failed at 1.2 m\n")
+    assert [(d.text, d.reason) for d in found] == [("Drop the second microphone", "drop test failed at 1.2 m")]
+
+
+@pytest.mark.parametrize("line", [
+    "- Beamforming on the MCU — not enough RAM",
+    "- Beamforming on the MCU -- not enough RAM",
+    "- Beamforming on the MCU – not enough RAM",
+    "* Beamforming on the MCU -- not enough RAM",
+    "1. Beamforming on the MCU -- not enough RAM",
+    "- [x] Beamforming on the MCU -- not enough RAM",
+    "- Beamforming on the MCU\n  - **Reason:** not enough RAM",
+    "- Beamforming on the MCU\n  - why: not enough RAM",
+])
+def test_every_reason_form(line):
+    [found] = dead_ends(f"## Failed\n{line}\n")
+    assert (found.text, found.reason) == ("Beamforming on the MCU", "not enough RAM")
+
+
+def test_metadata_slug_line_and_heading():
+    [found] = dead_ends("# Checkpoint\n## Failed\n- Beamforming on the MCU -- no RAM\n")
+    assert (found.source, found.agent, found.line, found.heading) == ("checkpoint", "claude-7f3", 9, "Failed")
+    assert found.when == 1773483720.0  # created: 2026-03-14T10:22:00Z
+    assert found.slug == "beamforming-on-the-mcu"
+
+
+def test_links_are_kept_and_a_dash_inside_a_link_or_code_does_not_split():
+    [found] = dead_ends("## Failed\n- Use `--fast -- mode` with [[build -- notes]] -- broke [[ci#Runs]]\n")
+    assert found.text == "Use `--fast -- mode` with [[build -- notes]]"
+    assert found.reason == "broke [[ci#Runs]]"
+
+
+def test_no_reason_is_none_and_other_nested_items_become_detail():
+    first, second = dead_ends("## Failed\n- Warm the cache at startup\n- Foam windscreens\n"
+                              "  - Reason: soaked up rain\n  - see [[rain-test]]\n")
+    assert (first.text, first.reason) == ("Warm the cache at startup", None)
+    assert second.reason == "soaked up rain; see [[rain-test]]"
+
+
+def test_continuation_lines_join_the_item():
+    [found] = dead_ends("## Failed\n- Keep sessions in a shared Redis\n  - Reason: the failover logged\n"
+                        "    out every user at once\n")
+    assert found.reason == "the failover logged out every user at once"
+
+
+def test_only_the_failed_part_counts_and_code_is_not_a_dead_end():
+    body = ("## Summary\n- failed to compile, fixed it\n## Next\n- Tune the taps\n## Failed\n"
+            "```\n- not a dead end\n```\nNothing else.\n- Real one -- why\n### Older attempts\n- Sub-one -- why\n")
+    assert [d.text for d in dead_ends(body)] == ["Real one", "Sub-one"]
+
+
+def test_a_paragraph_after_a_blank_line_ends_the_list():
+    body = "## Failed\n- First -- a\n\nThe rest is prose\n- Second -- b\n"
+    assert [d.text for d in dead_ends(body)] == ["First", "Second"]
+
+
+def test_slugs_are_unique_within_a_note():
+    found = dead_ends("## Failed\n- Same idea -- a\n- Same idea -- b\n")
+    assert [d.slug for d in found] == ["same-idea", "same-idea-2"]
+
+
+def test_other_kinds_have_no_checkpoint_dead_ends():
+    note = parse_note("specs/audio.md", "# Audio\n## Failed\n- Something -- reason\n", CONFIG)
+    assert note.kind == "spec" and note.dead_ends == ()
+
+
+def test_summary_and_next_steps():
+    note = parse_note(PATH, HEAD + "# C\n## Summary\nBoth mics stay.\nSee [[audio]].\n## Next steps\n"
+                            "- Tune the taps\n- [ ] Check the membrane\n## Failed\n- X -- y\n", CONFIG)
+    parts = checkpoint_parts(note.sections)
+    assert parts.summary == "Both mics stay.\nSee [[audio]]."
+    assert parts.next_steps == ("Tune the taps", "Check the membrane")
+
+
+def test_split_reason_without_a_separator():
+    assert split_reason("Use --force-push") == ("Use --force-push", None)
+    assert split_reason(" -- only a reason") == ("-- only a reason", None)
+
+
+def test_read_list_nests_children():
+    [item] = read_list(["- a", "  - b", "    - c", "  - d"])
+    assert [c.text for c in item.children] == ["b", "d"]
+    assert [c.text for c in item.descendants()] == ["b", "c", "d"]
+
+
+def test_agent_from_frontmatter_or_checkpoint_file_name():
+    assert note_agent("projects/p/checkpoints/20261008T113000Z-claude-2c9.md", {}) == "claude-2c9"
+    assert note_agent("projects/p/checkpoints/2026-10-08T11:30:00Z-codex.md", {}) == "codex"
+    assert note_agent("projects/p/working/claude-notes.md", {}) is None
+    assert note_agent("x.md", {"agent": "gpt-5"}) == "gpt-5"
+
+
+def test_match_text_drops_possessives():
+    assert match_text("the client's header and the codec’s DSP") == "the client header and the codec DSP"

@@ -1,0 +1,142 @@
+"""Agent memory commands: checkpoint new, resume, deadend check, deadend list.
+
+Each is parse -> one Vault call -> render. ``deadend check --fail-on-hit`` exits 3 on a hit,
+so a hook can stop a proposal; a miss exits 0.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+from vault_engine.cli.context import Context
+
+EXIT_HIT = 3
+
+
+def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    """Add ``checkpoint``, ``resume`` and ``deadend`` to the command line."""
+    _register_checkpoint(sub, common)
+    _register_resume(sub, common)
+    _register_deadend(sub, common)
+
+
+def _register_checkpoint(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("checkpoint", help="write an agent checkpoint (Summary, Next, Failed)",
+                       description="Checkpoints: an agent's hand-off note.")
+    group = p.add_subparsers(dest="checkpoint_command", metavar="ACTION", required=True,
+                             help="new: write one")
+    n = group.add_parser(
+        "new", parents=[common], help="write a checkpoint from the template and index it",
+        description="Write projects/P/checkpoints/<UTC timestamp>-<agent>.md from "
+                    "templates/checkpoint.md; never overwrites; prints the new ref. Example: "
+                    "vault-engine checkpoint new --project drone-audio --agent claude-7f3 "
+                    "--summary 'Both mics stay' --next 'Tune the taps' "
+                    "--failed 'Beamforming on the MCU -- not enough RAM'")
+    n.add_argument("--project", required=True, help="the project (folder under projects/)")
+    n.add_argument("--agent", required=True, help="who checks in, e.g. claude-7f3")
+    n.add_argument("--summary", help="what was done and decided (prose)")
+    n.add_argument("--next", action="append", default=[], metavar="STEP", help="a next step (repeatable)")
+    n.add_argument("--failed", action="append", default=[], metavar="'APPROACH -- REASON'",
+                   help="an approach ruled out, with its reason after ' -- ' (repeatable)")
+    n.add_argument("--link", action="append", default=[], metavar="REF",
+                   help="a note or section to link, e.g. specs/auth.md#Token refresh (repeatable)")
+    n.add_argument("--from-json", metavar="FILE",
+                   help='read {"summary", "next": [], "failed": [{"text", "reason"}], "links": []} '
+                        "from FILE, or from stdin with -")
+    n.set_defaults(handler=cmd_checkpoint_new)
+
+
+def _register_resume(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("resume", parents=[common], help="the brief for an agent arriving on a project",
+                       description="Latest checkpoint, working notes changed since, linked specs with "
+                                   "their decay, dead ends elsewhere. Example: vault-engine resume "
+                                   "--project drone-audio --max-tokens 1500")
+    p.add_argument("--project", required=True, help="the project to resume")
+    p.add_argument("--max-tokens", type=int, default=2000, metavar="N",
+                   help="budget for the brief, about 4 characters a token (default 2000)")
+    p.set_defaults(handler=cmd_resume)
+
+
+def _register_deadend(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    p = sub.add_parser("deadend", help="has this been tried before?",
+                       description="Dead ends: approaches ruled out in checkpoints and working notes.")
+    group = p.add_subparsers(dest="deadend_command", metavar="ACTION", required=True,
+                             help="check: has this been tried?  list: every dead end")
+    c = group.add_parser("check", parents=[common], help="check a proposal against every recorded dead end",
+                         description="Example: vault-engine deadend check 'keep sessions in Redis' "
+                                     "--project billing-service --fail-on-hit")
+    c.add_argument("proposal", help="what you are about to try, in a sentence")
+    c.add_argument("--project", help="your project: rulings of other projects are flagged elsewhere")
+    c.add_argument("-k", type=int, default=3, help="at most this many rulings (default 3)")
+    c.add_argument("--lexical", action="store_true", help="words only (fast, never loads the model)")
+    c.add_argument("--fail-on-hit", action="store_true", help=f"exit {EXIT_HIT} when a ruling matches")
+    c.set_defaults(handler=cmd_deadend_check)
+    ls = group.add_parser("list", parents=[common], help="every recorded dead end, newest first",
+                          description="Example: vault-engine deadend list --project drone-audio --json")
+    ls.add_argument("--project", help="only this project (default: the whole vault)")
+    ls.set_defaults(handler=cmd_deadend_list)
+
+
+def cmd_checkpoint_new(ctx: Context) -> int:
+    """Write a checkpoint from flags or ``--from-json``; print its ref."""
+    from vault_engine.memory.checkpoints import CheckpointDraft, draft_from_json, failed_items
+
+    a = ctx.args
+    if a.from_json:
+        if a.summary or a.next or a.failed or a.link:
+            return ctx.usage_error("--from-json carries summary, next, failed and links: "
+                                   "do not also pass --summary, --next, --failed or --link")
+        draft = draft_from_json(_read_json(ctx, a.from_json), a.project, a.agent)
+    else:
+        draft = CheckpointDraft(a.project, a.agent, a.summary or "", tuple(a.next),
+                                failed_items(a.failed), tuple(a.link))
+    written = ctx.vault.checkpoint_new(draft)
+    for notice in written.notices:
+        ctx.notice(notice)
+    ctx.emit(written.to_json(), lambda: written.ref)
+    return 0
+
+
+def _read_json(ctx: Context, source: str):
+    from vault_engine.errors import VaultError
+
+    try:
+        text = sys.stdin.read() if source == "-" else open(source, encoding="utf-8").read()
+        return json.loads(text)
+    except OSError as exc:
+        raise VaultError(f"--from-json {source}: cannot read it ({exc.strerror or exc})") from exc
+    except ValueError as exc:
+        raise VaultError(f"--from-json {source}: not valid JSON ({exc})") from exc
+
+
+def cmd_resume(ctx: Context) -> int:
+    """Print the brief (Markdown, or JSON with --json)."""
+    if ctx.args.max_tokens < 1:
+        return ctx.usage_error("--max-tokens must be a positive number of tokens")
+    brief = ctx.vault.resume(ctx.args.project, max_tokens=ctx.args.max_tokens)
+    ctx.emit(brief.to_json(), lambda: brief.markdown)
+    return 0
+
+
+def cmd_deadend_check(ctx: Context) -> int:
+    """Print the interruption (or JSON); exit 3 on a hit with --fail-on-hit."""
+    a = ctx.args
+    if a.k < 1:
+        return ctx.usage_error("-k must be at least 1")
+    check = ctx.vault.deadend_check(a.proposal, project=a.project, k=a.k, lexical_only=a.lexical)
+    for notice in check.notices:
+        ctx.notice(notice)
+    ctx.emit(check.to_json(), lambda: check.rendered)
+    return EXIT_HIT if a.fail_on_hit and check.status == "hit" else 0
+
+
+def cmd_deadend_list(ctx: Context) -> int:
+    """Print every recorded dead end, newest first."""
+    from vault_engine.memory.render import render_dead_end_list
+
+    rulings = ctx.vault.deadend_list(ctx.args.project)
+    data = {"project": ctx.args.project, "dead_ends": [r.to_json() for r in rulings]}
+    ctx.emit(data, lambda: render_dead_end_list(rulings))
+    return 0

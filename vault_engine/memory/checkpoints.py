@@ -1,0 +1,202 @@
+"""Writing checkpoints: ``vault-engine checkpoint new``.
+
+A checkpoint is written from ``templates/checkpoint.md`` to
+``projects/<project>/checkpoints/<UTC timestamp>-<agent>.md``. The template ships inside the
+package (``vault_engine/memory/templates/checkpoint.md``, a copy of the repository's
+``templates/checkpoint.md`` that a test keeps identical), so an installed CLI finds it; a vault
+can point ``[checkpoint] template`` in vault-engine.toml at its own.
+
+Nothing is ever overwritten: the file is created with ``O_EXCL``, and a name already taken (two
+agents in the same second) gets ``-2``, ``-3``... Project and agent names are sanitized, and
+the folder is checked to resolve inside the vault, so no name or symlink can write elsewhere.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from vault_engine.errors import ConfigError, VaultError
+from vault_engine.parsing.checkpoints import split_reason
+
+TEMPLATE_NAME = "checkpoint.md"
+TITLE_CHARS = 72
+_PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
+_UNSAFE = {"project": re.compile(r"[^\w .-]+"), "agent": re.compile(r"[^\w.-]+")}
+_HEADING_LIKE = re.compile(r"^(\s*)#", re.MULTILINE)
+
+
+@dataclass(frozen=True, slots=True)
+class CheckpointDraft:
+    """What an agent hands over; becomes one checkpoint note."""
+
+    project: str
+    agent: str
+    summary: str = ""
+    next_steps: tuple[str, ...] = ()
+    failed: tuple[tuple[str, str | None], ...] = ()  # (approach, reason)
+    links: tuple[str, ...] = ()  # wikilink targets, e.g. "specs/auth#Token refresh"
+
+
+@dataclass(frozen=True, slots=True)
+class CheckpointWritten:
+    """The new checkpoint's ref, and the names it was written under."""
+
+    ref: str
+    project: str
+    agent: str
+    notices: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        """What ``checkpoint new --json`` prints."""
+        return {"ref": self.ref, "path": self.ref, "project": self.project, "agent": self.agent,
+                "notices": list(self.notices)}
+
+
+def sanitize_name(value: str, what: str) -> str:
+    """A project or agent name safe as one path segment: letters, digits, ``_ . -`` (and
+    spaces in project names); anything else becomes ``-``. Never empty, never ``..``."""
+    cleaned = _UNSAFE[what].sub("-", str(value).strip())
+    cleaned = re.sub(r"-{2,}", "-", cleaned).strip(" .-")[:64].strip(" .-")
+    if not cleaned:
+        raise VaultError(f"--{what} {value!r} has no usable characters: use letters, digits, "
+                         "'.', '_' or '-'")
+    return cleaned
+
+
+def parse_failed(value: str) -> tuple[str, str | None]:
+    """``--failed "approach -- reason"`` -> (approach, reason)."""
+    text, reason = split_reason(" ".join(value.split()))
+    if not text:
+        raise VaultError(f"--failed {value!r} names no approach: write \"approach -- reason\"")
+    return text, reason
+
+
+def draft_from_json(data: Any, project: str, agent: str) -> CheckpointDraft:
+    """``{"summary", "next": [], "failed": [{"text", "reason"}], "links": []}`` from stdin;
+    each malformed field is named in the error."""
+    if not isinstance(data, dict):
+        raise VaultError("--from-json expects a JSON object like "
+                         '{"summary": "...", "next": [], "failed": [{"text": "...", "reason": "..."}], "links": []}')
+    summary = data.get("summary") or ""
+    if not isinstance(summary, str):
+        raise VaultError("--from-json: summary must be a string")
+    failed = []
+    for item in _list_field(data, "failed"):
+        if isinstance(item, str):
+            failed.append(parse_failed(item))
+        elif isinstance(item, dict) and isinstance(item.get("text"), str) and item["text"].strip():
+            reason = item.get("reason")
+            failed.append((" ".join(item["text"].split()), " ".join(str(reason).split()) if reason else None))
+        else:
+            raise VaultError('--from-json: each failed item must be {"text": "...", "reason": "..."} or a string')
+    return CheckpointDraft(project, agent, summary, _strings(data, "next"), tuple(failed), _strings(data, "links"))
+
+
+def _list_field(data: Mapping[str, Any], key: str) -> list:
+    value = data.get(key) or []
+    if not isinstance(value, list):
+        raise VaultError(f"--from-json: {key} must be a list")
+    return value
+
+
+def _strings(data: Mapping[str, Any], key: str) -> tuple[str, ...]:
+    items = _list_field(data, key)
+    if not all(isinstance(i, str) for i in items):
+        raise VaultError(f"--from-json: {key} must be a list of strings")
+    return tuple(" ".join(i.split()) for i in items if i.strip())
+
+
+def load_template(root: Path, table: Mapping[str, Any]) -> str:
+    """``[checkpoint] template`` (a path relative to the vault) or the packaged template."""
+    configured = table.get("template")
+    if configured is None:
+        from importlib import resources  # 10 ms: only when a checkpoint is written
+
+        return resources.files("vault_engine.memory").joinpath("templates", TEMPLATE_NAME).read_text("utf-8")
+    if not isinstance(configured, str):
+        raise ConfigError("checkpoint.template must be a path to a Markdown file")
+    path = (root / configured).expanduser()
+    try:
+        return path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"checkpoint.template {path}: cannot read it ({exc}); fix the path or "
+                          "remove the key to use the built-in template") from exc
+
+
+def render_checkpoint(template: str, draft: CheckpointDraft, now: float) -> str:
+    """Fill the template's ``{{fields}}`` in one pass (values are never re-scanned)."""
+    created = dt.datetime.fromtimestamp(now, dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    values = {
+        "project": draft.project, "agent": draft.agent, "created": created,
+        "title": checkpoint_title(draft),
+        # A summary line starting with "#" would become a heading (even a fake "## Failed").
+        "summary": _HEADING_LIKE.sub(r"\1\\#", draft.summary.strip()),
+        "next": "\n".join(f"- {step}" for step in draft.next_steps),
+        "failed": "\n".join(f"- {text}" + (f"\n  - Reason: {reason}" if reason else "")
+                            for text, reason in draft.failed),
+        "links": "\n".join(f"- [[{link}]]" for link in draft.links),
+    }
+    return _PLACEHOLDER.sub(lambda m: values.get(m.group(1), m.group(0)), template)
+
+
+def checkpoint_title(draft: CheckpointDraft) -> str:
+    """The summary's first sentence, shortened; else who checked in."""
+    first = re.split(r"(?<=[.!?])\s|\n", draft.summary.strip(), maxsplit=1)[0].strip().rstrip(".")
+    if not first:
+        return f"{draft.agent} on {draft.project}"
+    first = first.lstrip("#").strip()
+    return first if len(first) <= TITLE_CHARS else first[: TITLE_CHARS - 1].rstrip() + "…"
+
+
+def checkpoint_folder(root: Path, projects_dir: str, project: str) -> Path:
+    """``projects/<project>/checkpoints``, created, and proven to resolve inside the vault."""
+    folder = root / projects_dir / project / "checkpoints"
+    folder.mkdir(parents=True, exist_ok=True)
+    real_root, real = root.resolve(), folder.resolve()
+    if real != real_root and real_root not in real.parents:
+        raise VaultError(f"{folder} resolves to {real}, outside the vault (a symlink?): "
+                         "refusing to write a checkpoint there")
+    return folder
+
+
+def write_new(folder: Path, stem: str, text: str) -> Path:
+    """Create ``stem.md`` (else ``stem-2.md``...) exclusively: an existing note is never
+    touched, and two writers in the same second both get a file."""
+    for n in range(1, 1000):
+        path = folder / (f"{stem}.md" if n == 1 else f"{stem}-{n}.md")
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
+        except FileExistsError:
+            continue
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+            f.flush()
+            os.fsync(f.fileno())
+        return path
+    raise VaultError(f"{folder}: 999 checkpoints named {stem}*.md already; wait a second and retry")
+
+
+def write_checkpoint(root: Path, projects_dir: str, draft: CheckpointDraft, template: str,
+                     now: float) -> str:
+    """Write the checkpoint note; returns its vault-relative path."""
+    stamp = dt.datetime.fromtimestamp(now, dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    folder = checkpoint_folder(root, projects_dir, draft.project)
+    path = write_new(folder, f"{stamp}-{draft.agent}", render_checkpoint(template, draft, now))
+    return path.relative_to(root).as_posix()
+
+
+def link_target(path: str, heading: str | None) -> str:
+    """A wikilink target for a note path: ``specs/auth#Token refresh``."""
+    stem = path[:-3] if path.lower().endswith(".md") else path
+    return f"{stem}#{heading}" if heading else stem
+
+
+def failed_items(values: Sequence[str]) -> tuple[tuple[str, str | None], ...]:
+    """Every ``--failed`` argument parsed."""
+    return tuple(parse_failed(v) for v in values)

@@ -1,0 +1,229 @@
+"""What agents read: the dead-end interruption and the resume brief. Pure functions.
+
+The interruption states plainly that the proposal was tried, by whom, when and why it failed,
+marks weaker evidence (another project, a working-note marker), and hands the decision back:
+the agent says out loud that it knows, and goes on only with a reason why this time differs.
+It neither softens ("you may wish to consider") nor forbids ("this will not work").
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from vault_engine.memory.deadends import Ruling
+    from vault_engine.memory.resume import ResumeBrief
+
+REASON_IN_QUOTE = 140  # characters of the reason repeated in the suggested sentence
+SUMMARY_FLOOR = 200  # characters of a checkpoint summary kept however tight the budget
+
+
+def estimate_tokens(text: str) -> int:
+    """About four characters a token, rounded up."""
+    return (len(text) + 3) // 4
+
+
+def iso_date(ts: float | None) -> str:
+    """``2026-03-14`` (UTC), or ``an unknown date``."""
+    if ts is None:
+        return "an unknown date"
+    return dt.datetime.fromtimestamp(ts, dt.timezone.utc).strftime("%Y-%m-%d")
+
+
+def iso_time(ts: float | None) -> str:
+    """``2026-03-14T10:22:00Z``, or ``unknown``."""
+    if ts is None:
+        return "unknown"
+    return dt.datetime.fromtimestamp(ts, dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+def render_interruption(proposal: str, rulings: Sequence[Ruling], project: str | None,
+                        arms: Sequence[str]) -> str:
+    """The text an agent reads after ``deadend check``: a hit or a plain miss."""
+    if not rulings:
+        how = "lexical and semantic arms" if "semantic" in arms else "lexical arm only, no embedding model"
+        return f'No recorded dead end matches "{proposal}" ({how}). This is a miss, not a guess.'
+    count = "1 recorded dead end matches" if len(rulings) == 1 else f"{len(rulings)} recorded dead ends match"
+    lines = [f'This was tried before: {count} "{proposal}".', ""]
+    for n, ruling in enumerate(rulings, 1):
+        lines += _ruling_lines(n, ruling, project)
+        lines.append("")
+    lines.append(_hand_back(rulings[0]))
+    return "\n".join(lines)
+
+
+def _ruling_lines(n: int, r: Ruling, project: str | None) -> list[str]:
+    who = r.agent or "an unnamed agent"
+    where = f"project {r.project}" if r.project else "no project"
+    lines = [f"{n}. {r.text}",
+             f"   Ruled out on {iso_date(r.when)} by {who} ({where}, {r.source} {r.ref}).",
+             f"   Why it failed: {r.reason}" if r.reason else
+             f"   Why it failed: no reason was written down; read {r.ref} before deciding."]
+    if r.elsewhere:
+        lines.append(f"   Weaker evidence: this was ruled out on {where}, not on {project}; "
+                     "what failed there may not fail here.")
+    if r.source == "working note":
+        lines.append("   Weaker evidence: it is a marker in a working note, possibly a first "
+                     "impression rather than a settled result.")
+    return lines
+
+
+def _hand_back(top: Ruling) -> str:
+    reason = (top.reason or "see the note for why").split("; ")[0]
+    if len(reason) > REASON_IN_QUOTE:
+        reason = reason[: REASON_IN_QUOTE - 1].rstrip() + "…"
+    who = f", {top.agent}" if top.agent else ""
+    return ("Before going further, say out loud that you know this, for example: "
+            f'"We tried that on {iso_date(top.when)}{who}: {reason}." '
+            "Go on with it only if you can say why this time is different; the decision is yours.")
+
+
+# -- resume ---------------------------------------------------------------------------------
+
+def render_resume(brief: ResumeBrief) -> str:
+    """The brief as Markdown, most important first; ends with what was cut, if anything."""
+    parts = [f"# Resume: {brief.project}", _checkpoint_part(brief)]
+    if brief.working_notes or brief.more_working_notes:
+        parts.append(_working_part(brief))
+    if brief.linked:
+        parts.append(_linked_part(brief))
+    if brief.elsewhere:
+        parts.append(_elsewhere_part(brief))
+    if brief.cut:
+        parts.append(f"_Cut to fit {brief.max_tokens} tokens: {_grouped(brief.cut)}._")
+    return "\n\n".join(p for p in parts if p) + "\n"
+
+
+def _checkpoint_part(brief: ResumeBrief) -> str:
+    c = brief.checkpoint
+    if c is None:
+        return (f"No checkpoint yet for {brief.project}: nobody has checked in. "
+                "Its working notes follow, newest first.")
+    lines = [f"## Last checkpoint: {c.title}",
+             f"{c.ref}, by {c.agent or 'an unnamed agent'}, {iso_time(c.created)}", "",
+             "### Summary", c.summary or "(no summary written)", "", "### Next"]
+    lines += [f"- {step}" for step in c.next_steps] or ["(no next steps written)"]
+    if c.failed:
+        lines += ["", "### Ruled out (Failed)"]
+        lines += [f"- {r.text}" + (f" — {r.reason}" if r.reason else "") for r in c.failed]
+    return "\n".join(lines)
+
+
+def _working_part(brief: ResumeBrief) -> str:
+    title = ("## Working notes changed since the checkpoint" if brief.checkpoint
+             else "## Working notes")
+    lines = [title]
+    for w in brief.working_notes:
+        lines += ["", f"### {w.title}", f"{w.ref}, by {w.agent or 'an unnamed agent'}, changed {iso_time(w.changed)}"]
+        if w.dead_ends:
+            lines.append("Dead ends marked here (a working note: possibly a first impression):")
+            lines += [f"- {r.text}" + (f" — {r.reason}" if r.reason else "") for r in w.dead_ends]
+        if w.excerpt:
+            lines += [""] + [f"> {line}" if line else ">" for line in w.excerpt.split("\n")]
+    if brief.more_working_notes:
+        lines += ["", f"{brief.more_working_notes} more working notes changed; "
+                      "`vault-engine search --kind working-note --project "
+                      f"{brief.project} ...` finds them."]
+    return "\n".join(lines)
+
+
+def _linked_part(brief: ResumeBrief) -> str:
+    lines = ["## Linked from the checkpoint"]
+    for n in brief.linked:
+        fading = f", decay x{n.decay:.2f}" if n.decay < 1.0 else ", no decay"
+        line = f"- {n.ref} ({n.kind}, {n.age_days:.0f} days old{fading})"
+        lines.append(f"{line}: {n.excerpt}" if n.excerpt else line)
+    return "\n".join(lines)
+
+
+def _elsewhere_part(brief: ResumeBrief) -> str:
+    lines = ["## Dead ends on other projects that bear on the next steps",
+             "Recorded elsewhere: what failed there may not fail here."]
+    for r in brief.elsewhere:
+        step = brief.bears_on.get(f"{r.ref}#{r.slug}")
+        lines.append(f"- {r.text}" + (f" — {r.reason}" if r.reason else "")
+                     + f" ({r.project or 'no project'}, {r.agent or 'an unnamed agent'}, "
+                       f"{iso_date(r.when)}, {r.ref})" + (f"; bears on: {step}" if step else ""))
+    return "\n".join(lines)
+
+
+CUT_KINDS = ("excerpt of ", "link ", "dead end elsewhere ", "working note ")
+
+
+def _grouped(cut: Sequence[str]) -> str:
+    """"excerpt of a; excerpt of b; link a" -> "excerpt of a, b; link a"."""
+    groups: dict[str, list[str]] = {}
+    for entry in cut:
+        kind = next((k for k in CUT_KINDS if entry.startswith(k)), "")
+        groups.setdefault(kind, []).append(entry[len(kind):])
+    return "; ".join(kind + ", ".join(items) for kind, items in groups.items())
+
+
+def fit_brief(brief: ResumeBrief, max_tokens: int) -> ResumeBrief:
+    """Cut the least important parts until the Markdown fits ``max_tokens`` (about 4
+    characters a token), saying what was cut; the last resort truncates the text."""
+    brief = replace(brief, max_tokens=max_tokens, cut=())
+    brief = replace(brief, markdown=render_resume(brief))
+    while estimate_tokens(brief.markdown) > max_tokens:
+        smaller = _cut_one(brief)
+        if smaller is None:
+            return replace(brief, markdown=_truncate(brief.markdown, max_tokens),
+                           cut=brief.cut + ("the rest of the text",))
+        brief = replace(smaller, markdown=render_resume(smaller))
+    return brief
+
+
+def _cut_one(b: ResumeBrief) -> ResumeBrief | None:
+    """The brief with its least important remaining piece removed, in this order: excerpts of
+    linked notes (most faded first), linked notes, dead ends elsewhere (weakest first),
+    working-note excerpts (oldest first), working notes (oldest first), the summary's tail."""
+    by_decay = sorted(range(len(b.linked)), key=lambda i: b.linked[i].decay)
+    for i in by_decay:
+        if b.linked[i].excerpt:
+            linked = b.linked[:i] + (replace(b.linked[i], excerpt=""),) + b.linked[i + 1:]
+            return replace(b, linked=linked, cut=b.cut + (f"excerpt of {b.linked[i].ref}",))
+    if b.linked:
+        i = by_decay[0]
+        return replace(b, linked=b.linked[:i] + b.linked[i + 1:], cut=b.cut + (f"link {b.linked[i].ref}",))
+    if b.elsewhere:
+        weakest = b.elsewhere[-1]
+        return replace(b, elsewhere=b.elsewhere[:-1],
+                       cut=b.cut + (f"dead end elsewhere '{weakest.text}' ({weakest.project})",))
+    for i in reversed(range(len(b.working_notes))):
+        if b.working_notes[i].excerpt:
+            notes = b.working_notes[:i] + (replace(b.working_notes[i], excerpt=""),) + b.working_notes[i + 1:]
+            return replace(b, working_notes=notes, cut=b.cut + (f"excerpt of {b.working_notes[i].ref}",))
+    if b.working_notes:
+        last = b.working_notes[-1]
+        return replace(b, working_notes=b.working_notes[:-1], cut=b.cut + (f"working note {last.ref}",))
+    if b.checkpoint and len(b.checkpoint.summary) > SUMMARY_FLOOR:
+        short = b.checkpoint.summary[: len(b.checkpoint.summary) // 2].rstrip() + "…"
+        cut = b.cut if "summary shortened" in b.cut else b.cut + ("summary shortened",)
+        return replace(b, checkpoint=replace(b.checkpoint, summary=short), cut=cut)
+    return None
+
+
+def _truncate(markdown: str, max_tokens: int) -> str:
+    marker = "\n…(truncated)\n"
+    room = max(0, max_tokens * 4 - len(marker))
+    if room == 0:
+        return markdown[: max_tokens * 4]
+    kept = markdown[:room]
+    newline = kept.rfind("\n")
+    return (kept[:newline] if newline > room // 2 else kept) + marker
+
+
+def render_dead_end_list(rulings: Sequence[Ruling]) -> str:
+    """``deadend list`` for people: one line each, newest first, weaker evidence marked."""
+    if not rulings:
+        return "no dead ends recorded"
+    lines = []
+    for r in rulings:
+        source = "working note, weaker" if r.source == "working note" else "checkpoint"
+        reason = f" — {r.reason}" if r.reason else " — (no reason written)"
+        lines.append(f"{iso_date(r.when)}  {r.project or '-'}  {r.agent or '-'}  [{source}] "
+                     f"{r.text}{reason}  ({r.ref})")
+    return "\n".join(lines)

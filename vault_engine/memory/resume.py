@@ -1,0 +1,249 @@
+"""``resume``: the brief for an agent arriving on a project, read from the index alone.
+
+1. the latest checkpoint (by ``created``, ties by file name): summary, next steps, Failed;
+2. working notes of the project changed after it: an agent killed before it checked in left
+   its findings only there ("changed" is the newer of the note's own date and its file time,
+   because agents rarely update frontmatter dates while they work);
+3. the notes the checkpoint links to (one hop), each with its decay multiplier;
+4. dead ends recorded on other projects that bear on the next steps, flagged elsewhere.
+
+No model is loaded and no torch imported: dead ends elsewhere are found by their words.
+Fitting the brief into ``--max-tokens`` is :func:`vault_engine.memory.render.fit_brief`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field, replace
+from typing import Any
+
+from vault_engine.config import Config
+from vault_engine.memory.deadends import Ruling, load_rulings
+from vault_engine.memory.matching import (DeadendSettings, TermWeights, containment, content_words,
+                                           filler_terms)
+from vault_engine.memory.render import estimate_tokens
+from vault_engine.parsing.checkpoints import checkpoint_parts
+from vault_engine.parsing.frontmatter import parse_time
+from vault_engine.retrieval.decay import age_days, decay_multiplier
+from vault_engine.retrieval.follow import resolved_link
+from vault_engine.retrieval.lookup import find_section, section_ref
+from vault_engine.stores.ledger import Ledger, NoteRow, SectionRow
+
+MAX_WORKING_NOTES = 20  # newest first; the rest are counted, not shown
+MAX_LINKED = 20
+MAX_ELSEWHERE = 5
+WORKING_EXCERPT_CHARS = 700  # the end of the note: agents append their latest findings
+LINKED_EXCERPT_CHARS = 400
+
+
+@dataclass(frozen=True, slots=True)
+class CheckpointBrief:
+    ref: str
+    path: str
+    title: str
+    agent: str | None
+    created: float | None
+    summary: str
+    next_steps: tuple[str, ...]
+    failed: tuple[Ruling, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON contract's shape (times as Unix seconds)."""
+        return {"ref": self.ref, "path": self.path, "title": self.title, "agent": self.agent,
+                "created": None if self.created is None else int(self.created),
+                "summary": self.summary, "next": list(self.next_steps),
+                "failed": [r.to_json() for r in self.failed]}
+
+
+@dataclass(frozen=True, slots=True)
+class WorkingNoteBrief:
+    ref: str
+    path: str
+    title: str
+    agent: str | None
+    changed: float
+    dead_ends: tuple[Ruling, ...]
+    excerpt: str
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON contract's shape (times as Unix seconds)."""
+        return {"ref": self.ref, "path": self.path, "title": self.title, "agent": self.agent,
+                "changed": int(self.changed), "dead_ends": [r.to_json() for r in self.dead_ends],
+                "excerpt": self.excerpt}
+
+
+@dataclass(frozen=True, slots=True)
+class LinkedBrief:
+    ref: str
+    path: str
+    title: str
+    kind: str
+    tap: str
+    decay: float
+    age_days: float
+    excerpt: str
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON contract's shape (times as Unix seconds)."""
+        return {"ref": self.ref, "path": self.path, "title": self.title, "kind": self.kind,
+                "tap": self.tap, "decay": round(self.decay, 4), "age_days": round(self.age_days, 2),
+                "excerpt": self.excerpt}
+
+
+@dataclass(frozen=True, slots=True)
+class ResumeBrief:
+    """The whole brief; ``markdown`` and ``cut`` are set by fitting it into a token budget."""
+
+    project: str
+    checkpoint: CheckpointBrief | None
+    working_notes: tuple[WorkingNoteBrief, ...] = ()
+    linked: tuple[LinkedBrief, ...] = ()
+    elsewhere: tuple[Ruling, ...] = ()
+    more_working_notes: int = 0  # changed working notes beyond MAX_WORKING_NOTES
+    max_tokens: int = 2000
+    cut: tuple[str, ...] = ()
+    markdown: str = ""
+    bears_on: dict[str, str] = field(default_factory=dict)  # ruling ref#slug -> next step
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON contract's shape (times as Unix seconds)."""
+        return {"project": self.project,
+                "checkpoint": self.checkpoint.to_json() if self.checkpoint else None,
+                "working_notes": [w.to_json() for w in self.working_notes],
+                "specs": [s.to_json() for s in self.linked],
+                "dead_ends_elsewhere": [dict(r.to_json(), bears_on=self.bears_on.get(_key(r)))
+                                        for r in self.elsewhere],
+                "markdown": self.markdown, "max_tokens": self.max_tokens,
+                "tokens": estimate_tokens(self.markdown), "cut": list(self.cut)}
+
+
+def _key(r: Ruling) -> str:
+    return f"{r.ref}#{r.slug}"
+
+
+def gather_brief(ledger: Ledger, config: Config, project: str, now: float,
+                 settings: DeadendSettings = DeadendSettings()) -> ResumeBrief:
+    """Everything the brief could show, before any budget is applied."""
+    notes = ledger.notes("WHERE project=? AND kind IN ('checkpoint', 'working-note')", (project,))
+    checkpoints = [n for n in notes if n.kind == "checkpoint"]
+    latest = max(checkpoints, key=lambda n: (created_time(n), n.path)) if checkpoints else None
+    brief = checkpoint_brief(ledger, latest) if latest else None
+    since = created_time(latest) if latest else None
+    working = sorted((n for n in notes if n.kind == "working-note"
+                      and (since is None or changed_time(n) > since)),
+                     key=lambda n: (-changed_time(n), n.path))
+    shown = tuple(working_note_brief(ledger, n) for n in working[:MAX_WORKING_NOTES])
+    linked = tuple(linked_notes(ledger, config, latest, now)) if latest else ()
+    elsewhere, bears_on = bearing_dead_ends(ledger, project, brief.next_steps if brief else (), settings)
+    return ResumeBrief(project, brief, shown, linked, elsewhere, max(0, len(working) - MAX_WORKING_NOTES),
+                       bears_on=bears_on)
+
+
+def created_time(note: NoteRow) -> float:
+    """A checkpoint's ``created``, else its own date, else its file time."""
+    return parse_time(note.meta.get("created")) or note.doc_time or note.mtime_ns / 1e9
+
+
+def changed_time(note: NoteRow) -> float:
+    """The newer of the note's own date and its file time."""
+    return max(note.doc_time or 0.0, note.mtime_ns / 1e9)
+
+
+def checkpoint_brief(ledger: Ledger, note: NoteRow) -> CheckpointBrief:
+    """Summary, next steps and Failed of one checkpoint, from its indexed sections."""
+    sections = ledger.sections_of(note.id)
+    parts = checkpoint_parts(sections)
+    return CheckpointBrief(section_ref(note, None), note.path, display_title(note, sections),
+                           _agent(note), created_time(note), parts.summary, parts.next_steps,
+                           tuple(load_rulings(ledger, note_id=note.id)))
+
+
+def working_note_brief(ledger: Ledger, note: NoteRow) -> WorkingNoteBrief:
+    """A working note's dead-end markers and the end of its text."""
+    sections = ledger.sections_of(note.id)
+    text = "\n".join(s.text for s in sections).strip()
+    return WorkingNoteBrief(section_ref(note, None), note.path, display_title(note, sections),
+                            _agent(note), changed_time(note), tuple(load_rulings(ledger, note_id=note.id)),
+                            tail(text, WORKING_EXCERPT_CHARS))
+
+
+def display_title(note: NoteRow, sections: list[SectionRow]) -> str:
+    """Frontmatter ``title``, else the first top-level heading, else the file name."""
+    if "title" not in note.meta:
+        for section in sections:
+            if section.level == 1 and section.heading:
+                return section.heading
+    return note.title
+
+
+def _agent(note: NoteRow) -> str | None:
+    agent = note.meta.get("agent")
+    return str(agent) if isinstance(agent, (str, int)) and str(agent).strip() else None
+
+
+def tail(text: str, limit: int) -> str:
+    """The last ``limit`` characters, starting at a line when possible."""
+    if len(text) <= limit:
+        return text
+    cut = text[-limit:]
+    newline = cut.find("\n")
+    return "…\n" + (cut[newline + 1:] if 0 <= newline < limit // 2 else cut)
+
+
+def head(text: str, limit: int) -> str:
+    """The first ``limit`` characters, an ellipsis marking a cut."""
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def linked_notes(ledger: Ledger, config: Config, checkpoint: NoteRow, now: float) -> list[LinkedBrief]:
+    """The notes the checkpoint links to, once each, with decay as ``decay`` reports it."""
+    found: dict[str, LinkedBrief] = {}
+    reinforced = ledger.reinforcements()
+    for row in ledger.links_of(checkpoint.id):
+        link = resolved_link(row)
+        if not link.resolved or not link.target_path.lower().endswith(".md") \
+                or link.target_path == checkpoint.path or link.ref in found:
+            continue
+        note = ledger.note_by_path(link.target_path)
+        if note is None:
+            continue
+        sections = ledger.sections_of(note.id)
+        section = find_section(sections, link.subpath) if link.subpath else None
+        was = reinforced.get(note.path)
+        age = age_days(now, note.doc_time, was.last_at if was else None, note.mtime_ns / 1e9)
+        found[link.ref] = LinkedBrief(link.ref, note.path, note.title, note.kind, note.tap,
+                                      decay_multiplier(config.tap(note.tap), age), age,
+                                      head(_excerpt(section, sections), LINKED_EXCERPT_CHARS))
+        if len(found) == MAX_LINKED:
+            break
+    return list(found.values())
+
+
+def _excerpt(section: SectionRow | None, sections: list[SectionRow]) -> str:
+    """The linked section's body, else the first section that has one."""
+    for candidate in ([section] if section else []) + sections:
+        body = candidate.text.partition("\n")[2] if candidate.heading else candidate.text
+        if body.strip():
+            return " ".join(body.split())
+    return ""
+
+
+def bearing_dead_ends(ledger: Ledger, project: str, steps: tuple[str, ...],
+                      settings: DeadendSettings) -> tuple[tuple[Ruling, ...], dict[str, str]]:
+    """Dead ends of other projects sharing at least ``bearing_min`` of their weighted content
+    words with a next step (either way), best first; and which step each bears on."""
+    others = [r for r in load_rulings(ledger) if r.project != project]
+    if not others or not steps:
+        return (), {}
+    weights = TermWeights(r.terms for r in others)
+    best: dict[str, tuple[float, Ruling, str]] = {}
+    for step in steps:
+        terms = content_words(step).terms - filler_terms()
+        for ruling in others:
+            if not terms & ruling.terms:
+                continue
+            score = max(containment(terms, ruling.terms, weights))
+            if score >= settings.bearing_min and score > best.get(_key(ruling), (0.0,))[0]:
+                best[_key(ruling)] = (score, ruling, step)
+    ranked = sorted(best.values(), key=lambda b: (-b[0], b[1].path, b[1].line))[:MAX_ELSEWHERE]
+    rulings = tuple(replace(r, score=round(s, 4), elsewhere=True) for s, r, _ in ranked)
+    return rulings, {_key(r): step for _, r, step in ranked}

@@ -1,0 +1,83 @@
+"""The semantic arm of ``deadend check``: cosines against cached ruling vectors.
+
+Each dead end's text is embedded once and kept in ``.vault-engine/index/deadend_vectors.sqlite``
+through :class:`~vault_engine.stores.vectors.VectorCache`, keyed by (model, text hash). A
+check then embeds only the proposal, plus the few groups of differing words it compares. The
+file is separate from the section cache because that cache prunes every hash that is not a
+section's; it is derived like the rest of the index folder.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+from vault_engine.errors import ModelUnavailable
+from vault_engine.stores.embedder import Embedder
+
+CACHE_FILE = "deadend_vectors.sqlite"
+RECIPE = "deadend-text;v1"  # bump when what a ruling is embedded as changes
+
+
+def text_hash(text: str) -> str:
+    """The cache key of a ruling text."""
+    return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
+
+
+def open_ruling_arm(get_embedder: Callable[[], Embedder],
+                    cache_path: Path) -> tuple[RulingEmbeddings | None, str | None]:
+    """The semantic arm, or None and the one line saying why it cannot run (found without
+    loading the model; the lexical arm still answers)."""
+    try:
+        embedder = get_embedder()
+        problem = embedder.problem()
+    except ModelUnavailable as exc:
+        problem = str(exc)
+    if problem:
+        return None, f"{problem}: only the lexical arm ran"
+    return RulingEmbeddings(embedder, cache_path), None
+
+
+class RulingEmbeddings:
+    """Embeds proposals and word groups; ruling vectors come from the cache when they can."""
+
+    def __init__(self, embedder: Embedder, cache_path: Path):
+        self.embedder = embedder
+        self.cache_path = cache_path
+
+    def cosines(self, proposal: str, rulings: Sequence[str]) -> list[float]:
+        """Cosine of the proposal with each ruling text (vectors are unit length)."""
+        if not rulings:
+            return []
+        matrix = self.ruling_vectors(rulings)
+        vector = self.embedder.embed([proposal])[0]
+        return [float(x) for x in matrix @ vector]
+
+    def pair_cosines(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
+        """Cosine of each (a, b) pair; every distinct text is embedded once, in one batch."""
+        if not pairs:
+            return []
+        texts = list(dict.fromkeys(t for pair in pairs for t in pair))
+        vectors = dict(zip(texts, self.embedder.embed(texts)))
+        return [float(vectors[a] @ vectors[b]) for a, b in pairs]
+
+    def ruling_vectors(self, texts: Sequence[str]):
+        """One unit vector per text: cached ones read, missing ones embedded and stored."""
+        import numpy as np
+
+        from vault_engine.stores.vectors import VectorCache
+
+        hashes = [text_hash(t) for t in texts]
+        cache = VectorCache(self.cache_path, f"{self.embedder.identity}|{RECIPE}")
+        try:
+            found = cache.get_many(hashes)
+            missing = list({h: t for h, t in zip(hashes, texts) if h not in found}.items())
+            if missing:
+                fresh = self.embedder.embed([t for _, t in missing])
+                new = {h: fresh[i:i + 1] for i, (h, _) in enumerate(missing)}
+                cache.put_many(new)
+                found.update(new)
+        finally:
+            cache.close()
+        return np.vstack([found[h][0] for h in hashes])

@@ -1,0 +1,219 @@
+"""Checkpoints: the ``## Summary``, ``## Next`` and ``## Failed`` parts of an agent's check-in.
+
+Each top-level item of ``## Failed`` is one dead end. Its reason is a nested ``Reason:`` item,
+or the text after `` — `` / `` -- `` on the same line; other nested items are kept as detail
+after the reason, so nothing written under an item is dropped. ``[[links]]`` stay as written.
+
+The list reader here is shared with :mod:`vault_engine.parsing.markers`. It works on the text
+of sections (parsed now or read back from the ledger), so ``resume`` can read a checkpoint's
+Summary and Next from the index without opening the file.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from vault_engine.model import DeadEnd
+
+SUMMARY_HEADINGS = frozenset({"summary"})
+NEXT_HEADINGS = frozenset({"next", "next steps"})
+FAILED_HEADINGS = frozenset({"failed", "failed approaches", "dead ends", "ruled out"})
+
+_ITEM = re.compile(r"^(?P<indent>[ \t]*)(?:[-*+]|\d{1,9}[.)])(?:[ \t]+(?P<text>.*))?$")
+_CHECKBOX = re.compile(r"^\[[ xX/-]\][ \t]+")
+_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
+_REASON = re.compile(r"^[*_]{0,2}(?:reason|why)[*_]{0,2}[ \t]*:[ \t]*[*_]{0,2}[ \t]*(?P<rest>.*)$",
+                     re.IGNORECASE)
+# A reason follows an em dash, an en dash or a double hyphen with spaces around it.
+_DASH = re.compile(r"[ \t]+(?:—|–|--)[ \t]+")
+_LINK_OR_CODE = re.compile(r"\[\[[^\]]*\]\]|`[^`]*`")
+_SLUG_WORD = re.compile(r"[a-z0-9]+")
+_TIMESTAMPED_NAME = re.compile(r"^\d{4}-?\d{2}-?\d{2}T[\d:-]*Z-(?P<agent>.+)$")
+_POSSESSIVE = re.compile(r"(?<=\w)['’]s\b")
+
+
+class SectionLike(Protocol):
+    """A parsed :class:`~vault_engine.model.Section` or a ledger section row."""
+
+    heading: str | None
+    heading_path: tuple[str, ...]
+    line_start: int
+    text: str
+
+
+@dataclass(slots=True)
+class ListItem:
+    """One list item: its text (continuation lines joined) and its nested items."""
+
+    text: str
+    offset: int  # line offset within the lines it was read from
+    indent: int
+    children: list[ListItem] = field(default_factory=list)
+
+    def descendants(self) -> Iterable[ListItem]:
+        """Every nested item, depth first."""
+        for child in self.children:
+            yield child
+            yield from child.descendants()
+
+
+@dataclass(frozen=True, slots=True)
+class CheckpointParts:
+    """What ``resume`` shows of a checkpoint besides its dead ends."""
+
+    summary: str
+    next_steps: tuple[str, ...]
+
+
+def body_lines(section: SectionLike) -> list[str]:
+    """The section's lines after its heading, fenced code blanked (offsets kept)."""
+    lines = section.text.split("\n")
+    if section.heading is not None:
+        lines[0] = ""
+    return blank_code(lines)
+
+
+def blank_code(lines: list[str]) -> list[str]:
+    """Blank the lines of fenced code blocks: nothing inside code is a dead end or a step."""
+    out, fence = [], None
+    for line in lines:
+        m = _FENCE.match(line)
+        if fence is None and m:
+            fence = m.group(1)[0] * len(m.group(1))
+            out.append("")
+        elif fence is not None:
+            if line.strip().startswith(fence) and not line.strip().strip(fence[0]):
+                fence = None
+            out.append("")
+        else:
+            out.append(line)
+    return out
+
+
+def read_list(lines: Sequence[str]) -> list[ListItem]:
+    """The list items in ``lines`` as a tree; paragraphs outside a list are ignored."""
+    roots: list[ListItem] = []
+    stack: list[ListItem] = []
+    after_blank = False
+    for offset, raw in enumerate(lines):
+        if not raw.strip():
+            after_blank = True
+            continue
+        indent = _indent(raw)
+        m = _ITEM.match(raw)
+        if m:
+            while stack and stack[-1].indent >= indent:
+                stack.pop()
+            item = ListItem(_CHECKBOX.sub("", (m.group("text") or "").strip()), offset, indent)
+            (stack[-1].children if stack else roots).append(item)
+            stack.append(item)
+        elif stack and (indent > stack[0].indent or not after_blank):
+            while len(stack) > 1 and after_blank and indent <= stack[-1].indent:
+                stack.pop()
+            stack[-1].text = f"{stack[-1].text} {raw.strip()}".strip()
+        else:
+            stack = []  # a paragraph after a blank line ends the list
+        after_blank = False
+    return roots
+
+
+def _indent(line: str) -> int:
+    prefix = line[: len(line) - len(line.lstrip(" \t"))]
+    return len(prefix.expandtabs(4))
+
+
+def split_reason(text: str) -> tuple[str, str | None]:
+    """``"approach -- reason"`` -> ``("approach", "reason")``; a dash inside a [[link]] or a
+    code span does not split."""
+    shielded = _LINK_OR_CODE.sub(lambda m: "x" * len(m.group()), text)
+    m = _DASH.search(shielded)
+    if m is None:
+        return text.strip(), None
+    approach, reason = text[: m.start()].strip(), text[m.end():].strip()
+    if not approach:
+        return text.strip(), None
+    return approach, reason or None
+
+
+def item_reason(item: ListItem) -> tuple[str, str | None]:
+    """An item's approach and reason: the dash part, then nested ``Reason:`` items, then any
+    other nested items as detail, joined with ``; ``."""
+    text, dashed = split_reason(item.text)
+    reasons, details = [], []
+    for child in item.descendants():
+        m = _REASON.match(child.text)
+        if m:
+            reasons.append(m.group("rest").strip())
+        elif child.text:
+            details.append(child.text)
+    parts = [p for p in ([dashed] if dashed else []) + reasons + details if p]
+    return text, "; ".join(parts) or None
+
+
+def match_text(text: str) -> str:
+    """The text ``deadend check`` compares: possessives dropped, so "the client's header"
+    and "the client" share the word client (the stemmer keeps the apostrophe)."""
+    return _POSSESSIVE.sub("", text)
+
+
+def slugify(text: str, taken: set[str] | None = None) -> str:
+    """A short lower-case slug of the first words, unique among ``taken`` (which it extends)."""
+    plain = text.replace("[[", "").replace("]]", "").casefold()
+    words = _SLUG_WORD.findall(plain)[:6]
+    base = "-".join(words)[:60].strip("-") or "dead-end"
+    slug, n = base, 2
+    while taken is not None and slug in taken:
+        slug, n = f"{base}-{n}", n + 1
+    if taken is not None:
+        taken.add(slug)
+    return slug
+
+
+def _in_part(section: SectionLike, names: frozenset[str]) -> bool:
+    return any(" ".join(h.split()).casefold() in names for h in section.heading_path)
+
+
+def failed_dead_ends(sections: Sequence[SectionLike], agent: str | None = None,
+                     when: float | None = None) -> tuple[DeadEnd, ...]:
+    """Every top-level item under a ``Failed`` heading (subsections included)."""
+    found: list[DeadEnd] = []
+    slugs: set[str] = set()
+    for section in sections:
+        if not _in_part(section, FAILED_HEADINGS):
+            continue
+        for item in read_list(body_lines(section)):
+            text, reason = item_reason(item)
+            if not text:
+                continue
+            found.append(DeadEnd(text, reason, "checkpoint", section.line_start + item.offset,
+                                 section.heading, slugify(text, slugs), agent, when))
+    return tuple(found)
+
+
+def checkpoint_parts(sections: Sequence[SectionLike]) -> CheckpointParts:
+    """The Summary text and the Next items of a checkpoint (empty when absent)."""
+    summary: list[str] = []
+    steps: list[str] = []
+    for section in sections:
+        if _in_part(section, SUMMARY_HEADINGS):
+            text = "\n".join(body_lines(section)).strip()
+            if text:
+                summary.append(text)
+        elif _in_part(section, NEXT_HEADINGS):
+            steps += [item.text for item in read_list(body_lines(section)) if item.text]
+    return CheckpointParts("\n\n".join(summary), tuple(steps))
+
+
+def note_agent(rel_path: str, meta: dict) -> str | None:
+    """The agent who wrote a note: frontmatter ``agent:``, else the ``<timestamp>-<agent>``
+    file name of a checkpoint."""
+    declared = meta.get("agent")
+    if isinstance(declared, (str, int)) and str(declared).strip():
+        return str(declared).strip()
+    name = rel_path.rsplit("/", 1)[-1]
+    name = name[:-3] if name.lower().endswith(".md") else name
+    m = _TIMESTAMPED_NAME.match(name)
+    return m.group("agent") if m else None

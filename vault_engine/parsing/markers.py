@@ -1,0 +1,103 @@
+"""Dead-end markers in working notes: explicit markers only, never sentiment.
+
+A working note is an agent's scratch pad, so only what its author marked counts:
+
+- an Obsidian callout ``> [!deadend] Title`` or ``> [!failed] Title`` (``+``/``-`` fold
+  signs allowed); the title is the approach, the callout's body the reason;
+- a line or list item starting with ``DEADEND:`` or ``FAILED:`` (upper case, optionally bold);
+- a list item carrying the tag ``#deadend``.
+
+"this failed to compile, fixed it" is prose, not a marker: it is never a dead end. Reasons of
+list items follow the checkpoint rules (`` -- `` / `` — `` or a nested ``Reason:`` item).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from vault_engine.model import DeadEnd
+from vault_engine.parsing.checkpoints import (
+    ListItem, SectionLike, body_lines, item_reason, read_list, slugify, split_reason,
+)
+
+SOURCE = "working note"
+
+_CALLOUT = re.compile(r"^[ \t]*>[ \t]*\[!(?:deadend|failed)\][+-]?[ \t]*(?P<title>.*)$", re.IGNORECASE)
+_QUOTE = re.compile(r"^[ \t]*>[ \t]?(?P<rest>.*)$")
+_MARKER = re.compile(r"^[*_]{0,2}(?:DEADEND|FAILED)[*_]{0,2}[ \t]*:[ \t]*[*_]{0,2}[ \t]*(?P<rest>.*)$")
+_LIST_START = re.compile(r"^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]")
+_TAG = re.compile(r"(?:^|(?<=\s))#deadend(?![\w/-])", re.IGNORECASE)
+_CODE_SPAN = re.compile(r"`[^`]*`")
+_REASON_PREFIX = re.compile(r"^[*_]{0,2}(?:reason|why)[*_]{0,2}[ \t]*:[ \t]*[*_]{0,2}[ \t]*", re.IGNORECASE)
+
+
+def marked_dead_ends(sections: Sequence[SectionLike], agent: str | None = None,
+                     when: float | None = None) -> tuple[DeadEnd, ...]:
+    """Every explicitly marked dead end of a working note, in reading order."""
+    found: list[tuple[int, str, str | None, str | None]] = []
+    for section in sections:
+        lines = body_lines(section)
+        for offset, text, reason in _callouts(lines) + _marker_lines(lines) + _list_markers(lines):
+            found.append((section.line_start + offset, text, reason, section.heading))
+    found.sort(key=lambda f: f[0])
+    slugs: set[str] = set()
+    return tuple(DeadEnd(text, reason, SOURCE, line, heading, slugify(text, slugs), agent, when)
+                 for line, text, reason, heading in found if text)
+
+
+def _callouts(lines: list[str]) -> list[tuple[int, str, str | None]]:
+    """``> [!deadend] Title`` with its quoted body as the reason."""
+    found = []
+    for offset, line in enumerate(lines):
+        m = _CALLOUT.match(line)
+        if not m:
+            continue
+        body = []
+        for following in lines[offset + 1:]:
+            quoted = _QUOTE.match(following)
+            if not quoted or _CALLOUT.match(following):
+                break
+            body.append(quoted.group("rest").strip())
+        body = [_REASON_PREFIX.sub("", b) for b in body if b]
+        title = m.group("title").strip()
+        if not title and body:  # no title: the first body line is the approach
+            title, body = body[0], body[1:]
+        found.append((offset, title, " ".join(body) or None))
+    return found
+
+
+def _marker_lines(lines: list[str]) -> list[tuple[int, str, str | None]]:
+    """``DEADEND: approach -- reason`` as a plain line (list items are read as a tree)."""
+    found = []
+    for offset, line in enumerate(lines):
+        if _LIST_START.match(line) or _QUOTE.match(line):
+            continue
+        m = _MARKER.match(line.strip())
+        if m:
+            text, reason = split_reason(m.group("rest"))
+            found.append((offset, text, reason))
+    return found
+
+
+def _list_markers(lines: list[str]) -> list[tuple[int, str, str | None]]:
+    """List items (at any depth) starting with a marker or tagged ``#deadend``."""
+    found = []
+    for item in _all_items(read_list(lines)):
+        m = _MARKER.match(item.text)
+        if m:
+            marked = ListItem(m.group("rest"), item.offset, item.indent, item.children)
+        elif _TAG.search(_CODE_SPAN.sub("", item.text)):
+            untagged = " ".join(_TAG.sub("", item.text).split())
+            marked = ListItem(untagged, item.offset, item.indent, item.children)
+        else:
+            continue
+        text, reason = item_reason(marked)
+        found.append((item.offset, text, reason))
+    return found
+
+
+def _all_items(items: Iterable[ListItem]) -> Iterable[ListItem]:
+    for item in items:
+        yield item
+        yield from item.descendants()
