@@ -12,14 +12,20 @@ from typing import Any
 
 from vault_engine.parsing.frontmatter import as_list
 
-_INLINE_TAG = re.compile(r"(?:^|(?<=\s))#([\w/\-]*[^\W\d][\w/\-]*)", re.UNICODE)
+# The "at a line start or after whitespace" rule is checked by hand, not in the pattern: a
+# pattern that starts with a literal "#" lets the regex engine jump from "#" to "#", where
+# "(?:^|(?<=\s))#" made it try every position (25x slower: 0.73 s against 0.03 s of CPU over
+# bench/gen_vault.py's 10,000 notes). A match never holds whitespace or a second "#", so the
+# tags found are exactly the same.
+_INLINE_TAG = re.compile(r"#([\w/\-]*[^\W\d][\w/\-]*)", re.UNICODE)
 
 
 def inline_tags(masked_body: str) -> list[str]:
     """Tags written in the text (run over the code-masked body)."""
     if "#" not in masked_body:
         return []
-    return [m.group(1) for m in _INLINE_TAG.finditer(masked_body)]
+    return [m.group(1) for m in _INLINE_TAG.finditer(masked_body)
+            if m.start() == 0 or masked_body[m.start() - 1].isspace()]
 
 
 def collect_tags(meta: dict[str, Any], masked_body: str) -> tuple[str, ...]:
