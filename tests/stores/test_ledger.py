@@ -45,3 +45,16 @@ def test_transaction_rolls_back_on_error(tmp_path):
             ledger.set_meta("k", "v")
             raise RuntimeError("boom")
     assert ledger.get_meta("k") is None
+
+
+def test_a_ledger_rebuilt_for_a_new_version_asks_for_an_index(make_vault):
+    from vault_engine.errors import IndexMissing
+    from vault_engine.vault import Vault
+
+    root = make_vault({"a.md": "alpha"})
+    with Vault(root) as v:
+        v.index()
+        v.ledger.db.execute("PRAGMA user_version=1")
+        v.ledger.db.commit()
+    with Vault(root) as v, pytest.raises(IndexMissing, match="from another version"):
+        v.search("alpha", lexical_only=True)

@@ -14,6 +14,11 @@ def test_analyze_lowercases_drops_stop_words_and_stems():
     assert analyze("How do I stop the Repeating tasks?") == ["stop", "repeat", "task"]
 
 
+def test_possessives_and_apostrophes_do_not_split_terms():
+    assert analyze("the client's header") == analyze("client header") == ["client", "header"]
+    assert analyze("don’t") == ["dont"]
+
+
 def test_build_query_never_fails_to_parse():
     for text in ['foo:bar', 'C++ AND (', '"unclosed', "*", "NOT", "title:"]:
         build_query(text)  # must not raise

@@ -6,9 +6,10 @@ import json
 import sys
 from argparse import Namespace
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from vault_engine.vault import Vault
+if TYPE_CHECKING:  # imported on first use: a call answered by the daemon never needs it
+    from vault_engine.vault import Vault
 
 
 class Context:
@@ -21,6 +22,8 @@ class Context:
     @property
     def vault(self) -> Vault:
         if self._vault is None:
+            from vault_engine.vault import Vault
+
             self._vault = Vault.open(getattr(self.args, "vault", None))
         return self._vault
 

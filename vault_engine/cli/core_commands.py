@@ -28,7 +28,10 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.add_argument("--kind", help="only notes of this kind (checkpoint, working-note, spec, memory, notion, note)")
     p.add_argument("--project", help="only notes of this project")
     p.add_argument("--tap", help="only documents of this tap")
-    p.add_argument("--lexical", action="store_true", help="BM25 only (fast, never loads the model)")
+    arm = p.add_mutually_exclusive_group()
+    arm.add_argument("--lexical", action="store_true", help="BM25 only (fast, never loads the model)")
+    arm.add_argument("--semantic", action="store_true",
+                     help="embeddings only (an error when the model or vectors are missing)")
     p.add_argument("--follow", type=int, default=0, metavar="N",
                    help="also return the sections the hits link to, N hops deep")
     p.add_argument("--no-decay", action="store_true", help="raw ranking, without per-tap decay")
@@ -76,7 +79,8 @@ def cmd_init(ctx: Context) -> int:
 
 def cmd_index(ctx: Context) -> int:
     with render.progress_bar(ctx.interactive) as progress:
-        report = ctx.vault.index(rebuild=ctx.args.rebuild, progress=progress)
+        report = ctx.vault.index(rebuild=ctx.args.rebuild, progress=progress,
+                                 embed=not ctx.args.no_embed)
     for skipped in report.skipped:
         ctx.notice(f"skipped {skipped.path}: {skipped.reason}")
     for notice in report.notices:
@@ -88,7 +92,8 @@ def cmd_index(ctx: Context) -> int:
 def cmd_search(ctx: Context) -> int:
     a = ctx.args
     result = ctx.vault.search(a.query, k=a.k, kind=a.kind, project=a.project, tap=a.tap,
-                              lexical_only=a.lexical, decay=not a.no_decay, follow=a.follow)
+                              lexical_only=a.lexical, semantic_only=a.semantic,
+                              decay=not a.no_decay, follow=a.follow)
     for notice in result.notices:
         ctx.notice(notice)
     ctx.emit(result.to_json(), lambda: render.search_result(result))

@@ -13,12 +13,16 @@ import sys
 from collections.abc import Sequence
 
 from vault_engine import __version__
-from vault_engine.cli.context import Context
+from vault_engine.cli.daemon_client import make_context
 from vault_engine.errors import VaultError
 
 # Each module has register(subparsers, common): adding a command group is one line here.
 COMMAND_MODULES = (
     "vault_engine.cli.core_commands",
+    "vault_engine.cli.memory_commands",
+    "vault_engine.cli.notion_commands",
+    "vault_engine.cli.tui_command",
+    "vault_engine.cli.watch_commands",
 )
 
 
@@ -31,6 +35,8 @@ def build_parser() -> argparse.ArgumentParser:
                              "folder upward with vault-engine.toml or .vault-engine/, else .)")
     common.add_argument("--debug", action="store_true", default=argparse.SUPPRESS,
                         help="show tracebacks and debug logs")
+    common.add_argument("--no-daemon", action="store_true", default=argparse.SUPPRESS,
+                        help="answer in this process even when `vault-engine watch` runs")
     parser = argparse.ArgumentParser(
         prog="vault-engine", parents=[common],
         description="Vault-first memory for teams of humans driving AI coding agents: "
@@ -50,7 +56,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     debug = getattr(args, "debug", False)
     logging.basicConfig(level=logging.DEBUG if debug else logging.WARNING,
                         format="vault-engine: %(message)s", stream=sys.stderr)
-    ctx = Context(args)
+    ctx = make_context(args)  # search, show, status... ask the warm daemon first
     try:
         return args.handler(ctx) or 0
     except VaultError as exc:

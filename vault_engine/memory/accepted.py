@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from vault_engine.parsing.checkpoints import SUMMARY_HEADINGS, match_text
+from vault_engine.parsing.checkpoints import SUMMARY_HEADINGS
 from vault_engine.stores.ledger import Ledger, NoteRow, SectionRow
 from vault_engine.stores.lexical import WhooshIndex, analyze
 
@@ -66,7 +66,7 @@ class AcceptedDesigns:
             if note is None:
                 continue
             for sentence in statements(note, section):
-                terms = set(analyze(match_text(sentence)))
+                terms = set(analyze(sentence))
                 share = len(differing_terms & terms) / len(differing_terms)
                 mentions_ruled_out = len(ruled_out_terms & terms) >= max(1, len(ruled_out_terms)) / 2
                 if share >= self.min_share and terms & topic_terms and not mentions_ruled_out:

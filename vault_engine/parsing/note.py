@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 from vault_engine.config import Config
-from vault_engine.model import KINDS, ParsedNote
+from vault_engine.model import KINDS, DeadEnd, ParsedNote
+from vault_engine.parsing.checkpoints import failed_dead_ends, note_agent
 from vault_engine.parsing.frontmatter import parse_time, split_frontmatter
 from vault_engine.parsing.links import extract_links, mask_code
+from vault_engine.parsing.markers import marked_dead_ends
 from vault_engine.parsing.sections import parse_blocks, split_sections
 from vault_engine.parsing.tags import collect_tags
 from vault_engine.paths import glob_match, note_stem
@@ -24,18 +26,32 @@ def parse_note(rel_path: str, text: str, config: Config) -> ParsedNote:
     fm = split_frontmatter(text.replace("\r\n", "\n"))
     blocks = parse_blocks(fm.body)
     masked = mask_code(fm.body, blocks.code_ranges)
+    kind = note_kind(rel_path, fm.meta, config)
+    sections = split_sections(fm.body, blocks, fm.body_line)
     return ParsedNote(
         path=rel_path,
         title=note_title(rel_path, fm.meta),
-        kind=note_kind(rel_path, fm.meta, config),
+        kind=kind,
         project=note_project(rel_path, fm.meta, config),
         meta=fm.meta,
         tags=collect_tags(fm.meta, masked),
-        sections=split_sections(fm.body, blocks, fm.body_line),
+        sections=sections,
         links=extract_links(masked, fm.body_line),
         doc_time=document_time(fm.meta),
         yaml_error=fm.error,
+        dead_ends=note_dead_ends(rel_path, kind, fm.meta, sections),
     )
+
+
+def note_dead_ends(rel_path: str, kind: str, meta: dict, sections) -> tuple[DeadEnd, ...]:
+    """A checkpoint's ``## Failed`` items, or a working note's explicit markers; else none."""
+    if kind not in ("checkpoint", "working-note"):
+        return ()
+    agent = note_agent(rel_path, meta)
+    when = parse_time(meta.get("created")) or document_time(meta)
+    if kind == "checkpoint":
+        return failed_dead_ends(sections, agent, when)
+    return marked_dead_ends(sections, agent, when)
 
 
 def note_title(rel_path: str, meta: dict) -> str:

@@ -1,30 +1,44 @@
-"""Fusion of ranked lists from the search arms. Pure functions over (id, score) lists.
+"""Fusion of the search arms' answers. Pure functions over (id, score) lists and maps.
 
-Reciprocal rank fusion, scaled so that a section ranked first by every arm that ran scores
-1.0: ``fused = mean over arms of (K + 1) / (K + rank)``, an arm that did not return the
-section contributing 0. Rank-based, so BM25's unbounded scores and cosine similarities need
-no calibration against each other.
+Two schemes, chosen by which arms ran:
+
+* **Both arms: calibrated score fusion.** ``fused = cosine + LEXICAL_WEIGHT * coverage``,
+  where ``cosine`` is the section's similarity to the query (its best window) and
+  ``coverage`` the share of the query's informative (IDF-weighted) terms the section holds.
+  Both are on a fixed [0, 1] scale whatever the query, unlike BM25, so they add up. Every
+  candidate of either arm gets its exact cosine (the semantic arm scores the lexical
+  candidates too). Measured on bench/data/search_eval.jsonl against reciprocal rank fusion:
+  RRF lets a weak lexical match (BM25 over OR-ed terms finds *something* for any question)
+  outvote a strong semantic one; see bench/RESULTS.md for the numbers.
+* **One arm: that arm's order.** Lexical alone keeps BM25's ranking, scaled like reciprocal
+  rank fusion so the first hit scores 1.0; semantic alone scores by cosine.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 RRF_K = 60
+LEXICAL_WEIGHT = 0.1  # calibrated in bench/eval_search.py --fusions
 
 
 @dataclass(frozen=True, slots=True)
 class Fused:
     id: int
     fused: float
-    lexical: float | None
-    semantic: float | None
+    lexical: float | None  # BM25, when the lexical arm found the section
+    semantic: float | None  # cosine, when the section has vectors
+    coverage: float | None = None  # share of the query's informative terms, lexical hits only
 
 
 def fuse(lexical: Sequence[tuple[int, float]] | None,
          semantic: Sequence[tuple[int, float]] | None, k: int = RRF_K) -> list[Fused]:
-    """Merge the arms' rankings; ``None`` for an arm that did not run. Best first."""
+    """Reciprocal rank fusion; ``None`` for an arm that did not run. Best first.
+
+    Used when one arm ran (it then keeps that arm's order); both arms use
+    :func:`fuse_calibrated`, which measured better.
+    """
     arms = [arm for arm in (lexical, semantic) if arm is not None]
     if not arms:
         return []
@@ -35,5 +49,25 @@ def fuse(lexical: Sequence[tuple[int, float]] | None,
         for rank, (doc_id, _) in enumerate(arm, start=1):
             totals[doc_id] = totals.get(doc_id, 0.0) + (k + 1) / (k + rank)
     fused = [Fused(i, total / len(arms), lex.get(i), sem.get(i)) for i, total in totals.items()]
+    fused.sort(key=lambda f: (-f.fused, f.id))
+    return fused
+
+
+def fuse_calibrated(lexical: Sequence[tuple[int, float]], coverage: Mapping[int, float],
+                    cosine: Mapping[int, float], weight: float = LEXICAL_WEIGHT) -> list[Fused]:
+    """``cosine + weight * coverage`` over the union of both arms' candidates. Best first.
+
+    A lexical candidate without vectors yet (embedding still catching up) is given the mean
+    cosine of the other lexical candidates, so it is neither buried nor favoured; its
+    reported ``semantic`` score stays None.
+    """
+    bm25 = dict(lexical)
+    known = [cosine[i] for i in bm25 if i in cosine]
+    neutral = sum(known) / len(known) if known else 0.0
+    fused = []
+    for i in dict.fromkeys([*bm25, *cosine]):
+        cover = coverage.get(i) if i in bm25 else None
+        total = cosine.get(i, neutral) + weight * (cover or 0.0)
+        fused.append(Fused(i, total, bm25.get(i), cosine.get(i), cover))
     fused.sort(key=lambda f: (-f.fused, f.id))
     return fused

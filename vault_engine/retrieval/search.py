@@ -8,6 +8,7 @@ links -> optionally follow them.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -15,8 +16,9 @@ from vault_engine.config import Config
 from vault_engine.model import Hit, ResolvedLink, Scores, SearchResult
 from vault_engine.retrieval.decay import age_days, decay_multiplier
 from vault_engine.retrieval.follow import follow_targets, links_in_lines, resolved_link
-from vault_engine.retrieval.fusion import Fused, fuse
+from vault_engine.retrieval.fusion import Fused, fuse, fuse_calibrated
 from vault_engine.retrieval.lookup import find_section, section_ref
+from vault_engine.retrieval.semantic import MissRule, lexical_coverage
 from vault_engine.retrieval.snippets import make_snippet
 from vault_engine.stores.ledger import Ledger, NoteRow, SectionRow
 from vault_engine.stores.lexical import WhooshIndex, analyze
@@ -29,7 +31,11 @@ MIN_CANDIDATES = 50
 class SemanticArm(Protocol):
     """What search needs from the embedding side (see the semantic issue)."""
 
-    def search(self, query: str, limit: int) -> list[tuple[int, float]]: ...
+    def prefetch(self, query: str) -> None:
+        """Start embedding the query, to overlap with the lexical arm."""
+
+    def search(self, query: str, limit: int, include: Iterable[int] = ()) -> list[tuple[int, float]]:
+        """The ``limit`` nearest sections, plus the cosine of each ``include`` section."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,26 +68,50 @@ class Searcher:
     lexical: WhooshIndex
     semantic: SemanticArm | None = None
     notices: list[str] = field(default_factory=list)
+    miss_rule: MissRule = field(default_factory=MissRule)
+    semantic_coverage: float | None = None
 
     def search(self, request: SearchRequest) -> SearchResult:
         now = request.now if request.now is not None else time.time()
         limit = max(MIN_CANDIDATES, request.k * CANDIDATES_PER_HIT)
         lexical = semantic = None
         arms: list[str] = []
+        if "semantic" in request.arms and self.semantic is not None:
+            self.semantic.prefetch(request.query)
         if "lexical" in request.arms:
             lexical = self.lexical.search(request.query, limit, kind=request.kind,
                                           project=request.project, tap=request.tap)
             arms.append("lexical")
         if "semantic" in request.arms and self.semantic is not None:
-            semantic = self.semantic.search(request.query, limit * 2)
+            semantic = self.semantic.search(request.query, limit, [i for i, _ in lexical or ()])
             arms.append("semantic")
-        candidates = self._candidates(fuse(lexical, semantic), request, now)
+        candidates = self._candidates(self._fuse(request.query, lexical, semantic), request, now)
+        if semantic is not None and self._is_miss(request.query, candidates, lexical is not None):
+            candidates = []
         top = sorted(candidates, key=lambda c: (-c.score, c.section.id))[: request.k]
         terms = set(analyze(request.query))
         hits = [self._hit(c, terms) for c in top]
         if request.follow > 0:
             hits += self._follow(hits, request.follow, now, request.decay)
-        return SearchResult(request.query, tuple(hits), tuple(arms), tuple(self.notices))
+        return SearchResult(request.query, tuple(hits), tuple(arms), tuple(self.notices),
+                            self.semantic_coverage)
+
+    def _fuse(self, query: str, lexical, semantic) -> list[Fused]:
+        """Calibrated fusion when the semantic arm ran (see retrieval.fusion), else rank order."""
+        if semantic is None:
+            return fuse(lexical, None)
+        coverage = lexical_coverage(self.ledger, self.lexical, query, [i for i, _ in lexical or ()])
+        return fuse_calibrated(lexical or (), coverage, dict(semantic))
+
+    def _is_miss(self, query: str, candidates: list[_Candidate], lexical_ran: bool) -> bool:
+        """The miss rule of retrieval.semantic: no candidate holds enough of the query's
+        informative terms and none is close enough in meaning."""
+        coverages = [c.fused.coverage for c in candidates if c.fused.coverage is not None]
+        if not lexical_ran:  # --semantic: measure the words in what meaning found
+            ids = [c.section.id for c in candidates[:MIN_CANDIDATES]]
+            coverages = list(lexical_coverage(self.ledger, self.lexical, query, ids).values())
+        cosines = [c.fused.semantic for c in candidates if c.fused.semantic is not None]
+        return self.miss_rule.is_miss(max(coverages, default=0.0), max(cosines, default=None))
 
     def _candidates(self, fused: list[Fused], request: SearchRequest, now: float) -> list[_Candidate]:
         sections = self.ledger.sections_by_ids(f.id for f in fused)

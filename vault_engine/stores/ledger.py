@@ -17,9 +17,10 @@ from pathlib import Path
 from typing import Any
 
 from vault_engine.model import ParsedNote, Section
+from vault_engine.stores.lexical import analyze
 from vault_engine.stores.reinforcements import Reinforced
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 5  # 2: dead_ends, 3: embedded, 4: dead_ends.terms, 5: apostrophes (rebuilt)
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
@@ -90,17 +91,36 @@ CREATE TABLE IF NOT EXISTS reinforcements (  -- replayed from ledger/reinforceme
     last_by TEXT,
     last_why TEXT
 );
+CREATE TABLE IF NOT EXISTS dead_ends (  -- checkpoint Failed items, working-note markers
+    id INTEGER PRIMARY KEY,
+    note_id INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
+    ord INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    reason TEXT,
+    source TEXT NOT NULL,            -- "checkpoint" | "working note"
+    line INTEGER NOT NULL,
+    heading TEXT,
+    slug TEXT NOT NULL,
+    agent TEXT,
+    at REAL,                         -- the note's created date; NULL: undated (use mtime)
+    terms TEXT NOT NULL              -- analyze(text), space-separated: deadend check
+);
+CREATE INDEX IF NOT EXISTS dead_ends_note ON dead_ends(note_id);
 CREATE TABLE IF NOT EXISTS skipped (
     path TEXT PRIMARY KEY,
     reason TEXT NOT NULL,
     size INTEGER NOT NULL,
     mtime_ns INTEGER NOT NULL
 );
+CREATE TABLE IF NOT EXISTS embedded (  -- sections whose vectors are in vectors.faiss
+    section_id INTEGER PRIMARY KEY REFERENCES sections(id) ON DELETE CASCADE,
+    windows INTEGER NOT NULL         -- how many vectors (windows) the section has
+);
 """
 
 # Each entry upgrades a ledger from version N-1 to N. The index is derived, so a version
 # without a migration step is rebuilt from the notes instead.
-MIGRATIONS: dict[int, str] = {}
+MIGRATIONS: dict[int, str] = {3: ""}  # 3: the embedded table, created by _SCHEMA
 
 
 @dataclass(frozen=True, slots=True)
@@ -251,7 +271,7 @@ class Ledger:
                 " WHERE id=?",
                 (*values, note_id),
             )
-            for table in ("sections", "links", "tags"):
+            for table in ("sections", "links", "tags", "dead_ends"):
                 self.db.execute(f"DELETE FROM {table} WHERE note_id=?", (note_id,))
         self.db.execute("DELETE FROM skipped WHERE path=?", (note.path,))
         self._insert_children(note_id, note)
@@ -274,6 +294,12 @@ class Ledger:
               target_key(l.target)) for l in note.links],
         )
         self.db.executemany("INSERT INTO tags(note_id, tag) VALUES (?, ?)", [(note_id, t) for t in note.tags])
+        self.db.executemany(
+            "INSERT INTO dead_ends(note_id, ord, text, reason, source, line, heading, slug, agent, at,"
+            " terms) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            [(note_id, i, d.text, d.reason, d.source, d.line, d.heading, d.slug, d.agent, d.when,
+              " ".join(analyze(d.text))) for i, d in enumerate(note.dead_ends)],
+        )
 
     def touch_note(self, path: str, size: int, mtime_ns: int) -> None:
         """Same content, new stat (a ``touch`` or a git checkout): remember the new stat only."""
@@ -366,6 +392,9 @@ class Ledger:
     def all_links(self) -> list[sqlite3.Row]:
         return self._links("ORDER BY n.path, l.line, l.id", ())
 
+    def unresolved_links(self) -> list[sqlite3.Row]:
+        return self._links("WHERE l.target_path IS NULL ORDER BY n.path, l.line", ())
+
     def _links(self, where: str, params: tuple) -> list[sqlite3.Row]:
         self.db.row_factory = sqlite3.Row
         try:
@@ -436,6 +465,18 @@ class Ledger:
             marks = ",".join("?" * len(chunk))
             yield from self.db.execute(f"{sql} WHERE s.note_id IN ({marks})", chunk)
 
+    def dead_end_rows(self, project: str | None = None, note_id: int | None = None) -> list[tuple]:
+        """Recorded dead ends joined with their notes, in vault order: (text, reason, source,
+        line, heading, slug, agent, at, terms, path, project, mtime_ns, notion_id, note id)."""
+        sql = ("SELECT d.text, d.reason, d.source, d.line, d.heading, d.slug, d.agent, d.at, d.terms,"
+               " n.path, n.project, n.mtime_ns, n.notion_id, n.id FROM dead_ends d"
+               " JOIN notes n ON n.id=d.note_id")
+        if note_id is not None:
+            return self.db.execute(f"{sql} WHERE n.id=? ORDER BY d.ord", (note_id,)).fetchall()
+        if project is not None:
+            return self.db.execute(f"{sql} WHERE n.project=? ORDER BY n.path, d.ord", (project,)).fetchall()
+        return self.db.execute(f"{sql} ORDER BY n.path, d.ord").fetchall()
+
     def tags_of(self, note_ids: Iterable[int]) -> dict[int, list[str]]:
         found: dict[int, list[str]] = {}
         for chunk in _chunks(list(set(note_ids)), 500):
@@ -444,6 +485,65 @@ class Ledger:
                     f"SELECT note_id, tag FROM tags WHERE note_id IN ({marks})", chunk):
                 found.setdefault(note_id, []).append(tag)
         return found
+
+    # -- embedded state: which sections have vectors in vectors.faiss ------------------------
+    # A row dies with its section (ON DELETE CASCADE), so an edited, moved or deleted section
+    # is never taken for embedded, even when SQLite reuses its id for a new section.
+
+    def sections_to_embed(self) -> list[tuple[int, str]]:
+        """Sections without vectors: (section id, text hash); texts come per batch from
+        :meth:`texts_to_embed`, so a large vault is never held in memory at once."""
+        return self.db.execute(
+            "SELECT s.id, s.hash FROM sections s LEFT JOIN embedded e ON e.section_id=s.id"
+            " WHERE e.section_id IS NULL ORDER BY s.id").fetchall()
+
+    def texts_to_embed(self, section_ids: list[int]) -> list[tuple[int, str, str, tuple[str, ...], str]]:
+        """(section id, text hash, note title, heading path, text), in the order asked."""
+        found = {}
+        for chunk in _chunks(section_ids, 500):
+            marks = ",".join("?" * len(chunk))
+            for sid, digest, title, path, text in self.db.execute(
+                    "SELECT s.id, s.hash, n.title, s.heading_path, s.text FROM sections s"
+                    f" JOIN notes n ON n.id=s.note_id WHERE s.id IN ({marks})", chunk):
+                found[sid] = (sid, digest, title, tuple(json.loads(path)), text)
+        return [found[i] for i in section_ids if i in found]
+
+    def embedded_ids(self, among: Iterable[int] | None = None) -> set[int]:
+        """Ids of embedded sections (only those in ``among`` when given)."""
+        if among is None:
+            return {r[0] for r in self.db.execute("SELECT section_id FROM embedded")}
+        found: set[int] = set()
+        for chunk in _chunks(list(set(among)), 500):
+            marks = ",".join("?" * len(chunk))
+            found.update(r[0] for r in self.db.execute(
+                f"SELECT section_id FROM embedded WHERE section_id IN ({marks})", chunk))
+        return found
+
+    def mark_embedded(self, rows: Iterable[tuple[int, int]]) -> None:
+        """Record (section id, window count) pairs whose vectors were saved."""
+        with self.transaction():
+            self.db.executemany("INSERT OR REPLACE INTO embedded(section_id, windows) VALUES (?, ?)", rows)
+
+    def unmark_embedded(self, section_ids: Iterable[int] | None = None) -> None:
+        """Forget that these sections (all, when None) have vectors."""
+        with self.transaction():
+            if section_ids is None:
+                self.db.execute("DELETE FROM embedded")
+            else:
+                self.db.executemany("DELETE FROM embedded WHERE section_id=?", [(i,) for i in section_ids])
+
+    def embedded_ids_exist(self) -> bool:
+        """Any section has vectors (cheaper than counting them)."""
+        return self.db.execute("SELECT 1 FROM embedded LIMIT 1").fetchone() is not None
+
+    def embedded_counts(self) -> tuple[int, int]:
+        """(embedded sections, vectors they should have in FAISS)."""
+        sections, vectors = self.db.execute("SELECT COUNT(*), COALESCE(SUM(windows), 0) FROM embedded").fetchone()
+        return sections, vectors
+
+    def section_hashes(self) -> set[str]:
+        """Text hashes of every section: what the vector cache must keep."""
+        return {r[0] for r in self.db.execute("SELECT DISTINCT hash FROM sections")}
 
 
     # -- reinforcements (a cache of the durable log) ----------------------------------------

@@ -1,0 +1,273 @@
+"""The embedding phase of ``index`` (vault_engine/indexing/embedding.py): windows, the vector
+cache, incremental and exact deletion, repair, a clean Ctrl-C, a model that will not load.
+Real SQLite, Whoosh and FAISS; the deterministic FakeEmbedder stands in for the model."""
+
+import numpy as np
+import pytest
+
+from vault_engine.errors import ModelUnavailable
+from vault_engine.indexing import embedding
+from vault_engine.indexing.embedding import section_body, section_prefix, split_windows
+from vault_engine.stores.embedder import FakeEmbedder
+from vault_engine.vault import Vault
+
+NOTES = {
+    "fruit/apples.md": "# Apples\nApples are crisp and red.\n\n## Seeds\nPips sit in the core.\n",
+    "fruit/bananas.md": "# Bananas\nBananas are soft and yellow.\n",
+    "cherries.md": "Cherries come in pairs on one stem.\n",
+}
+LONG = "# Long\n" + " ".join(f"word{i}" for i in range(100)) + "\n"
+
+
+class Interrupting(FakeEmbedder):
+    """Ctrl-C arrives during the ``after``-th call to embed."""
+
+    def __init__(self, after: int, **kw):
+        super().__init__(**kw)
+        self.after = after
+
+    def embed(self, texts, batch_size=32):
+        if len(self.calls) + 1 == self.after:
+            self.calls.append(0)
+            raise KeyboardInterrupt
+        return super().embed(texts, batch_size)
+
+
+class Broken(FakeEmbedder):
+    """A model folder that holds no model: found without loading, like the real one."""
+
+    identity = "broken#1"
+
+    def problem(self):
+        return "model folder /models/empty holds no sentence-transformers model"
+
+    def embed(self, texts, batch_size=32):
+        raise ModelUnavailable("cannot load the embedding model from /models/empty")
+
+
+class BrokenWeights(FakeEmbedder):
+    """Looks fine on disk, fails when loaded."""
+
+    identity = "broken-weights#1"
+
+    @property
+    def dimension(self):
+        raise ModelUnavailable("cannot load the embedding model from /models/bad (OSError: truncated)")
+
+    def embed(self, texts, batch_size=32):
+        return self.dimension
+
+
+@pytest.fixture
+def fake():
+    return FakeEmbedder(dimension=32, max_tokens=24)
+
+
+@pytest.fixture
+def root(make_vault):
+    return make_vault(NOTES)
+
+
+def agrees(v: Vault) -> bool:
+    status = v.status()["semantic"]
+    return status["agrees"] and status["coverage"] == 1.0
+
+
+# -- windows (pure) -------------------------------------------------------------------------
+
+def test_prefix_is_title_and_heading_path_without_repeating_the_title():
+    assert section_prefix("Apples", ("Apples", "Seeds")) == "Apples > Seeds"
+    assert section_prefix("apples", ()) == "apples"
+    assert section_prefix("Fruit notes", ("Apples", "Seeds")) == "Fruit notes > Apples > Seeds"
+
+
+def test_body_drops_the_heading_line_the_prefix_already_names():
+    assert section_body(("Apples",), "# Apples\nCrisp.\n") == "Crisp."
+    assert section_body((), "Text before any heading.\n") == "Text before any heading."
+
+
+def spans(text):
+    return FakeEmbedder().token_spans([text])[0]
+
+
+def test_a_short_section_is_one_window_with_its_prefix():
+    assert split_windows("T > H", "one two three", spans("one two three"), 10) == ["T > H\none two three"]
+    assert split_windows("T > H", "", [], 10) == ["T > H"]
+
+
+def test_a_long_section_is_cut_into_overlapping_windows_that_each_carry_the_prefix():
+    body = " ".join(f"w{i}" for i in range(20))
+    windows = split_windows("T", body, spans(body), 8)
+    assert len(windows) == 3 and all(w.startswith("T\n") for w in windows)
+    assert windows[0] == "T\n" + " ".join(f"w{i}" for i in range(8))
+    assert windows[1].split("\n")[1].split()[0] == "w7"  # one token of overlap (an eighth of 8)
+    assert windows[-1].endswith("w19")
+
+
+def test_windows_stop_at_the_cap():
+    body = " ".join(f"w{i}" for i in range(100))
+    assert len(split_windows("T", body, spans(body), 4, max_windows=5)) == 5
+
+
+# -- the phase through Vault.index ------------------------------------------------------------
+
+def test_index_embeds_every_section_and_the_stores_agree(root, fake):
+    progress = []
+    with Vault(root, embedder=fake) as v:
+        report = v.index(progress=lambda stage, done, total: progress.append((stage, done, total)))
+        assert report.embedded == report.sections == 4
+        assert v.vectors.section_ids() == {r[0] for r in v.ledger.db.execute("SELECT id FROM sections")}
+        assert agrees(v)
+    assert progress[-1] == ("embed", 4, 4)
+    assert "apples > Seeds\nPips sit in the core." in fake.texts  # title: the file name
+
+
+def test_no_embed_builds_words_only(root, fake):
+    with Vault(root, embedder=fake) as v:
+        assert v.index(embed=False).embedded == 0
+        assert fake.calls == [] and v.status()["semantic"]["coverage"] == 0.0
+        assert v.search("pairs stem").arms == ("lexical",)
+
+
+def test_only_new_and_changed_sections_are_embedded_and_deleted_ones_leave_faiss(root, fake):
+    with Vault(root, embedder=fake) as v:
+        v.index()
+        before = len(fake.texts)
+        (root / "fruit/apples.md").write_text("# Apples\nApples are crisp and green.\n\n## Seeds\nPips sit in the core.\n")
+        (root / "cherries.md").unlink()
+        (root / "dates.md").write_text("# Dates\nDates are sweet.\n")
+        report = v.index()
+        new_texts = fake.texts[before:]
+        assert sorted(new_texts) == ["apples\nApples are crisp and green.", "dates\nDates are sweet."]
+        assert report.embedded == 3  # the unchanged Seeds section came back from the cache
+        assert agrees(v) and v.vectors.count() == 4
+        assert report.notices == ()  # deleting vectors of edited sections is no repair
+
+
+def test_words_only_runs_still_delete_the_vectors_of_deleted_sections(root, fake):
+    with Vault(root, embedder=fake) as v:
+        v.index()
+        (root / "cherries.md").unlink()
+        v.index(embed=False)
+        assert v.vectors.section_ids() == v.ledger.embedded_ids() and len(v.vectors.section_ids()) == 3
+        assert v.status()["semantic"]["agrees"]
+    with Vault(root, embedder=Broken()) as v:
+        (root / "fruit/bananas.md").unlink()
+        v.index()
+        assert len(v.vectors.section_ids()) == 2 and v.status()["semantic"]["agrees"]
+
+
+def test_rebuild_and_moves_take_vectors_from_the_cache(root, fake):
+    with Vault(root, embedder=fake) as v:
+        v.index()
+        calls = len(fake.calls)
+        assert v.index(rebuild=True).embedded == 4
+        (root / "fruit/bananas.md").rename(root / "bananas.md")
+        assert v.index().moved == 1
+        assert len(fake.calls) == calls and agrees(v)
+
+
+def test_a_long_section_has_several_vectors_and_one_hit(make_vault, fake):
+    with Vault(make_vault({"long.md": LONG}), embedder=fake) as v:
+        v.index()
+        assert v.vectors.count() > 1 and len(v.vectors.section_ids()) == 1
+        query = fake.embed(["word90 word91 word92"])[0]
+        assert [i for i, _ in v.vectors.search(query, 5)] == list(v.vectors.section_ids())
+
+
+def test_a_reused_section_id_is_embedded_again(make_vault, fake):
+    """SQLite may give a new section the id of a deleted one; its old vector must not stay."""
+    root = make_vault({"a.md": "# A\nalpha\n", "z.md": "# Z\nzulu\n"})
+    with Vault(root, embedder=fake) as v:
+        v.index()
+        (root / "z.md").write_text("# Z\nyankee\n")
+        v.index()
+        (sid,) = [r[0] for r in v.ledger.db.execute(
+            "SELECT s.id FROM sections s JOIN notes n ON n.id=s.note_id WHERE n.path='z.md'")]
+        expected = fake.embed(["z\nyankee"])[0]
+        assert v.vectors.similarities(expected, [sid])[sid] == pytest.approx(1.0)
+
+
+def test_a_deleted_vectors_file_is_repaired_from_the_cache(root, fake):
+    with Vault(root, embedder=fake) as v:
+        v.index()
+        calls = len(fake.calls)
+    (root / ".vault-engine/index/vectors.faiss").unlink()
+    with Vault(root, embedder=fake) as v:
+        assert not v.status()["semantic"]["agrees"]
+        report = v.index()
+        assert any("disagreed" in n for n in report.notices)
+        assert len(fake.calls) == calls and agrees(v)
+
+
+def test_vectors_the_ledger_does_not_know_are_deleted(root, fake):
+    with Vault(root, embedder=fake) as v:
+        v.index()
+        v.vectors.index([999], np.ones((1, 32), dtype=np.float32) / np.sqrt(32))
+        v.vectors.save()
+        assert not v.status()["semantic"]["agrees"]
+        v.index()
+        assert 999 not in v.vectors.section_ids() and agrees(v)
+
+
+def test_a_new_model_embeds_everything_again(root, fake):
+    with Vault(root, embedder=fake) as v:
+        v.index()
+    other = FakeEmbedder(dimension=16, max_tokens=24)
+    other.identity = "fake-embedder#2"
+    with Vault(root, embedder=other) as v:
+        report = v.index()
+        assert report.embedded == 4 and len(other.texts) == 4
+        assert any("model changed" in n for n in report.notices)
+        assert v.vectors.dimension == 16 and agrees(v)
+
+
+def test_ctrl_c_keeps_what_was_embedded_and_the_next_index_continues(root, monkeypatch):
+    monkeypatch.setattr(embedding, "ENCODE_CHUNK", 1)  # one window per call: a stop mid-way
+    first = Interrupting(after=3, dimension=32, max_tokens=24)
+    with Vault(root, embedder=first) as v:
+        report = v.index()
+        assert report.embedded == 2
+        assert any("embedding stopped" in n and "2 to go" in n for n in report.notices)
+        status = v.status()["semantic"]
+        assert status["coverage"] == 0.5 and status["agrees"]
+        assert v.search("crisp apples").semantic_coverage == 0.5
+    second = FakeEmbedder(dimension=32, max_tokens=24)
+    with Vault(root, embedder=second) as v:
+        assert v.index().embedded == 2 and len(second.texts) == 2 and agrees(v)
+
+
+def test_a_model_that_will_not_load_leaves_a_lexical_index_and_says_so(root):
+    with Vault(root, embedder=Broken()) as v:
+        report = v.index()
+        assert report.sections == 4 and report.embedded == 0
+        assert [n for n in report.notices if "lexical-only" in n] and len(report.notices) == 1
+        status = v.status()["semantic"]
+        assert "holds no" in status["error"] and "unavailable" in status["summary"]
+        result = v.search("crisp apples")
+        assert result.arms == ("lexical",) and result.hits
+        assert len(result.notices) == 1 and "searching by words only" in result.notices[0]
+
+
+def test_a_new_model_that_fails_to_load_keeps_the_old_vectors(root, fake):
+    with Vault(root, embedder=fake) as v:
+        v.index()
+    with Vault(root, embedder=BrokenWeights()) as v:
+        report = v.index()
+        assert any("truncated" in n for n in report.notices)
+        assert v.vectors.count() == 4  # still the fake model's, usable once it is configured back
+    with Vault(root, embedder=fake) as v:
+        assert v.index().notices == () and agrees(v)
+
+
+def test_the_cache_forgets_texts_no_section_has_any_more(root, fake):
+    from vault_engine.indexing.embedding import CACHE_FILE, model_key
+    from vault_engine.stores.vectors import VectorCache
+
+    with Vault(root, embedder=fake) as v:
+        v.index()
+        (root / "cherries.md").write_text("Cherries are dark red.\n")
+        v.index()
+        cache = VectorCache(v.config.index_dir / CACHE_FILE, model_key(fake))
+        assert cache.count() == len(v.ledger.section_hashes()) == 4
+        cache.close()

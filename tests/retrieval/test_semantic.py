@@ -1,0 +1,151 @@
+"""The semantic arm, term coverage and the miss rule (vault_engine/retrieval/semantic.py).
+Real stores; the FakeEmbedder stands in for the model (meaning is tested in
+tests/test_semantic_e2e.py with the real one)."""
+
+import numpy as np
+import pytest
+
+from vault_engine.errors import ConfigError, ModelUnavailable
+from vault_engine.retrieval.semantic import (MissRule, SemanticSearcher, open_arm, term_coverage,
+                                             term_weights, terms_in)
+from vault_engine.stores.embedder import FakeEmbedder
+from vault_engine.stores.lexical import analyze
+from vault_engine.vault import Vault
+
+NOTES = {
+    "gardening.md": "# Gardening\nWater the tomato plants every morning in summer.\n",
+    "cooking.md": "# Cooking\nRoast the tomato with garlic and olive oil.\n",
+    "bikes.md": "# Bikes\nOil the chain of the bicycle after rain.\n",
+}
+
+
+@pytest.fixture
+def vault(make_vault):
+    with Vault(make_vault(NOTES), embedder=FakeEmbedder(dimension=64)) as v:
+        v.index()
+        yield v
+
+
+# -- the miss rule (pure) ---------------------------------------------------------------------
+
+def test_a_miss_needs_weak_words_and_weak_meaning():
+    rule = MissRule(cosine_floor=0.5, term_coverage=0.4)
+    assert rule.is_miss(0.2, 0.3)
+    assert not rule.is_miss(0.4, 0.1)  # enough of the query's words in one section
+    assert not rule.is_miss(0.0, 0.5)  # close enough in meaning
+    assert rule.is_miss(0.1, None)  # no candidate had vectors: meaning cannot vouch
+
+
+def test_thresholds_come_from_the_search_table_and_are_checked():
+    assert MissRule.from_config({}) == MissRule()
+    assert MissRule.from_config({"miss_cosine_floor": 0.3, "miss_term_coverage": 1}) == MissRule(0.3, 1.0)
+    with pytest.raises(ConfigError, match="search.miss_cosine_floor must be a number within"):
+        MissRule.from_config({"miss_cosine_floor": 1.5})
+    with pytest.raises(ConfigError, match="search.miss_term_coverage"):
+        MissRule.from_config({"miss_term_coverage": "high"})
+
+
+def test_coverage_is_the_share_of_the_query_weight_a_section_holds():
+    weights = {"tomato": 1.0, "garlic": 3.0}
+    assert term_coverage(weights, {"garlic", "oil"}) == pytest.approx(0.75)
+    assert term_coverage(weights, set()) == 0.0
+    assert term_coverage({}, {"x"}) == 0.0
+
+
+def test_rare_terms_weigh_more_and_absent_terms_most(vault):
+    weights = term_weights(vault.lexical, analyze("tomato garlic zeppelin"))
+    assert weights["zeppelin"] > weights["garlic"] > weights["tomato"]
+
+
+@pytest.mark.parametrize("text", [
+    "Queries, querying and the query.due.date field",
+    "Happy happiness; it's the e.g. case — tasks.md and TASKS",
+    "Recurring recurrence: recur every week",
+])
+def test_terms_in_finds_exactly_what_analyze_would(text):
+    terms = set(analyze("query happy recurring tasks e.g the recur week"))
+    assert terms_in(text, terms) == terms & set(analyze(text))
+
+
+# -- the arm ------------------------------------------------------------------------------------
+
+def test_the_arm_scores_nearest_sections_and_the_lexical_candidates_exactly(vault):
+    arm = SemanticSearcher(vault.embedder(), vault.vectors, vault.ledger)
+    found = dict(arm.search("bicycle chain oil", 1))
+    assert len(found) == 1
+    every = dict(arm.search("bicycle chain oil", 1, include=vault.ledger.embedded_ids()))
+    assert len(every) == 3 and max(every.values()) == pytest.approx(max(found.values()))
+
+
+def test_a_prefetched_query_gives_the_same_answer(vault):
+    arm = SemanticSearcher(vault.embedder(), vault.vectors, vault.ledger)
+    plain = arm.search("tomato garlic", 3)
+    arm.prefetch("tomato garlic")
+    assert arm.search("tomato garlic", 3) == plain
+
+
+def test_the_arm_never_answers_a_section_the_ledger_does_not_call_embedded(vault):
+    arm = SemanticSearcher(vault.embedder(), vault.vectors, vault.ledger)
+    vault.vectors.index([12345], vault.embedder().embed(["tomato garlic"]))  # a stray vector
+    assert 12345 not in dict(arm.search("tomato garlic", 10))
+
+
+def test_open_arm_explains_why_it_cannot_run(make_vault):
+    with Vault(make_vault(NOTES), embedder=FakeEmbedder()) as v:
+        v.index(embed=False)
+        arm, notice = open_arm(v.ledger, v.vectors, v.embedder)
+        assert arm is None and "no section has vectors yet" in notice
+        with pytest.raises(ModelUnavailable):
+            open_arm(v.ledger, v.vectors, v.embedder, required=True)
+        v.index()
+        other = FakeEmbedder()
+        other.identity = "another-model#1"
+        arm, notice = open_arm(v.ledger, v.vectors, lambda: other)
+        assert arm is None and "another model" in notice
+
+
+# -- search with the arm ------------------------------------------------------------------------
+
+def test_hybrid_hits_report_every_score(vault):
+    result = vault.search("tomato garlic")
+    assert result.arms == ("lexical", "semantic") and result.semantic_coverage == 1.0
+    top = result.hits[0]
+    assert top.path == "cooking.md"
+    assert top.scores.lexical > 0 and top.scores.semantic is not None and top.scores.fused > 0
+
+
+def test_semantic_only_search(vault):
+    result = vault.search("tomato garlic", semantic_only=True)
+    assert result.arms == ("semantic",) and result.hits[0].scores.lexical is None
+
+
+def test_an_unrelated_question_is_a_miss(vault):
+    result = vault.search("quantum zeppelin licensing")
+    assert result.status == "miss" and result.hits == () and result.arms == ("lexical", "semantic")
+
+
+def test_the_thresholds_decide_the_miss(make_vault):
+    root = make_vault(NOTES, config="[search]\nmiss_cosine_floor = 0.0\nmiss_term_coverage = 0.0\n")
+    with Vault(root, embedder=FakeEmbedder(dimension=64)) as v:
+        v.index()
+        assert v.search("quantum zeppelin licensing").status == "hit"
+
+
+def test_a_query_sharing_one_word_and_no_meaning_is_still_a_miss(vault):
+    """BM25 finds "oil" in two notes; the rare words of the question are in none."""
+    result = vault.search("oil pipeline sanctions tariffs")
+    assert vault.search("oil pipeline sanctions tariffs", lexical_only=True).status == "hit"
+    assert result.status == "miss"
+
+
+def test_filters_apply_to_the_semantic_arm_too(make_vault):
+    notes = {**NOTES, "specs/tomatoes.md": "# Tomato spec\nTomato garlic roast.\n"}
+    with Vault(make_vault(notes), embedder=FakeEmbedder(dimension=64)) as v:
+        v.index()
+        assert {h.kind for h in v.search("tomato garlic roast", kind="spec").hits} == {"spec"}
+
+
+def test_vectors_are_unit_length(vault):
+    stored = vault.vectors.load()
+    rows = np.vstack([stored.index.reconstruct(i) for i in range(stored.ntotal)])
+    assert np.allclose(np.linalg.norm(rows, axis=1), 1.0, atol=1e-5)

@@ -1,0 +1,70 @@
+"""Embedders (vault_engine/stores/embedder.py): the [model] settings and everything the real
+embedder must know without loading torch. Loading the model itself is tested in
+tests/test_semantic_e2e.py."""
+
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from vault_engine.errors import ConfigError, ModelUnavailable
+from vault_engine.stores.embedder import (FakeEmbedder, ModelSpec, SentenceTransformerEmbedder,
+                                          bundled_model_path, thread_count)
+
+
+def test_model_settings_are_validated_with_the_key_named(tmp_path):
+    assert ModelSpec.from_config({}) == ModelSpec()
+    spec = ModelSpec.from_config({"path": "models/m", "threads": 2, "window_tokens": 128}, tmp_path)
+    assert spec.path == str(tmp_path / "models/m") and spec.threads == 2 and spec.window_tokens == 128
+    for table, key in (({"threads": "two"}, "model.threads"), ({"enabled": "yes"}, "model.enabled"),
+                       ({"path": 3}, "model.path"), ({"window_tokens": 8}, "model.window_tokens")):
+        with pytest.raises(ConfigError, match=key):
+            ModelSpec.from_config(table)
+
+
+def test_one_core_is_left_to_the_host_unless_told_otherwise():
+    assert thread_count(3) == 3
+    assert thread_count(0) >= 1
+
+
+def test_the_bundled_model_is_known_without_importing_torch():
+    probe = ("import sys\n"
+             "from vault_engine.stores.embedder import SentenceTransformerEmbedder\n"
+             "e = SentenceTransformerEmbedder()\n"
+             "print(e.identity, e.max_tokens, e.problem(), 'torch' in sys.modules)\n")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, timeout=60)
+    assert done.stdout.startswith("all-MiniLM-L6-v2")
+    assert done.stdout.split()[-3:] == ["256", "None", "False"]
+    assert SentenceTransformerEmbedder().path == bundled_model_path()
+
+
+def test_the_window_is_capped_by_the_model(tmp_path):
+    assert SentenceTransformerEmbedder(ModelSpec(window_tokens=128)).max_tokens == 128
+    assert SentenceTransformerEmbedder(ModelSpec(window_tokens=4096)).max_tokens == 256
+
+
+def test_a_missing_or_empty_folder_or_a_disabled_model_is_unavailable(tmp_path):
+    with pytest.raises(ModelUnavailable, match="does not exist"):
+        SentenceTransformerEmbedder(ModelSpec(path=str(tmp_path / "nowhere")))
+    with pytest.raises(ModelUnavailable, match="disabled"):
+        SentenceTransformerEmbedder(ModelSpec(enabled=False))
+    empty = SentenceTransformerEmbedder(ModelSpec(path=str(tmp_path)))
+    assert "holds no sentence-transformers model" in empty.problem()
+    with pytest.raises(ModelUnavailable, match="fix \\[model\\] path"):
+        empty.dimension  # refused before torch is imported
+
+
+def test_identity_changes_with_the_model_files(tmp_path):
+    (tmp_path / "config.json").write_text("{}")
+    before = SentenceTransformerEmbedder(ModelSpec(path=str(tmp_path))).identity
+    (tmp_path / "model.safetensors").write_bytes(b"x" * 10)
+    after = SentenceTransformerEmbedder(ModelSpec(path=str(tmp_path))).identity
+    assert before != after and after.startswith(tmp_path.name)
+
+
+def test_the_fake_embedder_is_deterministic_and_normalized():
+    fake = FakeEmbedder(dimension=16)
+    a, b = fake.embed(["tomato garlic", "tomato garlic"])
+    assert np.array_equal(a, b) and np.isclose(np.linalg.norm(a), 1.0)
+    assert fake.calls == [2] and fake.token_spans(["ab  cd"]) == [[(0, 2), (4, 6)]]

@@ -1,0 +1,121 @@
+"""The FAISS vector store and the vector cache (vault_engine/stores/vectors.py), on real FAISS
+and SQLite."""
+
+import os
+
+import numpy as np
+import pytest
+
+from vault_engine.stores.vectors import WINDOW_BITS, FaissIndex, VectorCache, vector_ids
+
+
+def unit(*values: float) -> np.ndarray:
+    v = np.asarray(values, dtype=np.float32)
+    return v / np.linalg.norm(v)
+
+
+@pytest.fixture
+def store(tmp_path) -> FaissIndex:
+    index = FaissIndex(tmp_path / "vectors.faiss")
+    # section 1 has two windows, sections 2 and 3 one each
+    index.index([1, 1, 2, 3], np.stack([unit(1, 0, 0), unit(0, 1, 0), unit(0, 0, 1), unit(1, 1, 0)]))
+    return index
+
+
+def test_vector_ids_number_the_windows_of_each_section():
+    assert vector_ids([7, 7, 9, 7]).tolist() == [7 << WINDOW_BITS, (7 << WINDOW_BITS) | 1,
+                                                 9 << WINDOW_BITS, (7 << WINDOW_BITS) | 2]
+
+
+def test_search_answers_sections_scored_by_their_best_window(store):
+    found = store.search(unit(0, 1, 0), 10)
+    assert [i for i, _ in found] == [1, 3, 2]
+    assert found[0][1] == pytest.approx(1.0)  # window 1 of section 1, not window 0
+    assert found[1][1] == pytest.approx(np.sqrt(0.5))
+    assert store.count() == 4 and store.section_ids() == {1, 2, 3}
+
+
+def test_search_fills_the_limit_with_sections_even_when_windows_crowd_the_top(tmp_path):
+    store = FaissIndex(tmp_path / "v.faiss")
+    many = np.stack([unit(1, 0.01 * i, 0) for i in range(20)])
+    store.index([1] * 20 + [2], np.vstack([many, unit(0.9, 0, 0.1)]))
+    assert [i for i, _ in store.search(unit(1, 0, 0), 2)] == [1, 2]
+
+
+def test_delete_removes_every_window_of_exact_sections(store):
+    assert store.delete([1]) == 2
+    assert store.section_ids() == {2, 3}
+    assert 1 not in dict(store.search(unit(0, 1, 0), 10))
+    assert store.delete([42]) == 0
+
+
+def test_indexing_a_section_again_replaces_its_old_windows(store):
+    store.index([1], unit(0, 0, 1)[None, :])
+    assert store.count() == 3
+    assert dict(store.search(unit(1, 0, 0), 10))[1] == pytest.approx(0.0, abs=1e-6)
+
+
+def test_similarities_are_exact_for_any_listed_section(store):
+    scores = store.similarities(unit(0, 1, 0), [1, 2, 99])
+    assert set(scores) == {1, 2}
+    assert scores[1] == pytest.approx(1.0) and scores[2] == pytest.approx(0.0, abs=1e-6)
+
+
+def test_save_and_load_round_trip(store, tmp_path):
+    store.save()
+    again = FaissIndex(store.path)
+    assert again.section_ids() == {1, 2, 3} and again.dimension == 3
+    assert [i for i, _ in again.search(unit(0, 0, 1), 1)] == [2]
+
+
+def test_save_is_atomic_and_leaves_no_temp_file(store, tmp_path, monkeypatch):
+    store.save()
+    before = store.path.read_bytes()
+    store.index([4], unit(1, 1, 1)[None, :])
+
+    def crash(*args):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(os, "replace", crash)
+    with pytest.raises(OSError):
+        store.save()
+    assert store.path.read_bytes() == before  # a reader still sees the old, whole file
+    assert [p.name for p in tmp_path.iterdir()] == ["vectors.faiss"]
+
+
+def test_a_store_without_a_file_is_empty_and_reset_forgets_everything(store, tmp_path):
+    empty = FaissIndex(tmp_path / "none.faiss")
+    assert empty.search(unit(1, 0, 0), 5) == [] and empty.count() == 0 and empty.dimension is None
+    store.save()
+    store.reset()
+    assert not store.path.exists() and store.count() == 0
+
+
+def test_vectors_of_another_dimension_are_refused(store):
+    with pytest.raises(ValueError, match="dimension"):
+        store.index([5], np.ones((1, 4), dtype=np.float32))
+
+
+def test_cache_returns_only_the_vectors_of_its_own_model(tmp_path):
+    path = tmp_path / "cache.sqlite"
+    mine = VectorCache(path, "model-a")
+    windows = np.stack([unit(1, 0), unit(0, 1)])
+    mine.put_many({"hash-1": windows})
+    got = mine.get_many(["hash-1", "hash-2"])
+    assert list(got) == ["hash-1"] and np.array_equal(got["hash-1"], windows)
+    other = VectorCache(path, "model-b")
+    assert other.get_many(["hash-1"]) == {}
+    other.close()
+    mine.close()
+
+
+def test_cache_prune_keeps_live_texts_of_the_current_model_only(tmp_path):
+    path = tmp_path / "cache.sqlite"
+    old = VectorCache(path, "model-a")
+    old.put_many({"h1": unit(1, 0)[None, :]})
+    old.close()
+    cache = VectorCache(path, "model-b")
+    cache.put_many({"h1": unit(1, 0)[None, :], "h2": unit(0, 1)[None, :]})
+    assert cache.prune({"h1"}) == 2  # model-a's h1 and model-b's h2
+    assert list(cache.get_many(["h1", "h2"])) == ["h1"] and cache.count() == 1
+    cache.close()

@@ -1,0 +1,351 @@
+"""The embedding phase of ``index``: give every section without vectors its vectors.
+
+It runs after the lexical phase, so every change is searchable by its words first. What a
+section says to the model is its note title, its heading path and its body; a section longer
+than the model's window is cut into overlapping windows, each with the title and heading path
+in front, and every window's vector belongs to the section.
+
+Work is saved as it goes: vectors go to a cache keyed by (model key, text hash) at once, and
+to FAISS plus the ledger's ``embedded`` table every ``FLUSH_SECONDS``. Ctrl-C stops cleanly
+and keeps every section whose windows were all embedded; the next ``index`` continues.
+The ledger, FAISS and the model are reconciled first, so a crash, a model change or a
+deleted vectors file is repaired here.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from vault_engine.errors import ModelUnavailable
+from vault_engine.parsing.sections import normalize_heading
+from vault_engine.stores.embedder import Embedder
+from vault_engine.stores.ledger import Ledger
+from vault_engine.stores.vectors import FaissIndex, VectorCache
+
+log = logging.getLogger(__name__)
+
+# Bump when the text a section is embedded as changes: the cache and FAISS are rebuilt.
+RECIPE = "title>path|body;overlap=1/8;v1"
+MODEL_META = "embed_model"
+FLUSH_SECONDS = 30.0
+ROUND_SECTIONS = 256  # tokenized and length-sorted together
+ENCODE_CHUNK = 64  # windows per encode call: progress and Ctrl-C granularity
+BATCH_SIZE = 16  # measured: same speed as 32 on CPU, 160 MB less peak memory
+MAX_WINDOWS = 64  # per section: text beyond ~64 windows stays lexical-only
+SPECIAL_TOKENS = 2  # [CLS] and [SEP]
+
+Progress = Callable[[str, int, int], None]
+PendingSection = tuple[int, str, str, tuple[str, ...], str]  # ledger.texts_to_embed row
+
+
+def model_key(embedder: Embedder) -> str:
+    """What the vectors depend on: the model, its window and the text recipe."""
+    return f"{embedder.identity}|window={embedder.max_tokens}|{RECIPE}"
+
+
+def section_prefix(title: str, heading_path: Sequence[str]) -> str:
+    """``Title > Heading > Subheading``, without repeating a first heading equal to the title."""
+    path = list(heading_path)
+    if path and normalize_heading(path[0]) == normalize_heading(title):
+        path = path[1:]
+    return " > ".join([title, *path])
+
+
+def section_body(heading_path: Sequence[str], text: str) -> str:
+    """The section's text without its heading line (the prefix already names it)."""
+    return text.partition("\n")[2].strip() if heading_path else text.strip()
+
+
+def split_windows(prefix: str, body: str, spans: Sequence[tuple[int, int]], budget: int,
+                  max_windows: int = MAX_WINDOWS) -> list[str]:
+    """Texts to embed for one section: the prefix, then a window of at most ``budget`` body
+    tokens; consecutive windows overlap by an eighth so no sentence is only ever cut."""
+    if not spans:
+        return [f"{prefix}\n{body}".strip()]
+    budget = max(1, budget)
+    stride = max(1, budget - budget // 8)
+    windows = []
+    for start in range(0, len(spans), stride):
+        end = min(start + budget, len(spans))
+        windows.append(f"{prefix}\n{body[spans[start][0]:spans[end - 1][1]]}")
+        if end == len(spans) or len(windows) == max_windows:
+            break
+    return windows
+
+
+@dataclass(slots=True)
+class EmbedResult:
+    """What one embedding phase did."""
+
+    embedded: int = 0  # sections that got vectors (model or cache)
+    computed: int = 0  # of which the model encoded
+    removed: int = 0  # sections gone from the ledger whose vectors were deleted
+    pending: int = 0  # sections still without vectors
+    model_changed: bool = False
+    repaired: bool = False  # FAISS disagreed with the ledger and was fixed
+    interrupted: bool = False
+
+
+@dataclass(slots=True)
+class _Batch:
+    """Sections whose vectors are computed and not yet saved."""
+
+    ids: list[int] = field(default_factory=list)
+    vectors: list = field(default_factory=list)
+    windows: list[tuple[int, int]] = field(default_factory=list)
+
+
+class EmbeddingPhase:
+    """Brings FAISS up to date with the ledger's sections, for one model."""
+
+    def __init__(self, ledger: Ledger, vectors: FaissIndex, cache: VectorCache, embedder: Embedder,
+                 *, flush_seconds: float = FLUSH_SECONDS):
+        self.ledger = ledger
+        self.vectors = vectors
+        self.cache = cache
+        self.embedder = embedder
+        self.key = cache.model_key
+        self.flush_seconds = flush_seconds
+        self._unsaved = _Batch()
+        self._last_save = time.monotonic()
+        self._partial = 0  # sections finished in the current round
+
+    def run(self, progress: Progress | None = None) -> EmbedResult:
+        """Reconcile, take what the cache has, embed the rest; loads the model only when
+        some section is neither embedded nor cached."""
+        result = EmbedResult()
+        self._reconcile(result)
+        todo = self.ledger.sections_to_embed()
+        cached = self.cache.get_many(row[1] for row in todo)
+        for row in todo:
+            if row[1] in cached:
+                self._keep(row[0], cached[row[1]])
+                result.embedded += 1
+        rest = [row[0] for row in todo if row[1] not in cached]
+        try:
+            if rest:
+                self._encode(rest, result, progress)
+        finally:
+            self._save()
+        result.pending = len(self.ledger.sections_to_embed())
+        changed = result.embedded or result.removed or result.repaired or result.model_changed
+        if changed and not result.interrupted and not result.pending:
+            self.cache.prune(self.ledger.section_hashes())  # texts no section has any more
+        return result
+
+    # -- reconcile ------------------------------------------------------------------------
+
+    def _reconcile(self, result: EmbedResult) -> None:
+        """Model change -> start over; FAISS ids the ledger does not know -> delete them;
+        ledger rows FAISS lacks, or a vector count that differs -> forget and re-add."""
+        if self.ledger.get_meta(MODEL_META) != self.key:
+            self.embedder.dimension  # load the new model first: a broken one must not wipe the old vectors
+            result.model_changed = self.ledger.get_meta(MODEL_META) is not None
+            self.vectors.reset()
+            self.ledger.unmark_embedded()
+            with self.ledger.transaction():
+                self.ledger.set_meta(MODEL_META, self.key)
+            return
+        result.removed = drop_stale_vectors(self.ledger, self.vectors)
+        lost = self.ledger.embedded_ids() - self.vectors.section_ids()
+        if lost:
+            result.repaired = True
+            self.ledger.unmark_embedded(lost)
+        if self.vectors.count() != self.ledger.embedded_counts()[1]:
+            result.repaired = True  # a window count disagrees: rebuild FAISS (from the cache)
+            self.vectors.reset()
+            self.ledger.unmark_embedded()
+
+    # -- encode ---------------------------------------------------------------------------
+
+    def _encode(self, section_ids: list[int], result: EmbedResult, progress: Progress | None) -> None:
+        total = len(section_ids)
+        if progress:
+            progress("embed", 0, total)
+        done = 0
+        for start in range(0, total, ROUND_SECTIONS):
+            round_rows = self.ledger.texts_to_embed(section_ids[start:start + ROUND_SECTIONS])
+            try:
+                finished = self._encode_round(round_rows, progress, done, total)
+            except KeyboardInterrupt:
+                result.interrupted = True
+                finished = self._partial
+            result.embedded += finished
+            result.computed += finished
+            done += len(round_rows)
+            if result.interrupted:
+                log.info("embedding stopped after %d of %d sections", result.computed, total)
+                return
+            if time.monotonic() - self._last_save > self.flush_seconds:
+                self._save()
+        if progress:
+            progress("embed", total, total)
+
+    def _encode_round(self, rows: list[PendingSection], progress: Progress | None,
+                      done: int, total: int) -> int:
+        """Embed one round of sections; returns how many were finished and kept."""
+        import numpy as np
+
+        windows = self.window_texts(rows)  # (row index, text), sorted by length
+        remaining = [0] * len(rows)
+        for index, _ in windows:
+            remaining[index] += 1
+        parts: list[list] = [[] for _ in rows]
+        self._partial = 0
+        for start in range(0, len(windows), ENCODE_CHUNK):
+            chunk = windows[start:start + ENCODE_CHUNK]
+            vectors = self.embedder.embed([text for _, text in chunk], batch_size=BATCH_SIZE)
+            finished = {}
+            for (index, _), vector in zip(chunk, vectors):
+                parts[index].append(vector)
+                remaining[index] -= 1
+                if remaining[index] == 0:
+                    finished[index] = np.stack(parts[index])
+                    parts[index] = []
+            self.cache.put_many({rows[i][1]: v for i, v in finished.items()})
+            for index, section_vectors in finished.items():
+                self._keep(rows[index][0], section_vectors)
+            self._partial += len(finished)
+            if progress:
+                progress("embed", done + round(len(rows) * (start + len(chunk)) / len(windows)), total)
+        return self._partial
+
+    def window_texts(self, rows: list[PendingSection]) -> list[tuple[int, str]]:
+        """Every window of these sections as (row index, text), shortest first, so each encode
+        call pads little. A section's windows may so come back in any order, which is fine: a
+        section scores by its best window."""
+        prefixes = [section_prefix(title, path) for _, _, title, path, _ in rows]
+        budget = self.embedder.max_tokens - SPECIAL_TOKENS
+        limit = budget * MAX_WINDOWS * 12  # characters: tokenize no more than can be used
+        bodies = [section_body(path, text)[:limit] for _, _, _, path, text in rows]
+        spans = self.embedder.token_spans(bodies)
+        prefix_spans = self.embedder.token_spans(prefixes)
+        windows = []
+        for index, (prefix, body) in enumerate(zip(prefixes, bodies)):
+            if len(prefix_spans[index]) > budget // 2:  # a very long title or heading path
+                prefix = prefix[:prefix_spans[index][budget // 2 - 1][1]]
+            room = budget - min(len(prefix_spans[index]), budget // 2) - 1
+            texts = split_windows(prefix, body, spans[index], room)
+            windows += [(index, text) for text in texts]
+        windows.sort(key=lambda w: len(w[1]))  # characters: a good enough proxy for tokens
+        return windows
+
+    # -- keep and save --------------------------------------------------------------------
+
+    def _keep(self, section_id: int, vectors) -> None:
+        batch = self._unsaved
+        batch.ids += [section_id] * len(vectors)
+        batch.vectors.append(vectors)
+        batch.windows.append((section_id, len(vectors)))
+
+    def _save(self) -> None:
+        """FAISS first, then the ledger: a crash between them leaves vectors the ledger does
+        not know, which the next run's reconcile deletes (and re-adds from the cache)."""
+        import numpy as np
+
+        batch, self._unsaved = self._unsaved, _Batch()
+        if batch.ids:
+            self.vectors.index(batch.ids, np.concatenate(batch.vectors))
+            self.vectors.save()
+            self.ledger.mark_embedded(batch.windows)
+        self._last_save = time.monotonic()
+
+
+def drop_stale_vectors(ledger: Ledger, vectors: FaissIndex) -> int:
+    """Delete the vectors of sections that are gone (edited, moved or deleted notes: their
+    ledger rows went with them); returns how many sections. Needs faiss, never the model, so
+    ``index --no-embed`` and a missing model leave FAISS agreeing with the ledger too."""
+    if not vectors.exists():
+        return 0
+    stale = vectors.section_ids() - ledger.embedded_ids()
+    if stale:
+        vectors.delete(stale)
+        vectors.save()
+    return len(stale)
+
+
+# -- the phase as ``index`` and ``status`` see it -------------------------------------------
+
+VECTORS_FILE = "vectors.faiss"
+CACHE_FILE = "vector_cache.sqlite"
+ERROR_META = "semantic_error"
+
+
+def embed_pending(ledger: Ledger, vectors: FaissIndex, cache_path, get_embedder: Callable[[], Embedder],
+                  progress: Progress | None = None) -> tuple[EmbedResult | None, tuple[str, ...]]:
+    """Run the phase and say what a user should know, in one line each. A model that cannot
+    load is a notice, never a failure: the index stays lexical-only and status says why."""
+    try:
+        embedder = get_embedder()
+        problem = embedder.problem()
+        if problem:  # found without loading anything
+            raise ModelUnavailable(problem)
+        cache = VectorCache(cache_path, model_key(embedder))
+        try:
+            result = EmbeddingPhase(ledger, vectors, cache, embedder).run(progress)
+        finally:
+            cache.close()
+    except ModelUnavailable as exc:
+        _set_error(ledger, str(exc))
+        drop_stale_vectors(ledger, vectors)
+        return None, (f"{exc}; until then the index is lexical-only (searching by words works)",)
+    _set_error(ledger, None)
+    return result, _notices(result)
+
+
+def _notices(result: EmbedResult) -> tuple[str, ...]:
+    notices = []
+    if result.model_changed:
+        notices.append("the embedding model changed: every section is embedded again")
+    if result.repaired:
+        notices.append("the vector index disagreed with the ledger and was repaired")
+    if result.interrupted:
+        notices.append(f"embedding stopped: {result.embedded} sections embedded and kept, "
+                       f"{result.pending} to go; run `vault-engine index` to continue")
+    return tuple(notices)
+
+
+def _set_error(ledger: Ledger, error: str | None) -> None:
+    if ledger.get_meta(ERROR_META) != (error or ""):
+        with ledger.transaction():
+            ledger.set_meta(ERROR_META, error or "")
+
+
+def embedding_status(ledger: Ledger, vectors: FaissIndex, enabled: bool, problem: str | None) -> dict:
+    """Semantic health without loading the model: coverage, model, vectors, agreement.
+    ``problem`` is why the model would not load now (checked cheaply), else the last
+    index's error is reported."""
+    sections = ledger.section_count()
+    embedded, windows = ledger.embedded_counts()
+    in_faiss = vectors.section_ids()
+    agrees = in_faiss == ledger.embedded_ids() and vectors.count() == windows
+    model = (ledger.get_meta(MODEL_META) or "").split("|")[0] or None
+    error = problem or ledger.get_meta(ERROR_META) or None
+    status = {"enabled": enabled, "model": model, "error": error, "sections": embedded,
+              "coverage": coverage(embedded, sections), "vectors": vectors.count(), "agrees": agrees}
+    status["summary"] = _summary(status, sections)
+    return status
+
+
+def coverage(embedded_sections: int, sections: int) -> float:
+    """Embedded sections / all sections (1.0 for an empty vault: nothing is missing)."""
+    return 1.0 if sections == 0 else round(embedded_sections / sections, 4)
+
+
+def _summary(s: dict, sections: int) -> str:
+    if not s["enabled"]:
+        return "disabled ([model] enabled = false): lexical search only"
+    if s["error"] and not s["sections"]:
+        return f"unavailable: {s['error']}; lexical search only"
+    line = (f"{s['sections']}/{sections} sections embedded ({s['coverage']:.0%}), "
+            f"{s['vectors']} vectors, model {s['model'] or 'none yet'}")
+    if s["error"]:
+        line += f"; model unavailable now: {s['error']}"
+    if not s["agrees"]:
+        line += "; DISAGREES with the ledger: run `vault-engine index`"
+    elif s["sections"] < sections:
+        line += "; run `vault-engine index` to embed the rest"
+    return line
