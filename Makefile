@@ -26,6 +26,7 @@ demo: $(VENV)/.installed
 	$(VE) --vault $(DEMO) status
 
 test: $(VENV)/.installed
+	$(BIN)/ruff check vault_engine tui tests bench
 	HF_HUB_OFFLINE=1 $(BIN)/python -m pytest -n 2 tests
 
 bench: $(VENV)/.installed

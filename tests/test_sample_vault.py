@@ -9,7 +9,6 @@ import datetime as dt
 import re
 import shutil
 from collections import Counter
-from pathlib import Path
 
 import pytest
 

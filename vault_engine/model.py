@@ -255,3 +255,27 @@ class NoteView:
             "links": [link.to_json() for link in self.links],
             "text": self.text,
         }
+
+
+@dataclass(frozen=True, slots=True)
+class DecayRow:
+    """One decaying document, as ``vault-engine decay`` and the TUI show it."""
+
+    ref: str
+    path: str
+    title: str
+    tap: str
+    age_days: float
+    multiplier: float
+    half_life_days: float
+    floor: float
+    last_reinforced: float | None
+    reinforcements: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "ref": self.ref, "path": self.path, "title": self.title, "tap": self.tap,
+            "age_days": round(self.age_days, 2), "multiplier": round(self.multiplier, 4),
+            "half_life_days": self.half_life_days, "floor": self.floor,
+            "last_reinforced": self.last_reinforced, "reinforcements": self.reinforcements,
+        }

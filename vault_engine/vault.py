@@ -11,68 +11,33 @@ import os
 import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from vault_engine.config import CONFIG_NAME, Config, find_vault, load_config
-from vault_engine.errors import (IndexBusy, IndexMissing, ModelUnavailable, UnknownProject,
-                                 UnknownRef, VaultError)
-from vault_engine.indexing.embedding import (CACHE_FILE, VECTORS_FILE, coverage, drop_stale_vectors,
-                                             embed_pending, embedding_status)
-from vault_engine.indexing.indexer import AppliedChanges, Indexer, Progress
-from vault_engine.indexing.planner import find_suspects
-from vault_engine.indexing.watch_state import watcher_status
-from vault_engine.memory.accepted import AcceptedDesigns
-from vault_engine.memory.deadends import (DeadendCheck, Ruling, check_proposal, list_dead_ends,
-                                          load_rulings)
-from vault_engine.memory.checkpoints import (CheckpointDraft, CheckpointWritten, link_target,
-                                             load_template, sanitize_name, write_checkpoint)
-from vault_engine.memory.matching import DeadendSettings
-from vault_engine.memory.render import fit_brief
-from vault_engine.memory.resume import ResumeBrief, gather_brief
-from vault_engine.memory.ruling_vectors import CACHE_FILE as RULING_CACHE, open_ruling_arm
-from vault_engine.model import IndexReport, NoteView, ResolvedLink, SearchResult
-from vault_engine.retrieval.decay import age_days, decay_multiplier
+from vault_engine.errors import IndexBusy, IndexMissing, ModelUnavailable, UnknownProject, VaultError
+from vault_engine.model import DecayRow, IndexReport, NoteView, ResolvedLink, SearchResult
+from vault_engine.retrieval.decay import decay_rows
 from vault_engine.retrieval.follow import links_in_lines, resolved_link
-from vault_engine.retrieval.lookup import lookup_ref, section_ref
+from vault_engine.retrieval.lookup import find_section, lookup_ref, section_ref
 from vault_engine.retrieval.search import Searcher, SearchRequest
-from vault_engine.retrieval.semantic import MissRule, open_arm
-from vault_engine.sources.notion_report import NotionReport
-from vault_engine.sources.vault_files import scan_vault
+from vault_engine.stores.embedder import Embedder, ModelSpec
 from vault_engine.stores.ledger import Ledger
-from vault_engine.stores.embedder import Embedder, ModelSpec, SentenceTransformerEmbedder
 from vault_engine.stores.lexical import WhooshIndex
 from vault_engine.stores.reinforcements import ReinforcementLog, replay
-from vault_engine.stores.vectors import FaissIndex
+
+if TYPE_CHECKING:  # imported where used: a search or a show must not pay for indexing code
+    from vault_engine.indexing.indexer import AppliedChanges, Progress
+    from vault_engine.memory.checkpoints import CheckpointDraft, CheckpointWritten
+    from vault_engine.memory.deadends import DeadendCheck, Ruling
+    from vault_engine.memory.resume import ResumeBrief
+    from vault_engine.sources.notion_report import NotionReport
+    from vault_engine.stores.vectors import FaissIndex
 
 LEDGER_FILE = "ledger.sqlite"
 WRITE_LOCK = "write.lock"
 LOCK_WAIT_SECONDS = 600
-
-
-@dataclass(frozen=True, slots=True)
-class DecayRow:
-    """One decaying document, as ``vault-engine decay`` and the TUI show it."""
-
-    ref: str
-    path: str
-    title: str
-    tap: str
-    age_days: float
-    multiplier: float
-    half_life_days: float
-    floor: float
-    last_reinforced: float | None
-    reinforcements: int
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "ref": self.ref, "path": self.path, "title": self.title, "tap": self.tap,
-            "age_days": round(self.age_days, 2), "multiplier": round(self.multiplier, 4),
-            "half_life_days": self.half_life_days, "floor": self.floor,
-            "last_reinforced": self.last_reinforced, "reinforcements": self.reinforcements,
-        }
 
 
 class Vault:
@@ -125,6 +90,9 @@ class Vault:
     def vectors(self) -> FaissIndex:
         """The FAISS store of section vectors (faiss is imported on first real use)."""
         if self._vectors is None:
+            from vault_engine.indexing.embedding import VECTORS_FILE
+            from vault_engine.stores.vectors import FaissIndex
+
             self._vectors = FaissIndex(self.config.index_dir / VECTORS_FILE)
         return self._vectors
 
@@ -132,9 +100,14 @@ class Vault:
         """The embedding model of ``[model]`` (cheap to build: torch loads on first embed).
         Raises :class:`ModelUnavailable` when disabled or missing."""
         if self._embedder is None:
+            from vault_engine.stores.embedder import SentenceTransformerEmbedder
+
             spec = ModelSpec.from_config(self.config.section("model"), self.root)
             self._embedder = SentenceTransformerEmbedder(spec)
         return self._embedder
+
+    def _model_enabled(self) -> bool:
+        return self._embedder is not None or ModelSpec.from_config(self.config.section("model")).enabled
 
     def has_index(self) -> bool:
         return (self.config.index_dir / LEDGER_FILE).exists()
@@ -175,6 +148,8 @@ class Vault:
               now: float | None = None, embed: bool = True) -> IndexReport:
         """Bring the index up to date with the vault (incremental unless ``rebuild``): words
         first, then vectors for every section without them (unless ``embed`` is False)."""
+        from vault_engine.indexing.indexer import Indexer
+
         started = time.perf_counter()
         with self.write_lock():
             indexer = Indexer(self.config, self.ledger, self.lexical)
@@ -197,8 +172,9 @@ class Vault:
                            seconds=time.perf_counter() - started)
 
     def _embed(self, progress: Progress | None, embed: bool = True) -> tuple[int, tuple[str, ...]]:
-        enabled = self._embedder is not None or ModelSpec.from_config(self.config.section("model")).enabled
-        if not (embed and enabled):  # words only, by request or by config; status says so
+        from vault_engine.indexing.embedding import CACHE_FILE, drop_stale_vectors, embed_pending
+
+        if not (embed and self._model_enabled()):  # words only, by request or by config
             drop_stale_vectors(self.ledger, self.vectors)
             return 0, ()
         result, notices = embed_pending(self.ledger, self.vectors, self.config.index_dir / CACHE_FILE,
@@ -208,6 +184,8 @@ class Vault:
     def index_paths(self, paths: Iterable[str], *, now: float | None = None) -> IndexReport:
         """Apply what changed at these vault-relative paths only (files or folders): the
         watcher's incremental plan, under the same writer lock and rules as :meth:`index`."""
+        from vault_engine.indexing.indexer import Indexer
+
         started = time.perf_counter()
         with self.write_lock():
             changes = Indexer(self.config, self.ledger, self.lexical).apply_paths(paths, now=now)
@@ -259,6 +237,9 @@ class Vault:
         if tap is not None:
             self.config.tap(tap)  # an unknown tap is an error, not an empty result
         arms = ("lexical",) if lexical_only else ("semantic",) if semantic_only else ("lexical", "semantic")
+        from vault_engine.indexing.embedding import coverage
+        from vault_engine.retrieval.semantic import MissRule, open_arm
+
         request = SearchRequest(query, k, kind, project, tap, arms, decay, follow, now)
         searcher = Searcher(self.config, ledger, self.lexical,
                             miss_rule=MissRule.from_config(self.config.section("search")),
@@ -297,7 +278,6 @@ class Vault:
         if backlinks:
             found = [resolved_link(r) for r in ledger.backlinks_to(note.path)]
             if section is not None and section.heading:
-                from vault_engine.retrieval.lookup import find_section
                 found = [link for link in found if link.subpath and
                          find_section([section], link.subpath) is not None]
             return found
@@ -314,6 +294,10 @@ class Vault:
     def status(self) -> dict[str, Any]:
         """Index health: counts, stale files, skipped files, broken YAML, unresolved links,
         the semantic arm, and the watcher (running, stale or off: from watch.json)."""
+        from vault_engine.indexing.planner import find_suspects
+        from vault_engine.indexing.watch_state import watcher_status
+        from vault_engine.sources.vault_files import scan_vault
+
         ledger = self._require_index()
         scan = scan_vault(self.config)
         suspects = find_suspects(scan.notes, ledger.known_files())
@@ -338,7 +322,9 @@ class Vault:
 
     def _semantic_status(self, ledger: Ledger) -> dict[str, Any]:
         """Coverage, model, vectors and agreement, read from files: never loads the model."""
-        enabled = self._embedder is not None or ModelSpec.from_config(self.config.section("model")).enabled
+        from vault_engine.indexing.embedding import embedding_status
+
+        enabled = self._model_enabled()
         try:
             problem = self.embedder().problem() if enabled else None
         except ModelUnavailable as exc:
@@ -349,6 +335,8 @@ class Vault:
 
     def deadend_list(self, project: str | None = None) -> list[Ruling]:
         """Every recorded dead end (of one project), newest first."""
+        from vault_engine.memory.deadends import list_dead_ends
+
         ledger = self._require_index()
         if project is not None:
             self._require_project(ledger, project)
@@ -358,6 +346,11 @@ class Vault:
                       lexical_only: bool = False) -> DeadendCheck:
         """Has this been tried? Every dead end of the vault is checked; with ``project``,
         rulings of other projects are flagged ``elsewhere``."""
+        from vault_engine.memory.accepted import AcceptedDesigns
+        from vault_engine.memory.deadends import check_proposal, load_rulings
+        from vault_engine.memory.matching import DeadendSettings
+        from vault_engine.memory.ruling_vectors import CACHE_FILE as RULING_CACHE, open_ruling_arm
+
         ledger = self._require_index()
         notices = []
         if project is not None and project not in ledger.projects():
@@ -375,35 +368,18 @@ class Vault:
     def checkpoint_new(self, draft: CheckpointDraft, *, now: float | None = None) -> CheckpointWritten:
         """Write a checkpoint from the template (never overwriting one) and index it at once,
         so ``resume`` sees it. ``--link`` refs are written as wikilinks to the notes they name."""
+        from vault_engine.memory.checkpoints import (CheckpointWritten, load_template, prepare_draft,
+                                                     write_checkpoint)
+
         now = now if now is not None else time.time()
-        project, agent = sanitize_name(draft.project, "project"), sanitize_name(draft.agent, "agent")
-        notices = [f"--{what} {given!r} was written as {used!r}" for what, given, used in
-                   (("project", draft.project, project), ("agent", draft.agent, agent)) if given != used]
-        links, unknown = self._link_targets(draft.links)
-        notices += [f"--link {ref!r} names no note in the index; written as [[{ref}]] anyway" for ref in unknown]
-        draft = replace(draft, project=project, agent=agent, links=links)
+        draft, notices = prepare_draft(draft, self._require_index() if self.has_index() else None)
         template = load_template(self.root, self.config.section("checkpoint"))
         rel = write_checkpoint(self.root, self.config.projects_dir, draft, template, now)
         if self.has_index():
             self.index_paths([rel], now=now)
         else:
             self.index(embed=False, now=now)
-        return CheckpointWritten(rel, project, agent, tuple(notices))
-
-    def _link_targets(self, refs: Iterable[str]) -> tuple[tuple[str, ...], list[str]]:
-        """Wikilink targets for refs (``notion://`` ones too), and the refs that name nothing."""
-        targets, unknown = [], []
-        ledger = self._require_index() if self.has_index() else None
-        for ref in refs:
-            try:
-                if ledger is None:
-                    raise UnknownRef(ref)
-                note, section = lookup_ref(ledger, ref)
-                targets.append(link_target(note.path, section.heading if section else None))
-            except UnknownRef:
-                unknown.append(ref)
-                targets.append(link_target(ref.strip().removeprefix("./"), None))
-        return tuple(targets), unknown
+        return CheckpointWritten(rel, draft.project, draft.agent, tuple(notices))
 
     def projects(self) -> list[str]:
         """Every project with notes in the index, sorted (what ``resume`` accepts)."""
@@ -411,6 +387,10 @@ class Vault:
 
     def resume(self, project: str, *, max_tokens: int = 2000, now: float | None = None) -> ResumeBrief:
         """The brief for an agent arriving on ``project``, within ``max_tokens``."""
+        from vault_engine.memory.matching import DeadendSettings
+        from vault_engine.memory.render import fit_brief
+        from vault_engine.memory.resume import gather_brief
+
         ledger = self._require_index()
         self._require_project(ledger, project)
         settings = DeadendSettings.from_config(self.config.section("deadend"))
@@ -439,26 +419,11 @@ class Vault:
         return {"ref": section_ref(note, None), "path": note.path, "at": at, "by": by, "why": why}
 
     def decay_report(self, *, tap: str | None = None, now: float | None = None) -> list[DecayRow]:
-        """Every document of a decaying tap, most faded first."""
+        """Every document of a decaying tap (or of ``tap``), most faded first."""
         ledger = self._require_index()
-        now = now if now is not None else time.time()
-        taps = {t.name: t for t in self.config.taps if t.half_life_days is not None}
-        if tap is not None:
-            self.config.tap(tap)
-            taps = {k: v for k, v in taps.items() if k == tap}
-        state = ledger.reinforcements()
-        rows = []
-        for note in ledger.notes():
-            config = taps.get(note.tap)
-            if config is None:
-                continue
-            was = state.get(note.path)
-            age = age_days(now, note.doc_time, was.last_at if was else None, note.mtime_ns / 1e9)
-            rows.append(DecayRow(section_ref(note, None), note.path, note.title, note.tap, age,
-                                 decay_multiplier(config, age), config.half_life_days, config.floor,
-                                 was.last_at if was else None, was.count if was else 0))
-        rows.sort(key=lambda r: (r.multiplier, r.path))
-        return rows
+        taps = [self.config.tap(tap)] if tap is not None else list(self.config.taps)
+        return decay_rows(ledger.notes(), ledger.reinforcements(), taps,
+                          now if now is not None else time.time())
 
     def _record_moves(self, moved: tuple[tuple[str, str], ...], now: float | None) -> None:
         """Make reinforcements follow renamed notes, durably (the index alone would forget)."""

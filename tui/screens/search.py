@@ -73,7 +73,6 @@ class SearchScreen(Screen):
         """Debounce by sleeping first: a newer keystroke cancels this worker while it sleeps."""
         if debounce:
             await asyncio.sleep(DEBOUNCE_SECONDS)
-        hits = self.query_one(HitList)
         if not query.strip():
             self._show(None, EMPTY_HELP)
             return

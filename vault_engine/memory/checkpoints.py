@@ -17,12 +17,14 @@ import datetime as dt
 import os
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
-from vault_engine.errors import ConfigError, VaultError
+from vault_engine.errors import ConfigError, UnknownRef, VaultError
 from vault_engine.parsing.checkpoints import split_reason
+from vault_engine.retrieval.lookup import lookup_ref
+from vault_engine.stores.ledger import Ledger
 
 TEMPLATE_NAME = "checkpoint.md"
 TITLE_CHARS = 72
@@ -200,3 +202,22 @@ def link_target(path: str, heading: str | None) -> str:
 def failed_items(values: Sequence[str]) -> tuple[tuple[str, str | None], ...]:
     """Every ``--failed`` argument parsed."""
     return tuple(parse_failed(v) for v in values)
+
+
+def prepare_draft(draft: CheckpointDraft, ledger: Ledger | None) -> tuple[CheckpointDraft, list[str]]:
+    """Sanitize the names and turn ``--link`` refs into wikilink targets of the notes they name
+    (``notion://`` refs too); each change the user did not write comes back as a notice."""
+    project, agent = sanitize_name(draft.project, "project"), sanitize_name(draft.agent, "agent")
+    notices = [f"--{what} {given!r} was written as {used!r}" for what, given, used in
+               (("project", draft.project, project), ("agent", draft.agent, agent)) if given != used]
+    targets = []
+    for ref in draft.links:
+        try:
+            if ledger is None:
+                raise UnknownRef(ref)
+            note, section = lookup_ref(ledger, ref)
+            targets.append(link_target(note.path, section.heading if section else None))
+        except UnknownRef:
+            notices.append(f"--link {ref!r} names no note in the index; written as [[{ref}]] anyway")
+            targets.append(link_target(ref.strip().removeprefix("./"), None))
+    return replace(draft, project=project, agent=agent, links=tuple(targets)), notices

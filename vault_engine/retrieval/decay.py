@@ -8,7 +8,13 @@ written in the note always wins). A date in the future counts as age 0.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+
 from vault_engine.config import TapConfig
+from vault_engine.model import DecayRow
+from vault_engine.refs import make_ref
+from vault_engine.stores.ledger import NoteRow
+from vault_engine.stores.reinforcements import Reinforced
 
 SECONDS_PER_DAY = 86_400.0
 
@@ -29,3 +35,21 @@ def decay_multiplier(tap: TapConfig, age: float) -> float:
     if tap.half_life_days is None:
         return 1.0
     return max(tap.floor, 0.5 ** (max(0.0, age) / tap.half_life_days))
+
+
+def decay_rows(notes: Iterable[NoteRow], reinforced: Mapping[str, Reinforced],
+               taps: Iterable[TapConfig], now: float) -> list[DecayRow]:
+    """Every note of a decaying tap with its age and multiplier, most faded first."""
+    decaying = {tap.name: tap for tap in taps if tap.half_life_days is not None}
+    rows = []
+    for note in notes:
+        tap = decaying.get(note.tap)
+        if tap is None:
+            continue
+        was = reinforced.get(note.path)
+        age = age_days(now, note.doc_time, was.last_at if was else None, note.mtime_ns / 1e9)
+        rows.append(DecayRow(make_ref(note.path, None, note.notion_id), note.path, note.title,
+                             tap.name, age, decay_multiplier(tap, age), tap.half_life_days,
+                             tap.floor, was.last_at if was else None, was.count if was else 0))
+    rows.sort(key=lambda r: (r.multiplier, r.path))
+    return rows

@@ -12,159 +12,14 @@ import sqlite3
 import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from vault_engine.model import ParsedNote, Section
+from vault_engine.stores.ledger_schema import (MIGRATIONS, NOTE_COLUMNS, SCHEMA, SCHEMA_VERSION,
+                                              SECTION_COLUMNS, KnownFile, NoteRow, SectionRow,
+                                              note_row, section_row)
 from vault_engine.stores.lexical import analyze
 from vault_engine.stores.reinforcements import Reinforced
-
-SCHEMA_VERSION = 5  # 2: dead_ends, 3: embedded, 4: dead_ends.terms, 5: apostrophes (rebuilt)
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
-CREATE TABLE IF NOT EXISTS notes (
-    id INTEGER PRIMARY KEY,
-    path TEXT NOT NULL UNIQUE,
-    name_key TEXT NOT NULL,          -- casefolded file name without .md, for link resolution
-    title TEXT NOT NULL,
-    kind TEXT NOT NULL,
-    project TEXT,
-    tap TEXT NOT NULL,
-    size INTEGER NOT NULL,
-    mtime_ns INTEGER NOT NULL,
-    hash TEXT NOT NULL,
-    doc_time REAL,                   -- the note's own date (frontmatter), Unix seconds
-    meta TEXT NOT NULL,              -- frontmatter as JSON
-    yaml_error TEXT,
-    notion_id TEXT,
-    indexed_at REAL NOT NULL
-);
-CREATE INDEX IF NOT EXISTS notes_name ON notes(name_key);
-CREATE INDEX IF NOT EXISTS notes_project ON notes(project, kind);
-CREATE INDEX IF NOT EXISTS notes_notion ON notes(notion_id);
-CREATE TABLE IF NOT EXISTS sections (
-    id INTEGER PRIMARY KEY,
-    note_id INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
-    ord INTEGER NOT NULL,
-    heading TEXT,
-    heading_path TEXT NOT NULL,      -- JSON list
-    level INTEGER NOT NULL,
-    line_start INTEGER NOT NULL,
-    line_end INTEGER NOT NULL,
-    text TEXT NOT NULL,
-    hash TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS sections_note ON sections(note_id, ord);
-CREATE TABLE IF NOT EXISTS links (
-    id INTEGER PRIMARY KEY,
-    note_id INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
-    line INTEGER NOT NULL,
-    raw TEXT NOT NULL,
-    target TEXT NOT NULL,
-    subpath TEXT,
-    display TEXT,
-    embed INTEGER NOT NULL,
-    style TEXT NOT NULL,
-    target_key TEXT NOT NULL,        -- casefolded last component of target (see links.target_key)
-    target_path TEXT,                -- NULL when unresolved
-    ambiguous INTEGER NOT NULL DEFAULT 0
-);
-CREATE INDEX IF NOT EXISTS links_note ON links(note_id);
-CREATE INDEX IF NOT EXISTS links_key ON links(target_key);
-CREATE INDEX IF NOT EXISTS links_target ON links(target_path);
-CREATE TABLE IF NOT EXISTS tags (
-    note_id INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
-    tag TEXT NOT NULL
-);
-CREATE INDEX IF NOT EXISTS tags_note ON tags(note_id);
-CREATE INDEX IF NOT EXISTS tags_tag ON tags(tag);
-CREATE TABLE IF NOT EXISTS attachments (
-    path TEXT PRIMARY KEY,
-    name_key TEXT NOT NULL
-);
-CREATE TABLE IF NOT EXISTS reinforcements (  -- replayed from ledger/reinforcements.jsonl
-    path TEXT PRIMARY KEY,
-    last_at REAL NOT NULL,
-    count INTEGER NOT NULL,
-    last_by TEXT,
-    last_why TEXT
-);
-CREATE TABLE IF NOT EXISTS dead_ends (  -- checkpoint Failed items, working-note markers
-    id INTEGER PRIMARY KEY,
-    note_id INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
-    ord INTEGER NOT NULL,
-    text TEXT NOT NULL,
-    reason TEXT,
-    source TEXT NOT NULL,            -- "checkpoint" | "working note"
-    line INTEGER NOT NULL,
-    heading TEXT,
-    slug TEXT NOT NULL,
-    agent TEXT,
-    at REAL,                         -- the note's created date; NULL: undated (use mtime)
-    terms TEXT NOT NULL              -- analyze(text), space-separated: deadend check
-);
-CREATE INDEX IF NOT EXISTS dead_ends_note ON dead_ends(note_id);
-CREATE TABLE IF NOT EXISTS skipped (
-    path TEXT PRIMARY KEY,
-    reason TEXT NOT NULL,
-    size INTEGER NOT NULL,
-    mtime_ns INTEGER NOT NULL
-);
-CREATE TABLE IF NOT EXISTS embedded (  -- sections whose vectors are in vectors.faiss
-    section_id INTEGER PRIMARY KEY REFERENCES sections(id) ON DELETE CASCADE,
-    windows INTEGER NOT NULL         -- how many vectors (windows) the section has
-);
-"""
-
-# Each entry upgrades a ledger from version N-1 to N. The index is derived, so a version
-# without a migration step is rebuilt from the notes instead.
-MIGRATIONS: dict[int, str] = {3: ""}  # 3: the embedded table, created by _SCHEMA
-
-
-@dataclass(frozen=True, slots=True)
-class KnownFile:
-    """What the ledger remembers of a file, for the change planner."""
-
-    path: str
-    size: int
-    mtime_ns: int
-    hash: str | None  # None for a skipped file
-
-
-@dataclass(frozen=True, slots=True)
-class NoteRow:
-    id: int
-    path: str
-    title: str
-    kind: str
-    project: str | None
-    tap: str
-    doc_time: float | None
-    mtime_ns: int
-    notion_id: str | None
-    meta: dict[str, Any]
-    yaml_error: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class SectionRow:
-    id: int
-    note_id: int
-    ord: int
-    heading: str | None
-    heading_path: tuple[str, ...]
-    level: int
-    line_start: int
-    line_end: int
-    text: str
-    hash: str
-
-
-_NOTE_COLUMNS = "id, path, title, kind, project, tap, doc_time, mtime_ns, notion_id, meta, yaml_error"
-_SECTION_COLUMNS = "id, note_id, ord, heading, heading_path, level, line_start, line_end, text, hash"
-
 
 class Ledger:
     """One SQLite connection over ``ledger.sqlite``. Not shared across threads."""
@@ -196,7 +51,7 @@ class Ledger:
                 self.db.executescript(MIGRATIONS[step])
         elif version:
             self._drop_all()  # too old or from a newer release: derived state, rebuilt from the notes
-        self.db.executescript(_SCHEMA)
+        self.db.executescript(SCHEMA)
         self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         self.db.commit()
 
@@ -335,44 +190,44 @@ class Ledger:
         return row[0] if row else None
 
     def note(self, note_id: int) -> NoteRow | None:
-        row = self.db.execute(f"SELECT {_NOTE_COLUMNS} FROM notes WHERE id=?", (note_id,)).fetchone()
-        return _note_row(row) if row else None
+        row = self.db.execute(f"SELECT {NOTE_COLUMNS} FROM notes WHERE id=?", (note_id,)).fetchone()
+        return note_row(row) if row else None
 
     def note_by_path(self, path: str, *, casefold: bool = False) -> NoteRow | None:
         where = "path=? COLLATE NOCASE" if casefold else "path=?"
-        row = self.db.execute(f"SELECT {_NOTE_COLUMNS} FROM notes WHERE {where}", (path,)).fetchone()
-        return _note_row(row) if row else None
+        row = self.db.execute(f"SELECT {NOTE_COLUMNS} FROM notes WHERE {where}", (path,)).fetchone()
+        return note_row(row) if row else None
 
     def note_by_notion_id(self, notion_id: str) -> NoteRow | None:
         row = self.db.execute(
-            f"SELECT {_NOTE_COLUMNS} FROM notes WHERE notion_id=?", (notion_id.lower(),)).fetchone()
-        return _note_row(row) if row else None
+            f"SELECT {NOTE_COLUMNS} FROM notes WHERE notion_id=?", (notion_id.lower(),)).fetchone()
+        return note_row(row) if row else None
 
     def notes(self, where: str = "", params: tuple = ()) -> list[NoteRow]:
-        sql = f"SELECT {_NOTE_COLUMNS} FROM notes {where}"
-        return [_note_row(r) for r in self.db.execute(sql, params)]
+        sql = f"SELECT {NOTE_COLUMNS} FROM notes {where}"
+        return [note_row(r) for r in self.db.execute(sql, params)]
 
     def notes_by_ids(self, ids: Iterable[int]) -> dict[int, NoteRow]:
         ids = list(set(ids))
         found: dict[int, NoteRow] = {}
         for chunk in _chunks(ids, 500):
             marks = ",".join("?" * len(chunk))
-            for row in self.db.execute(f"SELECT {_NOTE_COLUMNS} FROM notes WHERE id IN ({marks})", chunk):
-                found[row[0]] = _note_row(row)
+            for row in self.db.execute(f"SELECT {NOTE_COLUMNS} FROM notes WHERE id IN ({marks})", chunk):
+                found[row[0]] = note_row(row)
         return found
 
     def sections_of(self, note_id: int) -> list[SectionRow]:
         rows = self.db.execute(
-            f"SELECT {_SECTION_COLUMNS} FROM sections WHERE note_id=? ORDER BY ord", (note_id,))
-        return [_section_row(r) for r in rows]
+            f"SELECT {SECTION_COLUMNS} FROM sections WHERE note_id=? ORDER BY ord", (note_id,))
+        return [section_row(r) for r in rows]
 
     def sections_by_ids(self, ids: Iterable[int]) -> dict[int, SectionRow]:
         ids = list(set(ids))
         found: dict[int, SectionRow] = {}
         for chunk in _chunks(ids, 500):
             marks = ",".join("?" * len(chunk))
-            for row in self.db.execute(f"SELECT {_SECTION_COLUMNS} FROM sections WHERE id IN ({marks})", chunk):
-                found[row[0]] = _section_row(row)
+            for row in self.db.execute(f"SELECT {SECTION_COLUMNS} FROM sections WHERE id IN ({marks})", chunk):
+                found[row[0]] = section_row(row)
         return found
 
     def section_ids_of_paths(self, paths: Iterable[str]) -> list[int]:
@@ -578,14 +433,6 @@ def section_hash(title: str, section: Section) -> str:
     digest.update("\x1f".join(section.heading_path).encode())
     digest.update(section.text.encode())
     return digest.hexdigest()
-
-
-def _note_row(r: tuple) -> NoteRow:
-    return NoteRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], json.loads(r[9]), r[10])
-
-
-def _section_row(r: tuple) -> SectionRow:
-    return SectionRow(r[0], r[1], r[2], r[3], tuple(json.loads(r[4])), r[5], r[6], r[7], r[8], r[9])
 
 
 def _chunks(items: list, size: int) -> Iterator[list]:
