@@ -9,7 +9,7 @@ from __future__ import annotations
 import fcntl
 import os
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
@@ -162,23 +162,26 @@ class Vault:
         report = self._report(changes, started)
         return replace(report, embedded=embedded, notices=report.notices + notices)
 
-    def embed_pending(self, progress: Progress | None = None) -> IndexReport:
+    def embed_pending(self, progress: Progress | None = None,
+                      should_stop: Callable[[], bool] | None = None) -> IndexReport:
         """Only the embedding phase: vectors for sections that lack them (the watcher's
-        background catch-up). Safe to stop with Ctrl-C: what was embedded is kept."""
+        background catch-up). Ctrl-C, or ``should_stop()`` answering True between encode
+        chunks, stops it cleanly: what was embedded is kept."""
         started = time.perf_counter()
         with self.write_lock():
-            embedded, notices = self._embed(progress)
+            embedded, notices = self._embed(progress, should_stop=should_stop)
         return IndexReport(embedded=embedded, notices=notices, sections=self.ledger.section_count(),
                            seconds=time.perf_counter() - started)
 
-    def _embed(self, progress: Progress | None, embed: bool = True) -> tuple[int, tuple[str, ...]]:
+    def _embed(self, progress: Progress | None, embed: bool = True,
+               should_stop: Callable[[], bool] | None = None) -> tuple[int, tuple[str, ...]]:
         from vault_engine.indexing.embedding import CACHE_FILE, drop_stale_vectors, embed_pending
 
         if not (embed and self._model_enabled()):  # words only, by request or by config
             drop_stale_vectors(self.ledger, self.vectors)
             return 0, ()
         result, notices = embed_pending(self.ledger, self.vectors, self.config.index_dir / CACHE_FILE,
-                                        self.embedder, progress)
+                                        self.embedder, progress, should_stop)
         return (result.embedded if result else 0), notices
 
     def index_paths(self, paths: Iterable[str], *, now: float | None = None) -> IndexReport:

@@ -237,6 +237,16 @@ def test_ctrl_c_keeps_what_was_embedded_and_the_next_index_continues(root, monke
         assert v.index().embedded == 2 and len(second.texts) == 2 and agrees(v)
 
 
+def test_should_stop_gives_way_between_chunks_and_keeps_the_work(root, fake, monkeypatch):
+    monkeypatch.setattr(embedding, "ENCODE_CHUNK", 1)
+    with Vault(root, embedder=fake) as v:
+        v.index(embed=False)
+        asked = []
+        report = v.embed_pending(should_stop=lambda: asked.append(1) or len(asked) >= 2)
+        assert report.embedded == 2 and v.status()["semantic"]["coverage"] == 0.5
+        assert v.embed_pending().embedded == 2 and agrees(v)
+
+
 def test_a_model_that_will_not_load_leaves_a_lexical_index_and_says_so(root):
     with Vault(root, embedder=Broken()) as v:
         report = v.index()

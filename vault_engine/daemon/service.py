@@ -35,11 +35,6 @@ log = logging.getLogger(__name__)
 EMBED_SLICE_SECONDS = 5.0
 
 
-class _YieldToWork(KeyboardInterrupt):
-    """Raised from the embedding progress callback: the embedding phase treats it as Ctrl-C
-    and stops cleanly after the current encode chunk, keeping every finished section."""
-
-
 @dataclass(frozen=True, slots=True)
 class WatchSettings:
     """``[watch]`` in vault-engine.toml: ``debounce_ms`` (quiet period before a burst is
@@ -173,23 +168,19 @@ class WatchService:
             self.listener.problem(f"the embedding model did not load ({exc}); searching by words only")
 
     def _embed_step(self) -> bool:
-        """One slice of the embedding catch-up; True when it yielded with work left."""
+        """One slice of the embedding catch-up; True when it gave way with work left."""
         started = time.monotonic()
         yielded = False
 
-        def progress(stage: str, done: int, total: int) -> None:
+        def should_stop() -> bool:
+            """Give way to a waiting query or a new burst, and never hold the lock too long."""
             nonlocal yielded
-            if stage != "embed" or not 0 < done < total:
-                return  # yield only between chunks, where the phase stops cleanly
             busy = self.worker.waiting or not self.feed.queue.empty()
-            if busy or time.monotonic() - started > EMBED_SLICE_SECONDS:
-                yielded = True
-                raise _YieldToWork
+            yielded = yielded or busy or time.monotonic() - started > EMBED_SLICE_SECONDS
+            return yielded
 
         try:
-            report = self.worker.call(lambda vault: vault.embed_pending(progress))
-        except _YieldToWork:
-            return True
+            report = self.worker.call(lambda vault: vault.embed_pending(should_stop=should_stop))
         except Exception as exc:  # noqa: BLE001 - recorded and shown; retried after the next burst
             self.health.error(f"embedding failed: {exc!r}", time.time())
             self.listener.problem(f"embedding failed: {exc}")

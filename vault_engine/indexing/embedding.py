@@ -98,6 +98,10 @@ class _Batch:
     windows: list[tuple[int, int]] = field(default_factory=list)
 
 
+class _StopRequested(Exception):
+    """``should_stop`` said yes: stop between chunks, keeping every finished section."""
+
+
 class EmbeddingPhase:
     """Brings FAISS up to date with the ledger's sections, for one model."""
 
@@ -112,11 +116,15 @@ class EmbeddingPhase:
         self._unsaved = _Batch()
         self._last_save = time.monotonic()
         self._partial = 0  # sections finished in the current round
+        self._should_stop: Callable[[], bool] | None = None
 
-    def run(self, progress: Progress | None = None) -> EmbedResult:
+    def run(self, progress: Progress | None = None,
+            should_stop: Callable[[], bool] | None = None) -> EmbedResult:
         """Reconcile, take what the cache has, embed the rest; loads the model only when
-        some section is neither embedded nor cached."""
+        some section is neither embedded nor cached. ``should_stop`` is asked between encode
+        chunks (the watcher's way to give way to a save); True stops like Ctrl-C does."""
         result = EmbedResult()
+        self._should_stop = should_stop
         self._reconcile(result)
         todo = self.ledger.sections_to_embed()
         cached = self.cache.get_many(row[1] for row in todo)
@@ -170,7 +178,7 @@ class EmbeddingPhase:
             round_rows = self.ledger.texts_to_embed(section_ids[start:start + ROUND_SECTIONS])
             try:
                 finished = self._encode_round(round_rows, progress, done, total)
-            except KeyboardInterrupt:
+            except (KeyboardInterrupt, _StopRequested):
                 result.interrupted = True
                 finished = self._partial
             result.embedded += finished
@@ -211,6 +219,8 @@ class EmbeddingPhase:
             self._partial += len(finished)
             if progress:
                 progress("embed", done + round(len(rows) * (start + len(chunk)) / len(windows)), total)
+            if self._should_stop is not None and self._should_stop():
+                raise _StopRequested
         return self._partial
 
     def window_texts(self, rows: list[PendingSection]) -> list[tuple[int, str]]:
@@ -275,7 +285,8 @@ ERROR_META = "semantic_error"
 
 
 def embed_pending(ledger: Ledger, vectors: FaissIndex, cache_path, get_embedder: Callable[[], Embedder],
-                  progress: Progress | None = None) -> tuple[EmbedResult | None, tuple[str, ...]]:
+                  progress: Progress | None = None, should_stop: Callable[[], bool] | None = None,
+                  ) -> tuple[EmbedResult | None, tuple[str, ...]]:
     """Run the phase and say what a user should know, in one line each. A model that cannot
     load is a notice, never a failure: the index stays lexical-only and status says why."""
     try:
@@ -285,7 +296,7 @@ def embed_pending(ledger: Ledger, vectors: FaissIndex, cache_path, get_embedder:
             raise ModelUnavailable(problem)
         cache = VectorCache(cache_path, model_key(embedder))
         try:
-            result = EmbeddingPhase(ledger, vectors, cache, embedder).run(progress)
+            result = EmbeddingPhase(ledger, vectors, cache, embedder).run(progress, should_stop)
         finally:
             cache.close()
     except ModelUnavailable as exc:
