@@ -182,7 +182,17 @@ class Vault:
             return 0, ()
         result, notices = embed_pending(self.ledger, self.vectors, self.config.index_dir / CACHE_FILE,
                                         self.embedder, progress, should_stop)
+        if result is not None and not result.interrupted:
+            self._warm_rulings()
         return (result.embedded if result else 0), notices
+
+    def _warm_rulings(self) -> None:
+        """Ruling vectors for ``deadend check``, computed while the model is loaded anyway."""
+        from vault_engine.memory.deadends import load_rulings
+        from vault_engine.memory.ruling_vectors import CACHE_FILE, warm_ruling_vectors
+
+        texts = [ruling.text for ruling in load_rulings(self.ledger)]
+        warm_ruling_vectors(texts, self.embedder(), self.config.index_dir / CACHE_FILE)
 
     def index_paths(self, paths: Iterable[str], *, now: float | None = None) -> IndexReport:
         """Apply what changed at these vault-relative paths only (files or folders): the

@@ -129,6 +129,15 @@ def test_ruling_vectors_are_cached_so_a_check_embeds_only_the_proposal(vault):
     assert "remove a microphone from the board" in vault.embedder().texts
 
 
+def test_index_with_the_model_embeds_the_rulings_ahead_of_the_first_check(make_vault):
+    with Vault(make_vault(FILES), embedder=FakeEmbedder()) as v:
+        v.index(now=FROZEN_NOW)
+        assert "Keep sessions in a shared Redis" in v.embedder().texts
+        v.embedder().texts.clear()
+        v.deadend_check("remove a microphone from the board")
+        assert "Keep sessions in a shared Redis" not in v.embedder().texts
+
+
 def test_without_a_model_the_lexical_arm_answers_and_says_so(make_vault):
     root = make_vault(FILES, config="[model]\nenabled = false\n")
     with Vault(root) as v:

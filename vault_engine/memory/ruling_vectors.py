@@ -81,3 +81,10 @@ class RulingEmbeddings:
         finally:
             cache.close()
         return np.vstack([found[h][0] for h in hashes])
+
+
+def warm_ruling_vectors(texts: Sequence[str], embedder: Embedder, cache_path: Path) -> None:
+    """Embed every ruling not cached yet, at index time, so the first ``deadend check`` after
+    many new dead ends embeds only its proposal (the model is loaded by then anyway)."""
+    if texts:
+        RulingEmbeddings(embedder, cache_path).ruling_vectors(texts)
