@@ -145,6 +145,20 @@ def test_filters_apply_to_the_semantic_arm_too(make_vault):
         assert {h.kind for h in v.search("tomato garlic roast", kind="spec").hits} == {"spec"}
 
 
+def test_a_narrow_filter_still_gets_semantic_candidates(make_vault, monkeypatch):
+    from vault_engine.retrieval import search
+
+    monkeypatch.setattr(search, "MIN_CANDIDATES", 1)  # 5 candidates, all taken by the n*.md notes
+    notes = {**{f"n{i}.md": f"# Tomato {i}\nTomato garlic roast {i}\n" for i in range(12)},
+             "specs/sauce.md": "# Sauce spec\nTomato sauce slowly\n"}
+    no_miss = "[search]\nmiss_cosine_floor = 0.0\n"  # this test is about candidates, not misses
+    with Vault(make_vault(notes, config=no_miss), embedder=FakeEmbedder(dimension=64)) as v:
+        v.index()
+        assert "specs/sauce.md" not in [h.path for h in v.search("tomato garlic roast", k=5, semantic_only=True).hits]
+        (hit,) = v.search("tomato garlic roast", kind="spec", k=1, semantic_only=True).hits
+        assert hit.path == "specs/sauce.md" and hit.scores.semantic is not None
+
+
 def test_vectors_are_unit_length(vault):
     stored = vault.vectors.load()
     rows = np.vstack([stored.index.reconstruct(i) for i in range(stored.ntotal)])

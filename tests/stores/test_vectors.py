@@ -35,6 +35,14 @@ def test_search_answers_sections_scored_by_their_best_window(store):
     assert store.count() == 4 and store.section_ids() == {1, 2, 3}
 
 
+def test_a_filtered_search_widens_until_it_finds_allowed_sections(tmp_path):
+    store = FaissIndex(tmp_path / "v.faiss")
+    near = [unit(1, 0.01 * i, 0) for i in range(30)]  # sections 0..29 crowd the top
+    store.index(list(range(31)), np.stack(near + [unit(0, 0, 1)]))
+    assert store.search(unit(1, 0, 0), 2, allowed={30}) == [(30, pytest.approx(0.0, abs=1e-6))]
+    assert [i for i, _ in store.search(unit(1, 0, 0), 2, allowed={5, 7})] == [5, 7]
+
+
 def test_search_fills_the_limit_with_sections_even_when_windows_crowd_the_top(tmp_path):
     store = FaissIndex(tmp_path / "v.faiss")
     many = np.stack([unit(1, 0.01 * i, 0) for i in range(20)])

@@ -8,7 +8,7 @@ links -> optionally follow them.
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Container, Iterable
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -34,7 +34,8 @@ class SemanticArm(Protocol):
     def prefetch(self, query: str) -> None:
         """Start embedding the query, to overlap with the lexical arm."""
 
-    def search(self, query: str, limit: int, include: Iterable[int] = ()) -> list[tuple[int, float]]:
+    def search(self, query: str, limit: int, include: Iterable[int] = (),
+               allowed: Container[int] | None = None) -> list[tuple[int, float]]:
         """The ``limit`` nearest sections, plus the cosine of each ``include`` section."""
 
 
@@ -83,7 +84,9 @@ class Searcher:
                                           project=request.project, tap=request.tap)
             arms.append("lexical")
         if "semantic" in request.arms and self.semantic is not None:
-            semantic = self.semantic.search(request.query, limit, [i for i, _ in lexical or ()])
+            allowed = self.ledger.section_ids_where(request.kind, request.project, request.tap) \
+                if (request.kind or request.project or request.tap) else None
+            semantic = self.semantic.search(request.query, limit, [i for i, _ in lexical or ()], allowed)
             arms.append("semantic")
         candidates = self._candidates(self._fuse(request.query, lexical, semantic), request, now)
         if semantic is not None and self._is_miss(request.query, candidates, lexical is not None):

@@ -24,7 +24,7 @@ import math
 import re
 import threading
 import weakref
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Container, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -183,13 +183,15 @@ class SemanticSearcher:
             raise pending[2]["error"]
         return pending[2]["vector"]
 
-    def search(self, query: str, limit: int, include: Iterable[int] = ()) -> list[tuple[int, float]]:
-        """The ``limit`` nearest sections, then the exact cosine of each ``include`` section
-        that has vectors (the lexical arm's candidates, so fusion compares like with like)."""
+    def search(self, query: str, limit: int, include: Iterable[int] = (),
+               allowed: Container[int] | None = None) -> list[tuple[int, float]]:
+        """The ``limit`` nearest sections (among ``allowed`` ones, for a filtered search), then
+        the exact cosine of each ``include`` section that has vectors (the lexical arm's
+        candidates, so fusion compares like with like)."""
         if not query.strip():
             return []
         vector = self._query_vector(query)
-        found = dict(self.vectors.search(vector, limit))
+        found = dict(self.vectors.search(vector, limit, allowed))
         extra = [i for i in dict.fromkeys(include) if i not in found]
         found.update(self.vectors.similarities(vector, extra))
         live = self.ledger.embedded_ids(found)

@@ -230,6 +230,14 @@ class Ledger:
                 found[row[0]] = section_row(row)
         return found
 
+    def section_ids_where(self, kind: str | None, project: str | None, tap: str | None) -> set[int]:
+        """Ids of the sections of notes matching every given filter (None: any)."""
+        clauses = [(f"n.{name}=?", value) for name, value in
+                   (("kind", kind), ("project", project), ("tap", tap)) if value is not None]
+        where = " AND ".join(c for c, _ in clauses) or "1"
+        sql = f"SELECT s.id FROM sections s JOIN notes n ON n.id=s.note_id WHERE {where}"
+        return {r[0] for r in self.db.execute(sql, [v for _, v in clauses])}
+
     def section_ids_of_paths(self, paths: Iterable[str]) -> list[int]:
         ids: list[int] = []
         for chunk in _chunks(list(paths), 500):

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import os
 import sqlite3
-from collections.abc import Iterable, Sequence
+from collections.abc import Container, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -112,8 +112,11 @@ class FaissIndex:
         ids = faiss.vector_to_array(index.id_map) >> WINDOW_BITS
         return set(np.unique(ids).tolist())
 
-    def search(self, vector, limit: int = 50) -> list[tuple[int, float]]:
-        """(section id, cosine) best first: each section once, scored by its best window."""
+    def search(self, vector, limit: int = 50,
+               allowed: Container[int] | None = None) -> list[tuple[int, float]]:
+        """(section id, cosine) best first: each section once, scored by its best window.
+        With ``allowed``, only those sections count (a search filtered by kind, project or
+        tap): the search widens until it has ``limit`` of them or has seen every vector."""
         import numpy as np
 
         index = self.load()
@@ -125,11 +128,12 @@ class FaissIndex:
             scores, ids = index.search(query, k)
             found: dict[int, float] = {}
             for vid, score in zip(ids[0].tolist(), scores[0].tolist()):
-                if vid >= 0:
-                    found.setdefault(vid >> WINDOW_BITS, score)  # best window comes first
+                section = vid >> WINDOW_BITS
+                if vid >= 0 and (allowed is None or section in allowed):
+                    found.setdefault(section, score)  # best window comes first
             if len(found) >= limit or k >= index.ntotal:
                 return list(found.items())[:limit]
-            k = min(index.ntotal, k * 4)  # long sections filled the list with windows
+            k = min(index.ntotal, k * 4)  # windows of long sections, or filtered-out sections
 
     def similarities(self, vector, section_ids: Iterable[int]) -> dict[int, float]:
         """Exact cosine of each listed section that has vectors (its best window)."""
