@@ -2,7 +2,7 @@
 
 import pytest
 
-from vault_engine.retrieval.fusion import LEXICAL_WEIGHT, fuse, fuse_calibrated
+from vault_engine.retrieval.fusion import LEXICAL_WEIGHT, fuse, fuse_calibrated, fuse_lexical
 
 
 def test_one_arm_keeps_its_order_and_the_first_scores_one():
@@ -58,3 +58,9 @@ def test_semantic_alone_ranks_by_cosine():
 def test_ties_break_by_id_so_results_are_stable():
     fused = fuse_calibrated([], {}, {9: 0.5, 2: 0.5})
     assert [f.id for f in fused] == [2, 9]
+
+
+def test_lexical_alone_keeps_bm25_gaps_scaled_to_the_best_hit():
+    fused = fuse_lexical([(7, 20.0), (3, 19.0), (5, 5.0)])
+    assert [(f.id, f.fused, f.lexical) for f in fused] == [(7, 1.0, 20.0), (3, 0.95, 19.0), (5, 0.25, 5.0)]
+    assert fuse_lexical([]) == []

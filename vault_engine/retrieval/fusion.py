@@ -10,8 +10,10 @@ Two schemes, chosen by which arms ran:
   candidates too). Measured on bench/data/search_eval.jsonl against reciprocal rank fusion:
   RRF lets a weak lexical match (BM25 over OR-ed terms finds *something* for any question)
   outvote a strong semantic one; see bench/RESULTS.md for the numbers.
-* **One arm: that arm's order.** Lexical alone keeps BM25's ranking, scaled like reciprocal
-  rank fusion so the first hit scores 1.0; semantic alone scores by cosine.
+* **Lexical alone: BM25 scaled by the best hit's**, so the first hit scores 1.0 and the gaps
+  between hits stay what BM25 says. Decay multiplies this score afterwards, and rank-based
+  scores would let a 0.92 decay bury the clearly best match under weaker ones.
+  (Reciprocal rank fusion, :func:`fuse`, stays as the baseline bench/eval_search.py compares.)
 """
 
 from __future__ import annotations
@@ -49,6 +51,14 @@ def fuse(lexical: Sequence[tuple[int, float]] | None,
         for rank, (doc_id, _) in enumerate(arm, start=1):
             totals[doc_id] = totals.get(doc_id, 0.0) + (k + 1) / (k + rank)
     fused = [Fused(i, total / len(arms), lex.get(i), sem.get(i)) for i, total in totals.items()]
+    fused.sort(key=lambda f: (-f.fused, f.id))
+    return fused
+
+
+def fuse_lexical(lexical: Sequence[tuple[int, float]]) -> list[Fused]:
+    """BM25 divided by the best BM25 of the query: 1.0 for the first hit. Best first."""
+    best = max((score for _, score in lexical), default=0.0) or 1.0
+    fused = [Fused(i, score / best, score, None) for i, score in lexical]
     fused.sort(key=lambda f: (-f.fused, f.id))
     return fused
 

@@ -16,7 +16,7 @@ from vault_engine.config import Config
 from vault_engine.model import Hit, ResolvedLink, Scores, SearchResult
 from vault_engine.retrieval.decay import age_days, decay_multiplier
 from vault_engine.retrieval.follow import follow_targets, links_in_lines, resolved_link
-from vault_engine.retrieval.fusion import Fused, fuse, fuse_calibrated
+from vault_engine.retrieval.fusion import Fused, fuse_calibrated, fuse_lexical
 from vault_engine.retrieval.lookup import find_section, section_ref
 from vault_engine.retrieval.semantic import MissRule, lexical_coverage
 from vault_engine.retrieval.snippets import make_snippet
@@ -102,7 +102,7 @@ class Searcher:
     def _fuse(self, query: str, lexical, semantic) -> list[Fused]:
         """Calibrated fusion when the semantic arm ran (see retrieval.fusion), else rank order."""
         if semantic is None:
-            return fuse(lexical, None)
+            return fuse_lexical(lexical or ())
         coverage = lexical_coverage(self.ledger, self.lexical, query, [i for i, _ in lexical or ()])
         return fuse_calibrated(lexical or (), coverage, dict(semantic))
 

@@ -32,13 +32,12 @@ from vault_engine.errors import ConfigError, ModelUnavailable
 from vault_engine.indexing.embedding import MODEL_META, model_key
 from vault_engine.stores.embedder import Embedder
 from vault_engine.stores.ledger import Ledger
-from vault_engine.stores.lexical import STOP_WORDS, WhooshIndex, analyze, stem
+from vault_engine.stores.lexical import FIELDS, STOP_WORDS, WhooshIndex, analyze, stem
 from vault_engine.stores.vectors import FaissIndex
 
 DEFAULT_COSINE_FLOOR = 0.56
 DEFAULT_TERM_COVERAGE = 0.40
 COVERAGE_TEXT_CHARS = 20_000  # of a section, enough for any question to be about
-_FIELDS = ("title", "headings", "body", "tags", "path")
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +78,7 @@ def term_weights(lexical: WhooshIndex, terms: Iterable[str]) -> dict[str, float]
     total = reader.doc_count()
     weights = {}
     for term in terms:
-        df = max(reader.doc_frequency(field, term) for field in _FIELDS)
+        df = max(reader.doc_frequency(field, term) for field in FIELDS)
         weights[term] = math.log(1.0 + (total - df + 0.5) / (df + 0.5))
     return weights
 

@@ -10,7 +10,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-SCHEMA_VERSION = 5  # 2: dead_ends, 3: embedded, 4: dead_ends.terms, 5: apostrophes (rebuilt)
+SCHEMA_VERSION = 6  # 2: dead_ends, 3: embedded, 4: dead_ends.terms, 5: apostrophes, 6: 2 Whoosh fields
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
