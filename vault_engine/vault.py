@@ -6,7 +6,6 @@ they return; none of them touches a store directly.
 
 from __future__ import annotations
 
-import fcntl
 import os
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -17,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from vault_engine.config import CONFIG_NAME, Config, find_vault, load_config
 from vault_engine.errors import IndexBusy, IndexMissing, ModelUnavailable, UnknownProject, VaultError
+from vault_engine.locks import flock_within
 from vault_engine.model import DecayRow, IndexReport, NoteView, ResolvedLink, SearchResult
 from vault_engine.retrieval.decay import decay_rows
 from vault_engine.retrieval.follow import links_in_lines, resolved_link
@@ -127,17 +127,10 @@ class Vault:
         """One writer at a time across processes; a second writer waits for the first."""
         self.config.state_dir.mkdir(parents=True, exist_ok=True)
         fd = os.open(self.config.state_dir / WRITE_LOCK, os.O_RDWR | os.O_CREAT, 0o644)
-        deadline = time.monotonic() + wait
         try:
-            while True:
-                try:
-                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                    break
-                except BlockingIOError:
-                    if time.monotonic() > deadline:
-                        raise IndexBusy(f"another vault-engine process has been writing the index "
-                                        f"for over {wait:.0f} s; try again when it is done")
-                    time.sleep(0.05)
+            if not flock_within(fd, wait):
+                raise IndexBusy(f"another vault-engine process has been writing the index "
+                                f"for over {wait:.0f} s; try again when it is done")
             yield
         finally:
             os.close(fd)  # closing releases the lock
@@ -250,14 +243,12 @@ class Vault:
         if tap is not None:
             self.config.tap(tap)  # an unknown tap is an error, not an empty result
         arms = ("lexical",) if lexical_only else ("semantic",) if semantic_only else ("lexical", "semantic")
-        from vault_engine.indexing.embedding import coverage
-        from vault_engine.retrieval.semantic import MissRule, open_arm
-
         request = SearchRequest(query, k, kind, project, tap, arms, decay, follow, now)
-        searcher = Searcher(self.config, ledger, self.lexical,
-                            miss_rule=MissRule.from_config(self.config.section("search")),
-                            semantic_coverage=coverage(ledger.embedded_counts()[0], ledger.section_count()))
-        if not lexical_only:
+        searcher = Searcher(self.config, ledger, self.lexical, semantic_coverage=ledger.semantic_coverage())
+        if not lexical_only:  # the semantic side is imported only when it may run
+            from vault_engine.retrieval.semantic import MissRule, open_arm
+
+            searcher.miss_rule = MissRule.from_config(self.config.section("search"))
             searcher.semantic, notice = open_arm(ledger, self.vectors, self.embedder, required=semantic_only)
             searcher.notices += [notice] if notice else []
         return searcher.search(request)

@@ -16,7 +16,6 @@ remove watch.json and the pid file.
 
 from __future__ import annotations
 
-import fcntl
 import logging
 import os
 import selectors
@@ -35,6 +34,7 @@ from vault_engine.daemon.service import WatchListener, WatchService
 from vault_engine.daemon.worker import VaultWorker
 from vault_engine.errors import VaultError
 from vault_engine.indexing.watch_state import pid_path, socket_path, watcher_running
+from vault_engine.locks import flock_within
 
 log = logging.getLogger(__name__)
 
@@ -62,18 +62,11 @@ class PidLock:
     def acquire(self, wait: float = 0.5) -> None:
         self.path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
-        deadline = time.monotonic() + wait  # a status probe holds the lock for microseconds
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() > deadline:
-                    other = os.read(fd, 32).decode(errors="replace").strip() or "?"
-                    os.close(fd)
-                    raise VaultError(f"a watcher already runs for this vault (pid {other}): "
-                                     "stop it with `vault-engine watch --stop` first") from None
-                time.sleep(0.02)
+        if not flock_within(fd, wait, poll=0.02):  # a status probe holds it for microseconds
+            other = os.read(fd, 32).decode(errors="replace").strip() or "?"
+            os.close(fd)
+            raise VaultError(f"a watcher already runs for this vault (pid {other}): "
+                             "stop it with `vault-engine watch --stop` first")
         os.ftruncate(fd, 0)
         os.write(fd, f"{os.getpid()}\n".encode())
         self._fd = fd

@@ -336,14 +336,9 @@ def embedding_status(ledger: Ledger, vectors: FaissIndex, enabled: bool, problem
     model = (ledger.get_meta(MODEL_META) or "").split("|")[0] or None
     error = problem or ledger.get_meta(ERROR_META) or None
     status = {"enabled": enabled, "model": model, "error": error, "sections": embedded,
-              "coverage": coverage(embedded, sections), "vectors": vectors.count(), "agrees": agrees}
+              "coverage": ledger.semantic_coverage(), "vectors": vectors.count(), "agrees": agrees}
     status["summary"] = _summary(status, sections)
     return status
-
-
-def coverage(embedded_sections: int, sections: int) -> float:
-    """Embedded sections / all sections (1.0 for an empty vault: nothing is missing)."""
-    return 1.0 if sections == 0 else round(embedded_sections / sections, 4)
 
 
 def _summary(s: dict, sections: int) -> str:

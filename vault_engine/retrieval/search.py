@@ -10,7 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Container, Iterable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from vault_engine.config import Config
 from vault_engine.model import Hit, ResolvedLink, Scores, SearchResult
@@ -18,10 +18,12 @@ from vault_engine.retrieval.decay import age_days, decay_multiplier
 from vault_engine.retrieval.follow import follow_targets, links_in_lines, resolved_link
 from vault_engine.retrieval.fusion import Fused, fuse_calibrated, fuse_lexical
 from vault_engine.retrieval.lookup import find_section, section_ref
-from vault_engine.retrieval.semantic import MissRule, lexical_coverage
 from vault_engine.retrieval.snippets import make_snippet
 from vault_engine.stores.ledger import Ledger, NoteRow, SectionRow
 from vault_engine.stores.lexical import WhooshIndex, analyze
+
+if TYPE_CHECKING:
+    from vault_engine.retrieval.semantic import MissRule
 
 # Each arm returns this many candidates per requested hit before fusion and filtering.
 CANDIDATES_PER_HIT = 5
@@ -69,7 +71,7 @@ class Searcher:
     lexical: WhooshIndex
     semantic: SemanticArm | None = None
     notices: list[str] = field(default_factory=list)
-    miss_rule: MissRule = field(default_factory=MissRule)
+    miss_rule: MissRule | None = None  # set with the semantic arm (retrieval.semantic)
     semantic_coverage: float | None = None
 
     def search(self, request: SearchRequest) -> SearchResult:
@@ -103,18 +105,23 @@ class Searcher:
         """Calibrated fusion when the semantic arm ran (see retrieval.fusion), else rank order."""
         if semantic is None:
             return fuse_lexical(lexical or ())
+        from vault_engine.retrieval.semantic import lexical_coverage
+
         coverage = lexical_coverage(self.ledger, self.lexical, query, [i for i, _ in lexical or ()])
         return fuse_calibrated(lexical or (), coverage, dict(semantic))
 
     def _is_miss(self, query: str, candidates: list[_Candidate], lexical_ran: bool) -> bool:
         """The miss rule of retrieval.semantic: no candidate holds enough of the query's
         informative terms and none is close enough in meaning."""
+        from vault_engine.retrieval.semantic import MissRule, lexical_coverage
+
         coverages = [c.fused.coverage for c in candidates if c.fused.coverage is not None]
         if not lexical_ran:  # --semantic: measure the words in what meaning found
             ids = [c.section.id for c in candidates[:MIN_CANDIDATES]]
             coverages = list(lexical_coverage(self.ledger, self.lexical, query, ids).values())
         cosines = [c.fused.semantic for c in candidates if c.fused.semantic is not None]
-        return self.miss_rule.is_miss(max(coverages, default=0.0), max(cosines, default=None))
+        rule = self.miss_rule or MissRule()
+        return rule.is_miss(max(coverages, default=0.0), max(cosines, default=None))
 
     def _candidates(self, fused: list[Fused], request: SearchRequest, now: float) -> list[_Candidate]:
         sections = self.ledger.sections_by_ids(f.id for f in fused)

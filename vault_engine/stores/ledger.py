@@ -404,6 +404,11 @@ class Ledger:
         sections, vectors = self.db.execute("SELECT COUNT(*), COALESCE(SUM(windows), 0) FROM embedded").fetchone()
         return sections, vectors
 
+    def semantic_coverage(self) -> float:
+        """Embedded sections / all sections (1.0 for an empty vault: nothing is missing)."""
+        sections = self.section_count()
+        return 1.0 if sections == 0 else round(self.embedded_counts()[0] / sections, 4)
+
     def section_hashes(self) -> set[str]:
         """Text hashes of every section: what the vector cache must keep."""
         return {r[0] for r in self.db.execute("SELECT DISTINCT hash FROM sections")}
