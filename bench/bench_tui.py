@@ -124,7 +124,7 @@ def main(argv: list[str] | None = None) -> int:
         ["vault (lexical)", "start ms", "search ms (incl. 250 ms debounce)", "open note ms",
          "dead-end answer ms (incl. 400 ms debounce)"], rows)
     if args.write:
-        common.write_section(MARKER, f"### TUI (headless, {SIZE[0]}x{SIZE[1]}, medians of "
+        common.write_section(MARKER, f"## TUI (headless, {SIZE[0]}x{SIZE[1]}, medians of "
                                      f"{args.rounds} rounds)\n\n{table}")
     return 0
 

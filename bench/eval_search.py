@@ -168,7 +168,7 @@ def fusion_schemes():
         return fused
 
     schemes = {
-        "RRF k=60 (the core default)": lambda lex, cos, cov: [f.id for f in fuse(lex, by_cosine(lex, cos)[:50])],
+        "RRF k=60": lambda lex, cos, cov: [f.id for f in fuse(lex, by_cosine(lex, cos)[:50])],
         "RRF k=5": lambda lex, cos, cov: [f.id for f in fuse(lex, by_cosine(lex, cos)[:50], k=5)],
         "0.3 x BM25/max + 0.7 x cosine": convex(0.3),
         "cosine only": lambda lex, cos, cov: [i for i, _ in by_cosine(lex, cos)],
