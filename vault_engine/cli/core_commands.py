@@ -10,6 +10,14 @@ from vault_engine.cli.context import Context
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    """Add the core commands to the CLI."""
+    _register_index(sub, common)
+    _register_search(sub, common)
+    _register_reading(sub, common)
+    _register_decay(sub, common)
+
+
+def _register_index(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("init", parents=[common], help="write vault-engine.toml with commented defaults",
                        description="Write vault-engine.toml with commented defaults into DIR.")
     p.add_argument("dir", nargs="?", default=None, help="the vault folder (default: the vault)")
@@ -21,6 +29,8 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.add_argument("--no-embed", action="store_true", help="skip the semantic arm (lexical only)")
     p.set_defaults(handler=cmd_index)
 
+
+def _register_search(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("search", parents=[common], help="hybrid search over sections",
                        description='Search sections. Example: vault-engine search "token refresh" -k 5')
     p.add_argument("query", help="what to look for, in your own words")
@@ -37,6 +47,8 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.add_argument("--no-decay", action="store_true", help="raw ranking, without per-tap decay")
     p.set_defaults(handler=cmd_search)
 
+
+def _register_reading(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("show", parents=[common], help="a note or one of its sections",
                        description="Print a note or a section. Example: vault-engine show 'specs/auth.md#Token refresh'")
     p.add_argument("ref", help="path[#Heading] or notion://<id>[#Heading]")
@@ -53,6 +65,8 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                        description="Notes, sections, stale and skipped files, unresolved links, last index time.")
     p.set_defaults(handler=cmd_status)
 
+
+def _register_decay(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("reinforce", parents=[common], help="reset the age of a document",
                        description="Record that a document proved useful, so it stops fading. "
                                    "Example: vault-engine reinforce specs/auth.md --by claude-7f3 --why 'used for refresh'")
