@@ -70,6 +70,16 @@ def test_ties_on_created_go_to_the_later_file_name(make_vault):
         assert v.resume("drone", now=FROZEN_NOW).checkpoint.summary == "20260910T000000Z-b"
 
 
+def test_a_dated_working_note_is_judged_by_its_date_not_its_file_time(make_vault):
+    """A git clone gives every file a new mtime: the note's own date must decide."""
+    files = {**FILES, "projects/drone/working/dated-old.md": "---\nupdated: 2026-09-05\n---\n# Old\nold\n"}
+    root = make_vault(files, config=CONFIG)
+    set_mtime(root, "projects/drone/working/dated-old.md", FROZEN_NOW)  # "cloned" just now
+    with Vault(root) as v:
+        v.index(embed=False, now=FROZEN_NOW)
+        assert "projects/drone/working/dated-old.md" not in [w.path for w in v.resume("drone", now=FROZEN_NOW).working_notes]
+
+
 def test_a_working_note_changed_after_the_checkpoint_appears_with_its_dead_ends(vault):
     brief = vault.resume("drone", now=FROZEN_NOW)
     assert [w.path for w in brief.working_notes] == ["projects/drone/working/gemini-killed.md"]

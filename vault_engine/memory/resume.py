@@ -2,8 +2,9 @@
 
 1. the latest checkpoint (by ``created``, ties by file name): summary, next steps, Failed;
 2. working notes of the project changed after it: an agent killed before it checked in left
-   its findings only there ("changed" is the newer of the note's own date and its file time,
-   because agents rarely update frontmatter dates while they work);
+   its findings only there ("changed" is the note's own date, ``updated``/``created``; its file
+   time only when it has none: a git clone or pull resets file times, and every working note
+   of a shared vault would otherwise look fresh to every arriving agent);
 3. the notes the checkpoint links to (one hop), each with its decay multiplier;
 4. dead ends recorded on other projects that bear on the next steps, flagged elsewhere.
 
@@ -144,8 +145,8 @@ def created_time(note: NoteRow) -> float:
 
 
 def changed_time(note: NoteRow) -> float:
-    """The newer of the note's own date and its file time."""
-    return max(note.doc_time or 0.0, note.mtime_ns / 1e9)
+    """The note's own date, else its file time (as for decay: a date in the note wins)."""
+    return note.doc_time if note.doc_time is not None else note.mtime_ns / 1e9
 
 
 def checkpoint_brief(ledger: Ledger, note: NoteRow) -> CheckpointBrief:
