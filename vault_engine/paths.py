@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from functools import lru_cache
-from pathlib import Path, PurePosixPath
 
 # Folders that are never indexed, whatever the config says.
 IGNORED_DIRS = frozenset({".obsidian", ".git", ".vault-engine", ".trash"})
@@ -50,11 +49,6 @@ def glob_specificity(pattern: str) -> int:
 def glob_example(pattern: str) -> str:
     """A path that the pattern matches, used to detect overlapping rules."""
     return _WILDCARDS.sub(lambda m: "x/" if m.group() == "**/" else "x", pattern)
-
-
-def to_rel(root: Path, path: Path) -> str:
-    """The vault-relative POSIX form of ``path``."""
-    return PurePosixPath(path.relative_to(root).as_posix()).as_posix()
 
 
 def note_stem(rel_path: str) -> str:

@@ -40,11 +40,6 @@ class HealthRecorder:
         }
         self._written_at = 0.0
 
-    def snapshot(self) -> dict[str, Any]:
-        """A copy of the current health (what watch.json holds after the next write)."""
-        with self._lock:
-            return {**self._data, "errors": list(self._errors)}
-
     def set_state(self, state: str) -> None:
         with self._lock:
             self._data["state"] = state

@@ -32,11 +32,6 @@ class ChangePlan:
     def is_empty(self) -> bool:
         return not (self.new or self.modified or self.deleted or self.moved or self.touched)
 
-    @property
-    def paths_to_parse(self) -> tuple[str, ...]:
-        """Every path whose note must be (re)written to the stores."""
-        return self.new + self.modified + tuple(new for _, new in self.moved)
-
 
 @dataclass(frozen=True, slots=True)
 class Suspects:

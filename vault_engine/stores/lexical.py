@@ -259,12 +259,6 @@ class WhooshIndex:
 
     # -- reads ----------------------------------------------------------------------------
 
-    def all_ids(self) -> set[int]:
-        if not self.exists():
-            return set()
-        with self.load().searcher() as searcher:
-            return {int(fields["id"]) for fields in searcher.all_stored_fields()}
-
     def search(self, text: str, limit: int = 50, *, kind: str | None = None,
                project: str | None = None, tap: str | None = None) -> list[tuple[int, float]]:
         """(section id, BM25F score), best first; empty when no section shares a term."""
