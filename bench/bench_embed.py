@@ -260,7 +260,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--notes", type=int, default=None, help="throughput on the first N notes only")
     parser.add_argument("--repeats", type=int, default=2, help="alternating runs per throughput figure")
-    parser.add_argument("--full", action="store_true", help="also time a full cold CLI index of the corpus")
+    parser.add_argument("--full", action=argparse.BooleanOptionalAction, default=True,
+                        help="also time a full cold CLI index of the corpus (default: on)")
     parser.add_argument("--interrupt-after", type=float, default=0, metavar="S",
                         help="also index the 10,000-note synthetic vault and Ctrl-C it after S seconds")
     parser.add_argument("--synthetic-index", action="store_true",
