@@ -18,9 +18,16 @@ NOTES = {
 }
 
 
-def semantic_coverage(root) -> float | None:
+def daemon_status(root) -> dict | None:
     answered, status = ask(root, "status")  # never falls back: the test asks the daemon only
-    return status["semantic"]["coverage"] if answered else None
+    return status if answered else None
+
+
+def fully_embedded(root, sections: int) -> bool:
+    """Both facts from one status answer: read apart, the save could land in between and a
+    coverage of 1.0 read before it would pass for the embedding of it."""
+    status = daemon_status(root)
+    return bool(status) and status["sections"] == sections and status["semantic"]["coverage"] == 1.0
 
 
 @pytest.mark.model
@@ -29,7 +36,7 @@ def test_saves_are_embedded_in_the_background_and_searched_warm(make_vault, star
     with Vault(root) as vault:
         vault.index(embed=False)  # words only: the daemon does the embedding catch-up
     daemon = start_daemon(root)
-    wait_for(lambda: semantic_coverage(root) == 1.0, timeout=180, what="background catch-up")
+    wait_for(lambda: fully_embedded(root, sections=3), timeout=180, what="background catch-up")
 
     warm = probe_cli("--vault", root, "search", "a task that comes back every week once it is completed",
                      "--semantic", "--json")
@@ -39,9 +46,7 @@ def test_saves_are_embedded_in_the_background_and_searched_warm(make_vault, star
 
     (root / "tasks" / "reminders.md").write_text(
         "# Reminders\nAn alarm goes off on your phone before the deadline of a task.\n")
-    wait_for(lambda: semantic_coverage(root) == 1.0 and
-             probe_cli("--vault", root, "status", "--json").json["sections"] == 4,
-             timeout=60, what="the save embedded")
+    wait_for(lambda: fully_embedded(root, sections=4), timeout=60, what="the save embedded")
     found = probe_cli("--vault", root, "search", "an alarm on my phone before the deadline",
                       "--semantic", "--json")
     assert found.json["hits"][0]["path"] == "tasks/reminders.md"
