@@ -23,12 +23,15 @@ class NoteBody(Markdown):
         super().__init__(open_links=False, **kwargs)
         self._links: tuple[ResolvedLink, ...] = ()
         self._first_line = 1
+        # (file line, scroll offset it gave) until the reader scrolls: see on_resize
+        self._anchor: tuple[int, float] | None = None
 
     async def show(self, view: NoteView, line: int | None = None) -> None:
         """Render ``view`` (a whole note) and scroll so file line ``line`` is at the top."""
         body, skipped = split_frontmatter(view.text)
         self._links = view.links
         self._first_line = view.line_start + skipped
+        self._anchor = None
         await self.update(linkify(body, view.links, self._first_line))
         self.call_after_refresh(self.scroll_to_line, line)  # once the new blocks have a layout
 
@@ -43,8 +46,20 @@ class NoteBody(Markdown):
         for block in self.children:
             start, end = getattr(block, "source_range", (0, 0))
             if end > target:
-                block.scroll_visible(top=True, animate=False)
+                container.scroll_to_widget(block, top=True, animate=False, immediate=True)
+                self._anchor = (line, container.scroll_y)
                 return
+
+    def on_resize(self) -> None:
+        """Keep the section at the top while the text is still reflowing: the link panel
+        beside the note can take its width after the first scroll, moving every block."""
+        container = self.parent
+        if self._anchor is not None and container is not None:
+            line, offset = self._anchor
+            if container.scroll_y == offset:  # the reader has not scrolled since
+                self.call_after_refresh(self.scroll_to_line, line)
+            else:
+                self._anchor = None
 
     def on_markdown_link_clicked(self, event: Markdown.LinkClicked) -> None:
         event.stop()

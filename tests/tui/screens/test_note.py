@@ -37,19 +37,33 @@ async def choose_link(pilot, screen, needle: str) -> None:
     await settle(pilot)
 
 
+@pytest.mark.parametrize("section", ["Signal chain", "Buffers"])
 @pytest.mark.parametrize("size", [WIDE, SMALL], ids=["120x36", "80x24"])
-async def test_a_section_ref_renders_the_note_scrolled_to_the_heading(make_app, size):
+async def test_a_section_ref_renders_the_note_scrolled_to_the_heading(make_app, size, section):
     app = make_app()
     async with app.run_test(size=size) as pilot:
-        screen = await open_note(app, pilot, "specs/audio-pipeline.md#Signal chain")
+        screen = await open_note(app, pilot, f"specs/audio-pipeline.md#{section}")
         body = screen.query_one(NoteBody)
         headings = [title for _, title, _ in body.table_of_contents]
         assert headings[:3] == ["Audio pipeline", "Microphone array", "Signal chain"]
-        scroll = screen.query_one("#note-scroll")
-        heading = next(b for b in body.children if "Signal chain" in str(getattr(b, "_content", "")))
-        assert scroll.scroll_y > 0  # not at the top...
-        # ...but with the section's heading at the top (below its own top margin)
-        assert heading.region.y - scroll.region.y == heading.styles.margin.top
+        assert_heading_on_top(screen, section)
+
+
+def assert_heading_on_top(screen, section: str) -> None:
+    body, scroll = screen.query_one(NoteBody), screen.query_one("#note-scroll")
+    heading = next(b for b in body.children if section in str(getattr(b, "_content", "")))
+    assert scroll.scroll_y > 0  # not at the top...
+    # ...but with the section's heading at the top (below its own top margin)
+    assert heading.region.y - scroll.region.y == heading.styles.margin.top
+
+
+async def test_the_section_stays_on_top_while_the_text_reflows(make_app):
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        screen = await open_note(app, pilot, "specs/audio-pipeline.md#Buffers")
+        await pilot.resize_terminal(104, 36)  # narrower text: every paragraph wraps anew
+        await settle(pilot)
+        assert_heading_on_top(screen, "Buffers")
 
 
 async def test_following_a_link_then_back_and_forward(make_app):
