@@ -80,7 +80,7 @@ def test_the_arm_scores_nearest_sections_and_the_lexical_candidates_exactly(vaul
 def test_a_prefetched_query_gives_the_same_answer(vault):
     arm = SemanticSearcher(vault.embedder(), vault.vectors, vault.ledger)
     plain = arm.search("tomato garlic", 3)
-    arm.prefetch("tomato garlic")
+    arm.prefetch("tomato garlic", 3)
     assert arm.search("tomato garlic", 3) == plain
 
 

@@ -33,8 +33,8 @@ MIN_CANDIDATES = 50
 class SemanticArm(Protocol):
     """What search needs from the embedding side (see the semantic issue)."""
 
-    def prefetch(self, query: str) -> None:
-        """Start embedding the query, to overlap with the lexical arm."""
+    def prefetch(self, query: str, limit: int, allowed: Container[int] | None = None) -> None:
+        """Start the nearest-section search, to overlap with the lexical arm."""
 
     def search(self, query: str, limit: int, include: Iterable[int] = (),
                allowed: Container[int] | None = None) -> list[tuple[int, float]]:
@@ -77,20 +77,25 @@ class Searcher:
     def search(self, request: SearchRequest) -> SearchResult:
         now = request.now if request.now is not None else time.time()
         limit = max(MIN_CANDIDATES, request.k * CANDIDATES_PER_HIT)
-        lexical = semantic = None
+        lexical = semantic = coverage = None
         arms: list[str] = []
-        if "semantic" in request.arms and self.semantic is not None:
-            self.semantic.prefetch(request.query)
+        semantic_runs = "semantic" in request.arms and self.semantic is not None
+        if semantic_runs:
+            allowed = self.ledger.section_ids_where(request.kind, request.project, request.tap) \
+                if (request.kind or request.project or request.tap) else None
+            self.semantic.prefetch(request.query, limit, allowed)
         if "lexical" in request.arms:
             lexical = self.lexical.search(request.query, limit, kind=request.kind,
                                           project=request.project, tap=request.tap)
             arms.append("lexical")
-        if "semantic" in request.arms and self.semantic is not None:
-            allowed = self.ledger.section_ids_where(request.kind, request.project, request.tap) \
-                if (request.kind or request.project or request.tap) else None
+        if semantic_runs:
+            if lexical is not None:  # while the model is still at work on the other core
+                coverage = self._coverage(request.query, [i for i, _ in lexical])
             semantic = self.semantic.search(request.query, limit, [i for i, _ in lexical or ()], allowed)
             arms.append("semantic")
-        candidates = self._candidates(self._fuse(request.query, lexical, semantic), request, now)
+        fused = fuse_lexical(lexical or ()) if semantic is None else \
+            fuse_calibrated(lexical or (), coverage or {}, dict(semantic))
+        candidates = self._candidates(fused, request, now)
         if semantic is not None and self._is_miss(request.query, candidates, lexical is not None):
             candidates = []
         top = sorted(candidates, key=lambda c: (-c.score, c.section.id))[: request.k]
@@ -101,24 +106,22 @@ class Searcher:
         return SearchResult(request.query, tuple(hits), tuple(arms), tuple(self.notices),
                             self.semantic_coverage)
 
-    def _fuse(self, query: str, lexical, semantic) -> list[Fused]:
-        """Calibrated fusion when the semantic arm ran (see retrieval.fusion), else rank order."""
-        if semantic is None:
-            return fuse_lexical(lexical or ())
+    def _coverage(self, query: str, section_ids: list[int]) -> dict[int, float]:
+        """Term coverage of each lexical candidate: the lexical side of calibrated fusion
+        (retrieval.fusion), on the same fixed scale as a cosine."""
         from vault_engine.retrieval.semantic import lexical_coverage
 
-        coverage = lexical_coverage(self.ledger, self.lexical, query, [i for i, _ in lexical or ()])
-        return fuse_calibrated(lexical or (), coverage, dict(semantic))
+        return lexical_coverage(self.ledger, self.lexical, query, section_ids)
 
     def _is_miss(self, query: str, candidates: list[_Candidate], lexical_ran: bool) -> bool:
         """The miss rule of retrieval.semantic: no candidate holds enough of the query's
         informative terms and none is close enough in meaning."""
-        from vault_engine.retrieval.semantic import MissRule, lexical_coverage
+        from vault_engine.retrieval.semantic import MissRule
 
         coverages = [c.fused.coverage for c in candidates if c.fused.coverage is not None]
         if not lexical_ran:  # --semantic: measure the words in what meaning found
             ids = [c.section.id for c in candidates[:MIN_CANDIDATES]]
-            coverages = list(lexical_coverage(self.ledger, self.lexical, query, ids).values())
+            coverages = list(self._coverage(query, ids).values())
         cosines = [c.fused.semantic for c in candidates if c.fused.semantic is not None]
         rule = self.miss_rule or MissRule()
         return rule.is_miss(max(coverages, default=0.0), max(cosines, default=None))

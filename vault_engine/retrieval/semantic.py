@@ -20,6 +20,7 @@ on the dev split of bench/data/search_eval.jsonl (bench/RESULTS.md).
 
 from __future__ import annotations
 
+import functools
 import math
 import re
 import threading
@@ -120,15 +121,20 @@ def terms_in(text: str, terms: Iterable[str]) -> set[str]:
     lowered = text.lower()
     found = set()
     for term in terms:
-        prefix = term[:max(2, len(term) - 1)]
-        # a whole token as analyze() cuts it: "task.due.moment" is one token, not "task"
-        pattern = r"(?<!\w)(?<!\w[.'’])" + re.escape(prefix) + r"\w*(?:[.'’]\w+)*"
-        for match in re.finditer(pattern, lowered):
+        for match in _word_pattern(term).finditer(lowered):
             word = match.group()
             if len(word) > 1 and word not in STOP_WORDS and stem(word) == term:
                 found.add(term)
                 break
     return found
+
+
+@functools.lru_cache(maxsize=4096)
+def _word_pattern(term: str) -> re.Pattern:
+    """Whole tokens, as analyze() cuts them, that start like a word stemming to ``term``
+    ("task.due.moment" is one token, not "task")."""
+    prefix = term[:max(2, len(term) - 1)]
+    return re.compile(r"(?<!\w)(?<!\w[.'’])" + re.escape(prefix) + r"\w*(?:[.'’]\w+)*")
 
 
 def lexical_coverage(ledger: Ledger, lexical: WhooshIndex, query: str,
@@ -158,42 +164,44 @@ class SemanticSearcher:
         self.ledger = ledger
         self._pending: tuple[str, threading.Thread, dict] | None = None
 
-    def prefetch(self, query: str) -> None:
-        """Start embedding ``query`` on another thread. Torch releases the GIL, so the model
-        runs on the second core while the lexical arm (pure Python) searches on the first."""
+    def prefetch(self, query: str, limit: int, allowed: Container[int] | None = None) -> None:
+        """Start the nearest-section search for ``query`` on another thread. Torch and FAISS
+        release the GIL, so the model and the vector search run on the second core while
+        the lexical arm and its term coverage (pure Python) run on the first."""
         box: dict = {}
 
         def work() -> None:
             try:
-                box["vector"] = self.embedder.embed([query])[0]
+                box["nearest"] = self._nearest(query, limit, allowed)
             except BaseException as exc:  # handed to search(), which raises it
                 box["error"] = exc
 
-        thread = threading.Thread(target=work, name="query-embedding", daemon=True)
+        thread = threading.Thread(target=work, name="semantic-arm", daemon=True)
         thread.start()
-        self._pending = (query, thread, box)
+        self._pending = ((query, limit, allowed), thread, box)
 
-    def _query_vector(self, query: str):
-        pending, self._pending = self._pending, None
-        if pending is None or pending[0] != query:
-            return self.embedder.embed([query])[0]
-        pending[1].join()
-        if "error" in pending[2]:
-            raise pending[2]["error"]
-        return pending[2]["vector"]
+    def _nearest(self, query: str, limit: int, allowed: Container[int] | None):
+        vector = self.embedder.embed([query])[0]
+        return vector, dict(self.vectors.search(vector, limit, allowed))
 
     def search(self, query: str, limit: int, include: Iterable[int] = (),
                allowed: Container[int] | None = None) -> list[tuple[int, float]]:
         """The ``limit`` nearest sections (among ``allowed`` ones, for a filtered search), then
         the exact cosine of each ``include`` section that has vectors (the lexical arm's
         candidates, so fusion compares like with like)."""
+        pending, self._pending = self._pending, None
         if not query.strip():
             return []
-        vector = self._query_vector(query)
-        found = dict(self.vectors.search(vector, limit, allowed))
+        if pending is not None and pending[0] == (query, limit, allowed):
+            pending[1].join()
+            if "error" in pending[2]:
+                raise pending[2]["error"]
+            vector, found = pending[2]["nearest"]
+        else:
+            vector, found = self._nearest(query, limit, allowed)
         extra = [i for i in dict.fromkeys(include) if i not in found]
         found.update(self.vectors.similarities(vector, extra))
-        live = self.ledger.embedded_ids(found)
+        live = self.ledger.embedded_ids(found)  # the ledger's connection: this thread only
         return [(i, score) for i, score in found.items() if i in live]
 
 

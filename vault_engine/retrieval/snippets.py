@@ -15,8 +15,14 @@ def make_snippet(text: str, query_terms: set[str], width: int = WIDTH) -> str:
     if not lines:
         return ""
     best, best_score = 0, -1
+    # A word stems to a term only if it starts with the term minus its last letter (see
+    # retrieval.semantic.terms_in): lines holding none of those are not analyzed at all.
+    prefixes = [term[:max(2, len(term) - 1)] for term in query_terms]
     if query_terms:
         for i, line in enumerate(lines):
+            lowered = line.lower().replace("'", "").replace("’", "")  # as analyze() sees it
+            if not any(prefix in lowered for prefix in prefixes):
+                continue
             score = len(query_terms.intersection(analyze(line)))
             if score > best_score:
                 best, best_score = i, score

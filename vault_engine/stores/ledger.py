@@ -26,6 +26,7 @@ class Ledger:
 
     def __init__(self, path: Path, readonly: bool = False):
         self.path = path
+        self._coverage: tuple[tuple[int, int], float] | None = None  # see semantic_coverage
         if readonly:
             self.db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)
         else:
@@ -405,9 +406,16 @@ class Ledger:
         return sections, vectors
 
     def semantic_coverage(self) -> float:
-        """Embedded sections / all sections (1.0 for an empty vault: nothing is missing)."""
-        sections = self.section_count()
-        return 1.0 if sections == 0 else round(self.embedded_counts()[0] / sections, 4)
+        """Embedded sections / all sections (1.0 for an empty vault: nothing is missing).
+
+        Every search reports it, and counting 50,000 rows twice took 2.8 ms of a 34 ms
+        search: the answer is kept until a write, ours or another process's, changes it."""
+        version = (self.db.execute("PRAGMA data_version").fetchone()[0], self.db.total_changes)
+        if self._coverage is None or self._coverage[0] != version:
+            sections = self.section_count()
+            value = 1.0 if sections == 0 else round(self.embedded_counts()[0] / sections, 4)
+            self._coverage = (version, value)
+        return self._coverage[1]
 
     def section_hashes(self) -> set[str]:
         """Text hashes of every section: what the vector cache must keep."""

@@ -12,6 +12,10 @@ analysis); the codec's per-posting length statistics off (they feed only a block
 bound that stays valid without them; about 12% less CPU); and segments left as separate files
 rather than one compound file, which Whoosh copies whole into memory each time a searcher
 opens it (a cold CLI search at 10,000 notes: 320 -> 240 ms).
+
+Searching adds Whoosh's BM25F scores up term at a time (stores/bm25.py: the same scores,
+about three times faster than Whoosh's own matcher tree); a query with a ``"quoted phrase"``
+goes through Whoosh's searcher, whose matchers check positions.
 """
 
 from __future__ import annotations
@@ -21,6 +25,8 @@ import shutil
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+
+from vault_engine.stores import bm25
 
 _WORD = re.compile(r"\w+(?:[.'’]\w+)*", re.UNICODE)
 _PHRASE = re.compile(r'"([^"]+)"')
@@ -262,14 +268,17 @@ class WhooshIndex:
     def search(self, text: str, limit: int = 50, *, kind: str | None = None,
                project: str | None = None, tap: str | None = None) -> list[tuple[int, float]]:
         """(section id, BM25F score), best first; empty when no section shares a term."""
-        if not self.exists():
-            return []
-        query = build_query(text)
-        if query is None:
+        words, phrases = query_terms(text)
+        if not words or not self.exists():
             return []
         searcher = self._get_searcher()
-        hits = searcher.search(query, limit=limit, filter=_filter(kind, project, tap))
-        return [(int(hit["id"]), float(hit.score)) for hit in hits]
+        filters = [(name, value) for name, value in (("kind", kind), ("project", project), ("tap", tap))
+                   if value]
+        if phrases:  # Whoosh's own matchers check the positions a phrase needs
+            hits = searcher.search(build_query(text), limit=limit, filter=_filter(filters))
+            return [(int(hit["id"]), float(hit.score)) for hit in hits]
+        docs = bm25.top_docs(searcher, FIELDS, words, limit, filters)
+        return [(int(searcher.stored_fields(doc)["id"]), score) for doc, score in docs]
 
     def _get_searcher(self):
         # Whoosh's Searcher.refresh() reuses per-segment readers, which keeps serving documents
@@ -277,29 +286,33 @@ class WhooshIndex:
         if self._searcher is not None and not self._searcher.up_to_date():
             self._refresh()
         if self._searcher is None:
-            self._searcher = self.load().searcher()
+            self._searcher = self.load().searcher(weighting=bm25.weighting())
         return self._searcher
 
 
+def query_terms(text: str) -> tuple[list[str], list[list[str]]]:
+    """The query's distinct terms, and its ``"quoted phrases"`` of two terms or more."""
+    phrases = [analyze(p) for p in _PHRASE.findall(text)]
+    words = list(dict.fromkeys(analyze(_PHRASE.sub(" ", text)) + [t for p in phrases for t in p]))
+    return words, [p for p in phrases if len(p) > 1]
+
+
 def build_query(text: str):
-    """A query that never fails to parse: every term ORed over both fields, plus any
-    ``"quoted phrase"`` as a phrase that must match in the head or the body. (Leaving out
-    terms common to many sections would halve search time, but it cost recall on
+    """Whoosh's query for ``text``, never failing to parse: every term ORed over both fields,
+    plus any ``"quoted phrase"`` as a phrase that must match in the head or the body. (Leaving
+    out terms common to many sections would halve search time, but it cost recall on
     bench/eval_search.py, so every term stays.)"""
     from whoosh.query import And, Or, Phrase, Term
 
-    phrases = [analyze(p) for p in _PHRASE.findall(text)]
-    words = list(dict.fromkeys(analyze(_PHRASE.sub(" ", text)) + [t for p in phrases for t in p]))
+    words, phrases = query_terms(text)
     if not words:
         return None
     terms = Or([Term(field, word) for word in words for field in FIELDS])
-    musts = [Or([Phrase(f, p) for f in FIELDS]) for p in phrases if len(p) > 1]
+    musts = [Or([Phrase(f, p) for f in FIELDS]) for p in phrases]
     return And([terms, *musts]) if musts else terms
 
 
-def _filter(kind, project, tap):
+def _filter(terms: Sequence[tuple[str, str]]):
     from whoosh.query import And, Term
 
-    terms = [Term(name, value) for name, value in
-             (("kind", kind), ("project", project), ("tap", tap)) if value]
-    return And(terms) if terms else None
+    return And([Term(name, value) for name, value in terms]) if terms else None
