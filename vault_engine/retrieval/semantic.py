@@ -162,7 +162,7 @@ class SemanticSearcher:
         self.embedder = embedder
         self.vectors = vectors
         self.ledger = ledger
-        self._pending: tuple[str, threading.Thread, dict] | None = None
+        self._pending: tuple[tuple, threading.Thread, dict] | None = None  # (key, worker, result)
 
     def prefetch(self, query: str, limit: int, allowed: Container[int] | None = None) -> None:
         """Start the nearest-section search for ``query`` on another thread. Torch and FAISS
