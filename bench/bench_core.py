@@ -252,10 +252,11 @@ def _timing(fn, label: str, spent: dict[str, float]):
 METHOD = """How: every figure is taken on a fresh copy of the vault (no index; page cache warm).
 "Cold CLI" is a new `vault-engine` process per run, median of `--runs` after one unmeasured
 warm-up, with the package's bytecode compiled first as an install does (this machine sets
-PYTHONDONTWRITEBYTECODE, which would otherwise recompile it every run); in-process figures reuse one `Vault`, as the watcher does. Memory: the peak RSS of the
-largest process (kernel rusage) and the peak PSS of the whole process tree summed, sampled every
-50 ms. With a load average well above 0 the wall times were taken under load; the CPU-time row
-barely moves with load."""
+PYTHONDONTWRITEBYTECODE, which would otherwise recompile it every run); in-process figures
+reuse one `Vault`, as the watcher does. Memory: the peak RSS of the largest process (kernel
+rusage) and the peak PSS of the whole process tree summed, sampled every 50 ms. With a load
+average well above 0 the wall times were taken under load; the CPU-time row barely moves
+with load."""
 
 
 def render(results: list[Figures], machine: str) -> str:

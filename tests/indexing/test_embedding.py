@@ -288,11 +288,12 @@ def test_the_cache_forgets_texts_no_section_has_any_more(root, fake):
 
 
 RSS_PROBE = """
+import os
 from vault_engine.indexing.embedding import release_freed_memory
 
 def rss_mb():
     with open("/proc/self/statm") as f:
-        return int(f.read().split()[1]) * 4096 / 2**20
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
 
 blocks = [bytearray(100_000) for _ in range(3000)]  # heap blocks, under glibc's mmap threshold
 del blocks[::2]  # every other one freed: the heap cannot shrink from its top
