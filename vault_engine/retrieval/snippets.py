@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from vault_engine.stores.lexical import analyze
+from vault_engine.stores.lexical import analyze, stem_prefix
 
 WIDTH = 240
 
@@ -15,9 +15,7 @@ def make_snippet(text: str, query_terms: set[str], width: int = WIDTH) -> str:
     if not lines:
         return ""
     best, best_score = 0, -1
-    # A word stems to a term only if it starts with the term minus its last letter (see
-    # retrieval.semantic.terms_in): lines holding none of those are not analyzed at all.
-    prefixes = [term[:max(2, len(term) - 1)] for term in query_terms]
+    prefixes = [stem_prefix(term) for term in query_terms]  # lines without any: not analyzed
     if query_terms:
         for i, line in enumerate(lines):
             lowered = line.lower().replace("'", "").replace("’", "")  # as analyze() sees it
