@@ -12,7 +12,8 @@ Measures, with the real model on this machine:
    and stops it with Ctrl-C (SIGINT): peak memory in steady state, and a clean stop;
 3. in-process hybrid search p50 / p95 at about 50,000 sections: the synthetic vault indexed
    lexically, its vectors synthesized (random unit vectors, as many windows per section as its
-   length asks for), queries embedded by the real model; plus where the time goes.
+   length asks for), queries embedded by the real model through its ONNX export (what `search`
+   uses once `index` has written it); plus where the time goes.
 
 ``--notes N`` limits the throughput runs to the first N notes of the corpus (default: all).
 ``--write`` puts the tables into bench/RESULTS.md between ``<!-- semantic-speed -->`` markers
@@ -172,7 +173,7 @@ def synthesize_vectors(vault, embedder, seed: int = 3) -> int:
     return len(ids)
 
 
-def search_speed(embedder, source: Path, work: Path) -> dict:
+def search_speed(source: Path, work: Path) -> dict:
     """Hybrid and lexical p50/p95 in-process, and a breakdown of one hybrid query's parts."""
     import bench_core
 
@@ -180,9 +181,12 @@ def search_speed(embedder, source: Path, work: Path) -> dict:
 
     root = common.fresh_copy(source, work, "search50k")
     queries = [q.text for q in bench_core.build_queries(source, SEARCH_QUERIES)]
-    with Vault(root, embedder=embedder) as vault:
+    with Vault(root) as vault:
         vault.index(embed=False)
+        embedder = vault.embedder()
         windows = synthesize_vectors(vault, embedder)
+        if embedder.save_query_model() is not None:  # as `index` does after embedding
+            raise RuntimeError("the query model was not exported")
         vault.search("warm up", k=10)
         hybrid = [common.timed(lambda: vault.search(q, k=10))[0] * 1000 for q in queries]
         lexical = [common.timed(lambda: vault.search(q, k=10, lexical_only=True))[0] * 1000 for q in queries]
@@ -197,7 +201,8 @@ def breakdown(vault, embedder, queries: list[str]) -> dict[str, float]:
     """Median milliseconds of each step of a hybrid search, timed on its own."""
     from vault_engine.retrieval.semantic import lexical_coverage
 
-    steps: dict[str, list[float]] = {"Whoosh BM25 (top 50)": [], "query embedding": [],
+    steps: dict[str, list[float]] = {"Whoosh BM25 (top 50)": [], "query embedding (ONNX export)": [],
+                                     "(query embedding through sentence-transformers)": [],
                                      "FAISS search (top 100)": [], "exact cosines of lexical hits": [],
                                      "term coverage of lexical hits": []}
     for q in queries:
@@ -205,8 +210,9 @@ def breakdown(vault, embedder, queries: list[str]) -> dict[str, float]:
         lexical = vault.lexical.search(q, 50)
         ids = [i for i, _ in lexical]
         steps["Whoosh BM25 (top 50)"].append(ms(lambda: vault.lexical.search(q, 50)))
-        steps["query embedding"].append(ms(lambda: embedder.embed([q])))
-        vector = embedder.embed([q])[0]
+        steps["query embedding (ONNX export)"].append(ms(lambda: embedder.embed_queries([q])))
+        steps["(query embedding through sentence-transformers)"].append(ms(lambda: embedder.embed([q])))
+        vector = embedder.embed_queries([q])[0]
         steps["FAISS search (top 100)"].append(ms(lambda: vault.vectors.search(vector, 100)))
         steps["exact cosines of lexical hits"].append(ms(lambda: vault.vectors.similarities(vector, ids)))
         steps["term coverage of lexical hits"].append(ms(lambda: lexical_coverage(vault.ledger, vault.lexical, q, ids)))
@@ -239,7 +245,7 @@ def render(machine: str, speeds: dict[int, dict], full: dict[str, common.CliRun]
         rows = [[name, f"{run.seconds:.1f}", f"{run.max_rss_mb:.0f}", f"{run.tree_peak_mb or 0:.0f}"]
                 for name, run in full.items()]
         parts += ["**Full cold index with embeddings** (`vault-engine index`, empty vector cache, "
-                  "torch import included):", "",
+                  "torch import and the query model's ONNX export included):", "",
                   common.markdown_table(["vault", "seconds", "peak RSS MB (target <= 1536)",
                                          "peak tree PSS MB"], rows), ""]
     if interrupted:
@@ -251,7 +257,8 @@ def render(machine: str, speeds: dict[int, dict], full: dict[str, common.CliRun]
                   f"(\"{i['notice'].replace('`', '')}\").", ""]
     if search:
         parts += [f"**Hybrid search at {search['sections']:,} sections** ({search['windows']:,} synthesized "
-                  f"vectors, {search['queries']} queries from bench_core, query embedding by the real model):",
+                  f"vectors, {search['queries']} queries from bench_core, each embedded by the model's "
+                  "ONNX export as `search` does once `index` has written it):",
                   "", search_table(search), ""]
     return "\n".join(parts)
 
@@ -301,7 +308,7 @@ def main(argv: list[str] | None = None) -> int:
         if not args.no_search:
             import bench_core
 
-            search = search_speed(SentenceTransformerEmbedder(), bench_core.synthetic_vault(args.search_notes, 1), work)
+            search = search_speed(bench_core.synthetic_vault(args.search_notes, 1), work)
     text = render(machine, speeds, full, search, interrupted)
     print(text)
     if args.write:

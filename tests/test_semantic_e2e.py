@@ -94,3 +94,32 @@ def test_an_index_with_nothing_to_embed_never_imports_torch(vault_root):
 
     code, heavy = probe("--vault", vault_root, "index", "--json")
     assert code == 0 and heavy == []
+
+
+def test_index_exports_the_query_model_and_a_new_process_searches_without_torch(vault_root, cli):
+    from tests.test_fast_paths import probe
+    from vault_engine.stores.embedder import SentenceTransformerEmbedder
+
+    assert len(list((vault_root / ".vault-engine/index").glob("query-model-*.onnx"))) == 1
+    code, heavy = probe("--vault", vault_root, "search", PARAPHRASE, "--json")
+    assert code == 0 and heavy == []
+    exported = cli("--vault", vault_root, "search", PARAPHRASE, "--json").json
+    with Vault(vault_root, embedder=SentenceTransformerEmbedder()) as v:  # queries through torch
+        direct = v.search(PARAPHRASE)
+    assert [h["ref"] for h in exported["hits"]] == [h.ref for h in direct.hits]
+    for hit, twin in zip(exported["hits"], direct.hits):
+        assert hit["scores"]["semantic"] == pytest.approx(twin.scores.semantic, abs=1e-4)
+
+
+def test_deadend_check_in_a_new_process_runs_both_arms_without_torch(make_vault, cli):
+    from tests.memory.test_deadends import FILES
+    from tests.test_fast_paths import probe
+
+    root = make_vault(FILES)
+    with Vault(root) as v:
+        v.index()  # embeds the sections and the rulings, and exports the query model
+    code, heavy = probe("--vault", root, "deadend", "check", "share sessions through redis")
+    assert code in (0, 3) and heavy == []
+    check = cli("--vault", root, "deadend", "check", "share sessions through redis", "--json").json
+    assert check["arms"] == ["lexical", "semantic"]
+    assert check["rulings"][0]["text"] == "Keep sessions in a shared Redis"

@@ -103,7 +103,7 @@ class Vault:
             from vault_engine.stores.embedder import SentenceTransformerEmbedder
 
             spec = ModelSpec.from_config(self.config.section("model"), self.root)
-            self._embedder = SentenceTransformerEmbedder(spec)
+            self._embedder = SentenceTransformerEmbedder(spec, query_dir=self.config.index_dir)
         return self._embedder
 
     def _model_enabled(self) -> bool:

@@ -274,6 +274,40 @@ def test_a_new_model_that_fails_to_load_keeps_the_old_vectors(root, fake):
         assert v.index().notices == () and agrees(v)
 
 
+class NoExport(FakeEmbedder):
+    """A model whose query export fails (the real export is tested in
+    tests/stores/test_query_encoder.py); counts the tries."""
+
+    def __init__(self, **kw):
+        super().__init__(**kw)
+        self.exports = 0
+
+    def save_query_model(self):
+        self.exports += 1
+        return "modules ['Transformer', 'Pooling', 'Dense'] are not transformer + pooling"
+
+
+def test_a_failed_query_export_is_said_once_and_not_tried_at_every_index(root, monkeypatch):
+    model = NoExport(dimension=32, max_tokens=24)
+    with Vault(root, embedder=model) as v:
+        report = v.index()
+        assert report.embedded == 4 and model.exports == 1
+        assert [n for n in report.notices if "ONNX export failed" in n and "Dense" in n]
+        (root / "cherries.md").write_text("Cherries and plums.\n")
+        again = v.index()
+        assert again.embedded == 1 and again.notices == () and model.exports == 1
+        monkeypatch.setattr(embedding, "_versions", lambda *packages: "onnx=99.0")  # upgraded
+        v.index()
+        assert model.exports == 2
+
+
+def test_a_words_only_index_makes_no_query_export(root):
+    model = NoExport(dimension=32, max_tokens=24)
+    with Vault(root, embedder=model) as v:
+        v.index(embed=False)
+        assert model.exports == 0
+
+
 def test_the_cache_forgets_texts_no_section_has_any_more(root, fake):
     from vault_engine.indexing.embedding import CACHE_FILE, model_key
     from vault_engine.stores.vectors import VectorCache

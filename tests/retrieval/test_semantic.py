@@ -77,13 +77,6 @@ def test_the_arm_scores_nearest_sections_and_the_lexical_candidates_exactly(vaul
     assert len(every) == 3 and max(every.values()) == pytest.approx(max(found.values()))
 
 
-def test_a_prefetched_query_gives_the_same_answer(vault):
-    arm = SemanticSearcher(vault.embedder(), vault.vectors, vault.ledger)
-    plain = arm.search("tomato garlic", 3)
-    arm.prefetch("tomato garlic", 3)
-    assert arm.search("tomato garlic", 3) == plain
-
-
 def test_the_arm_never_answers_a_section_the_ledger_does_not_call_embedded(vault):
     arm = SemanticSearcher(vault.embedder(), vault.vectors, vault.ledger)
     vault.vectors.index([12345], vault.embedder().embed(["tomato garlic"]))  # a stray vector

@@ -158,9 +158,9 @@ class WatchService:
         self.health.pending(debouncer.pending, wall, time.time())
 
     def _warm_model(self) -> None:
-        """Load the embedding model now, so the first semantic query does not pay for it."""
+        """Load the query side of the model now, so the first semantic query does not pay for it."""
         try:
-            self.worker.call(lambda vault: vault.embedder().embed(["warm up"]))
+            self.worker.call(lambda vault: vault.embedder().embed_queries(["warm up"]))
         except ModelUnavailable:
             pass  # lexical only: search says so itself
         except Exception as exc:  # noqa: BLE001 - the watcher still works by words

@@ -300,6 +300,7 @@ def drop_stale_vectors(ledger: Ledger, vectors: FaissIndex) -> int:
 VECTORS_FILE = "vectors.faiss"
 CACHE_FILE = "vector_cache.sqlite"
 ERROR_META = "semantic_error"
+QUERY_MODEL_META = "query_model_failed"  # model and package versions whose ONNX export failed
 
 
 def embed_pending(ledger: Ledger, vectors: FaissIndex, cache_path, get_embedder: Callable[[], Embedder],
@@ -322,7 +323,38 @@ def embed_pending(ledger: Ledger, vectors: FaissIndex, cache_path, get_embedder:
         drop_stale_vectors(ledger, vectors)
         return None, (f"{exc}; until then the index is lexical-only (searching by words works)",)
     _set_error(ledger, None)
-    return result, _notices(result)
+    if result.interrupted or not ledger.embedded_ids_exist():
+        return result, _notices(result)
+    return result, _notices(result) + _save_query_model(ledger, embedder)
+
+
+def _save_query_model(ledger: Ledger, embedder: Embedder) -> tuple[str, ...]:
+    """The ONNX export that lets searches embed queries without torch (stores.query_encoder),
+    made once per model while it is loaded anyway. A failed export is not tried again at
+    every index run (each try loads torch), only for another model or once the packages it
+    needs are installed or upgraded."""
+    key = f"{model_key(embedder)}|{_versions('onnx', 'onnxruntime')}"
+    if ledger.get_meta(QUERY_MODEL_META) == key:
+        return ()
+    reason = embedder.save_query_model()
+    if reason is None:
+        return ()
+    with ledger.transaction():
+        ledger.set_meta(QUERY_MODEL_META, key)
+    return (f"queries are embedded by the model itself (about 5 s to load in a new process): "
+            f"its ONNX export failed ({reason})",)
+
+
+def _versions(*packages: str) -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    found = []
+    for package in packages:
+        try:
+            found.append(f"{package}={version(package)}")
+        except PackageNotFoundError:
+            found.append(f"{package}=none")
+    return ",".join(found)
 
 
 def _notices(result: EmbedResult) -> tuple[str, ...]:

@@ -51,7 +51,7 @@ class RulingEmbeddings:
         if not rulings:
             return []
         matrix = self.ruling_vectors(rulings)
-        vector = self.embedder.embed([proposal])[0]
+        vector = self.embedder.embed_queries([proposal])[0]
         return [float(x) for x in matrix @ vector]
 
     def pair_cosines(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
@@ -59,7 +59,7 @@ class RulingEmbeddings:
         if not pairs:
             return []
         texts = list(dict.fromkeys(t for pair in pairs for t in pair))
-        vectors = dict(zip(texts, self.embedder.embed(texts)))
+        vectors = dict(zip(texts, self.embedder.embed_queries(texts)))
         return [float(vectors[a] @ vectors[b]) for a, b in pairs]
 
     def ruling_vectors(self, texts: Sequence[str]):

@@ -33,9 +33,6 @@ MIN_CANDIDATES = 50
 class SemanticArm(Protocol):
     """What search needs from the embedding side (see the semantic issue)."""
 
-    def prefetch(self, query: str, limit: int, allowed: Container[int] | None = None) -> None:
-        """Start the nearest-section search, to overlap with the lexical arm."""
-
     def search(self, query: str, limit: int, include: Iterable[int] = (),
                allowed: Container[int] | None = None) -> list[tuple[int, float]]:
         """The ``limit`` nearest sections, plus the cosine of each ``include`` section."""
@@ -79,17 +76,14 @@ class Searcher:
         limit = max(MIN_CANDIDATES, request.k * CANDIDATES_PER_HIT)
         lexical = semantic = coverage = None
         arms: list[str] = []
-        semantic_runs = "semantic" in request.arms and self.semantic is not None
-        if semantic_runs:
-            allowed = self.ledger.section_ids_where(request.kind, request.project, request.tap) \
-                if (request.kind or request.project or request.tap) else None
-            self.semantic.prefetch(request.query, limit, allowed)
         if "lexical" in request.arms:
             lexical = self.lexical.search(request.query, limit, kind=request.kind,
                                           project=request.project, tap=request.tap)
             arms.append("lexical")
-        if semantic_runs:
-            if lexical is not None:  # while the model is still at work on the other core
+        if "semantic" in request.arms and self.semantic is not None:
+            allowed = self.ledger.section_ids_where(request.kind, request.project, request.tap) \
+                if (request.kind or request.project or request.tap) else None
+            if lexical is not None:
                 coverage = self._coverage(request.query, [i for i, _ in lexical])
             semantic = self.semantic.search(request.query, limit, [i for i, _ in lexical or ()], allowed)
             arms.append("semantic")

@@ -159,46 +159,19 @@ class SemanticSearcher:
         self.embedder = embedder
         self.vectors = vectors
         self.ledger = ledger
-        self._pending: tuple[tuple, threading.Thread, dict] | None = None  # (key, worker, result)
-
-    def prefetch(self, query: str, limit: int, allowed: Container[int] | None = None) -> None:
-        """Start the nearest-section search for ``query`` on another thread. Torch and FAISS
-        release the GIL, so the model and the vector search run on the second core while
-        the lexical arm and its term coverage (pure Python) run on the first."""
-        box: dict = {}
-
-        def work() -> None:
-            try:
-                box["nearest"] = self._nearest(query, limit, allowed)
-            except BaseException as exc:  # handed to search(), which raises it
-                box["error"] = exc
-
-        thread = threading.Thread(target=work, name="semantic-arm", daemon=True)
-        thread.start()
-        self._pending = ((query, limit, allowed), thread, box)
-
-    def _nearest(self, query: str, limit: int, allowed: Container[int] | None):
-        vector = self.embedder.embed([query])[0]
-        return vector, dict(self.vectors.search(vector, limit, allowed))
 
     def search(self, query: str, limit: int, include: Iterable[int] = (),
                allowed: Container[int] | None = None) -> list[tuple[int, float]]:
         """The ``limit`` nearest sections (among ``allowed`` ones, for a filtered search), then
         the exact cosine of each ``include`` section that has vectors (the lexical arm's
         candidates, so fusion compares like with like)."""
-        pending, self._pending = self._pending, None
         if not query.strip():
             return []
-        if pending is not None and pending[0] == (query, limit, allowed):
-            pending[1].join()
-            if "error" in pending[2]:
-                raise pending[2]["error"]
-            vector, found = pending[2]["nearest"]
-        else:
-            vector, found = self._nearest(query, limit, allowed)
+        vector = self.embedder.embed_queries([query])[0]
+        found = dict(self.vectors.search(vector, limit, allowed))
         extra = [i for i in dict.fromkeys(include) if i not in found]
         found.update(self.vectors.similarities(vector, extra))
-        live = self.ledger.embedded_ids(found)  # the ledger's connection: this thread only
+        live = self.ledger.embedded_ids(found)
         return [(i, score) for i, score in found.items() if i in live]
 
 
@@ -217,7 +190,7 @@ def open_arm(ledger: Ledger, vectors: FaissIndex, get_embedder, *,
         if ledger.get_meta(MODEL_META) != model_key(embedder):
             raise ModelUnavailable("the vectors were made by another model or window: "
                                    "run `vault-engine index` to embed again")
-        embedder.dimension  # loads the model now, so a broken one is found before searching
+        embedder.prepare_queries()  # loads now, so a broken model is found before searching
     except ModelUnavailable as exc:
         if required:
             raise

@@ -1,0 +1,84 @@
+"""The ONNX export that embeds queries (vault_engine/stores/query_encoder.py), with the real
+model: it gives the model's own vectors, a new process uses it without importing torch, an
+export that does not match is never kept, and a damaged file falls back to the model."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from vault_engine.stores.embedder import SentenceTransformerEmbedder
+from vault_engine.stores.query_encoder import FILE_PREFIX, export, unsupported
+
+TEXTS = [
+    "schedule a chore to come back weekly",
+    "",
+    "Ünïcödé naïve café — 東京 🚀",
+    "retry   with\tspaces\nand lines",
+    " ".join(f"token{i} recurrence due" for i in range(300)),  # far past the 256-token window
+]
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory):
+    embedder = SentenceTransformerEmbedder(query_dir=tmp_path_factory.mktemp("query"))
+    assert embedder.save_query_model() is None
+    return embedder
+
+
+@pytest.mark.model
+def test_the_export_gives_the_models_own_vectors(exported):
+    fresh = SentenceTransformerEmbedder(query_dir=exported.query_dir)
+    got = fresh.embed_queries(TEXTS)
+    assert type(fresh._query_encoder).__name__ == "OnnxQueryEncoder"  # the export answered
+    assert got.shape == (len(TEXTS), 384) and got.dtype == np.float32
+    assert np.abs(got - exported.embed(TEXTS)).max() < 1e-4
+    assert np.allclose(np.linalg.norm(got, axis=1), 1.0, atol=1e-5)
+
+
+@pytest.mark.model
+def test_a_new_process_embeds_queries_without_importing_torch(exported):
+    script = ("import json, sys\nfrom pathlib import Path\n"
+              "from vault_engine.stores.embedder import SentenceTransformerEmbedder\n"
+              "e = SentenceTransformerEmbedder(query_dir=Path(sys.argv[1]))\n"
+              "v = e.embed_queries([sys.argv[2]])[0]\n"
+              "print(json.dumps(['torch' in sys.modules, v.tolist()]))\n")
+    done = subprocess.run([sys.executable, "-c", script, str(exported.query_dir), TEXTS[0]],
+                          capture_output=True, text=True, timeout=120)
+    torch_loaded, vector = json.loads(done.stdout)
+    assert torch_loaded is False
+    assert np.abs(np.array(vector) - exported.embed(TEXTS[:1])[0]).max() < 1e-4
+
+
+@pytest.mark.model
+def test_an_export_that_differs_from_the_model_is_not_kept(exported, tmp_path):
+    target = tmp_path / f"{FILE_PREFIX}test.onnx"
+    reason = export(exported.model, Path(exported.path), target, lambda texts: -exported.embed(texts))
+    assert reason is not None and "differs from the model" in reason
+    assert list(tmp_path.iterdir()) == []  # neither the file nor its temp copy
+
+
+@pytest.mark.model
+def test_a_damaged_export_falls_back_to_the_model_and_is_made_again(exported, tmp_path, caplog):
+    embedder = SentenceTransformerEmbedder(query_dir=tmp_path)
+    embedder.query_model_path.write_bytes(b"not an onnx graph")
+    vectors = embedder.embed_queries(TEXTS[:1])
+    assert np.abs(vectors - exported.embed(TEXTS[:1])).max() < 1e-6  # the model answered
+    assert "damaged" in caplog.text and embedder.query_model_path.name in caplog.text
+    assert not embedder.query_model_path.exists()  # derived: the next index writes it again
+    assert embedder.save_query_model() is None and embedder.query_model_path.is_file()
+    fresh = SentenceTransformerEmbedder(query_dir=tmp_path)
+    assert np.abs(fresh.embed_queries(TEXTS[:1]) - vectors).max() < 1e-4
+
+
+def test_only_transformer_plus_mean_pooling_is_exported():
+    def module(name, **attrs):
+        return type(name, (), attrs)()
+
+    assert unsupported([module("Transformer"), module("Pooling", pooling_mode="mean")]) is None
+    assert unsupported([module("Transformer"), module("Pooling", pooling_mode="mean"), module("Normalize")]) is None
+    assert "cls" in unsupported([module("Transformer"), module("Pooling", pooling_mode="cls")])
+    assert "Dense" in unsupported([module("Transformer"), module("Pooling", pooling_mode="mean"), module("Dense")])
