@@ -227,10 +227,13 @@ def miss_grid(questions: list[Question], lists: dict[str, tuple]) -> str:
 # -- command line -----------------------------------------------------------------------------
 
 def run(window: int, workdir: Path, questions: list[Question]) -> tuple:
+    from vault_engine.config import load_config
     from vault_engine.stores.embedder import ModelSpec, SentenceTransformerEmbedder
 
-    embedder = SentenceTransformerEmbedder(ModelSpec(window_tokens=window))
-    with open_vault(prepare_vault(workdir), embedder) as vault:
+    root = prepare_vault(workdir)
+    # Queries through the ONNX export, as `search` embeds them once `index` has written it.
+    embedder = SentenceTransformerEmbedder(ModelSpec(window_tokens=window), query_dir=load_config(root).index_dir)
+    with open_vault(root, embedder) as vault:
         report = vault.index()
         print(f"window {embedder.max_tokens}: {report.embedded} sections embedded by this run", file=sys.stderr)
         scores = evaluate(vault, questions)
@@ -270,11 +273,12 @@ def render(machine: str, questions: list[Question], main_run: tuple, other: tupl
 
 
 def write_semantic(marker: str, body: str) -> None:
-    """Write one sub-section inside ``<!-- semantic -->`` (created once, with both slots)."""
+    """Write one sub-section inside ``<!-- semantic -->`` (created once, with all three slots)."""
     text = common.RESULTS.read_text(encoding="utf-8") if common.RESULTS.exists() else ""
     if "<!-- semantic -->" not in text:
         common.write_section("semantic", "## Semantic search\n\n<!-- semantic-quality -->\n"
-                             "<!-- /semantic-quality -->\n\n<!-- semantic-speed -->\n<!-- /semantic-speed -->")
+                             "<!-- /semantic-quality -->\n\n<!-- semantic-speed -->\n<!-- /semantic-speed -->\n\n"
+                             "<!-- semantic-cold -->\n<!-- /semantic-cold -->")
     common.write_section(marker, body)
 
 

@@ -333,14 +333,15 @@ def _save_query_model(ledger: Ledger, embedder: Embedder) -> tuple[str, ...]:
     made once per model while it is loaded anyway. A failed export is not tried again at
     every index run (each try loads torch), only for another model or once the packages it
     needs are installed or upgraded."""
-    key = f"{model_key(embedder)}|{_versions('onnx', 'onnxruntime')}"
-    if ledger.get_meta(QUERY_MODEL_META) == key:
+    failed = ledger.get_meta(QUERY_MODEL_META)  # read first: the versions cost a few ms
+    key = lambda: f"{model_key(embedder)}|{_versions('onnx', 'onnxruntime')}"  # noqa: E731
+    if failed and failed == key():
         return ()
     reason = embedder.save_query_model()
     if reason is None:
         return ()
     with ledger.transaction():
-        ledger.set_meta(QUERY_MODEL_META, key)
+        ledger.set_meta(QUERY_MODEL_META, key())
     return (f"queries are embedded by the model itself (about 5 s to load in a new process): "
             f"its ONNX export failed ({reason})",)
 

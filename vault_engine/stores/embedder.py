@@ -245,8 +245,8 @@ class SentenceTransformerEmbedder:
             self.model  # loads the model, or raises why it cannot
 
     def embed_queries(self, texts: list[str]):
-        """Through the ONNX export when there is one (GIL released, about 4 ms a query),
-        else the model: the same vectors either way (within 1e-4, checked at export)."""
+        """Through the ONNX export when there is one (about 4 ms a query, no torch), else
+        the model: the same vectors either way (within 1e-4, checked at export)."""
         self.prepare_queries()
         encoder = self._query_encoder
         return encoder.embed(texts) if encoder else self.embed(texts)
