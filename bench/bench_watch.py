@@ -256,7 +256,8 @@ def render(lexical: dict, semantic: dict | None, args, machine: str) -> str:
             ["in-daemon hybrid search, p50 / p95",
              f"{semantic['daemon_p50']:.1f} / {semantic['daemon_p95']:.1f} ms", "<= 20 ms"],
             ["cold CLI hybrid `search` through the daemon, median", f"{semantic['cli_warm']:.0f} ms", "<= 150 ms"],
-            ["the same with `--no-daemon` (loads torch), median", f"{semantic['cli_cold']:.0f} ms", ""],
+            ["the same with `--no-daemon` (loads the query model, no torch), median",
+             f"{semantic['cli_cold']:.0f} ms", ""],
         ]
         text += (f"\n\nsample-vault/ ({semantic['notes']} notes) with the real model "
                  f"({args.semantic_saves} saves; searchable = `search --semantic` returns the note "
