@@ -68,6 +68,7 @@ def test_search_and_status_json(vault_root, cli):
     status = cli("--vault", vault_root, "status", "--json").json["semantic"]
     assert status["coverage"] == 1.0 and status["agrees"] and status["vectors"] == 6
     assert status["model"].startswith("all-MiniLM-L6-v2")
+    assert status["query_model"] is True and "queries load the model" not in status["summary"]
 
 
 @pytest.mark.parametrize("folder_files", [{}, {"config.json": "{}", "model.safetensors": "not weights"}],
@@ -109,6 +110,20 @@ def test_index_exports_the_query_model_and_a_new_process_searches_without_torch(
     assert [h["ref"] for h in exported["hits"]] == [h.ref for h in direct.hits]
     for hit, twin in zip(exported["hits"], direct.hits):
         assert hit["scores"]["semantic"] == pytest.approx(twin.scores.semantic, abs=1e-4)
+
+
+def test_status_says_when_queries_have_no_query_model(make_vault, cli):
+    root = make_vault(NOTES, config=CONFIG)
+    assert cli("--vault", root, "index").code == 0
+    for export in (root / ".vault-engine/index").glob("query-model-*.onnx"):
+        export.unlink()
+    status = cli("--vault", root, "status", "--json").json["semantic"]
+    assert status["query_model"] is False
+    assert "`vault-engine index` writes the query model" in status["summary"]
+    search = cli("--vault", root, "search", PARAPHRASE, "--json")  # through the model itself
+    assert search.code == 0 and search.json["hits"][0]["path"] == "recurrence.md"
+    assert cli("--vault", root, "index").code == 0
+    assert cli("--vault", root, "status", "--json").json["semantic"]["query_model"] is True
 
 
 def test_deadend_check_in_a_new_process_runs_both_arms_without_torch(make_vault, cli):

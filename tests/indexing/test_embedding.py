@@ -286,6 +286,9 @@ class NoExport(FakeEmbedder):
         self.exports += 1
         return "modules ['Transformer', 'Pooling', 'Dense'] are not transformer + pooling"
 
+    def has_query_model(self):
+        return False
+
 
 def test_a_failed_query_export_is_said_once_and_not_tried_at_every_index(root, monkeypatch):
     model = NoExport(dimension=32, max_tokens=24)
@@ -293,6 +296,8 @@ def test_a_failed_query_export_is_said_once_and_not_tried_at_every_index(root, m
         report = v.index()
         assert report.embedded == 4 and model.exports == 1
         assert [n for n in report.notices if "ONNX export failed" in n and "Dense" in n]
+        status = v.status()["semantic"]
+        assert status["query_model"] is False and "ONNX export failed (modules" in status["summary"]
         (root / "cherries.md").write_text("Cherries and plums.\n")
         again = v.index()
         assert again.embedded == 1 and again.notices == () and model.exports == 1

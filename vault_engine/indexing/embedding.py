@@ -300,7 +300,7 @@ def drop_stale_vectors(ledger: Ledger, vectors: FaissIndex) -> int:
 VECTORS_FILE = "vectors.faiss"
 CACHE_FILE = "vector_cache.sqlite"
 ERROR_META = "semantic_error"
-QUERY_MODEL_META = "query_model_failed"  # model and package versions whose ONNX export failed
+QUERY_MODEL_META = "query_model_failed"  # "model and package versions<TAB>why" of a failed export
 
 
 def embed_pending(ledger: Ledger, vectors: FaissIndex, cache_path, get_embedder: Callable[[], Embedder],
@@ -335,13 +335,13 @@ def _save_query_model(ledger: Ledger, embedder: Embedder) -> tuple[str, ...]:
     needs are installed or upgraded."""
     failed = ledger.get_meta(QUERY_MODEL_META)  # read first: the versions cost a few ms
     key = lambda: f"{model_key(embedder)}|{_versions('onnx', 'onnxruntime')}"  # noqa: E731
-    if failed and failed == key():
+    if failed and failed.split("\t")[0] == key():
         return ()
     reason = embedder.save_query_model()
     if reason is None:
         return ()
     with ledger.transaction():
-        ledger.set_meta(QUERY_MODEL_META, key())
+        ledger.set_meta(QUERY_MODEL_META, f"{key()}\t{reason}")
     return (f"queries are embedded by the model itself (about 5 s to load in a new process): "
             f"its ONNX export failed ({reason})",)
 
@@ -376,8 +376,10 @@ def _set_error(ledger: Ledger, error: str | None) -> None:
             ledger.set_meta(ERROR_META, error or "")
 
 
-def embedding_status(ledger: Ledger, vectors: FaissIndex, enabled: bool, problem: str | None) -> dict:
-    """Semantic health without loading the model: coverage, model, vectors, agreement.
+def embedding_status(ledger: Ledger, vectors: FaissIndex, enabled: bool, problem: str | None,
+                     query_model: bool = False) -> dict:
+    """Semantic health without loading the model: coverage, model, vectors, agreement, and
+    whether queries have their ONNX export (``query_model``: its file is there).
     ``problem`` is why the model would not load now (checked cheaply), else the last
     index's error is reported."""
     sections = ledger.section_count()
@@ -387,12 +389,14 @@ def embedding_status(ledger: Ledger, vectors: FaissIndex, enabled: bool, problem
     model = (ledger.get_meta(MODEL_META) or "").split("|")[0] or None
     error = problem or ledger.get_meta(ERROR_META) or None
     status = {"enabled": enabled, "model": model, "error": error, "sections": embedded,
-              "coverage": ledger.semantic_coverage(), "vectors": vectors.count(), "agrees": agrees}
-    status["summary"] = _summary(status, sections)
+              "coverage": ledger.semantic_coverage(), "vectors": vectors.count(), "agrees": agrees,
+              "query_model": query_model}
+    failed = ledger.get_meta(QUERY_MODEL_META)
+    status["summary"] = _summary(status, sections, failed.partition("\t")[2] if failed else None)
     return status
 
 
-def _summary(s: dict, sections: int) -> str:
+def _summary(s: dict, sections: int, export_failed: str | None) -> str:
     if not s["enabled"]:
         return "disabled ([model] enabled = false): lexical search only"
     if s["error"] and not s["sections"]:
@@ -405,4 +409,8 @@ def _summary(s: dict, sections: int) -> str:
         line += "; DISAGREES with the ledger: run `vault-engine index`"
     elif s["sections"] < sections:
         line += "; run `vault-engine index` to embed the rest"
+    if s["sections"] and not s["query_model"]:
+        line += ("; queries load the model itself (about 5 s a process): "
+                 + (f"its ONNX export failed ({export_failed})" if export_failed
+                    else "`vault-engine index` writes the query model"))
     return line

@@ -69,6 +69,9 @@ class Embedder(Protocol):
         """Make the fast query path if the embedder has one and it is missing; None when
         queries are fast, else why they are not."""
 
+    def has_query_model(self) -> bool:
+        """Whether the fast query path is there (without loading it)."""
+
 
 @dataclass(frozen=True, slots=True)
 class ModelSpec:
@@ -270,6 +273,11 @@ class SentenceTransformerEmbedder:
                         "again; embedding queries with the model itself", path, exc)
         return False
 
+    def has_query_model(self) -> bool:
+        """The export's file is there (whether it loads is found at the first query)."""
+        path = self.query_model_path
+        return path is not None and path.is_file()
+
     def save_query_model(self) -> str | None:
         """Export the model for queries unless that is done: loads the model (torch) when the
         export is missing. None when there is a usable export, else why there is not."""
@@ -335,6 +343,10 @@ class FakeEmbedder:
     def save_query_model(self) -> str | None:
         """No faster path to make."""
         return None
+
+    def has_query_model(self) -> bool:
+        """Its only path is fast: unit tests need no query model."""
+        return True
 
     def embed(self, texts: list[str], batch_size: int = 32):
         """Signed word hashes summed and normalized; records each call for tests."""
