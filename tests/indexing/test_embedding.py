@@ -301,7 +301,7 @@ def test_a_failed_query_export_is_said_once_and_not_tried_at_every_index(root, m
         (root / "cherries.md").write_text("Cherries and plums.\n")
         again = v.index()
         assert again.embedded == 1 and again.notices == () and model.exports == 1
-        monkeypatch.setattr(embedding, "_versions", lambda *packages: "onnx=99.0")  # upgraded
+        monkeypatch.setattr(embedding, "_export_key", lambda embedder: "onnx=99.0")  # upgraded
         v.index()
         assert model.exports == 2
 

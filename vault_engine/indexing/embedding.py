@@ -334,28 +334,28 @@ def _save_query_model(ledger: Ledger, embedder: Embedder) -> tuple[str, ...]:
     every index run (each try loads torch), only for another model or once the packages it
     needs are installed or upgraded."""
     failed = ledger.get_meta(QUERY_MODEL_META)  # read first: the versions cost a few ms
-    key = lambda: f"{model_key(embedder)}|{_versions('onnx', 'onnxruntime')}"  # noqa: E731
-    if failed and failed.split("\t")[0] == key():
+    if failed and failed.split("\t")[0] == _export_key(embedder):
         return ()
     reason = embedder.save_query_model()
     if reason is None:
         return ()
     with ledger.transaction():
-        ledger.set_meta(QUERY_MODEL_META, f"{key()}\t{reason}")
+        ledger.set_meta(QUERY_MODEL_META, f"{_export_key(embedder)}\t{reason}")
     return (f"queries are embedded by the model itself (about 5 s to load in a new process): "
             f"its ONNX export failed ({reason})",)
 
 
-def _versions(*packages: str) -> str:
+def _export_key(embedder: Embedder) -> str:
+    """What a failed export is remembered by: the model, and the packages the export needs."""
     from importlib.metadata import PackageNotFoundError, version
 
     found = []
-    for package in packages:
+    for package in ("onnx", "onnxruntime"):
         try:
             found.append(f"{package}={version(package)}")
         except PackageNotFoundError:
             found.append(f"{package}=none")
-    return ",".join(found)
+    return f"{model_key(embedder)}|{','.join(found)}"
 
 
 def _notices(result: EmbedResult) -> tuple[str, ...]:
