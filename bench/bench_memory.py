@@ -63,13 +63,7 @@ def measure(source: Path, label: str, work: Path, runs: int) -> Figures:
     project, hit, notes, dead_ends = vault_facts(root)
     figures = Figures(label, notes, dead_ends)
     for key, args in commands(root, project, hit).items():
-        times = []
-        for _ in range(runs):
-            run = common.run_cli(args)
-            if run.returncode != 0:
-                raise SystemExit(f"{label}: {' '.join(args)} failed: {run.stderr.strip()}")
-            times.append(run.seconds * 1000)
-        figures.medians[key] = common.median(times)
+        figures.medians[key] = common.cold_median_ms(args, runs)
         if imports_torch(args):
             figures.torch.append(key)
     return figures

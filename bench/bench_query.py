@@ -38,17 +38,6 @@ def indexed_copy(source: Path, work: Path, name: str) -> Path:
     return root
 
 
-def cold_median(args: list[str], runs: int) -> float:
-    """Median wall milliseconds of ``runs`` fresh ``vault-engine ARGS`` processes."""
-    times = []
-    for _ in range(runs):
-        run = common.run_cli(args)
-        if run.returncode != 0:
-            raise SystemExit(f"vault-engine {' '.join(args)} failed: {run.stderr.strip()}")
-        times.append(run.seconds * 1000)
-    return common.median(times)
-
-
 def measure(runs: int, work: Path) -> list[list[str]]:
     rows = []
     tasks = indexed_copy(CORPUS, work, "tasks-docs")
@@ -63,12 +52,12 @@ def measure(runs: int, work: Path) -> list[list[str]]:
          ["--vault", str(sample), "deadend", "check", PROPOSAL, "--json"]),
     ]
     for label, args in cases:
-        rows.append([label, f"**{cold_median(args, runs):.0f}**", "yes" if imports_torch(args) else "no"])
+        rows.append([label, f"**{common.cold_median_ms(args, runs):.0f}**", "yes" if imports_torch(args) else "no"])
     for export in (tasks / ".vault-engine/index").glob("query-model-*.onnx"):
         export.unlink()  # the fallback: queries through sentence-transformers
     args = cases[0][1]
     rows.append(["`search Q --json` (hybrid) without the export (the fallback; before)",
-                 f"{cold_median(args, max(3, runs // 3)):.0f}", "yes" if imports_torch(args) else "no"])
+                 f"{common.cold_median_ms(args, max(3, runs // 3)):.0f}", "yes" if imports_torch(args) else "no"])
     return rows
 
 

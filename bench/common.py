@@ -145,6 +145,18 @@ def run_cli(args: Sequence[str], *, sample_memory: bool = False, env: dict | Non
                       measured["cpu_seconds"])
 
 
+def cold_median_ms(args: Sequence[str], runs: int) -> float:
+    """Median wall milliseconds of ``runs`` fresh ``vault-engine ARGS`` processes; a failed
+    run stops the bench (its number would mean nothing)."""
+    times = []
+    for _ in range(runs):
+        run = run_cli(args)
+        if run.returncode != 0:
+            raise SystemExit(f"vault-engine {' '.join(args)} failed: {run.stderr.strip()}")
+        times.append(run.seconds * 1000)
+    return median(times)
+
+
 class TreeMemorySampler(threading.Thread):
     """Polls the descendants of a process; ``peak_mb`` is the largest summed PSS seen."""
 

@@ -329,10 +329,11 @@ class Vault:
         from vault_engine.indexing.embedding import embedding_status
 
         enabled = self._model_enabled()
-        query_model = False
+        problem, query_model = None, False
         try:
-            problem = self.embedder().problem() if enabled else None
-            query_model = enabled and self.embedder().has_query_model()
+            if enabled:
+                embedder = self.embedder()
+                problem, query_model = embedder.problem(), embedder.has_query_model()
         except ModelUnavailable as exc:
             problem = str(exc)
         return embedding_status(ledger, self.vectors, enabled, problem, query_model)
