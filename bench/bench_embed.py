@@ -199,23 +199,25 @@ def search_speed(source: Path, work: Path) -> dict:
 
 def breakdown(vault, embedder, queries: list[str]) -> dict[str, float]:
     """Median milliseconds of each step of a hybrid search, timed on its own."""
-    from vault_engine.retrieval.semantic import lexical_coverage
+    from vault_engine.retrieval.coverage import coverage_of
+    from vault_engine.retrieval.search import ARM_DEPTH, COVERAGE_DEPTH
 
-    steps: dict[str, list[float]] = {"Whoosh BM25 (top 50)": [], "query embedding (ONNX export)": [],
+    steps: dict[str, list[float]] = {f"Whoosh BM25 (top {ARM_DEPTH})": [], "query embedding (ONNX export)": [],
                                      "(query embedding through sentence-transformers)": [],
-                                     "FAISS search (top 100)": [], "exact cosines of lexical hits": [],
-                                     "term coverage of lexical hits": []}
+                                     f"FAISS search (top {ARM_DEPTH})": [], "exact cosines of lexical hits": [],
+                                     f"term coverage of the best {COVERAGE_DEPTH}": []}
     for q in queries:
         ms = lambda fn: common.timed(fn)[0] * 1000  # noqa: E731
-        lexical = vault.lexical.search(q, 50)
+        lexical = vault.lexical.search(q, ARM_DEPTH)
         ids = [i for i, _ in lexical]
-        steps["Whoosh BM25 (top 50)"].append(ms(lambda: vault.lexical.search(q, 50)))
+        steps[f"Whoosh BM25 (top {ARM_DEPTH})"].append(ms(lambda: vault.lexical.search(q, ARM_DEPTH)))
         steps["query embedding (ONNX export)"].append(ms(lambda: embedder.embed_queries([q])))
         steps["(query embedding through sentence-transformers)"].append(ms(lambda: embedder.embed([q])))
         vector = embedder.embed_queries([q])[0]
-        steps["FAISS search (top 100)"].append(ms(lambda: vault.vectors.search(vector, 100)))
+        steps[f"FAISS search (top {ARM_DEPTH})"].append(ms(lambda: vault.vectors.search(vector, ARM_DEPTH)))
         steps["exact cosines of lexical hits"].append(ms(lambda: vault.vectors.similarities(vector, ids)))
-        steps["term coverage of lexical hits"].append(ms(lambda: lexical_coverage(vault.ledger, vault.lexical, q, ids)))
+        steps[f"term coverage of the best {COVERAGE_DEPTH}"].append(
+            ms(lambda: coverage_of(vault.ledger, vault.lexical, q, ids[:COVERAGE_DEPTH])))
     return {name: common.median(values) for name, values in steps.items()}
 
 

@@ -17,7 +17,7 @@ import time
 from pathlib import Path
 
 BENCH_DIR = Path(__file__).resolve().parent
-HELPERS = frozenset({"common", "gen_vault", "gen_notes", "run_all"})
+HELPERS = frozenset({"common", "gen_vault", "gen_notes", "run_all", "evalsets", "ast_callgraph"})
 FIRST = frozenset({"bench_core"})  # the foundation's numbers first; the rest by name
 
 # Runs one script's main() in a fresh interpreter, with argv as if it had been run by path.

@@ -25,6 +25,10 @@ class UnknownProject(VaultError):
     """A project name matches no project in the vault."""
 
 
+class UnknownKind(VaultError):
+    """A kind name is not one of the kinds notes can have."""
+
+
 class IndexMissing(VaultError):
     """The index has not been built yet."""
 

@@ -169,6 +169,7 @@ class SearchResult:
     arms: tuple[str, ...]
     notices: tuple[str, ...] = ()
     semantic_coverage: float | None = None
+    confidence: str = "low"  # "high" | "low": retrieval/confidence.py
 
     @property
     def status(self) -> str:
@@ -178,6 +179,7 @@ class SearchResult:
         return {
             "query": self.query,
             "status": self.status,
+            "confidence": self.confidence,
             "arms": list(self.arms),
             "semantic_coverage": self.semantic_coverage,
             "hits": [hit.to_json() for hit in self.hits],

@@ -15,9 +15,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from vault_engine.config import CONFIG_NAME, Config, find_vault, load_config
-from vault_engine.errors import IndexBusy, IndexMissing, ModelUnavailable, UnknownProject, VaultError
+from vault_engine.errors import (IndexBusy, IndexMissing, ModelUnavailable, UnknownKind, UnknownProject,
+                                 VaultError)
 from vault_engine.locks import flock_within
-from vault_engine.model import DecayRow, IndexReport, NoteView, ResolvedLink, SearchResult
+from vault_engine.model import KINDS, DecayRow, IndexReport, NoteView, ResolvedLink, SearchResult
+from vault_engine.indexing.offtopic import offtopic_level
+from vault_engine.retrieval.confidence import MissRule
 from vault_engine.retrieval.decay import decay_rows
 from vault_engine.retrieval.follow import links_in_lines, resolved_link
 from vault_engine.retrieval.lookup import find_section, lookup_ref, section_ref
@@ -240,15 +243,21 @@ class Vault:
         """Hybrid search over sections: words (BM25) and meaning (embeddings), fused. Without
         a usable model it searches by words and says so in ``notices``."""
         ledger = self._require_index()
+        # An unknown filter value is an error listing the valid ones, never an empty result
+        # an agent would take for "nothing exists".
         if tap is not None:
-            self.config.tap(tap)  # an unknown tap is an error, not an empty result
+            self.config.tap(tap)
+        if kind is not None and kind not in KINDS:
+            raise UnknownKind(f"no kind {kind!r}; kinds are: {', '.join(KINDS)}")
+        if project is not None:
+            self._require_project(ledger, project)
         arms = ("lexical",) if lexical_only else ("semantic",) if semantic_only else ("lexical", "semantic")
         request = SearchRequest(query, k, kind, project, tap, arms, decay, follow, now)
-        searcher = Searcher(self.config, ledger, self.lexical, semantic_coverage=ledger.semantic_coverage())
+        searcher = Searcher(self.config, ledger, self.lexical, semantic_coverage=ledger.semantic_coverage(),
+                            miss_rule=MissRule.from_config(self.config.section("search"), offtopic_level(ledger)))
         if not lexical_only:  # the semantic side is imported only when it may run
-            from vault_engine.retrieval.semantic import MissRule, open_arm
+            from vault_engine.retrieval.semantic import open_arm
 
-            searcher.miss_rule = MissRule.from_config(self.config.section("search"))
             searcher.semantic, notice = open_arm(ledger, self.vectors, self.embedder, required=semantic_only)
             searcher.notices += [notice] if notice else []
         return searcher.search(request)

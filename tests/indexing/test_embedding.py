@@ -11,7 +11,7 @@ import pytest
 
 from vault_engine.errors import ModelUnavailable
 from vault_engine.indexing import embedding
-from vault_engine.indexing.embedding import section_body, section_prefix, split_windows
+from vault_engine.indexing.embedding import section_prefix, split_windows
 from vault_engine.stores.embedder import FakeEmbedder
 from vault_engine.vault import Vault
 
@@ -83,11 +83,6 @@ def test_prefix_is_title_and_heading_path_without_repeating_the_title():
     assert section_prefix("Apples", ("Apples", "Seeds")) == "Apples > Seeds"
     assert section_prefix("apples", ()) == "apples"
     assert section_prefix("Fruit notes", ("Apples", "Seeds")) == "Fruit notes > Apples > Seeds"
-
-
-def test_body_drops_the_heading_line_the_prefix_already_names():
-    assert section_body(("Apples",), "# Apples\nCrisp.\n") == "Crisp."
-    assert section_body((), "Text before any heading.\n") == "Text before any heading."
 
 
 def spans(text):

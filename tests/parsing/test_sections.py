@@ -33,14 +33,30 @@ def test_setext_headings_count():
     assert [s.heading for s in sections("Title\n=====\nbody\n\nSub\n---\nmore\n")] == ["Title", "Sub"]
 
 
-def test_empty_preamble_is_not_a_section_and_empty_sections_are_kept():
+def test_empty_preamble_is_not_a_section_and_an_empty_leaf_section_is_kept():
     found = sections("\n\n# A\n# B\nb\n")
     assert [(s.heading, s.text) for s in found] == [("A", "# A"), ("B", "# B\nb")]
 
 
-def test_section_body_drops_the_heading_line():
+def test_an_empty_heading_folds_into_the_deeper_section_under_it():
+    found = sections("# Canvas\n\n## Add cards\ntext\n## Link\nmore\n", 3)
+    assert [(s.heading, s.heading_path, s.line_start, s.line_end) for s in found] == [
+        ("Add cards", ("Canvas", "Add cards"), 3, 6), ("Link", ("Canvas", "Link"), 7, 8)]
+    assert section_body(found[0].text, found[0].heading) == "text"
+
+
+def test_empty_headings_fold_through_several_levels_and_setext():
+    found = sections("Title\n=====\n## Part\n### Deep\nbody\n")
+    assert [(s.heading, s.heading_path, s.line_start) for s in found] == [("Deep", ("Title", "Part", "Deep"), 1)]
+    assert section_body(found[0].text, found[0].heading) == "body"
+
+
+def test_section_body_drops_the_heading_lines():
     a, = [s for s in sections("# A\none\ntwo\n") if s.heading == "A"]
-    assert section_body(a) == "one\ntwo"
+    assert section_body(a.text, a.heading) == "one\ntwo"
+    sub, = [s for s in sections("Sub\n---\nmore\n") if s.heading == "Sub"]
+    assert section_body(sub.text, sub.heading) == "more"
+    assert section_body("before any heading", None) == "before any heading"
 
 
 def test_normalize_heading_ignores_case_spacing_and_link_brackets():

@@ -115,3 +115,33 @@ def test_filters_and_miss(make_vault):
         miss = v.search("zebra quagga", lexical_only=True)
         assert (miss.status, miss.hits) == ("miss", ())
         assert miss.to_json()["status"] == "miss"
+
+
+def test_an_unknown_kind_or_project_is_an_error_that_lists_the_valid_ones(make_vault):
+    from vault_engine.errors import UnknownKind, UnknownProject
+
+    root = make_vault({"projects/billing-service/working/x.md": "shared words", "specs/s.md": "shared words"})
+    with Vault(root) as v:
+        v.index(embed=False)
+        with pytest.raises(UnknownKind, match="no kind 'specs'; kinds are: checkpoint, working-note, spec"):
+            v.search("shared", kind="specs")
+        with pytest.raises(UnknownProject, match="no project 'billing'.*known projects: billing-service"):
+            v.search("shared", project="billing")
+
+
+def test_the_first_hits_do_not_depend_on_how_many_are_asked_for(make_vault):
+    notes = {f"n{i:03}.md": f"# Note {i}\nshared words {'rare ' * (i % 7)} filler {i}\n" for i in range(150)}
+    with Vault(make_vault(notes)) as v:
+        v.index(embed=False)
+        few, many = v.search("shared rare words", k=5), v.search("shared rare words", k=120)
+        assert [h.ref for h in few.hits] == [h.ref for h in many.hits[:5]]
+        assert [h.scores for h in few.hits] == [h.scores for h in many.hits[:5]]
+
+
+def test_a_heading_with_nothing_under_it_is_never_a_hit(make_vault):
+    root = make_vault({"a.md": "# Title\n## Full\nthe answer about gravel\n## Empty\n"})
+    with Vault(root) as v:
+        v.index(embed=False)
+        assert [h.ref for h in v.search("title empty full gravel", lexical_only=True).hits] == ["a.md#Full"]
+        assert v.show("a.md#Title").heading == "Full"  # the empty title folded into what follows
+        assert v.show("a.md#Empty").text == "## Empty"  # a ref to the empty leaf still works

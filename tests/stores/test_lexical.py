@@ -29,13 +29,20 @@ def test_search_filters_deletes_and_boosts(tmp_path):
     ix = WhooshIndex(tmp_path / "w")
     ix.index([doc(1, "apples and pears", kind="spec"), doc(2, "apples only", project="p"),
               doc(3, "nothing here", title="apples")])
-    assert [i for i, _ in ix.search("apples")][0] == 3  # a title match outranks the body
+    assert sorted(i for i, _ in ix.search("apples")) == [1, 2, 3]  # the title is searched too
     assert [i for i, _ in ix.search("apples", kind="spec")] == [1]
     assert [i for i, _ in ix.search("apples", project="p")] == [2]
     ix.delete([3])
     assert sorted(i for i, _ in ix.search("apples")) == [1, 2]
     assert ix.doc_count() == 2
     assert ix.search("bananas") == []
+
+
+def test_title_heading_path_tags_and_path_are_searched_as_text(tmp_path):
+    ix = WhooshIndex(tmp_path / "w")
+    ix.index([doc(1, "body", title="Alpha"), doc(2, "body", headings="Guide > Beta"),
+              doc(3, "body", tags="gamma"), LexicalDoc(4, 4, "T", "", "body", "", "delta/n4.md", "note", "", "vault")])
+    assert [[i for i, _ in ix.search(word)] for word in ("alpha", "beta", "gamma", "delta")] == [[1], [2], [3], [4]]
 
 
 def test_quoted_phrases_must_match_in_order(tmp_path):

@@ -48,10 +48,18 @@ def index_report(r: IndexReport) -> str:
     return line
 
 
+CONFIDENCE_WORDS = {
+    ("high", 2): "words and meaning found the same note first",
+    ("low", 2): "words and meaning disagree on the best note: check the hits before relying on them",
+    ("high", 1): "the first hit holds every word of the query",
+    ("low", 1): "no hit holds every word of the query: check the hits before relying on them",
+}
+
+
 def search_result(result: SearchResult) -> str:
     if not result.hits:
         return f"no match for {result.query!r} ({'+'.join(result.arms)}): a miss, not a guess"
-    out = []
+    out = [f"confidence {result.confidence}: {CONFIDENCE_WORDS[(result.confidence, len(result.arms))]}"]
     for n, hit in enumerate(result.hits, 1):
         s = hit.scores
         parts = [f"fused {s.fused:.3f}"]

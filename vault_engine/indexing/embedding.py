@@ -20,7 +20,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 from vault_engine.errors import ModelUnavailable
-from vault_engine.parsing.sections import normalize_heading
+from vault_engine.indexing.offtopic import measure_offtopic
+from vault_engine.parsing.sections import normalize_heading, section_body
 from vault_engine.stores.embedder import Embedder
 from vault_engine.stores.ledger import Ledger
 from vault_engine.stores.vectors import FaissIndex, VectorCache
@@ -52,11 +53,6 @@ def section_prefix(title: str, heading_path: Sequence[str]) -> str:
     if path and normalize_heading(path[0]) == normalize_heading(title):
         path = path[1:]
     return " > ".join([title, *path])
-
-
-def section_body(heading_path: Sequence[str], text: str) -> str:
-    """The section's text without its heading line (the prefix already names it)."""
-    return text.partition("\n")[2].strip() if heading_path else text.strip()
 
 
 def split_windows(prefix: str, body: str, spans: Sequence[tuple[int, int]], budget: int,
@@ -231,7 +227,8 @@ class EmbeddingPhase:
         prefixes = [section_prefix(title, path) for _, _, title, path, _ in rows]
         budget = self.embedder.max_tokens - SPECIAL_TOKENS
         limit = budget * MAX_WINDOWS * 12  # characters: tokenize no more than can be used
-        bodies = [section_body(path, text)[:limit] for _, _, _, path, text in rows]
+        bodies = [section_body(text, path[-1] if path else None).strip()[:limit]  # the prefix names it
+                  for _, _, _, path, text in rows]
         spans = self.embedder.token_spans(bodies)
         prefix_spans = self.embedder.token_spans(prefixes)
         windows = []
@@ -325,7 +322,9 @@ def embed_pending(ledger: Ledger, vectors: FaissIndex, cache_path, get_embedder:
     _set_error(ledger, None)
     if result.interrupted or not ledger.embedded_ids_exist():
         return result, _notices(result)
-    return result, _notices(result) + _save_query_model(ledger, embedder)
+    notices = _notices(result) + _save_query_model(ledger, embedder)
+    measure_offtopic(ledger, vectors, embedder, model_key(embedder))  # after the export: no torch for it
+    return result, notices
 
 
 def _save_query_model(ledger: Ledger, embedder: Embedder) -> tuple[str, ...]:

@@ -18,6 +18,7 @@ from vault_engine.indexing.planner import ChangePlan, find_suspects, plan_change
 from vault_engine.model import ParsedNote, SkippedFile
 from vault_engine.parsing.links import LinkResolver
 from vault_engine.parsing.note import parse_note
+from vault_engine.parsing.sections import section_body
 from vault_engine.paths import note_stem
 from vault_engine.sources.vault_files import (FileStat, Scan, Unreadable, read_note, scan_paths,
                                               scan_vault)
@@ -260,10 +261,9 @@ class Indexer:
         tags = self.ledger.tags_of({r[1] for r in rows})
         docs = []
         for sid, nid, heading_path, text, heading, title, path, kind, project, tap in rows:
-            body = text.partition("\n")[2] if heading is not None else text
             docs.append(LexicalDoc(
                 id=sid, note_id=nid, title=title, headings=" > ".join(json.loads(heading_path)),
-                body=body, tags=" ".join(tags.get(nid, ())), path=path, kind=kind,
+                body=section_body(text, heading), tags=" ".join(tags.get(nid, ())), path=path, kind=kind,
                 project=project or "", tap=tap))
         return docs
 

@@ -17,6 +17,7 @@ import re
 from collections.abc import Iterable
 
 from vault_engine.parsing.checkpoints import SUMMARY_HEADINGS
+from vault_engine.parsing.sections import section_body
 from vault_engine.stores.ledger import Ledger, NoteRow, SectionRow
 from vault_engine.stores.lexical import WhooshIndex, analyze
 
@@ -37,8 +38,7 @@ def statements(note: NoteRow, section: SectionRow) -> list[str]:
         return []
     if any(_REJECTED_HEADING.search(h) for h in headings):
         return []
-    body = section.text.partition("\n")[2] if section.heading is not None else section.text
-    body = _WRAPPED_LINE.sub(" ", body)  # hard-wrapped prose is one paragraph
+    body = _WRAPPED_LINE.sub(" ", section_body(section.text, section.heading))  # hard-wrapped prose is one paragraph
     return [s.strip() for s in _SENTENCE_END.split(body) if s.strip()]
 
 

@@ -14,6 +14,7 @@ Fitting the brief into ``--max-tokens`` is :func:`vault_engine.memory.render.fit
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -24,11 +25,13 @@ from vault_engine.memory.matching import (DeadendSettings, TermWeights, containm
 from vault_engine.memory.render import estimate_tokens
 from vault_engine.parsing.checkpoints import checkpoint_parts
 from vault_engine.parsing.frontmatter import parse_time
+from vault_engine.parsing.sections import section_body
 from vault_engine.retrieval.decay import age_days, decay_multiplier
 from vault_engine.retrieval.follow import resolved_link
 from vault_engine.retrieval.lookup import find_section, section_ref
 from vault_engine.stores.ledger import Ledger, NoteRow, SectionRow
 
+_H1 = re.compile(r"^ {0,3}#[ \t]")  # an ATX level-1 heading line
 MAX_WORKING_NOTES = 20  # newest first; the rest are counted, not shown
 MAX_LINKED = 20
 MAX_ELSEWHERE = 5
@@ -168,11 +171,14 @@ def working_note_brief(ledger: Ledger, note: NoteRow) -> WorkingNoteBrief:
 
 
 def display_title(note: NoteRow, sections: list[SectionRow]) -> str:
-    """Frontmatter ``title``, else the first top-level heading, else the file name."""
+    """Frontmatter ``title``, else the first top-level heading (an empty one is folded into
+    the section under it: the first of its heading path), else the file name."""
     if "title" not in note.meta:
         for section in sections:
             if section.level == 1 and section.heading:
                 return section.heading
+            if section.heading_path and _H1.match(section.text):
+                return section.heading_path[0]
     return note.title
 
 
@@ -222,7 +228,7 @@ def linked_notes(ledger: Ledger, config: Config, checkpoint: NoteRow, now: float
 def _excerpt(section: SectionRow | None, sections: list[SectionRow]) -> str:
     """The linked section's body, else the first section that has one."""
     for candidate in ([section] if section else []) + sections:
-        body = candidate.text.partition("\n")[2] if candidate.heading else candidate.text
+        body = section_body(candidate.text, candidate.heading)
         if body.strip():
             return " ".join(body.split())
     return ""

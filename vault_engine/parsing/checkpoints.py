@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from vault_engine.model import DeadEnd
+from vault_engine.parsing.sections import section_body
 
 SUMMARY_HEADINGS = frozenset({"summary"})
 NEXT_HEADINGS = frozenset({"next", "next steps"})
@@ -69,11 +70,10 @@ class CheckpointParts:
 
 
 def body_lines(section: SectionLike) -> list[str]:
-    """The section's lines after its heading, fenced code blanked (offsets kept)."""
+    """The section's lines after its heading lines, fenced code blanked (offsets kept)."""
     lines = section.text.split("\n")
-    if section.heading is not None:
-        lines[0] = ""
-    return blank_code(lines)
+    heading_lines = len(lines) - len(section_body(section.text, section.heading).split("\n"))
+    return blank_code([""] * heading_lines + lines[heading_lines:])
 
 
 def blank_code(lines: list[str]) -> list[str]:

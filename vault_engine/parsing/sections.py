@@ -7,10 +7,15 @@ Headings count only at the top level, not inside a quote, callout or list item.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 
 from vault_engine.model import Section
+
+_ATX = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
+_SETEXT = re.compile(r"^ {0,3}(?:=+|-+)[ \t]*$")
+
 
 @dataclass(frozen=True, slots=True)
 class Blocks:
@@ -44,21 +49,36 @@ def parse_blocks(body: str) -> Blocks:
 
 
 def split_sections(body: str, blocks: Blocks, body_line: int = 1) -> tuple[Section, ...]:
-    """Cut the body into sections; ``body_line`` is the file line where the body starts."""
+    """Cut the body into sections; ``body_line`` is the file line where the body starts.
+
+    A heading with nothing under it before a deeper heading (a note's title over its first
+    subsection) is folded into that subsection: it names the subsection's parent, which the
+    heading path keeps, and a section that is only a heading would be an empty search hit.
+    """
     lines = body.split("\n")
     sections: list[Section] = []
     first = blocks.headings[0][2] if blocks.headings else len(lines)
     if not blocks.headings or _has_text(lines[:first]):
         sections.append(_section(None, (), 0, lines, 0, first, body_line))
     stack: list[tuple[int, str]] = []
+    folded_from: int | None = None  # first line of the empty headings folded into the next
     for n, (level, text, start) in enumerate(blocks.headings):
         end = blocks.headings[n + 1][2] if n + 1 < len(blocks.headings) else len(lines)
         while stack and stack[-1][0] >= level:
             stack.pop()
         stack.append((level, text))
-        path = tuple(t for _, t in stack)
-        sections.append(_section(text, path, level, lines, start, end, body_line))
+        deeper_next = n + 1 < len(blocks.headings) and blocks.headings[n + 1][0] > level
+        if deeper_next and not _has_text(lines[_heading_end(lines, start):end]):
+            folded_from = start if folded_from is None else folded_from
+            continue
+        begin, folded_from = (start if folded_from is None else folded_from), None
+        sections.append(_section(text, tuple(t for _, t in stack), level, lines, begin, end, body_line))
     return tuple(sections)
+
+
+def _heading_end(lines: list[str], start: int) -> int:
+    """The line after the heading that starts at ``start`` (a setext heading has two)."""
+    return start + 2 if start + 1 < len(lines) and _SETEXT.match(lines[start + 1]) else start + 1
 
 
 def _has_text(lines: list[str]) -> bool:
@@ -78,12 +98,33 @@ def _section(heading, path, level, lines, start, end, body_line) -> Section:
     return Section(heading, path, level, first + body_line, max(first, last - 1) + body_line, text)
 
 
-def section_body(section: Section) -> str:
-    """The section's text without its heading line (the heading is indexed on its own)."""
-    if section.heading is None:
-        return section.text
-    _, _, rest = section.text.partition("\n")
-    return rest
+def leading_headings(text: str) -> list[str]:
+    """The ATX headings a section's text opens with: its own, after any folded into it."""
+    found = []
+    for line in text.split("\n"):
+        if _ATX.match(line):
+            found.append(line.strip().strip("#").strip())
+        elif line.strip():
+            break
+    return found
+
+
+def section_body(text: str, heading: str | None) -> str:
+    """A section's text without its heading lines: the one place that knows where a section's
+    heading ends (ATX or setext, and the empty headings folded in front of it). Text before
+    the first heading (``heading`` None) is all body."""
+    if heading is None:
+        return text
+    lines = text.split("\n")
+    i = 0
+    while i < len(lines):
+        if not lines[i].strip() or _ATX.match(lines[i]):
+            i += 1
+        elif i + 1 < len(lines) and _SETEXT.match(lines[i + 1]):
+            i += 2
+        else:
+            break
+    return "\n".join(lines[i:])
 
 
 def normalize_heading(text: str) -> str:

@@ -1,19 +1,17 @@
-"""Fusion of the search arms' answers. Pure functions over (id, score) lists and maps.
+"""Fusion of the search arms' answers. Pure functions over ranked (id, score) lists.
 
-Two schemes, chosen by which arms ran:
-
-* **Both arms: calibrated score fusion.** ``fused = cosine + LEXICAL_WEIGHT * coverage``,
-  where ``cosine`` is the section's similarity to the query (its best window) and
-  ``coverage`` the share of the query's informative (IDF-weighted) terms the section holds.
-  Both are on a fixed [0, 1] scale whatever the query, unlike BM25, so they add up. Every
-  candidate of either arm gets its exact cosine (the semantic arm scores the lexical
-  candidates too). Measured on bench/data/search_eval.jsonl against reciprocal rank fusion:
-  RRF lets a weak lexical match (BM25 over OR-ed terms finds *something* for any question)
-  outvote a strong semantic one; see bench/RESULTS.md for the numbers.
+* **Both arms: reciprocal rank fusion.** A section scores ``1 / (RRF_K + rank)`` in each arm
+  that found it, summed and divided by the best possible sum, so a section first in both arms
+  scores 1.0. Ranks need no calibration between BM25 and cosines, which is why it carries
+  from vault to vault: chosen leaving one corpus out over four real corpora against score
+  mixtures and cosine-plus-coverage (bench/search_lab.py; figures in bench/RESULTS.md).
 * **Lexical alone: BM25 scaled by the best hit's**, so the first hit scores 1.0 and the gaps
   between hits stay what BM25 says. Decay multiplies this score afterwards, and rank-based
   scores would let a 0.92 decay bury the clearly best match under weaker ones.
-  (Reciprocal rank fusion, :func:`fuse`, stays as the baseline bench/eval_search.py compares.)
+* **Semantic alone: the cosine.**
+
+Every list is cut at the same depth whatever ``k`` a search asks for (retrieval/search.py),
+so the first hits never depend on how many were asked for.
 """
 
 from __future__ import annotations
@@ -21,8 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-RRF_K = 60
-LEXICAL_WEIGHT = 0.1  # calibrated in bench/eval_search.py --fusions
+RRF_K = 5
 
 
 @dataclass(frozen=True, slots=True)
@@ -31,26 +28,20 @@ class Fused:
     fused: float
     lexical: float | None  # BM25, when the lexical arm found the section
     semantic: float | None  # cosine, when the section has vectors
-    coverage: float | None = None  # share of the query's informative terms, lexical hits only
 
 
-def fuse(lexical: Sequence[tuple[int, float]] | None,
-         semantic: Sequence[tuple[int, float]] | None, k: int = RRF_K) -> list[Fused]:
-    """Reciprocal rank fusion; ``None`` for an arm that did not run. Best first.
-
-    Used when one arm ran (it then keeps that arm's order); both arms use
-    :func:`fuse_calibrated`, which measured better.
-    """
-    arms = [arm for arm in (lexical, semantic) if arm is not None]
-    if not arms:
-        return []
-    lex = dict(lexical or ())
-    sem = dict(semantic or ())
+def fuse_rrf(lexical: Sequence[tuple[int, float]], semantic: Sequence[tuple[int, float]],
+             cosines: Mapping[int, float] | None = None, k: float = RRF_K) -> list[Fused]:
+    """Reciprocal rank fusion of both arms, scaled so 1.0 is first in both. Best first.
+    ``cosines`` adds the exact cosine of sections the semantic list did not reach (reported,
+    not ranked: a rank beyond the list's depth counts nothing)."""
+    bm25, cos = dict(lexical), {**(cosines or {}), **dict(semantic)}
     totals: dict[int, float] = {}
-    for arm in arms:
-        for rank, (doc_id, _) in enumerate(arm, start=1):
-            totals[doc_id] = totals.get(doc_id, 0.0) + (k + 1) / (k + rank)
-    fused = [Fused(i, total / len(arms), lex.get(i), sem.get(i)) for i, total in totals.items()]
+    for ranking in (lexical, semantic):
+        for rank, (doc_id, _) in enumerate(ranking, start=1):
+            totals[doc_id] = totals.get(doc_id, 0.0) + 1.0 / (k + rank)
+    best = 2.0 / (k + 1)
+    fused = [Fused(i, total / best, bm25.get(i), cos.get(i)) for i, total in totals.items()]
     fused.sort(key=lambda f: (-f.fused, f.id))
     return fused
 
@@ -63,21 +54,8 @@ def fuse_lexical(lexical: Sequence[tuple[int, float]]) -> list[Fused]:
     return fused
 
 
-def fuse_calibrated(lexical: Sequence[tuple[int, float]], coverage: Mapping[int, float],
-                    cosine: Mapping[int, float], weight: float = LEXICAL_WEIGHT) -> list[Fused]:
-    """``cosine + weight * coverage`` over the union of both arms' candidates. Best first.
-
-    A lexical candidate without vectors yet (embedding still catching up) is given the mean
-    cosine of the other lexical candidates, so it is neither buried nor favoured; its
-    reported ``semantic`` score stays None.
-    """
-    bm25 = dict(lexical)
-    known = [cosine[i] for i in bm25 if i in cosine]
-    neutral = sum(known) / len(known) if known else 0.0
-    fused = []
-    for i in dict.fromkeys([*bm25, *cosine]):
-        cover = coverage.get(i) if i in bm25 else None
-        total = cosine.get(i, neutral) + weight * (cover or 0.0)
-        fused.append(Fused(i, total, bm25.get(i), cosine.get(i), cover))
+def fuse_semantic(semantic: Sequence[tuple[int, float]]) -> list[Fused]:
+    """The cosine is the score. Best first, ties by id."""
+    fused = [Fused(i, score, None, score) for i, score in semantic]
     fused.sort(key=lambda f: (-f.fused, f.id))
     return fused

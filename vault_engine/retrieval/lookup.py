@@ -6,7 +6,7 @@ import re
 from collections.abc import Sequence
 
 from vault_engine.errors import UnknownRef
-from vault_engine.parsing.sections import normalize_heading
+from vault_engine.parsing.sections import leading_headings, normalize_heading
 from vault_engine.refs import make_ref, parse_ref
 from vault_engine.stores.ledger import Ledger, NoteRow, SectionRow
 
@@ -51,6 +51,9 @@ def find_section(sections: Sequence[SectionRow], heading: str) -> SectionRow | N
     for section in sections:
         have = [normalize_heading(h) for h in section.heading_path]
         if wanted and have[-len(wanted):] == wanted:
+            return section
+    for section in sections:  # an empty heading folded into the section under it
+        if section.heading and wanted[-1:] and wanted[-1] in map(normalize_heading, leading_headings(section.text)):
             return section
     return None
 

@@ -2,40 +2,40 @@
 
 Order matters and is fixed: retrieve per arm -> fuse (pure) -> multiply by each document's
 decay (pure, after retrieval, never inside an index) -> take the top k -> resolve each hit's
-links -> optionally follow them.
+links -> optionally follow them. Each arm contributes the same number of candidates whatever
+``k`` is, so the first hits of ``-k 5`` are the first hits of ``-k 100``.
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Container, Iterable
+from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
 from vault_engine.config import Config
 from vault_engine.model import Hit, ResolvedLink, Scores, SearchResult
+from vault_engine.parsing.sections import section_body
+from vault_engine.retrieval.confidence import Evidence, MissRule, confidence
+from vault_engine.retrieval.coverage import section_coverage, term_weights
 from vault_engine.retrieval.decay import age_days, decay_multiplier
 from vault_engine.retrieval.follow import follow_targets, links_in_lines, resolved_link
-from vault_engine.retrieval.fusion import Fused, fuse_calibrated, fuse_lexical
+from vault_engine.retrieval.fusion import Fused, fuse_lexical, fuse_rrf, fuse_semantic
 from vault_engine.retrieval.lookup import find_section, section_ref
 from vault_engine.retrieval.snippets import make_snippet
 from vault_engine.stores.ledger import Ledger, NoteRow, SectionRow
 from vault_engine.stores.lexical import WhooshIndex, analyze
 
-if TYPE_CHECKING:
-    from vault_engine.retrieval.semantic import MissRule
-
-# Each arm returns this many candidates per requested hit before fusion and filtering.
-CANDIDATES_PER_HIT = 5
-MIN_CANDIDATES = 50
+ARM_DEPTH = 100  # candidates per arm, whatever k is asked for
+COVERAGE_DEPTH = 20  # best fused candidates whose share of the query's words the miss rule reads
 
 
 class SemanticArm(Protocol):
-    """What search needs from the embedding side (see the semantic issue)."""
+    """What search needs from the embedding side (retrieval.semantic.SemanticSearcher)."""
 
     def search(self, query: str, limit: int, include: Iterable[int] = (),
-               allowed: Container[int] | None = None) -> list[tuple[int, float]]:
-        """The ``limit`` nearest sections, plus the cosine of each ``include`` section."""
+               allowed: Container[int] | None = None) -> tuple[list[tuple[int, float]], dict[int, float]]:
+        """The ``limit`` nearest sections best first, and the cosine of each ``include`` one."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,57 +68,59 @@ class Searcher:
     lexical: WhooshIndex
     semantic: SemanticArm | None = None
     notices: list[str] = field(default_factory=list)
-    miss_rule: MissRule | None = None  # set with the semantic arm (retrieval.semantic)
+    miss_rule: MissRule = field(default_factory=MissRule)
     semantic_coverage: float | None = None
 
     def search(self, request: SearchRequest) -> SearchResult:
         now = request.now if request.now is not None else time.time()
-        limit = max(MIN_CANDIDATES, request.k * CANDIDATES_PER_HIT)
-        lexical = semantic = coverage = None
-        arms: list[str] = []
+        lexical = semantic = None
+        cosines: dict[int, float] = {}
         if "lexical" in request.arms:
-            lexical = self.lexical.search(request.query, limit, kind=request.kind,
+            lexical = self.lexical.search(request.query, ARM_DEPTH, kind=request.kind,
                                           project=request.project, tap=request.tap)
-            arms.append("lexical")
         if "semantic" in request.arms and self.semantic is not None:
             allowed = self.ledger.section_ids_where(request.kind, request.project, request.tap) \
                 if (request.kind or request.project or request.tap) else None
-            if lexical is not None:
-                coverage = self._coverage(request.query, [i for i, _ in lexical])
-            semantic = self.semantic.search(request.query, limit, [i for i, _ in lexical or ()], allowed)
-            arms.append("semantic")
-        fused = fuse_lexical(lexical or ()) if semantic is None else \
-            fuse_calibrated(lexical or (), coverage or {}, dict(semantic))
+            semantic, cosines = self.semantic.search(request.query, ARM_DEPTH,
+                                                     [i for i, _ in lexical or ()], allowed)
+        if lexical is not None and semantic is not None:
+            fused = fuse_rrf(lexical, semantic, cosines)
+        elif semantic is not None:
+            fused = fuse_semantic(semantic)
+        else:
+            fused = fuse_lexical(lexical or ())
+        arms = tuple(name for name, ran in (("lexical", lexical), ("semantic", semantic)) if ran is not None)
         candidates = self._candidates(fused, request, now)
-        if semantic is not None and self._is_miss(request.query, candidates, lexical is not None):
-            candidates = []
         top = sorted(candidates, key=lambda c: (-c.score, c.section.id))[: request.k]
+        evidence = self._evidence(request.query, arms, lexical, semantic, candidates, top[:1])
+        if self.miss_rule.is_miss(evidence):
+            top = []
         terms = set(analyze(request.query))
         hits = [self._hit(c, terms) for c in top]
         if request.follow > 0:
             hits += self._follow(hits, request.follow, now, request.decay)
-        return SearchResult(request.query, tuple(hits), tuple(arms), tuple(self.notices),
-                            self.semantic_coverage)
+        return SearchResult(request.query, tuple(hits), arms, tuple(self.notices),
+                            self.semantic_coverage, confidence(evidence))
 
-    def _coverage(self, query: str, section_ids: list[int]) -> dict[int, float]:
-        """Term coverage of each lexical candidate: the lexical side of calibrated fusion
-        (retrieval.fusion), on the same fixed scale as a cosine."""
-        from vault_engine.retrieval.semantic import lexical_coverage
+    def _evidence(self, query: str, arms: tuple[str, ...], lexical: Sequence[tuple[int, float]] | None,
+                  semantic: Sequence[tuple[int, float]] | None, candidates: list[_Candidate],
+                  top: list[_Candidate]) -> Evidence:
+        """What confidence and the miss rule read: where each arm's best hit is, the best
+        cosine, and how much of the query's informative words the best candidates hold."""
+        by_id = {c.section.id: c for c in candidates}
 
-        return lexical_coverage(self.ledger, self.lexical, query, section_ids)
+        def first_note(arm: Sequence[tuple[int, float]] | None) -> str | None:
+            best = next((by_id[i] for i, _ in arm or () if i in by_id), None)
+            return best.note.path if best else None
 
-    def _is_miss(self, query: str, candidates: list[_Candidate], lexical_ran: bool) -> bool:
-        """The miss rule of retrieval.semantic: no candidate holds enough of the query's
-        informative terms and none is close enough in meaning."""
-        from vault_engine.retrieval.semantic import MissRule
-
-        coverages = [c.fused.coverage for c in candidates if c.fused.coverage is not None]
-        if not lexical_ran:  # --semantic: measure the words in what meaning found
-            ids = [c.section.id for c in candidates[:MIN_CANDIDATES]]
-            coverages = list(self._coverage(query, ids).values())
+        weighed = candidates[:COVERAGE_DEPTH] if "semantic" in arms else []
+        # With words only, only "does the first hit hold every query word" is asked: no weights.
+        weights = term_weights(self.lexical, analyze(query)) if weighed else \
+            {t: 1.0 for t in dict.fromkeys(analyze(query))}
         cosines = [c.fused.semantic for c in candidates if c.fused.semantic is not None]
-        rule = self.miss_rule or MissRule()
-        return rule.is_miss(max(coverages, default=0.0), max(cosines, default=None))
+        return Evidence(arms, first_note(lexical), first_note(semantic), max(cosines, default=None),
+                        max((section_coverage(weights, c.note, c.section) for c in weighed), default=0.0),
+                        section_coverage(weights, top[0].note, top[0].section) if top else 0.0)
 
     def _candidates(self, fused: list[Fused], request: SearchRequest, now: float) -> list[_Candidate]:
         sections = self.ledger.sections_by_ids(f.id for f in fused)
@@ -128,8 +130,8 @@ class Searcher:
         for f in fused:
             section = sections.get(f.id)
             note = notes.get(section.note_id) if section else None
-            if note is None or not _passes(note, request):
-                continue  # a stale id (index catching up) or filtered out
+            if note is None or not _passes(note, request) or not _has_body(section):
+                continue  # a stale id (index catching up), filtered out, or only a heading
             c = _Candidate(f, note, section)
             c.decay, c.age = self._decay(note, reinforced.get(note.path), now) if request.decay else (1.0, None)
             c.score = f.fused * c.decay
@@ -146,8 +148,8 @@ class Searcher:
         return Hit(
             ref=section_ref(note, section), path=note.path, heading=section.heading,
             kind=note.kind, tap=note.tap, project=note.project, title=note.title,
-            snippet=make_snippet(section.text, terms), line_start=section.line_start,
-            line_end=section.line_end, score=c.score,
+            snippet=make_snippet(section_body(section.text, section.heading), terms),
+            line_start=section.line_start, line_end=section.line_end, score=c.score,
             scores=Scores(c.fused.lexical, c.fused.semantic, c.fused.fused, c.decay),
             links=links, via=via, age_days=c.age, section_id=section.id,
         )
@@ -186,6 +188,11 @@ class Searcher:
         fused = Fused(section.id, parent.scores.fused * 0.5, None, None)
         c = _Candidate(fused, note, section, multiplier, age, fused.fused * multiplier)
         return self._hit(c, set(), via=parent.ref)
+
+
+def _has_body(section: SectionRow) -> bool:
+    """Only a heading, with nothing under it before the next one: not a hit worth showing."""
+    return bool(section_body(section.text, section.heading).strip())
 
 
 def _passes(note: NoteRow, request: SearchRequest) -> bool:

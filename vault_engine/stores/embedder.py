@@ -314,6 +314,7 @@ class FakeEmbedder:
         self._max_tokens = max_tokens
         self.calls: list[int] = []  # batch sizes, so tests can count what was embedded
         self.texts: list[str] = []  # every text embedded, in order
+        self.queries: list[str] = []  # every text embedded through embed_queries
 
     @property
     def dimension(self) -> int:
@@ -337,8 +338,13 @@ class FakeEmbedder:
         """Nothing to load."""
 
     def embed_queries(self, texts: list[str]):
-        """``embed(texts)``."""
-        return self.embed(texts)
+        """The vectors of ``embed(texts)``, recorded in ``queries`` (``calls`` and ``texts``
+        count what the index embeds)."""
+        calls, seen = len(self.calls), len(self.texts)
+        vectors = self.embed(texts)
+        del self.calls[calls:], self.texts[seen:]
+        self.queries.extend(texts)
+        return vectors
 
     def save_query_model(self) -> str | None:
         """No faster path to make."""

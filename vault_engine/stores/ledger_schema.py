@@ -10,7 +10,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-SCHEMA_VERSION = 6  # 2: dead_ends, 3: embedded, 4: dead_ends.terms, 5: apostrophes, 6: 2 Whoosh fields
+SCHEMA_VERSION = 7  # 2: dead_ends, 3: embedded, 4: dead_ends.terms, 5: apostrophes, 6: 2 Whoosh fields,
+# 7: one Whoosh field, empty headings folded into their subsection
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);

@@ -1,10 +1,12 @@
-"""The lexical arm: a Whoosh (whoosh-reloaded) BM25F index over sections.
+"""The lexical arm: a Whoosh (whoosh-reloaded) BM25 index over sections.
 
-Two text fields: ``head`` (title, heading path, tags and folders: what the section is about,
-boost 2.5) and ``body``; kind, project and tap are exact-match filter fields. Whoosh stores
-only the section id: text lives in the ledger. Two fields rank better than five separate ones
-did (bench/eval_search.py: lexical recall@5 0.58 -> 0.65, MRR 0.45 -> 0.54) and cost fewer
-postings.
+One text field per section: its note title, heading path, tags and path, then its body, so
+plain BM25 sees a section as a reader does. kind, project and tap are exact-match filter
+fields. Whoosh stores only the section id: text lives in the ledger. One field measured
+better than the two (title and headings apart, boosted 2.5) it replaces, on every corpus of
+the search evaluation (bench/search_lab.py, bench/RESULTS.md): Whoosh adds the BM25 of each
+field, so a query word in both the heading and the body was saturated twice and the boost
+let generic heading words ("task", "query") outrank the body that answers.
 
 Measured choices that keep a pure-Python index usable at 10,000 notes (bench/RESULTS.md):
 one flat analyzer instead of Whoosh's chain of generator filters (about 40% faster
@@ -54,8 +56,7 @@ PARALLEL_THRESHOLD = 4000
 # ~8,000 sections stay in memory either way; from there to ~30,000 the spill that 256 MB
 # avoided costs about 10% more CPU: the price of staying within the 500 MB memory target.
 PARALLEL_WRITER_MB = 64
-FIELDS = ("head", "body")
-HEAD_BOOST = 2.5
+FIELDS = ("text",)
 
 
 def stem(word: str) -> str:
@@ -134,8 +135,7 @@ def _schema():
     return fields.Schema(
         id=fields.ID(stored=True, unique=True),
         note=fields.ID(),
-        head=fields.TEXT(analyzer=analyzer, field_boost=HEAD_BOOST),
-        body=fields.TEXT(analyzer=analyzer),
+        text=fields.TEXT(analyzer=analyzer),
         kind=fields.ID(),
         project=fields.ID(),
         tap=fields.ID(),
@@ -172,9 +172,9 @@ class LexicalDoc:
     tap: str
 
     @property
-    def head(self) -> str:
-        """What the section is about, in one field: title, heading path, tags, folders."""
-        return f"{self.title}\n{self.headings}\n{self.tags}\n{self.path}"
+    def text(self) -> str:
+        """What the index holds of the section: what it is about, then what it says."""
+        return f"{self.title}\n{self.headings}\n{self.tags}\n{self.path}\n{self.body}"
 
 
 class WhooshIndex:
@@ -252,7 +252,7 @@ class WhooshIndex:
                 writer.delete_by_query(Or([Term("id", i) for i in chunk]))
             for doc in docs:
                 writer.add_document(
-                    id=str(doc.id), note=str(doc.note_id), head=doc.head, body=doc.body,
+                    id=str(doc.id), note=str(doc.note_id), text=doc.text,
                     kind=doc.kind, project=doc.project, tap=doc.tap,
                 )
         except BaseException:
@@ -292,6 +292,14 @@ class WhooshIndex:
         docs = bm25.top_docs(searcher, FIELDS, words, limit, filters)
         return [(int(searcher.stored_fields(doc)["id"]), score) for doc, score in docs]
 
+    def doc_frequencies(self, terms: Iterable[str]) -> tuple[int, dict[str, int]]:
+        """(sections in the index, how many of them hold each analyzed term), read from the
+        searcher's open reader: no second pass over the segment tables."""
+        if not self.exists():
+            return 0, {t: 0 for t in terms}
+        reader = self._get_searcher().reader()
+        return reader.doc_count(), {t: max(reader.doc_frequency(f, t) for f in FIELDS) for t in terms}
+
     def _get_searcher(self):
         # Whoosh's Searcher.refresh() reuses per-segment readers, which keeps serving documents
         # deleted since (their segment id is unchanged): open a fresh searcher instead.
@@ -310,8 +318,8 @@ def query_terms(text: str) -> tuple[list[str], list[list[str]]]:
 
 
 def build_query(text: str):
-    """Whoosh's query for ``text``, never failing to parse: every term ORed over both fields,
-    plus any ``"quoted phrase"`` as a phrase that must match in the head or the body. (Leaving
+    """Whoosh's query for ``text``, never failing to parse: every term ORed, plus any
+    ``"quoted phrase"`` as a phrase that must match in order. (Leaving
     out terms common to many sections would halve search time, but it cost recall on
     bench/eval_search.py, so every term stays.)"""
     from whoosh.query import And, Or, Phrase, Term

@@ -1,0 +1,42 @@
+"""Confidence and the miss rule (vault_engine/retrieval/confidence.py): pure functions."""
+
+import pytest
+
+from vault_engine.errors import ConfigError
+from vault_engine.retrieval.confidence import DEFAULT_TERM_COVERAGE, Evidence, MissRule, confidence
+
+BOTH = ("lexical", "semantic")
+
+
+def test_two_arms_are_confident_when_their_best_hits_share_a_note():
+    assert confidence(Evidence(BOTH, "a.md", "a.md", 0.3, 0.1)) == "high"
+    assert confidence(Evidence(BOTH, "a.md", "b.md", 0.9, 1.0, 1.0)) == "low"
+    assert confidence(Evidence(BOTH, None, "b.md", 0.9)) == "low"  # words found nothing
+
+
+def test_one_arm_is_confident_when_its_first_hit_holds_every_query_word():
+    assert confidence(Evidence(("lexical",), "a.md", top_coverage=1.0)) == "high"
+    assert confidence(Evidence(("lexical",), "a.md", top_coverage=0.8)) == "low"
+    assert confidence(Evidence(("semantic",), None, "a.md", 0.7, top_coverage=1.0)) == "high"
+
+
+def test_a_miss_needs_disagreement_few_words_and_no_closer_than_off_topic():
+    rule = MissRule(cosine_floor=0.3, term_coverage=0.34)
+    weak = Evidence(BOTH, "a.md", "b.md", 0.25, 0.2)
+    assert rule.is_miss(weak)
+    assert not rule.is_miss(Evidence(BOTH, "a.md", "a.md", 0.25, 0.2))  # the arms agree
+    assert not rule.is_miss(Evidence(BOTH, "a.md", "b.md", 0.25, 0.5))  # enough of the words
+    assert not rule.is_miss(Evidence(BOTH, "a.md", "b.md", 0.31, 0.2))  # closer than off-topic
+    assert rule.is_miss(Evidence(BOTH, None, "b.md", None, 0.0))  # no candidate had vectors
+    assert not rule.is_miss(Evidence(("lexical",), "a.md", None, None, 0.0))  # words only: never
+
+
+def test_the_floor_is_the_measured_off_topic_level_unless_configured():
+    assert MissRule.from_config({}) == MissRule(0.0, DEFAULT_TERM_COVERAGE)
+    assert MissRule.from_config({}, offtopic=0.31).cosine_floor == 0.31
+    assert MissRule.from_config({"miss_cosine_floor": 0.2}, offtopic=0.31).cosine_floor == 0.2
+    assert MissRule.from_config({"miss_term_coverage": 1}).term_coverage == 1.0
+    with pytest.raises(ConfigError, match="search.miss_cosine_floor must be a number within"):
+        MissRule.from_config({"miss_cosine_floor": 1.5})
+    with pytest.raises(ConfigError, match="search.miss_term_coverage"):
+        MissRule.from_config({"miss_term_coverage": "high"})

@@ -1,0 +1,93 @@
+"""How sure a search is of its answer, and when the answer is a miss. Pure functions.
+
+**Confidence is agreement of independent evidence**, not a score threshold (cosines and BM25
+scores move from vault to vault and query to query; agreement does not):
+
+- both arms ran: ``high`` when the lexical arm's best section and the semantic arm's best
+  section belong to the same note: words and meaning, found independently, point at one
+  place. On the dev questions of the four evaluation corpora, the first hit was right for
+  95% of such searches and for a third of the others (bench/RESULTS.md);
+- one arm ran: ``high`` when its best hit holds every informative word of the query.
+
+Anything else is ``low``: a hit worth a glance, not a fact to act on.
+
+**A miss only when nothing is there** (DESIGN.md: a miss is a miss, never a guess). For an
+agent a false miss loses the answer, a weak hit costs a glance, so a search is a miss only
+when every signal is weak at once: the arms disagree, no candidate holds a third of the
+query's informative words, and the question comes no closer in meaning to any section than
+questions about the weather or a pizza place do (the vault's off-topic level, measured at
+index time by indexing/offtopic.py; a cosine means different things in different vaults).
+``[search] miss_cosine_floor`` and ``miss_term_coverage`` override the two levels.
+
+Questions on a vault's topic that the vault happens not to answer mostly come back as
+``low`` hits, not misses: on the evaluation's four corpora, thresholds on the best cosine
+and coverage chosen leaving one corpus out came out between 0.20 and 0.44 and lost answers
+on the held-out corpus (bench/RESULTS.md); no fixed floor tells them apart.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from vault_engine.errors import ConfigError
+
+HIGH, LOW = "high", "low"
+DEFAULT_TERM_COVERAGE = 1 / 3
+ALL_WORDS = 0.999  # coverage at which a section holds every informative word (float sums)
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """What the arms found, boiled down to what confidence and the miss rule read."""
+
+    arms: tuple[str, ...]
+    lexical_top: str | None = None  # note path of the lexical arm's best section
+    semantic_top: str | None = None  # note path of the semantic arm's best section
+    best_cosine: float | None = None  # among the candidates
+    best_coverage: float = 0.0  # the largest share of the query's informative words any candidate holds
+    top_coverage: float = 0.0  # that share for the first hit
+
+    @property
+    def arms_agree(self) -> bool:
+        return self.lexical_top is not None and self.lexical_top == self.semantic_top
+
+
+def confidence(e: Evidence) -> str:
+    """``high`` or ``low`` (see the module docstring)."""
+    if len(e.arms) == 2:
+        return HIGH if e.arms_agree else LOW
+    return HIGH if e.top_coverage >= ALL_WORDS else LOW
+
+
+@dataclass(frozen=True, slots=True)
+class MissRule:
+    """When a search with the semantic arm answers ``miss``: ``[search] miss_cosine_floor``
+    and ``miss_term_coverage``. (Words alone: a miss is no section sharing a word.)"""
+
+    cosine_floor: float = 0.0  # the vault's off-topic level, see from_config
+    term_coverage: float = DEFAULT_TERM_COVERAGE
+
+    @classmethod
+    def from_config(cls, table: Mapping[str, Any], offtopic: float | None = None) -> MissRule:
+        """Validate ``[search]``; an out-of-range value names its key. Without a
+        ``miss_cosine_floor`` the floor is the vault's measured off-topic level
+        (indexing/offtopic.py); before it is measured, meaning never calls a miss."""
+        floor = _unit_float(table, "miss_cosine_floor", offtopic if offtopic is not None else 0.0)
+        return cls(floor, _unit_float(table, "miss_term_coverage", DEFAULT_TERM_COVERAGE))
+
+    def is_miss(self, e: Evidence) -> bool:
+        """Every signal weak at once: the arms disagree (when both ran), no candidate holds
+        enough of the query's words, and none is close in meaning (no candidate with
+        vectors: meaning cannot vouch for any)."""
+        if "semantic" not in e.arms or e.arms_agree or e.best_coverage >= self.term_coverage:
+            return False
+        return e.best_cosine is None or e.best_cosine <= self.cosine_floor
+
+
+def _unit_float(table: Mapping[str, Any], key: str, default: float) -> float:
+    value = table.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0.0 <= value <= 1.0:
+        raise ConfigError(f"search.{key} must be a number within [0, 1]")
+    return float(value)

@@ -1,0 +1,75 @@
+"""Term coverage: how much of a query's informative words one section holds.
+
+The share of the query's terms, each weighted by its inverse document frequency, that a
+section's title, heading path, path and text contain. BM25 over OR-ed terms matches almost
+any question somewhere: "how do I sync my tasks with google calendar" shares "tasks" with
+every note of a task-plugin vault, which says nothing, and misses "google" and "sync", which
+say the most. Coverage says that on a fixed [0, 1] scale, whatever the query: the miss rule
+and single-arm confidence read it (retrieval/confidence.py).
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import re
+from collections.abc import Iterable, Mapping, Sequence
+
+from vault_engine.stores.ledger import Ledger, NoteRow, SectionRow
+from vault_engine.stores.lexical import STOP_WORDS, WhooshIndex, analyze, stem, stem_prefix
+
+COVERAGE_TEXT_CHARS = 20_000  # of a section, enough for any question to be about
+
+
+def term_weights(lexical: WhooshIndex, terms: Iterable[str]) -> dict[str, float]:
+    """BM25's inverse document frequency of each analyzed term. A term no section has weighs
+    the most: it is the most specific thing the query says."""
+    total, frequencies = lexical.doc_frequencies(dict.fromkeys(terms))
+    return {t: math.log(1.0 + (total - df + 0.5) / (df + 0.5)) for t, df in frequencies.items()}
+
+
+def term_coverage(weights: Mapping[str, float], section_terms: set[str]) -> float:
+    """Share of the query's term weight found in one section (0 for an empty query)."""
+    total = sum(weights.values())
+    if total <= 0:
+        return 0.0
+    return sum(w for term, w in weights.items() if term in section_terms) / total
+
+
+def terms_in(text: str, terms: Iterable[str]) -> set[str]:
+    """The analyzed ``terms`` that :func:`analyze` would find in ``text``, without analyzing
+    all of it: only words that start with a term's :func:`stem_prefix` are stemmed."""
+    lowered = text.lower()
+    found = set()
+    for term in terms:
+        for match in _word_pattern(term).finditer(lowered):
+            word = match.group()
+            if len(word) > 1 and word not in STOP_WORDS and stem(word) == term:
+                found.add(term)
+                break
+    return found
+
+
+@functools.lru_cache(maxsize=4096)
+def _word_pattern(term: str) -> re.Pattern:
+    """Whole tokens, as analyze() cuts them, that start like a word stemming to ``term``
+    ("task.due.moment" is one token, not "task")."""
+    return re.compile(r"(?<!\w)(?<!\w[.'’])" + re.escape(stem_prefix(term)) + r"\w*(?:[.'’]\w+)*")
+
+
+def section_coverage(weights: Mapping[str, float], note: NoteRow, section: SectionRow) -> float:
+    """:func:`term_coverage` of one section, over what the lexical index holds of it: the note
+    title, heading path, path and text."""
+    text = f"{note.title}\n{' '.join(section.heading_path)}\n{note.path}\n{section.text}"
+    return term_coverage(weights, terms_in(text[:COVERAGE_TEXT_CHARS], weights))
+
+
+def coverage_of(ledger: Ledger, lexical: WhooshIndex, query: str,
+                section_ids: Sequence[int]) -> dict[int, float]:
+    """:func:`section_coverage` of each listed section, rows read from the ledger."""
+    if not section_ids:
+        return {}
+    weights = term_weights(lexical, analyze(query))
+    sections = ledger.sections_by_ids(section_ids)
+    notes = ledger.notes_by_ids(s.note_id for s in sections.values())
+    return {i: section_coverage(weights, notes[s.note_id], s) for i, s in sections.items() if s.note_id in notes}
