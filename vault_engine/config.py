@@ -27,6 +27,8 @@ DEFAULT_KIND_RULES: tuple[tuple[str, str], ...] = (
     ("specs/**", "spec"),
     ("notion/**", "notion"),
     ("memory/**", "memory"),
+    ("decisions/**", "decision"),
+    ("docs/adr/**", "decision"),
 )
 
 

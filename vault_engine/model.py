@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-KINDS = ("checkpoint", "working-note", "spec", "memory", "notion", "note")
+KINDS = ("checkpoint", "working-note", "spec", "memory", "decision", "notion", "note")
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,18 +45,29 @@ class Section:
 
 @dataclass(frozen=True, slots=True)
 class DeadEnd:
-    """An approach ruled out, as written in a checkpoint's ``## Failed`` list or marked in a
-    working note. ``agent`` and ``when`` come from the note (``when``: Unix seconds of its
-    ``created``, None when undated); project and path are the note's."""
+    """An approach ruled out: a checkpoint's ``## Failed`` item, a working-note marker, or an
+    option a decision record rejected. ``agent`` and ``when`` come from the note (``when``:
+    Unix seconds of its date, None when undated); project and path are the note's."""
 
     text: str  # the approach, [[links]] kept
     reason: str | None
-    source: str  # "checkpoint" | "working note"
+    source: str  # "checkpoint" | "working note" | "decision record"
     line: int  # 1-based file line of the item or marker
     heading: str | None  # the heading of the section holding it, for its ref
     slug: str  # short, unique within the note: "drop-the-second-microphone"
     agent: str | None = None
     when: float | None = None
+    detail: str | None = None  # its description as written (a record's text under an option)
+
+
+@dataclass(frozen=True, slots=True)
+class Accepted:
+    """A statement of what a note records as chosen: a checkpoint's Goal, a record's chosen
+    option or Decision. ``deadend check`` weighs a proposal against these too."""
+
+    text: str
+    line: int
+    heading: str | None
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +84,8 @@ class ParsedNote:
     links: tuple[LinkOccurrence, ...]
     doc_time: float | None  # frontmatter updated/created/last_edited_time, Unix seconds
     yaml_error: str | None = None
-    dead_ends: tuple[DeadEnd, ...] = ()  # checkpoint Failed items, working-note markers
+    dead_ends: tuple[DeadEnd, ...] = ()  # Failed items, working-note markers, rejected options
+    accepted: tuple[Accepted, ...] = ()  # what the note records as chosen
 
 
 @dataclass(frozen=True, slots=True)

@@ -183,12 +183,13 @@ class Vault:
         return (result.embedded if result else 0), notices
 
     def _warm_rulings(self) -> None:
-        """Ruling vectors for ``deadend check``, computed while the model is loaded anyway."""
+        """Vectors for ``deadend check`` (rulings, their descriptions, what their notes chose),
+        computed while the model is loaded anyway."""
         from vault_engine.memory.deadends import load_rulings
         from vault_engine.memory.ruling_vectors import CACHE_FILE, warm_ruling_vectors
 
-        texts = [ruling.text for ruling in load_rulings(self.ledger)]
-        warm_ruling_vectors(texts, self.embedder(), self.config.index_dir / CACHE_FILE)
+        texts = [t for r in load_rulings(self.ledger) for t in (r.text, r.detail) if t]
+        warm_ruling_vectors(texts + self.ledger.accepted_texts(), self.embedder(), self.config.index_dir / CACHE_FILE)
 
     def index_paths(self, paths: Iterable[str], *, now: float | None = None) -> IndexReport:
         """Apply what changed at these vault-relative paths only (files or folders): the
@@ -362,8 +363,7 @@ class Vault:
                       lexical_only: bool = False) -> DeadendCheck:
         """Has this been tried? Every dead end of the vault is checked; with ``project``,
         rulings of other projects are flagged ``elsewhere``."""
-        from vault_engine.memory.accepted import AcceptedDesigns
-        from vault_engine.memory.deadends import check_proposal, load_rulings
+        from vault_engine.memory.deadends import accepted_designs, check_proposal, load_rulings
         from vault_engine.memory.matching import DeadendSettings
         from vault_engine.memory.ruling_vectors import CACHE_FILE as RULING_CACHE, open_ruling_arm
 
@@ -373,13 +373,12 @@ class Vault:
             notices.append(f"project {project!r} has no notes in the index yet: "
                            "every ruling is flagged elsewhere")
         settings = DeadendSettings.from_config(self.config.section("deadend"))
-        semantic = accepted = None
+        semantic = None
         if not lexical_only:
             semantic, problem = open_ruling_arm(self.embedder, self.config.index_dir / RULING_CACHE)
             notices += [problem] if problem else []
-            accepted = AcceptedDesigns(ledger, self.lexical, settings.accepted_share)
-        return check_proposal(proposal, load_rulings(ledger), project=project, k=k, settings=settings,
-                              semantic=semantic, accepted=accepted, notices=notices)
+        return check_proposal(proposal, load_rulings(ledger), accepted=accepted_designs(ledger), project=project,
+                              k=k, settings=settings, semantic=semantic, notices=notices)
 
     def checkpoint_new(self, draft: CheckpointDraft, *, now: float | None = None) -> CheckpointWritten:
         """Write a checkpoint from the template (never overwriting one) and index it at once,

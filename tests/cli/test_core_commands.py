@@ -49,6 +49,18 @@ def test_search_json_follows_the_contract(vault, cli):
     assert hit["links"] == [{"raw": "[[session-store]]", "ref": "session-store.md", "resolved": True}]
 
 
+def test_every_answer_says_how_confident_it_is(vault, cli):
+    sure = cli("--vault", vault, "search", "refresh tokens rotate", "--lexical")
+    assert sure.out.splitlines()[0] == "confidence high: the first hit holds every word of the query"
+    unsure = cli("--vault", vault, "search", "refresh tokens quarterly", "--lexical", "--json").json
+    assert (unsure["status"], unsure["confidence"]) == ("hit", "low")
+
+
+def test_an_unknown_kind_or_project_is_a_usage_error_not_a_miss(vault, cli):
+    result = cli("--vault", vault, "search", "refresh", "--kind", "specs", "--lexical")
+    assert result.code == 1 and result.err.count("\n") == 1 and "kinds are: checkpoint" in result.err
+
+
 def test_json_flag_works_before_the_command_too(vault, cli):
     result = cli("--json", "--vault", vault, "search", "refresh", "--lexical")
     assert result.json["status"] == "hit"

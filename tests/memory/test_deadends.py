@@ -7,9 +7,7 @@ import pytest
 
 from tests.conftest import FROZEN_NOW
 from vault_engine.errors import UnknownProject
-from vault_engine.memory.accepted import AcceptedDesigns
-from vault_engine.memory.deadends import check_proposal, load_rulings
-from vault_engine.memory.matching import DeadendSettings
+from vault_engine.memory.deadends import Accepted, check_proposal, load_rulings
 from vault_engine.stores.embedder import FakeEmbedder
 from vault_engine.vault import Vault
 
@@ -147,42 +145,52 @@ def test_without_a_model_the_lexical_arm_answers_and_says_so(make_vault):
     assert any("only the lexical arm ran" in n for n in check.notices)
 
 
-class AgreeingArm:
-    """A semantic arm that finds everything very similar: only the veto can say no."""
+class FixedArm:
+    """A semantic arm that finds every ruling at ``ruling`` and every chosen design at
+    ``chosen``: the rule alone decides."""
 
-    def cosines(self, proposal, rulings):
-        return [0.95] * len(rulings)
+    def __init__(self, ruling=0.95, chosen=0.5, accepted=("keep sessions in signed cookies",)):
+        self.ruling, self.chosen, self.accepted = ruling, chosen, set(accepted)
 
-    def pair_cosines(self, pairs):
-        return [0.95] * len(pairs)
+    def cosines(self, proposal, texts):
+        return [self.chosen if t in self.accepted else self.ruling for t in texts]
 
 
-def test_a_proposal_naming_the_recorded_accepted_design_is_vetoed(vault):
+def test_the_chosen_design_is_read_from_the_note_and_shown_when_stated_outright(vault, make_vault):
+    assert "Decision: keep sessions in signed cookies (HMAC, key id inside the cookie)." in \
+        vault.ledger.accepted_texts()
+    summary_only = vault.deadend_check("keep sessions in a shared Redis", lexical_only=True)
+    assert summary_only.rulings[0].chosen is None  # a Summary is weighed, not quoted
+    goal = BILLING.replace("## Summary", "## Goal")
+    with Vault(make_vault({"projects/billing/checkpoints/20261029T154500Z-codex-a12.md": goal})) as v:
+        v.index(embed=False)
+        check = v.deadend_check("keep sessions in a shared Redis", lexical_only=True)
+    assert check.rulings[0].chosen.startswith("Decision: keep sessions in signed cookies")
+    assert "Chosen instead: Decision: keep sessions in signed cookies" in check.rendered
+
+
+def test_a_proposal_closer_to_a_chosen_design_than_to_the_ruling_is_quiet(vault):
     rulings = [r for r in load_rulings(vault.ledger) if r.text == "Keep sessions in a shared Redis"]
-    settings = DeadendSettings()
-    accepted = AcceptedDesigns(vault.ledger, vault.lexical, settings.accepted_share)
-    proposal = "keep sessions in signed cookies"
-    vetoed = check_proposal(proposal, rulings, semantic=AgreeingArm(), accepted=accepted)
-    assert vetoed.status == "miss"
-    assert check_proposal(proposal, rulings, semantic=AgreeingArm()).status == "hit"
+    accepted = Accepted(["keep sessions in signed cookies"], lambda ids: {})
+    proposal = "store login state in signed cookies"
+    assert check_proposal(proposal, rulings, semantic=FixedArm(0.9, 0.5), accepted=accepted).status == "hit"
+    assert check_proposal(proposal, rulings, semantic=FixedArm(0.9, 0.88), accepted=accepted).status == "miss"
+    assert check_proposal(proposal, rulings, semantic=FixedArm(0.9, 0.88)).status == "hit"  # nothing chosen
 
 
-def test_an_accepted_sentence_that_also_names_the_ruled_out_choice_does_not_veto(make_vault):
-    files = dict(FILES)
-    files["projects/billing/checkpoints/20261029T154500Z-codex-a12.md"] = BILLING.replace(
-        "Decision: keep sessions in signed cookies (HMAC, key id inside the cookie).",
-        "We compared a shared Redis with signed cookies.")
-    with Vault(make_vault(files), embedder=FakeEmbedder()) as v:
-        v.index(embed=False, now=FROZEN_NOW)
-        rulings = [r for r in load_rulings(v.ledger) if r.text == "Keep sessions in a shared Redis"]
-        accepted = AcceptedDesigns(v.ledger, v.lexical, DeadendSettings().accepted_share)
-        check = check_proposal("keep sessions in signed cookies", rulings, semantic=AgreeingArm(),
-                               accepted=accepted)
-    assert check.status == "hit"
+def test_a_near_verbatim_restatement_with_another_framing_verb_is_caught_by_words_alone(make_vault):
+    files = {"projects/api/checkpoints/20260101T000000Z-claude-1.md": (
+        "---\ntype: checkpoint\n---\n# C\n## Goal\nName them `ingest` and `egress` after the pipeline stage.\n"
+        "## Failed\n- Name the queue types `hot`/`cold` -- readers took hot for urgent\n")}
+    with Vault(make_vault(files)) as v:
+        v.index(embed=False)
+        check = v.deadend_check("Call the queue types `hot` and `cold`, since that is literally what they are",
+                                lexical_only=True)
+    assert check.status == "hit" and check.rulings[0].arms == ("lexical",)
 
 
 def test_k_limits_the_rulings(vault):
-    check = check_proposal("sessions", load_rulings(vault.ledger), k=1, semantic=AgreeingArm())
+    check = check_proposal("sessions", load_rulings(vault.ledger), k=1, semantic=FixedArm())
     assert len(check.rulings) == 1
 
 

@@ -30,11 +30,17 @@ def vaults(tmp_path_factory):
         vault.close()
 
 
-@pytest.mark.parametrize("which", ["recorded", "unrecorded"])
-def test_proposing_the_accepted_design_does_not_raise_the_rejected_one(vaults, which):
-    check = vaults[which].deadend_check("keep sessions in signed cookies", project="billing")
+def test_proposing_the_recorded_accepted_design_does_not_raise_the_rejected_one(vaults):
+    check = vaults["recorded"].deadend_check("keep sessions in signed cookies", project="billing")
     assert check.arms == ("lexical", "semantic")
     assert "Keep sessions in a shared Redis" not in [r.text for r in check.rulings]
+
+
+def test_where_nothing_chosen_is_recorded_similarity_alone_decides(vaults):
+    """Same topic, same words, nothing saying cookies were chosen: the Redis ruling is raised
+    (for the agent to read why), which is why the decision is worth writing down."""
+    check = vaults["unrecorded"].deadend_check("keep sessions in signed cookies", project="billing")
+    assert "Keep sessions in a shared Redis" in [r.text for r in check.rulings]
 
 
 def test_a_paraphrase_of_the_rejected_design_raises_it(vaults):

@@ -21,10 +21,11 @@ from tui.widgets.vault_header import VaultHeader
 from vault_engine.vault import Vault
 
 DEBOUNCE_SECONDS = 0.4
-SOURCES = (("checkpoints", "checkpoint"), ("working notes", "working note"))
+SOURCES = (("checkpoints", "checkpoint"), ("working notes", "working note"), ("decision records", "decision record"))
 EMPTY = ("No dead ends recorded yet. An agent records one in the Failed list of a checkpoint:\n"
          "vault-engine checkpoint new --project P --agent A --failed \"what — why\"\n"
-         "or with a DEADEND: line in a working note. Then press F5 to index.")
+         "or with a DEADEND: line in a working note; a decision record under decisions/ lists the options\n"
+         "it rejected (templates/decision-record.md). Then press F5 to index.")
 
 
 class DeadEndsScreen(Screen):

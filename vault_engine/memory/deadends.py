@@ -1,43 +1,30 @@
 """Dead ends: list them, and check a proposal against them ("has this been tried before?").
 
 The proposal is the query and every dead end recorded in the vault is the corpus: checkpoint
-``## Failed`` items and working-note markers, extracted at index time into the ledger. With a
+``## Failed`` items, working-note markers and the options decision records rejected,
+extracted at index time into the ledger with what each note records as chosen. With a
 project given, rulings of other projects still count but are flagged ``elsewhere``: what
 failed on other hardware may not fail here. Scoring is in :mod:`vault_engine.memory.matching`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from vault_engine.errors import ModelUnavailable
-from vault_engine.memory.matching import (
-    SUBSTITUTION, DeadendSettings, Evidence, TermWeights, Words, containment, content_words,
-    filler_terms, leftovers, lexical_match, match_score, relation, semantic_match,
-)
+from vault_engine.memory.matching import (DeadendSettings, Evidence, TermWeights, content_terms, filler_terms,
+                                          lexical_match, match_score, semantic_match, words_evidence)
 from vault_engine.memory.render import render_interruption
 from vault_engine.refs import make_ref
 from vault_engine.stores.ledger import Ledger
 
-
 class SemanticArm(Protocol):
     """What a check needs from the embedding side (:class:`RulingEmbeddings` for real)."""
 
-    def cosines(self, proposal: str, rulings: Sequence[str]) -> list[float]:
-        """Cosine of the proposal with each ruling text."""
-
-    def pair_cosines(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
-        """Cosine of each pair of texts."""
-
-
-class AcceptedLookup(Protocol):
-    """Where accepted designs are found (:class:`AcceptedDesigns` for real)."""
-
-    def statement_naming(self, differing: Sequence[str], differing_terms: frozenset[str],
-                         topic_terms: frozenset[str], ruled_out_terms: frozenset[str]) -> str | None:
-        """An accepted-design sentence naming the proposal's differing words, or None."""
+    def cosines(self, proposal: str, texts: Sequence[str]) -> list[float]:
+        """Cosine of the proposal with each text."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,15 +37,19 @@ class Ruling:
     agent: str | None
     when: float | None  # Unix seconds: the note's created date, else its file time
     slug: str
-    source: str  # "checkpoint" | "working note"
+    source: str  # "checkpoint" | "working note" | "decision record"
     ref: str
     path: str
     line: int
-    terms: frozenset[str] = frozenset()
+    note_id: int = 0
+    detail: str | None = None  # its description as written, when a record gives one
+    terms: frozenset[str] = frozenset()  # content words of the text
+    lead_terms: frozenset[str] = frozenset()  # ...of its description's first sentence
     score: float | None = None
     elsewhere: bool = False
     arms: tuple[str, ...] = ()  # the arms that raised it
     evidence: Evidence | None = None
+    chosen: str | None = None  # what its note records as chosen instead, when it says
 
     def to_json(self) -> dict[str, Any]:
         """The ruling as DESIGN.md's JSON contract has it (plus how it matched, if checked)."""
@@ -67,14 +58,18 @@ class Ruling:
             "agent": self.agent, "when": None if self.when is None else int(self.when),
             "slug": self.slug, "source": self.source, "score": self.score,
             "elsewhere": self.elsewhere, "ref": self.ref, "path": self.path, "line": self.line,
+            "chosen": self.chosen,
         }
         if self.evidence is not None:
             e = self.evidence
             data["arms"] = list(self.arms)
-            data["scores"] = {"lexical": round(e.lexical_score, 4),
-                              "semantic": None if e.cosine is None else round(e.cosine, 4),
-                              "residual": None if e.residual_cosine is None else round(e.residual_cosine, 4)}
+            data["scores"] = {"lexical": round(e.words, 4), "semantic": _rounded(e.cosine),
+                              "semantic_chosen": _rounded(e.cosine_accepted)}
         return data
+
+
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, 4)
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,13 +98,10 @@ class DeadendCheck:
 def load_rulings(ledger: Ledger, project: str | None = None, note_id: int | None = None) -> list[Ruling]:
     """Every recorded dead end (of one project or one note), in vault order."""
     drop = filler_terms()
-    rulings = []
-    for (text, reason, source, line, heading, slug, agent, at, terms, path, proj, mtime_ns,
-         notion_id, _) in ledger.dead_end_rows(project, note_id):
-        rulings.append(Ruling(
-            text, reason, proj, agent, at if at is not None else mtime_ns / 1e9, slug, source,
-            make_ref(path, heading, notion_id), path, line, frozenset(terms.split()) - drop))
-    return rulings
+    return [Ruling(r.text, r.reason, r.project, r.agent, r.at if r.at is not None else r.mtime_ns / 1e9, r.slug,
+                   r.source, make_ref(r.path, r.heading, r.notion_id), r.path, r.line, r.note_id, r.detail,
+                   frozenset(r.terms) - drop, frozenset(r.lead_terms) - drop)
+            for r in ledger.dead_end_rows(project, note_id)]
 
 
 def list_dead_ends(ledger: Ledger, project: str | None = None) -> list[Ruling]:
@@ -118,13 +110,12 @@ def list_dead_ends(ledger: Ledger, project: str | None = None) -> list[Ruling]:
     return sorted(rulings, key=lambda r: (-(r.when or 0.0), r.path, r.line))
 
 
-def check_proposal(proposal: str, rulings: Sequence[Ruling], *, project: str | None = None,
-                   k: int = 3, settings: DeadendSettings = DeadendSettings(),
-                   semantic: SemanticArm | None = None, accepted: AcceptedLookup | None = None,
-                   notices: Sequence[str] = ()) -> DeadendCheck:
+def check_proposal(proposal: str, rulings: Sequence[Ruling], *, accepted: Accepted | None = None,
+                   project: str | None = None, k: int = 3, settings: DeadendSettings = DeadendSettings(),
+                   semantic: SemanticArm | None = None, notices: Sequence[str] = ()) -> DeadendCheck:
     """Score the proposal against every ruling, raise those an arm accepts, best first."""
     notices = list(notices)
-    evidence, semantic_ran = gather_evidence(proposal, rulings, settings, semantic, notices, accepted)
+    evidence, semantic_ran = gather_evidence(proposal, rulings, semantic, notices, accepted)
     arms = ("lexical", "semantic") if semantic_ran else ("lexical",)
     raised = []
     for ruling, e in zip(rulings, evidence):
@@ -136,58 +127,66 @@ def check_proposal(proposal: str, rulings: Sequence[Ruling], *, project: str | N
         elsewhere = project is not None and ruling.project != project
         raised.append(replace(ruling, score=score, elsewhere=elsewhere, arms=fired, evidence=e))
     raised.sort(key=lambda r: (-r.score, r.elsewhere, -(r.when or 0.0), r.path, r.line))
-    top = tuple(raised[:k])
+    top = _with_chosen(raised[:k], accepted)
     return DeadendCheck(proposal, project, arms, top, render_interruption(proposal, top, project, arms),
                         tuple(notices))
 
 
-def gather_evidence(proposal: str, rulings: Sequence[Ruling], settings: DeadendSettings,
-                    semantic: SemanticArm | None, notices: list[str],
-                    accepted: AcceptedLookup | None = None) -> tuple[list[Evidence], bool]:
-    """What both arms measure for every ruling, and whether the semantic arm ran: it is
-    skipped, with a notice, when the model cannot be used."""
-    words = content_words(proposal)
-    terms = words.terms - filler_terms()
+@dataclass(frozen=True, slots=True)
+class Accepted:
+    """What the vault records as chosen, as a check needs it: every statement (for the meaning
+    arm's comparison) and, per note, its first one with its heading (shown as what was chosen
+    instead when the note states it outright: a Goal, a Decision, a chosen option, not a
+    Summary, whose first sentence is usually the problem)."""
+
+    statements: Sequence[str]
+    first_of: Callable[[Sequence[int]], Mapping[int, tuple[str, str | None]]]
+
+
+STATED_CHOICES = frozenset({"goal", "goals", "decision", "decision outcome"})
+
+
+def accepted_designs(ledger: Ledger) -> Accepted:
+    """The vault's accepted designs, from the ledger."""
+    return Accepted(ledger.accepted_texts(), ledger.first_accepted_of)
+
+
+def gather_evidence(proposal: str, rulings: Sequence[Ruling], semantic: SemanticArm | None, notices: list[str],
+                    accepted: Accepted | None = None) -> tuple[list[Evidence], bool]:
+    """Both arms' evidence for every ruling, and whether the semantic arm ran (it is
+    skipped, with a notice, when the model cannot be used)."""
+    terms = content_terms(proposal)
     weights = TermWeights(r.terms for r in rulings)
-    # Most rulings share no word with the proposal: (0, 0) without weighing anything.
-    lexical = [containment(terms, r.terms, weights) if terms & r.terms else (0.0, 0.0) for r in rulings]
-    semantic_scores: dict[int, Evidence] = {}
+    words = [words_evidence(terms, (r.terms, r.lead_terms), weights) for r in rulings]
+    cosines: list[float | None] = [None] * len(rulings)
+    best_chosen = None
     if semantic is not None and rulings:
         try:
-            semantic_scores = _semantic_scores(proposal, words, rulings, settings, semantic, accepted)
+            cosines = _ruling_cosines(proposal, rulings, semantic)
+            statements = accepted.statements if accepted else ()
+            best_chosen = max(semantic.cosines(proposal, statements), default=None) if statements else None
         except ModelUnavailable as exc:
             notices.append(f"{exc}: only the lexical arm ran")
             semantic = None
-    out = []
-    for i, (covers_ruling, covers_proposal) in enumerate(lexical):
-        found = semantic_scores.get(i)
-        out.append(replace(found, covers_ruling=covers_ruling, covers_proposal=covers_proposal)
-                   if found else Evidence(covers_ruling, covers_proposal))
-    return out, semantic is not None
+    return ([Evidence(share, enough, cosine, best_chosen) for (share, enough), cosine in zip(words, cosines)],
+            semantic is not None and bool(rulings))
 
 
-def _semantic_scores(proposal: str, words: Words, rulings: Sequence[Ruling], settings: DeadendSettings,
-                     semantic: SemanticArm, accepted: AcceptedLookup | None) -> dict[int, Evidence]:
-    """The semantic evidence of the ``candidates`` rulings closest to the proposal (the rest
-    are not semantic candidates). Where both sides substitute words ("signed cookies" for
-    "shared Redis"), the differing words are compared, and looked up among accepted designs."""
-    cosines = semantic.cosines(proposal, [r.text for r in rulings])
-    close = sorted(range(len(rulings)), key=lambda i: -cosines[i])[: settings.candidates]
-    relations: dict[int, str] = {}
-    pairs: dict[int, tuple[str, str]] = {}
-    chosen: dict[int, str] = {}
-    for i in close:
-        ruling_words = content_words(rulings[i].text)
-        relations[i] = relation(words, ruling_words)
-        if relations[i] != SUBSTITUTION or cosines[i] < settings.semantic_min:
-            continue
-        pairs[i] = leftovers(words, ruling_words)
-        if accepted is not None:
-            statement = accepted.statement_naming(
-                pairs[i][0].split(), words.terms - ruling_words.terms,
-                words.terms & ruling_words.terms, ruling_words.terms - words.terms)
-            if statement:
-                chosen[i] = statement
-    residuals = dict(zip(pairs, semantic.pair_cosines(list(pairs.values()))))
-    return {i: Evidence(0.0, 0.0, cosines[i], relations[i], residuals.get(i), chosen.get(i))
-            for i in close}
+def _with_chosen(rulings: Sequence[Ruling], accepted: Accepted | None) -> tuple[Ruling, ...]:
+    """The raised rulings, each with what its note records as chosen instead (when it does)."""
+    if not rulings or accepted is None:
+        return tuple(rulings)
+    first = {note: text for note, (text, heading) in accepted.first_of([r.note_id for r in rulings]).items()
+             if heading is None or " ".join(heading.split()).casefold() in STATED_CHOICES}
+    return tuple(replace(r, chosen=first.get(r.note_id)) for r in rulings)
+
+
+def _ruling_cosines(proposal: str, rulings: Sequence[Ruling], semantic: SemanticArm) -> list[float]:
+    """Each ruling's cosine with the proposal: the better of its text and its description."""
+    texts = [r.text for r in rulings]
+    described = [i for i, r in enumerate(rulings) if r.detail]
+    scores = semantic.cosines(proposal, texts + [rulings[i].detail for i in described])
+    best = scores[:len(texts)]
+    for n, i in enumerate(described):
+        best[i] = max(best[i], scores[len(texts) + n])
+    return best

@@ -56,12 +56,16 @@ def render_interruption(proposal: str, rulings: Sequence[Ruling], project: str |
 
 
 def _ruling_lines(n: int, r: Ruling, project: str | None) -> list[str]:
-    who = r.agent or "an unnamed agent"
+    record = r.source == "decision record"
+    who = r.agent or ("its authors" if record else "an unnamed agent")
     where = f"project {r.project}" if r.project else "no project"
+    why = "Why it was not chosen" if record else "Why it failed"
     lines = [f"{n}. {r.text}",
-             f"   Ruled out on {iso_date(r.when)} by {who} ({where}, {r.source} {r.ref}).",
-             f"   Why it failed: {r.reason}" if r.reason else
-             f"   Why it failed: no reason was written down; read {r.ref} before deciding."]
+             f"   {'Rejected' if record else 'Ruled out'} on {iso_date(r.when)} by {who} ({where}, {r.source} {r.ref}).",
+             f"   {why}: {_short(r.reason)}" if r.reason else
+             f"   {why}: no reason was written down; read {r.ref} before deciding."]
+    if r.chosen:
+        lines.append(f"   Chosen instead: {_short(r.chosen)}")
     if r.elsewhere:
         lines.append(f"   Weaker evidence: this was ruled out on {where}, not on {project}; "
                      "what failed there may not fail here.")
@@ -69,6 +73,12 @@ def _ruling_lines(n: int, r: Ruling, project: str | None) -> list[str]:
         lines.append("   Weaker evidence: it is a marker in a working note, possibly a first "
                      "impression rather than a settled result.")
     return lines
+
+
+def _short(text: str, limit: int = 400) -> str:
+    """One line of at most ``limit`` characters: a record's reason can run for paragraphs."""
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
 def _hand_back(top: Ruling) -> str:
@@ -146,7 +156,7 @@ def _elsewhere_part(brief: ResumeBrief) -> str:
         step = brief.bears_on.get(f"{r.ref}#{r.slug}")
         lines.append(f"- {r.text}" + (f" — {r.reason}" if r.reason else "")
                      + f" ({r.project or 'no project'}, {r.agent or 'an unnamed agent'}, "
-                       f"{iso_date(r.when)}, {r.ref})" + (f"; bears on: {step}" if step else ""))
+                       f"{iso_date(r.when)}, {r.source} {r.ref})" + (f"; bears on: {step}" if step else ""))
     return "\n".join(lines)
 
 
@@ -222,7 +232,7 @@ def render_dead_end_list(rulings: Sequence[Ruling]) -> str:
         return "no dead ends recorded"
     lines = []
     for r in rulings:
-        source = "working note, weaker" if r.source == "working note" else "checkpoint"
+        source = "working note, weaker" if r.source == "working note" else r.source
         reason = f" — {r.reason}" if r.reason else " — (no reason written)"
         lines.append(f"{iso_date(r.when)}  {r.project or '-'}  {r.agent or '-'}  [{source}] "
                      f"{r.text}{reason}  ({r.ref})")

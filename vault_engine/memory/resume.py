@@ -20,8 +20,7 @@ from typing import Any
 
 from vault_engine.config import Config
 from vault_engine.memory.deadends import Ruling, load_rulings
-from vault_engine.memory.matching import (DeadendSettings, TermWeights, containment, content_words,
-                                           filler_terms)
+from vault_engine.memory.matching import DeadendSettings, TermWeights, content_terms, restated
 from vault_engine.memory.render import estimate_tokens
 from vault_engine.parsing.checkpoints import checkpoint_parts
 from vault_engine.parsing.frontmatter import parse_time
@@ -244,11 +243,11 @@ def bearing_dead_ends(ledger: Ledger, project: str, steps: tuple[str, ...],
     weights = TermWeights(r.terms for r in others)
     best: dict[str, tuple[float, Ruling, str]] = {}
     for step in steps:
-        terms = content_words(step).terms - filler_terms()
+        terms = content_terms(step)
         for ruling in others:
             if not terms & ruling.terms:
                 continue
-            score = max(containment(terms, ruling.terms, weights))
+            score = max(restated(terms, ruling.terms, weights), restated(ruling.terms, terms, weights))
             if score >= settings.bearing_min and score > best.get(_key(ruling), (0.0,))[0]:
                 best[_key(ruling)] = (score, ruling, step)
     ranked = sorted(best.values(), key=lambda b: (-b[0], b[1].path, b[1].line))[:MAX_ELSEWHERE]

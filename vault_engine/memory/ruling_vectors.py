@@ -1,10 +1,10 @@
 """The semantic arm of ``deadend check``: cosines against cached ruling vectors.
 
-Each dead end's text is embedded once and kept in ``.vault-engine/index/deadend_vectors.sqlite``
-through :class:`~vault_engine.stores.vectors.VectorCache`, keyed by (model, text hash). A
-check then embeds only the proposal, plus the few groups of differing words it compares. The
-file is separate from the section cache because that cache prunes every hash that is not a
-section's; it is derived like the rest of the index folder.
+Each dead end's text, its description and the accepted statements of its note are embedded
+once and kept in ``.vault-engine/index/deadend_vectors.sqlite`` through
+:class:`~vault_engine.stores.vectors.VectorCache`, keyed by (model, text hash). A check then
+embeds only the proposal. The file is separate from the section cache because that cache
+prunes every hash that is not a section's; it is derived like the rest of the index folder.
 """
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from vault_engine.errors import ModelUnavailable
 from vault_engine.stores.embedder import Embedder
 
 CACHE_FILE = "deadend_vectors.sqlite"
-RECIPE = "deadend-text;v1"  # bump when what a ruling is embedded as changes
+RECIPE = "deadend-text;v1"  # bump when what a text is embedded as changes
 
 
 def text_hash(text: str) -> str:
@@ -40,27 +40,22 @@ def open_ruling_arm(get_embedder: Callable[[], Embedder],
 
 
 class RulingEmbeddings:
-    """Embeds proposals and word groups; ruling vectors come from the cache when they can."""
+    """Embeds proposals; the vectors of rulings and accepted statements come from the cache
+    when they can."""
 
     def __init__(self, embedder: Embedder, cache_path: Path):
         self.embedder = embedder
         self.cache_path = cache_path
+        self._proposal: tuple[str, object] | None = None  # the last proposal and its vector
 
-    def cosines(self, proposal: str, rulings: Sequence[str]) -> list[float]:
-        """Cosine of the proposal with each ruling text (vectors are unit length)."""
-        if not rulings:
+    def cosines(self, proposal: str, texts: Sequence[str]) -> list[float]:
+        """Cosine of the proposal with each text (vectors are unit length); the proposal is
+        embedded once however many times one check asks."""
+        if not texts:
             return []
-        matrix = self.ruling_vectors(rulings)
-        vector = self.embedder.embed_queries([proposal])[0]
-        return [float(x) for x in matrix @ vector]
-
-    def pair_cosines(self, pairs: Sequence[tuple[str, str]]) -> list[float]:
-        """Cosine of each (a, b) pair; every distinct text is embedded once, in one batch."""
-        if not pairs:
-            return []
-        texts = list(dict.fromkeys(t for pair in pairs for t in pair))
-        vectors = dict(zip(texts, self.embedder.embed_queries(texts)))
-        return [float(vectors[a] @ vectors[b]) for a, b in pairs]
+        if self._proposal is None or self._proposal[0] != proposal:
+            self._proposal = (proposal, self.embedder.embed_queries([proposal])[0])
+        return [float(x) for x in self.ruling_vectors(texts) @ self._proposal[1]]
 
     def ruling_vectors(self, texts: Sequence[str]):
         """One unit vector per text: cached ones read, missing ones embedded and stored."""

@@ -34,6 +34,7 @@ _LINK_OR_CODE = re.compile(r"\[\[[^\]]*\]\]|`[^`]*`")
 _SLUG_WORD = re.compile(r"[a-z0-9]+")
 _TIMESTAMPED_NAME = re.compile(r"^\d{4}-?\d{2}-?\d{2}T[\d:-]*Z-(?P<agent>.+)$")
 _POSSESSIVE = re.compile(r"(?<=\w)['’]s\b")
+_LINK_TARGET = re.compile(r"\]\([^)\s]*\)|<?https?://\S+")  # a Markdown link's target, a bare URL
 
 
 class SectionLike(Protocol):
@@ -153,10 +154,29 @@ def item_reason(item: ListItem) -> tuple[str, str | None]:
     return text, "; ".join(parts) or None
 
 
+_SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=[\w\"'(`*\[])|\n+")
+
+
+def split_sentences(text: str) -> list[str]:
+    """Sentences of prose (hard-wrapped lines already joined), stripped; empty ones dropped."""
+    return [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]
+
+
 def match_text(text: str) -> str:
-    """The text ``deadend check`` compares: possessives dropped, so "the client's header"
-    and "the client" share the word client (the stemmer keeps the apostrophe)."""
-    return _POSSESSIVE.sub("", text)
+    """The text ``deadend check`` compares: link targets and URLs dropped ("[Maven](https://
+    maven.apache.org/)" says Maven), possessives too, so "the client's header" and "the
+    client" share the word client."""
+    return _POSSESSIVE.sub("", _LINK_TARGET.sub("]", text))
+
+
+def lead_sentence(detail: str | None, text: str) -> str | None:
+    """The first sentence of a ruling's description after its own text: what a record says
+    the option was, the sentence a near-verbatim restatement copies."""
+    if not detail:
+        return None
+    rest = detail[len(text):].lstrip(". ") if detail.startswith(text) else detail
+    # the first sentence that says something ("See https://..." does not)
+    return next((s for s in split_sentences(rest) if len(match_text(s).split()) >= 4), None)
 
 
 def slugify(text: str, taken: set[str] | None = None) -> str:

@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 from vault_engine.config import Config
-from vault_engine.model import KINDS, DeadEnd, ParsedNote
+from vault_engine.model import KINDS, Accepted, DeadEnd, ParsedNote
 from vault_engine.parsing.checkpoints import failed_dead_ends, note_agent
+from vault_engine.parsing.decisions import (ACCEPTED_IN_CHECKPOINTS, ACCEPTED_IN_RECORDS, accepted_designs,
+                                            chosen_option, record_rulings)
 from vault_engine.parsing.frontmatter import parse_time, split_frontmatter
 from vault_engine.parsing.links import extract_links, mask_code
 from vault_engine.parsing.markers import marked_dead_ends
@@ -18,6 +20,7 @@ DATE_KEYS = ("updated", "last_edited_time", "modified", "created", "date", "crea
 _KIND_ALIASES = {
     "working-note": "working-note", "working_note": "working-note", "working note": "working-note",
     "workingnote": "working-note", "working": "working-note", "specification": "spec",
+    "adr": "decision", "decision-record": "decision", "decision record": "decision", "rfc": "decision",
 }
 
 
@@ -40,18 +43,44 @@ def parse_note(rel_path: str, text: str, config: Config) -> ParsedNote:
         doc_time=document_time(fm.meta),
         yaml_error=fm.error,
         dead_ends=note_dead_ends(rel_path, kind, fm.meta, sections),
+        accepted=note_accepted(kind, sections),
     )
 
 
+RECORD_KINDS = ("decision", "spec")  # notes whose Alternatives / Considered Options are read
+
+
 def note_dead_ends(rel_path: str, kind: str, meta: dict, sections) -> tuple[DeadEnd, ...]:
-    """A checkpoint's ``## Failed`` items, or a working note's explicit markers; else none."""
-    if kind not in ("checkpoint", "working-note"):
-        return ()
-    agent = note_agent(rel_path, meta)
+    """A checkpoint's ``## Failed`` items, a working note's explicit markers, or the options a
+    decision record (or a spec) rejected; else none."""
     when = parse_time(meta.get("created")) or document_time(meta)
     if kind == "checkpoint":
-        return failed_dead_ends(sections, agent, when)
-    return marked_dead_ends(sections, agent, when)
+        return failed_dead_ends(sections, note_agent(rel_path, meta), when)
+    if kind == "working-note":
+        return marked_dead_ends(sections, note_agent(rel_path, meta), when)
+    if kind in RECORD_KINDS:
+        return record_rulings(sections, record_authors(meta), when)
+    return ()
+
+
+def note_accepted(kind: str, sections) -> tuple[Accepted, ...]:
+    """What the note records as chosen (parsing/decisions.py), for the notes that have rulings."""
+    if kind == "checkpoint":
+        return accepted_designs(sections, ACCEPTED_IN_CHECKPOINTS)
+    if kind in RECORD_KINDS:
+        return accepted_designs(sections, ACCEPTED_IN_RECORDS, chosen_option(sections))
+    return ()
+
+
+def record_authors(meta: dict) -> str | None:
+    """Who decided: frontmatter ``deciders`` (MADR), ``authors``, ``author`` or ``owner``."""
+    for key in ("deciders", "authors", "author", "owner"):
+        value = meta.get(key)
+        if isinstance(value, list):
+            value = ", ".join(str(v) for v in value if str(v).strip())
+        if isinstance(value, (str, int)) and str(value).strip():
+            return str(value).strip()
+    return None
 
 
 def note_title(rel_path: str, meta: dict) -> str:

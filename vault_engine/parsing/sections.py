@@ -109,6 +109,21 @@ def leading_headings(text: str) -> list[str]:
     return found
 
 
+def heading_line(section) -> int:
+    """The file line of a section's own heading, after any empty headings folded in front of
+    it (a section's ``line_start`` is where its text starts)."""
+    if section.heading is None:
+        return section.line_start
+    lines = section.text.split("\n")
+    body = len(section_body(section.text, section.heading).split("\n"))
+    own = len(lines) - body - 1  # the last of the heading lines
+    while own > 0 and not lines[own].strip():
+        own -= 1
+    if own > 0 and _SETEXT.match(lines[own]) and not _ATX.match(lines[own]):
+        own -= 1  # a setext heading's text sits above its underline
+    return section.line_start + max(0, own)
+
+
 def section_body(text: str, heading: str | None) -> str:
     """A section's text without its heading lines: the one place that knows where a section's
     heading ends (ATX or setext, and the empty headings folded in front of it). Text before

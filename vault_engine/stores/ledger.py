@@ -15,9 +15,10 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from vault_engine.model import ParsedNote, Section
-from vault_engine.stores.ledger_schema import (MIGRATIONS, NOTE_COLUMNS, SCHEMA, SCHEMA_VERSION,
-                                              SECTION_COLUMNS, KnownFile, NoteRow, SectionRow,
-                                              note_row, section_row)
+from vault_engine.parsing.checkpoints import lead_sentence, match_text
+from vault_engine.stores.ledger_schema import (DEAD_END_COLUMNS, MIGRATIONS, NOTE_COLUMNS, SCHEMA,
+                                              SCHEMA_VERSION, SECTION_COLUMNS, DeadEndRow, KnownFile, NoteRow,
+                                              SectionRow, dead_end_row, note_row, section_row)
 from vault_engine.stores.lexical import analyze
 from vault_engine.stores.reinforcements import Reinforced
 
@@ -127,7 +128,7 @@ class Ledger:
                 " WHERE id=?",
                 (*values, note_id),
             )
-            for table in ("sections", "links", "tags", "dead_ends"):
+            for table in ("sections", "links", "tags", "dead_ends", "accepted"):
                 self.db.execute(f"DELETE FROM {table} WHERE note_id=?", (note_id,))
         self.db.execute("DELETE FROM skipped WHERE path=?", (note.path,))
         self._insert_children(note_id, note)
@@ -152,9 +153,13 @@ class Ledger:
         self.db.executemany("INSERT INTO tags(note_id, tag) VALUES (?, ?)", [(note_id, t) for t in note.tags])
         self.db.executemany(
             "INSERT INTO dead_ends(note_id, ord, text, reason, source, line, heading, slug, agent, at,"
-            " terms) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-            [(note_id, i, d.text, d.reason, d.source, d.line, d.heading, d.slug, d.agent, d.when,
-              " ".join(analyze(d.text))) for i, d in enumerate(note.dead_ends)],
+            " detail, terms, lead_terms) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            [(note_id, i, d.text, d.reason, d.source, d.line, d.heading, d.slug, d.agent, d.when, d.detail,
+              _terms(d.text), _terms(lead_sentence(d.detail, d.text) or "")) for i, d in enumerate(note.dead_ends)],
+        )
+        self.db.executemany(
+            "INSERT INTO accepted(note_id, ord, text, line, heading) VALUES (?,?,?,?,?)",
+            [(note_id, i, a.text, a.line, a.heading) for i, a in enumerate(note.accepted)],
         )
 
     def touch_note(self, path: str, size: int, mtime_ns: int) -> None:
@@ -329,17 +334,32 @@ class Ledger:
             marks = ",".join("?" * len(chunk))
             yield from self.db.execute(f"{sql} WHERE s.note_id IN ({marks})", chunk)
 
-    def dead_end_rows(self, project: str | None = None, note_id: int | None = None) -> list[tuple]:
-        """Recorded dead ends joined with their notes, in vault order: (text, reason, source,
-        line, heading, slug, agent, at, terms, path, project, mtime_ns, notion_id, note id)."""
-        sql = ("SELECT d.text, d.reason, d.source, d.line, d.heading, d.slug, d.agent, d.at, d.terms,"
-               " n.path, n.project, n.mtime_ns, n.notion_id, n.id FROM dead_ends d"
-               " JOIN notes n ON n.id=d.note_id")
+    def dead_end_rows(self, project: str | None = None, note_id: int | None = None) -> list[DeadEndRow]:
+        """Recorded dead ends joined with their notes, in vault order."""
+        sql = f"SELECT {DEAD_END_COLUMNS} FROM dead_ends d JOIN notes n ON n.id=d.note_id"
         if note_id is not None:
-            return self.db.execute(f"{sql} WHERE n.id=? ORDER BY d.ord", (note_id,)).fetchall()
-        if project is not None:
-            return self.db.execute(f"{sql} WHERE n.project=? ORDER BY n.path, d.ord", (project,)).fetchall()
-        return self.db.execute(f"{sql} ORDER BY n.path, d.ord").fetchall()
+            rows = self.db.execute(f"{sql} WHERE n.id=? ORDER BY d.ord", (note_id,))
+        elif project is not None:
+            rows = self.db.execute(f"{sql} WHERE n.project=? ORDER BY n.path, d.ord", (project,))
+        else:
+            rows = self.db.execute(f"{sql} ORDER BY n.path, d.ord")
+        return [dead_end_row(r) for r in rows]
+
+    def accepted_texts(self) -> list[str]:
+        """Every statement of what a note records as chosen, each once."""
+        return [r[0] for r in self.db.execute("SELECT DISTINCT text FROM accepted ORDER BY text")]
+
+    def first_accepted_of(self, note_ids: Iterable[int]) -> dict[int, tuple[str, str | None]]:
+        """The first statement of what each of these notes records as chosen, with the heading
+        it was written under (None: a record's ``Chosen option`` line)."""
+        found: dict[int, tuple[str, str | None]] = {}
+        for chunk in _chunks(sorted(set(note_ids)), 500):
+            marks = ",".join("?" * len(chunk))
+            for note_id, text, heading in self.db.execute(
+                    f"SELECT note_id, text, heading FROM accepted WHERE note_id IN ({marks}) AND ord = "
+                    "(SELECT MIN(ord) FROM accepted a WHERE a.note_id = accepted.note_id)", chunk):
+                found[note_id] = (text, heading)
+        return found
 
     def tags_of(self, note_ids: Iterable[int]) -> dict[int, list[str]]:
         found: dict[int, list[str]] = {}
@@ -443,6 +463,11 @@ class Ledger:
             found.update(self.db.execute(
                 f"SELECT path, last_at FROM reinforcements WHERE path IN ({marks})", chunk).fetchall())
         return found
+
+
+def _terms(text: str) -> str:
+    """What ``deadend check`` compares of a text, stored once: analyzed content words."""
+    return " ".join(analyze(match_text(text)))
 
 
 def section_hash(title: str, section: Section) -> str:

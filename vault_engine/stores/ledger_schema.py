@@ -10,8 +10,8 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-SCHEMA_VERSION = 7  # 2: dead_ends, 3: embedded, 4: dead_ends.terms, 5: apostrophes, 6: 2 Whoosh fields,
-# 7: one Whoosh field, empty headings folded into their subsection
+SCHEMA_VERSION = 8  # 2: dead_ends, 3: embedded, 4: dead_ends.terms, 5: apostrophes, 6: 2 Whoosh fields,
+# 7: one Whoosh field, empty headings folded into their subsection, 8: decision records, accepted
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
@@ -82,21 +82,31 @@ CREATE TABLE IF NOT EXISTS reinforcements (  -- replayed from ledger/reinforceme
     last_by TEXT,
     last_why TEXT
 );
-CREATE TABLE IF NOT EXISTS dead_ends (  -- checkpoint Failed items, working-note markers
+CREATE TABLE IF NOT EXISTS dead_ends (  -- Failed items, working-note markers, rejected options
     id INTEGER PRIMARY KEY,
     note_id INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
     ord INTEGER NOT NULL,
     text TEXT NOT NULL,
     reason TEXT,
-    source TEXT NOT NULL,            -- "checkpoint" | "working note"
+    source TEXT NOT NULL,            -- "checkpoint" | "working note" | "decision record"
     line INTEGER NOT NULL,
     heading TEXT,
     slug TEXT NOT NULL,
     agent TEXT,
     at REAL,                         -- the note's created date; NULL: undated (use mtime)
-    terms TEXT NOT NULL              -- analyze(text), space-separated: deadend check
+    detail TEXT,                     -- its description as written (a record's text under an option)
+    terms TEXT NOT NULL,             -- analyze(match_text(text)), space-separated: deadend check
+    lead_terms TEXT NOT NULL         -- the same of the description's first sentence ('' without one)
 );
 CREATE INDEX IF NOT EXISTS dead_ends_note ON dead_ends(note_id);
+CREATE TABLE IF NOT EXISTS accepted (  -- what a note records as chosen: Goal, Decision, chosen option
+    note_id INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
+    ord INTEGER NOT NULL,
+    text TEXT NOT NULL,
+    line INTEGER NOT NULL,
+    heading TEXT
+);
+CREATE INDEX IF NOT EXISTS accepted_note ON accepted(note_id);
 CREATE TABLE IF NOT EXISTS skipped (
     path TEXT PRIMARY KEY,
     reason TEXT NOT NULL,
@@ -151,6 +161,36 @@ class SectionRow:
     line_end: int
     text: str
     hash: str
+
+
+@dataclass(frozen=True, slots=True)
+class DeadEndRow:
+    """A recorded dead end with what ``deadend check`` needs of its note."""
+
+    text: str
+    reason: str | None
+    source: str
+    line: int
+    heading: str | None
+    slug: str
+    agent: str | None
+    at: float | None
+    detail: str | None
+    terms: tuple[str, ...]
+    lead_terms: tuple[str, ...]
+    note_id: int
+    path: str
+    project: str | None
+    mtime_ns: int
+    notion_id: str | None
+
+
+DEAD_END_COLUMNS = ("d.text, d.reason, d.source, d.line, d.heading, d.slug, d.agent, d.at, d.detail, d.terms,"
+                    " d.lead_terms, n.id, n.path, n.project, n.mtime_ns, n.notion_id")
+
+
+def dead_end_row(r: tuple) -> DeadEndRow:
+    return DeadEndRow(*r[:9], tuple(r[9].split()), tuple(r[10].split()), *r[11:])
 
 
 NOTE_COLUMNS = "id, path, title, kind, project, tap, doc_time, mtime_ns, notion_id, meta, yaml_error"

@@ -1,0 +1,113 @@
+"""Decision records and accepted designs (vault_engine/parsing/decisions.py), through
+parse_note as the indexer calls it."""
+
+from pathlib import Path
+
+from vault_engine.config import parse_config
+from vault_engine.parsing.note import parse_note
+
+CONFIG = parse_config(Path("/vault"), {})
+
+MADR = """---
+status: accepted
+date: 2024-05-02
+deciders: [Ana, Bo]
+---
+# Store chats
+
+## Considered Options
+
+* JSON
+* [MVStore](https://www.h2database.com/html/mvstore.html)
+* Custom format
+
+## Decision Outcome
+
+Chosen option: "MVStore", because it is simple and memory-efficient.
+
+## Pros and Cons of the Options
+
+### JSON
+
+* Good, because widely used
+* Bad, because too verbose
+
+### Custom format
+
+* Bad, because involves writing our own parser
+"""
+
+KEP = """# KEP-1: Eviction requests
+## Summary
+This KEP adds a declarative EvictionRequest API for cooperative pod termination.
+## Proposal
+The eviction request controller coordinates requesters and responders.
+## Alternatives [optional]
+
+### Pod API
+
+Use pod conditions to signal the intent to evict between requester and responder.
+More text that describes it.
+
+### Grouped alternatives
+#### Annotations on the pod
+Encode the responders in annotations.
+
+## Implementation History
+- 2024: alpha
+"""
+
+
+def parse(path, text):
+    return parse_note(path, text, CONFIG)
+
+
+def test_madr_rejected_options_with_reasons_and_the_chosen_design():
+    note = parse("decisions/0001-store-chats.md", MADR)
+    assert note.kind == "decision"
+    assert [(d.text, d.reason, d.source, d.agent) for d in note.dead_ends] == [
+        ("JSON", "too verbose", "decision record", "Ana, Bo"),
+        ("Custom format", "involves writing our own parser", "decision record", "Ana, Bo")]
+    assert note.accepted[0].text == "MVStore, because it is simple and memory-efficient."
+    assert note.dead_ends[0].line == 10  # the option's line in the file
+
+
+def test_a_chosen_option_named_by_its_label_in_parentheses_is_not_a_dead_end():
+    text = MADR.replace("* [MVStore](https://www.h2database.com/html/mvstore.html)",
+                        "* Keep chats in an embedded key-value store (MVStore)")
+    assert [d.text for d in parse("docs/adr/0001.md", text).dead_ends] == ["JSON", "Custom format"]
+
+
+def test_kep_alternatives_are_subsections_and_a_group_of_them_is_not_one():
+    note = parse("decisions/kep-1.md", KEP)
+    assert [d.text for d in note.dead_ends] == ["Pod API", "Annotations on the pod"]
+    pod = note.dead_ends[0]
+    assert pod.reason.startswith("Use pod conditions to signal the intent")
+    assert pod.detail.startswith("Pod API. Use pod conditions")
+    assert [a.text for a in note.accepted] == [
+        "This KEP adds a declarative EvictionRequest API for cooperative pod termination.",
+        "The eviction request controller coordinates requesters and responders."]
+
+
+def test_an_alternatives_list_without_subsections_gives_one_dead_end_per_item():
+    text = "# Spec\n## Decision\nKeep sessions in signed cookies.\n## Rejected alternatives\n" \
+           "- **A shared Redis.** A failover logged everyone out.\n- Sticky sessions -- deploys replace pods\n"
+    note = parse("specs/sessions.md", text)
+    assert [(d.text, d.reason) for d in note.dead_ends] == [
+        ("A shared Redis.", "A failover logged everyone out."), ("Sticky sessions", "deploys replace pods")]
+    assert [a.text for a in note.accepted] == ["Keep sessions in signed cookies."]
+
+
+def test_a_checkpoint_records_what_it_chose_in_its_goal_else_its_summary():
+    head = "---\ntype: checkpoint\n---\n# Checkpoint: x\n"
+    with_goal = parse("projects/p/checkpoints/a.md", head + "## Summary\nWe looked around.\n"
+                      "## Goal\nShip the outbox relay.\n## Failed\n- Retry inline -- it blocked requests\n")
+    assert [a.text for a in with_goal.accepted] == ["Ship the outbox relay."]
+    summary_only = parse("projects/p/checkpoints/b.md", head + "## Summary\nWe chose the outbox relay. "
+                         "It holds up.\n## Failed\n- Retry inline\n")
+    assert [a.text for a in summary_only.accepted] == ["We chose the outbox relay.", "It holds up."]
+
+
+def test_prose_is_not_a_decision_record():
+    note = parse("decisions/notes.md", "# Thoughts\nWe considered Redis but rejected it.\n")
+    assert note.dead_ends == () and note.accepted == ()

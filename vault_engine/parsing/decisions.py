@@ -1,0 +1,234 @@
+"""Decisions in notes: what was rejected (rulings) and what was chosen (accepted designs).
+
+Structure only, never sentiment. Three shapes are read:
+
+- **MADR records**: ``## Considered Options`` lists every option, ``## Decision Outcome`` says
+  ``Chosen option: "X", because ...``; every other option is a ruling, its reason the "Bad,
+  because" lines of its part of ``## Pros and Cons of the Options`` (else why the chosen one
+  won), and the chosen option with its justification is the accepted design.
+- **RFC / KEP-style alternatives**: a section headed ``Alternatives``, ``Alternatives
+  considered``, ``Rejected alternatives``, ``Rejected ideas`` (and the like) holds only what was
+  not chosen: each subsection one level down, or else each top-level list item, is a ruling
+  whose reason is the text under it. The accepted design is the record's ``Decision``,
+  ``Summary`` or ``Proposal``.
+- **Checkpoints** record what was chosen in ``## Goal`` or ``## Decision``, else ``## Summary``
+  (their rulings, the ``## Failed`` items, are read by parsing/checkpoints.py).
+
+A ruling's text is what was tried or proposed; ``detail`` is its description as written
+(the text under an alternative, an option's pros and cons), which ``deadend check`` compares
+too: "Pod API" alone says little, the paragraph under it says what it was.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+
+from vault_engine.model import Accepted, DeadEnd
+from vault_engine.parsing.checkpoints import (SectionLike, body_lines, item_reason, match_text, read_list,
+                                              slugify, split_sentences)
+from vault_engine.parsing.sections import heading_line
+
+SOURCE = "decision record"
+DETAIL_CHARS = 600  # of an alternative's description: enough to say what it was
+
+# "Alternatives", "Alternatives considered", "Rejected ideas", "Build location alternatives",
+# "Alternatives [optional]" (the KEP template's own words); not "Alternative X", which is one.
+_ALTERNATIVES = re.compile(
+    r"(?:^|\s)(?:alternatives(?:\s+(?:considered|rejected|not chosen))?|rejected\s+(?:ideas|alternatives|options|"
+    r"approaches|designs)|(?:other\s+)?options\s+(?:considered|rejected)|alternative\s+(?:approaches|designs)|"
+    r"discarded\s+(?:ideas|alternatives|options))(?:\s*[\[(]optional[\])])?$", re.IGNORECASE)
+_CONSIDERED = frozenset({"considered options", "options considered", "considered alternatives"})
+_OUTCOME = frozenset({"decision outcome", "decision"})
+_PROS_CONS = re.compile(r"^pros and cons", re.IGNORECASE)
+_CHOSEN = re.compile(r"chosen (?:option|alternative)\s*:?\**\s*:?\s*(?P<rest>.+)", re.IGNORECASE)
+_QUOTED = re.compile(r'^["“]([^"”]+)["”]\s*,?\s*(?P<why>.*)$')
+_BAD = re.compile(r"^(?:bad|con)\b[,:]?\s*(?:because\s+)?", re.IGNORECASE)
+_MARKUP = re.compile(r"[*_`\"“”]|\[\[|\]\]")
+ACCEPTED_IN_CHECKPOINTS = (frozenset({"goal", "goals", "decision"}), frozenset({"summary"}))
+ACCEPTED_IN_RECORDS = (frozenset({"decision", "decision outcome"}), frozenset({"summary", "proposal"}))
+
+
+def _name(section: SectionLike) -> str:
+    return " ".join((section.heading or "").split()).casefold()
+
+
+def plain(text: str) -> str:
+    """Markup-free, whitespace-collapsed text, link targets dropped: how options are matched
+    with each other ("[Gradle](https://gradle.org/)" is the option "Gradle")."""
+    return " ".join(_MARKUP.sub("", match_text(text)).replace("[", "").replace("]", "").split()).strip(" .:").casefold()
+
+
+def record_rulings(sections: Sequence[SectionLike], agent: str | None = None,
+                   when: float | None = None) -> tuple[DeadEnd, ...]:
+    """Every option a decision record (or a spec) rejected, in reading order."""
+    found: list[DeadEnd] = []
+    slugs: set[str] = set()
+    chosen = chosen_option(sections)
+    for section in sections:
+        if _name(section) in _CONSIDERED:
+            found += _considered(section, sections, chosen, slugs, agent, when)
+        elif section.level and _ALTERNATIVES.search(_name(section)) and not _has_subsections(section, sections):
+            found += _listed_alternatives(section, slugs, agent, when)
+    found += _alternative_sections(sections, slugs, agent, when)
+    return tuple(sorted(found, key=lambda d: d.line))
+
+
+def chosen_option(sections: Sequence[SectionLike]) -> tuple[str, str] | None:
+    """(option, justification) from a ``Chosen option: "X", because ...`` line."""
+    for section in sections:
+        if _name(section) not in _OUTCOME:
+            continue
+        for line in body_lines(section):
+            m = _CHOSEN.search(line)
+            if m:
+                rest = m.group("rest").strip()
+                quoted = _QUOTED.match(rest)
+                if quoted:
+                    return quoted.group(1).strip(" ,;"), quoted.group("why").strip()
+                option, _, why = rest.partition(",")
+                return option.strip(" *\""), why.strip()
+    return None
+
+
+def _considered(section, sections, chosen, slugs, agent, when) -> list[DeadEnd]:
+    """MADR: every listed option but the chosen one."""
+    pros_cons = _option_parts(sections)
+    out = []
+    for item in read_list(body_lines(section)):
+        text, _ = item_reason(item)
+        if not text or (chosen and _same_option(text, chosen[0])):
+            continue
+        part = next((lines for title, lines in pros_cons.items() if _same_option(text, title)), [])
+        bad = [_BAD.sub("", line).strip() for line in part if _BAD.match(line)]
+        reason = "; ".join(bad) or (f'"{chosen[0]}" was chosen instead' + (f", {chosen[1]}" if chosen[1] else "")
+                                    if chosen else None)
+        detail = " ".join([text, *part])[:DETAIL_CHARS]
+        out.append(DeadEnd(text, reason, SOURCE, section.line_start + item.offset, section.heading,
+                           slugify(text, slugs), agent, when, detail))
+    return out
+
+
+def _option_parts(sections: Sequence[SectionLike]) -> dict[str, list[str]]:
+    """Option title -> its list lines, from the subsections of ``Pros and Cons of the Options``."""
+    parts: dict[str, list[str]] = {}
+    for section in sections:
+        path = [" ".join(h.split()) for h in section.heading_path]
+        if len(path) >= 2 and _PROS_CONS.match(path[-2]) and section.heading:
+            parts[section.heading] = [item.text for item in read_list(body_lines(section)) if item.text]
+    return parts
+
+
+def _same_option(a: str, b: str) -> bool:
+    """One option named twice: the same words, one the start of the other, or one the label in
+    parentheses at the end of the other ("Compare ... per call (mtime polling)")."""
+    a, b = plain(a).strip(" ,;"), plain(b).strip(" ,;")
+    if not (a and b):
+        return False
+    return a == b or a.startswith(b) or b.startswith(a) or a.endswith(f"({b})") or b.endswith(f"({a})")
+
+
+def _alternatives_depth(section: SectionLike) -> int | None:
+    """Where the nearest alternatives heading above the section sits in its heading path
+    ("Alternatives > Staging alternatives > Git filter-branch": the second), if one does."""
+    for depth in range(len(section.heading_path) - 2, -1, -1):
+        if _ALTERNATIVES.search(" ".join(section.heading_path[depth].split())):
+            return depth
+    return None
+
+
+def _has_subsections(section: SectionLike, sections: Sequence[SectionLike]) -> bool:
+    """Whether any section lies under this one (then its list is an introduction's, its
+    alternatives are the subsections)."""
+    path = tuple(section.heading_path)
+    return any(len(s.heading_path) > len(path) and tuple(s.heading_path[:len(path)]) == path for s in sections)
+
+
+def _alternative_sections(sections, slugs, agent, when) -> list[DeadEnd]:
+    """Each subsection one level under an alternatives heading is one alternative; deeper
+    parts describe the alternative above them. (Read from heading paths: an alternatives
+    heading with nothing under it is folded into its first alternative.)"""
+    groups: list[list[SectionLike]] = []
+    for section in sections:
+        depth = _alternatives_depth(section)
+        if depth is None or _ALTERNATIVES.search(_name(section)):
+            continue  # not under alternatives, or a group of them ("Staging alternatives")
+        if len(section.heading_path) == depth + 2:
+            groups.append([section])
+        elif groups:
+            groups[-1].append(section)
+    out = []
+    for group in groups:
+        head = group[0]
+        text = _NUMBERED.sub("", " ".join(_MARKUP.sub("", head.heading or "").split()))
+        described = " ".join(_prose(line) for part in group for line in body_lines(part) if line.strip())
+        reason = " ".join(split_sentences(described)[:3]) or None
+        out.append(DeadEnd(text, reason, SOURCE, heading_line(head), head.heading, slugify(text, slugs),
+                           agent, when, f"{text}. {described}"[:DETAIL_CHARS]))
+    return out
+
+
+_NUMBERED = re.compile(r"^(?:\d{1,3}[.)]|[A-Z][.)])\s+")  # "1. LIFO release", "B) Polling"
+_LABEL = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])?\s*(?:description|summary|idea)\s*:\s*", re.IGNORECASE)
+
+
+def _prose(line: str) -> str:
+    """A line of an alternative's description as prose: list marker, emphasis and a
+    "Description:" label dropped."""
+    return " ".join(_LABEL.sub("", _MARKUP.sub("", line)).lstrip("-*+ ").split())
+
+
+def _listed_alternatives(section, slugs, agent, when) -> list[DeadEnd]:
+    """An alternatives section without subsections: each top-level list item is one."""
+    out = []
+    for item in read_list(body_lines(section)):
+        text, reason = item_reason(item)
+        first, *rest = split_sentences(_MARKUP.sub("", text)) or [text]
+        if not first:
+            continue
+        reason = " ".join([*rest, reason or ""]).strip() or None
+        out.append(DeadEnd(first, reason, SOURCE, section.line_start + item.offset, section.heading,
+                           slugify(first, slugs), agent, when, text[:DETAIL_CHARS]))
+    return out
+
+
+def accepted_designs(sections: Sequence[SectionLike], headings=ACCEPTED_IN_RECORDS,
+                     chosen: tuple[str, str] | None = None) -> tuple[Accepted, ...]:
+    """What a note records as chosen: the first group of ``headings`` present (the MADR
+    chosen option first of all), sentence by sentence; at most a few paragraphs' worth."""
+    found: list[Accepted] = []
+    if chosen:
+        found.append(Accepted(f"{chosen[0]}, {chosen[1]}".strip(" ,"), 0, None))
+    for names in headings:
+        for section in sections:
+            if _name(section) in names:
+                found += _statements(section)
+        if found:
+            break
+    return tuple(found[:MAX_ACCEPTED])
+
+
+MAX_ACCEPTED = 24  # statements per note: a KEP's Proposal runs for pages
+
+
+def _statements(section: SectionLike) -> Iterable[Accepted]:
+    lines = body_lines(section)
+    for offset, paragraph in _paragraphs(lines):
+        for sentence in split_sentences(paragraph):
+            if len(sentence.split()) >= 3 and not _CHOSEN.search(sentence):
+                yield Accepted(sentence, section.line_start + offset, section.heading)
+
+
+def _paragraphs(lines: list[str]) -> Iterable[tuple[int, str]]:
+    """(offset of its first line, text) of each block of non-blank lines; a list item starts
+    its own paragraph."""
+    start, block = 0, []
+    for offset, line in enumerate(lines + [""]):
+        item = re.match(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+", line)
+        if (not line.strip() or item) and block:
+            yield start, " ".join(block)
+            block = []
+        if line.strip():
+            if not block:
+                start = offset
+            block.append(line[item.end():].strip() if item else line.strip())
