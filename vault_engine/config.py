@@ -61,14 +61,21 @@ class Config:
     kind_rules: tuple[tuple[str, str], ...] = DEFAULT_KIND_RULES
     projects_dir: str = "projects"
     raw: dict[str, Any] = field(default_factory=dict)
+    index_name: str = "current"  # another generation's name while a rebuild writes it
 
     @property
     def state_dir(self) -> Path:
         return self.root / STATE_DIR
 
     @property
-    def index_dir(self) -> Path:
+    def index_root(self) -> Path:
+        """``.vault-engine/index/``: every generation of the derived index (deletable)."""
         return self.state_dir / "index"
+
+    @property
+    def index_dir(self) -> Path:
+        """The generation in use: ``index/current``, a symlink (indexing/generations.py)."""
+        return self.index_root / self.index_name
 
     @property
     def ledger_dir(self) -> Path:

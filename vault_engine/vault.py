@@ -6,7 +6,9 @@ they return; none of them touches a store directly.
 
 from __future__ import annotations
 
+import logging
 import os
+import shutil
 import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
@@ -15,9 +17,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from vault_engine.config import CONFIG_NAME, Config, find_vault, load_config
-from vault_engine.errors import (IndexBusy, IndexMissing, ModelUnavailable, UnknownKind, UnknownProject,
-                                 VaultError)
-from vault_engine.locks import flock_within
+from vault_engine.errors import (BadArgument, IndexBusy, IndexDamaged, IndexMissing, ModelUnavailable,
+                                 UnknownKind, UnknownProject, VaultError)
+from vault_engine.locks import flock_within, hold_in_parent_only, release
 from vault_engine.model import KINDS, DecayRow, IndexReport, NoteView, ResolvedLink, SearchResult
 from vault_engine.indexing.offtopic import offtopic_level
 from vault_engine.retrieval.confidence import MissRule
@@ -38,7 +40,10 @@ if TYPE_CHECKING:  # imported where used: a search or a show must not pay for in
     from vault_engine.sources.notion_report import NotionReport
     from vault_engine.stores.vectors import FaissIndex
 
+log = logging.getLogger(__name__)
+
 LEDGER_FILE = "ledger.sqlite"
+MAX_FOLLOW = 5  # hops of --follow
 WRITE_LOCK = "write.lock"
 LOCK_WAIT_SECONDS = 600
 
@@ -127,36 +132,86 @@ class Vault:
 
     @contextmanager
     def write_lock(self, wait: float = LOCK_WAIT_SECONDS) -> Iterator[None]:
-        """One writer at a time across processes; a second writer waits for the first."""
-        self.config.state_dir.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.config.state_dir / WRITE_LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+        """One writer at a time across processes; a second writer waits for the first, and
+        says so after a second. The holder's pid is written in the lock file; processes the
+        holder forks never hold it (vault_engine.locks)."""
+        state = ensure_state_dir(self.config)
+        path = state / WRITE_LOCK
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
         try:
-            if not flock_within(fd, wait):
-                raise IndexBusy(f"another vault-engine process has been writing the index "
-                                f"for over {wait:.0f} s; try again when it is done")
+            if not flock_within(fd, wait, waiting=lambda: log.warning(
+                    "waiting for %s, which is writing the index of this vault", _holder(path))):
+                raise IndexBusy(f"{_holder(path)} has been writing the index for over {wait:.0f} s; "
+                                "try again when it is done")
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+            hold_in_parent_only(fd)
+        except BaseException:
+            os.close(fd)
+            raise
+        try:
             yield
         finally:
-            os.close(fd)  # closing releases the lock
+            release(fd)  # closing releases the lock
 
     # -- index ----------------------------------------------------------------------------
 
     def index(self, *, rebuild: bool = False, progress: Progress | None = None,
               now: float | None = None, embed: bool = True) -> IndexReport:
         """Bring the index up to date with the vault (incremental unless ``rebuild``): words
-        first, then vectors for every section without them (unless ``embed`` is False)."""
-        from vault_engine.indexing.indexer import Indexer
+        first, then vectors for every section without them (unless ``embed`` is False).
 
+        A rebuild, a first index and the repair of a damaged ledger build a whole new
+        generation beside the live index and swap it in at once (indexing/generations.py):
+        searches meanwhile read the old index, never a half-built one."""
         started = time.perf_counter()
         with self.write_lock():
-            indexer = Indexer(self.config, self.ledger, self.lexical)
-            changes = indexer.run(rebuild=rebuild, progress=progress, now=now)
-            if rebuild:
-                self.ledger.save_reinforcements({}, 0)
-            self._record_moves(changes.plan.moved, now)
-            self._sync_reinforcements()
-            embedded, notices = self._embed(progress, embed)
+            damage = None if rebuild else self._ledger_damage()
+            if rebuild or damage or not self.config.index_dir.exists():
+                report = self._index_generation(progress, now, embed)
+                repaired = (f"the index ledger was damaged ({damage}): rebuilt from the notes",) if damage else ()
+                return replace(report, seconds=time.perf_counter() - started, notices=repaired + report.notices)
+            return self._index_in_place(progress, now, embed, started)
+
+    def _index_in_place(self, progress: Progress | None, now: float | None, embed: bool,
+                        started: float) -> IndexReport:
+        from vault_engine.indexing.indexer import Indexer
+
+        changes = Indexer(self.config, self.ledger, self.lexical).run(progress=progress, now=now)
+        self._record_moves(changes.plan.moved, now)
+        self._sync_reinforcements()
+        embedded, notices = self._embed(progress, embed)
         report = self._report(changes, started)
         return replace(report, embedded=embedded, notices=report.notices + notices)
+
+    def _index_generation(self, progress: Progress | None, now: float | None, embed: bool) -> IndexReport:
+        """Index everything into a new generation (caches carried over), then swap it in."""
+        from vault_engine.indexing.generations import new_generation, switch_to
+
+        generation = new_generation(self.config)
+        builder = Vault(self.root, replace(self.config, index_name=generation.name), embedder=self._embedder)
+        try:
+            report = builder._index_in_place(progress, now, embed, time.perf_counter())
+            self._embedder = builder._embedder  # a model loaded for the build stays loaded
+        except BaseException:
+            builder.close()
+            shutil.rmtree(generation, ignore_errors=True)
+            raise
+        builder.close()
+        self.close()  # the stores reopen on the new generation when next used
+        switch_to(self.config, generation)
+        return report
+
+    def _ledger_damage(self) -> str | None:
+        """Why the live ledger cannot be trusted, or None (no ledger yet is not damage)."""
+        if not (self.config.index_dir / LEDGER_FILE).exists():
+            return None
+        try:
+            self.ledger
+        except IndexDamaged as exc:
+            self._ledger = None
+            return str(exc.__cause__ or exc)
+        return None
 
     def embed_pending(self, progress: Progress | None = None,
                       should_stop: Callable[[], bool] | None = None) -> IndexReport:
@@ -205,7 +260,7 @@ class Vault:
 
     def _report(self, changes: AppliedChanges, started: float) -> IndexReport:
         plan = changes.plan
-        notices = ("the lexical index disagreed with the ledger and was rebuilt from it",) \
+        notices = (f"the lexical index could not be trusted ({changes.lexical_repaired}): rebuilt from the ledger",) \
             if changes.lexical_repaired else ()
         return IndexReport(
             new=len(plan.new), modified=len(plan.modified), deleted=len(plan.deleted),
@@ -243,6 +298,8 @@ class Vault:
                semantic_only: bool = False) -> SearchResult:
         """Hybrid search over sections: words (BM25) and meaning (embeddings), fused. Without
         a usable model it searches by words and says so in ``notices``."""
+        if k < 1 or not 0 <= follow <= MAX_FOLLOW:
+            raise BadArgument(f"k must be at least 1 and follow within 0..{MAX_FOLLOW} (got k={k}, follow={follow})")
         ledger = self._require_index()
         # An unknown filter value is an error listing the valid ones, never an empty result
         # an agent would take for "nothing exists".
@@ -308,18 +365,27 @@ class Vault:
     def status(self) -> dict[str, Any]:
         """Index health: counts, stale files, skipped files, broken YAML, unresolved links,
         the semantic arm, and the watcher (running, stale or off: from watch.json)."""
+        from vault_engine.indexing.indexer import lexical_damage
         from vault_engine.indexing.planner import find_suspects
         from vault_engine.indexing.watch_state import watcher_status
         from vault_engine.sources.vault_files import scan_vault
 
-        ledger = self._require_index()
+        try:
+            ledger = self._require_index()
+        except IndexDamaged as exc:  # nothing else can be counted: say what is wrong and what to do
+            return {"vault": str(self.root), "damage": [str(exc)], "watcher": watcher_status(self.config)}
         scan = scan_vault(self.config)
         suspects = find_suspects(scan.notes, ledger.known_files())
         counts = ledger.counts()
         last = ledger.get_meta("last_index")
         unresolved = [resolved_link(r) for r in ledger.unresolved_links()]
+        lexical = lexical_damage(ledger, self.lexical)
+        semantic = self._semantic_status(ledger)
+        damage = [f"the lexical index is damaged: {lexical}" for _ in [lexical] if lexical]
+        damage += [f"the vector index is damaged: {semantic['damage']}"] if semantic.get("damage") else []
         return {
             "vault": str(self.root),
+            "damage": [f"{d}; `vault-engine index` repairs it" for d in damage],
             **counts,
             "stale": {"changed": len(suspects.changed), "missing": len(suspects.missing)},
             "skipped_files": [{"path": p, "reason": r} for p, r in ledger.skipped()]
@@ -327,11 +393,11 @@ class Vault:
             "yaml_errors": [{"path": p, "error": e} for p, e in ledger.yaml_errors()],
             "unresolved": [{"source": l.source, "raw": l.raw, "line": l.line} for l in unresolved],
             "last_index": float(last) if last else None,
-            "lexical": {"sections": self.lexical.doc_count(),
-                        "agrees": self.lexical.doc_count() == counts["sections"]},
+            "lexical": {"sections": None if lexical else self.lexical.doc_count(), "agrees": lexical is None,
+                        "damage": lexical},
             "reinforcements": len(ledger.reinforcements()),
             "watcher": watcher_status(self.config),
-            "semantic": self._semantic_status(ledger),
+            "semantic": semantic,
         }
 
     def _semantic_status(self, ledger: Ledger) -> dict[str, Any]:
@@ -464,6 +530,25 @@ class Vault:
             state = ledger.reinforcements()
         records, new_offset = self.reinforcement_log.read(offset)
         ledger.save_reinforcements(replay(records, state), new_offset)
+
+
+def _holder(lock: Path) -> str:
+    """Who holds the writer lock, as the lock file says ("pid 4242"), for one line of text."""
+    try:
+        pid = lock.read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        pid = ""
+    return f"another vault-engine process (pid {pid})" if pid.isdigit() else "another vault-engine process"
+
+
+def ensure_state_dir(config: Config) -> Path:
+    """``.vault-engine/``, created private (0700): the index holds the text of every note,
+    and a note readable only by its owner must not become readable through it."""
+    state = config.state_dir
+    if not state.is_dir():
+        state.mkdir(mode=0o700, parents=True, exist_ok=True)
+        os.chmod(state, 0o700)  # mkdir's mode is masked by the umask
+    return state
 
 
 def init_vault(folder: Path) -> Path:

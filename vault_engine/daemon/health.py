@@ -1,4 +1,4 @@
-"""The running watcher's health, written to ``.vault-engine/index/watch.json`` as it changes.
+"""The running watcher's health, written to ``.vault-engine/watch.json`` as it changes.
 
 Fields: pid, started, state (catching-up | watching | stopping), last_event, last_applied,
 pending (paths waiting), oldest_pending, lag_seconds (first event of the last burst to its

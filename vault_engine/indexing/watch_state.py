@@ -20,13 +20,13 @@ from typing import Any
 
 from vault_engine.config import Config
 
-HEALTH_FILE = "watch.json"  # in .vault-engine/index/: derived, deletable
+HEALTH_FILE = "watch.json"  # in .vault-engine/, beside the pid lock and the socket
 PID_FILE = "daemon.pid"  # in .vault-engine/
 SOCKET_FILE = "daemon.sock"  # in .vault-engine/
 
 
 def health_path(config: Config) -> Path:
-    return config.index_dir / HEALTH_FILE
+    return config.state_dir / HEALTH_FILE
 
 
 def pid_path(config: Config) -> Path:
