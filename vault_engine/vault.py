@@ -56,6 +56,7 @@ class Vault:
             raise VaultError(f"vault folder {root} does not exist: pass an existing folder to --vault")
         self.root = root
         self.config = config or load_config(root)
+        validate_settings(self.config)
         self._ledger: Ledger | None = None
         self._lexical: WhooshIndex | None = None
         self._vectors: FaissIndex | None = None
@@ -530,6 +531,29 @@ class Vault:
             state = ledger.reinforcements()
         records, new_offset = self.reinforcement_log.read(offset)
         ledger.save_reinforcements(replay(records, state), new_offset)
+
+
+def validate_settings(config: Config) -> None:
+    """Check every table of vault-engine.toml now, whatever the command: a bad ``[model]``
+    must not wait for the first embedding to say so, and a typo (``half_life`` for
+    ``half_life_days``) must not silently switch a setting off. Each owner validates its own
+    table; this only calls them all (cheap: nothing heavy is imported)."""
+    from vault_engine.config import check_keys
+    from vault_engine.indexing.watcher import WatchSettings
+    from vault_engine.memory.matching import DeadendSettings
+
+    ModelSpec.from_config(config.section("model"))
+    MissRule.from_config(config.section("search"))
+    DeadendSettings.from_config(config.section("deadend"))
+    WatchSettings.from_config(config)
+    check_keys(config.section("checkpoint"), "checkpoint.", ("template",))
+    for tap in config.taps:
+        if tap.source == "notion" and tap.options:
+            from vault_engine.sources.notion_api import SyncSettings
+
+            SyncSettings.from_tap(tap)
+        elif tap.source == "vault":
+            check_keys(tap.options, f"taps.{tap.name}.", ())
 
 
 def _holder(lock: Path) -> str:

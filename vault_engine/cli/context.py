@@ -4,12 +4,27 @@ from __future__ import annotations
 
 import json
 import sys
-from argparse import Namespace
+from argparse import ArgumentTypeError, Namespace
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:  # imported on first use: a call answered by the daemon never needs it
     from vault_engine.vault import Vault
+
+
+def int_within(low: int, high: int | None = None):
+    """An argparse ``type`` for a whole number in [low, high]: anything else is a usage error
+    (exit 2) naming the range, never a silent slice or a false miss."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < low or (high is not None and value > high):
+            raise ArgumentTypeError(f"{value} is out of range: use {low}.." + (str(high) if high is not None else ""))
+        return value
+    parse.__name__ = "number"
+    return parse
 
 
 class Context:

@@ -51,6 +51,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    broken = next((i for i, arg in enumerate(argv, 1) if _not_utf8(arg)), None)
+    if broken is not None:  # Python keeps undecodable bytes as lone surrogates: refuse them here
+        print(f"vault-engine: argument {broken} is not valid UTF-8: pass text in UTF-8", file=sys.stderr)
+        return 2
     parser = build_parser()
     args = parser.parse_args(argv)
     debug = getattr(args, "debug", False)
@@ -71,3 +76,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     finally:
         ctx.close()
+
+
+def _not_utf8(arg: str) -> bool:
+    try:
+        arg.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False

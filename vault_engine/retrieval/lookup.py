@@ -13,6 +13,9 @@ from vault_engine.stores.ledger import Ledger, NoteRow, SectionRow
 
 def lookup_ref(ledger: Ledger, ref: str) -> tuple[NoteRow, SectionRow | None]:
     """The note of ``ref`` and, when it names a heading or block, that section."""
+    whole = ledger.note_by_path(ref.strip()) if "#" in ref and not ref.startswith("notion://") else None
+    if whole is not None:  # a file named "has#h.md" is that note, not a heading of "has"
+        return whole, None
     parsed = parse_ref(ref)
     note = None
     if parsed.notion_id:
