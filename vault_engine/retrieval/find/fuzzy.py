@@ -315,7 +315,8 @@ def _fill(pattern: str, text: str, bonuses: bytes, first: list[int], last: int,
     left, in_gap, filled = 0, False, f0 - 1
     j = f0
     while 0 <= j <= last - final:  # row 0: a match scores with its bonus doubled
-        left, in_gap = _decay(row, filled + 1 - f0, j - filled - 1, left, in_gap)
+        if j - filled > 1:
+            _decay(row, filled + 1 - f0, j - filled - 1, left, in_gap)
         left, in_gap, filled = SCORE_MATCH + bonuses[j] * BONUS_FIRST_CHAR_MULTIPLIER, False, j
         row[j - f0] = left
         runs_row[j - f0] = 1
@@ -330,7 +331,8 @@ def _fill(pattern: str, text: str, bonuses: bytes, first: list[int], last: int,
         left, in_gap, filled = 0, False, first[i] - 1  # the cell left of first[i] counts 0
         j = first[i]
         while 0 <= j <= end:
-            left, in_gap = _decay(row, filled + 1 - f0, j - filled - 1, left, in_gap)
+            if j - filled > 1:  # cells in between: only the gap runs on
+                left, in_gap = _decay(row, filled + 1 - f0, j - filled - 1, left, in_gap)
             col = j - f0
             # Skip here: extend the gap from the left. Match here: extend the diagonal's run.
             gap = left + (SCORE_GAP_EXTENSION if in_gap else SCORE_GAP_START)
