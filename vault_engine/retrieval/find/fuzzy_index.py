@@ -5,20 +5,24 @@ One alignment by fuzzy.py costs about 15 microseconds, so 20,000 names could nev
 scored in a few milliseconds. Most names cannot match at all, and two cheap steps find the
 ones that can, exactly:
 
-1. every pattern character present: one bitset per character (bit k set when name k holds
-   it), ANDed as Python ints: microseconds for 20,000 names;
-2. present in order (fzf's ``asciiFuzzyIndex`` idea): a possessive regular expression on each
-   name left, which holds exactly when the alignment exists.
+1. pattern characters present: one bitset per character (bit k set when name k holds it),
+   ANDed as Python ints, microseconds for 20,000 names. Only the pattern's rarest characters
+   need one (rarity from a sample of the names), plus those already computed and more while
+   many names are left: step 2 checks the rest, so a first query pays for about three
+   bitsets, not one per character;
+2. every character present, in order (fzf's ``asciiFuzzyIndex`` idea): a possessive regular
+   expression on each name left, which holds exactly when the alignment exists.
 
 The survivors are scored without positions, ranked, and only the hits returned are aligned
 again for their positions. Bitsets and bonuses are computed on first use and kept (the only
-state; results never depend on it), so building an index costs only folding the names and a
-one-shot call pays for the characters it asks about, under a millisecond each.
+state; results never depend on it), so building an index costs folding the names and
+counting the characters of a sample, and a one-shot call pays for what it asks about.
 """
 
 from __future__ import annotations
 
 import re
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -32,6 +36,13 @@ from vault_engine.retrieval.find.fuzzy import (
     text_bonuses,
     text_classes,
 )
+
+
+_SAMPLE_EVERY = 8  # one name in 8 tells which characters are rare
+_NEW_BITSETS = 3  # bitsets a query computes if missing: its rarest characters
+# ... and more while more names than this are left: building a bitset (one test per name)
+# costs about what the regular expression costs on this many names.
+_WORTH_A_BITSET = 2000
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +64,7 @@ class FuzzyIndex:
     scheme: Scheme
     folded: tuple[str, ...]  # lowered (and normalized): for case-insensitive patterns
     exact: tuple[str, ...]  # normalized only: for case-sensitive ones
+    frequency: dict[str, int]  # folded character -> count in a sample of the names
     _bitsets: dict[tuple[bool, str], int] = field(default_factory=dict, repr=False, compare=False)
     _bonuses: dict[int, bytes] = field(default_factory=dict, repr=False, compare=False)
 
@@ -74,7 +86,8 @@ def build_fuzzy_index(names: Iterable[str], *, normalize: bool = True,
         classes = text_classes(name, scheme)
         folded.append(fold_text(name, classes, False, normalize))
         exact.append(fold_text(name, classes, True, normalize))
-    return FuzzyIndex(names, normalize, scheme, tuple(folded), tuple(exact))
+    frequency = Counter("".join(folded[::_SAMPLE_EVERY]))
+    return FuzzyIndex(names, normalize, scheme, tuple(folded), tuple(exact), dict(frequency))
 
 
 def candidates(index: FuzzyIndex, folded_pattern: str, case_sensitive: bool = False) -> list[int]:
@@ -82,8 +95,12 @@ def candidates(index: FuzzyIndex, folded_pattern: str, case_sensitive: bool = Fa
     exactly those ``align`` matches. The prefilter of ``fuzzy_search``."""
     if not folded_pattern:
         return list(range(len(index.names)))
+    rarest = sorted(set(folded_pattern), key=lambda char: (index.frequency.get(char.lower(), 0), char))
     mask = -1
-    for char in set(folded_pattern):
+    for rank, char in enumerate(rarest):
+        if (rank >= _NEW_BITSETS and (case_sensitive, char) not in index._bitsets
+                and mask.bit_count() <= _WORTH_A_BITSET):
+            continue  # not worth a scan of every name: the regular expression checks it
         mask &= _bitset(index, case_sensitive, char)
         if not mask:
             return []
