@@ -106,6 +106,7 @@ def compare_definitions(files, ref_defs) -> Counter:
             counts["other line_start (overloads: ours from the first stub)"] += 1
         else:
             counts["other span"] += 1
+            print(f"  other span: {key} ours {s.line_start}-{s.line_end} theirs {d.line_start}-{d.line_end}")
     counts["common"] = len(ours.keys() & theirs.keys())
     return counts
 

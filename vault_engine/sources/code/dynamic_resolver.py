@@ -105,7 +105,9 @@ class DynamicResolver:
         sym = idx.children.get((path, scope), {}).get(name)
         imports = idx.imports.get((path, scope), {}).get(name, ())
         if binds:
-            if sym is None and not imports and len(binds) == 1 and binds[0].kind == "param":
+            # Parameters of one symbol's several definitions (a property's getter and
+            # setter) are alternatives, not a rebinding.
+            if sym is None and not imports and all(b.kind == "param" for b in binds):
                 found = self._param(path, scope, binds[0])
                 if found is not None:
                     return found

@@ -133,6 +133,8 @@ def _scope_range(function, t: str, body) -> tuple[int, int]:
 
 def _decorators(src: Source, node, outer) -> list:
     found = [c for c in node.children if c.type == "decorator"]
+    if outer is not node:  # `@dec export class X`: the export statement holds the decorator
+        found = [c for c in outer.children if c.type == "decorator"] + found
     prev = outer.prev_named_sibling
     while prev is not None and prev.type == "decorator":  # a class member's decorators
         found.insert(0, prev)

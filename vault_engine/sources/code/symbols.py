@@ -53,7 +53,10 @@ def parse_source(path: str, text: str, language: str) -> ParsedSource:
             bindings.append(Binding(owner, *fields))
         else:
             imports.append(Import(*fields[:4], scope=owner, aliased=fields[4]))
-    bindings.extend(Binding(d.qualname, name, ln, "param", ann) for d, name, ln, ann in found.params)
+    # An overload stub's parameters are not bindings of the implementation's scope.
+    implemented = {d.qualname for d in found.defs if not d.stub}
+    bindings.extend(Binding(d.qualname, name, ln, "param", ann) for d, name, ln, ann in found.params
+                    if not (d.stub and d.qualname in implemented))
     exports = list(found.exports)
     if hasattr(module, "reexports"):
         exports.extend(module.reexports(path, imports))
