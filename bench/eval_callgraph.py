@@ -8,6 +8,17 @@ category (``--show N`` prints examples of each). Then the 16 blind call-graph ca
 ``bench/data/eval/callgraph_cases.jsonl`` run through ``callers``/``callees``.
 ``--no-annotations`` turns off resolution through annotated parameters, which the reference
 does not do. ``--parse-times`` also times parsing click and zustand file by file.
+
+Findings on click (2,430 reference edges): with ``--no-annotations`` both graphs are the same
+edge for edge (precision and recall 1.000, with and without lines). By default ours has 49
+more, all labelled ``annotation`` (``parser: _OptionParser`` makes ``parser.add_argument()``
+an edge): a convention the reference does not follow, not an error. Definitions: 1,805 in
+both, 1,786 with the same span; 16 overloaded functions start at their first ``@overload``
+stub in ours (the brief's rule) and at the implementation in the reference's; 3 end on a
+trailing comment that tree-sitter keeps inside the body (``ast`` ends at the last statement).
+Of the 16 blind cases 13 agree; the other 3 need a local's type inferred from a call's
+return annotation (``ctx = get_current_context()``, ``with self.make_context(...) as ctx``),
+which neither resolver does.
 """
 
 from __future__ import annotations

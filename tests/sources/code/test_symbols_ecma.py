@@ -96,9 +96,10 @@ def test_calls_are_normalized(parsed):
 
 
 def test_javascript_commonjs_require_binds_like_an_import():
-    parsed = parse_source("a.js", 'const x = require("./x")\nconst { a } = require("../a")\n'
+    parsed = parse_source("a.js", 'const x = require("./x")\nconst { a, b: c } = require("../a")\n'
                           "function f() { return x.run() }\n", "javascript")
-    assert {(i.local, i.module, i.name) for i in parsed.imports} == {("x", "./x", None), ("a", "../a", "a")}
+    assert {(i.local, i.module, i.name) for i in parsed.imports} == {("x", "./x", None), ("a", "../a", "a"),
+                                                                     ("c", "../a", "b")}
     assert [s.qualname for s in parsed.symbols] == ["f"]
 
 

@@ -13,9 +13,9 @@ from collections import Counter, deque
 from collections.abc import Mapping
 from pathlib import PurePosixPath
 
-from vault_engine.sources.code.dynamic_resolver import DynamicResolver, Miss
+from vault_engine.sources.code.dynamic_resolver import DynamicResolver
 from vault_engine.sources.code.model import CallGraph, Edge, ParsedSource, Reached, Traversal
-from vault_engine.sources.code.scopes import Index
+from vault_engine.sources.code.scopes import Index, Miss
 from vault_engine.sources.code.static_resolver import StaticResolver
 
 MAX_DEPTH = 5

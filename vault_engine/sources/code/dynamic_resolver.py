@@ -16,18 +16,11 @@ from __future__ import annotations
 import re
 from pathlib import PurePosixPath
 
-from vault_engine.sources.code.scopes import CLASS_KINDS, Index, callee_parts
+from vault_engine.sources.code.scopes import CLASS_KINDS, Index, Miss, callee_parts, python_module
 
 _TS_SUFFIXES = ("", ".ts", ".tsx", ".d.ts", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs",
                 "/index.ts", "/index.tsx", "/index.d.ts", "/index.js", "/index.jsx")
 _OPTIONAL = re.compile(r"^(?:(?:typing|t)\.)?Optional\[([\w.]+)\]$|^([\w.]+) *\| *None$|^None *\| *([\w.]+)$")
-
-
-class Miss(Exception):
-    """A call that does not resolve; ``reason`` is its category in the unresolved counts."""
-
-    def __init__(self, reason: str):
-        self.reason = reason
 
 
 class DynamicResolver:
@@ -85,7 +78,7 @@ class DynamicResolver:
             if s is not None and not idx.is_class(path, s):
                 found = self._in_function(path, s, name, first=i == 0)
                 if found == "global":
-                    return self._in_module_scope(path, None, name, chain[-1:])
+                    return self._in_module_scope(path, name)
                 if found is not None:
                     return found
                 continue
@@ -120,11 +113,12 @@ class DynamicResolver:
             return self._import_entity(path, imports[-1], set()), "import"
         return None
 
-    def _in_module_scope(self, path, scope, name, _chain):
-        found = self.index.last_binding(path, scope, name)
+    def _in_module_scope(self, path: str, name: str):
+        """A name declared ``global``: the module's binding, else a star import."""
+        found = self.index.last_binding(path, None, name)
         if found is None:
             return self._star(path, name)
-        return self._binding_entity(path, scope, found)
+        return self._binding_entity(path, None, found)
 
     def _binding_entity(self, path: str, scope: str | None, found):
         what, value = found
@@ -187,7 +181,7 @@ class DynamicResolver:
             if not spec.startswith("."):
                 return spec
             level = len(spec) - len(spec.lstrip("."))
-            name, is_package = _python_package(path)
+            name, is_package = python_module(path)
             parts = name.split(".") if name else []
             if not is_package:
                 parts = parts[:-1]
@@ -344,12 +338,6 @@ class DynamicResolver:
                 return None
             current = owner
         return None
-
-
-def _python_package(path: str):
-    from vault_engine.sources.code.scopes import python_module
-
-    return python_module(path)
 
 
 def _is_submodule(index: Index, module: str, name: str) -> bool:

@@ -276,9 +276,15 @@ def _bind_target(src: Source, node, out: Extracted) -> None:
         if node.type == "identifier":
             out.events.append((node.start_byte, "import", (src.text(node), module, None, ln, True)))
             return
-        if node.type == "object_pattern":
-            for name in _pattern_names(src, node):
-                out.events.append((node.start_byte, "import", (name, module, name, ln, False)))
+        if node.type == "object_pattern":  # `const { a, b: c } = require(...)`
+            for part in node.named_children:
+                if part.type == "shorthand_property_identifier_pattern":
+                    name = src.text(part)
+                    out.events.append((node.start_byte, "import", (name, module, name, ln, False)))
+                elif part.type == "pair_pattern" and part.child_by_field_name("value").type == "identifier":
+                    local = src.text(part.child_by_field_name("value"))
+                    name = src.text(part.child_by_field_name("key"))
+                    out.events.append((node.start_byte, "import", (local, module, name, ln, True)))
             return
     for name in _pattern_names(src, node):
         out.events.append((node.start_byte, "bind", (name, ln, "assign", None)))

@@ -18,6 +18,14 @@ CLASS_KINDS = ("class", "interface", "struct", "trait", "enum", "impl")
 _CHAIN = re.compile(r"^(?:super\(\)|[\w$#]+)(?:\.[\w$#]+)*$")
 
 
+class Miss(Exception):
+    """A call that does not resolve; ``reason`` is its category in the unresolved counts."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
 def callee_parts(callee: str) -> tuple[bool, list[str]] | None:
     """(is a ``new`` call, the dotted parts) of a normalized callee; None for any other shape."""
     is_new = callee.startswith("new ")

@@ -13,8 +13,7 @@ from __future__ import annotations
 from collections import defaultdict
 from pathlib import PurePosixPath
 
-from vault_engine.sources.code.dynamic_resolver import Miss
-from vault_engine.sources.code.scopes import CLASS_KINDS, Index, callee_parts
+from vault_engine.sources.code.scopes import CLASS_KINDS, Index, Miss, callee_parts
 
 
 class StaticResolver:
