@@ -107,3 +107,8 @@ def test_tsx_parses_jsx():
     parsed = parse_source("App.tsx", "export const App = () => <div onClick={() => go()}>hi</div>\n", "tsx")
     assert parsed.error is None and parsed.symbol("App").kind == "function"
     assert ("App", "go") in {(c.caller, c.callee) for c in parsed.calls}
+
+
+def test_a_comment_inside_export_braces_is_not_an_export():
+    parsed = parse_source("a.js", "function a() {}\nexport {\n  // the one\n  a,\n}\n", "javascript")
+    assert [(e.name, e.target) for e in parsed.exports] == [("a", "a")]

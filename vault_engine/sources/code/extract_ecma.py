@@ -255,6 +255,8 @@ def _exports(src: Source, node) -> list[Export]:
     for child in node.named_children:
         if child.type == "export_clause":
             for spec in child.named_children:
+                if spec.type != "export_specifier":  # a comment inside the braces
+                    continue
                 name = src.text(spec.child_by_field_name("name"))
                 alias = spec.child_by_field_name("alias")
                 found.append(Export(src.text(alias) if alias else name, name, module, ln))
