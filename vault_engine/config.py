@@ -65,6 +65,16 @@ class Config:
     projects_dir: str = "projects"
     raw: dict[str, Any] = field(default_factory=dict)
     index_name: str = "current"  # another generation's name while a rebuild writes it
+    outside_symlinks: bool = False  # index notes and folders that are symlinks out of the vault
+
+    def inside(self, path: Path) -> bool:
+        """Whether ``path``, symlinks resolved, lies inside the vault (or that does not matter)."""
+        if self.outside_symlinks:
+            return True
+        try:
+            return path.resolve().is_relative_to(self.root.resolve())
+        except (OSError, RuntimeError):  # a loop, a vanished link
+            return False
 
     @property
     def state_dir(self) -> Path:
@@ -150,7 +160,7 @@ def load_config(root: Path) -> Config:
 # (ModelSpec, MissRule, DeadendSettings, WatchSettings, the taps' sources), all called by
 # Vault.__init__ through validate_settings: a typo anywhere is an error on every command.
 TOP_LEVEL = ("exclude", "max_file_mb", "kinds", "taps", "projects_dir", "model", "search", "deadend",
-             "checkpoint", "watch")
+             "checkpoint", "watch", "outside_symlinks")
 
 
 def check_keys(table: dict[str, Any], where: str, known: Iterable[str]) -> None:
@@ -184,7 +194,15 @@ def parse_config(root: Path, raw: dict[str, Any]) -> Config:
         kind_rules=_kind_rules(kinds),
         projects_dir=str(raw.get("projects_dir", "projects")).strip("/"),
         raw=raw,
+        outside_symlinks=_boolean(raw, "outside_symlinks"),
     )
+
+
+def _boolean(table: dict[str, Any], key: str) -> bool:
+    value = table.get(key, False)
+    if not isinstance(value, bool):
+        raise ConfigError(f"{key} must be true or false")
+    return value
 
 
 def _string_list(table: dict[str, Any], key: str, where: str = "") -> list[str]:
@@ -218,6 +236,10 @@ def _parse_taps(table: Any) -> tuple[TapConfig, ...]:
     return tuple(taps.values())
 
 
+# The keys every tap has; the rest of a [taps.NAME] table are its source's options.
+TAP_KEYS = frozenset({"source", "paths", "half_life_days", "floor"})
+
+
 def _parse_tap(name: str, spec: dict[str, Any], builtin: TapConfig | None) -> TapConfig:
     where = f"taps.{name}."
     source = spec.get("source", builtin.source if builtin else "vault")
@@ -235,8 +257,7 @@ def _parse_tap(name: str, spec: dict[str, Any], builtin: TapConfig | None) -> Ta
     floor = spec.get("floor", builtin.floor if builtin else 0.0)
     if isinstance(floor, bool) or not isinstance(floor, (int, float)) or not 0.0 <= floor <= 1.0:  # NaN fails too
         raise ConfigError(f"{where}floor must be within [0, 1]")
-    known = {"source", "paths", "half_life_days", "floor"}
-    options = {k: v for k, v in spec.items() if k not in known}
+    options = {k: v for k, v in spec.items() if k not in TAP_KEYS}
     return TapConfig(name, source, paths, half_life, float(floor), options)
 
 

@@ -24,6 +24,7 @@ PR_SET_PDEATHSIG = 1  # <linux/prctl.h>
 _held: set[int] = set()  # lock fds this process holds, closed in every forked child
 _held_lock = threading.Lock()
 _hooked = False
+_forking_parent: int | None = None  # set just before each fork: the child checks it
 
 
 def flock_within(fd: int, seconds: float, poll: float = 0.05,
@@ -47,13 +48,29 @@ def flock_within(fd: int, seconds: float, poll: float = 0.05,
             time.sleep(poll)
 
 
+def held_elsewhere(path) -> bool:
+    """True while some open file holds an exclusive ``flock`` on ``path`` (a writer at work;
+    in this process too: the test uses a file of its own)."""
+    try:
+        fd = os.open(path, os.O_RDONLY)
+    except OSError:
+        return False
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+    except BlockingIOError:
+        return True
+    finally:
+        os.close(fd)  # also drops the shared lock when we got it
+    return False
+
+
 def hold_in_parent_only(fd: int) -> None:
     """Mark ``fd`` as a lock of this process: forked children close it and die with us."""
     global _hooked
     with _held_lock:
         _held.add(fd)
         if not _hooked:
-            os.register_at_fork(after_in_child=_in_child)
+            os.register_at_fork(before=_before_fork, after_in_child=_in_child)
             _hooked = True
 
 
@@ -64,6 +81,11 @@ def release(fd: int) -> None:
     os.close(fd)
 
 
+def _before_fork() -> None:
+    global _forking_parent
+    _forking_parent = os.getpid()
+
+
 def _in_child() -> None:
     for fd in list(_held):
         try:
@@ -71,13 +93,14 @@ def _in_child() -> None:
         except OSError:
             pass
     _held.clear()
-    die_with_parent()
+    die_with_parent(_forking_parent)
 
 
-def die_with_parent() -> None:
+def die_with_parent(parent: int | None = None) -> None:
     """Ask the kernel to SIGKILL this process when its parent dies (Linux; elsewhere a no-op).
-    A parent that died before the request was made is caught by the pid check after it."""
-    parent = os.getppid()
+    ``parent`` is the pid that forked us, read before the fork: a parent that died between
+    the fork and the request is caught by comparing it with the current parent after it."""
+    parent = parent or os.getppid()
     try:
         libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
         libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)

@@ -6,6 +6,7 @@ they return; none of them touches a store directly.
 
 from __future__ import annotations
 
+import functools
 import logging
 import os
 import shutil
@@ -14,13 +15,15 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from vault_engine.config import CONFIG_NAME, Config, find_vault, load_config
 from vault_engine.errors import (BadArgument, IndexBusy, IndexDamaged, IndexMissing, ModelUnavailable,
                                  UnknownKind, UnknownProject, VaultError)
-from vault_engine.locks import flock_within, hold_in_parent_only, release
+from vault_engine.locks import flock_within, held_elsewhere, hold_in_parent_only, release
 from vault_engine.model import KINDS, DecayRow, IndexReport, NoteView, ResolvedLink, SearchResult
+from vault_engine.indexing.generations import CURRENT, live_generation
+from vault_engine.indexing.integrity import check_before_reading
 from vault_engine.indexing.offtopic import offtopic_level
 from vault_engine.retrieval.confidence import MissRule
 from vault_engine.retrieval.decay import decay_rows
@@ -28,7 +31,7 @@ from vault_engine.retrieval.follow import links_in_lines, resolved_link
 from vault_engine.retrieval.lookup import find_section, lookup_ref, section_ref
 from vault_engine.retrieval.search import Searcher, SearchRequest
 from vault_engine.stores.embedder import Embedder, ModelSpec
-from vault_engine.stores.ledger import Ledger
+from vault_engine.stores.ledger import Ledger, damaged, is_corruption
 from vault_engine.stores.lexical import WhooshIndex
 from vault_engine.stores.reinforcements import ReinforcementLog, replay
 
@@ -41,11 +44,32 @@ if TYPE_CHECKING:  # imported where used: a search or a show must not pay for in
     from vault_engine.stores.vectors import FaissIndex
 
 log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 LEDGER_FILE = "ledger.sqlite"
 MAX_FOLLOW = 5  # hops of --follow
 WRITE_LOCK = "write.lock"
 LOCK_WAIT_SECONDS = 600
+AHEAD_RETRIES, AHEAD_WAIT_SECONDS = 50, 0.02  # up to a second for another writer's commit
+
+
+def _operation(method: Callable[..., T]) -> Callable[..., T]:
+    """One public operation of the Vault. It reads the live generation: stores a long-lived
+    Vault opened before another process swapped in a rebuild are reopened first. And a
+    damaged ledger page met halfway becomes the one error that says what to run
+    (:class:`IndexDamaged`), not an SQLite traceback (the open is checked cheaply by
+    Ledger.damage; a page garbled mid-file is only found when read)."""
+    @functools.wraps(method)
+    def guarded(self: Vault, *args: Any, **kwargs: Any) -> T:
+        self._follow_generation()
+        try:
+            return method(self, *args, **kwargs)
+        except Exception as exc:
+            if not is_corruption(exc):
+                raise
+            self.close()
+            raise damaged(self.config.index_dir / LEDGER_FILE, exc) from exc
+    return guarded
 
 
 class Vault:
@@ -61,6 +85,11 @@ class Vault:
         self._lexical: WhooshIndex | None = None
         self._vectors: FaissIndex | None = None
         self._embedder = embedder  # tests pass a FakeEmbedder; else built on first use
+        # Stores open on one generation, named (never through the ``current`` link, which a
+        # rebuild in another process may swap between opening the ledger and Whoosh).
+        self._follows = self.config.index_name == CURRENT  # a generation being built: never
+        self._generation: str | None = None
+        self._follow_generation()
         self.reinforcement_log = ReinforcementLog(self.config.ledger_dir / "reinforcements.jsonl")
 
     @classmethod
@@ -82,6 +111,17 @@ class Vault:
         self.close()
 
     # -- stores ---------------------------------------------------------------------------
+
+    def _follow_generation(self) -> None:
+        """Pin the stores to the generation ``current`` names now; close those of one that
+        is no longer current (they reopen on the new one when next used)."""
+        if not self._follows:
+            return
+        live = live_generation(self.config)
+        if live != self._generation:
+            self.close()
+            self._generation = live
+            self.config = replace(self.config, index_name=live or CURRENT)
 
     @property
     def ledger(self) -> Ledger:
@@ -151,12 +191,14 @@ class Vault:
             os.close(fd)
             raise
         try:
+            self._follow_generation()  # another writer may have swapped one in while we waited
             yield
         finally:
             release(fd)  # closing releases the lock
 
     # -- index ----------------------------------------------------------------------------
 
+    @_operation
     def index(self, *, rebuild: bool = False, progress: Progress | None = None,
               now: float | None = None, embed: bool = True) -> IndexReport:
         """Bring the index up to date with the vault (incremental unless ``rebuild``): words
@@ -172,7 +214,18 @@ class Vault:
                 report = self._index_generation(progress, now, embed)
                 repaired = (f"the index ledger was damaged ({damage}): rebuilt from the notes",) if damage else ()
                 return replace(report, seconds=time.perf_counter() - started, notices=repaired + report.notices)
-            return self._index_in_place(progress, now, embed, started)
+            from vault_engine.indexing.generations import remove_stale
+
+            remove_stale(self.config)  # an interrupted rebuild's folder, a replaced generation
+            try:
+                return self._index_in_place(progress, now, embed, started)
+            except Exception as exc:  # a page garbled mid-file: found only when read
+                if not is_corruption(exc):
+                    raise
+                self.close()
+                notice = f"the index ledger was damaged ({exc}): rebuilt from the notes"
+            report = self._index_generation(progress, now, embed)
+            return replace(report, seconds=time.perf_counter() - started, notices=(notice, *report.notices))
 
     def _index_in_place(self, progress: Progress | None, now: float | None, embed: bool,
                         started: float) -> IndexReport:
@@ -214,6 +267,7 @@ class Vault:
             return str(exc.__cause__ or exc)
         return None
 
+    @_operation
     def embed_pending(self, progress: Progress | None = None,
                       should_stop: Callable[[], bool] | None = None) -> IndexReport:
         """Only the embedding phase: vectors for sections that lack them (the watcher's
@@ -247,11 +301,18 @@ class Vault:
         texts = [t for r in load_rulings(self.ledger) for t in (r.text, r.detail) if t]
         warm_ruling_vectors(texts + self.ledger.accepted_texts(), self.embedder(), self.config.index_dir / CACHE_FILE)
 
+    @_operation
     def index_paths(self, paths: Iterable[str], *, now: float | None = None) -> IndexReport:
         """Apply what changed at these vault-relative paths only (files or folders): the
-        watcher's incremental plan, under the same writer lock and rules as :meth:`index`."""
+        watcher's incremental plan, under the same writer lock and rules as :meth:`index`.
+        A partial plan assumes a complete index: without one (never built, deleted, damaged)
+        this is a full :meth:`index`, words only."""
         from vault_engine.indexing.indexer import Indexer
 
+        if not self.root.is_dir():
+            raise VaultError(f"the vault folder {self.root} is gone (moved or deleted): nothing was indexed")
+        if not self.has_index() or self._ledger_damage() or self.ledger.get_meta("last_index") is None:
+            return self.index(embed=False, now=now)
         started = time.perf_counter()
         with self.write_lock():
             changes = Indexer(self.config, self.ledger, self.lexical).apply_paths(paths, now=now)
@@ -272,6 +333,7 @@ class Vault:
 
     # -- notion tap -----------------------------------------------------------------------
 
+    @_operation
     def notion_import(self, export: str | os.PathLike[str], *, into: str = "notion",
                       prune: bool = False, embed: bool = True,
                       now: float | None = None) -> NotionReport:
@@ -282,6 +344,7 @@ class Vault:
         report = import_export(self.config, Path(export), into=into, prune=prune, now=now)
         return replace(report, index=self.index(now=now, embed=embed))
 
+    @_operation
     def notion_sync(self, *, prune: bool = False, embed: bool = True,
                     now: float | None = None) -> NotionReport:
         """Pull the pages the notion tap names through the Notion API, write the changed
@@ -293,6 +356,7 @@ class Vault:
 
     # -- search, show, links --------------------------------------------------------------
 
+    @_operation
     def search(self, query: str, *, k: int = 10, kind: str | None = None,
                project: str | None = None, tap: str | None = None, lexical_only: bool = False,
                decay: bool = True, follow: int = 0, now: float | None = None,
@@ -311,6 +375,8 @@ class Vault:
         if project is not None:
             self._require_project(ledger, project)
         arms = ("lexical",) if lexical_only else ("semantic",) if semantic_only else ("lexical", "semantic")
+        if "lexical" in arms:
+            check_before_reading(ledger, self.lexical, writing=self._writer_at_work)
         request = SearchRequest(query, k, kind, project, tap, arms, decay, follow, now)
         searcher = Searcher(self.config, ledger, self.lexical, semantic_coverage=ledger.semantic_coverage(),
                             miss_rule=MissRule.from_config(self.config.section("search"), offtopic_level(ledger)))
@@ -319,8 +385,31 @@ class Vault:
 
             searcher.semantic, notice = open_arm(ledger, self.vectors, self.embedder, required=semantic_only)
             searcher.notices += [notice] if notice else []
-        return searcher.search(request)
+        return self._search_beside_writers(searcher, request)
 
+    def _search_beside_writers(self, searcher: Searcher, request: SearchRequest) -> SearchResult:
+        """Run the search; while another process's index run is at work, ask again for what
+        its commits leave for a moment: Whoosh's files replaced between reading the table of
+        contents and a segment, or Whoosh committed a moment before the ledger (hits the
+        ledger does not hold yet)."""
+        for attempt in range(AHEAD_RETRIES + 1):
+            last = attempt == AHEAD_RETRIES
+            try:
+                result = searcher.search(request)
+            except IndexDamaged:
+                if last or not self._writer_at_work():
+                    raise
+                self.lexical.close()  # reopened on the files the writer left
+            else:
+                if last or not (searcher.lexical_ahead and self._writer_at_work()):
+                    return result
+            time.sleep(AHEAD_WAIT_SECONDS)
+        raise AssertionError("unreachable")
+
+    def _writer_at_work(self) -> bool:
+        return held_elsewhere(self.config.state_dir / WRITE_LOCK)
+
+    @_operation
     def show(self, ref: str) -> NoteView:
         """A note (whole text, read from the file) or one section of it."""
         ledger = self._require_index()
@@ -337,12 +426,17 @@ class Vault:
                         note.project, None, 1, text.count("\n") + 1, text, note.meta, links, sections)
 
     def _read_text(self, rel_path: str) -> str:
+        path = self.root / rel_path
+        if not self.config.inside(path):  # swapped for a symlink out of the vault since indexed
+            raise VaultError(f"{rel_path} is now a symlink to a file outside the vault: not shown "
+                             "(set outside_symlinks = true in vault-engine.toml to allow it)")
         try:
-            return (self.root / rel_path).read_text(encoding="utf-8-sig")
+            return path.read_text(encoding="utf-8-sig")
         except (OSError, UnicodeDecodeError) as exc:
             raise VaultError(f"{rel_path}: cannot read the note ({exc}); run `vault-engine index` "
                              "if it was moved or deleted") from exc
 
+    @_operation
     def links(self, ref: str, *, backlinks: bool = False) -> list[ResolvedLink]:
         """Outgoing links of a note or section, or the links pointing at it."""
         ledger = self._require_index()
@@ -358,23 +452,36 @@ class Vault:
             found = list(links_in_lines(found, section.line_start, section.line_end))
         return found
 
+    @_operation
     def all_links(self) -> list[ResolvedLink]:
         return [resolved_link(r) for r in self._require_index().all_links()]
 
     # -- status ---------------------------------------------------------------------------
 
+    @_operation
     def status(self) -> dict[str, Any]:
         """Index health: counts, stale files, skipped files, broken YAML, unresolved links,
         the semantic arm, and the watcher (running, stale or off: from watch.json)."""
-        from vault_engine.indexing.indexer import lexical_damage
+        from vault_engine.indexing.watch_state import watcher_status
+
+        try:
+            ledger = self._require_index()
+            return self._status(ledger)
+        except IndexDamaged as exc:  # nothing else can be counted: say what is wrong and what to do
+            return {"vault": str(self.root), "damage": [str(exc)], "watcher": watcher_status(self.config)}
+        except Exception as exc:
+            if not is_corruption(exc):
+                raise
+            self.close()
+            return {"vault": str(self.root), "watcher": watcher_status(self.config),
+                    "damage": [str(damaged(self.config.index_dir / LEDGER_FILE, exc))]}
+
+    def _status(self, ledger: Ledger) -> dict[str, Any]:
+        from vault_engine.indexing.integrity import lexical_damage
         from vault_engine.indexing.planner import find_suspects
         from vault_engine.indexing.watch_state import watcher_status
         from vault_engine.sources.vault_files import scan_vault
 
-        try:
-            ledger = self._require_index()
-        except IndexDamaged as exc:  # nothing else can be counted: say what is wrong and what to do
-            return {"vault": str(self.root), "damage": [str(exc)], "watcher": watcher_status(self.config)}
         scan = scan_vault(self.config)
         suspects = find_suspects(scan.notes, ledger.known_files())
         counts = ledger.counts()
@@ -384,13 +491,15 @@ class Vault:
         semantic = self._semantic_status(ledger)
         damage = [f"the lexical index is damaged: {lexical}" for _ in [lexical] if lexical]
         damage += [f"the vector index is damaged: {semantic['damage']}"] if semantic.get("damage") else []
+        # Files the last index skipped, and files this scan cannot read (an outside symlink)
+        skipped = dict(ledger.skipped()) | {problem.path: problem.reason for problem in scan.problems}
         return {
             "vault": str(self.root),
             "damage": [f"{d}; `vault-engine index` repairs it" for d in damage],
             **counts,
+            "skipped": len(skipped),
             "stale": {"changed": len(suspects.changed), "missing": len(suspects.missing)},
-            "skipped_files": [{"path": p, "reason": r} for p, r in ledger.skipped()]
-            + [{"path": s.path, "reason": s.reason} for s in scan.problems],
+            "skipped_files": [{"path": p, "reason": r} for p, r in sorted(skipped.items())],
             "yaml_errors": [{"path": p, "error": e} for p, e in ledger.yaml_errors()],
             "unresolved": [{"source": l.source, "raw": l.raw, "line": l.line} for l in unresolved],
             "last_index": float(last) if last else None,
@@ -417,6 +526,7 @@ class Vault:
 
     # -- agent memory: dead ends, checkpoints, resume --------------------------------------
 
+    @_operation
     def deadend_list(self, project: str | None = None) -> list[Ruling]:
         """Every recorded dead end (of one project), newest first."""
         from vault_engine.memory.deadends import list_dead_ends
@@ -426,6 +536,7 @@ class Vault:
             self._require_project(ledger, project)
         return list_dead_ends(ledger, project)
 
+    @_operation
     def deadend_check(self, proposal: str, *, project: str | None = None, k: int = 3,
                       lexical_only: bool = False) -> DeadendCheck:
         """Has this been tried? Every dead end of the vault is checked; with ``project``,
@@ -447,6 +558,7 @@ class Vault:
         return check_proposal(proposal, load_rulings(ledger), accepted=accepted_designs(ledger), project=project,
                               k=k, settings=settings, semantic=semantic, notices=notices)
 
+    @_operation
     def checkpoint_new(self, draft: CheckpointDraft, *, now: float | None = None) -> CheckpointWritten:
         """Write a checkpoint from the template (never overwriting one) and index it at once,
         so ``resume`` sees it. ``--link`` refs are written as wikilinks to the notes they name."""
@@ -463,10 +575,12 @@ class Vault:
             self.index(embed=False, now=now)
         return CheckpointWritten(rel, draft.project, draft.agent, tuple(notices))
 
+    @_operation
     def projects(self) -> list[str]:
         """Every project with notes in the index, sorted (what ``resume`` accepts)."""
         return self._require_index().projects()
 
+    @_operation
     def resume(self, project: str, *, max_tokens: int = 2000, now: float | None = None) -> ResumeBrief:
         """The brief for an agent arriving on ``project``, within ``max_tokens``."""
         from vault_engine.memory.matching import DeadendSettings
@@ -488,6 +602,7 @@ class Vault:
 
     # -- decay and reinforcement ----------------------------------------------------------
 
+    @_operation
     def reinforce(self, ref: str, *, by: str | None = None, why: str | None = None,
                   now: float | None = None) -> dict[str, Any]:
         """Reset the age of the note ``ref`` names, durably."""
@@ -500,6 +615,7 @@ class Vault:
         self._sync_reinforcements()
         return {"ref": section_ref(note, None), "path": note.path, "at": at, "by": by, "why": why}
 
+    @_operation
     def decay_report(self, *, tap: str | None = None, now: float | None = None) -> list[DecayRow]:
         """Every document of a decaying tap (or of ``tap``), most faded first."""
         ledger = self._require_index()
@@ -538,7 +654,7 @@ def validate_settings(config: Config) -> None:
     must not wait for the first embedding to say so, and a typo (``half_life`` for
     ``half_life_days``) must not silently switch a setting off. Each owner validates its own
     table; this only calls them all (cheap: nothing heavy is imported)."""
-    from vault_engine.config import check_keys
+    from vault_engine.config import TAP_KEYS, check_keys
     from vault_engine.indexing.watcher import WatchSettings
     from vault_engine.memory.matching import DeadendSettings
 
@@ -548,12 +664,12 @@ def validate_settings(config: Config) -> None:
     WatchSettings.from_config(config)
     check_keys(config.section("checkpoint"), "checkpoint.", ("template",))
     for tap in config.taps:
-        if tap.source == "notion" and tap.options:
+        if tap.source == "notion":
             from vault_engine.sources.notion_api import SyncSettings
 
             SyncSettings.from_tap(tap)
-        elif tap.source == "vault":
-            check_keys(tap.options, f"taps.{tap.name}.", ())
+        elif tap.source == "vault":  # a vault tap has no options: any is a typo of a tap key
+            check_keys(tap.options, f"taps.{tap.name}.", TAP_KEYS)
 
 
 def _holder(lock: Path) -> str:

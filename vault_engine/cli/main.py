@@ -13,6 +13,7 @@ import sys
 from collections.abc import Sequence
 
 from vault_engine import __version__
+from vault_engine.cli.context import terminal_safe
 from vault_engine.cli.daemon_client import make_context
 from vault_engine.errors import VaultError
 
@@ -67,7 +68,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except VaultError as exc:
         if debug:
             raise
-        print(f"vault-engine: {exc}", file=sys.stderr)
+        print(f"vault-engine: {terminal_safe(str(exc))}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
         print("vault-engine: interrupted", file=sys.stderr)

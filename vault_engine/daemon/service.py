@@ -21,7 +21,8 @@ from vault_engine.config import CONFIG_NAME, Config
 from vault_engine.daemon.health import HealthRecorder
 from vault_engine.daemon.worker import VaultWorker
 from vault_engine.errors import ModelUnavailable, VaultError
-from vault_engine.indexing.watcher import Burst, ChangeFeed, Debouncer, WatchSettings, watch_loop
+from vault_engine.indexing.watcher import (RESCAN, Burst, ChangeFeed, Debouncer, WatchSettings,
+                                           watch_loop)
 from vault_engine.model import IndexReport
 from vault_engine.vault import Vault
 
@@ -62,6 +63,11 @@ class WatchService:
         self.feed.start()
         self._thread = threading.Thread(target=self._run, name="watch", daemon=True)
         self._thread.start()
+
+    def request_rescan(self) -> None:
+        """Compare the whole vault at the next turn of the loop (the index was removed)."""
+        self.listener.problem("the index folder was removed; building a new one")
+        self.feed.queue.put(RESCAN)
 
     def stop(self) -> None:
         """Stop watching; the batch being applied is finished, pending events are left to

@@ -4,7 +4,8 @@
 sibling folder). A rebuild (``index --rebuild``, a first index, the repair of a damaged ledger)
 writes a new generation in full, then points ``current`` at it with one ``rename``: a search
 running meanwhile reads the old index or the new one, never a half-built one and never a
-missing one. Caches that depend only on texts (vectors by text hash, the query model) are
+missing one. The replaced generation is deleted a minute later, so a search that resolved
+``current`` just before the swap can still open its files. Caches that depend only on texts (vectors by text hash, the query model) are
 copied into the new generation first, so a rebuild computes no vector twice. Deleting
 ``.vault-engine/index/`` altogether stays a valid way to start over.
 
@@ -24,6 +25,9 @@ from pathlib import Path
 from vault_engine.config import Config
 
 PREFIX = "g"
+CURRENT = "current"  # the generation readers use
+REPLACED_MARK = ".replaced"  # in a generation no longer current: when it stopped being
+REPLACED_GRACE = 60.0  # seconds a replaced generation is kept for readers under way
 CACHES = ("vector_cache.sqlite", "deadend_vectors.sqlite")  # SQLite: copied through the backup API
 SHARED = ("query-model-",)  # read-only files: hard-linked (or copied)
 
@@ -45,26 +49,55 @@ def new_generation(config: Config) -> Path:
 
 
 def switch_to(config: Config, generation: Path) -> None:
-    """Point ``current`` at ``generation`` atomically, then remove everything else."""
-    temp = config.index_root / f".current-{os.getpid()}"
+    """Point ``current`` at ``generation`` atomically; the generation it replaces is marked
+    with the time and stays :data:`REPLACED_GRACE` seconds for readers under way."""
+    root = config.index_root
+    replaced = live_generation(config)
+    temp = root / f".{CURRENT}-{os.getpid()}"
     temp.unlink(missing_ok=True)
     os.symlink(generation.name, temp)
-    os.replace(temp, config.index_root / "current")
+    os.replace(temp, root / CURRENT)
+    if replaced and replaced != generation.name and (root / replaced).is_dir():
+        (root / replaced / REPLACED_MARK).write_text(f"{time.time()}\n")
     remove_stale(config)
 
 
-def remove_stale(config: Config) -> None:
-    """Delete what ``current`` does not point at: older generations, an interrupted
-    rebuild's, and an older release's files directly in ``index/``."""
-    link = config.index_root / "current"
-    live = os.readlink(link) if link.is_symlink() else None
-    for path in config.index_root.iterdir():
-        if path.name in (live, "current") or path.name.startswith(".current-"):
+def live_generation(config: Config) -> str | None:
+    """The name of the generation ``current`` points at (None: no index yet)."""
+    link = config.index_root / CURRENT
+    try:
+        return os.readlink(link)
+    except OSError:
+        return None
+
+
+def remove_stale(config: Config, now: float | None = None) -> None:
+    """Delete what no reader can need: an interrupted rebuild's folder, an older release's
+    files directly in ``index/``, and a replaced generation once :data:`REPLACED_GRACE` has
+    passed (a command that resolved ``current`` just before the switch may still be opening
+    its files). Call it holding the writer lock: no other process is building then."""
+    root = config.index_root
+    if not root.is_dir():
+        return
+    live = live_generation(config)
+    now = now or time.time()
+    for path in root.iterdir():
+        if path.name in (CURRENT, live):
             continue
         if path.is_dir() and not path.is_symlink():
+            if now - _replaced_at(path) < REPLACED_GRACE:
+                continue
             shutil.rmtree(path, ignore_errors=True)
         else:
             path.unlink(missing_ok=True)
+
+
+def _replaced_at(generation: Path) -> float:
+    """When ``current`` moved away from it; 0 for a build that never went live."""
+    try:
+        return float((generation / REPLACED_MARK).read_text())
+    except (OSError, ValueError):
+        return 0.0
 
 
 def _copy_sqlite(source: Path, target: Path) -> None:

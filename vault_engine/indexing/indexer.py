@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from vault_engine.config import Config
 from vault_engine.errors import IndexDamaged
+from vault_engine.indexing.integrity import LEXICAL_FINGERPRINT, lexical_damage
 from vault_engine.indexing.planner import ChangePlan, find_suspects, plan_changes
 from vault_engine.model import ParsedNote, SkippedFile
 from vault_engine.parsing.links import LinkResolver
@@ -30,8 +31,6 @@ log = logging.getLogger(__name__)
 
 # Below this many files to read, a process pool costs more than it saves.
 PARALLEL_READ_THRESHOLD = 400
-LEXICAL_DIRTY = "lexical_dirty"
-LEXICAL_FINGERPRINT = "lexical_fingerprint"  # WhooshIndex.fingerprint() after our last commit
 
 Progress = Callable[[str, int, int], None]
 
@@ -147,15 +146,21 @@ class Indexer:
         needs_repair = lexical_damage(self.ledger, self.lexical)
         if plan.is_empty and not attachments_changed and not needs_repair:
             return AppliedChanges(plan, skipped=self._skipped(scan, reads))
-        changes = self._apply_to_ledger(plan, reads, scan, known, now)
-        changes.skipped = self._skipped(scan, reads)
-        # Parsed notes are in the ledger now: let them go before Whoosh forks its two writers,
-        # which would otherwise each carry a copy-on-write share of them (a 10,000-note index
-        # peaked at 589 MB PSS with them, 462 MB without; bench/bench_core.py).
-        del reads
-        self._resolve_links(plan, changes.changed_note_ids,
-                            old_attachments ^ set(scan.attachments), full=first_index)
-        self._apply_to_lexical(changes, repair=needs_repair, progress=progress)
+        skipped = self._skipped(scan, reads)
+        # One ledger transaction spans the Whoosh commit, which lands first: readers see the
+        # old ledger with the old Whoosh, then the new Whoosh a moment before the new ledger
+        # (Vault.search asks again when a hit is not in the ledger yet). A crash in between
+        # leaves the old ledger and Whoosh's fingerprint unlike the one it records: repaired.
+        with self.ledger.transaction():
+            changes = self._apply_to_ledger(plan, reads, scan, known, now)
+            changes.skipped = skipped
+            # Parsed notes are in the ledger now: let them go before Whoosh forks its two
+            # writers, which would otherwise each carry a copy-on-write share of them (a
+            # 10,000-note index peaked at 589 MB PSS with them, 462 MB without; bench_core.py).
+            del reads
+            self._resolve_links(plan, changes.changed_note_ids,
+                                old_attachments ^ set(scan.attachments), full=first_index)
+            self._apply_to_lexical(changes, repair=needs_repair, progress=progress)
         return changes
 
     # -- ledger ---------------------------------------------------------------------------
@@ -166,7 +171,6 @@ class Indexer:
         gone = list(plan.deleted) + list(plan.modified) + [old for old, _ in plan.moved]
         changes.removed_section_ids = ledger.section_ids_of_paths(gone)
         with ledger.transaction():
-            ledger.set_meta(LEXICAL_DIRTY, "1")
             for path in plan.deleted:
                 ledger.delete_note(path)
             for path in plan.touched:
@@ -240,9 +244,7 @@ class Indexer:
             self.lexical.apply(changes.removed_section_ids, docs)
             if progress:
                 progress("lexical", len(docs), len(docs))
-        with self.ledger.transaction():
-            self.ledger.set_meta(LEXICAL_DIRTY, "0")
-            self.ledger.set_meta(LEXICAL_FINGERPRINT, self.lexical.fingerprint())
+        self.ledger.set_meta(LEXICAL_FINGERPRINT, self.lexical.fingerprint())
 
     def resync_lexical(self) -> None:
         """Rebuild Whoosh from the ledger alone (no file is read): repairs a disagreement."""
@@ -263,23 +265,6 @@ class Indexer:
                 body=section_body(text, heading), tags=" ".join(tags.get(nid, ())), path=path, kind=kind,
                 project=project or "", tap=tap))
         return docs
-
-
-def lexical_damage(ledger: Ledger, lexical: WhooshIndex) -> str | None:
-    """Why Whoosh cannot be trusted, or None. A write in progress (the dirty mark set) is not
-    damage for a reader; for the next writer it is, and that writer repairs it."""
-    if ledger.get_meta(LEXICAL_DIRTY) == "1":
-        return "an index run was interrupted while writing it"
-    recorded = ledger.get_meta(LEXICAL_FINGERPRINT)
-    if recorded is not None and recorded != lexical.fingerprint():
-        return "its files changed outside vault-engine (deleted, truncated or rewritten)"
-    try:
-        count = lexical.doc_count()
-    except IndexDamaged as exc:
-        return str(exc.__cause__ or exc)
-    if count != ledger.section_count():
-        return f"it holds {count} sections, the ledger {ledger.section_count()}"
-    return None
 
 
 def _vanished_twins(scan: Scan, known: dict, root) -> set[str]:

@@ -16,6 +16,7 @@ Split so that the logic is testable without a file system or a clock:
 from __future__ import annotations
 
 import logging
+import math
 import os
 import queue
 import time
@@ -56,8 +57,8 @@ def _milliseconds(table: dict, key: str, default: float) -> float:
     value = table.get(key)
     if value is None:
         return default
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
-        raise ConfigError(f"watch.{key} must be a number of milliseconds (>= 0) in vault-engine.toml")
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < math.inf:  # NaN fails too
+        raise ConfigError(f"watch.{key} must be a finite number of milliseconds (>= 0) in vault-engine.toml")
     return value / 1000.0
 
 # Between two steps of background work, wait this long for events: a writer waiting for the

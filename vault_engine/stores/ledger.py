@@ -82,7 +82,11 @@ class Ledger:
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        """Everything inside commits together or not at all."""
+        """Everything inside commits together or not at all. Nested, the inner one is part
+        of the outer (an index run holds one across the ledger and the Whoosh commit)."""
+        if self.db.in_transaction:
+            yield self.db
+            return
         try:
             self.db.execute("BEGIN IMMEDIATE")
             yield self.db
@@ -97,6 +101,12 @@ class Ledger:
     def get_meta(self, key: str, default: str | None = None) -> str | None:
         row = self.db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
         return row[0] if row else default
+
+    def get_metas(self, *keys: str) -> tuple[str | None, ...]:
+        """Several values read in one statement: one consistent snapshot of them."""
+        marks = ",".join("?" * len(keys))
+        found = dict(self.db.execute(f"SELECT key, value FROM meta WHERE key IN ({marks})", keys).fetchall())
+        return tuple(found.get(key) for key in keys)
 
     def set_meta(self, key: str, value: str) -> None:
         self.db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, value))
@@ -481,6 +491,16 @@ class Ledger:
             found.update(self.db.execute(
                 f"SELECT path, last_at FROM reinforcements WHERE path IN ({marks})", chunk).fetchall())
         return found
+
+
+SQLITE_CORRUPT, SQLITE_NOTADB = 11, 26  # primary result codes of a damaged file
+
+
+def is_corruption(exc: BaseException) -> bool:
+    """An SQLite error that says the file is damaged (not busy, not locked, not full)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return isinstance(exc, sqlite3.DatabaseError) and code is not None and code & 0xFF in (
+        SQLITE_CORRUPT, SQLITE_NOTADB)
 
 
 def damaged(path: Path, exc: Exception) -> IndexDamaged:
