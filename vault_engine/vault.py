@@ -275,6 +275,8 @@ class Vault:
         chunks, stops it cleanly: what was embedded is kept."""
         started = time.perf_counter()
         with self.write_lock():
+            if not self.has_index():  # removed meanwhile: opening the ledger would make an empty one
+                return IndexReport(seconds=time.perf_counter() - started)
             embedded, notices = self._embed(progress, should_stop=should_stop)
         return IndexReport(embedded=embedded, notices=notices, sections=self.ledger.section_count(),
                            seconds=time.perf_counter() - started)

@@ -269,7 +269,7 @@ def test_settings_validate_the_tap_options(root):
 
 def test_a_misspelt_option_is_named(root):
     tap = parse_config(root, {"taps": {"notion": {"pages_ids": [HANDBOOK]}}}).tap("notion")
-    with pytest.raises(ConfigError, match="taps.notion.pages_ids is not a notion tap option"):
+    with pytest.raises(ConfigError, match=r"taps.notion.pages_ids is not a setting \(did you mean page_ids\?\)"):
         SyncSettings.from_tap(tap)
 
 

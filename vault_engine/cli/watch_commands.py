@@ -34,8 +34,7 @@ def cmd_watch(ctx: Context) -> int:
         ctx.emit({"stopped": pid}, lambda: f"stopped the watcher (pid {pid})" if pid
                  else "no watcher was running for this vault")
         return 0
-    Daemon(root, WatchPrinter(ctx)).run()
-    return 0
+    return Daemon(root, WatchPrinter(ctx)).run()
 
 
 class WatchPrinter:

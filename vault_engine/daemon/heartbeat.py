@@ -9,7 +9,7 @@ Each beat also checks:
 
 - the vault folder is still the one the watcher started on (same device and inode): moved
   or deleted, the watcher stops with one line saying so, and never recreates the folder;
-- the index is still there: removed, the watcher asks its loop for a full comparison, which
+- the index folder is still the same one: removed (or removed and made again), the watcher asks its loop for a full comparison, which
   builds a new one (once per disappearance, not once a second).
 """
 
@@ -29,17 +29,17 @@ log = logging.getLogger(__name__)
 class Heartbeat:
     """A thread that calls ``beat`` every :data:`HEARTBEAT_SECONDS` until stopped."""
 
-    def __init__(self, root: Path, index_dir: Path, beat: Callable[[], None],
+    def __init__(self, root: Path, index_root: Path, beat: Callable[[], None],
                  vault_lost: Callable[[str], None], index_lost: Callable[[], None],
                  interval: float = HEARTBEAT_SECONDS):
         self.root = root
-        self.index_dir = index_dir
+        self.index_root = index_root  # .vault-engine/index, the folder of the generations
         self.beat = beat
         self.vault_lost = vault_lost
         self.index_lost = index_lost
         self.interval = interval
         self._identity = _identity(root)
-        self._index_was_there = True
+        self._index_identity = _identity(index_root)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="heartbeat", daemon=True)
 
@@ -68,10 +68,12 @@ class Heartbeat:
                             f"`vault-engine watch` again where the vault is now")
             return False
         self.beat()
-        there = self.index_dir.exists()
-        if self._index_was_there and not there:
+        # The folder's identity, not its existence: a reader may have made an empty one again
+        # between two beats. (A rebuild only moves the `current` link inside it.)
+        index_now = _identity(self.index_root)
+        if index_now != self._index_identity and self._index_identity is not None:
             self.index_lost()
-        self._index_was_there = there
+        self._index_identity = index_now
         return True
 
 

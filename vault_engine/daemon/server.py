@@ -198,16 +198,18 @@ class Daemon:
         self.server = QueryServer(socket_path(self.config), self.worker)
         self.health = HealthRecorder(self.config, os.getpid(), time.time())
         self.service = WatchService(self.config, self.worker, self.health, listener,
-                                    on_fatal=self.request_stop)
-        self.heartbeat = Heartbeat(root, self.config.index_dir, beat=self.health.beat,
+                                    on_fatal=self._failed)
+        self.heartbeat = Heartbeat(root, self.config.index_root, beat=self.health.beat,
                                    vault_lost=self._vault_lost,
                                    index_lost=self.service.request_rescan)
         self._pid_lock = PidLock(pid_path(self.config))
         self._wake_r = self._wake_w = -1
         self._stopping = threading.Event()
+        self.failure: str | None = None  # why it stopped on its own, if it did
 
-    def run(self) -> None:
-        """Serve until stopped; always leaves no socket, pid file nor health behind."""
+    def run(self) -> int:
+        """Serve until stopped; always leaves no socket, pid file nor health behind. The exit
+        code: 0 when asked to stop, 1 when a fault stopped it (a supervisor restarts on 1)."""
         self._pid_lock.acquire()
         self._wake_r, self._wake_w = os.pipe()
         try:
@@ -221,6 +223,7 @@ class Daemon:
             self._serve()
         finally:
             self._shutdown()
+        return 1 if self.failure else 0
 
     def request_stop(self) -> None:
         """Stop from any thread (a fatal watcher error, a test)."""
@@ -231,6 +234,10 @@ class Daemon:
     def _vault_lost(self, message: str) -> None:
         self.health.error(message, time.time())
         self.listener.problem(message)
+        self._failed(message)
+
+    def _failed(self, why: str = "the watcher stopped on an error") -> None:
+        self.failure = self.failure or why
         self.request_stop()
 
     def _serve(self) -> None:
