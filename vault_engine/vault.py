@@ -41,6 +41,7 @@ if TYPE_CHECKING:  # imported where used: a search or a show must not pay for in
 LEDGER_FILE = "ledger.sqlite"
 WRITE_LOCK = "write.lock"
 LOCK_WAIT_SECONDS = 600
+CHECKPOINT_EMBED_LIMIT = 64  # pending sections `checkpoint new` embeds at most (more: `index` does)
 
 
 class Vault:
@@ -109,6 +110,14 @@ class Vault:
             self._embedder = SentenceTransformerEmbedder(spec, query_dir=self.config.index_dir)
         return self._embedder
 
+    def shared_vector_cache(self, override: str | os.PathLike[str] | None = None) -> Path | None:
+        """The team's shared vector cache folder: ``override`` (``index --vector-cache``),
+        else ``[model] vector_cache`` (relative to the vault), else None."""
+        if override is not None:
+            return Path(override).expanduser().resolve()
+        configured = ModelSpec.from_config(self.config.section("model"), self.root).vector_cache
+        return Path(configured) if configured else None
+
     def _model_enabled(self) -> bool:
         return self._embedder is not None or ModelSpec.from_config(self.config.section("model")).enabled
 
@@ -141,9 +150,11 @@ class Vault:
     # -- index ----------------------------------------------------------------------------
 
     def index(self, *, rebuild: bool = False, progress: Progress | None = None,
-              now: float | None = None, embed: bool = True) -> IndexReport:
+              now: float | None = None, embed: bool = True,
+              vector_cache: str | os.PathLike[str] | None = None) -> IndexReport:
         """Bring the index up to date with the vault (incremental unless ``rebuild``): words
-        first, then vectors for every section without them (unless ``embed`` is False)."""
+        first, then vectors for every section without them (unless ``embed`` is False).
+        ``vector_cache`` is a shared cache folder, instead of ``[model] vector_cache``."""
         from vault_engine.indexing.indexer import Indexer
 
         started = time.perf_counter()
@@ -154,7 +165,7 @@ class Vault:
                 self.ledger.save_reinforcements({}, 0)
             self._record_moves(changes.plan.moved, now)
             self._sync_reinforcements()
-            embedded, notices = self._embed(progress, embed)
+            embedded, notices = self._embed(progress, embed, shared=vector_cache)
         report = self._report(changes, started)
         return replace(report, embedded=embedded, notices=report.notices + notices)
 
@@ -170,14 +181,16 @@ class Vault:
                            seconds=time.perf_counter() - started)
 
     def _embed(self, progress: Progress | None, embed: bool = True,
-               should_stop: Callable[[], bool] | None = None) -> tuple[int, tuple[str, ...]]:
+               should_stop: Callable[[], bool] | None = None,
+               shared: str | os.PathLike[str] | None = None) -> tuple[int, tuple[str, ...]]:
         from vault_engine.indexing.embedding import CACHE_FILE, drop_stale_vectors, embed_pending
 
         if not (embed and self._model_enabled()):  # words only, by request or by config
             drop_stale_vectors(self.ledger, self.vectors)
             return 0, ()
         result, notices = embed_pending(self.ledger, self.vectors, self.config.index_dir / CACHE_FILE,
-                                        self.embedder, progress, should_stop)
+                                        self.embedder, progress, should_stop,
+                                        shared_root=self.shared_vector_cache(shared))
         if result is not None and not result.interrupted:
             self._warm_rulings()
         return (result.embedded if result else 0), notices
@@ -346,7 +359,11 @@ class Vault:
                 problem, query_model = embedder.problem(), embedder.has_query_model()
         except ModelUnavailable as exc:
             problem = str(exc)
-        return embedding_status(ledger, self.vectors, enabled, problem, query_model)
+        try:
+            shared = self.shared_vector_cache()
+        except VaultError:
+            shared = None
+        return embedding_status(ledger, self.vectors, enabled, problem, query_model, shared)
 
     # -- agent memory: dead ends, checkpoints, resume --------------------------------------
 
@@ -392,9 +409,26 @@ class Vault:
         rel = write_checkpoint(self.root, self.config.projects_dir, draft, template, now)
         if self.has_index():
             self.index_paths([rel], now=now)
+            notices += self._embed_checkpoint()
         else:
             self.index(embed=False, now=now)
         return CheckpointWritten(rel, draft.project, draft.agent, tuple(notices))
+
+    def _embed_checkpoint(self) -> tuple[str, ...]:
+        """Vectors for the checkpoint just written, so semantic coverage does not drop until
+        the next ``index``: only when that needs no torch (the model's ONNX export is there)
+        and little else is waiting (a words-only vault is left to ``index``)."""
+        if not self._model_enabled() or not self.ledger.embedded_ids_exist():
+            return ()
+        try:
+            if not self.embedder().has_query_model():
+                return ()
+        except ModelUnavailable:
+            return ()
+        if len(self.ledger.sections_to_embed()) > CHECKPOINT_EMBED_LIMIT:
+            return ()
+        with self.write_lock():
+            return self._embed(None)[1]
 
     def projects(self) -> list[str]:
         """Every project with notes in the index, sorted (what ``resume`` accepts)."""

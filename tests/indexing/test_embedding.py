@@ -117,7 +117,7 @@ def test_index_embeds_every_section_and_the_stores_agree(root, fake):
         assert report.embedded == report.sections == 4
         assert v.vectors.section_ids() == {r[0] for r in v.ledger.db.execute("SELECT id FROM sections")}
         assert agrees(v)
-    assert progress[-1] == ("embed", 4, 4)
+    assert progress[-1] == ("embed:fake", 4, 4)
     assert "apples > Seeds\nPips sit in the core." in fake.texts  # title: the file name
 
 
@@ -277,7 +277,7 @@ class NoExport(FakeEmbedder):
         super().__init__(**kw)
         self.exports = 0
 
-    def save_query_model(self):
+    def save_query_model(self, shared=None):
         self.exports += 1
         return "modules ['Transformer', 'Pooling', 'Dense'] are not transformer + pooling"
 

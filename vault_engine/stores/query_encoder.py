@@ -1,15 +1,18 @@
-"""Query vectors without torch: the embedding model exported once to ONNX, run by ONNX Runtime.
+"""Vectors without torch: the embedding model exported once to ONNX, run by ONNX Runtime.
 
 A search or a ``deadend check`` embeds one short text. Through sentence-transformers that
 costs the torch import (about 5 s in a cold process) and about 12 ms per query, most of it
 Python glue around small tensor operations. The same network exported to ONNX loads in a
-quarter of a second without torch and embeds a query in about 4 ms.
+quarter of a second without torch and embeds a query in about 4 ms. ``index`` embeds the
+vault's sections through the same export (:meth:`OnnxQueryEncoder.embed_batched`: padded
+batches of similar length), so a small edit is embedded without torch too.
 
-The export is written by a process that has the model loaded anyway (``index``), only for
-the usual shape of a sentence-transformers model (transformer, mean pooling, unit length),
-and kept only when its vectors match the model's own on probe texts. The file name carries a
-digest of the model's identity and window, so another model never reuses it. Without a
-usable file, queries go through the model itself, as before: same vectors, slower.
+The export is written once per model and window (``index`` loads torch for it the first
+time), only for the usual shape of a sentence-transformers model (transformer, mean pooling,
+unit length), and kept only when its vectors match the model's own on probe texts, one at a
+time and together in one padded batch. The file name carries a digest of the model's
+identity, window and export format, so another model never reuses it. Without a usable file,
+texts go through the model itself, as before: same vectors, slower to start.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 FILE_PREFIX = "query-model-"
+FORMAT = "batched-v2"  # in the file digest: exports of older releases were not checked padded
 MAX_DIFFERENCE = 1e-4  # largest coordinate difference from the model's own vector that is kept
 # Short, long (past the window: truncation must agree), accented, and code-like text.
 PROBES = (
@@ -40,7 +44,7 @@ PROBES = (
 
 def query_model_path(folder: Path, identity: str, max_tokens: int) -> Path:
     """Where the export of this model, at this window, lives."""
-    digest = hashlib.blake2b(f"{identity}|{max_tokens}".encode(), digest_size=8).hexdigest()
+    digest = hashlib.blake2b(f"{identity}|{max_tokens}|{FORMAT}".encode(), digest_size=8).hexdigest()
     return folder / f"{FILE_PREFIX}{digest}.onnx"
 
 
@@ -91,7 +95,7 @@ def export(model, model_folder: Path, target: Path, reference) -> str | None:
                               dynamic_axes={"input_ids": axes, "attention_mask": axes},
                               opset_version=17, dynamo=False)
         encoder = OnnxQueryEncoder(temp, model_folder, model.max_seq_length)
-        difference = float(abs(encoder.embed(list(PROBES)) - reference(list(PROBES))).max())
+        difference = probe_difference(encoder, reference(list(PROBES)))
         if difference > MAX_DIFFERENCE:
             return f"the export differs from the model by {difference:.1e}"
         with open(temp, "rb+") as written:
@@ -107,22 +111,32 @@ def export(model, model_folder: Path, target: Path, reference) -> str | None:
     return None
 
 
+def probe_difference(encoder: OnnxQueryEncoder, expected: np.ndarray) -> float:
+    """Largest coordinate difference from ``expected`` (the model's vectors of PROBES), run
+    one text at a time (queries) and as one padded batch (documents): padding must change
+    nothing, which holds only when the graph honours the attention mask."""
+    single = encoder.embed(list(PROBES))
+    padded = encoder.embed_batched(list(PROBES), batch_size=len(PROBES))
+    return float(max(abs(single - expected).max(), abs(padded - expected).max()))
+
+
 class OnnxQueryEncoder:
     """Texts -> unit vectors with ONNX Runtime and the model folder's own fast tokenizer.
 
-    One thread: a query is a few dozen tokens, too few to share out, and the host keeps its
-    other core.
+    One thread by default: a query is a few dozen tokens, too few to share out, and the host
+    keeps its other core; documents run on ``[model] threads``.
     """
 
-    def __init__(self, onnx_path: Path, model_folder: Path, max_tokens: int):
+    def __init__(self, onnx_path: Path, model_folder: Path, max_tokens: int, threads: int = 1):
         import onnxruntime
         from tokenizers import Tokenizer
 
         self.tokenizer = Tokenizer.from_file(str(model_folder / "tokenizer.json"))
         self.tokenizer.enable_truncation(max_tokens)  # the model's window, as sentence-transformers cuts
         self.tokenizer.no_padding()
+        self.threads = threads
         options = onnxruntime.SessionOptions()
-        options.intra_op_num_threads = options.inter_op_num_threads = 1
+        options.intra_op_num_threads, options.inter_op_num_threads = threads, 1
         options.log_severity_level = 3  # errors only
         self.session = onnxruntime.InferenceSession(str(onnx_path), options,
                                                     providers=["CPUExecutionProvider"])
@@ -137,3 +151,34 @@ class OnnxQueryEncoder:
             mask = np.array([encoding.attention_mask], dtype=np.int64)
             rows.append(self.session.run(None, {"input_ids": ids, "attention_mask": mask})[0][0])
         return np.asarray(rows, dtype=np.float32).reshape(len(texts), -1)
+
+    def embed_batched(self, texts: list[str], batch_size: int = 16) -> np.ndarray:
+        """Many texts (an index's windows): batches of similar token length, padded to the
+        longest of each and masked, so padding costs little and changes no vector (checked
+        at export). Rows come back in the order of ``texts``."""
+        import numpy as np
+
+        encodings = self.tokenizer.encode_batch(texts)
+        order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
+        out = np.empty((len(texts), 0), dtype=np.float32)
+        for start in range(0, len(order), batch_size):
+            rows = order[start:start + batch_size]
+            ids, mask = padded([encodings[i].ids for i in rows])
+            vectors = self.session.run(None, {"input_ids": ids, "attention_mask": mask})[0]
+            if out.shape[1] == 0:
+                out = np.empty((len(texts), vectors.shape[1]), dtype=np.float32)
+            out[rows] = vectors
+        return out
+
+
+def padded(sequences: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
+    """Token ids right-padded with 0 to the longest sequence, and the mask of real tokens."""
+    import numpy as np
+
+    width = max((len(s) for s in sequences), default=0)
+    ids = np.zeros((len(sequences), width), dtype=np.int64)
+    mask = np.zeros((len(sequences), width), dtype=np.int64)
+    for row, sequence in enumerate(sequences):
+        ids[row, :len(sequence)] = sequence
+        mask[row, :len(sequence)] = 1
+    return ids, mask
