@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from vault_engine.stores.embedder import SentenceTransformerEmbedder
-from vault_engine.stores.query_encoder import FILE_PREFIX, export, unsupported
+from vault_engine.stores.query_encoder import FILE_PREFIX, OnnxQueryEncoder, export, unsupported
 
 TEXTS = [
     "schedule a chore to come back weekly",
@@ -88,12 +88,21 @@ def test_only_transformer_plus_mean_pooling_is_exported():
 def test_documents_in_padded_batches_get_the_models_own_vectors(exported):
     """Texts of very different lengths share a batch: padding and the mask change nothing."""
     texts = TEXTS + ["a", "short one", " ".join(["window"] * 200), "Ünïcödé " * 40]
+    encoder = OnnxQueryEncoder(exported.query_model_path, Path(exported.path), exported.max_tokens)
+    got = encoder.embed_batched(texts, batch_size=len(texts))  # one padded batch
+    assert got.shape == (len(texts), 384) and got.dtype == np.float32
+    assert np.abs(got - exported._model_vectors(texts)).max() < 1e-4
     fresh = SentenceTransformerEmbedder(query_dir=exported.query_dir)
     assert fresh.runtime == "onnxruntime"
-    got = fresh.embed(texts, batch_size=len(texts))  # one padded batch
-    assert "torch" not in repr(type(got)) and got.shape == (len(texts), 384)
-    assert np.abs(got - exported._model_vectors(texts)).max() < 1e-4
-    assert np.abs(fresh.embed(texts, batch_size=3) - got).max() < 1e-5  # any grouping, same rows
+    assert np.abs(fresh.embed(texts) - got).max() < 1e-5  # its own batches: the same rows
+
+
+@pytest.mark.model
+def test_the_kept_export_is_fused_for_onnx_runtime(exported):
+    import onnx
+
+    ops = {node.op_type for node in onnx.load(str(exported.query_model_path)).graph.node}
+    assert {"Attention", "SkipLayerNormalization"} <= ops  # one kernel per attention block
 
 
 @pytest.mark.model

@@ -271,12 +271,12 @@ class SentenceTransformerEmbedder:
     def embed(self, texts: list[str], batch_size: int = 32):
         """Unit vectors, one row per text (texts beyond the window are truncated): through
         the ONNX export when there is a usable one (no torch; the model's own vectors within
-        1e-4, checked at export), else through the model."""
+        1e-4, checked at export), else through the model in batches of ``batch_size``."""
         import numpy as np
 
         encoder = self._documents()
-        if encoder:
-            return encoder.embed_batched(texts, batch_size=batch_size)
+        if encoder:  # its own batch size: runs of DOCUMENT_BATCH texts were measured fastest
+            return encoder.embed_batched(texts)
         vectors = self.model.encode(texts, batch_size=batch_size, convert_to_numpy=True,
                                     normalize_embeddings=True, show_progress_bar=False)
         return np.asarray(vectors, dtype=np.float32)
