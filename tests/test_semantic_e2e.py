@@ -174,3 +174,18 @@ def test_a_second_clone_with_the_shared_cache_embeds_nothing_and_needs_no_torch(
     assert status["coverage"] == 1.0 and status["query_model"] is True
     assert status["last_run"]["computed"] == 0 and status["last_run"]["shared_cache"] == 5
     assert cli("--vault", second, "search", PARAPHRASE, "--json").json["hits"][0]["path"] == "recurrence.md"
+
+
+def test_the_first_index_exports_in_a_child_process_and_never_imports_torch_itself(make_vault):
+    """torch is needed once, to trace the model; it runs in a process of its own, so the
+    long embedding run holds only ONNX Runtime's memory."""
+    from tests.test_fast_paths import probe
+
+    root = make_vault(NOTES, config=CONFIG)
+    code, heavy = probe("--vault", root, "index", "--json")
+    assert code == 0 and heavy == []
+    with Vault(root) as v:
+        status = v.status()["semantic"]
+        assert status["coverage"] == 1.0 and status["query_model"] is True
+        assert status["last_run"]["runtime"] == "onnxruntime" and status["last_run"]["computed"] == 5
+    assert [p.name for p in (root / ".vault-engine/index").iterdir() if p.name.startswith(".")] == []

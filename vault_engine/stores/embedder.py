@@ -355,9 +355,7 @@ class SentenceTransformerEmbedder:
         if path is None:
             return "no folder for the query model"
         if not path.is_file() and not (shared and self._fetch_export(shared, path)):
-            from vault_engine.stores.query_encoder import export
-
-            reason = export(self.model, Path(self.path), path, self._model_vectors)
+            reason = self._export(path)
             self._document_encoder = None
             self._query_encoder = None if reason is None else False  # None: load the new file next
             if reason:
@@ -365,6 +363,20 @@ class SentenceTransformerEmbedder:
         if shared:
             self._publish_export(shared, path)
         return None
+
+    def _export(self, path: Path) -> str | None:
+        """Through the model loaded here when it is (a fallback run), else in a child
+        process (stores/export_worker.py), so this process never imports torch."""
+        problem = self.problem()
+        if problem:
+            return problem
+        if "model" in self.__dict__:
+            from vault_engine.stores.query_encoder import export
+
+            return export(self.model, Path(self.path), path, self._model_vectors)
+        from vault_engine.stores.export_worker import export_in_subprocess
+
+        return export_in_subprocess(self.spec, Path(self.path), path, self.max_tokens)
 
     def _fetch_export(self, shared: Path, path: Path) -> bool:
         """The shared folder's copy of this export, accepted when it gives the vectors its

@@ -18,6 +18,7 @@ texts go through the model itself, as before: same vectors, slower to start.
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import os
 import warnings
@@ -64,29 +65,50 @@ def unsupported(model) -> str | None:
 def export(model, model_folder: Path, target: Path, reference) -> str | None:
     """Export ``model`` (a loaded SentenceTransformer from ``model_folder``) to ``target`` and
     check it against ``reference(texts)``, the model's own unit vectors; None when it is kept,
-    else why not. The graph is fused for ONNX Runtime when that works and keeps the vectors
-    (one attention operator per layer: about 8% faster measured), else kept as traced."""
+    else why not. ``index`` runs the torch half in a process of its own instead
+    (stores/export_worker.py) and then :func:`finish_export` as here."""
     reason = unsupported(model)
     if reason:
         return reason
-    target.parent.mkdir(parents=True, exist_ok=True)
-    temp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    fused = temp.with_name(temp.name + ".fused")
+    traced = traced_path(target)
     try:
-        _trace(model, temp)
         expected = reference(list(PROBES))
-        if _fuse(model, temp, fused) and _difference(fused, model_folder, model, expected) <= MAX_DIFFERENCE:
-            os.replace(fused, temp)
-        difference = _difference(temp, model_folder, model, expected)
+        trace(model, traced)
+    except Exception as exc:  # noqa: BLE001 - onnx missing, an op ONNX lacks: the model embeds
+        traced.unlink(missing_ok=True)
+        return describe(exc)
+    return finish_export(traced, model_folder, target, model.max_seq_length, expected)
+
+
+def traced_path(target: Path) -> Path:
+    """Where the traced graph waits for its check, next to ``target``."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    return target.with_name(f".{target.name}.{os.getpid()}.tmp")
+
+
+def describe(exc: Exception) -> str:
+    return f"{type(exc).__name__}: {str(exc).strip()[:160]}"
+
+
+def finish_export(traced: Path, model_folder: Path, target: Path, max_tokens: int, expected) -> str | None:
+    """Fuse the traced graph for ONNX Runtime when that keeps the vectors (one attention
+    operator per layer: about 8% faster measured), check it against ``expected`` (the model's
+    vectors of PROBES), and keep it at ``target``; the traced file is removed either way."""
+    fused = traced.with_name(traced.name + ".fused")
+    try:
+        if fuse(traced, fused, model_folder) and \
+                _difference(fused, model_folder, max_tokens, expected) <= MAX_DIFFERENCE:
+            os.replace(fused, traced)
+        difference = _difference(traced, model_folder, max_tokens, expected)
         if difference > MAX_DIFFERENCE:
             return f"the export differs from the model by {difference:.1e}"
-        with open(temp, "rb+") as written:
+        with open(traced, "rb+") as written:
             os.fsync(written.fileno())
-        os.replace(temp, target)
-    except Exception as exc:  # noqa: BLE001 - onnx missing, an op ONNX lacks: queries use the model
-        return f"{type(exc).__name__}: {str(exc).strip()[:160]}"
+        os.replace(traced, target)
+    except Exception as exc:  # noqa: BLE001 - onnxruntime missing, a graph it cannot run
+        return describe(exc)
     finally:
-        temp.unlink(missing_ok=True)
+        traced.unlink(missing_ok=True)
         fused.unlink(missing_ok=True)
     for stale in target.parent.glob(f"{FILE_PREFIX}*.onnx"):
         if stale != target:
@@ -94,13 +116,13 @@ def export(model, model_folder: Path, target: Path, reference) -> str | None:
     return None
 
 
-def _difference(path: Path, model_folder: Path, model, expected) -> float:
-    return probe_difference(OnnxQueryEncoder(path, model_folder, model.max_seq_length), expected)
+def _difference(path: Path, model_folder: Path, max_tokens: int, expected) -> float:
+    return probe_difference(OnnxQueryEncoder(path, model_folder, max_tokens), expected)
 
 
-def _trace(model, temp: Path) -> None:
+def trace(model, target: Path) -> None:
     """Trace transformer + mean pooling + normalization into one ONNX graph, with attention
-    written out as plain operators (``eager``) so that :func:`_fuse` can recognise it."""
+    written out as plain operators (``eager``) so that :func:`fuse` can recognise it."""
     import torch
 
     class MeanPooled(torch.nn.Module):
@@ -126,7 +148,7 @@ def _trace(model, temp: Path) -> None:
         with torch.no_grad(), warnings.catch_warnings():
             warnings.simplefilter("ignore")  # tracer advisories; the probe check is the judge
             torch.onnx.export(MeanPooled(transformer).eval(),
-                              (sample["input_ids"], sample["attention_mask"]), str(temp),
+                              (sample["input_ids"], sample["attention_mask"]), str(target),
                               input_names=["input_ids", "attention_mask"], output_names=["vector"],
                               dynamic_axes={"input_ids": axes, "attention_mask": axes},
                               opset_version=17, dynamo=False)
@@ -134,25 +156,36 @@ def _trace(model, temp: Path) -> None:
         config._attn_implementation = attention
 
 
-def _fuse(model, source: Path, target: Path) -> bool:
-    """ONNX Runtime's transformer optimizer: attention, layer norms and GELU fused into its
-    own CPU kernels. False when it does not apply (another architecture, an older onnxruntime)."""
-    config = model[0].auto_model.config
-    try:
-        from onnxruntime.transformers import optimizer
+FUSE = """
+import sys, warnings
+from onnxruntime.transformers import optimizer
+warnings.simplefilter("ignore")
+source, target, heads, hidden = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+fused = optimizer.optimize_model(source, model_type="bert", opt_level=0, num_heads=heads, hidden_size=hidden)
+if not fused.get_fused_operator_statistics().get("Attention"):
+    sys.exit(3)
+fused.save_model_to_file(target)
+"""
 
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            fused = optimizer.optimize_model(str(source), model_type="bert", opt_level=1,
-                                             num_heads=int(config.num_attention_heads),
-                                             hidden_size=int(config.hidden_size))
-        if not fused.get_fused_operator_statistics().get("Attention"):
-            return False
-        fused.save_model_to_file(str(target))
-        return True
-    except Exception as exc:  # noqa: BLE001 - the optimizer is best effort: the traced graph stays
-        log.info("graph fusion skipped (%s: %s)", type(exc).__name__, exc)
+
+def fuse(source: Path, target: Path, model_folder: Path) -> bool:
+    """ONNX Runtime's transformer optimizer: attention, layer norms and GELU fused into its
+    own CPU kernels. It runs in a process of its own, without torch: it holds several copies
+    of the graph (770 MB peak, 1.3 GB next to a loaded model, measured). False when it does
+    not apply (another architecture, an older onnxruntime): the traced graph stays."""
+    import subprocess
+    import sys
+
+    try:
+        config = json.loads((model_folder / "config.json").read_text())
+        args = [str(source), str(target), str(int(config["num_attention_heads"])), str(int(config["hidden_size"]))]
+        done = subprocess.run([sys.executable, "-c", FUSE, *args], capture_output=True, text=True, timeout=900)
+    except (OSError, ValueError, KeyError, TypeError, subprocess.TimeoutExpired) as exc:
+        log.info("graph fusion skipped (%s)", describe(exc))
         return False
+    if done.returncode != 0:
+        log.info("graph fusion skipped (exit %d: %s)", done.returncode, done.stderr.strip()[-200:])
+    return done.returncode == 0 and target.is_file()
 
 
 def probe_difference(encoder: OnnxQueryEncoder, expected: np.ndarray) -> float:
