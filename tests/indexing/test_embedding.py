@@ -444,3 +444,15 @@ def test_checkpoint_new_leaves_a_words_only_vault_to_index(root, fake):
         v.index(embed=False)
         v.checkpoint_new(CheckpointDraft("p", "agent-1", summary="x"), now=1_790_000_000.0)
         assert fake.texts == []
+
+
+def test_vectors_made_before_the_shared_cache_was_set_reach_it_at_a_rebuild(root, tmp_path, make_vault):
+    shared = tmp_path / "team-cache"
+    with Vault(root, embedder=FakeEmbedder(dimension=32, max_tokens=24)) as v:
+        v.index()  # no shared cache yet
+        assert v.index(rebuild=True, vector_cache=shared).embedded == 4
+        assert v.index(rebuild=True, vector_cache=shared).embedded == 4  # offered once, not again
+    assert len(list(shared.rglob("*.npz"))) == 1
+    model = FakeEmbedder(dimension=32, max_tokens=24)
+    with Vault(clone(make_vault, tmp_path, "clone"), embedder=model) as v:
+        assert v.index(vector_cache=shared).embedded == 4 and model.texts == []

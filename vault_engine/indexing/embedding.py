@@ -103,7 +103,7 @@ class _Batch:
     ids: list[int] = field(default_factory=list)
     vectors: list = field(default_factory=list)
     windows: list[tuple[int, int]] = field(default_factory=list)
-    computed: dict = field(default_factory=dict)  # text hash -> vectors, for the shared cache
+    for_shared: dict = field(default_factory=dict)  # text hash -> vectors the shared cache lacks
 
 
 class _StopRequested(Exception):
@@ -155,15 +155,19 @@ class EmbeddingPhase:
 
     def _take_cached(self, todo: list[tuple[int, str]], result: EmbedResult) -> list[int]:
         """Keep what the local cache, then the shared one, has; the ids left to compute.
-        What the shared cache gave is copied into the local one: the next rebuild is local."""
+        What the shared cache gave is copied into the local one (the next rebuild is local),
+        and what only the local one had is offered to the shared one (vectors made before it
+        was configured reach the team at the next rebuild or new clone)."""
         cached = self.cache.get_many(row[1] for row in todo)
         result.from_cache = sum(row[1] in cached for row in todo)
         missing = {row[1] for row in todo if row[1] not in cached}
-        if missing and self.shared is not None:
+        if todo and self.shared is not None:
             try:
-                shared = self.shared.get_many(missing)
+                shared = self.shared.get_many(missing) if missing else {}
+                known = self.shared.known() if cached else set()
             except OSError as exc:  # an unreachable share: compute here, say so once
-                shared = self._shared_failed(exc)
+                shared, known = self._shared_failed(exc), set(cached)
+            self._unsaved.for_shared.update({h: v for h, v in cached.items() if h not in known})
             self.cache.put_many(shared)
             cached.update(shared)
             result.from_shared = len(shared)
@@ -267,7 +271,7 @@ class EmbeddingPhase:
                     parts[index] = []
             computed = {rows[i][1]: v for i, v in finished.items()}
             self.cache.put_many(computed)
-            self._unsaved.computed.update(computed)
+            self._unsaved.for_shared.update(computed)
             for index, section_vectors in finished.items():
                 self._keep(rows[index][0], section_vectors)
             self._partial += len(finished)
@@ -320,9 +324,9 @@ class EmbeddingPhase:
             self.vectors.index(batch.ids, np.concatenate(batch.vectors))
             self.vectors.save()
             self.ledger.mark_embedded(batch.windows)
-        if batch.computed and self.shared is not None:
+        if batch.for_shared and self.shared is not None:
             try:
-                self.shared.put_many(batch.computed)  # one new file: other writers never collide
+                self.shared.put_many(batch.for_shared)  # one new file: other writers never collide
             except OSError as exc:
                 self._shared_failed(exc)
         self._last_save = time.monotonic()

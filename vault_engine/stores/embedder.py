@@ -384,17 +384,22 @@ class SentenceTransformerEmbedder:
         from vault_engine.stores.query_encoder import MAX_DIFFERENCE, PROBES, OnnxQueryEncoder
         from vault_engine.stores.shared_cache import fetch_export
 
+        checked = []
+
         def check(candidate: Path, probes) -> bool:
             import numpy as np
 
-            got = OnnxQueryEncoder(candidate, Path(self.path), self.max_tokens).embed(list(PROBES))
+            encoder = OnnxQueryEncoder(candidate, Path(self.path), self.max_tokens)
+            got = encoder.embed(list(PROBES))
+            checked.append(encoder)  # loaded already: the queries' encoder once accepted
             return got.shape == np.shape(probes) and float(abs(got - np.asarray(probes)).max()) <= MAX_DIFFERENCE
 
         try:
             fetched = fetch_export(shared, path, check)
         except ImportError:  # no onnxruntime here: export() says so in its own words
             return False
-        self._query_encoder = self._document_encoder = None
+        self._query_encoder = checked[-1] if fetched else None
+        self._document_encoder = None
         return fetched
 
     def _publish_export(self, shared: Path, path: Path) -> None:

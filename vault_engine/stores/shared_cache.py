@@ -120,8 +120,8 @@ class SharedVectorCache:
         write_atomically(target, lambda out: np.savez(out, **arrays))
         return target
 
-    def count(self) -> int:
-        """Distinct texts stored for this model key."""
+    def known(self) -> set[str]:
+        """Every text hash stored for this model key (the hashes only: vectors stay on disk)."""
         import numpy as np
 
         seen: set[str] = set()
@@ -132,18 +132,14 @@ class SharedVectorCache:
                         seen.update(str(h) for h in data["hashes"])
             except Exception:  # noqa: BLE001 - unreadable files are skipped as in get_many
                 continue
-        return len(seen)
+        return seen
+
+    def count(self) -> int:
+        """Distinct texts stored for this model key."""
+        return len(self.known())
 
 
 # -- the model's ONNX export, shared too -------------------------------------------------------
-
-def _digest(path: Path) -> str:
-    digest = hashlib.blake2b(digest_size=16)
-    with open(path, "rb") as data:
-        for block in iter(lambda: data.read(1 << 20), b""):
-            digest.update(block)
-    return digest.hexdigest()
-
 
 def publish_export(root: Path, export: Path, probe_vectors: Callable[[], np.ndarray | None]) -> None:
     """Put a verified export into the shared folder, with its digest and its vectors of the
@@ -155,9 +151,10 @@ def publish_export(root: Path, export: Path, probe_vectors: Callable[[], np.ndar
     vectors = probe_vectors()
     if vectors is None:
         return
+    copied = []
     with open(export, "rb") as source:
-        write_atomically(target, lambda out: _copy(source, out))
-    record = {"name": export.name, "digest": _digest(target), "probes": vectors.tolist()}
+        write_atomically(target, lambda out: copied.append(_copy(source, out)))
+    record = {"name": export.name, "digest": copied[0], "probes": vectors.tolist()}
     write_atomically(manifest, lambda out: out.write(json.dumps(record).encode()))
 
 
@@ -174,8 +171,8 @@ def fetch_export(root: Path, target: Path, check) -> bool:
         temp = target.with_name(f".{target.name}.fetch.tmp")
         target.parent.mkdir(parents=True, exist_ok=True)
         with open(source, "rb") as data, open(temp, "wb") as out:
-            _copy(data, out)
-        if record.get("name") != target.name or _digest(temp) != record.get("digest"):
+            digest = _copy(data, out)
+        if record.get("name") != target.name or digest != record.get("digest"):
             raise ValueError("its bytes do not match the manifest")
         if not check(temp, record["probes"]):
             raise ValueError("its vectors of the probe texts differ")
@@ -188,6 +185,10 @@ def fetch_export(root: Path, target: Path, check) -> bool:
         target.with_name(f".{target.name}.fetch.tmp").unlink(missing_ok=True)
 
 
-def _copy(source, out) -> None:
+def _copy(source, out) -> str:
+    """Copy in 1 MB blocks; returns the digest of what was copied (one pass over the bytes)."""
+    digest = hashlib.blake2b(digest_size=16)
     for block in iter(lambda: source.read(1 << 20), b""):
+        digest.update(block)
         out.write(block)
+    return digest.hexdigest()
