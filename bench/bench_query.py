@@ -33,7 +33,7 @@ def indexed_copy(source: Path, work: Path, name: str) -> Path:
     run = common.run_cli(["--vault", str(root), "index", "--json"], timeout=3600)
     if run.returncode != 0:
         raise SystemExit(f"indexing {name} failed: {run.stderr.strip()}")
-    if not list((root / ".vault-engine/index").glob("query-model-*.onnx")):
+    if not list((root / ".vault-engine/index/current").glob("query-model-*.onnx")):
         raise SystemExit(f"{name}: index wrote no query model ({run.stderr.strip()})")
     return root
 
@@ -53,7 +53,7 @@ def measure(runs: int, work: Path) -> list[list[str]]:
     ]
     for label, args in cases:
         rows.append([label, f"**{common.cold_median_ms(args, runs):.0f}**", "yes" if imports_torch(args) else "no"])
-    for export in (tasks / ".vault-engine/index").glob("query-model-*.onnx"):
+    for export in (tasks / ".vault-engine/index/current").glob("query-model-*.onnx"):
         export.unlink()  # the fallback: queries through sentence-transformers
     args = cases[0][1]
     rows.append(["`search Q --json` (hybrid) without the export (the fallback; before)",

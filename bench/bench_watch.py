@@ -55,7 +55,7 @@ class Watcher:
 
     def health(self) -> dict:
         try:
-            return json.loads((self.root / ".vault-engine/index/watch.json").read_text())
+            return json.loads((self.root / ".vault-engine/watch.json").read_text())
         except (OSError, ValueError):
             return {}
 

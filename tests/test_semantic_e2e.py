@@ -99,7 +99,7 @@ def test_index_exports_the_query_model_and_a_new_process_searches_without_torch(
     from tests.test_fast_paths import probe
     from vault_engine.stores.embedder import SentenceTransformerEmbedder
 
-    assert len(list((vault_root / ".vault-engine/index").glob("query-model-*.onnx"))) == 1
+    assert len(list((vault_root / ".vault-engine/index/current").glob("query-model-*.onnx"))) == 1
     code, heavy = probe("--vault", vault_root, "search", PARAPHRASE, "--json")
     assert code == 0 and heavy == []
     exported = cli("--vault", vault_root, "search", PARAPHRASE, "--json").json
@@ -113,7 +113,7 @@ def test_index_exports_the_query_model_and_a_new_process_searches_without_torch(
 def test_status_says_when_queries_have_no_query_model(make_vault, cli):
     root = make_vault(NOTES, config=CONFIG)
     assert cli("--vault", root, "index").code == 0
-    for export in (root / ".vault-engine/index").glob("query-model-*.onnx"):
+    for export in (root / ".vault-engine/index/current").glob("query-model-*.onnx"):
         export.unlink()
     status = cli("--vault", root, "status", "--json").json["semantic"]
     assert status["query_model"] is False

@@ -6,8 +6,11 @@ Every rule has a default, so a vault without a config file works. Invalid values
 
 from __future__ import annotations
 
+import difflib
+import math
 import os
 import tomllib
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -61,14 +64,31 @@ class Config:
     kind_rules: tuple[tuple[str, str], ...] = DEFAULT_KIND_RULES
     projects_dir: str = "projects"
     raw: dict[str, Any] = field(default_factory=dict)
+    index_name: str = "current"  # another generation's name while a rebuild writes it
+    outside_symlinks: bool = False  # index notes and folders that are symlinks out of the vault
+
+    def inside(self, path: Path) -> bool:
+        """Whether ``path``, symlinks resolved, lies inside the vault (or that does not matter)."""
+        if self.outside_symlinks:
+            return True
+        try:
+            return path.resolve().is_relative_to(self.root.resolve())
+        except (OSError, RuntimeError):  # a loop, a vanished link
+            return False
 
     @property
     def state_dir(self) -> Path:
         return self.root / STATE_DIR
 
     @property
-    def index_dir(self) -> Path:
+    def index_root(self) -> Path:
+        """``.vault-engine/index/``: every generation of the derived index (deletable)."""
         return self.state_dir / "index"
+
+    @property
+    def index_dir(self) -> Path:
+        """The generation in use: ``index/current``, a symlink (indexing/generations.py)."""
+        return self.index_root / self.index_name
 
     @property
     def ledger_dir(self) -> Path:
@@ -76,8 +96,7 @@ class Config:
 
     def section(self, name: str) -> dict[str, Any]:
         """A raw table of the config (``[model]``, ``[deadend]`` ...), empty when absent."""
-        value = self.raw.get(name, {})
-        return value if isinstance(value, dict) else {}
+        return self.raw.get(name, {})
 
     def tap(self, name: str) -> TapConfig:
         for tap in self.taps:
@@ -137,11 +156,32 @@ def load_config(root: Path) -> Config:
     return parse_config(root, raw)
 
 
+# Every top-level key of vault-engine.toml. The tables' own keys are checked by their owners
+# (ModelSpec, MissRule, DeadendSettings, WatchSettings, the taps' sources), all called by
+# Vault.__init__ through validate_settings: a typo anywhere is an error on every command.
+TOP_LEVEL = ("exclude", "max_file_mb", "kinds", "taps", "projects_dir", "model", "search", "deadend",
+             "checkpoint", "watch", "outside_symlinks")
+
+
+def check_keys(table: dict[str, Any], where: str, known: Iterable[str]) -> None:
+    """Name the first key of ``table`` that is not a setting, and the ones that are."""
+    known = sorted(known)
+    unknown = sorted(set(table) - set(known))
+    if unknown:
+        close = difflib.get_close_matches(unknown[0], known, n=1)
+        hint = f" (did you mean {close[0]}?)" if close else ""
+        raise ConfigError(f"{where}{unknown[0]} is not a setting{hint}: use one of {', '.join(known)}")
+
+
 def parse_config(root: Path, raw: dict[str, Any]) -> Config:
     """Build a :class:`Config` from a parsed TOML table (pure; used by tests too)."""
+    check_keys(raw, "", TOP_LEVEL)
+    for name in ("model", "search", "deadend", "checkpoint", "watch", "kinds"):
+        if not isinstance(raw.get(name, {}), dict):
+            raise ConfigError(f"[{name}] must be a table")
     exclude = _string_list(raw, "exclude")
     max_mb = raw.get("max_file_mb", 10.0)
-    if not isinstance(max_mb, (int, float)) or max_mb <= 0:
+    if isinstance(max_mb, bool) or not isinstance(max_mb, (int, float)) or not 0 < max_mb < math.inf:
         raise ConfigError("max_file_mb must be a positive number of megabytes")
     kinds = raw.get("kinds", {})
     if not isinstance(kinds, dict):
@@ -154,7 +194,15 @@ def parse_config(root: Path, raw: dict[str, Any]) -> Config:
         kind_rules=_kind_rules(kinds),
         projects_dir=str(raw.get("projects_dir", "projects")).strip("/"),
         raw=raw,
+        outside_symlinks=_boolean(raw, "outside_symlinks"),
     )
+
+
+def _boolean(table: dict[str, Any], key: str) -> bool:
+    value = table.get(key, False)
+    if not isinstance(value, bool):
+        raise ConfigError(f"{key} must be true or false")
+    return value
 
 
 def _string_list(table: dict[str, Any], key: str, where: str = "") -> list[str]:
@@ -167,6 +215,9 @@ def _string_list(table: dict[str, Any], key: str, where: str = "") -> list[str]:
 
 
 def _kind_rules(kinds: dict[str, Any]) -> tuple[tuple[str, str], ...]:
+    from vault_engine.model import KINDS
+
+    check_keys(kinds, "kinds.", KINDS)
     overridden = {kind for kind in kinds}
     rules = [(glob, kind) for kind in kinds for glob in _string_list(kinds, kind, "kinds.")]
     rules += [(glob, kind) for glob, kind in DEFAULT_KIND_RULES if kind not in overridden]
@@ -185,6 +236,10 @@ def _parse_taps(table: Any) -> tuple[TapConfig, ...]:
     return tuple(taps.values())
 
 
+# The keys every tap has; the rest of a [taps.NAME] table are its source's options.
+TAP_KEYS = frozenset({"source", "paths", "half_life_days", "floor"})
+
+
 def _parse_tap(name: str, spec: dict[str, Any], builtin: TapConfig | None) -> TapConfig:
     where = f"taps.{name}."
     source = spec.get("source", builtin.source if builtin else "vault")
@@ -196,14 +251,13 @@ def _parse_tap(name: str, spec: dict[str, Any], builtin: TapConfig | None) -> Ta
         raise ConfigError(f"{where}paths is empty: list the globs this tap owns, e.g. [\"{name}/**\"]")
     half_life = spec.get("half_life_days", builtin.half_life_days if builtin else None)
     if half_life is not None:
-        if isinstance(half_life, bool) or not isinstance(half_life, (int, float)) or half_life <= 0:
+        if isinstance(half_life, bool) or not isinstance(half_life, (int, float)) or not 0 < half_life < math.inf:
             raise ConfigError(f"{where}half_life_days must be a positive number of days (or absent for no decay)")
         half_life = float(half_life)
     floor = spec.get("floor", builtin.floor if builtin else 0.0)
-    if isinstance(floor, bool) or not isinstance(floor, (int, float)) or not 0.0 <= floor <= 1.0:
+    if isinstance(floor, bool) or not isinstance(floor, (int, float)) or not 0.0 <= floor <= 1.0:  # NaN fails too
         raise ConfigError(f"{where}floor must be within [0, 1]")
-    known = {"source", "paths", "half_life_days", "floor"}
-    options = {k: v for k, v in spec.items() if k not in known}
+    options = {k: v for k, v in spec.items() if k not in TAP_KEYS}
     return TapConfig(name, source, paths, half_life, float(floor), options)
 
 

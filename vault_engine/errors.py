@@ -25,6 +25,12 @@ class UnknownProject(VaultError):
     """A project name matches no project in the vault."""
 
 
+class BadArgument(VaultError):
+    """An argument no call can work with (``k`` of 0, a negative depth): a usage error."""
+
+    exit_code = 2
+
+
 class UnknownKind(VaultError):
     """A kind name is not one of the kinds notes can have."""
 
@@ -35,6 +41,11 @@ class IndexMissing(VaultError):
 
 class IndexBusy(VaultError):
     """Another process holds the writer lock for too long."""
+
+
+class IndexDamaged(VaultError):
+    """A file under ``.vault-engine/index/`` is unreadable or was changed behind our back.
+    Everything there is derived: ``vault-engine index`` repairs it."""
 
 
 class ModelUnavailable(VaultError):

@@ -36,7 +36,10 @@ def parse_ref(ref: str) -> ParsedRef:
         ident = ident.replace("-", "").lower()
         return ParsedRef(None, ident if _NOTION_ID.match(ident) else ident, heading or None)
     path, _, heading = ref.partition("#")
+    return ParsedRef(normalize_path(path) or None, None, heading.strip() or None)
+
+
+def normalize_path(path: str) -> str:
+    """A vault-relative path as a user may type it (``./specs\\auth.md``) in the index's form."""
     path = path.strip().replace("\\", "/")
-    if path.startswith("./"):
-        path = path[2:]
-    return ParsedRef(path or None, None, heading.strip() or None)
+    return path[2:] if path.startswith("./") else path

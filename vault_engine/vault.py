@@ -6,19 +6,24 @@ they return; none of them touches a store directly.
 
 from __future__ import annotations
 
+import functools
+import logging
 import os
+import shutil
 import time
 from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from vault_engine.config import CONFIG_NAME, Config, find_vault, load_config
-from vault_engine.errors import (IndexBusy, IndexMissing, ModelUnavailable, UnknownKind, UnknownProject,
-                                 VaultError)
-from vault_engine.locks import flock_within
+from vault_engine.errors import (BadArgument, IndexBusy, IndexDamaged, IndexMissing, ModelUnavailable,
+                                 UnknownKind, UnknownProject, VaultError)
+from vault_engine.locks import flock_within, held_elsewhere, hold_in_parent_only, release
 from vault_engine.model import KINDS, DecayRow, IndexReport, NoteView, ResolvedLink, SearchResult
+from vault_engine.indexing.generations import CURRENT, live_generation
+from vault_engine.indexing.integrity import check_before_reading
 from vault_engine.indexing.offtopic import offtopic_level
 from vault_engine.retrieval.confidence import MissRule
 from vault_engine.retrieval.decay import decay_rows
@@ -26,7 +31,7 @@ from vault_engine.retrieval.follow import links_in_lines, resolved_link
 from vault_engine.retrieval.lookup import find_section, lookup_ref, section_ref
 from vault_engine.retrieval.search import Searcher, SearchRequest
 from vault_engine.stores.embedder import Embedder, ModelSpec
-from vault_engine.stores.ledger import Ledger
+from vault_engine.stores.ledger import Ledger, damaged, is_corruption
 from vault_engine.stores.lexical import WhooshIndex
 from vault_engine.stores.reinforcements import ReinforcementLog, replay
 
@@ -38,10 +43,34 @@ if TYPE_CHECKING:  # imported where used: a search or a show must not pay for in
     from vault_engine.sources.notion_report import NotionReport
     from vault_engine.stores.vectors import FaissIndex
 
+log = logging.getLogger(__name__)
+T = TypeVar("T")
+
 LEDGER_FILE = "ledger.sqlite"
+MAX_FOLLOW = 5  # hops of --follow
 WRITE_LOCK = "write.lock"
 LOCK_WAIT_SECONDS = 600
 CHECKPOINT_EMBED_LIMIT = 64  # pending sections `checkpoint new` embeds at most (more: `index` does)
+AHEAD_RETRIES, AHEAD_WAIT_SECONDS = 50, 0.02  # up to a second for another writer's commit
+
+
+def _operation(method: Callable[..., T]) -> Callable[..., T]:
+    """One public operation of the Vault. It reads the live generation: stores a long-lived
+    Vault opened before another process swapped in a rebuild are reopened first. And a
+    damaged ledger page met halfway becomes the one error that says what to run
+    (:class:`IndexDamaged`), not an SQLite traceback (the open is checked cheaply by
+    Ledger.damage; a page garbled mid-file is only found when read)."""
+    @functools.wraps(method)
+    def guarded(self: Vault, *args: Any, **kwargs: Any) -> T:
+        self._follow_generation()
+        try:
+            return method(self, *args, **kwargs)
+        except Exception as exc:
+            if not is_corruption(exc):
+                raise
+            self.close()
+            raise damaged(self.config.index_dir / LEDGER_FILE, exc) from exc
+    return guarded
 
 
 class Vault:
@@ -52,10 +81,16 @@ class Vault:
             raise VaultError(f"vault folder {root} does not exist: pass an existing folder to --vault")
         self.root = root
         self.config = config or load_config(root)
+        validate_settings(self.config)
         self._ledger: Ledger | None = None
         self._lexical: WhooshIndex | None = None
         self._vectors: FaissIndex | None = None
         self._embedder = embedder  # tests pass a FakeEmbedder; else built on first use
+        # Stores open on one generation, named (never through the ``current`` link, which a
+        # rebuild in another process may swap between opening the ledger and Whoosh).
+        self._follows = self.config.index_name == CURRENT  # a generation being built: never
+        self._generation: str | None = None
+        self._follow_generation()
         self.reinforcement_log = ReinforcementLog(self.config.ledger_dir / "reinforcements.jsonl")
 
     @classmethod
@@ -77,6 +112,17 @@ class Vault:
         self.close()
 
     # -- stores ---------------------------------------------------------------------------
+
+    def _follow_generation(self) -> None:
+        """Pin the stores to the generation ``current`` names now; close those of one that
+        is no longer current (they reopen on the new one when next used)."""
+        if not self._follows:
+            return
+        live = live_generation(self.config)
+        if live != self._generation:
+            self.close()
+            self._generation = live
+            self.config = replace(self.config, index_name=live or CURRENT)
 
     @property
     def ledger(self) -> Ledger:
@@ -136,39 +182,104 @@ class Vault:
 
     @contextmanager
     def write_lock(self, wait: float = LOCK_WAIT_SECONDS) -> Iterator[None]:
-        """One writer at a time across processes; a second writer waits for the first."""
-        self.config.state_dir.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.config.state_dir / WRITE_LOCK, os.O_RDWR | os.O_CREAT, 0o644)
+        """One writer at a time across processes; a second writer waits for the first, and
+        says so after a second. The holder's pid is written in the lock file; processes the
+        holder forks never hold it (vault_engine.locks)."""
+        state = ensure_state_dir(self.config)
+        path = state / WRITE_LOCK
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
         try:
-            if not flock_within(fd, wait):
-                raise IndexBusy(f"another vault-engine process has been writing the index "
-                                f"for over {wait:.0f} s; try again when it is done")
+            if not flock_within(fd, wait, waiting=lambda: log.warning(
+                    "waiting for %s, which is writing the index of this vault", _holder(path))):
+                raise IndexBusy(f"{_holder(path)} has been writing the index for over {wait:.0f} s; "
+                                "try again when it is done")
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, f"{os.getpid()}\n".encode(), 0)
+            hold_in_parent_only(fd)
+        except BaseException:
+            os.close(fd)
+            raise
+        try:
+            self._follow_generation()  # another writer may have swapped one in while we waited
             yield
         finally:
-            os.close(fd)  # closing releases the lock
+            release(fd)  # closing releases the lock
 
     # -- index ----------------------------------------------------------------------------
 
+    @_operation
     def index(self, *, rebuild: bool = False, progress: Progress | None = None,
               now: float | None = None, embed: bool = True,
               vector_cache: str | os.PathLike[str] | None = None) -> IndexReport:
         """Bring the index up to date with the vault (incremental unless ``rebuild``): words
         first, then vectors for every section without them (unless ``embed`` is False).
         ``vector_cache`` is a shared cache folder, instead of ``[model] vector_cache``."""
-        from vault_engine.indexing.indexer import Indexer
 
+        A rebuild, a first index and the repair of a damaged ledger build a whole new
+        generation beside the live index and swap it in at once (indexing/generations.py):
+        searches meanwhile read the old index, never a half-built one."""
         started = time.perf_counter()
         with self.write_lock():
-            indexer = Indexer(self.config, self.ledger, self.lexical)
-            changes = indexer.run(rebuild=rebuild, progress=progress, now=now)
-            if rebuild:
-                self.ledger.save_reinforcements({}, 0)
-            self._record_moves(changes.plan.moved, now)
-            self._sync_reinforcements()
-            embedded, notices = self._embed(progress, embed, shared=vector_cache)
+            damage = None if rebuild else self._ledger_damage()
+            if rebuild or damage or not self.config.index_dir.exists():
+                report = self._index_generation(progress, now, embed, vector_cache)
+                repaired = (f"the index ledger was damaged ({damage}): rebuilt from the notes",) if damage else ()
+                return replace(report, seconds=time.perf_counter() - started, notices=repaired + report.notices)
+            from vault_engine.indexing.generations import remove_stale
+
+            remove_stale(self.config)  # an interrupted rebuild's folder, a replaced generation
+            try:
+                return self._index_in_place(progress, now, embed, started, vector_cache)
+            except Exception as exc:  # a page garbled mid-file: found only when read
+                if not is_corruption(exc):
+                    raise
+                self.close()
+                notice = f"the index ledger was damaged ({exc}): rebuilt from the notes"
+            report = self._index_generation(progress, now, embed, vector_cache)
+            return replace(report, seconds=time.perf_counter() - started, notices=(notice, *report.notices))
+
+    def _index_in_place(self, progress: Progress | None, now: float | None, embed: bool,
+                        started: float, vector_cache: str | os.PathLike[str] | None = None) -> IndexReport:
+        from vault_engine.indexing.indexer import Indexer
+
+        changes = Indexer(self.config, self.ledger, self.lexical).run(progress=progress, now=now)
+        self._record_moves(changes.plan.moved, now)
+        self._sync_reinforcements()
+        embedded, notices = self._embed(progress, embed, shared=vector_cache)
         report = self._report(changes, started)
         return replace(report, embedded=embedded, notices=report.notices + notices)
 
+    def _index_generation(self, progress: Progress | None, now: float | None, embed: bool,
+                          vector_cache: str | os.PathLike[str] | None = None) -> IndexReport:
+        """Index everything into a new generation (caches carried over), then swap it in."""
+        from vault_engine.indexing.generations import new_generation, switch_to
+
+        generation = new_generation(self.config)
+        builder = Vault(self.root, replace(self.config, index_name=generation.name), embedder=self._embedder)
+        try:
+            report = builder._index_in_place(progress, now, embed, time.perf_counter(), vector_cache)
+            self._embedder = builder._embedder  # a model loaded for the build stays loaded
+        except BaseException:
+            builder.close()
+            shutil.rmtree(generation, ignore_errors=True)
+            raise
+        builder.close()
+        self.close()  # the stores reopen on the new generation when next used
+        switch_to(self.config, generation)
+        return report
+
+    def _ledger_damage(self) -> str | None:
+        """Why the live ledger cannot be trusted, or None (no ledger yet is not damage)."""
+        if not (self.config.index_dir / LEDGER_FILE).exists():
+            return None
+        try:
+            self.ledger
+        except IndexDamaged as exc:
+            self._ledger = None
+            return str(exc.__cause__ or exc)
+        return None
+
+    @_operation
     def embed_pending(self, progress: Progress | None = None,
                       should_stop: Callable[[], bool] | None = None) -> IndexReport:
         """Only the embedding phase: vectors for sections that lack them (the watcher's
@@ -204,11 +315,18 @@ class Vault:
         texts = [t for r in load_rulings(self.ledger) for t in (r.text, r.detail) if t]
         warm_ruling_vectors(texts + self.ledger.accepted_texts(), self.embedder(), self.config.index_dir / CACHE_FILE)
 
+    @_operation
     def index_paths(self, paths: Iterable[str], *, now: float | None = None) -> IndexReport:
         """Apply what changed at these vault-relative paths only (files or folders): the
-        watcher's incremental plan, under the same writer lock and rules as :meth:`index`."""
+        watcher's incremental plan, under the same writer lock and rules as :meth:`index`.
+        A partial plan assumes a complete index: without one (never built, deleted, damaged)
+        this is a full :meth:`index`, words only."""
         from vault_engine.indexing.indexer import Indexer
 
+        if not self.root.is_dir():
+            raise VaultError(f"the vault folder {self.root} is gone (moved or deleted): nothing was indexed")
+        if not self.has_index() or self._ledger_damage() or self.ledger.get_meta("last_index") is None:
+            return self.index(embed=False, now=now)
         started = time.perf_counter()
         with self.write_lock():
             changes = Indexer(self.config, self.ledger, self.lexical).apply_paths(paths, now=now)
@@ -218,7 +336,7 @@ class Vault:
 
     def _report(self, changes: AppliedChanges, started: float) -> IndexReport:
         plan = changes.plan
-        notices = ("the lexical index disagreed with the ledger and was rebuilt from it",) \
+        notices = (f"the lexical index could not be trusted ({changes.lexical_repaired}): rebuilt from the ledger",) \
             if changes.lexical_repaired else ()
         return IndexReport(
             new=len(plan.new), modified=len(plan.modified), deleted=len(plan.deleted),
@@ -229,6 +347,7 @@ class Vault:
 
     # -- notion tap -----------------------------------------------------------------------
 
+    @_operation
     def notion_import(self, export: str | os.PathLike[str], *, into: str = "notion",
                       prune: bool = False, embed: bool = True,
                       now: float | None = None) -> NotionReport:
@@ -239,6 +358,7 @@ class Vault:
         report = import_export(self.config, Path(export), into=into, prune=prune, now=now)
         return replace(report, index=self.index(now=now, embed=embed))
 
+    @_operation
     def notion_sync(self, *, prune: bool = False, embed: bool = True,
                     now: float | None = None) -> NotionReport:
         """Pull the pages the notion tap names through the Notion API, write the changed
@@ -250,12 +370,15 @@ class Vault:
 
     # -- search, show, links --------------------------------------------------------------
 
+    @_operation
     def search(self, query: str, *, k: int = 10, kind: str | None = None,
                project: str | None = None, tap: str | None = None, lexical_only: bool = False,
                decay: bool = True, follow: int = 0, now: float | None = None,
                semantic_only: bool = False) -> SearchResult:
         """Hybrid search over sections: words (BM25) and meaning (embeddings), fused. Without
         a usable model it searches by words and says so in ``notices``."""
+        if k < 1 or not 0 <= follow <= MAX_FOLLOW:
+            raise BadArgument(f"k must be at least 1 and follow within 0..{MAX_FOLLOW} (got k={k}, follow={follow})")
         ledger = self._require_index()
         # An unknown filter value is an error listing the valid ones, never an empty result
         # an agent would take for "nothing exists".
@@ -266,6 +389,8 @@ class Vault:
         if project is not None:
             self._require_project(ledger, project)
         arms = ("lexical",) if lexical_only else ("semantic",) if semantic_only else ("lexical", "semantic")
+        if "lexical" in arms:
+            check_before_reading(ledger, self.lexical, writing=self._writer_at_work)
         request = SearchRequest(query, k, kind, project, tap, arms, decay, follow, now)
         searcher = Searcher(self.config, ledger, self.lexical, semantic_coverage=ledger.semantic_coverage(),
                             miss_rule=MissRule.from_config(self.config.section("search"), offtopic_level(ledger)))
@@ -274,8 +399,31 @@ class Vault:
 
             searcher.semantic, notice = open_arm(ledger, self.vectors, self.embedder, required=semantic_only)
             searcher.notices += [notice] if notice else []
-        return searcher.search(request)
+        return self._search_beside_writers(searcher, request)
 
+    def _search_beside_writers(self, searcher: Searcher, request: SearchRequest) -> SearchResult:
+        """Run the search; while another process's index run is at work, ask again for what
+        its commits leave for a moment: Whoosh's files replaced between reading the table of
+        contents and a segment, or Whoosh committed a moment before the ledger (hits the
+        ledger does not hold yet)."""
+        for attempt in range(AHEAD_RETRIES + 1):
+            last = attempt == AHEAD_RETRIES
+            try:
+                result = searcher.search(request)
+            except IndexDamaged:
+                if last or not self._writer_at_work():
+                    raise
+                self.lexical.close()  # reopened on the files the writer left
+            else:
+                if last or not (searcher.lexical_ahead and self._writer_at_work()):
+                    return result
+            time.sleep(AHEAD_WAIT_SECONDS)
+        raise AssertionError("unreachable")
+
+    def _writer_at_work(self) -> bool:
+        return held_elsewhere(self.config.state_dir / WRITE_LOCK)
+
+    @_operation
     def show(self, ref: str) -> NoteView:
         """A note (whole text, read from the file) or one section of it."""
         ledger = self._require_index()
@@ -292,12 +440,17 @@ class Vault:
                         note.project, None, 1, text.count("\n") + 1, text, note.meta, links, sections)
 
     def _read_text(self, rel_path: str) -> str:
+        path = self.root / rel_path
+        if not self.config.inside(path):  # swapped for a symlink out of the vault since indexed
+            raise VaultError(f"{rel_path} is now a symlink to a file outside the vault: not shown "
+                             "(set outside_symlinks = true in vault-engine.toml to allow it)")
         try:
-            return (self.root / rel_path).read_text(encoding="utf-8-sig")
+            return path.read_text(encoding="utf-8-sig")
         except (OSError, UnicodeDecodeError) as exc:
             raise VaultError(f"{rel_path}: cannot read the note ({exc}); run `vault-engine index` "
                              "if it was moved or deleted") from exc
 
+    @_operation
     def links(self, ref: str, *, backlinks: bool = False) -> list[ResolvedLink]:
         """Outgoing links of a note or section, or the links pointing at it."""
         ledger = self._require_index()
@@ -313,38 +466,62 @@ class Vault:
             found = list(links_in_lines(found, section.line_start, section.line_end))
         return found
 
+    @_operation
     def all_links(self) -> list[ResolvedLink]:
         return [resolved_link(r) for r in self._require_index().all_links()]
 
     # -- status ---------------------------------------------------------------------------
 
+    @_operation
     def status(self) -> dict[str, Any]:
         """Index health: counts, stale files, skipped files, broken YAML, unresolved links,
         the semantic arm, and the watcher (running, stale or off: from watch.json)."""
+        from vault_engine.indexing.watch_state import watcher_status
+
+        try:
+            ledger = self._require_index()
+            return self._status(ledger)
+        except IndexDamaged as exc:  # nothing else can be counted: say what is wrong and what to do
+            return {"vault": str(self.root), "damage": [str(exc)], "watcher": watcher_status(self.config)}
+        except Exception as exc:
+            if not is_corruption(exc):
+                raise
+            self.close()
+            return {"vault": str(self.root), "watcher": watcher_status(self.config),
+                    "damage": [str(damaged(self.config.index_dir / LEDGER_FILE, exc))]}
+
+    def _status(self, ledger: Ledger) -> dict[str, Any]:
+        from vault_engine.indexing.integrity import lexical_damage
         from vault_engine.indexing.planner import find_suspects
         from vault_engine.indexing.watch_state import watcher_status
         from vault_engine.sources.vault_files import scan_vault
 
-        ledger = self._require_index()
         scan = scan_vault(self.config)
         suspects = find_suspects(scan.notes, ledger.known_files())
         counts = ledger.counts()
         last = ledger.get_meta("last_index")
         unresolved = [resolved_link(r) for r in ledger.unresolved_links()]
+        lexical = lexical_damage(ledger, self.lexical)
+        semantic = self._semantic_status(ledger)
+        damage = [f"the lexical index is damaged: {lexical}" for _ in [lexical] if lexical]
+        damage += [f"the vector index is damaged: {semantic['damage']}"] if semantic.get("damage") else []
+        # Files the last index skipped, and files this scan cannot read (an outside symlink)
+        skipped = dict(ledger.skipped()) | {problem.path: problem.reason for problem in scan.problems}
         return {
             "vault": str(self.root),
+            "damage": [f"{d}; `vault-engine index` repairs it" for d in damage],
             **counts,
+            "skipped": len(skipped),
             "stale": {"changed": len(suspects.changed), "missing": len(suspects.missing)},
-            "skipped_files": [{"path": p, "reason": r} for p, r in ledger.skipped()]
-            + [{"path": s.path, "reason": s.reason} for s in scan.problems],
+            "skipped_files": [{"path": p, "reason": r} for p, r in sorted(skipped.items())],
             "yaml_errors": [{"path": p, "error": e} for p, e in ledger.yaml_errors()],
             "unresolved": [{"source": l.source, "raw": l.raw, "line": l.line} for l in unresolved],
             "last_index": float(last) if last else None,
-            "lexical": {"sections": self.lexical.doc_count(),
-                        "agrees": self.lexical.doc_count() == counts["sections"]},
+            "lexical": {"sections": None if lexical else self.lexical.doc_count(), "agrees": lexical is None,
+                        "damage": lexical},
             "reinforcements": len(ledger.reinforcements()),
             "watcher": watcher_status(self.config),
-            "semantic": self._semantic_status(ledger),
+            "semantic": semantic,
         }
 
     def _semantic_status(self, ledger: Ledger) -> dict[str, Any]:
@@ -367,6 +544,7 @@ class Vault:
 
     # -- agent memory: dead ends, checkpoints, resume --------------------------------------
 
+    @_operation
     def deadend_list(self, project: str | None = None) -> list[Ruling]:
         """Every recorded dead end (of one project), newest first."""
         from vault_engine.memory.deadends import list_dead_ends
@@ -376,6 +554,7 @@ class Vault:
             self._require_project(ledger, project)
         return list_dead_ends(ledger, project)
 
+    @_operation
     def deadend_check(self, proposal: str, *, project: str | None = None, k: int = 3,
                       lexical_only: bool = False) -> DeadendCheck:
         """Has this been tried? Every dead end of the vault is checked; with ``project``,
@@ -397,6 +576,7 @@ class Vault:
         return check_proposal(proposal, load_rulings(ledger), accepted=accepted_designs(ledger), project=project,
                               k=k, settings=settings, semantic=semantic, notices=notices)
 
+    @_operation
     def checkpoint_new(self, draft: CheckpointDraft, *, now: float | None = None) -> CheckpointWritten:
         """Write a checkpoint from the template (never overwriting one) and index it at once,
         so ``resume`` sees it. ``--link`` refs are written as wikilinks to the notes they name."""
@@ -430,10 +610,12 @@ class Vault:
         with self.write_lock():
             return self._embed(None)[1]
 
+    @_operation
     def projects(self) -> list[str]:
         """Every project with notes in the index, sorted (what ``resume`` accepts)."""
         return self._require_index().projects()
 
+    @_operation
     def resume(self, project: str, *, max_tokens: int = 2000, now: float | None = None) -> ResumeBrief:
         """The brief for an agent arriving on ``project``, within ``max_tokens``."""
         from vault_engine.memory.matching import DeadendSettings
@@ -455,6 +637,7 @@ class Vault:
 
     # -- decay and reinforcement ----------------------------------------------------------
 
+    @_operation
     def reinforce(self, ref: str, *, by: str | None = None, why: str | None = None,
                   now: float | None = None) -> dict[str, Any]:
         """Reset the age of the note ``ref`` names, durably."""
@@ -467,6 +650,7 @@ class Vault:
         self._sync_reinforcements()
         return {"ref": section_ref(note, None), "path": note.path, "at": at, "by": by, "why": why}
 
+    @_operation
     def decay_report(self, *, tap: str | None = None, now: float | None = None) -> list[DecayRow]:
         """Every document of a decaying tap (or of ``tap``), most faded first."""
         ledger = self._require_index()
@@ -498,6 +682,48 @@ class Vault:
             state = ledger.reinforcements()
         records, new_offset = self.reinforcement_log.read(offset)
         ledger.save_reinforcements(replay(records, state), new_offset)
+
+
+def validate_settings(config: Config) -> None:
+    """Check every table of vault-engine.toml now, whatever the command: a bad ``[model]``
+    must not wait for the first embedding to say so, and a typo (``half_life`` for
+    ``half_life_days``) must not silently switch a setting off. Each owner validates its own
+    table; this only calls them all (cheap: nothing heavy is imported)."""
+    from vault_engine.config import TAP_KEYS, check_keys
+    from vault_engine.indexing.watcher import WatchSettings
+    from vault_engine.memory.matching import DeadendSettings
+
+    ModelSpec.from_config(config.section("model"))
+    MissRule.from_config(config.section("search"))
+    DeadendSettings.from_config(config.section("deadend"))
+    WatchSettings.from_config(config)
+    check_keys(config.section("checkpoint"), "checkpoint.", ("template",))
+    for tap in config.taps:
+        if tap.source == "notion":
+            from vault_engine.sources.notion_api import SyncSettings
+
+            SyncSettings.from_tap(tap)
+        elif tap.source == "vault":  # a vault tap has no options: any is a typo of a tap key
+            check_keys(tap.options, f"taps.{tap.name}.", TAP_KEYS)
+
+
+def _holder(lock: Path) -> str:
+    """Who holds the writer lock, as the lock file says ("pid 4242"), for one line of text."""
+    try:
+        pid = lock.read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        pid = ""
+    return f"another vault-engine process (pid {pid})" if pid.isdigit() else "another vault-engine process"
+
+
+def ensure_state_dir(config: Config) -> Path:
+    """``.vault-engine/``, created private (0700): the index holds the text of every note,
+    and a note readable only by its owner must not become readable through it."""
+    state = config.state_dir
+    if not state.is_dir():
+        state.mkdir(mode=0o700, parents=True, exist_ok=True)
+        os.chmod(state, 0o700)  # mkdir's mode is masked by the umask
+    return state
 
 
 def init_vault(folder: Path) -> Path:

@@ -119,7 +119,7 @@ def test_sigterm_stops_cleanly_and_leaves_nothing_behind(lexical_vault, start_da
     assert daemon.stop(signal.SIGTERM) == 0
     state = lexical_vault / ".vault-engine"
     assert not (state / "daemon.sock").exists() and not (state / "daemon.pid").exists()
-    assert not (state / "index" / "watch.json").exists()
+    assert not (state / "watch.json").exists()
     assert daemon.events()[-1] == {"event": "stopped"}
     assert probe_cli("--vault", lexical_vault, "status", "--json").json["watcher"]["state"] == "off"
 

@@ -39,7 +39,7 @@ def test_saves_are_embedded_in_the_background_and_searched_warm(make_vault, star
     wait_for(lambda: fully_embedded(root, sections=3), timeout=180, what="background catch-up")
     # Then the daemon writes the query model (once per model; a CLI call meanwhile waits up
     # to 5 s, then answers in-process): searched warm means after it.
-    wait_for(lambda: list((root / ".vault-engine/index").glob("query-model-*.onnx")), timeout=120,
+    wait_for(lambda: list((root / ".vault-engine/index/current").glob("query-model-*.onnx")), timeout=120,
              what="the query model written")
     wait_for(lambda: daemon_status(root), timeout=30, what="the daemon free again")
 

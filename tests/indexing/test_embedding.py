@@ -191,7 +191,7 @@ def test_a_deleted_vectors_file_is_repaired_from_the_cache(root, fake):
     with Vault(root, embedder=fake) as v:
         v.index()
         calls = len(fake.calls)
-    (root / ".vault-engine/index/vectors.faiss").unlink()
+    (root / ".vault-engine/index/current/vectors.faiss").unlink()
     with Vault(root, embedder=fake) as v:
         assert not v.status()["semantic"]["agrees"]
         report = v.index()

@@ -4,12 +4,36 @@ from __future__ import annotations
 
 import json
 import sys
-from argparse import Namespace
+from argparse import ArgumentTypeError, Namespace
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from vault_engine.model import CONTROL_CHARACTERS
+
 if TYPE_CHECKING:  # imported on first use: a call answered by the daemon never needs it
     from vault_engine.vault import Vault
+
+
+def terminal_safe(text: str) -> str:
+    """Text for a terminal: control characters (escape sequences that recolour, retitle or
+    clear a terminal, carried in by a file name or a note) shown as ``\\x1b`` instead of
+    obeyed. JSON output is data and is left exact."""
+    return CONTROL_CHARACTERS.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+
+
+def int_within(low: int, high: int | None = None):
+    """An argparse ``type`` for a whole number in [low, high]: anything else is a usage error
+    (exit 2) naming the range, never a silent slice or a false miss."""
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise ArgumentTypeError(f"{text!r} is not a whole number") from None
+        if value < low or (high is not None and value > high):
+            raise ArgumentTypeError(f"{value} is out of range: use {low}.." + (str(high) if high is not None else ""))
+        return value
+    parse.__name__ = "number"
+    return parse
 
 
 class Context:
@@ -33,17 +57,17 @@ class Context:
         return not self.json and sys.stderr.isatty()
 
     def emit(self, data: Any, render: Callable[[], str]) -> None:
-        """Print ``data`` as JSON with --json, else the human rendering."""
+        """Print ``data`` as JSON with --json, else the human rendering (terminal-safe)."""
         if self.json:
             sys.stdout.write(json.dumps(data, ensure_ascii=False) + "\n")
         else:
-            text = render()
+            text = terminal_safe(render())
             if text:
                 sys.stdout.write(text if text.endswith("\n") else text + "\n")
 
     def notice(self, message: str) -> None:
         """A one-line notice for humans and agents alike: always stderr, never stdout."""
-        print(f"vault-engine: {message}", file=sys.stderr)
+        print(f"vault-engine: {terminal_safe(message)}", file=sys.stderr)
 
     def usage_error(self, message: str) -> int:
         """A command line that cannot work: say why, exit 2 (argparse's code for usage)."""

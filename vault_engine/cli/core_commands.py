@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from vault_engine.cli import render
-from vault_engine.cli.context import Context
+from vault_engine.cli.context import Context, int_within
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -37,7 +37,7 @@ def _register_search(sub: argparse._SubParsersAction, common: argparse.ArgumentP
     p = sub.add_parser("search", parents=[common], help="hybrid search over sections",
                        description='Search sections. Example: vault-engine search "token refresh" -k 5')
     p.add_argument("query", help="what to look for, in your own words")
-    p.add_argument("-k", type=int, default=10, help="number of hits (default 10)")
+    p.add_argument("-k", type=int_within(1, 1000), default=10, help="number of hits (default 10)")
     p.add_argument("--kind", help="only notes of this kind (checkpoint, working-note, spec, memory, notion, note)")
     p.add_argument("--project", help="only notes of this project")
     p.add_argument("--tap", help="only documents of this tap")
@@ -45,7 +45,7 @@ def _register_search(sub: argparse._SubParsersAction, common: argparse.ArgumentP
     arm.add_argument("--lexical", action="store_true", help="BM25 only (fast, never loads the model)")
     arm.add_argument("--semantic", action="store_true",
                      help="embeddings only (an error when the model or vectors are missing)")
-    p.add_argument("--follow", type=int, default=0, metavar="N",
+    p.add_argument("--follow", type=int_within(0, 5), default=0, metavar="N",
                    help="also return the sections the hits link to, N hops deep")
     p.add_argument("--no-decay", action="store_true", help="raw ranking, without per-tap decay")
     p.set_defaults(handler=cmd_search)

@@ -17,6 +17,7 @@ from __future__ import annotations
 import logging
 import os
 import socket
+import time
 from argparse import Namespace
 from functools import partial
 from pathlib import Path
@@ -25,10 +26,10 @@ from typing import Any
 from vault_engine.cli.context import Context
 from vault_engine.config import STATE_DIR, find_vault
 from vault_engine.daemon import protocol
+from vault_engine.indexing.watch_state import HEALTH_FILE, SOCKET_FILE, STALLED_AFTER
 
 log = logging.getLogger(__name__)
 
-SOCKET_NAME = "daemon.sock"  # watch_state.SOCKET_FILE, without importing the indexing layer
 CONNECT_TIMEOUT = 0.5
 REPLY_TIMEOUT = 15.0  # the daemon itself answers "busy" after 5 s; this catches a hung one
 
@@ -92,9 +93,12 @@ def ask(root: Path, op: str, args: tuple = (), kwargs: dict | None = None,
         timeout: float = REPLY_TIMEOUT) -> tuple[bool, Any]:
     """``(True, result)`` when the daemon of ``root`` answered; ``(False, None)`` when the
     caller must answer in-process. A user error the daemon's Vault raised is raised here."""
-    path = root / STATE_DIR / SOCKET_NAME
+    path = root / STATE_DIR / SOCKET_FILE
     if not path.exists():
         return False, None  # no watcher: not even a socket call
+    if _stalled(root / STATE_DIR / HEALTH_FILE):
+        log.debug("the watcher's heartbeat is older than %.0f s: answering in-process", STALLED_AFTER)
+        return False, None
     try:
         line = _exchange(path, protocol.request(op, args, kwargs), timeout)
         reply = protocol.parse(line)
@@ -112,6 +116,15 @@ def ask(root: Path, op: str, args: tuple = (), kwargs: dict | None = None,
         raise protocol.vault_error(error)
     log.debug("daemon did not answer %s (%s): answering in-process", op, error.get("message"))
     return False, None
+
+
+def _stalled(health: Path) -> bool:
+    """A stopped or hung watcher would keep a query waiting until the timeout; its heartbeat
+    (watch.json, touched every second) says so before we ask."""
+    try:
+        return time.time() - health.stat().st_mtime > STALLED_AFTER
+    except OSError:
+        return False  # starting up: no health yet
 
 
 def _exchange(path: Path, request: bytes, timeout: float) -> bytes:

@@ -13,6 +13,7 @@ import sys
 from collections.abc import Sequence
 
 from vault_engine import __version__
+from vault_engine.cli.context import terminal_safe
 from vault_engine.cli.daemon_client import make_context
 from vault_engine.errors import VaultError
 
@@ -51,6 +52,11 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    broken = next((i for i, arg in enumerate(argv, 1) if _not_utf8(arg)), None)
+    if broken is not None:  # Python keeps undecodable bytes as lone surrogates: refuse them here
+        print(f"vault-engine: argument {broken} is not valid UTF-8: pass text in UTF-8", file=sys.stderr)
+        return 2
     parser = build_parser()
     args = parser.parse_args(argv)
     debug = getattr(args, "debug", False)
@@ -62,7 +68,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except VaultError as exc:
         if debug:
             raise
-        print(f"vault-engine: {exc}", file=sys.stderr)
+        print(f"vault-engine: {terminal_safe(str(exc))}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
         print("vault-engine: interrupted", file=sys.stderr)
@@ -71,3 +77,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     finally:
         ctx.close()
+
+
+def _not_utf8(arg: str) -> bool:
+    try:
+        arg.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False

@@ -10,7 +10,7 @@ import argparse
 import json
 import sys
 
-from vault_engine.cli.context import Context
+from vault_engine.cli.context import Context, int_within
 
 EXIT_HIT = 3
 
@@ -54,7 +54,7 @@ def _register_resume(sub: argparse._SubParsersAction, common: argparse.ArgumentP
                                    "their decay, dead ends elsewhere. Example: vault-engine resume "
                                    "--project drone-audio --max-tokens 1500")
     p.add_argument("--project", required=True, help="the project to resume")
-    p.add_argument("--max-tokens", type=int, default=2000, metavar="N",
+    p.add_argument("--max-tokens", type=int_within(1), default=2000, metavar="N",
                    help="budget for the brief, about 4 characters a token (default 2000)")
     p.set_defaults(handler=cmd_resume)
 
@@ -69,7 +69,7 @@ def _register_deadend(sub: argparse._SubParsersAction, common: argparse.Argument
                                      "--project billing-service --fail-on-hit")
     c.add_argument("proposal", help="what you are about to try, in a sentence")
     c.add_argument("--project", help="your project: rulings of other projects are flagged elsewhere")
-    c.add_argument("-k", type=int, default=3, help="at most this many rulings (default 3)")
+    c.add_argument("-k", type=int_within(1, 100), default=3, help="at most this many rulings (default 3)")
     c.add_argument("--lexical", action="store_true", help="words only (fast, never loads the model)")
     c.add_argument("--fail-on-hit", action="store_true", help=f"exit {EXIT_HIT} when a ruling matches")
     c.set_defaults(handler=cmd_deadend_check)

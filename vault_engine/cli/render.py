@@ -109,14 +109,17 @@ def links(found: Sequence[ResolvedLink], backlinks: bool) -> str:
 
 
 def status(s: dict[str, Any]) -> str:
+    damage = [f"DAMAGED    {d}" for d in s.get("damage", [])]
+    if "notes" not in s:  # the ledger itself is unreadable: nothing else to count
+        return "\n".join([f"vault      {s['vault']}", *damage, f"watcher    {s['watcher'].get('summary', '')}"])
     lines = [
-        f"vault      {s['vault']}",
+        f"vault      {s['vault']}", *damage,
         f"notes      {s['notes']}  sections {s['sections']}  attachments {s['attachments']}",
         f"links      {s['links']}  unresolved {s['unresolved_links']}  ambiguous {s['ambiguous_links']}",
         f"last index {iso(s['last_index'])}",
         f"stale      {s['stale']['changed']} changed, {s['stale']['missing']} missing since the last index",
         f"lexical    {s['lexical']['sections']} sections" + ("" if s["lexical"]["agrees"] else
-                                                          "  DISAGREES with the ledger: run `vault-engine index`"),
+                                                          f"  DAMAGED ({s['lexical']['damage']}): run `vault-engine index`"),
     ]
     for key, label in (("semantic", "semantic"), ("watcher", "watcher")):
         if key in s and isinstance(s[key], dict) and s[key].get("summary"):

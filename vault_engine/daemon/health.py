@@ -1,4 +1,4 @@
-"""The running watcher's health, written to ``.vault-engine/index/watch.json`` as it changes.
+"""The running watcher's health, written to ``.vault-engine/watch.json`` as it changes.
 
 Fields: pid, started, state (catching-up | watching | stopping), last_event, last_applied,
 pending (paths waiting), oldest_pending, lag_seconds (first event of the last burst to its
@@ -12,6 +12,7 @@ each apply: a 1,000-file checkout costs a handful of writes, not a thousand.
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections import deque
@@ -64,6 +65,14 @@ class HealthRecorder:
         with self._lock:
             self._errors.append({"at": now, "message": message})
             self._write(now)
+
+    def beat(self) -> None:
+        """Touch watch.json (its age is the watcher's sign of life); rewrite it if it is gone."""
+        with self._lock:
+            try:
+                os.utime(health_path(self.config))
+            except FileNotFoundError:
+                self._write()
 
     def remove(self) -> None:
         """A clean stop leaves no health behind (status then says: not running)."""

@@ -132,16 +132,46 @@ def reply_error(kind: str, message: str, exc: BaseException | None = None) -> by
     return _line({"v": PROTOCOL_VERSION, "ok": False, "error": error})
 
 
+MAX_DEPTH = 64  # nesting of a message: results nest a handful deep; more is not ours
+
+
 def parse(line: bytes) -> dict[str, Any]:
-    """A request or reply object from one line, or :class:`ProtocolError`."""
+    """A request or reply object from one line, or :class:`ProtocolError`. Nesting is
+    checked before anything recurses on it (a line of a million ``[`` would otherwise blow the
+    stack of the thread reading it)."""
+    if _depth(line) > MAX_DEPTH:
+        raise ProtocolError(f"daemon message nested deeper than {MAX_DEPTH}: refused")
     try:
         message = json.loads(line)
-    except ValueError as exc:
+    except (ValueError, RecursionError) as exc:
         raise ProtocolError(f"unreadable daemon message: {exc}") from exc
     if not isinstance(message, dict) or message.get("v") != PROTOCOL_VERSION:
         raise ProtocolError(f"daemon protocol version {message.get('v') if isinstance(message, dict) else '?'}"
                             f" is not {PROTOCOL_VERSION}")
     return message
+
+
+def _depth(line: bytes) -> int:
+    """The deepest bracket nesting of a JSON text, ignoring brackets inside strings; one pass,
+    no recursion."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for byte in line:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif byte == 0x5C:  # backslash
+                escaped = True
+            elif byte == 0x22:
+                in_string = False
+        elif byte == 0x22:
+            in_string = True
+        elif byte in (0x5B, 0x7B):  # [ {
+            depth += 1
+            deepest = max(deepest, depth)
+        elif byte in (0x5D, 0x7D):
+            depth -= 1
+    return deepest
 
 
 def vault_error(error: dict[str, Any]) -> VaultError:

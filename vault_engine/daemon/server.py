@@ -30,6 +30,7 @@ from typing import Any, Protocol
 from vault_engine.config import load_config
 from vault_engine.daemon import protocol
 from vault_engine.daemon.health import HealthRecorder
+from vault_engine.daemon.heartbeat import Heartbeat
 from vault_engine.daemon.service import WatchListener, WatchService
 from vault_engine.daemon.worker import VaultWorker
 from vault_engine.errors import VaultError
@@ -39,7 +40,8 @@ from vault_engine.locks import flock_within
 log = logging.getLogger(__name__)
 
 READ_WAIT = 5.0  # a query that would wait longer for the Vault is answered "busy"
-CONNECTION_TIMEOUT = 30.0  # a client that sends nothing for this long is dropped
+REQUEST_TIMEOUT = 2.0  # a client sends its one line at once; one that idles is dropped
+MAX_CONNECTIONS = 16  # served at once; beyond that a connection is answered "busy" and closed
 STOP_WAIT = 30.0
 
 
@@ -87,6 +89,7 @@ class QueryServer:
         self.worker = worker
         self.read_wait = read_wait
         self.sock: socket.socket | None = None
+        self._slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
 
     def bind(self) -> None:
         """Listen on the socket, mode 0600 from the first instant (umask), never TCP. Call
@@ -107,13 +110,29 @@ class QueryServer:
         self.sock = sock
 
     def accept(self) -> None:
-        """Take one waiting connection and answer it on its own thread."""
+        """Take one waiting connection and answer it on its own thread; past
+        MAX_CONNECTIONS at once, answer "busy" at once (the client answers in-process), so a
+        thousand idle connections cost no more than sixteen threads."""
         conn, _ = self.sock.accept()
-        threading.Thread(target=self.handle, args=(conn,), name="query", daemon=True).start()
+        if not self._slots.acquire(blocking=False):
+            with conn:
+                try:
+                    conn.settimeout(0.5)
+                    conn.sendall(protocol.reply_error("busy", f"over {MAX_CONNECTIONS} connections at once"))
+                except OSError:
+                    pass
+            return
+        threading.Thread(target=self._handle_then_free, args=(conn,), name="query", daemon=True).start()
+
+    def _handle_then_free(self, conn: socket.socket) -> None:
+        try:
+            self.handle(conn)
+        finally:
+            self._slots.release()
 
     def handle(self, conn: socket.socket) -> None:
         with conn:
-            conn.settimeout(CONNECTION_TIMEOUT)
+            conn.settimeout(REQUEST_TIMEOUT)
             try:
                 line = conn.makefile("rb").readline(protocol.MAX_REQUEST_BYTES + 1)
                 if not line.endswith(b"\n"):
@@ -180,6 +199,9 @@ class Daemon:
         self.health = HealthRecorder(self.config, os.getpid(), time.time())
         self.service = WatchService(self.config, self.worker, self.health, listener,
                                     on_fatal=self.request_stop)
+        self.heartbeat = Heartbeat(root, self.config.index_dir, beat=self.health.beat,
+                                   vault_lost=self._vault_lost,
+                                   index_lost=self.service.request_rescan)
         self._pid_lock = PidLock(pid_path(self.config))
         self._wake_r = self._wake_w = -1
         self._stopping = threading.Event()
@@ -193,6 +215,7 @@ class Daemon:
             _prefer_forkserver()
             self.health.set_state("catching-up")
             self.service.start()
+            self.heartbeat.start()
             self.listener.started({"pid": os.getpid(), "vault": str(self.root),
                                    "socket": str(self.server.path)})
             self._serve()
@@ -204,6 +227,11 @@ class Daemon:
         self._stopping.set()
         if self._wake_w >= 0:
             os.write(self._wake_w, b"!")
+
+    def _vault_lost(self, message: str) -> None:
+        self.health.error(message, time.time())
+        self.listener.problem(message)
+        self.request_stop()
 
     def _serve(self) -> None:
         on_main = threading.current_thread() is threading.main_thread()
@@ -224,6 +252,7 @@ class Daemon:
 
     def _shutdown(self) -> None:
         try:
+            self.heartbeat.stop()
             self.health.set_state("stopping")
             self.server.close()
             self.service.stop()

@@ -15,15 +15,14 @@ import logging
 import threading
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Protocol
 
 from vault_engine.config import CONFIG_NAME, Config
 from vault_engine.daemon.health import HealthRecorder
 from vault_engine.daemon.worker import VaultWorker
-from vault_engine.errors import ConfigError, ModelUnavailable, VaultError
-from vault_engine.indexing.watcher import (DEFAULT_MAX_WAIT, DEFAULT_QUIET, Burst, ChangeFeed,
-                                           Debouncer, watch_loop)
+from vault_engine.errors import ModelUnavailable, VaultError
+from vault_engine.indexing.watcher import (RESCAN, Burst, ChangeFeed, Debouncer, WatchSettings,
+                                           watch_loop)
 from vault_engine.model import IndexReport
 from vault_engine.vault import Vault
 
@@ -33,21 +32,6 @@ log = logging.getLogger(__name__)
 # ``index``: what was embedded is kept) as soon as a change or a query waits, and after this
 # many seconds, so that the writer lock is released now and then for a concurrent ``index``.
 EMBED_SLICE_SECONDS = 5.0
-
-
-@dataclass(frozen=True, slots=True)
-class WatchSettings:
-    """``[watch]`` in vault-engine.toml: ``debounce_ms`` (quiet period before a burst is
-    applied) and ``max_wait_ms`` (a burst is applied by then even if events keep coming)."""
-
-    quiet: float = DEFAULT_QUIET
-    max_wait: float = DEFAULT_MAX_WAIT
-
-    @classmethod
-    def from_config(cls, config: Config) -> WatchSettings:
-        table = config.section("watch")
-        quiet = _milliseconds(table, "debounce_ms", DEFAULT_QUIET)
-        return cls(quiet, max(quiet, _milliseconds(table, "max_wait_ms", DEFAULT_MAX_WAIT)))
 
 
 class WatchListener(Protocol):
@@ -79,6 +63,11 @@ class WatchService:
         self.feed.start()
         self._thread = threading.Thread(target=self._run, name="watch", daemon=True)
         self._thread.start()
+
+    def request_rescan(self) -> None:
+        """Compare the whole vault at the next turn of the loop (the index was removed)."""
+        self.listener.problem("the index folder was removed; building a new one")
+        self.feed.queue.put(RESCAN)
 
     def stop(self) -> None:
         """Stop watching; the batch being applied is finished, pending events are left to
@@ -188,12 +177,3 @@ class WatchService:
         if report.embedded and not yielded:
             self.listener.applied(report, False)
         return yielded
-
-
-def _milliseconds(table: dict, key: str, default: float) -> float:
-    value = table.get(key)
-    if value is None:
-        return default
-    if isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0:
-        raise ConfigError(f"watch.{key} must be a number of milliseconds (>= 0) in vault-engine.toml")
-    return value / 1000.0

@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from vault_engine.errors import ModelUnavailable
+from vault_engine.errors import IndexDamaged, ModelUnavailable
 from vault_engine.indexing.offtopic import measure_offtopic
 from vault_engine.parsing.sections import normalize_heading, section_body
 from vault_engine.stores.embedder import Embedder
@@ -210,6 +210,11 @@ class EmbeddingPhase:
             with self.ledger.transaction():
                 self.ledger.set_meta(MODEL_META, self.key)
             return
+        if vector_damage(self.ledger, self.vectors):
+            result.repaired = True  # a lost or unreadable file: re-add every section (from the cache)
+            self.vectors.reset()
+            self.ledger.unmark_embedded()
+            return
         result.removed = drop_stale_vectors(self.ledger, self.vectors)
         lost = self.ledger.embedded_ids() - self.vectors.section_ids()
         if lost:
@@ -349,10 +354,29 @@ def release_freed_memory() -> None:
         pass  # not glibc: nothing to do
 
 
+def vector_damage(ledger: Ledger, vectors: FaissIndex) -> str | None:
+    """Why the vectors file cannot be used, or None: gone while the ledger records embedded
+    sections, or unreadable. (Counts that differ are a catch-up, or a crash between saving
+    FAISS and the ledger: the reconcile fixes those, searches filter by the ledger.)"""
+    if not vectors.exists():
+        return "the vectors file is missing" if ledger.embedded_ids_exist() else None
+    try:
+        vectors.load()
+    except IndexDamaged as exc:
+        return str(exc.__cause__ or exc).splitlines()[0][:120] or "it cannot be read"
+    return None
+
+
 def drop_stale_vectors(ledger: Ledger, vectors: FaissIndex) -> int:
     """Delete the vectors of sections that are gone (edited, moved or deleted notes: their
     ledger rows went with them); returns how many sections. Needs faiss, never the model, so
-    ``index --no-embed`` and a missing model leave FAISS agreeing with the ledger too."""
+    ``index --no-embed`` and a missing model leave FAISS agreeing with the ledger too. A
+    damaged file is dropped with the ledger's record of it: the next embedding run re-adds
+    everything from the vector cache."""
+    if vector_damage(ledger, vectors):
+        vectors.reset()
+        ledger.unmark_embedded()
+        return 0
     if not vectors.exists():
         return 0
     stale = vectors.section_ids() - ledger.embedded_ids()
@@ -462,13 +486,14 @@ def embedding_status(ledger: Ledger, vectors: FaissIndex, enabled: bool, problem
     the model would not load now (checked cheaply), else the last index's error is reported."""
     sections = ledger.section_count()
     embedded, windows = ledger.embedded_counts()
-    in_faiss = vectors.section_ids()
-    agrees = in_faiss == ledger.embedded_ids() and vectors.count() == windows
+    damage = vector_damage(ledger, vectors)
+    count = 0 if damage else vectors.count()
+    agrees = not damage and vectors.section_ids() == ledger.embedded_ids() and count == windows
     model = (ledger.get_meta(MODEL_META) or "").split("|")[0] or None
     error = problem or ledger.get_meta(ERROR_META) or None
     status = {"enabled": enabled, "model": model, "error": error, "sections": embedded,
-              "coverage": ledger.semantic_coverage(), "vectors": vectors.count(), "agrees": agrees,
-              "query_model": query_model,
+              "coverage": ledger.semantic_coverage(), "vectors": count, "agrees": agrees,
+              "query_model": query_model, "damage": damage,
               "runtime": "onnxruntime" if query_model else "sentence-transformers",
               "vector_cache": str(shared) if shared else None,
               "last_run": json.loads(ledger.get_meta(LAST_RUN_META) or "null")}
@@ -486,6 +511,8 @@ def _summary(s: dict, sections: int, export_failed: str | None) -> str:
             f"{s['vectors']} vectors, model {s['model'] or 'none yet'}")
     if s["error"]:
         line += f"; model unavailable now: {s['error']}"
+    if s["damage"]:
+        line += f"; DAMAGED: {s['damage']}: run `vault-engine index` to repair it from the cache"
     if not s["agrees"]:
         line += "; DISAGREES with the ledger: run `vault-engine index`"
     elif s["sections"] < sections:

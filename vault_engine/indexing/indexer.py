@@ -14,6 +14,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from vault_engine.config import Config
+from vault_engine.errors import IndexDamaged
+from vault_engine.indexing.integrity import LEXICAL_FINGERPRINT, lexical_damage
 from vault_engine.indexing.planner import ChangePlan, find_suspects, plan_changes
 from vault_engine.model import ParsedNote, SkippedFile
 from vault_engine.parsing.links import LinkResolver
@@ -29,7 +31,6 @@ log = logging.getLogger(__name__)
 
 # Below this many files to read, a process pool costs more than it saves.
 PARALLEL_READ_THRESHOLD = 400
-LEXICAL_DIRTY = "lexical_dirty"
 
 Progress = Callable[[str, int, int], None]
 
@@ -54,16 +55,22 @@ class AppliedChanges:
     skipped: list[SkippedFile] = field(default_factory=list)
     changed_note_ids: set[int] = field(default_factory=set)
     removed_section_ids: list[int] = field(default_factory=list)
-    lexical_repaired: bool = False
+    lexical_repaired: str | None = None  # why Whoosh was rebuilt from the ledger
 
 
 def read_and_parse(root, rel: str, config: Config) -> ReadResult:
-    """Read, hash and parse one note; never raises for a bad file."""
+    """Read, hash and parse one note; never raises for a bad file: one note the parsers
+    cannot handle is skipped with its reason, never the whole run."""
     try:
         text, digest, stat = read_note(root, rel, int(config.max_file_mb * 1_000_000))
     except Unreadable as exc:
         return ReadResult(rel, problem=str(exc), vanished=exc.vanished)
-    return ReadResult(rel, stat, digest, parse_note(rel, text, config))
+    try:
+        return ReadResult(rel, stat, digest, parse_note(rel, text, config))
+    except (RecursionError, MemoryError, ValueError, IndexError) as exc:
+        log.debug("parsing %s failed", rel, exc_info=True)
+        return ReadResult(rel, stat, digest, problem=f"cannot be parsed ({type(exc).__name__}): "
+                                                    "simplify its deepest nesting, or report it as a bug")
 
 
 def _read_chunk(args: tuple) -> list[ReadResult]:
@@ -104,14 +111,9 @@ class Indexer:
         self.ledger = ledger
         self.lexical = lexical
 
-    def run(self, *, rebuild: bool = False, progress: Progress | None = None,
-            now: float | None = None) -> AppliedChanges:
-        """Bring the ledger and Whoosh up to date with the vault."""
-        if rebuild:
-            self.lexical.reset()
-            with self.ledger.transaction() as db:
-                for table in ("links", "tags", "sections", "notes", "attachments", "skipped"):
-                    db.execute(f"DELETE FROM {table}")
+    def run(self, *, progress: Progress | None = None, now: float | None = None) -> AppliedChanges:
+        """Bring the ledger and Whoosh up to date with the vault. (A rebuild is a new index
+        generation, built by this same run on an empty ledger: Vault.index.)"""
         scan = scan_vault(self.config)
         return self.apply_scan(scan, progress=progress, now=now)
 
@@ -141,18 +143,24 @@ class Indexer:
         plan = plan_changes(suspects, known, {p: r.digest for p, r in reads.items()})
         old_attachments = set(self.ledger.attachment_paths())
         attachments_changed = old_attachments != set(scan.attachments)
-        needs_repair = self._lexical_dirty() or not self._lexical_agrees()
+        needs_repair = lexical_damage(self.ledger, self.lexical)
         if plan.is_empty and not attachments_changed and not needs_repair:
             return AppliedChanges(plan, skipped=self._skipped(scan, reads))
-        changes = self._apply_to_ledger(plan, reads, scan, known, now)
-        changes.skipped = self._skipped(scan, reads)
-        # Parsed notes are in the ledger now: let them go before Whoosh forks its two writers,
-        # which would otherwise each carry a copy-on-write share of them (a 10,000-note index
-        # peaked at 589 MB PSS with them, 462 MB without; bench/bench_core.py).
-        del reads
-        self._resolve_links(plan, changes.changed_note_ids,
-                            old_attachments ^ set(scan.attachments), full=first_index)
-        self._apply_to_lexical(changes, repair=needs_repair, progress=progress)
+        skipped = self._skipped(scan, reads)
+        # One ledger transaction spans the Whoosh commit, which lands first: readers see the
+        # old ledger with the old Whoosh, then the new Whoosh a moment before the new ledger
+        # (Vault.search asks again when a hit is not in the ledger yet). A crash in between
+        # leaves the old ledger and Whoosh's fingerprint unlike the one it records: repaired.
+        with self.ledger.transaction():
+            changes = self._apply_to_ledger(plan, reads, scan, known, now)
+            changes.skipped = skipped
+            # Parsed notes are in the ledger now: let them go before Whoosh forks its two
+            # writers, which would otherwise each carry a copy-on-write share of them (a
+            # 10,000-note index peaked at 589 MB PSS with them, 462 MB without; bench_core.py).
+            del reads
+            self._resolve_links(plan, changes.changed_note_ids,
+                                old_attachments ^ set(scan.attachments), full=first_index)
+            self._apply_to_lexical(changes, repair=needs_repair, progress=progress)
         return changes
 
     # -- ledger ---------------------------------------------------------------------------
@@ -163,7 +171,6 @@ class Indexer:
         gone = list(plan.deleted) + list(plan.modified) + [old for old, _ in plan.moved]
         changes.removed_section_ids = ledger.section_ids_of_paths(gone)
         with ledger.transaction():
-            ledger.set_meta(LEXICAL_DIRTY, "1")
             for path in plan.deleted:
                 ledger.delete_note(path)
             for path in plan.touched:
@@ -225,17 +232,10 @@ class Indexer:
 
     # -- lexical --------------------------------------------------------------------------
 
-    def _lexical_dirty(self) -> bool:
-        return self.ledger.get_meta(LEXICAL_DIRTY) == "1"
-
-    def _lexical_agrees(self) -> bool:
-        """Whoosh holds exactly as many sections as the ledger (a cheap consistency check)."""
-        return self.lexical.doc_count() == self.ledger.section_count()
-
-    def _apply_to_lexical(self, changes: AppliedChanges, *, repair: bool,
+    def _apply_to_lexical(self, changes: AppliedChanges, *, repair: str | None,
                           progress: Progress | None) -> None:
         if repair:
-            changes.lexical_repaired = True
+            changes.lexical_repaired = repair
             self.resync_lexical()
         else:
             docs = self.lexical_docs(changes.changed_note_ids)
@@ -244,8 +244,7 @@ class Indexer:
             self.lexical.apply(changes.removed_section_ids, docs)
             if progress:
                 progress("lexical", len(docs), len(docs))
-        with self.ledger.transaction():
-            self.ledger.set_meta(LEXICAL_DIRTY, "0")
+        self.ledger.set_meta(LEXICAL_FINGERPRINT, self.lexical.fingerprint())
 
     def resync_lexical(self) -> None:
         """Rebuild Whoosh from the ledger alone (no file is read): repairs a disagreement."""

@@ -12,21 +12,22 @@ daemon (above) writes the file through :func:`write_health`.
 from __future__ import annotations
 
 import datetime as dt
-import fcntl
 import json
 import os
+import time
 from pathlib import Path
 from typing import Any
 
 from vault_engine.config import Config
+from vault_engine.locks import held_elsewhere
 
-HEALTH_FILE = "watch.json"  # in .vault-engine/index/: derived, deletable
+HEALTH_FILE = "watch.json"  # in .vault-engine/, beside the pid lock and the socket
 PID_FILE = "daemon.pid"  # in .vault-engine/
 SOCKET_FILE = "daemon.sock"  # in .vault-engine/
 
 
 def health_path(config: Config) -> Path:
-    return config.index_dir / HEALTH_FILE
+    return config.state_dir / HEALTH_FILE
 
 
 def pid_path(config: Config) -> Path:
@@ -46,28 +47,34 @@ def read_health(config: Config) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else None
 
 
+HEARTBEAT_SECONDS = 1.0  # the watcher touches watch.json this often, whatever else it does
+STALLED_AFTER = 5.0  # a heartbeat older than this: the watcher is stopped or hung
+
+
 def write_health(config: Config, data: dict[str, Any]) -> None:
-    """Replace watch.json atomically (a reader sees the old file or the new one, never half)."""
+    """Replace watch.json atomically (a reader sees the old file or the new one, never half).
+    Never creates the vault's folders: a watcher whose vault moved must not recreate it."""
     target = health_path(config)
-    target.parent.mkdir(parents=True, exist_ok=True)
+    if not config.root.is_dir():
+        return
+    target.parent.mkdir(mode=0o700, exist_ok=True)
     temp = target.with_name(f".{HEALTH_FILE}.{os.getpid()}.tmp")
     temp.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
     os.replace(temp, target)
 
 
+def heartbeat_age(config: Config, now: float | None = None) -> float | None:
+    """Seconds since the watcher last touched watch.json (None: no file)."""
+    try:
+        mtime = health_path(config).stat().st_mtime
+    except OSError:
+        return None
+    return max(0.0, (now if now is not None else time.time()) - mtime)
+
+
 def watcher_running(config: Config) -> bool:
     """True while a ``vault-engine watch`` process holds the pid lock of this vault."""
-    try:
-        fd = os.open(pid_path(config), os.O_RDONLY)
-    except OSError:
-        return False
-    try:
-        fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
-    except BlockingIOError:
-        return True
-    finally:
-        os.close(fd)  # also releases the shared lock when we got it
-    return False
+    return held_elsewhere(pid_path(config))
 
 
 def watcher_status(config: Config) -> dict[str, Any]:
@@ -77,11 +84,16 @@ def watcher_status(config: Config) -> dict[str, Any]:
     if health is None:
         state = "running" if running else "off"
         return {"state": state, "summary": _summary(state, {})}
+    age = heartbeat_age(config)
     state = health.get("state", "watching") if running else "stale"
+    if running and age is not None and age > STALLED_AFTER:
+        state = "stalled"
     keys = ("pid", "started", "last_event", "last_applied", "pending", "lag_seconds",
             "batches", "errors")
+    # The age itself stays out of the entry: it moves with the clock, and status must read
+    # the same whichever process answers it. Only a stalled watcher's summary names it.
     entry = {"state": state, **{k: health.get(k) for k in keys}}
-    entry["summary"] = _summary(state, health)
+    entry["summary"] = _summary(state, {**health, "heartbeat_age": age})
     return entry
 
 
@@ -89,6 +101,10 @@ def _summary(state: str, h: dict[str, Any]) -> str:
     """One line for ``status``; absolute times only, so it reads the same from any process."""
     if state == "off":
         return "not running: `vault-engine watch` keeps the index fresh and answers queries warm"
+    if state == "stalled":
+        return (f"STALLED: the watcher (pid {h.get('pid')}) has not shown a sign of life for "
+                f"{heartbeat_age_text(h)}; commands answer without it. Stopped (kill -STOP)? "
+                f"`kill -CONT {h.get('pid')}`, or `vault-engine watch --stop` and start it again")
     if state == "stale":
         return (f"not running: watch.json is left over from pid {h.get('pid')}, which is gone "
                 f"(last applied {_iso(h.get('last_applied'))}); start `vault-engine watch` again")
@@ -103,6 +119,11 @@ def _summary(state: str, h: dict[str, Any]) -> str:
     if errors:
         parts.append(f"last: {errors[-1].get('message')}")
     return "; ".join(parts)
+
+
+def heartbeat_age_text(h: dict[str, Any]) -> str:
+    age = h.get("heartbeat_age")
+    return f"{age:.0f} s" if isinstance(age, (int, float)) else "a while"
 
 
 def _iso(ts: Any) -> str:

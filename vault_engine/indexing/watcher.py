@@ -16,6 +16,7 @@ Split so that the logic is testable without a file system or a clock:
 from __future__ import annotations
 
 import logging
+import math
 import os
 import queue
 import time
@@ -23,7 +24,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from vault_engine.config import Config
+from vault_engine.config import Config, check_keys
+from vault_engine.errors import ConfigError
 from vault_engine.errors import VaultError
 from vault_engine.sources.vault_files import is_indexable
 
@@ -33,6 +35,31 @@ log = logging.getLogger(__name__)
 DEFAULT_QUIET = 0.1
 # ...or once its first event is this old, so a long stream of events still makes progress.
 DEFAULT_MAX_WAIT = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class WatchSettings:
+    """``[watch]`` in vault-engine.toml: ``debounce_ms`` (quiet period before a burst is
+    applied) and ``max_wait_ms`` (a burst is applied by then even if events keep coming)."""
+
+    quiet: float = DEFAULT_QUIET
+    max_wait: float = DEFAULT_MAX_WAIT
+
+    @classmethod
+    def from_config(cls, config: Config) -> WatchSettings:
+        table = config.section("watch")
+        check_keys(table, "watch.", ("debounce_ms", "max_wait_ms"))
+        quiet = _milliseconds(table, "debounce_ms", DEFAULT_QUIET)
+        return cls(quiet, max(quiet, _milliseconds(table, "max_wait_ms", DEFAULT_MAX_WAIT)))
+
+
+def _milliseconds(table: dict, key: str, default: float) -> float:
+    value = table.get(key)
+    if value is None:
+        return default
+    if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value < math.inf:  # NaN fails too
+        raise ConfigError(f"watch.{key} must be a finite number of milliseconds (>= 0) in vault-engine.toml")
+    return value / 1000.0
 
 # Between two steps of background work, wait this long for events: a writer waiting for the
 # vault's writer lock (a concurrent `vault-engine index`) gets its turn.

@@ -14,6 +14,7 @@ the folder is checked to resolve inside the vault, so no name or symlink can wri
 from __future__ import annotations
 
 import datetime as dt
+import difflib
 import os
 import re
 from collections.abc import Mapping, Sequence
@@ -22,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from vault_engine.errors import ConfigError, UnknownRef, VaultError
+from vault_engine.model import CONTROL_CHARACTERS
 from vault_engine.parsing.checkpoints import split_reason
 from vault_engine.retrieval.lookup import lookup_ref
 from vault_engine.stores.ledger import Ledger
@@ -79,12 +81,20 @@ def parse_failed(value: str) -> tuple[str, str | None]:
     return text, reason
 
 
+DRAFT_KEYS = ("summary", "next", "failed", "links")
+
+
 def draft_from_json(data: Any, project: str, agent: str) -> CheckpointDraft:
     """``{"summary", "next": [], "failed": [{"text", "reason"}], "links": []}`` from stdin;
     each malformed field is named in the error."""
     if not isinstance(data, dict):
         raise VaultError("--from-json expects a JSON object like "
                          '{"summary": "...", "next": [], "failed": [{"text": "...", "reason": "..."}], "links": []}')
+    unknown = sorted(set(data) - set(DRAFT_KEYS))
+    if unknown:  # a typo ("summry") would otherwise drop the text it carries
+        close = difflib.get_close_matches(unknown[0], DRAFT_KEYS, n=1)
+        hint = f" (did you mean {close[0]}?)" if close else ""
+        raise VaultError(f"--from-json: {unknown[0]!r} is not a checkpoint field{hint}: use {', '.join(DRAFT_KEYS)}")
     summary = data.get("summary") or ""
     if not isinstance(summary, str):
         raise VaultError("--from-json: summary must be a string")
@@ -204,9 +214,23 @@ def failed_items(values: Sequence[str]) -> tuple[tuple[str, str | None], ...]:
     return tuple(parse_failed(v) for v in values)
 
 
+def _refuse_control(draft: CheckpointDraft) -> None:
+    """A NUL or another control character would make the note unreadable as text (the indexer
+    would then skip it as binary): refuse it, naming the field."""
+    fields = [("summary", draft.summary), *(("next step", s) for s in draft.next_steps),
+              *(("failed item", f"{t} {r or ''}") for t, r in draft.failed), *(("link", link) for link in draft.links),
+              ("project", draft.project), ("agent", draft.agent)]
+    for name, value in fields:
+        found = CONTROL_CHARACTERS.search(value)
+        if found:
+            raise VaultError(f"the checkpoint's {name} holds the control character U+{ord(found.group()):04X}: "
+                             "remove it (a note must be plain text)")
+
+
 def prepare_draft(draft: CheckpointDraft, ledger: Ledger | None) -> tuple[CheckpointDraft, list[str]]:
     """Sanitize the names and turn ``--link`` refs into wikilink targets of the notes they name
     (``notion://`` refs too); each change the user did not write comes back as a notice."""
+    _refuse_control(draft)
     project, agent = sanitize_name(draft.project, "project"), sanitize_name(draft.agent, "agent")
     notices = [f"--{what} {given!r} was written as {used!r}" for what, given, used in
                (("project", draft.project, project), ("agent", draft.agent, agent)) if given != used]

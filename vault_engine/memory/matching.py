@@ -30,6 +30,7 @@ from dataclasses import dataclass, fields
 from functools import lru_cache
 from itertools import chain
 
+from vault_engine.config import check_keys
 from vault_engine.errors import ConfigError
 from vault_engine.parsing.checkpoints import match_text
 from vault_engine.stores.lexical import analyze, stem
@@ -61,9 +62,7 @@ class DeadendSettings:
     def from_config(cls, table: Mapping[str, object]) -> DeadendSettings:
         """Validate ``[deadend]``; every key optional, each named in its error."""
         known = {f.name for f in fields(cls)}
-        unknown = sorted(set(table) - known)
-        if unknown:
-            raise ConfigError(f"deadend.{unknown[0]} is not a setting: use one of {', '.join(sorted(known))}")
+        check_keys(table, "deadend.", known)
         for name in known & set(table):
             value = table[name]
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:

@@ -56,10 +56,13 @@ class ListItem:
     children: list[ListItem] = field(default_factory=list)
 
     def descendants(self) -> Iterable[ListItem]:
-        """Every nested item, depth first."""
-        for child in self.children:
-            yield child
-            yield from child.descendants()
+        """Every nested item, depth first. Iterative: a list nested a thousand deep is an
+        odd note, not a reason to stop indexing."""
+        stack = list(reversed(self.children))
+        while stack:
+            item = stack.pop()
+            yield item
+            stack.extend(reversed(item.children))
 
 
 @dataclass(frozen=True, slots=True)

@@ -31,6 +31,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from vault_engine.config import check_keys
 from vault_engine.errors import ConfigError
 
 HIGH, LOW = "high", "low"
@@ -74,6 +75,7 @@ class MissRule:
         """Validate ``[search]``; an out-of-range value names its key. Without a
         ``miss_cosine_floor`` the floor is the vault's measured off-topic level
         (indexing/offtopic.py); before it is measured, meaning never calls a miss."""
+        check_keys(table, "search.", ("miss_cosine_floor", "miss_term_coverage"))
         floor = _unit_float(table, "miss_cosine_floor", offtopic if offtopic is not None else 0.0)
         return cls(floor, _unit_float(table, "miss_term_coverage", DEFAULT_TERM_COVERAGE))
 

@@ -7,31 +7,49 @@ from collections.abc import Sequence
 
 from vault_engine.errors import UnknownRef
 from vault_engine.parsing.sections import leading_headings, normalize_heading
-from vault_engine.refs import make_ref, parse_ref
+from vault_engine.refs import NOTION_SCHEME, ParsedRef, make_ref, normalize_path, parse_ref
 from vault_engine.stores.ledger import Ledger, NoteRow, SectionRow
 
 
 def lookup_ref(ledger: Ledger, ref: str) -> tuple[NoteRow, SectionRow | None]:
     """The note of ``ref`` and, when it names a heading or block, that section."""
-    parsed = parse_ref(ref)
-    note = None
-    if parsed.notion_id:
-        note = ledger.note_by_notion_id(parsed.notion_id)
-    elif parsed.path:
-        for candidate in _path_candidates(parsed.path):
-            note = ledger.note_by_path(candidate) or ledger.note_by_path(candidate, casefold=True)
-            if note:
+    note, heading = None, None
+    if ref.strip().startswith(NOTION_SCHEME):
+        parsed = parse_ref(ref)
+        note, heading = ledger.note_by_notion_id(parsed.notion_id or ""), parsed.heading
+    else:
+        for split in _note_and_heading_splits(ref):
+            note = _note_at(ledger, split.path) if split.path else None
+            if note is not None:
+                heading = split.heading
                 break
     if note is None:
         raise UnknownRef(f"no note {ref.partition('#')[0]!r} in the index: check the path "
                          "(vault-relative, e.g. specs/auth.md) or run `vault-engine index`")
-    if not parsed.heading:
+    if not heading:
         return note, None
-    section = find_section(ledger.sections_of(note.id), parsed.heading)
+    section = find_section(ledger.sections_of(note.id), heading)
     if section is None:
-        raise UnknownRef(f"{note.path} has no heading {parsed.heading!r}: "
+        raise UnknownRef(f"{note.path} has no heading {heading!r}: "
                          f"`vault-engine show {note.path}` lists its sections")
     return note, section
+
+
+def _note_and_heading_splits(ref: str) -> list[ParsedRef]:
+    """Every reading of ``ref`` as note + heading, the longest note part first: a file named
+    ``has#h.md`` is that note, and ``has#h.md#Hash`` is its heading, not a heading of ``has``."""
+    ref = ref.strip()
+    cuts = [i for i, ch in enumerate(ref) if ch == "#"]
+    readings = [ref, *(ref[:i] for i in reversed(cuts))]
+    return [ParsedRef(normalize_path(note), None, ref[len(note) + 1:].strip() or None) for note in readings]
+
+
+def _note_at(ledger: Ledger, path: str) -> NoteRow | None:
+    for candidate in _path_candidates(path):
+        note = ledger.note_by_path(candidate) or ledger.note_by_path(candidate, casefold=True)
+        if note:
+            return note
+    return None
 
 
 def _path_candidates(path: str) -> list[str]:

@@ -70,6 +70,7 @@ class Searcher:
     notices: list[str] = field(default_factory=list)
     miss_rule: MissRule = field(default_factory=MissRule)
     semantic_coverage: float | None = None
+    lexical_ahead: bool = False  # the last search met a Whoosh hit the ledger does not hold
 
     def search(self, request: SearchRequest) -> SearchResult:
         now = request.now if request.now is not None else time.time()
@@ -90,7 +91,8 @@ class Searcher:
         else:
             fused = fuse_lexical(lexical or ())
         arms = tuple(name for name, ran in (("lexical", lexical), ("semantic", semantic)) if ran is not None)
-        candidates = self._candidates(fused, request, now)
+        candidates, in_ledger = self._candidates(fused, request, now)
+        self.lexical_ahead = any(i not in in_ledger for i, _ in lexical or ())
         top = sorted(candidates, key=lambda c: (-c.score, c.section.id))[: request.k]
         evidence = self._evidence(request.query, arms, lexical, semantic, candidates, top[:1])
         if self.miss_rule.is_miss(evidence):
@@ -122,7 +124,9 @@ class Searcher:
                         max((section_coverage(weights, c.note, c.section) for c in weighed), default=0.0),
                         section_coverage(weights, top[0].note, top[0].section) if top else 0.0)
 
-    def _candidates(self, fused: list[Fused], request: SearchRequest, now: float) -> list[_Candidate]:
+    def _candidates(self, fused: list[Fused], request: SearchRequest,
+                    now: float) -> tuple[list[_Candidate], set[int]]:
+        """The fused hits the ledger holds, passing the filters; and the ids it holds."""
         sections = self.ledger.sections_by_ids(f.id for f in fused)
         notes = self.ledger.notes_by_ids(s.note_id for s in sections.values())
         reinforced = self.ledger.reinforced_at(n.path for n in notes.values())
@@ -136,7 +140,7 @@ class Searcher:
             c.decay, c.age = self._decay(note, reinforced.get(note.path), now) if request.decay else (1.0, None)
             c.score = f.fused * c.decay
             found.append(c)
-        return found
+        return found, set(sections)
 
     def _decay(self, note: NoteRow, reinforced_at: float | None, now: float) -> tuple[float, float]:
         age = age_days(now, note.doc_time, reinforced_at, note.mtime_ns / 1e9)

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Container, Iterable
 
 from vault_engine.errors import ModelUnavailable
-from vault_engine.indexing.embedding import MODEL_META, model_key
+from vault_engine.indexing.embedding import MODEL_META, model_key, vector_damage
 from vault_engine.stores.embedder import Embedder
 from vault_engine.stores.ledger import Ledger
 from vault_engine.stores.vectors import FaissIndex
@@ -52,6 +52,10 @@ def open_arm(ledger: Ledger, vectors: FaissIndex, get_embedder, *,
             raise ModelUnavailable(problem)
         if not ledger.embedded_ids_exist():
             raise ModelUnavailable("no section has vectors yet: run `vault-engine index`")
+        damage = vector_damage(ledger, vectors)
+        if damage:
+            raise ModelUnavailable(f"the vector index is unusable ({damage}): run `vault-engine index` to "
+                                   "repair it from the vector cache")
         if ledger.get_meta(MODEL_META) != model_key(embedder):
             raise ModelUnavailable("the vectors were made by another model or window: "
                                    "run `vault-engine index` to embed again")

@@ -21,8 +21,9 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from vault_engine.config import Config, TapConfig
+from vault_engine.config import TAP_KEYS, Config, TapConfig, check_keys
 from vault_engine.errors import ConfigError, NotionError
+from vault_engine.sources.notion_archive import Limits
 from vault_engine.sources.notion_markdown import (
     KnownPages, database_markdown, object_title, page_markdown,
 )
@@ -35,7 +36,8 @@ from vault_engine.sources.notion_report import NotionReport, Problem
 log = logging.getLogger(__name__)
 
 DEFAULT_TOKEN_ENV = "NOTION_TOKEN"
-SYNC_OPTIONS = frozenset({"token_env", "page_ids", "database_ids", "search", "base_url"})
+SYNC_OPTIONS = frozenset({"token_env", "page_ids", "database_ids", "search", "base_url",
+                          "max_file_mb", "max_export_mb"})  # the last two bound `notion import`
 MAX_RATE_LIMIT_WAITS = 5
 MAX_SERVER_ERROR_RETRIES = 2
 MAX_BLOCK_DEPTH = 24  # nesting deeper than this is not fetched (Notion allows far less)
@@ -59,10 +61,8 @@ class SyncSettings:
         """Read and check the options of a ``[taps.NAME]`` table (ConfigError names the key)."""
         where = f"taps.{tap.name}."
         options = tap.options
-        unknown = sorted(set(options) - SYNC_OPTIONS)
-        if unknown:
-            raise ConfigError(f"{where}{unknown[0]} is not a notion tap option: use "
-                              f"{', '.join(sorted(SYNC_OPTIONS))}")
+        check_keys(options, where, SYNC_OPTIONS | TAP_KEYS)
+        Limits.from_options(options, where)  # checked on every command, used by `notion import`
         token_env = options.get("token_env", DEFAULT_TOKEN_ENV)
         if not isinstance(token_env, str) or not token_env.strip():
             raise ConfigError(f"{where}token_env must name an environment variable, e.g. \"NOTION_TOKEN\"")
@@ -70,8 +70,9 @@ class SyncSettings:
         if search is not None and not isinstance(search, str):
             raise ConfigError(f"{where}search must be a string (a Notion search query)")
         base_url = options.get("base_url")
-        if base_url is not None and not (isinstance(base_url, str) and base_url.startswith("http")):
-            raise ConfigError(f"{where}base_url must be an http(s) URL")
+        if base_url is not None and not _safe_base_url(base_url):
+            raise ConfigError(f"{where}base_url must be an https URL (plain http only to this machine, "
+                              "e.g. http://127.0.0.1:8080): the integration token travels with every request")
         folder = glob_folder(tap.paths[0]) if tap.paths else ""
         return cls(token_env.strip(), _ids(options, "page_ids", where),
                    _ids(options, "database_ids", where), search,
@@ -98,6 +99,18 @@ def _ids(options: dict[str, Any], key: str, where: str) -> tuple[str, ...]:
                               "page's URL")
         ids.append(ident)
     return tuple(ids)
+
+
+def _safe_base_url(url: object) -> bool:
+    """https anywhere; http only to the loopback interface (a local proxy or test server)."""
+    from urllib.parse import urlsplit
+
+    if not isinstance(url, str):
+        return False
+    parts = urlsplit(url)
+    if parts.scheme == "https" and parts.hostname:
+        return True
+    return parts.scheme == "http" and parts.hostname in ("127.0.0.1", "localhost", "::1")
 
 
 def read_token(token_env: str, environ: Mapping[str, str]) -> str:
@@ -142,7 +155,7 @@ class NotionApi:
         waits = server_errors = 0
         while True:
             try:
-                return method(*args, **kwargs)
+                answer = method(*args, **kwargs)
             except APIResponseError as exc:
                 code = getattr(exc.code, "value", exc.code)
                 if code == "rate_limited" and waits < MAX_RATE_LIMIT_WAITS:
@@ -165,6 +178,13 @@ class NotionApi:
             except httpx.HTTPError as exc:
                 raise NotionError(f"cannot reach Notion at {self.base_url} ({type(exc).__name__}): "
                                   "check the network") from None
+            except ValueError as exc:  # a 200 whose body is not JSON (json.JSONDecodeError)
+                raise NotionError(f"Notion at {self.base_url} answered something that is not JSON "
+                                  f"({str(exc)[:80]}): not the Notion API? check base_url in [taps.notion]") from None
+            if not isinstance(answer, dict):  # every Notion endpoint answers one JSON object
+                raise NotionError(f"Notion at {self.base_url} answered JSON that is not an object "
+                                  f"({type(answer).__name__}): not the Notion API? check base_url in [taps.notion]")
+            return answer
 
     def _translate(self, status: int, code: str, message: str) -> Exception:
         if status == 401 or code == "unauthorized":

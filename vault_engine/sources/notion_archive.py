@@ -4,7 +4,10 @@ workspaces, or an unzipped folder, as one tree of files.
 Nothing is extracted to disk: entries are read from the archive when needed, and their names
 are only used to find pages, never as paths to write to. An entry whose name is absolute or
 climbs out with ``..`` is refused with a line saying so; a nested zip that cannot be read is
-reported and the rest of the export is still read.
+reported and the rest of the export is still read. Expanded sizes are bounded, per entry and
+for the whole export (:class:`Limits`), while reading: a small zip that inflates to gigabytes
+is refused entry by entry, never held in memory. In an unzipped folder, symlinks are not
+followed: an export is files, and a link out of it would import whatever it points at.
 """
 
 from __future__ import annotations
@@ -19,10 +22,34 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from vault_engine.errors import NotionError
+from vault_engine.errors import ConfigError, NotionError
 from vault_engine.sources.notion_report import Problem
 
 MAX_ZIP_DEPTH = 3  # Notion nests one level; anything deeper is not an export we know
+CHUNK = 1 << 20
+
+
+@dataclass(slots=True)
+class Limits:
+    """Expanded bytes allowed per file and for the whole export (``[taps.notion]``
+    ``max_file_mb`` and ``max_export_mb``); ``used`` counts what was read so far."""
+
+    per_file: int = 50 << 20
+    total: int = 2048 << 20
+    used: int = 0
+
+    @classmethod
+    def from_options(cls, options: dict, where: str) -> Limits:
+        """The limits a ``[taps.notion]`` table sets (ConfigError names a bad key)."""
+        limits = cls()
+        for key, attr in (("max_file_mb", "per_file"), ("max_export_mb", "total")):
+            value = options.get(key)
+            if value is not None:
+                if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 < value < 1 << 20:
+                    raise ConfigError(f"{where}{key} must be a positive number of megabytes")
+                setattr(limits, attr, int(value * (1 << 20)))
+        return limits
+
 _DRIVE = re.compile(r"^[A-Za-z]:")
 
 
@@ -41,6 +68,7 @@ class ExportTree:
     name: str
     files: dict[str, ExportFile] = field(default_factory=dict)
     problems: list[Problem] = field(default_factory=list)
+    limits: Limits = field(default_factory=Limits)
 
 
 def safe_entry_name(name: str) -> str | None:
@@ -55,11 +83,11 @@ def safe_entry_name(name: str) -> str | None:
 
 
 @contextmanager
-def open_export(path: Path) -> Iterator[ExportTree]:
+def open_export(path: Path, limits: Limits | None = None) -> Iterator[ExportTree]:
     """The export at ``path`` (zip or folder), open for reading until the block ends."""
     if not path.exists():
         raise NotionError(f"{path} does not exist: pass a Notion export (.zip or unzipped folder)")
-    tree = ExportTree(path.name)
+    tree = ExportTree(path.name, limits=limits or Limits())
     archives: list[zipfile.ZipFile] = []
     try:
         if path.is_dir():
@@ -79,17 +107,25 @@ def open_export(path: Path) -> Iterator[ExportTree]:
 
 
 def _read_folder(root: Path, tree: ExportTree, archives: list[zipfile.ZipFile]) -> None:
-    for dirpath, dirnames, filenames in os.walk(root):
-        dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
+    for dirpath, dirnames, filenames in os.walk(root):  # folder symlinks are not descended
+        for name in sorted(dirnames):
+            if Path(dirpath, name).is_symlink():
+                tree.problems.append(Problem(Path(dirpath, name).relative_to(root).as_posix(),
+                                             "a symlink: not followed, nothing under it was imported"))
+        dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and not Path(dirpath, d).is_symlink())
         for name in sorted(filenames):
             if name.startswith("."):
                 continue
             full = Path(dirpath, name)
             rel = full.relative_to(root).as_posix()
+            if full.is_symlink():
+                tree.problems.append(Problem(rel, "a symlink: not followed, not imported"))
+                continue
+            reader = _bounded(lambda full=full: full.open("rb"), rel, tree.limits)
             if name.lower().endswith(".zip"):
-                _open_nested(full.read_bytes, rel, tree, archives, depth=1)
+                _open_nested(reader, rel, tree, archives, depth=1)
             else:
-                tree.files[rel] = ExportFile(rel, full.read_bytes)
+                tree.files[rel] = ExportFile(rel, reader)
 
 
 def _read_zip(archive: zipfile.ZipFile, prefix: str, label: str, tree: ExportTree,
@@ -105,20 +141,32 @@ def _read_zip(archive: zipfile.ZipFile, prefix: str, label: str, tree: ExportTre
                 "(absolute path or '..'); nothing was written for it"))
             continue
         rel = f"{prefix}/{name}" if prefix else name
-        reader = _entry_reader(archive, info, f"{label}!{info.filename}")
+        reader = _bounded(lambda info=info: archive.open(info), f"{label}!{info.filename}", tree.limits)
         if name.lower().endswith(".zip"):
             _open_nested(reader, rel, tree, archives, depth + 1)
         else:
             tree.files[rel] = ExportFile(rel, reader)
 
 
-def _entry_reader(archive: zipfile.ZipFile, info: zipfile.ZipInfo, label: str) -> Callable[[], bytes]:
+def _bounded(open_stream: Callable, label: str, limits: Limits) -> Callable[[], bytes]:
+    """A reader of one file that streams it and stops at the limits: CorruptEntry naming the
+    file when it is unreadable or expands past them (whatever its header claims)."""
     def read() -> bytes:
-        """The entry's bytes, or CorruptEntry naming it."""
+        chunks, size = [], 0
         try:
-            return archive.read(info)
+            with open_stream() as stream:
+                while chunk := stream.read(CHUNK):
+                    size += len(chunk)
+                    if size > limits.per_file or limits.used + size > limits.total:
+                        which = (f"{limits.per_file >> 20} MB a file (max_file_mb)" if size > limits.per_file
+                                 else f"{limits.total >> 20} MB for the export (max_export_mb)")
+                        raise CorruptEntry(f"{label}: refused, it expands past {which} of [taps.notion]; "
+                                           "raise the limit if the export is genuine")
+                    chunks.append(chunk)
         except (zipfile.BadZipFile, zlib.error, OSError, EOFError) as exc:
             raise CorruptEntry(f"{label}: corrupt zip entry ({exc})") from exc
+        limits.used += size
+        return b"".join(chunks)
 
     return read
 

@@ -25,7 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from vault_engine.config import Config
-from vault_engine.sources.notion_archive import CorruptEntry, ExportFile, ExportTree, open_export
+from vault_engine.sources.notion_archive import CorruptEntry, ExportFile, ExportTree, Limits, open_export
 from vault_engine.sources.notion_links import (
     LinkStats, LinkTargets, owner_of, parent_id_of, rewrite_markdown_links, rewrite_relations,
     split_export_name,
@@ -302,13 +302,19 @@ def _with_attachments(drafts: dict[str, Draft], catalog: Catalog,
             for ident, d in drafts.items()]
 
 
+def export_limits(config: Config) -> Limits:
+    """``max_file_mb`` and ``max_export_mb`` of the notion tap: how far an export may expand."""
+    options = config.tap("notion").options if any(t.name == "notion" for t in config.taps) else {}
+    return Limits.from_options(options, "taps.notion.")
+
+
 def import_export(config: Config, export: Path, *, into: str = "notion", prune: bool = False,
                   now: float | None = None) -> NotionReport:
     """Write the pages of ``export`` as notes under ``into`` (the index is not touched)."""
     now = time.time() if now is None else now
     root = config.root
     into = check_into(root, into)
-    with open_export(export) as tree:
+    with open_export(export, export_limits(config)) as tree:
         existing, duplicates = scan_existing(root, [*tap_folders(config), into])
         known = {ident: note.stem for ident, note in existing.items()}
         conversion = convert_export(tree, known)

@@ -315,7 +315,7 @@ class PageWriter:
         else:
             write_if_changed(self.root / rel, render_note(page, self.source, self.imported).encode())
             (result.updated if old is not None else result.new).append(rel)
-        result.attachments += self._write_attachments(rel, page.attachments)
+        result.attachments += self._write_attachments(rel, page.attachments, result)
 
     def _rename(self, old: ExistingNote, rel: str, result: WriteResult) -> None:
         """Move the note (and its attachment folder) to the new title's name."""
@@ -326,13 +326,18 @@ class PageWriter:
             os.replace(old_dir, new_dir)
         result.renamed.append((old.rel_path, rel))
 
-    def _write_attachments(self, rel: str, attachments: tuple[Attachment, ...]) -> int:
+    def _write_attachments(self, rel: str, attachments: tuple[Attachment, ...], result: WriteResult) -> int:
+        from vault_engine.sources.notion_archive import CorruptEntry
+
         written = 0
         folder = rel[:-3]
         for item in attachments:
             target = f"{folder}/{item.rel_path}"
-            if self._inside_vault(target) and write_if_changed(self.root / target, item.read()):
-                written += 1
+            try:
+                if self._inside_vault(target) and write_if_changed(self.root / target, item.read()):
+                    written += 1
+            except CorruptEntry as exc:
+                result.problems.append(Problem(target, f"{exc}: attachment not copied"))
         return written
 
     def _inside_vault(self, rel: str) -> bool:

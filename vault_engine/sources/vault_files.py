@@ -76,12 +76,20 @@ def scan_vault(config: Config, under: str = "") -> Scan:
     return scan
 
 
+OUTSIDE = ("a symlink to {what} outside the vault: not indexed, so that nothing outside the vault "
+           "reaches the index (set outside_symlinks = true in vault-engine.toml to index it)")
+
+
 def _visit(entry: os.DirEntry, rel: str, config: Config, scan: Scan, stack: list) -> None:
     path = f"{rel}/{entry.name}" if rel else entry.name
     try:
         is_dir = entry.is_dir()  # follows symlinks
     except OSError:
         is_dir = False
+    if entry.is_symlink() and not config.inside(Path(entry.path)) and not _ignored(entry.name, path, config):
+        if is_dir or entry.name.lower().endswith(".md"):
+            scan.problems.append(SkippedFile(path, OUTSIDE.format(what="a folder" if is_dir else "a file")))
+        return
     if is_dir:
         if entry.name not in IGNORED_DIRS and not config.is_excluded(path + "/") \
                 and not config.is_excluded(path):
@@ -102,6 +110,10 @@ def _visit(entry: os.DirEntry, rel: str, config: Config, scan: Scan, stack: list
         scan.notes[path] = FileStat(info.st_size, info.st_mtime_ns)
     elif path != CONFIG_NAME:  # the vault's own config is not something notes link to
         scan.attachments.append(path)
+
+
+def _ignored(name: str, path: str, config: Config) -> bool:
+    return name in IGNORED_DIRS or config.is_excluded(path) or config.is_excluded(path + "/")
 
 
 def is_indexable(config: Config, rel: str) -> bool:
@@ -135,6 +147,10 @@ def scan_paths(config: Config, paths: Iterable[str]) -> Scan:
             scan.notes.update(found.notes)
             scan.attachments += found.attachments
             scan.problems += found.problems
+            continue
+        if path.is_symlink() and not config.inside(path):
+            if rel.lower().endswith(".md"):
+                scan.problems.append(SkippedFile(rel, OUTSIDE.format(what="a file")))
             continue
         try:
             info = path.stat()

@@ -46,6 +46,8 @@ def top_docs(searcher, fields: Sequence[str], words: Sequence[str], limit: int,
     found: list[tuple[int, float]] = []
     for leaf, offset in searcher.leaf_searchers():
         reader = leaf.reader()
+        if reader.doc_count_all() == 0:
+            continue  # an index with no segment yet (Whoosh's EmptyReader)
         allowed = _docs_with_all(reader, required) if required else None
         if allowed is not None and not allowed:
             continue

@@ -22,6 +22,7 @@ from functools import cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
+from vault_engine.config import check_keys
 from vault_engine.errors import ConfigError, ModelUnavailable
 
 if TYPE_CHECKING:
@@ -95,6 +96,7 @@ class ModelSpec:
     @classmethod
     def from_config(cls, table: dict[str, Any], root: Path | None = None) -> ModelSpec:
         """Validate ``[model]``; a relative ``path`` is relative to the vault folder."""
+        check_keys(table, "model.", ("path", "threads", "enabled", "window_tokens", "vector_cache"))
         path = table.get("path") or None
         if path is not None and not isinstance(path, str):
             raise ConfigError("model.path must be a folder path (a string)")

@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from vault_engine.errors import IndexDamaged
 from vault_engine.model import ParsedNote, Section
 from vault_engine.parsing.checkpoints import lead_sentence, match_text
 from vault_engine.stores.ledger_schema import (DEAD_END_COLUMNS, MIGRATIONS, NOTE_COLUMNS, SCHEMA,
@@ -28,16 +29,33 @@ class Ledger:
     def __init__(self, path: Path, readonly: bool = False):
         self.path = path
         self._coverage: tuple[tuple[int, int], float] | None = None  # see semantic_coverage
-        if readonly:
-            self.db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)
-        else:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            self.db = sqlite3.connect(path, timeout=30)
-            self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA foreign_keys=ON")
-        self.db.execute("PRAGMA synchronous=NORMAL")
-        if not readonly:
-            self._migrate()
+        try:
+            if readonly:
+                self.db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)
+            else:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                self.db = sqlite3.connect(path, timeout=30)
+                self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA foreign_keys=ON")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            problem = self.damage()
+            if problem:
+                raise sqlite3.DatabaseError(problem)
+            if not readonly:
+                self._migrate()
+        except sqlite3.DatabaseError as exc:
+            raise damaged(path, exc) from exc
+
+    def damage(self) -> str | None:
+        """A cheap look for damage, before anything trusts the file: a main file shorter than
+        its own header says it is (a truncated copy). Costs two pragmas and a stat; damage
+        elsewhere surfaces as an error when the page is read, and is reported the same way."""
+        page_size = self.db.execute("PRAGMA page_size").fetchone()[0]
+        pages = self.db.execute("PRAGMA page_count").fetchone()[0]
+        wal = self.path.with_name(self.path.name + "-wal")
+        if not (wal.exists() and wal.stat().st_size) and self.path.stat().st_size < pages * page_size:
+            return f"the file is {self.path.stat().st_size} bytes, its header says {pages * page_size}"
+        return None
 
     def close(self) -> None:
         self.db.close()
@@ -64,7 +82,11 @@ class Ledger:
 
     @contextmanager
     def transaction(self) -> Iterator[sqlite3.Connection]:
-        """Everything inside commits together or not at all."""
+        """Everything inside commits together or not at all. Nested, the inner one is part
+        of the outer (an index run holds one across the ledger and the Whoosh commit)."""
+        if self.db.in_transaction:
+            yield self.db
+            return
         try:
             self.db.execute("BEGIN IMMEDIATE")
             yield self.db
@@ -79,6 +101,12 @@ class Ledger:
     def get_meta(self, key: str, default: str | None = None) -> str | None:
         row = self.db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
         return row[0] if row else default
+
+    def get_metas(self, *keys: str) -> tuple[str | None, ...]:
+        """Several values read in one statement: one consistent snapshot of them."""
+        marks = ",".join("?" * len(keys))
+        found = dict(self.db.execute(f"SELECT key, value FROM meta WHERE key IN ({marks})", keys).fetchall())
+        return tuple(found.get(key) for key in keys)
 
     def set_meta(self, key: str, value: str) -> None:
         self.db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, value))
@@ -463,6 +491,22 @@ class Ledger:
             found.update(self.db.execute(
                 f"SELECT path, last_at FROM reinforcements WHERE path IN ({marks})", chunk).fetchall())
         return found
+
+
+SQLITE_CORRUPT, SQLITE_NOTADB = 11, 26  # primary result codes of a damaged file
+
+
+def is_corruption(exc: BaseException) -> bool:
+    """An SQLite error that says the file is damaged (not busy, not locked, not full)."""
+    code = getattr(exc, "sqlite_errorcode", None)
+    return isinstance(exc, sqlite3.DatabaseError) and code is not None and code & 0xFF in (
+        SQLITE_CORRUPT, SQLITE_NOTADB)
+
+
+def damaged(path: Path, exc: Exception) -> IndexDamaged:
+    """The error every damaged ledger becomes: what, where, and the one command that repairs it."""
+    return IndexDamaged(f"the index ledger {path} is damaged ({exc}): run `vault-engine index`, which "
+                        "rebuilds it from the notes (nothing of yours is lost)")
 
 
 def _terms(text: str) -> str:

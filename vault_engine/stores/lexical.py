@@ -22,12 +22,14 @@ goes through Whoosh's searcher, whose matchers check positions.
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from vault_engine.errors import IndexDamaged
 from vault_engine.stores import bm25
 
 _WORD = re.compile(r"\w+(?:[.'’]\w+)*", re.UNICODE)
@@ -198,6 +200,9 @@ class WhooshIndex:
                 self._ix = index.open_dir(str(self.folder))
             except index.EmptyIndexError:
                 return False
+            except Exception as exc:  # noqa: BLE001 - a garbled table of contents, a lost file
+                raise IndexDamaged(f"the lexical index {self.folder} cannot be opened ({type(exc).__name__}): "
+                                   "run `vault-engine index`, which rebuilds it from the ledger") from exc
         return self._ix is not None
 
     def load(self):
@@ -220,6 +225,20 @@ class WhooshIndex:
         if self._ix is not None:
             self._ix.close()
             self._ix = None
+
+    def fingerprint(self) -> str:
+        """Names, sizes and modification times of the index's files: recorded after each
+        commit and compared later, it tells a segment deleted, truncated or rewritten behind
+        our back (which Whoosh itself would only notice mid-search) for the price of a
+        directory listing."""
+        if not self.folder.is_dir():
+            return ""
+        entries = []
+        for entry in sorted(os.scandir(self.folder), key=lambda e: e.name):
+            if entry.is_file() and entry.name != "MAIN_WRITELOCK":
+                info = entry.stat()
+                entries.append(f"{entry.name}:{info.st_size}:{info.st_mtime_ns}")
+        return "|".join(entries)
 
     def doc_count(self) -> int:
         """Sections in the index, from its table of contents. Every ``index`` run checks it:
@@ -281,16 +300,23 @@ class WhooshIndex:
                project: str | None = None, tap: str | None = None) -> list[tuple[int, float]]:
         """(section id, BM25F score), best first; empty when no section shares a term."""
         words, phrases = query_terms(text)
-        if not words or not self.exists():
-            return []
-        searcher = self._get_searcher()
-        filters = [(name, value) for name, value in (("kind", kind), ("project", project), ("tap", tap))
-                   if value]
-        if phrases:  # Whoosh's own matchers check the positions a phrase needs
-            hits = searcher.search(build_query(text), limit=limit, filter=_filter(filters))
-            return [(int(hit["id"]), float(hit.score)) for hit in hits]
-        docs = bm25.top_docs(searcher, FIELDS, words, limit, filters)
-        return [(int(searcher.stored_fields(doc)["id"]), score) for doc, score in docs]
+        try:
+            if not words or not self.exists():
+                return []
+            searcher = self._get_searcher()
+            filters = [(name, value) for name, value in (("kind", kind), ("project", project), ("tap", tap))
+                       if value]
+            if phrases:  # Whoosh's own matchers check the positions a phrase needs
+                hits = searcher.search(build_query(text), limit=limit, filter=_filter(filters))
+                return [(int(hit["id"]), float(hit.score)) for hit in hits]
+            docs = bm25.top_docs(searcher, FIELDS, words, limit, filters)
+            return [(int(searcher.stored_fields(doc)["id"]), score) for doc, score in docs]
+        except IndexDamaged:
+            raise
+        except Exception as exc:  # noqa: BLE001 - whatever a broken segment raises, say what to do
+            raise IndexDamaged(f"the lexical index {self.folder} cannot be read ({type(exc).__name__}: "
+                               f"{str(exc)[:120]}): run `vault-engine index`, which rebuilds it from "
+                               "the ledger") from exc
 
     def doc_frequencies(self, terms: Iterable[str]) -> tuple[int, dict[str, int]]:
         """(sections in the index, how many of them hold each analyzed term), read from the

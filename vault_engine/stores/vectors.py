@@ -22,6 +22,8 @@ from collections.abc import Container, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from vault_engine.errors import IndexDamaged
+
 if TYPE_CHECKING:
     import numpy as np
 
@@ -58,9 +60,15 @@ class FaissIndex:
         return self.path.is_file()
 
     def load(self):
-        """The FAISS index from disk (once), or None when nothing was ever saved."""
+        """The FAISS index from disk (once), or None when nothing was ever saved. A file FAISS
+        cannot read (truncated, garbage) is :class:`IndexDamaged`: it is derived, and
+        ``index`` rebuilds it from the vector cache."""
         if self._index is None and self.exists():
-            self._index = _faiss().read_index(str(self.path))
+            try:
+                self._index = _faiss().read_index(str(self.path))
+            except RuntimeError as exc:
+                raise IndexDamaged(f"the vector index {self.path} cannot be read ({str(exc).splitlines()[0][:100]}): "
+                                   "run `vault-engine index`, which rebuilds it from the vector cache") from exc
         return self._index
 
     def reset(self) -> None:

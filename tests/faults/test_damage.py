@@ -1,0 +1,187 @@
+"""Damage to derived state, each kind: ``status`` names it, no command crashes or answers a
+silent wrong ranking, and plain ``index`` repairs it (vectors from the cache, not the model).
+
+Words-only cases run through the CLI in subprocesses. Vector cases run twice: in-process with
+the fake embedder (counting that the repair embeds nothing), and through the CLI with the
+real model (the repair never imports torch: the vectors come from the cache).
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+
+import pytest
+
+from tests.conftest import run_cli_subprocess
+from tests.faults.conftest import WORDS_ONLY, cli_json, healthy, vault_files
+from vault_engine.stores.embedder import FakeEmbedder
+from vault_engine.vault import Vault
+
+INDEX = ".vault-engine/index/current"
+QUERY = "drop test"
+EXPECTED = "projects/drone-audio/working/claude-7f3-drop-tests.md"
+
+
+def garble(path, offset: int = 0) -> None:
+    """Overwrite bytes in the middle of the file (a replaced inode: copies sharing it stay)."""
+    data = bytearray(path.read_bytes())
+    start = offset or len(data) // 2
+    data[start:start + 512] = os.urandom(min(512, len(data) - start))
+    path.unlink()
+    path.write_bytes(bytes(data))
+
+
+def truncate(path, size: int = 4096) -> None:
+    data = path.read_bytes()[:size]
+    path.unlink()
+    path.write_bytes(data)
+
+
+def whoosh_file(root, suffix: str):
+    return next((root / INDEX / "whoosh").glob(f"*{suffix}"))
+
+
+LEXICAL_DAMAGE = {
+    "ledger truncated to 4 KB": lambda r: truncate(r / INDEX / "ledger.sqlite"),
+    "ledger garbled": lambda r: garble(r / INDEX / "ledger.sqlite", 8192),
+    "ledger deleted": lambda r: (r / INDEX / "ledger.sqlite").unlink(),
+    "whoosh postings deleted": lambda r: whoosh_file(r, ".pst").unlink(),
+    "whoosh terms garbled": lambda r: garble(whoosh_file(r, ".trm")),
+    "whoosh terms truncated": lambda r: truncate(whoosh_file(r, ".trm"), 100),
+    "whoosh stored fields deleted": lambda r: whoosh_file(r, "_stored.col").unlink(),
+    "whoosh table of contents deleted": lambda r: whoosh_file(r, ".toc").unlink(),
+    "whoosh folder deleted": lambda r: shutil.rmtree(r / INDEX / "whoosh"),
+    "current generation link deleted": lambda r: (r / INDEX).unlink(),
+    "current generation folder deleted": lambda r: shutil.rmtree((r / INDEX).resolve()),
+    "index folder deleted": lambda r: shutil.rmtree(r / ".vault-engine" / "index"),
+}
+
+
+@pytest.fixture(scope="module")
+def indexed_words_only(tmp_path_factory):
+    from tests.conftest import SAMPLE_VAULT
+
+    root = tmp_path_factory.mktemp("words") / "vault"
+    shutil.copytree(SAMPLE_VAULT, root, ignore=shutil.ignore_patterns(".vault-engine"))
+    (root / "vault-engine.toml").write_text((root / "vault-engine.toml").read_text() + "\n" + WORDS_ONLY)
+    cli_json(root, "index")
+    return root
+
+
+def copy_vault(source, target):
+    """A copy whose big read-only model files are hard links (the damage replaces files)."""
+    def copy(src, dst):
+        if os.path.basename(src).startswith("query-model-"):
+            os.link(src, dst)
+        else:
+            shutil.copy2(src, dst)
+    shutil.copytree(source, target, symlinks=True, copy_function=copy)
+    return target
+
+
+@pytest.mark.parametrize("damage", list(LEXICAL_DAMAGE), ids=list(LEXICAL_DAMAGE))
+def test_damaged_words_index_is_reported_and_repaired_by_plain_index(indexed_words_only, tmp_path, damage):
+    root = copy_vault(indexed_words_only, tmp_path / "vault")
+    notes = cli_json(root, "status")["notes"]
+    before = vault_files(root)
+    LEXICAL_DAMAGE[damage](root)
+
+    status = run_cli_subprocess("--vault", root, "status", "--json")
+    assert "Traceback" not in status.stderr
+    if status.returncode == 0:  # a missing index is "run index" (exit 1); damage is listed
+        reported = status.stdout
+        assert '"damage": []' not in reported, reported
+    else:
+        assert status.returncode == 1 and "vault-engine index" in status.stderr, status.stderr
+
+    search = run_cli_subprocess("--vault", root, "search", QUERY, "--lexical", "--json")
+    assert "Traceback" not in search.stderr, search.stderr
+    if search.returncode == 0:  # never a false miss
+        assert EXPECTED in search.stdout, search.stdout[:500]
+    else:
+        assert search.returncode == 1 and "vault-engine index" in search.stderr, search.stderr
+        assert len(search.stderr.strip().splitlines()) == 1, search.stderr
+
+    cli_json(root, "index")
+    status = cli_json(root, "status")
+    assert healthy(status) and status["notes"] == notes, status
+    assert cli_json(root, "search", QUERY, "--lexical")["hits"][0]["path"] == EXPECTED
+    assert vault_files(root) == before
+
+
+VECTOR_DAMAGE = {
+    "vectors garbled": lambda r: garble(r / INDEX / "vectors.faiss", 64),
+    "vectors truncated": lambda r: truncate(r / INDEX / "vectors.faiss", 1000),
+    "vectors deleted": lambda r: (r / INDEX / "vectors.faiss").unlink(),
+}
+
+
+@pytest.mark.parametrize("damage", list(VECTOR_DAMAGE), ids=list(VECTOR_DAMAGE))
+def test_damaged_vectors_are_reported_and_rebuilt_from_the_cache(sample_vault, damage):
+    with Vault(sample_vault, embedder=FakeEmbedder()) as vault:
+        vault.index()
+        sections = vault.status()["sections"]
+    VECTOR_DAMAGE[damage](sample_vault)
+
+    fake = FakeEmbedder()
+    with Vault(sample_vault, embedder=fake) as vault:
+        status = vault.status()
+        assert any("vector index is damaged" in d for d in status["damage"]), status["damage"]
+        result = vault.search(QUERY)  # never a silent ranking on missing vectors
+        assert result.hits and any("vector" in n or "semantic" in n for n in result.notices), result.notices
+        report = vault.index()
+        assert fake.calls == []  # every vector came back from the cache
+        assert report.embedded == sections
+        status = vault.status()
+        assert healthy(status), status["damage"]
+        assert status["semantic"]["coverage"] == 1.0
+        assert not vault.search(QUERY).notices
+
+
+@pytest.fixture(scope="module")
+def indexed_with_model(tmp_path_factory):
+    from tests.conftest import SAMPLE_VAULT
+
+    root = tmp_path_factory.mktemp("model") / "vault"
+    shutil.copytree(SAMPLE_VAULT, root, ignore=shutil.ignore_patterns(".vault-engine"))
+    cli_json(root, "index", timeout=600)
+    return root
+
+
+PROBE = ("import sys\nfrom vault_engine.cli.main import main\ncode = main(sys.argv[1:])\n"
+         "sys.stdout.flush()\nprint('HEAVY', sorted(m for m in ('torch', 'sentence_transformers') "
+         "if m in sys.modules), file=sys.stderr)\nsys.exit(code)\n")
+
+
+@pytest.mark.parametrize("damage", ["vectors garbled", "vectors deleted"])
+def test_real_model_vectors_repaired_without_the_model(indexed_with_model, tmp_path, damage):
+    root = copy_vault(indexed_with_model, tmp_path / "vault")
+    VECTOR_DAMAGE[damage](root)
+    status = cli_json(root, "status")
+    assert any("vector index is damaged" in d for d in status["damage"]), status
+    search = cli_json(root, "search", QUERY)
+    assert search["hits"][0]["path"] == EXPECTED
+    assert any("vector" in n for n in search["notices"]), search["notices"]
+
+    done = subprocess.run([sys.executable, "-c", PROBE, "--vault", str(root), "index", "--json"],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert "HEAVY []" in done.stderr, done.stderr  # the cache had every vector
+    status = cli_json(root, "status")
+    assert healthy(status) and status["semantic"]["coverage"] == 1.0, status
+    assert not cli_json(root, "search", QUERY)["notices"]
+
+
+def test_a_garbled_vector_cache_is_only_a_cache(sample_vault):
+    with Vault(sample_vault, embedder=FakeEmbedder()) as vault:
+        vault.index()
+    garble(sample_vault / INDEX / "vector_cache.sqlite", 4096)
+    (sample_vault / INDEX / "vectors.faiss").unlink()
+    fake = FakeEmbedder()
+    with Vault(sample_vault, embedder=fake) as vault:
+        report = vault.index()
+        assert report.embedded == vault.status()["sections"]
+        assert healthy(vault.status())

@@ -1,0 +1,219 @@
+"""Resolution by scope rules: what resolves, and what must stay unresolved."""
+
+import textwrap
+
+import pytest
+
+from vault_engine.sources.code import callgraph
+from vault_engine.sources.code.callgraph import callees, callers, is_test_path, resolve
+from vault_engine.sources.code.languages import detect_language
+from vault_engine.sources.code.symbols import parse_source
+
+
+def build(files: dict[str, str], **options):
+    parsed = {p: parse_source(p, textwrap.dedent(t), detect_language(p)) for p, t in files.items()}
+    return resolve(parsed, **options)
+
+
+def pairs(graph):
+    return {(e.caller, e.callee) for e in graph.edges}
+
+
+PYTHON = {
+    "src/pkg/__init__.py": "from .api import Command, make\n",
+    "src/pkg/api.py": "from .core import Command\nfrom .util import make\n",
+    "src/pkg/util.py": "def make(): return 1\n",
+    "src/pkg/core.py": """\
+        def helper(): pass
+
+        class Base:
+            def __init__(self): self.setup()
+            def setup(self): helper()
+
+        class Command(Base):
+            def run(self):
+                self.setup()
+                super().setup()
+
+        class Plain:
+            def go(self): pass
+
+        def build(helper):
+            helper()
+            Command()
+            Plain()
+            local = make_local()
+            local()
+
+        def shadow():
+            helper = 1
+            helper()
+        """,
+    "tests/test_cli.py": """\
+        import pkg
+        from pkg import Command, make
+        from pkg.core import Plain as P
+
+        def test_it():
+            Command().run()
+            make()
+            pkg.make()
+            P()
+        """,
+}
+
+
+@pytest.fixture(scope="module")
+def py_graph():
+    return build(PYTHON)
+
+
+def test_a_re_export_chain_through_packages_resolves(py_graph):
+    assert ("tests/test_cli.py#test_it", "src/pkg/util.py#make") in pairs(py_graph)
+    hows = {e.how for e in py_graph.edges if e.caller == "tests/test_cli.py#test_it"}
+    assert "import" in hows and "attr.import" in hows  # make() and pkg.make()
+
+
+def test_self_and_super_go_through_the_base_class(py_graph):
+    got = pairs(py_graph)
+    assert ("src/pkg/core.py#Command.run", "src/pkg/core.py#Base.setup") in got
+    assert {e.how for e in py_graph.edges if e.caller == "src/pkg/core.py#Command.run"} == {"self", "super"}
+    assert ("src/pkg/core.py#Base.__init__", "src/pkg/core.py#Base.setup") in got
+
+
+def test_a_constructor_call_goes_to_the_nearest_init_else_to_the_class(py_graph):
+    got = {(e.caller, e.callee, e.how) for e in py_graph.edges}
+    assert ("src/pkg/core.py#build", "src/pkg/core.py#Base.__init__", "ctor.init") in got  # Command() inherits it
+    assert ("src/pkg/core.py#build", "src/pkg/core.py#Plain", "ctor.class") in got
+    assert ("tests/test_cli.py#test_it", "src/pkg/core.py#Plain", "ctor.class") in got  # aliased import
+
+
+def test_a_parameter_or_local_assignment_shadows_and_stays_unresolved(py_graph):
+    callees_of = {e.callee for e in py_graph.edges if e.caller in ("src/pkg/core.py#build", "src/pkg/core.py#shadow")}
+    assert "src/pkg/core.py#helper" not in callees_of
+    assert py_graph.unresolved["local"] >= 3  # helper() twice, local()
+    assert py_graph.unresolved["builtin_or_global"] >= 1  # make_local()
+
+
+def test_an_attribute_of_an_unknown_object_stays_unresolved(py_graph):
+    # Command().run(): the call result's type is not written anywhere
+    assert ("tests/test_cli.py#test_it", "src/pkg/core.py#Command.run") not in pairs(py_graph)
+
+
+def test_annotated_parameters_resolve_only_when_asked():
+    files = {"src/m.py": """\
+        class Context:
+            def exit(self): pass
+
+        def show(ctx: Context, other: "Context | None"):
+            ctx.exit()
+            other.exit()
+        """}
+    assert len(build(files).edges) == 2
+    assert build(files, annotations=False).edges == ()
+
+
+def test_a_re_export_cycle_is_unresolved_not_endless():
+    graph = build({"src/p/a.py": "from .b import loop\n", "src/p/b.py": "from .a import loop\nloop()\n"})
+    assert graph.edges == () and graph.unresolved == {"reexport_cycle": 1}
+
+
+TS = {
+    "src/index.ts": "export * from './vanilla'\nexport { useStore as use } from './react'\n",
+    "src/vanilla.ts": """\
+        export const createStore = (init) => init
+        export class Base { constructor(x) {} ping() {} }
+        export class Store extends Base {
+          constructor() { super(1); this.ping() }
+        }
+        export class Bare {}
+        """,
+    "src/react.ts": """\
+        import { createStore, Store, Bare } from './vanilla'
+        import React from 'react'
+        export function useStore() { createStore(1); new Store(); new Bare(); React.useState() }
+        """,
+    "tests/app.test.ts": """\
+        import { use, createStore } from '../src'
+        test('x', () => { use(); createStore() })
+        """,
+}
+
+
+def test_relative_ts_imports_resolve_through_index_and_re_exports():
+    graph = build(TS)
+    got = pairs(graph)
+    assert ("src/react.ts#useStore", "src/vanilla.ts#createStore") in got
+    assert ("tests/app.test.ts", "src/react.ts#useStore") in got  # via `export { as }` in index.ts
+    assert ("tests/app.test.ts", "src/vanilla.ts#createStore") in got  # via `export *`
+    assert ("src/react.ts#useStore", "src/vanilla.ts#Store.constructor") in got
+    assert ("src/react.ts#useStore", "src/vanilla.ts#Bare") in got  # no constructor: the class
+    assert ("src/vanilla.ts#Store.constructor", "src/vanilla.ts#Base.constructor") in got  # super(1)
+    assert ("src/vanilla.ts#Store.constructor", "src/vanilla.ts#Base.ping") in got
+    assert graph.unresolved.get("external", 0) >= 1  # React.useState: a package
+
+
+def test_go_same_package_and_receiver_methods():
+    graph = build({
+        "shop/a.go": "package shop\nfunc (b *Book) Place() { b.check(); helper() }\n",
+        "shop/b.go": "package shop\nfunc (b *Book) check() {}\nfunc helper() {}\n",
+        "other/c.go": "package other\nfunc helper() {}\n",
+    })
+    assert pairs(graph) == {("shop/a.go#Book.Place", "shop/b.go#Book.check"), ("shop/a.go#Book.Place", "shop/b.go#helper")}
+
+
+def test_java_constructor_and_inherited_method():
+    graph = build({
+        "src/shop/Base.java": "package shop;\nclass Base { Base(int n) {} void ping() {} }\n",
+        "src/shop/Book.java": "package shop;\nclass Book extends Base {\n  Book() { super(1); ping(); }\n"
+                              "  static Book make() { return new Book(); }\n}\n",
+    })
+    assert pairs(graph) == {("src/shop/Book.java#Book.Book", "src/shop/Base.java#Base.Base"),
+                            ("src/shop/Book.java#Book.Book", "src/shop/Base.java#Base.ping"),
+                            ("src/shop/Book.java#Book.make", "src/shop/Book.java#Book.Book")}
+
+
+def test_rust_self_and_type_paths_in_the_same_file():
+    graph = build({"src/p.rs": "struct P;\nimpl P {\n fn new() -> Self { Self::check(); P::check(); P }\n"
+                               " fn check() {}\n fn go(&self) { self.check(); free(); }\n}\nfn free() {}\n"})
+    assert pairs(graph) == {("src/p.rs#P.new", "src/p.rs#P.check"), ("src/p.rs#P.go", "src/p.rs#P.check"),
+                            ("src/p.rs#P.go", "src/p.rs#free")}
+
+
+@pytest.mark.parametrize("path, expected", [
+    ("tests/test_core.py", True), ("src/pkg/tests/helpers.py", True), ("test/util.js", True),
+    ("src/__tests__/a.ts", True), ("test_basic.py", True), ("pkg/conftest.py", True),
+    ("pkg/store_test.go", True), ("src/a.test.tsx", True), ("src/a.spec.ts", True),
+    ("src/click/core.py", False), ("src/testing.py", False), ("src/contest.py", False),
+    ("src/latest/x.py", False), ("tests_data.py", False), ("src/protest_test.py", True),
+    ("tests/test_a.py#test_x", True),
+])
+def test_is_test_path(path, expected):
+    assert is_test_path(path) is expected
+
+
+CHAIN = {"src/c.py": "def a(): b()\ndef b(): c()\ndef c(): d()\ndef d(): e()\ndef e(): f()\ndef f(): g()\ndef g(): pass\n",
+         "tests/test_c.py": "from c import d\ndef test_d(): d()\n"}
+
+
+def test_bfs_depth_bounds_and_hops():
+    graph = build(CHAIN)
+    walk = callees(graph, "src/c.py#a", 2)
+    assert {(n.ref, n.hops) for n in walk.nodes} == {("src/c.py#b", 1), ("src/c.py#c", 2)}
+    assert len(walk.edges) == 2
+    assert len(callees(graph, "src/c.py#a", 5).nodes) == 5
+    for bad in (0, 6):
+        with pytest.raises(ValueError, match="depth must be 1..5"):
+            callers(graph, "src/c.py#g", bad)
+
+
+def test_callers_can_exclude_tests():
+    graph = build(CHAIN)
+    assert {n.ref for n in callers(graph, "src/c.py#d", 1).nodes} == {"src/c.py#c", "tests/test_c.py#test_d"}
+    assert {n.ref for n in callers(graph, "src/c.py#d", 1, exclude_tests=True).nodes} == {"src/c.py#c"}
+
+
+def test_definitions_name_every_symbol_and_module():
+    graph = build(CHAIN)
+    assert graph.definitions["src/c.py#a"][1].qualname == "a" and graph.definitions["src/c.py"] == ("src/c.py", None)
+    assert callgraph.ref("x.py", None) == "x.py"

@@ -1,0 +1,114 @@
+"""TypeScript and JavaScript shapes: overloads, arrow-function consts, #private, classes, exports."""
+
+import textwrap
+
+import pytest
+
+from vault_engine.sources.code.symbols import parse_source
+
+SOURCE = textwrap.dedent('''\
+    import React, { useState as useLocal } from "react"
+    import * as util from "./util"
+    import { createStore } from "./vanilla.ts"
+    export { shallow } from "./shallow"
+    export * from "./types"
+
+    /** Read a store. */
+    export function useStore<S>(api: S): S
+    export function useStore<S, U>(api: S, selector: (s: S) => U): U
+    export function useStore(api: any, selector = identity) {
+      return React.useSyncExternalStore(api.subscribe, () => selector(api.getState()))
+    }
+
+    export const createImpl = <T,>(createState: T) => {
+      const api = createStore(createState)
+      const useBound = (selector?: any) => useStore(api, selector)
+      return useBound
+    }
+
+    export interface Api extends Base { get(): number }
+    export type Listener = (state: number) => void
+    enum Color { Red }
+
+    @sealed
+    export class Store extends BaseStore implements Api {
+      #count = 0
+      static create = () => new Store(1)
+      constructor(n: number) { super(n); this.#bump() }
+      #bump(): void { this.#count += 1 }
+      get(): number;
+      get(key?: string): number { return util.read(this, key) }
+    }
+    export default Store
+    ''')
+
+
+@pytest.fixture(scope="module")
+def parsed():
+    return parse_source("src/react.ts", SOURCE, "typescript")
+
+
+def test_symbols_and_kinds(parsed):
+    got = [(s.qualname, s.kind) for s in parsed.symbols]
+    assert got == [("useStore", "function"), ("createImpl", "function"), ("createImpl.useBound", "function"),
+                   ("Api", "interface"), ("Api.get", "method"), ("Listener", "type"), ("Color", "enum"),
+                   ("Store", "class"), ("Store.create", "method"), ("Store.constructor", "constructor"),
+                   ("Store.#bump", "method"), ("Store.get", "method")]
+
+
+def test_overload_signatures_fold_into_the_implementation(parsed):
+    use = parsed.symbol("useStore")
+    assert (use.line_start, use.def_line, use.line_end) == (8, 10, 12)
+    assert use.docstring == "Read a store."
+    assert use.signature == "function useStore(api: any, selector = identity)"
+    assert use.parameters == ("api", "selector")
+    method = parsed.symbol("Store.get")
+    assert (method.line_start, method.def_line) == (30, 31)
+
+
+def test_an_arrow_function_const_is_a_function(parsed):
+    impl = parsed.symbol("createImpl")
+    assert (impl.line_start, impl.line_end, impl.parameters) == (14, 18, ("createState",))
+    assert impl.signature == "const createImpl = <T,>(createState: T) =>"
+
+
+def test_a_decorated_class_with_bases(parsed):
+    store = parsed.symbol("Store")
+    assert (store.line_start, store.def_line) == (24, 25)
+    assert store.decorators == ("sealed",) and store.bases == ("BaseStore", "Api")
+    assert parsed.symbol("Api").bases == ("Base",)
+
+
+def test_imports_and_exports(parsed):
+    got = {(i.local, i.module, i.name) for i in parsed.imports}
+    assert got == {("React", "react", "default"), ("useLocal", "react", "useState"), ("util", "./util", None),
+                   ("createStore", "./vanilla.ts", "createStore")}
+    exports = {(e.name, e.target, e.module) for e in parsed.exports}
+    assert {("shallow", "shallow", "./shallow"), ("*", None, "./types"), ("useStore", "useStore", None),
+            ("createImpl", "createImpl", None), ("default", "Store", None), ("Store", "Store", None)} <= exports
+
+
+def test_calls_are_normalized(parsed):
+    calls = {(c.caller, c.callee) for c in parsed.calls}
+    assert {("useStore", "React.useSyncExternalStore"), ("useStore", "selector"), ("createImpl", "createStore"),
+            ("createImpl.useBound", "useStore"), ("Store.create", "new Store"), ("Store.constructor", "super"),
+            ("Store.constructor", "this.#bump"), ("Store.get", "util.read")} <= calls
+
+
+def test_javascript_commonjs_require_binds_like_an_import():
+    parsed = parse_source("a.js", 'const x = require("./x")\nconst { a, b: c } = require("../a")\n'
+                          "function f() { return x.run() }\n", "javascript")
+    assert {(i.local, i.module, i.name) for i in parsed.imports} == {("x", "./x", None), ("a", "../a", "a"),
+                                                                     ("c", "../a", "b")}
+    assert [s.qualname for s in parsed.symbols] == ["f"]
+
+
+def test_tsx_parses_jsx():
+    parsed = parse_source("App.tsx", "export const App = () => <div onClick={() => go()}>hi</div>\n", "tsx")
+    assert parsed.error is None and parsed.symbol("App").kind == "function"
+    assert ("App", "go") in {(c.caller, c.callee) for c in parsed.calls}
+
+
+def test_a_comment_inside_export_braces_is_not_an_export():
+    parsed = parse_source("a.js", "function a() {}\nexport {\n  // the one\n  a,\n}\n", "javascript")
+    assert [(e.name, e.target) for e in parsed.exports] == [("a", "a")]

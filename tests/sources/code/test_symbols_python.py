@@ -1,0 +1,140 @@
+"""Python shapes: decorators (multi-line too), overloads, properties, nesting, imports, calls."""
+
+import textwrap
+
+import pytest
+
+from vault_engine.sources.code.symbols import parse_source
+
+SOURCE = textwrap.dedent('''\
+    """Module doc."""
+    import os.path
+    import numpy as np
+    from . import sibling
+    from ..pkg.core import Command as Cmd, helper
+    from typing import *
+
+    __all__ = ["OrderBook", "place"]
+
+
+    @dataclass
+    @register(
+        "orders",
+        strict=True,
+    )
+    class OrderBook(Base, metaclass=Meta):
+        """Keeps orders."""
+
+        limit = compute_limit()
+
+        def __init__(self, size: int = default_size()):
+            self.size = size
+
+        @property
+        def count(self) -> int:
+            return len(self.orders)
+
+        @count.setter
+        def count(self, value):
+            self.reset(value)
+
+        @typing.overload
+        def place(self, order: int) -> int: ...
+        @typing.overload
+        def place(self, order: str) -> str: ...
+        def place(self, order):
+            """Place one order."""
+            def check(x):
+                return validate(x)
+            for item in items:
+                check(item)
+            return super().place(order)
+
+
+    def outer(a, *args, b=1, **kw):
+        def inner():
+            return helper()
+        return inner()
+    ''')
+
+
+@pytest.fixture(scope="module")
+def parsed():
+    return parse_source("src/shop/orders.py", SOURCE, "python")
+
+
+def test_symbols_get_qualified_names_and_kinds(parsed):
+    got = [(s.qualname, s.kind) for s in parsed.symbols]
+    assert got == [("OrderBook", "class"), ("OrderBook.__init__", "method"), ("OrderBook.count", "property"),
+                   ("OrderBook.place", "method"), ("OrderBook.place.check", "function"),
+                   ("outer", "function"), ("outer.inner", "function")]
+
+
+def test_a_decorated_class_starts_at_its_first_multi_line_decorator(parsed):
+    cls = parsed.symbol("OrderBook")
+    assert (cls.line_start, cls.def_line, cls.line_end) == (11, 16, 42)
+    assert cls.decorators == ("dataclass", 'register(\n    "orders",\n    strict=True,\n)')
+    assert cls.bases == ("Base",) and cls.docstring == "Keeps orders."
+    assert cls.signature == "class OrderBook(Base, metaclass=Meta)"
+
+
+def test_overload_stubs_fold_into_the_implementation(parsed):
+    place = parsed.symbol("OrderBook.place")
+    assert (place.line_start, place.def_line, place.line_end) == (32, 36, 42)
+    assert place.docstring == "Place one order." and place.parameters == ("self", "order")
+    assert [s.qualname for s in parsed.symbols].count("OrderBook.place") == 1
+
+
+def test_a_property_getter_and_setter_are_one_symbol(parsed):
+    prop = parsed.symbol("OrderBook.count")
+    assert (prop.kind, prop.line_start, prop.line_end) == ("property", 24, 30)
+    assert prop.decorators == ("property", "count.setter")
+    assert prop.signature == "def count(self) -> int"
+
+
+def test_parameters_and_parent(parsed):
+    outer = parsed.symbol("outer")
+    assert outer.parameters == ("a", "args", "b", "kw")
+    assert parsed.symbol("outer.inner").parent == "outer"
+
+
+def test_imports_keep_the_module_as_written(parsed):
+    got = {(i.local, i.module, i.name, i.aliased) for i in parsed.imports}
+    assert got == {("os", "os.path", None, False), ("np", "numpy", None, True), ("sibling", ".", "sibling", False),
+                   ("Cmd", "..pkg.core", "Command", True), ("helper", "..pkg.core", "helper", False),
+                   ("*", "typing", "*", False)}
+
+
+def test_all_is_an_export(parsed):
+    assert [(e.name, e.module) for e in parsed.exports] == [("OrderBook", None), ("place", None)]
+
+
+def test_calls_belong_to_the_scope_that_runs_them(parsed):
+    calls = {(c.caller, c.callee) for c in parsed.calls}
+    assert (None, "register") in calls  # a decorator runs in the enclosing scope
+    assert ("OrderBook", "compute_limit") in calls  # the class body
+    assert ("OrderBook", "default_size") in calls  # a default runs where the def is: the class body
+    assert ("OrderBook.count", "self.reset") in calls
+    assert ("OrderBook.place", "super().place") in calls
+    assert ("OrderBook.place.check", "validate") in calls
+    assert ("outer.inner", "helper") in calls and ("outer", "inner") in calls
+
+
+def test_bindings_record_parameters_loop_targets_and_annotations(parsed):
+    got = {(b.scope, b.name, b.kind, b.annotation) for b in parsed.bindings}
+    assert ("OrderBook.__init__", "size", "param", "int") in got
+    assert ("OrderBook.place", "item", "assign", None) in got
+    assert ("OrderBook", "limit", "assign", None) in got
+    assert not any(b.scope == "OrderBook.place" and b.annotation == "str" for b in parsed.bindings), \
+        "an overload stub's parameters are not the implementation's"
+
+
+def test_a_syntax_error_is_reported_and_the_rest_still_parsed():
+    parsed = parse_source("bad.py", "def ok():\n    pass\n\ndef broken(:\n    pass\n\ndef after():\n    pass\n", "python")
+    assert parsed.error is not None and " at line 4:" in parsed.error
+    assert {"ok", "after"} <= {s.qualname for s in parsed.symbols}
+
+
+def test_init_reexports_what_it_imports():
+    parsed = parse_source("src/pkg/__init__.py", "from .core import Command\nimport os\n", "python")
+    assert [(e.name, e.target, e.module) for e in parsed.exports] == [("Command", "Command", ".core"), ("os", None, "os")]

@@ -1,0 +1,116 @@
+"""Index generations: a rebuild is made beside the live index and swapped in at once.
+
+``.vault-engine/index/current`` is a symlink to the generation readers use (``g<n>``, a
+sibling folder). A rebuild (``index --rebuild``, a first index, the repair of a damaged ledger)
+writes a new generation in full, then points ``current`` at it with one ``rename``: a search
+running meanwhile reads the old index or the new one, never a half-built one and never a
+missing one. The replaced generation is deleted a minute later, so a search that resolved
+``current`` just before the swap can still open its files. Caches that depend only on texts (vectors by text hash, the query model) are
+copied into the new generation first, so a rebuild computes no vector twice. Deleting
+``.vault-engine/index/`` altogether stays a valid way to start over.
+
+An index made by an older release has its files directly in ``index/``: they are the source
+of the caches of the first generation, and are removed once it is in use.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+import time
+from contextlib import closing
+from pathlib import Path
+
+from vault_engine.config import Config
+
+PREFIX = "g"
+CURRENT = "current"  # the generation readers use
+REPLACED_MARK = ".replaced"  # in a generation no longer current: when it stopped being
+REPLACED_GRACE = 60.0  # seconds a replaced generation is kept for readers under way
+CACHES = ("vector_cache.sqlite", "deadend_vectors.sqlite")  # SQLite: copied through the backup API
+SHARED = ("query-model-",)  # read-only files: hard-linked (or copied)
+
+
+def new_generation(config: Config) -> Path:
+    """An empty generation folder beside the live one, with the caches carried over."""
+    root = config.index_root
+    root.mkdir(mode=0o700, parents=True, exist_ok=True)
+    target = root / f"{PREFIX}{time.time_ns()}-{os.getpid()}"
+    target.mkdir(mode=0o700)
+    live = config.index_dir if config.index_dir.is_dir() else root  # an older release's layout
+    for name in CACHES:
+        if (live / name).is_file():
+            _copy_sqlite(live / name, target / name)
+    for path in live.iterdir():
+        if path.name.startswith(SHARED) and path.is_file():
+            _link_or_copy(path, target / path.name)
+    return target
+
+
+def switch_to(config: Config, generation: Path) -> None:
+    """Point ``current`` at ``generation`` atomically; the generation it replaces is marked
+    with the time and stays :data:`REPLACED_GRACE` seconds for readers under way."""
+    root = config.index_root
+    replaced = live_generation(config)
+    temp = root / f".{CURRENT}-{os.getpid()}"
+    temp.unlink(missing_ok=True)
+    os.symlink(generation.name, temp)
+    os.replace(temp, root / CURRENT)
+    if replaced and replaced != generation.name and (root / replaced).is_dir():
+        (root / replaced / REPLACED_MARK).write_text(f"{time.time()}\n")
+    remove_stale(config)
+
+
+def live_generation(config: Config) -> str | None:
+    """The name of the generation ``current`` points at (None: no index yet)."""
+    link = config.index_root / CURRENT
+    try:
+        return os.readlink(link)
+    except OSError:
+        return None
+
+
+def remove_stale(config: Config, now: float | None = None) -> None:
+    """Delete what no reader can need: an interrupted rebuild's folder, an older release's
+    files directly in ``index/``, and a replaced generation once :data:`REPLACED_GRACE` has
+    passed (a command that resolved ``current`` just before the switch may still be opening
+    its files). Call it holding the writer lock: no other process is building then."""
+    root = config.index_root
+    if not root.is_dir():
+        return
+    live = live_generation(config)
+    now = now or time.time()
+    for path in root.iterdir():
+        if path.name in (CURRENT, live):
+            continue
+        if path.is_dir() and not path.is_symlink():
+            if now - _replaced_at(path) < REPLACED_GRACE:
+                continue
+            shutil.rmtree(path, ignore_errors=True)
+        else:
+            path.unlink(missing_ok=True)
+
+
+def _replaced_at(generation: Path) -> float:
+    """When ``current`` moved away from it; 0 for a build that never went live."""
+    try:
+        return float((generation / REPLACED_MARK).read_text())
+    except (OSError, ValueError):
+        return 0.0
+
+
+def _copy_sqlite(source: Path, target: Path) -> None:
+    """A consistent copy of an SQLite file even while another process writes it."""
+    try:
+        with closing(sqlite3.connect(source)) as src, closing(sqlite3.connect(target)) as dst:
+            src.backup(dst)
+    except sqlite3.DatabaseError:
+        target.unlink(missing_ok=True)  # a damaged cache is not carried over: it is only a cache
+
+
+def _link_or_copy(source: Path, target: Path) -> None:
+    try:
+        os.link(source, target)
+    except OSError:
+        shutil.copy2(source, target)

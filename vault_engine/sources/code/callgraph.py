@@ -1,0 +1,99 @@
+"""The call graph of a code tree: edges resolved by scope rules, unresolved calls counted.
+
+A ref is ``"<path>#<qualname>"``, or ``"<path>"`` for module-level code; paths are relative
+to the code root. Nothing is guessed: a call whose target the syntax does not establish (a
+builtin, a parameter, an attribute of an unknown object, a package outside the repository) is
+counted by reason and gets no edge. Traversals (``callers``/``callees``) are bounded BFS.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter, deque
+from collections.abc import Mapping
+from pathlib import PurePosixPath
+
+from vault_engine.sources.code.dynamic_resolver import DynamicResolver
+from vault_engine.sources.code.model import CallGraph, Edge, ParsedSource, Reached, Traversal
+from vault_engine.sources.code.scopes import Index, Miss
+from vault_engine.sources.code.static_resolver import StaticResolver
+
+MAX_DEPTH = 5
+_TEST_FOLDERS = {"tests", "test", "__tests__"}
+_TEST_FILE = re.compile(r"^(?:test_.*\.py|conftest\.py|.*_test\.[^.]+|.*\.(?:test|spec)\.[^.]+)$")
+
+
+def ref(path: str, qualname: str | None) -> str:
+    """The code ref of a symbol, or of a file's module-level code."""
+    return f"{path}#{qualname}" if qualname else path
+
+
+def resolve(files: Mapping[str, ParsedSource], *, annotations: bool = True) -> CallGraph:
+    """Resolve every call site of ``files`` (path relative to the code root -> parsed file).
+
+    ``annotations``: a Python/TS parameter annotated with an in-repo class is an instance of
+    it (``ctx: Context`` makes ``ctx.exit()`` an edge to ``Context.exit``); the syntax says so,
+    but a checker-free reading of annotations can be switched off.
+    """
+    index = Index(files)
+    dynamic = DynamicResolver(index, annotations=annotations)
+    static = StaticResolver(index)
+    edges: dict[tuple, Edge] = {}
+    unresolved: Counter = Counter()
+    for path, parsed in sorted(files.items()):
+        resolver = static if parsed.language in ("go", "rust", "java") else dynamic
+        for call in parsed.calls:
+            try:
+                tpath, qualname, how = resolver.resolve(path, call.caller, call.callee)
+            except Miss as miss:
+                unresolved[miss.reason] += 1
+                continue
+            edge = Edge(ref(path, call.caller), ref(tpath, qualname), path, call.line, how)
+            edges.setdefault((edge.caller, edge.callee, edge.path, edge.line), edge)
+    definitions = {path: (path, None) for path in files}
+    for path, parsed in files.items():
+        for sym in parsed.symbols:
+            definitions[ref(path, sym.qualname)] = (path, sym)
+    return CallGraph(tuple(edges.values()), dict(unresolved.most_common()), definitions)
+
+
+def is_test_path(path: str) -> bool:
+    """Tests: files in a ``tests/``, ``test/`` or ``__tests__/`` folder at any depth, and
+    ``test_*.py``, ``conftest.py``, ``*_test.*``, ``*.test.*``, ``*.spec.*`` files."""
+    parts = PurePosixPath(path.split("#", 1)[0]).parts
+    return any(p in _TEST_FOLDERS for p in parts[:-1]) or bool(parts and _TEST_FILE.match(parts[-1]))
+
+
+def callers(graph: CallGraph, start: str, depth: int = 1, *, exclude_tests: bool = False) -> Traversal:
+    """Who calls ``start``, up to ``depth`` (1..5) calls away."""
+    return _walk(graph, start, depth, exclude_tests, "callers")
+
+
+def callees(graph: CallGraph, start: str, depth: int = 1, *, exclude_tests: bool = False) -> Traversal:
+    """What ``start`` calls, up to ``depth`` (1..5) calls away."""
+    return _walk(graph, start, depth, exclude_tests, "callees")
+
+
+def _walk(graph: CallGraph, start: str, depth: int, exclude_tests: bool, direction: str) -> Traversal:
+    if not 1 <= depth <= MAX_DEPTH:
+        raise ValueError(f"depth must be 1..{MAX_DEPTH}, not {depth}")
+    adjacency: dict[str, list[Edge]] = {}
+    for e in graph.edges:
+        adjacency.setdefault(e.callee if direction == "callers" else e.caller, []).append(e)
+    hops = {start: 0}
+    walked: list[Edge] = []
+    queue = deque([start])
+    while queue:
+        node = queue.popleft()
+        if hops[node] == depth:
+            continue
+        for e in sorted(adjacency.get(node, ()), key=lambda e: (e.path, e.line, e.caller, e.callee)):
+            other = e.caller if direction == "callers" else e.callee
+            if exclude_tests and is_test_path(other):
+                continue
+            walked.append(e)
+            if other not in hops:
+                hops[other] = hops[node] + 1
+                queue.append(other)
+    nodes = tuple(Reached(r, h) for r, h in hops.items() if r != start)
+    return Traversal(start, direction, depth, nodes, tuple(walked))

@@ -1,0 +1,372 @@
+"""Resolve Python and TypeScript/JavaScript calls by their scope rules, or not at all.
+
+What a name denotes is looked up outward through the scopes (a local assignment or parameter
+shadows everything further out, so such a call stays unresolved); imports are followed
+through packages' re-exports and TS ``export``s with a cycle guard; ``self.m()``/``this.m()``
+look in the enclosing class and then its in-repo bases (left to right, depth first, first
+occurrence kept); a parameter annotated with an in-repo class is an instance of that class.
+
+Entities: ("def", path, Symbol) | ("module", key) | ("instance", path, class Symbol) |
+("super", path, class Symbol) | ("external", what). A Python module key is its dotted name;
+a TS module key is its path.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import PurePosixPath
+
+from vault_engine.sources.code.scopes import CLASS_KINDS, Index, Miss, callee_parts, python_module
+
+_TS_SUFFIXES = ("", ".ts", ".tsx", ".d.ts", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs",
+                "/index.ts", "/index.tsx", "/index.d.ts", "/index.js", "/index.jsx")
+_OPTIONAL = re.compile(r"^(?:(?:typing|t)\.)?Optional\[([\w.]+)\]$|^([\w.]+) *\| *None$|^None *\| *([\w.]+)$")
+
+
+class DynamicResolver:
+    def __init__(self, index: Index, annotations: bool = True):
+        self.index = index
+        self.annotations = annotations
+        self._mro: dict[tuple, list] = {}
+
+    # ---- a call site --------------------------------------------------------------------
+    def resolve(self, path: str, caller: str | None, callee: str) -> tuple[str, str, str]:
+        """(callee path, callee qualname, how) or raises ``Miss``."""
+        shape = callee_parts(callee)
+        if shape is None:
+            raise Miss("dynamic")
+        is_new, parts = shape
+        python = self.index.files[path].language == "python"
+        if not python and parts == ["super"]:
+            return self._super_constructor(path, caller)
+        entity, how = self._head(path, caller, parts[0], python)
+        for part in parts[1:]:
+            entity = self._member(entity, part)
+            how = how if how in ("self", "super", "annotation") else "attr." + how.split(".")[-1]
+        return self._target(entity, how, is_new or python)
+
+    def _target(self, entity, how: str, construct: bool):
+        if entity[0] != "def":
+            raise Miss("external" if entity[0] == "external" else "not_callable")
+        _, tpath, sym = entity
+        if sym.kind in CLASS_KINDS and construct:
+            python = self.index.files[tpath].language == "python"
+            init = self._class_member(tpath, sym, "__init__" if python else "constructor")
+            if init is None:
+                return tpath, sym.qualname, "ctor.class"
+            if init[0] == "def":
+                return init[1], init[2].qualname, "ctor.init"
+            raise Miss("ctor_assigned")
+        return tpath, sym.qualname, how
+
+    def _head(self, path: str, caller: str | None, name: str, python: bool):
+        if name == "super()":
+            return self._super(path, caller, python), "super"
+        if name == "this" and not python:
+            cls = self._this_class(path, caller)
+            if cls is None:
+                raise Miss("this")
+            return ("instance", path, cls), "self"
+        return self.lookup(path, caller, name)
+
+    # ---- names --------------------------------------------------------------------------
+    def lookup(self, path: str, scope: str | None, name: str):
+        """(entity, how) of a bare name seen from ``scope``; raises ``Miss``."""
+        idx = self.index
+        chain = idx.chain(path, scope)
+        for i, s in enumerate(chain):
+            if s is not None and not idx.is_class(path, s):
+                found = self._in_function(path, s, name, first=i == 0)
+                if found == "global":
+                    return self._in_module_scope(path, name)
+                if found is not None:
+                    return found
+                continue
+            found = idx.last_binding(path, s, name)
+            if found is not None:
+                return self._binding_entity(path, s, found)
+        return self._star(path, name)
+
+    def _in_function(self, path: str, scope: str, name: str, first: bool):
+        idx = self.index
+        binds = idx.bindings.get((path, scope), {}).get(name, ())
+        kinds = {b.kind for b in binds}
+        if "global" in kinds:
+            return "global"
+        if "nonlocal" in kinds:
+            return None
+        sym = idx.children.get((path, scope), {}).get(name)
+        imports = idx.imports.get((path, scope), {}).get(name, ())
+        if binds:
+            # Parameters of one symbol's several definitions (a property's getter and
+            # setter) are alternatives, not a rebinding.
+            if sym is None and not imports and all(b.kind == "param" for b in binds):
+                found = self._param(path, scope, binds[0])
+                if found is not None:
+                    return found
+            raise Miss("local")
+        if sym is not None and imports:
+            raise Miss("local")  # bound two ways: which one wins depends on the path taken
+        if sym is not None:
+            return ("def", path, sym), "name.local"
+        if imports:
+            return self._import_entity(path, imports[-1], set()), "import"
+        return None
+
+    def _in_module_scope(self, path: str, name: str):
+        """A name declared ``global``: the module's binding, else a star import."""
+        found = self.index.last_binding(path, None, name)
+        if found is None:
+            return self._star(path, name)
+        return self._binding_entity(path, None, found)
+
+    def _binding_entity(self, path: str, scope: str | None, found):
+        what, value = found
+        if what == "def":
+            return ("def", path, value), "name.module" if scope is None else "name.class"
+        if what == "import":
+            return self._import_entity(path, value, set()), "import"
+        raise Miss("assigned")
+
+    def _param(self, path: str, scope: str, binding):
+        """``self``/``cls`` of a method, or a parameter annotated with an in-repo class."""
+        idx = self.index
+        sym = idx.symbol(path, scope)
+        owner = idx.symbol(path, sym.parent) if sym is not None else None
+        if (owner is not None and owner.kind == "class" and sym.parameters
+                and sym.parameters[0] == binding.name and "staticmethod" not in sym.decorators
+                and idx.files[path].language == "python"):
+            return ("instance", path, owner), "self"
+        if self.annotations and binding.annotation:
+            cls = self._annotated_class(path, sym.parent if sym is not None else None, binding.annotation)
+            if cls is not None:
+                return cls, "annotation"
+        return None
+
+    def _annotated_class(self, path: str, scope: str | None, annotation: str):
+        text = annotation.strip().strip("'\"")
+        optional = _OPTIONAL.match(text)
+        if optional:
+            text = next(g for g in optional.groups() if g)
+        if not re.fullmatch(r"[\w.]+", text):
+            return None
+        try:
+            parts = text.split(".")
+            entity, _ = self.lookup(path, scope, parts[0])
+            for part in parts[1:]:
+                entity = self._member(entity, part)
+        except Miss:
+            return None
+        if entity[0] == "def" and entity[2].kind in ("class", "interface"):
+            return ("instance", entity[1], entity[2])
+        return None
+
+    def _star(self, path: str, name: str):
+        if not name.startswith("_"):
+            for imp in self.index.stars.get((path, None), ()):
+                module = self._module_key(path, imp.module)
+                if module is None:
+                    continue
+                try:
+                    return self._module_member(module, name, set()), "import"
+                except Miss:
+                    continue
+        raise Miss("builtin_or_global")
+
+    # ---- imports and modules ------------------------------------------------------------
+    def _module_key(self, path: str, spec: str) -> str | None:
+        """The module an import names, from the importing file: a Python dotted name, a TS
+        path; None when it points outside the repository (or above its root)."""
+        if self.index.files[path].language == "python":
+            if not spec.startswith("."):
+                return spec
+            level = len(spec) - len(spec.lstrip("."))
+            name, is_package = python_module(path)
+            parts = name.split(".") if name else []
+            if not is_package:
+                parts = parts[:-1]
+            if level - 1 > len(parts):
+                return None
+            base = parts[:len(parts) - (level - 1)] + ([spec.lstrip(".")] if spec.lstrip(".") else [])
+            return ".".join(base) or None
+        if not spec.startswith("."):
+            return None  # a package from node_modules: outside the repository
+        return resolve_ts_module(self.index.files, path, spec)
+
+    def _import_entity(self, path: str, imp, seen: set):
+        module = self._module_key(path, imp.module)
+        if module is None:
+            return ("external", imp.module)
+        python = self.index.files[path].language == "python"
+        if imp.name is None:
+            if python and not imp.aliased:
+                return ("module", imp.local)  # `import a.b` binds the package a
+            return ("module", module)
+        return self._module_member(module, imp.name, seen)
+
+    def _module_member(self, module: str, name: str, seen: set):
+        if (module, name) in seen:
+            raise Miss("reexport_cycle")
+        seen.add((module, name))
+        idx = self.index
+        if module in idx.files and idx.files[module].language != "python":
+            return self._ts_export(module, name, seen)
+        path = idx.modules.get(module)
+        if path is not None:
+            found = idx.last_binding(path, None, name)
+            if found is not None and found[0] != "assign":
+                if found[0] == "def":
+                    return ("def", path, found[1])
+                entity = self._import_entity(path, found[1], seen)
+                if entity[0] != "external" or not _is_submodule(idx, module, name):
+                    return entity
+            if found is None and not name.startswith("_"):
+                for imp in idx.stars.get((path, None), ()):
+                    key = self._module_key(path, imp.module)
+                    if key is None:
+                        continue
+                    try:
+                        return self._module_member(key, name, seen)
+                    except Miss:
+                        continue
+        if _is_submodule(idx, module, name):
+            return ("module", f"{module}.{name}")
+        if path is None:
+            return ("external", f"{module}.{name}")
+        raise Miss("no_such_member")
+
+    def _ts_export(self, path: str, name: str, seen: set):
+        parsed = self.index.files[path]
+        for exp in parsed.exports:
+            if exp.name != name:
+                continue
+            if exp.module is None:
+                found = self.index.last_binding(path, None, exp.target)
+                if found is None:
+                    raise Miss("no_such_member")
+                return self._binding_entity(path, None, found)[0]
+            key = self._module_key(path, exp.module)
+            if key is None:
+                return ("external", exp.module)
+            return ("module", key) if exp.target is None else self._module_member(key, exp.target, seen)
+        for exp in parsed.exports:
+            if exp.name == "*" and exp.module is not None:
+                key = self._module_key(path, exp.module)
+                if key is not None:
+                    try:
+                        return self._module_member(key, name, seen)
+                    except Miss:
+                        continue
+        raise Miss("not_exported")
+
+    # ---- classes ------------------------------------------------------------------------
+    def _member(self, entity, name: str):
+        kind = entity[0]
+        if kind == "module":
+            return self._module_member(entity[1], name, set())
+        if kind in ("def", "instance", "super") and entity[2].kind in CLASS_KINDS:
+            found = self._class_member(entity[1], entity[2], name, skip_first=kind == "super")
+            if found is None:
+                raise Miss("no_such_member")
+            if found[0] != "def":
+                raise Miss("assigned")
+            return found
+        if kind == "external":
+            return ("external", f"{entity[1]}.{name}")
+        raise Miss("attribute")
+
+    def _class_member(self, path: str, cls, name: str, skip_first: bool = False):
+        """("def", path, Symbol) | ("other",) from the first class of the MRO that binds
+        ``name``; None when none does."""
+        for cpath, c in self.mro(path, cls)[1 if skip_first else 0:]:
+            found = self.index.last_binding(cpath, c.qualname, name)
+            if found is not None:
+                return ("def", cpath, found[1]) if found[0] == "def" else ("other",)
+        return None
+
+    def mro(self, path: str, cls) -> list[tuple[str, object]]:
+        """In-repo classes, left to right, depth first, first occurrence kept."""
+        key = (path, cls.qualname)
+        if key in self._mro:
+            return self._mro[key]
+        self._mro[key] = [(path, cls)]  # a guard while the bases are resolved (cycles)
+        out = [(path, cls)]
+        for base in cls.bases:
+            base = re.sub(r"[<\[].*$", "", base).strip()
+            try:
+                parts = base.split(".")
+                entity, _ = self.lookup(path, cls.parent, parts[0])
+                for part in parts[1:]:
+                    entity = self._member(entity, part)
+            except Miss:
+                continue
+            if entity[0] == "def" and entity[2].kind in CLASS_KINDS:
+                out += [c for c in self.mro(entity[1], entity[2]) if c not in out]
+        self._mro[key] = out
+        return out
+
+    def _super(self, path: str, caller: str | None, python: bool):
+        sym = self.index.symbol(path, caller)
+        if not python:
+            cls = self._this_class(path, caller)
+            if cls is None:
+                raise Miss("super")
+            return ("super", path, cls)
+        owner = self.index.symbol(path, sym.parent) if sym is not None else None
+        if owner is None or owner.kind != "class":
+            raise Miss("super")  # zero-argument super() works only directly in a method
+        return ("super", path, owner)
+
+    def _super_constructor(self, path: str, caller: str | None):
+        cls = self._this_class(path, caller)
+        if cls is None:
+            raise Miss("super")
+        found = self._class_member(path, cls, "constructor", skip_first=True)
+        if found is None or found[0] != "def":
+            raise Miss("super")
+        return found[1], found[2].qualname, "super"
+
+    def _this_class(self, path: str, caller: str | None):
+        """The class ``this`` is in: up through arrow functions, not through a ``function``."""
+        idx = self.index
+        current = idx.symbol(path, caller)
+        while current is not None:
+            owner = idx.symbol(path, current.parent)
+            if owner is not None and owner.kind == "class" and current.kind in ("method", "constructor", "property"):
+                return owner
+            if current.signature.startswith(("function", "async function")) or "= function" in current.signature:
+                return None
+            current = owner
+        return None
+
+
+def _is_submodule(index: Index, module: str, name: str) -> bool:
+    sub = f"{module}.{name}"
+    return sub in index.modules or any(m.startswith(sub + ".") for m in index.modules)
+
+
+def resolve_ts_module(files, path: str, spec: str) -> str | None:
+    """The file a relative TS/JS module specifier names: as written, with an extension, or
+    its folder's index; ``./x.js`` may name ``x.ts`` (TypeScript's ESM convention)."""
+    base = PurePosixPath(path).parent
+    target = _normalize(base / spec)
+    stems = [target]
+    if target.endswith((".js", ".jsx", ".mjs", ".cjs")):
+        stems.append(target.rsplit(".", 1)[0])
+    for stem in stems:
+        for suffix in _TS_SUFFIXES:
+            candidate = stem + suffix
+            if candidate in files and files[candidate].language != "python":
+                return candidate
+    return None
+
+
+def _normalize(path: PurePosixPath) -> str:
+    parts: list[str] = []
+    for part in path.parts:
+        if part == "..":
+            if parts:
+                parts.pop()
+        elif part != ".":
+            parts.append(part)
+    return "/".join(parts)

@@ -1,0 +1,300 @@
+"""TypeScript and JavaScript: definitions, imports, exports, calls and local bindings.
+
+Functions are often values here: an arrow function or function expression bound to a
+``const`` is a function symbol named after the constant (``createStoreImpl``), at module level
+and inside functions alike. Overload signatures (``function f(a): A;`` lines, ``m(): void;``
+in a class) belong to the implementation that follows them.
+"""
+
+from __future__ import annotations
+
+from vault_engine.sources.code.model import Export
+from vault_engine.sources.code.syntax import (
+    Extracted, RawDef, Source, collapse, doc_comment, end_line, header, line,
+)
+
+_COMMON = """
+(call_expression) @call
+(new_expression) @new
+(method_definition) @definition.member
+(import_statement) @import
+(export_statement) @export
+(variable_declarator name: (_) @target)
+(catch_clause parameter: (_) @target)
+(for_in_statement left: (_) @target)
+(arrow_function) @params.inline
+(function_expression) @params.inline
+"""
+_TYPESCRIPT = """
+(public_field_definition value: [(arrow_function) (function_expression)]) @definition.field
+(type_alias_declaration) @definition.type
+(enum_declaration) @definition.enum
+"""
+
+_FUNCTION_VALUES = ("arrow_function", "function_expression", "generator_function")
+_KINDS = {
+    "function_declaration": "function", "generator_function_declaration": "function",
+    "function_signature": "function", "variable_declarator": "function",
+    "class_declaration": "class", "abstract_class_declaration": "class",
+    "interface_declaration": "interface", "type_alias_declaration": "type", "enum_declaration": "enum",
+    "method_definition": "method", "method_signature": "method", "abstract_method_signature": "method",
+    "public_field_definition": "method",
+}
+_DEF_CAPTURES = ("definition.function", "definition.method", "definition.class", "definition.interface",
+                 "definition.member", "definition.field", "definition.type", "definition.enum")
+
+
+def extra_query(language: str) -> str:
+    """The extractor's own patterns; JavaScript's grammar lacks TypeScript's type nodes."""
+    return _COMMON + (_TYPESCRIPT if language in ("typescript", "tsx") else "")
+
+
+def extract(src: Source, caps: dict, language: str) -> Extracted:
+    """Everything one TypeScript or JavaScript file declares, binds, exports and calls."""
+    out = Extracted()
+    seen = set()
+    nodes = [n for c in _DEF_CAPTURES for n in caps.get(c, []) if n.type in _KINDS]
+    for node in sorted(nodes, key=lambda n: n.start_byte):
+        if node.id in seen:
+            continue
+        seen.add(node.id)
+        d = _definition(src, node, out)
+        if d is not None:
+            out.defs.append(d)
+    for node in caps.get("call", []) + caps.get("new", []):
+        out.events.append((node.start_byte, "call", (_callee(src, node), line(node))))
+    for node in caps.get("import", []):
+        for fields in _imports(src, node):
+            out.events.append((node.start_byte, "import", fields))
+    for node in caps.get("export", []):
+        for e in _exports(src, node):  # overload signatures export one name several times
+            if not any((e.name, e.target, e.module) == (x.name, x.target, x.module) for x in out.exports):
+                out.exports.append(e)
+    for node in caps.get("target", []):
+        _bind_target(src, node, out)
+    for node in caps.get("params.inline", []):
+        if node.parent is None or node.parent.type not in ("variable_declarator", "public_field_definition"):
+            for name, _ in _parameters(src, node):
+                out.events.append((node.start_byte, "bind", (name, line(node), "inline", None)))
+    return out
+
+
+def _definition(src: Source, node, out: Extracted) -> RawDef | None:
+    t = node.type
+    value = None
+    if t in ("variable_declarator", "public_field_definition"):
+        value = node.child_by_field_name("value")
+        if value is None or value.type not in _FUNCTION_VALUES:
+            return None
+    if t in ("method_signature", "abstract_method_signature") and node.parent.type not in ("class_body", "interface_body"):
+        return None  # a member of an object type literal, not a declaration
+    name_node = node.child_by_field_name("name")
+    if name_node is None or name_node.type in ("object_pattern", "array_pattern"):
+        return None
+    name = src.text(name_node)
+    kind = _KINDS[t]
+    if t == "method_definition":
+        if name == "constructor":
+            kind = "constructor"
+        elif any(c.type in ("get", "set") for c in node.children[:3]):
+            kind = "property"
+    declaration = node.parent if t == "variable_declarator" else node
+    outer = declaration.parent if declaration.parent is not None and declaration.parent.type == "export_statement" \
+        else declaration
+    decorators = _decorators(src, node, outer)
+    start = min([line(outer)] + [line(dec) for dec in decorators])
+    function = value or node
+    body = function.child_by_field_name("value" if t == "type_alias_declaration" else "body")
+    head_end = body.start_byte if body is not None else function.end_byte
+    scope = _scope_range(function, t, body)
+    keyword = next((c for c in declaration.children if c.type != "decorator"), declaration)
+    d = RawDef(node, name, kind, start, line(keyword), end_line(node),
+               header(src, keyword.start_byte, head_end).rstrip(";"), scope,
+               doc_comment(src, outer if not decorators else decorators[0], ("/**",)),
+               decorators=tuple(src.text(dec)[1:].strip() for dec in decorators),
+               bases=_bases(src, node), stub=t in ("function_signature", "method_signature"))
+    params = function.child_by_field_name("parameters") or function.child_by_field_name("parameter")
+    if params is not None:
+        found = _parameters(src, params)
+        d.parameters = tuple(n for n, _ in found)
+        out.params.extend((d, n, line(params), a) for n, a in found)
+    return d
+
+
+def _scope_range(function, t: str, body) -> tuple[int, int]:
+    """Calls in a class's heritage and decorators run outside it; a function's parameter
+    defaults run inside it."""
+    if t in ("class_declaration", "abstract_class_declaration", "interface_declaration"):
+        return (body.start_byte, body.end_byte) if body is not None else (function.end_byte, function.end_byte)
+    params = function.child_by_field_name("parameters") or function.child_by_field_name("parameter")
+    start = params.start_byte if params is not None else function.start_byte
+    return start, function.end_byte
+
+
+def _decorators(src: Source, node, outer) -> list:
+    found = [c for c in node.children if c.type == "decorator"]
+    if outer is not node:  # `@dec export class X`: the export statement holds the decorator
+        found = [c for c in outer.children if c.type == "decorator"] + found
+    prev = outer.prev_named_sibling
+    while prev is not None and prev.type == "decorator":  # a class member's decorators
+        found.insert(0, prev)
+        prev = prev.prev_named_sibling
+    return found
+
+
+def _bases(src: Source, node) -> tuple[str, ...]:
+    bases = []
+    for child in node.named_children:
+        if child.type == "class_heritage":
+            clauses = [c for c in child.named_children if c.type in ("extends_clause", "implements_clause")]
+            for clause in clauses or [child]:
+                bases.extend(src.text(v) for v in clause.named_children if v.type != "type_arguments")
+        elif child.type == "extends_type_clause":
+            bases.extend(src.text(v) for v in child.named_children)
+    return tuple(bases)
+
+
+def _parameters(src: Source, params) -> list[tuple[str, str | None]]:
+    """(name, type annotation) of each parameter; destructured ones give each bound name."""
+    if params.type == "identifier":
+        return [(src.text(params), None)]
+    found = []
+    for p in params.named_children:
+        pattern = p.child_by_field_name("pattern") if p.type in ("required_parameter", "optional_parameter") else p
+        annotation = p.child_by_field_name("type")
+        ann = src.text(annotation).lstrip(":").strip() if annotation is not None else None
+        found.extend((n, ann) for n in _pattern_names(src, pattern))
+    return found
+
+
+def _pattern_names(src: Source, node):
+    if node is None:
+        return
+    t = node.type
+    if t in ("identifier", "shorthand_property_identifier_pattern"):
+        yield src.text(node)
+    elif t == "assignment_pattern":
+        yield from _pattern_names(src, node.child_by_field_name("left"))
+    elif t == "pair_pattern":
+        yield from _pattern_names(src, node.child_by_field_name("value"))
+    elif t in ("object_pattern", "array_pattern", "rest_pattern", "object_assignment_pattern"):
+        for child in node.named_children:
+            yield from _pattern_names(src, child)
+
+
+def _callee(src: Source, node) -> str:
+    """``f``, ``a.b.c``, ``this.m``, ``super().m`` (``super.m``), ``super`` (``super(...)``),
+    ``new C``, ``new ns.C``; any other shape keeps its text."""
+    if node.type == "new_expression":
+        target = node.child_by_field_name("constructor")
+        return "new " + (_dotted(src, target) or collapse(src.text(target))[:160])
+    fn = node.child_by_field_name("function")
+    if fn.type == "super":
+        return "super"
+    return _dotted(src, fn) or collapse(src.text(fn))[:160]
+
+
+def _dotted(src: Source, node) -> str | None:
+    parts = []
+    while node.type == "member_expression":
+        prop = node.child_by_field_name("property")
+        if prop.type not in ("property_identifier", "private_property_identifier"):
+            return None
+        parts.append(src.text(prop))
+        node = node.child_by_field_name("object")
+    if node.type in ("identifier", "this"):
+        parts.append(src.text(node))
+    elif node.type == "super" and parts:
+        parts.append("super()")
+    else:
+        return None
+    return ".".join(reversed(parts))
+
+
+def _string(src: Source, node) -> str:
+    return "".join(src.text(c) for c in node.named_children if c.type == "string_fragment")
+
+
+def _imports(src: Source, node):
+    """(local, module, name, line, aliased) for each name an import statement binds."""
+    source = node.child_by_field_name("source")
+    clause = next((c for c in node.named_children if c.type == "import_clause"), None)
+    if source is None or clause is None:
+        return
+    module, ln = _string(src, source), line(node)
+    for part in clause.named_children:
+        if part.type == "identifier":
+            yield src.text(part), module, "default", ln, False
+        elif part.type == "namespace_import":
+            yield src.text(part.named_children[0]), module, None, ln, True
+        elif part.type == "named_imports":
+            for spec in part.named_children:
+                if spec.type != "import_specifier":
+                    continue
+                name = src.text(spec.child_by_field_name("name"))
+                alias = spec.child_by_field_name("alias")
+                yield (src.text(alias) if alias else name), module, name, ln, alias is not None
+
+
+def _exports(src: Source, node) -> list[Export]:
+    ln = line(node)
+    default = any(c.type == "default" for c in node.children)
+    source = node.child_by_field_name("source")
+    module = _string(src, source) if source is not None else None
+    declaration = node.child_by_field_name("declaration")
+    if declaration is not None:
+        named = declaration.named_children if declaration.type in ("lexical_declaration", "variable_declaration") \
+            else [declaration]
+        names = [src.text(n.child_by_field_name("name")) for n in named
+                 if n.child_by_field_name("name") is not None]
+        return [Export("default" if default else n, n, None, ln) for n in names]
+    value = node.child_by_field_name("value")
+    if value is not None:
+        return [Export("default", src.text(value), None, ln)] if value.type == "identifier" else []
+    found = []
+    for child in node.named_children:
+        if child.type == "export_clause":
+            for spec in child.named_children:
+                if spec.type != "export_specifier":  # a comment inside the braces
+                    continue
+                name = src.text(spec.child_by_field_name("name"))
+                alias = spec.child_by_field_name("alias")
+                found.append(Export(src.text(alias) if alias else name, name, module, ln))
+        elif child.type == "namespace_export":
+            found.append(Export(src.text(child.named_children[0]), None, module, ln))
+    if not found and module is not None:
+        found.append(Export("*", None, module, ln))
+    return found
+
+
+def _bind_target(src: Source, node, out: Extracted) -> None:
+    parent = node.parent
+    value = parent.child_by_field_name("value") if parent.type == "variable_declarator" else None
+    if value is not None and value.type in _FUNCTION_VALUES and node.type == "identifier":
+        return  # a function symbol, not a plain binding
+    ln = line(node)
+    if value is not None and value.type == "call_expression" and _is_require(src, value):
+        module = _string(src, value.child_by_field_name("arguments").named_children[0])
+        if node.type == "identifier":
+            out.events.append((node.start_byte, "import", (src.text(node), module, None, ln, True)))
+            return
+        if node.type == "object_pattern":  # `const { a, b: c } = require(...)`
+            for part in node.named_children:
+                if part.type == "shorthand_property_identifier_pattern":
+                    name = src.text(part)
+                    out.events.append((node.start_byte, "import", (name, module, name, ln, False)))
+                elif part.type == "pair_pattern" and part.child_by_field_name("value").type == "identifier":
+                    local = src.text(part.child_by_field_name("value"))
+                    name = src.text(part.child_by_field_name("key"))
+                    out.events.append((node.start_byte, "import", (local, module, name, ln, True)))
+            return
+    for name in _pattern_names(src, node):
+        out.events.append((node.start_byte, "bind", (name, ln, "assign", None)))
+
+
+def _is_require(src: Source, call) -> bool:
+    """``require("./x")``: CommonJS binds the module like an import does."""
+    fn = call.child_by_field_name("function")
+    args = call.child_by_field_name("arguments")
+    return (fn is not None and fn.type == "identifier" and src.text(fn) == "require" and args is not None
+            and len(args.named_children) == 1 and args.named_children[0].type == "string")

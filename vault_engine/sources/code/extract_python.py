@@ -1,0 +1,210 @@
+"""Python: definitions, imports, calls and local bindings from one query pass over the tree.
+
+Scope follows Python's rules where they decide what a call means: decorators, parameter
+defaults, annotations and class bases run in the enclosing scope, so a definition's calls and
+bindings are those inside its body; a class body's own statements belong to the class.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+
+from vault_engine.sources.code.model import Export, Import
+from vault_engine.sources.code.syntax import Extracted, RawDef, Source, collapse, end_line, header, line
+
+EXTRA = """
+(import_statement) @import
+(import_from_statement) @import
+(assignment left: (_) @target)
+(augmented_assignment left: (_) @target)
+(for_statement left: (_) @target)
+(for_in_clause left: (_) @target.inline)
+(named_expression name: (_) @target)
+(as_pattern alias: (_) @target)
+(global_statement) @global
+(nonlocal_statement) @nonlocal
+(lambda parameters: (_) @params.inline)
+"""
+
+_ACCESSOR = re.compile(r"^\w+\.(setter|getter|deleter)$")
+_PROPERTIES = ("property", "cached_property", "functools.cached_property")
+_PATTERNS = ("pattern_list", "tuple_pattern", "list_pattern", "tuple", "list", "parenthesized_expression",
+             "list_splat_pattern", "as_pattern_target", "list_splat")
+
+
+def extra_query(language: str) -> str:
+    """The extractor's own patterns, run in the same pass as the grammar's tags query."""
+    return EXTRA
+
+
+def extract(src: Source, caps: dict, language: str = "python") -> Extracted:
+    """Everything one Python file declares, binds and calls."""
+    out = Extracted()
+    for node in sorted(caps.get("definition.function", []) + caps.get("definition.class", []),
+                       key=lambda n: n.start_byte):
+        out.defs.append(_definition(src, node, out))
+    for call in caps.get("reference.call", []):
+        fn = call.child_by_field_name("function")
+        out.events.append((call.start_byte, "call", (callee(src, fn), line(call))))
+    for node in caps.get("import", []):
+        for fields in _imports(src, node):
+            out.events.append((node.start_byte, "import", fields))
+    for capture, kind in (("target", "assign"), ("target.inline", "inline")):
+        for node in caps.get(capture, []):
+            _bind_target(src, node, kind, out)
+    for capture in ("global", "nonlocal"):
+        for node in caps.get(capture, []):
+            for name in node.named_children:
+                out.events.append((node.start_byte, "bind", (src.text(name), line(node), capture, None)))
+    for node in caps.get("params.inline", []):
+        for name, _ in _parameters(src, node):
+            out.events.append((node.start_byte, "bind", (name, line(node), "inline", None)))
+    return out
+
+
+def _definition(src: Source, node, out: Extracted) -> RawDef:
+    holder = node.parent
+    decorated = holder is not None and holder.type == "decorated_definition"
+    decorators = tuple(src.text(d)[1:].strip() for d in holder.named_children
+                       if d.type == "decorator") if decorated else ()
+    container = holder.parent if decorated else holder
+    in_class = (container is not None and container.type == "block"
+                and container.parent is not None and container.parent.type == "class_definition")
+    body = node.child_by_field_name("body")
+    name = src.text(node.child_by_field_name("name"))
+    if node.type == "class_definition":
+        kind = "class"
+        supers = node.child_by_field_name("superclasses")
+        bases = tuple(src.text(b) for b in supers.named_children if b.type != "keyword_argument") if supers else ()
+    else:
+        kind = "method" if in_class else "function"
+        if in_class and any(d in _PROPERTIES or _ACCESSOR.match(d) for d in decorators):
+            kind = "property"
+        bases = ()
+    d = RawDef(node, name, kind, line(holder if decorated else node), line(node), end_line(node),
+               header(src, node.start_byte, body.start_byte if body else node.end_byte),
+               (body.start_byte, body.end_byte) if body else (node.end_byte, node.end_byte),
+               docstring(src, body), decorators=decorators, bases=bases,
+               stub=any(x == "overload" or x.endswith(".overload") for x in decorators))
+    params = node.child_by_field_name("parameters")
+    if params is not None:
+        found = _parameters(src, params)
+        d.parameters = tuple(n for n, _ in found)
+        out.params.extend((d, n, line(params), a) for n, a in found)
+    return d
+
+
+def docstring(src: Source, body) -> str | None:
+    """The string a body opens with, cleaned like ``inspect.cleandoc`` (escapes not processed)."""
+    if body is None or not body.named_children:
+        return None
+    first = body.named_children[0]
+    if first.type != "expression_statement" or not first.named_children:
+        return None
+    string = first.named_children[0]
+    if string.type != "string":
+        return None
+    text = "".join(src.text(c) for c in string.named_children if c.type == "string_content")
+    return inspect.cleandoc(text) or None
+
+
+def _parameters(src: Source, params) -> list[tuple[str, str | None]]:
+    """(name, annotation as written) of each parameter."""
+    found = []
+    for p in params.named_children:
+        t = p.type
+        if t == "identifier":
+            found.append((src.text(p), None))
+            continue
+        annotation = p.child_by_field_name("type")
+        target = p.child_by_field_name("name")
+        if target is None:  # typed_parameter, *args, **kwargs: the identifier is a child
+            target = next((c for c in p.named_children if c.type in
+                           ("identifier", "list_splat_pattern", "dictionary_splat_pattern")), None)
+        while target is not None and target.type != "identifier":
+            target = next((c for c in target.named_children if c.type == "identifier"), None)
+        if target is not None:
+            found.append((src.text(target), src.text(annotation) if annotation else None))
+    return found
+
+
+def callee(src: Source, fn) -> str:
+    """A call's function in normalized form: ``f``, ``a.b.c``, ``self.m``, ``super().m``."""
+    parts = []
+    node = fn
+    while node.type == "attribute":
+        parts.append(src.text(node.child_by_field_name("attribute")))
+        node = node.child_by_field_name("object")
+    if node.type == "identifier":
+        parts.append(src.text(node))
+    elif (node.type == "call" and parts and src.text(node.child_by_field_name("function")) == "super"
+          and not node.child_by_field_name("arguments").named_children):
+        parts.append("super()")
+    else:
+        return collapse(src.text(fn))[:160]
+    return ".".join(reversed(parts))
+
+
+def _imports(src: Source, node):
+    """(local, module, name, line, aliased) for each name an import statement binds."""
+    ln = line(node)
+    if node.type == "import_statement":
+        for item in node.children_by_field_name("name"):
+            if item.type == "aliased_import":
+                module = src.text(item.child_by_field_name("name"))
+                yield src.text(item.child_by_field_name("alias")), module, None, ln, True
+            else:
+                module = src.text(item)
+                yield module.split(".")[0], module, None, ln, False
+        return
+    module = collapse(src.text(node.child_by_field_name("module_name")))
+    if any(c.type == "wildcard_import" for c in node.named_children):
+        yield "*", module, "*", ln, False
+        return
+    for item in node.children_by_field_name("name"):
+        if item.type == "aliased_import":
+            name = src.text(item.child_by_field_name("name"))
+            yield src.text(item.child_by_field_name("alias")), module, name, ln, True
+        else:
+            name = src.text(item)
+            yield name, module, name, ln, False
+
+
+def _bind_target(src: Source, node, kind: str, out: Extracted) -> None:
+    parent = node.parent
+    if kind == "assign" and parent.type == "assignment" and parent.child_by_field_name("right") is None:
+        kind = "declare"  # `x: int` binds nothing outside a function
+    for name in _target_names(src, node):
+        annotation = parent.child_by_field_name("type") if parent.type == "assignment" else None
+        out.events.append((node.start_byte, "bind",
+                           (name, line(node), kind, src.text(annotation) if annotation else None)))
+        if name == "__all__" and parent.parent is not None and parent.parent.parent is not None \
+                and parent.parent.parent.type == "module":
+            _all_exports(src, parent.child_by_field_name("right"), out)
+
+
+def _target_names(src: Source, node):
+    if node.type == "identifier":
+        yield src.text(node)
+    elif node.type in _PATTERNS:
+        for child in node.named_children:
+            yield from _target_names(src, child)
+
+
+def _all_exports(src: Source, value, out: Extracted) -> None:
+    """``__all__ = ["a", "b"]`` (or ``+=``): the names a star import takes."""
+    if value is None or value.type not in ("list", "tuple"):
+        return
+    for item in value.named_children:
+        if item.type == "string":
+            name = "".join(src.text(c) for c in item.named_children if c.type == "string_content")
+            out.exports.append(Export(name, name, None, line(item)))
+
+
+def reexports(path: str, imports: list[Import]) -> list[Export]:
+    """A package's ``__init__.py`` offers what it imports at module level."""
+    if not path.endswith("__init__.py"):
+        return []
+    return [Export(i.local, i.name, i.module, i.line) for i in imports
+            if i.scope is None and i.local != "*"]

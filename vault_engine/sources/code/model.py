@@ -1,0 +1,132 @@
+"""Value types of the code tap: what one file declares, and the call graph over many files.
+
+Everything here is plain frozen data, so a parsed file can be cached, compared in a test or
+handed to the resolver without tree-sitter in sight (the tree is gone once a file is parsed).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+KINDS = ("function", "method", "class", "interface", "struct", "trait", "impl", "enum", "type",
+         "property", "constructor", "module")
+
+
+@dataclass(frozen=True, slots=True)
+class Symbol:
+    """One definition. ``qualname`` is unique within a file: definitions that share one
+    (overload stubs, a property's getter and setter, conditional redefinitions) are one symbol."""
+
+    qualname: str
+    name: str
+    kind: str
+    line_start: int  # 1-based; the first decorator's line when decorated
+    def_line: int  # the line of the ``def``/``function``/``class`` keyword itself
+    line_end: int
+    signature: str  # the header up to the body, whitespace collapsed
+    docstring: str | None = None
+    parameters: tuple[str, ...] = ()
+    decorators: tuple[str, ...] = ()  # as written, without the "@" (Rust/Java: attributes, annotations)
+    parent: str | None = None  # qualname of the enclosing symbol (Go/Rust methods: the receiver type)
+    bases: tuple[str, ...] = ()  # classes: the bases / extends / implements as written
+
+
+@dataclass(frozen=True, slots=True)
+class Import:
+    """A name bound by an import. ``name`` is None for a whole module (``import a.b``,
+    ``import * as ns``); ``"*"`` for a star import (then ``local`` is ``"*"`` too)."""
+
+    local: str
+    module: str  # as written: "a.b", "..core", "./x", "fmt", "crate::a::b"
+    name: str | None
+    line: int
+    scope: str | None = None  # qualname of the enclosing function; None: module level
+    aliased: bool = False  # ``import a.b as c``: ``c`` is a.b (without ``as``, ``a`` is the package a)
+
+
+@dataclass(frozen=True, slots=True)
+class Export:
+    """A name a module offers to importers beyond its own definitions' names, or states
+    explicitly: ``__all__``, a package ``__init__.py``'s imports, TS/JS ``export``."""
+
+    name: str  # the exported name; "default"; "*" for ``export * from``
+    target: str | None  # the name in this file (``module`` None) or in ``module``; None: the whole module
+    module: str | None  # the module re-exported from, as written; None: this file's own binding
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class Call:
+    """One call site. ``callee`` is normalized: ``foo``, ``self.bar``, ``super().bar``,
+    ``pkg.mod.f``, ``new Cls``, ``this.m``; other shapes keep their (collapsed) text."""
+
+    caller: str | None  # qualname of the enclosing symbol; None: module level
+    callee: str
+    line: int
+
+
+@dataclass(frozen=True, slots=True)
+class Binding:
+    """A name bound in a scope other than by a definition or an import (parameter, assignment,
+    loop target...): what makes a same-named call local, hence unresolved."""
+
+    scope: str | None
+    name: str
+    line: int
+    kind: str  # param | assign | global | nonlocal
+    annotation: str | None = None  # a parameter's declared type as written (Go receiver: its type)
+
+
+@dataclass(frozen=True, slots=True)
+class ParsedSource:
+    """Everything the code tap keeps of one file."""
+
+    path: str
+    language: str
+    lines: int
+    symbols: tuple[Symbol, ...] = ()
+    imports: tuple[Import, ...] = ()
+    exports: tuple[Export, ...] = ()
+    calls: tuple[Call, ...] = ()
+    bindings: tuple[Binding, ...] = ()
+    error: str | None = None  # one line when tree-sitter reported syntax errors
+
+    def symbol(self, qualname: str) -> Symbol | None:
+        """The symbol with this qualified name, if the file defines it."""
+        for sym in self.symbols:
+            if sym.qualname == qualname:
+                return sym
+        return None
+
+
+@dataclass(frozen=True, slots=True)
+class Edge:
+    caller: str  # a code ref: "<path>#<qualname>", or "<path>" for module-level code
+    callee: str
+    path: str  # the file of the call site
+    line: int
+    how: str  # how it was resolved: "name.local", "import", "self", "super", "ctor.init", ...
+
+
+@dataclass(frozen=True, slots=True)
+class CallGraph:
+    edges: tuple[Edge, ...]
+    unresolved: dict[str, int] = field(default_factory=dict)  # reason -> number of call sites
+    definitions: dict[str, tuple[str, Symbol | None]] = field(default_factory=dict)  # ref -> (path, symbol)
+
+
+@dataclass(frozen=True, slots=True)
+class Reached:
+    """A node a traversal reached, ``hops`` calls away from where it started."""
+
+    ref: str
+    hops: int
+
+
+@dataclass(frozen=True, slots=True)
+class Traversal:
+    start: str
+    direction: str  # callers | callees
+    depth: int
+    nodes: tuple[Reached, ...]
+    edges: tuple[Edge, ...]

@@ -1,0 +1,116 @@
+"""The tables the resolvers look names up in, built once over every parsed file.
+
+A scope is ``(path, qualname)``; ``qualname`` None is the module. Each scope knows the
+definitions, imports and other bindings made directly in it, so resolving a name is a walk
+outward through scopes that stops at the first one that binds it.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Mapping
+from pathlib import PurePosixPath
+
+from vault_engine.sources.code.model import ParsedSource, Symbol
+
+CLASS_KINDS = ("class", "interface", "struct", "trait", "enum", "impl")
+_CHAIN = re.compile(r"^(?:super\(\)|[\w$#]+)(?:\.[\w$#]+)*$")
+
+
+class Miss(Exception):
+    """A call that does not resolve; ``reason`` is its category in the unresolved counts."""
+
+    def __init__(self, reason: str):
+        super().__init__(reason)
+        self.reason = reason
+
+
+def callee_parts(callee: str) -> tuple[bool, list[str]] | None:
+    """(is a ``new`` call, the dotted parts) of a normalized callee; None for any other shape."""
+    is_new = callee.startswith("new ")
+    text = callee[4:] if is_new else callee
+    if not _CHAIN.match(text):
+        return None
+    return is_new, text.split(".")
+
+
+def python_module(path: str) -> tuple[str, bool]:
+    """Dotted module name of a Python file (below a ``src/`` folder when there is one), and
+    whether it is a package's ``__init__``."""
+    parts = list(PurePosixPath(path).with_suffix("").parts)
+    if "src" in parts[:-1]:
+        parts = parts[parts.index("src") + 1:]
+    is_package = parts[-1] == "__init__"
+    if is_package:
+        parts = parts[:-1]
+    return ".".join(parts), is_package
+
+
+class Index:
+    """Per-scope tables over all files."""
+
+    def __init__(self, files: Mapping[str, ParsedSource]):
+        self.files = files
+        self.symbols: dict[str, dict[str, Symbol]] = {}
+        self.children: dict[tuple, dict[str, Symbol]] = defaultdict(dict)
+        self.imports: dict[tuple, dict[str, list]] = defaultdict(lambda: defaultdict(list))
+        self.bindings: dict[tuple, dict[str, list]] = defaultdict(lambda: defaultdict(list))
+        self.stars: dict[tuple, list] = defaultdict(list)
+        self.modules: dict[str, str] = {}  # Python dotted name -> path; the first file wins
+        self.packages: set[str] = set()
+        for path, parsed in sorted(files.items()):
+            self._add(path, parsed)
+
+    def _add(self, path: str, parsed: ParsedSource) -> None:
+        table = self.symbols[path] = {}
+        for sym in parsed.symbols:
+            table[sym.qualname] = sym
+            self.children[(path, sym.parent)].setdefault(sym.name, sym)
+        for imp in parsed.imports:
+            if imp.local == "*":
+                self.stars[(path, imp.scope)].append(imp)
+            else:
+                self.imports[(path, imp.scope)][imp.local].append(imp)
+        for b in parsed.bindings:
+            self.bindings[(path, b.scope)][b.name].append(b)
+        if parsed.language == "python":
+            name, is_package = python_module(path)
+            self.modules.setdefault(name, path)
+            if is_package:
+                self.packages.add(name)
+
+    def symbol(self, path: str, qualname: str | None) -> Symbol | None:
+        return self.symbols.get(path, {}).get(qualname) if qualname else None
+
+    def is_class(self, path: str, qualname: str | None) -> bool:
+        sym = self.symbol(path, qualname)
+        return sym is not None and sym.kind in CLASS_KINDS
+
+    def chain(self, path: str, qualname: str | None) -> list[str | None]:
+        """The scopes a name is looked up in from ``qualname``: itself, then outward to the
+        module. A class body is visible only to its own statements, not to its methods."""
+        out: list[str | None] = []
+        current = qualname
+        while current is not None:
+            if not (out and self.is_class(path, current)):
+                out.append(current)
+            sym = self.symbol(path, current)
+            current = sym.parent if sym is not None and sym.parent != current else None
+        out.append(None)
+        return out
+
+    def last_binding(self, path: str, scope: str | None, name: str):
+        """At module and class level the last binding in source order decides: a
+        ("def", Symbol) | ("import", Import) | ("assign", Binding), or None."""
+        key = (path, scope)
+        found = []
+        sym = self.children.get(key, {}).get(name)
+        if sym is not None:
+            found.append((sym.def_line, 2, ("def", sym)))
+        for imp in self.imports.get(key, {}).get(name, ()):
+            found.append((imp.line, 1, ("import", imp)))
+        for b in self.bindings.get(key, {}).get(name, ()):
+            if b.kind == "assign":
+                found.append((b.line, 0, ("assign", b)))
+        return max(found, key=lambda f: (f[0], f[1]))[2] if found else None

@@ -1,0 +1,182 @@
+"""Resolve Go, Rust and Java calls as far as their syntax shows, never further.
+
+Go: a package is a folder; ``F()`` is a package-level function of it, ``r.M()`` a method of
+``r``'s declared type (receiver, parameter, ``var``) in the package; an import of an
+in-repo folder (its path ends with the folder) reaches that package's functions. Rust: the
+same file only (``f()``, ``Type::m()``, ``Self::m()``, ``self.m()``). Java: methods of the
+enclosing class and its in-repo bases, ``new C()`` to C's constructor, ``x.m()`` through
+x's declared type; classes by simple name in the file, its package folder, or an import.
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from pathlib import PurePosixPath
+
+from vault_engine.sources.code.scopes import CLASS_KINDS, Index, Miss, callee_parts
+
+
+class StaticResolver:
+    def __init__(self, index: Index):
+        self.index = index
+        self.folders: dict[tuple[str, str], list[str]] = defaultdict(list)  # (language, dir) -> paths
+        for path, parsed in index.files.items():
+            self.folders[(parsed.language, str(PurePosixPath(path).parent))].append(path)
+
+    def resolve(self, path: str, caller: str | None, callee: str) -> tuple[str, str, str]:
+        """(callee path, callee qualname, how) or raises ``Miss``."""
+        shape = callee_parts(callee)
+        if shape is None:
+            raise Miss("dynamic")
+        is_new, parts = shape
+        language = self.index.files[path].language
+        if language == "java":
+            return self._java(path, caller, is_new, parts)
+        if len(parts) == 1:
+            self._not_local(path, caller, parts[0])
+            return self._package_function(path, parts[0], language)
+        head, name = ".".join(parts[:-1]), parts[-1]
+        if language == "rust" and head == "Self":
+            owner = self.index.symbol(path, caller)
+            head = owner.parent if owner is not None and owner.parent else head
+        typ = self._declared_type(path, caller, head) if "." not in head else None
+        if typ is not None:
+            return self._method(path, typ, name, language, "receiver")
+        if language == "rust" or head[:1].isupper():
+            return self._method(path, head, name, language, "type")
+        return self._go_import(path, caller, head, name)
+
+    def _not_local(self, path, caller, name):
+        for scope in self.index.chain(path, caller):
+            if scope is not None and name in self.index.bindings.get((path, scope), {}):
+                raise Miss("local")
+
+    def _declared_type(self, path, caller, name) -> str | None:
+        for scope in self.index.chain(path, caller):
+            binds = self.index.bindings.get((path, scope), {}).get(name)
+            if binds:
+                types = {b.annotation for b in binds}
+                return types.pop() if len(types) == 1 and None not in types else "?"
+        return None
+
+    def _same_package(self, path, language) -> list[str]:
+        if language == "go":
+            return sorted(self.folders[(language, str(PurePosixPath(path).parent))])
+        return [path]
+
+    def _package_function(self, path, name, language, how="package"):
+        for p in self._same_package(path, language):
+            sym = self.index.children.get((p, None), {}).get(name)
+            if sym is not None:
+                if sym.kind in CLASS_KINDS or sym.kind == "type":
+                    raise Miss("conversion")
+                return p, sym.qualname, how if p != path else "name.module"
+        raise Miss("builtin_or_global")
+
+    def _method(self, path, typ, name, language, how):
+        if typ == "?":
+            raise Miss("local")
+        for p in self._same_package(path, language):
+            sym = self.index.symbol(p, f"{typ}.{name}")
+            if sym is not None:
+                return p, sym.qualname, how
+        raise Miss("no_such_member")
+
+    def _go_import(self, path, caller, head, name):
+        imports = self.index.imports.get((path, None), {}).get(head)
+        if not imports:
+            raise Miss("attribute")
+        spec = imports[-1].module
+        matches = [folder for (language, folder) in self.folders if language == "go"
+                   and folder != "." and (spec == folder or spec.endswith("/" + folder))]
+        if len(matches) != 1:
+            raise Miss("external")
+        for p in sorted(self.folders[("go", matches[0])]):
+            sym = self.index.children.get((p, None), {}).get(name)
+            if sym is not None and sym.kind == "function":
+                return p, sym.qualname, "import"
+        raise Miss("no_such_member")
+
+    # ---- Java ---------------------------------------------------------------------------
+    def _java(self, path, caller, is_new, parts):
+        cls = self._enclosing_class(path, caller)
+        if is_new:
+            found = self._java_class(path, ".".join(parts))
+            if found is None:
+                raise Miss("external")
+            ctor = self.index.symbol(found[0], f"{found[1].qualname}.{found[1].name}")
+            return (found[0], ctor.qualname, "ctor.init") if ctor else (found[0], found[1].qualname, "ctor.class")
+        if len(parts) == 1:
+            if parts[0] in ("super", "this"):  # an explicit constructor invocation
+                target = cls if parts[0] == "this" else self._first_base(*cls) if cls else None
+                if target is None:
+                    raise Miss("super")
+                ctor = self.index.symbol(target[0], f"{target[1].qualname}.{target[1].name}")
+                if ctor is None:
+                    raise Miss("super")
+                return target[0], ctor.qualname, "super" if parts[0] == "super" else "self"
+            if cls is None:
+                raise Miss("builtin_or_global")
+            return self._java_member(cls, parts[0], "self")
+        head, name = ".".join(parts[:-1]), parts[-1]
+        if head in ("this", "super()"):
+            if cls is None:
+                raise Miss("this")
+            return self._java_member(cls, name, "self" if head == "this" else "super", skip_first=head != "this")
+        typ = self._declared_type(path, caller, head) if "." not in head else None
+        target = self._java_class(path, typ if typ else head)
+        if target is None or typ == "?":
+            raise Miss("local" if typ == "?" else "external")
+        return self._java_member(target, name, "receiver" if typ else "type")
+
+    def _enclosing_class(self, path, caller):
+        current = self.index.symbol(path, caller)
+        while current is not None and current.kind not in CLASS_KINDS:
+            current = self.index.symbol(path, current.parent)
+        return (path, current) if current is not None else None
+
+    def _java_member(self, cls, name, how, skip_first=False):
+        for cpath, c in self._java_mro(*cls)[1 if skip_first else 0:]:
+            sym = self.index.symbol(cpath, f"{c.qualname}.{name}")
+            if sym is not None:
+                return cpath, sym.qualname, how
+        raise Miss("no_such_member")
+
+    def _java_mro(self, path, cls, seen=None):
+        seen = seen if seen is not None else set()
+        if (path, cls.qualname) in seen:
+            return []
+        seen.add((path, cls.qualname))
+        out = [(path, cls)]
+        for base in cls.bases:
+            found = self._java_class(path, base.split("<")[0].strip())
+            if found is not None:
+                out += [c for c in self._java_mro(*found, seen) if c not in out]
+        return out
+
+    def _first_base(self, path, cls):
+        for base in cls.bases[:1]:
+            return self._java_class(path, base.split("<")[0].strip())
+        return None
+
+    def _java_class(self, path, name):
+        """A class by simple name: in this file, its package folder, or an import."""
+        simple = name.split(".")[-1]
+        for sym in self.index.symbols.get(path, {}).values():
+            if sym.name == simple and sym.kind in CLASS_KINDS:
+                return path, sym
+        for p in self._folder(path):
+            sym = self.index.children.get((p, None), {}).get(simple)
+            if sym is not None and sym.kind in CLASS_KINDS:
+                return p, sym
+        for imp in self.index.imports.get((path, None), {}).get(simple, ()):
+            want = f"{imp.module.replace('.', '/')}/{simple}.java"
+            for p, parsed in self.index.files.items():
+                if parsed.language == "java" and (p == want or p.endswith("/" + want)):
+                    sym = self.index.children.get((p, None), {}).get(simple)
+                    if sym is not None:
+                        return p, sym
+        return None
+
+    def _folder(self, path):
+        return sorted(self.folders[("java", str(PurePosixPath(path).parent))])
