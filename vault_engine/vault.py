@@ -213,7 +213,7 @@ class Vault:
               vector_cache: str | os.PathLike[str] | None = None) -> IndexReport:
         """Bring the index up to date with the vault (incremental unless ``rebuild``): words
         first, then vectors for every section without them (unless ``embed`` is False).
-        ``vector_cache`` is a shared cache folder, instead of ``[model] vector_cache``."""
+        ``vector_cache`` is a shared cache folder, instead of ``[model] vector_cache``.
 
         A rebuild, a first index and the repair of a damaged ledger build a whole new
         generation beside the live index and swap it in at once (indexing/generations.py):
