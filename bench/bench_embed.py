@@ -2,6 +2,12 @@
 
 Measures, with the real model on this machine:
 
+0. sections per second inside a cold ``vault-engine index`` (a new process: imports, model
+   load, the ONNX export when it is missing, windows, encode, cache, FAISS, ledger) against a
+   bare ``SentenceTransformer.encode`` of the same sections (heading-split, truncated at 256
+   tokens, batch 32, the same thread count), alternated in one run; then one edit indexed
+   cold with its embedding, and a second clone of the vault indexed with the shared vector
+   cache against a words-only index;
 1. embedding throughput inside ``index`` (the embedding phase: windows, encode, cache, FAISS,
    ledger) against a bare ``model.encode`` of exactly the same window texts, for the model's
    256-token window and for a 128-token window;
@@ -15,7 +21,8 @@ Measures, with the real model on this machine:
    length asks for), queries embedded by the real model through its ONNX export (what `search`
    uses once `index` has written it); plus where the time goes.
 
-``--notes N`` limits the throughput runs to the first N notes of the corpus (default: all).
+``--notes N`` limits the throughput runs to the first N notes of the corpus (default: all);
+``--threads N`` is ``[model] threads`` for the index and torch's threads for bare encode.
 ``--write`` puts the tables into bench/RESULTS.md between ``<!-- semantic-speed -->`` markers
 (inside the ``<!-- semantic -->`` section).
 """
@@ -40,6 +47,148 @@ WORK = Path(tempfile.gettempdir()) / "vault-engine-bench"
 SEARCH_QUERIES = 120
 
 
+# -- 0. sections per second inside `vault-engine index`, against bare encode ---------------------
+
+BARE_ENCODE = """
+import json, sys, time
+from pathlib import Path
+started = time.perf_counter()
+import torch
+from sentence_transformers import SentenceTransformer
+from vault_engine.stores.embedder import bundled_model_path
+torch.set_num_threads(int(sys.argv[2]))
+model = SentenceTransformer(bundled_model_path(), device="cpu")
+model.max_seq_length = 256
+texts = json.loads(Path(sys.argv[1]).read_text())
+loaded, cpu = time.perf_counter(), time.process_time()
+model.encode(texts, batch_size=32, normalize_embeddings=True, show_progress_bar=False)
+print(json.dumps({"load_s": loaded - started, "encode_s": time.perf_counter() - loaded,
+                  "encode_cpu_s": time.process_time() - cpu}))
+"""
+
+
+def section_texts(root: Path) -> list[str]:
+    """Each section as the issue's bare baseline embeds it: title and heading path, then the
+    body, one text per section (the model truncates at 256 tokens)."""
+    from vault_engine.indexing.embedding import section_prefix
+    from vault_engine.parsing.sections import section_body
+    from vault_engine.vault import Vault
+
+    with Vault(root) as vault:
+        rows = vault.ledger.texts_to_embed([sid for sid, _ in vault.ledger.sections_to_embed()])
+    return [f"{section_prefix(title, path)}\n{section_body(text, path[-1] if path else None).strip()}"
+            for _, _, title, path, text in rows]
+
+
+def bare_encode(texts: list[str], threads: int, work: Path) -> dict:
+    """``SentenceTransformer.encode`` of ``texts`` in a fresh process: load and encode seconds."""
+    listing = work / "bare-texts.json"
+    listing.write_text(json.dumps(texts))
+    done = subprocess.run([sys.executable, "-c", BARE_ENCODE, str(listing), str(threads)],
+                          capture_output=True, text=True, timeout=6 * 3600, check=True)
+    return json.loads(done.stdout.strip().splitlines()[-1])
+
+
+def words_only_copy(source: Path, work: Path, name: str, threads: int) -> Path:
+    """A fresh copy with ``[model] threads`` set and its words indexed: what is left is embedding."""
+    root = common.fresh_copy(source, work, name)
+    (root / "vault-engine.toml").write_text(f"[model]\nthreads = {threads}\n")
+    run = common.run_cli(["--vault", str(root), "index", "--no-embed", "--json"])
+    if run.returncode != 0:
+        raise RuntimeError(f"index --no-embed failed: {run.stderr.strip()}")
+    return root
+
+
+def embedding_run(root: Path, *extra: str) -> common.CliRun:
+    """A cold ``vault-engine index`` of a vault whose words are indexed: its embedding phase,
+    process start and model load included."""
+    run = common.run_cli(["--vault", str(root), "index", "--json", *extra], sample_memory=True, timeout=6 * 3600)
+    if run.returncode != 0:
+        raise RuntimeError(f"index failed: {run.stderr.strip()}")
+    return run
+
+
+def index_vs_bare(source: Path, work: Path, threads: int, repeats: int) -> dict:
+    """Sections/s inside ``vault-engine index`` (cold, export made; and with the export there)
+    against bare encode of the same sections, alternated ``repeats`` times; best of each."""
+    texts = section_texts(words_only_copy(source, work, "texts", threads))
+    bare, cold, warm = [], [], []
+    export = None
+    for repeat in range(repeats):
+        bare.append(bare_encode(texts, threads, work))
+        root = words_only_copy(source, work, f"cold{repeat}", threads)
+        cold.append(embedding_run(root, "--vector-cache", str(work / f"shared{repeat}")))
+        export = next((root / ".vault-engine/index").glob("query-model-*.onnx"))
+        root = words_only_copy(source, work, f"warm{repeat}", threads)
+        shutil.copy2(export, root / ".vault-engine/index" / export.name)  # as a later run finds it
+        warm.append(embedding_run(root))
+    encode_s = min(b["encode_s"] for b in bare)
+    best = lambda runs: min(runs, key=lambda r: r.seconds)  # noqa: E731
+    return {"sections": len(texts), "threads": threads, "repeats": repeats,
+            "bare_s": encode_s, "bare_load_s": min(b["load_s"] for b in bare),
+            "bare_cpu_s": min(b["encode_cpu_s"] for b in bare),
+            "cold": best(cold), "warm": best(warm), "bare_sps": len(texts) / encode_s,
+            "cold_sps": len(texts) / best(cold).seconds, "warm_sps": len(texts) / best(warm).seconds,
+            "runtime": json.loads(best(warm).stdout).get("embedded") and _runtime(root)}
+
+
+def _runtime(root: Path) -> str:
+    run = common.run_cli(["--vault", str(root), "status", "--json"])
+    return (json.loads(run.stdout)["semantic"]["last_run"] or {}).get("runtime") or "?"
+
+
+def edit_runs(root: Path, runs: int = 3) -> dict:
+    """One note edited, then a cold ``vault-engine index``: with its embedding, and words only."""
+    notes = sorted(p for p in root.rglob("*.md") if ".vault-engine" not in p.parts)
+    seconds: dict[str, list[float]] = {"embed": [], "words": []}
+    for run in range(runs):
+        for mode, extra in (("embed", []), ("words", ["--no-embed"])):
+            note = notes[(2 * run + len(seconds[mode]) + (mode == "words")) % len(notes)]
+            note.write_text(note.read_text() + f"\n\nEdited for the bench, run {run} {mode}.\n")
+            done = common.run_cli(["--vault", str(root), "index", "--json", *extra])
+            if done.returncode != 0:
+                raise RuntimeError(f"index failed: {done.stderr.strip()}")
+            seconds[mode].append(done.seconds)
+    embedded = json.loads(done.stdout)  # the last words-only run: nothing embedded
+    return {"embed_s": common.median(seconds["embed"]), "words_s": common.median(seconds["words"]),
+            "runs": runs, "last": embedded}
+
+
+def clone_with_cache(source: Path, work: Path, shared: Path) -> dict:
+    """A second clone indexed with the shared cache, against a words-only index of a third."""
+    clone = common.fresh_copy(source, work, "clone")
+    with_cache = common.run_cli(["--vault", str(clone), "index", "--vector-cache", str(shared), "--json"])
+    words = common.run_cli(["--vault", str(common.fresh_copy(source, work, "words")), "index", "--no-embed", "--json"])
+    status = json.loads(common.run_cli(["--vault", str(clone), "status", "--json"]).stdout)["semantic"]
+    return {"clone_s": with_cache.seconds, "words_s": words.seconds, "last_run": status["last_run"],
+            "coverage": status["coverage"]}
+
+
+def index_table(r: dict, edit: dict, clone: dict) -> str:
+    cold, warm = r["cold"], r["warm"]
+    rows = [["bare `SentenceTransformer.encode` (model loaded: "
+             f"{r['bare_load_s']:.1f} s not counted)", f"{r['bare_s']:.1f}", f"{r['bare_cpu_s']:.1f}",
+             f"{r['bare_sps']:.1f}", "1.00x", ""],
+            ["`vault-engine index`, cold: torch loaded once to export", f"{cold.seconds:.1f}",
+             f"{cold.cpu_seconds:.1f}", f"{r['cold_sps']:.1f}", f"**{r['cold_sps'] / r['bare_sps']:.2f}x**",
+             f"{cold.max_rss_mb:.0f}"],
+            ["`vault-engine index`, the export already there (no torch)", f"{warm.seconds:.1f}",
+             f"{warm.cpu_seconds:.1f}", f"{r['warm_sps']:.1f}", f"**{r['warm_sps'] / r['bare_sps']:.2f}x**",
+             f"{warm.max_rss_mb:.0f}"]]
+    table = common.markdown_table(["embedding the sections", "wall s", "CPU s", "sections/s",
+                                   "vs bare (target >= 1.5x)", "peak RSS MB, largest process"], rows)
+    last = clone["last_run"] or {}
+    return "\n".join([
+        table, "",
+        f"One edited note, cold `vault-engine index` with its embedding: **{edit['embed_s']:.2f} s** "
+        f"(median of {edit['runs']}; target <= 1 s), against {edit['words_s']:.2f} s words only (`--no-embed`).",
+        "",
+        f"A second clone indexed with `--vector-cache` (computed {last.get('computed')}, "
+        f"{last.get('shared_cache')} from the shared cache, coverage {clone['coverage']:.0%}): "
+        f"**{clone['clone_s']:.2f} s** against {clone['words_s']:.2f} s for a words-only index "
+        f"(**{clone['clone_s'] / clone['words_s']:.2f}x**, target <= 2x)."])
+
+
 # -- 1. throughput -----------------------------------------------------------------------
 
 def corpus_subset(target: Path, notes: int | None) -> Path:
@@ -62,6 +211,9 @@ def throughput(embedder, root: Path, repeats: int) -> dict:
 
     with Vault(root, embedder=embedder) as vault:
         vault.index(embed=False)
+        embedder.query_dir = vault.config.index_dir
+        if embedder.save_query_model() is not None:  # as `index` does before it embeds
+            raise RuntimeError("the ONNX export failed")
         rows = vault.ledger.texts_to_embed([sid for sid, _ in vault.ledger.sections_to_embed()])
         cache_path = vault.config.index_dir / CACHE_FILE
         cache = VectorCache(cache_path, model_key(embedder))
@@ -84,7 +236,7 @@ def throughput(embedder, root: Path, repeats: int) -> dict:
     return {"sections": len(rows), "windows": len(texts), "bare_s": bare_s, "phase_s": phase_s,
             "bare_wps": len(texts) / bare_s, "phase_wps": len(texts) / phase_s,
             "ratio": bare_s / phase_s, "sections_per_s": len(rows) / phase_s, "repeats": repeats,
-            "threads": _torch_threads()}
+            "threads": _torch_threads(), "runtime": embedder.runtime}
 
 
 def _torch_threads() -> int:
@@ -96,13 +248,13 @@ def _torch_threads() -> int:
 def throughput_table(results: dict[int, dict]) -> str:
     rows = []
     for window, r in results.items():
-        rows.append([f"{window}", f"{r['sections']}", f"{r['windows']}",
+        rows.append([f"{window} ({r['runtime']})", f"{r['sections']}", f"{r['windows']}",
                      f"{r['bare_wps']:.1f} ({r['bare_s']:.1f} s)",
                      f"{r['phase_wps']:.1f} ({r['phase_s']:.1f} s)",
                      f"{r['sections_per_s']:.1f}", f"**{r['ratio']:.0%}**"])
     return common.markdown_table(
-        ["window tokens", "sections", "windows", "bare encode, windows/s", "inside index, windows/s",
-         "sections/s inside index", "inside / bare (target >= 90%)"], rows)
+        ["window tokens (runtime inside)", "sections", "windows", "bare encode, windows/s",
+         "inside index, windows/s", "sections/s inside index", "inside / bare"], rows)
 
 
 # -- 2. full index ------------------------------------------------------------------------
@@ -231,9 +383,17 @@ def search_table(r: dict) -> str:
 # -- command line -----------------------------------------------------------------------------
 
 def render(machine: str, speeds: dict[int, dict], full: dict[str, common.CliRun], search: dict | None,
-           interrupted: dict | None = None) -> str:
-    parts = ["### Speed and memory (bench/bench_embed.py)", "", machine + ".", "",
-             f"**Embedding throughput** (torch threads: {next(iter(speeds.values()))['threads']}, "
+           interrupted: dict | None = None, inside: tuple | None = None) -> str:
+    parts = ["### Speed and memory (bench/bench_embed.py)", "", machine + ".", ""]
+    if inside:
+        r = inside[0]
+        parts += [f"**Sections per second inside `vault-engine index`** ({r['sections']} sections, "
+                  f"{r['threads']} thread(s) on both sides, runs alternated {r['repeats']} times, the fastest "
+                  "of each counts; `index` times a new process embedding a vault whose words are indexed: "
+                  "imports, model load, windows, encode, cache, FAISS, ledger; the runtime inside "
+                  f"is {r['runtime']}):", "", index_table(*inside), ""]
+    parts += [] if not speeds else [
+             f"**Embedding throughput** (threads: {next(iter(speeds.values()))['threads']}, "
              "the default `max(1, cpu_count - 1)`; "
              "same window texts, same loaded model; `inside index` is `Vault.embed_pending()`: "
              "tokenizing into windows, encoding, cache, FAISS and ledger writes; bare and inside runs "
@@ -269,6 +429,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--notes", type=int, default=None, help="throughput on the first N notes only")
     parser.add_argument("--repeats", type=int, default=2, help="alternating runs per throughput figure")
+    parser.add_argument("--threads", type=int, default=0,
+                        help="[model] threads for index and torch threads for bare encode (0: cpu_count - 1)")
+    parser.add_argument("--no-windows", action="store_true",
+                        help="skip the windows/s comparison for the 256- and 128-token windows")
     parser.add_argument("--full", action=argparse.BooleanOptionalAction, default=True,
                         help="also time a full cold CLI index of the corpus (default: on)")
     parser.add_argument("--interrupt-after", type=float, default=0, metavar="S",
@@ -287,10 +451,17 @@ def main(argv: list[str] | None = None) -> int:
     from vault_engine.stores.embedder import ModelSpec, SentenceTransformerEmbedder
 
     WORK.mkdir(parents=True, exist_ok=True)
+    from vault_engine.stores.embedder import thread_count
+
     with tempfile.TemporaryDirectory(dir=WORK, prefix="embed-") as scratch:
         work = Path(scratch)
+        source = corpus_subset(work / "subset", args.notes)
+        threads = thread_count(args.threads)
+        r = index_vs_bare(source, work, threads, args.repeats)
+        inside = (r, edit_runs(work / "cold0"), clone_with_cache(source, work, work / "shared0"))
+        print(f"inside index: {inside}", file=sys.stderr)
         speeds = {}
-        for window in (256, 128):
+        for window in () if args.no_windows else (256, 128):
             embedder = SentenceTransformerEmbedder(ModelSpec(window_tokens=window))
             speeds[window] = throughput(embedder, corpus_subset(work / f"w{window}", args.notes), args.repeats)
             print(f"window {window}: {speeds[window]}", file=sys.stderr)
@@ -311,7 +482,7 @@ def main(argv: list[str] | None = None) -> int:
             import bench_core
 
             search = search_speed(bench_core.synthetic_vault(args.search_notes, 1), work)
-    text = render(machine, speeds, full, search, interrupted)
+    text = render(machine, speeds, full, search, interrupted, inside)
     print(text)
     if args.write:
         from eval_search import write_semantic

