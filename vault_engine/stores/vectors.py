@@ -16,16 +16,21 @@ pay for the model again.
 
 from __future__ import annotations
 
+import logging
 import os
 import sqlite3
-from collections.abc import Container, Iterable, Sequence
+from collections.abc import Callable, Container, Iterable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 from vault_engine.errors import IndexDamaged
+from vault_engine.stores.ledger import is_corruption
 
 if TYPE_CHECKING:
     import numpy as np
+
+log = logging.getLogger(__name__)
+T = TypeVar("T")
 
 WINDOW_BITS = 16
 MAX_WINDOWS = 1 << WINDOW_BITS
@@ -211,19 +216,42 @@ class VectorCache:
     """(model key, text hash) -> the section's window vectors, in a SQLite file.
 
     The model key names the model and the recipe that made the text, so vectors of another
-    model or recipe are never returned.
+    model or recipe are never returned. The file is only a cache: found damaged (a garbled
+    page, a truncated file), it is replaced by an empty one with a warning, and what it held
+    is computed again; it never stops an index run.
     """
 
     def __init__(self, path: Path, model_key: str):
         path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = path
         self.model_key = model_key
-        self.db = sqlite3.connect(path, timeout=30)
-        self.db.execute("PRAGMA journal_mode=WAL")
-        self.db.execute("PRAGMA synchronous=NORMAL")
-        self.db.execute(
+        self.db = self._recover(self._open)
+
+    def _open(self) -> sqlite3.Connection:
+        db = sqlite3.connect(self.path, timeout=30)
+        db.execute("PRAGMA journal_mode=WAL")
+        db.execute("PRAGMA synchronous=NORMAL")
+        db.execute(
             "CREATE TABLE IF NOT EXISTS vectors (model TEXT NOT NULL, hash TEXT NOT NULL,"
             " windows INTEGER NOT NULL, dim INTEGER NOT NULL, data BLOB NOT NULL,"
             " PRIMARY KEY (model, hash))")
+        return db
+
+    def _recover(self, action: Callable[[], T], empty: T | None = None) -> T:
+        """Run ``action``; on a damaged file start an empty cache and run it once more."""
+        try:
+            return action()
+        except sqlite3.DatabaseError as exc:
+            if not is_corruption(exc):
+                raise
+            log.warning("the vector cache %s is damaged (%s): starting an empty one (it is only a cache)",
+                        self.path, exc)
+            if getattr(self, "db", None) is not None:
+                self.db.close()
+            for suffix in ("", "-wal", "-shm"):
+                Path(f"{self.path}{suffix}").unlink(missing_ok=True)
+            self.db = self._open()
+            return action() if empty is None else empty
 
     def close(self) -> None:
         """Close the SQLite connection."""
@@ -231,10 +259,12 @@ class VectorCache:
 
     def get_many(self, hashes: Iterable[str]) -> dict[str, np.ndarray]:
         """The cached window vectors of these texts (absent ones are left out)."""
+        return self._recover(lambda: self._get_many(list(set(hashes))), empty={})
+
+    def _get_many(self, wanted: list[str]) -> dict[str, np.ndarray]:
         import numpy as np
 
         found = {}
-        wanted = list(set(hashes))
         for start in range(0, len(wanted), 500):
             chunk = wanted[start:start + 500]
             marks = ",".join("?" * len(chunk))
@@ -247,23 +277,29 @@ class VectorCache:
 
     def put_many(self, items: dict[str, np.ndarray]) -> None:
         """Store each text hash's window vectors (rows in window order), in one commit."""
-        with self.db:
-            self.db.executemany(
-                "INSERT OR REPLACE INTO vectors(model, hash, windows, dim, data) VALUES (?,?,?,?,?)",
-                [(self.model_key, digest, v.shape[0], v.shape[1], v.astype("float32").tobytes())
-                 for digest, v in items.items()])
+        rows = [(self.model_key, digest, v.shape[0], v.shape[1], v.astype("float32").tobytes())
+                for digest, v in items.items()]
+
+        def put() -> None:
+            with self.db:
+                self.db.executemany(
+                    "INSERT OR REPLACE INTO vectors(model, hash, windows, dim, data) VALUES (?,?,?,?,?)", rows)
+        self._recover(put)
 
     def prune(self, keep: set[str]) -> int:
         """Drop every vector not of this model or not in ``keep``; returns how many went."""
-        stored = self.db.execute("SELECT model, hash FROM vectors").fetchall()
-        doomed = [(m, h) for m, h in stored if m != self.model_key or h not in keep]
-        with self.db:
-            self.db.executemany("DELETE FROM vectors WHERE model=? AND hash=?", doomed)
-        return len(doomed)
+        def prune() -> int:
+            stored = self.db.execute("SELECT model, hash FROM vectors").fetchall()
+            doomed = [(m, h) for m, h in stored if m != self.model_key or h not in keep]
+            with self.db:
+                self.db.executemany("DELETE FROM vectors WHERE model=? AND hash=?", doomed)
+            return len(doomed)
+        return self._recover(prune, empty=0)
 
     def count(self) -> int:
         """Texts cached for this model."""
-        return self.db.execute("SELECT COUNT(*) FROM vectors WHERE model=?", (self.model_key,)).fetchone()[0]
+        return self._recover(lambda: self.db.execute(
+            "SELECT COUNT(*) FROM vectors WHERE model=?", (self.model_key,)).fetchone()[0], empty=0)
 
 
 def _faiss():
