@@ -1,4 +1,4 @@
-"""Architecture rules from DESIGN.md, enforced by walking the AST of every module.
+"""Architecture rules of docs/architecture.md, enforced by walking the AST of every module.
 
 1. Imports point down the layers only.
 2. Heavy libraries are never imported at module level in the core.

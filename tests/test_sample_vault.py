@@ -49,7 +49,7 @@ def test_indexes_cleanly_with_one_deliberate_unresolved_link(vault):
     assert status["notes"] == len(list(SAMPLE_VAULT.rglob("*.md")))  # .obsidian/ holds no note
 
 
-# (source, raw link) -> the ref it must resolve to: one row per link form of DESIGN.md.
+# (source, raw link) -> the ref it must resolve to: one row per link form the README lists.
 EXPECTED_LINKS = {
     ("README.md", "[[audio-pipeline]]"): "specs/audio-pipeline.md",
     ("README.md", "[[auth-sessions|how sessions work]]"): "specs/auth-sessions.md",

@@ -2,7 +2,7 @@
 
 Parsing produces :class:`ParsedNote`; the stores keep them; retrieval hands back
 :class:`Hit`; the shells render ``to_json()`` of the results. JSON field names follow the
-agent contract in DESIGN.md: fields may be added, never renamed.
+agent contract in the README: fields may be added, never renamed.
 """
 
 from __future__ import annotations

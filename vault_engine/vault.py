@@ -95,7 +95,7 @@ class Vault:
 
     @classmethod
     def open(cls, path: str | os.PathLike[str] | None = None) -> Vault:
-        """The vault at ``path``, or found as DESIGN.md says (env var, then upward search)."""
+        """The vault at ``path``, or found as the README says (env var, then upward search)."""
         return cls(find_vault(path))
 
     def close(self) -> None:

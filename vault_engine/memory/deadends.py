@@ -52,7 +52,7 @@ class Ruling:
     chosen: str | None = None  # what its note records as chosen instead, when it says
 
     def to_json(self) -> dict[str, Any]:
-        """The ruling as DESIGN.md's JSON contract has it (plus how it matched, if checked)."""
+        """The ruling as the JSON contract (README) has it (plus how it matched, if checked)."""
         data = {
             "text": self.text, "reason": self.reason, "project": self.project,
             "agent": self.agent, "when": None if self.when is None else int(self.when),

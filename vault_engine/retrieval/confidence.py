@@ -11,7 +11,7 @@ scores move from vault to vault and query to query; agreement does not):
 
 Anything else is ``low``: a hit worth a glance, not a fact to act on.
 
-**A miss only when nothing is there** (DESIGN.md: a miss is a miss, never a guess). For an
+**A miss only when nothing is there** (a miss is a miss, never a guess). For an
 agent a false miss loses the answer, a weak hit costs a glance, so a search is a miss only
 when every signal is weak at once: the arms disagree, no candidate holds a third of the
 query's informative words, and the question comes no closer in meaning to any section than
