@@ -81,6 +81,7 @@ def _register_deadend(sub: argparse._SubParsersAction, common: argparse.Argument
 
 def cmd_checkpoint_new(ctx: Context) -> int:
     """Write a checkpoint from flags or ``--from-json``; print its ref."""
+    from vault_engine.errors import VaultError
     from vault_engine.memory.checkpoints import CheckpointDraft, draft_from_json, failed_items
 
     a = ctx.args
@@ -88,7 +89,11 @@ def cmd_checkpoint_new(ctx: Context) -> int:
         if a.summary or a.next or a.failed or a.link:
             return ctx.usage_error("--from-json carries summary, next, failed and links: "
                                    "do not also pass --summary, --next, --failed or --link")
-        draft = draft_from_json(_read_json(ctx, a.from_json), a.project, a.agent)
+        data = _read_json(ctx, a.from_json)
+        try:
+            draft = draft_from_json(data, a.project, a.agent)
+        except VaultError as exc:  # the library names no flag; the shell says which one
+            raise VaultError(f"--from-json: {exc}") from exc
     else:
         draft = CheckpointDraft(a.project, a.agent, a.summary or "", tuple(a.next),
                                 failed_items(a.failed), tuple(a.link))

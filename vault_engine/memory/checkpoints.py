@@ -77,7 +77,7 @@ def parse_failed(value: str) -> tuple[str, str | None]:
     """``--failed "approach -- reason"`` -> (approach, reason)."""
     text, reason = split_reason(" ".join(value.split()))
     if not text:
-        raise VaultError(f"--failed {value!r} names no approach: write \"approach -- reason\"")
+        raise VaultError(f"the failed item {value!r} names no approach: write \"approach -- reason\"")
     return text, reason
 
 
@@ -88,16 +88,16 @@ def draft_from_json(data: Any, project: str, agent: str) -> CheckpointDraft:
     """``{"summary", "next": [], "failed": [{"text", "reason"}], "links": []}`` from stdin;
     each malformed field is named in the error."""
     if not isinstance(data, dict):
-        raise VaultError("--from-json expects a JSON object like "
+        raise VaultError("a checkpoint draft expects a JSON object like "
                          '{"summary": "...", "next": [], "failed": [{"text": "...", "reason": "..."}], "links": []}')
     unknown = sorted(set(data) - set(DRAFT_KEYS))
     if unknown:  # a typo ("summry") would otherwise drop the text it carries
         close = difflib.get_close_matches(unknown[0], DRAFT_KEYS, n=1)
         hint = f" (did you mean {close[0]}?)" if close else ""
-        raise VaultError(f"--from-json: {unknown[0]!r} is not a checkpoint field{hint}: use {', '.join(DRAFT_KEYS)}")
+        raise VaultError(f"{unknown[0]!r} is not a checkpoint field{hint}: use {', '.join(DRAFT_KEYS)}")
     summary = data.get("summary") or ""
     if not isinstance(summary, str):
-        raise VaultError("--from-json: summary must be a string")
+        raise VaultError("the checkpoint's summary must be a string")
     failed = []
     for item in _list_field(data, "failed"):
         if isinstance(item, str):
@@ -106,21 +106,21 @@ def draft_from_json(data: Any, project: str, agent: str) -> CheckpointDraft:
             reason = item.get("reason")
             failed.append((" ".join(item["text"].split()), " ".join(str(reason).split()) if reason else None))
         else:
-            raise VaultError('--from-json: each failed item must be {"text": "...", "reason": "..."} or a string')
+            raise VaultError('each failed item of a checkpoint must be {"text": "...", "reason": "..."} or a string')
     return CheckpointDraft(project, agent, summary, _strings(data, "next"), tuple(failed), _strings(data, "links"))
 
 
 def _list_field(data: Mapping[str, Any], key: str) -> list:
     value = data.get(key) or []
     if not isinstance(value, list):
-        raise VaultError(f"--from-json: {key} must be a list")
+        raise VaultError(f"the checkpoint's {key} must be a list")
     return value
 
 
 def _strings(data: Mapping[str, Any], key: str) -> tuple[str, ...]:
     items = _list_field(data, key)
     if not all(isinstance(i, str) for i in items):
-        raise VaultError(f"--from-json: {key} must be a list of strings")
+        raise VaultError(f"the checkpoint's {key} must be a list of strings")
     return tuple(" ".join(i.split()) for i in items if i.strip())
 
 
@@ -242,6 +242,6 @@ def prepare_draft(draft: CheckpointDraft, ledger: Ledger | None) -> tuple[Checkp
             note, section = lookup_ref(ledger, ref)
             targets.append(link_target(note.path, section.heading if section else None))
         except UnknownRef:
-            notices.append(f"--link {ref!r} names no note in the index; written as [[{ref}]] anyway")
+            notices.append(f"the link {ref!r} names no note in the index; written as [[{ref}]] anyway")
             targets.append(link_target(ref.strip().removeprefix("./"), None))
     return replace(draft, project=project, agent=agent, links=tuple(targets)), notices
