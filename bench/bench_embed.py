@@ -118,9 +118,9 @@ def index_vs_bare(source: Path, work: Path, threads: int, repeats: int) -> dict:
         bare.append(bare_encode(texts, threads, work))
         root = words_only_copy(source, work, f"cold{repeat}", threads)
         cold.append(embedding_run(root, "--vector-cache", str(work / f"shared{repeat}")))
-        export = next((root / ".vault-engine/index").glob("query-model-*.onnx"))
+        export = next((root / ".vault-engine/index/current").glob("query-model-*.onnx"))
         root = words_only_copy(source, work, f"warm{repeat}", threads)
-        shutil.copy2(export, root / ".vault-engine/index" / export.name)  # as a later run finds it
+        shutil.copy2(export, root / ".vault-engine/index/current" / export.name)  # as a later run finds it
         warm.append(embedding_run(root))
     encode_s = min(b["encode_s"] for b in bare)
     best = lambda runs: min(runs, key=lambda r: r.seconds)  # noqa: E731

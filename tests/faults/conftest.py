@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT, run_cli_subprocess
+from tests.daemon.conftest import lexical_vault, start_daemon  # noqa: F401  (the watcher's fixtures)
 
 sys.path.insert(0, str(ROOT / "bench"))
 from gen_vault import generate  # noqa: E402  (bench/ is not a package)

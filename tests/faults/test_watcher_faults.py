@@ -12,7 +12,7 @@ import os
 import shutil
 import signal
 
-from tests.daemon.conftest import lexical_vault, probe_cli, start_daemon, wait_for  # noqa: F401 (fixtures)
+from tests.daemon.conftest import probe_cli, wait_for
 
 
 def watcher_entry(root) -> dict:

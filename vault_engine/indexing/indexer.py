@@ -14,7 +14,6 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from vault_engine.config import Config
-from vault_engine.errors import IndexDamaged
 from vault_engine.indexing.integrity import LEXICAL_FINGERPRINT, lexical_damage
 from vault_engine.indexing.planner import ChangePlan, find_suspects, plan_changes
 from vault_engine.model import ParsedNote, SkippedFile
