@@ -131,12 +131,12 @@ class Operation:
         names = [p.name for p in self.params]
         unknown = sorted(set(given) - set(names))
         if unknown:
-            raise BadArgument(f"{self.name}: unknown argument {unknown[0]!r}; it takes: {', '.join(names)}")
+            raise BadArgument(f"unknown argument {unknown[0]!r}; it takes: {', '.join(names)}")
         values = {}
         for p in self.params:
             if given.get(p.name) is None:
                 if p.required:
-                    raise BadArgument(f"{self.name}: {p.name} is required ({p.help})")
+                    raise BadArgument(f"{p.name} is required ({p.help})")
                 values[p.name] = tuple(p.default or ()) if p.type is list else p.default
             else:
                 values[p.name] = p.check(given[p.name])
