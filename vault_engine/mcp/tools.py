@@ -84,10 +84,11 @@ def failure(message: str) -> Answer:
 
 
 def _budget(op: Operation, given: dict[str, Any]) -> int:
-    """The answer's cap. ``resume`` fits its brief to its own ``max_tokens``; its JSON carries
-    the brief twice (fields and Markdown), hence the double."""
+    """The answer's cap. ``resume`` fits its Markdown brief to its own ``max_tokens``, and its
+    JSON carries the brief twice (fields and Markdown): the cap is twice that, never less than
+    the default, so a small brief is never cut a second time."""
     if op.owns_budget:
-        return 2 * op.arguments(given)["max_tokens"]
+        return max(DEFAULT_MAX_TOKENS, 2 * op.arguments(given)["max_tokens"])
     value = given.pop("max_tokens", None)
     if value is None:
         return DEFAULT_MAX_TOKENS
