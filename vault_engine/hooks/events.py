@@ -168,7 +168,7 @@ def _within_deadline(work: Callable[[], str | None]) -> str | None:
 
 def _deadline() -> float:
     try:
-        return max(0.05, float(os.environ.get(DEADLINE_ENV, DEADLINE_SECONDS)))
+        return max(0.001, float(os.environ.get(DEADLINE_ENV, DEADLINE_SECONDS)))
     except ValueError:
         return DEADLINE_SECONDS
 
