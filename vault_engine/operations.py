@@ -15,7 +15,7 @@ daemon-first stand-in).
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from vault_engine.errors import BadArgument
@@ -119,7 +119,7 @@ class Operation:
     envelope: Callable[[Any, Args], Any] = _to_json
     call: Callable[[Any, Args], Any] | None = None
     writes: bool = False
-    owns_budget: bool = field(default=False)  # a max_tokens of its own (resume fits its brief)
+    owns_budget: bool = False  # a max_tokens of its own (resume fits its brief)
 
     def param(self, name: str) -> Param:
         return next(p for p in self.params if p.name == name)

@@ -117,3 +117,17 @@ def test_the_proposal_is_the_prompt_or_what_the_tool_is_about_to_do():
 def test_the_output_is_claude_codes_hook_output():
     assert hook_output("pre-tool-use", "tried before") == {
         "hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": "tried before"}}
+
+
+def test_a_terminal_on_stdin_is_not_waited_for(capsys):
+    from vault_engine.hooks.events import run_hook
+
+    class Terminal:
+        def isatty(self):
+            return True
+
+        def read(self):
+            raise AssertionError("a hook run by hand must not wait for input")
+
+    assert run_hook("session-start", stdin=Terminal()) == 0
+    assert capsys.readouterr().err == "vault-engine hook session-start: reads Claude Code's hook input JSON on stdin: pipe it in\n"

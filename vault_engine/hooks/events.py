@@ -129,6 +129,9 @@ def run_hook(event: str, *, project: str | None = None, explicit_vault: str | No
              stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
     """Answer one event; always exit 0. Output only when there is something to add."""
     stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
+    if stdin.isatty():  # run by hand: waiting for input that never comes would block the person
+        _say(event, "reads Claude Code's hook input JSON on stdin: pipe it in")
+        return 0
     try:
         payload = read_input(stdin.read())
         context = _within_deadline(lambda: context_for(event, payload, project, explicit_vault))
