@@ -200,3 +200,10 @@ def test_other_commands_never_import_the_mcp_sdk(indexed_sample, args):
     done = subprocess.run([sys.executable, "-c", probe, "--vault", str(indexed_sample), *args],
                           capture_output=True, text=True, timeout=60, env={**os.environ, **server_env()})
     assert done.stderr.strip().splitlines()[-1] == "MCP False"
+
+
+def test_a_vault_folder_that_does_not_exist_stops_the_server_in_one_line(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "vault_engine", "--vault", str(tmp_path / "nowhere"), "mcp"],
+                          input="", capture_output=True, text=True, timeout=60, env={**os.environ, **server_env()})
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr == f"vault-engine: vault folder {tmp_path / 'nowhere'} does not exist: pass an existing folder to --vault\n"

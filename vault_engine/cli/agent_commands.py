@@ -37,11 +37,15 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 
 
 def cmd_mcp(ctx: Context) -> int:
-    """Serve until the client hangs up."""
+    """Serve until the client hangs up. A vault folder that does not exist stops the server
+    before it starts (one line, exit 1): a client shows that, not nine failing tools."""
+    from vault_engine.config import find_vault
     from vault_engine.mcp.server import serve
 
+    root = find_vault(getattr(ctx.args, "vault", None))
+    ctx.notice(f"MCP server on stdio for the vault {root}")
     use_daemon = not (getattr(ctx.args, "no_daemon", False) or os.environ.get("VAULT_ENGINE_NO_DAEMON") == "1")
-    return serve(getattr(ctx.args, "vault", None), use_daemon)
+    return serve(str(root), use_daemon)
 
 
 def cmd_hook(ctx: Context) -> int:
