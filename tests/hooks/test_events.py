@@ -131,3 +131,12 @@ def test_a_terminal_on_stdin_is_not_waited_for(capsys):
 
     assert run_hook("session-start", stdin=Terminal()) == 0
     assert capsys.readouterr().err == "vault-engine hook session-start: reads Claude Code's hook input JSON on stdin: pipe it in\n"
+
+
+@pytest.mark.parametrize("args", [["user-prompt-submit", "--projct", "x"], ["user-prompt-sumbit"], []])
+def test_a_usage_error_never_exits_2_which_claude_code_reads_as_block(tmp_path, args):
+    done = hook(args[0], "{}", *args[1:], cwd=tmp_path) if args else subprocess.run(
+        [sys.executable, "-m", "vault_engine", "hook"], input="{}", capture_output=True, text=True, timeout=60,
+        env={**os.environ, **server_env()}, cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (0, "")
+    assert done.stderr.startswith("vault-engine hook: ") and done.stderr.count("\n") == 1

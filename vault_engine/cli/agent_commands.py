@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import argparse
 import os
+import sys
+from typing import NoReturn
 
 from vault_engine.cli.context import Context
 
@@ -34,6 +36,28 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.add_argument("--print", action="store_true", dest="print_only",
                    help="install: print the merged settings instead of writing them")
     p.set_defaults(handler=cmd_hook)
+    _never_block(p)
+
+
+def _never_block(parser: argparse.ArgumentParser) -> None:
+    """Claude Code reads a hook's exit code 2 as "block this prompt or tool call", and argparse
+    exits 2 on a usage error: a typo in a settings file would stop the person. A usage error
+    of ``hook`` is one line on stderr and exit 0 instead (unknown options too, which argparse
+    would otherwise leave for the top-level parser to refuse)."""
+    def error(message: str) -> NoReturn:
+        print(f"vault-engine hook: {message}; nothing done (see vault-engine hook --help)", file=sys.stderr)
+        sys.exit(0)
+
+    parse_known_args = parser.parse_known_args
+
+    def parse_all(args=None, namespace=None):
+        namespace, extras = parse_known_args(args, namespace)
+        if extras:
+            error(f"unrecognized arguments: {' '.join(extras)}")
+        return namespace, extras
+
+    parser.error = error  # type: ignore[method-assign]
+    parser.parse_known_args = parse_all  # type: ignore[method-assign]
 
 
 def cmd_mcp(ctx: Context) -> int:
