@@ -140,3 +140,22 @@ def test_a_usage_error_never_exits_2_which_claude_code_reads_as_block(tmp_path, 
         env={**os.environ, **server_env()}, cwd=tmp_path)
     assert (done.returncode, done.stdout) == (0, "")
     assert done.stderr.startswith("vault-engine hook: ") and done.stderr.count("\n") == 1
+
+
+def test_with_a_running_watcher_the_warm_daemon_answers(indexed_sample, tmp_path, start_daemon):
+    from tests.mcp.conftest import WRAPPER
+
+    def probed_hook() -> tuple[subprocess.CompletedProcess, list[str]]:
+        probe = tmp_path / f"probe-{len(list(tmp_path.glob('probe-*')))}.json"
+        done = subprocess.run([sys.executable, "-c", WRAPPER, str(probe), "hook", "user-prompt-submit"],
+                              input=recorded("user-prompt-submit-deadend.json", indexed_sample), capture_output=True,
+                              text=True, timeout=60, cwd=tmp_path,
+                              env={**os.environ, **server_env(), "VAULT_ENGINE_HOOK_DEADLINE": "60"})
+        return done, json.loads(probe.read_text())
+
+    cold, cold_loaded = probed_hook()
+    start_daemon(indexed_sample)
+    warm, warm_loaded = probed_hook()
+    assert (warm.returncode, warm.stdout, warm.stderr) == (cold.returncode, cold.stdout, cold.stderr)
+    assert context(warm, "UserPromptSubmit").startswith("This was tried before")
+    assert "vault_engine.vault" in cold_loaded and "vault_engine.vault" not in warm_loaded
