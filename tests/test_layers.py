@@ -16,8 +16,9 @@ PACKAGE = ROOT / "vault_engine"
 
 # Top to bottom; a module may import its own layer or any layer below it.
 LAYERS = [
-    ["vault_engine.cli", "vault_engine.__main__"],
+    ["vault_engine.cli", "vault_engine.__main__", "vault_engine.mcp", "vault_engine.hooks"],
     ["vault_engine.daemon"],
+    ["vault_engine.operations"],
     ["vault_engine.vault"],
     ["vault_engine.memory"],
     ["vault_engine.retrieval"],
@@ -29,7 +30,7 @@ LAYERS = [
      "vault_engine.refs", "vault_engine.locks", "vault_engine"],
 ]
 HEAVY = {"torch", "sentence_transformers", "faiss", "whoosh", "watchdog", "textual", "notion_client",
-         "numpy", "tree_sitter", "transformers", "rich"}
+         "numpy", "tree_sitter", "transformers", "rich", "mcp"}
 PUBLIC_API = {"vault_engine.vault", "vault_engine.model", "vault_engine.errors", "vault_engine.refs",
               "vault_engine.config"}
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from vault_engine.cli import render
 from vault_engine.cli.context import Context, int_within
+from vault_engine.operations import BY_NAME
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -130,8 +131,7 @@ def cmd_links(ctx: Context) -> int:
         data = {"links": [{"source": l.source, **l.to_json()} for l in links]}
     elif a.ref:
         links = ctx.vault.links(a.ref, backlinks=a.backlinks)
-        data = {"ref": a.ref, "backlinks": a.backlinks,
-                "links": [{"source": l.source, **l.to_json()} for l in links]}
+        data = BY_NAME["links"].envelope(links, {"ref": a.ref, "backlinks": a.backlinks})
     else:
         return ctx.usage_error("links needs a REF, or --all for every link in the vault")
     ctx.emit(data, lambda: render.links(links, backlinks=a.backlinks or a.all))

@@ -24,6 +24,7 @@ COMMAND_MODULES = (
     "vault_engine.cli.notion_commands",
     "vault_engine.cli.tui_command",
     "vault_engine.cli.watch_commands",
+    "vault_engine.cli.agent_commands",
 )
 
 

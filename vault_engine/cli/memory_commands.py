@@ -11,6 +11,7 @@ import json
 import sys
 
 from vault_engine.cli.context import Context, int_within
+from vault_engine.operations import BY_NAME
 
 EXIT_HIT = 3
 
@@ -142,6 +143,6 @@ def cmd_deadend_list(ctx: Context) -> int:
     from vault_engine.memory.render import render_dead_end_list
 
     rulings = ctx.vault.deadend_list(ctx.args.project)
-    data = {"project": ctx.args.project, "dead_ends": [r.to_json() for r in rulings]}
+    data = BY_NAME["deadend_list"].envelope(rulings, {"project": ctx.args.project})
     ctx.emit(data, lambda: render_dead_end_list(rulings))
     return 0

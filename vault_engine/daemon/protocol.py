@@ -26,21 +26,15 @@ from pathlib import Path
 from typing import Any
 
 from vault_engine.errors import VaultError
+from vault_engine.operations import OPERATIONS
 
 PROTOCOL_VERSION = 1
 MAX_REQUEST_BYTES = 1 << 20
 
-# Protocol op -> the Vault method that answers it. Reads only: writes go through the
-# watcher (files) or the writer lock (index).
-OPS: dict[str, str] = {
-    "search": "search",
-    "show": "show",
-    "links": "links",
-    "status": "status",
-    "resume": "resume",
-    "deadend.check": "deadend_check",
-    "deadend.list": "deadend_list",
-}
+# Protocol op -> the Vault method that answers it, for the reads of the operations table
+# ("deadend check" is the op "deadend.check"). Reads only: writes go through the watcher
+# (files) or the writer lock (index).
+OPS: dict[str, str] = {op.command.replace(" ", "."): op.method for op in OPERATIONS if not op.writes}
 METHOD_OPS: dict[str, str] = {method: op for op, method in OPS.items()}
 
 _TUPLE, _SET, _FROZENSET, _ITEMS, _DATACLASS = "__tuple__", "__set__", "__frozenset__", "__items__", "__dataclass__"

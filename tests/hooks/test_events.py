@@ -1,0 +1,161 @@
+"""`vault-engine hook EVENT` (vault_engine/hooks/events.py) fed recorded Claude Code hook
+inputs, in a fresh process each: a resume brief at session start, the dead-end interruption
+on a prompt or a plan that was tried before, and nothing at all otherwise. Whatever goes
+wrong, the exit code is 0 and stderr holds one line."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.mcp.conftest import server_env
+from vault_engine.hooks.events import hook_output, proposal_of
+
+RECORDED = Path(__file__).resolve().parents[1] / "fixtures" / "hooks"
+
+
+def recorded(name: str, cwd: Path) -> str:
+    """A recorded hook input, its ``cwd`` pointed at the vault (Claude Code's working folder)."""
+    payload = json.loads((RECORDED / name).read_text())
+    return json.dumps({**payload, "cwd": str(cwd)})
+
+
+def hook(event: str, stdin: str, *args: str, cwd: Path, deadline: str = "60") -> subprocess.CompletedProcess:
+    env = {**os.environ, **server_env(), "VAULT_ENGINE_HOOK_DEADLINE": deadline}
+    env.pop("VAULT_ENGINE_VAULT", None)
+    return subprocess.run([sys.executable, "-m", "vault_engine", "hook", event, *args], input=stdin,
+                          capture_output=True, text=True, timeout=60, env=env, cwd=cwd)
+
+
+def context(done: subprocess.CompletedProcess, event_name: str) -> str:
+    output = json.loads(done.stdout)
+    assert output["hookSpecificOutput"]["hookEventName"] == event_name
+    return output["hookSpecificOutput"]["additionalContext"]
+
+
+def test_session_start_injects_the_resume_brief(indexed_sample, tmp_path, cli):
+    done = hook("session-start", recorded("session-start.json", indexed_sample), "--project", "drone-audio",
+                cwd=tmp_path)
+    assert (done.returncode, done.stderr) == (0, "")
+    brief = cli("--vault", indexed_sample, "resume", "--project", "drone-audio", "--max-tokens", "1500").out
+    assert context(done, "SessionStart") == brief
+
+
+def test_a_prompt_that_was_tried_before_gets_the_interruption(indexed_sample, tmp_path, cli):
+    stdin = recorded("user-prompt-submit-deadend.json", indexed_sample)
+    done = hook("user-prompt-submit", stdin, "--project", "drone-audio", cwd=tmp_path)
+    assert (done.returncode, done.stderr) == (0, "")
+    said = context(done, "UserPromptSubmit")
+    prompt = json.loads(stdin)["prompt"]
+    check = cli("--vault", indexed_sample, "deadend", "check", prompt, "--project", "drone-audio", "--lexical", "--json")
+    assert check.json["status"] == "hit" and said == check.json["rendered"]
+    assert "drop test failed at 1.2 m" in said and "the decision is yours" in said
+
+
+def test_a_plan_that_was_tried_before_gets_the_interruption(indexed_sample, tmp_path):
+    done = hook("pre-tool-use", recorded("pre-tool-use-plan.json", indexed_sample), cwd=tmp_path)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert "second microphone" in context(done, "PreToolUse").lower()
+
+
+@pytest.mark.parametrize(("event", "name"), [
+    ("user-prompt-submit", "user-prompt-submit-unrelated.json"),
+    ("user-prompt-submit", "user-prompt-submit-empty.json"),
+    ("pre-tool-use", "pre-tool-use-edit.json"),
+])
+def test_nothing_relevant_means_no_output_at_all(indexed_sample, tmp_path, event, name):
+    done = hook(event, recorded(name, indexed_sample), cwd=tmp_path)
+    assert (done.returncode, done.stdout, done.stderr) == (0, "", "")
+
+
+@pytest.mark.parametrize(("stdin", "said"), [
+    ((RECORDED / "broken.txt").read_text(), "the hook input on stdin is not JSON"),
+    ("[1, 2]", "the hook input on stdin is not a JSON object"),
+    ("", "the hook input on stdin is not a JSON object"),
+])
+def test_broken_input_never_blocks(tmp_path, stdin, said):
+    done = hook("user-prompt-submit", stdin, cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (0, "")
+    assert done.stderr.startswith(f"vault-engine hook user-prompt-submit: {said}") and done.stderr.count("\n") == 1
+
+
+def test_a_folder_without_an_index_never_blocks(tmp_path):
+    done = hook("user-prompt-submit", recorded("user-prompt-submit-deadend.json", tmp_path), cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (0, "")
+    assert "run `vault-engine index`" in done.stderr and done.stderr.count("\n") == 1
+
+
+def test_session_start_without_a_project_in_a_vault_of_many_says_what_to_pass(indexed_sample, tmp_path):
+    done = hook("session-start", recorded("session-start.json", indexed_sample), cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (0, "")
+    assert "pass --project or set $VAULT_ENGINE_PROJECT" in done.stderr
+
+
+def test_an_answer_later_than_the_deadline_is_skipped(indexed_sample, tmp_path):
+    done = hook("user-prompt-submit", recorded("user-prompt-submit-deadend.json", indexed_sample), cwd=tmp_path,
+                deadline="0.001")
+    assert (done.returncode, done.stdout) == (0, "")
+    assert "no answer within 0.001 s; skipped" in done.stderr
+
+
+def test_the_proposal_is_the_prompt_or_what_the_tool_is_about_to_do():
+    assert proposal_of("user-prompt-submit", {"prompt": "  keep sessions in Redis "}) == "keep sessions in Redis"
+    assert proposal_of("user-prompt-submit", {"prompt": 42}) == ""
+    todos = {"tool_input": {"todos": [{"content": "add a retry queue", "status": "pending"}, "junk"]}}
+    assert proposal_of("pre-tool-use", todos) == "add a retry queue"
+    multi = {"tool_input": {"file_path": "a.py", "edits": [{"old_string": "a", "new_string": "use Redis"}]}}
+    assert proposal_of("pre-tool-use", multi) == "use Redis"
+    assert proposal_of("pre-tool-use", {"tool_input": "not an object"}) == ""
+    assert len(proposal_of("pre-tool-use", {"tool_input": {"content": "x" * 10_000}})) == 4000
+
+
+def test_the_output_is_claude_codes_hook_output():
+    assert hook_output("pre-tool-use", "tried before") == {
+        "hookSpecificOutput": {"hookEventName": "PreToolUse", "additionalContext": "tried before"}}
+
+
+def test_a_terminal_on_stdin_is_not_waited_for(capsys):
+    from vault_engine.hooks.events import run_hook
+
+    class Terminal:
+        def isatty(self):
+            return True
+
+        def read(self):
+            raise AssertionError("a hook run by hand must not wait for input")
+
+    assert run_hook("session-start", stdin=Terminal()) == 0
+    assert capsys.readouterr().err == "vault-engine hook session-start: reads Claude Code's hook input JSON on stdin: pipe it in\n"
+
+
+@pytest.mark.parametrize("args", [["user-prompt-submit", "--projct", "x"], ["user-prompt-sumbit"], []])
+def test_a_usage_error_never_exits_2_which_claude_code_reads_as_block(tmp_path, args):
+    done = hook(args[0], "{}", *args[1:], cwd=tmp_path) if args else subprocess.run(
+        [sys.executable, "-m", "vault_engine", "hook"], input="{}", capture_output=True, text=True, timeout=60,
+        env={**os.environ, **server_env()}, cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (0, "")
+    assert done.stderr.startswith("vault-engine hook: ") and done.stderr.count("\n") == 1
+
+
+def test_with_a_running_watcher_the_warm_daemon_answers(indexed_sample, tmp_path, start_daemon):
+    from tests.mcp.conftest import WRAPPER
+
+    def probed_hook() -> tuple[subprocess.CompletedProcess, list[str]]:
+        probe = tmp_path / f"probe-{len(list(tmp_path.glob('probe-*')))}.json"
+        done = subprocess.run([sys.executable, "-c", WRAPPER, str(probe), "hook", "user-prompt-submit"],
+                              input=recorded("user-prompt-submit-deadend.json", indexed_sample), capture_output=True,
+                              text=True, timeout=60, cwd=tmp_path,
+                              env={**os.environ, **server_env(), "VAULT_ENGINE_HOOK_DEADLINE": "60"})
+        return done, json.loads(probe.read_text())
+
+    cold, cold_loaded = probed_hook()
+    start_daemon(indexed_sample)
+    warm, warm_loaded = probed_hook()
+    assert (warm.returncode, warm.stdout, warm.stderr) == (cold.returncode, cold.stdout, cold.stderr)
+    assert context(warm, "UserPromptSubmit").startswith("This was tried before")
+    assert "vault_engine.vault" in cold_loaded and "vault_engine.vault" not in warm_loaded

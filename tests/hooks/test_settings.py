@@ -1,0 +1,72 @@
+"""`vault-engine hook install` (vault_engine/hooks/settings.py): our three hooks merged into
+.claude/settings.json beside whatever is there, once however often it runs."""
+
+from __future__ import annotations
+
+import json
+import shlex
+from pathlib import Path
+
+import pytest
+
+from vault_engine.errors import VaultError
+from vault_engine.hooks.settings import HOOKS, install, merge
+
+OTHERS = Path(__file__).resolve().parents[1] / "fixtures" / "hooks" / "settings-with-other-hooks.json"
+
+
+def ours(settings: dict) -> dict[str, list[str]]:
+    """Claude event -> the vault-engine commands installed for it."""
+    return {event: [h["command"] for g in groups for h in g["hooks"] if h["command"].startswith("vault-engine")]
+            for event, groups in settings["hooks"].items()}
+
+
+def test_other_hooks_and_settings_are_kept(tmp_path):
+    before = json.loads(OTHERS.read_text())
+    merged = merge(before, project="drone-audio", vault=None)
+    for event, groups in before["hooks"].items():
+        assert merged["hooks"][event][:len(groups)] == groups  # theirs first, untouched
+    assert merged["permissions"] == before["permissions"]
+    assert ours(merged)["SessionStart"] == ["vault-engine hook session-start --project drone-audio"]
+    assert ours(merged)["PostToolUse"] == []
+    plan_group = merged["hooks"]["PreToolUse"][-1]
+    assert plan_group["matcher"] == HOOKS["PreToolUse"][1] and plan_group["hooks"][0]["timeout"] == 10
+
+
+def test_installing_twice_changes_nothing_and_a_new_project_replaces_ours(tmp_path):
+    once = merge(json.loads(OTHERS.read_text()), project="drone-audio", vault=None)
+    assert merge(once, project="drone-audio", vault=None) == once
+    moved = merge(once, project="billing-service", vault=str(tmp_path))
+    assert len(moved["hooks"]["UserPromptSubmit"]) == 1
+    (command,) = ours(moved)["UserPromptSubmit"]
+    assert shlex.split(command) == ["vault-engine", "--vault", str(tmp_path.resolve()), "hook",
+                                    "user-prompt-submit", "--project", "billing-service"]
+
+
+def test_install_writes_the_file_and_print_does_not(tmp_path, cli, monkeypatch):
+    settings = tmp_path / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text(OTHERS.read_text())
+    monkeypatch.chdir(tmp_path)
+    shown = cli("hook", "install", "--project", "drone-audio", "--print")
+    assert shown.code == 0 and settings.read_text() == OTHERS.read_text()
+    assert ours(json.loads(shown.out))["UserPromptSubmit"] == ["vault-engine hook user-prompt-submit --project drone-audio"]
+    done = cli("hook", "install", "--project", "drone-audio")
+    assert done.code == 0 and "other hooks kept" in done.out
+    assert json.loads(settings.read_text()) == json.loads(shown.out)
+
+
+def test_a_missing_file_is_created(tmp_path):
+    merged, path = install(tmp_path / "new" / "settings.json")
+    assert json.loads(path.read_text()) == merged and set(merged["hooks"]) == set(HOOKS)
+
+
+@pytest.mark.parametrize("text", ["{not json", "[]", '{"hooks": []}', '{"hooks": {"PreToolUse": {}}}'])
+def test_a_settings_file_we_cannot_merge_is_left_alone_with_one_line(tmp_path, text, cli):
+    settings = tmp_path / "settings.json"
+    settings.write_text(text)
+    with pytest.raises(VaultError, match="fix"):
+        install(settings)
+    assert settings.read_text() == text
+    done = cli("hook", "install", "--settings", settings)
+    assert done.code == 1 and done.err.count("\n") == 1 and settings.read_text() == text

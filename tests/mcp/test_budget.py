@@ -1,0 +1,45 @@
+"""The answer cap (vault_engine/mcp/budget.py): fits, keeps the shape, says what it cut."""
+
+from __future__ import annotations
+
+from vault_engine.mcp.budget import CHARS_PER_TOKEN, MARKER, cap, size
+
+
+def hits(n: int, words: int = 100) -> dict:
+    return {"query": "q", "status": "hit", "hits": [{"ref": f"n{i}.md", "snippet": "word " * words} for i in range(n)]}
+
+
+def test_an_answer_that_fits_is_returned_unchanged():
+    data = hits(3)
+    assert cap(data, 10_000) is data
+
+
+def test_the_tail_of_the_largest_list_goes_first_and_the_cut_is_named():
+    data = hits(40)
+    capped = cap(data, 1000)
+    assert size(capped) <= 1000 * CHARS_PER_TOKEN
+    kept = capped["hits"]
+    assert kept == data["hits"][:len(kept)] and 0 < len(kept) < 40  # best-ranked first, untouched
+    assert capped["truncated"] == {"max_tokens": 1000, "cut": [f"hits: kept {len(kept)} of 40"]}
+    assert len(data["hits"]) == 40  # the caller's data is not modified
+
+
+def test_a_long_string_is_shortened_with_a_marker_and_its_length_reported():
+    capped = cap({"ref": "big.md", "text": "x" * 50_000}, 500)
+    assert size(capped) <= 500 * CHARS_PER_TOKEN
+    assert capped["ref"] == "big.md" and capped["text"].endswith(MARKER)
+    (note,) = capped["truncated"]["cut"]
+    assert note.startswith("text: kept ") and note.endswith(" of 50000 characters")
+
+
+def test_one_huge_item_is_cut_inside_rather_than_dropped():
+    capped = cap(hits(1, words=5000), 300)
+    assert len(capped["hits"]) == 1 and capped["hits"][0]["snippet"].endswith(MARKER)
+    assert capped["truncated"]["cut"][0].startswith("hits[0].snippet: kept ")
+
+
+def test_short_strings_are_never_cut_even_when_nothing_else_can_go():
+    data = {"ref": "a" * 150, "title": "b" * 150}
+    capped = cap(data, 10)
+    assert capped["ref"] == data["ref"] and capped["title"] == data["title"]
+    assert capped["truncated"]["cut"] == []

@@ -1,0 +1,209 @@
+"""`vault-engine mcp` end to end: the SDK's own client spawns the server on a copy of
+sample-vault/, lists the tools, calls each, and every answer is compared with what the CLI's
+``--json`` prints for the same arguments: the test that fails when the shells drift."""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import subprocess
+import sys
+
+import pytest
+
+from tests.daemon.conftest import start_daemon  # noqa: F401  (a fixture)
+from tests.mcp.conftest import WRAPPER, run_session, server_env, server_stderr, text_of
+from vault_engine.operations import BY_NAME, OPERATIONS
+
+EACH_TOOL = [
+    ("search", {"query": "why did we drop the second microphone", "k": 3, "lexical": True}),
+    ("search", {"query": "webhook retries", "project": "billing-service", "kind": "checkpoint"}),
+    ("show", {"ref": "specs/audio-pipeline.md#Buffers"}),
+    ("links", {"ref": "specs/audio-pipeline.md", "backlinks": True}),
+    ("resume", {"project": "drone-audio", "max_tokens": 1500}),
+    ("deadend_check", {"proposal": "drop the second microphone to save board space",
+                       "project": "drone-audio", "lexical": True}),
+    ("deadend_list", {"project": "drone-audio"}),
+    ("checkpoint_new", {"project": "drone-audio", "agent": "mcp-test", "summary": "Both mics stay",
+                        "next": ["Tune the taps"], "failed": ["Beamforming on the MCU -- not enough RAM"],
+                        "link": ["specs/audio-pipeline.md#Buffers"]}),
+    ("reinforce", {"ref": "specs/audio-pipeline.md", "by": "mcp-test", "why": "checked the buffers"}),
+    ("status", {}),
+]
+# What two calls of one write cannot share: the time it ran, the file it made.
+VARYING = {"reinforce": ("at",), "checkpoint_new": ("ref", "path")}
+
+
+def cli_json(cli, root, name, arguments):
+    done = cli("--vault", root, *BY_NAME[name].argv(arguments), "--json")
+    assert done.code == 0, done.err
+    return done.json
+
+
+def without(data, keys):
+    return {k: v for k, v in data.items() if k not in keys}
+
+
+def same(a, b) -> bool:
+    """Equal JSON, floats within 1e-4: a decayed score moves while the seconds pass."""
+    if isinstance(a, float) or isinstance(b, float):
+        return isinstance(a, (int, float)) and isinstance(b, (int, float)) and math.isclose(a, b, rel_tol=1e-4)
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same(a[k], b[k]) for k in a)
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(same(x, y) for x, y in zip(a, b))
+    return a == b
+
+
+def test_every_tool_answers_exactly_what_the_cli_json_prints(indexed_sample, tmp_path, cli):
+    assert {name for name, _ in EACH_TOOL} == set(BY_NAME), "call every tool of the table"
+    expected = []
+
+    def compare_with_cli(i, result):  # right after each call: the CLI sees the same vault
+        name, arguments = EACH_TOOL[i]
+        expected.append(cli_json(cli, indexed_sample, name, arguments))
+
+    session = run_session(indexed_sample, EACH_TOOL, tmp_path, between=compare_with_cli)
+    assert [t.name for t in session.tools] == [op.name for op in OPERATIONS]
+    for (name, arguments), result, want in zip(EACH_TOOL, session.results, expected):
+        assert not result.is_error, (name, text_of(result))
+        varying = VARYING.get(name, ())
+        assert same(without(result.structured_content, varying), without(want, varying)), name
+        assert json.loads(text_of(result)) == result.structured_content, name  # text and structure agree
+    checkpoint = session.results[EACH_TOOL.index(next(c for c in EACH_TOOL if c[0] == "checkpoint_new"))]
+    assert (indexed_sample / checkpoint.structured_content["ref"]).is_file()
+    assert "truncated" not in json.dumps([r.structured_content for r in session.results])
+
+
+def test_listing_tools_and_lexical_work_never_import_torch(indexed_sample, tmp_path):
+    listed = run_session(indexed_sample, [], tmp_path)
+    assert listed.loaded == [], "listing tools opens nothing: no vault, no store, no model"
+    lexical = [("search", {"query": "second microphone", "lexical": True}),
+               ("show", {"ref": "specs/audio-pipeline.md"}),
+               ("deadend_check", {"proposal": "beamforming on the MCU", "lexical": True}),
+               ("resume", {"project": "drone-audio"})]
+    worked = run_session(indexed_sample, lexical, tmp_path)
+    assert not any(r.is_error for r in worked.results)
+    assert not {"torch", "sentence_transformers", "transformers"} & set(worked.loaded), worked.loaded
+    assert "vault_engine.vault" in worked.loaded  # answered in this process: the probe can see
+
+
+def test_tool_descriptions_are_short_and_arguments_use_the_cli_names(indexed_sample, tmp_path):
+    tools = run_session(indexed_sample, [], tmp_path).tools
+    for tool, op in zip(tools, OPERATIONS):
+        assert len(tool.description) <= 110, tool.name
+        assert set(tool.input_schema["properties"]) == {p.name for p in op.params} | {"max_tokens"}, tool.name
+        assert set(tool.input_schema.get("required", ())) == {p.name for p in op.params if p.required}
+    size = len(json.dumps([t.model_dump(by_alias=True, exclude_none=True) for t in tools]))
+    assert size < 8000, f"the tool list is {size} characters: keep descriptions short"
+
+
+BAD_CALLS = [
+    ("show", {"ref": "../../../etc/passwd"}, "show: no note '../../../etc/passwd'"),
+    ("links", {"ref": "/etc/passwd"}, "links: no note '/etc/passwd'"),
+    ("reinforce", {"ref": "../outside.md"}, "reinforce: no note '../outside.md'"),
+    ("search", {"query": "x", "k": "many"}, "search: k must be a whole number (got 'many')"),
+    ("search", {"query": "x", "k": 0}, "search: k 0 is out of range: use 1..1000"),
+    ("search", {"query": "x", "lexical": True, "semantic": True}, "search: lexical and semantic exclude"),
+    ("search", {"query": "x", "limit": 3}, "search: unknown argument 'limit'; it takes: query, k,"),
+    ("search", {"query": "x", "max_tokens": 5}, "search: max_tokens must be a whole number within"),
+    ("search", {}, "search: query is required"),
+    ("resume", {"project": "no-such-project"}, "resume: no project 'no-such-project' in the index"),
+    ("deadend_check", {"proposal": ["not", "a", "string"]}, "deadend_check: proposal must be a string"),
+    ("checkpoint_new", {"project": "drone-audio"}, "checkpoint_new: agent is required"),
+    ("find", {"query": "x"}, "no tool 'find'; the tools are: search, show,"),
+]
+
+
+def test_bad_calls_are_one_line_tool_errors_and_the_server_keeps_serving(indexed_sample, tmp_path):
+    calls = [(name, args) for name, args, _ in BAD_CALLS] + [("status", {})]
+    session = run_session(indexed_sample, calls, tmp_path)
+    for (name, _, message), result in zip(BAD_CALLS, session.results):
+        assert result.is_error, name
+        text = text_of(result)
+        assert text.startswith(message), text
+        assert "\n" not in text and "Traceback" not in text
+    assert not session.results[-1].is_error  # still serving
+    assert "Traceback" not in server_stderr(tmp_path)
+
+
+def test_a_long_answer_is_capped_and_says_what_was_cut(indexed_sample, tmp_path, cli):
+    session = run_session(indexed_sample, [("deadend_list", {"max_tokens": 400}),
+                                           ("show", {"ref": "specs/audio-pipeline.md", "max_tokens": 150})],
+                          tmp_path)
+    full = cli_json(cli, indexed_sample, "deadend_list", {})
+    capped = session.results[0].structured_content
+    assert len(text_of(session.results[0])) <= 400 * 4
+    kept = capped["dead_ends"]
+    assert 0 < len(kept) < len(full["dead_ends"]) and kept == full["dead_ends"][:len(kept)]
+    assert capped["truncated"] == {"max_tokens": 400, "cut": [f"dead_ends: kept {len(kept)} of {len(full['dead_ends'])}"]}
+    shown = session.results[1].structured_content
+    assert shown["text"].endswith("[...cut]") and shown["truncated"]["cut"][0].startswith("text: kept ")
+
+
+def test_the_warm_daemon_answers_when_watch_runs(indexed_sample, tmp_path, start_daemon):  # noqa: F811
+    calls = [("search", {"query": "second microphone", "lexical": True}),
+             ("deadend_check", {"proposal": "drop the second microphone", "lexical": True})]
+    cold = run_session(indexed_sample, calls, tmp_path, env={"VAULT_ENGINE_NO_DAEMON": "1"})
+    start_daemon(indexed_sample)
+    warm = run_session(indexed_sample, calls, tmp_path)
+    assert same([r.structured_content for r in warm.results], [r.structured_content for r in cold.results])
+    assert "vault_engine.vault" in cold.loaded
+    assert not {"vault_engine.vault", "whoosh"} & set(warm.loaded), warm.loaded  # the daemon answered
+
+
+def rpc(ident, method, params=None):
+    message = {"jsonrpc": "2.0", "method": method, **({"id": ident} if ident is not None else {})}
+    return json.dumps({**message, **({"params": params} if params is not None else {})})
+
+
+def test_a_malformed_request_is_a_protocol_error_and_stdout_holds_only_protocol(indexed_sample):
+    server = subprocess.Popen([sys.executable, "-c", WRAPPER, "/dev/null", "--vault", str(indexed_sample), "mcp"],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              env={**os.environ, **server_env()})
+
+    def send(line):
+        server.stdin.write(line + "\n")
+        server.stdin.flush()
+
+    def reply():  # every stdout line must be a JSON-RPC message: nothing else may reach stdout
+        message = json.loads(server.stdout.readline())
+        assert message["jsonrpc"] == "2.0"
+        return message
+
+    try:
+        send(rpc(1, "initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
+                                   "clientInfo": {"name": "raw", "version": "0"}}))
+        assert "result" in reply()
+        send(rpc(None, "notifications/initialized"))
+        send(rpc(2, "tools/call", {"name": "search", "arguments": "not an object"}))
+        refused = reply()
+        assert refused["id"] == 2 and refused["error"]["code"] == -32602
+        send("this is not JSON at all")
+        send(rpc(3, "tools/call", {"name": "search", "arguments": {"query": "second microphone", "lexical": True}}))
+        answered = reply()
+        while answered.get("id") != 3:  # the SDK may answer the unreadable line first
+            answered = reply()
+        assert answered["result"]["structuredContent"]["status"] == "hit"
+    finally:
+        server.stdin.close()
+        code = server.wait(30)
+    assert code == 0 and "Traceback" not in server.stderr.read()
+
+
+@pytest.mark.parametrize("args", [["--help"], ["search", "token", "--lexical", "--json"]])
+def test_other_commands_never_import_the_mcp_sdk(indexed_sample, args):
+    probe = ("import sys\nfrom vault_engine.cli.main import main\n"
+             "try:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
+             "print('MCP', 'mcp' in sys.modules, file=sys.stderr)\n")
+    done = subprocess.run([sys.executable, "-c", probe, "--vault", str(indexed_sample), *args],
+                          capture_output=True, text=True, timeout=60, env={**os.environ, **server_env()})
+    assert done.stderr.strip().splitlines()[-1] == "MCP False"
+
+
+def test_a_vault_folder_that_does_not_exist_stops_the_server_in_one_line(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "vault_engine", "--vault", str(tmp_path / "nowhere"), "mcp"],
+                          input="", capture_output=True, text=True, timeout=60, env={**os.environ, **server_env()})
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr == f"vault-engine: vault folder {tmp_path / 'nowhere'} does not exist: pass an existing folder to --vault\n"

@@ -1,0 +1,55 @@
+"""Tool definitions and one call (vault_engine/mcp/tools.py) on a real Vault, without a server."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from vault_engine.mcp.tools import DEFAULT_MAX_TOKENS, answer, input_schema, tool_definitions
+from vault_engine.operations import BY_NAME, OPERATIONS
+from vault_engine.vault import Vault
+
+
+@pytest.fixture
+def vault(indexed_sample):
+    with Vault(indexed_sample) as v:
+        yield v
+
+
+def test_one_tool_per_row_with_a_closed_schema():
+    tools = tool_definitions()
+    assert [t["name"] for t in tools] == [op.name for op in OPERATIONS]
+    for tool in tools:
+        assert tool["inputSchema"]["additionalProperties"] is False
+        assert "max_tokens" in tool["inputSchema"]["properties"]
+
+
+def test_schema_carries_types_ranges_and_defaults():
+    props = input_schema(BY_NAME["search"])["properties"]
+    assert props["k"] == {"type": "integer", "description": "number of hits", "minimum": 1, "maximum": 1000, "default": 10}
+    assert props["lexical"]["type"] == "boolean"
+    assert input_schema(BY_NAME["checkpoint_new"])["properties"]["failed"]["type"] == "array"
+    assert input_schema(BY_NAME["search"])["required"] == ["query"]
+    assert "required" not in input_schema(BY_NAME["status"])
+
+
+def test_an_answer_is_the_json_and_its_text(vault):
+    done = answer("search", {"query": "second microphone", "lexical": True, "k": 2}, vault)
+    assert not done.error and json.loads(done.text) == done.data
+    direct = vault.search("second microphone", k=2, lexical_only=True).to_json()
+    assert done.data.keys() == direct.keys()  # scores decay between two calls: compare the rest
+    assert [h["ref"] for h in done.data["hits"]] == [h["ref"] for h in direct["hits"]] and len(direct["hits"]) == 2
+
+
+def test_resume_fits_its_own_budget_and_others_the_default(vault):
+    brief = answer("resume", {"project": "drone-audio", "max_tokens": 300}, vault)
+    assert "truncated" not in brief.data and len(brief.data["markdown"]) <= 300 * 4
+    listed = answer("deadend_list", {}, vault)
+    assert len(listed.text) <= DEFAULT_MAX_TOKENS * 4
+
+
+def test_a_user_error_is_one_line_naming_the_tool(vault):
+    done = answer("show", {"ref": "nowhere.md"}, vault)
+    assert done.error and done.data is None
+    assert done.text.startswith("show: no note 'nowhere.md' in the index") and "\n" not in done.text

@@ -1,0 +1,96 @@
+"""Agent runtimes: ``mcp`` (an MCP server on stdio) and ``hook`` (Claude Code hooks).
+
+Both import their package inside the handler: the MCP SDK costs a second to import and no
+other command needs it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from typing import NoReturn
+
+from vault_engine.cli.context import Context
+
+HOOK_EVENTS = ("session-start", "user-prompt-submit", "pre-tool-use")
+
+
+def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    """Add ``mcp`` and ``hook`` to the command line."""
+    p = sub.add_parser("mcp", parents=[common], help="serve the vault to agents over MCP (stdio)",
+                       description="An MCP server on stdin/stdout: search, show, links, resume, deadend_check, "
+                                   "deadend_list, checkpoint_new, reinforce, status. Example: "
+                                   "claude mcp add --scope project vault -- vault-engine --vault ~/vault mcp")
+    p.set_defaults(handler=cmd_mcp)
+
+    p = sub.add_parser("hook", parents=[common], help="Claude Code hooks: resume brief and dead-end checks",
+                       description="Reads Claude Code's hook input on stdin and writes its hook output on stdout. "
+                                   "Never blocks: any failure is one line on stderr and exit 0. "
+                                   "Example: vault-engine hook install --project drone-audio")
+    p.add_argument("event", choices=HOOK_EVENTS + ("install",), metavar="EVENT",
+                   help="session-start, user-prompt-submit, pre-tool-use, or install")
+    p.add_argument("--project", help="the vault project (default: $VAULT_ENGINE_PROJECT, else the only one)")
+    p.add_argument("--settings", default=os.path.join(".claude", "settings.json"), metavar="FILE",
+                   help="install: the settings file to merge into (default .claude/settings.json)")
+    p.add_argument("--print", action="store_true", dest="print_only",
+                   help="install: print the merged settings instead of writing them")
+    p.set_defaults(handler=cmd_hook)
+    _never_block(p)
+
+
+def _never_block(parser: argparse.ArgumentParser) -> None:
+    """Claude Code reads a hook's exit code 2 as "block this prompt or tool call", and argparse
+    exits 2 on a usage error: a typo in a settings file would stop the person. A usage error
+    of ``hook`` is one line on stderr and exit 0 instead (unknown options too, which argparse
+    would otherwise leave for the top-level parser to refuse)."""
+    def error(message: str) -> NoReturn:
+        print(f"vault-engine hook: {message}; nothing done (see vault-engine hook --help)", file=sys.stderr)
+        sys.exit(0)
+
+    parse_known_args = parser.parse_known_args
+
+    def parse_all(args=None, namespace=None):
+        namespace, extras = parse_known_args(args, namespace)
+        if extras:
+            error(f"unrecognized arguments: {' '.join(extras)}")
+        return namespace, extras
+
+    parser.error = error  # type: ignore[method-assign]
+    parser.parse_known_args = parse_all  # type: ignore[method-assign]
+
+
+def cmd_mcp(ctx: Context) -> int:
+    """Serve until the client hangs up. A vault folder that does not exist stops the server
+    before it starts (one line, exit 1): a client shows that, not nine failing tools."""
+    from vault_engine.config import find_vault
+    from vault_engine.mcp.server import serve
+
+    root = find_vault(getattr(ctx.args, "vault", None))
+    ctx.notice(f"MCP server on stdio for the vault {root}")
+    use_daemon = not (getattr(ctx.args, "no_daemon", False) or os.environ.get("VAULT_ENGINE_NO_DAEMON") == "1")
+    return serve(str(root), use_daemon)
+
+
+def cmd_hook(ctx: Context) -> int:
+    """Answer one hook event, or install the hooks."""
+    a = ctx.args
+    if a.event == "install":
+        from vault_engine.hooks.settings import install
+
+        merged, path = install(a.settings, project=a.project, vault=getattr(a, "vault", None),
+                               write=not a.print_only)
+        ctx.emit(merged if a.print_only else {"settings": str(path), "hooks": merged["hooks"]},
+                 lambda: _installed(merged, path, a.print_only))
+        return 0
+    from vault_engine.hooks.events import run_hook
+
+    return run_hook(a.event, project=a.project, explicit_vault=getattr(a, "vault", None))
+
+
+def _installed(merged: dict, path, print_only: bool) -> str:
+    import json
+
+    if print_only:
+        return json.dumps(merged, indent=2, ensure_ascii=False)
+    return f"added vault-engine hooks to {path} (other hooks kept)"

@@ -1,0 +1,1 @@
+"""Claude Code hooks: answer an event (:mod:`.events`), install them (:mod:`.settings`)."""

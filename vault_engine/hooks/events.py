@@ -1,0 +1,180 @@
+"""``vault-engine hook EVENT``: Claude Code's hook input on stdin, its hook output on stdout.
+
+- ``session-start``: the project's resume brief, so an arriving agent starts where the last
+  one left off;
+- ``user-prompt-submit``: ``deadend check`` of the prompt; on a hit, the interruption as
+  context, nothing at all otherwise;
+- ``pre-tool-use``: the same check of the plan (ExitPlanMode, TodoWrite) or of the text an
+  edit writes.
+
+A hook never blocks the person: broken input, a missing index, an unknown project or a slow
+answer give exit 0, no output and one line on stderr. Answers come from the warm daemon
+when ``vault-engine watch`` runs (both arms), else from this process with the lexical arm
+only, since loading the model would take longer than a hook may.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sys
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any, TextIO
+
+from vault_engine.errors import VaultError
+
+log = logging.getLogger(__name__)
+
+EVENT_NAMES = {"session-start": "SessionStart", "user-prompt-submit": "UserPromptSubmit",
+               "pre-tool-use": "PreToolUse"}
+BRIEF_TOKENS = 1500
+RULINGS = 3
+MAX_PROPOSAL_CHARS = 4000  # an edit may write a whole file: its head says what it is about
+DEADLINE_SECONDS = 1.0
+DEADLINE_ENV = "VAULT_ENGINE_HOOK_DEADLINE"
+PROJECT_ENV = "VAULT_ENGINE_PROJECT"
+
+
+class HookSkipped(Exception):
+    """This event gets no answer, for the reason in the message (said on stderr)."""
+
+
+def read_input(text: str) -> dict[str, Any]:
+    """The hook input object, or :class:`HookSkipped` saying what is wrong with it."""
+    try:
+        payload = json.loads(text) if text.strip() else None
+    except ValueError as exc:
+        raise HookSkipped(f"the hook input on stdin is not JSON ({exc})") from None
+    if not isinstance(payload, dict):
+        raise HookSkipped("the hook input on stdin is not a JSON object")
+    return payload
+
+
+def proposal_of(event: str, payload: dict[str, Any]) -> str:
+    """The text to check against dead ends: the prompt, or what the tool is about to do."""
+    if event == "user-prompt-submit":
+        text = payload.get("prompt")
+        return text.strip() if isinstance(text, str) else ""
+    tool = payload.get("tool_input")
+    if not isinstance(tool, dict):
+        return ""
+    parts = [tool.get(key) for key in ("plan", "description", "new_string", "content")]
+    for item in tool.get("todos") or []:  # TodoWrite: the steps of the plan
+        parts.append(item.get("content") if isinstance(item, dict) else None)
+    for edit in tool.get("edits") or []:  # MultiEdit
+        parts.append(edit.get("new_string") if isinstance(edit, dict) else None)
+    text = "\n".join(p.strip() for p in parts if isinstance(p, str) and p.strip())
+    return text[:MAX_PROPOSAL_CHARS]
+
+
+def hook_output(event: str, context: str) -> dict[str, Any]:
+    """Claude Code's hook output that adds ``context`` for the model to read."""
+    return {"hookSpecificOutput": {"hookEventName": EVENT_NAMES[event], "additionalContext": context}}
+
+
+def context_for(event: str, payload: dict[str, Any], project: str | None, explicit_vault: str | None) -> str | None:
+    """What the event adds to the conversation, or None for nothing."""
+    from vault_engine.config import find_vault
+
+    cwd = payload.get("cwd")
+    root = find_vault(explicit_vault, cwd=Path(cwd) if isinstance(cwd, str) and os.path.isdir(cwd) else None)
+    project = project or os.environ.get(PROJECT_ENV) or None
+    if event == "session-start":
+        return _brief(root, project)
+    proposal = proposal_of(event, payload)
+    if not proposal:
+        return None
+    check = _ask_or_local(root, "deadend.check", (proposal,), {"project": project, "k": RULINGS},
+                          lambda vault: vault.deadend_check(proposal, project=project, k=RULINGS, lexical_only=True))
+    return check.rendered if check.status == "hit" else None
+
+
+def _brief(root: Path, project: str | None) -> str:
+    if project is None:
+        project = _only_project(root)
+    brief = _ask_or_local(root, "resume", (project,), {"max_tokens": BRIEF_TOKENS},
+                          lambda vault: vault.resume(project, max_tokens=BRIEF_TOKENS))
+    return brief.markdown
+
+
+def _only_project(root: Path) -> str:
+    from vault_engine.vault import Vault
+
+    with Vault(root) as vault:
+        known = vault.projects()
+    if len(known) != 1:
+        raise HookSkipped(f"no --project and the vault holds {len(known)} projects ({', '.join(known) or 'none'}): "
+                          f"pass --project or set ${PROJECT_ENV}")
+    return known[0]
+
+
+def _ask_or_local(root: Path, op: str, args: tuple, kwargs: dict, local: Callable[[Any], Any]) -> Any:
+    """The warm daemon's answer (both arms, model loaded), else ``local`` on a Vault here."""
+    from vault_engine.cli.daemon_client import ask
+
+    if os.environ.get("VAULT_ENGINE_NO_DAEMON") != "1":
+        answered, result = ask(root, op, args, kwargs, timeout=DEADLINE_SECONDS)
+        if answered:
+            return result
+    from vault_engine.vault import Vault
+
+    with Vault(root) as vault:
+        return local(vault)
+
+
+def run_hook(event: str, *, project: str | None = None, explicit_vault: str | None = None,
+             stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+    """Answer one event; always exit 0. Output only when there is something to add."""
+    stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
+    if stdin.isatty():  # run by hand: waiting for input that never comes would block the person
+        _say(event, "reads Claude Code's hook input JSON on stdin: pipe it in")
+        return 0
+    try:
+        payload = read_input(stdin.read())
+        context = _within_deadline(lambda: context_for(event, payload, project, explicit_vault))
+    except (HookSkipped, VaultError) as exc:
+        _say(event, str(exc))
+        return 0
+    except Exception as exc:  # a bug must not stop the person: one line, and on with the prompt
+        log.debug("hook %s failed", event, exc_info=True)
+        _say(event, f"failed ({type(exc).__name__}: {exc}); run with --debug for details")
+        return 0
+    if context:
+        stdout.write(json.dumps(hook_output(event, context), ensure_ascii=False) + "\n")
+    return 0
+
+
+def _within_deadline(work: Callable[[], str | None]) -> str | None:
+    """``work()``, or :class:`HookSkipped` when it takes longer than the deadline. The
+    worker is a daemon thread: the process leaves without waiting for it."""
+    deadline = _deadline()
+    box: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            box["value"] = work()
+        except BaseException as exc:  # handed to the caller's thread, raised there
+            box["error"] = exc
+
+    worker = threading.Thread(target=run, name="hook", daemon=True)
+    worker.start()
+    worker.join(deadline)
+    if worker.is_alive():
+        raise HookSkipped(f"no answer within {deadline:g} s; skipped (a running `vault-engine watch` answers warm)")
+    if "error" in box:
+        raise box["error"]
+    return box.get("value")
+
+
+def _deadline() -> float:
+    try:
+        return max(0.001, float(os.environ.get(DEADLINE_ENV, DEADLINE_SECONDS)))
+    except ValueError:
+        return DEADLINE_SECONDS
+
+
+def _say(event: str, message: str) -> None:
+    print(f"vault-engine hook {event}: {' '.join(message.split())}", file=sys.stderr)

@@ -1,0 +1,97 @@
+"""``vault-engine hook install``: add the hooks to ``.claude/settings.json``, keeping the rest.
+
+The merge is a pure function over the settings object: our entries are recognised by their
+command (``vault-engine ... hook EVENT``) and replaced in place, so installing twice changes
+nothing and another tool's hooks, matchers and settings are never touched.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+from pathlib import Path
+from typing import Any
+
+from vault_engine.errors import VaultError
+
+# Claude Code's event -> (our event, matcher). PreToolUse fires for every tool: only plans,
+# to-do lists and edits say what the agent is about to try.
+HOOKS = {
+    "SessionStart": ("session-start", None),
+    "UserPromptSubmit": ("user-prompt-submit", None),
+    "PreToolUse": ("pre-tool-use", "ExitPlanMode|TodoWrite|Edit|MultiEdit|Write"),
+}
+TIMEOUT_SECONDS = 10  # Claude Code's own kill; the hook gives up after about 1 s by itself
+
+
+def hook_command(event: str, project: str | None, vault: str | None) -> str:
+    """The shell command Claude Code runs for ``event``."""
+    words = ["vault-engine"]
+    if vault:
+        words += ["--vault", str(Path(vault).expanduser().resolve())]
+    words += ["hook", event]
+    if project:
+        words += ["--project", project]
+    return shlex.join(words)
+
+
+def merge(settings: dict[str, Any], project: str | None, vault: str | None) -> dict[str, Any]:
+    """``settings`` with our hooks added or refreshed; everything else as it was."""
+    merged = json.loads(json.dumps(settings))  # a deep copy of plain JSON
+    hooks = merged.setdefault("hooks", {})
+    if not isinstance(hooks, dict):
+        raise VaultError("the settings' \"hooks\" is not an object: fix it by hand, then install again")
+    for claude_event, (event, matcher) in HOOKS.items():
+        groups = hooks.setdefault(claude_event, [])
+        if not isinstance(groups, list):
+            raise VaultError(f"the settings' hooks.{claude_event} is not a list: fix it by hand, then install again")
+        entry = {"type": "command", "command": hook_command(event, project, vault), "timeout": TIMEOUT_SECONDS}
+        group: dict[str, Any] = {"hooks": [entry]}
+        if matcher:
+            group = {"matcher": matcher, **group}
+        mine = [i for i, g in enumerate(groups) if _is_ours(g, event)]
+        if mine:
+            groups[mine[0]] = group
+            for i in reversed(mine[1:]):
+                del groups[i]
+        else:
+            groups.append(group)
+    return merged
+
+
+def _is_ours(group: Any, event: str) -> bool:
+    """A matcher group holding only our command for ``event`` (ours to replace)."""
+    if not isinstance(group, dict) or not isinstance(group.get("hooks"), list) or len(group["hooks"]) != 1:
+        return False
+    command = group["hooks"][0].get("command") if isinstance(group["hooks"][0], dict) else None
+    if not isinstance(command, str):
+        return False
+    try:
+        words = shlex.split(command)
+    except ValueError:  # unbalanced quotes: not a command we wrote
+        return False
+    return bool(words) and os.path.basename(words[0]) == "vault-engine" and \
+        any(a == "hook" and b == event for a, b in zip(words, words[1:]))
+
+
+def install(settings_file: str | os.PathLike[str], *, project: str | None = None, vault: str | None = None,
+            write: bool = True) -> tuple[dict[str, Any], Path]:
+    """Merge our hooks into ``settings_file`` (created when missing); write it unless told
+    not to. Returns the merged settings and the file."""
+    path = Path(settings_file)
+    current: Any = {}
+    if path.exists():
+        try:
+            current = json.loads(path.read_text(encoding="utf-8") or "{}")
+        except (OSError, UnicodeDecodeError, ValueError) as exc:
+            raise VaultError(f"{path}: cannot read it as JSON ({exc}); fix or move it, then install again") from exc
+        if not isinstance(current, dict):
+            raise VaultError(f"{path}: not a JSON object; fix or move it, then install again")
+    merged = merge(current, project, vault)
+    if write:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temporary = path.with_name(path.name + ".vault-engine.tmp")
+        temporary.write_text(json.dumps(merged, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+        os.replace(temporary, path)  # never a half-written settings file
+    return merged, path

@@ -1,0 +1,98 @@
+"""MCP tool definitions from the operations table, and one call answered as ``--json`` would.
+
+Pure of the SDK: plain dicts and functions, so the schema and the answer can be tested
+without a server, and the server module only wires them to the protocol.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from vault_engine.errors import BadArgument, VaultError
+from vault_engine.mcp.budget import cap
+from vault_engine.operations import BY_NAME, OPERATIONS, Operation, Param
+
+DEFAULT_MAX_TOKENS = 4000  # a tool answer's cap: well under what agents complain about (10k)
+MIN_MAX_TOKENS, MAX_MAX_TOKENS = 100, 100_000
+_JSON_TYPES = {str: "string", int: "integer", bool: "boolean"}
+_CAP_HELP = f"cap on the answer in tokens (default {DEFAULT_MAX_TOKENS}); cuts are listed under truncated"
+
+
+def param_schema(param: Param) -> dict[str, Any]:
+    """The JSON Schema of one parameter: type, range, default, and its CLI help."""
+    schema: dict[str, Any] = ({"type": "array", "items": {"type": "string"}} if param.type is list
+                              else {"type": _JSON_TYPES[param.type]})
+    schema["description"] = param.help
+    if param.low is not None:
+        schema["minimum"] = param.low
+    if param.high is not None:
+        schema["maximum"] = param.high
+    if param.default not in (None, ()):
+        schema["default"] = param.default
+    return schema
+
+
+def input_schema(op: Operation) -> dict[str, Any]:
+    """Every parameter of ``op``, plus ``max_tokens`` (the answer cap) unless it has its own."""
+    properties = {p.name: param_schema(p) for p in op.params}
+    if not op.owns_budget:
+        properties["max_tokens"] = {"type": "integer", "minimum": MIN_MAX_TOKENS,
+                                    "maximum": MAX_MAX_TOKENS, "description": _CAP_HELP}
+    schema: dict[str, Any] = {"type": "object", "properties": properties, "additionalProperties": False}
+    required = [p.name for p in op.params if p.required]
+    if required:
+        schema["required"] = required
+    return schema
+
+
+def tool_definitions() -> list[dict[str, Any]]:
+    """``name``, ``description`` and ``inputSchema`` of every tool, in table order."""
+    return [{"name": op.name, "description": op.summary, "inputSchema": input_schema(op)} for op in OPERATIONS]
+
+
+@dataclass(frozen=True, slots=True)
+class Answer:
+    """One tool result: the JSON (structured content), its text, and whether it is an error."""
+
+    data: dict[str, Any] | None
+    text: str
+    error: bool = False
+
+
+def answer(name: str, arguments: Mapping[str, Any] | None, vault: Any) -> Answer:
+    """Run tool ``name`` on ``vault`` (a Vault or the daemon-first stand-in). A user error is
+    an error answer in one line; the caller decides what an unexpected exception becomes."""
+    op = BY_NAME.get(name)
+    if op is None:
+        return failure(f"no tool {name!r}; the tools are: {', '.join(BY_NAME)}")
+    given = dict(arguments or {})
+    try:
+        budget = _budget(op, given)
+        data = op.run(vault, given)
+    except VaultError as exc:
+        return failure(f"{name}: {exc}")
+    data = cap(data, budget)
+    return Answer(data, json.dumps(data, ensure_ascii=False))
+
+
+def failure(message: str) -> Answer:
+    """An error answer: one line, whatever the message held."""
+    return Answer(None, " ".join(message.split()), error=True)
+
+
+def _budget(op: Operation, given: dict[str, Any]) -> int:
+    """The answer's cap. ``resume`` fits its Markdown brief to its own ``max_tokens``, and its
+    JSON carries the brief twice (fields and Markdown): the cap is twice that, never less than
+    the default, so a small brief is never cut a second time."""
+    if op.owns_budget:
+        return max(DEFAULT_MAX_TOKENS, 2 * op.arguments(given)["max_tokens"])
+    value = given.pop("max_tokens", None)
+    if value is None:
+        return DEFAULT_MAX_TOKENS
+    if isinstance(value, bool) or not isinstance(value, int) or not MIN_MAX_TOKENS <= value <= MAX_MAX_TOKENS:
+        raise BadArgument(f"max_tokens must be a whole number within {MIN_MAX_TOKENS}..{MAX_MAX_TOKENS} "
+                          f"(got {value!r})")
+    return value
