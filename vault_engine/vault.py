@@ -324,6 +324,7 @@ class Vault:
         plan = changes.plan
         notices = (f"the lexical index could not be trusted ({changes.lexical_repaired}): rebuilt from the ledger",) \
             if changes.lexical_repaired else ()
+        notices += tuple(changes.notices)
         return IndexReport(
             new=len(plan.new), modified=len(plan.modified), deleted=len(plan.deleted),
             moved=len(plan.moved), unchanged=plan.unchanged + len(plan.touched),
@@ -668,6 +669,10 @@ def validate_settings(config: Config) -> None:
             from vault_engine.sources.notion_api import SyncSettings
 
             SyncSettings.from_tap(tap)
+        elif tap.source == "code":
+            from vault_engine.sources.code.files import CodeTap
+
+            CodeTap.from_tap(tap, config.root)
         elif tap.source == "vault":  # a vault tap has no options: any is a typo of a tap key
             check_keys(tap.options, f"taps.{tap.name}.", TAP_KEYS)
 

@@ -12,9 +12,11 @@ import logging
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from vault_engine.config import Config
 from vault_engine.errors import IndexDamaged
+from vault_engine.indexing.code_sync import add_code_files, is_code_key, parse_code_file, sync_code
 from vault_engine.indexing.integrity import LEXICAL_FINGERPRINT, lexical_damage
 from vault_engine.indexing.planner import ChangePlan, find_suspects, plan_changes
 from vault_engine.model import ParsedNote, SkippedFile
@@ -45,6 +47,7 @@ class ReadResult:
     note: ParsedNote | None = None
     problem: str | None = None
     vanished: bool = False
+    code: Any = None  # a source file's ParsedSource (code tap), for the call graph
 
 
 @dataclass(slots=True)
@@ -56,11 +59,14 @@ class AppliedChanges:
     changed_note_ids: set[int] = field(default_factory=set)
     removed_section_ids: list[int] = field(default_factory=list)
     lexical_repaired: str | None = None  # why Whoosh was rebuilt from the ledger
+    notices: list[str] = field(default_factory=list)  # e.g. a source file with a syntax error
 
 
 def read_and_parse(root, rel: str, config: Config) -> ReadResult:
     """Read, hash and parse one note; never raises for a bad file: one note the parsers
     cannot handle is skipped with its reason, never the whole run."""
+    if is_code_key(rel):
+        return _read_source(rel, config)
     try:
         text, digest, stat = read_note(root, rel, int(config.max_file_mb * 1_000_000))
     except Unreadable as exc:
@@ -71,6 +77,15 @@ def read_and_parse(root, rel: str, config: Config) -> ReadResult:
         log.debug("parsing %s failed", rel, exc_info=True)
         return ReadResult(rel, stat, digest, problem=f"cannot be parsed ({type(exc).__name__}): "
                                                     "simplify its deepest nesting, or report it as a bug")
+
+
+def _read_source(key: str, config: Config) -> ReadResult:
+    """A code tap's file: read in place and parsed with tree-sitter (sources/code)."""
+    try:
+        note, parsed, digest, stat = parse_code_file(config, key)
+    except Unreadable as exc:
+        return ReadResult(key, problem=str(exc), vanished=exc.vanished)
+    return ReadResult(key, stat, digest, note, code=parsed)
 
 
 def _read_chunk(args: tuple) -> list[ReadResult]:
@@ -115,6 +130,7 @@ class Indexer:
         """Bring the ledger and Whoosh up to date with the vault. (A rebuild is a new index
         generation, built by this same run on an empty ledger: Vault.index.)"""
         scan = scan_vault(self.config)
+        add_code_files(self.config, scan)
         return self.apply_scan(scan, progress=progress, now=now)
 
     def apply_scan(self, scan: Scan, *, progress: Progress | None = None,
@@ -130,6 +146,7 @@ class Indexer:
         roots = {p.strip("/") for p in paths} - {""}
         known = self.ledger.known_files()
         scan = scan_paths(self.config, roots)
+        roots |= add_code_files(self.config, scan, roots)  # prefixed keys of a code tap inside the vault
         roots |= _vanished_twins(scan, known, self.config.root)
         kept = {a for a in self.ledger.attachment_paths() if not _under_any(a, roots)}
         scan.attachments = sorted(kept | set(scan.attachments))  # the ledger keeps the full list
@@ -145,6 +162,7 @@ class Indexer:
         attachments_changed = old_attachments != set(scan.attachments)
         needs_repair = lexical_damage(self.ledger, self.lexical)
         if plan.is_empty and not attachments_changed and not needs_repair:
+            sync_code(self.config, self.ledger, {}, (), ())  # repairs a lost or stale code store
             return AppliedChanges(plan, skipped=self._skipped(scan, reads))
         skipped = self._skipped(scan, reads)
         # One ledger transaction spans the Whoosh commit, which lands first: readers see the
@@ -154,6 +172,9 @@ class Indexer:
         with self.ledger.transaction():
             changes = self._apply_to_ledger(plan, reads, scan, known, now)
             changes.skipped = skipped
+            parsed_code = {p: r.code for p, r in reads.items() if r.code is not None}
+            changes.notices += [f"{p}: {r.code.error}" for p, r in sorted(reads.items())
+                                if r.code is not None and r.code.error]
             # Parsed notes are in the ledger now: let them go before Whoosh forks its two
             # writers, which would otherwise each carry a copy-on-write share of them (a
             # 10,000-note index peaked at 589 MB PSS with them, 462 MB without; bench_core.py).
@@ -161,6 +182,8 @@ class Indexer:
             self._resolve_links(plan, changes.changed_note_ids,
                                 old_attachments ^ set(scan.attachments), full=first_index)
             self._apply_to_lexical(changes, repair=needs_repair, progress=progress)
+        cleared = [*plan.deleted, *(old for old, _ in plan.moved)]
+        sync_code(self.config, self.ledger, parsed_code, changes.changed_note_ids, cleared)
         return changes
 
     # -- ledger ---------------------------------------------------------------------------
@@ -193,7 +216,8 @@ class Indexer:
             size, mtime = _stat_or_zero(self.config.root / result.path)
             self.ledger.record_skipped(result.path, result.problem or "unreadable", size, mtime)
             return
-        tap = self.config.tap_for(result.path).name
+        tap = result.note.meta.get("tap") if result.code is not None else None
+        tap = tap or self.config.tap_for(result.path).name
         note_id = self.ledger.upsert_note(
             result.note, tap=tap, size=result.stat.size, mtime_ns=result.stat.mtime_ns,
             digest=result.digest, note_id=note_id, now=now)
