@@ -39,7 +39,9 @@ if TYPE_CHECKING:  # imported where used: a search or a show must not pay for in
     from vault_engine.indexing.indexer import AppliedChanges, Progress
     from vault_engine.memory.checkpoints import CheckpointDraft, CheckpointWritten
     from vault_engine.memory.deadends import DeadendCheck, Ruling
+    from vault_engine.code_model import CallAnswer, CodeView, FindResult, Outline
     from vault_engine.memory.resume import ResumeBrief
+    from vault_engine.retrieval.code.service import CodeQueries
     from vault_engine.sources.notion_report import NotionReport
     from vault_engine.stores.vectors import FaissIndex
 
@@ -84,6 +86,7 @@ class Vault:
         self._ledger: Ledger | None = None
         self._lexical: WhooshIndex | None = None
         self._vectors: FaissIndex | None = None
+        self._code: CodeQueries | None = None
         self._embedder = embedder  # tests pass a FakeEmbedder; else built on first use
         # Stores open on one generation, named (never through the ``current`` link, which a
         # rebuild in another process may swap between opening the ledger and Whoosh).
@@ -102,7 +105,9 @@ class Vault:
             self._lexical.close()
         if self._ledger is not None:
             self._ledger.close()
-        self._ledger = self._lexical = self._vectors = None
+        if self._code is not None:
+            self._code.close()
+        self._ledger = self._lexical = self._vectors = self._code = None
 
     def __enter__(self) -> Vault:
         return self
@@ -411,9 +416,12 @@ class Vault:
         return held_elsewhere(self.config.state_dir / WRITE_LOCK)
 
     @_operation
-    def show(self, ref: str) -> NoteView:
-        """A note (whole text, read from the file) or one section of it."""
+    def show(self, ref: str) -> NoteView | CodeView:
+        """A note (whole text, read from the file) or one section of it; for a code ref
+        (``path#Qualified.name``), the symbol's lines, numbered."""
         ledger = self._require_index()
+        if (self.config.index_dir / "code.sqlite").exists() and self._code_queries().is_code_ref(ref):
+            return self._code_queries().show(ref)
         note, section = lookup_ref(ledger, ref)
         links = tuple(resolved_link(r) for r in ledger.links_of(note.id))
         sections = tuple(s.heading for s in ledger.sections_of(note.id) if s.heading)
@@ -456,6 +464,40 @@ class Vault:
     @_operation
     def all_links(self) -> list[ResolvedLink]:
         return [resolved_link(r) for r in self._require_index().all_links()]
+
+    # -- code: outline, callers/callees, find (retrieval/code, retrieval/find) -------------
+
+    def _code_queries(self) -> CodeQueries:
+        if self._code is None:
+            from vault_engine.retrieval.code.service import open_code_queries
+
+            self._code = open_code_queries(self.config, self._require_index())
+        return self._code
+
+    @_operation
+    def outline(self, path: str) -> Outline:
+        """A source file's symbols with spans, parameters, decorators and why links."""
+        return self._code_queries().outline(path)
+
+    @_operation
+    def calls(self, symbol: str, *, direction: str = "callers", depth: int = 1,
+              exclude_tests: bool = False) -> CallAnswer:
+        """Who calls ``symbol`` (``direction`` callers) or what it calls (callees), up to
+        ``depth`` (1..5) calls away; a not-found says which kind it is."""
+        if direction not in ("callers", "callees"):
+            raise BadArgument(f"direction is {direction!r}: use callers or callees")
+        if not 1 <= depth <= 5:
+            raise BadArgument(f"depth {depth} is out of range: use 1..5")
+        return self._code_queries().calls(symbol, direction, depth, exclude_tests)
+
+    @_operation
+    def find(self, query: str, *, k: int = 10, tier: str | None = None, facet: str | None = None) -> FindResult:
+        """Where is it? Exact symbol, literal path, then a fuzzy suggestion or the memory notes."""
+        from vault_engine.retrieval.find.router import find
+
+        ledger = self._require_index()
+        code = self._code_queries() if (self.config.index_dir / "code.sqlite").exists() else None
+        return find(query, code=code, ledger=ledger, lexical=self.lexical, k=k, tier=tier, facet=facet)
 
     # -- status ---------------------------------------------------------------------------
 

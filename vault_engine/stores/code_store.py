@@ -138,6 +138,11 @@ class CodeStore:
     def file_hashes(self) -> dict[str, str]:
         return dict(self.db.execute("SELECT key, hash FROM files"))
 
+    def file_hashes_of(self, keys: Iterable[str]) -> dict[str, str]:
+        keys = list(keys)
+        marks = ",".join("?" * len(keys))
+        return dict(self.db.execute(f"SELECT key, hash FROM files WHERE key IN ({marks})", keys)) if keys else {}
+
     def put_file(self, key: str, tap: str, parsed, digest: str) -> None:
         """Store one parsed file (a ``ParsedSource`` whose paths are root-relative) and its symbols."""
         self.delete_files([key])
