@@ -525,7 +525,11 @@ class Vault:
         from vault_engine.indexing.watch_state import watcher_status
         from vault_engine.sources.vault_files import scan_vault
 
+        from vault_engine.indexing.code_sync import add_code_files, code_status
+        from vault_engine.retrieval.find.memory import facet_counts
+
         scan = scan_vault(self.config)
+        add_code_files(self.config, scan)
         suspects = find_suspects(scan.notes, ledger.known_files())
         counts = ledger.counts()
         last = ledger.get_meta("last_index")
@@ -551,6 +555,8 @@ class Vault:
             "reinforcements": len(ledger.reinforcements()),
             "watcher": watcher_status(self.config),
             "semantic": semantic,
+            "code": code_status(self.config, suspects),
+            "memory": facet_counts(ledger),
         }
 
     def _semantic_status(self, ledger: Ledger) -> dict[str, Any]:

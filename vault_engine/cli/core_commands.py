@@ -115,7 +115,14 @@ def cmd_search(ctx: Context) -> int:
 
 
 def cmd_show(ctx: Context) -> int:
+    from vault_engine.code_model import CodeView
+
     view = ctx.vault.show(ctx.args.ref)
+    if isinstance(view, CodeView):  # a code ref: the symbol's lines, numbered
+        from vault_engine.cli.code_commands import render_code_view
+
+        ctx.emit(view.to_json(), lambda: render_code_view(view))
+        return 0
     ctx.emit(view.to_json(), lambda: render.note_view(view))
     return 0
 

@@ -40,6 +40,9 @@ OPS: dict[str, str] = {
     "resume": "resume",
     "deadend.check": "deadend_check",
     "deadend.list": "deadend_list",
+    "find": "find",
+    "outline": "outline",
+    "calls": "calls",
 }
 METHOD_OPS: dict[str, str] = {method: op for op, method in OPS.items()}
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from vault_engine.config import Config
 from vault_engine.parsing.mentions import mentions_in
-from vault_engine.sources.code.files import CodeTap, code_taps, read_code, scan_code, tap_of_key
+from vault_engine.sources.code.files import CodeTap, code_taps, describe, read_code, scan_code, tap_of_key
 from vault_engine.sources.vault_files import Scan, Unreadable
 from vault_engine.stores.code_store import CODE_FILE, CodeStore, EdgeRow
 from vault_engine.stores.ledger import Ledger
@@ -55,6 +55,26 @@ def add_code_files(config: Config, scan: Scan, only: set[str] | None = None) -> 
         return set()
     return {t.key(p[len(t.vault_rel):].strip("/")) for t in taps if t.prefix and t.vault_rel is not None
             for p in only if p == t.vault_rel or p.startswith(t.vault_rel + "/")}
+
+
+def code_status(config: Config, suspects) -> dict | None:
+    """The code taps' health for ``status``: what is indexed, what is stale, what calls
+    stayed unresolved (by reason) and which files had syntax errors. None without a code tap."""
+    taps = code_taps(config)
+    path = config.index_dir / CODE_FILE
+    if not taps and not path.exists():
+        return None
+    stale = {"changed": sum(map(is_code_key, suspects.changed)), "missing": sum(map(is_code_key, suspects.missing))}
+    base = {"taps": describe(taps),
+            "stale": stale, "fresh": not (stale["changed"] or stale["missing"])}
+    if not path.exists():
+        return {**base, "indexed": False}
+    store = CodeStore(path)
+    try:
+        return {**base, "indexed": True, **store.counts(), "unresolved": store.unresolved(),
+                "syntax_errors": [{"path": p, "error": e} for p, e in store.files_with_errors()]}
+    finally:
+        store.close()
 
 
 def parse_code_file(config: Config, key: str):
