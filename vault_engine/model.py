@@ -16,6 +16,9 @@ from typing import Any
 CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 KINDS = ("checkpoint", "working-note", "spec", "memory", "decision", "notion", "note")
+# Kinds a search can filter on: the notes' kinds, and ``code`` (a code tap's symbols, which
+# no note can claim with ``type:``).
+SEARCH_KINDS = (*KINDS, "code")
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,7 +21,7 @@ from vault_engine.config import CONFIG_NAME, Config, find_vault, load_config
 from vault_engine.errors import (BadArgument, IndexBusy, IndexDamaged, IndexMissing, ModelUnavailable,
                                  UnknownKind, UnknownProject, VaultError)
 from vault_engine.locks import flock_within, held_elsewhere, hold_in_parent_only, release
-from vault_engine.model import KINDS, DecayRow, IndexReport, NoteView, ResolvedLink, SearchResult
+from vault_engine.model import SEARCH_KINDS, DecayRow, IndexReport, NoteView, ResolvedLink, SearchResult
 from vault_engine.indexing.generations import CURRENT, live_generation
 from vault_engine.indexing.integrity import check_before_reading
 from vault_engine.indexing.offtopic import offtopic_level
@@ -376,8 +376,8 @@ class Vault:
         # an agent would take for "nothing exists".
         if tap is not None:
             self.config.tap(tap)
-        if kind is not None and kind not in KINDS:
-            raise UnknownKind(f"no kind {kind!r}; kinds are: {', '.join(KINDS)}")
+        if kind is not None and kind not in SEARCH_KINDS:
+            raise UnknownKind(f"no kind {kind!r}; kinds are: {', '.join(SEARCH_KINDS)}")
         if project is not None:
             self._require_project(ledger, project)
         arms = ("lexical",) if lexical_only else ("semantic",) if semantic_only else ("lexical", "semantic")

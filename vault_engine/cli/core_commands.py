@@ -35,7 +35,7 @@ def _register_search(sub: argparse._SubParsersAction, common: argparse.ArgumentP
                        description='Search sections. Example: vault-engine search "token refresh" -k 5')
     p.add_argument("query", help="what to look for, in your own words")
     p.add_argument("-k", type=int_within(1, 1000), default=10, help="number of hits (default 10)")
-    p.add_argument("--kind", help="only notes of this kind (checkpoint, working-note, spec, memory, notion, note)")
+    p.add_argument("--kind", help="only documents of this kind (checkpoint, working-note, spec, memory, decision, notion, note, code)")
     p.add_argument("--project", help="only notes of this project")
     p.add_argument("--tap", help="only documents of this tap")
     arm = p.add_mutually_exclusive_group()

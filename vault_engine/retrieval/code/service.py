@@ -12,6 +12,7 @@ from vault_engine.errors import UnknownRef, VaultError
 from vault_engine.retrieval.code.graph import walk
 from vault_engine.retrieval.code.lookup import (code_symbol, definitions, file_tokens, split_ref, symbol_tokens,
                                                 why_links)
+from vault_engine.sources.code.callgraph import is_test_path
 from vault_engine.sources.code.files import CodeTap, code_taps, tap_of_key
 from vault_engine.stores.code_store import CodeStore, SymbolRow
 from vault_engine.stores.ledger import Ledger
@@ -165,6 +166,8 @@ class CodeQueries:
     def calls(self, symbol: str, direction: str, depth: int, exclude_tests: bool) -> CallAnswer:
         base = dict(symbol=symbol, direction=direction, depth=depth, exclude_tests=exclude_tests)
         rows = definitions(self.store, self.keys, symbol)
+        if exclude_tests and len(rows) > 1:  # a test's own helper named alike is no candidate then
+            rows = [r for r in rows if not is_test_path(r.key)] or rows
         if not rows:
             status, reason = self._not_found(symbol)
             return CallAnswer(**base, status=status, reason=reason)
