@@ -14,7 +14,9 @@ from vault_engine.stores.lexical import WhooshIndex, analyze
 
 FACETS = ("lifecycle", "data_state", "boundaries", "invariants", "failure")
 MEMORY_KIND = "memory"
-DEFAULT_MIN_COVERAGE = 0.45  # chosen on the dev half of bench/data/eval/find_eval.jsonl (find_lab.py)
+DEFAULT_MIN_COVERAGE = 0.30  # chosen on the dev half of bench/data/eval/find_eval.jsonl (find_lab.py)
+RANKINGS = ("bm25", "coverage")  # coverage: the note holding most of the question first, BM25 breaking ties
+DEFAULT_RANKING = "bm25"
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,7 +34,8 @@ def facet_of(note: NoteRow) -> str | None:
 
 
 def memory_hits(query: str, ledger: Ledger, lexical: WhooshIndex, *, facet: str | None = None,
-                k: int = 5, min_coverage: float = DEFAULT_MIN_COVERAGE) -> list[MemoryHit]:
+                k: int = 5, min_coverage: float = DEFAULT_MIN_COVERAGE,
+                rank_by: str = DEFAULT_RANKING) -> list[MemoryHit]:
     """Memory notes that answer ``query``, best BM25 first; empty when none covers enough."""
     ranked = lexical.search(query, limit=50, kind=MEMORY_KIND)
     if not ranked:
@@ -53,7 +56,10 @@ def memory_hits(query: str, ledger: Ledger, lexical: WhooshIndex, *, facet: str 
         coverage = _coverage(weights, text)
         if coverage >= min_coverage:
             hits.append(MemoryHit(notes[note_id], 1, _last_line(ledger, note_id), score, coverage))
-    hits.sort(key=lambda h: (-h.score, h.note.path))
+    if rank_by == "coverage":
+        hits.sort(key=lambda h: (-round(h.coverage, 6), -h.score, h.note.path))
+    else:
+        hits.sort(key=lambda h: (-h.score, h.note.path))
     return hits[:k]
 
 

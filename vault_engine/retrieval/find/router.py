@@ -15,8 +15,9 @@ from __future__ import annotations
 from vault_engine.code_model import FindHit, FindResult
 from vault_engine.errors import BadArgument
 from vault_engine.retrieval.code.lookup import definitions
-from vault_engine.retrieval.find.memory import FACETS, facet_of, memory_hits
-from vault_engine.retrieval.find.suggest import looks_like_code
+from vault_engine.retrieval.find.memory import (DEFAULT_MIN_COVERAGE, DEFAULT_RANKING, FACETS, facet_of,
+                                               memory_hits)
+from vault_engine.retrieval.find.suggest import DEFAULT_RULE, SuggestRule, looks_like_code
 from vault_engine.stores.ledger import Ledger
 from vault_engine.stores.lexical import WhooshIndex
 
@@ -24,9 +25,11 @@ TIERS = ("symbol", "path", "fuzzy", "memory")
 
 
 def find(query: str, *, code, ledger: Ledger, lexical: WhooshIndex, k: int = 10,
-         tier: str | None = None, facet: str | None = None) -> FindResult:
+         tier: str | None = None, facet: str | None = None, rule: SuggestRule = DEFAULT_RULE,
+         min_coverage: float = DEFAULT_MIN_COVERAGE, rank_by: str = DEFAULT_RANKING) -> FindResult:
     """The answer of the first tier that has one (or of ``tier`` alone). ``code`` is the
-    index's CodeQueries, None when no code is indexed (then only memory can answer)."""
+    index's CodeQueries, None when no code is indexed (then only memory can answer).
+    ``rule``, ``min_coverage`` and ``rank_by``: the thresholds, for bench/find_lab.py."""
     query = query.strip()
     if tier is not None and tier not in TIERS:
         raise BadArgument(f"no tier {tier!r}: use one of {', '.join(TIERS)}")
@@ -41,18 +44,18 @@ def find(query: str, *, code, ledger: Ledger, lexical: WhooshIndex, k: int = 10,
         for name, step in (("symbol", _symbol), ("path", _path), ("fuzzy", _fuzzy)):
             if name in wanted:
                 tried.append(name)
-                found = step(code, query, k)
+                found = step(code, query, k, rule)
                 if found is not None:
                     return found
     if "memory" in wanted:
         tried.append("memory")
-        found = _memory(query, ledger, lexical, k, facet)
+        found = _memory(query, ledger, lexical, k, facet, min_coverage, rank_by)
         if found is not None:
             return found
     return FindResult(query, "miss", None, reason=_miss_reason(query, tried, code, token, facet))
 
 
-def _symbol(code, query: str, k: int) -> FindResult | None:
+def _symbol(code, query: str, k: int, _rule) -> FindResult | None:
     rows = definitions(code.store, code.keys, query)
     if not rows:
         return None
@@ -62,7 +65,7 @@ def _symbol(code, query: str, k: int) -> FindResult | None:
     return FindResult(query, "hit", "symbol", hits, reason=f"{len(rows)} definition(s) named {query!r}{more}")
 
 
-def _path(code, query: str, k: int) -> FindResult | None:
+def _path(code, query: str, k: int, _rule) -> FindResult | None:
     from vault_engine.retrieval.find.paths import AMBIGUOUS, lookup_path
 
     match = lookup_path(code.path_index, query)
@@ -78,8 +81,8 @@ def _path(code, query: str, k: int) -> FindResult | None:
     return FindResult(query, "hit", "path", tuple(hits), reason=reason)
 
 
-def _fuzzy(code, query: str, k: int) -> FindResult | None:
-    found = code.suggester.suggest(query)
+def _fuzzy(code, query: str, k: int, rule: SuggestRule) -> FindResult | None:
+    found = code.suggester.suggest(query, rule)
     if not found:
         return None
     best = found[0]
@@ -90,8 +93,9 @@ def _fuzzy(code, query: str, k: int) -> FindResult | None:
                              "Confirm it before acting on it")
 
 
-def _memory(query: str, ledger: Ledger, lexical: WhooshIndex, k: int, facet: str | None) -> FindResult | None:
-    found = memory_hits(query, ledger, lexical, facet=facet, k=k)
+def _memory(query: str, ledger: Ledger, lexical: WhooshIndex, k: int, facet: str | None,
+            min_coverage: float, rank_by: str) -> FindResult | None:
+    found = memory_hits(query, ledger, lexical, facet=facet, k=k, min_coverage=min_coverage, rank_by=rank_by)
     if not found:
         return None
     hits = tuple(FindHit(h.note.path, h.note.path, None, "memory", h.line_start, h.line_end, h.score,
