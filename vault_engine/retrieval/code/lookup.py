@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from pathlib import PurePosixPath
 
 from vault_engine.code_model import CodeSymbol, Why
-from vault_engine.sources.code.callgraph import is_test_path
+from vault_engine.sources.code.testpaths import is_test_path
 from vault_engine.stores.code_store import CodeStore, SymbolRow
 
 _EXTENSION = re.compile(r"\.[A-Za-z0-9]+$")

@@ -12,7 +12,7 @@ from vault_engine.errors import UnknownRef, VaultError
 from vault_engine.retrieval.code.graph import walk
 from vault_engine.retrieval.code.lookup import (code_symbol, definitions, file_tokens, split_ref, symbol_tokens,
                                                 why_links)
-from vault_engine.sources.code.callgraph import is_test_path
+from vault_engine.sources.code.testpaths import is_test_path
 from vault_engine.sources.code.files import CodeTap, code_taps, tap_of_key
 from vault_engine.stores.code_store import CodeStore, SymbolRow
 from vault_engine.stores.ledger import Ledger
@@ -58,7 +58,7 @@ class CodeQueries:
     def suggester(self):
         """Names and paths for find's fuzzy tier, indexed on first use."""
         from vault_engine.retrieval.find.suggest import Suggester
-        from vault_engine.sources.code.callgraph import is_test_path
+        from vault_engine.sources.code.testpaths import is_test_path
 
         symbols = [(f"{k}#{q}", q, is_test_path(k)) for k, q in self.store.symbol_names()]
         return Suggester(symbols, [(k, is_test_path(k)) for k in sorted(self.keys)])

@@ -17,7 +17,8 @@ from vault_engine.errors import BadArgument
 from vault_engine.retrieval.code.lookup import definitions
 from vault_engine.retrieval.find.memory import (DEFAULT_MIN_COVERAGE, DEFAULT_RANKING, FACETS, facet_of,
                                                memory_hits)
-from vault_engine.retrieval.find.suggest import DEFAULT_RULE, SuggestRule, looks_like_code
+from vault_engine.retrieval.find.suggest import DEFAULT_RULE, SuggestRule, looks_like_code  # light: the
+# fuzzy and typo indexes it builds are imported by Suggester on first use
 from vault_engine.stores.ledger import Ledger
 from vault_engine.stores.lexical import WhooshIndex
 

@@ -16,9 +16,6 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 
-from vault_engine.retrieval.find.fuzzy_index import build_fuzzy_index, candidates, fuzzy_search
-from vault_engine.retrieval.find.fuzzy import fold_pattern
-from vault_engine.retrieval.find.typos import build_typo_index, typo_search
 
 PATH_LIKE = re.compile(r"[/\\]|\.(?:py|pyi|ts|tsx|js|jsx|mjs|cjs|go|rs|java)$", re.IGNORECASE)
 SYMBOL_LIKE = re.compile(r"^[\w$#.:/\\@-]+$")
@@ -62,20 +59,30 @@ class Suggester:
         self.symbols = symbols  # (ref, qualname, is_test), in a stable order
         self.paths = paths  # (path, is_test)
 
+    # The indexes are built on first use, their modules imported then: a query answered by
+    # an exact tier never pays for them.
     @cached_property
     def _qualnames(self):
+        from vault_engine.retrieval.find.typos import build_typo_index
+
         return build_typo_index(q for _, q, _ in self.symbols)
 
     @cached_property
     def _names(self):
+        from vault_engine.retrieval.find.typos import build_typo_index
+
         return build_typo_index(q.rsplit(".", 1)[-1] for _, q, _ in self.symbols)
 
     @cached_property
     def _basenames(self):
+        from vault_engine.retrieval.find.typos import build_typo_index
+
         return build_typo_index(p.rsplit("/", 1)[-1] for p, _ in self.paths)
 
     @cached_property
     def _fuzzy(self):
+        from vault_engine.retrieval.find.fuzzy_index import build_fuzzy_index
+
         return build_fuzzy_index(q for _, q, _ in self.symbols)
 
     def suggest(self, query: str, rule: SuggestRule = DEFAULT_RULE) -> list[Suggestion]:
@@ -91,6 +98,8 @@ class Suggester:
         folders, _, base = query.strip("/").rpartition("/")
         wanted = [f for f in folders.split("/") if f and f != "."]
         found = {}
+        from vault_engine.retrieval.find.typos import typo_search
+
         for hit in typo_search(self._basenames, base, rule.max_edits(len(base))):
             path, is_test = self.paths[hit.index]
             have = path.split("/")[:-1]
@@ -100,6 +109,8 @@ class Suggester:
         return sorted(found.values(), key=lambda s: s.rank)
 
     def _symbols(self, query: str, rule: SuggestRule) -> list[Suggestion]:
+        from vault_engine.retrieval.find.typos import typo_search
+
         found: dict[str, Suggestion] = {}
         limit = rule.max_edits(len(query))
         index = self._qualnames if "." in query else self._names
@@ -113,6 +124,9 @@ class Suggester:
         return sorted(found.values(), key=lambda s: s.rank)
 
     def _fuzzy_hits(self, query: str, rule: SuggestRule) -> list[tuple[str, int]]:
+        from vault_engine.retrieval.find.fuzzy import fold_pattern
+        from vault_engine.retrieval.find.fuzzy_index import candidates, fuzzy_search
+
         index = self._fuzzy
         # A broad pattern matches thousands of names and says little: decline it before scoring.
         if len(candidates(index, fold_pattern(query, query != query.lower()))) > MAX_FUZZY_CANDIDATES:

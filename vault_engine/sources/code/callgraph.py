@@ -8,19 +8,16 @@ counted by reason and gets no edge. Traversals (``callers``/``callees``) are bou
 
 from __future__ import annotations
 
-import re
 from collections import Counter, deque
 from collections.abc import Mapping
-from pathlib import PurePosixPath
 
 from vault_engine.sources.code.dynamic_resolver import DynamicResolver
 from vault_engine.sources.code.model import CallGraph, Edge, ParsedSource, Reached, Traversal
 from vault_engine.sources.code.scopes import Index, Miss
 from vault_engine.sources.code.static_resolver import StaticResolver
+from vault_engine.sources.code.testpaths import is_test_path  # noqa: F401 - part of this module's API
 
 MAX_DEPTH = 5
-_TEST_FOLDERS = {"tests", "test", "__tests__"}
-_TEST_FILE = re.compile(r"^(?:test_.*\.py|conftest\.py|.*_test\.[^.]+|.*\.(?:test|spec)\.[^.]+)$")
 
 
 def ref(path: str, qualname: str | None) -> str:
@@ -55,13 +52,6 @@ def resolve(files: Mapping[str, ParsedSource], *, annotations: bool = True) -> C
         for sym in parsed.symbols:
             definitions[ref(path, sym.qualname)] = (path, sym)
     return CallGraph(tuple(edges.values()), dict(unresolved.most_common()), definitions)
-
-
-def is_test_path(path: str) -> bool:
-    """Tests: files in a ``tests/``, ``test/`` or ``__tests__/`` folder at any depth, and
-    ``test_*.py``, ``conftest.py``, ``*_test.*``, ``*.test.*``, ``*.spec.*`` files."""
-    parts = PurePosixPath(path.split("#", 1)[0]).parts
-    return any(p in _TEST_FOLDERS for p in parts[:-1]) or bool(parts and _TEST_FILE.match(parts[-1]))
 
 
 def callers(graph: CallGraph, start: str, depth: int = 1, *, exclude_tests: bool = False) -> Traversal:
