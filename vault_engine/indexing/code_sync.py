@@ -23,6 +23,14 @@ from vault_engine.stores.ledger import Ledger
 
 log = logging.getLogger(__name__)
 
+# Past this share of a tap's files changed, resolve the whole tap: the dependents of that
+# many files are most of it anyway.
+FULL_RESOLVE_SHARE = 0.25
+# Parsed files of the stores this process wrote, by (store, key) -> (hash, ParsedSource):
+# the watcher re-resolves a tap on every save, and unpickling every file each time cost more
+# than resolving (bench/bench_code.py).
+_PARSED: dict[tuple[str, str], tuple[str, object]] = {}
+
 
 @dataclass(slots=True)
 class CodeSync:
@@ -31,6 +39,8 @@ class CodeSync:
     parsed: int = 0
     dropped: int = 0
     taps_resolved: list[str] = field(default_factory=list)
+    resolved_files: int = 0  # files whose calls were resolved again
+    local: set[str] = field(default_factory=set)  # edited inside bodies only
     seconds: float = 0.0
 
 
@@ -108,9 +118,9 @@ def sync_code(config: Config, ledger: Ledger, parsed_now: Mapping[str, object],
             touched = _sync_files(config, ledger, store, taps, parsed_now, result)
             for tap in taps:
                 if tap.name in touched:
-                    _resolve_tap(store, tap)
+                    result.resolved_files += _resolve_tap(store, tap, touched[tap.name], result.local)
                     result.taps_resolved.append(tap.name)
-            for gone in touched - {t.name for t in taps}:
+            for gone in set(touched) - {t.name for t in taps}:
                 store.drop_tap(gone)
             _sync_mentions(ledger, store, changed_note_ids, cleared_paths)
         result.seconds = time.perf_counter() - started
@@ -119,14 +129,19 @@ def sync_code(config: Config, ledger: Ledger, parsed_now: Mapping[str, object],
         store.close()
 
 
-def _sync_files(config, ledger, store: CodeStore, taps: list[CodeTap], parsed_now, result: CodeSync) -> set[str]:
+def _sync_files(config, ledger, store: CodeStore, taps: list[CodeTap], parsed_now,
+                result: CodeSync) -> dict[str, set[str]]:
+    """Store what the ledger has and the store lacks; returns tap -> keys added, changed or
+    gone. Keys edited without a change of surface (dependents.surface) go in
+    ``result.local`` instead: only their own calls need resolving again."""
+    from vault_engine.sources.code.dependents import surface
+
     in_ledger = {p: k.hash for p, k in ledger.known_files().items() if k.hash and is_code_key(p)}
     stored = store.file_hashes()
-    touched: set[str] = set()
+    touched: dict[str, set[str]] = {}
     gone = [k for k in stored if k not in in_ledger]
     for key in gone:
-        info = store.file_info(key)
-        touched.add(info[0])
+        touched.setdefault(store.file_info(key)[0], set()).add(key)
     store.delete_files(gone)
     result.dropped = len(gone)
     for key, digest in sorted(in_ledger.items()):
@@ -142,22 +157,58 @@ def _sync_files(config, ledger, store: CodeStore, taps: list[CodeTap], parsed_no
             except Unreadable as exc:
                 log.warning("%s: %s", key, exc)
                 continue
+        old = _cached(store, key, stored.get(key))
         store.put_file(key, found[0].name, parsed, digest)
-        touched.add(found[0].name)
+        _PARSED[(str(store.path), key)] = (digest, parsed)
+        touched.setdefault(found[0].name, set())
+        if old is not None and surface(old) == surface(parsed):
+            result.local.add(key)
+        else:
+            touched[found[0].name].add(key)
         result.parsed += 1
     return touched
 
 
-def _resolve_tap(store: CodeStore, tap: CodeTap) -> None:
-    """Re-resolve the whole tap: one changed file can change what calls elsewhere resolve to
-    (an import, a re-export, a base class), and resolving is cheaper than knowing which."""
-    from vault_engine.sources.code.callgraph import resolve
+def _cached(store: CodeStore, key: str, digest: str | None):
+    """The stored ParsedSource of ``key`` at ``digest`` (before it is replaced), or None."""
+    if digest is None:
+        return None
+    hit = _PARSED.get((str(store.path), key))
+    if hit is not None and hit[0] == digest:
+        return hit[1]
+    return store.parsed([key]).get(key)
 
-    files = {tap.rel_of(k): parsed for k, parsed in store.parsed_of_tap(tap.name).items()}
-    graph = resolve(files)
+
+def _resolve_tap(store: CodeStore, tap: CodeTap, changed: set[str], local: set[str]) -> int:
+    """Resolve again the calls of the changed files and of every file whose calls they can
+    change (sources/code/dependents.py: importers, through re-exports and base classes);
+    the whole tap when much changed or the store is new. Returns how many files it resolved."""
+    from vault_engine.sources.code.callgraph import resolve
+    from vault_engine.sources.code.dependents import affected
+
+    files = {tap.rel_of(k): parsed for k, parsed in _load_parsed(store, tap.name).items()}
+    rel_changed = {tap.rel_of(k) for k in changed}
+    rel_local = {tap.rel_of(k) for k in local if k.startswith(tap.prefix)} - rel_changed
+    full = store.fresh or len(rel_changed | rel_local) > FULL_RESOLVE_SHARE * max(len(files), 1)
+    only = None if full else affected(files, rel_changed, rel_local)
+    graph = resolve(files, only=only)
     p = tap.prefix
     edges = [EdgeRow(p + e.caller, p + e.callee, p + e.path, e.line, e.how) for e in graph.edges]
-    store.replace_edges(tap.name, edges, graph.unresolved)
+    paths = None if only is None else [p + rel for rel in sorted(only | rel_changed)]
+    store.replace_edges(tap.name, paths, edges, {p + k: v for k, v in graph.unresolved_at.items()})
+    return len(files) if only is None else len(only)
+
+
+def _load_parsed(store: CodeStore, tap: str) -> dict[str, object]:
+    """Every parsed file of ``tap``, from this process's cache where its hash still matches."""
+    where = str(store.path)
+    for stale in [k for k in _PARSED if k[0] != where]:  # a replaced generation's files
+        del _PARSED[stale]
+    hashes = store.hashes_of_tap(tap)
+    missing = [k for k, h in hashes.items() if _PARSED.get((where, k), ("",))[0] != h]
+    for key, parsed in store.parsed(missing).items():
+        _PARSED[(where, key)] = (hashes[key], parsed)
+    return {k: _PARSED[(where, k)][1] for k in hashes}
 
 
 def _sync_mentions(ledger: Ledger, store: CodeStore, changed_note_ids, cleared_paths) -> None:

@@ -19,7 +19,7 @@ from pathlib import Path
 from vault_engine.errors import IndexDamaged
 
 CODE_FILE = "code.sqlite"
-VERSION = "1"
+VERSION = "2"  # 2: unresolved calls counted per file
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE IF NOT EXISTS files (
@@ -40,7 +40,10 @@ CREATE TABLE IF NOT EXISTS edges (
 );
 CREATE INDEX IF NOT EXISTS edges_caller ON edges(caller);
 CREATE INDEX IF NOT EXISTS edges_callee ON edges(callee);
-CREATE TABLE IF NOT EXISTS unresolved (tap TEXT NOT NULL, reason TEXT NOT NULL, count INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS unresolved (
+    tap TEXT NOT NULL, path TEXT NOT NULL, reason TEXT NOT NULL, count INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS edges_path ON edges(path);
 CREATE TABLE IF NOT EXISTS mentions (note_path TEXT NOT NULL, token TEXT NOT NULL, line INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS mentions_token ON mentions(token);
 CREATE INDEX IF NOT EXISTS mentions_note ON mentions(note_path);
@@ -160,9 +163,19 @@ class CodeStore:
         self.db.executemany("DELETE FROM files WHERE key=?", rows)
         self.db.executemany("DELETE FROM symbols WHERE key=?", rows)
 
-    def parsed_of_tap(self, tap: str) -> dict[str, object]:
-        """key -> ParsedSource of every file of ``tap`` (what the resolver needs)."""
-        return {k: pickle.loads(b) for k, b in self.db.execute("SELECT key, parsed FROM files WHERE tap=?", (tap,))}
+    def hashes_of_tap(self, tap: str) -> dict[str, str]:
+        return dict(self.db.execute("SELECT key, hash FROM files WHERE tap=?", (tap,)))
+
+    def parsed(self, keys: Iterable[str]) -> dict[str, object]:
+        """key -> ParsedSource of those files (what the resolver needs)."""
+        found: dict[str, object] = {}
+        keys = list(keys)
+        for i in range(0, len(keys), 500):
+            chunk = keys[i:i + 500]
+            marks = ",".join("?" * len(chunk))
+            found.update((k, pickle.loads(b)) for k, b in
+                         self.db.execute(f"SELECT key, parsed FROM files WHERE key IN ({marks})", chunk))
+        return found
 
     def file_info(self, key: str) -> tuple[str, str, int, str | None] | None:
         """(tap, language, lines, syntax error) of an indexed file."""
@@ -196,16 +209,24 @@ class CodeStore:
 
     # -- edges --------------------------------------------------------------------------------
 
-    def replace_edges(self, tap: str, edges: Iterable[EdgeRow], unresolved: dict[str, int]) -> None:
-        self.db.execute("DELETE FROM edges WHERE tap=?", (tap,))
-        self.db.execute("DELETE FROM unresolved WHERE tap=?", (tap,))
+    def replace_edges(self, tap: str, paths: Iterable[str] | None, edges: Iterable[EdgeRow],
+                      unresolved_at: dict[str, dict[str, int]]) -> None:
+        """The call edges and unresolved counts of the call sites in ``paths`` (every file
+        of ``tap`` when None), replaced."""
+        if paths is None:
+            self.db.execute("DELETE FROM edges WHERE tap=?", (tap,))
+            self.db.execute("DELETE FROM unresolved WHERE tap=?", (tap,))
+        else:
+            rows = [(tap, p) for p in paths]
+            self.db.executemany("DELETE FROM edges WHERE tap=? AND path=?", rows)
+            self.db.executemany("DELETE FROM unresolved WHERE tap=? AND path=?", rows)
         self.db.executemany("INSERT INTO edges(tap, caller, callee, path, line, how) VALUES (?,?,?,?,?,?)",
                             [(tap, e.caller, e.callee, e.path, e.line, e.how) for e in edges])
-        self.db.executemany("INSERT INTO unresolved(tap, reason, count) VALUES (?,?,?)",
-                            [(tap, r, n) for r, n in unresolved.items()])
+        self.db.executemany("INSERT INTO unresolved(tap, path, reason, count) VALUES (?,?,?,?)",
+                            [(tap, p, r, n) for p, reasons in unresolved_at.items() for r, n in reasons.items()])
 
     def drop_tap(self, tap: str) -> None:
-        self.replace_edges(tap, (), {})
+        self.replace_edges(tap, None, (), {})
 
     def edges_touching(self, refs: Iterable[str], column: str) -> list[EdgeRow]:
         """Edges whose ``callee`` (callers of refs) or ``caller`` (callees of refs) is in ``refs``."""

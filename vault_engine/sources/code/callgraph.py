@@ -9,7 +9,7 @@ counted by reason and gets no edge. Traversals (``callers``/``callees``) are bou
 from __future__ import annotations
 
 from collections import Counter, deque
-from collections.abc import Mapping
+from collections.abc import Collection, Mapping
 
 from vault_engine.sources.code.dynamic_resolver import DynamicResolver
 from vault_engine.sources.code.model import CallGraph, Edge, ParsedSource, Reached, Traversal
@@ -25,8 +25,11 @@ def ref(path: str, qualname: str | None) -> str:
     return f"{path}#{qualname}" if qualname else path
 
 
-def resolve(files: Mapping[str, ParsedSource], *, annotations: bool = True) -> CallGraph:
-    """Resolve every call site of ``files`` (path relative to the code root -> parsed file).
+def resolve(files: Mapping[str, ParsedSource], *, annotations: bool = True,
+            only: Collection[str] | None = None) -> CallGraph:
+    """Resolve every call site of ``files`` (path relative to the code root -> parsed file),
+    or only those in the files of ``only`` (an incremental update: every file is still
+    looked into to resolve them). ``unresolved_at`` counts the misses per file.
 
     ``annotations``: a Python/TS parameter annotated with an in-repo class is an instance of
     it (``ctx: Context`` makes ``ctx.exit()`` an edge to ``Context.exit``); the syntax says so,
@@ -37,13 +40,17 @@ def resolve(files: Mapping[str, ParsedSource], *, annotations: bool = True) -> C
     static = StaticResolver(index)
     edges: dict[tuple, Edge] = {}
     unresolved: Counter = Counter()
+    per_file: dict[str, Counter] = {}
     for path, parsed in sorted(files.items()):
+        if only is not None and path not in only:
+            continue
         resolver = static if parsed.language in ("go", "rust", "java") else dynamic
         for call in parsed.calls:
             try:
                 tpath, qualname, how = resolver.resolve(path, call.caller, call.callee)
             except Miss as miss:
                 unresolved[miss.reason] += 1
+                per_file.setdefault(path, Counter())[miss.reason] += 1
                 continue
             edge = Edge(ref(path, call.caller), ref(tpath, qualname), path, call.line, how)
             edges.setdefault((edge.caller, edge.callee, edge.path, edge.line), edge)
@@ -51,7 +58,8 @@ def resolve(files: Mapping[str, ParsedSource], *, annotations: bool = True) -> C
     for path, parsed in files.items():
         for sym in parsed.symbols:
             definitions[ref(path, sym.qualname)] = (path, sym)
-    return CallGraph(tuple(edges.values()), dict(unresolved.most_common()), definitions)
+    return CallGraph(tuple(edges.values()), dict(unresolved.most_common()), definitions,
+                     {p: dict(c) for p, c in per_file.items()})
 
 
 def callers(graph: CallGraph, start: str, depth: int = 1, *, exclude_tests: bool = False) -> Traversal:
