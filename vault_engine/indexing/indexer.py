@@ -33,6 +33,7 @@ log = logging.getLogger(__name__)
 
 # Below this many files to read, a process pool costs more than it saves.
 PARALLEL_READ_THRESHOLD = 400
+CODE_FILE_WEIGHT = 10  # a source file costs about ten notes to read (a tree-sitter parse)
 
 Progress = Callable[[str, int, int], None]
 
@@ -96,7 +97,8 @@ def _read_chunk(args: tuple) -> list[ReadResult]:
 def read_many(config: Config, paths: list[str], progress: Progress | None = None) -> dict[str, ReadResult]:
     """Read and parse ``paths``, on both cores when there are many."""
     results: dict[str, ReadResult] = {}
-    if len(paths) < PARALLEL_READ_THRESHOLD:
+    weight = len(paths) + (CODE_FILE_WEIGHT - 1) * sum(map(is_code_key, paths))
+    if weight < PARALLEL_READ_THRESHOLD:
         for i, path in enumerate(paths):
             results[path] = read_and_parse(config.root, path, config)
             if progress and i % 50 == 0:
@@ -104,7 +106,8 @@ def read_many(config: Config, paths: list[str], progress: Progress | None = None
     else:
         from concurrent.futures import ProcessPoolExecutor  # 14 ms of imports: only when used
 
-        chunks = [paths[i:i + 200] for i in range(0, len(paths), 200)]
+        size = max(10, min(200, len(paths) // 8))  # enough chunks to keep both workers busy
+        chunks = [paths[i:i + size] for i in range(0, len(paths), size)]
         with ProcessPoolExecutor(max_workers=2) as pool:
             done = 0
             for batch in pool.map(_read_chunk, [(config.root, c, config) for c in chunks]):

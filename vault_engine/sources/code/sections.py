@@ -10,7 +10,8 @@ from vault_engine.model import ParsedNote, Section
 from vault_engine.sources.code.model import ParsedSource, Symbol
 
 CODE_KIND = "code"
-BODY_LINES = 30  # lines of a function body kept for words: its head says what it does; more costs index time
+BODY_LINES = 60  # lines of a function body whose words are kept: its head says what it does
+_WORDS = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
 CONTAINERS = ("class", "interface", "struct", "trait", "impl", "enum")
 _PART = re.compile(r"[A-Z]+(?=[A-Z][a-z])|[A-Z]?[a-z]+|[A-Z]+|\d+")
 
@@ -37,7 +38,7 @@ def code_note(key: str, parsed: ParsedSource, text: str, tap: str) -> ParsedNote
 def _module_section(parsed: ParsedSource, lines: list[str]) -> Section:
     first = min((s.line_start for s in parsed.symbols), default=len(lines) + 1)
     end = max(1, min(first - 1, len(lines)))
-    head = "\n".join(lines[:min(end, BODY_LINES)])
+    head = " ".join(dict.fromkeys(_WORDS.findall("\n".join(lines[:min(end, BODY_LINES)]))))
     stem = parsed.path.rsplit("/", 1)[-1]
     text = f"{parsed.path}\n{identifier_words(stem.rsplit('.', 1)[0])}\n{head}"
     return Section(None, (), 0, 1, max(end, 1), text)
@@ -47,8 +48,9 @@ def _symbol_section(sym: Symbol, lines: list[str], members: list[str]) -> Sectio
     depth = sym.qualname.count(".") + 1
     if sym.kind in CONTAINERS:  # its members have sections of their own: names only here
         body = "members: " + ", ".join(members) if members else ""
-    else:
-        body = "\n".join(lines[sym.def_line:min(sym.line_end, sym.def_line + BODY_LINES)])
+    else:  # each word of the body once: code repeats names, and every repeat cost index time
+        text = "\n".join(lines[sym.def_line:min(sym.line_end, sym.def_line + BODY_LINES)])
+        body = " ".join(dict.fromkeys(_WORDS.findall(text)))
     parts = [f"{sym.kind} {sym.qualname}", sym.signature, identifier_words(sym.qualname),
              sym.docstring or "", body]
     return Section(sym.qualname, (sym.qualname,), depth, sym.line_start, sym.line_end,
