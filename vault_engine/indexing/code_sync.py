@@ -15,6 +15,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 
 from vault_engine.config import Config
+from vault_engine.errors import VaultError
 from vault_engine.parsing.mentions import mentions_in
 from vault_engine.sources.code.files import CodeTap, code_taps, describe, read_code, scan_code, tap_of_key
 from vault_engine.sources.vault_files import Scan, Unreadable
@@ -79,7 +80,10 @@ def code_status(config: Config, suspects) -> dict | None:
             "stale": stale, "fresh": not (stale["changed"] or stale["missing"])}
     if not path.exists():
         return {**base, "indexed": False}
-    store = CodeStore(path)
+    try:
+        store = CodeStore(path, writer=False)
+    except VaultError as exc:
+        return {**base, "indexed": False, "problem": str(exc)}
     try:
         return {**base, "indexed": True, **store.counts(), "unresolved": store.unresolved(),
                 "syntax_errors": [{"path": p, "error": e} for p, e in store.files_with_errors()]}

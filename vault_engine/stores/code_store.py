@@ -16,7 +16,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 
-from vault_engine.errors import IndexDamaged
+from vault_engine.errors import IndexDamaged, IndexMissing
 
 CODE_FILE = "code.sqlite"
 VERSION = "2"  # 2: unresolved calls counted per file
@@ -90,15 +90,26 @@ def _symbol(r: tuple) -> SymbolRow:
 class CodeStore:
     """``code.sqlite``: one writer (under the vault's writer lock), any number of readers."""
 
-    def __init__(self, path: Path):
+    def __init__(self, path: Path, *, writer: bool = True):
+        """Open (a writer creates, and rebuilds empty one of another version, which the
+        indexer then refills from the ledger); a reader never changes the file and refuses
+        a store of another version with the command that fixes it."""
         self.path = path
         fresh = not path.exists()
         try:
             self.db = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
+            if not writer:
+                if self.get_meta("version") != VERSION:
+                    self.db.close()
+                    raise IndexMissing(f"the code index {path} was made by another version of vault-engine "
+                                       "(or not finished): run `vault-engine index` to rebuild it")
+                self.fresh = False
+                return
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA synchronous=NORMAL")
             if not fresh and self.get_meta("version") != VERSION:
                 self._drop_all()
+                fresh = True
             self.db.executescript(SCHEMA)
             self.set_meta("version", VERSION)
         except sqlite3.DatabaseError as exc:

@@ -28,7 +28,7 @@ def open_code_queries(config: Config, ledger: Ledger) -> CodeQueries:
     if not path.exists():
         raise VaultError("no code is indexed in this vault: add a code tap to vault-engine.toml "
                          '([taps.code] source = "code", paths = ["src/**"]) and run `vault-engine index`')
-    return CodeQueries(config, ledger, CodeStore(path))
+    return CodeQueries(config, ledger, CodeStore(path, writer=False))
 
 
 class CodeQueries:
