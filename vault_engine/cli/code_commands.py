@@ -79,8 +79,8 @@ def render_outline(outline) -> str:
     for s in outline.symbols:
         indent = "  " * s.symbol.count(".")
         decorators = "".join(f"@{d} " for d in s.decorators)
-        lines.append(f"{s.line_start:>5}-{s.line_end:<5} {indent}{s.kind} {s.symbol}({', '.join(s.parameters)}) "
-                     f"{decorators}".rstrip())
+        call = f"({', '.join(s.parameters)})" if s.kind in ("function", "method", "constructor") else ""
+        lines.append(f"{s.line_start:>5}-{s.line_end:<5} {indent}{s.kind} {s.symbol}{call} {decorators}".rstrip())
     return "\n".join(lines + _why_lines(outline.why))
 
 
