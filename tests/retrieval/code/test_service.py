@@ -59,5 +59,6 @@ def test_the_four_not_founds_are_told_apart(vault, make_vault):
     (vault.root / "src/shop/later.py").write_text("def later():\n    return 1\n")
     answer = vault.calls("src/shop/later.py#later")
     assert answer.status == "not_indexed" and "run `vault-engine index`" in answer.reason
+    assert vault.calls("later").status == "not_indexed"  # a bare name, while a file is new: not "no such"
     with pytest.raises(BadArgument):
         vault.calls("price_of", depth=6)

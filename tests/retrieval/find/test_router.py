@@ -23,6 +23,7 @@ def test_tier_1_every_definition_ranked_with_def_line(vault):
     assert (found.status, found.tier) == ("hit", "symbol")
     assert refs(found) == ["src/shop/pricing.py#place", "src/shop/orders.py#OrderBook.place"]  # top-level first
     assert refs(vault.find("shop.orders:OrderBook.place")) == ["src/shop/orders.py#OrderBook.place"]
+    assert refs(vault.find("price_of()")) == ["src/shop/pricing.py#price_of"]
     assert refs(vault.find("src/shop/orders.py#OrderBook.place")) == ["src/shop/orders.py#OrderBook.place"]
     check = vault.find("OrderBook._check").hits[0]
     assert (check.line_start, check.def_line, check.kind) == (11, 12, "method")

@@ -161,6 +161,15 @@ class CodeQueries:
             return f"not one of taps.{tap.name}.paths (or excluded, or a language without a grammar)"
         return None
 
+    def stale_files(self) -> list[str]:
+        """Source files new, changed or gone since the last index (a scan of the code taps)."""
+        from vault_engine.indexing.planner import find_suspects
+        from vault_engine.sources.code.files import scan_code
+
+        known = {p: k for p, k in self.ledger.known_files().items() if not p.endswith(".md")}
+        suspects = find_suspects(scan_code(self.config).files, known)
+        return sorted(suspects.changed + suspects.missing)
+
     # -- callers / callees ------------------------------------------------------------------
 
     def calls(self, symbol: str, direction: str, depth: int, exclude_tests: bool) -> CallAnswer:
@@ -194,6 +203,10 @@ class CodeQueries:
             reason = self.not_indexed_reason(path)
             if reason:
                 return "not_indexed", f"{path} is not indexed: {reason}"
+        stale = self.stale_files()
+        if stale:  # the name may be in a file saved since: not knowing is not "no such symbol"
+            return "not_indexed", (f"no indexed symbol {symbol!r}, but {len(stale)} source file(s) changed since the "
+                                   f"last index (e.g. {stale[0]}): run `vault-engine index` and ask again")
         skipped = [p for p, _ in self.ledger.skipped() if not p.endswith(".md")]
         extra = f" ({len(skipped)} source files were skipped: see `vault-engine status`)" if skipped else ""
         return "no_such_symbol", f"no symbol {symbol!r} in the {len(self.keys)} indexed source files{extra}"

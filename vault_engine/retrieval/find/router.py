@@ -38,14 +38,15 @@ def find(query: str, *, code, ledger: Ledger, lexical: WhooshIndex, k: int = 10,
         raise BadArgument(f"no facet {facet!r}: use one of {', '.join(FACETS)}")
     if not query:
         raise BadArgument("find needs a symbol, a path or a question")
-    token = looks_like_code(query)
+    code_query = query[:-2] if query.endswith("()") else query  # "echo()" names echo
+    token = looks_like_code(code_query)
     wanted = (tier,) if tier else TIERS
     tried = []
     if code is not None and token and facet is None:
         for name, step in (("symbol", _symbol), ("path", _path), ("fuzzy", _fuzzy)):
             if name in wanted:
                 tried.append(name)
-                found = step(code, query, k, rule)
+                found = step(code, code_query, k, rule)
                 if found is not None:
                     return found
     if "memory" in wanted:
