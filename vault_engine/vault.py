@@ -472,6 +472,7 @@ class Vault:
             from vault_engine.retrieval.code.service import open_code_queries
 
             self._code = open_code_queries(self.config, self._require_index())
+        self._code.refresh()
         return self._code
 
     @_operation

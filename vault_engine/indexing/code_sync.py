@@ -126,6 +126,8 @@ def sync_code(config: Config, ledger: Ledger, parsed_now: Mapping[str, object],
                     result.taps_resolved.append(tap.name)
             for gone in set(touched) - {t.name for t in taps}:
                 store.drop_tap(gone)
+            if touched or result.local:  # readers' caches of names and paths are out of date
+                store.set_meta("revision", str(time.time_ns()))
             _sync_mentions(ledger, store, changed_note_ids, cleared_paths)
         result.seconds = time.perf_counter() - started
         return result

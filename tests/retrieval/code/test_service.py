@@ -62,3 +62,14 @@ def test_the_four_not_founds_are_told_apart(vault, make_vault):
     assert vault.calls("later").status == "not_indexed"  # a bare name, while a file is new: not "no such"
     with pytest.raises(BadArgument):
         vault.calls("price_of", depth=6)
+
+
+def test_a_long_lived_vault_sees_code_indexed_after_it_first_asked(make_vault):
+    root = build(make_vault)
+    with Vault(root) as reader:
+        assert reader.find("later").status == "miss"
+        (root / "src/shop/later.py").write_text("def later():\n    return 1\n")
+        with Vault(root) as writer:
+            writer.index_paths(["src/shop/later.py"])
+        assert reader.find("later").hits[0].ref == "src/shop/later.py#later"
+        assert reader.find("shop/later.py").tier == "path"

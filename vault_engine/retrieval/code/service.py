@@ -36,6 +36,16 @@ class CodeQueries:
 
     def __init__(self, config: Config, ledger: Ledger, store: CodeStore):
         self.config, self.ledger, self.store = config, ledger, store
+        self._revision = store.get_meta("revision")
+
+    def refresh(self) -> None:
+        """Forget the cached names and paths when the indexer wrote since (a long-lived
+        Vault: the watcher's daemon, the TUI). One read of the store's revision."""
+        revision = self.store.get_meta("revision")
+        if revision != self._revision:
+            for name in ("keys", "path_index", "suggester"):
+                self.__dict__.pop(name, None)
+            self._revision = revision
 
     def close(self) -> None:
         self.store.close()
