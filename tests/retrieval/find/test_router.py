@@ -57,6 +57,9 @@ def test_a_clean_miss_says_why_and_the_answer_is_deterministic(vault):
     question = vault.find("how are database migrations rolled back after a failed deploy?")
     assert question.status == "miss"
     assert vault.find("place").to_json() == vault.find("place").to_json()
+    (vault.root / "src/shop/fresh.py").write_text("def fresh():\n    return 1\n")
+    unindexed = vault.find("src/shop/fresh.py")
+    assert unindexed.status == "miss" and "not indexed" in unindexed.reason and "vault-engine index" in unindexed.reason
     with pytest.raises(BadArgument, match="no tier"):
         vault.find("x", tier="guess")
 

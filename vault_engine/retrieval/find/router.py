@@ -17,7 +17,7 @@ from vault_engine.errors import BadArgument
 from vault_engine.retrieval.code.lookup import definitions
 from vault_engine.retrieval.find.memory import (DEFAULT_MIN_COVERAGE, DEFAULT_RANKING, FACETS, facet_of,
                                                memory_hits)
-from vault_engine.retrieval.find.suggest import DEFAULT_RULE, SuggestRule, looks_like_code  # light: the
+from vault_engine.retrieval.find.suggest import PATH_LIKE, DEFAULT_RULE, SuggestRule, looks_like_code  # light: the
 # fuzzy and typo indexes it builds are imported by Suggester on first use
 from vault_engine.stores.ledger import Ledger
 from vault_engine.stores.lexical import WhooshIndex
@@ -111,6 +111,10 @@ def _miss_reason(query: str, tried: list[str], code, token: bool, facet: str | N
         return (f"no code is indexed, and no memory note answers {query!r}: add a code tap "
                 "([taps.code] in vault-engine.toml) and run `vault-engine index`")
     scope = f" of facet {facet}" if facet else ""
+    path = query.split("#", 1)[0]
+    unindexed = code.not_indexed_reason(path) if code is not None and token and PATH_LIKE.search(path) else None
+    if unindexed:  # on disk but not in the index: say so, an agent must not read "absent"
+        return f"{path} is not indexed: {unindexed}"
     if token:
         return (f"no symbol or indexed file is named {query!r}, none is close enough to suggest, "
                 f"and no memory note{scope} answers it")
