@@ -15,9 +15,20 @@ from __future__ import annotations
 from vault_engine.code_model import FindHit, FindResult
 from vault_engine.errors import BadArgument
 from vault_engine.retrieval.code.lookup import definitions
-from vault_engine.retrieval.find.memory import (DEFAULT_MIN_COVERAGE, DEFAULT_RANKING, FACETS, facet_of,
-                                               memory_hits)
-from vault_engine.retrieval.find.suggest import PATH_LIKE, DEFAULT_RULE, SuggestRule, looks_like_code  # light: the
+from vault_engine.retrieval.find.memory import (
+    DEFAULT_MIN_COVERAGE,
+    DEFAULT_RANKING,
+    FACETS,
+    facet_of,
+    memory_hits,
+)
+from vault_engine.retrieval.find.suggest import (  # light: the
+    DEFAULT_RULE,
+    PATH_LIKE,
+    SuggestRule,
+    looks_like_code,
+)
+
 # fuzzy and typo indexes it builds are imported by Suggester on first use
 from vault_engine.stores.ledger import Ledger
 from vault_engine.stores.lexical import WhooshIndex
