@@ -22,14 +22,14 @@ from vault_engine.retrieval.find.memory import (
     facet_of,
     memory_hits,
 )
-from vault_engine.retrieval.find.suggest import (  # light: the
+# suggest.py is light: the fuzzy and typo indexes it builds are imported on first use
+from vault_engine.retrieval.find.suggest import (
     DEFAULT_RULE,
     PATH_LIKE,
     SuggestRule,
     looks_like_code,
 )
 
-# fuzzy and typo indexes it builds are imported by Suggester on first use
 from vault_engine.stores.ledger import Ledger
 from vault_engine.stores.lexical import WhooshIndex
 
