@@ -29,7 +29,6 @@ from vault_engine.retrieval.find.suggest import (
     SuggestRule,
     looks_like_code,
 )
-
 from vault_engine.stores.ledger import Ledger
 from vault_engine.stores.lexical import WhooshIndex
 
