@@ -157,6 +157,7 @@ class Hit:
     via: str | None = None
     age_days: float | None = None
     section_id: int = 0
+    why: tuple[str, ...] = ()  # a code hit's "why" notes (they mention or link to it)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -179,6 +180,7 @@ class Hit:
                 for link in self.links
             ],
             "via": self.via,
+            **({"why": list(self.why)} if self.kind == "code" else {}),
         }
 
 

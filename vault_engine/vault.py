@@ -391,7 +391,10 @@ class Vault:
 
             searcher.semantic, notice = open_arm(ledger, self.vectors, self.embedder, required=semantic_only)
             searcher.notices += [notice] if notice else []
-        return self._search_beside_writers(searcher, request)
+        result = self._search_beside_writers(searcher, request)
+        if any(h.kind == "code" for h in result.hits):  # code hits carry the notes that say why
+            result = replace(result, hits=self._code_queries().with_why(result.hits))
+        return result
 
     def _search_beside_writers(self, searcher: Searcher, request: SearchRequest) -> SearchResult:
         """Run the search; while another process's index run is at work, ask again for what

@@ -25,6 +25,7 @@ def test_source_files_are_documents_of_kind_code_and_markdown_in_the_code_paths_
     assert paths["src/shop/orders.py"] == ("code", "code") and paths["web/app.ts"] == ("code", "code")
     assert "src/README.md" not in paths  # neither a note nor code
     assert hits[0].ref == "src/shop/orders.py#OrderBook.place" and hits[0].kind == "code"
+    assert hits[0].to_json()["why"] == ["memory/orders.md", "projects/shop/checkpoints/2026-09-01T10-00-00Z-agent.md"]
 
 
 def test_saving_one_file_reparses_it_and_the_edges_into_it(make_vault):

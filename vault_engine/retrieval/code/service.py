@@ -93,6 +93,20 @@ class CodeQueries:
     def why_symbol(self, row: SymbolRow) -> tuple[Why, ...]:
         return why_links(self.store, (), symbol_tokens(row.key, row.qualname))
 
+    def with_why(self, hits: tuple) -> tuple:
+        """Search hits, those of code with their why notes (search results are frozen)."""
+        from dataclasses import replace
+
+        out = []
+        for hit in hits:
+            if hit.kind == "code" and hit.path in self.keys:
+                key, _, qualname = hit.ref.partition("#")
+                row = self.store.symbol(key, qualname) if qualname else None
+                why = (self.why_symbol(row) if row else ()) + self.why_file(key)
+                hit = replace(hit, why=tuple(dict.fromkeys(w.ref for w in why)))
+            out.append(hit)
+        return tuple(out)
+
     # -- show and outline -------------------------------------------------------------------
 
     def show(self, ref: str) -> CodeView:
