@@ -49,6 +49,8 @@ def test_tier_4_memory_by_words_and_facet(vault):
     assert (found.status, found.tier, refs(found)) == ("hit", "memory", ["memory/orders.md"])
     assert found.hits[0].facet == "invariants"
     assert vault.find("why must the quantity be positive before pricing?", facet="lifecycle").status == "miss"
+    assert vault.find("quantity").status == "miss"  # a lone token is a name, not a question...
+    assert refs(vault.find("quantity", tier="memory")) == ["memory/orders.md"]  # ...unless asked
 
 
 def test_a_clean_miss_says_why_and_the_answer_is_deterministic(vault):

@@ -70,8 +70,9 @@ class CodeQueries:
         from vault_engine.retrieval.find.suggest import Suggester
         from vault_engine.sources.code.testpaths import is_test_path
 
-        symbols = [(f"{k}#{q}", q, is_test_path(k)) for k, q in self.store.symbol_names()]
-        return Suggester(symbols, [(k, is_test_path(k)) for k in sorted(self.keys)])
+        tests = {k: is_test_path(k) for k in self.keys}
+        symbols = [(f"{k}#{q}", q, tests.get(k, False)) for k, q in self.store.symbol_names()]
+        return Suggester(symbols, sorted(tests.items()))
 
     def is_code_ref(self, ref: str) -> bool:
         return split_ref(self.keys, ref.strip()) is not None

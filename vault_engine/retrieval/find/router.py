@@ -5,7 +5,8 @@
 then the discovery junction, decided by the query's shape:
 3. fuzzy (one token of name or path characters): a close symbol or path as a ``junction``
    with a ``suggestion`` to confirm, never a hit;
-4. memory (a question, or a token nothing resembles): memory notes by BM25 words and facet.
+4. memory (a question in words; a token only with ``--tier memory`` or ``--facet``): memory
+   notes by BM25 words and facet.
 Nothing clean anywhere is a ``miss`` with its reason. The same index and query always give
 the same answer: every step is deterministic and every ranking has a total order.
 """
@@ -59,7 +60,10 @@ def find(query: str, *, code, ledger: Ledger, lexical: WhooshIndex, k: int = 10,
                 found = step(code, code_query, k, rule)
                 if found is not None:
                     return found
-    if "memory" in wanted:
+    # The junction goes by the query's shape: a token that resembles a symbol or path is not a
+    # question for the memory notes (unless asked for with --tier memory or --facet), and not
+    # opening Whoosh for it keeps a cold miss fast.
+    if "memory" in wanted and (not token or code is None or tier == "memory" or facet is not None):
         tried.append("memory")
         found = _memory(query, ledger, lexical, k, facet, min_coverage, rank_by)
         if found is not None:
@@ -125,6 +129,9 @@ def _miss_reason(query: str, tried: list[str], code, token: bool, facet: str | N
     unindexed = code.not_indexed_reason(path) if code is not None and token and PATH_LIKE.search(path) else None
     if unindexed:  # on disk but not in the index: say so, an agent must not read "absent"
         return f"{path} is not indexed: {unindexed}"
+    if token and "memory" not in tried:
+        return (f"no symbol or indexed file is named {query!r} and none is close enough to suggest "
+                "(a question in words goes to the memory notes)")
     if token:
         return (f"no symbol or indexed file is named {query!r}, none is close enough to suggest, "
                 f"and no memory note{scope} answers it")

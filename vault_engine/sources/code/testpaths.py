@@ -4,7 +4,6 @@ without importing the resolvers."""
 from __future__ import annotations
 
 import re
-from pathlib import PurePosixPath
 
 TEST_FOLDERS = frozenset({"tests", "test", "__tests__"})
 TEST_FILE = re.compile(r"^(?:test_.*\.py|conftest\.py|.*_test\.[^.]+|.*\.(?:test|spec)\.[^.]+)$")
@@ -13,5 +12,5 @@ TEST_FILE = re.compile(r"^(?:test_.*\.py|conftest\.py|.*_test\.[^.]+|.*\.(?:test
 def is_test_path(path: str) -> bool:
     """Tests: files in a ``tests/``, ``test/`` or ``__tests__/`` folder at any depth, and
     ``test_*.py``, ``conftest.py``, ``*_test.*``, ``*.test.*``, ``*.spec.*`` files."""
-    parts = PurePosixPath(path.split("#", 1)[0]).parts
+    parts = [p for p in path.split("#", 1)[0].split("/") if p and p != "."]  # str ops: called per name
     return any(p in TEST_FOLDERS for p in parts[:-1]) or bool(parts and TEST_FILE.match(parts[-1]))
