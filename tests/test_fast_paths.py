@@ -48,3 +48,14 @@ def test_agent_paths_never_import_torch(indexed, args):
     code, heavy = probe("--vault", indexed, *args) if args != ["--help"] else probe(*args)
     assert code == 0
     assert heavy == []
+
+
+def test_code_commands_never_import_torch(make_vault):
+    from tests.code_vault import build
+
+    root = build(make_vault)
+    for args in (["find", "OrderBook.place", "--json"], ["find", "why must the quantity be positive?"],
+                 ["callers", "price_of", "--depth", "3"], ["outline", "src/shop/orders.py"],
+                 ["show", "src/shop/orders.py#OrderBook.place"]):
+        code, heavy = probe("--vault", root, "--no-daemon", *args)
+        assert (args[0], code, heavy) == (args[0], 0, [])

@@ -16,6 +16,9 @@ from typing import Any
 CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 KINDS = ("checkpoint", "working-note", "spec", "memory", "decision", "notion", "note")
+# Kinds a search can filter on: the notes' kinds, and ``code`` (a code tap's symbols, which
+# no note can claim with ``type:``).
+SEARCH_KINDS = (*KINDS, "code")
 
 
 @dataclass(frozen=True, slots=True)
@@ -154,6 +157,7 @@ class Hit:
     via: str | None = None
     age_days: float | None = None
     section_id: int = 0
+    why: tuple[str, ...] = ()  # a code hit's "why" notes (they mention or link to it)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -176,6 +180,7 @@ class Hit:
                 for link in self.links
             ],
             "via": self.via,
+            **({"why": list(self.why)} if self.kind == "code" else {}),
         }
 
 

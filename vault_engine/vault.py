@@ -21,7 +21,7 @@ from vault_engine.config import CONFIG_NAME, Config, find_vault, load_config
 from vault_engine.errors import (BadArgument, IndexBusy, IndexDamaged, IndexMissing, ModelUnavailable,
                                  UnknownKind, UnknownProject, VaultError)
 from vault_engine.locks import flock_within, held_elsewhere, hold_in_parent_only, release
-from vault_engine.model import KINDS, DecayRow, IndexReport, NoteView, ResolvedLink, SearchResult
+from vault_engine.model import SEARCH_KINDS, DecayRow, IndexReport, NoteView, ResolvedLink, SearchResult
 from vault_engine.indexing.generations import CURRENT, live_generation
 from vault_engine.indexing.integrity import check_before_reading
 from vault_engine.indexing.offtopic import offtopic_level
@@ -39,7 +39,9 @@ if TYPE_CHECKING:  # imported where used: a search or a show must not pay for in
     from vault_engine.indexing.indexer import AppliedChanges, Progress
     from vault_engine.memory.checkpoints import CheckpointDraft, CheckpointWritten
     from vault_engine.memory.deadends import DeadendCheck, Ruling
+    from vault_engine.code_model import CallAnswer, CodeView, FindResult, Outline
     from vault_engine.memory.resume import ResumeBrief
+    from vault_engine.retrieval.code.service import CodeQueries
     from vault_engine.sources.notion_report import NotionReport
     from vault_engine.stores.vectors import FaissIndex
 
@@ -85,6 +87,7 @@ class Vault:
         self._ledger: Ledger | None = None
         self._lexical: WhooshIndex | None = None
         self._vectors: FaissIndex | None = None
+        self._code: CodeQueries | None = None
         self._embedder = embedder  # tests pass a FakeEmbedder; else built on first use
         # Stores open on one generation, named (never through the ``current`` link, which a
         # rebuild in another process may swap between opening the ledger and Whoosh).
@@ -103,7 +106,9 @@ class Vault:
             self._lexical.close()
         if self._ledger is not None:
             self._ledger.close()
-        self._ledger = self._lexical = self._vectors = None
+        if self._code is not None:
+            self._code.close()
+        self._ledger = self._lexical = self._vectors = self._code = None
 
     def __enter__(self) -> Vault:
         return self
@@ -340,6 +345,7 @@ class Vault:
         plan = changes.plan
         notices = (f"the lexical index could not be trusted ({changes.lexical_repaired}): rebuilt from the ledger",) \
             if changes.lexical_repaired else ()
+        notices += tuple(changes.notices)
         return IndexReport(
             new=len(plan.new), modified=len(plan.modified), deleted=len(plan.deleted),
             moved=len(plan.moved), unchanged=plan.unchanged + len(plan.touched),
@@ -386,8 +392,8 @@ class Vault:
         # an agent would take for "nothing exists".
         if tap is not None:
             self.config.tap(tap)
-        if kind is not None and kind not in KINDS:
-            raise UnknownKind(f"no kind {kind!r}; kinds are: {', '.join(KINDS)}")
+        if kind is not None and kind not in SEARCH_KINDS:
+            raise UnknownKind(f"no kind {kind!r}; kinds are: {', '.join(SEARCH_KINDS)}")
         if project is not None:
             self._require_project(ledger, project)
         arms = ("lexical",) if lexical_only else ("semantic",) if semantic_only else ("lexical", "semantic")
@@ -401,7 +407,10 @@ class Vault:
 
             searcher.semantic, notice = open_arm(ledger, self.vectors, self.embedder, required=semantic_only)
             searcher.notices += [notice] if notice else []
-        return self._search_beside_writers(searcher, request)
+        result = self._search_beside_writers(searcher, request)
+        if any(h.kind == "code" for h in result.hits):  # code hits carry the notes that say why
+            result = replace(result, hits=self._code_queries().with_why(result.hits))
+        return result
 
     def _search_beside_writers(self, searcher: Searcher, request: SearchRequest) -> SearchResult:
         """Run the search; while another process's index run is at work, ask again for what
@@ -426,9 +435,12 @@ class Vault:
         return held_elsewhere(self.config.state_dir / WRITE_LOCK)
 
     @_operation
-    def show(self, ref: str) -> NoteView:
-        """A note (whole text, read from the file) or one section of it."""
+    def show(self, ref: str) -> NoteView | CodeView:
+        """A note (whole text, read from the file) or one section of it; for a code ref
+        (``path#Qualified.name``), the symbol's lines, numbered."""
         ledger = self._require_index()
+        if (self.config.index_dir / "code.sqlite").exists() and self._code_queries().is_code_ref(ref):
+            return self._code_queries().show(ref)
         note, section = lookup_ref(ledger, ref)
         links = tuple(resolved_link(r) for r in ledger.links_of(note.id))
         sections = tuple(s.heading for s in ledger.sections_of(note.id) if s.heading)
@@ -472,6 +484,41 @@ class Vault:
     def all_links(self) -> list[ResolvedLink]:
         return [resolved_link(r) for r in self._require_index().all_links()]
 
+    # -- code: outline, callers/callees, find (retrieval/code, retrieval/find) -------------
+
+    def _code_queries(self) -> CodeQueries:
+        if self._code is None:
+            from vault_engine.retrieval.code.service import open_code_queries
+
+            self._code = open_code_queries(self.config, self._require_index())
+        self._code.refresh()
+        return self._code
+
+    @_operation
+    def outline(self, path: str) -> Outline:
+        """A source file's symbols with spans, parameters, decorators and why links."""
+        return self._code_queries().outline(path)
+
+    @_operation
+    def calls(self, symbol: str, *, direction: str = "callers", depth: int = 1,
+              exclude_tests: bool = False) -> CallAnswer:
+        """Who calls ``symbol`` (``direction`` callers) or what it calls (callees), up to
+        ``depth`` (1..5) calls away; a not-found says which kind it is."""
+        if direction not in ("callers", "callees"):
+            raise BadArgument(f"direction is {direction!r}: use callers or callees")
+        if not 1 <= depth <= 5:
+            raise BadArgument(f"depth {depth} is out of range: use 1..5")
+        return self._code_queries().calls(symbol, direction, depth, exclude_tests)
+
+    @_operation
+    def find(self, query: str, *, k: int = 10, tier: str | None = None, facet: str | None = None) -> FindResult:
+        """Where is it? Exact symbol, literal path, then a fuzzy suggestion or the memory notes."""
+        from vault_engine.retrieval.find.router import find
+
+        ledger = self._require_index()
+        code = self._code_queries() if (self.config.index_dir / "code.sqlite").exists() else None
+        return find(query, code=code, ledger=ledger, lexical=self.lexical, k=k, tier=tier, facet=facet)
+
     # -- status ---------------------------------------------------------------------------
 
     @_operation
@@ -498,7 +545,11 @@ class Vault:
         from vault_engine.indexing.watch_state import watcher_status
         from vault_engine.sources.vault_files import scan_vault
 
+        from vault_engine.indexing.code_sync import add_code_files, code_status
+        from vault_engine.retrieval.find.memory import facet_counts
+
         scan = scan_vault(self.config)
+        add_code_files(self.config, scan)
         suspects = find_suspects(scan.notes, ledger.known_files())
         counts = ledger.counts()
         last = ledger.get_meta("last_index")
@@ -524,6 +575,8 @@ class Vault:
             "reinforcements": len(ledger.reinforcements()),
             "watcher": watcher_status(self.config),
             "semantic": semantic,
+            "code": code_status(self.config, suspects),
+            "memory": facet_counts(ledger),
         }
 
     def _semantic_status(self, ledger: Ledger) -> dict[str, Any]:
@@ -705,6 +758,10 @@ def validate_settings(config: Config) -> None:
             from vault_engine.sources.notion_api import SyncSettings
 
             SyncSettings.from_tap(tap)
+        elif tap.source == "code":
+            from vault_engine.sources.code.files import CodeTap
+
+            CodeTap.from_tap(tap, config.root)
         elif tap.source == "vault":  # a vault tap has no options: any is a typo of a tap key
             check_keys(tap.options, f"taps.{tap.name}.", TAP_KEYS)
 

@@ -39,7 +39,7 @@ def _register_search(sub: argparse._SubParsersAction, common: argparse.ArgumentP
                        description='Search sections. Example: vault-engine search "token refresh" -k 5')
     p.add_argument("query", help="what to look for, in your own words")
     p.add_argument("-k", type=int_within(1, 1000), default=10, help="number of hits (default 10)")
-    p.add_argument("--kind", help="only notes of this kind (checkpoint, working-note, spec, memory, notion, note)")
+    p.add_argument("--kind", help="only documents of this kind (checkpoint, working-note, spec, memory, decision, notion, note, code)")
     p.add_argument("--project", help="only notes of this project")
     p.add_argument("--tap", help="only documents of this tap")
     arm = p.add_mutually_exclusive_group()
@@ -119,7 +119,14 @@ def cmd_search(ctx: Context) -> int:
 
 
 def cmd_show(ctx: Context) -> int:
+    from vault_engine.code_model import CodeView
+
     view = ctx.vault.show(ctx.args.ref)
+    if isinstance(view, CodeView):  # a code ref: the symbol's lines, numbered
+        from vault_engine.cli.code_commands import render_code_view
+
+        ctx.emit(view.to_json(), lambda: render_code_view(view))
+        return 0
     ctx.emit(view.to_json(), lambda: render.note_view(view))
     return 0
 

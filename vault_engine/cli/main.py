@@ -20,6 +20,7 @@ from vault_engine.errors import VaultError
 # Each module has register(subparsers, common): adding a command group is one line here.
 COMMAND_MODULES = (
     "vault_engine.cli.core_commands",
+    "vault_engine.cli.code_commands",
     "vault_engine.cli.memory_commands",
     "vault_engine.cli.notion_commands",
     "vault_engine.cli.tui_command",

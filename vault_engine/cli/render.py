@@ -124,6 +124,16 @@ def status(s: dict[str, Any]) -> str:
     for key, label in (("semantic", "semantic"), ("watcher", "watcher")):
         if key in s and isinstance(s[key], dict) and s[key].get("summary"):
             lines.append(f"{label:<10} {s[key]['summary']}")
+    code = s.get("code")
+    if code:
+        fresh = "fresh" if code["fresh"] else f"STALE ({code['stale']['changed']} changed, {code['stale']['missing']} missing)"
+        lines.append(f"code       {code.get('files', 0)} files  {code.get('symbols', 0)} symbols  "
+                     f"{code.get('edges', 0)} call edges  {code.get('unresolved_calls', 0)} unresolved calls  {fresh}")
+        lines += [f"syntax     {e['path']}: {e['error']}" for e in code.get("syntax_errors", [])]
+    memory = s.get("memory") or {}
+    if any(memory.get("facets", {}).values()) or memory.get("unknown_facet"):
+        lines.append("memory     " + "  ".join(f"{k} {v}" for k, v in memory["facets"].items()))
+        lines += [f"facet      {u['path']}: unknown facet {u['facet']!r}" for u in memory["unknown_facet"]]
     for item in s["skipped_files"]:
         lines.append(f"skipped    {item['path']}: {item['reason']}")
     for item in s["yaml_errors"]:

@@ -31,10 +31,10 @@ from vault_engine.operations import OPERATIONS
 PROTOCOL_VERSION = 1
 MAX_REQUEST_BYTES = 1 << 20
 
-# Protocol op -> the Vault method that answers it, for the reads of the operations table
-# ("deadend check" is the op "deadend.check"). Reads only: writes go through the watcher
-# (files) or the writer lock (index).
-OPS: dict[str, str] = {op.command.replace(" ", "."): op.method for op in OPERATIONS if not op.writes}
+# Protocol op -> the Vault method that answers it, for the reads of the operations table:
+# the op is the method's name with dots ("deadend.check"; callers and callees are both
+# "calls"). Reads only: writes go through the watcher (files) or the writer lock (index).
+OPS: dict[str, str] = {op.method.replace("_", "."): op.method for op in OPERATIONS if not op.writes}
 METHOD_OPS: dict[str, str] = {method: op for op, method in OPS.items()}
 
 _TUPLE, _SET, _FROZENSET, _ITEMS, _DATACLASS = "__tuple__", "__set__", "__frozenset__", "__items__", "__dataclass__"

@@ -12,8 +12,10 @@ import logging
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from vault_engine.config import Config
+from vault_engine.indexing.code_sync import add_code_files, is_code_key, parse_code_file, sync_code
 from vault_engine.indexing.integrity import LEXICAL_FINGERPRINT, lexical_damage
 from vault_engine.indexing.planner import ChangePlan, find_suspects, plan_changes
 from vault_engine.model import ParsedNote, SkippedFile
@@ -30,6 +32,7 @@ log = logging.getLogger(__name__)
 
 # Below this many files to read, a process pool costs more than it saves.
 PARALLEL_READ_THRESHOLD = 400
+CODE_FILE_WEIGHT = 10  # a source file costs about ten notes to read (a tree-sitter parse)
 
 Progress = Callable[[str, int, int], None]
 
@@ -44,6 +47,7 @@ class ReadResult:
     note: ParsedNote | None = None
     problem: str | None = None
     vanished: bool = False
+    code: Any = None  # a source file's ParsedSource (code tap), for the call graph
 
 
 @dataclass(slots=True)
@@ -55,11 +59,14 @@ class AppliedChanges:
     changed_note_ids: set[int] = field(default_factory=set)
     removed_section_ids: list[int] = field(default_factory=list)
     lexical_repaired: str | None = None  # why Whoosh was rebuilt from the ledger
+    notices: list[str] = field(default_factory=list)  # e.g. a source file with a syntax error
 
 
 def read_and_parse(root, rel: str, config: Config) -> ReadResult:
     """Read, hash and parse one note; never raises for a bad file: one note the parsers
     cannot handle is skipped with its reason, never the whole run."""
+    if is_code_key(rel):
+        return _read_source(rel, config)
     try:
         text, digest, stat = read_note(root, rel, int(config.max_file_mb * 1_000_000))
     except Unreadable as exc:
@@ -72,6 +79,15 @@ def read_and_parse(root, rel: str, config: Config) -> ReadResult:
                                                     "simplify its deepest nesting, or report it as a bug")
 
 
+def _read_source(key: str, config: Config) -> ReadResult:
+    """A code tap's file: read in place and parsed with tree-sitter (sources/code)."""
+    try:
+        note, parsed, digest, stat = parse_code_file(config, key)
+    except Unreadable as exc:
+        return ReadResult(key, problem=str(exc), vanished=exc.vanished)
+    return ReadResult(key, stat, digest, note, code=parsed)
+
+
 def _read_chunk(args: tuple) -> list[ReadResult]:
     root, paths, config = args
     return [read_and_parse(root, p, config) for p in paths]
@@ -80,7 +96,8 @@ def _read_chunk(args: tuple) -> list[ReadResult]:
 def read_many(config: Config, paths: list[str], progress: Progress | None = None) -> dict[str, ReadResult]:
     """Read and parse ``paths``, on both cores when there are many."""
     results: dict[str, ReadResult] = {}
-    if len(paths) < PARALLEL_READ_THRESHOLD:
+    weight = len(paths) + (CODE_FILE_WEIGHT - 1) * sum(map(is_code_key, paths))
+    if weight < PARALLEL_READ_THRESHOLD:
         for i, path in enumerate(paths):
             results[path] = read_and_parse(config.root, path, config)
             if progress and i % 50 == 0:
@@ -88,7 +105,8 @@ def read_many(config: Config, paths: list[str], progress: Progress | None = None
     else:
         from concurrent.futures import ProcessPoolExecutor  # 14 ms of imports: only when used
 
-        chunks = [paths[i:i + 200] for i in range(0, len(paths), 200)]
+        size = max(10, min(200, len(paths) // 8))  # enough chunks to keep both workers busy
+        chunks = [paths[i:i + size] for i in range(0, len(paths), size)]
         with ProcessPoolExecutor(max_workers=2) as pool:
             done = 0
             for batch in pool.map(_read_chunk, [(config.root, c, config) for c in chunks]):
@@ -114,6 +132,7 @@ class Indexer:
         """Bring the ledger and Whoosh up to date with the vault. (A rebuild is a new index
         generation, built by this same run on an empty ledger: Vault.index.)"""
         scan = scan_vault(self.config)
+        add_code_files(self.config, scan)
         return self.apply_scan(scan, progress=progress, now=now)
 
     def apply_scan(self, scan: Scan, *, progress: Progress | None = None,
@@ -129,6 +148,7 @@ class Indexer:
         roots = {p.strip("/") for p in paths} - {""}
         known = self.ledger.known_files()
         scan = scan_paths(self.config, roots)
+        roots |= add_code_files(self.config, scan, roots)  # prefixed keys of a code tap inside the vault
         roots |= _vanished_twins(scan, known, self.config.root)
         kept = {a for a in self.ledger.attachment_paths() if not _under_any(a, roots)}
         scan.attachments = sorted(kept | set(scan.attachments))  # the ledger keeps the full list
@@ -144,6 +164,7 @@ class Indexer:
         attachments_changed = old_attachments != set(scan.attachments)
         needs_repair = lexical_damage(self.ledger, self.lexical)
         if plan.is_empty and not attachments_changed and not needs_repair:
+            sync_code(self.config, self.ledger, {}, (), ())  # repairs a lost or stale code store
             return AppliedChanges(plan, skipped=self._skipped(scan, reads))
         skipped = self._skipped(scan, reads)
         # One ledger transaction spans the Whoosh commit, which lands first: readers see the
@@ -153,6 +174,9 @@ class Indexer:
         with self.ledger.transaction():
             changes = self._apply_to_ledger(plan, reads, scan, known, now)
             changes.skipped = skipped
+            parsed_code = {p: r.code for p, r in reads.items() if r.code is not None}
+            changes.notices += [f"{p}: {r.code.error}" for p, r in sorted(reads.items())
+                                if r.code is not None and r.code.error]
             # Parsed notes are in the ledger now: let them go before Whoosh forks its two
             # writers, which would otherwise each carry a copy-on-write share of them (a
             # 10,000-note index peaked at 589 MB PSS with them, 462 MB without; bench_core.py).
@@ -160,6 +184,8 @@ class Indexer:
             self._resolve_links(plan, changes.changed_note_ids,
                                 old_attachments ^ set(scan.attachments), full=first_index)
             self._apply_to_lexical(changes, repair=needs_repair, progress=progress)
+        cleared = [*plan.deleted, *(old for old, _ in plan.moved)]
+        sync_code(self.config, self.ledger, parsed_code, changes.changed_note_ids, cleared)
         return changes
 
     # -- ledger ---------------------------------------------------------------------------
@@ -192,7 +218,8 @@ class Indexer:
             size, mtime = _stat_or_zero(self.config.root / result.path)
             self.ledger.record_skipped(result.path, result.problem or "unreadable", size, mtime)
             return
-        tap = self.config.tap_for(result.path).name
+        tap = result.note.meta.get("tap") if result.code is not None else None
+        tap = tap or self.config.tap_for(result.path).name
         note_id = self.ledger.upsert_note(
             result.note, tap=tap, size=result.stat.size, mtime_ns=result.stat.mtime_ns,
             digest=result.digest, note_id=note_id, now=now)

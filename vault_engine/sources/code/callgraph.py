@@ -8,19 +8,16 @@ counted by reason and gets no edge. Traversals (``callers``/``callees``) are bou
 
 from __future__ import annotations
 
-import re
 from collections import Counter, deque
-from collections.abc import Mapping
-from pathlib import PurePosixPath
+from collections.abc import Collection, Mapping
 
 from vault_engine.sources.code.dynamic_resolver import DynamicResolver
 from vault_engine.sources.code.model import CallGraph, Edge, ParsedSource, Reached, Traversal
 from vault_engine.sources.code.scopes import Index, Miss
 from vault_engine.sources.code.static_resolver import StaticResolver
+from vault_engine.sources.code.testpaths import is_test_path  # noqa: F401 - part of this module's API
 
 MAX_DEPTH = 5
-_TEST_FOLDERS = {"tests", "test", "__tests__"}
-_TEST_FILE = re.compile(r"^(?:test_.*\.py|conftest\.py|.*_test\.[^.]+|.*\.(?:test|spec)\.[^.]+)$")
 
 
 def ref(path: str, qualname: str | None) -> str:
@@ -28,8 +25,11 @@ def ref(path: str, qualname: str | None) -> str:
     return f"{path}#{qualname}" if qualname else path
 
 
-def resolve(files: Mapping[str, ParsedSource], *, annotations: bool = True) -> CallGraph:
-    """Resolve every call site of ``files`` (path relative to the code root -> parsed file).
+def resolve(files: Mapping[str, ParsedSource], *, annotations: bool = True,
+            only: Collection[str] | None = None) -> CallGraph:
+    """Resolve every call site of ``files`` (path relative to the code root -> parsed file),
+    or only those in the files of ``only`` (an incremental update: every file is still
+    looked into to resolve them). ``unresolved_at`` counts the misses per file.
 
     ``annotations``: a Python/TS parameter annotated with an in-repo class is an instance of
     it (``ctx: Context`` makes ``ctx.exit()`` an edge to ``Context.exit``); the syntax says so,
@@ -40,13 +40,17 @@ def resolve(files: Mapping[str, ParsedSource], *, annotations: bool = True) -> C
     static = StaticResolver(index)
     edges: dict[tuple, Edge] = {}
     unresolved: Counter = Counter()
+    per_file: dict[str, Counter] = {}
     for path, parsed in sorted(files.items()):
+        if only is not None and path not in only:
+            continue
         resolver = static if parsed.language in ("go", "rust", "java") else dynamic
         for call in parsed.calls:
             try:
                 tpath, qualname, how = resolver.resolve(path, call.caller, call.callee)
             except Miss as miss:
                 unresolved[miss.reason] += 1
+                per_file.setdefault(path, Counter())[miss.reason] += 1
                 continue
             edge = Edge(ref(path, call.caller), ref(tpath, qualname), path, call.line, how)
             edges.setdefault((edge.caller, edge.callee, edge.path, edge.line), edge)
@@ -54,14 +58,8 @@ def resolve(files: Mapping[str, ParsedSource], *, annotations: bool = True) -> C
     for path, parsed in files.items():
         for sym in parsed.symbols:
             definitions[ref(path, sym.qualname)] = (path, sym)
-    return CallGraph(tuple(edges.values()), dict(unresolved.most_common()), definitions)
-
-
-def is_test_path(path: str) -> bool:
-    """Tests: files in a ``tests/``, ``test/`` or ``__tests__/`` folder at any depth, and
-    ``test_*.py``, ``conftest.py``, ``*_test.*``, ``*.test.*``, ``*.spec.*`` files."""
-    parts = PurePosixPath(path.split("#", 1)[0]).parts
-    return any(p in _TEST_FOLDERS for p in parts[:-1]) or bool(parts and _TEST_FILE.match(parts[-1]))
+    return CallGraph(tuple(edges.values()), dict(unresolved.most_common()), definitions,
+                     {p: dict(c) for p, c in per_file.items()})
 
 
 def callers(graph: CallGraph, start: str, depth: int = 1, *, exclude_tests: bool = False) -> Traversal:

@@ -181,7 +181,7 @@ class DynamicResolver:
             if not spec.startswith("."):
                 return spec
             level = len(spec) - len(spec.lstrip("."))
-            name, is_package = python_module(path)
+            name, is_package = python_module(path, self.index.package_dirs)
             parts = name.split(".") if name else []
             if not is_package:
                 parts = parts[:-1]

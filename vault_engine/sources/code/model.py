@@ -113,6 +113,7 @@ class CallGraph:
     edges: tuple[Edge, ...]
     unresolved: dict[str, int] = field(default_factory=dict)  # reason -> number of call sites
     definitions: dict[str, tuple[str, Symbol | None]] = field(default_factory=dict)  # ref -> (path, symbol)
+    unresolved_at: dict[str, dict[str, int]] = field(default_factory=dict)  # path -> reason -> call sites
 
 
 @dataclass(frozen=True, slots=True)

@@ -35,11 +35,21 @@ def callee_parts(callee: str) -> tuple[bool, list[str]] | None:
     return is_new, text.split(".")
 
 
-def python_module(path: str) -> tuple[str, bool]:
-    """Dotted module name of a Python file (below a ``src/`` folder when there is one), and
-    whether it is a package's ``__init__``."""
+def python_module(path: str, packages: frozenset[str] | set[str] = frozenset()) -> tuple[str, bool]:
+    """Dotted module name of a Python file, and whether it is a package's ``__init__``.
+
+    In a folder of ``packages`` (folders holding an ``__init__.py``) the name starts at the
+    top of the unbroken chain of packages, as Python's import system sees it from the folder
+    above: ``src/click/src/click/core.py`` is ``click.core`` (a repository copied into a
+    vault's ``src/<name>/``). Elsewhere it is the path below a ``src/`` folder."""
     parts = list(PurePosixPath(path).with_suffix("").parts)
-    if "src" in parts[:-1]:
+    folders = parts[:-1]
+    if folders and "/".join(folders) in packages:
+        start = len(folders)
+        while start > 0 and "/".join(folders[:start]) in packages:
+            start -= 1
+        parts = parts[start:]
+    elif "src" in parts[:-1]:
         parts = parts[parts.index("src") + 1:]
     is_package = parts[-1] == "__init__"
     if is_package:
@@ -59,6 +69,7 @@ class Index:
         self.stars: dict[tuple, list] = defaultdict(list)
         self.modules: dict[str, str] = {}  # Python dotted name -> path; the first file wins
         self.packages: set[str] = set()
+        self.package_dirs = {p.rsplit("/", 1)[0] for p in files if p.endswith("/__init__.py")}
         for path, parsed in sorted(files.items()):
             self._add(path, parsed)
 
@@ -75,7 +86,7 @@ class Index:
         for b in parsed.bindings:
             self.bindings[(path, b.scope)][b.name].append(b)
         if parsed.language == "python":
-            name, is_package = python_module(path)
+            name, is_package = python_module(path, self.package_dirs)
             self.modules.setdefault(name, path)
             if is_package:
                 self.packages.add(name)

@@ -1,0 +1,51 @@
+"""The code commands' CLI contract: JSON shapes of DESIGN.md, help text, exit codes."""
+
+from tests.code_vault import build
+
+
+def test_callers_json_has_the_contract_fields(make_vault, cli):
+    root = build(make_vault)
+    done = cli("--vault", root, "callers", "price_of", "--depth", "2", "--exclude-tests", "--json")
+    assert done.code == 0
+    data = done.json
+    assert {"symbol", "direction", "depth", "nodes", "edges", "status"} <= data.keys()
+    assert (data["direction"], data["depth"], data["status"]) == ("callers", 2, "hit")
+    assert set(data["nodes"][0]) >= {"symbol", "ref", "path", "line_start", "line_end", "hops"}
+    assert set(data["edges"][0]) >= {"caller", "callee", "path", "line"}
+
+
+def test_find_json_and_text(make_vault, cli):
+    root = build(make_vault)
+    data = cli("--vault", root, "find", "OrdreBook.plcae", "--json").json
+    assert set(data) >= {"query", "status", "tier", "hits", "suggestion", "reason"}
+    assert (data["status"], data["suggestion"]) == ("junction", "src/shop/orders.py#OrderBook.place")
+    hit = cli("--vault", root, "find", "price_of", "--json").json["hits"][0]
+    assert set(hit) >= {"ref", "path", "symbol", "kind", "line_start", "line_end", "score", "why"}
+    assert "miss:" in cli("--vault", root, "find", "QuantumFluxCapacitor").out
+
+
+def test_show_and_outline_of_code(make_vault, cli):
+    root = build(make_vault)
+    shown = cli("--vault", root, "show", "src/shop/pricing.py#price_of")
+    assert shown.code == 0 and "4  def price_of(sku):" in shown.out
+    data = cli("--vault", root, "outline", "src/shop/orders.py", "--json").json
+    assert [s["symbol"] for s in data["symbols"]][:2] == ["OrderBook", "OrderBook.__init__"]
+
+
+def test_usage_and_user_errors(make_vault, cli, tmp_path):
+    root = build(make_vault)
+    assert cli("--vault", root, "callers", "price_of", "--depth", "9").code == 2
+    missing = cli("--vault", root, "outline", "nope.py")
+    assert missing.code == 1 and missing.err.count("\n") == 1 and "not an indexed source file" in missing.err
+    plain = tmp_path / "plain"
+    plain.mkdir()
+    (plain / "a.md").write_text("# A\n")
+    cli("--vault", plain, "index", "--no-embed")
+    none = cli("--vault", plain, "callers", "x")
+    assert none.code == 1 and "add a code tap" in none.err
+
+
+def test_every_code_command_has_help(cli):
+    for command in ("outline", "callers", "callees", "find"):
+        done = cli(command, "--help")
+        assert done.code == 0 and "Example:" in done.out

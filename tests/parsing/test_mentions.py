@@ -1,0 +1,17 @@
+"""Backticked names and paths in notes: the "why" links of code."""
+
+from vault_engine.parsing.mentions import mention_token, mentions_in
+
+
+def test_names_paths_and_calls_are_mentions_but_commands_are_not():
+    assert mention_token("OrderBook.place()") == "OrderBook.place"
+    assert mention_token("src/shop/orders.py") == "src/shop/orders.py"
+    assert mention_token("shop.orders:OrderBook") == "shop.orders:OrderBook"
+    assert mention_token("git commit -m x") is None
+    assert mention_token("a + b") is None
+    assert mention_token("42") is None
+
+
+def test_fenced_code_is_not_a_mention_and_lines_are_file_lines():
+    text = "See `price_of` here.\n```\n`not_this`\n```\nand `OrderBook.place`."
+    assert mentions_in(text, first_line=10) == [("price_of", 10), ("OrderBook.place", 14)]

@@ -1,0 +1,75 @@
+"""show, outline and callers/callees over a small indexed repository."""
+
+import pytest
+
+from tests.code_vault import build
+from vault_engine.errors import BadArgument, UnknownRef
+from vault_engine.vault import Vault
+
+
+@pytest.fixture
+def vault(make_vault):
+    with Vault(build(make_vault)) as v:
+        yield v
+
+
+def test_show_prints_the_symbol_with_its_decorators_and_why(vault):
+    view = vault.show("src/shop/orders.py#OrderBook._check")
+    assert view.line_start == 11 and view.lines[0].strip() == "@staticmethod"
+    assert view.numbered().splitlines()[1] == "12      def _check(qty):"
+    place = vault.show("src/shop/orders.py#OrderBook.place")
+    assert {w.ref for w in place.why} == {"memory/orders.md", "projects/shop/checkpoints/2026-09-01T10-00-00Z-agent.md"}
+    assert {w.via for w in place.why} == {"mention", "link"}
+    assert [d["text"] for d in place.dead_ends] == ["Cache prices inside `OrderBook.place`"]
+    with pytest.raises(UnknownRef, match="defines no symbol 'OrderBook.nope'"):
+        vault.show("src/shop/orders.py#OrderBook.nope")
+
+
+def test_outline_lists_spans_parameters_decorators(vault):
+    outline = vault.outline("shop/orders.py")  # a unique ending of the path
+    assert outline.path == "src/shop/orders.py"
+    rows = {s.symbol: (s.kind, s.line_start, s.def_line, s.parameters, s.decorators) for s in outline.symbols}
+    assert rows["OrderBook._check"] == ("method", 11, 12, ("qty",), ("staticmethod",))
+    assert rows["unused"][0] == "function"
+    assert [w.ref for w in outline.why] == ["memory/orders.md"]  # it links to the file
+
+
+def test_callers_and_callees_with_depth_and_tests_excluded(vault):
+    callers = vault.calls("price_of", depth=1)
+    assert callers.status == "hit"
+    assert {n.ref for n in callers.nodes} == {"src/shop/cli.py#main", "src/shop/orders.py#OrderBook.place",
+                                              "src/tests/test_orders.py#test_price"}
+    assert {n.ref for n in vault.calls("price_of", exclude_tests=True).nodes} == {
+        "src/shop/cli.py#main", "src/shop/orders.py#OrderBook.place"}
+    deep = vault.calls("OrderBook._check", depth=2)
+    assert {(n.ref, n.hops) for n in deep.nodes} == {("src/shop/orders.py#OrderBook.place", 1)}
+    callees = vault.calls("src/shop/cli.py#main", direction="callees")
+    assert {n.ref for n in callees.nodes} == {"src/shop/orders.py#OrderBook.__init__", "src/shop/pricing.py#price_of"}
+    assert vault.calls("OrderBook", direction="callers").nodes[0].ref == "src/shop/cli.py#main"  # via __init__
+    assert {e.callee for e in vault.calls("web/app.ts#createStore", direction="callees").edges} == {"web/app.ts#helper"}
+
+
+def test_the_four_not_founds_are_told_apart(vault, make_vault):
+    assert vault.calls("unused").status == "no_callers"
+    ambiguous = vault.calls("place")
+    assert ambiguous.status == "ambiguous"
+    assert set(ambiguous.candidates) == {"src/shop/orders.py#OrderBook.place", "src/shop/pricing.py#place"}
+    assert vault.calls("no_such_thing").status == "no_such_symbol"
+    assert vault.calls("src/shop/orders.py#missing").status == "no_such_symbol"
+    (vault.root / "src/shop/later.py").write_text("def later():\n    return 1\n")
+    answer = vault.calls("src/shop/later.py#later")
+    assert answer.status == "not_indexed" and "run `vault-engine index`" in answer.reason
+    assert vault.calls("later").status == "not_indexed"  # a bare name, while a file is new: not "no such"
+    with pytest.raises(BadArgument):
+        vault.calls("price_of", depth=6)
+
+
+def test_a_long_lived_vault_sees_code_indexed_after_it_first_asked(make_vault):
+    root = build(make_vault)
+    with Vault(root) as reader:
+        assert reader.find("later").status == "miss"
+        (root / "src/shop/later.py").write_text("def later():\n    return 1\n")
+        with Vault(root) as writer:
+            writer.index_paths(["src/shop/later.py"])
+        assert reader.find("later").hits[0].ref == "src/shop/later.py#later"
+        assert reader.find("shop/later.py").tier == "path"

@@ -1,0 +1,80 @@
+"""find's four tiers and the junction, over a small indexed repository and its memory note."""
+
+import pytest
+
+from tests.code_vault import build
+from vault_engine.errors import BadArgument
+from vault_engine.retrieval.find.suggest import SuggestRule, Suggester, looks_like_code
+from vault_engine.vault import Vault
+
+
+@pytest.fixture
+def vault(make_vault):
+    with Vault(build(make_vault)) as v:
+        yield v
+
+
+def refs(result):
+    return [h.ref for h in result.hits]
+
+
+def test_tier_1_every_definition_ranked_with_def_line(vault):
+    found = vault.find("place")
+    assert (found.status, found.tier) == ("hit", "symbol")
+    assert refs(found) == ["src/shop/pricing.py#place", "src/shop/orders.py#OrderBook.place"]  # top-level first
+    assert refs(vault.find("shop.orders:OrderBook.place")) == ["src/shop/orders.py#OrderBook.place"]
+    assert refs(vault.find("price_of()")) == ["src/shop/pricing.py#price_of"]
+    assert refs(vault.find("src/shop/orders.py#OrderBook.place")) == ["src/shop/orders.py#OrderBook.place"]
+    check = vault.find("OrderBook._check").hits[0]
+    assert (check.line_start, check.def_line, check.kind) == (11, 12, "method")
+    assert vault.find("OrderBook.place").hits[0].why == ("memory/orders.md", "projects/shop/checkpoints/2026-09-01T10-00-00Z-agent.md")
+
+
+def test_tier_2_paths_fail_closed(vault):
+    assert refs(vault.find("orders.py")) == ["src/shop/orders.py"]
+    assert vault.find("shop/orders.py").tier == "path"
+    assert vault.find("rders.py").status != "hit"  # never a partial component
+
+
+def test_tier_3_suggests_and_never_hits(vault):
+    typo = vault.find("OrdreBook.plcae")
+    assert (typo.status, typo.tier, typo.hits) == ("junction", "fuzzy", ())
+    assert typo.suggestion == "src/shop/orders.py#OrderBook.place"
+    assert vault.find("prcie_of").suggestion == "src/shop/pricing.py#price_of"
+    assert vault.find("shop/ordres.py").suggestion == "src/shop/orders.py"
+
+
+def test_tier_4_memory_by_words_and_facet(vault):
+    found = vault.find("why must the quantity be positive before pricing an order?")
+    assert (found.status, found.tier, refs(found)) == ("hit", "memory", ["memory/orders.md"])
+    assert found.hits[0].facet == "invariants"
+    assert vault.find("why must the quantity be positive before pricing?", facet="lifecycle").status == "miss"
+    assert vault.find("quantity").status == "miss"  # a lone token is a name, not a question...
+    assert refs(vault.find("quantity", tier="memory")) == ["memory/orders.md"]  # ...unless asked
+
+
+def test_a_clean_miss_says_why_and_the_answer_is_deterministic(vault):
+    miss = vault.find("QuantumFluxCapacitor")
+    assert (miss.status, miss.tier, miss.suggestion) == ("miss", None, None) and "close enough" in miss.reason
+    question = vault.find("how are database migrations rolled back after a failed deploy?")
+    assert question.status == "miss"
+    assert vault.find("place").to_json() == vault.find("place").to_json()
+    (vault.root / "src/shop/fresh.py").write_text("def fresh():\n    return 1\n")
+    unindexed = vault.find("src/shop/fresh.py")
+    assert unindexed.status == "miss" and "not indexed" in unindexed.reason and "vault-engine index" in unindexed.reason
+    with pytest.raises(BadArgument, match="no tier"):
+        vault.find("x", tier="guess")
+
+
+def test_the_junction_reads_the_query_shape():
+    assert looks_like_code("OrderBook.place") and looks_like_code("src/a.py") and looks_like_code("a:b")
+    assert not looks_like_code("where do orders get priced?")
+
+
+def test_suggester_rules_short_queries_and_folders():
+    s = Suggester([("a.py#run", "run", False), ("a.py#Runner.start", "Runner.start", False)],
+                  [("src/react/persist.ts", False), ("src/middleware/persist.ts", False)])
+    assert s.suggest("rnu") == []  # under min_length: too close to too many names
+    assert s.suggest("Runer.start")[0].target == "a.py#Runner.start"
+    assert [x.target for x in s.suggest("middleware/persits.ts")] == ["src/middleware/persist.ts"]
+    assert s.suggest("Runer.start", SuggestRule(max_edits_short=0, max_edits_long=0, min_fuzzy_per_char=99)) == []

@@ -1,0 +1,57 @@
+"""The code tap's files: configuration, keys, and which files a scan finds or skips."""
+
+import pytest
+
+from vault_engine.config import parse_config
+from vault_engine.errors import ConfigError
+from vault_engine.sources.code.files import code_taps, scan_code, tap_of_key
+
+
+def config_for(root, table: str):
+    import tomllib
+
+    return parse_config(root, tomllib.loads(table))
+
+
+def test_a_typo_in_a_code_tap_is_an_error_naming_the_key(tmp_path):
+    config = config_for(tmp_path, '[taps.code]\nsource = "code"\npaths = ["src/**"]\nexlude = ["x"]\n')
+    with pytest.raises(ConfigError, match="taps.code.exlude is not a setting.*did you mean exclude"):
+        code_taps(config)
+
+
+def test_keys_are_root_relative_with_the_tap_name_in_front_outside_the_vault(tmp_path):
+    vault, repo = tmp_path / "vault", tmp_path / "repo"
+    vault.mkdir()
+    (repo / "pkg").mkdir(parents=True)
+    (repo / "pkg" / "a.py").write_text("def f():\n    return 1\n")
+    config = config_for(vault, '[taps.repo]\nsource = "code"\nroot = "../repo"\npaths = ["**"]\n')
+    scan = scan_code(config)
+    assert list(scan.files) == ["repo:pkg/a.py"]
+    tap, rel = tap_of_key(code_taps(config), "repo:pkg/a.py")
+    assert (tap.name, rel, tap.vault_rel) == ("repo", "pkg/a.py", None)
+
+
+def test_scan_skips_dependency_ignored_and_excluded_paths_and_says_why(tmp_path):
+    files = {"src/a.py": "x = 1\n", "src/node_modules/dep/b.js": "x\n", "src/gen/c.py": "x\n",
+             "src/d.tmp.py": "x\n", "src/e.txt": "not code\n", "src/tests/test_a.py": "x\n",
+             "src/skip/f.py": "x\n", "src/.venv/pyvenv.cfg": "", "src/.venv/g.py": "x\n"}
+    for rel, text in files.items():
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text(text)
+    (tmp_path / "src" / ".gitignore").write_text("gen/\n*.tmp.py\n")
+    config = config_for(tmp_path, '[taps.code]\nsource = "code"\npaths = ["src/**"]\nexclude = ["src/skip/**"]\n')
+    scan = scan_code(config)
+    assert sorted(scan.files) == ["src/a.py", "src/tests/test_a.py"]
+    reasons = {p.path: p.reason for p in scan.problems}
+    assert reasons == {"src/node_modules/": "a dependency folder: never indexed",
+                       "src/gen/": "ignored by .gitignore", "src/d.tmp.py": "ignored by .gitignore",
+                       "src/.venv/": "a virtualenv: never indexed"}
+
+
+def test_a_partial_scan_sees_only_the_paths_asked_for(tmp_path):
+    for rel in ("src/a.py", "src/b.py"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("x = 1\n")
+    config = config_for(tmp_path, '[taps.code]\nsource = "code"\npaths = ["src/**"]\n')
+    assert list(scan_code(config, {"src/b.py"}).files) == ["src/b.py"]
+    assert scan_code(config, {"notes/x.md"}).files == {}

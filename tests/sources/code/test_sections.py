@@ -1,0 +1,35 @@
+"""A parsed source file as an index document: a section per symbol, decorators included."""
+
+from vault_engine.sources.code.sections import code_note, identifier_words
+from vault_engine.sources.code.symbols import parse_source
+
+SOURCE = '''"""Module doc."""
+import os
+
+
+class OrderBook:
+    """A book."""
+
+    @property
+    def size(self):
+        return 1
+
+    def place_order(self, sku):
+        return os.path.join(sku)
+'''
+
+
+def test_each_symbol_is_a_section_with_its_qualified_name_and_span():
+    note = code_note("src/orders.py", parse_source("src/orders.py", SOURCE, "python"), SOURCE, "code")
+    assert (note.kind, note.path, note.meta["tap"], note.meta["language"]) == ("code", "src/orders.py", "code", "python")
+    spans = {s.heading: (s.line_start, s.line_end) for s in note.sections}
+    assert spans == {None: (1, 4), "OrderBook": (5, 13), "OrderBook.size": (8, 10),
+                     "OrderBook.place_order": (12, 13)}
+    place = next(s for s in note.sections if s.heading == "OrderBook.place_order")
+    assert "order book place order" in place.text and place.text.endswith("return path join sku")  # each word once
+    book = next(s for s in note.sections if s.heading == "OrderBook")
+    assert "members: size, place_order" in book.text and "return 1" not in book.text
+
+
+def test_identifier_words_split_camel_and_snake_case():
+    assert identifier_words("HTTPServer.place_order2") == "http server place order 2"

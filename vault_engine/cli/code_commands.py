@@ -1,0 +1,110 @@
+"""Code commands: outline, callers, callees, find (and the text of ``show`` for a code ref)."""
+
+from __future__ import annotations
+
+import argparse
+
+from vault_engine.cli.context import Context, int_within
+
+
+def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
+    """Add the code commands to the CLI."""
+    p = sub.add_parser("outline", parents=[common], help="a source file's symbols with spans",
+                       description="List a source file's symbols: kind, lines, parameters, decorators and "
+                                   "the notes that say why. Example: vault-engine outline src/shop/orders.py")
+    p.add_argument("path", help="the file's path relative to the code tap's root (or its unique ending)")
+    p.set_defaults(handler=cmd_outline)
+
+    for direction, what in (("callers", "who calls SYMBOL"), ("callees", "what SYMBOL calls")):
+        p = sub.add_parser(direction, parents=[common], help=f"{what}, up to --depth calls away",
+                           description=f"{what[0].upper() + what[1:]} (edges resolved by scope rules; unresolved "
+                                       f"calls are counted, never guessed). Example: vault-engine {direction} "
+                                       "'src/shop/orders.py#OrderBook.place' --depth 2 --exclude-tests")
+        p.add_argument("symbol", help="a name, Qualified.name, module:name or code ref path#Qualified.name")
+        p.add_argument("--depth", type=int_within(1, 5), default=1, help="calls away, 1..5 (default 1)")
+        p.add_argument("--exclude-tests", action="store_true",
+                       help="leave out test code (tests/, test_*.py, *_test.*, *.test.*, *.spec.*, conftest.py)")
+        p.set_defaults(handler=cmd_calls, direction=direction)
+
+    p = sub.add_parser("find", parents=[common], help="where is it? symbol, path, suggestion or memory note",
+                       description="Find a symbol or file exactly, else suggest a close one (a junction to "
+                                   "confirm, never a hit), else answer a question from memory notes. "
+                                   "Example: vault-engine find OrderBook.place")
+    p.add_argument("query", help="a symbol, a path, or a question in your own words")
+    p.add_argument("-k", type=int_within(1, 100), default=10, help="most hits (default 10)")
+    p.add_argument("--tier", choices=("symbol", "path", "fuzzy", "memory"), help="ask one tier only")
+    p.add_argument("--facet", choices=("lifecycle", "data_state", "boundaries", "invariants", "failure"),
+                   help="only memory notes of this facet")
+    p.set_defaults(handler=cmd_find)
+
+
+def cmd_outline(ctx: Context) -> int:
+    outline = ctx.vault.outline(ctx.args.path)
+    ctx.emit(outline.to_json(), lambda: render_outline(outline))
+    return 0
+
+
+def cmd_calls(ctx: Context) -> int:
+    a = ctx.args
+    answer = ctx.vault.calls(a.symbol, direction=a.direction, depth=a.depth, exclude_tests=a.exclude_tests)
+    ctx.emit(answer.to_json(), lambda: render_calls(answer))
+    return 0
+
+
+def cmd_find(ctx: Context) -> int:
+    a = ctx.args
+    result = ctx.vault.find(a.query, k=a.k, tier=a.tier, facet=a.facet)
+    ctx.emit(result.to_json(), lambda: render_find(result))
+    return 0
+
+
+# -- text renderings ----------------------------------------------------------------------------
+
+def _why_lines(why) -> list[str]:
+    return [f"why        {w.ref}:{w.line} ({w.via} `{w.token}`)" for w in why]
+
+
+def render_code_view(view) -> str:
+    head = f"{view.ref}  ({view.language}, lines {view.line_start}-{view.line_end})"
+    lines = [head, *(f"note: {n}" for n in view.notices), "", view.numbered(), ""]
+    lines += _why_lines(view.why)
+    lines += [f"dead end   {d['text']} -- {d['reason'] or 'no reason given'} ({d['ref']})" for d in view.dead_ends]
+    return "\n".join(lines).rstrip()
+
+
+def render_outline(outline) -> str:
+    lines = [f"{outline.path}  ({outline.language}, {outline.lines} lines, {len(outline.symbols)} symbols)"]
+    if outline.error:
+        lines.append(f"note: {outline.error}")
+    for s in outline.symbols:
+        indent = "  " * s.symbol.count(".")
+        decorators = "".join(f"@{d} " for d in s.decorators)
+        call = f"({', '.join(s.parameters)})" if s.kind in ("function", "method", "constructor") else ""
+        lines.append(f"{s.line_start:>5}-{s.line_end:<5} {indent}{s.kind} {s.symbol}{call} {decorators}".rstrip())
+    return "\n".join(lines + _why_lines(outline.why))
+
+
+def render_calls(answer) -> str:
+    if answer.status == "ambiguous":
+        return "\n".join([f"ambiguous: {answer.reason}", *(f"  {c}" for c in answer.candidates)])
+    if answer.status != "hit":
+        return f"{answer.status.replace('_', ' ')}: {answer.reason}"
+    lines = [f"{answer.direction} of {answer.start} (depth {answer.depth}): {len(answer.nodes)}"]
+    for n in answer.nodes:
+        lines.append(f"  {n.hops}  {n.ref}  (lines {n.line_start}-{n.line_end})")
+    return "\n".join(lines + _why_lines(answer.why))
+
+
+def render_find(result) -> str:
+    if result.status == "junction":
+        more = "".join(f"\n  or {a}" for a in result.alternatives)
+        return f"junction ({result.tier}): {result.reason}\n  suggestion {result.suggestion}{more}"
+    if result.status == "miss":
+        return f"miss: {result.reason}"
+    lines = [f"hit ({result.tier}): {result.reason}"]
+    for h in result.hits:
+        where = f"lines {h.line_start}-{h.line_end}"
+        extra = f"  facet {h.facet}" if h.facet else ""
+        lines.append(f"  {h.ref}  ({h.kind}, {where}){extra}")
+        lines += [f"    why {w}" for w in h.why]
+    return "\n".join(lines)

@@ -1,0 +1,39 @@
+"""Backticked names and paths in a note (`OrderBook.place`, `src/shop/orders.py`): what makes
+a note a "why" link of the code it names. Pure; fenced code blocks are code, not mentions."""
+
+from __future__ import annotations
+
+import re
+
+_SPAN = re.compile(r"(?<!`)`([^`\n]{2,200})`(?!`)")
+_FENCE = re.compile(r"^\s*(```|~~~)")
+# A name or path: identifier characters, dots, slashes, ``#`` and ``:`` (ref and module forms).
+_NAMELIKE = re.compile(r"^[@\w$.#:/-]*[\w$]$")
+
+
+def mention_token(span: str) -> str | None:
+    """The name or path a backticked span states, or None for anything else (a command line,
+    an expression): ``OrderBook.place()`` -> ``OrderBook.place``."""
+    token = span.strip()
+    token = token[:-2] if token.endswith("()") else token
+    token = token.lstrip("@")
+    if not token or not _NAMELIKE.match(token) or not re.search(r"[A-Za-z_]", token):
+        return None
+    return token
+
+
+def mentions_in(text: str, first_line: int = 1) -> list[tuple[str, int]]:
+    """(token, 1-based line) of every backticked name or path outside fenced code blocks."""
+    found = []
+    fenced = False
+    for offset, line in enumerate(text.split("\n")):
+        if _FENCE.match(line):
+            fenced = not fenced
+            continue
+        if fenced:
+            continue
+        for m in _SPAN.finditer(line):
+            token = mention_token(m.group(1))
+            if token:
+                found.append((token, first_line + offset))
+    return found

@@ -1,0 +1,1 @@
+"""Answers about indexed code: symbol lookup, why links, bounded call-graph walks."""

@@ -1,0 +1,114 @@
+"""Which definitions a symbol query names, and the notes that say why (pure over the store).
+
+A query is a bare name (``place``), a qualified name (``OrderBook.place``), a module and a
+name (``shop.orders:OrderBook.place``, ``shop.orders.OrderBook.place``) or a code ref
+(``src/shop/orders.py#OrderBook.place``). Every definition it names is returned, ranked:
+non-test before test, top-level before nested, shorter path first. Nothing is completed or
+corrected here: that is find's fuzzy tier, which suggests and never answers.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from pathlib import PurePosixPath
+
+from vault_engine.code_model import CodeSymbol, Why
+from vault_engine.sources.code.testpaths import is_test_path
+from vault_engine.stores.code_store import CodeStore, SymbolRow
+
+_EXTENSION = re.compile(r"\.[A-Za-z0-9]+$")
+_INIT = ("__init__", "index", "mod")  # a package's own file: its folder is the module
+
+
+def rank_key(row: SymbolRow) -> tuple:
+    return (is_test_path(row.key), row.qualname.count("."), row.parent is not None,
+            len(row.key), row.key, row.line_start)
+
+
+def split_ref(keys: set[str], query: str) -> tuple[str, str | None] | None:
+    """(file key, qualname or None) when ``query`` starts with an indexed file's key."""
+    if query in keys:
+        return query, None
+    cut = query.find("#")
+    while cut != -1:
+        if query[:cut] in keys:
+            return query[:cut], query[cut + 1:] or None
+        cut = query.find("#", cut + 1)
+    return None
+
+
+def module_parts(key: str) -> list[str]:
+    """The path of a file as module components, without extension or package file name."""
+    path = key.split(":", 1)[-1]
+    parts = list(PurePosixPath(_EXTENSION.sub("", path)).parts)
+    if len(parts) > 1 and parts[-1] in _INIT:
+        parts = parts[:-1]
+    return parts
+
+
+def module_matches(key: str, module: str) -> bool:
+    """Whether ``module`` (dotted or slashed) names ``key`` by its trailing components."""
+    wanted = [p for p in re.split(r"[./]", module) if p]
+    have = module_parts(key)
+    return bool(wanted) and have[-len(wanted):] == wanted
+
+
+def definitions(store: CodeStore, keys: set[str], query: str) -> list[SymbolRow]:
+    """Every definition ``query`` names, ranked (see the module docstring)."""
+    query = query.strip()
+    if not query:
+        return []
+    ref = split_ref(keys, query)
+    if ref is not None:
+        key, qualname = ref
+        row = store.symbol(key, qualname) if qualname else None
+        return [row] if row else []
+    if ":" in query:
+        module, _, qualname = query.rpartition(":")
+        found = [r for r in store.symbols_where("qualname", qualname) if module_matches(r.key, module)]
+        return sorted(found, key=rank_key)
+    found = store.symbols_where("qualname", query) if "." in query else store.symbols_where("name", query)
+    if not found and "." in query:  # module.Qualified.name: the longest qualname that fits
+        parts = query.split(".")
+        for cut in range(1, len(parts)):
+            module, qualname = ".".join(parts[:cut]), ".".join(parts[cut:])
+            found = [r for r in store.symbols_where("qualname", qualname) if module_matches(r.key, module)]
+            if found:
+                break
+    return sorted(found, key=rank_key)
+
+
+def code_symbol(row: SymbolRow, why: tuple[Why, ...] = ()) -> CodeSymbol:
+    return CodeSymbol(row.ref, row.key, row.qualname, row.name, row.kind, row.line_start, row.def_line,
+                      row.line_end, row.signature, row.parameters, row.decorators, row.parent,
+                      row.docstring, why)
+
+
+# -- why links --------------------------------------------------------------------------------
+
+def file_tokens(key: str) -> list[str]:
+    """How a note can name a file in backticks: its key, and its trailing paths of two
+    components or more (a bare basename like ``core.py`` names too many files)."""
+    path = key.split(":", 1)[-1]
+    parts = path.split("/")
+    return [key, *("/".join(parts[i:]) for i in range(len(parts) - 1))]
+
+
+def symbol_tokens(key: str, qualname: str) -> list[str]:
+    """How a note can name a symbol in backticks: its qualified name, its ref, and the name
+    after a module or package path (``click.core.Command.invoke``, ``click.echo``)."""
+    tokens = [qualname, f"{key}#{qualname}"]
+    parts = module_parts(key)
+    tokens += [".".join([*parts[i:], qualname]) for i in range(len(parts))]
+    tokens += [f"{p}.{qualname}" for p in dict.fromkeys(parts[:-1])]
+    tokens += [f"{'.'.join(parts[i:])}:{qualname}" for i in range(len(parts))]
+    return list(dict.fromkeys(tokens))
+
+
+def why_links(store: CodeStore, link_rows: Iterable, tokens: Iterable[str]) -> tuple[Why, ...]:
+    """The notes linking to the file (``link_rows``: the ledger's backlinks) and those naming
+    any of ``tokens`` in backticks, in path order."""
+    found = {(r["source"], r["line"], "link", r["raw"]) for r in link_rows}
+    found |= {(path, line, "mention", token) for path, token, line in store.mentioning(tokens)}
+    return tuple(Why(*f) for f in sorted(found))

@@ -1,0 +1,237 @@
+"""The code commands over the ledger and ``code.sqlite``: show a code ref, outline a file,
+callers/callees. Every not-found says which of four it is: no such symbol, ambiguous (with
+the candidates), not indexed (skipped, excluded, or new since the last index), no callers."""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+from vault_engine.code_model import CallAnswer, CodeView, Outline, Why
+from vault_engine.config import Config
+from vault_engine.errors import UnknownRef, VaultError
+from vault_engine.retrieval.code.graph import walk
+from vault_engine.retrieval.code.lookup import (code_symbol, definitions, file_tokens, split_ref, symbol_tokens,
+                                                why_links)
+from vault_engine.sources.code.testpaths import is_test_path
+from vault_engine.sources.code.files import CodeTap, code_taps, tap_of_key
+from vault_engine.stores.code_store import CodeStore, SymbolRow
+from vault_engine.stores.ledger import Ledger
+
+CONSTRUCTORS = ("__init__", "constructor", "new")
+
+
+def open_code_queries(config: Config, ledger: Ledger) -> CodeQueries:
+    """The code answers of the index generation ``config`` names; a clear error without one."""
+    from vault_engine.stores.code_store import CODE_FILE
+
+    path = config.index_dir / CODE_FILE
+    if not path.exists():
+        raise VaultError("no code is indexed in this vault: add a code tap to vault-engine.toml "
+                         '([taps.code] source = "code", paths = ["src/**"]) and run `vault-engine index`')
+    return CodeQueries(config, ledger, CodeStore(path, writer=False))
+
+
+class CodeQueries:
+    """Read-only answers about indexed code (one per open Vault generation)."""
+
+    def __init__(self, config: Config, ledger: Ledger, store: CodeStore):
+        self.config, self.ledger, self.store = config, ledger, store
+        self._revision = store.get_meta("revision")
+
+    def refresh(self) -> None:
+        """Forget the cached names and paths when the indexer wrote since (a long-lived
+        Vault: the watcher's daemon, the TUI). One read of the store's revision."""
+        revision = self.store.get_meta("revision")
+        if revision != self._revision:
+            for name in ("keys", "path_index", "suggester"):
+                self.__dict__.pop(name, None)
+            self._revision = revision
+
+    def close(self) -> None:
+        self.store.close()
+
+    @cached_property
+    def taps(self) -> list[CodeTap]:
+        return code_taps(self.config)
+
+    @cached_property
+    def keys(self) -> set[str]:
+        return set(self.store.file_keys())
+
+    @cached_property
+    def path_index(self):
+        from vault_engine.retrieval.find.paths import build_path_index
+
+        return build_path_index(sorted(self.keys))
+
+    @cached_property
+    def suggester(self):
+        """Names and paths for find's fuzzy tier, indexed on first use."""
+        from vault_engine.retrieval.find.suggest import Suggester
+        from vault_engine.sources.code.testpaths import is_test_path
+
+        tests = {k: is_test_path(k) for k in self.keys}
+        symbols = [(f"{k}#{q}", q, tests.get(k, False)) for k, q in self.store.symbol_names()]
+        return Suggester(symbols, sorted(tests.items()))
+
+    def is_code_ref(self, ref: str) -> bool:
+        return split_ref(self.keys, ref.strip()) is not None
+
+    # -- why --------------------------------------------------------------------------------
+
+    def vault_path(self, key: str) -> str | None:
+        """The vault-relative path of a source file (what notes link to), None outside the vault."""
+        found = tap_of_key(self.taps, key)
+        if found is None or found[0].vault_rel is None:
+            return None
+        tap, rel = found
+        return f"{tap.vault_rel}/{rel}" if tap.vault_rel else rel
+
+    def why_file(self, key: str) -> tuple[Why, ...]:
+        path = self.vault_path(key)
+        return why_links(self.store, self.ledger.backlinks_to(path) if path else (), file_tokens(key))
+
+    def why_symbol(self, row: SymbolRow) -> tuple[Why, ...]:
+        return why_links(self.store, (), symbol_tokens(row.key, row.qualname))
+
+    def with_why(self, hits: tuple) -> tuple:
+        """Search hits, those of code with their why notes (search results are frozen)."""
+        from dataclasses import replace
+
+        out = []
+        for hit in hits:
+            if hit.kind == "code" and hit.path in self.keys:
+                key, _, qualname = hit.ref.partition("#")
+                row = self.store.symbol(key, qualname) if qualname else None
+                why = (self.why_symbol(row) if row else ()) + self.why_file(key)
+                hit = replace(hit, why=tuple(dict.fromkeys(w.ref for w in why)))
+            out.append(hit)
+        return tuple(out)
+
+    # -- show and outline -------------------------------------------------------------------
+
+    def show(self, ref: str) -> CodeView:
+        """The lines of a symbol (decorators included) or of a whole file, numbered."""
+        key, qualname = split_ref(self.keys, ref.strip())
+        lines, notices = self._lines(key)
+        language = (self.store.file_info(key) or ("", ""))[1]
+        if qualname is None:
+            return CodeView(key, key, language, None, 1, tuple(lines), self.why_file(key), notices=notices)
+        row = self.store.symbol(key, qualname)
+        if row is None:
+            raise UnknownRef(f"{key} defines no symbol {qualname!r}: `vault-engine outline {key}` lists its symbols")
+        why = self.why_symbol(row) + self.why_file(key)
+        symbol = code_symbol(row, why)
+        return CodeView(row.ref, key, language, symbol, row.line_start,
+                        tuple(lines[row.line_start - 1:row.line_end]), why, self._dead_ends(why, row), notices)
+
+    def _lines(self, key: str) -> tuple[list[str], tuple[str, ...]]:
+        from vault_engine.sources.code.files import read_code
+        from vault_engine.sources.vault_files import Unreadable
+
+        try:
+            text, digest, *_ = read_code(self.config, key)
+        except Unreadable as exc:
+            raise VaultError(f"{key}: cannot read the source file ({exc}); run `vault-engine index` "
+                             "if it was moved or deleted") from exc
+        stale = self.store.file_hashes_of([key]).get(key) != digest
+        notices = (f"{key} changed since it was indexed: lines may have moved; run `vault-engine index`",) \
+            if stale else ()
+        return text.split("\n"), notices
+
+    def _dead_ends(self, why: tuple[Why, ...], row: SymbolRow) -> tuple[dict, ...]:
+        """Dead ends of the notes that mention the symbol, whose own text names it."""
+        tokens = set(symbol_tokens(row.key, row.qualname))
+        found = []
+        for path in dict.fromkeys(w.ref for w in why if w.via == "mention"):
+            note = self.ledger.note_by_path(path)
+            for d in self.ledger.dead_end_rows(note_id=note.id) if note else ():
+                said = f"{d.text} {d.reason or ''}"
+                if any(f"`{t}`" in said or f"`{t}()`" in said for t in tokens):
+                    found.append({"text": d.text, "reason": d.reason, "ref": f"{path}#{d.slug}",
+                                  "agent": d.agent, "when": d.at, "line": d.line})
+        return tuple(found)
+
+    def outline(self, path: str) -> Outline:
+        """A file's symbols with spans, parameters and decorators."""
+        key = self.resolve_file(path)
+        _, language, lines, error = self.store.file_info(key)
+        symbols = tuple(code_symbol(r, self.why_symbol(r)) for r in self.store.symbols_of(key))
+        return Outline(key, language, lines, symbols, self.why_file(key), error)
+
+    def resolve_file(self, path: str) -> str:
+        from vault_engine.retrieval.find.paths import AMBIGUOUS, lookup_path
+
+        if path in self.keys:
+            return path
+        match = lookup_path(self.path_index, path)
+        if match.status == AMBIGUOUS:
+            raise UnknownRef(f"{path!r} names {len(match.paths)} indexed files: {', '.join(match.paths[:8])}; "
+                             "give more of the path")
+        if match.paths:
+            return match.paths[0]
+        raise UnknownRef(f"{path!r} is not an indexed source file: {self.not_indexed_reason(path) or 'no such file'}")
+
+    def not_indexed_reason(self, path: str) -> str | None:
+        """Why a file a code tap could own is not in the index, or None when there is none."""
+        skipped = dict(self.ledger.skipped())
+        if path in skipped:
+            return f"skipped when indexed ({skipped[path]})"
+        for tap in self.taps:
+            rel = tap.rel_of(path) if tap.prefix else path
+            if rel is None or not (tap.root / rel).is_file():
+                continue
+            if tap.owns(rel):
+                return "new or changed since the last index: run `vault-engine index`"
+            return f"not one of taps.{tap.name}.paths (or excluded, or a language without a grammar)"
+        return None
+
+    def stale_files(self) -> list[str]:
+        """Source files new, changed or gone since the last index (a scan of the code taps)."""
+        from vault_engine.indexing.planner import find_suspects
+        from vault_engine.sources.code.files import scan_code
+
+        known = {p: k for p, k in self.ledger.known_files().items() if not p.endswith(".md")}
+        suspects = find_suspects(scan_code(self.config).files, known)
+        return sorted(suspects.changed + suspects.missing)
+
+    # -- callers / callees ------------------------------------------------------------------
+
+    def calls(self, symbol: str, direction: str, depth: int, exclude_tests: bool) -> CallAnswer:
+        base = dict(symbol=symbol, direction=direction, depth=depth, exclude_tests=exclude_tests)
+        rows = definitions(self.store, self.keys, symbol)
+        if exclude_tests and len(rows) > 1:  # a test's own helper named alike is no candidate then
+            rows = [r for r in rows if not is_test_path(r.key)] or rows
+        if not rows:
+            status, reason = self._not_found(symbol)
+            return CallAnswer(**base, status=status, reason=reason)
+        if len(rows) > 1 and len({(r.key, r.qualname) for r in rows}) > 1:
+            return CallAnswer(**base, status="ambiguous", candidates=tuple(r.ref for r in rows),
+                              reason=f"{symbol!r} names {len(rows)} definitions: ask again with one of the "
+                                     "candidates' refs")
+        row = rows[0]
+        starts = [row.ref] + [f"{row.ref}.{c}" for c in CONSTRUCTORS if self.store.symbol(row.key, f"{row.qualname}.{c}")]
+        nodes, edges = walk(self.store, starts, direction, depth, exclude_tests)
+        status = "hit" if nodes else f"no_{direction}"
+        reason = (f"{len(nodes)} {direction} within {depth} call(s)" if nodes else
+                  f"{row.ref} is indexed and has no {direction[:-1]}s{' outside tests' if exclude_tests else ''} "
+                  "resolved from the syntax (unresolved calls are counted in status, never guessed)")
+        return CallAnswer(**base, status=status, reason=reason, start=row.ref, nodes=nodes, edges=edges,
+                          why=self.why_symbol(row))
+
+    def _not_found(self, symbol: str) -> tuple[str, str]:
+        path = symbol.split("#", 1)[0]
+        found = split_ref(self.keys, symbol)
+        if found is not None:
+            return "no_such_symbol", f"{found[0]} is indexed and defines no {found[1]!r}"
+        if "#" in symbol or path.rsplit(".", 1)[-1] in ("py", "ts", "tsx", "js", "go", "rs", "java"):
+            reason = self.not_indexed_reason(path)
+            if reason:
+                return "not_indexed", f"{path} is not indexed: {reason}"
+        stale = self.stale_files()
+        if stale:  # the name may be in a file saved since: not knowing is not "no such symbol"
+            return "not_indexed", (f"no indexed symbol {symbol!r}, but {len(stale)} source file(s) changed since the "
+                                   f"last index (e.g. {stale[0]}): run `vault-engine index` and ask again")
+        skipped = [p for p, _ in self.ledger.skipped() if not p.endswith(".md")]
+        extra = f" ({len(skipped)} source files were skipped: see `vault-engine status`)" if skipped else ""
+        return "no_such_symbol", f"no symbol {symbol!r} in the {len(self.keys)} indexed source files{extra}"

@@ -1,0 +1,138 @@
+"""``find``: where is it? Four tiers, first answer wins (frogmouth's omnibox cascade).
+
+1. symbol: every definition the query names exactly (bare, qualified, module:name, ref);
+2. path: an indexed file by its full path or whole trailing components (fail-closed);
+then the discovery junction, decided by the query's shape:
+3. fuzzy (one token of name or path characters): a close symbol or path as a ``junction``
+   with a ``suggestion`` to confirm, never a hit;
+4. memory (a question in words; a token only with ``--tier memory`` or ``--facet``): memory
+   notes by BM25 words and facet.
+Nothing clean anywhere is a ``miss`` with its reason. The same index and query always give
+the same answer: every step is deterministic and every ranking has a total order.
+"""
+
+from __future__ import annotations
+
+from vault_engine.code_model import FindHit, FindResult
+from vault_engine.errors import BadArgument
+from vault_engine.retrieval.code.lookup import definitions
+from vault_engine.retrieval.find.memory import (
+    DEFAULT_MIN_COVERAGE,
+    DEFAULT_RANKING,
+    FACETS,
+    facet_of,
+    memory_hits,
+)
+# suggest.py is light: the fuzzy and typo indexes it builds are imported on first use
+from vault_engine.retrieval.find.suggest import (
+    DEFAULT_RULE,
+    PATH_LIKE,
+    SuggestRule,
+    looks_like_code,
+)
+from vault_engine.stores.ledger import Ledger
+from vault_engine.stores.lexical import WhooshIndex
+
+TIERS = ("symbol", "path", "fuzzy", "memory")
+
+
+def find(query: str, *, code, ledger: Ledger, lexical: WhooshIndex, k: int = 10,
+         tier: str | None = None, facet: str | None = None, rule: SuggestRule = DEFAULT_RULE,
+         min_coverage: float = DEFAULT_MIN_COVERAGE, rank_by: str = DEFAULT_RANKING) -> FindResult:
+    """The answer of the first tier that has one (or of ``tier`` alone). ``code`` is the
+    index's CodeQueries, None when no code is indexed (then only memory can answer).
+    ``rule``, ``min_coverage`` and ``rank_by``: the thresholds, for bench/find_lab.py."""
+    query = query.strip()
+    if tier is not None and tier not in TIERS:
+        raise BadArgument(f"no tier {tier!r}: use one of {', '.join(TIERS)}")
+    if facet is not None and facet not in FACETS:
+        raise BadArgument(f"no facet {facet!r}: use one of {', '.join(FACETS)}")
+    if not query:
+        raise BadArgument("find needs a symbol, a path or a question")
+    code_query = query[:-2] if query.endswith("()") else query  # "echo()" names echo
+    token = looks_like_code(code_query)
+    wanted = (tier,) if tier else TIERS
+    tried = []
+    if code is not None and token and facet is None:
+        for name, step in (("symbol", _symbol), ("path", _path), ("fuzzy", _fuzzy)):
+            if name in wanted:
+                tried.append(name)
+                found = step(code, code_query, k, rule)
+                if found is not None:
+                    return found
+    # The junction goes by the query's shape: a token that resembles a symbol or path is not a
+    # question for the memory notes (unless asked for with --tier memory or --facet), and not
+    # opening Whoosh for it keeps a cold miss fast.
+    if "memory" in wanted and (not token or code is None or tier == "memory" or facet is not None):
+        tried.append("memory")
+        found = _memory(query, ledger, lexical, k, facet, min_coverage, rank_by)
+        if found is not None:
+            return found
+    return FindResult(query, "miss", None, reason=_miss_reason(query, tried, code, token, facet))
+
+
+def _symbol(code, query: str, k: int, _rule) -> FindResult | None:
+    rows = definitions(code.store, code.keys, query)
+    if not rows:
+        return None
+    hits = tuple(FindHit(r.ref, r.key, r.qualname, r.kind, r.line_start, r.line_end, 1.0, r.def_line,
+                         tuple(w.ref for w in code.why_symbol(r))) for r in rows[:k])
+    more = f" (first {k} of {len(rows)})" if len(rows) > k else ""
+    return FindResult(query, "hit", "symbol", hits, reason=f"{len(rows)} definition(s) named {query!r}{more}")
+
+
+def _path(code, query: str, k: int, _rule) -> FindResult | None:
+    from vault_engine.retrieval.find.paths import AMBIGUOUS, lookup_path
+
+    match = lookup_path(code.path_index, query)
+    if not match.paths:
+        return None
+    hits = []
+    for path in match.paths[:k]:
+        info = code.store.file_info(path)
+        hits.append(FindHit(path, path, None, "file", 1, info[2] if info else 1, 1.0, None,
+                            tuple(dict.fromkeys(w.ref for w in code.why_file(path)))))
+    reason = (f"{len(match.paths)} indexed files end with {query!r}" if match.status == AMBIGUOUS
+              else f"the indexed file {match.paths[0]}")
+    return FindResult(query, "hit", "path", tuple(hits), reason=reason)
+
+
+def _fuzzy(code, query: str, k: int, rule: SuggestRule) -> FindResult | None:
+    found = code.suggester.suggest(query, rule)
+    if not found:
+        return None
+    best = found[0]
+    how = f"{best.distance} edit(s) away" if best.distance is not None else f"a fuzzy match (fzf score {best.fuzzy})"
+    return FindResult(query, "junction", "fuzzy", suggestion=best.target,
+                      alternatives=tuple(s.target for s in found[1:k]),
+                      reason=f"nothing is named {query!r}; did you mean {best.target} ({how})? "
+                             "Confirm it before acting on it")
+
+
+def _memory(query: str, ledger: Ledger, lexical: WhooshIndex, k: int, facet: str | None,
+            min_coverage: float, rank_by: str) -> FindResult | None:
+    found = memory_hits(query, ledger, lexical, facet=facet, k=k, min_coverage=min_coverage, rank_by=rank_by)
+    if not found:
+        return None
+    hits = tuple(FindHit(h.note.path, h.note.path, None, "memory", h.line_start, h.line_end, h.score,
+                         facet=facet_of(h.note), title=h.note.title) for h in found)
+    return FindResult(query, "hit", "memory", hits,
+                      reason=f"{len(hits)} memory note(s) cover {found[0].coverage:.0%} or more of the question's words")
+
+
+def _miss_reason(query: str, tried: list[str], code, token: bool, facet: str | None) -> str:
+    if code is None and token:
+        return (f"no code is indexed, and no memory note answers {query!r}: add a code tap "
+                "([taps.code] in vault-engine.toml) and run `vault-engine index`")
+    scope = f" of facet {facet}" if facet else ""
+    path = query.split("#", 1)[0]
+    unindexed = code.not_indexed_reason(path) if code is not None and token and PATH_LIKE.search(path) else None
+    if unindexed:  # on disk but not in the index: say so, an agent must not read "absent"
+        return f"{path} is not indexed: {unindexed}"
+    if token and "memory" not in tried:
+        return (f"no symbol or indexed file is named {query!r} and none is close enough to suggest "
+                "(a question in words goes to the memory notes)")
+    if token:
+        return (f"no symbol or indexed file is named {query!r}, none is close enough to suggest, "
+                f"and no memory note{scope} answers it")
+    return f"no memory note{scope} holds enough of the question's words (tiers tried: {', '.join(tried)})"

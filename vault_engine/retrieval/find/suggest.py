@@ -1,0 +1,136 @@
+"""Tier 3 of ``find``: what a mistyped symbol or path probably meant. Pure.
+
+Two signals, each measured against the part of a name a typo lives in:
+- optimal string alignment distance (typos.py: a transposition is one edit) between the
+  query and a qualified name, a bare name, or a file's basename (its folders must then match
+  the query's folders whole: ``middleware/persits.ts`` never suggests ``react/persist.ts``);
+- fzf's FuzzyMatchV2 score (fuzzy.py) for a query that drops characters (``createjsonstorag``),
+  accepted only when its score per query character shows a tight match, not a scatter.
+
+Whatever they find is a suggestion for the agent to confirm, never a hit.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import cached_property
+
+
+PATH_LIKE = re.compile(r"[/\\]|\.(?:py|pyi|ts|tsx|js|jsx|mjs|cjs|go|rs|java)$", re.IGNORECASE)
+SYMBOL_LIKE = re.compile(r"^[\w$#.:/\\@-]+$")
+MAX_FUZZY_CANDIDATES = 3000  # past this many subsequence matches the pattern says too little
+
+
+@dataclass(frozen=True, slots=True)
+class SuggestRule:
+    """How close is close enough (chosen leaving one corpus out: bench/find_lab.py)."""
+
+    max_edits_short: int = 1  # queries of up to ``long_from - 1`` characters
+    max_edits_long: int = 2
+    long_from: int = 9
+    min_fuzzy_per_char: float = 22.0  # fzf points per query character (a match alone is 16)
+    min_length: int = 4  # shorter queries are too close to too many names
+
+    def max_edits(self, length: int) -> int:
+        return self.max_edits_long if length >= self.long_from else self.max_edits_short
+
+
+DEFAULT_RULE = SuggestRule()
+
+
+@dataclass(frozen=True, slots=True)
+class Suggestion:
+    target: str  # a code ref (path#Qualified.name) or a file path
+    distance: int | None  # edits, when the typo signal found it
+    fuzzy: int | None  # fzf's score, when the fuzzy signal found it
+    rank: tuple
+
+
+def looks_like_code(query: str) -> bool:
+    """One token of name or path characters: the junction sends it to the fuzzy tier."""
+    return bool(SYMBOL_LIKE.match(query.strip()))
+
+
+class Suggester:
+    """The names and paths of one index generation, indexed on first use."""
+
+    def __init__(self, symbols: list[tuple[str, str, bool]], paths: list[tuple[str, bool]]):
+        self.symbols = symbols  # (ref, qualname, is_test), in a stable order
+        self.paths = paths  # (path, is_test)
+
+    # The indexes are built on first use, their modules imported then: a query answered by
+    # an exact tier never pays for them.
+    @cached_property
+    def _qualnames(self):
+        from vault_engine.retrieval.find.typos import build_typo_index
+
+        return build_typo_index(q for _, q, _ in self.symbols)
+
+    @cached_property
+    def _names(self):
+        from vault_engine.retrieval.find.typos import build_typo_index
+
+        return build_typo_index(q.rsplit(".", 1)[-1] for _, q, _ in self.symbols)
+
+    @cached_property
+    def _basenames(self):
+        from vault_engine.retrieval.find.typos import build_typo_index
+
+        return build_typo_index(p.rsplit("/", 1)[-1] for p, _ in self.paths)
+
+    @cached_property
+    def _fuzzy(self):
+        from vault_engine.retrieval.find.fuzzy_index import build_fuzzy_index
+
+        return build_fuzzy_index(q for _, q, _ in self.symbols)
+
+    def suggest(self, query: str, rule: SuggestRule = DEFAULT_RULE) -> list[Suggestion]:
+        """Suggestions for ``query``, best first (empty: nothing close enough)."""
+        query = query.strip()
+        if len(query) < rule.min_length:
+            return []
+        if PATH_LIKE.search(query):
+            return self._paths(query.replace("\\", "/"), rule)
+        return self._symbols(query.replace(":", ".").replace("#", "."), rule)
+
+    def _paths(self, query: str, rule: SuggestRule) -> list[Suggestion]:
+        folders, _, base = query.strip("/").rpartition("/")
+        wanted = [f for f in folders.split("/") if f and f != "."]
+        found = {}
+        from vault_engine.retrieval.find.typos import typo_search
+
+        for hit in typo_search(self._basenames, base, rule.max_edits(len(base))):
+            path, is_test = self.paths[hit.index]
+            have = path.split("/")[:-1]
+            if wanted and have[-len(wanted):] != wanted:
+                continue
+            found[path] = Suggestion(path, hit.distance, None, (hit.distance, is_test, len(path), path))
+        return sorted(found.values(), key=lambda s: s.rank)
+
+    def _symbols(self, query: str, rule: SuggestRule) -> list[Suggestion]:
+        from vault_engine.retrieval.find.typos import typo_search
+
+        found: dict[str, Suggestion] = {}
+        limit = rule.max_edits(len(query))
+        index = self._qualnames if "." in query else self._names
+        for hit in typo_search(index, query, limit):
+            ref, qualname, is_test = self.symbols[hit.index]
+            nested = qualname.count(".") if "." not in query else 0
+            found.setdefault(ref, Suggestion(ref, hit.distance, None, (hit.distance, is_test, nested, len(ref), ref)))
+        if not found:
+            for ref, score in self._fuzzy_hits(query, rule):
+                found[ref] = Suggestion(ref, None, score, (limit + 1, -score, len(ref), ref))
+        return sorted(found.values(), key=lambda s: s.rank)
+
+    def _fuzzy_hits(self, query: str, rule: SuggestRule) -> list[tuple[str, int]]:
+        from vault_engine.retrieval.find.fuzzy import fold_pattern
+        from vault_engine.retrieval.find.fuzzy_index import candidates, fuzzy_search
+
+        index = self._fuzzy
+        # A broad pattern matches thousands of names and says little: decline it before scoring.
+        if len(candidates(index, fold_pattern(query, query != query.lower()))) > MAX_FUZZY_CANDIDATES:
+            return []
+        hits = fuzzy_search(index, query, case="smart", limit=5)
+        floor = rule.min_fuzzy_per_char * len(query)
+        return [(self.symbols[h.index][0], h.score) for h in hits if h.score >= floor]

@@ -1,0 +1,231 @@
+"""The code tap's file side: which source files a ``[taps.NAME] source = "code"`` owns, how
+their keys are written, and reading one safely. Files are read in place, never copied.
+
+A file's key (its ref's path part) is its path relative to the tap's root when that root is
+the vault itself, else ``<tap>:<path relative to the root>``: unambiguous when two code taps
+sit side by side, and stable wherever the repository is checked out.
+"""
+
+from __future__ import annotations
+
+import os
+import stat as stat_module
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from vault_engine.config import Config, TapConfig, check_keys
+from vault_engine.errors import ConfigError
+from vault_engine.model import SkippedFile
+from vault_engine.paths import glob_match
+from vault_engine.sources.code.ignore import (IgnoreRule, is_ignored, parse_gitignore, skipped_dir_reason,
+                                              skipped_text_reason)
+from vault_engine.sources.code.languages import detect_language
+from vault_engine.sources.vault_files import FileStat, Unreadable, read_note
+
+CODE_KEYS = ("source", "paths", "half_life_days", "floor", "root", "exclude")
+
+
+@dataclass(frozen=True, slots=True)
+class CodeTap:
+    """One code tap, its root resolved."""
+
+    name: str
+    root: Path
+    prefix: str  # "" when the root is the vault, else "<name>:"
+    paths: tuple[str, ...]
+    exclude: tuple[str, ...]
+    vault_rel: str | None  # the root relative to the vault ("" for the vault), None outside it
+
+    @classmethod
+    def from_tap(cls, tap: TapConfig, vault_root: Path) -> CodeTap:
+        """Validate ``[taps.NAME]`` of a code tap; a typo is an error naming the key."""
+        where = f"taps.{tap.name}."
+        check_keys({"source": 0, "paths": 0, **tap.options}, where, CODE_KEYS)
+        raw_root = tap.options.get("root", ".")
+        if not isinstance(raw_root, str) or not raw_root.strip():
+            raise ConfigError(f"{where}root must be a folder path (relative to the vault), e.g. \"../my-repo\"")
+        exclude = tap.options.get("exclude", [])
+        exclude = [exclude] if isinstance(exclude, str) else exclude
+        if not isinstance(exclude, list) or not all(isinstance(e, str) for e in exclude):
+            raise ConfigError(f"{where}exclude must be a list of globs relative to the tap root")
+        root = (vault_root / raw_root).resolve() if not Path(raw_root).is_absolute() else Path(raw_root).resolve()
+        vault = vault_root.resolve()
+        inside = root == vault or root.is_relative_to(vault)
+        vault_rel = None if not inside else ("" if root == vault else root.relative_to(vault).as_posix())
+        prefix = "" if root == vault else f"{tap.name}:"
+        return cls(tap.name, root, prefix, tap.paths, tuple(exclude), vault_rel)
+
+    def owns(self, rel: str) -> bool:
+        """Whether the root-relative ``rel`` is this tap's: matched by ``paths``, not excluded,
+        with a language the tap has a grammar for."""
+        return (detect_language(rel) is not None and any(glob_match(p, rel) for p in self.paths)
+                and not any(glob_match(e, rel) for e in self.exclude))
+
+    def key(self, rel: str) -> str:
+        return self.prefix + rel
+
+    def rel_of(self, key: str) -> str | None:
+        """The root-relative path of a key of this tap, or None when it is not one."""
+        if self.prefix:
+            return key[len(self.prefix):] if key.startswith(self.prefix) else None
+        return None if key.lower().endswith(".md") or ":" in key.split("/", 1)[0] else key
+
+
+def code_taps(config: Config) -> list[CodeTap]:
+    return [CodeTap.from_tap(t, config.root) for t in config.taps if t.source == "code"]
+
+
+def tap_of_key(taps: list[CodeTap], key: str) -> tuple[CodeTap, str] | None:
+    """The code tap of a ledger path and the path relative to its root, or None for a note."""
+    for tap in sorted(taps, key=lambda t: not t.prefix):  # prefixed taps first: unambiguous
+        rel = tap.rel_of(key)
+        if rel is not None and tap.owns(rel):
+            return tap, rel
+    return None
+
+
+@dataclass(slots=True)
+class CodeScan:
+    files: dict[str, FileStat] = field(default_factory=dict)  # key -> stat
+    problems: list[SkippedFile] = field(default_factory=list)  # folders and files skipped, and why
+
+
+def scan_code(config: Config, only: set[str] | None = None) -> CodeScan:
+    """Every source file of every code tap (or, with ``only``, of those vault-relative paths:
+    the watcher's partial scan), by the rules of ignore.py and each tap's globs."""
+    scan = CodeScan()
+    for tap in code_taps(config):
+        if not tap.root.is_dir():
+            scan.problems.append(SkippedFile(tap.prefix or tap.name, f"taps.{tap.name}.root {tap.root} is not a "
+                                             "folder: fix root in vault-engine.toml"))
+            continue
+        for start in _starts(tap, only):
+            _walk(tap, start, scan)
+    return scan
+
+
+def _starts(tap: CodeTap, only: set[str] | None) -> list[str]:
+    """Root-relative folders (or files) to walk: the literal heads of the tap's globs, or
+    the watcher's paths that fall inside the root."""
+    if only is None:
+        heads = {_literal_head(p) for p in tap.paths}
+        return sorted(h for h in heads if not any(h != o and h.startswith(o + "/") for o in heads if o)) \
+            if "" not in heads else [""]
+    if tap.vault_rel is None:
+        return []
+    found = []
+    for path in only:
+        path = path.strip("/")
+        if tap.vault_rel == "":
+            found.append(path)
+        elif path == tap.vault_rel or path.startswith(tap.vault_rel + "/"):
+            found.append(path[len(tap.vault_rel):].strip("/"))
+    return found
+
+
+def _literal_head(glob: str) -> str:
+    parts = []
+    for part in glob.split("/")[:-1]:
+        if any(ch in part for ch in "*?["):
+            break
+        parts.append(part)
+    return "/".join(parts)
+
+
+def _walk(tap: CodeTap, start: str, scan: CodeScan) -> None:
+    rules = _rules_above(tap, start)
+    first = tap.root / start if start else tap.root
+    if first.is_file() or not first.exists():
+        if first.is_file() and not _skipped_above(start):
+            _visit_file(tap, start, first, rules, scan)
+        return
+    stack: list[tuple[Path, str, tuple[IgnoreRule, ...]]] = [(first, start, rules)]
+    while stack:
+        folder, rel, rules = stack.pop()
+        rules = rules + _read_gitignore(folder, rel)
+        try:
+            entries = sorted(os.scandir(folder), key=lambda e: e.name)
+        except OSError as exc:
+            scan.problems.append(SkippedFile(tap.key(rel or "."), f"cannot list folder: {exc.strerror}"))
+            continue
+        for entry in entries:
+            path = f"{rel}/{entry.name}" if rel else entry.name
+            if entry.is_dir(follow_symlinks=False):
+                reason = _dir_reason(entry, path, rules, tap)
+                if reason:
+                    scan.problems.append(SkippedFile(tap.key(path) + "/", reason))
+                elif not any(glob_match(e, path + "/") or glob_match(e, path) for e in tap.exclude):
+                    stack.append((Path(entry.path), path, rules))
+            elif entry.name != ".gitignore":
+                _visit_file(tap, path, Path(entry.path), rules, scan)
+
+
+def _dir_reason(entry: os.DirEntry, path: str, rules, tap: CodeTap) -> str | None:
+    reason = skipped_dir_reason(entry.name, os.path.exists(os.path.join(entry.path, "pyvenv.cfg")))
+    if reason:
+        return f"{reason}: never indexed"
+    if is_ignored(rules, path, True):
+        return "ignored by .gitignore"
+    return None
+
+
+def _visit_file(tap: CodeTap, rel: str, path: Path, rules, scan: CodeScan) -> None:
+    if not tap.owns(rel):
+        return
+    if path.is_symlink():
+        return  # a link may lead out of the repository, or to a file indexed under its own name
+    if is_ignored(rules, rel, False):
+        scan.problems.append(SkippedFile(tap.key(rel), "ignored by .gitignore"))
+        return
+    try:
+        info = path.stat()
+    except OSError:
+        return
+    if stat_module.S_ISREG(info.st_mode):
+        scan.files[tap.key(rel)] = FileStat(info.st_size, info.st_mtime_ns)
+
+
+def _skipped_above(rel: str) -> bool:
+    return any(skipped_dir_reason(part) for part in rel.split("/")[:-1])
+
+
+def _rules_above(tap: CodeTap, start: str) -> tuple[IgnoreRule, ...]:
+    """The .gitignore rules of the root and of every folder between it and ``start``."""
+    parts = start.split("/") if start else []
+    rules: tuple[IgnoreRule, ...] = ()
+    for depth in range(len(parts)):
+        rel = "/".join(parts[:depth])
+        rules += _read_gitignore(tap.root / rel if rel else tap.root, rel)
+    return rules
+
+
+def _read_gitignore(folder: Path, rel: str) -> tuple[IgnoreRule, ...]:
+    try:
+        text = (folder / ".gitignore").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return ()
+    return parse_gitignore(text, rel)
+
+
+def read_code(config: Config, key: str) -> tuple[str, str, FileStat, str, str, str]:
+    """(text, content hash, stat, language, root-relative path, tap name) of one source file, or
+    :class:`Unreadable` with the reason (too large, binary, not UTF-8, minified, generated)."""
+    found = tap_of_key(code_taps(config), key)
+    if found is None:
+        raise Unreadable("no code tap owns this file any more", vanished=True)
+    tap, rel = found
+    text, digest, stat = read_note(tap.root, rel, int(config.max_file_mb * 1_000_000))
+    reason = skipped_text_reason(rel.rsplit("/", 1)[-1], text)
+    if reason:
+        raise Unreadable(reason)
+    return text, digest, stat, detect_language(rel) or "", rel, tap.name
+
+
+def validate(config: Config) -> None:
+    """Check every code tap's table now (called for every command)."""
+    code_taps(config)
+
+
+def describe(taps: list[CodeTap]) -> list[dict[str, Any]]:
+    return [{"tap": t.name, "root": str(t.root), "prefix": t.prefix, "paths": list(t.paths)} for t in taps]

@@ -1,0 +1,278 @@
+"""The code tap's store: parsed files, symbols, resolved call edges and the notes' backticked
+mentions, in ``code.sqlite`` inside the index generation (derived, rebuilt with it).
+
+The ledger keeps each source file as a document (its sections are what ``search`` finds);
+this store keeps what only code has. It is synced to the ledger by content hash on every
+index run (indexing/code_sync.py), so a crash between the two writes is repaired next run.
+"""
+
+from __future__ import annotations
+
+import json
+import pickle
+import sqlite3
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from vault_engine.errors import IndexDamaged, IndexMissing
+
+CODE_FILE = "code.sqlite"
+VERSION = "2"  # 2: unresolved calls counted per file
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
+CREATE TABLE IF NOT EXISTS files (
+    key TEXT PRIMARY KEY, tap TEXT NOT NULL, language TEXT NOT NULL, lines INTEGER NOT NULL,
+    hash TEXT NOT NULL, error TEXT, parsed BLOB NOT NULL   -- ParsedSource, pickled: for re-resolving
+);
+CREATE TABLE IF NOT EXISTS symbols (
+    key TEXT NOT NULL, qualname TEXT NOT NULL, name TEXT NOT NULL, kind TEXT NOT NULL,
+    line_start INTEGER NOT NULL, def_line INTEGER NOT NULL, line_end INTEGER NOT NULL,
+    signature TEXT NOT NULL, docstring TEXT, parameters TEXT NOT NULL, decorators TEXT NOT NULL,
+    parent TEXT, PRIMARY KEY (key, qualname)
+);
+CREATE INDEX IF NOT EXISTS symbols_name ON symbols(name);
+CREATE INDEX IF NOT EXISTS symbols_qualname ON symbols(qualname);
+CREATE TABLE IF NOT EXISTS edges (
+    tap TEXT NOT NULL, caller TEXT NOT NULL, callee TEXT NOT NULL, path TEXT NOT NULL,
+    line INTEGER NOT NULL, how TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS edges_caller ON edges(caller);
+CREATE INDEX IF NOT EXISTS edges_callee ON edges(callee);
+CREATE TABLE IF NOT EXISTS unresolved (
+    tap TEXT NOT NULL, path TEXT NOT NULL, reason TEXT NOT NULL, count INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS edges_path ON edges(path);
+CREATE TABLE IF NOT EXISTS mentions (note_path TEXT NOT NULL, token TEXT NOT NULL, line INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS mentions_token ON mentions(token);
+CREATE INDEX IF NOT EXISTS mentions_note ON mentions(note_path);
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class SymbolRow:
+    key: str  # the file's ref path
+    qualname: str
+    name: str
+    kind: str
+    line_start: int
+    def_line: int
+    line_end: int
+    signature: str
+    docstring: str | None
+    parameters: tuple[str, ...]
+    decorators: tuple[str, ...]
+    parent: str | None
+
+    @property
+    def ref(self) -> str:
+        return f"{self.key}#{self.qualname}"
+
+
+@dataclass(frozen=True, slots=True)
+class EdgeRow:
+    caller: str
+    callee: str
+    path: str
+    line: int
+    how: str
+
+
+_SYMBOL_COLUMNS = ("key, qualname, name, kind, line_start, def_line, line_end, signature, docstring, "
+                   "parameters, decorators, parent")
+
+
+def _symbol(r: tuple) -> SymbolRow:
+    return SymbolRow(*r[:9], tuple(json.loads(r[9])), tuple(json.loads(r[10])), r[11])
+
+
+class CodeStore:
+    """``code.sqlite``: one writer (under the vault's writer lock), any number of readers."""
+
+    def __init__(self, path: Path, *, writer: bool = True):
+        """Open (a writer creates, and rebuilds empty one of another version, which the
+        indexer then refills from the ledger); a reader never changes the file and refuses
+        a store of another version with the command that fixes it."""
+        self.path = path
+        fresh = not path.exists()
+        try:
+            self.db = sqlite3.connect(path, timeout=30, isolation_level=None, check_same_thread=False)
+            if not writer:
+                if self.get_meta("version") != VERSION:
+                    self.db.close()
+                    raise IndexMissing(f"the code index {path} was made by another version of vault-engine "
+                                       "(or not finished): run `vault-engine index` to rebuild it")
+                self.fresh = False
+                return
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            if not fresh and self.get_meta("version") != VERSION:
+                self._drop_all()
+                fresh = True
+            self.db.executescript(SCHEMA)
+            self.set_meta("version", VERSION)
+        except sqlite3.DatabaseError as exc:
+            raise IndexDamaged(f"the code index {path} cannot be read ({exc}): run `vault-engine index`, "
+                               "which rebuilds it from the source files") from exc
+        self.fresh = fresh
+
+    def close(self) -> None:
+        self.db.close()
+
+    def _drop_all(self) -> None:
+        for (name,) in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'").fetchall():
+            self.db.execute(f"DROP TABLE IF EXISTS {name}")
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        if self.db.in_transaction:  # nested: the outer transaction commits
+            yield
+            return
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
+    def get_meta(self, key: str) -> str | None:
+        try:
+            row = self.db.execute("SELECT value FROM meta WHERE key=?", (key,)).fetchone()
+        except sqlite3.OperationalError:  # no meta table yet
+            return None
+        return row[0] if row else None
+
+    def set_meta(self, key: str, value: str) -> None:
+        self.db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, value))
+
+    # -- files and symbols ------------------------------------------------------------------
+
+    def file_hashes(self) -> dict[str, str]:
+        return dict(self.db.execute("SELECT key, hash FROM files"))
+
+    def file_hashes_of(self, keys: Iterable[str]) -> dict[str, str]:
+        keys = list(keys)
+        marks = ",".join("?" * len(keys))
+        return dict(self.db.execute(f"SELECT key, hash FROM files WHERE key IN ({marks})", keys)) if keys else {}
+
+    def put_file(self, key: str, tap: str, parsed, digest: str) -> None:
+        """Store one parsed file (a ``ParsedSource`` whose paths are root-relative) and its symbols."""
+        self.delete_files([key])
+        self.db.execute("INSERT INTO files(key, tap, language, lines, hash, error, parsed) VALUES (?,?,?,?,?,?,?)",
+                        (key, tap, parsed.language, parsed.lines, digest, parsed.error,
+                         pickle.dumps(parsed, protocol=pickle.HIGHEST_PROTOCOL)))
+        self.db.executemany(
+            f"INSERT OR REPLACE INTO symbols({_SYMBOL_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
+            [(key, s.qualname, s.name, s.kind, s.line_start, s.def_line, s.line_end, s.signature,
+              s.docstring, json.dumps(list(s.parameters)), json.dumps(list(s.decorators)), s.parent)
+             for s in parsed.symbols])
+
+    def delete_files(self, keys: Iterable[str]) -> None:
+        rows = [(k,) for k in keys]
+        self.db.executemany("DELETE FROM files WHERE key=?", rows)
+        self.db.executemany("DELETE FROM symbols WHERE key=?", rows)
+
+    def hashes_of_tap(self, tap: str) -> dict[str, str]:
+        return dict(self.db.execute("SELECT key, hash FROM files WHERE tap=?", (tap,)))
+
+    def parsed(self, keys: Iterable[str]) -> dict[str, object]:
+        """key -> ParsedSource of those files (what the resolver needs)."""
+        found: dict[str, object] = {}
+        keys = list(keys)
+        for i in range(0, len(keys), 500):
+            chunk = keys[i:i + 500]
+            marks = ",".join("?" * len(chunk))
+            found.update((k, pickle.loads(b)) for k, b in
+                         self.db.execute(f"SELECT key, parsed FROM files WHERE key IN ({marks})", chunk))
+        return found
+
+    def file_info(self, key: str) -> tuple[str, str, int, str | None] | None:
+        """(tap, language, lines, syntax error) of an indexed file."""
+        return self.db.execute("SELECT tap, language, lines, error FROM files WHERE key=?", (key,)).fetchone()
+
+    def file_keys(self) -> list[str]:
+        return [k for (k,) in self.db.execute("SELECT key FROM files ORDER BY key")]
+
+    def files_with_errors(self) -> list[tuple[str, str]]:
+        return list(self.db.execute("SELECT key, error FROM files WHERE error IS NOT NULL ORDER BY key"))
+
+    def symbols_of(self, key: str) -> list[SymbolRow]:
+        rows = self.db.execute(f"SELECT {_SYMBOL_COLUMNS} FROM symbols WHERE key=? ORDER BY line_start, qualname",
+                               (key,))
+        return [_symbol(r) for r in rows]
+
+    def symbols_where(self, column: str, value: str) -> list[SymbolRow]:
+        """Symbols whose ``name`` or ``qualname`` is ``value``."""
+        assert column in ("name", "qualname")
+        rows = self.db.execute(f"SELECT {_SYMBOL_COLUMNS} FROM symbols WHERE {column}=?", (value,))
+        return [_symbol(r) for r in rows]
+
+    def symbol(self, key: str, qualname: str) -> SymbolRow | None:
+        row = self.db.execute(f"SELECT {_SYMBOL_COLUMNS} FROM symbols WHERE key=? AND qualname=?",
+                              (key, qualname)).fetchone()
+        return _symbol(row) if row else None
+
+    def symbol_names(self) -> list[tuple[str, str]]:
+        """(key, qualname) of every symbol, in a stable order (the fuzzy tier's names)."""
+        return list(self.db.execute("SELECT key, qualname FROM symbols ORDER BY key, line_start, qualname"))
+
+    # -- edges --------------------------------------------------------------------------------
+
+    def replace_edges(self, tap: str, paths: Iterable[str] | None, edges: Iterable[EdgeRow],
+                      unresolved_at: dict[str, dict[str, int]]) -> None:
+        """The call edges and unresolved counts of the call sites in ``paths`` (every file
+        of ``tap`` when None), replaced."""
+        if paths is None:
+            self.db.execute("DELETE FROM edges WHERE tap=?", (tap,))
+            self.db.execute("DELETE FROM unresolved WHERE tap=?", (tap,))
+        else:
+            rows = [(tap, p) for p in paths]
+            self.db.executemany("DELETE FROM edges WHERE tap=? AND path=?", rows)
+            self.db.executemany("DELETE FROM unresolved WHERE tap=? AND path=?", rows)
+        self.db.executemany("INSERT INTO edges(tap, caller, callee, path, line, how) VALUES (?,?,?,?,?,?)",
+                            [(tap, e.caller, e.callee, e.path, e.line, e.how) for e in edges])
+        self.db.executemany("INSERT INTO unresolved(tap, path, reason, count) VALUES (?,?,?,?)",
+                            [(tap, p, r, n) for p, reasons in unresolved_at.items() for r, n in reasons.items()])
+
+    def drop_tap(self, tap: str) -> None:
+        self.replace_edges(tap, None, (), {})
+
+    def edges_touching(self, refs: Iterable[str], column: str) -> list[EdgeRow]:
+        """Edges whose ``callee`` (callers of refs) or ``caller`` (callees of refs) is in ``refs``."""
+        assert column in ("caller", "callee")
+        refs = list(refs)
+        found: list[EdgeRow] = []
+        for i in range(0, len(refs), 500):
+            chunk = refs[i:i + 500]
+            marks = ",".join("?" * len(chunk))
+            found += [EdgeRow(*r) for r in self.db.execute(
+                f"SELECT caller, callee, path, line, how FROM edges WHERE {column} IN ({marks})", chunk)]
+        return found
+
+    def counts(self) -> dict[str, int]:
+        one = lambda sql: self.db.execute(sql).fetchone()[0]  # noqa: E731
+        return {"files": one("SELECT COUNT(*) FROM files"), "symbols": one("SELECT COUNT(*) FROM symbols"),
+                "edges": one("SELECT COUNT(*) FROM edges"),
+                "unresolved_calls": one("SELECT COALESCE(SUM(count), 0) FROM unresolved")}
+
+    def unresolved(self) -> dict[str, int]:
+        rows = self.db.execute("SELECT reason, SUM(count) FROM unresolved GROUP BY reason ORDER BY 2 DESC")
+        return {r: n for r, n in rows}
+
+    # -- mentions -------------------------------------------------------------------------------
+
+    def replace_mentions(self, note_paths: Iterable[str], rows: Iterable[tuple[str, str, int]]) -> None:
+        """Forget the mentions of ``note_paths``, then add ``rows`` (note path, token, line)."""
+        self.db.executemany("DELETE FROM mentions WHERE note_path=?", [(p,) for p in note_paths])
+        self.db.executemany("INSERT INTO mentions(note_path, token, line) VALUES (?,?,?)", rows)
+
+    def mentioning(self, tokens: Iterable[str]) -> list[tuple[str, str, int]]:
+        """(note path, token, line) of the mentions of any of ``tokens``."""
+        tokens = list(dict.fromkeys(tokens))
+        if not tokens:
+            return []
+        marks = ",".join("?" * len(tokens))
+        return list(self.db.execute(f"SELECT note_path, token, line FROM mentions WHERE token IN ({marks}) "
+                                    "ORDER BY note_path, line", tokens))
