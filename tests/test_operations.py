@@ -55,7 +55,8 @@ def test_every_row_matches_its_cli_command(op):
 
 def test_the_daemon_routes_every_read_of_the_table_and_no_write():
     assert OPS == {"search": "search", "show": "show", "links": "links", "resume": "resume",
-                   "deadend.check": "deadend_check", "deadend.list": "deadend_list", "status": "status"}
+                   "deadend.check": "deadend_check", "deadend.list": "deadend_list", "status": "status",
+                   "find": "find", "outline": "outline", "calls": "calls"}
     assert not {op.method for op in OPERATIONS if op.writes} & set(OPS.values())
 
 

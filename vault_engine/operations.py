@@ -225,24 +225,23 @@ OPERATIONS: tuple[Operation, ...] = (
     ), writes=True),
     Operation("status", "status", "status", "Index health: counts, stale files, unresolved links, model, watcher."),
     Operation("find", "find", "find",
-              "Where is it in the code? Exact symbol, then path, then a suggestion to confirm, or memory notes.", (
-        Param("query", str, "a symbol, a path, or a question in your own words", required=True, positional=True),
+              "Where is it? Exact symbol or path, else a suggestion to confirm, else memory notes.", (
+        Param("query", str, "a symbol, a path or a question", required=True, positional=True),
         Param("k", int, "most hits", 10, low=1, high=100),
-        Param("tier", str, "ask one tier only: symbol, path, fuzzy or memory"),
-        Param("facet", str, "only memory notes of this facet: lifecycle, data_state, boundaries, invariants, failure"),
+        Param("tier", str, "one tier only: symbol, path, fuzzy, memory"),
+        Param("facet", str, "memory facet: lifecycle, data_state, boundaries, invariants, failure"),
     )),
-    Operation("outline", "outline", "outline", "A source file's symbols with line spans and the notes that say why.", (
-        Param("path", str, "the file's path relative to the code tap's root", required=True, positional=True),
+    Operation("outline", "outline", "outline", "A source file's symbols with line spans and why notes.", (
+        Param("path", str, "path in the code tap", required=True, positional=True),
     )),
     *(Operation(direction, direction, "calls", summary, (
-        Param("symbol", str, "a name, Qualified.name, module:name or path#Qualified.name", required=True,
-              positional=True),
+        Param("symbol", str, "name, Qualified.name or path#Qualified.name", required=True, positional=True),
         Param("depth", int, "calls away", 1, low=1, high=5),
         Param("exclude_tests", bool, "leave out test code", False),
     ), call=lambda vault, args, direction=direction: vault.calls(
         args["symbol"], direction=direction, depth=args["depth"], exclude_tests=args["exclude_tests"]))
-      for direction, summary in (("callers", "Who calls this symbol, up to depth calls away."),
-                                 ("callees", "What this symbol calls, up to depth calls away."))),
+      for direction, summary in (("callers", "Who calls this symbol, depth calls deep."),
+                                 ("callees", "What this symbol calls, depth calls deep."))),
 )
 
 BY_NAME: dict[str, Operation] = {op.name: op for op in OPERATIONS}

@@ -27,11 +27,30 @@ WRAPPER = (
 )
 
 
+# A little code beside the notes, so the code tools (find, outline, callers, callees) answer too.
+CODE_TAP = '\n[taps.code]\nsource = "code"\npaths = ["src/**"]\n'
+ORDERS = """\
+class OrderBook:
+    def place(self, order):
+        self.check(order)
+        return order
+
+    def check(self, order):
+        return bool(order)
+
+
+def checkout(book, order):
+    return book.place(order)
+"""
+
+
 @pytest.fixture
 def indexed_sample(sample_vault) -> Path:
     """sample-vault/ indexed lexically, the model off: every arm that runs is real and fast."""
     config = sample_vault / "vault-engine.toml"
-    config.write_text(config.read_text() + "\n[model]\nenabled = false\n")
+    config.write_text(config.read_text() + CODE_TAP + "\n[model]\nenabled = false\n")
+    (sample_vault / "src" / "shop").mkdir(parents=True)
+    (sample_vault / "src" / "shop" / "orders.py").write_text(ORDERS, encoding="utf-8")
     from vault_engine.vault import Vault
 
     with Vault(sample_vault) as vault:

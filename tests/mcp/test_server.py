@@ -30,6 +30,10 @@ EACH_TOOL = [
                         "link": ["specs/audio-pipeline.md#Buffers"]}),
     ("reinforce", {"ref": "specs/audio-pipeline.md", "by": "mcp-test", "why": "checked the buffers"}),
     ("status", {}),
+    ("find", {"query": "OrderBook.place"}),
+    ("outline", {"path": "src/shop/orders.py"}),
+    ("callers", {"symbol": "OrderBook.place", "depth": 2}),
+    ("callees", {"symbol": "checkout"}),
 ]
 # What two calls of one write cannot share: the time it ran, the file it made.
 VARYING = {"reinforce": ("at",), "checkpoint_new": ("ref", "path")}
@@ -96,7 +100,7 @@ def test_tool_descriptions_are_short_and_arguments_use_the_cli_names(indexed_sam
         assert set(tool.input_schema["properties"]) == {p.name for p in op.params} | {"max_tokens"}, tool.name
         assert set(tool.input_schema.get("required", ())) == {p.name for p in op.params if p.required}
     size = len(json.dumps([t.model_dump(by_alias=True, exclude_none=True) for t in tools]))
-    assert size < 8000, f"the tool list is {size} characters: keep descriptions short"
+    assert size < 9000, f"the tool list is {size} characters: keep descriptions short"  # 13 tools
 
 
 BAD_CALLS = [
@@ -112,7 +116,9 @@ BAD_CALLS = [
     ("resume", {"project": "no-such-project"}, "resume: no project 'no-such-project' in the index"),
     ("deadend_check", {"proposal": ["not", "a", "string"]}, "deadend_check: proposal must be a string"),
     ("checkpoint_new", {"project": "drone-audio"}, "checkpoint_new: agent is required"),
-    ("find", {"query": "x"}, "no tool 'find'; the tools are: search, show,"),
+    ("lookup", {"query": "x"}, "no tool 'lookup'; the tools are: search, show,"),
+    ("outline", {"path": "../../etc/passwd"}, "outline: "),
+    ("callers", {"symbol": "OrderBook.place", "depth": 9}, "callers: depth 9 is out of range: use 1..5"),
 ]
 
 
