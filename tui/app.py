@@ -8,22 +8,26 @@ a VaultError into a notification, never a traceback.
 from __future__ import annotations
 
 import logging
+import subprocess
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, TypeVar
 
 from textual import work
-from textual.app import App, SystemCommand
+from textual.app import App, SuspendNotSupported, SystemCommand
 from textual.binding import Binding
 from textual.reactive import reactive
 from textual.screen import Screen
+from textual.widgets import Input
 from textual.worker import Worker, WorkerState
 
 from tui.formatting import NO_INDEX, Health, display_path, health_of
+from tui.keys import FUNCTION_KEYS, screen_keys
 from tui.lanes import VaultLane
 from tui.messages import IndexChanged
 from tui.screens.dead_ends import DeadEndsScreen
 from tui.screens.decay import DecayScreen
+from tui.screens.help import HelpScreen
 from tui.screens.note import NoteScreen
 from tui.screens.resume import ResumeScreen
 from tui.screens.search import SearchScreen
@@ -54,13 +58,14 @@ class VaultApp(App):
     MODES = {"search": SearchScreen, "dead-ends": DeadEndsScreen, "resume": ResumeScreen,
              "decay": DecayScreen}
     DEFAULT_MODE = "search"
+    # Hidden here: the main screens show them (tui/keys.py), the note viewer has no room.
     BINDINGS = [
-        Binding("f1", "switch_mode('search')", "Search", priority=True),
-        Binding("f2", "switch_mode('dead-ends')", "Dead ends", priority=True),
-        Binding("f3", "switch_mode('resume')", "Resume", priority=True),
-        Binding("f4", "switch_mode('decay')", "Decay", priority=True),
-        Binding("f5", "index", "Index", priority=True),
+        *(Binding(key, f"switch_mode('{mode}')", label, show=False) for key, mode, label in FUNCTION_KEYS),
+        Binding("f5", "index", "Index", show=False),
+        Binding("question_mark", "help", "Keys", key_display="?", show=False),
     ]
+    GLOBAL_ACTIONS = {"switch_mode", "index", "help", "focus_next", "focus_previous", "command_palette",
+                      "quit", "goto", "goto_short", "reindex", "reindex_short"}
 
     health: reactive[Health] = reactive(Health(""))
     activity: reactive[str] = reactive("")
@@ -168,11 +173,68 @@ class VaultApp(App):
         current screen; Esc comes back."""
         self.push_screen(NoteScreen(ref, line))
 
+    def action_help(self) -> None:
+        """``?``: the keys of the screen in front (hidden ones too), then the global ones."""
+        if isinstance(self.screen, HelpScreen):
+            return
+        bindings = [active.binding for active in self.screen.active_bindings.values()
+                    if own_binding(active.node, active.binding)
+                    and active.binding.action.removeprefix("app.").split("(")[0] not in self.GLOBAL_ACTIONS]
+        display = {b.key: self.get_key_display(b) for b in bindings}
+        title = getattr(self.screen, "SCREEN_NAME", type(self.screen).__name__)
+        self.push_screen(HelpScreen(title, screen_keys(bindings, display)))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """``?`` in a text box types a question mark: the footer greys the key out there."""
+        if action == "help" and isinstance(self.focused, Input):
+            return None
+        return True
+
+    def run_outside(self, command: list[str]) -> bool:
+        """Run ``command`` (an editor) in the terminal, the TUI suspended until it exits;
+        False (and a notification) when it cannot start or fails."""
+        try:
+            done = self._run_suspended(command)
+        except OSError as exc:
+            self.notify(f"cannot run {command[0]}: {exc.strerror or exc}", title="Editor", severity="error")
+            return False
+        if done.returncode != 0:
+            self.notify(f"{command[0]} exited with code {done.returncode}", title="Editor", severity="warning")
+        return done.returncode == 0
+
+    def _run_suspended(self, command: list[str]) -> subprocess.CompletedProcess:
+        try:
+            with self.suspend():
+                return subprocess.run(command, check=False)
+        except SuspendNotSupported:  # no terminal to hand over (tests, a web driver)
+            return subprocess.run(command, check=False, stdin=subprocess.DEVNULL, capture_output=True)
+
+    def hand_over(self, command: list[str], what: str) -> None:
+        """Start ``command`` (the system's URL opener) detached from the TUI."""
+        try:
+            subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL, start_new_session=True)
+        except OSError as exc:
+            self.notify(f"cannot run {command[0]} ({exc.strerror or exc}): open {what} yourself",
+                        severity="error", timeout=15)
+
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        """The command palette: Textual's own commands, then one per screen and the index."""
-        yield from super().get_system_commands(screen)
+        """The command palette: Textual's own commands (its key panel replaced by the key
+        list), then one per screen and the index."""
+        for command in super().get_system_commands(screen):
+            if command.title != "Keys":
+                yield command
+        yield SystemCommand("Keys", "Every key of this screen and the global ones (?)", self.action_help)
         for mode, title, help_text in SCREENS:
             yield SystemCommand(f"Go to {title}", help_text, lambda m=mode: self.switch_mode(m))
         yield SystemCommand("Index now", "Bring the index up to date (F5)", self.action_index)
         yield SystemCommand("Refresh index health", "Re-read stale files and the watcher state",
                             self.refresh_health)
+
+
+def own_binding(node: object, binding: Binding) -> bool:
+    """A key this app defines (on ``node``'s class or a base of it in ``tui``), not one
+    Textual's widgets bring (cursor keys, scrolling): those work as in every Textual app."""
+    ours = {(b.key, b.action) for cls in type(node).__mro__ if cls.__module__.startswith("tui.")
+            for b in cls.__dict__.get("BINDINGS", []) if isinstance(b, Binding)}
+    return (binding.key, binding.action) in ours

@@ -3,8 +3,20 @@
 from pathlib import Path
 
 from tui.formatting import (
-    LINK_SCHEME, Health, age_text, bar, clip, clip_left, display_path, health_of, iso_date,
-    link_label, link_text, linkify, split_frontmatter, watcher_text,
+    LINK_SCHEME,
+    Health,
+    age_text,
+    bar,
+    clip,
+    clip_left,
+    display_path,
+    health_of,
+    iso_date,
+    link_label,
+    link_text,
+    linkify,
+    split_frontmatter,
+    watcher_text,
 )
 from vault_engine.model import ResolvedLink
 

@@ -10,11 +10,12 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.screen import Screen
 from textual.widgets import Footer, Select, Static
 
 from tui.formatting import iso_date
+from tui.keys import HELP_KEY, MODE_KEYS, NEXT_PANE
 from tui.messages import IndexChanged
+from tui.screens.keyed import KeyedScreen
 from tui.widgets.dead_end_table import DeadEndTable
 from tui.widgets.proposal_box import ProposalBox
 from tui.widgets.vault_header import VaultHeader
@@ -28,14 +29,16 @@ EMPTY = ("No dead ends recorded yet. An agent records one in the Failed list of 
          "it rejected (templates/decision-record.md). Then press F5 to index.")
 
 
-class DeadEndsScreen(Screen):
+class DeadEndsScreen(KeyedScreen):
     """What was ruled out, by whom, when and why."""
 
+    SCREEN_NAME = "Dead ends"
     CSS_PATH = "dead_ends.tcss"
     AUTO_FOCUS = "DeadEndTable"
     BINDINGS = [
         Binding("p", "focus_proposal", "Propose"),
-        Binding("escape", "focus_table", "Dead ends", show=False),
+        Binding("escape", "focus_table", "Back to the table", show=False),
+        NEXT_PANE, *MODE_KEYS, HELP_KEY,
     ]
 
     def __init__(self) -> None:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from textual import on, work
 from textual.app import ComposeResult
-from textual.screen import Screen
 from textual.widgets import Footer, Static
 
 from tui.identity import current_user
+from tui.keys import HELP_KEY, MODE_KEYS
 from tui.messages import IndexChanged
+from tui.screens.keyed import KeyedScreen
 from tui.widgets.decay_table import DecayTable
 from tui.widgets.vault_header import VaultHeader
 from vault_engine.vault import DecayRow, Vault
@@ -18,11 +19,13 @@ EMPTY = ("No decaying documents. Give a tap a half-life in vault-engine.toml, e.
          "then press F5 to index.")
 
 
-class DecayScreen(Screen):
+class DecayScreen(KeyedScreen):
     """What is fading, and a key to say it still matters."""
 
+    SCREEN_NAME = "Decay"
     CSS_PATH = "decay.tcss"
     AUTO_FOCUS = "DecayTable"
+    BINDINGS = [*MODE_KEYS, HELP_KEY]
 
     def compose(self) -> ComposeResult:
         yield VaultHeader("Decay")

@@ -8,10 +8,11 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.events import Resize
-from textual.screen import Screen
 from textual.widgets import Footer, Markdown
 
+from tui.keys import HELP_KEY, MODE_KEYS, NEXT_PANE
 from tui.messages import IndexChanged
+from tui.screens.keyed import KeyedScreen
 from tui.widgets.project_list import ProjectList
 from tui.widgets.vault_header import VaultHeader
 from vault_engine.vault import Vault
@@ -24,11 +25,13 @@ NO_PROJECTS = ("# No projects yet\n\nA project is a folder `projects/<name>/`, o
                "then press **F5** to index.")
 
 
-class ResumeScreen(Screen):
+class ResumeScreen(KeyedScreen):
     """Where each project left off, as an arriving agent reads it."""
 
+    SCREEN_NAME = "Resume"
     CSS_PATH = "resume.tcss"
     AUTO_FOCUS = "ProjectList"
+    BINDINGS = [NEXT_PANE, *MODE_KEYS, HELP_KEY]
 
     def __init__(self) -> None:
         super().__init__()

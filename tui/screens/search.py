@@ -7,10 +7,11 @@ import asyncio
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.screen import Screen
 from textual.widgets import Footer, Input, Static
 
+from tui.keys import HELP_KEY, MODE_KEYS, NEXT_PANE
 from tui.messages import IndexChanged
+from tui.screens.keyed import KeyedScreen
 from tui.widgets.hit_list import HitList
 from tui.widgets.vault_header import VaultHeader
 from vault_engine.model import SearchResult
@@ -25,14 +26,16 @@ EMPTY_HELP = ("Type to search every section of the vault: words, a question, a f
               "F2 dead ends · F3 resume · F4 decay · F5 index · Ctrl+P every command")
 
 
-class SearchScreen(Screen):
+class SearchScreen(KeyedScreen):
     """A query box over a list of hits."""
 
+    SCREEN_NAME = "Search"
     CSS_PATH = "search.tcss"
     AUTO_FOCUS = "#query"
     BINDINGS = [
-        Binding("down", "focus_hits", "Results", show=False),
-        Binding("escape", "focus_query", "Query", show=False),
+        Binding("down", "focus_hits", "Results", key_display="↓"),
+        Binding("escape", "focus_query", "Back to the query box", show=False),
+        NEXT_PANE, *MODE_KEYS, HELP_KEY,
     ]
 
     def compose(self) -> ComposeResult:

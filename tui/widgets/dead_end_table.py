@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rich.text import Text
+from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import DataTable
 
@@ -25,6 +26,8 @@ class DeadEndTable(DataTable):
     Enter posts ``Jump``; moving the cursor posts ``Highlighted`` so the screen can show the
     whole ruling.
     """
+
+    BINDINGS = [Binding("enter", "select_cursor", "Open note")]
 
     class Jump(Message):
         """Open the note the dead end was written in, at its line."""
