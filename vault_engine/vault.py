@@ -33,7 +33,7 @@ from vault_engine.retrieval.search import Searcher, SearchRequest
 from vault_engine.stores.embedder import Embedder, ModelSpec
 from vault_engine.stores.ledger import Ledger, damaged, is_corruption
 from vault_engine.stores.lexical import WhooshIndex
-from vault_engine.stores.reinforcements import ReinforcementLog, replay
+from vault_engine.stores.reinforcements import ReinforcementLog, has_undo, replay
 
 if TYPE_CHECKING:  # imported where used: a search or a show must not pay for indexing code
     from vault_engine.indexing.indexer import AppliedChanges, Progress
@@ -616,6 +616,26 @@ class Vault:
         return {"ref": section_ref(note, None), "path": note.path, "at": at, "by": by, "why": why}
 
     @_operation
+    def undo_reinforce(self, path: str, at: float, *, by: str | None = None,
+                       now: float | None = None) -> dict[str, Any]:
+        """Take back the reinforcement of note ``path`` made at ``at`` (what :meth:`reinforce`
+        returned): one ``undo`` line in the durable log, never an erased one. Nothing matching
+        is an error, so a second undo cannot cancel an older reinforcement."""
+        ledger = self._require_index()
+        records, _ = self.reinforcement_log.read(0)
+        made = sum(r.get("event") == "reinforce" and r.get("path") == path and r.get("at") == at for r in records)
+        undone = sum(r.get("event") == "undo" and r.get("path") == path and r.get("undoes") == at for r in records)
+        if made <= undone:
+            raise BadArgument(f"no reinforcement of {path} at {at} to undo (already undone, or never made)")
+        record = {"event": "undo", "path": path, "undoes": at, "by": by,
+                  "at": now if now is not None else time.time()}
+        self.reinforcement_log.append(record)
+        self._sync_reinforcements()
+        left = ledger.reinforcements().get(path)
+        return {"path": path, "undone": at, "reinforcements": left.count if left else 0,
+                "last_reinforced": left.last_at if left else None}
+
+    @_operation
     def decay_report(self, *, tap: str | None = None, now: float | None = None) -> list[DecayRow]:
         """Every document of a decaying tap (or of ``tap``), most faded first."""
         ledger = self._require_index()
@@ -646,6 +666,9 @@ class Vault:
         else:
             state = ledger.reinforcements()
         records, new_offset = self.reinforcement_log.read(offset)
+        if offset and has_undo(records):  # an undo may cancel a line read before: replay it all
+            state = {}
+            records, new_offset = self.reinforcement_log.read(0)
         ledger.save_reinforcements(replay(records, state), new_offset)
 
 
