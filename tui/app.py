@@ -24,11 +24,13 @@ from textual.worker import Worker, WorkerState
 from tui.formatting import NO_INDEX, Health, display_path, health_of
 from tui.keys import FUNCTION_KEYS, screen_keys
 from tui.lanes import VaultLane
-from tui.messages import IndexChanged
+from tui.identity import current_user
+from tui.messages import IndexChanged, ReinforcementsChanged
 from tui.screens.dead_ends import DeadEndsScreen
 from tui.screens.decay import DecayScreen
 from tui.screens.help import HelpScreen
 from tui.screens.note import NoteScreen
+from tui.screens.reinforce import ReinforceAnswer, ReinforceDialog
 from tui.screens.resume import ResumeScreen
 from tui.screens.search import SearchScreen
 from vault_engine.errors import IndexMissing, VaultError
@@ -65,7 +67,7 @@ class VaultApp(App):
         Binding("question_mark", "help", "Keys", key_display="?", show=False),
     ]
     GLOBAL_ACTIONS = {"switch_mode", "index", "help", "focus_next", "focus_previous", "command_palette",
-                      "quit", "goto", "goto_short", "reindex", "reindex_short"}
+                      "quit", "goto", "goto_short", "reindex", "reindex_short", "undo_reinforce"}
 
     health: reactive[Health] = reactive(Health(""))
     activity: reactive[str] = reactive("")
@@ -77,6 +79,8 @@ class VaultApp(App):
         self.semantic = semantic
         self.indexing = False
         self.vault_label = display_path(self.root)
+        self.last_reinforce = ReinforceAnswer(current_user(), "")  # the dialog's defaults
+        self.reinforced: list[dict[str, Any]] = []  # this session's, newest last: u undoes
         self.query_lane = VaultLane(self.root, "query")
         self.browse_lane = VaultLane(self.root, "browse")
 
@@ -165,6 +169,40 @@ class VaultApp(App):
     def _index_failed(self, message: str) -> None:
         self.indexing, self.activity = False, ""
         self.notify(message, title="Index failed", severity="error")
+
+    # -- reinforcing ----------------------------------------------------------------------
+
+    def ask_reinforce(self, ref: str) -> None:
+        """Ask who and why (the last answers filled in), then log the reinforcement."""
+        def answered(answer: ReinforceAnswer | None) -> None:
+            if answer is not None:
+                self.last_reinforce = answer
+                self._reinforce(ref, answer)
+
+        self.push_screen(ReinforceDialog(ref, self.last_reinforce), answered)
+
+    @work(group="reinforce", exit_on_error=False)
+    async def _reinforce(self, ref: str, answer: ReinforceAnswer) -> None:
+        done = await self.browse(Vault.reinforce, ref, by=answer.by, why=answer.why or None, now=self.now)
+        if done is not None:
+            self.reinforced.append(done)
+            self.notify(f"{done['ref']}: its age starts again from now · u undoes", title="Reinforced")
+            self.screen.post_message(ReinforcementsChanged())
+
+    def action_undo_reinforce(self) -> None:
+        """``u``: take back the last reinforcement made in this session (an undo line)."""
+        if not self.reinforced:
+            self.notify("nothing reinforced since the TUI opened: nothing to undo", timeout=3)
+            return
+        self._undo(self.reinforced.pop())
+
+    @work(group="reinforce", exit_on_error=False)
+    async def _undo(self, done: dict[str, Any]) -> None:
+        undone = await self.browse(Vault.undo_reinforce, done["path"], done["at"],
+                                   by=self.last_reinforce.by, now=self.now)
+        if undone is not None:
+            self.notify(f"{done['ref']} is back to its age before", title="Reinforcement undone")
+            self.screen.post_message(ReinforcementsChanged())
 
     # -- navigation -----------------------------------------------------------------------
 

@@ -12,14 +12,12 @@ from textual.events import Resize
 from textual.widgets import Footer, Static
 
 from tui.handoff import NoEditor, editor_command, obsidian_url, url_opener
-from tui.identity import current_user
 from tui.keys import HELP_KEY, NEXT_PANE
 from tui.pages import NotePage, read_note_page
 from tui.screens.keyed import KeyedScreen
 from tui.widgets.link_list import LinkList
 from tui.widgets.note_body import NoteBody
 from tui.widgets.vault_header import VaultHeader
-from vault_engine.vault import Vault
 
 NARROW_COLUMNS = 100  # below this the link list goes under the note instead of beside it
 
@@ -36,6 +34,7 @@ class NoteScreen(KeyedScreen):
         Binding("b", "back", "Back", group=HISTORY),
         Binding("f", "forward", "Forward", group=HISTORY),
         Binding("r", "reinforce", "Reinforce"),
+        Binding("u", "app.undo_reinforce", "Undo reinforce", show=False),
         Binding("e", "edit", "Edit", tooltip="Open the note in $EDITOR at the section's line"),
         Binding("o", "obsidian", "Obsidian", tooltip="Open the note in Obsidian"),
         Binding("c", "copy_ref", "Copy", tooltip="Copy the ref (OSC 52) for an agent"),
@@ -146,16 +145,10 @@ class NoteScreen(KeyedScreen):
         self.query_one(LinkList).show(page.note.links, list(page.backlinks))
         await self.query_one(NoteBody).show(page.note, page.line)
 
-    @work(group="reinforce", exit_on_error=False)
-    async def action_reinforce(self) -> None:
-        """Record that this note proved useful (one line in the durable ledger)."""
-        if self.page is None:
-            return
-        done = await self.app.browse(Vault.reinforce, self.page.note.path, by=current_user(),
-                                     why="reinforced from the TUI note viewer", now=self.app.now)
-        if done is not None:
-            self.notify(f"reinforced {done['ref']}: its age starts again from now",
-                        title="Reinforced")
+    def action_reinforce(self) -> None:
+        """Record that this note proved useful (asked who and why first)."""
+        if self.page is not None:
+            self.app.ask_reinforce(self.page.note.path)
 
 
 def title_line(page: NotePage) -> str:
