@@ -34,13 +34,14 @@ from tui.screens.reinforce import ReinforceAnswer, ReinforceDialog
 from tui.screens.resume import ResumeScreen
 from tui.screens.search import SearchScreen
 from vault_engine.errors import IndexMissing, VaultError
-from vault_engine.model import IndexReport
+from vault_engine.model import Freshness, IndexReport
 from vault_engine.vault import Vault
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 HERE = Path(__file__).parent
-HEALTH_EVERY_SECONDS = 30.0
+HEALTH_EVERY_SECONDS = 30.0  # status in full, whatever the poll says (a stalled watcher)
+POLL_SECONDS = 1.0  # Vault.freshness: one stat per note, so the header follows edits at once
 STAGES = {"read": "reading notes", "lexical": "words", "embed": "embedding"}  # index progress
 
 # (mode, title, help) for the key bindings and the command palette.
@@ -83,14 +84,19 @@ class VaultApp(App):
         self.reinforced: list[dict[str, Any]] = []  # this session's, newest last: u undoes
         self.query_lane = VaultLane(self.root, "query")
         self.browse_lane = VaultLane(self.root, "browse")
+        # Polling has a lane of its own: a scan of a big vault must not delay opening a note.
+        self.poll_lane = VaultLane(self.root, "poll")
+        self.freshness: Freshness | None = None
 
     def on_mount(self) -> None:
         self.refresh_health()
         self.set_interval(HEALTH_EVERY_SECONDS, self.refresh_health)
+        self.set_interval(POLL_SECONDS, self.poll_freshness)
 
     def on_unmount(self) -> None:
         self.query_lane.close()
         self.browse_lane.close()
+        self.poll_lane.close()
 
     # -- calls into the vault -------------------------------------------------------------
 
@@ -133,6 +139,21 @@ class VaultApp(App):
         if status is not None:
             self.health = health_of(status)
 
+    @work(exclusive=True, group="poll", exit_on_error=False)
+    async def poll_freshness(self) -> None:
+        """Refresh the header when a note changed on disk or the watcher's state did; reload
+        the screen when an index run finished elsewhere (a terminal, the watcher)."""
+        try:
+            now = await self.poll_lane.call(Vault.freshness)
+        except VaultError:
+            return  # status, on the next full refresh, says what is wrong
+        before, self.freshness = self.freshness, now
+        if now == before:
+            return
+        self.refresh_health()  # also the first time: a change since the mount's status
+        if before is not None and now.last_index != before.last_index and not self.indexing:
+            self.screen.post_message(IndexChanged())
+
     def action_index(self) -> None:
         """Bring the index up to date without freezing the UI; progress shows in the header."""
         if self.indexing:
@@ -164,6 +185,7 @@ class VaultApp(App):
         for skipped in report.skipped:
             self.notify(f"skipped {skipped.path}: {skipped.reason}", severity="warning")
         self.refresh_health()
+        self.freshness = None  # the poll must not report this run as one from elsewhere
         self.screen.post_message(IndexChanged())
 
     def _index_failed(self, message: str) -> None:

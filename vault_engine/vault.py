@@ -21,7 +21,7 @@ from vault_engine.config import CONFIG_NAME, Config, find_vault, load_config
 from vault_engine.errors import (BadArgument, IndexBusy, IndexDamaged, IndexMissing, ModelUnavailable,
                                  UnknownKind, UnknownProject, VaultError)
 from vault_engine.locks import flock_within, held_elsewhere, hold_in_parent_only, release
-from vault_engine.model import KINDS, DecayRow, IndexReport, NoteView, ResolvedLink, SearchResult
+from vault_engine.model import KINDS, DecayRow, Freshness, IndexReport, NoteView, ResolvedLink, SearchResult
 from vault_engine.indexing.generations import CURRENT, live_generation
 from vault_engine.indexing.integrity import check_before_reading
 from vault_engine.indexing.offtopic import offtopic_level
@@ -475,6 +475,20 @@ class Vault:
             self.close()
             return {"vault": str(self.root), "watcher": watcher_status(self.config),
                     "damage": [str(damaged(self.config.index_dir / LEDGER_FILE, exc))]}
+
+    @_operation
+    def freshness(self) -> Freshness:
+        """What a long-lived client (the TUI) polls each second instead of ``status``: one
+        stat per note, nothing read or hashed, no model. The watcher's heartbeat is left out
+        (it moves every second) and so is its lag; its state and last batch are in."""
+        from vault_engine.indexing.watch_state import watcher_status
+        from vault_engine.sources.vault_files import scan_vault
+
+        notes = scan_vault(self.config).notes
+        last = self.ledger.get_meta("last_index") if self.has_index() else None
+        watcher = watcher_status(self.config)
+        return Freshness(len(notes), hash(frozenset(notes.items())), last,
+                         tuple(watcher.get(k) for k in ("state", "last_applied", "pending", "errors")))
 
     def _status(self, ledger: Ledger) -> dict[str, Any]:
         from vault_engine.indexing.integrity import lexical_damage
