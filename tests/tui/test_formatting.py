@@ -89,3 +89,23 @@ def test_list_lines_are_cut_to_fit_keeping_what_matters():
 def test_markdown_links_are_listed_by_their_text_wiki_links_as_written():
     assert link_text("[Roadmap](Engineering%20Roadmap%208c1f.md)") == "[Roadmap]"
     assert link_text("![[glossary#Beamforming]]") == "![[glossary#Beamforming]]"
+
+
+def test_callouts_and_tasks_are_shown_as_obsidian_shows_them_code_left_alone():
+    from tui.formatting import obsidian_markdown
+
+    body = ("> [!faq]- Why 48 kHz?\n> Because the codec.\n"
+            "- [ ] Jonas: check\n- [x] done\n"
+            "```\n- [ ] in code\n> [!note] in code\n```")
+    assert obsidian_markdown(body).split("\n") == [
+        "> **FAQ · Why 48 kHz?**", "> Because the codec.", "- ☐ Jonas: check", "- ☑ done",
+        "```", "- [ ] in code", "> [!note] in code", "```"]
+    assert obsidian_markdown("> [!deadend] Grommets")[2:] == "**Deadend · Grommets**"
+
+
+def test_the_opened_sections_heading_is_marked_and_only_a_heading():
+    from tui.formatting import obsidian_markdown
+
+    body = "# Title\n\n## Summary\ntext\n## Failed\n- x"
+    assert obsidian_markdown(body, opened_row=4).split("\n")[4] == "## ▶ Failed"
+    assert obsidian_markdown(body, opened_row=3) == body  # a backlink's line: nothing to mark

@@ -43,7 +43,8 @@ async def test_a_section_ref_renders_the_note_scrolled_to_the_heading(make_app, 
         screen = await open_note(app, pilot, f"specs/audio-pipeline.md#{section}")
         body = screen.query_one(NoteBody)
         headings = [title for _, title, _ in body.table_of_contents]
-        assert headings[:3] == ["Audio pipeline", "Microphone array", "Signal chain"]
+        assert [h.removeprefix("▶ ") for h in headings[:3]] == ["Audio pipeline", "Microphone array", "Signal chain"]
+        assert [h for h in headings if h.startswith("▶ ")] == [f"▶ {section}"]  # which one was opened
         assert_heading_on_top(screen, section)
 
 
