@@ -37,6 +37,7 @@ class DeadEndsScreen(KeyedScreen):
     AUTO_FOCUS = "DeadEndTable"
     BINDINGS = [
         Binding("p", "focus_proposal", "Propose"),
+        Binding("o", "open_match", "Open match", tooltip="Open the note of the ruling the proposal raised"),
         Binding("escape", "focus_table", "Back to the table", show=False),
         NEXT_PANE, *MODE_KEYS, HELP_KEY,
     ]
@@ -44,6 +45,7 @@ class DeadEndsScreen(KeyedScreen):
     def __init__(self) -> None:
         super().__init__()
         self.rulings: list[Any] = []
+        self.matched: tuple[Any, ...] = ()  # what the last proposal raised, best first
 
     def compose(self) -> ComposeResult:
         yield VaultHeader("Dead ends")
@@ -123,12 +125,31 @@ class DeadEndsScreen(KeyedScreen):
         box = self.query_one(ProposalBox)
         if not proposal.strip():
             box.show_answer(None)
+            self._matched(())
             return
         answer = await self.app.query(Vault.deadend_check, proposal,
                                       project=self.selected("#project-filter"),
                                       lexical_only=not self.app.semantic)
         if answer is not None:
             box.show_answer(answer.rendered, hit=bool(answer.rulings))
+            self._matched(answer.rulings)
+
+    def _matched(self, rulings: tuple[Any, ...]) -> None:
+        self.matched = tuple(rulings)
+        self.query_one(DeadEndTable).mark({(r.path, r.line) for r in rulings})
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """``o`` is greyed out until a proposal raised a ruling."""
+        if action == "open_match":
+            return bool(self.matched) or None
+        return super().check_action(action, parameters)
+
+    @on(ProposalBox.OpenMatch)
+    def action_open_match(self) -> None:
+        """Open the best ruling the proposal raised, at its line (Enter in the box, or o)."""
+        if self.matched:
+            self.app.open_note(self.matched[0].path, self.matched[0].line)
 
 
 def filter_rulings(rulings: Sequence[Any], project: str | None, source: str | None) -> list[Any]:
