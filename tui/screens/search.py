@@ -8,6 +8,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
+from textual.events import Key
 from textual.widgets import Footer, Input, Select, Static
 
 from tui.keys import HELP_KEY, MODE_KEYS, NEXT_PANE
@@ -48,7 +49,7 @@ class SearchScreen(KeyedScreen):
 
     def compose(self) -> ComposeResult:
         yield VaultHeader("Search")
-        yield Input(placeholder="Search the vault…", id="query")
+        yield Input(placeholder="Search the vault…", id="query", select_on_focus=False)
         with Horizontal(id="search-filters"):
             yield Select((), prompt="any kind", id="kind-filter", compact=True)
             yield Select((), prompt="any project", id="project-filter", compact=True)
@@ -122,7 +123,29 @@ class SearchScreen(KeyedScreen):
             hits.focus()
 
     def action_focus_query(self) -> None:
-        self.query_one("#query", Input).focus()
+        """Esc: back to the box, the query selected, so typing starts a new one (arrows edit it)."""
+        box = self.query_one("#query", Input)
+        box.focus()
+        box.select_all()
+
+    def on_key(self, event: Key) -> None:
+        """Typing while the hits have the focus goes on in the query box. And a terminal
+        sends Esc with a letter typed right after it as one Alt+letter: that is Esc (back to
+        the box, a new query) then the letter. The box takes the focus at once, so the keys
+        already on their way go to the list first (it was focused when they arrived) and come
+on here: they go on in the box too."""
+        escaped = event.key.startswith("alt+")
+        char = event.character or (event.key[4:] if escaped else None)  # some terminals send no character
+        if not char or len(char) != 1 or not char.isprintable():
+            return  # the box itself never lets a printable key through to here
+        if not escaped and event.key in self.active_bindings:
+            return  # a key of its own: ? and the like
+        event.stop()
+        event.prevent_default()
+        box = self.query_one("#query", Input)
+        self.set_focus(box)
+        box.value = char if escaped else box.value + char
+        box.cursor_position = len(box.value)
 
     @on(HitList.Opened)
     def open_hit(self, event: HitList.Opened) -> None:
