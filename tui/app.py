@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import subprocess
+import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -42,6 +43,7 @@ T = TypeVar("T")
 HERE = Path(__file__).parent
 HEALTH_EVERY_SECONDS = 30.0  # status in full, whatever the poll says (a stalled watcher)
 POLL_SECONDS = 1.0  # Vault.freshness: one stat per note, so the header follows edits at once
+POLL_LOAD = 0.1  # ...but a poll takes at most this share of a core: a big vault polls less often
 STAGES = {"read": "reading notes", "lexical": "words", "embed": "embedding"}  # index progress
 
 # (mode, title, help) for the key bindings and the command palette.
@@ -91,7 +93,7 @@ class VaultApp(App):
     def on_mount(self) -> None:
         self.refresh_health()
         self.set_interval(HEALTH_EVERY_SECONDS, self.refresh_health)
-        self.set_interval(POLL_SECONDS, self.poll_freshness)
+        self._poll_timer = self.set_timer(POLL_SECONDS, self.poll_freshness)
 
     def on_unmount(self) -> None:
         self.query_lane.close()
@@ -143,10 +145,15 @@ class VaultApp(App):
     async def poll_freshness(self) -> None:
         """Refresh the header when a note changed on disk or the watcher's state did; reload
         the screen when an index run finished elsewhere (a terminal, the watcher)."""
+        started = time.perf_counter()
         try:
             now = await self.poll_lane.call(Vault.freshness)
         except VaultError:
-            return  # status, on the next full refresh, says what is wrong
+            now = self.freshness  # status, on the next full refresh, says what is wrong
+        finally:
+            self._poll_timer.stop()  # one chain of polls, whoever called this one
+            delay = max(POLL_SECONDS, (time.perf_counter() - started) / POLL_LOAD)
+            self._poll_timer = self.set_timer(delay, self.poll_freshness)
         before, self.freshness = self.freshness, now
         if now == before:
             return

@@ -305,7 +305,7 @@ class Freshness:
     """A cheap fingerprint of what ``status`` reports (``Vault.freshness``): compare two of
     the same process to learn whether the vault, the index or the watcher changed."""
 
-    notes: int  # how many notes are on disk
-    files: int  # hash of every note's (path, size, mtime): an edit, a move, a deletion
+    notes: int | None  # how many notes are on disk (None: not scanned, a watcher is at work)
+    files: int | None  # hash of every note's (path, size, mtime): an edit, a move, a deletion
     last_index: str | None  # when an index run (this process, a terminal, the watcher) last finished
     watcher: tuple[Any, ...]  # the watcher's state, last batch applied, pending, errors

@@ -50,7 +50,8 @@ LEDGER_FILE = "ledger.sqlite"
 MAX_FOLLOW = 5  # hops of --follow
 WRITE_LOCK = "write.lock"
 LOCK_WAIT_SECONDS = 600
-AHEAD_RETRIES, AHEAD_WAIT_SECONDS = 50, 0.02  # up to a second for another writer's commit
+AHEAD_RETRIES, AHEAD_WAIT_SECONDS = 50, 0.02
+WATCHING = ("watching", "catching-up")  # watcher states in which it applies every edit itself  # up to a second for another writer's commit
 
 
 def _operation(method: Callable[..., T]) -> Callable[..., T]:
@@ -478,16 +479,18 @@ class Vault:
 
     @_operation
     def freshness(self) -> Freshness:
-        """What a long-lived client (the TUI) polls each second instead of ``status``: one
-        stat per note, nothing read or hashed, no model. The watcher's heartbeat is left out
-        (it moves every second) and so is its lag; its state and last batch are in."""
+        """What a long-lived client (the TUI) polls instead of ``status``: one stat per note,
+        nothing read or hashed, no model. While a watcher is at work the vault is not even
+        scanned: the watcher applies an edit within a second, and its last batch is in here.
+        The watcher's heartbeat is left out (it moves every second), and so is its lag."""
         from vault_engine.indexing.watch_state import watcher_status
         from vault_engine.sources.vault_files import scan_vault
 
-        notes = scan_vault(self.config).notes
-        last = self.ledger.get_meta("last_index") if self.has_index() else None
         watcher = watcher_status(self.config)
-        return Freshness(len(notes), hash(frozenset(notes.items())), last,
+        notes = None if watcher["state"] in WATCHING else scan_vault(self.config).notes
+        last = self.ledger.get_meta("last_index") if self.has_index() else None
+        return Freshness(None if notes is None else len(notes),
+                         None if notes is None else hash(frozenset(notes.items())), last,
                          tuple(watcher.get(k) for k in ("state", "last_applied", "pending", "errors")))
 
     def _status(self, ledger: Ledger) -> dict[str, Any]:
