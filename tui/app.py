@@ -141,7 +141,7 @@ class VaultApp(App):
         if status is not None:
             self.health = health_of(status)
 
-    @work(exclusive=True, group="poll", exit_on_error=False)
+    @work(group="poll", exit_on_error=False)  # not exclusive: the lane runs polls one by one
     async def poll_freshness(self) -> None:
         """Refresh the header when a note changed on disk or the watcher's state did; reload
         the screen when an index run finished elsewhere (a terminal, the watcher)."""
