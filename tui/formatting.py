@@ -172,3 +172,21 @@ def obsidian_markdown(body: str, opened_row: int | None = None) -> str:
         if row == opened_row and (heading := _HEADING.match(lines[row])):
             lines[row] = f"{heading.group(1)} {OPENED_MARK}{heading.group(2)}"
     return "\n".join(lines)
+
+
+_WIKILINK = re.compile(r"!?\[\[[^\]\n]+\]\]")
+
+
+def link_wikilinks(markdown: str, resolved: Mapping[str, str]) -> tuple[str, tuple[str, ...]]:
+    """Each ``[[wikilink]]`` of ``markdown`` found in ``resolved`` (raw -> ref) becomes
+    ``[label](vault-link:N)``; returns the text and the refs by N. Others stay as written."""
+    targets: list[str] = []
+
+    def replace(match: re.Match) -> str:
+        raw = match.group(0)
+        if raw not in resolved:
+            return raw
+        targets.append(resolved[raw])
+        return f"[{_escape(link_label(raw))}]({LINK_SCHEME}{len(targets) - 1})"
+
+    return _WIKILINK.sub(replace, markdown), tuple(targets)

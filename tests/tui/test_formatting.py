@@ -109,3 +109,12 @@ def test_the_opened_sections_heading_is_marked_and_only_a_heading():
     body = "# Title\n\n## Summary\ntext\n## Failed\n- x"
     assert obsidian_markdown(body, opened_row=4).split("\n")[4] == "## ▶ Failed"
     assert obsidian_markdown(body, opened_row=3) == body  # a backlink's line: nothing to mark
+
+
+def test_only_resolved_wikilinks_become_links_each_numbered():
+    from tui.formatting import link_wikilinks
+
+    text, targets = link_wikilinks("see [[a#B|the b]] and [[gone]] and [[c]]",
+                                   {"[[a#B|the b]]": "notes/a.md#B", "[[c]]": "c.md"})
+    assert text == "see [the b](vault-link:0) and [[gone]] and [c](vault-link:1)"
+    assert targets == ("notes/a.md#B", "c.md")
