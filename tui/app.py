@@ -8,33 +8,42 @@ a VaultError into a notification, never a traceback.
 from __future__ import annotations
 
 import logging
+import subprocess
+import time
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any, TypeVar
 
 from textual import work
-from textual.app import App, SystemCommand
+from textual.app import App, SuspendNotSupported, SystemCommand
 from textual.binding import Binding
 from textual.reactive import reactive
 from textual.screen import Screen
+from textual.widgets import Input
 from textual.worker import Worker, WorkerState
 
 from tui.formatting import NO_INDEX, Health, display_path, health_of
+from tui.keys import FUNCTION_KEYS, screen_keys
 from tui.lanes import VaultLane
-from tui.messages import IndexChanged
+from tui.identity import current_user
+from tui.messages import IndexChanged, ReinforcementsChanged
 from tui.screens.dead_ends import DeadEndsScreen
 from tui.screens.decay import DecayScreen
+from tui.screens.help import HelpScreen
 from tui.screens.note import NoteScreen
+from tui.screens.reinforce import ReinforceAnswer, ReinforceDialog
 from tui.screens.resume import ResumeScreen
 from tui.screens.search import SearchScreen
 from vault_engine.errors import IndexMissing, VaultError
-from vault_engine.model import IndexReport
+from vault_engine.model import Freshness, IndexReport
 from vault_engine.vault import Vault
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 HERE = Path(__file__).parent
-HEALTH_EVERY_SECONDS = 30.0
+HEALTH_EVERY_SECONDS = 30.0  # status in full, whatever the poll says (a stalled watcher)
+POLL_SECONDS = 1.0  # Vault.freshness: one stat per note, so the header follows edits at once
+POLL_LOAD = 0.1  # ...but a poll takes at most this share of a core: a big vault polls less often
 STAGES = {"read": "reading notes", "lexical": "words", "embed": "embedding"}  # index progress
 
 # (mode, title, help) for the key bindings and the command palette.
@@ -54,13 +63,14 @@ class VaultApp(App):
     MODES = {"search": SearchScreen, "dead-ends": DeadEndsScreen, "resume": ResumeScreen,
              "decay": DecayScreen}
     DEFAULT_MODE = "search"
+    # Hidden here: the main screens show them (tui/keys.py), the note viewer has no room.
     BINDINGS = [
-        Binding("f1", "switch_mode('search')", "Search", priority=True),
-        Binding("f2", "switch_mode('dead-ends')", "Dead ends", priority=True),
-        Binding("f3", "switch_mode('resume')", "Resume", priority=True),
-        Binding("f4", "switch_mode('decay')", "Decay", priority=True),
-        Binding("f5", "index", "Index", priority=True),
+        *(Binding(key, f"switch_mode('{mode}')", label, show=False) for key, mode, label in FUNCTION_KEYS),
+        Binding("f5", "index", "Index", show=False),
+        Binding("question_mark", "help", "Keys", key_display="?", show=False),
     ]
+    GLOBAL_ACTIONS = {"switch_mode", "index", "help", "focus_next", "focus_previous", "command_palette",
+                      "quit", "goto", "goto_short", "reindex", "reindex_short", "undo_reinforce"}
 
     health: reactive[Health] = reactive(Health(""))
     activity: reactive[str] = reactive("")
@@ -72,16 +82,23 @@ class VaultApp(App):
         self.semantic = semantic
         self.indexing = False
         self.vault_label = display_path(self.root)
+        self.last_reinforce = ReinforceAnswer(current_user(), "")  # the dialog's defaults
+        self.reinforced: list[dict[str, Any]] = []  # this session's, newest last: u undoes
         self.query_lane = VaultLane(self.root, "query")
         self.browse_lane = VaultLane(self.root, "browse")
+        # Polling has a lane of its own: a scan of a big vault must not delay opening a note.
+        self.poll_lane = VaultLane(self.root, "poll")
+        self.freshness: Freshness | None = None
 
     def on_mount(self) -> None:
         self.refresh_health()
         self.set_interval(HEALTH_EVERY_SECONDS, self.refresh_health)
+        self._poll_timer = self.set_timer(POLL_SECONDS, self.poll_freshness)
 
     def on_unmount(self) -> None:
         self.query_lane.close()
         self.browse_lane.close()
+        self.poll_lane.close()
 
     # -- calls into the vault -------------------------------------------------------------
 
@@ -124,6 +141,26 @@ class VaultApp(App):
         if status is not None:
             self.health = health_of(status)
 
+    @work(group="poll", exit_on_error=False)  # not exclusive: the lane runs polls one by one
+    async def poll_freshness(self) -> None:
+        """Refresh the header when a note changed on disk or the watcher's state did; reload
+        the screen when an index run finished elsewhere (a terminal, the watcher)."""
+        started = time.perf_counter()
+        try:
+            now = await self.poll_lane.call(Vault.freshness)
+        except VaultError:
+            now = self.freshness  # status, on the next full refresh, says what is wrong
+        finally:
+            self._poll_timer.stop()  # one chain of polls, whoever called this one
+            delay = max(POLL_SECONDS, (time.perf_counter() - started) / POLL_LOAD)
+            self._poll_timer = self.set_timer(delay, self.poll_freshness)
+        before, self.freshness = self.freshness, now
+        if now == before:
+            return
+        self.refresh_health()  # also the first time: a change since the mount's status
+        if before is not None and now.last_index != before.last_index and not self.indexing:
+            self.screen.post_message(IndexChanged())
+
     def action_index(self) -> None:
         """Bring the index up to date without freezing the UI; progress shows in the header."""
         if self.indexing:
@@ -156,11 +193,46 @@ class VaultApp(App):
         for skipped in report.skipped:
             self.notify(f"skipped {skipped.path}: {skipped.reason}", severity="warning")
         self.refresh_health()
+        self.freshness = None  # the poll must not report this run as one from elsewhere
         self.screen.post_message(IndexChanged())
 
     def _index_failed(self, message: str) -> None:
         self.indexing, self.activity = False, ""
         self.notify(message, title="Index failed", severity="error")
+
+    # -- reinforcing ----------------------------------------------------------------------
+
+    def ask_reinforce(self, ref: str) -> None:
+        """Ask who and why (the last answers filled in), then log the reinforcement."""
+        def answered(answer: ReinforceAnswer | None) -> None:
+            if answer is not None:
+                self.last_reinforce = answer
+                self._reinforce(ref, answer)
+
+        self.push_screen(ReinforceDialog(ref, self.last_reinforce), answered)
+
+    @work(group="reinforce", exit_on_error=False)
+    async def _reinforce(self, ref: str, answer: ReinforceAnswer) -> None:
+        done = await self.browse(Vault.reinforce, ref, by=answer.by, why=answer.why or None, now=self.now)
+        if done is not None:
+            self.reinforced.append(done)
+            self.notify(f"{done['ref']}: its age starts again from now · u undoes", title="Reinforced")
+            self.screen.post_message(ReinforcementsChanged())
+
+    def action_undo_reinforce(self) -> None:
+        """``u``: take back the last reinforcement made in this session (an undo line)."""
+        if not self.reinforced:
+            self.notify("nothing reinforced since the TUI opened: nothing to undo", timeout=3)
+            return
+        self._undo(self.reinforced.pop())
+
+    @work(group="reinforce", exit_on_error=False)
+    async def _undo(self, done: dict[str, Any]) -> None:
+        undone = await self.browse(Vault.undo_reinforce, done["path"], done["at"],
+                                   by=self.last_reinforce.by, now=self.now)
+        if undone is not None:
+            self.notify(f"{done['ref']} is back to its age before", title="Reinforcement undone")
+            self.screen.post_message(ReinforcementsChanged())
 
     # -- navigation -----------------------------------------------------------------------
 
@@ -169,11 +241,68 @@ class VaultApp(App):
         current screen; Esc comes back."""
         self.push_screen(NoteScreen(ref, line))
 
+    def action_help(self) -> None:
+        """``?``: the keys of the screen in front (hidden ones too), then the global ones."""
+        if isinstance(self.screen, HelpScreen):
+            return
+        bindings = [active.binding for active in self.screen.active_bindings.values()
+                    if own_binding(active.node, active.binding)
+                    and active.binding.action.removeprefix("app.").split("(")[0] not in self.GLOBAL_ACTIONS]
+        display = {b.key: self.get_key_display(b) for b in bindings}
+        title = getattr(self.screen, "SCREEN_NAME", type(self.screen).__name__)
+        self.push_screen(HelpScreen(title, screen_keys(bindings, display)))
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """``?`` in a text box types a question mark: the footer greys the key out there."""
+        if action == "help" and isinstance(self.focused, Input):
+            return None
+        return True
+
+    def run_outside(self, command: list[str]) -> bool:
+        """Run ``command`` (an editor) in the terminal, the TUI suspended until it exits;
+        False (and a notification) when it cannot start or fails."""
+        try:
+            done = self._run_suspended(command)
+        except OSError as exc:
+            self.notify(f"cannot run {command[0]}: {exc.strerror or exc}", title="Editor", severity="error")
+            return False
+        if done.returncode != 0:
+            self.notify(f"{command[0]} exited with code {done.returncode}", title="Editor", severity="warning")
+        return done.returncode == 0
+
+    def _run_suspended(self, command: list[str]) -> subprocess.CompletedProcess:
+        try:
+            with self.suspend():
+                return subprocess.run(command, check=False)
+        except SuspendNotSupported:  # no terminal to hand over (tests, a web driver)
+            return subprocess.run(command, check=False, stdin=subprocess.DEVNULL, capture_output=True)
+
+    def hand_over(self, command: list[str], what: str) -> None:
+        """Start ``command`` (the system's URL opener) detached from the TUI."""
+        try:
+            subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                             stderr=subprocess.DEVNULL, start_new_session=True)
+        except OSError as exc:
+            self.notify(f"cannot run {command[0]} ({exc.strerror or exc}): open {what} yourself",
+                        severity="error", timeout=15)
+
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
-        """The command palette: Textual's own commands, then one per screen and the index."""
-        yield from super().get_system_commands(screen)
+        """The command palette: Textual's own commands (its key panel replaced by the key
+        list), then one per screen and the index."""
+        for command in super().get_system_commands(screen):
+            if command.title != "Keys":
+                yield command
+        yield SystemCommand("Keys", "Every key of this screen and the global ones (?)", self.action_help)
         for mode, title, help_text in SCREENS:
             yield SystemCommand(f"Go to {title}", help_text, lambda m=mode: self.switch_mode(m))
         yield SystemCommand("Index now", "Bring the index up to date (F5)", self.action_index)
         yield SystemCommand("Refresh index health", "Re-read stale files and the watcher state",
                             self.refresh_health)
+
+
+def own_binding(node: object, binding: Binding) -> bool:
+    """A key this app defines (on ``node``'s class or a base of it in ``tui``), not one
+    Textual's widgets bring (cursor keys, scrolling): those work as in every Textual app."""
+    ours = {(b.key, b.action) for cls in type(node).__mro__ if cls.__module__.startswith("tui.")
+            for b in cls.__dict__.get("BINDINGS", []) if isinstance(b, Binding)}
+    return (binding.key, binding.action) in ours

@@ -140,3 +140,53 @@ def clip_left(text: str, width: int) -> str:
 
 def _escape(label: str) -> str:
     return label.replace("[", "\\[").replace("]", "\\]")
+
+
+_FENCE = re.compile(r"^\s*(```|~~~)")
+_CALLOUT = re.compile(r"^(\s*(?:>\s*)+)\[!([A-Za-z0-9_-]+)\]([+-]?)\s*(.*)$")
+_TASK = re.compile(r"^(\s*[-*+]\s+)\[([ xX/-])\]\s")
+TASK_MARKS = {" ": "☐", "x": "☑", "X": "☑", "/": "◐", "-": "☒"}
+_HEADING = re.compile(r"^(#{1,6})\s+(.*)$")
+OPENED_MARK = "▶ "
+
+
+def obsidian_markdown(body: str, opened_row: int | None = None) -> str:
+    """Obsidian's extensions as Textual's Markdown can show them, code fences left alone:
+    a callout's ``> [!faq]- Title`` becomes a bold ``FAQ · Title`` line inside the quote (``-``
+    and ``+``, folding, mean nothing here), a task's ``- [ ]`` / ``- [x]`` a ☐ / ☑ before the
+    text (else the list shows ``• [ ]``). ``opened_row`` (0-based) is the heading of the
+    section asked for: it gets a ▶ so that a short note, which cannot scroll, still shows it."""
+    lines, fenced = body.split("\n"), False
+    for row, line in enumerate(lines):
+        if _FENCE.match(line):
+            fenced = not fenced
+            continue
+        if fenced:
+            continue
+        if callout := _CALLOUT.match(line):
+            quote, kind, _, title = callout.groups()
+            label = kind.replace("-", " ").upper() if len(kind) <= 3 else kind.replace("-", " ").capitalize()
+            lines[row] = f"{quote}**{label}{' · ' + title if title else ''}**"
+        elif task := _TASK.match(line):
+            lines[row] = f"{task.group(1)}{TASK_MARKS[task.group(2)]} {line[task.end():]}"
+        if row == opened_row and (heading := _HEADING.match(lines[row])):
+            lines[row] = f"{heading.group(1)} {OPENED_MARK}{heading.group(2)}"
+    return "\n".join(lines)
+
+
+_WIKILINK = re.compile(r"!?\[\[[^\]\n]+\]\]")
+
+
+def link_wikilinks(markdown: str, resolved: Mapping[str, str]) -> tuple[str, tuple[str, ...]]:
+    """Each ``[[wikilink]]`` of ``markdown`` found in ``resolved`` (raw -> ref) becomes
+    ``[label](vault-link:N)``; returns the text and the refs by N. Others stay as written."""
+    targets: list[str] = []
+
+    def replace(match: re.Match) -> str:
+        raw = match.group(0)
+        if raw not in resolved:
+            return raw
+        targets.append(resolved[raw])
+        return f"[{_escape(link_label(raw))}]({LINK_SCHEME}{len(targets) - 1})"
+
+    return _WIKILINK.sub(replace, markdown), tuple(targets)

@@ -27,14 +27,16 @@ from typing import Any, TypeVar
 from vault_engine.vault import Vault
 
 T = TypeVar("T")
+VaultOpener = Callable[[Path], Vault]
 
 
 class VaultLane:
     """One thread that owns one Vault; ``await lane.call(fn, ...)`` runs ``fn(vault, ...)`` there."""
 
-    def __init__(self, root: Path, name: str):
+    def __init__(self, root: Path, name: str, open_vault: VaultOpener = Vault):
         self.root = root
         self.name = name
+        self._open_vault = open_vault  # tests open theirs with a fake embedder
         self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"vault-{name}")
         self._vault: Vault | None = None  # touched only on the lane's thread
         self._pending: set[Future] = set()
@@ -48,7 +50,7 @@ class VaultLane:
 
     def _run(self, fn: Callable[..., T], args: tuple, kwargs: dict) -> T:
         if self._vault is None:
-            self._vault = Vault(self.root)
+            self._vault = self._open_vault(self.root)
         return fn(self._vault, *args, **kwargs)
 
     def close(self) -> None:

@@ -7,3 +7,7 @@ from textual.message import Message
 
 class IndexChanged(Message):
     """The index was just brought up to date: the visible screen should reload its data."""
+
+
+class ReinforcementsChanged(Message):
+    """A reinforcement was logged or undone: decay bars should be read again."""

@@ -303,3 +303,14 @@ class DecayRow:
             "half_life_days": self.half_life_days, "floor": self.floor,
             "last_reinforced": self.last_reinforced, "reinforcements": self.reinforcements,
         }
+
+
+@dataclass(frozen=True, slots=True)
+class Freshness:
+    """A cheap fingerprint of what ``status`` reports (``Vault.freshness``): compare two of
+    the same process to learn whether the vault, the index or the watcher changed."""
+
+    notes: int | None  # how many notes are on disk (None: not scanned, a watcher is at work)
+    files: int | None  # hash of every note's (path, size, mtime): an edit, a move, a deletion
+    last_index: str | None  # when an index run (this process, a terminal, the watcher) last finished
+    watcher: tuple[Any, ...]  # the watcher's state, last batch applied, pending, errors

@@ -21,7 +21,7 @@ from vault_engine.config import CONFIG_NAME, Config, find_vault, load_config
 from vault_engine.errors import (BadArgument, IndexBusy, IndexDamaged, IndexMissing, ModelUnavailable,
                                  UnknownKind, UnknownProject, VaultError)
 from vault_engine.locks import flock_within, held_elsewhere, hold_in_parent_only, release
-from vault_engine.model import SEARCH_KINDS, DecayRow, IndexReport, NoteView, ResolvedLink, SearchResult
+from vault_engine.model import SEARCH_KINDS, DecayRow, Freshness, IndexReport, NoteView, ResolvedLink, SearchResult
 from vault_engine.indexing.generations import CURRENT, live_generation
 from vault_engine.indexing.integrity import check_before_reading
 from vault_engine.indexing.offtopic import offtopic_level
@@ -33,7 +33,7 @@ from vault_engine.retrieval.search import Searcher, SearchRequest
 from vault_engine.stores.embedder import Embedder, ModelSpec
 from vault_engine.stores.ledger import Ledger, damaged, is_corruption
 from vault_engine.stores.lexical import WhooshIndex
-from vault_engine.stores.reinforcements import ReinforcementLog, replay
+from vault_engine.stores.reinforcements import ReinforcementLog, has_undo, replay
 
 if TYPE_CHECKING:  # imported where used: a search or a show must not pay for indexing code
     from vault_engine.indexing.indexer import AppliedChanges, Progress
@@ -54,6 +54,7 @@ WRITE_LOCK = "write.lock"
 LOCK_WAIT_SECONDS = 600
 CHECKPOINT_EMBED_LIMIT = 64  # pending sections `checkpoint new` embeds at most (more: `index` does)
 AHEAD_RETRIES, AHEAD_WAIT_SECONDS = 50, 0.02  # up to a second for another writer's commit
+WATCHING = ("watching", "catching-up")  # watcher states in which it applies every edit itself
 
 
 def _operation(method: Callable[..., T]) -> Callable[..., T]:
@@ -539,6 +540,22 @@ class Vault:
             return {"vault": str(self.root), "watcher": watcher_status(self.config),
                     "damage": [str(damaged(self.config.index_dir / LEDGER_FILE, exc))]}
 
+    @_operation
+    def freshness(self) -> Freshness:
+        """What a long-lived client (the TUI) polls instead of ``status``: one stat per note,
+        nothing read or hashed, no model. While a watcher is at work the vault is not even
+        scanned: the watcher applies an edit within a second, and its last batch is in here.
+        The watcher's heartbeat is left out (it moves every second), and so is its lag."""
+        from vault_engine.indexing.watch_state import watcher_status
+        from vault_engine.sources.vault_files import scan_vault
+
+        watcher = watcher_status(self.config)
+        notes = None if watcher["state"] in WATCHING else scan_vault(self.config).notes
+        last = self.ledger.get_meta("last_index") if self.has_index() else None
+        return Freshness(None if notes is None else len(notes),
+                         None if notes is None else hash(frozenset(notes.items())), last,
+                         tuple(watcher.get(k) for k in ("state", "last_applied", "pending", "errors")))
+
     def _status(self, ledger: Ledger) -> dict[str, Any]:
         from vault_engine.indexing.integrity import lexical_damage
         from vault_engine.indexing.planner import find_suspects
@@ -706,6 +723,26 @@ class Vault:
         return {"ref": section_ref(note, None), "path": note.path, "at": at, "by": by, "why": why}
 
     @_operation
+    def undo_reinforce(self, path: str, at: float, *, by: str | None = None,
+                       now: float | None = None) -> dict[str, Any]:
+        """Take back the reinforcement of note ``path`` made at ``at`` (what :meth:`reinforce`
+        returned): one ``undo`` line in the durable log, never an erased one. Nothing matching
+        is an error, so a second undo cannot cancel an older reinforcement."""
+        ledger = self._require_index()
+        records, _ = self.reinforcement_log.read(0)
+        made = sum(r.get("event") == "reinforce" and r.get("path") == path and r.get("at") == at for r in records)
+        undone = sum(r.get("event") == "undo" and r.get("path") == path and r.get("undoes") == at for r in records)
+        if made <= undone:
+            raise BadArgument(f"no reinforcement of {path} at {at} to undo (already undone, or never made)")
+        record = {"event": "undo", "path": path, "undoes": at, "by": by,
+                  "at": now if now is not None else time.time()}
+        self.reinforcement_log.append(record)
+        self._sync_reinforcements()
+        left = ledger.reinforcements().get(path)
+        return {"path": path, "undone": at, "reinforcements": left.count if left else 0,
+                "last_reinforced": left.last_at if left else None}
+
+    @_operation
     def decay_report(self, *, tap: str | None = None, now: float | None = None) -> list[DecayRow]:
         """Every document of a decaying tap (or of ``tap``), most faded first."""
         ledger = self._require_index()
@@ -736,6 +773,9 @@ class Vault:
         else:
             state = ledger.reinforcements()
         records, new_offset = self.reinforcement_log.read(offset)
+        if offset and has_undo(records):  # an undo may cancel a line read before: replay it all
+            state = {}
+            records, new_offset = self.reinforcement_log.read(0)
         ledger.save_reinforcements(replay(records, state), new_offset)
 
 

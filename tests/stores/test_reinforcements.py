@@ -44,3 +44,14 @@ def test_a_damaged_or_partial_line_is_skipped(tmp_path):
     records, offset = ReinforcementLog(path).read()
     assert [r["path"] for r in records] == ["a.md"]
     assert offset == len('{"event": "reinforce", "path": "a.md", "at": 1}\nnot json\n')
+
+
+def test_an_undo_line_cancels_one_reinforcement_and_the_state_before_it_returns():
+    records = [{"event": "reinforce", "path": "a.md", "at": 10.0, "by": "ann"},
+               {"event": "reinforce", "path": "a.md", "at": 20.0, "by": "bob"},
+               {"event": "reinforce", "path": "b.md", "at": 20.0, "by": "bob"},
+               {"event": "undo", "path": "a.md", "undoes": 20.0}]
+    state = replay(records)
+    assert (state["a.md"].last_at, state["a.md"].count, state["a.md"].last_by) == (10.0, 1, "ann")
+    assert state["b.md"].count == 1  # same time, other note: untouched
+    assert "a.md" not in replay(records + [{"event": "undo", "path": "a.md", "undoes": 10.0}])

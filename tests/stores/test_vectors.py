@@ -127,3 +127,24 @@ def test_cache_prune_keeps_live_texts_of_the_current_model_only(tmp_path):
     assert cache.prune({"h1"}) == 2  # model-a's h1 and model-b's h2
     assert list(cache.get_many(["h1", "h2"])) == ["h1"] and cache.count() == 1
     cache.close()
+
+
+def test_a_reader_loads_the_file_again_once_another_writer_replaced_it(store, tmp_path):
+    store.save()
+    reader = FaissIndex(store.path)
+    assert reader.section_ids() == {1, 2, 3}
+    writer = FaissIndex(store.path)  # another process: saves by rename
+    writer.index([4], np.stack([unit(0, 1, 1)]))
+    writer.delete([2])
+    writer.save()
+    assert reader.section_ids() == {1, 3, 4}
+    os.unlink(store.path)
+    assert reader.section_ids() == set()
+
+
+def test_changes_not_saved_yet_are_kept_when_the_file_changes_underneath(store):
+    store.save()
+    FaissIndex(store.path).save()  # rewritten by someone else, same vectors
+    store.index([5], np.stack([unit(1, 0, 1)]))
+    os.utime(store.path, ns=(1, 1))
+    assert 5 in store.section_ids()  # the writer's own state wins until it saves

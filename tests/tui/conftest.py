@@ -41,9 +41,16 @@ def make_app(indexed_vault: Path):
 
 async def settle(pilot, rounds: int = 3) -> None:
     """Let debounce timers, workers and the messages they post run to the end."""
+    from textual.worker import WorkerCancelled
+
     for _ in range(rounds):
         await pilot.pause(0.05)
-        await pilot.app.workers.wait_for_complete()
+        while True:
+            try:
+                await pilot.app.workers.wait_for_complete()
+                break
+            except WorkerCancelled:  # an exclusive worker replaced by a newer one: wait again
+                continue
     await pilot.pause()
 
 

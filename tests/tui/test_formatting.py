@@ -3,8 +3,20 @@
 from pathlib import Path
 
 from tui.formatting import (
-    LINK_SCHEME, Health, age_text, bar, clip, clip_left, display_path, health_of, iso_date,
-    link_label, link_text, linkify, split_frontmatter, watcher_text,
+    LINK_SCHEME,
+    Health,
+    age_text,
+    bar,
+    clip,
+    clip_left,
+    display_path,
+    health_of,
+    iso_date,
+    link_label,
+    link_text,
+    linkify,
+    split_frontmatter,
+    watcher_text,
 )
 from vault_engine.model import ResolvedLink
 
@@ -77,3 +89,32 @@ def test_list_lines_are_cut_to_fit_keeping_what_matters():
 def test_markdown_links_are_listed_by_their_text_wiki_links_as_written():
     assert link_text("[Roadmap](Engineering%20Roadmap%208c1f.md)") == "[Roadmap]"
     assert link_text("![[glossary#Beamforming]]") == "![[glossary#Beamforming]]"
+
+
+def test_callouts_and_tasks_are_shown_as_obsidian_shows_them_code_left_alone():
+    from tui.formatting import obsidian_markdown
+
+    body = ("> [!faq]- Why 48 kHz?\n> Because the codec.\n"
+            "- [ ] Jonas: check\n- [x] done\n"
+            "```\n- [ ] in code\n> [!note] in code\n```")
+    assert obsidian_markdown(body).split("\n") == [
+        "> **FAQ · Why 48 kHz?**", "> Because the codec.", "- ☐ Jonas: check", "- ☑ done",
+        "```", "- [ ] in code", "> [!note] in code", "```"]
+    assert obsidian_markdown("> [!deadend] Grommets")[2:] == "**Deadend · Grommets**"
+
+
+def test_the_opened_sections_heading_is_marked_and_only_a_heading():
+    from tui.formatting import obsidian_markdown
+
+    body = "# Title\n\n## Summary\ntext\n## Failed\n- x"
+    assert obsidian_markdown(body, opened_row=4).split("\n")[4] == "## ▶ Failed"
+    assert obsidian_markdown(body, opened_row=3) == body  # a backlink's line: nothing to mark
+
+
+def test_only_resolved_wikilinks_become_links_each_numbered():
+    from tui.formatting import link_wikilinks
+
+    text, targets = link_wikilinks("see [[a#B|the b]] and [[gone]] and [[c]]",
+                                   {"[[a#B|the b]]": "notes/a.md#B", "[[c]]": "c.md"})
+    assert text == "see [the b](vault-link:0) and [[gone]] and [c](vault-link:1)"
+    assert targets == ("notes/a.md#B", "c.md")

@@ -58,3 +58,14 @@ def test_resume(snap_compare, make_app, size):
 @SIZES
 def test_decay(snap_compare, make_app, size):
     assert snap_compare(make_app(), terminal_size=size, run_before=lambda pilot: typed(pilot, "f4"))
+
+
+@SIZES
+def test_help(snap_compare, make_app, size):
+    async def open_help(pilot):
+        pilot.app.open_note("specs/audio-pipeline.md#Buffers")
+        await steady(pilot)
+        await pilot.press("question_mark")
+        await steady(pilot)
+
+    assert snap_compare(make_app(), terminal_size=size, run_before=open_help)

@@ -10,11 +10,12 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.screen import Screen
 from textual.widgets import Footer, Select, Static
 
 from tui.formatting import iso_date
+from tui.keys import HELP_KEY, MODE_KEYS, NEXT_PANE
 from tui.messages import IndexChanged
+from tui.screens.keyed import KeyedScreen
 from tui.widgets.dead_end_table import DeadEndTable
 from tui.widgets.proposal_box import ProposalBox
 from tui.widgets.vault_header import VaultHeader
@@ -28,19 +29,23 @@ EMPTY = ("No dead ends recorded yet. An agent records one in the Failed list of 
          "it rejected (templates/decision-record.md). Then press F5 to index.")
 
 
-class DeadEndsScreen(Screen):
+class DeadEndsScreen(KeyedScreen):
     """What was ruled out, by whom, when and why."""
 
+    SCREEN_NAME = "Dead ends"
     CSS_PATH = "dead_ends.tcss"
     AUTO_FOCUS = "DeadEndTable"
     BINDINGS = [
         Binding("p", "focus_proposal", "Propose"),
-        Binding("escape", "focus_table", "Dead ends", show=False),
+        Binding("o", "open_match", "Open match", tooltip="Open the note of the ruling the proposal raised"),
+        Binding("escape", "focus_table", "Back to the table", show=False),
+        NEXT_PANE, *MODE_KEYS, HELP_KEY,
     ]
 
     def __init__(self) -> None:
         super().__init__()
         self.rulings: list[Any] = []
+        self.matched: tuple[Any, ...] = ()  # what the last proposal raised, best first
 
     def compose(self) -> ComposeResult:
         yield VaultHeader("Dead ends")
@@ -120,12 +125,31 @@ class DeadEndsScreen(Screen):
         box = self.query_one(ProposalBox)
         if not proposal.strip():
             box.show_answer(None)
+            self._matched(())
             return
         answer = await self.app.query(Vault.deadend_check, proposal,
                                       project=self.selected("#project-filter"),
                                       lexical_only=not self.app.semantic)
         if answer is not None:
             box.show_answer(answer.rendered, hit=bool(answer.rulings))
+            self._matched(answer.rulings)
+
+    def _matched(self, rulings: tuple[Any, ...]) -> None:
+        self.matched = tuple(rulings)
+        self.query_one(DeadEndTable).mark({(r.path, r.line) for r in rulings})
+        self.refresh_bindings()
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """``o`` is greyed out until a proposal raised a ruling."""
+        if action == "open_match":
+            return bool(self.matched) or None
+        return super().check_action(action, parameters)
+
+    @on(ProposalBox.OpenMatch)
+    def action_open_match(self) -> None:
+        """Open the best ruling the proposal raised, at its line (Enter in the box, or o)."""
+        if self.matched:
+            self.app.open_note(self.matched[0].path, self.matched[0].line)
 
 
 def filter_rulings(rulings: Sequence[Any], project: str | None, source: str | None) -> list[Any]:

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from textual import on, work
 from textual.app import ComposeResult
-from textual.screen import Screen
+from textual.binding import Binding
 from textual.widgets import Footer, Static
 
-from tui.identity import current_user
-from tui.messages import IndexChanged
+from tui.keys import HELP_KEY, MODE_KEYS
+from tui.messages import IndexChanged, ReinforcementsChanged
+from tui.screens.keyed import KeyedScreen
 from tui.widgets.decay_table import DecayTable
 from tui.widgets.vault_header import VaultHeader
 from vault_engine.vault import DecayRow, Vault
@@ -18,11 +19,13 @@ EMPTY = ("No decaying documents. Give a tap a half-life in vault-engine.toml, e.
          "then press F5 to index.")
 
 
-class DecayScreen(Screen):
+class DecayScreen(KeyedScreen):
     """What is fading, and a key to say it still matters."""
 
+    SCREEN_NAME = "Decay"
     CSS_PATH = "decay.tcss"
     AUTO_FOCUS = "DecayTable"
+    BINDINGS = [Binding("u", "app.undo_reinforce", "Undo"), *MODE_KEYS, HELP_KEY]
 
     def compose(self) -> ComposeResult:
         yield VaultHeader("Decay")
@@ -47,17 +50,11 @@ class DecayScreen(Screen):
 
     @on(DecayTable.Reinforce)
     def reinforce_document(self, event: DecayTable.Reinforce) -> None:
-        """``r`` on a row: reinforce that document."""
-        self.reinforce(event.ref)
+        """``r`` on a row: ask who and why, then reinforce that document."""
+        self.app.ask_reinforce(event.ref)
 
-    @work(group="reinforce", exit_on_error=False)
-    async def reinforce(self, ref: str) -> None:
-        """Append the reinforcement to the durable ledger, then redraw the bars."""
-        done = await self.app.browse(Vault.reinforce, ref, by=current_user(),
-                                     why="reinforced from the TUI decay screen", now=self.app.now)
-        if done is not None:
-            self.notify(f"reinforced {done['ref']}: its age starts again from now", title="Reinforced")
-            self.reload()
+    def on_reinforcements_changed(self, _: ReinforcementsChanged) -> None:
+        self.reload()
 
     @on(DecayTable.Open)
     def open_document(self, event: DecayTable.Open) -> None:
@@ -66,10 +63,10 @@ class DecayScreen(Screen):
 
 
 def summary(rows: list[DecayRow]) -> str:
-    """``12 documents in 2 decaying taps · 3 at their floor · r reinforces, Enter opens``."""
+    """``12 documents in 2 decaying taps · 3 at their floor · r reinforces, u undoes, Enter opens``."""
     if not rows:
         return EMPTY
     taps = sorted({r.tap for r in rows})
     floored = sum(r.multiplier <= r.floor + 1e-9 for r in rows)
     return (f"{len(rows)} documents in {len(taps)} decaying tap{'s' if len(taps) > 1 else ''} "
-            f"({', '.join(taps)}) · {floored} at their floor · r reinforces, Enter opens")
+            f"({', '.join(taps)}) · {floored} at their floor · r reinforces, u undoes, Enter opens")

@@ -2,34 +2,43 @@
 
 from __future__ import annotations
 
+import sys
+
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
 from textual.events import Resize
-from textual.screen import Screen
 from textual.widgets import Footer, Static
 
-from tui.identity import current_user
+from tui.handoff import NoEditor, editor_command, obsidian_url, url_opener
+from tui.keys import HELP_KEY, NEXT_PANE
 from tui.pages import NotePage, read_note_page
+from tui.screens.keyed import KeyedScreen
 from tui.widgets.link_list import LinkList
 from tui.widgets.note_body import NoteBody
 from tui.widgets.vault_header import VaultHeader
-from vault_engine.vault import Vault
 
 NARROW_COLUMNS = 100  # below this the link list goes under the note instead of beside it
 
 
-class NoteScreen(Screen):
+class NoteScreen(KeyedScreen):
     """One note at a time, with back/forward history like a browser."""
 
+    SCREEN_NAME = "Note"
     CSS_PATH = "note.tcss"
     AUTO_FOCUS = "#links"
+    HISTORY = Binding.Group("Back/Fwd")
     BINDINGS = [
         Binding("escape", "close", "Close"),
-        Binding("b", "back", "Back"),
-        Binding("f", "forward", "Forward"),
+        Binding("b", "back", "Back", group=HISTORY),
+        Binding("f", "forward", "Forward", group=HISTORY),
         Binding("r", "reinforce", "Reinforce"),
+        Binding("u", "app.undo_reinforce", "Undo reinforce", show=False),
+        Binding("e", "edit", "Edit", tooltip="Open the note in $EDITOR at the section's line"),
+        Binding("o", "obsidian", "Obsidian", tooltip="Open the note in Obsidian"),
+        Binding("c", "copy_ref", "Copy", tooltip="Copy the ref (OSC 52) for an agent"),
+        NEXT_PANE, HELP_KEY,
     ]
 
     def __init__(self, ref: str, line: int | None = None) -> None:
@@ -45,7 +54,7 @@ class NoteScreen(Screen):
             with VerticalScroll(id="note-scroll"):
                 yield NoteBody(id="note-body")
             yield LinkList(id="links")
-        yield Footer(compact=True)
+        yield Footer(compact=True, show_command_palette=False)  # ? lists Ctrl+P: no room
 
     def on_mount(self) -> None:
         self.load(*self.history[0])
@@ -93,6 +102,34 @@ class NoteScreen(Screen):
             self.notify(f"{event.link.raw} is unresolved: no note in the vault has that name",
                         severity="warning")
 
+    # -- leaving with what you found ------------------------------------------------------
+
+    def action_edit(self) -> None:
+        """Open the note in $VISUAL/$EDITOR at the section's line; reload it afterwards."""
+        if self.page is None:
+            return
+        try:
+            command = editor_command(self.app.root / self.page.note.path, self.page.line or 1)
+        except NoEditor as exc:
+            self.notify(str(exc), title="Editor", severity="warning")
+            return
+        self.app.run_outside(command)
+        self.load(*self.history[self.position])  # the text may have changed
+
+    def action_obsidian(self) -> None:
+        """Open the note in Obsidian through its URL scheme."""
+        if self.page is not None:
+            url = obsidian_url(self.app.root, self.page.note.path)
+            self.app.hand_over(url_opener(url, sys.platform), url)
+            self.notify(url, title="Opening in Obsidian", timeout=4)
+
+    def action_copy_ref(self) -> None:
+        """Copy the ref of what is shown (OSC 52: works over ssh, in tmux with set-clipboard on)."""
+        if self.page is not None:
+            self.app.copy_to_clipboard(self.page.ref)
+            self.notify(f"{self.page.ref}\nan agent reads it with: vault-engine show REF",
+                        title="Ref copied", timeout=4)
+
     # -- loading and reinforcing ----------------------------------------------------------
 
     @work(exclusive=True, group="note", exit_on_error=False)
@@ -108,16 +145,10 @@ class NoteScreen(Screen):
         self.query_one(LinkList).show(page.note.links, list(page.backlinks))
         await self.query_one(NoteBody).show(page.note, page.line)
 
-    @work(group="reinforce", exit_on_error=False)
-    async def action_reinforce(self) -> None:
-        """Record that this note proved useful (one line in the durable ledger)."""
-        if self.page is None:
-            return
-        done = await self.app.browse(Vault.reinforce, self.page.note.path, by=current_user(),
-                                     why="reinforced from the TUI note viewer", now=self.app.now)
-        if done is not None:
-            self.notify(f"reinforced {done['ref']}: its age starts again from now",
-                        title="Reinforced")
+    def action_reinforce(self) -> None:
+        """Record that this note proved useful (asked who and why first)."""
+        if self.page is not None:
+            self.app.ask_reinforce(self.page.note.path)
 
 
 def title_line(page: NotePage) -> str:

@@ -8,10 +8,13 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, VerticalScroll
 from textual.events import Resize
-from textual.screen import Screen
 from textual.widgets import Footer, Markdown
 
+from tui.keys import HELP_KEY, MODE_KEYS, NEXT_PANE
+from tui.formatting import LINK_SCHEME
 from tui.messages import IndexChanged
+from tui.pages import read_resume_page
+from tui.screens.keyed import KeyedScreen
 from tui.widgets.project_list import ProjectList
 from tui.widgets.vault_header import VaultHeader
 from vault_engine.vault import Vault
@@ -24,23 +27,26 @@ NO_PROJECTS = ("# No projects yet\n\nA project is a folder `projects/<name>/`, o
                "then press **F5** to index.")
 
 
-class ResumeScreen(Screen):
+class ResumeScreen(KeyedScreen):
     """Where each project left off, as an arriving agent reads it."""
 
+    SCREEN_NAME = "Resume"
     CSS_PATH = "resume.tcss"
     AUTO_FOCUS = "ProjectList"
+    BINDINGS = [NEXT_PANE, *MODE_KEYS, HELP_KEY]
 
     def __init__(self) -> None:
         super().__init__()
         self.project: str | None = None
         self.brief: Any | None = None  # the ResumeBrief shown
+        self.targets: tuple[str, ...] = ()  # where its links go (tui/pages.py)
 
     def compose(self) -> ComposeResult:
         yield VaultHeader("Resume")
         with Horizontal(id="resume-main"):
             yield ProjectList()
             with VerticalScroll(id="brief-scroll"):
-                yield Markdown("", id="brief")
+                yield Markdown("", id="brief", open_links=False)
         yield Footer(compact=True)
 
     def on_resize(self, event: Resize) -> None:
@@ -81,10 +87,19 @@ class ResumeScreen(Screen):
 
     @work(exclusive=True, group="brief", exit_on_error=False)
     async def show_brief(self, project: str) -> None:
-        """Fetch the project's brief (2,000 tokens, as an agent gets it) and render it."""
-        brief = await self.app.browse(Vault.resume, project, max_tokens=BRIEF_TOKENS, now=self.app.now)
-        if brief is None:
+        """Fetch the project's brief (2,000 tokens, as an agent gets it) and render it, its
+        wikilinks followable (a click opens the note viewer there)."""
+        page = await self.app.browse(read_resume_page, project, BRIEF_TOKENS, self.app.now)
+        if page is None:
             return
-        self.brief = brief
-        await self.query_one("#brief", Markdown).update(brief.markdown)
+        self.brief, self.targets = page.brief, page.targets
+        await self.query_one("#brief", Markdown).update(page.markdown)
         self.query_one("#brief-scroll").scroll_home(animate=False)
+
+    def on_markdown_link_clicked(self, event: Markdown.LinkClicked) -> None:
+        """A link in the brief: a resolved wikilink opens its note at the section."""
+        event.stop()
+        if event.href.startswith(LINK_SCHEME):
+            number = int(event.href[len(LINK_SCHEME):])
+            if number < len(self.targets):
+                self.app.open_note(self.targets[number])

@@ -7,10 +7,14 @@ import asyncio
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.screen import Screen
-from textual.widgets import Footer, Input, Static
+from textual.containers import Horizontal
+from textual.events import Key
+from textual.widgets import Footer, Input, Select, Static
 
+from tui.keys import HELP_KEY, MODE_KEYS, NEXT_PANE
 from tui.messages import IndexChanged
+from tui.search_options import ARMS, QueryHistory, filter_choices
+from tui.screens.keyed import KeyedScreen
 from tui.widgets.hit_list import HitList
 from tui.widgets.vault_header import VaultHeader
 from vault_engine.model import SearchResult
@@ -25,19 +29,33 @@ EMPTY_HELP = ("Type to search every section of the vault: words, a question, a f
               "F2 dead ends · F3 resume · F4 decay · F5 index · Ctrl+P every command")
 
 
-class SearchScreen(Screen):
+class SearchScreen(KeyedScreen):
     """A query box over a list of hits."""
 
+    SCREEN_NAME = "Search"
     CSS_PATH = "search.tcss"
     AUTO_FOCUS = "#query"
     BINDINGS = [
-        Binding("down", "focus_hits", "Results", show=False),
-        Binding("escape", "focus_query", "Query", show=False),
+        Binding("down", "focus_hits", "Results", key_display="↓"),
+        Binding("escape", "focus_query", "Back to the query box", show=False),
+        Binding("up", "history_back", "History", key_display="↑"),
+        Binding("ctrl+down", "history_forward", "Newer query in the history", show=False),
+        NEXT_PANE, *MODE_KEYS, HELP_KEY,
     ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.history = QueryHistory()
 
     def compose(self) -> ComposeResult:
         yield VaultHeader("Search")
-        yield Input(placeholder="Search the vault…", id="query")
+        yield Input(placeholder="Search the vault…", id="query", select_on_focus=False)
+        with Horizontal(id="search-filters"):
+            yield Select((), prompt="any kind", id="kind-filter", compact=True)
+            yield Select((), prompt="any project", id="project-filter", compact=True)
+            yield Select((), prompt="any tap", id="tap-filter", compact=True)
+            yield Select(ARMS, allow_blank=False, id="arms-filter", compact=True,
+                         value="hybrid" if self.app.semantic else "lexical")
         yield Static(EMPTY_HELP, id="search-summary", markup=False)
         yield HitList(id="hits")
         yield Footer(compact=True)
@@ -48,11 +66,55 @@ class SearchScreen(Screen):
         self.run_search(event.value)
 
     @on(Input.Submitted, "#query")
-    def query_submitted(self) -> None:
-        """Enter in the box: go to the hits."""
+    def query_submitted(self, event: Input.Submitted) -> None:
+        """Enter in the box: remember the query, go to the hits."""
+        self.history.add(event.value)
         self.action_focus_hits()
 
+    def on_mount(self) -> None:
+        self.load_filters()
+
+    @work(exclusive=True, group="search-filters", exit_on_error=False)
+    async def load_filters(self) -> None:
+        """Fill the filters with this vault's kinds, projects and taps (kept when still valid)."""
+        choices = await self.app.browse(filter_choices)
+        if choices is None:
+            return
+        for select_id, values in (("#kind-filter", choices.kinds), ("#project-filter", choices.projects),
+                                  ("#tap-filter", choices.taps)):
+            select = self.query_one(select_id, Select)
+            chosen = select.value
+            with select.prevent(Select.Changed):
+                select.set_options((value, value) for value in values)
+                if chosen in values:
+                    select.value = chosen
+
+    @on(Select.Changed)
+    def filter_changed(self) -> None:
+        """A filter or the arms changed: search again at once."""
+        self.run_search(self.query_one("#query", Input).value, debounce=False)
+
+    def selected(self, select_id: str) -> str | None:
+        value = self.query_one(select_id, Select).value
+        return None if value is Select.NULL else value
+
+    def action_history_back(self) -> None:
+        """↑ in the box: the previous query settled on (Enter, or a hit opened)."""
+        query = self.history.back()
+        if query is not None:
+            self._recall(query)
+
+    def action_history_forward(self) -> None:
+        self._recall(self.history.forward())
+
+    def _recall(self, query: str) -> None:
+        box = self.query_one("#query", Input)
+        box.value = query
+        box.cursor_position = len(query)
+        box.focus()
+
     def on_index_changed(self, _: IndexChanged) -> None:
+        self.load_filters()
         self.run_search(self.query_one("#query", Input).value, debounce=False)
 
     def action_focus_hits(self) -> None:
@@ -61,11 +123,34 @@ class SearchScreen(Screen):
             hits.focus()
 
     def action_focus_query(self) -> None:
-        self.query_one("#query", Input).focus()
+        """Esc: back to the box, the query selected, so typing starts a new one (arrows edit it)."""
+        box = self.query_one("#query", Input)
+        box.focus()
+        box.select_all()
+
+    def on_key(self, event: Key) -> None:
+        """Typing while the hits have the focus goes on in the query box. And a terminal
+        sends Esc with a letter typed right after it as one Alt+letter: that is Esc (back to
+        the box, a new query) then the letter. The box takes the focus at once, so the keys
+        already on their way go to the list first (it was focused when they arrived) and come
+on here: they go on in the box too."""
+        escaped = event.key.startswith("alt+")
+        char = event.character or (event.key[4:] if escaped else None)  # some terminals send no character
+        if not char or len(char) != 1 or not char.isprintable():
+            return  # the box itself never lets a printable key through to here
+        if not escaped and event.key in self.active_bindings:
+            return  # a key of its own: ? and the like
+        event.stop()
+        event.prevent_default()
+        box = self.query_one("#query", Input)
+        self.set_focus(box)
+        box.value = char if escaped else box.value + char
+        box.cursor_position = len(box.value)
 
     @on(HitList.Opened)
     def open_hit(self, event: HitList.Opened) -> None:
-        """Enter on a hit: open the note at its section."""
+        """Enter on a hit: open the note at its section (the query goes into the history)."""
+        self.history.add(self.query_one("#query", Input).value)
         self.app.open_note(event.hit.ref)
 
     @work(exclusive=True, group="search", exit_on_error=False)
@@ -78,8 +163,11 @@ class SearchScreen(Screen):
             return
         slow = self.set_timer(SLOW_SECONDS, lambda: self._busy(True))
         try:
-            result = await self.app.query(Vault.search, query, k=HITS,
-                                          lexical_only=not self.app.semantic, now=self.app.now)
+            result = await self.app.query(Vault.search, query, k=HITS, kind=self.selected("#kind-filter"),
+                                          project=self.selected("#project-filter"),
+                                          tap=self.selected("#tap-filter"),
+                                          lexical_only=self.selected("#arms-filter") == "lexical",
+                                          now=self.app.now)
         finally:
             slow.stop()
             self._busy(False)

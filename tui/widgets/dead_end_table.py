@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from rich.text import Text
+from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import DataTable
 
@@ -26,6 +27,8 @@ class DeadEndTable(DataTable):
     whole ruling.
     """
 
+    BINDINGS = [Binding("enter", "select_cursor", "Open note")]
+
     class Jump(Message):
         """Open the note the dead end was written in, at its line."""
 
@@ -44,6 +47,7 @@ class DeadEndTable(DataTable):
     def __init__(self, **kwargs) -> None:
         super().__init__(cursor_type="row", zebra_stripes=True, **kwargs)
         self.rulings: list[Any] = []
+        self.marked: set[tuple[str, int]] = set()  # (path, line) of the rulings a proposal raised
         self._layout: tuple[int, ...] = ()
 
     def show(self, rulings: Sequence[Any]) -> None:
@@ -51,6 +55,17 @@ class DeadEndTable(DataTable):
         self.rulings = list(rulings)
         self._fill()
         self.post_message(self.Highlighted(self.rulings[0] if self.rulings else None))
+
+    def mark(self, keys: set[tuple[str, int]]) -> None:
+        """Mark the rulings (``(path, line)``) the proposal just raised, and put the cursor on
+        the first one listed, so the table shows what the answer below is about."""
+        if keys == self.marked:
+            return
+        self.marked = keys
+        self._fill()
+        rows = [n for n, r in enumerate(self.rulings) if (r.path, r.line) in keys]
+        if rows:
+            self.move_cursor(row=rows[0])
 
     def on_resize(self) -> None:
         if self._columns_for(self.size.width) != self._layout:
@@ -74,8 +89,11 @@ class DeadEndTable(DataTable):
         self.add_column("Dead end", width=text_width)
         for key, r in enumerate(self.rulings):
             cells = (iso_date(r.when), r.agent or "-", r.project or "-", r.source)
-            self.add_row(*(cells[n] for n in shown), Text(r.text, no_wrap=True, overflow="ellipsis"),
-                         key=str(key))
+            hit = (r.path, r.line) in self.marked
+            text = Text.assemble(("◆ ", "bold yellow") if hit else "", r.text, no_wrap=True, overflow="ellipsis")
+            if hit:
+                text.stylize("bold")
+            self.add_row(*(cells[n] for n in shown), text, key=str(key))
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         event.stop()

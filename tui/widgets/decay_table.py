@@ -16,7 +16,7 @@ COLUMNS = ("Document", "Tap", "Multiplier", "Age", "Reinforced")
 class DecayTable(DataTable):
     """One row per document; ``r`` posts ``Reinforce``, Enter posts ``Open``."""
 
-    BINDINGS = [Binding("r", "reinforce", "Reinforce")]
+    BINDINGS = [Binding("enter", "select_cursor", "Open"), Binding("r", "reinforce", "Reinforce")]
 
     class Reinforce(Message):
         """Reset the age of the document ``ref`` names."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from rich.text import Text
+from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
@@ -16,6 +17,8 @@ SCROLLBAR = 3  # columns kept free for the scrollbar, so a line never wraps afte
 
 class HitList(OptionList):
     """The hits of one search; Enter (or a click) posts ``HitList.Opened``."""
+
+    BINDINGS = [Binding("enter", "select", "Open")]
 
     class Opened(Message):
         """The user chose a hit: open the note at its section."""

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 from rich.text import Text
+from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
 from tui.formatting import clip, clip_left, link_text
 from vault_engine.model import ResolvedLink
-
 
 SCROLLBAR = 3  # columns kept free for a vertical scrollbar (and a margin)
 
@@ -19,6 +19,8 @@ class LinkList(OptionList):
 
     Unresolved links are listed (disabled) and say so: a miss, never a guess.
     """
+
+    BINDINGS = [Binding("enter", "select", "Follow")]
 
     class Follow(Message):
         """Open the note (and section) ``ref`` names, at file line ``line`` when given."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual.message import Message
 from textual.widgets import Markdown
 
-from tui.formatting import LINK_SCHEME, linkify, split_frontmatter
+from tui.formatting import LINK_SCHEME, linkify, obsidian_markdown, split_frontmatter
 from vault_engine.model import NoteView, ResolvedLink
 
 
@@ -32,7 +32,8 @@ class NoteBody(Markdown):
         self._links = view.links
         self._first_line = view.line_start + skipped
         self._anchor = None
-        await self.update(linkify(body, view.links, self._first_line))
+        opened = line - self._first_line if line is not None else None
+        await self.update(obsidian_markdown(linkify(body, view.links, self._first_line), opened))
         self.call_after_refresh(self.scroll_to_line, line)  # once the new blocks have a layout
 
     def scroll_to_line(self, line: int | None) -> None:

@@ -31,9 +31,12 @@ class ProposalBox(Vertical):
         event.stop()
         self.post_message(self.Proposed(event.value))
 
+    class OpenMatch(Message):
+        """Enter in the box: open the note of the best ruling the proposal raised."""
+
     def on_input_submitted(self, event: Input.Submitted) -> None:
         event.stop()
-        self.post_message(self.Proposed(event.value))
+        self.post_message(self.OpenMatch())
 
     def show_answer(self, rendered: str | None, hit: bool = False) -> None:
         """Show the check's rendered text (None: the help line); a hit is highlighted."""

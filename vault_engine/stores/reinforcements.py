@@ -4,7 +4,9 @@ The one piece of state the notes cannot give back, so it lives outside the deriv
 survives ``index --rebuild`` and ``rm -r .vault-engine/index``. Append-only, one JSON object a
 line. Each reinforcement is its own line (time, who, why), so a future policy, such as a
 longer half-life for documents reinforced often, needs no format change. When a reinforced
-note is renamed, a ``move`` line makes its history follow it.
+note is renamed, a ``move`` line makes its history follow it. A reinforcement taken back
+(the TUI's undo) is never erased: an ``undo`` line names it (path and time) and replay
+skips it, so the log keeps what happened.
 
 Concurrent writers: each line is one ``write()`` on an ``O_APPEND`` descriptor under an
 exclusive ``flock``, so lines from two processes never interleave or get lost.
@@ -15,6 +17,7 @@ from __future__ import annotations
 import fcntl
 import json
 import os
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -79,12 +82,21 @@ class ReinforcementLog:
 
 def replay(records: Iterable[dict[str, Any]],
            state: dict[str, Reinforced] | None = None) -> dict[str, Reinforced]:
-    """Fold log records into per-path state (pure; ``state`` is updated and returned)."""
+    """Fold log records into per-path state (pure; ``state`` is updated and returned).
+
+    An ``undo`` record cancels one reinforcement of its ``path`` at time ``undoes``, wherever
+    it stands in ``records``: replay the whole log when records hold an undo (see
+    :func:`has_undo`), since ``state`` alone cannot tell what the undone one replaced."""
     state = {} if state is None else state
+    records = list(records)
+    undone = Counter((r.get("path"), r.get("undoes")) for r in records if r.get("event") == "undo")
     for record in records:
         event = record.get("event", "reinforce")
         if event == "reinforce" and record.get("path") and isinstance(record.get("at"), (int, float)):
             path = record["path"]
+            if undone[(path, record["at"])]:
+                undone[(path, record["at"])] -= 1
+                continue
             was = state.get(path)
             count = (was.count if was else 0) + 1
             if was is None or record["at"] >= was.last_at:
@@ -97,3 +109,7 @@ def replay(records: Iterable[dict[str, Any]],
                                              moved.last_by, moved.last_why)
     return state
 
+
+def has_undo(records: Iterable[dict[str, Any]]) -> bool:
+    """Whether any record takes a reinforcement back (the state must then be replayed whole)."""
+    return any(record.get("event") == "undo" for record in records)

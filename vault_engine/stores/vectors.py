@@ -57,6 +57,10 @@ class FaissIndex:
     def __init__(self, path: Path):
         self.path = path
         self._index = None  # faiss.IndexIDMap2, or None before the first load / vector
+        # Which file the vectors in memory came from (or were last saved to), and whether
+        # they hold changes not saved yet: see load().
+        self._loaded_from: tuple[int, int, int] | None = None
+        self._unsaved = False
 
     # -- lifecycle ------------------------------------------------------------------------
 
@@ -65,20 +69,38 @@ class FaissIndex:
         return self.path.is_file()
 
     def load(self):
-        """The FAISS index from disk (once), or None when nothing was ever saved. A file FAISS
+        """The FAISS index from disk, or None when nothing was ever saved. A file FAISS
         cannot read (truncated, garbage) is :class:`IndexDamaged`: it is derived, and
-        ``index`` rebuilds it from the vector cache."""
-        if self._index is None and self.exists():
+        ``index`` rebuilds it from the vector cache.
+
+        Read once, and again when another process replaced the file since (an incremental
+        ``index`` saves by rename): a long-lived reader (the TUI, the daemon) must not keep
+        searching the vectors it loaded first. Vectors changed here and not saved yet are
+        kept: the writer's own state wins until it saves."""
+        identity = self._file_identity()
+        if self._index is not None and not self._unsaved and identity != self._loaded_from:
+            self._index = None  # replaced (or deleted) by another process
+        if self._index is None and identity is not None:
             try:
                 self._index = _faiss().read_index(str(self.path))
             except RuntimeError as exc:
                 raise IndexDamaged(f"the vector index {self.path} cannot be read ({str(exc).splitlines()[0][:100]}): "
                                    "run `vault-engine index`, which rebuilds it from the vector cache") from exc
+            self._loaded_from = identity
         return self._index
+
+    def _file_identity(self) -> tuple[int, int, int] | None:
+        """(inode, size, mtime) of the vectors file; one stat, None when there is none."""
+        try:
+            info = os.stat(self.path)
+        except OSError:
+            return None
+        return info.st_ino, info.st_size, info.st_mtime_ns
 
     def reset(self) -> None:
         """Forget every vector, in memory and on disk (a new model, or a repair)."""
         self._index = None
+        self._unsaved = False
         self.path.unlink(missing_ok=True)
 
     def save(self) -> None:
@@ -100,6 +122,7 @@ class FaissIndex:
         finally:
             temp.unlink(missing_ok=True)
         _fsync_dir(self.path.parent)
+        self._loaded_from, self._unsaved = self._file_identity(), False
 
     # -- reads ----------------------------------------------------------------------------
 
@@ -186,6 +209,7 @@ class FaissIndex:
         index = self._ensure(vectors.shape[1])
         self.delete(set(section_ids))
         index.add_with_ids(vectors, vector_ids(section_ids))
+        self._unsaved = True
 
     def delete(self, section_ids: Iterable[int]) -> int:
         """Remove every window of these sections; returns the number of vectors removed."""
@@ -200,6 +224,7 @@ class FaissIndex:
         doomed = stored[np.isin(stored >> WINDOW_BITS, wanted)]
         if doomed.size == 0:
             return 0
+        self._unsaved = True
         return int(index.remove_ids(faiss.IDSelectorBatch(doomed)))
 
     def _ensure(self, dimension: int):
@@ -209,6 +234,7 @@ class FaissIndex:
         if index is None:
             faiss = _faiss()
             index = self._index = faiss.IndexIDMap2(faiss.IndexFlatIP(dimension))
+            self._unsaved = True
         return index
 
 

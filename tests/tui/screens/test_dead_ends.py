@@ -91,3 +91,33 @@ async def test_a_proposal_shows_what_deadend_check_says(make_app, indexed_vault,
         answer = app.screen.query_one("#proposal-answer")
         assert str(answer.render()) == expected.rendered
         assert answer.has_class("-hit")
+
+
+@pytest.mark.parametrize("size", [WIDE, SMALL], ids=["120x36", "80x24"])
+async def test_the_ruling_a_proposal_raises_is_marked_and_enter_opens_its_note(make_app, indexed_vault, size):
+    proposal = "drop the second microphone to save board space"
+    with Vault(indexed_vault) as vault:
+        best = vault.deadend_check(proposal, lexical_only=True).rulings[0]
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        table = await open_dead_ends(app, pilot)
+        await pilot.press("p", *proposal)
+        await settle(pilot, rounds=6)
+        assert (best.path, best.line) in table.marked
+        row = table.rulings[table.cursor_row]
+        assert (row.path, row.line) == (best.path, best.line)  # the cursor went to it
+        assert str(table.get_row_at(table.cursor_row)[-1]).startswith("◆ ")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, NoteScreen)
+        assert (app.screen.page.note.path, app.screen.page.line) == (best.path, best.line)
+
+
+async def test_o_is_greyed_out_until_a_proposal_raises_a_ruling(make_app):
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        await open_dead_ends(app, pilot)
+        assert app.screen.check_action("open_match", ()) is None
+        await pilot.press("o")
+        await settle(pilot)
+        assert not isinstance(app.screen, NoteScreen)

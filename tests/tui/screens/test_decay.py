@@ -50,6 +50,8 @@ async def test_r_reinforces_the_selected_document_and_its_bar_fills(make_app, in
         assert report(indexed_vault)[faded].multiplier < 1.0
         await pilot.press("r")
         await settle(pilot)
+        await pilot.press("enter")  # the dialog: who and why as suggested
+        await settle(pilot)
         record = json.loads(ledger_lines(indexed_vault)[-1])
         assert (record["ref"], record["at"]) == (faded, TUI_NOW)
         assert cell_text(table, faded, 2) == "██████████ 1.00"

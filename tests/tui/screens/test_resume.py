@@ -4,6 +4,7 @@ import pytest
 from textual.widgets import Markdown
 
 from tests.tui.conftest import SMALL, TUI_NOW, WIDE, settle
+from tui.pages import read_resume_page
 from tui.screens.note import NoteScreen
 from tui.widgets.project_list import ProjectList
 from vault_engine.vault import Vault
@@ -12,8 +13,9 @@ pytestmark = pytest.mark.anyio
 
 
 def brief(root, project):
+    """The brief as the screen shows it: the agent's Markdown, resolved wikilinks as links."""
     with Vault(root) as vault:
-        return vault.resume(project, max_tokens=2000, now=TUI_NOW)
+        return read_resume_page(vault, project, 2000, TUI_NOW)
 
 
 async def open_resume(app, pilot):
@@ -47,7 +49,7 @@ async def test_enter_opens_the_latest_checkpoint(make_app, indexed_vault):
     app = make_app()
     async with app.run_test(size=WIDE) as pilot:
         listed = await open_resume(app, pilot)
-        expected = brief(indexed_vault, listed.get_option_at_index(0).id).checkpoint.ref
+        expected = brief(indexed_vault, listed.get_option_at_index(0).id).brief.checkpoint.ref
         await pilot.press("enter")
         await settle(pilot)
         assert isinstance(app.screen, NoteScreen) and app.screen.page.ref == expected
@@ -65,3 +67,21 @@ async def test_a_vault_without_projects_says_how_to_start_one(make_vault):
         assert listed.option_count == 0
         shown = app.screen.query_one("#brief", Markdown).source
         assert "No projects yet" in shown and "vault-engine checkpoint new" in shown
+
+
+async def test_the_briefs_wikilinks_are_links_to_what_the_index_resolved(make_app, indexed_vault):
+    with Vault(indexed_vault) as vault:
+        raw = vault.resume("billing-service", max_tokens=2000, now=TUI_NOW).markdown
+    assert "[[auth-sessions#Decision]]" in raw
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        listed = await open_resume(app, pilot)
+        listed.highlighted = [listed.get_option_at_index(n).id for n in range(listed.option_count)].index(
+            "billing-service")
+        await settle(pilot)
+        body = app.screen.query_one("#brief", Markdown)
+        assert "[[auth-sessions#Decision]]" not in body.source and "](vault-link:" in body.source
+        number = app.screen.targets.index("specs/auth-sessions.md#Decision")
+        body.post_message(Markdown.LinkClicked(body, f"vault-link:{number}"))  # a click on it
+        await settle(pilot)
+        assert isinstance(app.screen, NoteScreen) and app.screen.page.ref == "specs/auth-sessions.md#Decision"

@@ -1,0 +1,85 @@
+"""Leaving the note viewer with what you found: $EDITOR at the line, Obsidian, the ref copied.
+The editor and the system's URL opener are real programs: scripts on $PATH that write down
+how they were called."""
+
+import os
+import stat
+
+import pytest
+
+from tests.tui.conftest import SMALL, WIDE, settle
+from tui.screens.note import NoteScreen
+
+pytestmark = pytest.mark.anyio
+SIZES = pytest.mark.parametrize("size", [WIDE, SMALL], ids=["120x36", "80x24"])
+
+
+def recorder(folder, name):
+    """A program ``name`` in ``folder`` that appends its arguments to ``name``.log."""
+    log = folder / f"{name}.log"
+    script = folder / name
+    script.write_text(f'#!/bin/sh\nprintf "%s\\n" "$@" >> "{log}"\n', encoding="utf-8")
+    script.chmod(script.stat().st_mode | stat.S_IXUSR)
+    return log
+
+
+async def open_note(app, pilot, ref):
+    app.open_note(ref)
+    await settle(pilot)
+    assert isinstance(app.screen, NoteScreen)
+    return app.screen
+
+
+@SIZES
+async def test_e_opens_the_editor_at_the_sections_line(make_app, indexed_vault, tmp_path, monkeypatch, size):
+    log = recorder(tmp_path, "vim")
+    monkeypatch.setenv("EDITOR", str(tmp_path / "vim"))
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        screen = await open_note(app, pilot, "specs/auth-sessions.md#Token refresh")
+        await pilot.press("e")
+        await settle(pilot)
+    line = screen.page.line
+    assert line and line > 1
+    assert log.read_text().splitlines() == [f"+{line}", str(indexed_vault / "specs/auth-sessions.md")]
+    text = (indexed_vault / "specs/auth-sessions.md").read_text().splitlines()
+    assert text[line - 1].lstrip("# ").startswith("Token refresh")
+
+
+async def test_without_an_editor_e_says_what_to_set(make_app, monkeypatch):
+    monkeypatch.delenv("EDITOR", raising=False)
+    monkeypatch.delenv("VISUAL", raising=False)
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        await open_note(app, pilot, "glossary.md")
+        await pilot.press("e")
+        await settle(pilot)
+        assert any("$EDITOR" in n.message for n in app._notifications)
+        assert isinstance(app.screen, NoteScreen)
+
+
+async def test_o_opens_the_note_in_obsidian(make_app, indexed_vault, tmp_path, monkeypatch):
+    log = recorder(tmp_path, "xdg-open")
+    monkeypatch.setenv("PATH", f"{tmp_path}{os.pathsep}{os.environ['PATH']}")
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        await open_note(app, pilot, "meetings/2026-11-18 design review.md")
+        await pilot.press("o")
+        await settle(pilot)
+        for _ in range(50):  # the opener runs detached: wait for its log, not for a time
+            if log.exists():
+                break
+            await pilot.pause(0.05)
+    assert log.read_text().strip() == ("obsidian://open?vault=sample&file=meetings%2F2026-11-18%20"
+                                       "design%20review.md")
+
+
+@SIZES
+async def test_c_copies_the_ref_of_the_section_shown(make_app, size):
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await open_note(app, pilot, "specs/auth-sessions.md#Token refresh")
+        await pilot.press("c")
+        await settle(pilot)
+        assert app.clipboard == "specs/auth-sessions.md#Token refresh"
+        assert any(n.title == "Ref copied" for n in app._notifications)

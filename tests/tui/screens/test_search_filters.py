@@ -1,0 +1,89 @@
+"""Search filters (kind, project, tap, words only or hybrid) and the query history."""
+
+import pytest
+from textual.widgets import Input, Select
+
+from tests.tui.conftest import SMALL, TUI_NOW, WIDE, settle
+from tui.search_options import QueryHistory
+from tui.widgets.hit_list import HitList
+from vault_engine.vault import Vault
+
+pytestmark = pytest.mark.anyio
+SIZES = pytest.mark.parametrize("size", [WIDE, SMALL], ids=["120x36", "80x24"])
+
+
+def expected(root, query, **filters):
+    with Vault(root) as vault:
+        return [h.ref for h in vault.search(query, k=20, lexical_only=True, now=TUI_NOW, **filters).hits]
+
+
+async def choose(pilot, select_id, value):
+    select = pilot.app.screen.query_one(select_id, Select)
+    select.value = value
+    await settle(pilot)
+
+
+@SIZES
+async def test_the_filters_narrow_the_hits_as_search_does(make_app, indexed_vault, size):
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await pilot.press(*"token refresh")
+        await settle(pilot)
+        hits = app.screen.query_one(HitList)
+        unfiltered = [h.ref for h in hits.hits]
+        await choose(pilot, "#kind-filter", "spec")
+        assert [h.ref for h in hits.hits] == expected(indexed_vault, "token refresh", kind="spec")
+        assert all(h.kind == "spec" for h in hits.hits) and len(hits.hits) < len(unfiltered)
+        await choose(pilot, "#kind-filter", Select.NULL)
+        await choose(pilot, "#project-filter", "billing-service")
+        assert [h.ref for h in hits.hits] == expected(indexed_vault, "token refresh", project="billing-service")
+        await choose(pilot, "#tap-filter", "specs")
+        assert [h.ref for h in hits.hits] == expected(indexed_vault, "token refresh",
+                                                      project="billing-service", tap="specs")
+
+
+async def test_the_filters_offer_this_vaults_projects_and_taps(make_app, indexed_vault):
+    with Vault(indexed_vault) as vault:
+        projects, taps = vault.projects(), [t.name for t in vault.config.taps]
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        assert [v for _, v in screen.query_one("#project-filter", Select)._options[1:]] == projects
+        assert [v for _, v in screen.query_one("#tap-filter", Select)._options[1:]] == taps
+
+
+async def test_words_only_is_the_start_of_a_lexical_app_and_the_arms_say_so(make_app):
+    app = make_app()  # semantic=False, as --lexical
+    async with app.run_test(size=WIDE) as pilot:
+        assert app.screen.query_one("#arms-filter", Select).value == "lexical"
+        await pilot.press(*"token refresh")
+        await settle(pilot)
+        assert "(lexical)" in str(app.screen.query_one("#search-summary").render())
+
+
+async def test_up_recalls_the_queries_settled_on(make_app):
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        box = app.screen.query_one("#query", Input)
+        for query in ("token refresh", "beamforming"):
+            box.value = ""
+            await pilot.press(*query, "enter")
+            await settle(pilot)
+            await pilot.press("escape")
+        box.value = ""
+        await pilot.press("up")
+        assert box.value == "beamforming"
+        await pilot.press("up")
+        assert box.value == "token refresh"
+        await pilot.press("ctrl+down")
+        assert box.value == "beamforming"
+
+
+def test_history_keeps_each_query_once_newest_last():
+    history = QueryHistory()
+    for query in ("a", "b", "a", "  "):
+        history.add(query)
+    assert history.queries == ["b", "a"]
+    assert (history.back(), history.back(), history.back()) == ("a", "b", None)
+    assert (history.forward(), history.forward()) == ("a", "")

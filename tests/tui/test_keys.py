@@ -1,0 +1,140 @@
+"""Keys a Textual user expects: ``?`` lists them, Esc closes what ``?`` and Ctrl+P opened,
+the footer shows Enter and Tab where they work and always fits its line."""
+
+import io
+
+import pytest
+from rich.console import Console
+from textual.command import CommandPalette
+from textual.widgets import Footer, Input
+from textual.widgets._footer import FooterKey
+
+from tests.tui.conftest import SMALL, WIDE, settle
+from tui.keys import screen_keys
+from tui.screens.help import HelpScreen
+from tui.screens.note import NoteScreen
+from tui.screens.search import SearchScreen
+
+pytestmark = pytest.mark.anyio
+SIZES = pytest.mark.parametrize("size", [WIDE, SMALL], ids=["120x36", "80x24"])
+
+
+def footer_keys(app) -> dict[str, str]:
+    """key -> description of what the footer shows now (a group's keys have no description)."""
+    return {key.key: key.description for key in app.screen.query_one(Footer).query(FooterKey)}
+
+
+def help_text(app) -> str:
+    """The key list as the user reads it (its tables rendered to plain text)."""
+    console = Console(width=100, record=True, file=io.StringIO())
+    for static in app.screen.query("#help-box Static"):
+        console.print(static.content)
+    return console.export_text()
+
+
+async def press(pilot, *keys):
+    await pilot.press(*keys)
+    await settle(pilot)
+
+
+@SIZES
+async def test_question_mark_lists_the_keys_of_the_screen_and_esc_closes_it(make_app, size):
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await press(pilot, "f4", "question_mark")
+        assert isinstance(app.screen, HelpScreen)
+        text = help_text(app)
+        assert "On Decay" in text and "Reinforce" in text and "Everywhere" in text and "Ctrl+P" in text
+        assert "Scroll Up" not in text  # Textual's own widget keys are not ours to list
+        await press(pilot, "escape")
+        assert not isinstance(app.screen, HelpScreen)
+
+
+async def test_in_the_query_box_a_question_mark_is_typed_not_a_help_screen(make_app):
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        await press(pilot, *"why?")
+        assert app.screen.query_one("#query", Input).value == "why?"
+        assert isinstance(app.screen, SearchScreen)
+
+
+async def test_the_help_of_the_note_viewer_lists_its_keys_hidden_or_not(make_app):
+    app = make_app()
+    async with app.run_test(size=SMALL) as pilot:
+        app.open_note("specs/auth-sessions.md")
+        await settle(pilot)
+        await press(pilot, "question_mark")
+        text = help_text(app)
+        for does in ("Close", "Back", "Forward", "Reinforce", "Edit", "Obsidian", "Copy", "Follow"):
+            assert does in text
+
+
+async def test_esc_closes_the_command_palette(make_app):
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        await press(pilot, "ctrl+p")
+        assert isinstance(app.screen, CommandPalette)
+        await press(pilot, "escape")
+        assert isinstance(app.screen, SearchScreen)
+
+
+async def test_the_palette_keys_command_opens_the_key_list(make_app):
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        await press(pilot, "ctrl+p", *"keys")
+        await press(pilot, "enter")
+        assert isinstance(app.screen, HelpScreen)
+
+
+@SIZES
+async def test_the_footer_shows_enter_and_tab_where_they_work_and_fits_its_line(make_app, size):
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await press(pilot, *"token refresh")
+        await press(pilot, "down")
+        shown = footer_keys(app)
+        assert shown.get("enter") == "Open"
+        assert ("tab" in shown) == (size == WIDE)  # in 80 columns Tab works but has no room
+        assert app.screen.query_one(Footer).max_scroll_x == 0
+        await press(pilot, "enter")
+        assert isinstance(app.screen, NoteScreen)
+        await settle(pilot)
+        shown = footer_keys(app)
+        assert shown.get("enter") == "Follow" and {"escape", "e", "o", "c", "r"} <= set(shown)
+        assert app.screen.query_one(Footer).max_scroll_x == 0
+        for key in ("f2", "f3", "f4"):
+            await press(pilot, key)
+            assert app.screen.query_one(Footer).max_scroll_x == 0, key
+
+
+async def test_f_keys_work_from_the_note_viewer_though_its_footer_leaves_them_out(make_app):
+    app = make_app()
+    async with app.run_test(size=SMALL) as pilot:
+        app.open_note("specs/auth-sessions.md")
+        await settle(pilot)
+        assert "f2" not in footer_keys(app)
+        await press(pilot, "f2")
+        assert type(app.screen).__name__ == "DeadEndsScreen"
+
+
+async def test_tab_moves_between_panes_and_focus_is_drawn(make_app):
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        app.open_note("specs/auth-sessions.md")
+        await settle(pilot)
+        links, text = app.focused, app.screen.query_one("#note-scroll")
+        lit = links.styles.border_left[1]
+        assert text.styles.border_left[1] != lit
+        await press(pilot, "tab")
+        assert app.focused is text
+        assert text.styles.border_left[1] == lit and links.styles.border_left[1] != lit
+
+
+def test_screen_keys_lists_each_action_once_with_the_apps_key_names():
+    from textual.binding import Binding
+
+    bindings = [Binding("escape", "close", "Close"), Binding("b", "back", "Back"),
+                Binding("enter", "select", "Open"), Binding("enter", "select", "Open"),
+                Binding("x", "quiet", "")]
+    lines = screen_keys(bindings, {"escape": "esc", "enter": "⏎"})
+    assert [(line.keys, line.does) for line in lines] == [("esc", "Close"), ("b", "Back"), ("⏎", "Open")]

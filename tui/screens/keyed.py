@@ -1,0 +1,41 @@
+"""The base of every screen: footer keys that fit the width, the function-key actions."""
+
+from __future__ import annotations
+
+from textual.events import Resize
+from textual.screen import Screen
+
+from tui.keys import NARROW_ONLY, WIDE_FOOTER, WIDE_ONLY
+
+
+class KeyedScreen(Screen):
+    """Shows the wide or the narrow variant of its footer keys (tui/keys.py)."""
+
+    SCREEN_NAME = "this screen"
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """False hides a binding from the footer; the key then reaches the app's own binding."""
+        wide = self.size.width >= WIDE_FOOTER
+        if action in WIDE_ONLY:
+            return wide
+        if action in NARROW_ONLY:
+            return not wide
+        return True
+
+    def on_resize(self, _: Resize) -> None:
+        self.refresh_bindings()  # the footer asks check_action again
+
+    def action_goto(self, mode: str) -> None:
+        self.app.switch_mode(mode)
+
+    def action_goto_short(self, mode: str) -> None:
+        self.app.switch_mode(mode)
+
+    def action_reindex(self) -> None:
+        self.app.action_index()
+
+    def action_reindex_short(self) -> None:
+        self.app.action_index()
+
+    def action_focus_next(self) -> None:
+        self.focus_next()
