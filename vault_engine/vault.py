@@ -227,7 +227,7 @@ class Vault:
         started = time.perf_counter()
         with self.write_lock():
             damage = None if rebuild else self._ledger_damage()
-            if rebuild or damage or not self.config.index_dir.exists():
+            if rebuild or damage or not (self.config.index_dir / LEDGER_FILE).exists():  # none, or lost
                 report = self._index_generation(progress, now, embed, vector_cache)
                 repaired = (f"the index ledger was damaged ({damage}): rebuilt from the notes",) if damage else ()
                 return replace(report, seconds=time.perf_counter() - started, notices=repaired + report.notices)

@@ -59,7 +59,9 @@ def write_health(config: Config, data: dict[str, Any]) -> None:
         return
     target.parent.mkdir(mode=0o700, exist_ok=True)
     temp = target.with_name(f".{HEALTH_FILE}.{os.getpid()}.tmp")
-    temp.write_text(json.dumps(data, ensure_ascii=False, indent=1), encoding="utf-8")
+    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)  # its errors name notes
+    with os.fdopen(fd, "w", encoding="utf-8") as out:
+        out.write(json.dumps(data, ensure_ascii=False, indent=1))
     os.replace(temp, target)
 
 
