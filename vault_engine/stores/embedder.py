@@ -83,6 +83,36 @@ class Embedder(Protocol):
         """Whether the fast query path is there (without loading it)."""
 
 
+# Exports this process made or accepted, by file name (the name is a digest of the model, its
+# window and the export's versions), with the size and mtime they had then: a second vault
+# indexed by the same process copies the first one's file instead of loading torch again to
+# make the same bytes, unless that file changed since.
+_VERIFIED_EXPORTS: dict[str, tuple[Path, int, int]] = {}
+
+
+def _remember_export(path: Path) -> None:
+    info = path.stat()
+    _VERIFIED_EXPORTS[path.name] = (path, info.st_size, info.st_mtime_ns)
+
+
+def _reuse_export(path: Path) -> bool:
+    """Copy this process's verified export of the same name to ``path``; False when none."""
+    import shutil
+
+    earlier, size, mtime = _VERIFIED_EXPORTS.get(path.name, (None, 0, 0))
+    try:
+        info = earlier.stat() if earlier is not None and earlier != path else None
+        if info is None or (info.st_size, info.st_mtime_ns) != (size, mtime):
+            return False
+        path.parent.mkdir(parents=True, exist_ok=True)
+        temp = path.with_name(f".{path.name}.copy.tmp")
+        shutil.copyfile(earlier, temp)
+        os.replace(temp, path)
+    except OSError:
+        return False
+    return True
+
+
 @dataclass(frozen=True, slots=True)
 class ModelSpec:
     """Which model to load, from ``[model]`` in vault-engine.toml."""
@@ -357,11 +387,12 @@ class SentenceTransformerEmbedder:
         if path is None:
             return "no folder for the query model"
         if not path.is_file() and not (shared and self._fetch_export(shared, path)):
-            reason = self._export(path)
+            reason = None if _reuse_export(path) else self._export(path)
             self._document_encoder = None
             self._query_encoder = None if reason is None else False  # None: load the new file next
             if reason:
                 return reason
+        _remember_export(path)
         if shared:
             self._publish_export(shared, path)
         return None
