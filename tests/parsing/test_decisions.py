@@ -78,6 +78,25 @@ def test_a_chosen_option_named_by_its_label_in_parentheses_is_not_a_dead_end():
     assert [d.text for d in parse("docs/adr/0001.md", text).dead_ends] == ["JSON", "Custom format"]
 
 
+def test_a_chosen_option_the_outcome_words_differently_is_not_a_dead_end():
+    # Real records: "Migrate to Picocli" for the option "Picocli"; other quotes; two options.
+    cases = [('Chosen option: "Migrate to MVStore", because it is simple.', ["JSON", "Custom format"]),
+             ("Chosen option: 'MVStore', because it is simple.", ["JSON", "Custom format"]),
+             ('Chosen option: mix of "JSON" and "MVStore", because both.', ["Custom format"]),
+             ('Chosen option: "Something else entirely", because none fit.', ["JSON", "MVStore", "Custom format"])]
+    for line, rulings in cases:
+        text = MADR.replace('Chosen option: "MVStore", because it is simple and memory-efficient.', line).replace(
+            "[MVStore](https://www.h2database.com/html/mvstore.html)", "MVStore")
+        assert [d.text for d in parse("decisions/0001.md", text).dead_ends] == rulings, line
+
+
+def test_an_option_that_only_starts_like_the_chosen_one_stays_a_dead_end():
+    text = MADR.replace("* JSON\n", "* Open a dialog\n* Open a dialog if one file is imported\n").replace(
+        "[MVStore](https://www.h2database.com/html/mvstore.html)", "MVStore").replace(
+        'Chosen option: "MVStore"', 'Chosen option: "Open a dialog if one file is imported"')
+    assert [d.text for d in parse("decisions/0001.md", text).dead_ends] == ["Open a dialog", "MVStore", "Custom format"]
+
+
 def test_kep_alternatives_are_subsections_and_a_group_of_them_is_not_one():
     note = parse("decisions/kep-1.md", KEP)
     assert [d.text for d in note.dead_ends] == ["Pod API", "Annotations on the pod"]

@@ -56,7 +56,13 @@ def switch_to(config: Config, generation: Path) -> None:
     temp = root / f".{CURRENT}-{os.getpid()}"
     temp.unlink(missing_ok=True)
     os.symlink(generation.name, temp)
-    os.replace(temp, root / CURRENT)
+    current = root / CURRENT
+    if current.is_dir() and not current.is_symlink():
+        # A real folder where the link belongs (a query model exported into an older
+        # release's layout before its first generation): a rename cannot replace a folder,
+        # so it moves aside and remove_stale deletes it; new_generation took its caches.
+        current.rename(root / f".{CURRENT}-folder-{os.getpid()}")
+    os.replace(temp, current)
     if replaced and replaced != generation.name and (root / replaced).is_dir():
         (root / replaced / REPLACED_MARK).write_text(f"{time.time()}\n")
     remove_stale(config)

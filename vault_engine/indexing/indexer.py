@@ -11,7 +11,7 @@ import json
 import logging
 import time
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from vault_engine.config import Config
@@ -20,7 +20,7 @@ from vault_engine.indexing.integrity import LEXICAL_FINGERPRINT, lexical_damage
 from vault_engine.indexing.planner import ChangePlan, find_suspects, plan_changes
 from vault_engine.model import ParsedNote, SkippedFile
 from vault_engine.parsing.links import LinkResolver
-from vault_engine.parsing.note import parse_note
+from vault_engine.parsing.note import extraction_key, parse_note
 from vault_engine.parsing.sections import section_body
 from vault_engine.paths import note_stem
 from vault_engine.sources.vault_files import (FileStat, Scan, Unreadable, read_note, scan_paths,
@@ -33,6 +33,7 @@ log = logging.getLogger(__name__)
 # Below this many files to read, a process pool costs more than it saves.
 PARALLEL_READ_THRESHOLD = 400
 CODE_FILE_WEIGHT = 10  # a source file costs about ten notes to read (a tree-sitter parse)
+EXTRACTION = "extraction"  # ledger meta: the extraction_key its notes were parsed with
 
 Progress = Callable[[str, int, int], None]
 
@@ -138,7 +139,8 @@ class Indexer:
     def apply_scan(self, scan: Scan, *, progress: Progress | None = None,
                    now: float | None = None) -> AppliedChanges:
         known = self.ledger.known_files()
-        return self._apply(scan, known, first_index=not known, progress=progress, now=now)
+        return self._apply(scan, known, first_index=not known, progress=progress, now=now,
+                           reread=bool(known) and self.ledger.get_meta(EXTRACTION) != extraction_key(self.config))
 
     def apply_paths(self, paths: Iterable[str], *, now: float | None = None) -> AppliedChanges:
         """Apply what changed at ``paths`` only (the watcher's plan: a save must not rescan
@@ -156,10 +158,16 @@ class Indexer:
         return self._apply(scan, subset, first_index=not known, progress=None, now=now)
 
     def _apply(self, scan: Scan, known: dict, *, first_index: bool, progress: Progress | None,
-               now: float | None) -> AppliedChanges:
-        suspects = find_suspects(scan.notes, known)
+               now: float | None, reread: bool = False) -> AppliedChanges:
+        """Apply the plan for ``scan`` against ``known``; ``reread``: every note is read and
+        written again, unchanged ones too (the parser or the config it reads changed)."""
+        suspects = find_suspects(scan.notes, {} if reread else known)
+        if reread:
+            suspects = replace(suspects, missing=tuple(sorted(set(known) - set(scan.notes))))
         reads = read_many(self.config, list(suspects.changed), progress)
         plan = plan_changes(suspects, known, {p: r.digest for p, r in reads.items()})
+        if reread:
+            plan = replace(plan, modified=plan.modified + plan.touched, touched=())
         old_attachments = set(self.ledger.attachment_paths())
         attachments_changed = old_attachments != set(scan.attachments)
         needs_repair = lexical_damage(self.ledger, self.lexical)
@@ -174,6 +182,9 @@ class Indexer:
         with self.ledger.transaction():
             changes = self._apply_to_ledger(plan, reads, scan, known, now)
             changes.skipped = skipped
+            if reread:
+                changes.notices.append("every note was read again: this vault-engine reads notes differently, "
+                                       "or [kinds] changed, since the last index")
             parsed_code = {p: r.code for p, r in reads.items() if r.code is not None}
             changes.notices += [f"{p}: {r.code.error}" for p, r in sorted(reads.items())
                                 if r.code is not None and r.code.error]
@@ -208,6 +219,7 @@ class Indexer:
                 self._write_note(reads[path], None, changes, now)
             ledger.set_attachments(scan.attachments)
             ledger.set_meta("last_index", str(now or time.time()))
+            ledger.set_meta(EXTRACTION, extraction_key(self.config))
         return changes
 
     def _write_note(self, result: ReadResult, note_id, changes: AppliedChanges, now) -> None:

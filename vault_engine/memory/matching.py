@@ -45,7 +45,7 @@ move run take do done add apply give every everything new way thing things still
 simply just actually per via onto upon within across behind whether call calls called calling
 name names named naming rename label labelled dub pick choose switch adopt introduce implement
 support create build write have having since literally basically probably option options
-alternative alternatives solution instead see
+alternative alternatives solution instead see based
 """.split())
 
 

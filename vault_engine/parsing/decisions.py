@@ -45,6 +45,7 @@ _CHOSEN = re.compile(r"chosen (?:option|alternative)\s*:?\**\s*:?\s*(?P<rest>.+)
 _QUOTED = re.compile(r'^["“]([^"”]+)["”]\s*,?\s*(?P<why>.*)$')
 _BAD = re.compile(r"^(?:bad|con)\b[,:]?\s*(?:because\s+)?", re.IGNORECASE)
 _MARKUP = re.compile(r"[*_`\"“”]|\[\[|\]\]")
+_QUOTES = re.compile(r"(?<!\w)['‘’]|['‘’](?!\w)")  # quotes around a name, not an apostrophe
 ACCEPTED_IN_CHECKPOINTS = (frozenset({"goal", "goals", "decision"}), frozenset({"summary"}))
 ACCEPTED_IN_RECORDS = (frozenset({"decision", "decision outcome"}), frozenset({"summary", "proposal"}))
 
@@ -56,7 +57,8 @@ def _name(section: SectionLike) -> str:
 def plain(text: str) -> str:
     """Markup-free, whitespace-collapsed text, link targets dropped: how options are matched
     with each other ("[Gradle](https://gradle.org/)" is the option "Gradle")."""
-    return " ".join(_MARKUP.sub("", match_text(text)).replace("[", "").replace("]", "").split()).strip(" .:").casefold()
+    text = _QUOTES.sub("", _MARKUP.sub("", match_text(text)))
+    return " ".join(text.replace("[", "").replace("]", "").split()).strip(" .:").casefold()
 
 
 def record_rulings(sections: Sequence[SectionLike], agent: str | None = None,
@@ -94,12 +96,15 @@ def chosen_option(sections: Sequence[SectionLike]) -> tuple[str, str] | None:
 def _considered(section, sections, chosen, slugs, agent, when) -> list[DeadEnd]:
     """MADR: every listed option but the chosen one."""
     pros_cons = _option_parts(sections)
+    items = [(item, item_reason(item)[0]) for item in read_list(body_lines(section))]
+    picked = chosen_among([text for _, text in items], chosen[0]) if chosen else set()
+    titles = list(pros_cons)
     out = []
-    for item in read_list(body_lines(section)):
-        text, _ = item_reason(item)
-        if not text or (chosen and _same_option(text, chosen[0])):
+    for n, (item, text) in enumerate(items):
+        if not text or n in picked:
             continue
-        part = next((lines for title, lines in pros_cons.items() if _same_option(text, title)), [])
+        parts = sorted(_named(titles, text))
+        part = pros_cons[titles[parts[0]]] if parts else []
         bad = [_BAD.sub("", line).strip() for line in part if _BAD.match(line)]
         reason = "; ".join(bad) or (f'"{chosen[0]}" was chosen instead' + (f", {chosen[1]}" if chosen[1] else "")
                                     if chosen else None)
@@ -119,10 +124,49 @@ def _option_parts(sections: Sequence[SectionLike]) -> dict[str, list[str]]:
     return parts
 
 
+def chosen_among(options: Sequence[str], chosen: str) -> set[int]:
+    """Which listed options the ``Chosen option`` line names. Records rarely copy the option
+    word for word ("Migrate to Picocli" for the option "Picocli", "mix of "A" and "B"", quotes
+    changed), so: the option named exactly so; else those named the same way
+    (:func:`_same_option`: "Open a dialog" is not chosen when "Open a dialog if ..." is); else every option
+    whose words the line nearly all holds; else the one option holding most of them, when at
+    least half and no other holds as many. A chosen option missed here would be kept as a
+    ruling, and a proposal of the chosen design would raise it."""
+    same = _named(options, chosen)
+    if same:
+        return same
+    said = _words(chosen)
+    shares = [len(_words(o) & said) / len(_words(o)) if _words(o) else 0.0 for o in options]
+    nearly_all = {n for n, share in enumerate(shares) if share >= 0.75}
+    if nearly_all or not shares:
+        return nearly_all
+    best = max(shares)
+    return {shares.index(best)} if best >= 0.5 and shares.count(best) == 1 else set()
+
+
+_STOP = frozenset("a an and as at be by for from in into is it of on or that the to with".split())
+
+
+def _words(text: str) -> frozenset[str]:
+    """The words that name an option, for telling which one a line names."""
+    return frozenset(w for w in re.findall(r"[a-z0-9]+", plain(text)) if w not in _STOP)
+
+
+def _named(options: Sequence[str], name: str) -> set[int]:
+    """The options called ``name``: exactly, else in one of :func:`_same_option`'s ways."""
+    key = _key(name)
+    exact = {n for n, option in enumerate(options) if option and _key(option) == key}
+    return exact or {n for n, option in enumerate(options) if option and _same_option(option, name)}
+
+
+def _key(option: str) -> str:
+    return plain(option).strip(" ,;")
+
+
 def _same_option(a: str, b: str) -> bool:
     """One option named twice: the same words, one the start of the other, or one the label in
     parentheses at the end of the other ("Compare ... per call (mtime polling)")."""
-    a, b = plain(a).strip(" ,;"), plain(b).strip(" ,;")
+    a, b = _key(a), _key(b)
     if not (a and b):
         return False
     return a == b or a.startswith(b) or b.startswith(a) or a.endswith(f"({b})") or b.endswith(f"({a})")

@@ -14,6 +14,18 @@ from vault_engine.parsing.sections import parse_blocks, split_sections
 from vault_engine.parsing.tags import collect_tags
 from vault_engine.paths import glob_match, note_stem
 
+# Bump when parse_note reads an unchanged file differently (what a ruling or a chosen option
+# is, how sections split): the next `index` re-reads every note instead of trusting the ledger.
+EXTRACTION_VERSION = "2"
+
+
+def extraction_key(config: Config) -> str:
+    """What a note's ledger rows depend on besides its text: this version of the parser and
+    the config it reads (``[kinds]`` rules, the projects folder)."""
+    rules = ";".join(f"{pattern}={kind}" for pattern, kind in config.kind_rules)
+    return f"{EXTRACTION_VERSION}|{config.projects_dir}|{rules}"
+
+
 # Frontmatter keys that date a document, in order of preference ("updated, then created").
 DATE_KEYS = ("updated", "last_edited_time", "modified", "created", "date", "created_time")
 

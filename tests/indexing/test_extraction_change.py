@@ -1,0 +1,37 @@
+"""An upgrade that reads notes differently, or a new [kinds] rule, reaches notes that did not
+change: the next index re-reads them all instead of trusting the ledger."""
+
+from vault_engine.indexing import indexer
+from vault_engine.vault import Vault
+
+
+def _kinds(vault: Vault) -> dict[str, str]:
+    return {n.path: n.kind for n in vault.ledger.notes()}
+
+
+def test_kinds_rule_change_reaches_unchanged_notes(tmp_path):
+    (tmp_path / "adr").mkdir()
+    (tmp_path / "adr" / "0001-use-x.md").write_text("# Use X\n\nBody.\n")
+    with Vault(tmp_path) as vault:
+        vault.index(embed=False)
+        assert _kinds(vault)["adr/0001-use-x.md"] == "note"
+    (tmp_path / "vault-engine.toml").write_text('[kinds]\ndecision = ["adr/**"]\n')
+    with Vault(tmp_path) as vault:
+        changes = vault.index(embed=False)
+        assert _kinds(vault)["adr/0001-use-x.md"] == "decision"
+        assert changes.modified == 1 and any("read again" in n for n in changes.notices)
+        again = vault.index(embed=False)  # once re-read, trusted again
+        assert (again.modified, again.unchanged, again.notices) == (0, 1, ())
+
+
+def test_parser_version_change_rereads_every_note(tmp_path, monkeypatch):
+    for name in ("a", "b"):
+        (tmp_path / f"{name}.md").write_text(f"# {name}\n\nText of {name}.\n")
+    with Vault(tmp_path) as vault:
+        vault.index(embed=False)
+    monkeypatch.setattr(indexer, "extraction_key", lambda config: "a newer parser")
+    with Vault(tmp_path) as vault:
+        changes = vault.index(embed=False)
+        assert (changes.new, changes.modified, changes.deleted) == (0, 2, 0)
+        assert {n.path for n in vault.ledger.notes()} == {"a.md", "b.md"}
+        assert vault.search("text", lexical_only=True).hits
