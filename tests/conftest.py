@@ -12,6 +12,11 @@ from pathlib import Path
 
 import pytest
 
+# No per-user cache of model exports (~/.cache/vault-engine) unless a test gives one: each
+# test sees the export made or reused as its own vault would, and the suite writes nothing
+# into the home folder. Set here so CLI subprocesses inherit it.
+os.environ["VAULT_ENGINE_CACHE"] = ""
+
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_VAULT = ROOT / "sample-vault"
 CORPORA = ROOT.parent / "shared" / "corpora"

@@ -3,6 +3,7 @@ model: it gives the model's own vectors, a new process uses it without importing
 export that does not match is never kept, and a damaged file falls back to the model."""
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -145,3 +146,29 @@ def test_an_export_is_fetched_from_the_shared_cache_without_torch(exported, tmp_
     assert json.loads(done.stdout) == [None, False, "onnxruntime"]
     assert (tmp_path / "clone" / exported.query_model_path.name).read_bytes() == \
         exported.query_model_path.read_bytes()
+
+
+@pytest.mark.model
+def test_a_new_vault_takes_the_export_from_the_users_cache_without_torch(exported, tmp_path):
+    user = tmp_path / "user-cache"
+    env = {**os.environ, "VAULT_ENGINE_CACHE": str(user)}
+    script = ("import json, sys\nfrom pathlib import Path\n"
+              "from vault_engine.stores.embedder import SentenceTransformerEmbedder\n"
+              "e = SentenceTransformerEmbedder(query_dir=Path(sys.argv[1]))\n"
+              "reason = e.save_query_model()\n"
+              "print(json.dumps([reason, 'torch' in sys.modules, e.runtime]))\n")
+    # The first vault on the machine offers its verified export to the user's cache...
+    done = subprocess.run([sys.executable, "-c", script, str(exported.query_dir)],
+                          capture_output=True, text=True, timeout=120, env=env)
+    assert json.loads(done.stdout)[0] is None, done.stderr
+    assert (user / "exports" / exported.query_model_path.name).is_file()
+    assert oct(user.stat().st_mode & 0o777) == "0o700"
+    # ...and a new vault's index takes it from there: no torch, the same bytes.
+    done = subprocess.run([sys.executable, "-c", script, str(tmp_path / "new-vault")],
+                          capture_output=True, text=True, timeout=120, env=env)
+    assert json.loads(done.stdout) == [None, False, "onnxruntime"], done.stderr
+    assert (tmp_path / "new-vault" / exported.query_model_path.name).read_bytes() == \
+        exported.query_model_path.read_bytes()
+    # Turned off (VAULT_ENGINE_CACHE=""): nothing is read from it.
+    from vault_engine.stores.embedder import user_export_cache
+    assert user_export_cache() is None

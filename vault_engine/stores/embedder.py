@@ -113,6 +113,20 @@ def _reuse_export(path: Path) -> bool:
     return True
 
 
+USER_CACHE_ENV = "VAULT_ENGINE_CACHE"  # a folder, or empty: no per-user cache of exports
+
+
+def user_export_cache() -> Path | None:
+    """Where this user's verified model exports are kept for every vault on the machine, so a
+    new vault (or a deleted index) loads no torch to export again: ``$VAULT_ENGINE_CACHE``
+    (empty: none), else ``$XDG_CACHE_HOME/vault-engine``, else ``~/.cache/vault-engine``."""
+    chosen = os.environ.get(USER_CACHE_ENV)
+    if chosen is not None:
+        return Path(chosen).expanduser() if chosen.strip() else None
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "vault-engine"
+
+
 @dataclass(frozen=True, slots=True)
 class ModelSpec:
     """Which model to load, from ``[model]`` in vault-engine.toml."""
@@ -380,21 +394,31 @@ class SentenceTransformerEmbedder:
         return path is not None and path.is_file()
 
     def save_query_model(self, shared: Path | None = None) -> str | None:
-        """Export the model unless that is done: taken from the ``shared`` cache folder when
-        it holds this export, else made here (loads torch), and then offered to that folder.
-        None when there is a usable export, else why there is not."""
+        """Export the model unless that is done: taken from the ``shared`` cache folder or
+        this user's cache (:func:`user_export_cache`) when one holds this export, else made
+        here (loads torch), and then offered to both. None when there is a usable export,
+        else why there is not."""
         path = self.query_model_path
         if path is None:
             return "no folder for the query model"
-        if not path.is_file() and not (shared and self._fetch_export(shared, path)):
+        user = user_export_cache()
+        if user is not None:
+            try:
+                user.mkdir(mode=0o700, parents=True, exist_ok=True)  # private to its user
+            except OSError as exc:
+                log.warning("cannot make the model export cache %s (%s); set %s= to go without",
+                            user, exc, USER_CACHE_ENV)
+                user = None
+        folders = [f for f in (shared, user) if f is not None]
+        if not path.is_file() and not any(self._fetch_export(f, path) for f in folders):
             reason = None if _reuse_export(path) else self._export(path)
             self._document_encoder = None
             self._query_encoder = None if reason is None else False  # None: load the new file next
             if reason:
                 return reason
         _remember_export(path)
-        if shared:
-            self._publish_export(shared, path)
+        for folder in folders:
+            self._publish_export(folder, path)
         return None
 
     def _export(self, path: Path) -> str | None:
@@ -448,7 +472,7 @@ class SentenceTransformerEmbedder:
         try:
             publish_export(shared, path, probes)
         except OSError as exc:
-            log.warning("cannot write the model export into the shared vector cache %s (%s)", shared, exc)
+            log.warning("cannot write the model export into the cache folder %s (%s)", shared, exc)
 
     def _model_vectors(self, texts: list[str]):
         """The model's own vectors, whatever the export says: what an export is checked by."""

@@ -179,7 +179,7 @@ def fetch_export(root: Path, target: Path, check) -> bool:
         os.replace(temp, target)
         return True
     except (OSError, ValueError, KeyError, TypeError) as exc:
-        log.warning("shared vector cache: export %s not used (%s); exporting here", source, exc)
+        log.warning("model export %s not used (%s); exporting here", source, exc)
         return False
     finally:
         target.with_name(f".{target.name}.fetch.tmp").unlink(missing_ok=True)
