@@ -243,6 +243,12 @@ def accepted_designs(sections: Sequence[SectionLike], headings=ACCEPTED_IN_RECOR
     found: list[Accepted] = []
     if chosen:
         found.append(Accepted(f"{chosen[0]}, {chosen[1]}".strip(" ,"), 0, None))
+        # ...and described as each rejected option is (its name and its pros and cons), so a
+        # check compares a proposal with both sides of the decision by the same measure.
+        parts = _option_parts(sections)
+        titles = list(parts)
+        for n in sorted(chosen_among(titles, chosen[0])):
+            found.append(Accepted(" ".join([titles[n], *parts[titles[n]]])[:DETAIL_CHARS], 0, None))
     for names in headings:
         for section in sections:
             if _name(section) in names:
