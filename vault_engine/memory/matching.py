@@ -53,8 +53,8 @@ alternative alternatives solution instead see based
 class DeadendSettings:
     """``[deadend]`` in vault-engine.toml; the defaults were chosen by bench/deadend_lab.py."""
 
-    semantic_min: float = 0.45  # cosine of proposal and ruling (or its description)
-    semantic_margin: float = 0.04  # ...and that much above its best cosine with a chosen design
+    semantic_min: float = 0.40  # cosine of proposal and ruling (or its description)
+    semantic_margin: float = 0.06  # ...and that much above its best cosine with a chosen design
     lexical_min: float = 0.9  # share of the ruling's content words the proposal restates
     bearing_min: float = 0.5  # resume: a dead end elsewhere bears on a next step (words only)
 

@@ -212,7 +212,8 @@ def failed_dead_ends(sections: Sequence[SectionLike], agent: str | None = None,
             if not text:
                 continue
             found.append(DeadEnd(text, reason, "checkpoint", section.line_start + item.offset,
-                                 section.heading, slugify(text, slugs), agent, when))
+                                 section.heading, slugify(text, slugs), agent, when,
+                                 f"{text} -- {reason}" if reason else None))
     return tuple(found)
 
 

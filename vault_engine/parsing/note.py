@@ -16,7 +16,7 @@ from vault_engine.paths import glob_match, note_stem
 
 # Bump when parse_note reads an unchanged file differently (what a ruling or a chosen option
 # is, how sections split): the next `index` re-reads every note instead of trusting the ledger.
-EXTRACTION_VERSION = "3"
+EXTRACTION_VERSION = "4"
 
 
 def extraction_key(config: Config) -> str:
