@@ -227,8 +227,9 @@ class Vault:
         started = time.perf_counter()
         with self.write_lock():
             damage = None if rebuild else self._ledger_damage()
-            if rebuild or damage or not (self.config.index_dir / LEDGER_FILE).exists():  # none, or lost
-                report = self._index_generation(progress, now, embed, vector_cache)
+            live = not damage and (self.config.index_dir / LEDGER_FILE).exists()
+            if rebuild or not live:  # none, or lost
+                report = self._index_generation(progress, now, embed, vector_cache, words_first=not live)
                 repaired = (f"the index ledger was damaged ({damage}): rebuilt from the notes",) if damage else ()
                 return replace(report, seconds=time.perf_counter() - started, notices=repaired + report.notices)
             from vault_engine.indexing.generations import remove_stale
@@ -241,7 +242,7 @@ class Vault:
                     raise
                 self.close()
                 notice = f"the index ledger was damaged ({exc}): rebuilt from the notes"
-            report = self._index_generation(progress, now, embed, vector_cache)
+            report = self._index_generation(progress, now, embed, vector_cache, words_first=True)
             return replace(report, seconds=time.perf_counter() - started, notices=(notice, *report.notices))
 
     def _index_in_place(self, progress: Progress | None, now: float | None, embed: bool,
@@ -256,14 +257,20 @@ class Vault:
         return replace(report, embedded=embedded, notices=report.notices + notices)
 
     def _index_generation(self, progress: Progress | None, now: float | None, embed: bool,
-                          vector_cache: str | os.PathLike[str] | None = None) -> IndexReport:
-        """Index everything into a new generation (caches carried over), then swap it in."""
+                          vector_cache: str | os.PathLike[str] | None = None, *,
+                          words_first: bool = False) -> IndexReport:
+        """Index everything into a new generation (caches carried over), then swap it in.
+        ``words_first``: nothing usable is live (a first index, a lost ledger), so the
+        generation goes live once its words are indexed and embeds there: a first index of a
+        large vault is searchable by words in seconds, not after its embedding. Otherwise
+        (``--rebuild``) the old generation serves until the new one is complete."""
         from vault_engine.indexing.generations import new_generation, switch_to
 
         generation = new_generation(self.config)
         builder = Vault(self.root, replace(self.config, index_name=generation.name), embedder=self._embedder)
         try:
-            report = builder._index_in_place(progress, now, embed, time.perf_counter(), vector_cache)
+            report = builder._index_in_place(progress, now, embed and not words_first, time.perf_counter(),
+                                             vector_cache)
             self._embedder = builder._embedder  # a model loaded for the build stays loaded
         except BaseException:
             builder.close()
@@ -272,6 +279,10 @@ class Vault:
         builder.close()
         self.close()  # the stores reopen on the new generation when next used
         switch_to(self.config, generation)
+        self._follow_generation()  # this Vault was pinned to the generation just replaced
+        if words_first and embed:
+            embedded, notices = self._embed(progress, embed, shared=vector_cache)
+            report = replace(report, embedded=embedded, notices=report.notices + notices)
         return report
 
     def _ledger_damage(self) -> str | None:

@@ -456,3 +456,20 @@ def test_vectors_made_before_the_shared_cache_was_set_reach_it_at_a_rebuild(root
     model = FakeEmbedder(dimension=32, max_tokens=24)
     with Vault(clone(make_vault, tmp_path, "clone"), embedder=model) as v:
         assert v.index(vector_cache=shared).embedded == 4 and model.texts == []
+
+
+def test_a_first_index_is_searchable_by_words_before_it_embeds(root, fake, monkeypatch):
+    found_while_embedding = []
+    embed = Vault._embed
+
+    def embed_and_look(self, progress, embed_sections=True, **kw):
+        if embed_sections:  # another process searching while this one embeds
+            with Vault(root) as other:
+                found_while_embedding.append([h.path for h in other.search("crisp", lexical_only=True).hits])
+        return embed(self, progress, embed_sections, **kw)
+
+    monkeypatch.setattr(Vault, "_embed", embed_and_look)
+    with Vault(root, embedder=fake) as v:
+        report = v.index()
+        assert report.embedded == 4 and agrees(v)
+    assert found_while_embedding == [["fruit/apples.md"]]
