@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from vault_engine.errors import ConfigError, VaultNotFound
+from vault_engine.layout import CURRENT, INDEX_DIR, LEDGER_DIR, STATE_DIR
 from vault_engine.paths import glob_example, glob_match, glob_specificity
 
 CONFIG_NAME = "vault-engine.toml"
-STATE_DIR = ".vault-engine"
 SOURCES = ("vault", "notion", "code")
 DEFAULT_TAP = "vault"
 
@@ -64,7 +64,7 @@ class Config:
     kind_rules: tuple[tuple[str, str], ...] = DEFAULT_KIND_RULES
     projects_dir: str = "projects"
     raw: dict[str, Any] = field(default_factory=dict)
-    index_name: str = "current"  # another generation's name while a rebuild writes it
+    index_name: str = CURRENT  # another generation's name while a rebuild writes it
     outside_symlinks: bool = False  # index notes and folders that are symlinks out of the vault
 
     def inside(self, path: Path) -> bool:
@@ -83,7 +83,7 @@ class Config:
     @property
     def index_root(self) -> Path:
         """``.vault-engine/index/``: every generation of the derived index (deletable)."""
-        return self.state_dir / "index"
+        return self.state_dir / INDEX_DIR
 
     @property
     def index_dir(self) -> Path:
@@ -92,7 +92,7 @@ class Config:
 
     @property
     def ledger_dir(self) -> Path:
-        return self.state_dir / "ledger"
+        return self.state_dir / LEDGER_DIR
 
     def section(self, name: str) -> dict[str, Any]:
         """A raw table of the config (``[model]``, ``[deadend]`` ...), empty when absent."""

@@ -388,8 +388,6 @@ def drop_stale_vectors(ledger: Ledger, vectors: FaissIndex) -> int:
 
 # -- the phase as ``index`` and ``status`` see it -------------------------------------------
 
-VECTORS_FILE = "vectors.faiss"
-CACHE_FILE = "vector_cache.sqlite"
 ERROR_META = "semantic_error"
 QUERY_MODEL_META = "query_model_failed"  # "model and package versions<TAB>why" of a failed export
 

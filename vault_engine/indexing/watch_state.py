@@ -19,11 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from vault_engine.config import Config
+from vault_engine.layout import HEALTH_FILE, PID_FILE, SOCKET_FILE
 from vault_engine.locks import held_elsewhere
-
-HEALTH_FILE = "watch.json"  # in .vault-engine/, beside the pid lock and the socket
-PID_FILE = "daemon.pid"  # in .vault-engine/
-SOCKET_FILE = "daemon.sock"  # in .vault-engine/
 
 
 def health_path(config: Config) -> Path:

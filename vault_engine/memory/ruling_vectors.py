@@ -16,7 +16,6 @@ from pathlib import Path
 from vault_engine.errors import ModelUnavailable
 from vault_engine.stores.embedder import Embedder
 
-CACHE_FILE = "deadend_vectors.sqlite"
 RECIPE = "deadend-text;v1"  # bump when what a text is embedded as changes
 
 

@@ -25,12 +25,14 @@ import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from vault_engine.layout import QUERY_MODEL_PREFIX
+
 if TYPE_CHECKING:
     import numpy as np
 
 log = logging.getLogger(__name__)
 
-FILE_PREFIX = "query-model-"
+FILE_PREFIX = QUERY_MODEL_PREFIX  # in the generation folder (vault_engine/layout.py)
 FORMAT = "fused-batched-v2"  # in the file digest: exports of older releases were not checked padded
 DOCUMENT_BATCH = 2  # texts per run for documents: measured fastest (bench/bench_embed.py notes)
 MAX_DIFFERENCE = 1e-4  # largest coordinate difference from the model's own vector that is kept
