@@ -17,6 +17,7 @@ import json
 import logging
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -81,6 +82,17 @@ class Embedder(Protocol):
 
     def has_query_model(self) -> bool:
         """Whether the fast query path is there (without loading it)."""
+
+
+def usable_embedder(get_embedder: Callable[[], Embedder]) -> Embedder:
+    """The configured embedder, or :class:`ModelUnavailable` saying why it would not load,
+    found without loading it: the one check every embedding arm (search, ``deadend check``,
+    ``index``) makes before it runs, each turning the error into its own notice."""
+    embedder = get_embedder()
+    problem = embedder.problem()
+    if problem:
+        raise ModelUnavailable(problem)
+    return embedder
 
 
 # Exports this process made or accepted, by file name (the name is a digest of the model, its
