@@ -18,7 +18,6 @@ and hand them to :class:`PageWriter`. The writer owns the rules every Notion not
 
 from __future__ import annotations
 
-import datetime as dt
 import hashlib
 import os
 import re
@@ -29,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from vault_engine.config import Config
+from vault_engine.dates import utc_time
 from vault_engine.errors import NotionError
 from vault_engine.parsing.frontmatter import parse_time, split_frontmatter
 from vault_engine.paths import IGNORED_DIRS
@@ -77,7 +77,7 @@ def body_digest(body: str) -> str:
 
 def iso_utc(ts: float) -> str:
     """Unix seconds as ``2026-11-29T10:00:00Z``."""
-    return dt.datetime.fromtimestamp(ts, dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return utc_time(ts, "")
 
 
 @dataclass(frozen=True, slots=True)
