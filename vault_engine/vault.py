@@ -33,9 +33,10 @@ from vault_engine.retrieval.follow import links_in_lines, resolved_link
 from vault_engine.retrieval.lookup import find_section, lookup_ref, section_ref
 from vault_engine.retrieval.search import Searcher, SearchRequest
 from vault_engine.stores.embedder import Embedder, ModelSpec
-from vault_engine.stores.ledger import Ledger, damaged, is_corruption
+from vault_engine.stores.ledger import Ledger, damaged
 from vault_engine.stores.lexical import WhooshIndex
 from vault_engine.stores.reinforcements import ReinforcementLog, has_undo, replay
+from vault_engine.stores.sql import is_corruption
 
 if TYPE_CHECKING:  # imported where used: a search or a show must not pay for indexing code
     from vault_engine.indexing.indexer import AppliedChanges, Progress
