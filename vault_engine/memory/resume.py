@@ -126,7 +126,7 @@ def _key(r: Ruling) -> str:
 def gather_brief(ledger: Ledger, config: Config, project: str, now: float,
                  settings: DeadendSettings = DeadendSettings()) -> ResumeBrief:
     """Everything the brief could show, before any budget is applied."""
-    notes = ledger.notes("WHERE project=? AND kind IN ('checkpoint', 'working-note')", (project,))
+    notes = ledger.notes(project=project, kinds=("checkpoint", "working-note"))
     checkpoints = [n for n in notes if n.kind == "checkpoint"]
     latest = max(checkpoints, key=lambda n: (created_time(n), n.path)) if checkpoints else None
     brief = checkpoint_brief(ledger, latest) if latest else None

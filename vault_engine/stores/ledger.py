@@ -224,10 +224,6 @@ class Ledger:
         row = self.db.execute("SELECT id FROM notes WHERE path=?", (path,)).fetchone()
         return row[0] if row else None
 
-    def note(self, note_id: int) -> NoteRow | None:
-        row = self.db.execute(f"SELECT {NOTE_COLUMNS} FROM notes WHERE id=?", (note_id,)).fetchone()
-        return note_row(row) if row else None
-
     def note_by_path(self, path: str, *, casefold: bool = False) -> NoteRow | None:
         where = "path=? COLLATE NOCASE" if casefold else "path=?"
         row = self.db.execute(f"SELECT {NOTE_COLUMNS} FROM notes WHERE {where}", (path,)).fetchone()
@@ -238,9 +234,19 @@ class Ledger:
             f"SELECT {NOTE_COLUMNS} FROM notes WHERE notion_id=?", (notion_id.lower(),)).fetchone()
         return note_row(row) if row else None
 
-    def notes(self, where: str = "", params: tuple = ()) -> list[NoteRow]:
-        sql = f"SELECT {NOTE_COLUMNS} FROM notes {where}"
-        return [note_row(r) for r in self.db.execute(sql, params)]
+    def notes(self, *, project: str | None = None, kinds: Iterable[str] | None = None) -> list[NoteRow]:
+        """Every note, or those of ``project`` and of one of ``kinds`` when given (in no
+        promised order: callers that show them sort them)."""
+        clauses, params = [], []
+        if project is not None:
+            clauses.append("project=?")
+            params.append(project)
+        if kinds is not None:
+            kinds = list(kinds)
+            clauses.append(f"kind IN ({','.join('?' * len(kinds))})")
+            params += kinds
+        where = f" WHERE {' AND '.join(clauses)}" if clauses else ""
+        return [note_row(r) for r in self.db.execute(f"SELECT {NOTE_COLUMNS} FROM notes{where}", params)]
 
     def notes_by_ids(self, ids: Iterable[int]) -> dict[int, NoteRow]:
         rows = rows_in(self.db, f"SELECT {NOTE_COLUMNS} FROM notes WHERE id IN ({{marks}})", set(ids))
