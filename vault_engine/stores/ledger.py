@@ -18,8 +18,8 @@ from vault_engine.errors import IndexDamaged
 from vault_engine.model import ParsedNote, Section
 from vault_engine.parsing.checkpoints import lead_sentence, match_text
 from vault_engine.stores.ledger_schema import (DEAD_END_COLUMNS, MIGRATIONS, NOTE_COLUMNS, SCHEMA,
-                                              SCHEMA_VERSION, SECTION_COLUMNS, DeadEndRow, KnownFile, NoteRow,
-                                              SectionRow, dead_end_row, note_row, section_row)
+                                              SCHEMA_VERSION, SECTION_COLUMNS, DeadEndRow, IndexedSection, KnownFile,
+                                              NoteRow, SectionRow, dead_end_row, note_row, section_row)
 from vault_engine.stores.lexical import analyze
 from vault_engine.stores.reinforcements import Reinforced
 from vault_engine.stores.sql import rows_in
@@ -339,15 +339,13 @@ class Ledger:
             "skipped": one("SELECT COUNT(*) FROM skipped"),
         }
 
-    def sections_for_index(self, note_ids: Iterable[int] | None = None) -> Iterator[tuple]:
-        """Rows the search indexes need, section and note fields joined: (section id, note id,
-        heading path JSON, text, heading, title, path, kind, project, tap)."""
+    def sections_for_index(self, note_ids: Iterable[int] | None = None) -> Iterator[IndexedSection]:
+        """What the search indexes need of each section (of these notes, or all)."""
         sql = ("SELECT s.id, s.note_id, s.heading_path, s.text, s.heading, n.title, n.path, n.kind,"
                " n.project, n.tap FROM sections s JOIN notes n ON n.id=s.note_id")
-        if note_ids is None:
-            yield from self.db.execute(sql)
-            return
-        yield from rows_in(self.db, sql + " WHERE s.note_id IN ({marks})", note_ids)
+        rows = self.db.execute(sql) if note_ids is None else rows_in(
+            self.db, sql + " WHERE s.note_id IN ({marks})", note_ids)
+        yield from map(IndexedSection._make, rows)
 
     def dead_end_rows(self, project: str | None = None, note_id: int | None = None) -> list[DeadEndRow]:
         """Recorded dead ends joined with their notes, in vault order."""
