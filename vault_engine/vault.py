@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from vault_engine.config import CONFIG_NAME, Config, find_vault, load_config
 from vault_engine.errors import (BadArgument, IndexBusy, IndexDamaged, IndexMissing, ModelUnavailable,
-                                 UnknownKind, UnknownProject, VaultError)
+                                 UnknownKind, UnknownProject, VaultError, VaultNotFound)
 from vault_engine.layout import (CODE_FILE, CURRENT, LEDGER_FILE, REINFORCEMENTS_FILE, RULING_CACHE_FILE,
                                  VECTOR_CACHE_FILE, VECTORS_FILE, WHOOSH_DIR, WRITE_LOCK)
 from vault_engine.locks import flock_within, held_elsewhere, hold_in_parent_only, release
@@ -82,7 +82,7 @@ class Vault:
 
     def __init__(self, root: Path, config: Config | None = None, embedder: Embedder | None = None):
         if not root.is_dir():
-            raise VaultError(f"vault folder {root} does not exist: pass an existing folder to --vault")
+            raise VaultNotFound(f"vault folder {root} does not exist: open an existing folder", argument="vault")
         self.root = root
         self.config = config or load_config(root)
         validate_settings(self.config)

@@ -111,19 +111,19 @@ class NotionPage:
 
 
 def check_into(root: Path, into: str) -> str:
-    """The ``--into`` folder as a clean vault-relative path, or NotionError when it would
+    """The ``into`` folder as a clean vault-relative path, or NotionError when it would
     leave the vault or land in a folder vault-engine never indexes."""
     rel = into.strip().replace("\\", "/").strip("/")
     parts = [p for p in rel.split("/") if p not in ("", ".")]
     if into.strip().startswith("/") or not parts or ".." in parts or parts[0] in IGNORED_DIRS:
-        raise NotionError(f"--into {into!r} must name a folder inside the vault, e.g. notion "
-                          "(no absolute path, no '..', not .vault-engine/.obsidian/.git/.trash)")
+        raise NotionError(f"the folder for notes {into!r} must name a folder inside the vault, e.g. notion "
+                          "(no absolute path, no '..', not .vault-engine/.obsidian/.git/.trash)", argument="into")
     rel = "/".join(parts)
     real_root = os.path.realpath(root)
     real = os.path.realpath(root / rel)
     if real != real_root and not real.startswith(real_root + os.sep):
-        raise NotionError(f"--into {into!r} leads outside the vault (a symlink?): pick a real "
-                          "folder inside the vault")
+        raise NotionError(f"the folder for notes {into!r} leads outside the vault (a symlink?): pick a real "
+                          "folder inside the vault", argument="into")
     return rel
 
 
