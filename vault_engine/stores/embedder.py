@@ -217,7 +217,7 @@ class SentenceTransformerEmbedder:
 
     @cached_property
     def model(self):
-        """The loaded SentenceTransformer (imports torch: about 5 s cold)."""
+        """The loaded SentenceTransformer (imports torch: seconds in a cold process, bench/RESULTS.md)."""
         problem = self.problem()
         if problem:  # found without importing torch: fail in milliseconds, not seconds
             raise ModelUnavailable(problem)
@@ -361,8 +361,9 @@ class SentenceTransformerEmbedder:
             self.model  # loads the model, or raises why it cannot
 
     def embed_queries(self, texts: list[str]):
-        """Through the ONNX export when there is one (about 4 ms a query, no torch), else
-        the model: the same vectors either way (within 1e-4, checked at export)."""
+        """Through the ONNX export when there is one (no torch, several times faster:
+        bench/RESULTS.md), else the model: the same vectors either way (within 1e-4, checked
+        at export)."""
         self.prepare_queries()
         encoder = self._query_encoder
         return encoder.embed(texts) if encoder else self.embed(texts)

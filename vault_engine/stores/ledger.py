@@ -426,8 +426,9 @@ class Ledger:
     def semantic_coverage(self) -> float:
         """Embedded sections / all sections (1.0 for an empty vault: nothing is missing).
 
-        Every search reports it, and counting 50,000 rows twice took 2.8 ms of a 34 ms
-        search: the answer is kept until a write, ours or another process's, changes it."""
+        Every search reports it, and counting every row twice was a visible share of a search
+        at 50,000 sections (bench/RESULTS.md, *Hybrid search*): the answer is kept until a
+        write, ours or another process's, changes it."""
         version = (self.db.execute("PRAGMA data_version").fetchone()[0], self.db.total_changes)
         if self._coverage is None or self._coverage[0] != version:
             sections = self.section_count()

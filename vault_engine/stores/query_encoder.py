@@ -1,9 +1,10 @@
 """Vectors without torch: the embedding model exported once to ONNX, run by ONNX Runtime.
 
 A search or a ``deadend check`` embeds one short text. Through sentence-transformers that
-costs the torch import (about 5 s in a cold process) and about 12 ms per query, most of it
-Python glue around small tensor operations. The same network exported to ONNX loads in a
-quarter of a second without torch and embeds a query in about 4 ms. ``index`` embeds the
+costs the torch import (seconds in a cold process) and Python glue around small tensor
+operations on every query. The same network exported to ONNX loads without torch and embeds
+a query several times faster (the figures: bench/RESULTS.md, *Cold queries with the model*
+and *Hybrid search*, "query embedding"). ``index`` embeds the
 vault's sections through the same export (:meth:`OnnxQueryEncoder.embed_batched`: padded
 batches of similar length), so a small edit is embedded without torch too.
 
