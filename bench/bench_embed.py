@@ -209,7 +209,8 @@ def corpus_subset(target: Path, notes: int | None) -> Path:
 def throughput(embedder, root: Path, repeats: int) -> dict:
     """Windows per second: the embedding phase of ``index`` vs bare encode of its texts,
     alternated ``repeats`` times; the fastest of each counts (the least disturbed by load)."""
-    from vault_engine.indexing.embedding import BATCH_SIZE, CACHE_FILE, EmbeddingPhase, model_key
+    from vault_engine.indexing.embedding import BATCH_SIZE, EmbeddingPhase, model_key
+    from vault_engine.layout import VECTOR_CACHE_FILE as CACHE_FILE
     from vault_engine.stores.vectors import VectorCache
     from vault_engine.vault import Vault
 

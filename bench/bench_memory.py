@@ -75,7 +75,8 @@ def vault_facts(root: Path) -> tuple[str, str, int, int]:
 
     with Vault(root) as vault:
         rulings = vault.deadend_list()
-        checkpoints = vault.ledger.notes("WHERE kind='checkpoint' AND project IS NOT NULL ORDER BY path")
+        checkpoints = sorted((n for n in vault.ledger.notes(kinds=("checkpoint",)) if n.project),
+                             key=lambda n: n.path)
         notes = vault.ledger.counts()["notes"]
     if not rulings or not checkpoints:
         raise SystemExit(f"{root}: no dead ends or checkpoints to measure")

@@ -112,7 +112,7 @@ def open_table(corpus_name: str) -> Table:
     import numpy as np
 
     from vault_engine.config import load_config
-    from vault_engine.indexing.embedding import VECTORS_FILE
+    from vault_engine.layout import VECTORS_FILE
     from vault_engine.parsing.sections import section_body
     from vault_engine.stores.embedder import ModelSpec, SentenceTransformerEmbedder
     from vault_engine.vault import Vault

@@ -82,3 +82,50 @@ def test_find_vault_order(tmp_path, monkeypatch):
     assert find_vault(str(deep)) == deep.resolve()
     with pytest.raises(VaultNotFound, match="does not exist"):
         find_vault(str(tmp_path / "missing"))
+
+
+def template_settings() -> str:
+    """The settings `init` writes commented out, uncommented: every `# key = value` and
+    `# [table]` line of the template (prose lines are not of that shape)."""
+    import re
+
+    from vault_engine.config import DEFAULT_CONFIG_TEXT
+
+    shaped = re.compile(r"# (\[[\w.-]+\]|[\w-]+ = \S.*)$")
+    return "\n".join(m.group(1) for line in DEFAULT_CONFIG_TEXT.splitlines() if (m := shaped.match(line)))
+
+
+def test_the_init_template_lists_every_table_and_is_valid_uncommented(tmp_path):
+    import tomllib
+
+    from vault_engine.config import TOP_LEVEL
+    from vault_engine.vault import validate_settings
+
+    raw = tomllib.loads(template_settings())
+    assert sorted(raw) == sorted(TOP_LEVEL)
+    assert {"specs", "notion", "code"} <= set(raw["taps"])
+    validate_settings(parse_config(tmp_path, raw))  # every key is a setting, every value valid
+
+
+@pytest.mark.parametrize("table, typo, right", [
+    ("model", "thread", "threads"), ("search", "miss_cosine", "miss_cosine_floor"),
+    ("deadend", "semantic_mn", "semantic_min"), ("checkpoint", "templat", "template"),
+    ("watch", "debounce", "debounce_ms"), ("kinds", "specs", "spec"),
+])
+def test_every_table_refuses_an_unknown_key_naming_the_close_one(tmp_path, table, typo, right):
+    from vault_engine.vault import validate_settings
+
+    raw = {"model": {"enabled": False}}
+    raw.setdefault(table, {})[typo] = 1
+    with pytest.raises(ConfigError, match=rf"{table}\.{typo} is not a setting \(did you mean {right}\?\)"):
+        validate_settings(parse_config(tmp_path, raw))
+
+
+@pytest.mark.parametrize("source, typo, right", [
+    ("vault", "half_life", "half_life_days"), ("notion", "page_id", "page_ids"), ("code", "roots", "root")])
+def test_every_tap_refuses_an_unknown_key_naming_the_close_one(tmp_path, source, typo, right):
+    from vault_engine.vault import validate_settings
+
+    taps = {"t": {"source": source, "paths": ["t/**"], typo: 1}}
+    with pytest.raises(ConfigError, match=rf"taps\.t\.{typo} is not a setting \(did you mean {right}\?\)"):
+        validate_settings(parse_config(tmp_path, {"taps": taps}))

@@ -5,13 +5,13 @@ No Textual import here, so every rule can be tested without running an app.
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from vault_engine.dates import utc_date
 from vault_engine.model import ResolvedLink
 
 BAR_FULL, BAR_EMPTY = "█", "░"
@@ -30,9 +30,7 @@ def display_path(path: Path, home: Path | None = None) -> str:
 
 def iso_date(ts: float | None) -> str:
     """``2026-03-14`` for a Unix time, ``undated`` when there is none."""
-    if ts is None:
-        return "undated"
-    return dt.datetime.fromtimestamp(ts, dt.timezone.utc).strftime("%Y-%m-%d")
+    return utc_date(ts, "undated")
 
 
 def age_text(days: float) -> str:

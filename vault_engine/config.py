@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from vault_engine.errors import ConfigError, VaultNotFound
+from vault_engine.layout import CURRENT, INDEX_DIR, LEDGER_DIR, STATE_DIR
 from vault_engine.paths import glob_example, glob_match, glob_specificity
 
 CONFIG_NAME = "vault-engine.toml"
-STATE_DIR = ".vault-engine"
 SOURCES = ("vault", "notion", "code")
 DEFAULT_TAP = "vault"
 
@@ -64,7 +64,7 @@ class Config:
     kind_rules: tuple[tuple[str, str], ...] = DEFAULT_KIND_RULES
     projects_dir: str = "projects"
     raw: dict[str, Any] = field(default_factory=dict)
-    index_name: str = "current"  # another generation's name while a rebuild writes it
+    index_name: str = CURRENT  # another generation's name while a rebuild writes it
     outside_symlinks: bool = False  # index notes and folders that are symlinks out of the vault
 
     def inside(self, path: Path) -> bool:
@@ -83,7 +83,7 @@ class Config:
     @property
     def index_root(self) -> Path:
         """``.vault-engine/index/``: every generation of the derived index (deletable)."""
-        return self.state_dir / "index"
+        return self.state_dir / INDEX_DIR
 
     @property
     def index_dir(self) -> Path:
@@ -92,7 +92,7 @@ class Config:
 
     @property
     def ledger_dir(self) -> Path:
-        return self.state_dir / "ledger"
+        return self.state_dir / LEDGER_DIR
 
     def section(self, name: str) -> dict[str, Any]:
         """A raw table of the config (``[model]``, ``[deadend]`` ...), empty when absent."""
@@ -286,6 +286,12 @@ DEFAULT_CONFIG_TEXT = '''\
 # Notes larger than this are skipped (and listed by `vault-engine status`).
 # max_file_mb = 10
 
+# The folder of projects: projects/<name>/checkpoints/ and projects/<name>/working/.
+# projects_dir = "projects"
+
+# Index notes and folders that are symlinks leading out of the vault (skipped by default).
+# outside_symlinks = false
+
 # Folder rules for a note's kind when its frontmatter has no `type:`.
 # [kinds]
 # checkpoint = ["projects/*/checkpoints/**"]
@@ -293,6 +299,7 @@ DEFAULT_CONFIG_TEXT = '''\
 # spec = ["specs/**"]
 # notion = ["notion/**"]
 # memory = ["memory/**"]
+# decision = ["decisions/**", "docs/adr/**"]
 
 # Taps: sources of documents with their own decay. The most specific matching rule owns a
 # document; the built-in `vault` tap (no decay) takes the rest, and the built-in `notion` tap
@@ -310,6 +317,22 @@ DEFAULT_CONFIG_TEXT = '''\
 # paths = ["notion/**"]
 # half_life_days = 14
 # floor = 0.1
+# What `vault-engine notion sync` pulls (the token is read from the environment only):
+# token_env = "NOTION_TOKEN"
+# page_ids = []         # ids or page URLs; child pages come too
+# database_ids = []
+# search = "runbook"    # and/or every page a Notion search finds
+# base_url = "https://api.notion.com"   # another API host (a proxy, a test server)
+# What `vault-engine notion import` reads of an export at most:
+# max_file_mb = 50
+# max_export_mb = 2048
+
+# A code tap indexes a repository in place (functions, classes and the call graph):
+# [taps.code]
+# source = "code"
+# paths = ["src/**"]        # globs relative to the tap's root
+# root = "."                # default: the vault; "../my-repo" for a repository beside it
+# exclude = ["src/vendor/**"]
 
 # The embedding model of the semantic arm; it runs offline on the CPU. Without it (package
 # missing, folder broken, enabled = false) search runs on words alone and says so.
@@ -328,4 +351,21 @@ DEFAULT_CONFIG_TEXT = '''\
 # [search]
 # miss_cosine_floor = 0.56
 # miss_term_coverage = 0.40
+
+# `deadend check`: when a recorded dead end counts as the proposal (bench/RESULTS.md).
+# [deadend]
+# semantic_min = 0.40       # cosine of proposal and ruling (or its description)
+# semantic_margin = 0.06    # ...and that much above its best cosine with a chosen design
+# lexical_min = 0.9         # share of the ruling's weighted content words the proposal restates
+# bearing_min = 0.5         # resume: a dead end elsewhere bears on a next step
+
+# `checkpoint new` fills this template (a vault-relative path; default: the built-in one).
+# [checkpoint]
+# template = "templates/checkpoint.md"
+
+# `vault-engine watch`: a burst of edits is applied once it has been quiet this long, and at
+# the latest once its first event is this old.
+# [watch]
+# debounce_ms = 100
+# max_wait_ms = 1000
 '''

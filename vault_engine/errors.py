@@ -4,9 +4,17 @@ from __future__ import annotations
 
 
 class VaultError(Exception):
-    """Root of every error vault-engine raises on purpose; the CLI prints it in one line."""
+    """Root of every error vault-engine raises on purpose; the CLI prints it in one line.
+
+    ``argument`` names the operation's argument at fault, when one is (``into``): the message
+    says what is wrong in the library's words, and each shell names the argument its own way
+    (the CLI by its flag, ``--into``)."""
 
     exit_code = 1
+
+    def __init__(self, *args: object, argument: str | None = None):
+        super().__init__(*args)
+        self.argument = argument
 
 
 class VaultNotFound(VaultError):

@@ -9,8 +9,10 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from vault_engine.layout import STATE_DIR
+
 # Folders that are never indexed, whatever the config says.
-IGNORED_DIRS = frozenset({".obsidian", ".git", ".vault-engine", ".trash"})
+IGNORED_DIRS = frozenset({".obsidian", ".git", STATE_DIR, ".trash"})
 
 _WILDCARDS = re.compile(r"\*\*/?|\*|\?")
 

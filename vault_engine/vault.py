@@ -19,10 +19,12 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from vault_engine.config import CONFIG_NAME, Config, find_vault, load_config
 from vault_engine.errors import (BadArgument, IndexBusy, IndexDamaged, IndexMissing, ModelUnavailable,
-                                 UnknownKind, UnknownProject, VaultError)
+                                 UnknownKind, UnknownProject, VaultError, VaultNotFound)
+from vault_engine.layout import (CODE_FILE, CURRENT, LEDGER_FILE, REINFORCEMENTS_FILE, RULING_CACHE_FILE,
+                                 VECTOR_CACHE_FILE, VECTORS_FILE, WHOOSH_DIR, WRITE_LOCK)
 from vault_engine.locks import flock_within, held_elsewhere, hold_in_parent_only, release
 from vault_engine.model import SEARCH_KINDS, DecayRow, Freshness, IndexReport, NoteView, ResolvedLink, SearchResult
-from vault_engine.indexing.generations import CURRENT, live_generation
+from vault_engine.indexing.generations import live_generation
 from vault_engine.indexing.integrity import check_before_reading
 from vault_engine.indexing.offtopic import offtopic_level
 from vault_engine.retrieval.confidence import MissRule
@@ -31,9 +33,10 @@ from vault_engine.retrieval.follow import links_in_lines, resolved_link
 from vault_engine.retrieval.lookup import find_section, lookup_ref, section_ref
 from vault_engine.retrieval.search import Searcher, SearchRequest
 from vault_engine.stores.embedder import Embedder, ModelSpec
-from vault_engine.stores.ledger import Ledger, damaged, is_corruption
+from vault_engine.stores.ledger import Ledger, damaged
 from vault_engine.stores.lexical import WhooshIndex
 from vault_engine.stores.reinforcements import ReinforcementLog, has_undo, replay
+from vault_engine.stores.sql import is_corruption
 
 if TYPE_CHECKING:  # imported where used: a search or a show must not pay for indexing code
     from vault_engine.indexing.indexer import AppliedChanges, Progress
@@ -48,9 +51,7 @@ if TYPE_CHECKING:  # imported where used: a search or a show must not pay for in
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-LEDGER_FILE = "ledger.sqlite"
 MAX_FOLLOW = 5  # hops of --follow
-WRITE_LOCK = "write.lock"
 LOCK_WAIT_SECONDS = 600
 CHECKPOINT_EMBED_LIMIT = 64  # pending sections `checkpoint new` embeds at most (more: `index` does)
 AHEAD_RETRIES, AHEAD_WAIT_SECONDS = 50, 0.02  # up to a second for another writer's commit
@@ -81,7 +82,7 @@ class Vault:
 
     def __init__(self, root: Path, config: Config | None = None, embedder: Embedder | None = None):
         if not root.is_dir():
-            raise VaultError(f"vault folder {root} does not exist: pass an existing folder to --vault")
+            raise VaultNotFound(f"vault folder {root} does not exist: open an existing folder", argument="vault")
         self.root = root
         self.config = config or load_config(root)
         validate_settings(self.config)
@@ -95,7 +96,7 @@ class Vault:
         self._follows = self.config.index_name == CURRENT  # a generation being built: never
         self._generation: str | None = None
         self._follow_generation()
-        self.reinforcement_log = ReinforcementLog(self.config.ledger_dir / "reinforcements.jsonl")
+        self.reinforcement_log = ReinforcementLog(self.config.ledger_dir / REINFORCEMENTS_FILE)
 
     @classmethod
     def open(cls, path: str | os.PathLike[str] | None = None) -> Vault:
@@ -139,14 +140,13 @@ class Vault:
     @property
     def lexical(self) -> WhooshIndex:
         if self._lexical is None:
-            self._lexical = WhooshIndex(self.config.index_dir / "whoosh")
+            self._lexical = WhooshIndex(self.config.index_dir / WHOOSH_DIR)
         return self._lexical
 
     @property
     def vectors(self) -> FaissIndex:
         """The FAISS store of section vectors (faiss is imported on first real use)."""
         if self._vectors is None:
-            from vault_engine.indexing.embedding import VECTORS_FILE
             from vault_engine.stores.vectors import FaissIndex
 
             self._vectors = FaissIndex(self.config.index_dir / VECTORS_FILE)
@@ -313,12 +313,12 @@ class Vault:
     def _embed(self, progress: Progress | None, embed: bool = True,
                should_stop: Callable[[], bool] | None = None,
                shared: str | os.PathLike[str] | None = None) -> tuple[int, tuple[str, ...]]:
-        from vault_engine.indexing.embedding import CACHE_FILE, drop_stale_vectors, embed_pending
+        from vault_engine.indexing.embedding import drop_stale_vectors, embed_pending
 
         if not (embed and self._model_enabled()):  # words only, by request or by config
             drop_stale_vectors(self.ledger, self.vectors)
             return 0, ()
-        result, notices = embed_pending(self.ledger, self.vectors, self.config.index_dir / CACHE_FILE,
+        result, notices = embed_pending(self.ledger, self.vectors, self.config.index_dir / VECTOR_CACHE_FILE,
                                         self.embedder, progress, should_stop,
                                         shared_root=self.shared_vector_cache(shared))
         if result is not None and not result.interrupted:
@@ -329,10 +329,10 @@ class Vault:
         """Vectors for ``deadend check`` (rulings, their descriptions, what their notes chose),
         computed while the model is loaded anyway."""
         from vault_engine.memory.deadends import load_rulings
-        from vault_engine.memory.ruling_vectors import CACHE_FILE, warm_ruling_vectors
+        from vault_engine.memory.ruling_vectors import warm_ruling_vectors
 
         texts = [t for r in load_rulings(self.ledger) for t in (r.text, r.detail) if t]
-        warm_ruling_vectors(texts + self.ledger.accepted_texts(), self.embedder(), self.config.index_dir / CACHE_FILE)
+        warm_ruling_vectors(texts + self.ledger.accepted_texts(), self.embedder(), self.config.index_dir / RULING_CACHE_FILE)
 
     @_operation
     def index_paths(self, paths: Iterable[str], *, now: float | None = None) -> IndexReport:
@@ -451,7 +451,7 @@ class Vault:
         """A note (whole text, read from the file) or one section of it; for a code ref
         (``path#Qualified.name``), the symbol's lines, numbered."""
         ledger = self._require_index()
-        if (self.config.index_dir / "code.sqlite").exists() and self._code_queries().is_code_ref(ref):
+        if (self.config.index_dir / CODE_FILE).exists() and self._code_queries().is_code_ref(ref):
             return self._code_queries().show(ref)
         note, section = lookup_ref(ledger, ref)
         links = tuple(resolved_link(r) for r in ledger.links_of(note.id))
@@ -528,7 +528,7 @@ class Vault:
         from vault_engine.retrieval.find.router import find
 
         ledger = self._require_index()
-        code = self._code_queries() if (self.config.index_dir / "code.sqlite").exists() else None
+        code = self._code_queries() if (self.config.index_dir / CODE_FILE).exists() else None
         return find(query, code=code, ledger=ledger, lexical=self.lexical, k=k, tier=tier, facet=facet)
 
     # -- status ---------------------------------------------------------------------------
@@ -644,7 +644,7 @@ class Vault:
         rulings of other projects are flagged ``elsewhere``."""
         from vault_engine.memory.deadends import accepted_designs, check_proposal, load_rulings
         from vault_engine.memory.matching import DeadendSettings
-        from vault_engine.memory.ruling_vectors import CACHE_FILE as RULING_CACHE, open_ruling_arm
+        from vault_engine.memory.ruling_vectors import open_ruling_arm
 
         ledger = self._require_index()
         notices = []
@@ -654,7 +654,7 @@ class Vault:
         settings = DeadendSettings.from_config(self.config.section("deadend"))
         semantic = None
         if not lexical_only:
-            semantic, problem = open_ruling_arm(self.embedder, self.config.index_dir / RULING_CACHE)
+            semantic, problem = open_ruling_arm(self.embedder, self.config.index_dir / RULING_CACHE_FILE)
             notices += [problem] if problem else []
         return check_proposal(proposal, load_rulings(ledger), accepted=accepted_designs(ledger), project=project,
                               k=k, settings=settings, semantic=semantic, notices=notices)

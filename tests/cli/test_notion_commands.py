@@ -48,6 +48,15 @@ def test_import_problems_go_to_stderr_one_line_each(make_vault, cli, tmp_path):
     assert line.startswith("vault-engine: Space/No id here.md: no Notion id in the file name")
 
 
+def test_a_notes_folder_outside_the_vault_is_one_line_naming_the_flag(make_vault, cli):
+    root = make_vault({}, config=NO_MODEL)
+    result = cli("--vault", root, "notion", "import", FIXTURE, "--into", "../elsewhere")
+    assert (result.code, result.out) == (1, "")
+    assert result.err == ("vault-engine: --into: the folder for notes '../elsewhere' must name a folder "
+                          "inside the vault, e.g. notion (no absolute path, no '..', not .vault-engine/.obsidian/.git/.trash)\n")
+    assert not (root.parent / "elsewhere").exists()
+
+
 def test_a_corrupt_zip_exits_1_with_one_line_and_no_traceback(make_vault, tmp_path):
     broken = tmp_path / "Export.zip"
     broken.write_bytes(b"not a zip")

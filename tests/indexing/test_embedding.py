@@ -309,14 +309,15 @@ def test_a_words_only_index_makes_no_query_export(root):
 
 
 def test_the_cache_forgets_texts_no_section_has_any_more(root, fake):
-    from vault_engine.indexing.embedding import CACHE_FILE, model_key
+    from vault_engine.indexing.embedding import model_key
+    from vault_engine.layout import VECTOR_CACHE_FILE
     from vault_engine.stores.vectors import VectorCache
 
     with Vault(root, embedder=fake) as v:
         v.index()
         (root / "cherries.md").write_text("Cherries are dark red.\n")
         v.index()
-        cache = VectorCache(v.config.index_dir / CACHE_FILE, model_key(fake))
+        cache = VectorCache(v.config.index_dir / VECTOR_CACHE_FILE, model_key(fake))
         assert cache.count() == len(v.ledger.section_hashes()) == 4
         cache.close()
 

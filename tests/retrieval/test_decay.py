@@ -40,3 +40,15 @@ def test_mtime_only_when_the_document_has_no_date():
     assert age_days(FROZEN_NOW, FROZEN_NOW - 40 * DAY, None, FROZEN_NOW) == pytest.approx(40.0)
     assert age_days(FROZEN_NOW, None, None, FROZEN_NOW - 3 * DAY) == pytest.approx(3.0)
     assert age_days(FROZEN_NOW, None, None, None) == 0.0
+
+
+def test_a_notes_age_reads_its_date_else_its_file_time():
+    from vault_engine.retrieval.decay import note_age
+    from vault_engine.stores.ledger import NoteRow
+
+    def note(doc_time, mtime):
+        return NoteRow(1, "a.md", "A", "note", None, "vault", doc_time, int(mtime * 1e9), None, {}, None)
+
+    assert note_age(FROZEN_NOW, note(FROZEN_NOW - 40 * DAY, FROZEN_NOW), None) == pytest.approx(40.0)
+    assert note_age(FROZEN_NOW, note(None, FROZEN_NOW - 3 * DAY), None) == pytest.approx(3.0)
+    assert note_age(FROZEN_NOW, note(FROZEN_NOW - 40 * DAY, FROZEN_NOW), FROZEN_NOW - DAY) == pytest.approx(1.0)

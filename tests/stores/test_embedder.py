@@ -10,7 +10,7 @@ import pytest
 
 from vault_engine.errors import ConfigError, ModelUnavailable
 from vault_engine.stores.embedder import (FakeEmbedder, ModelSpec, SentenceTransformerEmbedder,
-                                          bundled_model_path, thread_count)
+                                          bundled_model_path, thread_count, usable_embedder)
 
 
 def test_model_settings_are_validated_with_the_key_named(tmp_path):
@@ -68,3 +68,11 @@ def test_the_fake_embedder_is_deterministic_and_normalized():
     a, b = fake.embed(["tomato garlic", "tomato garlic"])
     assert np.array_equal(a, b) and np.isclose(np.linalg.norm(a), 1.0)
     assert fake.calls == [2] and fake.token_spans(["ab  cd"]) == [[(0, 2), (4, 6)]]
+
+
+def test_usable_embedder_says_why_a_model_would_not_load_without_loading_it(tmp_path):
+    fake = FakeEmbedder()
+    assert usable_embedder(lambda: fake) is fake
+    broken = SentenceTransformerEmbedder(ModelSpec(path=str(tmp_path)))
+    with pytest.raises(ModelUnavailable, match="holds no sentence-transformers model"):
+        usable_embedder(lambda: broken)

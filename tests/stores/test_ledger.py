@@ -58,3 +58,23 @@ def test_a_ledger_rebuilt_for_a_new_version_asks_for_an_index(make_vault):
         v.ledger.db.commit()
     with Vault(root) as v, pytest.raises(IndexMissing, match="from another version"):
         v.search("alpha", lexical_only=True)
+
+
+def test_notes_filter_by_project_and_kinds(make_vault):
+    from vault_engine.vault import Vault
+
+    root = make_vault({
+        "projects/p/checkpoints/1.md": "---\nproject: p\n---\n# one\n",
+        "projects/p/working/w.md": "---\nproject: p\n---\n# working\n",
+        "projects/q/checkpoints/2.md": "---\nproject: q\n---\n# two\n",
+        "specs/s.md": "---\nproject: p\n---\n# spec\n",
+    })
+    with Vault(root) as v:
+        v.index(embed=False)
+        paths = lambda **kw: sorted(n.path for n in v.ledger.notes(**kw))  # noqa: E731
+        assert len(paths()) == 4
+        assert paths(project="p") == ["projects/p/checkpoints/1.md", "projects/p/working/w.md", "specs/s.md"]
+        assert paths(project="p", kinds=("checkpoint", "working-note")) == [
+            "projects/p/checkpoints/1.md", "projects/p/working/w.md"]
+        assert paths(kinds=("checkpoint",)) == ["projects/p/checkpoints/1.md", "projects/q/checkpoints/2.md"]
+        assert paths(kinds=()) == []

@@ -24,9 +24,10 @@ from pathlib import Path
 from typing import Any
 
 from vault_engine.cli.context import Context
-from vault_engine.config import STATE_DIR, find_vault
+from vault_engine.config import find_vault
 from vault_engine.daemon import protocol
-from vault_engine.indexing.watch_state import HEALTH_FILE, SOCKET_FILE, STALLED_AFTER
+from vault_engine.indexing.watch_state import STALLED_AFTER
+from vault_engine.layout import HEALTH_FILE, SOCKET_FILE, STATE_DIR
 
 log = logging.getLogger(__name__)
 

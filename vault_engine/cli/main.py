@@ -70,7 +70,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except VaultError as exc:
         if debug:
             raise
-        print(f"vault-engine: {terminal_safe(str(exc))}", file=sys.stderr)
+        print(f"vault-engine: {terminal_safe(describe(exc))}", file=sys.stderr)
         return exc.exit_code
     except KeyboardInterrupt:
         print("vault-engine: interrupted", file=sys.stderr)
@@ -79,6 +79,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         return 0
     finally:
         ctx.close()
+
+
+def describe(exc: VaultError) -> str:
+    """The library's message, led by the flag of the argument it is about (the library names
+    arguments, never flags: ``into`` is ``--into`` here and ``into`` to an MCP client)."""
+    return f"--{exc.argument.replace('_', '-')}: {exc}" if exc.argument else str(exc)
 
 
 def _not_utf8(arg: str) -> bool:

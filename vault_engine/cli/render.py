@@ -2,18 +2,17 @@
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from typing import Any
 
+from vault_engine.dates import utc_time
 from vault_engine.model import IndexReport, NoteView, ResolvedLink, SearchResult
 
 
 def iso(ts: float | None) -> str:
-    if ts is None:
-        return "never"
-    return dt.datetime.fromtimestamp(ts, dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    """``2026-03-14T10:22:00Z``, or ``never`` (a last index, a last reinforcement)."""
+    return utc_time(ts, "never")
 
 
 @contextmanager

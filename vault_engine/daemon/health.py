@@ -19,7 +19,8 @@ from collections import deque
 from typing import Any
 
 from vault_engine.config import Config
-from vault_engine.indexing.watch_state import SOCKET_FILE, health_path, write_health
+from vault_engine.indexing.watch_state import health_path, write_health
+from vault_engine.layout import SOCKET_FILE, STATE_DIR
 from vault_engine.model import IndexReport
 
 MAX_ERRORS = 10
@@ -35,7 +36,7 @@ class HealthRecorder:
         self._errors: deque[dict[str, Any]] = deque(maxlen=MAX_ERRORS)
         self._data: dict[str, Any] = {
             "pid": pid, "started": started, "state": "catching-up",
-            "socket": f".vault-engine/{SOCKET_FILE}", "last_event": None, "last_applied": None,
+            "socket": f"{STATE_DIR}/{SOCKET_FILE}", "last_event": None, "last_applied": None,
             "pending": 0, "oldest_pending": None, "lag_seconds": None, "batches": 0,
             "last_batch": None, "errors": [],
         }

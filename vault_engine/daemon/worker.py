@@ -22,8 +22,8 @@ from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
-from vault_engine.indexing.embedding import VECTORS_FILE
-from vault_engine.vault import LEDGER_FILE, Vault
+from vault_engine.layout import LEDGER_FILE, VECTORS_FILE, WHOOSH_DIR
+from vault_engine.vault import Vault
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -101,7 +101,7 @@ def _index_identity(vault: Vault) -> tuple:
     would keep answering from the old files (the model stays loaded: it is not a store)."""
     found = []
     index = vault.config.index_dir
-    for path in (index / "whoosh", index / LEDGER_FILE, index / VECTORS_FILE):
+    for path in (index / WHOOSH_DIR, index / LEDGER_FILE, index / VECTORS_FILE):
         try:
             info = os.stat(path)
             found.append((info.st_dev, info.st_ino))

@@ -28,7 +28,7 @@ from pathlib import Path
 from vault_engine.errors import IndexDamaged, ModelUnavailable
 from vault_engine.indexing.offtopic import measure_offtopic
 from vault_engine.parsing.sections import normalize_heading, section_body
-from vault_engine.stores.embedder import Embedder
+from vault_engine.stores.embedder import Embedder, usable_embedder
 from vault_engine.stores.ledger import Ledger
 from vault_engine.stores.shared_cache import SharedVectorCache
 from vault_engine.stores.vectors import FaissIndex, VectorCache
@@ -388,8 +388,6 @@ def drop_stale_vectors(ledger: Ledger, vectors: FaissIndex) -> int:
 
 # -- the phase as ``index`` and ``status`` see it -------------------------------------------
 
-VECTORS_FILE = "vectors.faiss"
-CACHE_FILE = "vector_cache.sqlite"
 ERROR_META = "semantic_error"
 QUERY_MODEL_META = "query_model_failed"  # "model and package versions<TAB>why" of a failed export
 
@@ -402,10 +400,7 @@ def embed_pending(ledger: Ledger, vectors: FaissIndex, cache_path, get_embedder:
     ``shared_root`` is the team's shared vector cache folder, if any."""
     notices: list[str] = []
     try:
-        embedder = get_embedder()
-        problem = embedder.problem()
-        if problem:  # found without loading anything
-            raise ModelUnavailable(problem)
+        embedder = usable_embedder(get_embedder)  # found without loading anything
         key = model_key(embedder)
         cache = VectorCache(cache_path, key)
         shared = SharedVectorCache(shared_root, key) if shared_root else None

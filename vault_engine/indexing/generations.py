@@ -23,20 +23,18 @@ from contextlib import closing
 from pathlib import Path
 
 from vault_engine.config import Config
+from vault_engine.layout import CACHES, CURRENT, GENERATION_PREFIX, QUERY_MODEL_PREFIX
 
-PREFIX = "g"
-CURRENT = "current"  # the generation readers use
 REPLACED_MARK = ".replaced"  # in a generation no longer current: when it stopped being
 REPLACED_GRACE = 60.0  # seconds a replaced generation is kept for readers under way
-CACHES = ("vector_cache.sqlite", "deadend_vectors.sqlite")  # SQLite: copied through the backup API
-SHARED = ("query-model-",)  # read-only files: hard-linked (or copied)
+SHARED = (QUERY_MODEL_PREFIX,)  # read-only files: hard-linked (or copied); CACHES are SQLite: copied
 
 
 def new_generation(config: Config) -> Path:
     """An empty generation folder beside the live one, with the caches carried over."""
     root = config.index_root
     root.mkdir(mode=0o700, parents=True, exist_ok=True)
-    target = root / f"{PREFIX}{time.time_ns()}-{os.getpid()}"
+    target = root / f"{GENERATION_PREFIX}{time.time_ns()}-{os.getpid()}"
     target.mkdir(mode=0o700)
     live = config.index_dir if config.index_dir.is_dir() else root  # an older release's layout
     for name in CACHES:

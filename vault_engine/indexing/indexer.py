@@ -295,14 +295,11 @@ class Indexer:
             if not note_ids:
                 return []
         rows = list(self.ledger.sections_for_index(note_ids))
-        tags = self.ledger.tags_of({r[1] for r in rows})
-        docs = []
-        for sid, nid, heading_path, text, heading, title, path, kind, project, tap in rows:
-            docs.append(LexicalDoc(
-                id=sid, note_id=nid, title=title, headings=" > ".join(json.loads(heading_path)),
-                body=section_body(text, heading), tags=" ".join(tags.get(nid, ())), path=path, kind=kind,
-                project=project or "", tap=tap))
-        return docs
+        tags = self.ledger.tags_of({r.note_id for r in rows})
+        return [LexicalDoc(id=r.id, note_id=r.note_id, title=r.title, headings=" > ".join(json.loads(r.heading_path)),
+                           body=section_body(r.text, r.heading), tags=" ".join(tags.get(r.note_id, ())), path=r.path,
+                           kind=r.kind, project=r.project or "", tap=r.tap)
+                for r in rows]
 
 
 def _vanished_twins(scan: Scan, known: dict, root) -> set[str]:

@@ -11,7 +11,6 @@ daemon (above) writes the file through :func:`write_health`.
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import os
 import time
@@ -19,11 +18,9 @@ from pathlib import Path
 from typing import Any
 
 from vault_engine.config import Config
+from vault_engine.dates import utc_time
+from vault_engine.layout import HEALTH_FILE, PID_FILE, SOCKET_FILE
 from vault_engine.locks import held_elsewhere
-
-HEALTH_FILE = "watch.json"  # in .vault-engine/, beside the pid lock and the socket
-PID_FILE = "daemon.pid"  # in .vault-engine/
-SOCKET_FILE = "daemon.sock"  # in .vault-engine/
 
 
 def health_path(config: Config) -> Path:
@@ -129,6 +126,5 @@ def heartbeat_age_text(h: dict[str, Any]) -> str:
 
 
 def _iso(ts: Any) -> str:
-    if not isinstance(ts, (int, float)):
-        return "never"
-    return dt.datetime.fromtimestamp(ts, dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    """A time read from watch.json (anything: the file is another process's), or ``never``."""
+    return utc_time(ts if isinstance(ts, (int, float)) else None, "never")

@@ -13,7 +13,6 @@ the folder is checked to resolve inside the vault, so no name or symlink can wri
 
 from __future__ import annotations
 
-import datetime as dt
 import difflib
 import os
 import re
@@ -22,6 +21,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from vault_engine.dates import utc_stamp, utc_time
 from vault_engine.errors import ConfigError, UnknownRef, VaultError
 from vault_engine.model import CONTROL_CHARACTERS
 from vault_engine.parsing.checkpoints import split_reason
@@ -143,7 +143,7 @@ def load_template(root: Path, table: Mapping[str, Any]) -> str:
 
 def render_checkpoint(template: str, draft: CheckpointDraft, now: float) -> str:
     """Fill the template's ``{{fields}}`` in one pass (values are never re-scanned)."""
-    created = dt.datetime.fromtimestamp(now, dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    created = utc_time(now, "")
     values = {
         "project": draft.project, "agent": draft.agent, "created": created,
         "title": checkpoint_title(draft),
@@ -197,7 +197,7 @@ def write_new(folder: Path, stem: str, text: str) -> Path:
 def write_checkpoint(root: Path, projects_dir: str, draft: CheckpointDraft, template: str,
                      now: float) -> str:
     """Write the checkpoint note; returns its vault-relative path."""
-    stamp = dt.datetime.fromtimestamp(now, dt.timezone.utc).strftime("%Y%m%dT%H%M%SZ")
+    stamp = utc_stamp(now)
     folder = checkpoint_folder(root, projects_dir, draft.project)
     path = write_new(folder, f"{stamp}-{draft.agent}", render_checkpoint(template, draft, now))
     return path.relative_to(root).as_posix()

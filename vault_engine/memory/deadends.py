@@ -20,7 +20,7 @@ from vault_engine.memory.render import render_interruption
 from vault_engine.refs import make_ref
 from vault_engine.stores.ledger import Ledger
 
-class SemanticArm(Protocol):
+class RulingArm(Protocol):
     """What a check needs from the embedding side (:class:`RulingEmbeddings` for real)."""
 
     def cosines(self, proposal: str, texts: Sequence[str]) -> list[float]:
@@ -112,7 +112,7 @@ def list_dead_ends(ledger: Ledger, project: str | None = None) -> list[Ruling]:
 
 def check_proposal(proposal: str, rulings: Sequence[Ruling], *, accepted: Accepted | None = None,
                    project: str | None = None, k: int = 3, settings: DeadendSettings = DeadendSettings(),
-                   semantic: SemanticArm | None = None, notices: Sequence[str] = ()) -> DeadendCheck:
+                   semantic: RulingArm | None = None, notices: Sequence[str] = ()) -> DeadendCheck:
     """Score the proposal against every ruling, raise those an arm accepts, best first."""
     notices = list(notices)
     evidence, semantic_ran = gather_evidence(proposal, rulings, semantic, notices, accepted)
@@ -151,7 +151,7 @@ def accepted_designs(ledger: Ledger) -> Accepted:
     return Accepted(ledger.accepted_texts(), ledger.first_accepted_of)
 
 
-def gather_evidence(proposal: str, rulings: Sequence[Ruling], semantic: SemanticArm | None, notices: list[str],
+def gather_evidence(proposal: str, rulings: Sequence[Ruling], semantic: RulingArm | None, notices: list[str],
                     accepted: Accepted | None = None) -> tuple[list[Evidence], bool]:
     """Both arms' evidence for every ruling, and whether the semantic arm ran (it is
     skipped, with a notice, when the model cannot be used)."""
@@ -181,7 +181,7 @@ def _with_chosen(rulings: Sequence[Ruling], accepted: Accepted | None) -> tuple[
     return tuple(replace(r, chosen=first.get(r.note_id)) for r in rulings)
 
 
-def _ruling_cosines(proposal: str, rulings: Sequence[Ruling], semantic: SemanticArm) -> list[float]:
+def _ruling_cosines(proposal: str, rulings: Sequence[Ruling], semantic: RulingArm) -> list[float]:
     """Each ruling's cosine with the proposal: the better of its text and its description."""
     texts = [r.text for r in rulings]
     described = [i for i, r in enumerate(rulings) if r.detail]

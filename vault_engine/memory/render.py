@@ -8,10 +8,11 @@ It neither softens ("you may wish to consider") nor forbids ("this will not work
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Sequence
 from dataclasses import replace
 from typing import TYPE_CHECKING
+
+from vault_engine.dates import utc_date, utc_time
 
 if TYPE_CHECKING:
     from vault_engine.memory.deadends import Ruling
@@ -27,17 +28,13 @@ def estimate_tokens(text: str) -> int:
 
 
 def iso_date(ts: float | None) -> str:
-    """``2026-03-14`` (UTC), or ``an unknown date``."""
-    if ts is None:
-        return "an unknown date"
-    return dt.datetime.fromtimestamp(ts, dt.timezone.utc).strftime("%Y-%m-%d")
+    """``2026-03-14`` (UTC), or ``an unknown date``: read inside a sentence."""
+    return utc_date(ts, "an unknown date")
 
 
 def iso_time(ts: float | None) -> str:
     """``2026-03-14T10:22:00Z``, or ``unknown``."""
-    if ts is None:
-        return "unknown"
-    return dt.datetime.fromtimestamp(ts, dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return utc_time(ts, "unknown")
 
 
 def render_interruption(proposal: str, rulings: Sequence[Ruling], project: str | None,

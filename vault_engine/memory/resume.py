@@ -25,7 +25,7 @@ from vault_engine.memory.render import estimate_tokens
 from vault_engine.parsing.checkpoints import checkpoint_parts
 from vault_engine.parsing.frontmatter import parse_time
 from vault_engine.parsing.sections import section_body
-from vault_engine.retrieval.decay import age_days, decay_multiplier
+from vault_engine.retrieval.decay import decay_multiplier, note_age
 from vault_engine.retrieval.follow import resolved_link
 from vault_engine.retrieval.lookup import find_section, section_ref
 from vault_engine.stores.ledger import Ledger, NoteRow, SectionRow
@@ -126,7 +126,7 @@ def _key(r: Ruling) -> str:
 def gather_brief(ledger: Ledger, config: Config, project: str, now: float,
                  settings: DeadendSettings = DeadendSettings()) -> ResumeBrief:
     """Everything the brief could show, before any budget is applied."""
-    notes = ledger.notes("WHERE project=? AND kind IN ('checkpoint', 'working-note')", (project,))
+    notes = ledger.notes(project=project, kinds=("checkpoint", "working-note"))
     checkpoints = [n for n in notes if n.kind == "checkpoint"]
     latest = max(checkpoints, key=lambda n: (created_time(n), n.path)) if checkpoints else None
     brief = checkpoint_brief(ledger, latest) if latest else None
@@ -215,7 +215,7 @@ def linked_notes(ledger: Ledger, config: Config, checkpoint: NoteRow, now: float
         sections = ledger.sections_of(note.id)
         section = find_section(sections, link.subpath) if link.subpath else None
         was = reinforced.get(note.path)
-        age = age_days(now, note.doc_time, was.last_at if was else None, note.mtime_ns / 1e9)
+        age = note_age(now, note, was.last_at if was else None)
         found[link.ref] = LinkedBrief(link.ref, note.path, note.title, note.kind, note.tap,
                                       decay_multiplier(config.tap(note.tap), age), age,
                                       head(_excerpt(section, sections), LINKED_EXCERPT_CHARS))

@@ -14,9 +14,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from vault_engine.errors import ModelUnavailable
-from vault_engine.stores.embedder import Embedder
+from vault_engine.stores.embedder import Embedder, usable_embedder
 
-CACHE_FILE = "deadend_vectors.sqlite"
 RECIPE = "deadend-text;v1"  # bump when what a text is embedded as changes
 
 
@@ -30,12 +29,9 @@ def open_ruling_arm(get_embedder: Callable[[], Embedder],
     """The semantic arm, or None and the one line saying why it cannot run (found without
     loading the model; the lexical arm still answers)."""
     try:
-        embedder = get_embedder()
-        problem = embedder.problem()
+        embedder = usable_embedder(get_embedder)
     except ModelUnavailable as exc:
-        problem = str(exc)
-    if problem:
-        return None, f"{problem}: only the lexical arm ran"
+        return None, f"{exc}: only the lexical arm ran"
     return RulingEmbeddings(embedder, cache_path), None
 
 

@@ -30,6 +30,11 @@ def age_days(now: float, doc_time: float | None, reinforced_at: float | None,
     return max(0.0, (now - max(dated)) / SECONDS_PER_DAY)
 
 
+def note_age(now: float, note: NoteRow, reinforced_at: float | None) -> float:
+    """Days since a note was last written or reinforced: its own date, else its file time."""
+    return age_days(now, note.doc_time, reinforced_at, note.mtime_ns / 1e9)
+
+
 def decay_multiplier(tap: TapConfig, age: float) -> float:
     """The tap's multiplier for a document of this age (1.0 for a tap without half-life)."""
     if tap.half_life_days is None:
@@ -47,7 +52,7 @@ def decay_rows(notes: Iterable[NoteRow], reinforced: Mapping[str, Reinforced],
         if tap is None:
             continue
         was = reinforced.get(note.path)
-        age = age_days(now, note.doc_time, was.last_at if was else None, note.mtime_ns / 1e9)
+        age = note_age(now, note, was.last_at if was else None)
         rows.append(DecayRow(make_ref(note.path, None, note.notion_id), note.path, note.title,
                              tap.name, age, decay_multiplier(tap, age), tap.half_life_days,
                              tap.floor, was.last_at if was else None, was.count if was else 0))

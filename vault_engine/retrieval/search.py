@@ -18,7 +18,7 @@ from vault_engine.model import Hit, ResolvedLink, Scores, SearchResult
 from vault_engine.parsing.sections import section_body
 from vault_engine.retrieval.confidence import Evidence, MissRule, confidence
 from vault_engine.retrieval.coverage import section_coverage, term_weights
-from vault_engine.retrieval.decay import age_days, decay_multiplier
+from vault_engine.retrieval.decay import decay_multiplier, note_age
 from vault_engine.retrieval.follow import follow_targets, links_in_lines, resolved_link
 from vault_engine.retrieval.fusion import Fused, fuse_lexical, fuse_rrf, fuse_semantic
 from vault_engine.retrieval.lookup import find_section, section_ref
@@ -143,7 +143,7 @@ class Searcher:
         return found, set(sections)
 
     def _decay(self, note: NoteRow, reinforced_at: float | None, now: float) -> tuple[float, float]:
-        age = age_days(now, note.doc_time, reinforced_at, note.mtime_ns / 1e9)
+        age = note_age(now, note, reinforced_at)
         return decay_multiplier(self.config.tap(note.tap), age), age
 
     def _hit(self, c: _Candidate, terms: set[str], via: str | None = None) -> Hit:

@@ -12,7 +12,7 @@ from collections.abc import Container, Iterable
 
 from vault_engine.errors import ModelUnavailable
 from vault_engine.indexing.embedding import MODEL_META, model_key, vector_damage
-from vault_engine.stores.embedder import Embedder
+from vault_engine.stores.embedder import Embedder, usable_embedder
 from vault_engine.stores.ledger import Ledger
 from vault_engine.stores.vectors import FaissIndex
 
@@ -46,10 +46,7 @@ def open_arm(ledger: Ledger, vectors: FaissIndex, get_embedder, *,
     sections have vectors, made by the configured model, and that model loads. ``required``
     (``search --semantic``) turns the notice into a :class:`ModelUnavailable` error."""
     try:
-        embedder = get_embedder()
-        problem = embedder.problem()
-        if problem:
-            raise ModelUnavailable(problem)
+        embedder = usable_embedder(get_embedder)
         if not ledger.embedded_ids_exist():
             raise ModelUnavailable("no section has vectors yet: run `vault-engine index`")
         damage = vector_damage(ledger, vectors)

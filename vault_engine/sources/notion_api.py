@@ -303,8 +303,8 @@ class Sync:
             renamed=tuple(result.renamed), not_fetched=self.not_fetched,
             gone=tuple(n.rel_path for n in gone), pruned=tuple(pruned),
             problems=tuple(self.problems + result.problems),
-            notices=(f"{len(gone)} note(s) of pages Notion no longer has are kept; run again "
-                     "with --prune to delete them",) if gone and not prune else (),
+            notices=(f"{len(gone)} note(s) of pages Notion no longer has are kept; a sync that "
+                     "prunes deletes them",) if gone and not prune else (),
         )
 
     def _pull(self, page: dict | None, ident: str, why: str) -> None:
@@ -372,7 +372,7 @@ class Sync:
         note = self.existing.get(ident)
         if note is not None:
             self.gone_ids.add(ident)
-            action = f"its note {note.rel_path} is kept (--prune deletes it)"
+            action = f"its note {note.rel_path} is kept (a sync that prunes deletes it)"
         else:
             action = f"check the id in {why}, and that the page is shared with the integration"
         self.problems.append(Problem(f"notion://{ident}", f"Notion has no such page ({reason}): {action}"))

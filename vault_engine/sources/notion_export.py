@@ -347,5 +347,5 @@ def _notices(config: Config, into: str, unplaced: int, gone: list, prune: bool) 
                        "not copied")
     if gone and not prune:
         notices.append(f"{len(gone)} note(s) in {into}/ are no longer in the export: kept; "
-                       "run again with --prune to delete them")
+                       "an import that prunes deletes them")
     return tuple(notices)

@@ -18,7 +18,6 @@ and hand them to :class:`PageWriter`. The writer owns the rules every Notion not
 
 from __future__ import annotations
 
-import datetime as dt
 import hashlib
 import os
 import re
@@ -29,6 +28,7 @@ from pathlib import Path
 from typing import Any
 
 from vault_engine.config import Config
+from vault_engine.dates import utc_time
 from vault_engine.errors import NotionError
 from vault_engine.parsing.frontmatter import parse_time, split_frontmatter
 from vault_engine.paths import IGNORED_DIRS
@@ -77,7 +77,7 @@ def body_digest(body: str) -> str:
 
 def iso_utc(ts: float) -> str:
     """Unix seconds as ``2026-11-29T10:00:00Z``."""
-    return dt.datetime.fromtimestamp(ts, dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    return utc_time(ts, "")
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,19 +111,19 @@ class NotionPage:
 
 
 def check_into(root: Path, into: str) -> str:
-    """The ``--into`` folder as a clean vault-relative path, or NotionError when it would
+    """The ``into`` folder as a clean vault-relative path, or NotionError when it would
     leave the vault or land in a folder vault-engine never indexes."""
     rel = into.strip().replace("\\", "/").strip("/")
     parts = [p for p in rel.split("/") if p not in ("", ".")]
     if into.strip().startswith("/") or not parts or ".." in parts or parts[0] in IGNORED_DIRS:
-        raise NotionError(f"--into {into!r} must name a folder inside the vault, e.g. notion "
-                          "(no absolute path, no '..', not .vault-engine/.obsidian/.git/.trash)")
+        raise NotionError(f"the folder for notes {into!r} must name a folder inside the vault, e.g. notion "
+                          "(no absolute path, no '..', not .vault-engine/.obsidian/.git/.trash)", argument="into")
     rel = "/".join(parts)
     real_root = os.path.realpath(root)
     real = os.path.realpath(root / rel)
     if real != real_root and not real.startswith(real_root + os.sep):
-        raise NotionError(f"--into {into!r} leads outside the vault (a symlink?): pick a real "
-                          "folder inside the vault")
+        raise NotionError(f"the folder for notes {into!r} leads outside the vault (a symlink?): pick a real "
+                          "folder inside the vault", argument="into")
     return rel
 
 

@@ -4,8 +4,9 @@ Whoosh scores a query document at a time, through a tree of Python matcher objec
 term and field) that is asked for every posting's id, weight and field length. At 50,000
 sections that tree was 85% of a search (25 ms of a 32 ms lexical query, profiled with
 cProfile on bench/bench_embed.py's vault). The same sum, accumulated per term into a dict
-from each block's id and weight arrays and a table of the field's length bytes, costs about
-7 ms (bench/RESULTS.md): pure Python still, so a cold CLI search imports nothing new.
+from each block's id and weight arrays and a table of the field's length bytes, costs a
+fraction of that (bench/RESULTS.md, *Hybrid search*: "Whoosh BM25"): pure Python still, so a
+cold CLI search imports nothing new.
 
 The scores are Whoosh's to the last bits: the same formula (``whoosh.scoring.bm25``: per
 field, ``idf * tf * (K1 + 1) / (tf + K1 * (1 - B + B * length / average length))``), the same

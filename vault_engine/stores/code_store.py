@@ -17,8 +17,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from vault_engine.errors import IndexDamaged, IndexMissing
+from vault_engine.layout import CODE_FILE  # noqa: F401  (re-exported: the name lives in layout.py)
 
-CODE_FILE = "code.sqlite"
 VERSION = "2"  # 2: unresolved calls counted per file
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);

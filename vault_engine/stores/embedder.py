@@ -17,6 +17,7 @@ import json
 import logging
 import os
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
@@ -81,6 +82,17 @@ class Embedder(Protocol):
 
     def has_query_model(self) -> bool:
         """Whether the fast query path is there (without loading it)."""
+
+
+def usable_embedder(get_embedder: Callable[[], Embedder]) -> Embedder:
+    """The configured embedder, or :class:`ModelUnavailable` saying why it would not load,
+    found without loading it: the one check every embedding arm (search, ``deadend check``,
+    ``index``) makes before it runs, each turning the error into its own notice."""
+    embedder = get_embedder()
+    problem = embedder.problem()
+    if problem:
+        raise ModelUnavailable(problem)
+    return embedder
 
 
 # Exports this process made or accepted, by file name (the name is a digest of the model, its
@@ -219,7 +231,7 @@ class SentenceTransformerEmbedder:
 
     @cached_property
     def model(self):
-        """The loaded SentenceTransformer (imports torch: about 5 s cold)."""
+        """The loaded SentenceTransformer (imports torch: seconds in a cold process, bench/RESULTS.md)."""
         problem = self.problem()
         if problem:  # found without importing torch: fail in milliseconds, not seconds
             raise ModelUnavailable(problem)
@@ -363,8 +375,9 @@ class SentenceTransformerEmbedder:
             self.model  # loads the model, or raises why it cannot
 
     def embed_queries(self, texts: list[str]):
-        """Through the ONNX export when there is one (about 4 ms a query, no torch), else
-        the model: the same vectors either way (within 1e-4, checked at export)."""
+        """Through the ONNX export when there is one (no torch, several times faster:
+        bench/RESULTS.md), else the model: the same vectors either way (within 1e-4, checked
+        at export)."""
         self.prepare_queries()
         encoder = self._query_encoder
         return encoder.embed(texts) if encoder else self.embed(texts)

@@ -18,10 +18,11 @@ from vault_engine.errors import IndexDamaged
 from vault_engine.model import ParsedNote, Section
 from vault_engine.parsing.checkpoints import lead_sentence, match_text
 from vault_engine.stores.ledger_schema import (DEAD_END_COLUMNS, MIGRATIONS, NOTE_COLUMNS, SCHEMA,
-                                              SCHEMA_VERSION, SECTION_COLUMNS, DeadEndRow, KnownFile, NoteRow,
-                                              SectionRow, dead_end_row, note_row, section_row)
+                                              SCHEMA_VERSION, SECTION_COLUMNS, DeadEndRow, IndexedSection, KnownFile,
+                                              NoteRow, SectionRow, dead_end_row, note_row, section_row)
 from vault_engine.stores.lexical import analyze
 from vault_engine.stores.reinforcements import Reinforced
+from vault_engine.stores.sql import rows_in
 
 class Ledger:
     """One SQLite connection over ``ledger.sqlite``. Not shared across threads."""
@@ -223,10 +224,6 @@ class Ledger:
         row = self.db.execute("SELECT id FROM notes WHERE path=?", (path,)).fetchone()
         return row[0] if row else None
 
-    def note(self, note_id: int) -> NoteRow | None:
-        row = self.db.execute(f"SELECT {NOTE_COLUMNS} FROM notes WHERE id=?", (note_id,)).fetchone()
-        return note_row(row) if row else None
-
     def note_by_path(self, path: str, *, casefold: bool = False) -> NoteRow | None:
         where = "path=? COLLATE NOCASE" if casefold else "path=?"
         row = self.db.execute(f"SELECT {NOTE_COLUMNS} FROM notes WHERE {where}", (path,)).fetchone()
@@ -237,18 +234,23 @@ class Ledger:
             f"SELECT {NOTE_COLUMNS} FROM notes WHERE notion_id=?", (notion_id.lower(),)).fetchone()
         return note_row(row) if row else None
 
-    def notes(self, where: str = "", params: tuple = ()) -> list[NoteRow]:
-        sql = f"SELECT {NOTE_COLUMNS} FROM notes {where}"
-        return [note_row(r) for r in self.db.execute(sql, params)]
+    def notes(self, *, project: str | None = None, kinds: Iterable[str] | None = None) -> list[NoteRow]:
+        """Every note, or those of ``project`` and of one of ``kinds`` when given (in no
+        promised order: callers that show them sort them)."""
+        clauses, params = [], []
+        if project is not None:
+            clauses.append("project=?")
+            params.append(project)
+        if kinds is not None:
+            kinds = list(kinds)
+            clauses.append(f"kind IN ({','.join('?' * len(kinds))})")
+            params += kinds
+        where = f" WHERE {' AND '.join(clauses)}" if clauses else ""
+        return [note_row(r) for r in self.db.execute(f"SELECT {NOTE_COLUMNS} FROM notes{where}", params)]
 
     def notes_by_ids(self, ids: Iterable[int]) -> dict[int, NoteRow]:
-        ids = list(set(ids))
-        found: dict[int, NoteRow] = {}
-        for chunk in _chunks(ids, 500):
-            marks = ",".join("?" * len(chunk))
-            for row in self.db.execute(f"SELECT {NOTE_COLUMNS} FROM notes WHERE id IN ({marks})", chunk):
-                found[row[0]] = note_row(row)
-        return found
+        rows = rows_in(self.db, f"SELECT {NOTE_COLUMNS} FROM notes WHERE id IN ({{marks}})", set(ids))
+        return {row[0]: note_row(row) for row in rows}
 
     def sections_of(self, note_id: int) -> list[SectionRow]:
         rows = self.db.execute(
@@ -256,13 +258,8 @@ class Ledger:
         return [section_row(r) for r in rows]
 
     def sections_by_ids(self, ids: Iterable[int]) -> dict[int, SectionRow]:
-        ids = list(set(ids))
-        found: dict[int, SectionRow] = {}
-        for chunk in _chunks(ids, 500):
-            marks = ",".join("?" * len(chunk))
-            for row in self.db.execute(f"SELECT {SECTION_COLUMNS} FROM sections WHERE id IN ({marks})", chunk):
-                found[row[0]] = section_row(row)
-        return found
+        rows = rows_in(self.db, f"SELECT {SECTION_COLUMNS} FROM sections WHERE id IN ({{marks}})", set(ids))
+        return {row[0]: section_row(row) for row in rows}
 
     def section_ids_where(self, kind: str | None, project: str | None, tap: str | None) -> set[int]:
         """Ids of the sections of notes matching every given filter (None: any)."""
@@ -273,12 +270,8 @@ class Ledger:
         return {r[0] for r in self.db.execute(sql, [v for _, v in clauses])}
 
     def section_ids_of_paths(self, paths: Iterable[str]) -> list[int]:
-        ids: list[int] = []
-        for chunk in _chunks(list(paths), 500):
-            marks = ",".join("?" * len(chunk))
-            ids += [r[0] for r in self.db.execute(
-                f"SELECT s.id FROM sections s JOIN notes n ON n.id=s.note_id WHERE n.path IN ({marks})", chunk)]
-        return ids
+        return [r[0] for r in rows_in(
+            self.db, "SELECT s.id FROM sections s JOIN notes n ON n.id=s.note_id WHERE n.path IN ({marks})", paths)]
 
     def links_of(self, note_id: int) -> list[sqlite3.Row]:
         return self._links("WHERE l.note_id=? ORDER BY l.line, l.id", (note_id,))
@@ -308,14 +301,10 @@ class Ledger:
         if keys is None:
             return self.db.execute(sql).fetchall()
         rows: dict[int, tuple] = {}
-        for chunk in _chunks(sorted(set(keys)), 500):
-            marks = ",".join("?" * len(chunk))
-            for r in self.db.execute(f"{sql} WHERE l.target_key IN ({marks})", chunk):
-                rows[r[0]] = r
-        for chunk in _chunks(sorted(set(note_ids)), 500):
-            marks = ",".join("?" * len(chunk))
-            for r in self.db.execute(f"{sql} WHERE l.note_id IN ({marks})", chunk):
-                rows[r[0]] = r
+        for r in rows_in(self.db, sql + " WHERE l.target_key IN ({marks})", sorted(set(keys))):
+            rows[r[0]] = r
+        for r in rows_in(self.db, sql + " WHERE l.note_id IN ({marks})", sorted(set(note_ids))):
+            rows[r[0]] = r
         return list(rows.values())
 
     def note_paths(self) -> list[str]:
@@ -350,17 +339,13 @@ class Ledger:
             "skipped": one("SELECT COUNT(*) FROM skipped"),
         }
 
-    def sections_for_index(self, note_ids: Iterable[int] | None = None) -> Iterator[tuple]:
-        """Rows the search indexes need, section and note fields joined: (section id, note id,
-        heading path JSON, text, heading, title, path, kind, project, tap)."""
+    def sections_for_index(self, note_ids: Iterable[int] | None = None) -> Iterator[IndexedSection]:
+        """What the search indexes need of each section (of these notes, or all)."""
         sql = ("SELECT s.id, s.note_id, s.heading_path, s.text, s.heading, n.title, n.path, n.kind,"
                " n.project, n.tap FROM sections s JOIN notes n ON n.id=s.note_id")
-        if note_ids is None:
-            yield from self.db.execute(sql)
-            return
-        for chunk in _chunks(list(note_ids), 500):
-            marks = ",".join("?" * len(chunk))
-            yield from self.db.execute(f"{sql} WHERE s.note_id IN ({marks})", chunk)
+        rows = self.db.execute(sql) if note_ids is None else rows_in(
+            self.db, sql + " WHERE s.note_id IN ({marks})", note_ids)
+        yield from map(IndexedSection._make, rows)
 
     def dead_end_rows(self, project: str | None = None, note_id: int | None = None) -> list[DeadEndRow]:
         """Recorded dead ends joined with their notes, in vault order."""
@@ -380,22 +365,14 @@ class Ledger:
     def first_accepted_of(self, note_ids: Iterable[int]) -> dict[int, tuple[str, str | None]]:
         """The first statement of what each of these notes records as chosen, with the heading
         it was written under (None: a record's ``Chosen option`` line)."""
-        found: dict[int, tuple[str, str | None]] = {}
-        for chunk in _chunks(sorted(set(note_ids)), 500):
-            marks = ",".join("?" * len(chunk))
-            for note_id, text, heading in self.db.execute(
-                    f"SELECT note_id, text, heading FROM accepted WHERE note_id IN ({marks}) AND ord = "
-                    "(SELECT MIN(ord) FROM accepted a WHERE a.note_id = accepted.note_id)", chunk):
-                found[note_id] = (text, heading)
-        return found
+        rows = rows_in(self.db, "SELECT note_id, text, heading FROM accepted WHERE note_id IN ({marks}) AND ord = "
+                       "(SELECT MIN(ord) FROM accepted a WHERE a.note_id = accepted.note_id)", sorted(set(note_ids)))
+        return {note_id: (text, heading) for note_id, text, heading in rows}
 
     def tags_of(self, note_ids: Iterable[int]) -> dict[int, list[str]]:
         found: dict[int, list[str]] = {}
-        for chunk in _chunks(list(set(note_ids)), 500):
-            marks = ",".join("?" * len(chunk))
-            for note_id, tag in self.db.execute(
-                    f"SELECT note_id, tag FROM tags WHERE note_id IN ({marks})", chunk):
-                found.setdefault(note_id, []).append(tag)
+        for note_id, tag in rows_in(self.db, "SELECT note_id, tag FROM tags WHERE note_id IN ({marks})", set(note_ids)):
+            found.setdefault(note_id, []).append(tag)
         return found
 
     # -- embedded state: which sections have vectors in vectors.faiss ------------------------
@@ -411,25 +388,18 @@ class Ledger:
 
     def texts_to_embed(self, section_ids: list[int]) -> list[tuple[int, str, str, tuple[str, ...], str]]:
         """(section id, text hash, note title, heading path, text), in the order asked."""
-        found = {}
-        for chunk in _chunks(section_ids, 500):
-            marks = ",".join("?" * len(chunk))
-            for sid, digest, title, path, text in self.db.execute(
-                    "SELECT s.id, s.hash, n.title, s.heading_path, s.text FROM sections s"
-                    f" JOIN notes n ON n.id=s.note_id WHERE s.id IN ({marks})", chunk):
-                found[sid] = (sid, digest, title, tuple(json.loads(path)), text)
+        found = {sid: (sid, digest, title, tuple(json.loads(path)), text)
+                 for sid, digest, title, path, text in rows_in(
+                     self.db, "SELECT s.id, s.hash, n.title, s.heading_path, s.text FROM sections s"
+                     " JOIN notes n ON n.id=s.note_id WHERE s.id IN ({marks})", section_ids)}
         return [found[i] for i in section_ids if i in found]
 
     def embedded_ids(self, among: Iterable[int] | None = None) -> set[int]:
         """Ids of embedded sections (only those in ``among`` when given)."""
         if among is None:
             return {r[0] for r in self.db.execute("SELECT section_id FROM embedded")}
-        found: set[int] = set()
-        for chunk in _chunks(list(set(among)), 500):
-            marks = ",".join("?" * len(chunk))
-            found.update(r[0] for r in self.db.execute(
-                f"SELECT section_id FROM embedded WHERE section_id IN ({marks})", chunk))
-        return found
+        return {r[0] for r in rows_in(self.db, "SELECT section_id FROM embedded WHERE section_id IN ({marks})",
+                                      set(among))}
 
     def mark_embedded(self, rows: Iterable[tuple[int, int]]) -> None:
         """Record (section id, window count) pairs whose vectors were saved."""
@@ -456,8 +426,9 @@ class Ledger:
     def semantic_coverage(self) -> float:
         """Embedded sections / all sections (1.0 for an empty vault: nothing is missing).
 
-        Every search reports it, and counting 50,000 rows twice took 2.8 ms of a 34 ms
-        search: the answer is kept until a write, ours or another process's, changes it."""
+        Every search reports it, and counting every row twice was a visible share of a search
+        at 50,000 sections (bench/RESULTS.md, *Hybrid search*): the answer is kept until a
+        write, ours or another process's, changes it."""
         version = (self.db.execute("PRAGMA data_version").fetchone()[0], self.db.total_changes)
         if self._coverage is None or self._coverage[0] != version:
             sections = self.section_count()
@@ -485,22 +456,7 @@ class Ledger:
             self.set_meta("reinforce_offset", str(offset))
 
     def reinforced_at(self, paths: Iterable[str]) -> dict[str, float]:
-        found: dict[str, float] = {}
-        for chunk in _chunks(list(set(paths)), 500):
-            marks = ",".join("?" * len(chunk))
-            found.update(self.db.execute(
-                f"SELECT path, last_at FROM reinforcements WHERE path IN ({marks})", chunk).fetchall())
-        return found
-
-
-SQLITE_CORRUPT, SQLITE_NOTADB = 11, 26  # primary result codes of a damaged file
-
-
-def is_corruption(exc: BaseException) -> bool:
-    """An SQLite error that says the file is damaged (not busy, not locked, not full)."""
-    code = getattr(exc, "sqlite_errorcode", None)
-    return isinstance(exc, sqlite3.DatabaseError) and code is not None and code & 0xFF in (
-        SQLITE_CORRUPT, SQLITE_NOTADB)
+        return dict(rows_in(self.db, "SELECT path, last_at FROM reinforcements WHERE path IN ({marks})", set(paths)))
 
 
 def damaged(path: Path, exc: Exception) -> IndexDamaged:
@@ -524,7 +480,3 @@ def section_hash(title: str, section: Section) -> str:
     digest.update(section.text.encode())
     return digest.hexdigest()
 
-
-def _chunks(items: list, size: int) -> Iterator[list]:
-    for i in range(0, len(items), size):
-        yield items[i:i + size]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 SCHEMA_VERSION = 8  # 2: dead_ends, 3: embedded, 4: dead_ends.terms, 5: apostrophes, 6: 2 Whoosh fields,
 # 7: one Whoosh field, empty headings folded into their subsection, 8: decision records, accepted
@@ -183,6 +183,21 @@ class DeadEndRow:
     project: str | None
     mtime_ns: int
     notion_id: str | None
+
+
+class IndexedSection(NamedTuple):
+    """A section with the note fields the search indexes need (a tuple: read in bulk)."""
+
+    id: int
+    note_id: int
+    heading_path: str  # JSON, as stored
+    text: str
+    heading: str | None
+    title: str
+    path: str
+    kind: str
+    project: str | None
+    tap: str
 
 
 DEAD_END_COLUMNS = ("d.text, d.reason, d.source, d.line, d.heading, d.slug, d.agent, d.at, d.detail, d.terms,"

@@ -1,9 +1,10 @@
 """Vectors without torch: the embedding model exported once to ONNX, run by ONNX Runtime.
 
 A search or a ``deadend check`` embeds one short text. Through sentence-transformers that
-costs the torch import (about 5 s in a cold process) and about 12 ms per query, most of it
-Python glue around small tensor operations. The same network exported to ONNX loads in a
-quarter of a second without torch and embeds a query in about 4 ms. ``index`` embeds the
+costs the torch import (seconds in a cold process) and Python glue around small tensor
+operations on every query. The same network exported to ONNX loads without torch and embeds
+a query several times faster (the figures: bench/RESULTS.md, *Cold queries with the model*
+and *Hybrid search*, "query embedding"). ``index`` embeds the
 vault's sections through the same export (:meth:`OnnxQueryEncoder.embed_batched`: padded
 batches of similar length), so a small edit is embedded without torch too.
 
@@ -25,12 +26,14 @@ import warnings
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from vault_engine.layout import QUERY_MODEL_PREFIX
+
 if TYPE_CHECKING:
     import numpy as np
 
 log = logging.getLogger(__name__)
 
-FILE_PREFIX = "query-model-"
+FILE_PREFIX = QUERY_MODEL_PREFIX  # in the generation folder (vault_engine/layout.py)
 FORMAT = "fused-batched-v2"  # in the file digest: exports of older releases were not checked padded
 DOCUMENT_BATCH = 2  # texts per run for documents: measured fastest (bench/bench_embed.py notes)
 MAX_DIFFERENCE = 1e-4  # largest coordinate difference from the model's own vector that is kept

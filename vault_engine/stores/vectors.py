@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from vault_engine.errors import IndexDamaged
-from vault_engine.stores.ledger import is_corruption
+from vault_engine.stores.sql import is_corruption, rows_in
 
 if TYPE_CHECKING:
     import numpy as np
@@ -290,16 +290,10 @@ class VectorCache:
     def _get_many(self, wanted: list[str]) -> dict[str, np.ndarray]:
         import numpy as np
 
-        found = {}
-        for start in range(0, len(wanted), 500):
-            chunk = wanted[start:start + 500]
-            marks = ",".join("?" * len(chunk))
-            rows = self.db.execute(
-                f"SELECT hash, windows, dim, data FROM vectors WHERE model=? AND hash IN ({marks})",
-                (self.model_key, *chunk))
-            for digest, windows, dim, data in rows:
-                found[digest] = np.frombuffer(data, dtype=np.float32).reshape(windows, dim)
-        return found
+        rows = rows_in(self.db, "SELECT hash, windows, dim, data FROM vectors WHERE model=? AND hash IN ({marks})",
+                       wanted, (self.model_key,))
+        return {digest: np.frombuffer(data, dtype=np.float32).reshape(windows, dim)
+                for digest, windows, dim, data in rows}
 
     def put_many(self, items: dict[str, np.ndarray]) -> None:
         """Store each text hash's window vectors (rows in window order), in one commit."""

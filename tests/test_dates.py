@@ -1,0 +1,17 @@
+"""Times as text (vault_engine/dates.py): UTC, and the caller's word for no time."""
+
+from vault_engine.dates import utc_date, utc_stamp, utc_time
+
+T = 1_794_651_720.0  # 2026-11-14T10:22:00Z
+
+
+def test_times_are_utc_in_three_shapes():
+    assert utc_date(T, "-") == "2026-11-14"
+    assert utc_time(T, "-") == "2026-11-14T10:22:00Z"
+    assert utc_stamp(T) == "20261114T102200Z"
+
+
+def test_no_time_reads_as_the_callers_word():
+    assert utc_date(None, "an unknown date") == "an unknown date"
+    assert utc_time(None, "never") == "never"
+    assert utc_date(0.0, "never") == "1970-01-01"  # the epoch is a time, not an absence

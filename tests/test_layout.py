@@ -1,0 +1,37 @@
+"""The names under .vault-engine/ live in one module (vault_engine/layout.py)."""
+
+import ast
+from pathlib import Path
+
+from vault_engine import layout
+
+PACKAGE = Path(__file__).resolve().parent.parent / "vault_engine"
+FILE_NAMES = {value for name, value in vars(layout).items()
+              if name.isupper() and isinstance(value, str) and "." in value}
+
+
+def literals(tree: ast.AST) -> set[str]:
+    """Every string constant of a module that is not a docstring."""
+    docstrings = {id(node.body[0].value) for node in ast.walk(tree)
+                  if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef))
+                  and node.body and isinstance(node.body[0], ast.Expr)
+                  and isinstance(node.body[0].value, ast.Constant)}
+    return {node.value for node in ast.walk(tree)
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and id(node) not in docstrings}
+
+
+def test_the_file_names_are_spelled_only_in_layout():
+    assert {"ledger.sqlite", "vectors.faiss", "write.lock", "daemon.sock", ".vault-engine"} <= FILE_NAMES
+    spelled = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        if path.name == "layout.py":
+            continue
+        found = literals(ast.parse(path.read_text())) & FILE_NAMES
+        if found:
+            spelled[str(path.relative_to(PACKAGE))] = sorted(found)
+    assert not spelled, f"import these names from vault_engine.layout: {spelled}"
+
+
+def test_the_layout_imports_nothing():  # the daemon client reads it on its fast path
+    tree = ast.parse((PACKAGE / "layout.py").read_text())
+    assert not [n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))]
