@@ -262,6 +262,7 @@ class NoteView:
     meta: dict[str, Any] = field(default_factory=dict)
     links: tuple[ResolvedLink, ...] = ()
     sections: tuple[str, ...] = ()
+    followed: tuple[Any, ...] = ()  # --follow: code_model.FollowedNote, the sections it links to
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -278,6 +279,7 @@ class NoteView:
             "sections": list(self.sections),
             "links": [link.to_json() for link in self.links],
             "text": self.text,
+            "followed": [f.to_json() for f in self.followed],
         }
 
 

@@ -436,23 +436,31 @@ class Vault:
         return held_elsewhere(self.config.state_dir / WRITE_LOCK)
 
     @_operation
-    def show(self, ref: str) -> NoteView | CodeView:
+    def show(self, ref: str, *, follow: int = 0) -> NoteView | CodeView:
         """A note (whole text, read from the file) or one section of it; for a code ref
-        (``path#Qualified.name``), the symbol's lines, numbered."""
+        (``path#Qualified.name``), the symbol's lines, numbered. ``follow`` (0..5): also the
+        sections a note links to, or a code ref's why notes, that many hops deep."""
+        _check_follow(follow)
         ledger = self._require_index()
         if (self.config.index_dir / "code.sqlite").exists() and self._code_queries().is_code_ref(ref):
-            return self._code_queries().show(ref)
+            return self._code_queries().show(ref, follow)
         note, section = lookup_ref(ledger, ref)
         links = tuple(resolved_link(r) for r in ledger.links_of(note.id))
         sections = tuple(s.heading for s in ledger.sections_of(note.id) if s.heading)
         if section is not None:
-            return NoteView(section_ref(note, section), note.path, note.title, note.kind, note.tap,
+            links = links_in_lines(links, section.line_start, section.line_end)
+            view = NoteView(section_ref(note, section), note.path, note.title, note.kind, note.tap,
                             note.project, section.heading, section.line_start, section.line_end,
-                            section.text, note.meta,
-                            links_in_lines(links, section.line_start, section.line_end), sections)
-        text = self._read_text(note.path)
-        return NoteView(section_ref(note, None), note.path, note.title, note.kind, note.tap,
-                        note.project, None, 1, text.count("\n") + 1, text, note.meta, links, sections)
+                            section.text, note.meta, links, sections)
+        else:
+            text = self._read_text(note.path)
+            view = NoteView(section_ref(note, None), note.path, note.title, note.kind, note.tap,
+                            note.project, None, 1, text.count("\n") + 1, text, note.meta, links, sections)
+        if follow:
+            from vault_engine.retrieval.code.followed import follow_links
+
+            view = replace(view, followed=follow_links(ledger, view.ref, links, follow, {view.ref, note.path}))
+        return view
 
     def _read_text(self, rel_path: str) -> str:
         path = self.root / rel_path
@@ -496,29 +504,41 @@ class Vault:
         return self._code
 
     @_operation
-    def outline(self, path: str) -> Outline:
-        """A source file's symbols with spans, parameters, decorators and why links."""
-        return self._code_queries().outline(path)
+    def outline(self, path: str, *, follow: int = 0) -> Outline:
+        """A source file's symbols with spans, parameters, decorators and why links;
+        ``follow`` (0..5): what those why notes say, and that many hops of their links."""
+        _check_follow(follow)
+        return self._code_queries().outline(path, follow)
 
     @_operation
     def calls(self, symbol: str, *, direction: str = "callers", depth: int = 1,
-              exclude_tests: bool = False) -> CallAnswer:
+              exclude_tests: bool = False, follow: int = 0) -> CallAnswer:
         """Who calls ``symbol`` (``direction`` callers) or what it calls (callees), up to
-        ``depth`` (1..5) calls away; a not-found says which kind it is."""
+        ``depth`` (1..5) calls away; a not-found says which kind it is. ``follow``: the
+        symbol's why notes, as for :meth:`show`."""
         if direction not in ("callers", "callees"):
             raise BadArgument(f"direction is {direction!r}: use callers or callees")
         if not 1 <= depth <= 5:
             raise BadArgument(f"depth {depth} is out of range: use 1..5")
-        return self._code_queries().calls(symbol, direction, depth, exclude_tests)
+        _check_follow(follow)
+        return self._code_queries().calls(symbol, direction, depth, exclude_tests, follow)
 
     @_operation
-    def find(self, query: str, *, k: int = 10, tier: str | None = None, facet: str | None = None) -> FindResult:
-        """Where is it? Exact symbol, literal path, then a fuzzy suggestion or the memory notes."""
+    def find(self, query: str, *, k: int = 10, tier: str | None = None, facet: str | None = None,
+             follow: int = 0) -> FindResult:
+        """Where is it? Exact symbol, literal path, then a fuzzy suggestion or the memory notes.
+        ``follow``: the why notes of the code hits, as for :meth:`show` (a suggestion is
+        not followed: it is to be confirmed first)."""
         from vault_engine.retrieval.find.router import find
 
+        _check_follow(follow)
         ledger = self._require_index()
         code = self._code_queries() if (self.config.index_dir / "code.sqlite").exists() else None
-        return find(query, code=code, ledger=ledger, lexical=self.lexical, k=k, tier=tier, facet=facet)
+        result = find(query, code=code, ledger=ledger, lexical=self.lexical, k=k, tier=tier, facet=facet)
+        if follow and code is not None and result.tier in ("symbol", "path"):
+            starts = [(h.ref, tuple(w for w in code.why_of_ref(h.ref) if w.ref in h.why)) for h in result.hits]
+            result = replace(result, followed=code.follow(starts, follow))
+        return result
 
     # -- status ---------------------------------------------------------------------------
 
@@ -777,6 +797,11 @@ class Vault:
             state = {}
             records, new_offset = self.reinforcement_log.read(0)
         ledger.save_reinforcements(replay(records, state), new_offset)
+
+
+def _check_follow(follow: int) -> None:
+    if isinstance(follow, bool) or not isinstance(follow, int) or not 0 <= follow <= MAX_FOLLOW:
+        raise BadArgument(f"follow {follow!r} is out of range: use 0..{MAX_FOLLOW}")
 
 
 def validate_settings(config: Config) -> None:

@@ -93,7 +93,17 @@ def note_view(view: NoteView) -> str:
     unresolved = [link for link in view.links if not link.resolved]
     if view.links:
         lines.append(f"── {len(view.links)} links, {len(unresolved)} unresolved")
-    return "\n".join(lines)
+    return "\n".join(lines + followed(view.followed))
+
+
+def followed(notes: Sequence[Any]) -> list[str]:
+    """``--follow``: each section reached, with where it was reached from, then its text."""
+    out = []
+    for f in notes:
+        at = f" line {f.line}" if f.line else ""
+        out.append(f"── followed {f.hops}: {f.ref}  ({f.kind}, {f.how}{at}, from {f.via})")
+        out += ["   " + line for line in f.text.rstrip().split("\n")]
+    return out
 
 
 def links(found: Sequence[ResolvedLink], backlinks: bool) -> str:
