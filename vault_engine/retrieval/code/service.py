@@ -207,7 +207,10 @@ class CodeQueries:
                 continue
             if tap.owns(rel):
                 return "new or changed since the last index: run `vault-engine index`"
-            return f"not one of taps.{tap.name}.paths (or excluded, or a language without a grammar)"
+            if any(tap.excluded("/".join(rel.split("/")[:n]) + "/") for n in range(1, rel.count("/") + 1)) \
+                    or tap.excluded(rel):
+                return f"excluded (taps.{tap.name}.exclude, or the vault's exclude, in vault-engine.toml)"
+            return f"not one of taps.{tap.name}.paths (or a language without a grammar)"
         return None
 
     def stale_files(self) -> list[str]:

@@ -36,9 +36,14 @@ class CodeTap:
     paths: tuple[str, ...]
     exclude: tuple[str, ...]
     vault_rel: str | None  # the root relative to the vault ("" for the vault), None outside it
+    # The vault-wide ``exclude`` globs (relative to the vault), and the root as the vault sees
+    # it ("", "repo", or "../repo" outside): "vendor/**" excludes what it says whatever tap
+    # reads it, and "**/generated/**" reaches a repository beside the vault too.
+    vault_exclude: tuple[str, ...] = ()
+    seen_from_vault: str = ""
 
     @classmethod
-    def from_tap(cls, tap: TapConfig, vault_root: Path) -> CodeTap:
+    def from_tap(cls, tap: TapConfig, vault_root: Path, vault_exclude: tuple[str, ...] = ()) -> CodeTap:
         """Validate ``[taps.NAME]`` of a code tap; a typo is an error naming the key."""
         where = f"taps.{tap.name}."
         check_keys({"source": 0, "paths": 0, **tap.options}, where, CODE_KEYS)
@@ -54,13 +59,25 @@ class CodeTap:
         inside = root == vault or root.is_relative_to(vault)
         vault_rel = None if not inside else ("" if root == vault else root.relative_to(vault).as_posix())
         prefix = "" if root == vault else f"{tap.name}:"
-        return cls(tap.name, root, prefix, tap.paths, tuple(exclude), vault_rel)
+        seen = vault_rel if vault_rel is not None else Path(os.path.relpath(root, vault)).as_posix()
+        return cls(tap.name, root, prefix, tap.paths, tuple(exclude), vault_rel, tuple(vault_exclude), seen)
 
     def owns(self, rel: str) -> bool:
-        """Whether the root-relative ``rel`` is this tap's: matched by ``paths``, not excluded,
-        with a language the tap has a grammar for."""
+        """Whether the root-relative ``rel`` is this tap's: matched by ``paths``, excluded
+        neither by the tap's ``exclude`` nor by the vault's, with a language the tap has a
+        grammar for."""
         return (detect_language(rel) is not None and any(glob_match(p, rel) for p in self.paths)
-                and not any(glob_match(e, rel) for e in self.exclude))
+                and not self.excluded(rel))
+
+    def excluded(self, rel: str) -> bool:
+        """``rel`` (root-relative; a folder ends with ``/``) matches the tap's ``exclude`` or
+        the vault's (the latter matched against the path as seen from the vault)."""
+        if any(glob_match(e, rel) for e in self.exclude):
+            return True
+        if not self.vault_exclude:
+            return False
+        seen = f"{self.seen_from_vault}/{rel}" if self.seen_from_vault else rel
+        return any(glob_match(e, seen) for e in self.vault_exclude)
 
     def key(self, rel: str) -> str:
         return self.prefix + rel
@@ -73,7 +90,7 @@ class CodeTap:
 
 
 def code_taps(config: Config) -> list[CodeTap]:
-    return [CodeTap.from_tap(t, config.root) for t in config.taps if t.source == "code"]
+    return [CodeTap.from_tap(t, config.root, config.exclude) for t in config.taps if t.source == "code"]
 
 
 def tap_of_key(taps: list[CodeTap], key: str) -> tuple[CodeTap, str] | None:
@@ -155,7 +172,7 @@ def _walk(tap: CodeTap, start: str, scan: CodeScan) -> None:
                 reason = _dir_reason(entry, path, rules, tap)
                 if reason:
                     scan.problems.append(SkippedFile(tap.key(path) + "/", reason))
-                elif not any(glob_match(e, path + "/") or glob_match(e, path) for e in tap.exclude):
+                elif not (tap.excluded(path + "/") or tap.excluded(path)):
                     stack.append((Path(entry.path), path, rules))
             elif entry.name != ".gitignore":
                 _visit_file(tap, path, Path(entry.path), rules, scan)
