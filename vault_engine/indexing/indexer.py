@@ -23,6 +23,7 @@ from vault_engine.parsing.links import LinkResolver
 from vault_engine.parsing.note import parse_note
 from vault_engine.parsing.sections import section_body
 from vault_engine.paths import note_stem
+from vault_engine.sources.code.files import code_taps, tap_of_key
 from vault_engine.sources.vault_files import (FileStat, Scan, Unreadable, read_note, scan_paths,
                                               scan_vault)
 from vault_engine.stores.ledger import Ledger
@@ -149,7 +150,7 @@ class Indexer:
         known = self.ledger.known_files()
         scan = scan_paths(self.config, roots)
         roots |= add_code_files(self.config, scan, roots)  # prefixed keys of a code tap inside the vault
-        roots |= _vanished_twins(scan, known, self.config.root)
+        roots |= _vanished_twins(scan, known, self.config)
         kept = {a for a in self.ledger.attachment_paths() if not _under_any(a, roots)}
         scan.attachments = sorted(kept | set(scan.attachments))  # the ledger keeps the full list
         subset = {p: k for p, k in known.items() if _under_any(p, roots)}
@@ -293,7 +294,7 @@ class Indexer:
         return docs
 
 
-def _vanished_twins(scan: Scan, known: dict, root) -> set[str]:
+def _vanished_twins(scan: Scan, known: dict, config: Config) -> set[str]:
     """Known notes now gone from disk with the size of a note new in ``scan``: the other
     half of a rename whose two events came apart (watchdog holds back an unpaired rename
     source for half a second), so that the planner can pair them by hash as a move."""
@@ -301,12 +302,24 @@ def _vanished_twins(scan: Scan, known: dict, root) -> set[str]:
     if not sizes:
         return set()
     return {path for path, was in known.items() if was.size in sizes and was.hash is not None
-            and path not in scan.notes and not (root / path).exists()}
+            and path not in scan.notes and not _on_disk(config, path)}
+
+
+def _on_disk(config: Config, path: str) -> bool:
+    """Whether a ledger path is still a file: a note under the vault, a source file under its
+    tap's root (a key like ``repo:pkg/a.py`` is no vault path: it would always look gone)."""
+    if not is_code_key(path):
+        return (config.root / path).exists()
+    found = tap_of_key(code_taps(config), path)
+    return found is None or (found[0].root / found[1]).exists()  # no tap: not ours to pair
 
 
 def _under_any(path: str, roots: set[str]) -> bool:
     """``path`` is one of ``roots`` or inside one of them (set lookups: no scan of roots)."""
     if path in roots:
+        return True
+    colon = path.find(":")
+    if colon > 0 and path[:colon + 1] in roots:  # "repo:": a whole code tap outside the vault
         return True
     cut = path.find("/")
     while cut != -1:

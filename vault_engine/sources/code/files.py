@@ -124,17 +124,19 @@ def scan_code(config: Config, only: set[str] | None = None) -> CodeScan:
 
 def _starts(tap: CodeTap, only: set[str] | None) -> list[str]:
     """Root-relative folders (or files) to walk: the literal heads of the tap's globs, or
-    the watcher's paths that fall inside the root."""
+    the watcher's paths that fall inside the root: vault-relative ones, or the tap's keys."""
     if only is None:
         heads = {_literal_head(p) for p in tap.paths}
         return sorted(h for h in heads if not any(h != o and h.startswith(o + "/") for o in heads if o)) \
             if "" not in heads else [""]
-    if tap.vault_rel is None:
-        return []
     found = []
     for path in only:
         path = path.strip("/")
-        if tap.vault_rel == "":
+        if tap.prefix and path.startswith(tap.prefix):  # a key of the tap (the watcher, outside the vault)
+            found.append(path[len(tap.prefix):].strip("/"))
+        elif tap.vault_rel is None or ":" in path.split("/", 1)[0]:
+            continue  # a vault path names nothing of a root outside the vault; another tap's key
+        elif tap.vault_rel == "":
             found.append(path)
         elif path == tap.vault_rel or path.startswith(tap.vault_rel + "/"):
             found.append(path[len(tap.vault_rel):].strip("/"))
