@@ -7,13 +7,11 @@ agent contract in the README: fields may be added, never renamed.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
-# C0 controls but tab and newline, DEL, and the C1 controls (U+009B alone starts an escape
-# sequence): not text. A note must not hold them; a terminal must not be handed them.
-CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+from vault_engine.text import CONTROL_CHARACTERS  # noqa: F401 - part of the values' API
+
 
 KINDS = ("checkpoint", "working-note", "spec", "memory", "decision", "notion", "note")
 # Kinds a search can filter on: the notes' kinds, and ``code`` (a code tap's symbols, which

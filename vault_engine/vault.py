@@ -23,19 +23,17 @@ from vault_engine.errors import (BadArgument, IndexBusy, IndexDamaged, IndexMiss
 from vault_engine.locks import flock_within, held_elsewhere, hold_in_parent_only, release
 from vault_engine.model import SEARCH_KINDS, DecayRow, Freshness, IndexReport, NoteView, ResolvedLink, SearchResult
 from vault_engine.indexing.generations import CURRENT, live_generation
-from vault_engine.indexing.integrity import check_before_reading
-from vault_engine.indexing.offtopic import offtopic_level
-from vault_engine.retrieval.confidence import MissRule
-from vault_engine.retrieval.decay import decay_rows
 from vault_engine.retrieval.follow import links_in_lines, resolved_link
 from vault_engine.retrieval.lookup import find_section, lookup_ref, section_ref
-from vault_engine.retrieval.search import Searcher, SearchRequest
-from vault_engine.stores.embedder import Embedder, ModelSpec
 from vault_engine.stores.ledger import Ledger, damaged, is_corruption
-from vault_engine.stores.lexical import WhooshIndex
 from vault_engine.stores.reinforcements import ReinforcementLog, has_undo, replay
 
-if TYPE_CHECKING:  # imported where used: a search or a show must not pay for indexing code
+# Imported where used: a search must not pay for indexing code, and find, callers or show of
+# code (cold CLI, 200 ms) not for search, its model settings or Whoosh.
+if TYPE_CHECKING:
+    from vault_engine.retrieval.search import Searcher, SearchRequest
+    from vault_engine.stores.embedder import Embedder
+    from vault_engine.stores.lexical import WhooshIndex
     from vault_engine.indexing.indexer import AppliedChanges, Progress
     from vault_engine.memory.checkpoints import CheckpointDraft, CheckpointWritten
     from vault_engine.memory.deadends import DeadendCheck, Ruling
@@ -139,6 +137,8 @@ class Vault:
     @property
     def lexical(self) -> WhooshIndex:
         if self._lexical is None:
+            from vault_engine.stores.lexical import WhooshIndex
+
             self._lexical = WhooshIndex(self.config.index_dir / "whoosh")
         return self._lexical
 
@@ -156,7 +156,7 @@ class Vault:
         """The embedding model of ``[model]`` (cheap to build: torch loads on first embed).
         Raises :class:`ModelUnavailable` when disabled or missing."""
         if self._embedder is None:
-            from vault_engine.stores.embedder import SentenceTransformerEmbedder
+            from vault_engine.stores.embedder import ModelSpec, SentenceTransformerEmbedder
 
             spec = ModelSpec.from_config(self.config.section("model"), self.root)
             self._embedder = SentenceTransformerEmbedder(spec, query_dir=self.config.index_dir)
@@ -165,12 +165,16 @@ class Vault:
     def shared_vector_cache(self, override: str | os.PathLike[str] | None = None) -> Path | None:
         """The team's shared vector cache folder: ``override`` (``index --vector-cache``),
         else ``[model] vector_cache`` (relative to the vault), else None."""
+        from vault_engine.stores.embedder import ModelSpec
+
         if override is not None:
             return Path(override).expanduser().resolve()
         configured = ModelSpec.from_config(self.config.section("model"), self.root).vector_cache
         return Path(configured) if configured else None
 
     def _model_enabled(self) -> bool:
+        from vault_engine.stores.embedder import ModelSpec
+
         return self._embedder is not None or ModelSpec.from_config(self.config.section("model")).enabled
 
     def has_index(self) -> bool:
@@ -386,6 +390,11 @@ class Vault:
                semantic_only: bool = False) -> SearchResult:
         """Hybrid search over sections: words (BM25) and meaning (embeddings), fused. Without
         a usable model it searches by words and says so in ``notices``."""
+        from vault_engine.indexing.integrity import check_before_reading
+        from vault_engine.indexing.offtopic import offtopic_level
+        from vault_engine.retrieval.confidence import MissRule
+        from vault_engine.retrieval.search import Searcher, SearchRequest
+
         if k < 1 or not 0 <= follow <= MAX_FOLLOW:
             raise BadArgument(f"k must be at least 1 and follow within 0..{MAX_FOLLOW} (got k={k}, follow={follow})")
         ledger = self._require_index()
@@ -534,7 +543,7 @@ class Vault:
         _check_follow(follow)
         ledger = self._require_index()
         code = self._code_queries() if (self.config.index_dir / "code.sqlite").exists() else None
-        result = find(query, code=code, ledger=ledger, lexical=self.lexical, k=k, tier=tier, facet=facet)
+        result = find(query, code=code, ledger=ledger, lexical=lambda: self.lexical, k=k, tier=tier, facet=facet)
         if follow and code is not None and result.tier in ("symbol", "path"):
             starts = [(h.ref, tuple(w for w in code.why_of_ref(h.ref) if w.ref in h.why)) for h in result.hits]
             result = replace(result, followed=code.follow(starts, follow))
@@ -765,6 +774,8 @@ class Vault:
     @_operation
     def decay_report(self, *, tap: str | None = None, now: float | None = None) -> list[DecayRow]:
         """Every document of a decaying tap (or of ``tap``), most faded first."""
+        from vault_engine.retrieval.decay import decay_rows
+
         ledger = self._require_index()
         taps = [self.config.tap(tap)] if tap is not None else list(self.config.taps)
         return decay_rows(ledger.notes(), ledger.reinforcements(), taps,
@@ -810,16 +821,28 @@ def validate_settings(config: Config) -> None:
     ``half_life_days``) must not silently switch a setting off. Each owner validates its own
     table; this only calls them all (cheap: nothing heavy is imported)."""
     from vault_engine.config import TAP_KEYS, check_keys
-    from vault_engine.indexing.watcher import WatchSettings
-    from vault_engine.memory.matching import DeadendSettings
 
-    ModelSpec.from_config(config.section("model"))
-    MissRule.from_config(config.section("search"))
-    DeadendSettings.from_config(config.section("deadend"))
-    WatchSettings.from_config(config)
+    # An absent table holds only defaults, which are valid: its owner is not even imported
+    # (the notion module alone is a fifth of a cold `find`).
+    if config.section("model"):
+        from vault_engine.stores.embedder import ModelSpec
+
+        ModelSpec.from_config(config.section("model"))
+    if config.section("search"):
+        from vault_engine.retrieval.confidence import MissRule
+
+        MissRule.from_config(config.section("search"))
+    if config.section("deadend"):
+        from vault_engine.memory.matching import DeadendSettings
+
+        DeadendSettings.from_config(config.section("deadend"))
+    if config.section("watch"):
+        from vault_engine.indexing.watcher import WatchSettings
+
+        WatchSettings.from_config(config)
     check_keys(config.section("checkpoint"), "checkpoint.", ("template",))
     for tap in config.taps:
-        if tap.source == "notion":
+        if tap.source == "notion" and tap.options:
             from vault_engine.sources.notion_api import SyncSettings
 
             SyncSettings.from_tap(tap)

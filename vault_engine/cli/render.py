@@ -2,17 +2,19 @@
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from vault_engine.model import IndexReport, NoteView, ResolvedLink, SearchResult
+if TYPE_CHECKING:  # annotations only: a code command's rendering needs none of them
+    from vault_engine.model import IndexReport, NoteView, ResolvedLink, SearchResult
 
 
 def iso(ts: float | None) -> str:
     if ts is None:
         return "never"
+    import datetime as dt
+
     return dt.datetime.fromtimestamp(ts, dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 

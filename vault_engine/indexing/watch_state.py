@@ -11,7 +11,6 @@ daemon (above) writes the file through :func:`write_health`.
 
 from __future__ import annotations
 
-import datetime as dt
 import json
 import os
 import time
@@ -131,4 +130,6 @@ def heartbeat_age_text(h: dict[str, Any]) -> str:
 def _iso(ts: Any) -> str:
     if not isinstance(ts, (int, float)):
         return "never"
+    import datetime as dt
+
     return dt.datetime.fromtimestamp(ts, dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
