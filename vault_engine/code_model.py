@@ -172,6 +172,7 @@ class CallAnswer:
     why: tuple[Why, ...] = ()
     exclude_tests: bool = False
     followed: tuple[FollowedNote, ...] = ()
+    dead_ends: tuple[dict[str, Any], ...] = ()  # checkpoint dead ends that name the symbol (as show has)
 
     def to_json(self) -> dict[str, Any]:
         return {"symbol": self.symbol, "direction": self.direction, "depth": self.depth,
@@ -179,7 +180,7 @@ class CallAnswer:
                 "exclude_tests": self.exclude_tests,
                 "nodes": [n.to_json() for n in self.nodes], "edges": [e.to_json() for e in self.edges],
                 "candidates": list(self.candidates), **why_json(self.why),
-                "followed": [f.to_json() for f in self.followed]}
+                "dead_ends": list(self.dead_ends), "followed": [f.to_json() for f in self.followed]}
 
 
 @dataclass(frozen=True, slots=True)

@@ -75,11 +75,15 @@ def _why_lines(why) -> list[str]:
     return [f"why        {w.ref}:{w.line} ({w.via} `{w.token}`)" for w in why]
 
 
+def _dead_end_lines(dead_ends) -> list[str]:
+    return [f"dead end   {d['text']} -- {d['reason'] or 'no reason given'} ({d['ref']})" for d in dead_ends]
+
+
 def render_code_view(view) -> str:
     head = f"{view.ref}  ({view.language}, lines {view.line_start}-{view.line_end})"
     lines = [head, *(f"note: {n}" for n in view.notices), "", view.numbered(), ""]
     lines += _why_lines(view.why)
-    lines += [f"dead end   {d['text']} -- {d['reason'] or 'no reason given'} ({d['ref']})" for d in view.dead_ends]
+    lines += _dead_end_lines(view.dead_ends)
     return "\n".join(lines + followed(view.followed)).rstrip()
 
 
@@ -103,7 +107,7 @@ def render_calls(answer) -> str:
     lines = [f"{answer.direction} of {answer.start} (depth {answer.depth}): {len(answer.nodes)}"]
     for n in answer.nodes:
         lines.append(f"  {n.hops}  {n.ref}  (lines {n.line_start}-{n.line_end})")
-    return "\n".join(lines + _why_lines(answer.why) + followed(answer.followed))
+    return "\n".join(lines + _why_lines(answer.why) + _dead_end_lines(answer.dead_ends) + followed(answer.followed))
 
 
 def render_find(result) -> str:

@@ -245,7 +245,7 @@ class CodeQueries:
                   "resolved from the syntax (unresolved calls are counted in status, never guessed)")
         why = self.why_symbol(row)
         return CallAnswer(**base, status=status, reason=reason, start=row.ref, nodes=nodes, edges=edges,
-                          why=why, followed=self.follow(((row.ref, why),), follow))
+                          why=why, followed=self.follow(((row.ref, why),), follow), dead_ends=self._dead_ends(why, row))
 
     def _not_found(self, symbol: str) -> tuple[str, str]:
         path = symbol.split("#", 1)[0]
