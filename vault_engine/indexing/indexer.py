@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,7 +33,14 @@ log = logging.getLogger(__name__)
 
 # Below this many files to read, a process pool costs more than it saves.
 PARALLEL_READ_THRESHOLD = 400
-CODE_FILE_WEIGHT = 10  # a source file costs about ten notes to read (a tree-sitter parse)
+# A source file weighs a note per KB (a tree-sitter parse runs at about 1 ms a KB, a note in
+# about 1 ms), and worker processes that parse code first compile each grammar's tags query
+# again, each of them: that costs up to CODE_PARALLEL_EXTRA more before two processes pay.
+# Measured on bench/bench_code.py's repositories: 20k lines (48 files, 714 KB) read in 0.58 s
+# alone and in 0.91 s by two workers; 100k lines (254 files, 3.3 MB, and 1,000 notes) in 3.1 s
+# alone and 2.6 s by two, on a machine at load 3.
+CODE_KB_WEIGHT = 1.0
+CODE_PARALLEL_EXTRA = 800
 
 Progress = Callable[[str, int, int], None]
 
@@ -94,11 +101,14 @@ def _read_chunk(args: tuple) -> list[ReadResult]:
     return [read_and_parse(root, p, config) for p in paths]
 
 
-def read_many(config: Config, paths: list[str], progress: Progress | None = None) -> dict[str, ReadResult]:
-    """Read and parse ``paths``, on both cores when there are many."""
+def read_many(config: Config, paths: list[str], progress: Progress | None = None,
+              sizes: Mapping[str, int] | None = None) -> dict[str, ReadResult]:
+    """Read and parse ``paths`` (``sizes``: their byte sizes, as the scan found them), on
+    both cores when that is worth the workers' start."""
     results: dict[str, ReadResult] = {}
-    weight = len(paths) + (CODE_FILE_WEIGHT - 1) * sum(map(is_code_key, paths))
-    if weight < PARALLEL_READ_THRESHOLD:
+    code_kb = sum((sizes or {}).get(p, 10_000) for p in paths if is_code_key(p)) / 1000 * CODE_KB_WEIGHT
+    weight = sum(not is_code_key(p) for p in paths) + code_kb
+    if weight < PARALLEL_READ_THRESHOLD + min(CODE_PARALLEL_EXTRA, code_kb):
         for i, path in enumerate(paths):
             results[path] = read_and_parse(config.root, path, config)
             if progress and i % 50 == 0:
@@ -159,7 +169,8 @@ class Indexer:
     def _apply(self, scan: Scan, known: dict, *, first_index: bool, progress: Progress | None,
                now: float | None) -> AppliedChanges:
         suspects = find_suspects(scan.notes, known)
-        reads = read_many(self.config, list(suspects.changed), progress)
+        reads = read_many(self.config, list(suspects.changed), progress,
+                          {p: scan.notes[p].size for p in suspects.changed if p in scan.notes})
         plan = plan_changes(suspects, known, {p: r.digest for p, r in reads.items()})
         old_attachments = set(self.ledger.attachment_paths())
         attachments_changed = old_attachments != set(scan.attachments)
