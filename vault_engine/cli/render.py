@@ -104,7 +104,7 @@ def followed(notes: Sequence[Any]) -> list[str]:
     for f in notes:
         at = f" line {f.line}" if f.line else ""
         out.append(f"── followed {f.hops}: {f.ref}  ({f.kind}, {f.how}{at}, from {f.via})")
-        out += ["   " + line for line in f.text.rstrip().split("\n")]
+        out += [("   " + line).rstrip() for line in f.text.rstrip().split("\n")]
     return out
 
 
