@@ -216,7 +216,7 @@ def _string_list(table: dict[str, Any], key: str, where: str = "") -> list[str]:
 
 
 def _kind_rules(kinds: dict[str, Any]) -> tuple[tuple[str, str], ...]:
-    from vault_engine.model import KINDS
+    from vault_engine.constants import KINDS
 
     check_keys(kinds, "kinds.", KINDS)
     overridden = {kind for kind in kinds}

@@ -10,13 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from vault_engine.text import CONTROL_CHARACTERS  # noqa: F401 - part of the values' API
-
-
-KINDS = ("checkpoint", "working-note", "spec", "memory", "decision", "notion", "note")
-# Kinds a search can filter on: the notes' kinds, and ``code`` (a code tap's symbols, which
-# no note can claim with ``type:``).
-SEARCH_KINDS = (*KINDS, "code")
+from vault_engine.constants import CONTROL_CHARACTERS, KINDS, SEARCH_KINDS  # noqa: F401 - part of the values' API
 
 
 @dataclass(frozen=True, slots=True)

@@ -21,16 +21,15 @@ from vault_engine.config import CONFIG_NAME, Config, find_vault, load_config
 from vault_engine.errors import (BadArgument, IndexBusy, IndexDamaged, IndexMissing, ModelUnavailable,
                                  UnknownKind, UnknownProject, VaultError)
 from vault_engine.locks import flock_within, held_elsewhere, hold_in_parent_only, release
-from vault_engine.model import SEARCH_KINDS, DecayRow, Freshness, IndexReport, NoteView, ResolvedLink, SearchResult
 from vault_engine.indexing.generations import CURRENT, live_generation
-from vault_engine.retrieval.follow import links_in_lines, resolved_link
-from vault_engine.retrieval.lookup import find_section, lookup_ref, section_ref
 from vault_engine.stores.ledger import Ledger, damaged, is_corruption
 from vault_engine.stores.reinforcements import ReinforcementLog, has_undo, replay
 
 # Imported where used: a search must not pay for indexing code, and find, callers or show of
-# code (cold CLI, 200 ms) not for search, its model settings or Whoosh.
+# code (cold CLI, 200 ms) not for search, its model settings, Whoosh, or the values of notes
+# (vault_engine.model: a dozen dataclasses, each compiled at import).
 if TYPE_CHECKING:
+    from vault_engine.model import DecayRow, Freshness, IndexReport, NoteView, ResolvedLink, SearchResult
     from vault_engine.retrieval.search import Searcher, SearchRequest
     from vault_engine.stores.embedder import Embedder
     from vault_engine.stores.lexical import WhooshIndex
@@ -45,6 +44,17 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+
+# Values other modules take from here (the TUI: DecayRow), imported when first asked for.
+_REEXPORTED = ("DecayRow", "Freshness", "IndexReport", "NoteView", "ResolvedLink", "SearchResult")
+
+
+def __getattr__(name: str) -> Any:
+    if name in _REEXPORTED:
+        from vault_engine import model
+
+        return getattr(model, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 LEDGER_FILE = "ledger.sqlite"
 MAX_FOLLOW = 5  # hops of --follow
@@ -295,6 +305,8 @@ class Vault:
         """Only the embedding phase: vectors for sections that lack them (the watcher's
         background catch-up). Ctrl-C, or ``should_stop()`` answering True between encode
         chunks, stops it cleanly: what was embedded is kept."""
+        from vault_engine.model import IndexReport
+
         started = time.perf_counter()
         with self.write_lock():
             if not self.has_index():  # removed meanwhile: opening the ledger would make an empty one
@@ -347,6 +359,8 @@ class Vault:
         return self._report(changes, started)
 
     def _report(self, changes: AppliedChanges, started: float) -> IndexReport:
+        from vault_engine.model import IndexReport
+
         plan = changes.plan
         notices = (f"the lexical index could not be trusted ({changes.lexical_repaired}): rebuilt from the ledger",) \
             if changes.lexical_repaired else ()
@@ -402,6 +416,8 @@ class Vault:
         # an agent would take for "nothing exists".
         if tap is not None:
             self.config.tap(tap)
+        from vault_engine.constants import SEARCH_KINDS
+
         if kind is not None and kind not in SEARCH_KINDS:
             raise UnknownKind(f"no kind {kind!r}; kinds are: {', '.join(SEARCH_KINDS)}")
         if project is not None:
@@ -453,6 +469,10 @@ class Vault:
         ledger = self._require_index()
         if (self.config.index_dir / "code.sqlite").exists() and self._code_queries().is_code_ref(ref):
             return self._code_queries().show(ref, follow)
+        from vault_engine.model import NoteView
+        from vault_engine.retrieval.follow import links_in_lines, resolved_link
+        from vault_engine.retrieval.lookup import lookup_ref, section_ref
+
         note, section = lookup_ref(ledger, ref)
         links = tuple(resolved_link(r) for r in ledger.links_of(note.id))
         sections = tuple(s.heading for s in ledger.sections_of(note.id) if s.heading)
@@ -485,6 +505,9 @@ class Vault:
     @_operation
     def links(self, ref: str, *, backlinks: bool = False) -> list[ResolvedLink]:
         """Outgoing links of a note or section, or the links pointing at it."""
+        from vault_engine.retrieval.follow import links_in_lines, resolved_link
+        from vault_engine.retrieval.lookup import find_section, lookup_ref
+
         ledger = self._require_index()
         note, section = lookup_ref(ledger, ref)
         if backlinks:
@@ -500,6 +523,8 @@ class Vault:
 
     @_operation
     def all_links(self) -> list[ResolvedLink]:
+        from vault_engine.retrieval.follow import resolved_link
+
         return [resolved_link(r) for r in self._require_index().all_links()]
 
     # -- code: outline, callers/callees, find (retrieval/code, retrieval/find) -------------
@@ -576,6 +601,7 @@ class Vault:
         scanned: the watcher applies an edit within a second, and its last batch is in here.
         The watcher's heartbeat is left out (it moves every second), and so is its lag."""
         from vault_engine.indexing.watch_state import watcher_status
+        from vault_engine.model import Freshness
         from vault_engine.sources.vault_files import scan_vault
 
         watcher = watcher_status(self.config)
@@ -586,6 +612,7 @@ class Vault:
                          tuple(watcher.get(k) for k in ("state", "last_applied", "pending", "errors")))
 
     def _status(self, ledger: Ledger) -> dict[str, Any]:
+        from vault_engine.retrieval.follow import resolved_link
         from vault_engine.indexing.integrity import lexical_damage
         from vault_engine.indexing.planner import find_suspects
         from vault_engine.indexing.watch_state import watcher_status
@@ -742,6 +769,8 @@ class Vault:
     def reinforce(self, ref: str, *, by: str | None = None, why: str | None = None,
                   now: float | None = None) -> dict[str, Any]:
         """Reset the age of the note ``ref`` names, durably."""
+        from vault_engine.retrieval.lookup import lookup_ref, section_ref
+
         ledger = self._require_index()
         note, _ = lookup_ref(ledger, ref)
         at = now if now is not None else time.time()

@@ -10,12 +10,15 @@ the ledger: the same index gives the same sections in the same order.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from vault_engine.code_model import FollowedNote, Why
-from vault_engine.model import ResolvedLink
 from vault_engine.retrieval.follow import follow_targets, links_in_lines, resolved_link
 from vault_engine.retrieval.lookup import find_section, section_ref
 from vault_engine.stores.ledger import Ledger, NoteRow, SectionRow
+
+if TYPE_CHECKING:
+    from vault_engine.model import ResolvedLink
 
 # Why notes followed from one answer: a symbol named in 200 notes must not flood it.
 WHY_PER_START = 10

@@ -12,16 +12,18 @@ import os
 import stat as stat_module
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from vault_engine.config import Config, TapConfig, check_keys
 from vault_engine.errors import ConfigError
-from vault_engine.model import SkippedFile
 from vault_engine.paths import glob_match
 from vault_engine.sources.code.ignore import (IgnoreRule, is_ignored, parse_gitignore, skipped_dir_reason,
                                               skipped_text_reason)
 from vault_engine.sources.code.languages import detect_language
-from vault_engine.sources.vault_files import FileStat, Unreadable, read_note
+
+if TYPE_CHECKING:  # a query needs the taps' rules, not the scanning side: imported there
+    from vault_engine.model import SkippedFile
+    from vault_engine.sources.vault_files import FileStat
 
 CODE_KEYS = ("source", "paths", "half_life_days", "floor", "root", "exclude")
 
@@ -111,6 +113,8 @@ class CodeScan:
 def scan_code(config: Config, only: set[str] | None = None) -> CodeScan:
     """Every source file of every code tap (or, with ``only``, of those vault-relative paths:
     the watcher's partial scan), by the rules of ignore.py and each tap's globs."""
+    from vault_engine.model import SkippedFile
+
     scan = CodeScan()
     for tap in code_taps(config):
         if not tap.root.is_dir():
@@ -153,6 +157,8 @@ def _literal_head(glob: str) -> str:
 
 
 def _walk(tap: CodeTap, start: str, scan: CodeScan) -> None:
+    from vault_engine.model import SkippedFile
+
     rules = _rules_above(tap, start)
     first = tap.root / start if start else tap.root
     if first.is_file() or not first.exists():
@@ -190,6 +196,9 @@ def _dir_reason(entry: os.DirEntry, path: str, rules, tap: CodeTap) -> str | Non
 
 
 def _visit_file(tap: CodeTap, rel: str, path: Path, rules, scan: CodeScan) -> None:
+    from vault_engine.model import SkippedFile
+    from vault_engine.sources.vault_files import FileStat
+
     if not tap.owns(rel):
         return
     if path.is_symlink():
@@ -230,6 +239,8 @@ def _read_gitignore(folder: Path, rel: str) -> tuple[IgnoreRule, ...]:
 def read_code(config: Config, key: str) -> tuple[str, str, FileStat, str, str, str]:
     """(text, content hash, stat, language, root-relative path, tap name) of one source file, or
     :class:`Unreadable` with the reason (too large, binary, not UTF-8, minified, generated)."""
+    from vault_engine.sources.vault_files import Unreadable, read_note
+
     found = tap_of_key(code_taps(config), key)
     if found is None:
         raise Unreadable("no code tap owns this file any more", vanished=True)
