@@ -173,8 +173,8 @@ class Operation:
 
 
 _PROJECT = "the project, e.g. drone-audio"
-_FOLLOW = "also return what the why notes say (their sections), and N-1 hops of the links in them"
-_FOLLOW_NOTE = "also return the sections a note links to (or a code ref's why notes), N hops deep"
+_FOLLOW = "add the why notes' sections, N hops of links"
+_FOLLOW_NOTE = "add linked sections (code: why notes), N hops"
 _REF = "path[#Heading] or notion://<id>[#Heading], vault-relative"
 
 OPERATIONS: tuple[Operation, ...] = (
@@ -189,8 +189,8 @@ OPERATIONS: tuple[Operation, ...] = (
         Param("follow", int, "also return sections the hits link to, N hops deep", 0, low=0, high=5),
         Param("no_decay", bool, "raw ranking, without per-tap decay", False),
     ), call=_search_call),
-    Operation("show", "show", "show", "A note or one section of it, with its links; or a code ref's lines.", (
-        Param("ref", str, _REF + "; or a code ref path#Qualified.name", required=True, positional=True),
+    Operation("show", "show", "show", "A note or one section of it, with its links; or code.", (
+        Param("ref", str, _REF + "; or path#Symbol", required=True, positional=True),
         Param("follow", int, _FOLLOW_NOTE, 0, low=0, high=5),
     )),
     Operation("links", "links", "links", "Resolved links of a note or section, or its backlinks.", (
