@@ -58,7 +58,7 @@ def test_a_partial_scan_sees_only_the_paths_asked_for(tmp_path):
 
 
 def test_the_vault_wide_exclude_applies_to_code_taps_inside_and_beside_the_vault(tmp_path):
-    vault, repo = tmp_path / "vault", tmp_path / "repo"
+    vault = tmp_path / "vault"
     for rel in ("vault/src/a.py", "vault/src/vendor/v.py", "vault/src/gen/g.py",
                 "repo/pkg/b.py", "repo/pkg/generated/h.py", "repo/archive/w.py"):
         (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
