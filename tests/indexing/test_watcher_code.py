@@ -135,3 +135,27 @@ def test_a_new_note_of_a_source_files_size_does_not_drop_that_file(tmp_path):
         (vault / "same.md").write_text("x" * (size - 1) + "\n")
         v.index_paths(["same.md"])
         assert v.ledger.note_by_path("repo:pkg/pricing.py") is not None
+
+
+def test_a_code_root_that_cannot_be_watched_leaves_the_vault_watched(tmp_path, monkeypatch, caplog):
+    from watchdog.observers import Observer
+
+    vault, repo = make_repo(tmp_path)
+    real = Observer.schedule
+
+    def schedule(self, handler, path, **kwargs):
+        if os.fspath(path) == os.fspath(repo.resolve()):
+            raise OSError(28, "No space left on device")  # ENOSPC: out of inotify watches
+        return real(self, handler, path, **kwargs)
+
+    monkeypatch.setattr(Observer, "schedule", schedule)
+    with Vault(vault) as v:
+        v.index(embed=False)
+        feed = ChangeFeed(v.config)
+        feed.start()
+        try:
+            (vault / "new.md").write_text("# New\n")
+            assert feed.queue.get(timeout=5) == ["new.md"]
+        finally:
+            feed.stop()
+    assert "cannot watch the code root" in caplog.text and "max_user_watches" in caplog.text

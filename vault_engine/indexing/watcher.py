@@ -222,7 +222,6 @@ class ChangeFeed:
         self._observer = Observer()
         self._observer.schedule(self, os.fspath(self.config.root), recursive=True,
                                 event_filter=_event_kinds())
-        self._schedule_code_roots()
         for name in ("watchdog.observers.inotify_c", "watchdog.observers.inotify"):
             logging.getLogger(name).addHandler(self._overflow)
         try:
@@ -231,6 +230,7 @@ class ChangeFeed:
             self._observer = None
             raise VaultError(f"cannot watch {self.config.root}: {exc.strerror or exc}; on Linux, "
                              "raise the limit: sysctl fs.inotify.max_user_watches=524288") from exc
+        self._schedule_code_roots()  # after: a repository too big to watch must not stop the vault's watch
 
     def reconfigure(self, config: Config) -> None:
         """vault-engine.toml changed: filter by the new rules, and watch the code roots it
@@ -248,8 +248,9 @@ class ChangeFeed:
             try:
                 self._watches[root] = self._observer.schedule(self, root, recursive=True,
                                                               event_filter=_event_kinds())
-            except OSError as exc:
-                log.warning("cannot watch the code root %s (%s): `vault-engine index` brings it up to date",
+            except OSError as exc:  # ENOSPC: its folders exceed the inotify watches left
+                log.warning("cannot watch the code root %s (%s): `vault-engine index` brings it up to date; on "
+                            "Linux, raise the limit: sysctl fs.inotify.max_user_watches=524288",
                             root, exc.strerror or exc)
 
     def dispatch(self, event: Any) -> None:
