@@ -200,11 +200,14 @@ def main() -> None:
     header = ["repo", "source lines", "index, cold CLI (wall / CPU)", "re-index 1 file ms", "callers d3 p50 ms",
               "find symbol p50 ms", "find path p50 ms", "find fuzzy p50 ms", "find memory p50 ms",
               "four-tier miss p50 ms", "cold --help", "cold callers d3", "cold find", "cold find miss", "torch"]
+    start_load = os.getloadavg()[0]
     rows = [measure(name, args.runs) for name in ((args.only,) if args.only else ("20k", "100k"))]
-    end_load = f"load average {os.getloadavg()[0]:.2f} at the end"
+    # common.machine_line reads the load when called, here after the runs: say both
+    machine = common.machine_line().rsplit(", load average", 1)[0]
+    loads = f"load average {start_load:.2f} at start and {os.getloadavg()[0]:.2f} at the end"
     body = "\n".join([
         "## Code tap and find speed (`bench/bench_code.py`)", "",
-        f"{common.machine_line()}, {end_load}. Words only; medians of {args.runs} cold runs, p50 of 40-50 in-process calls "
+        f"{machine}, {loads}. Words only; medians of {args.runs} cold runs, p50 of 40-50 in-process calls "
         "(after the first, which builds the name indexes), as wall / CPU time: on a loaded machine the CPU "
         "time of the (single-threaded) call is what an idle one would show as wall time; cold runs are wall "
         "time, with `--help` as the interpreter's own floor under the same load. Targets: index 20k lines <= 3 s, 100k <= 15 s; "
