@@ -59,3 +59,41 @@ def test_code_commands_never_import_torch(make_vault):
                  ["show", "src/shop/orders.py#OrderBook.place"]):
         code, heavy = probe("--vault", root, "--no-daemon", *args)
         assert (args[0], code, heavy) == (args[0], 0, [])
+
+
+# What a cold code command has no use for: the search side, the model's settings and
+# stores, Whoosh (only find's memory tier reads it), the Notion and watcher modules, the
+# daemon protocol when no watcher runs, the grammars (the index already parsed the code),
+# and the second parser of every other command.
+NOT_FOR_CODE = ("whoosh", "numpy", "faiss", "onnxruntime", "tree_sitter", "vault_engine.retrieval.search",
+                "vault_engine.stores.embedder", "vault_engine.stores.vectors", "vault_engine.stores.lexical",
+                "vault_engine.sources.notion_api", "vault_engine.indexing.watcher", "vault_engine.daemon.protocol",
+                "vault_engine.retrieval.find.memory", "vault_engine.cli.memory_commands", "ctypes")
+LOADED = (
+    "import sys, json\n"
+    "from vault_engine.cli.main import main\n"
+    "code = main(sys.argv[2:])\n"
+    "loaded = sorted(m for m in json.loads(sys.argv[1]) if m in sys.modules)\n"
+    "sys.stderr.write('\\nLOADED ' + json.dumps([code, loaded]) + '\\n')\n"
+)
+
+
+def test_cold_code_commands_load_only_what_they_use(make_vault):
+    from tests.code_vault import build
+
+    root = build(make_vault)
+    # find and callers read only the code store and the ledger: not even the notes' values
+    graph_only = NOT_FOR_CODE + ("vault_engine.model", "vault_engine.sources.vault_files", "vault_engine.parsing")
+    for args, unused in ((["find", "OrderBook.place", "--json"], graph_only), (["find", "src/shop/orders.py"], graph_only),
+                         (["find", "OrdreBook.plcae"], graph_only), (["callers", "price_of", "--depth", "3", "--json"], graph_only),
+                         (["callees", "src/shop/cli.py#main"], graph_only), (["outline", "src/shop/orders.py"], NOT_FOR_CODE),
+                         (["show", "src/shop/orders.py#OrderBook.place", "--follow", "2"], NOT_FOR_CODE)):
+        done = subprocess.run([sys.executable, "-c", LOADED, json.dumps(unused), "--vault", str(root), *args],
+                              capture_output=True, text=True, timeout=120)
+        line = [l for l in done.stderr.splitlines() if l.startswith("LOADED ")][-1]
+        assert json.loads(line[7:]) == [0, []], args
+    # a question goes to the memory notes: Whoosh's side is opened then, and only then
+    done = subprocess.run([sys.executable, "-c", LOADED, json.dumps(["vault_engine.stores.lexical"]), "--vault",
+                           str(root), "find", "why must the quantity be positive?"], capture_output=True, text=True)
+    assert json.loads([l for l in done.stderr.splitlines() if l.startswith("LOADED ")][-1][7:]) == \
+        [0, ["vault_engine.stores.lexical"]]

@@ -21,6 +21,31 @@ class Why:
         return {"ref": self.ref, "line": self.line, "via": self.via, "token": self.token}
 
 
+@dataclass(frozen=True, slots=True)
+class FollowedNote:
+    """``--follow``: a note section reached from an answer. At hop 1 it is the section of a
+    why note holding the link or mention (``line``; ``how`` "link" or "mention"), or a section
+    a shown note links to; each further hop is a section the previous one links to."""
+
+    ref: str  # the section's ref, e.g. memory/orders.md#Orders are priced once
+    path: str
+    heading: str | None
+    kind: str
+    title: str
+    line_start: int
+    line_end: int
+    text: str  # the section as written (cut at FOLLOW_TEXT_LIMIT characters, with "…")
+    via: str  # the ref it was reached from: a code ref, a file, or the section one hop closer
+    hops: int
+    how: str  # "link" | "mention"
+    line: int | None = None  # the line of the link or mention, at hop 1
+
+    def to_json(self) -> dict[str, Any]:
+        return {"ref": self.ref, "path": self.path, "heading": self.heading, "kind": self.kind,
+                "title": self.title, "line_start": self.line_start, "line_end": self.line_end,
+                "line": self.line, "how": self.how, "via": self.via, "hops": self.hops, "text": self.text}
+
+
 def why_json(why: tuple[Why, ...]) -> dict[str, Any]:
     """``why`` as refs (the contract), ``why_detail`` with where and how each note says it."""
     return {"why": list(dict.fromkeys(w.ref for w in why)), "why_detail": [w.to_json() for w in why]}
@@ -66,6 +91,7 @@ class CodeView:
     why: tuple[Why, ...] = ()
     dead_ends: tuple[dict[str, Any], ...] = ()  # checkpoint dead ends that name this symbol
     notices: tuple[str, ...] = ()
+    followed: tuple[FollowedNote, ...] = ()  # --follow: what the why notes say, and what they link to
 
     @property
     def line_end(self) -> int:
@@ -80,7 +106,8 @@ class CodeView:
                 "symbol": self.symbol.to_json() if self.symbol else None,
                 "line_start": self.line_start, "line_end": self.line_end,
                 "code": "\n".join(self.lines), "numbered": self.numbered(),
-                **why_json(self.why), "dead_ends": list(self.dead_ends), "notices": list(self.notices)}
+                **why_json(self.why), "dead_ends": list(self.dead_ends), "notices": list(self.notices),
+                "followed": [f.to_json() for f in self.followed]}
 
 
 @dataclass(frozen=True, slots=True)
@@ -91,10 +118,12 @@ class Outline:
     symbols: tuple[CodeSymbol, ...]
     why: tuple[Why, ...] = ()
     error: str | None = None  # the file's syntax error, when tree-sitter reported one
+    followed: tuple[FollowedNote, ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {"path": self.path, "language": self.language, "lines": self.lines, "error": self.error,
-                "symbols": [s.to_json() for s in self.symbols], **why_json(self.why)}
+                "symbols": [s.to_json() for s in self.symbols], **why_json(self.why),
+                "followed": [f.to_json() for f in self.followed]}
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,13 +171,16 @@ class CallAnswer:
     candidates: tuple[str, ...] = ()  # refs, when ambiguous
     why: tuple[Why, ...] = ()
     exclude_tests: bool = False
+    followed: tuple[FollowedNote, ...] = ()
+    dead_ends: tuple[dict[str, Any], ...] = ()  # checkpoint dead ends that name the symbol (as show has)
 
     def to_json(self) -> dict[str, Any]:
         return {"symbol": self.symbol, "direction": self.direction, "depth": self.depth,
                 "status": self.status, "reason": self.reason, "ref": self.start,
                 "exclude_tests": self.exclude_tests,
                 "nodes": [n.to_json() for n in self.nodes], "edges": [e.to_json() for e in self.edges],
-                "candidates": list(self.candidates), **why_json(self.why)}
+                "candidates": list(self.candidates), **why_json(self.why),
+                "dead_ends": list(self.dead_ends), "followed": [f.to_json() for f in self.followed]}
 
 
 @dataclass(frozen=True, slots=True)
@@ -182,8 +214,11 @@ class FindResult:
     suggestion: str | None = None
     reason: str = ""
     alternatives: tuple[str, ...] = field(default=())  # further suggestions after the first
+    followed: tuple[FollowedNote, ...] = ()  # --follow: the why notes of the code hits
 
     def to_json(self) -> dict[str, Any]:
         return {"query": self.query, "status": self.status, "tier": self.tier,
                 "hits": [h.to_json() for h in self.hits], "suggestion": self.suggestion,
-                "alternatives": list(self.alternatives), "reason": self.reason}
+                "alternatives": list(self.alternatives), "reason": self.reason,
+                "followed": [f.to_json() for f in self.followed]}
+

@@ -6,7 +6,6 @@ Every rule has a default, so a vault without a config file works. Invalid values
 
 from __future__ import annotations
 
-import difflib
 import math
 import os
 import tomllib
@@ -168,6 +167,8 @@ def check_keys(table: dict[str, Any], where: str, known: Iterable[str]) -> None:
     known = sorted(known)
     unknown = sorted(set(table) - set(known))
     if unknown:
+        import difflib
+
         close = difflib.get_close_matches(unknown[0], known, n=1)
         hint = f" (did you mean {close[0]}?)" if close else ""
         raise ConfigError(f"{where}{unknown[0]} is not a setting{hint}: use one of {', '.join(known)}")
@@ -215,7 +216,7 @@ def _string_list(table: dict[str, Any], key: str, where: str = "") -> list[str]:
 
 
 def _kind_rules(kinds: dict[str, Any]) -> tuple[tuple[str, str], ...]:
-    from vault_engine.model import KINDS
+    from vault_engine.constants import KINDS
 
     check_keys(kinds, "kinds.", KINDS)
     overridden = {kind for kind in kinds}

@@ -6,8 +6,6 @@ date", "last index never", "undated" in a table), so each caller names it.
 
 from __future__ import annotations
 
-import datetime as dt
-
 
 def utc_date(ts: float | None, missing: str) -> str:
     """``2026-03-14``, or ``missing`` when there is no time."""
@@ -24,5 +22,7 @@ def utc_stamp(ts: float) -> str:
     return _utc(ts).strftime("%Y%m%dT%H%M%SZ")
 
 
-def _utc(ts: float) -> dt.datetime:
+def _utc(ts: float):
+    import datetime as dt  # imported when a time is written: a cold `find` writes none
+
     return dt.datetime.fromtimestamp(ts, dt.timezone.utc)

@@ -10,8 +10,6 @@ writer lock closes its copy first thing, and asks the kernel to kill it when its
 
 from __future__ import annotations
 
-import ctypes
-import ctypes.util
 import fcntl
 import os
 import signal
@@ -100,6 +98,9 @@ def die_with_parent(parent: int | None = None) -> None:
     """Ask the kernel to SIGKILL this process when its parent dies (Linux; elsewhere a no-op).
     ``parent`` is the pid that forked us, read before the fork: a parent that died between
     the fork and the request is caught by comparing it with the current parent after it."""
+    import ctypes  # here: ctypes.util alone costs a cold command 15 ms
+    import ctypes.util
+
     parent = parent or os.getppid()
     try:
         libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)

@@ -7,18 +7,10 @@ agent contract in the README: fields may be added, never renamed.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
-# C0 controls but tab and newline, DEL, and the C1 controls (U+009B alone starts an escape
-# sequence): not text. A note must not hold them; a terminal must not be handed them.
-CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
-
-KINDS = ("checkpoint", "working-note", "spec", "memory", "decision", "notion", "note")
-# Kinds a search can filter on: the notes' kinds, and ``code`` (a code tap's symbols, which
-# no note can claim with ``type:``).
-SEARCH_KINDS = (*KINDS, "code")
+from vault_engine.constants import CONTROL_CHARACTERS, KINDS, SEARCH_KINDS  # noqa: F401 - part of the values' API
 
 
 @dataclass(frozen=True, slots=True)
@@ -262,6 +254,7 @@ class NoteView:
     meta: dict[str, Any] = field(default_factory=dict)
     links: tuple[ResolvedLink, ...] = ()
     sections: tuple[str, ...] = ()
+    followed: tuple[Any, ...] = ()  # --follow: code_model.FollowedNote, the sections it links to
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -278,6 +271,7 @@ class NoteView:
             "sections": list(self.sections),
             "links": [link.to_json() for link in self.links],
             "text": self.text,
+            "followed": [f.to_json() for f in self.followed],
         }
 
 

@@ -173,6 +173,8 @@ class Operation:
 
 
 _PROJECT = "the project, e.g. drone-audio"
+_FOLLOW = "add the why notes' sections, N hops of links"
+_FOLLOW_NOTE = "add linked sections (code: why notes), N hops"
 _REF = "path[#Heading] or notion://<id>[#Heading], vault-relative"
 
 OPERATIONS: tuple[Operation, ...] = (
@@ -187,8 +189,9 @@ OPERATIONS: tuple[Operation, ...] = (
         Param("follow", int, "also return sections the hits link to, N hops deep", 0, low=0, high=5),
         Param("no_decay", bool, "raw ranking, without per-tap decay", False),
     ), call=_search_call),
-    Operation("show", "show", "show", "A note or one section of it, with its links.", (
-        Param("ref", str, _REF, required=True, positional=True),
+    Operation("show", "show", "show", "A note or one section of it, with its links; or code.", (
+        Param("ref", str, _REF + "; or path#Symbol", required=True, positional=True),
+        Param("follow", int, _FOLLOW_NOTE, 0, low=0, high=5),
     )),
     Operation("links", "links", "links", "Resolved links of a note or section, or its backlinks.", (
         Param("ref", str, _REF, required=True, positional=True),
@@ -230,16 +233,20 @@ OPERATIONS: tuple[Operation, ...] = (
         Param("k", int, "most hits", 10, low=1, high=100),
         Param("tier", str, "one tier only: symbol, path, fuzzy, memory"),
         Param("facet", str, "memory facet: lifecycle, data_state, boundaries, invariants, failure"),
+        Param("follow", int, _FOLLOW, 0, low=0, high=5),
     )),
     Operation("outline", "outline", "outline", "A source file's symbols with line spans and why notes.", (
         Param("path", str, "path in the code tap", required=True, positional=True),
+        Param("follow", int, _FOLLOW, 0, low=0, high=5),
     )),
     *(Operation(direction, direction, "calls", summary, (
         Param("symbol", str, "name, Qualified.name or path#Qualified.name", required=True, positional=True),
         Param("depth", int, "calls away", 1, low=1, high=5),
         Param("exclude_tests", bool, "leave out test code", False),
+        Param("follow", int, _FOLLOW, 0, low=0, high=5),
     ), call=lambda vault, args, direction=direction: vault.calls(
-        args["symbol"], direction=direction, depth=args["depth"], exclude_tests=args["exclude_tests"]))
+        args["symbol"], direction=direction, depth=args["depth"], exclude_tests=args["exclude_tests"],
+        follow=args["follow"]))
       for direction, summary in (("callers", "Who calls this symbol, depth calls deep."),
                                  ("callees", "What this symbol calls, depth calls deep."))),
 )

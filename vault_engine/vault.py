@@ -23,22 +23,19 @@ from vault_engine.errors import (BadArgument, IndexBusy, IndexDamaged, IndexMiss
 from vault_engine.layout import (CODE_FILE, CURRENT, LEDGER_FILE, REINFORCEMENTS_FILE, RULING_CACHE_FILE,
                                  VECTOR_CACHE_FILE, VECTORS_FILE, WHOOSH_DIR, WRITE_LOCK)
 from vault_engine.locks import flock_within, held_elsewhere, hold_in_parent_only, release
-from vault_engine.model import SEARCH_KINDS, DecayRow, Freshness, IndexReport, NoteView, ResolvedLink, SearchResult
 from vault_engine.indexing.generations import live_generation
-from vault_engine.indexing.integrity import check_before_reading
-from vault_engine.indexing.offtopic import offtopic_level
-from vault_engine.retrieval.confidence import MissRule
-from vault_engine.retrieval.decay import decay_rows
-from vault_engine.retrieval.follow import links_in_lines, resolved_link
-from vault_engine.retrieval.lookup import find_section, lookup_ref, section_ref
-from vault_engine.retrieval.search import Searcher, SearchRequest
-from vault_engine.stores.embedder import Embedder, ModelSpec
 from vault_engine.stores.ledger import Ledger, damaged
-from vault_engine.stores.lexical import WhooshIndex
 from vault_engine.stores.reinforcements import ReinforcementLog, has_undo, replay
 from vault_engine.stores.sql import is_corruption
 
-if TYPE_CHECKING:  # imported where used: a search or a show must not pay for indexing code
+# Imported where used: a search must not pay for indexing code, and find, callers or show of
+# code (cold CLI, 200 ms) not for search, its model settings, Whoosh, or the values of notes
+# (vault_engine.model: a dozen dataclasses, each compiled at import).
+if TYPE_CHECKING:
+    from vault_engine.model import DecayRow, Freshness, IndexReport, NoteView, ResolvedLink, SearchResult
+    from vault_engine.retrieval.search import Searcher, SearchRequest
+    from vault_engine.stores.embedder import Embedder
+    from vault_engine.stores.lexical import WhooshIndex
     from vault_engine.indexing.indexer import AppliedChanges, Progress
     from vault_engine.memory.checkpoints import CheckpointDraft, CheckpointWritten
     from vault_engine.memory.deadends import DeadendCheck, Ruling
@@ -50,6 +47,17 @@ if TYPE_CHECKING:  # imported where used: a search or a show must not pay for in
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
+
+# Values other modules take from here (the TUI: DecayRow), imported when first asked for.
+_REEXPORTED = ("DecayRow", "Freshness", "IndexReport", "NoteView", "ResolvedLink", "SearchResult")
+
+
+def __getattr__(name: str) -> Any:
+    if name in _REEXPORTED:
+        from vault_engine import model
+
+        return getattr(model, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 MAX_FOLLOW = 5  # hops of --follow
 LOCK_WAIT_SECONDS = 600
@@ -140,6 +148,8 @@ class Vault:
     @property
     def lexical(self) -> WhooshIndex:
         if self._lexical is None:
+            from vault_engine.stores.lexical import WhooshIndex
+
             self._lexical = WhooshIndex(self.config.index_dir / WHOOSH_DIR)
         return self._lexical
 
@@ -156,7 +166,7 @@ class Vault:
         """The embedding model of ``[model]`` (cheap to build: torch loads on first embed).
         Raises :class:`ModelUnavailable` when disabled or missing."""
         if self._embedder is None:
-            from vault_engine.stores.embedder import SentenceTransformerEmbedder
+            from vault_engine.stores.embedder import ModelSpec, SentenceTransformerEmbedder
 
             spec = ModelSpec.from_config(self.config.section("model"), self.root)
             self._embedder = SentenceTransformerEmbedder(spec, query_dir=self.config.index_dir)
@@ -165,12 +175,16 @@ class Vault:
     def shared_vector_cache(self, override: str | os.PathLike[str] | None = None) -> Path | None:
         """The team's shared vector cache folder: ``override`` (``index --vector-cache``),
         else ``[model] vector_cache`` (relative to the vault), else None."""
+        from vault_engine.stores.embedder import ModelSpec
+
         if override is not None:
             return Path(override).expanduser().resolve()
         configured = ModelSpec.from_config(self.config.section("model"), self.root).vector_cache
         return Path(configured) if configured else None
 
     def _model_enabled(self) -> bool:
+        from vault_engine.stores.embedder import ModelSpec
+
         return self._embedder is not None or ModelSpec.from_config(self.config.section("model")).enabled
 
     def has_index(self) -> bool:
@@ -302,6 +316,8 @@ class Vault:
         """Only the embedding phase: vectors for sections that lack them (the watcher's
         background catch-up). Ctrl-C, or ``should_stop()`` answering True between encode
         chunks, stops it cleanly: what was embedded is kept."""
+        from vault_engine.model import IndexReport
+
         started = time.perf_counter()
         with self.write_lock():
             if not self.has_index():  # removed meanwhile: opening the ledger would make an empty one
@@ -354,6 +370,8 @@ class Vault:
         return self._report(changes, started)
 
     def _report(self, changes: AppliedChanges, started: float) -> IndexReport:
+        from vault_engine.model import IndexReport
+
         plan = changes.plan
         notices = (f"the lexical index could not be trusted ({changes.lexical_repaired}): rebuilt from the ledger",) \
             if changes.lexical_repaired else ()
@@ -397,6 +415,11 @@ class Vault:
                semantic_only: bool = False) -> SearchResult:
         """Hybrid search over sections: words (BM25) and meaning (embeddings), fused. Without
         a usable model it searches by words and says so in ``notices``."""
+        from vault_engine.indexing.integrity import check_before_reading
+        from vault_engine.indexing.offtopic import offtopic_level
+        from vault_engine.retrieval.confidence import MissRule
+        from vault_engine.retrieval.search import Searcher, SearchRequest
+
         if k < 1 or not 0 <= follow <= MAX_FOLLOW:
             raise BadArgument(f"k must be at least 1 and follow within 0..{MAX_FOLLOW} (got k={k}, follow={follow})")
         ledger = self._require_index()
@@ -404,6 +427,8 @@ class Vault:
         # an agent would take for "nothing exists".
         if tap is not None:
             self.config.tap(tap)
+        from vault_engine.constants import SEARCH_KINDS
+
         if kind is not None and kind not in SEARCH_KINDS:
             raise UnknownKind(f"no kind {kind!r}; kinds are: {', '.join(SEARCH_KINDS)}")
         if project is not None:
@@ -447,23 +472,35 @@ class Vault:
         return held_elsewhere(self.config.state_dir / WRITE_LOCK)
 
     @_operation
-    def show(self, ref: str) -> NoteView | CodeView:
+    def show(self, ref: str, *, follow: int = 0) -> NoteView | CodeView:
         """A note (whole text, read from the file) or one section of it; for a code ref
-        (``path#Qualified.name``), the symbol's lines, numbered."""
+        (``path#Qualified.name``), the symbol's lines, numbered. ``follow`` (0..5): also the
+        sections a note links to, or a code ref's why notes, that many hops deep."""
+        _check_follow(follow)
         ledger = self._require_index()
         if (self.config.index_dir / CODE_FILE).exists() and self._code_queries().is_code_ref(ref):
-            return self._code_queries().show(ref)
+            return self._code_queries().show(ref, follow)
+        from vault_engine.model import NoteView
+        from vault_engine.retrieval.follow import links_in_lines, resolved_link
+        from vault_engine.retrieval.lookup import lookup_ref, section_ref
+
         note, section = lookup_ref(ledger, ref)
         links = tuple(resolved_link(r) for r in ledger.links_of(note.id))
         sections = tuple(s.heading for s in ledger.sections_of(note.id) if s.heading)
         if section is not None:
-            return NoteView(section_ref(note, section), note.path, note.title, note.kind, note.tap,
+            links = links_in_lines(links, section.line_start, section.line_end)
+            view = NoteView(section_ref(note, section), note.path, note.title, note.kind, note.tap,
                             note.project, section.heading, section.line_start, section.line_end,
-                            section.text, note.meta,
-                            links_in_lines(links, section.line_start, section.line_end), sections)
-        text = self._read_text(note.path)
-        return NoteView(section_ref(note, None), note.path, note.title, note.kind, note.tap,
-                        note.project, None, 1, text.count("\n") + 1, text, note.meta, links, sections)
+                            section.text, note.meta, links, sections)
+        else:
+            text = self._read_text(note.path)
+            view = NoteView(section_ref(note, None), note.path, note.title, note.kind, note.tap,
+                            note.project, None, 1, text.count("\n") + 1, text, note.meta, links, sections)
+        if follow:
+            from vault_engine.retrieval.code.followed import follow_links
+
+            view = replace(view, followed=follow_links(ledger, view.ref, links, follow, {view.ref, note.path}))
+        return view
 
     def _read_text(self, rel_path: str) -> str:
         path = self.root / rel_path
@@ -479,6 +516,9 @@ class Vault:
     @_operation
     def links(self, ref: str, *, backlinks: bool = False) -> list[ResolvedLink]:
         """Outgoing links of a note or section, or the links pointing at it."""
+        from vault_engine.retrieval.follow import links_in_lines, resolved_link
+        from vault_engine.retrieval.lookup import find_section, lookup_ref
+
         ledger = self._require_index()
         note, section = lookup_ref(ledger, ref)
         if backlinks:
@@ -494,6 +534,8 @@ class Vault:
 
     @_operation
     def all_links(self) -> list[ResolvedLink]:
+        from vault_engine.retrieval.follow import resolved_link
+
         return [resolved_link(r) for r in self._require_index().all_links()]
 
     # -- code: outline, callers/callees, find (retrieval/code, retrieval/find) -------------
@@ -507,29 +549,41 @@ class Vault:
         return self._code
 
     @_operation
-    def outline(self, path: str) -> Outline:
-        """A source file's symbols with spans, parameters, decorators and why links."""
-        return self._code_queries().outline(path)
+    def outline(self, path: str, *, follow: int = 0) -> Outline:
+        """A source file's symbols with spans, parameters, decorators and why links;
+        ``follow`` (0..5): what those why notes say, and that many hops of their links."""
+        _check_follow(follow)
+        return self._code_queries().outline(path, follow)
 
     @_operation
     def calls(self, symbol: str, *, direction: str = "callers", depth: int = 1,
-              exclude_tests: bool = False) -> CallAnswer:
+              exclude_tests: bool = False, follow: int = 0) -> CallAnswer:
         """Who calls ``symbol`` (``direction`` callers) or what it calls (callees), up to
-        ``depth`` (1..5) calls away; a not-found says which kind it is."""
+        ``depth`` (1..5) calls away; a not-found says which kind it is. ``follow``: the
+        symbol's why notes, as for :meth:`show`."""
         if direction not in ("callers", "callees"):
             raise BadArgument(f"direction is {direction!r}: use callers or callees")
         if not 1 <= depth <= 5:
             raise BadArgument(f"depth {depth} is out of range: use 1..5")
-        return self._code_queries().calls(symbol, direction, depth, exclude_tests)
+        _check_follow(follow)
+        return self._code_queries().calls(symbol, direction, depth, exclude_tests, follow)
 
     @_operation
-    def find(self, query: str, *, k: int = 10, tier: str | None = None, facet: str | None = None) -> FindResult:
-        """Where is it? Exact symbol, literal path, then a fuzzy suggestion or the memory notes."""
+    def find(self, query: str, *, k: int = 10, tier: str | None = None, facet: str | None = None,
+             follow: int = 0) -> FindResult:
+        """Where is it? Exact symbol, literal path, then a fuzzy suggestion or the memory notes.
+        ``follow``: the why notes of the code hits, as for :meth:`show` (a suggestion is
+        not followed: it is to be confirmed first)."""
         from vault_engine.retrieval.find.router import find
 
+        _check_follow(follow)
         ledger = self._require_index()
         code = self._code_queries() if (self.config.index_dir / CODE_FILE).exists() else None
-        return find(query, code=code, ledger=ledger, lexical=self.lexical, k=k, tier=tier, facet=facet)
+        result = find(query, code=code, ledger=ledger, lexical=lambda: self.lexical, k=k, tier=tier, facet=facet)
+        if follow and code is not None and result.tier in ("symbol", "path"):
+            starts = [(h.ref, tuple(w for w in code.why_of_ref(h.ref) if w.ref in h.why)) for h in result.hits]
+            result = replace(result, followed=code.follow(starts, follow))
+        return result
 
     # -- status ---------------------------------------------------------------------------
 
@@ -558,6 +612,7 @@ class Vault:
         scanned: the watcher applies an edit within a second, and its last batch is in here.
         The watcher's heartbeat is left out (it moves every second), and so is its lag."""
         from vault_engine.indexing.watch_state import watcher_status
+        from vault_engine.model import Freshness
         from vault_engine.sources.vault_files import scan_vault
 
         watcher = watcher_status(self.config)
@@ -568,6 +623,7 @@ class Vault:
                          tuple(watcher.get(k) for k in ("state", "last_applied", "pending", "errors")))
 
     def _status(self, ledger: Ledger) -> dict[str, Any]:
+        from vault_engine.retrieval.follow import resolved_link
         from vault_engine.indexing.integrity import lexical_damage
         from vault_engine.indexing.planner import find_suspects
         from vault_engine.indexing.watch_state import watcher_status
@@ -724,6 +780,8 @@ class Vault:
     def reinforce(self, ref: str, *, by: str | None = None, why: str | None = None,
                   now: float | None = None) -> dict[str, Any]:
         """Reset the age of the note ``ref`` names, durably."""
+        from vault_engine.retrieval.lookup import lookup_ref, section_ref
+
         ledger = self._require_index()
         note, _ = lookup_ref(ledger, ref)
         at = now if now is not None else time.time()
@@ -756,6 +814,8 @@ class Vault:
     @_operation
     def decay_report(self, *, tap: str | None = None, now: float | None = None) -> list[DecayRow]:
         """Every document of a decaying tap (or of ``tap``), most faded first."""
+        from vault_engine.retrieval.decay import decay_rows
+
         ledger = self._require_index()
         taps = [self.config.tap(tap)] if tap is not None else list(self.config.taps)
         return decay_rows(ledger.notes(), ledger.reinforcements(), taps,
@@ -790,22 +850,39 @@ class Vault:
         ledger.save_reinforcements(replay(records, state), new_offset)
 
 
+def _check_follow(follow: int) -> None:
+    if isinstance(follow, bool) or not isinstance(follow, int) or not 0 <= follow <= MAX_FOLLOW:
+        raise BadArgument(f"follow {follow!r} is out of range: use 0..{MAX_FOLLOW}")
+
+
 def validate_settings(config: Config) -> None:
     """Check every table of vault-engine.toml now, whatever the command: a bad ``[model]``
     must not wait for the first embedding to say so, and a typo (``half_life`` for
     ``half_life_days``) must not silently switch a setting off. Each owner validates its own
     table; this only calls them all (cheap: nothing heavy is imported)."""
     from vault_engine.config import TAP_KEYS, check_keys
-    from vault_engine.indexing.watcher import WatchSettings
-    from vault_engine.memory.matching import DeadendSettings
 
-    ModelSpec.from_config(config.section("model"))
-    MissRule.from_config(config.section("search"))
-    DeadendSettings.from_config(config.section("deadend"))
-    WatchSettings.from_config(config)
+    # An absent table holds only defaults, which are valid: its owner is not even imported
+    # (the notion module alone is a fifth of a cold `find`).
+    if config.section("model"):
+        from vault_engine.stores.embedder import ModelSpec
+
+        ModelSpec.from_config(config.section("model"))
+    if config.section("search"):
+        from vault_engine.retrieval.confidence import MissRule
+
+        MissRule.from_config(config.section("search"))
+    if config.section("deadend"):
+        from vault_engine.memory.matching import DeadendSettings
+
+        DeadendSettings.from_config(config.section("deadend"))
+    if config.section("watch"):
+        from vault_engine.indexing.watcher import WatchSettings
+
+        WatchSettings.from_config(config)
     check_keys(config.section("checkpoint"), "checkpoint.", ("template",))
     for tap in config.taps:
-        if tap.source == "notion":
+        if tap.source == "notion" and tap.options:
             from vault_engine.sources.notion_api import SyncSettings
 
             SyncSettings.from_tap(tap)

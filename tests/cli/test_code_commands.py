@@ -49,3 +49,15 @@ def test_every_code_command_has_help(cli):
     for command in ("outline", "callers", "callees", "find"):
         done = cli(command, "--help")
         assert done.code == 0 and "Example:" in done.out
+
+
+def test_follow_on_the_cli_json_and_text(make_vault, cli):
+    root = build(make_vault)
+    data = cli("--vault", root, "callers", "OrderBook.place", "--follow", "1", "--json").json
+    assert data["followed"][0]["ref"] == "memory/orders.md#Orders are priced once"
+    assert set(data["followed"][0]) >= {"ref", "path", "heading", "line", "how", "via", "hops", "text"}
+    assert cli("--vault", root, "callers", "OrderBook.place", "--json").json["followed"] == []
+    text = cli("--vault", root, "show", "src/shop/orders.py#OrderBook.place", "--follow", "1").out
+    assert "── followed 1: memory/orders.md#Orders are priced once  (memory, mention line 8" in text
+    assert "   The quantity must be positive" in text
+    assert cli("--vault", root, "find", "price_of", "--follow", "6").code == 2  # usage: 0..5

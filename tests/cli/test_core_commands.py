@@ -31,6 +31,21 @@ def test_every_command_has_help_text():
                                                       "reinforce", "decay"}
 
 
+def test_a_command_line_builds_only_its_own_commands_and_help_builds_every_one():
+    from vault_engine.cli.main import COMMANDS
+
+    def choices(parser):
+        return set(next(a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction").choices)
+
+    assert choices(build_parser()) == set(COMMANDS)  # the map names every command, and only those
+    for command, module in COMMANDS.items():
+        built = choices(build_parser(["--vault", "find", "--json", command, "x"]))  # "find" is the vault here
+        assert command in built and built <= {c for c, m in COMMANDS.items() if m == module}, command
+    assert choices(build_parser(["--help", "find"])) == set(COMMANDS)
+    assert choices(build_parser(["nosuchcommand"])) == set(COMMANDS)  # argparse lists them all
+    assert choices(build_parser(["--json"])) == set(COMMANDS)
+
+
 def test_index_json_report(make_vault, cli):
     result = cli("--vault", make_vault(NOTES), "index", "--json")
     data = result.json

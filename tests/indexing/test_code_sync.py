@@ -68,3 +68,16 @@ def test_a_syntax_error_is_indexed_as_far_as_it_parses_with_one_notice(make_vaul
         status = vault.status()["code"]
         assert [e["path"] for e in status["syntax_errors"]] == ["src/shop/broken.py"]
         assert vault.find("fine").hits[0].ref == "src/shop/broken.py#fine"
+
+
+def test_the_vault_wide_exclude_keeps_source_files_out_and_says_so(make_vault):
+    from tests.code_vault import CONFIG, FILES
+
+    root = make_vault(FILES, 'exclude = ["src/tests/**"]\n' + CONFIG)
+    with Vault(root) as vault:
+        vault.index(embed=False)
+        assert "src/tests/test_orders.py" not in {n.path for n in vault.ledger.notes()}
+        assert {n.ref for n in vault.calls("price_of").nodes} == {"src/shop/cli.py#main",
+                                                                  "src/shop/orders.py#OrderBook.place"}
+        answer = vault.calls("src/tests/test_orders.py#test_price")
+        assert answer.status == "not_indexed" and "excluded" in answer.reason

@@ -5,6 +5,13 @@ from __future__ import annotations
 import argparse
 
 from vault_engine.cli.context import Context, int_within
+from vault_engine.cli.render import followed
+
+FOLLOW_HELP = "also what the why notes say (their sections), and N-1 hops of the links in them"
+
+
+def _follow_flag(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--follow", type=int_within(0, 5), default=0, metavar="N", help=FOLLOW_HELP)
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -13,6 +20,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                        description="List a source file's symbols: kind, lines, parameters, decorators and "
                                    "the notes that say why. Example: vault-engine outline src/shop/orders.py")
     p.add_argument("path", help="the file's path relative to the code tap's root (or its unique ending)")
+    _follow_flag(p)
     p.set_defaults(handler=cmd_outline)
 
     for direction, what in (("callers", "who calls SYMBOL"), ("callees", "what SYMBOL calls")):
@@ -24,6 +32,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
         p.add_argument("--depth", type=int_within(1, 5), default=1, help="calls away, 1..5 (default 1)")
         p.add_argument("--exclude-tests", action="store_true",
                        help="leave out test code (tests/, test_*.py, *_test.*, *.test.*, *.spec.*, conftest.py)")
+        _follow_flag(p)
         p.set_defaults(handler=cmd_calls, direction=direction)
 
     p = sub.add_parser("find", parents=[common], help="where is it? symbol, path, suggestion or memory note",
@@ -35,25 +44,27 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.add_argument("--tier", choices=("symbol", "path", "fuzzy", "memory"), help="ask one tier only")
     p.add_argument("--facet", choices=("lifecycle", "data_state", "boundaries", "invariants", "failure"),
                    help="only memory notes of this facet")
+    _follow_flag(p)
     p.set_defaults(handler=cmd_find)
 
 
 def cmd_outline(ctx: Context) -> int:
-    outline = ctx.vault.outline(ctx.args.path)
+    outline = ctx.vault.outline(ctx.args.path, follow=ctx.args.follow)
     ctx.emit(outline.to_json(), lambda: render_outline(outline))
     return 0
 
 
 def cmd_calls(ctx: Context) -> int:
     a = ctx.args
-    answer = ctx.vault.calls(a.symbol, direction=a.direction, depth=a.depth, exclude_tests=a.exclude_tests)
+    answer = ctx.vault.calls(a.symbol, direction=a.direction, depth=a.depth, exclude_tests=a.exclude_tests,
+                             follow=a.follow)
     ctx.emit(answer.to_json(), lambda: render_calls(answer))
     return 0
 
 
 def cmd_find(ctx: Context) -> int:
     a = ctx.args
-    result = ctx.vault.find(a.query, k=a.k, tier=a.tier, facet=a.facet)
+    result = ctx.vault.find(a.query, k=a.k, tier=a.tier, facet=a.facet, follow=a.follow)
     ctx.emit(result.to_json(), lambda: render_find(result))
     return 0
 
@@ -64,12 +75,16 @@ def _why_lines(why) -> list[str]:
     return [f"why        {w.ref}:{w.line} ({w.via} `{w.token}`)" for w in why]
 
 
+def _dead_end_lines(dead_ends) -> list[str]:
+    return [f"dead end   {d['text']} -- {d['reason'] or 'no reason given'} ({d['ref']})" for d in dead_ends]
+
+
 def render_code_view(view) -> str:
     head = f"{view.ref}  ({view.language}, lines {view.line_start}-{view.line_end})"
     lines = [head, *(f"note: {n}" for n in view.notices), "", view.numbered(), ""]
     lines += _why_lines(view.why)
-    lines += [f"dead end   {d['text']} -- {d['reason'] or 'no reason given'} ({d['ref']})" for d in view.dead_ends]
-    return "\n".join(lines).rstrip()
+    lines += _dead_end_lines(view.dead_ends)
+    return "\n".join(lines + followed(view.followed)).rstrip()
 
 
 def render_outline(outline) -> str:
@@ -81,7 +96,7 @@ def render_outline(outline) -> str:
         decorators = "".join(f"@{d} " for d in s.decorators)
         call = f"({', '.join(s.parameters)})" if s.kind in ("function", "method", "constructor") else ""
         lines.append(f"{s.line_start:>5}-{s.line_end:<5} {indent}{s.kind} {s.symbol}{call} {decorators}".rstrip())
-    return "\n".join(lines + _why_lines(outline.why))
+    return "\n".join(lines + _why_lines(outline.why) + followed(outline.followed))
 
 
 def render_calls(answer) -> str:
@@ -92,7 +107,7 @@ def render_calls(answer) -> str:
     lines = [f"{answer.direction} of {answer.start} (depth {answer.depth}): {len(answer.nodes)}"]
     for n in answer.nodes:
         lines.append(f"  {n.hops}  {n.ref}  (lines {n.line_start}-{n.line_end})")
-    return "\n".join(lines + _why_lines(answer.why))
+    return "\n".join(lines + _why_lines(answer.why) + _dead_end_lines(answer.dead_ends) + followed(answer.followed))
 
 
 def render_find(result) -> str:
@@ -107,4 +122,4 @@ def render_find(result) -> str:
         extra = f"  facet {h.facet}" if h.facet else ""
         lines.append(f"  {h.ref}  ({h.kind}, {where}){extra}")
         lines += [f"    why {w}" for w in h.why]
-    return "\n".join(lines)
+    return "\n".join(lines + followed(result.followed))

@@ -8,7 +8,7 @@ from argparse import ArgumentTypeError, Namespace
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from vault_engine.model import CONTROL_CHARACTERS
+from vault_engine.constants import CONTROL_CHARACTERS
 
 if TYPE_CHECKING:  # imported on first use: a call answered by the daemon never needs it
     from vault_engine.vault import Vault

@@ -55,7 +55,9 @@ def _register_search(sub: argparse._SubParsersAction, common: argparse.ArgumentP
 def _register_reading(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("show", parents=[common], help="a note or one of its sections",
                        description="Print a note or a section. Example: vault-engine show 'specs/auth.md#Token refresh'")
-    p.add_argument("ref", help="path[#Heading] or notion://<id>[#Heading]")
+    p.add_argument("ref", help="path[#Heading] or notion://<id>[#Heading]; or a code ref path#Qualified.name")
+    p.add_argument("--follow", type=int_within(0, 5), default=0, metavar="N",
+                   help="also the sections the note links to (for a code ref: what its why notes say), N hops deep")
     p.set_defaults(handler=cmd_show)
 
     p = sub.add_parser("links", parents=[common], help="resolved links of a note (or backlinks, or all)",
@@ -121,7 +123,7 @@ def cmd_search(ctx: Context) -> int:
 def cmd_show(ctx: Context) -> int:
     from vault_engine.code_model import CodeView
 
-    view = ctx.vault.show(ctx.args.ref)
+    view = ctx.vault.show(ctx.args.ref, follow=ctx.args.follow)
     if isinstance(view, CodeView):  # a code ref: the symbol's lines, numbered
         from vault_engine.cli.code_commands import render_code_view
 

@@ -9,14 +9,14 @@ either way, which keeps the output identical. ``--no-daemon`` (or
 ``VAULT_ENGINE_NO_DAEMON=1``) skips the daemon.
 
 Cheap on purpose: a routed call imports the protocol, the socket module and the result's
-dataclasses, never the Vault, its stores, or anything heavy.
+dataclasses, never the Vault, its stores, or anything heavy; with no socket file (no
+watcher) not even the protocol.
 """
 
 from __future__ import annotations
 
 import logging
 import os
-import socket
 import time
 from argparse import Namespace
 from functools import partial
@@ -25,7 +25,6 @@ from typing import Any
 
 from vault_engine.cli.context import Context
 from vault_engine.config import find_vault
-from vault_engine.daemon import protocol
 from vault_engine.indexing.watch_state import STALLED_AFTER
 from vault_engine.layout import HEALTH_FILE, SOCKET_FILE, STATE_DIR
 
@@ -67,11 +66,17 @@ class DaemonVault:
         return self._root
 
     def __getattr__(self, name: str) -> Any:
+        if not (self.root / STATE_DIR / SOCKET_FILE).exists():  # no watcher: not even the protocol
+            return getattr(self._in_process(), name)
+        from vault_engine.daemon import protocol
+
         if name in protocol.METHOD_OPS:
             return partial(self._routed, name)
         return getattr(self._in_process(), name)
 
     def _routed(self, method: str, *args: Any, **kwargs: Any) -> Any:
+        from vault_engine.daemon import protocol
+
         answered, result = ask(self.root, protocol.METHOD_OPS[method], args, kwargs)
         if answered:
             return result
@@ -100,6 +105,7 @@ def ask(root: Path, op: str, args: tuple = (), kwargs: dict | None = None,
     if _stalled(root / STATE_DIR / HEALTH_FILE):
         log.debug("the watcher's heartbeat is older than %.0f s: answering in-process", STALLED_AFTER)
         return False, None
+    from vault_engine.daemon import protocol  # imported when a watcher may answer
     try:
         line = _exchange(path, protocol.request(op, args, kwargs), timeout)
         reply = protocol.parse(line)
@@ -129,6 +135,10 @@ def _stalled(health: Path) -> bool:
 
 
 def _exchange(path: Path, request: bytes, timeout: float) -> bytes:
+    import socket  # only when a socket file is there: most commands never talk to a watcher
+
+    from vault_engine.daemon import protocol
+
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
         sock.settimeout(CONNECT_TIMEOUT)
         with protocol.unix_address(path) as address:
@@ -145,7 +155,7 @@ def _exchange(path: Path, request: bytes, timeout: float) -> bytes:
 def _explain(exc: Exception, timeout: float) -> None:
     """A stale socket (no watcher) is normal and silent; a watcher that does not answer in
     time deserves one line, since the answer then costs an in-process start."""
-    if isinstance(exc, socket.timeout):
+    if isinstance(exc, TimeoutError):  # socket.timeout is TimeoutError
         log.warning("the running watcher did not answer within %.0f s; answering in-process", timeout)
     else:
         log.debug("no daemon answer (%s): answering in-process", exc)

@@ -17,7 +17,8 @@ from vault_engine.cli.context import terminal_safe
 from vault_engine.cli.daemon_client import make_context
 from vault_engine.errors import VaultError
 
-# Each module has register(subparsers, common): adding a command group is one line here.
+# Each module has register(subparsers, common): adding a command group is one line here,
+# and its commands a line of COMMANDS.
 COMMAND_MODULES = (
     "vault_engine.cli.core_commands",
     "vault_engine.cli.code_commands",
@@ -27,9 +28,23 @@ COMMAND_MODULES = (
     "vault_engine.cli.watch_commands",
     "vault_engine.cli.agent_commands",
 )
+# The module that registers each command. A command line builds only its own command's
+# module (every subcommand's parser, with argparse's help texts looked up through gettext,
+# cost a tenth of a cold `find`); --help, no command or an unknown one builds them all, so
+# that argparse lists every choice. tests/cli/test_core_commands.py keeps this in step.
+_CORE, _CODE, _MEMORY = COMMAND_MODULES[:3]
+COMMANDS = {
+    **dict.fromkeys(("init", "index", "search", "show", "links", "status", "reinforce", "decay"), _CORE),
+    **dict.fromkeys(("outline", "callers", "callees", "find"), _CODE),
+    **dict.fromkeys(("checkpoint", "resume", "deadend"), _MEMORY),
+    "notion": COMMAND_MODULES[3], "tui": COMMAND_MODULES[4], "watch": COMMAND_MODULES[5],
+    "mcp": COMMAND_MODULES[6], "hook": COMMAND_MODULES[6],
+}
+_VALUED = ("--vault",)  # global options that take a value (the word after is not the command)
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
+    """The CLI's parser; with ``argv``, only the command ``argv`` names is registered."""
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--json", action="store_true", default=argparse.SUPPRESS,
                         help="print machine-readable JSON on stdout")
@@ -48,9 +63,24 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"vault-engine {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    for name in COMMAND_MODULES:
+    command = _command_word(argv) if argv is not None else None
+    for name in (COMMANDS[command],) if command in COMMANDS else COMMAND_MODULES:
         importlib.import_module(name).register(subparsers, common)
     return parser
+
+
+def _command_word(argv: Sequence[str]) -> str | None:
+    """The command ``argv`` names: its first word that is neither an option nor the value of
+    one; None when there is none, or when help is asked before it."""
+    words = iter(argv)
+    for word in words:
+        if word in ("-h", "--help"):
+            return None
+        if word in _VALUED:
+            next(words, None)
+        elif not word.startswith("-"):
+            return word
+    return None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -59,7 +89,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     if broken is not None:  # Python keeps undecodable bytes as lone surrogates: refuse them here
         print(f"vault-engine: argument {broken} is not valid UTF-8: pass text in UTF-8", file=sys.stderr)
         return 2
-    parser = build_parser()
+    parser = build_parser(argv)
     args = parser.parse_args(argv)
     debug = getattr(args, "debug", False)
     logging.basicConfig(level=logging.DEBUG if debug else logging.WARNING,

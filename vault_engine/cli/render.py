@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from vault_engine.dates import utc_time
-from vault_engine.model import IndexReport, NoteView, ResolvedLink, SearchResult
+
+if TYPE_CHECKING:  # annotations only: a code command's rendering needs none of them
+    from vault_engine.model import IndexReport, NoteView, ResolvedLink, SearchResult
 
 
 def iso(ts: float | None) -> str:
@@ -92,7 +94,17 @@ def note_view(view: NoteView) -> str:
     unresolved = [link for link in view.links if not link.resolved]
     if view.links:
         lines.append(f"── {len(view.links)} links, {len(unresolved)} unresolved")
-    return "\n".join(lines)
+    return "\n".join(lines + followed(view.followed))
+
+
+def followed(notes: Sequence[Any]) -> list[str]:
+    """``--follow``: each section reached, with where it was reached from, then its text."""
+    out = []
+    for f in notes:
+        at = f" line {f.line}" if f.line else ""
+        out.append(f"── followed {f.hops}: {f.ref}  ({f.kind}, {f.how}{at}, from {f.via})")
+        out += [("   " + line).rstrip() for line in f.text.rstrip().split("\n")]
+    return out
 
 
 def links(found: Sequence[ResolvedLink], backlinks: bool) -> str:

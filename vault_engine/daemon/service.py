@@ -110,7 +110,7 @@ class WatchService:
         except VaultError as exc:
             self._failed(str(exc))
             return False
-        self.feed.config = self.config
+        self.feed.reconfigure(self.config)
         return True
 
     def _apply_full(self, *, catch_up: bool, burst: Burst | None = None) -> None:

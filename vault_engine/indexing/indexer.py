@@ -10,7 +10,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -23,6 +23,7 @@ from vault_engine.parsing.links import LinkResolver
 from vault_engine.parsing.note import extraction_key, parse_note
 from vault_engine.parsing.sections import section_body
 from vault_engine.paths import note_stem
+from vault_engine.sources.code.files import code_taps, tap_of_key
 from vault_engine.sources.vault_files import (FileStat, Scan, Unreadable, read_note, scan_paths,
                                               scan_vault)
 from vault_engine.stores.ledger import Ledger
@@ -32,7 +33,14 @@ log = logging.getLogger(__name__)
 
 # Below this many files to read, a process pool costs more than it saves.
 PARALLEL_READ_THRESHOLD = 400
-CODE_FILE_WEIGHT = 10  # a source file costs about ten notes to read (a tree-sitter parse)
+# A source file weighs a note per KB (a tree-sitter parse runs at about 1 ms a KB, a note in
+# about 1 ms), and worker processes that parse code first compile each grammar's tags query
+# again, each of them: that costs up to CODE_PARALLEL_EXTRA more before two processes pay.
+# Measured on bench/bench_code.py's repositories: 20k lines (48 files, 714 KB) read in 0.58 s
+# alone and in 0.91 s by two workers; 100k lines (254 files, 3.3 MB, and 1,000 notes) in 3.1 s
+# alone and 2.6 s by two, on a machine at load 3.
+CODE_KB_WEIGHT = 1.0
+CODE_PARALLEL_EXTRA = 800
 EXTRACTION = "extraction"  # ledger meta: the extraction_key its notes were parsed with
 
 Progress = Callable[[str, int, int], None]
@@ -94,11 +102,14 @@ def _read_chunk(args: tuple) -> list[ReadResult]:
     return [read_and_parse(root, p, config) for p in paths]
 
 
-def read_many(config: Config, paths: list[str], progress: Progress | None = None) -> dict[str, ReadResult]:
-    """Read and parse ``paths``, on both cores when there are many."""
+def read_many(config: Config, paths: list[str], progress: Progress | None = None,
+              sizes: Mapping[str, int] | None = None) -> dict[str, ReadResult]:
+    """Read and parse ``paths`` (``sizes``: their byte sizes, as the scan found them), on
+    both cores when that is worth the workers' start."""
     results: dict[str, ReadResult] = {}
-    weight = len(paths) + (CODE_FILE_WEIGHT - 1) * sum(map(is_code_key, paths))
-    if weight < PARALLEL_READ_THRESHOLD:
+    code_kb = sum((sizes or {}).get(p, 10_000) for p in paths if is_code_key(p)) / 1000 * CODE_KB_WEIGHT
+    weight = sum(not is_code_key(p) for p in paths) + code_kb
+    if weight < PARALLEL_READ_THRESHOLD + min(CODE_PARALLEL_EXTRA, code_kb):
         for i, path in enumerate(paths):
             results[path] = read_and_parse(config.root, path, config)
             if progress and i % 50 == 0:
@@ -151,7 +162,7 @@ class Indexer:
         known = self.ledger.known_files()
         scan = scan_paths(self.config, roots)
         roots |= add_code_files(self.config, scan, roots)  # prefixed keys of a code tap inside the vault
-        roots |= _vanished_twins(scan, known, self.config.root)
+        roots |= _vanished_twins(scan, known, self.config)
         kept = {a for a in self.ledger.attachment_paths() if not _under_any(a, roots)}
         scan.attachments = sorted(kept | set(scan.attachments))  # the ledger keeps the full list
         subset = {p: k for p, k in known.items() if _under_any(p, roots)}
@@ -164,7 +175,8 @@ class Indexer:
         suspects = find_suspects(scan.notes, {} if reread else known)
         if reread:
             suspects = replace(suspects, missing=tuple(sorted(set(known) - set(scan.notes))))
-        reads = read_many(self.config, list(suspects.changed), progress)
+        reads = read_many(self.config, list(suspects.changed), progress,
+                          {p: scan.notes[p].size for p in suspects.changed if p in scan.notes})
         plan = plan_changes(suspects, known, {p: r.digest for p, r in reads.items()})
         if reread:
             plan = replace(plan, modified=plan.modified + plan.touched, touched=())
@@ -302,7 +314,7 @@ class Indexer:
                 for r in rows]
 
 
-def _vanished_twins(scan: Scan, known: dict, root) -> set[str]:
+def _vanished_twins(scan: Scan, known: dict, config: Config) -> set[str]:
     """Known notes now gone from disk with the size of a note new in ``scan``: the other
     half of a rename whose two events came apart (watchdog holds back an unpaired rename
     source for half a second), so that the planner can pair them by hash as a move."""
@@ -310,12 +322,24 @@ def _vanished_twins(scan: Scan, known: dict, root) -> set[str]:
     if not sizes:
         return set()
     return {path for path, was in known.items() if was.size in sizes and was.hash is not None
-            and path not in scan.notes and not (root / path).exists()}
+            and path not in scan.notes and not _on_disk(config, path)}
+
+
+def _on_disk(config: Config, path: str) -> bool:
+    """Whether a ledger path is still a file: a note under the vault, a source file under its
+    tap's root (a key like ``repo:pkg/a.py`` is no vault path: it would always look gone)."""
+    if not is_code_key(path):
+        return (config.root / path).exists()
+    found = tap_of_key(code_taps(config), path)
+    return found is None or (found[0].root / found[1]).exists()  # no tap: not ours to pair
 
 
 def _under_any(path: str, roots: set[str]) -> bool:
     """``path`` is one of ``roots`` or inside one of them (set lookups: no scan of roots)."""
     if path in roots:
+        return True
+    colon = path.find(":")
+    if colon > 0 and path[:colon + 1] in roots:  # "repo:": a whole code tap outside the vault
         return True
     cut = path.find("/")
     while cut != -1:

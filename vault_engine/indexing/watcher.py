@@ -5,7 +5,9 @@ Split so that the logic is testable without a file system or a clock:
 - :func:`event_paths` turns one watchdog event into vault-relative paths: both sides of a
   move, and a folder as ``"dir/"`` so the indexer expands it (a folder rename is one event);
   ignored folders (``.vault-engine/``, ``.obsidian/``, ``.git/``, ``.trash/``) and excluded
-  paths are dropped here, so our own index writes never wake the loop;
+  paths are dropped here, so our own index writes never wake the loop. A code tap whose root
+  lies outside the vault (``root = "../repo"``) is watched too: its events become the tap's
+  keys (``repo:pkg/a.py``), which the indexer takes like paths;
 - :class:`Debouncer` coalesces paths into bursts. Pure: ``now`` is a parameter. An editor's
   atomic save (temp write + rename) or a ``git checkout`` (hundreds of events) is one burst;
 - :class:`ChangeFeed` is the recursive watchdog observer feeding a queue, and
@@ -27,6 +29,8 @@ from typing import Any
 from vault_engine.config import Config, check_keys
 from vault_engine.errors import ConfigError
 from vault_engine.errors import VaultError
+from vault_engine.sources.code.files import CodeTap, code_taps
+from vault_engine.sources.code.ignore import skipped_dir_reason
 from vault_engine.sources.vault_files import is_indexable
 
 log = logging.getLogger(__name__)
@@ -148,9 +152,10 @@ class Debouncer:
         return burst
 
 
-def event_paths(config: Config, event: Any) -> list[str]:
+def event_paths(config: Config, event: Any, outside: tuple[CodeTap, ...] = ()) -> list[str]:
     """The vault-relative paths a watchdog event touches (folders end with ``/``), minus
-    ignored and excluded ones. Both sides of a move are returned."""
+    ignored and excluded ones, and the keys of the ``outside`` code taps (roots outside the
+    vault) it touches. Both sides of a move are returned."""
     if event.event_type not in EVENT_TYPES:
         return []
     if event.is_directory and event.event_type == "modified":
@@ -160,7 +165,9 @@ def event_paths(config: Config, event: Any) -> list[str]:
     for absolute in (event.src_path, getattr(event, "dest_path", "")):
         if not absolute:
             continue
-        rel = os.path.relpath(os.fsdecode(absolute), root).replace(os.sep, "/")
+        absolute = os.fsdecode(absolute)
+        found += _code_keys(outside, absolute, event.is_directory)
+        rel = os.path.relpath(absolute, root).replace(os.sep, "/")
         if rel == "." or rel.startswith("../") or not is_indexable(config, rel):
             continue
         if event.is_directory and config.is_excluded(rel + "/"):
@@ -169,28 +176,52 @@ def event_paths(config: Config, event: Any) -> list[str]:
     return found
 
 
+def outside_code_taps(config: Config) -> tuple[CodeTap, ...]:
+    """The code taps whose root is outside the vault: watched beside it."""
+    return tuple(t for t in code_taps(config) if t.vault_rel is None)
+
+
+def _code_keys(taps: tuple[CodeTap, ...], absolute: str, is_directory: bool) -> list[str]:
+    """The keys an event at ``absolute`` touches in code taps outside the vault: a file the
+    tap owns, a folder (``key/``, the root itself as ``name:/``) not skipped or excluded."""
+    keys = []
+    for tap in taps:
+        rel = os.path.relpath(absolute, tap.root).replace(os.sep, "/")
+        if rel.startswith("../") or rel == "..":
+            continue
+        if rel == ".":
+            keys.append(tap.prefix + "/")  # the root itself (moved, deleted): all of it
+            continue
+        parts = rel.split("/")
+        if any(skipped_dir_reason(p) for p in parts[:-1 if not is_directory else None]):
+            continue  # .git/, node_modules/, build output: never indexed, never a burst
+        if is_directory and not tap.excluded(rel + "/"):
+            keys.append(tap.key(rel) + "/")
+        elif not is_directory and tap.owns(rel):
+            keys.append(tap.key(rel))
+    return keys
+
+
 class ChangeFeed:
-    """A recursive watchdog observer on the vault that puts each event's relevant paths on
-    :attr:`queue` (a list of strings per event, or :data:`RESCAN`, or :data:`STOP`)."""
+    """A recursive watchdog observer on the vault, and on every code tap root outside it,
+    that puts each event's relevant paths on :attr:`queue` (a list of strings per event, or
+    :data:`RESCAN`, or :data:`STOP`)."""
 
     def __init__(self, config: Config):
         self.config = config
+        self.outside = outside_code_taps(config)
         self.queue: queue.SimpleQueue = queue.SimpleQueue()
         self._observer = None
+        self._watches: dict[str, Any] = {}  # code root -> its watchdog watch
         self._overflow = _OverflowAlarm(self.queue)
 
     def start(self) -> None:
         """Start watching (events before this call are not seen: catch up after it)."""
-        from watchdog.events import (DirCreatedEvent, DirDeletedEvent, DirMovedEvent,
-                                     FileCreatedEvent, FileDeletedEvent, FileModifiedEvent,
-                                     FileMovedEvent)
         from watchdog.observers import Observer
 
-        kinds = [FileCreatedEvent, FileModifiedEvent, FileDeletedEvent, FileMovedEvent,
-                 DirCreatedEvent, DirDeletedEvent, DirMovedEvent]
         self._observer = Observer()
         self._observer.schedule(self, os.fspath(self.config.root), recursive=True,
-                                event_filter=kinds)
+                                event_filter=_event_kinds())
         for name in ("watchdog.observers.inotify_c", "watchdog.observers.inotify"):
             logging.getLogger(name).addHandler(self._overflow)
         try:
@@ -199,10 +230,32 @@ class ChangeFeed:
             self._observer = None
             raise VaultError(f"cannot watch {self.config.root}: {exc.strerror or exc}; on Linux, "
                              "raise the limit: sysctl fs.inotify.max_user_watches=524288") from exc
+        self._schedule_code_roots()  # after: a repository too big to watch must not stop the vault's watch
+
+    def reconfigure(self, config: Config) -> None:
+        """vault-engine.toml changed: filter by the new rules, and watch the code roots it
+        names now (a root it no longer names is left unwatched)."""
+        self.config = config
+        self.outside = outside_code_taps(config)
+        if self._observer is not None:
+            self._schedule_code_roots()
+
+    def _schedule_code_roots(self) -> None:
+        wanted = {os.fspath(t.root) for t in self.outside if t.root.is_dir()}
+        for root in sorted(set(self._watches) - wanted):
+            self._observer.unschedule(self._watches.pop(root))
+        for root in sorted(wanted - set(self._watches)):  # a root missing now is reported by status
+            try:
+                self._watches[root] = self._observer.schedule(self, root, recursive=True,
+                                                              event_filter=_event_kinds())
+            except OSError as exc:  # ENOSPC: its folders exceed the inotify watches left
+                log.warning("cannot watch the code root %s (%s): `vault-engine index` brings it up to date; on "
+                            "Linux, raise the limit: sysctl fs.inotify.max_user_watches=524288",
+                            root, exc.strerror or exc)
 
     def dispatch(self, event: Any) -> None:
         """Called by watchdog's thread for each event (the observer's handler protocol)."""
-        paths = event_paths(self.config, event)
+        paths = event_paths(self.config, event, self.outside)
         if paths:
             self.queue.put(paths)
 
@@ -212,9 +265,18 @@ class ChangeFeed:
             self._observer.stop()
             self._observer.join(timeout=10)
             self._observer = None
+            self._watches.clear()
         for name in ("watchdog.observers.inotify_c", "watchdog.observers.inotify"):
             logging.getLogger(name).removeHandler(self._overflow)
         self.queue.put(STOP)
+
+
+def _event_kinds() -> list[type]:
+    from watchdog.events import (DirCreatedEvent, DirDeletedEvent, DirMovedEvent, FileCreatedEvent,
+                                 FileDeletedEvent, FileModifiedEvent, FileMovedEvent)
+
+    return [FileCreatedEvent, FileModifiedEvent, FileDeletedEvent, FileMovedEvent,
+            DirCreatedEvent, DirDeletedEvent, DirMovedEvent]
 
 
 class _OverflowAlarm(logging.Handler):

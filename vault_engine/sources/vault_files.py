@@ -8,7 +8,6 @@ user can act on; nothing here ever writes to the vault.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import stat as stat_module
 from collections.abc import Iterable
@@ -192,5 +191,7 @@ def read_note(root: Path, rel: str, max_bytes: int) -> tuple[str, str, FileStat]
         line = data[:exc.start].count(b"\n") + 1
         raise Unreadable(
             f"not UTF-8 (byte 0x{data[exc.start]:02x} on line {line}): re-save the note as UTF-8")
+    import hashlib  # here: a query that only reads the ledger never hashes a file
+
     digest = hashlib.blake2b(data, digest_size=16).hexdigest()
     return text, digest, FileStat(len(data), info.st_mtime_ns)

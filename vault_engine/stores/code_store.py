@@ -9,7 +9,6 @@ index run (indexing/code_sync.py), so a crash between the two writes is repaired
 from __future__ import annotations
 
 import json
-import pickle
 import sqlite3
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
@@ -159,6 +158,8 @@ class CodeStore:
 
     def put_file(self, key: str, tap: str, parsed, digest: str) -> None:
         """Store one parsed file (a ``ParsedSource`` whose paths are root-relative) and its symbols."""
+        import pickle  # writers and the resolver only: a query never unpickles
+
         self.delete_files([key])
         self.db.execute("INSERT INTO files(key, tap, language, lines, hash, error, parsed) VALUES (?,?,?,?,?,?,?)",
                         (key, tap, parsed.language, parsed.lines, digest, parsed.error,
@@ -179,6 +180,8 @@ class CodeStore:
 
     def parsed(self, keys: Iterable[str]) -> dict[str, object]:
         """key -> ParsedSource of those files (what the resolver needs)."""
+        import pickle
+
         found: dict[str, object] = {}
         keys = list(keys)
         for i in range(0, len(keys), 500):

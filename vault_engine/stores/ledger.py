@@ -13,16 +13,17 @@ import time
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from vault_engine.errors import IndexDamaged
-from vault_engine.model import ParsedNote, Section
-from vault_engine.parsing.checkpoints import lead_sentence, match_text
 from vault_engine.stores.ledger_schema import (DEAD_END_COLUMNS, MIGRATIONS, NOTE_COLUMNS, SCHEMA,
                                               SCHEMA_VERSION, SECTION_COLUMNS, DeadEndRow, IndexedSection, KnownFile,
                                               NoteRow, SectionRow, dead_end_row, note_row, section_row)
-from vault_engine.stores.lexical import analyze
 from vault_engine.stores.reinforcements import Reinforced
 from vault_engine.stores.sql import rows_in
+
+if TYPE_CHECKING:  # what a reader needs is the schema; the parsers and analyzer serve writers
+    from vault_engine.model import ParsedNote, Section
 
 class Ledger:
     """One SQLite connection over ``ledger.sqlite``. Not shared across threads."""
@@ -164,6 +165,7 @@ class Ledger:
         return note_id
 
     def _insert_children(self, note_id: int, note: ParsedNote) -> None:
+        from vault_engine.parsing.checkpoints import lead_sentence
         from vault_engine.parsing.links import target_key
 
         self.db.executemany(
@@ -467,6 +469,9 @@ def damaged(path: Path, exc: Exception) -> IndexDamaged:
 
 def _terms(text: str) -> str:
     """What ``deadend check`` compares of a text, stored once: analyzed content words."""
+    from vault_engine.parsing.checkpoints import match_text
+    from vault_engine.stores.lexical import analyze
+
     return " ".join(analyze(match_text(text)))
 
 

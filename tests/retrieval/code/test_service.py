@@ -73,3 +73,10 @@ def test_a_long_lived_vault_sees_code_indexed_after_it_first_asked(make_vault):
             writer.index_paths(["src/shop/later.py"])
         assert reader.find("later").hits[0].ref == "src/shop/later.py#later"
         assert reader.find("shop/later.py").tier == "path"
+
+
+def test_callers_carry_the_dead_ends_that_name_the_symbol_as_show_does(vault):
+    answer = vault.calls("OrderBook.place", direction="callees")
+    assert [d["text"] for d in answer.dead_ends] == ["Cache prices inside `OrderBook.place`"]
+    assert answer.to_json()["dead_ends"][0]["reason"] == "stale prices after an update"
+    assert vault.calls("price_of").dead_ends == ()  # no dead end names it

@@ -55,3 +55,20 @@ def test_a_partial_scan_sees_only_the_paths_asked_for(tmp_path):
     config = config_for(tmp_path, '[taps.code]\nsource = "code"\npaths = ["src/**"]\n')
     assert list(scan_code(config, {"src/b.py"}).files) == ["src/b.py"]
     assert scan_code(config, {"notes/x.md"}).files == {}
+
+
+def test_the_vault_wide_exclude_applies_to_code_taps_inside_and_beside_the_vault(tmp_path):
+    vault = tmp_path / "vault"
+    for rel in ("vault/src/a.py", "vault/src/vendor/v.py", "vault/src/gen/g.py",
+                "repo/pkg/b.py", "repo/pkg/generated/h.py", "repo/archive/w.py"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("def f():\n    return 1\n")
+    config = config_for(vault, 'exclude = ["src/vendor/**", "**/generated/**", "archive/**", "src/gen/g.py"]\n'
+                               '[taps.code]\nsource = "code"\npaths = ["src/**"]\n'
+                               '[taps.repo]\nsource = "code"\nroot = "../repo"\npaths = ["**"]\n')
+    # "archive/**" is the vault's own archive/ folder, not the repository's: globs are vault-relative
+    assert sorted(scan_code(config).files) == ["repo:archive/w.py", "repo:pkg/b.py", "src/a.py"]
+    tap, _ = tap_of_key(code_taps(config), "src/a.py")
+    assert tap.excluded("src/vendor/") and not tap.owns("src/gen/g.py") and tap.owns("src/a.py")
+    repo_tap = next(t for t in code_taps(config) if t.name == "repo")
+    assert repo_tap.seen_from_vault == "../repo" and repo_tap.excluded("pkg/generated/h.py")

@@ -110,20 +110,41 @@ class CodeQueries:
 
     # -- show and outline -------------------------------------------------------------------
 
-    def show(self, ref: str) -> CodeView:
-        """The lines of a symbol (decorators included) or of a whole file, numbered."""
+    def show(self, ref: str, follow: int = 0) -> CodeView:
+        """The lines of a symbol (decorators included) or of a whole file, numbered; with
+        ``follow``, the sections of its why notes and ``follow - 1`` hops of their links."""
         key, qualname = split_ref(self.keys, ref.strip())
         lines, notices = self._lines(key)
         language = (self.store.file_info(key) or ("", ""))[1]
         if qualname is None:
-            return CodeView(key, key, language, None, 1, tuple(lines), self.why_file(key), notices=notices)
+            why = self.why_file(key)
+            return CodeView(key, key, language, None, 1, tuple(lines), why, notices=notices,
+                            followed=self.follow(((key, why),), follow))
         row = self.store.symbol(key, qualname)
         if row is None:
             raise UnknownRef(f"{key} defines no symbol {qualname!r}: `vault-engine outline {key}` lists its symbols")
         why = self.why_symbol(row) + self.why_file(key)
         symbol = code_symbol(row, why)
         return CodeView(row.ref, key, language, symbol, row.line_start,
-                        tuple(lines[row.line_start - 1:row.line_end]), why, self._dead_ends(why, row), notices)
+                        tuple(lines[row.line_start - 1:row.line_end]), why, self._dead_ends(why, row), notices,
+                        self.follow(((row.ref, why),), follow))
+
+    def follow(self, starts, depth: int) -> tuple:
+        """``--follow``: what the why notes of each ``(ref, why)`` start say (followed.py)."""
+        if depth <= 0:
+            return ()
+        from vault_engine.retrieval.code.followed import follow_why
+
+        return follow_why(self.ledger, starts, depth)
+
+    def why_of_ref(self, ref: str) -> tuple[Why, ...]:
+        """The why notes of a code ref (a symbol's own, then its file's) or of a file key."""
+        found = split_ref(self.keys, ref)
+        if found is None:
+            return ()
+        key, qualname = found
+        row = self.store.symbol(key, qualname) if qualname else None
+        return (self.why_symbol(row) if row else ()) + self.why_file(key)
 
     def _lines(self, key: str) -> tuple[list[str], tuple[str, ...]]:
         from vault_engine.sources.code.files import read_code
@@ -152,12 +173,15 @@ class CodeQueries:
                                   "agent": d.agent, "when": d.at, "line": d.line})
         return tuple(found)
 
-    def outline(self, path: str) -> Outline:
-        """A file's symbols with spans, parameters and decorators."""
+    def outline(self, path: str, follow: int = 0) -> Outline:
+        """A file's symbols with spans, parameters and decorators; ``follow``: what the why
+        notes of the file and of each symbol say."""
         key = self.resolve_file(path)
         _, language, lines, error = self.store.file_info(key)
         symbols = tuple(code_symbol(r, self.why_symbol(r)) for r in self.store.symbols_of(key))
-        return Outline(key, language, lines, symbols, self.why_file(key), error)
+        why = self.why_file(key)
+        starts = ((key, why), *((s.ref, s.why) for s in symbols))
+        return Outline(key, language, lines, symbols, why, error, self.follow(starts, follow))
 
     def resolve_file(self, path: str) -> str:
         from vault_engine.retrieval.find.paths import AMBIGUOUS, lookup_path
@@ -183,7 +207,10 @@ class CodeQueries:
                 continue
             if tap.owns(rel):
                 return "new or changed since the last index: run `vault-engine index`"
-            return f"not one of taps.{tap.name}.paths (or excluded, or a language without a grammar)"
+            if any(tap.excluded("/".join(rel.split("/")[:n]) + "/") for n in range(1, rel.count("/") + 1)) \
+                    or tap.excluded(rel):
+                return f"excluded (taps.{tap.name}.exclude, or the vault's exclude, in vault-engine.toml)"
+            return f"not one of taps.{tap.name}.paths (or a language without a grammar)"
         return None
 
     def stale_files(self) -> list[str]:
@@ -197,7 +224,7 @@ class CodeQueries:
 
     # -- callers / callees ------------------------------------------------------------------
 
-    def calls(self, symbol: str, direction: str, depth: int, exclude_tests: bool) -> CallAnswer:
+    def calls(self, symbol: str, direction: str, depth: int, exclude_tests: bool, follow: int = 0) -> CallAnswer:
         base = dict(symbol=symbol, direction=direction, depth=depth, exclude_tests=exclude_tests)
         rows = definitions(self.store, self.keys, symbol)
         if exclude_tests and len(rows) > 1:  # a test's own helper named alike is no candidate then
@@ -216,8 +243,9 @@ class CodeQueries:
         reason = (f"{len(nodes)} {direction} within {depth} call(s)" if nodes else
                   f"{row.ref} is indexed and has no {direction[:-1]}s{' outside tests' if exclude_tests else ''} "
                   "resolved from the syntax (unresolved calls are counted in status, never guessed)")
+        why = self.why_symbol(row)
         return CallAnswer(**base, status=status, reason=reason, start=row.ref, nodes=nodes, edges=edges,
-                          why=self.why_symbol(row))
+                          why=why, followed=self.follow(((row.ref, why),), follow), dead_ends=self._dead_ends(why, row))
 
     def _not_found(self, symbol: str) -> tuple[str, str]:
         path = symbol.split("#", 1)[0]

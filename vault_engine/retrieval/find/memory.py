@@ -9,14 +9,11 @@ import math
 from collections import Counter
 from dataclasses import dataclass
 
+from vault_engine.retrieval.find.facets import (DEFAULT_MIN_COVERAGE, DEFAULT_RANKING, FACETS, MEMORY_KIND,  # noqa: F401
+                                                RANKINGS)
 from vault_engine.stores.ledger import Ledger, NoteRow
 from vault_engine.stores.lexical import WhooshIndex, analyze, stem_prefix
 
-FACETS = ("lifecycle", "data_state", "boundaries", "invariants", "failure")
-MEMORY_KIND = "memory"
-DEFAULT_MIN_COVERAGE = 0.30  # chosen on the dev half of bench/data/eval/find_eval.jsonl (find_lab.py)
-RANKINGS = ("bm25", "coverage")  # coverage: the note holding most of the question first, BM25 breaking ties
-DEFAULT_RANKING = "bm25"
 CHECKED = 12  # notes, best BM25 first, whose coverage is computed: a note that holds most of
 # the question ranks high by BM25 too, and reading every match of 1,000 notes cost 150 ms
 

@@ -13,16 +13,13 @@ the same answer: every step is deterministic and every ranking has a total order
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
 from vault_engine.code_model import FindHit, FindResult
 from vault_engine.errors import BadArgument
 from vault_engine.retrieval.code.lookup import definitions
-from vault_engine.retrieval.find.memory import (
-    DEFAULT_MIN_COVERAGE,
-    DEFAULT_RANKING,
-    FACETS,
-    facet_of,
-    memory_hits,
-)
+from vault_engine.retrieval.find.facets import DEFAULT_MIN_COVERAGE, DEFAULT_RANKING, FACETS
 # suggest.py is light: the fuzzy and typo indexes it builds are imported on first use
 from vault_engine.retrieval.find.suggest import (
     DEFAULT_RULE,
@@ -30,17 +27,21 @@ from vault_engine.retrieval.find.suggest import (
     SuggestRule,
     looks_like_code,
 )
-from vault_engine.stores.ledger import Ledger
-from vault_engine.stores.lexical import WhooshIndex
+
+if TYPE_CHECKING:  # memory.py (BM25 over Whoosh) is imported when the memory tier runs
+    from vault_engine.stores.ledger import Ledger
+    from vault_engine.stores.lexical import WhooshIndex
+
 
 TIERS = ("symbol", "path", "fuzzy", "memory")
 
 
-def find(query: str, *, code, ledger: Ledger, lexical: WhooshIndex, k: int = 10,
+def find(query: str, *, code, ledger: Ledger, lexical: WhooshIndex | Callable[[], WhooshIndex], k: int = 10,
          tier: str | None = None, facet: str | None = None, rule: SuggestRule = DEFAULT_RULE,
          min_coverage: float = DEFAULT_MIN_COVERAGE, rank_by: str = DEFAULT_RANKING) -> FindResult:
     """The answer of the first tier that has one (or of ``tier`` alone). ``code`` is the
-    index's CodeQueries, None when no code is indexed (then only memory can answer).
+    index's CodeQueries, None when no code is indexed (then only memory can answer);
+    ``lexical`` the Whoosh index, or a function that opens it (only the memory tier does).
     ``rule``, ``min_coverage`` and ``rank_by``: the thresholds, for bench/find_lab.py."""
     query = query.strip()
     if tier is not None and tier not in TIERS:
@@ -109,9 +110,11 @@ def _fuzzy(code, query: str, k: int, rule: SuggestRule) -> FindResult | None:
                              "Confirm it before acting on it")
 
 
-def _memory(query: str, ledger: Ledger, lexical: WhooshIndex, k: int, facet: str | None,
+def _memory(query: str, ledger: Ledger, lexical: WhooshIndex | Callable[[], WhooshIndex], k: int, facet: str | None,
             min_coverage: float, rank_by: str) -> FindResult | None:
-    found = memory_hits(query, ledger, lexical, facet=facet, k=k, min_coverage=min_coverage, rank_by=rank_by)
+    from vault_engine.retrieval.find.memory import facet_of, memory_hits
+
+    found = memory_hits(query, ledger, lexical() if callable(lexical) else lexical, facet=facet, k=k, min_coverage=min_coverage, rank_by=rank_by)
     if not found:
         return None
     hits = tuple(FindHit(h.note.path, h.note.path, None, "memory", h.line_start, h.line_end, h.score,

@@ -12,16 +12,18 @@ import os
 import stat as stat_module
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from vault_engine.config import Config, TapConfig, check_keys
 from vault_engine.errors import ConfigError
-from vault_engine.model import SkippedFile
 from vault_engine.paths import glob_match
 from vault_engine.sources.code.ignore import (IgnoreRule, is_ignored, parse_gitignore, skipped_dir_reason,
                                               skipped_text_reason)
 from vault_engine.sources.code.languages import detect_language
-from vault_engine.sources.vault_files import FileStat, Unreadable, read_note
+
+if TYPE_CHECKING:  # a query needs the taps' rules, not the scanning side: imported there
+    from vault_engine.model import SkippedFile
+    from vault_engine.sources.vault_files import FileStat
 
 CODE_KEYS = ("source", "paths", "half_life_days", "floor", "root", "exclude")
 
@@ -36,9 +38,14 @@ class CodeTap:
     paths: tuple[str, ...]
     exclude: tuple[str, ...]
     vault_rel: str | None  # the root relative to the vault ("" for the vault), None outside it
+    # The vault-wide ``exclude`` globs (relative to the vault), and the root as the vault sees
+    # it ("", "repo", or "../repo" outside): "vendor/**" excludes what it says whatever tap
+    # reads it, and "**/generated/**" reaches a repository beside the vault too.
+    vault_exclude: tuple[str, ...] = ()
+    seen_from_vault: str = ""
 
     @classmethod
-    def from_tap(cls, tap: TapConfig, vault_root: Path) -> CodeTap:
+    def from_tap(cls, tap: TapConfig, vault_root: Path, vault_exclude: tuple[str, ...] = ()) -> CodeTap:
         """Validate ``[taps.NAME]`` of a code tap; a typo is an error naming the key."""
         where = f"taps.{tap.name}."
         check_keys({"source": 0, "paths": 0, **tap.options}, where, CODE_KEYS)
@@ -54,13 +61,25 @@ class CodeTap:
         inside = root == vault or root.is_relative_to(vault)
         vault_rel = None if not inside else ("" if root == vault else root.relative_to(vault).as_posix())
         prefix = "" if root == vault else f"{tap.name}:"
-        return cls(tap.name, root, prefix, tap.paths, tuple(exclude), vault_rel)
+        seen = vault_rel if vault_rel is not None else Path(os.path.relpath(root, vault)).as_posix()
+        return cls(tap.name, root, prefix, tap.paths, tuple(exclude), vault_rel, tuple(vault_exclude), seen)
 
     def owns(self, rel: str) -> bool:
-        """Whether the root-relative ``rel`` is this tap's: matched by ``paths``, not excluded,
-        with a language the tap has a grammar for."""
+        """Whether the root-relative ``rel`` is this tap's: matched by ``paths``, excluded
+        neither by the tap's ``exclude`` nor by the vault's, with a language the tap has a
+        grammar for."""
         return (detect_language(rel) is not None and any(glob_match(p, rel) for p in self.paths)
-                and not any(glob_match(e, rel) for e in self.exclude))
+                and not self.excluded(rel))
+
+    def excluded(self, rel: str) -> bool:
+        """``rel`` (root-relative; a folder ends with ``/``) matches the tap's ``exclude`` or
+        the vault's (the latter matched against the path as seen from the vault)."""
+        if any(glob_match(e, rel) for e in self.exclude):
+            return True
+        if not self.vault_exclude:
+            return False
+        seen = f"{self.seen_from_vault}/{rel}" if self.seen_from_vault else rel
+        return any(glob_match(e, seen) for e in self.vault_exclude)
 
     def key(self, rel: str) -> str:
         return self.prefix + rel
@@ -73,7 +92,7 @@ class CodeTap:
 
 
 def code_taps(config: Config) -> list[CodeTap]:
-    return [CodeTap.from_tap(t, config.root) for t in config.taps if t.source == "code"]
+    return [CodeTap.from_tap(t, config.root, config.exclude) for t in config.taps if t.source == "code"]
 
 
 def tap_of_key(taps: list[CodeTap], key: str) -> tuple[CodeTap, str] | None:
@@ -94,6 +113,8 @@ class CodeScan:
 def scan_code(config: Config, only: set[str] | None = None) -> CodeScan:
     """Every source file of every code tap (or, with ``only``, of those vault-relative paths:
     the watcher's partial scan), by the rules of ignore.py and each tap's globs."""
+    from vault_engine.model import SkippedFile
+
     scan = CodeScan()
     for tap in code_taps(config):
         if not tap.root.is_dir():
@@ -107,17 +128,19 @@ def scan_code(config: Config, only: set[str] | None = None) -> CodeScan:
 
 def _starts(tap: CodeTap, only: set[str] | None) -> list[str]:
     """Root-relative folders (or files) to walk: the literal heads of the tap's globs, or
-    the watcher's paths that fall inside the root."""
+    the watcher's paths that fall inside the root: vault-relative ones, or the tap's keys."""
     if only is None:
         heads = {_literal_head(p) for p in tap.paths}
         return sorted(h for h in heads if not any(h != o and h.startswith(o + "/") for o in heads if o)) \
             if "" not in heads else [""]
-    if tap.vault_rel is None:
-        return []
     found = []
     for path in only:
         path = path.strip("/")
-        if tap.vault_rel == "":
+        if tap.prefix and path.startswith(tap.prefix):  # a key of the tap (the watcher, outside the vault)
+            found.append(path[len(tap.prefix):].strip("/"))
+        elif tap.vault_rel is None or ":" in path.split("/", 1)[0]:
+            continue  # a vault path names nothing of a root outside the vault; another tap's key
+        elif tap.vault_rel == "":
             found.append(path)
         elif path == tap.vault_rel or path.startswith(tap.vault_rel + "/"):
             found.append(path[len(tap.vault_rel):].strip("/"))
@@ -134,6 +157,8 @@ def _literal_head(glob: str) -> str:
 
 
 def _walk(tap: CodeTap, start: str, scan: CodeScan) -> None:
+    from vault_engine.model import SkippedFile
+
     rules = _rules_above(tap, start)
     first = tap.root / start if start else tap.root
     if first.is_file() or not first.exists():
@@ -155,7 +180,7 @@ def _walk(tap: CodeTap, start: str, scan: CodeScan) -> None:
                 reason = _dir_reason(entry, path, rules, tap)
                 if reason:
                     scan.problems.append(SkippedFile(tap.key(path) + "/", reason))
-                elif not any(glob_match(e, path + "/") or glob_match(e, path) for e in tap.exclude):
+                elif not (tap.excluded(path + "/") or tap.excluded(path)):
                     stack.append((Path(entry.path), path, rules))
             elif entry.name != ".gitignore":
                 _visit_file(tap, path, Path(entry.path), rules, scan)
@@ -171,6 +196,9 @@ def _dir_reason(entry: os.DirEntry, path: str, rules, tap: CodeTap) -> str | Non
 
 
 def _visit_file(tap: CodeTap, rel: str, path: Path, rules, scan: CodeScan) -> None:
+    from vault_engine.model import SkippedFile
+    from vault_engine.sources.vault_files import FileStat
+
     if not tap.owns(rel):
         return
     if path.is_symlink():
@@ -211,6 +239,8 @@ def _read_gitignore(folder: Path, rel: str) -> tuple[IgnoreRule, ...]:
 def read_code(config: Config, key: str) -> tuple[str, str, FileStat, str, str, str]:
     """(text, content hash, stat, language, root-relative path, tap name) of one source file, or
     :class:`Unreadable` with the reason (too large, binary, not UTF-8, minified, generated)."""
+    from vault_engine.sources.vault_files import Unreadable, read_note
+
     found = tap_of_key(code_taps(config), key)
     if found is None:
         raise Unreadable("no code tap owns this file any more", vanished=True)

@@ -11,7 +11,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import import_module
-from importlib.resources import files
 from pathlib import PurePosixPath
 
 
@@ -93,6 +92,8 @@ def parser(language: str):
 @lru_cache(maxsize=None)
 def tags_source(language: str) -> str:
     """The text of the tags queries that apply to a language."""
+    from importlib.resources import files  # 15 ms: only when a grammar is loaded
+
     return "\n".join((files(package) / "queries" / "tags.scm").read_text(encoding="utf-8")
                      for package in spec(language).tags)
 

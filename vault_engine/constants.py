@@ -1,0 +1,14 @@
+"""Names and patterns every layer shares, in a module that imports nothing of ours: the CLI's
+shell and the config need them before anything else is loaded (vault_engine.model, which
+re-exports them, is a dozen dataclasses compiled at import)."""
+
+import re
+
+# C0 controls but tab and newline, DEL, and the C1 controls (U+009B alone starts an escape
+# sequence): not text. A note must not hold them; a terminal must not be handed them.
+CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+KINDS = ("checkpoint", "working-note", "spec", "memory", "decision", "notion", "note")
+# Kinds a search can filter on: the notes' kinds, and ``code`` (a code tap's symbols, which
+# no note can claim with ``type:``).
+SEARCH_KINDS = (*KINDS, "code")

@@ -1,0 +1,9 @@
+"""The memory tier's names and thresholds, apart from the tier itself: the router checks a
+``--facet`` and passes the defaults without importing the BM25 side (a symbol or path query
+never needs it)."""
+
+FACETS = ("lifecycle", "data_state", "boundaries", "invariants", "failure")
+MEMORY_KIND = "memory"
+DEFAULT_MIN_COVERAGE = 0.30  # chosen on the dev half of bench/data/eval/find_eval.jsonl (find_lab.py)
+RANKINGS = ("bm25", "coverage")  # coverage: the note holding most of the question first, BM25 breaking ties
+DEFAULT_RANKING = "bm25"
