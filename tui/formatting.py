@@ -133,9 +133,33 @@ def clip(text: str, width: int) -> str:
     return text if len(text) <= width else text[: max(1, width - 1)] + "…"
 
 
-def clip_left(text: str, width: int) -> str:
-    """A path cut from the left, so its file name stays: ``…/checkpoints/2026-x.md:12``."""
-    return text if len(text) <= width else "…" + text[len(text) - max(1, width - 1):]
+MIN_TAIL = 12  # characters of a path's last segment kept when the head has to be cut into
+HEAD_FOLDERS = 2  # "projects/billing-service": a top folder alone rarely says whose it is
+
+
+def clip_path(path: str, width: int) -> str:
+    """A path cut in the middle, so that both its head (the project folder) and the end of
+    its file name stay: ``projects/billing-service/…/2026-x.md:12``. Folders go first, from
+    the middle; then the file name loses its start; a head too long even for that is cut
+    as text, on both sides of the ``…``."""
+    if len(path) <= width:
+        return path
+    *folders, name = path.split("/")
+    head_size = min(HEAD_FOLDERS, len(folders))
+    for kept in range(len(folders) - 1, head_size - 1, -1):  # drop folders from the middle
+        candidate = "/".join(folders[:kept]) + "/…/" + name
+        if kept and len(candidate) <= width:
+            return candidate
+    head = "/".join(folders[:head_size])
+    for cut in (head + "/…", head[:width - len(name) - 2] + "…/", folders[0] + "/…" if folders else ""):
+        # the head and the end of the name; the name and the start of the head; the top folder
+        if cut and len(cut) > 2 and len(cut) + min(MIN_TAIL, len(name)) <= width:
+            return cut + name[max(0, len(name) - (width - len(cut))):]
+    if width < 2:
+        return "…"[:width]
+    left = max(1, width // 2)
+    right = max(0, width - 1 - left)
+    return path[:left] + "…" + (path[len(path) - right:] if right else "")
 
 
 def _escape(label: str) -> str:

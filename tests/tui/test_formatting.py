@@ -2,13 +2,15 @@
 
 from pathlib import Path
 
+import pytest
+
 from tui.formatting import (
     LINK_SCHEME,
     Health,
     age_text,
     bar,
     clip,
-    clip_left,
+    clip_path,
     display_path,
     health_of,
     iso_date,
@@ -83,7 +85,25 @@ def test_markdown_links_are_left_alone_and_labels_follow_obsidian():
 def test_list_lines_are_cut_to_fit_keeping_what_matters():
     assert clip("specs/audio-pipeline.md#Buffers", 12) == "specs/audio…"
     assert clip("short", 12) == "short"
-    assert clip_left("projects/drone-audio/checkpoints/x.md:12", 16) == "…kpoints/x.md:12"
+
+
+CHECKPOINT = "projects/billing-service/checkpoints/20261029T154500Z-codex-a12.md:12"
+
+
+@pytest.mark.parametrize("width", range(0, len(CHECKPOINT) + 2))
+def test_a_cut_path_fits_its_width(width):
+    cut = clip_path(CHECKPOINT, width)
+    assert len(cut) <= width and (cut == CHECKPOINT) == (width >= len(CHECKPOINT))
+    assert "…" in cut or width in (0, len(CHECKPOINT), len(CHECKPOINT) + 1)
+
+
+def test_a_path_is_cut_in_the_middle_keeping_the_project_and_the_file_name():
+    assert clip_path(CHECKPOINT, 80) == CHECKPOINT
+    assert clip_path(CHECKPOINT, 60) == "projects/billing-service/…/20261029T154500Z-codex-a12.md:12"
+    assert clip_path(CHECKPOINT, 40) == "projects/billing-service/…odex-a12.md:12"  # the project stays
+    assert clip_path("projects/drone-audio/runbook.md", 30) == "projects/drone-aud…/runbook.md"
+    assert clip_path("specs/auth-sessions.md#Token refresh", 20) == "specs/…Token refresh"
+    assert clip_path("one-very-long-name-without-any-folder.md", 20) == "one-very-l…folder.md"
 
 
 def test_markdown_links_are_listed_by_their_text_wiki_links_as_written():

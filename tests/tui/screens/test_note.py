@@ -102,3 +102,15 @@ async def test_unresolved_links_are_listed_as_such_and_cannot_be_followed(make_a
         assert rows[0].startswith("Links (") and ", 1 unresolved)" in rows[0]
         index = next(n for n, row in enumerate(rows) if "[[capacity-plan-2027]]" in row)
         assert "unresolved" in rows[index] and links.get_option_at_index(index).disabled
+
+
+@pytest.mark.parametrize("size", [WIDE, SMALL], ids=["120x36", "80x24"])
+async def test_the_link_column_keeps_the_project_folder_of_a_long_path(make_app, size):
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        screen = await open_note(app, pilot, "specs/auth-sessions.md")
+        backlinks = [row.split("\n")[0] for row in link_rows(screen) if row.startswith("← ")]
+        width = screen.query_one(LinkList).scrollable_content_region.width
+        assert any(row.startswith("← projects/billing-service/checkpoints/") for row in backlinks)
+        for row in backlinks:  # cut in the middle, never from the left
+            assert not row.startswith("← …") and row.endswith(tuple("0123456789")) and len(row) < width, row
