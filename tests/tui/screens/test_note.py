@@ -114,3 +114,27 @@ async def test_the_link_column_keeps_the_project_folder_of_a_long_path(make_app,
         assert sum(row.startswith("← projects/billing-service/") for row in backlinks) == 6
         for row in backlinks:  # cut in the middle, never from the left
             assert not row.startswith("← …") and row.endswith(tuple("0123456789")) and len(row) < width, row
+
+
+LONG_CODE = ("result = some_function(argument_one, argument_two, argument_three, argument_four, "
+             "argument_five, argument_six)  # THE_END")
+
+
+@pytest.mark.parametrize("size", [WIDE, SMALL], ids=["120x36", "80x24"])
+async def test_a_long_code_line_wraps_instead_of_being_cut(make_app, indexed_vault, size):
+    from textual.widgets._markdown import MarkdownFence
+
+    from tests.tui.conftest import TUI_NOW
+    from vault_engine.vault import Vault
+
+    (indexed_vault / "notes").mkdir(exist_ok=True)
+    (indexed_vault / "notes" / "code.md").write_text(
+        f"# Code\n\nBefore.\n\n```python\n{LONG_CODE}\nshort = 1\n```\n\nAfter.\n", encoding="utf-8")
+    with Vault(indexed_vault) as vault:
+        vault.index(embed=False, now=TUI_NOW)
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        screen = await open_note(app, pilot, "notes/code.md")
+        fence = screen.query_one(MarkdownFence)
+        assert fence.max_scroll_x == 0 and fence.region.right <= screen.query_one("#note-scroll").region.right
+        assert "THE_END" in app.export_screenshot()  # the end of the line is on the screen
