@@ -198,6 +198,28 @@ def obsidian_markdown(body: str, opened_row: int | None = None) -> str:
     return "\n".join(lines)
 
 
+_ITEM = re.compile(r"^(\s*)((?:\d+[.)]|[-*•])\s+)?")
+
+
+@dataclass(frozen=True, slots=True)
+class HangingLine:
+    """One line of plain text laid out with a hanging indent: ``lead`` (its indent, then a
+    list marker such as ``1. ``) on the first row, as many blanks before each wrapped row."""
+
+    lead: str
+    text: str
+
+
+def hanging_lines(text: str) -> list[HangingLine]:
+    """``text`` cut into lines whose wrapped rows keep their indent: ``   Why it failed:
+    ...`` wraps under ``Why``, ``1. Drop ...`` under ``Drop`` (a terminal wraps to column 0)."""
+    lines = []
+    for line in text.split("\n"):
+        lead = _ITEM.match(line).group(0)
+        lines.append(HangingLine(lead, line[len(lead):]))
+    return lines
+
+
 _WIKILINK = re.compile(r"!?\[\[[^\]\n]+\]\]")
 
 

@@ -138,3 +138,12 @@ def test_only_resolved_wikilinks_become_links_each_numbered():
                                    {"[[a#B|the b]]": "notes/a.md#B", "[[c]]": "c.md"})
     assert text == "see [the b](vault-link:0) and [[gone]] and [c](vault-link:1)"
     assert targets == ("notes/a.md#B", "c.md")
+
+
+def test_hanging_lines_keep_each_lines_indent_and_list_marker_apart():
+    from tui.formatting import HangingLine, hanging_lines
+
+    text = "This was tried before.\n\n1. Drop the mic\n   Why it failed: drop test\n  - nested item"
+    assert hanging_lines(text) == [HangingLine("", "This was tried before."), HangingLine("", ""),
+                                   HangingLine("1. ", "Drop the mic"), HangingLine("   ", "Why it failed: drop test"),
+                                   HangingLine("  - ", "nested item")]
