@@ -69,8 +69,9 @@ class VaultApp(App):
         Binding("f5", "index", "Index", show=False),
         Binding("question_mark", "help", "Keys", key_display="?", show=False),
     ]
-    GLOBAL_ACTIONS = {"switch_mode", "index", "help", "focus_next", "focus_previous", "command_palette",
-                      "quit", "goto", "goto_short", "reindex", "reindex_short", "undo_reinforce"}
+    GLOBAL_ACTIONS = {"switch_mode", "index", "help", "focus_next", "focus_next_quietly", "focus_previous",
+                      "command_palette", "quit", "goto", "goto_short", "reindex", "reindex_short",
+                      "undo_reinforce"}
 
     health: reactive[Health] = reactive(Health(""))
     activity: reactive[str] = reactive("")

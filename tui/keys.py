@@ -29,9 +29,11 @@ MODE_KEYS = [
     Binding("f5", "reindex_short", "Index", group=SCREENS_GROUP),
 ]
 WIDE_ONLY = frozenset({"goto", "reindex", "focus_next"})
-NARROW_ONLY = frozenset({"goto_short", "reindex_short"})
+NARROW_ONLY = frozenset({"goto_short", "reindex_short", "focus_next_quietly"})
 HELP_KEY = Binding("question_mark", "app.help", "Keys", key_display="?")
-NEXT_PANE = Binding("tab", "focus_next", "Pane")
+# Tab, shown in a wide footer; the hidden twin does the work in a narrow one (a screen's own
+# tab binding replaces Textual's, so a lone disabled one left Tab doing nothing there).
+NEXT_PANE = (Binding("tab", "focus_next", "Pane"), Binding("tab", "focus_next_quietly", "Pane", show=False))
 
 # What works everywhere, for the help screen (the footer only has room for some of it).
 EVERYWHERE = (

@@ -39,7 +39,7 @@ class DeadEndsScreen(KeyedScreen):
         Binding("p", "focus_proposal", "Propose"),
         Binding("o", "open_match", "Open match", tooltip="Open the note of the ruling the proposal raised"),
         Binding("escape", "focus_table", "Back to the table", show=False),
-        NEXT_PANE, *MODE_KEYS, HELP_KEY,
+        *NEXT_PANE, *MODE_KEYS, HELP_KEY,
     ]
 
     def __init__(self) -> None:

@@ -39,3 +39,6 @@ class KeyedScreen(Screen):
 
     def action_focus_next(self) -> None:
         self.focus_next()
+
+    def action_focus_next_quietly(self) -> None:
+        self.focus_next()

@@ -33,7 +33,7 @@ class ResumeScreen(KeyedScreen):
     SCREEN_NAME = "Resume"
     CSS_PATH = "resume.tcss"
     AUTO_FOCUS = "ProjectList"
-    BINDINGS = [NEXT_PANE, *MODE_KEYS, HELP_KEY]
+    BINDINGS = [*NEXT_PANE, *MODE_KEYS, HELP_KEY]
 
     def __init__(self) -> None:
         super().__init__()

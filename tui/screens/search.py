@@ -40,7 +40,7 @@ class SearchScreen(KeyedScreen):
         Binding("escape", "focus_query", "Back to the query box", show=False),
         Binding("up", "history_back", "History", key_display="↑"),
         Binding("ctrl+down", "history_forward", "Newer query in the history", show=False),
-        NEXT_PANE, *MODE_KEYS, HELP_KEY,
+        *NEXT_PANE, *MODE_KEYS, HELP_KEY,
     ]
 
     def __init__(self) -> None:
