@@ -236,3 +236,23 @@ def link_wikilinks(markdown: str, resolved: Mapping[str, str]) -> tuple[str, tup
         return f"[{_escape(link_label(raw))}]({LINK_SCHEME}{len(targets) - 1})"
 
     return _WIKILINK.sub(replace, markdown), tuple(targets)
+
+
+def link_note_lines(markdown: str, paths: Iterable[str], first_number: int) -> tuple[str, tuple[str, ...]]:
+    """A line of ``markdown`` that starts with one of ``paths`` (how a resume brief names a
+    note it quotes: ``path, by agent, date``) starts instead with the note's file name as a
+    link ``[name](vault-link:N)``, N counted from ``first_number``, then ``in folder/``: a
+    long path wraps at that space instead of in the middle of a word. Returns the text and
+    the paths by N."""
+    paths = tuple(paths)
+    targets: list[str] = []
+    lines = markdown.split("\n")
+    for row, line in enumerate(lines):
+        path = next((p for p in paths if line == p or line.startswith(p + ",")), None)
+        if path is None:
+            continue
+        folder, _, name = path.rpartition("/")
+        link = f"[{_escape(name)}]({LINK_SCHEME}{first_number + len(targets)})"
+        lines[row] = link + (f" in {folder}/" if folder else "") + line[len(path):]
+        targets.append(path)
+    return "\n".join(lines), tuple(targets)

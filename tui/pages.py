@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 from typing import Any
 
-from tui.formatting import link_wikilinks
+from tui.formatting import link_note_lines, link_wikilinks
 from vault_engine.model import NoteView, ResolvedLink
 from vault_engine.vault import Vault
 
@@ -44,10 +44,12 @@ class ResumePage:
 def read_resume_page(vault: Vault, project: str, max_tokens: int, now: float | None) -> ResumePage:
     """The brief, and the index's resolution of every wikilink in the notes it quotes (the
     checkpoint, the working notes): the same targets their note viewer follows. A link the
-    index could not resolve stays as written: a miss, never a guess."""
+    index could not resolve stays as written: a miss, never a guess. The line naming each
+    quoted note links to it."""
     brief = vault.resume(project, max_tokens=max_tokens, now=now)
     quoted = ([brief.checkpoint.ref] if brief.checkpoint else []) + [w.ref for w in brief.working_notes]
     resolved = {link.raw: link.ref for ref in quoted for link in vault.links(ref)
                 if link.resolved and link.ref and link.raw.startswith("[[")}
     markdown, targets = link_wikilinks(brief.markdown, resolved)
-    return ResumePage(brief, markdown, targets)
+    markdown, notes = link_note_lines(markdown, [ref.partition("#")[0] for ref in quoted], len(targets))
+    return ResumePage(brief, markdown, targets + notes)

@@ -147,3 +147,14 @@ def test_hanging_lines_keep_each_lines_indent_and_list_marker_apart():
     assert hanging_lines(text) == [HangingLine("", "This was tried before."), HangingLine("", ""),
                                    HangingLine("1. ", "Drop the mic"), HangingLine("   ", "Why it failed: drop test"),
                                    HangingLine("  - ", "nested item")]
+
+
+def test_the_line_naming_a_quoted_note_starts_with_a_link_to_it_then_its_folder():
+    from tui.formatting import link_note_lines
+
+    text = "## Last checkpoint\nprojects/p/checkpoints/x.md, by a1, 2026-11-25\nprojects/p/checkpoints/x.md is here"
+    linked, targets = link_note_lines(text, ["projects/p/checkpoints/x.md", "top.md"], first_number=3)
+    assert linked.split("\n")[1] == f"[x.md]({LINK_SCHEME}3) in projects/p/checkpoints/, by a1, 2026-11-25"
+    assert linked.split("\n")[2] == "projects/p/checkpoints/x.md is here"  # not a naming line
+    assert targets == ("projects/p/checkpoints/x.md",)
+    assert link_note_lines("top.md, by b", ["top.md"], 0) == (f"[top.md]({LINK_SCHEME}0), by b", ("top.md",))
