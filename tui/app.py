@@ -29,6 +29,7 @@ from tui.identity import current_user
 from tui.messages import IndexChanged, ReinforcementsChanged
 from tui.screens.dead_ends import DeadEndsScreen
 from tui.screens.decay import DecayScreen
+from tui.screens.find import FindScreen
 from tui.screens.help import HelpScreen
 from tui.screens.note import NoteScreen
 from tui.screens.reinforce import ReinforceAnswer, ReinforceDialog
@@ -52,6 +53,7 @@ SCREENS = (
     ("dead-ends", "Dead ends", "Every approach ruled out; check a proposal"),
     ("resume", "Resume", "Where each project left off"),
     ("decay", "Decay", "Fading documents by tap; reinforce them"),
+    ("find", "Find", "Where a symbol, a file or an idea lives in the code"),
 )
 
 
@@ -61,7 +63,7 @@ class VaultApp(App):
     TITLE = "vault-engine"
     CSS_PATH = [HERE / "app.tcss", *sorted((HERE / "widgets").glob("*.tcss"))]
     MODES = {"search": SearchScreen, "dead-ends": DeadEndsScreen, "resume": ResumeScreen,
-             "decay": DecayScreen}
+             "decay": DecayScreen, "find": FindScreen}
     DEFAULT_MODE = "search"
     # Hidden here: the main screens show them (tui/keys.py), the note viewer has no room.
     BINDINGS = [

@@ -181,7 +181,7 @@ class NoteScreen(KeyedScreen):
         self.query_one("#note-title", Static).update(title_line(page))
         self.query_one(LinkList).show(page.note.links, list(page.backlinks))
         self.query_one(MarkdownPane).forget_links()
-        await self.query_one(NoteBody).show(page.note, page.line)
+        await self.query_one(NoteBody).show(page.note, None if page.code else page.line)
         if restore:
             self.call_after_refresh(self._restore_place, visit)  # after the text scrolled to the line
 
@@ -192,7 +192,11 @@ class NoteScreen(KeyedScreen):
 
 
 def title_line(page: NotePage) -> str:
-    """``specs/auth.md#Token refresh · spec · tap specs · project drone-audio``."""
+    """``specs/auth.md#Token refresh · spec · tap specs · project drone-audio``; for code,
+    the symbol's kind, language and lines."""
     note = page.note
+    if page.code is not None:  # ``src/shop/orders.py#OrderBook.place · method · python · lines 2-4``
+        return " · ".join([page.ref, note.kind, page.code.language,
+                           f"lines {page.code.line_start}-{page.code.line_end}"])
     parts = [page.ref, note.kind, f"tap {note.tap}"] + ([f"project {note.project}"] if note.project else [])
     return " · ".join(parts)
