@@ -133,15 +133,16 @@ def clip(text: str, width: int) -> str:
     return text if len(text) <= width else text[: max(1, width - 1)] + "…"
 
 
-MIN_TAIL = 12  # characters of a path's last segment kept when the head has to be cut into
+MIN_NAME = 12  # characters of a path's last segment kept when the head has to stay
 HEAD_FOLDERS = 2  # "projects/billing-service": a top folder alone rarely says whose it is
+MIN_HEAD = 8  # characters of the head kept when it is the head that is cut
 
 
 def clip_path(path: str, width: int) -> str:
-    """A path cut in the middle, so that both its head (the project folder) and the end of
-    its file name stay: ``projects/billing-service/…/2026-x.md:12``. Folders go first, from
-    the middle; then the file name loses its start; a head too long even for that is cut
-    as text, on both sides of the ``…``."""
+    """A path cut in the middle, so that its head (the project folder) stays and so does
+    most of its file name: ``projects/billing-service/…/2026-x.md:12``. Folders go first,
+    from the middle; then the name loses its start (to the same ``…`` when folders went
+    too) or its middle, or, when too little of it would be left, the head is cut."""
     if len(path) <= width:
         return path
     *folders, name = path.split("/")
@@ -150,16 +151,27 @@ def clip_path(path: str, width: int) -> str:
         candidate = "/".join(folders[:kept]) + "/…/" + name
         if kept and len(candidate) <= width:
             return candidate
-    head = "/".join(folders[:head_size])
-    for cut in (head + "/…", head[:width - len(name) - 2] + "…/", folders[0] + "/…" if folders else ""):
-        # the head and the end of the name; the name and the start of the head; the top folder
-        if cut and len(cut) > 2 and len(cut) + min(MIN_TAIL, len(name)) <= width:
-            return cut + name[max(0, len(name) - (width - len(cut))):]
+    for kept in range(head_size, 0, -1):
+        head = "/".join(folders[:kept])
+        room = width - len(head) - 1
+        if room >= MIN_NAME and kept < len(folders):  # the head, then "…" for folders and the name's start
+            return f"{head}/…{name[len(name) - room + 1:]}"
+        if room >= MIN_NAME:  # the head whole, the name cut in its middle
+            return f"{head}/{clip_middle(name, room)}"
+        if width - len(name) - 2 >= MIN_HEAD:  # a short name whole, the head cut
+            return head[:width - len(name) - 2] + "…/" + name
+    return clip_middle(path, width)
+
+
+def clip_middle(text: str, width: int) -> str:
+    """``text`` cut to ``width`` with a ``…`` in its middle, a third before it and two
+    thirds after: the end of a name says most (who wrote it, which section, which line)."""
+    if len(text) <= width:
+        return text
     if width < 2:
         return "…"[:width]
-    left = max(1, width // 2)
-    right = max(0, width - 1 - left)
-    return path[:left] + "…" + (path[len(path) - right:] if right else "")
+    before = max(1, (width - 1) // 3)
+    return text[:before] + "…" + text[len(text) - (width - 1 - before):]
 
 
 def _escape(label: str) -> str:

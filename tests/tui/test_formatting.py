@@ -102,8 +102,8 @@ def test_a_path_is_cut_in_the_middle_keeping_the_project_and_the_file_name():
     assert clip_path(CHECKPOINT, 60) == "projects/billing-service/…/20261029T154500Z-codex-a12.md:12"
     assert clip_path(CHECKPOINT, 40) == "projects/billing-service/…odex-a12.md:12"  # the project stays
     assert clip_path("projects/drone-audio/runbook.md", 30) == "projects/drone-aud…/runbook.md"
-    assert clip_path("specs/auth-sessions.md#Token refresh", 20) == "specs/…Token refresh"
-    assert clip_path("one-very-long-name-without-any-folder.md", 20) == "one-very-l…folder.md"
+    assert clip_path("specs/audio-pipeline.md#Buffers#DMA ring", 38) == "specs/audio-pipe…e.md#Buffers#DMA ring"
+    assert clip_path("one-very-long-name-without-any-folder.md", 20) == "one-ve…any-folder.md"
 
 
 def test_markdown_links_are_listed_by_their_text_wiki_links_as_written():

@@ -86,5 +86,8 @@ def test_find_opens_the_code(snap_compare, code_vault, size):
     from tui import create_app
 
     app = create_app(code_vault, now=TUI_NOW, semantic=False)
-    keys = ("f6", *"OrderBok", "down", "enter")
-    assert snap_compare(app, terminal_size=size, run_before=lambda pilot: typed(pilot, *keys))
+    async def open_suggestion(pilot):
+        await typed(pilot, "f6", *"OrderBok")
+        await typed(pilot, "down", "enter")
+
+    assert snap_compare(app, terminal_size=size, run_before=open_suggestion)

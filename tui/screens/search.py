@@ -26,7 +26,7 @@ SEARCHING = "searching (the first hybrid search loads the model)…"
 SLOW_SECONDS = 0.4  # show the loading indicator only when a search is this slow (model loading)
 EMPTY_HELP = ("Type to search every section of the vault: words, a question, a file name.\n"
               "↓ moves to the results, Enter opens a note at the section, Esc comes back here.\n"
-              "F2 dead ends · F3 resume · F4 decay · F5 index · F6 find · Ctrl+P every command")
+              "F2 dead ends · F3 resume · F4 decay · F5 index · F6 find · Ctrl+P commands")
 
 
 class SearchScreen(KeyedScreen):
