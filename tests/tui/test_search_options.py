@@ -1,6 +1,5 @@
 """The query history on disk: written whole and private, read back, and never fatal."""
 
-import json
 import os
 import stat
 

@@ -117,7 +117,8 @@ class NoteScreen(KeyedScreen):
         if visit.listed is not None and visit.listed < links.option_count:
             links.highlighted = visit.listed
         if visit.focus:
-            self.query_one(f"#{visit.focus}").focus()
+            for pane in self.query(f"#{visit.focus}"):
+                pane.focus()
         if visit.in_text is not None:
             self.query_one(MarkdownPane).select_link(visit.in_text)
 

@@ -124,7 +124,7 @@ LONG_CODE = ("result = some_function(argument_one, argument_two, argument_three,
 
 @pytest.mark.parametrize("size", [WIDE, SMALL], ids=["120x36", "80x24"])
 async def test_a_long_code_line_wraps_instead_of_being_cut(make_app, indexed_vault, size):
-    from textual.widgets._markdown import MarkdownFence
+    from textual.widgets.markdown import MarkdownFence
 
     from tests.tui.conftest import TUI_NOW
     from vault_engine.vault import Vault
