@@ -34,6 +34,7 @@ class DeadEndsScreen(KeyedScreen):
 
     SCREEN_NAME = "Dead ends"
     CSS_PATH = "dead_ends.tcss"
+    WIDE_FOOTER = 130  # columns from which its keys and the function keys' names fit
     AUTO_FOCUS = "DeadEndTable"
     BINDINGS = [
         Binding("p", "focus_proposal", "Propose"),

@@ -53,9 +53,10 @@ class FindScreen(KeyedScreen):
         self.run_find(event.value)
 
     @on(Input.Submitted, "#find-query")
-    def query_submitted(self) -> None:
-        """Enter in the box: to the results (find again at once if typing is still pending)."""
-        self.action_focus_hits()
+    def query_submitted(self, event: Input.Submitted) -> None:
+        """Enter in the box: find at once (typing may be ahead of the debounce), then go to
+        the results."""
+        self.run_find(event.value, debounce=False, then_focus=True)
 
     def on_index_changed(self, _: IndexChanged) -> None:
         self.run_find(self.query_one("#find-query", Input).value, debounce=False)
@@ -76,7 +77,7 @@ class FindScreen(KeyedScreen):
         self.app.open_note(event.ref)
 
     @work(exclusive=True, group="find", exit_on_error=False)
-    async def run_find(self, query: str, debounce: bool = True) -> None:
+    async def run_find(self, query: str, debounce: bool = True, then_focus: bool = False) -> None:
         """Debounced like search: a newer keystroke cancels this worker while it sleeps."""
         if debounce:
             await asyncio.sleep(DEBOUNCE_SECONDS)
@@ -86,6 +87,8 @@ class FindScreen(KeyedScreen):
         result = await self.app.query(Vault.find, query.strip(), k=HITS)
         if result is not None:
             self._show(result)
+        if then_focus:
+            self.action_focus_hits()
 
     def _show(self, result: Any | None) -> None:
         self.result = result

@@ -33,6 +33,7 @@ class ResumeScreen(KeyedScreen):
 
     SCREEN_NAME = "Resume"
     CSS_PATH = "resume.tcss"
+    WIDE_FOOTER = 110  # columns from which its keys and the function keys' names fit
     AUTO_FOCUS = "ProjectList"
     BINDINGS = [*NEXT_PANE, *MODE_KEYS, HELP_KEY]
 

@@ -120,7 +120,8 @@ class MarkdownPane(VerticalScroll):
         if action == "follow_link":
             return self.link is not None or None
         if action in ("next_link", "next_link_quietly"):
-            return (self.screen.size.width >= WIDE_FOOTER) == (action == "next_link")
+            wide = getattr(self.screen, "wide_footer", self.screen.size.width >= WIDE_FOOTER)
+            return wide == (action == "next_link")
         return True
 
 

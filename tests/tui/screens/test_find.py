@@ -139,3 +139,16 @@ async def test_find_is_in_the_palette_the_help_and_works_without_code(make_app):
         await settle(pilot)
         status = str(app.screen.query_one("#find-status").content)
         assert status.startswith("miss"), status
+
+
+async def test_enter_right_after_typing_finds_at_once_and_goes_to_the_results(make_code_app):
+    app = make_code_app()
+    async with app.run_test(size=WIDE) as pilot:
+        await pilot.press("f6")
+        await settle(pilot)
+        await pilot.press(*"OrderBook.check", "enter")  # before the debounce ran out
+        await settle(pilot)
+        assert isinstance(app.focused, FindList) and app.focused.refs == ["src/shop/orders.py#OrderBook.check"]
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, NoteScreen) and "return bool(order)" in app.screen.query_one(NoteBody).source
