@@ -29,6 +29,7 @@ from tui.identity import current_user
 from tui.messages import IndexChanged, ReinforcementsChanged
 from tui.screens.dead_ends import DeadEndsScreen
 from tui.screens.decay import DecayScreen
+from tui.screens.find import FindScreen
 from tui.screens.help import HelpScreen
 from tui.screens.note import NoteScreen
 from tui.screens.reinforce import ReinforceAnswer, ReinforceDialog
@@ -52,6 +53,7 @@ SCREENS = (
     ("dead-ends", "Dead ends", "Every approach ruled out; check a proposal"),
     ("resume", "Resume", "Where each project left off"),
     ("decay", "Decay", "Fading documents by tap; reinforce them"),
+    ("find", "Find", "Where a symbol, a file or an idea lives in the code"),
 )
 
 
@@ -61,7 +63,7 @@ class VaultApp(App):
     TITLE = "vault-engine"
     CSS_PATH = [HERE / "app.tcss", *sorted((HERE / "widgets").glob("*.tcss"))]
     MODES = {"search": SearchScreen, "dead-ends": DeadEndsScreen, "resume": ResumeScreen,
-             "decay": DecayScreen}
+             "decay": DecayScreen, "find": FindScreen}
     DEFAULT_MODE = "search"
     # Hidden here: the main screens show them (tui/keys.py), the note viewer has no room.
     BINDINGS = [
@@ -69,8 +71,9 @@ class VaultApp(App):
         Binding("f5", "index", "Index", show=False),
         Binding("question_mark", "help", "Keys", key_display="?", show=False),
     ]
-    GLOBAL_ACTIONS = {"switch_mode", "index", "help", "focus_next", "focus_previous", "command_palette",
-                      "quit", "goto", "goto_short", "reindex", "reindex_short", "undo_reinforce"}
+    GLOBAL_ACTIONS = {"switch_mode", "index", "help", "focus_next", "focus_next_quietly", "focus_previous",
+                      "command_palette", "quit", "goto", "goto_short", "reindex", "reindex_short",
+                      "undo_reinforce"}
 
     health: reactive[Health] = reactive(Health(""))
     activity: reactive[str] = reactive("")

@@ -131,9 +131,45 @@ def clip(text: str, width: int) -> str:
     return text if len(text) <= width else text[: max(1, width - 1)] + "…"
 
 
-def clip_left(text: str, width: int) -> str:
-    """A path cut from the left, so its file name stays: ``…/checkpoints/2026-x.md:12``."""
-    return text if len(text) <= width else "…" + text[len(text) - max(1, width - 1):]
+MIN_NAME = 12  # characters of a path's last segment kept when the head has to stay
+HEAD_FOLDERS = 2  # "projects/billing-service": a top folder alone rarely says whose it is
+MIN_HEAD = 8  # characters of the head kept when it is the head that is cut
+
+
+def clip_path(path: str, width: int) -> str:
+    """A path cut in the middle, so that its head (the project folder) stays and so does
+    most of its file name: ``projects/billing-service/…/2026-x.md:12``. Folders go first,
+    from the middle; then the name loses its start (to the same ``…`` when folders went
+    too) or its middle, or, when too little of it would be left, the head is cut."""
+    if len(path) <= width:
+        return path
+    *folders, name = path.split("/")
+    head_size = min(HEAD_FOLDERS, len(folders))
+    for kept in range(len(folders) - 1, head_size - 1, -1):  # drop folders from the middle
+        candidate = "/".join(folders[:kept]) + "/…/" + name
+        if kept and len(candidate) <= width:
+            return candidate
+    for kept in range(head_size, 0, -1):
+        head = "/".join(folders[:kept])
+        room = width - len(head) - 1
+        if room >= MIN_NAME and kept < len(folders):  # the head, then "…" for folders and the name's start
+            return f"{head}/…{name[len(name) - room + 1:]}"
+        if room >= MIN_NAME:  # the head whole, the name cut in its middle
+            return f"{head}/{clip_middle(name, room)}"
+        if width - len(name) - 2 >= MIN_HEAD:  # a short name whole, the head cut
+            return head[:width - len(name) - 2] + "…/" + name
+    return clip_middle(path, width)
+
+
+def clip_middle(text: str, width: int) -> str:
+    """``text`` cut to ``width`` with a ``…`` in its middle, a third before it and two
+    thirds after: the end of a name says most (who wrote it, which section, which line)."""
+    if len(text) <= width:
+        return text
+    if width < 2:
+        return "…"[:width]
+    before = max(1, (width - 1) // 3)
+    return text[:before] + "…" + text[len(text) - (width - 1 - before):]
 
 
 def _escape(label: str) -> str:
@@ -172,6 +208,28 @@ def obsidian_markdown(body: str, opened_row: int | None = None) -> str:
     return "\n".join(lines)
 
 
+_ITEM = re.compile(r"^(\s*)((?:\d+[.)]|[-*•])\s+)?")
+
+
+@dataclass(frozen=True, slots=True)
+class HangingLine:
+    """One line of plain text laid out with a hanging indent: ``lead`` (its indent, then a
+    list marker such as ``1. ``) on the first row, as many blanks before each wrapped row."""
+
+    lead: str
+    text: str
+
+
+def hanging_lines(text: str) -> list[HangingLine]:
+    """``text`` cut into lines whose wrapped rows keep their indent: ``   Why it failed:
+    ...`` wraps under ``Why``, ``1. Drop ...`` under ``Drop`` (a terminal wraps to column 0)."""
+    lines = []
+    for line in text.split("\n"):
+        lead = _ITEM.match(line).group(0)
+        lines.append(HangingLine(lead, line[len(lead):]))
+    return lines
+
+
 _WIKILINK = re.compile(r"!?\[\[[^\]\n]+\]\]")
 
 
@@ -188,3 +246,23 @@ def link_wikilinks(markdown: str, resolved: Mapping[str, str]) -> tuple[str, tup
         return f"[{_escape(link_label(raw))}]({LINK_SCHEME}{len(targets) - 1})"
 
     return _WIKILINK.sub(replace, markdown), tuple(targets)
+
+
+def link_note_lines(markdown: str, paths: Iterable[str], first_number: int) -> tuple[str, tuple[str, ...]]:
+    """A line of ``markdown`` that starts with one of ``paths`` (how a resume brief names a
+    note it quotes: ``path, by agent, date``) starts instead with the note's file name as a
+    link ``[name](vault-link:N)``, N counted from ``first_number``, then ``in folder/``: a
+    long path wraps at that space instead of in the middle of a word. Returns the text and
+    the paths by N."""
+    paths = tuple(paths)
+    targets: list[str] = []
+    lines = markdown.split("\n")
+    for row, line in enumerate(lines):
+        path = next((p for p in paths if line == p or line.startswith(p + ",")), None)
+        if path is None:
+            continue
+        folder, _, name = path.rpartition("/")
+        link = f"[{_escape(name)}]({LINK_SCHEME}{first_number + len(targets)})"
+        lines[row] = link + (f" in {folder}/" if folder else "") + line[len(path):]
+        targets.append(path)
+    return "\n".join(lines), tuple(targets)

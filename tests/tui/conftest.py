@@ -58,3 +58,22 @@ def ledger_lines(root: Path) -> list[str]:
     """The durable reinforcement log of a vault, one JSON document per line."""
     log = root / ".vault-engine" / "ledger" / "reinforcements.jsonl"
     return log.read_text(encoding="utf-8").splitlines() if log.exists() else []
+
+
+@pytest.fixture
+def code_vault(sample_vault: Path, monkeypatch) -> Path:
+    """sample-vault/ with a little code beside it (tests/mcp's code tap: src/shop/orders.py)
+    and a note saying why ``OrderBook.place`` checks first, indexed by words."""
+    from tests.mcp.conftest import CODE_TAP, ORDERS
+
+    monkeypatch.setenv("HOME", str(sample_vault.parent))
+    config = sample_vault / "vault-engine.toml"
+    config.write_text(config.read_text() + CODE_TAP)
+    (sample_vault / "src" / "shop").mkdir(parents=True)
+    (sample_vault / "src" / "shop" / "orders.py").write_text(ORDERS, encoding="utf-8")
+    (sample_vault / "memory" / "order-checks.md").write_text(
+        "# Order checks\n\n`OrderBook.place` checks every order before placing it: a rejected order "
+        "must never reach the book.\n", encoding="utf-8")
+    with Vault(sample_vault) as vault:
+        vault.index(embed=False, now=TUI_NOW)
+    return sample_vault

@@ -2,13 +2,15 @@
 
 from pathlib import Path
 
+import pytest
+
 from tui.formatting import (
     LINK_SCHEME,
     Health,
     age_text,
     bar,
     clip,
-    clip_left,
+    clip_path,
     display_path,
     health_of,
     iso_date,
@@ -83,7 +85,25 @@ def test_markdown_links_are_left_alone_and_labels_follow_obsidian():
 def test_list_lines_are_cut_to_fit_keeping_what_matters():
     assert clip("specs/audio-pipeline.md#Buffers", 12) == "specs/audio…"
     assert clip("short", 12) == "short"
-    assert clip_left("projects/drone-audio/checkpoints/x.md:12", 16) == "…kpoints/x.md:12"
+
+
+CHECKPOINT = "projects/billing-service/checkpoints/20261029T154500Z-codex-a12.md:12"
+
+
+@pytest.mark.parametrize("width", range(0, len(CHECKPOINT) + 2))
+def test_a_cut_path_fits_its_width(width):
+    cut = clip_path(CHECKPOINT, width)
+    assert len(cut) <= width and (cut == CHECKPOINT) == (width >= len(CHECKPOINT))
+    assert "…" in cut or width in (0, len(CHECKPOINT), len(CHECKPOINT) + 1)
+
+
+def test_a_path_is_cut_in_the_middle_keeping_the_project_and_the_file_name():
+    assert clip_path(CHECKPOINT, 80) == CHECKPOINT
+    assert clip_path(CHECKPOINT, 60) == "projects/billing-service/…/20261029T154500Z-codex-a12.md:12"
+    assert clip_path(CHECKPOINT, 40) == "projects/billing-service/…odex-a12.md:12"  # the project stays
+    assert clip_path("projects/drone-audio/runbook.md", 30) == "projects/drone-aud…/runbook.md"
+    assert clip_path("specs/audio-pipeline.md#Buffers#DMA ring", 38) == "specs/audio-pipe…e.md#Buffers#DMA ring"
+    assert clip_path("one-very-long-name-without-any-folder.md", 20) == "one-ve…any-folder.md"
 
 
 def test_markdown_links_are_listed_by_their_text_wiki_links_as_written():
@@ -118,3 +138,23 @@ def test_only_resolved_wikilinks_become_links_each_numbered():
                                    {"[[a#B|the b]]": "notes/a.md#B", "[[c]]": "c.md"})
     assert text == "see [the b](vault-link:0) and [[gone]] and [c](vault-link:1)"
     assert targets == ("notes/a.md#B", "c.md")
+
+
+def test_hanging_lines_keep_each_lines_indent_and_list_marker_apart():
+    from tui.formatting import HangingLine, hanging_lines
+
+    text = "This was tried before.\n\n1. Drop the mic\n   Why it failed: drop test\n  - nested item"
+    assert hanging_lines(text) == [HangingLine("", "This was tried before."), HangingLine("", ""),
+                                   HangingLine("1. ", "Drop the mic"), HangingLine("   ", "Why it failed: drop test"),
+                                   HangingLine("  - ", "nested item")]
+
+
+def test_the_line_naming_a_quoted_note_starts_with_a_link_to_it_then_its_folder():
+    from tui.formatting import link_note_lines
+
+    text = "## Last checkpoint\nprojects/p/checkpoints/x.md, by a1, 2026-11-25\nprojects/p/checkpoints/x.md is here"
+    linked, targets = link_note_lines(text, ["projects/p/checkpoints/x.md", "top.md"], first_number=3)
+    assert linked.split("\n")[1] == f"[x.md]({LINK_SCHEME}3) in projects/p/checkpoints/, by a1, 2026-11-25"
+    assert linked.split("\n")[2] == "projects/p/checkpoints/x.md is here"  # not a naming line
+    assert targets == ("projects/p/checkpoints/x.md",)
+    assert link_note_lines("top.md, by b", ["top.md"], 0) == (f"[top.md]({LINK_SCHEME}0), by b", ("top.md",))

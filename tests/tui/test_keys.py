@@ -138,3 +138,15 @@ def test_screen_keys_lists_each_action_once_with_the_apps_key_names():
                 Binding("x", "quiet", "")]
     lines = screen_keys(bindings, {"escape": "esc", "enter": "⏎"})
     assert [(line.keys, line.does) for line in lines] == [("esc", "Close"), ("b", "Back"), ("⏎", "Open")]
+
+
+@pytest.mark.parametrize("width", [80, 100, 112, 120])
+async def test_every_main_screens_footer_fits_whatever_has_the_focus(make_app, width):
+    app = make_app()
+    async with app.run_test(size=(width, 30)) as pilot:
+        for key in ("f1", "f2", "f3", "f4", "f6"):
+            await press(pilot, key)
+            for widget in app.screen.focus_chain:
+                widget.focus()
+                await pilot.pause(0.05)
+                assert app.screen.query_one(Footer).max_scroll_x == 0, (key, widget)

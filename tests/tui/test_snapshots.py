@@ -69,3 +69,25 @@ def test_help(snap_compare, make_app, size):
         await steady(pilot)
 
     assert snap_compare(make_app(), terminal_size=size, run_before=open_help)
+
+
+@SIZES
+def test_find(snap_compare, code_vault, size):
+    from tests.tui.conftest import TUI_NOW
+    from tui import create_app
+
+    app = create_app(code_vault, now=TUI_NOW, semantic=False)
+    assert snap_compare(app, terminal_size=size, run_before=lambda pilot: typed(pilot, "f6", *"OrderBook.place"))
+
+
+@SIZES
+def test_find_opens_the_code(snap_compare, code_vault, size):
+    from tests.tui.conftest import TUI_NOW
+    from tui import create_app
+
+    app = create_app(code_vault, now=TUI_NOW, semantic=False)
+    async def open_suggestion(pilot):
+        await typed(pilot, "f6", *"OrderBok")
+        await typed(pilot, "down", "enter")
+
+    assert snap_compare(app, terminal_size=size, run_before=open_suggestion)

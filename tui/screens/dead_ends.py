@@ -34,12 +34,13 @@ class DeadEndsScreen(KeyedScreen):
 
     SCREEN_NAME = "Dead ends"
     CSS_PATH = "dead_ends.tcss"
+    WIDE_FOOTER = 130  # columns from which its keys and the function keys' names fit
     AUTO_FOCUS = "DeadEndTable"
     BINDINGS = [
         Binding("p", "focus_proposal", "Propose"),
         Binding("o", "open_match", "Open match", tooltip="Open the note of the ruling the proposal raised"),
         Binding("escape", "focus_table", "Back to the table", show=False),
-        NEXT_PANE, *MODE_KEYS, HELP_KEY,
+        *NEXT_PANE, *MODE_KEYS, HELP_KEY,
     ]
 
     def __init__(self) -> None:

@@ -24,6 +24,7 @@ class DecayScreen(KeyedScreen):
 
     SCREEN_NAME = "Decay"
     CSS_PATH = "decay.tcss"
+    WIDE_FOOTER = 110  # columns from which its keys and the function keys' names fit
     AUTO_FOCUS = "DecayTable"
     BINDINGS = [Binding("u", "app.undo_reinforce", "Undo"), *MODE_KEYS, HELP_KEY]
 

@@ -12,10 +12,16 @@ class KeyedScreen(Screen):
     """Shows the wide or the narrow variant of its footer keys (tui/keys.py)."""
 
     SCREEN_NAME = "this screen"
+    WIDE_FOOTER = WIDE_FOOTER  # a screen with more keys of its own needs more columns
+
+    @property
+    def wide_footer(self) -> bool:
+        """Whether the footer has room for the function keys' names."""
+        return self.size.width >= self.WIDE_FOOTER
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """False hides a binding from the footer; the key then reaches the app's own binding."""
-        wide = self.size.width >= WIDE_FOOTER
+        wide = self.wide_footer
         if action in WIDE_ONLY:
             return wide
         if action in NARROW_ONLY:
@@ -38,4 +44,7 @@ class KeyedScreen(Screen):
         self.app.action_index()
 
     def action_focus_next(self) -> None:
+        self.focus_next()
+
+    def action_focus_next_quietly(self) -> None:
         self.focus_next()

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import dataclass, replace
 
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Horizontal
 from textual.events import Resize
 from textual.widgets import Footer, Static
 
@@ -16,10 +17,23 @@ from tui.keys import HELP_KEY, NEXT_PANE
 from tui.pages import NotePage, read_note_page
 from tui.screens.keyed import KeyedScreen
 from tui.widgets.link_list import LinkList
+from tui.widgets.markdown_pane import MarkdownPane
 from tui.widgets.note_body import NoteBody
 from tui.widgets.vault_header import VaultHeader
 
 NARROW_COLUMNS = 100  # below this the link list goes under the note instead of beside it
+
+
+@dataclass(frozen=True, slots=True)
+class Visit:
+    """A place in the viewer's history, and what was highlighted there when the reader
+    left it: ``b`` comes back to the same link (in the list or in the text) and pane."""
+
+    ref: str
+    line: int | None = None
+    listed: int | None = None  # the highlighted row of the link list
+    in_text: int | None = None  # the current link of the text (MarkdownPane.link)
+    focus: str | None = None  # id of the pane that had the focus
 
 
 class NoteScreen(KeyedScreen):
@@ -38,12 +52,12 @@ class NoteScreen(KeyedScreen):
         Binding("e", "edit", "Edit", tooltip="Open the note in $EDITOR at the section's line"),
         Binding("o", "obsidian", "Obsidian", tooltip="Open the note in Obsidian"),
         Binding("c", "copy_ref", "Copy", tooltip="Copy the ref (OSC 52) for an agent"),
-        NEXT_PANE, HELP_KEY,
+        *NEXT_PANE, HELP_KEY,
     ]
 
     def __init__(self, ref: str, line: int | None = None) -> None:
         super().__init__()
-        self.history: list[tuple[str, int | None]] = [(ref, line)]
+        self.history: list[Visit] = [Visit(ref, line)]
         self.position = 0
         self.page: NotePage | None = None
 
@@ -51,13 +65,13 @@ class NoteScreen(KeyedScreen):
         yield VaultHeader("Note")
         yield Static("", id="note-title", markup=False)
         with Horizontal(id="note-main"):
-            with VerticalScroll(id="note-scroll"):
+            with MarkdownPane(id="note-scroll"):
                 yield NoteBody(id="note-body")
             yield LinkList(id="links")
         yield Footer(compact=True, show_command_palette=False)  # ? lists Ctrl+P: no room
 
     def on_mount(self) -> None:
-        self.load(*self.history[0])
+        self.load(self.history[0])
 
     def on_resize(self, event: Resize) -> None:
         self.set_class(event.size.width < NARROW_COLUMNS, "-narrow")
@@ -66,24 +80,47 @@ class NoteScreen(KeyedScreen):
 
     def go(self, ref: str, line: int | None = None) -> None:
         """Open ``ref``, dropping any forward history (as a browser does)."""
+        self._keep_place()
         del self.history[self.position + 1:]
-        self.history.append((ref, line))
+        self.history.append(Visit(ref, line))
         self.position += 1
-        self.load(ref, line)
+        self.load(self.history[self.position])
 
     def action_back(self) -> None:
         if self.position == 0:
             self.notify("no earlier note in this viewer's history", timeout=2)
             return
+        self._keep_place()
         self.position -= 1
-        self.load(*self.history[self.position])
+        self.load(self.history[self.position], restore=True)
 
     def action_forward(self) -> None:
         if self.position + 1 >= len(self.history):
             self.notify("no later note in this viewer's history", timeout=2)
             return
+        self._keep_place()
         self.position += 1
-        self.load(*self.history[self.position])
+        self.load(self.history[self.position], restore=True)
+
+    def _keep_place(self) -> None:
+        """Note in the history what is highlighted here, before leaving for another note."""
+        if self.page is None:
+            return
+        focused = self.focused.id if self.focused is not None else None
+        self.history[self.position] = replace(
+            self.history[self.position], listed=self.query_one(LinkList).highlighted,
+            in_text=self.query_one(MarkdownPane).link, focus=focused)
+
+    def _restore_place(self, visit: Visit) -> None:
+        """Highlight again what was highlighted when the reader left ``visit``."""
+        links = self.query_one(LinkList)
+        if visit.listed is not None and visit.listed < links.option_count:
+            links.highlighted = visit.listed
+        if visit.focus:
+            for pane in self.query(f"#{visit.focus}"):
+                pane.focus()
+        if visit.in_text is not None:
+            self.query_one(MarkdownPane).select_link(visit.in_text)
 
     def action_close(self) -> None:
         self.dismiss()
@@ -114,7 +151,7 @@ class NoteScreen(KeyedScreen):
             self.notify(str(exc), title="Editor", severity="warning")
             return
         self.app.run_outside(command)
-        self.load(*self.history[self.position])  # the text may have changed
+        self.load(self.history[self.position])  # the text may have changed
 
     def action_obsidian(self) -> None:
         """Open the note in Obsidian through its URL scheme."""
@@ -133,17 +170,21 @@ class NoteScreen(KeyedScreen):
     # -- loading and reinforcing ----------------------------------------------------------
 
     @work(exclusive=True, group="note", exit_on_error=False)
-    async def load(self, ref: str, line: int | None) -> None:
-        """Fetch the page for ``ref`` and show it (a failure keeps the current page)."""
-        page = await self.app.browse(read_note_page, ref, line)
+    async def load(self, visit: Visit, restore: bool = False) -> None:
+        """Fetch the page ``visit`` names and show it (a failure keeps the current page);
+        ``restore`` highlights again what was highlighted there."""
+        page = await self.app.browse(read_note_page, visit.ref, visit.line)
         if page is None:
             if self.page is None:
-                self.query_one("#note-title", Static).update(f"cannot open {ref}: Esc goes back")
+                self.query_one("#note-title", Static).update(f"cannot open {visit.ref}: Esc goes back")
             return
         self.page = page
         self.query_one("#note-title", Static).update(title_line(page))
         self.query_one(LinkList).show(page.note.links, list(page.backlinks))
-        await self.query_one(NoteBody).show(page.note, page.line)
+        self.query_one(MarkdownPane).forget_links()
+        await self.query_one(NoteBody).show(page.note, None if page.code else page.line)
+        if restore:
+            self.call_after_refresh(self._restore_place, visit)  # after the text scrolled to the line
 
     def action_reinforce(self) -> None:
         """Record that this note proved useful (asked who and why first)."""
@@ -152,7 +193,11 @@ class NoteScreen(KeyedScreen):
 
 
 def title_line(page: NotePage) -> str:
-    """``specs/auth.md#Token refresh · spec · tap specs · project drone-audio``."""
+    """``specs/auth.md#Token refresh · spec · tap specs · project drone-audio``; for code,
+    the symbol's kind, language and lines."""
     note = page.note
+    if page.code is not None:  # ``src/shop/orders.py#OrderBook.place · method · python · lines 2-4``
+        return " · ".join([page.ref, note.kind, page.code.language,
+                           f"lines {page.code.line_start}-{page.code.line_end}"])
     parts = [page.ref, note.kind, f"tap {note.tap}"] + ([f"project {note.project}"] if note.project else [])
     return " · ".join(parts)

@@ -6,7 +6,7 @@ from typing import Any
 
 from textual import on, work
 from textual.app import ComposeResult
-from textual.containers import Horizontal, VerticalScroll
+from textual.containers import Horizontal
 from textual.events import Resize
 from textual.widgets import Footer, Markdown
 
@@ -15,6 +15,7 @@ from tui.formatting import LINK_SCHEME
 from tui.messages import IndexChanged
 from tui.pages import read_resume_page
 from tui.screens.keyed import KeyedScreen
+from tui.widgets.markdown_pane import MarkdownPane
 from tui.widgets.project_list import ProjectList
 from tui.widgets.vault_header import VaultHeader
 from vault_engine.vault import Vault
@@ -32,8 +33,9 @@ class ResumeScreen(KeyedScreen):
 
     SCREEN_NAME = "Resume"
     CSS_PATH = "resume.tcss"
+    WIDE_FOOTER = 110  # columns from which its keys and the function keys' names fit
     AUTO_FOCUS = "ProjectList"
-    BINDINGS = [NEXT_PANE, *MODE_KEYS, HELP_KEY]
+    BINDINGS = [*NEXT_PANE, *MODE_KEYS, HELP_KEY]
 
     def __init__(self) -> None:
         super().__init__()
@@ -45,7 +47,7 @@ class ResumeScreen(KeyedScreen):
         yield VaultHeader("Resume")
         with Horizontal(id="resume-main"):
             yield ProjectList()
-            with VerticalScroll(id="brief-scroll"):
+            with MarkdownPane(id="brief-scroll"):
                 yield Markdown("", id="brief", open_links=False)
         yield Footer(compact=True)
 
@@ -93,7 +95,11 @@ class ResumeScreen(KeyedScreen):
         if page is None:
             return
         self.brief, self.targets = page.brief, page.targets
-        await self.query_one("#brief", Markdown).update(page.markdown)
+        shown = self.query_one("#brief", Markdown)
+        if page.markdown == shown.source:
+            return  # back from a note it links to: keep the place and the current link
+        self.query_one(MarkdownPane).forget_links()
+        await shown.update(page.markdown)
         self.query_one("#brief-scroll").scroll_home(animate=False)
 
     def on_markdown_link_clicked(self, event: Markdown.LinkClicked) -> None:

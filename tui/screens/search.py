@@ -13,7 +13,7 @@ from textual.widgets import Footer, Input, Select, Static
 
 from tui.keys import HELP_KEY, MODE_KEYS, NEXT_PANE
 from tui.messages import IndexChanged
-from tui.search_options import ARMS, QueryHistory, filter_choices
+from tui.search_options import ARMS, QueryHistory, filter_choices, history_path, load_history, save_history
 from tui.screens.keyed import KeyedScreen
 from tui.widgets.hit_list import HitList
 from tui.widgets.vault_header import VaultHeader
@@ -26,7 +26,7 @@ SEARCHING = "searching (the first hybrid search loads the model)…"
 SLOW_SECONDS = 0.4  # show the loading indicator only when a search is this slow (model loading)
 EMPTY_HELP = ("Type to search every section of the vault: words, a question, a file name.\n"
               "↓ moves to the results, Enter opens a note at the section, Esc comes back here.\n"
-              "F2 dead ends · F3 resume · F4 decay · F5 index · Ctrl+P every command")
+              "F2 dead ends · F3 resume · F4 decay · F5 index · F6 find · Ctrl+P commands")
 
 
 class SearchScreen(KeyedScreen):
@@ -40,12 +40,13 @@ class SearchScreen(KeyedScreen):
         Binding("escape", "focus_query", "Back to the query box", show=False),
         Binding("up", "history_back", "History", key_display="↑"),
         Binding("ctrl+down", "history_forward", "Newer query in the history", show=False),
-        NEXT_PANE, *MODE_KEYS, HELP_KEY,
+        *NEXT_PANE, *MODE_KEYS, HELP_KEY,
     ]
 
     def __init__(self) -> None:
         super().__init__()
-        self.history = QueryHistory()
+        self.history = QueryHistory()  # this vault's, read on mount
+        self.history_saved = True  # False once a write failed: say so once, not at every query
 
     def compose(self) -> ComposeResult:
         yield VaultHeader("Search")
@@ -68,10 +69,11 @@ class SearchScreen(KeyedScreen):
     @on(Input.Submitted, "#query")
     def query_submitted(self, event: Input.Submitted) -> None:
         """Enter in the box: remember the query, go to the hits."""
-        self.history.add(event.value)
+        self.remember(event.value)
         self.action_focus_hits()
 
     def on_mount(self) -> None:
+        self.history = load_history(history_path(self.app.root))  # a few KB at most
         self.load_filters()
 
     @work(exclusive=True, group="search-filters", exit_on_error=False)
@@ -97,6 +99,17 @@ class SearchScreen(KeyedScreen):
     def selected(self, select_id: str) -> str | None:
         value = self.query_one(select_id, Select).value
         return None if value is Select.NULL else value
+
+    def remember(self, query: str) -> None:
+        """Put ``query`` in the history, and the history on disk for the next session."""
+        self.history.add(query)
+        try:
+            save_history(self.history, history_path(self.app.root))
+        except OSError as exc:
+            if self.history_saved:
+                self.notify(f"the query history cannot be saved ({exc.strerror or exc}): it lasts "
+                            "until the TUI closes", title="History", severity="warning")
+            self.history_saved = False
 
     def action_history_back(self) -> None:
         """↑ in the box: the previous query settled on (Enter, or a hit opened)."""
@@ -150,7 +163,7 @@ on here: they go on in the box too."""
     @on(HitList.Opened)
     def open_hit(self, event: HitList.Opened) -> None:
         """Enter on a hit: open the note at its section (the query goes into the history)."""
-        self.history.add(self.query_one("#query", Input).value)
+        self.remember(self.query_one("#query", Input).value)
         self.app.open_note(event.hit.ref)
 
     @work(exclusive=True, group="search", exit_on_error=False)

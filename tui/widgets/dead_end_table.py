@@ -27,7 +27,7 @@ class DeadEndTable(DataTable):
     whole ruling.
     """
 
-    BINDINGS = [Binding("enter", "select_cursor", "Open note")]
+    BINDINGS = [Binding("enter", "select_cursor", "Open", tooltip="Open the note the dead end was written in")]
 
     class Jump(Message):
         """Open the note the dead end was written in, at its line."""

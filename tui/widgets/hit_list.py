@@ -8,7 +8,7 @@ from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from tui.formatting import clip, clip_left
+from tui.formatting import clip, clip_path
 from vault_engine.model import Hit, SearchResult
 
 SNIPPET_LINES = 2  # a snippet is cut to about this many lines of the list's width
@@ -60,7 +60,7 @@ def hit_prompt(hit: Hit, width: int = 80) -> Text:
     cut to about two lines; where it lives and how it scored (one line when they fit)."""
     width -= SCROLLBAR
     text = Text()
-    text.append(clip_left(hit.ref, width), style="bold")
+    text.append(clip_path(hit.ref, width), style="bold")
     if hit.via:
         text.append(f"\n{clip(f'via {hit.via}', width)}", style="italic")
     limit = max(60, SNIPPET_LINES * width) - 1

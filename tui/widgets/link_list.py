@@ -8,7 +8,7 @@ from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from tui.formatting import clip, clip_left, link_text
+from tui.formatting import clip, clip_path, link_text
 from vault_engine.model import ResolvedLink
 
 SCROLLBAR = 3  # columns kept free for a vertical scrollbar (and a margin)
@@ -98,7 +98,7 @@ def is_attachment(link: ResolvedLink) -> bool:
 def link_prompt(link: ResolvedLink, arrow: str, backlink: bool, width: int = 36) -> Text:
     """Two lines, each cut to ``width``: the link, then where it goes (or comes from)."""
     if backlink:
-        source = clip_left(f"{link.source}:{link.line}", width - 2)
+        source = clip_path(f"{link.source}:{link.line}", width - 2)
         first, second, styles = f"{arrow} {source}", f"  {link_text(link.raw)}", ("", "dim")
     elif not link.resolved:
         first, second = f"✗ {link_text(link.raw)}", "  unresolved: no note has this name"
@@ -106,5 +106,6 @@ def link_prompt(link: ResolvedLink, arrow: str, backlink: bool, width: int = 36)
     else:
         kind = "attachment " if is_attachment(link) else ""
         flag = " (ambiguous)" if link.ambiguous else ""
-        first, second, styles = f"{arrow} {link_text(link.raw)}", f"  {kind}{link.ref}{flag}", ("", "dim")
+        target = clip_path(link.ref or "", width - 2 - len(kind) - len(flag))
+        first, second, styles = f"{arrow} {link_text(link.raw)}", f"  {kind}{target}{flag}", ("", "dim")
     return Text.assemble((clip(first, width), styles[0]), "\n", (clip(second, width), styles[1]))

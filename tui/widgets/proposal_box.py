@@ -2,10 +2,15 @@
 
 from __future__ import annotations
 
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Input, Static
+
+from tui.formatting import hanging_lines
 
 PROMPT = "Has this been tried? Type a proposal, e.g. drop the second microphone"
 HELP = ("The answer appears here as the agent sees it from "
@@ -41,6 +46,22 @@ class ProposalBox(Vertical):
     def show_answer(self, rendered: str | None, hit: bool = False) -> None:
         """Show the check's rendered text (None: the help line); a hit is highlighted."""
         answer = self.query_one("#proposal-answer", Static)
-        answer.update(rendered if rendered is not None else HELP)
+        answer.update(hanging(rendered) if rendered is not None else HELP)
         answer.set_class(hit, "-hit")
         self.query_one("#proposal-answer-scroll").scroll_home(animate=False)
+
+
+def hanging(text: str) -> RenderableType:
+    """The answer with each line's indent kept on its wrapped rows (a grid per indented line:
+    the indent and list marker in a column of their own, the text wrapping beside it)."""
+    rows: list[RenderableType] = []
+    for line in hanging_lines(text):
+        if not line.lead:
+            rows.append(Text(line.text))
+            continue
+        grid = Table.grid(expand=True)
+        grid.add_column(width=len(line.lead), no_wrap=True)
+        grid.add_column(ratio=1)
+        grid.add_row(line.lead, Text(line.text))
+        rows.append(grid)
+    return Group(*rows)

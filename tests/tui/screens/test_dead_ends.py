@@ -89,7 +89,8 @@ async def test_a_proposal_shows_what_deadend_check_says(make_app, indexed_vault,
         await pilot.press("p", *proposal)
         await settle(pilot)
         answer = app.screen.query_one("#proposal-answer")
-        assert str(answer.render()) == expected.rendered
+        # word for word what the agent reads (the rows wrap with a hanging indent: see below)
+        assert " ".join(rendered_rows(answer)).split() == expected.rendered.split()
         assert answer.has_class("-hit")
 
 
@@ -121,3 +122,24 @@ async def test_o_is_greyed_out_until_a_proposal_raises_a_ruling(make_app):
         await pilot.press("o")
         await settle(pilot)
         assert not isinstance(app.screen, NoteScreen)
+
+
+def rendered_rows(widget) -> list[str]:
+    """What a widget shows, row by row, as plain text."""
+    return [strip.text.rstrip() for strip in widget.render_lines(widget.size.region)]
+
+
+@pytest.mark.parametrize("size", [WIDE, SMALL], ids=["120x36", "80x24"])
+async def test_the_answers_wrapped_lines_keep_their_hanging_indent(make_app, size):
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await open_dead_ends(app, pilot)
+        await pilot.press("p", *"drop the second microphone to save board space")
+        await settle(pilot)
+        rows = rendered_rows(app.screen.query_one("#proposal-answer"))
+        start = next(n for n, row in enumerate(rows) if row.startswith("   Ruled out on"))
+        end = next(n for n, row in enumerate(rows) if row.startswith("   Why it failed"))
+        assert end - start > 1, rows  # the "Ruled out" line is long enough to wrap
+        assert all(row.startswith("   ") and not row.startswith("    ") for row in rows[start:end + 1]), rows
+        item = next(n for n, row in enumerate(rows) if row.startswith("1. Drop"))
+        assert end > item

@@ -2,10 +2,12 @@
 unresolved links shown as such, reinforcing from the keyboard."""
 
 import pytest
+from textual.widgets import Footer
 
 from tests.tui.conftest import SMALL, WIDE, settle
 from tui.screens.note import NoteScreen
 from tui.widgets.link_list import LinkList
+from tui.formatting import link_label
 from tui.widgets.note_body import NoteBody
 
 pytestmark = pytest.mark.anyio
@@ -102,3 +104,131 @@ async def test_unresolved_links_are_listed_as_such_and_cannot_be_followed(make_a
         assert rows[0].startswith("Links (") and ", 1 unresolved)" in rows[0]
         index = next(n for n, row in enumerate(rows) if "[[capacity-plan-2027]]" in row)
         assert "unresolved" in rows[index] and links.get_option_at_index(index).disabled
+
+
+@pytest.mark.parametrize("size", [WIDE, SMALL], ids=["120x36", "80x24"])
+async def test_the_link_column_keeps_the_project_folder_of_a_long_path(make_app, size):
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        screen = await open_note(app, pilot, "specs/auth-sessions.md")
+        backlinks = [row.split("\n")[0] for row in link_rows(screen) if row.startswith("← ")]
+        width = screen.query_one(LinkList).scrollable_content_region.width
+        assert sum(row.startswith("← projects/billing-service/") for row in backlinks) == 6
+        for row in backlinks:  # cut in the middle, never from the left
+            assert not row.startswith("← …") and row.endswith(tuple("0123456789")) and len(row) < width, row
+
+
+LONG_CODE = ("result = some_function(argument_one, argument_two, argument_three, argument_four, "
+             "argument_five, argument_six)  # THE_END")
+
+
+@pytest.mark.parametrize("size", [WIDE, SMALL], ids=["120x36", "80x24"])
+async def test_a_long_code_line_wraps_instead_of_being_cut(make_app, indexed_vault, size):
+    from textual.widgets.markdown import MarkdownFence
+
+    from tests.tui.conftest import TUI_NOW
+    from vault_engine.vault import Vault
+
+    (indexed_vault / "notes").mkdir(exist_ok=True)
+    (indexed_vault / "notes" / "code.md").write_text(
+        f"# Code\n\nBefore.\n\n```python\n{LONG_CODE}\nshort = 1\n```\n\nAfter.\n", encoding="utf-8")
+    with Vault(indexed_vault) as vault:
+        vault.index(embed=False, now=TUI_NOW)
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        screen = await open_note(app, pilot, "notes/code.md")
+        fence = screen.query_one(MarkdownFence)
+        assert fence.max_scroll_x == 0 and fence.region.right <= screen.query_one("#note-scroll").region.right
+        assert "THE_END" in app.export_screenshot()  # the end of the line is on the screen
+
+
+def lit_text(pane) -> str:
+    """The text of the link drawn as the current one."""
+    spot = pane.spots()[pane.link]
+    return str(spot.block.content)[spot.start:spot.end]
+
+
+@pytest.mark.parametrize("size", [WIDE, SMALL], ids=["120x36", "80x24"])
+async def test_tab_walks_the_links_of_the_text_and_enter_follows_one(make_app, size):
+    from tui.widgets.markdown_pane import LIT, MarkdownPane
+
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        screen = await open_note(app, pilot, REVIEW)
+        pane, body = screen.query_one(MarkdownPane), screen.query_one(NoteBody)
+        await pilot.press("tab")  # from the link list to the text
+        assert app.focused is pane and pane.link is None
+        await pilot.press("tab", "tab")
+        assert pane.link == 1 and app.focused is pane
+        assert screen.query_one(Footer).max_scroll_x == 0  # Enter (follow) and the rest fit
+        spot = pane.spots()[1]
+        assert any(span.style == LIT for span in spot.block.content.spans)  # drawn as the current one
+        assert spot.href == "vault-link:1" and lit_text(pane) == link_label(body._links[1].raw)
+        await pilot.press("shift+tab")
+        assert pane.link == 0 and not any(span.style == LIT for span in spot.block.content.spans)
+        target = body._links[1].ref
+        await pilot.press("tab", "enter")
+        await settle(pilot)
+        assert screen.history[screen.position].ref == target and screen.page.ref != REVIEW
+
+
+async def test_tab_past_the_last_link_leaves_the_text_and_shift_tab_comes_back_to_it(make_app):
+    from tui.widgets.markdown_pane import MarkdownPane
+
+    app = make_app()
+    async with app.run_test(size=SMALL) as pilot:
+        screen = await open_note(app, pilot, "specs/auth-sessions.md")
+        pane = screen.query_one(MarkdownPane)
+        await pilot.press("tab")
+        count = len(pane.spots())
+        assert count >= 2
+        await pilot.press(*["tab"] * count)
+        assert pane.link == count - 1
+        await pilot.press("tab")
+        assert app.focused is screen.query_one(LinkList) and pane.link is None
+        await pilot.press("shift+tab")
+        assert app.focused is pane and pane.link is None
+        await pilot.press("enter")  # no link chosen: nothing to follow
+        await settle(pilot)
+        assert screen.page.note.path == "specs/auth-sessions.md"
+        await pilot.press("shift+tab", "shift+tab")  # from the end
+        assert pane.link == count - 2
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen.page.note.path != "specs/auth-sessions.md"
+
+
+@pytest.mark.parametrize("size", [WIDE, SMALL], ids=["120x36", "80x24"])
+async def test_back_restores_the_link_highlighted_in_the_list(make_app, size):
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        screen = await open_note(app, pilot, REVIEW)
+        chosen = next(n for n, row in enumerate(link_rows(screen)) if "[[auth-sessions#Token refresh]]" in row)
+        await choose_link(pilot, screen, "[[auth-sessions#Token refresh]]")
+        assert screen.page.ref == "specs/auth-sessions.md#Token refresh"
+        await pilot.press("b")
+        await settle(pilot)
+        links = screen.query_one(LinkList)
+        assert screen.page.ref == REVIEW and links.highlighted == chosen and app.focused is links
+        assert chosen != next(n for n in range(links.option_count) if not links.get_option_at_index(n).disabled)
+
+
+async def test_back_restores_the_link_chosen_in_the_text(make_app):
+    from tui.widgets.markdown_pane import MarkdownPane
+
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        screen = await open_note(app, pilot, REVIEW)
+        await pilot.press("tab", "tab", "tab", "tab")
+        pane = screen.query_one(MarkdownPane)
+        chosen = lit_text(pane)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen.page.ref != REVIEW and pane.link is None
+        await pilot.press("b")
+        await settle(pilot)
+        assert screen.page.ref == REVIEW and app.focused is pane
+        assert pane.link == 2 and lit_text(pane) == chosen
+        await pilot.press("f")
+        await settle(pilot)
+        assert screen.page.ref != REVIEW

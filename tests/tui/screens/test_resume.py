@@ -85,3 +85,48 @@ async def test_the_briefs_wikilinks_are_links_to_what_the_index_resolved(make_ap
         body.post_message(Markdown.LinkClicked(body, f"vault-link:{number}"))  # a click on it
         await settle(pilot)
         assert isinstance(app.screen, NoteScreen) and app.screen.page.ref == "specs/auth-sessions.md#Decision"
+
+
+def block_rows(screen, needle: str) -> list[str]:
+    """The rows of the brief's block whose text holds ``needle``, as drawn."""
+    from textual.widgets._markdown import MarkdownParagraph
+
+    block = next(b for b in screen.query_one("#brief", Markdown).query(MarkdownParagraph) if needle in str(b.content))
+    return [strip.text.strip() for strip in block.render_lines(block.size.region)]
+
+
+@pytest.mark.parametrize("size", [WIDE, SMALL], ids=["120x36", "80x24"])
+async def test_the_checkpoint_path_wraps_between_words_never_inside_one(make_app, indexed_vault, size):
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        listed = await open_resume(app, pilot)
+        path = brief(indexed_vault, listed.get_option_at_index(0).id).brief.checkpoint.ref
+        folder, _, name = path.rpartition("/")
+        rows = block_rows(app.screen, name)
+        words = " ".join(rows).split()
+        assert name in words and f"{folder}/," in words, rows  # each whole on its row
+        assert all(row.split()[-1] in words for row in rows)
+
+
+@pytest.mark.parametrize("size", [WIDE, SMALL], ids=["120x36", "80x24"])
+async def test_the_briefs_links_are_followed_from_the_keyboard(make_app, indexed_vault, size):
+    from tui.widgets.markdown_pane import MarkdownPane
+
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        listed = await open_resume(app, pilot)
+        page = brief(indexed_vault, listed.get_option_at_index(0).id)
+        await pilot.press("tab", "tab")  # from the projects into the brief, then its first link
+        pane = app.screen.query_one(MarkdownPane)
+        assert app.focused is pane and pane.link == 0
+        await pilot.press("enter")  # the first link names the checkpoint
+        await settle(pilot)
+        assert isinstance(app.screen, NoteScreen) and app.screen.page.ref == page.brief.checkpoint.ref
+        await pilot.press("escape")
+        await settle(pilot)
+        assert app.focused is pane and pane.link == 0  # back where it was
+        await pilot.press("tab")  # the next link: a wikilink of the checkpoint's summary
+        number = int(pane.spots()[pane.link].href.removeprefix("vault-link:"))
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, NoteScreen) and app.screen.history[0].ref == page.targets[number]

@@ -1,5 +1,7 @@
 """Search filters (kind, project, tap, words only or hybrid) and the query history."""
 
+import json
+
 import pytest
 from textual.widgets import Input, Select
 
@@ -87,3 +89,43 @@ def test_history_keeps_each_query_once_newest_last():
     assert history.queries == ["b", "a"]
     assert (history.back(), history.back(), history.back()) == ("a", "b", None)
     assert (history.forward(), history.forward()) == ("a", "")
+
+
+async def test_the_history_comes_back_in_the_next_session(make_app, indexed_vault):
+    from tui.search_options import history_path
+
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        await pilot.press(*"token refresh", "enter")
+        await settle(pilot)
+    assert json.loads(history_path(indexed_vault).read_text())["queries"] == ["token refresh"]
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        await settle(pilot)
+        await pilot.press("up")
+        assert app.screen.query_one("#query", Input).value == "token refresh"
+
+
+@pytest.mark.parametrize("damage", ["garbage", "folder"])
+async def test_a_damaged_history_file_starts_an_empty_history_and_nothing_breaks(make_app, indexed_vault, damage):
+    from tui.search_options import history_path
+
+    path = history_path(indexed_vault)
+    if damage == "folder":
+        path.mkdir()  # cannot be read, nor written over
+    else:
+        path.write_bytes(b"\x00{not json")
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        await settle(pilot)
+        await pilot.press("up")
+        box = app.screen.query_one("#query", Input)
+        assert box.value == ""
+        await pilot.press(*"beamforming", "enter")
+        await settle(pilot)
+        await pilot.press("escape")
+        box.value = ""
+        await pilot.press("up")
+        assert box.value == "beamforming"  # the session's history still works
+    if damage == "garbage":
+        assert json.loads(path.read_text())["queries"] == ["beamforming"]
