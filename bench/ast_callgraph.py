@@ -75,7 +75,7 @@ class Module:
     package: str  # the package relative imports start from
     tree: ast.Module
     lines: int
-    scope: "Scope | None" = None
+    scope: Scope | None = None
     stars: list[str] = field(default_factory=list)
 
 
@@ -85,7 +85,7 @@ class Scope:
     kind: str  # module | class | function | inline (lambda/comprehension)
     ref: str
     module: Module
-    parent: "Scope | None" = None
+    parent: Scope | None = None
     node: ast.AST | None = None
     cls_ref: str | None = None  # set for defs directly inside a class body
     bindings: dict[str, tuple] = field(default_factory=dict)

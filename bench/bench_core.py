@@ -80,8 +80,8 @@ def build_queries(root: Path, count: int, seed: int = 7) -> list[Query]:
     queries: list[Query] = []
     while len(queries) < count and paths:
         path = rng.choice(paths)
-        lines = [l for l in path.read_text(encoding="utf-8", errors="replace").splitlines()
-                 if l.strip() and not l.startswith(("---", "```"))]
+        lines = [line for line in path.read_text(encoding="utf-8", errors="replace").splitlines()
+                 if line.strip() and not line.startswith(("---", "```"))]
         words = _PLAIN.findall(" ".join(rng.sample(lines, min(3, len(lines))))) if lines else []
         text = _one_query(rng, path, lines, words)
         if text:
@@ -98,7 +98,7 @@ def _one_query(rng: random.Random, path: Path, lines: list[str], words: list[str
     roll = rng.random()
     if roll < 0.2:
         return re.sub(r"\s+[0-9a-f]{32}$", "", path.stem)  # a title (Notion ids dropped)
-    headings = [l.lstrip("#").strip() for l in lines if l.startswith("#") and " " in l]
+    headings = [line.lstrip("#").strip() for line in lines if line.startswith("#") and " " in line]
     if roll < 0.35 and headings:
         return rng.choice(headings)
     if len(words) < 4:

@@ -101,7 +101,7 @@ def write_memory_part(part: str, body: str) -> None:
 
 
 def render(results: list[Figures], machine: str, runs: int) -> str:
-    header = ["measure (cold CLI, median of %d)" % runs] + [
+    header = [f"measure (cold CLI, median of {runs})"] + [
         f"{f.label} ({f.notes:,} notes, {f.dead_ends:,} dead ends)" for f in results] + ["target"]
     rows = []
     for key, label, target in ROWS:

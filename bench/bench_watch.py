@@ -64,7 +64,7 @@ class Watcher:
              and self.health().get("state") == "watching", timeout, "watcher ready")
 
     def events(self) -> list[dict]:
-        return [json.loads(l) for l in self.out.read_text().splitlines() if l.startswith("{")]
+        return [json.loads(line) for line in self.out.read_text().splitlines() if line.startswith("{")]
 
     def cpu_seconds(self) -> float:
         fields = Path(f"/proc/{self.proc.pid}/stat").read_text().rsplit(")", 1)[1].split()

@@ -24,6 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import common  # noqa: E402
 from gen_vault import generate  # noqa: E402
+
 from tests.faults.test_damage import LEXICAL_DAMAGE  # noqa: E402  (the suite's fault table)
 
 WORDS_ONLY = "[model]\nenabled = false\n"

@@ -129,7 +129,7 @@ def open_table(corpus_name: str) -> Table:
     notes = ledger.notes_by_ids({r[1] for r in rows})
     t = Table(corpus_name, [], [], [], [], [], [], [], [], [])
     index_of = {}
-    for sid, nid, hp, text, heading, title, path, kind, project, tap in rows:
+    for sid, nid, hp, text, heading, title, path, kind, _project, _tap in rows:
         index_of[sid] = len(t.ids)
         t.ids.append(sid)
         t.note_key.append(path)
@@ -256,9 +256,9 @@ def rrf(*rankings: list[int], k: int = 60, depth: int = 100) -> list[int]:
 def plain_vectors(t: Table):
     """Baseline vectors: each section's heading and body as one text, truncated by the model
     (no title, no windows), cached next to the working copy."""
-    import numpy as np
-
     import hashlib
+
+    import numpy as np
 
     texts = [((t.heading_path[i][-1] + "\n") if t.heading_path[i] else "") + t.body[i] for i in range(len(t.ids))]
     digest = hashlib.blake2b("\x1e".join(texts).encode(), digest_size=8).hexdigest()

@@ -19,7 +19,7 @@ NOTES = {"specs/auth.md": "# Auth\n## Token refresh\nrotate hourly [[b]]\n", "b.
 
 def probe(*args):
     done = subprocess.run([sys.executable, "-c", PROBE, *map(str, args)], capture_output=True, text=True, timeout=120)
-    line = [l for l in done.stderr.splitlines() if l.startswith("PROBE ")][-1]
+    line = [line_ for line_ in done.stderr.splitlines() if line_.startswith("PROBE ")][-1]
     return json.loads(line[6:])
 
 
@@ -90,10 +90,10 @@ def test_cold_code_commands_load_only_what_they_use(make_vault):
                          (["show", "src/shop/orders.py#OrderBook.place", "--follow", "2"], NOT_FOR_CODE)):
         done = subprocess.run([sys.executable, "-c", LOADED, json.dumps(unused), "--vault", str(root), *args],
                               capture_output=True, text=True, timeout=120)
-        line = [l for l in done.stderr.splitlines() if l.startswith("LOADED ")][-1]
+        line = [line_ for line_ in done.stderr.splitlines() if line_.startswith("LOADED ")][-1]
         assert json.loads(line[7:]) == [0, []], args
     # a question goes to the memory notes: Whoosh's side is opened then, and only then
     done = subprocess.run([sys.executable, "-c", LOADED, json.dumps(["vault_engine.stores.lexical"]), "--vault",
                            str(root), "find", "why must the quantity be positive?"], capture_output=True, text=True)
-    assert json.loads([l for l in done.stderr.splitlines() if l.startswith("LOADED ")][-1][7:]) == \
+    assert json.loads([line for line in done.stderr.splitlines() if line.startswith("LOADED ")][-1][7:]) == \
         [0, ["vault_engine.stores.lexical"]]

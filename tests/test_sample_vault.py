@@ -17,7 +17,7 @@ from vault_engine.config import load_config
 from vault_engine.parsing.note import parse_note
 from vault_engine.vault import Vault
 
-TODAY = dt.datetime(2026, 11, 29, tzinfo=dt.timezone.utc).timestamp()  # the vault's "now"
+TODAY = dt.datetime(2026, 11, 29, tzinfo=dt.UTC).timestamp()  # the vault's "now"
 DAY = 86_400.0
 CHECKPOINT_NAME = re.compile(r"^(\d{8}T\d{6}Z)-([a-z0-9-]+)\.md$")
 
@@ -104,7 +104,7 @@ def test_checkpoints_follow_the_design_format(notes):
         "drone-audio": 3, "billing-service": 3, "search-infra": 3}
     for path, note in checkpoints.items():
         stamp, agent = CHECKPOINT_NAME.match(path.rsplit("/", 1)[-1]).groups()
-        created = dt.datetime.strptime(stamp, "%Y%m%dT%H%M%SZ").replace(tzinfo=dt.timezone.utc)
+        created = dt.datetime.strptime(stamp, "%Y%m%dT%H%M%SZ").replace(tzinfo=dt.UTC)
         assert (note.kind, note.meta["agent"], note.doc_time) == ("checkpoint", agent, created.timestamp())
         headings = [s.heading for s in note.sections if s.heading]
         assert headings == ["Summary", "Next", "Failed"], path  # the empty title folds into Summary

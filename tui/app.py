@@ -23,9 +23,9 @@ from textual.widgets import Input
 from textual.worker import Worker, WorkerState
 
 from tui.formatting import NO_INDEX, Health, display_path, health_of
+from tui.identity import current_user
 from tui.keys import FUNCTION_KEYS, screen_keys
 from tui.lanes import VaultLane
-from tui.identity import current_user
 from tui.messages import IndexChanged, ReinforcementsChanged
 from tui.screens.dead_ends import DeadEndsScreen
 from tui.screens.decay import DecayScreen

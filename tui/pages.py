@@ -4,7 +4,6 @@ in one lane call."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-
 from typing import Any
 
 from tui.formatting import link_note_lines, link_wikilinks

@@ -25,4 +25,4 @@ def utc_stamp(ts: float) -> str:
 def _utc(ts: float):
     import datetime as dt  # imported when a time is written: a cold `find` writes none
 
-    return dt.datetime.fromtimestamp(ts, dt.timezone.utc)
+    return dt.datetime.fromtimestamp(ts, dt.UTC)

@@ -18,12 +18,30 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from vault_engine.config import CONFIG_NAME, Config, find_vault, load_config
-from vault_engine.errors import (BadArgument, IndexBusy, IndexDamaged, IndexMissing, ModelUnavailable,
-                                 UnknownKind, UnknownProject, VaultError, VaultNotFound)
-from vault_engine.layout import (CODE_FILE, CURRENT, LEDGER_FILE, REINFORCEMENTS_FILE, RULING_CACHE_FILE,
-                                 VECTOR_CACHE_FILE, VECTORS_FILE, WHOOSH_DIR, WRITE_LOCK)
-from vault_engine.locks import flock_within, held_elsewhere, hold_in_parent_only, release
+from vault_engine.errors import (
+    BadArgument,
+    IndexBusy,
+    IndexDamaged,
+    IndexMissing,
+    ModelUnavailable,
+    UnknownKind,
+    UnknownProject,
+    VaultError,
+    VaultNotFound,
+)
 from vault_engine.indexing.generations import live_generation
+from vault_engine.layout import (
+    CODE_FILE,
+    CURRENT,
+    LEDGER_FILE,
+    REINFORCEMENTS_FILE,
+    RULING_CACHE_FILE,
+    VECTOR_CACHE_FILE,
+    VECTORS_FILE,
+    WHOOSH_DIR,
+    WRITE_LOCK,
+)
+from vault_engine.locks import flock_within, held_elsewhere, hold_in_parent_only, release
 from vault_engine.stores.ledger import Ledger, damaged
 from vault_engine.stores.reinforcements import ReinforcementLog, has_undo, replay
 from vault_engine.stores.sql import is_corruption
@@ -32,17 +50,17 @@ from vault_engine.stores.sql import is_corruption
 # code (cold CLI, 200 ms) not for search, its model settings, Whoosh, or the values of notes
 # (vault_engine.model: a dozen dataclasses, each compiled at import).
 if TYPE_CHECKING:
-    from vault_engine.model import DecayRow, Freshness, IndexReport, NoteView, ResolvedLink, SearchResult
-    from vault_engine.retrieval.search import Searcher, SearchRequest
-    from vault_engine.stores.embedder import Embedder
-    from vault_engine.stores.lexical import WhooshIndex
+    from vault_engine.code_model import CallAnswer, CodeView, FindResult, Outline
     from vault_engine.indexing.indexer import AppliedChanges, Progress
     from vault_engine.memory.checkpoints import CheckpointDraft, CheckpointWritten
     from vault_engine.memory.deadends import DeadendCheck, Ruling
-    from vault_engine.code_model import CallAnswer, CodeView, FindResult, Outline
     from vault_engine.memory.resume import ResumeBrief
+    from vault_engine.model import DecayRow, Freshness, IndexReport, NoteView, ResolvedLink, SearchResult
     from vault_engine.retrieval.code.service import CodeQueries
+    from vault_engine.retrieval.search import Searcher, SearchRequest
     from vault_engine.sources.notion_report import NotionReport
+    from vault_engine.stores.embedder import Embedder
+    from vault_engine.stores.lexical import WhooshIndex
     from vault_engine.stores.vectors import FaissIndex
 
 log = logging.getLogger(__name__)
@@ -304,7 +322,7 @@ class Vault:
         if not (self.config.index_dir / LEDGER_FILE).exists():
             return None
         try:
-            self.ledger
+            _ = self.ledger  # opening it is the check
         except IndexDamaged as exc:
             self._ledger = None
             return str(exc.__cause__ or exc)
@@ -348,7 +366,8 @@ class Vault:
         from vault_engine.memory.ruling_vectors import warm_ruling_vectors
 
         texts = [t for r in load_rulings(self.ledger) for t in (r.text, r.detail) if t]
-        warm_ruling_vectors(texts + self.ledger.accepted_texts(), self.embedder(), self.config.index_dir / RULING_CACHE_FILE)
+        warm_ruling_vectors(texts + self.ledger.accepted_texts(), self.embedder(),
+                            self.config.index_dir / RULING_CACHE_FILE)
 
     @_operation
     def index_paths(self, paths: Iterable[str], *, now: float | None = None) -> IndexReport:
@@ -623,14 +642,13 @@ class Vault:
                          tuple(watcher.get(k) for k in ("state", "last_applied", "pending", "errors")))
 
     def _status(self, ledger: Ledger) -> dict[str, Any]:
-        from vault_engine.retrieval.follow import resolved_link
+        from vault_engine.indexing.code_sync import add_code_files, code_status
         from vault_engine.indexing.integrity import lexical_damage
         from vault_engine.indexing.planner import find_suspects
         from vault_engine.indexing.watch_state import watcher_status
-        from vault_engine.sources.vault_files import scan_vault
-
-        from vault_engine.indexing.code_sync import add_code_files, code_status
         from vault_engine.retrieval.find.memory import facet_counts
+        from vault_engine.retrieval.follow import resolved_link
+        from vault_engine.sources.vault_files import scan_vault
 
         scan = scan_vault(self.config)
         add_code_files(self.config, scan)
@@ -652,7 +670,7 @@ class Vault:
             "stale": {"changed": len(suspects.changed), "missing": len(suspects.missing)},
             "skipped_files": [{"path": p, "reason": r} for p, r in sorted(skipped.items())],
             "yaml_errors": [{"path": p, "error": e} for p, e in ledger.yaml_errors()],
-            "unresolved": [{"source": l.source, "raw": l.raw, "line": l.line} for l in unresolved],
+            "unresolved": [{"source": link.source, "raw": link.raw, "line": link.line} for link in unresolved],
             "last_index": float(last) if last else None,
             "lexical": {"sections": None if lexical else self.lexical.doc_count(), "agrees": lexical is None,
                         "damage": lexical},
@@ -719,8 +737,7 @@ class Vault:
     def checkpoint_new(self, draft: CheckpointDraft, *, now: float | None = None) -> CheckpointWritten:
         """Write a checkpoint from the template (never overwriting one) and index it at once,
         so ``resume`` sees it. ``--link`` refs are written as wikilinks to the notes they name."""
-        from vault_engine.memory.checkpoints import (CheckpointWritten, load_template, prepare_draft,
-                                                     write_checkpoint)
+        from vault_engine.memory.checkpoints import CheckpointWritten, load_template, prepare_draft, write_checkpoint
 
         now = now if now is not None else time.time()
         draft, notices = prepare_draft(draft, self._require_index() if self.has_index() else None)

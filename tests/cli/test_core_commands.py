@@ -98,12 +98,12 @@ def test_show_note_and_section(vault, cli):
 
 def test_links_backlinks_and_all(vault, cli):
     out = cli("--vault", vault, "links", "specs/auth.md", "--json").json["links"]
-    assert [(l["raw"], l["target"]) for l in out] == [("[[session-store]]", "session-store.md")]
+    assert [(link["raw"], link["target"]) for link in out] == [("[[session-store]]", "session-store.md")]
     back = cli("--vault", vault, "links", "specs/auth.md#Token refresh", "--backlinks", "--json").json["links"]
-    assert [(l["source"], l["raw"]) for l in back] == [("session-store.md", "[[auth#Token refresh]]")]
+    assert [(link["source"], link["raw"]) for link in back] == [("session-store.md", "[[auth#Token refresh]]")]
     every = cli("--vault", vault, "links", "--all", "--json").json["links"]
-    assert {tuple(sorted(l)) for l in every} == {("ambiguous", "line", "raw", "ref", "resolved", "source", "target")}
-    assert [l["raw"] for l in every if not l["resolved"]] == ["[[nowhere]]"]
+    assert {tuple(sorted(link)) for link in every} == {("ambiguous", "line", "raw", "ref", "resolved", "source", "target")}
+    assert [link["raw"] for link in every if not link["resolved"]] == ["[[nowhere]]"]
 
 
 def test_status_json(vault, cli):

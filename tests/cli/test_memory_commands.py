@@ -107,7 +107,7 @@ def test_resume_budget_and_usage_errors(vault, cli):
 def test_agent_paths_never_import_torch(vault, args):
     done = subprocess.run([sys.executable, "-c", PROBE, "--vault", str(vault), *args],
                           capture_output=True, text=True, timeout=120)
-    code, heavy = json.loads([l for l in done.stderr.splitlines() if l.startswith("PROBE ")][-1][6:])
+    code, heavy = json.loads([line for line in done.stderr.splitlines() if line.startswith("PROBE ")][-1][6:])
     assert (code, heavy) == (0, [])
 
 

@@ -8,9 +8,9 @@ import pytest
 from tests.conftest import FROZEN_NOW
 from vault_engine.config import parse_config
 from vault_engine.daemon.health import MAX_ERRORS, HealthRecorder
-from vault_engine.indexing.watcher import WatchSettings
 from vault_engine.errors import ConfigError
 from vault_engine.indexing.watch_state import health_path, read_health
+from vault_engine.indexing.watcher import WatchSettings
 from vault_engine.model import IndexReport
 
 

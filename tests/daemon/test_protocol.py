@@ -11,8 +11,7 @@ import pytest
 
 from vault_engine.daemon import protocol
 from vault_engine.errors import IndexMissing, UnknownRef, VaultError
-from vault_engine.model import (Hit, IndexReport, NoteView, ResolvedLink, Scores, SearchResult,
-                                SkippedFile)
+from vault_engine.model import Hit, IndexReport, NoteView, ResolvedLink, Scores, SearchResult, SkippedFile
 
 
 def round_trip(value):

@@ -452,8 +452,8 @@ def test_a_symlink_out_of_the_vault_is_not_indexed_and_says_so(symlink_vault, cl
     assert "Traceback" not in indexed.err
     lines = indexed.err.splitlines()
     assert len(lines) == 2, indexed.err  # one line per link, nothing else
-    assert len([l for l in lines if "link.md" in l and "outside the vault" in l]) == 1
-    assert len([l for l in lines if "linked" in l and "outside the vault" in l]) == 1
+    assert len([line for line in lines if "link.md" in line and "outside the vault" in line]) == 1
+    assert len([line for line in lines if "linked" in line and "outside the vault" in line]) == 1
     assert {s["path"] for s in indexed.json["skipped"]} == {"link.md", "linked"}
     assert indexed.json["new"] == 2  # in.md and swap.md: the rest was indexed
 
@@ -464,7 +464,7 @@ def test_a_symlink_out_of_the_vault_is_not_indexed_and_says_so(symlink_vault, cl
     status = cli("--vault", root, "status", "--json").json
     assert {"link.md", "linked"} <= {s["path"] for s in status["skipped_files"]}
     human = cli("--vault", root, "status").out
-    assert any(l.startswith("skipped    link.md: ") for l in human.splitlines()), human
+    assert any(line.startswith("skipped    link.md: ") for line in human.splitlines()), human
     assert snapshot(outside) == outside_before
 
 
@@ -522,7 +522,7 @@ def test_notion_import_follows_no_symlink_out_of_the_export(make_vault, cli, tmp
     lines = result.err.splitlines()
     assert len(lines) == 3, result.err
     for name in ("leak.txt", "Leak page 6e5f7a8b9c0d41e2f3a4b5c6d7e8f9a0.md", "Stolen 7f6e5d4c3b2a41f0e9d8c7b6a5f4e3d2"):
-        assert len([l for l in lines if name in l and "symlink" in l]) == 1, (name, lines)
+        assert len([line for line in lines if name in line and "symlink" in line]) == 1, (name, lines)
     assert files_holding(root, b"TOPSECRET-7d1f") == []
     assert len(result.json["new"]) == 5  # the whole export otherwise, as without the links
     assert (root / "notion" / "Auth spec f3a4b5c6" / "flow diagram.png").is_file()

@@ -17,8 +17,16 @@ import time
 import pytest
 
 from tests.conftest import run_cli_subprocess
-from tests.faults.conftest import (NOTES, KillPoint, cli_json, healthy, index_killed_at,
-                                   tagged_processes, vault_files, wait_gone)
+from tests.faults.conftest import (
+    NOTES,
+    KillPoint,
+    cli_json,
+    healthy,
+    index_killed_at,
+    tagged_processes,
+    vault_files,
+    wait_gone,
+)
 
 READING = KillPoint("read", 0.01)  # the first chunk is back: both workers are alive
 READ_MOST = KillPoint("read", 0.9)

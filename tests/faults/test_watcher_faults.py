@@ -48,9 +48,9 @@ def test_an_index_deleted_under_the_watcher_is_rebuilt_in_full(lexical_vault, st
         return probe.code == 0 and probe.json["hits"] and probe
     try:
         wait_for(searchable, timeout=60, what="the deleted index rebuilt by the watcher")
-    except AssertionError:
+    except AssertionError as exc:
         raise AssertionError(f"{daemon.log.read_text()}\n{daemon.log.with_suffix('.out').read_text()}\n"
-                             f"{probe_cli('--vault', lexical_vault, 'search', 'token refresh', '--lexical', '--json')}")
+                             f"{probe_cli('--vault', lexical_vault, 'search', 'token refresh', '--lexical', '--json')}") from exc
     status = probe_cli("--vault", lexical_vault, "status", "--json").json
     notes = sum(1 for p in lexical_vault.rglob("*.md") if ".vault-engine" not in p.parts)
     assert status["notes"] == notes  # every note, not only the ones saved since

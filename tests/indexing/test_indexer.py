@@ -63,7 +63,7 @@ def test_rename_keeps_identity_and_rewires_links(vault):
     report = vault.index()
     assert (report.moved, report.new, report.deleted) == (1, 0, 0)
     assert vault.ledger.note_id("gamma.md") == before
-    gamma_link = [l for l in vault.links("beta.md") if "gamma" in l.raw][0]
+    gamma_link = [link for link in vault.links("beta.md") if "gamma" in link.raw][0]
     assert gamma_link.resolved and gamma_link.target_path == "gamma.md"  # was unresolved
     assert refs(vault.search("crocodiles", lexical_only=True)) == ["gamma.md#Delta"]
 
@@ -72,7 +72,7 @@ def test_deleting_a_target_unresolves_links_to_it(vault):
     (vault.root / "alpha.md").unlink()
     report = vault.index()
     assert report.deleted == 1
-    links = {l.raw: l.resolved for l in vault.links("beta.md")}
+    links = {link.raw: link.resolved for link in vault.links("beta.md")}
     assert links == {"[[alpha#Details]]": False, "[[gamma]]": False}
     assert vault.search("foxes", lexical_only=True).status == "miss"
 
@@ -80,21 +80,21 @@ def test_deleting_a_target_unresolves_links_to_it(vault):
 def test_new_attachment_resolves_an_embed(vault):
     (vault.root / "beta.md").write_text("# Beta\n![[chart.png]]\n")
     vault.index()
-    assert [l.resolved for l in vault.links("beta.md")] == [False]
+    assert [link.resolved for link in vault.links("beta.md")] == [False]
     (vault.root / "img").mkdir()
     (vault.root / "img/chart.png").write_bytes(b"\x89PNG")
     vault.index()
-    assert [l.target_path for l in vault.links("beta.md")] == ["img/chart.png"]
+    assert [link.target_path for link in vault.links("beta.md")] == ["img/chart.png"]
 
 
 def test_index_is_derived_state(vault):
     before = [h.to_json() for h in vault.search("turtles foxes", lexical_only=True).hits]
-    links_before = [l.to_json() for l in vault.all_links()]
+    links_before = [link.to_json() for link in vault.all_links()]
     vault.close()
     shutil.rmtree(vault.root / ".vault-engine" / "index")
     vault.index()
     assert [h.to_json() for h in vault.search("turtles foxes", lexical_only=True).hits] == before
-    assert [l.to_json() for l in vault.all_links()] == links_before
+    assert [link.to_json() for link in vault.all_links()] == links_before
 
 
 def test_a_lost_whoosh_index_is_repaired_from_the_ledger(vault):

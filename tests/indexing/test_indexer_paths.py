@@ -82,7 +82,7 @@ def test_attachments_outside_the_paths_are_kept(vault):
     (vault.root / "pic.png").unlink()
     vault.index_paths(["pic.png"])
     assert vault.ledger.attachment_paths() == ["new.png"]
-    link = [l for l in vault.links("alpha.md") if l.raw == "![[pic.png]]"][0]
+    link = [link_ for link_ in vault.links("alpha.md") if link_.raw == "![[pic.png]]"][0]
     assert not link.resolved  # the embed's target went away: re-resolved, not stale
 
 
@@ -91,7 +91,7 @@ def test_a_new_note_resolves_links_waiting_for_it(make_vault):
     v.index(embed=False)
     (v.root / "later.md").write_text("# Later\n")
     v.index_paths(["later.md"])
-    assert [l.target_path for l in v.links("a.md")] == ["later.md"]
+    assert [link.target_path for link in v.links("a.md")] == ["later.md"]
     v.close()
 
 

@@ -9,8 +9,14 @@ import os
 import pytest
 
 from vault_engine.config import parse_config
-from vault_engine.indexing.watch_state import (health_path, pid_path, read_health,
-                                               watcher_running, watcher_status, write_health)
+from vault_engine.indexing.watch_state import (
+    health_path,
+    pid_path,
+    read_health,
+    watcher_running,
+    watcher_status,
+    write_health,
+)
 
 HEALTH = {"pid": 4242, "started": 1_790_000_000.0, "state": "watching", "last_event": None,
           "last_applied": 1_790_000_060.0, "pending": 2, "lag_seconds": 0.21, "batches": 3,

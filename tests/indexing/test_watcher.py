@@ -9,12 +9,18 @@ import threading
 import time
 
 import pytest
-from watchdog.events import (DirModifiedEvent, DirMovedEvent, FileClosedEvent, FileCreatedEvent,
-                             FileModifiedEvent, FileMovedEvent, FileOpenedEvent)
+from watchdog.events import (
+    DirModifiedEvent,
+    DirMovedEvent,
+    FileClosedEvent,
+    FileCreatedEvent,
+    FileModifiedEvent,
+    FileMovedEvent,
+    FileOpenedEvent,
+)
 
 from vault_engine.config import parse_config
-from vault_engine.indexing.watcher import (RESCAN, STOP, ChangeFeed, Debouncer, event_paths,
-                                           watch_loop)
+from vault_engine.indexing.watcher import RESCAN, STOP, ChangeFeed, Debouncer, event_paths, watch_loop
 from vault_engine.vault import Vault
 
 # -- the debouncer (pure: the clock is a parameter) ------------------------------------------

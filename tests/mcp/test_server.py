@@ -70,7 +70,7 @@ def test_every_tool_answers_exactly_what_the_cli_json_prints(indexed_sample, tmp
 
     session = run_session(indexed_sample, EACH_TOOL, tmp_path, between=compare_with_cli)
     assert [t.name for t in session.tools] == [op.name for op in OPERATIONS]
-    for (name, arguments), result, want in zip(EACH_TOOL, session.results, expected):
+    for (name, _arguments), result, want in zip(EACH_TOOL, session.results, expected):
         assert not result.is_error, (name, text_of(result))
         varying = VARYING.get(name, ())
         assert same(without(result.structured_content, varying), without(want, varying)), name

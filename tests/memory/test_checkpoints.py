@@ -12,8 +12,14 @@ from tests.conftest import FROZEN_NOW, ROOT
 from vault_engine.config import parse_config
 from vault_engine.errors import ConfigError, VaultError
 from vault_engine.memory.checkpoints import (
-    CheckpointDraft, draft_from_json, load_template, parse_failed, render_checkpoint,
-    sanitize_name, write_checkpoint, write_new,
+    CheckpointDraft,
+    draft_from_json,
+    load_template,
+    parse_failed,
+    render_checkpoint,
+    sanitize_name,
+    write_checkpoint,
+    write_new,
 )
 from vault_engine.parsing.checkpoints import checkpoint_parts
 from vault_engine.parsing.note import parse_note

@@ -42,7 +42,7 @@ created: 2026-04-02T00:00:00Z
 # Firmware
 DEADEND: Beamforming on the MCU -- not enough RAM for two buffers
 """
-CREATED_BILLING = int(dt.datetime(2026, 10, 29, 15, 45, tzinfo=dt.timezone.utc).timestamp())
+CREATED_BILLING = int(dt.datetime(2026, 10, 29, 15, 45, tzinfo=dt.UTC).timestamp())
 FILES = {
     "projects/billing/checkpoints/20261029T154500Z-codex-a12.md": BILLING,
     "projects/drone/checkpoints/20261114T102200Z-claude-7f3.md": DRONE,

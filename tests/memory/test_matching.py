@@ -3,8 +3,17 @@
 import pytest
 
 from vault_engine.errors import ConfigError
-from vault_engine.memory.matching import (DeadendSettings, Evidence, TermWeights, content_terms, lexical_match,
-                                          match_score, restated, semantic_match, words_evidence)
+from vault_engine.memory.matching import (
+    DeadendSettings,
+    Evidence,
+    TermWeights,
+    content_terms,
+    lexical_match,
+    match_score,
+    restated,
+    semantic_match,
+    words_evidence,
+)
 
 S = DeadendSettings()
 

@@ -5,8 +5,7 @@ from pathlib import Path
 import pytest
 
 from vault_engine.config import parse_config
-from vault_engine.parsing.checkpoints import (checkpoint_parts, match_text, note_agent, read_list,
-                                              split_reason)
+from vault_engine.parsing.checkpoints import checkpoint_parts, match_text, note_agent, read_list, split_reason
 from vault_engine.parsing.note import parse_note
 
 CONFIG = parse_config(Path("/vault"), {})

@@ -33,8 +33,8 @@ def test_no_frontmatter_and_an_unclosed_fence():
 
 
 def test_parse_time_accepts_iso_dates_and_numbers():
-    assert parse_time("2026-03-14T10:22:00Z") == dt.datetime(2026, 3, 14, 10, 22, tzinfo=dt.timezone.utc).timestamp()
-    assert parse_time("2026-03-14") == dt.datetime(2026, 3, 14, tzinfo=dt.timezone.utc).timestamp()
+    assert parse_time("2026-03-14T10:22:00Z") == dt.datetime(2026, 3, 14, 10, 22, tzinfo=dt.UTC).timestamp()
+    assert parse_time("2026-03-14") == dt.datetime(2026, 3, 14, tzinfo=dt.UTC).timestamp()
     assert parse_time(12.5) == 12.5
     assert parse_time("yesterday") is None
     assert parse_time(True) is None

@@ -34,7 +34,7 @@ def links_of(text):
 
 
 def test_every_link_form_is_parsed_with_its_parts():
-    found = [(l.target, l.subpath, l.display, l.embed, l.style) for l in links_of(EVERY_FORM)]
+    found = [(link.target, link.subpath, link.display, link.embed, link.style) for link in links_of(EVERY_FORM)]
     assert found == [
         ("Note", None, None, False, "wiki"),
         ("Note", "Heading", None, False, "wiki"),
@@ -50,7 +50,7 @@ def test_every_link_form_is_parsed_with_its_parts():
 
 
 def test_links_carry_their_file_line():
-    lines = [l.line for l in extract_links("a\n\nb [[X]]\n[[Y]]", body_line=5)]
+    lines = [link.line for link in extract_links("a\n\nb [[X]]\n[[Y]]", body_line=5)]
     assert lines == [7, 8]
 
 
@@ -110,7 +110,7 @@ def test_aliases_do_not_resolve_links(make_vault):
     config = parse_config(root, {})
     notes = {p: parse_note(p, (root / p).read_text(), config) for p in ("Real Name.md", "Home.md")}
     resolver = LinkResolver(notes)
-    results = [resolver.resolve(l, "Home.md").target_path for l in notes["Home.md"].links]
+    results = [resolver.resolve(link, "Home.md").target_path for link in notes["Home.md"].links]
     assert results == [None, "Real Name.md"]
 
 
@@ -143,13 +143,13 @@ def test_real_obsidian_vault_matches_the_corpus_facts():
                 attachments.append(rel)
     resolver = LinkResolver(notes, attachments)
     wiki = [(path, link) for path, note in notes.items() for link in note.links if link.style == "wiki"]
-    resolved = [(p, l, resolver.resolve(l, p)) for p, l in wiki]
-    embeds = sum(1 for _, l in wiki if l.embed)
-    same_note = sum(1 for _, l, r in resolved if not l.target and r.target_path)
+    resolved = [(p, link, resolver.resolve(link, p)) for p, link in wiki]
+    embeds = sum(1 for _, link in wiki if link.embed)
+    same_note = sum(1 for _, link, r in resolved if not link.target and r.target_path)
     to_attachments = sum(1 for _, _, r in resolved if r.target_path and not r.target_path.endswith(".md"))
-    case_only = sum(1 for _, l, r in resolved if l.target and r.target_path and r.target_path.endswith(".md")
-                    and r.target_path.rsplit("/", 1)[-1][:-3] != l.target.rsplit("/", 1)[-1].removesuffix(".md"))
-    unresolved = [l.raw for _, l, r in resolved if r.target_path is None]
+    case_only = sum(1 for _, link, r in resolved if link.target and r.target_path and r.target_path.endswith(".md")
+                    and r.target_path.rsplit("/", 1)[-1][:-3] != link.target.rsplit("/", 1)[-1].removesuffix(".md"))
+    unresolved = [link.raw for _, link, r in resolved if r.target_path is None]
     assert (len(wiki), embeds, same_note, to_attachments, case_only) == (1136, 28, 128, 2, 18)
     assert unresolved == []
-    assert not any("yaml_all_property_types" in l.raw for _, l in wiki)
+    assert not any("yaml_all_property_types" in link.raw for _, link in wiki)

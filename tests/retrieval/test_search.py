@@ -16,7 +16,7 @@ BODY = "# Rate limits\nThe gateway throttles bursts with a token bucket per tena
 
 
 def dated(days_ago: float) -> str:
-    when = dt.datetime.fromtimestamp(FROZEN_NOW - days_ago * SECONDS_PER_DAY, dt.timezone.utc)
+    when = dt.datetime.fromtimestamp(FROZEN_NOW - days_ago * SECONDS_PER_DAY, dt.UTC)
     return f"---\nupdated: {when.isoformat()}\n---\n"
 
 
@@ -94,7 +94,7 @@ def linked(make_vault):
 
 def test_hits_carry_resolved_and_unresolved_links(linked):
     (hit,) = linked.search("deployment checklist", lexical_only=True).hits
-    assert [(l.raw, l.ref, l.resolved) for l in hit.links] == [
+    assert [(link.raw, link.ref, link.resolved) for link in hit.links] == [
         ("[[deploy#Rollback]]", "deploy.md#Rollback", True), ("[[missing-note]]", None, False)]
 
 

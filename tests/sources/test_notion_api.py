@@ -7,16 +7,14 @@ from pathlib import Path
 
 import pytest
 
-from vault_engine.sources.notion_pages import body_digest
-
+from tests.conftest import FROZEN_NOW
+from tests.sources.fake_notion import FakeNotion, block, dashed, error, mention, page, text
 from vault_engine.config import parse_config
 from vault_engine.errors import ConfigError, NotionError
 from vault_engine.parsing.frontmatter import split_frontmatter
 from vault_engine.sources.notion_api import SyncSettings, retry_after_seconds, sync_tap
+from vault_engine.sources.notion_pages import body_digest
 from vault_engine.vault import Vault
-
-from tests.conftest import FROZEN_NOW
-from tests.sources.fake_notion import FakeNotion, block, dashed, error, mention, page, text
 
 HANDBOOK, SESSIONS, RUNBOOK = ("a1" * 16, "b2" * 16, "c3" * 16)
 INCIDENTS, SOURCE, OUTAGE, SLOW = ("d4" * 16, "e5" * 16, "f6" * 16, "a7" * 16)

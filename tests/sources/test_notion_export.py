@@ -11,13 +11,12 @@ from urllib.parse import unquote
 
 import pytest
 
+from tests.conftest import FROZEN_NOW, needs_corpus
 from vault_engine.errors import NotionError
 from vault_engine.parsing.frontmatter import split_frontmatter
 from vault_engine.sources.notion_export import parse_notion_date, split_export_name
 from vault_engine.sources.notion_pages import body_digest
 from vault_engine.vault import Vault
-
-from tests.conftest import FROZEN_NOW, needs_corpus
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "notion" / "export" / "Team Space"
 ROOT, AUTH, ROADMAP = ("1f0c2d3e4a5b46c7d8e9f00112233445", "2a1b3c4d5e6f47a8b9c0d1e2f3a4b5c6",

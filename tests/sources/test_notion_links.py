@@ -5,7 +5,11 @@ from __future__ import annotations
 
 from vault_engine.sources.notion_archive import ExportFile
 from vault_engine.sources.notion_links import (
-    LinkTargets, owner_of, parent_id_of, rewrite_markdown_links, rewrite_relations,
+    LinkTargets,
+    owner_of,
+    parent_id_of,
+    rewrite_markdown_links,
+    rewrite_relations,
 )
 
 PAGE, OTHER, DB = "11" * 16, "22" * 16, "33" * 16

@@ -4,12 +4,16 @@ from __future__ import annotations
 
 import pytest
 
-from vault_engine.sources.notion_markdown import (
-    KnownPages, blocks_to_markdown, database_markdown, object_title, page_markdown,
-    property_value, rich_text,
-)
-
 from tests.sources.fake_notion import block, dashed, mention, page, text
+from vault_engine.sources.notion_markdown import (
+    KnownPages,
+    blocks_to_markdown,
+    database_markdown,
+    object_title,
+    page_markdown,
+    property_value,
+    rich_text,
+)
 
 KNOWN_ID, UNKNOWN_ID = "ab" * 16, "cd" * 16
 KNOWN = KnownPages({KNOWN_ID: "Design doc abababab"})

@@ -6,14 +6,23 @@ import os
 
 import pytest
 
+from tests.conftest import FROZEN_NOW
 from vault_engine.errors import NotionError
 from vault_engine.parsing.frontmatter import split_frontmatter
 from vault_engine.sources.notion_pages import (
-    Attachment, NotionPage, PageWriter, body_digest, check_into, normalize_id, note_stem_for, render_note,
-    safe_title, scan_existing, wikilink, write_if_changed,
+    Attachment,
+    NotionPage,
+    PageWriter,
+    body_digest,
+    check_into,
+    normalize_id,
+    note_stem_for,
+    render_note,
+    safe_title,
+    scan_existing,
+    wikilink,
+    write_if_changed,
 )
-
-from tests.conftest import FROZEN_NOW
 
 ID_A = "104d4deadd2c805fb3abcaab6d3727e7"
 ID_B = "104d4deadd2c803a935ef9916d3727e7"  # same last 8 digits as ID_A

@@ -9,8 +9,14 @@ import numpy as np
 import pytest
 
 from vault_engine.errors import ConfigError, ModelUnavailable
-from vault_engine.stores.embedder import (FakeEmbedder, ModelSpec, SentenceTransformerEmbedder,
-                                          bundled_model_path, thread_count, usable_embedder)
+from vault_engine.stores.embedder import (
+    FakeEmbedder,
+    ModelSpec,
+    SentenceTransformerEmbedder,
+    bundled_model_path,
+    thread_count,
+    usable_embedder,
+)
 
 
 def test_model_settings_are_validated_with_the_key_named(tmp_path):
@@ -52,7 +58,7 @@ def test_a_missing_or_empty_folder_or_a_disabled_model_is_unavailable(tmp_path):
     empty = SentenceTransformerEmbedder(ModelSpec(path=str(tmp_path)))
     assert "holds no sentence-transformers model" in empty.problem()
     with pytest.raises(ModelUnavailable, match="fix \\[model\\] path"):
-        empty.dimension  # refused before torch is imported
+        _ = empty.dimension  # refused before torch is imported
 
 
 def test_identity_changes_with_the_model_files(tmp_path):

@@ -9,8 +9,7 @@ import sys
 import numpy as np
 import pytest
 
-from vault_engine.stores.shared_cache import (EXPORTS, SharedVectorCache, fetch_export, key_folder,
-                                              publish_export)
+from vault_engine.stores.shared_cache import EXPORTS, SharedVectorCache, fetch_export, key_folder, publish_export
 
 KEY = "model-a#1|window=256|recipe"
 

@@ -10,8 +10,8 @@ from textual.containers import Horizontal
 from textual.events import Resize
 from textual.widgets import Footer, Markdown
 
-from tui.keys import HELP_KEY, MODE_KEYS, NEXT_PANE
 from tui.formatting import LINK_SCHEME
+from tui.keys import HELP_KEY, MODE_KEYS, NEXT_PANE
 from tui.messages import IndexChanged
 from tui.pages import read_resume_page
 from tui.screens.keyed import KeyedScreen

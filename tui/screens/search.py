@@ -13,8 +13,8 @@ from textual.widgets import Footer, Input, Select, Static
 
 from tui.keys import HELP_KEY, MODE_KEYS, NEXT_PANE
 from tui.messages import IndexChanged
-from tui.search_options import ARMS, QueryHistory, filter_choices, history_path, load_history, save_history
 from tui.screens.keyed import KeyedScreen
+from tui.search_options import ARMS, QueryHistory, filter_choices, history_path, load_history, save_history
 from tui.widgets.hit_list import HitList
 from tui.widgets.vault_header import VaultHeader
 from vault_engine.model import SearchResult

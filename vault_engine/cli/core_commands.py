@@ -39,7 +39,8 @@ def _register_search(sub: argparse._SubParsersAction, common: argparse.ArgumentP
                        description='Search sections. Example: vault-engine search "token refresh" -k 5')
     p.add_argument("query", help="what to look for, in your own words")
     p.add_argument("-k", type=int_within(1, 1000), default=10, help="number of hits (default 10)")
-    p.add_argument("--kind", help="only documents of this kind (checkpoint, working-note, spec, memory, decision, notion, note, code)")
+    p.add_argument("--kind", help="only documents of this kind (checkpoint, working-note, spec, memory, "
+                                  "decision, notion, note, code)")
     p.add_argument("--project", help="only notes of this project")
     p.add_argument("--tap", help="only documents of this tap")
     arm = p.add_mutually_exclusive_group()
@@ -54,7 +55,8 @@ def _register_search(sub: argparse._SubParsersAction, common: argparse.ArgumentP
 
 def _register_reading(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("show", parents=[common], help="a note or one of its sections",
-                       description="Print a note or a section. Example: vault-engine show 'specs/auth.md#Token refresh'")
+                       description="Print a note or a section. "
+                                    "Example: vault-engine show 'specs/auth.md#Token refresh'")
     p.add_argument("ref", help="path[#Heading] or notion://<id>[#Heading]; or a code ref path#Qualified.name")
     p.add_argument("--follow", type=int_within(0, 5), default=0, metavar="N",
                    help="also the sections the note links to (for a code ref: what its why notes say), N hops deep")
@@ -75,14 +77,16 @@ def _register_reading(sub: argparse._SubParsersAction, common: argparse.Argument
 def _register_decay(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("reinforce", parents=[common], help="reset the age of a document",
                        description="Record that a document proved useful, so it stops fading. "
-                                   "Example: vault-engine reinforce specs/auth.md --by claude-7f3 --why 'used for refresh'")
+                                   "Example: vault-engine reinforce specs/auth.md --by claude-7f3 "
+                                   "--why 'used for refresh'")
     p.add_argument("ref", help="path[#Heading] or notion://<id> (the whole note is reinforced)")
     p.add_argument("--by", help="who reinforces (agent or person)")
     p.add_argument("--why", help="what it was useful for")
     p.set_defaults(handler=cmd_reinforce)
 
     p = sub.add_parser("decay", parents=[common], help="documents of decaying taps, most faded first",
-                       description="List decaying documents with tap, age and multiplier. Example: vault-engine decay --tap specs")
+                       description="List decaying documents with tap, age and multiplier. "
+                                   "Example: vault-engine decay --tap specs")
     p.add_argument("--tap", help="only this tap")
     p.set_defaults(handler=cmd_decay)
 
@@ -137,7 +141,7 @@ def cmd_links(ctx: Context) -> int:
     a = ctx.args
     if a.all:
         links = ctx.vault.all_links()
-        data = {"links": [{"source": l.source, **l.to_json()} for l in links]}
+        data = {"links": [{"source": link.source, **link.to_json()} for link in links]}
     elif a.ref:
         links = ctx.vault.links(a.ref, backlinks=a.backlinks)
         data = BY_NAME["links"].envelope(links, {"ref": a.ref, "backlinks": a.backlinks})

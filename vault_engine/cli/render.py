@@ -129,15 +129,16 @@ def status(s: dict[str, Any]) -> str:
         f"links      {s['links']}  unresolved {s['unresolved_links']}  ambiguous {s['ambiguous_links']}",
         f"last index {iso(s['last_index'])}",
         f"stale      {s['stale']['changed']} changed, {s['stale']['missing']} missing since the last index",
-        f"lexical    {s['lexical']['sections']} sections" + ("" if s["lexical"]["agrees"] else
-                                                          f"  DAMAGED ({s['lexical']['damage']}): run `vault-engine index`"),
+        f"lexical    {s['lexical']['sections']} sections"
+        + ("" if s["lexical"]["agrees"] else f"  DAMAGED ({s['lexical']['damage']}): run `vault-engine index`"),
     ]
     for key, label in (("semantic", "semantic"), ("watcher", "watcher")):
         if key in s and isinstance(s[key], dict) and s[key].get("summary"):
             lines.append(f"{label:<10} {s[key]['summary']}")
     code = s.get("code")
     if code:
-        fresh = "fresh" if code["fresh"] else f"STALE ({code['stale']['changed']} changed, {code['stale']['missing']} missing)"
+        stale = code["stale"]
+        fresh = "fresh" if code["fresh"] else f"STALE ({stale['changed']} changed, {stale['missing']} missing)"
         lines.append(f"code       {code.get('files', 0)} files  {code.get('symbols', 0)} symbols  "
                      f"{code.get('edges', 0)} call edges  {code.get('unresolved_calls', 0)} unresolved calls  {fresh}")
         lines += [f"syntax     {e['path']}: {e['error']}" for e in code.get("syntax_errors", [])]

@@ -11,7 +11,8 @@ from vault_engine.errors import VaultNotFound
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     """Add ``tui`` to the command line."""
     p = sub.add_parser("tui", parents=[common], help="the Textual app: search, notes, dead ends, resume, decay",
-                       description="Open the terminal UI over the vault. Example: vault-engine --vault sample-vault tui")
+                       description="Open the terminal UI over the vault. "
+                                   "Example: vault-engine --vault sample-vault tui")
     p.add_argument("--lexical", action="store_true",
                    help="search by words only (never loads the embedding model)")
     p.set_defaults(handler=cmd_tui)

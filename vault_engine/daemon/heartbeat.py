@@ -9,8 +9,9 @@ Each beat also checks:
 
 - the vault folder is still the one the watcher started on (same device and inode): moved
   or deleted, the watcher stops with one line saying so, and never recreates the folder;
-- the index folder is still the same one: removed (or removed and made again), the watcher asks its loop for a full comparison, which
-  builds a new one (once per disappearance, not once a second).
+- the index folder is still the same one: removed (or removed and made again), the watcher
+  asks its loop for a full comparison, which builds a new one (once per disappearance, not
+  once a second).
 """
 
 from __future__ import annotations

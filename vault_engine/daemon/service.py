@@ -21,8 +21,7 @@ from vault_engine.config import CONFIG_NAME, Config
 from vault_engine.daemon.health import HealthRecorder
 from vault_engine.daemon.worker import VaultWorker
 from vault_engine.errors import ModelUnavailable, VaultError
-from vault_engine.indexing.watcher import (RESCAN, Burst, ChangeFeed, Debouncer, WatchSettings,
-                                           watch_loop)
+from vault_engine.indexing.watcher import RESCAN, Burst, ChangeFeed, Debouncer, WatchSettings, watch_loop
 from vault_engine.model import IndexReport
 from vault_engine.vault import Vault
 

@@ -203,7 +203,7 @@ class EmbeddingPhase:
         ledger rows FAISS lacks, or a vector count that differs -> forget and re-add."""
         if self.ledger.get_meta(MODEL_META) != self.key:
             self._ready()
-            self.embedder.dimension  # load the new model first: a broken one must not wipe the old vectors
+            _ = self.embedder.dimension  # load the new model first: a broken one must not wipe the old vectors
             result.model_changed = self.ledger.get_meta(MODEL_META) is not None
             self.vectors.reset()
             self.ledger.unmark_embedded()

@@ -5,8 +5,9 @@ sibling folder). A rebuild (``index --rebuild``, a first index, the repair of a 
 writes a new generation in full, then points ``current`` at it with one ``rename``: a search
 running meanwhile reads the old index or the new one, never a half-built one and never a
 missing one. The replaced generation is deleted a minute later, so a search that resolved
-``current`` just before the swap can still open its files. Caches that depend only on texts (vectors by text hash, the query model) are
-copied into the new generation first, so a rebuild computes no vector twice. Deleting
+``current`` just before the swap can still open its files. Caches that depend only on texts
+(vectors by text hash, the query model) are copied into the new generation first, so a
+rebuild computes no vector twice. Deleting
 ``.vault-engine/index/`` altogether stays a valid way to start over.
 
 An index made by an older release has its files directly in ``index/``: they are the source

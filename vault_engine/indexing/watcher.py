@@ -27,8 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from vault_engine.config import Config, check_keys
-from vault_engine.errors import ConfigError
-from vault_engine.errors import VaultError
+from vault_engine.errors import ConfigError, VaultError
 from vault_engine.sources.code.files import CodeTap, code_taps
 from vault_engine.sources.code.ignore import skipped_dir_reason
 from vault_engine.sources.vault_files import is_indexable
@@ -272,8 +271,15 @@ class ChangeFeed:
 
 
 def _event_kinds() -> list[type]:
-    from watchdog.events import (DirCreatedEvent, DirDeletedEvent, DirMovedEvent, FileCreatedEvent,
-                                 FileDeletedEvent, FileModifiedEvent, FileMovedEvent)
+    from watchdog.events import (
+        DirCreatedEvent,
+        DirDeletedEvent,
+        DirMovedEvent,
+        FileCreatedEvent,
+        FileDeletedEvent,
+        FileModifiedEvent,
+        FileMovedEvent,
+    )
 
     return [FileCreatedEvent, FileModifiedEvent, FileDeletedEvent, FileMovedEvent,
             DirCreatedEvent, DirDeletedEvent, DirMovedEvent]

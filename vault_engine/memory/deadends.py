@@ -14,11 +14,22 @@ from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from vault_engine.errors import ModelUnavailable
-from vault_engine.memory.matching import (DeadendSettings, Evidence, TermWeights, content_terms, filler_terms,
-                                          lexical_match, match_score, semantic_match, words_evidence)
+from vault_engine.memory.matching import (
+    DEFAULT_SETTINGS,
+    DeadendSettings,
+    Evidence,
+    TermWeights,
+    content_terms,
+    filler_terms,
+    lexical_match,
+    match_score,
+    semantic_match,
+    words_evidence,
+)
 from vault_engine.memory.render import render_interruption
 from vault_engine.refs import make_ref
 from vault_engine.stores.ledger import Ledger
+
 
 class RulingArm(Protocol):
     """What a check needs from the embedding side (:class:`RulingEmbeddings` for real)."""
@@ -111,7 +122,7 @@ def list_dead_ends(ledger: Ledger, project: str | None = None) -> list[Ruling]:
 
 
 def check_proposal(proposal: str, rulings: Sequence[Ruling], *, accepted: Accepted | None = None,
-                   project: str | None = None, k: int = 3, settings: DeadendSettings = DeadendSettings(),
+                   project: str | None = None, k: int = 3, settings: DeadendSettings = DEFAULT_SETTINGS,
                    semantic: RulingArm | None = None, notices: Sequence[str] = ()) -> DeadendCheck:
     """Score the proposal against every ruling, raise those an arm accepts, best first."""
     notices = list(notices)

@@ -70,6 +70,9 @@ class DeadendSettings:
         return cls(**{name: table[name] for name in known & set(table)})
 
 
+DEFAULT_SETTINGS = DeadendSettings()  # frozen: one instance serves as every default
+
+
 @lru_cache(maxsize=1)
 def filler_terms() -> frozenset[str]:
     """The stems of :data:`FILLER_WORDS`, to drop from terms the ledger stored."""

@@ -58,7 +58,8 @@ def _ruling_lines(n: int, r: Ruling, project: str | None) -> list[str]:
     where = f"project {r.project}" if r.project else "no project"
     why = "Why it was not chosen" if record else "Why it failed"
     lines = [f"{n}. {r.text}",
-             f"   {'Rejected' if record else 'Ruled out'} on {iso_date(r.when)} by {who} ({where}, {r.source} {r.ref}).",
+             f"   {'Rejected' if record else 'Ruled out'} on {iso_date(r.when)} by {who} "
+             f"({where}, {r.source} {r.ref}).",
              f"   {why}: {_short(r.reason)}" if r.reason else
              f"   {why}: no reason was written down; read {r.ref} before deciding."]
     if r.chosen:

@@ -20,7 +20,7 @@ from typing import Any
 
 from vault_engine.config import Config
 from vault_engine.memory.deadends import Ruling, load_rulings
-from vault_engine.memory.matching import DeadendSettings, TermWeights, content_terms, restated
+from vault_engine.memory.matching import DEFAULT_SETTINGS, DeadendSettings, TermWeights, content_terms, restated
 from vault_engine.memory.render import estimate_tokens
 from vault_engine.parsing.checkpoints import checkpoint_parts
 from vault_engine.parsing.frontmatter import parse_time
@@ -124,7 +124,7 @@ def _key(r: Ruling) -> str:
 
 
 def gather_brief(ledger: Ledger, config: Config, project: str, now: float,
-                 settings: DeadendSettings = DeadendSettings()) -> ResumeBrief:
+                 settings: DeadendSettings = DEFAULT_SETTINGS) -> ResumeBrief:
     """Everything the brief could show, before any budget is applied."""
     notes = ledger.notes(project=project, kinds=("checkpoint", "working-note"))
     checkpoints = [n for n in notes if n.kind == "checkpoint"]

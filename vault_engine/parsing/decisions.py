@@ -25,8 +25,15 @@ import re
 from collections.abc import Iterable, Sequence
 
 from vault_engine.model import Accepted, DeadEnd
-from vault_engine.parsing.checkpoints import (SectionLike, body_lines, item_reason, match_text, read_list,
-                                              slugify, split_sentences)
+from vault_engine.parsing.checkpoints import (
+    SectionLike,
+    body_lines,
+    item_reason,
+    match_text,
+    read_list,
+    slugify,
+    split_sentences,
+)
 from vault_engine.parsing.sections import heading_line
 
 SOURCE = "decision record"

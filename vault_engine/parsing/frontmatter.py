@@ -61,7 +61,7 @@ def normalize_value(value: Any) -> Any:
     """Make a YAML value JSON-safe and predictable."""
     if isinstance(value, dt.datetime):
         if value.tzinfo is None:
-            value = value.replace(tzinfo=dt.timezone.utc)
+            value = value.replace(tzinfo=dt.UTC)
         return value.isoformat().replace("+00:00", "Z")
     if isinstance(value, dt.date):
         return value.isoformat()
@@ -88,7 +88,7 @@ def parse_time(value: Any) -> float | None:
     except ValueError:
         return None
     if parsed.tzinfo is None:
-        parsed = parsed.replace(tzinfo=dt.timezone.utc)
+        parsed = parsed.replace(tzinfo=dt.UTC)
     return parsed.timestamp()
 
 

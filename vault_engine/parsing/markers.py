@@ -18,7 +18,13 @@ from collections.abc import Iterable, Sequence
 
 from vault_engine.model import DeadEnd
 from vault_engine.parsing.checkpoints import (
-    ListItem, SectionLike, body_lines, item_reason, read_list, slugify, split_reason,
+    ListItem,
+    SectionLike,
+    body_lines,
+    item_reason,
+    read_list,
+    slugify,
+    split_reason,
 )
 
 SOURCE = "working note"

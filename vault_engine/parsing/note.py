@@ -5,8 +5,13 @@ from __future__ import annotations
 from vault_engine.config import Config
 from vault_engine.model import KINDS, Accepted, DeadEnd, ParsedNote
 from vault_engine.parsing.checkpoints import failed_dead_ends, note_agent
-from vault_engine.parsing.decisions import (ACCEPTED_IN_CHECKPOINTS, ACCEPTED_IN_RECORDS, accepted_designs,
-                                            chosen_option, record_rulings)
+from vault_engine.parsing.decisions import (
+    ACCEPTED_IN_CHECKPOINTS,
+    ACCEPTED_IN_RECORDS,
+    accepted_designs,
+    chosen_option,
+    record_rulings,
+)
 from vault_engine.parsing.frontmatter import parse_time, split_frontmatter
 from vault_engine.parsing.links import extract_links, mask_code
 from vault_engine.parsing.markers import marked_dead_ends

@@ -25,11 +25,21 @@ from vault_engine.config import TAP_KEYS, Config, TapConfig, check_keys
 from vault_engine.errors import ConfigError, NotionError
 from vault_engine.sources.notion_archive import Limits
 from vault_engine.sources.notion_markdown import (
-    KnownPages, database_markdown, object_title, page_markdown,
+    KnownPages,
+    database_markdown,
+    object_title,
+    page_markdown,
 )
 from vault_engine.sources.notion_pages import (
-    SYNC_SOURCE, NotionPage, PageWriter, glob_folder, normalize_id, note_stem_for, same_edit_time,
-    scan_existing, tap_folders,
+    SYNC_SOURCE,
+    NotionPage,
+    PageWriter,
+    glob_folder,
+    normalize_id,
+    note_stem_for,
+    same_edit_time,
+    scan_existing,
+    tap_folders,
 )
 from vault_engine.sources.notion_report import NotionReport, Problem
 
@@ -149,8 +159,8 @@ class NotionApi:
 
     def call(self, method: Callable[..., Any], *args: Any, **kwargs: Any) -> Any:
         """One API call; 429 waits as long as Retry-After says, 5xx retries twice."""
-        from notion_client.errors import APIResponseError, HTTPResponseError, RequestTimeoutError
         import httpx
+        from notion_client.errors import APIResponseError, HTTPResponseError, RequestTimeoutError
 
         waits = server_errors = 0
         while True:

@@ -27,12 +27,24 @@ from pathlib import Path
 from vault_engine.config import Config
 from vault_engine.sources.notion_archive import CorruptEntry, ExportFile, ExportTree, Limits, open_export
 from vault_engine.sources.notion_links import (
-    LinkStats, LinkTargets, owner_of, parent_id_of, rewrite_markdown_links, rewrite_relations,
+    LinkStats,
+    LinkTargets,
+    owner_of,
+    parent_id_of,
+    rewrite_markdown_links,
+    rewrite_relations,
     split_export_name,
 )
 from vault_engine.sources.notion_pages import (
-    SYNC_SOURCE, Attachment, NotionPage, PageWriter, check_into, note_stem_for, scan_existing,
-    tap_folders, wikilink,
+    SYNC_SOURCE,
+    Attachment,
+    NotionPage,
+    PageWriter,
+    check_into,
+    note_stem_for,
+    scan_existing,
+    tap_folders,
+    wikilink,
 )
 from vault_engine.sources.notion_report import NotionReport, Problem
 

@@ -178,11 +178,11 @@ def read_note(root: Path, rel: str, max_bytes: int) -> tuple[str, str, FileStat]
         data = path.read_bytes()
     except FileNotFoundError:
         raise Unreadable("vanished while indexing; it will be picked up again if it comes back",
-                         vanished=True)
+                         vanished=True) from None
     except PermissionError:
-        raise Unreadable("permission denied: make the file readable to index it")
+        raise Unreadable("permission denied: make the file readable to index it") from None
     except OSError as exc:
-        raise Unreadable(f"cannot read: {exc.strerror or exc}")
+        raise Unreadable(f"cannot read: {exc.strerror or exc}") from exc
     if b"\x00" in data[:8192]:
         raise Unreadable("binary content in a .md file: rename it if it is not a note")
     try:
@@ -190,7 +190,7 @@ def read_note(root: Path, rel: str, max_bytes: int) -> tuple[str, str, FileStat]
     except UnicodeDecodeError as exc:
         line = data[:exc.start].count(b"\n") + 1
         raise Unreadable(
-            f"not UTF-8 (byte 0x{data[exc.start]:02x} on line {line}): re-save the note as UTF-8")
+            f"not UTF-8 (byte 0x{data[exc.start]:02x} on line {line}): re-save the note as UTF-8") from exc
     import hashlib  # here: a query that only reads the ledger never hashes a file
 
     digest = hashlib.blake2b(data, digest_size=16).hexdigest()

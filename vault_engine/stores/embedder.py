@@ -372,7 +372,7 @@ class SentenceTransformerEmbedder:
         if self._query_encoder is None:
             self._query_encoder = self._load_query_encoder()
         if not self._query_encoder:
-            self.model  # loads the model, or raises why it cannot
+            _ = self.model  # loads the model, or raises why it cannot
 
     def embed_queries(self, texts: list[str]):
         """Through the ONNX export when there is one (no torch, several times faster:

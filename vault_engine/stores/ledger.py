@@ -16,9 +16,22 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from vault_engine.errors import IndexDamaged
-from vault_engine.stores.ledger_schema import (DEAD_END_COLUMNS, MIGRATIONS, NOTE_COLUMNS, SCHEMA,
-                                              SCHEMA_VERSION, SECTION_COLUMNS, DeadEndRow, IndexedSection, KnownFile,
-                                              NoteRow, SectionRow, dead_end_row, note_row, section_row)
+from vault_engine.stores.ledger_schema import (
+    DEAD_END_COLUMNS,
+    MIGRATIONS,
+    NOTE_COLUMNS,
+    SCHEMA,
+    SCHEMA_VERSION,
+    SECTION_COLUMNS,
+    DeadEndRow,
+    IndexedSection,
+    KnownFile,
+    NoteRow,
+    SectionRow,
+    dead_end_row,
+    note_row,
+    section_row,
+)
 from vault_engine.stores.reinforcements import Reinforced
 from vault_engine.stores.sql import rows_in
 
@@ -178,8 +191,8 @@ class Ledger:
         self.db.executemany(
             "INSERT INTO links(note_id, line, raw, target, subpath, display, embed, style, target_key)"
             " VALUES (?,?,?,?,?,?,?,?,?)",
-            [(note_id, l.line, l.raw, l.target, l.subpath, l.display, int(l.embed), l.style,
-              target_key(l.target)) for l in note.links],
+            [(note_id, link.line, link.raw, link.target, link.subpath, link.display, int(link.embed), link.style,
+              target_key(link.target)) for link in note.links],
         )
         self.db.executemany("INSERT INTO tags(note_id, tag) VALUES (?, ?)", [(note_id, t) for t in note.tags])
         self.db.executemany(

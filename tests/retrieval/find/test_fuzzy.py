@@ -351,7 +351,7 @@ def literal_v2(pattern: str, text: str, forward: bool = True):
             H[row + off] = score
     positions, i, j, prefer = [], m - 1, best_at, True
     while True:
-        I, j0 = i * width, j - f0
+        I, j0 = i * width, j - f0  # noqa: E741 - fzf's own names, kept to compare line by line
         s = H[I + j0]
         s1 = H[I - width + j0 - 1] if i > 0 and j >= F[i] else 0
         s2 = H[I + j0 - 1] if j > F[i] else 0

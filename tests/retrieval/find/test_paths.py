@@ -6,6 +6,7 @@ from pathlib import Path
 
 import pytest
 
+from tests.conftest import needs_corpus
 from vault_engine.retrieval.find.paths import (
     AMBIGUOUS,
     EXACT,
@@ -16,7 +17,6 @@ from vault_engine.retrieval.find.paths import (
     lookup_path,
     normalize_path,
 )
-from tests.conftest import needs_corpus
 
 PATHS = [
     "app/src/daemon.ts",

@@ -4,7 +4,7 @@ import pytest
 
 from tests.code_vault import build
 from vault_engine.errors import BadArgument
-from vault_engine.retrieval.find.suggest import SuggestRule, Suggester, looks_like_code
+from vault_engine.retrieval.find.suggest import Suggester, SuggestRule, looks_like_code
 from vault_engine.vault import Vault
 
 

@@ -5,9 +5,9 @@ import pytest
 from textual.widgets import Footer
 
 from tests.tui.conftest import SMALL, WIDE, settle
+from tui.formatting import link_label
 from tui.screens.note import NoteScreen
 from tui.widgets.link_list import LinkList
-from tui.formatting import link_label
 from tui.widgets.note_body import NoteBody
 
 pytestmark = pytest.mark.anyio

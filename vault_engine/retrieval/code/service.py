@@ -10,10 +10,16 @@ from vault_engine.code_model import CallAnswer, CodeView, Outline, Why
 from vault_engine.config import Config
 from vault_engine.errors import UnknownRef, VaultError
 from vault_engine.retrieval.code.graph import walk
-from vault_engine.retrieval.code.lookup import (code_symbol, definitions, file_tokens, split_ref, symbol_tokens,
-                                                why_links)
-from vault_engine.sources.code.testpaths import is_test_path
+from vault_engine.retrieval.code.lookup import (
+    code_symbol,
+    definitions,
+    file_tokens,
+    split_ref,
+    symbol_tokens,
+    why_links,
+)
 from vault_engine.sources.code.files import CodeTap, code_taps, tap_of_key
+from vault_engine.sources.code.testpaths import is_test_path
 from vault_engine.stores.code_store import CodeStore, SymbolRow
 from vault_engine.stores.ledger import Ledger
 
@@ -237,7 +243,8 @@ class CodeQueries:
                               reason=f"{symbol!r} names {len(rows)} definitions: ask again with one of the "
                                      "candidates' refs")
         row = rows[0]
-        starts = [row.ref] + [f"{row.ref}.{c}" for c in CONSTRUCTORS if self.store.symbol(row.key, f"{row.qualname}.{c}")]
+        starts = [row.ref] + [f"{row.ref}.{c}" for c in CONSTRUCTORS
+                              if self.store.symbol(row.key, f"{row.qualname}.{c}")]
         nodes, edges = walk(self.store, starts, direction, depth, exclude_tests)
         status = "hit" if nodes else f"no_{direction}"
         reason = (f"{len(nodes)} {direction} within {depth} call(s)" if nodes else

@@ -37,7 +37,6 @@ from vault_engine.retrieval.find.fuzzy import (
     text_classes,
 )
 
-
 _SAMPLE_EVERY = 8  # one name in 8 tells which characters are rare
 _NEW_BITSETS = 3  # bitsets a query computes if missing: its rarest characters
 # ... and more while more names than this are left: building a bitset (one test per name)

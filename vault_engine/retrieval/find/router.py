@@ -20,6 +20,7 @@ from vault_engine.code_model import FindHit, FindResult
 from vault_engine.errors import BadArgument
 from vault_engine.retrieval.code.lookup import definitions
 from vault_engine.retrieval.find.facets import DEFAULT_MIN_COVERAGE, DEFAULT_RANKING, FACETS
+
 # suggest.py is light: the fuzzy and typo indexes it builds are imported on first use
 from vault_engine.retrieval.find.suggest import (
     DEFAULT_RULE,
@@ -114,13 +115,15 @@ def _memory(query: str, ledger: Ledger, lexical: WhooshIndex | Callable[[], Whoo
             min_coverage: float, rank_by: str) -> FindResult | None:
     from vault_engine.retrieval.find.memory import facet_of, memory_hits
 
-    found = memory_hits(query, ledger, lexical() if callable(lexical) else lexical, facet=facet, k=k, min_coverage=min_coverage, rank_by=rank_by)
+    found = memory_hits(query, ledger, lexical() if callable(lexical) else lexical, facet=facet, k=k,
+                        min_coverage=min_coverage, rank_by=rank_by)
     if not found:
         return None
     hits = tuple(FindHit(h.note.path, h.note.path, None, "memory", h.line_start, h.line_end, h.score,
                          facet=facet_of(h.note), title=h.note.title) for h in found)
     return FindResult(query, "hit", "memory", hits,
-                      reason=f"{len(hits)} memory note(s) cover {found[0].coverage:.0%} or more of the question's words")
+                      reason=f"{len(hits)} memory note(s) cover {found[0].coverage:.0%} or more "
+                             "of the question's words")
 
 
 def _miss_reason(query: str, tried: list[str], code, token: bool, facet: str | None) -> str:

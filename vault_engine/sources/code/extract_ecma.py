@@ -10,7 +10,14 @@ from __future__ import annotations
 
 from vault_engine.sources.code.model import Export
 from vault_engine.sources.code.syntax import (
-    Extracted, RawDef, Source, collapse, doc_comment, end_line, header, line,
+    Extracted,
+    RawDef,
+    Source,
+    collapse,
+    doc_comment,
+    end_line,
+    header,
+    line,
 )
 
 _COMMON = """
@@ -86,7 +93,8 @@ def _definition(src: Source, node, out: Extracted) -> RawDef | None:
         value = node.child_by_field_name("value")
         if value is None or value.type not in _FUNCTION_VALUES:
             return None
-    if t in ("method_signature", "abstract_method_signature") and node.parent.type not in ("class_body", "interface_body"):
+    if t in ("method_signature", "abstract_method_signature") and \
+            node.parent.type not in ("class_body", "interface_body"):
         return None  # a member of an object type literal, not a declaration
     name_node = node.child_by_field_name("name")
     if name_node is None or name_node.type in ("object_pattern", "array_pattern"):

@@ -9,7 +9,14 @@ after their type (``OrderBook.Place``, ``Point.new``), wherever the type is decl
 from __future__ import annotations
 
 from vault_engine.sources.code.syntax import (
-    Extracted, RawDef, Source, collapse, doc_comment, end_line, header, line,
+    Extracted,
+    RawDef,
+    Source,
+    collapse,
+    doc_comment,
+    end_line,
+    header,
+    line,
 )
 
 _EXTRA = {

@@ -17,8 +17,13 @@ from typing import TYPE_CHECKING, Any
 from vault_engine.config import Config, TapConfig, check_keys
 from vault_engine.errors import ConfigError
 from vault_engine.paths import glob_match
-from vault_engine.sources.code.ignore import (IgnoreRule, is_ignored, parse_gitignore, skipped_dir_reason,
-                                              skipped_text_reason)
+from vault_engine.sources.code.ignore import (
+    IgnoreRule,
+    is_ignored,
+    parse_gitignore,
+    skipped_dir_reason,
+    skipped_text_reason,
+)
 from vault_engine.sources.code.languages import detect_language
 
 if TYPE_CHECKING:  # a query needs the taps' rules, not the scanning side: imported there

@@ -9,7 +9,7 @@ query is its own tags plus JavaScript's (the TypeScript grammar includes JavaScr
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import lru_cache
+from functools import cache
 from importlib import import_module
 from pathlib import PurePosixPath
 
@@ -67,7 +67,7 @@ def spec(language: str) -> LanguageSpec:
             f"no grammar for {language!r}: the code tap reads {', '.join(sorted(SPECS))}") from None
 
 
-@lru_cache(maxsize=None)
+@cache
 def grammar(language: str):
     """The tree-sitter ``Language`` (loaded on first use, then cached)."""
     from tree_sitter import Language
@@ -81,7 +81,7 @@ def grammar(language: str):
     return Language(getattr(module, s.entry)())
 
 
-@lru_cache(maxsize=None)
+@cache
 def parser(language: str):
     """A parser for the language. Parsers are not thread-safe: one per process, used serially."""
     from tree_sitter import Parser
@@ -89,7 +89,7 @@ def parser(language: str):
     return Parser(grammar(language))
 
 
-@lru_cache(maxsize=None)
+@cache
 def tags_source(language: str) -> str:
     """The text of the tags queries that apply to a language."""
     from importlib.resources import files  # 15 ms: only when a grammar is loaded
@@ -104,7 +104,7 @@ UNUSED_CAPTURES = ("name", "doc", "reference.type", "reference.implementation", 
                    "definition.constant", "definition.module", "definition.macro")
 
 
-@lru_cache(maxsize=None)
+@cache
 def query(language: str, extra: str = ""):
     """The tags query plus an extractor's own patterns, compiled once: one pass over a tree
     yields both. Unused captures are disabled (fewer nodes cross into Python)."""
