@@ -466,7 +466,32 @@ class Vault:
         result = self._search_beside_writers(searcher, request)
         if any(h.kind == "code" for h in result.hits):  # code hits carry the notes that say why
             result = replace(result, hits=self._code_queries().with_why(result.hits))
+            if follow:
+                result = self._follow_why(searcher, result, request)
         return result
+
+    def _follow_why(self, searcher: Searcher, result: SearchResult, request: SearchRequest) -> SearchResult:
+        """``search --follow`` of code hits: their why notes' sections (where each mention or
+        link sits), then the links written there, as ``show --follow`` of the symbol gives
+        them; each a hit ``via`` the one it was reached from, as links followed from notes."""
+        from vault_engine.model import ResolvedLink
+
+        code = self._code_queries()
+        now = request.now if request.now is not None else time.time()
+        made = {h.ref: h for h in result.hits}
+        extra = []
+        for hit in [h for h in result.hits if h.kind == "code" and h.via is None]:
+            for step in code.follow([(hit.ref, code.why_of_ref(hit.ref))], request.follow):
+                parent = made.get(step.via, hit)
+                if step.ref in made:
+                    continue
+                link = ResolvedLink(step.ref, step.ref, step.path, step.heading, True, False, False,
+                                    step.line_start, parent.path)
+                followed = searcher.linked_hit(link, parent, now, request.decay)
+                if followed is not None and followed.ref not in made:
+                    made[followed.ref] = followed
+                    extra.append(followed)
+        return replace(result, hits=result.hits + tuple(extra))
 
     def _search_beside_writers(self, searcher: Searcher, request: SearchRequest) -> SearchResult:
         """Run the search; while another process's index run is at work, ask again for what

@@ -171,14 +171,16 @@ class Searcher:
             next_frontier = []
             for parent in frontier:
                 for link in follow_targets(parent.links, seen):
-                    hit = self._linked_hit(link, parent, now, decay)
+                    hit = self.linked_hit(link, parent, now, decay)
                     if hit is not None:
                         next_frontier.append(hit)
             followed += next_frontier
             frontier = next_frontier
         return followed
 
-    def _linked_hit(self, link: ResolvedLink, parent: Hit, now: float, decay: bool) -> Hit | None:
+    def linked_hit(self, link: ResolvedLink, parent: Hit, now: float, decay: bool) -> Hit | None:
+        """The section ``link`` points at as a hit reached from ``parent`` (``via``), scored
+        at half of it; None when the link leads nowhere indexed."""
         note = self.ledger.note_by_path(link.target_path)
         if note is None:
             return None

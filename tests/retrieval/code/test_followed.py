@@ -76,3 +76,16 @@ def test_show_follow_of_a_note_gives_the_sections_it_links_to(vault):
 def test_a_bad_follow_is_one_clear_error(vault, follow):
     with pytest.raises(BadArgument, match="follow .* is out of range: use 0..5"):
         vault.calls("price_of", follow=follow)
+
+
+def test_search_follow_gives_a_code_hits_why_notes_as_followed_hits(vault):
+    plain = vault.search("price_of", lexical_only=True, kind="code")
+    code_hit = next(h for h in plain.hits if h.ref == "src/shop/pricing.py#price_of")
+    assert "specs/pricing.md" in code_hit.why and all(h.via is None for h in plain.hits)
+    followed = vault.search("price_of", lexical_only=True, kind="code", follow=2)
+    via = {h.ref: h.via for h in followed.hits if h.via}
+    assert via["specs/pricing.md#Why once"] == "src/shop/pricing.py#price_of"  # the section holding the mention
+    assert via["specs/rounding.md#Half even"] == "specs/pricing.md#Why once"  # a link written there, one hop on
+    assert [h.ref for h in followed.hits[:len(plain.hits)]] == [h.ref for h in plain.hits]  # the answer stays
+    first = next(h for h in followed.hits if h.ref == "specs/pricing.md#Why once")
+    assert first.scores.fused < code_hit.scores.fused  # ranked below what it was reached from
