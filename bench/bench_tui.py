@@ -87,8 +87,12 @@ async def one_round(root: Path, name: str) -> dict[str, list[float]]:
         proposal.cursor_position = len(proposal.value)
         pressed = time.perf_counter()
         await pilot.press(PROPOSAL[-1])
-        times["proposal"].append(await until(lambda: f'"{PROPOSAL}"' in str(answer.render()),
-                                             start=pressed))
+        quoted = f'"{PROPOSAL}"'  # the answer is drawn as rows with a hanging indent: read them
+
+        def shown() -> str:
+            return " ".join(" ".join(s.text for s in answer.render_lines(answer.size.region)).split())
+
+        times["proposal"].append(await until(lambda: quoted in shown(), start=pressed))
     return times
 
 
