@@ -133,17 +133,16 @@ def _option_parts(sections: Sequence[SectionLike]) -> dict[str, list[str]]:
 
 def chosen_among(options: Sequence[str], chosen: str) -> set[int]:
     """Which listed options the ``Chosen option`` line names. Records rarely copy the option
-    word for word ("Migrate to Picocli" for the option "Picocli", "mix of "A" and "B"", quotes
-    changed), so: the option named exactly so; else those named the same way
-    (:func:`_same_option`: "Open a dialog" is not chosen when "Open a dialog if ..." is); else every option
-    whose words the line nearly all holds; else the one option holding most of them, when at
-    least half and no other holds as many. A chosen option missed here would be kept as a
-    ruling, and a proposal of the chosen design would raise it."""
+    word for word ("Migrate to Picocli" for the option "Picocli", ``mix of "A" and "B"``,
+    other quotes), so: the options :func:`_named` so; else every option whose words the line
+    nearly all holds; else the one option holding most of them, when at least half and no
+    other holds as many. A chosen option missed here would be kept as a ruling, and a
+    proposal of the chosen design would raise it."""
     same = _named(options, chosen)
     if same:
         return same
     said = _words(chosen)
-    shares = [len(_words(o) & said) / len(_words(o)) if _words(o) else 0.0 for o in options]
+    shares = [len(words & said) / len(words) if words else 0.0 for words in map(_words, options)]
     nearly_all = {n for n, share in enumerate(shares) if share >= 0.75}
     if nearly_all or not shares:
         return nearly_all
@@ -160,7 +159,8 @@ def _words(text: str) -> frozenset[str]:
 
 
 def _named(options: Sequence[str], name: str) -> set[int]:
-    """The options called ``name``: exactly, else in one of :func:`_same_option`'s ways."""
+    """The options called ``name``: exactly, else in one of :func:`_same_option`'s ways ("Open
+    a dialog" is not the one called "Open a dialog if ..." when that one is listed too)."""
     key = _key(name)
     exact = {n for n, option in enumerate(options) if option and _key(option) == key}
     return exact or {n for n, option in enumerate(options) if option and _same_option(option, name)}
