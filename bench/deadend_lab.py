@@ -127,7 +127,7 @@ def pairs(corpus: Corpus, proposal: str, embed) -> list[Pair]:
 
     vector = embed([proposal])[0]
     terms = content_terms(proposal)
-    weights = TermWeights(r.terms for r in corpus.rulings)
+    weights = TermWeights.of(r.terms for r in corpus.rulings)
     every = [(t, st) for statements in corpus.accepted.values() for t, st in statements]
     cos_all = max((float(corpus.vectors[t] @ vector) for t, _ in every), default=-1.0)
     lex_all = max((restated(terms, st, weights) for _, st in every), default=0.0)

@@ -362,10 +362,9 @@ class Vault:
     def _warm_rulings(self) -> None:
         """Vectors for ``deadend check`` (rulings, their descriptions, what their notes chose),
         computed while the model is loaded anyway."""
-        from vault_engine.memory.deadends import load_rulings
         from vault_engine.memory.ruling_vectors import warm_ruling_vectors
 
-        texts = [t for r in load_rulings(self.ledger) for t in (r.text, r.detail) if t]
+        texts = [t for r in self.ledger.dead_end_words() for t in (r.text, r.detail) if t]
         warm_ruling_vectors(texts + self.ledger.accepted_texts(), self.embedder(),
                             self.config.index_dir / RULING_CACHE_FILE)
 
@@ -741,7 +740,7 @@ class Vault:
                       lexical_only: bool = False) -> DeadendCheck:
         """Has this been tried? Every dead end of the vault is checked; with ``project``,
         rulings of other projects are flagged ``elsewhere``."""
-        from vault_engine.memory.deadends import accepted_designs, check_proposal, load_rulings
+        from vault_engine.memory.deadends import check_in_ledger
         from vault_engine.memory.matching import DeadendSettings
         from vault_engine.memory.ruling_vectors import open_ruling_arm
 
@@ -755,8 +754,8 @@ class Vault:
         if not lexical_only:
             semantic, problem = open_ruling_arm(self.embedder, self.config.index_dir / RULING_CACHE_FILE)
             notices += [problem] if problem else []
-        return check_proposal(proposal, load_rulings(ledger), accepted=accepted_designs(ledger), project=project,
-                              k=k, settings=settings, semantic=semantic, notices=notices)
+        return check_in_ledger(proposal, ledger, project=project, k=k, settings=settings, semantic=semantic,
+                               notices=notices)
 
     @_operation
     def checkpoint_new(self, draft: CheckpointDraft, *, now: float | None = None) -> CheckpointWritten:

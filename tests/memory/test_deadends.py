@@ -171,7 +171,7 @@ def test_the_chosen_design_is_read_from_the_note_and_shown_when_stated_outright(
 
 def test_a_proposal_closer_to_a_chosen_design_than_to_the_ruling_is_quiet(vault):
     rulings = [r for r in load_rulings(vault.ledger) if r.text == "Keep sessions in a shared Redis"]
-    accepted = Accepted(["keep sessions in signed cookies"], lambda ids: {})
+    accepted = Accepted(lambda: ["keep sessions in signed cookies"], lambda ids: {})
     proposal = "store login state in signed cookies"
     assert check_proposal(proposal, rulings, semantic=FixedArm(0.9, 0.5), accepted=accepted).status == "hit"
     assert check_proposal(proposal, rulings, semantic=FixedArm(0.9, 0.88), accepted=accepted).status == "miss"

@@ -26,7 +26,7 @@ def test_content_terms_drop_stop_and_framing_words_possessives_and_link_targets(
 
 
 def test_rare_words_weigh_more_and_restated_is_a_share_of_the_other_side():
-    weights = TermWeights([frozenset({"session", "redi"}), frozenset({"session", "sticki"}),
+    weights = TermWeights.of([frozenset({"session", "redi"}), frozenset({"session", "sticki"}),
                            frozenset({"session", "cooki"})])
     assert weights("redi") > weights("session")
     assert restated(frozenset({"session"}), frozenset({"session", "redi"}), weights) < 0.5
@@ -34,7 +34,7 @@ def test_rare_words_weigh_more_and_restated_is_a_share_of_the_other_side():
 
 
 def test_words_in_common_must_say_as_much_as_one_unique_word():
-    weights = TermWeights([frozenset({"field"}), frozenset({"field", "name"}), frozenset({"maven"})])
+    weights = TermWeights.of([frozenset({"field"}), frozenset({"field", "name"}), frozenset({"maven"})])
     assert words_evidence(frozenset({"field", "owner"}), [frozenset({"field"})], weights) == (1.0, False)
     assert words_evidence(frozenset({"maven", "build"}), [frozenset({"maven"})], weights) == (1.0, True)
     share, _ = words_evidence(frozenset({"name"}), [frozenset({"field", "name"}), frozenset({"name"})], weights)

@@ -89,11 +89,16 @@ class TermWeights:
     """How much a word says, from how many rulings use it (smoothed inverse frequency):
     "redis" in one ruling of fifty weighs more than "session" in ten."""
 
-    def __init__(self, documents: Iterable[frozenset[str]]):
-        documents = list(documents)
-        self.n = len(documents)
-        self.df = Counter(chain.from_iterable(documents))
+    def __init__(self, n: int, df: Mapping[str, int]):
+        self.n = n  # how many rulings
+        self.df = df  # how many of them use a word (absent: none)
         self._memo: dict[str, float] = {}
+
+    @classmethod
+    def of(cls, documents: Iterable[frozenset[str]]) -> TermWeights:
+        """The weights of words among these rulings' words."""
+        documents = list(documents)
+        return cls(len(documents), Counter(chain.from_iterable(documents)))
 
     def __call__(self, term: str) -> float:
         weight = self._memo.get(term)

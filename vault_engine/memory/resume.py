@@ -19,8 +19,8 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from vault_engine.config import Config
-from vault_engine.memory.deadends import Ruling, load_rulings
-from vault_engine.memory.matching import DEFAULT_SETTINGS, DeadendSettings, TermWeights, content_terms, restated
+from vault_engine.memory.deadends import Ruling, load_ruling_words, load_rulings, read_in_full, word_weights
+from vault_engine.memory.matching import DEFAULT_SETTINGS, DeadendSettings, content_terms, restated
 from vault_engine.memory.render import estimate_tokens
 from vault_engine.parsing.checkpoints import checkpoint_parts
 from vault_engine.parsing.frontmatter import parse_time
@@ -236,20 +236,28 @@ def _excerpt(section: SectionRow | None, sections: list[SectionRow]) -> str:
 def bearing_dead_ends(ledger: Ledger, project: str, steps: tuple[str, ...],
                       settings: DeadendSettings) -> tuple[tuple[Ruling, ...], dict[str, str]]:
     """Dead ends of other projects sharing at least ``bearing_min`` of their weighted content
-    words with a next step (either way), best first; and which step each bears on."""
-    others = [r for r in load_rulings(ledger) if r.project != project]
-    if not others or not steps:
+    words with a next step (either way), best first; and which step each bears on. Only the
+    rulings that share a word with a step are read (the ledger's word index)."""
+    step_terms = [(step, content_terms(step)) for step in steps]
+    words = set().union(*(terms for _, terms in step_terms))
+    others = load_ruling_words(ledger, ledger.dead_ends_sharing(words, besides=project)) if words else []
+    if not others:
         return (), {}
-    weights = TermWeights(r.terms for r in others)
-    best: dict[str, tuple[float, Ruling, str]] = {}
-    for step in steps:
-        terms = content_terms(step)
+    weights = word_weights(ledger, others, besides=project)
+    best: dict[int, tuple[float, str]] = {}  # ruling id -> (score, step)
+    for step, terms in step_terms:
         for ruling in others:
             if not terms & ruling.terms:
                 continue
             score = max(restated(terms, ruling.terms, weights), restated(ruling.terms, terms, weights))
-            if score >= settings.bearing_min and score > best.get(_key(ruling), (0.0,))[0]:
-                best[_key(ruling)] = (score, ruling, step)
-    ranked = sorted(best.values(), key=lambda b: (-b[0], b[1].path, b[1].line))[:MAX_ELSEWHERE]
+            if score >= settings.bearing_min and score > best.get(ruling.id, (0.0,))[0]:
+                best[ruling.id] = (score, step)
+    found: dict[str, tuple[float, Ruling, str]] = {}  # one per ref#slug, the best
+    bearing = [r for r in others if r.id in best]
+    for words, ruling in zip(bearing, read_in_full(ledger)(bearing)):
+        score, step = best[words.id]
+        if ruling is not None and score > found.get(_key(ruling), (0.0,))[0]:
+            found[_key(ruling)] = (score, ruling, step)
+    ranked = sorted(found.values(), key=lambda b: (-b[0], b[1].path, b[1].line))[:MAX_ELSEWHERE]
     rulings = tuple(replace(r, score=round(s, 4), elsewhere=True) for s, r, _ in ranked)
     return rulings, {_key(r): step for _, r, step in ranked}

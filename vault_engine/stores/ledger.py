@@ -24,6 +24,7 @@ from vault_engine.stores.ledger_schema import (
     SCHEMA_VERSION,
     SECTION_COLUMNS,
     DeadEndRow,
+    DeadEndWords,
     IndexedSection,
     KnownFile,
     NoteRow,
@@ -195,12 +196,16 @@ class Ledger:
               target_key(link.target)) for link in note.links],
         )
         self.db.executemany("INSERT INTO tags(note_id, tag) VALUES (?, ?)", [(note_id, t) for t in note.tags])
-        self.db.executemany(
-            "INSERT INTO dead_ends(note_id, ord, text, reason, source, line, heading, slug, agent, at,"
-            " detail, terms, lead_terms) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            [(note_id, i, d.text, d.reason, d.source, d.line, d.heading, d.slug, d.agent, d.when, d.detail,
-              _terms(d.text), _terms(lead_sentence(d.detail, d.text) or "")) for i, d in enumerate(note.dead_ends)],
-        )
+        for i, d in enumerate(note.dead_ends):
+            terms, lead_terms = _terms(d.text), _terms(lead_sentence(d.detail, d.text) or "")
+            dead_end_id = self.db.execute(
+                "INSERT INTO dead_ends(note_id, ord, text, reason, source, line, heading, slug, agent, at,"
+                " detail, terms, lead_terms) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                (note_id, i, d.text, d.reason, d.source, d.line, d.heading, d.slug, d.agent, d.when, d.detail,
+                 terms, lead_terms)).lastrowid
+            self.db.executemany("INSERT INTO ruling_words(dead_end_id, term, lead) VALUES (?,?,?)",
+                                [(dead_end_id, t, 0) for t in dict.fromkeys(terms.split())]
+                                + [(dead_end_id, t, 1) for t in dict.fromkeys(lead_terms.split())])
         self.db.executemany(
             "INSERT INTO accepted(note_id, ord, text, line, heading) VALUES (?,?,?,?,?)",
             [(note_id, i, a.text, a.line, a.heading) for i, a in enumerate(note.accepted)],
@@ -373,6 +378,37 @@ class Ledger:
             rows = self.db.execute(f"{sql} ORDER BY n.path, d.ord")
         return [dead_end_row(r) for r in rows]
 
+    def dead_ends_by_id(self, ids: Iterable[int]) -> dict[int, DeadEndRow]:
+        """These recorded dead ends (an id no longer recorded is absent)."""
+        sql = f"SELECT d.id, {DEAD_END_COLUMNS} FROM dead_ends d JOIN notes n ON n.id=d.note_id " \
+              "WHERE d.id IN ({marks})"
+        return {r[0]: dead_end_row(r[1:]) for r in rows_in(self.db, sql, ids)}
+
+    # The word index of dead ends: a check reads the rulings that share a word with the
+    # proposal, and how rare each word is, instead of every ruling of the vault.
+
+    def dead_end_words(self, ids: Iterable[int] | None = None) -> list[DeadEndWords]:
+        """Recorded dead ends as a check compares them (all, or those ``ids``), in no order."""
+        sql = ("SELECT d.id, n.project, d.text, d.detail, d.terms, d.lead_terms FROM dead_ends d "
+               "JOIN notes n ON n.id=d.note_id")
+        rows = self.db.execute(sql) if ids is None else rows_in(self.db, sql + " WHERE d.id IN ({marks})", ids)
+        return list(map(DeadEndWords._make, rows))
+
+    def dead_ends_sharing(self, terms: Iterable[str], besides: str | None = None) -> list[int]:
+        """The dead ends (not of project ``besides``) that use any of these words."""
+        scope, params = _besides("dead_end_id", besides)
+        sql = f"SELECT DISTINCT dead_end_id FROM ruling_words WHERE 1{scope} AND term IN ({{marks}})"
+        return sorted(r[0] for r in rows_in(self.db, sql, sorted(set(terms)), params))
+
+    def dead_end_word_counts(self, terms: Iterable[str], besides: str | None = None) -> tuple[int, dict[str, int]]:
+        """How many dead ends there are (not of project ``besides``), and how many of them use
+        each of these words in their text."""
+        scope, params = _besides("dead_end_id", besides)
+        sql = f"SELECT term, COUNT(*) FROM ruling_words WHERE lead=0{scope} AND term IN ({{marks}}) GROUP BY term"
+        counts = dict(rows_in(self.db, sql, sorted(set(terms)), params))
+        scope, params = _besides("id", besides)
+        return self.db.execute(f"SELECT COUNT(*) FROM dead_ends WHERE 1{scope}", params).fetchone()[0], counts
+
     def accepted_texts(self) -> list[str]:
         """Every statement of what a note records as chosen, each once."""
         return [r[0] for r in self.db.execute("SELECT DISTINCT text FROM accepted ORDER BY text")]
@@ -472,6 +508,15 @@ class Ledger:
 
     def reinforced_at(self, paths: Iterable[str]) -> dict[str, float]:
         return dict(rows_in(self.db, "SELECT path, last_at FROM reinforcements WHERE path IN ({marks})", set(paths)))
+
+
+def _besides(column: str, project: str | None) -> tuple[str, tuple]:
+    """The SQL condition (and its parameter) leaving out the dead ends of one project, when
+    one is given: ``column`` holds a dead end's id."""
+    if project is None:
+        return "", ()
+    return (f" AND {column} NOT IN (SELECT d.id FROM dead_ends d JOIN notes n ON n.id=d.note_id"
+            " WHERE n.project = ?)", (project,))
 
 
 def damaged(path: Path, exc: Exception) -> IndexDamaged:

@@ -10,8 +10,9 @@ import json
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
-SCHEMA_VERSION = 8  # 2: dead_ends, 3: embedded, 4: dead_ends.terms, 5: apostrophes, 6: 2 Whoosh fields,
-# 7: one Whoosh field, empty headings folded into their subsection, 8: decision records, accepted
+SCHEMA_VERSION = 9  # 2: dead_ends, 3: embedded, 4: dead_ends.terms, 5: apostrophes, 6: 2 Whoosh fields,
+# 7: one Whoosh field, empty headings folded into their subsection, 8: decision records, accepted,
+# 9: ruling_words
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
@@ -99,6 +100,13 @@ CREATE TABLE IF NOT EXISTS dead_ends (  -- Failed items, working-note markers, r
     lead_terms TEXT NOT NULL         -- the same of the description's first sentence ('' without one)
 );
 CREATE INDEX IF NOT EXISTS dead_ends_note ON dead_ends(note_id);
+CREATE TABLE IF NOT EXISTS ruling_words (  -- deadend check's word index: each word of dead_ends.terms
+    dead_end_id INTEGER NOT NULL REFERENCES dead_ends(id) ON DELETE CASCADE,
+    term TEXT NOT NULL,
+    lead INTEGER NOT NULL            -- 1: a word of lead_terms (not counted in how rare a word is)
+);
+CREATE INDEX IF NOT EXISTS ruling_words_term ON ruling_words(term, lead, dead_end_id);  -- covers a check
+CREATE INDEX IF NOT EXISTS ruling_words_dead_end ON ruling_words(dead_end_id);
 CREATE TABLE IF NOT EXISTS accepted (  -- what a note records as chosen: Goal, Decision, chosen option
     note_id INTEGER NOT NULL REFERENCES notes(id) ON DELETE CASCADE,
     ord INTEGER NOT NULL,
@@ -121,7 +129,20 @@ CREATE TABLE IF NOT EXISTS embedded (  -- sections whose vectors are in vectors.
 
 # Each entry upgrades a ledger from version N-1 to N. The index is derived, so a version
 # without a migration step is rebuilt from the notes instead.
-MIGRATIONS: dict[int, str] = {3: ""}  # 3: the embedded table, created by _SCHEMA
+MIGRATIONS: dict[int, str] = {
+    3: "",  # the embedded table, created by SCHEMA
+    9: """
+CREATE TABLE ruling_words (dead_end_id INTEGER NOT NULL REFERENCES dead_ends(id) ON DELETE CASCADE,
+                           term TEXT NOT NULL, lead INTEGER NOT NULL);
+INSERT INTO ruling_words(dead_end_id, term, lead)  -- the stored space-separated words, split
+WITH RECURSIVE split(id, lead, word, rest) AS (
+    SELECT id, 0, '', terms || ' ' FROM dead_ends
+    UNION ALL SELECT id, 1, '', lead_terms || ' ' FROM dead_ends
+    UNION ALL SELECT id, lead, substr(rest, 1, instr(rest, ' ') - 1), substr(rest, instr(rest, ' ') + 1)
+              FROM split WHERE rest <> '')
+SELECT DISTINCT id, word, lead FROM split WHERE word <> '';
+""",
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,6 +204,18 @@ class DeadEndRow:
     project: str | None
     mtime_ns: int
     notion_id: str | None
+
+
+class DeadEndWords(NamedTuple):
+    """What a check compares of a recorded dead end, read in bulk without the rest of it: a
+    check reads every ruling of the vault and raises a handful (those it reads in full)."""
+
+    id: int
+    project: str | None
+    text: str
+    detail: str | None
+    terms: str  # space-separated, as stored
+    lead_terms: str
 
 
 class IndexedSection(NamedTuple):
