@@ -742,7 +742,6 @@ class Vault:
         rulings of other projects are flagged ``elsewhere``."""
         from vault_engine.memory.deadends import check_in_ledger
         from vault_engine.memory.matching import DeadendSettings
-        from vault_engine.memory.ruling_vectors import open_ruling_arm
 
         ledger = self._require_index()
         notices = []
@@ -752,6 +751,8 @@ class Vault:
         settings = DeadendSettings.from_config(self.config.section("deadend"))
         semantic = None
         if not lexical_only:
+            from vault_engine.memory.ruling_vectors import open_ruling_arm
+
             semantic, problem = open_ruling_arm(self.embedder, self.config.index_dir / RULING_CACHE_FILE)
             notices += [problem] if problem else []
         return check_in_ledger(proposal, ledger, project=project, k=k, settings=settings, semantic=semantic,
