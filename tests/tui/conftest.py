@@ -100,3 +100,33 @@ def code_vault(sample_vault: Path, monkeypatch) -> Path:
     with Vault(sample_vault) as vault:
         vault.index(embed=False, now=TUI_NOW)
     return sample_vault
+
+
+WALK = """\
+def ping(n):
+    if n:
+        pong(n - 1)
+
+
+def pong(n):
+    if n:
+        ping(n - 1)
+
+
+def countdown(n):
+    if n:
+        countdown(n - 1)
+
+
+run = ping(3)
+"""
+
+
+@pytest.fixture
+def call_vault(code_vault: Path) -> Path:
+    """code_vault with calls that go round: ``ping`` and ``pong`` call each other, and
+    ``countdown`` calls itself; module-level code calls ``ping``."""
+    (code_vault / "src" / "shop" / "walk.py").write_text(WALK, encoding="utf-8")
+    with Vault(code_vault) as vault:
+        vault.index(embed=False, now=TUI_NOW)
+    return code_vault
