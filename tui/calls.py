@@ -53,7 +53,7 @@ def call_level(answer: Any, above: tuple[str, ...]) -> CallLevel:
         path, _, symbol = start.partition("#")  # graph lists no node for where it starts
         steps.insert(0, CallStep(start, symbol or MODULE, path, None, True))
     if not steps:
-        return CallLevel((), f"no {answer.direction} found (calls the syntax cannot resolve are never guessed)")
+        return CallLevel((), f"no {answer.direction} found (never guessed)")  # an unresolvable call has no edge
     return CallLevel(tuple(steps))
 
 

@@ -107,3 +107,23 @@ def test_find_opens_the_code(snap_compare, code_vault, size):
         await typed(pilot, "down", "enter")
 
     assert snap_compare(app, terminal_size=size, run_before=open_suggestion)
+
+
+@SIZES
+def test_call_tree(snap_compare, call_vault, size):
+    from tests.tui.conftest import TUI_NOW
+    from tui import create_app
+    from tui.widgets.call_tree import CallTree
+
+    app = create_app(call_vault, now=TUI_NOW, semantic=False)
+
+    def grown(pilot, count: int) -> bool:
+        return len(pilot.app.screen.query_one(CallTree).labels()) == count
+
+    async def expand_to_a_cycle(pilot):
+        await typed(pilot, "f6", *"ping")
+        await typed(pilot, "down", "enter", until=lambda: grown(pilot, 6), what="ping's callers and callees")
+        await typed(pilot, "tab", "down", "down", "down", "space", until=lambda: grown(pilot, 7),
+                    what="pong's callers (ping again: a cycle)")
+
+    assert snap_compare(app, terminal_size=size, run_before=expand_to_a_cycle)
