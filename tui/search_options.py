@@ -3,9 +3,13 @@
 
 from __future__ import annotations
 
+import fcntl
 import json
 import logging
 import os
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -36,17 +40,19 @@ def filter_choices(vault: Vault) -> FilterChoices:
 @dataclass(slots=True)
 class QueryHistory:
     """Queries the user settled on (opened a hit, or pressed Enter), newest last, each once.
-    ``back``/``forward`` walk it like a shell's history; typing starts over at the end."""
+    ``back``/``forward`` walk it like a shell's history; typing starts over at the end.
+    ``unsaved`` are the queries added since the last save, oldest first: what a save adds to
+    the file another TUI on the same vault may have written meanwhile."""
 
     queries: list[str] = field(default_factory=list)
     position: int = 0  # len(queries): past the newest
+    unsaved: list[str] = field(default_factory=list)
 
     def add(self, query: str) -> None:
         query = query.strip()
         if query:
-            if query in self.queries:
-                self.queries.remove(query)
-            self.queries = (self.queries + [query])[-HISTORY_SIZE:]
+            self.queries = newest_last(self.queries, [query])
+            self.unsaved = newest_last(self.unsaved, [query])
         self.position = len(self.queries)
 
     def back(self) -> str | None:
@@ -62,6 +68,17 @@ class QueryHistory:
         return self.queries[self.position] if self.position < len(self.queries) else ""
 
 
+def newest_last(queries: list[str], added: list[str]) -> list[str]:
+    """``queries`` then ``added``, each query once (where it was added last), at most
+    HISTORY_SIZE of the newest."""
+    merged = [query for query in queries if query not in added]
+    for query in added:
+        if query in merged:
+            merged.remove(query)
+        merged.append(query)
+    return merged[-HISTORY_SIZE:]
+
+
 def history_path(root: Path) -> Path:
     """Where the vault at ``root`` keeps the TUI's query history."""
     return root / STATE_DIR / HISTORY_FILE
@@ -70,35 +87,53 @@ def history_path(root: Path) -> Path:
 def load_history(path: Path) -> QueryHistory:
     """The history saved at ``path``; an empty one when there is none, or when the file
     cannot be read or is not a history (it is only a convenience: logged, never fatal)."""
+    queries = saved_queries(path)
+    return QueryHistory(queries, len(queries))
+
+
+def saved_queries(path: Path) -> list[str]:
+    """The queries in the file at ``path``, oldest first; none when it is missing or bad."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
     except FileNotFoundError:
-        return QueryHistory()
+        return []
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         log.warning("query history %s ignored: %s", path, exc)
-        return QueryHistory()
+        return []
     queries = data.get("queries") if isinstance(data, dict) else None
     if not isinstance(queries, list):
         log.warning("query history %s ignored: no list of queries in it", path)
-        return QueryHistory()
-    history = QueryHistory()
-    for query in queries:
-        if isinstance(query, str):
-            history.add(query)
-    return history
+        return []
+    return newest_last([], [query.strip() for query in queries if isinstance(query, str) and query.strip()])
 
 
 def save_history(history: QueryHistory, path: Path) -> None:
-    """Write ``history`` to ``path`` whole (a temporary file renamed over it), readable by
-    its user only: queries can say what someone is working on. Raises OSError."""
+    """Add the queries of ``history`` not saved yet to the file at ``path``, keeping what
+    another TUI on the same vault saved there since we read it (a bad file counts as none),
+    then make ``history`` that merged list. The file is written whole (a temporary file
+    renamed over it, under a lock so two saves cannot interleave), readable by its user
+    only: queries can say what someone is working on. Raises OSError (``history`` unchanged)."""
     path.parent.mkdir(parents=True, exist_ok=True)
-    temp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
-    fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with _locked(path.with_name(path.name + ".lock")):
+        merged = newest_last(saved_queries(path), history.unsaved)
+        fd, temp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")  # 0600
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as out:
+                json.dump({"queries": merged}, out, ensure_ascii=False)
+            os.replace(temp, path)
+        except BaseException:
+            Path(temp).unlink(missing_ok=True)
+            raise
+    history.queries, history.unsaved, history.position = merged, [], len(merged)
+
+
+@contextmanager
+def _locked(lock_path: Path) -> Iterator[None]:
+    """An exclusive ``flock`` on ``lock_path`` (created 0600) for the ``with`` block: saves
+    are a read, a merge and a rename, microseconds long; a second TUI waits for them."""
+    fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o600)
     try:
-        with os.fdopen(fd, "w", encoding="utf-8") as out:
-            os.fchmod(out.fileno(), 0o600)  # an older temp file may have been created wider
-            json.dump({"queries": history.queries}, out, ensure_ascii=False)
-        os.replace(temp, path)
-    except BaseException:
-        temp.unlink(missing_ok=True)
-        raise
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # releases the lock

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -54,6 +56,27 @@ async def settle(pilot, rounds: int = 3) -> None:
     await pilot.pause()
 
 
+def quiet(app) -> bool:
+    """No worker pending or running, and no message waiting in the app or in any widget of
+    the screen: what a snapshot must wait for (a pause, or Textual's own idle test, which
+    reads CPU use, is fooled by a loaded machine: the process looks idle while its queues
+    are still full)."""
+    nodes = [app, *app.screen.walk_children(with_self=True)]
+    return all(worker.is_finished for worker in app.workers) and not any(n.message_queue_size for n in nodes)
+
+
+async def wait_until(pilot, condition: Callable[[], bool], what: str, timeout: float = 30.0) -> None:
+    """Settle until ``condition()`` holds and the app is :func:`quiet` twice in a row (a
+    message handled can post another); fail saying ``what`` was waited for after ``timeout``
+    seconds, never pass on a guess."""
+    deadline, calm = time.monotonic() + timeout, 0
+    while calm < 2:
+        await settle(pilot, rounds=1)
+        calm = calm + 1 if condition() and quiet(pilot.app) else 0
+        if time.monotonic() > deadline:
+            raise AssertionError(f"waited {timeout:.0f} s for {what}")
+
+
 def ledger_lines(root: Path) -> list[str]:
     """The durable reinforcement log of a vault, one JSON document per line."""
     log = root / ".vault-engine" / "ledger" / "reinforcements.jsonl"
@@ -77,3 +100,33 @@ def code_vault(sample_vault: Path, monkeypatch) -> Path:
     with Vault(sample_vault) as vault:
         vault.index(embed=False, now=TUI_NOW)
     return sample_vault
+
+
+WALK = """\
+def ping(n):
+    if n:
+        pong(n - 1)
+
+
+def pong(n):
+    if n:
+        ping(n - 1)
+
+
+def countdown(n):
+    if n:
+        countdown(n - 1)
+
+
+run = ping(3)
+"""
+
+
+@pytest.fixture
+def call_vault(code_vault: Path) -> Path:
+    """code_vault with calls that go round: ``ping`` and ``pong`` call each other, and
+    ``countdown`` calls itself; module-level code calls ``ping``."""
+    (code_vault / "src" / "shop" / "walk.py").write_text(WALK, encoding="utf-8")
+    with Vault(code_vault) as vault:
+        vault.index(embed=False, now=TUI_NOW)
+    return code_vault

@@ -5,7 +5,7 @@ import stat
 
 import pytest
 
-from tui.search_options import QueryHistory, history_path, load_history, save_history
+from tui.search_options import HISTORY_SIZE, QueryHistory, history_path, load_history, save_history
 
 
 def test_a_saved_history_reads_back_the_same_and_only_its_user_can_read_it(tmp_path):
@@ -16,7 +16,7 @@ def test_a_saved_history_reads_back_the_same_and_only_its_user_can_read_it(tmp_p
     save_history(history, path)
     assert stat.S_IMODE(path.stat().st_mode) == 0o600
     assert load_history(path).queries == ["token refresh", "beamforming", "café ☕"]
-    assert [p.name for p in path.parent.iterdir()] == [path.name]  # no temporary file left
+    assert sorted(p.name for p in path.parent.iterdir()) == [path.name, f"{path.name}.lock"]  # no temp file
 
 
 def test_a_file_written_wider_is_made_private_again(tmp_path):
@@ -46,3 +46,76 @@ def test_an_unreadable_or_missing_history_file_is_an_empty_history(tmp_path):
     assert load_history(path).queries == []
     with pytest.raises(OSError):
         save_history(QueryHistory(["x"]), path)
+
+
+def test_two_tuis_saving_to_one_vault_keep_each_others_queries_in_the_order_settled_on(tmp_path):
+    path = history_path(tmp_path)
+    first, second = load_history(path), load_history(path)  # two TUIs opened on one vault
+    first.add("token refresh")
+    save_history(first, path)
+    second.add("beamforming")
+    save_history(second, path)
+    first.add("webhook retries")
+    first.add("token refresh")  # settled on again: now the newest
+    save_history(first, path)
+    assert load_history(path).queries == ["beamforming", "webhook retries", "token refresh"]
+    assert first.queries == ["beamforming", "webhook retries", "token refresh"]  # ↑ recalls the other's too
+    assert (first.back(), first.back()) == ("token refresh", "webhook retries")
+    second.add("dma ring")
+    save_history(second, path)
+    assert load_history(path).queries == ["beamforming", "webhook retries", "token refresh", "dma ring"]
+
+
+def test_a_merged_history_keeps_the_newest_within_the_cap(tmp_path):
+    path = history_path(tmp_path)
+    other = QueryHistory()
+    for n in range(HISTORY_SIZE):
+        other.add(f"other {n}")
+    save_history(other, path)
+    ours = QueryHistory()
+    ours.add("ours")
+    save_history(ours, path)
+    saved = load_history(path).queries
+    assert len(saved) == HISTORY_SIZE and saved[-1] == "ours" and saved[0] == "other 1"
+
+
+def test_a_save_that_failed_is_merged_by_the_next_one(tmp_path):
+    path = history_path(tmp_path)
+    path.parent.mkdir()
+    path.mkdir()  # cannot be written over
+    history = QueryHistory()
+    history.add("beamforming")
+    with pytest.raises(OSError):
+        save_history(history, path)
+    assert history.queries == ["beamforming"] and history.unsaved == ["beamforming"]
+    path.rmdir()
+    history.add("token refresh")
+    save_history(history, path)
+    assert load_history(path).queries == ["beamforming", "token refresh"] and history.unsaved == []
+
+
+@pytest.mark.parametrize("content", [b"\x00{not json", b'{"queries": 7}', b"\xff\xfe"])
+def test_a_bad_history_file_is_replaced_by_a_good_one_on_save(tmp_path, content):
+    path = history_path(tmp_path)
+    path.parent.mkdir()
+    path.write_bytes(content)
+    history = load_history(path)
+    assert history.queries == []
+    history.add("beamforming")
+    save_history(history, path)
+    assert load_history(path).queries == ["beamforming"]
+
+
+def test_a_history_path_that_points_at_a_note_never_writes_into_the_note(tmp_path):
+    note = tmp_path / "notes" / "plan.md"
+    note.parent.mkdir()
+    note.write_text("# Plan\n\nmy notes\n", encoding="utf-8")
+    path = history_path(tmp_path)
+    path.parent.mkdir()
+    path.symlink_to(note)
+    history = load_history(path)  # a note is no history: empty
+    assert history.queries == []
+    history.add("beamforming")
+    save_history(history, path)
+    assert note.read_text(encoding="utf-8") == "# Plan\n\nmy notes\n"
+    assert not path.is_symlink() and load_history(path).queries == ["beamforming"]

@@ -5,29 +5,45 @@ accept them with ``--snapshot-update``."""
 import pytest
 from textual.widgets import Input
 
-from tests.tui.conftest import SMALL, WIDE, settle
+from tests.tui.conftest import SMALL, WIDE, wait_until
+from tui.widgets.hit_list import HitList
 
 SIZES = pytest.mark.parametrize("size", [WIDE, SMALL], ids=["120x36", "80x24"])
 
 
-async def typed(pilot, *keys):
-    await settle(pilot)
-    await pilot.press(*keys)
+def always() -> bool:
+    return True
+
+
+async def typed(pilot, *keys, until=always, what: str = "the screen to settle"):
     await steady(pilot)
+    await pilot.press(*keys)
+    await steady(pilot, until, what)
 
 
-async def steady(pilot):
-    """Settle, and stop cursors blinking: a snapshot must not depend on when it was taken."""
-    await settle(pilot)
+async def steady(pilot, until=always, what: str = "the screen to settle"):
+    """Wait until ``until()`` holds and the app is quiet (tests/tui/conftest.py), then stop
+    cursors blinking: a snapshot must not depend on when it was taken, nor on how busy the
+    machine is (a fixed pause once took the search screen before it was done)."""
+    await wait_until(pilot, until, what)
     for box in pilot.app.screen.query(Input):
         box.cursor_blink = False
-    await pilot.pause()
+    await wait_until(pilot, always, "the cursors to stop")
+
+
+def shows_hits_for(app, query: str) -> bool:
+    """The search screen lists the hits of ``query``, laid out at the list's width."""
+    hits = app.screen.query_one(HitList)
+    return hits.result is not None and hits.result.query == query and bool(hits.option_count)
 
 
 @SIZES
 def test_search(snap_compare, make_app, size):
-    assert snap_compare(make_app(), terminal_size=size,
-                        run_before=lambda pilot: typed(pilot, *"token refresh"))
+    async def search(pilot):
+        await typed(pilot, *"token refresh", until=lambda: shows_hits_for(pilot.app, "token refresh"),
+                    what="the hits of 'token refresh'")
+
+    assert snap_compare(make_app(), terminal_size=size, run_before=search)
 
 
 @SIZES
@@ -91,3 +107,23 @@ def test_find_opens_the_code(snap_compare, code_vault, size):
         await typed(pilot, "down", "enter")
 
     assert snap_compare(app, terminal_size=size, run_before=open_suggestion)
+
+
+@SIZES
+def test_call_tree(snap_compare, call_vault, size):
+    from tests.tui.conftest import TUI_NOW
+    from tui import create_app
+    from tui.widgets.call_tree import CallTree
+
+    app = create_app(call_vault, now=TUI_NOW, semantic=False)
+
+    def grown(pilot, count: int) -> bool:
+        return len(pilot.app.screen.query_one(CallTree).labels()) == count
+
+    async def expand_to_a_cycle(pilot):
+        await typed(pilot, "f6", *"ping")
+        await typed(pilot, "down", "enter", until=lambda: grown(pilot, 6), what="ping's callers and callees")
+        await typed(pilot, "tab", "down", "down", "down", "space", until=lambda: grown(pilot, 7),
+                    what="pong's callers (ping again: a cycle)")
+
+    assert snap_compare(app, terminal_size=size, run_before=expand_to_a_cycle)

@@ -8,20 +8,24 @@ from dataclasses import dataclass, replace
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal
+from textual.containers import Horizontal, Vertical
 from textual.events import Resize
 from textual.widgets import Footer, Static
 
+from tui.calls import call_level
 from tui.handoff import NoEditor, editor_command, obsidian_url, url_opener
 from tui.keys import HELP_KEY, NEXT_PANE
 from tui.pages import NotePage, read_note_page
 from tui.screens.keyed import KeyedScreen
+from tui.widgets.call_tree import CallTree
 from tui.widgets.link_list import LinkList
 from tui.widgets.markdown_pane import MarkdownPane
 from tui.widgets.note_body import NoteBody
 from tui.widgets.vault_header import VaultHeader
+from vault_engine.vault import Vault
 
 NARROW_COLUMNS = 100  # below this the link list goes under the note instead of beside it
+NOTE_ONLY = frozenset({"obsidian", "reinforce"})  # code is no note of Obsidian's, nor decays
 
 
 @dataclass(frozen=True, slots=True)
@@ -67,7 +71,9 @@ class NoteScreen(KeyedScreen):
         with Horizontal(id="note-main"):
             with MarkdownPane(id="note-scroll"):
                 yield NoteBody(id="note-body")
-            yield LinkList(id="links")
+            with Vertical(id="note-side"):
+                yield LinkList(id="links")
+                yield CallTree(id="calls")  # shown for a symbol's code only
         yield Footer(compact=True, show_command_palette=False)  # ? lists Ctrl+P: no room
 
     def on_mount(self) -> None:
@@ -75,6 +81,12 @@ class NoteScreen(KeyedScreen):
 
     def on_resize(self, event: Resize) -> None:
         self.set_class(event.size.width < NARROW_COLUMNS, "-narrow")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """``o`` and ``r`` are hidden (and do nothing) on a code page: they mean a note."""
+        if action in NOTE_ONLY and self.page is not None and self.page.code is not None:
+            return False
+        return super().check_action(action, parameters)
 
     # -- history --------------------------------------------------------------------------
 
@@ -139,6 +151,24 @@ class NoteScreen(KeyedScreen):
             self.notify(f"{event.link.raw} is unresolved: no note in the vault has that name",
                         severity="warning")
 
+    # -- callers and callees -------------------------------------------------------------
+
+    @on(CallTree.Expand)
+    def expand_calls(self, event: CallTree.Expand) -> None:
+        self._load_calls(event.node)
+
+    @work(group="calls", exit_on_error=False)  # not exclusive: each node loads once, in turn
+    async def _load_calls(self, node) -> None:
+        """The direct callers (or callees) of ``node``'s symbol, under it in the tree."""
+        data = node.data
+        answer = await self.app.browse(Vault.calls, data.ref, direction=data.direction)
+        self.query_one(CallTree).grow(node, None if answer is None else call_level(answer, data.above))
+
+    @on(CallTree.Open)
+    def open_call(self, event: CallTree.Open) -> None:
+        """Enter on a caller or callee: its code page, in this viewer's history."""
+        self.go(event.ref)
+
     # -- leaving with what you found ------------------------------------------------------
 
     def action_edit(self) -> None:
@@ -182,9 +212,17 @@ class NoteScreen(KeyedScreen):
         self.query_one("#note-title", Static).update(title_line(page))
         self.query_one(LinkList).show(page.note.links, list(page.backlinks))
         self.query_one(MarkdownPane).forget_links()
+        self._show_calls(page)
+        self.refresh_bindings()  # o and r: a note's keys only
         await self.query_one(NoteBody).show(page.note, None if page.code else page.line)
         if restore:
             self.call_after_refresh(self._restore_place, visit)  # after the text scrolled to the line
+
+    def _show_calls(self, page: NotePage) -> None:
+        """A symbol's page has its call tree beside the links; any other page none."""
+        symbol = page.code.symbol if page.code is not None else None
+        self.set_class(symbol is not None, "-calls")
+        self.query_one(CallTree).show(page.code.ref if symbol else None, symbol.symbol if symbol else "")
 
     def action_reinforce(self) -> None:
         """Record that this note proved useful (asked who and why first)."""

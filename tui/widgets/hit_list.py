@@ -33,6 +33,11 @@ class HitList(OptionList):
         self._result: SearchResult | None = None
         self._width = 0
 
+    @property
+    def result(self) -> SearchResult | None:
+        """The search whose hits are listed (None: none)."""
+        return self._result
+
     def on_resize(self) -> None:
         if self.scrollable_content_region.width != self._width:  # snippets are cut to the width
             highlighted = self.highlighted

@@ -3,7 +3,8 @@
 Tab and Shift+Tab walk the links of the text in reading order, the current one drawn in
 reverse; past the last (or before the first) they leave the pane, as in a browser. Enter
 posts ``Markdown.LinkClicked`` for the current link, the message a mouse click posts, so
-whoever handles clicks handles the keyboard too.
+whoever handles clicks handles the keyboard too. The cells of a table are widgets of their
+own (not blocks), so their links are looked for there as well.
 """
 
 from __future__ import annotations
@@ -15,19 +16,21 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.style import Style
-from textual.widgets import Markdown
-from textual.widgets.markdown import MarkdownBlock
+from textual.widgets import Markdown, Static
 
 from tui.keys import WIDE_FOOTER
 
 LIT = "reverse bold"  # the current link
+# What holds the text of a rendered document: its blocks, and the cells of its tables (not
+# blocks: Textual's table renders each cell as a widget of its own, a private class).
+TEXT_HOLDERS = "MarkdownBlock, MarkdownTableCellContents"
 
 
 @dataclass(frozen=True, slots=True)
 class LinkSpot:
-    """Where a link of the rendered text is: its block, its span in the block, its href."""
+    """Where a link of the rendered text is: its block (or table cell), its span there, its href."""
 
-    block: MarkdownBlock
+    block: Static
     start: int
     end: int
     href: str
@@ -48,15 +51,15 @@ class MarkdownPane(VerticalScroll):
         self.link: int | None = None
         self._spots: list[LinkSpot] = []
         self._read: object = None  # the blocks the spots were read from
-        self._lit: tuple[MarkdownBlock, Content] | None = None  # a block drawn with LIT, and its own content
+        self._lit: tuple[Static, Content] | None = None  # a block drawn with LIT, and its own content
 
     @property
     def document(self) -> Markdown:
         return self.query_one(Markdown)
 
     def spots(self) -> list[LinkSpot]:
-        """The links of the text as rendered now, in reading order."""
-        blocks = list(self.document.query(MarkdownBlock))
+        """The links of the text as rendered now, in reading order (a table's row by row)."""
+        blocks = list(self.document.query(TEXT_HOLDERS))
         if self._read != blocks:  # rendered anew: the cursor starts over
             self._unlight()
             self._read, self.link = blocks, None
@@ -125,8 +128,8 @@ class MarkdownPane(VerticalScroll):
         return True
 
 
-def block_links(block: MarkdownBlock) -> list[LinkSpot]:
-    """The links of one block: the spans Textual's Markdown gives a ``link(href)`` click."""
+def block_links(block: Static) -> list[LinkSpot]:
+    """The links of one block or cell: the spans Textual's Markdown gives a ``link(href)`` click."""
     content = block.content
     if not isinstance(content, Content):
         return []

@@ -232,3 +232,52 @@ async def test_back_restores_the_link_chosen_in_the_text(make_app):
         await pilot.press("f")
         await settle(pilot)
         assert screen.page.ref != REVIEW
+
+
+TABLE_NOTE = """# Link table
+
+Before the table: [[glossary]].
+
+| topic | where |
+|---|---|
+| auth | [[auth-sessions]] and [[auth-sessions#Token refresh\\|refresh]] |
+| hooks | [webhooks](../specs/webhook-delivery.md) |
+| missing | [[no-such-note]] |
+
+After the table: [[webhook-delivery]].
+"""
+
+
+@pytest.mark.parametrize("size", [WIDE, SMALL], ids=["120x36", "80x24"])
+async def test_links_in_a_table_are_walked_with_tab_in_reading_order_and_followed(make_app, indexed_vault, size):
+    from tui.widgets.markdown_pane import LIT, MarkdownPane
+    from vault_engine.vault import Vault
+
+    (indexed_vault / "memory" / "link-table.md").write_text(TABLE_NOTE, encoding="utf-8")
+    with Vault(indexed_vault) as vault:
+        vault.index(embed=False)
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        screen = await open_note(app, pilot, "memory/link-table.md")
+        pane = screen.query_one(MarkdownPane)
+        await pilot.press("tab")
+        walked = []
+        for _ in range(6):
+            await pilot.press("tab")
+            walked.append(lit_text(pane))
+        assert walked == ["glossary", "auth-sessions", "refresh", "webhooks", "no-such-note", "webhook-delivery"]
+        assert type(pane.spots()[3].block).__name__ == "MarkdownTableCellContents"
+        await pilot.press("shift+tab")  # back to the unresolved one, in the table's last row
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen.page.ref == "memory/link-table.md"  # an unresolved link goes nowhere...
+        assert any("unresolved" in n.message for n in app._notifications)  # ...and says so
+        await pilot.press("shift+tab")  # the Markdown link of the table's second row
+        spot = pane.spots()[pane.link]
+        assert any(span.style == LIT for span in spot.block.content.spans)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen.page.ref == "specs/webhook-delivery.md"
+        await pilot.press("b")
+        await settle(pilot)
+        assert screen.page.ref == "memory/link-table.md" and lit_text(pane) == "webhooks"  # as it was left

@@ -129,3 +129,21 @@ async def test_a_damaged_history_file_starts_an_empty_history_and_nothing_breaks
         assert box.value == "beamforming"  # the session's history still works
     if damage == "garbage":
         assert json.loads(path.read_text())["queries"] == ["beamforming"]
+
+
+async def test_two_tuis_on_one_vault_both_keep_their_queries(make_app, indexed_vault):
+    """Two apps open at once on one vault, each settling on queries in turn: the file ends
+    with every query, in the order they were settled on, and ↑ in each recalls the other's."""
+    from tui.search_options import history_path
+
+    first, second = make_app(), make_app()
+    async with first.run_test(size=WIDE) as one, second.run_test(size=SMALL) as two:
+        await settle(one)
+        await settle(two)
+        for pilot, query in ((one, "token refresh"), (two, "beamforming"), (one, "webhook")):
+            await pilot.press("escape", *query, "enter")
+            await settle(pilot)
+        assert json.loads(history_path(indexed_vault).read_text())["queries"] == [
+            "token refresh", "beamforming", "webhook"]
+        await one.press("escape", "backspace", "up", "up")
+        assert first.screen.query_one("#query", Input).value == "beamforming"  # the other TUI's
