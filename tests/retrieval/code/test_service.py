@@ -56,6 +56,9 @@ def test_the_four_not_founds_are_told_apart(vault, make_vault):
     assert set(ambiguous.candidates) == {"src/shop/orders.py#OrderBook.place", "src/shop/pricing.py#place"}
     assert vault.calls("no_such_thing").status == "no_such_symbol"
     assert vault.calls("src/shop/orders.py#missing").status == "no_such_symbol"
+    file = vault.calls("src/shop/orders.py")  # a file, not a symbol: say so, and how to list its symbols
+    assert file.status == "no_such_symbol" and "None" not in file.reason
+    assert "is a file" in file.reason and "outline src/shop/orders.py" in file.reason
     (vault.root / "src/shop/later.py").write_text("def later():\n    return 1\n")
     answer = vault.calls("src/shop/later.py#later")
     assert answer.status == "not_indexed" and "run `vault-engine index`" in answer.reason

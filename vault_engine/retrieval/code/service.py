@@ -257,6 +257,9 @@ class CodeQueries:
     def _not_found(self, symbol: str) -> tuple[str, str]:
         path = symbol.split("#", 1)[0]
         found = split_ref(self.keys, symbol)
+        if found is not None and found[1] is None:  # a file, not a symbol in it
+            return "no_such_symbol", (f"{found[0]} is a file: calls are asked of a symbol in it "
+                                      f"(`vault-engine outline {found[0]}` lists them)")
         if found is not None:
             return "no_such_symbol", f"{found[0]} is indexed and defines no {found[1]!r}"
         if "#" in symbol or path.rsplit(".", 1)[-1] in ("py", "ts", "tsx", "js", "go", "rs", "java"):
