@@ -392,7 +392,8 @@ class Vault:
         from vault_engine.model import IndexReport
 
         plan = changes.plan
-        notices = (f"the lexical index could not be trusted ({changes.lexical_repaired}): rebuilt from the ledger",) \
+        notices: tuple[str, ...] = \
+            (f"the lexical index could not be trusted ({changes.lexical_repaired}): rebuilt from the ledger",) \
             if changes.lexical_repaired else ()
         notices += tuple(changes.notices)
         return IndexReport(

@@ -178,7 +178,9 @@ class EmbeddingPhase:
         return [row[0] for row in todo if row[1] not in cached]
 
     def _shared_failed(self, exc: OSError) -> dict:
-        """Stop using the shared cache for this run; the notice says why."""
+        """Stop using the shared cache for this run (only called while one is in use); the
+        notice says why."""
+        assert self.shared is not None
         self.shared_error = f"the shared vector cache {self.shared.root} failed ({exc}); used the local one only"
         self.shared = None
         return {}

@@ -241,6 +241,7 @@ class Indexer:
             size, mtime = _stat_or_zero(self.config.root / result.path)
             self.ledger.record_skipped(result.path, result.problem or "unreadable", size, mtime)
             return
+        assert result.stat is not None and result.digest is not None  # read along with the note
         tap = result.note.meta.get("tap") if result.code is not None else None
         tap = tap or self.config.tap_for(result.path).name
         note_id = self.ledger.upsert_note(

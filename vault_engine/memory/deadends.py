@@ -64,7 +64,7 @@ class Ruling:
 
     def to_json(self) -> dict[str, Any]:
         """The ruling as the JSON contract (README) has it (plus how it matched, if checked)."""
-        data = {
+        data: dict[str, Any] = {
             "text": self.text, "reason": self.reason, "project": self.project,
             "agent": self.agent, "when": None if self.when is None else int(self.when),
             "slug": self.slug, "source": self.source, "score": self.score,
@@ -137,7 +137,7 @@ def check_proposal(proposal: str, rulings: Sequence[Ruling], *, accepted: Accept
                                      ("semantic", semantic_match(e, settings))) if ok)
         elsewhere = project is not None and ruling.project != project
         raised.append(replace(ruling, score=score, elsewhere=elsewhere, arms=fired, evidence=e))
-    raised.sort(key=lambda r: (-r.score, r.elsewhere, -(r.when or 0.0), r.path, r.line))
+    raised.sort(key=lambda r: (-(r.score or 0.0), r.elsewhere, -(r.when or 0.0), r.path, r.line))
     top = _with_chosen(raised[:k], accepted)
     return DeadendCheck(proposal, project, arms, top, render_interruption(proposal, top, project, arms),
                         tuple(notices))
@@ -169,7 +169,7 @@ def gather_evidence(proposal: str, rulings: Sequence[Ruling], semantic: RulingAr
     terms = content_terms(proposal)
     weights = TermWeights(r.terms for r in rulings)
     words = [words_evidence(terms, (r.terms, r.lead_terms), weights) for r in rulings]
-    cosines: list[float | None] = [None] * len(rulings)
+    cosines: Sequence[float | None] = [None] * len(rulings)
     best_chosen = None
     if semantic is not None and rulings:
         try:
@@ -195,9 +195,9 @@ def _with_chosen(rulings: Sequence[Ruling], accepted: Accepted | None) -> tuple[
 def _ruling_cosines(proposal: str, rulings: Sequence[Ruling], semantic: RulingArm) -> list[float]:
     """Each ruling's cosine with the proposal: the better of its text and its description."""
     texts = [r.text for r in rulings]
-    described = [i for i, r in enumerate(rulings) if r.detail]
-    scores = semantic.cosines(proposal, texts + [rulings[i].detail for i in described])
+    described = [(i, r.detail) for i, r in enumerate(rulings) if r.detail]
+    scores = semantic.cosines(proposal, texts + [detail for _, detail in described])
     best = scores[:len(texts)]
-    for n, i in enumerate(described):
+    for n, (i, _) in enumerate(described):
         best[i] = max(best[i], scores[len(texts) + n])
     return best

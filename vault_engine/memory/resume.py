@@ -206,7 +206,7 @@ def linked_notes(ledger: Ledger, config: Config, checkpoint: NoteRow, now: float
     reinforced = ledger.reinforcements()
     for row in ledger.links_of(checkpoint.id):
         link = resolved_link(row)
-        if not link.resolved or not link.target_path.lower().endswith(".md") \
+        if link.ref is None or link.target_path is None or not link.target_path.lower().endswith(".md") \
                 or link.target_path == checkpoint.path or link.ref in found:
             continue
         note = ledger.note_by_path(link.target_path)

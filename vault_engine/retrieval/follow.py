@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+import sqlite3
+from collections.abc import Sequence
 
 from vault_engine.model import ResolvedLink
 from vault_engine.refs import make_ref
@@ -12,7 +12,7 @@ from vault_engine.refs import make_ref
 LINKS_PER_HIT = 5
 
 
-def resolved_link(row: Mapping[str, Any]) -> ResolvedLink:
+def resolved_link(row: sqlite3.Row) -> ResolvedLink:
     """A ledger link row (joined with its source and target notes) as a :class:`ResolvedLink`."""
     target = row["target_path"]
     ref = None
@@ -38,7 +38,9 @@ def follow_targets(links: Sequence[ResolvedLink], seen: set[str]) -> list[Resolv
     """Resolved note links worth following from a hit: not yet shown, at most LINKS_PER_HIT."""
     chosen: list[ResolvedLink] = []
     for link in links:
-        if not link.resolved or not link.target_path or not link.target_path.lower().endswith(".md"):
+        if not link.resolved or link.ref is None or not link.target_path:
+            continue
+        if not link.target_path.lower().endswith(".md"):
             continue
         if link.ref in seen or link.target_path in seen:
             continue

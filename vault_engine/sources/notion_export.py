@@ -161,6 +161,7 @@ def convert_page(entry: ExportEntry, targets: LinkTargets) -> tuple[str, dict[st
     times: dict[str, str] = {}
     for i in range(start, end):
         match = _PROPERTY.match(lines[i])
+        assert match is not None  # property_block's lines all match
         key, value = match["key"], match["value"]
         field_name = _TIME_FIELDS.get(key.strip().casefold())
         if field_name and (when := parse_notion_date(value)):

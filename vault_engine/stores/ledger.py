@@ -163,6 +163,7 @@ class Ledger:
                 " doc_time, meta, yaml_error, notion_id, indexed_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 values,
             )
+            assert cur.lastrowid is not None  # set by every INSERT
             note_id = cur.lastrowid
         else:
             self.db.execute(

@@ -205,7 +205,11 @@ DEAD_END_COLUMNS = ("d.text, d.reason, d.source, d.line, d.heading, d.slug, d.ag
 
 
 def dead_end_row(r: tuple) -> DeadEndRow:
-    return DeadEndRow(*r[:9], tuple(r[9].split()), tuple(r[10].split()), *r[11:])
+    """A row of ``DEAD_END_COLUMNS``; the two term lists are stored space-separated."""
+    text, reason, source, line, heading, slug, agent, at, detail, terms, lead_terms = r[:11]
+    note_id, path, project, mtime_ns, notion_id = r[11:]
+    return DeadEndRow(text, reason, source, line, heading, slug, agent, at, detail, tuple(terms.split()),
+                      tuple(lead_terms.split()), note_id, path, project, mtime_ns, notion_id)
 
 
 NOTE_COLUMNS = "id, path, title, kind, project, tap, doc_time, mtime_ns, notion_id, meta, yaml_error"
