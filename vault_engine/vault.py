@@ -670,11 +670,10 @@ class Vault:
     def _status(self, ledger: Ledger) -> dict[str, Any]:
         from vault_engine.indexing.code_sync import add_code_files, code_status
         from vault_engine.indexing.integrity import lexical_damage
-        from vault_engine.indexing.planner import find_suspects
         from vault_engine.indexing.watch_state import watcher_status
         from vault_engine.retrieval.find.memory import facet_counts
         from vault_engine.retrieval.follow import resolved_link
-        from vault_engine.sources.vault_files import scan_vault
+        from vault_engine.sources.vault_files import find_suspects, scan_vault
 
         scan = scan_vault(self.config)
         add_code_files(self.config, scan)

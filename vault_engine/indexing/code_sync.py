@@ -230,6 +230,6 @@ def _sync_mentions(ledger: Ledger, store: CodeStore, changed_note_ids, cleared_p
         for section in ledger.sections_of(note.id):
             rows += [(note.path, token, line) for token, line in mentions_in(section.text, section.line_start)]
     if full:
-        store.db.execute("DELETE FROM mentions")
+        store.clear_mentions()
     store.replace_mentions([*cleared_paths, *(n.path for n in notes)], rows)
     store.set_meta("mentions", "1")

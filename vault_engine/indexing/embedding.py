@@ -25,19 +25,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from vault_engine.errors import IndexDamaged, ModelUnavailable
+from vault_engine.errors import ModelUnavailable
 from vault_engine.indexing.offtopic import measure_offtopic
 from vault_engine.parsing.sections import normalize_heading, section_body
 from vault_engine.stores.embedder import Embedder, usable_embedder
 from vault_engine.stores.ledger import Ledger
 from vault_engine.stores.shared_cache import SharedVectorCache
+from vault_engine.stores.vector_state import MODEL_META, model_key, vector_damage
 from vault_engine.stores.vectors import FaissIndex, VectorCache
 
 log = logging.getLogger(__name__)
 
-# Bump when the text a section is embedded as changes: the cache and FAISS are rebuilt.
-RECIPE = "title>path|body;overlap=1/8;v1"
-MODEL_META = "embed_model"
 LAST_RUN_META = "embed_last_run"  # JSON: where the vectors of the last run that embedded came from
 FLUSH_SECONDS = 30.0
 ROUND_SECTIONS = 256  # tokenized and length-sorted together
@@ -48,11 +46,6 @@ SPECIAL_TOKENS = 2  # [CLS] and [SEP]
 
 Progress = Callable[[str, int, int], None]
 PendingSection = tuple[int, str, str, tuple[str, ...], str]  # ledger.texts_to_embed row
-
-
-def model_key(embedder: Embedder) -> str:
-    """What the vectors depend on: the model, its window and the text recipe."""
-    return f"{embedder.identity}|window={embedder.max_tokens}|{RECIPE}"
 
 
 def section_prefix(title: str, heading_path: Sequence[str]) -> str:
@@ -354,19 +347,6 @@ def release_freed_memory() -> None:
         ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim(0)
     except (OSError, AttributeError):
         pass  # not glibc: nothing to do
-
-
-def vector_damage(ledger: Ledger, vectors: FaissIndex) -> str | None:
-    """Why the vectors file cannot be used, or None: gone while the ledger records embedded
-    sections, or unreadable. (Counts that differ are a catch-up, or a crash between saving
-    FAISS and the ledger: the reconcile fixes those, searches filter by the ledger.)"""
-    if not vectors.exists():
-        return "the vectors file is missing" if ledger.embedded_ids_exist() else None
-    try:
-        vectors.load()
-    except IndexDamaged as exc:
-        return str(exc.__cause__ or exc).splitlines()[0][:120] or "it cannot be read"
-    return None
 
 
 def drop_stale_vectors(ledger: Ledger, vectors: FaissIndex) -> int:

@@ -17,14 +17,22 @@ from typing import Any
 from vault_engine.config import Config
 from vault_engine.indexing.code_sync import add_code_files, is_code_key, parse_code_file, sync_code
 from vault_engine.indexing.integrity import LEXICAL_FINGERPRINT, lexical_damage
-from vault_engine.indexing.planner import ChangePlan, find_suspects, plan_changes
+from vault_engine.indexing.planner import ChangePlan, plan_changes
 from vault_engine.model import ParsedNote, SkippedFile
 from vault_engine.parsing.links import LinkResolver
 from vault_engine.parsing.note import extraction_key, parse_note
 from vault_engine.parsing.sections import section_body
 from vault_engine.paths import note_stem
 from vault_engine.sources.code.files import code_taps, tap_of_key
-from vault_engine.sources.vault_files import FileStat, Scan, Unreadable, read_note, scan_paths, scan_vault
+from vault_engine.sources.vault_files import (
+    FileStat,
+    Scan,
+    Unreadable,
+    find_suspects,
+    read_note,
+    scan_paths,
+    scan_vault,
+)
 from vault_engine.stores.ledger import Ledger
 from vault_engine.stores.lexical import LexicalDoc, WhooshIndex
 

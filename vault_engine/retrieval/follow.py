@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-import sqlite3
 from collections.abc import Sequence
+from typing import Any, Protocol
 
 from vault_engine.model import ResolvedLink
 from vault_engine.refs import make_ref
@@ -12,7 +12,13 @@ from vault_engine.refs import make_ref
 LINKS_PER_HIT = 5
 
 
-def resolved_link(row: sqlite3.Row) -> ResolvedLink:
+class _LinkRow(Protocol):
+    """A ledger link row (an sqlite3.Row): its columns by name."""
+
+    def __getitem__(self, column: str, /) -> Any: ...
+
+
+def resolved_link(row: _LinkRow) -> ResolvedLink:
     """A ledger link row (joined with its source and target notes) as a :class:`ResolvedLink`."""
     target = row["target_path"]
     ref = None

@@ -271,6 +271,10 @@ class CodeStore:
 
     # -- mentions -------------------------------------------------------------------------------
 
+    def clear_mentions(self) -> None:
+        """Forget every mention (before a full rebuild of them)."""
+        self.db.execute("DELETE FROM mentions")
+
     def replace_mentions(self, note_paths: Iterable[str], rows: Iterable[tuple[str, str, int]]) -> None:
         """Forget the mentions of ``note_paths``, then add ``rows`` (note path, token, line)."""
         self.db.executemany("DELETE FROM mentions WHERE note_path=?", [(p,) for p in note_paths])

@@ -226,8 +226,8 @@ class CodeQueries:
 
     def stale_files(self) -> list[str]:
         """Source files new, changed or gone since the last index (a scan of the code taps)."""
-        from vault_engine.indexing.planner import find_suspects
         from vault_engine.sources.code.files import scan_code
+        from vault_engine.sources.vault_files import find_suspects
 
         known = {p: k for p, k in self.ledger.known_files().items() if not p.endswith(".md")}
         suspects = find_suspects(scan_code(self.config).files, known)
