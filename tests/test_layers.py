@@ -5,7 +5,8 @@
 3. The core never imports the TUI (only the CLI's `tui` command, inside its function); the
    TUI uses only the public API.
 4. Rooms of one layer that must not lean on each other (retrieval answers from the stores,
-   never through the indexer), and SQL only in stores/.
+   never through the indexer; each tap in sources/ is a sub-package of its own, and only the
+   code tap reads files through the vault tap's safe reader), and SQL only in stores/.
 """
 
 import ast
@@ -34,7 +35,14 @@ LAYERS = [
 HEAVY = {"torch", "sentence_transformers", "faiss", "whoosh", "watchdog", "textual", "notion_client",
          "numpy", "tree_sitter", "transformers", "rich", "mcp"}
 # (importer, imported): not even lazily, though the layers would allow it.
-APART = [("vault_engine.retrieval", "vault_engine.indexing")]
+APART = [
+    ("vault_engine.retrieval", "vault_engine.indexing"),
+    ("vault_engine.sources.vault", "vault_engine.sources.notion"),
+    ("vault_engine.sources.vault", "vault_engine.sources.code"),
+    ("vault_engine.sources.notion", "vault_engine.sources.code"),
+    ("vault_engine.sources.code", "vault_engine.sources.notion"),
+]
+TAPS = {"vault", "notion", "code"}  # config.SOURCES: one sub-package of sources/ each
 PUBLIC_API = {"vault_engine.vault", "vault_engine.model", "vault_engine.errors", "vault_engine.refs",
               "vault_engine.config", "vault_engine.dates"}
 
@@ -105,6 +113,16 @@ def test_rooms_kept_apart_stay_apart(path):
         for importer, imported in APART:
             assert not (within(module, importer) and within(target, imported)), \
                 f"{module} imports {target}: {importer} must not use {imported}"
+
+
+def test_sources_holds_one_sub_package_per_tap():
+    from vault_engine.config import SOURCES
+
+    sources = PACKAGE / "sources"
+    assert set(SOURCES) == TAPS
+    assert {p.name for p in sources.iterdir() if p.is_dir() and (p / "__init__.py").exists()} == TAPS
+    loose = [p.name for p in sources.glob("*.py") if p.name != "__init__.py"]
+    assert not loose, f"sources/ {loose}: a module belongs to its tap's sub-package"
 
 
 @pytest.mark.parametrize("path", [p for p in core_files() if "stores" not in p.relative_to(PACKAGE).parts],

@@ -19,7 +19,7 @@ from vault_engine.errors import VaultError
 from vault_engine.parsing.mentions import mentions_in
 from vault_engine.sources.code.files import CodeTap, code_taps, describe, read_code, scan_code, tap_of_key
 from vault_engine.sources.code.model import ParsedSource
-from vault_engine.sources.vault_files import Scan, Unreadable
+from vault_engine.sources.vault.files import Scan, Unreadable
 from vault_engine.stores.code_store import CODE_FILE, CodeStore, EdgeRow
 from vault_engine.stores.ledger import Ledger
 

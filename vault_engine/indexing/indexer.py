@@ -24,7 +24,7 @@ from vault_engine.parsing.note import extraction_key, parse_note
 from vault_engine.parsing.sections import section_body
 from vault_engine.paths import note_stem
 from vault_engine.sources.code.files import code_taps, tap_of_key
-from vault_engine.sources.vault_files import (
+from vault_engine.sources.vault.files import (
     FileStat,
     Scan,
     Unreadable,

@@ -2,7 +2,7 @@
 
 Two steps, so only suspect files are ever read:
 
-1. :func:`~vault_engine.sources.vault_files.find_suspects` compares size and mtime: a file
+1. :func:`~vault_engine.sources.vault.files.find_suspects` compares size and mtime: a file
    whose stat is unchanged is trusted (beside the scan, so queries that ask "what changed
    since the index?" use it without the indexer).
 2. :func:`plan_changes` takes the content hashes of the suspects and decides: same hash and a
@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from vault_engine.paths import note_stem
-from vault_engine.sources.vault_files import Suspects
+from vault_engine.sources.vault.files import Suspects
 from vault_engine.stores.ledger import KnownFile
 
 

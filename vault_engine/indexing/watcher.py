@@ -30,7 +30,7 @@ from vault_engine.config import Config, check_keys
 from vault_engine.errors import ConfigError, VaultError
 from vault_engine.sources.code.files import CodeTap, code_taps
 from vault_engine.sources.code.ignore import skipped_dir_reason
-from vault_engine.sources.vault_files import is_indexable
+from vault_engine.sources.vault.files import is_indexable
 
 if TYPE_CHECKING:
     from watchdog.observers.api import BaseObserver

@@ -157,7 +157,7 @@ class CodeQueries:
 
     def _lines(self, key: str) -> tuple[list[str], tuple[str, ...]]:
         from vault_engine.sources.code.files import read_code
-        from vault_engine.sources.vault_files import Unreadable
+        from vault_engine.sources.vault.files import Unreadable
 
         try:
             text, digest, *_ = read_code(self.config, key)
@@ -227,7 +227,7 @@ class CodeQueries:
     def stale_files(self) -> list[str]:
         """Source files new, changed or gone since the last index (a scan of the code taps)."""
         from vault_engine.sources.code.files import scan_code
-        from vault_engine.sources.vault_files import find_suspects
+        from vault_engine.sources.vault.files import find_suspects
 
         known = {p: k for p, k in self.ledger.known_files().items() if not p.endswith(".md")}
         suspects = find_suspects(scan_code(self.config).files, known)
