@@ -29,7 +29,7 @@ from vault_engine.errors import ModelUnavailable
 from vault_engine.indexing.offtopic import measure_offtopic
 from vault_engine.parsing.sections import normalize_heading, section_body
 from vault_engine.stores.embedder import Embedder, usable_embedder
-from vault_engine.stores.ledger import Ledger
+from vault_engine.stores.ledger import Ledger, PendingSection
 from vault_engine.stores.shared_cache import SharedVectorCache
 from vault_engine.stores.vector_state import MODEL_META, model_key, vector_damage
 from vault_engine.stores.vectors import FaissIndex, VectorCache
@@ -45,7 +45,6 @@ MAX_WINDOWS = 64  # per section: text beyond ~64 windows stays lexical-only
 SPECIAL_TOKENS = 2  # [CLS] and [SEP]
 
 Progress = Callable[[str, int, int], None]
-PendingSection = tuple[int, str, str, tuple[str, ...], str]  # ledger.texts_to_embed row
 
 
 def section_prefix(title: str, heading_path: Sequence[str]) -> str:
@@ -269,11 +268,11 @@ class EmbeddingPhase:
                 if remaining[index] == 0:
                     finished[index] = np.stack(parts[index])
                     parts[index] = []
-            computed = {rows[i][1]: v for i, v in finished.items()}
+            computed = {rows[i].hash: v for i, v in finished.items()}
             self.cache.put_many(computed)
             self._unsaved.for_shared.update(computed)
             for index, section_vectors in finished.items():
-                self._keep(rows[index][0], section_vectors)
+                self._keep(rows[index].id, section_vectors)
             self._partial += len(finished)
             release_freed_memory()
             if progress:
@@ -286,11 +285,11 @@ class EmbeddingPhase:
         """Every window of these sections as (row index, text), shortest first, so each encode
         call pads little. A section's windows may so come back in any order, which is fine: a
         section scores by its best window."""
-        prefixes = [section_prefix(title, path) for _, _, title, path, _ in rows]
+        prefixes = [section_prefix(r.title, r.heading_path) for r in rows]
         budget = self.embedder.max_tokens - SPECIAL_TOKENS
         limit = budget * MAX_WINDOWS * 12  # characters: tokenize no more than can be used
-        bodies = [section_body(text, path[-1] if path else None).strip()[:limit]  # the prefix names it
-                  for _, _, _, path, text in rows]
+        bodies = [section_body(r.text, r.heading_path[-1] if r.heading_path else None).strip()[:limit]
+                  for r in rows]  # the heading is left out of the body: the prefix names it
         spans = self.embedder.token_spans(bodies)
         prefix_spans = self.embedder.token_spans(prefixes)
         windows = []

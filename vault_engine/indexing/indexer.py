@@ -281,10 +281,10 @@ class Indexer:
         from vault_engine.model import LinkOccurrence
 
         updates = []
-        for link_id, source, target, subpath, style in rows:
-            occurrence = LinkOccurrence("", target, subpath, None, False, style, 0)
-            found = resolver.resolve(occurrence, source)
-            updates.append((found.target_path, int(found.ambiguous), link_id))
+        for link in rows:
+            occurrence = LinkOccurrence("", link.target, link.subpath, None, False, link.style, 0)
+            found = resolver.resolve(occurrence, link.source)
+            updates.append((found.target_path, int(found.ambiguous), link.id))
         with self.ledger.transaction():
             self.ledger.set_link_targets(updates)
 

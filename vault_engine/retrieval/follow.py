@@ -3,35 +3,31 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, Protocol
+from typing import TYPE_CHECKING
 
 from vault_engine.model import ResolvedLink
 from vault_engine.refs import make_ref
+
+if TYPE_CHECKING:
+    from vault_engine.stores.ledger import LinkRow
 
 # How many links of one hit are followed: a hub note must not flood the results.
 LINKS_PER_HIT = 5
 
 
-class _LinkRow(Protocol):
-    """A ledger link row (an sqlite3.Row): its columns by name."""
-
-    def __getitem__(self, column: str, /) -> Any: ...
-
-
-def resolved_link(row: _LinkRow) -> ResolvedLink:
+def resolved_link(row: LinkRow) -> ResolvedLink:
     """A ledger link row (joined with its source and target notes) as a :class:`ResolvedLink`."""
-    target = row["target_path"]
+    target = row.target_path
     ref = None
     if target is not None:
-        heading = row["subpath"]
         if target.lower().endswith(".md"):
-            ref = make_ref(target, heading, row["target_notion_id"])
+            ref = make_ref(target, row.subpath, row.target_notion_id)
         else:
             ref = target  # an attachment: no sections
     return ResolvedLink(
-        raw=row["raw"], ref=ref, target_path=target, subpath=row["subpath"],
-        resolved=target is not None, ambiguous=bool(row["ambiguous"]), embed=bool(row["embed"]),
-        line=row["line"], source=row["source"],
+        raw=row.raw, ref=ref, target_path=target, subpath=row.subpath,
+        resolved=target is not None, ambiguous=bool(row.ambiguous), embed=bool(row.embed),
+        line=row.line, source=row.source,
     )
 
 

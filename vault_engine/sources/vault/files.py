@@ -17,7 +17,7 @@ from pathlib import Path
 from vault_engine.config import CONFIG_NAME, Config
 from vault_engine.model import SkippedFile
 from vault_engine.paths import IGNORED_DIRS
-from vault_engine.stores.ledger_schema import KnownFile
+from vault_engine.stores.ledger.notes import KnownFile
 
 
 @dataclass(frozen=True, slots=True)
