@@ -27,6 +27,7 @@ demo: $(VENV)/.installed
 
 test: $(VENV)/.installed
 	$(BIN)/ruff check vault_engine tui tests bench
+	$(BIN)/mypy
 	HF_HUB_OFFLINE=1 $(BIN)/python -m pytest -n 2 tests
 
 bench: $(VENV)/.installed

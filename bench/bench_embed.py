@@ -209,8 +209,9 @@ def corpus_subset(target: Path, notes: int | None) -> Path:
 def throughput(embedder, root: Path, repeats: int) -> dict:
     """Windows per second: the embedding phase of ``index`` vs bare encode of its texts,
     alternated ``repeats`` times; the fastest of each counts (the least disturbed by load)."""
-    from vault_engine.indexing.embedding import BATCH_SIZE, EmbeddingPhase, model_key
+    from vault_engine.indexing.embedding import BATCH_SIZE, EmbeddingPhase
     from vault_engine.layout import VECTOR_CACHE_FILE as CACHE_FILE
+    from vault_engine.stores.vector_state import model_key
     from vault_engine.stores.vectors import VectorCache
     from vault_engine.vault import Vault
 
@@ -310,7 +311,7 @@ def synthesize_vectors(vault, embedder, seed: int = 3) -> int:
     embedded for this model, so search runs exactly as after a real embedding phase."""
     import numpy as np
 
-    from vault_engine.indexing.embedding import MODEL_META, model_key
+    from vault_engine.stores.vector_state import MODEL_META, model_key
 
     rng = np.random.default_rng(seed)
     rows = vault.ledger.db.execute("SELECT id, length(text) FROM sections ORDER BY id").fetchall()

@@ -29,7 +29,7 @@ REASONS = {"page neither": "page not in any imported export yet", "file missing"
 
 def export_facts(export: Path) -> tuple[int, int]:
     """(pages, database ids) the export holds, counted from file names alone."""
-    from vault_engine.sources.notion_links import split_export_name
+    from vault_engine.sources.notion.links import split_export_name
 
     pages = sum(1 for _ in export.rglob("*.md"))
     databases = {split_export_name(p.name)[1] for p in export.rglob("*.csv")} - {None}
@@ -86,7 +86,7 @@ def reimport_all(root: Path, exports: list[Path]) -> dict:
 
 def shared_ids(exports: list[Path]) -> int:
     """Notion ids (pages or databases) that more than one export holds."""
-    from vault_engine.sources.notion_links import split_export_name
+    from vault_engine.sources.notion.links import split_export_name
 
     seen = collections.Counter()
     for export in exports:

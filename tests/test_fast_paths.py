@@ -67,7 +67,7 @@ def test_code_commands_never_import_torch(make_vault):
 # and the second parser of every other command.
 NOT_FOR_CODE = ("whoosh", "numpy", "faiss", "onnxruntime", "tree_sitter", "vault_engine.retrieval.search",
                 "vault_engine.stores.embedder", "vault_engine.stores.vectors", "vault_engine.stores.lexical",
-                "vault_engine.sources.notion_api", "vault_engine.indexing.watcher", "vault_engine.daemon.protocol",
+                "vault_engine.sources.notion.api", "vault_engine.indexing.watcher", "vault_engine.daemon.protocol",
                 "vault_engine.retrieval.find.memory", "vault_engine.cli.memory_commands", "ctypes")
 LOADED = (
     "import sys, json\n"
@@ -83,7 +83,7 @@ def test_cold_code_commands_load_only_what_they_use(make_vault):
 
     root = build(make_vault)
     # find and callers read only the code store and the ledger: not even the notes' values
-    graph_only = NOT_FOR_CODE + ("vault_engine.model", "vault_engine.sources.vault_files", "vault_engine.parsing")
+    graph_only = NOT_FOR_CODE + ("vault_engine.model", "vault_engine.sources.vault.files", "vault_engine.parsing")
     for args, unused in ((["find", "OrderBook.place", "--json"], graph_only), (["find", "src/shop/orders.py"], graph_only),
                          (["find", "OrdreBook.plcae"], graph_only), (["callers", "price_of", "--depth", "3", "--json"], graph_only),
                          (["callees", "src/shop/cli.py#main"], graph_only), (["outline", "src/shop/orders.py"], NOT_FOR_CODE),

@@ -4,6 +4,9 @@
 2. Heavy libraries are never imported at module level in the core.
 3. The core never imports the TUI (only the CLI's `tui` command, inside its function); the
    TUI uses only the public API.
+4. Rooms of one layer that must not lean on each other (retrieval answers from the stores,
+   never through the indexer; each tap in sources/ is a sub-package of its own, and only the
+   code tap reads files through the vault tap's safe reader), and SQL only in stores/.
 """
 
 import ast
@@ -31,6 +34,15 @@ LAYERS = [
 ]
 HEAVY = {"torch", "sentence_transformers", "faiss", "whoosh", "watchdog", "textual", "notion_client",
          "numpy", "tree_sitter", "transformers", "rich", "mcp"}
+# (importer, imported): not even lazily, though the layers would allow it.
+APART = [
+    ("vault_engine.retrieval", "vault_engine.indexing"),
+    ("vault_engine.sources.vault", "vault_engine.sources.notion"),
+    ("vault_engine.sources.vault", "vault_engine.sources.code"),
+    ("vault_engine.sources.notion", "vault_engine.sources.code"),
+    ("vault_engine.sources.code", "vault_engine.sources.notion"),
+]
+TAPS = {"vault", "notion", "code"}  # config.SOURCES: one sub-package of sources/ each
 PUBLIC_API = {"vault_engine.vault", "vault_engine.model", "vault_engine.errors", "vault_engine.refs",
               "vault_engine.config", "vault_engine.dates"}
 
@@ -90,6 +102,41 @@ def test_imports_point_down_and_heavy_ones_are_lazy(path):
             assert theirs is not None and theirs >= own, f"{module} (layer {own}) imports {target} (layer {theirs}): imports must point down"
 
 
+def within(name: str, prefix: str) -> bool:
+    return name == prefix or name.startswith(prefix + ".")
+
+
+@pytest.mark.parametrize("path", core_files(), ids=lambda p: str(p.relative_to(ROOT)))
+def test_rooms_kept_apart_stay_apart(path):
+    module = module_name(path)
+    for target, _ in imports(ast.parse(path.read_text()), module):
+        for importer, imported in APART:
+            assert not (within(module, importer) and within(target, imported)), \
+                f"{module} imports {target}: {importer} must not use {imported}"
+
+
+def test_sources_holds_one_sub_package_per_tap():
+    from vault_engine.config import SOURCES
+
+    sources = PACKAGE / "sources"
+    assert set(SOURCES) == TAPS
+    assert {p.name for p in sources.iterdir() if p.is_dir() and (p / "__init__.py").exists()} == TAPS
+    loose = [p.name for p in sources.glob("*.py") if p.name != "__init__.py"]
+    assert not loose, f"sources/ {loose}: a module belongs to its tap's sub-package"
+
+
+@pytest.mark.parametrize("path", [p for p in core_files() if "stores" not in p.relative_to(PACKAGE).parts],
+                         ids=lambda p: str(p.relative_to(ROOT)))
+def test_sql_lives_in_stores(path):
+    tree = ast.parse(path.read_text())
+    for target, _ in imports(tree, module_name(path)):
+        assert target != "sqlite3", f"{path.relative_to(ROOT)} imports sqlite3: give a store a method"
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute):
+            assert node.func.attr not in ("execute", "executemany", "executescript"), \
+                f"{path.relative_to(ROOT)}:{node.lineno} runs SQL: give a store a method"
+
+
 def test_the_tui_uses_only_the_public_api():
     tui = ROOT / "tui"
     if not tui.is_dir():
@@ -99,6 +146,12 @@ def test_the_tui_uses_only_the_public_api():
             if target.startswith("vault_engine"):
                 assert any(target == p or target.startswith(p + ".") for p in PUBLIC_API), \
                     f"{path.relative_to(ROOT)} imports {target}: use the Vault API"
+
+
+def test_the_apart_rule_catches_retrieval_using_the_indexer():
+    tree = ast.parse("def f():\n    from vault_engine.indexing.embedding import MODEL_META\n")
+    (target, at_top), = imports(tree, "vault_engine.retrieval.semantic")
+    assert not at_top and within(target, APART[0][1]) and within("vault_engine.retrieval.semantic", APART[0][0])
 
 
 def test_the_rule_catches_an_upward_import(tmp_path):

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import os
 import tomllib
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -162,7 +162,7 @@ TOP_LEVEL = ("exclude", "max_file_mb", "kinds", "taps", "projects_dir", "model",
              "checkpoint", "watch", "outside_symlinks")
 
 
-def check_keys(table: dict[str, Any], where: str, known: Iterable[str]) -> None:
+def check_keys(table: Mapping[str, Any], where: str, known: Iterable[str]) -> None:
     """Name the first key of ``table`` that is not a setting, and the ones that are."""
     known = sorted(known)
     unknown = sorted(set(table) - set(known))

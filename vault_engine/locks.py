@@ -31,7 +31,7 @@ def flock_within(fd: int, seconds: float, poll: float = 0.05,
     process still holds it then. The lock lasts until ``fd`` is closed. ``waiting`` is called
     once if the lock is not free within ``after`` seconds (say who is waited for)."""
     started = time.monotonic()
-    told = waiting is None
+    told = False
     while True:
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
@@ -40,7 +40,7 @@ def flock_within(fd: int, seconds: float, poll: float = 0.05,
             now = time.monotonic()
             if now - started > seconds:
                 return False
-            if not told and now - started >= after:
+            if waiting is not None and not told and now - started >= after:
                 waiting()
                 told = True
             time.sleep(poll)

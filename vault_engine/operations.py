@@ -162,14 +162,23 @@ class Operation:
                 continue
             if p.positional:
                 words.append(str(value))
-            elif p.type is bool:
-                words.append(p.flag)
+                continue
+            flag = p.flag
+            assert flag is not None  # every keyword parameter has one
+            if p.type is bool:
+                words.append(flag)
             elif p.type is list:
                 for item in value:
-                    words += [p.flag, str(item)]
+                    words += [flag, str(item)]
             else:
-                words += [p.flag, str(value)]
+                words += [flag, str(value)]
         return words
+
+
+def _calls(direction: str) -> Callable[[Any, Args], Any]:
+    """``callers``/``callees``: one Vault method, the direction fixed by the operation."""
+    return lambda vault, args: vault.calls(args["symbol"], direction=direction, depth=args["depth"],
+                                           exclude_tests=args["exclude_tests"], follow=args["follow"])
 
 
 _PROJECT = "the project, e.g. drone-audio"
@@ -244,9 +253,7 @@ OPERATIONS: tuple[Operation, ...] = (
         Param("depth", int, "calls away", 1, low=1, high=5),
         Param("exclude_tests", bool, "leave out test code", False),
         Param("follow", int, _FOLLOW, 0, low=0, high=5),
-    ), call=lambda vault, args, direction=direction: vault.calls(
-        args["symbol"], direction=direction, depth=args["depth"], exclude_tests=args["exclude_tests"],
-        follow=args["follow"]))
+    ), call=_calls(direction))
       for direction, summary in (("callers", "Who calls this symbol, depth calls deep."),
                                  ("callees", "What this symbol calls, depth calls deep."))),
 )

@@ -58,7 +58,7 @@ if TYPE_CHECKING:
     from vault_engine.model import DecayRow, Freshness, IndexReport, NoteView, ResolvedLink, SearchResult
     from vault_engine.retrieval.code.service import CodeQueries
     from vault_engine.retrieval.search import Searcher, SearchRequest
-    from vault_engine.sources.notion_report import NotionReport
+    from vault_engine.sources.notion.report import NotionReport
     from vault_engine.stores.embedder import Embedder
     from vault_engine.stores.lexical import WhooshIndex
     from vault_engine.stores.vectors import FaissIndex
@@ -391,7 +391,8 @@ class Vault:
         from vault_engine.model import IndexReport
 
         plan = changes.plan
-        notices = (f"the lexical index could not be trusted ({changes.lexical_repaired}): rebuilt from the ledger",) \
+        notices: tuple[str, ...] = \
+            (f"the lexical index could not be trusted ({changes.lexical_repaired}): rebuilt from the ledger",) \
             if changes.lexical_repaired else ()
         notices += tuple(changes.notices)
         return IndexReport(
@@ -409,7 +410,7 @@ class Vault:
                       now: float | None = None) -> NotionReport:
         """Write the pages of a Notion export (zip or folder) as notes under ``into``, then
         index them."""
-        from vault_engine.sources.notion_export import import_export
+        from vault_engine.sources.notion.export import import_export
 
         report = import_export(self.config, Path(export), into=into, prune=prune, now=now)
         return replace(report, index=self.index(now=now, embed=embed))
@@ -419,7 +420,7 @@ class Vault:
                     now: float | None = None) -> NotionReport:
         """Pull the pages the notion tap names through the Notion API, write the changed
         ones as notes, then index them. The token comes from the environment only."""
-        from vault_engine.sources.notion_api import sync_tap
+        from vault_engine.sources.notion.api import sync_tap
 
         report = sync_tap(self.config, prune=prune, now=now)
         return replace(report, index=self.index(now=now, embed=embed))
@@ -656,7 +657,7 @@ class Vault:
         The watcher's heartbeat is left out (it moves every second), and so is its lag."""
         from vault_engine.indexing.watch_state import watcher_status
         from vault_engine.model import Freshness
-        from vault_engine.sources.vault_files import scan_vault
+        from vault_engine.sources.vault.files import scan_vault
 
         watcher = watcher_status(self.config)
         notes = None if watcher["state"] in WATCHING else scan_vault(self.config).notes
@@ -668,11 +669,10 @@ class Vault:
     def _status(self, ledger: Ledger) -> dict[str, Any]:
         from vault_engine.indexing.code_sync import add_code_files, code_status
         from vault_engine.indexing.integrity import lexical_damage
-        from vault_engine.indexing.planner import find_suspects
         from vault_engine.indexing.watch_state import watcher_status
         from vault_engine.retrieval.find.memory import facet_counts
         from vault_engine.retrieval.follow import resolved_link
-        from vault_engine.sources.vault_files import scan_vault
+        from vault_engine.sources.vault.files import find_suspects, scan_vault
 
         scan = scan_vault(self.config)
         add_code_files(self.config, scan)
@@ -925,7 +925,7 @@ def validate_settings(config: Config) -> None:
     check_keys(config.section("checkpoint"), "checkpoint.", ("template",))
     for tap in config.taps:
         if tap.source == "notion" and tap.options:
-            from vault_engine.sources.notion_api import SyncSettings
+            from vault_engine.sources.notion.api import SyncSettings
 
             SyncSettings.from_tap(tap)
         elif tap.source == "code":

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from tests.conftest import run_cli_subprocess
-from tests.sources.fake_notion import FakeNotion, block, page, text
+from tests.sources.notion.fake_notion import FakeNotion, block, page, text
 
 FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "notion" / "export" / "Team Space"
 NO_MODEL = "[model]\nenabled = false\n"

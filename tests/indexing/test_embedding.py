@@ -309,8 +309,8 @@ def test_a_words_only_index_makes_no_query_export(root):
 
 
 def test_the_cache_forgets_texts_no_section_has_any_more(root, fake):
-    from vault_engine.indexing.embedding import model_key
     from vault_engine.layout import VECTOR_CACHE_FILE
+    from vault_engine.stores.vector_state import model_key
     from vault_engine.stores.vectors import VectorCache
 
     with Vault(root, embedder=fake) as v:

@@ -1,5 +1,5 @@
 """Partial plans: Indexer.apply_paths via Vault.index_paths, and the partial scan behind it
-(vault_engine/indexing/indexer.py, vault_engine/sources/vault_files.py). Real SQLite, real
+(vault_engine/indexing/indexer.py, vault_engine/sources/vault/files.py). Real SQLite, real
 Whoosh; each test checks the result against what a full `index` would say."""
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ import os
 import pytest
 
 from vault_engine.config import parse_config
-from vault_engine.sources.vault_files import is_indexable, scan_paths, scan_vault
+from vault_engine.sources.vault.files import is_indexable, scan_paths, scan_vault
 from vault_engine.vault import Vault
 
 NOTES = {

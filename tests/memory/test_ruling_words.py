@@ -8,7 +8,7 @@ from vault_engine.memory.deadends import accepted_designs, check_in_ledger, chec
 from vault_engine.memory.matching import DEFAULT_SETTINGS, TermWeights, content_terms, restated
 from vault_engine.memory.resume import MAX_ELSEWHERE, bearing_dead_ends
 from vault_engine.stores.embedder import FakeEmbedder
-from vault_engine.stores.ledger_schema import MIGRATIONS
+from vault_engine.stores.ledger.schema import MIGRATIONS
 from vault_engine.vault import Vault
 
 PROPOSALS = [

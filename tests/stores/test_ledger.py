@@ -1,11 +1,11 @@
-"""The SQLite ledger (vault_engine/stores/ledger.py)."""
+"""The SQLite ledger (vault_engine/stores/ledger/)."""
 
 import sqlite3
 
 import pytest
 
-from vault_engine.stores import ledger as ledger_module
 from vault_engine.stores.ledger import SCHEMA_VERSION, Ledger
+from vault_engine.stores.ledger import connection as ledger_module  # where the schema is migrated
 
 
 def test_wal_mode_and_schema_version(tmp_path):

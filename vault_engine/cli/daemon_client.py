@@ -21,12 +21,15 @@ import time
 from argparse import Namespace
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from vault_engine.cli.context import Context
 from vault_engine.config import find_vault
 from vault_engine.indexing.watch_state import STALLED_AFTER
 from vault_engine.layout import HEALTH_FILE, SOCKET_FILE, STATE_DIR
+
+if TYPE_CHECKING:
+    from vault_engine.vault import Vault
 
 log = logging.getLogger(__name__)
 
@@ -37,11 +40,19 @@ REPLY_TIMEOUT = 15.0  # the daemon itself answers "busy" after 5 s; this catches
 class DaemonContext(Context):
     """A Context whose ``vault`` asks the warm daemon first."""
 
+    def __init__(self, args: Namespace):
+        super().__init__(args)
+        self._daemon: DaemonVault | None = None
+
     @property
-    def vault(self) -> Any:
-        if self._vault is None:
-            self._vault = DaemonVault(getattr(self.args, "vault", None))
-        return self._vault
+    def vault(self) -> Any:  # a DaemonVault, duck-typed as a Vault
+        if self._daemon is None:
+            self._daemon = DaemonVault(getattr(self.args, "vault", None))
+        return self._daemon
+
+    def close(self) -> None:
+        if self._daemon is not None:
+            self._daemon.close()
 
 
 def make_context(args: Namespace) -> Context:
@@ -57,7 +68,7 @@ class DaemonVault:
     def __init__(self, explicit: str | None):
         self._explicit = explicit
         self._root: Path | None = None
-        self._local = None
+        self._local: Vault | None = None
 
     @property
     def root(self) -> Path:

@@ -113,6 +113,7 @@ class QueryServer:
         """Take one waiting connection and answer it on its own thread; past
         MAX_CONNECTIONS at once, answer "busy" at once (the client answers in-process), so a
         thousand idle connections cost no more than sixteen threads."""
+        assert self.sock is not None  # listen() first
         conn, _ = self.sock.accept()
         if not self._slots.acquire(blocking=False):
             with conn:
@@ -151,7 +152,7 @@ class QueryServer:
             op = message.get("op")
             if op == "ping":
                 return protocol.reply_ok({"pid": os.getpid(), "ops": sorted(protocol.OPS)}, 0.0)
-            method = protocol.OPS.get(op)
+            method = protocol.OPS.get(op) if isinstance(op, str) else None
             if method is None:
                 return protocol.reply_error("protocol", f"unknown op {op!r}")
             args = protocol.decode(message.get("args", []))
@@ -244,6 +245,7 @@ class Daemon:
         on_main = threading.current_thread() is threading.main_thread()
         previous = _catch_signals(self._wake_w, self._stopping) if on_main else None
         try:
+            assert self.server.sock is not None  # bound by run() before it serves
             with selectors.DefaultSelector() as selector:
                 selector.register(self.server.sock, selectors.EVENT_READ)
                 selector.register(self._wake_r, selectors.EVENT_READ)

@@ -163,7 +163,7 @@ class WatchService:
         def should_stop() -> bool:
             """Give way to a waiting query or a new burst, and never hold the lock too long."""
             nonlocal yielded
-            busy = self.worker.waiting or not self.feed.queue.empty()
+            busy = self.worker.waiting > 0 or not self.feed.queue.empty()
             yielded = yielded or busy or time.monotonic() - started > EMBED_SLICE_SECONDS
             return yielded
 

@@ -46,8 +46,12 @@ class VaultWorker:
         with self._count_lock:
             self._waiting += 1
         future = self._pool.submit(self._run, fn)
-        future.add_done_callback(lambda f: f.cancelled() and self._started())  # never ran
+        future.add_done_callback(self._never_ran)
         return future
+
+    def _never_ran(self, future: Future) -> None:
+        if future.cancelled():
+            self._started()
 
     @property
     def waiting(self) -> int:
@@ -99,7 +103,7 @@ def _index_identity(vault: Vault) -> tuple:
     the Whoosh folder, ``index`` the vectors file (saved by atomic rename), removing
     .vault-engine/index/ the ledger. Handles opened before must then be reopened, or they
     would keep answering from the old files (the model stays loaded: it is not a store)."""
-    found = []
+    found: list[tuple[int, int] | None] = []
     index = vault.config.index_dir
     for path in (index / WHOOSH_DIR, index / LEDGER_FILE, index / VECTORS_FILE):
         try:

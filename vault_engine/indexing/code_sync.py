@@ -18,7 +18,8 @@ from vault_engine.config import Config
 from vault_engine.errors import VaultError
 from vault_engine.parsing.mentions import mentions_in
 from vault_engine.sources.code.files import CodeTap, code_taps, describe, read_code, scan_code, tap_of_key
-from vault_engine.sources.vault_files import Scan, Unreadable
+from vault_engine.sources.code.model import ParsedSource
+from vault_engine.sources.vault.files import Scan, Unreadable
 from vault_engine.stores.code_store import CODE_FILE, CodeStore, EdgeRow
 from vault_engine.stores.ledger import Ledger
 
@@ -30,7 +31,7 @@ FULL_RESOLVE_SHARE = 0.25
 # Parsed files of the stores this process wrote, by (store, key) -> (hash, ParsedSource):
 # the watcher re-resolves a tap on every save, and unpickling every file each time cost more
 # than resolving (bench/bench_code.py).
-_PARSED: dict[tuple[str, str], tuple[str, object]] = {}
+_PARSED: dict[tuple[str, str], tuple[str, ParsedSource]] = {}
 
 
 @dataclass(slots=True)
@@ -147,7 +148,9 @@ def _sync_files(config, ledger, store: CodeStore, taps: list[CodeTap], parsed_no
     touched: dict[str, set[str]] = {}
     gone = [k for k in stored if k not in in_ledger]
     for key in gone:
-        touched.setdefault(store.file_info(key)[0], set()).add(key)
+        info = store.file_info(key)
+        assert info is not None  # a key of file_hashes
+        touched.setdefault(info[0], set()).add(key)
     store.delete_files(gone)
     result.dropped = len(gone)
     for key, digest in sorted(in_ledger.items()):
@@ -175,7 +178,7 @@ def _sync_files(config, ledger, store: CodeStore, taps: list[CodeTap], parsed_no
     return touched
 
 
-def _cached(store: CodeStore, key: str, digest: str | None):
+def _cached(store: CodeStore, key: str, digest: str | None) -> ParsedSource | None:
     """The stored ParsedSource of ``key`` at ``digest`` (before it is replaced), or None."""
     if digest is None:
         return None
@@ -192,9 +195,10 @@ def _resolve_tap(store: CodeStore, tap: CodeTap, changed: set[str], local: set[s
     from vault_engine.sources.code.callgraph import resolve
     from vault_engine.sources.code.dependents import affected
 
-    files = {tap.rel_of(k): parsed for k, parsed in _load_parsed(store, tap.name).items()}
-    rel_changed = {tap.rel_of(k) for k in changed}
-    rel_local = {tap.rel_of(k) for k in local if k.startswith(tap.prefix)} - rel_changed
+    loaded = _load_parsed(store, tap.name)
+    files = {rel: parsed for k, parsed in loaded.items() if (rel := tap.rel_of(k)) is not None}
+    rel_changed = {rel for k in changed if (rel := tap.rel_of(k)) is not None}
+    rel_local = {rel for k in local if k.startswith(tap.prefix) and (rel := tap.rel_of(k)) is not None} - rel_changed
     full = store.fresh or len(rel_changed | rel_local) > FULL_RESOLVE_SHARE * max(len(files), 1)
     only = None if full else affected(files, rel_changed, rel_local)
     graph = resolve(files, only=only)
@@ -205,7 +209,7 @@ def _resolve_tap(store: CodeStore, tap: CodeTap, changed: set[str], local: set[s
     return len(files) if only is None else len(only)
 
 
-def _load_parsed(store: CodeStore, tap: str) -> dict[str, object]:
+def _load_parsed(store: CodeStore, tap: str) -> dict[str, ParsedSource]:
     """Every parsed file of ``tap``, from this process's cache where its hash still matches."""
     where = str(store.path)
     for stale in [k for k in _PARSED if k[0] != where]:  # a replaced generation's files
@@ -226,6 +230,6 @@ def _sync_mentions(ledger: Ledger, store: CodeStore, changed_note_ids, cleared_p
         for section in ledger.sections_of(note.id):
             rows += [(note.path, token, line) for token, line in mentions_in(section.text, section.line_start)]
     if full:
-        store.db.execute("DELETE FROM mentions")
+        store.clear_mentions()
     store.replace_mentions([*cleared_paths, *(n.path for n in notes)], rows)
     store.set_meta("mentions", "1")

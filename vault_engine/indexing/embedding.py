@@ -25,19 +25,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from vault_engine.errors import IndexDamaged, ModelUnavailable
+from vault_engine.errors import ModelUnavailable
 from vault_engine.indexing.offtopic import measure_offtopic
 from vault_engine.parsing.sections import normalize_heading, section_body
 from vault_engine.stores.embedder import Embedder, usable_embedder
-from vault_engine.stores.ledger import Ledger
+from vault_engine.stores.ledger import Ledger, PendingSection
 from vault_engine.stores.shared_cache import SharedVectorCache
+from vault_engine.stores.vector_state import MODEL_META, model_key, vector_damage
 from vault_engine.stores.vectors import FaissIndex, VectorCache
 
 log = logging.getLogger(__name__)
 
-# Bump when the text a section is embedded as changes: the cache and FAISS are rebuilt.
-RECIPE = "title>path|body;overlap=1/8;v1"
-MODEL_META = "embed_model"
 LAST_RUN_META = "embed_last_run"  # JSON: where the vectors of the last run that embedded came from
 FLUSH_SECONDS = 30.0
 ROUND_SECTIONS = 256  # tokenized and length-sorted together
@@ -47,12 +45,6 @@ MAX_WINDOWS = 64  # per section: text beyond ~64 windows stays lexical-only
 SPECIAL_TOKENS = 2  # [CLS] and [SEP]
 
 Progress = Callable[[str, int, int], None]
-PendingSection = tuple[int, str, str, tuple[str, ...], str]  # ledger.texts_to_embed row
-
-
-def model_key(embedder: Embedder) -> str:
-    """What the vectors depend on: the model, its window and the text recipe."""
-    return f"{embedder.identity}|window={embedder.max_tokens}|{RECIPE}"
 
 
 def section_prefix(title: str, heading_path: Sequence[str]) -> str:
@@ -178,7 +170,9 @@ class EmbeddingPhase:
         return [row[0] for row in todo if row[1] not in cached]
 
     def _shared_failed(self, exc: OSError) -> dict:
-        """Stop using the shared cache for this run; the notice says why."""
+        """Stop using the shared cache for this run (only called while one is in use); the
+        notice says why."""
+        assert self.shared is not None
         self.shared_error = f"the shared vector cache {self.shared.root} failed ({exc}); used the local one only"
         self.shared = None
         return {}
@@ -274,11 +268,11 @@ class EmbeddingPhase:
                 if remaining[index] == 0:
                     finished[index] = np.stack(parts[index])
                     parts[index] = []
-            computed = {rows[i][1]: v for i, v in finished.items()}
+            computed = {rows[i].hash: v for i, v in finished.items()}
             self.cache.put_many(computed)
             self._unsaved.for_shared.update(computed)
             for index, section_vectors in finished.items():
-                self._keep(rows[index][0], section_vectors)
+                self._keep(rows[index].id, section_vectors)
             self._partial += len(finished)
             release_freed_memory()
             if progress:
@@ -291,11 +285,11 @@ class EmbeddingPhase:
         """Every window of these sections as (row index, text), shortest first, so each encode
         call pads little. A section's windows may so come back in any order, which is fine: a
         section scores by its best window."""
-        prefixes = [section_prefix(title, path) for _, _, title, path, _ in rows]
+        prefixes = [section_prefix(r.title, r.heading_path) for r in rows]
         budget = self.embedder.max_tokens - SPECIAL_TOKENS
         limit = budget * MAX_WINDOWS * 12  # characters: tokenize no more than can be used
-        bodies = [section_body(text, path[-1] if path else None).strip()[:limit]  # the prefix names it
-                  for _, _, _, path, text in rows]
+        bodies = [section_body(r.text, r.heading_path[-1] if r.heading_path else None).strip()[:limit]
+                  for r in rows]  # the heading is left out of the body: the prefix names it
         spans = self.embedder.token_spans(bodies)
         prefix_spans = self.embedder.token_spans(prefixes)
         windows = []
@@ -352,19 +346,6 @@ def release_freed_memory() -> None:
         ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim(0)
     except (OSError, AttributeError):
         pass  # not glibc: nothing to do
-
-
-def vector_damage(ledger: Ledger, vectors: FaissIndex) -> str | None:
-    """Why the vectors file cannot be used, or None: gone while the ledger records embedded
-    sections, or unreadable. (Counts that differ are a catch-up, or a crash between saving
-    FAISS and the ledger: the reconcile fixes those, searches filter by the ledger.)"""
-    if not vectors.exists():
-        return "the vectors file is missing" if ledger.embedded_ids_exist() else None
-    try:
-        vectors.load()
-    except IndexDamaged as exc:
-        return str(exc.__cause__ or exc).splitlines()[0][:120] or "it cannot be read"
-    return None
 
 
 def drop_stale_vectors(ledger: Ledger, vectors: FaissIndex) -> int:

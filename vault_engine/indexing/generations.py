@@ -18,13 +18,12 @@ from __future__ import annotations
 
 import os
 import shutil
-import sqlite3
 import time
-from contextlib import closing
 from pathlib import Path
 
 from vault_engine.config import Config
 from vault_engine.layout import CACHES, CURRENT, GENERATION_PREFIX, QUERY_MODEL_PREFIX
+from vault_engine.stores.sql import copy_database
 
 REPLACED_MARK = ".replaced"  # in a generation no longer current: when it stopped being
 REPLACED_GRACE = 60.0  # seconds a replaced generation is kept for readers under way
@@ -40,7 +39,7 @@ def new_generation(config: Config) -> Path:
     live = config.index_dir if config.index_dir.is_dir() else root  # an older release's layout
     for name in CACHES:
         if (live / name).is_file():
-            _copy_sqlite(live / name, target / name)
+            copy_database(live / name, target / name)  # a damaged cache is not carried over: only a cache
     for path in live.iterdir():
         if path.name.startswith(SHARED) and path.is_file():
             _link_or_copy(path, target / path.name)
@@ -103,15 +102,6 @@ def _replaced_at(generation: Path) -> float:
         return float((generation / REPLACED_MARK).read_text())
     except (OSError, ValueError):
         return 0.0
-
-
-def _copy_sqlite(source: Path, target: Path) -> None:
-    """A consistent copy of an SQLite file even while another process writes it."""
-    try:
-        with closing(sqlite3.connect(source)) as src, closing(sqlite3.connect(target)) as dst:
-            src.backup(dst)
-    except sqlite3.DatabaseError:
-        target.unlink(missing_ok=True)  # a damaged cache is not carried over: it is only a cache
 
 
 def _link_or_copy(source: Path, target: Path) -> None:

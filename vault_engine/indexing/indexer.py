@@ -17,14 +17,22 @@ from typing import Any
 from vault_engine.config import Config
 from vault_engine.indexing.code_sync import add_code_files, is_code_key, parse_code_file, sync_code
 from vault_engine.indexing.integrity import LEXICAL_FINGERPRINT, lexical_damage
-from vault_engine.indexing.planner import ChangePlan, find_suspects, plan_changes
+from vault_engine.indexing.planner import ChangePlan, plan_changes
 from vault_engine.model import ParsedNote, SkippedFile
 from vault_engine.parsing.links import LinkResolver
 from vault_engine.parsing.note import extraction_key, parse_note
 from vault_engine.parsing.sections import section_body
 from vault_engine.paths import note_stem
 from vault_engine.sources.code.files import code_taps, tap_of_key
-from vault_engine.sources.vault_files import FileStat, Scan, Unreadable, read_note, scan_paths, scan_vault
+from vault_engine.sources.vault.files import (
+    FileStat,
+    Scan,
+    Unreadable,
+    find_suspects,
+    read_note,
+    scan_paths,
+    scan_vault,
+)
 from vault_engine.stores.ledger import Ledger
 from vault_engine.stores.lexical import LexicalDoc, WhooshIndex
 
@@ -241,6 +249,7 @@ class Indexer:
             size, mtime = _stat_or_zero(self.config.root / result.path)
             self.ledger.record_skipped(result.path, result.problem or "unreadable", size, mtime)
             return
+        assert result.stat is not None and result.digest is not None  # read along with the note
         tap = result.note.meta.get("tap") if result.code is not None else None
         tap = tap or self.config.tap_for(result.path).name
         note_id = self.ledger.upsert_note(
@@ -272,10 +281,10 @@ class Indexer:
         from vault_engine.model import LinkOccurrence
 
         updates = []
-        for link_id, source, target, subpath, style in rows:
-            occurrence = LinkOccurrence("", target, subpath, None, False, style, 0)
-            found = resolver.resolve(occurrence, source)
-            updates.append((found.target_path, int(found.ambiguous), link_id))
+        for link in rows:
+            occurrence = LinkOccurrence("", link.target, link.subpath, None, False, link.style, 0)
+            found = resolver.resolve(occurrence, link.source)
+            updates.append((found.target_path, int(found.ambiguous), link.id))
         with self.ledger.transaction():
             self.ledger.set_link_targets(updates)
 

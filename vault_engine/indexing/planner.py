@@ -2,7 +2,9 @@
 
 Two steps, so only suspect files are ever read:
 
-1. :func:`find_suspects` compares size and mtime: a file whose stat is unchanged is trusted.
+1. :func:`~vault_engine.sources.vault.files.find_suspects` compares size and mtime: a file
+   whose stat is unchanged is trusted (beside the scan, so queries that ask "what changed
+   since the index?" use it without the indexer).
 2. :func:`plan_changes` takes the content hashes of the suspects and decides: same hash and a
    new stat is a *touch*; a new path whose content equals a vanished path's is a *move* (a
    rename keeps the note's identity, it is not a delete plus an add).
@@ -15,7 +17,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 
 from vault_engine.paths import note_stem
-from vault_engine.sources.vault_files import FileStat
+from vault_engine.sources.vault.files import Suspects
 from vault_engine.stores.ledger import KnownFile
 
 
@@ -31,29 +33,6 @@ class ChangePlan:
     @property
     def is_empty(self) -> bool:
         return not (self.new or self.modified or self.deleted or self.moved or self.touched)
-
-
-@dataclass(frozen=True, slots=True)
-class Suspects:
-    """Files whose stat differs from the ledger (or that are new), and vanished ones."""
-
-    changed: tuple[str, ...] = ()
-    missing: tuple[str, ...] = ()
-    unchanged: int = 0
-
-
-def find_suspects(disk: Mapping[str, FileStat], known: Mapping[str, KnownFile]) -> Suspects:
-    """Paths to read (new or stat changed) and paths gone from disk."""
-    changed = []
-    unchanged = 0
-    for path, stat in disk.items():
-        was = known.get(path)
-        if was is None or was.size != stat.size or was.mtime_ns != stat.mtime_ns:
-            changed.append(path)
-        else:
-            unchanged += 1
-    missing = [path for path in known if path not in disk]
-    return Suspects(tuple(sorted(changed)), tuple(sorted(missing)), unchanged)
 
 
 def plan_changes(suspects: Suspects, known: Mapping[str, KnownFile],

@@ -24,13 +24,16 @@ import queue
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from vault_engine.config import Config, check_keys
 from vault_engine.errors import ConfigError, VaultError
 from vault_engine.sources.code.files import CodeTap, code_taps
 from vault_engine.sources.code.ignore import skipped_dir_reason
-from vault_engine.sources.vault_files import is_indexable
+from vault_engine.sources.vault.files import is_indexable
+
+if TYPE_CHECKING:
+    from watchdog.observers.api import BaseObserver
 
 log = logging.getLogger(__name__)
 
@@ -210,7 +213,7 @@ class ChangeFeed:
         self.config = config
         self.outside = outside_code_taps(config)
         self.queue: queue.SimpleQueue = queue.SimpleQueue()
-        self._observer = None
+        self._observer: BaseObserver | None = None
         self._watches: dict[str, Any] = {}  # code root -> its watchdog watch
         self._overflow = _OverflowAlarm(self.queue)
 
@@ -218,18 +221,20 @@ class ChangeFeed:
         """Start watching (events before this call are not seen: catch up after it)."""
         from watchdog.observers import Observer
 
-        self._observer = Observer()
-        self._observer.schedule(self, os.fspath(self.config.root), recursive=True,
-                                event_filter=_event_kinds())
+        observer = self._observer = Observer()
+        # A FileSystemEventHandler by duck type (watchdog calls dispatch() only): subclassing
+        # it would import watchdog with this module.
+        observer.schedule(self, os.fspath(self.config.root), recursive=True,  # type: ignore[arg-type]
+                          event_filter=_event_kinds())
         for name in ("watchdog.observers.inotify_c", "watchdog.observers.inotify"):
             logging.getLogger(name).addHandler(self._overflow)
         try:
-            self._observer.start()
+            observer.start()
         except OSError as exc:  # ENOSPC: one inotify watch per folder, and the limit is hit
             self._observer = None
             raise VaultError(f"cannot watch {self.config.root}: {exc.strerror or exc}; on Linux, "
                              "raise the limit: sysctl fs.inotify.max_user_watches=524288") from exc
-        self._schedule_code_roots()  # after: a repository too big to watch must not stop the vault's watch
+        self._schedule_code_roots(observer)  # after: a repository too big to watch must not stop the vault's watch
 
     def reconfigure(self, config: Config) -> None:
         """vault-engine.toml changed: filter by the new rules, and watch the code roots it
@@ -237,16 +242,16 @@ class ChangeFeed:
         self.config = config
         self.outside = outside_code_taps(config)
         if self._observer is not None:
-            self._schedule_code_roots()
+            self._schedule_code_roots(self._observer)
 
-    def _schedule_code_roots(self) -> None:
+    def _schedule_code_roots(self, observer: BaseObserver) -> None:
         wanted = {os.fspath(t.root) for t in self.outside if t.root.is_dir()}
         for root in sorted(set(self._watches) - wanted):
-            self._observer.unschedule(self._watches.pop(root))
+            observer.unschedule(self._watches.pop(root))
         for root in sorted(wanted - set(self._watches)):  # a root missing now is reported by status
             try:
-                self._watches[root] = self._observer.schedule(self, root, recursive=True,
-                                                              event_filter=_event_kinds())
+                self._watches[root] = observer.schedule(self, root, recursive=True,  # type: ignore[arg-type]
+                                                        event_filter=_event_kinds())  # (duck type: see start)
             except OSError as exc:  # ENOSPC: its folders exceed the inotify watches left
                 log.warning("cannot watch the code root %s (%s): `vault-engine index` brings it up to date; on "
                             "Linux, raise the limit: sysctl fs.inotify.max_user_watches=524288",
@@ -324,7 +329,7 @@ def watch_loop(feed: queue.SimpleQueue, debouncer: Debouncer, on_burst: Callable
         if debouncer.due(clock()):
             on_burst(debouncer.take())
             idle_work = idle_step is not None
-        elif item is None and debouncer.oldest is None and idle_work:
+        elif item is None and debouncer.oldest is None and idle_work and idle_step is not None:
             idle_work = bool(idle_step())
 
 

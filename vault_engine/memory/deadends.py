@@ -28,8 +28,7 @@ from vault_engine.memory.matching import (
 )
 from vault_engine.memory.render import render_interruption
 from vault_engine.refs import make_ref
-from vault_engine.stores.ledger import Ledger
-from vault_engine.stores.ledger_schema import DeadEndRow
+from vault_engine.stores.ledger import DeadEndRow, Ledger
 
 
 class RulingArm(Protocol):
@@ -65,7 +64,7 @@ class Ruling:
 
     def to_json(self) -> dict[str, Any]:
         """The ruling as the JSON contract (README) has it (plus how it matched, if checked)."""
-        data = {
+        data: dict[str, Any] = {
             "text": self.text, "reason": self.reason, "project": self.project,
             "agent": self.agent, "when": None if self.when is None else int(self.when),
             "slug": self.slug, "source": self.source, "score": self.score,
@@ -202,7 +201,7 @@ def check_proposal(proposal: str, rulings: Sequence[Compared], *, accepted: Acce
     arms = ("lexical", "semantic") if semantic_ran else ("lexical",)
     scored = [(ruling, e, score) for ruling, e in zip(rulings, evidence)
               if (score := match_score(e, settings)) is not None]
-    full = in_full([r for r, _, _ in scored]) if in_full is not None else [r for r, _, _ in scored]
+    full = (in_full or _whole_already)([r for r, _, _ in scored])
     raised = []
     for ruling, (_, e, score) in zip(full, scored):
         if ruling is None:  # deleted by an index run since it was compared
@@ -211,10 +210,15 @@ def check_proposal(proposal: str, rulings: Sequence[Compared], *, accepted: Acce
                                      ("semantic", semantic_match(e, settings))) if ok)
         elsewhere = project is not None and ruling.project != project
         raised.append(replace(ruling, score=score, elsewhere=elsewhere, arms=fired, evidence=e))
-    raised.sort(key=lambda r: (-r.score, r.elsewhere, -(r.when or 0.0), r.path, r.line))
+    raised.sort(key=lambda r: (-(r.score or 0.0), r.elsewhere, -(r.when or 0.0), r.path, r.line))
     top = _with_chosen(raised[:k], accepted)
     return DeadendCheck(proposal, project, arms, top, render_interruption(proposal, top, project, arms),
                         tuple(notices))
+
+
+def _whole_already(rulings: Sequence[Any]) -> list[Ruling | None]:
+    """Without ``in_full``, the rulings compared are whole :class:`Ruling` objects already."""
+    return list(rulings)
 
 
 @dataclass(frozen=True, slots=True)
@@ -245,7 +249,7 @@ def gather_evidence(proposal: str, rulings: Sequence[Compared], semantic: Ruling
     terms = content_terms(proposal)
     weights = weights or TermWeights.of(r.terms for r in rulings)
     words = [words_evidence(terms, (r.terms, r.lead_terms), weights) for r in rulings]
-    cosines: list[float | None] = [None] * len(rulings)
+    cosines: Sequence[float | None] = [None] * len(rulings)
     best_chosen = None
     if semantic is not None and rulings:
         try:
@@ -271,9 +275,9 @@ def _with_chosen(rulings: Sequence[Ruling], accepted: Accepted | None) -> tuple[
 def _ruling_cosines(proposal: str, rulings: Sequence[Compared], semantic: RulingArm) -> list[float]:
     """Each ruling's cosine with the proposal: the better of its text and its description."""
     texts = [r.text for r in rulings]
-    described = [i for i, r in enumerate(rulings) if r.detail]
-    scores = semantic.cosines(proposal, texts + [rulings[i].detail for i in described])
+    described = [(i, r.detail) for i, r in enumerate(rulings) if r.detail]
+    scores = semantic.cosines(proposal, texts + [detail for _, detail in described])
     best = scores[:len(texts)]
-    for n, i in enumerate(described):
+    for n, (i, _) in enumerate(described):
         best[i] = max(best[i], scores[len(texts) + n])
     return best

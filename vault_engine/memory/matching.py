@@ -63,11 +63,13 @@ class DeadendSettings:
         """Validate ``[deadend]``; every key optional, each named in its error."""
         known = {f.name for f in fields(cls)}
         check_keys(table, "deadend.", known)
+        given: dict[str, float] = {}
         for name in known & set(table):
             value = table[name]
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not 0 <= value <= 1:
                 raise ConfigError(f"deadend.{name} must be a number within [0, 1]")
-        return cls(**{name: table[name] for name in known & set(table)})
+            given[name] = value
+        return cls(**given)
 
 
 DEFAULT_SETTINGS = DeadendSettings()  # frozen: one instance serves as every default

@@ -206,7 +206,7 @@ def linked_notes(ledger: Ledger, config: Config, checkpoint: NoteRow, now: float
     reinforced = ledger.reinforcements()
     for row in ledger.links_of(checkpoint.id):
         link = resolved_link(row)
-        if not link.resolved or not link.target_path.lower().endswith(".md") \
+        if link.ref is None or link.target_path is None or not link.target_path.lower().endswith(".md") \
                 or link.target_path == checkpoint.path or link.ref in found:
             continue
         note = ledger.note_by_path(link.target_path)
@@ -254,10 +254,10 @@ def bearing_dead_ends(ledger: Ledger, project: str, steps: tuple[str, ...],
                 best[ruling.id] = (score, step)
     found: dict[str, tuple[float, Ruling, str]] = {}  # one per ref#slug, the best
     bearing = [r for r in others if r.id in best]
-    for words, ruling in zip(bearing, read_in_full(ledger)(bearing)):
-        score, step = best[words.id]
-        if ruling is not None and score > found.get(_key(ruling), (0.0,))[0]:
-            found[_key(ruling)] = (score, ruling, step)
+    for compared, whole in zip(bearing, read_in_full(ledger)(bearing)):
+        score, step = best[compared.id]
+        if whole is not None and score > found.get(_key(whole), (0.0, whole, step))[0]:
+            found[_key(whole)] = (score, whole, step)
     ranked = sorted(found.values(), key=lambda b: (-b[0], b[1].path, b[1].line))[:MAX_ELSEWHERE]
     rulings = tuple(replace(r, score=round(s, 4), elsewhere=True) for s, r, _ in ranked)
     return rulings, {_key(r): step for _, r, step in ranked}

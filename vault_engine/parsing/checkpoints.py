@@ -38,12 +38,19 @@ _LINK_TARGET = re.compile(r"\]\([^)\s]*\)|<?https?://\S+")  # a Markdown link's 
 
 
 class SectionLike(Protocol):
-    """A parsed :class:`~vault_engine.model.Section` or a ledger section row."""
+    """A parsed :class:`~vault_engine.model.Section` or a ledger section row (read-only
+    members: both are frozen dataclasses)."""
 
-    heading: str | None
-    heading_path: tuple[str, ...]
-    line_start: int
-    text: str
+    @property
+    def heading(self) -> str | None: ...
+    @property
+    def heading_path(self) -> tuple[str, ...]: ...
+    @property
+    def level(self) -> int: ...
+    @property
+    def line_start(self) -> int: ...
+    @property
+    def text(self) -> str: ...
 
 
 @dataclass(slots=True)

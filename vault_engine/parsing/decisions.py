@@ -279,7 +279,7 @@ def _statements(section: SectionLike) -> Iterable[Accepted]:
 def _paragraphs(lines: list[str]) -> Iterable[tuple[int, str]]:
     """(offset of its first line, text) of each block of non-blank lines; a list item starts
     its own paragraph."""
-    start, block = 0, []
+    start, block = 0, list[str]()
     for offset, line in enumerate(lines + [""]):
         item = re.match(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+", line)
         if (not line.strip() or item) and block:

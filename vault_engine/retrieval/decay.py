@@ -49,7 +49,7 @@ def decay_rows(notes: Iterable[NoteRow], reinforced: Mapping[str, Reinforced],
     rows = []
     for note in notes:
         tap = decaying.get(note.tap)
-        if tap is None:
+        if tap is None or tap.half_life_days is None:  # (never None here: says so to the type checker)
             continue
         was = reinforced.get(note.path)
         age = note_age(now, note, was.last_at if was else None)

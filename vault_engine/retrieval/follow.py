@@ -2,30 +2,32 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
-from typing import Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from vault_engine.model import ResolvedLink
 from vault_engine.refs import make_ref
+
+if TYPE_CHECKING:
+    from vault_engine.stores.ledger import LinkRow
 
 # How many links of one hit are followed: a hub note must not flood the results.
 LINKS_PER_HIT = 5
 
 
-def resolved_link(row: Mapping[str, Any]) -> ResolvedLink:
+def resolved_link(row: LinkRow) -> ResolvedLink:
     """A ledger link row (joined with its source and target notes) as a :class:`ResolvedLink`."""
-    target = row["target_path"]
+    target = row.target_path
     ref = None
     if target is not None:
-        heading = row["subpath"]
         if target.lower().endswith(".md"):
-            ref = make_ref(target, heading, row["target_notion_id"])
+            ref = make_ref(target, row.subpath, row.target_notion_id)
         else:
             ref = target  # an attachment: no sections
     return ResolvedLink(
-        raw=row["raw"], ref=ref, target_path=target, subpath=row["subpath"],
-        resolved=target is not None, ambiguous=bool(row["ambiguous"]), embed=bool(row["embed"]),
-        line=row["line"], source=row["source"],
+        raw=row.raw, ref=ref, target_path=target, subpath=row.subpath,
+        resolved=target is not None, ambiguous=bool(row.ambiguous), embed=bool(row.embed),
+        line=row.line, source=row.source,
     )
 
 
@@ -38,7 +40,9 @@ def follow_targets(links: Sequence[ResolvedLink], seen: set[str]) -> list[Resolv
     """Resolved note links worth following from a hit: not yet shown, at most LINKS_PER_HIT."""
     chosen: list[ResolvedLink] = []
     for link in links:
-        if not link.resolved or not link.target_path or not link.target_path.lower().endswith(".md"):
+        if not link.resolved or link.ref is None or not link.target_path:
+            continue
+        if not link.target_path.lower().endswith(".md"):
             continue
         if link.ref in seen or link.target_path in seen:
             continue

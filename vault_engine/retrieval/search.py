@@ -134,7 +134,7 @@ class Searcher:
         for f in fused:
             section = sections.get(f.id)
             note = notes.get(section.note_id) if section else None
-            if note is None or not _passes(note, request) or not _has_body(section):
+            if section is None or note is None or not _passes(note, request) or not _has_body(section):
                 continue  # a stale id (index catching up), filtered out, or only a heading
             c = _Candidate(f, note, section)
             c.decay, c.age = self._decay(note, reinforced.get(note.path), now) if request.decay else (1.0, None)
@@ -181,6 +181,8 @@ class Searcher:
     def linked_hit(self, link: ResolvedLink, parent: Hit, now: float, decay: bool) -> Hit | None:
         """The section ``link`` points at as a hit reached from ``parent`` (``via``), scored
         at half of it; None when the link leads nowhere indexed."""
+        if link.target_path is None:
+            return None
         note = self.ledger.note_by_path(link.target_path)
         if note is None:
             return None

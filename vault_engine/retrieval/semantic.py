@@ -11,9 +11,9 @@ from __future__ import annotations
 from collections.abc import Container, Iterable
 
 from vault_engine.errors import ModelUnavailable
-from vault_engine.indexing.embedding import MODEL_META, model_key, vector_damage
 from vault_engine.stores.embedder import Embedder, usable_embedder
 from vault_engine.stores.ledger import Ledger
+from vault_engine.stores.vector_state import MODEL_META, model_key, vector_damage
 from vault_engine.stores.vectors import FaissIndex
 
 

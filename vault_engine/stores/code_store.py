@@ -14,6 +14,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from vault_engine.errors import IndexDamaged, IndexMissing
 from vault_engine.layout import CODE_FILE  # noqa: F401  (re-exported: the name lives in layout.py)
@@ -83,7 +84,10 @@ _SYMBOL_COLUMNS = ("key, qualname, name, kind, line_start, def_line, line_end, s
 
 
 def _symbol(r: tuple) -> SymbolRow:
-    return SymbolRow(*r[:9], tuple(json.loads(r[9])), tuple(json.loads(r[10])), r[11])
+    """A row of ``_SYMBOL_COLUMNS``; parameters and decorators are stored as JSON lists."""
+    key, qualname, name, kind, line_start, def_line, line_end, signature, docstring = r[:9]
+    return SymbolRow(key, qualname, name, kind, line_start, def_line, line_end, signature, docstring,
+                     tuple(json.loads(r[9])), tuple(json.loads(r[10])), r[11])
 
 
 class CodeStore:
@@ -178,11 +182,12 @@ class CodeStore:
     def hashes_of_tap(self, tap: str) -> dict[str, str]:
         return dict(self.db.execute("SELECT key, hash FROM files WHERE tap=?", (tap,)))
 
-    def parsed(self, keys: Iterable[str]) -> dict[str, object]:
-        """key -> ParsedSource of those files (what the resolver needs)."""
+    def parsed(self, keys: Iterable[str]) -> dict[str, Any]:
+        """key -> ParsedSource of those files (what the resolver needs; unpickled, so typed
+        by the caller: the store sits below the code tap that defines it)."""
         import pickle
 
-        found: dict[str, object] = {}
+        found: dict[str, Any] = {}
         keys = list(keys)
         for i in range(0, len(keys), 500):
             chunk = keys[i:i + 500]
@@ -265,6 +270,10 @@ class CodeStore:
         return {r: n for r, n in rows}
 
     # -- mentions -------------------------------------------------------------------------------
+
+    def clear_mentions(self) -> None:
+        """Forget every mention (before a full rebuild of them)."""
+        self.db.execute("DELETE FROM mentions")
 
     def replace_mentions(self, note_paths: Iterable[str], rows: Iterable[tuple[str, str, int]]) -> None:
         """Forget the mentions of ``note_paths``, then add ``rows`` (note path, token, line)."""

@@ -21,13 +21,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from vault_engine.config import check_keys
 from vault_engine.errors import ConfigError, ModelUnavailable
 
 if TYPE_CHECKING:
     import numpy as np
+
+    from vault_engine.stores.query_encoder import OnnxQueryEncoder
 
 log = logging.getLogger(__name__)
 
@@ -112,9 +114,11 @@ def _reuse_export(path: Path) -> bool:
     import shutil
 
     earlier, size, mtime = _VERIFIED_EXPORTS.get(path.name, (None, 0, 0))
+    if earlier is None or earlier == path:
+        return False
     try:
-        info = earlier.stat() if earlier is not None and earlier != path else None
-        if info is None or (info.st_size, info.st_mtime_ns) != (size, mtime):
+        info = earlier.stat()
+        if (info.st_size, info.st_mtime_ns) != (size, mtime):
             return False
         path.parent.mkdir(parents=True, exist_ok=True)
         temp = path.with_name(f".{path.name}.copy.tmp")
@@ -226,8 +230,10 @@ class SentenceTransformerEmbedder:
         if not os.path.isdir(self.path):
             raise ModelUnavailable(f"model folder {self.path} does not exist: {FIX_PATH}")
         self.query_dir = query_dir
-        self._query_encoder = None  # an OnnxQueryEncoder once loaded; False when it cannot be
-        self._document_encoder = None  # the same with [model] threads, when that is not 1
+        # The query encoder once loaded, False when it cannot be; the document encoder the same,
+        # with [model] threads, when that is not 1.
+        self._query_encoder: OnnxQueryEncoder | Literal[False] | None = None
+        self._document_encoder: OnnxQueryEncoder | Literal[False] | None = None
 
     @cached_property
     def model(self):

@@ -255,8 +255,8 @@ class WhooshIndex:
         from whoosh.codec.whoosh3 import W3Codec
         from whoosh.query import Or, Term
 
-        delete_ids = [str(i) for i in delete_ids]
-        if not delete_ids and not docs:
+        deleted = [str(i) for i in delete_ids]
+        if not deleted and not docs:
             return
         ix = self.load()
         codec = W3Codec()
@@ -266,8 +266,8 @@ class WhooshIndex:
         else:
             writer = ix.writer(limitmb=256, codec=codec, compound=False)
         try:
-            for start in range(0, len(delete_ids), 1000):
-                chunk = delete_ids[start:start + 1000]
+            for start in range(0, len(deleted), 1000):
+                chunk = deleted[start:start + 1000]
                 writer.delete_by_query(Or([Term("id", i) for i in chunk]))
             for doc in docs:
                 writer.add_document(

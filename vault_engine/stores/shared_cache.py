@@ -112,12 +112,12 @@ class SharedVectorCache:
         if not items:
             return None
         hashes = list(items)
-        arrays = {"key": np.array(self.model_key), "hashes": np.array(hashes),
-                  "counts": np.array([items[h].shape[0] for h in hashes], dtype=np.int32),
-                  "vectors": np.concatenate([np.asarray(items[h], dtype=np.float32) for h in hashes])}
+        key, stored = np.array(self.model_key), np.array(hashes)
+        counts = np.array([items[h].shape[0] for h in hashes], dtype=np.int32)
+        vectors = np.concatenate([np.asarray(items[h], dtype=np.float32) for h in hashes])
         name = f"{int(time.time() * 1000)}-{socket.gethostname()[:32]}-{os.getpid()}-{secrets.token_hex(4)}"
         target = self.folder / f"{name}{SUFFIX}"
-        write_atomically(target, lambda out: np.savez(out, **arrays))
+        write_atomically(target, lambda out: np.savez(out, key=key, hashes=stored, counts=counts, vectors=vectors))
         return target
 
     def known(self) -> set[str]:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import sqlite3
 from collections.abc import Iterable, Iterator
+from contextlib import closing
+from pathlib import Path
 
 CHUNK = 500  # values per IN (...): well under SQLite's limit on bound variables (32,766)
 SQLITE_CORRUPT, SQLITE_NOTADB = 11, 26  # primary result codes of a damaged file
@@ -26,3 +28,15 @@ def rows_in(db: sqlite3.Connection, sql: str, values: Iterable, params: tuple = 
     for start in range(0, len(values), size):
         chunk = values[start:start + size]
         yield from db.execute(sql.replace("{marks}", ",".join("?" * len(chunk))), (*params, *chunk))
+
+
+def copy_database(source: Path, target: Path) -> bool:
+    """A consistent copy of an SQLite file even while another process writes it; False (and
+    no ``target``) when ``source`` is damaged."""
+    try:
+        with closing(sqlite3.connect(source)) as src, closing(sqlite3.connect(target)) as dst:
+            src.backup(dst)
+    except sqlite3.DatabaseError:
+        target.unlink(missing_ok=True)
+        return False
+    return True

@@ -12,10 +12,14 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from pathlib import PurePosixPath
+from typing import TYPE_CHECKING
 
 from vault_engine.code_model import CodeSymbol, Why
 from vault_engine.sources.code.testpaths import is_test_path
 from vault_engine.stores.code_store import CodeStore, SymbolRow
+
+if TYPE_CHECKING:
+    from vault_engine.stores.ledger import LinkRow
 
 _EXTENSION = re.compile(r"\.[A-Za-z0-9]+$")
 _INIT = ("__init__", "index", "mod")  # a package's own file: its folder is the module
@@ -106,9 +110,9 @@ def symbol_tokens(key: str, qualname: str) -> list[str]:
     return list(dict.fromkeys(tokens))
 
 
-def why_links(store: CodeStore, link_rows: Iterable, tokens: Iterable[str]) -> tuple[Why, ...]:
+def why_links(store: CodeStore, link_rows: Iterable[LinkRow], tokens: Iterable[str]) -> tuple[Why, ...]:
     """The notes linking to the file (``link_rows``: the ledger's backlinks) and those naming
     any of ``tokens`` in backticks, in path order."""
-    found = {(r["source"], r["line"], "link", r["raw"]) for r in link_rows}
+    found = {(r.source, r.line, "link", r.raw) for r in link_rows}
     found |= {(path, line, "mention", token) for path, token, line in store.mentioning(tokens)}
     return tuple(Why(*f) for f in sorted(found))

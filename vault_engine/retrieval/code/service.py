@@ -5,6 +5,7 @@ the candidates), not indexed (skipped, excluded, or new since the last index), n
 from __future__ import annotations
 
 from functools import cached_property
+from typing import Any
 
 from vault_engine.code_model import CallAnswer, CodeView, Outline, Why
 from vault_engine.config import Config
@@ -119,7 +120,9 @@ class CodeQueries:
     def show(self, ref: str, follow: int = 0) -> CodeView:
         """The lines of a symbol (decorators included) or of a whole file, numbered; with
         ``follow``, the sections of its why notes and ``follow - 1`` hops of their links."""
-        key, qualname = split_ref(self.keys, ref.strip())
+        found = split_ref(self.keys, ref.strip())
+        assert found is not None  # callers ask is_code_ref first
+        key, qualname = found
         lines, notices = self._lines(key)
         language = (self.store.file_info(key) or ("", ""))[1]
         if qualname is None:
@@ -154,7 +157,7 @@ class CodeQueries:
 
     def _lines(self, key: str) -> tuple[list[str], tuple[str, ...]]:
         from vault_engine.sources.code.files import read_code
-        from vault_engine.sources.vault_files import Unreadable
+        from vault_engine.sources.vault.files import Unreadable
 
         try:
             text, digest, *_ = read_code(self.config, key)
@@ -183,7 +186,9 @@ class CodeQueries:
         """A file's symbols with spans, parameters and decorators; ``follow``: what the why
         notes of the file and of each symbol say."""
         key = self.resolve_file(path)
-        _, language, lines, error = self.store.file_info(key)
+        info = self.store.file_info(key)
+        assert info is not None  # resolve_file answers indexed files only
+        _, language, lines, error = info
         symbols = tuple(code_symbol(r, self.why_symbol(r)) for r in self.store.symbols_of(key))
         why = self.why_file(key)
         starts = ((key, why), *((s.ref, s.why) for s in symbols))
@@ -221,8 +226,8 @@ class CodeQueries:
 
     def stale_files(self) -> list[str]:
         """Source files new, changed or gone since the last index (a scan of the code taps)."""
-        from vault_engine.indexing.planner import find_suspects
         from vault_engine.sources.code.files import scan_code
+        from vault_engine.sources.vault.files import find_suspects
 
         known = {p: k for p, k in self.ledger.known_files().items() if not p.endswith(".md")}
         suspects = find_suspects(scan_code(self.config).files, known)
@@ -231,7 +236,7 @@ class CodeQueries:
     # -- callers / callees ------------------------------------------------------------------
 
     def calls(self, symbol: str, direction: str, depth: int, exclude_tests: bool, follow: int = 0) -> CallAnswer:
-        base = dict(symbol=symbol, direction=direction, depth=depth, exclude_tests=exclude_tests)
+        base: dict[str, Any] = dict(symbol=symbol, direction=direction, depth=depth, exclude_tests=exclude_tests)
         rows = definitions(self.store, self.keys, symbol)
         if exclude_tests and len(rows) > 1:  # a test's own helper named alike is no candidate then
             rows = [r for r in rows if not is_test_path(r.key)] or rows

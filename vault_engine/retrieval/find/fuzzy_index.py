@@ -134,6 +134,7 @@ def fuzzy_search(index: FuzzyIndex, pattern: str, *, case: str = "ignore", forwa
     hits = []
     for negative_score, _, k in ranked:
         found = align(folded_pattern, forms[k], _bonuses(index, k), forward)
+        assert found is not None  # it matched above, on the same inputs
         hits.append(FuzzyHit(k, index.names[k], -negative_score, found.positions))
     return hits
 

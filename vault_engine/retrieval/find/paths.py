@@ -150,7 +150,7 @@ def lookup_path(index: PathIndex, query: str) -> PathMatch:
     if query.replace("\\", "/").startswith("/"):
         return PathMatch(query, MISS, ())  # anchored at the root: a full path or nothing
     wanted = [fold(component) for component in reversed(components)]
-    node = index.trie
+    node: Any = index.trie  # a dict below, a str at a unique suffix's end
     for depth, key in enumerate(wanted, start=1):
         node = node.get(key)
         if node is None:

@@ -12,7 +12,7 @@ from collections import Counter, deque
 from collections.abc import Collection, Mapping
 
 from vault_engine.sources.code.dynamic_resolver import DynamicResolver
-from vault_engine.sources.code.model import CallGraph, Edge, ParsedSource, Reached, Traversal
+from vault_engine.sources.code.model import CallGraph, Edge, ParsedSource, Reached, Symbol, Traversal
 from vault_engine.sources.code.scopes import Index, Miss
 from vault_engine.sources.code.static_resolver import StaticResolver
 from vault_engine.sources.code.testpaths import is_test_path  # noqa: F401 - part of this module's API
@@ -54,7 +54,7 @@ def resolve(files: Mapping[str, ParsedSource], *, annotations: bool = True,
                 continue
             edge = Edge(ref(path, call.caller), ref(tpath, qualname), path, call.line, how)
             edges.setdefault((edge.caller, edge.callee, edge.path, edge.line), edge)
-    definitions = {path: (path, None) for path in files}
+    definitions: dict[str, tuple[str, Symbol | None]] = {path: (path, None) for path in files}
     for path, parsed in files.items():
         for sym in parsed.symbols:
             definitions[ref(path, sym.qualname)] = (path, sym)

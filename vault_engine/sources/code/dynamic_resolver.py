@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from pathlib import PurePosixPath
 
+from vault_engine.sources.code.model import Symbol
 from vault_engine.sources.code.scopes import CLASS_KINDS, Index, Miss, callee_parts, python_module
 
 _TS_SUFFIXES = ("", ".ts", ".tsx", ".d.ts", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs",
@@ -133,7 +134,7 @@ class DynamicResolver:
         idx = self.index
         sym = idx.symbol(path, scope)
         owner = idx.symbol(path, sym.parent) if sym is not None else None
-        if (owner is not None and owner.kind == "class" and sym.parameters
+        if (sym is not None and owner is not None and owner.kind == "class" and sym.parameters
                 and sym.parameters[0] == binding.name and "staticmethod" not in sym.decorators
                 and idx.files[path].language == "python"):
             return ("instance", path, owner), "self"
@@ -241,7 +242,7 @@ class DynamicResolver:
             if exp.name != name:
                 continue
             if exp.module is None:
-                found = self.index.last_binding(path, None, exp.target)
+                found = self.index.last_binding(path, None, exp.target) if exp.target is not None else None
                 if found is None:
                     raise Miss("no_such_member")
                 return self._binding_entity(path, None, found)[0]
@@ -284,7 +285,7 @@ class DynamicResolver:
                 return ("def", cpath, found[1]) if found[0] == "def" else ("other",)
         return None
 
-    def mro(self, path: str, cls) -> list[tuple[str, object]]:
+    def mro(self, path: str, cls) -> list[tuple[str, Symbol]]:
         """In-repo classes, left to right, depth first, first occurrence kept."""
         key = (path, cls.qualname)
         if key in self._mro:

@@ -151,7 +151,7 @@ def _decorators(src: Source, node, outer) -> list:
 
 
 def _bases(src: Source, node) -> tuple[str, ...]:
-    bases = []
+    bases: list[str] = []
     for child in node.named_children:
         if child.type == "class_heritage":
             clauses = [c for c in child.named_children if c.type in ("extends_clause", "implements_clause")]
@@ -166,7 +166,7 @@ def _parameters(src: Source, params) -> list[tuple[str, str | None]]:
     """(name, type annotation) of each parameter; destructured ones give each bound name."""
     if params.type == "identifier":
         return [(src.text(params), None)]
-    found = []
+    found: list[tuple[str, str | None]] = []
     for p in params.named_children:
         pattern = p.child_by_field_name("pattern") if p.type in ("required_parameter", "optional_parameter") else p
         annotation = p.child_by_field_name("type")

@@ -111,7 +111,7 @@ def docstring(src: Source, body) -> str | None:
 
 def _parameters(src: Source, params) -> list[tuple[str, str | None]]:
     """(name, annotation as written) of each parameter."""
-    found = []
+    found: list[tuple[str, str | None]] = []
     for p in params.named_children:
         t = p.type
         if t == "identifier":

@@ -178,7 +178,7 @@ def _decorators(src: Source, node, language: str) -> list:
         return [c for c in modifiers.named_children if c.type.endswith("annotation")] if modifiers else []
     if language != "rust":
         return []
-    found = []
+    found: list = []
     prev = node.prev_named_sibling
     while prev is not None and prev.type == "attribute_item":
         found.insert(0, prev)
@@ -192,7 +192,7 @@ def _decorator_text(src: Source, node) -> str:
 
 
 def _bases(src: Source, node) -> tuple[str, ...]:
-    bases = []
+    bases: list[str] = []
     for field in ("superclass", "interfaces"):
         clause = node.child_by_field_name(field)
         if clause is not None:
@@ -209,7 +209,7 @@ def _bases(src: Source, node) -> tuple[str, ...]:
 
 def _parameters(src: Source, params, language: str) -> list[tuple[str, str | None]]:
     """(name, type as written) of each parameter."""
-    found = []
+    found: list[tuple[str, str | None]] = []
     for p in params.named_children:
         if p.type == "self_parameter":
             found.append(("self", None))
@@ -324,8 +324,8 @@ def _rust_uses(src: Source, node, prefix: str, ln: int):
         for child in node.named_children:
             yield from _rust_uses(src, child, prefix, ln)
     elif t == "use_wildcard":
-        inner = node.named_children[0] if node.named_children else None
-        yield "*", "::".join(x for x in (prefix, src.text(inner) if inner else "") if x), "*", ln, False
+        star = node.named_children[0] if node.named_children else None
+        yield "*", "::".join(x for x in (prefix, src.text(star) if star else "") if x), "*", ln, False
 
 
 def _bindings(src: Source, caps: dict, language: str, out: Extracted) -> None:

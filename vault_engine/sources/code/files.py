@@ -28,7 +28,7 @@ from vault_engine.sources.code.languages import detect_language
 
 if TYPE_CHECKING:  # a query needs the taps' rules, not the scanning side: imported there
     from vault_engine.model import SkippedFile
-    from vault_engine.sources.vault_files import FileStat
+    from vault_engine.sources.vault.files import FileStat
 
 CODE_KEYS = ("source", "paths", "half_life_days", "floor", "root", "exclude")
 
@@ -202,7 +202,7 @@ def _dir_reason(entry: os.DirEntry, path: str, rules, tap: CodeTap) -> str | Non
 
 def _visit_file(tap: CodeTap, rel: str, path: Path, rules, scan: CodeScan) -> None:
     from vault_engine.model import SkippedFile
-    from vault_engine.sources.vault_files import FileStat
+    from vault_engine.sources.vault.files import FileStat
 
     if not tap.owns(rel):
         return
@@ -244,7 +244,7 @@ def _read_gitignore(folder: Path, rel: str) -> tuple[IgnoreRule, ...]:
 def read_code(config: Config, key: str) -> tuple[str, str, FileStat, str, str, str]:
     """(text, content hash, stat, language, root-relative path, tap name) of one source file, or
     :class:`Unreadable` with the reason (too large, binary, not UTF-8, minified, generated)."""
-    from vault_engine.sources.vault_files import Unreadable, read_note
+    from vault_engine.sources.vault.files import Unreadable, read_note
 
     found = tap_of_key(code_taps(config), key)
     if found is None:

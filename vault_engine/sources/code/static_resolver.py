@@ -151,7 +151,8 @@ class StaticResolver:
         for base in cls.bases:
             found = self._java_class(path, base.split("<")[0].strip())
             if found is not None:
-                out += [c for c in self._java_mro(*found, seen) if c not in out]
+                base_path, base_cls = found
+                out += [c for c in self._java_mro(base_path, base_cls, seen) if c not in out]
         return out
 
     def _first_base(self, path, cls):
@@ -166,16 +167,16 @@ class StaticResolver:
             if sym.name == simple and sym.kind in CLASS_KINDS:
                 return path, sym
         for p in self._folder(path):
-            sym = self.index.children.get((p, None), {}).get(simple)
-            if sym is not None and sym.kind in CLASS_KINDS:
-                return p, sym
+            child = self.index.children.get((p, None), {}).get(simple)
+            if child is not None and child.kind in CLASS_KINDS:
+                return p, child
         for imp in self.index.imports.get((path, None), {}).get(simple, ()):
             want = f"{imp.module.replace('.', '/')}/{simple}.java"
             for p, parsed in self.index.files.items():
                 if parsed.language == "java" and (p == want or p.endswith("/" + want)):
-                    sym = self.index.children.get((p, None), {}).get(simple)
-                    if sym is not None:
-                        return p, sym
+                    imported = self.index.children.get((p, None), {}).get(simple)
+                    if imported is not None:
+                        return p, imported
         return None
 
     def _folder(self, path):

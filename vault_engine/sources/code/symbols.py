@@ -8,20 +8,23 @@ folds repeated definitions (overloads, property accessors) into one symbol.
 
 from __future__ import annotations
 
+from types import ModuleType
+
 from vault_engine.sources.code import languages
 from vault_engine.sources.code.model import Binding, Call, Import, ParsedSource
 from vault_engine.sources.code.syntax import Source, assign_qualnames, enclosing, fold
 
 
-def _extractor(family: str):
+def _extractor(family: str) -> ModuleType:
     # Imported on demand: a repository of one language never loads the others' extractors.
     if family == "python":
-        from vault_engine.sources.code import extract_python as module
-    elif family == "ecma":
-        from vault_engine.sources.code import extract_ecma as module
-    else:
-        from vault_engine.sources.code import extract_static as module
-    return module
+        from vault_engine.sources.code import extract_python
+        return extract_python
+    if family == "ecma":
+        from vault_engine.sources.code import extract_ecma
+        return extract_ecma
+    from vault_engine.sources.code import extract_static
+    return extract_static
 
 
 def parse_source(path: str, text: str, language: str) -> ParsedSource:
@@ -52,7 +55,8 @@ def parse_source(path: str, text: str, language: str) -> ParsedSource:
         elif what == "bind":
             bindings.append(Binding(owner, *fields))
         else:
-            imports.append(Import(*fields[:4], scope=owner, aliased=fields[4]))
+            local, module_name, name, line, aliased = fields
+            imports.append(Import(local, module_name, name, line, scope=owner, aliased=aliased))
     # An overload stub's parameters are not bindings of the implementation's scope.
     implemented = {d.qualname for d in found.defs if not d.stub}
     bindings.extend(Binding(d.qualname, name, ln, "param", ann) for d, name, ln, ann in found.params

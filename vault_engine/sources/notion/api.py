@@ -23,14 +23,14 @@ from typing import Any
 
 from vault_engine.config import TAP_KEYS, Config, TapConfig, check_keys
 from vault_engine.errors import ConfigError, NotionError
-from vault_engine.sources.notion_archive import Limits
-from vault_engine.sources.notion_markdown import (
+from vault_engine.sources.notion.archive import Limits
+from vault_engine.sources.notion.markdown import (
     KnownPages,
     database_markdown,
     object_title,
     page_markdown,
 )
-from vault_engine.sources.notion_pages import (
+from vault_engine.sources.notion.pages import (
     SYNC_SOURCE,
     NotionPage,
     PageWriter,
@@ -41,7 +41,7 @@ from vault_engine.sources.notion_pages import (
     scan_existing,
     tap_folders,
 )
-from vault_engine.sources.notion_report import NotionReport, Problem
+from vault_engine.sources.notion.report import NotionReport, Problem
 
 log = logging.getLogger(__name__)
 

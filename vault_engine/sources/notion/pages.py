@@ -32,7 +32,7 @@ from vault_engine.dates import utc_time
 from vault_engine.errors import NotionError
 from vault_engine.parsing.frontmatter import parse_time, split_frontmatter
 from vault_engine.paths import IGNORED_DIRS
-from vault_engine.sources.notion_report import Problem
+from vault_engine.sources.notion.report import Problem
 
 _HEX_ID = re.compile(r"^[0-9a-f]{32}$")
 _UNSAFE_NAME = re.compile(r'[\\/:*?"<>|#^\[\]\x00-\x1f\x7f]')
@@ -327,7 +327,7 @@ class PageWriter:
         result.renamed.append((old.rel_path, rel))
 
     def _write_attachments(self, rel: str, attachments: tuple[Attachment, ...], result: WriteResult) -> int:
-        from vault_engine.sources.notion_archive import CorruptEntry
+        from vault_engine.sources.notion.archive import CorruptEntry
 
         written = 0
         folder = rel[:-3]

@@ -1,4 +1,4 @@
-"""Notion notes on disk (vault_engine/sources/notion_pages.py): names, frontmatter, writes."""
+"""Notion notes on disk (vault_engine/sources/notion/pages.py): names, frontmatter, writes."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from tests.conftest import FROZEN_NOW
 from vault_engine.errors import NotionError
 from vault_engine.parsing.frontmatter import split_frontmatter
-from vault_engine.sources.notion_pages import (
+from vault_engine.sources.notion.pages import (
     Attachment,
     NotionPage,
     PageWriter,

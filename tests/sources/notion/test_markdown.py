@@ -1,11 +1,11 @@
-"""Notion blocks, rich text and properties as Markdown (vault_engine/sources/notion_markdown.py)."""
+"""Notion blocks, rich text and properties as Markdown (vault_engine/sources/notion/markdown.py)."""
 
 from __future__ import annotations
 
 import pytest
 
-from tests.sources.fake_notion import block, dashed, mention, page, text
-from vault_engine.sources.notion_markdown import (
+from tests.sources.notion.fake_notion import block, dashed, mention, page, text
+from vault_engine.sources.notion.markdown import (
     KnownPages,
     blocks_to_markdown,
     database_markdown,

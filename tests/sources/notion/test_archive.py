@@ -1,4 +1,4 @@
-"""Reading exports (vault_engine/sources/notion_archive.py): folders, zips, nested zips."""
+"""Reading exports (vault_engine/sources/notion/archive.py): folders, zips, nested zips."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import zipfile
 
 import pytest
 
-from vault_engine.sources.notion_archive import CorruptEntry, open_export, safe_entry_name
+from vault_engine.sources.notion.archive import CorruptEntry, open_export, safe_entry_name
 
 
 def make_zip(entries: dict[str, bytes], compression=zipfile.ZIP_DEFLATED) -> bytes:

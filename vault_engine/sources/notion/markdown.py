@@ -14,7 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from vault_engine.sources.notion_pages import normalize_id, note_stem_for, wikilink
+from vault_engine.sources.notion.pages import normalize_id, note_stem_for, wikilink
 
 LIST_TYPES = frozenset({"bulleted_list_item", "numbered_list_item", "to_do", "toggle"})
 SILENT_TYPES = frozenset({"table_of_contents", "breadcrumb"})  # nothing to show in Markdown

@@ -1,10 +1,10 @@
-"""Links inside an export (vault_engine/sources/notion_links.py): resolved by id or path,
+"""Links inside an export (vault_engine/sources/notion/links.py): resolved by id or path,
 rewritten outside code, never pointed at another note."""
 
 from __future__ import annotations
 
-from vault_engine.sources.notion_archive import ExportFile
-from vault_engine.sources.notion_links import (
+from vault_engine.sources.notion.archive import ExportFile
+from vault_engine.sources.notion.links import (
     LinkTargets,
     owner_of,
     parent_id_of,

@@ -23,7 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from vault_engine.errors import ConfigError, NotionError
-from vault_engine.sources.notion_report import Problem
+from vault_engine.sources.notion.report import Problem
 
 MAX_ZIP_DEPTH = 3  # Notion nests one level; anything deeper is not an export we know
 CHUNK = 1 << 20

@@ -1,4 +1,4 @@
-"""Importing a Notion export (vault_engine/sources/notion_export.py) through the Vault facade,
+"""Importing a Notion export (vault_engine/sources/notion/export.py) through the Vault facade,
 against the synthetic export in tests/fixtures/notion/ and copies of it broken on purpose."""
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ import pytest
 from tests.conftest import FROZEN_NOW, needs_corpus
 from vault_engine.errors import NotionError
 from vault_engine.parsing.frontmatter import split_frontmatter
-from vault_engine.sources.notion_export import parse_notion_date, split_export_name
-from vault_engine.sources.notion_pages import body_digest
+from vault_engine.sources.notion.export import parse_notion_date, split_export_name
+from vault_engine.sources.notion.pages import body_digest
 from vault_engine.vault import Vault
 
-FIXTURE = Path(__file__).resolve().parent.parent / "fixtures" / "notion" / "export" / "Team Space"
+FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "notion" / "export" / "Team Space"
 ROOT, AUTH, ROADMAP = ("1f0c2d3e4a5b46c7d8e9f00112233445", "2a1b3c4d5e6f47a8b9c0d1e2f3a4b5c6",
                        "3b2c4d5e6f7a48b9c0d1e2f3a4b5c6d7")
 TOKEN, AUDIT = "4c3d5e6f7a8b49c0d1e2f3a4b5c6d7e8", "5d4e6f7a8b9c40d1e2f3a4b5c6d7e8f9"

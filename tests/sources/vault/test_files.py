@@ -1,5 +1,5 @@
 """Bad input: every problem file gets one clear reason, the rest is indexed, nothing is
-modified (vault_engine/sources/vault_files.py through the indexer)."""
+modified (vault_engine/sources/vault/files.py through the indexer)."""
 
 import hashlib
 import os
@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from vault_engine.indexing.indexer import Indexer
-from vault_engine.sources.vault_files import scan_vault
+from vault_engine.sources.vault.files import scan_vault
 from vault_engine.vault import Vault
 
 GOOD = {"good.md": "# Good\nfine text\n", "also/good2.md": "plain words\n"}

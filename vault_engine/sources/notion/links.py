@@ -20,9 +20,9 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from urllib.parse import quote, unquote
 
-from vault_engine.sources.notion_archive import ExportFile
-from vault_engine.sources.notion_pages import note_stem_for, safe_title, wikilink
-from vault_engine.sources.notion_report import UnresolvedLink
+from vault_engine.sources.notion.archive import ExportFile
+from vault_engine.sources.notion.pages import note_stem_for, safe_title, wikilink
+from vault_engine.sources.notion.report import UnresolvedLink
 
 _EXPORT_NAME = re.compile(r"^(?P<title>.*?) ?(?P<id>[0-9a-fA-F]{32})(?P<all>_all)?"
                           r"(?P<ext>\.md|\.csv)?$", re.IGNORECASE)

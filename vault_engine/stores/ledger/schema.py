@@ -1,14 +1,10 @@
-"""The ledger's tables and the rows read back from them.
+"""The ledger's tables, in one piece (each entity's module reads and writes its own).
 
-Kept apart from ledger.py so the schema reads in one piece. The ledger is derived state: a
-version without a migration step is dropped and rebuilt from the notes.
+The ledger is derived state: a version without a migration step is dropped and rebuilt from
+the notes.
 """
 
 from __future__ import annotations
-
-import json
-from dataclasses import dataclass
-from typing import Any, NamedTuple
 
 SCHEMA_VERSION = 9  # 2: dead_ends, 3: embedded, 4: dead_ends.terms, 5: apostrophes, 6: 2 Whoosh fields,
 # 7: one Whoosh field, empty headings folded into their subsection, 8: decision records, accepted,
@@ -143,111 +139,3 @@ WITH RECURSIVE split(id, lead, word, rest) AS (
 SELECT DISTINCT id, word, lead FROM split WHERE word <> '';
 """,
 }
-
-
-@dataclass(frozen=True, slots=True)
-class KnownFile:
-    """What the ledger remembers of a file, for the change planner."""
-
-    path: str
-    size: int
-    mtime_ns: int
-    hash: str | None  # None for a skipped file
-
-
-@dataclass(frozen=True, slots=True)
-class NoteRow:
-    id: int
-    path: str
-    title: str
-    kind: str
-    project: str | None
-    tap: str
-    doc_time: float | None
-    mtime_ns: int
-    notion_id: str | None
-    meta: dict[str, Any]
-    yaml_error: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class SectionRow:
-    id: int
-    note_id: int
-    ord: int
-    heading: str | None
-    heading_path: tuple[str, ...]
-    level: int
-    line_start: int
-    line_end: int
-    text: str
-    hash: str
-
-
-@dataclass(frozen=True, slots=True)
-class DeadEndRow:
-    """A recorded dead end with what ``deadend check`` needs of its note."""
-
-    text: str
-    reason: str | None
-    source: str
-    line: int
-    heading: str | None
-    slug: str
-    agent: str | None
-    at: float | None
-    detail: str | None
-    terms: tuple[str, ...]
-    lead_terms: tuple[str, ...]
-    note_id: int
-    path: str
-    project: str | None
-    mtime_ns: int
-    notion_id: str | None
-
-
-class DeadEndWords(NamedTuple):
-    """What a check compares of a recorded dead end, read in bulk without the rest of it: a
-    check reads every ruling of the vault and raises a handful (those it reads in full)."""
-
-    id: int
-    project: str | None
-    text: str
-    detail: str | None
-    terms: str  # space-separated, as stored
-    lead_terms: str
-
-
-class IndexedSection(NamedTuple):
-    """A section with the note fields the search indexes need (a tuple: read in bulk)."""
-
-    id: int
-    note_id: int
-    heading_path: str  # JSON, as stored
-    text: str
-    heading: str | None
-    title: str
-    path: str
-    kind: str
-    project: str | None
-    tap: str
-
-
-DEAD_END_COLUMNS = ("d.text, d.reason, d.source, d.line, d.heading, d.slug, d.agent, d.at, d.detail, d.terms,"
-                    " d.lead_terms, n.id, n.path, n.project, n.mtime_ns, n.notion_id")
-
-
-def dead_end_row(r: tuple) -> DeadEndRow:
-    return DeadEndRow(*r[:9], tuple(r[9].split()), tuple(r[10].split()), *r[11:])
-
-
-NOTE_COLUMNS = "id, path, title, kind, project, tap, doc_time, mtime_ns, notion_id, meta, yaml_error"
-SECTION_COLUMNS = "id, note_id, ord, heading, heading_path, level, line_start, line_end, text, hash"
-
-
-def note_row(r: tuple) -> NoteRow:
-    return NoteRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], json.loads(r[9]), r[10])
-
-
-def section_row(r: tuple) -> SectionRow:
-    return SectionRow(r[0], r[1], r[2], r[3], tuple(json.loads(r[4])), r[5], r[6], r[7], r[8], r[9])

@@ -1,5 +1,5 @@
-"""Notion API sync (vault_engine/sources/notion_api.py): the real notion-client against a fake
-Notion server on 127.0.0.1 (tests/sources/fake_notion.py)."""
+"""Notion API sync (vault_engine/sources/notion/api.py): the real notion-client against a fake
+Notion server on 127.0.0.1 (tests/sources/notion/fake_notion.py)."""
 
 from __future__ import annotations
 
@@ -8,12 +8,12 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import FROZEN_NOW
-from tests.sources.fake_notion import FakeNotion, block, dashed, error, mention, page, text
+from tests.sources.notion.fake_notion import FakeNotion, block, dashed, error, mention, page, text
 from vault_engine.config import parse_config
 from vault_engine.errors import ConfigError, NotionError
 from vault_engine.parsing.frontmatter import split_frontmatter
-from vault_engine.sources.notion_api import SyncSettings, retry_after_seconds, sync_tap
-from vault_engine.sources.notion_pages import body_digest
+from vault_engine.sources.notion.api import SyncSettings, retry_after_seconds, sync_tap
+from vault_engine.sources.notion.pages import body_digest
 from vault_engine.vault import Vault
 
 HANDBOOK, SESSIONS, RUNBOOK = ("a1" * 16, "b2" * 16, "c3" * 16)

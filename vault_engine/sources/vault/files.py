@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import os
 import stat as stat_module
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from vault_engine.config import CONFIG_NAME, Config
 from vault_engine.model import SkippedFile
 from vault_engine.paths import IGNORED_DIRS
+from vault_engine.stores.ledger.notes import KnownFile
 
 
 @dataclass(frozen=True, slots=True)
@@ -32,6 +33,29 @@ class Scan:
     notes: dict[str, FileStat] = field(default_factory=dict)
     attachments: list[str] = field(default_factory=list)
     problems: list[SkippedFile] = field(default_factory=list)
+
+
+@dataclass(frozen=True, slots=True)
+class Suspects:
+    """Files whose stat differs from the ledger (or that are new), and vanished ones."""
+
+    changed: tuple[str, ...] = ()
+    missing: tuple[str, ...] = ()
+    unchanged: int = 0
+
+
+def find_suspects(disk: Mapping[str, FileStat], known: Mapping[str, KnownFile]) -> Suspects:
+    """Paths to read (new or stat changed) and paths gone from disk."""
+    changed = []
+    unchanged = 0
+    for path, stat in disk.items():
+        was = known.get(path)
+        if was is None or was.size != stat.size or was.mtime_ns != stat.mtime_ns:
+            changed.append(path)
+        else:
+            unchanged += 1
+    missing = [path for path in known if path not in disk]
+    return Suspects(tuple(sorted(changed)), tuple(sorted(missing)), unchanged)
 
 
 class Unreadable(Exception):

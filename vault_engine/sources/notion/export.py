@@ -25,8 +25,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from vault_engine.config import Config
-from vault_engine.sources.notion_archive import CorruptEntry, ExportFile, ExportTree, Limits, open_export
-from vault_engine.sources.notion_links import (
+from vault_engine.sources.notion.archive import CorruptEntry, ExportFile, ExportTree, Limits, open_export
+from vault_engine.sources.notion.links import (
     LinkStats,
     LinkTargets,
     owner_of,
@@ -35,7 +35,7 @@ from vault_engine.sources.notion_links import (
     rewrite_relations,
     split_export_name,
 )
-from vault_engine.sources.notion_pages import (
+from vault_engine.sources.notion.pages import (
     SYNC_SOURCE,
     Attachment,
     NotionPage,
@@ -46,7 +46,7 @@ from vault_engine.sources.notion_pages import (
     tap_folders,
     wikilink,
 )
-from vault_engine.sources.notion_report import NotionReport, Problem
+from vault_engine.sources.notion.report import NotionReport, Problem
 
 _PROPERTY = re.compile(r"^(?P<key>[^\s:#>|`*\[!-][^:\n]{0,79}): (?P<value>.*)$")
 _TIME_FIELDS = {
@@ -161,6 +161,7 @@ def convert_page(entry: ExportEntry, targets: LinkTargets) -> tuple[str, dict[st
     times: dict[str, str] = {}
     for i in range(start, end):
         match = _PROPERTY.match(lines[i])
+        assert match is not None  # property_block's lines all match
         key, value = match["key"], match["value"]
         field_name = _TIME_FIELDS.get(key.strip().casefold())
         if field_name and (when := parse_notion_date(value)):

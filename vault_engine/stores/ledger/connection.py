@@ -1,0 +1,93 @@
+"""The ledger's one connection: opening (and refusing a damaged file), the schema's version,
+and the transaction every entity's writes share."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+
+from vault_engine.errors import IndexDamaged
+from vault_engine.stores.ledger.schema import MIGRATIONS, SCHEMA, SCHEMA_VERSION
+
+
+class LedgerConnection:
+    """One SQLite connection over ``ledger.sqlite``. Not shared across threads. Each
+    entity's queries (notes.py, sections.py, ...) are a subclass of this one."""
+
+    def __init__(self, path: Path, readonly: bool = False):
+        self.path = path
+        self._coverage: tuple[tuple[int, int], float] | None = None  # see Ledger.semantic_coverage
+        try:
+            if readonly:
+                self.db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)
+            else:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                self.db = sqlite3.connect(path, timeout=30)
+                self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute("PRAGMA foreign_keys=ON")
+            self.db.execute("PRAGMA synchronous=NORMAL")
+            problem = self.damage()
+            if problem:
+                raise sqlite3.DatabaseError(problem)
+            if not readonly:
+                self._migrate()
+        except sqlite3.DatabaseError as exc:
+            raise damaged(path, exc) from exc
+
+    def damage(self) -> str | None:
+        """A cheap look for damage, before anything trusts the file: a main file shorter than
+        its own header says it is (a truncated copy). Costs two pragmas and a stat; damage
+        elsewhere surfaces as an error when the page is read, and is reported the same way."""
+        page_size = self.db.execute("PRAGMA page_size").fetchone()[0]
+        pages = self.db.execute("PRAGMA page_count").fetchone()[0]
+        wal = self.path.with_name(self.path.name + "-wal")
+        if not (wal.exists() and wal.stat().st_size) and self.path.stat().st_size < pages * page_size:
+            return f"the file is {self.path.stat().st_size} bytes, its header says {pages * page_size}"
+        return None
+
+    def close(self) -> None:
+        self.db.close()
+
+    # -- schema ---------------------------------------------------------------------------
+
+    def _migrate(self) -> None:
+        version = self.db.execute("PRAGMA user_version").fetchone()[0]
+        if version == SCHEMA_VERSION:
+            return
+        if 0 < version < SCHEMA_VERSION and all(v in MIGRATIONS for v in range(version + 1, SCHEMA_VERSION + 1)):
+            for step in range(version + 1, SCHEMA_VERSION + 1):
+                self.db.executescript(MIGRATIONS[step])
+        elif version:
+            self._drop_all()  # too old or from a newer release: derived state, rebuilt from the notes
+        self.db.executescript(SCHEMA)
+        self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        self.db.commit()
+
+    def _drop_all(self) -> None:
+        tables = [r[0] for r in self.db.execute("SELECT name FROM sqlite_master WHERE type='table'")]
+        for table in tables:
+            self.db.execute(f"DROP TABLE IF EXISTS {table}")
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """Everything inside commits together or not at all. Nested, the inner one is part
+        of the outer (an index run holds one across the ledger and the Whoosh commit)."""
+        if self.db.in_transaction:
+            yield self.db
+            return
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+            yield self.db
+        except BaseException:
+            self.db.rollback()
+            raise
+        else:
+            self.db.commit()
+
+
+def damaged(path: Path, exc: Exception) -> IndexDamaged:
+    """The error every damaged ledger becomes: what, where, and the one command that repairs it."""
+    return IndexDamaged(f"the index ledger {path} is damaged ({exc}): run `vault-engine index`, which "
+                        "rebuilds it from the notes (nothing of yours is lost)")

@@ -1,0 +1,157 @@
+"""Dead ends (approaches ruled out: a checkpoint's Failed items, working-note markers, the
+options a decision record rejected) and what notes record as chosen instead (``accepted``)."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, NamedTuple
+
+from vault_engine.stores.ledger.connection import LedgerConnection
+from vault_engine.stores.sql import rows_in
+
+if TYPE_CHECKING:
+    from vault_engine.model import ParsedNote
+
+DEAD_END_COLUMNS = ("d.text, d.reason, d.source, d.line, d.heading, d.slug, d.agent, d.at, d.detail, d.terms,"
+                    " d.lead_terms, n.id, n.path, n.project, n.mtime_ns, n.notion_id")
+
+
+@dataclass(frozen=True, slots=True)
+class DeadEndRow:
+    """A recorded dead end with what ``deadend check`` needs of its note."""
+
+    text: str
+    reason: str | None
+    source: str
+    line: int
+    heading: str | None
+    slug: str
+    agent: str | None
+    at: float | None
+    detail: str | None
+    terms: tuple[str, ...]
+    lead_terms: tuple[str, ...]
+    note_id: int
+    path: str
+    project: str | None
+    mtime_ns: int
+    notion_id: str | None
+
+
+class DeadEndWords(NamedTuple):
+    """What a check compares of a recorded dead end, read in bulk without the rest of it: a
+    check reads every ruling of the vault and raises a handful (those it reads in full)."""
+
+    id: int
+    project: str | None
+    text: str
+    detail: str | None
+    terms: str  # space-separated, as stored
+    lead_terms: str
+
+
+def dead_end_row(r: tuple) -> DeadEndRow:
+    """A row of ``DEAD_END_COLUMNS``; the two term lists are stored space-separated."""
+    text, reason, source, line, heading, slug, agent, at, detail, terms, lead_terms = r[:11]
+    note_id, path, project, mtime_ns, notion_id = r[11:]
+    return DeadEndRow(text, reason, source, line, heading, slug, agent, at, detail, tuple(terms.split()),
+                      tuple(lead_terms.split()), note_id, path, project, mtime_ns, notion_id)
+
+
+def _terms(text: str) -> str:
+    """What ``deadend check`` compares of a text, stored once: analyzed content words."""
+    from vault_engine.parsing.checkpoints import match_text
+    from vault_engine.stores.lexical import analyze
+
+    return " ".join(analyze(match_text(text)))
+
+
+def insert_dead_ends(db: sqlite3.Connection, note_id: int, note: ParsedNote) -> None:
+    """The dead ends of a note being written (NoteQueries.upsert_note), their terms analyzed
+    once, and each of their words in the word index."""
+    from vault_engine.parsing.checkpoints import lead_sentence
+
+    for i, d in enumerate(note.dead_ends):
+        terms, lead_terms = _terms(d.text), _terms(lead_sentence(d.detail, d.text) or "")
+        dead_end_id = db.execute(
+            "INSERT INTO dead_ends(note_id, ord, text, reason, source, line, heading, slug, agent, at,"
+            " detail, terms, lead_terms) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            (note_id, i, d.text, d.reason, d.source, d.line, d.heading, d.slug, d.agent, d.when, d.detail,
+             terms, lead_terms)).lastrowid
+        db.executemany("INSERT INTO ruling_words(dead_end_id, term, lead) VALUES (?,?,?)",
+                       [(dead_end_id, t, 0) for t in dict.fromkeys(terms.split())]
+                       + [(dead_end_id, t, 1) for t in dict.fromkeys(lead_terms.split())])
+
+
+def insert_accepted(db: sqlite3.Connection, note_id: int, note: ParsedNote) -> None:
+    """What a note being written records as chosen (NoteQueries.upsert_note)."""
+    db.executemany(
+        "INSERT INTO accepted(note_id, ord, text, line, heading) VALUES (?,?,?,?,?)",
+        [(note_id, i, a.text, a.line, a.heading) for i, a in enumerate(note.accepted)],
+    )
+
+
+class DeadEndQueries(LedgerConnection):
+    def dead_end_rows(self, project: str | None = None, note_id: int | None = None) -> list[DeadEndRow]:
+        """Recorded dead ends joined with their notes, in vault order."""
+        sql = f"SELECT {DEAD_END_COLUMNS} FROM dead_ends d JOIN notes n ON n.id=d.note_id"
+        if note_id is not None:
+            rows = self.db.execute(f"{sql} WHERE n.id=? ORDER BY d.ord", (note_id,))
+        elif project is not None:
+            rows = self.db.execute(f"{sql} WHERE n.project=? ORDER BY n.path, d.ord", (project,))
+        else:
+            rows = self.db.execute(f"{sql} ORDER BY n.path, d.ord")
+        return [dead_end_row(r) for r in rows]
+
+    def dead_ends_by_id(self, ids: Iterable[int]) -> dict[int, DeadEndRow]:
+        """These recorded dead ends (an id no longer recorded is absent)."""
+        sql = f"SELECT d.id, {DEAD_END_COLUMNS} FROM dead_ends d JOIN notes n ON n.id=d.note_id " \
+              "WHERE d.id IN ({marks})"
+        return {r[0]: dead_end_row(r[1:]) for r in rows_in(self.db, sql, ids)}
+
+    # The word index of dead ends: a check reads the rulings that share a word with the
+    # proposal, and how rare each word is, instead of every ruling of the vault.
+
+    def dead_end_words(self, ids: Iterable[int] | None = None) -> list[DeadEndWords]:
+        """Recorded dead ends as a check compares them (all, or those ``ids``), in no order."""
+        sql = ("SELECT d.id, n.project, d.text, d.detail, d.terms, d.lead_terms FROM dead_ends d "
+               "JOIN notes n ON n.id=d.note_id")
+        rows = self.db.execute(sql) if ids is None else rows_in(self.db, sql + " WHERE d.id IN ({marks})", ids)
+        return list(map(DeadEndWords._make, rows))
+
+    def dead_ends_sharing(self, terms: Iterable[str], besides: str | None = None) -> list[int]:
+        """The dead ends (not of project ``besides``) that use any of these words."""
+        scope, params = _besides("dead_end_id", besides)
+        sql = f"SELECT DISTINCT dead_end_id FROM ruling_words WHERE 1{scope} AND term IN ({{marks}})"
+        return sorted(r[0] for r in rows_in(self.db, sql, sorted(set(terms)), params))
+
+    def dead_end_word_counts(self, terms: Iterable[str], besides: str | None = None) -> tuple[int, dict[str, int]]:
+        """How many dead ends there are (not of project ``besides``), and how many of them use
+        each of these words in their text."""
+        scope, params = _besides("dead_end_id", besides)
+        sql = f"SELECT term, COUNT(*) FROM ruling_words WHERE lead=0{scope} AND term IN ({{marks}}) GROUP BY term"
+        counts = dict(rows_in(self.db, sql, sorted(set(terms)), params))
+        scope, params = _besides("id", besides)
+        return self.db.execute(f"SELECT COUNT(*) FROM dead_ends WHERE 1{scope}", params).fetchone()[0], counts
+
+    def accepted_texts(self) -> list[str]:
+        """Every statement of what a note records as chosen, each once."""
+        return [r[0] for r in self.db.execute("SELECT DISTINCT text FROM accepted ORDER BY text")]
+
+    def first_accepted_of(self, note_ids: Iterable[int]) -> dict[int, tuple[str, str | None]]:
+        """The first statement of what each of these notes records as chosen, with the heading
+        it was written under (None: a record's ``Chosen option`` line)."""
+        rows = rows_in(self.db, "SELECT note_id, text, heading FROM accepted WHERE note_id IN ({marks}) AND ord = "
+                       "(SELECT MIN(ord) FROM accepted a WHERE a.note_id = accepted.note_id)", sorted(set(note_ids)))
+        return {note_id: (text, heading) for note_id, text, heading in rows}
+
+
+def _besides(column: str, project: str | None) -> tuple[str, tuple]:
+    """The SQL condition (and its parameter) leaving out the dead ends of one project, when
+    one is given: ``column`` holds a dead end's id."""
+    if project is None:
+        return "", ()
+    return (f" AND {column} NOT IN (SELECT d.id FROM dead_ends d JOIN notes n ON n.id=d.note_id"
+            " WHERE n.project = ?)", (project,))

@@ -1,0 +1,183 @@
+"""Notes: one row per indexed document (a Markdown note or a source file), with its tags,
+the files the last index skipped, and what the change planner compares with the disk.
+
+Writing a note writes its children too (sections, links, tags, dead ends, what it records
+as chosen), each through the insert of its own entity's module, in the caller's transaction.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from vault_engine.stores.ledger.connection import LedgerConnection
+from vault_engine.stores.ledger.dead_ends import insert_accepted, insert_dead_ends
+from vault_engine.stores.ledger.links import insert_links
+from vault_engine.stores.ledger.sections import insert_sections
+from vault_engine.stores.sql import rows_in
+
+if TYPE_CHECKING:  # what a reader needs is the schema; the parsers serve writers
+    from vault_engine.model import ParsedNote
+
+NOTE_COLUMNS = "id, path, title, kind, project, tap, doc_time, mtime_ns, notion_id, meta, yaml_error"
+
+
+@dataclass(frozen=True, slots=True)
+class KnownFile:
+    """What the ledger remembers of a file, for the change planner."""
+
+    path: str
+    size: int
+    mtime_ns: int
+    hash: str | None  # None for a skipped file
+
+
+@dataclass(frozen=True, slots=True)
+class NoteRow:
+    id: int
+    path: str
+    title: str
+    kind: str
+    project: str | None
+    tap: str
+    doc_time: float | None
+    mtime_ns: int
+    notion_id: str | None
+    meta: dict[str, Any]
+    yaml_error: str | None
+
+
+def note_row(r: tuple) -> NoteRow:
+    """A row of ``NOTE_COLUMNS``; the frontmatter is stored as JSON."""
+    return NoteRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], json.loads(r[9]), r[10])
+
+
+class NoteQueries(LedgerConnection):
+    # -- files for the planner ------------------------------------------------------------
+
+    def known_files(self) -> dict[str, KnownFile]:
+        known = {
+            path: KnownFile(path, size, mtime, digest)
+            for path, size, mtime, digest in self.db.execute("SELECT path, size, mtime_ns, hash FROM notes")
+        }
+        for path, size, mtime in self.db.execute("SELECT path, size, mtime_ns FROM skipped"):
+            known.setdefault(path, KnownFile(path, size, mtime, None))
+        return known
+
+    # -- writes (call inside transaction()) ----------------------------------------------
+
+    def upsert_note(self, note: ParsedNote, *, tap: str, size: int, mtime_ns: int, digest: str,
+                    note_id: int | None = None, now: float | None = None) -> int:
+        """Insert or replace a note and its sections, links and tags; returns the note id.
+
+        Passing ``note_id`` keeps the identity of a moved note (its path changes, its id and
+        therefore its reinforcements and vectors do not).
+        """
+        from vault_engine.paths import note_stem
+
+        notion_id = note.meta.get("notion_id")
+        values = (
+            note.path, note_stem(note.path).casefold(), note.title, note.kind, note.project, tap,
+            size, mtime_ns, digest, note.doc_time, json.dumps(note.meta, ensure_ascii=False),
+            note.yaml_error, str(notion_id).lower() if notion_id else None, now or time.time(),
+        )
+        if note_id is None:
+            row = self.db.execute("SELECT id FROM notes WHERE path=?", (note.path,)).fetchone()
+            note_id = row[0] if row else None
+        if note_id is None:
+            cur = self.db.execute(
+                "INSERT INTO notes(path, name_key, title, kind, project, tap, size, mtime_ns, hash,"
+                " doc_time, meta, yaml_error, notion_id, indexed_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                values,
+            )
+            assert cur.lastrowid is not None  # set by every INSERT
+            note_id = cur.lastrowid
+        else:
+            self.db.execute(
+                "UPDATE notes SET path=?, name_key=?, title=?, kind=?, project=?, tap=?, size=?,"
+                " mtime_ns=?, hash=?, doc_time=?, meta=?, yaml_error=?, notion_id=?, indexed_at=?"
+                " WHERE id=?",
+                (*values, note_id),
+            )
+            for table in ("sections", "links", "tags", "dead_ends", "accepted"):
+                self.db.execute(f"DELETE FROM {table} WHERE note_id=?", (note_id,))
+        self.db.execute("DELETE FROM skipped WHERE path=?", (note.path,))
+        insert_sections(self.db, note_id, note)
+        insert_links(self.db, note_id, note)
+        self.db.executemany("INSERT INTO tags(note_id, tag) VALUES (?, ?)", [(note_id, t) for t in note.tags])
+        insert_dead_ends(self.db, note_id, note)
+        insert_accepted(self.db, note_id, note)
+        return note_id
+
+    def touch_note(self, path: str, size: int, mtime_ns: int) -> None:
+        """Same content, new stat (a ``touch`` or a git checkout): remember the new stat only."""
+        self.db.execute("UPDATE notes SET size=?, mtime_ns=? WHERE path=?", (size, mtime_ns, path))
+        self.db.execute("UPDATE skipped SET size=?, mtime_ns=? WHERE path=?", (size, mtime_ns, path))
+
+    def delete_note(self, path: str) -> None:
+        self.db.execute("DELETE FROM notes WHERE path=?", (path,))
+        self.db.execute("DELETE FROM skipped WHERE path=?", (path,))
+
+    def record_skipped(self, path: str, reason: str, size: int, mtime_ns: int) -> None:
+        self.db.execute("DELETE FROM notes WHERE path=?", (path,))
+        self.db.execute(
+            "INSERT OR REPLACE INTO skipped(path, reason, size, mtime_ns) VALUES (?,?,?,?)",
+            (path, reason, size, mtime_ns),
+        )
+
+    # -- reads ----------------------------------------------------------------------------
+
+    def note_id(self, path: str) -> int | None:
+        row = self.db.execute("SELECT id FROM notes WHERE path=?", (path,)).fetchone()
+        return row[0] if row else None
+
+    def note_by_path(self, path: str, *, casefold: bool = False) -> NoteRow | None:
+        where = "path=? COLLATE NOCASE" if casefold else "path=?"
+        row = self.db.execute(f"SELECT {NOTE_COLUMNS} FROM notes WHERE {where}", (path,)).fetchone()
+        return note_row(row) if row else None
+
+    def note_by_notion_id(self, notion_id: str) -> NoteRow | None:
+        row = self.db.execute(
+            f"SELECT {NOTE_COLUMNS} FROM notes WHERE notion_id=?", (notion_id.lower(),)).fetchone()
+        return note_row(row) if row else None
+
+    def notes(self, *, project: str | None = None, kinds: Iterable[str] | None = None) -> list[NoteRow]:
+        """Every note, or those of ``project`` and of one of ``kinds`` when given (in no
+        promised order: callers that show them sort them)."""
+        clauses, params = [], []
+        if project is not None:
+            clauses.append("project=?")
+            params.append(project)
+        if kinds is not None:
+            kinds = list(kinds)
+            clauses.append(f"kind IN ({','.join('?' * len(kinds))})")
+            params += kinds
+        where = f" WHERE {' AND '.join(clauses)}" if clauses else ""
+        return [note_row(r) for r in self.db.execute(f"SELECT {NOTE_COLUMNS} FROM notes{where}", params)]
+
+    def notes_by_ids(self, ids: Iterable[int]) -> dict[int, NoteRow]:
+        rows = rows_in(self.db, f"SELECT {NOTE_COLUMNS} FROM notes WHERE id IN ({{marks}})", set(ids))
+        return {row[0]: note_row(row) for row in rows}
+
+    def note_paths(self) -> list[str]:
+        return [r[0] for r in self.db.execute("SELECT path FROM notes")]
+
+    def projects(self) -> list[str]:
+        return [r[0] for r in self.db.execute(
+            "SELECT DISTINCT project FROM notes WHERE project IS NOT NULL ORDER BY project")]
+
+    def skipped(self) -> list[tuple[str, str]]:
+        return self.db.execute("SELECT path, reason FROM skipped ORDER BY path").fetchall()
+
+    def yaml_errors(self) -> list[tuple[str, str]]:
+        return self.db.execute(
+            "SELECT path, yaml_error FROM notes WHERE yaml_error IS NOT NULL ORDER BY path").fetchall()
+
+    def tags_of(self, note_ids: Iterable[int]) -> dict[int, list[str]]:
+        found: dict[int, list[str]] = {}
+        for note_id, tag in rows_in(self.db, "SELECT note_id, tag FROM tags WHERE note_id IN ({marks})", set(note_ids)):
+            found.setdefault(note_id, []).append(tag)
+        return found

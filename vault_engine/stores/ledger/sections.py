@@ -1,0 +1,111 @@
+"""Sections: a note from one heading to the next, the unit that search finds and embeds."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, NamedTuple
+
+from vault_engine.stores.ledger.connection import LedgerConnection
+from vault_engine.stores.sql import rows_in
+
+if TYPE_CHECKING:
+    from vault_engine.model import ParsedNote, Section
+
+SECTION_COLUMNS = "id, note_id, ord, heading, heading_path, level, line_start, line_end, text, hash"
+
+
+@dataclass(frozen=True, slots=True)
+class SectionRow:
+    id: int
+    note_id: int
+    ord: int
+    heading: str | None
+    heading_path: tuple[str, ...]
+    level: int
+    line_start: int
+    line_end: int
+    text: str
+    hash: str
+
+
+class IndexedSection(NamedTuple):
+    """A section with the note fields the search indexes need (a tuple: read in bulk)."""
+
+    id: int
+    note_id: int
+    heading_path: str  # JSON, as stored
+    text: str
+    heading: str | None
+    title: str
+    path: str
+    kind: str
+    project: str | None
+    tap: str
+
+
+def section_row(r: tuple) -> SectionRow:
+    """A row of ``SECTION_COLUMNS``; the heading path is stored as a JSON list."""
+    return SectionRow(r[0], r[1], r[2], r[3], tuple(json.loads(r[4])), r[5], r[6], r[7], r[8], r[9])
+
+
+def section_hash(title: str, section: Section) -> str:
+    """Identity of what a section says (title and heading path included: both are searched)."""
+    import hashlib
+
+    digest = hashlib.blake2b(digest_size=16)
+    digest.update(title.encode())
+    digest.update("\x1f".join(section.heading_path).encode())
+    digest.update(section.text.encode())
+    return digest.hexdigest()
+
+
+def insert_sections(db: sqlite3.Connection, note_id: int, note: ParsedNote) -> None:
+    """The sections of a note being written (NoteQueries.upsert_note)."""
+    db.executemany(
+        "INSERT INTO sections(note_id, ord, heading, heading_path, level, line_start, line_end,"
+        " text, hash) VALUES (?,?,?,?,?,?,?,?,?)",
+        [(note_id, i, s.heading, json.dumps(s.heading_path, ensure_ascii=False), s.level,
+          s.line_start, s.line_end, s.text, section_hash(note.title, s))
+         for i, s in enumerate(note.sections)],
+    )
+
+
+class SectionQueries(LedgerConnection):
+    def sections_of(self, note_id: int) -> list[SectionRow]:
+        rows = self.db.execute(
+            f"SELECT {SECTION_COLUMNS} FROM sections WHERE note_id=? ORDER BY ord", (note_id,))
+        return [section_row(r) for r in rows]
+
+    def sections_by_ids(self, ids: Iterable[int]) -> dict[int, SectionRow]:
+        rows = rows_in(self.db, f"SELECT {SECTION_COLUMNS} FROM sections WHERE id IN ({{marks}})", set(ids))
+        return {row[0]: section_row(row) for row in rows}
+
+    def section_ids_where(self, kind: str | None, project: str | None, tap: str | None) -> set[int]:
+        """Ids of the sections of notes matching every given filter (None: any)."""
+        clauses = [(f"n.{name}=?", value) for name, value in
+                   (("kind", kind), ("project", project), ("tap", tap)) if value is not None]
+        where = " AND ".join(c for c, _ in clauses) or "1"
+        sql = f"SELECT s.id FROM sections s JOIN notes n ON n.id=s.note_id WHERE {where}"
+        return {r[0] for r in self.db.execute(sql, [v for _, v in clauses])}
+
+    def section_ids_of_paths(self, paths: Iterable[str]) -> list[int]:
+        return [r[0] for r in rows_in(
+            self.db, "SELECT s.id FROM sections s JOIN notes n ON n.id=s.note_id WHERE n.path IN ({marks})", paths)]
+
+    def section_count(self) -> int:
+        return self.db.execute("SELECT COUNT(*) FROM sections").fetchone()[0]
+
+    def sections_for_index(self, note_ids: Iterable[int] | None = None) -> Iterator[IndexedSection]:
+        """What the search indexes need of each section (of these notes, or all)."""
+        sql = ("SELECT s.id, s.note_id, s.heading_path, s.text, s.heading, n.title, n.path, n.kind,"
+               " n.project, n.tap FROM sections s JOIN notes n ON n.id=s.note_id")
+        rows = self.db.execute(sql) if note_ids is None else rows_in(
+            self.db, sql + " WHERE s.note_id IN ({marks})", note_ids)
+        yield from map(IndexedSection._make, rows)
+
+    def section_hashes(self) -> set[str]:
+        """Text hashes of every section: what the vector cache must keep."""
+        return {r[0] for r in self.db.execute("SELECT DISTINCT hash FROM sections")}

@@ -1,0 +1,37 @@
+"""What the stored vectors were made with, and whether the vectors file can be used.
+
+The indexer (indexing/embedding.py) records ``model_key`` in the ledger's meta when it embeds;
+the semantic arm (retrieval/semantic.py) compares it with the configured model's before it
+searches. Both read the same key and the same damage check from here, so retrieval never
+imports the indexer.
+"""
+
+from __future__ import annotations
+
+from vault_engine.errors import IndexDamaged
+from vault_engine.stores.embedder import Embedder
+from vault_engine.stores.ledger import Ledger
+from vault_engine.stores.vectors import FaissIndex
+
+# Bump when the text a section is embedded as changes (indexing/embedding.py: section_prefix,
+# split_windows): the cache and FAISS are rebuilt.
+RECIPE = "title>path|body;overlap=1/8;v1"
+MODEL_META = "embed_model"  # the ledger meta key holding the model_key of the stored vectors
+
+
+def model_key(embedder: Embedder) -> str:
+    """What the vectors depend on: the model, its window and the text recipe."""
+    return f"{embedder.identity}|window={embedder.max_tokens}|{RECIPE}"
+
+
+def vector_damage(ledger: Ledger, vectors: FaissIndex) -> str | None:
+    """Why the vectors file cannot be used, or None: gone while the ledger records embedded
+    sections, or unreadable. (Counts that differ are a catch-up, or a crash between saving
+    FAISS and the ledger: the reconcile fixes those, searches filter by the ledger.)"""
+    if not vectors.exists():
+        return "the vectors file is missing" if ledger.embedded_ids_exist() else None
+    try:
+        vectors.load()
+    except IndexDamaged as exc:
+        return str(exc.__cause__ or exc).splitlines()[0][:120] or "it cannot be read"
+    return None
