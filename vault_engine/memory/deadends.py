@@ -124,8 +124,8 @@ class Compared(Protocol):
 class RulingWords(NamedTuple):
     """A recorded dead end as a check compares it, without the rest of its ruling: a check
     compares every ruling of the vault and raises a handful, so only those are read in full
-    (on 10,000 notes, reading all 5,510 in full took longer than the check). A tuple: made by
-    the thousand."""
+    (in a large vault, reading every ruling in full cost more than the check itself: see
+    bench/RESULTS.md, *Agent memory*). A tuple: made by the thousand."""
 
     id: int
     project: str | None
