@@ -109,7 +109,7 @@ async def test_a_question_in_words_is_answered_from_the_memory_notes(make_code_a
         assert any(row.startswith("memory/order-checks.md") for row in rows(listed))
 
 
-@pytest.mark.parametrize("query", ["   ", "[[", "#^|", "a" * 500, "src/../../etc/passwd", "OrderBook.", "é☕\\"])
+@pytest.mark.parametrize("query", ["   ", "[[", "#^|", "a" * 200, "src/../../etc/passwd", "OrderBook.", "é☕\\"])
 async def test_odd_input_never_breaks_the_screen(make_code_app, query):
     app = make_code_app()
     async with app.run_test(size=SMALL) as pilot:
