@@ -12,15 +12,26 @@ from pathlib import Path
 
 import pytest
 
-# No per-user cache of model exports (~/.cache/vault-engine) unless a test gives one: each
-# test sees the export made or reused as its own vault would, and the suite writes nothing
-# into the home folder. Set here so CLI subprocesses inherit it.
+# Never the per-user cache of model exports (~/.cache/vault-engine): the suite writes nothing
+# into the home folder. Until the session fixture below names this run's own cache, none.
 os.environ["VAULT_ENGINE_CACHE"] = ""
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLE_VAULT = ROOT / "sample-vault"
 CORPORA = ROOT.parent / "shared" / "corpora"
 FROZEN_NOW = 1_790_000_000.0  # 2026-09-21T14:13:20Z: tests pass `now=` instead of sleeping
+
+
+@pytest.fixture(scope="session", autouse=True)
+def model_exports_of_this_run(tmp_path_factory) -> Path:
+    """One cache of model exports for the whole run, as a user's machine keeps one: a vault
+    indexed with the model reuses the export the first one made (about 20 s each otherwise).
+    It lives in pytest's folder of this run (shared by the xdist workers, pruned by pytest).
+    Tests of the export itself set VAULT_ENGINE_CACHE= (none) or a cache of their own."""
+    base = tmp_path_factory.getbasetemp()
+    cache = (base.parent if os.environ.get("PYTEST_XDIST_WORKER") else base) / "model-exports"
+    os.environ["VAULT_ENGINE_CACHE"] = str(cache)  # CLI subprocesses inherit it
+    return cache
 
 
 @pytest.fixture

@@ -176,10 +176,12 @@ def test_a_second_clone_with_the_shared_cache_embeds_nothing_and_needs_no_torch(
     assert cli("--vault", second, "search", PARAPHRASE, "--json").json["hits"][0]["path"] == "recurrence.md"
 
 
-def test_the_first_index_exports_in_a_child_process_and_never_imports_torch_itself(make_vault):
+def test_the_first_index_exports_in_a_child_process_and_never_imports_torch_itself(make_vault, monkeypatch):
     """torch is needed once, to trace the model; it runs in a process of its own, so the
     long embedding run holds only ONNX Runtime's memory."""
     from tests.test_fast_paths import probe
+
+    monkeypatch.setenv("VAULT_ENGINE_CACHE", "")  # no cached export: this index must make one
 
     root = make_vault(NOTES, config=CONFIG)
     code, heavy = probe("--vault", root, "index", "--json")

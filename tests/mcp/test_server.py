@@ -159,6 +159,76 @@ def test_the_warm_daemon_answers_when_watch_runs(indexed_sample, tmp_path, start
     assert not {"vault_engine.vault", "whoosh"} & set(warm.loaded), warm.loaded  # the daemon answered
 
 
+def test_with_watch_running_the_watcher_serves_the_session_and_a_stop_hands_it_over(
+        indexed_sample, tmp_path, start_daemon):  # noqa: F811
+    calls = [("search", {"query": "second microphone", "lexical": True}),
+             ("deadend_check", {"proposal": "drop the second microphone", "lexical": True}),
+             ("status", {})]
+    alone = run_session(indexed_sample, calls, tmp_path, env={"VAULT_ENGINE_NO_DAEMON": "1"})
+    daemon = start_daemon(indexed_sample)
+    stopped = []
+
+    def stop_the_watcher_after_the_first_call(i, result):
+        if i == 0:
+            stopped.append(daemon.stop())
+
+    relayed = run_session(indexed_sample, calls, tmp_path, between=stop_the_watcher_after_the_first_call)
+    assert stopped == [0]
+    assert [t.name for t in relayed.tools] == [op.name for op in OPERATIONS]
+    assert not any(r.is_error for r in relayed.results), [text_of(r) for r in relayed.results]
+    content = [r.structured_content for r in relayed.results]
+    assert same(content[:2], [r.structured_content for r in alone.results][:2])
+    assert content[2]["watcher"] == alone.results[2].structured_content["watcher"]  # none, after the stop
+    log = server_stderr(tmp_path)
+    assert "served by its running watcher" in log and "the watcher stopped: this process serves" in log
+    assert "vault_engine.vault" in relayed.loaded  # the calls after the stop were answered here
+    assert "Traceback" not in log and "Traceback" not in daemon.log.read_text()
+
+
+def test_a_relay_whose_watcher_went_away_replays_the_unanswered_request_to_its_own_server(indexed_sample):
+    import socket
+    import threading
+
+    from vault_engine.mcp.relay import Relay
+
+    relay_end, watcher_end = socket.socketpair()
+    client_r, relay_in = os.pipe()
+    relay_r, client_w = os.pipe()
+    handshake = [rpc(0, "initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
+                                       "clientInfo": {"name": "raw", "version": "0"}}),
+                 rpc(None, "notifications/initialized")]
+    search = rpc(7, "tools/call", {"name": "search", "arguments": {"query": "second microphone", "lexical": True}})
+    watcher_answer = json.dumps({"jsonrpc": "2.0", "id": 0, "result": {"from": "the watcher"}})
+
+    def watcher_that_answers_the_handshake_then_stops():
+        with watcher_end, watcher_end.makefile("rb") as lines:
+            assert json.loads(lines.readline())["method"] == "initialize"
+            watcher_end.sendall((watcher_answer + "\n").encode())
+            assert json.loads(lines.readline())["method"] == "notifications/initialized"
+            assert json.loads(lines.readline())["id"] == 7  # received, never answered
+
+    watcher = threading.Thread(target=watcher_that_answers_the_handshake_then_stops)
+    watcher.start()
+    with os.fdopen(relay_r, "rb") as relay_stdin, os.fdopen(relay_in, "wb") as relay_stdout:
+        relay = Relay(relay_end, relay_end.makefile("rb"), str(indexed_sample), relay_stdin, relay_stdout)
+        running = threading.Thread(target=relay.run)
+        running.start()
+        with os.fdopen(client_w, "w") as to_relay, os.fdopen(client_r) as from_relay:
+            to_relay.write(handshake[0] + "\n")
+            to_relay.flush()
+            assert json.loads(from_relay.readline()) == json.loads(watcher_answer)
+            to_relay.write(handshake[1] + "\n" + search + "\n")
+            to_relay.flush()
+            answered = json.loads(from_relay.readline())  # not a second answer to initialize
+            assert answered["id"] == 7 and answered["result"]["structuredContent"]["status"] == "hit"
+            to_relay.close()
+            running.join(60)
+            assert not running.is_alive()
+            relay_stdout.close()
+            assert from_relay.read() == ""  # nothing else reached the client
+    watcher.join(10)
+
+
 def rpc(ident, method, params=None):
     message = {"jsonrpc": "2.0", "method": method, **({"id": ident} if ident is not None else {})}
     return json.dumps({**message, **({"params": params} if params is not None else {})})

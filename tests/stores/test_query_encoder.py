@@ -149,7 +149,7 @@ def test_an_export_is_fetched_from_the_shared_cache_without_torch(exported, tmp_
 
 
 @pytest.mark.model
-def test_a_new_vault_takes_the_export_from_the_users_cache_without_torch(exported, tmp_path):
+def test_a_new_vault_takes_the_export_from_the_users_cache_without_torch(exported, tmp_path, monkeypatch):
     user = tmp_path / "user-cache"
     env = {**os.environ, "VAULT_ENGINE_CACHE": str(user)}
     script = ("import json, sys\nfrom pathlib import Path\n"
@@ -171,4 +171,5 @@ def test_a_new_vault_takes_the_export_from_the_users_cache_without_torch(exporte
         exported.query_model_path.read_bytes()
     # Turned off (VAULT_ENGINE_CACHE=""): nothing is read from it.
     from vault_engine.stores.embedder import user_export_cache
+    monkeypatch.setenv("VAULT_ENGINE_CACHE", "")
     assert user_export_cache() is None

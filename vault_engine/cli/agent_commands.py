@@ -67,8 +67,18 @@ def cmd_mcp(ctx: Context) -> int:
     from vault_engine.mcp.server import serve
 
     root = find_vault(getattr(ctx.args, "vault", None))
-    ctx.notice(f"MCP server on stdio for the vault {root}")
     use_daemon = not (getattr(ctx.args, "no_daemon", False) or os.environ.get("VAULT_ENGINE_NO_DAEMON") == "1")
+    if use_daemon:
+        from vault_engine.cli.daemon_client import open_session
+        from vault_engine.mcp.hosted import OP
+
+        session = open_session(root, OP)
+        if session is not None:
+            from vault_engine.mcp.relay import Relay
+
+            ctx.notice(f"MCP server on stdio for the vault {root}, served by its running watcher")
+            return Relay(*session, explicit=str(root)).run()
+    ctx.notice(f"MCP server on stdio for the vault {root}")
     return serve(str(root), use_daemon)
 
 

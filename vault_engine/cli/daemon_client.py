@@ -136,6 +136,36 @@ def ask(root: Path, op: str, args: tuple = (), kwargs: dict | None = None,
     return False, None
 
 
+def open_session(root: Path, op: str) -> tuple[Any, Any] | None:
+    """A connection that the watcher of ``root`` turned into session ``op``: ``(socket, its
+    buffered reader)``, or None when no watcher takes it (none runs, stalled, an older one)."""
+    path = root / STATE_DIR / SOCKET_FILE
+    if not path.exists() or _stalled(root / STATE_DIR / HEALTH_FILE):
+        return None
+    import socket
+
+    from vault_engine.daemon import protocol
+
+    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    try:
+        sock.settimeout(CONNECT_TIMEOUT)
+        with protocol.unix_address(path) as address:
+            sock.connect(address)
+        sock.sendall(protocol.request(op))
+        reader = sock.makefile("rb")  # kept: it may already hold the session's first bytes
+        reply = protocol.parse(reader.readline(protocol.MAX_REQUEST_BYTES))
+    except (OSError, protocol.ProtocolError) as exc:
+        sock.close()
+        _explain(exc, CONNECT_TIMEOUT)
+        return None
+    if not reply.get("ok"):
+        sock.close()
+        log.debug("the watcher has no %s session: %s", op, (reply.get("error") or {}).get("message"))
+        return None
+    sock.settimeout(None)
+    return sock, reader
+
+
 def _stalled(health: Path) -> bool:
     """A stopped or hung watcher would keep a query waiting until the timeout; its heartbeat
     (watch.json, touched every second) says so before we ask."""

@@ -34,7 +34,10 @@ def cmd_watch(ctx: Context) -> int:
         ctx.emit({"stopped": pid}, lambda: f"stopped the watcher (pid {pid})" if pid
                  else "no watcher was running for this vault")
         return 0
-    return Daemon(root, WatchPrinter(ctx)).run()
+    from vault_engine.mcp import hosted
+
+    return Daemon(root, WatchPrinter(ctx), sessions={hosted.OP: hosted.serve_connection},
+                  warm_ups=[hosted.warm_up]).run()
 
 
 class WatchPrinter:

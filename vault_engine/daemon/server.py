@@ -1,10 +1,14 @@
 """The warm daemon: ``vault-engine watch`` is the watch service plus a query server.
 
 Queries arrive on the Unix socket ``.vault-engine/daemon.sock`` (mode 0600, inside the vault,
-never TCP) in the line-delimited JSON of :mod:`vault_engine.daemon.protocol`.
+never TCP) in the line-delimited JSON of :mod:`vault_engine.daemon.protocol`. A request whose
+op names a *session* (the CLI gives ``mcp``) is answered ``ok`` and the connection then belongs
+to that session's handler until either side hangs up; the daemon knows sessions only by name,
+so it never imports the shells above it.
 
 Threads: the main thread accepts connections and takes signals, asleep in ``select`` with no
-timeout; one short-lived thread per connection; the Vault worker (every Vault call, see
+timeout; one short-lived thread per connection (a session's lives as long as it does); one
+that warms the sessions' imports at start; the Vault worker (every Vault call, see
 :mod:`vault_engine.daemon.worker`); the watch thread; watchdog's own threads. Idle, all of
 them block: no polling loop of ours.
 
@@ -23,6 +27,7 @@ import signal
 import socket
 import threading
 import time
+from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import TimeoutError as FutureTimeout
 from pathlib import Path
 from typing import Any, Protocol
@@ -51,6 +56,9 @@ class DaemonListener(WatchListener, Protocol):
     def started(self, info: dict[str, Any]) -> None: ...
 
     def stopped(self) -> None: ...
+
+
+Session = Callable[[socket.socket, VaultWorker], None]  # serves a connection until it closes
 
 
 class PidLock:
@@ -84,12 +92,16 @@ class PidLock:
 class QueryServer:
     """Answers protocol requests by running the named Vault method on the worker."""
 
-    def __init__(self, path: Path, worker: VaultWorker, read_wait: float = READ_WAIT):
+    def __init__(self, path: Path, worker: VaultWorker, read_wait: float = READ_WAIT,
+                 sessions: Mapping[str, Session] | None = None):
         self.path = path
         self.worker = worker
         self.read_wait = read_wait
+        self.sessions = dict(sessions or {})
         self.sock: socket.socket | None = None
         self._slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
+        self._in_session: set[socket.socket] = set()
+        self._lock = threading.Lock()
 
     def bind(self) -> None:
         """Listen on the socket, mode 0600 from the first instant (umask), never TCP. Call
@@ -140,9 +152,28 @@ class QueryServer:
                     if line:
                         conn.sendall(protocol.reply_error("protocol", "request too long or unterminated"))
                     return
-                conn.sendall(self.answer(line))
+                session = self.sessions.get(_op_of(line) or "")
+                if session is None:
+                    conn.sendall(self.answer(line))
+                else:
+                    conn.sendall(protocol.reply_ok(None, 0.0))
+                    self._run_session(session, conn)
             except OSError as exc:  # the client gave up (timeout, Ctrl-C): nothing to answer
                 log.debug("query connection dropped: %s", exc)
+
+    def _run_session(self, session: Session, conn: socket.socket) -> None:
+        # The client speaks only after our "ok", so the reader of the request line held
+        # nothing more: the session reads the socket from its first byte.
+        conn.settimeout(None)  # a session idles as long as its agent does
+        with self._lock:
+            self._in_session.add(conn)
+        try:
+            session(conn, self.worker)
+        except Exception:  # noqa: BLE001 - one session's fault must not reach the daemon
+            log.exception("a session on the daemon socket failed")
+        finally:
+            with self._lock:
+                self._in_session.discard(conn)
 
     def answer(self, line: bytes) -> bytes:
         """The reply line for one request line."""
@@ -179,6 +210,20 @@ class QueryServer:
             self.sock.close()
             self.sock = None
             self.path.unlink(missing_ok=True)
+        with self._lock:  # sessions read EOF and end; their relays take over in-process
+            for conn in self._in_session:
+                try:
+                    conn.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+
+
+def _op_of(line: bytes) -> str | None:
+    try:
+        op = protocol.parse(line).get("op")
+    except protocol.ProtocolError:
+        return None  # answer() says what is wrong with it
+    return op if isinstance(op, str) else None
 
 
 def _call(vault: Any, method: str, args: list, kwargs: dict) -> Any:
@@ -191,12 +236,14 @@ def _call(vault: Any, method: str, args: list, kwargs: dict) -> Any:
 class Daemon:
     """``vault-engine watch``: run until SIGINT/SIGTERM (or :meth:`request_stop`)."""
 
-    def __init__(self, root: Path, listener: DaemonListener):
+    def __init__(self, root: Path, listener: DaemonListener, sessions: Mapping[str, Session] | None = None,
+                 warm_ups: Sequence[Callable[[], None]] = ()):
         self.root = root
         self.config = load_config(root)
         self.listener = listener
         self.worker = VaultWorker(root)
-        self.server = QueryServer(socket_path(self.config), self.worker)
+        self.server = QueryServer(socket_path(self.config), self.worker, sessions=sessions)
+        self._warm_ups = tuple(warm_ups)
         self.health = HealthRecorder(self.config, os.getpid(), time.time())
         self.service = WatchService(self.config, self.worker, self.health, listener,
                                     on_fatal=self._failed)
@@ -219,6 +266,7 @@ class Daemon:
             self.health.set_state("catching-up")
             self.service.start()
             self.heartbeat.start()
+            self._warm_up()
             self.listener.started({"pid": os.getpid(), "vault": str(self.root),
                                    "socket": str(self.server.path)})
             self._serve()
@@ -231,6 +279,18 @@ class Daemon:
         self._stopping.set()
         if self._wake_w >= 0:
             os.write(self._wake_w, b"!")
+
+    def _warm_up(self) -> None:
+        """Run the sessions' warm-ups (the MCP SDK's import) on a thread of their own: the
+        first session is then as quick as the next, and nobody waits for it meanwhile."""
+        def run() -> None:
+            for warm in self._warm_ups:
+                try:
+                    warm()
+                except Exception:  # noqa: BLE001 - a session then pays its own start
+                    log.warning("warming up a session failed", exc_info=True)
+        if self._warm_ups:
+            threading.Thread(target=run, name="warm-up", daemon=True).start()
 
     def _vault_lost(self, message: str) -> None:
         self.health.error(message, time.time())

@@ -1,10 +1,13 @@
-"""``vault-engine mcp``: the stdio MCP server on the official SDK's low-level ``Server``.
+"""``vault-engine mcp``: the MCP server on the official SDK's low-level ``Server``.
 
 The low-level server takes the tool list as data, which is what the operations table is; the
-high-level one would need a Python function per tool. Every tool call runs on one thread
-that owns the vault (a sqlite3 connection belongs to the thread that opened it), through the
-CLI's daemon-first stand-in: a running ``vault-engine watch`` answers warm, else the call is
-answered in this process, opened on the first call so that listing tools costs nothing.
+high-level one would need a Python function per tool. Two places serve it:
+
+- this process (:func:`serve`): every tool call runs on one thread that owns the vault (a
+  sqlite3 connection belongs to the thread that opened it), through the CLI's daemon-first
+  stand-in, opened on the first call so that listing tools costs nothing;
+- a running ``vault-engine watch`` (:mod:`vault_engine.mcp.hosted`), whose SDK is already
+  imported: ``vault-engine mcp`` then only relays bytes (:mod:`vault_engine.mcp.relay`).
 
 stdout is the protocol's: the SDK points fd 1 at stderr while it serves, and logs go to
 stderr. An unexpected exception in a call is logged and answered as a tool error; the server
@@ -16,7 +19,7 @@ from __future__ import annotations
 import asyncio
 import logging
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, Protocol
 
 from vault_engine import __version__
 from vault_engine.mcp.tools import Answer, answer, failure, tool_definitions
@@ -25,6 +28,21 @@ log = logging.getLogger(__name__)
 
 INSTRUCTIONS = ("Memory of this team's vault: search notes, resume a project where the last agent left off, "
                 "and check a proposal against recorded dead ends before trying it.")
+
+
+class Answers(Protocol):
+    """Where tool calls are answered: this process's vault thread, or the daemon's worker."""
+
+    async def answer(self, name: str, arguments: dict[str, Any] | None) -> Answer: ...
+
+
+def answer_or_report(name: str, arguments: dict[str, Any] | None, vault: Any) -> Answer:
+    """One tool call on ``vault``; a bug costs that call, never the server: say so and go on."""
+    try:
+        return answer(name, arguments, vault)
+    except Exception as exc:
+        log.exception("tool %s failed", name)
+        return failure(f"{name}: internal error ({type(exc).__name__}: {exc}); see the server's stderr")
 
 
 class VaultThread:
@@ -41,11 +59,7 @@ class VaultThread:
         return await asyncio.wrap_future(self._pool.submit(self._answer, name, arguments))
 
     def _answer(self, name: str, arguments: dict[str, Any] | None) -> Answer:
-        try:
-            return answer(name, arguments, self._open())
-        except Exception as exc:  # a bug must cost one call, never the server: say so and go on
-            log.exception("tool %s failed", name)
-            return failure(f"{name}: internal error ({type(exc).__name__}: {exc}); see the server's stderr")
+        return answer_or_report(name, arguments, self._open())
 
     def _open(self) -> Any:
         if self._vault is None:
@@ -67,7 +81,7 @@ class VaultThread:
         self._pool.shutdown()
 
 
-def build_server(vault: VaultThread) -> Any:
+def build_server(vault: Answers) -> Any:
     """The SDK server: tools from the operations table, calls answered by ``vault``."""
     import mcp.types as types
     from mcp.server.lowlevel import Server
@@ -87,19 +101,21 @@ def build_server(vault: VaultThread) -> Any:
                   on_list_tools=list_tools, on_call_tool=call_tool)
 
 
-async def _serve(vault: VaultThread) -> None:
+async def serve_lines(vault: Answers, lines_in: Any = None, lines_out: Any = None) -> None:
+    """One session until the client hangs up: over stdin/stdout, or over the given text
+    streams (an async iterable of lines, and an object with async ``write`` and ``flush``)."""
     from mcp.server.stdio import stdio_server
 
     server = build_server(vault)
-    async with stdio_server() as (read_stream, write_stream):
+    async with stdio_server(lines_in, lines_out) as (read_stream, write_stream):
         await server.run(read_stream, write_stream, server.create_initialization_options())
 
 
-def serve(explicit: str | None, use_daemon: bool = True) -> int:
-    """Serve MCP on stdin/stdout until the client closes them."""
+def serve(explicit: str | None, use_daemon: bool = True, lines_in: Any = None, lines_out: Any = None) -> int:
+    """Serve MCP in this process until the client closes the session."""
     vault = VaultThread(explicit, use_daemon)
     try:
-        asyncio.run(_serve(vault))
+        asyncio.run(serve_lines(vault, lines_in, lines_out))
     finally:
         vault.close()
     return 0

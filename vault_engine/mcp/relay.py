@@ -1,0 +1,157 @@
+"""``vault-engine mcp`` while a watcher runs: relay the session to the watcher's warm server.
+
+Importing the MCP SDK costs a fresh process 1-2 s; the watcher has imported it already
+(:mod:`vault_engine.mcp.hosted`), so this process forwards lines both ways and imports
+nothing heavy. It reads only what a takeover needs: the client's handshake (``initialize``,
+``notifications/initialized``) and which requests are still unanswered.
+
+When the watcher stops mid-session (a restart, an upgrade), the relay takes the session over
+in this process: an in-process server is handed the handshake again (its answer is dropped:
+the client has had one) and every unanswered request, then the client's lines from there on.
+The client sees one server throughout; a notification sent in the instant the watcher went
+away (a progress or cancel note) can be lost, a request cannot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import queue
+import socket
+import sys
+import threading
+from typing import Any, BinaryIO
+
+log = logging.getLogger(__name__)
+
+HANDSHAKE = ("initialize", "notifications/initialized")
+
+
+class Relay:
+    """One client session (``client_in``/``client_out``) forwarded to the watcher's socket."""
+
+    def __init__(self, sock: socket.socket, from_daemon: BinaryIO, explicit: str | None,
+                 client_in: BinaryIO | None = None, client_out: BinaryIO | None = None):
+        self._sock = sock
+        self._from_daemon = from_daemon
+        self._explicit = explicit
+        self._client_in = client_in or sys.stdin.buffer
+        self._client_out = client_out or sys.stdout.buffer
+        self._lock = threading.Lock()  # guards what follows; never held while sending
+        self._handshake: list[bytes] = []
+        self._pending: dict[str, bytes] = {}  # request id (as JSON) -> the request's line
+        self._initialize_id: str | None = None
+        self._local: queue.Queue[bytes | None] | None = None  # set once taken over
+        self._client_done = False
+
+    def run(self) -> int:
+        """Relay until the client hangs up; take over if the watcher goes first."""
+        threading.Thread(target=self._forward_client, name="relay-client", daemon=True).start()
+        for line in iter(self._from_daemon.readline, b""):
+            self._answered(line)
+            self._client_out.write(line)
+            self._client_out.flush()
+        self._sock.close()
+        local = self._take_over()
+        if local is None:
+            return 0
+        log.warning("the watcher stopped: this process serves the MCP session from here on")
+        from vault_engine.mcp.server import serve
+
+        return serve(self._explicit, use_daemon=False, lines_in=QueuedLines(local),
+                     lines_out=ClientLines(self._client_out, drop_answer_to=self._initialize_id))
+
+    def _forward_client(self) -> None:
+        for line in iter(self._client_in.readline, b""):
+            with self._lock:
+                local = self._local
+                if local is None:
+                    self._note(line)
+                else:
+                    local.put(line)
+            if local is None:
+                try:
+                    self._sock.sendall(line)
+                except OSError:  # the watcher went away: the takeover replays what is unanswered
+                    pass
+        with self._lock:
+            self._client_done = True
+            if self._local is not None:
+                self._local.put(None)
+                return
+        try:
+            self._sock.shutdown(socket.SHUT_WR)  # the hosted session reads EOF and ends
+        except OSError:
+            pass
+
+    def _note(self, line: bytes) -> None:
+        message = _message(line)
+        method, ident = message.get("method"), message.get("id")
+        if method in HANDSHAKE:
+            self._handshake.append(line)
+            if method == "initialize":
+                self._initialize_id = json.dumps(ident)
+        elif method is not None and ident is not None:
+            self._pending[json.dumps(ident)] = line
+
+    def _answered(self, line: bytes) -> None:
+        message = _message(line)
+        if "method" not in message and "id" in message:
+            with self._lock:
+                self._pending.pop(json.dumps(message["id"]), None)
+
+    def _take_over(self) -> queue.Queue[bytes | None] | None:
+        """The lines an in-process server must read, or None when the session is over."""
+        with self._lock:
+            if self._client_done:
+                return None
+            local: queue.Queue[bytes | None] = queue.Queue()
+            for line in [*self._handshake, *self._pending.values()]:
+                local.put(line)
+            self._local = local
+            return local
+
+
+def _message(line: bytes) -> dict[str, Any]:
+    try:
+        message = json.loads(line)
+    except ValueError:
+        return {}  # the server answers it with a parse error; nothing to remember
+    return message if isinstance(message, dict) else {}
+
+
+class QueuedLines:
+    """The lines of a queue as the SDK's transport reads stdin (``async for line in ...``)."""
+
+    def __init__(self, lines: queue.Queue[bytes | None]):
+        self._lines = lines
+
+    def __aiter__(self) -> QueuedLines:
+        return self
+
+    async def __anext__(self) -> str:
+        line = await asyncio.to_thread(self._lines.get)
+        if line is None:
+            raise StopAsyncIteration
+        return line.decode("utf-8", errors="replace")
+
+
+class ClientLines:
+    """The client's side as the SDK's transport writes stdout, less the answer to the replayed
+    ``initialize`` (the client had it from the watcher)."""
+
+    def __init__(self, out: BinaryIO, drop_answer_to: str | None):
+        self._out = out
+        self._drop = drop_answer_to
+
+    async def write(self, text: str) -> None:
+        if self._drop is not None:
+            message = _message(text.encode("utf-8"))
+            if "method" not in message and json.dumps(message.get("id")) == self._drop:
+                self._drop = None
+                return
+        self._out.write(text.encode("utf-8"))
+
+    async def flush(self) -> None:
+        self._out.flush()
