@@ -48,10 +48,10 @@ class Relay:
     def run(self) -> int:
         """Relay until the client hangs up; take over if the watcher goes first."""
         threading.Thread(target=self._forward_client, name="relay-client", daemon=True).start()
-        for line in iter(self._from_daemon.readline, b""):
-            self._answered(line)
-            self._client_out.write(line)
-            self._client_out.flush()
+        try:
+            self._forward_daemon()
+        except BrokenPipeError:  # the client closed our stdout: the session is over
+            return 0
         self._sock.close()
         local = self._take_over()
         if local is None:
@@ -61,6 +61,16 @@ class Relay:
 
         return serve(self._explicit, use_daemon=False, lines_in=QueuedLines(local),
                      lines_out=ClientLines(self._client_out, drop_answer_to=self._initialize_id))
+
+    def _forward_daemon(self) -> None:
+        """The watcher's lines to the client, until the watcher hangs up (or resets)."""
+        try:
+            for line in iter(self._from_daemon.readline, b""):
+                self._answered(line)
+                self._client_out.write(line)
+                self._client_out.flush()
+        except (ConnectionResetError, TimeoutError):
+            pass  # as good as its end of the line: take over
 
     def _forward_client(self) -> None:
         for line in iter(self._client_in.readline, b""):
