@@ -145,3 +145,21 @@ def test_a_heading_with_nothing_under_it_is_never_a_hit(make_vault):
         assert [h.ref for h in v.search("title empty full gravel", lexical_only=True).hits] == ["a.md#Full"]
         assert v.show("a.md#Title").heading == "Full"  # the empty title folded into what follows
         assert v.show("a.md#Empty").text == "## Empty"  # a ref to the empty leaf still works
+
+
+def test_each_note_shows_its_best_section_before_any_note_shows_a_second(make_vault):
+    long_note = ("# Zebra care\nZebra zebra stripes, zebra feeding.\n## Stripes\nZebra stripes zebra.\n"
+                 "## Feeding\nZebra feeding zebra hay.\n")
+    root = make_vault({"zebras.md": long_note, "savanna.md": "# Savanna\nA zebra crosses the plain.\n",
+                       "zoo.md": "# Zoo\nThe zoo keeps one zebra among many other animals.\n"})
+    with Vault(root) as v:
+        v.index(embed=False)
+        raw = v.search("zebra stripes", lexical_only=True, decay=False, k=10)
+        scores = {h.ref: h.score for h in raw.hits}
+        refs = [h.ref for h in raw.hits]
+        assert refs[0].startswith("zebras.md#")
+        assert len({r.split("#")[0] for r in refs[:3]}) == 3  # three notes before any note's second section
+        further = refs[3:]
+        assert further and all(r.startswith("zebras.md#") for r in further)
+        assert max(scores[r] for r in further) > min(scores[r] for r in refs[1:3])  # demoted, not re-scored
+        assert [h.ref for h in v.search("zebra stripes", lexical_only=True, decay=False, k=2).hits] == refs[:2]

@@ -1,9 +1,10 @@
 """Search orchestration: run the arms, fuse, decay, cut, and dress the hits.
 
 Order matters and is fixed: retrieve per arm -> fuse (pure) -> multiply by each document's
-decay (pure, after retrieval, never inside an index) -> take the top k -> resolve each hit's
-links -> optionally follow them. Each arm contributes the same number of candidates whatever
-``k`` is, so the first hits of ``-k 5`` are the first hits of ``-k 100``.
+decay (pure, after retrieval, never inside an index) -> each note's best section first ->
+take the top k -> resolve each hit's links -> optionally follow them. Each arm contributes
+the same number of candidates whatever ``k`` is, so the first hits of ``-k 5`` are the first
+hits of ``-k 100``.
 """
 
 from __future__ import annotations
@@ -61,6 +62,19 @@ class _Candidate:
     score: float = 0.0
 
 
+def notes_first(ranked: list[_Candidate]) -> list[_Candidate]:
+    """Each note's best section, best first, then the notes' further sections, best first:
+    five hits are five notes when five were found. The answer to a question is a note, and its
+    other sections are one ``show`` away; three sections of one note would push the right note
+    out of sight (bench/RESULTS.md, "One section per note first")."""
+    seen: set[int] = set()
+    first, further = [], []
+    for c in ranked:
+        (further if c.note.id in seen else first).append(c)
+        seen.add(c.note.id)
+    return first + further
+
+
 @dataclass(slots=True)
 class Searcher:
     config: Config
@@ -93,7 +107,7 @@ class Searcher:
         arms = tuple(name for name, ran in (("lexical", lexical), ("semantic", semantic)) if ran is not None)
         candidates, in_ledger = self._candidates(fused, request, now)
         self.lexical_ahead = any(i not in in_ledger for i, _ in lexical or ())
-        top = sorted(candidates, key=lambda c: (-c.score, c.section.id))[: request.k]
+        top = notes_first(sorted(candidates, key=lambda c: (-c.score, c.section.id)))[: request.k]
         evidence = self._evidence(request.query, arms, lexical, semantic, candidates, top[:1])
         if self.miss_rule.is_miss(evidence):
             top = []
