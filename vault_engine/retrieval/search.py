@@ -68,7 +68,8 @@ def notes_first(ranked: list[_Candidate]) -> list[_Candidate]:
     other sections are one ``show`` away; three sections of one note would push the right note
     out of sight (bench/RESULTS.md, "One section per note first")."""
     seen: set[int] = set()
-    first, further = [], []
+    first: list[_Candidate] = []
+    further: list[_Candidate] = []
     for c in ranked:
         (further if c.note.id in seen else first).append(c)
         seen.add(c.note.id)
