@@ -22,6 +22,7 @@ LAYERS = [
     ["vault_engine.cli", "vault_engine.__main__", "vault_engine.mcp", "vault_engine.hooks"],
     ["vault_engine.daemon"],
     ["vault_engine.operations"],
+    ["vault_engine.vault_thread"],  # a Vault on its own thread: daemon, MCP and TUI run on it
     ["vault_engine.vault"],
     ["vault_engine.memory"],
     ["vault_engine.retrieval"],
@@ -43,8 +44,8 @@ APART = [
     ("vault_engine.sources.code", "vault_engine.sources.notion"),
 ]
 TAPS = {"vault", "notion", "code"}  # config.SOURCES: one sub-package of sources/ each
-PUBLIC_API = {"vault_engine.vault", "vault_engine.model", "vault_engine.errors", "vault_engine.refs",
-              "vault_engine.config", "vault_engine.dates"}
+PUBLIC_API = {"vault_engine.vault", "vault_engine.vault_thread", "vault_engine.model", "vault_engine.errors",
+              "vault_engine.refs", "vault_engine.config", "vault_engine.dates"}
 
 
 def module_name(path: Path) -> str:
