@@ -67,7 +67,7 @@ def prepare_vault(corpus: str) -> Path:
 class Corpus:
     name: str
     vault: object
-    rulings: list  # memory.deadends.Ruling
+    rulings: list  # memory.results.Ruling
     accepted: dict[int, list[tuple[str, frozenset[str]]]]  # note id -> (statement, content words)
     vectors: dict[str, object] = field(default_factory=dict)  # text -> unit vector
 

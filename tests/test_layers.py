@@ -6,7 +6,8 @@
    TUI uses only the public API.
 4. Rooms of one layer that must not lean on each other (retrieval answers from the stores,
    never through the indexer; each tap in sources/ is a sub-package of its own, and only the
-   code tap reads files through the vault tap's safe reader), and SQL only in stores/.
+   code tap reads files through the vault tap's safe reader; memory's result types lean on no
+   other memory module, and rendering not on what computes the results), and SQL only in stores/.
 """
 
 import ast
@@ -22,6 +23,7 @@ LAYERS = [
     ["vault_engine.cli", "vault_engine.__main__", "vault_engine.mcp", "vault_engine.hooks"],
     ["vault_engine.daemon"],
     ["vault_engine.operations"],
+    ["vault_engine.vault_thread"],  # a Vault on its own thread: daemon, MCP and TUI run on it
     ["vault_engine.vault"],
     ["vault_engine.memory"],
     ["vault_engine.retrieval"],
@@ -41,10 +43,13 @@ APART = [
     ("vault_engine.sources.vault", "vault_engine.sources.code"),
     ("vault_engine.sources.notion", "vault_engine.sources.code"),
     ("vault_engine.sources.code", "vault_engine.sources.notion"),
+    ("vault_engine.memory.results", "vault_engine.memory"),  # the values: every memory module imports them
+    ("vault_engine.memory.render", "vault_engine.memory.deadends"),
+    ("vault_engine.memory.render", "vault_engine.memory.resume"),
 ]
 TAPS = {"vault", "notion", "code"}  # config.SOURCES: one sub-package of sources/ each
-PUBLIC_API = {"vault_engine.vault", "vault_engine.model", "vault_engine.errors", "vault_engine.refs",
-              "vault_engine.config", "vault_engine.dates"}
+PUBLIC_API = {"vault_engine.vault", "vault_engine.vault_thread", "vault_engine.model", "vault_engine.errors",
+              "vault_engine.refs", "vault_engine.config", "vault_engine.dates"}
 
 
 def module_name(path: Path) -> str:
@@ -152,6 +157,12 @@ def test_the_apart_rule_catches_retrieval_using_the_indexer():
     tree = ast.parse("def f():\n    from vault_engine.indexing.embedding import MODEL_META\n")
     (target, at_top), = imports(tree, "vault_engine.retrieval.semantic")
     assert not at_top and within(target, APART[0][1]) and within("vault_engine.retrieval.semantic", APART[0][0])
+
+
+def test_the_apart_rule_catches_the_results_leaning_on_a_memory_module():
+    tree = ast.parse("if TYPE_CHECKING:\n    from vault_engine.memory.render import fit_brief\n")
+    (target, _), = imports(tree, "vault_engine.memory.results")
+    assert any(within("vault_engine.memory.results", a) and within(target, b) for a, b in APART)
 
 
 def test_the_rule_catches_an_upward_import(tmp_path):

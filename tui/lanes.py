@@ -2,8 +2,9 @@
 
 A Vault holds a sqlite3 connection (and, once the semantic arm loads it, the embedding
 model), and a sqlite3 connection must stay on the thread that opened it. So the TUI never
-touches a Vault on the event loop: each lane is a single worker thread that opens its Vault
-on first use and runs every call submitted to it, in order. Screens await a lane from async
+touches a Vault on the event loop: each lane is a :class:`~vault_engine.vault_thread.VaultThread`
+that opens its Vault on first use and runs every call submitted to it, in order, on the index
+files of now (stores another process replaced are reopened). Screens await a lane from async
 Textual workers (``@work(exclusive=True)``); the UI thread only ever sees the returned values.
 
 Two lanes keep a slow call from blocking a quick one: ``query`` runs searches and dead-end
@@ -18,13 +19,12 @@ and its result is discarded.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Callable
-from concurrent.futures import Future, ThreadPoolExecutor
 from pathlib import Path
 from typing import Any, TypeVar
 
 from vault_engine.vault import Vault
+from vault_engine.vault_thread import VaultThread
 
 T = TypeVar("T")
 VaultOpener = Callable[[Path], Vault]
@@ -36,31 +36,13 @@ class VaultLane:
     def __init__(self, root: Path, name: str, open_vault: VaultOpener = Vault):
         self.root = root
         self.name = name
-        self._open_vault = open_vault  # tests open theirs with a fake embedder
-        self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix=f"vault-{name}")
-        self._vault: Vault | None = None  # touched only on the lane's thread
-        self._pending: set[Future] = set()
+        # tests open theirs with a fake embedder
+        self.thread = VaultThread(lambda: open_vault(root), name=f"vault-{name}")
 
     async def call(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """Run ``fn(vault, *args, **kwargs)`` on the lane's thread and return its result."""
-        future = self._executor.submit(self._run, fn, args, kwargs)
-        self._pending.add(future)
-        future.add_done_callback(self._pending.discard)
-        return await asyncio.wrap_future(future)
-
-    def _run(self, fn: Callable[..., T], args: tuple, kwargs: dict) -> T:
-        if self._vault is None:
-            self._vault = self._open_vault(self.root)
-        return fn(self._vault, *args, **kwargs)
+        return await self.thread.run(fn, *args, **kwargs)
 
     def close(self) -> None:
         """Drop queued calls, close the Vault on its own thread, then stop the thread."""
-        for future in list(self._pending):
-            future.cancel()  # only succeeds for calls that have not started
-        self._executor.submit(self._close_vault)
-        self._executor.shutdown(wait=True)
-
-    def _close_vault(self) -> None:
-        if self._vault is not None:
-            self._vault.close()
-            self._vault = None
+        self.thread.close(timeout=None)

@@ -52,9 +52,8 @@ from vault_engine.stores.sql import is_corruption
 if TYPE_CHECKING:
     from vault_engine.code_model import CallAnswer, CodeView, FindResult, Outline
     from vault_engine.indexing.indexer import AppliedChanges, Progress
-    from vault_engine.memory.checkpoints import CheckpointDraft, CheckpointWritten
-    from vault_engine.memory.deadends import DeadendCheck, Ruling
-    from vault_engine.memory.resume import ResumeBrief
+    from vault_engine.memory.checkpoints import CheckpointDraft
+    from vault_engine.memory.results import CheckpointWritten, DeadendCheck, ResumeBrief, Ruling
     from vault_engine.model import DecayRow, Freshness, IndexReport, NoteView, ResolvedLink, SearchResult
     from vault_engine.retrieval.code.service import CodeQueries
     from vault_engine.retrieval.search import Searcher, SearchRequest
@@ -762,7 +761,8 @@ class Vault:
     def checkpoint_new(self, draft: CheckpointDraft, *, now: float | None = None) -> CheckpointWritten:
         """Write a checkpoint from the template (never overwriting one) and index it at once,
         so ``resume`` sees it. ``--link`` refs are written as wikilinks to the notes they name."""
-        from vault_engine.memory.checkpoints import CheckpointWritten, load_template, prepare_draft, write_checkpoint
+        from vault_engine.memory.checkpoints import load_template, prepare_draft, write_checkpoint
+        from vault_engine.memory.results import CheckpointWritten
 
         now = now if now is not None else time.time()
         draft, notices = prepare_draft(draft, self._require_index() if self.has_index() else None)

@@ -4,9 +4,15 @@ import datetime as dt
 
 import pytest
 
-from vault_engine.memory.deadends import Ruling
-from vault_engine.memory.render import estimate_tokens, fit_brief, render_dead_end_list, render_interruption
-from vault_engine.memory.resume import CheckpointBrief, LinkedBrief, ResumeBrief, WorkingNoteBrief
+from vault_engine.memory.render import fit_brief, render_dead_end_list, render_interruption
+from vault_engine.memory.results import (
+    CheckpointBrief,
+    LinkedBrief,
+    ResumeBrief,
+    Ruling,
+    WorkingNoteBrief,
+    estimate_tokens,
+)
 
 MARCH = dt.datetime(2026, 3, 14, 10, 22, tzinfo=dt.UTC).timestamp()
 DROP = Ruling("Drop the second microphone", "the drop test failed at 1.2 m; the audio team vetoed it",

@@ -7,7 +7,7 @@ import pytest
 from tests.conftest import FROZEN_NOW
 from vault_engine.errors import UnknownProject
 from vault_engine.memory.checkpoints import CheckpointDraft
-from vault_engine.memory.render import estimate_tokens
+from vault_engine.memory.results import estimate_tokens
 from vault_engine.vault import Vault
 
 DAY = 86_400

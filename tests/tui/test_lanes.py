@@ -70,4 +70,4 @@ def test_close_closes_the_vault_on_its_thread(indexed_vault):
     lane = VaultLane(indexed_vault, "test")
     asyncio.run(lane.call(lambda vault: vault.ledger))  # opens the SQLite connection
     lane.close()
-    assert lane._vault is None
+    assert not lane.thread.opened

@@ -16,6 +16,7 @@ import threading
 from typing import Any
 
 from vault_engine.mcp.server import Answer, answer_or_report, serve_lines
+from vault_engine.vault_thread import VaultThread
 
 OP = "mcp"  # the daemon protocol op that turns a connection into an MCP session
 # The SDK's package imports are circular: two threads importing it at once can trip Python's
@@ -31,17 +32,16 @@ def warm_up() -> None:
 
 
 class WorkerAnswers:
-    """Tool calls answered on the daemon's Vault worker (its ``submit(fn)`` runs ``fn(vault)``)."""
+    """Tool calls answered on the daemon's Vault worker (a :class:`~vault_engine.vault_thread.VaultThread`)."""
 
-    def __init__(self, worker: Any):
+    def __init__(self, worker: VaultThread):
         self._worker = worker
 
     async def answer(self, name: str, arguments: dict[str, Any] | None) -> Answer:
-        done = self._worker.submit(lambda vault: answer_or_report(name, arguments, vault))
-        return await asyncio.wrap_future(done)
+        return await self._worker.run(answer_or_report, name, arguments)
 
 
-def serve_connection(conn: socket.socket, worker: Any) -> None:
+def serve_connection(conn: socket.socket, worker: VaultThread) -> None:
     """One MCP session on ``conn`` until the relay hangs up or the daemon shuts the socket."""
     warm_up()  # at once when the daemon's warm-up is done; else waits for it
     import anyio

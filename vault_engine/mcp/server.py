@@ -18,11 +18,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Protocol
 
 from vault_engine import __version__
 from vault_engine.mcp.tools import Answer, answer, failure, tool_definitions
+from vault_engine.vault_thread import VaultThread
 
 log = logging.getLogger(__name__)
 
@@ -45,40 +45,34 @@ def answer_or_report(name: str, arguments: dict[str, Any] | None, vault: Any) ->
         return failure(f"{name}: internal error ({type(exc).__name__}: {exc}); see the server's stderr")
 
 
-class VaultThread:
-    """One thread that owns the vault; calls run there one at a time, in order."""
+class ToolThread:
+    """Answers tool calls on a :class:`~vault_engine.vault_thread.VaultThread`: the daemon-first
+    stand-in, or (``use_daemon=False``) a Vault of this process, opened at the first call."""
 
     def __init__(self, explicit: str | None, use_daemon: bool = True):
         self._explicit = explicit
         self._use_daemon = use_daemon
-        self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="vault")
-        self._vault: Any = None
+        self._thread = VaultThread(self._open, name="vault", stores=not use_daemon)
 
     async def answer(self, name: str, arguments: dict[str, Any] | None) -> Answer:
         """Run one tool call on the vault thread."""
-        return await asyncio.wrap_future(self._pool.submit(self._answer, name, arguments))
+        return await self._thread.run(self._answer, name, arguments)
 
-    def _answer(self, name: str, arguments: dict[str, Any] | None) -> Answer:
-        return answer_or_report(name, arguments, self._open())
+    @staticmethod
+    def _answer(vault: Any, name: str, arguments: dict[str, Any] | None) -> Answer:
+        return answer_or_report(name, arguments, vault)
 
     def _open(self) -> Any:
-        if self._vault is None:
-            if self._use_daemon:
-                from vault_engine.cli.daemon_client import DaemonVault
+        if self._use_daemon:
+            from vault_engine.cli.daemon_client import DaemonVault
 
-                self._vault = DaemonVault(self._explicit)
-            else:
-                from vault_engine.vault import Vault
+            return DaemonVault(self._explicit)
+        from vault_engine.vault import Vault
 
-                self._vault = Vault.open(self._explicit)
-        return self._vault
+        return Vault.open(self._explicit)
 
     def close(self) -> None:
-        def shut() -> None:
-            if self._vault is not None:
-                self._vault.close()
-        self._pool.submit(shut).result()
-        self._pool.shutdown()
+        self._thread.close(timeout=None)
 
 
 def build_server(vault: Answers) -> Any:
@@ -113,7 +107,7 @@ async def serve_lines(vault: Answers, lines_in: Any = None, lines_out: Any = Non
 
 def serve(explicit: str | None, use_daemon: bool = True, lines_in: Any = None, lines_out: Any = None) -> int:
     """Serve MCP in this process until the client closes the session."""
-    vault = VaultThread(explicit, use_daemon)
+    vault = ToolThread(explicit, use_daemon)
     try:
         asyncio.run(serve_lines(vault, lines_in, lines_out))
     finally:

@@ -47,21 +47,6 @@ class CheckpointDraft:
     links: tuple[str, ...] = ()  # wikilink targets, e.g. "specs/auth#Token refresh"
 
 
-@dataclass(frozen=True, slots=True)
-class CheckpointWritten:
-    """The new checkpoint's ref, and the names it was written under."""
-
-    ref: str
-    project: str
-    agent: str
-    notices: tuple[str, ...] = ()
-
-    def to_json(self) -> dict[str, Any]:
-        """What ``checkpoint new --json`` prints."""
-        return {"ref": self.ref, "path": self.ref, "project": self.project, "agent": self.agent,
-                "notices": list(self.notices)}
-
-
 def sanitize_name(value: str, what: str) -> str:
     """A project or agent name safe as one path segment: letters, digits, ``_ . -`` (and
     spaces in project names); anything else becomes ``-``. Never empty, never ``..``."""

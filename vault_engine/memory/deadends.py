@@ -17,7 +17,6 @@ from vault_engine.errors import ModelUnavailable
 from vault_engine.memory.matching import (
     DEFAULT_SETTINGS,
     DeadendSettings,
-    Evidence,
     TermWeights,
     content_terms,
     filler_terms,
@@ -27,6 +26,7 @@ from vault_engine.memory.matching import (
     words_evidence,
 )
 from vault_engine.memory.render import render_interruption
+from vault_engine.memory.results import DeadendCheck, Evidence, Ruling
 from vault_engine.refs import make_ref
 from vault_engine.stores.ledger import DeadEndRow, Ledger
 
@@ -36,74 +36,6 @@ class RulingArm(Protocol):
 
     def cosines(self, proposal: str, texts: Sequence[str]) -> list[float]:
         """Cosine of the proposal with each text."""
-
-
-@dataclass(frozen=True, slots=True)
-class Ruling:
-    """One recorded dead end, with how it matched a proposal when it was checked."""
-
-    text: str
-    reason: str | None
-    project: str | None
-    agent: str | None
-    when: float | None  # Unix seconds: the note's created date, else its file time
-    slug: str
-    source: str  # "checkpoint" | "working note" | "decision record"
-    ref: str
-    path: str
-    line: int
-    note_id: int = 0
-    detail: str | None = None  # its description as written, when a record gives one
-    terms: frozenset[str] = frozenset()  # content words of the text
-    lead_terms: frozenset[str] = frozenset()  # ...of its description's first sentence
-    score: float | None = None
-    elsewhere: bool = False
-    arms: tuple[str, ...] = ()  # the arms that raised it
-    evidence: Evidence | None = None
-    chosen: str | None = None  # what its note records as chosen instead, when it says
-
-    def to_json(self) -> dict[str, Any]:
-        """The ruling as the JSON contract (README) has it (plus how it matched, if checked)."""
-        data: dict[str, Any] = {
-            "text": self.text, "reason": self.reason, "project": self.project,
-            "agent": self.agent, "when": None if self.when is None else int(self.when),
-            "slug": self.slug, "source": self.source, "score": self.score,
-            "elsewhere": self.elsewhere, "ref": self.ref, "path": self.path, "line": self.line,
-            "chosen": self.chosen,
-        }
-        if self.evidence is not None:
-            e = self.evidence
-            data["arms"] = list(self.arms)
-            data["scores"] = {"lexical": round(e.words, 4), "semantic": _rounded(e.cosine),
-                              "semantic_chosen": _rounded(e.cosine_accepted)}
-        return data
-
-
-def _rounded(value: float | None) -> float | None:
-    return None if value is None else round(value, 4)
-
-
-@dataclass(frozen=True, slots=True)
-class DeadendCheck:
-    """The answer to ``deadend check``: the rulings it raised and the interruption to show."""
-
-    proposal: str
-    project: str | None
-    arms: tuple[str, ...]
-    rulings: tuple[Ruling, ...]
-    rendered: str
-    notices: tuple[str, ...] = ()
-
-    @property
-    def status(self) -> str:
-        """``hit`` when a ruling was raised, else ``miss``."""
-        return "hit" if self.rulings else "miss"
-
-    def to_json(self) -> dict[str, Any]:
-        """What ``deadend check --json`` prints."""
-        return {"proposal": self.proposal, "project": self.project, "status": self.status,
-                "arms": list(self.arms), "rulings": [r.to_json() for r in self.rulings],
-                "rendered": self.rendered, "notices": list(self.notices)}
 
 
 class Compared(Protocol):

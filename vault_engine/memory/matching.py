@@ -32,6 +32,7 @@ from itertools import chain
 
 from vault_engine.config import check_keys
 from vault_engine.errors import ConfigError
+from vault_engine.memory.results import Evidence
 from vault_engine.parsing.checkpoints import match_text
 from vault_engine.stores.lexical import analyze, stem
 
@@ -139,16 +140,6 @@ def words_evidence(proposal: frozenset[str], texts: Iterable[frozenset[str]],
             if share > best:
                 best, enough = share, weight.total(shared) >= weight.unique - 1e-9
     return best, enough
-
-
-@dataclass(frozen=True, slots=True)
-class Evidence:
-    """What the two arms found for one (proposal, ruling) pair."""
-
-    words: float  # share of the ruling's content words the proposal restates
-    words_say_enough: bool = True  # the words in common weigh at least one unique word
-    cosine: float | None = None  # with the ruling or its description; None: the arm did not run
-    cosine_accepted: float | None = None  # the proposal's best with a chosen design; None: none recorded
 
 
 def lexical_match(e: Evidence, s: DeadendSettings) -> bool:

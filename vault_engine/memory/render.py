@@ -10,21 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import TYPE_CHECKING
 
 from vault_engine.dates import utc_date, utc_time
-
-if TYPE_CHECKING:
-    from vault_engine.memory.deadends import Ruling
-    from vault_engine.memory.resume import ResumeBrief
+from vault_engine.memory.results import ResumeBrief, Ruling, estimate_tokens
 
 REASON_IN_QUOTE = 140  # characters of the reason repeated in the suggested sentence
 SUMMARY_FLOOR = 200  # characters of a checkpoint summary kept however tight the budget
-
-
-def estimate_tokens(text: str) -> int:
-    """About four characters a token, rounded up."""
-    return (len(text) + 3) // 4
 
 
 def iso_date(ts: float | None) -> str:

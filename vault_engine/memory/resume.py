@@ -15,13 +15,12 @@ Fitting the brief into ``--max-tokens`` is :func:`vault_engine.memory.render.fit
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field, replace
-from typing import Any
+from dataclasses import replace
 
 from vault_engine.config import Config
-from vault_engine.memory.deadends import Ruling, load_ruling_words, load_rulings, read_in_full, word_weights
+from vault_engine.memory.deadends import load_ruling_words, load_rulings, read_in_full, word_weights
 from vault_engine.memory.matching import DEFAULT_SETTINGS, DeadendSettings, content_terms, restated
-from vault_engine.memory.render import estimate_tokens
+from vault_engine.memory.results import CheckpointBrief, LinkedBrief, ResumeBrief, Ruling, WorkingNoteBrief, ruling_key
 from vault_engine.parsing.checkpoints import checkpoint_parts
 from vault_engine.parsing.frontmatter import parse_time
 from vault_engine.parsing.sections import section_body
@@ -36,91 +35,6 @@ MAX_LINKED = 20
 MAX_ELSEWHERE = 5
 WORKING_EXCERPT_CHARS = 700  # the end of the note: agents append their latest findings
 LINKED_EXCERPT_CHARS = 400
-
-
-@dataclass(frozen=True, slots=True)
-class CheckpointBrief:
-    ref: str
-    path: str
-    title: str
-    agent: str | None
-    created: float | None
-    summary: str
-    next_steps: tuple[str, ...]
-    failed: tuple[Ruling, ...]
-
-    def to_json(self) -> dict[str, Any]:
-        """The JSON contract's shape (times as Unix seconds)."""
-        return {"ref": self.ref, "path": self.path, "title": self.title, "agent": self.agent,
-                "created": None if self.created is None else int(self.created),
-                "summary": self.summary, "next": list(self.next_steps),
-                "failed": [r.to_json() for r in self.failed]}
-
-
-@dataclass(frozen=True, slots=True)
-class WorkingNoteBrief:
-    ref: str
-    path: str
-    title: str
-    agent: str | None
-    changed: float
-    dead_ends: tuple[Ruling, ...]
-    excerpt: str
-
-    def to_json(self) -> dict[str, Any]:
-        """The JSON contract's shape (times as Unix seconds)."""
-        return {"ref": self.ref, "path": self.path, "title": self.title, "agent": self.agent,
-                "changed": int(self.changed), "dead_ends": [r.to_json() for r in self.dead_ends],
-                "excerpt": self.excerpt}
-
-
-@dataclass(frozen=True, slots=True)
-class LinkedBrief:
-    ref: str
-    path: str
-    title: str
-    kind: str
-    tap: str
-    decay: float
-    age_days: float
-    excerpt: str
-
-    def to_json(self) -> dict[str, Any]:
-        """The JSON contract's shape (times as Unix seconds)."""
-        return {"ref": self.ref, "path": self.path, "title": self.title, "kind": self.kind,
-                "tap": self.tap, "decay": round(self.decay, 4), "age_days": round(self.age_days, 2),
-                "excerpt": self.excerpt}
-
-
-@dataclass(frozen=True, slots=True)
-class ResumeBrief:
-    """The whole brief; ``markdown`` and ``cut`` are set by fitting it into a token budget."""
-
-    project: str
-    checkpoint: CheckpointBrief | None
-    working_notes: tuple[WorkingNoteBrief, ...] = ()
-    linked: tuple[LinkedBrief, ...] = ()
-    elsewhere: tuple[Ruling, ...] = ()
-    more_working_notes: int = 0  # changed working notes beyond MAX_WORKING_NOTES
-    max_tokens: int = 2000
-    cut: tuple[str, ...] = ()
-    markdown: str = ""
-    bears_on: dict[str, str] = field(default_factory=dict)  # ruling ref#slug -> next step
-
-    def to_json(self) -> dict[str, Any]:
-        """The JSON contract's shape (times as Unix seconds)."""
-        return {"project": self.project,
-                "checkpoint": self.checkpoint.to_json() if self.checkpoint else None,
-                "working_notes": [w.to_json() for w in self.working_notes],
-                "specs": [s.to_json() for s in self.linked],
-                "dead_ends_elsewhere": [dict(r.to_json(), bears_on=self.bears_on.get(_key(r)))
-                                        for r in self.elsewhere],
-                "markdown": self.markdown, "max_tokens": self.max_tokens,
-                "tokens": estimate_tokens(self.markdown), "cut": list(self.cut)}
-
-
-def _key(r: Ruling) -> str:
-    return f"{r.ref}#{r.slug}"
 
 
 def gather_brief(ledger: Ledger, config: Config, project: str, now: float,
@@ -256,8 +170,8 @@ def bearing_dead_ends(ledger: Ledger, project: str, steps: tuple[str, ...],
     bearing = [r for r in others if r.id in best]
     for compared, whole in zip(bearing, read_in_full(ledger)(bearing)):
         score, step = best[compared.id]
-        if whole is not None and score > found.get(_key(whole), (0.0, whole, step))[0]:
-            found[_key(whole)] = (score, whole, step)
+        if whole is not None and score > found.get(ruling_key(whole), (0.0, whole, step))[0]:
+            found[ruling_key(whole)] = (score, whole, step)
     ranked = sorted(found.values(), key=lambda b: (-b[0], b[1].path, b[1].line))[:MAX_ELSEWHERE]
     rulings = tuple(replace(r, score=round(s, 4), elsewhere=True) for s, r, _ in ranked)
-    return rulings, {_key(r): step for _, r, step in ranked}
+    return rulings, {ruling_key(r): step for _, r, step in ranked}

@@ -1,0 +1,196 @@
+"""The values memory answers with: a dead-end check and its rulings, the resume brief, a
+written checkpoint. Plain frozen dataclasses, each with the ``to_json`` the JSON contract
+(README) has, used alike by the CLI, the TUI, the daemon's codec (which rebuilds them by
+``module:qualname``) and the MCP tools. Nothing here imports another memory module: the
+modules that compute these (deadends, resume, checkpoints) and the one that renders them
+(render) all import from here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+
+def estimate_tokens(text: str) -> int:
+    """About four characters a token, rounded up."""
+    return (len(text) + 3) // 4
+
+
+@dataclass(frozen=True, slots=True)
+class Evidence:
+    """What the two arms found for one (proposal, ruling) pair."""
+
+    words: float  # share of the ruling's content words the proposal restates
+    words_say_enough: bool = True  # the words in common weigh at least one unique word
+    cosine: float | None = None  # with the ruling or its description; None: the arm did not run
+    cosine_accepted: float | None = None  # the proposal's best with a chosen design; None: none recorded
+
+
+@dataclass(frozen=True, slots=True)
+class Ruling:
+    """One recorded dead end, with how it matched a proposal when it was checked."""
+
+    text: str
+    reason: str | None
+    project: str | None
+    agent: str | None
+    when: float | None  # Unix seconds: the note's created date, else its file time
+    slug: str
+    source: str  # "checkpoint" | "working note" | "decision record"
+    ref: str
+    path: str
+    line: int
+    note_id: int = 0
+    detail: str | None = None  # its description as written, when a record gives one
+    terms: frozenset[str] = frozenset()  # content words of the text
+    lead_terms: frozenset[str] = frozenset()  # ...of its description's first sentence
+    score: float | None = None
+    elsewhere: bool = False
+    arms: tuple[str, ...] = ()  # the arms that raised it
+    evidence: Evidence | None = None
+    chosen: str | None = None  # what its note records as chosen instead, when it says
+
+    def to_json(self) -> dict[str, Any]:
+        """The ruling as the JSON contract (README) has it (plus how it matched, if checked)."""
+        data: dict[str, Any] = {
+            "text": self.text, "reason": self.reason, "project": self.project,
+            "agent": self.agent, "when": None if self.when is None else int(self.when),
+            "slug": self.slug, "source": self.source, "score": self.score,
+            "elsewhere": self.elsewhere, "ref": self.ref, "path": self.path, "line": self.line,
+            "chosen": self.chosen,
+        }
+        if self.evidence is not None:
+            e = self.evidence
+            data["arms"] = list(self.arms)
+            data["scores"] = {"lexical": round(e.words, 4), "semantic": _rounded(e.cosine),
+                              "semantic_chosen": _rounded(e.cosine_accepted)}
+        return data
+
+
+def _rounded(value: float | None) -> float | None:
+    return None if value is None else round(value, 4)
+
+
+@dataclass(frozen=True, slots=True)
+class DeadendCheck:
+    """The answer to ``deadend check``: the rulings it raised and the interruption to show."""
+
+    proposal: str
+    project: str | None
+    arms: tuple[str, ...]
+    rulings: tuple[Ruling, ...]
+    rendered: str
+    notices: tuple[str, ...] = ()
+
+    @property
+    def status(self) -> str:
+        """``hit`` when a ruling was raised, else ``miss``."""
+        return "hit" if self.rulings else "miss"
+
+    def to_json(self) -> dict[str, Any]:
+        """What ``deadend check --json`` prints."""
+        return {"proposal": self.proposal, "project": self.project, "status": self.status,
+                "arms": list(self.arms), "rulings": [r.to_json() for r in self.rulings],
+                "rendered": self.rendered, "notices": list(self.notices)}
+
+
+@dataclass(frozen=True, slots=True)
+class CheckpointBrief:
+    ref: str
+    path: str
+    title: str
+    agent: str | None
+    created: float | None
+    summary: str
+    next_steps: tuple[str, ...]
+    failed: tuple[Ruling, ...]
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON contract's shape (times as Unix seconds)."""
+        return {"ref": self.ref, "path": self.path, "title": self.title, "agent": self.agent,
+                "created": None if self.created is None else int(self.created),
+                "summary": self.summary, "next": list(self.next_steps),
+                "failed": [r.to_json() for r in self.failed]}
+
+
+@dataclass(frozen=True, slots=True)
+class WorkingNoteBrief:
+    ref: str
+    path: str
+    title: str
+    agent: str | None
+    changed: float
+    dead_ends: tuple[Ruling, ...]
+    excerpt: str
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON contract's shape (times as Unix seconds)."""
+        return {"ref": self.ref, "path": self.path, "title": self.title, "agent": self.agent,
+                "changed": int(self.changed), "dead_ends": [r.to_json() for r in self.dead_ends],
+                "excerpt": self.excerpt}
+
+
+@dataclass(frozen=True, slots=True)
+class LinkedBrief:
+    ref: str
+    path: str
+    title: str
+    kind: str
+    tap: str
+    decay: float
+    age_days: float
+    excerpt: str
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON contract's shape (times as Unix seconds)."""
+        return {"ref": self.ref, "path": self.path, "title": self.title, "kind": self.kind,
+                "tap": self.tap, "decay": round(self.decay, 4), "age_days": round(self.age_days, 2),
+                "excerpt": self.excerpt}
+
+
+@dataclass(frozen=True, slots=True)
+class ResumeBrief:
+    """The whole brief; ``markdown`` and ``cut`` are set by fitting it into a token budget."""
+
+    project: str
+    checkpoint: CheckpointBrief | None
+    working_notes: tuple[WorkingNoteBrief, ...] = ()
+    linked: tuple[LinkedBrief, ...] = ()
+    elsewhere: tuple[Ruling, ...] = ()
+    more_working_notes: int = 0  # changed working notes beyond MAX_WORKING_NOTES
+    max_tokens: int = 2000
+    cut: tuple[str, ...] = ()
+    markdown: str = ""
+    bears_on: dict[str, str] = field(default_factory=dict)  # ruling ref#slug -> next step
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON contract's shape (times as Unix seconds)."""
+        return {"project": self.project,
+                "checkpoint": self.checkpoint.to_json() if self.checkpoint else None,
+                "working_notes": [w.to_json() for w in self.working_notes],
+                "specs": [s.to_json() for s in self.linked],
+                "dead_ends_elsewhere": [dict(r.to_json(), bears_on=self.bears_on.get(ruling_key(r)))
+                                        for r in self.elsewhere],
+                "markdown": self.markdown, "max_tokens": self.max_tokens,
+                "tokens": estimate_tokens(self.markdown), "cut": list(self.cut)}
+
+
+def ruling_key(r: Ruling) -> str:
+    """What names a ruling in a brief's ``bears_on``: its note's ref and its slug."""
+    return f"{r.ref}#{r.slug}"
+
+
+@dataclass(frozen=True, slots=True)
+class CheckpointWritten:
+    """The new checkpoint's ref, and the names it was written under."""
+
+    ref: str
+    project: str
+    agent: str
+    notices: tuple[str, ...] = ()
+
+    def to_json(self) -> dict[str, Any]:
+        """What ``checkpoint new --json`` prints."""
+        return {"ref": self.ref, "path": self.ref, "project": self.project, "agent": self.agent,
+                "notices": list(self.notices)}
