@@ -36,8 +36,9 @@ class Answers(Protocol):
     async def answer(self, name: str, arguments: dict[str, Any] | None) -> Answer: ...
 
 
-def answer_or_report(name: str, arguments: dict[str, Any] | None, vault: Any) -> Answer:
-    """One tool call on ``vault``; a bug costs that call, never the server: say so and go on."""
+def answer_or_report(vault: Any, name: str, arguments: dict[str, Any] | None) -> Answer:
+    """One tool call on ``vault`` (run on its thread: ``fn(vault, ...)``); a bug costs that
+    call, never the server: say so and go on."""
     try:
         return answer(name, arguments, vault)
     except Exception as exc:
@@ -56,11 +57,7 @@ class ToolThread:
 
     async def answer(self, name: str, arguments: dict[str, Any] | None) -> Answer:
         """Run one tool call on the vault thread."""
-        return await self._thread.run(self._answer, name, arguments)
-
-    @staticmethod
-    def _answer(vault: Any, name: str, arguments: dict[str, Any] | None) -> Answer:
-        return answer_or_report(name, arguments, vault)
+        return await self._thread.run(answer_or_report, name, arguments)
 
     def _open(self) -> Any:
         if self._use_daemon:
