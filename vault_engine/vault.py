@@ -950,7 +950,11 @@ def ensure_state_dir(config: Config) -> Path:
     and a note readable only by its owner must not become readable through it."""
     state = config.state_dir
     if not state.is_dir():
-        state.mkdir(mode=0o700, parents=True, exist_ok=True)
+        try:  # never the vault folder itself: one moved away must not come back as an empty shell
+            state.mkdir(mode=0o700, exist_ok=True)
+        except FileNotFoundError:
+            raise VaultError(f"the vault folder {config.root} is gone (moved or deleted): "
+                             "point --vault at where it is now") from None
         os.chmod(state, 0o700)  # mkdir's mode is masked by the umask
     return state
 
