@@ -25,13 +25,10 @@ demo: $(VENV)/.installed
 	$(VE) --vault $(DEMO) show "specs/audio-pipeline.md#Buffers"
 	$(VE) --vault $(DEMO) status
 
-# Three workers on two cores: a quarter of the suite's time is spent waiting on spawned
-# processes (watchers, CLI runs), which a third worker fills: 647 s on 2026-12-01, against
-# 686 s for two workers that day (on fewer tests: a clean clone skips the corpus tests).
 test: $(VENV)/.installed
 	$(BIN)/ruff check vault_engine tui tests bench
 	$(BIN)/mypy
-	HF_HUB_OFFLINE=1 $(BIN)/python -m pytest -n 3 tests
+	HF_HUB_OFFLINE=1 $(BIN)/python -m pytest -n 2 tests
 
 bench: $(VENV)/.installed
 	$(BIN)/python bench/run_all.py
