@@ -325,19 +325,19 @@ def profile(source: Path, work: Path, top: int = 25) -> str:
     import io
     import pstats
 
-    from vault_engine.indexing import indexer
+    from vault_engine.indexing import reading
     from vault_engine.stores import lexical
     from vault_engine.vault import Vault
 
     root = common.fresh_copy(source, work, "profile")
-    saved = indexer.PARALLEL_READ_THRESHOLD, lexical.PARALLEL_THRESHOLD
-    indexer.PARALLEL_READ_THRESHOLD = lexical.PARALLEL_THRESHOLD = 10**9
+    saved = reading.PARALLEL_READ_THRESHOLD, lexical.PARALLEL_THRESHOLD
+    reading.PARALLEL_READ_THRESHOLD = lexical.PARALLEL_THRESHOLD = 10**9
     profiler = cProfile.Profile()
     try:
         with Vault(root) as vault:
             profiler.runcall(vault.index, embed=False)
     finally:
-        indexer.PARALLEL_READ_THRESHOLD, lexical.PARALLEL_THRESHOLD = saved
+        reading.PARALLEL_READ_THRESHOLD, lexical.PARALLEL_THRESHOLD = saved
     stats = pstats.Stats(profiler)
     areas: dict[str, float] = {}
     memo: dict = {}

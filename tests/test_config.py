@@ -129,3 +129,9 @@ def test_every_tap_refuses_an_unknown_key_naming_the_close_one(tmp_path, source,
     taps = {"t": {"source": source, "paths": ["t/**"], typo: 1}}
     with pytest.raises(ConfigError, match=rf"taps\.t\.{typo} is not a setting \(did you mean {right}\?\)"):
         validate_settings(parse_config(tmp_path, {"taps": taps}))
+
+
+def test_the_vault_tap_is_the_vault_s_own_notes():
+    with pytest.raises(ConfigError, match=r"taps\.vault\.source is 'code': the vault tap is the vault's own notes"):
+        taps(vault={"source": "code"})
+    assert taps(vault={"source": "vault", "half_life_days": 90}).tap("vault").half_life_days == 90

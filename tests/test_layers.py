@@ -5,9 +5,11 @@
 3. The core never imports the TUI (only the CLI's `tui` command, inside its function); the
    TUI uses only the public API.
 4. Rooms of one layer that must not lean on each other (retrieval answers from the stores,
-   never through the indexer; each tap in sources/ is a sub-package of its own, and only the
-   code tap reads files through the vault tap's safe reader; memory's result types lean on no
-   other memory module, and rendering not on what computes the results), and SQL only in stores/.
+   never through the indexer; the indexer's steps, reading (each key by its tap's reader) and
+   code_sync, never lean on the indexer; each tap in sources/ is a sub-package of its own, and
+   only the code tap reads files through the vault tap's safe reader; memory's result types
+   lean on no other memory module, and rendering not on what computes the results), and SQL
+   only in stores/.
 """
 
 import ast
@@ -39,6 +41,8 @@ HEAVY = {"torch", "sentence_transformers", "faiss", "whoosh", "watchdog", "textu
 # (importer, imported): not even lazily, though the layers would allow it.
 APART = [
     ("vault_engine.retrieval", "vault_engine.indexing"),
+    ("vault_engine.indexing.reading", "vault_engine.indexing.indexer"),
+    ("vault_engine.indexing.code_sync", "vault_engine.indexing.indexer"),
     ("vault_engine.sources.vault", "vault_engine.sources.notion"),
     ("vault_engine.sources.vault", "vault_engine.sources.code"),
     ("vault_engine.sources.notion", "vault_engine.sources.code"),

@@ -19,7 +19,16 @@ from vault_engine.layout import CURRENT, INDEX_DIR, LEDGER_DIR, STATE_DIR
 from vault_engine.paths import glob_example, glob_match, glob_specificity
 
 CONFIG_NAME = "vault-engine.toml"
+# The tap sources, by how their documents reach the index. ``vault``: the vault's own Markdown
+# notes (a vault tap only gives some of them a decay of their own). A tap that *writes into
+# the vault* (``notion``: `notion import` and `notion sync` write Markdown notes under its
+# paths) leaves the reading to the vault's scan, which finds those notes like any other. A tap
+# that *reads in place* (``code``) has a scan of its own: it reads files where they lie under
+# its root (the vault, a folder of it, or a repository beside it), never copied, and the vault's
+# scan leaves the paths it claims alone. The indexer reads each key with the reader of the
+# source whose scan found it (indexing/reading.py: READERS).
 SOURCES = ("vault", "notion", "code")
+READS_IN_PLACE = frozenset({"code"})  # the others' documents are notes of the vault
 DEFAULT_TAP = "vault"
 
 # Folder rules for a note's kind when its frontmatter has no ``type:`` (first match wins).
@@ -44,6 +53,12 @@ class TapConfig:
     half_life_days: float | None = None
     floor: float = 0.0
     options: dict[str, Any] = field(default_factory=dict)  # source-specific keys
+
+    @property
+    def reads_in_place(self) -> bool:
+        """Whether this tap scans and reads its own files where they lie (SOURCES), rather than
+        owning notes of the vault (its own, or those a tap that writes into the vault wrote)."""
+        return self.source in READS_IN_PLACE
 
 
 BUILTIN_TAPS = (
@@ -104,13 +119,17 @@ class Config:
         raise ConfigError(f"no tap named {name!r}; taps are: {', '.join(t.name for t in self.taps)}")
 
     def tap_for(self, rel_path: str) -> TapConfig:
-        """The tap owning a document: the most specific matching rule, else ``vault``.
+        """The tap owning a note of the vault: the most specific matching rule, else ``vault``.
+        A tap that reads in place is never the answer: its globs are relative to its own root,
+        and its own scan finds its files (sources/code/files.py: CodeTap.claims).
 
         Two taps' rules matching at equal specificity is a configuration error (the static
         check in ``parse_config`` catches most such pairs; this catches the rest on real paths).
         """
         best: tuple[int, TapConfig, str] | None = None
         for tap in self.taps:
+            if tap.reads_in_place:
+                continue
             for pattern in tap.paths:
                 if not glob_match(pattern, rel_path):
                     continue
@@ -246,6 +265,9 @@ def _parse_tap(name: str, spec: dict[str, Any], builtin: TapConfig | None) -> Ta
     source = spec.get("source", builtin.source if builtin else "vault")
     if source not in SOURCES:
         raise ConfigError(f"{where}source is {source!r}: use one of {', '.join(SOURCES)}")
+    if name == DEFAULT_TAP and source != DEFAULT_TAP:  # the vault's scan reads its keys as notes
+        raise ConfigError(f"{where}source is {source!r}: the vault tap is the vault's own notes, its source "
+                          f"is \"vault\"; give the {source} tap a name of its own")
     paths = tuple(_string_list(spec, "paths", where)) if "paths" in spec else (
         builtin.paths if builtin else ())
     if name != DEFAULT_TAP and not paths:

@@ -52,16 +52,18 @@ def is_code_key(path: str) -> bool:
 
 
 def add_code_files(config: Config, scan: Scan, only: set[str] | None = None) -> set[str]:
-    """Put the code taps' files into ``scan.notes`` (their keys) and their skipped folders
-    and files into ``scan.problems``; drop Markdown a code tap's paths claim (a README in
-    a repository is neither a note nor code). Returns the keys ``only`` stands for."""
+    """Put the code taps' files into ``scan.notes`` (their keys, each with its tap as origin)
+    and their skipped folders and files into ``scan.problems``; drop Markdown a code tap's
+    paths claim (a README in a repository is neither a note nor code). Returns the keys
+    ``only`` stands for."""
     taps = code_taps(config)
     if not taps:
         return set()
-    for path in [p for p in scan.notes if config.tap_for(p).source == "code"]:
-        del scan.notes[path]
+    for path in [p for p in scan.notes if any(t.claims(p) for t in taps)]:
+        scan.drop(path)
     code = scan_code(config, only)
     scan.notes.update(code.files)
+    scan.origin.update(code.origin)
     scan.problems += code.problems
     if only is None:
         return set()

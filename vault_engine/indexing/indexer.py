@@ -1,4 +1,5 @@
-"""The indexer: scan, read what changed, plan, and apply the plan to the ledger and Whoosh.
+"""The indexer: scan, read what changed (reading.py: each key by its tap's reader), plan, and
+apply the plan to the ledger and Whoosh.
 
 The same code serves ``vault-engine index`` and the watcher. Order of writes: the ledger in
 one transaction, then Whoosh in one commit. A ``lexical_dirty`` mark in the ledger brackets
@@ -10,60 +11,28 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
-from typing import Any
+from pathlib import Path
 
 from vault_engine.config import Config
-from vault_engine.indexing.code_sync import add_code_files, is_code_key, parse_code_file, sync_code
+from vault_engine.indexing.code_sync import add_code_files, sync_code
 from vault_engine.indexing.integrity import LEXICAL_FINGERPRINT, lexical_damage
 from vault_engine.indexing.planner import ChangePlan, plan_changes
-from vault_engine.model import ParsedNote, SkippedFile
+from vault_engine.indexing.reading import Progress, ReadResult, read_many
+from vault_engine.model import SkippedFile
 from vault_engine.parsing.links import LinkResolver
-from vault_engine.parsing.note import extraction_key, parse_note
+from vault_engine.parsing.note import extraction_key
 from vault_engine.parsing.sections import section_body
 from vault_engine.paths import note_stem
-from vault_engine.sources.code.files import code_taps, tap_of_key
-from vault_engine.sources.vault.files import (
-    FileStat,
-    Scan,
-    Unreadable,
-    find_suspects,
-    read_note,
-    scan_paths,
-    scan_vault,
-)
+from vault_engine.sources.code.files import CodeTap, code_taps, tap_of_key
+from vault_engine.sources.vault.files import FileStat, Scan, find_suspects, scan_paths, scan_vault
 from vault_engine.stores.ledger import Ledger
 from vault_engine.stores.lexical import LexicalDoc, WhooshIndex
 
 log = logging.getLogger(__name__)
 
-# Below this many files to read, a process pool costs more than it saves.
-PARALLEL_READ_THRESHOLD = 400
-# A source file weighs a note per KB (a tree-sitter parse runs at about 1 ms a KB, a note in
-# about 1 ms), and worker processes that parse code first compile each grammar's tags query
-# again, each of them: that costs up to CODE_PARALLEL_EXTRA more before two processes pay.
-# Measured on bench/bench_code.py's repositories: 20k lines (48 files, 714 KB) read in 0.58 s
-# alone and in 0.91 s by two workers; 100k lines (254 files, 3.3 MB, and 1,000 notes) in 3.1 s
-# alone and 2.6 s by two, on a machine at load 3.
-CODE_KB_WEIGHT = 1.0
-CODE_PARALLEL_EXTRA = 800
 EXTRACTION = "extraction"  # ledger meta: the extraction_key its notes were parsed with
-
-Progress = Callable[[str, int, int], None]
-
-
-@dataclass(slots=True)
-class ReadResult:
-    """One suspect file after reading: parsed, or the reason it could not be."""
-
-    path: str
-    stat: FileStat | None = None
-    digest: str | None = None
-    note: ParsedNote | None = None
-    problem: str | None = None
-    vanished: bool = False
-    code: Any = None  # a source file's ParsedSource (code tap), for the call graph
 
 
 @dataclass(slots=True)
@@ -76,67 +45,6 @@ class AppliedChanges:
     removed_section_ids: list[int] = field(default_factory=list)
     lexical_repaired: str | None = None  # why Whoosh was rebuilt from the ledger
     notices: list[str] = field(default_factory=list)  # e.g. a source file with a syntax error
-
-
-def read_and_parse(root, rel: str, config: Config) -> ReadResult:
-    """Read, hash and parse one note; never raises for a bad file: one note the parsers
-    cannot handle is skipped with its reason, never the whole run."""
-    if is_code_key(rel):
-        return _read_source(rel, config)
-    try:
-        text, digest, stat = read_note(root, rel, int(config.max_file_mb * 1_000_000))
-    except Unreadable as exc:
-        return ReadResult(rel, problem=str(exc), vanished=exc.vanished)
-    try:
-        return ReadResult(rel, stat, digest, parse_note(rel, text, config))
-    except (RecursionError, MemoryError, ValueError, IndexError) as exc:
-        log.debug("parsing %s failed", rel, exc_info=True)
-        return ReadResult(rel, stat, digest, problem=f"cannot be parsed ({type(exc).__name__}): "
-                                                    "simplify its deepest nesting, or report it as a bug")
-
-
-def _read_source(key: str, config: Config) -> ReadResult:
-    """A code tap's file: read in place and parsed with tree-sitter (sources/code)."""
-    try:
-        note, parsed, digest, stat = parse_code_file(config, key)
-    except Unreadable as exc:
-        return ReadResult(key, problem=str(exc), vanished=exc.vanished)
-    return ReadResult(key, stat, digest, note, code=parsed)
-
-
-def _read_chunk(args: tuple) -> list[ReadResult]:
-    root, paths, config = args
-    return [read_and_parse(root, p, config) for p in paths]
-
-
-def read_many(config: Config, paths: list[str], progress: Progress | None = None,
-              sizes: Mapping[str, int] | None = None) -> dict[str, ReadResult]:
-    """Read and parse ``paths`` (``sizes``: their byte sizes, as the scan found them), on
-    both cores when that is worth the workers' start."""
-    results: dict[str, ReadResult] = {}
-    code_kb = sum((sizes or {}).get(p, 10_000) for p in paths if is_code_key(p)) / 1000 * CODE_KB_WEIGHT
-    weight = sum(not is_code_key(p) for p in paths) + code_kb
-    if weight < PARALLEL_READ_THRESHOLD + min(CODE_PARALLEL_EXTRA, code_kb):
-        for i, path in enumerate(paths):
-            results[path] = read_and_parse(config.root, path, config)
-            if progress and i % 50 == 0:
-                progress("read", i, len(paths))
-    else:
-        from concurrent.futures import ProcessPoolExecutor  # 14 ms of imports: only when used
-
-        size = max(10, min(200, len(paths) // 8))  # enough chunks to keep both workers busy
-        chunks = [paths[i:i + size] for i in range(0, len(paths), size)]
-        with ProcessPoolExecutor(max_workers=2) as pool:
-            done = 0
-            for batch in pool.map(_read_chunk, [(config.root, c, config) for c in chunks]):
-                for result in batch:
-                    results[result.path] = result
-                done += len(batch)
-                if progress:
-                    progress("read", done, len(paths))
-    if progress:
-        progress("read", len(paths), len(paths))
-    return results
 
 
 class Indexer:
@@ -182,8 +90,8 @@ class Indexer:
         suspects = find_suspects(scan.notes, {} if reread else known)
         if reread:
             suspects = replace(suspects, missing=tuple(sorted(set(known) - set(scan.notes))))
-        reads = read_many(self.config, list(suspects.changed), progress,
-                          {p: scan.notes[p].size for p in suspects.changed if p in scan.notes})
+        reads = read_many(self.config, {p: scan.origin[p] for p in suspects.changed}, progress,
+                          {p: scan.notes[p].size for p in suspects.changed})
         plan = plan_changes(suspects, known, {p: r.digest for p, r in reads.items()})
         if reread:
             plan = replace(plan, modified=plan.modified + plan.touched, touched=())
@@ -246,14 +154,12 @@ class Indexer:
             self.ledger.delete_note(result.path)
             return
         if result.note is None:
-            size, mtime = _stat_or_zero(self.config.root / result.path)
-            self.ledger.record_skipped(result.path, result.problem or "unreadable", size, mtime)
+            stat = result.stat or FileStat(0, 0)
+            self.ledger.record_skipped(result.path, result.problem or "unreadable", stat.size, stat.mtime_ns)
             return
-        assert result.stat is not None and result.digest is not None  # read along with the note
-        tap = result.note.meta.get("tap") if result.code is not None else None
-        tap = tap or self.config.tap_for(result.path).name
+        assert result.stat is not None and result.digest is not None and result.tap is not None  # read with it
         note_id = self.ledger.upsert_note(
-            result.note, tap=tap, size=result.stat.size, mtime_ns=result.stat.mtime_ns,
+            result.note, tap=result.tap, size=result.stat.size, mtime_ns=result.stat.mtime_ns,
             digest=result.digest, note_id=note_id, now=now)
         changes.changed_note_ids.add(note_id)
 
@@ -329,17 +235,16 @@ def _vanished_twins(scan: Scan, known: dict, config: Config) -> set[str]:
     sizes = {stat.size for path, stat in scan.notes.items() if path not in known}
     if not sizes:
         return set()
+    taps = code_taps(config)
     return {path for path, was in known.items() if was.size in sizes and was.hash is not None
-            and path not in scan.notes and not _on_disk(config, path)}
+            and path not in scan.notes and not _on_disk(config.root, taps, path)}
 
 
-def _on_disk(config: Config, path: str) -> bool:
-    """Whether a ledger path is still a file: a note under the vault, a source file under its
-    tap's root (a key like ``repo:pkg/a.py`` is no vault path: it would always look gone)."""
-    if not is_code_key(path):
-        return (config.root / path).exists()
-    found = tap_of_key(code_taps(config), path)
-    return found is None or (found[0].root / found[1]).exists()  # no tap: not ours to pair
+def _on_disk(vault: Path, taps: list[CodeTap], key: str) -> bool:
+    """Whether a ledger key is still a file: a code tap's key under that tap's root (a key
+    like ``repo:pkg/a.py`` names no vault path), any other under the vault."""
+    found = tap_of_key(taps, key)
+    return (vault / key if found is None else found[0].root / found[1]).exists()
 
 
 def _under_any(path: str, roots: set[str]) -> bool:
@@ -356,10 +261,3 @@ def _under_any(path: str, roots: set[str]) -> bool:
         cut = path.find("/", cut + 1)
     return False
 
-
-def _stat_or_zero(path) -> tuple[int, int]:
-    try:
-        info = path.stat()
-        return info.st_size, info.st_mtime_ns
-    except OSError:
-        return 0, 0

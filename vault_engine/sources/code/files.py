@@ -86,6 +86,17 @@ class CodeTap:
         seen = f"{self.seen_from_vault}/{rel}" if self.seen_from_vault else rel
         return any(glob_match(e, seen) for e in self.vault_exclude)
 
+    def claims(self, vault_path: str) -> bool:
+        """Whether a file the vault's scan found lies in this tap's paths, matched relative to
+        the tap's root (a README in the repository: neither a note nor code)."""
+        if self.vault_rel is None:
+            return False
+        if self.vault_rel:
+            if not vault_path.startswith(self.vault_rel + "/"):
+                return False
+            vault_path = vault_path[len(self.vault_rel) + 1:]
+        return any(glob_match(p, vault_path) for p in self.paths)
+
     def key(self, rel: str) -> str:
         return self.prefix + rel
 
@@ -113,6 +124,7 @@ def tap_of_key(taps: list[CodeTap], key: str) -> tuple[CodeTap, str] | None:
 class CodeScan:
     files: dict[str, FileStat] = field(default_factory=dict)  # key -> stat
     problems: list[SkippedFile] = field(default_factory=list)  # folders and files skipped, and why
+    origin: dict[str, str] = field(default_factory=dict)  # key -> the tap that found it
 
 
 def scan_code(config: Config, only: set[str] | None = None) -> CodeScan:
@@ -217,6 +229,7 @@ def _visit_file(tap: CodeTap, rel: str, path: Path, rules, scan: CodeScan) -> No
         return
     if stat_module.S_ISREG(info.st_mode):
         scan.files[tap.key(rel)] = FileStat(info.st_size, info.st_mtime_ns)
+        scan.origin[tap.key(rel)] = tap.name
 
 
 def _skipped_above(rel: str) -> bool:

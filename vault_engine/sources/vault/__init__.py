@@ -1,1 +1,2 @@
-"""The vault tap: the Markdown notes and attachments of the vault folder itself, read in place."""
+"""The vault tap: the Markdown notes and attachments of the vault folder itself (those a tap that
+writes into the vault put there too), found by its scan and read safely (files.py)."""

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from vault_engine.config import CONFIG_NAME, Config
+from vault_engine.config import CONFIG_NAME, DEFAULT_TAP, Config
 from vault_engine.model import SkippedFile
 from vault_engine.paths import IGNORED_DIRS
 from vault_engine.stores.ledger.notes import KnownFile
@@ -28,11 +28,28 @@ class FileStat:
 
 @dataclass(slots=True)
 class Scan:
-    """What is on disk now."""
+    """What is on disk now: the keys to index with their stat, and for each the tap whose scan
+    found it (``origin``: ``vault`` for the vault's notes, a tap that reads in place for its
+    files), which names the reader of the key (indexing/reading.py)."""
 
     notes: dict[str, FileStat] = field(default_factory=dict)
     attachments: list[str] = field(default_factory=list)
     problems: list[SkippedFile] = field(default_factory=list)
+    origin: dict[str, str] = field(default_factory=dict)
+
+    def add(self, key: str, stat: FileStat, origin: str) -> None:
+        self.notes[key] = stat
+        self.origin[key] = origin
+
+    def drop(self, key: str) -> None:
+        del self.notes[key], self.origin[key]
+
+    def update(self, other: Scan) -> None:
+        """Add what the scan of one folder found (scan_paths)."""
+        self.notes.update(other.notes)
+        self.origin.update(other.origin)
+        self.attachments += other.attachments
+        self.problems += other.problems
 
 
 @dataclass(frozen=True, slots=True)
@@ -130,7 +147,7 @@ def _visit(entry: os.DirEntry, rel: str, config: Config, scan: Scan, stack: list
     if not stat_module.S_ISREG(info.st_mode):
         return
     if entry.name.lower().endswith(".md"):
-        scan.notes[path] = FileStat(info.st_size, info.st_mtime_ns)
+        scan.add(path, FileStat(info.st_size, info.st_mtime_ns), DEFAULT_TAP)
     elif path != CONFIG_NAME:  # the vault's own config is not something notes link to
         scan.attachments.append(path)
 
@@ -166,10 +183,7 @@ def scan_paths(config: Config, paths: Iterable[str]) -> Scan:
         if path.is_dir():
             if config.is_excluded(rel + "/"):
                 continue
-            found = scan_vault(config, under=rel)
-            scan.notes.update(found.notes)
-            scan.attachments += found.attachments
-            scan.problems += found.problems
+            scan.update(scan_vault(config, under=rel))
             continue
         if path.is_symlink() and not config.inside(path):
             if rel.lower().endswith(".md"):
@@ -184,7 +198,7 @@ def scan_paths(config: Config, paths: Iterable[str]) -> Scan:
         if not stat_module.S_ISREG(info.st_mode):
             continue
         if rel.lower().endswith(".md"):
-            scan.notes[rel] = FileStat(info.st_size, info.st_mtime_ns)
+            scan.add(rel, FileStat(info.st_size, info.st_mtime_ns), DEFAULT_TAP)
         else:
             scan.attachments.append(rel)
     return scan
