@@ -40,6 +40,7 @@ class FindScreen(KeyedScreen):
     def __init__(self) -> None:
         super().__init__()
         self.result: Any | None = None  # the FindResult shown
+        self.shown_for = ""  # the query whose result is shown
 
     def compose(self) -> ComposeResult:
         yield VaultHeader("Find")
@@ -62,6 +63,15 @@ class FindScreen(KeyedScreen):
         self.run_find(self.query_one("#find-query", Input).value, debounce=False)
 
     def action_focus_hits(self) -> None:
+        """To the places listed, once they are the ones of the query in the box: typing may be
+        ahead of the debounce, and the previous query's list must not take the Enter that follows."""
+        query = self.query_one("#find-query", Input).value.strip()
+        if query != self.shown_for:
+            self.run_find(query, debounce=False, then_focus=True)
+            return
+        self._focus_listed()
+
+    def _focus_listed(self) -> None:
         hits = self.query_one(FindList)
         if hits.option_count:
             hits.focus()
@@ -86,12 +96,12 @@ class FindScreen(KeyedScreen):
             return
         result = await self.app.query(Vault.find, query.strip(), k=HITS)
         if result is not None:
-            self._show(result)
+            self._show(result, query.strip())
         if then_focus:
-            self.action_focus_hits()
+            self._focus_listed()
 
-    def _show(self, result: Any | None) -> None:
-        self.result = result
+    def _show(self, result: Any | None, query: str = "") -> None:
+        self.result, self.shown_for = result, query
         status = self.query_one("#find-status", Static)
         status.update(EMPTY_HELP if result is None else status_text(result))
         for name, css in STATUS_STYLE.items():

@@ -47,6 +47,7 @@ class SearchScreen(KeyedScreen):
         super().__init__()
         self.history = QueryHistory()  # this vault's, read on mount
         self.history_saved = True  # False once a write failed: say so once, not at every query
+        self.shown_for = ""  # the query whose hits are listed
 
     def compose(self) -> ComposeResult:
         yield VaultHeader("Search")
@@ -131,6 +132,15 @@ class SearchScreen(KeyedScreen):
         self.run_search(self.query_one("#query", Input).value, debounce=False)
 
     def action_focus_hits(self) -> None:
+        """To the hits, once they are the ones of the query in the box: typing may be ahead
+        of the debounce, and the previous query's hits must not take the Enter that follows."""
+        query = self.query_one("#query", Input).value
+        if query.strip() != self.shown_for:
+            self.run_search(query, debounce=False, then_focus=True)
+            return
+        self._focus_listed()
+
+    def _focus_listed(self) -> None:
         hits = self.query_one(HitList)
         if hits.option_count:
             hits.focus()
@@ -167,7 +177,7 @@ on here: they go on in the box too."""
         self.app.open_note(event.hit.ref)
 
     @work(exclusive=True, group="search", exit_on_error=False)
-    async def run_search(self, query: str, debounce: bool = True) -> None:
+    async def run_search(self, query: str, debounce: bool = True, then_focus: bool = False) -> None:
         """Debounce by sleeping first: a newer keystroke cancels this worker while it sleeps."""
         if debounce:
             await asyncio.sleep(DEBOUNCE_SECONDS)
@@ -185,7 +195,9 @@ on here: they go on in the box too."""
             slow.stop()
             self._busy(False)
         if result is not None:
-            self._show(result, summary(result))
+            self._show(result, summary(result), query.strip())
+        if then_focus:
+            self._focus_listed()
 
     def _busy(self, busy: bool) -> None:
         """A spinner over the hits and a word in the header, for a slow search (the first
@@ -196,7 +208,8 @@ on here: they go on in the box too."""
         elif self.app.activity == SEARCHING:
             self.app.activity = ""
 
-    def _show(self, result: SearchResult | None, text: str) -> None:
+    def _show(self, result: SearchResult | None, text: str, query: str = "") -> None:
+        self.shown_for = query
         self.query_one("#search-summary", Static).update(text)
         self.query_one(HitList).show(result)
 

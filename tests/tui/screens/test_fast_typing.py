@@ -54,3 +54,21 @@ async def test_typing_in_the_hit_list_goes_on_in_the_box(make_app):
         await pilot.press(*" refresh")
         assert app.screen.query_one("#query", Input).value == "token refresh"
         assert isinstance(app.focused, Input)
+
+
+async def test_down_and_enter_right_after_a_new_query_never_open_a_hit_of_the_previous_one(make_app, indexed_vault):
+    from tui.screens.note import NoteScreen
+
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        await at_the_hits(pilot, "token refresh")
+        await pilot.press("escape", *"webhook", "down", "enter")  # all before the debounce ran out
+        await settle(pilot)
+        webhook = refs(indexed_vault, "webhook")
+        assert webhook[0] != refs(indexed_vault, "token refresh")[0]
+        # Enter opens a hit of the new query, or (if it came while that query ran) waits on
+        # its list: never the old query's first hit.
+        if isinstance(app.screen, NoteScreen):
+            assert app.screen.page.ref == webhook[0]
+        else:
+            assert isinstance(app.focused, HitList) and [h.ref for h in app.focused.hits] == webhook

@@ -152,3 +152,17 @@ async def test_enter_right_after_typing_finds_at_once_and_goes_to_the_results(ma
         await pilot.press("enter")
         await settle(pilot)
         assert isinstance(app.screen, NoteScreen) and "return bool(order)" in app.screen.query_one(NoteBody).source
+
+
+async def test_down_and_enter_right_after_a_new_query_never_open_a_place_of_the_previous_one(make_code_app):
+    app = make_code_app()
+    async with app.run_test(size=WIDE) as pilot:
+        await find(app, pilot, "OrderBook.check")
+        await pilot.press("escape", *"orders.py", "down", "enter")  # all before the debounce ran out
+        await settle(pilot)
+        # Enter opens a place of the new query, or (if it came while that query ran) waits
+        # on its list: never OrderBook.check's page.
+        if isinstance(app.screen, NoteScreen):
+            assert app.screen.page.ref == "src/shop/orders.py"
+        else:
+            assert isinstance(app.focused, FindList) and app.focused.refs == ["src/shop/orders.py"]
