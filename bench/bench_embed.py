@@ -265,10 +265,14 @@ def throughput_table(results: dict[int, dict]) -> str:
 
 # -- 2. full index ------------------------------------------------------------------------
 
-def full_index(source: Path, work: Path, name: str) -> common.CliRun:
-    """A cold ``vault-engine index`` of a fresh copy: no vectors cached; the export comes from
-    the user's cache (``VAULT_ENGINE_CACHE``, set for the whole run) once an earlier step wrote it."""
+def full_index(source: Path, work: Path, name: str, threads: int) -> common.CliRun:
+    """A cold ``vault-engine index`` of a fresh copy with ``[model] threads``: no vectors cached;
+    the export comes from the user's cache (``VAULT_ENGINE_CACHE``, set for the whole run) once
+    an earlier step wrote it."""
     root = common.fresh_copy(source, work, name)
+    config = root / "vault-engine.toml"
+    kept = config.read_text(encoding="utf-8") if config.exists() else ""
+    config.write_text(f"{kept}\n[model]\nthreads = {threads}\n", encoding="utf-8")
     run = common.run_cli(["--vault", str(root), "index", "--json"], sample_memory=True, timeout=6 * 3600)
     if run.returncode != 0:
         raise RuntimeError(f"index failed: {run.stderr.strip()}")
@@ -476,11 +480,11 @@ def main(argv: list[str] | None = None) -> int:
             print(f"window {window}: {speeds[window]}", file=sys.stderr)
         full = {}
         if args.full:
-            full["obsidian-tasks-docs (118 notes)"] = full_index(CORPUS, work, "full")
+            full["obsidian-tasks-docs (118 notes)"] = full_index(CORPUS, work, "full", threads)
         if args.synthetic_index:
             import bench_core
 
-            full["synthetic, 10,000 notes"] = full_index(bench_core.synthetic_vault(10_000, 1), work, "full10k")
+            full["synthetic, 10,000 notes"] = full_index(bench_core.synthetic_vault(10_000, 1), work, "full10k", threads)
         interrupted = None
         if args.interrupt_after:
             import bench_core
