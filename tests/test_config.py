@@ -50,6 +50,17 @@ def test_overlapping_rules_of_equal_specificity_are_refused():
     taps(a={"paths": ["specs/**"]}, b={"paths": ["notes/**"]})  # disjoint: fine
 
 
+def test_a_code_tap_does_not_compete_with_the_vault_taps_rules():
+    # Its globs are relative to its own root (here a repository beside the vault): "src/**"
+    # there and "src/**" of a vault tap can never claim the same document.
+    config = taps(repo={"source": "code", "root": "../repo", "paths": ["src/**"]},
+                  specs={"paths": ["src/**"]})
+    assert config.tap_for("src/design.md").name == "specs"
+    with pytest.raises(ConfigError, match=r"taps\.b\.paths rule 'src/\*\*' overlaps"):
+        taps(repo={"source": "code", "root": "../repo", "paths": ["src/**"]},
+             a={"paths": ["src/**"]}, b={"paths": ["src/**"]})
+
+
 def test_an_overlap_the_static_check_misses_is_caught_on_a_real_path():
     config = taps(a={"paths": ["specs/*"]}, b={"paths": ["*pecs/a"]})
     assert config.tap_for("specs/b").name == "a"

@@ -285,8 +285,11 @@ def _parse_tap(name: str, spec: dict[str, Any], builtin: TapConfig | None) -> Ta
 
 
 def _check_overlaps(taps: tuple[TapConfig, ...]) -> None:
-    """Two rules of equal specificity that can match the same path make ownership ambiguous."""
-    rules = [(pattern, tap.name) for tap in taps for pattern in tap.paths]
+    """Two rules of equal specificity that can match the same note make ownership ambiguous.
+    Only taps owning notes of the vault compete, as in :meth:`Config.tap_for`: a tap that
+    reads in place has globs relative to its own root and claims its files by its own scan,
+    before any note is assigned (indexing/code_sync.py)."""
+    rules = [(pattern, tap.name) for tap in taps if not tap.reads_in_place for pattern in tap.paths]
     for i, (p1, t1) in enumerate(rules):
         for p2, t2 in rules[i + 1:]:
             if t1 == t2 or glob_specificity(p1) != glob_specificity(p2):
