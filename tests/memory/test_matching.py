@@ -48,6 +48,13 @@ def test_the_words_arm_wants_nearly_every_content_word_and_enough_of_them():
     assert not lexical_match(Evidence(1.0, words_say_enough=False), S)
 
 
+def test_words_defer_to_meaning_only_when_the_proposal_is_far_closer_to_a_chosen_design():
+    assert not lexical_match(Evidence(1.0, cosine=0.40, cosine_accepted=0.55), S)  # the chosen design, naming the ruling's words
+    assert lexical_match(Evidence(1.0, cosine=0.50, cosine_accepted=0.55), S)  # within the leeway
+    assert lexical_match(Evidence(1.0, cosine=0.30, cosine_accepted=None), S)  # nothing chosen recorded
+    assert lexical_match(Evidence(1.0), S)  # words only: no model, words alone decide
+
+
 def test_the_meaning_arm_wants_the_ruling_closer_than_any_chosen_design():
     assert semantic_match(Evidence(0.0, cosine=0.6, cosine_accepted=0.5), S)
     assert not semantic_match(Evidence(0.0, cosine=0.6, cosine_accepted=0.56), S)  # within the margin

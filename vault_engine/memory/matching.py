@@ -13,12 +13,18 @@ working-note marker, an option a decision record turned down) is raised by eithe
   or the first sentence of its description), weighted by how rare each is among the vault's
   rulings, and the words in common say at least as much as one word no other ruling uses.
   Framing words ("let's", "use", "call", "name", "instead") are not content, so a near
-  word-for-word restatement is caught without any model.
+  word-for-word restatement is caught without any model. When the model runs too, words
+  defer to meaning in one case: a proposal far closer in meaning to a chosen design than to
+  the ruling (by ``words_defer``) is that design naming the rejected option's words ("do the
+  beamforming on the Pi, the MCU only forwards frames" holds all of "Beamforming on the
+  MCU"), and stays quiet.
 
 Both thresholds and the margin were chosen leaving one corpus out over four real decision
 histories (bench/deadend_lab.py; figures in bench/RESULTS.md). Comparing with the chosen design
-helped the meaning arm on every corpus and the words arm on none, so words stand alone.
-Thresholds live in ``[deadend]`` of vault-engine.toml.
+helped the meaning arm on every corpus; for the words arm, comparing words with the chosen
+design's words helped on none, and the deferral to meaning changes nothing on the dev splits
+and removes false alarms of short rulings ("CC0", "Using a feature gate") elsewhere
+(bench/RESULTS.md says how it was chosen). Thresholds live in ``[deadend]`` of vault-engine.toml.
 """
 
 from __future__ import annotations
@@ -57,6 +63,7 @@ class DeadendSettings:
     semantic_min: float = 0.40  # cosine of proposal and ruling (or its description)
     semantic_margin: float = 0.06  # ...and that much above its best cosine with a chosen design
     lexical_min: float = 0.9  # share of the ruling's content words the proposal restates
+    words_defer: float = 0.10  # ...unless its cosine with a chosen design is this much above the ruling's
     bearing_min: float = 0.5  # resume: a dead end elsewhere bears on a next step (words only)
 
     @classmethod
@@ -143,8 +150,11 @@ def words_evidence(proposal: frozenset[str], texts: Iterable[frozenset[str]],
 
 
 def lexical_match(e: Evidence, s: DeadendSettings) -> bool:
-    """Nearly every content word of the ruling restated, and saying enough."""
-    return e.words >= s.lexical_min and e.words_say_enough
+    """Nearly every content word of the ruling restated, and saying enough; unless the model
+    ran and finds the proposal far closer to a chosen design than to the ruling."""
+    if e.words < s.lexical_min or not e.words_say_enough:
+        return False
+    return e.cosine is None or e.cosine_accepted is None or e.cosine_accepted - e.cosine < s.words_defer
 
 
 def semantic_match(e: Evidence, s: DeadendSettings) -> bool:
