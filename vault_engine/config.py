@@ -385,6 +385,7 @@ DEFAULT_CONFIG_TEXT = '''\
 # semantic_min = 0.40       # cosine of proposal and ruling (or its description)
 # semantic_margin = 0.06    # ...and that much above its best cosine with a chosen design
 # lexical_min = 0.9         # share of the ruling's weighted content words the proposal restates
+# words_defer = 0.10        # ...unless its cosine with a chosen design is that much above the ruling's
 # bearing_min = 0.5         # resume: a dead end elsewhere bears on a next step
 
 # `checkpoint new` fills this template (a vault-relative path; default: the built-in one).
