@@ -1,18 +1,21 @@
 """The ONNX export that embeds queries (vault_engine/stores/query_encoder.py), with the real
 model: it gives the model's own vectors, a new process uses it without importing torch, an
-export that does not match is never kept, and a damaged file falls back to the model."""
+export that does not match is never kept, a damaged file falls back to the model, and
+documents on several sessions side by side get the vectors of one."""
 
 import json
 import os
 import subprocess
 import sys
+import threading
+import time
 from pathlib import Path
 
 import numpy as np
 import pytest
 
-from vault_engine.stores.embedder import SentenceTransformerEmbedder
-from vault_engine.stores.query_encoder import FILE_PREFIX, OnnxQueryEncoder, export, unsupported
+from vault_engine.stores.embedder import ModelSpec, SentenceTransformerEmbedder
+from vault_engine.stores.query_encoder import FILE_PREFIX, OnnxQueryEncoder, export, side_by_side, unsupported
 
 TEXTS = [
     "schedule a chore to come back weekly",
@@ -173,3 +176,146 @@ def test_a_new_vault_takes_the_export_from_the_users_cache_without_torch(exporte
     from vault_engine.stores.embedder import user_export_cache
     monkeypatch.setenv("VAULT_ENGINE_CACHE", "")
     assert user_export_cache() is None
+
+
+# Lengths shuffled (the sorted order is not the input order) and from 0 to past the window.
+MIXED = [" ".join(["recurrence"] * n) for n in (300, 1, 40, 0, 7, 120, 2, 250, 15, 60, 3, 90, 5)] + TEXTS
+
+
+class Recorded:
+    """A session that notes the thread of each run."""
+
+    def __init__(self, session):
+        self.session, self.threads = session, []
+
+    def run(self, *args):
+        self.threads.append(threading.get_ident())
+        return self.session.run(*args)
+
+
+def encoder_of(exported) -> OnnxQueryEncoder:
+    return OnnxQueryEncoder(exported.query_model_path, Path(exported.path), exported.max_tokens)
+
+
+@pytest.mark.model
+def test_documents_on_two_sessions_side_by_side_get_the_vectors_of_one_in_order(exported):
+    encoder = encoder_of(exported)
+    one = encoder.embed_batched(MIXED)
+    assert len(encoder.sessions) == 1  # one worker: no second copy of the weights
+    encoder.embed_batched(MIXED[:4], workers=2)  # makes the second session
+    encoder.sessions = [Recorded(session) for session in encoder.sessions]
+    both = encoder.embed_batched(MIXED, workers=2)
+    assert both.shape == one.shape == (len(MIXED), 384)
+    assert np.abs(both - one).max() <= 1e-6
+    assert np.abs(both - exported._model_vectors(MIXED)).max() < 1e-4  # each row its own text's
+    first, second = encoder.sessions
+    assert first.threads and second.threads  # both worked...
+    assert set(first.threads).isdisjoint(second.threads)  # ...each in a thread of its own
+    assert len(first.threads) + len(second.threads) == -(-len(MIXED) // 2)  # every batch once
+
+
+@pytest.mark.model
+def test_fewer_batches_than_workers_make_only_the_sessions_they_use(exported):
+    encoder = encoder_of(exported)
+    assert encoder.embed_batched([], workers=4).shape[0] == 0
+    single = encoder.embed_batched(MIXED[:1], workers=4)
+    assert len(encoder.sessions) == 1
+    three = encoder.embed_batched(MIXED[:3], workers=4)  # two batches of at most two
+    assert len(encoder.sessions) == 2
+    assert np.abs(three - encoder_of(exported).embed_batched(MIXED[:3])).max() <= 1e-6
+    assert np.abs(single - three[:1]).max() < 1e-4
+
+
+@pytest.mark.model
+def test_an_error_in_a_worker_session_reaches_the_caller(exported):
+    encoder = encoder_of(exported)
+    encoder.embed_batched(MIXED[:4], workers=2)
+    good = encoder.sessions[0]
+    failed = threading.Event()
+    calls = []
+
+    class Failing:
+        def run(self, *args):
+            failed.set()
+            raise RuntimeError("session broke")
+
+    class WaitsForTheOther:  # the caller's session: the other thread must take a batch first
+        def run(self, *args):
+            calls.append(1)
+            assert failed.wait(10), "the second session never ran"
+            return good.run(*args)
+
+    encoder.sessions = [WaitsForTheOther(), Failing()]
+    with pytest.raises(RuntimeError, match="session broke"):
+        encoder.embed_batched(MIXED, workers=2)
+    assert len(calls) <= 2  # the caller stopped after its batch instead of doing the rest
+
+
+@pytest.mark.model
+def test_threads_make_that_many_sessions_once_and_one_thread_only_one(exported):
+    one = SentenceTransformerEmbedder(ModelSpec(threads=1), query_dir=exported.query_dir)
+    expected = one.embed(MIXED)
+    assert len(one._query_encoder.sessions) == 1
+    two = SentenceTransformerEmbedder(ModelSpec(threads=2), query_dir=exported.query_dir)
+    assert np.abs(two.embed(MIXED) - expected).max() <= 1e-6
+    sessions = list(two._query_encoder.sessions)
+    assert len(sessions) == 2
+    two.embed(MIXED)
+    assert two._query_encoder.sessions == sessions  # the same two: made once, not per call
+    assert two.embed_queries(MIXED[:1]).shape == (1, 384)  # queries run on the first
+
+
+@pytest.mark.model
+def test_documents_on_two_sessions_with_the_export_fetched_from_a_cache(exported, tmp_path):
+    shared = tmp_path / "team"
+    assert exported.save_query_model(shared) is None
+    clone = SentenceTransformerEmbedder(ModelSpec(threads=2), query_dir=tmp_path / "clone")
+    assert clone.save_query_model(shared) is None  # its encoder was checked at a temporary name
+    assert clone.embed(MIXED).shape == (len(MIXED), 384)  # the second session loads the kept file
+    assert len(clone._query_encoder.sessions) == 2
+
+
+def in_thread(fn, seconds: float = 20):
+    """fn() in a thread, its exception returned; fails the test if it has not ended in time."""
+    outcome = []
+
+    def call():
+        try:
+            outcome.append(fn())
+        except BaseException as exc:  # noqa: BLE001 - handed to the test
+            outcome.append(exc)
+
+    thread = threading.Thread(target=call, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    assert not thread.is_alive(), "side_by_side hung"
+    return outcome[0]
+
+
+def test_side_by_side_keeps_the_order_of_the_jobs_while_workers_take_them_as_they_come():
+    def run(worker, job):
+        time.sleep(job)
+        return worker, job
+
+    jobs = [0.2] + [0.005] * 20 + [0.1]
+    results = in_thread(lambda: side_by_side(["a", "b"], jobs, run))
+    assert [job for _, job in results] == jobs
+    assert {worker for worker, _ in results} == {"a", "b"}
+    assert side_by_side(["a"], [1, 2], lambda worker, job: job * 10) == [10, 20]  # the caller alone
+
+
+def test_side_by_side_raises_the_first_error_after_stopping_the_other_workers():
+    started, done = threading.Event(), []
+
+    def run(worker, job):
+        if worker == "thread":
+            started.set()
+            raise ValueError(f"job {job} failed")
+        assert started.wait(10), "the worker thread never ran"
+        time.sleep(0.01)
+        done.append(job)
+        return job
+
+    error = in_thread(lambda: side_by_side(["caller", "thread"], list(range(50)), run))
+    assert isinstance(error, ValueError) and "failed" in str(error)
+    assert len(done) <= 5  # stopped soon after, not run to the end

@@ -230,10 +230,8 @@ class SentenceTransformerEmbedder:
         if not os.path.isdir(self.path):
             raise ModelUnavailable(f"model folder {self.path} does not exist: {FIX_PATH}")
         self.query_dir = query_dir
-        # The query encoder once loaded, False when it cannot be; the document encoder the same,
-        # with [model] threads, when that is not 1.
+        # The ONNX encoder once loaded (queries and documents), False when it cannot be.
         self._query_encoder: OnnxQueryEncoder | Literal[False] | None = None
-        self._document_encoder: OnnxQueryEncoder | Literal[False] | None = None
 
     @cached_property
     def model(self):
@@ -335,12 +333,13 @@ class SentenceTransformerEmbedder:
     def embed(self, texts: list[str], batch_size: int = 32):
         """Unit vectors, one row per text (texts beyond the window are truncated): through
         the ONNX export when there is a usable one (no torch; the model's own vectors within
-        1e-4, checked at export), else through the model in batches of ``batch_size``."""
+        1e-4, checked at export) on ``[model] threads`` one-thread sessions side by side, else
+        through the model in batches of ``batch_size`` on that many torch threads."""
         import numpy as np
 
         encoder = self._documents()
         if encoder:  # its own batch size: runs of DOCUMENT_BATCH texts were measured fastest
-            return encoder.embed_batched(texts)
+            return encoder.embed_batched(texts, workers=thread_count(self.spec.threads))
         vectors = self.model.encode(texts, batch_size=batch_size, convert_to_numpy=True,
                                     normalize_embeddings=True, show_progress_bar=False)
         return np.asarray(vectors, dtype=np.float32)
@@ -351,16 +350,11 @@ class SentenceTransformerEmbedder:
         return "onnxruntime" if self._documents() else "sentence-transformers"
 
     def _documents(self):
-        """The encoder for documents: the query encoder when ``[model] threads`` comes to one
-        thread, else a session of its own with that many; None or False as for queries."""
-        threads = thread_count(self.spec.threads)
+        """The encoder for documents: the query encoder, whose first session is one of the
+        ``[model] threads`` sessions that embed documents; None or False as for queries."""
         if self._query_encoder is None:
             self._query_encoder = self._load_query_encoder()
-        if threads == 1 or not self._query_encoder:
-            return self._query_encoder
-        if self._document_encoder is None:
-            self._document_encoder = self._load_query_encoder(threads)
-        return self._document_encoder
+        return self._query_encoder
 
     # -- queries --------------------------------------------------------------------------
 
@@ -388,7 +382,7 @@ class SentenceTransformerEmbedder:
         encoder = self._query_encoder
         return encoder.embed(texts) if encoder else self.embed(texts)
 
-    def _load_query_encoder(self, threads: int = 1):
+    def _load_query_encoder(self):
         """The encoder, None while there is no export yet (asked again next query), or False
         when it cannot run here (asked no more; queries use the model)."""
         path = self.query_model_path
@@ -397,7 +391,7 @@ class SentenceTransformerEmbedder:
         try:
             from vault_engine.stores.query_encoder import OnnxQueryEncoder
 
-            return OnnxQueryEncoder(path, Path(self.path), self.max_tokens, threads)
+            return OnnxQueryEncoder(path, Path(self.path), self.max_tokens)
         except ImportError as exc:
             log.warning("cannot run the query model (%s): pip install onnxruntime; "
                         "embedding queries with the model itself", exc)
@@ -431,7 +425,6 @@ class SentenceTransformerEmbedder:
         folders = [f for f in (shared, user) if f is not None]
         if not path.is_file() and not any(self._fetch_export(f, path) for f in folders):
             reason = None if _reuse_export(path) else self._export(path)
-            self._document_encoder = None
             self._query_encoder = None if reason is None else False  # None: load the new file next
             if reason:
                 return reason
@@ -474,8 +467,9 @@ class SentenceTransformerEmbedder:
             fetched = fetch_export(shared, path, check)
         except ImportError:  # no onnxruntime here: export() says so in its own words
             return False
+        if fetched:  # checked at its temporary name: sessions made later load the kept file
+            checked[-1].onnx_path = path
         self._query_encoder = checked[-1] if fetched else None
-        self._document_encoder = None
         return fetched
 
     def _publish_export(self, shared: Path, path: Path) -> None:

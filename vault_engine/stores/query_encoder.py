@@ -22,7 +22,10 @@ import hashlib
 import json
 import logging
 import os
+import queue
+import threading
 import warnings
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -203,52 +206,115 @@ def probe_difference(encoder: OnnxQueryEncoder, expected: np.ndarray) -> float:
 class OnnxQueryEncoder:
     """Texts -> unit vectors with ONNX Runtime and the model folder's own fast tokenizer.
 
-    One thread by default: a query is a few dozen tokens, too few to share out, and the host
-    keeps its other core; documents run on ``[model] threads``.
+    Every session runs one thread: a query is a few dozen tokens, too few to share out, and
+    the host keeps its other core. Documents can run on several sessions side by side
+    (:meth:`embed_batched`), made at the first call that needs them and kept.
     """
 
-    def __init__(self, onnx_path: Path, model_folder: Path, max_tokens: int, threads: int = 1):
-        import onnxruntime
+    def __init__(self, onnx_path: Path, model_folder: Path, max_tokens: int):
         from tokenizers import Tokenizer
 
         self.tokenizer = Tokenizer.from_file(str(model_folder / "tokenizer.json"))
         self.tokenizer.enable_truncation(max_tokens)  # the model's window, as sentence-transformers cuts
         self.tokenizer.no_padding()
-        self.threads = threads
+        self.onnx_path = onnx_path
+        self.sessions = [self._new_session()]  # [0] embeds queries; more for documents
+
+    def _new_session(self):
+        """One ONNX Runtime session of one thread: it holds its own copy of the weights."""
+        import onnxruntime
+
         options = onnxruntime.SessionOptions()
-        options.intra_op_num_threads, options.inter_op_num_threads = threads, 1
+        options.intra_op_num_threads, options.inter_op_num_threads = 1, 1
         options.log_severity_level = 3  # errors only
-        self.session = onnxruntime.InferenceSession(str(onnx_path), options,
-                                                    providers=["CPUExecutionProvider"])
+        return onnxruntime.InferenceSession(str(self.onnx_path), options, providers=["CPUExecutionProvider"])
 
     def embed(self, texts: list[str]) -> np.ndarray:
         """One run per text: no padding, so every vector is exactly the single-text one."""
         import numpy as np
 
+        session = self.sessions[0]
         rows = []
         for encoding in self.tokenizer.encode_batch(texts):
             ids = np.array([encoding.ids], dtype=np.int64)
             mask = np.array([encoding.attention_mask], dtype=np.int64)
-            rows.append(self.session.run(None, {"input_ids": ids, "attention_mask": mask})[0][0])
+            rows.append(session.run(None, {"input_ids": ids, "attention_mask": mask})[0][0])
         return np.asarray(rows, dtype=np.float32).reshape(len(texts), -1)
 
-    def embed_batched(self, texts: list[str], batch_size: int = DOCUMENT_BATCH) -> np.ndarray:
+    def embed_batched(self, texts: list[str], batch_size: int = DOCUMENT_BATCH, workers: int = 1) -> np.ndarray:
         """Many texts (an index's windows): batches of similar token length, padded to the
         longest of each and masked, so padding costs little and changes no vector (checked
-        at export). Rows come back in the order of ``texts``."""
+        at export). Rows come back in the order of ``texts``.
+
+        With ``workers`` > 1 that many one-thread sessions run the batches side by side
+        (:func:`side_by_side`): measured faster than one session of as many threads, whose
+        threads wait for each other at every operator of matrices this small
+        (bench/RESULTS.md). Each batch is computed as with one session: the same vectors."""
         import numpy as np
 
         encodings = self.tokenizer.encode_batch(texts)
         order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
-        out = np.empty((len(texts), 0), dtype=np.float32)
-        for start in range(0, len(order), batch_size):
-            rows = order[start:start + batch_size]
+        batches = [order[start:start + batch_size] for start in range(0, len(order), batch_size)]
+
+        def run(session, rows: list[int]) -> np.ndarray:
             ids, mask = padded([encodings[i].ids for i in rows])
-            vectors = self.session.run(None, {"input_ids": ids, "attention_mask": mask})[0]
-            if out.shape[1] == 0:
-                out = np.empty((len(texts), vectors.shape[1]), dtype=np.float32)
-            out[rows] = vectors
+            return session.run(None, {"input_ids": ids, "attention_mask": mask})[0]
+
+        # Longest first: the last batches taken are the shortest, so the workers end together.
+        vectors = side_by_side(self._sessions(min(workers, len(batches))), batches[::-1], run)[::-1]
+        out = np.empty((len(texts), vectors[0].shape[1] if vectors else 0), dtype=np.float32)
+        for rows, batch in zip(batches, vectors):
+            out[rows] = batch
         return out
+
+    def _sessions(self, count: int) -> list:
+        """The first ``count`` sessions (at least one), made now if there are fewer: each
+        holds the model's weights (about 90 MB for MiniLM), so no more than asked for."""
+        while len(self.sessions) < count:
+            self.sessions.append(self._new_session())
+        return self.sessions[:max(1, count)]
+
+
+def side_by_side(workers: Sequence, jobs: Sequence, run: Callable) -> list:
+    """``run(worker, job)`` for every job, the results in the order of ``jobs``.
+
+    Each worker but the first runs in a thread of its own (the first in the caller's) and
+    takes the next job from a shared queue when it is done with one, so the slow jobs spread
+    over the workers. The first exception (Ctrl-C included) stops the others after their
+    current job and is raised here once they have stopped: no partial result escapes."""
+    if len(workers) == 1:
+        return [run(workers[0], job) for job in jobs]  # no thread to start or join
+    pending: queue.SimpleQueue[int] = queue.SimpleQueue()
+    for index in range(len(jobs)):
+        pending.put(index)
+    results: list = [None] * len(jobs)
+    failures: list[BaseException] = []
+    stop = threading.Event()
+
+    def work(worker) -> None:
+        try:
+            while not stop.is_set():
+                try:
+                    index = pending.get_nowait()
+                except queue.Empty:
+                    return
+                results[index] = run(worker, jobs[index])
+        except BaseException as exc:  # noqa: BLE001 - raised in the caller below
+            failures.append(exc)
+            stop.set()
+
+    threads = [threading.Thread(target=work, args=(worker,), daemon=True) for worker in workers[1:]]
+    for thread in threads:
+        thread.start()
+    try:
+        work(workers[0])
+    finally:
+        stop.set()  # an interrupted join must not leave the threads taking more jobs
+        for thread in threads:
+            thread.join()
+    if failures:
+        raise failures[0]
+    return results
 
 
 def padded(sequences: list[list[int]]) -> tuple[np.ndarray, np.ndarray]:
