@@ -6,8 +6,9 @@ DOCUMENT_BATCH), in these layouts, alternated ``repeats`` times (the fastest of 
 
 - one session, one thread (``[model] threads = 1``);
 - one session, two intra-op threads (what ``threads = 2`` ran before 2026-12-02);
-- two one-thread sessions side by side (what ``threads = 2`` runs now);
-- one one-thread session run by two threads at once (no second copy of the weights).
+- two one-thread sessions side by side (what ``threads = 2`` ran on 2026-12-02);
+- one one-thread session run by two threads at once (no second copy of the weights: what
+  ``threads = 2`` runs now).
 
 Every layout must give the vectors of the first (max abs difference printed). Each run also
 prints the CPU seconds other processes used meanwhile: on a shared machine the load average
@@ -22,6 +23,7 @@ import os
 import resource
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -49,11 +51,23 @@ def window_texts(root: Path, embedder) -> tuple[int, list[str]]:
     return len(rows), [text for _, text in windows]
 
 
+class SessionPerThread:
+    """Two sessions behind one: the calling (main) thread runs the first, the worker thread
+    ``embed_batched`` starts runs the second, each with its own copy of the weights."""
+
+    def __init__(self, caller, worker):
+        self.caller, self.worker = caller, worker
+
+    def run(self, *args):
+        main = threading.current_thread() is threading.main_thread()
+        return (self.caller if main else self.worker).run(*args)
+
+
 def layouts(embedder) -> dict:
     """name -> (encoder, workers); the encoders share nothing but the tokenizer file."""
     import onnxruntime
 
-    from vault_engine.stores.query_encoder import OnnxQueryEncoder
+    from vault_engine.stores.query_encoder import OnnxQueryEncoder, one_thread_session
 
     def encoder(intra_threads: int = 1, sessions: int = 1, shared: bool = False) -> OnnxQueryEncoder:
         made = OnnxQueryEncoder(embedder.query_model_path, Path(embedder.path), embedder.max_tokens)
@@ -61,9 +75,10 @@ def layouts(embedder) -> dict:
             options = onnxruntime.SessionOptions()
             options.intra_op_num_threads, options.inter_op_num_threads = intra_threads, 1
             options.log_severity_level = 3
-            made.sessions = [onnxruntime.InferenceSession(str(made.onnx_path), options,
-                                                          providers=["CPUExecutionProvider"])]
-        made.sessions = made.sessions * sessions if shared else made._sessions(sessions)
+            made.session = onnxruntime.InferenceSession(str(made.onnx_path), options,
+                                                        providers=["CPUExecutionProvider"])
+        if sessions == 2 and not shared:
+            made.session = SessionPerThread(made.session, one_thread_session(made.onnx_path))
         return made
 
     return {"one session, 1 thread": (encoder(), 1),

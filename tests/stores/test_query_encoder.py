@@ -1,7 +1,7 @@
 """The ONNX export that embeds queries (vault_engine/stores/query_encoder.py), with the real
 model: it gives the model's own vectors, a new process uses it without importing torch, an
 export that does not match is never kept, a damaged file falls back to the model, and
-documents on several sessions side by side get the vectors of one."""
+documents on several threads side by side get the vectors of one."""
 
 import json
 import os
@@ -198,81 +198,70 @@ def encoder_of(exported) -> OnnxQueryEncoder:
 
 
 @pytest.mark.model
-def test_documents_on_two_sessions_side_by_side_get_the_vectors_of_one_in_order(exported):
+def test_documents_on_two_threads_get_the_vectors_of_one_in_order(exported):
     encoder = encoder_of(exported)
     one = encoder.embed_batched(MIXED)
-    assert len(encoder.sessions) == 1  # one worker: no second copy of the weights
-    encoder.embed_batched(MIXED[:4], workers=2)  # makes the second session
-    encoder.sessions = [Recorded(session) for session in encoder.sessions]
+    encoder.session = recorded = Recorded(encoder.session)
     both = encoder.embed_batched(MIXED, workers=2)
     assert both.shape == one.shape == (len(MIXED), 384)
     assert np.abs(both - one).max() <= 1e-6
     assert np.abs(both - exported._model_vectors(MIXED)).max() < 1e-4  # each row its own text's
-    first, second = encoder.sessions
-    assert first.threads and second.threads  # both worked...
-    assert set(first.threads).isdisjoint(second.threads)  # ...each in a thread of its own
-    assert len(first.threads) + len(second.threads) == -(-len(MIXED) // 2)  # every batch once
+    assert len(set(recorded.threads)) == 2  # two threads ran the one session...
+    assert threading.get_ident() in recorded.threads  # ...the caller's among them
+    assert len(recorded.threads) == -(-len(MIXED) // 2)  # every batch once
 
 
 @pytest.mark.model
-def test_fewer_batches_than_workers_make_only_the_sessions_they_use(exported):
+def test_fewer_batches_than_workers_start_only_the_threads_they_use(exported):
     encoder = encoder_of(exported)
     assert encoder.embed_batched([], workers=4).shape[0] == 0
+    encoder.session = recorded = Recorded(encoder.session)
     single = encoder.embed_batched(MIXED[:1], workers=4)
-    assert len(encoder.sessions) == 1
+    assert recorded.threads == [threading.get_ident()]  # one batch: no thread started
     three = encoder.embed_batched(MIXED[:3], workers=4)  # two batches of at most two
-    assert len(encoder.sessions) == 2
+    assert len(set(recorded.threads[1:])) == 2
     assert np.abs(three - encoder_of(exported).embed_batched(MIXED[:3])).max() <= 1e-6
     assert np.abs(single - three[:1]).max() < 1e-4
 
 
 @pytest.mark.model
-def test_an_error_in_a_worker_session_reaches_the_caller(exported):
+def test_an_error_in_a_worker_thread_reaches_the_caller(exported):
     encoder = encoder_of(exported)
-    encoder.embed_batched(MIXED[:4], workers=2)
-    good = encoder.sessions[0]
+    good, caller = encoder.session, threading.get_ident()
     failed = threading.Event()
     calls = []
 
-    class Failing:
+    class FailsOutsideTheCaller:  # the caller's thread waits until the other one has failed
         def run(self, *args):
-            failed.set()
-            raise RuntimeError("session broke")
-
-    class WaitsForTheOther:  # the caller's session: the other thread must take a batch first
-        def run(self, *args):
+            if threading.get_ident() != caller:
+                failed.set()
+                raise RuntimeError("session broke")
             calls.append(1)
-            assert failed.wait(10), "the second session never ran"
+            assert failed.wait(10), "the second thread never ran"
             return good.run(*args)
 
-    encoder.sessions = [WaitsForTheOther(), Failing()]
+    encoder.session = FailsOutsideTheCaller()
     with pytest.raises(RuntimeError, match="session broke"):
         encoder.embed_batched(MIXED, workers=2)
     assert len(calls) <= 2  # the caller stopped after its batch instead of doing the rest
 
 
 @pytest.mark.model
-def test_threads_make_that_many_sessions_once_and_one_thread_only_one(exported):
+def test_two_threads_embed_as_one_and_queries_too(exported):
     one = SentenceTransformerEmbedder(ModelSpec(threads=1), query_dir=exported.query_dir)
     expected = one.embed(MIXED)
-    assert len(one._query_encoder.sessions) == 1
     two = SentenceTransformerEmbedder(ModelSpec(threads=2), query_dir=exported.query_dir)
     assert np.abs(two.embed(MIXED) - expected).max() <= 1e-6
-    sessions = list(two._query_encoder.sessions)
-    assert len(sessions) == 2
-    two.embed(MIXED)
-    assert two._query_encoder.sessions == sessions  # the same two: made once, not per call
-    assert two.embed_queries(MIXED[:1]).shape == (1, 384)  # queries run on the first
+    assert np.abs(two.embed_queries(MIXED[:1]) - one.embed_queries(MIXED[:1])).max() <= 1e-6
 
 
 @pytest.mark.model
-def test_documents_on_two_sessions_with_the_export_fetched_from_a_cache(exported, tmp_path):
+def test_documents_on_two_threads_with_the_export_fetched_from_a_cache(exported, tmp_path):
     shared = tmp_path / "team"
     assert exported.save_query_model(shared) is None
     clone = SentenceTransformerEmbedder(ModelSpec(threads=2), query_dir=tmp_path / "clone")
     assert clone.save_query_model(shared) is None  # its encoder was checked at a temporary name
-    assert clone.embed(MIXED).shape == (len(MIXED), 384)  # the second session loads the kept file
-    assert len(clone._query_encoder.sessions) == 2
+    assert np.abs(clone.embed(MIXED) - exported.embed(MIXED)).max() <= 1e-6
 
 
 def in_thread(fn, seconds: float = 20):

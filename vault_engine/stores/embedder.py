@@ -333,7 +333,7 @@ class SentenceTransformerEmbedder:
     def embed(self, texts: list[str], batch_size: int = 32):
         """Unit vectors, one row per text (texts beyond the window are truncated): through
         the ONNX export when there is a usable one (no torch; the model's own vectors within
-        1e-4, checked at export) on ``[model] threads`` one-thread sessions side by side, else
+        1e-4, checked at export) on ``[model] threads`` threads side by side, else
         through the model in batches of ``batch_size`` on that many torch threads."""
         import numpy as np
 
@@ -350,8 +350,8 @@ class SentenceTransformerEmbedder:
         return "onnxruntime" if self._documents() else "sentence-transformers"
 
     def _documents(self):
-        """The encoder for documents: the query encoder, whose first session is one of the
-        ``[model] threads`` sessions that embed documents; None or False as for queries."""
+        """The encoder for documents: the query encoder, whose one session ``[model] threads``
+        threads call side by side; None or False as for queries."""
         if self._query_encoder is None:
             self._query_encoder = self._load_query_encoder()
         return self._query_encoder
@@ -467,8 +467,6 @@ class SentenceTransformerEmbedder:
             fetched = fetch_export(shared, path, check)
         except ImportError:  # no onnxruntime here: export() says so in its own words
             return False
-        if fetched:  # checked at its temporary name: sessions made later load the kept file
-            checked[-1].onnx_path = path
         self._query_encoder = checked[-1] if fetched else None
         return fetched
 

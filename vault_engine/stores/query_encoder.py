@@ -206,9 +206,10 @@ def probe_difference(encoder: OnnxQueryEncoder, expected: np.ndarray) -> float:
 class OnnxQueryEncoder:
     """Texts -> unit vectors with ONNX Runtime and the model folder's own fast tokenizer.
 
-    Every session runs one thread: a query is a few dozen tokens, too few to share out, and
-    the host keeps its other core. Documents can run on several sessions side by side
-    (:meth:`embed_batched`), made at the first call that needs them and kept.
+    The session runs one thread per call: a query is a few dozen tokens, too few to share out,
+    and the host keeps its other core. Documents can run on several threads at once, each
+    calling the same session (:meth:`embed_batched`): a session holds no state between runs,
+    so one copy of the weights serves them all.
     """
 
     def __init__(self, onnx_path: Path, model_folder: Path, max_tokens: int):
@@ -218,22 +219,13 @@ class OnnxQueryEncoder:
         self.tokenizer.enable_truncation(max_tokens)  # the model's window, as sentence-transformers cuts
         self.tokenizer.no_padding()
         self.onnx_path = onnx_path
-        self.sessions = [self._new_session()]  # [0] embeds queries; more for documents
-
-    def _new_session(self):
-        """One ONNX Runtime session of one thread: it holds its own copy of the weights."""
-        import onnxruntime
-
-        options = onnxruntime.SessionOptions()
-        options.intra_op_num_threads, options.inter_op_num_threads = 1, 1
-        options.log_severity_level = 3  # errors only
-        return onnxruntime.InferenceSession(str(self.onnx_path), options, providers=["CPUExecutionProvider"])
+        self.session = one_thread_session(onnx_path)
 
     def embed(self, texts: list[str]) -> np.ndarray:
         """One run per text: no padding, so every vector is exactly the single-text one."""
         import numpy as np
 
-        session = self.sessions[0]
+        session = self.session
         rows = []
         for encoding in self.tokenizer.encode_batch(texts):
             ids = np.array([encoding.ids], dtype=np.int64)
@@ -246,10 +238,11 @@ class OnnxQueryEncoder:
         longest of each and masked, so padding costs little and changes no vector (checked
         at export). Rows come back in the order of ``texts``.
 
-        With ``workers`` > 1 that many one-thread sessions run the batches side by side
-        (:func:`side_by_side`): measured faster than one session of as many threads, whose
-        threads wait for each other at every operator of matrices this small
-        (bench/RESULTS.md). Each batch is computed as with one session: the same vectors."""
+        With ``workers`` > 1 that many threads run the batches side by side on the session
+        (:func:`side_by_side`): measured faster than one run of as many intra-op threads, whose
+        threads wait for each other at every operator of matrices this small, and than a
+        session per thread, which copies the weights (bench/RESULTS.md). Each batch is computed
+        as alone: the same vectors."""
         import numpy as np
 
         encodings = self.tokenizer.encode_batch(texts)
@@ -261,18 +254,22 @@ class OnnxQueryEncoder:
             return session.run(None, {"input_ids": ids, "attention_mask": mask})[0]
 
         # Longest first: the last batches taken are the shortest, so the workers end together.
-        vectors = side_by_side(self._sessions(min(workers, len(batches))), batches[::-1], run)[::-1]
+        callers = [self.session] * max(1, min(workers, len(batches)))
+        vectors = side_by_side(callers, batches[::-1], run)[::-1]
         out = np.empty((len(texts), vectors[0].shape[1] if vectors else 0), dtype=np.float32)
         for rows, batch in zip(batches, vectors):
             out[rows] = batch
         return out
 
-    def _sessions(self, count: int) -> list:
-        """The first ``count`` sessions (at least one), made now if there are fewer: each
-        holds the model's weights (about 90 MB for MiniLM), so no more than asked for."""
-        while len(self.sessions) < count:
-            self.sessions.append(self._new_session())
-        return self.sessions[:max(1, count)]
+
+def one_thread_session(onnx_path: Path):
+    """An ONNX Runtime session whose every run keeps to the thread that calls it."""
+    import onnxruntime
+
+    options = onnxruntime.SessionOptions()
+    options.intra_op_num_threads, options.inter_op_num_threads = 1, 1
+    options.log_severity_level = 3  # errors only
+    return onnxruntime.InferenceSession(str(onnx_path), options, providers=["CPUExecutionProvider"])
 
 
 def side_by_side(workers: Sequence, jobs: Sequence, run: Callable) -> list:
