@@ -64,7 +64,7 @@ class SessionPerThread:
 
 
 def layouts(embedder) -> dict:
-    """name -> (encoder, workers); the encoders share nothing but the tokenizer file."""
+    """name -> (encoder, threads); the encoders share nothing but the tokenizer file."""
     import onnxruntime
 
     from vault_engine.stores.query_encoder import OnnxQueryEncoder, one_thread_session
@@ -87,13 +87,13 @@ def layouts(embedder) -> dict:
             "one session run by 2 threads at once": (encoder(sessions=2, shared=True), 2)}
 
 
-def embed_all(encoder, workers: int, texts: list[str]):
+def embed_all(encoder, threads: int, texts: list[str]):
     """The texts in ``index``'s chunks, as ``SentenceTransformerEmbedder.embed`` runs them."""
     import numpy as np
 
     from vault_engine.indexing.embedding import ENCODE_CHUNK
 
-    return np.concatenate([encoder.embed_batched(texts[start:start + ENCODE_CHUNK], workers=workers)
+    return np.concatenate([encoder.embed_batched(texts[start:start + ENCODE_CHUNK], threads=threads)
                            for start in range(0, len(texts), ENCODE_CHUNK)])
 
 
@@ -122,9 +122,9 @@ def main(argv: list[str] | None = None) -> int:
         reference = embed_all(*runs["one session, 1 thread"], texts)
         best = {name: float("inf") for name in runs}
         for repeat in range(args.repeats):
-            for name, (encoder, workers) in runs.items():
+            for name, (encoder, threads) in runs.items():
                 load, others = os.getloadavg()[0], others_cpu_seconds()
-                seconds, vectors = common.timed(lambda: embed_all(encoder, workers, texts))
+                seconds, vectors = common.timed(lambda: embed_all(encoder, threads, texts))
                 best[name] = min(best[name], seconds)
                 print(f"repeat {repeat} {name}: {seconds:.1f} s, load {load:.2f} at start, "
                       f"{others_cpu_seconds() - others:.1f} CPU s used by other processes, "

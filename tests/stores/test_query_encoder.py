@@ -202,7 +202,7 @@ def test_documents_on_two_threads_get_the_vectors_of_one_in_order(exported):
     encoder = encoder_of(exported)
     one = encoder.embed_batched(MIXED)
     encoder.session = recorded = Recorded(encoder.session)
-    both = encoder.embed_batched(MIXED, workers=2)
+    both = encoder.embed_batched(MIXED, threads=2)
     assert both.shape == one.shape == (len(MIXED), 384)
     assert np.abs(both - one).max() <= 1e-6
     assert np.abs(both - exported._model_vectors(MIXED)).max() < 1e-4  # each row its own text's
@@ -212,13 +212,13 @@ def test_documents_on_two_threads_get_the_vectors_of_one_in_order(exported):
 
 
 @pytest.mark.model
-def test_fewer_batches_than_workers_start_only_the_threads_they_use(exported):
+def test_fewer_batches_than_threads_start_only_the_threads_they_use(exported):
     encoder = encoder_of(exported)
-    assert encoder.embed_batched([], workers=4).shape[0] == 0
+    assert encoder.embed_batched([], threads=4).shape[0] == 0
     encoder.session = recorded = Recorded(encoder.session)
-    single = encoder.embed_batched(MIXED[:1], workers=4)
+    single = encoder.embed_batched(MIXED[:1], threads=4)
     assert recorded.threads == [threading.get_ident()]  # one batch: no thread started
-    three = encoder.embed_batched(MIXED[:3], workers=4)  # two batches of at most two
+    three = encoder.embed_batched(MIXED[:3], threads=4)  # two batches of at most two
     assert len(set(recorded.threads[1:])) == 2
     assert np.abs(three - encoder_of(exported).embed_batched(MIXED[:3])).max() <= 1e-6
     assert np.abs(single - three[:1]).max() < 1e-4
@@ -242,7 +242,7 @@ def test_an_error_in_a_worker_thread_reaches_the_caller(exported):
 
     encoder.session = FailsOutsideTheCaller()
     with pytest.raises(RuntimeError, match="session broke"):
-        encoder.embed_batched(MIXED, workers=2)
+        encoder.embed_batched(MIXED, threads=2)
     assert len(calls) <= 2  # the caller stopped after its batch instead of doing the rest
 
 
@@ -281,30 +281,36 @@ def in_thread(fn, seconds: float = 20):
     return outcome[0]
 
 
-def test_side_by_side_keeps_the_order_of_the_jobs_while_workers_take_them_as_they_come():
-    def run(worker, job):
+def test_side_by_side_keeps_the_order_of_the_jobs_while_threads_take_them_as_they_come():
+    def run(job):
         time.sleep(job)
-        return worker, job
+        return threading.get_ident(), job
 
     jobs = [0.2] + [0.005] * 20 + [0.1]
-    results = in_thread(lambda: side_by_side(["a", "b"], jobs, run))
+    results = in_thread(lambda: side_by_side(jobs, run, threads=2))
     assert [job for _, job in results] == jobs
-    assert {worker for worker, _ in results} == {"a", "b"}
-    assert side_by_side(["a"], [1, 2], lambda worker, job: job * 10) == [10, 20]  # the caller alone
+    assert len({thread for thread, _ in results}) == 2
+    assert side_by_side([1, 2], lambda job: job * 10, threads=1) == [10, 20]  # the caller alone
+    assert side_by_side([1], lambda job: threading.get_ident(), threads=4) == [threading.get_ident()]
 
 
-def test_side_by_side_raises_the_first_error_after_stopping_the_other_workers():
-    started, done = threading.Event(), []
+def test_side_by_side_raises_the_first_error_after_stopping_the_other_threads():
+    caller, started, done = None, threading.Event(), []
 
-    def run(worker, job):
-        if worker == "thread":
+    def run(job):
+        if threading.get_ident() != caller:
             started.set()
             raise ValueError(f"job {job} failed")
-        assert started.wait(10), "the worker thread never ran"
+        assert started.wait(10), "the other thread never ran"
         time.sleep(0.01)
         done.append(job)
         return job
 
-    error = in_thread(lambda: side_by_side(["caller", "thread"], list(range(50)), run))
+    def call():
+        nonlocal caller
+        caller = threading.get_ident()
+        return side_by_side(list(range(50)), run, threads=2)
+
+    error = in_thread(call)
     assert isinstance(error, ValueError) and "failed" in str(error)
     assert len(done) <= 5  # stopped soon after, not run to the end

@@ -339,7 +339,7 @@ class SentenceTransformerEmbedder:
 
         encoder = self._documents()
         if encoder:  # its own batch size: runs of DOCUMENT_BATCH texts were measured fastest
-            return encoder.embed_batched(texts, workers=thread_count(self.spec.threads))
+            return encoder.embed_batched(texts, threads=thread_count(self.spec.threads))
         vectors = self.model.encode(texts, batch_size=batch_size, convert_to_numpy=True,
                                     normalize_embeddings=True, show_progress_bar=False)
         return np.asarray(vectors, dtype=np.float32)

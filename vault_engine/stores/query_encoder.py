@@ -233,12 +233,12 @@ class OnnxQueryEncoder:
             rows.append(session.run(None, {"input_ids": ids, "attention_mask": mask})[0][0])
         return np.asarray(rows, dtype=np.float32).reshape(len(texts), -1)
 
-    def embed_batched(self, texts: list[str], batch_size: int = DOCUMENT_BATCH, workers: int = 1) -> np.ndarray:
+    def embed_batched(self, texts: list[str], batch_size: int = DOCUMENT_BATCH, threads: int = 1) -> np.ndarray:
         """Many texts (an index's windows): batches of similar token length, padded to the
         longest of each and masked, so padding costs little and changes no vector (checked
         at export). Rows come back in the order of ``texts``.
 
-        With ``workers`` > 1 that many threads run the batches side by side on the session
+        With ``threads`` > 1 that many threads run the batches side by side on the session
         (:func:`side_by_side`): measured faster than one run of as many intra-op threads, whose
         threads wait for each other at every operator of matrices this small, and than a
         session per thread, which copies the weights (bench/RESULTS.md). Each batch is computed
@@ -249,13 +249,12 @@ class OnnxQueryEncoder:
         order = sorted(range(len(texts)), key=lambda i: len(encodings[i].ids))
         batches = [order[start:start + batch_size] for start in range(0, len(order), batch_size)]
 
-        def run(session, rows: list[int]) -> np.ndarray:
+        def run(rows: list[int]) -> np.ndarray:
             ids, mask = padded([encodings[i].ids for i in rows])
-            return session.run(None, {"input_ids": ids, "attention_mask": mask})[0]
+            return self.session.run(None, {"input_ids": ids, "attention_mask": mask})[0]
 
-        # Longest first: the last batches taken are the shortest, so the workers end together.
-        callers = [self.session] * max(1, min(workers, len(batches)))
-        vectors = side_by_side(callers, batches[::-1], run)[::-1]
+        # Longest first: the last batches taken are the shortest, so the threads end together.
+        vectors = side_by_side(batches[::-1], run, threads)[::-1]
         out = np.empty((len(texts), vectors[0].shape[1] if vectors else 0), dtype=np.float32)
         for rows, batch in zip(batches, vectors):
             out[rows] = batch
@@ -272,15 +271,17 @@ def one_thread_session(onnx_path: Path):
     return onnxruntime.InferenceSession(str(onnx_path), options, providers=["CPUExecutionProvider"])
 
 
-def side_by_side(workers: Sequence, jobs: Sequence, run: Callable) -> list:
-    """``run(worker, job)`` for every job, the results in the order of ``jobs``.
+def side_by_side(jobs: Sequence, run: Callable, threads: int) -> list:
+    """``run(job)`` for every job on up to ``threads`` threads, the results in the order of
+    ``jobs``.
 
-    Each worker but the first runs in a thread of its own (the first in the caller's) and
-    takes the next job from a shared queue when it is done with one, so the slow jobs spread
-    over the workers. The first exception (Ctrl-C included) stops the others after their
-    current job and is raised here once they have stopped: no partial result escapes."""
-    if len(workers) == 1:
-        return [run(workers[0], job) for job in jobs]  # no thread to start or join
+    The caller's thread is one of them; each takes the next job from a shared queue when it
+    is done with one, so the slow jobs spread over the threads. The first exception (Ctrl-C
+    included) stops the others after their current job and is raised here once they have
+    stopped: no partial result escapes."""
+    threads = max(1, min(threads, len(jobs)))
+    if threads == 1:
+        return [run(job) for job in jobs]  # no thread to start or join
     pending: queue.SimpleQueue[int] = queue.SimpleQueue()
     for index in range(len(jobs)):
         pending.put(index)
@@ -288,26 +289,26 @@ def side_by_side(workers: Sequence, jobs: Sequence, run: Callable) -> list:
     failures: list[BaseException] = []
     stop = threading.Event()
 
-    def work(worker) -> None:
+    def work() -> None:
         try:
             while not stop.is_set():
                 try:
                     index = pending.get_nowait()
                 except queue.Empty:
                     return
-                results[index] = run(worker, jobs[index])
+                results[index] = run(jobs[index])
         except BaseException as exc:  # noqa: BLE001 - raised in the caller below
             failures.append(exc)
             stop.set()
 
-    threads = [threading.Thread(target=work, args=(worker,), daemon=True) for worker in workers[1:]]
-    for thread in threads:
+    others = [threading.Thread(target=work, daemon=True) for _ in range(threads - 1)]
+    for thread in others:
         thread.start()
     try:
-        work(workers[0])
+        work()
     finally:
         stop.set()  # an interrupted join must not leave the threads taking more jobs
-        for thread in threads:
+        for thread in others:
             thread.join()
     if failures:
         raise failures[0]
