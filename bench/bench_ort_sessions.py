@@ -75,10 +75,10 @@ def layouts(embedder) -> dict:
             options = onnxruntime.SessionOptions()
             options.intra_op_num_threads, options.inter_op_num_threads = intra_threads, 1
             options.log_severity_level = 3
-            made.session = onnxruntime.InferenceSession(str(made.onnx_path), options,
+            made.session = onnxruntime.InferenceSession(str(embedder.query_model_path), options,
                                                         providers=["CPUExecutionProvider"])
         if sessions == 2 and not shared:
-            made.session = SessionPerThread(made.session, one_thread_session(made.onnx_path))
+            made.session = SessionPerThread(made.session, one_thread_session(embedder.query_model_path))
         return made
 
     return {"one session, 1 thread": (encoder(), 1),

@@ -218,19 +218,17 @@ class OnnxQueryEncoder:
         self.tokenizer = Tokenizer.from_file(str(model_folder / "tokenizer.json"))
         self.tokenizer.enable_truncation(max_tokens)  # the model's window, as sentence-transformers cuts
         self.tokenizer.no_padding()
-        self.onnx_path = onnx_path
         self.session = one_thread_session(onnx_path)
 
     def embed(self, texts: list[str]) -> np.ndarray:
         """One run per text: no padding, so every vector is exactly the single-text one."""
         import numpy as np
 
-        session = self.session
         rows = []
         for encoding in self.tokenizer.encode_batch(texts):
             ids = np.array([encoding.ids], dtype=np.int64)
             mask = np.array([encoding.attention_mask], dtype=np.int64)
-            rows.append(session.run(None, {"input_ids": ids, "attention_mask": mask})[0][0])
+            rows.append(self.session.run(None, {"input_ids": ids, "attention_mask": mask})[0][0])
         return np.asarray(rows, dtype=np.float32).reshape(len(texts), -1)
 
     def embed_batched(self, texts: list[str], batch_size: int = DOCUMENT_BATCH, threads: int = 1) -> np.ndarray:
