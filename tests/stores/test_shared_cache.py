@@ -3,6 +3,7 @@ files that many writers add to at once, a file of another model never read, dama
 skipped, and the model's export shared with its digest."""
 
 import json
+import os
 import subprocess
 import sys
 
@@ -114,3 +115,24 @@ def test_an_export_whose_probe_vectors_differ_is_refused(tmp_path):
     manifest = json.loads((tmp_path / "shared" / EXPORTS / "query-model-abc.json").read_text())
     assert manifest["name"] == export.name and len(manifest["digest"]) == 32
     assert not fetch_export(tmp_path / "shared", tmp_path / "local" / export.name, lambda path, p: False)
+
+
+def test_a_fetched_export_is_linked_on_one_filesystem_and_copied_where_links_fail(tmp_path, monkeypatch):
+    shared = tmp_path / "shared"
+    export = tmp_path / "query-model-abc.onnx"
+    export.write_bytes(b"graph bytes" * 1000)
+    publish_export(shared, export, lambda: np.ones((1, 2), dtype=np.float32))
+    source = shared / EXPORTS / export.name
+    linked = tmp_path / "linked" / export.name
+    assert fetch_export(shared, linked, lambda path, p: True)
+    assert linked.stat().st_ino == source.stat().st_ino  # the same bytes, not written again
+
+    def no_links(*_):
+        raise OSError(18, "Invalid cross-device link")
+
+    monkeypatch.setattr(os, "link", no_links)
+    copied = tmp_path / "copied" / export.name
+    assert fetch_export(shared, copied, lambda path, p: True)
+    assert copied.read_bytes() == export.read_bytes() and copied.stat().st_ino != source.stat().st_ino
+    (shared / EXPORTS / export.name).unlink()  # a link is a name: the fetched file stays whole
+    assert linked.read_bytes() == export.read_bytes()

@@ -407,8 +407,8 @@ class SentenceTransformerEmbedder:
         return path is not None and path.is_file()
 
     def save_query_model(self, shared: Path | None = None) -> str | None:
-        """Export the model unless that is done: taken from the ``shared`` cache folder or
-        this user's cache (:func:`user_export_cache`) when one holds this export, else made
+        """Export the model unless that is done: taken from this user's cache
+        (:func:`user_export_cache`) or the ``shared`` cache folder when one holds it, else made
         here (loads torch), and then offered to both. None when there is a usable export,
         else why there is not."""
         path = self.query_model_path
@@ -422,7 +422,7 @@ class SentenceTransformerEmbedder:
                 log.warning("cannot make the model export cache %s (%s); set %s= to go without",
                             user, exc, USER_CACHE_ENV)
                 user = None
-        folders = [f for f in (shared, user) if f is not None]
+        folders = [f for f in (user, shared) if f is not None]  # the local one first: linked, not copied
         if not path.is_file() and not any(self._fetch_export(f, path) for f in folders):
             reason = None if _reuse_export(path) else self._export(path)
             self._query_encoder = None if reason is None else False  # None: load the new file next
