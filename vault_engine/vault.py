@@ -52,6 +52,7 @@ from vault_engine.stores.sql import is_corruption
 if TYPE_CHECKING:
     from vault_engine.code_model import CallAnswer, CodeView, FindResult, Outline
     from vault_engine.indexing.indexer import AppliedChanges, Progress
+    from vault_engine.indexing.planner import ChangePlan
     from vault_engine.memory.checkpoints import CheckpointDraft
     from vault_engine.memory.results import CheckpointWritten, DeadendCheck, ResumeBrief, Ruling
     from vault_engine.model import DecayRow, Freshness, IndexReport, NoteView, ResolvedLink, SearchResult
@@ -280,7 +281,14 @@ class Vault:
                         started: float, vector_cache: str | os.PathLike[str] | None = None) -> IndexReport:
         from vault_engine.indexing.indexer import Indexer
 
-        changes = Indexer(self.config, self.ledger, self.lexical).run(progress=progress, now=now)
+        def load_model_meanwhile(plan: ChangePlan) -> None:
+            """Notes to embed: the model loads while their words are indexed."""
+            if embed and (plan.new or plan.modified) and self._model_enabled():
+                from vault_engine.stores.embedder import prefetch_embedder
+
+                prefetch_embedder(self.embedder)
+
+        changes = Indexer(self.config, self.ledger, self.lexical, load_model_meanwhile).run(progress=progress, now=now)
         self._record_moves(changes.plan.moved, now)
         self._sync_reinforcements()
         embedded, notices = self._embed(progress, embed, shared=vector_cache)
@@ -452,6 +460,10 @@ class Vault:
         if project is not None:
             self._require_project(ledger, project)
         arms = ("lexical",) if lexical_only else ("semantic",) if semantic_only else ("lexical", "semantic")
+        if not lexical_only and ledger.embedded_ids_exist():
+            from vault_engine.stores.embedder import prefetch_embedder
+
+            prefetch_embedder(self.embedder)  # the model loads while Whoosh and FAISS open
         if "lexical" in arms:
             check_before_reading(ledger, self.lexical, writing=self._writer_at_work)
         request = SearchRequest(query, k, kind, project, tap, arms, decay, follow, now)
@@ -739,21 +751,25 @@ class Vault:
                       lexical_only: bool = False) -> DeadendCheck:
         """Has this been tried? Every dead end of the vault is checked; with ``project``,
         rulings of other projects are flagged ``elsewhere``."""
+        ledger = self._require_index()
+        if not lexical_only and ledger.has_dead_ends():
+            from vault_engine.stores.embedder import prefetch_embedder
+
+            prefetch_embedder(self.embedder)  # the model loads while the rulings are read
         from vault_engine.memory.deadends import check_in_ledger
         from vault_engine.memory.matching import DeadendSettings
 
-        ledger = self._require_index()
         notices = []
         if project is not None and project not in ledger.projects():
             notices.append(f"project {project!r} has no notes in the index yet: "
                            "every ruling is flagged elsewhere")
-        settings = DeadendSettings.from_config(self.config.section("deadend"))
         semantic = None
         if not lexical_only:
             from vault_engine.memory.ruling_vectors import open_ruling_arm
 
             semantic, problem = open_ruling_arm(self.embedder, self.config.index_dir / RULING_CACHE_FILE)
             notices += [problem] if problem else []
+        settings = DeadendSettings.from_config(self.config.section("deadend"))
         return check_in_ledger(proposal, ledger, project=project, k=k, settings=settings, semantic=semantic,
                                notices=notices)
 

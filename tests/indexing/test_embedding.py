@@ -258,6 +258,69 @@ def test_a_model_that_will_not_load_leaves_a_lexical_index_and_says_so(root):
         assert len(result.notices) == 1 and "searching by words only" in result.notices[0]
 
 
+class Prefetching(FakeEmbedder):
+    """Counts the background loads asked for; ``fails_at_query``: the model fails to load
+    when a query is embedded (a damaged export whose fallback will not load either)."""
+
+    def __init__(self, fails_at_query: bool = False, **kw):
+        super().__init__(**kw)
+        self.prefetched = 0
+        self.fails_at_query = fails_at_query
+
+    def prefetch_queries(self):
+        self.prefetched += 1
+
+    def embed_queries(self, texts):
+        if self.fails_at_query:
+            raise ModelUnavailable("cannot load the embedding model from /models/bad (OSError: truncated)")
+        return super().embed_queries(texts)
+
+
+def test_the_model_is_loaded_ahead_only_where_it_will_be_used(root):
+    embedder = Prefetching(dimension=32, max_tokens=24)
+    with Vault(root, embedder=embedder) as v:
+        v.index()  # a first index embeds after its words go live: nothing to overlap
+        asked = [embedder.prefetched]
+        working = root / "projects/orchard/working"
+        working.mkdir(parents=True)
+        (working / "jam.md").write_text("# Jam\nDEADEND: cherry jam -- too sweet\n")
+        v.index()  # a changed note: the model loads while its words are indexed
+        asked.append(embedder.prefetched)
+        v.index()  # nothing changed: nothing to embed, no load
+        (root / "fruit/bananas.md").write_text("# Bananas\nBananas are soft.\n")
+        v.index(embed=False)
+        asked.append(embedder.prefetched)
+        v.search("crisp apples", lexical_only=True)
+        asked.append(embedder.prefetched)
+        v.search("crisp apples")
+        asked.append(embedder.prefetched)
+        v.deadend_check("cherry jam", lexical_only=True)
+        asked.append(embedder.prefetched)
+        v.deadend_check("cherry jam")
+        asked.append(embedder.prefetched)
+    assert asked == [0, 1, 1, 1, 2, 2, 3]
+
+
+def test_no_dead_end_no_model_load_for_a_check(root):
+    embedder = Prefetching(dimension=32, max_tokens=24)
+    with Vault(root, embedder=embedder) as v:
+        v.index()
+        check = v.deadend_check("cherry jam")
+        assert embedder.prefetched == 0 and check.status == "miss"
+
+
+def test_a_model_that_fails_at_the_query_leaves_the_words_to_answer(root, fake):
+    with Vault(root, embedder=fake) as v:
+        v.index()
+    with Vault(root, embedder=Prefetching(fails_at_query=True, dimension=32, max_tokens=24)) as v:
+        result = v.search("crisp apples")
+        assert result.arms == ("lexical",) and result.hits[0].path == "fruit/apples.md"
+        assert len(result.notices) == 1 and "searching by words only" in result.notices[0]
+        assert "/models/bad" in result.notices[0]
+        with pytest.raises(ModelUnavailable, match="/models/bad"):
+            v.search("crisp apples", semantic_only=True)
+
+
 def test_a_new_model_that_fails_to_load_keeps_the_old_vectors(root, fake):
     with Vault(root, embedder=fake) as v:
         v.index()

@@ -314,3 +314,67 @@ def test_side_by_side_raises_the_first_error_after_stopping_the_other_threads():
     error = in_thread(call)
     assert isinstance(error, ValueError) and "failed" in str(error)
     assert len(done) <= 5  # stopped soon after, not run to the end
+
+
+# -- loading the export in the background (prefetch_queries) ------------------------------------
+
+def sessions_opened_on(monkeypatch, delay: float = 0.0) -> list[str]:
+    """Record the name of the thread that opens each ONNX Runtime session (after ``delay``)."""
+    from vault_engine.stores import query_encoder
+
+    opened, real = [], query_encoder.one_thread_session
+
+    def recorded(path):
+        opened.append(threading.current_thread().name)
+        time.sleep(delay)
+        return real(path)
+
+    monkeypatch.setattr(query_encoder, "one_thread_session", recorded)
+    return opened
+
+
+@pytest.mark.model
+def test_a_prefetched_export_opens_on_its_own_thread_and_gives_the_same_vectors(exported, monkeypatch):
+    opened = sessions_opened_on(monkeypatch)
+    fresh = SentenceTransformerEmbedder(query_dir=exported.query_dir)
+    fresh.prefetch_queries()
+    fresh.prefetch_queries()  # a second call while one load is under way starts no other
+    got = fresh.embed_queries(TEXTS)
+    assert opened == ["vault-engine-model-load"]  # one session, opened off the caller's thread
+    assert np.abs(got - exported.embed(TEXTS)).max() < 1e-4
+    assert fresh._loading is None  # waited for and taken
+    fresh.prefetch_queries()  # loaded already: nothing more to open
+    assert opened == ["vault-engine-model-load"]
+
+
+def test_without_an_export_prefetching_starts_nothing(tmp_path, monkeypatch):
+    opened = sessions_opened_on(monkeypatch)
+    embedder = SentenceTransformerEmbedder(query_dir=tmp_path)
+    embedder.prefetch_queries()
+    assert embedder._loading is None and opened == []
+
+
+@pytest.mark.model
+def test_a_prefetched_damaged_export_falls_back_to_the_model(exported, tmp_path, caplog):
+    embedder = SentenceTransformerEmbedder(query_dir=tmp_path)
+    embedder.query_model_path.write_bytes(b"not an onnx graph")
+    embedder.prefetch_queries()
+    vectors = embedder.embed_queries(TEXTS[:1])
+    assert np.abs(vectors - exported.embed(TEXTS[:1])).max() < 1e-6  # the model answered
+    assert "damaged" in caplog.text and not embedder.query_model_path.exists()
+
+
+@pytest.mark.model
+def test_a_fork_waits_for_a_model_load_under_way(exported, monkeypatch):
+    """Whoosh's writer of a large index run forks: never while ONNX Runtime is loading."""
+    sessions_opened_on(monkeypatch, delay=1.0)
+    fresh = SentenceTransformerEmbedder(query_dir=exported.query_dir)
+    fresh.prefetch_queries()
+    thread, loaded = fresh._loading
+    assert thread.is_alive() and not loaded
+    pid = os.fork()
+    if pid == 0:  # the child: nothing to do
+        os._exit(0)
+    alive_after_fork = thread.is_alive()
+    os.waitpid(pid, 0)
+    assert not alive_after_fork and loaded and loaded[0]  # the load had ended first

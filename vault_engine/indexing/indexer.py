@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -50,10 +50,14 @@ class AppliedChanges:
 class Indexer:
     """Applies change plans to the ledger and the lexical index."""
 
-    def __init__(self, config: Config, ledger: Ledger, lexical: WhooshIndex):
+    def __init__(self, config: Config, ledger: Ledger, lexical: WhooshIndex,
+                 on_plan: Callable[[ChangePlan], None] | None = None):
         self.config = config
         self.ledger = ledger
         self.lexical = lexical
+        # Told each plan before it is applied: the caller's moment to start slow work the
+        # plan will need (Vault.index loads the model while the words are written).
+        self.on_plan = on_plan
 
     def run(self, *, progress: Progress | None = None, now: float | None = None) -> AppliedChanges:
         """Bring the ledger and Whoosh up to date with the vault. (A rebuild is a new index
@@ -95,6 +99,8 @@ class Indexer:
         plan = plan_changes(suspects, known, {p: r.digest for p, r in reads.items()})
         if reread:
             plan = replace(plan, modified=plan.modified + plan.touched, touched=())
+        if self.on_plan is not None:
+            self.on_plan(plan)
         old_attachments = set(self.ledger.attachment_paths())
         attachments_changed = old_attachments != set(scan.attachments)
         needs_repair = lexical_damage(self.ledger, self.lexical)

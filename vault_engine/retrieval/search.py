@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from vault_engine.config import Config
+from vault_engine.errors import ModelUnavailable
 from vault_engine.model import Hit, ResolvedLink, Scores, SearchResult
 from vault_engine.parsing.sections import section_body
 from vault_engine.retrieval.confidence import Evidence, MissRule, confidence
@@ -97,8 +98,16 @@ class Searcher:
         if "semantic" in request.arms and self.semantic is not None:
             allowed = self.ledger.section_ids_where(request.kind, request.project, request.tap) \
                 if (request.kind or request.project or request.tap) else None
-            semantic, cosines = self.semantic.search(request.query, ARM_DEPTH,
-                                                     [i for i, _ in lexical or ()], allowed)
+            try:
+                semantic, cosines = self.semantic.search(request.query, ARM_DEPTH,
+                                                         [i for i, _ in lexical or ()], allowed)
+            except ModelUnavailable as exc:  # the model failed to load: words answer alone
+                if lexical is None:
+                    raise
+                from vault_engine.retrieval.semantic import arm_off
+
+                self.notices.append(arm_off(exc))
+                self.semantic = None
         if lexical is not None and semantic is not None:
             fused = fuse_rrf(lexical, semantic, cosines)
         elif semantic is not None:

@@ -43,8 +43,9 @@ class SemanticSearcher:
 def open_arm(ledger: Ledger, vectors: FaissIndex, get_embedder, *,
              required: bool = False) -> tuple[SemanticSearcher | None, str | None]:
     """The semantic arm when it can run, else (None, a one-line notice). It can run when
-    sections have vectors, made by the configured model, and that model loads. ``required``
-    (``search --semantic``) turns the notice into a :class:`ModelUnavailable` error."""
+    sections have vectors, made by the configured model, whose folder holds a model (whether
+    it loads is found at the query). ``required`` (``search --semantic``) turns the notice
+    into a :class:`ModelUnavailable` error."""
     try:
         embedder = usable_embedder(get_embedder)
         if not ledger.embedded_ids_exist():
@@ -56,9 +57,17 @@ def open_arm(ledger: Ledger, vectors: FaissIndex, get_embedder, *,
         if ledger.get_meta(MODEL_META) != model_key(embedder):
             raise ModelUnavailable("the vectors were made by another model or window: "
                                    "run `vault-engine index` to embed again")
-        embedder.prepare_queries()  # loads now, so a broken model is found before searching
+        # The model itself is not waited for here: it loads in the background meanwhile
+        # (Vault.search began it: prefetch_queries) and is needed at the query's embedding,
+        # after the lexical arm. A model that fails to load turns the arm off there
+        # (Searcher.search, arm_off).
     except ModelUnavailable as exc:
         if required:
             raise
-        return None, f"semantic arm off: {exc}; searching by words only"
+        return None, arm_off(exc)
     return SemanticSearcher(embedder, vectors, ledger), None
+
+
+def arm_off(exc: ModelUnavailable) -> str:
+    """The notice of a search whose semantic arm cannot run."""
+    return f"semantic arm off: {exc}; searching by words only"

@@ -17,9 +17,10 @@ import json
 import logging
 import os
 import re
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cached_property
+from functools import cache, cached_property
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Literal, Protocol
 
@@ -71,6 +72,10 @@ class Embedder(Protocol):
         """What :meth:`embed` runs on now (``onnxruntime``, ``sentence-transformers``), for
         progress and status; asking never loads torch."""
 
+    def prefetch_queries(self) -> None:
+        """Start loading what embed_queries needs in the background where it can, while the
+        caller does other work; never raises (the first query says what failed)."""
+
     def prepare_queries(self) -> None:
         """Load what embed_queries needs now; raises ModelUnavailable when it cannot."""
 
@@ -84,6 +89,15 @@ class Embedder(Protocol):
 
     def has_query_model(self) -> bool:
         """Whether the fast query path is there (without loading it)."""
+
+
+def prefetch_embedder(get_embedder: Callable[[], Embedder]) -> None:
+    """Start loading the configured embedder's query path, if it can load at all (a disabled
+    or missing model is said by the arm that needs it, not here)."""
+    try:
+        usable_embedder(get_embedder).prefetch_queries()
+    except ModelUnavailable:
+        pass
 
 
 def usable_embedder(get_embedder: Callable[[], Embedder]) -> Embedder:
@@ -212,6 +226,29 @@ def _quiet_offline_environment() -> None:
         os.environ.setdefault(key, value)
 
 
+_loads: set[threading.Thread] = set()  # model loads under way (prefetch_queries)
+
+
+def _no_fork_during(thread: threading.Thread) -> None:
+    """Make a fork of this process wait for ``thread`` to end: a child forked while another
+    thread is inside ONNX Runtime could inherit a lock held there, and Whoosh's writer of a
+    large index run forks two."""
+    _guard_forks()
+    _loads.add(thread)
+
+
+@cache
+def _guard_forks() -> None:  # once per process
+    os.register_at_fork(before=_finish_loads)
+
+
+def _finish_loads() -> None:
+    for thread in list(_loads):
+        if thread.is_alive() and thread is not threading.current_thread():
+            thread.join()
+        _loads.discard(thread)
+
+
 class SentenceTransformerEmbedder:
     """sentence-transformers on the CPU, loaded on first use.
 
@@ -232,6 +269,8 @@ class SentenceTransformerEmbedder:
         self.query_dir = query_dir
         # The ONNX encoder once loaded (queries and documents), False when it cannot be.
         self._query_encoder: OnnxQueryEncoder | Literal[False] | None = None
+        # A load under way on a thread of its own (prefetch_queries): the thread, its result.
+        self._loading: tuple[threading.Thread, list] | None = None
 
     @cached_property
     def model(self):
@@ -352,9 +391,7 @@ class SentenceTransformerEmbedder:
     def _documents(self):
         """The encoder for documents: the query encoder, whose one session ``[model] threads``
         threads call side by side; None or False as for queries."""
-        if self._query_encoder is None:
-            self._query_encoder = self._load_query_encoder()
-        return self._query_encoder
+        return self._encoder()
 
     # -- queries --------------------------------------------------------------------------
 
@@ -366,13 +403,50 @@ class SentenceTransformerEmbedder:
         return None if self.query_dir is None else query_model_path(self.query_dir, self.identity,
                                                                     self.max_tokens)
 
+    def prefetch_queries(self) -> None:
+        """Start opening the ONNX export on a thread of its own, when there is one and it is
+        not loaded yet. ONNX Runtime lets go of the GIL while it opens a session (0.2 s, the
+        longest step of a cold hybrid search), so what the caller does meanwhile (opening
+        Whoosh, importing FAISS, indexing words) costs no extra time; the first use waits for
+        it. The imports happen here, on the calling thread: two threads importing numpy at
+        once can meet it half-initialized."""
+        if self._query_encoder is not None or self._loading is not None or not self.has_query_model():
+            return
+        try:
+            import numpy  # noqa: F401
+            import onnxruntime  # noqa: F401
+            import tokenizers  # noqa: F401
+
+            from vault_engine.stores.query_encoder import OnnxQueryEncoder  # noqa: F401
+        except ImportError:
+            return  # the first use says why (_load_query_encoder)
+        loaded: list = []
+        # Not a daemon: a process that ends before using the session waits for it rather than
+        # unloading ONNX Runtime under a thread still inside it.
+        thread = threading.Thread(target=lambda: loaded.append(self._load_query_encoder()),
+                                  name="vault-engine-model-load")
+        _no_fork_during(thread)
+        thread.start()
+        self._loading = (thread, loaded)
+
     def prepare_queries(self) -> None:
         """Load what :meth:`embed_queries` needs: the ONNX export when there is one (no
         torch), else the model. Raises :class:`ModelUnavailable` when neither can load."""
+        if not self._encoder():
+            _ = self.model  # loads the model, or raises why it cannot
+
+    def _encoder(self):
+        """The ONNX encoder, once a load under way has ended (or loaded here): None while
+        there is no export, False when it cannot run here."""
+        if self._loading is not None:
+            thread, loaded = self._loading
+            thread.join()
+            self._loading = None
+            if self._query_encoder is None and loaded:  # nothing set meanwhile, e.g. a fetch
+                self._query_encoder = loaded[0]
         if self._query_encoder is None:
             self._query_encoder = self._load_query_encoder()
-        if not self._query_encoder:
-            _ = self.model  # loads the model, or raises why it cannot
+        return self._query_encoder
 
     def embed_queries(self, texts: list[str]):
         """Through the ONNX export when there is one (no torch, several times faster:
@@ -476,9 +550,8 @@ class SentenceTransformerEmbedder:
         from vault_engine.stores.shared_cache import publish_export
 
         def probes():
-            if self._query_encoder is None:
-                self._query_encoder = self._load_query_encoder()
-            return self._query_encoder.embed(list(PROBES)) if self._query_encoder else None
+            encoder = self._encoder()
+            return encoder.embed(list(PROBES)) if encoder else None
 
         try:
             publish_export(shared, path, probes)
@@ -530,6 +603,9 @@ class FakeEmbedder:
     def token_spans(self, texts: list[str]) -> list[list[tuple[int, int]]]:
         """Runs of non-space characters."""
         return [[m.span() for m in _FAKE_TOKEN.finditer(text)] for text in texts]
+
+    def prefetch_queries(self) -> None:
+        """Nothing to load."""
 
     def prepare_queries(self) -> None:
         """Nothing to load."""

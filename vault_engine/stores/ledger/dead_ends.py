@@ -105,6 +105,10 @@ class DeadEndQueries(LedgerConnection):
             rows = self.db.execute(f"{sql} ORDER BY n.path, d.ord")
         return [dead_end_row(r) for r in rows]
 
+    def has_dead_ends(self) -> bool:
+        """Any dead end is recorded (cheaper than reading them)."""
+        return self.db.execute("SELECT 1 FROM dead_ends LIMIT 1").fetchone() is not None
+
     def dead_ends_by_id(self, ids: Iterable[int]) -> dict[int, DeadEndRow]:
         """These recorded dead ends (an id no longer recorded is absent)."""
         sql = f"SELECT d.id, {DEAD_END_COLUMNS} FROM dead_ends d JOIN notes n ON n.id=d.note_id " \
