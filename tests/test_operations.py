@@ -47,7 +47,8 @@ def test_every_row_matches_its_cli_command(op):
             assert isinstance(action, argparse._AppendAction) and action.default == [], p.name
         else:
             assert action.default == p.default, p.name
-            assert (action.type is not None) == (p.type is int), p.name
+            # numbers are checked by range, required text for blankness (cli/context.py), as Param.check does
+            assert (action.type is not None) == (p.type is int or p.required), p.name
         if p.required and not p.positional:
             assert action.required, p.name
         assert action.help, p.name
@@ -84,4 +85,6 @@ def test_arguments_fill_defaults_and_refuse_unknown_names():
     assert op.arguments({"query": "x"})["k"] == 10
     with pytest.raises(BadArgument, match="unknown argument 'limit'; it takes: query, k,"):
         op.arguments({"query": "x", "limit": 3})
+    with pytest.raises(BadArgument, match="^unknown argument 'bogus'; it takes no arguments$"):
+        BY_NAME["status"].arguments({"bogus": 1})
     assert BY_NAME["checkpoint_new"].arguments({"project": "p", "agent": "a", "next": "one step"})["next"] == ("one step",)

@@ -152,14 +152,22 @@ def find_vault(explicit: str | os.PathLike[str] | None = None, cwd: Path | None 
     chosen = explicit or os.environ.get("VAULT_ENGINE_VAULT")
     if chosen:
         root = Path(chosen).expanduser()
+        given = "--vault" if explicit else "$VAULT_ENGINE_VAULT"
+        if root.is_file():
+            raise VaultNotFound(f"{root} ({given}) is a file: the vault is the folder that holds the notes")
         if not root.is_dir():
-            raise VaultNotFound(f"vault folder {root} does not exist: pass an existing folder to --vault")
+            raise VaultNotFound(f"vault folder {root} ({given}) does not exist: point {given} at an existing folder")
         return root.resolve()
     here = (cwd or Path.cwd()).resolve()
+    return marked_vault(here) or here
+
+
+def marked_vault(here: Path) -> Path | None:
+    """The nearest folder from ``here`` upward holding vault-engine.toml or .vault-engine/."""
     for folder in (here, *here.parents):
         if (folder / CONFIG_NAME).is_file() or (folder / STATE_DIR).is_dir():
             return folder
-    return here
+    return None
 
 
 def load_config(root: Path) -> Config:

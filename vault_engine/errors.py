@@ -56,6 +56,17 @@ class IndexDamaged(VaultError):
     Everything there is derived: ``vault-engine index`` repairs it."""
 
 
+class IndexNotWritable(VaultError):
+    """The index folder cannot be written (a read-only vault, another user's files)."""
+
+
+def not_writable(path: object) -> IndexNotWritable:
+    """The one line for an index folder this process may not write."""
+    return IndexNotWritable(f"cannot write {path}: permission denied. vault-engine keeps its index in the "
+                            "vault's .vault-engine folder, which must be writable by this user "
+                            "(nothing of yours was changed)")
+
+
 class ModelUnavailable(VaultError):
     """The embedding model cannot be loaded (package missing, folder broken, disabled)."""
 

@@ -57,7 +57,7 @@ class Param:
             if isinstance(value, bool) or not isinstance(value, int):
                 raise BadArgument(f"{self.name} must be a whole number (got {value!r})")
             if (self.low is not None and value < self.low) or (self.high is not None and value > self.high):
-                span = f"{self.low}..{self.high if self.high is not None else ''}"
+                span = f"{self.low}..{self.high}" if self.high is not None else f"{self.low} or more"
                 raise BadArgument(f"{self.name} {value} is out of range: use {span}")
             return value
         if self.type is list:
@@ -131,7 +131,8 @@ class Operation:
         names = [p.name for p in self.params]
         unknown = sorted(set(given) - set(names))
         if unknown:
-            raise BadArgument(f"unknown argument {unknown[0]!r}; it takes: {', '.join(names)}")
+            takes = f"it takes: {', '.join(names)}" if names else "it takes no arguments"
+            raise BadArgument(f"unknown argument {unknown[0]!r}; {takes}")
         values = {}
         for p in self.params:
             if given.get(p.name) is None:

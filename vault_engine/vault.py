@@ -292,6 +292,7 @@ class Vault:
         self._record_moves(changes.plan.moved, now)
         self._sync_reinforcements()
         embedded, notices = self._embed(progress, embed, shared=vector_cache)
+        self._finished_at(now, embedded)
         report = self._report(changes, started)
         return replace(report, embedded=embedded, notices=report.notices + notices)
 
@@ -321,8 +322,16 @@ class Vault:
         self._follow_generation()  # this Vault was pinned to the generation just replaced
         if words_first and embed:
             embedded, notices = self._embed(progress, embed, shared=vector_cache)
+            self._finished_at(now, embedded)
             report = replace(report, embedded=embedded, notices=report.notices + notices)
         return report
+
+    def _finished_at(self, now: float | None, embedded: int) -> None:
+        """``status``'s "last index" is when a run finished: after its embedding, which can
+        take minutes after the words (the ledger's own stamp, ``now`` in tests, stays)."""
+        if embedded and now is None:
+            with self.ledger.transaction():
+                self.ledger.set_meta("last_index", str(time.time()))
 
     def _ledger_damage(self) -> str | None:
         """Why the live ledger cannot be trusted, or None (no ledger yet is not damage)."""

@@ -151,3 +151,80 @@ def test_debug_shows_the_traceback(vault, cli):
 
     with pytest.raises(UnknownRef):
         cli("--vault", vault, "--debug", "show", "nope.md")
+
+
+@pytest.mark.parametrize("command", [("search", " "), ("deadend", "check", ""), ("find", "\t")])
+def test_a_blank_query_or_proposal_is_a_usage_error_not_a_miss(vault, cli, command):
+    done = cli("--vault", vault, *command)
+    assert done.code == 2 and done.out == ""
+    assert done.err.strip().splitlines()[-1].endswith("must not be empty")
+
+
+def test_a_long_query_is_quoted_back_in_short(vault, cli):
+    done = cli("--vault", vault, "search", "zzqx " * 1000, "--lexical")
+    assert done.code == 0 and done.out.startswith("no match for 'zzqx zzqx") and len(done.out) < 300
+
+
+def test_an_empty_vault_indexes_and_then_answers(tmp_path, cli):
+    assert cli("init", tmp_path).code == 0
+    assert cli("--vault", tmp_path, "index", "--no-embed").out.startswith("indexed in")
+    status = cli("--vault", tmp_path, "status", "--json")
+    assert status.code == 0 and status.json["notes"] == 0
+    miss = cli("--vault", tmp_path, "search", "anything", "--lexical", "--json")
+    assert (miss.code, miss.json["status"]) == (0, "miss")
+    written = cli("--vault", tmp_path, "checkpoint", "new", "--project", "first", "--agent", "me",
+                  "--failed", "Try A -- it broke")
+    assert written.code == 0, written.err
+    assert "Try A — it broke" in cli("--vault", tmp_path, "resume", "--project", "first").out
+
+
+def test_a_ref_to_a_skipped_file_or_a_bare_name_says_what_it_could_be(vault, cli):
+    (vault / "latin1.md").write_bytes("caf\xe9\n".encode("latin-1"))
+    cli("--vault", vault, "index", "--no-embed")
+    skipped = cli("--vault", vault, "show", "latin1.md")
+    assert skipped.code == 1 and skipped.err.startswith("vault-engine: latin1.md was not indexed: not UTF-8")
+    bare = cli("--vault", vault, "show", "auth")  # the note is specs/auth.md
+    assert bare.code == 1 and bare.err.strip().endswith("did you mean specs/auth.md?")
+
+
+def test_a_vault_path_that_is_a_file_or_comes_from_the_environment_says_so(vault, cli, monkeypatch):
+    assert "is a file: the vault is the folder" in cli("--vault", vault / "loose.md", "status").err
+    monkeypatch.setenv("VAULT_ENGINE_VAULT", str(vault / "nope"))
+    assert "($VAULT_ENGINE_VAULT) does not exist" in cli("status").err
+
+
+def test_a_folder_this_user_cannot_write_is_one_line_not_a_traceback(vault, cli, monkeypatch):
+    """Run as root, chmod cannot stand in for a read-only mount: the error is injected where a
+    read-only vault raises it (making the index folder, opening the ledger for writing)."""
+    import sqlite3
+
+    from vault_engine.stores.ledger.connection import LedgerConnection
+    from vault_engine.vault import Vault
+
+    monkeypatch.setattr(Vault, "index", lambda self, **kw: (_ for _ in ()).throw(
+        PermissionError(13, "Permission denied", str(self.root / ".vault-engine"))))
+    done = cli("--vault", vault, "index")
+    assert done.code == 1 and done.err == (f"vault-engine: cannot write {vault / '.vault-engine'}: permission denied. "
+                                           "vault-engine keeps its index in the vault's .vault-engine folder, which "
+                                           "must be writable by this user (nothing of yours was changed)\n")
+
+    def readonly(self):
+        raise sqlite3.OperationalError("attempt to write a readonly database")
+
+    monkeypatch.setattr(LedgerConnection, "_migrate", readonly)
+    done = cli("--vault", vault, "search", "token", "--lexical")
+    assert done.code == 1 and "cannot write" in done.err and "damaged" not in done.err
+
+
+def test_one_section_is_one_section(make_vault, cli):
+    done = cli("--vault", make_vault({"a.md": "# A\nalpha\n"}), "index", "--no-embed")
+    assert done.out.rstrip().endswith("; 1 section")
+
+
+def test_mcp_help_names_every_tool(capsys):
+    from vault_engine.operations import OPERATIONS
+
+    with pytest.raises(SystemExit):
+        build_parser(["mcp", "--help"]).parse_args(["mcp", "--help"])
+    text = " ".join(capsys.readouterr().out.split())
+    assert all(op.name in text for op in OPERATIONS) and len(OPERATIONS) == 13

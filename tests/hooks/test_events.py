@@ -145,9 +145,9 @@ def test_a_usage_error_never_exits_2_which_claude_code_reads_as_block(tmp_path, 
 def test_with_a_running_watcher_the_warm_daemon_answers(indexed_sample, tmp_path, start_daemon):
     from tests.mcp.conftest import WRAPPER
 
-    def probed_hook() -> tuple[subprocess.CompletedProcess, list[str]]:
+    def probed_hook(*flags: str) -> tuple[subprocess.CompletedProcess, list[str]]:
         probe = tmp_path / f"probe-{len(list(tmp_path.glob('probe-*')))}.json"
-        done = subprocess.run([sys.executable, "-c", WRAPPER, str(probe), "hook", "user-prompt-submit"],
+        done = subprocess.run([sys.executable, "-c", WRAPPER, str(probe), "hook", "user-prompt-submit", *flags],
                               input=recorded("user-prompt-submit-deadend.json", indexed_sample), capture_output=True,
                               text=True, timeout=60, cwd=tmp_path,
                               env={**os.environ, **server_env(), "VAULT_ENGINE_HOOK_DEADLINE": "60"})
@@ -159,3 +159,14 @@ def test_with_a_running_watcher_the_warm_daemon_answers(indexed_sample, tmp_path
     assert (warm.returncode, warm.stdout, warm.stderr) == (cold.returncode, cold.stdout, cold.stderr)
     assert context(warm, "UserPromptSubmit").startswith("This was tried before")
     assert "vault_engine.vault" in cold_loaded and "vault_engine.vault" not in warm_loaded
+    local, local_loaded = probed_hook("--no-daemon")  # answered here although the watcher runs
+    assert "vault_engine.vault" in local_loaded and local.stdout == cold.stdout
+
+
+def test_the_interruption_quotes_a_long_prompt_in_short(indexed_sample, tmp_path):
+    prompt = "keep sessions in a shared Redis " + "lorem ipsum dolor " * 5000
+    done = hook("user-prompt-submit", json.dumps({"prompt": prompt, "cwd": str(indexed_sample)}),
+                "--project", "billing-service", cwd=tmp_path)
+    said = context(done, "UserPromptSubmit")
+    assert said.startswith('This was tried before: 1 recorded dead end matches "keep sessions in a shared Redis lorem')
+    assert len(said.splitlines()[0]) < 300 and len(said) < 2000

@@ -70,3 +70,12 @@ def test_a_settings_file_we_cannot_merge_is_left_alone_with_one_line(tmp_path, t
     assert settings.read_text() == text
     done = cli("hook", "install", "--settings", settings)
     assert done.code == 1 and done.err.count("\n") == 1 and settings.read_text() == text
+
+
+def test_install_outside_any_vault_says_how_to_point_the_hooks_at_one(tmp_path, cli, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("VAULT_ENGINE_VAULT", raising=False)
+    done = cli("hook", "install", "--settings", tmp_path / "settings.json")
+    assert done.code == 0 and "no vault found from" in done.err and "--vault DIR hook install" in done.err
+    (tmp_path / "vault-engine.toml").write_text("")
+    assert cli("hook", "install", "--settings", tmp_path / "settings.json").err == ""

@@ -537,3 +537,19 @@ def test_a_first_index_is_searchable_by_words_before_it_embeds(root, fake, monke
         report = v.index()
         assert report.embedded == 4 and agrees(v)
     assert found_while_embedding == [["fruit/apples.md"]]
+
+
+def test_last_index_is_when_the_run_finished_its_embedding_too(root, fake, monkeypatch):
+    import time
+
+    slow = fake.embed
+
+    def embed_slowly(texts, batch_size=32):
+        time.sleep(0.3)
+        return slow(texts, batch_size)
+
+    monkeypatch.setattr(fake, "embed", embed_slowly)
+    with Vault(root, embedder=fake) as v:
+        started = time.time()
+        assert v.index().embedded
+        assert float(v.ledger.get_meta("last_index")) >= started + 0.3

@@ -284,4 +284,4 @@ def test_a_vault_folder_that_does_not_exist_stops_the_server_in_one_line(tmp_pat
     done = subprocess.run([sys.executable, "-m", "vault_engine", "--vault", str(tmp_path / "nowhere"), "mcp"],
                           input="", capture_output=True, text=True, timeout=60, env={**os.environ, **server_env()})
     assert (done.returncode, done.stdout) == (1, "")
-    assert done.stderr == f"vault-engine: vault folder {tmp_path / 'nowhere'} does not exist: pass an existing folder to --vault\n"
+    assert done.stderr == f"vault-engine: vault folder {tmp_path / 'nowhere'} (--vault) does not exist: point --vault at an existing folder\n"

@@ -200,3 +200,44 @@ def test_a_check_crosses_the_daemon_socket_unchanged(vault):
 
     check = vault.deadend_check("keep sessions in a shared Redis", project="drone", lexical_only=True)
     assert protocol.decode(protocol.encode(check)) == check
+
+
+def test_a_vault_without_any_dead_end_says_so_rather_than_a_plain_miss(make_vault):
+    with Vault(make_vault({"notes/a.md": "# A\nNothing ruled out here.\n"})) as v:
+        v.index(embed=False)
+        check = v.deadend_check("use dataview instead of tasks")
+    assert (check.status, check.rulings) == ("miss", ())
+    assert check.rendered.startswith("No dead end is recorded in this vault yet")
+    assert "[kinds] decision" in check.rendered and "no embedding model" not in check.rendered
+
+
+RECORD = """# Parse YAML
+
+## Considered Options
+
+* Jackson
+* SnakeYAML Engine
+
+## Decision Outcome
+
+Chosen option: "Jackson", because it is maintained.
+
+## Pros and Cons of the Options
+
+### SnakeYAML Engine
+
+* Bad, because it is slow
+"""
+
+
+def test_list_gives_a_records_chosen_option_as_check_does_and_no_false_date(make_vault):
+    root = make_vault({"decisions/0020-yaml.md": RECORD})
+    with Vault(root) as v:
+        v.index(embed=False)
+        listed = v.deadend_list()
+        check = v.deadend_check("parse the file with SnakeYAML Engine", lexical_only=True)
+    assert [(r.text, r.reason, r.chosen) for r in listed] == [
+        ("SnakeYAML Engine", "it is slow", 'Jackson, because it is maintained.')]
+    assert check.rulings[0].chosen == listed[0].chosen
+    assert listed[0].when is None  # no date in the record: not the day its file was copied
+    assert "Rejected on an unknown date by its authors" in check.rendered

@@ -160,3 +160,61 @@ def test_a_brief_crosses_the_daemon_socket_unchanged(vault):
 
     brief = vault.resume("drone", now=FROZEN_NOW)
     assert protocol.decode(protocol.encode(brief)) == brief
+
+
+def test_the_projects_earlier_dead_ends_follow_the_latest_checkpoint(vault):
+    """The latest checkpoint lists only its own session's Failed items: what an older checkpoint
+    ruled out must still reach the arriving agent, and nothing is shown twice."""
+    brief = vault.resume("drone", now=FROZEN_NOW)
+    assert [r.text for r in brief.checkpoint.failed] == ["Beamforming on the MCU"]
+    assert [(r.text, r.reason, r.source) for r in brief.earlier] == [("Old idea", "old reason", "checkpoint")]
+    assert "## Ruled out earlier on this project\n- Old idea — old reason (claude-7f3, 2026-09-01, checkpoint" \
+        in brief.markdown
+    assert [r["text"] for r in brief.to_json()["dead_ends_earlier"]] == ["Old idea"]
+    # The working note shown (changed after the checkpoint) keeps its own marker; not repeated.
+    assert "Raise the PGA gain" not in {r.text for r in brief.earlier}
+
+
+def test_earlier_dead_ends_are_cut_oldest_first_and_counted(make_vault):
+    files = {f"projects/drone/checkpoints/2026090{n}T000000Z-a.md": checkpoint(
+        f"2026-09-0{n}T00:00:00Z", f"Round {n}.", failed=[f"Idea number {n} -- reason {n}"]) for n in range(1, 8)}
+    root = make_vault(files)
+    with Vault(root) as v:
+        v.index(embed=False, now=FROZEN_NOW)
+        full = v.resume("drone", now=FROZEN_NOW)
+        assert [r.text for r in full.earlier] == [f"Idea number {n}" for n in (6, 5, 4, 3, 2, 1)]
+        tight = v.resume("drone", max_tokens=estimate_tokens(full.markdown) - 20, now=FROZEN_NOW)
+    assert tight.earlier == full.earlier[:len(tight.earlier)] and len(tight.earlier) < 6
+    assert tight.cut[0] == "earlier dead end 'Idea number 1'"
+    assert f"{6 - len(tight.earlier)} more: `vault-engine deadend list --project drone`" in tight.markdown
+    assert "earlier dead end" in tight.markdown.splitlines()[-1]  # counted in the last line
+
+
+def test_a_brief_cut_to_its_text_still_ends_saying_what_went(vault):
+    tight = vault.resume("drone", max_tokens=100, now=FROZEN_NOW)
+    assert estimate_tokens(tight.markdown) <= 100
+    assert tight.markdown.rstrip().splitlines()[-1].startswith("_Cut to fit 100 tokens: ")
+    assert "the rest of the text" in tight.cut
+
+
+def test_an_empty_summary_reads_as_none_written(make_vault):
+    """A checkpoint whose Summary heading has nothing under it (the H1 folded into it): the
+    brief says so, never the heading itself as the summary."""
+    text = "---\ntype: checkpoint\nproject: p\n---\n# Checkpoint: me on p\n## Summary\n\n\n## Next\n\n## Failed\n- A\n"
+    root = make_vault({"projects/p/checkpoints/20261203T123705Z-me.md": text})
+    with Vault(root) as v:
+        v.index(embed=False, now=FROZEN_NOW)
+        brief = v.resume("p", now=FROZEN_NOW)
+    assert brief.checkpoint.summary == ""
+    assert "### Summary\n(no summary written)" in brief.markdown
+
+
+def test_a_checkpoint_without_a_date_is_dated_and_named_by_its_file_name(make_vault):
+    root = make_vault({"projects/p/checkpoints/20261201T083000Z-codex-9.md":
+                       "---\ntype: checkpoint\nproject: p\ncreated: not-a-date\n---\n# C\n## Failed\n- A -- b\n"})
+    with Vault(root) as v:
+        v.index(embed=False, now=FROZEN_NOW)
+        brief = v.resume("p", now=FROZEN_NOW)
+        ruling = v.deadend_list("p")[0]
+    assert (brief.checkpoint.agent, brief.checkpoint.created) == ("codex-9", 1796113800.0)
+    assert (ruling.agent, ruling.when) == ("codex-9", 1796113800.0)

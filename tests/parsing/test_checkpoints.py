@@ -112,3 +112,12 @@ def test_agent_from_frontmatter_or_checkpoint_file_name():
 
 def test_match_text_drops_possessives():
     assert match_text("the client's header and the codec’s DSP") == "the client header and the codec DSP"
+
+
+def test_a_timestamped_file_name_dates_a_checkpoint():
+    from vault_engine.parsing.checkpoints import name_time
+
+    assert name_time("projects/p/checkpoints/20261201T083000Z-codex-9.md") == 1796113800.0
+    assert name_time("projects/p/checkpoints/2026-12-01T08:30:00Z-codex-9.md") == 1796113800.0
+    assert name_time("projects/p/checkpoints/20261399T000000Z-x.md") is None  # no such day
+    assert name_time("notes/plan.md") is None

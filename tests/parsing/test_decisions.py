@@ -130,3 +130,31 @@ def test_a_checkpoint_records_what_it_chose_in_its_goal_else_its_summary():
 def test_prose_is_not_a_decision_record():
     note = parse("decisions/notes.md", "# Thoughts\nWe considered Redis but rejected it.\n")
     assert note.dead_ends == () and note.accepted == ()
+
+
+def test_a_chosen_option_in_single_quotes_may_quote_inside_it():
+    """MADR 0017: Chosen option: 'Section "Consequences" ... "Good, because" ...', because ..."""
+    text = MADR.replace('Chosen option: "MVStore", because it is simple and memory-efficient.',
+                        "Chosen option: 'MVStore', because it is simple.").replace(
+        '* [MVStore](https://www.h2database.com/html/mvstore.html)', '* Section "Good, because" listing')
+    text = text.replace("Chosen option: 'MVStore'", "Chosen option: 'Section \"Good, because\" listing'")
+    note = parse("decisions/0017-quoted.md", text)
+    assert [d.text for d in note.dead_ends] == ["JSON", "Custom format"]
+    assert note.dead_ends[0].reason == "too verbose"
+
+
+def test_underscores_inside_words_survive_markup_removal():
+    text = ("# KEP\n## Alternatives\n### Patch _storage_core.go_\nEdit `storage_core.go` in place, "
+            "**not** the snake_case API.\n## Proposal\nA new API.\n")
+    note = parse("decisions/kep.md", text)
+    assert note.dead_ends[0].text == "Patch storage_core.go"
+
+
+def test_a_keps_authors_and_date_come_from_the_kep_yaml_beside_it():
+    text = "# KEP-1\n## Alternatives\n### Poll the API\nToo slow.\n## Proposal\nWatch it.\n"
+    sidecar = 'title: x\nauthors:\n  - "@ana"\n  - "@bo"\ncreation-date: 2019-04-02\n'
+    note = parse_note("decisions/kep-1/README.md", text, CONFIG, sidecar)
+    assert [(d.agent, d.when) for d in note.dead_ends] == [("@ana, @bo", 1554163200.0)]
+    own = parse_note("decisions/kep-1/README.md", "---\nauthors: [Cy]\n---\n" + text, CONFIG, sidecar)
+    assert own.dead_ends[0].agent == "Cy"  # the record's own frontmatter wins
+    assert parse("decisions/kep-1/README.md", text).dead_ends[0].when is None

@@ -12,6 +12,7 @@ import sys
 from typing import NoReturn
 
 from vault_engine.cli.context import Context
+from vault_engine.operations import OPERATIONS
 
 HOOK_EVENTS = ("session-start", "user-prompt-submit", "pre-tool-use")
 
@@ -19,8 +20,8 @@ HOOK_EVENTS = ("session-start", "user-prompt-submit", "pre-tool-use")
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     """Add ``mcp`` and ``hook`` to the command line."""
     p = sub.add_parser("mcp", parents=[common], help="serve the vault to agents over MCP (stdio)",
-                       description="An MCP server on stdin/stdout: search, show, links, resume, deadend_check, "
-                                   "deadend_list, checkpoint_new, reinforce, status. Example: "
+                       description=f"An MCP server on stdin/stdout: {', '.join(op.name for op in OPERATIONS)}. "
+                                   "Example: "
                                    "claude mcp add --scope project vault -- vault-engine --vault ~/vault mcp")
     p.set_defaults(handler=cmd_mcp)
 
@@ -86,16 +87,23 @@ def cmd_hook(ctx: Context) -> int:
     """Answer one hook event, or install the hooks."""
     a = ctx.args
     if a.event == "install":
+        from pathlib import Path
+
+        from vault_engine.config import marked_vault
         from vault_engine.hooks.settings import install
 
         merged, path = install(a.settings, project=a.project, vault=getattr(a, "vault", None),
                                write=not a.print_only)
+        if not getattr(a, "vault", None) and not os.environ.get("VAULT_ENGINE_VAULT") and not marked_vault(Path.cwd()):
+            ctx.notice(f"no vault found from {Path.cwd()} upward: the hooks will look for one from the session's "
+                       "folder; to point them at your vault, run `vault-engine --vault DIR hook install`")
         ctx.emit(merged if a.print_only else {"settings": str(path), "hooks": merged["hooks"]},
                  lambda: _installed(merged, path, a.print_only))
         return 0
     from vault_engine.hooks.events import run_hook
 
-    return run_hook(a.event, project=a.project, explicit_vault=getattr(a, "vault", None))
+    return run_hook(a.event, project=a.project, explicit_vault=getattr(a, "vault", None),
+                    use_daemon=not getattr(a, "no_daemon", False))
 
 
 def _installed(merged: dict, path, print_only: bool) -> str:

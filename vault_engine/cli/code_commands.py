@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from vault_engine.cli.context import Context, int_within
+from vault_engine.cli.context import Context, int_within, non_empty
 from vault_engine.cli.render import followed
 
 FOLLOW_HELP = "also what the why notes say (their sections), and N-1 hops of the links in them"
@@ -19,7 +19,8 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p = sub.add_parser("outline", parents=[common], help="a source file's symbols with spans",
                        description="List a source file's symbols: kind, lines, parameters, decorators and "
                                    "the notes that say why. Example: vault-engine outline src/shop/orders.py")
-    p.add_argument("path", help="the file's path relative to the code tap's root (or its unique ending)")
+    p.add_argument("path", type=non_empty,
+                   help="the file's path relative to the code tap's root (or its unique ending)")
     _follow_flag(p)
     p.set_defaults(handler=cmd_outline)
 
@@ -28,7 +29,8 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                            description=f"{what[0].upper() + what[1:]} (edges resolved by scope rules; unresolved "
                                        f"calls are counted, never guessed). Example: vault-engine {direction} "
                                        "'src/shop/orders.py#OrderBook.place' --depth 2 --exclude-tests")
-        p.add_argument("symbol", help="a name, Qualified.name, module:name or code ref path#Qualified.name")
+        p.add_argument("symbol", type=non_empty,
+                       help="a name, Qualified.name, module:name or code ref path#Qualified.name")
         p.add_argument("--depth", type=int_within(1, 5), default=1, help="calls away, 1..5 (default 1)")
         p.add_argument("--exclude-tests", action="store_true",
                        help="leave out test code (tests/, test_*.py, *_test.*, *.test.*, *.spec.*, conftest.py)")
@@ -39,7 +41,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                        description="Find a symbol or file exactly, else suggest a close one (a junction to "
                                    "confirm, never a hit), else answer a question from memory notes. "
                                    "Example: vault-engine find OrderBook.place")
-    p.add_argument("query", help="a symbol, a path, or a question in your own words")
+    p.add_argument("query", type=non_empty, help="a symbol, a path, or a question in your own words")
     p.add_argument("-k", type=int_within(1, 100), default=10, help="most hits (default 10)")
     p.add_argument("--tier", choices=("symbol", "path", "fuzzy", "memory"), help="ask one tier only")
     p.add_argument("--facet", choices=("lifecycle", "data_state", "boundaries", "invariants", "failure"),

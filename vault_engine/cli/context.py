@@ -30,10 +30,19 @@ def int_within(low: int, high: int | None = None):
         except ValueError:
             raise ArgumentTypeError(f"{text!r} is not a whole number") from None
         if value < low or (high is not None and value > high):
-            raise ArgumentTypeError(f"{value} is out of range: use {low}.." + (str(high) if high is not None else ""))
+            raise ArgumentTypeError(f"{value} is out of range: use " + (f"{low}..{high}" if high is not None
+                                                                       else f"{low} or more"))
         return value
     parse.__name__ = "number"
     return parse
+
+
+def non_empty(text: str) -> str:
+    """An argparse ``type`` for a query or proposal: blank is a usage error (exit 2), as the
+    MCP tools answer it, never a search for nothing that reports a clean miss."""
+    if not text.strip():
+        raise ArgumentTypeError("must not be empty")
+    return text
 
 
 class Context:

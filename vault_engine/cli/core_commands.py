@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from vault_engine.cli import render
-from vault_engine.cli.context import Context, int_within
+from vault_engine.cli.context import Context, int_within, non_empty
 from vault_engine.operations import BY_NAME
 
 
@@ -37,7 +37,7 @@ def _register_index(sub: argparse._SubParsersAction, common: argparse.ArgumentPa
 def _register_search(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("search", parents=[common], help="hybrid search over sections",
                        description='Search sections. Example: vault-engine search "token refresh" -k 5')
-    p.add_argument("query", help="what to look for, in your own words")
+    p.add_argument("query", type=non_empty, help="what to look for, in your own words")
     p.add_argument("-k", type=int_within(1, 1000), default=10, help="number of hits (default 10)")
     p.add_argument("--kind", help="only documents of this kind (checkpoint, working-note, spec, memory, "
                                   "decision, notion, note, code)")
@@ -57,14 +57,15 @@ def _register_reading(sub: argparse._SubParsersAction, common: argparse.Argument
     p = sub.add_parser("show", parents=[common], help="a note or one of its sections",
                        description="Print a note or a section. "
                                     "Example: vault-engine show 'specs/auth.md#Token refresh'")
-    p.add_argument("ref", help="path[#Heading] or notion://<id>[#Heading]; or a code ref path#Qualified.name")
+    p.add_argument("ref", type=non_empty,
+                   help="path[#Heading] or notion://<id>[#Heading]; or a code ref path#Qualified.name")
     p.add_argument("--follow", type=int_within(0, 5), default=0, metavar="N",
                    help="also the sections the note links to (for a code ref: what its why notes say), N hops deep")
     p.set_defaults(handler=cmd_show)
 
     p = sub.add_parser("links", parents=[common], help="resolved links of a note (or backlinks, or all)",
                        description="Links of a note or section. Example: vault-engine links specs/auth.md --backlinks")
-    p.add_argument("ref", nargs="?", help="path[#Heading] or notion://<id>")
+    p.add_argument("ref", nargs="?", type=non_empty, help="path[#Heading] or notion://<id>")
     p.add_argument("--backlinks", action="store_true", help="links pointing at REF instead")
     p.add_argument("--all", action="store_true", help="every link in the vault")
     p.set_defaults(handler=cmd_links)
@@ -79,7 +80,7 @@ def _register_decay(sub: argparse._SubParsersAction, common: argparse.ArgumentPa
                        description="Record that a document proved useful, so it stops fading. "
                                    "Example: vault-engine reinforce specs/auth.md --by claude-7f3 "
                                    "--why 'used for refresh'")
-    p.add_argument("ref", help="path[#Heading] or notion://<id> (the whole note is reinforced)")
+    p.add_argument("ref", type=non_empty, help="path[#Heading] or notion://<id> (the whole note is reinforced)")
     p.add_argument("--by", help="who reinforces (agent or person)")
     p.add_argument("--why", help="what it was useful for")
     p.set_defaults(handler=cmd_reinforce)

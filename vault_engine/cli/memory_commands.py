@@ -10,7 +10,7 @@ import argparse
 import json
 import sys
 
-from vault_engine.cli.context import Context, int_within
+from vault_engine.cli.context import Context, int_within, non_empty
 from vault_engine.operations import BY_NAME
 
 EXIT_HIT = 3
@@ -35,8 +35,8 @@ def _register_checkpoint(sub: argparse._SubParsersAction, common: argparse.Argum
                     "vault-engine checkpoint new --project drone-audio --agent claude-7f3 "
                     "--summary 'Both mics stay' --next 'Tune the taps' "
                     "--failed 'Beamforming on the MCU -- not enough RAM'")
-    n.add_argument("--project", required=True, help="the project (folder under projects/)")
-    n.add_argument("--agent", required=True, help="who checks in, e.g. claude-7f3")
+    n.add_argument("--project", required=True, type=non_empty, help="the project (folder under projects/)")
+    n.add_argument("--agent", required=True, type=non_empty, help="who checks in, e.g. claude-7f3")
     n.add_argument("--summary", help="what was done and decided (prose)")
     n.add_argument("--next", action="append", default=[], metavar="STEP", help="a next step (repeatable)")
     n.add_argument("--failed", action="append", default=[], metavar="'APPROACH -- REASON'",
@@ -54,7 +54,7 @@ def _register_resume(sub: argparse._SubParsersAction, common: argparse.ArgumentP
                        description="Latest checkpoint, working notes changed since, linked specs with "
                                    "their decay, dead ends elsewhere. Example: vault-engine resume "
                                    "--project drone-audio --max-tokens 1500")
-    p.add_argument("--project", required=True, help="the project to resume")
+    p.add_argument("--project", required=True, type=non_empty, help="the project to resume")
     p.add_argument("--max-tokens", type=int_within(1), default=2000, metavar="N",
                    help="budget for the brief, about 4 characters a token (default 2000)")
     p.set_defaults(handler=cmd_resume)
@@ -62,20 +62,24 @@ def _register_resume(sub: argparse._SubParsersAction, common: argparse.ArgumentP
 
 def _register_deadend(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("deadend", help="has this been tried before?",
-                       description="Dead ends: approaches ruled out in checkpoints and working notes.")
+                       description="Dead ends: approaches ruled out in checkpoints' Failed lists, working notes' "
+                                   "dead-end markers and decision records' rejected options.")
     group = p.add_subparsers(dest="deadend_command", metavar="ACTION", required=True,
                              help="check: has this been tried?  list: every dead end")
     c = group.add_parser("check", parents=[common], help="check a proposal against every recorded dead end",
-                         description="Example: vault-engine deadend check 'keep sessions in Redis' "
+                         description="Has this been tried? Compares the proposal with every recorded dead end, by "
+                                     "words and by meaning, and prints who ruled out a match, when and why. "
+                                     "Example: vault-engine deadend check 'keep sessions in Redis' "
                                      "--project billing-service --fail-on-hit")
-    c.add_argument("proposal", help="what you are about to try, in a sentence")
+    c.add_argument("proposal", type=non_empty, help="what you are about to try, in a sentence")
     c.add_argument("--project", help="your project: rulings of other projects are flagged elsewhere")
     c.add_argument("-k", type=int_within(1, 100), default=3, help="at most this many rulings (default 3)")
     c.add_argument("--lexical", action="store_true", help="words only (fast, never loads the model)")
     c.add_argument("--fail-on-hit", action="store_true", help=f"exit {EXIT_HIT} when a ruling matches")
     c.set_defaults(handler=cmd_deadend_check)
     ls = group.add_parser("list", parents=[common], help="every recorded dead end, newest first",
-                          description="Example: vault-engine deadend list --project drone-audio --json")
+                          description="Every recorded dead end with its reason, who and when, newest first. "
+                                      "Example: vault-engine deadend list --project drone-audio --json")
     ls.add_argument("--project", help="only this project (default: the whole vault)")
     ls.set_defaults(handler=cmd_deadend_list)
 

@@ -7,6 +7,7 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from vault_engine.dates import utc_time
+from vault_engine.memory.render import PROPOSAL_IN_QUOTE, one_line
 
 if TYPE_CHECKING:  # annotations only: a code command's rendering needs none of them
     from vault_engine.model import IndexReport, NoteView, ResolvedLink, SearchResult
@@ -45,12 +46,16 @@ def stage_label(stage: str, labels: dict[str, str]) -> str:
     return f"{label} ({runner})" if runner else label
 
 
+def _sections(n: int) -> str:
+    return "1 section" if n == 1 else f"{n} sections"
+
+
 def index_report(r: IndexReport) -> str:
     parts = [f"{r.new} new", f"{r.modified} modified", f"{r.moved} moved", f"{r.deleted} deleted",
              f"{r.unchanged} unchanged"]
-    line = f"indexed in {r.seconds:.2f} s: " + ", ".join(parts) + f"; {r.sections} sections"
+    line = f"indexed in {r.seconds:.2f} s: " + ", ".join(parts) + f"; {_sections(r.sections)}"
     if r.embedded:
-        line += f"; {r.embedded} sections embedded"
+        line += f"; {_sections(r.embedded)} embedded"
     if r.skipped:
         line += f"; {len(r.skipped)} skipped (see above)"
     return line
@@ -66,7 +71,8 @@ CONFIDENCE_WORDS = {
 
 def search_result(result: SearchResult) -> str:
     if not result.hits:
-        return f"no match for {result.query!r} ({'+'.join(result.arms)}): a miss, not a guess"
+        return (f"no match for {one_line(result.query, PROPOSAL_IN_QUOTE)!r} ({'+'.join(result.arms)}): "
+                "a miss, not a guess")
     out = [f"confidence {result.confidence}: {CONFIDENCE_WORDS[(result.confidence, len(result.arms))]}"]
     for n, hit in enumerate(result.hits, 1):
         s = hit.scores

@@ -75,7 +75,8 @@ def hook_output(event: str, context: str) -> dict[str, Any]:
     return {"hookSpecificOutput": {"hookEventName": EVENT_NAMES[event], "additionalContext": context}}
 
 
-def context_for(event: str, payload: dict[str, Any], project: str | None, explicit_vault: str | None) -> str | None:
+def context_for(event: str, payload: dict[str, Any], project: str | None, explicit_vault: str | None,
+                use_daemon: bool = True) -> str | None:
     """What the event adds to the conversation, or None for nothing."""
     from vault_engine.config import find_vault
 
@@ -83,20 +84,21 @@ def context_for(event: str, payload: dict[str, Any], project: str | None, explic
     root = find_vault(explicit_vault, cwd=Path(cwd) if isinstance(cwd, str) and os.path.isdir(cwd) else None)
     project = project or os.environ.get(PROJECT_ENV) or None
     if event == "session-start":
-        return _brief(root, project)
+        return _brief(root, project, use_daemon)
     proposal = proposal_of(event, payload)
     if not proposal:
         return None
     check = _ask_or_local(root, "deadend.check", (proposal,), {"project": project, "k": RULINGS},
-                          lambda vault: vault.deadend_check(proposal, project=project, k=RULINGS, lexical_only=True))
+                          lambda vault: vault.deadend_check(proposal, project=project, k=RULINGS, lexical_only=True),
+                          use_daemon)
     return check.rendered if check.status == "hit" else None
 
 
-def _brief(root: Path, project: str | None) -> str:
+def _brief(root: Path, project: str | None, use_daemon: bool) -> str:
     if project is None:
         project = _only_project(root)
     brief = _ask_or_local(root, "resume", (project,), {"max_tokens": BRIEF_TOKENS},
-                          lambda vault: vault.resume(project, max_tokens=BRIEF_TOKENS))
+                          lambda vault: vault.resume(project, max_tokens=BRIEF_TOKENS), use_daemon)
     return brief.markdown
 
 
@@ -111,11 +113,13 @@ def _only_project(root: Path) -> str:
     return known[0]
 
 
-def _ask_or_local(root: Path, op: str, args: tuple, kwargs: dict, local: Callable[[Any], Any]) -> Any:
-    """The warm daemon's answer (both arms, model loaded), else ``local`` on a Vault here."""
+def _ask_or_local(root: Path, op: str, args: tuple, kwargs: dict, local: Callable[[Any], Any],
+                  use_daemon: bool = True) -> Any:
+    """The warm daemon's answer (both arms, model loaded), else ``local`` on a Vault here
+    (always here with ``--no-daemon`` or ``VAULT_ENGINE_NO_DAEMON=1``)."""
     from vault_engine.cli.daemon_client import ask
 
-    if os.environ.get("VAULT_ENGINE_NO_DAEMON") != "1":
+    if use_daemon and os.environ.get("VAULT_ENGINE_NO_DAEMON") != "1":
         answered, result = ask(root, op, args, kwargs, timeout=DEADLINE_SECONDS)
         if answered:
             return result
@@ -126,7 +130,7 @@ def _ask_or_local(root: Path, op: str, args: tuple, kwargs: dict, local: Callabl
 
 
 def run_hook(event: str, *, project: str | None = None, explicit_vault: str | None = None,
-             stdin: TextIO | None = None, stdout: TextIO | None = None) -> int:
+             stdin: TextIO | None = None, stdout: TextIO | None = None, use_daemon: bool = True) -> int:
     """Answer one event; always exit 0. Output only when there is something to add."""
     stdin, stdout = stdin or sys.stdin, stdout or sys.stdout
     if stdin.isatty():  # run by hand: waiting for input that never comes would block the person
@@ -134,7 +138,7 @@ def run_hook(event: str, *, project: str | None = None, explicit_vault: str | No
         return 0
     try:
         payload = read_input(stdin.read())
-        context = _within_deadline(lambda: context_for(event, payload, project, explicit_vault))
+        context = _within_deadline(lambda: context_for(event, payload, project, explicit_vault, use_daemon))
     except (HookSkipped, VaultError) as exc:
         _say(event, str(exc))
         return 0

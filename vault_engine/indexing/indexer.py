@@ -106,6 +106,10 @@ class Indexer:
         needs_repair = lexical_damage(self.ledger, self.lexical)
         if plan.is_empty and not attachments_changed and not needs_repair:
             sync_code(self.config, self.ledger, {}, (), ())  # repairs a lost or stale code store
+            if self.ledger.get_meta("last_index") is None:
+                with self.ledger.transaction():  # a vault with no notes yet: an empty index is valid
+                    self.ledger.set_meta("last_index", str(now or time.time()))
+                    self.ledger.set_meta(EXTRACTION, extraction_key(self.config))
             return AppliedChanges(plan, skipped=self._skipped(scan, reads))
         skipped = self._skipped(scan, reads)
         # One ledger transaction spans the Whoosh commit, which lands first: readers see the

@@ -20,7 +20,7 @@ from vault_engine.config import Config
 from vault_engine.errors import VaultError
 from vault_engine.indexing.code_sync import parse_code_file
 from vault_engine.model import ParsedNote
-from vault_engine.parsing.note import parse_note
+from vault_engine.parsing.note import RECORD_SIDECARS, parse_note
 from vault_engine.sources.code.files import code_taps, tap_of_key
 from vault_engine.sources.vault.files import FileStat, Unreadable, read_note
 
@@ -64,12 +64,25 @@ def read_vault_note(config: Config, key: str) -> ReadResult:
         return ReadResult(key, None if exc.vanished else _stat(config.root / key), problem=str(exc),
                           vanished=exc.vanished)
     try:
-        note = parse_note(key, text, config)
+        note = parse_note(key, text, config, _sidecar(config.root, key))
     except (RecursionError, MemoryError, ValueError, IndexError) as exc:
         log.debug("parsing %s failed", key, exc_info=True)
         return ReadResult(key, stat, digest, problem=f"cannot be parsed ({type(exc).__name__}): "
                                                       "simplify its deepest nesting, or report it as a bug")
     return ReadResult(key, stat, digest, note, tap=config.tap_for(key).name)
+
+
+def _sidecar(root: Path, key: str) -> str | None:
+    """The text of a decision record's metadata file beside the note (parsing/note.py's
+    RECORD_SIDECARS), read with the note: an edit to it alone is seen when the note is next
+    read. None when there is none, or it cannot be read (the note is indexed without it)."""
+    folder = (root / key).parent
+    for name in RECORD_SIDECARS:
+        try:
+            return (folder / name).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            continue
+    return None
 
 
 def read_code_file(config: Config, key: str) -> ReadResult:

@@ -95,15 +95,25 @@ def read_in_full(ledger: Ledger) -> Callable[[Sequence[RulingWords]], list[Rulin
 
 def _ruling(r: DeadEndRow) -> Ruling:
     drop = filler_terms()
-    return Ruling(r.text, r.reason, r.project, r.agent, r.at if r.at is not None else r.mtime_ns / 1e9, r.slug,
+    return Ruling(r.text, r.reason, r.project, r.agent, _ruling_time(r), r.slug,
                   r.source, make_ref(r.path, r.heading, r.notion_id), r.path, r.line, r.note_id, r.detail,
                   frozenset(r.terms) - drop, frozenset(r.lead_terms) - drop)
 
 
+def _ruling_time(r: DeadEndRow) -> float | None:
+    """The note's own date; else a checkpoint's or working note's file time (written when
+    its session ended); a decision record without a date has none: its file time is when it
+    was copied or pulled, not when anyone decided."""
+    if r.at is not None:
+        return r.at
+    return None if r.source == "decision record" else r.mtime_ns / 1e9
+
+
 def list_dead_ends(ledger: Ledger, project: str | None = None) -> list[Ruling]:
-    """``deadend list``: newest first, then by place in the vault."""
-    rulings = load_rulings(ledger, project)
-    return sorted(rulings, key=lambda r: (-(r.when or 0.0), r.path, r.line))
+    """``deadend list``: newest first, then by place in the vault; each with what its note
+    records as chosen instead, as ``deadend check`` gives it."""
+    rulings = sorted(load_rulings(ledger, project), key=lambda r: (-(r.when or 0.0), r.path, r.line))
+    return list(_with_chosen(rulings, accepted_designs(ledger)))
 
 
 def check_in_ledger(proposal: str, ledger: Ledger, *, project: str | None = None, k: int = 3,
@@ -113,6 +123,9 @@ def check_in_ledger(proposal: str, ledger: Ledger, *, project: str | None = None
     needs: for the words arm, the rulings that share a word with the proposal and how rare
     their words are (the ledger's word index); for the meaning arm, every ruling's text; then
     only the raised rulings in full."""
+    if not ledger.has_dead_ends():
+        return DeadendCheck(proposal, project, ("lexical",), (),
+                            render_interruption(proposal, (), project, (), recorded=False), tuple(notices))
     sharing = load_ruling_words(ledger, ledger.dead_ends_sharing(content_terms(proposal)))
     return check_proposal(proposal, sharing if semantic is None else load_ruling_words(ledger),
                           accepted=accepted_designs(ledger), project=project, k=k, settings=settings,

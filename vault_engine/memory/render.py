@@ -15,6 +15,7 @@ from vault_engine.dates import utc_date, utc_time
 from vault_engine.memory.results import ResumeBrief, Ruling, estimate_tokens
 
 REASON_IN_QUOTE = 140  # characters of the reason repeated in the suggested sentence
+PROPOSAL_IN_QUOTE = 200  # characters of the proposal quoted back (a hook may pass a whole file)
 SUMMARY_FLOOR = 200  # characters of a checkpoint summary kept however tight the budget
 
 
@@ -29,13 +30,20 @@ def iso_time(ts: float | None) -> str:
 
 
 def render_interruption(proposal: str, rulings: Sequence[Ruling], project: str | None,
-                        arms: Sequence[str]) -> str:
-    """The text an agent reads after ``deadend check``: a hit or a plain miss."""
-    if not rulings:
+                        arms: Sequence[str], recorded: bool = True) -> str:
+    """The text an agent reads after ``deadend check``: a hit or a plain miss (``recorded``
+    False: the vault records no dead end at all, which is not what a miss says)."""
+    quoted = one_line(proposal, PROPOSAL_IN_QUOTE)
+    if not rulings and recorded:
         how = "lexical and semantic arms" if "semantic" in arms else "lexical arm only, no embedding model"
-        return f'No recorded dead end matches "{proposal}" ({how}). This is a miss, not a guess.'
+        return f'No recorded dead end matches "{quoted}" ({how}). This is a miss, not a guess.'
+    if not recorded:
+        return (f'No dead end is recorded in this vault yet, so nothing matches "{quoted}": '
+                "dead ends come from a checkpoint's Failed list, a working note's dead-end markers and the "
+                "rejected options of decision records (under decisions/ or docs/adr/, or where "
+                "[kinds] decision points). This is a miss, not a guess.")
     count = "1 recorded dead end matches" if len(rulings) == 1 else f"{len(rulings)} recorded dead ends match"
-    lines = [f'This was tried before: {count} "{proposal}".', ""]
+    lines = [f'This was tried before: {count} "{quoted}".', ""]
     for n, ruling in enumerate(rulings, 1):
         lines += _ruling_lines(n, ruling, project)
         lines.append("")
@@ -51,10 +59,10 @@ def _ruling_lines(n: int, r: Ruling, project: str | None) -> list[str]:
     lines = [f"{n}. {r.text}",
              f"   {'Rejected' if record else 'Ruled out'} on {iso_date(r.when)} by {who} "
              f"({where}, {r.source} {r.ref}).",
-             f"   {why}: {_short(r.reason)}" if r.reason else
+             f"   {why}: {one_line(r.reason)}" if r.reason else
              f"   {why}: no reason was written down; read {r.ref} before deciding."]
     if r.chosen:
-        lines.append(f"   Chosen instead: {_short(r.chosen)}")
+        lines.append(f"   Chosen instead: {one_line(r.chosen)}")
     if r.elsewhere:
         lines.append(f"   Weaker evidence: this was ruled out on {where}, not on {project}; "
                      "what failed there may not fail here.")
@@ -64,8 +72,9 @@ def _ruling_lines(n: int, r: Ruling, project: str | None) -> list[str]:
     return lines
 
 
-def _short(text: str, limit: int = 400) -> str:
-    """One line of at most ``limit`` characters: a record's reason can run for paragraphs."""
+def one_line(text: str, limit: int = 400) -> str:
+    """One line of at most ``limit`` characters: a record's reason can run for paragraphs,
+    and a proposal or query quoted back is the agent's own text, not news to it."""
     text = " ".join(text.split())
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
@@ -87,6 +96,8 @@ def render_resume(brief: ResumeBrief) -> str:
     parts = [f"# Resume: {brief.project}", _checkpoint_part(brief)]
     if brief.working_notes or brief.more_working_notes:
         parts.append(_working_part(brief))
+    if brief.earlier or brief.more_earlier:
+        parts.append(_earlier_part(brief))
     if brief.linked:
         parts.append(_linked_part(brief))
     if brief.elsewhere:
@@ -129,6 +140,17 @@ def _working_part(brief: ResumeBrief) -> str:
     return "\n".join(lines)
 
 
+def _earlier_part(brief: ResumeBrief) -> str:
+    lines = ["## Ruled out earlier on this project" if brief.checkpoint else "## Ruled out on this project"]
+    lines += [f"- {r.text}" + (f" — {one_line(r.reason, 200)}" if r.reason else "")
+              + f" ({r.agent or ('its authors' if r.source == 'decision record' else 'an unnamed agent')}, "
+                f"{iso_date(r.when)}, {r.source} {r.ref})" for r in brief.earlier]
+    if brief.more_earlier:
+        lines.append(f"{brief.more_earlier} more: `vault-engine deadend list --project {brief.project}` "
+                     "lists them all.")
+    return "\n".join(lines)
+
+
 def _linked_part(brief: ResumeBrief) -> str:
     lines = ["## Linked from the checkpoint"]
     for n in brief.linked:
@@ -149,16 +171,28 @@ def _elsewhere_part(brief: ResumeBrief) -> str:
     return "\n".join(lines)
 
 
-CUT_KINDS = ("excerpt of ", "link ", "dead end elsewhere ", "working note ")
+CUT_KINDS = ("excerpt of ", "link ", "dead end elsewhere ", "earlier dead end ", "working note ")
+CUT_PLURALS = {"excerpt of ": "excerpts", "link ": "links", "dead end elsewhere ": "dead ends elsewhere",
+               "earlier dead end ": "earlier dead ends", "working note ": "working notes"}
+COUNTED = ("dead end elsewhere ", "earlier dead end ")  # long texts: counted; --json's cut names them
 
 
-def _grouped(cut: Sequence[str]) -> str:
-    """"excerpt of a; excerpt of b; link a" -> "excerpt of a, b; link a"."""
+def _grouped(cut: Sequence[str], count_all: bool = False) -> str:
+    """"excerpt of a; excerpt of b; link a" -> "excerpt of a, b; link a"; dead ends (and, with
+    ``count_all``, everything) counted instead: "3 earlier dead ends"."""
     groups: dict[str, list[str]] = {}
     for entry in cut:
         kind = next((k for k in CUT_KINDS if entry.startswith(k)), "")
         groups.setdefault(kind, []).append(entry[len(kind):])
-    return "; ".join(kind + ", ".join(items) for kind, items in groups.items())
+    parts = []
+    for kind, items in groups.items():
+        if not kind:
+            parts += items
+        elif count_all or kind in COUNTED:
+            parts.append(f"{len(items)} {CUT_PLURALS[kind] if len(items) > 1 else kind.removesuffix(' of ').strip()}")
+        else:
+            parts.append(kind + ", ".join(items))
+    return "; ".join(parts)
 
 
 def fit_brief(brief: ResumeBrief, max_tokens: int) -> ResumeBrief:
@@ -168,9 +202,13 @@ def fit_brief(brief: ResumeBrief, max_tokens: int) -> ResumeBrief:
     brief = replace(brief, markdown=render_resume(brief))
     while estimate_tokens(brief.markdown) > max_tokens:
         smaller = _cut_one(brief)
-        if smaller is None:
-            return replace(brief, markdown=_truncate(brief.markdown, max_tokens),
-                           cut=brief.cut + ("the rest of the text",))
+        if smaller is None:  # the text itself is cut; the line saying what went stays
+            cut = brief.cut + ("the rest of the text",)
+            footer = f"_Cut to fit {max_tokens} tokens: {_grouped(cut, count_all=True)}._\n"
+            if estimate_tokens(footer) > max_tokens // 2:  # a budget too small for it: the cap holds
+                footer = ""
+            text = _truncate(render_resume(replace(brief, cut=())), max_tokens - estimate_tokens(footer))
+            return replace(brief, markdown=text + footer, cut=cut)
         brief = replace(smaller, markdown=render_resume(smaller))
     return brief
 
@@ -178,7 +216,8 @@ def fit_brief(brief: ResumeBrief, max_tokens: int) -> ResumeBrief:
 def _cut_one(b: ResumeBrief) -> ResumeBrief | None:
     """The brief with its least important remaining piece removed, in this order: excerpts of
     linked notes (most faded first), linked notes, dead ends elsewhere (weakest first),
-    working-note excerpts (oldest first), working notes (oldest first), the summary's tail."""
+    working-note excerpts (oldest first), the project's earlier dead ends (oldest first),
+    working notes (oldest first), the summary's tail."""
     by_decay = sorted(range(len(b.linked)), key=lambda i: b.linked[i].decay)
     for i in by_decay:
         if b.linked[i].excerpt:
@@ -195,6 +234,10 @@ def _cut_one(b: ResumeBrief) -> ResumeBrief | None:
         if b.working_notes[i].excerpt:
             notes = b.working_notes[:i] + (replace(b.working_notes[i], excerpt=""),) + b.working_notes[i + 1:]
             return replace(b, working_notes=notes, cut=b.cut + (f"excerpt of {b.working_notes[i].ref}",))
+    if b.earlier:  # the oldest first; `deadend list` still has every one
+        oldest = b.earlier[-1]
+        return replace(b, earlier=b.earlier[:-1], more_earlier=b.more_earlier + 1,
+                       cut=b.cut + (f"earlier dead end '{oldest.text}'",))
     if b.working_notes:
         last = b.working_notes[-1]
         return replace(b, working_notes=b.working_notes[:-1], cut=b.cut + (f"working note {last.ref}",))

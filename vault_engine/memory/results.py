@@ -159,6 +159,8 @@ class ResumeBrief:
     linked: tuple[LinkedBrief, ...] = ()
     elsewhere: tuple[Ruling, ...] = ()
     more_working_notes: int = 0  # changed working notes beyond MAX_WORKING_NOTES
+    earlier: tuple[Ruling, ...] = ()  # the project's other dead ends: older checkpoints, records
+    more_earlier: int = 0  # beyond MAX_EARLIER
     max_tokens: int = 2000
     cut: tuple[str, ...] = ()
     markdown: str = ""
@@ -170,6 +172,7 @@ class ResumeBrief:
                 "checkpoint": self.checkpoint.to_json() if self.checkpoint else None,
                 "working_notes": [w.to_json() for w in self.working_notes],
                 "specs": [s.to_json() for s in self.linked],
+                "dead_ends_earlier": [r.to_json() for r in self.earlier],
                 "dead_ends_elsewhere": [dict(r.to_json(), bears_on=self.bears_on.get(ruling_key(r)))
                                         for r in self.elsewhere],
                 "markdown": self.markdown, "max_tokens": self.max_tokens,

@@ -5,8 +5,11 @@
    its findings only there ("changed" is the note's own date, ``updated``/``created``; its file
    time only when it has none: a git clone or pull resets file times, and every working note
    of a shared vault would otherwise look fresh to every arriving agent);
-3. the notes the checkpoint links to (one hop), each with its decay multiplier;
-4. dead ends recorded on other projects that bear on the next steps, flagged elsewhere.
+3. the project's dead ends recorded before it (older checkpoints, earlier working notes,
+   decision records), newest first: the latest checkpoint lists only what its own session
+   ruled out, and an arriving agent must not retry what an earlier one did;
+4. the notes the checkpoint links to (one hop), each with its decay multiplier;
+5. dead ends recorded on other projects that bear on the next steps, flagged elsewhere.
 
 No model is loaded and no torch imported: dead ends elsewhere are found by their words.
 Fitting the brief into ``--max-tokens`` is :func:`vault_engine.memory.render.fit_brief`.
@@ -21,7 +24,7 @@ from vault_engine.config import Config
 from vault_engine.memory.deadends import load_ruling_words, load_rulings, read_in_full, word_weights
 from vault_engine.memory.matching import DEFAULT_SETTINGS, DeadendSettings, content_terms, restated
 from vault_engine.memory.results import CheckpointBrief, LinkedBrief, ResumeBrief, Ruling, WorkingNoteBrief, ruling_key
-from vault_engine.parsing.checkpoints import checkpoint_parts
+from vault_engine.parsing.checkpoints import checkpoint_parts, name_time, note_agent
 from vault_engine.parsing.frontmatter import parse_time
 from vault_engine.parsing.sections import section_body
 from vault_engine.retrieval.decay import decay_multiplier, note_age
@@ -33,6 +36,7 @@ _H1 = re.compile(r"^ {0,3}#[ \t]")  # an ATX level-1 heading line
 MAX_WORKING_NOTES = 20  # newest first; the rest are counted, not shown
 MAX_LINKED = 20
 MAX_ELSEWHERE = 5
+MAX_EARLIER = 20  # newest first; the rest are counted, and `deadend list` shows them all
 WORKING_EXCERPT_CHARS = 700  # the end of the note: agents append their latest findings
 LINKED_EXCERPT_CHARS = 400
 
@@ -51,13 +55,32 @@ def gather_brief(ledger: Ledger, config: Config, project: str, now: float,
     shown = tuple(working_note_brief(ledger, n) for n in working[:MAX_WORKING_NOTES])
     linked = tuple(linked_notes(ledger, config, latest, now)) if latest else ()
     elsewhere, bears_on = bearing_dead_ends(ledger, project, brief.next_steps if brief else (), settings)
+    earlier = earlier_dead_ends(ledger, project, shown_in={latest.id} if latest else set(),
+                                shown_paths={w.path for w in shown})
     return ResumeBrief(project, brief, shown, linked, elsewhere, max(0, len(working) - MAX_WORKING_NOTES),
-                       bears_on=bears_on)
+                       bears_on=bears_on, earlier=tuple(earlier[:MAX_EARLIER]),
+                       more_earlier=max(0, len(earlier) - MAX_EARLIER))
+
+
+def earlier_dead_ends(ledger: Ledger, project: str, shown_in: set[int], shown_paths: set[str]) -> list[Ruling]:
+    """The project's dead ends the brief does not already show (in the latest checkpoint or a
+    working note it shows), newest first; one per text, the newest."""
+    rulings = [r for r in load_rulings(ledger, project=project)
+               if r.note_id not in shown_in and r.path not in shown_paths]
+    rulings.sort(key=lambda r: (-(r.when or 0.0), r.path, r.line))
+    seen: set[str] = set()
+    newest = []
+    for r in rulings:
+        key = " ".join(r.text.casefold().split())
+        if key not in seen:
+            seen.add(key)
+            newest.append(r)
+    return newest
 
 
 def created_time(note: NoteRow) -> float:
     """A checkpoint's ``created``, else its own date, else its file time."""
-    return parse_time(note.meta.get("created")) or note.doc_time or note.mtime_ns / 1e9
+    return parse_time(note.meta.get("created")) or note.doc_time or name_time(note.path) or note.mtime_ns / 1e9
 
 
 def changed_time(note: NoteRow) -> float:
@@ -96,8 +119,7 @@ def display_title(note: NoteRow, sections: list[SectionRow]) -> str:
 
 
 def _agent(note: NoteRow) -> str | None:
-    agent = note.meta.get("agent")
-    return str(agent) if isinstance(agent, (str, int)) and str(agent).strip() else None
+    return note_agent(note.path, note.meta)  # as its dead ends name it
 
 
 def tail(text: str, limit: int) -> str:

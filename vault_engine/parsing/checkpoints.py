@@ -11,6 +11,7 @@ Summary and Next from the index without opening the file.
 
 from __future__ import annotations
 
+import datetime as dt
 import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
@@ -32,7 +33,7 @@ _REASON = re.compile(r"^[*_]{0,2}(?:reason|why)[*_]{0,2}[ \t]*:[ \t]*[*_]{0,2}[ 
 _DASH = re.compile(r"[ \t]+(?:—|–|--)[ \t]+")
 _LINK_OR_CODE = re.compile(r"\[\[[^\]]*\]\]|`[^`]*`")
 _SLUG_WORD = re.compile(r"[a-z0-9]+")
-_TIMESTAMPED_NAME = re.compile(r"^\d{4}-?\d{2}-?\d{2}T[\d:-]*Z-(?P<agent>.+)$")
+_TIMESTAMPED_NAME = re.compile(r"^(?P<stamp>\d{4}-?\d{2}-?\d{2}T[\d:-]*Z)-(?P<agent>.+)$")
 _POSSESSIVE = re.compile(r"(?<=\w)['’]s\b")
 _LINK_TARGET = re.compile(r"\]\([^)\s]*\)|<?https?://\S+")  # a Markdown link's target, a bare URL
 
@@ -83,7 +84,8 @@ class CheckpointParts:
 def body_lines(section: SectionLike) -> list[str]:
     """The section's lines after its heading lines, fenced code blanked (offsets kept)."""
     lines = section.text.split("\n")
-    heading_lines = len(lines) - len(section_body(section.text, section.heading).split("\n"))
+    body = section_body(section.text, section.heading)
+    heading_lines = len(lines) - len(body.split("\n")) if body else len(lines)  # only headings
     return blank_code([""] * heading_lines + lines[heading_lines:])
 
 
@@ -244,7 +246,24 @@ def note_agent(rel_path: str, meta: dict) -> str | None:
     declared = meta.get("agent")
     if isinstance(declared, (str, int)) and str(declared).strip():
         return str(declared).strip()
-    name = rel_path.rsplit("/", 1)[-1]
-    name = name[:-3] if name.lower().endswith(".md") else name
-    m = _TIMESTAMPED_NAME.match(name)
+    m = _timestamped(rel_path)
     return m.group("agent") if m else None
+
+
+def name_time(rel_path: str) -> float | None:
+    """Unix seconds of a ``<timestamp>-<agent>`` file name (``20261021T143000Z-codex.md``):
+    when ``checkpoint new`` wrote it, a better date than a file time a copy or a pull reset."""
+    m = _timestamped(rel_path)
+    if not m:
+        return None
+    day, _, clock = m.group("stamp").replace("-", "").replace(":", "").rstrip("Z").partition("T")
+    try:
+        stamp = dt.datetime.strptime(day + clock.ljust(6, "0")[:6], "%Y%m%d%H%M%S")
+    except ValueError:
+        return None
+    return stamp.replace(tzinfo=dt.UTC).timestamp()
+
+
+def _timestamped(rel_path: str) -> re.Match[str] | None:
+    name = rel_path.rsplit("/", 1)[-1]
+    return _TIMESTAMPED_NAME.match(name[:-3] if name.lower().endswith(".md") else name)

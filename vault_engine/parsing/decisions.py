@@ -49,9 +49,11 @@ _CONSIDERED = frozenset({"considered options", "options considered", "considered
 _OUTCOME = frozenset({"decision outcome", "decision"})
 _PROS_CONS = re.compile(r"^pros and cons", re.IGNORECASE)
 _CHOSEN = re.compile(r"chosen (?:option|alternative)\s*:?\**\s*:?\s*(?P<rest>.+)", re.IGNORECASE)
-_QUOTED = re.compile(r'^["“]([^"”]+)["”]\s*,?\s*(?P<why>.*)$')
+# "X", because ... or 'X', because ... (single quotes when X itself quotes: MADR 0017)
+_QUOTED = re.compile(r"""^(?:["“](?P<double>[^"”]+)["”]|['‘](?P<single>.+?)['’](?=\s*(?:[,.;]|$)))"""
+                     r"\s*,?\s*(?P<why>.*)$")
 _BAD = re.compile(r"^(?:bad|con)\b[,:]?\s*(?:because\s+)?", re.IGNORECASE)
-_MARKUP = re.compile(r"[*_`\"“”]|\[\[|\]\]")
+_MARKUP = re.compile(r"[*`\"“”]|(?<!\w)_+|_+(?!\w)|\[\[|\]\]")  # an _ inside a word (storage_core.go) stays
 _QUOTES = re.compile(r"(?<!\w)['‘’]|['‘’](?!\w)")  # quotes around a name, not an apostrophe
 ACCEPTED_IN_CHECKPOINTS = (frozenset({"goal", "goals", "decision"}), frozenset({"summary"}))
 ACCEPTED_IN_RECORDS = (frozenset({"decision", "decision outcome"}), frozenset({"summary", "proposal"}))
@@ -94,7 +96,8 @@ def chosen_option(sections: Sequence[SectionLike]) -> tuple[str, str] | None:
                 rest = m.group("rest").strip()
                 quoted = _QUOTED.match(rest)
                 if quoted:
-                    return quoted.group(1).strip(" ,;"), quoted.group("why").strip()
+                    option = quoted.group("double") or quoted.group("single")
+                    return option.strip(" ,;"), quoted.group("why").strip()
                 option, _, why = rest.partition(",")
                 return option.strip(" *\""), why.strip()
     return None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from vault_engine.config import Config
 from vault_engine.model import KINDS, Accepted, DeadEnd, ParsedNote
-from vault_engine.parsing.checkpoints import failed_dead_ends, note_agent
+from vault_engine.parsing.checkpoints import failed_dead_ends, name_time, note_agent
 from vault_engine.parsing.decisions import (
     ACCEPTED_IN_CHECKPOINTS,
     ACCEPTED_IN_RECORDS,
@@ -21,7 +21,7 @@ from vault_engine.paths import glob_match, note_stem
 
 # Bump when parse_note reads an unchanged file differently (what a ruling or a chosen option
 # is, how sections split): the next `index` re-reads every note instead of trusting the ledger.
-EXTRACTION_VERSION = "4"
+EXTRACTION_VERSION = "5"  # 5: checkpoints dated by their file name, a KEP by its kep.yaml
 
 
 def extraction_key(config: Config) -> str:
@@ -41,8 +41,9 @@ _KIND_ALIASES = {
 }
 
 
-def parse_note(rel_path: str, text: str, config: Config) -> ParsedNote:
-    """Everything vault-engine needs from one note; never raises on bad Markdown or YAML."""
+def parse_note(rel_path: str, text: str, config: Config, sidecar: str | None = None) -> ParsedNote:
+    """Everything vault-engine needs from one note; never raises on bad Markdown or YAML.
+    ``sidecar``: the text of a decision record's metadata file beside it (RECORD_SIDECARS)."""
     fm = split_frontmatter(text.replace("\r\n", "\n"))
     blocks = parse_blocks(fm.body)
     masked = mask_code(fm.body, blocks.code_ranges)
@@ -59,18 +60,29 @@ def parse_note(rel_path: str, text: str, config: Config) -> ParsedNote:
         links=extract_links(masked, fm.body_line),
         doc_time=document_time(fm.meta),
         yaml_error=fm.error,
-        dead_ends=note_dead_ends(rel_path, kind, fm.meta, sections),
+        dead_ends=note_dead_ends(rel_path, kind, {**sidecar_meta(sidecar), **fm.meta}
+                                 if sidecar and kind in RECORD_KINDS else fm.meta, sections),
         accepted=note_accepted(kind, sections),
     )
 
 
 RECORD_KINDS = ("decision", "spec")  # notes whose Alternatives / Considered Options are read
+# A record's metadata kept in a file beside it (a KEP's kep.yaml next to its README.md): its
+# authors and creation date, when the record's own frontmatter does not give them.
+RECORD_SIDECARS = ("kep.yaml",)
+
+
+def sidecar_meta(text: str) -> dict:
+    """``authors`` and ``created`` from a record's metadata file, as frontmatter keys."""
+    meta = split_frontmatter(f"---\n{text}\n---\n").meta
+    found = {"authors": meta.get("authors"), "created": meta.get("creation-date") or meta.get("created")}
+    return {key: value for key, value in found.items() if value}
 
 
 def note_dead_ends(rel_path: str, kind: str, meta: dict, sections) -> tuple[DeadEnd, ...]:
     """A checkpoint's ``## Failed`` items, a working note's explicit markers, or the options a
     decision record (or a spec) rejected; else none."""
-    when = parse_time(meta.get("created")) or document_time(meta)
+    when = parse_time(meta.get("created")) or document_time(meta) or name_time(rel_path)
     if kind == "checkpoint":
         return failed_dead_ends(sections, note_agent(rel_path, meta), when)
     if kind == "working-note":

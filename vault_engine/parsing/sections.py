@@ -115,7 +115,8 @@ def heading_line(section) -> int:
     if section.heading is None:
         return section.line_start
     lines = section.text.split("\n")
-    body = len(section_body(section.text, section.heading).split("\n"))
+    rest = section_body(section.text, section.heading)
+    body = len(rest.split("\n")) if rest else 0  # a section that is only headings has none
     own = len(lines) - body - 1  # the last of the heading lines
     while own > 0 and not lines[own].strip():
         own -= 1

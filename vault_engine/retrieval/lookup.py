@@ -24,8 +24,7 @@ def lookup_ref(ledger: Ledger, ref: str) -> tuple[NoteRow, SectionRow | None]:
                 heading = split.heading
                 break
     if note is None:
-        raise UnknownRef(f"no note {ref.partition('#')[0]!r} in the index: check the path "
-                         "(vault-relative, e.g. specs/auth.md) or run `vault-engine index`")
+        raise UnknownRef(_not_found(ledger, ref.partition("#")[0].strip()))
     if not heading:
         return note, None
     section = find_section(ledger.sections_of(note.id), heading)
@@ -33,6 +32,23 @@ def lookup_ref(ledger: Ledger, ref: str) -> tuple[NoteRow, SectionRow | None]:
         raise UnknownRef(f"{note.path} has no heading {heading!r}: "
                          f"`vault-engine show {note.path}` lists its sections")
     return note, section
+
+
+def _not_found(ledger: Ledger, path: str) -> str:
+    """Why no note is at ``path``: skipped when indexed (and why), or the notes whose name it
+    is (a wikilink-style ``auth-sessions``), or not indexed at all."""
+    wanted = normalize_path(path)
+    skipped = dict(ledger.skipped())
+    if wanted in skipped:
+        return f"{wanted} was not indexed: {skipped[wanted]}"
+    name = wanted.rsplit("/", 1)[-1].casefold()
+    named = [p for p in ledger.note_paths()
+             if p.rsplit("/", 1)[-1].casefold() in (name, name + ".md")]
+    if named:
+        listed = ", ".join(named[:3]) + (f" and {len(named) - 3} more" if len(named) > 3 else "")
+        return f"no note {path!r} in the index; refs are vault-relative paths: did you mean {listed}?"
+    return (f"no note {path!r} in the index: check the path "
+            "(vault-relative, e.g. specs/auth.md) or run `vault-engine index`")
 
 
 def _note_and_heading_splits(ref: str) -> list[ParsedRef]:

@@ -119,7 +119,7 @@ def test_a_file_deleted_between_scan_and_read(make_vault):
 def test_a_missing_vault_is_one_clear_line(cli, tmp_path):
     result = cli("--vault", tmp_path / "nope", "index")
     assert result.code == 1
-    assert result.err.strip() == f"vault-engine: vault folder {tmp_path / 'nope'} does not exist: pass an existing folder to --vault"
+    assert result.err.strip() == f"vault-engine: vault folder {tmp_path / 'nope'} (--vault) does not exist: point --vault at an existing folder"
 
 
 @pytest.mark.parametrize("name", ["notes.MD", "x.md"])

@@ -3,12 +3,13 @@ and the transaction every entity's writes share."""
 
 from __future__ import annotations
 
+import os
 import sqlite3
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from vault_engine.errors import IndexDamaged
+from vault_engine.errors import IndexDamaged, not_writable
 from vault_engine.stores.ledger.schema import MIGRATIONS, SCHEMA, SCHEMA_VERSION
 
 
@@ -33,6 +34,10 @@ class LedgerConnection:
                 raise sqlite3.DatabaseError(problem)
             if not readonly:
                 self._migrate()
+        except sqlite3.OperationalError as exc:
+            if "readonly" in str(exc) or not os.access(path.parent, os.W_OK):
+                raise not_writable(path) from exc  # not damage: rebuilding would not help
+            raise damaged(path, exc) from exc
         except sqlite3.DatabaseError as exc:
             raise damaged(path, exc) from exc
 
