@@ -73,6 +73,9 @@ def test_argv_builds_the_command_line_a_person_would_type():
     (Param("k", int, "h", 3, low=1), True, "k must be a whole number (got True)"),
     (Param("lexical", bool, "h", False), "yes", "lexical must be true or false (got 'yes')"),
     (Param("next", list, "h", ()), [1], "next must be a list of strings (got [1])"),
+    (Param("next", list, "h", ()), [{"text": "a"}], "next must be a list of strings (got [{'text': 'a'}])"),
+    (Param("failed", list, "h", (), objects=True), [{"text": "a", "why": "b"}],
+     """failed must be a list of strings or {"text": ..., "reason": ...} objects (got [{'text': 'a', 'why': 'b'}])"""),
     (Param("query", str, "h", required=True), "  ", "query must not be empty"),
 ])
 def test_a_bad_value_is_one_clear_line(param, value, message):

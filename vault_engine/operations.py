@@ -39,6 +39,7 @@ class Param:
     low: int | None = None
     high: int | None = None
     keyword: str | None = None
+    objects: bool = False  # a list whose items may also be {"text", "reason"} objects (Failed items)
 
     @property
     def flag(self) -> str | None:
@@ -63,14 +64,23 @@ class Param:
         if self.type is list:
             if isinstance(value, str):
                 value = [value]  # one item given as a string: what an agent means
-            if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
-                raise BadArgument(f"{self.name} must be a list of strings (got {value!r})")
+            if not isinstance(value, list) or not all(isinstance(v, str) or (self.objects and _text_object(v))
+                                                      for v in value):
+                shape = ' or {"text": ..., "reason": ...} objects' if self.objects else ""
+                raise BadArgument(f"{self.name} must be a list of strings{shape} (got {value!r})")
             return tuple(value)
         if not isinstance(value, str):
             raise BadArgument(f"{self.name} must be a string (got {value!r})")
         if self.required and not value.strip():
             raise BadArgument(f"{self.name} must not be empty")
         return value
+
+
+def _text_object(value: Any) -> bool:
+    """``{"text": "...", "reason": "..."}``, the reason optional: as ``checkpoint new --from-json``
+    takes a Failed item."""
+    return (isinstance(value, dict) and set(value) <= {"text", "reason"} and isinstance(value.get("text"), str)
+            and isinstance(value.get("reason", ""), (str, type(None))))
 
 
 def _to_json(result: Any, args: Args) -> Any:
@@ -170,6 +180,8 @@ class Operation:
                 words.append(flag)
             elif p.type is list:
                 for item in value:
+                    if isinstance(item, dict):  # a {"text", "reason"} item, as --failed writes it
+                        item = f"{item['text']} -- {item['reason']}" if item.get("reason") else item["text"]
                     words += [flag, str(item)]
             else:
                 words += [flag, str(value)]
@@ -228,7 +240,7 @@ OPERATIONS: tuple[Operation, ...] = (
         Param("agent", str, "who checks in, e.g. claude-7f3", required=True),
         Param("summary", str, "what was done and decided"),
         Param("next", list, "next steps", ()),
-        Param("failed", list, "approaches ruled out, each 'APPROACH -- REASON'", ()),
+        Param("failed", list, "approaches ruled out: 'APPROACH -- REASON' or {text, reason}", (), objects=True),
         Param("link", list, "refs to link, e.g. specs/auth.md#Token refresh", ()),
     ), call=_checkpoint_call, writes=True),
     Operation("reinforce", "reinforce", "reinforce", "Record that a note proved useful, so it stops fading.", (

@@ -48,3 +48,13 @@ def test_tags_inline_nested_frontmatter_not_in_code_or_headings():
 
 def test_collect_tags_dedupes_case_insensitively():
     assert collect_tags({"tags": "One two"}, "#ONE #three") == ("one", "two", "three")
+
+
+def test_a_kind_typo_or_an_unreadable_date_is_reported_not_silently_dropped():
+    config = CONFIG
+    typo = parse_note("a.md", "---\ntype: chekpoint\n---\n# A\n", config)
+    assert (typo.kind, typo.yaml_error) == ("note", "type 'chekpoint' is not a kind (did you mean checkpoint?): "
+                                                    "read as a note")
+    assert parse_note("b.md", "---\ntype: book\n---\n# B\n", config).yaml_error is None  # someone else's field
+    bad_date = parse_note("c.md", "---\ncreated: yesterday-ish\n---\n# C\n", config)
+    assert bad_date.yaml_error.startswith("created 'yesterday-ish' is not a date") and bad_date.doc_time is None

@@ -18,12 +18,15 @@ from vault_engine.operations import BY_NAME, OPERATIONS, Operation, Param
 DEFAULT_MAX_TOKENS = 4000  # a tool answer's cap: well under what agents complain about (10k)
 MIN_MAX_TOKENS, MAX_MAX_TOKENS = 100, 100_000
 _JSON_TYPES = {str: "string", int: "integer", bool: "boolean"}
-_CAP_HELP = f"answer cap in tokens (default {DEFAULT_MAX_TOKENS}); cuts listed in truncated"
+_CAP_HELP = f"answer cap, tokens (default {DEFAULT_MAX_TOKENS}; cuts listed in truncated)"
 
 
 def param_schema(param: Param) -> dict[str, Any]:
     """The JSON Schema of one parameter: type, range, default, and its CLI help."""
-    schema: dict[str, Any] = ({"type": "array", "items": {"type": "string"}} if param.type is list
+    item: dict[str, Any] = {"type": "string"}
+    if param.objects:
+        item = {"anyOf": [item, {"type": "object", "required": ["text"]}]}  # its keys: in the help
+    schema: dict[str, Any] = ({"type": "array", "items": item} if param.type is list
                               else {"type": _JSON_TYPES[param.type]})
     schema["description"] = param.help
     if param.low is not None:

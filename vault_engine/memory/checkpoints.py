@@ -83,16 +83,18 @@ def draft_from_json(data: Any, project: str, agent: str) -> CheckpointDraft:
     summary = data.get("summary") or ""
     if not isinstance(summary, str):
         raise VaultError("the checkpoint's summary must be a string")
-    failed = []
-    for item in _list_field(data, "failed"):
-        if isinstance(item, str):
-            failed.append(parse_failed(item))
-        elif isinstance(item, dict) and isinstance(item.get("text"), str) and item["text"].strip():
-            reason = item.get("reason")
-            failed.append((" ".join(item["text"].split()), " ".join(str(reason).split()) if reason else None))
-        else:
-            raise VaultError('each failed item of a checkpoint must be {"text": "...", "reason": "..."} or a string')
-    return CheckpointDraft(project, agent, summary, _strings(data, "next"), tuple(failed), _strings(data, "links"))
+    failed = failed_items(_list_field(data, "failed"))
+    return CheckpointDraft(project, agent, summary, _strings(data, "next"), failed, _strings(data, "links"))
+
+
+def failed_item(item: Any) -> tuple[str, str | None]:
+    """One Failed item: ``"approach -- reason"`` or ``{"text": ..., "reason": ...}``."""
+    if isinstance(item, str):
+        return parse_failed(item)
+    if isinstance(item, dict) and isinstance(item.get("text"), str) and item["text"].strip():
+        reason = item.get("reason")
+        return " ".join(item["text"].split()), " ".join(str(reason).split()) if reason else None
+    raise VaultError('each failed item of a checkpoint must be {"text": "...", "reason": "..."} or a string')
 
 
 def _list_field(data: Mapping[str, Any], key: str) -> list:
@@ -194,9 +196,9 @@ def link_target(path: str, heading: str | None) -> str:
     return f"{stem}#{heading}" if heading else stem
 
 
-def failed_items(values: Sequence[str]) -> tuple[tuple[str, str | None], ...]:
-    """Every ``--failed`` argument parsed."""
-    return tuple(parse_failed(v) for v in values)
+def failed_items(values: Sequence[Any]) -> tuple[tuple[str, str | None], ...]:
+    """Every ``--failed`` argument (or MCP / ``--from-json`` item) parsed."""
+    return tuple(failed_item(v) for v in values)
 
 
 def _refuse_control(draft: CheckpointDraft) -> None:

@@ -21,7 +21,7 @@ from vault_engine.paths import glob_match, note_stem
 
 # Bump when parse_note reads an unchanged file differently (what a ruling or a chosen option
 # is, how sections split): the next `index` re-reads every note instead of trusting the ledger.
-EXTRACTION_VERSION = "5"  # 5: checkpoints dated by their file name, a KEP by its kep.yaml
+EXTRACTION_VERSION = "6"  # 5: checkpoints dated by their file name, a KEP by its kep.yaml; 6: frontmatter slips
 
 
 def extraction_key(config: Config) -> str:
@@ -59,7 +59,7 @@ def parse_note(rel_path: str, text: str, config: Config, sidecar: str | None = N
         sections=sections,
         links=extract_links(masked, fm.body_line),
         doc_time=document_time(fm.meta),
-        yaml_error=fm.error,
+        yaml_error=fm.error or frontmatter_slip(fm.meta),
         dead_ends=note_dead_ends(rel_path, kind, {**sidecar_meta(sidecar), **fm.meta}
                                  if sidecar and kind in RECORD_KINDS else fm.meta, sections),
         accepted=note_accepted(kind, sections),
@@ -129,6 +129,27 @@ def note_kind(rel_path: str, meta: dict, config: Config) -> str:
         if glob_match(pattern, rel_path):
             return kind
     return "note"
+
+
+def frontmatter_slip(meta: dict) -> str | None:
+    """A frontmatter value vault-engine would otherwise ignore without a word: a ``type`` one
+    typo from a kind (``chekpoint``; ``type: book`` is someone else's field, not a slip), or a
+    date it cannot read. Shown by ``status`` beside YAML errors; the note is indexed anyway."""
+    import difflib
+
+    declared = meta.get("type")
+    if isinstance(declared, str) and declared.strip():
+        kind = declared.strip().casefold()
+        if _KIND_ALIASES.get(kind, kind) not in KINDS:
+            close = difflib.get_close_matches(kind, [*KINDS, *_KIND_ALIASES], n=1, cutoff=0.8)
+            if close:
+                meant = _KIND_ALIASES.get(close[0], close[0])
+                return f"type {declared!r} is not a kind (did you mean {meant}?): read as a note"
+    for key in DATE_KEYS:
+        value = meta.get(key)
+        if isinstance(value, str) and value.strip() and parse_time(value) is None:
+            return f"{key} {value!r} is not a date (write 2026-03-14 or 2026-03-14T10:22:00Z): ignored"
+    return None
 
 
 def note_project(rel_path: str, meta: dict, config: Config) -> str | None:
