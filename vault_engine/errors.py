@@ -61,10 +61,10 @@ class IndexNotWritable(VaultError):
 
 
 def not_writable(path: object) -> IndexNotWritable:
-    """The one line for an index folder this process may not write."""
-    return IndexNotWritable(f"cannot write {path}: permission denied. vault-engine keeps its index in the "
-                            "vault's .vault-engine folder, which must be writable by this user "
-                            "(nothing of yours was changed)")
+    """The one line for a file this process may not write (most often in the index folder)."""
+    where = (" vault-engine keeps its index in the vault's .vault-engine folder, which must be writable "
+             "by this user" if ".vault-engine" in str(path) else "")
+    return IndexNotWritable(f"cannot write {path}: permission denied.{where} (nothing of yours was changed)")
 
 
 class ModelUnavailable(VaultError):

@@ -51,8 +51,8 @@ def _register_checkpoint(sub: argparse._SubParsersAction, common: argparse.Argum
 
 def _register_resume(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
     p = sub.add_parser("resume", parents=[common], help="the brief for an agent arriving on a project",
-                       description="Latest checkpoint, working notes changed since, linked specs with "
-                                   "their decay, dead ends elsewhere. Example: vault-engine resume "
+                       description="Latest checkpoint, working notes changed since, the project's earlier dead ends, "
+                                   "linked specs with their decay, dead ends elsewhere. Example: vault-engine resume "
                                    "--project drone-audio --max-tokens 1500")
     p.add_argument("--project", required=True, type=non_empty, help="the project to resume")
     p.add_argument("--max-tokens", type=int_within(1), default=2000, metavar="N",
