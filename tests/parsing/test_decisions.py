@@ -158,3 +158,14 @@ def test_a_keps_authors_and_date_come_from_the_kep_yaml_beside_it():
     own = parse_note("decisions/kep-1/README.md", "---\nauthors: [Cy]\n---\n" + text, CONFIG, sidecar)
     assert own.dead_ends[0].agent == "Cy"  # the record's own frontmatter wins
     assert parse("decisions/kep-1/README.md", text).dead_ends[0].when is None
+
+
+def test_a_kep_alternatives_reason_is_what_its_cons_label_says():
+    text = ("# KEP\n## Alternatives\n### Node labels\n* **Description**: Set the policy with a node label.\n"
+            "* **Pros**: simple to apply.\n* **Why Rejected**: Labels identify objects. They carry no policy.\n"
+            "  They lack structure.\n* **Notes**: discussed at SIG Node.\n### Annotations\nSet it with an "
+            "annotation. Nobody liked it.\n## Proposal\nA field in the Node spec.\n")
+    labels, annotations = parse("decisions/kep.md", text).dead_ends
+    assert labels.reason == "Labels identify objects. They carry no policy. They lack structure."
+    assert labels.detail.startswith("Node labels. Set the policy with a node label.")  # matching reads it all
+    assert annotations.reason == "Set it with an annotation. Nobody liked it."  # no label: the description

@@ -215,8 +215,9 @@ def _alternative_sections(sections, slugs, agent, when) -> list[DeadEnd]:
     for group in groups:
         head = group[0]
         text = _NUMBERED.sub("", " ".join(_MARKUP.sub("", head.heading or "").split()))
-        described = " ".join(_prose(line) for part in group for line in body_lines(part) if line.strip())
-        reason = " ".join(split_sentences(described)[:3]) or None
+        lines = [line for part in group for line in body_lines(part) if line.strip()]
+        described = " ".join(_prose(line) for line in lines)
+        reason = " ".join(split_sentences(_labelled_reason(lines) or described)[:3]) or None
         out.append(DeadEnd(text, reason, SOURCE, heading_line(head), head.heading, slugify(text, slugs),
                            agent, when, f"{text}. {described}"[:DETAIL_CHARS]))
     return out
@@ -224,6 +225,30 @@ def _alternative_sections(sections, slugs, agent, when) -> list[DeadEnd]:
 
 _NUMBERED = re.compile(r"^(?:\d{1,3}[.)]|[A-Z][.)])\s+")  # "1. LIFO release", "B) Polling"
 _LABEL = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])?\s*(?:description|summary|idea)\s*:\s*", re.IGNORECASE)
+
+
+# "Cons:", "**Why Rejected**:", "Drawbacks:" opening a line of an alternative's description: what
+# follows it (up to the next label at its level, "Pros:") is why it was not chosen.
+_WHY_LABEL = re.compile(r"^(?P<indent>\s*)(?:[-*+]|\d{1,9}[.)])?\s*\**\s*(?:cons|drawbacks?|downsides?|"
+                        r"why (?:it was )?(?:rejected|not chosen)|rejected because|reasons? for rejection)"
+                        r"\s*\**\s*:\s*\**", re.IGNORECASE)
+_ANY_LABEL = re.compile(r"^(?P<indent>\s*)(?:[-*+]|\d{1,9}[.)])?\s*\**\s*[A-Za-z][\w ]{0,30}\**\s*:")
+
+
+def _labelled_reason(lines: Sequence[str]) -> str:
+    """The text under an alternative's "Cons:" / "Why rejected:" label, as prose ("" if none)."""
+    for n, line in enumerate(lines):
+        m = _WHY_LABEL.match(line)
+        if not m:
+            continue
+        taken = [line[m.end():]]
+        for after in lines[n + 1:]:
+            other = _ANY_LABEL.match(after)
+            if other and len(other.group("indent")) <= len(m.group("indent")):
+                break
+            taken.append(after)
+        return " ".join(p for p in map(_prose, taken) if p)
+    return ""
 
 
 def _prose(line: str) -> str:

@@ -21,7 +21,7 @@ from vault_engine.paths import glob_match, note_stem
 
 # Bump when parse_note reads an unchanged file differently (what a ruling or a chosen option
 # is, how sections split): the next `index` re-reads every note instead of trusting the ledger.
-EXTRACTION_VERSION = "6"  # 5: checkpoints dated by their file name, a KEP by its kep.yaml; 6: frontmatter slips
+EXTRACTION_VERSION = "7"  # 5: checkpoints dated by file name, KEPs by kep.yaml; 6: frontmatter slips; 7: Cons:
 
 
 def extraction_key(config: Config) -> str:
