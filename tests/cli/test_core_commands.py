@@ -228,3 +228,26 @@ def test_mcp_help_names_every_tool(capsys):
         build_parser(["mcp", "--help"]).parse_args(["mcp", "--help"])
     text = " ".join(capsys.readouterr().out.split())
     assert all(op.name in text for op in OPERATIONS) and len(OPERATIONS) == 13
+
+
+def test_off_a_terminal_a_long_index_says_it_is_alive_and_a_short_one_says_nothing():
+    import io
+
+    from vault_engine.cli.render import progress_lines
+
+    now = [0.0]
+    out = io.StringIO()
+    update = progress_lines(out, clock=lambda: now[0])
+    update("read", 10, 100)  # in the first 10 s: quiet
+    now[0] = 12.0
+    update("embed:onnxruntime", 50, 4000)
+    now[0] = 20.0
+    update("embed:onnxruntime", 900, 4000)  # within 30 s of the last line: quiet
+    now[0] = 43.0
+    update("embed:onnxruntime", 2000, 4000)
+    now[0] = 50.0
+    update("embed:onnxruntime", 4000, 4000)  # a stage that spoke says when it is done
+    assert out.getvalue().splitlines() == [
+        "vault-engine: embedding sections (onnxruntime): 50/4,000 (1%), 12 s",
+        "vault-engine: embedding sections (onnxruntime): 2,000/4,000 (50%), 43 s",
+        "vault-engine: embedding sections (onnxruntime): 4,000/4,000 (100%), 50 s"]

@@ -18,15 +18,21 @@ def iso(ts: float | None) -> str:
     return utc_time(ts, "never")
 
 
+PROGRESS_LABELS = {"read": "reading notes", "lexical": "lexical index", "embed": "embedding sections"}
+QUIET_SECONDS = 10.0  # off a terminal, a run this short prints no progress at all
+LINE_EVERY_SECONDS = 30.0
+
+
 @contextmanager
 def progress_bar(enabled: bool) -> Iterator[Any]:
-    """A rich progress bar on a terminal, else a callback that does nothing."""
+    """A rich progress bar on a terminal, else (a log, CI, an agent's shell) one line on stderr
+    every 30 s once a run has taken 10 s: a long first index says it is alive, one edit says nothing."""
     if not enabled:
-        yield None
+        yield progress_lines()
         return
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-    labels = {"read": "reading notes", "lexical": "lexical index", "embed": "embedding sections"}
+    labels = PROGRESS_LABELS
     with Progress(TextColumn("{task.description:<20}"), BarColumn(), MofNCompleteColumn(),
                   TimeElapsedColumn(), transient=True) as bar:
         tasks: dict[str, Any] = {}
@@ -37,6 +43,28 @@ def progress_bar(enabled: bool) -> Iterator[Any]:
             bar.update(tasks[stage], completed=done, total=total)
 
         yield update
+
+
+def progress_lines(out: Any = None, clock: Any = None) -> Any:
+    """The progress callback off a terminal: ``stage: done/total (n%), s`` lines on stderr."""
+    import sys
+    import time
+
+    clock = clock or time.monotonic
+    started = clock()
+    said: dict[str, float] = {}
+
+    def update(stage: str, done: int, total: int) -> None:
+        now = clock()
+        if now - started < QUIET_SECONDS or now - said.get(stage, -LINE_EVERY_SECONDS) < LINE_EVERY_SECONDS:
+            if not (done == total and stage in said):  # a stage that spoke ends with its last line
+                return
+        said[stage] = now
+        share = f" ({100 * done // total}%)" if total else ""
+        print(f"vault-engine: {stage_label(stage, PROGRESS_LABELS)}: {done:,}/{total:,}{share}, "
+              f"{now - started:.0f} s", file=out or sys.stderr, flush=True)
+
+    return update
 
 
 def stage_label(stage: str, labels: dict[str, str]) -> str:
