@@ -84,6 +84,7 @@ class VaultApp(App):
         self.now = now  # frozen in tests: every Vault call that takes `now=` gets it
         self.semantic = semantic
         self.indexing = False
+        self.index_changes = 0  # index runs seen (here or elsewhere): a screen behind reloads on return
         self.vault_label = display_path(self.root)
         self.last_reinforce = ReinforceAnswer(current_user(), "")  # the dialog's defaults
         self.reinforced: list[dict[str, Any]] = []  # this session's, newest last: u undoes
@@ -117,8 +118,9 @@ class VaultApp(App):
         try:
             return await lane.call(fn, *args, **kwargs)
         except IndexMissing as exc:
+            if self.health != NO_INDEX:  # every screen asks at start: say it once, the header keeps it
+                self.notify(str(exc), title="No index yet", severity="warning")
             self.health = NO_INDEX
-            self.notify(str(exc), title="No index yet", severity="warning")
         except VaultError as exc:
             self.notify(str(exc), title="vault-engine", severity="error")
         except Exception as exc:  # a bug must not kill the app: show it, log the traceback
@@ -162,7 +164,7 @@ class VaultApp(App):
             return
         self.refresh_health()  # also the first time: a change since the mount's status
         if before is not None and now.last_index != before.last_index and not self.indexing:
-            self.screen.post_message(IndexChanged())
+            self._index_changed()
 
     def action_index(self) -> None:
         """Bring the index up to date without freezing the UI; progress shows in the header."""
@@ -197,6 +199,12 @@ class VaultApp(App):
             self.notify(f"skipped {skipped.path}: {skipped.reason}", severity="warning")
         self.refresh_health()
         self.freshness = None  # the poll must not report this run as one from elsewhere
+        self._index_changed()
+
+    def _index_changed(self) -> None:
+        """The screen in front reloads now; the others when they come back (KeyedScreen)."""
+        self.index_changes += 1
+        self.screen.index_seen = self.index_changes  # type: ignore[attr-defined]
         self.screen.post_message(IndexChanged())
 
     def _index_failed(self, message: str) -> None:

@@ -251,3 +251,13 @@ def test_off_a_terminal_a_long_index_says_it_is_alive_and_a_short_one_says_nothi
         "vault-engine: embedding sections (onnxruntime): 50/4,000 (1%), 12 s",
         "vault-engine: embedding sections (onnxruntime): 2,000/4,000 (50%), 43 s",
         "vault-engine: embedding sections (onnxruntime): 4,000/4,000 (100%), 50 s"]
+
+
+def test_a_heading_holding_a_hash_is_opened_by_the_ref_search_gives(make_vault, cli):
+    root = make_vault({"n.md": "# Issue #1 fix\nalpha one\n## C# notes\nalpha two\n"})
+    cli("--vault", root, "index", "--no-embed")
+    refs = [h["ref"] for h in cli("--vault", root, "search", "alpha", "--lexical", "--json").json["hits"]]
+    assert sorted(refs) == ["n.md#C# notes", "n.md#Issue #1 fix"]
+    for ref in refs:
+        shown = cli("--vault", root, "show", ref, "--json")
+        assert shown.code == 0 and shown.json["ref"] == ref, shown.err

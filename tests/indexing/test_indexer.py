@@ -140,3 +140,19 @@ def test_many_files_take_the_parallel_path(make_vault):
         assert (report.new, report.sections) == (500, 500)
         assert v.ledger.counts()["unresolved_links"] == 0
         assert refs(v.search("word123", lexical_only=True)) == ["n0123.md#Note 123"]
+
+
+def test_a_notion_page_renamed_with_its_title_keeps_its_identity_and_reinforcements(make_vault):
+    page = "---\nnotion_id: e445ee1fb7ff4591be2de17d906df97e\n---\n# {title}\nThe study plan for spring.\n"
+    root = make_vault({"notion/Research study e445ee1f.md": page.format(title="Research study")})
+    with Vault(root) as v:
+        v.index(embed=False)
+        before = v.ledger.note_id("notion/Research study e445ee1f.md")
+        v.reinforce("notion://e445ee1fb7ff4591be2de17d906df97e", by="ana")
+        (root / "notion/Research study e445ee1f.md").unlink()
+        (root / "notion/Research programme e445ee1f.md").write_text(page.format(title="Research programme"))
+        report = v.index(embed=False)
+        assert (report.moved, report.new, report.deleted) == (1, 0, 0)
+        assert v.ledger.note_id("notion/Research programme e445ee1f.md") == before
+        assert "notion/Research programme e445ee1f.md" in v.ledger.reinforcements()
+        assert v.show("notion://e445ee1fb7ff4591be2de17d906df97e").path == "notion/Research programme e445ee1f.md"

@@ -54,3 +54,12 @@ def test_a_previously_skipped_file_that_changes_is_modified():
     was = {"s.md": KnownFile("s.md", 5, 1, None)}
     plan = plan_changes(find_suspects({"s.md": FileStat(6, 2)}, was), was, {"s.md": "h"})
     assert plan.modified == ("s.md",)
+
+
+def test_a_new_note_with_a_deleted_notes_identity_is_that_note_renamed():
+    from vault_engine.indexing.planner import ChangePlan, pair_by_identity
+
+    plan = ChangePlan(new=("notion/B 1.md", "c.md"), deleted=("notion/A 1.md", "d.md"))
+    paired = pair_by_identity(plan, {"notion/B 1.md": "id1"}, {"notion/A 1.md": "id1", "d.md": "id9"})
+    assert (paired.new, paired.deleted, paired.moved) == (("c.md",), ("d.md",), (("notion/A 1.md", "notion/B 1.md"),))
+    assert pair_by_identity(plan, {"c.md": "id2"}, {"notion/A 1.md": "id1"}) == plan

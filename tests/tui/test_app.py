@@ -96,3 +96,28 @@ async def test_an_error_is_a_notification_and_the_app_keeps_running(make_app):
         await pilot.press("escape", "f4")
         await settle(pilot)
         assert isinstance(app.screen, DecayScreen) and app.is_running
+
+
+async def test_a_screen_behind_reloads_when_it_comes_back_after_f5_elsewhere(sample_vault, monkeypatch):
+    """Type on Search with no index yet, build it from the dead-ends screen, come back: the
+    query typed before now has its hits, and the missing index was said once, not per screen."""
+    from tui import create_app
+    from tui.widgets.hit_list import HitList
+
+    monkeypatch.setenv("HOME", str(sample_vault.parent))
+    app = create_app(sample_vault, semantic=False)
+    async with app.run_test(size=WIDE) as pilot:
+        await settle(pilot)
+        await pilot.press(*"token refresh")
+        await settle(pilot)
+        assert not app.screen.query_one(HitList).hits
+        for key in ("f2", "f3", "f2"):
+            await pilot.press(key)
+            await settle(pilot)
+        assert sum(n.title == "No index yet" for n in app._notifications) == 1
+        await pilot.press("f5")
+        await settle(pilot, rounds=6)
+        await pilot.press("f1")
+        await settle(pilot)
+        assert isinstance(app.screen, SearchScreen)
+        assert any(h.path == "specs/auth-sessions.md" for h in app.screen.query_one(HitList).hits)

@@ -2,17 +2,26 @@
 
 from __future__ import annotations
 
-from textual.events import Resize
+from textual.events import Resize, ScreenResume
 from textual.screen import Screen
 
 from tui.keys import NARROW_ONLY, WIDE_FOOTER, WIDE_ONLY
+from tui.messages import IndexChanged
 
 
 class KeyedScreen(Screen):
-    """Shows the wide or the narrow variant of its footer keys (tui/keys.py)."""
+    """Shows the wide or the narrow variant of its footer keys (tui/keys.py), and reloads when
+    it comes back to the front after an index run it did not see (F5 on another screen)."""
 
     SCREEN_NAME = "this screen"
     WIDE_FOOTER = WIDE_FOOTER  # a screen with more keys of its own needs more columns
+    index_seen = 0  # the app's index_changes when this screen last heard of one
+
+    def on_screen_resume(self, _: ScreenResume) -> None:
+        changes = getattr(self.app, "index_changes", 0)
+        if changes != self.index_seen:
+            self.index_seen = changes
+            self.post_message(IndexChanged())
 
     @property
     def wide_footer(self) -> bool:

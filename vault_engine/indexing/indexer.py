@@ -18,7 +18,7 @@ from pathlib import Path
 from vault_engine.config import Config
 from vault_engine.indexing.code_sync import add_code_files, sync_code
 from vault_engine.indexing.integrity import LEXICAL_FINGERPRINT, lexical_damage
-from vault_engine.indexing.planner import ChangePlan, plan_changes
+from vault_engine.indexing.planner import ChangePlan, pair_by_identity, plan_changes
 from vault_engine.indexing.reading import Progress, ReadResult, read_many
 from vault_engine.model import SkippedFile
 from vault_engine.parsing.links import LinkResolver
@@ -97,6 +97,9 @@ class Indexer:
         reads = read_many(self.config, {p: scan.origin[p] for p in suspects.changed}, progress,
                           {p: scan.notes[p].size for p in suspects.changed})
         plan = plan_changes(suspects, known, {p: r.digest for p, r in reads.items()})
+        plan = pair_by_identity(plan, {p: str(r.note.meta["notion_id"]).lower() for p, r in reads.items()
+                                       if r.note is not None and r.note.meta.get("notion_id")},
+                                self.ledger.notion_ids_of(plan.deleted) if plan.deleted and plan.new else {})
         if reread:
             plan = replace(plan, modified=plan.modified + plan.touched, touched=())
         if self.on_plan is not None:

@@ -7,14 +7,15 @@ Two steps, so only suspect files are ever read:
    since the index?" use it without the indexer).
 2. :func:`plan_changes` takes the content hashes of the suspects and decides: same hash and a
    new stat is a *touch*; a new path whose content equals a vanished path's is a *move* (a
-   rename keeps the note's identity, it is not a delete plus an add).
+   rename keeps the note's identity, it is not a delete plus an add); so is a new path that
+   carries a vanished note's Notion page id (:func:`pair_by_identity`).
 """
 
 from __future__ import annotations
 
 from collections import defaultdict
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from vault_engine.paths import note_stem
 from vault_engine.sources.vault.files import Suspects
@@ -70,6 +71,20 @@ def plan_changes(suspects: Suspects, known: Mapping[str, KnownFile],
     deleted = [p for p in suspects.missing if p not in paired]
     return ChangePlan(tuple(added), tuple(modified), tuple(deleted), tuple(moved),
                       tuple(touched), suspects.unchanged)
+
+
+def pair_by_identity(plan: ChangePlan, new_ids: Mapping[str, str], deleted_ids: Mapping[str, str]) -> ChangePlan:
+    """A deleted note and a new one carrying the same identity (a Notion page's ``notion_id``)
+    are one note renamed, whatever their content: a page renamed in Notion changes its file
+    name and its title line at once, so no hash pairs them, but its reinforcements and its
+    place in the ledger must follow it."""
+    by_id = {ident: path for path, ident in deleted_ids.items() if path in plan.deleted}
+    renamed = [(by_id.pop(new_ids[path]), path) for path in plan.new if new_ids.get(path) in by_id]
+    if not renamed:
+        return plan
+    olds, news = {old for old, _ in renamed}, {new for _, new in renamed}
+    return replace(plan, new=tuple(p for p in plan.new if p not in news),
+                   deleted=tuple(p for p in plan.deleted if p not in olds), moved=plan.moved + tuple(renamed))
 
 
 def _best_origin(new_path: str, candidates: list[str]) -> str:

@@ -81,6 +81,10 @@ def find_section(sections: Sequence[SectionRow], heading: str) -> SectionRow | N
     if heading.startswith("^"):
         marker = re.compile(r"\s\^" + re.escape(heading[1:]) + r"\s*$", re.MULTILINE)
         return next((s for s in sections if marker.search(s.text)), None)
+    whole = normalize_heading(heading)  # a heading may hold a '#' itself: "Issue #1 fix", "C# notes"
+    for section in sections:
+        if section.heading_path and normalize_heading(section.heading_path[-1]) == whole:
+            return section
     wanted = [normalize_heading(part) for part in heading.split("#") if part.strip()]
     for section in sections:
         have = [normalize_heading(h) for h in section.heading_path]

@@ -364,3 +364,25 @@ def _model_on(vault: Vault):
     from vault_engine.config import parse_config
 
     return parse_config(vault.root, {})
+
+
+def test_a_folder_that_is_no_export_is_refused_and_prunes_nothing(vault, export, tmp_path):
+    vault.notion_import(export, now=FROZEN_NOW)
+    stray = tmp_path / "stray"
+    stray.mkdir()
+    (stray / "readme.txt").write_text("not an export\n")
+    (stray / "note.md").write_text("# A plain note\n")
+    with pytest.raises(NotionError, match="holds no Notion pages"):
+        vault.notion_import(stray, prune=True, now=FROZEN_NOW)
+    assert {p.name for p in (vault.root / "notion").glob("*.md")} == NOTES
+
+
+def test_another_export_into_the_same_folder_never_prunes_the_first(vault, export, tmp_path):
+    vault.notion_import(export, now=FROZEN_NOW)
+    other = tmp_path / "other" / "Elsewhere"
+    other.mkdir(parents=True)
+    (other / "Unrelated page 99aa88bb77cc66dd55ee44ff33001122.md").write_text("# Unrelated page\nHello.\n")
+    report = vault.notion_import(other.parent, prune=True, now=FROZEN_NOW)
+    assert report.pruned == () and len(report.gone) == len(NOTES)
+    assert any("is a page of this export: kept, not pruned" in n for n in report.notices)
+    assert NOTES <= {p.name for p in (vault.root / "notion").glob("*.md")}

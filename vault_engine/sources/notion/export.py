@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from vault_engine.config import Config
+from vault_engine.errors import NotionError
 from vault_engine.sources.notion.archive import CorruptEntry, ExportFile, ExportTree, Limits, open_export
 from vault_engine.sources.notion.links import (
     LinkStats,
@@ -331,12 +332,16 @@ def import_export(config: Config, export: Path, *, into: str = "notion", prune: 
         existing, duplicates = scan_existing(root, [*tap_folders(config), into])
         known = {ident: note.stem for ident, note in existing.items()}
         conversion = convert_export(tree, known)
+        if not conversion.catalog.pages and not conversion.catalog.databases:
+            raise NotionError(f"{export} holds no Notion pages (files named `Title <32-hex id>.md`) and no "
+                              "databases: nothing was imported, and nothing in the vault was touched")
         writer = PageWriter(root, into, tree.name, now, existing)
         result = writer.write_all(conversion.pages)
     candidates = [n for n in existing.values()
                   if n.folder == into and n.meta.get("source") != SYNC_SOURCE]
     gone = writer.gone(candidates, result.written_ids)
-    pruned = writer.prune(gone) if prune else []
+    unrelated = bool(gone) and len(gone) == len(candidates)  # not one page of the folder is in it
+    pruned = writer.prune(gone) if prune and not unrelated else []
     catalog = conversion.catalog
     problems = [*tree.problems, *catalog.problems, *duplicates, *result.problems]
     return NotionReport(
@@ -346,11 +351,12 @@ def import_export(config: Config, export: Path, *, into: str = "notion", prune: 
         gone=tuple(n.rel_path for n in gone), pruned=tuple(pruned), attachments=result.attachments,
         links_relative=conversion.stats.relative, links_resolved=conversion.stats.resolved,
         unresolved=tuple(conversion.stats.unresolved), problems=tuple(problems),
-        notices=_notices(config, into, conversion.unplaced, gone, prune),
+        notices=_notices(config, into, conversion.unplaced, gone, prune, unrelated),
     )
 
 
-def _notices(config: Config, into: str, unplaced: int, gone: list, prune: bool) -> tuple[str, ...]:
+def _notices(config: Config, into: str, unplaced: int, gone: list, prune: bool,
+             unrelated: bool = False) -> tuple[str, ...]:
     notices = []
     if config.tap_for(f"{into}/page.md").source != "notion":
         notices.append(f"{into}/ is not owned by a notion tap: these notes will not decay like "
@@ -358,7 +364,10 @@ def _notices(config: Config, into: str, unplaced: int, gone: list, prune: bool) 
     if unplaced > 0:
         notices.append(f"{unplaced} file(s) outside any page folder and linked from no page were "
                        "not copied")
-    if gone and not prune:
+    if unrelated:  # another export, most likely: pruning would delete every note it did not write
+        notices.append(f"none of the {len(gone)} note(s) already in {into}/ is a page of this export: kept"
+                       + (", not pruned" if prune else "") + "; import a different export with --into another folder")
+    elif gone and not prune:
         notices.append(f"{len(gone)} note(s) in {into}/ are no longer in the export: kept; "
                        "an import that prunes deletes them")
     return tuple(notices)

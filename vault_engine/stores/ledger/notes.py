@@ -139,6 +139,17 @@ class NoteQueries(LedgerConnection):
         row = self.db.execute(f"SELECT {NOTE_COLUMNS} FROM notes WHERE {where}", (path,)).fetchone()
         return note_row(row) if row else None
 
+    def notion_ids_of(self, paths: Iterable[str]) -> dict[str, str]:
+        """path -> Notion page id, for those of ``paths`` that are Notion pages."""
+        found: dict[str, str] = {}
+        wanted = list(paths)
+        for start in range(0, len(wanted), 500):  # SQLite's bound-parameter limit
+            chunk = wanted[start:start + 500]
+            marks = ",".join("?" * len(chunk))
+            found.update(self.db.execute(f"SELECT path, notion_id FROM notes WHERE notion_id IS NOT NULL "
+                                         f"AND path IN ({marks})", chunk).fetchall())
+        return found
+
     def note_by_notion_id(self, notion_id: str) -> NoteRow | None:
         row = self.db.execute(
             f"SELECT {NOTE_COLUMNS} FROM notes WHERE notion_id=?", (notion_id.lower(),)).fetchone()
