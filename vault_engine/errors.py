@@ -62,8 +62,10 @@ class IndexNotWritable(VaultError):
 
 def not_writable(path: object) -> IndexNotWritable:
     """The one line for a file this process may not write (most often in the index folder)."""
-    where = (" vault-engine keeps its index in the vault's .vault-engine folder, which must be writable "
-             "by this user" if ".vault-engine" in str(path) else "")
+    from vault_engine.layout import STATE_DIR  # imports nothing itself
+
+    where = (f" vault-engine keeps its index in the vault's {STATE_DIR} folder, which must be writable "
+             "by this user" if STATE_DIR in str(path) else "")
     return IndexNotWritable(f"cannot write {path}: permission denied.{where} (nothing of yours was changed)")
 
 
