@@ -115,6 +115,7 @@ async def test_a_screen_behind_reloads_when_it_comes_back_after_f5_elsewhere(sam
             await pilot.press(key)
             await settle(pilot)
         assert sum(n.title == "No index yet" for n in app._notifications) == 1
+        assert str(app.screen.query_one("#deadend-detail").render()).startswith("No index yet: press F5")
         await pilot.press("f5")
         await settle(pilot, rounds=6)
         await pilot.press("f1")
