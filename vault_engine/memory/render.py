@@ -53,7 +53,7 @@ def render_interruption(proposal: str, rulings: Sequence[Ruling], project: str |
 
 def _ruling_lines(n: int, r: Ruling, project: str | None) -> list[str]:
     record = r.source == "decision record"
-    who = r.agent or ("its authors" if record else "an unnamed agent")
+    who = _who(r)
     where = f"project {r.project}" if r.project else "no project"
     why = "Why it was not chosen" if record else "Why it failed"
     lines = [f"{n}. {r.text}",
@@ -70,6 +70,11 @@ def _ruling_lines(n: int, r: Ruling, project: str | None) -> list[str]:
         lines.append("   Weaker evidence: it is a marker in a working note, possibly a first "
                      "impression rather than a settled result.")
     return lines
+
+
+def _who(r: Ruling) -> str:
+    """Who ruled it out: its agent, else a record's authors, else an unnamed agent."""
+    return r.agent or ("its authors" if r.source == "decision record" else "an unnamed agent")
 
 
 def one_line(text: str, limit: int = 400) -> str:
@@ -143,7 +148,7 @@ def _working_part(brief: ResumeBrief) -> str:
 def _earlier_part(brief: ResumeBrief) -> str:
     lines = ["## Ruled out earlier on this project" if brief.checkpoint else "## Ruled out on this project"]
     lines += [f"- {r.text}" + (f" — {one_line(r.reason, 200)}" if r.reason else "")
-              + f" ({r.agent or ('its authors' if r.source == 'decision record' else 'an unnamed agent')}, "
+              + f" ({_who(r)}, "
                 f"{iso_date(r.when)}, {r.source} {r.ref})" for r in brief.earlier]
     if brief.more_earlier:
         lines.append(f"{brief.more_earlier} more: `vault-engine deadend list --project {brief.project}` "
