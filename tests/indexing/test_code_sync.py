@@ -68,6 +68,16 @@ def test_a_syntax_error_is_indexed_as_far_as_it_parses_with_one_notice(make_vaul
         status = vault.status()["code"]
         assert [e["path"] for e in status["syntax_errors"]] == ["src/shop/broken.py"]
         assert vault.find("fine").hits[0].ref == "src/shop/broken.py#fine"
+        # a name tree-sitter could not recover is a miss that names the broken file, not "absent"
+        for reason in (vault.find("NoSuchThing").reason, vault.calls("NoSuchThing").reason):
+            assert "1 indexed source file(s) have syntax errors, e.g. src/shop/broken.py: " in reason
+
+
+def test_a_miss_in_code_without_syntax_errors_says_nothing_of_them(make_vault):
+    root = build(make_vault)
+    with Vault(root) as vault:
+        assert "syntax" not in vault.find("NoSuchThing").reason
+        assert "syntax" not in vault.calls("NoSuchThing").reason
 
 
 def test_the_vault_wide_exclude_keeps_source_files_out_and_says_so(make_vault):

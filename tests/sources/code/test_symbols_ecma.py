@@ -112,3 +112,20 @@ def test_tsx_parses_jsx():
 def test_a_comment_inside_export_braces_is_not_an_export():
     parsed = parse_source("a.js", "function a() {}\nexport {\n  // the one\n  a,\n}\n", "javascript")
     assert [(e.name, e.target) for e in parsed.exports] == [("a", "a")]
+
+
+def test_a_function_behind_parentheses_and_a_type_is_still_a_function():
+    """zustand declares ``createStore`` as ``((createState) => ...) as CreateStore``."""
+    parsed = parse_source("src/vanilla.ts", textwrap.dedent('''\
+        const createStoreImpl = (createState) => createState
+        export const createStore = ((createState) =>
+          createState ? createStoreImpl(createState) : createStoreImpl) as CreateStore
+        export const inc = ((x: number) => x + 1) satisfies (x: number) => number
+        export const config = { a: 1 } satisfies object
+        '''), "typescript")
+    got = [(s.qualname, s.kind, s.line_start, s.line_end, s.parameters) for s in parsed.symbols]
+    assert got == [("createStoreImpl", "function", 1, 1, ("createState",)),
+                   ("createStore", "function", 2, 3, ("createState",)), ("inc", "function", 4, 4, ("x",))]
+    assert ("createStore", "createStoreImpl") in {(c.caller, c.callee) for c in parsed.calls}
+    js = parse_source("a.js", "const f = (function (y) { return g(y) })\n", "javascript")
+    assert [s.qualname for s in js.symbols] == ["f"] and ("f", "g") in {(c.caller, c.callee) for c in js.calls}

@@ -138,3 +138,33 @@ def test_a_syntax_error_is_reported_and_the_rest_still_parsed():
 def test_init_reexports_what_it_imports():
     parsed = parse_source("src/pkg/__init__.py", "from .core import Command\nimport os\n", "python")
     assert [(e.name, e.target, e.module) for e in parsed.exports] == [("Command", "Command", ".core"), ("os", None, "os")]
+
+
+def test_a_repeated_name_spans_its_branches_never_the_code_between_distant_repeats():
+    """``if``/``else`` definitions of one name are one symbol over both; a second ``helper``
+    far below does not stretch the first one's span over the code between them."""
+    parsed = parse_source("m.py", textwrap.dedent('''\
+        import sys
+        if sys.platform == "win32":
+            def enc():
+                return "mbcs"
+
+        else:
+
+            def enc():
+                return "utf-8"
+
+
+        def helper():
+            return 1
+
+
+        def other():
+            return 3
+
+
+        def helper():
+            return 2
+        '''), "python")
+    spans = {s.qualname: (s.line_start, s.line_end) for s in parsed.symbols}
+    assert spans == {"enc": (3, 9), "helper": (12, 13), "other": (16, 17)}

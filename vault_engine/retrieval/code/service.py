@@ -224,6 +224,16 @@ class CodeQueries:
             return f"not one of taps.{tap.name}.paths (or a language without a grammar)"
         return None
 
+    def syntax_error_note(self) -> str:
+        """`` (N source files have syntax errors, e.g. ...)`` for a miss, or "": tree-sitter
+        recovers past an error as far as it can, so a name after one may be missing."""
+        broken = self.store.files_with_errors()
+        if not broken:
+            return ""
+        path, error = broken[0]
+        return (f" ({len(broken)} indexed source file(s) have syntax errors, e.g. {path}: {error}; "
+                "names past an error may be missing: fix it and run `vault-engine index`)")
+
     def stale_files(self) -> list[str]:
         """Source files new, changed or gone since the last index (a scan of the code taps)."""
         from vault_engine.sources.code.files import scan_code
@@ -277,4 +287,5 @@ class CodeQueries:
                                    f"last index (e.g. {stale[0]}): run `vault-engine index` and ask again")
         skipped = [p for p, _ in self.ledger.skipped() if not p.endswith(".md")]
         extra = f" ({len(skipped)} source files were skipped: see `vault-engine status`)" if skipped else ""
-        return "no_such_symbol", f"no symbol {symbol!r} in the {len(self.keys)} indexed source files{extra}"
+        return "no_such_symbol", (f"no symbol {symbol!r} in the {len(self.keys)} indexed source files{extra}"
+                                  f"{self.syntax_error_note()}")

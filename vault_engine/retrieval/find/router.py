@@ -135,10 +135,11 @@ def _miss_reason(query: str, tried: list[str], code, token: bool, facet: str | N
     unindexed = code.not_indexed_reason(path) if code is not None and token and PATH_LIKE.search(path) else None
     if unindexed:  # on disk but not in the index: say so, an agent must not read "absent"
         return f"{path} is not indexed: {unindexed}"
+    broken = code.syntax_error_note() if code is not None and token else ""
     if token and "memory" not in tried:
         return (f"no symbol or indexed file is named {query!r} and none is close enough to suggest "
-                "(a question in words goes to the memory notes)")
+                f"(a question in words goes to the memory notes){broken}")
     if token:
         return (f"no symbol or indexed file is named {query!r}, none is close enough to suggest, "
-                f"and no memory note{scope} answers it")
+                f"and no memory note{scope} answers it{broken}")
     return f"no memory note{scope} holds enough of the question's words (tiers tried: {', '.join(tried)})"

@@ -53,9 +53,12 @@ class DynamicResolver:
         if sym.kind in CLASS_KINDS and construct:
             python = self.index.files[tpath].language == "python"
             init = self._class_member(tpath, sym, "__init__" if python else "constructor")
-            if init is None:
+            own = init is not None and init[0] == "def" and (init[1], init[2].parent) == (tpath, sym.qualname)
+            if init is None or (init[0] == "def" and not own):
+                # no constructor of its own: the edge goes to the class, so `callers IntRange`
+                # finds `IntRange(...)` (an inherited __init__ would hide which class was built)
                 return tpath, sym.qualname, "ctor.class"
-            if init[0] == "def":
+            if own:
                 return init[1], init[2].qualname, "ctor.init"
             raise Miss("ctor_assigned")
         return tpath, sym.qualname, how

@@ -2,8 +2,10 @@
 
 Functions are often values here: an arrow function or function expression bound to a
 ``const`` is a function symbol named after the constant (``createStoreImpl``), at module level
-and inside functions alike. Overload signatures (``function f(a): A;`` lines, ``m(): void;``
-in a class) belong to the implementation that follows them.
+and inside functions alike, also behind parentheses and a type (``((s) => ...) as CreateStore``,
+``... satisfies T``: how zustand declares ``createStore``). Overload signatures
+(``function f(a): A;`` lines, ``m(): void;`` in a class) belong to the implementation that
+follows them.
 """
 
 from __future__ import annotations
@@ -31,14 +33,18 @@ _COMMON = """
 (for_in_statement left: (_) @target)
 (arrow_function) @params.inline
 (function_expression) @params.inline
+(variable_declarator value: (parenthesized_expression)) @definition.function
 """
 _TYPESCRIPT = """
 (public_field_definition value: [(arrow_function) (function_expression)]) @definition.field
 (type_alias_declaration) @definition.type
 (enum_declaration) @definition.enum
+(variable_declarator value: [(as_expression) (satisfies_expression) (non_null_expression)]) @definition.function
 """
 
 _FUNCTION_VALUES = ("arrow_function", "function_expression", "generator_function")
+_WRAPPERS = ("parenthesized_expression", "as_expression", "satisfies_expression", "non_null_expression",
+             "type_assertion")  # wrap a value without changing what it is
 _KINDS = {
     "function_declaration": "function", "generator_function_declaration": "function",
     "function_signature": "function", "variable_declarator": "function",
@@ -79,8 +85,9 @@ def extract(src: Source, caps: dict, language: str) -> Extracted:
                 out.exports.append(e)
     for node in caps.get("target", []):
         _bind_target(src, node, out)
+    bound_functions = {_function_value(d.node).id for d in out.defs if _function_value(d.node) is not None}
     for node in caps.get("params.inline", []):
-        if node.parent is None or node.parent.type not in ("variable_declarator", "public_field_definition"):
+        if node.id not in bound_functions:
             for name, _ in _parameters(src, node):
                 out.events.append((node.start_byte, "bind", (name, line(node), "inline", None)))
     return out
@@ -90,8 +97,8 @@ def _definition(src: Source, node, out: Extracted) -> RawDef | None:
     t = node.type
     value = None
     if t in ("variable_declarator", "public_field_definition"):
-        value = node.child_by_field_name("value")
-        if value is None or value.type not in _FUNCTION_VALUES:
+        value = _function_value(node)
+        if value is None:
             return None
     if t in ("method_signature", "abstract_method_signature") and \
             node.parent.type not in ("class_body", "interface_body"):
@@ -127,6 +134,17 @@ def _definition(src: Source, node, out: Extracted) -> RawDef | None:
         d.parameters = tuple(n for n, _ in found)
         out.params.extend((d, n, line(params), a) for n, a in found)
     return d
+
+
+def _function_value(node):
+    """The function a ``const`` or class field holds, through wrappers that keep it one; None
+    when it holds something else (or ``node`` is no declarator)."""
+    if node.type not in ("variable_declarator", "public_field_definition"):
+        return None
+    value = node.child_by_field_name("value")
+    while value is not None and value.type in _WRAPPERS and value.named_children:
+        value = value.named_children[0]
+    return value if value is not None and value.type in _FUNCTION_VALUES else None
 
 
 def _scope_range(function, t: str, body) -> tuple[int, int]:
@@ -277,9 +295,9 @@ def _exports(src: Source, node) -> list[Export]:
 
 def _bind_target(src: Source, node, out: Extracted) -> None:
     parent = node.parent
-    value = parent.child_by_field_name("value") if parent.type == "variable_declarator" else None
-    if value is not None and value.type in _FUNCTION_VALUES and node.type == "identifier":
+    if node.type == "identifier" and _function_value(parent) is not None:
         return  # a function symbol, not a plain binding
+    value = parent.child_by_field_name("value") if parent.type == "variable_declarator" else None
     ln = line(node)
     if value is not None and value.type == "call_expression" and _is_require(src, value):
         module = _string(src, value.child_by_field_name("arguments").named_children[0])

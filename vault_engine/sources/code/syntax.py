@@ -8,6 +8,7 @@ ranges, which nest the way scopes do.
 
 from __future__ import annotations
 
+import bisect
 import re
 from dataclasses import dataclass, field
 
@@ -111,15 +112,19 @@ def fold(defs: list[RawDef]) -> tuple[Symbol, ...]:
 
     Overload stubs belong to their implementation (its header, its def line, the span from
     the first stub); a property's accessors are one property (the getter's header); any other
-    repeat (a conditional redefinition) keeps the first header and spans to the last end.
+    repeat right after the one before it (``if``/``else`` branches) keeps the first header and
+    spans to the last end. A repeat further away (two test helpers of one name in one file) is
+    left out, so the span never covers the unrelated code between them.
     """
     groups: dict[str, list[RawDef]] = {}
     for d in defs:
         groups.setdefault(d.qualname, []).append(d)
+    starts = sorted(d.line_start for d in defs)
     out = []
     for qualname, group in groups.items():
-        real = [d for d in group if not d.stub] or group
+        real = _adjacent_run([d for d in group if not d.stub] or group, starts)
         head = real[0]
+        group = [d for d in group if d.line_start <= real[-1].line_end]
         kind = "property" if any(d.kind == "property" for d in group) else head.kind
         decorators = head.decorators
         if kind == "property":
@@ -130,6 +135,21 @@ def fold(defs: list[RawDef]) -> tuple[Symbol, ...]:
             head.docstring or next((d.docstring for d in group if d.docstring), None), head.parameters,
             decorators, head.parent, head.bases))
     return tuple(out)
+
+
+REPEAT_GAP = 6  # lines between two definitions of one name that still make one (`else:`, blanks)
+
+
+def _adjacent_run(defs: list[RawDef], starts: list[int]) -> list[RawDef]:
+    """The first definition and the repeats that follow it closely: each within REPEAT_GAP
+    lines of the one before, with no other definition between them."""
+    run = [defs[0]]
+    for d in defs[1:]:
+        between = bisect.bisect_left(starts, d.line_start) - bisect.bisect_right(starts, run[-1].line_end)
+        if d.line_start - run[-1].line_end > REPEAT_GAP or between > 0:
+            break
+        run.append(d)
+    return run
 
 
 def doc_comment(src: Source, node, prefixes: tuple[str, ...]) -> str | None:
