@@ -83,3 +83,11 @@ def test_callers_carry_the_dead_ends_that_name_the_symbol_as_show_does(vault):
     assert [d["text"] for d in answer.dead_ends] == ["Cache prices inside `OrderBook.place`"]
     assert answer.to_json()["dead_ends"][0]["reason"] == "stale prices after an update"
     assert vault.calls("price_of").dead_ends == ()  # no dead end names it
+
+
+def test_a_name_a_package_re_exports_is_found_where_it_is_defined(vault):
+    """`shop.OrderBook` as the package's users write it: `src/shop/__init__.py` imports it."""
+    hit = vault.find("shop.OrderBook.place")
+    assert hit.status == "hit" and [h.ref for h in hit.hits] == ["src/shop/orders.py#OrderBook.place"]
+    assert [h.ref for h in vault.find("shop.OrderBook").hits] == ["src/shop/orders.py#OrderBook"]
+    assert vault.find("shop.price_of").status != "hit"  # the package does not import it: no guess

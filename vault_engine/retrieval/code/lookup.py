@@ -80,7 +80,33 @@ def definitions(store: CodeStore, keys: set[str], query: str) -> list[SymbolRow]
             found = [r for r in store.symbols_where("qualname", qualname) if module_matches(r.key, module)]
             if found:
                 break
+    if not found and "." in query:
+        found = _reexported(store, keys, query.split("."))
     return sorted(found, key=rank_key)
+
+
+def _reexported(store: CodeStore, keys: set[str], parts: list[str]) -> list[SymbolRow]:
+    """``click.echo``: a name a package or module re-exports (a package ``__init__``'s import,
+    TS/JS ``export { a as b }``), followed one hop to the definition it names."""
+    for cut in range(len(parts) - 1, 0, -1):
+        module, name, rest = ".".join(parts[:cut]), parts[cut], parts[cut + 1:]
+        owners = [k for k in keys if module_matches(k, module)]
+        found: list[SymbolRow] = []
+        for key, parsed in store.parsed(owners).items():
+            for export in parsed.exports:
+                if export.name != name or not export.target:
+                    continue
+                qualname = ".".join([export.target, *rest])
+                if export.module is None:  # renamed on the way out of this very file
+                    found += [r for r in [store.symbol(key, qualname)] if r is not None]
+                    continue
+                source = re.sub(r"^[./]+", "", export.module)  # ".utils", "./vanilla", "click.utils"
+                folder = str(PurePosixPath(key).parent)
+                found += [r for r in store.symbols_where("qualname", qualname)
+                          if module_matches(r.key, source) and r.key.startswith(folder.split("/")[0])]
+        if found:
+            return list({r.ref: r for r in found}.values())
+    return []
 
 
 def code_symbol(row: SymbolRow, why: tuple[Why, ...] = ()) -> CodeSymbol:
