@@ -311,10 +311,12 @@ def _check_overlaps(taps: tuple[TapConfig, ...]) -> None:
 
 DEFAULT_CONFIG_TEXT = '''\
 # vault-engine.toml: how vault-engine reads this vault. Every key is optional; the values
-# shown commented out are the defaults. Commit this file with the vault.
+# shown commented out are the defaults, unless a comment says it is an example. Commit this
+# file with the vault.
 
 # Globs (vault-relative) that are never indexed, on top of .obsidian/, .git/, .vault-engine/
-# and .trash/. "**" matches any run of folders, "*" stays within one folder.
+# and .trash/. "**" matches any run of folders, "*" stays within one folder. Default: none;
+# for example, to keep note templates out of search:
 # exclude = ["templates/**", "archive/**"]
 
 # Notes larger than this are skipped (and listed by `vault-engine status`).

@@ -43,3 +43,13 @@ def test_short_strings_are_never_cut_even_when_nothing_else_can_go():
     capped = cap(data, 10)
     assert capped["ref"] == data["ref"] and capped["title"] == data["title"]
     assert capped["truncated"]["cut"] == []
+    assert "never cut take about " in capped["truncated"]["note"]  # over budget, and says so
+
+
+def test_which_arms_ran_is_never_cut():
+    data = {"query": "q", "arms": ["lexical", "semantic"], "status": "hit",
+            "hits": [{"ref": f"n{i}.md", "arms": ["lexical", "semantic"], "snippet": "s"} for i in range(30)]}
+    capped = cap(data, 60)
+    assert capped["arms"] == ["lexical", "semantic"]
+    assert all(h["arms"] == ["lexical", "semantic"] for h in capped["hits"])
+    assert not any(c.startswith("arms") or ".arms" in c for c in capped["truncated"]["cut"])

@@ -70,6 +70,15 @@ def test_ties_on_created_go_to_the_later_file_name(make_vault):
         assert v.resume("drone", now=FROZEN_NOW).checkpoint.summary == "20260910T000000Z-b"
 
 
+def test_a_second_checkpoint_in_the_same_second_is_the_later_one(make_vault):
+    """`checkpoint new` names it `-2`, which a plain string order puts before the first."""
+    files = {f"projects/p/checkpoints/{name}.md": checkpoint("2026-09-10T00:00:00Z", name)
+             for name in ("20260910T000000Z-a", "20260910T000000Z-a-2", "20260910T000000Z-a-3")}
+    with Vault(make_vault(files)) as v:
+        v.index(embed=False, now=FROZEN_NOW)
+        assert v.resume("drone", now=FROZEN_NOW).checkpoint.summary == "20260910T000000Z-a-3"
+
+
 def test_a_dated_working_note_is_judged_by_its_date_not_its_file_time(make_vault):
     """A git clone gives every file a new mtime: the note's own date must decide."""
     files = {**FILES, "projects/drone/working/dated-old.md": "---\nupdated: 2026-09-05\n---\n# Old\nold\n"}

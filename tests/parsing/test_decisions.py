@@ -83,7 +83,10 @@ def test_a_chosen_option_the_outcome_words_differently_is_not_a_dead_end():
     cases = [('Chosen option: "Migrate to MVStore", because it is simple.', ["JSON", "Custom format"]),
              ("Chosen option: 'MVStore', because it is simple.", ["JSON", "Custom format"]),
              ('Chosen option: mix of "JSON" and "MVStore", because both.', ["Custom format"]),
-             ('Chosen option: "Something else entirely", because none fit.', ["JSON", "MVStore", "Custom format"])]
+             ('Chosen option: "Something else entirely", because none fit.', ["JSON", "MVStore", "Custom format"]),
+             # jabref/0040: the option "The Preview panel of ...", chosen as "The PreviewPanel of ..."
+             ('Chosen option: "MV-Store", because it is simple.', ["JSON", "Custom format"]),
+             ('Chosen option: "Custom_Format", because it is ours.', ["JSON", "MVStore"])]
     for line, rulings in cases:
         text = MADR.replace('Chosen option: "MVStore", because it is simple and memory-efficient.', line).replace(
             "[MVStore](https://www.h2database.com/html/mvstore.html)", "MVStore")

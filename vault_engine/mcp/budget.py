@@ -18,6 +18,7 @@ MARKER = " [...cut]"
 _RESERVE = 400  # room for the "truncated" note itself
 _MIN_STRING = 200  # strings shorter than this are never cut: a ref or a title must stay whole
 _MAX_ROUNDS = 200
+_WHOLE = frozenset({"arms"})  # facts about the answer (which arms ran), never content to cut
 
 
 def size(data: Any) -> int:
@@ -46,6 +47,9 @@ def cap(data: dict[str, Any], max_tokens: int) -> dict[str, Any]:
         cuts[path] = (kept, cuts[path][1] if path in cuts else total, unit)
     data["truncated"] = {"max_tokens": max_tokens,
                          "cut": [f"{path}: kept {kept} of {total}{unit}" for path, (kept, total, unit) in cuts.items()]}
+    if size(data) > max_tokens * CHARS_PER_TOKEN:  # said, not hidden: the skeleton alone is over
+        data["truncated"]["note"] = (f"the fields that are never cut take about {size(data) // CHARS_PER_TOKEN} "
+                                     "tokens: ask with a larger max_tokens for the whole answer")
     return data
 
 
@@ -55,6 +59,8 @@ def _largest(node: Any, path: str) -> tuple[str, Any, Any] | None:
     best: tuple[int, str, Any, Any] | None = None
     items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
     for key, value in items:
+        if key in _WHOLE and isinstance(node, dict):
+            continue
         child = f"{path}.{key}" if isinstance(node, dict) else f"{path}[{key}]"
         child = child.lstrip(".")
         if (isinstance(value, list) and len(value) > 1) or (isinstance(value, str) and len(value) >= _MIN_STRING):

@@ -264,6 +264,14 @@ def name_time(rel_path: str) -> float | None:
     return stamp.replace(tzinfo=dt.UTC).timestamp()
 
 
+def name_order(rel_path: str) -> tuple[str, int]:
+    """A checkpoint file name as an order: ``...Z-codex.md`` before ``...Z-codex-2.md``
+    (a second checkpoint in the same second), which a plain string order reverses."""
+    stem = rel_path.rsplit("/", 1)[-1].removesuffix(".md")
+    m = re.fullmatch(r"(.*?)-(\d+)", stem)
+    return (m.group(1), int(m.group(2))) if m else (stem, 1)
+
+
 def _timestamped(rel_path: str) -> re.Match[str] | None:
     name = rel_path.rsplit("/", 1)[-1]
     return _TIMESTAMPED_NAME.match(name[:-3] if name.lower().endswith(".md") else name)

@@ -170,7 +170,8 @@ def _named(options: Sequence[str], name: str) -> set[int]:
 
 
 def _key(option: str) -> str:
-    return plain(option).strip(" ,;")
+    """Spaces, hyphens and underscores dropped: "Preview panel" is the option "PreviewPanel"."""
+    return re.sub(r"[\s_-]+", "", plain(option).strip(" ,;"))
 
 
 def _same_option(a: str, b: str) -> bool:
