@@ -227,3 +227,10 @@ def test_a_checkpoint_without_a_date_is_dated_and_named_by_its_file_name(make_va
         ruling = v.deadend_list("p")[0]
     assert (brief.checkpoint.agent, brief.checkpoint.created) == ("codex-9", 1796113800.0)
     assert (ruling.agent, ruling.when) == ("codex-9", 1796113800.0)
+
+
+def test_a_tiny_budget_still_ends_with_the_short_cut_line(vault):
+    tight = vault.resume("drone", max_tokens=40, now=FROZEN_NOW)
+    assert estimate_tokens(tight.markdown) <= 40
+    assert tight.markdown.rstrip().splitlines()[-1] == "_Cut to fit 40 tokens (what went: --json `cut`)._"
+    assert "the rest of the text" in tight.cut

@@ -210,7 +210,9 @@ def fit_brief(brief: ResumeBrief, max_tokens: int) -> ResumeBrief:
         if smaller is None:  # the text itself is cut; the line saying what went stays
             cut = brief.cut + ("the rest of the text",)
             footer = f"_Cut to fit {max_tokens} tokens: {_grouped(cut, count_all=True)}._\n"
-            if estimate_tokens(footer) > max_tokens // 2:  # a budget too small for it: the cap holds
+            if estimate_tokens(footer) > max_tokens // 2:  # too long for the budget: the short form
+                footer = f"_Cut to fit {max_tokens} tokens (what went: --json `cut`)._\n"
+            if estimate_tokens(footer) > max_tokens // 2:  # a budget too small even for that: the cap holds
                 footer = ""
             text = _truncate(render_resume(replace(brief, cut=())), max_tokens - estimate_tokens(footer))
             return replace(brief, markdown=text + footer, cut=cut)
