@@ -146,3 +146,10 @@ def test_the_vault_tap_is_the_vault_s_own_notes():
     with pytest.raises(ConfigError, match=r"taps\.vault\.source is 'code': the vault tap is the vault's own notes"):
         taps(vault={"source": "code"})
     assert taps(vault={"source": "vault", "half_life_days": 90}).tap("vault").half_life_days == 90
+
+
+@pytest.mark.parametrize("value", [5, "", "/", ["projects"]])
+def test_a_projects_dir_that_is_no_folder_name_is_refused(value):
+    with pytest.raises(ConfigError, match="projects_dir must be a folder name"):
+        parse_config(ROOT, {"projects_dir": value})
+    assert parse_config(ROOT, {"projects_dir": "/work/"}).projects_dir == "work"

@@ -214,13 +214,16 @@ def parse_config(root: Path, raw: dict[str, Any]) -> Config:
     kinds = raw.get("kinds", {})
     if not isinstance(kinds, dict):
         raise ConfigError("[kinds] must be a table of kind = [globs]")
+    projects_dir = raw.get("projects_dir", "projects")
+    if not isinstance(projects_dir, str) or not projects_dir.strip("/ "):
+        raise ConfigError('projects_dir must be a folder name relative to the vault, e.g. "projects"')
     return Config(
         root=root,
         exclude=tuple(exclude),
         max_file_mb=float(max_mb),
         taps=_parse_taps(raw.get("taps", {})),
         kind_rules=_kind_rules(kinds),
-        projects_dir=str(raw.get("projects_dir", "projects")).strip("/"),
+        projects_dir=projects_dir.strip("/ "),
         raw=raw,
         outside_symlinks=_boolean(raw, "outside_symlinks"),
     )

@@ -208,7 +208,7 @@ def test_a_vault_without_any_dead_end_says_so_rather_than_a_plain_miss(make_vaul
         check = v.deadend_check("use dataview instead of tasks")
     assert (check.status, check.rulings) == ("miss", ())
     assert check.rendered.startswith("No dead end is recorded in this vault yet")
-    assert "[kinds] decision" in check.rendered and "no embedding model" not in check.rendered
+    assert "[kinds] decision" in check.rendered and "lexical arm only" not in check.rendered
 
 
 RECORD = """# Parse YAML

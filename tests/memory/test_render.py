@@ -46,7 +46,7 @@ def test_elsewhere_and_working_note_rulings_are_weaker_evidence():
 
 def test_a_miss_names_the_arms_that_ran():
     assert render_interruption("dark mode", [], None, ("lexical",)) == (
-        'No recorded dead end matches "dark mode" (lexical arm only, no embedding model). '
+        'No recorded dead end matches "dark mode" (lexical arm only: words, no meaning). '
         "This is a miss, not a guess.")
     assert "lexical and semantic arms" in render_interruption("dark mode", [], None, ("lexical", "semantic"))
 

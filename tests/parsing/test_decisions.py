@@ -172,3 +172,12 @@ def test_a_kep_alternatives_reason_is_what_its_cons_label_says():
     assert labels.reason == "Labels identify objects. They carry no policy. They lack structure."
     assert labels.detail.startswith("Node labels. Set the policy with a node label.")  # matching reads it all
     assert annotations.reason == "Set it with an annotation. Nobody liked it."  # no label: the description
+
+
+def test_a_justification_continued_as_a_list_below_the_chosen_line_is_kept():
+    """jabref/0000: `Chosen option: "MADR 4.0.0", because` and the reasons as a list below."""
+    text = MADR.replace("* Custom format\n", "* Custom format\n* YAML\n", 1).replace(
+        "Chosen option: \"MVStore\", because it is simple and memory-efficient.",
+        'Chosen option: "MVStore", because\n\n* it is simple.\n* it is small.\n* it is fast.')
+    yaml = next(d for d in parse("decisions/0001.md", text).dead_ends if d.text == "YAML")
+    assert yaml.reason == '"MVStore" was chosen instead, because it is simple; it is small'

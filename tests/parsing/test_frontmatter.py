@@ -38,6 +38,9 @@ def test_parse_time_accepts_iso_dates_and_numbers():
     assert parse_time(12.5) == 12.5
     assert parse_time("yesterday") is None
     assert parse_time(True) is None
+    # kubernetes-keps' sig-node/4214 kep.yaml: creation-date: 2023-9-18
+    assert parse_time("2023-9-18") == dt.datetime(2023, 9, 18, tzinfo=dt.UTC).timestamp()
+    assert parse_time("2023-13-1") is None
 
 
 def test_normalize_value_and_as_list():

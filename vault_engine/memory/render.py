@@ -35,7 +35,7 @@ def render_interruption(proposal: str, rulings: Sequence[Ruling], project: str |
     False: the vault records no dead end at all, which is not what a miss says)."""
     quoted = one_line(proposal, PROPOSAL_IN_QUOTE)
     if not rulings and recorded:
-        how = "lexical and semantic arms" if "semantic" in arms else "lexical arm only, no embedding model"
+        how = "lexical and semantic arms" if "semantic" in arms else "lexical arm only: words, no meaning"
         return f'No recorded dead end matches "{quoted}" ({how}). This is a miss, not a guess.'
     if not recorded:
         return (f'No dead end is recorded in this vault yet, so nothing matches "{quoted}": '

@@ -85,22 +85,36 @@ def record_rulings(sections: Sequence[SectionLike], agent: str | None = None,
     return tuple(sorted(found, key=lambda d: d.line))
 
 
+MAX_JUSTIFICATION_ITEMS = 2
+
+
 def chosen_option(sections: Sequence[SectionLike]) -> tuple[str, str] | None:
     """(option, justification) from a ``Chosen option: "X", because ...`` line."""
     for section in sections:
         if _name(section) not in _OUTCOME:
             continue
-        for line in body_lines(section):
+        lines = body_lines(section)
+        for n, line in enumerate(lines):
             m = _CHOSEN.search(line)
             if m:
                 rest = m.group("rest").strip()
                 quoted = _QUOTED.match(rest)
                 if quoted:
-                    option = quoted.group("double") or quoted.group("single")
-                    return option.strip(" ,;"), quoted.group("why").strip()
-                option, _, why = rest.partition(",")
-                return option.strip(" *\""), why.strip()
+                    option, why = (quoted.group("double") or quoted.group("single")).strip(" ,;"), quoted.group("why")
+                else:
+                    option, _, why = rest.partition(",")
+                    option = option.strip(' *"')
+                return option, _justification(why.strip(), lines[n + 1:])
     return None
+
+
+def _justification(why: str, after: Sequence[str]) -> str:
+    """``because ...`` as written; a bare ``because`` continued as a list below the line
+    (jabref/0000) takes the list's first items."""
+    if why.rstrip(":").casefold() not in ("because", ""):
+        return why
+    items = [item.text.rstrip(". ") for item in read_list(after)][:MAX_JUSTIFICATION_ITEMS]
+    return f"because {'; '.join(items)}" if items and why else why
 
 
 def _considered(section, sections, chosen, slugs, agent, when) -> list[DeadEnd]:

@@ -83,6 +83,9 @@ def parse_time(value: Any) -> float | None:
     if not isinstance(value, str) or not value.strip():
         return None
     text = value.strip().replace("Z", "+00:00")
+    # "2023-9-18" (a KEP's kep.yaml): pad the month and day ISO wants two digits for
+    text = re.sub(r"^(\d{4})-(\d{1,2})-(\d{1,2})(?=$|[ T])",
+                  lambda m: f"{m.group(1)}-{int(m.group(2)):02d}-{int(m.group(3)):02d}", text)
     try:
         parsed = dt.datetime.fromisoformat(text)
     except ValueError:
