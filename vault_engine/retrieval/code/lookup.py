@@ -101,9 +101,9 @@ def _reexported(store: CodeStore, keys: set[str], parts: list[str]) -> list[Symb
                     found += [r for r in [store.symbol(key, qualname)] if r is not None]
                     continue
                 source = re.sub(r"^[./]+", "", export.module)  # ".utils", "./vanilla", "click.utils"
-                folder = str(PurePosixPath(key).parent)
+                tree = key.split("/", 1)[0] + "/"  # the definition lives in the same source tree
                 found += [r for r in store.symbols_where("qualname", qualname)
-                          if module_matches(r.key, source) and r.key.startswith(folder.split("/")[0])]
+                          if module_matches(r.key, source) and r.key.startswith(tree)]
         if found:
             return list({r.ref: r for r in found}.values())
     return []

@@ -85,7 +85,7 @@ def extract(src: Source, caps: dict, language: str) -> Extracted:
                 out.exports.append(e)
     for node in caps.get("target", []):
         _bind_target(src, node, out)
-    bound_functions = {_function_value(d.node).id for d in out.defs if _function_value(d.node) is not None}
+    bound_functions = {value.id for d in out.defs if (value := _function_value(d.node)) is not None}
     for node in caps.get("params.inline", []):
         if node.id not in bound_functions:
             for name, _ in _parameters(src, node):
