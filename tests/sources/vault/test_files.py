@@ -128,3 +128,19 @@ def test_scan_sees_notes_and_attachments(make_vault, name):
     with Vault(root) as v:
         scan = scan_vault(v.config)
     assert list(scan.notes) == [name] and scan.attachments == ["pic.png"]
+
+
+def test_the_watcher_path_never_reaches_through_a_symlink_to_a_folder_outside(make_vault, tmp_path):
+    """The watcher hands over the link or a file under it: neither is read (as a full scan)."""
+    from vault_engine.config import load_config
+    from vault_engine.sources.vault.files import scan_paths
+
+    outside = tmp_path / "private"
+    outside.mkdir()
+    (outside / "diary.md").write_text("# Diary\n\nmy salary\n")
+    root = make_vault(GOOD)
+    (root / "private-link").symlink_to(outside, target_is_directory=True)
+    scan = scan_paths(load_config(root), ["private-link", "private-link/diary.md", "good.md"])
+    assert sorted(scan.notes) == ["good.md"]
+    assert {p.path for p in scan.problems} == {"private-link", "private-link/diary.md"}
+    assert all("outside the vault" in p.reason for p in scan.problems)

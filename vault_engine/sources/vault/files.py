@@ -180,14 +180,14 @@ def scan_paths(config: Config, paths: Iterable[str]) -> Scan:
         if not is_indexable(config, rel):
             continue
         path = config.root / rel
+        if not config.inside(path):  # the path itself or a folder above it links out of the vault
+            if path.is_dir() or rel.lower().endswith(".md"):
+                scan.problems.append(SkippedFile(rel, OUTSIDE.format(what="a folder" if path.is_dir() else "a file")))
+            continue
         if path.is_dir():
             if config.is_excluded(rel + "/"):
                 continue
             scan.update(scan_vault(config, under=rel))
-            continue
-        if path.is_symlink() and not config.inside(path):
-            if rel.lower().endswith(".md"):
-                scan.problems.append(SkippedFile(rel, OUTSIDE.format(what="a file")))
             continue
         try:
             info = path.stat()
