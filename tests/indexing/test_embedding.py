@@ -221,6 +221,27 @@ def test_a_new_model_embeds_everything_again(root, fake):
         assert v.vectors.dimension == 16 and agrees(v)
 
 
+def test_the_model_reads_no_link_target_and_the_words_index_keeps_them(make_vault, fake):
+    note = "# Kafka\nRead [the broker guide](https://kafka.apache.org/documentation/#brokerconfigs) first.\n"
+    with Vault(make_vault({"kafka.md": note}), embedder=fake) as v:
+        v.index()
+        (text,) = fake.texts
+        assert "the broker guide" in text and "apache" not in text and "https" not in text
+        hits = v.search("brokerconfigs documentation", lexical_only=True).hits
+        assert [h.path for h in hits] == ["kafka.md"]
+
+
+def test_a_new_text_recipe_embeds_everything_again(root, fake, monkeypatch):
+    from vault_engine.stores import vector_state
+
+    with Vault(root, embedder=fake) as v:
+        v.index()
+    monkeypatch.setattr(vector_state, "RECIPE", vector_state.RECIPE + "-next")
+    with Vault(root, embedder=fake) as v:
+        before = len(fake.texts)
+        assert v.index().embedded == 4 and len(fake.texts) == before + 4 and agrees(v)
+
+
 def test_ctrl_c_keeps_what_was_embedded_and_the_next_index_continues(root, monkeypatch):
     monkeypatch.setattr(embedding, "ENCODE_CHUNK", 1)  # one window per call: a stop mid-way
     first = Interrupting(after=3, dimension=32, max_tokens=24)

@@ -27,6 +27,7 @@ from pathlib import Path
 
 from vault_engine.errors import ModelUnavailable
 from vault_engine.indexing.offtopic import measure_offtopic
+from vault_engine.parsing.readable import readable_text
 from vault_engine.parsing.sections import normalize_heading, section_body
 from vault_engine.stores.embedder import Embedder, usable_embedder
 from vault_engine.stores.ledger import Ledger, PendingSection
@@ -288,8 +289,10 @@ class EmbeddingPhase:
         prefixes = [section_prefix(r.title, r.heading_path) for r in rows]
         budget = self.embedder.max_tokens - SPECIAL_TOKENS
         limit = budget * MAX_WINDOWS * 12  # characters: tokenize no more than can be used
-        bodies = [section_body(r.text, r.heading_path[-1] if r.heading_path else None).strip()[:limit]
-                  for r in rows]  # the heading is left out of the body: the prefix names it
+        # The heading is left out of the body (the prefix names it), and so is what a reader
+        # does not read: markup that only points elsewhere or draws the page.
+        bodies = [readable_text(section_body(r.text, r.heading_path[-1] if r.heading_path else None)).strip()[:limit]
+                  for r in rows]
         spans = self.embedder.token_spans(bodies)
         prefix_spans = self.embedder.token_spans(prefixes)
         windows = []

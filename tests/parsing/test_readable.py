@@ -1,0 +1,46 @@
+"""What the embedding model reads of a section (vault_engine/parsing/readable.py)."""
+
+from vault_engine.parsing.readable import readable_text
+
+
+def test_plain_prose_is_kept_as_it_is():
+    text = "Tasks repeat every week.\n\n- a list item with **bold** and `code`\n> a quote, 3 < 4 and 5 > 2"
+    assert readable_text(text) == text
+
+
+def test_a_link_reads_as_its_text_and_an_image_as_its_alt_text():
+    text = 'See [the issue #2571](https://github.com/o/t/issues/2571 "title") and ![a diagram](img/d.png).'
+    assert readable_text(text) == "See the issue #2571 and a diagram."
+
+
+def test_a_url_with_parentheses_is_one_link_target():
+    assert readable_text("[Lambda](https://en.wikipedia.org/wiki/Lambda_(calculus)) here") == "Lambda here"
+
+
+def test_bare_and_autolinked_urls_are_left_out():
+    assert readable_text("docs at https://example.com/a/b?c=d and <https://x.org/y> too") == "docs at and too"
+
+
+def test_attachment_embeds_go_and_links_to_notes_stay():
+    text = "![[diagram.png]] ![[Other note]] [[Filters|the filters]] ![[Books.base#View]] [[a.md]]"
+    assert readable_text(text) == " ![[Other note]] [[Filters|the filters]] [[a.md]]"
+
+
+def test_html_tags_go_and_their_text_stays():
+    assert readable_text('<img src="x.png"> hello <br/> <span class="a">world</span>') == " hello world "
+
+
+def test_fence_lines_go_and_the_code_stays_as_written_after_its_language():
+    text = "Before\n```ts\nconst a: Array<string> = fetch('https://api.example.com');\n```\nAfter"
+    assert readable_text(text) == "Before\nts\nconst a: Array<string> = fetch('https://api.example.com');\nAfter"
+    assert readable_text("~~~\n| a | b |\n|---|---|\n~~~\n```tasks\nnot done\n```") == "| a | b |\n|---|---|\ntasks\nnot done"
+
+
+def test_code_spans_are_kept_as_written():
+    text = "Call `Promise<void>` or `curl https://x.org/` then [go](https://y.org)"
+    assert readable_text(text) == "Call `Promise<void>` or `curl https://x.org/` then go"
+
+
+def test_table_rules_and_horizontal_rules_go_and_the_rows_stay():
+    text = "| Field | Meaning |\n| :-- | --: |\n| due | the due date |\n\n---\n***\nEnd"
+    assert readable_text(text) == "| Field | Meaning |\n| due | the due date |\n\nEnd"
