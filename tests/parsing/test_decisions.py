@@ -120,6 +120,28 @@ def test_an_alternatives_list_without_subsections_gives_one_dead_end_per_item():
     assert [a.text for a in note.accepted] == ["Keep sessions in signed cookies."]
 
 
+def test_alternatives_named_by_label_lines_are_one_each_and_their_pros_and_cons_are_none():
+    text = ("# KEP\n## Alternatives\nEight were considered.\n\n**Option 1:** One bag of resources\n"
+            "Simple, but not tied to a device.\n\nPros:\n- compact\nCons:\n- not intuitive\n\n"
+            "Alternative Considered: Two bags\nLike option 1.\n\n**Option 3:**\nShapes for every device,\n"
+            "defined once. Too rigid.\n## Proposal\nMixins.\n")
+    note = parse("decisions/kep.md", text)
+    assert [(d.text, d.reason) for d in note.dead_ends] == [
+        ("One bag of resources", "not intuitive"), ("Two bags", "Like option 1."),
+        ("Shapes for every device, defined once.", "Too rigid.")]
+
+
+def test_an_alternatives_list_under_pros_and_cons_labels_names_no_alternative():
+    text = ("# Spec\n## Rejected alternatives\n- Polling -- too slow\n\nPros:\n- simple\n\n"
+            "**Cons**:\n- load\n\nAfter the arguments.\n\n- Webhooks -- nobody runs them\n")
+    assert [d.text for d in parse("specs/s.md", text).dead_ends] == ["Polling", "Webhooks"]
+
+
+def test_a_heading_written_as_a_label_names_the_alternative_without_it():
+    text = "# KEP\n## Alternatives\n### Alternative 2: Duck Typed CRDs\nToo loose.\n## Proposal\nA field.\n"
+    assert [d.text for d in parse("decisions/kep.md", text).dead_ends] == ["Duck Typed CRDs"]
+
+
 def test_a_checkpoint_records_what_it_chose_in_its_goal_else_its_summary():
     head = "---\ntype: checkpoint\n---\n# Checkpoint: x\n"
     with_goal = parse("projects/p/checkpoints/a.md", head + "## Summary\nWe looked around.\n"

@@ -21,6 +21,7 @@ too: "Pod API" alone says little, the paragraph under it says what it was.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Iterable, Sequence
 
@@ -230,12 +231,21 @@ def _alternative_sections(sections, slugs, agent, when) -> list[DeadEnd]:
     for group in groups:
         head = group[0]
         text = _NUMBERED.sub("", " ".join(_MARKUP.sub("", head.heading or "").split()))
+        label = _ALTERNATIVE_LABEL.match(text)  # "Alternative: Duck Typed CRDs" names "Duck Typed CRDs"
+        text = label.group("name") if label and label.group("name") else text
         lines = [line for part in group for line in body_lines(part) if line.strip()]
-        described = " ".join(_prose(line) for line in lines)
-        reason = " ".join(split_sentences(_labelled_reason(lines) or described)[:3]) or None
-        out.append(DeadEnd(text, reason, SOURCE, heading_line(head), head.heading, slugify(text, slugs),
-                           agent, when, f"{text}. {described}"[:DETAIL_CHARS]))
+        out.append(_described(text, lines, heading_line(head), head.heading, slugs, agent, when))
     return out
+
+
+def _described(text: str, lines: Sequence[str], line: int, heading: str | None, slugs: set[str],
+               agent: str | None, when: float | None) -> DeadEnd:
+    """One alternative named ``text`` and described by ``lines``: its reason is what a "Cons:"
+    label says, else the description's first sentences."""
+    described = " ".join(p for p in map(_prose, lines) if p)
+    reason = " ".join(split_sentences(_labelled_reason(lines) or described)[:3]) or None
+    return DeadEnd(text, reason, SOURCE, line, heading, slugify(text, slugs), agent, when,
+                   f"{text}. {described}"[:DETAIL_CHARS])
 
 
 _NUMBERED = re.compile(r"^(?:\d{1,3}[.)]|[A-Z][.)])\s+")  # "1. LIFO release", "B) Polling"
@@ -272,10 +282,29 @@ def _prose(line: str) -> str:
     return " ".join(_LABEL.sub("", _MARKUP.sub("", line)).lstrip("-*+ ").split())
 
 
+# A line naming an alternative as a heading would ("**Option 2:** Top-level bags",
+# "Alternative Considered: No typechecking", "Approach B: polling"); not a list item.
+_ALTERNATIVE_LABEL = re.compile(
+    r"^(?:\*\*|__)?(?:(?:rejected\s+)?alternative(?:\s+considered)?|option|approach)"
+    r"(?:\s+(?:[A-Z]|#?\d{1,2}))?(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(?P<name>.*)$", re.IGNORECASE)
+# "Pros:", "**Cons**", "Advantages:": the list under it argues, it names no alternative.
+_ARGUMENT_LABEL = re.compile(r"^(?:\*\*|__)?(?:pros?|cons?|advantages?|disadvantages?|benefits?|drawbacks?|"
+                             r"downsides?|upsides?)(?:\*\*|__)?\s*:?\s*(?:\*\*|__)?\s*:?$", re.IGNORECASE)
+
+
 def _listed_alternatives(section, slugs, agent, when) -> list[DeadEnd]:
-    """An alternatives section without subsections: each top-level list item is one."""
+    """An alternatives section without subsections: alternatives named by label lines, as
+    headings would name them (when two or more are), else each top-level list item that is
+    not an argument under a "Pros:" or "Cons:" label."""
+    lines = body_lines(section)
+    labelled = _labelled_alternatives(section, lines, slugs, agent, when)
+    if labelled:
+        return labelled
+    arguments = _argument_offsets(lines)
     out = []
-    for item in read_list(body_lines(section)):
+    for item in read_list(lines):
+        if item.offset in arguments:
+            continue
         text, reason = item_reason(item)
         first, *rest = split_sentences(_MARKUP.sub("", text)) or [text]
         if not first:
@@ -284,6 +313,44 @@ def _listed_alternatives(section, slugs, agent, when) -> list[DeadEnd]:
         out.append(DeadEnd(first, reason, SOURCE, section.line_start + item.offset, section.heading,
                            slugify(first, slugs), agent, when, text[:DETAIL_CHARS]))
     return out
+
+
+def _labelled_alternatives(section, lines: list[str], slugs, agent, when) -> list[DeadEnd]:
+    """Alternatives opened by label lines, each described by the lines up to the next one; a
+    label with nothing after its colon is named by the first sentence that follows it."""
+    starts = [(n, m) for n, line in enumerate(lines) if (m := _ALTERNATIVE_LABEL.match(line))]
+    if len(starts) < 2:
+        return []
+    out = []
+    for (n, label), (end, _) in zip(starts, [*starts[1:], (len(lines), None)]):
+        described = [line for line in lines[n + 1:end] if line.strip()]
+        name = _prose(label.group("name"))
+        if not name and described:  # "**Option 7:**" alone: its paragraph's first sentence names it
+            paragraph = list(itertools.takewhile(str.strip, lines[n + 1:end][_first_text(lines[n + 1:end]):]))
+            name, *rest = split_sentences(" ".join(map(_prose, paragraph))) or [""]
+            described = [" ".join(rest), *described[len(paragraph):]]
+        if name:
+            out.append(_described(name, described, section.line_start + n, section.heading, slugs, agent, when))
+    return out
+
+
+def _first_text(lines: Sequence[str]) -> int:
+    """Offset of the first non-blank line (len(lines) when there is none)."""
+    return next((n for n, line in enumerate(lines) if line.strip()), len(lines))
+
+
+def _argument_offsets(lines: Sequence[str]) -> set[int]:
+    """Offsets of the list items under a "Pros:" / "Cons:" label, up to the next paragraph."""
+    found: set[int] = set()
+    arguing = False
+    for n, line in enumerate(lines):
+        if _ARGUMENT_LABEL.match(line.strip()):
+            arguing = True
+        elif arguing and line.strip() and not line[:1].isspace() and not re.match(r"[-*+]\s|\d{1,9}[.)]\s", line):
+            arguing = False  # a paragraph: the arguments are over
+        elif arguing and line.strip():
+            found.add(n)
+    return found
 
 
 def accepted_designs(sections: Sequence[SectionLike], headings=ACCEPTED_IN_RECORDS,
