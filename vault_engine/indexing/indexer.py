@@ -146,6 +146,7 @@ class Indexer:
         ledger = self.ledger
         gone = list(plan.deleted) + list(plan.modified) + [old for old, _ in plan.moved]
         changes.removed_section_ids = ledger.section_ids_of_paths(gone)
+        above = ledger.max_section_id()  # new sections never take a removed one's id
         with ledger.transaction():
             for path in plan.deleted:
                 ledger.delete_note(path)
@@ -154,15 +155,15 @@ class Indexer:
                 ledger.touch_note(path, stat.size, stat.mtime_ns)
             for old, new in plan.moved:
                 note_id = ledger.note_id(old)
-                self._write_note(reads[new], note_id, changes, now)
+                self._write_note(reads[new], note_id, changes, now, above)
             for path in plan.new + plan.modified:
-                self._write_note(reads[path], None, changes, now)
+                self._write_note(reads[path], None, changes, now, above)
             ledger.set_attachments(scan.attachments)
             ledger.set_meta("last_index", str(now or time.time()))
             ledger.set_meta(EXTRACTION, extraction_key(self.config))
         return changes
 
-    def _write_note(self, result: ReadResult, note_id, changes: AppliedChanges, now) -> None:
+    def _write_note(self, result: ReadResult, note_id, changes: AppliedChanges, now, above: int) -> None:
         if result.vanished:
             self.ledger.delete_note(result.path)
             return
@@ -173,7 +174,7 @@ class Indexer:
         assert result.stat is not None and result.digest is not None and result.tap is not None  # read with it
         note_id = self.ledger.upsert_note(
             result.note, tap=result.tap, size=result.stat.size, mtime_ns=result.stat.mtime_ns,
-            digest=result.digest, note_id=note_id, now=now)
+            digest=result.digest, note_id=note_id, now=now, section_ids_above=above)
         changes.changed_note_ids.add(note_id)
 
     def _skipped(self, scan: Scan, reads: dict[str, ReadResult]) -> list[SkippedFile]:
