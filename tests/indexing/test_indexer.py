@@ -107,8 +107,8 @@ def test_a_lost_whoosh_index_is_repaired_from_the_ledger(vault):
 
 
 def test_a_lexical_index_unlike_its_last_commit_is_repaired(vault):
-    """A crash between Whoosh's commit and the ledger's leaves files the ledger's fingerprint
-    does not describe: the next index rebuilds Whoosh from the ledger and says so."""
+    """Whoosh's files unlike the fingerprint the ledger recorded, and no run of ours under
+    way: the next index rebuilds Whoosh from the ledger and says so."""
     from vault_engine.indexing.integrity import LEXICAL_FINGERPRINT
 
     with vault.ledger.transaction():
