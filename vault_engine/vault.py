@@ -473,11 +473,13 @@ class Vault:
             from vault_engine.stores.embedder import prefetch_embedder
 
             prefetch_embedder(self.embedder)  # the model loads while Whoosh and FAISS open
-        if "lexical" in arms:
-            check_before_reading(ledger, self.lexical, writing=self._writer_at_work)
+        # Raises on damage; a notice when a killed index run left Whoosh a step ahead
+        interrupted = check_before_reading(ledger, self.lexical, writing=self._writer_at_work) \
+            if "lexical" in arms else None
         request = SearchRequest(query, k, kind, project, tap, arms, decay, follow, now)
         searcher = Searcher(self.config, ledger, self.lexical, semantic_coverage=ledger.semantic_coverage(),
                             miss_rule=MissRule.from_config(self.config.section("search"), offtopic_level(ledger)))
+        searcher.notices += [interrupted] if interrupted else []
         if not lexical_only:  # the semantic side is imported only when it may run
             from vault_engine.retrieval.semantic import open_arm
 
@@ -688,7 +690,7 @@ class Vault:
 
     def _status(self, ledger: Ledger) -> dict[str, Any]:
         from vault_engine.indexing.code_sync import add_code_files, code_status
-        from vault_engine.indexing.integrity import lexical_damage
+        from vault_engine.indexing.integrity import damage_line, lexical_damage
         from vault_engine.indexing.watch_state import watcher_status
         from vault_engine.retrieval.find.memory import facet_counts
         from vault_engine.retrieval.follow import resolved_link
@@ -702,13 +704,14 @@ class Vault:
         unresolved = [resolved_link(r) for r in ledger.unresolved_links()]
         lexical = lexical_damage(ledger, self.lexical)
         semantic = self._semantic_status(ledger)
-        damage = [f"the lexical index is damaged: {lexical}" for _ in [lexical] if lexical]
-        damage += [f"the vector index is damaged: {semantic['damage']}"] if semantic.get("damage") else []
+        damage = [damage_line(lexical)] if lexical else []
+        damage += [f"the vector index is damaged: {semantic['damage']}; `vault-engine index` repairs it"] \
+            if semantic.get("damage") else []
         # Files the last index skipped, and files this scan cannot read (an outside symlink)
         skipped = dict(ledger.skipped()) | {problem.path: problem.reason for problem in scan.problems}
         return {
             "vault": str(self.root),
-            "damage": [f"{d}; `vault-engine index` repairs it" for d in damage],
+            "damage": damage,
             **counts,
             "skipped": len(skipped),
             "stale": {"changed": len(suspects.changed), "missing": len(suspects.missing)},

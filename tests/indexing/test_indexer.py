@@ -107,8 +107,8 @@ def test_a_lost_whoosh_index_is_repaired_from_the_ledger(vault):
 
 
 def test_a_lexical_index_unlike_its_last_commit_is_repaired(vault):
-    """A crash between Whoosh's commit and the ledger's leaves files the ledger's fingerprint
-    does not describe: the next index rebuilds Whoosh from the ledger and says so."""
+    """Whoosh's files unlike the fingerprint the ledger recorded, and no run of ours under
+    way: the next index rebuilds Whoosh from the ledger and says so."""
     from vault_engine.indexing.integrity import LEXICAL_FINGERPRINT
 
     with vault.ledger.transaction():
@@ -156,3 +156,21 @@ def test_a_notion_page_renamed_with_its_title_keeps_its_identity_and_reinforceme
         assert v.ledger.note_id("notion/Research programme e445ee1f.md") == before
         assert "notion/Research programme e445ee1f.md" in v.ledger.reinforcements()
         assert v.show("notion://e445ee1fb7ff4591be2de17d906df97e").path == "notion/Research programme e445ee1f.md"
+
+
+def test_a_run_never_gives_a_new_section_the_id_of_one_it_removed(vault):
+    """SQLite hands out the highest id plus one: without care, a note rewritten or deleted
+    and replaced in one run gives its ids to the new sections, and a Whoosh committed by a
+    run killed before the ledger's commit would name old sections with new text."""
+    root = vault.root
+    (root / "zeta.md").write_text("# Zeta\nZebras graze.\n## More\nstripes\n", encoding="utf-8")
+    vault.index()
+    highest = vault.ledger.max_section_id()
+    (root / "zeta.md").write_text("# Zeta\nZebras run.\n## More\nstripes, again\n", encoding="utf-8")
+    vault.index()
+    rewritten = {s.id for s in vault.ledger.sections_of(vault.ledger.note_id("zeta.md"))}
+    assert min(rewritten) > highest
+    (root / "zeta.md").unlink()
+    (root / "eta.md").write_text("# Eta\nEagles soar.\n", encoding="utf-8")
+    vault.index()
+    assert min(s.id for s in vault.ledger.sections_of(vault.ledger.note_id("eta.md"))) > max(rewritten)

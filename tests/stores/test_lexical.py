@@ -70,3 +70,24 @@ def test_large_batches_use_two_processes(tmp_path, monkeypatch):
     ix.index([doc(i, f"word{i} common") for i in range(40)])
     assert ix.doc_count() == 40
     assert [i for i, _ in ix.search("word17")] == [17]
+
+
+def test_our_commits_only_add_and_remove_files(tmp_path):
+    """What tells a commit of ours cut short from files changed behind our back."""
+    from vault_engine.stores.lexical import left_by_a_commit
+
+    ix = WhooshIndex(tmp_path / "w")
+    ix.index([doc(i, f"apples {i}") for i in range(1, 20)])
+    for change in (lambda: ix.delete([1]), lambda: ix.index([doc(30, "pears")]),
+                   lambda: ix.apply([2, 30], [doc(2, "plums")])):
+        before = ix.fingerprint()
+        change()
+        assert before != ix.fingerprint() and left_by_a_commit(before, ix.fingerprint())
+    before = ix.fingerprint()
+    ix.close()
+    segment = max((tmp_path / "w").glob("*.trm"), key=lambda p: p.stat().st_size)
+    segment.write_bytes(segment.read_bytes()[:100])  # truncated in place
+    assert not left_by_a_commit(before, ix.fingerprint())
+    toc = next((tmp_path / "w").glob("*.toc"))
+    assert not left_by_a_commit(before, before.replace(toc.name, "gone"))  # no table of contents
+    assert not left_by_a_commit(before, "")

@@ -1,9 +1,11 @@
 """The indexer: scan, read what changed (reading.py: each key by its tap's reader), plan, and
 apply the plan to the ledger and Whoosh.
 
-The same code serves ``vault-engine index`` and the watcher. Order of writes: the ledger in
-one transaction, then Whoosh in one commit. A ``lexical_dirty`` mark in the ledger brackets
-the Whoosh write, so a crash between the two is found and repaired by the next run.
+The same code serves ``vault-engine index`` and the watcher. Order of writes: a mark that a
+Whoosh commit is under way, committed alone; then one ledger transaction that spans Whoosh's
+commit and records its fingerprint, clearing the mark. A run killed between Whoosh's commit
+and the ledger's is told by the mark from damage, read through, and repaired by the next run
+(integrity.py).
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from pathlib import Path
 
 from vault_engine.config import Config
 from vault_engine.indexing.code_sync import add_code_files, sync_code
-from vault_engine.indexing.integrity import LEXICAL_FINGERPRINT, lexical_damage
+from vault_engine.indexing.integrity import begin_lexical_commit, end_lexical_commit, lexical_damage
 from vault_engine.indexing.planner import ChangePlan, pair_by_identity, plan_changes
 from vault_engine.indexing.reading import Progress, ReadResult, read_many
 from vault_engine.model import SkippedFile
@@ -117,8 +119,10 @@ class Indexer:
         skipped = self._skipped(scan, reads)
         # One ledger transaction spans the Whoosh commit, which lands first: readers see the
         # old ledger with the old Whoosh, then the new Whoosh a moment before the new ledger
-        # (Vault.search asks again when a hit is not in the ledger yet). A crash in between
-        # leaves the old ledger and Whoosh's fingerprint unlike the one it records: repaired.
+        # (Vault.search asks again when a hit is not in the ledger yet). A kill in between
+        # leaves the old ledger, Whoosh a step ahead and the mark committed here: readers
+        # answer, and the next run rebuilds Whoosh (integrity.py).
+        begin_lexical_commit(self.ledger, rebuild=bool(needs_repair))
         with self.ledger.transaction():
             changes = self._apply_to_ledger(plan, reads, scan, known, now)
             changes.skipped = skipped
@@ -146,6 +150,7 @@ class Indexer:
         ledger = self.ledger
         gone = list(plan.deleted) + list(plan.modified) + [old for old, _ in plan.moved]
         changes.removed_section_ids = ledger.section_ids_of_paths(gone)
+        above = ledger.max_section_id()  # new sections never take a removed one's id
         with ledger.transaction():
             for path in plan.deleted:
                 ledger.delete_note(path)
@@ -154,15 +159,15 @@ class Indexer:
                 ledger.touch_note(path, stat.size, stat.mtime_ns)
             for old, new in plan.moved:
                 note_id = ledger.note_id(old)
-                self._write_note(reads[new], note_id, changes, now)
+                self._write_note(reads[new], note_id, changes, now, above)
             for path in plan.new + plan.modified:
-                self._write_note(reads[path], None, changes, now)
+                self._write_note(reads[path], None, changes, now, above)
             ledger.set_attachments(scan.attachments)
             ledger.set_meta("last_index", str(now or time.time()))
             ledger.set_meta(EXTRACTION, extraction_key(self.config))
         return changes
 
-    def _write_note(self, result: ReadResult, note_id, changes: AppliedChanges, now) -> None:
+    def _write_note(self, result: ReadResult, note_id, changes: AppliedChanges, now, above: int) -> None:
         if result.vanished:
             self.ledger.delete_note(result.path)
             return
@@ -173,7 +178,7 @@ class Indexer:
         assert result.stat is not None and result.digest is not None and result.tap is not None  # read with it
         note_id = self.ledger.upsert_note(
             result.note, tap=result.tap, size=result.stat.size, mtime_ns=result.stat.mtime_ns,
-            digest=result.digest, note_id=note_id, now=now)
+            digest=result.digest, note_id=note_id, now=now, section_ids_above=above)
         changes.changed_note_ids.add(note_id)
 
     def _skipped(self, scan: Scan, reads: dict[str, ReadResult]) -> list[SkippedFile]:
@@ -221,7 +226,7 @@ class Indexer:
             self.lexical.apply(changes.removed_section_ids, docs)
             if progress:
                 progress("lexical", len(docs), len(docs))
-        self.ledger.set_meta(LEXICAL_FINGERPRINT, self.lexical.fingerprint())
+        end_lexical_commit(self.ledger, self.lexical)
 
     def resync_lexical(self) -> None:
         """Rebuild Whoosh from the ledger alone (no file is read): repairs a disagreement."""

@@ -2,29 +2,84 @@
 
 An index run commits Whoosh inside its ledger transaction and records there Whoosh's
 :meth:`~vault_engine.stores.lexical.WhooshIndex.fingerprint` (names, sizes and times of its
-files). A file deleted, truncated or rewritten behind our back, and a crash between the
-Whoosh commit and the ledger's, both show as files unlike the recorded fingerprint, for the
-price of a directory listing.
+files). Files unlike the recorded fingerprint, while no writer is at work, mean one of two
+things, told apart by a mark the writer commits before it touches Whoosh:
+
+- **our own run was killed** between Whoosh's commit and the ledger's (or inside Whoosh's
+  commit). The mark (``lexical_commit``: the fingerprint it replaces, and whether the run
+  rebuilds Whoosh) is committed in a transaction of its own just before the run's, and
+  deleted by the run's transaction: present with a mismatch, it means that run never
+  committed. A killed update leaves Whoosh whole, at the old state or a step ahead of the
+  ledger: the sections it added have ids the ledger does not hold (insert_sections numbers
+  them above every id the run began with), so search drops them, and the sections it
+  removed are no longer found by words. Readers answer, with a notice; the next run
+  rebuilds Whoosh from the ledger (before anything it writes can take those ids again). A
+  killed rebuild leaves Whoosh empty or partial: readers refuse it, as damage.
+- **someone else changed the files** (deleted, truncated, rewritten): readers refuse them
+  and the next run rebuilds. The mark does not excuse what our commits never do: a commit
+  only adds and removes files (lexical.left_by_a_commit), so a file rewritten or a table of
+  contents lost after a killed run is still damage.
+
+Why this design: a mark in the ledger rather than a file beside Whoosh, because it is
+cleared by the same transaction that records the new fingerprint, so no kill can leave a mark
+and a record that disagree; and a rebuild from the ledger rather than a reconciliation,
+because it is the repair the next run already had, and correct without knowing how far the
+killed run got. What it does not tell: a run killed before it touched Whoosh leaves its mark
+until the next run with work, and a segment file deleted behind our back meanwhile looks
+like our own commit (Whoosh then fails to read it, and search reports that as damage).
 """
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 
 from vault_engine.errors import IndexDamaged
 from vault_engine.stores.ledger import Ledger
-from vault_engine.stores.lexical import WhooshIndex
+from vault_engine.stores.lexical import WhooshIndex, left_by_a_commit
 
 LEXICAL_FINGERPRINT = "lexical_fingerprint"  # WhooshIndex.fingerprint() after our last commit
+LEXICAL_COMMIT = "lexical_commit"  # the mark: a run's Whoosh commit is under way (JSON)
 CHANGED_BEHIND_US = "its files changed outside vault-engine (deleted, truncated or rewritten)"
+INTERRUPTED = "an earlier index run was interrupted before its ledger commit"
+INTERRUPTED_REBUILD = "an earlier index run was interrupted while it rebuilt the lexical index"
+REPAIRED_BY = "the next `vault-engine index` (or the watcher's next batch) rebuilds the lexical index from the ledger"
+
+
+def begin_lexical_commit(ledger: Ledger, *, rebuild: bool) -> None:
+    """Commit the mark, before the run's own transaction begins: it must outlive a kill."""
+    with ledger.transaction():
+        ledger.set_meta(LEXICAL_COMMIT, json.dumps({"replaces": ledger.get_meta(LEXICAL_FINGERPRINT),
+                                                    "rebuild": rebuild}))
+
+
+def end_lexical_commit(ledger: Ledger, lexical: WhooshIndex) -> None:
+    """Inside the run's transaction, Whoosh committed: record its files, drop the mark."""
+    ledger.set_meta(LEXICAL_FINGERPRINT, lexical.fingerprint())
+    ledger.delete_meta(LEXICAL_COMMIT)
+
+
+def interruption(mark: str | None, recorded: str, current: str) -> str | None:
+    """:data:`INTERRUPTED` or :data:`INTERRUPTED_REBUILD` when a killed run of ours explains
+    Whoosh's files ``current`` being unlike the ``recorded`` ones, else None."""
+    if mark is None:
+        return None
+    began = json.loads(mark)
+    if began["replaces"] != recorded:
+        return None  # not a mark of the run that followed this record
+    if began["rebuild"]:
+        return INTERRUPTED_REBUILD
+    return INTERRUPTED if left_by_a_commit(recorded, current) else None
 
 
 def lexical_damage(ledger: Ledger, lexical: WhooshIndex) -> str | None:
     """The writer's view (it holds the writer lock): why Whoosh must be rebuilt from the
     ledger, or None. Also counts its sections from the table of contents."""
-    recorded = ledger.get_meta(LEXICAL_FINGERPRINT)
-    if recorded is not None and recorded != lexical.fingerprint():
-        return CHANGED_BEHIND_US
+    recorded, mark = ledger.get_metas(LEXICAL_FINGERPRINT, LEXICAL_COMMIT)
+    if recorded is not None:
+        current = lexical.fingerprint()
+        if recorded != current:
+            return interruption(mark, recorded, current) or CHANGED_BEHIND_US
     try:
         count = lexical.doc_count()
     except IndexDamaged as exc:
@@ -34,15 +89,30 @@ def lexical_damage(ledger: Ledger, lexical: WhooshIndex) -> str | None:
     return None
 
 
-def check_before_reading(ledger: Ledger, lexical: WhooshIndex, writing: Callable[[], bool]) -> None:
+def damage_line(reason: str) -> str:
+    """``status``'s line for :func:`lexical_damage`'s ``reason``: what, and what repairs it."""
+    if reason == INTERRUPTED:
+        return (f"the lexical index is out of step with the ledger: {INTERRUPTED}; searches answer, "
+                f"maybe without the notes that run changed, until {REPAIRED_BY}")
+    return f"the lexical index is damaged: {reason}; `vault-engine index` repairs it"
+
+
+def check_before_reading(ledger: Ledger, lexical: WhooshIndex, writing: Callable[[], bool]) -> str | None:
     """The reader's view: raise :class:`IndexDamaged` when Whoosh's files are not the ones
     the last index run recorded (a search would otherwise answer a false miss from a lost
-    table of contents). While another process writes (``writing()``: it holds the writer
-    lock) the files change before the record does: that is not damage, and is not judged."""
-    recorded = ledger.get_meta(LEXICAL_FINGERPRINT)
-    if recorded is None or writing() or recorded == lexical.fingerprint():
-        return
-    if writing() or ledger.get_meta(LEXICAL_FINGERPRINT) != recorded:
-        return  # a writer started, or finished, while we listed: not ours to judge
-    raise IndexDamaged(f"the lexical index {lexical.folder} is damaged: {CHANGED_BEHIND_US}; "
+    table of contents); return a notice when a killed run of ours left them a step ahead,
+    which search can read. While another process writes (``writing()``: it holds the
+    writer lock) the files change before the record does: that is not judged."""
+    recorded, mark = ledger.get_metas(LEXICAL_FINGERPRINT, LEXICAL_COMMIT)
+    if recorded is None or writing():
+        return None
+    current = lexical.fingerprint()
+    if recorded == current:
+        return None
+    if writing() or ledger.get_metas(LEXICAL_FINGERPRINT, LEXICAL_COMMIT) != (recorded, mark):
+        return None  # a writer started, or finished, while we listed: not ours to judge
+    why = interruption(mark, recorded, current)
+    if why == INTERRUPTED:
+        return f"{INTERRUPTED}: word hits may leave out the notes it changed until {REPAIRED_BY}"
+    raise IndexDamaged(f"the lexical index {lexical.folder} is damaged: {why or CHANGED_BEHIND_US}; "
                        "run `vault-engine index`, which rebuilds it from the ledger")

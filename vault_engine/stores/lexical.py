@@ -336,6 +336,22 @@ class WhooshIndex:
         return self._searcher
 
 
+def left_by_a_commit(before: str, after: str) -> bool:
+    """Whether Whoosh's files ``after`` (a fingerprint) can be what our own commit, whole or
+    cut short, left of ``before``. A commit writes new segment files and a new table of
+    contents, then removes the files they replace; it never rewrites a file (deletions are
+    recorded in the table of contents), and one table of contents is always there. A file
+    of ``before`` still present with another size or time, or no table of contents, is
+    someone else's doing."""
+    old, new = _files(before), _files(after)
+    return any(name.endswith(".toc") for name in new) and all(new[n] == old[n] for n in old.keys() & new.keys())
+
+
+def _files(fingerprint: str) -> dict[str, str]:
+    """File name -> ``size:mtime`` of a :meth:`WhooshIndex.fingerprint`."""
+    return dict(entry.split(":", 1) for entry in fingerprint.split("|") if entry)
+
+
 def query_terms(text: str) -> tuple[list[str], list[list[str]]]:
     """The query's distinct terms, and its ``"quoted phrases"`` of two terms or more."""
     phrases = [analyze(p) for p in _PHRASE.findall(text)]

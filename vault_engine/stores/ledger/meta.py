@@ -18,3 +18,6 @@ class MetaQueries(LedgerConnection):
 
     def set_meta(self, key: str, value: str) -> None:
         self.db.execute("INSERT OR REPLACE INTO meta(key, value) VALUES (?, ?)", (key, value))
+
+    def delete_meta(self, key: str) -> None:
+        self.db.execute("DELETE FROM meta WHERE key=?", (key,))

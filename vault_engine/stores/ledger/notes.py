@@ -70,11 +70,12 @@ class NoteQueries(LedgerConnection):
     # -- writes (call inside transaction()) ----------------------------------------------
 
     def upsert_note(self, note: ParsedNote, *, tap: str, size: int, mtime_ns: int, digest: str,
-                    note_id: int | None = None, now: float | None = None) -> int:
+                    note_id: int | None = None, now: float | None = None, section_ids_above: int = 0) -> int:
         """Insert or replace a note and its sections, links and tags; returns the note id.
 
         Passing ``note_id`` keeps the identity of a moved note (its path changes, its id and
-        therefore its reinforcements and vectors do not).
+        therefore its reinforcements and vectors do not). Its sections get ids above
+        ``section_ids_above`` (see sections.insert_sections).
         """
         from vault_engine.paths import note_stem
 
@@ -105,7 +106,7 @@ class NoteQueries(LedgerConnection):
             for table in ("sections", "links", "tags", "dead_ends", "accepted"):
                 self.db.execute(f"DELETE FROM {table} WHERE note_id=?", (note_id,))
         self.db.execute("DELETE FROM skipped WHERE path=?", (note.path,))
-        insert_sections(self.db, note_id, note)
+        insert_sections(self.db, note_id, note, section_ids_above)
         insert_links(self.db, note_id, note)
         self.db.executemany("INSERT INTO tags(note_id, tag) VALUES (?, ?)", [(note_id, t) for t in note.tags])
         insert_dead_ends(self.db, note_id, note)

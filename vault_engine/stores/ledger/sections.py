@@ -62,12 +62,17 @@ def section_hash(title: str, section: Section) -> str:
     return digest.hexdigest()
 
 
-def insert_sections(db: sqlite3.Connection, note_id: int, note: ParsedNote) -> None:
-    """The sections of a note being written (NoteQueries.upsert_note)."""
+def insert_sections(db: sqlite3.Connection, note_id: int, note: ParsedNote, above: int = 0) -> None:
+    """The sections of a note being written (NoteQueries.upsert_note), numbered after
+    ``above`` and after every id in the table. SQLite alone would give the highest id plus
+    one, which after a deletion is the id of a section just deleted: an index run passes the
+    highest id the ledger held when it began, so that no section it writes takes the id of
+    one it removed (Whoosh commits before the ledger: see indexing/integrity.py)."""
+    start = max(above, db.execute("SELECT IFNULL(MAX(id), 0) FROM sections").fetchone()[0]) + 1
     db.executemany(
-        "INSERT INTO sections(note_id, ord, heading, heading_path, level, line_start, line_end,"
-        " text, hash) VALUES (?,?,?,?,?,?,?,?,?)",
-        [(note_id, i, s.heading, json.dumps(s.heading_path, ensure_ascii=False), s.level,
+        "INSERT INTO sections(id, note_id, ord, heading, heading_path, level, line_start, line_end,"
+        " text, hash) VALUES (?,?,?,?,?,?,?,?,?,?)",
+        [(start + i, note_id, i, s.heading, json.dumps(s.heading_path, ensure_ascii=False), s.level,
           s.line_start, s.line_end, s.text, section_hash(note.title, s))
          for i, s in enumerate(note.sections)],
     )
@@ -97,6 +102,10 @@ class SectionQueries(LedgerConnection):
 
     def section_count(self) -> int:
         return self.db.execute("SELECT COUNT(*) FROM sections").fetchone()[0]
+
+    def max_section_id(self) -> int:
+        """The highest section id (0 when there is none)."""
+        return self.db.execute("SELECT IFNULL(MAX(id), 0) FROM sections").fetchone()[0]
 
     def sections_for_index(self, note_ids: Iterable[int] | None = None) -> Iterator[IndexedSection]:
         """What the search indexes need of each section (of these notes, or all)."""
