@@ -45,7 +45,7 @@ def test_a_key_goes_to_the_reader_of_its_origin_s_source(beside, monkeypatch):
     seen: dict[str, list[str]] = {"vault": [], "code": []}
     for source in seen:
         monkeypatch.setitem(reading.READERS, source,
-                            lambda config, key, source=source: seen[source].append(key) or reading.ReadResult(key))
+                            lambda config, key, known_hash, source=source: seen[source].append(key) or reading.ReadResult(key))
     reading.read_many(config, {"a.md": "vault", "repo:pkg/a.py": "repo", "notion/Page 1234abcd.md": "vault"})
     assert seen == {"vault": ["a.md", "notion/Page 1234abcd.md"], "code": ["repo:pkg/a.py"]}
 
