@@ -57,6 +57,63 @@ def test_touch_without_change_is_not_a_modification(vault):
     assert vault.index().unchanged == 3  # the new stat was remembered
 
 
+def rewrite_keeping_size_and_mtime(path, old, new):
+    """What ``cp -p``, ``rsync -a`` or ``touch -r`` leave behind: other words, the same size,
+    the old mtime."""
+    before = path.stat()
+    text = path.read_text().replace(old, new)
+    assert len(old) == len(new) and text != path.read_text()
+    path.write_text(text)
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert (path.stat().st_size, path.stat().st_mtime_ns) == (before.st_size, before.st_mtime_ns)
+
+
+def spy_on_reads(monkeypatch):
+    """The notes read (and hashed) and the notes parsed, in order, by the indexer."""
+    from vault_engine.indexing import reading
+
+    seen: dict[str, list[str]] = {"read": [], "parsed": []}
+    real_read, real_parse = reading.read_note, reading.parse_note
+    monkeypatch.setattr(reading, "read_note", lambda root, rel, *a: seen["read"].append(rel) or real_read(root, rel, *a))
+    monkeypatch.setattr(reading, "parse_note", lambda rel, *a: seen["parsed"].append(rel) or real_parse(rel, *a))
+    return seen
+
+
+def test_a_same_size_rewrite_with_the_old_mtime_is_read_again(vault):
+    """Size and mtime can both come back (a copy that keeps times, a restore); the inode's
+    change time cannot: the note is read and its new words replace the old ones."""
+    rewrite_keeping_size_and_mtime(vault.root / "beta.md", "turtles", "lizards")
+    report = vault.index()
+    assert (report.modified, report.unchanged) == (1, 2)
+    assert refs(vault.search("lizards", lexical_only=True)) == ["beta.md#Beta"]
+    assert vault.search("turtles", lexical_only=True).status == "miss"
+
+
+def test_a_touch_is_hashed_not_parsed_and_remembered(vault, monkeypatch):
+    seen = spy_on_reads(monkeypatch)
+    os.chmod(vault.root / "beta.md", 0o600)  # moves the change time alone, as a touch -r would
+    report = vault.index()
+    assert (report.modified, report.unchanged) == (0, 3)
+    assert seen == {"read": ["beta.md"], "parsed": []}
+    assert vault.index().unchanged == 3
+    assert seen == {"read": ["beta.md"], "parsed": []}  # the new stat was remembered: nothing read
+
+
+def test_a_ledger_without_change_times_hashes_every_note_once_and_rewrites_only_changed_ones(vault, monkeypatch):
+    """A ledger of version 9 knows no change time: each note is hashed once (not parsed, not
+    written, not embedded again) unless its content differs, which that version could miss."""
+    vault.ledger.db.executescript("ALTER TABLE notes DROP COLUMN ctime_ns; ALTER TABLE skipped DROP COLUMN ctime_ns;"
+                                  "PRAGMA user_version=9;")
+    vault.close()
+    rewrite_keeping_size_and_mtime(vault.root / "beta.md", "turtles", "lizards")  # missed by version 9
+    seen = spy_on_reads(monkeypatch)
+    report = vault.index()
+    assert (report.new, report.modified, report.unchanged) == (0, 1, 2)  # upgraded in place, not rebuilt
+    assert sorted(seen["read"]) == ["alpha.md", "beta.md", "sub/delta.md"] and seen["parsed"] == ["beta.md"]
+    assert refs(vault.search("lizards", lexical_only=True)) == ["beta.md#Beta"]
+    assert vault.index().unchanged == 3 and len(seen["read"]) == 3  # the change times are remembered now
+
+
 def test_rename_keeps_identity_and_rewires_links(vault):
     before = vault.ledger.note_id("sub/delta.md")
     (vault.root / "sub/delta.md").rename(vault.root / "gamma.md")

@@ -10,15 +10,30 @@ def known(**files):
 
 
 def test_unchanged_stat_is_trusted_without_reading():
-    disk = {"a.md": FileStat(10, 1)}
-    suspects = find_suspects(disk, {"a.md": KnownFile("a.md", 10, 1, "h1")})
+    disk = {"a.md": FileStat(10, 1, 1)}
+    suspects = find_suspects(disk, {"a.md": KnownFile("a.md", 10, 1, 1, "h1")})
     assert (suspects.changed, suspects.missing, suspects.unchanged) == ((), (), 1)
 
 
+def test_a_new_change_time_alone_makes_a_suspect():
+    """Size and mtime put back on new words (``cp -p``, ``rsync -a``, ``touch -r``): only the
+    inode's change time tells."""
+    was = {"a.md": KnownFile("a.md", 10, 1, 1, "h1")}
+    assert find_suspects({"a.md": FileStat(10, 1, 2)}, was).changed == ("a.md",)
+
+
+def test_a_change_time_the_ledger_never_knew_is_a_suspect_and_same_content_a_touch():
+    was = {"a.md": KnownFile("a.md", 10, 1, None, "h1"), "s.md": KnownFile("s.md", 5, 1, None, None)}
+    suspects = find_suspects({"a.md": FileStat(10, 1, 7), "s.md": FileStat(5, 1, 7)}, was)
+    assert suspects.changed == ("a.md", "s.md")
+    plan = plan_changes(suspects, was, {"a.md": "h1", "s.md": None})
+    assert (plan.touched, plan.modified) == (("a.md",), ("s.md",))
+
+
 def test_new_modified_touched_deleted():
-    was = {"a.md": KnownFile("a.md", 10, 1, "ha"), "b.md": KnownFile("b.md", 10, 1, "hb"),
-           "c.md": KnownFile("c.md", 10, 1, "hc")}
-    disk = {"a.md": FileStat(11, 2), "b.md": FileStat(10, 5), "n.md": FileStat(3, 3)}
+    was = {"a.md": KnownFile("a.md", 10, 1, 1, "ha"), "b.md": KnownFile("b.md", 10, 1, 1, "hb"),
+           "c.md": KnownFile("c.md", 10, 1, 1, "hc")}
+    disk = {"a.md": FileStat(11, 2, 2), "b.md": FileStat(10, 5, 5), "n.md": FileStat(3, 3, 3)}
     suspects = find_suspects(disk, was)
     plan = plan_changes(suspects, was, {"a.md": "ha2", "b.md": "hb", "n.md": "hn"})
     assert plan.new == ("n.md",)
@@ -29,30 +44,30 @@ def test_new_modified_touched_deleted():
 
 
 def test_a_rename_is_a_move_not_a_delete_and_an_add():
-    was = {"old/x.md": KnownFile("old/x.md", 10, 1, "hx")}
-    disk = {"new/x.md": FileStat(10, 9)}
+    was = {"old/x.md": KnownFile("old/x.md", 10, 1, 1, "hx")}
+    disk = {"new/x.md": FileStat(10, 9, 9)}
     plan = plan_changes(find_suspects(disk, was), was, {"new/x.md": "hx"})
     assert plan.moved == (("old/x.md", "new/x.md"),)
     assert plan.new == plan.deleted == ()
 
 
 def test_identical_copies_pair_by_file_name():
-    was = {"a/one.md": KnownFile("a/one.md", 1, 1, "same"), "a/two.md": KnownFile("a/two.md", 1, 1, "same")}
-    disk = {"b/two.md": FileStat(1, 2), "b/one.md": FileStat(1, 2)}
+    was = {"a/one.md": KnownFile("a/one.md", 1, 1, 1, "same"), "a/two.md": KnownFile("a/two.md", 1, 1, 1, "same")}
+    disk = {"b/two.md": FileStat(1, 2, 2), "b/one.md": FileStat(1, 2, 2)}
     plan = plan_changes(find_suspects(disk, was), was, {"b/one.md": "same", "b/two.md": "same"})
     assert sorted(plan.moved) == [("a/one.md", "b/one.md"), ("a/two.md", "b/two.md")]
 
 
 def test_unreadable_files_are_new_or_modified_never_touched():
-    was = {"a.md": KnownFile("a.md", 10, 1, "ha")}
-    disk = {"a.md": FileStat(12, 2), "bad.md": FileStat(1, 1)}
+    was = {"a.md": KnownFile("a.md", 10, 1, 1, "ha")}
+    disk = {"a.md": FileStat(12, 2, 2), "bad.md": FileStat(1, 1, 1)}
     plan = plan_changes(find_suspects(disk, was), was, {"a.md": None, "bad.md": None})
     assert plan.modified == ("a.md",) and plan.new == ("bad.md",)
 
 
 def test_a_previously_skipped_file_that_changes_is_modified():
-    was = {"s.md": KnownFile("s.md", 5, 1, None)}
-    plan = plan_changes(find_suspects({"s.md": FileStat(6, 2)}, was), was, {"s.md": "h"})
+    was = {"s.md": KnownFile("s.md", 5, 1, 1, None)}
+    plan = plan_changes(find_suspects({"s.md": FileStat(6, 2, 2)}, was), was, {"s.md": "h"})
     assert plan.modified == ("s.md",)
 
 

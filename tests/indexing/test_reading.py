@@ -45,7 +45,7 @@ def test_a_key_goes_to_the_reader_of_its_origin_s_source(beside, monkeypatch):
     seen: dict[str, list[str]] = {"vault": [], "code": []}
     for source in seen:
         monkeypatch.setitem(reading.READERS, source,
-                            lambda config, key, source=source: seen[source].append(key) or reading.ReadResult(key))
+                            lambda config, key, known_hash, source=source: seen[source].append(key) or reading.ReadResult(key))
     reading.read_many(config, {"a.md": "vault", "repo:pkg/a.py": "repo", "notion/Page 1234abcd.md": "vault"})
     assert seen == {"vault": ["a.md", "notion/Page 1234abcd.md"], "code": ["repo:pkg/a.py"]}
 
@@ -65,6 +65,24 @@ def test_the_readers_parse_notes_and_files_read_in_place(beside, monkeypatch, wo
     assert generated.note is None and generated.problem.startswith("generated")
     on_disk = (beside.parent / "repo" / "pkg" / "gen.py").stat()
     assert (generated.stat.size, generated.stat.mtime_ns) == (on_disk.st_size, on_disk.st_mtime_ns)
+
+
+@pytest.mark.parametrize("workers", [False, True])
+def test_content_that_hashes_to_the_ledger_s_is_not_parsed(beside, monkeypatch, workers):
+    """A touch, a chmod or a ledger that knows no change time: hashed, never parsed (for a
+    source file, tree-sitter is the cost); other content is parsed as ever."""
+    if workers:
+        monkeypatch.setattr(reading, "PARALLEL_READ_THRESHOLD", 0)
+    config = load_config(beside)
+    origins = {"a.md": "vault", "repo:pkg/a.py": "repo"}
+    digests = {key: read.digest for key, read in reading.read_many(config, origins).items()}
+    same = reading.read_many(config, origins, known_hashes=digests)
+    assert all(r.same and r.note is None and r.code is None and r.problem is None for r in same.values())
+    assert {key: r.digest for key, r in same.items()} == digests
+    on_disk = (beside.parent / "repo" / "pkg" / "a.py").stat()
+    assert same["repo:pkg/a.py"].stat.ctime_ns == on_disk.st_ctime_ns
+    other = reading.read_many(config, origins, known_hashes=dict.fromkeys(origins, "another hash"))
+    assert not any(r.same for r in other.values()) and other["repo:pkg/a.py"].code is not None
 
 
 def test_a_tap_with_no_reader_for_its_source_is_a_clear_error(beside):
@@ -88,6 +106,7 @@ def test_a_skipped_file_beside_the_vault_keeps_its_stat_and_is_not_read_again(be
         again = vault.index(embed=False)
         paths = vault.ledger.note_paths()
     on_disk = (beside.parent / "repo" / "pkg" / "gen.py").stat()
-    assert (known.size, known.mtime_ns, known.hash) == (on_disk.st_size, on_disk.st_mtime_ns, None)
+    assert (known.size, known.mtime_ns, known.ctime_ns, known.hash) == (
+        on_disk.st_size, on_disk.st_mtime_ns, on_disk.st_ctime_ns, None)
     assert first.new == 4 and (again.new, again.modified) == (0, 0)  # was modified every run
     assert sorted(paths) == ["a.md", "notion/Page 1234abcd.md", "repo:pkg/a.py"]

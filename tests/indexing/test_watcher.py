@@ -249,6 +249,17 @@ def test_atomic_save_is_one_modification_and_leaves_no_temp_file(watched):
     assert sum(r.modified for _, r in watched.bursts) == 1 and watched.consistent()
 
 
+def test_a_same_size_rewrite_with_the_old_mtime_is_seen(watched):
+    """``cp -p``, ``rsync -a``, ``touch -r``: the old size and mtime, other words."""
+    path = watched.root / "beta.md"
+    before = path.stat()
+    write(path, "# Beta\nLizards win races.\n")  # as long as "Turtles win races."
+    os.utime(path, ns=(before.st_atime_ns, before.st_mtime_ns))
+    assert (path.stat().st_size, path.stat().st_mtime_ns) == (before.st_size, before.st_mtime_ns)
+    watched.wait_for(lambda: watched.finds("lizards") == ["beta.md"])
+    assert watched.finds("turtles") == [] and watched.consistent()
+
+
 def test_move_keeps_the_note_identity(watched):
     before = watched.note_id("alpha.md")
     (watched.root / "archive").mkdir()

@@ -38,6 +38,24 @@ def test_a_migration_step_runs_instead_of_a_rebuild(tmp_path, monkeypatch):
     assert "extra" in [r[1] for r in ledger.db.execute("PRAGMA table_info(notes)")]
 
 
+def test_a_ledger_of_version_9_is_migrated_with_change_times_unknown(make_vault):
+    """Version 10 keeps each file's inode change time; a ledger from before keeps its notes
+    (no rebuild: their vectors stay) and knows no change time, so each file is hashed once."""
+    from vault_engine.vault import Vault
+
+    root = make_vault({"a.md": "alpha", "bad.md": b"\x00binary"})
+    with Vault(root) as v:
+        v.index(embed=False)
+        assert v.ledger.known_files()["a.md"].ctime_ns == (root / "a.md").stat().st_ctime_ns
+        v.ledger.db.executescript("ALTER TABLE notes DROP COLUMN ctime_ns; ALTER TABLE skipped DROP COLUMN ctime_ns;"
+                                  "PRAGMA user_version=9;")
+    with Vault(root) as v:
+        known = v.ledger.known_files()
+        assert v.ledger.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+        assert (known["a.md"].ctime_ns, known["bad.md"].ctime_ns) == (None, None)
+        assert known["a.md"].hash is not None and v.ledger.get_meta("last_index") is not None
+
+
 def test_transaction_rolls_back_on_error(tmp_path):
     ledger = Ledger(tmp_path / "l.sqlite")
     with pytest.raises(RuntimeError):

@@ -94,13 +94,17 @@ def code_status(config: Config, suspects) -> dict | None:
         store.close()
 
 
-def parse_code_file(config: Config, key: str):
-    """(ParsedNote, ParsedSource, digest, stat) of one source file; raises Unreadable."""
+def parse_code_file(config: Config, key: str, known_hash: str | None = None):
+    """(ParsedNote, ParsedSource, digest, stat) of one source file; raises Unreadable. A file
+    whose content hashes to ``known_hash`` (the ledger's: a touch) is not parsed, the one
+    cost that matters: (None, None, digest, stat)."""
     from vault_engine.sources.code.languages import UnsupportedLanguage
     from vault_engine.sources.code.sections import code_note
     from vault_engine.sources.code.symbols import parse_source
 
     text, digest, stat, language, rel, tap = read_code(config, key)
+    if digest == known_hash:
+        return None, None, digest, stat
     try:
         parsed = parse_source(rel, text, language)
     except (UnsupportedLanguage, RecursionError, ValueError) as exc:

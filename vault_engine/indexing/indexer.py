@@ -97,7 +97,8 @@ class Indexer:
         if reread:
             suspects = replace(suspects, missing=tuple(sorted(set(known) - set(scan.notes))))
         reads = read_many(self.config, {p: scan.origin[p] for p in suspects.changed}, progress,
-                          {p: scan.notes[p].size for p in suspects.changed})
+                          {p: scan.notes[p].size for p in suspects.changed},
+                          {} if reread else {p: known[p].hash for p in suspects.changed if p in known})
         plan = plan_changes(suspects, known, {p: r.digest for p, r in reads.items()})
         plan = pair_by_identity(plan, {p: str(r.note.meta["notion_id"]).lower() for p, r in reads.items()
                                        if r.note is not None and r.note.meta.get("notion_id")},
@@ -156,7 +157,7 @@ class Indexer:
                 ledger.delete_note(path)
             for path in plan.touched:
                 stat = reads[path].stat
-                ledger.touch_note(path, stat.size, stat.mtime_ns)
+                ledger.touch_note(path, size=stat.size, mtime_ns=stat.mtime_ns, ctime_ns=stat.ctime_ns)
             for old, new in plan.moved:
                 note_id = ledger.note_id(old)
                 self._write_note(reads[new], note_id, changes, now, above)
@@ -168,17 +169,19 @@ class Indexer:
         return changes
 
     def _write_note(self, result: ReadResult, note_id, changes: AppliedChanges, now, above: int) -> None:
+        assert not result.same  # read without parsing: the plan makes it a touch, never a write
         if result.vanished:
             self.ledger.delete_note(result.path)
             return
         if result.note is None:
-            stat = result.stat or FileStat(0, 0)
-            self.ledger.record_skipped(result.path, result.problem or "unreadable", stat.size, stat.mtime_ns)
+            stat = result.stat or FileStat(0, 0, 0)
+            self.ledger.record_skipped(result.path, result.problem or "unreadable", size=stat.size,
+                                       mtime_ns=stat.mtime_ns, ctime_ns=stat.ctime_ns)
             return
         assert result.stat is not None and result.digest is not None and result.tap is not None  # read with it
         note_id = self.ledger.upsert_note(
             result.note, tap=result.tap, size=result.stat.size, mtime_ns=result.stat.mtime_ns,
-            digest=result.digest, note_id=note_id, now=now, section_ids_above=above)
+            ctime_ns=result.stat.ctime_ns, digest=result.digest, note_id=note_id, now=now, section_ids_above=above)
         changes.changed_note_ids.add(note_id)
 
     def _skipped(self, scan: Scan, reads: dict[str, ReadResult]) -> list[SkippedFile]:

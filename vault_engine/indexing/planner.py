@@ -2,13 +2,15 @@
 
 Two steps, so only suspect files are ever read:
 
-1. :func:`~vault_engine.sources.vault.files.find_suspects` compares size and mtime: a file
-   whose stat is unchanged is trusted (beside the scan, so queries that ask "what changed
-   since the index?" use it without the indexer).
+1. :func:`~vault_engine.sources.vault.files.find_suspects` compares size, mtime and the
+   inode's change time (``FileStat`` says why the mtime is not enough): a file whose stat is
+   unchanged is trusted (beside the scan, so queries that ask "what changed since the index?"
+   use it without the indexer).
 2. :func:`plan_changes` takes the content hashes of the suspects and decides: same hash and a
-   new stat is a *touch*; a new path whose content equals a vanished path's is a *move* (a
-   rename keeps the note's identity, it is not a delete plus an add); so is a new path that
-   carries a vanished note's Notion page id (:func:`pair_by_identity`).
+   new stat is a *touch* (hashed, never parsed: reading.py); a new path whose content equals
+   a vanished path's is a *move* (a rename keeps the note's identity, it is not a delete plus
+   an add); so is a new path that carries a vanished note's Notion page id
+   (:func:`pair_by_identity`).
 """
 
 from __future__ import annotations

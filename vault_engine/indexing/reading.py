@@ -6,6 +6,9 @@ of a repository beside the vault, which no vault path names. READERS maps the ta
 ``source`` to the function that reads and parses one key: the one place the indexer tells
 sources apart, so a new source that reads in place is one more entry here. A tap that writes
 into the vault (notion) has none: the vault's reader reads the notes it wrote.
+
+A reader is given the content hash the ledger holds for the key: a file whose stat moved but
+whose bytes hash to it (a touch, a chmod, a copy that keeps the words) is hashed, not parsed.
 """
 
 from __future__ import annotations
@@ -52,17 +55,24 @@ class ReadResult:
     vanished: bool = False
     code: Any = None  # a source file's ParsedSource (code tap), for the call graph
     tap: str | None = None  # the tap that owns the document, for its decay (the ledger's tap)
+    same: bool = False  # the content hashes to the ledger's: a touch, so it was not parsed
 
 
-def read_vault_note(config: Config, key: str) -> ReadResult:
-    """A Markdown note of the vault: read, hashed and parsed; never raises for a bad file:
-    one note the parsers cannot handle is skipped with its reason, never the whole run. Its
-    tap is the one whose paths claim it (config.tap_for)."""
+Reader = Callable[[Config, str, "str | None"], ReadResult]  # (config, key, the ledger's hash of it)
+
+
+def read_vault_note(config: Config, key: str, known_hash: str | None = None) -> ReadResult:
+    """A Markdown note of the vault: read, hashed and parsed (unless it hashes to
+    ``known_hash``); never raises for a bad file: one note the parsers cannot handle is
+    skipped with its reason, never the whole run. Its tap is the one whose paths claim it
+    (config.tap_for)."""
     try:
         text, digest, stat = read_note(config.root, key, int(config.max_file_mb * 1_000_000))
     except Unreadable as exc:
         return ReadResult(key, None if exc.vanished else _stat(config.root / key), problem=str(exc),
                           vanished=exc.vanished)
+    if digest == known_hash:
+        return ReadResult(key, stat, digest, same=True)
     try:
         note = parse_note(key, text, config, _sidecar(config.root, key))
     except (RecursionError, MemoryError, ValueError, IndexError) as exc:
@@ -85,21 +95,24 @@ def _sidecar(root: Path, key: str) -> str | None:
     return None
 
 
-def read_code_file(config: Config, key: str) -> ReadResult:
+def read_code_file(config: Config, key: str, known_hash: str | None = None) -> ReadResult:
     """A code tap's file: read where it lies, under the tap's root, and parsed with
-    tree-sitter (sources/code). Its tap is the code tap that owns it."""
+    tree-sitter (sources/code) unless it hashes to ``known_hash``. Its tap is the code tap
+    that owns it."""
     try:
-        note, parsed, digest, stat = parse_code_file(config, key)
+        note, parsed, digest, stat = parse_code_file(config, key, known_hash)
     except Unreadable as exc:
         found = None if exc.vanished else tap_of_key(code_taps(config), key)
         return ReadResult(key, None if found is None else _stat(found[0].root / found[1]), problem=str(exc),
                           vanished=exc.vanished)
+    if note is None:
+        return ReadResult(key, stat, digest, same=True)
     return ReadResult(key, stat, digest, note, code=parsed, tap=note.meta["tap"])
 
 
 # source -> the reader of one key of a tap of that source (config.SOURCES: every source that
 # reads in place has one, and the vault; a source that writes into the vault has none).
-READERS: dict[str, Callable[[Config, str], ReadResult]] = {
+READERS: dict[str, Reader] = {
     "vault": read_vault_note,
     "code": read_code_file,
 }
@@ -116,23 +129,26 @@ def source_of(config: Config, origin: str) -> str:
 
 def _read_chunk(args: tuple) -> list[ReadResult]:
     config, keys = args
-    return [READERS[source](config, key) for key, source in keys]
+    return [READERS[source](config, key, known_hash) for key, source, known_hash in keys]
 
 
 def read_many(config: Config, origins: Mapping[str, str], progress: Progress | None = None,
-              sizes: Mapping[str, int] | None = None) -> dict[str, ReadResult]:
+              sizes: Mapping[str, int] | None = None,
+              known_hashes: Mapping[str, str | None] | None = None) -> dict[str, ReadResult]:
     """Read and parse the keys of ``origins`` (key -> the tap whose scan found it, in the
     order to read them; ``sizes``: their byte sizes, as the scan found them), on both cores
-    when that is worth the workers' start."""
+    when that is worth the workers' start. A key whose content hashes to its entry in
+    ``known_hashes`` (the ledger's) is not parsed: its result is ``same``."""
     sources = {origin: source_of(config, origin) for origin in set(origins.values())}
-    keys = [(key, sources[origin]) for key, origin in origins.items()]
+    known_hashes = known_hashes or {}
+    keys = [(key, sources[origin], known_hashes.get(key)) for key, origin in origins.items()]
     in_place = {origin for origin in sources if config.tap(origin).reads_in_place}
     code_kb = sum((sizes or {}).get(k, 10_000) for k, o in origins.items() if o in in_place) / 1000 * CODE_KB_WEIGHT
     weight = sum(o not in in_place for o in origins.values()) + code_kb
     results: dict[str, ReadResult] = {}
     if weight < PARALLEL_READ_THRESHOLD + min(CODE_PARALLEL_EXTRA, code_kb):
-        for i, (key, source) in enumerate(keys):
-            results[key] = READERS[source](config, key)
+        for i, (key, source, known_hash) in enumerate(keys):
+            results[key] = READERS[source](config, key, known_hash)
             if progress and i % 50 == 0:
                 progress("read", i, len(keys))
     else:
@@ -158,5 +174,5 @@ def _stat(path: Path) -> FileStat:
     try:
         info = path.stat()
     except OSError:
-        return FileStat(0, 0)
-    return FileStat(info.st_size, info.st_mtime_ns)
+        return FileStat(0, 0, 0)
+    return FileStat.of(info)

@@ -228,7 +228,7 @@ def _visit_file(tap: CodeTap, rel: str, path: Path, rules, scan: CodeScan) -> No
     except OSError:
         return
     if stat_module.S_ISREG(info.st_mode):
-        scan.files[tap.key(rel)] = FileStat(info.st_size, info.st_mtime_ns)
+        scan.files[tap.key(rel)] = FileStat.of(info)
         scan.origin[tap.key(rel)] = tap.name
 
 

@@ -22,8 +22,24 @@ from vault_engine.stores.ledger.notes import KnownFile
 
 @dataclass(frozen=True, slots=True)
 class FileStat:
+    """What the change planner compares with the ledger instead of reading the file.
+
+    The mtime alone is not enough: ``cp -p``, ``rsync -a``, ``touch -r`` and any tool that
+    restores times can put the old one back on new words of the same size. The inode's change
+    time (Linux, macOS) moves on every write and chmod, and no user tool can set it back, so
+    a file whose size, mtime and ctime are all unchanged has not been written since. On
+    Windows ``st_ctime`` is the creation time, which a rewrite keeps: there the check is size
+    and mtime, as it was before this field (a file created anew is read once more, harmless).
+    """
+
     size: int
     mtime_ns: int
+    ctime_ns: int
+
+    @classmethod
+    def of(cls, info: os.stat_result, size: int | None = None) -> FileStat:
+        """The stat of ``info``; ``size``: the bytes actually read, when the file was read."""
+        return cls(info.st_size if size is None else size, info.st_mtime_ns, info.st_ctime_ns)
 
 
 @dataclass(slots=True)
@@ -62,12 +78,14 @@ class Suspects:
 
 
 def find_suspects(disk: Mapping[str, FileStat], known: Mapping[str, KnownFile]) -> Suspects:
-    """Paths to read (new or stat changed) and paths gone from disk."""
+    """Paths to read (new or stat changed) and paths gone from disk. A ctime the ledger does
+    not know (None: recorded by a version that kept none) counts as changed: the file is
+    hashed once, and its stat remembered then."""
     changed = []
     unchanged = 0
     for path, stat in disk.items():
         was = known.get(path)
-        if was is None or was.size != stat.size or was.mtime_ns != stat.mtime_ns:
+        if was is None or (was.size, was.mtime_ns, was.ctime_ns) != (stat.size, stat.mtime_ns, stat.ctime_ns):
             changed.append(path)
         else:
             unchanged += 1
@@ -147,7 +165,7 @@ def _visit(entry: os.DirEntry, rel: str, config: Config, scan: Scan, stack: list
     if not stat_module.S_ISREG(info.st_mode):
         return
     if entry.name.lower().endswith(".md"):
-        scan.add(path, FileStat(info.st_size, info.st_mtime_ns), DEFAULT_TAP)
+        scan.add(path, FileStat.of(info), DEFAULT_TAP)
     elif path != CONFIG_NAME:  # the vault's own config is not something notes link to
         scan.attachments.append(path)
 
@@ -198,7 +216,7 @@ def scan_paths(config: Config, paths: Iterable[str]) -> Scan:
         if not stat_module.S_ISREG(info.st_mode):
             continue
         if rel.lower().endswith(".md"):
-            scan.add(rel, FileStat(info.st_size, info.st_mtime_ns), DEFAULT_TAP)
+            scan.add(rel, FileStat.of(info), DEFAULT_TAP)
         else:
             scan.attachments.append(rel)
     return scan
@@ -232,4 +250,5 @@ def read_note(root: Path, rel: str, max_bytes: int) -> tuple[str, str, FileStat]
     import hashlib  # here: a query that only reads the ledger never hashes a file
 
     digest = hashlib.blake2b(data, digest_size=16).hexdigest()
-    return text, digest, FileStat(len(data), info.st_mtime_ns)
+    # The times from before the read: a write during it moves them, so it is read again next time
+    return text, digest, FileStat.of(info, size=len(data))

@@ -32,6 +32,7 @@ class KnownFile:
     path: str
     size: int
     mtime_ns: int
+    ctime_ns: int | None  # None: not known yet (a ledger from before it was kept): read once more
     hash: str | None  # None for a skipped file
 
 
@@ -60,17 +61,19 @@ class NoteQueries(LedgerConnection):
 
     def known_files(self) -> dict[str, KnownFile]:
         known = {
-            path: KnownFile(path, size, mtime, digest)
-            for path, size, mtime, digest in self.db.execute("SELECT path, size, mtime_ns, hash FROM notes")
+            path: KnownFile(path, size, mtime, ctime, digest)
+            for path, size, mtime, ctime, digest in self.db.execute(
+                "SELECT path, size, mtime_ns, ctime_ns, hash FROM notes")
         }
-        for path, size, mtime in self.db.execute("SELECT path, size, mtime_ns FROM skipped"):
-            known.setdefault(path, KnownFile(path, size, mtime, None))
+        for path, size, mtime, ctime in self.db.execute("SELECT path, size, mtime_ns, ctime_ns FROM skipped"):
+            known.setdefault(path, KnownFile(path, size, mtime, ctime, None))
         return known
 
     # -- writes (call inside transaction()) ----------------------------------------------
 
-    def upsert_note(self, note: ParsedNote, *, tap: str, size: int, mtime_ns: int, digest: str,
-                    note_id: int | None = None, now: float | None = None, section_ids_above: int = 0) -> int:
+    def upsert_note(self, note: ParsedNote, *, tap: str, size: int, mtime_ns: int, ctime_ns: int,
+                    digest: str, note_id: int | None = None, now: float | None = None,
+                    section_ids_above: int = 0) -> int:
         """Insert or replace a note and its sections, links and tags; returns the note id.
 
         Passing ``note_id`` keeps the identity of a moved note (its path changes, its id and
@@ -82,7 +85,7 @@ class NoteQueries(LedgerConnection):
         notion_id = note.meta.get("notion_id")
         values = (
             note.path, note_stem(note.path).casefold(), note.title, note.kind, note.project, tap,
-            size, mtime_ns, digest, note.doc_time, json.dumps(note.meta, ensure_ascii=False),
+            size, mtime_ns, ctime_ns, digest, note.doc_time, json.dumps(note.meta, ensure_ascii=False),
             note.yaml_error, str(notion_id).lower() if notion_id else None, now or time.time(),
         )
         if note_id is None:
@@ -90,8 +93,8 @@ class NoteQueries(LedgerConnection):
             note_id = row[0] if row else None
         if note_id is None:
             cur = self.db.execute(
-                "INSERT INTO notes(path, name_key, title, kind, project, tap, size, mtime_ns, hash,"
-                " doc_time, meta, yaml_error, notion_id, indexed_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                "INSERT INTO notes(path, name_key, title, kind, project, tap, size, mtime_ns, ctime_ns, hash,"
+                " doc_time, meta, yaml_error, notion_id, indexed_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 values,
             )
             assert cur.lastrowid is not None  # set by every INSERT
@@ -99,7 +102,7 @@ class NoteQueries(LedgerConnection):
         else:
             self.db.execute(
                 "UPDATE notes SET path=?, name_key=?, title=?, kind=?, project=?, tap=?, size=?,"
-                " mtime_ns=?, hash=?, doc_time=?, meta=?, yaml_error=?, notion_id=?, indexed_at=?"
+                " mtime_ns=?, ctime_ns=?, hash=?, doc_time=?, meta=?, yaml_error=?, notion_id=?, indexed_at=?"
                 " WHERE id=?",
                 (*values, note_id),
             )
@@ -113,20 +116,23 @@ class NoteQueries(LedgerConnection):
         insert_accepted(self.db, note_id, note)
         return note_id
 
-    def touch_note(self, path: str, size: int, mtime_ns: int) -> None:
-        """Same content, new stat (a ``touch`` or a git checkout): remember the new stat only."""
-        self.db.execute("UPDATE notes SET size=?, mtime_ns=? WHERE path=?", (size, mtime_ns, path))
-        self.db.execute("UPDATE skipped SET size=?, mtime_ns=? WHERE path=?", (size, mtime_ns, path))
+    def touch_note(self, path: str, *, size: int, mtime_ns: int, ctime_ns: int) -> None:
+        """Same content, new stat (a ``touch``, a chmod, a git checkout): remember the new stat
+        only, the change time too, or the file would be read again by every index."""
+        stat = (size, mtime_ns, ctime_ns, path)
+        self.db.execute("UPDATE notes SET size=?, mtime_ns=?, ctime_ns=? WHERE path=?", stat)
+        self.db.execute("UPDATE skipped SET size=?, mtime_ns=?, ctime_ns=? WHERE path=?", stat)
 
     def delete_note(self, path: str) -> None:
         self.db.execute("DELETE FROM notes WHERE path=?", (path,))
         self.db.execute("DELETE FROM skipped WHERE path=?", (path,))
 
-    def record_skipped(self, path: str, reason: str, size: int, mtime_ns: int) -> None:
+    def record_skipped(self, path: str, reason: str, *, size: int, mtime_ns: int, ctime_ns: int) -> None:
+        """A file that cannot be indexed, with its stat: it is not read again until that changes."""
         self.db.execute("DELETE FROM notes WHERE path=?", (path,))
         self.db.execute(
-            "INSERT OR REPLACE INTO skipped(path, reason, size, mtime_ns) VALUES (?,?,?,?)",
-            (path, reason, size, mtime_ns),
+            "INSERT OR REPLACE INTO skipped(path, reason, size, mtime_ns, ctime_ns) VALUES (?,?,?,?,?)",
+            (path, reason, size, mtime_ns, ctime_ns),
         )
 
     # -- reads ----------------------------------------------------------------------------

@@ -6,9 +6,9 @@ the notes.
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 9  # 2: dead_ends, 3: embedded, 4: dead_ends.terms, 5: apostrophes, 6: 2 Whoosh fields,
+SCHEMA_VERSION = 10  # 2: dead_ends, 3: embedded, 4: dead_ends.terms, 5: apostrophes, 6: 2 Whoosh fields,
 # 7: one Whoosh field, empty headings folded into their subsection, 8: decision records, accepted,
-# 9: ruling_words
+# 9: ruling_words, 10: notes.ctime_ns and skipped.ctime_ns
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
@@ -22,6 +22,7 @@ CREATE TABLE IF NOT EXISTS notes (
     tap TEXT NOT NULL,
     size INTEGER NOT NULL,
     mtime_ns INTEGER NOT NULL,
+    ctime_ns INTEGER,                -- the inode's change time; NULL: not known (a ledger of version 9)
     hash TEXT NOT NULL,
     doc_time REAL,                   -- the note's own date (frontmatter), Unix seconds
     meta TEXT NOT NULL,              -- frontmatter as JSON
@@ -115,7 +116,8 @@ CREATE TABLE IF NOT EXISTS skipped (
     path TEXT PRIMARY KEY,
     reason TEXT NOT NULL,
     size INTEGER NOT NULL,
-    mtime_ns INTEGER NOT NULL
+    mtime_ns INTEGER NOT NULL,
+    ctime_ns INTEGER                 -- as notes.ctime_ns
 );
 CREATE TABLE IF NOT EXISTS embedded (  -- sections whose vectors are in vectors.faiss
     section_id INTEGER PRIMARY KEY REFERENCES sections(id) ON DELETE CASCADE,
@@ -137,5 +139,11 @@ WITH RECURSIVE split(id, lead, word, rest) AS (
     UNION ALL SELECT id, lead, substr(rest, 1, instr(rest, ' ') - 1), substr(rest, instr(rest, ' ') + 1)
               FROM split WHERE rest <> '')
 SELECT DISTINCT id, word, lead FROM split WHERE word <> '';
+""",
+    # Not known: the planner hashes each file once (unchanged content is a touch, which
+    # records it), where a rebuild would parse and embed every note again.
+    10: """
+ALTER TABLE notes ADD COLUMN ctime_ns INTEGER;
+ALTER TABLE skipped ADD COLUMN ctime_ns INTEGER;
 """,
 }
