@@ -205,6 +205,13 @@ class Vault:
 
         return self._embedder is not None or ModelSpec.from_config(self.config.section("model")).enabled
 
+    def _watcher_embeds(self) -> bool:
+        """A live watcher of this vault embeds every section without vectors by itself
+        (between its batches): advice to run ``index`` would only compete with it."""
+        from vault_engine.indexing.watch_state import watcher_status
+
+        return self._model_enabled() and watcher_status(self.config)["state"] in WATCHING
+
     def has_index(self) -> bool:
         return (self.config.index_dir / LEDGER_FILE).exists()
 
@@ -481,7 +488,8 @@ class Vault:
         if not lexical_only:  # the semantic side is imported only when it may run
             from vault_engine.retrieval.semantic import open_arm
 
-            searcher.semantic, notice = open_arm(ledger, self.vectors, self.embedder, required=semantic_only)
+            searcher.semantic, notice = open_arm(ledger, self.vectors, self.embedder, required=semantic_only,
+                                                 watcher_embeds=self._watcher_embeds)
             searcher.notices += [notice] if notice else []
         result = self._search_beside_writers(searcher, request)
         if any(h.kind == "code" for h in result.hits):  # code hits carry the notes that say why
@@ -701,7 +709,8 @@ class Vault:
         last = ledger.get_meta("last_index")
         unresolved = [resolved_link(r) for r in ledger.unresolved_links()]
         lexical = lexical_damage(ledger, self.lexical)
-        semantic = self._semantic_status(ledger)
+        watcher = watcher_status(self.config)
+        semantic = self._semantic_status(ledger, watcher_embeds=watcher["state"] in WATCHING)
         damage = [f"the lexical index is damaged: {lexical}" for _ in [lexical] if lexical]
         damage += [f"the vector index is damaged: {semantic['damage']}"] if semantic.get("damage") else []
         # Files the last index skipped, and files this scan cannot read (an outside symlink)
@@ -719,14 +728,15 @@ class Vault:
             "lexical": {"sections": None if lexical else self.lexical.doc_count(), "agrees": lexical is None,
                         "damage": lexical},
             "reinforcements": len(ledger.reinforcements()),
-            "watcher": watcher_status(self.config),
+            "watcher": watcher,
             "semantic": semantic,
             "code": code_status(self.config, suspects),
             "memory": facet_counts(ledger),
         }
 
-    def _semantic_status(self, ledger: Ledger) -> dict[str, Any]:
-        """Coverage, model, vectors and agreement, read from files: never loads the model."""
+    def _semantic_status(self, ledger: Ledger, watcher_embeds: bool = False) -> dict[str, Any]:
+        """Coverage, model, vectors and agreement, read from files: never loads the model.
+        ``watcher_embeds``: a live watcher embeds what is missing (its summary says so)."""
         from vault_engine.indexing.embedding import embedding_status
 
         enabled = self._model_enabled()
@@ -741,7 +751,8 @@ class Vault:
             shared = self.shared_vector_cache()
         except VaultError:
             shared = None
-        return embedding_status(ledger, self.vectors, enabled, problem, query_model, shared)
+        return embedding_status(ledger, self.vectors, enabled, problem, query_model, shared,
+                                watcher_embeds=enabled and watcher_embeds)
 
     # -- agent memory: dead ends, checkpoints, resume --------------------------------------
 
