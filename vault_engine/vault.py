@@ -576,7 +576,11 @@ class Vault:
 
     def _read_text(self, rel_path: str) -> str:
         path = self.root / rel_path
-        if not self.config.inside(path):  # swapped for a symlink out of the vault since indexed
+        if not self.config.inside(path):  # swapped for a symlink out of the vault (or a loop) since indexed
+            from vault_engine.sources.vault.files import LOOP, is_symlink_loop
+
+            if is_symlink_loop(path):
+                raise VaultError(f"{rel_path} is now a {LOOP}")
             raise VaultError(f"{rel_path} is now a symlink to a file outside the vault: not shown "
                              "(set outside_symlinks = true in vault-engine.toml to allow it)")
         try:
