@@ -208,9 +208,13 @@ class Vault:
     def _watcher_embeds(self) -> bool:
         """A live watcher of this vault embeds every section without vectors by itself
         (between its batches): advice to run ``index`` would only compete with it."""
+        return self._model_enabled() and self._watcher_live()
+
+    def _watcher_live(self) -> bool:
+        """A watcher of this vault runs and is not stalled: it applies every edit itself."""
         from vault_engine.indexing.watch_state import watcher_status
 
-        return self._model_enabled() and watcher_status(self.config)["state"] in WATCHING
+        return watcher_status(self.config)["state"] in WATCHING
 
     def has_index(self) -> bool:
         return (self.config.index_dir / LEDGER_FILE).exists()
@@ -559,20 +563,40 @@ class Vault:
         note, section = lookup_ref(ledger, ref)
         links = tuple(resolved_link(r) for r in ledger.links_of(note.id))
         sections = tuple(s.heading for s in ledger.sections_of(note.id) if s.heading)
+        notices = self._changed_notice(ledger, note.path, whole=section is None)
         if section is not None:
             links = links_in_lines(links, section.line_start, section.line_end)
             view = NoteView(section_ref(note, section), note.path, note.title, note.kind, note.tap,
                             note.project, section.heading, section.line_start, section.line_end,
-                            section.text, note.meta, links, sections)
+                            section.text, note.meta, links, sections, notices=notices)
         else:
             text = self._read_text(note.path)
             view = NoteView(section_ref(note, None), note.path, note.title, note.kind, note.tap,
-                            note.project, None, 1, text.count("\n") + 1, text, note.meta, links, sections)
+                            note.project, None, 1, text.count("\n") + 1, text, note.meta, links, sections,
+                            notices=notices)
         if follow:
             from vault_engine.retrieval.code.followed import follow_links
 
             view = replace(view, followed=follow_links(ledger, view.ref, links, follow, {view.ref, note.path}))
         return view
+
+    def _changed_notice(self, ledger: Ledger, rel_path: str, whole: bool) -> tuple[str, ...]:
+        """One line when the note's file is not what the index holds: a section is shown as
+        indexed, a whole note as the file is now (with the indexed sections and links)."""
+        from vault_engine.sources.vault.files import change_since_index
+
+        known = ledger.known_note(rel_path)
+        change = change_since_index(self.root, known) if known else None
+        if change is None:
+            return ()
+        fix = ("the running watcher indexes it in a moment" if self._watcher_live()
+               else "run `vault-engine index` to bring the index up to date")
+        if change == "gone":
+            return (f"{rel_path} is gone (moved or deleted) since the last index: this is its indexed "
+                    f"text; {fix}",)
+        shown = ("the text is the file as it is now, its sections and links as they were indexed" if whole
+                 else "this section is shown as it was indexed")
+        return (f"{rel_path} changed since the last index: {shown}; {fix}",)
 
     def _read_text(self, rel_path: str) -> str:
         path = self.root / rel_path

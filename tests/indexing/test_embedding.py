@@ -2,8 +2,6 @@
 cache, incremental and exact deletion, repair, a clean Ctrl-C, a model that will not load.
 Real SQLite, Whoosh and FAISS; the deterministic FakeEmbedder stands in for the model."""
 
-import fcntl
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -248,22 +246,6 @@ def test_should_stop_gives_way_between_chunks_and_keeps_the_work(root, fake, mon
         assert v.embed_pending().embedded == 2 and agrees(v)
 
 
-@pytest.fixture
-def live_watcher(root):
-    """A running `vault-engine watch` as status and search see it: its pid lock held, its
-    health written (what a watcher catching up with a fresh vault leaves)."""
-    from vault_engine.config import load_config
-    from vault_engine.indexing.watch_state import pid_path, write_health
-
-    config = load_config(root)
-    pid_path(config).parent.mkdir(parents=True, exist_ok=True)
-    fd = os.open(pid_path(config), os.O_RDWR | os.O_CREAT, 0o600)
-    fcntl.flock(fd, fcntl.LOCK_EX)
-    write_health(config, {"pid": 4242, "started": 1_790_000_000.0, "state": "watching"})
-    yield
-    os.close(fd)
-
-
 def test_without_a_watcher_status_and_search_advise_index(root, fake, monkeypatch):
     monkeypatch.setattr(embedding, "ENCODE_CHUNK", 1)
     with Vault(root, embedder=fake) as v:
@@ -277,6 +259,7 @@ def test_without_a_watcher_status_and_search_advise_index(root, fake, monkeypatc
 
 def test_a_running_watcher_is_embedding_so_nothing_is_to_run(root, fake, live_watcher, monkeypatch):
     monkeypatch.setattr(embedding, "ENCODE_CHUNK", 1)
+    live_watcher(root)
     with Vault(root, embedder=fake) as v:
         v.index(embed=False)
         (notice,) = v.search("crisp apples").notices

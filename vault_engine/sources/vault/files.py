@@ -253,7 +253,25 @@ def read_note(root: Path, rel: str, max_bytes: int) -> tuple[str, str, FileStat]
         line = data[:exc.start].count(b"\n") + 1
         raise Unreadable(
             f"not UTF-8 (byte 0x{data[exc.start]:02x} on line {line}): re-save the note as UTF-8") from exc
+    return text, content_digest(data), FileStat(len(data), info.st_mtime_ns)
+
+
+def content_digest(data: bytes) -> str:
+    """The content hash the ledger keeps of a note (``KnownFile.hash``)."""
     import hashlib  # here: a query that only reads the ledger never hashes a file
 
-    digest = hashlib.blake2b(data, digest_size=16).hexdigest()
-    return text, digest, FileStat(len(data), info.st_mtime_ns)
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+def change_since_index(root: Path, known: KnownFile) -> str | None:
+    """``"changed"`` when a note's file no longer holds what was indexed, ``"gone"`` when it
+    cannot be read any more, None when it is current. Its stat first, so an unchanged note
+    costs no read; a touch (same content, new mtime) is no change."""
+    path = root / known.path
+    try:
+        info = path.stat()
+        if (info.st_size, info.st_mtime_ns) == (known.size, known.mtime_ns):
+            return None
+        return None if content_digest(path.read_bytes()) == known.hash else "changed"
+    except OSError:
+        return "gone"

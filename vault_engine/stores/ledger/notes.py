@@ -67,6 +67,11 @@ class NoteQueries(LedgerConnection):
             known.setdefault(path, KnownFile(path, size, mtime, None))
         return known
 
+    def known_note(self, path: str) -> KnownFile | None:
+        """What the ledger remembers of one indexed note's file (``show`` checks it is current)."""
+        row = self.db.execute("SELECT path, size, mtime_ns, hash FROM notes WHERE path=?", (path,)).fetchone()
+        return KnownFile(*row) if row else None
+
     # -- writes (call inside transaction()) ----------------------------------------------
 
     def upsert_note(self, note: ParsedNote, *, tap: str, size: int, mtime_ns: int, digest: str,
