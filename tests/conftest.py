@@ -63,6 +63,30 @@ def sample_vault(tmp_path) -> Path:
     return target
 
 
+@pytest.fixture
+def live_watcher():
+    """``live_watcher(root)``: the vault at ``root`` seen as run by a live `vault-engine watch`
+    (its pid lock held, its health written), without a watcher process."""
+    from vault_engine.config import load_config
+    from vault_engine.indexing.watch_state import pid_path, write_health
+
+    held: list[int] = []
+
+    def start(root: Path) -> None:
+        import fcntl
+
+        config = load_config(root)
+        pid_path(config).parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(pid_path(config), os.O_RDWR | os.O_CREAT, 0o600)
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        held.append(fd)
+        write_health(config, {"pid": 4242, "started": FROZEN_NOW, "state": "watching"})
+
+    yield start
+    for fd in held:
+        os.close(fd)
+
+
 @dataclass
 class CliResult:
     code: int

@@ -255,6 +255,7 @@ class NoteView:
     links: tuple[ResolvedLink, ...] = ()
     sections: tuple[str, ...] = ()
     followed: tuple[Any, ...] = ()  # --follow: code_model.FollowedNote, the sections it links to
+    notices: tuple[str, ...] = ()  # e.g. the file changed since the last index
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -272,6 +273,7 @@ class NoteView:
             "links": [link.to_json() for link in self.links],
             "text": self.text,
             "followed": [f.to_json() for f in self.followed],
+            "notices": list(self.notices),
         }
 
 

@@ -205,6 +205,17 @@ class Vault:
 
         return self._embedder is not None or ModelSpec.from_config(self.config.section("model")).enabled
 
+    def _watcher_embeds(self) -> bool:
+        """A live watcher of this vault embeds every section without vectors by itself
+        (between its batches): advice to run ``index`` would only compete with it."""
+        return self._model_enabled() and self._watcher_live()
+
+    def _watcher_live(self) -> bool:
+        """A watcher of this vault runs and is not stalled: it applies every edit itself."""
+        from vault_engine.indexing.watch_state import watcher_status
+
+        return watcher_status(self.config)["state"] in WATCHING
+
     def has_index(self) -> bool:
         return (self.config.index_dir / LEDGER_FILE).exists()
 
@@ -483,7 +494,8 @@ class Vault:
         if not lexical_only:  # the semantic side is imported only when it may run
             from vault_engine.retrieval.semantic import open_arm
 
-            searcher.semantic, notice = open_arm(ledger, self.vectors, self.embedder, required=semantic_only)
+            searcher.semantic, notice = open_arm(ledger, self.vectors, self.embedder, required=semantic_only,
+                                                 watcher_embeds=self._watcher_embeds)
             searcher.notices += [notice] if notice else []
         result = self._search_beside_writers(searcher, request)
         if any(h.kind == "code" for h in result.hits):  # code hits carry the notes that say why
@@ -553,24 +565,48 @@ class Vault:
         note, section = lookup_ref(ledger, ref)
         links = tuple(resolved_link(r) for r in ledger.links_of(note.id))
         sections = tuple(s.heading for s in ledger.sections_of(note.id) if s.heading)
+        notices = self._changed_notice(ledger, note.path, whole=section is None)
         if section is not None:
             links = links_in_lines(links, section.line_start, section.line_end)
             view = NoteView(section_ref(note, section), note.path, note.title, note.kind, note.tap,
                             note.project, section.heading, section.line_start, section.line_end,
-                            section.text, note.meta, links, sections)
+                            section.text, note.meta, links, sections, notices=notices)
         else:
             text = self._read_text(note.path)
             view = NoteView(section_ref(note, None), note.path, note.title, note.kind, note.tap,
-                            note.project, None, 1, text.count("\n") + 1, text, note.meta, links, sections)
+                            note.project, None, 1, text.count("\n") + 1, text, note.meta, links, sections,
+                            notices=notices)
         if follow:
             from vault_engine.retrieval.code.followed import follow_links
 
             view = replace(view, followed=follow_links(ledger, view.ref, links, follow, {view.ref, note.path}))
         return view
 
+    def _changed_notice(self, ledger: Ledger, rel_path: str, whole: bool) -> tuple[str, ...]:
+        """One line when the note's file is not what the index holds: a section is shown as
+        indexed, a whole note as the file is now (with the indexed sections and links)."""
+        from vault_engine.sources.vault.files import change_since_index
+
+        known = ledger.known_note(rel_path)
+        change = change_since_index(self.root, known) if known else None
+        if change is None:
+            return ()
+        fix = ("the running watcher indexes it in a moment" if self._watcher_live()
+               else "run `vault-engine index` to bring the index up to date")
+        if change == "gone":
+            return (f"{rel_path} is gone (moved or deleted) since the last index: this is its indexed "
+                    f"text; {fix}",)
+        shown = ("the text is the file as it is now, its sections and links as they were indexed" if whole
+                 else "this section is shown as it was indexed")
+        return (f"{rel_path} changed since the last index: {shown}; {fix}",)
+
     def _read_text(self, rel_path: str) -> str:
         path = self.root / rel_path
-        if not self.config.inside(path):  # swapped for a symlink out of the vault since indexed
+        if not self.config.inside(path):  # swapped for a symlink out of the vault (or a loop) since indexed
+            from vault_engine.sources.vault.files import LOOP, is_symlink_loop
+
+            if is_symlink_loop(path):
+                raise VaultError(f"{rel_path} is now a {LOOP}")
             raise VaultError(f"{rel_path} is now a symlink to a file outside the vault: not shown "
                              "(set outside_symlinks = true in vault-engine.toml to allow it)")
         try:
@@ -703,7 +739,8 @@ class Vault:
         last = ledger.get_meta("last_index")
         unresolved = [resolved_link(r) for r in ledger.unresolved_links()]
         lexical = lexical_damage(ledger, self.lexical)
-        semantic = self._semantic_status(ledger)
+        watcher = watcher_status(self.config)
+        semantic = self._semantic_status(ledger, watcher_embeds=watcher["state"] in WATCHING)
         damage = [damage_line(lexical)] if lexical else []
         damage += [f"the vector index is damaged: {semantic['damage']}; `vault-engine index` repairs it"] \
             if semantic.get("damage") else []
@@ -722,14 +759,15 @@ class Vault:
             "lexical": {"sections": None if lexical else self.lexical.doc_count(), "agrees": lexical is None,
                         "damage": lexical},
             "reinforcements": len(ledger.reinforcements()),
-            "watcher": watcher_status(self.config),
+            "watcher": watcher,
             "semantic": semantic,
             "code": code_status(self.config, suspects),
             "memory": facet_counts(ledger),
         }
 
-    def _semantic_status(self, ledger: Ledger) -> dict[str, Any]:
-        """Coverage, model, vectors and agreement, read from files: never loads the model."""
+    def _semantic_status(self, ledger: Ledger, watcher_embeds: bool = False) -> dict[str, Any]:
+        """Coverage, model, vectors and agreement, read from files: never loads the model.
+        ``watcher_embeds``: a live watcher embeds what is missing (its summary says so)."""
         from vault_engine.indexing.embedding import embedding_status
 
         enabled = self._model_enabled()
@@ -744,7 +782,8 @@ class Vault:
             shared = self.shared_vector_cache()
         except VaultError:
             shared = None
-        return embedding_status(ledger, self.vectors, enabled, problem, query_model, shared)
+        return embedding_status(ledger, self.vectors, enabled, problem, query_model, shared,
+                                watcher_embeds=enabled and watcher_embeds)
 
     # -- agent memory: dead ends, checkpoints, resume --------------------------------------
 

@@ -1,6 +1,7 @@
 """The CLI contract for the core commands (vault_engine/cli/core_commands.py, main.py)."""
 
 import json
+import os
 
 import pytest
 
@@ -94,6 +95,35 @@ def test_show_note_and_section(vault, cli):
     note = cli("--vault", vault, "show", "specs/auth", "--json").json
     assert note["text"] == NOTES["specs/auth.md"] and note["sections"] == ["Auth", "Token refresh"]
     assert "rotate hourly" in cli("--vault", vault, "show", "specs/auth.md#Token refresh").out
+
+
+def test_show_says_in_one_line_when_the_file_changed_since_the_last_index(vault, cli):
+    ref = "specs/auth.md#Token refresh"
+    current = cli("--vault", vault, "show", ref, "--json")
+    assert current.err == "" and current.json["notices"] == []
+    path = vault / "specs" / "auth.md"
+    os.utime(path, ns=(path.stat().st_atime_ns, path.stat().st_mtime_ns + 10**9))
+    assert cli("--vault", vault, "show", ref).err == ""  # touched, not changed
+    path.write_text(NOTES["specs/auth.md"].replace("hourly", "daily"))
+    shown = cli("--vault", vault, "show", ref)
+    assert "rotate hourly" in shown.out and "vault-engine:" not in shown.out  # the indexed text; stdout is data
+    (line,) = shown.err.splitlines()
+    assert line.startswith("vault-engine: specs/auth.md changed since the last index: this section is shown "
+                           "as it was indexed; run `vault-engine index`")
+    as_json = cli("--vault", vault, "show", ref, "--json")
+    assert as_json.json["notices"] == [line.removeprefix("vault-engine: ")]
+    whole = cli("--vault", vault, "show", "specs/auth.md", "--json")
+    assert "daily" in whole.json["text"] and "the text is the file as it is now" in whole.json["notices"][0]
+
+
+def test_show_of_a_changed_file_under_a_running_watcher_asks_for_nothing(vault, cli, live_watcher):
+    live_watcher(vault)
+    (vault / "session-store.md").write_text("# Session store\nserver-side sessions now\n")
+    (notice,) = cli("--vault", vault, "show", "session-store.md#Session store", "--json", "--no-daemon").json["notices"]
+    assert notice.endswith("the running watcher indexes it in a moment") and "vault-engine index" not in notice
+    (vault / "session-store.md").unlink()
+    (notice,) = cli("--vault", vault, "show", "session-store.md#Session store", "--json", "--no-daemon").json["notices"]
+    assert notice.startswith("session-store.md is gone (moved or deleted) since the last index")
 
 
 def test_links_backlinks_and_all(vault, cli):

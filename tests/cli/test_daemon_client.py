@@ -6,9 +6,13 @@ real daemon."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import logging
 import socket
 import threading
+import time
+from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -81,6 +85,65 @@ def test_a_hung_daemon_times_out_with_one_warning(vault_root, caplog):
         assert "did not answer within" in caplog.text
     finally:
         daemon.close()
+
+
+PROMISED_WAIT = 5.0  # README, Watcher and warm daemon: the longest a command waits for the watcher
+
+
+class SilentSocket:
+    """A watcher stopped with SIGSTOP, seen from the client: the kernel accepts the connection
+    and takes the request, and nothing ever comes back. Each recv "waits" its whole timeout on
+    a fake clock and records it."""
+
+    clock = 0.0
+    waits: list[float] = []
+
+    def __init__(self, *args):
+        self.timeout: float | None = None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+    def settimeout(self, timeout):
+        self.timeout = timeout
+
+    def connect(self, address):
+        pass
+
+    def sendall(self, data):
+        pass
+
+    def recv(self, size):
+        SilentSocket.waits.append(self.timeout)
+        SilentSocket.clock += self.timeout
+        raise TimeoutError("timed out")
+
+    def makefile(self, mode):  # a reader over recv, as a real socket's
+        return contextlib.nullcontext(SimpleNamespace(readline=lambda *size: self.recv(1)))
+
+
+def test_a_silent_watcher_is_waited_for_once_within_the_documented_limit(vault_root, monkeypatch):
+    from vault_engine.cli import daemon_client
+
+    (vault_root / ".vault-engine" / "daemon.sock").touch()  # a socket file: a watcher may answer
+    SilentSocket.waits, SilentSocket.clock = [], 0.0
+    monkeypatch.setattr(socket, "socket", SilentSocket)
+    monkeypatch.setattr(daemon_client, "time", SimpleNamespace(time=time.time, monotonic=lambda: SilentSocket.clock))
+    assert ask(vault_root, "status") == (False, None)
+    assert len(SilentSocket.waits) == 1 and sum(SilentSocket.waits) <= PROMISED_WAIT
+
+
+def test_the_wait_for_the_watcher_is_the_figure_the_readme_promises():
+    from vault_engine.cli.daemon_client import REPLY_TIMEOUT
+    from vault_engine.daemon.server import READ_WAIT
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    assert f"does not answer within {PROMISED_WAIT:g} s" in " ".join(readme.split())
+    assert REPLY_TIMEOUT <= PROMISED_WAIT
+    assert READ_WAIT < REPLY_TIMEOUT  # a busy watcher says so before the client stops waiting
 
 
 @pytest.mark.parametrize("reply", [

@@ -8,6 +8,11 @@ import pytest
 
 from tests.daemon.conftest import probe_cli, wait_for
 from vault_engine.cli.daemon_client import ask
+from vault_engine.config import parse_config
+from vault_engine.daemon.health import HealthRecorder
+from vault_engine.daemon.service import WatchService
+from vault_engine.errors import ConfigError
+from vault_engine.indexing.watch_state import read_health
 from vault_engine.vault import Vault
 
 NOTES = {
@@ -57,3 +62,49 @@ def test_saves_are_embedded_in_the_background_and_searched_warm(make_vault, star
     assert found.json["hits"][0]["path"] == "tasks/reminders.md"
     assert "torch" not in found.loaded
     assert daemon.health()["errors"] == []
+
+
+class FailingWorker:
+    """A Vault worker whose every call fails with ``error``, as the watcher's Vault does once
+    vault-engine.toml is broken under it."""
+
+    waiting = 0
+
+    def __init__(self, error: Exception):
+        self.error = error
+
+    def call(self, work):
+        raise self.error
+
+
+class Heard:
+    def __init__(self):
+        self.problems: list[str] = []
+
+    def applied(self, report, catch_up):
+        pass
+
+    def problem(self, message):
+        self.problems.append(message)
+
+
+def failing_service(config, error: Exception, heard: Heard) -> WatchService:
+    return WatchService(config, FailingWorker(error), HealthRecorder(config, 4242, 0.0), heard,
+                        on_fatal=lambda: None)
+
+
+def test_a_broken_config_is_recorded_as_its_one_line_never_a_python_repr(tmp_path):
+    config = parse_config(tmp_path, {})
+    line = f"{tmp_path}/vault-engine.toml: Invalid value (at line 3, column 10); fix the file"
+    heard = Heard()
+    failing_service(config, ConfigError(line), heard)._embed_step()
+    (error,) = read_health(config)["errors"]
+    assert error["message"] == f"embedding failed: {line}"
+    assert heard.problems == [f"embedding failed: {line}"]  # status's watcher line shows the same
+
+
+def test_an_unexpected_error_is_recorded_with_its_type_not_its_repr(tmp_path):
+    config = parse_config(tmp_path, {})
+    failing_service(config, RuntimeError("boom"), Heard())._apply_full(catch_up=False)
+    (error,) = read_health(config)["errors"]
+    assert error["message"] == "indexing failed: RuntimeError: boom"

@@ -490,6 +490,18 @@ def test_show_refuses_a_note_swapped_for_a_symlink_out_of_the_vault(symlink_vaul
     assert cli("--vault", root, "search", SECRET, "--lexical", "--json").json["hits"] == []
 
 
+def test_show_calls_a_note_swapped_for_a_symlink_loop_a_loop(symlink_vault, cli):
+    root, _ = symlink_vault
+    assert cli("--vault", root, "index", "--no-embed").code == 0
+    (root / "swap.md").unlink()
+    (root / "swap.md").symlink_to("swap-back.md")
+    (root / "swap-back.md").symlink_to("swap.md")
+    shown = cli("--vault", root, "show", "swap.md")
+    assert shown.code == 1 and shown.out == ""
+    one_line(shown.err, "swap.md", "symlink loop")
+    assert "outside the vault" not in shown.err
+
+
 def test_the_state_folder_is_private_whatever_the_umask(make_vault):
     root = make_vault({"a.md": "# A\ntext\n"}, config=NO_MODEL)
     done = subprocess.run([sys.executable, "-m", "vault_engine", "--vault", str(root), "index", "--no-embed"],

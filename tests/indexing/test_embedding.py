@@ -267,6 +267,32 @@ def test_should_stop_gives_way_between_chunks_and_keeps_the_work(root, fake, mon
         assert v.embed_pending().embedded == 2 and agrees(v)
 
 
+def test_without_a_watcher_status_and_search_advise_index(root, fake, monkeypatch):
+    monkeypatch.setattr(embedding, "ENCODE_CHUNK", 1)
+    with Vault(root, embedder=fake) as v:
+        v.index(embed=False)
+        (notice,) = v.search("crisp apples").notices
+        assert "no section has vectors yet: run `vault-engine index`" in notice
+        asked = []
+        v.embed_pending(should_stop=lambda: asked.append(1) or len(asked) >= 2)
+        assert "run `vault-engine index` to embed the rest" in v.status()["semantic"]["summary"]
+
+
+def test_a_running_watcher_is_embedding_so_nothing_is_to_run(root, fake, live_watcher, monkeypatch):
+    monkeypatch.setattr(embedding, "ENCODE_CHUNK", 1)
+    live_watcher(root)
+    with Vault(root, embedder=fake) as v:
+        v.index(embed=False)
+        (notice,) = v.search("crisp apples").notices
+        assert "the running watcher is embedding them (4 sections to go)" in notice
+        assert "vault-engine index" not in notice
+        asked = []
+        v.embed_pending(should_stop=lambda: asked.append(1) or len(asked) >= 2)  # the watcher, halfway
+        summary = v.status()["semantic"]["summary"]
+        assert "the running watcher is embedding the rest (2 to go): nothing to run" in summary
+        assert "vault-engine index" not in summary
+
+
 def test_a_model_that_will_not_load_leaves_a_lexical_index_and_says_so(root):
     with Vault(root, embedder=Broken()) as v:
         report = v.index()

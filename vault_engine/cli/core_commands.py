@@ -134,6 +134,8 @@ def cmd_show(ctx: Context) -> int:
 
         ctx.emit(view.to_json(), lambda: render_code_view(view))
         return 0
+    for notice in view.notices:
+        ctx.notice(notice)
     ctx.emit(view.to_json(), lambda: render.note_view(view))
     return 0
 

@@ -34,7 +34,10 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 CONNECT_TIMEOUT = 0.5
-REPLY_TIMEOUT = 15.0  # the daemon itself answers "busy" after 5 s; this catches a hung one
+# The longest a command waits for the watcher, connection included (the README's promise): a
+# stopped (kill -STOP) or hung one holds only the first command that long, since its heartbeat
+# then says it stalled. A busy one answers "busy" before that (server.READ_WAIT).
+REPLY_TIMEOUT = 5.0
 
 
 class DaemonContext(Context):
@@ -176,21 +179,38 @@ def _stalled(health: Path) -> bool:
 
 
 def _exchange(path: Path, request: bytes, timeout: float) -> bytes:
+    """Send one request and read the reply line, all within ``timeout`` seconds: a watcher
+    that takes longer (stopped, hung) raises TimeoutError, however its bytes trickle in."""
     import socket  # only when a socket file is there: most commands never talk to a watcher
 
     from vault_engine.daemon import protocol
 
+    deadline = time.monotonic() + timeout
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
-        sock.settimeout(CONNECT_TIMEOUT)
+        sock.settimeout(min(CONNECT_TIMEOUT, timeout))
         with protocol.unix_address(path) as address:
             sock.connect(address)
-        sock.settimeout(timeout)
+        sock.settimeout(_left(deadline))
         sock.sendall(request)
-        with sock.makefile("rb") as stream:
-            line = stream.readline()
+        chunks: list[bytes] = []
+        while not (chunks and chunks[-1].endswith(b"\n")):
+            sock.settimeout(_left(deadline))
+            chunk = sock.recv(1 << 16)
+            if not chunk:
+                break
+            chunks.append(chunk)
+    line = b"".join(chunks)
     if not line.endswith(b"\n"):
         raise ConnectionResetError("the daemon closed the connection without a full answer")
     return line
+
+
+def _left(deadline: float) -> float:
+    """Seconds until ``deadline``; past it, the wait is over (TimeoutError)."""
+    left = deadline - time.monotonic()
+    if left <= 0:
+        raise TimeoutError("timed out")
+    return left
 
 
 def _explain(exc: Exception, timeout: float) -> None:

@@ -64,9 +64,11 @@ class Heartbeat:
         """One beat; False once the vault is gone (the watcher is then told to stop)."""
         now = _identity(self.root)
         if now != self._identity:
-            what = "was deleted" if now is None else "was moved or replaced"
-            self.vault_lost(f"the vault folder {self.root} {what}; the watcher stops. Start "
-                            f"`vault-engine watch` again where the vault is now")
+            # A path that is gone cannot tell a move from a deletion: say both, never guess.
+            what = ("is gone (moved or deleted)" if now is None else
+                    "is now another folder (the vault was moved or deleted and a folder made in its place)")
+            self.vault_lost(f"the vault folder {self.root} {what}; the watcher stops. If the vault "
+                            "was moved, start `vault-engine watch` again where it is now")
             return False
         self.beat()
         # The folder's identity, not its existence: a reader may have made an empty one again

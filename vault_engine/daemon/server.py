@@ -44,7 +44,9 @@ from vault_engine.locks import flock_within
 
 log = logging.getLogger(__name__)
 
-READ_WAIT = 5.0  # a query that would wait longer for the Vault is answered "busy"
+# A query that would wait longer for the Vault is answered "busy": before the client stops
+# waiting (daemon_client.REPLY_TIMEOUT, 5 s), so it answers in-process without a warning.
+READ_WAIT = 4.5
 REQUEST_TIMEOUT = 2.0  # a client sends its one line at once; one that idles is dropped
 MAX_CONNECTIONS = 16  # served at once; beyond that a connection is answered "busy" and closed
 STOP_WAIT = 30.0
@@ -196,7 +198,7 @@ class QueryServer:
             return protocol.reply_ok(result, (time.perf_counter() - started) * 1000)
         except FutureTimeout:
             future.cancel()  # if it has not started: no stale work left behind
-            return protocol.reply_error("busy", f"busy for over {self.read_wait:.0f} s (indexing)")
+            return protocol.reply_error("busy", f"busy for over {self.read_wait:g} s (indexing)")
         except protocol.ProtocolError as exc:  # e.g. an op this (older) daemon cannot answer
             return protocol.reply_error("protocol", str(exc))
         except VaultError as exc:

@@ -90,7 +90,7 @@ class WatchService:
                        idle_step=self._embed_step)
         except Exception as exc:  # a bug: say so, and stop the daemon rather than go stale
             log.exception("the watcher stopped")
-            self.health.error(f"the watcher stopped: {exc!r}", time.time())
+            self.health.error(f"the watcher stopped: {reason(exc)}", time.time())
             self.on_fatal()
 
     def _apply(self, burst: Burst) -> None:
@@ -125,7 +125,7 @@ class WatchService:
             return
         except Exception as exc:  # noqa: BLE001 - recorded, shown, and retried in full
             log.debug("batch failed", exc_info=True)
-            self._failed(f"indexing failed: {exc!r}")
+            self._failed(f"indexing failed: {reason(exc)}")
             return
         self._full_next = False
         lag = time.monotonic() - (burst.first_event if burst else started)
@@ -152,7 +152,7 @@ class WatchService:
         except ModelUnavailable:
             pass  # lexical only: search says so itself
         except Exception as exc:  # noqa: BLE001 - the watcher still works by words
-            self.health.error(f"the embedding model did not load: {exc!r}", time.time())
+            self.health.error(f"the embedding model did not load: {reason(exc)}", time.time())
             self.listener.problem(f"the embedding model did not load ({exc}); searching by words only")
 
     def _embed_step(self) -> bool:
@@ -170,9 +170,15 @@ class WatchService:
         try:
             report = self.worker.call(lambda vault: vault.embed_pending(should_stop=should_stop))
         except Exception as exc:  # noqa: BLE001 - recorded and shown; retried after the next burst
-            self.health.error(f"embedding failed: {exc!r}", time.time())
-            self.listener.problem(f"embedding failed: {exc}")
+            self.health.error(f"embedding failed: {reason(exc)}", time.time())
+            self.listener.problem(f"embedding failed: {reason(exc)}")
             return False
         if report.embedded and not yielded:
             self.listener.applied(report, False)
         return yielded
+
+
+def reason(exc: BaseException) -> str:
+    """An error as one line for watch.json, which ``status`` shows: a VaultError's own message
+    (it names the file and what to do), anything else with its type, never a Python repr."""
+    return str(exc) if isinstance(exc, VaultError) else f"{type(exc).__name__}: {exc}"

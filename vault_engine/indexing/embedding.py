@@ -457,12 +457,15 @@ def _set_error(ledger: Ledger, error: str | None) -> None:
 
 
 def embedding_status(ledger: Ledger, vectors: FaissIndex, enabled: bool, problem: str | None,
-                     query_model: bool = False, shared: Path | None = None) -> dict:
+                     query_model: bool = False, shared: Path | None = None,
+                     watcher_embeds: bool = False) -> dict:
     """Semantic health without loading the model: coverage, model, vectors, agreement,
     whether queries and documents have their ONNX export (``query_model``: its file is
     there; ``runtime``: what the next embedding runs on), the shared cache folder, and where
     the vectors of the last run that embedded came from (``last_run``). ``problem`` is why
-    the model would not load now (checked cheaply), else the last index's error is reported."""
+    the model would not load now (checked cheaply), else the last index's error is reported.
+    ``watcher_embeds``: a running watcher embeds what is missing by itself, so the summary
+    says so instead of advising ``index``."""
     sections = ledger.section_count()
     embedded, windows = ledger.embedded_counts()
     damage = vector_damage(ledger, vectors)
@@ -477,11 +480,12 @@ def embedding_status(ledger: Ledger, vectors: FaissIndex, enabled: bool, problem
               "vector_cache": str(shared) if shared else None,
               "last_run": json.loads(ledger.get_meta(LAST_RUN_META) or "null")}
     failed = ledger.get_meta(QUERY_MODEL_META)
-    status["summary"] = _summary(status, sections, failed.partition("\t")[2] if failed else None)
+    status["summary"] = _summary(status, sections, failed.partition("\t")[2] if failed else None,
+                                 watcher_embeds and not error)
     return status
 
 
-def _summary(s: dict, sections: int, export_failed: str | None) -> str:
+def _summary(s: dict, sections: int, export_failed: str | None, watcher_embeds: bool = False) -> str:
     if not s["enabled"]:
         return "disabled ([model] enabled = false): lexical search only"
     if s["error"] and not s["sections"]:
@@ -495,10 +499,12 @@ def _summary(s: dict, sections: int, export_failed: str | None) -> str:
     if not s["agrees"]:
         line += "; DISAGREES with the ledger: run `vault-engine index`"
     elif s["sections"] < sections:
-        line += "; run `vault-engine index` to embed the rest"
+        line += (f"; the running watcher is embedding the rest ({sections - s['sections']} to go): "
+                 "nothing to run" if watcher_embeds else "; run `vault-engine index` to embed the rest")
     if s["sections"] and not s["query_model"]:
         line += ("; queries load the model itself (about 5 s a process): "
                  + (f"its ONNX export failed ({export_failed})" if export_failed
+                    else "the running watcher writes the query model" if watcher_embeds
                     else "`vault-engine index` writes the query model"))
     last = s["last_run"]
     if last:

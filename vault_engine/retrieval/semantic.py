@@ -8,7 +8,7 @@ vector left behind by a crash never stands for a new section.
 
 from __future__ import annotations
 
-from collections.abc import Container, Iterable
+from collections.abc import Callable, Container, Iterable
 
 from vault_engine.errors import ModelUnavailable
 from vault_engine.stores.embedder import Embedder, usable_embedder
@@ -40,23 +40,27 @@ class SemanticSearcher:
         return [(i, s) for i, s in nearest if i in live], {i: s for i, s in extra.items() if i in live}
 
 
-def open_arm(ledger: Ledger, vectors: FaissIndex, get_embedder, *,
-             required: bool = False) -> tuple[SemanticSearcher | None, str | None]:
+def open_arm(ledger: Ledger, vectors: FaissIndex, get_embedder, *, required: bool = False,
+             watcher_embeds: Callable[[], bool] = lambda: False) -> tuple[SemanticSearcher | None, str | None]:
     """The semantic arm when it can run, else (None, a one-line notice). It can run when
     sections have vectors, made by the configured model, whose folder holds a model (whether
     it loads is found at the query). ``required`` (``search --semantic``) turns the notice
-    into a :class:`ModelUnavailable` error."""
+    into a :class:`ModelUnavailable` error. ``watcher_embeds()`` says whether a running
+    watcher is embedding by itself: the notice then tells to wait, not to run ``index``."""
     try:
         embedder = usable_embedder(get_embedder)
         if not ledger.embedded_ids_exist():
-            raise ModelUnavailable("no section has vectors yet: run `vault-engine index`")
+            raise ModelUnavailable("no section has vectors yet: " + (
+                f"the running watcher is embedding them ({ledger.section_count()} sections to go); "
+                "nothing to run, ask again in a moment" if watcher_embeds() else "run `vault-engine index`"))
         damage = vector_damage(ledger, vectors)
         if damage:
             raise ModelUnavailable(f"the vector index is unusable ({damage}): run `vault-engine index` to "
                                    "repair it from the vector cache")
         if ledger.get_meta(MODEL_META) != model_key(embedder):
-            raise ModelUnavailable("the vectors were made by another model or window: "
-                                   "run `vault-engine index` to embed again")
+            raise ModelUnavailable("the vectors were made by another model or window: " + (
+                "the running watcher is embedding them again; nothing to run, ask again in a moment"
+                if watcher_embeds() else "run `vault-engine index` to embed again"))
         # The model itself is not waited for here: it loads in the background meanwhile
         # (Vault.search began it: prefetch_queries) and is needed at the query's embedding,
         # after the lexical arm. A model that fails to load turns the arm off there

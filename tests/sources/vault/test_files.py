@@ -79,6 +79,29 @@ def test_a_symlink_loop_is_reported_not_followed(make_vault):
     assert sorted(indexed) == ["also/good2.md", "good.md"]
 
 
+@pytest.mark.parametrize("outside_symlinks", [False, True])
+def test_two_links_pointing_at_each_other_are_a_loop_not_a_link_out_of_the_vault(make_vault, outside_symlinks):
+    root = make_vault(GOOD, config=f"outside_symlinks = {str(outside_symlinks).lower()}\n")
+    (root / "a.md").symlink_to("b.md")
+    (root / "b.md").symlink_to("a.md")
+    _, skipped, indexed = index(root)
+    for name in ("a.md", "b.md"):
+        assert skipped[name].startswith("symlink loop: "), skipped[name]
+        assert "outside the vault" not in skipped[name] and "broken" not in skipped[name]
+    assert sorted(indexed) == ["also/good2.md", "good.md"]
+
+
+def test_the_watcher_path_calls_a_link_loop_a_loop(make_vault):
+    from vault_engine.config import load_config
+    from vault_engine.sources.vault.files import scan_paths
+
+    root = make_vault(GOOD)
+    (root / "a.md").symlink_to("b.md")
+    (root / "b.md").symlink_to("a.md")
+    scan = scan_paths(load_config(root), ["a.md", "b.md"])
+    assert [p.reason.startswith("symlink loop: ") for p in scan.problems] == [True, True]
+
+
 def test_a_broken_symlink_note_is_reported(make_vault):
     root = make_vault(GOOD)
     (root / "dangling.md").symlink_to(root / "nowhere.md")

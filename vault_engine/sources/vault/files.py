@@ -1,13 +1,15 @@
 """The vault tap's file side: find the Markdown notes and attachments, read them safely.
 
 Never indexed: ``.obsidian/``, ``.git/``, ``.vault-engine/``, ``.trash/`` and the config's
-``exclude`` globs. Symlinked folders are followed once (a loop is reported, not followed).
-Reading refuses binary files, non-UTF-8 text and files over ``max_file_mb`` with a reason the
-user can act on; nothing here ever writes to the vault.
+``exclude`` globs. Symlinked folders are followed once (a loop is reported, not followed); links
+that lead back to themselves are reported as loops, not as links out of the vault. Reading
+refuses binary files, non-UTF-8 text and files over ``max_file_mb`` with a reason the user can
+act on; nothing here ever writes to the vault.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import stat as stat_module
 from collections.abc import Iterable, Mapping
@@ -136,6 +138,29 @@ def scan_vault(config: Config, under: str = "") -> Scan:
 
 OUTSIDE = ("a symlink to {what} outside the vault: not indexed, so that nothing outside the vault "
            "reaches the index (set outside_symlinks = true in vault-engine.toml to index it)")
+LOOP = "symlink loop: the link leads back to itself and never reaches a file; point it at a note or remove it"
+
+
+def is_symlink_loop(path: Path) -> bool:
+    """True when following ``path`` never ends (links pointing at each other): it resolves
+    nowhere, so it is neither inside the vault nor outside it."""
+    try:
+        os.stat(path)
+    except OSError as exc:
+        return exc.errno == errno.ELOOP
+    return False
+
+
+def _link_reason(path: Path, is_dir: bool) -> str:
+    """Why a symlink that does not resolve inside the vault is skipped."""
+    return LOOP if is_symlink_loop(path) else OUTSIDE.format(what="a folder" if is_dir else "a file")
+
+
+def _stat_reason(exc: OSError, is_symlink: bool) -> str:
+    """Why a note whose stat failed is skipped."""
+    if exc.errno == errno.ELOOP:
+        return LOOP
+    return "broken symlink" if is_symlink else f"cannot stat: {exc.strerror}"
 
 
 def _visit(entry: os.DirEntry, rel: str, config: Config, scan: Scan, stack: list) -> None:
@@ -146,7 +171,7 @@ def _visit(entry: os.DirEntry, rel: str, config: Config, scan: Scan, stack: list
         is_dir = False
     if entry.is_symlink() and not config.inside(Path(entry.path)) and not _ignored(entry.name, path, config):
         if is_dir or entry.name.lower().endswith(".md"):
-            scan.problems.append(SkippedFile(path, OUTSIDE.format(what="a folder" if is_dir else "a file")))
+            scan.problems.append(SkippedFile(path, _link_reason(Path(entry.path), is_dir)))
         return
     if is_dir:
         if entry.name not in IGNORED_DIRS and not config.is_excluded(path + "/") \
@@ -159,8 +184,7 @@ def _visit(entry: os.DirEntry, rel: str, config: Config, scan: Scan, stack: list
         info = entry.stat()
     except OSError as exc:
         if entry.name.lower().endswith(".md"):
-            reason = "broken symlink" if entry.is_symlink() else f"cannot stat: {exc.strerror}"
-            scan.problems.append(SkippedFile(path, reason))
+            scan.problems.append(SkippedFile(path, _stat_reason(exc, entry.is_symlink())))
         return
     if not stat_module.S_ISREG(info.st_mode):
         return
@@ -200,7 +224,7 @@ def scan_paths(config: Config, paths: Iterable[str]) -> Scan:
         path = config.root / rel
         if not config.inside(path):  # the path itself or a folder above it links out of the vault
             if path.is_dir() or rel.lower().endswith(".md"):
-                scan.problems.append(SkippedFile(rel, OUTSIDE.format(what="a folder" if path.is_dir() else "a file")))
+                scan.problems.append(SkippedFile(rel, _link_reason(path, path.is_dir())))
             continue
         if path.is_dir():
             if config.is_excluded(rel + "/"):
@@ -209,9 +233,9 @@ def scan_paths(config: Config, paths: Iterable[str]) -> Scan:
             continue
         try:
             info = path.stat()
-        except OSError:
+        except OSError as exc:
             if rel.lower().endswith(".md") and path.is_symlink():
-                scan.problems.append(SkippedFile(rel, "broken symlink"))
+                scan.problems.append(SkippedFile(rel, _stat_reason(exc, True)))
             continue  # gone: the ledger entry, if any, becomes a delete
         if not stat_module.S_ISREG(info.st_mode):
             continue
@@ -247,8 +271,26 @@ def read_note(root: Path, rel: str, max_bytes: int) -> tuple[str, str, FileStat]
         line = data[:exc.start].count(b"\n") + 1
         raise Unreadable(
             f"not UTF-8 (byte 0x{data[exc.start]:02x} on line {line}): re-save the note as UTF-8") from exc
+    # The times from before the read: a write during it moves them, so it is read again next time
+    return text, content_digest(data), FileStat.of(info, size=len(data))
+
+
+def content_digest(data: bytes) -> str:
+    """The content hash the ledger keeps of a note (``KnownFile.hash``)."""
     import hashlib  # here: a query that only reads the ledger never hashes a file
 
-    digest = hashlib.blake2b(data, digest_size=16).hexdigest()
-    # The times from before the read: a write during it moves them, so it is read again next time
-    return text, digest, FileStat.of(info, size=len(data))
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
+
+
+def change_since_index(root: Path, known: KnownFile) -> str | None:
+    """``"changed"`` when a note's file no longer holds what was indexed, ``"gone"`` when it
+    cannot be read any more, None when it is current. Its stat first (as find_suspects
+    compares it), so an unchanged note costs no read; a touch (same content) is no change."""
+    path = root / known.path
+    try:
+        stat = FileStat.of(path.stat())
+        if (stat.size, stat.mtime_ns, stat.ctime_ns) == (known.size, known.mtime_ns, known.ctime_ns):
+            return None
+        return None if content_digest(path.read_bytes()) == known.hash else "changed"
+    except OSError:
+        return "gone"

@@ -69,6 +69,12 @@ class NoteQueries(LedgerConnection):
             known.setdefault(path, KnownFile(path, size, mtime, ctime, None))
         return known
 
+    def known_note(self, path: str) -> KnownFile | None:
+        """What the ledger remembers of one indexed note's file (``show`` checks it is current)."""
+        row = self.db.execute("SELECT path, size, mtime_ns, ctime_ns, hash FROM notes WHERE path=?",
+                              (path,)).fetchone()
+        return KnownFile(path=row[0], size=row[1], mtime_ns=row[2], ctime_ns=row[3], hash=row[4]) if row else None
+
     # -- writes (call inside transaction()) ----------------------------------------------
 
     def upsert_note(self, note: ParsedNote, *, tap: str, size: int, mtime_ns: int, ctime_ns: int,
