@@ -47,8 +47,7 @@ class LocalTypes:
         self.index = resolver.index
         self._known: dict[tuple, tuple | None] = {}
         self._busy: set[tuple] = set()
-        self._nonlocal = {(path, b.name) for path, parsed in self.index.files.items()
-                          for b in parsed.bindings if b.kind == "nonlocal"}
+        self._nonlocal: dict[str, set[str]] = {}  # path -> names declared nonlocal in it
 
     def infer(self, path: str, scope: str, name: str, binds) -> tuple | None:
         """An ("instance", path, class Symbol) entity for ``name`` in function ``scope``,
@@ -68,7 +67,7 @@ class LocalTypes:
 
     def _infer(self, path: str, scope: str, name: str, binds) -> tuple | None:
         sym = self.index.symbol(path, scope)
-        if (sym is None or sym.definitions != 1 or (path, name) in self._nonlocal
+        if (sym is None or sym.definitions != 1 or name in self._declared_nonlocal(path)
                 or self.index.files[path].language != "python"):
             return None
         assigns = [b for b in binds if b.kind != "declare"]  # `x: C` alone assigns nothing
@@ -78,6 +77,14 @@ class LocalTypes:
             if typed is None or found not in (None, typed):
                 return None
             found = typed
+        return found
+
+    def _declared_nonlocal(self, path: str) -> set[str]:
+        """Names some function of the file declares ``nonlocal``: a closure may rebind them.
+        Gathered per file on first need, so resolving one file's calls reads only that file."""
+        found = self._nonlocal.get(path)
+        if found is None:
+            found = self._nonlocal[path] = {b.name for b in self.index.files[path].bindings if b.kind == "nonlocal"}
         return found
 
     def _typed(self, path: str, scope: str, bound) -> tuple | None:
