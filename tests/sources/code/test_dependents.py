@@ -81,3 +81,27 @@ def test_a_body_only_edit_keeps_the_surface_and_needs_only_its_own_calls():
     assert kept | set(resolve(after, only=only).edges) == set(resolve(after).edges)
     renamed = SHOP["shop/base.py"].replace("def total", "def sum_total")
     assert surface(before["shop/base.py"]) != surface(parse_source("shop/base.py", renamed, "python"))
+
+
+KIT = {
+    "kit/models.py": "class Cart:\n    def pay(self):\n        return 1\n",
+    "kit/factory.py": "from kit.models import Cart\n\ndef new_cart() -> Cart:\n    return Cart()\n",
+    "app.py": "from kit.factory import new_cart\n\ndef checkout():\n    cart = new_cart()\n    return cart.pay()\n",
+}
+
+
+@pytest.mark.parametrize("path, old, new", [
+    ("kit/models.py", "def pay", "def settle"),  # app.py never imports models.py
+    ("kit/factory.py", "-> Cart", "-> int"),
+])
+def test_a_local_typed_through_another_file_follows_its_changes(path, old, new):
+    """``cart``'s class comes from factory.py's return annotation, which names a class of
+    models.py: a change to either reaches app.py."""
+    from vault_engine.sources.code.dependents import surface
+
+    before = parse_all(KIT)
+    after = parse_all({**KIT, path: KIT[path].replace(old, new)})
+    assert ("app.py#checkout", "kit/models.py#Cart.pay") in {(e.caller, e.callee) for e in resolve(before).edges}
+    assert set(resolve(after).edges) != set(resolve(before).edges)
+    assert surface(before[path]) != surface(after[path])  # not a body-only edit
+    assert incremental(before, after, {path}) == set(resolve(after).edges)

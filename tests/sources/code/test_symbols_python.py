@@ -168,3 +168,31 @@ def test_a_repeated_name_spans_its_branches_never_the_code_between_distant_repea
         '''), "python")
     spans = {s.qualname: (s.line_start, s.line_end) for s in parsed.symbols}
     assert spans == {"enc": (3, 9), "helper": (12, 13), "other": (16, 17)}
+
+
+def test_what_types_a_local_is_kept(parsed):
+    """Return annotations (the implementation's, not a stub's), the call a name is bound to,
+    and how many definitions a symbol folds."""
+    assert parsed.symbol("OrderBook.count").returns == "int"
+    assert parsed.symbol("OrderBook.place").returns is None  # the implementation has none
+    assert parsed.symbol("OrderBook.count").definitions == 2 and parsed.symbol("OrderBook.place").definitions == 1
+    source = textwrap.dedent('''\
+        def f(items):
+            ctx = make.context(1)
+            a = b = Cls()
+            with open_it() as handle, other() as (x, y):
+                pass
+            async_ctx: "Context" = await later()
+            del items
+            match items:
+                case [first, *rest] if first: pass
+                case {"k": Point(x=px) as point}: pass
+        ''')
+    got = {(b.name, b.kind, b.annotation, b.value, b.entered)
+           for b in parse_source("m.py", source, "python").bindings if b.kind != "param"}
+    assert got == {("ctx", "assign", None, "make.context", False), ("a", "assign", None, None, False),
+                   ("b", "assign", None, "Cls", False), ("handle", "assign", None, "open_it", True),
+                   ("x", "assign", None, None, False), ("y", "assign", None, None, False),
+                   ("async_ctx", "assign", '"Context"', None, False), ("items", "assign", None, None, False),
+                   ("first", "assign", None, None, False), ("rest", "assign", None, None, False),
+                   ("px", "assign", None, None, False), ("point", "assign", None, None, False)}

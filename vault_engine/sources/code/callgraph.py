@@ -2,8 +2,9 @@
 
 A ref is ``"<path>#<qualname>"``, or ``"<path>"`` for module-level code; paths are relative
 to the code root. Nothing is guessed: a call whose target the syntax does not establish (a
-builtin, a parameter, an attribute of an unknown object, a package outside the repository) is
-counted by reason and gets no edge. Traversals (``callers``/``callees``) are bounded BFS.
+builtin, an unannotated parameter, a local whose class is not certain, an attribute of an
+unknown object, a package outside the repository) is counted by reason and gets no edge.
+Traversals (``callers``/``callees``) are bounded BFS.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ def ref(path: str, qualname: str | None) -> str:
     return f"{path}#{qualname}" if qualname else path
 
 
-def resolve(files: Mapping[str, ParsedSource], *, annotations: bool = True,
+def resolve(files: Mapping[str, ParsedSource], *, annotations: bool = True, local_types: bool = True,
             only: Collection[str] | None = None) -> CallGraph:
     """Resolve every call site of ``files`` (path relative to the code root -> parsed file),
     or only those in the files of ``only`` (an incremental update: every file is still
@@ -33,10 +34,13 @@ def resolve(files: Mapping[str, ParsedSource], *, annotations: bool = True,
 
     ``annotations``: a Python/TS parameter annotated with an in-repo class is an instance of
     it (``ctx: Context`` makes ``ctx.exit()`` an edge to ``Context.exit``); the syntax says so,
-    but a checker-free reading of annotations can be switched off.
+    but a checker-free reading of annotations can be switched off (return annotations too).
+    ``local_types``: a Python local bound once, to what a call certainly makes, is an
+    instance of that class (``runner = CliRunner()``: ``runner.invoke()`` is an edge ``local``
+    to ``CliRunner.invoke``; sources/code/local_types.py says when it is certain).
     """
     index = Index(files)
-    dynamic = DynamicResolver(index, annotations=annotations)
+    dynamic = DynamicResolver(index, annotations=annotations, local_types=local_types)
     static = StaticResolver(index)
     edges: dict[tuple, Edge] = {}
     unresolved: Counter = Counter()

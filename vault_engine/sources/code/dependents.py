@@ -42,18 +42,21 @@ def import_tokens(parsed: ParsedSource) -> set[str]:
 
 
 def carries_surface(path: str, parsed: ParsedSource) -> bool:
-    """Whether what others see of this file depends on what it imports."""
+    """Whether what others see of this file depends on what it imports: a return annotation
+    does (it types a caller's local by a class the file may import)."""
     return (PurePosixPath(path).name.split(".", 1)[0] in PACKAGE_FILES
-            or any(e.module for e in parsed.exports) or any(s.bases for s in parsed.symbols))
+            or any(e.module for e in parsed.exports) or any(s.bases or s.returns for s in parsed.symbols))
 
 
 def surface(parsed: ParsedSource) -> tuple:
     """What other files' resolution can see of a file: its definitions (names, kinds,
-    nesting, bases), its module-level imports and exports, and the order of the names bound
+    nesting, bases, return annotations, decorators, ``async``),
+    its module-level imports and exports, and the order of the names bound
     at module and class level. Line numbers are left out: an edit inside a function body
     changes none of this, and then no other file's calls can resolve differently."""
     containers = {s.qualname for s in parsed.symbols if s.kind not in ("function", "method")}
-    symbols = tuple((s.qualname, s.kind, s.parent, s.bases) for s in parsed.symbols)
+    symbols = tuple((s.qualname, s.kind, s.parent, s.bases, s.returns, s.decorators,
+                     s.signature.startswith("async ")) for s in parsed.symbols)
     imports = tuple((i.local, i.module, i.name, i.aliased) for i in parsed.imports if i.scope is None)
     exports = tuple((e.name, e.target, e.module) for e in parsed.exports)
     bound = sorted([(b.line, b.scope, b.name, b.kind) for b in parsed.bindings

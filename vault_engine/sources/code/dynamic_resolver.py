@@ -4,7 +4,8 @@ What a name denotes is looked up outward through the scopes (a local assignment 
 shadows everything further out, so such a call stays unresolved); imports are followed
 through packages' re-exports and TS ``export``s with a cycle guard; ``self.m()``/``this.m()``
 look in the enclosing class and then its in-repo bases (left to right, depth first, first
-occurrence kept); a parameter annotated with an in-repo class is an instance of that class.
+occurrence kept); a parameter annotated with an in-repo class is an instance of that class,
+and so is a local whose one binding makes it certain (local_types.py).
 
 Entities: ("def", path, Symbol) | ("module", key) | ("instance", path, class Symbol) |
 ("super", path, class Symbol) | ("external", what). A Python module key is its dotted name;
@@ -16,6 +17,7 @@ from __future__ import annotations
 import re
 from pathlib import PurePosixPath
 
+from vault_engine.sources.code.local_types import LocalTypes
 from vault_engine.sources.code.model import Symbol
 from vault_engine.sources.code.scopes import CLASS_KINDS, Index, Miss, callee_parts, python_module
 
@@ -25,9 +27,10 @@ _OPTIONAL = re.compile(r"^(?:(?:typing|t)\.)?Optional\[([\w.]+)\]$|^([\w.]+) *\|
 
 
 class DynamicResolver:
-    def __init__(self, index: Index, annotations: bool = True):
+    def __init__(self, index: Index, annotations: bool = True, local_types: bool = True):
         self.index = index
         self.annotations = annotations
+        self.locals = LocalTypes(self) if local_types else None
         self._mro: dict[tuple, list] = {}
 
     # ---- a call site --------------------------------------------------------------------
@@ -40,11 +43,18 @@ class DynamicResolver:
         python = self.index.files[path].language == "python"
         if not python and parts == ["super"]:
             return self._super_constructor(path, caller)
-        entity, how = self._head(path, caller, parts[0], python)
-        for part in parts[1:]:
-            entity = self._member(entity, part)
-            how = how if how in ("self", "super", "annotation") else "attr." + how.split(".")[-1]
+        entity, _, how = self.walk(path, caller, parts, python)
         return self._target(entity, how, is_new or python)
+
+    def walk(self, path: str, caller: str | None, parts: list[str], python: bool):
+        """(entity, receiver, how) of a dotted name seen from ``caller``: what it denotes,
+        what its last part was taken from (None for a bare name), how; raises ``Miss``."""
+        entity, how = self._head(path, caller, parts[0], python)
+        receiver = None
+        for part in parts[1:]:
+            receiver, entity = entity, self.member(entity, part)
+            how = how if how in ("self", "super", "annotation", "local") else "attr." + how.split(".")[-1]
+        return entity, receiver, how
 
     def _target(self, entity, how: str, construct: bool):
         if entity[0] != "def":
@@ -52,7 +62,7 @@ class DynamicResolver:
         _, tpath, sym = entity
         if sym.kind in CLASS_KINDS and construct:
             python = self.index.files[tpath].language == "python"
-            init = self._class_member(tpath, sym, "__init__" if python else "constructor")
+            init = self.class_member(tpath, sym, "__init__" if python else "constructor")
             own = init is not None and init[0] == "def" and (init[1], init[2].parent) == (tpath, sym.qualname)
             if init is None or (init[0] == "def" and not own):
                 # no constructor of its own: the edge goes to the class, so `callers IntRange`
@@ -108,6 +118,10 @@ class DynamicResolver:
                 found = self._param(path, scope, binds[0])
                 if found is not None:
                     return found
+            if self.locals is not None and sym is None and not imports:
+                typed = self.locals.infer(path, scope, name, binds)
+                if typed is not None:
+                    return typed, "local"
             raise Miss("local")
         if sym is not None and imports:
             raise Miss("local")  # bound two ways: which one wins depends on the path taken
@@ -142,12 +156,12 @@ class DynamicResolver:
                 and idx.files[path].language == "python"):
             return ("instance", path, owner), "self"
         if self.annotations and binding.annotation:
-            cls = self._annotated_class(path, sym.parent if sym is not None else None, binding.annotation)
+            cls = self.annotated_class(path, sym.parent if sym is not None else None, binding.annotation)
             if cls is not None:
                 return cls, "annotation"
         return None
 
-    def _annotated_class(self, path: str, scope: str | None, annotation: str):
+    def annotated_class(self, path: str, scope: str | None, annotation: str):
         text = annotation.strip().strip("'\"")
         optional = _OPTIONAL.match(text)
         if optional:
@@ -158,7 +172,7 @@ class DynamicResolver:
             parts = text.split(".")
             entity, _ = self.lookup(path, scope, parts[0])
             for part in parts[1:]:
-                entity = self._member(entity, part)
+                entity = self.member(entity, part)
         except Miss:
             return None
         if entity[0] == "def" and entity[2].kind in ("class", "interface"):
@@ -264,12 +278,12 @@ class DynamicResolver:
         raise Miss("not_exported")
 
     # ---- classes ------------------------------------------------------------------------
-    def _member(self, entity, name: str):
+    def member(self, entity, name: str):
         kind = entity[0]
         if kind == "module":
             return self._module_member(entity[1], name, set())
         if kind in ("def", "instance", "super") and entity[2].kind in CLASS_KINDS:
-            found = self._class_member(entity[1], entity[2], name, skip_first=kind == "super")
+            found = self.class_member(entity[1], entity[2], name, skip_first=kind == "super")
             if found is None:
                 raise Miss("no_such_member")
             if found[0] != "def":
@@ -279,7 +293,7 @@ class DynamicResolver:
             return ("external", f"{entity[1]}.{name}")
         raise Miss("attribute")
 
-    def _class_member(self, path: str, cls, name: str, skip_first: bool = False):
+    def class_member(self, path: str, cls, name: str, skip_first: bool = False):
         """("def", path, Symbol) | ("other",) from the first class of the MRO that binds
         ``name``; None when none does."""
         for cpath, c in self.mro(path, cls)[1 if skip_first else 0:]:
@@ -301,7 +315,7 @@ class DynamicResolver:
                 parts = base.split(".")
                 entity, _ = self.lookup(path, cls.parent, parts[0])
                 for part in parts[1:]:
-                    entity = self._member(entity, part)
+                    entity = self.member(entity, part)
             except Miss:
                 continue
             if entity[0] == "def" and entity[2].kind in CLASS_KINDS:
@@ -325,7 +339,7 @@ class DynamicResolver:
         cls = self._this_class(path, caller)
         if cls is None:
             raise Miss("super")
-        found = self._class_member(path, cls, "constructor", skip_first=True)
+        found = self.class_member(path, cls, "constructor", skip_first=True)
         if found is None or found[0] != "def":
             raise Miss("super")
         return found[1], found[2].qualname, "super"

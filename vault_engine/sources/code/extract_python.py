@@ -22,6 +22,8 @@ EXTRA = """
 (for_in_clause left: (_) @target.inline)
 (named_expression name: (_) @target)
 (as_pattern alias: (_) @target)
+(delete_statement) @unbind
+(match_statement) @unbind
 (global_statement) @global
 (nonlocal_statement) @nonlocal
 (lambda parameters: (_) @params.inline)
@@ -44,15 +46,19 @@ def extract(src: Source, caps: dict, language: str = "python") -> Extracted:
     for node in sorted(caps.get("definition.function", []) + caps.get("definition.class", []),
                        key=lambda n: n.start_byte):
         out.defs.append(_definition(src, node, out))
+    callees: dict[int, str] = {}  # call node id -> its callee, for the names bound to a call
     for call in caps.get("reference.call", []):
-        fn = call.child_by_field_name("function")
-        out.events.append((call.start_byte, "call", (callee(src, fn), line(call))))
+        callees[call.id] = callee(src, call.child_by_field_name("function"))
+        out.events.append((call.start_byte, "call", (callees[call.id], line(call))))
     for node in caps.get("import", []):
         for fields in _imports(src, node):
             out.events.append((node.start_byte, "import", fields))
     for capture, kind in (("target", "assign"), ("target.inline", "inline")):
         for node in caps.get(capture, []):
-            _bind_target(src, node, kind, out)
+            _bind_target(src, node, kind, out, callees)
+    for node in caps.get("unbind", []):
+        for name in _deleted_or_captured(node):
+            out.events.append((name.start_byte, "bind", (src.text(name), line(name), "assign", None)))
     for capture in ("global", "nonlocal"):
         for node in caps.get(capture, []):
             for name in node.named_children:
@@ -87,6 +93,8 @@ def _definition(src: Source, node, out: Extracted) -> RawDef:
                (body.start_byte, body.end_byte) if body else (node.end_byte, node.end_byte),
                docstring(src, body), decorators=decorators, bases=bases,
                stub=any(x == "overload" or x.endswith(".overload") for x in decorators))
+    returns = node.child_by_field_name("return_type")
+    d.returns = src.text(returns) if returns is not None else None
     params = node.child_by_field_name("parameters")
     if params is not None:
         found = _parameters(src, params)
@@ -171,17 +179,61 @@ def _imports(src: Source, node):
             yield name, module, name, ln, False
 
 
-def _bind_target(src: Source, node, kind: str, out: Extracted) -> None:
+def _bind_target(src: Source, node, kind: str, out: Extracted, callees: dict[int, str]) -> None:
     parent = node.parent
     if kind == "assign" and parent.type == "assignment" and parent.child_by_field_name("right") is None:
         kind = "declare"  # `x: int` binds nothing outside a function
+    value, entered = _bound_call(node, callees) if kind == "assign" else (None, False)
     for name in _target_names(src, node):
         annotation = parent.child_by_field_name("type") if parent.type == "assignment" else None
-        out.events.append((node.start_byte, "bind",
-                           (name, line(node), kind, src.text(annotation) if annotation else None)))
+        out.events.append((node.start_byte, "bind", (name, line(node), kind,
+                                                     src.text(annotation) if annotation else None,
+                                                     value, entered)))
         if name == "__all__" and parent.parent is not None and parent.parent.parent is not None \
                 and parent.parent.parent.type == "module":
             _all_exports(src, parent.child_by_field_name("right"), out)
+
+
+def _bound_call(node, callees: dict[int, str]) -> tuple[str | None, bool]:
+    """(callee, entered) when one plain name is bound to a call's result: ``x = f(...)``
+    gives ("f", False), ``with f(...) as x`` ("f", True); else (None, False). The resolver
+    may type the name by what that call makes; ``x = y = f()``, ``a, b = f()``, ``await``,
+    ``async with`` and a walrus are left alone."""
+    parent = node.parent
+    if parent.type == "assignment" and node.type == "identifier":
+        value = parent.child_by_field_name("right")
+    elif (parent.type == "as_pattern" and node.type == "as_pattern_target" and parent.parent.type == "with_item"
+          and [c.type for c in node.named_children] == ["identifier"]
+          and parent.parent.parent.parent.children[0].type != "async"):
+        value = parent.named_children[0]
+    else:
+        return None, False
+    found = callees.get(value.id) if value is not None else None  # a call the tags query captured
+    return (found, parent.type == "as_pattern") if found is not None else (None, False)
+
+
+def _deleted_or_captured(node):
+    """The names a ``del`` unbinds or a ``match``'s patterns capture (``case [x, *rest]``,
+    ``case P(k=v) as p``), as identifier nodes: bindings like any other. Two cheap query
+    patterns and this walk over the rare statements cost less than a pattern per shape."""
+    if node.type == "delete_statement":
+        targets = node.named_children
+        if len(targets) == 1 and targets[0].type == "expression_list":
+            targets = targets[0].named_children
+        return [t for t in targets if t.type == "identifier"]
+    found = []
+    stack = [p for clause in node.child_by_field_name("body").named_children if clause.type == "case_clause"
+             for p in clause.named_children if p.type == "case_pattern"]
+    while stack:
+        current = stack.pop()
+        if current.type == "identifier":
+            parent = current.parent
+            if parent.type in ("splat_pattern", "as_pattern") or (
+                    parent.type == "dotted_name" and parent.named_child_count == 1
+                    and parent.parent.type in ("case_pattern", "keyword_pattern")):
+                found.append(current)
+        stack.extend(current.named_children)
+    return sorted(found, key=lambda n: n.start_byte)
 
 
 def _target_names(src: Source, node):

@@ -29,6 +29,9 @@ class Symbol:
     decorators: tuple[str, ...] = ()  # as written, without the "@" (Rust/Java: attributes, annotations)
     parent: str | None = None  # qualname of the enclosing symbol (Go/Rust methods: the receiver type)
     bases: tuple[str, ...] = ()  # classes: the bases / extends / implements as written
+    returns: str | None = None  # functions: the return annotation as written (``Context | None``)
+    definitions: int = 1  # how many definitions fold into it, overload stubs aside: bindings
+    # of several are one scope's, and which one a call sits in is lost (see local types)
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,8 +76,10 @@ class Binding:
     scope: str | None
     name: str
     line: int
-    kind: str  # param | assign | global | nonlocal
-    annotation: str | None = None  # a parameter's declared type as written (Go receiver: its type)
+    kind: str  # param | assign (``del`` and ``match`` captures too) | declare | inline | global | nonlocal
+    annotation: str | None = None  # the declared type as written (``x: T = ...``; Go receiver: its type)
+    value: str | None = None  # the normalized callee when the name is bound to a call's result
+    entered: bool = False  # bound by ``with value(...) as name``: to what the call's ``__enter__`` gives
 
 
 @dataclass(frozen=True, slots=True)

@@ -65,6 +65,7 @@ class RawDef:
     decorators: tuple[str, ...] = ()
     bases: tuple[str, ...] = ()
     stub: bool = False  # an overload signature: belongs to the implementation
+    returns: str | None = None  # the return annotation as written
     qualname: str = ""
     parent: str | None = None
     extra: dict = field(default_factory=dict)
@@ -122,7 +123,8 @@ def fold(defs: list[RawDef]) -> tuple[Symbol, ...]:
     starts = sorted(d.line_start for d in defs)
     out = []
     for qualname, group in groups.items():
-        real = _adjacent_run([d for d in group if not d.stub] or group, starts)
+        bodies = [d for d in group if not d.stub] or group
+        real = _adjacent_run(bodies, starts)
         head = real[0]
         group = [d for d in group if d.line_start <= real[-1].line_end]
         kind = "property" if any(d.kind == "property" for d in group) else head.kind
@@ -133,7 +135,7 @@ def fold(defs: list[RawDef]) -> tuple[Symbol, ...]:
             qualname, head.name, kind, min(d.line_start for d in group), head.def_line,
             max(d.line_end for d in real), head.signature,
             head.docstring or next((d.docstring for d in group if d.docstring), None), head.parameters,
-            decorators, head.parent, head.bases))
+            decorators, head.parent, head.bases, head.returns, len(bodies)))
     return tuple(out)
 
 
