@@ -29,6 +29,7 @@ from vault_engine.model import Accepted, DeadEnd
 from vault_engine.parsing.checkpoints import (
     SectionLike,
     body_lines,
+    is_list_item,
     item_reason,
     match_text,
     read_list,
@@ -326,17 +327,13 @@ def _labelled_alternatives(section, lines: list[str], slugs, agent, when) -> lis
         described = [line for line in lines[n + 1:end] if line.strip()]
         name = _prose(label.group("name"))
         if not name and described:  # "**Option 7:**" alone: its paragraph's first sentence names it
-            paragraph = list(itertools.takewhile(str.strip, lines[n + 1:end][_first_text(lines[n + 1:end]):]))
+            after = itertools.dropwhile(lambda line: not line.strip(), lines[n + 1:end])
+            paragraph = list(itertools.takewhile(str.strip, after))
             name, *rest = split_sentences(" ".join(map(_prose, paragraph))) or [""]
             described = [" ".join(rest), *described[len(paragraph):]]
         if name:
             out.append(_described(name, described, section.line_start + n, section.heading, slugs, agent, when))
     return out
-
-
-def _first_text(lines: Sequence[str]) -> int:
-    """Offset of the first non-blank line (len(lines) when there is none)."""
-    return next((n for n, line in enumerate(lines) if line.strip()), len(lines))
 
 
 def _argument_offsets(lines: Sequence[str]) -> set[int]:
@@ -346,7 +343,7 @@ def _argument_offsets(lines: Sequence[str]) -> set[int]:
     for n, line in enumerate(lines):
         if _ARGUMENT_LABEL.match(line.strip()):
             arguing = True
-        elif arguing and line.strip() and not line[:1].isspace() and not re.match(r"[-*+]\s|\d{1,9}[.)]\s", line):
+        elif arguing and line.strip() and not line[:1].isspace() and not is_list_item(line):
             arguing = False  # a paragraph: the arguments are over
         elif arguing and line.strip():
             found.add(n)

@@ -19,11 +19,10 @@ from pathlib import PurePosixPath
 
 from vault_engine.sources.code.local_types import LocalTypes
 from vault_engine.sources.code.model import Symbol
-from vault_engine.sources.code.scopes import CLASS_KINDS, Index, Miss, callee_parts, python_module
+from vault_engine.sources.code.scopes import CLASS_KINDS, Index, Miss, callee_parts, non_optional, python_module
 
 _TS_SUFFIXES = ("", ".ts", ".tsx", ".d.ts", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs",
                 "/index.ts", "/index.tsx", "/index.d.ts", "/index.js", "/index.jsx")
-_OPTIONAL = re.compile(r"^(?:(?:typing|t)\.)?Optional\[([\w.]+)\]$|^([\w.]+) *\| *None$|^None *\| *([\w.]+)$")
 
 
 class DynamicResolver:
@@ -162,10 +161,7 @@ class DynamicResolver:
         return None
 
     def annotated_class(self, path: str, scope: str | None, annotation: str):
-        text = annotation.strip().strip("'\"")
-        optional = _OPTIONAL.match(text)
-        if optional:
-            text = next(g for g in optional.groups() if g)
+        text = non_optional(annotation)
         if not re.fullmatch(r"[\w.]+", text):
             return None
         try:

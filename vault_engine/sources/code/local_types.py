@@ -28,7 +28,7 @@ from __future__ import annotations
 
 import re
 
-from vault_engine.sources.code.scopes import Miss, callee_parts
+from vault_engine.sources.code.scopes import Miss, callee_parts, non_optional
 
 # Decorators that leave a function's return type as annotated; any other may replace it.
 _KEEPS_RETURN = re.compile(
@@ -36,7 +36,6 @@ _KEEPS_RETURN = re.compile(
     r"(?:staticmethod|classmethod|abstractmethod|overload|final|override)$"
     r"|^(?:functools\.)?(?:cache|lru_cache(?:\(.*\))?)$")
 _SELF = re.compile(r"^(?:(?:typing|t|typing_extensions|te)\.)?Self$")
-_OPTIONAL_SELF = re.compile(r"^(?:(?:typing|t)\.)?Optional\[(.+)\]$|^(.+?) *\| *None$|^None *\| *(.+)$")
 
 
 class LocalTypes:
@@ -125,9 +124,7 @@ class LocalTypes:
         if (sym.kind not in ("function", "method") or not sym.returns or not self.resolver.annotations
                 or sym.signature.startswith("async ") or not all(_KEEPS_RETURN.match(d) for d in sym.decorators)):
             return None
-        text = sym.returns.strip().strip("'\"")
-        optional = _OPTIONAL_SELF.match(text)
-        if _SELF.match(next((g for g in optional.groups() if g), text) if optional else text):
+        if _SELF.match(non_optional(sym.returns)):
             # on a class, only a classmethod's Self is that class (``C.m(obj)`` is obj's)
             on_class = receiver is not None and receiver[0] == "def" and "classmethod" in sym.decorators
             if receiver is not None and (receiver[0] in ("instance", "super") or on_class) \

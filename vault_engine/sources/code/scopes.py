@@ -26,6 +26,17 @@ class Miss(Exception):
         self.reason = reason
 
 
+_OPTIONAL = re.compile(r"^(?:(?:typing|t)\.)?Optional\[(.+)\]$|^(.+?) *\| *None$|^None *\| *(.+)$")
+
+
+def non_optional(annotation: str) -> str:
+    """An annotation without its quotes and its ``Optional[...]`` / ``| None``: a method
+    called on None calls nothing, so ``C | None`` types a call as ``C`` does."""
+    text = annotation.strip().strip("'\"")
+    optional = _OPTIONAL.match(text)
+    return next(g for g in optional.groups() if g) if optional else text
+
+
 def callee_parts(callee: str) -> tuple[bool, list[str]] | None:
     """(is a ``new`` call, the dotted parts) of a normalized callee; None for any other shape."""
     is_new = callee.startswith("new ")

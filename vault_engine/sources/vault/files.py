@@ -43,6 +43,11 @@ class FileStat:
         """The stat of ``info``; ``size``: the bytes actually read, when the file was read."""
         return cls(info.st_size if size is None else size, info.st_mtime_ns, info.st_ctime_ns)
 
+    def matches(self, known: KnownFile) -> bool:
+        """Whether the ledger's stat of the file is this one: then its content is what was
+        indexed. A change time the ledger does not know (None) never matches."""
+        return (self.size, self.mtime_ns, self.ctime_ns) == (known.size, known.mtime_ns, known.ctime_ns)
+
 
 @dataclass(slots=True)
 class Scan:
@@ -87,7 +92,7 @@ def find_suspects(disk: Mapping[str, FileStat], known: Mapping[str, KnownFile]) 
     unchanged = 0
     for path, stat in disk.items():
         was = known.get(path)
-        if was is None or (was.size, was.mtime_ns, was.ctime_ns) != (stat.size, stat.mtime_ns, stat.ctime_ns):
+        if was is None or not stat.matches(was):
             changed.append(path)
         else:
             unchanged += 1
@@ -288,8 +293,7 @@ def change_since_index(root: Path, known: KnownFile) -> str | None:
     compares it), so an unchanged note costs no read; a touch (same content) is no change."""
     path = root / known.path
     try:
-        stat = FileStat.of(path.stat())
-        if (stat.size, stat.mtime_ns, stat.ctime_ns) == (known.size, known.mtime_ns, known.ctime_ns):
+        if FileStat.of(path.stat()).matches(known):
             return None
         return None if content_digest(path.read_bytes()) == known.hash else "changed"
     except OSError:

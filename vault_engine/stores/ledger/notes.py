@@ -36,6 +36,9 @@ class KnownFile:
     hash: str | None  # None for a skipped file
 
 
+_KNOWN = "path, size, mtime_ns, ctime_ns, hash"  # a KnownFile's columns, in its order
+
+
 @dataclass(frozen=True, slots=True)
 class NoteRow:
     id: int
@@ -60,20 +63,15 @@ class NoteQueries(LedgerConnection):
     # -- files for the planner ------------------------------------------------------------
 
     def known_files(self) -> dict[str, KnownFile]:
-        known = {
-            path: KnownFile(path, size, mtime, ctime, digest)
-            for path, size, mtime, ctime, digest in self.db.execute(
-                "SELECT path, size, mtime_ns, ctime_ns, hash FROM notes")
-        }
+        known = {row[0]: KnownFile(*row) for row in self.db.execute(f"SELECT {_KNOWN} FROM notes")}
         for path, size, mtime, ctime in self.db.execute("SELECT path, size, mtime_ns, ctime_ns FROM skipped"):
             known.setdefault(path, KnownFile(path, size, mtime, ctime, None))
         return known
 
     def known_note(self, path: str) -> KnownFile | None:
         """What the ledger remembers of one indexed note's file (``show`` checks it is current)."""
-        row = self.db.execute("SELECT path, size, mtime_ns, ctime_ns, hash FROM notes WHERE path=?",
-                              (path,)).fetchone()
-        return KnownFile(path=row[0], size=row[1], mtime_ns=row[2], ctime_ns=row[3], hash=row[4]) if row else None
+        row = self.db.execute(f"SELECT {_KNOWN} FROM notes WHERE path=?", (path,)).fetchone()
+        return KnownFile(*row) if row else None
 
     # -- writes (call inside transaction()) ----------------------------------------------
 
