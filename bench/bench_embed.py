@@ -498,9 +498,7 @@ def main(argv: list[str] | None = None) -> int:
     text = render(machine, speeds, full, search, interrupted, inside)
     print(text)
     if args.write:
-        from eval_search import write_semantic
-
-        write_semantic("semantic-speed", text)
+        common.write_section("semantic-speed", text)
     return 0
 
 

@@ -84,9 +84,7 @@ def main(argv: list[str] | None = None) -> int:
     text = render(machine, rows, args.runs)
     print(text)
     if args.write:
-        from eval_search import write_semantic
-
-        write_semantic("semantic-cold", text)
+        common.write_section("semantic-cold", text)
     return 0
 
 
