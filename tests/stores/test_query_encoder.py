@@ -102,14 +102,6 @@ def test_documents_in_padded_batches_get_the_models_own_vectors(exported):
 
 
 @pytest.mark.model
-def test_the_kept_export_is_fused_for_onnx_runtime(exported):
-    import onnx
-
-    ops = {node.op_type for node in onnx.load(str(exported.query_model_path)).graph.node}
-    assert {"Attention", "SkipLayerNormalization"} <= ops  # one kernel per attention block
-
-
-@pytest.mark.model
 def test_token_spans_come_from_the_tokenizer_file_as_the_model_cuts_them(exported):
     texts = TEXTS + ["def f(x): return x**2  # naïve", "", "  leading and trailing  "]
     fresh = SentenceTransformerEmbedder()

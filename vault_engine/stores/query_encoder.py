@@ -19,7 +19,6 @@ texts go through the model itself, as before: same vectors, slower to start.
 from __future__ import annotations
 
 import hashlib
-import json
 import logging
 import os
 import queue
@@ -37,7 +36,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 FILE_PREFIX = QUERY_MODEL_PREFIX  # in the generation folder (vault_engine/layout.py)
-FORMAT = "fused-batched-v2"  # in the file digest: exports of older releases were not checked padded
+FORMAT = "traced-batched-v3"  # in the file digest: v2 was fused offline, v1 not checked padded
 DOCUMENT_BATCH = 2  # texts per run for documents: measured fastest (bench/bench_embed.py notes)
 MAX_DIFFERENCE = 1e-4  # largest coordinate difference from the model's own vector that is kept
 # Short, long (past the window: truncation must agree), accented, and code-like text.
@@ -97,14 +96,12 @@ def describe(exc: Exception) -> str:
 
 
 def finish_export(traced: Path, model_folder: Path, target: Path, max_tokens: int, expected) -> str | None:
-    """Fuse the traced graph for ONNX Runtime when that keeps the vectors (one attention
-    operator per layer: about 8% faster measured), check it against ``expected`` (the model's
-    vectors of PROBES), and keep it at ``target``; the traced file is removed either way."""
-    fused = traced.with_name(traced.name + ".fused")
+    """Check the traced graph against ``expected`` (the model's vectors of PROBES) and keep it
+    at ``target``; the traced file is removed either way. ONNX Runtime's own graph
+    optimizations run when a session opens; the offline transformer optimizer (one attention
+    operator per layer) made embedding 8-15% slower on this machine and cost 3 s per export
+    (bench/RESULTS.md), so the traced graph is kept as it is."""
     try:
-        if fuse(traced, fused, model_folder) and \
-                _difference(fused, model_folder, max_tokens, expected) <= MAX_DIFFERENCE:
-            os.replace(fused, traced)
         difference = _difference(traced, model_folder, max_tokens, expected)
         if difference > MAX_DIFFERENCE:
             return f"the export differs from the model by {difference:.1e}"
@@ -115,7 +112,6 @@ def finish_export(traced: Path, model_folder: Path, target: Path, max_tokens: in
         return describe(exc)
     finally:
         traced.unlink(missing_ok=True)
-        fused.unlink(missing_ok=True)
     for stale in target.parent.glob(f"{FILE_PREFIX}*.onnx"):
         if stale != target:
             stale.unlink(missing_ok=True)
@@ -128,7 +124,7 @@ def _difference(path: Path, model_folder: Path, max_tokens: int, expected) -> fl
 
 def trace(model, target: Path) -> None:
     """Trace transformer + mean pooling + normalization into one ONNX graph, with attention
-    written out as plain operators (``eager``) so that :func:`fuse` can recognise it."""
+    written out as plain operators (``eager``), which ONNX Runtime optimizes when it opens the file."""
     import torch
 
     class MeanPooled(torch.nn.Module):
@@ -160,38 +156,6 @@ def trace(model, target: Path) -> None:
                               opset_version=17, dynamo=False)
     finally:
         config._attn_implementation = attention
-
-
-FUSE = """
-import sys, warnings
-from onnxruntime.transformers import optimizer
-warnings.simplefilter("ignore")
-source, target, heads, hidden = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
-fused = optimizer.optimize_model(source, model_type="bert", opt_level=0, num_heads=heads, hidden_size=hidden)
-if not fused.get_fused_operator_statistics().get("Attention"):
-    sys.exit(3)
-fused.save_model_to_file(target)
-"""
-
-
-def fuse(source: Path, target: Path, model_folder: Path) -> bool:
-    """ONNX Runtime's transformer optimizer: attention, layer norms and GELU fused into its
-    own CPU kernels. It runs in a process of its own, without torch: it holds several copies
-    of the graph (770 MB peak, 1.3 GB next to a loaded model, measured). False when it does
-    not apply (another architecture, an older onnxruntime): the traced graph stays."""
-    import subprocess
-    import sys
-
-    try:
-        config = json.loads((model_folder / "config.json").read_text())
-        args = [str(source), str(target), str(int(config["num_attention_heads"])), str(int(config["hidden_size"]))]
-        done = subprocess.run([sys.executable, "-c", FUSE, *args], capture_output=True, text=True, timeout=900)
-    except (OSError, ValueError, KeyError, TypeError, subprocess.TimeoutExpired) as exc:
-        log.info("graph fusion skipped (%s)", describe(exc))
-        return False
-    if done.returncode != 0:
-        log.info("graph fusion skipped (exit %d: %s)", done.returncode, done.stderr.strip()[-200:])
-    return done.returncode == 0 and target.is_file()
 
 
 def probe_difference(encoder: OnnxQueryEncoder, expected: np.ndarray) -> float:
