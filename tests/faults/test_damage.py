@@ -112,6 +112,19 @@ def test_damaged_words_index_is_reported_and_repaired_by_plain_index(indexed_wor
     assert vault_files(root) == before
 
 
+def test_a_vault_copied_with_cp_r_answers_without_a_repair(indexed_words_only, tmp_path):
+    """`cp -r` gives every file of the index the copy's time: not damage, nothing rebuilt."""
+    root = tmp_path / "copy"
+    subprocess.run(["cp", "-r", str(indexed_words_only), str(root)], check=True)
+    assert cli_json(root, "search", QUERY, "--lexical")["hits"][0]["path"] == EXPECTED
+    status = cli_json(root, "status")  # the notes' new times make them suspects until `index` hashes them
+    assert status["damage"] == [] and status["lexical"]["agrees"], status
+    report = cli_json(root, "index")
+    assert report["new"] == report["modified"] == report["deleted"] == 0 and report["notices"] == []
+    assert healthy(cli_json(root, "status"))
+    assert cli_json(root, "search", QUERY, "--lexical")["hits"][0]["path"] == EXPECTED
+
+
 VECTOR_DAMAGE = {
     "vectors garbled": lambda r: garble(r / INDEX / "vectors.faiss", 64),
     "vectors truncated": lambda r: truncate(r / INDEX / "vectors.faiss", 1000),

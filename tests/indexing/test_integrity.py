@@ -6,6 +6,8 @@ real process, through the CLI and the watcher).
 """
 
 import json
+import os
+import shutil
 
 import pytest
 
@@ -15,6 +17,7 @@ from vault_engine.indexing.integrity import (
     INTERRUPTED,
     INTERRUPTED_REBUILD,
     LEXICAL_COMMIT,
+    LEXICAL_CONTENT,
     LEXICAL_FINGERPRINT,
     begin_lexical_commit,
     check_before_reading,
@@ -114,3 +117,70 @@ def test_interruption_trusts_only_the_mark_of_the_run_after_the_record():
     assert interruption(json.dumps({"replaces": "older", "rebuild": False}), before, after) is None
     assert interruption(json.dumps({"replaces": before, "rebuild": True}), before, "") == INTERRUPTED_REBUILD
     assert interruption(update, before, "a.trm:9:9|_MAIN_2.toc:1:2") is None  # rewritten in place
+
+
+def copy_without_times(source, target) -> None:
+    """What `cp -r` does: the same bytes, every file and folder new, with the copy's times."""
+    shutil.copytree(source, target, copy_function=shutil.copyfile, symlinks=True)
+
+
+def whoosh_files(vault):
+    """Whoosh's segment files and table of contents (its lock file is not part of the record)."""
+    return sorted(p for p in vault.lexical.folder.iterdir() if p.is_file() and p.name != "MAIN_WRITELOCK")
+
+
+def garble_in_place(path) -> None:
+    """Other bytes at the same size, and the old time put back: only the bytes tell."""
+    info = path.stat()
+    data = bytearray(path.read_bytes())
+    data[len(data) // 2] ^= 0xFF
+    path.write_bytes(bytes(data))
+    os.utime(path, ns=(info.st_atime_ns, info.st_mtime_ns + 1))
+
+
+def test_a_copy_of_the_vault_searches_and_its_next_run_records_its_times(vault, tmp_path):
+    vault.close()
+    copy_without_times(vault.root, tmp_path / "copy")
+    with Vault(tmp_path / "copy", embedder=FakeEmbedder()) as copy:
+        assert copy.lexical.fingerprint() != copy.ledger.get_meta(LEXICAL_FINGERPRINT)  # new times
+        assert copy.search("crocodiles", lexical_only=True).hits[0].path == "sub/delta.md"
+        assert copy.status()["damage"] == []
+        report = copy.index()
+        assert not report.notices and report.new == report.modified == 0  # nothing rebuilt
+        assert copy.ledger.get_meta(LEXICAL_FINGERPRINT) == copy.lexical.fingerprint()  # its own times
+
+
+def test_a_touched_file_is_not_damage_a_rewritten_one_is(vault):
+    touched, rewritten = whoosh_files(vault)[:2]
+    os.utime(touched, ns=(1, 1))
+    assert check_before_reading(vault.ledger, vault.lexical, never_writing) is None
+    assert lexical_damage(vault.ledger, vault.lexical) is None
+    garble_in_place(rewritten)
+    with pytest.raises(IndexDamaged, match="outside vault-engine"):
+        check_before_reading(vault.ledger, vault.lexical, never_writing)
+    assert lexical_damage(vault.ledger, vault.lexical) == CHANGED_BEHIND_US
+
+
+@pytest.mark.parametrize("damage", ["rewritten at its size", "grown"])
+def test_a_copy_with_a_damaged_file_is_damage(vault, tmp_path, damage):
+    vault.close()
+    copy_without_times(vault.root, tmp_path / "copy")
+    with Vault(tmp_path / "copy", embedder=FakeEmbedder()) as copy:
+        damaged = max(whoosh_files(copy), key=lambda p: p.stat().st_size)
+        if damage == "grown":
+            with open(damaged, "ab") as grown:
+                grown.write(b"x")
+        else:
+            garble_in_place(damaged)
+        with pytest.raises(IndexDamaged, match="outside vault-engine"):
+            check_before_reading(copy.ledger, copy.lexical, never_writing)
+        assert lexical_damage(copy.ledger, copy.lexical) == CHANGED_BEHIND_US
+
+
+def test_an_index_recorded_without_digests_gets_them_at_the_next_run(vault):
+    with vault.ledger.transaction():
+        vault.ledger.delete_meta(LEXICAL_CONTENT)
+    os.utime(whoosh_files(vault)[0], ns=(1, 1))  # without digests, times are all there is
+    assert lexical_damage(vault.ledger, vault.lexical) == CHANGED_BEHIND_US
+    assert vault.index().notices  # rebuilt, and says why
+    assert vault.ledger.get_meta(LEXICAL_CONTENT) is not None

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from vault_engine.config import Config
 from vault_engine.indexing.code_sync import add_code_files, sync_code
-from vault_engine.indexing.integrity import begin_lexical_commit, end_lexical_commit, lexical_damage
+from vault_engine.indexing.integrity import begin_lexical_commit, end_lexical_commit, lexical_damage, record_new_times
 from vault_engine.indexing.planner import ChangePlan, pair_by_identity, plan_changes
 from vault_engine.indexing.reading import Progress, ReadResult, read_many
 from vault_engine.model import SkippedFile
@@ -110,6 +110,8 @@ class Indexer:
         old_attachments = set(self.ledger.attachment_paths())
         attachments_changed = old_attachments != set(scan.attachments)
         needs_repair = lexical_damage(self.ledger, self.lexical)
+        if not needs_repair:
+            record_new_times(self.ledger, self.lexical)
         if plan.is_empty and not attachments_changed and not needs_repair:
             sync_code(self.config, self.ledger, {}, (), ())  # repairs a lost or stale code store
             if self.ledger.get_meta("last_index") is None:

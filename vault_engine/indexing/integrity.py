@@ -20,6 +20,12 @@ things, told apart by a mark the writer commits before it touches Whoosh:
   only adds and removes files (lexical.left_by_a_commit), so a file rewritten or a table of
   contents lost after a killed run is still damage.
 
+A copy of the whole vault (``cp -r``, a restored backup, ``rsync`` without ``-a``) or a
+``touch`` gives Whoosh's files new times and the same bytes. So the record also holds a digest
+of each file's bytes (hashed once, when the commit that wrote the file records it: a commit
+never rewrites a file); where only times differ, the bytes decide, and the next index run
+records the new times.
+
 Why this design: a mark in the ledger rather than a file beside Whoosh, because it is
 cleared by the same transaction that records the new fingerprint, so no kill can leave a mark
 and a record that disagree; and a rebuild from the ledger rather than a reconciliation,
@@ -36,10 +42,11 @@ from collections.abc import Callable
 
 from vault_engine.errors import IndexDamaged
 from vault_engine.stores.ledger import Ledger
-from vault_engine.stores.lexical import WhooshIndex, left_by_a_commit
+from vault_engine.stores.lexical import WhooshIndex, fingerprint_files, left_by_a_commit, same_names_and_sizes
 
 LEXICAL_FINGERPRINT = "lexical_fingerprint"  # WhooshIndex.fingerprint() after our last commit
 LEXICAL_COMMIT = "lexical_commit"  # the mark: a run's Whoosh commit is under way (JSON)
+LEXICAL_CONTENT = "lexical_content"  # JSON: file name -> digest of its bytes, for that fingerprint
 CHANGED_BEHIND_US = "its files changed outside vault-engine (deleted, truncated or rewritten)"
 INTERRUPTED = "an earlier index run was interrupted before its ledger commit"
 INTERRUPTED_REBUILD = "an earlier index run was interrupted while it rebuilt the lexical index"
@@ -55,8 +62,45 @@ def begin_lexical_commit(ledger: Ledger, *, rebuild: bool) -> None:
 
 def end_lexical_commit(ledger: Ledger, lexical: WhooshIndex) -> None:
     """Inside the run's transaction, Whoosh committed: record its files, drop the mark."""
-    ledger.set_meta(LEXICAL_FINGERPRINT, lexical.fingerprint())
+    before, content = ledger.get_metas(LEXICAL_FINGERPRINT, LEXICAL_CONTENT)
+    current = lexical.fingerprint()
+    ledger.set_meta(LEXICAL_FINGERPRINT, current)
+    ledger.set_meta(LEXICAL_CONTENT, json.dumps(_contents(lexical, current, before, content)))
     ledger.delete_meta(LEXICAL_COMMIT)
+
+
+def _contents(lexical: WhooshIndex, current: str, before: str | None, content: str | None) -> dict[str, str]:
+    """Digests of the files of ``current``: a file recorded before at the same size and time
+    keeps its digest, the others (a commit's new files) are read."""
+    known = json.loads(content) if content else {}
+    old = fingerprint_files(before or "")
+    kept = {name: known[name] for name, entry in fingerprint_files(current).items()
+            if name in known and old.get(name) == entry}
+    return kept | lexical.content_digests(n for n in fingerprint_files(current) if n not in kept)
+
+
+def unchanged(recorded: str, current: str, content: str | None, lexical: WhooshIndex) -> bool:
+    """Whoosh's files are the ones the last commit recorded: the same names, sizes and times,
+    or, where only the times differ, the same bytes."""
+    if recorded == current:
+        return True
+    if content is None or not same_names_and_sizes(recorded, current):
+        return False
+    known = json.loads(content)
+    try:
+        return known.keys() == fingerprint_files(current).keys() and lexical.content_digests(known) == known
+    except OSError:  # a file gone since it was listed
+        return False
+
+
+def record_new_times(ledger: Ledger, lexical: WhooshIndex) -> None:
+    """The writer found Whoosh's files whole: where their times are not the recorded ones (a
+    copy), or no digests were recorded (an index from before they were), record them now, so
+    that later checks compare times again."""
+    recorded, content = ledger.get_metas(LEXICAL_FINGERPRINT, LEXICAL_CONTENT)
+    if recorded is not None and (content is None or recorded != lexical.fingerprint()):
+        with ledger.transaction():
+            end_lexical_commit(ledger, lexical)
 
 
 def interruption(mark: str | None, recorded: str, current: str) -> str | None:
@@ -75,10 +119,10 @@ def interruption(mark: str | None, recorded: str, current: str) -> str | None:
 def lexical_damage(ledger: Ledger, lexical: WhooshIndex) -> str | None:
     """The writer's view (it holds the writer lock): why Whoosh must be rebuilt from the
     ledger, or None. Also counts its sections from the table of contents."""
-    recorded, mark = ledger.get_metas(LEXICAL_FINGERPRINT, LEXICAL_COMMIT)
+    recorded, mark, content = ledger.get_metas(LEXICAL_FINGERPRINT, LEXICAL_COMMIT, LEXICAL_CONTENT)
     if recorded is not None:
         current = lexical.fingerprint()
-        if recorded != current:
+        if not unchanged(recorded, current, content, lexical):
             return interruption(mark, recorded, current) or CHANGED_BEHIND_US
     try:
         count = lexical.doc_count()
@@ -103,11 +147,11 @@ def check_before_reading(ledger: Ledger, lexical: WhooshIndex, writing: Callable
     table of contents); return a notice when a killed run of ours left them a step ahead,
     which search can read. While another process writes (``writing()``: it holds the
     writer lock) the files change before the record does: that is not judged."""
-    recorded, mark = ledger.get_metas(LEXICAL_FINGERPRINT, LEXICAL_COMMIT)
+    recorded, mark, content = ledger.get_metas(LEXICAL_FINGERPRINT, LEXICAL_COMMIT, LEXICAL_CONTENT)
     if recorded is None or writing():
         return None
     current = lexical.fingerprint()
-    if recorded == current:
+    if unchanged(recorded, current, content, lexical):
         return None
     if writing() or ledger.get_metas(LEXICAL_FINGERPRINT, LEXICAL_COMMIT) != (recorded, mark):
         return None  # a writer started, or finished, while we listed: not ours to judge
