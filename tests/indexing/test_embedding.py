@@ -118,6 +118,9 @@ def test_index_embeds_every_section_and_the_stores_agree(root, fake):
         assert v.vectors.section_ids() == {r[0] for r in v.ledger.db.execute("SELECT id FROM sections")}
         assert agrees(v)
     assert progress[-1] == ("embed:fake", 4, 4)
+    stages = [stage for stage, _, _ in progress]
+    assert stages.index("model") < stages.index("embed:fake")  # the export is said before it embeds
+    assert ("model", 1, 1) in progress
     assert "apples > Seeds\nPips sit in the core." in fake.texts  # title: the file name
 
 

@@ -18,7 +18,8 @@ def iso(ts: float | None) -> str:
     return utc_time(ts, "never")
 
 
-PROGRESS_LABELS = {"read": "reading notes", "lexical": "lexical index", "embed": "embedding sections"}
+PROGRESS_LABELS = {"read": "reading notes", "lexical": "lexical index", "model": "preparing the model",
+                   "embed": "embedding sections"}
 QUIET_SECONDS = 10.0  # off a terminal, a run this short prints no progress at all
 LINE_EVERY_SECONDS = 30.0
 

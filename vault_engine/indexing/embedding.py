@@ -388,7 +388,16 @@ def embed_pending(ledger: Ledger, vectors: FaissIndex, cache_path, get_embedder:
         key = model_key(embedder)
         cache = VectorCache(cache_path, key)
         shared = SharedVectorCache(shared_root, key) if shared_root else None
-        prepare = lambda: notices.extend(_save_query_model(ledger, embedder, shared_root))  # noqa: E731
+
+        def prepare() -> None:
+            """The export, before anything is embedded: a stage of its own, as the first index on
+            a machine spends seconds on it before the first section."""
+            if progress:
+                progress("model", 0, 1)
+            notices.extend(_save_query_model(ledger, embedder, shared_root))
+            if progress:
+                progress("model", 1, 1)
+
         try:
             phase = EmbeddingPhase(ledger, vectors, cache, embedder, shared=shared, prepare=prepare)
             result = phase.run(progress, should_stop)
