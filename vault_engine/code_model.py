@@ -119,11 +119,12 @@ class Outline:
     why: tuple[Why, ...] = ()
     error: str | None = None  # the file's syntax error, when tree-sitter reported one
     followed: tuple[FollowedNote, ...] = ()
+    notices: tuple[str, ...] = ()  # the file changed since the last index: its spans may have moved
 
     def to_json(self) -> dict[str, Any]:
         return {"path": self.path, "language": self.language, "lines": self.lines, "error": self.error,
                 "symbols": [s.to_json() for s in self.symbols], **why_json(self.why),
-                "followed": [f.to_json() for f in self.followed]}
+                "followed": [f.to_json() for f in self.followed], "notices": list(self.notices)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,9 +174,10 @@ class CallAnswer:
     exclude_tests: bool = False
     followed: tuple[FollowedNote, ...] = ()
     dead_ends: tuple[dict[str, Any], ...] = ()  # checkpoint dead ends that name the symbol (as show has)
+    notices: tuple[str, ...] = ()  # files of the answer changed since the last index: lines may have moved
 
     def to_json(self) -> dict[str, Any]:
-        return {"symbol": self.symbol, "direction": self.direction, "depth": self.depth,
+        return {"symbol": self.symbol, "direction": self.direction, "depth": self.depth, "notices": list(self.notices),
                 "status": self.status, "reason": self.reason, "ref": self.start,
                 "exclude_tests": self.exclude_tests,
                 "nodes": [n.to_json() for n in self.nodes], "edges": [e.to_json() for e in self.edges],

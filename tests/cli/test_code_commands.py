@@ -61,3 +61,22 @@ def test_follow_on_the_cli_json_and_text(make_vault, cli):
     assert "── followed 1: memory/orders.md#Orders are priced once  (memory, mention line 8" in text
     assert "   The quantity must be positive" in text
     assert cli("--vault", root, "find", "price_of", "--follow", "6").code == 2  # usage: 0..5
+
+
+def test_callers_and_outline_say_when_a_file_changed_since_the_index(make_vault, cli):
+    root = build(make_vault)
+    before = cli("--vault", root, "callers", "price_of", "--json").json
+    assert before["status"] == "hit" and before["notices"] == []
+    assert cli("--vault", root, "outline", "src/shop/orders.py", "--json").json["notices"] == []
+    orders = root / "src/shop/orders.py"
+    orders.write_text("# a line on top: every span below moved\n" + orders.read_text(), encoding="utf-8")
+    after = cli("--vault", root, "callers", "price_of", "--json").json
+    assert [n for n in after["notices"] if "src/shop/orders.py" in n and "vault-engine index" in n], after["notices"]
+    outline = cli("--vault", root, "outline", "src/shop/orders.py")
+    assert "note: 1 of this answer's files changed since the last index (src/shop/orders.py)" in outline.out
+    untouched = cli("--vault", root, "outline", "src/shop/pricing.py", "--json").json
+    assert untouched["notices"] == []
+    none = cli("--vault", root, "callers", "unused", "--json").json  # a call saved since may be anywhere
+    assert none["status"] == "no_callers" and any("src/shop/orders.py" in n for n in none["notices"]), none
+    cli("--vault", root, "index", "--no-embed")
+    assert cli("--vault", root, "callers", "price_of", "--json").json["notices"] == []

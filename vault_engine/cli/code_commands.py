@@ -91,6 +91,7 @@ def render_code_view(view) -> str:
 
 def render_outline(outline) -> str:
     lines = [f"{outline.path}  ({outline.language}, {outline.lines} lines, {len(outline.symbols)} symbols)"]
+    lines += [f"note: {n}" for n in outline.notices]
     if outline.error:
         lines.append(f"note: {outline.error}")
     for s in outline.symbols:
@@ -104,9 +105,10 @@ def render_outline(outline) -> str:
 def render_calls(answer) -> str:
     if answer.status == "ambiguous":
         return "\n".join([f"ambiguous: {answer.reason}", *(f"  {c}" for c in answer.candidates)])
+    notes = [f"note: {n}" for n in answer.notices]
     if answer.status != "hit":
-        return f"{answer.status.replace('_', ' ')}: {answer.reason}"
-    lines = [f"{answer.direction} of {answer.start} (depth {answer.depth}): {len(answer.nodes)}"]
+        return "\n".join([f"{answer.status.replace('_', ' ')}: {answer.reason}", *notes])
+    lines = [f"{answer.direction} of {answer.start} (depth {answer.depth}): {len(answer.nodes)}", *notes]
     for n in answer.nodes:
         lines.append(f"  {n.hops}  {n.ref}  (lines {n.line_start}-{n.line_end})")
     return "\n".join(lines + _why_lines(answer.why) + _dead_end_lines(answer.dead_ends) + followed(answer.followed))

@@ -23,6 +23,7 @@ from vault_engine.sources.code.files import CodeTap, code_taps, tap_of_key
 from vault_engine.sources.code.testpaths import is_test_path
 from vault_engine.stores.code_store import CodeStore, SymbolRow
 from vault_engine.stores.ledger import Ledger
+from vault_engine.stores.ledger.notes import KnownFile
 
 CONSTRUCTORS = ("__init__", "constructor", "new")
 
@@ -192,7 +193,8 @@ class CodeQueries:
         symbols = tuple(code_symbol(r, self.why_symbol(r)) for r in self.store.symbols_of(key))
         why = self.why_file(key)
         starts = ((key, why), *((s.ref, s.why) for s in symbols))
-        return Outline(key, language, lines, symbols, why, error, self.follow(starts, follow))
+        return Outline(key, language, lines, symbols, why, error, self.follow(starts, follow),
+                       self.changed_notices([key]))
 
     def resolve_file(self, path: str) -> str:
         from vault_engine.retrieval.find.paths import AMBIGUOUS, lookup_path
@@ -234,6 +236,43 @@ class CodeQueries:
         return (f" ({len(broken)} indexed source file(s) have syntax errors, e.g. {path}: {error}; "
                 "names past an error may be missing: fix it and run `vault-engine index`)")
 
+    def changed_notices(self, keys: list[str]) -> tuple[str, ...]:
+        """One line when some of these indexed source files changed or went since the last
+        index (their stat first: a current file costs no read, and no import of the reader):
+        the answer's line numbers may have moved, as ``show`` says of one file."""
+        changed = []
+        for key in dict.fromkeys(keys):
+            known, found = self.ledger.known_note(key), tap_of_key(self.taps, key)
+            if known is not None and found is not None and self._changed(known, *found):
+                changed.append(key)
+        if not changed:
+            return ()
+        return (f"{len(changed)} of this answer's files changed since the last index ({', '.join(changed[:3])}"
+                f"{', ...' if len(changed) > 3 else ''}): lines may have moved; run `vault-engine index`",)
+
+    @staticmethod
+    def _changed(known: KnownFile, tap: CodeTap, rel: str) -> bool:
+        try:
+            info = (tap.root / rel).stat()
+        except OSError:
+            return True  # gone
+        if known.has_stat(info.st_size, info.st_mtime_ns, info.st_ctime_ns):
+            return False
+        from dataclasses import replace
+
+        from vault_engine.sources.vault.files import change_since_index
+
+        return change_since_index(tap.root, replace(known, path=rel)) is not None  # a touch is no change
+
+    def _unseen_calls_notice(self, direction: str) -> tuple[str, ...]:
+        """For an answer of none: a call saved since the last index, in any source file, is not
+        known yet (a scan of the code taps says whether there can be one)."""
+        stale = self.stale_files()
+        if not stale:
+            return ()
+        return (f"{len(stale)} source file(s) changed since the last index (e.g. {stale[0]}): {direction} "
+                "written there since are not known until `vault-engine index`",)
+
     def stale_files(self) -> list[str]:
         """Source files new, changed or gone since the last index (a scan of the code taps)."""
         from vault_engine.sources.code.files import scan_code
@@ -267,7 +306,9 @@ class CodeQueries:
                   "resolved from the syntax (unresolved calls are counted in status, never guessed)")
         why = self.why_symbol(row)
         return CallAnswer(**base, status=status, reason=reason, start=row.ref, nodes=nodes, edges=edges,
-                          why=why, followed=self.follow(((row.ref, why),), follow), dead_ends=self._dead_ends(why, row))
+                          why=why, followed=self.follow(((row.ref, why),), follow), dead_ends=self._dead_ends(why, row),
+                          notices=self.changed_notices([row.key, *(n.path for n in nodes)]) if nodes
+                          else self._unseen_calls_notice(direction))
 
     def _not_found(self, symbol: str) -> tuple[str, str]:
         path = symbol.split("#", 1)[0]

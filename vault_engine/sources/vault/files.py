@@ -44,9 +44,8 @@ class FileStat:
         return cls(info.st_size if size is None else size, info.st_mtime_ns, info.st_ctime_ns)
 
     def matches(self, known: KnownFile) -> bool:
-        """Whether the ledger's stat of the file is this one: then its content is what was
-        indexed. A change time the ledger does not know (None) never matches."""
-        return (self.size, self.mtime_ns, self.ctime_ns) == (known.size, known.mtime_ns, known.ctime_ns)
+        """Whether the ledger's stat of the file is this one (:meth:`KnownFile.has_stat`)."""
+        return known.has_stat(self.size, self.mtime_ns, self.ctime_ns)
 
 
 @dataclass(slots=True)

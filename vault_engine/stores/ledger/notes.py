@@ -35,6 +35,11 @@ class KnownFile:
     ctime_ns: int | None  # None: not known yet (a ledger from before it was kept): read once more
     hash: str | None  # None for a skipped file
 
+    def has_stat(self, size: int, mtime_ns: int, ctime_ns: int) -> bool:
+        """Whether the file on disk has the stat recorded here: then its content is what was
+        indexed. A change time the ledger does not know (None) never matches."""
+        return (size, mtime_ns, ctime_ns) == (self.size, self.mtime_ns, self.ctime_ns)
+
 
 _KNOWN = "path, size, mtime_ns, ctime_ns, hash"  # a KnownFile's columns, in its order
 
