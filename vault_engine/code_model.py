@@ -177,8 +177,8 @@ class CallAnswer:
     notices: tuple[str, ...] = ()  # files of the answer changed since the last index: lines may have moved
 
     def to_json(self) -> dict[str, Any]:
-        return {"symbol": self.symbol, "direction": self.direction, "depth": self.depth, "notices": list(self.notices),
-                "status": self.status, "reason": self.reason, "ref": self.start,
+        return {"symbol": self.symbol, "direction": self.direction, "depth": self.depth,
+                "status": self.status, "reason": self.reason, "ref": self.start, "notices": list(self.notices),
                 "exclude_tests": self.exclude_tests,
                 "nodes": [n.to_json() for n in self.nodes], "edges": [e.to_json() for e in self.edges],
                 "candidates": list(self.candidates), **why_json(self.why),

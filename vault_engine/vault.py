@@ -585,10 +585,8 @@ class Vault:
     def _changed_notice(self, ledger: Ledger, rel_path: str, whole: bool) -> tuple[str, ...]:
         """One line when the note's file is not what the index holds: a section is shown as
         indexed, a whole note as the file is now (with the indexed sections and links)."""
-        from vault_engine.sources.vault.files import change_since_index
-
         known = ledger.known_note(rel_path)
-        change = change_since_index(self.root, known) if known else None
+        change = known.change_at(self.root / rel_path) if known else None
         if change is None:
             return ()
         fix = ("the running watcher indexes it in a moment" if self._watcher_live()

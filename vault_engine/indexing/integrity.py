@@ -73,10 +73,9 @@ def _contents(lexical: WhooshIndex, current: str, before: str | None, content: s
     """Digests of the files of ``current``: a file recorded before at the same size and time
     keeps its digest, the others (a commit's new files) are read."""
     known = json.loads(content) if content else {}
-    old = fingerprint_files(before or "")
-    kept = {name: known[name] for name, entry in fingerprint_files(current).items()
-            if name in known and old.get(name) == entry}
-    return kept | lexical.content_digests(n for n in fingerprint_files(current) if n not in kept)
+    old, new = fingerprint_files(before or ""), fingerprint_files(current)
+    kept = {name: known[name] for name, entry in new.items() if name in known and old.get(name) == entry}
+    return kept | lexical.content_digests(name for name in new if name not in kept)
 
 
 def unchanged(recorded: str, current: str, content: str | None, lexical: WhooshIndex) -> bool:

@@ -23,7 +23,6 @@ from vault_engine.sources.code.files import CodeTap, code_taps, tap_of_key
 from vault_engine.sources.code.testpaths import is_test_path
 from vault_engine.stores.code_store import CodeStore, SymbolRow
 from vault_engine.stores.ledger import Ledger
-from vault_engine.stores.ledger.notes import KnownFile
 
 CONSTRUCTORS = ("__init__", "constructor", "new")
 
@@ -238,31 +237,17 @@ class CodeQueries:
 
     def changed_notices(self, keys: list[str]) -> tuple[str, ...]:
         """One line when some of these indexed source files changed or went since the last
-        index (their stat first: a current file costs no read, and no import of the reader):
-        the answer's line numbers may have moved, as ``show`` says of one file."""
+        index (``KnownFile.change_at``: a current file costs a stat, no read): the answer's line
+        numbers may have moved, as ``show`` says of one file."""
         changed = []
         for key in dict.fromkeys(keys):
             known, found = self.ledger.known_note(key), tap_of_key(self.taps, key)
-            if known is not None and found is not None and self._changed(known, *found):
+            if known is not None and found is not None and known.change_at(found[0].root / found[1]):
                 changed.append(key)
         if not changed:
             return ()
         return (f"{len(changed)} of this answer's files changed since the last index ({', '.join(changed[:3])}"
                 f"{', ...' if len(changed) > 3 else ''}): lines may have moved; run `vault-engine index`",)
-
-    @staticmethod
-    def _changed(known: KnownFile, tap: CodeTap, rel: str) -> bool:
-        try:
-            info = (tap.root / rel).stat()
-        except OSError:
-            return True  # gone
-        if known.has_stat(info.st_size, info.st_mtime_ns, info.st_ctime_ns):
-            return False
-        from dataclasses import replace
-
-        from vault_engine.sources.vault.files import change_since_index
-
-        return change_since_index(tap.root, replace(known, path=rel)) is not None  # a touch is no change
 
     def _unseen_calls_notice(self, direction: str) -> tuple[str, ...]:
         """For an answer of none: a call saved since the last index, in any source file, is not

@@ -19,7 +19,7 @@ from pathlib import Path
 from vault_engine.config import CONFIG_NAME, DEFAULT_TAP, Config
 from vault_engine.model import SkippedFile
 from vault_engine.paths import IGNORED_DIRS
-from vault_engine.stores.ledger.notes import KnownFile
+from vault_engine.stores.ledger.notes import KnownFile, content_digest
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,21 +279,3 @@ def read_note(root: Path, rel: str, max_bytes: int) -> tuple[str, str, FileStat]
     return text, content_digest(data), FileStat.of(info, size=len(data))
 
 
-def content_digest(data: bytes) -> str:
-    """The content hash the ledger keeps of a note (``KnownFile.hash``)."""
-    import hashlib  # here: a query that only reads the ledger never hashes a file
-
-    return hashlib.blake2b(data, digest_size=16).hexdigest()
-
-
-def change_since_index(root: Path, known: KnownFile) -> str | None:
-    """``"changed"`` when a note's file no longer holds what was indexed, ``"gone"`` when it
-    cannot be read any more, None when it is current. Its stat first (as find_suspects
-    compares it), so an unchanged note costs no read; a touch (same content) is no change."""
-    path = root / known.path
-    try:
-        if FileStat.of(path.stat()).matches(known):
-            return None
-        return None if content_digest(path.read_bytes()) == known.hash else "changed"
-    except OSError:
-        return "gone"

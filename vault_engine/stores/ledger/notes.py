@@ -11,6 +11,7 @@ import json
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from vault_engine.stores.ledger.connection import LedgerConnection
@@ -39,6 +40,26 @@ class KnownFile:
         """Whether the file on disk has the stat recorded here: then its content is what was
         indexed. A change time the ledger does not know (None) never matches."""
         return (size, mtime_ns, ctime_ns) == (self.size, self.mtime_ns, self.ctime_ns)
+
+    def change_at(self, path: Path) -> str | None:
+        """``"changed"`` when the file at ``path`` (where this one is now) no longer holds what
+        was indexed, ``"gone"`` when it cannot be read any more, None when it is current. Its
+        stat first (as the planner compares it), so a current file costs no read; a touch
+        (same content) is no change."""
+        try:
+            info = path.stat()
+            if self.has_stat(info.st_size, info.st_mtime_ns, info.st_ctime_ns):
+                return None
+            return None if content_digest(path.read_bytes()) == self.hash else "changed"
+        except OSError:
+            return "gone"
+
+
+def content_digest(data: bytes) -> str:
+    """The content hash the ledger keeps of a file (``KnownFile.hash``)."""
+    import hashlib  # here: a query that only reads the ledger never hashes a file
+
+    return hashlib.blake2b(data, digest_size=16).hexdigest()
 
 
 _KNOWN = "path, size, mtime_ns, ctime_ns, hash"  # a KnownFile's columns, in its order
