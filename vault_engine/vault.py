@@ -289,15 +289,20 @@ class Vault:
             return replace(report, seconds=time.perf_counter() - started, notices=(notice, *report.notices))
 
     def _index_in_place(self, progress: Progress | None, now: float | None, embed: bool,
-                        started: float, vector_cache: str | os.PathLike[str] | None = None) -> IndexReport:
+                        started: float, vector_cache: str | os.PathLike[str] | None = None,
+                        embed_after: bool = False) -> IndexReport:
+        """``embed_after``: the caller embeds once this run's words are live (a first index)."""
         from vault_engine.indexing.indexer import Indexer
 
         def load_model_meanwhile(plan: ChangePlan) -> None:
-            """Notes to embed: the model loads while their words are indexed."""
-            if embed and (plan.new or plan.modified) and self._model_enabled():
-                from vault_engine.stores.embedder import prefetch_embedder
+            """The model is made ready while the words are indexed: its export (when this run
+            will need it: sections to embed, or to search) and, for notes to embed, its session."""
+            changed = bool(plan.new or plan.modified)
+            if (embed or embed_after) and (changed or self.ledger.section_count()) and self._model_enabled():
+                from vault_engine.indexing.embedding import prepare_model_meanwhile
 
-                prefetch_embedder(self.embedder)
+                prepare_model_meanwhile(self.ledger, self.embedder, self.shared_vector_cache(vector_cache),
+                                        open_session=changed)
 
         changes = Indexer(self.config, self.ledger, self.lexical, load_model_meanwhile).run(progress=progress, now=now)
         self._record_moves(changes.plan.moved, now)
@@ -321,7 +326,7 @@ class Vault:
         builder = Vault(self.root, replace(self.config, index_name=generation.name), embedder=self._embedder)
         try:
             report = builder._index_in_place(progress, now, embed and not words_first, time.perf_counter(),
-                                             vector_cache)
+                                             vector_cache, embed_after=embed and words_first)
             self._embedder = builder._embedder  # a model loaded for the build stays loaded
         except BaseException:
             builder.close()
@@ -728,11 +733,13 @@ class Vault:
         from vault_engine.indexing.watch_state import watcher_status
         from vault_engine.retrieval.find.memory import facet_counts
         from vault_engine.retrieval.follow import resolved_link
-        from vault_engine.sources.vault.files import find_suspects, scan_vault
+        from vault_engine.sources.code.files import code_taps, file_of
+        from vault_engine.sources.vault.files import content_changed, find_suspects, scan_vault
 
         scan = scan_vault(self.config)
         add_code_files(self.config, scan)
-        suspects = find_suspects(scan.notes, ledger.known_files())
+        known, taps = ledger.known_files(), code_taps(self.config)
+        suspects = content_changed(find_suspects(scan.notes, known), known, lambda key: file_of(taps, self.root, key))
         counts = ledger.counts()
         last = ledger.get_meta("last_index")
         unresolved = [resolved_link(r) for r in ledger.unresolved_links()]

@@ -1,5 +1,7 @@
 """The code commands' CLI contract: JSON shapes of DESIGN.md, help text, exit codes."""
 
+import os
+
 from tests.code_vault import build
 
 
@@ -80,3 +82,6 @@ def test_callers_and_outline_say_when_a_file_changed_since_the_index(make_vault,
     assert none["status"] == "no_callers" and any("src/shop/orders.py" in n for n in none["notices"]), none
     cli("--vault", root, "index", "--no-embed")
     assert cli("--vault", root, "callers", "price_of", "--json").json["notices"] == []
+    os.utime(orders, ns=(1, 1))  # touched, same bytes (a checkout, a copy): nothing moved
+    assert cli("--vault", root, "callers", "unused", "--json").json["notices"] == []
+    assert cli("--vault", root, "status", "--json").json["stale"] == {"changed": 0, "missing": 0}

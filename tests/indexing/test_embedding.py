@@ -309,16 +309,20 @@ def test_a_model_that_will_not_load_leaves_a_lexical_index_and_says_so(root):
 
 
 class Prefetching(FakeEmbedder):
-    """Counts the background loads asked for; ``fails_at_query``: the model fails to load
-    when a query is embedded (a damaged export whose fallback will not load either)."""
+    """Counts the background loads and exports asked for; ``fails_at_query``: the model fails
+    to load when a query is embedded (a damaged export whose fallback will not load either)."""
 
     def __init__(self, fails_at_query: bool = False, **kw):
         super().__init__(**kw)
         self.prefetched = 0
+        self.exports_begun = 0
         self.fails_at_query = fails_at_query
 
     def prefetch_queries(self):
         self.prefetched += 1
+
+    def begin_export(self, shared=None):
+        self.exports_begun += 1
 
     def embed_queries(self, texts):
         if self.fails_at_query:
@@ -329,17 +333,20 @@ class Prefetching(FakeEmbedder):
 def test_the_model_is_loaded_ahead_only_where_it_will_be_used(root):
     embedder = Prefetching(dimension=32, max_tokens=24)
     with Vault(root, embedder=embedder) as v:
-        v.index()  # a first index embeds after its words go live: nothing to overlap
-        asked = [embedder.prefetched]
+        v.index()  # a first index embeds after its words go live: the model is readied meanwhile
+        asked, exports = [embedder.prefetched], [embedder.exports_begun]
         working = root / "projects/orchard/working"
         working.mkdir(parents=True)
         (working / "jam.md").write_text("# Jam\nDEADEND: cherry jam -- too sweet\n")
         v.index()  # a changed note: the model loads while its words are indexed
         asked.append(embedder.prefetched)
-        v.index()  # nothing changed: nothing to embed, no load
+        exports.append(embedder.exports_begun)
+        v.index()  # nothing changed: no load; the export is asked for (made if it is missing)
+        exports.append(embedder.exports_begun)
         (root / "fruit/bananas.md").write_text("# Bananas\nBananas are soft.\n")
-        v.index(embed=False)
+        v.index(embed=False)  # words only: neither
         asked.append(embedder.prefetched)
+        exports.append(embedder.exports_begun)
         v.search("crisp apples", lexical_only=True)
         asked.append(embedder.prefetched)
         v.search("crisp apples")
@@ -348,15 +355,20 @@ def test_the_model_is_loaded_ahead_only_where_it_will_be_used(root):
         asked.append(embedder.prefetched)
         v.deadend_check("cherry jam")
         asked.append(embedder.prefetched)
-    assert asked == [0, 1, 1, 1, 2, 2, 3]
+        v.index(rebuild=True)  # a rebuild embeds in its new generation: readied there too
+        asked.append(embedder.prefetched)
+        exports.append(embedder.exports_begun)
+    assert asked == [1, 2, 2, 2, 3, 3, 4, 5]
+    assert exports == [1, 2, 3, 3, 4]
 
 
 def test_no_dead_end_no_model_load_for_a_check(root):
     embedder = Prefetching(dimension=32, max_tokens=24)
     with Vault(root, embedder=embedder) as v:
         v.index()
+        before = embedder.prefetched
         check = v.deadend_check("cherry jam")
-        assert embedder.prefetched == 0 and check.status == "miss"
+        assert embedder.prefetched == before and check.status == "miss"
 
 
 def test_a_model_that_fails_at_the_query_leaves_the_words_to_answer(root, fake):

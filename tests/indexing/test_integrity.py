@@ -144,7 +144,11 @@ def test_a_copy_of_the_vault_searches_and_its_next_run_records_its_times(vault, 
     with Vault(tmp_path / "copy", embedder=FakeEmbedder()) as copy:
         assert copy.lexical.fingerprint() != copy.ledger.get_meta(LEXICAL_FINGERPRINT)  # new times
         assert copy.search("crocodiles", lexical_only=True).hits[0].path == "sub/delta.md"
-        assert copy.status()["damage"] == []
+        status = copy.status()
+        assert status["damage"] == [] and status["stale"] == {"changed": 0, "missing": 0}  # same bytes
+        (copy.root / "beta.md").write_text("# Beta\nSlow turtles lose races.\n", encoding="utf-8")
+        assert copy.status()["stale"] == {"changed": 1, "missing": 0}
+        (copy.root / "beta.md").write_text(NOTES["beta.md"], encoding="utf-8")
         report = copy.index()
         assert not report.notices and report.new == report.modified == 0  # nothing rebuilt
         assert copy.ledger.get_meta(LEXICAL_FINGERPRINT) == copy.lexical.fingerprint()  # its own times

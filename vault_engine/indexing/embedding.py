@@ -422,8 +422,7 @@ def _save_query_model(ledger: Ledger, embedder: Embedder, shared_root: Path | No
     (stores.query_encoder), made once per model (or taken from the shared cache). A failed
     export is not tried again at every index run (each try loads torch), only for another
     model or once the packages it needs are installed or upgraded."""
-    failed = ledger.get_meta(QUERY_MODEL_META)  # read first: the versions cost a few ms
-    if failed and failed.split("\t")[0] == _export_key(embedder):
+    if _export_failed_before(ledger, embedder):
         return ()
     reason = embedder.save_query_model(shared_root)
     if reason is None:
@@ -432,6 +431,28 @@ def _save_query_model(ledger: Ledger, embedder: Embedder, shared_root: Path | No
         ledger.set_meta(QUERY_MODEL_META, f"{_export_key(embedder)}\t{reason}")
     return (f"sections and queries are embedded by the model itself (torch: about 5 s to load in "
             f"a new process): its ONNX export failed ({reason})",)
+
+
+def prepare_model_meanwhile(ledger: Ledger, get_embedder: Callable[[], Embedder],
+                            shared_root: Path | None = None, open_session: bool = True) -> None:
+    """While ``index`` writes the words: the model's export is made in a child process when
+    it has to be (a machine's first index: seconds of torch), and with ``open_session`` (notes
+    to embed) an export already there opens on a thread. A model that cannot load is said by
+    the embedding phase, not here."""
+    try:
+        embedder = usable_embedder(get_embedder)
+    except ModelUnavailable:
+        return
+    if not _export_failed_before(ledger, embedder):
+        embedder.begin_export(shared_root)
+    if open_session:
+        embedder.prefetch_queries()
+
+
+def _export_failed_before(ledger: Ledger, embedder: Embedder) -> bool:
+    """This model's export failed with the packages installed now: not tried again."""
+    failed = ledger.get_meta(QUERY_MODEL_META)  # read first: the versions cost a few ms
+    return failed is not None and failed.split("\t")[0] == _export_key(embedder)
 
 
 def _export_key(embedder: Embedder) -> str:

@@ -30,6 +30,7 @@ from vault_engine.errors import ConfigError, ModelUnavailable
 if TYPE_CHECKING:
     import numpy as np
 
+    from vault_engine.stores.export_worker import ExportChild
     from vault_engine.stores.query_encoder import OnnxQueryEncoder
 
 log = logging.getLogger(__name__)
@@ -89,6 +90,10 @@ class Embedder(Protocol):
 
     def has_query_model(self) -> bool:
         """Whether the fast query path is there (without loading it)."""
+
+    def begin_export(self, shared: Path | None = None) -> None:
+        """Start making the fast path in the background when save_query_model would have to
+        make it; never raises (save_query_model says what failed)."""
 
 
 def prefetch_embedder(get_embedder: Callable[[], Embedder]) -> None:
@@ -271,6 +276,7 @@ class SentenceTransformerEmbedder:
         self._query_encoder: OnnxQueryEncoder | Literal[False] | None = None
         # A load under way on a thread of its own (prefetch_queries): the thread, its result.
         self._loading: tuple[threading.Thread, list] | None = None
+        self._export_child: ExportChild | None = None  # the export under way (begin_export)
 
     @cached_property
     def model(self):
@@ -498,8 +504,10 @@ class SentenceTransformerEmbedder:
                 user = None
         folders = [f for f in (user, shared) if f is not None]  # the local one first: linked, not copied
         if not path.is_file() and not any(self._fetch_export(f, path) for f in folders):
-            reason = None if _reuse_export(path) else self._export(path)
-            self._query_encoder = None if reason is None else False  # None: load the new file next
+            checked: list = []
+            reason = None if _reuse_export(path) else self._export(path, checked)
+            # The encoder that checked the new file, else None (load the file at first use)
+            self._query_encoder = False if reason else (checked[0] if checked else None)
             if reason:
                 return reason
         _remember_export(path)
@@ -507,19 +515,41 @@ class SentenceTransformerEmbedder:
             self._publish_export(folder, path)
         return None
 
-    def _export(self, path: Path) -> str | None:
+    def begin_export(self, shared: Path | None = None) -> None:
+        """Start making the export in a child process now, when :meth:`save_query_model` will
+        have to make it (no file here, in this user's cache or in ``shared``): ``index`` calls
+        this as its plan shows notes to embed, so the export's seconds pass while the words
+        are indexed."""
+        path = self.query_model_path
+        if path is None or path.is_file() or self._export_child is not None or "model" in self.__dict__:
+            return
+        if path.name in _VERIFIED_EXPORTS or self.problem():
+            return
+        if any((folder / path.name).is_file() for folder in (user_export_cache(), shared) if folder):
+            return  # fetched there, and checked, when it is needed
+        from vault_engine.stores.export_worker import ExportChild
+
+        self._export_child = ExportChild(self.spec, Path(self.path), path, self.max_tokens)
+
+    def _export(self, path: Path, encoders: list) -> str | None:
         """Through the model loaded here when it is (a fallback run), else in a child
-        process (stores/export_worker.py), so this process never imports torch."""
+        process (stores/export_worker.py; started early by :meth:`begin_export`, or now), so
+        this process never imports torch. The checked encoder goes to ``encoders``."""
+        child, self._export_child = self._export_child, None
+        if child is not None and child.target == path:
+            return child.finish(encoders)
+        if child is not None:
+            child.stop()
         problem = self.problem()
         if problem:
             return problem
         if "model" in self.__dict__:
             from vault_engine.stores.query_encoder import export
 
-            return export(self.model, Path(self.path), path, self._model_vectors)
+            return export(self.model, Path(self.path), path, self._model_vectors, encoders)
         from vault_engine.stores.export_worker import export_in_subprocess
 
-        return export_in_subprocess(self.spec, Path(self.path), path, self.max_tokens)
+        return export_in_subprocess(self.spec, Path(self.path), path, self.max_tokens, encoders)
 
     def _fetch_export(self, shared: Path, path: Path) -> bool:
         """The shared folder's copy of this export, accepted when it gives the vectors its
@@ -626,6 +656,9 @@ class FakeEmbedder:
     def has_query_model(self) -> bool:
         """Its only path is fast: unit tests need no query model."""
         return True
+
+    def begin_export(self, shared: Path | None = None) -> None:
+        """Nothing to make."""
 
     runtime = "fake"
 

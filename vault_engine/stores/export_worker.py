@@ -10,39 +10,99 @@ vectors of the probe texts, and exits; ``index`` then checks and keeps the expor
 
 from __future__ import annotations
 
+import atexit
 import json
 import subprocess
 import sys
+import tempfile
 from dataclasses import asdict
+from functools import cache
 from pathlib import Path
 
 from vault_engine.stores.embedder import ModelSpec
 
 
-def export_in_subprocess(spec: ModelSpec, model_folder: Path, target: Path, max_tokens: int) -> str | None:
+class ExportChild:
+    """One export under way in a child process. ``index`` starts it as soon as its plan shows
+    notes to embed (:meth:`start`), so the seconds torch takes to import, load and trace run
+    on the other core while the words are indexed; the embedding phase then waits for it
+    (:meth:`finish`). A child nobody finishes (Ctrl-C, an error) is stopped when this process
+    ends, and its files go with it."""
+
+    def __init__(self, spec: ModelSpec, model_folder: Path, target: Path, max_tokens: int):
+        from vault_engine.stores.query_encoder import traced_path
+
+        self.model_folder, self.target, self.max_tokens = model_folder, target, max_tokens
+        self.traced = traced_path(target)
+        self.expected = self.traced.with_name(self.traced.name + ".probes.npy")
+        self.failure: str | None = None
+        self.process: subprocess.Popen | None = None
+        # Files, not pipes: nobody reads a pipe while the words are indexed, and a child
+        # that filled one with warnings would wait on it.
+        self.output = tempfile.TemporaryFile("w+")
+        try:
+            self.process = subprocess.Popen([sys.executable, "-m", __name__, json.dumps(asdict(spec)),
+                                             str(self.traced), str(self.expected)],
+                                            stdout=self.output, stderr=subprocess.STDOUT, text=True)
+        except OSError as exc:
+            self.failure = f"the export process failed ({type(exc).__name__}: {exc})"
+        _unfinished.add(self)
+        _stop_unfinished_at_exit()
+
+    def finish(self, encoders: list | None = None) -> str | None:
+        """Wait for the child, check its graph and keep it at ``target``: None when kept (the
+        checked encoder appended to ``encoders``), else why not."""
+        import numpy as np
+
+        from vault_engine.stores.query_encoder import finish_export
+
+        _unfinished.discard(self)
+        try:
+            if self.process is None:
+                return self.failure
+            self.process.wait(timeout=1800)
+            self.output.seek(0)
+            lines = self.output.read().strip().splitlines() or ["no output"]
+            if self.process.returncode != 0 or not lines[-1].startswith("{"):
+                return f"the export process failed ({lines[-1][:160]})"
+            reason = json.loads(lines[-1])["reason"]
+            if reason:
+                return reason
+            return finish_export(self.traced, self.model_folder, self.target, self.max_tokens,
+                                 np.load(self.expected), encoders)
+        except (OSError, ValueError, subprocess.TimeoutExpired) as exc:
+            return f"the export process failed ({type(exc).__name__}: {exc})"
+        finally:
+            self.stop()
+
+    def stop(self) -> None:
+        """End the child if it still runs, and remove what it wrote."""
+        if self.process is not None and self.process.poll() is None:
+            self.process.kill()
+            self.process.wait()
+        self.output.close()
+        self.traced.unlink(missing_ok=True)
+        self.expected.unlink(missing_ok=True)
+
+
+_unfinished: set[ExportChild] = set()
+
+
+@cache
+def _stop_unfinished_at_exit() -> None:  # registered once per process
+    atexit.register(_stop_unfinished)
+
+
+def _stop_unfinished() -> None:
+    for child in list(_unfinished):
+        child.stop()
+
+
+def export_in_subprocess(spec: ModelSpec, model_folder: Path, target: Path, max_tokens: int,
+                         encoders: list | None = None) -> str | None:
     """Export the model of ``spec`` to ``target`` (traced in a child process, checked here);
     None when it is kept, else why not."""
-    import numpy as np
-
-    from vault_engine.stores.query_encoder import finish_export, traced_path
-
-    traced = traced_path(target)
-    expected = traced.with_name(traced.name + ".probes.npy")
-    try:
-        done = subprocess.run([sys.executable, "-m", __name__, json.dumps(asdict(spec)), str(traced), str(expected)],
-                              capture_output=True, text=True, timeout=1800)
-        lines = done.stdout.strip().splitlines()
-        if done.returncode != 0 or not lines:
-            return f"the export process failed ({(done.stderr.strip().splitlines() or ['no output'])[-1][:160]})"
-        reason = json.loads(lines[-1])["reason"]
-        if reason:
-            return reason
-        return finish_export(traced, model_folder, target, max_tokens, np.load(expected))
-    except (OSError, ValueError, subprocess.TimeoutExpired) as exc:
-        return f"the export process failed ({type(exc).__name__}: {exc})"
-    finally:
-        traced.unlink(missing_ok=True)
-        expected.unlink(missing_ok=True)
+    return ExportChild(spec, model_folder, target, max_tokens).finish(encoders)
 
 
 def main(argv: list[str]) -> int:

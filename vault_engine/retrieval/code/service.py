@@ -259,12 +259,14 @@ class CodeQueries:
                 "written there since are not known until `vault-engine index`",)
 
     def stale_files(self) -> list[str]:
-        """Source files new, changed or gone since the last index (a scan of the code taps)."""
-        from vault_engine.sources.code.files import scan_code
-        from vault_engine.sources.vault.files import find_suspects
+        """Source files new, changed or gone since the last index (a scan of the code taps;
+        a file whose stat moved with the same bytes is not changed)."""
+        from vault_engine.sources.code.files import file_of, scan_code
+        from vault_engine.sources.vault.files import content_changed, find_suspects
 
         known = {p: k for p, k in self.ledger.known_files().items() if not p.endswith(".md")}
         suspects = find_suspects(scan_code(self.config).files, known)
+        suspects = content_changed(suspects, known, lambda key: file_of(self.taps, self.config.root, key))
         return sorted(suspects.changed + suspects.missing)
 
     # -- callers / callees ------------------------------------------------------------------

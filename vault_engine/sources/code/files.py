@@ -120,6 +120,12 @@ def tap_of_key(taps: list[CodeTap], key: str) -> tuple[CodeTap, str] | None:
     return None
 
 
+def file_of(taps: list[CodeTap], vault: Path, key: str) -> Path:
+    """Where a ledger path's file is on disk: in its code tap, else a note of ``vault``."""
+    found = tap_of_key(taps, key)
+    return found[0].root / found[1] if found else vault / key
+
+
 @dataclass(slots=True)
 class CodeScan:
     files: dict[str, FileStat] = field(default_factory=dict)  # key -> stat

@@ -12,8 +12,8 @@ from __future__ import annotations
 import errno
 import os
 import stat as stat_module
-from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from vault_engine.config import CONFIG_NAME, DEFAULT_TAP, Config
@@ -97,6 +97,17 @@ def find_suspects(disk: Mapping[str, FileStat], known: Mapping[str, KnownFile]) 
             unchanged += 1
     missing = [path for path in known if path not in disk]
     return Suspects(tuple(sorted(changed)), tuple(sorted(missing)), unchanged)
+
+
+def content_changed(suspects: Suspects, known: Mapping[str, KnownFile],
+                    located: Callable[[str], Path]) -> Suspects:
+    """``suspects`` less the files whose stat moved but whose bytes are what was indexed (a
+    ``cp -r`` of the vault, a touch, a checkout that wrote the same content): what a user
+    means by changed. Each such file is read once (``KnownFile.change_at``), as ``index``
+    would; ``located(key)`` is where a key's file is on disk."""
+    changed = tuple(p for p in suspects.changed if p not in known or known[p].change_at(located(p)))
+    return replace(suspects, changed=changed,
+                   unchanged=suspects.unchanged + len(suspects.changed) - len(changed))
 
 
 class Unreadable(Exception):
