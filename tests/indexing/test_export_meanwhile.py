@@ -12,6 +12,7 @@ import time
 
 import pytest
 
+from vault_engine.stores import embedder as embedder_module
 from vault_engine.stores import export_worker
 from vault_engine.vault import Vault
 
@@ -52,6 +53,23 @@ def test_the_first_index_exports_while_its_words_are_indexed(tmp_path, monkeypat
     assert hit.path == "a.md"
     leftovers = [p.name for p in (root / ".vault-engine").rglob("*.tmp")]
     assert leftovers == []
+
+
+@pytest.mark.model
+def test_no_export_is_started_where_the_users_cache_holds_it(tmp_path, monkeypatch):
+    monkeypatch.setenv("VAULT_ENGINE_CACHE", str(tmp_path / "user-cache"))
+    first, second = tmp_path / "first", tmp_path / "second"
+    write_vault(first)
+    write_vault(second)
+    with Vault(first) as vault:
+        vault.index()  # exports, and keeps the export in the user's cache
+    started = []
+    monkeypatch.setattr(export_worker, "ExportChild", lambda *args: started.append(args))
+    monkeypatch.setattr(embedder_module, "_VERIFIED_EXPORTS", {})  # as a new process: only the cache has it
+    with Vault(second) as vault:
+        report = vault.index()
+        assert vault.status()["semantic"]["query_model"]
+    assert started == [] and report.embedded == 2 and not report.notices
 
 
 SCRIPT = """

@@ -510,6 +510,9 @@ class SentenceTransformerEmbedder:
             self._query_encoder = False if reason else (checked[0] if checked else None)
             if reason:
                 return reason
+        if self._export_child is not None:  # a copy was found after all: not needed
+            self._export_child.stop()
+            self._export_child = None
         _remember_export(path)
         for folder in folders:
             self._publish_export(folder, path)
@@ -525,7 +528,9 @@ class SentenceTransformerEmbedder:
             return
         if path.name in _VERIFIED_EXPORTS or self.problem():
             return
-        if any((folder / path.name).is_file() for folder in (user_export_cache(), shared) if folder):
+        from vault_engine.stores.shared_cache import holds_export
+
+        if any(holds_export(folder, path.name) for folder in (user_export_cache(), shared) if folder):
             return  # fetched there, and checked, when it is needed
         from vault_engine.stores.export_worker import ExportChild
 

@@ -56,7 +56,6 @@ class ExportChild:
 
         from vault_engine.stores.query_encoder import finish_export
 
-        _unfinished.discard(self)
         try:
             if self.process is None:
                 return self.failure
@@ -77,6 +76,7 @@ class ExportChild:
 
     def stop(self) -> None:
         """End the child if it still runs, and remove what it wrote."""
+        _unfinished.discard(self)
         if self.process is not None and self.process.poll() is None:
             self.process.kill()
             self.process.wait()

@@ -158,14 +158,21 @@ def publish_export(root: Path, export: Path, probe_vectors: Callable[[], np.ndar
     write_atomically(manifest, lambda out: out.write(json.dumps(record).encode()))
 
 
+def holds_export(root: Path, name: str) -> bool:
+    """The folder has an export of this name with its manifest (whether it is accepted is
+    for :func:`fetch_export` to say)."""
+    source = root / EXPORTS / name
+    return source.is_file() and source.with_suffix(".json").is_file()
+
+
 def fetch_export(root: Path, target: Path, check) -> bool:
     """Copy the shared export named like ``target`` into place when its bytes match their
     digest and ``check(path, probes)`` accepts its vectors; False when there is none or it is
     refused (the caller exports itself then)."""
+    if not holds_export(root, target.name):
+        return False
     source = root / EXPORTS / target.name
     manifest = source.with_suffix(".json")
-    if not (source.is_file() and manifest.is_file()):
-        return False
     try:
         record = json.loads(manifest.read_text())
         temp = target.with_name(f".{target.name}.fetch.tmp")
