@@ -74,6 +74,7 @@ def test_callers_and_outline_say_when_a_file_changed_since_the_index(make_vault,
     orders.write_text("# a line on top: every span below moved\n" + orders.read_text(), encoding="utf-8")
     after = cli("--vault", root, "callers", "price_of", "--json").json
     assert [n for n in after["notices"] if "src/shop/orders.py" in n and "vault-engine index" in n], after["notices"]
+    assert len(after["notices"]) == 1  # the answer's own file: no "other" file to speak of
     outline = cli("--vault", root, "outline", "src/shop/orders.py")
     assert "note: 1 of this answer's files changed since the last index (src/shop/orders.py)" in outline.out
     untouched = cli("--vault", root, "outline", "src/shop/pricing.py", "--json").json
@@ -85,3 +86,13 @@ def test_callers_and_outline_say_when_a_file_changed_since_the_index(make_vault,
     os.utime(orders, ns=(1, 1))  # touched, same bytes (a checkout, a copy): nothing moved
     assert cli("--vault", root, "callers", "unused", "--json").json["notices"] == []
     assert cli("--vault", root, "status", "--json").json["stale"] == {"changed": 0, "missing": 0}
+    # A caller saved since in a file of its own: the answer cannot hold it yet, and says so.
+    (root / "src/shop/refunds.py").write_text("from shop.pricing import price_of\n\n\n"
+                                               "def refund(sku):\n    return -price_of(sku)\n", encoding="utf-8")
+    hit = cli("--vault", root, "callers", "price_of", "--json").json
+    assert hit["status"] == "hit" and "refund" not in {n["symbol"] for n in hit["nodes"]}
+    assert hit["notices"] == ["1 other source file(s) changed since the last index (e.g. src/shop/refunds.py): "
+                              "callers written there since are not known until `vault-engine index`"]
+    cli("--vault", root, "index", "--no-embed")
+    hit = cli("--vault", root, "callers", "price_of", "--json").json
+    assert "refund" in {n["symbol"] for n in hit["nodes"]} and hit["notices"] == []

@@ -249,14 +249,16 @@ class CodeQueries:
         return (f"{len(changed)} of this answer's files changed since the last index ({', '.join(changed[:3])}"
                 f"{', ...' if len(changed) > 3 else ''}): lines may have moved; run `vault-engine index`",)
 
-    def _unseen_calls_notice(self, direction: str) -> tuple[str, ...]:
-        """For an answer of none: a call saved since the last index, in any source file, is not
-        known yet (a scan of the code taps says whether there can be one)."""
-        stale = self.stale_files()
+    def _unseen_calls_notice(self, direction: str, answer: list[str]) -> tuple[str, ...]:
+        """A call saved since the last index in a source file outside the ``answer``'s files is
+        not known yet, so the answer may lack it (a scan of the code taps says whether there
+        can be one; the answer's own files have :meth:`changed_notices`)."""
+        stale = [key for key in self.stale_files() if key not in answer]
         if not stale:
             return ()
-        return (f"{len(stale)} source file(s) changed since the last index (e.g. {stale[0]}): {direction} "
-                "written there since are not known until `vault-engine index`",)
+        other = "other " if answer else ""
+        return (f"{len(stale)} {other}source file(s) changed since the last index (e.g. {stale[0]}): "
+                f"{direction} written there since are not known until `vault-engine index`",)
 
     def stale_files(self) -> list[str]:
         """Source files new, changed or gone since the last index (a scan of the code taps;
@@ -294,8 +296,12 @@ class CodeQueries:
         why = self.why_symbol(row)
         return CallAnswer(**base, status=status, reason=reason, start=row.ref, nodes=nodes, edges=edges,
                           why=why, followed=self.follow(((row.ref, why),), follow), dead_ends=self._dead_ends(why, row),
-                          notices=self.changed_notices([row.key, *(n.path for n in nodes)]) if nodes
-                          else self._unseen_calls_notice(direction))
+                          notices=self._call_notices(direction, [row.key, *(n.path for n in nodes)] if nodes else []))
+
+    def _call_notices(self, direction: str, answer: list[str]) -> tuple[str, ...]:
+        """What a change since the last index may have done to a callers or callees answer: its
+        files' lines moved, calls written elsewhere not known yet."""
+        return self.changed_notices(answer) + self._unseen_calls_notice(direction, answer)
 
     def _not_found(self, symbol: str) -> tuple[str, str]:
         path = symbol.split("#", 1)[0]
