@@ -1,0 +1,77 @@
+"""What changed on disk since the ledger's record: the stat compared first (no read), then,
+where a user asks what changed, the bytes.
+
+Small and free of the readers' imports on purpose: ``callers`` and ``find`` ask it on every
+answer, and load only the code store and the ledger besides.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, replace
+from pathlib import Path
+
+from vault_engine.stores.ledger.notes import KnownFile
+
+
+@dataclass(frozen=True, slots=True)
+class FileStat:
+    """What the change planner compares with the ledger instead of reading the file.
+
+    The mtime alone is not enough: ``cp -p``, ``rsync -a``, ``touch -r`` and any tool that
+    restores times can put the old one back on new words of the same size. The inode's change
+    time (Linux, macOS) moves on every write and chmod, and no user tool can set it back, so
+    a file whose size, mtime and ctime are all unchanged has not been written since. On
+    Windows ``st_ctime`` is the creation time, which a rewrite keeps: there the check is size
+    and mtime, as it was before this field (a file created anew is read once more, harmless).
+    """
+
+    size: int
+    mtime_ns: int
+    ctime_ns: int
+
+    @classmethod
+    def of(cls, info: os.stat_result, size: int | None = None) -> FileStat:
+        """The stat of ``info``; ``size``: the bytes actually read, when the file was read."""
+        return cls(info.st_size if size is None else size, info.st_mtime_ns, info.st_ctime_ns)
+
+    def matches(self, known: KnownFile) -> bool:
+        """Whether the ledger's stat of the file is this one (:meth:`KnownFile.has_stat`)."""
+        return known.has_stat(self.size, self.mtime_ns, self.ctime_ns)
+
+
+@dataclass(frozen=True, slots=True)
+class Suspects:
+    """Files whose stat differs from the ledger (or that are new), and vanished ones."""
+
+    changed: tuple[str, ...] = ()
+    missing: tuple[str, ...] = ()
+    unchanged: int = 0
+
+
+def find_suspects(disk: Mapping[str, FileStat], known: Mapping[str, KnownFile]) -> Suspects:
+    """Paths to read (new or stat changed) and paths gone from disk. A ctime the ledger does
+    not know (None: recorded by a version that kept none) counts as changed: the file is
+    hashed once, and its stat remembered then."""
+    changed = []
+    unchanged = 0
+    for path, stat in disk.items():
+        was = known.get(path)
+        if was is None or not stat.matches(was):
+            changed.append(path)
+        else:
+            unchanged += 1
+    missing = [path for path in known if path not in disk]
+    return Suspects(tuple(sorted(changed)), tuple(sorted(missing)), unchanged)
+
+
+def content_changed(suspects: Suspects, known: Mapping[str, KnownFile],
+                    located: Callable[[str], Path]) -> Suspects:
+    """``suspects`` less the files whose stat moved but whose bytes are what was indexed (a
+    ``cp -r`` of the vault, a touch, a checkout that wrote the same content): what a user
+    means by changed. Each such file is read once (``KnownFile.change_at``), as ``index``
+    would; ``located(key)`` is where a key's file is on disk."""
+    changed = tuple(p for p in suspects.changed if p not in known or known[p].change_at(located(p)))
+    return replace(suspects, changed=changed,
+                   unchanged=suspects.unchanged + len(suspects.changed) - len(changed))
