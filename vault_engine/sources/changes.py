@@ -1,8 +1,8 @@
 """What changed on disk since the ledger's record: the stat compared first (no read), then,
 where a user asks what changed, the bytes.
 
-Small and free of the readers' imports on purpose: ``callers`` and ``find`` ask it on every
-answer, and load only the code store and the ledger besides.
+Small and free of the notes' reader on purpose: ``callers`` and ``callees`` ask it on every
+answer (a call saved since the index is not in the answer), and load little else.
 """
 
 from __future__ import annotations

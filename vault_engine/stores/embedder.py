@@ -521,8 +521,8 @@ class SentenceTransformerEmbedder:
     def begin_export(self, shared: Path | None = None) -> None:
         """Start making the export in a child process now, when :meth:`save_query_model` will
         have to make it (no file here, in this user's cache or in ``shared``): ``index`` calls
-        this as its plan shows notes to embed, so the export's seconds pass while the words
-        are indexed."""
+        this as its plan shows sections to embed or to search, so the export's seconds pass
+        while the words are indexed."""
         path = self.query_model_path
         if path is None or path.is_file() or self._export_child is not None or "model" in self.__dict__:
             return

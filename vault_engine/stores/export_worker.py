@@ -24,10 +24,10 @@ from vault_engine.stores.embedder import ModelSpec
 
 class ExportChild:
     """One export under way in a child process. ``index`` starts it as soon as its plan shows
-    notes to embed (:meth:`start`), so the seconds torch takes to import, load and trace run
-    on the other core while the words are indexed; the embedding phase then waits for it
-    (:meth:`finish`). A child nobody finishes (Ctrl-C, an error) is stopped when this process
-    ends, and its files go with it."""
+    sections to embed or to search (``SentenceTransformerEmbedder.begin_export``), so the
+    seconds torch takes to import, load and trace pass on the other core while the words are
+    indexed; the embedding phase then waits for it (:meth:`finish`). A child nobody finishes
+    (Ctrl-C, an error) is stopped when this process ends, and its files go with it."""
 
     def __init__(self, spec: ModelSpec, model_folder: Path, target: Path, max_tokens: int):
         from vault_engine.stores.query_encoder import traced_path
