@@ -733,8 +733,8 @@ class Vault:
         from vault_engine.indexing.watch_state import watcher_status
         from vault_engine.retrieval.find.memory import facet_counts
         from vault_engine.retrieval.follow import resolved_link
-        from vault_engine.sources.changes import content_changed, find_suspects
         from vault_engine.sources.code.files import code_taps, file_of
+        from vault_engine.sources.vault.changes import content_changed, find_suspects
         from vault_engine.sources.vault.files import scan_vault
 
         scan = scan_vault(self.config)

@@ -1,7 +1,7 @@
 """The pure change planner (vault_engine/indexing/planner.py)."""
 
 from vault_engine.indexing.planner import plan_changes
-from vault_engine.sources.changes import FileStat, find_suspects
+from vault_engine.sources.vault.changes import FileStat, find_suspects
 from vault_engine.stores.ledger import KnownFile
 
 

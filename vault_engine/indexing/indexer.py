@@ -27,8 +27,8 @@ from vault_engine.parsing.links import LinkResolver
 from vault_engine.parsing.note import extraction_key
 from vault_engine.parsing.sections import section_body
 from vault_engine.paths import note_stem
-from vault_engine.sources.changes import FileStat, find_suspects
 from vault_engine.sources.code.files import CodeTap, code_taps, tap_of_key
+from vault_engine.sources.vault.changes import FileStat, find_suspects
 from vault_engine.sources.vault.files import Scan, scan_paths, scan_vault
 from vault_engine.stores.ledger import Ledger
 from vault_engine.stores.lexical import LexicalDoc, WhooshIndex

@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
 from vault_engine.paths import note_stem
-from vault_engine.sources.changes import Suspects
+from vault_engine.sources.vault.changes import Suspects
 from vault_engine.stores.ledger import KnownFile
 
 

@@ -24,8 +24,8 @@ from vault_engine.errors import VaultError
 from vault_engine.indexing.code_sync import parse_code_file
 from vault_engine.model import ParsedNote
 from vault_engine.parsing.note import RECORD_SIDECARS, parse_note
-from vault_engine.sources.changes import FileStat
 from vault_engine.sources.code.files import code_taps, tap_of_key
+from vault_engine.sources.vault.changes import FileStat
 from vault_engine.sources.vault.files import Unreadable, read_note
 
 log = logging.getLogger(__name__)

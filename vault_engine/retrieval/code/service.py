@@ -263,8 +263,8 @@ class CodeQueries:
     def stale_files(self) -> list[str]:
         """Source files new, changed or gone since the last index (a scan of the code taps;
         a file whose stat moved with the same bytes is not changed)."""
-        from vault_engine.sources.changes import content_changed, find_suspects
         from vault_engine.sources.code.files import file_of, scan_code
+        from vault_engine.sources.vault.changes import content_changed, find_suspects
 
         known = {p: k for p, k in self.ledger.known_files().items() if not p.endswith(".md")}
         suspects = find_suspects(scan_code(self.config).files, known)

@@ -28,7 +28,7 @@ from vault_engine.sources.code.languages import detect_language
 
 if TYPE_CHECKING:  # a query needs the taps' rules, not the scanning side: imported there
     from vault_engine.model import SkippedFile
-    from vault_engine.sources.changes import FileStat
+    from vault_engine.sources.vault.changes import FileStat
 
 CODE_KEYS = ("source", "paths", "half_life_days", "floor", "root", "exclude")
 
@@ -220,7 +220,7 @@ def _dir_reason(entry: os.DirEntry, path: str, rules, tap: CodeTap) -> str | Non
 
 def _visit_file(tap: CodeTap, rel: str, path: Path, rules, scan: CodeScan) -> None:
     from vault_engine.model import SkippedFile
-    from vault_engine.sources.changes import FileStat
+    from vault_engine.sources.vault.changes import FileStat
 
     if not tap.owns(rel):
         return

@@ -19,7 +19,7 @@ from pathlib import Path
 from vault_engine.config import CONFIG_NAME, DEFAULT_TAP, Config
 from vault_engine.model import SkippedFile
 from vault_engine.paths import IGNORED_DIRS
-from vault_engine.sources.changes import FileStat
+from vault_engine.sources.vault.changes import FileStat
 from vault_engine.stores.ledger.notes import content_digest
 
 
