@@ -15,7 +15,6 @@ import logging
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
-from pathlib import Path
 
 from vault_engine.config import Config
 from vault_engine.indexing.code_sync import add_code_files, sync_code
@@ -27,7 +26,7 @@ from vault_engine.parsing.links import LinkResolver
 from vault_engine.parsing.note import extraction_key
 from vault_engine.parsing.sections import section_body
 from vault_engine.paths import note_stem
-from vault_engine.sources.code.files import CodeTap, code_taps, tap_of_key
+from vault_engine.sources.code.files import code_taps, file_of
 from vault_engine.sources.vault.changes import FileStat, find_suspects
 from vault_engine.sources.vault.files import Scan, scan_paths, scan_vault
 from vault_engine.stores.ledger import Ledger
@@ -261,14 +260,7 @@ def _vanished_twins(scan: Scan, known: dict, config: Config) -> set[str]:
         return set()
     taps = code_taps(config)
     return {path for path, was in known.items() if was.size in sizes and was.hash is not None
-            and path not in scan.notes and not _on_disk(config.root, taps, path)}
-
-
-def _on_disk(vault: Path, taps: list[CodeTap], key: str) -> bool:
-    """Whether a ledger key is still a file: a code tap's key under that tap's root (a key
-    like ``repo:pkg/a.py`` names no vault path), any other under the vault."""
-    found = tap_of_key(taps, key)
-    return (vault / key if found is None else found[0].root / found[1]).exists()
+            and path not in scan.notes and not file_of(taps, config.root, path).exists()}
 
 
 def _under_any(path: str, roots: set[str]) -> bool:

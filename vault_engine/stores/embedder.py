@@ -526,8 +526,8 @@ class SentenceTransformerEmbedder:
         path = self.query_model_path
         if path is None or path.is_file() or self._export_child is not None or "model" in self.__dict__:
             return
-        if path.name in _VERIFIED_EXPORTS or self.problem():
-            return
+        if path.name in _VERIFIED_EXPORTS:
+            return  # copied from this process's own (_reuse_export)
         from vault_engine.stores.shared_cache import holds_export
 
         if any(holds_export(folder, path.name) for folder in (user_export_cache(), shared) if folder):

@@ -244,21 +244,20 @@ class CodeQueries:
             known, found = self.ledger.known_note(key), tap_of_key(self.taps, key)
             if known is not None and found is not None and known.change_at(found[0].root / found[1]):
                 changed.append(key)
-        if not changed:
-            return ()
-        return (f"{len(changed)} of this answer's files changed since the last index ({', '.join(changed[:3])}"
-                f"{', ...' if len(changed) > 3 else ''}): lines may have moved; run `vault-engine index`",)
+        return _moved_notice(changed)
 
-    def _unseen_calls_notice(self, direction: str, answer: list[str]) -> tuple[str, ...]:
-        """A call saved since the last index in a source file outside the ``answer``'s files is
-        not known yet, so the answer may lack it (a scan of the code taps says whether there
-        can be one; the answer's own files have :meth:`changed_notices`)."""
-        stale = [key for key in self.stale_files() if key not in answer]
-        if not stale:
-            return ()
-        other = "other " if answer else ""
-        return (f"{len(stale)} {other}source file(s) changed since the last index (e.g. {stale[0]}): "
-                f"{direction} written there since are not known until `vault-engine index`",)
+    def _call_notices(self, direction: str, answer: list[str]) -> tuple[str, ...]:
+        """What a change since the last index may have done to a callers or callees answer, from
+        one scan of the code taps: its own files' lines moved, and a call saved in any other
+        file is not in it yet (none: any file)."""
+        stale = self.stale_files()
+        changed, others = set(stale), [key for key in stale if key not in answer]
+        notices = _moved_notice([key for key in dict.fromkeys(answer) if key in changed])
+        if others:
+            other = "other " if answer else ""
+            notices += (f"{len(others)} {other}source file(s) changed since the last index (e.g. {others[0]}): "
+                        f"{direction} written there since are not known until `vault-engine index`",)
+        return notices
 
     def stale_files(self) -> list[str]:
         """Source files new, changed or gone since the last index (a scan of the code taps;
@@ -298,11 +297,6 @@ class CodeQueries:
                           why=why, followed=self.follow(((row.ref, why),), follow), dead_ends=self._dead_ends(why, row),
                           notices=self._call_notices(direction, [row.key, *(n.path for n in nodes)] if nodes else []))
 
-    def _call_notices(self, direction: str, answer: list[str]) -> tuple[str, ...]:
-        """What a change since the last index may have done to a callers or callees answer: its
-        files' lines moved, calls written elsewhere not known yet."""
-        return self.changed_notices(answer) + self._unseen_calls_notice(direction, answer)
-
     def _not_found(self, symbol: str) -> tuple[str, str]:
         path = symbol.split("#", 1)[0]
         found = split_ref(self.keys, symbol)
@@ -323,3 +317,11 @@ class CodeQueries:
         extra = f" ({len(skipped)} source files were skipped: see `vault-engine status`)" if skipped else ""
         return "no_such_symbol", (f"no symbol {symbol!r} in the {len(self.keys)} indexed source files{extra}"
                                   f"{self.syntax_error_note()}")
+
+
+def _moved_notice(changed: list[str]) -> tuple[str, ...]:
+    """The line for an answer whose files changed since the last index, or none."""
+    if not changed:
+        return ()
+    return (f"{len(changed)} of this answer's files changed since the last index ({', '.join(changed[:3])}"
+            f"{', ...' if len(changed) > 3 else ''}): lines may have moved; run `vault-engine index`",)
