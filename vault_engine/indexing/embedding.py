@@ -434,7 +434,7 @@ def _save_query_model(ledger: Ledger, embedder: Embedder, shared_root: Path | No
 
 
 def prepare_model_meanwhile(ledger: Ledger, get_embedder: Callable[[], Embedder],
-                            shared_root: Path | None = None, open_session: bool = True) -> None:
+                            shared_root: Path | None = None, *, open_session: bool) -> None:
     """While ``index`` writes the words: the model's export is made in a child process when
     it has to be (a machine's first index: seconds of torch), and with ``open_session`` (notes
     to embed) an export already there opens on a thread. A model that cannot load is said by
