@@ -268,25 +268,34 @@ class Vault:
         generation beside the live index and swap it in at once (indexing/generations.py):
         searches meanwhile read the old index, never a half-built one."""
         started = time.perf_counter()
-        with self.write_lock():
-            damage = None if rebuild else self._ledger_damage()
-            live = not damage and (self.config.index_dir / LEDGER_FILE).exists()
-            if rebuild or not live:  # none, or lost
-                report = self._index_generation(progress, now, embed, vector_cache, words_first=not live)
-                repaired = (f"the index ledger was damaged ({damage}): rebuilt from the notes",) if damage else ()
-                return replace(report, seconds=time.perf_counter() - started, notices=repaired + report.notices)
-            from vault_engine.indexing.generations import remove_stale
+        try:
+            with self.write_lock():
+                return self._index_locked(rebuild, progress, now, embed, vector_cache, started)
+        except BaseException:
+            self._cancel_export()
+            raise
 
-            remove_stale(self.config)  # an interrupted rebuild's folder, a replaced generation
-            try:
-                return self._index_in_place(progress, now, embed, started, vector_cache)
-            except Exception as exc:  # a page garbled mid-file: found only when read
-                if not is_corruption(exc):
-                    raise
-                self.close()
-                notice = f"the index ledger was damaged ({exc}): rebuilt from the notes"
-            report = self._index_generation(progress, now, embed, vector_cache, words_first=True)
-            return replace(report, seconds=time.perf_counter() - started, notices=(notice, *report.notices))
+    def _index_locked(self, rebuild: bool, progress: Progress | None, now: float | None, embed: bool,
+                      vector_cache: str | os.PathLike[str] | None, started: float) -> IndexReport:
+        """:meth:`index` under the write lock."""
+        damage = None if rebuild else self._ledger_damage()
+        live = not damage and (self.config.index_dir / LEDGER_FILE).exists()
+        if rebuild or not live:  # none, or lost
+            report = self._index_generation(progress, now, embed, vector_cache, words_first=not live)
+            repaired = (f"the index ledger was damaged ({damage}): rebuilt from the notes",) if damage else ()
+            return replace(report, seconds=time.perf_counter() - started, notices=repaired + report.notices)
+        from vault_engine.indexing.generations import remove_stale
+
+        remove_stale(self.config)  # an interrupted rebuild's folder, a replaced generation
+        try:
+            return self._index_in_place(progress, now, embed, started, vector_cache)
+        except Exception as exc:  # a page garbled mid-file: found only when read
+            if not is_corruption(exc):
+                raise
+            self.close()
+            notice = f"the index ledger was damaged ({exc}): rebuilt from the notes"
+        report = self._index_generation(progress, now, embed, vector_cache, words_first=True)
+        return replace(report, seconds=time.perf_counter() - started, notices=(notice, *report.notices))
 
     def _index_in_place(self, progress: Progress | None, now: float | None, embed: bool,
                         started: float, vector_cache: str | os.PathLike[str] | None = None,
@@ -329,6 +338,7 @@ class Vault:
                                              vector_cache, embed_after=embed and words_first)
             self._embedder = builder._embedder  # a model loaded for the build stays loaded
         except BaseException:
+            builder._cancel_export()
             builder.close()
             shutil.rmtree(generation, ignore_errors=True)
             raise
@@ -341,6 +351,12 @@ class Vault:
             self._finished_at(now, embedded)
             report = replace(report, embedded=embedded, notices=report.notices + notices)
         return report
+
+    def _cancel_export(self) -> None:
+        """A run failed: an export it began will not be used, and a long-lived process (the
+        TUI, the daemon) would keep its child until it exits."""
+        if self._embedder is not None:
+            self._embedder.cancel_export()
 
     def _finished_at(self, now: float | None, embedded: int) -> None:
         """``status``'s "last index" is when a run finished: after its embedding, which can

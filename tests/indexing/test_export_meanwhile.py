@@ -118,3 +118,32 @@ def _alive(pid: int) -> bool:
     except ProcessLookupError:
         return False
     return True
+
+
+@pytest.mark.model
+def test_a_failed_index_stops_its_export_in_a_process_that_lives_on(tmp_path, monkeypatch):
+    """The TUI and the daemon outlive a failed run: the export it began ends with it."""
+    monkeypatch.setenv("VAULT_ENGINE_CACHE", "")
+    monkeypatch.setattr(embedder_module, "_VERIFIED_EXPORTS", {})
+    root = tmp_path / "vault"
+    write_vault(root)
+    children: list[export_worker.ExportChild] = []
+    started = export_worker.ExportChild.__init__
+
+    def recording(self, *args, **kw):
+        children.append(self)
+        started(self, *args, **kw)
+
+    monkeypatch.setattr(export_worker.ExportChild, "__init__", recording)
+
+    def progress(stage, done, total):
+        if stage == "lexical" and children:
+            raise RuntimeError("the disk filled up")
+
+    with Vault(root) as vault:  # no model yet: the first index's new generation makes its own
+        with pytest.raises(RuntimeError, match="disk filled up"):
+            vault.index(progress=progress)
+    [child] = children
+    assert child.process.poll() is not None  # ended now, not when this process exits
+    assert not child.traced.exists() and not child.expected.exists()
+    assert child not in export_worker._unfinished

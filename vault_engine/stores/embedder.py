@@ -95,6 +95,10 @@ class Embedder(Protocol):
         """Start making the fast path in the background when save_query_model would have to
         make it; never raises (save_query_model says what failed)."""
 
+    def cancel_export(self) -> None:
+        """Stop what :meth:`begin_export` started, when the run that wanted it failed: a
+        long-lived process (the TUI, the daemon) would otherwise keep it until it exits."""
+
 
 def prefetch_embedder(get_embedder: Callable[[], Embedder]) -> None:
     """Start loading the configured embedder's query path, if it can load at all (a disabled
@@ -510,9 +514,7 @@ class SentenceTransformerEmbedder:
             self._query_encoder = False if reason else (checked[0] if checked else None)
             if reason:
                 return reason
-        if self._export_child is not None:  # a copy was found after all: not needed
-            self._export_child.stop()
-            self._export_child = None
+        self.cancel_export()  # a child started early is not needed: a copy was found after all
         _remember_export(path)
         for folder in folders:
             self._publish_export(folder, path)
@@ -535,6 +537,12 @@ class SentenceTransformerEmbedder:
         from vault_engine.stores.export_worker import ExportChild
 
         self._export_child = ExportChild(self.spec, Path(self.path), path, self.max_tokens)
+
+    def cancel_export(self) -> None:
+        """Stop the child :meth:`begin_export` started and remove its files (nothing if none)."""
+        child, self._export_child = self._export_child, None
+        if child is not None:
+            child.stop()
 
     def _export(self, path: Path, encoders: list) -> str | None:
         """Through the model loaded here when it is (a fallback run), else in a child
@@ -664,6 +672,9 @@ class FakeEmbedder:
 
     def begin_export(self, shared: Path | None = None) -> None:
         """Nothing to make."""
+
+    def cancel_export(self) -> None:
+        """Nothing started."""
 
     runtime = "fake"
 
