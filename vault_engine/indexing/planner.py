@@ -2,7 +2,7 @@
 
 Two steps, so only suspect files are ever read:
 
-1. :func:`~vault_engine.sources.vault.files.find_suspects` compares size, mtime and the
+1. :func:`~vault_engine.sources.vault.changes.find_suspects` compares size, mtime and the
    inode's change time (``FileStat`` says why the mtime is not enough): a file whose stat is
    unchanged is trusted (beside the scan, so queries that ask "what changed since the index?"
    use it without the indexer).
