@@ -21,6 +21,22 @@ def test_broken_yaml_keeps_the_body_and_reports_the_line():
     assert "line 4" in fm.error or "line 5" in fm.error
 
 
+def test_a_templates_placeholders_are_blanks_and_the_rest_of_its_frontmatter_is_read():
+    # As kepano's vault writes its templates: YAML alone fails on "{{date}}" (a mapping as a key)
+    template = ('---\ncategories:\n  - "[[Books]]"\ncreated: {{date}}\ntitle: {{title}} notes\n'
+                'tags:\n  - {{tag}}\n  - to-read\nquoted: "{{kept}}"\n---\n# {{title}}\n')
+    fm = split_frontmatter(template)
+    assert fm.error is None
+    assert fm.meta == {"categories": ["[[Books]]"], "created": None, "title": None,
+                       "tags": [None, "to-read"], "quoted": "{{kept}}"}
+    assert as_list(fm.meta["tags"]) == ["to-read"]
+
+
+def test_a_placeholder_does_not_hide_a_real_yaml_error():
+    fm = split_frontmatter("---\ncreated: {{date}}\nbad: [unclosed\n---\nbody\n")
+    assert fm.meta == {} and fm.error.startswith("invalid YAML frontmatter at line")
+
+
 def test_frontmatter_that_is_not_a_mapping_is_an_error():
     fm = split_frontmatter("---\n- a\n- b\n---\nbody")
     assert fm.meta == {} and "not a mapping" in fm.error

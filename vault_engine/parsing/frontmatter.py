@@ -3,6 +3,12 @@
 A note with broken YAML is still indexed (body only); the error and its line are returned so
 ``status`` can list them. Values are normalized so they survive JSON: dates become ISO 8601
 strings, sets and tuples become lists.
+
+A template's placeholder written as a bare value (``created: {{date}}``, ``- {{tag}}``, as
+Obsidian's Templates plugin and Templater fill them) is read as a blank: no value until the
+template is filled, so a template's title is not "{{title}}". YAML reads ``{{date}}`` as a
+mapping whose key is a mapping, which no Python value can be, so such a block is otherwise
+only ever an error: reading those values as blanks changes no frontmatter that loads.
 """
 
 from __future__ import annotations
@@ -13,6 +19,8 @@ from dataclasses import dataclass
 from typing import Any
 
 _FENCE = re.compile(r"^---[ \t]*$")
+# A template's placeholder as a value: "{{..." after "key: " or a list dash (never quoted).
+_PLACEHOLDER_VALUE = re.compile(r"^([ \t]*(?:-[ \t]+)*(?:[^\s#'\"{-][^:\n]*:[ \t]+)?)(\{\{.*?)[ \t]*$", re.M)
 
 
 @dataclass(frozen=True, slots=True)
@@ -21,6 +29,7 @@ class Frontmatter:
     body: str
     body_line: int  # 1-based line of the file where the body starts
     error: str | None = None
+    yaml: str = ""  # the block as written, from the file's line 2 (its wikilinks are links too)
 
 
 def split_frontmatter(text: str) -> Frontmatter:
@@ -35,7 +44,7 @@ def split_frontmatter(text: str) -> Frontmatter:
             yaml_text = "\n".join(lines[1:i])
             body = "\n".join(lines[i + 1:])
             meta, error = _load_yaml(yaml_text)
-            return Frontmatter(meta, body, i + 2, error)
+            return Frontmatter(meta, body, i + 2, error, yaml_text)
     return Frontmatter({}, text, 1)  # an opening fence alone is a horizontal rule
 
 
@@ -44,7 +53,13 @@ def _load_yaml(yaml_text: str) -> tuple[dict[str, Any], str | None]:
     from frontmatter.default_handlers import YAMLHandler
 
     try:
-        loaded = YAMLHandler().load(yaml_text)
+        try:
+            loaded = YAMLHandler().load(yaml_text)
+        except yaml.YAMLError:
+            blanked = _PLACEHOLDER_VALUE.sub(r"\1null", yaml_text)
+            if blanked == yaml_text:
+                raise
+            loaded = YAMLHandler().load(blanked)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = f" at line {mark.line + 2}" if mark is not None else ""

@@ -2,7 +2,9 @@
 
 Forms: ``[[Note]]``, ``[[Note#Heading]]``, ``[[Note#Heading#Sub]]``, ``[[Note#^block]]``,
 ``[[Note|shown]]``, ``![[embed]]``, ``[[#Heading]]`` and ``[text](relative/path.md)`` with
-URL-encoded paths. Nothing inside code spans, code blocks or ``%% comments %%`` is a link.
+URL-encoded paths. Nothing inside code spans, code blocks or ``%% comments %%`` is a link. A
+wikilink in a frontmatter property (``up: "[[Projects]]"``) is a link of the note, as in
+Obsidian's properties.
 
 Resolution (``LinkResolver``): a target matches a note's file name without ``.md``,
 case-insensitively; a target with ``/`` matches by path suffix; an attachment matches its full
@@ -35,6 +37,7 @@ _MARKDOWN = re.compile(
 _SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.\-]*:")
 _COMMENT = re.compile(r"%%.*?%%", re.DOTALL)
 _CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)")
+_YAML_COMMENT = re.compile(r"^[ \t]*#.*$", re.M)
 
 
 def mask_code(body: str, code_ranges: Iterable[tuple[int, int]]) -> str:
@@ -78,6 +81,16 @@ def extract_links(masked_body: str, body_line: int = 1) -> tuple[LinkOccurrence,
                 found.append((m.start(), link))
     found.sort(key=lambda pair: pair[0])
     return tuple(link for _, link in found)
+
+
+def extract_property_links(yaml_text: str) -> tuple[LinkOccurrence, ...]:
+    """Wikilinks in a note's frontmatter properties (``categories: ["[[Books]]"]``), which
+    Obsidian counts as links of the note; the block starts on the file's line 2. Markdown
+    links there are text to Obsidian, and a YAML comment holds none."""
+    if "[[" not in yaml_text:
+        return ()
+    uncommented = _YAML_COMMENT.sub(_blank, yaml_text)
+    return tuple(link for link in extract_links(uncommented, 2) if link.style == "wiki")
 
 
 class _LineCounter:

@@ -13,7 +13,7 @@ from vault_engine.parsing.decisions import (
     record_rulings,
 )
 from vault_engine.parsing.frontmatter import parse_time, split_frontmatter
-from vault_engine.parsing.links import extract_links, mask_code
+from vault_engine.parsing.links import extract_links, extract_property_links, mask_code
 from vault_engine.parsing.markers import marked_dead_ends
 from vault_engine.parsing.sections import parse_blocks, split_sections
 from vault_engine.parsing.tags import collect_tags
@@ -21,9 +21,10 @@ from vault_engine.paths import glob_match, note_stem
 
 # Bump when parse_note reads an unchanged file differently (what a ruling or a chosen option
 # is, how sections split): the next `index` re-reads every note instead of trusting the ledger.
-EXTRACTION_VERSION = "10"  # 5: checkpoints dated by file name, KEPs by kep.yaml; 6: frontmatter slips; 7: Cons:;
+EXTRACTION_VERSION = "11"  # 5: checkpoints dated by file name, KEPs by kep.yaml; 6: frontmatter slips; 7: Cons:;
 # 8: a chosen option matched without spaces; 9: dates such as 2023-9-18, a "because" list;
-# 10: alternatives named by label lines ("**Option 2:** ..."), Pros/Cons items are no alternatives
+# 10: alternatives named by label lines ("**Option 2:** ..."), Pros/Cons items are no alternatives;
+# 11: a template's placeholder values ("created: {{date}}") are blanks; wikilinks in properties are links
 
 
 def extraction_key(config: Config) -> str:
@@ -59,7 +60,7 @@ def parse_note(rel_path: str, text: str, config: Config, sidecar: str | None = N
         meta=fm.meta,
         tags=collect_tags(fm.meta, masked),
         sections=sections,
-        links=extract_links(masked, fm.body_line),
+        links=extract_property_links(fm.yaml) + extract_links(masked, fm.body_line),
         doc_time=document_time(fm.meta),
         yaml_error=fm.error or frontmatter_slip(fm.meta),
         dead_ends=note_dead_ends(rel_path, kind, {**sidecar_meta(sidecar), **fm.meta}
