@@ -277,6 +277,8 @@ def test_off_a_terminal_a_long_index_says_it_is_alive_and_a_short_one_says_nothi
     update("embed:onnxruntime", 2000, 4000)
     now[0] = 50.0
     update("embed:onnxruntime", 4000, 4000)  # a stage that spoke says when it is done
+    now[0] = 51.0
+    update("embed:onnxruntime", 4000, 4000)  # ...once: the phase's end reports it again
     assert out.getvalue().splitlines() == [
         "vault-engine: embedding sections (onnxruntime): 50/4,000 (1%), 12 s",
         "vault-engine: embedding sections (onnxruntime): 2,000/4,000 (50%), 43 s",

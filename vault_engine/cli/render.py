@@ -54,13 +54,16 @@ def progress_lines(out: Any = None, clock: Any = None) -> Any:
     clock = clock or time.monotonic
     started = clock()
     said: dict[str, float] = {}
+    last: dict[str, tuple[int, int]] = {}  # what each stage said last: never the same line twice
 
     def update(stage: str, done: int, total: int) -> None:
         now = clock()
+        if last.get(stage) == (done, total):
+            return
         if now - started < QUIET_SECONDS or now - said.get(stage, -LINE_EVERY_SECONDS) < LINE_EVERY_SECONDS:
             if not (done == total and stage in said):  # a stage that spoke ends with its last line
                 return
-        said[stage] = now
+        said[stage], last[stage] = now, (done, total)
         share = f" ({100 * done // total}%)" if total else ""
         print(f"vault-engine: {stage_label(stage, PROGRESS_LABELS)}: {done:,}/{total:,}{share}, "
               f"{now - started:.0f} s", file=out or sys.stderr, flush=True)
