@@ -138,7 +138,7 @@ def open_table(corpus_name: str) -> Table:
     notes = ledger.notes_by_ids({r[1] for r in rows})
     t = Table(corpus_name, [], [], [], [], [], [], [], [], [])
     index_of = {}
-    for sid, nid, hp, text, heading, title, path, kind, _project, _tap in rows:
+    for sid, nid, hp, text, heading, title, path, kind, *_ in rows:
         index_of[sid] = len(t.ids)
         t.ids.append(sid)
         t.note_key.append(path)

@@ -64,3 +64,12 @@ def test_normalize_value_and_as_list():
     assert normalize_value({"k": (1, 2)}) == {"k": [1, 2]}
     assert as_list("a, b c") == ["a", "b", "c"]
     assert as_list(["x", None, " "]) == ["x"]
+
+
+def test_property_words_are_text_values_and_what_links_name():
+    from vault_engine.parsing.frontmatter import property_words
+
+    meta = {"categories": ["[[Books]]"], "author": ["[[E. M. Forster]]"], "up": "[[Reading#2024|this year]]",
+            "aliases": ["Machine novella"], "year": 1909, "created": "2023-09-12", "publish": False,
+            "tags": ["to-read"], "title": "The Machine Stops", "nested": {"status": "draft"}, "empty": ""}
+    assert property_words(meta) == "Books E. M. Forster Reading this year Machine novella draft"

@@ -163,3 +163,26 @@ def test_each_note_shows_its_best_section_before_any_note_shows_a_second(make_va
         assert further and all(r.startswith("zebras.md#") for r in further)
         assert max(scores[r] for r in further) > min(scores[r] for r in refs[1:3])  # demoted, not re-scored
         assert [h.ref for h in v.search("zebra stripes", lexical_only=True, decay=False, k=2).hits] == refs[:2]
+
+
+def test_a_notes_properties_are_searched_by_their_words(make_vault):
+    """A property-heavy vault (Obsidian Bases) keeps its facts in frontmatter: the words of
+    text values and of the notes their links name are searchable with the note's first
+    section, and count as held there."""
+    from vault_engine.stores.embedder import FakeEmbedder
+
+    root = make_vault({
+        "References/The Machine Stops.md": ('---\ncategories:\n  - "[[Books]]"\nauthor:\n  - "[[E. M. Forster]]"\n'
+                                            'aliases: [Machine novella]\nyear: 1909\ncreated: 2023-09-12\n---\n'
+                                            '## Quotes\nThere were buttons and switches everywhere.\n'
+                                            '## Notes\nRead it on a train.\n'),
+        "References/Other.md": "---\nauthor: Ursula Le Guin\n---\n## Quotes\nThe buttons of another book.\n"})
+    with Vault(root, embedder=FakeEmbedder(dimension=64)) as v:
+        v.index()
+        lexical = v.search("Forster", lexical_only=True)
+        # on the note's first section, where they are written, not on every section of it
+        assert [h.ref for h in lexical.hits] == ["References/The Machine Stops.md#Quotes"]
+        assert lexical.confidence == "high"  # the note holds the word: coverage reads properties too
+        assert v.search("novella", lexical_only=True).hits[0].path == "References/The Machine Stops.md"
+        assert v.search("Forster").status != "miss"
+        assert v.search("1909", lexical_only=True).status == "miss"  # a number is not a word of the note

@@ -22,6 +22,7 @@ from vault_engine.indexing.integrity import begin_lexical_commit, end_lexical_co
 from vault_engine.indexing.planner import ChangePlan, pair_by_identity, plan_changes
 from vault_engine.indexing.reading import Progress, ReadResult, read_many
 from vault_engine.model import SkippedFile
+from vault_engine.parsing.frontmatter import property_words
 from vault_engine.parsing.links import LinkResolver
 from vault_engine.parsing.note import extraction_key
 from vault_engine.parsing.sections import section_body
@@ -245,9 +246,12 @@ class Indexer:
                 return []
         rows = list(self.ledger.sections_for_index(note_ids))
         tags = self.ledger.tags_of({r.note_id for r in rows})
+        # A note's properties go with its first section, where they are written: in every
+        # section they would lift all of a long note's sections together.
         return [LexicalDoc(id=r.id, note_id=r.note_id, title=r.title, headings=" > ".join(json.loads(r.heading_path)),
                            body=section_body(r.text, r.heading), tags=" ".join(tags.get(r.note_id, ())), path=r.path,
-                           kind=r.kind, project=r.project or "", tap=r.tap)
+                           kind=r.kind, project=r.project or "", tap=r.tap,
+                           properties=property_words(json.loads(r.meta)) if r.ord == 0 and r.meta else "")
                 for r in rows]
 
 

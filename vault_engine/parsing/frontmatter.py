@@ -110,6 +110,35 @@ def parse_time(value: Any) -> float | None:
     return parsed.timestamp()
 
 
+# Properties whose words the index holds already (title, tags, the kind) or that are no words
+# (Obsidian's CSS classes, a publish flag, a Notion page id).
+_UNSEARCHED_KEYS = frozenset({"title", "tags", "tag", "type", "cssclasses", "cssclass", "publish", "notion_id"})
+_WIKILINK = re.compile(r"\[\[([^\[\]|#]*)(?:#[^\[\]|]*)?(?:\|([^\[\]]*))?\]\]")
+
+
+def property_words(meta: dict[str, Any]) -> str:
+    """A note's properties as the words a question names them by: text values (an alias,
+    an author, a status), a link as what it names (``"[[E. M. Forster]]"`` reads "E. M.
+    Forster"). Dates, numbers and flags say nothing a question asks by word."""
+    words: list[str] = []
+
+    def add(value: Any) -> None:
+        if isinstance(value, str):
+            if value.strip() and parse_time(value) is None:
+                words.append(_WIKILINK.sub(lambda m: " ".join(filter(None, m.groups())), value))
+        elif isinstance(value, list):
+            for item in value:
+                add(item)
+        elif isinstance(value, dict):
+            for item in value.values():
+                add(item)
+
+    for key, value in meta.items():
+        if key.casefold() not in _UNSEARCHED_KEYS:
+            add(value)
+    return " ".join(words)
+
+
 def as_list(value: Any) -> list[str]:
     """A frontmatter field that may be a list or a comma/space separated string."""
     if value is None:

@@ -1,11 +1,12 @@
 """Term coverage: how much of a query's informative words one section holds.
 
 The share of the query's terms, each weighted by its inverse document frequency, that a
-section's title, heading path, path and text contain. BM25 over OR-ed terms matches almost
-any question somewhere: "how do I sync my tasks with google calendar" shares "tasks" with
-every note of a task-plugin vault, which says nothing, and misses "google" and "sync", which
-say the most. Coverage says that on a fixed [0, 1] scale, whatever the query: the miss rule
-and single-arm confidence read it (retrieval/confidence.py).
+section holds as the lexical index does (its note's title, tags and properties, its heading
+path, path and text). BM25 over OR-ed terms matches almost any question somewhere: "how do I
+sync my tasks with google calendar" shares "tasks" with every note of a task-plugin vault,
+which says nothing, and misses "google" and "sync", which say the most. Coverage says that
+on a fixed [0, 1] scale, whatever the query: the miss rule and single-arm confidence read it
+(retrieval/confidence.py).
 """
 
 from __future__ import annotations
@@ -15,6 +16,7 @@ import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 
+from vault_engine.parsing.frontmatter import as_list, property_words
 from vault_engine.stores.ledger import Ledger, NoteRow, SectionRow
 from vault_engine.stores.lexical import STOP_WORDS, WhooshIndex, analyze, stem, stem_prefix
 
@@ -59,8 +61,11 @@ def _word_pattern(term: str) -> re.Pattern:
 
 def section_coverage(weights: Mapping[str, float], note: NoteRow, section: SectionRow) -> float:
     """:func:`term_coverage` of one section, over what the lexical index holds of it: the note
-    title, heading path, path and text."""
-    text = f"{note.title}\n{' '.join(section.heading_path)}\n{note.path}\n{section.text}"
+    title, heading path, frontmatter tags, path and text, and for its first section the words
+    of the note's properties."""
+    tags = " ".join(as_list(note.meta.get("tags")))
+    properties = property_words(note.meta) if section.ord == 0 else ""
+    text = f"{note.title}\n{' '.join(section.heading_path)}\n{tags}\n{properties}\n{note.path}\n{section.text}"
     return term_coverage(weights, terms_in(text[:COVERAGE_TEXT_CHARS], weights))
 
 

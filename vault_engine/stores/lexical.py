@@ -1,12 +1,13 @@
 """The lexical arm: a Whoosh (whoosh-reloaded) BM25 index over sections.
 
-One text field per section: its note title, heading path, tags and path, then its body, so
-plain BM25 sees a section as a reader does. kind, project and tap are exact-match filter
-fields. Whoosh stores only the section id: text lives in the ledger. One field measured
-better than the two (title and headings apart, boosted 2.5) it replaces, on every corpus of
-the search evaluation (bench/search_lab.py, bench/RESULTS.md): Whoosh adds the BM25 of each
-field, so a query word in both the heading and the body was saturated twice and the boost
-let generic heading words ("task", "query") outrank the body that answers.
+One text field per section: its note title, heading path, tags, path (and, for a note's first
+section, the words of its frontmatter properties), then its body, so plain BM25 sees a section
+as a reader does. kind, project and tap are exact-match filter fields. Whoosh stores only the
+section id: text lives in the ledger. One field measured better than the two (title and
+headings apart, boosted 2.5) it replaces, on every corpus of the search evaluation
+(bench/search_lab.py, bench/RESULTS.md): Whoosh adds the BM25 of each field, so a query word in
+both the heading and the body was saturated twice and the boost let generic heading words
+("task", "query") outrank the body that answers.
 
 Measured choices that keep a pure-Python index usable at 10,000 notes (bench/RESULTS.md):
 one flat analyzer instead of Whoosh's chain of generator filters (about 40% faster
@@ -173,11 +174,12 @@ class LexicalDoc:
     kind: str
     project: str
     tap: str
+    properties: str = ""  # a note's first section: the words of its properties (property_words)
 
     @property
     def text(self) -> str:
         """What the index holds of the section: what it is about, then what it says."""
-        return f"{self.title}\n{self.headings}\n{self.tags}\n{self.path}\n{self.body}"
+        return f"{self.title}\n{self.headings}\n{self.tags}\n{self.properties}\n{self.path}\n{self.body}"
 
 
 class WhooshIndex:

@@ -44,6 +44,8 @@ class IndexedSection(NamedTuple):
     kind: str
     project: str | None
     tap: str
+    ord: int  # the section's place in its note (0: the first)
+    meta: str  # the note's frontmatter, JSON, as stored
 
 
 def section_row(r: tuple) -> SectionRow:
@@ -110,7 +112,7 @@ class SectionQueries(LedgerConnection):
     def sections_for_index(self, note_ids: Iterable[int] | None = None) -> Iterator[IndexedSection]:
         """What the search indexes need of each section (of these notes, or all)."""
         sql = ("SELECT s.id, s.note_id, s.heading_path, s.text, s.heading, n.title, n.path, n.kind,"
-               " n.project, n.tap FROM sections s JOIN notes n ON n.id=s.note_id")
+               " n.project, n.tap, s.ord, n.meta FROM sections s JOIN notes n ON n.id=s.note_id")
         rows = self.db.execute(sql) if note_ids is None else rows_in(
             self.db, sql + " WHERE s.note_id IN ({marks})", note_ids)
         yield from map(IndexedSection._make, rows)
