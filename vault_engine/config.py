@@ -39,7 +39,9 @@ DEFAULT_KIND_RULES: tuple[tuple[str, str], ...] = (
     ("notion/**", "notion"),
     ("memory/**", "memory"),
     ("decisions/**", "decision"),
+    ("docs/decisions/**", "decision"),  # where MADR keeps its records
     ("docs/adr/**", "decision"),
+    ("doc/adr/**", "decision"),  # where adr-tools keeps its records
 )
 
 
@@ -338,7 +340,8 @@ DEFAULT_CONFIG_TEXT = '''\
 # spec = ["specs/**"]
 # notion = ["notion/**"]
 # memory = ["memory/**"]
-# decision = ["decisions/**", "docs/adr/**"]
+# decision = ["decisions/**", "docs/decisions/**", "docs/adr/**", "doc/adr/**"]
+# (a MADR record, with its Considered Options and Decision Outcome, is one wherever it is)
 
 # Taps: sources of documents with their own decay. The most specific matching rule owns a
 # document; the built-in `vault` tap (no decay) takes the rest, and the built-in `notion` tap

@@ -72,6 +72,19 @@ def test_madr_rejected_options_with_reasons_and_the_chosen_design():
     assert note.dead_ends[0].line == 10  # the option's line in the file
 
 
+def test_a_madr_record_is_a_decision_record_wherever_it_is_kept():
+    for path in ("jabref/0001-store-chats.md", "docs/decisions/0001-store-chats.md", "0001-store-chats.md"):
+        note = parse(path, MADR)
+        assert note.kind == "decision", path
+        assert [d.text for d in note.dead_ends] == ["JSON", "Custom format"]
+    assert parse("doc/adr/0002-use-aws.md", "# 2. Use AWS\n## Status\nAccepted\n## Decision\nAWS.\n").kind == \
+        "decision"  # adr-tools' folder
+    nygard = "# 2. Use AWS\n## Status\nAccepted\n## Context\nWe host.\n## Decision\nAWS.\n"
+    assert parse("notes/0002-use-aws.md", nygard).kind == "note"  # a Decision heading alone says nothing
+    declared = parse("notes/chats.md", MADR.replace("status: accepted", "type: note"))
+    assert (declared.kind, declared.dead_ends) == ("note", ())  # what the author declared stands
+
+
 def test_a_chosen_option_named_by_its_label_in_parentheses_is_not_a_dead_end():
     text = MADR.replace("* [MVStore](https://www.h2database.com/html/mvstore.html)",
                         "* Keep chats in an embedded key-value store (MVStore)")

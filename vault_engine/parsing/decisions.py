@@ -61,6 +61,13 @@ ACCEPTED_IN_CHECKPOINTS = (frozenset({"goal", "goals", "decision"}), frozenset({
 ACCEPTED_IN_RECORDS = (frozenset({"decision", "decision outcome"}), frozenset({"summary", "proposal"}))
 
 
+def is_madr_record(sections: Sequence[SectionLike]) -> bool:
+    """MADR's own two headings, ``Considered Options`` and ``Decision Outcome``: a decision
+    record wherever it is kept (no other kind of note is written so)."""
+    names = {_name(section) for section in sections}
+    return bool(names & _CONSIDERED) and "decision outcome" in names
+
+
 def _name(section: SectionLike) -> str:
     return " ".join((section.heading or "").split()).casefold()
 

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from vault_engine.config import Config
-from vault_engine.model import KINDS, Accepted, DeadEnd, ParsedNote
+from vault_engine.model import KINDS, Accepted, DeadEnd, ParsedNote, Section
 from vault_engine.parsing.checkpoints import failed_dead_ends, name_time, note_agent
 from vault_engine.parsing.decisions import (
     ACCEPTED_IN_CHECKPOINTS,
     ACCEPTED_IN_RECORDS,
     accepted_designs,
     chosen_option,
+    is_madr_record,
     record_rulings,
 )
 from vault_engine.parsing.frontmatter import parse_time, split_frontmatter
@@ -21,11 +24,12 @@ from vault_engine.paths import glob_match, note_stem
 
 # Bump when parse_note reads an unchanged file differently (what a ruling or a chosen option
 # is, how sections split): the next `index` re-reads every note instead of trusting the ledger.
-EXTRACTION_VERSION = "12"  # 5: checkpoints dated by file name, KEPs by kep.yaml; 6: frontmatter slips; 7: Cons:;
+EXTRACTION_VERSION = "13"  # 5: checkpoints dated by file name, KEPs by kep.yaml; 6: frontmatter slips; 7: Cons:;
 # 8: a chosen option matched without spaces; 9: dates such as 2023-9-18, a "because" list;
 # 10: alternatives named by label lines ("**Option 2:** ..."), Pros/Cons items are no alternatives;
 # 11: a template's placeholder values ("created: {{date}}") are blanks; wikilinks in properties are links;
-# 12: the words of properties go to the lexical index (read again so every note's words are rewritten)
+# 12: the words of properties go to the lexical index (read again so every note's words are rewritten);
+# 13: a MADR record is a decision record wherever it is kept; docs/decisions/ and doc/adr/ are decisions
 
 
 def extraction_key(config: Config) -> str:
@@ -51,8 +55,8 @@ def parse_note(rel_path: str, text: str, config: Config, sidecar: str | None = N
     fm = split_frontmatter(text.replace("\r\n", "\n"))
     blocks = parse_blocks(fm.body)
     masked = mask_code(fm.body, blocks.code_ranges)
-    kind = note_kind(rel_path, fm.meta, config)
     sections = split_sections(fm.body, blocks, fm.body_line)
+    kind = note_kind(rel_path, fm.meta, config, sections)
     return ParsedNote(
         path=rel_path,
         title=note_title(rel_path, fm.meta),
@@ -121,8 +125,9 @@ def note_title(rel_path: str, meta: dict) -> str:
     return str(title).strip() if isinstance(title, (str, int, float)) and str(title).strip() else note_stem(rel_path)
 
 
-def note_kind(rel_path: str, meta: dict, config: Config) -> str:
-    """Frontmatter ``type:``, else the folder rules, else ``note``."""
+def note_kind(rel_path: str, meta: dict, config: Config, sections: Sequence[Section] = ()) -> str:
+    """Frontmatter ``type:``, else the folder rules, else ``decision`` for a MADR record kept
+    anywhere (its own headings say so), else ``note``."""
     declared = meta.get("type")
     if isinstance(declared, str):
         kind = declared.strip().casefold()
@@ -132,7 +137,7 @@ def note_kind(rel_path: str, meta: dict, config: Config) -> str:
     for pattern, kind in config.kind_rules:
         if glob_match(pattern, rel_path):
             return kind
-    return "note"
+    return "decision" if is_madr_record(sections) else "note"
 
 
 def frontmatter_slip(meta: dict) -> str | None:
