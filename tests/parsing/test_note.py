@@ -50,6 +50,10 @@ def test_collect_tags_dedupes_case_insensitively():
     assert collect_tags({"tags": "One two"}, "#ONE #three") == ("one", "two", "three")
 
 
+def test_a_tags_key_in_any_case_holds_tags_as_in_obsidian():
+    assert collect_tags({"Tags": ["seedling"], "TAG": "x", "tagged": "no"}, "") == ("seedling", "x")
+
+
 def test_a_kind_typo_or_an_unreadable_date_is_reported_not_silently_dropped():
     config = CONFIG
     typo = parse_note("a.md", "---\ntype: chekpoint\n---\n# A\n", config)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from vault_engine.parsing.frontmatter import as_list
+from vault_engine.parsing.frontmatter import frontmatter_tags
 
 # The "at a line start or after whitespace" rule is checked by hand, not in the pattern: a
 # pattern that starts with a literal "#" lets the regex engine jump from "#" to "#", where
@@ -30,7 +30,7 @@ def inline_tags(masked_body: str) -> list[str]:
 
 def collect_tags(meta: dict[str, Any], masked_body: str) -> tuple[str, ...]:
     """Frontmatter ``tags``/``tag`` plus inline tags, lower-cased, first occurrence order."""
-    raw = as_list(meta.get("tags")) + as_list(meta.get("tag")) + inline_tags(masked_body)
+    raw = frontmatter_tags(meta) + inline_tags(masked_body)
     seen: dict[str, None] = {}
     for tag in raw:
         tag = tag.lstrip("#").strip("/").casefold()

@@ -16,7 +16,7 @@ import math
 import re
 from collections.abc import Iterable, Mapping, Sequence
 
-from vault_engine.parsing.frontmatter import as_list, property_words
+from vault_engine.parsing.frontmatter import frontmatter_tags, property_words
 from vault_engine.stores.ledger import Ledger, NoteRow, SectionRow
 from vault_engine.stores.lexical import STOP_WORDS, WhooshIndex, analyze, stem, stem_prefix
 
@@ -63,7 +63,7 @@ def section_coverage(weights: Mapping[str, float], note: NoteRow, section: Secti
     """:func:`term_coverage` of one section, over what the lexical index holds of it: the note
     title, heading path, frontmatter tags, path and text, and for its first section the words
     of the note's properties."""
-    tags = " ".join(as_list(note.meta.get("tags")))
+    tags = " ".join(frontmatter_tags(note.meta))
     properties = property_words(note.meta) if section.ord == 0 else ""
     text = f"{note.title}\n{' '.join(section.heading_path)}\n{tags}\n{properties}\n{note.path}\n{section.text}"
     return term_coverage(weights, terms_in(text[:COVERAGE_TEXT_CHARS], weights))
