@@ -35,3 +35,18 @@ def test_parser_version_change_rereads_every_note(tmp_path, monkeypatch):
         assert (changes.new, changes.modified, changes.deleted) == (0, 2, 0)
         assert {n.path for n in vault.ledger.notes()} == {"a.md", "b.md"}
         assert vault.search("text", lexical_only=True).hits
+
+
+def test_a_reread_builds_the_words_index_anew_so_bm25_counts_no_deleted_document(tmp_path, monkeypatch):
+    for name in ("a", "b", "c"):
+        (tmp_path / f"{name}.md").write_text(f"# {name}\n\nText of {name}.\n")
+    with Vault(tmp_path) as vault:
+        vault.index(embed=False)
+        before = vault.search("text", lexical_only=True).hits[0].scores.lexical
+    monkeypatch.setattr(indexer, "extraction_key", lambda config: "a newer parser")
+    with Vault(tmp_path) as vault:
+        changes = vault.index(embed=False)
+        whoosh = vault.lexical.load()
+        assert (whoosh.doc_count_all(), whoosh.doc_count()) == (3, 3)  # deleted ones would count in the first
+        assert vault.search("text", lexical_only=True).hits[0].scores.lexical == before
+        assert not any("could not be trusted" in n for n in changes.notices)  # a rebuild, not a repair

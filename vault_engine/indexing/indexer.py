@@ -126,7 +126,7 @@ class Indexer:
         # (Vault.search asks again when a hit is not in the ledger yet). A kill in between
         # leaves the old ledger, Whoosh a step ahead and the mark committed here: readers
         # answer, and the next run rebuilds Whoosh (integrity.py).
-        begin_lexical_commit(self.ledger, rebuild=bool(needs_repair))
+        begin_lexical_commit(self.ledger, rebuild=bool(needs_repair) or reread)
         with self.ledger.transaction():
             changes = self._apply_to_ledger(plan, reads, scan, known, now)
             changes.skipped = skipped
@@ -142,7 +142,7 @@ class Indexer:
             del reads
             self._resolve_links(plan, changes.changed_note_ids,
                                 old_attachments ^ set(scan.attachments), full=first_index)
-            self._apply_to_lexical(changes, repair=needs_repair, progress=progress)
+            self._apply_to_lexical(changes, repair=needs_repair, rebuild=reread, progress=progress)
         cleared = [*plan.deleted, *(old for old, _ in plan.moved)]
         sync_code(self.config, self.ledger, parsed_code, changes.changed_note_ids, cleared)
         return changes
@@ -220,24 +220,25 @@ class Indexer:
 
     # -- lexical --------------------------------------------------------------------------
 
-    def _apply_to_lexical(self, changes: AppliedChanges, *, repair: str | None,
+    def _apply_to_lexical(self, changes: AppliedChanges, *, repair: str | None, rebuild: bool,
                           progress: Progress | None) -> None:
-        if repair:
+        """The changed notes' sections into Whoosh; all of them, into an emptied index, for a
+        ``repair`` (Whoosh disagreed with the ledger) or a ``rebuild`` (every note was read
+        again: deleting and adding each document would leave Whoosh's BM25 statistics counting
+        every deleted one until its segment is merged)."""
+        if repair or rebuild:
             changes.lexical_repaired = repair
-            self.resync_lexical()
+            self.lexical.reset()
+            deleted: Iterable[int] = ()
+            docs = self.lexical_docs(None)
         else:
-            docs = self.lexical_docs(changes.changed_note_ids)
-            if progress:
-                progress("lexical", 0, len(docs))
-            self.lexical.apply(changes.removed_section_ids, docs)
-            if progress:
-                progress("lexical", len(docs), len(docs))
+            deleted, docs = changes.removed_section_ids, self.lexical_docs(changes.changed_note_ids)
+        if progress:
+            progress("lexical", 0, len(docs))
+        self.lexical.apply(deleted, docs)
+        if progress:
+            progress("lexical", len(docs), len(docs))
         end_lexical_commit(self.ledger, self.lexical)
-
-    def resync_lexical(self) -> None:
-        """Rebuild Whoosh from the ledger alone (no file is read): repairs a disagreement."""
-        self.lexical.reset()
-        self.lexical.apply((), self.lexical_docs(None))
 
     def lexical_docs(self, note_ids: Iterable[int] | None) -> list[LexicalDoc]:
         if note_ids is not None:
