@@ -121,6 +121,21 @@ def test_target_key_is_the_casefolded_last_component():
     assert target_key("") == ""
 
 
+def parsed_corpus(root: Path) -> tuple[dict, list[str]]:
+    """Every note of a real vault parsed (``.obsidian/`` left out), and its other files."""
+    config = parse_config(root, {})
+    notes, attachments = {}, []
+    for folder, dirs, files in os.walk(root):
+        dirs[:] = [d for d in dirs if d != ".obsidian"]
+        for name in files:
+            rel = os.path.relpath(os.path.join(folder, name), root).replace(os.sep, "/")
+            if name.endswith(".md"):
+                notes[rel] = parse_note(rel, (root / rel).read_text(encoding="utf-8"), config)
+            else:
+                attachments.append(rel)
+    return notes, attachments
+
+
 def test_real_obsidian_vault_matches_the_corpus_facts():
     """obsidian-tasks-docs: the corpus README gives facts from an independent resolver.
 
@@ -132,16 +147,7 @@ def test_real_obsidian_vault_matches_the_corpus_facts():
     links here. The pinned numbers below fail on any regression either way.
     """
     root = needs_corpus("obsidian-tasks-docs")
-    config = parse_config(root, {})
-    notes, attachments = {}, []
-    for folder, dirs, files in os.walk(root):
-        dirs[:] = [d for d in dirs if d != ".obsidian"]
-        for name in files:
-            rel = os.path.relpath(os.path.join(folder, name), root).replace(os.sep, "/")
-            if name.endswith(".md"):
-                notes[rel] = parse_note(rel, (root / rel).read_text(encoding="utf-8"), config)
-            else:
-                attachments.append(rel)
+    notes, attachments = parsed_corpus(root)
     resolver = LinkResolver(notes, attachments)
     wiki = [(path, link) for path, note in notes.items() for link in note.links if link.style == "wiki"]
     resolved = [(p, link, resolver.resolve(link, p)) for p, link in wiki]
@@ -171,16 +177,7 @@ def test_kepanos_vault_matches_the_corpus_facts():
     template vault leaves to its user). Its templates' ``{{date}}`` values are blanks, not
     YAML errors."""
     root = needs_corpus("kepano-obsidian")
-    config = parse_config(root, {})
-    notes, attachments = {}, []
-    for folder, dirs, files in os.walk(root):
-        dirs[:] = [d for d in dirs if d != ".obsidian"]
-        for name in files:
-            rel = os.path.relpath(os.path.join(folder, name), root).replace(os.sep, "/")
-            if name.endswith(".md"):
-                notes[rel] = parse_note(rel, (root / rel).read_text(encoding="utf-8"), config)
-            else:
-                attachments.append(rel)
+    notes, attachments = parsed_corpus(root)
     resolver = LinkResolver(notes, attachments)
     targets = [resolver.resolve(link, path).target_path for path, note in notes.items() for link in note.links]
     to_notes = sum(1 for t in targets if t and t.endswith(".md"))
