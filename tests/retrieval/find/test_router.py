@@ -58,6 +58,9 @@ def test_a_clean_miss_says_why_and_the_answer_is_deterministic(vault):
     assert (miss.status, miss.tier, miss.suggestion) == ("miss", None, None) and "close enough" in miss.reason
     question = vault.find("how are database migrations rolled back after a failed deploy?")
     assert question.status == "miss"
+    # a question no memory note answers points at the code by what it does
+    assert question.reason.endswith("`vault-engine search 'how are database migrations rolled back after a failed "
+                                    "deploy?' --kind code`")
     assert vault.find("place").to_json() == vault.find("place").to_json()
     (vault.root / "src/shop/fresh.py").write_text("def fresh():\n    return 1\n")
     unindexed = vault.find("src/shop/fresh.py")

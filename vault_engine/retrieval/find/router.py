@@ -13,6 +13,7 @@ the same answer: every step is deterministic and every ranking has a total order
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
@@ -142,4 +143,6 @@ def _miss_reason(query: str, tried: list[str], code, token: bool, facet: str | N
     if token:
         return (f"no symbol or indexed file is named {query!r}, none is close enough to suggest, "
                 f"and no memory note{scope} answers it{broken}")
-    return f"no memory note{scope} holds enough of the question's words (tiers tried: {', '.join(tried)})"
+    by_meaning = (f"; code by what it does: `vault-engine search {shlex.quote(query)} --kind code`"
+                  if code is not None else "")
+    return f"no memory note{scope} holds enough of the question's words (tiers tried: {', '.join(tried)}){by_meaning}"
