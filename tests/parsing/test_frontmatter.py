@@ -71,5 +71,6 @@ def test_property_words_are_text_values_and_what_links_name():
 
     meta = {"categories": ["[[Books]]"], "author": ["[[E. M. Forster]]"], "up": "[[Reading#2024|this year]]",
             "aliases": ["Machine novella"], "year": 1909, "created": "2023-09-12", "publish": False,
-            "tags": ["to-read"], "title": "The Machine Stops", "nested": {"status": "draft"}, "empty": ""}
+            "tags": ["to-read"], "title": "The Machine Stops", "nested": {"status": "draft"}, "empty": "",
+            "notion_id": "b3b9507f2e174aa0b493fa337534c191", "parent_id": "104d4deadd2c807d", "body_hash": "e6e3ab40"}
     assert property_words(meta) == "Books E. M. Forster Reading this year Machine novella draft"
