@@ -42,6 +42,7 @@ DEFAULT_KIND_RULES: tuple[tuple[str, str], ...] = (
     ("docs/decisions/**", "decision"),  # where MADR keeps its records
     ("docs/adr/**", "decision"),
     ("doc/adr/**", "decision"),  # where adr-tools keeps its records
+    ("keps/**", "decision"),  # Kubernetes enhancement proposals, each beside its kep.yaml
 )
 
 
@@ -340,7 +341,7 @@ DEFAULT_CONFIG_TEXT = '''\
 # spec = ["specs/**"]
 # notion = ["notion/**"]
 # memory = ["memory/**"]
-# decision = ["decisions/**", "docs/decisions/**", "docs/adr/**", "doc/adr/**"]
+# decision = ["decisions/**", "docs/decisions/**", "docs/adr/**", "doc/adr/**", "keps/**"]
 # (a MADR record, with its Considered Options and Decision Outcome, is one wherever it is)
 
 # Taps: sources of documents with their own decay. The most specific matching rule owns a

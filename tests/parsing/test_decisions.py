@@ -79,6 +79,7 @@ def test_a_madr_record_is_a_decision_record_wherever_it_is_kept():
         assert [d.text for d in note.dead_ends] == ["JSON", "Custom format"]
     assert parse("doc/adr/0002-use-aws.md", "# 2. Use AWS\n## Status\nAccepted\n## Decision\nAWS.\n").kind == \
         "decision"  # adr-tools' folder
+    assert parse("keps/sig-node/4563-eviction/README.md", KEP).kind == "decision"  # the KEP process's folder
     nygard = "# 2. Use AWS\n## Status\nAccepted\n## Context\nWe host.\n## Decision\nAWS.\n"
     assert parse("notes/0002-use-aws.md", nygard).kind == "note"  # a Decision heading alone says nothing
     declared = parse("notes/chats.md", MADR.replace("status: accepted", "type: note"))

@@ -41,8 +41,8 @@ def render_interruption(proposal: str, rulings: Sequence[Ruling], project: str |
         return (f'No dead end is recorded in this vault yet, so nothing matches "{quoted}": '
                 "dead ends come from a checkpoint's Failed list, a working note's dead-end markers and the "
                 "rejected options of decision records (MADR records wherever they are; others under decisions/, "
-                "docs/decisions/, docs/adr/ or doc/adr/, or where [kinds] decision points). This is a miss, "
-                "not a guess.")
+                "docs/decisions/, docs/adr/, doc/adr/ or keps/, or where [kinds] decision points). This is a "
+                "miss, not a guess.")
     count = "1 recorded dead end matches" if len(rulings) == 1 else f"{len(rulings)} recorded dead ends match"
     lines = [f'This was tried before: {count} "{quoted}".', ""]
     for n, ruling in enumerate(rulings, 1):
