@@ -205,6 +205,16 @@ class Vault:
 
         return self._embedder is not None or ModelSpec.from_config(self.config.section("model")).enabled
 
+    def query_model_ready(self) -> bool:
+        """Whether a question can be embedded without torch: the model is enabled and its ONNX
+        export is in this index (the first ``index`` that embedded made it). Loads nothing."""
+        if not self._model_enabled():
+            return False
+        try:
+            return self.embedder().has_query_model()
+        except ModelUnavailable:
+            return False
+
     def _watcher_embeds(self) -> bool:
         """A live watcher of this vault embeds every section without vectors by itself
         (between its batches): advice to run ``index`` would only compete with it."""

@@ -170,3 +170,28 @@ def test_the_interruption_quotes_a_long_prompt_in_short(indexed_sample, tmp_path
     said = context(done, "UserPromptSubmit")
     assert said.startswith('This was tried before: 1 recorded dead end matches "keep sessions in a shared Redis lorem')
     assert len(said.splitlines()[0]) < 300 and len(said) < 2000
+
+
+@pytest.mark.model
+def test_without_a_daemon_a_restatement_in_other_words_is_caught_by_meaning_without_torch(sample_vault, tmp_path):
+    """Where the index holds the model's ONNX export, the hook's own check runs both arms: a
+    prompt sharing too few words with the ruling for the words arm is still interrupted."""
+    from tests.mcp.conftest import WRAPPER
+    from vault_engine.vault import Vault
+
+    with Vault(sample_vault) as vault:
+        vault.index()
+        assert vault.query_model_ready()
+    prompt = "Have the single-page app stash the refresh token in the browser's local storage so it survives reloads."
+    words = subprocess.run([sys.executable, "-m", "vault_engine", "--vault", str(sample_vault), "deadend", "check",
+                            prompt, "--lexical", "--json"], capture_output=True, text=True, timeout=60,
+                           env={**os.environ, **server_env()})
+    assert json.loads(words.stdout)["status"] == "miss"  # the words arm alone does not catch it
+    probe = tmp_path / "probe.json"
+    done = subprocess.run([sys.executable, "-c", WRAPPER, str(probe), "hook", "user-prompt-submit", "--no-daemon"],
+                          input=json.dumps({"prompt": prompt, "cwd": str(sample_vault)}), capture_output=True,
+                          text=True, timeout=60, cwd=tmp_path,
+                          env={**os.environ, **server_env(), "VAULT_ENGINE_HOOK_DEADLINE": "60"})
+    assert (done.returncode, done.stderr) == (0, "")
+    assert "Keep refresh tokens in localStorage" in context(done, "UserPromptSubmit")
+    assert not {"torch", "sentence_transformers"} & set(json.loads(probe.read_text()))

@@ -9,8 +9,9 @@
 
 A hook never blocks the person: broken input, a missing index, an unknown project or a slow
 answer give exit 0, no output and one line on stderr. Answers come from the warm daemon
-when ``vault-engine watch`` runs (both arms), else from this process with the lexical arm
-only, since loading the model would take longer than a hook may.
+when ``vault-engine watch`` runs (both arms), else from this process: the words first, then
+meaning too when the model's ONNX export is in the index (a cold check with both arms takes
+about 0.35 s, no torch); loading torch would take longer than a hook may.
 """
 
 from __future__ import annotations
@@ -89,9 +90,18 @@ def context_for(event: str, payload: dict[str, Any], project: str | None, explic
     if not proposal:
         return None
     check = _ask_or_local(root, "deadend.check", (proposal,), {"project": project, "k": RULINGS},
-                          lambda vault: vault.deadend_check(proposal, project=project, k=RULINGS, lexical_only=True),
-                          use_daemon)
+                          lambda vault: _check_here(vault, proposal, project), use_daemon)
     return check.rendered if check.status == "hit" else None
+
+
+def _check_here(vault: Any, proposal: str, project: str | None) -> Any:
+    """Without the daemon: the words arm (milliseconds), and when it finds nothing, both arms
+    where the model answers without torch. A restatement in other words is caught at the
+    moment it is proposed, and a slow host that misses the deadline loses no words hit."""
+    words = vault.deadend_check(proposal, project=project, k=RULINGS, lexical_only=True)
+    if words.status == "hit" or not vault.query_model_ready():
+        return words
+    return vault.deadend_check(proposal, project=project, k=RULINGS)
 
 
 def _brief(root: Path, project: str | None, use_daemon: bool) -> str:
