@@ -195,3 +195,13 @@ def test_without_a_daemon_a_restatement_in_other_words_is_caught_by_meaning_with
     assert (done.returncode, done.stderr) == (0, "")
     assert "Keep refresh tokens in localStorage" in context(done, "UserPromptSubmit")
     assert not {"torch", "sentence_transformers"} & set(json.loads(probe.read_text()))
+
+    def tool(name: str, tool_input: dict) -> subprocess.CompletedProcess:
+        payload = {"tool_name": name, "tool_input": tool_input, "cwd": str(sample_vault)}
+        return subprocess.run([sys.executable, "-m", "vault_engine", "hook", "pre-tool-use", "--no-daemon"],
+                              input=json.dumps(payload), capture_output=True, text=True, timeout=60, cwd=tmp_path,
+                              env={**os.environ, **server_env(), "VAULT_ENGINE_HOOK_DEADLINE": "60"})
+
+    assert "Keep refresh tokens in localStorage" in context(tool("ExitPlanMode", {"plan": prompt}), "PreToolUse")
+    edit = tool("Edit", {"file_path": "auth.ts", "old_string": "x", "new_string": f"// {prompt}\nconst a = 1;"})
+    assert (edit.returncode, edit.stdout) == (0, "")  # an edit's code is read for its words only

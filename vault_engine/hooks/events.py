@@ -9,9 +9,10 @@
 
 A hook never blocks the person: broken input, a missing index, an unknown project or a slow
 answer give exit 0, no output and one line on stderr. Answers come from the warm daemon
-when ``vault-engine watch`` runs (both arms), else from this process: the words first, then
-meaning too when the model's ONNX export is in the index (a cold check with both arms takes
-about 0.35 s, no torch); loading torch would take longer than a hook may.
+when ``vault-engine watch`` runs (both arms), else from this process: the words first, then,
+for a prompt or a plan, meaning too when the model's ONNX export is in the index (a cold
+check with both arms takes about 0.35 s, no torch); loading torch would take longer than a
+hook may.
 """
 
 from __future__ import annotations
@@ -37,6 +38,7 @@ MAX_PROPOSAL_CHARS = 4000  # an edit may write a whole file: its head says what 
 DEADLINE_SECONDS = 1.0
 DEADLINE_ENV = "VAULT_ENGINE_HOOK_DEADLINE"
 PROJECT_ENV = "VAULT_ENGINE_PROJECT"
+PLANNING_TOOLS = ("ExitPlanMode", "TodoWrite")  # their input is a plan in words, not code
 
 
 class HookSkipped(Exception):
@@ -89,17 +91,19 @@ def context_for(event: str, payload: dict[str, Any], project: str | None, explic
     proposal = proposal_of(event, payload)
     if not proposal:
         return None
+    in_words = event == "user-prompt-submit" or payload.get("tool_name") in PLANNING_TOOLS
     check = _ask_or_local(root, "deadend.check", (proposal,), {"project": project, "k": RULINGS},
-                          lambda vault: _check_here(vault, proposal, project), use_daemon)
+                          lambda vault: _check_here(vault, proposal, project, in_words), use_daemon)
     return check.rendered if check.status == "hit" else None
 
 
-def _check_here(vault: Any, proposal: str, project: str | None) -> Any:
-    """Without the daemon: the words arm (milliseconds), and when it finds nothing, both arms
-    where the model answers without torch. A restatement in other words is caught at the
-    moment it is proposed, and a slow host that misses the deadline loses no words hit."""
+def _check_here(vault: Any, proposal: str, project: str | None, in_words: bool) -> Any:
+    """Without the daemon: the words arm (milliseconds), and when it finds nothing in a
+    proposal written in words (a prompt, a plan), both arms where the model answers without
+    torch. A restatement in other words is caught at the moment it is proposed, a slow host
+    that misses the deadline loses no words hit, and an edit's code is not read for meaning."""
     words = vault.deadend_check(proposal, project=project, k=RULINGS, lexical_only=True)
-    if words.status == "hit" or not vault.query_model_ready():
+    if words.status == "hit" or not in_words or not vault.query_model_ready():
         return words
     return vault.deadend_check(proposal, project=project, k=RULINGS)
 
