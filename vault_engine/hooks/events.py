@@ -8,11 +8,11 @@
   edit writes.
 
 A hook never blocks the person: broken input, a missing index, an unknown project or a slow
-answer give exit 0, no output and one line on stderr. Answers come from the warm daemon
-when ``vault-engine watch`` runs (both arms), else from this process: the words first, then,
-for a prompt or a plan, meaning too when the model's ONNX export is in the index (a cold
-check with both arms takes about 0.35 s, no torch); loading torch would take longer than a
-hook may.
+answer give exit 0, no output and one line on stderr. A prompt or a plan is checked by words
+and meaning, an edit's code by its words only. Answers come from the warm daemon when
+``vault-engine watch`` runs, else from this process: the words first, then meaning where the
+model's ONNX export is in the index (a cold check with both arms takes about 0.35 s, no
+torch); loading torch would take longer than a hook may.
 """
 
 from __future__ import annotations
@@ -92,7 +92,8 @@ def context_for(event: str, payload: dict[str, Any], project: str | None, explic
     if not proposal:
         return None
     in_words = event == "user-prompt-submit" or payload.get("tool_name") in PLANNING_TOOLS
-    check = _ask_or_local(root, "deadend.check", (proposal,), {"project": project, "k": RULINGS},
+    asked = {"project": project, "k": RULINGS} | ({} if in_words else {"lexical_only": True})
+    check = _ask_or_local(root, "deadend.check", (proposal,), asked,
                           lambda vault: _check_here(vault, proposal, project, in_words), use_daemon)
     return check.rendered if check.status == "hit" else None
 
