@@ -205,3 +205,20 @@ def test_without_a_daemon_a_restatement_in_other_words_is_caught_by_meaning_with
     assert "Keep refresh tokens in localStorage" in context(tool("ExitPlanMode", {"plan": prompt}), "PreToolUse")
     edit = tool("Edit", {"file_path": "auth.ts", "old_string": "x", "new_string": f"// {prompt}\nconst a = 1;"})
     assert (edit.returncode, edit.stdout) == (0, "")  # an edit's code is read for its words only
+
+
+def test_the_daemon_is_asked_for_words_only_about_an_edits_code(indexed_sample, monkeypatch):
+    from vault_engine.hooks import events
+
+    asked = []
+
+    def capture(root, op, args, kwargs, local, use_daemon=True):
+        asked.append(kwargs)
+        return type("Check", (), {"status": "miss"})()
+
+    monkeypatch.setattr(events, "_ask_or_local", capture)
+    for event, payload in (("user-prompt-submit", {"prompt": "keep sessions in Redis"}),
+                           ("pre-tool-use", {"tool_name": "TodoWrite", "tool_input": {"todos": [{"content": "a"}]}}),
+                           ("pre-tool-use", {"tool_name": "Write", "tool_input": {"content": "x = 1"}})):
+        events.context_for(event, {**payload, "cwd": str(indexed_sample)}, "drone-audio", None)
+    assert [a.get("lexical_only", False) for a in asked] == [False, False, True]
