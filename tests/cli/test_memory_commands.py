@@ -91,15 +91,6 @@ def test_unknown_project_is_exit_1_with_the_known_ones(vault, cli):
                        "(run `vault-engine index` if its notes are new)\n"
 
 
-def test_resume_takes_the_project_by_name_or_by_flag(vault, cli):
-    assert cli("--vault", vault, "resume", "drone").out == cli("--vault", vault, "resume", "--project", "drone").out
-    assert cli("--vault", vault, "resume", "drone", "--project", "drone").code == 0
-    neither = cli("--vault", vault, "resume")
-    assert (neither.code, neither.out) == (2, "") and "vault-engine resume PROJECT" in neither.err
-    both = cli("--vault", vault, "resume", "drone", "--project", "billing")
-    assert both.code == 2 and "two projects given" in both.err
-
-
 def test_resume_budget_and_usage_errors(vault, cli):
     assert cli("--vault", vault, "resume", "--project", "drone", "--max-tokens", "0").code == 2
     small = cli("--vault", vault, "resume", "--project", "billing", "--max-tokens", "60", "--json").json

@@ -53,10 +53,8 @@ def _register_resume(sub: argparse._SubParsersAction, common: argparse.ArgumentP
     p = sub.add_parser("resume", parents=[common], help="the brief for an agent arriving on a project",
                        description="Latest checkpoint, working notes changed since, the project's earlier dead ends, "
                                    "linked specs with their decay, dead ends elsewhere. Example: vault-engine resume "
-                                   "drone-audio --max-tokens 1500")
-    p.add_argument("project_name", nargs="?", type=non_empty, metavar="PROJECT",
-                   help="the project to resume (or --project)")
-    p.add_argument("--project", type=non_empty, help="the project to resume")
+                                   "--project drone-audio --max-tokens 1500")
+    p.add_argument("--project", required=True, type=non_empty, help="the project to resume")
     p.add_argument("--max-tokens", type=int_within(1), default=2000, metavar="N",
                    help="budget for the brief, about 4 characters a token (default 2000)")
     p.set_defaults(handler=cmd_resume)
@@ -125,15 +123,9 @@ def _read_json(ctx: Context, source: str):
 
 def cmd_resume(ctx: Context) -> int:
     """Print the brief (Markdown, or JSON with --json)."""
-    a = ctx.args
-    if a.max_tokens < 1:
+    if ctx.args.max_tokens < 1:
         return ctx.usage_error("--max-tokens must be a positive number of tokens")
-    if a.project and a.project_name and a.project != a.project_name:
-        return ctx.usage_error(f"two projects given ({a.project_name!r} and --project {a.project!r}): give one")
-    project = a.project or a.project_name
-    if not project:
-        return ctx.usage_error("name the project: `vault-engine resume PROJECT` (`vault-engine projects` lists them)")
-    brief = ctx.vault.resume(project, max_tokens=a.max_tokens)
+    brief = ctx.vault.resume(ctx.args.project, max_tokens=ctx.args.max_tokens)
     ctx.emit(brief.to_json(), lambda: brief.markdown)
     return 0
 
