@@ -208,10 +208,10 @@ class Vault:
     def query_model_ready(self) -> bool:
         """Whether a question can be embedded without torch: the model is enabled and its ONNX
         export is in this index (the first ``index`` that embedded made it). Loads nothing."""
-        if not self._model_enabled():
-            return False
+        from vault_engine.stores.embedder import usable_embedder
+
         try:
-            return self.embedder().has_query_model()
+            return usable_embedder(self.embedder).has_query_model()
         except ModelUnavailable:
             return False
 

@@ -548,11 +548,11 @@ class SentenceTransformerEmbedder:
         """Through the model loaded here when it is (a fallback run), else in a child
         process (stores/export_worker.py; started early by :meth:`begin_export`, or now), so
         this process never imports torch. The checked encoder goes to ``encoders``."""
-        child, self._export_child = self._export_child, None
+        child = self._export_child
         if child is not None and child.target == path:
+            self._export_child = None
             return child.finish(encoders)
-        if child is not None:
-            child.stop()
+        self.cancel_export()  # one begun for another file (a vault moved meanwhile)
         problem = self.problem()
         if problem:
             return problem

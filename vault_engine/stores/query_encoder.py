@@ -99,10 +99,10 @@ def finish_export(traced: Path, model_folder: Path, target: Path, max_tokens: in
                   encoders: list | None = None) -> str | None:
     """Check the traced graph against ``expected`` (the model's vectors of PROBES) and keep it
     at ``target``; the traced file is removed either way. The encoder that checked it is
-    appended to ``encoders`` when kept: its session is open already (0.2-0.4 s to open again). ONNX Runtime's own graph
-    optimizations run when a session opens; the offline transformer optimizer (one attention
-    operator per layer) made embedding 8-15% slower on this machine and cost 3 s per export
-    (bench/RESULTS.md), so the traced graph is kept as it is."""
+    appended to ``encoders`` when kept: its session is open already (0.2-0.4 s to open again).
+    ONNX Runtime's own graph optimizations run when a session opens; the offline transformer
+    optimizer (one attention operator per layer) made embedding 8-15% slower on this machine
+    and cost 3 s per export (bench/RESULTS.md), so the traced graph is kept as it is."""
     try:
         checked = OnnxQueryEncoder(traced, model_folder, max_tokens)
         difference = probe_difference(checked, expected)
