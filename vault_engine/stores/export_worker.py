@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import atexit
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -130,4 +131,9 @@ def main(argv: list[str]) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(sys.argv[1:]))
+    status = main(sys.argv[1:])
+    # Its files are written and closed, and ``index`` waits for this process to end: tearing
+    # down torch and transformers at interpreter exit would add about 0.9 s to that wait.
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(status)
