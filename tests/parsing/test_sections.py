@@ -1,6 +1,12 @@
 """Sections by heading (vault_engine/parsing/sections.py)."""
 
-from vault_engine.parsing.sections import normalize_heading, parse_blocks, section_body, split_sections
+from vault_engine.parsing.sections import (
+    distinct_anchors,
+    normalize_heading,
+    parse_blocks,
+    section_body,
+    split_sections,
+)
 
 
 def sections(body, body_line=1):
@@ -61,3 +67,17 @@ def test_section_body_drops_the_heading_lines():
 
 def test_normalize_heading_ignores_case_spacing_and_link_brackets():
     assert normalize_heading("  Token   [[Refresh]] ") == "token refresh"
+
+
+def test_a_repeated_heading_is_named_by_as_much_of_its_path_as_tells_it_apart():
+    body = ("# Doc\n## Design\n### Tokens\nA\n## Ops\n### Tokens\nB\n### Limits\nC\n"
+            "## Ops again\n### Rollout\nD\n## Old\n### Ops\n#### Tokens\nE\n")
+    found = sections(body)
+    assert [(s.heading, a) for s, a in zip(found, distinct_anchors(found))] == [
+        ("Tokens", "Design#Tokens"), ("Tokens", "Doc#Ops#Tokens"), ("Limits", None), ("Rollout", None),
+        ("Tokens", "Old#Ops#Tokens")]  # "Ops#Tokens" names two: the third part decides
+
+
+def test_the_very_same_heading_path_twice_has_no_anchor_that_could_tell_them_apart():
+    found = sections("# Notes\n## SQS\nfirst\n## sqs \nsecond\n## Other\nthird\n")
+    assert distinct_anchors(found) == [None, None, None]  # headings compare as refs do: case and spaces aside

@@ -147,6 +147,19 @@ def test_a_heading_with_nothing_under_it_is_never_a_hit(make_vault):
         assert v.show("a.md#Empty").text == "## Empty"  # a ref to the empty leaf still works
 
 
+def test_a_hit_under_a_repeated_heading_has_a_ref_that_opens_it(make_vault):
+    """Two "Tokens" sections used to share the ref ``rep.md#Tokens``, and ``show`` of the
+    second hit opened the first."""
+    root = make_vault({"rep.md": "# Doc\n## Design\n### Tokens\nAardvark tokens\n## Ops\n### Tokens\nBadger tokens\n"})
+    with Vault(root) as v:
+        v.index(embed=False)
+        (hit,) = v.search("badger", lexical_only=True).hits
+        assert (hit.ref, hit.heading) == ("rep.md#Ops#Tokens", "Tokens")
+        assert "Badger" in v.show(hit.ref).text and v.show(hit.ref).ref == hit.ref
+        assert v.search("aardvark", lexical_only=True).hits[0].ref == "rep.md#Design#Tokens"
+        assert "Aardvark" in v.show("rep.md#Tokens").text  # the bare heading still opens the first
+
+
 def test_each_note_shows_its_best_section_before_any_note_shows_a_second(make_vault):
     long_note = ("# Zebra care\nZebra zebra stripes, zebra feeding.\n## Stripes\nZebra stripes zebra.\n"
                  "## Feeding\nZebra feeding zebra hay.\n")

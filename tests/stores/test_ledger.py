@@ -48,12 +48,31 @@ def test_a_ledger_of_version_9_is_migrated_with_change_times_unknown(make_vault)
         v.index(embed=False)
         assert v.ledger.known_files()["a.md"].ctime_ns == (root / "a.md").stat().st_ctime_ns
         v.ledger.db.executescript("ALTER TABLE notes DROP COLUMN ctime_ns; ALTER TABLE skipped DROP COLUMN ctime_ns;"
-                                  "PRAGMA user_version=9;")
+                                  "ALTER TABLE sections DROP COLUMN anchor; PRAGMA user_version=9;")
     with Vault(root) as v:
         known = v.ledger.known_files()
         assert v.ledger.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         assert (known["a.md"].ctime_ns, known["bad.md"].ctime_ns) == (None, None)
         assert known["a.md"].hash is not None and v.ledger.get_meta("last_index") is not None
+
+
+def test_a_ledger_of_version_10_gains_section_anchors_when_its_notes_are_read_again(make_vault):
+    """Version 11 names a section under a repeated heading by its heading path; a ledger from
+    before keeps its sections (their refs fall back to the heading) until ``index`` reads the
+    notes again for the new extraction."""
+    from vault_engine.vault import Vault
+
+    root = make_vault({"rep.md": "# Doc\n## A\n### Tokens\none\n## B\n### Tokens\ntwo\n"})
+    with Vault(root) as v:
+        v.index(embed=False)
+        v.ledger.db.executescript("ALTER TABLE sections DROP COLUMN anchor; PRAGMA user_version=10;"
+                                  "UPDATE meta SET value='an older reader' WHERE key='extraction';")
+    with Vault(root) as v:
+        note = v.ledger.note_by_path("rep.md")
+        assert [s.ref_heading for s in v.ledger.sections_of(note.id)] == ["Tokens", "Tokens"]
+        v.index(embed=False)
+        note = v.ledger.note_by_path("rep.md")
+        assert [s.ref_heading for s in v.ledger.sections_of(note.id)] == ["A#Tokens", "B#Tokens"]
 
 
 def test_transaction_rolls_back_on_error(tmp_path):

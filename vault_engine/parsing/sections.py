@@ -8,6 +8,7 @@ Headings count only at the top level, not inside a quote, callout or list item.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -141,6 +142,21 @@ def section_body(text: str, heading: str | None) -> str:
         else:
             break
     return "\n".join(lines[i:])
+
+
+def distinct_anchors(sections: Sequence[Section]) -> list[str | None]:
+    """For each section, the end of its heading path that names it alone among its note's
+    sections (``Ops#Tokens`` beside ``Design#Tokens``), or None when its own heading does:
+    a ref must open the section it came from. Sections with the very same heading path
+    cannot be told apart by headings; the first of them is what such a ref opens."""
+    paths = [tuple(normalize_heading(h) for h in s.heading_path) for s in sections]
+    anchors: list[str | None] = []
+    for section, path in zip(sections, paths):
+        namesakes = [other for other in paths if other[-1:] == path[-1:]]
+        longer = (n for n in range(2, len(path) + 1) if sum(o[-n:] == path[-n:] for o in namesakes) == 1)
+        n = next(longer, None) if len(namesakes) > 1 else None
+        anchors.append("#".join(section.heading_path[-n:]) if n else None)
+    return anchors
 
 
 def normalize_heading(text: str) -> str:

@@ -98,5 +98,5 @@ def find_section(sections: Sequence[SectionRow], heading: str) -> SectionRow | N
 
 def section_ref(note: NoteRow, section: SectionRow | None) -> str:
     """The canonical ref of a section (or of the note, for text before any heading)."""
-    heading = section.heading if section is not None else None
+    heading = section.ref_heading if section is not None else None
     return make_ref(note.path, heading, note.notion_id)

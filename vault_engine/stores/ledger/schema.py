@@ -6,9 +6,9 @@ the notes.
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 10  # 2: dead_ends, 3: embedded, 4: dead_ends.terms, 5: apostrophes, 6: 2 Whoosh fields,
+SCHEMA_VERSION = 11  # 2: dead_ends, 3: embedded, 4: dead_ends.terms, 5: apostrophes, 6: 2 Whoosh fields,
 # 7: one Whoosh field, empty headings folded into their subsection, 8: decision records, accepted,
-# 9: ruling_words, 10: notes.ctime_ns and skipped.ctime_ns
+# 9: ruling_words, 10: notes.ctime_ns and skipped.ctime_ns, 11: sections.anchor
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
@@ -43,7 +43,8 @@ CREATE TABLE IF NOT EXISTS sections (
     line_start INTEGER NOT NULL,
     line_end INTEGER NOT NULL,
     text TEXT NOT NULL,
-    hash TEXT NOT NULL
+    hash TEXT NOT NULL,
+    anchor TEXT                      -- the heading path's end that names it alone; NULL: its heading
 );
 CREATE INDEX IF NOT EXISTS sections_note ON sections(note_id, ord);
 CREATE TABLE IF NOT EXISTS links (
@@ -146,4 +147,5 @@ SELECT DISTINCT id, word, lead FROM split WHERE word <> '';
 ALTER TABLE notes ADD COLUMN ctime_ns INTEGER;
 ALTER TABLE skipped ADD COLUMN ctime_ns INTEGER;
 """,
+    11: "ALTER TABLE sections ADD COLUMN anchor TEXT;",  # filled as notes are read again (EXTRACTION_VERSION)
 }

@@ -8,13 +8,14 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
+from vault_engine.parsing.sections import distinct_anchors
 from vault_engine.stores.ledger.connection import LedgerConnection
 from vault_engine.stores.sql import rows_in
 
 if TYPE_CHECKING:
     from vault_engine.model import ParsedNote, Section
 
-SECTION_COLUMNS = "id, note_id, ord, heading, heading_path, level, line_start, line_end, text, hash"
+SECTION_COLUMNS = "id, note_id, ord, heading, heading_path, level, line_start, line_end, text, hash, anchor"
 
 
 @dataclass(frozen=True, slots=True)
@@ -29,6 +30,13 @@ class SectionRow:
     line_end: int
     text: str
     hash: str
+    anchor: str | None = None  # what its ref names after '#' when its heading repeats in the note
+
+    @property
+    def ref_heading(self) -> str | None:
+        """The part of its ref after the note's: its heading, or the heading path's end
+        that tells it apart from a namesake (parsing.sections.distinct_anchors)."""
+        return self.anchor or self.heading
 
 
 class IndexedSection(NamedTuple):
@@ -50,7 +58,7 @@ class IndexedSection(NamedTuple):
 
 def section_row(r: tuple) -> SectionRow:
     """A row of ``SECTION_COLUMNS``; the heading path is stored as a JSON list."""
-    return SectionRow(r[0], r[1], r[2], r[3], tuple(json.loads(r[4])), r[5], r[6], r[7], r[8], r[9])
+    return SectionRow(r[0], r[1], r[2], r[3], tuple(json.loads(r[4])), r[5], r[6], r[7], r[8], r[9], r[10])
 
 
 def section_hash(title: str, section: Section) -> str:
@@ -73,10 +81,10 @@ def insert_sections(db: sqlite3.Connection, note_id: int, note: ParsedNote, abov
     start = max(above, db.execute("SELECT IFNULL(MAX(id), 0) FROM sections").fetchone()[0]) + 1
     db.executemany(
         "INSERT INTO sections(id, note_id, ord, heading, heading_path, level, line_start, line_end,"
-        " text, hash) VALUES (?,?,?,?,?,?,?,?,?,?)",
+        " text, hash, anchor) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
         [(start + i, note_id, i, s.heading, json.dumps(s.heading_path, ensure_ascii=False), s.level,
-          s.line_start, s.line_end, s.text, section_hash(note.title, s))
-         for i, s in enumerate(note.sections)],
+          s.line_start, s.line_end, s.text, section_hash(note.title, s), anchor)
+         for i, (s, anchor) in enumerate(zip(note.sections, distinct_anchors(note.sections)))],
     )
 
 
