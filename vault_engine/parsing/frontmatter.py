@@ -121,23 +121,31 @@ def property_words(meta: dict[str, Any]) -> str:
     """A note's properties as the words a question names them by: text values (an alias,
     an author, a status), a link as what it names (``"[[E. M. Forster]]"`` reads "E. M.
     Forster"). Dates, numbers and flags say nothing a question asks by word."""
-    words: list[str] = []
+    return " ".join(word for _, values in searched_properties(meta) for word in values)
 
-    def add(value: Any) -> None:
+
+def property_lines(meta: dict[str, Any]) -> str:
+    """The searched properties and the tags as a hit shows them (``author: Quentin Blake;
+    tags: to-read``): the text of a note that is all properties (an Obsidian Bases template)."""
+    tags = frontmatter_tags(meta)
+    shown = searched_properties(meta) + ([("tags", tags)] if tags else [])
+    return "; ".join(f"{key}: {', '.join(values)}" for key, values in shown)
+
+
+def searched_properties(meta: dict[str, Any]) -> list[tuple[str, list[str]]]:
+    """Each searched property with its text values, links read as what they name."""
+    def values(value: Any) -> list[str]:
         if isinstance(value, str):
-            if value.strip() and parse_time(value) is None:
-                words.append(_WIKILINK.sub(lambda m: " ".join(filter(None, m.groups())), value))
-        elif isinstance(value, list):
-            for item in value:
-                add(item)
-        elif isinstance(value, dict):
-            for item in value.values():
-                add(item)
+            keep = value.strip() and parse_time(value) is None
+            return [_WIKILINK.sub(lambda m: " ".join(filter(None, m.groups())), value)] if keep else []
+        if isinstance(value, list):
+            return [v for item in value for v in values(item)]
+        if isinstance(value, dict):
+            return [v for item in value.values() for v in values(item)]
+        return []
 
-    for key, value in meta.items():
-        if key.casefold() not in _UNSEARCHED_KEYS:
-            add(value)
-    return " ".join(words)
+    found = [(str(key), values(value)) for key, value in meta.items() if str(key).casefold() not in _UNSEARCHED_KEYS]
+    return [(key, words) for key, words in found if words]
 
 
 def frontmatter_tags(meta: dict[str, Any]) -> list[str]:

@@ -17,6 +17,7 @@ from typing import Protocol
 from vault_engine.config import Config
 from vault_engine.errors import ModelUnavailable
 from vault_engine.model import Hit, ResolvedLink, Scores, SearchResult
+from vault_engine.parsing.frontmatter import property_lines
 from vault_engine.parsing.sections import section_body
 from vault_engine.retrieval.confidence import Evidence, MissRule, confidence
 from vault_engine.retrieval.coverage import section_coverage, term_weights
@@ -158,7 +159,7 @@ class Searcher:
         for f in fused:
             section = sections.get(f.id)
             note = notes.get(section.note_id) if section else None
-            if section is None or note is None or not _passes(note, request) or not _has_body(section):
+            if section is None or note is None or not _passes(note, request) or not _shown_text(note, section).strip():
                 continue  # a stale id (index catching up), filtered out, or only a heading
             c = _Candidate(f, note, section)
             c.decay, c.age = self._decay(note, reinforced.get(note.path), now) if request.decay else (1.0, None)
@@ -176,7 +177,7 @@ class Searcher:
         return Hit(
             ref=section_ref(note, section), path=note.path, heading=section.heading,
             kind=note.kind, tap=note.tap, project=note.project, title=note.title,
-            snippet=make_snippet(section_body(section.text, section.heading), terms),
+            snippet=make_snippet(_shown_text(note, section), terms),
             line_start=section.line_start, line_end=section.line_end, score=c.score,
             scores=Scores(c.fused.lexical, c.fused.semantic, c.fused.fused, c.decay),
             links=links, via=via, age_days=c.age, section_id=section.id,
@@ -222,9 +223,12 @@ class Searcher:
         return self._hit(c, set(), via=parent.ref)
 
 
-def _has_body(section: SectionRow) -> bool:
-    """Only a heading, with nothing under it before the next one: not a hit worth showing."""
-    return bool(section_body(section.text, section.heading).strip())
+def _shown_text(note: NoteRow, section: SectionRow) -> str:
+    """What a hit shows: the section's text under its heading; for a note that is all
+    properties (nothing under its frontmatter), its properties, which its first section is
+    searched by. Empty for a heading with nothing under it: not a hit worth showing."""
+    body = section_body(section.text, section.heading)
+    return body if body.strip() or section.ord != 0 else property_lines(note.meta)
 
 
 def _passes(note: NoteRow, request: SearchRequest) -> bool:
