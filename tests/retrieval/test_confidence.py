@@ -9,9 +9,14 @@ BOTH = ("lexical", "semantic")
 
 
 def test_two_arms_are_confident_when_their_best_hits_share_a_note():
-    assert confidence(Evidence(BOTH, "a.md", "a.md", 0.3, 0.1)) == "high"
+    assert confidence(Evidence(BOTH, "a.md", "a.md", 0.3, 0.1, first_hit="a.md")) == "high"
     assert confidence(Evidence(BOTH, "a.md", "b.md", 0.9, 1.0, 1.0)) == "low"
     assert confidence(Evidence(BOTH, None, "b.md", 0.9)) == "low"  # words found nothing
+
+
+def test_agreeing_arms_say_nothing_for_a_first_hit_decay_put_before_their_note():
+    """"words and meaning found the same note first" above a newer note neither arm put first."""
+    assert confidence(Evidence(BOTH, "old.md", "old.md", 0.5, 1.0, 0.2, first_hit="new.md")) == "low"
 
 
 def test_one_arm_is_confident_when_its_first_hit_holds_every_query_word():

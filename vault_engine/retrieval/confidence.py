@@ -4,8 +4,8 @@
 scores move from vault to vault and query to query; agreement does not):
 
 - both arms ran: ``high`` when the lexical arm's best section and the semantic arm's best
-  section belong to the same note: words and meaning, found independently, point at one
-  place. On the dev questions of the four evaluation corpora, the first hit was right for
+  section belong to the same note, and that note is the first hit shown (decay may put a
+  newer note first): words and meaning, found independently, point at one place. On the dev questions of the four evaluation corpora, the first hit was right for
   95% of such searches and for a third of the others (bench/RESULTS.md);
 - one arm ran: ``high`` when its best hit holds every informative word of the query.
 
@@ -49,6 +49,7 @@ class Evidence:
     best_cosine: float | None = None  # among the candidates
     best_coverage: float = 0.0  # the largest share of the query's informative words any candidate holds
     top_coverage: float = 0.0  # that share for the first hit
+    first_hit: str | None = None  # note path of the first hit shown, after decay
 
     @property
     def arms_agree(self) -> bool:
@@ -58,7 +59,7 @@ class Evidence:
 def confidence(e: Evidence) -> str:
     """``high`` or ``low`` (see the module docstring)."""
     if len(e.arms) == 2:
-        return HIGH if e.arms_agree else LOW
+        return HIGH if e.arms_agree and e.first_hit == e.lexical_top else LOW
     return HIGH if e.top_coverage >= ALL_WORDS else LOW
 
 

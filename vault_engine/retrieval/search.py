@@ -147,7 +147,8 @@ class Searcher:
         cosines = [c.fused.semantic for c in candidates if c.fused.semantic is not None]
         return Evidence(arms, first_note(lexical), first_note(semantic), max(cosines, default=None),
                         max((section_coverage(weights, c.note, c.section) for c in weighed), default=0.0),
-                        section_coverage(weights, top[0].note, top[0].section) if top else 0.0)
+                        section_coverage(weights, top[0].note, top[0].section) if top else 0.0,
+                        top[0].note.path if top else None)
 
     def _candidates(self, fused: list[Fused], request: SearchRequest,
                     now: float) -> tuple[list[_Candidate], set[int]]:
