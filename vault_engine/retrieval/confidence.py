@@ -5,7 +5,8 @@ scores move from vault to vault and query to query; agreement does not):
 
 - both arms ran: ``high`` when the lexical arm's best section and the semantic arm's best
   section belong to the same note, and that note is the first hit shown (decay may put a
-  newer note first): words and meaning, found independently, point at one place. On the dev questions of the four evaluation corpora, the first hit was right for
+  newer note first): words and meaning, found independently, point at one place. On the dev
+  questions of the four evaluation corpora, the first hit was right for
   95% of such searches and for a third of the others (bench/RESULTS.md);
 - one arm ran: ``high`` when its best hit holds every informative word of the query.
 
