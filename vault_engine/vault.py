@@ -420,10 +420,11 @@ class Vault:
     def _warm_rulings(self) -> None:
         """Vectors for ``deadend check`` (rulings, their descriptions, what their notes chose),
         computed while the model is loaded anyway."""
+        from vault_engine.memory.plans import live_plans
         from vault_engine.memory.ruling_vectors import warm_ruling_vectors
 
         texts = [t for r in self.ledger.dead_end_words() for t in (r.text, r.detail) if t]
-        warm_ruling_vectors(texts + self.ledger.accepted_texts(), self.embedder(),
+        warm_ruling_vectors(texts + self.ledger.accepted_texts() + live_plans(self.ledger), self.embedder(),
                             self.config.index_dir / RULING_CACHE_FILE)
 
     @_operation

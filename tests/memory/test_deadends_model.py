@@ -57,3 +57,51 @@ def test_the_same_idea_from_another_project_is_raised_but_flagged_elsewhere(vaul
     assert [r.text for r in check.rulings][:1] == ["Beamforming on the MCU"]
     assert check.rulings[0].elsewhere is True and check.rulings[0].source == "working note"
     assert "Weaker evidence" in check.rendered
+
+
+PLANNED = """---
+type: checkpoint
+project: billing
+agent: claude-2c9
+created: 2026-{month}T09:00:00Z
+---
+# Checkpoint: webhook retries
+## Summary
+Webhooks from the payment provider go through a durable outbox table and a retry worker.
+## Next
+- {next}
+## Failed
+{failed}"""
+SYNC = "Retry failed webhooks synchronously inside the request handler"
+OUTBOX = "Retry failed webhooks from the outbox with exponential backoff capped at 6 h; page after 24 h"
+
+
+@pytest.fixture(scope="module")
+def planned(tmp_path_factory):
+    """An older checkpoint planned the synchronous retry; the latest ruled it out and plans the
+    outbox's backoff instead."""
+    root = tmp_path_factory.mktemp("planned")
+    folder = root / "projects/billing/checkpoints"
+    folder.mkdir(parents=True)
+    (folder / "20261008T090000Z-claude-2c9.md").write_text(
+        PLANNED.format(month="10-08", next=SYNC, failed="- Polling the provider for events -- rate limited\n"))
+    (folder / "20261125T090000Z-claude-2c9.md").write_text(
+        PLANNED.format(month="11-25", next=OUTBOX, failed=f"- {SYNC} -- the provider times out after 10 s\n"))
+    with Vault(root) as vault:
+        vault.index(embed=False, now=FROZEN_NOW)
+        yield vault
+
+
+def test_following_the_latest_checkpoints_plan_is_not_a_dead_end(planned):
+    """An agent doing its brief's Next step was told it repeated the ruling beside it in meaning
+    (cosine 0.75 to the ruling, 0.67 to the Summary): a Next step of the latest checkpoint is
+    weighed as a chosen design."""
+    for proposal in (OUTBOX, "have the retry worker resend failed webhooks from the outbox, backing off up to 6 hours"):
+        check = planned.deadend_check(proposal, project="billing")
+        assert check.arms == ("lexical", "semantic")
+        assert SYNC not in [r.text for r in check.rulings], proposal
+
+
+def test_an_older_checkpoints_plan_does_not_shield_the_ruling_that_ended_it(planned):
+    check = planned.deadend_check("retry the failed webhook synchronously in the request handler", project="billing")
+    assert [r.text for r in check.rulings][:1] == [SYNC]

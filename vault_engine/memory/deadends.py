@@ -25,6 +25,7 @@ from vault_engine.memory.matching import (
     semantic_match,
     words_evidence,
 )
+from vault_engine.memory.plans import live_plans
 from vault_engine.memory.render import render_interruption
 from vault_engine.memory.results import DeadendCheck, Evidence, Ruling
 from vault_engine.refs import make_ref
@@ -182,8 +183,9 @@ STATED_CHOICES = frozenset({"goal", "goals", "decision", "decision outcome"})
 
 
 def accepted_designs(ledger: Ledger) -> Accepted:
-    """The vault's accepted designs, from the ledger."""
-    return Accepted(ledger.accepted_texts, ledger.first_accepted_of)
+    """The vault's accepted designs, from the ledger, and the plan each project's latest
+    checkpoint hands on (memory/plans.py): its Next steps."""
+    return Accepted(lambda: [*ledger.accepted_texts(), *live_plans(ledger)], ledger.first_accepted_of)
 
 
 def gather_evidence(proposal: str, rulings: Sequence[Compared], semantic: RulingArm | None, notices: list[str],

@@ -23,9 +23,9 @@ from dataclasses import replace
 from vault_engine.config import Config
 from vault_engine.memory.deadends import load_ruling_words, load_rulings, read_in_full, word_weights
 from vault_engine.memory.matching import DEFAULT_SETTINGS, DeadendSettings, content_terms, restated
+from vault_engine.memory.plans import created_time, latest_checkpoint
 from vault_engine.memory.results import CheckpointBrief, LinkedBrief, ResumeBrief, Ruling, WorkingNoteBrief, ruling_key
-from vault_engine.parsing.checkpoints import checkpoint_parts, name_order, name_time, note_agent
-from vault_engine.parsing.frontmatter import parse_time
+from vault_engine.parsing.checkpoints import checkpoint_parts, note_agent
 from vault_engine.parsing.sections import section_body
 from vault_engine.retrieval.decay import decay_multiplier, note_age
 from vault_engine.retrieval.follow import resolved_link
@@ -46,7 +46,7 @@ def gather_brief(ledger: Ledger, config: Config, project: str, now: float,
     """Everything the brief could show, before any budget is applied."""
     notes = ledger.notes(project=project, kinds=("checkpoint", "working-note"))
     checkpoints = [n for n in notes if n.kind == "checkpoint"]
-    latest = max(checkpoints, key=lambda n: (created_time(n), name_order(n.path))) if checkpoints else None
+    latest = latest_checkpoint(checkpoints)
     brief = checkpoint_brief(ledger, latest) if latest else None
     since = created_time(latest) if latest else None
     working = sorted((n for n in notes if n.kind == "working-note"
@@ -76,11 +76,6 @@ def earlier_dead_ends(ledger: Ledger, project: str, shown_in: set[int], shown_pa
             seen.add(key)
             newest.append(r)
     return newest
-
-
-def created_time(note: NoteRow) -> float:
-    """A checkpoint's ``created``, else its own date, else its file time."""
-    return parse_time(note.meta.get("created")) or note.doc_time or name_time(note.path) or note.mtime_ns / 1e9
 
 
 def changed_time(note: NoteRow) -> float:

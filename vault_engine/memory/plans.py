@@ -1,0 +1,40 @@
+"""The checkpoint an agent resumes from, and the plan it hands on.
+
+``resume`` briefs from each project's latest checkpoint; its Next steps are what the next
+agent is told to do. ``deadend check`` weighs a proposal against them as it does against a
+checkpoint's Goal: an agent following its brief must not be told it repeats a dead end because
+a step sits near a ruling in meaning ("retry failed webhooks from the outbox with backoff" beside
+the ruling "retry failed webhooks synchronously inside the request handler"). Only the latest
+checkpoint's steps count: an older checkpoint's plan was done since, or failed and became a
+ruling of a later one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from itertools import groupby
+
+from vault_engine.parsing.checkpoints import checkpoint_parts, name_order, name_time
+from vault_engine.parsing.frontmatter import parse_time
+from vault_engine.stores.ledger import Ledger, NoteRow
+
+
+def created_time(note: NoteRow) -> float:
+    """A checkpoint's ``created``, else its own date, else its file time."""
+    return parse_time(note.meta.get("created")) or note.doc_time or name_time(note.path) or note.mtime_ns / 1e9
+
+
+def latest_checkpoint(checkpoints: Iterable[NoteRow]) -> NoteRow | None:
+    """The newest checkpoint (a second one in the same second after the first), or None."""
+    return max(checkpoints, key=lambda n: (created_time(n), name_order(n.path)), default=None)
+
+
+def live_plans(ledger: Ledger) -> list[str]:
+    """The Next steps of every project's latest checkpoint."""
+    by_project = sorted(ledger.notes(kinds=("checkpoint",)), key=lambda n: n.project or "")
+    steps: list[str] = []
+    for _, checkpoints in groupby(by_project, key=lambda n: n.project or ""):
+        latest = latest_checkpoint(checkpoints)
+        if latest is not None:
+            steps += checkpoint_parts(ledger.sections_of(latest.id)).next_steps
+    return steps
