@@ -24,6 +24,18 @@ def test_kinds_rule_change_reaches_unchanged_notes(tmp_path):
         assert (again.modified, again.unchanged, again.notices) == (0, 1, ())
 
 
+def test_a_new_max_file_mb_reaches_the_files_skipped_or_read_under_the_old_one(tmp_path):
+    """The skip line says "raise max_file_mb"; raising it changed nothing until a rebuild."""
+    (tmp_path / "huge.md").write_text("# Huge\n" + "quokka burrows in the dunes\n" * 80_000)  # 2.2 MB
+    (tmp_path / "small.md").write_text("# Small\nhello\n")
+    for limit, skipped in ((1, True), (10, False), (1, True)):
+        (tmp_path / "vault-engine.toml").write_text(f"max_file_mb = {limit}\n")
+        with Vault(tmp_path) as vault:
+            changes = vault.index(embed=False)
+            assert ("huge.md" in {s.path for s in changes.skipped}) is skipped
+            assert (vault.search("quokka", lexical_only=True).status == "miss") is skipped
+
+
 def test_parser_version_change_rereads_every_note(tmp_path, monkeypatch):
     for name in ("a", "b"):
         (tmp_path / f"{name}.md").write_text(f"# {name}\n\nText of {name}.\n")

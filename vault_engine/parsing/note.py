@@ -34,9 +34,11 @@ EXTRACTION_VERSION = "12"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 
 def extraction_key(config: Config) -> str:
     """What a note's ledger rows depend on besides its text: this version of the parser and
-    the config it reads (``[kinds]`` rules, the projects folder)."""
+    the config it reads (``[kinds]`` rules, the projects folder, and ``max_file_mb``, which
+    decides whether a file is read at all: a changed limit is applied to every file, those
+    skipped under the old one too)."""
     rules = ";".join(f"{pattern}={kind}" for pattern, kind in config.kind_rules)
-    return f"{EXTRACTION_VERSION}|{config.projects_dir}|{rules}"
+    return f"{EXTRACTION_VERSION}|{config.projects_dir}|{rules}|{config.max_file_mb:g}"
 
 
 # Frontmatter keys that date a document, in order of preference ("updated, then created").
