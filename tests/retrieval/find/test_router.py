@@ -81,3 +81,16 @@ def test_suggester_rules_short_queries_and_folders():
     assert s.suggest("Runer.start")[0].target == "a.py#Runner.start"
     assert [x.target for x in s.suggest("middleware/persits.ts")] == ["src/middleware/persist.ts"]
     assert s.suggest("Runer.start", SuggestRule(max_edits_short=0, max_edits_long=0, min_fuzzy_per_char=99)) == []
+
+
+def test_a_name_defined_twice_is_found_shown_and_outlined_twice(make_vault):
+    """click's ``getchar`` under ``if``/``else``: the second is ``getchar~2``, with its own lines."""
+    term = ('import sys\nif sys.platform == "win32":\n    def getchar():\n        return 1\nelse:\n'
+            '    def getchar():\n        return 2\n')
+    with Vault(build(make_vault, {"src/shop/term.py": term})) as vault:
+        assert refs(vault.find("getchar")) == ["src/shop/term.py#getchar", "src/shop/term.py#getchar~2"]
+        assert refs(vault.find("term.getchar")) == refs(vault.find("getchar"))
+        assert refs(vault.find("src/shop/term.py#getchar~2")) == ["src/shop/term.py#getchar~2"]
+        later = vault.find("getchar").hits[1]
+        assert (later.line_start, later.line_end) == (6, 7)
+        assert vault.calls("getchar").status == "ambiguous"

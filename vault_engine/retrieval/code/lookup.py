@@ -15,6 +15,7 @@ from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
 from vault_engine.code_model import CodeSymbol, Why
+from vault_engine.sources.code.model import REPEAT
 from vault_engine.sources.code.testpaths import is_test_path
 from vault_engine.stores.code_store import CodeStore, SymbolRow
 
@@ -22,6 +23,7 @@ if TYPE_CHECKING:
     from vault_engine.stores.ledger import LinkRow
 
 _EXTENSION = re.compile(r"\.[A-Za-z0-9]+$")
+_REPEATS = re.compile(re.escape(REPEAT) + r"\d+")
 _INIT = ("__init__", "index", "mod")  # a package's own file: its folder is the module
 
 
@@ -70,19 +72,31 @@ def definitions(store: CodeStore, keys: set[str], query: str) -> list[SymbolRow]
         return [row] if row else []
     if ":" in query:
         module, _, qualname = query.rpartition(":")
-        found = [r for r in store.symbols_where("qualname", qualname) if module_matches(r.key, module)]
+        found = [r for r in by_qualname(store, qualname) if module_matches(r.key, module)]
         return sorted(found, key=rank_key)
-    found = store.symbols_where("qualname", query) if "." in query else store.symbols_where("name", query)
+    found = by_qualname(store, query) if "." in query else store.symbols_where("name", query)
     if not found and "." in query:  # module.Qualified.name: the longest qualname that fits
         parts = query.split(".")
         for cut in range(1, len(parts)):
             module, qualname = ".".join(parts[:cut]), ".".join(parts[cut:])
-            found = [r for r in store.symbols_where("qualname", qualname) if module_matches(r.key, module)]
+            found = [r for r in by_qualname(store, qualname) if module_matches(r.key, module)]
             if found:
                 break
     if not found and "." in query:
         found = _reexported(store, keys, query.split("."))
     return sorted(found, key=rank_key)
+
+
+def by_qualname(store: CodeStore, qualname: str) -> list[SymbolRow]:
+    """The symbols of this qualified name, and its repeats: ``test_x.cmd`` is also
+    ``test_x.cmd~2`` (a name defined again in one scope), unless the query names one."""
+    found = store.symbols_where("qualname", qualname)
+    if REPEAT in qualname:
+        return found
+    name = qualname.rsplit(".", 1)[-1]
+    found += [r for r in store.symbols_where("name", name)
+              if r.qualname != qualname and _REPEATS.sub("", r.qualname) == qualname]
+    return found
 
 
 def _reexported(store: CodeStore, keys: set[str], parts: list[str]) -> list[SymbolRow]:

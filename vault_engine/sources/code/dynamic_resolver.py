@@ -125,7 +125,7 @@ class DynamicResolver:
         if sym is not None and imports:
             raise Miss("local")  # bound two ways: which one wins depends on the path taken
         if sym is not None:
-            return ("def", path, sym), "name.local"
+            return ("def", path, idx.only_definition(path, sym)), "name.local"
         if imports:
             return self._import_entity(path, imports[-1], set()), "import"
         return None
