@@ -94,3 +94,15 @@ def test_a_name_defined_twice_is_found_shown_and_outlined_twice(make_vault):
         later = vault.find("getchar").hits[1]
         assert (later.line_start, later.line_end) == (6, 7)
         assert vault.calls("getchar").status == "ambiguous"
+
+
+def test_a_middleware_bound_through_a_cast_is_found_and_a_case_only_suggestion_says_so(make_vault):
+    """zustand: ``export const persist = persistImpl as unknown as Persist``; the type
+    ``Devtools`` is no answer to ``devtools``, and the junction says it differs only in case."""
+    mw = ("type Persist = number\ntype Devtools = number\nconst persistImpl = (a: number) => a\n"
+          "export const persist = persistImpl as unknown as Persist\n")
+    with Vault(build(make_vault, {"web/mw.ts": mw})) as vault:
+        assert refs(vault.find("persist")) == ["web/mw.ts#persist"]
+        typo = vault.find("devtools")
+        assert (typo.status, typo.suggestion) == ("junction", "web/mw.ts#Devtools")
+        assert "(a type whose name differs only in case)" in typo.reason and "0 edit" not in typo.reason

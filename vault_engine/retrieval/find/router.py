@@ -13,13 +13,14 @@ the same answer: every step is deterministic and every ranking has a total order
 
 from __future__ import annotations
 
+import re
 import shlex
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from vault_engine.code_model import FindHit, FindResult
 from vault_engine.errors import BadArgument
-from vault_engine.retrieval.code.lookup import definitions
+from vault_engine.retrieval.code.lookup import definitions, split_ref
 from vault_engine.retrieval.find.facets import DEFAULT_MIN_COVERAGE, DEFAULT_RANKING, FACETS
 
 # suggest.py is light: the fuzzy and typo indexes it builds are imported on first use
@@ -106,10 +107,22 @@ def _fuzzy(code, query: str, k: int, rule: SuggestRule) -> FindResult | None:
         return None
     best = found[0]
     how = f"{best.distance} edit(s) away" if best.distance is not None else f"a fuzzy match (fzf score {best.fuzzy})"
+    if best.distance == 0:  # the same letters: say which kind each such name is (`persist` vs `Persist`)
+        same = [s.target for s in found[1:k] if s.distance == 0]
+        how = f"a {_kind_of(code, best.target)} " + (
+            "of exactly that name" if re.split(r"[#/]", best.target)[-1] == query.rsplit("/", 1)[-1]
+            else "whose name differs only in case") + "".join(f"; so does {t}, a {_kind_of(code, t)}" for t in same)
     return FindResult(query, "junction", "fuzzy", suggestion=best.target,
                       alternatives=tuple(s.target for s in found[1:k]),
                       reason=f"nothing is named {query!r}; did you mean {best.target} ({how})? "
                              "Confirm it before acting on it")
+
+
+def _kind_of(code, target: str) -> str:
+    """What a suggested ref names: a symbol's kind, or "file"."""
+    ref = split_ref(code.keys, target)
+    row = code.store.symbol(*ref) if ref is not None and ref[1] else None
+    return row.kind if row is not None else "file" if ref is not None and ref[1] is None else "symbol"
 
 
 def _memory(query: str, ledger: Ledger, lexical: WhooshIndex | Callable[[], WhooshIndex], k: int, facet: str | None,
