@@ -106,3 +106,13 @@ def test_a_middleware_bound_through_a_cast_is_found_and_a_case_only_suggestion_s
         typo = vault.find("devtools")
         assert (typo.status, typo.suggestion) == ("junction", "web/mw.ts#Devtools")
         assert "(a type whose name differs only in case)" in typo.reason and "0 edit" not in typo.reason
+
+
+def test_a_re_export_from_a_path_with_its_extension_resolves_as_the_call_graph_does(make_vault):
+    """zustand's middleware.ts: ``export { ssrSafe as unstable_ssrSafe } from './middleware/ssrSafe.ts'``."""
+    barrel = ("export { createStore as viaTs } from './app.ts'\nexport { createStore as viaJs } from './app.js'\n"
+              "export { createStore as viaBare } from './app'\nexport { createStore as nowhere } from './gone.ts'\n")
+    with Vault(build(make_vault, {"web/barrel.ts": barrel})) as vault:
+        for name in ("viaTs", "viaJs", "viaBare"):
+            assert refs(vault.find(f"barrel.{name}")) == ["web/app.ts#createStore"], name
+        assert vault.find("barrel.nowhere").status != "hit"

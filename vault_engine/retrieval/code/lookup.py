@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from vault_engine.code_model import CodeSymbol, Why
 from vault_engine.sources.code.model import REPEAT
+from vault_engine.sources.code.modules import ts_module_path
 from vault_engine.sources.code.testpaths import is_test_path
 from vault_engine.stores.code_store import CodeStore, SymbolRow
 
@@ -114,13 +115,26 @@ def _reexported(store: CodeStore, keys: set[str], parts: list[str]) -> list[Symb
                 if export.module is None:  # renamed on the way out of this very file
                     found += [r for r in [store.symbol(key, qualname)] if r is not None]
                     continue
-                source = re.sub(r"^[./]+", "", export.module)  # ".utils", "./vanilla", "click.utils"
+                if parsed.language != "python" and export.module.startswith("."):  # "./middleware/ssrSafe.ts"
+                    target = _ts_module_key(keys, key, export.module)
+                    found += [r for r in [store.symbol(target, qualname) if target else None] if r is not None]
+                    continue
+                source = re.sub(r"^[./]+", "", export.module)  # ".utils", "click.utils"
                 tree = key.split("/", 1)[0] + "/"  # the definition lives in the same source tree
                 found += [r for r in store.symbols_where("qualname", qualname)
                           if module_matches(r.key, source) and r.key.startswith(tree)]
         if found:
             return list({r.ref: r for r in found}.values())
     return []
+
+
+def _ts_module_key(keys: set[str], key: str, spec: str) -> str | None:
+    """The key of the file a relative TS/JS specifier in file ``key`` names, as the call
+    graph resolves it (``./x.ts``, ``./x``, ``./x.js`` for ``x.ts``, a folder's index)."""
+    path = key.split(":", 1)[-1]
+    prefix = key[:len(key) - len(path)]  # "<tap>:" or ""
+    found = ts_module_path(lambda p: prefix + p in keys and not p.endswith((".py", ".pyi")), path, spec)
+    return prefix + found if found is not None else None
 
 
 def code_symbol(row: SymbolRow, why: tuple[Why, ...] = ()) -> CodeSymbol:
