@@ -116,3 +116,15 @@ def test_a_re_export_from_a_path_with_its_extension_resolves_as_the_call_graph_d
         for name in ("viaTs", "viaJs", "viaBare"):
             assert refs(vault.find(f"barrel.{name}")) == ["web/app.ts#createStore"], name
         assert vault.find("barrel.nowhere").status != "hit"
+
+
+def test_a_miss_restricted_to_some_tiers_names_the_tiers_tried_not_absence(vault):
+    """``OrderBook.place`` exists: a miss with --facet or --tier must not say nothing is named so."""
+    for found, tried in ((vault.find("OrderBook.place", facet="lifecycle"), "memory"),
+                         (vault.find("OrderBook.place", tier="path"), "path"),
+                         (vault.find("orders.py", tier="symbol"), "symbol")):
+        assert found.status == "miss"
+        assert "no symbol or indexed file" not in found.reason and f"(tiers tried: {tried}:" in found.reason
+        assert "every tier: `vault-engine find " in found.reason
+    exact = vault.find("orders.py", tier="fuzzy")
+    assert exact.status == "junction" and "nothing is named" not in exact.reason

@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 import shlex
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from vault_engine.code_model import FindHit, FindResult
@@ -62,6 +63,9 @@ def find(query: str, *, code, ledger: Ledger, lexical: WhooshIndex | Callable[[]
             if name in wanted:
                 tried.append(name)
                 found = step(code, code_query, k, rule)
+                if found is not None and name == "fuzzy" and tier == "fuzzy":  # the exact tiers were not asked
+                    found = replace(found, reason=found.reason.replace(
+                        f"nothing is named {query!r}", "(--tier fuzzy: names were not looked up exactly)", 1))
                 if found is not None:
                     return found
     # The junction goes by the query's shape: a token that resembles a symbol or path is not a
@@ -72,7 +76,7 @@ def find(query: str, *, code, ledger: Ledger, lexical: WhooshIndex | Callable[[]
         found = _memory(query, ledger, lexical, k, facet, min_coverage, rank_by)
         if found is not None:
             return found
-    return FindResult(query, "miss", None, reason=_miss_reason(query, tried, code, token, facet))
+    return FindResult(query, "miss", None, reason=_miss_reason(query, tried, code, token, facet, tier))
 
 
 def _symbol(code, query: str, k: int, _rule) -> FindResult | None:
@@ -140,7 +144,7 @@ def _memory(query: str, ledger: Ledger, lexical: WhooshIndex | Callable[[], Whoo
                              "of the question's words")
 
 
-def _miss_reason(query: str, tried: list[str], code, token: bool, facet: str | None) -> str:
+def _miss_reason(query: str, tried: list[str], code, token: bool, facet: str | None, tier: str | None) -> str:
     if code is None and token:
         return (f"no code is indexed, and no memory note answers {query!r}: add a code tap "
                 "([taps.code] in vault-engine.toml) and run `vault-engine index`")
@@ -150,6 +154,14 @@ def _miss_reason(query: str, tried: list[str], code, token: bool, facet: str | N
     if unindexed:  # on disk but not in the index: say so, an agent must not read "absent"
         return f"{path} is not indexed: {unindexed}"
     broken = code.syntax_error_note() if code is not None and token else ""
+    if token and (tier is not None or facet is not None):  # some tiers were not asked: say which were
+        said = {"symbol": f"no symbol is named {query!r}", "path": f"no indexed file is named {query!r}",
+                "fuzzy": "no symbol or file is close enough to suggest",
+                "memory": f"no memory note{scope} answers it"}
+        asked = f"--tier {tier}" if tier is not None else f"--facet {facet} asks the memory notes only"
+        return (f"{'; '.join(said[t] for t in tried) or 'nothing was searched'} (tiers tried: "
+                f"{', '.join(tried) or 'none'}: {asked}); every tier: `vault-engine find {shlex.quote(query)}`"
+                f"{broken if 'symbol' in tried else ''}")
     if token and "memory" not in tried:
         return (f"no symbol or indexed file is named {query!r} and none is close enough to suggest "
                 f"(a question in words goes to the memory notes){broken}")
