@@ -198,11 +198,13 @@ class FindHit:
     why: tuple[str, ...] = ()
     facet: str | None = None
     title: str | None = None
+    coverage: float | None = None  # memory: the share of the question's informative words the note holds
 
     def to_json(self) -> dict[str, Any]:
         return {"ref": self.ref, "path": self.path, "symbol": self.symbol, "kind": self.kind,
                 "line_start": self.line_start, "line_end": self.line_end, "def_line": self.def_line,
-                "score": round(self.score, 6), "why": list(self.why), "facet": self.facet, "title": self.title}
+                "score": round(self.score, 6), "why": list(self.why), "facet": self.facet, "title": self.title,
+                "coverage": None if self.coverage is None else round(self.coverage, 6)}
 
 
 @dataclass(frozen=True, slots=True)

@@ -124,6 +124,7 @@ def render_find(result) -> str:
     for h in result.hits:
         where = f"lines {h.line_start}-{h.line_end}"
         extra = f"  facet {h.facet}" if h.facet else ""
+        extra += f"  covers {h.coverage:.0%}" if h.coverage is not None else ""
         lines.append(f"  {h.ref}  ({h.kind}, {where}){extra}")
         lines += [f"    why {w}" for w in h.why]
     return "\n".join(lines + followed(result.followed))

@@ -128,3 +128,17 @@ def test_a_miss_restricted_to_some_tiers_names_the_tiers_tried_not_absence(vault
         assert "every tier: `vault-engine find " in found.reason
     exact = vault.find("orders.py", tier="fuzzy")
     assert exact.status == "junction" and "nothing is named" not in exact.reason
+
+
+def test_a_memory_hit_states_each_note_coverage_not_the_best_one_for_all(make_vault):
+    """Five notes answered and only the first held every word: "5 notes cover 100% or more" was false."""
+    notes = {f"memory/n{i}.md": f"---\ntype: memory\nfacet: lifecycle\n---\n# N{i}\n{text}\n"
+             for i, text in enumerate(["The user object lives in the context.", "Where the user is stored.",
+                                       "An object of any kind."])}
+    with Vault(build(make_vault, notes)) as vault:
+        found = vault.find("where does the user object live", tier="memory")
+        coverages = [h.coverage for h in found.hits]
+        assert found.status == "hit" and len(coverages) >= 2 and max(coverages) > min(coverages)
+        assert f"each hold {min(coverages):.0%} to {max(coverages):.0%} of" in found.reason
+        assert "or more" not in found.reason
+        assert found.to_json()["hits"][0]["coverage"] == round(found.hits[0].coverage, 6)

@@ -138,10 +138,11 @@ def _memory(query: str, ledger: Ledger, lexical: WhooshIndex | Callable[[], Whoo
     if not found:
         return None
     hits = tuple(FindHit(h.note.path, h.note.path, None, "memory", h.line_start, h.line_end, h.score,
-                         facet=facet_of(h.note), title=h.note.title) for h in found)
+                         facet=facet_of(h.note), title=h.note.title, coverage=h.coverage) for h in found)
+    low, high = min(h.coverage for h in found), max(h.coverage for h in found)
+    share = f"{high:.0%}" if f"{low:.0%}" == f"{high:.0%}" else f"{low:.0%} to {high:.0%}"
     return FindResult(query, "hit", "memory", hits,
-                      reason=f"{len(hits)} memory note(s) cover {found[0].coverage:.0%} or more "
-                             "of the question's words")
+                      reason=f"{len(hits)} memory note(s) each hold {share} of the question's informative words")
 
 
 def _miss_reason(query: str, tried: list[str], code, token: bool, facet: str | None, tier: str | None) -> str:
