@@ -219,10 +219,11 @@ class FindResult:
     reason: str = ""
     alternatives: tuple[str, ...] = field(default=())  # further suggestions after the first
     followed: tuple[FollowedNote, ...] = ()  # --follow: the why notes of the code hits
+    notices: tuple[str, ...] = ()  # a hit's file changed or went since the last index
 
     def to_json(self) -> dict[str, Any]:
         return {"query": self.query, "status": self.status, "tier": self.tier,
                 "hits": [h.to_json() for h in self.hits], "suggestion": self.suggestion,
                 "alternatives": list(self.alternatives), "reason": self.reason,
-                "followed": [f.to_json() for f in self.followed]}
+                "followed": [f.to_json() for f in self.followed], "notices": list(self.notices)}
 

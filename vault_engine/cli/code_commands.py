@@ -120,7 +120,7 @@ def render_find(result) -> str:
         return f"junction ({result.tier}): {result.reason}\n  suggestion {result.suggestion}{more}"
     if result.status == "miss":
         return f"miss: {result.reason}"
-    lines = [f"hit ({result.tier}): {result.reason}"]
+    lines = [f"hit ({result.tier}): {result.reason}", *(f"note: {n}" for n in result.notices)]
     for h in result.hits:
         where = f"lines {h.line_start}-{h.line_end}"
         extra = f"  facet {h.facet}" if h.facet else ""
