@@ -198,11 +198,13 @@ class FindHit:
     why: tuple[str, ...] = ()
     facet: str | None = None
     title: str | None = None
+    coverage: float | None = None  # memory: the share of the question's informative words the note holds
 
     def to_json(self) -> dict[str, Any]:
         return {"ref": self.ref, "path": self.path, "symbol": self.symbol, "kind": self.kind,
                 "line_start": self.line_start, "line_end": self.line_end, "def_line": self.def_line,
-                "score": round(self.score, 6), "why": list(self.why), "facet": self.facet, "title": self.title}
+                "score": round(self.score, 6), "why": list(self.why), "facet": self.facet, "title": self.title,
+                "coverage": None if self.coverage is None else round(self.coverage, 6)}
 
 
 @dataclass(frozen=True, slots=True)
@@ -217,10 +219,11 @@ class FindResult:
     reason: str = ""
     alternatives: tuple[str, ...] = field(default=())  # further suggestions after the first
     followed: tuple[FollowedNote, ...] = ()  # --follow: the why notes of the code hits
+    notices: tuple[str, ...] = ()  # a hit's file changed or went since the last index
 
     def to_json(self) -> dict[str, Any]:
         return {"query": self.query, "status": self.status, "tier": self.tier,
                 "hits": [h.to_json() for h in self.hits], "suggestion": self.suggestion,
                 "alternatives": list(self.alternatives), "reason": self.reason,
-                "followed": [f.to_json() for f in self.followed]}
+                "followed": [f.to_json() for f in self.followed], "notices": list(self.notices)}
 

@@ -96,3 +96,19 @@ def test_callers_and_outline_say_when_a_file_changed_since_the_index(make_vault,
     cli("--vault", root, "index", "--no-embed")
     hit = cli("--vault", root, "callers", "price_of", "--json").json
     assert "refund" in {n["symbol"] for n in hit["nodes"]} and hit["notices"] == []
+
+
+def test_find_says_a_file_changed_and_a_deleted_file_is_missing_not_changed(make_vault, cli):
+    root = build(make_vault)
+    assert cli("--vault", root, "find", "price_of", "--json").json["notices"] == []
+    pricing = root / "src/shop/pricing.py"
+    pricing.write_text("# moved\n" + pricing.read_text(), encoding="utf-8")
+    found = cli("--vault", root, "find", "price_of")
+    assert "note: 1 of this answer's files changed since the last index (src/shop/pricing.py)" in found.out
+    (root / "src/shop/orders.py").unlink()
+    data = cli("--vault", root, "find", "OrderBook", "--json").json
+    assert data["notices"] == ["1 of this answer's files are missing (deleted or moved since the last index: "
+                               "src/shop/orders.py): run `vault-engine index`"]
+    assert "missing" in cli("--vault", root, "outline", "src/shop/orders.py").out
+    show = cli("--vault", root, "show", "src/shop/orders.py#OrderBook")
+    assert show.code == 1 and "vanished while indexing" not in show.err and "is missing" in show.err

@@ -120,10 +120,11 @@ def render_find(result) -> str:
         return f"junction ({result.tier}): {result.reason}\n  suggestion {result.suggestion}{more}"
     if result.status == "miss":
         return f"miss: {result.reason}"
-    lines = [f"hit ({result.tier}): {result.reason}"]
+    lines = [f"hit ({result.tier}): {result.reason}", *(f"note: {n}" for n in result.notices)]
     for h in result.hits:
         where = f"lines {h.line_start}-{h.line_end}"
         extra = f"  facet {h.facet}" if h.facet else ""
+        extra += f"  covers {h.coverage:.0%}" if h.coverage is not None else ""
         lines.append(f"  {h.ref}  ({h.kind}, {where}){extra}")
         lines += [f"    why {w}" for w in h.why]
     return "\n".join(lines + followed(result.followed))

@@ -81,3 +81,64 @@ def test_suggester_rules_short_queries_and_folders():
     assert s.suggest("Runer.start")[0].target == "a.py#Runner.start"
     assert [x.target for x in s.suggest("middleware/persits.ts")] == ["src/middleware/persist.ts"]
     assert s.suggest("Runer.start", SuggestRule(max_edits_short=0, max_edits_long=0, min_fuzzy_per_char=99)) == []
+
+
+def test_a_name_defined_twice_is_found_shown_and_outlined_twice(make_vault):
+    """click's ``getchar`` under ``if``/``else``: the second is ``getchar~2``, with its own lines."""
+    term = ('import sys\nif sys.platform == "win32":\n    def getchar():\n        return 1\nelse:\n'
+            '    def getchar():\n        return 2\n')
+    with Vault(build(make_vault, {"src/shop/term.py": term})) as vault:
+        assert refs(vault.find("getchar")) == ["src/shop/term.py#getchar", "src/shop/term.py#getchar~2"]
+        assert refs(vault.find("term.getchar")) == refs(vault.find("getchar"))
+        assert refs(vault.find("src/shop/term.py#getchar~2")) == ["src/shop/term.py#getchar~2"]
+        later = vault.find("getchar").hits[1]
+        assert (later.line_start, later.line_end) == (6, 7)
+        assert vault.calls("getchar").status == "ambiguous"
+
+
+def test_a_middleware_bound_through_a_cast_is_found_and_a_case_only_suggestion_says_so(make_vault):
+    """zustand: ``export const persist = persistImpl as unknown as Persist``; the type
+    ``Devtools`` is no answer to ``devtools``, and the junction says it differs only in case."""
+    mw = ("type Persist = number\ntype Devtools = number\nconst persistImpl = (a: number) => a\n"
+          "export const persist = persistImpl as unknown as Persist\n")
+    with Vault(build(make_vault, {"web/mw.ts": mw})) as vault:
+        assert refs(vault.find("persist")) == ["web/mw.ts#persist"]
+        typo = vault.find("devtools")
+        assert (typo.status, typo.suggestion) == ("junction", "web/mw.ts#Devtools")
+        assert "(a type whose name differs only in case)" in typo.reason and "0 edit" not in typo.reason
+
+
+def test_a_re_export_from_a_path_with_its_extension_resolves_as_the_call_graph_does(make_vault):
+    """zustand's middleware.ts: ``export { ssrSafe as unstable_ssrSafe } from './middleware/ssrSafe.ts'``."""
+    barrel = ("export { createStore as viaTs } from './app.ts'\nexport { createStore as viaJs } from './app.js'\n"
+              "export { createStore as viaBare } from './app'\nexport { createStore as nowhere } from './gone.ts'\n")
+    with Vault(build(make_vault, {"web/barrel.ts": barrel})) as vault:
+        for name in ("viaTs", "viaJs", "viaBare"):
+            assert refs(vault.find(f"barrel.{name}")) == ["web/app.ts#createStore"], name
+        assert vault.find("barrel.nowhere").status != "hit"
+
+
+def test_a_miss_restricted_to_some_tiers_names_the_tiers_tried_not_absence(vault):
+    """``OrderBook.place`` exists: a miss with --facet or --tier must not say nothing is named so."""
+    for found, tried in ((vault.find("OrderBook.place", facet="lifecycle"), "memory"),
+                         (vault.find("OrderBook.place", tier="path"), "path"),
+                         (vault.find("orders.py", tier="symbol"), "symbol")):
+        assert found.status == "miss"
+        assert "no symbol or indexed file" not in found.reason and f"(tiers tried: {tried}:" in found.reason
+        assert "every tier: `vault-engine find " in found.reason
+    exact = vault.find("orders.py", tier="fuzzy")
+    assert exact.status == "junction" and "nothing is named" not in exact.reason
+
+
+def test_a_memory_hit_states_each_note_coverage_not_the_best_one_for_all(make_vault):
+    """Five notes answered and only the first held every word: "5 notes cover 100% or more" was false."""
+    notes = {f"memory/n{i}.md": f"---\ntype: memory\nfacet: lifecycle\n---\n# N{i}\n{text}\n"
+             for i, text in enumerate(["The user object lives in the context.", "Where the user is stored.",
+                                       "An object of any kind."])}
+    with Vault(build(make_vault, notes)) as vault:
+        found = vault.find("where does the user object live", tier="memory")
+        coverages = [h.coverage for h in found.hits]
+        assert found.status == "hit" and len(coverages) >= 2 and max(coverages) > min(coverages)
+        assert f"each hold {min(coverages):.0%} to {max(coverages):.0%} of" in found.reason
+        assert "or more" not in found.reason
+        assert found.to_json()["hits"][0]["coverage"] == round(found.hits[0].coverage, 6)

@@ -220,3 +220,34 @@ def test_definitions_name_every_symbol_and_module():
     graph = build(CHAIN)
     assert graph.definitions["src/c.py#a"][1].qualname == "a" and graph.definitions["src/c.py"] == ("src/c.py", None)
     assert callgraph.ref("x.py", None) == "x.py"
+
+
+def test_a_name_defined_twice_in_one_scope_is_not_wired_to_either_definition():
+    """click's ``getchar`` under ``if``/``else``: each body's calls are its own, and a call
+    by that name is counted ``redefined``, never sent to the first definition."""
+    graph = build({
+        "src/t.py": """\
+            import sys
+            if sys.platform == "win32":
+                def getchar(): return win()
+            else:
+                def getchar(): return posix()
+            def win(): pass
+            def posix(): pass
+            def prompt(): return getchar()
+            """,
+        "src/u.ts": """\
+            function then(a: number) { return a }
+            export const a = () => ({ then: (x: number) => then(x) })
+            export const b = () => ({ then: (y: number) => then(y) })
+            class K { m() { return 1 } }
+            class K2 { m() { return this.m() } }
+            """,
+    })
+    assert {("src/t.py#getchar", "src/t.py#win"), ("src/t.py#getchar~2", "src/t.py#posix")} <= pairs(graph)
+    assert not any(e.callee.startswith("src/t.py#getchar") for e in graph.edges)
+    assert graph.unresolved_at["src/t.py"]["redefined"] == 1
+    spans = {r: (s.line_start, s.line_end) for r, (_, s) in graph.definitions.items() if s is not None}
+    for e in graph.edges:
+        if e.caller in spans:
+            assert spans[e.caller][0] <= e.line <= spans[e.caller][1], e

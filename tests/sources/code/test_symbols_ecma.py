@@ -129,3 +129,32 @@ def test_a_function_behind_parentheses_and_a_type_is_still_a_function():
     assert ("createStore", "createStoreImpl") in {(c.caller, c.callee) for c in parsed.calls}
     js = parse_source("a.js", "const f = (function (y) { return g(y) })\n", "javascript")
     assert [s.qualname for s in js.symbols] == ["f"] and ("f", "g") in {(c.caller, c.callee) for c in js.calls}
+
+
+def test_a_const_bound_by_name_to_a_function_of_its_scope_is_a_function():
+    """zustand's middlewares: ``export const persist = persistImpl as unknown as Persist``."""
+    parsed = parse_source("src/persist.ts", textwrap.dedent('''\
+        const persistImpl = (config: any, options: any) => config
+        type Persist = any
+        /** Persist a store. */
+        export const persist = persistImpl as unknown as Persist
+        export const plain = persistImpl
+        const three = 3
+        export const notAFunction = three as unknown as number
+        export const outside = imported as any
+        function outer() {
+          const inner = (a: number) => a
+          const alias = (inner as any)!
+          return alias(1)
+        }
+        '''), "typescript")
+    got = [(s.qualname, s.kind, s.line_start, s.line_end, s.parameters) for s in parsed.symbols]
+    assert got == [("persistImpl", "function", 1, 1, ("config", "options")), ("Persist", "type", 2, 2, ()),
+                   ("persist", "function", 4, 4, ("config", "options")),
+                   ("plain", "function", 5, 5, ("config", "options")), ("outer", "function", 9, 13, ()),
+                   ("outer.inner", "function", 10, 10, ("a",)), ("outer.alias", "function", 11, 11, ("a",))]
+    assert parsed.symbol("persist").docstring == "Persist a store."
+    assert parsed.symbol("persist").signature == "const persist = persistImpl as unknown as Persist"
+    assert {b.name for b in parsed.bindings if b.kind == "assign"} == {"three", "notAFunction", "outside"}
+    js = parse_source("a.js", "function f(x) { return x }\nexport const g = f\n", "javascript")
+    assert [s.qualname for s in js.symbols] == ["f", "g"]

@@ -140,19 +140,20 @@ def test_init_reexports_what_it_imports():
     assert [(e.name, e.target, e.module) for e in parsed.exports] == [("Command", "Command", ".core"), ("os", None, "os")]
 
 
-def test_a_repeated_name_spans_its_branches_never_the_code_between_distant_repeats():
-    """``if``/``else`` definitions of one name are one symbol over both; a second ``helper``
-    far below does not stretch the first one's span over the code between them."""
+def test_each_definition_of_a_repeated_name_is_its_own_symbol_with_its_own_calls():
+    """``if``/``else`` definitions of one name, and a second ``helper`` far below, are each a
+    symbol (``name~2``), spanning their own lines only; calls and nested definitions in a later
+    body belong to it, never to the first definition's span (click's ``getchar``)."""
     parsed = parse_source("m.py", textwrap.dedent('''\
         import sys
         if sys.platform == "win32":
             def enc():
-                return "mbcs"
+                return mbcs()
 
         else:
 
             def enc():
-                return "utf-8"
+                return utf8()
 
 
         def helper():
@@ -164,35 +165,16 @@ def test_a_repeated_name_spans_its_branches_never_the_code_between_distant_repea
 
 
         def helper():
-            return 2
+            def cmd():
+                return first()
+            def cmd():
+                return second()
+            return cmd()
         '''), "python")
     spans = {s.qualname: (s.line_start, s.line_end) for s in parsed.symbols}
-    assert spans == {"enc": (3, 9), "helper": (12, 13), "other": (16, 17)}
-
-
-def test_what_types_a_local_is_kept(parsed):
-    """Return annotations (the implementation's, not a stub's), the call a name is bound to,
-    and how many definitions a symbol folds."""
-    assert parsed.symbol("OrderBook.count").returns == "int"
-    assert parsed.symbol("OrderBook.place").returns is None  # the implementation has none
-    assert parsed.symbol("OrderBook.count").definitions == 2 and parsed.symbol("OrderBook.place").definitions == 1
-    source = textwrap.dedent('''\
-        def f(items):
-            ctx = make.context(1)
-            a = b = Cls()
-            with open_it() as handle, other() as (x, y):
-                pass
-            async_ctx: "Context" = await later()
-            del items
-            match items:
-                case [first, *rest] if first: pass
-                case {"k": Point(x=px) as point}: pass
-        ''')
-    got = {(b.name, b.kind, b.annotation, b.value, b.entered)
-           for b in parse_source("m.py", source, "python").bindings if b.kind != "param"}
-    assert got == {("ctx", "assign", None, "make.context", False), ("a", "assign", None, None, False),
-                   ("b", "assign", None, "Cls", False), ("handle", "assign", None, "open_it", True),
-                   ("x", "assign", None, None, False), ("y", "assign", None, None, False),
-                   ("async_ctx", "assign", '"Context"', None, False), ("items", "assign", None, None, False),
-                   ("first", "assign", None, None, False), ("rest", "assign", None, None, False),
-                   ("px", "assign", None, None, False), ("point", "assign", None, None, False)}
+    assert spans == {"enc": (3, 4), "enc~2": (8, 9), "helper": (12, 13), "other": (16, 17),
+                     "helper~2": (20, 25), "helper~2.cmd": (21, 22), "helper~2.cmd~2": (23, 24)}
+    assert {s.qualname: s.name for s in parsed.symbols}["helper~2.cmd~2"] == "cmd"
+    calls = {(c.callee, c.caller, c.line) for c in parsed.calls}
+    assert {("mbcs", "enc", 4), ("utf8", "enc~2", 9), ("first", "helper~2.cmd", 22),
+            ("second", "helper~2.cmd~2", 24), ("cmd", "helper~2", 25)} <= calls

@@ -15,6 +15,8 @@ from pathlib import PurePosixPath
 from typing import TYPE_CHECKING
 
 from vault_engine.code_model import CodeSymbol, Why
+from vault_engine.sources.code.model import REPEAT
+from vault_engine.sources.code.modules import ts_module_path
 from vault_engine.sources.code.testpaths import is_test_path
 from vault_engine.stores.code_store import CodeStore, SymbolRow
 
@@ -22,6 +24,7 @@ if TYPE_CHECKING:
     from vault_engine.stores.ledger import LinkRow
 
 _EXTENSION = re.compile(r"\.[A-Za-z0-9]+$")
+_REPEATS = re.compile(re.escape(REPEAT) + r"\d+")
 _INIT = ("__init__", "index", "mod")  # a package's own file: its folder is the module
 
 
@@ -70,19 +73,31 @@ def definitions(store: CodeStore, keys: set[str], query: str) -> list[SymbolRow]
         return [row] if row else []
     if ":" in query:
         module, _, qualname = query.rpartition(":")
-        found = [r for r in store.symbols_where("qualname", qualname) if module_matches(r.key, module)]
+        found = [r for r in by_qualname(store, qualname) if module_matches(r.key, module)]
         return sorted(found, key=rank_key)
-    found = store.symbols_where("qualname", query) if "." in query else store.symbols_where("name", query)
+    found = by_qualname(store, query) if "." in query else store.symbols_where("name", query)
     if not found and "." in query:  # module.Qualified.name: the longest qualname that fits
         parts = query.split(".")
         for cut in range(1, len(parts)):
             module, qualname = ".".join(parts[:cut]), ".".join(parts[cut:])
-            found = [r for r in store.symbols_where("qualname", qualname) if module_matches(r.key, module)]
+            found = [r for r in by_qualname(store, qualname) if module_matches(r.key, module)]
             if found:
                 break
     if not found and "." in query:
         found = _reexported(store, keys, query.split("."))
     return sorted(found, key=rank_key)
+
+
+def by_qualname(store: CodeStore, qualname: str) -> list[SymbolRow]:
+    """The symbols of this qualified name, and its repeats: ``test_x.cmd`` is also
+    ``test_x.cmd~2`` (a name defined again in one scope), unless the query names one."""
+    found = store.symbols_where("qualname", qualname)
+    if REPEAT in qualname:
+        return found
+    name = qualname.rsplit(".", 1)[-1]
+    found += [r for r in store.symbols_where("name", name)
+              if r.qualname != qualname and _REPEATS.sub("", r.qualname) == qualname]
+    return found
 
 
 def _reexported(store: CodeStore, keys: set[str], parts: list[str]) -> list[SymbolRow]:
@@ -100,13 +115,26 @@ def _reexported(store: CodeStore, keys: set[str], parts: list[str]) -> list[Symb
                 if export.module is None:  # renamed on the way out of this very file
                     found += [r for r in [store.symbol(key, qualname)] if r is not None]
                     continue
-                source = re.sub(r"^[./]+", "", export.module)  # ".utils", "./vanilla", "click.utils"
+                if parsed.language != "python" and export.module.startswith("."):  # "./middleware/ssrSafe.ts"
+                    target = _ts_module_key(keys, key, export.module)
+                    found += [r for r in [store.symbol(target, qualname) if target else None] if r is not None]
+                    continue
+                source = re.sub(r"^[./]+", "", export.module)  # ".utils", "click.utils"
                 tree = key.split("/", 1)[0] + "/"  # the definition lives in the same source tree
                 found += [r for r in store.symbols_where("qualname", qualname)
                           if module_matches(r.key, source) and r.key.startswith(tree)]
         if found:
             return list({r.ref: r for r in found}.values())
     return []
+
+
+def _ts_module_key(keys: set[str], key: str, spec: str) -> str | None:
+    """The key of the file a relative TS/JS specifier in file ``key`` names, as the call
+    graph resolves it (``./x.ts``, ``./x``, ``./x.js`` for ``x.ts``, a folder's index)."""
+    path = key.split(":", 1)[-1]
+    prefix = key[:len(key) - len(path)]  # "<tap>:" or ""
+    found = ts_module_path(lambda p: prefix + p in keys and not p.endswith((".py", ".pyi")), path, spec)
+    return prefix + found if found is not None else None
 
 
 def code_symbol(row: SymbolRow, why: tuple[Why, ...] = ()) -> CodeSymbol:

@@ -162,6 +162,9 @@ class CodeQueries:
         try:
             text, digest, *_ = read_code(self.config, key)
         except Unreadable as exc:
+            if exc.vanished:  # no index is running: the file went since the last one
+                raise VaultError(f"{key}: the source file is missing (deleted or moved since the last index); "
+                                 "run `vault-engine index`") from exc
             raise VaultError(f"{key}: cannot read the source file ({exc}); run `vault-engine index` "
                              "if it was moved or deleted") from exc
         stale = self.store.file_hashes_of([key]).get(key) != digest
@@ -239,20 +242,23 @@ class CodeQueries:
         """One line when some of these indexed source files changed or went since the last
         index (``KnownFile.change_at``: a current file costs a stat, no read): the answer's line
         numbers may have moved, as ``show`` says of one file."""
-        changed = []
+        changed: list[str] = []
+        gone: list[str] = []
         for key in dict.fromkeys(keys):
             known, found = self.ledger.known_note(key), tap_of_key(self.taps, key)
-            if known is not None and found is not None and known.change_at(found[0].root / found[1]):
-                changed.append(key)
-        return _moved_notice(changed)
+            change = known.change_at(found[0].root / found[1]) if known is not None and found is not None else None
+            if change is not None:
+                (gone if change == "gone" else changed).append(key)
+        return _moved_notice(changed, gone)
 
     def _call_notices(self, direction: str, answer: list[str]) -> tuple[str, ...]:
         """What a change since the last index may have done to a callers or callees answer, from
         one scan of the code taps: its own files' lines moved, and a call saved in any other
         file is not in it yet (none: any file)."""
-        stale = self.stale_files()
-        changed, others = set(stale), [key for key in stale if key not in answer]
-        notices = _moved_notice([key for key in dict.fromkeys(answer) if key in changed])
+        changed, missing = self._stale()
+        others = sorted(key for key in changed + missing if key not in answer)
+        notices = _moved_notice([key for key in dict.fromkeys(answer) if key in changed],
+                                [key for key in dict.fromkeys(answer) if key in missing])
         if others:
             other = "other " if answer else ""
             notices += (f"{len(others)} {other}source file(s) changed since the last index (e.g. {others[0]}): "
@@ -262,13 +268,18 @@ class CodeQueries:
     def stale_files(self) -> list[str]:
         """Source files new, changed or gone since the last index (a scan of the code taps;
         a file whose stat moved with the same bytes is not changed)."""
+        changed, missing = self._stale()
+        return sorted(changed + missing)
+
+    def _stale(self) -> tuple[list[str], list[str]]:
+        """(new or changed, missing) source files since the last index."""
         from vault_engine.sources.code.files import file_of, scan_code
         from vault_engine.sources.vault.changes import content_changed, find_suspects
 
         known = {p: k for p, k in self.ledger.known_files().items() if not p.endswith(".md")}
         suspects = find_suspects(scan_code(self.config).files, known)
         suspects = content_changed(suspects, known, lambda key: file_of(self.taps, self.config.root, key))
-        return sorted(suspects.changed + suspects.missing)
+        return list(suspects.changed), list(suspects.missing)
 
     # -- callers / callees ------------------------------------------------------------------
 
@@ -319,9 +330,17 @@ class CodeQueries:
                                   f"{self.syntax_error_note()}")
 
 
-def _moved_notice(changed: list[str]) -> tuple[str, ...]:
-    """The line for an answer whose files changed since the last index, or none."""
-    if not changed:
-        return ()
-    return (f"{len(changed)} of this answer's files changed since the last index ({', '.join(changed[:3])}"
-            f"{', ...' if len(changed) > 3 else ''}): lines may have moved; run `vault-engine index`",)
+def _moved_notice(changed: list[str], gone: list[str] | None = None) -> tuple[str, ...]:
+    """The lines for an answer whose files changed or were deleted since the last index."""
+    notices = []
+    if changed:
+        notices.append(f"{len(changed)} of this answer's files changed since the last index ({_some(changed)}): "
+                       "lines may have moved; run `vault-engine index`")
+    if gone:
+        notices.append(f"{len(gone)} of this answer's files are missing (deleted or moved since the last index: "
+                       f"{_some(gone)}): run `vault-engine index`")
+    return tuple(notices)
+
+
+def _some(keys: list[str]) -> str:
+    return ", ".join(keys[:3]) + (", ..." if len(keys) > 3 else "")

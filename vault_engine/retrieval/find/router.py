@@ -13,13 +13,15 @@ the same answer: every step is deterministic and every ranking has a total order
 
 from __future__ import annotations
 
+import re
 import shlex
 from collections.abc import Callable
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from vault_engine.code_model import FindHit, FindResult
 from vault_engine.errors import BadArgument
-from vault_engine.retrieval.code.lookup import definitions
+from vault_engine.retrieval.code.lookup import definitions, split_ref
 from vault_engine.retrieval.find.facets import DEFAULT_MIN_COVERAGE, DEFAULT_RANKING, FACETS
 
 # suggest.py is light: the fuzzy and typo indexes it builds are imported on first use
@@ -61,6 +63,9 @@ def find(query: str, *, code, ledger: Ledger, lexical: WhooshIndex | Callable[[]
             if name in wanted:
                 tried.append(name)
                 found = step(code, code_query, k, rule)
+                if found is not None and name == "fuzzy" and tier == "fuzzy":  # the exact tiers were not asked
+                    found = replace(found, reason=found.reason.replace(
+                        f"nothing is named {query!r}", "(--tier fuzzy: names were not looked up exactly)", 1))
                 if found is not None:
                     return found
     # The junction goes by the query's shape: a token that resembles a symbol or path is not a
@@ -71,7 +76,7 @@ def find(query: str, *, code, ledger: Ledger, lexical: WhooshIndex | Callable[[]
         found = _memory(query, ledger, lexical, k, facet, min_coverage, rank_by)
         if found is not None:
             return found
-    return FindResult(query, "miss", None, reason=_miss_reason(query, tried, code, token, facet))
+    return FindResult(query, "miss", None, reason=_miss_reason(query, tried, code, token, facet, tier))
 
 
 def _symbol(code, query: str, k: int, _rule) -> FindResult | None:
@@ -106,10 +111,22 @@ def _fuzzy(code, query: str, k: int, rule: SuggestRule) -> FindResult | None:
         return None
     best = found[0]
     how = f"{best.distance} edit(s) away" if best.distance is not None else f"a fuzzy match (fzf score {best.fuzzy})"
+    if best.distance == 0:  # the same letters: say which kind each such name is (`persist` vs `Persist`)
+        same = [s.target for s in found[1:k] if s.distance == 0]
+        how = f"a {_kind_of(code, best.target)} " + (
+            "of exactly that name" if re.split(r"[#/]", best.target)[-1] == query.rsplit("/", 1)[-1]
+            else "whose name differs only in case") + "".join(f"; so does {t}, a {_kind_of(code, t)}" for t in same)
     return FindResult(query, "junction", "fuzzy", suggestion=best.target,
                       alternatives=tuple(s.target for s in found[1:k]),
                       reason=f"nothing is named {query!r}; did you mean {best.target} ({how})? "
                              "Confirm it before acting on it")
+
+
+def _kind_of(code, target: str) -> str:
+    """What a suggested ref names: a symbol's kind, or "file"."""
+    ref = split_ref(code.keys, target)
+    row = code.store.symbol(*ref) if ref is not None and ref[1] else None
+    return row.kind if row is not None else "file" if ref is not None and ref[1] is None else "symbol"
 
 
 def _memory(query: str, ledger: Ledger, lexical: WhooshIndex | Callable[[], WhooshIndex], k: int, facet: str | None,
@@ -121,13 +138,14 @@ def _memory(query: str, ledger: Ledger, lexical: WhooshIndex | Callable[[], Whoo
     if not found:
         return None
     hits = tuple(FindHit(h.note.path, h.note.path, None, "memory", h.line_start, h.line_end, h.score,
-                         facet=facet_of(h.note), title=h.note.title) for h in found)
+                         facet=facet_of(h.note), title=h.note.title, coverage=h.coverage) for h in found)
+    low, high = min(h.coverage for h in found), max(h.coverage for h in found)
+    share = f"{high:.0%}" if f"{low:.0%}" == f"{high:.0%}" else f"{low:.0%} to {high:.0%}"
     return FindResult(query, "hit", "memory", hits,
-                      reason=f"{len(hits)} memory note(s) cover {found[0].coverage:.0%} or more "
-                             "of the question's words")
+                      reason=f"{len(hits)} memory note(s) each hold {share} of the question's informative words")
 
 
-def _miss_reason(query: str, tried: list[str], code, token: bool, facet: str | None) -> str:
+def _miss_reason(query: str, tried: list[str], code, token: bool, facet: str | None, tier: str | None) -> str:
     if code is None and token:
         return (f"no code is indexed, and no memory note answers {query!r}: add a code tap "
                 "([taps.code] in vault-engine.toml) and run `vault-engine index`")
@@ -137,6 +155,14 @@ def _miss_reason(query: str, tried: list[str], code, token: bool, facet: str | N
     if unindexed:  # on disk but not in the index: say so, an agent must not read "absent"
         return f"{path} is not indexed: {unindexed}"
     broken = code.syntax_error_note() if code is not None and token else ""
+    if token and (tier is not None or facet is not None):  # some tiers were not asked: say which were
+        said = {"symbol": f"no symbol is named {query!r}", "path": f"no indexed file is named {query!r}",
+                "fuzzy": "no symbol or file is close enough to suggest",
+                "memory": f"no memory note{scope} answers it"}
+        asked = f"--tier {tier}" if tier is not None else f"--facet {facet} asks the memory notes only"
+        return (f"{'; '.join(said[t] for t in tried) or 'nothing was searched'} (tiers tried: "
+                f"{', '.join(tried) or 'none'}: {asked}); every tier: `vault-engine find {shlex.quote(query)}`"
+                f"{broken if 'symbol' in tried else ''}")
     if token and "memory" not in tried:
         return (f"no symbol or indexed file is named {query!r} and none is close enough to suggest "
                 f"(a question in words goes to the memory notes){broken}")

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from functools import cached_property
 
 PATH_LIKE = re.compile(r"[/\\]|\.(?:py|pyi|ts|tsx|js|jsx|mjs|cjs|go|rs|java)$", re.IGNORECASE)
-SYMBOL_LIKE = re.compile(r"^[\w$#.:/\\@-]+$")
+SYMBOL_LIKE = re.compile(r"^[\w$#.:/\\@~-]+$")  # ~: a repeat, `getchar~2`
 MAX_FUZZY_CANDIDATES = 3000  # past this many subsequence matches the pattern says too little
 
 

@@ -15,14 +15,11 @@ a TS module key is its path.
 from __future__ import annotations
 
 import re
-from pathlib import PurePosixPath
 
 from vault_engine.sources.code.local_types import LocalTypes
 from vault_engine.sources.code.model import Symbol
+from vault_engine.sources.code.modules import ts_module_path
 from vault_engine.sources.code.scopes import CLASS_KINDS, Index, Miss, callee_parts, non_optional, python_module
-
-_TS_SUFFIXES = ("", ".ts", ".tsx", ".d.ts", ".mts", ".cts", ".js", ".jsx", ".mjs", ".cjs",
-                "/index.ts", "/index.tsx", "/index.d.ts", "/index.js", "/index.jsx")
 
 
 class DynamicResolver:
@@ -125,7 +122,7 @@ class DynamicResolver:
         if sym is not None and imports:
             raise Miss("local")  # bound two ways: which one wins depends on the path taken
         if sym is not None:
-            return ("def", path, sym), "name.local"
+            return ("def", path, idx.only_definition(path, sym)), "name.local"
         if imports:
             return self._import_entity(path, imports[-1], set()), "import"
         return None
@@ -205,7 +202,8 @@ class DynamicResolver:
             return ".".join(base) or None
         if not spec.startswith("."):
             return None  # a package from node_modules: outside the repository
-        return resolve_ts_module(self.index.files, path, spec)
+        files = self.index.files
+        return ts_module_path(lambda p: p in files and files[p].language != "python", path, spec)
 
     def _import_entity(self, path: str, imp, seen: set):
         module = self._module_key(path, imp.module)
@@ -357,30 +355,3 @@ class DynamicResolver:
 def _is_submodule(index: Index, module: str, name: str) -> bool:
     sub = f"{module}.{name}"
     return sub in index.modules or any(m.startswith(sub + ".") for m in index.modules)
-
-
-def resolve_ts_module(files, path: str, spec: str) -> str | None:
-    """The file a relative TS/JS module specifier names: as written, with an extension, or
-    its folder's index; ``./x.js`` may name ``x.ts`` (TypeScript's ESM convention)."""
-    base = PurePosixPath(path).parent
-    target = _normalize(base / spec)
-    stems = [target]
-    if target.endswith((".js", ".jsx", ".mjs", ".cjs")):
-        stems.append(target.rsplit(".", 1)[0])
-    for stem in stems:
-        for suffix in _TS_SUFFIXES:
-            candidate = stem + suffix
-            if candidate in files and files[candidate].language != "python":
-                return candidate
-    return None
-
-
-def _normalize(path: PurePosixPath) -> str:
-    parts: list[str] = []
-    for part in path.parts:
-        if part == "..":
-            if parts:
-                parts.pop()
-        elif part != ".":
-            parts.append(part)
-    return "/".join(parts)

@@ -3,7 +3,9 @@
 Functions are often values here: an arrow function or function expression bound to a
 ``const`` is a function symbol named after the constant (``createStoreImpl``), at module level
 and inside functions alike, also behind parentheses and a type (``((s) => ...) as CreateStore``,
-``... satisfies T``: how zustand declares ``createStore``). Overload signatures
+``... satisfies T``: how zustand declares ``createStore``), and a ``const`` bound by name to a
+function of the same scope, wrapped or not (``const persist = persistImpl as unknown as
+Persist``: how zustand declares its middlewares). Overload signatures
 (``function f(a): A;`` lines, ``m(): void;`` in a class) belong to the implementation that
 follows them.
 """
@@ -33,7 +35,7 @@ _COMMON = """
 (for_in_statement left: (_) @target)
 (arrow_function) @params.inline
 (function_expression) @params.inline
-(variable_declarator value: (parenthesized_expression)) @definition.function
+(variable_declarator value: [(parenthesized_expression) (identifier)]) @definition.function
 """
 _TYPESCRIPT = """
 (public_field_definition value: [(arrow_function) (function_expression)]) @definition.field
@@ -74,6 +76,8 @@ def extract(src: Source, caps: dict, language: str) -> Extracted:
         d = _definition(src, node, out)
         if d is not None:
             out.defs.append(d)
+    out.defs = _keep_aliases_of_functions(out.defs)
+    aliases = {getattr(d.node, "id", None) for d in out.defs if "alias" in d.extra}
     for node in caps.get("call", []) + caps.get("new", []):
         out.events.append((node.start_byte, "call", (_callee(src, node), line(node))))
     for node in caps.get("import", []):
@@ -84,7 +88,8 @@ def extract(src: Source, caps: dict, language: str) -> Extracted:
             if not any((e.name, e.target, e.module) == (x.name, x.target, x.module) for x in out.exports):
                 out.exports.append(e)
     for node in caps.get("target", []):
-        _bind_target(src, node, out)
+        if node.parent is None or node.parent.id not in aliases:
+            _bind_target(src, node, out)
     bound_functions = {value.id for d in out.defs if (value := _function_value(d.node)) is not None}
     for node in caps.get("params.inline", []):
         if node.id not in bound_functions:
@@ -99,7 +104,7 @@ def _definition(src: Source, node, out: Extracted) -> RawDef | None:
     if t in ("variable_declarator", "public_field_definition"):
         value = _function_value(node)
         if value is None:
-            return None
+            return _alias(src, node)
     if t in ("method_signature", "abstract_method_signature") and \
             node.parent.type not in ("class_body", "interface_body"):
         return None  # a member of an object type literal, not a declaration
@@ -145,6 +150,53 @@ def _function_value(node):
     while value is not None and value.type in _WRAPPERS and value.named_children:
         value = value.named_children[0]
     return value if value is not None and value.type in _FUNCTION_VALUES else None
+
+
+def _alias(src: Source, node) -> RawDef | None:
+    """``const persist = persistImpl as unknown as Persist``: a definition to keep when
+    ``persistImpl`` turns out to be a function of the same scope (``_keep_aliases_of_functions``)."""
+    value = node.child_by_field_name("value")
+    while value is not None and value.type in _WRAPPERS and value.named_children:
+        value = value.named_children[0]
+    name_node = node.child_by_field_name("name")
+    if node.type != "variable_declarator" or value is None or value.type != "identifier" \
+            or name_node is None or name_node.type != "identifier" or node.parent.type != "lexical_declaration" \
+            or src.text(node.parent).split(None, 1)[0] != "const":
+        return None
+    declaration = node.parent
+    outer = declaration.parent if declaration.parent is not None and declaration.parent.type == "export_statement" \
+        else declaration
+    d = RawDef(node, src.text(name_node), "function", line(outer), line(declaration), end_line(node),
+               collapse(src.text(declaration)).rstrip(";"), (node.end_byte, node.end_byte),
+               doc_comment(src, outer, ("/**",)))
+    d.extra["alias"] = src.text(value)
+    return d
+
+
+def _keep_aliases_of_functions(defs: list[RawDef]) -> list[RawDef]:
+    """The aliases whose name is a function defined in their own scope, with its parameters."""
+    functions = {(d.name, _scope_id(d.node)): d for d in defs if d.kind == "function" and "alias" not in d.extra}
+    kept = []
+    for d in defs:
+        if "alias" in d.extra:
+            target = functions.get((d.extra["alias"], _scope_id(d.node)))
+            if target is None:
+                continue
+            d.parameters = target.parameters
+        kept.append(d)
+    return kept
+
+
+_SCOPES = ("program", "statement_block", "class_body", "arrow_function", "function_expression",
+           "function_declaration", "method_definition", "generator_function_declaration")
+
+
+def _scope_id(node) -> int:
+    """The node of the block or function a declaration binds its name in."""
+    current = node.parent
+    while current is not None and current.type not in _SCOPES:
+        current = current.parent
+    return current.id if current is not None else -1
 
 
 def _scope_range(function, t: str, body) -> tuple[int, int]:

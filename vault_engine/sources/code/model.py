@@ -10,12 +10,14 @@ from dataclasses import dataclass, field
 
 KINDS = ("function", "method", "class", "interface", "struct", "trait", "impl", "enum", "type",
          "property", "constructor", "module")
+REPEAT = "~"  # ``getchar~2``: the second definition of ``getchar`` in one scope (its own symbol)
 
 
 @dataclass(frozen=True, slots=True)
 class Symbol:
     """One definition. ``qualname`` is unique within a file: definitions that share one
-    (overload stubs, a property's getter and setter, conditional redefinitions) are one symbol."""
+    (overload stubs, a property's getter and setter) are one symbol; a name defined again in
+    its scope (``if``/``else`` branches) is another symbol, ``name~2``."""
 
     qualname: str
     name: str
@@ -30,8 +32,8 @@ class Symbol:
     parent: str | None = None  # qualname of the enclosing symbol (Go/Rust methods: the receiver type)
     bases: tuple[str, ...] = ()  # classes: the bases / extends / implements as written
     returns: str | None = None  # functions: the return annotation as written (``Context | None``)
-    definitions: int = 1  # how many definitions fold into it, overload stubs aside: bindings
-    # of several are one scope's, and which one a call sits in is lost (see local types)
+    definitions: int = 1  # how many definitions fold into it (a property's accessors), overload
+    # stubs aside: bindings of several are one scope's, and which one a call sits in is lost
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,7 +12,7 @@ from collections import defaultdict
 from collections.abc import Mapping
 from pathlib import PurePosixPath
 
-from vault_engine.sources.code.model import ParsedSource, Symbol
+from vault_engine.sources.code.model import REPEAT, ParsedSource, Symbol
 
 CLASS_KINDS = ("class", "interface", "struct", "trait", "enum", "impl")
 _CHAIN = re.compile(r"^(?:super\(\)|[\w$#]+)(?:\.[\w$#]+)*$")
@@ -128,11 +128,33 @@ class Index:
         key = (path, scope)
         found = []
         sym = self.children.get(key, {}).get(name)
-        if sym is not None:
-            found.append((sym.def_line, 2, ("def", sym)))
+        if sym is not None:  # its last definition's line decides against the other bindings
+            last = max(d.def_line for d in self._repeats(path, sym))
+            found.append((last, 2, ("def", sym)))
         for imp in self.imports.get(key, {}).get(name, ()):
             found.append((imp.line, 1, ("import", imp)))
         for b in self.bindings.get(key, {}).get(name, ()):
             if b.kind == "assign":
                 found.append((b.line, 0, ("assign", b)))
-        return max(found, key=lambda f: (f[0], f[1]))[2] if found else None
+        if not found:
+            return None
+        best = max(found, key=lambda f: (f[0], f[1]))[2]
+        if best[0] == "def":
+            self.only_definition(path, best[1])
+        return best
+
+    def _repeats(self, path: str, sym: Symbol) -> list[Symbol]:
+        table = self.symbols.get(path, {})
+        out, n = [sym], 2
+        while f"{sym.qualname}{REPEAT}{n}" in table:
+            out.append(table[f"{sym.qualname}{REPEAT}{n}"])
+            n += 1
+        return out
+
+    def only_definition(self, path: str, sym: Symbol) -> Symbol:
+        """``sym``, unless its scope defines its name again (``getchar`` and ``getchar~2``
+        in ``if``/``else`` branches, Java overloads): which one a call runs is not in the
+        syntax, so the call is not wired (``redefined``). Raises ``Miss``."""
+        if f"{sym.qualname}{REPEAT}2" in self.symbols.get(path, {}):
+            raise Miss("redefined")
+        return sym

@@ -70,7 +70,7 @@ class StaticResolver:
             if sym is not None:
                 if sym.kind in CLASS_KINDS or sym.kind == "type":
                     raise Miss("conversion")
-                return p, sym.qualname, how if p != path else "name.module"
+                return p, self.index.only_definition(p, sym).qualname, how if p != path else "name.module"
         raise Miss("builtin_or_global")
 
     def _method(self, path, typ, name, language, how):
@@ -79,7 +79,7 @@ class StaticResolver:
         for p in self._same_package(path, language):
             sym = self.index.symbol(p, f"{typ}.{name}")
             if sym is not None:
-                return p, sym.qualname, how
+                return p, self.index.only_definition(p, sym).qualname, how
         raise Miss("no_such_member")
 
     def _go_import(self, path, caller, head, name):
@@ -94,7 +94,7 @@ class StaticResolver:
         for p in sorted(self.folders[("go", matches[0])]):
             sym = self.index.children.get((p, None), {}).get(name)
             if sym is not None and sym.kind == "function":
-                return p, sym.qualname, "import"
+                return p, self.index.only_definition(p, sym).qualname, "import"
         raise Miss("no_such_member")
 
     # ---- Java ---------------------------------------------------------------------------
@@ -105,7 +105,9 @@ class StaticResolver:
             if found is None:
                 raise Miss("external")
             ctor = self.index.symbol(found[0], f"{found[1].qualname}.{found[1].name}")
-            return (found[0], ctor.qualname, "ctor.init") if ctor else (found[0], found[1].qualname, "ctor.class")
+            if ctor is None:
+                return found[0], found[1].qualname, "ctor.class"
+            return found[0], self.index.only_definition(found[0], ctor).qualname, "ctor.init"
         if len(parts) == 1:
             if parts[0] in ("super", "this"):  # an explicit constructor invocation
                 target = cls if parts[0] == "this" else self._first_base(*cls) if cls else None
@@ -114,6 +116,7 @@ class StaticResolver:
                 ctor = self.index.symbol(target[0], f"{target[1].qualname}.{target[1].name}")
                 if ctor is None:
                     raise Miss("super")
+                ctor = self.index.only_definition(target[0], ctor)
                 return target[0], ctor.qualname, "super" if parts[0] == "super" else "self"
             if cls is None:
                 raise Miss("builtin_or_global")
@@ -139,7 +142,7 @@ class StaticResolver:
         for cpath, c in self._java_mro(*cls)[1 if skip_first else 0:]:
             sym = self.index.symbol(cpath, f"{c.qualname}.{name}")
             if sym is not None:
-                return cpath, sym.qualname, how
+                return cpath, self.index.only_definition(cpath, sym).qualname, how
         raise Miss("no_such_member")
 
     def _java_mro(self, path, cls, seen=None):

@@ -8,11 +8,10 @@ ranges, which nest the way scopes do.
 
 from __future__ import annotations
 
-import bisect
 import re
 from dataclasses import dataclass, field
 
-from vault_engine.sources.code.model import Symbol
+from vault_engine.sources.code.model import REPEAT, Symbol
 
 _SPACE = re.compile(r"\s+")
 
@@ -77,8 +76,14 @@ def assign_qualnames(defs: list[RawDef], outer=lambda d: (d.node.start_byte, d.n
 
     ``defs`` must be in document order; ``outer`` gives the byte range that contains nested
     definitions. A definition already given a qualname (a Go method: its receiver type) keeps it.
+    A name defined again in the same scope (``if``/``else`` branches, a test's second ``cmd``)
+    is a definition of its own, with its own span: the second is ``name~2``, the third
+    ``name~3`` (and its nested ones ``name~2.inner``), unless it is one binding with the one
+    before (see ``_same_binding``), which ``fold`` makes one symbol.
     """
     stack: list[tuple[int, RawDef]] = []
+    last: dict[str, RawDef] = {}  # plain qualname -> its latest definition
+    count: dict[str, int] = {}
     for d in defs:
         start, end = outer(d)
         while stack and stack[-1][0] <= start:
@@ -87,7 +92,21 @@ def assign_qualnames(defs: list[RawDef], outer=lambda d: (d.node.start_byte, d.n
         if not d.qualname:
             d.qualname = join(parent, d) if parent else d.name
             d.parent = parent.extra.get("type", parent.qualname) if parent else None
+        plain = d.qualname
+        before = last.get(plain)
+        if before is not None and _same_binding(before, d):
+            d.qualname = before.qualname
+        elif before is not None:
+            count[plain] = count.get(plain, 1) + 1
+            d.qualname = f"{plain}{REPEAT}{count[plain]}"
+        last[plain] = d
         stack.append((end, d))
+
+
+def _same_binding(before: RawDef, d: RawDef) -> bool:
+    """Two definitions of one name that are one thing: overload stubs and their
+    implementation, a property's getter, setter and deleter (TS ``get``/``set`` too)."""
+    return before.stub or d.stub or (before.kind == "property" and d.kind == "property")
 
 
 def enclosing(defs: list[RawDef], positions: list[int]) -> list[RawDef | None]:
@@ -111,47 +130,27 @@ def enclosing(defs: list[RawDef], positions: list[int]) -> list[RawDef | None]:
 def fold(defs: list[RawDef]) -> tuple[Symbol, ...]:
     """One symbol per qualified name, in order of first appearance.
 
-    Overload stubs belong to their implementation (its header, its def line, the span from
-    the first stub); a property's accessors are one property (the getter's header); any other
-    repeat right after the one before it (``if``/``else`` branches) keeps the first header and
-    spans to the last end. A repeat further away (two test helpers of one name in one file) is
-    left out, so the span never covers the unrelated code between them.
+    Only definitions that are one binding share a qualified name (``assign_qualnames``):
+    overload stubs belong to their implementation (its header, its def line, the span from
+    the first stub); a property's accessors are one property (the getter's header).
     """
     groups: dict[str, list[RawDef]] = {}
     for d in defs:
         groups.setdefault(d.qualname, []).append(d)
-    starts = sorted(d.line_start for d in defs)
     out = []
     for qualname, group in groups.items():
         bodies = [d for d in group if not d.stub] or group
-        real = _adjacent_run(bodies, starts)
-        head = real[0]
-        group = [d for d in group if d.line_start <= real[-1].line_end]
+        head = bodies[0]
         kind = "property" if any(d.kind == "property" for d in group) else head.kind
         decorators = head.decorators
         if kind == "property":
             decorators = tuple(dict.fromkeys(x for d in group for x in d.decorators))
         out.append(Symbol(
             qualname, head.name, kind, min(d.line_start for d in group), head.def_line,
-            max(d.line_end for d in real), head.signature,
+            max(d.line_end for d in bodies), head.signature,
             head.docstring or next((d.docstring for d in group if d.docstring), None), head.parameters,
             decorators, head.parent, head.bases, head.returns, len(bodies)))
     return tuple(out)
-
-
-REPEAT_GAP = 6  # lines between two definitions of one name that still make one (`else:`, blanks)
-
-
-def _adjacent_run(defs: list[RawDef], starts: list[int]) -> list[RawDef]:
-    """The first definition and the repeats that follow it closely: each within REPEAT_GAP
-    lines of the one before, with no other definition between them."""
-    run = [defs[0]]
-    for d in defs[1:]:
-        between = bisect.bisect_left(starts, d.line_start) - bisect.bisect_right(starts, run[-1].line_end)
-        if d.line_start - run[-1].line_end > REPEAT_GAP or between > 0:
-            break
-        run.append(d)
-    return run
 
 
 def doc_comment(src: Source, node, prefixes: tuple[str, ...]) -> str | None:
