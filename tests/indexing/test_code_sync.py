@@ -62,15 +62,18 @@ def test_a_deleted_file_leaves_the_graph_and_a_lost_store_is_rebuilt(make_vault)
 
 
 def test_a_syntax_error_is_indexed_as_far_as_it_parses_with_one_notice(make_vault):
-    root = build(make_vault, {"src/shop/broken.py": "def broken(:\n    pass\n\n\ndef fine():\n    return 1\n"})
+    root = build(make_vault, {"src/shop/broken.py": "def broken(:\n    pass\n\n\ndef fine():\n    return zebra_hook()\n"})
     with Vault(root) as vault:
         time.sleep(0)  # the fixture indexed already; its notice went to that report
         status = vault.status()["code"]
         assert [e["path"] for e in status["syntax_errors"]] == ["src/shop/broken.py"]
         assert vault.find("fine").hits[0].ref == "src/shop/broken.py#fine"
         # a name tree-sitter could not recover is a miss that names the broken file, not "absent"
+        for reason in (vault.find("zebra_hook").reason, vault.calls("shop.zebra_hook").reason):
+            assert "src/shop/broken.py names 'zebra_hook' but was not parsed whole: " in reason
+        # ...and only where the file names it: another name's miss is not explained by that error
         for reason in (vault.find("NoSuchThing").reason, vault.calls("NoSuchThing").reason):
-            assert "1 indexed source file(s) have syntax errors, e.g. src/shop/broken.py: " in reason
+            assert "syntax" not in reason and "parsed whole" not in reason
 
 
 def test_a_miss_in_code_without_syntax_errors_says_nothing_of_them(make_vault):

@@ -4,6 +4,7 @@ the candidates), not indexed (skipped, excluded, or new since the last index), n
 
 from __future__ import annotations
 
+import re
 from functools import cached_property
 from typing import Any
 
@@ -228,15 +229,28 @@ class CodeQueries:
             return f"not one of taps.{tap.name}.paths (or a language without a grammar)"
         return None
 
-    def syntax_error_note(self) -> str:
-        """`` (N source files have syntax errors, e.g. ...)`` for a miss, or "": tree-sitter
-        recovers past an error as far as it can, so a name after one may be missing."""
-        broken = self.store.files_with_errors()
-        if not broken:
+    def syntax_error_note(self, query: str) -> str:
+        """For a miss of ``query``, the source files that were not parsed whole and hold its
+        name, or "": tree-sitter recovers past an error as far as it can, so a definition after
+        one may be missing, but only from a file that names it. (Every miss used to carry the
+        first broken file of the whole tap, a Python question a TypeScript file's error.)"""
+        name = re.split(r"[.#:/]", query.strip())[-1]
+        word = re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])") if name else None
+        holding = [(key, error) for key, error in self.store.files_with_errors()
+                   if word is not None and word.search(self._source_text(key))]
+        if not holding:
             return ""
-        path, error = broken[0]
-        return (f" ({len(broken)} indexed source file(s) have syntax errors, e.g. {path}: {error}; "
-                "names past an error may be missing: fix it and run `vault-engine index`)")
+        key, error = holding[0]
+        more = f" (and {len(holding) - 1} more such file(s))" if len(holding) > 1 else ""
+        return (f" ({key} names {name!r} but was not parsed whole: {error}{more}; a definition past "
+                "that point is not indexed; if the file is wrong, fix it and run `vault-engine index`)")
+
+    def _source_text(self, key: str) -> str:
+        found = tap_of_key(self.taps, key)
+        try:
+            return (found[0].root / found[1]).read_text(encoding="utf-8", errors="replace") if found else ""
+        except OSError:
+            return ""
 
     def changed_notices(self, keys: list[str]) -> tuple[str, ...]:
         """One line when some of these indexed source files changed or went since the last
@@ -327,7 +341,7 @@ class CodeQueries:
         skipped = [p for p, _ in self.ledger.skipped() if not p.endswith(".md")]
         extra = f" ({len(skipped)} source files were skipped: see `vault-engine status`)" if skipped else ""
         return "no_such_symbol", (f"no symbol {symbol!r} in the {len(self.keys)} indexed source files{extra}"
-                                  f"{self.syntax_error_note()}")
+                                  f"{self.syntax_error_note(symbol)}")
 
 
 def _moved_notice(changed: list[str], gone: list[str] | None = None) -> tuple[str, ...]:

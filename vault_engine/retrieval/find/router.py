@@ -154,7 +154,7 @@ def _miss_reason(query: str, tried: list[str], code, token: bool, facet: str | N
     unindexed = code.not_indexed_reason(path) if code is not None and token and PATH_LIKE.search(path) else None
     if unindexed:  # on disk but not in the index: say so, an agent must not read "absent"
         return f"{path} is not indexed: {unindexed}"
-    broken = code.syntax_error_note() if code is not None and token else ""
+    broken = code.syntax_error_note(query) if code is not None and token else ""
     if token and (tier is not None or facet is not None):  # some tiers were not asked: say which were
         said = {"symbol": f"no symbol is named {query!r}", "path": f"no indexed file is named {query!r}",
                 "fuzzy": "no symbol or file is close enough to suggest",
