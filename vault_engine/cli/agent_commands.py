@@ -37,14 +37,16 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.add_argument("--print", action="store_true", dest="print_only",
                    help="install: print the merged settings instead of writing them")
     p.set_defaults(handler=cmd_hook)
-    _never_block(p)
+    never_block(p)
 
 
-def _never_block(parser: argparse.ArgumentParser) -> None:
+def never_block(parser: argparse.ArgumentParser) -> None:
     """Claude Code reads a hook's exit code 2 as "block this prompt or tool call", and argparse
     exits 2 on a usage error: a typo in a settings file would stop the person. A usage error
     of ``hook`` is one line on stderr and exit 0 instead (unknown options too, which argparse
-    would otherwise leave for the top-level parser to refuse)."""
+    would otherwise leave for the top-level parser to refuse). ``main`` applies it to the
+    top-level parser too when the command line runs ``hook``: a global option mistyped before
+    ``hook`` is a usage error of the hook as well."""
     def error(message: str) -> NoReturn:
         print(f"vault-engine hook: {message}; nothing done (see vault-engine hook --help)", file=sys.stderr)
         sys.exit(0)
