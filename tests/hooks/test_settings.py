@@ -79,3 +79,24 @@ def test_install_outside_any_vault_says_how_to_point_the_hooks_at_one(tmp_path, 
     assert done.code == 0 and "no vault found from" in done.err and "--vault DIR hook install" in done.err
     (tmp_path / "vault-engine.toml").write_text("")
     assert cli("hook", "install", "--settings", tmp_path / "settings.json").err == ""
+
+
+def test_a_symlinked_settings_file_is_written_through_to_its_target(tmp_path):
+    dotfiles = tmp_path / "dotfiles" / "settings.json"
+    dotfiles.parent.mkdir()
+    dotfiles.write_text('{"model": "x"}')
+    link = tmp_path / "project" / ".claude" / "settings.json"
+    link.parent.mkdir(parents=True)
+    link.symlink_to(dotfiles)
+    merged, _ = install(link, project="drone-audio")
+    assert link.is_symlink() and link.resolve() == dotfiles.resolve()
+    assert json.loads(dotfiles.read_text()) == merged and merged["model"] == "x"
+    assert sorted(p.name for p in dotfiles.parent.iterdir()) == ["settings.json"]  # no temporary left
+
+
+def test_the_settings_files_mode_is_kept(tmp_path):
+    settings = tmp_path / "settings.json"
+    settings.write_text('{"env": {"TOKEN": "x"}}')
+    settings.chmod(0o600)
+    install(settings)
+    assert settings.stat().st_mode & 0o777 == 0o600 and "TOKEN" in settings.read_text()

@@ -1,7 +1,8 @@
 """``vault-engine``: the argparse shell. Parse -> one Vault call -> render (text or --json).
 
 Exit codes: 0 success (a miss is a success), 1 error with a one-line reason on stderr,
-2 usage, 3 a dead-end hit with ``--fail-on-hit``. Tracebacks only with ``--debug``.
+2 usage (never for ``hook``: Claude Code reads 2 as "block"), 3 a dead-end hit with
+``--fail-on-hit``. Tracebacks only with ``--debug``.
 """
 
 from __future__ import annotations

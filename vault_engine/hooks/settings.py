@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -90,8 +91,33 @@ def install(settings_file: str | os.PathLike[str], *, project: str | None = None
             raise VaultError(f"{path}: not a JSON object; fix or move it, then install again")
     merged = merge(current, project, vault)
     if write:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_name(path.name + ".vault-engine.tmp")
-        temporary.write_text(json.dumps(merged, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-        os.replace(temporary, path)  # never a half-written settings file
+        _write_in_place(path, json.dumps(merged, indent=2, ensure_ascii=False) + "\n")
     return merged, path
+
+
+def _write_in_place(path: Path, text: str) -> None:
+    """Replace the content of ``path`` atomically (never a half-written settings file), as
+    the file it is: through a symlink into its target (a settings file kept with dotfiles),
+    with its mode (0600 where it holds ``env`` secrets). The new content is never readable
+    by more people than the old one was, not even for a moment."""
+    target = path.resolve()  # a symlink's target, however many hops; the path itself otherwise
+    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        mode: int | None = stat.S_IMODE(target.stat().st_mode)
+    except FileNotFoundError:
+        mode = None  # a new file: the umask decides, as for any file the person creates
+    temporary = target.with_name(target.name + ".vault-engine.tmp")
+    temporary.unlink(missing_ok=True)  # one a crash left behind would keep its own mode
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600 if mode is not None else 0o666)
+    try:
+        if mode is not None:
+            os.fchmod(fd, mode)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            fd = -1  # the file object owns it now
+            out.write(text)
+        os.replace(temporary, target)
+    except BaseException:
+        if fd >= 0:
+            os.close(fd)
+        temporary.unlink(missing_ok=True)
+        raise
