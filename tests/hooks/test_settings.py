@@ -100,3 +100,21 @@ def test_the_settings_files_mode_is_kept(tmp_path):
     settings.chmod(0o600)
     install(settings)
     assert settings.stat().st_mode & 0o777 == 0o600 and "TOKEN" in settings.read_text()
+
+
+def test_an_unknown_project_is_refused_naming_the_known_ones(indexed_sample, tmp_path, cli, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    settings = tmp_path / "settings.json"
+    done = cli("--vault", indexed_sample, "hook", "install", "--project", "biling-service", "--settings", settings)
+    assert done.code == 1 and done.err.count("\n") == 1 and not settings.exists()
+    assert "no project 'biling-service' in the index; known projects: billing-service, drone-audio" in done.err
+    done = cli("--vault", indexed_sample, "hook", "install", "--project", "billing-service", "--settings", settings)
+    assert (done.code, done.err) == (0, "") and "billing-service" in settings.read_text()
+
+
+def test_without_an_index_the_project_is_installed_with_a_warning_that_it_was_not_checked(tmp_path, cli):
+    (tmp_path / "vault").mkdir()
+    settings = tmp_path / "settings.json"
+    done = cli("--vault", tmp_path / "vault", "hook", "install", "--project", "new-thing", "--settings", settings)
+    assert done.code == 0 and "new-thing" in settings.read_text()
+    assert "no index in" in done.err and "--project new-thing is not checked until then" in done.err

@@ -91,14 +91,18 @@ def cmd_hook(ctx: Context) -> int:
     if a.event == "install":
         from pathlib import Path
 
-        from vault_engine.config import marked_vault
-        from vault_engine.hooks.settings import install
+        from vault_engine.config import find_vault, marked_vault
+        from vault_engine.hooks.settings import check_project, install
 
-        merged, path = install(a.settings, project=a.project, vault=getattr(a, "vault", None),
-                               write=not a.print_only)
-        if not getattr(a, "vault", None) and not os.environ.get("VAULT_ENGINE_VAULT") and not marked_vault(Path.cwd()):
+        explicit = getattr(a, "vault", None)
+        vault = find_vault(explicit) if explicit or os.environ.get("VAULT_ENGINE_VAULT") else marked_vault(Path.cwd())
+        warning = check_project(vault, a.project) if vault is not None and a.project else None
+        merged, path = install(a.settings, project=a.project, vault=explicit, write=not a.print_only)
+        if vault is None:
             ctx.notice(f"no vault found from {Path.cwd()} upward: the hooks will look for one from the session's "
                        "folder; to point them at your vault, run `vault-engine --vault DIR hook install`")
+        if warning:
+            ctx.notice(warning)
         ctx.emit(merged if a.print_only else {"settings": str(path), "hooks": merged["hooks"]},
                  lambda: _installed(merged, path, a.print_only))
         return 0

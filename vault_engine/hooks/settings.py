@@ -14,7 +14,7 @@ import stat
 from pathlib import Path
 from typing import Any
 
-from vault_engine.errors import VaultError
+from vault_engine.errors import IndexMissing, UnknownProject, VaultError
 
 # Claude Code's event -> (our event, matcher). PreToolUse fires for every tool: only plans,
 # to-do lists and edits say what the agent is about to try.
@@ -74,6 +74,24 @@ def _is_ours(group: Any, event: str) -> bool:
         return False
     return bool(words) and os.path.basename(words[0]) == "vault-engine" and \
         any(a == "hook" and b == event for a, b in zip(words, words[1:]))
+
+
+def check_project(vault: Path, project: str) -> str | None:
+    """Refuse a ``--project`` the vault's index does not know (:class:`UnknownProject`, the
+    known ones listed): the hooks would install fine and then never add a brief, and their
+    only word about it goes to a stderr that Claude Code hides. Without an index there is
+    nothing to check against: the warning to say so, else None."""
+    from vault_engine.vault import Vault
+
+    with Vault(vault) as opened:
+        try:
+            known = opened.projects()
+        except IndexMissing as exc:
+            return f"{exc}; --project {project} is not checked until then"
+    if project not in known:
+        raise UnknownProject(f"no project {project!r} in the index; known projects: {', '.join(known) or 'none yet'} "
+                             "(run `vault-engine index` if its notes are new); nothing installed", argument="project")
+    return None
 
 
 def install(settings_file: str | os.PathLike[str], *, project: str | None = None, vault: str | None = None,
