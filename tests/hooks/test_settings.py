@@ -118,3 +118,15 @@ def test_without_an_index_the_project_is_installed_with_a_warning_that_it_was_no
     done = cli("--vault", tmp_path / "vault", "hook", "install", "--project", "new-thing", "--settings", settings)
     assert done.code == 0 and "new-thing" in settings.read_text()
     assert "no index in" in done.err and "--project new-thing is not checked until then" in done.err
+
+
+def test_our_command_beside_another_hook_in_one_group_is_refreshed_there_never_duplicated():
+    theirs = {"type": "command", "command": "~/bin/log.sh"}
+    old = {"type": "command", "command": "vault-engine --vault /old hook user-prompt-submit --project billing-service",
+           "timeout": 10}
+    before = {"hooks": {"UserPromptSubmit": [{"hooks": [theirs, old]},
+                                             {"hooks": [{"type": "command", "command": old["command"]}]}]}}
+    merged = merge(before, project="drone-audio", vault=None)
+    assert merged["hooks"]["UserPromptSubmit"] == [{"hooks": [theirs, {
+        "type": "command", "command": "vault-engine hook user-prompt-submit --project drone-audio", "timeout": 10}]}]
+    assert merge(merged, project="drone-audio", vault=None) == merged

@@ -1,8 +1,8 @@
 """``vault-engine hook install``: add the hooks to ``.claude/settings.json``, keeping the rest.
 
 The merge is a pure function over the settings object: our entries are recognised by their
-command (``vault-engine ... hook EVENT``) and replaced in place, so installing twice changes
-nothing and another tool's hooks, matchers and settings are never touched.
+command (``vault-engine ... hook EVENT``) wherever they sit and replaced in place, so installing
+twice changes nothing and another tool's hooks, matchers and settings are never touched.
 """
 
 from __future__ import annotations
@@ -51,21 +51,40 @@ def merge(settings: dict[str, Any], project: str | None, vault: str | None) -> d
         group: dict[str, Any] = {"hooks": [entry]}
         if matcher:
             group = {"matcher": matcher, **group}
-        mine = [i for i, g in enumerate(groups) if _is_ours(g, event)]
-        if mine:
-            groups[mine[0]] = group
-            for i in reversed(mine[1:]):
-                del groups[i]
-        else:
-            groups.append(group)
+        hooks[claude_event] = _placed(groups, event, group)
     return merged
 
 
-def _is_ours(group: Any, event: str) -> bool:
-    """A matcher group holding only our command for ``event`` (ours to replace)."""
-    if not isinstance(group, dict) or not isinstance(group.get("hooks"), list) or len(group["hooks"]) != 1:
-        return False
-    command = group["hooks"][0].get("command") if isinstance(group["hooks"][0], dict) else None
+def _placed(groups: list[Any], event: str, group: dict[str, Any]) -> list[Any]:
+    """``groups`` with our command for ``event`` exactly once. A group of ours alone is
+    replaced whole (its matcher refreshed); our command sitting in a group beside another
+    hook is refreshed in place, the other hook kept; any further copy goes, and so does a
+    group that held nothing else."""
+    placed, result = False, []
+    for g in groups:
+        entries = g.get("hooks") if isinstance(g, dict) else None
+        if not isinstance(entries, list) or not any(_is_ours(h, event) for h in entries):
+            result.append(g)
+            continue
+        if all(_is_ours(h, event) for h in entries):
+            if not placed:
+                result.append(group)
+            placed = True
+            continue
+        kept = []
+        for h in entries:
+            if not _is_ours(h, event):
+                kept.append(h)
+            elif not placed:
+                kept.append(group["hooks"][0])
+                placed = True
+        result.append({**g, "hooks": kept})
+    return result if placed else [*result, group]
+
+
+def _is_ours(hook: Any, event: str) -> bool:
+    """A hook entry running our command for ``event`` (ours to replace)."""
+    command = hook.get("command") if isinstance(hook, dict) else None
     if not isinstance(command, str):
         return False
     try:
