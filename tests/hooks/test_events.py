@@ -84,10 +84,19 @@ def test_broken_input_never_blocks(tmp_path, stdin, said):
     assert done.stderr.startswith(f"vault-engine hook user-prompt-submit: {said}") and done.stderr.count("\n") == 1
 
 
-def test_a_folder_without_an_index_never_blocks(tmp_path):
+def test_a_vault_without_an_index_never_blocks(tmp_path):
+    (tmp_path / "vault-engine.toml").write_text("")
     done = hook("user-prompt-submit", recorded("user-prompt-submit-deadend.json", tmp_path), cwd=tmp_path)
     assert (done.returncode, done.stdout) == (0, "")
     assert "run `vault-engine index`" in done.stderr and done.stderr.count("\n") == 1
+
+
+def test_a_session_outside_any_vault_is_told_to_pass_the_vault_not_to_index_its_folder(tmp_path):
+    """The session's folder is a code repository: indexing it is not the fix."""
+    done = hook("user-prompt-submit", recorded("user-prompt-submit-deadend.json", tmp_path), cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (0, "")
+    assert done.stderr == (f"vault-engine hook user-prompt-submit: no vault found upward from {tmp_path}: "
+                           "pass --vault or set $VAULT_ENGINE_VAULT\n")
 
 
 def test_session_start_without_a_project_in_a_vault_of_many_says_what_to_pass(indexed_sample, tmp_path):
