@@ -71,8 +71,8 @@ class Param:
             return tuple(value)
         if not isinstance(value, str):
             raise BadArgument(f"{self.name} must be a string (got {value!r})")
-        if self.required and not value.strip():
-            raise BadArgument(f"{self.name} must not be empty")
+        if not value.strip():  # given, yet empty: never a name nor a filter anyone means
+            raise BadArgument(f"{self.name} must not be empty" + ("" if self.required else ": leave it out instead"))
         return value
 
 
