@@ -72,3 +72,11 @@ def test_an_unknown_argument_lists_every_one_the_tool_takes(vault, name, argumen
 ])
 def test_an_empty_project_is_said_to_be_empty_by_every_tool(vault, name, arguments):
     assert answer(name, arguments, vault).text.startswith(f"{name}: project must not be empty")
+
+
+def test_a_resume_budget_too_small_for_the_cut_line_is_refused_naming_the_minimum(vault):
+    assert input_schema(BY_NAME["resume"])["properties"]["max_tokens"]["minimum"] == 40
+    done = answer("resume", {"project": "drone-audio", "max_tokens": 5}, vault)
+    assert done.error and done.text == "resume: max_tokens 5 is out of range: use 40 or more"
+    done = answer("resume", {"project": "drone-audio", "max_tokens": 40}, vault)
+    assert done.data["markdown"].rstrip().splitlines()[-1].startswith("_Cut to fit 40 tokens")
