@@ -77,6 +77,7 @@ def test_argv_builds_the_command_line_a_person_would_type():
     (Param("failed", list, "h", (), objects=True), [{"text": "a", "why": "b"}],
      """failed must be a list of strings or {"text": ..., "reason": ...} objects (got [{'text': 'a', 'why': 'b'}])"""),
     (Param("query", str, "h", required=True), "  ", "query must not be empty"),
+    (Param("project", str, "h"), "", "project must not be empty: leave it out instead"),
 ])
 def test_a_bad_value_is_one_clear_line(param, value, message):
     with pytest.raises(BadArgument, match="^" + re.escape(message) + "$"):

@@ -12,3 +12,9 @@ KINDS = ("checkpoint", "working-note", "spec", "memory", "decision", "notion", "
 # Kinds a search can filter on: the notes' kinds, and ``code`` (a code tap's symbols, which
 # no note can claim with ``type:``).
 SEARCH_KINDS = (*KINDS, "code")
+
+# The smallest ``resume`` budget: its heading, the start of the last checkpoint and the line
+# saying what was cut (`_Cut to fit N tokens (what went: --json `cut`)._`, 14 tokens, which
+# may take at most half the budget). Below it a brief would be a cut heading saying nothing:
+# refused as a usage error naming this minimum rather than answered with no brief at all.
+MIN_BRIEF_TOKENS = 40

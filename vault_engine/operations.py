@@ -18,6 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from vault_engine.constants import MIN_BRIEF_TOKENS
 from vault_engine.errors import BadArgument
 
 Args = Mapping[str, Any]
@@ -71,8 +72,8 @@ class Param:
             return tuple(value)
         if not isinstance(value, str):
             raise BadArgument(f"{self.name} must be a string (got {value!r})")
-        if self.required and not value.strip():
-            raise BadArgument(f"{self.name} must not be empty")
+        if not value.strip():  # given, yet empty: never a name nor a filter anyone means
+            raise BadArgument(f"{self.name} must not be empty" + ("" if self.required else ": leave it out instead"))
         return value
 
 
@@ -222,7 +223,7 @@ OPERATIONS: tuple[Operation, ...] = (
     Operation("resume", "resume", "resume",
               "Brief for an agent arriving on a project: last checkpoint, ruled-out approaches, notes, specs.", (
         Param("project", str, "the project to resume", required=True),
-        Param("max_tokens", int, "budget for the brief (about 4 characters a token)", 2000, low=1),
+        Param("max_tokens", int, "budget for the brief (about 4 characters a token)", 2000, low=MIN_BRIEF_TOKENS),
     ), owns_budget=True),
     Operation("deadend_check", "deadend check", "deadend_check",
               "Has this been tried? Checks a proposal against every recorded dead end.", (

@@ -210,3 +210,65 @@ def test_a_query_behind_long_work_is_answered_busy_and_dropped(lexical_vault, tm
     finally:
         release.set()
         worker.close()
+
+
+# A stand-in watcher: holds the vault's pid lock like `vault-engine watch`, and on SIGTERM
+# lets go of it, then takes LINGER seconds more to exit (a real one tears its interpreter down).
+LINGERING_WATCHER = (
+    "import fcntl, os, signal, sys, time\n"
+    "fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT, 0o600)\n"
+    "fcntl.flock(fd, fcntl.LOCK_EX)\n"
+    "os.write(fd, str(os.getpid()).encode())\n"
+    "def stop(*_):\n"
+    "    fcntl.flock(fd, fcntl.LOCK_UN)\n"
+    "    time.sleep(float(sys.argv[2]))\n"
+    "    os._exit(0)\n"
+    "signal.signal(signal.SIGTERM, stop)\n"
+    "print('ready', flush=True)\n"
+    "while True:\n"
+    "    time.sleep(0.05)\n"
+)
+
+
+def lingering_watcher(root, linger: float):
+    import subprocess
+    import sys
+
+    from vault_engine.config import load_config
+    from vault_engine.indexing.watch_state import pid_path
+
+    path = pid_path(load_config(root))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    proc = subprocess.Popen([sys.executable, "-c", LINGERING_WATCHER, str(path), str(linger)],
+                            stdout=subprocess.PIPE, text=True)
+    assert proc.stdout.readline() == "ready\n"
+    return proc
+
+
+def test_stop_returns_once_the_watcher_process_has_exited_not_when_it_lets_go(make_vault):
+    from vault_engine.daemon.server import stop_daemon
+
+    root = make_vault({"a.md": "# A\n"})
+    proc = lingering_watcher(root, linger=1.0)
+    try:
+        assert stop_daemon(root) == proc.pid
+        assert proc.poll() == 0  # exited (a zombie until this wait: the test process is its parent)
+    finally:
+        proc.kill()
+        proc.wait()
+
+
+def test_stop_says_so_when_the_process_outlives_the_wait(make_vault):
+    from vault_engine.daemon.server import stop_daemon
+    from vault_engine.errors import VaultError
+
+    root = make_vault({"a.md": "# A\n"})
+    proc = lingering_watcher(root, linger=30.0)
+    try:
+        with pytest.raises(VaultError, match=f"the watcher \\(pid {proc.pid}\\) let go of the vault but had not "
+                                             "exited 0.3 s later"):
+            stop_daemon(root, exit_wait=0.3)
+        assert proc.poll() is None
+    finally:
+        proc.kill()
+        proc.wait()

@@ -136,6 +136,7 @@ OUT_OF_RANGE = [
     (("deadend", "check", "use a cron job", "-k", "101"), "-k"),
     (("resume", "--project", "alpha", "--max-tokens", "0"), "--max-tokens"),
     (("resume", "--project", "alpha", "--max-tokens", "-5"), "--max-tokens"),
+    (("resume", "--project", "alpha", "--max-tokens", "39"), "--max-tokens"),  # too small for the cut line
 ]
 
 
@@ -151,7 +152,7 @@ def test_an_out_of_range_number_is_a_usage_error_naming_the_option(small_vault, 
     ("search", "x", "-k", "1000", "--lexical"),
     ("search", "x", "-k", "1", "--follow", "5", "--lexical"),
     ("deadend", "check", "use a cron job", "-k", "100", "--lexical"),
-    ("resume", "--project", "alpha", "--max-tokens", "1"),
+    ("resume", "--project", "alpha", "--max-tokens", "40"),
 ], ids=lambda a: " ".join(a))
 def test_the_limits_themselves_are_accepted(small_vault, cli, args):
     result = cli("--vault", small_vault, *args, "--json")

@@ -84,10 +84,19 @@ def test_broken_input_never_blocks(tmp_path, stdin, said):
     assert done.stderr.startswith(f"vault-engine hook user-prompt-submit: {said}") and done.stderr.count("\n") == 1
 
 
-def test_a_folder_without_an_index_never_blocks(tmp_path):
+def test_a_vault_without_an_index_never_blocks(tmp_path):
+    (tmp_path / "vault-engine.toml").write_text("")
     done = hook("user-prompt-submit", recorded("user-prompt-submit-deadend.json", tmp_path), cwd=tmp_path)
     assert (done.returncode, done.stdout) == (0, "")
     assert "run `vault-engine index`" in done.stderr and done.stderr.count("\n") == 1
+
+
+def test_a_session_outside_any_vault_is_told_to_pass_the_vault_not_to_index_its_folder(tmp_path):
+    """The session's folder is a code repository: indexing it is not the fix."""
+    done = hook("user-prompt-submit", recorded("user-prompt-submit-deadend.json", tmp_path), cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (0, "")
+    assert done.stderr == (f"vault-engine hook user-prompt-submit: no vault found upward from {tmp_path}: "
+                           "pass --vault or set $VAULT_ENGINE_VAULT\n")
 
 
 def test_session_start_without_a_project_in_a_vault_of_many_says_what_to_pass(indexed_sample, tmp_path):
@@ -140,6 +149,24 @@ def test_a_usage_error_never_exits_2_which_claude_code_reads_as_block(tmp_path, 
         env={**os.environ, **server_env()}, cwd=tmp_path)
     assert (done.returncode, done.stdout) == (0, "")
     assert done.stderr.startswith("vault-engine hook: ") and done.stderr.count("\n") == 1
+
+
+@pytest.mark.parametrize("before", [["--valut", "VAULT"], ["--vault", "VAULT", "--no-deamon"], ["--vault"],
+                                    [b"--vault=\xff".decode("utf-8", "surrogateescape")]])
+def test_a_global_option_mistyped_before_hook_never_exits_2_either(indexed_sample, tmp_path, before):
+    """`hook install --vault DIR` writes `vault-engine --vault DIR hook ...`: the settings file
+    holds global options too, and the top-level parser's usage error must not read as block."""
+    argv = [str(indexed_sample) if word == "VAULT" else word for word in before]
+    done = subprocess.run([sys.executable, "-m", "vault_engine", *argv, "hook", "user-prompt-submit"],
+                          input=recorded("user-prompt-submit-deadend.json", indexed_sample), capture_output=True,
+                          text=True, timeout=60, env={**os.environ, **server_env()}, cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (0, "")
+    assert done.stderr.startswith("vault-engine hook: ") and done.stderr.count("\n") == 1
+
+
+def test_other_commands_keep_exit_2_for_a_usage_error(tmp_path, cli):
+    assert cli("--valut", tmp_path, "search", "hook").code == 2
+    assert cli("search", "hook", "--bogus").code == 2
 
 
 def test_with_a_running_watcher_the_warm_daemon_answers(indexed_sample, tmp_path, start_daemon):

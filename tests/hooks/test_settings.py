@@ -79,3 +79,54 @@ def test_install_outside_any_vault_says_how_to_point_the_hooks_at_one(tmp_path, 
     assert done.code == 0 and "no vault found from" in done.err and "--vault DIR hook install" in done.err
     (tmp_path / "vault-engine.toml").write_text("")
     assert cli("hook", "install", "--settings", tmp_path / "settings.json").err == ""
+
+
+def test_a_symlinked_settings_file_is_written_through_to_its_target(tmp_path):
+    dotfiles = tmp_path / "dotfiles" / "settings.json"
+    dotfiles.parent.mkdir()
+    dotfiles.write_text('{"model": "x"}')
+    link = tmp_path / "project" / ".claude" / "settings.json"
+    link.parent.mkdir(parents=True)
+    link.symlink_to(dotfiles)
+    merged, _ = install(link, project="drone-audio")
+    assert link.is_symlink() and link.resolve() == dotfiles.resolve()
+    assert json.loads(dotfiles.read_text()) == merged and merged["model"] == "x"
+    assert sorted(p.name for p in dotfiles.parent.iterdir()) == ["settings.json"]  # no temporary left
+
+
+def test_the_settings_files_mode_is_kept(tmp_path):
+    settings = tmp_path / "settings.json"
+    settings.write_text('{"env": {"TOKEN": "x"}}')
+    settings.chmod(0o600)
+    install(settings)
+    assert settings.stat().st_mode & 0o777 == 0o600 and "TOKEN" in settings.read_text()
+
+
+def test_an_unknown_project_is_refused_naming_the_known_ones(indexed_sample, tmp_path, cli, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    settings = tmp_path / "settings.json"
+    done = cli("--vault", indexed_sample, "hook", "install", "--project", "biling-service", "--settings", settings)
+    assert done.code == 1 and done.err.count("\n") == 1 and not settings.exists()
+    assert "no project 'biling-service' in the index; known projects: billing-service, drone-audio" in done.err
+    done = cli("--vault", indexed_sample, "hook", "install", "--project", "billing-service", "--settings", settings)
+    assert (done.code, done.err) == (0, "") and "billing-service" in settings.read_text()
+
+
+def test_without_an_index_the_project_is_installed_with_a_warning_that_it_was_not_checked(tmp_path, cli):
+    (tmp_path / "vault").mkdir()
+    settings = tmp_path / "settings.json"
+    done = cli("--vault", tmp_path / "vault", "hook", "install", "--project", "new-thing", "--settings", settings)
+    assert done.code == 0 and "new-thing" in settings.read_text()
+    assert "no index in" in done.err and "--project new-thing is not checked until then" in done.err
+
+
+def test_our_command_beside_another_hook_in_one_group_is_refreshed_there_never_duplicated():
+    theirs = {"type": "command", "command": "~/bin/log.sh"}
+    old = {"type": "command", "command": "vault-engine --vault /old hook user-prompt-submit --project billing-service",
+           "timeout": 10}
+    before = {"hooks": {"UserPromptSubmit": [{"hooks": [theirs, old]},
+                                             {"hooks": [{"type": "command", "command": old["command"]}]}]}}
+    merged = merge(before, project="drone-audio", vault=None)
+    assert merged["hooks"]["UserPromptSubmit"] == [{"hooks": [theirs, {
+        "type": "command", "command": "vault-engine hook user-prompt-submit --project drone-audio", "timeout": 10}]}]
+    assert merge(merged, project="drone-audio", vault=None) == merged

@@ -53,3 +53,30 @@ def test_a_user_error_is_one_line_naming_the_tool(vault):
     done = answer("show", {"ref": "nowhere.md"}, vault)
     assert done.error and done.data is None
     assert done.text.startswith("show: no note 'nowhere.md' in the index") and "\n" not in done.text
+
+
+@pytest.mark.parametrize(("name", "arguments", "said"), [
+    ("status", {"verbose": True}, "status: unknown argument 'verbose'; it takes: max_tokens"),
+    ("search", {"query": "x", "limit": 3},
+     "search: unknown argument 'limit'; it takes: query, k, kind, project, tap, lexical, semantic, follow, "
+     "no_decay, max_tokens"),
+    ("resume", {"project": "drone-audio", "limit": 3}, "resume: unknown argument 'limit'; it takes: project, max_tokens"),
+])
+def test_an_unknown_argument_lists_every_one_the_tool_takes(vault, name, arguments, said):
+    assert answer(name, arguments, vault).text == said
+
+
+@pytest.mark.parametrize(("name", "arguments"), [
+    ("deadend_list", {"project": ""}), ("search", {"query": "x", "project": ""}),
+    ("deadend_check", {"proposal": "keep sessions in Redis", "project": " "}), ("resume", {"project": ""}),
+])
+def test_an_empty_project_is_said_to_be_empty_by_every_tool(vault, name, arguments):
+    assert answer(name, arguments, vault).text.startswith(f"{name}: project must not be empty")
+
+
+def test_a_resume_budget_too_small_for_the_cut_line_is_refused_naming_the_minimum(vault):
+    assert input_schema(BY_NAME["resume"])["properties"]["max_tokens"]["minimum"] == 40
+    done = answer("resume", {"project": "drone-audio", "max_tokens": 5}, vault)
+    assert done.error and done.text == "resume: max_tokens 5 is out of range: use 40 or more"
+    done = answer("resume", {"project": "drone-audio", "max_tokens": 40}, vault)
+    assert done.data["markdown"].rstrip().splitlines()[-1].startswith("_Cut to fit 40 tokens")

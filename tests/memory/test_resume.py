@@ -5,7 +5,7 @@ import os
 import pytest
 
 from tests.conftest import FROZEN_NOW
-from vault_engine.errors import UnknownProject
+from vault_engine.errors import BadArgument, UnknownProject
 from vault_engine.memory.checkpoints import CheckpointDraft
 from vault_engine.memory.results import estimate_tokens
 from vault_engine.vault import Vault
@@ -135,7 +135,7 @@ def test_an_unknown_project_lists_the_known_ones(vault):
         vault.resume("dron", now=FROZEN_NOW)
 
 
-@pytest.mark.parametrize("budget", [2000, 200, 120, 40, 5])
+@pytest.mark.parametrize("budget", [2000, 200, 120, 40])
 def test_the_brief_stays_within_its_budget_and_says_what_was_cut(vault, budget):
     brief = vault.resume("drone", max_tokens=budget, now=FROZEN_NOW)
     assert estimate_tokens(brief.markdown) <= budget
@@ -234,3 +234,16 @@ def test_a_tiny_budget_still_ends_with_the_short_cut_line(vault):
     assert estimate_tokens(tight.markdown) <= 40
     assert tight.markdown.rstrip().splitlines()[-1] == "_Cut to fit 40 tokens (what went: --json `cut`)._"
     assert "the rest of the text" in tight.cut
+
+
+@pytest.mark.parametrize("max_tokens", [40, 41, 47, 60, 99])
+def test_every_budget_allowed_ends_with_the_cut_line(vault, max_tokens):
+    tight = vault.resume("drone", max_tokens=max_tokens, now=FROZEN_NOW)
+    assert estimate_tokens(tight.markdown) <= max_tokens
+    assert tight.markdown.rstrip().splitlines()[-1].startswith(f"_Cut to fit {max_tokens} tokens")
+
+
+@pytest.mark.parametrize("max_tokens", [1, 5, 20, 39])
+def test_a_budget_too_small_for_the_cut_line_is_refused_naming_the_minimum(vault, max_tokens):
+    with pytest.raises(BadArgument, match=f"^max_tokens {max_tokens} is out of range: use 40 or more"):
+        vault.resume("drone", max_tokens=max_tokens, now=FROZEN_NOW)

@@ -37,14 +37,16 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
     p.add_argument("--print", action="store_true", dest="print_only",
                    help="install: print the merged settings instead of writing them")
     p.set_defaults(handler=cmd_hook)
-    _never_block(p)
+    never_block(p)
 
 
-def _never_block(parser: argparse.ArgumentParser) -> None:
+def never_block(parser: argparse.ArgumentParser) -> None:
     """Claude Code reads a hook's exit code 2 as "block this prompt or tool call", and argparse
     exits 2 on a usage error: a typo in a settings file would stop the person. A usage error
     of ``hook`` is one line on stderr and exit 0 instead (unknown options too, which argparse
-    would otherwise leave for the top-level parser to refuse)."""
+    would otherwise leave for the top-level parser to refuse). ``main`` applies it to the
+    top-level parser too when the command line runs ``hook``: a global option mistyped before
+    ``hook`` is a usage error of the hook as well."""
     def error(message: str) -> NoReturn:
         print(f"vault-engine hook: {message}; nothing done (see vault-engine hook --help)", file=sys.stderr)
         sys.exit(0)
@@ -89,14 +91,18 @@ def cmd_hook(ctx: Context) -> int:
     if a.event == "install":
         from pathlib import Path
 
-        from vault_engine.config import marked_vault
-        from vault_engine.hooks.settings import install
+        from vault_engine.config import find_vault, marked_vault
+        from vault_engine.hooks.settings import check_project, install
 
-        merged, path = install(a.settings, project=a.project, vault=getattr(a, "vault", None),
-                               write=not a.print_only)
-        if not getattr(a, "vault", None) and not os.environ.get("VAULT_ENGINE_VAULT") and not marked_vault(Path.cwd()):
+        explicit = getattr(a, "vault", None)
+        vault = find_vault(explicit) if explicit or os.environ.get("VAULT_ENGINE_VAULT") else marked_vault(Path.cwd())
+        warning = check_project(vault, a.project) if vault is not None and a.project else None
+        merged, path = install(a.settings, project=a.project, vault=explicit, write=not a.print_only)
+        if vault is None:
             ctx.notice(f"no vault found from {Path.cwd()} upward: the hooks will look for one from the session's "
                        "folder; to point them at your vault, run `vault-engine --vault DIR hook install`")
+        if warning:
+            ctx.notice(warning)
         ctx.emit(merged if a.print_only else {"settings": str(path), "hooks": merged["hooks"]},
                  lambda: _installed(merged, path, a.print_only))
         return 0

@@ -1,7 +1,8 @@
 """``vault-engine``: the argparse shell. Parse -> one Vault call -> render (text or --json).
 
 Exit codes: 0 success (a miss is a success), 1 error with a one-line reason on stderr,
-2 usage, 3 a dead-end hit with ``--fail-on-hit``. Tracebacks only with ``--debug``.
+2 usage (never for ``hook``: Claude Code reads 2 as "block"), 3 a dead-end hit with
+``--fail-on-hit``. Tracebacks only with ``--debug``.
 """
 
 from __future__ import annotations
@@ -83,13 +84,26 @@ def _command_word(argv: Sequence[str]) -> str | None:
     return None
 
 
+def _names_hook(argv: Sequence[str]) -> bool:
+    """Whether ``argv`` runs ``hook``: its first word that names a command is ``hook``. Read
+    without the parser, so that a global option mistyped before it (``--valut DIR``, a
+    ``--vault`` missing its folder) still counts: Claude Code's settings hold such lines."""
+    return next((word for word in argv if word in COMMANDS), None) == "hook"
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    hook = _names_hook(argv)
     broken = next((i for i, arg in enumerate(argv, 1) if _not_utf8(arg)), None)
     if broken is not None:  # Python keeps undecodable bytes as lone surrogates: refuse them here
-        print(f"vault-engine: argument {broken} is not valid UTF-8: pass text in UTF-8", file=sys.stderr)
-        return 2
+        print(f"vault-engine{' hook' if hook else ''}: argument {broken} is not valid UTF-8: pass text in UTF-8",
+              file=sys.stderr)
+        return 0 if hook else 2
     parser = build_parser(argv)
+    if hook:  # a usage error anywhere on a hook's command line must not read as "block" (exit 2)
+        from vault_engine.cli.agent_commands import never_block
+
+        never_block(parser)
     args = parser.parse_args(argv)
     debug = getattr(args, "debug", False)
     logging.basicConfig(level=logging.DEBUG if debug else logging.WARNING,

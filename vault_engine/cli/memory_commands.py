@@ -11,6 +11,7 @@ import json
 import sys
 
 from vault_engine.cli.context import Context, int_within, non_empty
+from vault_engine.constants import MIN_BRIEF_TOKENS
 from vault_engine.operations import BY_NAME
 
 EXIT_HIT = 3
@@ -55,8 +56,8 @@ def _register_resume(sub: argparse._SubParsersAction, common: argparse.ArgumentP
                                    "linked specs with their decay, dead ends elsewhere. Example: vault-engine resume "
                                    "--project drone-audio --max-tokens 1500")
     p.add_argument("--project", required=True, type=non_empty, help="the project to resume")
-    p.add_argument("--max-tokens", type=int_within(1), default=2000, metavar="N",
-                   help="budget for the brief, about 4 characters a token (default 2000)")
+    p.add_argument("--max-tokens", type=int_within(MIN_BRIEF_TOKENS), default=2000, metavar="N",
+                   help=f"budget for the brief, about 4 characters a token (default 2000, at least {MIN_BRIEF_TOKENS})")
     p.set_defaults(handler=cmd_resume)
 
 
@@ -123,8 +124,6 @@ def _read_json(ctx: Context, source: str):
 
 def cmd_resume(ctx: Context) -> int:
     """Print the brief (Markdown, or JSON with --json)."""
-    if ctx.args.max_tokens < 1:
-        return ctx.usage_error("--max-tokens must be a positive number of tokens")
     brief = ctx.vault.resume(ctx.args.project, max_tokens=ctx.args.max_tokens)
     ctx.emit(brief.to_json(), lambda: brief.markdown)
     return 0

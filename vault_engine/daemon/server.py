@@ -50,6 +50,7 @@ READ_WAIT = 4.5
 REQUEST_TIMEOUT = 2.0  # a client sends its one line at once; one that idles is dropped
 MAX_CONNECTIONS = 16  # served at once; beyond that a connection is answered "busy" and closed
 STOP_WAIT = 30.0
+EXIT_WAIT = 5.0  # after the lock is released: the interpreter's own teardown
 
 
 class DaemonListener(WatchListener, Protocol):
@@ -363,9 +364,10 @@ def _prefer_forkserver() -> None:
         multiprocessing.set_forkserver_preload(["vault_engine.indexing.indexer"])
 
 
-def stop_daemon(root: Path, wait: float = STOP_WAIT) -> int | None:
-    """Ask the watcher of the vault at ``root`` to stop (SIGTERM) and wait until it has;
-    its pid, or None when none was running."""
+def stop_daemon(root: Path, wait: float = STOP_WAIT, exit_wait: float = EXIT_WAIT) -> int | None:
+    """Ask the watcher of the vault at ``root`` to stop (SIGTERM) and wait until it has let
+    go of the vault (``wait``) and then until its process has exited (``exit_wait``); its
+    pid, or None when none was running."""
     config = load_config(root)
     if not watcher_running(config):
         return None
@@ -380,4 +382,28 @@ def stop_daemon(root: Path, wait: float = STOP_WAIT) -> int | None:
             raise VaultError(f"the watcher (pid {pid}) did not stop within {wait:.0f} s; "
                              f"kill it with `kill {pid}`")
         time.sleep(0.05)
+    # The lock goes first, then the interpreter winds down (threads, imported libraries): a
+    # script that moves or deletes the vault right after `watch --stop` must not race that.
+    deadline = time.monotonic() + exit_wait
+    while not process_exited(pid):
+        if time.monotonic() > deadline:
+            raise VaultError(f"the watcher (pid {pid}) let go of the vault but had not exited {exit_wait:g} s "
+                             f"later; see `ps -p {pid}`, and `kill {pid}` if it stays")
+        time.sleep(0.02)
     return pid
+
+
+def process_exited(pid: int) -> bool:
+    """Whether process ``pid`` has exited: gone, or a zombie (dead, its parent not yet told)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True
+    except PermissionError:  # another user's process by that pid: it is there
+        return False
+    try:
+        with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as stat:
+            state = stat.read().rsplit(")", 1)[1].split()[0]  # the name in parentheses may hold spaces
+    except (OSError, IndexError):  # no /proc (macOS): the signal's answer stands
+        return False
+    return state in ("Z", "X")

@@ -81,10 +81,8 @@ def hook_output(event: str, context: str) -> dict[str, Any]:
 def context_for(event: str, payload: dict[str, Any], project: str | None, explicit_vault: str | None,
                 use_daemon: bool = True) -> str | None:
     """What the event adds to the conversation, or None for nothing."""
-    from vault_engine.config import find_vault
-
     cwd = payload.get("cwd")
-    root = find_vault(explicit_vault, cwd=Path(cwd) if isinstance(cwd, str) and os.path.isdir(cwd) else None)
+    root = _vault_root(explicit_vault, Path(cwd) if isinstance(cwd, str) and os.path.isdir(cwd) else Path.cwd())
     project = project or os.environ.get(PROJECT_ENV) or None
     if event == "session-start":
         return _brief(root, project, use_daemon)
@@ -96,6 +94,20 @@ def context_for(event: str, payload: dict[str, Any], project: str | None, explic
     check = _ask_or_local(root, "deadend.check", (proposal,), asked,
                           lambda vault: _check_here(vault, proposal, project, in_words), use_daemon)
     return check.rendered if check.status == "hit" else None
+
+
+def _vault_root(explicit: str | None, here: Path) -> Path:
+    """``--vault``, else $VAULT_ENGINE_VAULT, else the vault found upward from ``here``. Not
+    the folder itself as a last resort (as the CLI does): a session's folder is a code
+    repository, and advice to index it would be wrong."""
+    from vault_engine.config import find_vault, marked_vault
+
+    if explicit or os.environ.get("VAULT_ENGINE_VAULT"):
+        return find_vault(explicit)
+    found = marked_vault(here.resolve())
+    if found is None:
+        raise HookSkipped(f"no vault found upward from {here}: pass --vault or set $VAULT_ENGINE_VAULT")
+    return found
 
 
 def _check_here(vault: Any, proposal: str, project: str | None, in_words: bool) -> Any:

@@ -1,8 +1,8 @@
 """``vault-engine hook install``: add the hooks to ``.claude/settings.json``, keeping the rest.
 
 The merge is a pure function over the settings object: our entries are recognised by their
-command (``vault-engine ... hook EVENT``) and replaced in place, so installing twice changes
-nothing and another tool's hooks, matchers and settings are never touched.
+command (``vault-engine ... hook EVENT``) wherever they sit and replaced in place, so installing
+twice changes nothing and another tool's hooks, matchers and settings are never touched.
 """
 
 from __future__ import annotations
@@ -10,10 +10,11 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import stat
 from pathlib import Path
 from typing import Any
 
-from vault_engine.errors import VaultError
+from vault_engine.errors import IndexMissing, UnknownProject, VaultError
 
 # Claude Code's event -> (our event, matcher). PreToolUse fires for every tool: only plans,
 # to-do lists and edits say what the agent is about to try.
@@ -50,21 +51,40 @@ def merge(settings: dict[str, Any], project: str | None, vault: str | None) -> d
         group: dict[str, Any] = {"hooks": [entry]}
         if matcher:
             group = {"matcher": matcher, **group}
-        mine = [i for i, g in enumerate(groups) if _is_ours(g, event)]
-        if mine:
-            groups[mine[0]] = group
-            for i in reversed(mine[1:]):
-                del groups[i]
-        else:
-            groups.append(group)
+        hooks[claude_event] = _placed(groups, event, group)
     return merged
 
 
-def _is_ours(group: Any, event: str) -> bool:
-    """A matcher group holding only our command for ``event`` (ours to replace)."""
-    if not isinstance(group, dict) or not isinstance(group.get("hooks"), list) or len(group["hooks"]) != 1:
-        return False
-    command = group["hooks"][0].get("command") if isinstance(group["hooks"][0], dict) else None
+def _placed(groups: list[Any], event: str, group: dict[str, Any]) -> list[Any]:
+    """``groups`` with our command for ``event`` exactly once. A group of ours alone is
+    replaced whole (its matcher refreshed); our command sitting in a group beside another
+    hook is refreshed in place, the other hook kept; any further copy goes, and so does a
+    group that held nothing else."""
+    placed, result = False, []
+    for g in groups:
+        entries = g.get("hooks") if isinstance(g, dict) else None
+        if not isinstance(entries, list) or not any(_is_ours(h, event) for h in entries):
+            result.append(g)
+            continue
+        if all(_is_ours(h, event) for h in entries):
+            if not placed:
+                result.append(group)
+            placed = True
+            continue
+        kept = []
+        for h in entries:
+            if not _is_ours(h, event):
+                kept.append(h)
+            elif not placed:
+                kept.append(group["hooks"][0])
+                placed = True
+        result.append({**g, "hooks": kept})
+    return result if placed else [*result, group]
+
+
+def _is_ours(hook: Any, event: str) -> bool:
+    """A hook entry running our command for ``event`` (ours to replace)."""
+    command = hook.get("command") if isinstance(hook, dict) else None
     if not isinstance(command, str):
         return False
     try:
@@ -73,6 +93,24 @@ def _is_ours(group: Any, event: str) -> bool:
         return False
     return bool(words) and os.path.basename(words[0]) == "vault-engine" and \
         any(a == "hook" and b == event for a, b in zip(words, words[1:]))
+
+
+def check_project(vault: Path, project: str) -> str | None:
+    """Refuse a ``--project`` the vault's index does not know (:class:`UnknownProject`, the
+    known ones listed): the hooks would install fine and then never add a brief, and their
+    only word about it goes to a stderr that Claude Code hides. Without an index there is
+    nothing to check against: the warning to say so, else None."""
+    from vault_engine.vault import Vault
+
+    with Vault(vault) as opened:
+        try:
+            known = opened.projects()
+        except IndexMissing as exc:
+            return f"{exc}; --project {project} is not checked until then"
+    if project not in known:
+        raise UnknownProject(f"no project {project!r} in the index; known projects: {', '.join(known) or 'none yet'} "
+                             "(run `vault-engine index` if its notes are new); nothing installed", argument="project")
+    return None
 
 
 def install(settings_file: str | os.PathLike[str], *, project: str | None = None, vault: str | None = None,
@@ -90,8 +128,33 @@ def install(settings_file: str | os.PathLike[str], *, project: str | None = None
             raise VaultError(f"{path}: not a JSON object; fix or move it, then install again")
     merged = merge(current, project, vault)
     if write:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        temporary = path.with_name(path.name + ".vault-engine.tmp")
-        temporary.write_text(json.dumps(merged, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
-        os.replace(temporary, path)  # never a half-written settings file
+        _write_in_place(path, json.dumps(merged, indent=2, ensure_ascii=False) + "\n")
     return merged, path
+
+
+def _write_in_place(path: Path, text: str) -> None:
+    """Replace the content of ``path`` atomically (never a half-written settings file), as
+    the file it is: through a symlink into its target (a settings file kept with dotfiles),
+    with its mode (0600 where it holds ``env`` secrets). The new content is never readable
+    by more people than the old one was, not even for a moment."""
+    target = path.resolve()  # a symlink's target, however many hops; the path itself otherwise
+    target.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        mode: int | None = stat.S_IMODE(target.stat().st_mode)
+    except FileNotFoundError:
+        mode = None  # a new file: the umask decides, as for any file the person creates
+    temporary = target.with_name(target.name + ".vault-engine.tmp")
+    temporary.unlink(missing_ok=True)  # one a crash left behind would keep its own mode
+    fd = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600 if mode is not None else 0o666)
+    try:
+        if mode is not None:
+            os.fchmod(fd, mode)
+        with os.fdopen(fd, "w", encoding="utf-8") as out:
+            fd = -1  # the file object owns it now
+            out.write(text)
+        os.replace(temporary, target)
+    except BaseException:
+        if fd >= 0:
+            os.close(fd)
+        temporary.unlink(missing_ok=True)
+        raise

@@ -73,6 +73,7 @@ def answer(name: str, arguments: Mapping[str, Any] | None, vault: Any) -> Answer
         return failure(f"no tool {name!r}; the tools are: {', '.join(BY_NAME)}")
     given = dict(arguments or {})
     try:
+        _refuse_unknown(op, given)
         budget = _budget(op, given)
         data = op.run(vault, given)
     except VaultError as exc:
@@ -84,6 +85,15 @@ def answer(name: str, arguments: Mapping[str, Any] | None, vault: Any) -> Answer
 def failure(message: str) -> Answer:
     """An error answer: one line, whatever the message held."""
     return Answer(None, " ".join(message.split()), error=True)
+
+
+def _refuse_unknown(op: Operation, given: Mapping[str, Any]) -> None:
+    """An argument the tool's schema does not list is an error naming every one it does,
+    ``max_tokens`` (the answer cap, taken by every tool) included."""
+    accepted = list(input_schema(op)["properties"])
+    unknown = sorted(set(given) - set(accepted))
+    if unknown:
+        raise BadArgument(f"unknown argument {unknown[0]!r}; it takes: {', '.join(accepted)}")
 
 
 def _budget(op: Operation, given: dict[str, Any]) -> int:

@@ -11,7 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import replace
 
+from vault_engine.constants import MIN_BRIEF_TOKENS
 from vault_engine.dates import utc_date, utc_time
+from vault_engine.errors import BadArgument
 from vault_engine.memory.results import ResumeBrief, Ruling, estimate_tokens
 
 REASON_IN_QUOTE = 140  # characters of the reason repeated in the suggested sentence
@@ -204,6 +206,9 @@ def _grouped(cut: Sequence[str], count_all: bool = False) -> str:
 def fit_brief(brief: ResumeBrief, max_tokens: int) -> ResumeBrief:
     """Cut the least important parts until the Markdown fits ``max_tokens`` (about 4
     characters a token), saying what was cut; the last resort truncates the text."""
+    if max_tokens < MIN_BRIEF_TOKENS:
+        raise BadArgument(f"max_tokens {max_tokens} is out of range: use {MIN_BRIEF_TOKENS} or more "
+                          "(the brief's heading and the line saying what was cut)", argument="max_tokens")
     brief = replace(brief, max_tokens=max_tokens, cut=())
     brief = replace(brief, markdown=render_resume(brief))
     while estimate_tokens(brief.markdown) > max_tokens:
@@ -213,8 +218,6 @@ def fit_brief(brief: ResumeBrief, max_tokens: int) -> ResumeBrief:
             footer = f"_Cut to fit {max_tokens} tokens: {_grouped(cut, count_all=True)}._\n"
             if estimate_tokens(footer) > max_tokens // 2:  # too long for the budget: the short form
                 footer = f"_Cut to fit {max_tokens} tokens (what went: --json `cut`)._\n"
-            if estimate_tokens(footer) > max_tokens // 2:  # a budget too small even for that: the cap holds
-                footer = ""
             text = _truncate(render_resume(replace(brief, cut=())), max_tokens - estimate_tokens(footer))
             return replace(brief, markdown=text + footer, cut=cut)
         brief = replace(smaller, markdown=render_resume(smaller))
