@@ -249,3 +249,35 @@ def test_the_daemon_is_asked_for_words_only_about_an_edits_code(indexed_sample, 
                            ("pre-tool-use", {"tool_name": "Write", "tool_input": {"content": "x = 1"}})):
         events.context_for(event, {**payload, "cwd": str(indexed_sample)}, "drone-audio", None)
     assert [a.get("lexical_only", False) for a in asked] == [False, False, True]
+
+
+def test_a_busy_watcher_leaves_the_check_in_process_half_the_deadline(tmp_path, monkeypatch):
+    """A watcher still catching up took the whole 1 s deadline, and the hook was skipped
+    without its 0.08 s check by words: an exact restatement went through unremarked. A socket
+    that takes the request and never answers stands for that watcher."""
+    import socket
+
+    from vault_engine.cli import daemon_client
+    from vault_engine.hooks import events
+    from vault_engine.layout import HEALTH_FILE, SOCKET_FILE, STATE_DIR
+
+    state = tmp_path / STATE_DIR
+    state.mkdir()
+    (state / HEALTH_FILE).write_text("{}")  # a fresh heartbeat: the watcher is up, not stalled
+    silent = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    silent.bind(str(state / SOCKET_FILE))
+    silent.listen()
+    waited = []
+    real_ask = daemon_client.ask
+
+    def timed_ask(root, op, args, kwargs, timeout):
+        waited.append(timeout)
+        return real_ask(root, op, args, kwargs, timeout=timeout)
+
+    monkeypatch.setattr(daemon_client, "ask", timed_ask)
+    monkeypatch.setenv(events.DEADLINE_ENV, "0.4")
+    try:
+        answer = events._ask_or_local(tmp_path, "deadend.check", ("x",), {}, local=lambda vault: "answered here")
+    finally:
+        silent.close()
+    assert answer == "answered here" and waited == [0.2]

@@ -37,6 +37,10 @@ RULINGS = 3
 MAX_PROPOSAL_CHARS = 4000  # an edit may write a whole file: its head says what it is about
 DEADLINE_SECONDS = 1.0
 DEADLINE_ENV = "VAULT_ENGINE_HOOK_DEADLINE"
+# A warm watcher answers within 0.1 s. One still catching up or loading the model gets half
+# the deadline; the other half is the in-process check's (0.08 s by words, 0.35 s with the
+# model's export), so a busy watcher never costs the answer itself.
+DAEMON_SHARE = 0.5
 PROJECT_ENV = "VAULT_ENGINE_PROJECT"
 PLANNING_TOOLS = ("ExitPlanMode", "TodoWrite")  # their input is a plan in words, not code
 
@@ -147,7 +151,7 @@ def _ask_or_local(root: Path, op: str, args: tuple, kwargs: dict, local: Callabl
     from vault_engine.cli.daemon_client import ask
 
     if use_daemon and os.environ.get("VAULT_ENGINE_NO_DAEMON") != "1":
-        answered, result = ask(root, op, args, kwargs, timeout=DEADLINE_SECONDS)
+        answered, result = ask(root, op, args, kwargs, timeout=DAEMON_SHARE * _deadline())
         if answered:
             return result
     from vault_engine.vault import Vault
