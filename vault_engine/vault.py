@@ -524,10 +524,12 @@ class Vault:
                             miss_rule=MissRule.from_config(self.config.section("search"), offtopic_level(ledger)))
         searcher.notices += [interrupted] if interrupted else []
         if not lexical_only:  # the semantic side is imported only when it may run
-            from vault_engine.retrieval.semantic import open_arm
+            from vault_engine.retrieval.semantic import open_arm, partial_notice
 
             searcher.semantic, notice = open_arm(ledger, self.vectors, self.embedder, required=semantic_only,
                                                  watcher_embeds=self._watcher_embeds)
+            if searcher.semantic is not None:
+                notice = partial_notice(ledger, self._watcher_embeds)
             searcher.notices += [notice] if notice else []
         result = self._search_beside_writers(searcher, request)
         if any(h.kind == "code" for h in result.hits):  # code hits carry the notes that say why

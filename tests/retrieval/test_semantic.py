@@ -145,3 +145,19 @@ def test_vectors_are_unit_length(vault):
     stored = vault.vectors.load()
     rows = np.vstack([stored.index.reconstruct(i) for i in range(stored.ntotal)])
     assert np.allclose(np.linalg.norm(rows, axis=1), 1.0, atol=1e-5)
+
+
+def test_a_search_while_some_sections_lack_vectors_says_the_meaning_arm_is_partial(make_vault):
+    """A watcher still embedding, an index stopped midway: the meaning arm reads some sections,
+    the answer can change once it reads them all, and a search said nothing of it."""
+    root = make_vault(NOTES)
+    with Vault(root, embedder=FakeEmbedder(dimension=64)) as v:
+        v.index()
+        assert v.search("cookies").notices == ()
+        (root / "late.md").write_text("# Late\nA note written after the vectors.\n")
+        v.index(embed=False)
+        total = v.ledger.section_count()
+        notices = v.search("cookies").notices
+        assert notices == (f"the meaning arm reads {(total - 1) / total:.0%} of the sections (words read all): "
+                           "run `vault-engine index` to embed the other 1",)
+        assert v.search("cookies", lexical_only=True).notices == ()

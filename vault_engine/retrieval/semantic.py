@@ -72,6 +72,19 @@ def open_arm(ledger: Ledger, vectors: FaissIndex, get_embedder, *, required: boo
     return SemanticSearcher(embedder, vectors, ledger), None
 
 
+def partial_notice(ledger: Ledger, watcher_embeds: Callable[[], bool]) -> str | None:
+    """The notice of a search whose semantic arm reads only some sections (a watcher still
+    embedding, an index stopped midway), else None: a note without vectors is found by its
+    words only, and the answer may change once the rest is embedded."""
+    coverage = ledger.semantic_coverage()
+    if coverage >= 1.0:
+        return None
+    to_go = ledger.section_count() - round(coverage * ledger.section_count())
+    return (f"the meaning arm reads {coverage:.0%} of the sections (words read all): "
+            + (f"the running watcher is embedding the rest ({to_go} to go); ask again in a moment"
+               if watcher_embeds() else f"run `vault-engine index` to embed the other {to_go}"))
+
+
 def arm_off(exc: ModelUnavailable) -> str:
     """The notice of a search whose semantic arm cannot run."""
     return f"semantic arm off: {exc}; searching by words only"
