@@ -97,6 +97,15 @@ def test_markdown_links_resolve_relative_to_the_note(resolver):
     assert resolve(resolver, "pics/a.png", source="Home.md", style="markdown").target_path == "pics/a.png"
 
 
+def test_relative_wikilinks_resolve_from_the_linking_notes_folder(resolver):
+    """Obsidian's "relative path" link format: [[../Note]], [[./Other]]."""
+    assert resolve(resolver, "../Note", source="specs/Home.md").target_path == "Note.md"
+    assert resolve(resolver, "./auth flow", source="specs/Home.md").target_path == "specs/auth flow.md"
+    assert resolve(resolver, "../Dup", source="b/deep/Other.md").target_path == "b/Dup.md"
+    assert resolve(resolver, "../Note", source="Home.md").target_path is None  # out of the vault
+    assert resolve(resolver, "./Note", source="specs/Home.md").target_path is None  # not in that folder
+
+
 def test_same_name_prefers_the_linking_folder_then_the_shortest_path(resolver):
     in_b = resolve(resolver, "Dup", source="b/deep/Other.md")
     assert (in_b.target_path, in_b.ambiguous) == ("b/deep/Dup.md", True)

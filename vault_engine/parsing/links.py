@@ -6,7 +6,8 @@ URL-encoded paths. Nothing inside code spans, code blocks or ``%% comments %%`` 
 wikilink in a frontmatter property (``up: "[[Projects]]"``) is a link of the note, as in
 Obsidian's properties.
 
-Resolution (``LinkResolver``): a target matches a note's file name without ``.md``,
+Resolution (``LinkResolver``): a Markdown link, or a wikilink starting ``./`` or ``../``, is a path
+from the linking note's folder first; a target matches a note's file name without ``.md``,
 case-insensitively; a target with ``/`` matches by path suffix; an attachment matches its full
 file name. Aliases do not resolve links (as in Obsidian). When several files match, the one in
 the linking note's folder wins, then the shortest path, and the link is marked ambiguous. A
@@ -165,7 +166,8 @@ class LinkResolver:
         target = link.target
         if not target:
             return Resolution(source)  # [[#Heading]]: the note itself
-        if link.style == "markdown":
+        # Obsidian's "relative path" link format writes wikilinks as paths too: [[../Note]]
+        if link.style == "markdown" or target.startswith(("./", "../")):
             found = self._by_relative_path(target, source)
             if found:
                 return Resolution(found)
