@@ -50,6 +50,13 @@ def test_every_link_form_is_parsed_with_its_parts():
     ]
 
 
+def test_a_query_is_no_part_of_a_markdown_links_path():
+    text = ('![Transfer](./img01.png?raw=true "Transfer Mechanism") [e](n.md?x=1#Head) '
+            '[odd](what%3F.md) [web](https://x.org/a.png?raw=true)')
+    assert [(link.target, link.subpath) for link in links_of(text)] == [
+        ("./img01.png", None), ("n.md", "Head"), ("what?.md", None)]
+
+
 def test_links_carry_their_file_line():
     lines = [link.line for link in extract_links("a\n\nb [[X]]\n[[Y]]", body_line=5)]
     assert lines == [7, 8]

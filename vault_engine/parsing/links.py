@@ -2,9 +2,9 @@
 
 Forms: ``[[Note]]``, ``[[Note#Heading]]``, ``[[Note#Heading#Sub]]``, ``[[Note#^block]]``,
 ``[[Note|shown]]``, ``![[embed]]``, ``[[#Heading]]`` and ``[text](relative/path.md)`` with
-URL-encoded paths. Nothing inside code spans, code blocks or ``%% comments %%`` is a link. A
-wikilink in a frontmatter property (``up: "[[Projects]]"``) is a link of the note, as in
-Obsidian's properties.
+URL-encoded paths (a ``?query`` after the path is no part of it). Nothing inside code spans,
+code blocks or ``%% comments %%`` is a link. A wikilink in a frontmatter property
+(``up: "[[Projects]]"``) is a link of the note, as in Obsidian's properties.
 
 Resolution (``LinkResolver``): a Markdown link, or a wikilink starting ``./`` or ``../``, is a path
 from the linking note's folder first; a target matches a note's file name without ``.md``,
@@ -125,11 +125,15 @@ def _markdown(m: re.Match[str], line: int) -> LinkOccurrence | None:
         href = href[1:-1]
     if _SCHEME.match(href) or href.startswith("//"):
         return None  # a URL, not a file of the vault
-    target, _, subpath = unquote(href).partition("#")
-    if not target and not subpath:
+    path, _, subpath = href.partition("#")
+    # A query is no part of the file (GitHub's "img.png?raw=true"); split before decoding, so
+    # an encoded "%3F" or "%23" stays in the file name
+    path = unquote(path.partition("?")[0])
+    subpath = unquote(subpath)
+    if not path and not subpath:
         return None
     return LinkOccurrence(
-        raw=m.group(0), target=target.strip(), subpath=subpath.strip() or None,
+        raw=m.group(0), target=path.strip(), subpath=subpath.strip() or None,
         display=m.group(2).strip() or None, embed=bool(m.group(1)), style="markdown", line=line,
     )
 
