@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -119,6 +120,18 @@ def test_same_name_prefers_the_linking_folder_then_the_shortest_path(resolver):
     elsewhere = resolve(resolver, "Dup", source="c/Other.md")
     assert (elsewhere.target_path, elsewhere.ambiguous) == ("a/Dup.md", True)
     assert resolve(resolver, "Note").ambiguous is False
+
+
+def test_names_compare_in_nfc_whatever_form_the_file_has_on_disk():
+    """macOS writes file names decomposed (NFD); a person types them composed (NFC)."""
+    nfd = unicodedata.normalize("NFD", "Café notes.md")
+    resolver = LinkResolver([nfd, "Übersicht.md"], [unicodedata.normalize("NFD", "img/Grüße.png")])
+    for target in ("Café notes", "café notes", "CAFÉ NOTES.md"):
+        assert resolve(resolver, target).target_path == nfd
+    assert resolve(resolver, "Café notes.md", style="markdown").target_path == nfd
+    assert resolve(resolver, unicodedata.normalize("NFD", "übersicht")).target_path == "Übersicht.md"
+    assert resolve(resolver, "Grüße.png").target_path == unicodedata.normalize("NFD", "img/Grüße.png")
+    assert target_key(nfd) == target_key("café notes") == "café notes"
 
 
 def test_aliases_do_not_resolve_links(make_vault):

@@ -30,7 +30,7 @@ EXTRACTION_VERSION = "12"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 # 11: Obsidian's properties (wikilinks in them are links, their words are searched, "Tags:" in any
 #     case, a template's "{{date}}" a blank), a MADR record is a decision record wherever it is
 # 12: a Markdown link's "?query" is no part of its path; every link resolved again by the new rules
-#     (relative wikilinks)
+#     (relative wikilinks, names compared in Unicode NFC)
 
 
 def extraction_key(config: Config) -> str:

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from vault_engine.errors import UnknownRef
 from vault_engine.parsing.sections import leading_headings, normalize_heading
+from vault_engine.paths import name_key
 from vault_engine.refs import NOTION_SCHEME, ParsedRef, make_ref, normalize_path, parse_ref
 from vault_engine.stores.ledger import Ledger, NoteRow, SectionRow
 
@@ -61,11 +62,18 @@ def _note_and_heading_splits(ref: str) -> list[ParsedRef]:
 
 
 def _note_at(ledger: Ledger, path: str) -> NoteRow | None:
-    for candidate in _path_candidates(path):
+    candidates = _path_candidates(path)
+    for candidate in candidates:
         note = ledger.note_by_path(candidate) or ledger.note_by_path(candidate, casefold=True)
         if note:
             return note
-    return None
+    # A name typed composed ("Café") for a file macOS wrote decomposed, or a case SQLite's
+    # NOCASE does not fold ("É"): compared as links compare names. SQLite found any ASCII one.
+    if path.isascii():
+        return None
+    wanted = {name_key(candidate) for candidate in candidates}
+    found = next((p for p in ledger.note_paths() if name_key(p) in wanted), None)
+    return ledger.note_by_path(found) if found else None
 
 
 def _path_candidates(path: str) -> list[str]:
