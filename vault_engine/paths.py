@@ -62,8 +62,9 @@ def note_stem(rel_path: str) -> str:
 
 def name_key(name: str) -> str:
     """The form in which a link target or a typed ref is compared with file names: Unicode NFC,
-    as macOS writes names decomposed (NFD) where a person types them composed, and case-folded."""
-    return unicodedata.normalize("NFC", name).casefold()
+    as macOS writes names decomposed (NFD) where a person types them composed, and lower-cased as
+    Obsidian does (``casefold`` would turn "ß" into "ss" and match "STRASSE" to "Straße")."""
+    return unicodedata.normalize("NFC", name).lower()
 
 
 def parent_dir(rel_path: str) -> str:

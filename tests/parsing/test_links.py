@@ -84,6 +84,12 @@ def test_basename_match_is_case_insensitive(resolver):
     assert resolve(resolver, "Note.md").target_path == "Note.md"
 
 
+def test_case_is_ignored_by_lower_casing_as_obsidian_does():
+    resolver = LinkResolver(["Straße.md"])
+    assert resolve(resolver, "STRASSE").target_path is None  # casefold would make ß "ss"
+    assert resolve(resolver, "straße").target_path == "Straße.md"
+
+
 def test_same_note_link_resolves_to_the_linking_note(resolver):
     assert resolve(resolver, "", source="specs/auth flow.md", subpath="H").target_path == "specs/auth flow.md"
 
