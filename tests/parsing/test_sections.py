@@ -61,3 +61,12 @@ def test_section_body_drops_the_heading_lines():
 
 def test_normalize_heading_ignores_case_spacing_and_link_brackets():
     assert normalize_heading("  Token   [[Refresh]] ") == "token refresh"
+
+
+def test_headings_compare_with_punctuation_as_spaces_as_in_obsidian():
+    """Obsidian links "## Appendix: Changes in Tasks 7.0.0" as [[#Appendix Changes in Tasks 7.0.0]]
+    (obsidian-tasks-docs holds 18 such links) and still finds the heading."""
+    written = "'Tasks: Change status to...' commands"
+    assert normalize_heading(written) == normalize_heading("'Tasks Change status to...' commands")
+    assert normalize_heading("Appendix: Changes in 7.0.0") == normalize_heading("Appendix Changes in 7.0.0")
+    assert normalize_heading("Sample HTML: Full mode") == "sample html full mode"

@@ -143,7 +143,11 @@ def section_body(text: str, heading: str | None) -> str:
     return "\n".join(lines[i:])
 
 
+# Obsidian's stripHeading: these count as spaces when a link's heading is matched, and the
+# links Obsidian writes leave some out ("## Appendix: Changes" is linked [[#Appendix Changes]])
+_HEADING_PUNCTUATION = re.compile(r"[!\"#$%&()*+,.:;<=>?@^`{|}~/\[\]\\]")
+
+
 def normalize_heading(text: str) -> str:
     """The form in which headings are compared with link subpaths and refs."""
-    text = text.replace("[[", "").replace("]]", "")
-    return " ".join(text.split()).casefold()
+    return " ".join(_HEADING_PUNCTUATION.sub(" ", text).split()).casefold()
