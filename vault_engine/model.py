@@ -90,7 +90,8 @@ class ParsedNote:
 
 @dataclass(frozen=True, slots=True)
 class ResolvedLink:
-    """A link with its resolution. ``target_path`` is None when unresolved."""
+    """A link with its resolution. ``target_path`` is None when unresolved; ``section_missing``:
+    the note resolved, but the ``#heading`` or ``#^block`` the link names is not in it."""
 
     raw: str
     ref: str | None
@@ -101,6 +102,12 @@ class ResolvedLink:
     embed: bool
     line: int
     source: str = ""  # path of the note holding the link
+    section_missing: bool = False
+
+    @property
+    def missing_what(self) -> str:
+        """What ``section_missing`` lacks, as a person names it: "heading" or "block"."""
+        return "block" if (self.subpath or "").startswith("^") else "heading"
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -110,6 +117,7 @@ class ResolvedLink:
             "ambiguous": self.ambiguous,
             "target": self.target_path,
             "line": self.line,
+            "section_missing": self.section_missing,
         }
 
 

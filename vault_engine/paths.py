@@ -7,6 +7,7 @@ path segment, everything else is literal. Matching is case-sensitive, like the f
 from __future__ import annotations
 
 import re
+import unicodedata
 from functools import lru_cache
 
 from vault_engine.layout import STATE_DIR
@@ -57,6 +58,13 @@ def note_stem(rel_path: str) -> str:
     """File name without folder and without ``.md``: the name links use."""
     name = rel_path.rsplit("/", 1)[-1]
     return name[:-3] if name.lower().endswith(".md") else name
+
+
+def name_key(name: str) -> str:
+    """The form in which a link target or a typed ref is compared with file names: Unicode NFC,
+    as macOS writes names decomposed (NFD) where a person types them composed, and lower-cased as
+    Obsidian does (``casefold`` would turn "ß" into "ss" and match "STRASSE" to "Straße")."""
+    return unicodedata.normalize("NFC", name).lower()
 
 
 def parent_dir(rel_path: str) -> str:

@@ -594,10 +594,10 @@ class Vault:
             return self._code_queries().show(ref, follow)
         from vault_engine.model import NoteView
         from vault_engine.retrieval.follow import links_in_lines, resolved_link
-        from vault_engine.retrieval.lookup import lookup_ref, section_ref
+        from vault_engine.retrieval.lookup import lookup_ref, section_ref, with_missing_sections
 
         note, section = lookup_ref(ledger, ref)
-        links = tuple(resolved_link(r) for r in ledger.links_of(note.id))
+        links = tuple(with_missing_sections(ledger, (resolved_link(r) for r in ledger.links_of(note.id))))
         sections = tuple(s.heading for s in ledger.sections_of(note.id) if s.heading)
         notices = self._changed_notice(ledger, note.path, whole=section is None)
         if section is not None:
@@ -651,7 +651,7 @@ class Vault:
     def links(self, ref: str, *, backlinks: bool = False) -> list[ResolvedLink]:
         """Outgoing links of a note or section, or the links pointing at it."""
         from vault_engine.retrieval.follow import links_in_lines, resolved_link
-        from vault_engine.retrieval.lookup import find_section, lookup_ref
+        from vault_engine.retrieval.lookup import find_section, lookup_ref, with_missing_sections
 
         ledger = self._require_index()
         note, section = lookup_ref(ledger, ref)
@@ -660,17 +660,19 @@ class Vault:
             if section is not None and section.heading:
                 found = [link for link in found if link.subpath and
                          find_section([section], link.subpath) is not None]
-            return found
+            return with_missing_sections(ledger, found)
         found = [resolved_link(r) for r in ledger.links_of(note.id)]
         if section is not None:
             found = list(links_in_lines(found, section.line_start, section.line_end))
-        return found
+        return with_missing_sections(ledger, found)
 
     @_operation
     def all_links(self) -> list[ResolvedLink]:
         from vault_engine.retrieval.follow import resolved_link
+        from vault_engine.retrieval.lookup import with_missing_sections
 
-        return [resolved_link(r) for r in self._require_index().all_links()]
+        ledger = self._require_index()
+        return with_missing_sections(ledger, (resolved_link(r) for r in ledger.all_links()))
 
     # -- code: outline, callers/callees, find (retrieval/code, retrieval/find) -------------
 
@@ -764,6 +766,7 @@ class Vault:
         from vault_engine.indexing.watch_state import watcher_status
         from vault_engine.retrieval.find.memory import facet_counts
         from vault_engine.retrieval.follow import resolved_link
+        from vault_engine.retrieval.lookup import with_missing_sections
         from vault_engine.sources.code.files import code_taps, file_of
         from vault_engine.sources.vault.changes import content_changed, find_suspects
         from vault_engine.sources.vault.files import scan_vault
@@ -775,6 +778,8 @@ class Vault:
         counts = ledger.counts()
         last = ledger.get_meta("last_index")
         unresolved = [resolved_link(r) for r in ledger.unresolved_links()]
+        checked = with_missing_sections(ledger, (resolved_link(r) for r in ledger.links_with_subpath()))
+        section_missing = [link for link in checked if link.section_missing]
         lexical = lexical_damage(ledger, self.lexical)
         watcher = watcher_status(self.config)
         semantic = self._semantic_status(ledger, watcher_embeds=watcher["state"] in WATCHING)
@@ -792,6 +797,9 @@ class Vault:
             "skipped_files": [{"path": p, "reason": r} for p, r in sorted(skipped.items())],
             "yaml_errors": [{"path": p, "error": e} for p, e in ledger.yaml_errors()],
             "unresolved": [{"source": link.source, "raw": link.raw, "line": link.line} for link in unresolved],
+            "section_missing_links": len(section_missing),
+            "section_missing": [{"source": link.source, "raw": link.raw, "line": link.line, "ref": link.ref,
+                                 "missing": link.missing_what} for link in section_missing],
             "last_index": float(last) if last else None,
             "lexical": {"sections": None if lexical else self.lexical.doc_count(), "agrees": lexical is None,
                         "damage": lexical},

@@ -132,8 +132,28 @@ def test_links_backlinks_and_all(vault, cli):
     back = cli("--vault", vault, "links", "specs/auth.md#Token refresh", "--backlinks", "--json").json["links"]
     assert [(link["source"], link["raw"]) for link in back] == [("session-store.md", "[[auth#Token refresh]]")]
     every = cli("--vault", vault, "links", "--all", "--json").json["links"]
-    assert {tuple(sorted(link)) for link in every} == {("ambiguous", "line", "raw", "ref", "resolved", "source", "target")}
+    assert {tuple(sorted(link)) for link in every} == {
+        ("ambiguous", "line", "raw", "ref", "resolved", "section_missing", "source", "target")}
     assert [link["raw"] for link in every if not link["resolved"]] == ["[[nowhere]]"]
+
+
+def test_a_link_to_a_missing_heading_or_block_resolves_and_says_so(make_vault, cli):
+    root = make_vault({"Dup.md": "# Dup\n## Real\ntext ^here\n",
+                       "x.md": "[[Dup#nonexistent heading]] [[Dup#^noblock]] [[Dup#Real]] [[Dup#^here]]\n"})
+    assert cli("--vault", root, "index", "--json").code == 0
+    out = cli("--vault", root, "links", "x.md", "--json").json["links"]
+    assert [(link["target"], link["section_missing"]) for link in out] == [
+        ("Dup.md", True), ("Dup.md", True), ("Dup.md", False), ("Dup.md", False)]
+    text = cli("--vault", root, "links", "x.md").out
+    assert "[[Dup#nonexistent heading]] -> Dup.md#nonexistent heading (no such heading)" in text
+    assert "[[Dup#^noblock]] -> Dup.md#^noblock (no such block)" in text
+    status = cli("--vault", root, "status", "--json").json
+    assert (status["unresolved_links"], status["section_missing_links"]) == (0, 2)
+    assert [(item["raw"], item["missing"]) for item in status["section_missing"]] == [
+        ("[[Dup#nonexistent heading]]", "heading"), ("[[Dup#^noblock]]", "block")]
+    assert "no block   x.md:1 [[Dup#^noblock]]" in cli("--vault", root, "status").out
+    assert "── 4 links, 0 unresolved, 2 to a missing heading or block" in cli("--vault", root, "show", "x.md").out
+    assert cli("--vault", root, "show", "Dup.md#nonexistent heading").code == 1  # what the flag warns of
 
 
 def test_status_json(vault, cli):

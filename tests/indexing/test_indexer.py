@@ -2,6 +2,7 @@
 
 import os
 import shutil
+import unicodedata
 
 import pytest
 
@@ -231,3 +232,14 @@ def test_a_run_never_gives_a_new_section_the_id_of_one_it_removed(vault):
     (root / "eta.md").write_text("# Eta\nEagles soar.\n", encoding="utf-8")
     vault.index()
     assert min(s.id for s in vault.ledger.sections_of(vault.ledger.note_id("eta.md"))) > max(rewritten)
+
+
+def test_a_new_note_named_in_nfd_resolves_a_link_typed_in_nfc(vault):
+    """The re-resolution key of a new file (as macOS names it) is the key of the link."""
+    (vault.root / "beta.md").write_text("# Beta\nSee [[Café notes]].\n")
+    vault.index()
+    assert [link.resolved for link in vault.links("beta.md")] == [False]
+    nfd = unicodedata.normalize("NFD", "Café notes.md")
+    (vault.root / nfd).write_text("# Café\n")
+    vault.index()
+    assert [link.target_path for link in vault.links("beta.md")] == [nfd]

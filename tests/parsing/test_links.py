@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import unicodedata
 from pathlib import Path
 
 import pytest
@@ -50,6 +51,13 @@ def test_every_link_form_is_parsed_with_its_parts():
     ]
 
 
+def test_a_query_is_no_part_of_a_markdown_links_path():
+    text = ('![Transfer](./img01.png?raw=true "Transfer Mechanism") [e](n.md?x=1#Head) '
+            '[odd](what%3F.md) [web](https://x.org/a.png?raw=true)')
+    assert [(link.target, link.subpath) for link in links_of(text)] == [
+        ("./img01.png", None), ("n.md", "Head"), ("what?.md", None)]
+
+
 def test_links_carry_their_file_line():
     lines = [link.line for link in extract_links("a\n\nb [[X]]\n[[Y]]", body_line=5)]
     assert lines == [7, 8]
@@ -76,6 +84,12 @@ def test_basename_match_is_case_insensitive(resolver):
     assert resolve(resolver, "Note.md").target_path == "Note.md"
 
 
+def test_case_is_ignored_by_lower_casing_as_obsidian_does():
+    resolver = LinkResolver(["Straße.md"])
+    assert resolve(resolver, "STRASSE").target_path is None  # casefold would make ß "ss"
+    assert resolve(resolver, "straße").target_path == "Straße.md"
+
+
 def test_same_note_link_resolves_to_the_linking_note(resolver):
     assert resolve(resolver, "", source="specs/auth flow.md", subpath="H").target_path == "specs/auth flow.md"
 
@@ -97,12 +111,33 @@ def test_markdown_links_resolve_relative_to_the_note(resolver):
     assert resolve(resolver, "pics/a.png", source="Home.md", style="markdown").target_path == "pics/a.png"
 
 
+def test_relative_wikilinks_resolve_from_the_linking_notes_folder(resolver):
+    """Obsidian's "relative path" link format: [[../Note]], [[./Other]]."""
+    assert resolve(resolver, "../Note", source="specs/Home.md").target_path == "Note.md"
+    assert resolve(resolver, "./auth flow", source="specs/Home.md").target_path == "specs/auth flow.md"
+    assert resolve(resolver, "../Dup", source="b/deep/Other.md").target_path == "b/Dup.md"
+    assert resolve(resolver, "../Note", source="Home.md").target_path is None  # out of the vault
+    assert resolve(resolver, "./Note", source="specs/Home.md").target_path is None  # not in that folder
+
+
 def test_same_name_prefers_the_linking_folder_then_the_shortest_path(resolver):
     in_b = resolve(resolver, "Dup", source="b/deep/Other.md")
     assert (in_b.target_path, in_b.ambiguous) == ("b/deep/Dup.md", True)
     elsewhere = resolve(resolver, "Dup", source="c/Other.md")
     assert (elsewhere.target_path, elsewhere.ambiguous) == ("a/Dup.md", True)
     assert resolve(resolver, "Note").ambiguous is False
+
+
+def test_names_compare_in_nfc_whatever_form_the_file_has_on_disk():
+    """macOS writes file names decomposed (NFD); a person types them composed (NFC)."""
+    nfd = unicodedata.normalize("NFD", "Café notes.md")
+    resolver = LinkResolver([nfd, "Übersicht.md"], [unicodedata.normalize("NFD", "img/Grüße.png")])
+    for target in ("Café notes", "café notes", "CAFÉ NOTES.md"):
+        assert resolve(resolver, target).target_path == nfd
+    assert resolve(resolver, "Café notes.md", style="markdown").target_path == nfd
+    assert resolve(resolver, unicodedata.normalize("NFD", "übersicht")).target_path == "Übersicht.md"
+    assert resolve(resolver, "Grüße.png").target_path == unicodedata.normalize("NFD", "img/Grüße.png")
+    assert target_key(nfd) == target_key("café notes") == "café notes"
 
 
 def test_aliases_do_not_resolve_links(make_vault):

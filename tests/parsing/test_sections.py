@@ -81,3 +81,12 @@ def test_a_repeated_heading_is_named_by_as_much_of_its_path_as_tells_it_apart():
 def test_the_very_same_heading_path_twice_has_no_anchor_that_could_tell_them_apart():
     found = sections("# Notes\n## SQS\nfirst\n## sqs \nsecond\n## Other\nthird\n")
     assert distinct_anchors(found) == [None, None, None]  # headings compare as refs do: case and spaces aside
+
+
+def test_headings_compare_with_punctuation_as_spaces_as_in_obsidian():
+    """Obsidian links "## Appendix: Changes in Tasks 7.0.0" as [[#Appendix Changes in Tasks 7.0.0]]
+    (obsidian-tasks-docs holds 18 such links) and still finds the heading."""
+    written = "'Tasks: Change status to...' commands"
+    assert normalize_heading(written) == normalize_heading("'Tasks Change status to...' commands")
+    assert normalize_heading("Appendix: Changes in 7.0.0") == normalize_heading("Appendix Changes in 7.0.0")
+    assert normalize_heading("Sample HTML: Full mode") == "sample html full mode"

@@ -130,8 +130,10 @@ def note_view(view: NoteView) -> str:
     head = f"── {view.ref}  ({view.kind}, tap {view.tap}{', project ' + view.project if view.project else ''}) {where}"
     lines = [head, view.text.rstrip()]
     unresolved = [link for link in view.links if not link.resolved]
+    missing = sum(1 for link in view.links if link.section_missing)
     if view.links:
-        lines.append(f"── {len(view.links)} links, {len(unresolved)} unresolved")
+        lines.append(f"── {len(view.links)} links, {len(unresolved)} unresolved"
+                     + (f", {missing} to a missing heading or block" if missing else ""))
     return "\n".join(lines + followed(view.followed))
 
 
@@ -152,6 +154,7 @@ def links(found: Sequence[ResolvedLink], backlinks: bool) -> str:
     for link in found:
         target = link.ref if link.resolved else "UNRESOLVED"
         flag = " (ambiguous)" if link.ambiguous else ""
+        flag += f" (no such {link.missing_what})" if link.section_missing else ""
         where = f"{link.source}:{link.line}" if backlinks else f"line {link.line}"
         out.append(f"{where}  {link.raw} -> {target}{flag}")
     return "\n".join(out)
@@ -164,7 +167,8 @@ def status(s: dict[str, Any]) -> str:
     lines = [
         f"vault      {s['vault']}", *damage,
         f"notes      {s['notes']}  sections {s['sections']}  attachments {s['attachments']}",
-        f"links      {s['links']}  unresolved {s['unresolved_links']}  ambiguous {s['ambiguous_links']}",
+        f"links      {s['links']}  unresolved {s['unresolved_links']}  ambiguous {s['ambiguous_links']}"
+        f"  missing heading/block {s['section_missing_links']}",
         f"last index {iso(s['last_index'])}",
         f"stale      {s['stale']['changed']} changed, {s['stale']['missing']} missing since the last index",
         f"lexical    {s['lexical']['sections']} sections"
@@ -192,6 +196,11 @@ def status(s: dict[str, Any]) -> str:
         lines.append(f"unresolved {item['source']}:{item['line']} {item['raw']}")
     if len(s["unresolved"]) > 20:
         lines.append(f"unresolved ... and {len(s['unresolved']) - 20} more (--json lists all)")
+    for item in s["section_missing"][:20]:
+        lines.append(f"{'no ' + item['missing']:<10} {item['source']}:{item['line']} {item['raw']}")
+    if len(s["section_missing"]) > 20:
+        lines.append(f"no heading ... and {len(s['section_missing']) - 20} more links to a missing heading or block"
+                     " (--json lists all)")
     return "\n".join(lines)
 
 

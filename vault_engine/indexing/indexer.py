@@ -26,7 +26,7 @@ from vault_engine.parsing.frontmatter import property_words
 from vault_engine.parsing.links import LinkResolver
 from vault_engine.parsing.note import extraction_key
 from vault_engine.parsing.sections import section_body
-from vault_engine.paths import note_stem
+from vault_engine.paths import name_key, note_stem
 from vault_engine.sources.code.files import code_taps, file_of
 from vault_engine.sources.vault.changes import FileStat, find_suspects
 from vault_engine.sources.vault.files import Scan, scan_paths, scan_vault
@@ -201,9 +201,9 @@ class Indexer:
         keys: set[str] | None = None
         if not full:
             names = [*plan.new, *plan.deleted, *(p for pair in plan.moved for p in pair)]
-            keys = {note_stem(p).casefold() for p in names}
-            keys |= {p.rsplit("/", 1)[-1].casefold() for p in attachments}
-            keys |= {note_stem(p).casefold() for p in attachments}
+            keys = {name_key(note_stem(p)) for p in names}
+            keys |= {name_key(p.rsplit("/", 1)[-1]) for p in attachments}
+            keys |= {name_key(note_stem(p)) for p in attachments}
         rows = self.ledger.links_to_resolve(keys, note_ids)
         if not rows:
             return

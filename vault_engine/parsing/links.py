@@ -2,11 +2,12 @@
 
 Forms: ``[[Note]]``, ``[[Note#Heading]]``, ``[[Note#Heading#Sub]]``, ``[[Note#^block]]``,
 ``[[Note|shown]]``, ``![[embed]]``, ``[[#Heading]]`` and ``[text](relative/path.md)`` with
-URL-encoded paths. Nothing inside code spans, code blocks or ``%% comments %%`` is a link. A
-wikilink in a frontmatter property (``up: "[[Projects]]"``) is a link of the note, as in
-Obsidian's properties.
+URL-encoded paths (a ``?query`` after the path is no part of it). Nothing inside code spans,
+code blocks or ``%% comments %%`` is a link. A wikilink in a frontmatter property
+(``up: "[[Projects]]"``) is a link of the note, as in Obsidian's properties.
 
-Resolution (``LinkResolver``): a target matches a note's file name without ``.md``,
+Resolution (``LinkResolver``): a Markdown link, or a wikilink starting ``./`` or ``../``, is a path
+from the linking note's folder first; a target matches a note's file name without ``.md``,
 case-insensitively; a target with ``/`` matches by path suffix; an attachment matches its full
 file name. Aliases do not resolve links (as in Obsidian). When several files match, the one in
 the linking note's folder wins, then the shortest path, and the link is marked ambiguous. A
@@ -23,7 +24,7 @@ from dataclasses import dataclass
 from urllib.parse import unquote
 
 from vault_engine.model import LinkOccurrence
-from vault_engine.paths import note_stem, parent_dir
+from vault_engine.paths import name_key, note_stem, parent_dir
 
 # The "!" of an embed is checked by hand, not in the pattern: an optional first character
 # kept the regex engine from jumping straight to each "[[" (with one-pass line counting below,
@@ -124,11 +125,15 @@ def _markdown(m: re.Match[str], line: int) -> LinkOccurrence | None:
         href = href[1:-1]
     if _SCHEME.match(href) or href.startswith("//"):
         return None  # a URL, not a file of the vault
-    target, _, subpath = unquote(href).partition("#")
-    if not target and not subpath:
+    path, _, subpath = href.partition("#")
+    # A query is no part of the file (GitHub's "img.png?raw=true"); split before decoding, so
+    # an encoded "%3F" or "%23" stays in the file name
+    path = unquote(path.partition("?")[0])
+    subpath = unquote(subpath)
+    if not path and not subpath:
         return None
     return LinkOccurrence(
-        raw=m.group(0), target=target.strip(), subpath=subpath.strip() or None,
+        raw=m.group(0), target=path.strip(), subpath=subpath.strip() or None,
         display=m.group(2).strip() or None, embed=bool(m.group(1)), style="markdown", line=line,
     )
 
@@ -140,9 +145,9 @@ class Resolution:
 
 
 def target_key(target: str) -> str:
-    """The lower-case last path component a link points at, without ``.md``: the index key
-    that finds which links a new, deleted or moved file can change."""
-    name = target.rstrip("/").rsplit("/", 1)[-1].casefold()
+    """The :func:`name_key` of the last path component a link points at, without ``.md``: the
+    index key that finds which links a new, deleted or moved file can change."""
+    name = name_key(target.rstrip("/").rsplit("/", 1)[-1])
     return name[:-3] if name.endswith(".md") else name
 
 
@@ -150,22 +155,24 @@ class LinkResolver:
     """Resolves link targets against the set of notes and attachments of one vault."""
 
     def __init__(self, note_paths: Iterable[str], attachment_paths: Iterable[str] = ()):
-        self._notes: dict[str, list[str]] = defaultdict(list)  # casefolded stem -> paths
-        self._files: dict[str, list[str]] = defaultdict(list)  # casefolded name -> paths
-        self._exact: dict[str, str] = {}  # casefolded full path -> path
+        # Keyed by name_key: "Café" typed in a link finds the "Café" macOS wrote decomposed
+        self._notes: dict[str, list[str]] = defaultdict(list)  # stem -> paths
+        self._files: dict[str, list[str]] = defaultdict(list)  # file name -> paths
+        self._exact: dict[str, str] = {}  # full path -> path
         for path in note_paths:
-            self._notes[note_stem(path).casefold()].append(path)
-            self._exact[path.casefold()] = path
+            self._notes[name_key(note_stem(path))].append(path)
+            self._exact[name_key(path)] = path
         for path in attachment_paths:
-            self._files[path.rsplit("/", 1)[-1].casefold()].append(path)
-            self._exact[path.casefold()] = path
+            self._files[name_key(path.rsplit("/", 1)[-1])].append(path)
+            self._exact[name_key(path)] = path
 
     def resolve(self, link: LinkOccurrence, source: str) -> Resolution:
         """Where ``link``, written in the note at ``source``, points."""
         target = link.target
         if not target:
             return Resolution(source)  # [[#Heading]]: the note itself
-        if link.style == "markdown":
+        # Obsidian's "relative path" link format writes wikilinks as paths too: [[../Note]]
+        if link.style == "markdown" or target.startswith(("./", "../")):
             found = self._by_relative_path(target, source)
             if found:
                 return Resolution(found)
@@ -177,22 +184,22 @@ class LinkResolver:
         if joined.startswith("../"):
             return None
         for candidate in (joined, joined + ".md"):
-            if candidate.casefold() in self._exact:
-                return self._exact[candidate.casefold()]
+            if name_key(candidate) in self._exact:
+                return self._exact[name_key(candidate)]
         return None
 
     def _by_name(self, target: str, source: str) -> Resolution:
-        lowered = target.casefold()
+        lowered = name_key(target)
         stem = lowered[:-3] if lowered.endswith(".md") else lowered
         name = stem.rsplit("/", 1)[-1]
         candidates = list(self._notes.get(name, ()))
         if "/" in stem:
-            candidates = [p for p in candidates if _suffix_match(p.casefold()[:-3], stem)]
+            candidates = [p for p in candidates if _suffix_match(name_key(p)[:-3], stem)]
         if not candidates:
             attachment = lowered.rsplit("/", 1)[-1]
             candidates = list(self._files.get(attachment, ()))
             if "/" in lowered:
-                candidates = [p for p in candidates if _suffix_match(p.casefold(), lowered)]
+                candidates = [p for p in candidates if _suffix_match(name_key(p), lowered)]
         if not candidates:
             return Resolution(None)
         if len(candidates) == 1:

@@ -29,7 +29,9 @@ EXTRACTION_VERSION = "12"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 # 10: alternatives named by label lines ("**Option 2:** ..."), Pros/Cons items are no alternatives;
 # 11: Obsidian's properties (wikilinks in them are links, their words are searched, "Tags:" in any
 #     case, a template's "{{date}}" a blank), a MADR record is a decision record wherever it is kept;
-# 12: a section whose heading repeats in its note is named by its heading path (sections.anchor)
+# 12: a section whose heading repeats in its note is named by its heading path (sections.anchor);
+#     a Markdown link's "?query" is no part of its path; every link resolved again by the new rules
+#     (relative wikilinks, names compared in Unicode NFC)
 
 
 def extraction_key(config: Config) -> str:

@@ -159,7 +159,17 @@ def distinct_anchors(sections: Sequence[Section]) -> list[str | None]:
     return anchors
 
 
+# Obsidian's stripHeading: these count as spaces when a link's heading is matched, and the
+# links Obsidian writes leave some out ("## Appendix: Changes" is linked [[#Appendix Changes]])
+_HEADING_PUNCTUATION = re.compile(r"[!\"#$%&()*+,.:;<=>?@^`{|}~/\[\]\\]")
+
+
 def normalize_heading(text: str) -> str:
     """The form in which headings are compared with link subpaths and refs."""
-    text = text.replace("[[", "").replace("]]", "")
-    return " ".join(text.split()).casefold()
+    return " ".join(_HEADING_PUNCTUATION.sub(" ", text).split()).casefold()
+
+
+def heading_slug(text: str) -> str:
+    """A heading's anchor as GitHub writes it in a URL (``#concurrent-batch-processing``):
+    lower case, punctuation dropped (not made a space: "7.0.0" is "700"), spaces as hyphens."""
+    return re.sub(r"[^\w\- ]", "", text.strip().lower()).replace(" ", "-")

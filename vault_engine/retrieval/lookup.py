@@ -3,10 +3,15 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import replace
+from urllib.parse import unquote_plus
 
 from vault_engine.errors import UnknownRef
-from vault_engine.parsing.sections import leading_headings, normalize_heading
+from vault_engine.model import ResolvedLink
+from vault_engine.parsing.sections import heading_slug, leading_headings, normalize_heading
+from vault_engine.paths import name_key
 from vault_engine.refs import NOTION_SCHEME, ParsedRef, make_ref, normalize_path, parse_ref
 from vault_engine.stores.ledger import Ledger, NoteRow, SectionRow
 
@@ -61,11 +66,18 @@ def _note_and_heading_splits(ref: str) -> list[ParsedRef]:
 
 
 def _note_at(ledger: Ledger, path: str) -> NoteRow | None:
-    for candidate in _path_candidates(path):
+    candidates = _path_candidates(path)
+    for candidate in candidates:
         note = ledger.note_by_path(candidate) or ledger.note_by_path(candidate, casefold=True)
         if note:
             return note
-    return None
+    # A name typed composed ("Café") for a file macOS wrote decomposed, or a case SQLite's
+    # NOCASE does not fold ("É"): compared as links compare names. SQLite found any ASCII one.
+    if path.isascii():
+        return None
+    wanted = {name_key(candidate) for candidate in candidates}
+    found = next((p for p in ledger.note_paths() if name_key(p) in wanted), None)
+    return ledger.note_by_path(found) if found else None
 
 
 def _path_candidates(path: str) -> list[str]:
@@ -75,8 +87,9 @@ def _path_candidates(path: str) -> list[str]:
 def find_section(sections: Sequence[SectionRow], heading: str) -> SectionRow | None:
     """The section a ``#Heading``, ``#Parent#Heading`` or ``#^block`` subpath names.
 
-    Headings compare case-insensitively with whitespace collapsed; a heading path matches
-    the end of a section's heading path, so ``#Design#Tokens`` picks one of two "Tokens".
+    Headings compare as :func:`normalize_heading` makes them; a heading path matches the end
+    of a section's heading path, so ``#Design#Tokens`` picks one of two "Tokens"; last, an
+    anchor written as a URL (:func:`_by_anchor`).
     """
     if heading.startswith("^"):
         marker = re.compile(r"\s\^" + re.escape(heading[1:]) + r"\s*$", re.MULTILINE)
@@ -93,7 +106,43 @@ def find_section(sections: Sequence[SectionRow], heading: str) -> SectionRow | N
     for section in sections:  # an empty heading folded into the section under it
         if section.heading and wanted[-1:] and wanted[-1] in map(normalize_heading, leading_headings(section.text)):
             return section
+    return _by_anchor(sections, heading)
+
+
+def _by_anchor(sections: Sequence[SectionRow], anchor: str) -> SectionRow | None:
+    """A Markdown link's anchor written as a URL: spaces as "+" or "%20"
+    (``#Concurrent+Batch+Processing``), or GitHub's slug (``#concurrent-batch-processing``, and
+    ``-1``, ``-2`` after a repeated one). Folded empty headings count: tables of contents link them."""
+    spaced = normalize_heading(unquote_plus(anchor))
+    seen: Counter[str] = Counter()
+    for section in sections:
+        if not section.heading:
+            continue
+        for name in leading_headings(section.text) or [section.heading]:
+            slug = heading_slug(name)
+            github = f"{slug}-{seen[slug]}" if seen[slug] else slug
+            seen[slug] += 1
+            if normalize_heading(name) == spaced or anchor.lower() == github:
+                return section
     return None
+
+
+def with_missing_sections(ledger: Ledger, links: Iterable[ResolvedLink]) -> list[ResolvedLink]:
+    """``links`` with ``section_missing`` set on those whose note resolved but lacks the
+    ``#heading`` or ``#^block`` they name: by :func:`find_section`, so a link is flagged
+    exactly when `show` of its ref would say the note has no such heading."""
+    sections: dict[str, list[SectionRow]] = {}
+    checked = []
+    for link in links:
+        target = link.target_path
+        if link.subpath and target and target.lower().endswith(".md"):  # an attachment has no sections
+            if target not in sections:
+                note = ledger.note_by_path(target)
+                sections[target] = ledger.sections_of(note.id) if note else []
+            if find_section(sections[target], link.subpath) is None:
+                link = replace(link, section_missing=True)
+        checked.append(link)
+    return checked
 
 
 def section_ref(note: NoteRow, section: SectionRow | None) -> str:

@@ -89,6 +89,10 @@ class LinkQueries(LedgerConnection):
     def unresolved_links(self) -> list[LinkRow]:
         return self._links("WHERE l.target_path IS NULL ORDER BY n.path, l.line", ())
 
+    def links_with_subpath(self) -> list[LinkRow]:
+        """Resolved links naming a ``#heading`` or ``#^block``, whose target may lack it."""
+        return self._links("WHERE l.subpath IS NOT NULL AND l.target_path IS NOT NULL ORDER BY n.path, l.line", ())
+
     def _links(self, where: str, params: tuple) -> list[LinkRow]:
         rows = self.db.execute(
             f"SELECT {_LINK_COLUMNS} FROM links l"

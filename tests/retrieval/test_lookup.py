@@ -1,0 +1,56 @@
+"""Finding the note and section a ref names (vault_engine/retrieval/lookup.py)."""
+
+import unicodedata
+
+import pytest
+
+from vault_engine.errors import UnknownRef
+from vault_engine.vault import Vault
+
+
+def test_a_note_named_in_nfd_is_found_by_its_name_typed_in_nfc(make_vault):
+    nfd = unicodedata.normalize("NFD", "Café notes.md")
+    root = make_vault({nfd: "# Café\n## Menu\ntext\n", "Home.md": "[[Café notes#Menu]]\n"})
+    with Vault(root) as vault:
+        vault.index(embed=False)
+        assert vault.show("Café notes.md").path == nfd  # the file keeps its own name
+        assert vault.show("CAFÉ NOTES#Menu").heading == "Menu"
+        assert [link.source for link in vault.links("café notes.md", backlinks=True)] == ["Home.md"]
+        with pytest.raises(UnknownRef, match="no note 'Cafe notes.md'"):
+            vault.show("Cafe notes.md")
+
+
+def test_a_markdown_links_anchor_written_as_a_url_names_its_heading(make_vault):
+    """data-engineering-wiki writes [Concurrent Batch Processing](#Concurrent+Batch+Processing)."""
+    root = make_vault({"Batch.md": "# Batch\n[a](#Concurrent+Batch+Processing) [b](#concurrent-batch-processing) "
+                                   "[c](#Concurrent%20Batch%20Processing) [d](#concurrent-batch)\n"
+                                   "### Concurrent Batch Processing\nx\n"})
+    with Vault(root) as vault:
+        vault.index(embed=False)
+        links = vault.links("Batch.md")
+        assert [link.section_missing for link in links] == [False, False, False, True]
+        for link in links[:3]:  # the printed ref opens
+            assert link.ref is not None and vault.show(link.ref).heading == "Concurrent Batch Processing"
+
+
+def test_a_link_is_flagged_once_the_heading_it_names_is_renamed(make_vault):
+    """Checked when asked, against the target as indexed now: no re-index of the linking note."""
+    root = make_vault({"a.md": "# A\n## Setup\nx\n", "b.md": "see [[a#Setup]]\n"})
+    with Vault(root) as vault:
+        vault.index(embed=False)
+        assert [link.section_missing for link in vault.links("b.md")] == [False]
+        (root / "a.md").write_text("# A\n## Installation\nx\n")
+        vault.index(embed=False)
+        assert [link.section_missing for link in vault.links("b.md")] == [True]
+
+
+def test_a_github_anchor_names_a_repeated_or_folded_heading(make_vault):
+    """A KEP's table of contents: [Graduation Criteria](#graduation-criteria-1) is the second one,
+    and an empty heading folded into the section under it is still linked."""
+    root = make_vault({"kep.md": "# KEP\n## Design\n### Graduation Criteria\none\n"
+                                 "## Production Readiness\n### Enablement\nx\n## Graduation Criteria\ntwo\n"})
+    with Vault(root) as vault:
+        vault.index(embed=False)
+        assert vault.show("kep.md#graduation-criteria-1").text.endswith("two")
+        assert vault.show("kep.md#graduation-criteria").text.endswith("one")
+        assert vault.show("kep.md#production-readiness").heading == "Enablement"
