@@ -164,6 +164,34 @@ def test_usage_errors_exit_two(vault, cli):
     assert cli("frobnicate").code == 2
 
 
+def _command_lines(parser, words=()):
+    """(prog, argv) for every command and action of the CLI, positionals and required
+    options filled in."""
+    sub = next((a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction"), None)
+    if sub is not None:
+        for name, child in sub.choices.items():
+            yield from _command_lines(child, (*words, name))
+        return
+    filled = [str(next(iter(a.choices))) if a.choices else "1" for a in parser._actions
+              if not a.option_strings and a.nargs not in ("?", "*")]
+    filled += [word for a in parser._actions if a.option_strings and a.required for word in (a.option_strings[0], "1")]
+    yield parser.prog, [*words, *filled]
+
+
+def test_an_unknown_option_of_a_command_shows_that_commands_usage(cli):
+    lines = list(_command_lines(build_parser()))
+    assert len(lines) > 20  # every command and action: deadend check, notion import...
+    for prog, argv in lines:
+        result = cli(*argv, "--bogus")
+        assert "unrecognized arguments: --bogus" in result.err, argv
+        if argv[0] == "hook":  # never blocks the person: its own one line, exit 0
+            assert result.code == 0 and "vault-engine hook" in result.err
+        else:
+            assert result.code == 2 and f"usage: {prog} " in result.err, (argv, result.err)
+    before = cli("--bogus", "search", "x")  # before the command it is the top level's
+    assert before.code == 2 and "usage: vault-engine [-h]" in before.err
+
+
 def test_search_before_index_says_what_to_do(make_vault, cli):
     result = cli("--vault", make_vault({"a.md": "x"}), "search", "x", "--lexical")
     assert result.code == 1 and "run `vault-engine index` first" in result.err
