@@ -24,11 +24,12 @@ from vault_engine.paths import glob_match, note_stem
 
 # Bump when parse_note reads an unchanged file differently (what a ruling or a chosen option
 # is, how sections split): the next `index` re-reads every note instead of trusting the ledger.
-EXTRACTION_VERSION = "11"  # 5: checkpoints dated by file name, KEPs by kep.yaml; 6: frontmatter slips; 7: Cons:;
+EXTRACTION_VERSION = "12"  # 5: checkpoints dated by file name, KEPs by kep.yaml; 6: frontmatter slips; 7: Cons:;
 # 8: a chosen option matched without spaces; 9: dates such as 2023-9-18, a "because" list;
 # 10: alternatives named by label lines ("**Option 2:** ..."), Pros/Cons items are no alternatives;
 # 11: Obsidian's properties (wikilinks in them are links, their words are searched, "Tags:" in any
-#     case, a template's "{{date}}" a blank), a MADR record is a decision record wherever it is
+#     case, a template's "{{date}}" a blank), a MADR record is a decision record wherever it is;
+# 12: every frontmatter slip of a note, not only the first
 
 
 def extraction_key(config: Config) -> str:
@@ -140,11 +141,13 @@ def note_kind(rel_path: str, meta: dict, config: Config, sections: Sequence[Sect
 
 
 def frontmatter_slip(meta: dict) -> str | None:
-    """A frontmatter value vault-engine would otherwise ignore without a word: a ``type`` one
-    typo from a kind (``chekpoint``; ``type: book`` is someone else's field, not a slip), or a
-    date it cannot read. Shown by ``status`` beside YAML errors; the note is indexed anyway."""
+    """Every frontmatter value vault-engine would otherwise ignore without a word: a ``type``
+    one typo from a kind (``chekpoint``; ``type: book`` is someone else's field, not a slip),
+    and each date it cannot read, joined by "; " (fixing one must not reveal the next only
+    at the next index). Shown by ``status`` beside YAML errors; the note is indexed anyway."""
     import difflib
 
+    slips = []
     declared = meta.get("type")
     if isinstance(declared, str) and declared.strip():
         kind = declared.strip().casefold()
@@ -152,12 +155,12 @@ def frontmatter_slip(meta: dict) -> str | None:
             close = difflib.get_close_matches(kind, [*KINDS, *_KIND_ALIASES], n=1, cutoff=0.8)
             if close:
                 meant = _KIND_ALIASES.get(close[0], close[0])
-                return f"type {declared!r} is not a kind (did you mean {meant}?): read as a note"
+                slips.append(f"type {declared!r} is not a kind (did you mean {meant}?): read as a note")
     for key in DATE_KEYS:
         value = meta.get(key)
         if isinstance(value, str) and value.strip() and parse_time(value) is None:
-            return f"{key} {value!r} is not a date (write 2026-03-14 or 2026-03-14T10:22:00Z): ignored"
-    return None
+            slips.append(f"{key} {value!r} is not a date (write 2026-03-14 or 2026-03-14T10:22:00Z): ignored")
+    return "; ".join(slips) or None
 
 
 def note_project(rel_path: str, meta: dict, config: Config) -> str | None:
