@@ -596,28 +596,38 @@ class Vault:
         note, section = lookup_ref(ledger, ref)
         links = tuple(resolved_link(r) for r in ledger.links_of(note.id))
         sections = tuple(s.heading for s in ledger.sections_of(note.id) if s.heading)
-        notices = self._changed_notice(ledger, note.path, whole=section is None)
+        change = self._change_since_index(ledger, note.path)
         if section is not None:
             links = links_in_lines(links, section.line_start, section.line_end)
             view = NoteView(section_ref(note, section), note.path, note.title, note.kind, note.tap,
                             note.project, section.heading, section.line_start, section.line_end,
-                            section.text, note.meta, links, sections, notices=notices)
+                            section.text, note.meta, links, sections,
+                            notices=self._changed_notice(note.path, change, whole=False))
         else:
             text = self._read_text(note.path)
+            first, last = 1, None
+            if text is None or change == "gone":  # gone since the index: its indexed text, as a section's
+                change, indexed = "gone", ledger.sections_of(note.id)
+                text = "".join(s.text.rstrip("\n") + "\n" for s in indexed)
+                first, last = (indexed[0].line_start, indexed[-1].line_end) if indexed else (1, 1)
             view = NoteView(section_ref(note, None), note.path, note.title, note.kind, note.tap,
-                            note.project, None, 1, text.count("\n") + 1, text, note.meta, links, sections,
-                            notices=notices)
+                            note.project, None, first, last or text.count("\n") + 1, text, note.meta, links,
+                            sections, notices=self._changed_notice(note.path, change, whole=True))
         if follow:
             from vault_engine.retrieval.code.followed import follow_links
 
             view = replace(view, followed=follow_links(ledger, view.ref, links, follow, {view.ref, note.path}))
         return view
 
-    def _changed_notice(self, ledger: Ledger, rel_path: str, whole: bool) -> tuple[str, ...]:
-        """One line when the note's file is not what the index holds: a section is shown as
-        indexed, a whole note as the file is now (with the indexed sections and links)."""
+    def _change_since_index(self, ledger: Ledger, rel_path: str) -> str | None:
+        """``"changed"`` or ``"gone"`` when the note's file is not what the index holds, else None."""
         known = ledger.known_note(rel_path)
-        change = known.change_at(self.root / rel_path) if known else None
+        return known.change_at(self.root / rel_path) if known else None
+
+    def _changed_notice(self, rel_path: str, change: str | None, whole: bool) -> tuple[str, ...]:
+        """One line when the note's file is not what the index holds: a section, or a gone
+        note, is shown as indexed; a whole note as the file is now (with the indexed sections
+        and links)."""
         if change is None:
             return ()
         fix = ("the running watcher indexes it in a moment" if self._watcher_live()
@@ -629,7 +639,8 @@ class Vault:
                  else "this section is shown as it was indexed")
         return (f"{rel_path} changed since the last index: {shown}; {fix}",)
 
-    def _read_text(self, rel_path: str) -> str:
+    def _read_text(self, rel_path: str) -> str | None:
+        """The note's file as it is now; None when it is gone (deleted, or its folder moved)."""
         path = self.root / rel_path
         if not self.config.inside(path):  # swapped for a symlink out of the vault (or a loop) since indexed
             from vault_engine.sources.vault.files import LOOP, is_symlink_loop
@@ -640,9 +651,14 @@ class Vault:
                              "(set outside_symlinks = true in vault-engine.toml to allow it)")
         try:
             return path.read_text(encoding="utf-8-sig")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise VaultError(f"{rel_path}: cannot read the note ({exc}); run `vault-engine index` "
-                             "if it was moved or deleted") from exc
+        except (FileNotFoundError, NotADirectoryError):
+            return None
+        except PermissionError:
+            raise VaultError(f"{rel_path}: permission denied: make the file readable to show it") from None
+        except UnicodeDecodeError:
+            raise VaultError(f"{rel_path} is not UTF-8 since the last index: re-save the note as UTF-8") from None
+        except OSError as exc:
+            raise VaultError(f"{rel_path}: cannot read the note ({exc.strerror or exc})") from exc
 
     @_operation
     def links(self, ref: str, *, backlinks: bool = False) -> list[ResolvedLink]:

@@ -116,6 +116,26 @@ def test_show_says_in_one_line_when_the_file_changed_since_the_last_index(vault,
     assert "daily" in whole.json["text"] and "the text is the file as it is now" in whole.json["notices"][0]
 
 
+@pytest.mark.parametrize("how", ["deleted", "moved"])
+def test_show_of_a_whole_note_gone_since_the_index_gives_its_indexed_text_as_a_section_does(vault, cli, how):
+    path = vault / "specs" / "auth.md"
+    if how == "deleted":
+        path.unlink()
+    else:
+        (vault / "specs").rename(vault / "old-specs")
+    section = cli("--vault", vault, "show", "specs/auth.md#Token refresh")
+    whole = cli("--vault", vault, "show", "specs/auth.md")
+    assert whole.code == 0 and "Errno" not in whole.err
+    assert "# Auth\nintro\n## Token refresh\nrefresh tokens rotate hourly" in whole.out
+    assert whole.err == section.err  # the same one notice
+    (line,) = whole.err.splitlines()
+    assert line.startswith("vault-engine: specs/auth.md is gone (moved or deleted) since the last index: "
+                           "this is its indexed text; run `vault-engine index`")
+    as_json = cli("--vault", vault, "show", "specs/auth.md", "--json").json
+    assert as_json["notices"] == [line.removeprefix("vault-engine: ")]
+    assert (as_json["line_start"], as_json["line_end"]) == (4, 7) and as_json["frontmatter"] == {"type": "spec"}
+
+
 def test_show_of_a_changed_file_under_a_running_watcher_asks_for_nothing(vault, cli, live_watcher):
     live_watcher(vault)
     (vault / "session-store.md").write_text("# Session store\nserver-side sessions now\n")
