@@ -593,7 +593,7 @@ class Vault:
         from vault_engine.retrieval.follow import links_in_lines, resolved_link
         from vault_engine.retrieval.lookup import lookup_ref, section_ref
 
-        note, section = lookup_ref(ledger, ref)
+        note, section = lookup_ref(ledger, ref, self._skipped_now)
         links = tuple(resolved_link(r) for r in ledger.links_of(note.id))
         sections = tuple(s.heading for s in ledger.sections_of(note.id) if s.heading)
         change = self._change_since_index(ledger, note.path)
@@ -618,6 +618,13 @@ class Vault:
 
             view = replace(view, followed=follow_links(ledger, view.ref, links, follow, {view.ref, note.path}))
         return view
+
+    def _skipped_now(self, rel_path: str) -> str | None:
+        """Why ``index`` skips the file at ``rel_path`` without reading it (a symlink out of the
+        vault, a loop, a broken link): for a ref that names no note, the reason, not a guess."""
+        from vault_engine.sources.vault.files import skip_reason
+
+        return skip_reason(self.config, rel_path)
 
     def _change_since_index(self, ledger: Ledger, rel_path: str) -> str | None:
         """``"changed"`` or ``"gone"`` when the note's file is not what the index holds, else None."""
@@ -667,7 +674,7 @@ class Vault:
         from vault_engine.retrieval.lookup import find_section, lookup_ref
 
         ledger = self._require_index()
-        note, section = lookup_ref(ledger, ref)
+        note, section = lookup_ref(ledger, ref, self._skipped_now)
         if backlinks:
             found = [resolved_link(r) for r in ledger.backlinks_to(note.path)]
             if section is not None and section.heading:
@@ -940,7 +947,7 @@ class Vault:
         from vault_engine.retrieval.lookup import lookup_ref, section_ref
 
         ledger = self._require_index()
-        note, _ = lookup_ref(ledger, ref)
+        note, _ = lookup_ref(ledger, ref, self._skipped_now)
         at = now if now is not None else time.time()
         record = {"event": "reinforce", "ref": ref, "path": note.path, "note_id": note.id,
                   "notion_id": note.notion_id, "at": at, "by": by, "why": why}

@@ -265,6 +265,29 @@ def test_a_ref_to_a_skipped_file_or_a_bare_name_says_what_it_could_be(vault, cli
     assert bare.code == 1 and bare.err.strip().endswith("did you mean specs/auth.md?")
 
 
+def test_a_ref_to_a_symlink_index_skipped_says_why_and_what_to_do(vault, cli, tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "out.md").write_text("# Out\n")
+    (vault / "linkout.md").symlink_to(outside / "out.md")
+    (vault / "dangling.md").symlink_to("missing.md")
+    (vault / "loopa.md").symlink_to("loopb.md")
+    (vault / "loopb.md").symlink_to("loopa.md")
+    indexed = cli("--vault", vault, "index", "--no-embed")
+    assert ("vault-engine: skipped dangling.md: broken symlink to missing.md: nothing is there; point it at an "
+            "existing note or remove it") in indexed.err.splitlines()
+    for name, reason in [("dangling.md", "broken symlink to missing.md: "), ("linkout.md", "a symlink to a file "
+                         "outside the vault"), ("loopa.md", "symlink loop: "), ("loopb", "symlink loop: ")]:
+        for command in ("show", "links"):
+            result = cli("--vault", vault, command, name)
+            full = name if name.endswith(".md") else name + ".md"
+            assert result.code == 1 and result.err.startswith(f"vault-engine: {full} was not indexed: {reason}"), \
+                (command, result.err)
+            assert "run `vault-engine index`" not in result.err  # index skips it again: no use
+    (vault / "missing.md").write_text("# Missing\nfound again\n")  # the link leads somewhere now
+    assert cli("--vault", vault, "show", "dangling.md").err.startswith("vault-engine: no note 'dangling.md' in the index")
+
+
 def test_a_vault_path_that_is_a_file_or_comes_from_the_environment_says_so(vault, cli, monkeypatch):
     assert "is a file: the vault is the folder" in cli("--vault", vault / "loose.md", "status").err
     monkeypatch.setenv("VAULT_ENGINE_VAULT", str(vault / "nope"))
