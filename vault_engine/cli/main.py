@@ -50,7 +50,7 @@ class CommandParser(argparse.ArgumentParser):
     subcommand's. Subparsers are made of their parent's class, so every command and action
     (``deadend check``) is one of these."""
 
-    def parse_known_args(self, args=None, namespace=None):  # type: ignore[override]
+    def parse_known_args(self, args=None, namespace=None):
         namespace, extras = super().parse_known_args(args, namespace)
         if extras:
             self.error(f"unrecognized arguments: {' '.join(extras)}")
