@@ -784,7 +784,7 @@ class Vault:
         from vault_engine.retrieval.follow import resolved_link
         from vault_engine.sources.code.files import code_taps, file_of
         from vault_engine.sources.vault.changes import content_changed, find_suspects
-        from vault_engine.sources.vault.files import scan_vault
+        from vault_engine.sources.vault.files import scan_vault, still_skipped
 
         scan = scan_vault(self.config)
         add_code_files(self.config, scan)
@@ -799,15 +799,14 @@ class Vault:
         damage = [damage_line(lexical)] if lexical else []
         damage += [f"the vector index is damaged: {semantic['damage']}; `vault-engine index` repairs it"] \
             if semantic.get("damage") else []
-        # Files the last index skipped, and files this scan cannot read (an outside symlink)
-        skipped = dict(ledger.skipped()) | {problem.path: problem.reason for problem in scan.problems}
+        skipped = still_skipped(ledger, scan)  # as `index` reports them
         return {
             "vault": str(self.root),
             "damage": damage,
             **counts,
             "skipped": len(skipped),
             "stale": {"changed": len(suspects.changed), "missing": len(suspects.missing)},
-            "skipped_files": [{"path": p, "reason": r} for p, r in sorted(skipped.items())],
+            "skipped_files": [{"path": file.path, "reason": file.reason} for file in skipped],
             "yaml_errors": [{"path": p, "error": e} for p, e in ledger.yaml_errors()],
             "unresolved": [{"source": link.source, "raw": link.raw, "line": link.line} for link in unresolved],
             "last_index": float(last) if last else None,

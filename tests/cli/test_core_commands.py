@@ -53,6 +53,29 @@ def test_index_json_report(make_vault, cli):
     assert (result.code, data["new"], data["sections"], data["skipped"]) == (0, 3, 4, [])
 
 
+def test_index_counts_notes_and_every_file_still_skipped_as_status_does_on_every_run(make_vault, cli):
+    root = make_vault({**{f"n{i}.md": f"# Note {i}\nbody {i}\n" for i in range(10)},
+                       "bin.md": b"abc\x00def", "latin1.md": "# Caf\xe9\n".encode("latin-1")})
+    (root / "loopa.md").symlink_to("loopb.md")
+    (root / "loopb.md").symlink_to("loopa.md")
+    skipped = ["bin.md", "latin1.md", "loopa.md", "loopb.md"]
+    for run, (new, unchanged) in enumerate([(10, 0), (0, 10), (0, 10)]):
+        report = cli("--vault", root, "index", "--no-embed", "--json")
+        status = cli("--vault", root, "status", "--json").json
+        data = report.json
+        assert (data["new"], data["unchanged"], data["modified"], data["deleted"]) == (new, unchanged, 0, 0), run
+        assert [s["path"] for s in data["skipped"]] == [s["path"] for s in status["skipped_files"]] == skipped, run
+        assert status["notes"] == 10 and status["skipped"] == 4
+        assert [line.split(":")[1].strip() for line in report.err.splitlines()] == [f"skipped {p}" for p in skipped]
+    text = cli("--vault", root, "index", "--no-embed")
+    assert "0 new, 0 modified, 0 moved, 0 deleted, 10 unchanged; 10 sections; 4 skipped (see above)" in text.out
+    (root / "latin1.md").write_text("# Cafe\n")  # mended: a new note
+    (root / "bin.md").unlink()  # never a note: not a deleted one
+    data = cli("--vault", root, "index", "--no-embed", "--json").json
+    assert (data["new"], data["deleted"], data["unchanged"]) == (1, 0, 10)
+    assert [s["path"] for s in data["skipped"]] == ["loopa.md", "loopb.md"]
+
+
 def test_search_json_follows_the_contract(vault, cli):
     result = cli("--vault", vault, "search", "refresh tokens", "--lexical", "--json", "-k", "1")
     data = result.json

@@ -20,7 +20,7 @@ from vault_engine.config import CONFIG_NAME, DEFAULT_TAP, Config
 from vault_engine.model import SkippedFile
 from vault_engine.paths import IGNORED_DIRS
 from vault_engine.sources.vault.changes import FileStat
-from vault_engine.stores.ledger.notes import content_digest
+from vault_engine.stores.ledger.notes import NoteQueries, content_digest
 
 
 @dataclass(slots=True)
@@ -47,6 +47,15 @@ class Scan:
         self.origin.update(other.origin)
         self.attachments += other.attachments
         self.problems += other.problems
+
+
+def still_skipped(ledger: NoteQueries, scan: Scan) -> list[SkippedFile]:
+    """Every file the index leaves out, by path: those a read refused (kept in the ledger, not
+    read again until they change) and those the scan of the whole vault refuses without a
+    read (a symlink out of the vault, a loop, a broken link). What ``index`` reports and
+    ``status`` lists."""
+    reasons = dict(ledger.skipped()) | {problem.path: problem.reason for problem in scan.problems}
+    return [SkippedFile(path, reason) for path, reason in sorted(reasons.items())]
 
 
 class Unreadable(Exception):
