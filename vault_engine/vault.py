@@ -59,6 +59,8 @@ if TYPE_CHECKING:
     from vault_engine.retrieval.code.service import CodeQueries
     from vault_engine.retrieval.search import Searcher, SearchRequest
     from vault_engine.sources.notion.report import NotionReport
+    from vault_engine.sources.vault.changes import Suspects
+    from vault_engine.sources.vault.files import Scan
     from vault_engine.stores.embedder import Embedder
     from vault_engine.stores.lexical import WhooshIndex
     from vault_engine.stores.vectors import FaissIndex
@@ -529,11 +531,41 @@ class Vault:
                                                  watcher_embeds=self._watcher_embeds)
             searcher.notices += [notice] if notice else []
         result = self._search_beside_writers(searcher, request)
+        if not result.hits:
+            result = replace(result, notices=result.notices + self._stale_notice(ledger))
         if any(h.kind == "code" for h in result.hits):  # code hits carry the notes that say why
             result = replace(result, hits=self._code_queries().with_why(result.hits))
             if follow:
                 result = self._follow_why(searcher, result, request)
         return result
+
+    def _stale_notice(self, ledger: Ledger) -> tuple[str, ...]:
+        """For a miss: one line when the vault changed since the last index, so that the miss
+        is not taken for the vault's answer. A stat of every file (as ``status`` counts stale
+        files), paid on a miss only; none while a watcher applies every edit itself."""
+        if self._watcher_live():
+            return ()
+        _, suspects = self._changes_since_index(ledger)
+        changed, missing = len(suspects.changed), len(suspects.missing)
+        if not changed and not missing:
+            return ()
+        return (f"the index is stale: {changed} changed, {missing} missing since the last index (the answer "
+                "may be there); run `vault-engine index` and search again",)
+
+    def _changes_since_index(self, ledger: Ledger) -> tuple[Scan, Suspects]:
+        """The scan of the vault (and its code taps) and what changed in it since the last
+        index: files whose bytes differ (a touch or a copy that keeps them is no change),
+        and files gone."""
+        from vault_engine.indexing.code_sync import add_code_files
+        from vault_engine.sources.code.files import code_taps, file_of
+        from vault_engine.sources.vault.changes import content_changed, find_suspects
+        from vault_engine.sources.vault.files import scan_vault
+
+        scan = scan_vault(self.config)
+        add_code_files(self.config, scan)
+        known, taps = ledger.known_files(), code_taps(self.config)
+        return scan, content_changed(find_suspects(scan.notes, known), known,
+                                     lambda key: file_of(taps, self.root, key))
 
     def _follow_why(self, searcher: Searcher, result: SearchResult, request: SearchRequest) -> SearchResult:
         """``search --follow`` of code hits: their why notes' sections (where each mention or
@@ -777,19 +809,14 @@ class Vault:
                          tuple(watcher.get(k) for k in ("state", "last_applied", "pending", "errors")))
 
     def _status(self, ledger: Ledger) -> dict[str, Any]:
-        from vault_engine.indexing.code_sync import add_code_files, code_status
+        from vault_engine.indexing.code_sync import code_status
         from vault_engine.indexing.integrity import damage_line, lexical_damage
         from vault_engine.indexing.watch_state import watcher_status
         from vault_engine.retrieval.find.memory import facet_counts
         from vault_engine.retrieval.follow import resolved_link
-        from vault_engine.sources.code.files import code_taps, file_of
-        from vault_engine.sources.vault.changes import content_changed, find_suspects
-        from vault_engine.sources.vault.files import scan_vault, still_skipped
+        from vault_engine.sources.vault.files import still_skipped
 
-        scan = scan_vault(self.config)
-        add_code_files(self.config, scan)
-        known, taps = ledger.known_files(), code_taps(self.config)
-        suspects = content_changed(find_suspects(scan.notes, known), known, lambda key: file_of(taps, self.root, key))
+        scan, suspects = self._changes_since_index(ledger)
         counts = ledger.counts()
         last = ledger.get_meta("last_index")
         unresolved = [resolved_link(r) for r in ledger.unresolved_links()]

@@ -112,6 +112,34 @@ def test_a_miss_is_exit_zero(vault, cli):
     assert "a miss, not a guess" in human.out
 
 
+def test_a_miss_on_a_stale_index_says_so_and_what_to_do(vault, cli):
+    with (vault / "session-store.md").open("a") as note:
+        note.write("## Hedgehogs\nhedgehogs roll up\n")
+    miss = cli("--vault", vault, "search", "hedgehogs", "--lexical", "--json")
+    assert miss.json["status"] == "miss"
+    (notice,) = miss.json["notices"]
+    assert notice.startswith("the index is stale: 1 changed, 0 missing since the last index") \
+        and notice.endswith("run `vault-engine index` and search again")
+    text = cli("--vault", vault, "search", "hedgehogs", "--lexical")
+    assert text.err == f"vault-engine: {notice}\n" and "a miss, not a guess" in text.out
+    hit = cli("--vault", vault, "search", "signed cookies", "--lexical", "--json").json
+    assert hit["status"] == "hit" and hit["notices"] == []  # a hit costs no scan of the vault
+    (vault / "loose.md").unlink()
+    (notice,) = cli("--vault", vault, "search", "hedgehogs", "--lexical", "--json").json["notices"]
+    assert notice.startswith("the index is stale: 1 changed, 1 missing since the last index")
+    cli("--vault", vault, "index", "--no-embed")
+    assert cli("--vault", vault, "search", "hedgehogs", "--lexical", "--json").json["status"] == "hit"
+    fresh = cli("--vault", vault, "search", "wombats", "--lexical", "--json").json
+    assert fresh["status"] == "miss" and fresh["notices"] == []  # a miss on a fresh index is the answer
+
+
+def test_a_miss_under_a_running_watcher_asks_for_no_index(vault, cli, live_watcher):
+    live_watcher(vault)
+    (vault / "hedgehogs.md").write_text("# Hedgehogs\nhedgehogs roll up\n")
+    miss = cli("--vault", vault, "search", "hedgehogs", "--lexical", "--json", "--no-daemon").json
+    assert miss["status"] == "miss" and not any("stale" in n for n in miss["notices"])
+
+
 def test_show_note_and_section(vault, cli):
     section = cli("--vault", vault, "show", "specs/auth.md#token REFRESH", "--json").json
     assert section["heading"] == "Token refresh" and section["text"].startswith("## Token refresh")
