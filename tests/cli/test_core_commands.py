@@ -335,6 +335,8 @@ def test_a_ref_to_a_symlink_index_skipped_says_why_and_what_to_do(vault, cli, tm
             assert result.code == 1 and result.err.startswith(f"vault-engine: {full} was not indexed: {reason}"), \
                 (command, result.err)
             assert "run `vault-engine index`" not in result.err  # index skips it again: no use
+    for outside_ref in ("../outside/out.md", "../../etc/passwd"):  # never looked up outside the vault
+        assert cli("--vault", vault, "show", outside_ref).err.startswith(f"vault-engine: no note {outside_ref!r}")
     (vault / "missing.md").write_text("# Missing\nfound again\n")  # the link leads somewhere now
     assert cli("--vault", vault, "show", "dangling.md").err.startswith("vault-engine: no note 'dangling.md' in the index")
 

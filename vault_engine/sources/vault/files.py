@@ -135,7 +135,10 @@ def _stat_reason(exc: OSError, path: str | os.PathLike[str], is_symlink: bool) -
 def skip_reason(config: Config, rel: str) -> str | None:
     """Why ``index`` skips the file at ``rel`` as it is on disk now without reading it (a
     symlink out of the vault, a loop, a broken link), by the scan's own rules; None when
-    the scan would take it, or never sees it. Files skipped after a read are in the ledger."""
+    the scan would take it, or never sees it (a path out of the vault: ``../x.md``, ``/x.md``).
+    Files skipped after a read are in the ledger."""
+    if rel.startswith("/") or ".." in rel.replace("\\", "/").split("/"):
+        return None  # never stat anything outside the vault for a ref
     problems = scan_paths(config, [rel]).problems
     return problems[0].reason if problems else None
 
