@@ -39,6 +39,7 @@ def indexed(tmp_path_factory):
 @pytest.mark.parametrize("args", [
     ["--help"],
     ["search", "token", "--lexical", "--json"],
+    ["search", "zzqxjv", "--lexical", "--json"],  # a miss: the vault is scanned for stale files too
     ["show", "specs/auth.md#Token refresh"],
     ["links", "specs/auth.md", "--backlinks"],
     ["status", "--json"],

@@ -59,6 +59,8 @@ if TYPE_CHECKING:
     from vault_engine.retrieval.code.service import CodeQueries
     from vault_engine.retrieval.search import Searcher, SearchRequest
     from vault_engine.sources.notion.report import NotionReport
+    from vault_engine.sources.vault.changes import Suspects
+    from vault_engine.sources.vault.files import Scan
     from vault_engine.stores.embedder import Embedder
     from vault_engine.stores.lexical import WhooshIndex
     from vault_engine.stores.vectors import FaissIndex
@@ -532,11 +534,41 @@ class Vault:
                 notice = partial_notice(ledger, self._watcher_embeds)
             searcher.notices += [notice] if notice else []
         result = self._search_beside_writers(searcher, request)
+        if not result.hits:
+            result = replace(result, notices=result.notices + self._stale_notice(ledger))
         if any(h.kind == "code" for h in result.hits):  # code hits carry the notes that say why
             result = replace(result, hits=self._code_queries().with_why(result.hits))
             if follow:
                 result = self._follow_why(searcher, result, request)
         return result
+
+    def _stale_notice(self, ledger: Ledger) -> tuple[str, ...]:
+        """For a miss: one line when the vault changed since the last index, so that the miss
+        is not taken for the vault's answer. A stat of every file (as ``status`` counts stale
+        files), paid on a miss only; none while a watcher applies every edit itself."""
+        if self._watcher_live():
+            return ()
+        _, suspects = self._changes_since_index(ledger)
+        changed, missing = len(suspects.changed), len(suspects.missing)
+        if not changed and not missing:
+            return ()
+        return (f"the index is stale: {changed} changed, {missing} missing since the last index (the answer "
+                "may be there); run `vault-engine index` and search again",)
+
+    def _changes_since_index(self, ledger: Ledger) -> tuple[Scan, Suspects]:
+        """The scan of the vault (and its code taps) and what changed in it since the last
+        index: files whose bytes differ (a touch or a copy that keeps them is no change),
+        and files gone."""
+        from vault_engine.indexing.code_sync import add_code_files
+        from vault_engine.sources.code.files import code_taps, file_of
+        from vault_engine.sources.vault.changes import content_changed, find_suspects
+        from vault_engine.sources.vault.files import scan_vault
+
+        scan = scan_vault(self.config)
+        add_code_files(self.config, scan)
+        known, taps = ledger.known_files(), code_taps(self.config)
+        return scan, content_changed(find_suspects(scan.notes, known), known,
+                                     lambda key: file_of(taps, self.root, key))
 
     def _follow_why(self, searcher: Searcher, result: SearchResult, request: SearchRequest) -> SearchResult:
         """``search --follow`` of code hits: their why notes' sections (where each mention or
@@ -596,31 +628,48 @@ class Vault:
         from vault_engine.retrieval.follow import links_in_lines, resolved_link
         from vault_engine.retrieval.lookup import lookup_ref, section_ref, with_missing_sections
 
-        note, section = lookup_ref(ledger, ref)
+        note, section = lookup_ref(ledger, ref, self._skipped_now)
         links = tuple(with_missing_sections(ledger, (resolved_link(r) for r in ledger.links_of(note.id))))
         sections = tuple(s.heading for s in ledger.sections_of(note.id) if s.heading)
-        notices = self._changed_notice(ledger, note.path, whole=section is None)
+        change = self._change_since_index(ledger, note.path)
         if section is not None:
             links = links_in_lines(links, section.line_start, section.line_end)
             view = NoteView(section_ref(note, section), note.path, note.title, note.kind, note.tap,
                             note.project, section.heading, section.line_start, section.line_end,
-                            section.text, note.meta, links, sections, notices=notices)
+                            section.text, note.meta, links, sections,
+                            notices=self._changed_notice(note.path, change, whole=False))
         else:
             text = self._read_text(note.path)
+            first, last = 1, None
+            if text is None or change == "gone":  # gone since the index: its indexed text, as a section's
+                change, indexed = "gone", ledger.sections_of(note.id)
+                text = "".join(s.text.rstrip("\n") + "\n" for s in indexed)
+                first, last = (indexed[0].line_start, indexed[-1].line_end) if indexed else (1, 1)
             view = NoteView(section_ref(note, None), note.path, note.title, note.kind, note.tap,
-                            note.project, None, 1, text.count("\n") + 1, text, note.meta, links, sections,
-                            notices=notices)
+                            note.project, None, first, last or text.count("\n") + 1, text, note.meta, links,
+                            sections, notices=self._changed_notice(note.path, change, whole=True))
         if follow:
             from vault_engine.retrieval.code.followed import follow_links
 
             view = replace(view, followed=follow_links(ledger, view.ref, links, follow, {view.ref, note.path}))
         return view
 
-    def _changed_notice(self, ledger: Ledger, rel_path: str, whole: bool) -> tuple[str, ...]:
-        """One line when the note's file is not what the index holds: a section is shown as
-        indexed, a whole note as the file is now (with the indexed sections and links)."""
+    def _skipped_now(self, rel_path: str) -> str | None:
+        """Why ``index`` skips the file at ``rel_path`` without reading it (a symlink out of the
+        vault, a loop, a broken link): for a ref that names no note, the reason, not a guess."""
+        from vault_engine.sources.vault.files import skip_reason
+
+        return skip_reason(self.config, rel_path)
+
+    def _change_since_index(self, ledger: Ledger, rel_path: str) -> str | None:
+        """``"changed"`` or ``"gone"`` when the note's file is not what the index holds, else None."""
         known = ledger.known_note(rel_path)
-        change = known.change_at(self.root / rel_path) if known else None
+        return known.change_at(self.root / rel_path) if known else None
+
+    def _changed_notice(self, rel_path: str, change: str | None, whole: bool) -> tuple[str, ...]:
+        """One line when the note's file is not what the index holds: a section, or a gone
+        note, is shown as indexed; a whole note as the file is now (with the indexed sections
+        and links)."""
         if change is None:
             return ()
         fix = ("the running watcher indexes it in a moment" if self._watcher_live()
@@ -632,7 +681,8 @@ class Vault:
                  else "this section is shown as it was indexed")
         return (f"{rel_path} changed since the last index: {shown}; {fix}",)
 
-    def _read_text(self, rel_path: str) -> str:
+    def _read_text(self, rel_path: str) -> str | None:
+        """The note's file as it is now; None when it is gone (deleted, or its folder moved)."""
         path = self.root / rel_path
         if not self.config.inside(path):  # swapped for a symlink out of the vault (or a loop) since indexed
             from vault_engine.sources.vault.files import LOOP, is_symlink_loop
@@ -643,9 +693,14 @@ class Vault:
                              "(set outside_symlinks = true in vault-engine.toml to allow it)")
         try:
             return path.read_text(encoding="utf-8-sig")
-        except (OSError, UnicodeDecodeError) as exc:
-            raise VaultError(f"{rel_path}: cannot read the note ({exc}); run `vault-engine index` "
-                             "if it was moved or deleted") from exc
+        except (FileNotFoundError, NotADirectoryError):
+            return None
+        except PermissionError:
+            raise VaultError(f"{rel_path}: permission denied: make the file readable to show it") from None
+        except UnicodeDecodeError:
+            raise VaultError(f"{rel_path} is not UTF-8 since the last index: re-save the note as UTF-8") from None
+        except OSError as exc:
+            raise VaultError(f"{rel_path}: cannot read the note ({exc.strerror or exc})") from exc
 
     @_operation
     def links(self, ref: str, *, backlinks: bool = False) -> list[ResolvedLink]:
@@ -654,7 +709,7 @@ class Vault:
         from vault_engine.retrieval.lookup import find_section, lookup_ref, with_missing_sections
 
         ledger = self._require_index()
-        note, section = lookup_ref(ledger, ref)
+        note, section = lookup_ref(ledger, ref, self._skipped_now)
         if backlinks:
             found = [resolved_link(r) for r in ledger.backlinks_to(note.path)]
             if section is not None and section.heading:
@@ -761,20 +816,15 @@ class Vault:
                          tuple(watcher.get(k) for k in ("state", "last_applied", "pending", "errors")))
 
     def _status(self, ledger: Ledger) -> dict[str, Any]:
-        from vault_engine.indexing.code_sync import add_code_files, code_status
+        from vault_engine.indexing.code_sync import code_status
         from vault_engine.indexing.integrity import damage_line, lexical_damage
         from vault_engine.indexing.watch_state import watcher_status
         from vault_engine.retrieval.find.memory import facet_counts
         from vault_engine.retrieval.follow import resolved_link
         from vault_engine.retrieval.lookup import with_missing_sections
-        from vault_engine.sources.code.files import code_taps, file_of
-        from vault_engine.sources.vault.changes import content_changed, find_suspects
-        from vault_engine.sources.vault.files import scan_vault
+        from vault_engine.sources.vault.files import still_skipped
 
-        scan = scan_vault(self.config)
-        add_code_files(self.config, scan)
-        known, taps = ledger.known_files(), code_taps(self.config)
-        suspects = content_changed(find_suspects(scan.notes, known), known, lambda key: file_of(taps, self.root, key))
+        scan, suspects = self._changes_since_index(ledger)
         counts = ledger.counts()
         last = ledger.get_meta("last_index")
         unresolved = [resolved_link(r) for r in ledger.unresolved_links()]
@@ -786,15 +836,14 @@ class Vault:
         damage = [damage_line(lexical)] if lexical else []
         damage += [f"the vector index is damaged: {semantic['damage']}; `vault-engine index` repairs it"] \
             if semantic.get("damage") else []
-        # Files the last index skipped, and files this scan cannot read (an outside symlink)
-        skipped = dict(ledger.skipped()) | {problem.path: problem.reason for problem in scan.problems}
+        skipped = still_skipped(ledger, scan)  # as `index` reports them
         return {
             "vault": str(self.root),
             "damage": damage,
             **counts,
             "skipped": len(skipped),
             "stale": {"changed": len(suspects.changed), "missing": len(suspects.missing)},
-            "skipped_files": [{"path": p, "reason": r} for p, r in sorted(skipped.items())],
+            "skipped_files": [{"path": file.path, "reason": file.reason} for file in skipped],
             "yaml_errors": [{"path": p, "error": e} for p, e in ledger.yaml_errors()],
             "unresolved": [{"source": link.source, "raw": link.raw, "line": link.line} for link in unresolved],
             "section_missing_links": len(section_missing),
@@ -937,7 +986,7 @@ class Vault:
         from vault_engine.retrieval.lookup import lookup_ref, section_ref
 
         ledger = self._require_index()
-        note, _ = lookup_ref(ledger, ref)
+        note, _ = lookup_ref(ledger, ref, self._skipped_now)
         at = now if now is not None else time.time()
         record = {"event": "reinforce", "ref": ref, "path": note.path, "note_id": note.id,
                   "notion_id": note.notion_id, "at": at, "by": by, "why": why}

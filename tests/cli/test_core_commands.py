@@ -53,6 +53,29 @@ def test_index_json_report(make_vault, cli):
     assert (result.code, data["new"], data["sections"], data["skipped"]) == (0, 3, 4, [])
 
 
+def test_index_counts_notes_and_every_file_still_skipped_as_status_does_on_every_run(make_vault, cli):
+    root = make_vault({**{f"n{i}.md": f"# Note {i}\nbody {i}\n" for i in range(10)},
+                       "bin.md": b"abc\x00def", "latin1.md": "# Caf\xe9\n".encode("latin-1")})
+    (root / "loopa.md").symlink_to("loopb.md")
+    (root / "loopb.md").symlink_to("loopa.md")
+    skipped = ["bin.md", "latin1.md", "loopa.md", "loopb.md"]
+    for run, (new, unchanged) in enumerate([(10, 0), (0, 10), (0, 10)]):
+        report = cli("--vault", root, "index", "--no-embed", "--json")
+        status = cli("--vault", root, "status", "--json").json
+        data = report.json
+        assert (data["new"], data["unchanged"], data["modified"], data["deleted"]) == (new, unchanged, 0, 0), run
+        assert [s["path"] for s in data["skipped"]] == [s["path"] for s in status["skipped_files"]] == skipped, run
+        assert status["notes"] == 10 and status["skipped"] == 4
+        assert [line.split(":")[1].strip() for line in report.err.splitlines()] == [f"skipped {p}" for p in skipped]
+    text = cli("--vault", root, "index", "--no-embed")
+    assert "0 new, 0 modified, 0 moved, 0 deleted, 10 unchanged; 10 sections; 4 skipped (see above)" in text.out
+    (root / "latin1.md").write_text("# Cafe\n")  # mended: a new note
+    (root / "bin.md").unlink()  # never a note: not a deleted one
+    data = cli("--vault", root, "index", "--no-embed", "--json").json
+    assert (data["new"], data["deleted"], data["unchanged"]) == (1, 0, 10)
+    assert [s["path"] for s in data["skipped"]] == ["loopa.md", "loopb.md"]
+
+
 def test_search_json_follows_the_contract(vault, cli):
     result = cli("--vault", vault, "search", "refresh tokens", "--lexical", "--json", "-k", "1")
     data = result.json
@@ -89,6 +112,34 @@ def test_a_miss_is_exit_zero(vault, cli):
     assert "a miss, not a guess" in human.out
 
 
+def test_a_miss_on_a_stale_index_says_so_and_what_to_do(vault, cli):
+    with (vault / "session-store.md").open("a") as note:
+        note.write("## Hedgehogs\nhedgehogs roll up\n")
+    miss = cli("--vault", vault, "search", "hedgehogs", "--lexical", "--json")
+    assert miss.json["status"] == "miss"
+    (notice,) = miss.json["notices"]
+    assert notice.startswith("the index is stale: 1 changed, 0 missing since the last index") \
+        and notice.endswith("run `vault-engine index` and search again")
+    text = cli("--vault", vault, "search", "hedgehogs", "--lexical")
+    assert text.err == f"vault-engine: {notice}\n" and "a miss, not a guess" in text.out
+    hit = cli("--vault", vault, "search", "signed cookies", "--lexical", "--json").json
+    assert hit["status"] == "hit" and hit["notices"] == []  # a hit costs no scan of the vault
+    (vault / "loose.md").unlink()
+    (notice,) = cli("--vault", vault, "search", "hedgehogs", "--lexical", "--json").json["notices"]
+    assert notice.startswith("the index is stale: 1 changed, 1 missing since the last index")
+    cli("--vault", vault, "index", "--no-embed")
+    assert cli("--vault", vault, "search", "hedgehogs", "--lexical", "--json").json["status"] == "hit"
+    fresh = cli("--vault", vault, "search", "wombats", "--lexical", "--json").json
+    assert fresh["status"] == "miss" and fresh["notices"] == []  # a miss on a fresh index is the answer
+
+
+def test_a_miss_under_a_running_watcher_asks_for_no_index(vault, cli, live_watcher):
+    live_watcher(vault)
+    (vault / "hedgehogs.md").write_text("# Hedgehogs\nhedgehogs roll up\n")
+    miss = cli("--vault", vault, "search", "hedgehogs", "--lexical", "--json", "--no-daemon").json
+    assert miss["status"] == "miss" and not any("stale" in n for n in miss["notices"])
+
+
 def test_show_note_and_section(vault, cli):
     section = cli("--vault", vault, "show", "specs/auth.md#token REFRESH", "--json").json
     assert section["heading"] == "Token refresh" and section["text"].startswith("## Token refresh")
@@ -114,6 +165,26 @@ def test_show_says_in_one_line_when_the_file_changed_since_the_last_index(vault,
     assert as_json.json["notices"] == [line.removeprefix("vault-engine: ")]
     whole = cli("--vault", vault, "show", "specs/auth.md", "--json")
     assert "daily" in whole.json["text"] and "the text is the file as it is now" in whole.json["notices"][0]
+
+
+@pytest.mark.parametrize("how", ["deleted", "moved"])
+def test_show_of_a_whole_note_gone_since_the_index_gives_its_indexed_text_as_a_section_does(vault, cli, how):
+    path = vault / "specs" / "auth.md"
+    if how == "deleted":
+        path.unlink()
+    else:
+        (vault / "specs").rename(vault / "old-specs")
+    section = cli("--vault", vault, "show", "specs/auth.md#Token refresh")
+    whole = cli("--vault", vault, "show", "specs/auth.md")
+    assert whole.code == 0 and "Errno" not in whole.err
+    assert "# Auth\nintro\n## Token refresh\nrefresh tokens rotate hourly" in whole.out
+    assert whole.err == section.err  # the same one notice
+    (line,) = whole.err.splitlines()
+    assert line.startswith("vault-engine: specs/auth.md is gone (moved or deleted) since the last index: "
+                           "this is its indexed text; run `vault-engine index`")
+    as_json = cli("--vault", vault, "show", "specs/auth.md", "--json").json
+    assert as_json["notices"] == [line.removeprefix("vault-engine: ")]
+    assert (as_json["line_start"], as_json["line_end"]) == (4, 7) and as_json["frontmatter"] == {"type": "spec"}
 
 
 def test_show_of_a_changed_file_under_a_running_watcher_asks_for_nothing(vault, cli, live_watcher):
@@ -184,6 +255,34 @@ def test_usage_errors_exit_two(vault, cli):
     assert cli("frobnicate").code == 2
 
 
+def _command_lines(parser, words=()):
+    """(prog, argv) for every command and action of the CLI, positionals and required
+    options filled in."""
+    sub = next((a for a in parser._actions if a.__class__.__name__ == "_SubParsersAction"), None)
+    if sub is not None:
+        for name, child in sub.choices.items():
+            yield from _command_lines(child, (*words, name))
+        return
+    filled = [str(next(iter(a.choices))) if a.choices else "1" for a in parser._actions
+              if not a.option_strings and a.nargs not in ("?", "*")]
+    filled += [word for a in parser._actions if a.option_strings and a.required for word in (a.option_strings[0], "1")]
+    yield parser.prog, [*words, *filled]
+
+
+def test_an_unknown_option_of_a_command_shows_that_commands_usage(cli):
+    lines = list(_command_lines(build_parser()))
+    assert len(lines) > 20  # every command and action: deadend check, notion import...
+    for prog, argv in lines:
+        result = cli(*argv, "--bogus")
+        assert "unrecognized arguments: --bogus" in result.err, argv
+        if argv[0] == "hook":  # never blocks the person: its own one line, exit 0
+            assert result.code == 0 and "vault-engine hook" in result.err
+        else:
+            assert result.code == 2 and f"usage: {prog} " in result.err, (argv, result.err)
+    before = cli("--bogus", "search", "x")  # before the command it is the top level's
+    assert before.code == 2 and "usage: vault-engine [-h]" in before.err
+
+
 def test_search_before_index_says_what_to_do(make_vault, cli):
     result = cli("--vault", make_vault({"a.md": "x"}), "search", "x", "--lexical")
     assert result.code == 1 and "run `vault-engine index` first" in result.err
@@ -235,6 +334,31 @@ def test_a_ref_to_a_skipped_file_or_a_bare_name_says_what_it_could_be(vault, cli
     assert skipped.code == 1 and skipped.err.startswith("vault-engine: latin1.md was not indexed: not UTF-8")
     bare = cli("--vault", vault, "show", "auth")  # the note is specs/auth.md
     assert bare.code == 1 and bare.err.strip().endswith("did you mean specs/auth.md?")
+
+
+def test_a_ref_to_a_symlink_index_skipped_says_why_and_what_to_do(vault, cli, tmp_path):
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    (outside / "out.md").write_text("# Out\n")
+    (vault / "linkout.md").symlink_to(outside / "out.md")
+    (vault / "dangling.md").symlink_to("missing.md")
+    (vault / "loopa.md").symlink_to("loopb.md")
+    (vault / "loopb.md").symlink_to("loopa.md")
+    indexed = cli("--vault", vault, "index", "--no-embed")
+    assert ("vault-engine: skipped dangling.md: broken symlink to missing.md: nothing is there; point it at an "
+            "existing note or remove it") in indexed.err.splitlines()
+    for name, reason in [("dangling.md", "broken symlink to missing.md: "), ("linkout.md", "a symlink to a file "
+                         "outside the vault"), ("loopa.md", "symlink loop: "), ("loopb", "symlink loop: ")]:
+        for command in ("show", "links"):
+            result = cli("--vault", vault, command, name)
+            full = name if name.endswith(".md") else name + ".md"
+            assert result.code == 1 and result.err.startswith(f"vault-engine: {full} was not indexed: {reason}"), \
+                (command, result.err)
+            assert "run `vault-engine index`" not in result.err  # index skips it again: no use
+    for outside_ref in ("../outside/out.md", "../../etc/passwd"):  # never looked up outside the vault
+        assert cli("--vault", vault, "show", outside_ref).err.startswith(f"vault-engine: no note {outside_ref!r}")
+    (vault / "missing.md").write_text("# Missing\nfound again\n")  # the link leads somewhere now
+    assert cli("--vault", vault, "show", "dangling.md").err.startswith("vault-engine: no note 'dangling.md' in the index")
 
 
 def test_a_vault_path_that_is_a_file_or_comes_from_the_environment_says_so(vault, cli, monkeypatch):

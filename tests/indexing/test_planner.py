@@ -27,7 +27,7 @@ def test_a_change_time_the_ledger_never_knew_is_a_suspect_and_same_content_a_tou
     suspects = find_suspects({"a.md": FileStat(10, 1, 7), "s.md": FileStat(5, 1, 7)}, was)
     assert suspects.changed == ("a.md", "s.md")
     plan = plan_changes(suspects, was, {"a.md": "h1", "s.md": None})
-    assert (plan.touched, plan.modified) == (("a.md",), ("s.md",))
+    assert (plan.touched, plan.modified, plan.refused) == (("a.md",), (), ("s.md",))
 
 
 def test_new_modified_touched_deleted():
@@ -58,17 +58,26 @@ def test_identical_copies_pair_by_file_name():
     assert sorted(plan.moved) == [("a/one.md", "b/one.md"), ("a/two.md", "b/two.md")]
 
 
-def test_unreadable_files_are_new_or_modified_never_touched():
+def test_unreadable_files_are_refused_never_counted_as_notes():
+    """``index`` reports new, modified and unchanged notes, as ``status`` counts them: a file
+    that cannot be read is counted with the skipped ones, whether it was a note before or not."""
     was = {"a.md": KnownFile("a.md", 10, 1, 1, "ha")}
     disk = {"a.md": FileStat(12, 2, 2), "bad.md": FileStat(1, 1, 1)}
     plan = plan_changes(find_suspects(disk, was), was, {"a.md": None, "bad.md": None})
-    assert plan.modified == ("a.md",) and plan.new == ("bad.md",)
+    assert plan.refused == ("a.md", "bad.md") and plan.modified == plan.new == plan.touched == ()
+    assert not plan.is_empty
 
 
-def test_a_previously_skipped_file_that_changes_is_modified():
-    was = {"s.md": KnownFile("s.md", 5, 1, 1, None)}
-    plan = plan_changes(find_suspects({"s.md": FileStat(6, 2, 2)}, was), was, {"s.md": "h"})
-    assert plan.modified == ("s.md",)
+def test_a_previously_skipped_file_is_no_note_until_it_can_be_read():
+    was = {"s.md": KnownFile("s.md", 5, 1, 1, None), "t.md": KnownFile("t.md", 5, 1, 1, None),
+           "gone.md": KnownFile("gone.md", 5, 1, 1, None), "n.md": KnownFile("n.md", 5, 1, 1, "hn")}
+    disk = {"s.md": FileStat(6, 2, 2), "t.md": FileStat(5, 1, 1), "n.md": FileStat(5, 1, 1)}
+    suspects = find_suspects(disk, was)
+    assert suspects.unchanged == 1  # n.md: t.md is still skipped, not an unchanged note
+    plan = plan_changes(suspects, was, {"s.md": "h"})
+    assert plan.new == ("s.md",)  # readable now: new to the index
+    assert (plan.deleted, plan.forgotten) == ((), ("gone.md",))  # never a note: not a deleted one
+    assert plan.unchanged == 1 and not plan.is_empty
 
 
 def test_a_new_note_with_a_deleted_notes_identity_is_that_note_renamed():

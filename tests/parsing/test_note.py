@@ -62,3 +62,12 @@ def test_a_kind_typo_or_an_unreadable_date_is_reported_not_silently_dropped():
     assert parse_note("b.md", "---\ntype: book\n---\n# B\n", config).yaml_error is None  # someone else's field
     bad_date = parse_note("c.md", "---\ncreated: yesterday-ish\n---\n# C\n", config)
     assert bad_date.yaml_error.startswith("created 'yesterday-ish' is not a date") and bad_date.doc_time is None
+
+
+def test_every_frontmatter_slip_of_a_note_is_reported_not_only_the_first():
+    both = parse_note("d.md", "---\ntype: chekpoint\ncreated: yesterday-ish\nupdated: soon\n---\n# Typo\nbody\n",
+                      CONFIG)
+    assert both.yaml_error == ("type 'chekpoint' is not a kind (did you mean checkpoint?): read as a note; "
+                               "updated 'soon' is not a date (write 2026-03-14 or 2026-03-14T10:22:00Z): "
+                               "ignored; created 'yesterday-ish' is not a date (write 2026-03-14 or "
+                               "2026-03-14T10:22:00Z): ignored")

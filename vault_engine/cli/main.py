@@ -44,6 +44,20 @@ COMMANDS = {
 _VALUED = ("--vault",)  # global options that take a value (the word after is not the command)
 
 
+class CommandParser(argparse.ArgumentParser):
+    """A parser that refuses words it does not know itself. argparse hands a subcommand's
+    unknown words up to the top-level parser, which then prints its own usage (``usage:
+    vault-engine [-h] ...``) for a typo in ``search --bogus``: the usage to read is the
+    subcommand's. Subparsers are made of their parent's class, so every command and action
+    (``deadend check``) is one of these."""
+
+    def parse_known_args(self, args=None, namespace=None):
+        namespace, extras = super().parse_known_args(args, namespace)
+        if extras:
+            self.error(f"unrecognized arguments: {' '.join(extras)}")
+        return namespace, extras
+
+
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """The CLI's parser; with ``argv``, only the command ``argv`` names is registered."""
     common = argparse.ArgumentParser(add_help=False)
@@ -56,7 +70,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
                         help="show tracebacks and debug logs")
     common.add_argument("--no-daemon", action="store_true", default=argparse.SUPPRESS,
                         help="answer in this process even when `vault-engine watch` runs")
-    parser = argparse.ArgumentParser(
+    parser = CommandParser(
         prog="vault-engine", parents=[common],
         description="Vault-first memory for teams of humans driving AI coding agents: "
                     "hybrid search, resume briefs and dead-end checks over an Obsidian vault.",

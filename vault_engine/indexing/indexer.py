@@ -29,7 +29,7 @@ from vault_engine.parsing.sections import section_body
 from vault_engine.paths import name_key, note_stem
 from vault_engine.sources.code.files import code_taps, file_of
 from vault_engine.sources.vault.changes import FileStat, find_suspects
-from vault_engine.sources.vault.files import Scan, scan_paths, scan_vault
+from vault_engine.sources.vault.files import Scan, scan_paths, scan_vault, still_skipped
 from vault_engine.stores.ledger import Ledger
 from vault_engine.stores.lexical import LexicalDoc, WhooshIndex
 
@@ -71,9 +71,15 @@ class Indexer:
 
     def apply_scan(self, scan: Scan, *, progress: Progress | None = None,
                    now: float | None = None) -> AppliedChanges:
+        """Apply a scan of the whole vault; its ``skipped`` is every file still skipped, those
+        skipped by earlier runs too, as ``status`` lists them (and a file that vanished while
+        this run read it)."""
         known = self.ledger.known_files()
-        return self._apply(scan, known, first_index=not known, progress=progress, now=now,
-                           reread=bool(known) and self.ledger.get_meta(EXTRACTION) != extraction_key(self.config))
+        changes = self._apply(scan, known, first_index=not known, progress=progress, now=now,
+                              reread=bool(known) and self.ledger.get_meta(EXTRACTION) != extraction_key(self.config))
+        every = {s.path: s for s in still_skipped(self.ledger, scan)} | {s.path: s for s in changes.skipped}
+        changes.skipped = sorted(every.values(), key=lambda s: s.path)
+        return changes
 
     def apply_paths(self, paths: Iterable[str], *, now: float | None = None) -> AppliedChanges:
         """Apply what changed at ``paths`` only (the watcher's plan: a save must not rescan
@@ -100,7 +106,8 @@ class Indexer:
         reads = read_many(self.config, {p: scan.origin[p] for p in suspects.changed}, progress,
                           {p: scan.notes[p].size for p in suspects.changed},
                           {} if reread else {p: known[p].hash for p in suspects.changed if p in known})
-        plan = plan_changes(suspects, known, {p: r.digest for p, r in reads.items()})
+        plan = plan_changes(suspects, known, {p: None if r.problem or r.vanished else r.digest
+                                              for p, r in reads.items()})
         plan = pair_by_identity(plan, {p: str(r.note.meta["notion_id"]).lower() for p, r in reads.items()
                                        if r.note is not None and r.note.meta.get("notion_id")},
                                 self.ledger.notion_ids_of(plan.deleted) if plan.deleted and plan.new else {})
@@ -152,11 +159,11 @@ class Indexer:
     def _apply_to_ledger(self, plan, reads, scan, known, now) -> AppliedChanges:
         changes = AppliedChanges(plan)
         ledger = self.ledger
-        gone = list(plan.deleted) + list(plan.modified) + [old for old, _ in plan.moved]
+        gone = [*plan.deleted, *plan.modified, *plan.refused, *(old for old, _ in plan.moved)]
         changes.removed_section_ids = ledger.section_ids_of_paths(gone)
         above = ledger.max_section_id()  # new sections never take a removed one's id
         with ledger.transaction():
-            for path in plan.deleted:
+            for path in plan.deleted + plan.forgotten:
                 ledger.delete_note(path)
             for path in plan.touched:
                 stat = reads[path].stat
@@ -164,7 +171,7 @@ class Indexer:
             for old, new in plan.moved:
                 note_id = ledger.note_id(old)
                 self._write_note(reads[new], note_id, changes, now, above)
-            for path in plan.new + plan.modified:
+            for path in plan.new + plan.modified + plan.refused:  # refused: recorded as skipped
                 self._write_note(reads[path], None, changes, now, above)
             ledger.set_attachments(scan.attachments)
             ledger.set_meta("last_index", str(now or time.time()))
@@ -200,7 +207,7 @@ class Indexer:
         notes, and those whose target name is a note or attachment that came or went."""
         keys: set[str] | None = None
         if not full:
-            names = [*plan.new, *plan.deleted, *(p for pair in plan.moved for p in pair)]
+            names = [*plan.new, *plan.deleted, *plan.refused, *(p for pair in plan.moved for p in pair)]
             keys = {name_key(note_stem(p)) for p in names}
             keys |= {name_key(p.rsplit("/", 1)[-1]) for p in attachments}
             keys |= {name_key(note_stem(p)) for p in attachments}

@@ -26,40 +26,54 @@ from vault_engine.stores.ledger import KnownFile
 
 @dataclass(frozen=True, slots=True)
 class ChangePlan:
-    new: tuple[str, ...] = ()
+    """What to apply. ``new``, ``modified``, ``deleted``, ``moved`` and ``unchanged`` count
+    notes only (what ``index`` reports and ``status`` counts); files that cannot be notes
+    are ``refused`` (read now and unreadable: recorded as skipped, and a note that was
+    indexed leaves the index) or ``forgotten`` (skipped before, gone from disk now)."""
+
+    new: tuple[str, ...] = ()  # not a note in the index before: unseen, or skipped until now
     modified: tuple[str, ...] = ()
     deleted: tuple[str, ...] = ()
     moved: tuple[tuple[str, str], ...] = ()  # (old path, new path)
     touched: tuple[str, ...] = ()  # content unchanged, stat changed
     unchanged: int = 0
+    refused: tuple[str, ...] = ()
+    forgotten: tuple[str, ...] = ()
 
     @property
     def is_empty(self) -> bool:
-        return not (self.new or self.modified or self.deleted or self.moved or self.touched)
+        return not (self.new or self.modified or self.deleted or self.moved or self.touched
+                    or self.refused or self.forgotten)
 
 
 def plan_changes(suspects: Suspects, known: Mapping[str, KnownFile],
                  hashes: Mapping[str, str | None]) -> ChangePlan:
-    """Classify suspects given their content hashes (None: unreadable now).
+    """Classify suspects given their content hashes (None: unreadable now). A known file
+    without a hash is one the ledger keeps as skipped: readable now, it is a new note.
 
     A vanished path and a new path with the same hash pair up as a move; when several
     candidates share a hash, the one with the same file name wins, then the first by path.
     """
-    new, modified, touched = [], [], []
+    new, modified, touched, refused = [], [], [], []
     for path in suspects.changed:
         was = known.get(path)
         digest = hashes.get(path)
-        if was is None:
+        if digest is None:
+            refused.append(path)
+        elif was is None or was.hash is None:
             new.append(path)
-        elif digest is not None and digest == was.hash:
+        elif digest == was.hash:
             touched.append(path)
         else:
             modified.append(path)
     vanished: dict[str, list[str]] = defaultdict(list)
+    forgotten = []
     for path in suspects.missing:
         digest = known[path].hash
         if digest is not None:
             vanished[digest].append(path)
+        else:
+            forgotten.append(path)
     moved, added = [], []
     for path in new:
         candidates = vanished.get(hashes.get(path) or "", [])
@@ -70,9 +84,9 @@ def plan_changes(suspects: Suspects, known: Mapping[str, KnownFile],
         else:
             added.append(path)
     paired = {old for old, _ in moved}
-    deleted = [p for p in suspects.missing if p not in paired]
+    deleted = [p for p in suspects.missing if p not in paired and known[p].hash is not None]
     return ChangePlan(tuple(added), tuple(modified), tuple(deleted), tuple(moved),
-                      tuple(touched), suspects.unchanged)
+                      tuple(touched), suspects.unchanged, tuple(refused), tuple(forgotten))
 
 
 def pair_by_identity(plan: ChangePlan, new_ids: Mapping[str, str], deleted_ids: Mapping[str, str]) -> ChangePlan:

@@ -31,7 +31,8 @@ EXTRACTION_VERSION = "12"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 #     case, a template's "{{date}}" a blank), a MADR record is a decision record wherever it is kept;
 # 12: a section whose heading repeats in its note is named by its heading path (sections.anchor);
 #     a Markdown link's "?query" is no part of its path; every link resolved again by the new rules
-#     (relative wikilinks, names compared in Unicode NFC)
+#     (relative wikilinks, names compared in Unicode NFC); every frontmatter slip of a note, not
+#     only the first
 
 
 def extraction_key(config: Config) -> str:
@@ -145,11 +146,13 @@ def note_kind(rel_path: str, meta: dict, config: Config, sections: Sequence[Sect
 
 
 def frontmatter_slip(meta: dict) -> str | None:
-    """A frontmatter value vault-engine would otherwise ignore without a word: a ``type`` one
-    typo from a kind (``chekpoint``; ``type: book`` is someone else's field, not a slip), or a
-    date it cannot read. Shown by ``status`` beside YAML errors; the note is indexed anyway."""
+    """Every frontmatter value vault-engine would otherwise ignore without a word: a ``type``
+    one typo from a kind (``chekpoint``; ``type: book`` is someone else's field, not a slip),
+    and each date it cannot read, joined by "; " (fixing one must not reveal the next only
+    at the next index). Shown by ``status`` beside YAML errors; the note is indexed anyway."""
     import difflib
 
+    slips = []
     declared = meta.get("type")
     if isinstance(declared, str) and declared.strip():
         kind = declared.strip().casefold()
@@ -157,12 +160,12 @@ def frontmatter_slip(meta: dict) -> str | None:
             close = difflib.get_close_matches(kind, [*KINDS, *_KIND_ALIASES], n=1, cutoff=0.8)
             if close:
                 meant = _KIND_ALIASES.get(close[0], close[0])
-                return f"type {declared!r} is not a kind (did you mean {meant}?): read as a note"
+                slips.append(f"type {declared!r} is not a kind (did you mean {meant}?): read as a note")
     for key in DATE_KEYS:
         value = meta.get(key)
         if isinstance(value, str) and value.strip() and parse_time(value) is None:
-            return f"{key} {value!r} is not a date (write 2026-03-14 or 2026-03-14T10:22:00Z): ignored"
-    return None
+            slips.append(f"{key} {value!r} is not a date (write 2026-03-14 or 2026-03-14T10:22:00Z): ignored")
+    return "; ".join(slips) or None
 
 
 def note_project(rel_path: str, meta: dict, config: Config) -> str | None:

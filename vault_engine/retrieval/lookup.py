@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from urllib.parse import unquote_plus
 
@@ -16,8 +16,11 @@ from vault_engine.refs import NOTION_SCHEME, ParsedRef, make_ref, normalize_path
 from vault_engine.stores.ledger import Ledger, NoteRow, SectionRow
 
 
-def lookup_ref(ledger: Ledger, ref: str) -> tuple[NoteRow, SectionRow | None]:
-    """The note of ``ref`` and, when it names a heading or block, that section."""
+def lookup_ref(ledger: Ledger, ref: str,
+               skipped_now: Callable[[str], str | None] | None = None) -> tuple[NoteRow, SectionRow | None]:
+    """The note of ``ref`` and, when it names a heading or block, that section.
+    ``skipped_now(path)``: why the scan skips the file at ``path`` as it is now (a symlink out
+    of the vault, a loop, a broken link: never in the ledger), for the message of a miss."""
     note, heading = None, None
     if ref.strip().startswith(NOTION_SCHEME):
         parsed = parse_ref(ref)
@@ -29,7 +32,7 @@ def lookup_ref(ledger: Ledger, ref: str) -> tuple[NoteRow, SectionRow | None]:
                 heading = split.heading
                 break
     if note is None:
-        raise UnknownRef(_not_found(ledger, ref.partition("#")[0].strip()))
+        raise UnknownRef(_not_found(ledger, ref.partition("#")[0].strip(), skipped_now))
     if not heading:
         return note, None
     section = find_section(ledger.sections_of(note.id), heading)
@@ -39,13 +42,15 @@ def lookup_ref(ledger: Ledger, ref: str) -> tuple[NoteRow, SectionRow | None]:
     return note, section
 
 
-def _not_found(ledger: Ledger, path: str) -> str:
-    """Why no note is at ``path``: skipped when indexed (and why), or the notes whose name it
-    is (a wikilink-style ``auth-sessions``), or not indexed at all."""
+def _not_found(ledger: Ledger, path: str, skipped_now: Callable[[str], str | None] | None) -> str:
+    """Why no note is at ``path``: skipped when indexed (and why), or skipped by the scan, or
+    the notes whose name it is (a wikilink-style ``auth-sessions``), or not indexed at all."""
     wanted = normalize_path(path)
     skipped = dict(ledger.skipped())
-    if wanted in skipped:
-        return f"{wanted} was not indexed: {skipped[wanted]}"
+    for candidate in _path_candidates(wanted):
+        reason = skipped.get(candidate) or (skipped_now(candidate) if skipped_now and candidate else None)
+        if reason:
+            return f"{candidate} was not indexed: {reason}"
     name = wanted.rsplit("/", 1)[-1].casefold()
     named = [p for p in ledger.note_paths()
              if p.rsplit("/", 1)[-1].casefold() in (name, name + ".md")]

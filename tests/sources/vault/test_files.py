@@ -106,7 +106,8 @@ def test_a_broken_symlink_note_is_reported(make_vault):
     root = make_vault(GOOD)
     (root / "dangling.md").symlink_to(root / "nowhere.md")
     _, skipped, _ = index(root)
-    assert skipped["dangling.md"] == "broken symlink"
+    assert skipped["dangling.md"] == (f"broken symlink to {root / 'nowhere.md'}: nothing is there; "
+                                      "point it at an existing note or remove it")
 
 
 def test_an_unreadable_file_is_skipped(make_vault, monkeypatch):

@@ -43,7 +43,9 @@ class FileStat:
 
 @dataclass(frozen=True, slots=True)
 class Suspects:
-    """Files whose stat differs from the ledger (or that are new), and vanished ones."""
+    """Files whose stat differs from the ledger (or that are new), and vanished ones;
+    ``unchanged`` counts the indexed notes whose stat is the ledger's (a file the ledger
+    keeps as skipped is not a note: it is counted with the skipped ones)."""
 
     changed: tuple[str, ...] = ()
     missing: tuple[str, ...] = ()
@@ -60,7 +62,7 @@ def find_suspects(disk: Mapping[str, FileStat], known: Mapping[str, KnownFile]) 
         was = known.get(path)
         if was is None or not stat.matches(was):
             changed.append(path)
-        else:
+        elif was.hash is not None:
             unchanged += 1
     missing = [path for path in known if path not in disk]
     return Suspects(tuple(sorted(changed)), tuple(sorted(missing)), unchanged)
@@ -73,5 +75,5 @@ def content_changed(suspects: Suspects, known: Mapping[str, KnownFile],
     means by changed. Each such file is read once (``KnownFile.change_at``), as ``index``
     would; ``located(key)`` is where a key's file is on disk."""
     changed = tuple(p for p in suspects.changed if p not in known or known[p].change_at(located(p)))
-    return replace(suspects, changed=changed,
-                   unchanged=suspects.unchanged + len(suspects.changed) - len(changed))
+    same = [p for p in suspects.changed if p not in changed and known[p].hash is not None]
+    return replace(suspects, changed=changed, unchanged=suspects.unchanged + len(same))

@@ -20,7 +20,7 @@ from vault_engine.config import CONFIG_NAME, DEFAULT_TAP, Config
 from vault_engine.model import SkippedFile
 from vault_engine.paths import IGNORED_DIRS
 from vault_engine.sources.vault.changes import FileStat
-from vault_engine.stores.ledger.notes import content_digest
+from vault_engine.stores.ledger.notes import NoteQueries, content_digest
 
 
 @dataclass(slots=True)
@@ -47,6 +47,15 @@ class Scan:
         self.origin.update(other.origin)
         self.attachments += other.attachments
         self.problems += other.problems
+
+
+def still_skipped(ledger: NoteQueries, scan: Scan) -> list[SkippedFile]:
+    """Every file the index leaves out, by path: those a read refused (kept in the ledger, not
+    read again until they change) and those the scan of the whole vault refuses without a
+    read (a symlink out of the vault, a loop, a broken link). What ``index`` reports and
+    ``status`` lists."""
+    reasons = dict(ledger.skipped()) | {problem.path: problem.reason for problem in scan.problems}
+    return [SkippedFile(path, reason) for path, reason in sorted(reasons.items())]
 
 
 class Unreadable(Exception):
@@ -110,11 +119,28 @@ def _link_reason(path: Path, is_dir: bool) -> str:
     return LOOP if is_symlink_loop(path) else OUTSIDE.format(what="a folder" if is_dir else "a file")
 
 
-def _stat_reason(exc: OSError, is_symlink: bool) -> str:
+def _stat_reason(exc: OSError, path: str | os.PathLike[str], is_symlink: bool) -> str:
     """Why a note whose stat failed is skipped."""
     if exc.errno == errno.ELOOP:
         return LOOP
-    return "broken symlink" if is_symlink else f"cannot stat: {exc.strerror}"
+    if not is_symlink:
+        return f"cannot stat: {exc.strerror}"
+    try:
+        target = f" to {os.readlink(path)}"
+    except OSError:
+        target = ""
+    return f"broken symlink{target}: nothing is there; point it at an existing note or remove it"
+
+
+def skip_reason(config: Config, rel: str) -> str | None:
+    """Why ``index`` skips the file at ``rel`` as it is on disk now without reading it (a
+    symlink out of the vault, a loop, a broken link), by the scan's own rules; None when
+    the scan would take it, or never sees it (a path out of the vault: ``../x.md``, ``/x.md``).
+    Files skipped after a read are in the ledger."""
+    if rel.startswith("/") or ".." in rel.replace("\\", "/").split("/"):
+        return None  # never stat anything outside the vault for a ref
+    problems = scan_paths(config, [rel]).problems
+    return problems[0].reason if problems else None
 
 
 def _visit(entry: os.DirEntry, rel: str, config: Config, scan: Scan, stack: list) -> None:
@@ -138,7 +164,7 @@ def _visit(entry: os.DirEntry, rel: str, config: Config, scan: Scan, stack: list
         info = entry.stat()
     except OSError as exc:
         if entry.name.lower().endswith(".md"):
-            scan.problems.append(SkippedFile(path, _stat_reason(exc, entry.is_symlink())))
+            scan.problems.append(SkippedFile(path, _stat_reason(exc, entry.path, entry.is_symlink())))
         return
     if not stat_module.S_ISREG(info.st_mode):
         return
@@ -189,7 +215,7 @@ def scan_paths(config: Config, paths: Iterable[str]) -> Scan:
             info = path.stat()
         except OSError as exc:
             if rel.lower().endswith(".md") and path.is_symlink():
-                scan.problems.append(SkippedFile(rel, _stat_reason(exc, True)))
+                scan.problems.append(SkippedFile(rel, _stat_reason(exc, path, True)))
             continue  # gone: the ledger entry, if any, becomes a delete
         if not stat_module.S_ISREG(info.st_mode):
             continue
