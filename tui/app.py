@@ -195,8 +195,11 @@ class VaultApp(App):
         self.indexing, self.activity = False, ""
         self.notify(f"{report.new} new, {report.modified} modified, {report.deleted} deleted; "
                     f"{report.sections} sections ({report.seconds:.1f} s)", title="Indexed")
-        for skipped in report.skipped:
-            self.notify(f"skipped {skipped.path}: {skipped.reason}", severity="warning")
+        if report.skipped:  # every run lists every file still skipped: one notice, not one each
+            first = report.skipped[0]
+            more = f" (and {len(report.skipped) - 1} more: `vault-engine status` lists them)" \
+                if len(report.skipped) > 1 else ""
+            self.notify(f"skipped {first.path}: {first.reason}{more}", severity="warning")
         self.refresh_health()
         self.freshness = None  # the poll must not report this run as one from elsewhere
         self._index_changed()

@@ -71,6 +71,20 @@ async def test_f5_indexes_a_new_note_without_leaving_the_screen(make_app, indexe
         assert vault.search("LoRa telemetry", lexical_only=True).hits[0].path == "specs/radio-link.md"
 
 
+async def test_f5_says_skipped_files_in_one_notice_however_many(make_app, indexed_vault):
+    """index lists every file still skipped on every run: a notice each would bury the screen."""
+    for n in range(3):
+        (indexed_vault / f"binary-{n}.md").write_bytes(b"\x00\x01 not text")
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        await settle(pilot)
+        for _ in range(2):
+            await pilot.press("f5")
+            await settle(pilot, rounds=6)
+        skips = [n.message for n in app._notifications if n.message.startswith("skipped ")]
+        assert len(skips) == 2 and all("(and 2 more: `vault-engine status` lists them)" in m for m in skips)
+
+
 async def test_a_vault_without_an_index_says_press_f5_and_f5_builds_it(sample_vault, monkeypatch):
     from tui import create_app
 

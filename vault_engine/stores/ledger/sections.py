@@ -8,7 +8,6 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
-from vault_engine.parsing.sections import distinct_anchors
 from vault_engine.stores.ledger.connection import LedgerConnection
 from vault_engine.stores.sql import rows_in
 
@@ -78,6 +77,8 @@ def insert_sections(db: sqlite3.Connection, note_id: int, note: ParsedNote, abov
     one, which after a deletion is the id of a section just deleted: an index run passes the
     highest id the ledger held when it began, so that no section it writes takes the id of
     one it removed (Whoosh commits before the ledger: see indexing/integrity.py)."""
+    from vault_engine.parsing.sections import distinct_anchors  # writers only: readers never parse
+
     start = max(above, db.execute("SELECT IFNULL(MAX(id), 0) FROM sections").fetchone()[0]) + 1
     db.executemany(
         "INSERT INTO sections(id, note_id, ord, heading, heading_path, level, line_start, line_end,"
