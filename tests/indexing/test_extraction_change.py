@@ -36,6 +36,22 @@ def test_a_new_max_file_mb_reaches_the_files_skipped_or_read_under_the_old_one(t
             assert (vault.search("quokka", lexical_only=True).status == "miss") is skipped
 
 
+def test_a_new_tap_or_new_tap_paths_reach_the_notes_they_claim(tmp_path):
+    """A tap added to vault-engine.toml owned nothing until a rebuild: `search --tap meetings`
+    answered "a miss, not a guess" and its decay never applied."""
+    (tmp_path / "meetings").mkdir()
+    (tmp_path / "meetings" / "review.md").write_text("# Design review\nWe chose the outbox.\n")
+    for config, tap in (("", "vault"), ('[taps.meetings]\npaths = ["meetings/**"]\nhalf_life_days = 7\n', "meetings"),
+                        ('[taps.meetings]\npaths = ["elsewhere/**"]\nhalf_life_days = 7\n', "vault")):
+        (tmp_path / "vault-engine.toml").write_text(config)
+        with Vault(tmp_path) as vault:
+            vault.index(embed=False)
+            taps = {n.path: n.tap for n in vault.ledger.notes()}
+            assert taps == {"meetings/review.md": tap}
+            if tap == "meetings":
+                assert vault.search("outbox", tap="meetings", lexical_only=True).status == "hit"
+
+
 def test_parser_version_change_rereads_every_note(tmp_path, monkeypatch):
     for name in ("a", "b"):
         (tmp_path / f"{name}.md").write_text(f"# {name}\n\nText of {name}.\n")

@@ -139,7 +139,7 @@ class Indexer:
             changes.skipped = skipped
             if reread:
                 changes.notices.append("every note was read again: this vault-engine reads notes differently, "
-                                       "or [kinds], projects_dir or max_file_mb changed, since the last index")
+                                       "or [kinds], [taps], projects_dir or max_file_mb changed, since the last index")
             parsed_code = {p: r.code for p, r in reads.items() if r.code is not None}
             changes.notices += [f"{p}: {r.code.error}" for p, r in sorted(reads.items())
                                 if r.code is not None and r.code.error]

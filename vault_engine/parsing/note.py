@@ -37,11 +37,12 @@ EXTRACTION_VERSION = "12"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 
 def extraction_key(config: Config) -> str:
     """What a note's ledger rows depend on besides its text: this version of the parser and
-    the config it reads (``[kinds]`` rules, the projects folder, and ``max_file_mb``, which
-    decides whether a file is read at all: a changed limit is applied to every file, those
-    skipped under the old one too)."""
+    the config it reads (``[kinds]`` rules, the projects folder, which tap owns a note, and
+    ``max_file_mb``, which decides whether a file is read at all: a changed limit is applied
+    to every file, those skipped under the old one too). A tap's decay is read at each query."""
     rules = ";".join(f"{pattern}={kind}" for pattern, kind in config.kind_rules)
-    return f"{EXTRACTION_VERSION}|{config.projects_dir}|{rules}|{config.max_file_mb:g}"
+    owners = ";".join(f"{tap.name}={','.join(tap.paths)}" for tap in config.taps if not tap.reads_in_place)
+    return f"{EXTRACTION_VERSION}|{config.projects_dir}|{rules}|{owners}|{config.max_file_mb:g}"
 
 
 # Frontmatter keys that date a document, in order of preference ("updated, then created").
