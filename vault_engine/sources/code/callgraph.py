@@ -14,7 +14,7 @@ from collections.abc import Collection, Mapping
 
 from vault_engine.sources.code.dynamic_resolver import DynamicResolver
 from vault_engine.sources.code.model import CallGraph, Edge, ParsedSource, Reached, Symbol, Traversal
-from vault_engine.sources.code.scopes import Index, Miss
+from vault_engine.sources.code.scopes import Index, Miss, Redefined
 from vault_engine.sources.code.static_resolver import StaticResolver
 from vault_engine.sources.code.testpaths import is_test_path  # noqa: F401 - part of this module's API
 
@@ -51,13 +51,16 @@ def resolve(files: Mapping[str, ParsedSource], *, annotations: bool = True, loca
         resolver = static if parsed.language in ("go", "rust", "java") else dynamic
         for call in parsed.calls:
             try:
-                tpath, qualname, how = resolver.resolve(path, call.caller, call.callee)
+                targets = [resolver.resolve(path, call.caller, call.callee)]
+            except Redefined as many:
+                targets = [(tpath, qualname, "redefined") for tpath, qualname in many.targets]
             except Miss as miss:
                 unresolved[miss.reason] += 1
                 per_file.setdefault(path, Counter())[miss.reason] += 1
                 continue
-            edge = Edge(ref(path, call.caller), ref(tpath, qualname), path, call.line, how)
-            edges.setdefault((edge.caller, edge.callee, edge.path, edge.line), edge)
+            for tpath, qualname, how in targets:
+                edge = Edge(ref(path, call.caller), ref(tpath, qualname), path, call.line, how)
+                edges.setdefault((edge.caller, edge.callee, edge.path, edge.line), edge)
     definitions: dict[str, tuple[str, Symbol | None]] = {path: (path, None) for path in files}
     for path, parsed in files.items():
         for sym in parsed.symbols:

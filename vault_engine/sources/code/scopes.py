@@ -26,6 +26,16 @@ class Miss(Exception):
         self.reason = reason
 
 
+class Redefined(Exception):
+    """A call to a name its scope defines more than once (``getchar`` and ``getchar~2`` in
+    ``if``/``else`` branches, Java overloads): the syntax does not say which definition runs,
+    so the call is an edge to each of them, ``how`` ``redefined``, and none is singled out."""
+
+    def __init__(self, path: str, symbols: list[Symbol]):
+        super().__init__(path)
+        self.targets = [(path, sym.qualname) for sym in symbols]
+
+
 _OPTIONAL = re.compile(r"^(?:(?:typing|t)\.)?Optional\[(.+)\]$|^(.+?) *\| *None$|^None *\| *(.+)$")
 
 
@@ -152,9 +162,8 @@ class Index:
         return out
 
     def only_definition(self, path: str, sym: Symbol) -> Symbol:
-        """``sym``, unless its scope defines its name again (``getchar`` and ``getchar~2``
-        in ``if``/``else`` branches, Java overloads): which one a call runs is not in the
-        syntax, so the call is not wired (``redefined``). Raises ``Miss``."""
+        """``sym``, unless its scope defines its name again: then :class:`Redefined`, with
+        every definition of the name."""
         if f"{sym.qualname}{REPEAT}2" in self.symbols.get(path, {}):
-            raise Miss("redefined")
+            raise Redefined(path, self._repeats(path, sym))
         return sym
