@@ -148,8 +148,24 @@ def test_the_vault_tap_is_the_vault_s_own_notes():
     assert taps(vault={"source": "vault", "half_life_days": 90}).tap("vault").half_life_days == 90
 
 
-@pytest.mark.parametrize("value", [5, "", "/", ["projects"]])
+@pytest.mark.parametrize("value", [5, "", "/", ["projects"], "/tmp/abs_pd", "../outside", "work/../../x"])
 def test_a_projects_dir_that_is_no_folder_name_is_refused(value):
+    """An absolute one used to be read as relative (checkpoints went to vault/tmp/abs_pd/...),
+    and one with ".." made its folders outside the vault before the write was refused."""
     with pytest.raises(ConfigError, match="projects_dir must be a folder name"):
         parse_config(ROOT, {"projects_dir": value})
-    assert parse_config(ROOT, {"projects_dir": "/work/"}).projects_dir == "work"
+    assert parse_config(ROOT, {"projects_dir": "work/"}).projects_dir == "work"
+
+
+@pytest.mark.parametrize("table", [{"exclude": ["../**"]}, {"exclude": [""]}, {"exclude": ["/abs/**"]},
+                                   {"kinds": {"spec": ["../specs/**"]}},
+                                   {"taps": {"specs": {"paths": ["/specs/**"]}}}])
+def test_a_glob_that_can_match_nothing_in_the_vault_is_refused(table):
+    with pytest.raises(ConfigError, match="which matches nothing: globs are relative to the vault"):
+        parse_config(ROOT, table)
+
+
+def test_a_mistyped_key_of_a_notes_tap_is_named():
+    """`path = [...]` said "taps.specs.paths is empty", not the key that was mistyped."""
+    with pytest.raises(ConfigError, match=r"taps\.specs\.path is not a setting \(did you mean paths\?\)"):
+        parse_config(ROOT, {"taps": {"specs": {"path": ["specs/**"]}}})

@@ -210,7 +210,7 @@ def parse_config(root: Path, raw: dict[str, Any]) -> Config:
     for name in ("model", "search", "deadend", "checkpoint", "watch", "kinds"):
         if not isinstance(raw.get(name, {}), dict):
             raise ConfigError(f"[{name}] must be a table")
-    exclude = _string_list(raw, "exclude")
+    exclude = _globs(raw, "exclude")
     max_mb = raw.get("max_file_mb", 10.0)
     if isinstance(max_mb, bool) or not isinstance(max_mb, (int, float)) or not 0 < max_mb < math.inf:
         raise ConfigError("max_file_mb must be a positive number of megabytes")
@@ -218,7 +218,7 @@ def parse_config(root: Path, raw: dict[str, Any]) -> Config:
     if not isinstance(kinds, dict):
         raise ConfigError("[kinds] must be a table of kind = [globs]")
     projects_dir = raw.get("projects_dir", "projects")
-    if not isinstance(projects_dir, str) or not projects_dir.strip("/ "):
+    if not isinstance(projects_dir, str) or _outside(projects_dir.strip()) or not projects_dir.strip("/ "):
         raise ConfigError('projects_dir must be a folder name relative to the vault, e.g. "projects"')
     return Config(
         root=root,
@@ -248,12 +248,28 @@ def _string_list(table: dict[str, Any], key: str, where: str = "") -> list[str]:
     return value
 
 
+def _globs(table: dict[str, Any], key: str, where: str = "") -> list[str]:
+    """A list of globs relative to the vault (or a code tap's root): an empty one, an
+    absolute one or one that climbs out with ``..`` matches nothing, so it is refused."""
+    globs = _string_list(table, key, where)
+    for glob in globs:
+        if not glob.strip() or _outside(glob.strip()):
+            raise ConfigError(f"{where}{key} holds {glob!r}, which matches nothing: globs are relative to the "
+                              'vault, e.g. "archive/**"')
+    return globs
+
+
+def _outside(path: str) -> bool:
+    """An absolute path, or one with a ``..`` part: not a place inside the vault."""
+    return path.startswith(("/", "\\")) or ".." in path.replace("\\", "/").split("/")
+
+
 def _kind_rules(kinds: dict[str, Any]) -> tuple[tuple[str, str], ...]:
     from vault_engine.constants import KINDS
 
     check_keys(kinds, "kinds.", KINDS)
     overridden = {kind for kind in kinds}
-    rules = [(glob, kind) for kind in kinds for glob in _string_list(kinds, kind, "kinds.")]
+    rules = [(glob, kind) for kind in kinds for glob in _globs(kinds, kind, "kinds.")]
     rules += [(glob, kind) for glob, kind in DEFAULT_KIND_RULES if kind not in overridden]
     return tuple(rules)
 
@@ -282,7 +298,9 @@ def _parse_tap(name: str, spec: dict[str, Any], builtin: TapConfig | None) -> Ta
     if name == DEFAULT_TAP and source != DEFAULT_TAP:  # the vault's scan reads its keys as notes
         raise ConfigError(f"{where}source is {source!r}: the vault tap is the vault's own notes, its source "
                           f"is \"vault\"; give the {source} tap a name of its own")
-    paths = tuple(_string_list(spec, "paths", where)) if "paths" in spec else (
+    if source == DEFAULT_TAP:  # a tap of the vault's own notes has no options: a key not known is a slip
+        check_keys(spec, where, TAP_KEYS)
+    paths = tuple(_globs(spec, "paths", where)) if "paths" in spec else (
         builtin.paths if builtin else ())
     if name != DEFAULT_TAP and not paths:
         raise ConfigError(f"{where}paths is empty: list the globs this tap owns, e.g. [\"{name}/**\"]")
