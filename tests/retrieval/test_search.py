@@ -160,6 +160,17 @@ def test_a_hit_under_a_repeated_heading_has_a_ref_that_opens_it(make_vault):
         assert "Aardvark" in v.show("rep.md#Tokens").text  # the bare heading still opens the first
 
 
+def test_a_hit_under_the_very_same_heading_path_twice_has_a_ref_that_opens_it(make_vault):
+    """`## Week / ### Notes` twice: no heading path tells them apart, GitHub's anchor does."""
+    root = make_vault({"r.md": "# Doc\n## Week\n### Notes\nalpha apples\n## Week\n### Notes\nbeta bananas\n"
+                               "## Notes\ngamma grapes\n"})
+    with Vault(root) as v:
+        v.index(embed=False)
+        for word, ref in (("apples", "r.md#notes"), ("bananas", "r.md#notes-1"), ("grapes", "r.md#Doc#Notes")):
+            (hit,) = v.search(word, lexical_only=True).hits
+            assert hit.ref == ref and word in v.show(hit.ref).text
+
+
 def test_each_note_shows_its_best_section_before_any_note_shows_a_second(make_vault):
     long_note = ("# Zebra care\nZebra zebra stripes, zebra feeding.\n## Stripes\nZebra stripes zebra.\n"
                  "## Feeding\nZebra feeding zebra hay.\n")

@@ -8,7 +8,8 @@ Headings count only at the top level, not inside a quote, callout or list item.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -148,15 +149,32 @@ def distinct_anchors(sections: Sequence[Section]) -> list[str | None]:
     """For each section, the end of its heading path that names it alone among its note's
     sections (``Ops#Tokens`` beside ``Design#Tokens``), or None when its own heading does:
     a ref must open the section it came from. Sections with the very same heading path
-    cannot be told apart by headings; the first of them is what such a ref opens."""
+    (``## Week / ### Notes`` twice) are named as GitHub names their anchors (``notes-1``)."""
     paths = [tuple(normalize_heading(h) for h in s.heading_path) for s in sections]
+    own_slug = {i: anchor for i, name, anchor in github_anchors(sections) if name == sections[i].heading}
     anchors: list[str | None] = []
-    for section, path in zip(sections, paths):
+    for i, (section, path) in enumerate(zip(sections, paths)):
         namesakes = [other for other in paths if other[-1:] == path[-1:]]
-        longer = (n for n in range(2, len(path) + 1) if sum(o[-n:] == path[-n:] for o in namesakes) == 1)
-        n = next(longer, None) if len(namesakes) > 1 else None
-        anchors.append("#".join(section.heading_path[-n:]) if n else None)
+        if len(namesakes) < 2:
+            anchors.append(None)
+            continue
+        n = next((n for n in range(2, len(path) + 1) if sum(o[-n:] == path[-n:] for o in namesakes) == 1), None)
+        anchors.append("#".join(section.heading_path[-n:]) if n else own_slug.get(i))
     return anchors
+
+
+def github_anchors(sections: Sequence) -> Iterator[tuple[int, str, str]]:
+    """(section index, heading, its anchor as GitHub writes it) for every heading of a note,
+    folded empty ones included, in order: ``concurrent-batch-processing``, and ``notes-1``,
+    ``notes-2`` for the second and third heading with the same slug."""
+    seen: Counter[str] = Counter()
+    for i, section in enumerate(sections):
+        if not section.heading:
+            continue
+        for name in leading_headings(section.text) or [section.heading]:
+            slug = heading_slug(name)
+            yield i, name, f"{slug}-{seen[slug]}" if seen[slug] else slug
+            seen[slug] += 1
 
 
 # Obsidian's stripHeading: these count as spaces when a link's heading is matched, and the

@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import re
-from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from urllib.parse import unquote_plus
 
 from vault_engine.errors import UnknownRef
 from vault_engine.model import ResolvedLink
-from vault_engine.parsing.sections import heading_slug, leading_headings, normalize_heading
+from vault_engine.parsing.sections import github_anchors, leading_headings, normalize_heading
 from vault_engine.paths import name_key
 from vault_engine.refs import NOTION_SCHEME, ParsedRef, make_ref, normalize_path, parse_ref
 from vault_engine.stores.ledger import Ledger, NoteRow, SectionRow
@@ -119,16 +118,9 @@ def _by_anchor(sections: Sequence[SectionRow], anchor: str) -> SectionRow | None
     (``#Concurrent+Batch+Processing``), or GitHub's slug (``#concurrent-batch-processing``, and
     ``-1``, ``-2`` after a repeated one). Folded empty headings count: tables of contents link them."""
     spaced = normalize_heading(unquote_plus(anchor))
-    seen: Counter[str] = Counter()
-    for section in sections:
-        if not section.heading:
-            continue
-        for name in leading_headings(section.text) or [section.heading]:
-            slug = heading_slug(name)
-            github = f"{slug}-{seen[slug]}" if seen[slug] else slug
-            seen[slug] += 1
-            if normalize_heading(name) == spaced or anchor.lower() == github:
-                return section
+    for i, name, github in github_anchors(sections):
+        if normalize_heading(name) == spaced or anchor.lower() == github:
+            return sections[i]
     return None
 
 
