@@ -94,6 +94,13 @@ def test_a_symlinked_settings_file_is_written_through_to_its_target(tmp_path):
     assert sorted(p.name for p in dotfiles.parent.iterdir()) == ["settings.json"]  # no temporary left
 
 
+def test_a_settings_path_that_cannot_be_written_is_one_line_not_a_traceback(tmp_path):
+    (tmp_path / ".claude").write_text("a file where the folder goes")
+    with pytest.raises(VaultError, match=r"settings\.json: cannot write it \(.*\); fix the path or pass --settings"):
+        install(tmp_path / ".claude" / "settings.json", project="drone-audio")
+    assert (tmp_path / ".claude").read_text() == "a file where the folder goes"
+
+
 def test_the_settings_files_mode_is_kept(tmp_path):
     settings = tmp_path / "settings.json"
     settings.write_text('{"env": {"TOKEN": "x"}}')

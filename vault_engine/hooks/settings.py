@@ -128,7 +128,11 @@ def install(settings_file: str | os.PathLike[str], *, project: str | None = None
             raise VaultError(f"{path}: not a JSON object; fix or move it, then install again")
     merged = merge(current, project, vault)
     if write:
-        _write_in_place(path, json.dumps(merged, indent=2, ensure_ascii=False) + "\n")
+        try:
+            _write_in_place(path, json.dumps(merged, indent=2, ensure_ascii=False) + "\n")
+        except OSError as exc:  # `.claude` a file, a read-only folder: nothing was written
+            raise VaultError(f"{path}: cannot write it ({exc.strerror or exc}); fix the path "
+                             "or pass --settings FILE, then install again") from exc
     return merged, path
 
 
