@@ -217,6 +217,6 @@ def _explain(exc: Exception, timeout: float) -> None:
     """A stale socket (no watcher) is normal and silent; a watcher that does not answer in
     time deserves one line, since the answer then costs an in-process start."""
     if isinstance(exc, TimeoutError):  # socket.timeout is TimeoutError
-        log.warning("the running watcher did not answer within %.0f s; answering in-process", timeout)
+        log.warning("the running watcher did not answer within %g s; answering in-process", round(timeout, 2))
     else:
         log.debug("no daemon answer (%s): answering in-process", exc)
