@@ -646,7 +646,7 @@ class Vault:
                 text = "".join(s.text.rstrip("\n") + "\n" for s in indexed)
                 first, last = (indexed[0].line_start, indexed[-1].line_end) if indexed else (1, 1)
             view = NoteView(section_ref(note, None), note.path, note.title, note.kind, note.tap,
-                            note.project, None, first, last or text.count("\n") + 1, text, note.meta, links,
+                            note.project, None, first, last or max(1, len(text.splitlines())), text, note.meta, links,
                             sections, notices=self._changed_notice(note.path, change, whole=True))
         if follow:
             from vault_engine.retrieval.code.followed import follow_links

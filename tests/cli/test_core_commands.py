@@ -145,6 +145,8 @@ def test_show_note_and_section(vault, cli):
     assert section["heading"] == "Token refresh" and section["text"].startswith("## Token refresh")
     note = cli("--vault", vault, "show", "specs/auth", "--json").json
     assert note["text"] == NOTES["specs/auth.md"] and note["sections"] == ["Auth", "Token refresh"]
+    assert NOTES["specs/auth.md"].endswith("\n")  # its last line ends the file: no line after it
+    assert (note["line_start"], note["line_end"]) == (1, len(NOTES["specs/auth.md"].splitlines()))
     assert "rotate hourly" in cli("--vault", vault, "show", "specs/auth.md#Token refresh").out
 
 
