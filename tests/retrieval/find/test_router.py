@@ -91,6 +91,9 @@ def test_a_name_defined_twice_is_found_shown_and_outlined_twice(make_vault):
         assert refs(vault.find("getchar")) == ["src/shop/term.py#getchar", "src/shop/term.py#getchar~2"]
         assert refs(vault.find("term.getchar")) == refs(vault.find("getchar"))
         assert refs(vault.find("src/shop/term.py#getchar~2")) == ["src/shop/term.py#getchar~2"]
+        # the name as outline prints it: a hit, not "nothing is named 'getchar~2'; did you mean getchar~2"
+        assert (vault.find("getchar~2").tier, refs(vault.find("getchar~2"))) == ("symbol", ["src/shop/term.py#getchar~2"])
+        assert vault.calls("getchar~2").status != "no_such_symbol"
         later = vault.find("getchar").hits[1]
         assert (later.line_start, later.line_end) == (6, 7)
         assert vault.calls("getchar").status == "ambiguous"

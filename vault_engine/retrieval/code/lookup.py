@@ -75,7 +75,8 @@ def definitions(store: CodeStore, keys: set[str], query: str) -> list[SymbolRow]
         module, _, qualname = query.rpartition(":")
         found = [r for r in by_qualname(store, qualname) if module_matches(r.key, module)]
         return sorted(found, key=rank_key)
-    found = by_qualname(store, query) if "." in query else store.symbols_where("name", query)
+    # a bare name with its repeat mark (`getchar~2`, as refs and outline print it) names that repeat
+    found = by_qualname(store, query) if "." in query or REPEAT in query else store.symbols_where("name", query)
     if not found and "." in query:  # module.Qualified.name: the longest qualname that fits
         parts = query.split(".")
         for cut in range(1, len(parts)):
