@@ -145,3 +145,15 @@ def test_a_memory_hit_states_each_note_coverage_not_the_best_one_for_all(make_va
         assert f"each hold {min(coverages):.0%} to {max(coverages):.0%} of" in found.reason
         assert "or more" not in found.reason
         assert found.to_json()["hits"][0]["coverage"] == round(found.hits[0].coverage, 6)
+
+
+def test_a_module_named_by_its_import_name_is_its_file(make_vault):
+    """`find core` was a fuzzy junction to `Command.__repr__` and `find click.core` a miss:
+    a name that is no symbol but a module's import name is that file (path tier)."""
+    with Vault(build(make_vault)) as vault:
+        assert "orders" not in {h.ref.rsplit("#", 1)[-1] for h in vault.find("OrderBook").hits}
+        for query in ("orders", "shop.orders"):
+            found = vault.find(query)
+            assert (found.status, found.tier, refs(found)) == ("hit", "path", ["src/shop/orders.py"]), query
+            assert found.reason == f"1 indexed file(s) are the module {query!r}"
+        assert vault.find("nosuchmodule").tier != "path"

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING
 
 from vault_engine.code_model import FindHit, FindResult
 from vault_engine.errors import BadArgument
-from vault_engine.retrieval.code.lookup import definitions, split_ref
+from vault_engine.retrieval.code.lookup import definitions, module_matches, split_ref
 from vault_engine.retrieval.find.facets import DEFAULT_MIN_COVERAGE, DEFAULT_RANKING, FACETS
 
 # suggest.py is light: the fuzzy and typo indexes it builds are imported on first use
@@ -38,6 +38,7 @@ if TYPE_CHECKING:  # memory.py (BM25 over Whoosh) is imported when the memory ti
 
 
 TIERS = ("symbol", "path", "fuzzy", "memory")
+MODULE_NAME = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")  # `core`, `click.core`: no path, no spaces
 
 
 def find(query: str, *, code, ledger: Ledger, lexical: WhooshIndex | Callable[[], WhooshIndex], k: int = 10,
@@ -93,15 +94,19 @@ def _path(code, query: str, k: int, _rule) -> FindResult | None:
     from vault_engine.retrieval.find.paths import AMBIGUOUS, lookup_path
 
     match = lookup_path(code.path_index, query)
-    if not match.paths:
+    paths, reason = match.paths, (f"{len(match.paths)} indexed files end with {query!r}" if match.status == AMBIGUOUS
+                                  else f"the indexed file {match.paths[0]}" if match.paths else "")
+    if not paths and MODULE_NAME.fullmatch(query):  # `core`, `click.core`: a module by its import name
+        paths = tuple(sorted((key for key in code.keys if module_matches(key, query)),
+                             key=lambda key: (key.count("/"), key)))
+        reason = f"{len(paths)} indexed file(s) are the module {query!r}" if paths else ""
+    if not paths:
         return None
     hits = []
-    for path in match.paths[:k]:
+    for path in paths[:k]:
         info = code.store.file_info(path)
         hits.append(FindHit(path, path, None, "file", 1, info[2] if info else 1, 1.0, None,
                             tuple(dict.fromkeys(w.ref for w in code.why_file(path)))))
-    reason = (f"{len(match.paths)} indexed files end with {query!r}" if match.status == AMBIGUOUS
-              else f"the indexed file {match.paths[0]}")
     return FindResult(query, "hit", "path", tuple(hits), reason=reason)
 
 
