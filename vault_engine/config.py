@@ -165,6 +165,19 @@ def find_vault(explicit: str | os.PathLike[str] | None = None, cwd: Path | None 
     return marked_vault(here) or here
 
 
+def enclosing_vault(folder: Path) -> Path | None:
+    """The vault ``folder`` lies inside (a marked folder above it), or None: where a user who
+    points ``--vault`` or ``init`` at a subfolder most likely meant to be."""
+    return marked_vault(folder.resolve().parent) if folder.resolve() != folder.resolve().parent else None
+
+
+def inside_notice(folder: Path) -> str | None:
+    """One line when ``folder`` is about to become a vault of its own inside another one."""
+    outer = enclosing_vault(folder)
+    return (f"{folder} lies inside the vault {outer}, which holds its notes too: it becomes a vault of its "
+            f"own; to use the enclosing one, pass --vault {outer}") if outer else None
+
+
 def marked_vault(here: Path) -> Path | None:
     """The nearest folder from ``here`` upward holding vault-engine.toml or .vault-engine/."""
     for folder in (here, *here.parents):

@@ -233,7 +233,12 @@ class Vault:
 
     def _require_index(self) -> Ledger:
         if not self.has_index():
-            raise IndexMissing(f"no index in {self.root} yet: run `vault-engine index` first")
+            from vault_engine.config import enclosing_vault
+
+            outer = enclosing_vault(self.root)
+            raise IndexMissing(f"no index in {self.root} yet: " + (
+                f"it lies inside the vault {outer}: pass --vault {outer}, or run `vault-engine index` to make "
+                "it a vault of its own" if outer else "run `vault-engine index` first"))
         if self.ledger.get_meta("last_index") is None:
             # A ledger from another release is rebuilt empty when opened (it is derived state).
             raise IndexMissing(f"the index in {self.root} is empty or from another version of "
@@ -293,8 +298,13 @@ class Vault:
         damage = None if rebuild else self._ledger_damage()
         live = not damage and (self.config.index_dir / LEDGER_FILE).exists()
         if rebuild or not live:  # none, or lost
+            from vault_engine.config import inside_notice
+
+            inside = None if live or damage or self.config.index_root.exists() else inside_notice(self.root)
             report = self._index_generation(progress, now, embed, vector_cache, words_first=not live)
-            repaired = (f"the index ledger was damaged ({damage}): rebuilt from the notes",) if damage else ()
+            repaired: tuple[str, ...] = (f"the index ledger was damaged ({damage}): rebuilt from the notes",) \
+                if damage else ()
+            repaired += (inside,) if inside else ()
             return replace(report, seconds=time.perf_counter() - started, notices=repaired + report.notices)
         from vault_engine.indexing.generations import remove_stale
 

@@ -297,6 +297,21 @@ def test_init_writes_a_commented_config_once(tmp_path, cli):
     assert cli("init", tmp_path).code == 1  # never overwrites
 
 
+def test_a_subfolder_of_a_vault_is_made_a_vault_of_its_own_only_with_a_word_about_it(vault, cli):
+    """`--vault specs index` and `init specs` silently made a nested vault, and commands run
+    from specs/ then answered for it; `--vault specs status` advised the index that does it."""
+    (vault / "drafts").mkdir()
+    missing = cli("--vault", vault / "specs", "status")
+    assert missing.code == 1 and f"it lies inside the vault {vault}: pass --vault {vault}" in missing.err
+    said = f"lies inside the vault {vault}, which holds its notes too: it becomes a vault of its own; " \
+           f"to use the enclosing one, pass --vault {vault}"
+    indexed = cli("--vault", vault / "specs", "index", "--no-embed")
+    assert indexed.code == 0 and said in indexed.err
+    assert said not in cli("--vault", vault / "specs", "index", "--no-embed").err  # said once, at its first index
+    inited = cli("init", vault / "drafts")
+    assert inited.code == 0 and said in inited.err
+
+
 def test_debug_shows_the_traceback(vault, cli):
     from vault_engine.errors import UnknownRef
 

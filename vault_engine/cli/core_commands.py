@@ -97,7 +97,12 @@ def cmd_init(ctx: Context) -> int:
     from vault_engine.vault import init_vault
 
     folder = Path(ctx.args.dir) if ctx.args.dir else find_vault(getattr(ctx.args, "vault", None))
+    from vault_engine.config import inside_notice
+
+    notice = inside_notice(folder.resolve())
     written = init_vault(folder.resolve())
+    if notice:
+        ctx.notice(notice)
     ctx.emit({"config": str(written)}, lambda: f"wrote {written}")
     return 0
 
