@@ -101,6 +101,15 @@ def test_a_settings_path_that_cannot_be_written_is_one_line_not_a_traceback(tmp_
     assert (tmp_path / ".claude").read_text() == "a file where the folder goes"
 
 
+def test_a_settings_link_into_a_folder_that_does_not_exist_makes_no_folders_there(tmp_path):
+    link = tmp_path / ".claude" / "settings.json"
+    link.parent.mkdir()
+    link.symlink_to(tmp_path / "nowhere" / "settings.json")  # a typo in a dotfiles link
+    with pytest.raises(VaultError, match=r"cannot write it \(it links to .*nowhere/settings\.json, in a folder that"):
+        install(link, project="drone-audio")
+    assert not (tmp_path / "nowhere").exists()
+
+
 def test_the_settings_files_mode_is_kept(tmp_path):
     settings = tmp_path / "settings.json"
     settings.write_text('{"env": {"TOKEN": "x"}}')

@@ -7,6 +7,7 @@ twice changes nothing and another tool's hooks, matchers and settings are never 
 
 from __future__ import annotations
 
+import errno
 import json
 import os
 import shlex
@@ -142,6 +143,8 @@ def _write_in_place(path: Path, text: str) -> None:
     with its mode (0600 where it holds ``env`` secrets). The new content is never readable
     by more people than the old one was, not even for a moment."""
     target = path.resolve()  # a symlink's target, however many hops; the path itself otherwise
+    if path.is_symlink() and not target.parent.is_dir():  # a mistyped dotfiles link: make no folders there
+        raise FileNotFoundError(errno.ENOENT, f"it links to {target}, in a folder that does not exist")
     target.parent.mkdir(parents=True, exist_ok=True)
     try:
         mode: int | None = stat.S_IMODE(target.stat().st_mode)
