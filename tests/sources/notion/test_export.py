@@ -177,6 +177,19 @@ def test_reimport_updates_a_changed_page_and_renames_a_retitled_one(vault, expor
     assert "[[Token rotation b5c6d7e8|Token refresh]]" in note(vault, "Auth spec f3a4b5c6.md")[1]
 
 
+def test_properties_added_in_the_vault_survive_a_reimport_and_are_named(vault, export):
+    vault.notion_import(export, now=FROZEN_NOW)
+    mine = vault.root / "notion" / "Audit log c6d7e8f9.md"
+    tagged = mine.read_text().replace("title: Audit log\n", "title: Audit log\ntags: [design-debt]\nowner: priya\n")
+    mine.write_text(tagged)
+    audit = export / f"Team Space {ROOT}" / f"Roadmap {ROADMAP}" / f"Audit log {AUDIT}.md"
+    audit.write_text(audit.read_text() + "\nUpstream line\n")
+    report = vault.notion_import(export, now=FROZEN_NOW + 3600)
+    assert mine.read_text() == tagged and report.updated == ()
+    assert [(p.path, "properties tags, owner added" in p.reason) for p in report.problems] == [
+        ("notion/Audit log c6d7e8f9.md", True)]
+
+
 def test_pages_gone_from_the_export_are_reported_and_deleted_only_with_prune(vault, export):
     vault.notion_import(export, now=FROZEN_NOW)
     (export / f"Team Space {ROOT}" / f"Roadmap {ROADMAP}" / f"Audit log {AUDIT}.md").unlink()

@@ -141,3 +141,25 @@ def test_an_unedited_note_is_updated(tmp_path):
     result = PageWriter(tmp_path, "notion", "x", FROZEN_NOW + 60, existing).write_all(
         [NotionPage(ID_A, "Design", "# A\nnew")])
     assert result.updated == ["notion/Design 6d3727e7.md"] and result.problems == []
+
+
+def test_properties_added_in_the_vault_count_as_an_edit(tmp_path):
+    PageWriter(tmp_path, "notion", "x", FROZEN_NOW, {}).write_all([NotionPage(ID_A, "Design", "# A\nold")])
+    note = tmp_path / "notion" / "Design 6d3727e7.md"
+    tagged = note.read_text().replace("title: Design\n", "title: Design\ntags: [design-debt]\nowner: priya\n")
+    note.write_text(tagged)
+    existing, _ = scan_existing(tmp_path, ["notion"])
+    writer = PageWriter(tmp_path, "notion", "x", FROZEN_NOW + 60, existing)
+    result = writer.write_all([NotionPage(ID_A, "Design", "# A\nnew from Notion")])
+    assert note.read_text() == tagged and result.updated == []
+    assert [p.reason.split(":")[0] for p in result.problems] == [
+        "edited in the vault since the last Notion import or sync (properties tags, owner added)"]
+    assert writer.prune([existing[ID_A]]) == [] and note.read_text() == tagged
+
+
+def test_a_changed_value_of_a_written_property_is_no_edit(tmp_path):
+    PageWriter(tmp_path, "notion", "x", FROZEN_NOW, {}).write_all([NotionPage(ID_A, "Design", "# A\nold")])
+    note = tmp_path / "notion" / "Design 6d3727e7.md"
+    note.write_text(note.read_text().replace("title: Design", "title: Renamed here"))
+    existing, _ = scan_existing(tmp_path, ["notion"])
+    assert existing[ID_A].local_edit is None

@@ -12,8 +12,9 @@ and hand them to :class:`PageWriter`. The writer owns the rules every Notion not
 - nothing is ever written outside the vault, and a file that is not a Notion note of the same
   id is never overwritten;
 - a note edited in the vault since it was written (its body no longer matches the
-  ``body_hash`` recorded in its frontmatter) is never overwritten or pruned: the edit is the
-  user's, and losing it silently would break the vault's first promise.
+  ``body_hash`` recorded in its frontmatter, or its frontmatter gained a property the writer
+  never writes, such as ``tags:``) is never overwritten or pruned: the edit is the user's, and
+  losing it silently would break the vault's first promise.
 """
 
 from __future__ import annotations
@@ -38,8 +39,12 @@ _HEX_ID = re.compile(r"^[0-9a-f]{32}$")
 _UNSAFE_NAME = re.compile(r'[\\/:*?"<>|#^\[\]\x00-\x1f\x7f]')
 MAX_TITLE_CHARS = 80
 SYNC_SOURCE = "notion-api"
-EDITED_LOCALLY = ("edited in the vault since the last Notion import or sync: kept as is; copy the "
-                  "edit into Notion, then delete this note to take Notion's version")
+EDITED_LOCALLY = ("edited in the vault since the last Notion import or sync ({what}): kept as is; "
+                  "copy the edit into Notion, then delete this note to take Notion's version")
+# Every frontmatter key the writer itself writes (render_note, and the ``extra`` of the export
+# and the API). Any other key was added in the vault, by a person or a plugin: an edit.
+WRITTEN_KEYS = frozenset({"type", "notion_id", "title", "parent_id", "source", "imported",
+                          "created_time", "last_edited_time", "notion_object", "url", "body_hash"})
 
 
 def normalize_id(text: str | None) -> str | None:
@@ -163,10 +168,26 @@ class ExistingNote:
 
     @property
     def edited_locally(self) -> bool:
-        """True when someone changed the body in the vault since it was last written."""
+        """True when someone changed the note in the vault since it was last written."""
+        return self.local_edit is not None
+
+    @property
+    def local_edit(self) -> str | None:
+        """What was changed in the vault since the note was written (its body, properties
+        the writer never writes), or None. A changed value of a written key (``title``,
+        ``imported``) is no edit: the writer owns those keys and rewrites them."""
+        added = [str(key) for key in self.meta if key not in WRITTEN_KEYS]
         recorded = self.meta.get("body_hash")
         body = split_frontmatter(self.text.replace("\r\n", "\n")).body
-        return bool(recorded) and recorded != body_digest(body)
+        edits = ["body changed"] if recorded and recorded != body_digest(body) else []
+        if added:
+            edits.append(f"{'properties' if len(added) > 1 else 'property'} {', '.join(added)} added")
+        return "; ".join(edits) or None
+
+    @property
+    def edited_reason(self) -> str:
+        """The problem line's reason for a note kept because it was edited in the vault."""
+        return EDITED_LOCALLY.format(what=self.local_edit)
 
 
 def scan_existing(root: Path, folders: list[str]) -> tuple[dict[str, ExistingNote], list[Problem]]:
@@ -302,7 +323,7 @@ class PageWriter:
         result.written_ids.add(page.notion_id)
         old = self.existing.get(page.notion_id)
         if old is not None and old.edited_locally:
-            result.problems.append(Problem(old.rel_path, EDITED_LOCALLY))
+            result.problems.append(Problem(old.rel_path, old.edited_reason))
             return
         if old is not None and old.rel_path != rel:
             self._rename(old, rel, result)
