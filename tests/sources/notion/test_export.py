@@ -15,7 +15,7 @@ from tests.conftest import FROZEN_NOW, needs_corpus
 from vault_engine.errors import NotionError
 from vault_engine.parsing.frontmatter import split_frontmatter
 from vault_engine.sources.notion.export import parse_notion_date, split_export_name
-from vault_engine.sources.notion.pages import body_digest
+from vault_engine.sources.notion.pages import body_digest, file_digest
 from vault_engine.vault import Vault
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "notion" / "export" / "Team Space"
@@ -71,6 +71,8 @@ def test_each_page_and_database_becomes_one_note_with_frontmatter(vault):
     assert (report.pages, report.databases, len(report.new), report.problems) == (4, 1, 5, ())
     meta, body = note(vault, "Auth spec f3a4b5c6.md")
     assert meta.pop("body_hash") == body_digest(body)
+    assert meta.pop("attachment_hashes") == {"flow diagram.png": file_digest(
+        (FIXTURE / f"Team Space {ROOT}" / f"Auth spec {AUTH}" / "flow diagram.png").read_bytes())}
     assert meta == {"type": "notion", "notion_id": AUTH, "title": "Auth spec", "parent_id": ROOT,
                     "source": "Team Space", "imported": "2026-09-21T14:13:20Z",
                     "created_time": "2026-03-03T09:15:00Z",
@@ -201,6 +203,21 @@ def test_pages_gone_from_the_export_are_reported_and_deleted_only_with_prune(vau
     assert pruned.pruned == ("notion/Audit log c6d7e8f9.md",)
     assert not (vault.root / "notion" / "Audit log c6d7e8f9.md").exists()
     assert pruned.index.deleted == 1
+
+
+def test_prune_keeps_and_names_the_users_files_in_a_vanished_pages_folder(vault, export):
+    vault.notion_import(export, now=FROZEN_NOW)
+    folder = vault.root / "notion" / "Auth spec f3a4b5c6"
+    (folder / "my-sketch.png").write_bytes(b"my sketch bytes")
+    (folder / "notes.txt").write_text("kept?")
+    page = export / f"Team Space {ROOT}" / f"Auth spec {AUTH}.md"
+    page.unlink()
+    shutil.rmtree(page.with_suffix(""))
+    report = vault.notion_import(export, prune=True, now=FROZEN_NOW)
+    assert report.pruned == ("notion/Auth spec f3a4b5c6.md",)
+    assert sorted(p.name for p in folder.iterdir()) == ["my-sketch.png", "notes.txt"]  # flow diagram.png pruned
+    assert [p.path for p in report.problems if "kept, though the note" in p.reason] == [
+        "notion/Auth spec f3a4b5c6/my-sketch.png", "notion/Auth spec f3a4b5c6/notes.txt"]
 
 
 def test_a_note_moved_into_a_subfolder_is_updated_where_it_is(vault, export):

@@ -305,14 +305,14 @@ class Sync:
                             self.existing)
         result = writer.write_all(self._render())  # rendered last: every stem is known by now
         gone = sorted((self.existing[i] for i in self.gone_ids), key=lambda n: n.rel_path)
-        pruned = writer.prune(gone) if prune else []
+        pruned, kept_files = writer.prune(gone) if prune else ([], [])
         return NotionReport(
             action="sync", source=SYNC_SOURCE, into=self.settings.folder,
             pages=len(self.fetched) + self.not_fetched, databases=len(self.databases),
             new=tuple(result.new), updated=tuple(result.updated), unchanged=result.unchanged,
             renamed=tuple(result.renamed), not_fetched=self.not_fetched,
             gone=tuple(n.rel_path for n in gone), pruned=tuple(pruned),
-            problems=tuple(self.problems + result.problems),
+            problems=tuple(self.problems + result.problems + kept_files),
             notices=(f"{len(gone)} note(s) of pages Notion no longer has are kept; a sync that "
                      "prunes deletes them",) if gone and not prune else (),
         )

@@ -341,9 +341,9 @@ def import_export(config: Config, export: Path, *, into: str = "notion", prune: 
                   if n.folder == into and n.meta.get("source") != SYNC_SOURCE]
     gone = writer.gone(candidates, result.written_ids)
     unrelated = bool(gone) and len(gone) == len(candidates)  # not one page of the folder is in it
-    pruned = writer.prune(gone) if prune and not unrelated else []
+    pruned, kept_files = writer.prune(gone) if prune and not unrelated else ([], [])
     catalog = conversion.catalog
-    problems = [*tree.problems, *catalog.problems, *duplicates, *result.problems]
+    problems = [*tree.problems, *catalog.problems, *duplicates, *result.problems, *kept_files]
     return NotionReport(
         action="import", source=tree.name, into=into, pages=len(catalog.pages),
         databases=len(catalog.databases), new=tuple(result.new), updated=tuple(result.updated),

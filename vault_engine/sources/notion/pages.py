@@ -44,7 +44,10 @@ EDITED_LOCALLY = ("edited in the vault since the last Notion import or sync ({wh
 # Every frontmatter key the writer itself writes (render_note, and the ``extra`` of the export
 # and the API). Any other key was added in the vault, by a person or a plugin: an edit.
 WRITTEN_KEYS = frozenset({"type", "notion_id", "title", "parent_id", "source", "imported",
-                          "created_time", "last_edited_time", "notion_object", "url", "body_hash"})
+                          "created_time", "last_edited_time", "notion_object", "url", "body_hash",
+                          "attachment_hashes"})
+KEPT_FILE = ("not written by the Notion import, or changed since: kept, though the note of its "
+             "vanished page was pruned; delete it yourself if you no longer need it")
 
 
 def normalize_id(text: str | None) -> str | None:
@@ -78,6 +81,11 @@ def wikilink(stem: str, text: str | None = None, *, in_table: bool = False) -> s
 def body_digest(body: str) -> str:
     """The fingerprint of a note body as written, to notice later edits made in the vault."""
     return hashlib.blake2b(body.strip().encode(), digest_size=8).hexdigest()
+
+
+def file_digest(data: bytes) -> str:
+    """The fingerprint of an attachment as written, so a prune deletes only unchanged copies."""
+    return hashlib.blake2b(data, digest_size=8).hexdigest()
 
 
 def iso_utc(ts: float) -> str:
@@ -237,8 +245,12 @@ def same_edit_time(a: Any, b: Any) -> bool:
 # -- rendering and writing ----------------------------------------------------------------
 
 
-def render_note(page: NotionPage, source: str, imported: str) -> str:
-    """The full text of a page's note: YAML frontmatter, then the Markdown body."""
+def render_note(page: NotionPage, source: str, imported: str,
+                attachment_hashes: dict[str, str] | None = None) -> str:
+    """The full text of a page's note: YAML frontmatter, then the Markdown body.
+
+    ``attachment_hashes`` (path under the page's folder -> :func:`file_digest`) records the
+    files the import wrote next to the note: a prune deletes those, unchanged, and no other."""
     import yaml
 
     meta: dict[str, Any] = {"type": "notion", "notion_id": page.notion_id, "title": page.title,
@@ -248,6 +260,8 @@ def render_note(page: NotionPage, source: str, imported: str) -> str:
     if page.last_edited_time:
         meta["last_edited_time"] = page.last_edited_time
     meta.update(page.extra)
+    if attachment_hashes:
+        meta["attachment_hashes"] = dict(sorted(attachment_hashes.items()))
     meta["body_hash"] = body_digest(page.body)
     head = yaml.safe_dump(meta, sort_keys=False, allow_unicode=True, width=1000)
     return f"---\n{head}---\n{page.body.strip()}\n"
@@ -329,14 +343,14 @@ class PageWriter:
             self._rename(old, rel, result)
         # The import time is kept when nothing else changed, so an unchanged page renders
         # byte for byte as before and its file is not touched.
+        hashes = self._write_attachments(rel, page.attachments, result)
         kept = old.meta.get("imported") if old is not None else None
-        if old is not None and kept and render_note(page, self.source, str(kept)) == old.text:
+        if old is not None and kept and render_note(page, self.source, str(kept), hashes) == old.text:
             if old.rel_path == rel:
                 result.unchanged += 1
         else:
-            write_if_changed(self.root / rel, render_note(page, self.source, self.imported).encode())
+            write_if_changed(self.root / rel, render_note(page, self.source, self.imported, hashes).encode())
             (result.updated if old is not None else result.new).append(rel)
-        result.attachments += self._write_attachments(rel, page.attachments, result)
 
     def _rename(self, old: ExistingNote, rel: str, result: WriteResult) -> None:
         """Move the note (and its attachment folder) to the new title's name."""
@@ -347,19 +361,26 @@ class PageWriter:
             os.replace(old_dir, new_dir)
         result.renamed.append((old.rel_path, rel))
 
-    def _write_attachments(self, rel: str, attachments: tuple[Attachment, ...], result: WriteResult) -> int:
+    def _write_attachments(self, rel: str, attachments: tuple[Attachment, ...],
+                           result: WriteResult) -> dict[str, str]:
+        """Copy the page's attachments; their digests, by path under the page's folder."""
         from vault_engine.sources.notion.archive import CorruptEntry
 
-        written = 0
+        hashes: dict[str, str] = {}
         folder = rel[:-3]
         for item in attachments:
             target = f"{folder}/{item.rel_path}"
+            if not self._inside_vault(target):
+                continue
             try:
-                if self._inside_vault(target) and write_if_changed(self.root / target, item.read()):
-                    written += 1
+                data = item.read()
             except CorruptEntry as exc:
                 result.problems.append(Problem(target, f"{exc}: attachment not copied"))
-        return written
+                continue
+            if write_if_changed(self.root / target, data):
+                result.attachments += 1
+            hashes[item.rel_path] = file_digest(data)
+        return hashes
 
     def _inside_vault(self, rel: str) -> bool:
         """Refuse any path that resolves outside the vault (``..``, a symlink leading out)."""
@@ -371,10 +392,11 @@ class PageWriter:
         return sorted((n for n in candidates if n.notion_id not in written),
                       key=lambda n: n.rel_path)
 
-    def prune(self, notes: list[ExistingNote]) -> list[str]:
-        """Delete the notes of vanished pages, and their attachment folders when no note
-        lives in them (so nothing a person wrote there is lost)."""
-        removed = []
+    def prune(self, notes: list[ExistingNote]) -> tuple[list[str], list[Problem]]:
+        """Delete the notes of vanished pages and the attachments the import wrote for them,
+        unchanged; every other file in their folders is kept and named (one problem each)."""
+        removed: list[str] = []
+        kept: list[Problem] = []
         for note in notes:
             if note.edited_locally:
                 continue  # listed as gone, but a person's edit is never deleted
@@ -382,16 +404,37 @@ class PageWriter:
             if path.exists():
                 path.unlink()
                 removed.append(note.rel_path)
-            _remove_attachment_folder(self.root / note.rel_path[:-3])
-        return removed
+            kept += [Problem(rel, KEPT_FILE) for rel in self._prune_attachments(note)]
+        return removed, kept
+
+    def _prune_attachments(self, note: ExistingNote) -> list[str]:
+        """Delete the files ``attachment_hashes`` records (when unchanged) from the note's
+        folder, then its emptied folders; the vault paths of the files left."""
+        folder = note.rel_path[:-3]
+        base = self.root / folder
+        recorded = note.meta.get("attachment_hashes")
+        recorded = recorded if isinstance(recorded, dict) else {}
+        left: list[str] = []
+        for dirpath, dirnames, filenames in os.walk(base, topdown=False):  # symlinks not followed
+            for name in sorted(filenames):
+                path = Path(dirpath, name)
+                rel = path.relative_to(base).as_posix()
+                if not path.is_symlink() and recorded.get(rel) == _digest_of(path):
+                    path.unlink()
+                else:
+                    left.append(f"{folder}/{rel}")
+            left += [f"{folder}/{Path(dirpath, d).relative_to(base).as_posix()}"
+                     for d in dirnames if Path(dirpath, d).is_symlink()]  # a link the user made
+            if not os.listdir(dirpath):
+                os.rmdir(dirpath)
+        return sorted(left)
 
 
-def _remove_attachment_folder(folder: Path) -> None:
-    if not folder.is_dir() or any(p.suffix.lower() == ".md" for p in folder.rglob("*")):
-        return
-    for path in sorted(folder.rglob("*"), key=lambda p: len(p.parts), reverse=True):
-        path.rmdir() if path.is_dir() else path.unlink()
-    folder.rmdir()
+def _digest_of(path: Path) -> str | None:
+    try:
+        return file_digest(path.read_bytes())
+    except OSError:
+        return None
 
 
 def write_if_changed(path: Path, data: bytes) -> bool:
