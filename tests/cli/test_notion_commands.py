@@ -98,3 +98,11 @@ def test_import_loads_neither_notion_client_nor_torch(make_vault):
             "print(code, 'notion_client' in sys.modules, 'torch' in sys.modules)")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert result.stdout.strip().splitlines()[-1] == "0 False False", result.stderr
+
+
+def test_import_into_an_existing_file_is_one_line_and_exit_1(make_vault, cli):
+    root = make_vault({}, config=NO_MODEL)
+    result = cli("--vault", root, "notion", "import", FIXTURE, "--into", "vault-engine.toml")
+    assert result.code == 1 and "Traceback" not in result.err
+    [line] = result.err.splitlines()
+    assert "vault-engine.toml is a file: pick another folder" in line

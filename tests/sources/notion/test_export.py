@@ -312,6 +312,13 @@ def test_into_must_stay_inside_the_vault(vault, into):
         vault.notion_import(FIXTURE, into=into, now=FROZEN_NOW)
 
 
+@pytest.mark.parametrize("into", ["vault-engine.toml", "specs/keep.md/notion"])
+def test_into_an_existing_file_is_one_clear_error(vault, into):
+    with pytest.raises(NotionError, match="is a file: pick another folder"):
+        vault.notion_import(FIXTURE, into=into, now=FROZEN_NOW)
+    assert not (vault.root / "notion").exists()
+
+
 def test_into_a_folder_no_notion_tap_owns_says_so(vault):
     report = vault.notion_import(FIXTURE, into="specs/notion", now=FROZEN_NOW)
     assert len(report.new) == 5 and report.new[0].startswith("specs/notion/")

@@ -137,6 +137,12 @@ def check_into(root: Path, into: str) -> str:
     if real != real_root and not real.startswith(real_root + os.sep):
         raise NotionError(f"the folder for notes {into!r} leads outside the vault (a symlink?): pick a real "
                           "folder inside the vault", argument="into")
+    for i in range(1, len(parts) + 1):
+        path = root.joinpath(*parts[:i])
+        if path.exists() and not path.is_dir():
+            raise NotionError(f"the folder for notes {into!r} must name a folder inside the vault, but "
+                              f"{'/'.join(parts[:i])} is a file: pick another folder, e.g. notion",
+                              argument="into")
     return rel
 
 
