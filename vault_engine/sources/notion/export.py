@@ -348,7 +348,8 @@ def import_export(config: Config, export: Path, *, into: str = "notion", prune: 
         action="import", source=tree.name, into=into, pages=len(catalog.pages),
         databases=len(catalog.databases), new=tuple(result.new), updated=tuple(result.updated),
         unchanged=result.unchanged, renamed=tuple(result.renamed),
-        gone=tuple(n.rel_path for n in gone), pruned=tuple(pruned), attachments=result.attachments,
+        gone=tuple(n.rel_path for n in gone), pruned=tuple(pruned), prune=prune,
+        kept_edited=tuple(n.rel_path for n in gone if n.edited_locally), attachments=result.attachments,
         links_relative=conversion.stats.relative, links_resolved=conversion.stats.resolved,
         unresolved=tuple(conversion.stats.unresolved), problems=tuple(problems),
         notices=_notices(config, into, conversion.unplaced, gone, prune, unrelated),
@@ -367,7 +368,7 @@ def _notices(config: Config, into: str, unplaced: int, gone: list, prune: bool,
     if unrelated:  # another export, most likely: pruning would delete every note it did not write
         notices.append(f"none of the {len(gone)} note(s) already in {into}/ is a page of this export: kept"
                        + (", not pruned" if prune else "") + "; import a different export with --into another folder")
-    elif gone and not prune:
-        notices.append(f"{len(gone)} note(s) in {into}/ are no longer in the export: kept; "
+    elif not prune and (prunable := [n for n in gone if not n.edited_locally]):
+        notices.append(f"{len(prunable)} note(s) in {into}/ are no longer in the export: kept; "
                        "an import that prunes deletes them")
     return tuple(notices)
