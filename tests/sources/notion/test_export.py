@@ -231,6 +231,29 @@ def test_a_note_moved_into_a_subfolder_is_updated_where_it_is(vault, export):
     assert not (vault.root / "notion" / "Audit log c6d7e8f9.md").exists()
 
 
+def test_links_name_the_note_each_page_got_when_short_ids_clash(vault, tmp_path):
+    plan_a, plan_b = "a" * 24 + "11112222", "b" * 24 + "11112222"
+    export = tmp_path / "Export"
+    export.mkdir()
+    (export / f"Plan {plan_a}.md").write_text(f"# Plan\n\nFirst plan, see [Plan](Plan%20{plan_b}.md)\n")
+    (export / f"Plan {plan_b}.md").write_text(f"# Plan\n\nSecond, back to [Plan](Plan%20{plan_a}.md)\n")
+    report = vault.notion_import(export, now=FROZEN_NOW)
+    assert sorted(report.new) == ["notion/Plan 11112222.md", f"notion/Plan {plan_b}.md"]
+    assert f"see [[Plan {plan_b}|Plan]]" in note(vault, "Plan 11112222.md")[1]
+    assert "back to [[Plan 11112222|Plan]]" in note(vault, f"Plan {plan_b}.md")[1]
+    assert [link.source for link in vault.links(f"notion://{plan_b}", backlinks=True)] == [
+        "notion/Plan 11112222.md"]
+
+
+def test_links_to_a_page_whose_name_a_user_file_holds_name_its_full_id_note(vault):
+    mine = vault.root / "notion" / "Audit log c6d7e8f9.md"
+    mine.parent.mkdir()
+    mine.write_text("# my own notes\n")
+    vault.notion_import(FIXTURE, now=FROZEN_NOW)
+    table = note(vault, "Roadmap a4b5c6d7.md")[1]
+    assert f"[[Audit log {AUDIT}\\|Audit log]]" in table and "[[Audit log c6d7e8f9" not in table
+
+
 def test_a_file_that_is_not_the_pages_note_is_never_overwritten(vault):
     mine = vault.root / "notion" / "Audit log c6d7e8f9.md"
     mine.parent.mkdir()

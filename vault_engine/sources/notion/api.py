@@ -39,6 +39,7 @@ from vault_engine.sources.notion.pages import (
     note_stem_for,
     same_edit_time,
     scan_existing,
+    stem_of,
     tap_folders,
 )
 from vault_engine.sources.notion.report import NotionReport, Problem
@@ -303,7 +304,11 @@ class Sync:
         self._check_unseen()
         writer = PageWriter(self.config.root, self.settings.folder, SYNC_SOURCE, self.now,
                             self.existing)
-        result = writer.write_all(self._render())  # rendered last: every stem is known by now
+        names = writer.plan({ident: object_title(obj) for ident, obj, _ in [*self.fetched, *self.databases]})
+        # Links name the file each note has (pages not fetched keep theirs) or will have.
+        self.known.stems.update({ident: note.stem for ident, note in self.existing.items()})
+        self.known.stems.update({ident: stem_of(rel) for ident, rel in names.items()})
+        result = writer.write_all(self._render(), names)  # rendered last: every stem is known by now
         gone = sorted((self.existing[i] for i in self.gone_ids), key=lambda n: n.rel_path)
         prunable = [n for n in gone if not n.edited_locally]
         pruned, kept_files = writer.prune(gone) if prune else ([], [])

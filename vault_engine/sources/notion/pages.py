@@ -69,6 +69,11 @@ def note_stem_for(title: str, notion_id: str) -> str:
     return f"{safe_title(title)} {notion_id[-8:]}"
 
 
+def stem_of(rel_path: str) -> str:
+    """A note's file name without ``.md``: what a wikilink to it says."""
+    return rel_path.rsplit("/", 1)[-1][:-3]
+
+
 def wikilink(stem: str, text: str | None = None, *, in_table: bool = False) -> str:
     """``[[stem|text]]``; inside a Markdown table the pipe is escaped as Obsidian expects."""
     shown = re.sub(r"[\[\]|]", " ", text).strip() if text else ""
@@ -173,7 +178,7 @@ class ExistingNote:
     @property
     def stem(self) -> str:
         """The note's file name without ``.md``: what wikilinks to it say."""
-        return self.rel_path.rsplit("/", 1)[-1][:-3]
+        return stem_of(self.rel_path)
 
     @property
     def folder(self) -> str:
@@ -298,25 +303,40 @@ class PageWriter:
         self.existing = existing
         self._real_root = os.path.realpath(root)
 
-    def write_all(self, pages: list[NotionPage]) -> WriteResult:
-        """Write every page (sorted by id, so name clashes resolve the same way each run)."""
+    def write_all(self, pages: list[NotionPage], names: dict[str, str] | None = None) -> WriteResult:
+        """Write every page where ``names`` (from :meth:`plan`, planned here when None) puts it."""
+        if names is None:
+            names = self.plan({page.notion_id: page.title for page in pages})
         result = WriteResult()
-        taken: set[str] = set()
         for page in sorted(pages, key=lambda p: p.notion_id):
-            self._write_page(page, taken, result)
+            self._write_page(page, names.get(page.notion_id), result)
         return result
 
-    def target_for(self, page: NotionPage, taken: set[str]) -> str | None:
+    def plan(self, titles: dict[str, str]) -> dict[str, str]:
+        """The vault path of each page's note (notion id -> path; a page no name is free for
+        is left out), decided before any body is rendered so that links name the file that
+        will exist: two pages whose short ids clash get distinct names. Sorted by id, so
+        clashes resolve the same way each run."""
+        taken: set[str] = set()
+        names: dict[str, str] = {}
+        for ident, title in sorted(titles.items()):
+            rel = self.target_for(ident, title, taken)
+            if rel is not None:
+                taken.add(rel.casefold())
+                names[ident] = rel
+        return names
+
+    def target_for(self, notion_id: str, title: str, taken: set[str]) -> str | None:
         """The vault-relative path a page is written to, or None when every name is taken."""
-        old = self.existing.get(page.notion_id)
+        old = self.existing.get(notion_id)
         folder = old.folder if old else self.into
-        for stem in (page.stem, f"{safe_title(page.title)} {page.notion_id}"):
+        for stem in (note_stem_for(title, notion_id), f"{safe_title(title)} {notion_id}"):
             rel = f"{folder}/{stem}.md" if folder else f"{stem}.md"
             if rel.casefold() in taken:
                 continue
             if old is not None and old.rel_path == rel:
                 return rel
-            if self._held_by_other(rel, page.notion_id):
+            if self._held_by_other(rel, notion_id):
                 continue
             return rel
         return None
@@ -332,14 +352,12 @@ class PageWriter:
             return True
         return normalize_id(str(meta.get("notion_id") or "")) != notion_id
 
-    def _write_page(self, page: NotionPage, taken: set[str], result: WriteResult) -> None:
-        rel = self.target_for(page, taken)
+    def _write_page(self, page: NotionPage, rel: str | None, result: WriteResult) -> None:
         if rel is None or not self._inside_vault(rel):
             result.problems.append(Problem(
                 f"{self.into}/{page.stem}.md", f"cannot write Notion page {page.notion_id}: the name is "
                 "taken by another file or leads outside the vault; rename that file and retry"))
             return
-        taken.add(rel.casefold())
         result.written_ids.add(page.notion_id)
         old = self.existing.get(page.notion_id)
         if old is not None and old.edited_locally:
