@@ -192,6 +192,20 @@ def test_properties_added_in_the_vault_survive_a_reimport_and_are_named(vault, e
         ("notion/Audit log c6d7e8f9.md", True)]
 
 
+def test_a_renamed_page_whose_note_was_edited_keeps_its_name_and_links_follow_it(vault, export):
+    vault.notion_import(export, now=FROZEN_NOW)
+    mine = vault.root / "notion" / "Token refresh b5c6d7e8.md"
+    mine.write_text(mine.read_text() + "\nMy own line.\n")
+    token = export / f"Team Space {ROOT}" / f"Roadmap {ROADMAP}" / f"Token refresh {TOKEN}.md"
+    token.write_text(token.read_text().replace("# Token refresh", "# Token rotation"))
+    report = vault.notion_import(export, now=FROZEN_NOW + 3600)
+    assert report.renamed == () and mine.read_text().endswith("My own line.\n")
+    auth = note(vault, "Auth spec f3a4b5c6.md")[1]
+    assert "[[Token refresh b5c6d7e8|Token refresh]]" in auth and "Token rotation b5c6d7e8" not in auth
+    unresolved = [link.raw for link in vault.all_links() if not link.resolved]
+    assert unresolved == ["[[Archive page d7e8f9a0|Archive page]]"]
+
+
 def test_pages_gone_from_the_export_are_reported_and_deleted_only_with_prune(vault, export):
     vault.notion_import(export, now=FROZEN_NOW)
     (export / f"Team Space {ROOT}" / f"Roadmap {ROADMAP}" / f"Audit log {AUDIT}.md").unlink()

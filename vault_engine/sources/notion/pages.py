@@ -315,12 +315,13 @@ class PageWriter:
     def plan(self, titles: dict[str, str]) -> dict[str, str]:
         """The vault path of each page's note (notion id -> path; a page no name is free for
         is left out), decided before any body is rendered so that links name the file that
-        will exist: two pages whose short ids clash get distinct names. Sorted by id, so
-        clashes resolve the same way each run."""
+        will exist: two pages whose short ids clash, a note kept under its old name because
+        it was edited. Sorted by id, so clashes resolve the same way each run."""
         taken: set[str] = set()
         names: dict[str, str] = {}
         for ident, title in sorted(titles.items()):
-            rel = self.target_for(ident, title, taken)
+            old = self.existing.get(ident)
+            rel = old.rel_path if old is not None and old.edited_locally else self.target_for(ident, title, taken)
             if rel is not None:
                 taken.add(rel.casefold())
                 names[ident] = rel
