@@ -195,3 +195,16 @@ def test_a_changed_value_of_a_written_property_is_no_edit(tmp_path):
     note.write_text(note.read_text().replace("title: Design", "title: Renamed here"))
     existing, _ = scan_existing(tmp_path, ["notion"])
     assert existing[ID_A].local_edit is None
+
+
+def test_written_files_get_a_plain_files_mode_and_keep_their_own(tmp_path):
+    old = os.umask(0o022)
+    try:
+        new, kept = tmp_path / "new.md", tmp_path / "kept.md"
+        write_if_changed(new, b"one")
+        kept.write_bytes(b"old")
+        kept.chmod(0o640)
+        write_if_changed(kept, b"new")
+    finally:
+        os.umask(old)
+    assert (new.stat().st_mode & 0o777, kept.stat().st_mode & 0o777) == (0o644, 0o640)

@@ -462,18 +462,29 @@ def _digest_of(path: Path) -> str | None:
         return None
 
 
+def _umask() -> int:
+    mask = os.umask(0o022)  # the only way to read it is to set it: put it straight back
+    os.umask(mask)
+    return mask
+
+
 def write_if_changed(path: Path, data: bytes) -> bool:
-    """Write ``data`` atomically unless the file already holds exactly it (mtime stays)."""
+    """Write ``data`` atomically unless the file already holds exactly it (mtime stays).
+
+    The file keeps its mode, or gets the one a plain new file gets (0644 under the usual
+    umask): mkstemp's 0600 would hide imported notes from the other users of a shared vault."""
     try:
         if path.read_bytes() == data:
             return False
+        mode = path.stat().st_mode & 0o7777
     except OSError:
-        pass
+        mode = 0o666 & ~_umask()
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".notion-", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
+        os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
