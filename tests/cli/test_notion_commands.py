@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -98,3 +99,29 @@ def test_import_loads_neither_notion_client_nor_torch(make_vault):
             "print(code, 'notion_client' in sys.modules, 'torch' in sys.modules)")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert result.stdout.strip().splitlines()[-1] == "0 False False", result.stderr
+
+
+def test_import_into_an_existing_file_is_one_line_and_exit_1(make_vault, cli):
+    root = make_vault({}, config=NO_MODEL)
+    result = cli("--vault", root, "notion", "import", FIXTURE, "--into", "vault-engine.toml")
+    assert result.code == 1 and "Traceback" not in result.err
+    [line] = result.err.splitlines()
+    assert "vault-engine.toml is a file: pick another folder" in line
+
+
+def test_prune_says_an_edited_note_of_a_vanished_page_was_kept_because_it_was_edited(make_vault, cli, tmp_path):
+    root = make_vault({}, config=NO_MODEL)
+    export = tmp_path / "Team Space"
+    shutil.copytree(FIXTURE, export)
+    cli("--vault", root, "notion", "import", export)
+    mine = root / "notion" / "Audit log c6d7e8f9.md"
+    mine.write_text(mine.read_text() + "\nMy own line.\n")
+    next(export.rglob("Audit log *.md")).unlink()
+    result = cli("--vault", root, "notion", "import", export, "--prune")
+    out = result.out.splitlines()
+    at = out.index("1 note(s) of vanished pages kept: edited in the vault, so --prune never deletes them:")
+    assert out[at + 1] == "  notion/Audit log c6d7e8f9.md"
+    assert "--prune deletes them" not in result.out and mine.read_text().endswith("My own line.\n")
+    data = cli("--vault", root, "notion", "import", export, "--prune", "--json").json
+    assert (data["gone"], data["pruned"], data["kept_edited"], data["prune"]) == (
+        ["notion/Audit log c6d7e8f9.md"], [], ["notion/Audit log c6d7e8f9.md"], True)

@@ -113,7 +113,8 @@ def parse_time(value: Any) -> float | None:
 # Properties whose words the index holds already (title, tags, the kind) or that are no words
 # (Obsidian's CSS classes, a publish flag, the ids and digest `notion import` records).
 _UNSEARCHED_KEYS = frozenset({"title", "tags", "tag", "type", "cssclasses", "cssclass", "publish",
-                              "notion_id", "parent_id", "notion_object", "body_hash"})
+                              "notion_id", "parent_id", "notion_object", "body_hash",
+                              "attachment_hashes"})
 _WIKILINK = re.compile(r"\[\[([^\[\]|#]*)(?:#[^\[\]|]*)?(?:\|([^\[\]]*))?\]\]")
 
 

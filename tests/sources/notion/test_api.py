@@ -279,3 +279,20 @@ def test_a_tap_that_names_nothing_says_what_to_add(root):
 @pytest.mark.parametrize("value, attempt, expected", [("7", 1, 7.0), (None, 3, 4.0), ("soon", 1, 1.0)])
 def test_retry_after_seconds(value, attempt, expected):
     assert retry_after_seconds(value, attempt) == expected
+
+
+def test_a_page_renamed_in_notion_whose_note_was_edited_keeps_its_name_and_links_follow_it(root, fake):
+    run_sync(root, fake)
+    mine = root / "notion" / "Session store b2b2b2b2.md"
+    mine.write_text(mine.read_text() + "\nMy own line.\n")
+    later = "2026-11-25T08:30:00.000Z"
+    fake.pages[SESSIONS] = page(SESSIONS, "Cookie store", later,
+                                parent={"type": "page_id", "page_id": dashed(HANDBOOK)})
+    fake.pages[HANDBOOK]["last_edited_time"] = later
+    fake.children[HANDBOOK][4] = block(SESSIONS, "child_page", {"title": "Cookie store"})
+    report = run_sync(root, fake)
+    assert report.renamed == () and mine.read_text().endswith("My own line.\n")
+    assert any(p.path == "notion/Session store b2b2b2b2.md" and "edited in the vault" in p.reason
+               for p in report.problems)
+    body = read_note(root, "Platform handbook a1a1a1a1.md")[1]
+    assert "[[Session store b2b2b2b2" in body and "Cookie store b2b2b2b2" not in body

@@ -15,7 +15,7 @@ from tests.conftest import FROZEN_NOW, needs_corpus
 from vault_engine.errors import NotionError
 from vault_engine.parsing.frontmatter import split_frontmatter
 from vault_engine.sources.notion.export import parse_notion_date, split_export_name
-from vault_engine.sources.notion.pages import body_digest
+from vault_engine.sources.notion.pages import body_digest, file_digest
 from vault_engine.vault import Vault
 
 FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "notion" / "export" / "Team Space"
@@ -71,6 +71,8 @@ def test_each_page_and_database_becomes_one_note_with_frontmatter(vault):
     assert (report.pages, report.databases, len(report.new), report.problems) == (4, 1, 5, ())
     meta, body = note(vault, "Auth spec f3a4b5c6.md")
     assert meta.pop("body_hash") == body_digest(body)
+    assert meta.pop("attachment_hashes") == {"flow diagram.png": file_digest(
+        (FIXTURE / f"Team Space {ROOT}" / f"Auth spec {AUTH}" / "flow diagram.png").read_bytes())}
     assert meta == {"type": "notion", "notion_id": AUTH, "title": "Auth spec", "parent_id": ROOT,
                     "source": "Team Space", "imported": "2026-09-21T14:13:20Z",
                     "created_time": "2026-03-03T09:15:00Z",
@@ -177,6 +179,33 @@ def test_reimport_updates_a_changed_page_and_renames_a_retitled_one(vault, expor
     assert "[[Token rotation b5c6d7e8|Token refresh]]" in note(vault, "Auth spec f3a4b5c6.md")[1]
 
 
+def test_properties_added_in_the_vault_survive_a_reimport_and_are_named(vault, export):
+    vault.notion_import(export, now=FROZEN_NOW)
+    mine = vault.root / "notion" / "Audit log c6d7e8f9.md"
+    tagged = mine.read_text().replace("title: Audit log\n", "title: Audit log\ntags: [design-debt]\nowner: priya\n")
+    mine.write_text(tagged)
+    audit = export / f"Team Space {ROOT}" / f"Roadmap {ROADMAP}" / f"Audit log {AUDIT}.md"
+    audit.write_text(audit.read_text() + "\nUpstream line\n")
+    report = vault.notion_import(export, now=FROZEN_NOW + 3600)
+    assert mine.read_text() == tagged and report.updated == ()
+    assert [(p.path, "properties tags, owner added" in p.reason) for p in report.problems] == [
+        ("notion/Audit log c6d7e8f9.md", True)]
+
+
+def test_a_renamed_page_whose_note_was_edited_keeps_its_name_and_links_follow_it(vault, export):
+    vault.notion_import(export, now=FROZEN_NOW)
+    mine = vault.root / "notion" / "Token refresh b5c6d7e8.md"
+    mine.write_text(mine.read_text() + "\nMy own line.\n")
+    token = export / f"Team Space {ROOT}" / f"Roadmap {ROADMAP}" / f"Token refresh {TOKEN}.md"
+    token.write_text(token.read_text().replace("# Token refresh", "# Token rotation"))
+    report = vault.notion_import(export, now=FROZEN_NOW + 3600)
+    assert report.renamed == () and mine.read_text().endswith("My own line.\n")
+    auth = note(vault, "Auth spec f3a4b5c6.md")[1]
+    assert "[[Token refresh b5c6d7e8|Token refresh]]" in auth and "Token rotation b5c6d7e8" not in auth
+    unresolved = [link.raw for link in vault.all_links() if not link.resolved]
+    assert unresolved == ["[[Archive page d7e8f9a0|Archive page]]"]
+
+
 def test_pages_gone_from_the_export_are_reported_and_deleted_only_with_prune(vault, export):
     vault.notion_import(export, now=FROZEN_NOW)
     (export / f"Team Space {ROOT}" / f"Roadmap {ROADMAP}" / f"Audit log {AUDIT}.md").unlink()
@@ -190,6 +219,21 @@ def test_pages_gone_from_the_export_are_reported_and_deleted_only_with_prune(vau
     assert pruned.index.deleted == 1
 
 
+def test_prune_keeps_and_names_the_users_files_in_a_vanished_pages_folder(vault, export):
+    vault.notion_import(export, now=FROZEN_NOW)
+    folder = vault.root / "notion" / "Auth spec f3a4b5c6"
+    (folder / "my-sketch.png").write_bytes(b"my sketch bytes")
+    (folder / "notes.txt").write_text("kept?")
+    page = export / f"Team Space {ROOT}" / f"Auth spec {AUTH}.md"
+    page.unlink()
+    shutil.rmtree(page.with_suffix(""))
+    report = vault.notion_import(export, prune=True, now=FROZEN_NOW)
+    assert report.pruned == ("notion/Auth spec f3a4b5c6.md",)
+    assert sorted(p.name for p in folder.iterdir()) == ["my-sketch.png", "notes.txt"]  # flow diagram.png pruned
+    assert [p.path for p in report.problems if "kept, though the note" in p.reason] == [
+        "notion/Auth spec f3a4b5c6/my-sketch.png", "notion/Auth spec f3a4b5c6/notes.txt"]
+
+
 def test_a_note_moved_into_a_subfolder_is_updated_where_it_is(vault, export):
     vault.notion_import(export, now=FROZEN_NOW)
     (vault.root / "notion" / "team").mkdir()
@@ -199,6 +243,29 @@ def test_a_note_moved_into_a_subfolder_is_updated_where_it_is(vault, export):
     report = vault.notion_import(export, now=FROZEN_NOW)
     assert report.updated == ("notion/team/Audit log c6d7e8f9.md",) and report.gone == ()
     assert not (vault.root / "notion" / "Audit log c6d7e8f9.md").exists()
+
+
+def test_links_name_the_note_each_page_got_when_short_ids_clash(vault, tmp_path):
+    plan_a, plan_b = "a" * 24 + "11112222", "b" * 24 + "11112222"
+    export = tmp_path / "Export"
+    export.mkdir()
+    (export / f"Plan {plan_a}.md").write_text(f"# Plan\n\nFirst plan, see [Plan](Plan%20{plan_b}.md)\n")
+    (export / f"Plan {plan_b}.md").write_text(f"# Plan\n\nSecond, back to [Plan](Plan%20{plan_a}.md)\n")
+    report = vault.notion_import(export, now=FROZEN_NOW)
+    assert sorted(report.new) == ["notion/Plan 11112222.md", f"notion/Plan {plan_b}.md"]
+    assert f"see [[Plan {plan_b}|Plan]]" in note(vault, "Plan 11112222.md")[1]
+    assert "back to [[Plan 11112222|Plan]]" in note(vault, f"Plan {plan_b}.md")[1]
+    assert [link.source for link in vault.links(f"notion://{plan_b}", backlinks=True)] == [
+        "notion/Plan 11112222.md"]
+
+
+def test_links_to_a_page_whose_name_a_user_file_holds_name_its_full_id_note(vault):
+    mine = vault.root / "notion" / "Audit log c6d7e8f9.md"
+    mine.parent.mkdir()
+    mine.write_text("# my own notes\n")
+    vault.notion_import(FIXTURE, now=FROZEN_NOW)
+    table = note(vault, "Roadmap a4b5c6d7.md")[1]
+    assert f"[[Audit log {AUDIT}\\|Audit log]]" in table and "[[Audit log c6d7e8f9" not in table
 
 
 def test_a_file_that_is_not_the_pages_note_is_never_overwritten(vault):
@@ -280,6 +347,13 @@ def test_bad_files_get_one_line_each_and_the_rest_is_imported(vault, export):
 def test_into_must_stay_inside_the_vault(vault, into):
     with pytest.raises(NotionError, match="must name a folder inside the vault"):
         vault.notion_import(FIXTURE, into=into, now=FROZEN_NOW)
+
+
+@pytest.mark.parametrize("into", ["vault-engine.toml", "specs/keep.md/notion"])
+def test_into_an_existing_file_is_one_clear_error(vault, into):
+    with pytest.raises(NotionError, match="is a file: pick another folder"):
+        vault.notion_import(FIXTURE, into=into, now=FROZEN_NOW)
+    assert not (vault.root / "notion").exists()
 
 
 def test_into_a_folder_no_notion_tap_owns_says_so(vault):

@@ -98,8 +98,40 @@ def test_prune_keeps_an_attachment_folder_that_holds_a_note(tmp_path):
     mine = tmp_path / "notion" / "Design 6d3727e7" / "my notes.md"
     mine.write_text("mine")
     existing, _ = scan_existing(tmp_path, ["notion"])
-    assert writer.prune([existing[ID_A]]) == ["notion/Design 6d3727e7.md"]
+    removed, kept = writer.prune([existing[ID_A]])
+    assert removed == ["notion/Design 6d3727e7.md"]
+    assert [p.path for p in kept] == ["notion/Design 6d3727e7/my notes.md"]
     assert mine.read_text() == "mine"
+    assert not (tmp_path / "notion" / "Design 6d3727e7" / "a.png").exists()
+
+
+def test_prune_deletes_only_the_unchanged_attachments_it_wrote_and_names_the_rest(tmp_path):
+    writer = PageWriter(tmp_path, "notion", "x", FROZEN_NOW, {})
+    writer.write_all([NotionPage(ID_A, "Design", "# A", attachments=(
+        Attachment("a.png", lambda: b"png"), Attachment("img/b.png", lambda: b"b"),
+        Attachment("c.png", lambda: b"c")))])
+    folder = tmp_path / "notion" / "Design 6d3727e7"
+    (folder / "my-sketch.png").write_bytes(b"my sketch")
+    (folder / "notes.txt").write_text("kept?")
+    (folder / "c.png").write_bytes(b"c, redrawn by me")
+    existing, _ = scan_existing(tmp_path, ["notion"])
+    assert existing[ID_A].local_edit is None  # attachment_hashes is the writer's own property
+    removed, kept = writer.prune([existing[ID_A]])
+    assert removed == ["notion/Design 6d3727e7.md"]
+    assert [p.path for p in kept] == [f"notion/Design 6d3727e7/{n}" for n in ("c.png", "my-sketch.png", "notes.txt")]
+    assert all("not written by the Notion import, or changed since: kept" in p.reason for p in kept)
+    assert sorted(p.name for p in folder.rglob("*")) == ["c.png", "my-sketch.png", "notes.txt"]
+
+
+def test_prune_of_a_note_without_attachment_hashes_keeps_every_file(tmp_path):
+    folder = tmp_path / "notion" / "Design 6d3727e7"
+    folder.mkdir(parents=True)
+    (folder / "a.png").write_bytes(b"png")  # written by an import that recorded no hashes
+    (tmp_path / "notion" / "Design 6d3727e7.md").write_text(f"---\nnotion_id: {ID_A}\n---\n# A\n")
+    existing, _ = scan_existing(tmp_path, ["notion"])
+    removed, kept = PageWriter(tmp_path, "notion", "x", FROZEN_NOW, existing).prune([existing[ID_A]])
+    assert removed == ["notion/Design 6d3727e7.md"] and [p.path for p in kept] == ["notion/Design 6d3727e7/a.png"]
+    assert (folder / "a.png").read_bytes() == b"png"
 
 
 def test_scan_existing_reports_two_notes_with_one_id(tmp_path):
@@ -132,7 +164,7 @@ def test_a_note_edited_in_the_vault_is_never_overwritten_or_pruned(tmp_path):
     assert note.read_text() == edited
     assert [(p.path, "edited in the vault" in p.reason) for p in result.problems] == [(
         "notion/Design 6d3727e7.md", True)]
-    assert writer.prune([existing[ID_A]]) == [] and note.read_text() == edited
+    assert writer.prune([existing[ID_A]]) == ([], []) and note.read_text() == edited
 
 
 def test_an_unedited_note_is_updated(tmp_path):
@@ -141,3 +173,38 @@ def test_an_unedited_note_is_updated(tmp_path):
     result = PageWriter(tmp_path, "notion", "x", FROZEN_NOW + 60, existing).write_all(
         [NotionPage(ID_A, "Design", "# A\nnew")])
     assert result.updated == ["notion/Design 6d3727e7.md"] and result.problems == []
+
+
+def test_properties_added_in_the_vault_count_as_an_edit(tmp_path):
+    PageWriter(tmp_path, "notion", "x", FROZEN_NOW, {}).write_all([NotionPage(ID_A, "Design", "# A\nold")])
+    note = tmp_path / "notion" / "Design 6d3727e7.md"
+    tagged = note.read_text().replace("title: Design\n", "title: Design\ntags: [design-debt]\nowner: priya\n")
+    note.write_text(tagged)
+    existing, _ = scan_existing(tmp_path, ["notion"])
+    writer = PageWriter(tmp_path, "notion", "x", FROZEN_NOW + 60, existing)
+    result = writer.write_all([NotionPage(ID_A, "Design", "# A\nnew from Notion")])
+    assert note.read_text() == tagged and result.updated == []
+    assert [p.reason.split(":")[0] for p in result.problems] == [
+        "edited in the vault since the last Notion import or sync (properties tags, owner added)"]
+    assert writer.prune([existing[ID_A]]) == ([], []) and note.read_text() == tagged
+
+
+def test_a_changed_value_of_a_written_property_is_no_edit(tmp_path):
+    PageWriter(tmp_path, "notion", "x", FROZEN_NOW, {}).write_all([NotionPage(ID_A, "Design", "# A\nold")])
+    note = tmp_path / "notion" / "Design 6d3727e7.md"
+    note.write_text(note.read_text().replace("title: Design", "title: Renamed here"))
+    existing, _ = scan_existing(tmp_path, ["notion"])
+    assert existing[ID_A].local_edit is None
+
+
+def test_written_files_get_a_plain_files_mode_and_keep_their_own(tmp_path):
+    old = os.umask(0o022)
+    try:
+        new, kept = tmp_path / "new.md", tmp_path / "kept.md"
+        write_if_changed(new, b"one")
+        kept.write_bytes(b"old")
+        kept.chmod(0o640)
+        write_if_changed(kept, b"new")
+    finally:
+        os.umask(old)
+    assert (new.stat().st_mode & 0o777, kept.stat().st_mode & 0o777) == (0o644, 0o640)

@@ -39,6 +39,7 @@ from vault_engine.sources.notion.pages import (
     note_stem_for,
     same_edit_time,
     scan_existing,
+    stem_of,
     tap_folders,
 )
 from vault_engine.sources.notion.report import NotionReport, Problem
@@ -303,18 +304,24 @@ class Sync:
         self._check_unseen()
         writer = PageWriter(self.config.root, self.settings.folder, SYNC_SOURCE, self.now,
                             self.existing)
-        result = writer.write_all(self._render())  # rendered last: every stem is known by now
+        names = writer.plan({ident: object_title(obj) for ident, obj, _ in [*self.fetched, *self.databases]})
+        # Links name the file each note has (pages not fetched keep theirs) or will have.
+        self.known.stems.update({ident: note.stem for ident, note in self.existing.items()})
+        self.known.stems.update({ident: stem_of(rel) for ident, rel in names.items()})
+        result = writer.write_all(self._render(), names)  # rendered last: every stem is known by now
         gone = sorted((self.existing[i] for i in self.gone_ids), key=lambda n: n.rel_path)
-        pruned = writer.prune(gone) if prune else []
+        prunable = [n for n in gone if not n.edited_locally]
+        pruned, kept_files = writer.prune(gone) if prune else ([], [])
         return NotionReport(
             action="sync", source=SYNC_SOURCE, into=self.settings.folder,
             pages=len(self.fetched) + self.not_fetched, databases=len(self.databases),
             new=tuple(result.new), updated=tuple(result.updated), unchanged=result.unchanged,
             renamed=tuple(result.renamed), not_fetched=self.not_fetched,
-            gone=tuple(n.rel_path for n in gone), pruned=tuple(pruned),
-            problems=tuple(self.problems + result.problems),
-            notices=(f"{len(gone)} note(s) of pages Notion no longer has are kept; a sync that "
-                     "prunes deletes them",) if gone and not prune else (),
+            gone=tuple(n.rel_path for n in gone), pruned=tuple(pruned), prune=prune,
+            kept_edited=tuple(n.rel_path for n in gone if n.edited_locally),
+            problems=tuple(self.problems + result.problems + kept_files),
+            notices=(f"{len(prunable)} note(s) of pages Notion no longer has are kept; a sync that "
+                     "prunes deletes them",) if prunable and not prune else (),
         )
 
     def _pull(self, page: dict | None, ident: str, why: str) -> None:
@@ -382,7 +389,9 @@ class Sync:
         note = self.existing.get(ident)
         if note is not None:
             self.gone_ids.add(ident)
-            action = f"its note {note.rel_path} is kept (a sync that prunes deletes it)"
+            action = (f"its note {note.rel_path} is kept: edited in the vault, so no prune deletes it"
+                      if note.edited_locally else
+                      f"its note {note.rel_path} is kept (a sync that prunes deletes it)")
         else:
             action = f"check the id in {why}, and that the page is shared with the integration"
         self.problems.append(Problem(f"notion://{ident}", f"Notion has no such page ({reason}): {action}"))

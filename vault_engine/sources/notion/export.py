@@ -21,6 +21,7 @@ import io
 import re
 import time
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -44,6 +45,7 @@ from vault_engine.sources.notion.pages import (
     check_into,
     note_stem_for,
     scan_existing,
+    stem_of,
     tap_folders,
     wikilink,
 )
@@ -265,6 +267,7 @@ class Conversion:
     catalog: Catalog
     stats: LinkStats
     unplaced: int
+    names: dict[str, str] = field(default_factory=dict)  # notion id -> the note's vault path
 
 
 @dataclass(slots=True)
@@ -277,12 +280,18 @@ class Draft:
     extra: tuple[tuple[str, str], ...] = ()
 
 
-def convert_export(tree: ExportTree, known_stems: dict[str, str]) -> Conversion:
-    """Every page and database of the export as a :class:`NotionPage` (pure but for reads)."""
+def convert_export(tree: ExportTree, known_stems: dict[str, str],
+                   plan: Callable[[dict[str, str]], dict[str, str]] | None = None) -> Conversion:
+    """Every page and database of the export as a :class:`NotionPage` (pure but for reads).
+
+    ``plan`` (:meth:`PageWriter.plan`) says where each page's note will be, from its title:
+    links name that file; without it, every note is taken to get its usual name."""
     catalog = build_catalog(tree)
+    titles = {e.notion_id: e.title for e in [*catalog.databases.values(), *catalog.pages.values()]}
+    names = plan(titles) if plan is not None else {}
     stems = dict(known_stems)
-    for entry in [*catalog.databases.values(), *catalog.pages.values()]:
-        stems[entry.notion_id] = note_stem_for(entry.title, entry.notion_id)
+    for ident, title in titles.items():
+        stems[ident] = stem_of(names[ident]) if ident in names else note_stem_for(title, ident)
     targets = LinkTargets(catalog.attachments, stems, {*catalog.pages, *catalog.databases})
     drafts: dict[str, Draft] = {}
     for ident, entry in catalog.pages.items():
@@ -298,7 +307,7 @@ def convert_export(tree: ExportTree, known_stems: dict[str, str]) -> Conversion:
                                   extra=(("notion_object", "database"),))
     pages = _with_attachments(drafts, catalog, targets)
     unplaced = len(catalog.attachments) - len(targets.placed)
-    return Conversion(pages, catalog, targets.stats, unplaced)
+    return Conversion(pages, catalog, targets.stats, unplaced, names)
 
 
 def _with_attachments(drafts: dict[str, Draft], catalog: Catalog,
@@ -331,24 +340,25 @@ def import_export(config: Config, export: Path, *, into: str = "notion", prune: 
     with open_export(export, export_limits(config)) as tree:
         existing, duplicates = scan_existing(root, [*tap_folders(config), into])
         known = {ident: note.stem for ident, note in existing.items()}
-        conversion = convert_export(tree, known)
+        writer = PageWriter(root, into, tree.name, now, existing)
+        conversion = convert_export(tree, known, writer.plan)
         if not conversion.catalog.pages and not conversion.catalog.databases:
             raise NotionError(f"{export} holds no Notion pages (files named `Title <32-hex id>.md`) and no "
                               "databases: nothing was imported, and nothing in the vault was touched")
-        writer = PageWriter(root, into, tree.name, now, existing)
-        result = writer.write_all(conversion.pages)
+        result = writer.write_all(conversion.pages, conversion.names)
     candidates = [n for n in existing.values()
                   if n.folder == into and n.meta.get("source") != SYNC_SOURCE]
     gone = writer.gone(candidates, result.written_ids)
     unrelated = bool(gone) and len(gone) == len(candidates)  # not one page of the folder is in it
-    pruned = writer.prune(gone) if prune and not unrelated else []
+    pruned, kept_files = writer.prune(gone) if prune and not unrelated else ([], [])
     catalog = conversion.catalog
-    problems = [*tree.problems, *catalog.problems, *duplicates, *result.problems]
+    problems = [*tree.problems, *catalog.problems, *duplicates, *result.problems, *kept_files]
     return NotionReport(
         action="import", source=tree.name, into=into, pages=len(catalog.pages),
         databases=len(catalog.databases), new=tuple(result.new), updated=tuple(result.updated),
         unchanged=result.unchanged, renamed=tuple(result.renamed),
-        gone=tuple(n.rel_path for n in gone), pruned=tuple(pruned), attachments=result.attachments,
+        gone=tuple(n.rel_path for n in gone), pruned=tuple(pruned), prune=prune,
+        kept_edited=tuple(n.rel_path for n in gone if n.edited_locally), attachments=result.attachments,
         links_relative=conversion.stats.relative, links_resolved=conversion.stats.resolved,
         unresolved=tuple(conversion.stats.unresolved), problems=tuple(problems),
         notices=_notices(config, into, conversion.unplaced, gone, prune, unrelated),
@@ -367,7 +377,7 @@ def _notices(config: Config, into: str, unplaced: int, gone: list, prune: bool,
     if unrelated:  # another export, most likely: pruning would delete every note it did not write
         notices.append(f"none of the {len(gone)} note(s) already in {into}/ is a page of this export: kept"
                        + (", not pruned" if prune else "") + "; import a different export with --into another folder")
-    elif gone and not prune:
-        notices.append(f"{len(gone)} note(s) in {into}/ are no longer in the export: kept; "
+    elif not prune and (prunable := [n for n in gone if not n.edited_locally]):
+        notices.append(f"{len(prunable)} note(s) in {into}/ are no longer in the export: kept; "
                        "an import that prunes deletes them")
     return tuple(notices)

@@ -12,8 +12,9 @@ and hand them to :class:`PageWriter`. The writer owns the rules every Notion not
 - nothing is ever written outside the vault, and a file that is not a Notion note of the same
   id is never overwritten;
 - a note edited in the vault since it was written (its body no longer matches the
-  ``body_hash`` recorded in its frontmatter) is never overwritten or pruned: the edit is the
-  user's, and losing it silently would break the vault's first promise.
+  ``body_hash`` recorded in its frontmatter, or its frontmatter gained a property the writer
+  never writes, such as ``tags:``) is never overwritten or pruned: the edit is the user's, and
+  losing it silently would break the vault's first promise.
 """
 
 from __future__ import annotations
@@ -38,8 +39,15 @@ _HEX_ID = re.compile(r"^[0-9a-f]{32}$")
 _UNSAFE_NAME = re.compile(r'[\\/:*?"<>|#^\[\]\x00-\x1f\x7f]')
 MAX_TITLE_CHARS = 80
 SYNC_SOURCE = "notion-api"
-EDITED_LOCALLY = ("edited in the vault since the last Notion import or sync: kept as is; copy the "
-                  "edit into Notion, then delete this note to take Notion's version")
+EDITED_LOCALLY = ("edited in the vault since the last Notion import or sync ({what}): kept as is; "
+                  "copy the edit into Notion, then delete this note to take Notion's version")
+# Every frontmatter key the writer itself writes (render_note, and the ``extra`` of the export
+# and the API). Any other key was added in the vault, by a person or a plugin: an edit.
+WRITTEN_KEYS = frozenset({"type", "notion_id", "title", "parent_id", "source", "imported",
+                          "created_time", "last_edited_time", "notion_object", "url", "body_hash",
+                          "attachment_hashes"})
+KEPT_FILE = ("not written by the Notion import, or changed since: kept, though the note of its "
+             "vanished page was pruned; delete it yourself if you no longer need it")
 
 
 def normalize_id(text: str | None) -> str | None:
@@ -61,6 +69,11 @@ def note_stem_for(title: str, notion_id: str) -> str:
     return f"{safe_title(title)} {notion_id[-8:]}"
 
 
+def stem_of(rel_path: str) -> str:
+    """A note's file name without ``.md``: what a wikilink to it says."""
+    return rel_path.rsplit("/", 1)[-1][:-3]
+
+
 def wikilink(stem: str, text: str | None = None, *, in_table: bool = False) -> str:
     """``[[stem|text]]``; inside a Markdown table the pipe is escaped as Obsidian expects."""
     shown = re.sub(r"[\[\]|]", " ", text).strip() if text else ""
@@ -73,6 +86,11 @@ def wikilink(stem: str, text: str | None = None, *, in_table: bool = False) -> s
 def body_digest(body: str) -> str:
     """The fingerprint of a note body as written, to notice later edits made in the vault."""
     return hashlib.blake2b(body.strip().encode(), digest_size=8).hexdigest()
+
+
+def file_digest(data: bytes) -> str:
+    """The fingerprint of an attachment as written, so a prune deletes only unchanged copies."""
+    return hashlib.blake2b(data, digest_size=8).hexdigest()
 
 
 def iso_utc(ts: float) -> str:
@@ -124,6 +142,12 @@ def check_into(root: Path, into: str) -> str:
     if real != real_root and not real.startswith(real_root + os.sep):
         raise NotionError(f"the folder for notes {into!r} leads outside the vault (a symlink?): pick a real "
                           "folder inside the vault", argument="into")
+    for i in range(1, len(parts) + 1):
+        path = root.joinpath(*parts[:i])
+        if path.exists() and not path.is_dir():
+            raise NotionError(f"the folder for notes {into!r} must name a folder inside the vault, but "
+                              f"{'/'.join(parts[:i])} is a file: pick another folder, e.g. notion",
+                              argument="into")
     return rel
 
 
@@ -154,7 +178,7 @@ class ExistingNote:
     @property
     def stem(self) -> str:
         """The note's file name without ``.md``: what wikilinks to it say."""
-        return self.rel_path.rsplit("/", 1)[-1][:-3]
+        return stem_of(self.rel_path)
 
     @property
     def folder(self) -> str:
@@ -163,10 +187,26 @@ class ExistingNote:
 
     @property
     def edited_locally(self) -> bool:
-        """True when someone changed the body in the vault since it was last written."""
+        """True when someone changed the note in the vault since it was last written."""
+        return self.local_edit is not None
+
+    @property
+    def local_edit(self) -> str | None:
+        """What was changed in the vault since the note was written (its body, properties
+        the writer never writes), or None. A changed value of a written key (``title``,
+        ``imported``) is no edit: the writer owns those keys and rewrites them."""
+        added = [str(key) for key in self.meta if key not in WRITTEN_KEYS]
         recorded = self.meta.get("body_hash")
         body = split_frontmatter(self.text.replace("\r\n", "\n")).body
-        return bool(recorded) and recorded != body_digest(body)
+        edits = ["body changed"] if recorded and recorded != body_digest(body) else []
+        if added:
+            edits.append(f"{'properties' if len(added) > 1 else 'property'} {', '.join(added)} added")
+        return "; ".join(edits) or None
+
+    @property
+    def edited_reason(self) -> str:
+        """The problem line's reason for a note kept because it was edited in the vault."""
+        return EDITED_LOCALLY.format(what=self.local_edit)
 
 
 def scan_existing(root: Path, folders: list[str]) -> tuple[dict[str, ExistingNote], list[Problem]]:
@@ -216,8 +256,12 @@ def same_edit_time(a: Any, b: Any) -> bool:
 # -- rendering and writing ----------------------------------------------------------------
 
 
-def render_note(page: NotionPage, source: str, imported: str) -> str:
-    """The full text of a page's note: YAML frontmatter, then the Markdown body."""
+def render_note(page: NotionPage, source: str, imported: str,
+                attachment_hashes: dict[str, str] | None = None) -> str:
+    """The full text of a page's note: YAML frontmatter, then the Markdown body.
+
+    ``attachment_hashes`` (path under the page's folder -> :func:`file_digest`) records the
+    files the import wrote next to the note: a prune deletes those, unchanged, and no other."""
     import yaml
 
     meta: dict[str, Any] = {"type": "notion", "notion_id": page.notion_id, "title": page.title,
@@ -227,6 +271,8 @@ def render_note(page: NotionPage, source: str, imported: str) -> str:
     if page.last_edited_time:
         meta["last_edited_time"] = page.last_edited_time
     meta.update(page.extra)
+    if attachment_hashes:
+        meta["attachment_hashes"] = dict(sorted(attachment_hashes.items()))
     meta["body_hash"] = body_digest(page.body)
     head = yaml.safe_dump(meta, sort_keys=False, allow_unicode=True, width=1000)
     return f"---\n{head}---\n{page.body.strip()}\n"
@@ -257,25 +303,41 @@ class PageWriter:
         self.existing = existing
         self._real_root = os.path.realpath(root)
 
-    def write_all(self, pages: list[NotionPage]) -> WriteResult:
-        """Write every page (sorted by id, so name clashes resolve the same way each run)."""
+    def write_all(self, pages: list[NotionPage], names: dict[str, str] | None = None) -> WriteResult:
+        """Write every page where ``names`` (from :meth:`plan`, planned here when None) puts it."""
+        if names is None:
+            names = self.plan({page.notion_id: page.title for page in pages})
         result = WriteResult()
-        taken: set[str] = set()
         for page in sorted(pages, key=lambda p: p.notion_id):
-            self._write_page(page, taken, result)
+            self._write_page(page, names.get(page.notion_id), result)
         return result
 
-    def target_for(self, page: NotionPage, taken: set[str]) -> str | None:
+    def plan(self, titles: dict[str, str]) -> dict[str, str]:
+        """The vault path of each page's note (notion id -> path; a page no name is free for
+        is left out), decided before any body is rendered so that links name the file that
+        will exist: two pages whose short ids clash, a note kept under its old name because
+        it was edited. Sorted by id, so clashes resolve the same way each run."""
+        taken: set[str] = set()
+        names: dict[str, str] = {}
+        for ident, title in sorted(titles.items()):
+            old = self.existing.get(ident)
+            rel = old.rel_path if old is not None and old.edited_locally else self.target_for(ident, title, taken)
+            if rel is not None:
+                taken.add(rel.casefold())
+                names[ident] = rel
+        return names
+
+    def target_for(self, notion_id: str, title: str, taken: set[str]) -> str | None:
         """The vault-relative path a page is written to, or None when every name is taken."""
-        old = self.existing.get(page.notion_id)
+        old = self.existing.get(notion_id)
         folder = old.folder if old else self.into
-        for stem in (page.stem, f"{safe_title(page.title)} {page.notion_id}"):
+        for stem in (note_stem_for(title, notion_id), f"{safe_title(title)} {notion_id}"):
             rel = f"{folder}/{stem}.md" if folder else f"{stem}.md"
             if rel.casefold() in taken:
                 continue
             if old is not None and old.rel_path == rel:
                 return rel
-            if self._held_by_other(rel, page.notion_id):
+            if self._held_by_other(rel, notion_id):
                 continue
             return rel
         return None
@@ -291,31 +353,29 @@ class PageWriter:
             return True
         return normalize_id(str(meta.get("notion_id") or "")) != notion_id
 
-    def _write_page(self, page: NotionPage, taken: set[str], result: WriteResult) -> None:
-        rel = self.target_for(page, taken)
+    def _write_page(self, page: NotionPage, rel: str | None, result: WriteResult) -> None:
         if rel is None or not self._inside_vault(rel):
             result.problems.append(Problem(
                 f"{self.into}/{page.stem}.md", f"cannot write Notion page {page.notion_id}: the name is "
                 "taken by another file or leads outside the vault; rename that file and retry"))
             return
-        taken.add(rel.casefold())
         result.written_ids.add(page.notion_id)
         old = self.existing.get(page.notion_id)
         if old is not None and old.edited_locally:
-            result.problems.append(Problem(old.rel_path, EDITED_LOCALLY))
+            result.problems.append(Problem(old.rel_path, old.edited_reason))
             return
         if old is not None and old.rel_path != rel:
             self._rename(old, rel, result)
         # The import time is kept when nothing else changed, so an unchanged page renders
         # byte for byte as before and its file is not touched.
+        hashes = self._write_attachments(rel, page.attachments, result)
         kept = old.meta.get("imported") if old is not None else None
-        if old is not None and kept and render_note(page, self.source, str(kept)) == old.text:
+        if old is not None and kept and render_note(page, self.source, str(kept), hashes) == old.text:
             if old.rel_path == rel:
                 result.unchanged += 1
         else:
-            write_if_changed(self.root / rel, render_note(page, self.source, self.imported).encode())
+            write_if_changed(self.root / rel, render_note(page, self.source, self.imported, hashes).encode())
             (result.updated if old is not None else result.new).append(rel)
-        result.attachments += self._write_attachments(rel, page.attachments, result)
 
     def _rename(self, old: ExistingNote, rel: str, result: WriteResult) -> None:
         """Move the note (and its attachment folder) to the new title's name."""
@@ -326,19 +386,26 @@ class PageWriter:
             os.replace(old_dir, new_dir)
         result.renamed.append((old.rel_path, rel))
 
-    def _write_attachments(self, rel: str, attachments: tuple[Attachment, ...], result: WriteResult) -> int:
+    def _write_attachments(self, rel: str, attachments: tuple[Attachment, ...],
+                           result: WriteResult) -> dict[str, str]:
+        """Copy the page's attachments; their digests, by path under the page's folder."""
         from vault_engine.sources.notion.archive import CorruptEntry
 
-        written = 0
+        hashes: dict[str, str] = {}
         folder = rel[:-3]
         for item in attachments:
             target = f"{folder}/{item.rel_path}"
+            if not self._inside_vault(target):
+                continue
             try:
-                if self._inside_vault(target) and write_if_changed(self.root / target, item.read()):
-                    written += 1
+                data = item.read()
             except CorruptEntry as exc:
                 result.problems.append(Problem(target, f"{exc}: attachment not copied"))
-        return written
+                continue
+            if write_if_changed(self.root / target, data):
+                result.attachments += 1
+            hashes[item.rel_path] = file_digest(data)
+        return hashes
 
     def _inside_vault(self, rel: str) -> bool:
         """Refuse any path that resolves outside the vault (``..``, a symlink leading out)."""
@@ -350,10 +417,11 @@ class PageWriter:
         return sorted((n for n in candidates if n.notion_id not in written),
                       key=lambda n: n.rel_path)
 
-    def prune(self, notes: list[ExistingNote]) -> list[str]:
-        """Delete the notes of vanished pages, and their attachment folders when no note
-        lives in them (so nothing a person wrote there is lost)."""
-        removed = []
+    def prune(self, notes: list[ExistingNote]) -> tuple[list[str], list[Problem]]:
+        """Delete the notes of vanished pages and the attachments the import wrote for them,
+        unchanged; every other file in their folders is kept and named (one problem each)."""
+        removed: list[str] = []
+        kept: list[Problem] = []
         for note in notes:
             if note.edited_locally:
                 continue  # listed as gone, but a person's edit is never deleted
@@ -361,30 +429,62 @@ class PageWriter:
             if path.exists():
                 path.unlink()
                 removed.append(note.rel_path)
-            _remove_attachment_folder(self.root / note.rel_path[:-3])
-        return removed
+            kept += [Problem(rel, KEPT_FILE) for rel in self._prune_attachments(note)]
+        return removed, kept
+
+    def _prune_attachments(self, note: ExistingNote) -> list[str]:
+        """Delete the files ``attachment_hashes`` records (when unchanged) from the note's
+        folder, then its emptied folders; the vault paths of the files left."""
+        folder = note.rel_path[:-3]
+        base = self.root / folder
+        recorded = note.meta.get("attachment_hashes")
+        recorded = recorded if isinstance(recorded, dict) else {}
+        left: list[str] = []
+        for dirpath, dirnames, filenames in os.walk(base, topdown=False):  # symlinks not followed
+            for name in sorted(filenames):
+                path = Path(dirpath, name)
+                rel = path.relative_to(base).as_posix()
+                if not path.is_symlink() and recorded.get(rel) == _digest_of(path):
+                    path.unlink()
+                else:
+                    left.append(f"{folder}/{rel}")
+            left += [f"{folder}/{Path(dirpath, d).relative_to(base).as_posix()}"
+                     for d in dirnames if Path(dirpath, d).is_symlink()]  # a link the user made
+            if not os.listdir(dirpath):
+                os.rmdir(dirpath)
+        return sorted(left)
 
 
-def _remove_attachment_folder(folder: Path) -> None:
-    if not folder.is_dir() or any(p.suffix.lower() == ".md" for p in folder.rglob("*")):
-        return
-    for path in sorted(folder.rglob("*"), key=lambda p: len(p.parts), reverse=True):
-        path.rmdir() if path.is_dir() else path.unlink()
-    folder.rmdir()
+def _digest_of(path: Path) -> str | None:
+    try:
+        return file_digest(path.read_bytes())
+    except OSError:
+        return None
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)  # the only way to read it is to set it: put it straight back
+    os.umask(mask)
+    return mask
 
 
 def write_if_changed(path: Path, data: bytes) -> bool:
-    """Write ``data`` atomically unless the file already holds exactly it (mtime stays)."""
+    """Write ``data`` atomically unless the file already holds exactly it (mtime stays).
+
+    The file keeps its mode, or gets the one a plain new file gets (0644 under the usual
+    umask): mkstemp's 0600 would hide imported notes from the other users of a shared vault."""
     try:
         if path.read_bytes() == data:
             return False
+        mode = path.stat().st_mode & 0o7777
     except OSError:
-        pass
+        mode = 0o666 & ~_umask()
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".notion-", suffix=".tmp")
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
+        os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):

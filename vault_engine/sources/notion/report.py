@@ -45,6 +45,8 @@ class NotionReport:
     not_fetched: int = 0
     gone: tuple[str, ...] = ()
     pruned: tuple[str, ...] = ()
+    kept_edited: tuple[str, ...] = ()  # gone, but edited in the vault: never pruned
+    prune: bool = False  # whether the run was asked to prune
     attachments: int = 0
     links_relative: int = 0
     links_resolved: int = 0
@@ -61,6 +63,7 @@ class NotionReport:
             "new": list(self.new), "updated": list(self.updated), "unchanged": self.unchanged,
             "renamed": [{"from": a, "to": b} for a, b in self.renamed],
             "not_fetched": self.not_fetched, "gone": list(self.gone), "pruned": list(self.pruned),
+            "kept_edited": list(self.kept_edited), "prune": self.prune,
             "attachments": self.attachments,
             "links": {"relative": self.links_relative, "resolved": self.links_resolved,
                       "unresolved": [{"page": u.page, "target": u.target, "reason": u.reason}
