@@ -22,7 +22,7 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import tempfile
+import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -462,29 +462,28 @@ def _digest_of(path: Path) -> str | None:
         return None
 
 
-def _umask() -> int:
-    mask = os.umask(0o022)  # the only way to read it is to set it: put it straight back
-    os.umask(mask)
-    return mask
-
-
 def write_if_changed(path: Path, data: bytes) -> bool:
     """Write ``data`` atomically unless the file already holds exactly it (mtime stays).
 
     The file keeps its mode, or gets the one a plain new file gets (0644 under the usual
     umask): mkstemp's 0600 would hide imported notes from the other users of a shared vault."""
+    mode: int | None
     try:
         if path.read_bytes() == data:
             return False
         mode = path.stat().st_mode & 0o7777
     except OSError:
-        mode = 0o666 & ~_umask()
+        mode = None  # a new file: created 0666 less the umask, as any file the person makes
     path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".notion-", suffix=".tmp")
+    tmp = str(path.parent / f".notion-{secrets.token_hex(8)}.tmp")
+    # os.open with 0666 lets the kernel apply the umask (reading it means setting it, which
+    # races with other threads); mkstemp's 0600 would hide notes from a shared vault's users.
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o666)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
-        os.chmod(tmp, mode)
+        if mode is not None:
+            os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
         if os.path.exists(tmp):
