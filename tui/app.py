@@ -291,14 +291,23 @@ class VaultApp(App):
         except SuspendNotSupported:  # no terminal to hand over (tests, a web driver)
             return subprocess.run(command, check=False, stdin=subprocess.DEVNULL, capture_output=True)
 
-    def hand_over(self, command: list[str], what: str) -> None:
-        """Start ``command`` (the system's URL opener) detached from the TUI."""
+    def hand_over(self, command: list[str], what: str, title: str) -> bool:
+        """Start ``command`` (the system's URL opener) detached from the TUI; False (and one
+        error titled ``title``, saying what is missing) when it cannot start."""
         try:
             subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                              stderr=subprocess.DEVNULL, start_new_session=True)
+        except FileNotFoundError:
+            package = " (it comes with xdg-utils)" if command[0] == "xdg-open" else ""
+            self.notify(f"{command[0]} is not installed (not found on $PATH): install it{package}, "
+                        f"or open {what} yourself",
+                        title=title, severity="error", timeout=15)
+            return False
         except OSError as exc:
             self.notify(f"cannot run {command[0]} ({exc.strerror or exc}): open {what} yourself",
-                        severity="error", timeout=15)
+                        title=title, severity="error", timeout=15)
+            return False
+        return True
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         """The command palette: Textual's own commands (its key panel replaced by the key

@@ -187,8 +187,8 @@ class NoteScreen(KeyedScreen):
         """Open the note in Obsidian through its URL scheme."""
         if self.page is not None:
             url = obsidian_url(self.app.root, self.page.note.path)
-            self.app.hand_over(url_opener(url, sys.platform), url)
-            self.notify(url, title="Opening in Obsidian", timeout=4)
+            if self.app.hand_over(url_opener(url, sys.platform), url, title="Obsidian"):
+                self.notify(url, title="Opening in Obsidian", timeout=4)
 
     def action_copy_ref(self) -> None:
         """Copy the ref of what is shown (OSC 52: works over ssh, in tmux with set-clipboard on)."""
