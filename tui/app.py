@@ -22,7 +22,7 @@ from textual.screen import Screen
 from textual.widgets import Input
 from textual.worker import Worker, WorkerState
 
-from tui.formatting import NO_INDEX, Health, display_path, health_of
+from tui.formatting import BROKEN_CONFIG, NO_INDEX, Health, display_path, health_of
 from tui.identity import current_user
 from tui.keys import FUNCTION_KEYS, screen_keys
 from tui.lanes import VaultLane
@@ -35,7 +35,7 @@ from tui.screens.note import NoteScreen
 from tui.screens.reinforce import ReinforceAnswer, ReinforceDialog
 from tui.screens.resume import ResumeScreen
 from tui.screens.search import SearchScreen
-from vault_engine.errors import IndexMissing, VaultError
+from vault_engine.errors import ConfigError, IndexMissing, VaultError
 from vault_engine.model import Freshness, IndexReport
 from vault_engine.vault import Vault
 
@@ -77,6 +77,7 @@ class VaultApp(App):
 
     health: reactive[Health] = reactive(Health(""))
     activity: reactive[str] = reactive("")
+    problem: reactive[str] = reactive("")  # what keeps the vault from opening, and what to fix
 
     def __init__(self, vault_path: Path, now: float | None = None, *, semantic: bool = True):
         super().__init__()
@@ -121,6 +122,8 @@ class VaultApp(App):
             if self.health != NO_INDEX:  # every screen asks at start: say it once, the header keeps it
                 self.notify(str(exc), title="No index yet", severity="warning")
             self.health = NO_INDEX
+        except ConfigError as exc:
+            self._config_broken(exc)
         except VaultError as exc:
             self.notify(str(exc), title="vault-engine", severity="error")
         except Exception as exc:  # a bug must not kill the app: show it, log the traceback
@@ -153,18 +156,36 @@ class VaultApp(App):
         started = time.perf_counter()
         try:
             now = await self.poll_lane.call(Vault.freshness)
+        except ConfigError as exc:  # the next poll opens the vault again: a fix shows at once
+            self._config_broken(exc)
+            now = self.freshness
         except VaultError:
             now = self.freshness  # status, on the next full refresh, says what is wrong
         finally:
             self._poll_timer.stop()  # one chain of polls, whoever called this one
             delay = max(POLL_SECONDS, (time.perf_counter() - started) / POLL_LOAD)
             self._poll_timer = self.set_timer(delay, self.poll_freshness)
+        if self.problem and now is not None:  # vault-engine.toml was fixed: every screen asks again
+            self.problem = ""
+            self.refresh_health()
+            self._index_changed()
         before, self.freshness = self.freshness, now
         if now == before:
             return
         self.refresh_health()  # also the first time: a change since the mount's status
         if before is not None and now.last_index != before.last_index and not self.indexing:
             self._index_changed()
+
+    def _config_broken(self, exc: ConfigError) -> None:
+        """Say in the header what is wrong with vault-engine.toml and what to do; notify once."""
+        message = str(exc)
+        if "vault-engine.toml" not in message:  # a key's error names the key, not the file
+            message = f"vault-engine.toml: {message}"
+        problem = f"{message}\nFix vault-engine.toml and save it: the screens fill in by themselves."
+        if problem != self.problem:
+            self.notify(message, title="vault-engine.toml", severity="error")
+        self.problem = problem
+        self.health = BROKEN_CONFIG
 
     def action_index(self) -> None:
         """Bring the index up to date without freezing the UI; progress shows in the header."""
@@ -291,14 +312,23 @@ class VaultApp(App):
         except SuspendNotSupported:  # no terminal to hand over (tests, a web driver)
             return subprocess.run(command, check=False, stdin=subprocess.DEVNULL, capture_output=True)
 
-    def hand_over(self, command: list[str], what: str) -> None:
-        """Start ``command`` (the system's URL opener) detached from the TUI."""
+    def hand_over(self, command: list[str], what: str, title: str) -> bool:
+        """Start ``command`` (the system's URL opener) detached from the TUI; False (and one
+        error titled ``title``, saying what is missing) when it cannot start."""
         try:
             subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                              stderr=subprocess.DEVNULL, start_new_session=True)
+        except FileNotFoundError:
+            package = " (it comes with xdg-utils)" if command[0] == "xdg-open" else ""
+            self.notify(f"{command[0]} is not installed (not found on $PATH): install it{package}, "
+                        f"or open {what} yourself",
+                        title=title, severity="error", timeout=15)
+            return False
         except OSError as exc:
             self.notify(f"cannot run {command[0]} ({exc.strerror or exc}): open {what} yourself",
-                        severity="error", timeout=15)
+                        title=title, severity="error", timeout=15)
+            return False
+        return True
 
     def get_system_commands(self, screen: Screen) -> Iterable[SystemCommand]:
         """The command palette: Textual's own commands (its key panel replaced by the key

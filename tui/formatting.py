@@ -59,6 +59,7 @@ class Health:
 
 
 NO_INDEX = Health("no index: press F5", warning=True)
+BROKEN_CONFIG = Health("vault-engine.toml is broken", warning=True)  # what is wrong: under the header
 NO_INDEX_TEXT = "No index yet: press F5 to build it (or run `vault-engine index` in a terminal)."
 
 

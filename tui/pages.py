@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from tui.formatting import link_note_lines, link_wikilinks
+from vault_engine.errors import UnknownRef
 from vault_engine.model import NoteView, ResolvedLink
 from vault_engine.vault import Vault
 
@@ -33,6 +34,25 @@ def read_note_page(vault: Vault, ref: str, line: int | None = None) -> NotePage:
         line = asked.line_start
     backlinks = tuple(vault.links(asked.path, backlinks=True))
     return NotePage(asked.ref, note, line, backlinks)
+
+
+@dataclass(frozen=True, slots=True)
+class Gone:
+    """What a reread finds when the note shown is no longer in the index (deleted or moved)."""
+
+    ref: str
+
+
+def reread_note_page(vault: Vault, ref: str, line: int | None = None) -> NotePage | Gone:
+    """The page for ``ref`` again, after an index run: the whole note when only its section
+    is gone (a heading renamed), :class:`Gone` when the note itself is."""
+    path = ref.partition("#")[0]
+    for asked in dict.fromkeys((ref, path)):  # the section, then the note (once if the same)
+        try:
+            return read_note_page(vault, asked, line)
+        except UnknownRef:
+            continue
+    return Gone(path)
 
 
 def code_page(code: Any, backlinks: tuple[ResolvedLink, ...]) -> NotePage:

@@ -136,3 +136,47 @@ async def test_a_screen_behind_reloads_when_it_comes_back_after_f5_elsewhere(sam
         await settle(pilot)
         assert isinstance(app.screen, SearchScreen)
         assert any(h.path == "specs/auth-sessions.md" for h in app.screen.query_one(HitList).hits)
+
+
+@pytest.mark.parametrize("size", [WIDE, SMALL], ids=["120x36", "80x24"])
+async def test_a_broken_config_is_said_under_the_header_and_its_fix_fills_the_screens(make_app, indexed_vault,
+                                                                                       size):
+    from tests.tui.conftest import wait_until
+    from tui.widgets.hit_list import HitList
+
+    config = indexed_vault / "vault-engine.toml"
+    good = config.read_text()
+    config.write_text(good.replace("half_life_days", "half_lif_days", 1))
+    app = make_app()
+    said = notices_of(app)
+    async with app.run_test(size=size) as pilot:
+        await pilot.press(*"token refresh")
+        await settle(pilot)
+        problem = app.screen.query_one("#header-problem")
+        assert problem.display and problem.region.height >= 2  # on screen, whole
+        shown = str(problem.render())
+        assert shown.startswith("vault-engine.toml: taps.") and "did you mean half_life_days?" in shown
+        assert "Fix vault-engine.toml" in shown
+        assert "vault-engine.toml" in header_text(app) and app.health.warning
+        assert [severity for severity, _ in said] == ["error"]  # said once, not by every call
+        await pilot.press("f4", "f1")
+        await settle(pilot)
+        assert app.screen.query_one("#header-problem").display
+        config.write_text(good)
+        app.poll_freshness()  # what the poll timer does each second
+        await wait_until(pilot, lambda: bool(app.screen.query_one(HitList).hits), "the hits once fixed")
+        assert not app.screen.query_one("#header-problem").display and "up to date" in header_text(app)
+
+
+def notices_of(app) -> list[tuple[str, str]]:
+    """Every notification ``app`` shows from now on, as (severity, message): shown ones expire
+    (after 5 s: a loaded machine gets there)."""
+    said: list[tuple[str, str]] = []
+    notify = app.notify
+
+    def recording(message, *args, **kwargs):
+        said.append((kwargs.get("severity", "information"), message))
+        return notify(message, *args, **kwargs)
+
+    app.notify = recording
+    return said

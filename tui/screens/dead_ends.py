@@ -10,7 +10,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal
-from textual.widgets import Footer, Select, Static
+from textual.widgets import Footer, Input, Select, Static
 
 from tui.formatting import NO_INDEX, NO_INDEX_TEXT, iso_date
 from tui.keys import HELP_KEY, MODE_KEYS, NEXT_PANE
@@ -69,7 +69,12 @@ class DeadEndsScreen(KeyedScreen):
         self.reload()
 
     def on_index_changed(self, _: IndexChanged) -> None:
+        """Reload the table, and check the proposal in the box again: its answer was the old
+        index's (a miss then may be a hit now)."""
         self.reload()
+        proposal = self.query_one("#proposal", Input).value
+        if proposal.strip():
+            self.check(proposal, debounce=False)
 
     @work(exclusive=True, group="dead-ends", exit_on_error=False)
     async def reload(self) -> None:
@@ -122,9 +127,10 @@ class DeadEndsScreen(KeyedScreen):
         self.check(event.proposal)
 
     @work(exclusive=True, group="deadend-check", exit_on_error=False)
-    async def check(self, proposal: str) -> None:
+    async def check(self, proposal: str, debounce: bool = True) -> None:
         """Debounced like search: a newer keystroke cancels this worker while it sleeps."""
-        await asyncio.sleep(DEBOUNCE_SECONDS)
+        if debounce:
+            await asyncio.sleep(DEBOUNCE_SECONDS)
         box = self.query_one(ProposalBox)
         if not proposal.strip():
             box.show_answer(None)

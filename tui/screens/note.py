@@ -15,7 +15,8 @@ from textual.widgets import Footer, Static
 from tui.calls import call_level
 from tui.handoff import NoEditor, editor_command, obsidian_url, url_opener
 from tui.keys import HELP_KEY, NEXT_PANE
-from tui.pages import NotePage, read_note_page
+from tui.messages import IndexChanged
+from tui.pages import Gone, NotePage, read_note_page, reread_note_page
 from tui.screens.keyed import KeyedScreen
 from tui.widgets.call_tree import CallTree
 from tui.widgets.link_list import LinkList
@@ -187,8 +188,8 @@ class NoteScreen(KeyedScreen):
         """Open the note in Obsidian through its URL scheme."""
         if self.page is not None:
             url = obsidian_url(self.app.root, self.page.note.path)
-            self.app.hand_over(url_opener(url, sys.platform), url)
-            self.notify(url, title="Opening in Obsidian", timeout=4)
+            if self.app.hand_over(url_opener(url, sys.platform), url, title="Obsidian"):
+                self.notify(url, title="Opening in Obsidian", timeout=4)
 
     def action_copy_ref(self) -> None:
         """Copy the ref of what is shown (OSC 52: works over ssh, in tmux with set-clipboard on)."""
@@ -208,13 +209,42 @@ class NoteScreen(KeyedScreen):
             if self.page is None:
                 self.query_one("#note-title", Static).update(f"cannot open {visit.ref}: Esc goes back")
             return
+        await self._show(page, visit, restore)
+
+    def on_index_changed(self, _: IndexChanged) -> None:
+        """An index run finished (F5, a terminal, the watcher): read the note shown again,
+        the reader kept where they were."""
+        if self.page is None and not self.query_one("#note-title").has_class("-gone"):
+            self.load(self.history[self.position])  # it could not open: it may now
+            return
+        self._keep_place()
+        self.reload(self.history[self.position], self.query_one(MarkdownPane).scroll_y)
+
+    @work(exclusive=True, group="note", exit_on_error=False)
+    async def reload(self, visit: Visit, scroll_y: float) -> None:
+        """Show the note of ``visit`` as the index has it now, at scroll offset ``scroll_y``;
+        when it is gone from the vault, say so over the text from before."""
+        page = await self.app.browse(reread_note_page, visit.ref, visit.line)
+        if isinstance(page, Gone):
+            self.page = None  # e, o, r and c have no note to act on any more
+            title = self.query_one("#note-title", Static)
+            title.update(f"{page.ref} is gone from the vault (deleted or moved): the text below is "
+                         "from before · Esc closes")
+            title.add_class("-gone")
+            self.refresh_bindings()
+        elif page is not None:  # None: an error, already notified; the page stays
+            await self._show(page, visit, restore=True, scroll_y=scroll_y)
+
+    async def _show(self, page: NotePage, visit: Visit, restore: bool, scroll_y: float | None = None) -> None:
         self.page = page
-        self.query_one("#note-title", Static).update(title_line(page))
+        title = self.query_one("#note-title", Static)
+        title.update(title_line(page))
+        title.remove_class("-gone")
         self.query_one(LinkList).show(page.note.links, list(page.backlinks))
         self.query_one(MarkdownPane).forget_links()
         self._show_calls(page)
         self.refresh_bindings()  # o and r: a note's keys only
-        await self.query_one(NoteBody).show(page.note, None if page.code else page.line)
+        await self.query_one(NoteBody).show(page.note, None if page.code else page.line, scroll_y)
         if restore:
             self.call_after_refresh(self._restore_place, visit)  # after the text scrolled to the line
 

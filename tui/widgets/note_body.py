@@ -26,15 +26,20 @@ class NoteBody(Markdown):
         # (file line, scroll offset it gave) until the reader scrolls: see on_resize
         self._anchor: tuple[int, float] | None = None
 
-    async def show(self, view: NoteView, line: int | None = None) -> None:
-        """Render ``view`` (a whole note) and scroll so file line ``line`` is at the top."""
+    async def show(self, view: NoteView, line: int | None = None, scroll_y: float | None = None) -> None:
+        """Render ``view`` (a whole note) and scroll so file line ``line`` is at the top, or
+        back to ``scroll_y`` (the same note read again: the reader stays where they were)."""
         body, skipped = split_frontmatter(view.text)
         self._links = view.links
         self._first_line = view.line_start + skipped
         self._anchor = None
         opened = line - self._first_line if line is not None else None
         await self.update(obsidian_markdown(linkify(body, view.links, self._first_line), opened))
-        self.call_after_refresh(self.scroll_to_line, line)  # once the new blocks have a layout
+        # once the new blocks have a layout
+        if scroll_y is None:
+            self.call_after_refresh(self.scroll_to_line, line)
+        elif self.parent is not None:
+            self.call_after_refresh(self.parent.scroll_to, y=scroll_y, animate=False, immediate=True)
 
     def scroll_to_line(self, line: int | None) -> None:
         """Scroll the first block at or after file line ``line`` to the top (None: the top)."""

@@ -3,7 +3,8 @@
 import pytest
 from textual.widgets import Select
 
-from tests.tui.conftest import SMALL, WIDE, settle
+from tests.conftest import run_cli_subprocess
+from tests.tui.conftest import SMALL, WIDE, settle, wait_until
 from tui.screens.note import NoteScreen
 from tui.widgets.dead_end_table import DeadEndTable
 from vault_engine.vault import Vault
@@ -143,3 +144,71 @@ async def test_the_answers_wrapped_lines_keep_their_hanging_indent(make_app, siz
         assert all(row.startswith("   ") and not row.startswith("    ") for row in rows[start:end + 1]), rows
         item = next(n for n, row in enumerate(rows) if row.startswith("1. Drop"))
         assert end > item
+
+
+ZANZIBAR = "route payments through the zanzibar gateway"
+ZANZIBAR_CHECKPOINT = """---
+type: checkpoint
+project: billing-service
+agent: qa-bot
+created: 2026-11-28T10:00:00Z
+---
+# Checkpoint: zanzibar gateway
+
+## Failed
+- Route payments through the zanzibar gateway
+  - Reason: zanzibar drops idempotency headers
+"""
+
+
+def record_zanzibar(root):
+    path = root / "projects/billing-service/checkpoints/20261128T100000Z-qa-bot.md"
+    path.write_text(ZANZIBAR_CHECKPOINT, encoding="utf-8")
+
+
+def answer_text(app):
+    return " ".join(rendered_rows(app.screen.query_one("#proposal-answer")))
+
+
+async def index_in_a_terminal(app, pilot, root):
+    done = run_cli_subprocess("--vault", root, "index", "--no-embed")
+    assert done.returncode == 0, done.stderr
+    app.poll_freshness()  # what the poll timer does each second
+
+
+async def index_with_f5(app, pilot, root):
+    await pilot.press("f5")
+
+
+@pytest.mark.parametrize("index", [index_in_a_terminal, index_with_f5], ids=["terminal", "F5"])
+async def test_the_proposal_is_checked_again_after_an_index(make_app, indexed_vault, index):
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        await pilot.press("f2")
+        await settle(pilot)
+        app.poll_freshness()  # the poll knows the index run before the one to come
+        await pilot.press("p", *ZANZIBAR)
+        await wait_until(pilot, lambda: "a miss, not a guess" in answer_text(app), "the miss")
+        record_zanzibar(indexed_vault)
+        await index(app, pilot, indexed_vault)
+        await wait_until(pilot, lambda: "tried before" in answer_text(app), "the answer checked again")
+        answer = app.screen.query_one("#proposal-answer")
+        assert answer.has_class("-hit") and "zanzibar drops idempotency headers" in answer_text(app)
+        assert app.screen.matched and app.screen.matched[0].path.endswith("20261128T100000Z-qa-bot.md")
+
+
+async def test_a_proposal_typed_before_any_index_is_checked_when_one_is_built(sample_vault, monkeypatch):
+    from tui import create_app
+
+    monkeypatch.setenv("HOME", str(sample_vault.parent))
+    app = create_app(sample_vault, semantic=False)  # never indexed
+    async with app.run_test(size=WIDE) as pilot:
+        await pilot.press("f2")
+        await settle(pilot)
+        await pilot.press("p", *"drop the second microphone to save board space")
+        await settle(pilot)
+        assert "tried before" not in answer_text(app)
+        await pilot.press("f1", "f5")
+        await wait_until(pilot, lambda: not app.indexing, "the index run")
+        await pilot.press("f2")
+        await wait_until(pilot, lambda: "tried before" in answer_text(app), "the answer once indexed")

@@ -83,3 +83,22 @@ async def test_c_copies_the_ref_of_the_section_shown(make_app, size):
         await settle(pilot)
         assert app.clipboard == "specs/auth-sessions.md#Token refresh"
         assert any(n.title == "Ref copied" for n in app._notifications)
+
+
+async def test_o_without_an_opener_is_one_titled_error_naming_what_is_missing(make_app, tmp_path, monkeypatch):
+    monkeypatch.setenv("PATH", str(tmp_path))  # no xdg-open (nor open, nor cmd) on it
+    monkeypatch.setattr("tui.screens.note.sys.platform", "linux")
+    app = make_app()
+    shown = []
+    notify = app.notify
+    app.notify = lambda message, **kwargs: shown.append((kwargs.get("severity"), kwargs.get("title"), message)) \
+        or notify(message, **kwargs)  # every notification, expired or not
+    async with app.run_test(size=WIDE) as pilot:
+        await open_note(app, pilot, "glossary.md")
+        await pilot.press("o")
+        await settle(pilot)
+    assert len(shown) == 1, shown
+    severity, title, message = shown[0]
+    assert severity == "error" and title == "Obsidian"
+    assert message.startswith("xdg-open is not installed") and "xdg-utils" in message
+    assert "obsidian://open?vault=sample&file=glossary.md" in message
