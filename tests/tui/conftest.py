@@ -77,6 +77,23 @@ async def wait_until(pilot, condition: Callable[[], bool], what: str, timeout: f
             raise AssertionError(f"waited {timeout:.0f} s for {what}")
 
 
+async def index_in_a_terminal(app, pilot, root: Path) -> None:
+    """An index run in a terminal beside the app, then the poll that notices it."""
+    from tests.conftest import run_cli_subprocess
+
+    done = run_cli_subprocess("--vault", root, "index", "--no-embed")
+    assert done.returncode == 0, done.stderr
+    app.poll_freshness()  # what the poll timer does each second
+
+
+async def index_with_f5(app, pilot, root: Path) -> None:
+    await pilot.press("f5")
+
+
+# The two ways an index reaches an open app, for a test that must hold after either
+INDEX_RUNS = pytest.mark.parametrize("index", [index_in_a_terminal, index_with_f5], ids=["terminal", "F5"])
+
+
 def ledger_lines(root: Path) -> list[str]:
     """The durable reinforcement log of a vault, one JSON document per line."""
     log = root / ".vault-engine" / "ledger" / "reinforcements.jsonl"

@@ -3,8 +3,7 @@
 import pytest
 from textual.widgets import Select
 
-from tests.conftest import run_cli_subprocess
-from tests.tui.conftest import SMALL, WIDE, settle, wait_until
+from tests.tui.conftest import INDEX_RUNS, SMALL, WIDE, settle, wait_until
 from tui.screens.note import NoteScreen
 from tui.widgets.dead_end_table import DeadEndTable
 from vault_engine.vault import Vault
@@ -170,17 +169,7 @@ def answer_text(app):
     return " ".join(rendered_rows(app.screen.query_one("#proposal-answer")))
 
 
-async def index_in_a_terminal(app, pilot, root):
-    done = run_cli_subprocess("--vault", root, "index", "--no-embed")
-    assert done.returncode == 0, done.stderr
-    app.poll_freshness()  # what the poll timer does each second
-
-
-async def index_with_f5(app, pilot, root):
-    await pilot.press("f5")
-
-
-@pytest.mark.parametrize("index", [index_in_a_terminal, index_with_f5], ids=["terminal", "F5"])
+@INDEX_RUNS
 async def test_the_proposal_is_checked_again_after_an_index(make_app, indexed_vault, index):
     app = make_app()
     async with app.run_test(size=WIDE) as pilot:

@@ -3,25 +3,11 @@ again where the reader was, and a note gone from the vault is said to be gone.""
 
 import pytest
 
-from tests.conftest import run_cli_subprocess
-from tests.tui.conftest import WIDE, settle, wait_until
+from tests.tui.conftest import INDEX_RUNS, WIDE, index_in_a_terminal, settle, wait_until
 from tui.screens.note import NoteScreen
 from tui.widgets.note_body import NoteBody
 
 pytestmark = pytest.mark.anyio
-
-
-async def index_in_a_terminal(app, pilot, root):
-    done = run_cli_subprocess("--vault", root, "index", "--no-embed")
-    assert done.returncode == 0, done.stderr
-    app.poll_freshness()  # what the poll timer does each second
-
-
-async def index_with_f5(app, pilot, root):
-    await pilot.press("f5")
-
-
-INDEX_RUNS = pytest.mark.parametrize("index", [index_in_a_terminal, index_with_f5], ids=["terminal", "F5"])
 
 
 async def open_glossary(app, pilot):
