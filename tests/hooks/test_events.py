@@ -167,6 +167,10 @@ def test_a_global_option_mistyped_before_hook_never_exits_2_either(indexed_sampl
 def test_other_commands_keep_exit_2_for_a_usage_error(tmp_path, cli):
     assert cli("--valut", tmp_path, "search", "hook").code == 2
     assert cli("search", "hook", "--bogus").code == 2
+    # `hook install` is run by a person or a setup script, which must see the typo fail
+    assert cli("--vault", tmp_path, "hook", "install", "--projekt", "x").code == 2
+    assert cli("--vault", tmp_path, "hook", "--print", "install", "--projekt", "x").code == 2
+    assert not (tmp_path / ".claude").exists()
 
 
 def test_with_a_running_watcher_the_warm_daemon_answers(indexed_sample, tmp_path, start_daemon):

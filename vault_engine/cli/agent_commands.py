@@ -46,14 +46,23 @@ def never_block(parser: argparse.ArgumentParser) -> None:
     of ``hook`` is one line on stderr and exit 0 instead (unknown options too, which argparse
     would otherwise leave for the top-level parser to refuse). ``main`` applies it to the
     top-level parser too when the command line runs ``hook``: a global option mistyped before
-    ``hook`` is a usage error of the hook as well."""
+    ``hook`` is a usage error of the hook as well. ``hook install`` is run by a person or a
+    setup script, not by Claude Code: its usage errors exit 2 as any command's do."""
+    refuse = parser.error
+    installing = False
+
     def error(message: str) -> NoReturn:
+        if installing:
+            refuse(message)
         print(f"vault-engine hook: {message}; nothing done (see vault-engine hook --help)", file=sys.stderr)
         sys.exit(0)
 
     parse_known_args = parser.parse_known_args
 
     def parse_all(args=None, namespace=None):
+        nonlocal installing
+        words = list(sys.argv[1:] if args is None else args)
+        installing = "install" in (words[words.index("hook") + 1:] if "hook" in words else words)
         namespace, extras = parse_known_args(args, namespace)
         if extras:
             error(f"unrecognized arguments: {' '.join(extras)}")
