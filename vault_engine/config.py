@@ -16,7 +16,7 @@ from typing import Any
 
 from vault_engine.errors import ConfigError, VaultNotFound
 from vault_engine.layout import CURRENT, INDEX_DIR, LEDGER_DIR, STATE_DIR
-from vault_engine.paths import glob_example, glob_match, glob_specificity
+from vault_engine.paths import glob_example, glob_match, glob_specificity, leaves_folder
 
 CONFIG_NAME = "vault-engine.toml"
 # The tap sources, by how their documents reach the index. ``vault``: the vault's own Markdown
@@ -231,7 +231,7 @@ def parse_config(root: Path, raw: dict[str, Any]) -> Config:
     if not isinstance(kinds, dict):
         raise ConfigError("[kinds] must be a table of kind = [globs]")
     projects_dir = raw.get("projects_dir", "projects")
-    if not isinstance(projects_dir, str) or _outside(projects_dir.strip()) or not projects_dir.strip("/ "):
+    if not isinstance(projects_dir, str) or leaves_folder(projects_dir.strip()) or not projects_dir.strip("/ "):
         raise ConfigError('projects_dir must be a folder name relative to the vault, e.g. "projects"')
     return Config(
         root=root,
@@ -266,15 +266,10 @@ def _globs(table: dict[str, Any], key: str, where: str = "") -> list[str]:
     absolute one or one that climbs out with ``..`` matches nothing, so it is refused."""
     globs = _string_list(table, key, where)
     for glob in globs:
-        if not glob.strip() or _outside(glob.strip()):
+        if not glob.strip() or leaves_folder(glob.strip()):
             raise ConfigError(f"{where}{key} holds {glob!r}, which matches nothing: globs are relative to the "
                               'vault, e.g. "archive/**"')
     return globs
-
-
-def _outside(path: str) -> bool:
-    """An absolute path, or one with a ``..`` part: not a place inside the vault."""
-    return path.startswith(("/", "\\")) or ".." in path.replace("\\", "/").split("/")
 
 
 def _kind_rules(kinds: dict[str, Any]) -> tuple[tuple[str, str], ...]:

@@ -67,5 +67,11 @@ def name_key(name: str) -> str:
     return unicodedata.normalize("NFC", name).lower()
 
 
+def leaves_folder(rel_path: str) -> bool:
+    """Whether a path meant to be relative to a folder is absolute or climbs out with ``..``:
+    no place inside it (a glob, ``projects_dir``, a ref a user typed)."""
+    return rel_path.startswith(("/", "\\")) or ".." in rel_path.replace("\\", "/").split("/")
+
+
 def parent_dir(rel_path: str) -> str:
     return rel_path.rsplit("/", 1)[0] if "/" in rel_path else ""

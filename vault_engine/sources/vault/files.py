@@ -18,7 +18,7 @@ from pathlib import Path
 
 from vault_engine.config import CONFIG_NAME, DEFAULT_TAP, Config
 from vault_engine.model import SkippedFile
-from vault_engine.paths import IGNORED_DIRS
+from vault_engine.paths import IGNORED_DIRS, leaves_folder
 from vault_engine.sources.vault.changes import FileStat
 from vault_engine.stores.ledger.notes import NoteQueries, content_digest
 
@@ -137,7 +137,7 @@ def skip_reason(config: Config, rel: str) -> str | None:
     symlink out of the vault, a loop, a broken link), by the scan's own rules; None when
     the scan would take it, or never sees it (a path out of the vault: ``../x.md``, ``/x.md``).
     Files skipped after a read are in the ledger."""
-    if rel.startswith("/") or ".." in rel.replace("\\", "/").split("/"):
+    if leaves_folder(rel):
         return None  # never stat anything outside the vault for a ref
     problems = scan_paths(config, [rel]).problems
     return problems[0].reason if problems else None
