@@ -246,10 +246,13 @@ class CodeQueries:
                 "that point is not indexed; if the file is wrong, fix it and run `vault-engine index`)")
 
     def _source_text(self, key: str) -> str:
-        found = tap_of_key(self.taps, key)
+        """The file as it is now (read as the index reads it), or "" when it cannot be."""
+        from vault_engine.sources.code.files import read_code
+        from vault_engine.sources.vault.files import Unreadable
+
         try:
-            return (found[0].root / found[1]).read_text(encoding="utf-8", errors="replace") if found else ""
-        except OSError:
+            return read_code(self.config, key)[0]
+        except Unreadable:
             return ""
 
     def changed_notices(self, keys: list[str]) -> tuple[str, ...]:
