@@ -64,9 +64,8 @@ def find(query: str, *, code, ledger: Ledger, lexical: WhooshIndex | Callable[[]
             if name in wanted:
                 tried.append(name)
                 found = step(code, code_query, k, rule)
-                if found is not None and name == "fuzzy" and tier == "fuzzy":  # the exact tiers were not asked
-                    found = replace(found, reason=found.reason.replace(
-                        f"nothing is named {query!r}", "(--tier fuzzy: names were not looked up exactly)", 1))
+                if found is not None and name == "fuzzy" and "symbol" in tried:  # only what was looked up
+                    found = replace(found, reason=f"nothing is named {query!r}; {found.reason}")
                 if found is not None:
                     return found
     # The junction goes by the query's shape: a token that resembles a symbol or path is not a
@@ -123,8 +122,7 @@ def _fuzzy(code, query: str, k: int, rule: SuggestRule) -> FindResult | None:
             else "whose name differs only in case") + "".join(f"; so does {t}, a {_kind_of(code, t)}" for t in same)
     return FindResult(query, "junction", "fuzzy", suggestion=best.target,
                       alternatives=tuple(s.target for s in found[1:k]),
-                      reason=f"nothing is named {query!r}; did you mean {best.target} ({how})? "
-                             "Confirm it before acting on it")
+                      reason=f"did you mean {best.target} ({how})? Confirm it before acting on it")
 
 
 def _kind_of(code, target: str) -> str:
