@@ -43,8 +43,8 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 def never_block(parser: argparse.ArgumentParser) -> None:
     """Claude Code reads a hook's exit code 2 as "block this prompt or tool call", and argparse
     exits 2 on a usage error: a typo in a settings file would stop the person. A usage error
-    of ``hook`` is one line on stderr and exit 0 instead (unknown options too, which argparse
-    would otherwise leave for the top-level parser to refuse). ``main`` applies it to the
+    of ``hook`` is one line on stderr and exit 0 instead (unknown options too: the parser is a
+    ``CommandParser``, which refuses them through ``error``). ``main`` applies it to the
     top-level parser too when the command line runs ``hook``: a global option mistyped before
     ``hook`` is a usage error of the hook as well. ``hook install`` is run by a person or a
     setup script, not by Claude Code: its usage errors exit 2 as any command's do."""
@@ -63,10 +63,7 @@ def never_block(parser: argparse.ArgumentParser) -> None:
         nonlocal installing
         words = list(sys.argv[1:] if args is None else args)
         installing = "install" in (words[words.index("hook") + 1:] if "hook" in words else words)
-        namespace, extras = parse_known_args(args, namespace)
-        if extras:
-            error(f"unrecognized arguments: {' '.join(extras)}")
-        return namespace, extras
+        return parse_known_args(args, namespace)
 
     parser.error = error  # type: ignore[method-assign]
     parser.parse_known_args = parse_all  # type: ignore[method-assign]
