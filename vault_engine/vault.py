@@ -545,17 +545,18 @@ class Vault:
             searcher.notices += [notice] if notice else []
         result = self._search_beside_writers(searcher, request)
         if not result.hits:
-            result = replace(result, notices=result.notices + self._stale_notice(ledger))
+            result = replace(result, notices=result.notices + self._stale_notice(ledger, "search"))
         if any(h.kind == "code" for h in result.hits):  # code hits carry the notes that say why
             result = replace(result, hits=self._code_queries().with_why(result.hits))
             if follow:
                 result = self._follow_why(searcher, result, request)
         return result
 
-    def _stale_notice(self, ledger: Ledger) -> tuple[str, ...]:
-        """For a miss: one line when the vault changed since the last index, so that the miss
-        is not taken for the vault's answer. A stat of every file (as ``status`` counts stale
-        files), paid on a miss only; none while a watcher applies every edit itself."""
+    def _stale_notice(self, ledger: Ledger, again: str) -> tuple[str, ...]:
+        """For a miss (of ``search`` or ``deadend check``, named by ``again``): one line when
+        the vault changed since the last index, so that the miss is not taken for the vault's
+        answer. A stat of every file (as ``status`` counts stale files), paid on a miss only;
+        none while a watcher applies every edit itself."""
         if self._watcher_live():
             return ()
         _, suspects = self._changes_since_index(ledger)
@@ -563,7 +564,7 @@ class Vault:
         if not changed and not missing:
             return ()
         return (f"the index is stale: {changed} changed, {missing} missing since the last index (the answer "
-                "may be there); run `vault-engine index` and search again",)
+                f"may be there); run `vault-engine index` and {again} again",)
 
     def _changes_since_index(self, ledger: Ledger) -> tuple[Scan, Suspects]:
         """The scan of the vault (and its code taps) and what changed in it since the last
@@ -903,9 +904,10 @@ class Vault:
 
     @_operation
     def deadend_check(self, proposal: str, *, project: str | None = None, k: int = 3,
-                      lexical_only: bool = False) -> DeadendCheck:
+                      lexical_only: bool = False, say_if_stale: bool = True) -> DeadendCheck:
         """Has this been tried? Every dead end of the vault is checked; with ``project``,
-        rulings of other projects are flagged ``elsewhere``."""
+        rulings of other projects are flagged ``elsewhere``. A miss says whether the index is
+        stale unless ``say_if_stale`` is off (a hook, which shows nothing on a miss)."""
         ledger = self._require_index()
         if not lexical_only and ledger.has_dead_ends():
             from vault_engine.stores.embedder import prefetch_embedder
@@ -925,8 +927,11 @@ class Vault:
             semantic, problem = open_ruling_arm(self.embedder, self.config.index_dir / RULING_CACHE_FILE)
             notices += [problem] if problem else []
         settings = DeadendSettings.from_config(self.config.section("deadend"))
-        return check_in_ledger(proposal, ledger, project=project, k=k, settings=settings, semantic=semantic,
-                               notices=notices)
+        check = check_in_ledger(proposal, ledger, project=project, k=k, settings=settings, semantic=semantic,
+                                notices=notices)
+        if say_if_stale and not check.rulings:  # a checkpoint written since may hold the ruling
+            check = replace(check, notices=check.notices + self._stale_notice(ledger, "check"))
+        return check
 
     @_operation
     def checkpoint_new(self, draft: CheckpointDraft, *, now: float | None = None) -> CheckpointWritten:

@@ -8,6 +8,7 @@ import sys
 import pytest
 
 from tests.conftest import run_cli_subprocess
+from vault_engine.vault import Vault
 from tests.memory.test_deadends import FILES
 
 PROBE = (
@@ -75,6 +76,17 @@ def test_deadend_check_json_and_exit_codes(vault, cli):
     assert (miss.code, miss.json["status"], miss.json["rulings"]) == (0, "miss", [])
     plain = cli("--vault", vault, "deadend", "check", "keep sessions in a shared Redis", "--lexical")
     assert plain.code == 0 and plain.out.startswith("This was tried before")
+
+
+def test_a_miss_on_a_stale_index_says_so_and_a_hook_does_not_pay_for_it(vault, cli):
+    fresh = cli("--vault", vault, "deadend", "check", "add a dark mode toggle", "--lexical", "--json").json
+    assert (fresh["status"], fresh["notices"]) == ("miss", [])
+    (vault / "later.md").write_text("# Later\nwritten after the index\n")
+    (notice,) = cli("--vault", vault, "deadend", "check", "add a dark mode toggle", "--lexical", "--json").json["notices"]
+    assert notice.startswith("the index is stale: 1 changed, 0 missing") and notice.endswith("and check again")
+    with Vault(vault) as open_vault:
+        quiet = open_vault.deadend_check("add a dark mode toggle", lexical_only=True, say_if_stale=False)
+    assert (quiet.status, quiet.notices) == ("miss", ())
 
 
 def test_fail_on_hit_exit_code_from_a_real_process(vault):

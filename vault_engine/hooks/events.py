@@ -119,10 +119,10 @@ def _check_here(vault: Any, proposal: str, project: str | None, in_words: bool) 
     proposal written in words (a prompt, a plan), both arms where the model answers without
     torch. A restatement in other words is caught at the moment it is proposed, a slow host
     that misses the deadline loses no words hit, and an edit's code is not read for meaning."""
-    words = vault.deadend_check(proposal, project=project, k=RULINGS, lexical_only=True)
+    words = vault.deadend_check(proposal, project=project, k=RULINGS, lexical_only=True, say_if_stale=False)
     if words.status == "hit" or not in_words or not vault.query_model_ready():
         return words
-    return vault.deadend_check(proposal, project=project, k=RULINGS)
+    return vault.deadend_check(proposal, project=project, k=RULINGS, say_if_stale=False)
 
 
 def _brief(root: Path, project: str | None, use_daemon: bool) -> str:
