@@ -72,6 +72,15 @@ class DeadEndsScreen(KeyedScreen):
         """Reload the table, and check the proposal in the box again: its answer was the old
         index's (a miss then may be a hit now)."""
         self.reload()
+        self.check_again()
+
+    @on(Select.Changed, "#project-filter")
+    def project_changed(self) -> None:
+        """The answer is for the chosen project (rulings of others are weaker evidence, said
+        so): check the proposal in the box again for the new one."""
+        self.check_again()
+
+    def check_again(self) -> None:
         proposal = self.query_one("#proposal", Input).value
         if proposal.strip():
             self.check(proposal, debounce=False)

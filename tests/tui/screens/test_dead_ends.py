@@ -186,6 +186,23 @@ async def test_the_proposal_is_checked_again_after_an_index(make_app, indexed_va
         assert app.screen.matched and app.screen.matched[0].path.endswith("20261128T100000Z-qa-bot.md")
 
 
+async def test_the_proposal_is_checked_again_for_the_project_chosen(make_app, indexed_vault):
+    proposal = "drop the second microphone to save board space"  # ruled out on drone-audio
+    with Vault(indexed_vault) as vault:
+        elsewhere = vault.deadend_check(proposal, project="billing-service", lexical_only=True)
+    assert "not on billing-service" in elsewhere.rendered
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        await open_dead_ends(app, pilot)
+        await pilot.press("p", *proposal)
+        await wait_until(pilot, lambda: "tried before" in answer_text(app), "the answer for every project")
+        assert "not on billing-service" not in answer_text(app)
+        projects = sorted({r.project for r in rulings(indexed_vault) if r.project})
+        await choose(pilot, "#project-filter", projects, "billing-service")
+        await wait_until(pilot, lambda: "not on billing-service" in answer_text(app), "the answer checked again")
+        assert answer_text(app).split() == elsewhere.rendered.split()
+
+
 async def test_a_proposal_typed_before_any_index_is_checked_when_one_is_built(sample_vault, monkeypatch):
     from tui import create_app
 
