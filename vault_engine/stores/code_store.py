@@ -198,6 +198,12 @@ class CodeStore:
                          self.db.execute(f"SELECT key, parsed FROM files WHERE key IN ({marks})", chunk))
         return found
 
+    def files_holding(self, word: str) -> list[str]:
+        """Keys of the files whose stored parse holds ``word`` (pickled strings are stored
+        as their UTF-8 bytes): a cheap filter before unpickling the few that may define it."""
+        return [k for (k,) in self.db.execute("SELECT key FROM files WHERE instr(parsed, ?) > 0",
+                                              (word.encode("utf-8"),))]
+
     def file_info(self, key: str) -> tuple[str, str, int, str | None] | None:
         """(tap, language, lines, syntax error) of an indexed file."""
         return self.db.execute("SELECT tap, language, lines, error FROM files WHERE key=?", (key,)).fetchone()

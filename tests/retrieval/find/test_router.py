@@ -119,6 +119,16 @@ def test_a_re_export_from_a_path_with_its_extension_resolves_as_the_call_graph_d
         for name in ("viaTs", "viaJs", "viaBare"):
             assert refs(vault.find(f"barrel.{name}")) == ["web/app.ts#createStore"], name
         assert vault.find("barrel.nowhere").status != "hit"
+        # the bare name a barrel gives it (`find unstable_ssrSafe`) names the definition too
+        assert refs(vault.find("viaBare")) == ["web/app.ts#createStore"]
+        assert vault.find("nowhere").status != "hit"
+
+
+def test_a_bare_name_a_python_package_exports_under_another_name_is_found(make_vault):
+    files = {"src/shop/__init__.py": "from .orders import place as place_order\n",
+             "src/shop/orders.py": "def place():\n    return 1\n"}
+    with Vault(build(make_vault, files)) as vault:
+        assert refs(vault.find("place_order")) == ["src/shop/orders.py#place"]
 
 
 def test_a_miss_restricted_to_some_tiers_names_the_tiers_tried_not_absence(vault):

@@ -86,6 +86,8 @@ def definitions(store: CodeStore, keys: set[str], query: str) -> list[SymbolRow]
                 break
     if not found and "." in query:
         found = _reexported(store, keys, query.split("."))
+    elif not found and REPEAT not in query:
+        found = _renamed_export(store, keys, query)
     return sorted(found, key=rank_key)
 
 
@@ -106,27 +108,41 @@ def _reexported(store: CodeStore, keys: set[str], parts: list[str]) -> list[Symb
     TS/JS ``export { a as b }``), followed one hop to the definition it names."""
     for cut in range(len(parts) - 1, 0, -1):
         module, name, rest = ".".join(parts[:cut]), parts[cut], parts[cut + 1:]
-        owners = [k for k in keys if module_matches(k, module)]
-        found: list[SymbolRow] = []
-        for key, parsed in store.parsed(owners).items():
-            for export in parsed.exports:
-                if export.name != name or not export.target:
-                    continue
-                qualname = ".".join([export.target, *rest])
-                if export.module is None:  # renamed on the way out of this very file
-                    found += [r for r in [store.symbol(key, qualname)] if r is not None]
-                    continue
-                if parsed.language != "python" and export.module.startswith("."):  # "./middleware/ssrSafe.ts"
-                    target = _ts_module_key(keys, key, export.module)
-                    found += [r for r in [store.symbol(target, qualname) if target else None] if r is not None]
-                    continue
-                source = re.sub(r"^[./]+", "", export.module)  # ".utils", "click.utils"
-                tree = key.split("/", 1)[0] + "/"  # the definition lives in the same source tree
-                found += [r for r in store.symbols_where("qualname", qualname)
-                          if module_matches(r.key, source) and r.key.startswith(tree)]
+        found = _exported_as(store, keys, [k for k in keys if module_matches(k, module)], name, rest)
         if found:
-            return list({r.ref: r for r in found}.values())
+            return found
     return []
+
+
+def _renamed_export(store: CodeStore, keys: set[str], name: str) -> list[SymbolRow]:
+    """``unstable_ssrSafe``: a bare name no definition has, which some file exports under it
+    (``export { ssrSafe as unstable_ssrSafe } from ...``, ``from .x import a as b``). Only
+    the files whose stored form holds the name are read."""
+    return _exported_as(store, keys, [k for k in store.files_holding(name) if k in keys], name, [])
+
+
+def _exported_as(store: CodeStore, keys: set[str], owners: list[str], name: str,
+                 rest: list[str]) -> list[SymbolRow]:
+    """The definitions that the files ``owners`` export as ``name`` (``rest``: the dotted
+    path below it, ``Class.method``) name, one hop on."""
+    found: list[SymbolRow] = []
+    for key, parsed in store.parsed(owners).items():
+        for export in parsed.exports:
+            if export.name != name or not export.target:
+                continue
+            qualname = ".".join([export.target, *rest])
+            if export.module is None:  # renamed on the way out of this very file
+                found += [r for r in [store.symbol(key, qualname)] if r is not None]
+                continue
+            if parsed.language != "python" and export.module.startswith("."):  # "./middleware/ssrSafe.ts"
+                target = _ts_module_key(keys, key, export.module)
+                found += [r for r in [store.symbol(target, qualname) if target else None] if r is not None]
+                continue
+            source = re.sub(r"^[./]+", "", export.module)  # ".utils", "click.utils"
+            tree = key.split("/", 1)[0] + "/"  # the definition lives in the same source tree
+            found += [r for r in store.symbols_where("qualname", qualname)
+                      if module_matches(r.key, source) and r.key.startswith(tree)]
+    return list({r.ref: r for r in found}.values())
 
 
 def _ts_module_key(keys: set[str], key: str, spec: str) -> str | None:
