@@ -112,6 +112,27 @@ def test_an_answer_later_than_the_deadline_is_skipped(indexed_sample, tmp_path):
     assert "no answer within 0.001 s; skipped" in done.stderr
 
 
+LEFT_RUNNING = """
+import atexit, sys, time
+import vault_engine.hooks.events as events
+from vault_engine.cli.main import main
+events.context_for = lambda *args: time.sleep(30)  # still inside the check when the deadline passes
+atexit.register(lambda: print("finalized", flush=True))
+sys.exit(main(["hook", "user-prompt-submit", "--project", "p"]))
+"""
+
+
+def test_a_check_left_running_at_the_deadline_ends_the_process_without_finalizing_it(tmp_path):
+    """Interpreter finalization under a thread still inside onnxruntime aborted the hook
+    (exit 134, "terminate called without an active exception") on a busy host: the process
+    leaves with os._exit instead, so nothing at exit runs under the worker."""
+    env = {**os.environ, "VAULT_ENGINE_HOOK_DEADLINE": "0.2"}
+    done = subprocess.run([sys.executable, "-c", LEFT_RUNNING], input='{"prompt": "add a retry queue"}',
+                          capture_output=True, text=True, timeout=25, env=env, cwd=tmp_path)
+    assert (done.returncode, done.stdout) == (0, ""), done.stderr
+    assert "no answer within 0.2 s; skipped" in done.stderr
+
+
 def test_the_proposal_is_the_prompt_or_what_the_tool_is_about_to_do():
     assert proposal_of("user-prompt-submit", {"prompt": "  keep sessions in Redis "}) == "keep sessions in Redis"
     assert proposal_of("user-prompt-submit", {"prompt": 42}) == ""

@@ -112,10 +112,15 @@ def cmd_hook(ctx: Context) -> int:
         ctx.emit(merged if a.print_only else {"settings": str(path), "hooks": merged["hooks"]},
                  lambda: _installed(merged, path, a.print_only))
         return 0
-    from vault_engine.hooks.events import run_hook
+    from vault_engine.hooks.events import run_hook, worker_left_running
 
-    return run_hook(a.event, project=a.project, explicit_vault=getattr(a, "vault", None),
+    code = run_hook(a.event, project=a.project, explicit_vault=getattr(a, "vault", None),
                     use_daemon=not getattr(a, "no_daemon", False))
+    if worker_left_running():  # see worker_left_running: leave as the export's child does
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    return code
 
 
 def _installed(merged: dict, path, print_only: bool) -> str:

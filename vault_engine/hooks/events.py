@@ -37,6 +37,7 @@ RULINGS = 3
 MAX_PROPOSAL_CHARS = 4000  # an edit may write a whole file: its head says what it is about
 DEADLINE_SECONDS = 1.0
 DEADLINE_ENV = "VAULT_ENGINE_HOOK_DEADLINE"
+WORKER_NAME = "vault-engine-hook"  # the thread that answers an event within the deadline
 # A warm watcher answers within 0.1 s. One still catching up or loading the model gets half
 # the deadline; the other half is the in-process check's (0.08 s by words, 0.35 s with the
 # model's export), so a busy watcher never costs the answer itself.
@@ -194,7 +195,7 @@ def _within_deadline(work: Callable[[], str | None]) -> str | None:
         except BaseException as exc:  # handed to the caller's thread, raised there
             box["error"] = exc
 
-    worker = threading.Thread(target=run, name="hook", daemon=True)
+    worker = threading.Thread(target=run, name=WORKER_NAME, daemon=True)
     worker.start()
     worker.join(deadline)
     if worker.is_alive():
@@ -202,6 +203,14 @@ def _within_deadline(work: Callable[[], str | None]) -> str | None:
     if "error" in box:
         raise box["error"]
     return box.get("value")
+
+
+def worker_left_running() -> bool:
+    """Whether a check outlived its deadline and still runs (loading the query model, say).
+    The process must then end without finalizing the interpreter: onnxruntime's C++ state
+    torn down under a thread that is inside it aborts the process (exit 134, "terminate
+    called without an active exception") instead of the hook's exit 0."""
+    return any(t.name == WORKER_NAME and t.is_alive() for t in threading.enumerate())
 
 
 def _deadline() -> float:
