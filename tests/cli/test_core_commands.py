@@ -210,6 +210,16 @@ def test_links_backlinks_and_all(vault, cli):
     assert [link["raw"] for link in every if not link["resolved"]] == ["[[nowhere]]"]
 
 
+@pytest.mark.parametrize("args, said", [
+    ([], "one of the arguments ref --all is required"),
+    (["specs/auth.md", "--all"], "argument --all: not allowed with argument ref"),  # the REF was ignored
+    (["--all", "--backlinks"], "--backlinks takes a REF"),
+])
+def test_links_refuses_forms_that_would_ignore_part_of_the_command(vault, cli, args, said):
+    refused = cli("--vault", vault, "links", *args)
+    assert refused.code == 2 and said in refused.err and refused.out == ""
+
+
 def test_a_link_to_a_missing_heading_or_block_resolves_and_says_so(make_vault, cli):
     root = make_vault({"Dup.md": "# Dup\n## Real\ntext ^here\n",
                        "x.md": "[[Dup#nonexistent heading]] [[Dup#^noblock]] [[Dup#Real]] [[Dup#^here]]\n"})
@@ -268,6 +278,10 @@ def _command_lines(parser, words=()):
     filled = [str(next(iter(a.choices))) if a.choices else "1" for a in parser._actions
               if not a.option_strings and a.nargs not in ("?", "*")]
     filled += [word for a in parser._actions if a.option_strings and a.required for word in (a.option_strings[0], "1")]
+    for group in parser._mutually_exclusive_groups:  # `links`: a REF or --all, one of them
+        first = group._group_actions[0]
+        filled += [first.option_strings[0]] if group.required and first.option_strings else []
+        filled += ["1"] if group.required and not first.option_strings else []
     yield parser.prog, [*words, *filled]
 
 

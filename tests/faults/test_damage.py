@@ -94,6 +94,8 @@ def test_damaged_words_index_is_reported_and_repaired_by_plain_index(indexed_wor
     if status.returncode == 0:  # a missing index is "run index" (exit 1); damage is listed
         reported = status.stdout
         assert '"damage": []' not in reported, reported
+        text = run_cli_subprocess("--vault", root, "status").stdout
+        assert "DAMAGED" in text and "None" not in text, text  # was "lexical    None sections"
     else:
         assert status.returncode == 1 and "vault-engine index" in status.stderr, status.stderr
 

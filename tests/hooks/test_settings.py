@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shlex
 from pathlib import Path
 
@@ -57,8 +58,17 @@ def test_install_writes_the_file_and_print_does_not(tmp_path, cli, monkeypatch):
 
 
 def test_a_missing_file_is_created(tmp_path):
-    merged, path = install(tmp_path / "new" / "settings.json")
-    assert json.loads(path.read_text()) == merged and set(merged["hooks"]) == set(HOOKS)
+    merged, path, changed = install(tmp_path / "new" / "settings.json")
+    assert json.loads(path.read_text()) == merged and set(merged["hooks"]) == set(HOOKS) and changed
+
+
+def test_installing_again_leaves_the_file_untouched_and_says_so(tmp_path, cli):
+    settings = tmp_path / "settings.json"
+    assert "added vault-engine hooks" in cli("hook", "install", "--settings", settings).out
+    os.utime(settings, (1, 1))
+    again = cli("hook", "install", "--settings", settings)
+    assert again.code == 0 and "already in" in again.out and "left as it is" in again.out
+    assert settings.stat().st_mtime == 1  # not rewritten
 
 
 @pytest.mark.parametrize("text", ["{not json", "[]", '{"hooks": []}', '{"hooks": {"PreToolUse": {}}}'])
@@ -88,7 +98,7 @@ def test_a_symlinked_settings_file_is_written_through_to_its_target(tmp_path):
     link = tmp_path / "project" / ".claude" / "settings.json"
     link.parent.mkdir(parents=True)
     link.symlink_to(dotfiles)
-    merged, _ = install(link, project="drone-audio")
+    merged, _, _ = install(link, project="drone-audio")
     assert link.is_symlink() and link.resolve() == dotfiles.resolve()
     assert json.loads(dotfiles.read_text()) == merged and merged["model"] == "x"
     assert sorted(p.name for p in dotfiles.parent.iterdir()) == ["settings.json"]  # no temporary left

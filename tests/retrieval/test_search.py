@@ -69,8 +69,11 @@ def test_unknown_refs_and_taps_are_errors(twins):
 
     with pytest.raises(UnknownRef, match="no note 'specs/nope.md'"):
         twins.reinforce("specs/nope.md")
-    with pytest.raises(UnknownRef, match="has no heading 'Missing'"):
+    with pytest.raises(UnknownRef, match="has no heading 'Missing'") as missing:
         twins.reinforce("specs/old.md#Missing")
+    assert str(missing.value).endswith("its headings: 'Rate limits'")  # BODY's: what to ask instead
+    with pytest.raises(UnknownRef, match=r"has no block '\^nope' \(a line ending in ` \^nope`\)"):
+        twins.show("specs/old.md#^nope")
     with pytest.raises(ConfigError, match="no tap named 'nope'"):
         twins.search("x", tap="nope")
 

@@ -27,7 +27,8 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
 
     p = sub.add_parser("hook", parents=[common], help="Claude Code hooks: resume brief and dead-end checks",
                        description="Reads Claude Code's hook input on stdin and writes its hook output on stdout. "
-                                   "Never blocks: any failure is one line on stderr and exit 0. "
+                                   "An event never blocks: any failure is one line on stderr and exit 0 (`install`, "
+                                   "run by a person, exits 1 or 2 on an error as any command does). "
                                    "Example: vault-engine hook install --project drone-audio")
     p.add_argument("event", choices=HOOK_EVENTS + ("install",), metavar="EVENT",
                    help="session-start, user-prompt-submit, pre-tool-use, or install")
@@ -103,14 +104,14 @@ def cmd_hook(ctx: Context) -> int:
         explicit = getattr(a, "vault", None)
         vault = find_vault(explicit) if explicit or os.environ.get("VAULT_ENGINE_VAULT") else marked_vault(Path.cwd())
         warning = check_project(vault, a.project) if vault is not None and a.project else None
-        merged, path = install(a.settings, project=a.project, vault=explicit, write=not a.print_only)
+        merged, path, changed = install(a.settings, project=a.project, vault=explicit, write=not a.print_only)
         if vault is None:
             ctx.notice(f"no vault found from {Path.cwd()} upward: the hooks will look for one from the session's "
                        "folder; to point them at your vault, run `vault-engine --vault DIR hook install`")
         if warning:
             ctx.notice(warning)
         ctx.emit(merged if a.print_only else {"settings": str(path), "hooks": merged["hooks"]},
-                 lambda: _installed(merged, path, a.print_only))
+                 lambda: _installed(merged, path, a.print_only, changed))
         return 0
     from vault_engine.hooks.events import run_hook, worker_left_running
 
@@ -123,9 +124,11 @@ def cmd_hook(ctx: Context) -> int:
     return code
 
 
-def _installed(merged: dict, path, print_only: bool) -> str:
+def _installed(merged: dict, path, print_only: bool, changed: bool) -> str:
     import json
 
     if print_only:
         return json.dumps(merged, indent=2, ensure_ascii=False)
+    if not changed:
+        return f"vault-engine hooks already in {path} as they would be written: left as it is"
     return f"added vault-engine hooks to {path} (other hooks kept)"

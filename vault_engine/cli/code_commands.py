@@ -33,7 +33,8 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                        help="a name, Qualified.name, module:name or code ref path#Qualified.name")
         p.add_argument("--depth", type=int_within(1, 5), default=1, help="calls away, 1..5 (default 1)")
         p.add_argument("--exclude-tests", action="store_true",
-                       help="leave out test code (tests/, test_*.py, *_test.*, *.test.*, *.spec.*, conftest.py)")
+                       help="leave out test code (tests/, test/, __tests__/, test_*.py, *_test.*, *.test.*, "
+                            "*.spec.*, conftest.py)")
         _follow_flag(p)
         p.set_defaults(handler=cmd_calls, direction=direction)
 

@@ -65,9 +65,10 @@ def _register_reading(sub: argparse._SubParsersAction, common: argparse.Argument
 
     p = sub.add_parser("links", parents=[common], help="resolved links of a note (or backlinks, or all)",
                        description="Links of a note or section. Example: vault-engine links specs/auth.md --backlinks")
-    p.add_argument("ref", nargs="?", type=non_empty, help="path[#Heading] or notion://<id>")
+    which = p.add_mutually_exclusive_group(required=True)  # a REF beside --all was ignored
+    which.add_argument("ref", nargs="?", type=non_empty, help="path[#Heading] or notion://<id>")
+    which.add_argument("--all", action="store_true", help="every link in the vault (no REF, no --backlinks)")
     p.add_argument("--backlinks", action="store_true", help="links pointing at REF instead")
-    p.add_argument("--all", action="store_true", help="every link in the vault")
     p.set_defaults(handler=cmd_links)
 
     p = sub.add_parser("status", parents=[common], help="index health",
@@ -148,13 +149,14 @@ def cmd_show(ctx: Context) -> int:
 def cmd_links(ctx: Context) -> int:
     a = ctx.args
     if a.all:
+        if a.backlinks:
+            return ctx.usage_error("links --all lists every link, each with its source and target: "
+                                   "--backlinks takes a REF")
         links = ctx.vault.all_links()
         data = {"links": [{"source": link.source, **link.to_json()} for link in links]}
-    elif a.ref:
+    else:
         links = ctx.vault.links(a.ref, backlinks=a.backlinks)
         data = BY_NAME["links"].envelope(links, {"ref": a.ref, "backlinks": a.backlinks})
-    else:
-        return ctx.usage_error("links needs a REF, or --all for every link in the vault")
     ctx.emit(data, lambda: render.links(links, backlinks=a.backlinks or a.all))
     return 0
 

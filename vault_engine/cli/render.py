@@ -171,7 +171,8 @@ def status(s: dict[str, Any]) -> str:
         f"  missing heading/block {s['section_missing_links']}",
         f"last index {iso(s['last_index'])}",
         f"stale      {s['stale']['changed']} changed, {s['stale']['missing']} missing since the last index",
-        f"lexical    {s['lexical']['sections']} sections"
+        "lexical    " + (f"{s['lexical']['sections']} sections" if s["lexical"]["sections"] is not None
+                            else "unreadable")  # a damaged index cannot count its documents
         + ("" if s["lexical"]["agrees"] else f"  DAMAGED ({s['lexical']['damage']}): run `vault-engine index`"),
     ]
     for key, label in (("semantic", "semantic"), ("watcher", "watcher")):

@@ -115,9 +115,10 @@ def check_project(vault: Path, project: str) -> str | None:
 
 
 def install(settings_file: str | os.PathLike[str], *, project: str | None = None, vault: str | None = None,
-            write: bool = True) -> tuple[dict[str, Any], Path]:
+            write: bool = True) -> tuple[dict[str, Any], Path, bool]:
     """Merge our hooks into ``settings_file`` (created when missing); write it unless told
-    not to. Returns the merged settings and the file."""
+    not to, or unless it holds them already as they would be written. Returns the merged
+    settings, the file, and whether the merge changed anything."""
     path = Path(settings_file)
     current: Any = {}
     if path.exists():
@@ -128,13 +129,14 @@ def install(settings_file: str | os.PathLike[str], *, project: str | None = None
         if not isinstance(current, dict):
             raise VaultError(f"{path}: not a JSON object; fix or move it, then install again")
     merged = merge(current, project, vault)
-    if write:
+    changed = merged != current or not path.exists()
+    if write and changed:
         try:
             _write_in_place(path, json.dumps(merged, indent=2, ensure_ascii=False) + "\n")
         except OSError as exc:  # `.claude` a file, a read-only folder: nothing was written
             raise VaultError(f"{path}: cannot write it ({exc.strerror or exc}); fix the path "
                              "or pass --settings FILE, then install again") from exc
-    return merged, path
+    return merged, path, changed
 
 
 def _write_in_place(path: Path, text: str) -> None:

@@ -14,6 +14,8 @@ from vault_engine.paths import name_key
 from vault_engine.refs import NOTION_SCHEME, ParsedRef, make_ref, normalize_path, parse_ref
 from vault_engine.stores.ledger import Ledger, NoteRow, SectionRow
 
+MAX_HEADINGS_NAMED = 12  # a ref to a missing heading names the note's first headings, one line
+
 
 def lookup_ref(ledger: Ledger, ref: str,
                skipped_now: Callable[[str], str | None] | None = None) -> tuple[NoteRow, SectionRow | None]:
@@ -34,11 +36,24 @@ def lookup_ref(ledger: Ledger, ref: str,
         raise UnknownRef(_not_found(ledger, ref.partition("#")[0].strip(), skipped_now))
     if not heading:
         return note, None
-    section = find_section(ledger.sections_of(note.id), heading)
+    sections = ledger.sections_of(note.id)
+    section = find_section(sections, heading)
     if section is None:
-        raise UnknownRef(f"{note.path} has no heading {heading!r}: "
-                         f"`vault-engine show {note.path}` lists its sections")
+        raise UnknownRef(_no_such_section(note.path, heading, sections))
     return note, section
+
+
+def _no_such_section(path: str, heading: str, sections: Sequence[SectionRow]) -> str:
+    """The one line for a ref whose ``#Heading`` or ``#^block`` the note lacks, with the
+    headings it has, so the next ref can be right."""
+    if heading.startswith("^"):
+        return f"{path} has no block {heading!r} (a line ending in ` {heading}`)"
+    headings = [s.heading_path[-1] for s in sections if s.heading_path]
+    if not headings:
+        return f"{path} has no heading {heading!r}: it has no headings; `vault-engine show {path}` opens it whole"
+    shown = ", ".join(repr(h) for h in headings[:MAX_HEADINGS_NAMED])
+    more = f" and {len(headings) - MAX_HEADINGS_NAMED} more" if len(headings) > MAX_HEADINGS_NAMED else ""
+    return f"{path} has no heading {heading!r}; its headings: {shown}{more}"
 
 
 def _not_found(ledger: Ledger, path: str, skipped_now: Callable[[str], str | None] | None) -> str:
