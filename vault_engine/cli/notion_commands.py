@@ -81,8 +81,8 @@ def render_report(r) -> str:
                      [f"{u.page} -> {u.target} ({u.reason})" for u in r.unresolved])
     lines += _listed(f"renamed {len(r.renamed)}", [f"{a} -> {b}" for a, b in r.renamed])
     lines += _listed(f"deleted {len(r.pruned)} note(s) of vanished pages", list(r.pruned))
-    lines += _listed(f"{len(r.kept_edited)} note(s) of vanished pages kept: edited in the vault, "
-                     "so --prune never deletes them", list(r.kept_edited))
+    lines += _listed(f"{len(r.kept_edited)} note(s) of vanished pages kept: edited in the vault "
+                     "(or not written by this import), so --prune never deletes them", list(r.kept_edited))
     rest = [g for g in r.gone if g not in r.pruned and g not in r.kept_edited]
     lines += _listed(f"{len(rest)} note(s) of vanished pages kept"
                      + ("" if r.prune else " (--prune deletes them)"), rest)

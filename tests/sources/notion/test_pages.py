@@ -127,11 +127,27 @@ def test_prune_of_a_note_without_attachment_hashes_keeps_every_file(tmp_path):
     folder = tmp_path / "notion" / "Design 6d3727e7"
     folder.mkdir(parents=True)
     (folder / "a.png").write_bytes(b"png")  # written by an import that recorded no hashes
-    (tmp_path / "notion" / "Design 6d3727e7.md").write_text(f"---\nnotion_id: {ID_A}\n---\n# A\n")
+    (tmp_path / "notion" / "Design 6d3727e7.md").write_text(
+        f"---\nnotion_id: {ID_A}\nbody_hash: {body_digest('# A')}\n---\n# A\n")
     existing, _ = scan_existing(tmp_path, ["notion"])
     removed, kept = PageWriter(tmp_path, "notion", "x", FROZEN_NOW, existing).prune([existing[ID_A]])
     assert removed == ["notion/Design 6d3727e7.md"] and [p.path for p in kept] == ["notion/Design 6d3727e7/a.png"]
     assert (folder / "a.png").read_bytes() == b"png"
+
+
+def test_a_note_without_body_hash_is_never_overwritten_or_pruned(tmp_path):
+    """A page placed by hand (sample-vault's Notion pages) records no body_hash: whether it
+    was edited cannot be told, so an import over it, or a prune, keeps it and says why."""
+    note = tmp_path / "notion" / "Design 6d3727e7.md"
+    note.parent.mkdir()
+    note.write_text(f"---\nnotion_id: {ID_A}\n---\n# A\nmy own line\n")
+    existing, _ = scan_existing(tmp_path, ["notion"])
+    writer = PageWriter(tmp_path, "notion", "x", FROZEN_NOW, existing)
+    result = writer.write_all([NotionPage(ID_A, "Renamed upstream", "# A, from Notion")])
+    assert note.read_text().endswith("my own line\n") and not (tmp_path / "notion" / "Renamed upstream 6d3727e7.md").exists()
+    assert [p.path for p in result.problems] == ["notion/Design 6d3727e7.md"]
+    assert "no body_hash" in result.problems[0].reason and "delete it to take Notion's version" in result.problems[0].reason
+    assert writer.prune([existing[ID_A]]) == ([], []) and note.exists()
 
 
 def test_scan_existing_reports_two_notes_with_one_id(tmp_path):

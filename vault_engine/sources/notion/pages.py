@@ -46,6 +46,10 @@ EDITED_LOCALLY = ("edited in the vault since the last Notion import or sync ({wh
 WRITTEN_KEYS = frozenset({"type", "notion_id", "title", "parent_id", "source", "imported",
                           "created_time", "last_edited_time", "notion_object", "url", "body_hash",
                           "attachment_hashes"})
+NO_BODY_HASH = "no body_hash recorded"
+UNRECORDED = ("carries a notion_id but no body_hash (not written by this import: placed by hand, or by an "
+              "older release), so an edit in the vault cannot be ruled out: kept as is; delete it to take "
+              "Notion's version")
 KEPT_FILE = ("not written by the Notion import, or changed since: kept, though the note of its "
              "vanished page was pruned; delete it yourself if you no longer need it")
 
@@ -197,8 +201,10 @@ class ExistingNote:
         ``imported``) is no edit: the writer owns those keys and rewrites them."""
         added = [str(key) for key in self.meta if key not in WRITTEN_KEYS]
         recorded = self.meta.get("body_hash")
+        if not recorded:  # placed by hand, or by a release before body_hash: an edit cannot be ruled out
+            return NO_BODY_HASH
         body = split_frontmatter(self.text.replace("\r\n", "\n")).body
-        edits = ["body changed"] if recorded and recorded != body_digest(body) else []
+        edits = ["body changed"] if recorded != body_digest(body) else []
         if added:
             edits.append(f"{'properties' if len(added) > 1 else 'property'} {', '.join(added)} added")
         return "; ".join(edits) or None
@@ -206,6 +212,8 @@ class ExistingNote:
     @property
     def edited_reason(self) -> str:
         """The problem line's reason for a note kept because it was edited in the vault."""
+        if self.local_edit == NO_BODY_HASH:
+            return UNRECORDED
         return EDITED_LOCALLY.format(what=self.local_edit)
 
 
