@@ -74,6 +74,19 @@ def test_broken_toml_is_a_config_error(tmp_path):
         load_config(tmp_path)
 
 
+@pytest.mark.parametrize("make, said", [
+    (lambda p: p.symlink_to(p.name), "a link that leads to no file"),  # a loop
+    (lambda p: p.symlink_to(p.parent / "dotfiles" / "missing.toml"), "a link that leads to no file"),
+    (lambda p: p.mkdir(), "a folder"),
+])
+def test_a_config_that_is_no_file_is_refused_not_ignored(tmp_path, make, said):
+    """Ignored, its `exclude` stopped applying and private notes were indexed."""
+    make(tmp_path / "vault-engine.toml")
+    assert find_vault(None, cwd=tmp_path) == tmp_path  # still marks the vault
+    with pytest.raises(ConfigError, match=f"vault-engine.toml is {said}.*make it a file, or remove it"):
+        load_config(tmp_path)
+
+
 def test_globs():
     assert glob_match("specs/**", "specs/a/b.md")
     assert glob_match("**/*.md", "a.md") and glob_match("**/*.md", "x/y/a.md")

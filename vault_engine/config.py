@@ -181,7 +181,7 @@ def inside_notice(folder: Path) -> str | None:
 def marked_vault(here: Path) -> Path | None:
     """The nearest folder from ``here`` upward holding vault-engine.toml or .vault-engine/."""
     for folder in (here, *here.parents):
-        if (folder / CONFIG_NAME).is_file() or (folder / STATE_DIR).is_dir():
+        if os.path.lexists(folder / CONFIG_NAME) or (folder / STATE_DIR).is_dir():  # a broken link marks it too
             return folder
     return None
 
@@ -190,6 +190,10 @@ def load_config(root: Path) -> Config:
     """Read ``root/vault-engine.toml`` (optional) and validate it."""
     path = root / CONFIG_NAME
     raw: dict[str, Any] = {}
+    if os.path.lexists(path) and not path.is_file():
+        # Ignored, its exclude rules would no longer apply: private notes would be indexed
+        what = "a folder" if path.is_dir() else "a link that leads to no file (dangling, or a loop)"
+        raise ConfigError(f"{path} is {what}: make it a file, or remove it to use defaults")
     if path.is_file():
         try:
             raw = tomllib.loads(path.read_text(encoding="utf-8"))
