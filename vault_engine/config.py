@@ -121,6 +121,13 @@ class Config:
                 return tap
         raise ConfigError(f"no tap named {name!r}; taps are: {', '.join(t.name for t in self.taps)}")
 
+    def indexed_tap(self, name: str, rel_path: str) -> TapConfig:
+        """The tap of a note as the index recorded it (``name``), for its decay; when the config
+        no longer has that tap (removed since the last index), the one its rules give now, so
+        a query does not fail until the next ``index`` moves the note."""
+        known = next((tap for tap in self.taps if tap.name == name), None)
+        return known or self.tap_for(rel_path)
+
     def tap_for(self, rel_path: str) -> TapConfig:
         """The tap owning a note of the vault: the most specific matching rule, else ``vault``.
         A tap that reads in place is never the answer: its globs are relative to its own root,

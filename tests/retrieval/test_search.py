@@ -78,6 +78,21 @@ def test_unknown_refs_and_taps_are_errors(twins):
         twins.search("x", tap="nope")
 
 
+def test_a_tap_removed_from_the_config_since_the_index_fails_no_query(make_vault):
+    """The ledger still names the tap: search and resume failed with "no tap named 'specs'"
+    (a tap the user never asked for) until the next index; the current rules decide now."""
+    root = make_vault({"specs/old.md": dated(90) + BODY,
+                       "projects/p/checkpoints/20261001T000000Z-a.md": "---\ntype: checkpoint\nproject: p\n---\n"
+                       "# C\n## Summary\nRead specs/old.md\n"}, config=TAPS)
+    with Vault(root) as v:
+        v.index(embed=False)
+    (root / "vault-engine.toml").write_text("# no taps any more\n")
+    with Vault(root) as v:
+        hits = v.search("token bucket throttles", lexical_only=True, now=FROZEN_NOW).hits
+        assert [(h.path, h.scores.decay) for h in hits] == [("specs/old.md", 1.0)]  # the vault tap: no decay
+        assert v.resume("p").checkpoint is not None
+
+
 def test_decay_report_lists_the_most_faded_first(twins):
     rows = twins.decay_report(now=FROZEN_NOW)
     assert [(r.path, round(r.multiplier, 3)) for r in rows] == [("specs/old.md", 0.2), ("specs/new.md", 0.955)]

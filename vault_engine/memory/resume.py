@@ -148,7 +148,7 @@ def linked_notes(ledger: Ledger, config: Config, checkpoint: NoteRow, now: float
         was = reinforced.get(note.path)
         age = note_age(now, note, was.last_at if was else None)
         found[link.ref] = LinkedBrief(link.ref, note.path, note.title, note.kind, note.tap,
-                                      decay_multiplier(config.tap(note.tap), age), age,
+                                      decay_multiplier(config.indexed_tap(note.tap, note.path), age), age,
                                       head(_excerpt(section, sections), LINKED_EXCERPT_CHARS))
         if len(found) == MAX_LINKED:
             break

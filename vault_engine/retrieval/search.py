@@ -170,7 +170,7 @@ class Searcher:
 
     def _decay(self, note: NoteRow, reinforced_at: float | None, now: float) -> tuple[float, float]:
         age = note_age(now, note, reinforced_at)
-        return decay_multiplier(self.config.tap(note.tap), age), age
+        return decay_multiplier(self.config.indexed_tap(note.tap, note.path), age), age
 
     def _hit(self, c: _Candidate, terms: set[str], via: str | None = None) -> Hit:
         note, section = c.note, c.section
