@@ -70,6 +70,18 @@ def test_ties_on_created_go_to_the_later_file_name(make_vault):
         assert v.resume("drone", now=FROZEN_NOW).checkpoint.summary == "20260910T000000Z-b"
 
 
+def test_a_created_time_after_the_file_was_written_is_a_typo_not_the_latest_forever(make_vault):
+    """`created: 2099-...` for 2026 made that checkpoint "the last one" even after new ones."""
+    files = {"projects/p/checkpoints/20990101T000000Z-a.md": checkpoint("2099-01-01T00:00:00Z", "typo"),
+             "projects/p/checkpoints/20260910T000000Z-b.md": checkpoint("2026-09-10T00:00:00Z", "real")}
+    root = make_vault(files)
+    set_mtime(root, "projects/p/checkpoints/20990101T000000Z-a.md", FROZEN_NOW - 100 * DAY)  # written before b
+    set_mtime(root, "projects/p/checkpoints/20260910T000000Z-b.md", FROZEN_NOW - 10 * DAY)
+    with Vault(root) as v:
+        v.index(embed=False, now=FROZEN_NOW)
+        assert v.resume("drone", now=FROZEN_NOW).checkpoint.summary == "real"
+
+
 def test_a_second_checkpoint_in_the_same_second_is_the_later_one(make_vault):
     """`checkpoint new` names it `-2`, which a plain string order puts before the first."""
     files = {f"projects/p/checkpoints/{name}.md": checkpoint("2026-09-10T00:00:00Z", name)
