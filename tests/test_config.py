@@ -106,6 +106,8 @@ def test_find_vault_order(tmp_path, monkeypatch):
     assert find_vault(str(deep)) == deep.resolve()
     with pytest.raises(VaultNotFound, match="does not exist"):
         find_vault(str(tmp_path / "missing"))
+    with pytest.raises(VaultNotFound, match="--vault is empty"):  # `--vault "$VAULT"`, VAULT unset: not the cwd
+        find_vault("", cwd=deep)
 
 
 def template_settings() -> str:

@@ -159,6 +159,8 @@ class Config:
 def find_vault(explicit: str | os.PathLike[str] | None = None, cwd: Path | None = None) -> Path:
     """The vault folder: ``--vault``, else $VAULT_ENGINE_VAULT, else the nearest folder upward
     holding vault-engine.toml or .vault-engine/, else the current folder."""
+    if explicit is not None and not str(explicit).strip():  # `--vault "$VAULT"` with VAULT unset
+        raise VaultNotFound("--vault is empty: name the vault folder, or leave --vault out to find it upward")
     chosen = explicit or os.environ.get("VAULT_ENGINE_VAULT")
     if chosen:
         root = Path(chosen).expanduser()
