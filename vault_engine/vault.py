@@ -523,6 +523,12 @@ class Vault:
             raise UnknownKind(f"no kind {kind!r}; kinds are: {', '.join(SEARCH_KINDS)}")
         if project is not None:
             self._require_project(ledger, project)
+        if lexical_only:
+            from vault_engine.stores.lexical import query_terms
+
+            if not query_terms(query)[0]:  # nothing was searched: not a miss an agent takes for an answer
+                raise BadArgument(f"{query[:200]!r} holds no word the words index searches (only stop words or "
+                                  "punctuation): ask with content words, or without --lexical")
         arms = ("lexical",) if lexical_only else ("semantic",) if semantic_only else ("lexical", "semantic")
         if not lexical_only and ledger.embedded_ids_exist():
             from vault_engine.stores.embedder import prefetch_embedder

@@ -112,6 +112,13 @@ def test_a_miss_is_exit_zero(vault, cli):
     assert "a miss, not a guess" in human.out
 
 
+@pytest.mark.parametrize("query", ["the and of a to is", "!!!???...,,,"])
+def test_a_words_search_for_no_word_is_a_usage_error_not_a_miss(vault, cli, query):
+    """Nothing was searched: "a miss, not a guess" told an agent nothing exists."""
+    refused = cli("--vault", vault, "search", query, "--lexical", "--json")
+    assert refused.code == 2 and "holds no word the words index searches" in refused.err and refused.out == ""
+
+
 def test_a_miss_on_a_stale_index_says_so_and_what_to_do(vault, cli):
     with (vault / "session-store.md").open("a") as note:
         note.write("## Hedgehogs\nhedgehogs roll up\n")
