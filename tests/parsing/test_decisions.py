@@ -217,3 +217,30 @@ def test_a_justification_continued_as_a_list_below_the_chosen_line_is_kept():
         'Chosen option: "MVStore", because\n\n* it is simple.\n* it is small.\n* it is fast.')
     yaml = next(d for d in parse("decisions/0001.md", text).dead_ends if d.text == "YAML")
     assert yaml.reason == '"MVStore" was chosen instead, because it is simple; it is small'
+
+
+def test_a_chosen_option_named_by_a_few_of_its_own_words_is_not_a_dead_end():
+    """The outcome "Put it in a new panel" names the option that holds all of its words."""
+    text = MADR.replace("* [MVStore](https://www.h2database.com/html/mvstore.html)",
+                        "* Put the chats in a side panel labelled History, new for this: one place for all").replace(
+        'Chosen option: "MVStore"', 'Chosen option: "Put it in a new panel"')
+    assert [d.text for d in parse("decisions/0001.md", text).dead_ends] == ["JSON", "Custom format"]
+
+
+def test_a_pros_and_cons_heading_marked_chosen_names_the_chosen_option():
+    text = MADR.replace('Chosen option: "MVStore"', 'Chosen option: "the store"').replace(
+        "### Custom format\n", "### MVStore (chosen)\n\n* Good, because small\n\n### Custom format\n")
+    note = parse("decisions/0001.md", text)
+    assert [d.text for d in note.dead_ends] == ["JSON", "Custom format"]
+    assert note.dead_ends[1].reason == "involves writing our own parser"
+
+
+def test_several_chosen_options_listed_as_bold_names_under_the_outcome_are_no_dead_ends():
+    text = MADR.replace("* Custom format\n", "* Custom format\n* SQLite file, public domain\n", 1).replace(
+        'Chosen option: "MVStore", because it is simple and memory-efficient.',
+        "Chosen option: A layered set of stores, picked by what is installed.\n\n"
+        "1. **SQLite** (First choice). Always there.\n2. **MVStore** (Fallback), when SQLite is missing.\n\n"
+        "JSON is not selected because it is verbose.")
+    note = parse("decisions/0001.md", text)
+    assert [d.text for d in note.dead_ends] == ["JSON", "Custom format"]
+    assert note.accepted[0].text.startswith("SQLite; MVStore, A layered set of stores")

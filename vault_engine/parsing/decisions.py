@@ -98,7 +98,9 @@ MAX_JUSTIFICATION_ITEMS = 2
 
 
 def chosen_option(sections: Sequence[SectionLike]) -> tuple[str, str] | None:
-    """(option, justification) from a ``Chosen option: "X", because ...`` line."""
+    """(option, justification) from a ``Chosen option: "X", because ...`` line. A line that
+    names no option but opens a list of bold names (``Chosen option: A prioritized set ...``
+    then ``1. **OCRmyPDF** (Primary engine)``) chose each of them: they are the option."""
     for section in sections:
         if _name(section) not in _OUTCOME:
             continue
@@ -111,10 +113,46 @@ def chosen_option(sections: Sequence[SectionLike]) -> tuple[str, str] | None:
                 if quoted:
                     option, why = (quoted.group("double") or quoted.group("single")).strip(" ,;"), quoted.group("why")
                 else:
+                    named = _bold_names(lines[n + 1:])
+                    if len(named) >= 2:
+                        return CHOSEN_JOIN.join(named), rest.rstrip(".")
                     option, _, why = rest.partition(",")
                     option = option.strip(' *"')
                 return option, _justification(why.strip(), lines[n + 1:])
     return None
+
+
+CHOSEN_JOIN = "; "  # between the names of several chosen options
+_BOLD_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+(?:\*\*|__)(?P<name>[^*_]+?)(?:\*\*|__)")
+
+
+def _bold_names(after: Sequence[str]) -> list[str]:
+    """The bold names opening the items of the list right below a chosen-option line."""
+    names: list[str] = []
+    for line in after:
+        if not line.strip():
+            if names:
+                break
+            continue
+        m = _BOLD_ITEM.match(line)
+        if not m:
+            break
+        names.append(m.group("name").strip())
+    return names
+
+
+def chosen_names(sections: Sequence[SectionLike], chosen: tuple[str, str] | None) -> list[str]:
+    """What the record says it chose, as names to find among its options: the outcome's
+    option (each of several), and each ``Pros and Cons`` heading marked ``(chosen)``."""
+    names = chosen[0].split(CHOSEN_JOIN) if chosen else []
+    for title in _option_parts(sections):
+        marked = _CHOSEN_MARK.search(title)
+        if marked:
+            names.append(title[:marked.start()])
+    return names
+
+
+_CHOSEN_MARK = re.compile(r"\s*[(\[]\s*(?:chosen|selected|accepted)\s*[)\]]\s*$", re.IGNORECASE)
 
 
 def _justification(why: str, after: Sequence[str]) -> str:
@@ -130,13 +168,14 @@ def _considered(section, sections, chosen, slugs, agent, when) -> list[DeadEnd]:
     """MADR: every listed option but the chosen one."""
     pros_cons = _option_parts(sections)
     items = [(item, item_reason(item)[0]) for item in read_list(body_lines(section))]
-    picked = chosen_among([text for _, text in items], chosen[0]) if chosen else set()
+    options = [text for _, text in items]
+    picked = set().union(*(chosen_among(options, name) for name in chosen_names(sections, chosen)))
     titles = list(pros_cons)
     out = []
     for n, (item, text) in enumerate(items):
         if not text or n in picked:
             continue
-        parts = sorted(_named(titles, text))
+        parts = sorted(_named([_CHOSEN_MARK.sub("", t) for t in titles], text))
         part = pros_cons[titles[parts[0]]] if parts else []
         bad = [_BAD.sub("", line).strip() for line in part if _BAD.match(line)]
         reason = "; ".join(bad) or (f'"{chosen[0]}" was chosen instead' + (f", {chosen[1]}" if chosen[1] else "")
@@ -161,9 +200,10 @@ def chosen_among(options: Sequence[str], chosen: str) -> set[int]:
     """Which listed options the ``Chosen option`` line names. Records rarely copy the option
     word for word ("Migrate to Picocli" for the option "Picocli", ``mix of "A" and "B"``,
     other quotes), so: the options :func:`_named` so; else every option whose words the line
-    nearly all holds; else the one option holding most of them, when at least half and no
-    other holds as many. A chosen option missed here would be kept as a ruling, and a
-    proposal of the chosen design would raise it."""
+    nearly all holds; else the one option holding every word of the line; else the one
+    option holding most of them, when at least half and no other holds as many. A chosen
+    option missed here would be kept as a ruling, and a proposal of the chosen design would
+    raise it."""
     same = _named(options, chosen)
     if same:
         return same
@@ -172,6 +212,9 @@ def chosen_among(options: Sequence[str], chosen: str) -> set[int]:
     nearly_all = {n for n, share in enumerate(shares) if share >= 0.75}
     if nearly_all or not shares:
         return nearly_all
+    holding = [n for n, words in enumerate(map(_words, options)) if said and said <= words]
+    if len(holding) == 1:  # "Add a new divider": only "Add a divider with label ..." holds all its words
+        return set(holding)
     best = max(shares)
     return {shares.index(best)} if best >= 0.5 and shares.count(best) == 1 else set()
 
@@ -368,7 +411,8 @@ def accepted_designs(sections: Sequence[SectionLike], headings=ACCEPTED_IN_RECOR
         # check compares a proposal with both sides of the decision by the same measure.
         parts = _option_parts(sections)
         titles = list(parts)
-        for n in sorted(chosen_among(titles, chosen[0])):
+        bare = [_CHOSEN_MARK.sub("", title) for title in titles]
+        for n in sorted(set().union(*(chosen_among(bare, name) for name in chosen_names(sections, chosen)))):
             found.append(Accepted(" ".join([titles[n], *parts[titles[n]]])[:DETAIL_CHARS], 0, None))
     for names in headings:
         for section in sections:
