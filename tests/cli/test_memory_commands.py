@@ -8,8 +8,8 @@ import sys
 import pytest
 
 from tests.conftest import run_cli_subprocess
-from vault_engine.vault import Vault
 from tests.memory.test_deadends import FILES
+from vault_engine.vault import Vault
 
 PROBE = (
     "import sys, json\n"
