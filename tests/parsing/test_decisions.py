@@ -215,8 +215,10 @@ def test_a_justification_continued_as_a_list_below_the_chosen_line_is_kept():
     text = MADR.replace("* Custom format\n", "* Custom format\n* YAML\n", 1).replace(
         "Chosen option: \"MVStore\", because it is simple and memory-efficient.",
         'Chosen option: "MVStore", because\n\n* it is simple.\n* it is small.\n* it is fast.')
-    yaml = next(d for d in parse("decisions/0001.md", text).dead_ends if d.text == "YAML")
-    assert yaml.reason == '"MVStore" was chosen instead, because it is simple; it is small'
+    note = parse("decisions/0001.md", text)
+    assert note.accepted[0].text == "MVStore, because it is simple; it is small"
+    yaml = next(d for d in note.dead_ends if d.text == "YAML")
+    assert yaml.reason == 'Not chosen: the record chose "MVStore" instead'  # the chosen one's "because" is not its
 
 
 def test_a_chosen_option_named_by_a_few_of_its_own_words_is_not_a_dead_end():
@@ -244,3 +246,46 @@ def test_several_chosen_options_listed_as_bold_names_under_the_outcome_are_no_de
     note = parse("decisions/0001.md", text)
     assert [d.text for d in note.dead_ends] == ["JSON", "Custom format"]
     assert note.accepted[0].text.startswith("SQLite; MVStore, A layered set of stores")
+
+
+def test_a_kep_reason_is_read_from_why_not_cons_emphasis_and_cons_or_drawbacks_headings():
+    text = ("# KEP\n## Alternatives\n### Fast lane\nA new enum value lets pods opt in.\n\n"
+            "**Why not?**: Too risky for the node. Users could abuse it.\n\n"
+            "### Tags in tests\nPut the list in test files.\n\n*Pros*\n* Keeps them together.\n\n"
+            "*Cons*\n* Tooling must parse Go.\n* Hard to review.\n\n"
+            "### Register requests\nNodes ask for ranges.\n#### Pros\n* Flexible.\n#### Cons\n"
+            "* More complex IPAM.\n\n### Post-process\nRewrite errors later.\n#### Drawbacks\n##### Fragile paths\nPaths break.\n"
+            "#### Details\nLong text.\n## Proposal\nA field.\n")
+    fast, tags, register, post = parse("decisions/kep.md", text).dead_ends
+    assert fast.reason == "Too risky for the node. Users could abuse it."
+    assert tags.reason == "Tooling must parse Go. Hard to review."
+    assert register.reason == "More complex IPAM."
+    assert post.reason == "Fragile paths: Paths break."  # an empty "#### Drawbacks" holds its "#####" parts
+
+
+def test_a_kep_reason_without_a_label_stops_before_the_pros_and_keeps_a_numbered_list_whole():
+    text = ("# KEP\n## Alternatives\n### Lease\nUse the lease (i.e. the old reconciler) for it.\n\n"
+            "*Pros*\n* Already there.\n\n### Heuristics\nThey share negatives:\n1. harder to reason about\n"
+            "2. slower to recover\n## Proposal\nA field.\n")
+    lease, heuristics = parse("decisions/kep.md", text).dead_ends
+    assert lease.reason == "Use the lease (i.e. the old reconciler) for it."
+    assert heuristics.reason == "They share negatives: harder to reason about; slower to recover"
+
+
+def test_a_madr_options_bad_lines_after_a_sub_heading_are_its_reason():
+    text = MADR.replace("### Custom format\n", "### Custom format\n\n#### Examples\n\n* an example\n\n---\n\n")
+    custom = parse("decisions/0001.md", text).dead_ends[1]
+    assert custom.reason == "involves writing our own parser"
+
+
+def test_a_madr_option_gets_the_bad_lines_of_the_heading_worded_shorter_and_no_chosen_rationale():
+    text = MADR.replace("* Custom format\n", "* Write a custom format of our own for the chats\n", 1)
+    custom = parse("decisions/0001.md", text).dead_ends[1]
+    assert custom.reason == "involves writing our own parser"  # "### Custom format" is its heading
+    bare = parse("decisions/0001.md", text.replace("* Bad, because involves writing our own parser\n", ""))
+    assert bare.dead_ends[1].reason == 'Not chosen: the record chose "MVStore" instead'
+
+
+def test_a_bad_line_ending_in_a_colon_goes_on_in_its_nested_items():
+    text = MADR.replace("* Bad, because too verbose\n", "* Bad, because:\n  1. too verbose.\n  2. slow to parse.\n")
+    assert parse("decisions/0001.md", text).dead_ends[0].reason == "too verbose; slow to parse"

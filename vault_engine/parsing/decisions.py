@@ -54,7 +54,7 @@ _CHOSEN = re.compile(r"chosen (?:option|alternative)\s*:?\**\s*:?\s*(?P<rest>.+)
 # "X", because ... or 'X', because ... (single quotes when X itself quotes: MADR 0017)
 _QUOTED = re.compile(r"""^(?:["“](?P<double>[^"”]+)["”]|['‘](?P<single>.+?)['’](?=\s*(?:[,.;]|$)))"""
                      r"\s*,?\s*(?P<why>.*)$")
-_BAD = re.compile(r"^(?:bad|con)\b[,:]?\s*(?:because\s+)?", re.IGNORECASE)
+_BAD = re.compile(r"^(?:bad|con)\b[,:]?\s*(?:because\b:?\s*)?", re.IGNORECASE)
 _MARKUP = re.compile(r"[*`\"“”]|(?<!\w)_+|_+(?!\w)|\[\[|\]\]")  # an _ inside a word (storage_core.go) stays
 _QUOTES = re.compile(r"(?<!\w)['‘’]|['‘’](?!\w)")  # quotes around a name, not an apostrophe
 ACCEPTED_IN_CHECKPOINTS = (frozenset({"goal", "goals", "decision"}), frozenset({"summary"}))
@@ -171,15 +171,16 @@ def _considered(section, sections, chosen, slugs, agent, when) -> list[DeadEnd]:
     options = [text for _, text in items]
     picked = set().union(*(chosen_among(options, name) for name in chosen_names(sections, chosen)))
     titles = list(pros_cons)
+    bare_titles = [_CHOSEN_MARK.sub("", title) for title in titles]
     out = []
     for n, (item, text) in enumerate(items):
         if not text or n in picked:
             continue
-        parts = sorted(_named([_CHOSEN_MARK.sub("", t) for t in titles], text))
+        parts = sorted(_part_of(bare_titles, text))
         part = pros_cons[titles[parts[0]]] if parts else []
         bad = [_BAD.sub("", line).strip() for line in part if _BAD.match(line)]
-        reason = "; ".join(bad) or (f'"{chosen[0]}" was chosen instead' + (f", {chosen[1]}" if chosen[1] else "")
-                                    if chosen else None)
+        # no Bad lines of its own: the chosen option's "because" argues for that one, not against this
+        reason = "; ".join(bad) or (f'Not chosen: the record chose "{chosen[0]}" instead' if chosen else None)
         detail = " ".join([text, *part])[:DETAIL_CHARS]
         out.append(DeadEnd(text, reason, SOURCE, section.line_start + item.offset, section.heading,
                            slugify(text, slugs), agent, when, detail))
@@ -187,13 +188,38 @@ def _considered(section, sections, chosen, slugs, agent, when) -> list[DeadEnd]:
 
 
 def _option_parts(sections: Sequence[SectionLike]) -> dict[str, list[str]]:
-    """Option title -> its list lines, from the subsections of ``Pros and Cons of the Options``."""
+    """Option title -> its list lines, from the subsections of ``Pros and Cons of the Options``;
+    a sub-heading under an option (``#### Examples``, then its "Bad, because" lines) is still
+    that option's."""
     parts: dict[str, list[str]] = {}
     for section in sections:
         path = [" ".join(h.split()) for h in section.heading_path]
-        if len(path) >= 2 and _PROS_CONS.match(path[-2]) and section.heading:
-            parts[section.heading] = [item.text for item in read_list(body_lines(section)) if item.text]
+        top = next((n for n, heading in enumerate(path[:-1]) if _PROS_CONS.match(heading)), None)
+        if top is None or not section.heading:
+            continue
+        option = section.heading if len(path) == top + 2 else section.heading_path[top + 1]
+        lines = [_with_children(item) for item in read_list(body_lines(section)) if item.text]
+        parts.setdefault(option, []).extend(lines)
     return parts
+
+
+def _part_of(titles: Sequence[str], option: str) -> set[int]:
+    """Which ``Pros and Cons`` heading is the option's: one naming it, else the one heading
+    whose words the option nearly all holds ("Special-case only `convert`" for "Special-case
+    URL handling only in the `convert` command")."""
+    named = _named(titles, option)
+    if named:
+        return named
+    said = _words(option)
+    held = [n for n, words in enumerate(map(_words, titles)) if words and len(words & said) >= 0.75 * len(words)]
+    return set(held) if len(held) == 1 else set()
+
+
+def _with_children(item) -> str:
+    """A list item's text; "Bad, because:" goes on in the items nested under it."""
+    if not item.text.endswith(":") or not item.children:
+        return item.text
+    return f"{item.text} {'; '.join(child.text.rstrip('.') for child in item.children)}"
 
 
 def chosen_among(options: Sequence[str], chosen: str) -> set[int]:
@@ -284,30 +310,66 @@ def _alternative_sections(sections, slugs, agent, when) -> list[DeadEnd]:
         text = _NUMBERED.sub("", " ".join(_MARKUP.sub("", head.heading or "").split()))
         label = _ALTERNATIVE_LABEL.match(text)  # "Alternative: Duck Typed CRDs" names "Duck Typed CRDs"
         text = label.group("name") if label and label.group("name") else text
-        lines = [line for part in group for line in body_lines(part) if line.strip()]
+        lines = [line for line in _headed_lines(group) if line.strip()]
         out.append(_described(text, lines, heading_line(head), head.heading, slugs, agent, when))
     return out
+
+
+def _headed_lines(group: Sequence[SectionLike]) -> list[str]:
+    """The lines of an alternative and its parts, each part led by the headings above it
+    (``#### Cons``, ``##### Drawbacks:`` label what follows as a line label would; an empty
+    ``#### Drawbacks`` is only in the heading path of the ``##### ...`` part it holds)."""
+    lines, shown = list(body_lines(group[0])), set()
+    depth = len(group[0].heading_path)
+    for part in group[1:]:
+        path = tuple(part.heading_path)
+        for d in range(depth, len(path)):
+            if path[:d + 1] not in shown:
+                shown.add(path[:d + 1])
+                lines.append(f"{'#' * min(d + 1, 6)} {path[d]}")
+        lines += body_lines(part)
+    return lines
 
 
 def _described(text: str, lines: Sequence[str], line: int, heading: str | None, slugs: set[str],
                agent: str | None, when: float | None) -> DeadEnd:
     """One alternative named ``text`` and described by ``lines``: its reason is what a "Cons:"
-    label says, else the description's first sentences."""
-    described = " ".join(p for p in map(_prose, lines) if p)
-    reason = " ".join(split_sentences(_labelled_reason(lines) or described)[:3]) or None
+    label says, else the description's first sentences before any "Pros:" (a Pro is never why
+    it was rejected)."""
+    described = _prose_of(line for line in lines if not _HEADING.match(line))
+    argued = next((n for n, line in enumerate(lines) if _ARGUMENT_LABEL.match(_HEADING.sub("", line).strip())),
+                  len(lines))
+    lead = _prose_of(line for line in lines[:argued] if not _HEADING.match(line))
+    reason = " ".join(split_sentences(_labelled_reason(lines) or lead)[:3]) or None
     return DeadEnd(text, reason, SOURCE, line, heading, slugify(text, slugs), agent, when,
                    f"{text}. {described}"[:DETAIL_CHARS])
 
 
+def _prose_of(lines: Iterable[str]) -> str:
+    """Lines as prose; each list item ends as a sentence does ("1. brittle 2. slow" is two
+    reasons, not one run-on, and is never cut at its "2.")."""
+    out: list[str] = []
+    for line in lines:
+        text = _prose(line)
+        if not text:
+            continue
+        if out and is_list_item(line) and not out[-1].endswith((".", "!", "?", ";", ":")):
+            out[-1] += ";"
+        out.append(text)
+    return " ".join(out)
+
+
 _NUMBERED = re.compile(r"^(?:\d{1,3}[.)]|[A-Z][.)])\s+")  # "1. LIFO release", "B) Polling"
 _LABEL = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])?\s*(?:description|summary|idea)\s*:\s*", re.IGNORECASE)
+_HEADING = re.compile(r"^#{1,6}\s+")
 
 
-# "Cons:", "**Why Rejected**:", "Drawbacks:" opening a line of an alternative's description: what
-# follows it (up to the next label at its level, "Pros:") is why it was not chosen.
-_WHY_LABEL = re.compile(r"^(?P<indent>\s*)(?:[-*+]|\d{1,9}[.)])?\s*\**\s*(?:cons|drawbacks?|downsides?|"
-                        r"why (?:it was )?(?:rejected|not chosen)|rejected because|reasons? for rejection)"
-                        r"\s*\**\s*:\s*\**", re.IGNORECASE)
+# "Cons:", "**Why Rejected**:", "Drawbacks:", "**Why not?**:", "*Cons*" alone on its line, a
+# "#### Cons" heading: what follows it (up to the next label at its level, "Pros:", or the
+# next heading) is why it was not chosen.
+_WHY_LABEL = re.compile(r"^(?P<indent>\s*)(?:#{1,6}\s+)?(?:[-*+]|\d{1,9}[.)])?\s*[*_]*\s*(?:cons|drawbacks?|"
+                        r"downsides?|why (?:it was )?(?:rejected|not chosen)|why not\??|rejected because|"
+                        r"reasons? for rejection)\s*[*_]*\s*(?::\s*[*_]*|$)", re.IGNORECASE)
 _ANY_LABEL = re.compile(r"^(?P<indent>\s*)(?:[-*+]|\d{1,9}[.)])?\s*\**\s*[A-Za-z][\w ]{0,30}\**\s*:")
 
 
@@ -318,19 +380,30 @@ def _labelled_reason(lines: Sequence[str]) -> str:
         if not m:
             continue
         taken = [line[m.end():]]
+        level = _level(line) or 7  # a "#### Drawbacks" heading holds its "##### ..." parts
         for after in lines[n + 1:]:
             other = _ANY_LABEL.match(after)
-            if other and len(other.group("indent")) <= len(m.group("indent")):
+            if (other and len(other.group("indent")) <= len(m.group("indent"))) or 0 < _level(after) <= level \
+                    or _ARGUMENT_LABEL.match(_HEADING.sub("", after).strip()):
                 break
-            taken.append(after)
-        return " ".join(p for p in map(_prose, taken) if p)
+            taken.append(f"{_HEADING.sub('', after).rstrip(':')}:" if _level(after) else after)
+        return _prose_of(taken)
     return ""
+
+
+def _level(line: str) -> int:
+    """A heading line's level (``#### Cons``: 4), else 0."""
+    m = _HEADING.match(line)
+    return len(line) - len(line.lstrip("#")) if m else 0
 
 
 def _prose(line: str) -> str:
     """A line of an alternative's description as prose: list marker, emphasis and a
     "Description:" label dropped."""
-    return " ".join(_LABEL.sub("", _MARKUP.sub("", line)).lstrip("-*+ ").split())
+    return " ".join(_LABEL.sub("", _MARKUP.sub("", _LIST_NUMBER.sub("", line))).lstrip("-*+ ").split())
+
+
+_LIST_NUMBER = re.compile(r"^\s*\d{1,9}[.)]\s+")
 
 
 # A line naming an alternative as a heading would ("**Option 2:** Top-level bags",
@@ -339,8 +412,8 @@ _ALTERNATIVE_LABEL = re.compile(
     r"^(?:\*\*|__)?(?:(?:rejected\s+)?alternative(?:\s+considered)?|option|approach)"
     r"(?:\s+(?:[A-Z]|#?\d{1,2}))?(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(?P<name>.*)$", re.IGNORECASE)
 # "Pros:", "**Cons**", "Advantages:": the list under it argues, it names no alternative.
-_ARGUMENT_LABEL = re.compile(r"^(?:\*\*|__)?(?:pros?|cons?|advantages?|disadvantages?|benefits?|drawbacks?|"
-                             r"downsides?|upsides?)(?:\*\*|__)?\s*:?\s*(?:\*\*|__)?\s*:?$", re.IGNORECASE)
+_ARGUMENT_LABEL = re.compile(r"^[*_]{0,2}(?:pros?|cons?|advantages?|disadvantages?|benefits?|drawbacks?|"
+                             r"downsides?|upsides?)[*_]{0,2}\s*:?\s*[*_]{0,2}\s*:?$", re.IGNORECASE)
 
 
 def _listed_alternatives(section, slugs, agent, when) -> list[DeadEnd]:

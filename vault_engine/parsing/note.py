@@ -34,7 +34,8 @@ EXTRACTION_VERSION = "13"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 #     (relative wikilinks, names compared in Unicode NFC); every frontmatter slip of a note, not
 #     only the first
 # 13: decision records: a MADR chosen option named by a few of its words, by a Pros and Cons
-#     heading marked "(chosen)", or as a list of bold names under the outcome
+#     heading marked "(chosen)", or as a list of bold names under the outcome; reasons from
+#     "Why not?", "*Cons*", "#### Cons"/"Drawbacks", Bad lines after a sub-heading, no chosen rationale
 
 
 def extraction_key(config: Config) -> str:
