@@ -289,3 +289,10 @@ def test_a_madr_option_gets_the_bad_lines_of_the_heading_worded_shorter_and_no_c
 def test_a_bad_line_ending_in_a_colon_goes_on_in_its_nested_items():
     text = MADR.replace("* Bad, because too verbose\n", "* Bad, because:\n  1. too verbose.\n  2. slow to parse.\n")
     assert parse("decisions/0001.md", text).dead_ends[0].reason == "too verbose; slow to parse"
+
+
+def test_madr_deciders_come_from_decision_makers_or_a_deciders_line_in_the_body():
+    four = MADR.replace("deciders: [Ana, Bo]", 'decision-makers: "@cy, @di"')
+    assert parse("decisions/0001.md", four).dead_ends[0].agent == "@cy, @di"
+    two = MADR.replace("deciders: [Ana, Bo]\n", "").replace("# Store chats\n", "# Store chats\n\n* Deciders: Eve\n")
+    assert parse("decisions/0001.md", two).dead_ends[0].agent == "Eve"

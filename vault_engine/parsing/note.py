@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from vault_engine.config import Config
@@ -105,7 +106,7 @@ def note_dead_ends(rel_path: str, kind: str, meta: dict, sections) -> tuple[Dead
     if kind == "working-note":
         return marked_dead_ends(sections, note_agent(rel_path, meta), when)
     if kind in RECORD_KINDS:
-        return record_rulings(sections, record_authors(meta), when)
+        return record_rulings(sections, record_authors(meta) or body_deciders(sections), when)
     return ()
 
 
@@ -119,13 +120,29 @@ def note_accepted(kind: str, sections) -> tuple[Accepted, ...]:
 
 
 def record_authors(meta: dict) -> str | None:
-    """Who decided: frontmatter ``deciders`` (MADR), ``authors``, ``author`` or ``owner``."""
-    for key in ("deciders", "authors", "author", "owner"):
+    """Who decided: frontmatter ``deciders`` (MADR 2-3), ``decision-makers`` (MADR 4),
+    ``authors``, ``author`` or ``owner``."""
+    for key in ("deciders", "decision-makers", "authors", "author", "owner"):
         value = meta.get(key)
         if isinstance(value, list):
             value = ", ".join(str(v) for v in value if str(v).strip())
         if isinstance(value, (str, int)) and str(value).strip():
             return str(value).strip()
+    return None
+
+
+# MADR 2 keeps them in the body, above the first section: "* Deciders: Oliver Kopp".
+_DECIDERS_LINE = re.compile(r"^\s*(?:[-*+]\s+)?[*_]{0,2}(?:deciders|decision-makers)[*_]{0,2}\s*:[*_]{0,2}"
+                            r"\s*(?P<who>\S.*)$", re.IGNORECASE)
+
+
+def body_deciders(sections: Sequence[Section]) -> str | None:
+    """Who decided, from a ``Deciders:`` line of the record's opening (its title's section)."""
+    for section in sections[:2]:
+        for line in section.text.splitlines():
+            m = _DECIDERS_LINE.match(line)
+            if m:
+                return m.group("who").strip().rstrip(".") or None
     return None
 
 
