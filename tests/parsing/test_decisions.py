@@ -296,3 +296,23 @@ def test_madr_deciders_come_from_decision_makers_or_a_deciders_line_in_the_body(
     assert parse("decisions/0001.md", four).dead_ends[0].agent == "@cy, @di"
     two = MADR.replace("deciders: [Ana, Bo]\n", "").replace("# Store chats\n", "# Store chats\n\n* Deciders: Eve\n")
     assert parse("decisions/0001.md", two).dead_ends[0].agent == "Eve"
+
+
+def test_a_madr_option_group_label_ending_in_a_colon_opens_to_its_nested_options():
+    text = MADR.replace("* JSON\n", "* When saving:\n  * JSON\n  * YAML\n").replace(
+        "* Custom format\n", "* Custom format\n* When loading:\n  * Stream it\n", 1)
+    assert [d.text for d in parse("decisions/0001.md", text).dead_ends] == ["JSON", "YAML", "Custom format", "Stream it"]
+
+
+def test_kep_alternative_groups_open_to_their_sub_headings_and_an_appendix_is_none():
+    text = ("# KEP\n## Alternatives\n### Other designs\nTwo more were weighed; the proposal won.\n"
+            "#### Design A: a sidecar\nRuns beside the pod. Too heavy.\n#### Design B: a cache\nStale reads.\n"
+            "### Selecting by name\n#### Workarounds in the apiserver\n* A virtual label, not stored. It diverges.\n"
+            "* A selector syntax for fields. Too complicated.\n#### A new selector field\nFails open for old clients.\n"
+            "### Others:\n* Reuse the storage class\n* Reuse resource claims\n"
+            "### Single field\nOne field for all.\n#### API\nA field.\n##### Pros\n* simple\n##### Cons\n* rigid\n"
+            "### Appendix - survey\nWho took part.\n## Proposal\nA class.\n")
+    assert [d.text for d in parse("decisions/kep.md", text).dead_ends] == [
+        "Design A: a sidecar", "Design B: a cache", "A virtual label, not stored.",
+        "A selector syntax for fields.", "A new selector field", "Reuse the storage class",
+        "Reuse resource claims", "Single field"]

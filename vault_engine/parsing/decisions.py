@@ -167,7 +167,7 @@ def _justification(why: str, after: Sequence[str]) -> str:
 def _considered(section, sections, chosen, slugs, agent, when) -> list[DeadEnd]:
     """MADR: every listed option but the chosen one."""
     pros_cons = _option_parts(sections)
-    items = [(item, item_reason(item)[0]) for item in read_list(body_lines(section))]
+    items = [(item, item_reason(item)[0]) for item in _options(read_list(body_lines(section)))]
     options = [text for _, text in items]
     picked = set().union(*(chosen_among(options, name) for name in chosen_names(sections, chosen)))
     titles = list(pros_cons)
@@ -185,6 +185,16 @@ def _considered(section, sections, chosen, slugs, agent, when) -> list[DeadEnd]:
         out.append(DeadEnd(text, reason, SOURCE, section.line_start + item.offset, section.heading,
                            slugify(text, slugs), agent, when, detail))
     return out
+
+
+def _options(items: Iterable) -> Iterable:
+    """The listed options; a label item ending in ":" with items nested under it ("When
+    exporting:") is a group of options, not one."""
+    for item in items:
+        if item.text.endswith(":") and item.children:
+            yield from _options(item.children)
+        else:
+            yield item
 
 
 def _option_parts(sections: Sequence[SectionLike]) -> dict[str, list[str]]:
@@ -275,15 +285,6 @@ def _same_option(a: str, b: str) -> bool:
     return a == b or a.startswith(b) or b.startswith(a) or a.endswith(f"({b})") or b.endswith(f"({a})")
 
 
-def _alternatives_depth(section: SectionLike) -> int | None:
-    """Where the nearest alternatives heading above the section sits in its heading path
-    ("Alternatives > Staging alternatives > Git filter-branch": the second), if one does."""
-    for depth in range(len(section.heading_path) - 2, -1, -1):
-        if _ALTERNATIVES.search(" ".join(section.heading_path[depth].split())):
-            return depth
-    return None
-
-
 def _has_subsections(section: SectionLike, sections: Sequence[SectionLike]) -> bool:
     """Whether any section lies under this one (then its list is an introduction's, its
     alternatives are the subsections)."""
@@ -293,37 +294,106 @@ def _has_subsections(section: SectionLike, sections: Sequence[SectionLike]) -> b
 
 def _alternative_sections(sections, slugs, agent, when) -> list[DeadEnd]:
     """Each subsection one level under an alternatives heading is one alternative; deeper
-    parts describe the alternative above them. (Read from heading paths: an alternatives
-    heading with nothing under it is folded into its first alternative.)"""
-    groups: list[list[SectionLike]] = []
+    parts describe the alternative above them. A subsection that only introduces sub-headings
+    (a short intro, or none: ``### Alternative design proposals`` -> ``#### Proposal A``) is a
+    group and opens to them, as does a group named so (``Staging alternatives``); an
+    ``Appendix`` is none. In a group, or under a heading ending in ":", a subsection that is
+    only a list names one alternative an item. (Read from heading paths: a heading with
+    nothing under it is folded into the section after it.)"""
+    opened: dict[tuple[str, ...], str] = {}  # heading path -> "named" (Staging alternatives), "intro", "empty"
+    groups: list[tuple[tuple[str, ...], list[SectionLike]]] = []  # (the alternative's heading path, parts)
+    out: list[DeadEnd] = []
     for section in sections:
-        depth = _alternatives_depth(section)
-        if depth is None or _ALTERNATIVES.search(_name(section)):
-            continue  # not under alternatives, or a group of them ("Staging alternatives")
-        if len(section.heading_path) == depth + 2:
-            groups.append([section])
-        elif groups:
-            groups[-1].append(section)
-    out = []
-    for group in groups:
-        head = group[0]
-        text = _NUMBERED.sub("", " ".join(_MARKUP.sub("", head.heading or "").split()))
+        path = _path(section)
+        while (root := _opened_root(path, opened)) is not None:
+            head = path[:root + 2]  # the alternative (or group) the section is or lies under
+            if _APPENDIX.match(head[-1]):
+                break
+            if groups and groups[-1][0] == head:
+                groups[-1][1].append(section)
+            elif head != path and _holds_alternatives(head, sections):  # an empty heading over sub-headings
+                opened[head] = "empty"
+                continue
+            elif head == path and _ALTERNATIVES.search(head[-1]):
+                opened[head] = "named"
+            elif head == path and _is_group(section, sections):
+                opened[head] = "intro"
+            elif head == path and (opened.get(path[:-1]) == "empty" or head[-1].endswith(":")) \
+                    and _only_a_list(section) and not _has_subsections(section, sections):
+                out += _listed_alternatives(section, slugs, agent, when)
+            else:
+                groups.append((head, [section]))
+            break
+    for head, group in groups:
+        text = _NUMBERED.sub("", " ".join(_MARKUP.sub("", head[-1]).split()))
         label = _ALTERNATIVE_LABEL.match(text)  # "Alternative: Duck Typed CRDs" names "Duck Typed CRDs"
         text = label.group("name") if label and label.group("name") else text
-        lines = [line for line in _headed_lines(group) if line.strip()]
-        out.append(_described(text, lines, heading_line(head), head.heading, slugs, agent, when))
-    return out
+        lines = [line for line in _headed_lines(head, group) if line.strip()]
+        out.append(_described(text, lines, heading_line(group[0]), group[0].heading, slugs, agent, when))
+    return sorted(out, key=lambda d: d.line)
 
 
-def _headed_lines(group: Sequence[SectionLike]) -> list[str]:
+_APPENDIX = re.compile(r"^appendi(?:x|ces)\b", re.IGNORECASE)
+INTRO_CHARS = 400  # of prose above a group's sub-headings: an introduction, not a description
+
+
+def _path(section: SectionLike) -> tuple[str, ...]:
+    return tuple(" ".join(h.split()) for h in section.heading_path)
+
+
+def _opened_root(path: tuple[str, ...], opened: dict) -> int | None:
+    """The index in ``path`` of the deepest heading above the section that holds alternatives
+    (an alternatives heading, or a group opened), if any."""
+    for n in range(len(path) - 2, -1, -1):
+        if path[:n + 1] in opened or _ALTERNATIVES.search(path[n]):
+            return n
+    return None
+
+
+def _argues(heading: str) -> bool:
+    """A "Pros" / "Cons" / "Drawbacks" sub-heading: a part of an alternative, not one."""
+    return bool(_ARGUMENT_LABEL.match(heading.strip()) or _WHY_LABEL.match(heading))
+
+
+def _is_group(section: SectionLike, sections: Sequence[SectionLike]) -> bool:
+    """Whether the section only introduces the alternatives under it: above them no list and
+    no more than a short intro, and they hold no parts of their own (:func:`_holds_alternatives`)."""
+    lines = [line for line in body_lines(section) if line.strip()]
+    prose = " ".join(map(_prose, lines))
+    return not any(map(is_list_item, lines)) and len(prose) <= INTRO_CHARS \
+        and _holds_alternatives(_path(section), sections)
+
+
+def _holds_alternatives(path: tuple[str, ...], sections: Sequence[SectionLike]) -> bool:
+    """Sub-headings under ``path`` that read as alternatives, one level deep: two or more,
+    none of them "Pros" / "Cons" / "Drawbacks", none with sub-headings of its own (a design
+    written out in "Goals", "API", "Test plan" parts is one alternative, not several)."""
+    below = {_path(s)[len(path):] for s in sections if len(_path(s)) > len(path) and _path(s)[:len(path)] == path}
+    names = {rest[0] for rest in below}
+    return len(names) >= 2 and all(len(rest) == 1 for rest in below) and not any(map(_argues, names))
+
+
+def _only_a_list(section: SectionLike) -> bool:
+    """A body that is a list of two or more items and nothing else ("Pros:" items argue)."""
+    lines = body_lines(section)
+    items = read_list(lines)
+    blank_before = True
+    for line in lines:
+        if line.strip() and blank_before and not is_list_item(line) and not line[:1].isspace():
+            return False  # a paragraph
+        blank_before = not line.strip()
+    return len(items) >= 2 and not any(_ARGUMENT_LABEL.match(item.text) for item in items)
+
+
+def _headed_lines(head: tuple[str, ...], group: Sequence[SectionLike]) -> list[str]:
     """The lines of an alternative and its parts, each part led by the headings above it
     (``#### Cons``, ``##### Drawbacks:`` label what follows as a line label would; an empty
     ``#### Drawbacks`` is only in the heading path of the ``##### ...`` part it holds)."""
-    lines, shown = list(body_lines(group[0])), set()
-    depth = len(group[0].heading_path)
-    for part in group[1:]:
-        path = tuple(part.heading_path)
-        for d in range(depth, len(path)):
+    lines: list[str] = []
+    shown = {head}
+    for part in group:
+        path = _path(part)
+        for d in range(len(head), len(path)):
             if path[:d + 1] not in shown:
                 shown.add(path[:d + 1])
                 lines.append(f"{'#' * min(d + 1, 6)} {path[d]}")

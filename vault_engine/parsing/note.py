@@ -36,7 +36,8 @@ EXTRACTION_VERSION = "13"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 #     only the first
 # 13: decision records: a MADR chosen option named by a few of its words, by a Pros and Cons
 #     heading marked "(chosen)", or as a list of bold names under the outcome; reasons from
-#     "Why not?", "*Cons*", "#### Cons"/"Drawbacks", Bad lines after a sub-heading, no chosen rationale
+#     "Why not?", "*Cons*", "#### Cons"/"Drawbacks", Bad lines after a sub-heading, no chosen rationale;
+#     MADR 4 decision-makers, a "* Deciders:" line; option groups ("When exporting:"), KEP groups of sub-headings
 
 
 def extraction_key(config: Config) -> str:
