@@ -316,3 +316,16 @@ def test_kep_alternative_groups_open_to_their_sub_headings_and_an_appendix_is_no
         "Design A: a sidecar", "Design B: a cache", "A virtual label, not stored.",
         "A selector syntax for fields.", "A new selector field", "Reuse the storage class",
         "Reuse resource claims", "Single field"]
+
+
+def test_a_record_no_longer_in_force_carries_its_status_and_every_record_its_title():
+    superseded = parse("decisions/0001.md", MADR.replace("status: accepted", 'status: "superseded by ADR-0009"'))
+    assert {(d.record_status, d.record_title) for d in superseded.dead_ends} == {
+        ("superseded by ADR-0009", "Store chats")}
+    assert parse("decisions/0001.md", MADR).dead_ends[0].record_status is None  # accepted: in force
+    madr2 = MADR.replace("status: accepted\n", "").replace("# Store chats\n", "# Store chats\n\n* Status: on hold\n")
+    assert parse("decisions/0001.md", madr2).dead_ends[0].record_status == "on hold"
+    kep = "# KEP-7: Faster restarts\n## Alternatives\n### Poll the API\nToo slow.\n## Proposal\nWatch it.\n"
+    withdrawn = parse_note("keps/sig-x/7-faster/README.md", kep, CONFIG, "title: Faster\nstatus: withdrawn\n")
+    assert (withdrawn.dead_ends[0].record_status, withdrawn.dead_ends[0].record_title) == (
+        "withdrawn", "KEP-7: Faster restarts")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from vault_engine.config import Config
 from vault_engine.model import KINDS, Accepted, DeadEnd, ParsedNote, Section
@@ -37,7 +38,8 @@ EXTRACTION_VERSION = "13"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 # 13: decision records: a MADR chosen option named by a few of its words, by a Pros and Cons
 #     heading marked "(chosen)", or as a list of bold names under the outcome; reasons from
 #     "Why not?", "*Cons*", "#### Cons"/"Drawbacks", Bad lines after a sub-heading, no chosen rationale;
-#     MADR 4 decision-makers, a "* Deciders:" line; option groups ("When exporting:"), KEP groups of sub-headings
+#     MADR 4 decision-makers, a "* Deciders:" line; option groups ("When exporting:"), KEP groups of sub-headings;
+#     a record's title and status (superseded, on hold, withdrawn, ...) on its rulings
 
 
 def extraction_key(config: Config) -> str:
@@ -94,7 +96,8 @@ RECORD_SIDECARS = ("kep.yaml",)
 def sidecar_meta(text: str) -> dict:
     """``authors`` and ``created`` from a record's metadata file, as frontmatter keys."""
     meta = split_frontmatter(f"---\n{text}\n---\n").meta
-    found = {"authors": meta.get("authors"), "created": meta.get("creation-date") or meta.get("created")}
+    found = {"authors": meta.get("authors"), "created": meta.get("creation-date") or meta.get("created"),
+             "status": meta.get("status"), "title": meta.get("title")}
     return {key: value for key, value in found.items() if value}
 
 
@@ -107,7 +110,9 @@ def note_dead_ends(rel_path: str, kind: str, meta: dict, sections) -> tuple[Dead
     if kind == "working-note":
         return marked_dead_ends(sections, note_agent(rel_path, meta), when)
     if kind in RECORD_KINDS:
-        return record_rulings(sections, record_authors(meta) or body_deciders(sections), when)
+        rulings = record_rulings(sections, record_authors(meta) or top_field(sections, _DECIDERS), when)
+        title, status = record_title(rel_path, meta, sections), record_status(meta, sections)
+        return tuple(replace(d, record_title=title, record_status=status) for d in rulings)
     return ()
 
 
@@ -132,19 +137,48 @@ def record_authors(meta: dict) -> str | None:
     return None
 
 
-# MADR 2 keeps them in the body, above the first section: "* Deciders: Oliver Kopp".
-_DECIDERS_LINE = re.compile(r"^\s*(?:[-*+]\s+)?[*_]{0,2}(?:deciders|decision-makers)[*_]{0,2}\s*:[*_]{0,2}"
-                            r"\s*(?P<who>\S.*)$", re.IGNORECASE)
+# MADR 2 keeps its metadata in the body, above the first section: "* Deciders: Oliver Kopp",
+# "* Status: superseded by ADR-0005".
+_DECIDERS = "deciders|decision-makers"
+_STATUS = "status"
+# A status saying the record no longer holds (not "accepted", "proposed", "implementable").
+_NOT_IN_FORCE = re.compile(r"supersed|on[ -]hold|withdrawn|deprecated|rejected|obsolete|replaced|abandoned",
+                           re.IGNORECASE)
 
 
-def body_deciders(sections: Sequence[Section]) -> str | None:
-    """Who decided, from a ``Deciders:`` line of the record's opening (its title's section)."""
+def top_field(sections: Sequence[Section], names: str) -> str | None:
+    """The value of a ``* Name: value`` line at the record's top (its title's section)."""
+    line_re = re.compile(rf"^\s*(?:[-*+]\s+)?[*_]{{0,2}}(?:{names})[*_]{{0,2}}\s*:[*_]{{0,2}}\s*(?P<v>\S.*)$",
+                         re.IGNORECASE)
     for section in sections[:2]:
         for line in section.text.splitlines():
-            m = _DECIDERS_LINE.match(line)
+            m = line_re.match(line)
             if m:
-                return m.group("who").strip().rstrip(".") or None
+                return m.group("v").strip().rstrip(".") or None
     return None
+
+
+def record_status(meta: dict, sections: Sequence[Section]) -> str | None:
+    """A decision record's status when it says the record no longer holds ("superseded by
+    ADR-0057", "on hold", "withdrawn"): frontmatter (or kep.yaml) ``status``, else a MADR 2
+    ``* Status:`` line; None for a record in force or without a status."""
+    status = meta.get("status")
+    status = str(status).strip() if isinstance(status, (str, int)) else top_field(sections, _STATUS)
+    return " ".join(status.split()) if status and _NOT_IN_FORCE.search(status) else None
+
+
+def record_title(rel_path: str, meta: dict, sections: Sequence[Section]) -> str:
+    """The question a record decided: its first top-level heading ("# KEP-2161: Default
+    labels"), else its ``title`` (frontmatter, kep.yaml), else its file name."""
+    for section in sections[:3]:  # an empty "# Title" is folded into the section after it
+        for line in section.text.splitlines():
+            m = _H1.match(line)
+            if m:
+                return " ".join(m.group("title").split())
+    return note_title(rel_path, meta)
+
+
+_H1 = re.compile(r"^#\s+(?P<title>\S.*?)\s*#*\s*$")
 
 
 def note_title(rel_path: str, meta: dict) -> str:
