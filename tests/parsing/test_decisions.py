@@ -323,6 +323,8 @@ def test_a_record_no_longer_in_force_carries_its_status_and_every_record_its_tit
     assert {(d.record_status, d.record_title) for d in superseded.dead_ends} == {
         ("superseded by ADR-0009", "Store chats")}
     assert parse("decisions/0001.md", MADR).dead_ends[0].record_status is None  # accepted: in force
+    superseding = MADR.replace("status: accepted", 'status: "accepted; supersedes ADR-0002"')
+    assert parse("decisions/0001.md", superseding).dead_ends[0].record_status is None
     madr2 = MADR.replace("status: accepted\n", "").replace("# Store chats\n", "# Store chats\n\n* Status: on hold\n")
     assert parse("decisions/0001.md", madr2).dead_ends[0].record_status == "on hold"
     kep = "# KEP-7: Faster restarts\n## Alternatives\n### Poll the API\nToo slow.\n## Proposal\nWatch it.\n"

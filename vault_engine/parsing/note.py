@@ -142,7 +142,8 @@ def record_authors(meta: dict) -> str | None:
 _DECIDERS = "deciders|decision-makers"
 _STATUS = "status"
 # A status saying the record no longer holds (not "accepted", "proposed", "implementable").
-_NOT_IN_FORCE = re.compile(r"supersed|on[ -]hold|withdrawn|deprecated|rejected|obsolete|replaced|abandoned",
+# ("accepted; supersedes ADR-0045" is in force: it is the other record that no longer holds.)
+_NOT_IN_FORCE = re.compile(r"\b(?:superseded|on[ -]hold|withdrawn|deprecated|rejected|obsolete|replaced|abandoned)\b",
                            re.IGNORECASE)
 
 
