@@ -58,6 +58,8 @@ class DeadEnd:
     agent: str | None = None
     when: float | None = None
     detail: str | None = None  # its description as written (a record's text under an option)
+    record_title: str | None = None  # a decision record's title: the question it decided
+    record_status: str | None = None  # a record no longer in force: "superseded by ADR-0057", "withdrawn"
 
 
 @dataclass(frozen=True, slots=True)

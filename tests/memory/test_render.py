@@ -84,3 +84,31 @@ def test_fit_never_exceeds_even_a_tiny_budget(budget):
     fitted = fit_brief(brief(summary_chars=5000), budget)
     assert estimate_tokens(fitted.markdown) <= budget
     assert fitted.cut
+
+
+RECORD = Ruling("Use specialized syntax per subcommand", "inconsistency; more parsing",
+                None, None, None, "use-specialized-syntax", "decision record",
+                "jabkit/0045-input-flag.md#Considered Options", "jabkit/0045-input-flag.md", 30,
+                chosen="Adopt --input everywhere", record_title="Use --input for input files everywhere",
+                record_status="superseded by ADR-0057")
+
+
+def test_a_decision_record_ruling_names_its_record_and_says_when_the_record_no_longer_holds():
+    text = render_interruption("specialized syntax", [RECORD], None, ("lexical",))
+    assert '(no project, decision record "Use --input for input files everywhere", jabkit/0045-input-flag.md' in text
+    assert ("   The record is superseded by ADR-0057: this ruling and its chosen design may no longer hold."
+            in text.splitlines())
+    assert RECORD.to_json()["record_status"] == "superseded by ADR-0057"
+    assert RECORD.to_json()["record_title"] == "Use --input for input files everywhere"
+    assert "may no longer hold" not in render_interruption("x", [DROP], "drone-audio", ("lexical",))
+
+
+def test_the_sentence_to_say_ends_in_one_period_and_never_inside_a_link():
+    ended = Ruling("Badge", 'comes out best (see below).', None, None, None, "badge", "decision record",
+                   "r.md#Options", "r.md", 3)
+    text = render_interruption("badge", [ended], None, ("lexical",))
+    assert '"It was ruled out on an unknown date: comes out best (see below)." ' in text
+    linked = Ruling("Lease", "Use [the endpoint reconciler's lease](https://example.com/" + "x" * 200 + "/lease.go) "
+                    "as it is", None, None, None, "lease", "decision record", "k.md#Alt", "k.md", 9)
+    said = render_interruption("lease", [linked], None, ("lexical",)).splitlines()[-1]
+    assert "Use the endpoint reconciler's lease as it is." in said and "https" not in said

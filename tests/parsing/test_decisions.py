@@ -215,5 +215,119 @@ def test_a_justification_continued_as_a_list_below_the_chosen_line_is_kept():
     text = MADR.replace("* Custom format\n", "* Custom format\n* YAML\n", 1).replace(
         "Chosen option: \"MVStore\", because it is simple and memory-efficient.",
         'Chosen option: "MVStore", because\n\n* it is simple.\n* it is small.\n* it is fast.')
-    yaml = next(d for d in parse("decisions/0001.md", text).dead_ends if d.text == "YAML")
-    assert yaml.reason == '"MVStore" was chosen instead, because it is simple; it is small'
+    note = parse("decisions/0001.md", text)
+    assert note.accepted[0].text == "MVStore, because it is simple; it is small"
+    yaml = next(d for d in note.dead_ends if d.text == "YAML")
+    assert yaml.reason == 'Not chosen: the record chose "MVStore" instead'  # the chosen one's "because" is not its
+
+
+def test_a_chosen_option_named_by_a_few_of_its_own_words_is_not_a_dead_end():
+    """The outcome "Put it in a new panel" names the option that holds all of its words."""
+    text = MADR.replace("* [MVStore](https://www.h2database.com/html/mvstore.html)",
+                        "* Put the chats in a side panel labelled History, new for this: one place for all").replace(
+        'Chosen option: "MVStore"', 'Chosen option: "Put it in a new panel"')
+    assert [d.text for d in parse("decisions/0001.md", text).dead_ends] == ["JSON", "Custom format"]
+
+
+def test_a_pros_and_cons_heading_marked_chosen_names_the_chosen_option():
+    text = MADR.replace('Chosen option: "MVStore"', 'Chosen option: "the store"').replace(
+        "### Custom format\n", "### MVStore (chosen)\n\n* Good, because small\n\n### Custom format\n")
+    note = parse("decisions/0001.md", text)
+    assert [d.text for d in note.dead_ends] == ["JSON", "Custom format"]
+    assert note.dead_ends[1].reason == "involves writing our own parser"
+
+
+def test_several_chosen_options_listed_as_bold_names_under_the_outcome_are_no_dead_ends():
+    text = MADR.replace("* Custom format\n", "* Custom format\n* SQLite file, public domain\n", 1).replace(
+        'Chosen option: "MVStore", because it is simple and memory-efficient.',
+        "Chosen option: A layered set of stores, picked by what is installed.\n\n"
+        "1. **SQLite** (First choice). Always there.\n2. **MVStore** (Fallback), when SQLite is missing.\n\n"
+        "JSON is not selected because it is verbose.")
+    note = parse("decisions/0001.md", text)
+    assert [d.text for d in note.dead_ends] == ["JSON", "Custom format"]
+    assert note.accepted[0].text.startswith("SQLite; MVStore, A layered set of stores")
+
+
+def test_a_kep_reason_is_read_from_why_not_cons_emphasis_and_cons_or_drawbacks_headings():
+    text = ("# KEP\n## Alternatives\n### Fast lane\nA new enum value lets pods opt in.\n\n"
+            "**Why not?**: Too risky for the node. Users could abuse it.\n\n"
+            "### Tags in tests\nPut the list in test files.\n\n*Pros*\n* Keeps them together.\n\n"
+            "*Cons*\n* Tooling must parse Go.\n* Hard to review.\n\n"
+            "### Register requests\nNodes ask for ranges.\n#### Pros\n* Flexible.\n#### Cons\n"
+            "* More complex IPAM.\n\n### Post-process\nRewrite errors later.\n#### Drawbacks\n##### Fragile paths\nPaths break.\n"
+            "#### Details\nLong text.\n## Proposal\nA field.\n")
+    fast, tags, register, post = parse("decisions/kep.md", text).dead_ends
+    assert fast.reason == "Too risky for the node. Users could abuse it."
+    assert tags.reason == "Tooling must parse Go. Hard to review."
+    assert register.reason == "More complex IPAM."
+    assert post.reason == "Fragile paths: Paths break."  # an empty "#### Drawbacks" holds its "#####" parts
+
+
+def test_a_kep_reason_without_a_label_stops_before_the_pros_and_keeps_a_numbered_list_whole():
+    text = ("# KEP\n## Alternatives\n### Lease\nUse the lease (i.e. the old reconciler) for it.\n\n"
+            "*Pros*\n* Already there.\n\n### Heuristics\nThey share negatives:\n1. harder to reason about\n"
+            "2. slower to recover\n## Proposal\nA field.\n")
+    lease, heuristics = parse("decisions/kep.md", text).dead_ends
+    assert lease.reason == "Use the lease (i.e. the old reconciler) for it."
+    assert heuristics.reason == "They share negatives: harder to reason about; slower to recover"
+
+
+def test_a_madr_options_bad_lines_after_a_sub_heading_are_its_reason():
+    text = MADR.replace("### Custom format\n", "### Custom format\n\n#### Examples\n\n* an example\n\n---\n\n")
+    custom = parse("decisions/0001.md", text).dead_ends[1]
+    assert custom.reason == "involves writing our own parser"
+
+
+def test_a_madr_option_gets_the_bad_lines_of_the_heading_worded_shorter_and_no_chosen_rationale():
+    text = MADR.replace("* Custom format\n", "* Write a custom format of our own for the chats\n", 1)
+    custom = parse("decisions/0001.md", text).dead_ends[1]
+    assert custom.reason == "involves writing our own parser"  # "### Custom format" is its heading
+    bare = parse("decisions/0001.md", text.replace("* Bad, because involves writing our own parser\n", ""))
+    assert bare.dead_ends[1].reason == 'Not chosen: the record chose "MVStore" instead'
+
+
+def test_a_bad_line_ending_in_a_colon_goes_on_in_its_nested_items():
+    text = MADR.replace("* Bad, because too verbose\n", "* Bad, because:\n  1. too verbose.\n  2. slow to parse.\n")
+    assert parse("decisions/0001.md", text).dead_ends[0].reason == "too verbose; slow to parse"
+
+
+def test_madr_deciders_come_from_decision_makers_or_a_deciders_line_in_the_body():
+    four = MADR.replace("deciders: [Ana, Bo]", 'decision-makers: "@cy, @di"')
+    assert parse("decisions/0001.md", four).dead_ends[0].agent == "@cy, @di"
+    two = MADR.replace("deciders: [Ana, Bo]\n", "").replace("# Store chats\n", "# Store chats\n\n* Deciders: Eve\n")
+    assert parse("decisions/0001.md", two).dead_ends[0].agent == "Eve"
+
+
+def test_a_madr_option_group_label_ending_in_a_colon_opens_to_its_nested_options():
+    text = MADR.replace("* JSON\n", "* When saving:\n  * JSON\n  * YAML\n").replace(
+        "* Custom format\n", "* Custom format\n* When loading:\n  * Stream it\n", 1)
+    assert [d.text for d in parse("decisions/0001.md", text).dead_ends] == ["JSON", "YAML", "Custom format", "Stream it"]
+
+
+def test_kep_alternative_groups_open_to_their_sub_headings_and_an_appendix_is_none():
+    text = ("# KEP\n## Alternatives\n### Other designs\nTwo more were weighed; the proposal won.\n"
+            "#### Design A: a sidecar\nRuns beside the pod. Too heavy.\n#### Design B: a cache\nStale reads.\n"
+            "### Selecting by name\n#### Workarounds in the apiserver\n* A virtual label, not stored. It diverges.\n"
+            "* A selector syntax for fields. Too complicated.\n#### A new selector field\nFails open for old clients.\n"
+            "### Others:\n* Reuse the storage class\n* Reuse resource claims\n"
+            "### Single field\nOne field for all.\n#### API\nA field.\n##### Pros\n* simple\n##### Cons\n* rigid\n"
+            "### Appendix - survey\nWho took part.\n## Proposal\nA class.\n")
+    assert [d.text for d in parse("decisions/kep.md", text).dead_ends] == [
+        "Design A: a sidecar", "Design B: a cache", "A virtual label, not stored.",
+        "A selector syntax for fields.", "A new selector field", "Reuse the storage class",
+        "Reuse resource claims", "Single field"]
+
+
+def test_a_record_no_longer_in_force_carries_its_status_and_every_record_its_title():
+    superseded = parse("decisions/0001.md", MADR.replace("status: accepted", 'status: "superseded by ADR-0009"'))
+    assert {(d.record_status, d.record_title) for d in superseded.dead_ends} == {
+        ("superseded by ADR-0009", "Store chats")}
+    assert parse("decisions/0001.md", MADR).dead_ends[0].record_status is None  # accepted: in force
+    superseding = MADR.replace("status: accepted", 'status: "accepted; supersedes ADR-0002"')
+    assert parse("decisions/0001.md", superseding).dead_ends[0].record_status is None
+    madr2 = MADR.replace("status: accepted\n", "").replace("# Store chats\n", "# Store chats\n\n* Status: on hold\n")
+    assert parse("decisions/0001.md", madr2).dead_ends[0].record_status == "on hold"
+    kep = "# KEP-7: Faster restarts\n## Alternatives\n### Poll the API\nToo slow.\n## Proposal\nWatch it.\n"
+    withdrawn = parse_note("keps/sig-x/7-faster/README.md", kep, CONFIG, "title: Faster\nstatus: withdrawn\n")
+    assert (withdrawn.dead_ends[0].record_status, withdrawn.dead_ends[0].record_title) == (
+        "withdrawn", "KEP-7: Faster restarts")

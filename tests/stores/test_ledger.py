@@ -7,6 +7,9 @@ import pytest
 from vault_engine.stores.ledger import SCHEMA_VERSION, Ledger
 from vault_engine.stores.ledger import connection as ledger_module  # where the schema is migrated
 
+# What version 12 added, dropped to stand in for an older ledger.
+DROP_12 = "ALTER TABLE dead_ends DROP COLUMN record_title; ALTER TABLE dead_ends DROP COLUMN record_status; "
+
 
 def test_wal_mode_and_schema_version(tmp_path):
     ledger = Ledger(tmp_path / "l.sqlite")
@@ -48,7 +51,7 @@ def test_a_ledger_of_version_9_is_migrated_with_change_times_unknown(make_vault)
         v.index(embed=False)
         assert v.ledger.known_files()["a.md"].ctime_ns == (root / "a.md").stat().st_ctime_ns
         v.ledger.db.executescript("ALTER TABLE notes DROP COLUMN ctime_ns; ALTER TABLE skipped DROP COLUMN ctime_ns;"
-                                  "ALTER TABLE sections DROP COLUMN anchor; PRAGMA user_version=9;")
+                                  "ALTER TABLE sections DROP COLUMN anchor; " + DROP_12 + "PRAGMA user_version=9;")
     with Vault(root) as v:
         known = v.ledger.known_files()
         assert v.ledger.db.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
@@ -65,7 +68,7 @@ def test_a_ledger_of_version_10_gains_section_anchors_when_its_notes_are_read_ag
     root = make_vault({"rep.md": "# Doc\n## A\n### Tokens\none\n## B\n### Tokens\ntwo\n"})
     with Vault(root) as v:
         v.index(embed=False)
-        v.ledger.db.executescript("ALTER TABLE sections DROP COLUMN anchor; PRAGMA user_version=10;"
+        v.ledger.db.executescript("ALTER TABLE sections DROP COLUMN anchor; " + DROP_12 + "PRAGMA user_version=10;"
                                   "UPDATE meta SET value='an older reader' WHERE key='extraction';")
     with Vault(root) as v:
         note = v.ledger.note_by_path("rep.md")

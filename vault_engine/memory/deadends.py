@@ -98,7 +98,8 @@ def _ruling(r: DeadEndRow) -> Ruling:
     drop = filler_terms()
     return Ruling(r.text, r.reason, r.project, r.agent, _ruling_time(r), r.slug,
                   r.source, make_ref(r.path, r.heading, r.notion_id), r.path, r.line, r.note_id, r.detail,
-                  frozenset(r.terms) - drop, frozenset(r.lead_terms) - drop)
+                  frozenset(r.terms) - drop, frozenset(r.lead_terms) - drop, record_title=r.record_title,
+                  record_status=r.record_status)
 
 
 def _ruling_time(r: DeadEndRow) -> float | None:

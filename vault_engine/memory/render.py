@@ -8,6 +8,7 @@ It neither softens ("you may wish to consider") nor forbids ("this will not work
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import replace
 
@@ -59,11 +60,15 @@ def _ruling_lines(n: int, r: Ruling, project: str | None) -> list[str]:
     who = _who(r)
     where = f"project {r.project}" if r.project else "no project"
     why = "Why it was not chosen" if record else "Why it failed"
+    topic = f' "{one_line(r.record_title, 160)}"' if record and r.record_title else ""
     lines = [f"{n}. {r.text}",
              f"   {'Rejected' if record else 'Ruled out'} on {iso_date(r.when)} by {who} "
-             f"({where}, {r.source} {r.ref}).",
+             f"({where}, {r.source}{topic}, {r.ref}).",
              f"   {why}: {one_line(r.reason)}" if r.reason else
              f"   {why}: no reason was written down; read {r.ref} before deciding."]
+    if r.record_status:
+        lines.append(f"   The record is {one_line(r.record_status, 120).rstrip('.')}: this ruling and its "
+                     "chosen design may no longer hold.")
     if r.chosen:
         lines.append(f"   Chosen instead: {one_line(r.chosen)}")
     if r.elsewhere:
@@ -88,13 +93,26 @@ def one_line(text: str, limit: int = 400) -> str:
 
 
 def _hand_back(top: Ruling) -> str:
-    reason = (top.reason or "see the note for why").split("; ")[0]
-    if len(reason) > REASON_IN_QUOTE:
-        reason = reason[: REASON_IN_QUOTE - 1].rstrip() + "…"
+    reason = _quotable(top.reason) or "see the note for why"
     who = f", {top.agent}" if top.agent else ""
+    said = "It was ruled out" if top.source == "decision record" else "We tried that"
     return ("Before going further, say out loud that you know this, for example: "
-            f'"We tried that on {iso_date(top.when)}{who}: {reason}." '
+            f'"{said} on {iso_date(top.when)}{who}: {reason if reason.endswith("…") else reason.rstrip(".") + "."}" '
             "Go on with it only if you can say why this time is different; the decision is yours.")
+
+
+_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)?")  # a Markdown link, its target cut or not
+
+
+def _quotable(reason: str | None) -> str:
+    """The reason's first part as a sentence to say: links read as their text, cut at a word
+    (never inside a link) to REASON_IN_QUOTE characters."""
+    if not reason:
+        return ""
+    first = " ".join(_LINK.sub(lambda m: m.group(1), reason.split("; ")[0]).split())
+    if len(first) <= REASON_IN_QUOTE:
+        return first
+    return first[:REASON_IN_QUOTE].rsplit(" ", 1)[0].rstrip(",;:") + "…"
 
 
 # -- resume ---------------------------------------------------------------------------------

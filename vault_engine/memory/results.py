@@ -50,6 +50,8 @@ class Ruling:
     arms: tuple[str, ...] = ()  # the arms that raised it
     evidence: Evidence | None = None
     chosen: str | None = None  # what its note records as chosen instead, when it says
+    record_title: str | None = None  # a decision record's title: the question it decided
+    record_status: str | None = None  # a record no longer in force: "superseded by ADR-0057"
 
     def to_json(self) -> dict[str, Any]:
         """The ruling as the JSON contract (README) has it (plus how it matched, if checked)."""
@@ -58,7 +60,7 @@ class Ruling:
             "agent": self.agent, "when": None if self.when is None else int(self.when),
             "slug": self.slug, "source": self.source, "score": self.score,
             "elsewhere": self.elsewhere, "ref": self.ref, "path": self.path, "line": self.line,
-            "chosen": self.chosen,
+            "chosen": self.chosen, "record_title": self.record_title, "record_status": self.record_status,
         }
         if self.evidence is not None:
             e = self.evidence

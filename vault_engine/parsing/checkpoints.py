@@ -174,9 +174,21 @@ def item_reason(item: ListItem) -> tuple[str, str | None]:
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=[\w\"'(`*\[])|\n+")
 
 
+# A piece ending so is no sentence: "(i.e." and "e.g." go on; "1." alone is a list's number.
+_NOT_AN_END = re.compile(r"(?:(?<![\w.])(?:i\.e|e\.g|cf|vs)\.|^\(?\d{1,3}[.)])$", re.IGNORECASE)
+
+
 def split_sentences(text: str) -> list[str]:
     """Sentences of prose (hard-wrapped lines already joined), stripped; empty ones dropped."""
-    return [s.strip() for s in _SENTENCE_END.split(text) if s.strip()]
+    out: list[str] = []
+    for piece in (s.strip() for s in _SENTENCE_END.split(text)):
+        if not piece:
+            continue
+        if out and _NOT_AN_END.search(out[-1]):
+            out[-1] = f"{out[-1]} {piece}"
+        else:
+            out.append(piece)
+    return out
 
 
 def match_text(text: str) -> str:

@@ -54,7 +54,7 @@ _CHOSEN = re.compile(r"chosen (?:option|alternative)\s*:?\**\s*:?\s*(?P<rest>.+)
 # "X", because ... or 'X', because ... (single quotes when X itself quotes: MADR 0017)
 _QUOTED = re.compile(r"""^(?:["“](?P<double>[^"”]+)["”]|['‘](?P<single>.+?)['’](?=\s*(?:[,.;]|$)))"""
                      r"\s*,?\s*(?P<why>.*)$")
-_BAD = re.compile(r"^(?:bad|con)\b[,:]?\s*(?:because\s+)?", re.IGNORECASE)
+_BAD = re.compile(r"^(?:bad|con)\b[,:]?\s*(?:because\b:?\s*)?", re.IGNORECASE)
 _MARKUP = re.compile(r"[*`\"“”]|(?<!\w)_+|_+(?!\w)|\[\[|\]\]")  # an _ inside a word (storage_core.go) stays
 _QUOTES = re.compile(r"(?<!\w)['‘’]|['‘’](?!\w)")  # quotes around a name, not an apostrophe
 ACCEPTED_IN_CHECKPOINTS = (frozenset({"goal", "goals", "decision"}), frozenset({"summary"}))
@@ -98,7 +98,9 @@ MAX_JUSTIFICATION_ITEMS = 2
 
 
 def chosen_option(sections: Sequence[SectionLike]) -> tuple[str, str] | None:
-    """(option, justification) from a ``Chosen option: "X", because ...`` line."""
+    """(option, justification) from a ``Chosen option: "X", because ...`` line. A line that
+    names no option but opens a list of bold names (``Chosen option: A prioritized set ...``
+    then ``1. **OCRmyPDF** (Primary engine)``) chose each of them: they are the option."""
     for section in sections:
         if _name(section) not in _OUTCOME:
             continue
@@ -111,10 +113,46 @@ def chosen_option(sections: Sequence[SectionLike]) -> tuple[str, str] | None:
                 if quoted:
                     option, why = (quoted.group("double") or quoted.group("single")).strip(" ,;"), quoted.group("why")
                 else:
+                    named = _bold_names(lines[n + 1:])
+                    if len(named) >= 2:
+                        return CHOSEN_JOIN.join(named), rest.rstrip(".")
                     option, _, why = rest.partition(",")
                     option = option.strip(' *"')
                 return option, _justification(why.strip(), lines[n + 1:])
     return None
+
+
+CHOSEN_JOIN = "; "  # between the names of several chosen options
+_BOLD_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+(?:\*\*|__)(?P<name>[^*_]+?)(?:\*\*|__)")
+
+
+def _bold_names(after: Sequence[str]) -> list[str]:
+    """The bold names opening the items of the list right below a chosen-option line."""
+    names: list[str] = []
+    for line in after:
+        if not line.strip():
+            if names:
+                break
+            continue
+        m = _BOLD_ITEM.match(line)
+        if not m:
+            break
+        names.append(m.group("name").strip())
+    return names
+
+
+def chosen_names(sections: Sequence[SectionLike], chosen: tuple[str, str] | None) -> list[str]:
+    """What the record says it chose, as names to find among its options: the outcome's
+    option (each of several), and each ``Pros and Cons`` heading marked ``(chosen)``."""
+    names = chosen[0].split(CHOSEN_JOIN) if chosen else []
+    for title in _option_parts(sections):
+        marked = _CHOSEN_MARK.search(title)
+        if marked:
+            names.append(title[:marked.start()])
+    return names
+
+
+_CHOSEN_MARK = re.compile(r"\s*[(\[]\s*(?:chosen|selected|accepted)\s*[)\]]\s*$", re.IGNORECASE)
 
 
 def _justification(why: str, after: Sequence[str]) -> str:
@@ -129,41 +167,79 @@ def _justification(why: str, after: Sequence[str]) -> str:
 def _considered(section, sections, chosen, slugs, agent, when) -> list[DeadEnd]:
     """MADR: every listed option but the chosen one."""
     pros_cons = _option_parts(sections)
-    items = [(item, item_reason(item)[0]) for item in read_list(body_lines(section))]
-    picked = chosen_among([text for _, text in items], chosen[0]) if chosen else set()
+    items = [(item, item_reason(item)[0]) for item in _options(read_list(body_lines(section)))]
+    options = [text for _, text in items]
+    picked = set().union(*(chosen_among(options, name) for name in chosen_names(sections, chosen)))
     titles = list(pros_cons)
+    bare_titles = [_CHOSEN_MARK.sub("", title) for title in titles]
     out = []
     for n, (item, text) in enumerate(items):
         if not text or n in picked:
             continue
-        parts = sorted(_named(titles, text))
+        parts = sorted(_part_of(bare_titles, text))
         part = pros_cons[titles[parts[0]]] if parts else []
         bad = [_BAD.sub("", line).strip() for line in part if _BAD.match(line)]
-        reason = "; ".join(bad) or (f'"{chosen[0]}" was chosen instead' + (f", {chosen[1]}" if chosen[1] else "")
-                                    if chosen else None)
+        # no Bad lines of its own: the chosen option's "because" argues for that one, not against this
+        reason = "; ".join(bad) or (f'Not chosen: the record chose "{chosen[0]}" instead' if chosen else None)
         detail = " ".join([text, *part])[:DETAIL_CHARS]
         out.append(DeadEnd(text, reason, SOURCE, section.line_start + item.offset, section.heading,
                            slugify(text, slugs), agent, when, detail))
     return out
 
 
+def _options(items: Iterable) -> Iterable:
+    """The listed options; a label item ending in ":" with items nested under it ("When
+    exporting:") is a group of options, not one."""
+    for item in items:
+        if item.text.endswith(":") and item.children:
+            yield from _options(item.children)
+        else:
+            yield item
+
+
 def _option_parts(sections: Sequence[SectionLike]) -> dict[str, list[str]]:
-    """Option title -> its list lines, from the subsections of ``Pros and Cons of the Options``."""
+    """Option title -> its list lines, from the subsections of ``Pros and Cons of the Options``;
+    a sub-heading under an option (``#### Examples``, then its "Bad, because" lines) is still
+    that option's."""
     parts: dict[str, list[str]] = {}
     for section in sections:
         path = [" ".join(h.split()) for h in section.heading_path]
-        if len(path) >= 2 and _PROS_CONS.match(path[-2]) and section.heading:
-            parts[section.heading] = [item.text for item in read_list(body_lines(section)) if item.text]
+        top = next((n for n, heading in enumerate(path[:-1]) if _PROS_CONS.match(heading)), None)
+        if top is None or not section.heading:
+            continue
+        option = section.heading if len(path) == top + 2 else section.heading_path[top + 1]
+        lines = [_with_children(item) for item in read_list(body_lines(section)) if item.text]
+        parts.setdefault(option, []).extend(lines)
     return parts
+
+
+def _part_of(titles: Sequence[str], option: str) -> set[int]:
+    """Which ``Pros and Cons`` heading is the option's: one naming it, else the one heading
+    whose words the option nearly all holds ("Special-case only `convert`" for "Special-case
+    URL handling only in the `convert` command")."""
+    named = _named(titles, option)
+    if named:
+        return named
+    said = _words(option)
+    held = [n for n, words in enumerate(map(_words, titles)) if words and len(words & said) >= 0.75 * len(words)]
+    return set(held) if len(held) == 1 else set()
+
+
+def _with_children(item) -> str:
+    """A list item's text; "Bad, because:" goes on in the items nested under it."""
+    if not item.text.endswith(":") or not item.children:
+        return item.text
+    return f"{item.text} {'; '.join(child.text.rstrip('.') for child in item.children)}"
 
 
 def chosen_among(options: Sequence[str], chosen: str) -> set[int]:
     """Which listed options the ``Chosen option`` line names. Records rarely copy the option
     word for word ("Migrate to Picocli" for the option "Picocli", ``mix of "A" and "B"``,
     other quotes), so: the options :func:`_named` so; else every option whose words the line
-    nearly all holds; else the one option holding most of them, when at least half and no
-    other holds as many. A chosen option missed here would be kept as a ruling, and a
-    proposal of the chosen design would raise it."""
+    nearly all holds; else the one option holding every word of the line; else the one
+    option holding most of them, when at least half and no other holds as many. A chosen
+    option missed here would be kept as a ruling, and a proposal of the chosen design would
+    raise it."""
     same = _named(options, chosen)
     if same:
         return same
@@ -172,6 +248,9 @@ def chosen_among(options: Sequence[str], chosen: str) -> set[int]:
     nearly_all = {n for n, share in enumerate(shares) if share >= 0.75}
     if nearly_all or not shares:
         return nearly_all
+    holding = [n for n, words in enumerate(map(_words, options)) if said and said <= words]
+    if len(holding) == 1:  # "Add a new divider": only "Add a divider with label ..." holds all its words
+        return set(holding)
     best = max(shares)
     return {shares.index(best)} if best >= 0.5 and shares.count(best) == 1 else set()
 
@@ -206,15 +285,6 @@ def _same_option(a: str, b: str) -> bool:
     return a == b or a.startswith(b) or b.startswith(a) or a.endswith(f"({b})") or b.endswith(f"({a})")
 
 
-def _alternatives_depth(section: SectionLike) -> int | None:
-    """Where the nearest alternatives heading above the section sits in its heading path
-    ("Alternatives > Staging alternatives > Git filter-branch": the second), if one does."""
-    for depth in range(len(section.heading_path) - 2, -1, -1):
-        if _ALTERNATIVES.search(" ".join(section.heading_path[depth].split())):
-            return depth
-    return None
-
-
 def _has_subsections(section: SectionLike, sections: Sequence[SectionLike]) -> bool:
     """Whether any section lies under this one (then its list is an introduction's, its
     alternatives are the subsections)."""
@@ -224,47 +294,152 @@ def _has_subsections(section: SectionLike, sections: Sequence[SectionLike]) -> b
 
 def _alternative_sections(sections, slugs, agent, when) -> list[DeadEnd]:
     """Each subsection one level under an alternatives heading is one alternative; deeper
-    parts describe the alternative above them. (Read from heading paths: an alternatives
-    heading with nothing under it is folded into its first alternative.)"""
-    groups: list[list[SectionLike]] = []
+    parts describe the alternative above them. A subsection that only introduces sub-headings
+    (a short intro, or none: ``### Alternative design proposals`` -> ``#### Proposal A``) is a
+    group and opens to them, as does a group named so (``Staging alternatives``); an
+    ``Appendix`` is none. In a group, or under a heading ending in ":", a subsection that is
+    only a list names one alternative an item. (Read from heading paths: a heading with
+    nothing under it is folded into the section after it.)"""
+    opened: dict[tuple[str, ...], str] = {}  # heading path -> "named" (Staging alternatives), "intro", "empty"
+    groups: list[tuple[tuple[str, ...], list[SectionLike]]] = []  # (the alternative's heading path, parts)
+    out: list[DeadEnd] = []
     for section in sections:
-        depth = _alternatives_depth(section)
-        if depth is None or _ALTERNATIVES.search(_name(section)):
-            continue  # not under alternatives, or a group of them ("Staging alternatives")
-        if len(section.heading_path) == depth + 2:
-            groups.append([section])
-        elif groups:
-            groups[-1].append(section)
-    out = []
-    for group in groups:
-        head = group[0]
-        text = _NUMBERED.sub("", " ".join(_MARKUP.sub("", head.heading or "").split()))
+        path = _path(section)
+        while (root := _opened_root(path, opened)) is not None:
+            head = path[:root + 2]  # the alternative (or group) the section is or lies under
+            if _APPENDIX.match(head[-1]):
+                break
+            if groups and groups[-1][0] == head:
+                groups[-1][1].append(section)
+            elif head != path and _holds_alternatives(head, sections):  # an empty heading over sub-headings
+                opened[head] = "empty"
+                continue
+            elif head == path and _ALTERNATIVES.search(head[-1]):
+                opened[head] = "named"
+            elif head == path and _is_group(section, sections):
+                opened[head] = "intro"
+            elif head == path and (opened.get(path[:-1]) == "empty" or head[-1].endswith(":")) \
+                    and _only_a_list(section) and not _has_subsections(section, sections):
+                out += _listed_alternatives(section, slugs, agent, when)
+            else:
+                groups.append((head, [section]))
+            break
+    for head, group in groups:
+        text = _NUMBERED.sub("", " ".join(_MARKUP.sub("", head[-1]).split()))
         label = _ALTERNATIVE_LABEL.match(text)  # "Alternative: Duck Typed CRDs" names "Duck Typed CRDs"
         text = label.group("name") if label and label.group("name") else text
-        lines = [line for part in group for line in body_lines(part) if line.strip()]
-        out.append(_described(text, lines, heading_line(head), head.heading, slugs, agent, when))
-    return out
+        lines = [line for line in _headed_lines(head, group) if line.strip()]
+        out.append(_described(text, lines, heading_line(group[0]), group[0].heading, slugs, agent, when))
+    return sorted(out, key=lambda d: d.line)
+
+
+_APPENDIX = re.compile(r"^appendi(?:x|ces)\b", re.IGNORECASE)
+INTRO_CHARS = 400  # of prose above a group's sub-headings: an introduction, not a description
+
+
+def _path(section: SectionLike) -> tuple[str, ...]:
+    return tuple(" ".join(h.split()) for h in section.heading_path)
+
+
+def _opened_root(path: tuple[str, ...], opened: dict) -> int | None:
+    """The index in ``path`` of the deepest heading above the section that holds alternatives
+    (an alternatives heading, or a group opened), if any."""
+    for n in range(len(path) - 2, -1, -1):
+        if path[:n + 1] in opened or _ALTERNATIVES.search(path[n]):
+            return n
+    return None
+
+
+def _argues(heading: str) -> bool:
+    """A "Pros" / "Cons" / "Drawbacks" sub-heading: a part of an alternative, not one."""
+    return bool(_ARGUMENT_LABEL.match(heading.strip()) or _WHY_LABEL.match(heading))
+
+
+def _is_group(section: SectionLike, sections: Sequence[SectionLike]) -> bool:
+    """Whether the section only introduces the alternatives under it: above them no list and
+    no more than a short intro, and they hold no parts of their own (:func:`_holds_alternatives`)."""
+    lines = [line for line in body_lines(section) if line.strip()]
+    prose = " ".join(map(_prose, lines))
+    return not any(map(is_list_item, lines)) and len(prose) <= INTRO_CHARS \
+        and _holds_alternatives(_path(section), sections)
+
+
+def _holds_alternatives(path: tuple[str, ...], sections: Sequence[SectionLike]) -> bool:
+    """Sub-headings under ``path`` that read as alternatives, one level deep: two or more,
+    none of them "Pros" / "Cons" / "Drawbacks", none with sub-headings of its own (a design
+    written out in "Goals", "API", "Test plan" parts is one alternative, not several)."""
+    below = {_path(s)[len(path):] for s in sections if len(_path(s)) > len(path) and _path(s)[:len(path)] == path}
+    names = {rest[0] for rest in below}
+    return len(names) >= 2 and all(len(rest) == 1 for rest in below) and not any(map(_argues, names))
+
+
+def _only_a_list(section: SectionLike) -> bool:
+    """A body that is a list of two or more items and nothing else ("Pros:" items argue)."""
+    lines = body_lines(section)
+    items = read_list(lines)
+    blank_before = True
+    for line in lines:
+        if line.strip() and blank_before and not is_list_item(line) and not line[:1].isspace():
+            return False  # a paragraph
+        blank_before = not line.strip()
+    return len(items) >= 2 and not any(_ARGUMENT_LABEL.match(item.text) for item in items)
+
+
+def _headed_lines(head: tuple[str, ...], group: Sequence[SectionLike]) -> list[str]:
+    """The lines of an alternative and its parts, each part led by the headings above it
+    (``#### Cons``, ``##### Drawbacks:`` label what follows as a line label would; an empty
+    ``#### Drawbacks`` is only in the heading path of the ``##### ...`` part it holds)."""
+    lines: list[str] = []
+    shown = {head}
+    for part in group:
+        path = _path(part)
+        for d in range(len(head), len(path)):
+            if path[:d + 1] not in shown:
+                shown.add(path[:d + 1])
+                lines.append(f"{'#' * min(d + 1, 6)} {path[d]}")
+        lines += body_lines(part)
+    return lines
 
 
 def _described(text: str, lines: Sequence[str], line: int, heading: str | None, slugs: set[str],
                agent: str | None, when: float | None) -> DeadEnd:
     """One alternative named ``text`` and described by ``lines``: its reason is what a "Cons:"
-    label says, else the description's first sentences."""
-    described = " ".join(p for p in map(_prose, lines) if p)
-    reason = " ".join(split_sentences(_labelled_reason(lines) or described)[:3]) or None
+    label says, else the description's first sentences before any "Pros:" (a Pro is never why
+    it was rejected)."""
+    described = _prose_of(line for line in lines if not _HEADING.match(line))
+    argued = next((n for n, line in enumerate(lines) if _ARGUMENT_LABEL.match(_HEADING.sub("", line).strip())),
+                  len(lines))
+    lead = _prose_of(line for line in lines[:argued] if not _HEADING.match(line))
+    reason = " ".join(split_sentences(_labelled_reason(lines) or lead)[:3]) or None
     return DeadEnd(text, reason, SOURCE, line, heading, slugify(text, slugs), agent, when,
                    f"{text}. {described}"[:DETAIL_CHARS])
 
 
+def _prose_of(lines: Iterable[str]) -> str:
+    """Lines as prose; each list item ends as a sentence does ("1. brittle 2. slow" is two
+    reasons, not one run-on, and is never cut at its "2.")."""
+    out: list[str] = []
+    for line in lines:
+        text = _prose(line)
+        if not text:
+            continue
+        if out and is_list_item(line) and not out[-1].endswith((".", "!", "?", ";", ":")):
+            out[-1] += ";"
+        out.append(text)
+    return " ".join(out)
+
+
 _NUMBERED = re.compile(r"^(?:\d{1,3}[.)]|[A-Z][.)])\s+")  # "1. LIFO release", "B) Polling"
 _LABEL = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])?\s*(?:description|summary|idea)\s*:\s*", re.IGNORECASE)
+_HEADING = re.compile(r"^#{1,6}\s+")
 
 
-# "Cons:", "**Why Rejected**:", "Drawbacks:" opening a line of an alternative's description: what
-# follows it (up to the next label at its level, "Pros:") is why it was not chosen.
-_WHY_LABEL = re.compile(r"^(?P<indent>\s*)(?:[-*+]|\d{1,9}[.)])?\s*\**\s*(?:cons|drawbacks?|downsides?|"
-                        r"why (?:it was )?(?:rejected|not chosen)|rejected because|reasons? for rejection)"
-                        r"\s*\**\s*:\s*\**", re.IGNORECASE)
+# "Cons:", "**Why Rejected**:", "Drawbacks:", "**Why not?**:", "*Cons*" alone on its line, a
+# "#### Cons" heading: what follows it (up to the next label at its level, "Pros:", or the
+# next heading) is why it was not chosen.
+_WHY_LABEL = re.compile(r"^(?P<indent>\s*)(?:#{1,6}\s+)?(?:[-*+]|\d{1,9}[.)])?\s*[*_]*\s*(?:cons|drawbacks?|"
+                        r"downsides?|why (?:it was )?(?:rejected|not chosen)|why not\??|rejected because|"
+                        r"reasons? for rejection)\s*[*_]*\s*(?::\s*[*_]*|$)", re.IGNORECASE)
 _ANY_LABEL = re.compile(r"^(?P<indent>\s*)(?:[-*+]|\d{1,9}[.)])?\s*\**\s*[A-Za-z][\w ]{0,30}\**\s*:")
 
 
@@ -275,19 +450,30 @@ def _labelled_reason(lines: Sequence[str]) -> str:
         if not m:
             continue
         taken = [line[m.end():]]
+        level = _level(line) or 7  # a "#### Drawbacks" heading holds its "##### ..." parts
         for after in lines[n + 1:]:
             other = _ANY_LABEL.match(after)
-            if other and len(other.group("indent")) <= len(m.group("indent")):
+            if (other and len(other.group("indent")) <= len(m.group("indent"))) or 0 < _level(after) <= level \
+                    or _ARGUMENT_LABEL.match(_HEADING.sub("", after).strip()):
                 break
-            taken.append(after)
-        return " ".join(p for p in map(_prose, taken) if p)
+            taken.append(f"{_HEADING.sub('', after).rstrip(':')}:" if _level(after) else after)
+        return _prose_of(taken)
     return ""
+
+
+def _level(line: str) -> int:
+    """A heading line's level (``#### Cons``: 4), else 0."""
+    m = _HEADING.match(line)
+    return len(line) - len(line.lstrip("#")) if m else 0
 
 
 def _prose(line: str) -> str:
     """A line of an alternative's description as prose: list marker, emphasis and a
     "Description:" label dropped."""
-    return " ".join(_LABEL.sub("", _MARKUP.sub("", line)).lstrip("-*+ ").split())
+    return " ".join(_LABEL.sub("", _MARKUP.sub("", _LIST_NUMBER.sub("", line))).lstrip("-*+ ").split())
+
+
+_LIST_NUMBER = re.compile(r"^\s*\d{1,9}[.)]\s+")
 
 
 # A line naming an alternative as a heading would ("**Option 2:** Top-level bags",
@@ -296,8 +482,8 @@ _ALTERNATIVE_LABEL = re.compile(
     r"^(?:\*\*|__)?(?:(?:rejected\s+)?alternative(?:\s+considered)?|option|approach)"
     r"(?:\s+(?:[A-Z]|#?\d{1,2}))?(?:\*\*|__)?\s*:\s*(?:\*\*|__)?\s*(?P<name>.*)$", re.IGNORECASE)
 # "Pros:", "**Cons**", "Advantages:": the list under it argues, it names no alternative.
-_ARGUMENT_LABEL = re.compile(r"^(?:\*\*|__)?(?:pros?|cons?|advantages?|disadvantages?|benefits?|drawbacks?|"
-                             r"downsides?|upsides?)(?:\*\*|__)?\s*:?\s*(?:\*\*|__)?\s*:?$", re.IGNORECASE)
+_ARGUMENT_LABEL = re.compile(r"^[*_]{0,2}(?:pros?|cons?|advantages?|disadvantages?|benefits?|drawbacks?|"
+                             r"downsides?|upsides?)[*_]{0,2}\s*:?\s*[*_]{0,2}\s*:?$", re.IGNORECASE)
 
 
 def _listed_alternatives(section, slugs, agent, when) -> list[DeadEnd]:
@@ -368,7 +554,8 @@ def accepted_designs(sections: Sequence[SectionLike], headings=ACCEPTED_IN_RECOR
         # check compares a proposal with both sides of the decision by the same measure.
         parts = _option_parts(sections)
         titles = list(parts)
-        for n in sorted(chosen_among(titles, chosen[0])):
+        bare = [_CHOSEN_MARK.sub("", title) for title in titles]
+        for n in sorted(set().union(*(chosen_among(bare, name) for name in chosen_names(sections, chosen)))):
             found.append(Accepted(" ".join([titles[n], *parts[titles[n]]])[:DETAIL_CHARS], 0, None))
     for names in headings:
         for section in sections:

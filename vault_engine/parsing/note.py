@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
+from dataclasses import replace
 
 from vault_engine.config import Config
 from vault_engine.model import KINDS, Accepted, DeadEnd, ParsedNote, Section
@@ -24,7 +26,7 @@ from vault_engine.paths import glob_match, note_stem
 
 # Bump when parse_note reads an unchanged file differently (what a ruling or a chosen option
 # is, how sections split): the next `index` re-reads every note instead of trusting the ledger.
-EXTRACTION_VERSION = "12"  # 5: checkpoints dated by file name, KEPs by kep.yaml; 6: frontmatter slips; 7: Cons:;
+EXTRACTION_VERSION = "13"  # 5: checkpoints dated by file name, KEPs by kep.yaml; 6: frontmatter slips; 7: Cons:;
 # 8: a chosen option matched without spaces; 9: dates such as 2023-9-18, a "because" list;
 # 10: alternatives named by label lines ("**Option 2:** ..."), Pros/Cons items are no alternatives;
 # 11: Obsidian's properties (wikilinks in them are links, their words are searched, "Tags:" in any
@@ -33,6 +35,11 @@ EXTRACTION_VERSION = "12"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 #     a Markdown link's "?query" is no part of its path; every link resolved again by the new rules
 #     (relative wikilinks, names compared in Unicode NFC); every frontmatter slip of a note, not
 #     only the first
+# 13: decision records: a MADR chosen option named by a few of its words, by a Pros and Cons
+#     heading marked "(chosen)", or as a list of bold names under the outcome; reasons from
+#     "Why not?", "*Cons*", "#### Cons"/"Drawbacks", Bad lines after a sub-heading, no chosen rationale;
+#     MADR 4 decision-makers, a "* Deciders:" line; option groups ("When exporting:"), KEP groups of sub-headings;
+#     a record's title and status (superseded, on hold, withdrawn, ...) on its rulings
 
 
 def extraction_key(config: Config) -> str:
@@ -89,7 +96,8 @@ RECORD_SIDECARS = ("kep.yaml",)
 def sidecar_meta(text: str) -> dict:
     """``authors`` and ``created`` from a record's metadata file, as frontmatter keys."""
     meta = split_frontmatter(f"---\n{text}\n---\n").meta
-    found = {"authors": meta.get("authors"), "created": meta.get("creation-date") or meta.get("created")}
+    found = {"authors": meta.get("authors"), "created": meta.get("creation-date") or meta.get("created"),
+             "status": meta.get("status"), "title": meta.get("title")}
     return {key: value for key, value in found.items() if value}
 
 
@@ -102,7 +110,9 @@ def note_dead_ends(rel_path: str, kind: str, meta: dict, sections) -> tuple[Dead
     if kind == "working-note":
         return marked_dead_ends(sections, note_agent(rel_path, meta), when)
     if kind in RECORD_KINDS:
-        return record_rulings(sections, record_authors(meta), when)
+        rulings = record_rulings(sections, record_authors(meta) or top_field(sections, _DECIDERS), when)
+        title, status = record_title(rel_path, meta, sections), record_status(meta, sections)
+        return tuple(replace(d, record_title=title, record_status=status) for d in rulings)
     return ()
 
 
@@ -116,14 +126,60 @@ def note_accepted(kind: str, sections) -> tuple[Accepted, ...]:
 
 
 def record_authors(meta: dict) -> str | None:
-    """Who decided: frontmatter ``deciders`` (MADR), ``authors``, ``author`` or ``owner``."""
-    for key in ("deciders", "authors", "author", "owner"):
+    """Who decided: frontmatter ``deciders`` (MADR 2-3), ``decision-makers`` (MADR 4),
+    ``authors``, ``author`` or ``owner``."""
+    for key in ("deciders", "decision-makers", "authors", "author", "owner"):
         value = meta.get(key)
         if isinstance(value, list):
             value = ", ".join(str(v) for v in value if str(v).strip())
         if isinstance(value, (str, int)) and str(value).strip():
             return str(value).strip()
     return None
+
+
+# MADR 2 keeps its metadata in the body, above the first section: "* Deciders: Oliver Kopp",
+# "* Status: superseded by ADR-0005".
+_DECIDERS = "deciders|decision-makers"
+_STATUS = "status"
+# A status saying the record no longer holds (not "accepted", "proposed", "implementable").
+# ("accepted; supersedes ADR-0045" is in force: it is the other record that no longer holds.)
+_NOT_IN_FORCE = re.compile(r"\b(?:superseded|on[ -]hold|withdrawn|deprecated|rejected|obsolete|replaced|abandoned)\b",
+                           re.IGNORECASE)
+
+
+def top_field(sections: Sequence[Section], names: str) -> str | None:
+    """The value of a ``* Name: value`` line at the record's top (its title's section)."""
+    line_re = re.compile(rf"^\s*(?:[-*+]\s+)?[*_]{{0,2}}(?:{names})[*_]{{0,2}}\s*:[*_]{{0,2}}\s*(?P<v>\S.*)$",
+                         re.IGNORECASE)
+    for section in sections[:2]:
+        for line in section.text.splitlines():
+            m = line_re.match(line)
+            if m:
+                return m.group("v").strip().rstrip(".") or None
+    return None
+
+
+def record_status(meta: dict, sections: Sequence[Section]) -> str | None:
+    """A decision record's status when it says the record no longer holds ("superseded by
+    ADR-0057", "on hold", "withdrawn"): frontmatter (or kep.yaml) ``status``, else a MADR 2
+    ``* Status:`` line; None for a record in force or without a status."""
+    status = meta.get("status")
+    status = str(status).strip() if isinstance(status, (str, int)) else top_field(sections, _STATUS)
+    return " ".join(status.split()) if status and _NOT_IN_FORCE.search(status) else None
+
+
+def record_title(rel_path: str, meta: dict, sections: Sequence[Section]) -> str:
+    """The question a record decided: its first top-level heading ("# KEP-2161: Default
+    labels"), else its ``title`` (frontmatter, kep.yaml), else its file name."""
+    for section in sections[:3]:  # an empty "# Title" is folded into the section after it
+        for line in section.text.splitlines():
+            m = _H1.match(line)
+            if m:
+                return " ".join(m.group("title").split())
+    return note_title(rel_path, meta)
+
+
+_H1 = re.compile(r"^#\s+(?P<title>\S.*?)\s*#*\s*$")
 
 
 def note_title(rel_path: str, meta: dict) -> str:

@@ -15,7 +15,7 @@ if TYPE_CHECKING:
     from vault_engine.model import ParsedNote
 
 DEAD_END_COLUMNS = ("d.text, d.reason, d.source, d.line, d.heading, d.slug, d.agent, d.at, d.detail, d.terms,"
-                    " d.lead_terms, n.id, n.path, n.project, n.mtime_ns, n.notion_id")
+                    " d.lead_terms, n.id, n.path, n.project, n.mtime_ns, n.notion_id, d.record_title, d.record_status")
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,6 +38,8 @@ class DeadEndRow:
     project: str | None
     mtime_ns: int
     notion_id: str | None
+    record_title: str | None = None
+    record_status: str | None = None
 
 
 class DeadEndWords(NamedTuple):
@@ -55,9 +57,10 @@ class DeadEndWords(NamedTuple):
 def dead_end_row(r: tuple) -> DeadEndRow:
     """A row of ``DEAD_END_COLUMNS``; the two term lists are stored space-separated."""
     text, reason, source, line, heading, slug, agent, at, detail, terms, lead_terms = r[:11]
-    note_id, path, project, mtime_ns, notion_id = r[11:]
+    note_id, path, project, mtime_ns, notion_id, record_title, record_status = r[11:]
     return DeadEndRow(text, reason, source, line, heading, slug, agent, at, detail, tuple(terms.split()),
-                      tuple(lead_terms.split()), note_id, path, project, mtime_ns, notion_id)
+                      tuple(lead_terms.split()), note_id, path, project, mtime_ns, notion_id, record_title,
+                      record_status)
 
 
 def _terms(text: str) -> str:
@@ -77,9 +80,9 @@ def insert_dead_ends(db: sqlite3.Connection, note_id: int, note: ParsedNote) -> 
         terms, lead_terms = _terms(d.text), _terms(lead_sentence(d.detail, d.text) or "")
         dead_end_id = db.execute(
             "INSERT INTO dead_ends(note_id, ord, text, reason, source, line, heading, slug, agent, at,"
-            " detail, terms, lead_terms) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            " detail, terms, lead_terms, record_title, record_status) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (note_id, i, d.text, d.reason, d.source, d.line, d.heading, d.slug, d.agent, d.when, d.detail,
-             terms, lead_terms)).lastrowid
+             terms, lead_terms, d.record_title, d.record_status)).lastrowid
         db.executemany("INSERT INTO ruling_words(dead_end_id, term, lead) VALUES (?,?,?)",
                        [(dead_end_id, t, 0) for t in dict.fromkeys(terms.split())]
                        + [(dead_end_id, t, 1) for t in dict.fromkeys(lead_terms.split())])

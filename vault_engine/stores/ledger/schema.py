@@ -6,9 +6,10 @@ the notes.
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 11  # 2: dead_ends, 3: embedded, 4: dead_ends.terms, 5: apostrophes, 6: 2 Whoosh fields,
+SCHEMA_VERSION = 12  # 2: dead_ends, 3: embedded, 4: dead_ends.terms, 5: apostrophes, 6: 2 Whoosh fields,
 # 7: one Whoosh field, empty headings folded into their subsection, 8: decision records, accepted,
-# 9: ruling_words, 10: notes.ctime_ns and skipped.ctime_ns, 11: sections.anchor
+# 9: ruling_words, 10: notes.ctime_ns and skipped.ctime_ns, 11: sections.anchor,
+# 12: dead_ends.record_title and record_status
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
@@ -95,7 +96,9 @@ CREATE TABLE IF NOT EXISTS dead_ends (  -- Failed items, working-note markers, r
     at REAL,                         -- the note's created date; NULL: undated (use mtime)
     detail TEXT,                     -- its description as written (a record's text under an option)
     terms TEXT NOT NULL,             -- analyze(match_text(text)), space-separated: deadend check
-    lead_terms TEXT NOT NULL         -- the same of the description's first sentence ('' without one)
+    lead_terms TEXT NOT NULL,        -- the same of the description's first sentence ('' without one)
+    record_title TEXT,               -- a decision record's title (the question it decided)
+    record_status TEXT               -- its status when no longer in force ("superseded by ADR-0057")
 );
 CREATE INDEX IF NOT EXISTS dead_ends_note ON dead_ends(note_id);
 CREATE TABLE IF NOT EXISTS ruling_words (  -- deadend check's word index: each word of dead_ends.terms
@@ -148,4 +151,8 @@ ALTER TABLE notes ADD COLUMN ctime_ns INTEGER;
 ALTER TABLE skipped ADD COLUMN ctime_ns INTEGER;
 """,
     11: "ALTER TABLE sections ADD COLUMN anchor TEXT;",  # filled as notes are read again (EXTRACTION_VERSION)
+    12: """
+ALTER TABLE dead_ends ADD COLUMN record_title TEXT;
+ALTER TABLE dead_ends ADD COLUMN record_status TEXT;
+""",
 }
