@@ -16,6 +16,7 @@ from vault_engine.memory.checkpoints import (
     draft_from_json,
     load_template,
     parse_failed,
+    prepare_draft,
     render_checkpoint,
     sanitize_name,
     write_checkpoint,
@@ -83,8 +84,16 @@ def test_agent_names_lose_spaces_and_empty_names_are_refused():
 def test_failed_arguments_split_at_the_dash():
     assert parse_failed("Beamforming on the MCU -- not enough RAM") == ("Beamforming on the MCU", "not enough RAM")
     assert parse_failed("just an approach") == ("just an approach", None)
-    with pytest.raises(VaultError, match="names no approach"):
-        parse_failed("   ")
+    for nothing in ("   ", " -- only reason", "— only reason"):  # the second wrote "- -- only reason"
+        with pytest.raises(VaultError, match="names no approach"):
+            parse_failed(nothing)
+
+
+def test_a_link_holding_brackets_is_refused_and_a_whole_wikilink_is_read_as_its_ref():
+    draft = CheckpointDraft("p", "a", links=("[[specs/a.md]]",))
+    assert prepare_draft(draft, None)[0].links == ("specs/a",)  # the target [[specs/a]], not [[[[specs/a]]]]
+    with pytest.raises(VaultError, match=r"holds \[\[ or \]\]"):  # would write "[[]]evil[[]]"
+        prepare_draft(CheckpointDraft("p", "a", links=("]]evil[[",)), None)
 
 
 def test_json_drafts_are_validated_field_by_field():

@@ -61,7 +61,7 @@ def sanitize_name(value: str, what: str) -> str:
 def parse_failed(value: str) -> tuple[str, str | None]:
     """``--failed "approach -- reason"`` -> (approach, reason)."""
     text, reason = split_reason(" ".join(value.split()))
-    if not text:
+    if not text or re.match(r"(?:—|–|--)(?:\s|$)", text):  # " -- only reason": the approach is missing
         raise VaultError(f"the failed item {value!r} names no approach: write \"approach -- reason\"")
     return text, reason
 
@@ -223,6 +223,11 @@ def prepare_draft(draft: CheckpointDraft, ledger: Ledger | None) -> tuple[Checkp
                (("project", draft.project, project), ("agent", draft.agent, agent)) if given != used]
     targets = []
     for ref in draft.links:
+        ref = ref.strip()
+        if ref.startswith("[[") and ref.endswith("]]"):  # written as the wikilink itself
+            ref = ref[2:-2]
+        if "[[" in ref or "]]" in ref:  # would end the wikilink early and write a broken one
+            raise VaultError(f"the link {ref!r} holds [[ or ]]: give a ref such as specs/auth.md#Token refresh")
         try:
             if ledger is None:
                 raise UnknownRef(ref)
