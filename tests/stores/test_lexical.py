@@ -10,6 +10,13 @@ def doc(i, body, title="T", kind="note", project="", tap="vault", tags="", headi
     return LexicalDoc(i, i, title, headings, body, tags, f"n{i}.md", kind, project, tap)
 
 
+def test_underscores_join_a_words_parts_but_never_open_or_close_it():
+    """`_emphasis_` and `__bold__` are Markdown: their words were indexed as "_emphasis_"
+    and no query found them; snake_case names stay one term."""
+    assert analyze("an _italicword_ and __boldword__ in _two words_") == ["italicword", "boldword", "two", "word"]
+    assert analyze("snake_case_name __init__") == ["snake_case_nam", "init"] == analyze("snake_case_name init")
+
+
 def test_analyze_lowercases_drops_stop_words_and_stems():
     assert analyze("How do I stop the Repeating tasks?") == ["stop", "repeat", "task"]
 

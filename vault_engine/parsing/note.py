@@ -26,7 +26,7 @@ from vault_engine.paths import glob_match, note_stem
 
 # Bump when parse_note reads an unchanged file differently (what a ruling or a chosen option
 # is, how sections split): the next `index` re-reads every note instead of trusting the ledger.
-EXTRACTION_VERSION = "13"  # 5: checkpoints dated by file name, KEPs by kep.yaml; 6: frontmatter slips; 7: Cons:;
+EXTRACTION_VERSION = "14"  # 5: checkpoints dated by file name, KEPs by kep.yaml; 6: frontmatter slips; 7: Cons:;
 # 8: a chosen option matched without spaces; 9: dates such as 2023-9-18, a "because" list;
 # 10: alternatives named by label lines ("**Option 2:** ..."), Pros/Cons items are no alternatives;
 # 11: Obsidian's properties (wikilinks in them are links, their words are searched, "Tags:" in any
@@ -40,6 +40,7 @@ EXTRACTION_VERSION = "13"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 #     "Why not?", "*Cons*", "#### Cons"/"Drawbacks", Bad lines after a sub-heading, no chosen rationale;
 #     MADR 4 decision-makers, a "* Deciders:" line; option groups ("When exporting:"), KEP groups of sub-headings;
 #     a record's title and status (superseded, on hold, withdrawn, ...) on its rulings
+# 14: words lose leading and trailing underscores (`_emphasis_`, `__bold__` were unsearchable)
 
 
 def extraction_key(config: Config) -> str:

@@ -34,7 +34,9 @@ from pathlib import Path
 from vault_engine.errors import IndexDamaged
 from vault_engine.stores import bm25
 
-_WORD = re.compile(r"\w+(?:[.'’]\w+)*", re.UNICODE)
+# A word's underscores join its parts (snake_case stays one term) but never open or close it:
+# `_emphasis_` and `__bold__` are Markdown, and `__init__` is searched as "init" both ways.
+_WORD = re.compile(r"[^\W_]+(?:_+[^\W_]+)*(?:[.'’][^\W_]+(?:_+[^\W_]+)*)*", re.UNICODE)
 _PHRASE = re.compile(r'"([^"]+)"')
 
 # Function words, question words included: agents and people ask in sentences ("how do I
