@@ -14,6 +14,7 @@ only ever an error: reading those values as blanks changes no frontmatter that l
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -52,14 +53,15 @@ def _load_yaml(yaml_text: str) -> tuple[dict[str, Any], str | None]:
     import yaml
     from frontmatter.default_handlers import YAMLHandler
 
+    loader = _frontmatter_loader()
     try:
         try:
-            loaded = YAMLHandler().load(yaml_text)
+            loaded = YAMLHandler().load(yaml_text, Loader=loader)
         except yaml.YAMLError:
             blanked = _PLACEHOLDER_VALUE.sub(r"\1null", yaml_text)
             if blanked == yaml_text:
                 raise
-            loaded = YAMLHandler().load(blanked)
+            loaded = YAMLHandler().load(blanked, Loader=loader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = f" at line {mark.line + 2}" if mark is not None else ""
@@ -70,6 +72,26 @@ def _load_yaml(yaml_text: str) -> tuple[dict[str, Any], str | None]:
     if not isinstance(loaded, dict):
         return {}, f"frontmatter is a {type(loaded).__name__}, not a mapping of keys to values"
     return {str(k): normalize_value(v) for k, v in loaded.items()}, None
+
+
+@functools.cache
+def _frontmatter_loader() -> type:
+    """python-frontmatter's YAML loader, with one change: a value YAML reads as a timestamp
+    but no calendar has (``2026-02-30``, ``25:61``, an offset of ``+99:00``) stays the text
+    as written, as ``created: yesterday-ish`` does, instead of failing the whole note (PyYAML
+    raises ValueError from ``datetime``). ``frontmatter_slip`` lists it when it dates the note."""
+    from frontmatter.default_handlers import SafeLoader
+    from yaml.constructor import SafeConstructor
+
+    class FrontmatterLoader(SafeLoader):  # type: ignore[valid-type,misc]
+        def timestamp_or_text(self, node: Any) -> Any:
+            try:
+                return SafeConstructor.construct_yaml_timestamp(self, node)
+            except ValueError:
+                return self.construct_scalar(node)
+
+    FrontmatterLoader.add_constructor("tag:yaml.org,2002:timestamp", FrontmatterLoader.timestamp_or_text)
+    return FrontmatterLoader
 
 
 def normalize_value(value: Any) -> Any:

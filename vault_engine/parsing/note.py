@@ -24,7 +24,7 @@ from vault_engine.paths import glob_match, note_stem
 
 # Bump when parse_note reads an unchanged file differently (what a ruling or a chosen option
 # is, how sections split): the next `index` re-reads every note instead of trusting the ledger.
-EXTRACTION_VERSION = "12"  # 5: checkpoints dated by file name, KEPs by kep.yaml; 6: frontmatter slips; 7: Cons:;
+EXTRACTION_VERSION = "13"  # 5: checkpoints dated by file name, KEPs by kep.yaml; 6: frontmatter slips; 7: Cons:;
 # 8: a chosen option matched without spaces; 9: dates such as 2023-9-18, a "because" list;
 # 10: alternatives named by label lines ("**Option 2:** ..."), Pros/Cons items are no alternatives;
 # 11: Obsidian's properties (wikilinks in them are links, their words are searched, "Tags:" in any
@@ -32,7 +32,7 @@ EXTRACTION_VERSION = "12"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 # 12: a section whose heading repeats in its note is named by its heading path (sections.anchor);
 #     a Markdown link's "?query" is no part of its path; every link resolved again by the new rules
 #     (relative wikilinks, names compared in Unicode NFC); every frontmatter slip of a note, not
-#     only the first
+#     only the first; 13: a date no calendar has (2026-02-30) is text, not a reason to skip the note
 
 
 def extraction_key(config: Config) -> str:
