@@ -32,7 +32,8 @@ EXTRACTION_VERSION = "13"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 # 12: a section whose heading repeats in its note is named by its heading path (sections.anchor);
 #     a Markdown link's "?query" is no part of its path; every link resolved again by the new rules
 #     (relative wikilinks, names compared in Unicode NFC); every frontmatter slip of a note, not
-#     only the first; 13: a date no calendar has (2026-02-30) is text, not a reason to skip the note
+#     only the first; 13: a date no calendar has (2026-02-30) is text, not a reason to skip the note;
+#     an alias bomb is a YAML error; a lone CR (classic Mac) is a line break
 
 
 def extraction_key(config: Config) -> str:
@@ -58,7 +59,8 @@ _KIND_ALIASES = {
 def parse_note(rel_path: str, text: str, config: Config, sidecar: str | None = None) -> ParsedNote:
     """Everything vault-engine needs from one note; never raises on bad Markdown or YAML.
     ``sidecar``: the text of a decision record's metadata file beside it (RECORD_SIDECARS)."""
-    fm = split_frontmatter(text.replace("\r\n", "\n"))
+    # A lone CR (classic Mac OS) is a line break too, as Obsidian reads it; the file is not changed
+    fm = split_frontmatter(text.replace("\r\n", "\n").replace("\r", "\n"))
     blocks = parse_blocks(fm.body)
     masked = mask_code(fm.body, blocks.code_ranges)
     sections = split_sections(fm.body, blocks, fm.body_line)
