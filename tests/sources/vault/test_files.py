@@ -168,3 +168,39 @@ def test_the_watcher_path_never_reaches_through_a_symlink_to_a_folder_outside(ma
     assert sorted(scan.notes) == ["good.md"]
     assert {p.path for p in scan.problems} == {"private-link", "private-link/diary.md"}
     assert all("outside the vault" in p.reason for p in scan.problems)
+
+
+def test_a_file_name_that_is_not_utf8_is_skipped_and_the_rest_indexed(make_vault):
+    root = make_vault(GOOD)
+    (root / os.fsdecode(b"bad\xffname.md")).write_text("# x\n\nbadnameword\n")
+    (root / os.fsdecode(b"dir\xfe")).mkdir()
+    (root / os.fsdecode(b"dir\xfe") / "in.md").write_text("# in\n")
+    before = snapshot(root)
+    _, skipped, indexed = index(root)
+    assert skipped == {"bad\\xffname.md": "file name is not valid UTF-8: rename it",
+                       "dir\\xfe": "folder name is not valid UTF-8: rename it"}
+    assert sorted(indexed) == ["also/good2.md", "good.md"]
+    with Vault(root) as v:  # the watcher's path: only the changed paths are scanned
+        report = v.index_paths([os.fsdecode(b"bad\xffname.md"), "good.md"])
+        assert {s.path: s.reason for s in report.skipped} == {"bad\\xffname.md": "file name is not valid UTF-8: "
+                                                                                "rename it"}
+    assert snapshot(root) == before
+
+
+def test_a_fifo_or_device_named_md_is_skipped_with_a_reason(make_vault):
+    root = make_vault(GOOD, config="outside_symlinks = true\n")
+    os.mkfifo(root / "fifo.md")
+    (root / "zero.md").symlink_to("/dev/zero")
+    _, skipped, indexed = index(root)
+    assert skipped == {"fifo.md": "a named pipe (FIFO), not a file: nothing to index; rename it or remove it",
+                       "zero.md": "a device, not a file: nothing to index; rename it or remove it"}
+    assert sorted(indexed) == ["also/good2.md", "good.md"]
+
+
+def test_a_folder_that_cannot_be_listed_says_what_to_do(make_vault, monkeypatch):
+    root = make_vault({**GOOD, "locked/in.md": "x\n"})
+    original = os.scandir
+    monkeypatch.setattr(os, "scandir", lambda path: (_ for _ in ()).throw(PermissionError(13, "Permission denied"))
+                        if str(path).endswith("locked") else original(path))
+    _, skipped, _ = index(root)
+    assert skipped["locked"] == "cannot list folder: permission denied: make the folder readable to index what it holds"

@@ -82,7 +82,7 @@ def scan_vault(config: Config, under: str = "") -> Scan:
         try:
             info = folder.stat()
         except OSError as exc:
-            scan.problems.append(SkippedFile(rel or ".", f"cannot open folder: {exc.strerror}"))
+            scan.problems.append(SkippedFile(rel or ".", folder_reason("open", exc)))
             continue
         if (info.st_dev, info.st_ino) in seen_dirs:
             scan.problems.append(SkippedFile(rel, "symlink loop: this folder is already indexed "
@@ -92,11 +92,37 @@ def scan_vault(config: Config, under: str = "") -> Scan:
         try:
             entries = list(os.scandir(folder))
         except OSError as exc:
-            scan.problems.append(SkippedFile(rel or ".", f"cannot list folder: {exc.strerror}"))
+            scan.problems.append(SkippedFile(rel or ".", folder_reason("list", exc)))
             continue
         for entry in entries:
             _visit(entry, rel, config, scan, stack)
     return scan
+
+
+def folder_reason(verb: str, exc: OSError) -> str:
+    """Why a folder's files are skipped: it cannot be opened or listed (``verb``)."""
+    if isinstance(exc, PermissionError):
+        return f"cannot {verb} folder: permission denied: make the folder readable to index what it holds"
+    return f"cannot {verb} folder: {exc.strerror or exc}"
+
+
+def misnamed(path: str, what: str) -> SkippedFile | None:
+    """A file or folder (``what``) whose name is not valid UTF-8, skipped: Python holds the
+    bytes it cannot decode as lone surrogates, which no UTF-8 store or output takes. It is
+    named by its bytes written as escapes (``bad\\xffname.md``)."""
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        shown = os.fsencode(path).decode("utf-8", "backslashreplace")
+        return SkippedFile(shown, f"{what} name is not valid UTF-8: rename it")
+    return None
+
+
+def _not_a_file(mode: int) -> str:
+    """Why a .md that is no regular file (a FIFO, a device, a socket) is skipped unread."""
+    what = ("a named pipe (FIFO)" if stat_module.S_ISFIFO(mode) else "a socket" if stat_module.S_ISSOCK(mode)
+            else "a device")
+    return f"{what}, not a file: nothing to index; rename it or remove it"
 
 
 OUTSIDE = ("a symlink to {what} outside the vault: not indexed, so that nothing outside the vault "
@@ -156,9 +182,17 @@ def _visit(entry: os.DirEntry, rel: str, config: Config, scan: Scan, stack: list
     if is_dir:
         if entry.name not in IGNORED_DIRS and not config.is_excluded(path + "/") \
                 and not config.is_excluded(path):
-            stack.append((Path(entry.path), path))
+            problem = misnamed(path, "folder")
+            if problem is None:
+                stack.append((Path(entry.path), path))
+            else:
+                scan.problems.append(problem)
         return
     if config.is_excluded(path):
+        return
+    problem = misnamed(path, "file")
+    if problem is not None:
+        scan.problems.append(problem)
         return
     try:
         info = entry.stat()
@@ -167,6 +201,8 @@ def _visit(entry: os.DirEntry, rel: str, config: Config, scan: Scan, stack: list
             scan.problems.append(SkippedFile(path, _stat_reason(exc, entry.path, entry.is_symlink())))
         return
     if not stat_module.S_ISREG(info.st_mode):
+        if entry.name.lower().endswith(".md"):
+            scan.problems.append(SkippedFile(path, _not_a_file(info.st_mode)))
         return
     if entry.name.lower().endswith(".md"):
         scan.add(path, FileStat.of(info), DEFAULT_TAP)
@@ -202,6 +238,11 @@ def scan_paths(config: Config, paths: Iterable[str]) -> Scan:
         if not is_indexable(config, rel):
             continue
         path = config.root / rel
+        problem = misnamed(rel, "folder" if path.is_dir() else "file")
+        if problem is not None:
+            if os.path.lexists(path):  # gone: it was never indexed, nothing to say
+                scan.problems.append(problem)
+            continue
         if not config.inside(path):  # the path itself or a folder above it links out of the vault
             if path.is_dir() or rel.lower().endswith(".md"):
                 scan.problems.append(SkippedFile(rel, _link_reason(path, path.is_dir())))
@@ -218,6 +259,8 @@ def scan_paths(config: Config, paths: Iterable[str]) -> Scan:
                 scan.problems.append(SkippedFile(rel, _stat_reason(exc, path, True)))
             continue  # gone: the ledger entry, if any, becomes a delete
         if not stat_module.S_ISREG(info.st_mode):
+            if rel.lower().endswith(".md"):
+                scan.problems.append(SkippedFile(rel, _not_a_file(info.st_mode)))
             continue
         if rel.lower().endswith(".md"):
             scan.add(rel, FileStat.of(info), DEFAULT_TAP)
