@@ -170,6 +170,16 @@ def test_the_watcher_path_never_reaches_through_a_symlink_to_a_folder_outside(ma
     assert all("outside the vault" in p.reason for p in scan.problems)
 
 
+def test_utf16_is_named_as_utf16_with_or_without_its_byte_order_mark(make_vault):
+    text = "# UTF16 heading\n\nzebraquokka\n"
+    root = make_vault({**GOOD, "bom.md": text.encode("utf-16"), "le.md": text.encode("utf-16-le"),
+                       "be.md": text.encode("utf-16-be")})
+    _, skipped, indexed = index(root)
+    for name in ("bom.md", "le.md", "be.md"):
+        assert skipped[name] == "UTF-16 text: re-save the note as UTF-8"
+    assert sorted(indexed) == ["also/good2.md", "good.md"]
+
+
 def test_a_file_name_that_is_not_utf8_is_skipped_and_the_rest_indexed(make_vault):
     root = make_vault(GOOD)
     (root / os.fsdecode(b"bad\xffname.md")).write_text("# x\n\nbadnameword\n")

@@ -226,12 +226,14 @@ def _dir_reason(entry: os.DirEntry, path: str, rules, tap: CodeTap) -> str | Non
 def _visit_file(tap: CodeTap, rel: str, path: Path, rules, scan: CodeScan) -> None:
     from vault_engine.model import SkippedFile
     from vault_engine.sources.vault.changes import FileStat
-    from vault_engine.sources.vault.files import misnamed
+    from vault_engine.sources.vault.files import LOOP, is_symlink_loop, misnamed
 
     if not tap.owns(rel):
         return
-    if path.is_symlink():
-        return  # a link may lead out of the repository, or to a file indexed under its own name
+    if path.is_symlink():  # a link may lead out of the repository, or to a file indexed under its own name
+        if is_symlink_loop(path):  # but one that leads nowhere is a mistake to fix, as a note's is
+            scan.problems.append(SkippedFile(tap.key(rel), LOOP))
+        return
     problem = misnamed(tap.key(rel), "file")
     if problem is not None:
         scan.problems.append(problem)
@@ -279,7 +281,7 @@ def read_code(config: Config, key: str) -> tuple[str, str, FileStat, str, str, s
     if found is None:
         raise Unreadable("no code tap owns this file any more", vanished=True)
     tap, rel = found
-    text, digest, stat = read_note(tap.root, rel, int(config.max_file_mb * 1_000_000))
+    text, digest, stat = read_note(tap.root, rel, int(config.max_file_mb * 1_000_000), what="source file")
     reason = skipped_text_reason(rel.rsplit("/", 1)[-1], text)
     if reason:
         raise Unreadable(reason)

@@ -9,6 +9,7 @@ act on; nothing here ever writes to the vault.
 
 from __future__ import annotations
 
+import codecs
 import errno
 import os
 import stat as stat_module
@@ -127,7 +128,7 @@ def _not_a_file(mode: int) -> str:
 
 OUTSIDE = ("a symlink to {what} outside the vault: not indexed, so that nothing outside the vault "
            "reaches the index (set outside_symlinks = true in vault-engine.toml to index it)")
-LOOP = "symlink loop: the link leads back to itself and never reaches a file; point it at a note or remove it"
+LOOP = "symlink loop: the link leads back to itself and never reaches a file; point it at a file or remove it"
 
 
 def is_symlink_loop(path: Path) -> bool:
@@ -269,14 +270,15 @@ def scan_paths(config: Config, paths: Iterable[str]) -> Scan:
     return scan
 
 
-def read_note(root: Path, rel: str, max_bytes: int) -> tuple[str, str, FileStat]:
-    """Text, content hash and stat of one note, or :class:`Unreadable` with the reason."""
+def read_note(root: Path, rel: str, max_bytes: int, what: str = "note") -> tuple[str, str, FileStat]:
+    """Text, content hash and stat of one note (or of another text file, ``what`` it is, as
+    the reasons name it: a code tap's "source file"), or :class:`Unreadable` with the reason."""
     path = root / rel
     try:
         info = path.stat()
         if info.st_size > max_bytes:
             raise Unreadable(
-                f"{info.st_size / 1e6:.1f} MB is over the {max_bytes / 1e6:.0f} MB limit: split the note "
+                f"{info.st_size / 1e6:.1f} MB is over the {max_bytes / 1e6:.0f} MB limit: split the {what} "
                 "or raise max_file_mb in vault-engine.toml")
         data = path.read_bytes()
     except FileNotFoundError:
@@ -286,15 +288,28 @@ def read_note(root: Path, rel: str, max_bytes: int) -> tuple[str, str, FileStat]
         raise Unreadable("permission denied: make the file readable to index it") from None
     except OSError as exc:
         raise Unreadable(f"cannot read: {exc.strerror or exc}") from exc
+    if is_utf16(data[:8192]):  # Obsidian does not read it either: say what it is, not "binary"
+        raise Unreadable(f"UTF-16 text: re-save the {what} as UTF-8")
     if b"\x00" in data[:8192]:
-        raise Unreadable("binary content in a .md file: rename it if it is not a note")
+        raise Unreadable(f"binary content in a {Path(rel).suffix or 'text'} file: rename it if it is not a {what}")
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data[:exc.start].count(b"\n") + 1
         raise Unreadable(
-            f"not UTF-8 (byte 0x{data[exc.start]:02x} on line {line}): re-save the note as UTF-8") from exc
+            f"not UTF-8 (byte 0x{data[exc.start]:02x} on line {line}): re-save the {what} as UTF-8") from exc
     # The times from before the read: a write during it moves them, so it is read again next time
     return text, content_digest(data), FileStat.of(info, size=len(data))
 
 
+
+
+def is_utf16(head: bytes) -> bool:
+    """Whether the first bytes of a file are UTF-16 text: a UTF-16 byte order mark (Windows
+    Notepad and PowerShell write one), or, without one, NUL in every other byte and nowhere
+    else (Latin text in UTF-16), where binary data has NULs at odd and even offsets alike."""
+    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return True
+    even, odd = head[0::2], head[1::2]
+    return bool(head) and ((b"\x00" not in even and odd.count(0) * 2 > len(odd))
+                           or (b"\x00" not in odd and even.count(0) * 2 > len(even)))
