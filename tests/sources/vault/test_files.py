@@ -214,3 +214,19 @@ def test_a_folder_that_cannot_be_listed_says_what_to_do(make_vault, monkeypatch)
                         if str(path).endswith("locked") else original(path))
     _, skipped, _ = index(root)
     assert skipped["locked"] == "cannot list folder: permission denied: make the folder readable to index what it holds"
+
+
+def test_an_indexed_note_that_becomes_unreadable_is_counted_as_left_out(make_vault, monkeypatch):
+    from vault_engine.cli.render import index_report
+
+    root = make_vault({**GOOD, "secret.md": "x"})
+    index(root)
+    (root / "secret.md").write_text("changed")  # the stat moves, so it is read again
+    original = Path.read_bytes
+    monkeypatch.setattr(Path, "read_bytes", lambda self: (_ for _ in ()).throw(PermissionError(13, "denied"))
+                        if self.name == "secret.md" else original(self))
+    report, skipped, indexed = index(root)
+    assert (report.left_out, report.deleted, report.unchanged, list(skipped)) == (1, 0, 2, ["secret.md"])
+    assert "secret.md" not in indexed and index_report(report).endswith(
+        "; 1 skipped (see above; 1 of them indexed until now, left out until readable)")
+    assert index(root)[0].left_out == 0  # said once: the next run finds it skipped already
