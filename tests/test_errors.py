@@ -19,3 +19,16 @@ def test_a_missing_vault_folder_names_no_flag(tmp_path):
     with pytest.raises(VaultNotFound) as caught:
         Vault(tmp_path / "nope")
     assert caught.value.argument == "vault" and "--" not in str(caught.value)
+
+
+def test_a_permission_error_says_read_for_a_file_that_is_there_and_write_for_one_being_made(tmp_path, monkeypatch):
+    import os
+
+    from vault_engine.errors import permission_denied
+
+    config = tmp_path / "vault-engine.toml"
+    config.write_text("")
+    monkeypatch.setattr(os, "access", lambda path, mode: False)  # chmod 000 (root reads everything)
+    assert str(permission_denied(str(config))) == (f"cannot read {config}: permission denied: make it readable "
+                                                   "by this user (nothing of yours was changed)")
+    assert str(permission_denied(str(tmp_path / "new.md"))).startswith(f"cannot write {tmp_path / 'new.md'}: ")

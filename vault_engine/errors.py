@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 
 class VaultError(Exception):
     """Root of every error vault-engine raises on purpose; the CLI prints it in one line.
@@ -67,6 +69,30 @@ def not_writable(path: object) -> IndexNotWritable:
     where = (f" vault-engine keeps its index in the vault's {STATE_DIR} folder, which must be writable "
              "by this user" if STATE_DIR in str(path) else "")
     return IndexNotWritable(f"cannot write {path}: permission denied.{where} (nothing of yours was changed)")
+
+
+class NotReadable(VaultError):
+    """A file vault-engine reads (a note, vault-engine.toml) is not readable by this user."""
+
+
+def permission_denied(path: object) -> VaultError:
+    """The one line for a PermissionError on ``path``, read or write as it was: a file that is
+    there but that this user may not read (or that sits in a folder this user may not enter)
+    was being read; else it was being written or made (:func:`not_writable`)."""
+    if isinstance(path, (str, os.PathLike)) and _unreadable(path):
+        return NotReadable(f"cannot read {path}: permission denied: make it readable by this user "
+                           "(nothing of yours was changed)")
+    return not_writable(path)
+
+
+def _unreadable(path: str | os.PathLike[str]) -> bool:
+    try:
+        os.stat(path)
+    except PermissionError:
+        return True  # a folder above it may not be entered
+    except OSError:
+        return False  # not there: it was being made
+    return not os.access(path, os.R_OK)
 
 
 class ModelUnavailable(VaultError):

@@ -231,6 +231,7 @@ class IndexReport:
     seconds: float = 0.0
     embedded: int = 0
     notices: tuple[str, ...] = ()
+    left_out: int = 0  # of the skipped, notes indexed until this run (unreadable now): they left the index
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -242,6 +243,7 @@ class IndexReport:
             "sections": self.sections,
             "embedded": self.embedded,
             "skipped": [{"path": s.path, "reason": s.reason} for s in self.skipped],
+            "left_out": self.left_out,
             "seconds": round(self.seconds, 3),
             "notices": list(self.notices),
         }

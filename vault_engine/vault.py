@@ -470,7 +470,7 @@ class Vault:
             new=len(plan.new), modified=len(plan.modified), deleted=len(plan.deleted),
             moved=len(plan.moved), unchanged=plan.unchanged + len(plan.touched),
             skipped=tuple(changes.skipped), sections=self.ledger.section_count(),
-            seconds=time.perf_counter() - started, notices=notices,
+            seconds=time.perf_counter() - started, notices=notices, left_out=len(plan.left_out),
         )
 
     # -- notion tap -----------------------------------------------------------------------

@@ -74,3 +74,15 @@ def test_property_words_are_text_values_and_what_links_name():
             "tags": ["to-read"], "title": "The Machine Stops", "nested": {"status": "draft"}, "empty": "",
             "notion_id": "b3b9507f2e174aa0b493fa337534c191", "parent_id": "104d4deadd2c807d", "body_hash": "e6e3ab40"}
     assert property_words(meta) == "Books E. M. Forster Reading this year Machine novella draft"
+
+
+def test_aliases_that_repeat_too_many_values_are_an_error_not_a_memory_exhaustion():
+    levels = "".join(f"{c}: &{c} [{', '.join([f'*{p}'] * 9)}]\n" for p, c in zip("abcdefgh", "bcdefghi"))
+    bomb = split_frontmatter(f"---\na: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]\n{levels}tags: *i\n"
+                             "---\n# Bomb\nbombword\n")  # 387 million values
+    assert bomb.meta == {} and bomb.body == "# Bomb\nbombword\n"
+    assert bomb.error == ("invalid YAML frontmatter: its aliases repeat over 10,000 values (an alias bomb?): "
+                          "write the values out")
+    assert split_frontmatter("---\na: &a [1, *a]\n---\nx\n").error == bomb.error  # contains itself: no end
+    shared = split_frontmatter("---\na: &a [1, 2]\nb: *a\nc: [*a, *a]\n---\nx\n")
+    assert shared.error is None and shared.meta["c"] == [[1, 2], [1, 2]]

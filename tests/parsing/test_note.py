@@ -71,3 +71,17 @@ def test_every_frontmatter_slip_of_a_note_is_reported_not_only_the_first():
                                "updated 'soon' is not a date (write 2026-03-14 or 2026-03-14T10:22:00Z): "
                                "ignored; created 'yesterday-ish' is not a date (write 2026-03-14 or "
                                "2026-03-14T10:22:00Z): ignored")
+
+
+def test_an_impossible_date_is_ignored_and_listed_like_any_unreadable_date():
+    for value in ("2026-02-30", "2026-13-45", "2026-12-04T25:61:00Z", "2026-12-04 10:00:00 +99:00"):
+        note = parse_note("e.md", f"---\ncreated: {value}\ndue: {value}\n---\n# E\nbody\n", CONFIG)
+        assert note.yaml_error == (f"created {value!r} is not a date (write 2026-03-14 or "
+                                   "2026-03-14T10:22:00Z): ignored")
+        assert note.doc_time is None and note.meta["due"] == value and note.sections[0].text == "# E\nbody"
+
+
+def test_a_lone_cr_is_a_line_break_as_in_obsidian():
+    mac = parse_note("m.md", "---\rtitle: CR note\r---\r# A\r## B\rlemurword text\r", CONFIG)
+    unix = parse_note("m.md", "---\ntitle: CR note\n---\n# A\n## B\nlemurword text\n", CONFIG)
+    assert (mac.title, mac.yaml_error, mac.sections) == ("CR note", None, unix.sections)

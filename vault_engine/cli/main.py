@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from vault_engine import __version__
 from vault_engine.cli.context import terminal_safe
 from vault_engine.cli.daemon_client import make_context
-from vault_engine.errors import VaultError, not_writable
+from vault_engine.errors import VaultError, permission_denied
 
 # Each module has register(subparsers, common): adding a command group is one line here,
 # and its commands a line of COMMANDS.
@@ -130,10 +130,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         print(f"vault-engine: {terminal_safe(describe(exc))}", file=sys.stderr)
         return exc.exit_code
-    except PermissionError as exc:  # a read-only vault: its index folder cannot be made or locked
+    except PermissionError as exc:  # a read-only vault (its index folder cannot be made), an unreadable file
         if debug:
             raise
-        print(f"vault-engine: {terminal_safe(str(not_writable(exc.filename or exc)))}", file=sys.stderr)
+        print(f"vault-engine: {terminal_safe(str(permission_denied(exc.filename or exc)))}", file=sys.stderr)
         return 1
     except KeyboardInterrupt:
         print("vault-engine: interrupted", file=sys.stderr)

@@ -89,7 +89,8 @@ def index_report(r: IndexReport) -> str:
     if r.embedded:
         line += f"; {_sections(r.embedded)} embedded"
     if r.skipped:
-        line += f"; {len(r.skipped)} skipped (see above)"
+        left = f"; {r.left_out} of them indexed until now, left out until readable" if r.left_out else ""
+        line += f"; {len(r.skipped)} skipped (see above{left})"
     return line
 
 

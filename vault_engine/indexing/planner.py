@@ -39,6 +39,7 @@ class ChangePlan:
     unchanged: int = 0
     refused: tuple[str, ...] = ()
     forgotten: tuple[str, ...] = ()
+    left_out: tuple[str, ...] = ()  # the refused that were notes of the index: they leave it
 
     @property
     def is_empty(self) -> bool:
@@ -85,8 +86,9 @@ def plan_changes(suspects: Suspects, known: Mapping[str, KnownFile],
             added.append(path)
     paired = {old for old, _ in moved}
     deleted = [p for p in suspects.missing if p not in paired and known[p].hash is not None]
+    left_out = tuple(p for p in refused if p in known and known[p].hash is not None)
     return ChangePlan(tuple(added), tuple(modified), tuple(deleted), tuple(moved),
-                      tuple(touched), suspects.unchanged, tuple(refused), tuple(forgotten))
+                      tuple(touched), suspects.unchanged, tuple(refused), tuple(forgotten), left_out)
 
 
 def pair_by_identity(plan: ChangePlan, new_ids: Mapping[str, str], deleted_ids: Mapping[str, str]) -> ChangePlan:

@@ -14,7 +14,9 @@ only ever an error: reading those values as blanks changes no frontmatter that l
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
+import sys
 from dataclasses import dataclass
 from typing import Any
 
@@ -52,14 +54,15 @@ def _load_yaml(yaml_text: str) -> tuple[dict[str, Any], str | None]:
     import yaml
     from frontmatter.default_handlers import YAMLHandler
 
+    loader = _frontmatter_loader()
     try:
         try:
-            loaded = YAMLHandler().load(yaml_text)
+            loaded = YAMLHandler().load(yaml_text, Loader=loader)
         except yaml.YAMLError:
             blanked = _PLACEHOLDER_VALUE.sub(r"\1null", yaml_text)
             if blanked == yaml_text:
                 raise
-            loaded = YAMLHandler().load(blanked)
+            loaded = YAMLHandler().load(blanked, Loader=loader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         line = f" at line {mark.line + 2}" if mark is not None else ""
@@ -70,6 +73,64 @@ def _load_yaml(yaml_text: str) -> tuple[dict[str, Any], str | None]:
     if not isinstance(loaded, dict):
         return {}, f"frontmatter is a {type(loaded).__name__}, not a mapping of keys to values"
     return {str(k): normalize_value(v) for k, v in loaded.items()}, None
+
+
+@functools.cache
+def _frontmatter_loader() -> type:
+    """python-frontmatter's YAML loader, with one change: a value YAML reads as a timestamp
+    but no calendar has (``2026-02-30``, ``25:61``, an offset of ``+99:00``) stays the text
+    as written, as ``created: yesterday-ish`` does, instead of failing the whole note (PyYAML
+    raises ValueError from ``datetime``). ``frontmatter_slip`` lists it when it dates the note.
+    And a block whose aliases repeat more than ALIAS_REPEATS values is an error, checked on
+    the composed nodes before any value is built."""
+    from frontmatter.default_handlers import SafeLoader
+    from yaml.constructor import ConstructorError, SafeConstructor
+
+    class FrontmatterLoader(SafeLoader):  # type: ignore[valid-type,misc]
+        def construct_document(self, node: Any) -> Any:
+            if _alias_repeats(node) > ALIAS_REPEATS:
+                raise ConstructorError(None, None, f"its aliases repeat over {ALIAS_REPEATS:,} values "
+                                       "(an alias bomb?): write the values out")
+            return super().construct_document(node)
+
+        def timestamp_or_text(self, node: Any) -> Any:
+            try:
+                return SafeConstructor.construct_yaml_timestamp(self, node)
+            except ValueError:
+                return self.construct_scalar(node)
+
+    FrontmatterLoader.add_constructor("tag:yaml.org,2002:timestamp", FrontmatterLoader.timestamp_or_text)
+    return FrontmatterLoader
+
+
+# How many values a frontmatter block's aliases may repeat in all (``*a`` where ``&a`` holds 9
+# values repeats 9). Nine nested lists of nine aliases each (an "alias bomb", 300 bytes) expand
+# to 387 million values: the loader shares them, but every reader of the values (normalizing,
+# tags, property words) walks each repeat, and one note took 23 GB before it was killed.
+ALIAS_REPEATS = 10_000
+
+
+def _alias_repeats(root: Any) -> int:
+    """How many more values than nodes the YAML node graph ``root`` expands to: what its
+    aliases repeat. An alias inside its own anchor (a value that contains itself) never ends
+    and counts as unbounded. Iterative: a deep block must not exhaust the stack here."""
+    sizes: dict[int, int] = {}  # id(node) -> values it expands to
+    on_path: set[int] = set()
+    stack = [(root, False)]
+    while stack:
+        node, children_done = stack.pop()
+        children = [n for pair in node.value for n in (pair if isinstance(pair, tuple) else (pair,))] \
+            if isinstance(node.value, list) else []
+        if children_done:
+            sizes[id(node)] = 1 + sum(sizes[id(child)] for child in children)
+            on_path.discard(id(node))
+        elif id(node) in on_path:
+            return sys.maxsize
+        elif id(node) not in sizes:
+            on_path.add(id(node))
+            stack.append((node, True))
+            stack.extend((child, False) for child in children if id(child) not in sizes)
+    return sizes[id(root)] - len(sizes)
 
 
 def normalize_value(value: Any) -> Any:

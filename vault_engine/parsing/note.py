@@ -26,7 +26,7 @@ from vault_engine.paths import glob_match, note_stem
 
 # Bump when parse_note reads an unchanged file differently (what a ruling or a chosen option
 # is, how sections split): the next `index` re-reads every note instead of trusting the ledger.
-EXTRACTION_VERSION = "14"  # 5: checkpoints dated by file name, KEPs by kep.yaml; 6: frontmatter slips; 7: Cons:;
+EXTRACTION_VERSION = "15"  # 5: checkpoints dated by file name, KEPs by kep.yaml; 6: frontmatter slips; 7: Cons:;
 # 8: a chosen option matched without spaces; 9: dates such as 2023-9-18, a "because" list;
 # 10: alternatives named by label lines ("**Option 2:** ..."), Pros/Cons items are no alternatives;
 # 11: Obsidian's properties (wikilinks in them are links, their words are searched, "Tags:" in any
@@ -41,6 +41,8 @@ EXTRACTION_VERSION = "14"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 #     MADR 4 decision-makers, a "* Deciders:" line; option groups ("When exporting:"), KEP groups of sub-headings;
 #     a record's title and status (superseded, on hold, withdrawn, ...) on its rulings
 # 14: words lose leading and trailing underscores (`_emphasis_`, `__bold__` were unsearchable)
+# 15: a date no calendar has (2026-02-30) is text, not a reason to skip the note; an alias bomb
+#     is a YAML error; a lone CR (classic Mac) is a line break
 
 
 def extraction_key(config: Config) -> str:
@@ -66,7 +68,8 @@ _KIND_ALIASES = {
 def parse_note(rel_path: str, text: str, config: Config, sidecar: str | None = None) -> ParsedNote:
     """Everything vault-engine needs from one note; never raises on bad Markdown or YAML.
     ``sidecar``: the text of a decision record's metadata file beside it (RECORD_SIDECARS)."""
-    fm = split_frontmatter(text.replace("\r\n", "\n"))
+    # A lone CR (classic Mac OS) is a line break too, as Obsidian reads it; the file is not changed
+    fm = split_frontmatter(text.replace("\r\n", "\n").replace("\r", "\n"))
     blocks = parse_blocks(fm.body)
     masked = mask_code(fm.body, blocks.code_ranges)
     sections = split_sections(fm.body, blocks, fm.body_line)

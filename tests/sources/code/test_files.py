@@ -72,3 +72,18 @@ def test_the_vault_wide_exclude_applies_to_code_taps_inside_and_beside_the_vault
     assert tap.excluded("src/vendor/") and not tap.owns("src/gen/g.py") and tap.owns("src/a.py")
     repo_tap = next(t for t in code_taps(config) if t.name == "repo")
     assert repo_tap.seen_from_vault == "../repo" and repo_tap.excluded("pkg/generated/h.py")
+
+
+def test_a_source_file_is_skipped_in_the_words_of_code_and_a_symlink_loop_is_reported(make_vault):
+    from vault_engine.vault import Vault
+
+    root = make_vault({"src/latin.py": "# caf\xe9\ndef f():\n    pass\n".encode("latin-1"),
+                       "src/bin.py": b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "src/ok.py": "def ok():\n    pass\n"},
+                      config='[taps.code]\nsource = "code"\npaths = ["src/**"]\n')
+    (root / "src" / "loop.py").symlink_to("loop.py")
+    with Vault(root) as vault:
+        skipped = {s.path: s.reason for s in vault.index(embed=False).skipped}
+    assert skipped == {"src/bin.py": "binary content in a .py file: rename it if it is not a source file",
+                       "src/latin.py": "not UTF-8 (byte 0xe9 on line 1): re-save the source file as UTF-8",
+                       "src/loop.py": "symlink loop: the link leads back to itself and never reaches a file; "
+                                      "point it at a file or remove it"}

@@ -168,3 +168,65 @@ def test_the_watcher_path_never_reaches_through_a_symlink_to_a_folder_outside(ma
     assert sorted(scan.notes) == ["good.md"]
     assert {p.path for p in scan.problems} == {"private-link", "private-link/diary.md"}
     assert all("outside the vault" in p.reason for p in scan.problems)
+
+
+def test_utf16_is_named_as_utf16_with_or_without_its_byte_order_mark(make_vault):
+    text = "# UTF16 heading\n\nzebraquokka\n"
+    root = make_vault({**GOOD, "bom.md": text.encode("utf-16"), "le.md": text.encode("utf-16-le"),
+                       "be.md": text.encode("utf-16-be")})
+    _, skipped, indexed = index(root)
+    for name in ("bom.md", "le.md", "be.md"):
+        assert skipped[name] == "UTF-16 text: re-save the note as UTF-8"
+    assert sorted(indexed) == ["also/good2.md", "good.md"]
+
+
+def test_a_file_name_that_is_not_utf8_is_skipped_and_the_rest_indexed(make_vault):
+    root = make_vault(GOOD)
+    (root / os.fsdecode(b"bad\xffname.md")).write_text("# x\n\nbadnameword\n")
+    (root / os.fsdecode(b"dir\xfe")).mkdir()
+    (root / os.fsdecode(b"dir\xfe") / "in.md").write_text("# in\n")
+    before = snapshot(root)
+    _, skipped, indexed = index(root)
+    assert skipped == {"bad\\xffname.md": "file name is not valid UTF-8: rename it",
+                       "dir\\xfe": "folder name is not valid UTF-8: rename it"}
+    assert sorted(indexed) == ["also/good2.md", "good.md"]
+    with Vault(root) as v:  # the watcher's path: only the changed paths are scanned
+        report = v.index_paths([os.fsdecode(b"bad\xffname.md"), "good.md"])
+        assert {s.path: s.reason for s in report.skipped} == {"bad\\xffname.md": "file name is not valid UTF-8: "
+                                                                                "rename it"}
+    assert snapshot(root) == before
+
+
+def test_a_fifo_or_device_named_md_is_skipped_with_a_reason(make_vault):
+    root = make_vault(GOOD, config="outside_symlinks = true\n")
+    os.mkfifo(root / "fifo.md")
+    (root / "zero.md").symlink_to("/dev/zero")
+    _, skipped, indexed = index(root)
+    assert skipped == {"fifo.md": "a named pipe (FIFO), not a file: nothing to index; rename it or remove it",
+                       "zero.md": "a device, not a file: nothing to index; rename it or remove it"}
+    assert sorted(indexed) == ["also/good2.md", "good.md"]
+
+
+def test_a_folder_that_cannot_be_listed_says_what_to_do(make_vault, monkeypatch):
+    root = make_vault({**GOOD, "locked/in.md": "x\n"})
+    original = os.scandir
+    monkeypatch.setattr(os, "scandir", lambda path: (_ for _ in ()).throw(PermissionError(13, "Permission denied"))
+                        if str(path).endswith("locked") else original(path))
+    _, skipped, _ = index(root)
+    assert skipped["locked"] == "cannot list folder: permission denied: make the folder readable to index what it holds"
+
+
+def test_an_indexed_note_that_becomes_unreadable_is_counted_as_left_out(make_vault, monkeypatch):
+    from vault_engine.cli.render import index_report
+
+    root = make_vault({**GOOD, "secret.md": "x"})
+    index(root)
+    (root / "secret.md").write_text("changed")  # the stat moves, so it is read again
+    original = Path.read_bytes
+    monkeypatch.setattr(Path, "read_bytes", lambda self: (_ for _ in ()).throw(PermissionError(13, "denied"))
+                        if self.name == "secret.md" else original(self))
+    report, skipped, indexed = index(root)
+    assert (report.left_out, report.deleted, report.unchanged, list(skipped)) == (1, 0, 2, ["secret.md"])
+    assert "secret.md" not in indexed and index_report(report).endswith(
+        "; 1 skipped (see above; 1 of them indexed until now, left out until readable)")
+    assert index(root)[0].left_out == 0  # said once: the next run finds it skipped already

@@ -181,6 +181,7 @@ def _literal_head(glob: str) -> str:
 
 def _walk(tap: CodeTap, start: str, scan: CodeScan) -> None:
     from vault_engine.model import SkippedFile
+    from vault_engine.sources.vault.files import folder_reason, misnamed
 
     rules = _rules_above(tap, start)
     first = tap.root / start if start else tap.root
@@ -195,7 +196,7 @@ def _walk(tap: CodeTap, start: str, scan: CodeScan) -> None:
         try:
             entries = sorted(os.scandir(folder), key=lambda e: e.name)
         except OSError as exc:
-            scan.problems.append(SkippedFile(tap.key(rel or "."), f"cannot list folder: {exc.strerror}"))
+            scan.problems.append(SkippedFile(tap.key(rel or "."), folder_reason("list", exc)))
             continue
         for entry in entries:
             path = f"{rel}/{entry.name}" if rel else entry.name
@@ -204,7 +205,11 @@ def _walk(tap: CodeTap, start: str, scan: CodeScan) -> None:
                 if reason:
                     scan.problems.append(SkippedFile(tap.key(path) + "/", reason))
                 elif not (tap.excluded(path + "/") or tap.excluded(path)):
-                    stack.append((Path(entry.path), path, rules))
+                    problem = misnamed(tap.key(path), "folder")
+                    if problem is None:
+                        stack.append((Path(entry.path), path, rules))
+                    else:
+                        scan.problems.append(problem)
             elif entry.name != ".gitignore":
                 _visit_file(tap, path, Path(entry.path), rules, scan)
 
@@ -221,11 +226,18 @@ def _dir_reason(entry: os.DirEntry, path: str, rules, tap: CodeTap) -> str | Non
 def _visit_file(tap: CodeTap, rel: str, path: Path, rules, scan: CodeScan) -> None:
     from vault_engine.model import SkippedFile
     from vault_engine.sources.vault.changes import FileStat
+    from vault_engine.sources.vault.files import LOOP, is_symlink_loop, misnamed
 
     if not tap.owns(rel):
         return
-    if path.is_symlink():
-        return  # a link may lead out of the repository, or to a file indexed under its own name
+    if path.is_symlink():  # a link may lead out of the repository, or to a file indexed under its own name
+        if is_symlink_loop(path):  # but one that leads nowhere is a mistake to fix, as a note's is
+            scan.problems.append(SkippedFile(tap.key(rel), LOOP))
+        return
+    problem = misnamed(tap.key(rel), "file")
+    if problem is not None:
+        scan.problems.append(problem)
+        return
     if is_ignored(rules, rel, False):
         scan.problems.append(SkippedFile(tap.key(rel), "ignored by .gitignore"))
         return
@@ -269,7 +281,7 @@ def read_code(config: Config, key: str) -> tuple[str, str, FileStat, str, str, s
     if found is None:
         raise Unreadable("no code tap owns this file any more", vanished=True)
     tap, rel = found
-    text, digest, stat = read_note(tap.root, rel, int(config.max_file_mb * 1_000_000))
+    text, digest, stat = read_note(tap.root, rel, int(config.max_file_mb * 1_000_000), what="source file")
     reason = skipped_text_reason(rel.rsplit("/", 1)[-1], text)
     if reason:
         raise Unreadable(reason)

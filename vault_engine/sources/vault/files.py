@@ -9,6 +9,7 @@ act on; nothing here ever writes to the vault.
 
 from __future__ import annotations
 
+import codecs
 import errno
 import os
 import stat as stat_module
@@ -82,7 +83,7 @@ def scan_vault(config: Config, under: str = "") -> Scan:
         try:
             info = folder.stat()
         except OSError as exc:
-            scan.problems.append(SkippedFile(rel or ".", f"cannot open folder: {exc.strerror}"))
+            scan.problems.append(SkippedFile(rel or ".", folder_reason("open", exc)))
             continue
         if (info.st_dev, info.st_ino) in seen_dirs:
             scan.problems.append(SkippedFile(rel, "symlink loop: this folder is already indexed "
@@ -92,16 +93,42 @@ def scan_vault(config: Config, under: str = "") -> Scan:
         try:
             entries = list(os.scandir(folder))
         except OSError as exc:
-            scan.problems.append(SkippedFile(rel or ".", f"cannot list folder: {exc.strerror}"))
+            scan.problems.append(SkippedFile(rel or ".", folder_reason("list", exc)))
             continue
         for entry in entries:
             _visit(entry, rel, config, scan, stack)
     return scan
 
 
+def folder_reason(verb: str, exc: OSError) -> str:
+    """Why a folder's files are skipped: it cannot be opened or listed (``verb``)."""
+    if isinstance(exc, PermissionError):
+        return f"cannot {verb} folder: permission denied: make the folder readable to index what it holds"
+    return f"cannot {verb} folder: {exc.strerror or exc}"
+
+
+def misnamed(path: str, what: str) -> SkippedFile | None:
+    """A file or folder (``what``) whose name is not valid UTF-8, skipped: Python holds the
+    bytes it cannot decode as lone surrogates, which no UTF-8 store or output takes. It is
+    named by its bytes written as escapes (``bad\\xffname.md``)."""
+    try:
+        path.encode("utf-8")
+    except UnicodeEncodeError:
+        shown = os.fsencode(path).decode("utf-8", "backslashreplace")
+        return SkippedFile(shown, f"{what} name is not valid UTF-8: rename it")
+    return None
+
+
+def _not_a_file(mode: int) -> str:
+    """Why a .md that is no regular file (a FIFO, a device, a socket) is skipped unread."""
+    what = ("a named pipe (FIFO)" if stat_module.S_ISFIFO(mode) else "a socket" if stat_module.S_ISSOCK(mode)
+            else "a device")
+    return f"{what}, not a file: nothing to index; rename it or remove it"
+
+
 OUTSIDE = ("a symlink to {what} outside the vault: not indexed, so that nothing outside the vault "
            "reaches the index (set outside_symlinks = true in vault-engine.toml to index it)")
-LOOP = "symlink loop: the link leads back to itself and never reaches a file; point it at a note or remove it"
+LOOP = "symlink loop: the link leads back to itself and never reaches a file; point it at a file or remove it"
 
 
 def is_symlink_loop(path: Path) -> bool:
@@ -156,9 +183,17 @@ def _visit(entry: os.DirEntry, rel: str, config: Config, scan: Scan, stack: list
     if is_dir:
         if entry.name not in IGNORED_DIRS and not config.is_excluded(path + "/") \
                 and not config.is_excluded(path):
-            stack.append((Path(entry.path), path))
+            problem = misnamed(path, "folder")
+            if problem is None:
+                stack.append((Path(entry.path), path))
+            else:
+                scan.problems.append(problem)
         return
     if config.is_excluded(path):
+        return
+    problem = misnamed(path, "file")
+    if problem is not None:
+        scan.problems.append(problem)
         return
     try:
         info = entry.stat()
@@ -167,6 +202,8 @@ def _visit(entry: os.DirEntry, rel: str, config: Config, scan: Scan, stack: list
             scan.problems.append(SkippedFile(path, _stat_reason(exc, entry.path, entry.is_symlink())))
         return
     if not stat_module.S_ISREG(info.st_mode):
+        if entry.name.lower().endswith(".md"):
+            scan.problems.append(SkippedFile(path, _not_a_file(info.st_mode)))
         return
     if entry.name.lower().endswith(".md"):
         scan.add(path, FileStat.of(info), DEFAULT_TAP)
@@ -202,6 +239,11 @@ def scan_paths(config: Config, paths: Iterable[str]) -> Scan:
         if not is_indexable(config, rel):
             continue
         path = config.root / rel
+        problem = misnamed(rel, "folder" if path.is_dir() else "file")
+        if problem is not None:
+            if os.path.lexists(path):  # gone: it was never indexed, nothing to say
+                scan.problems.append(problem)
+            continue
         if not config.inside(path):  # the path itself or a folder above it links out of the vault
             if path.is_dir() or rel.lower().endswith(".md"):
                 scan.problems.append(SkippedFile(rel, _link_reason(path, path.is_dir())))
@@ -218,6 +260,8 @@ def scan_paths(config: Config, paths: Iterable[str]) -> Scan:
                 scan.problems.append(SkippedFile(rel, _stat_reason(exc, path, True)))
             continue  # gone: the ledger entry, if any, becomes a delete
         if not stat_module.S_ISREG(info.st_mode):
+            if rel.lower().endswith(".md"):
+                scan.problems.append(SkippedFile(rel, _not_a_file(info.st_mode)))
             continue
         if rel.lower().endswith(".md"):
             scan.add(rel, FileStat.of(info), DEFAULT_TAP)
@@ -226,14 +270,15 @@ def scan_paths(config: Config, paths: Iterable[str]) -> Scan:
     return scan
 
 
-def read_note(root: Path, rel: str, max_bytes: int) -> tuple[str, str, FileStat]:
-    """Text, content hash and stat of one note, or :class:`Unreadable` with the reason."""
+def read_note(root: Path, rel: str, max_bytes: int, what: str = "note") -> tuple[str, str, FileStat]:
+    """Text, content hash and stat of one note (or of another text file, ``what`` it is, as
+    the reasons name it: a code tap's "source file"), or :class:`Unreadable` with the reason."""
     path = root / rel
     try:
         info = path.stat()
         if info.st_size > max_bytes:
             raise Unreadable(
-                f"{info.st_size / 1e6:.1f} MB is over the {max_bytes / 1e6:.0f} MB limit: split the note "
+                f"{info.st_size / 1e6:.1f} MB is over the {max_bytes / 1e6:.0f} MB limit: split the {what} "
                 "or raise max_file_mb in vault-engine.toml")
         data = path.read_bytes()
     except FileNotFoundError:
@@ -243,15 +288,28 @@ def read_note(root: Path, rel: str, max_bytes: int) -> tuple[str, str, FileStat]
         raise Unreadable("permission denied: make the file readable to index it") from None
     except OSError as exc:
         raise Unreadable(f"cannot read: {exc.strerror or exc}") from exc
+    if is_utf16(data[:8192]):  # Obsidian does not read it either: say what it is, not "binary"
+        raise Unreadable(f"UTF-16 text: re-save the {what} as UTF-8")
     if b"\x00" in data[:8192]:
-        raise Unreadable("binary content in a .md file: rename it if it is not a note")
+        raise Unreadable(f"binary content in a {Path(rel).suffix or 'text'} file: rename it if it is not a {what}")
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         line = data[:exc.start].count(b"\n") + 1
         raise Unreadable(
-            f"not UTF-8 (byte 0x{data[exc.start]:02x} on line {line}): re-save the note as UTF-8") from exc
+            f"not UTF-8 (byte 0x{data[exc.start]:02x} on line {line}): re-save the {what} as UTF-8") from exc
     # The times from before the read: a write during it moves them, so it is read again next time
     return text, content_digest(data), FileStat.of(info, size=len(data))
 
 
+
+
+def is_utf16(head: bytes) -> bool:
+    """Whether the first bytes of a file are UTF-16 text: a UTF-16 byte order mark (Windows
+    Notepad and PowerShell write one), or, without one, NUL in every other byte and nowhere
+    else (Latin text in UTF-16), where binary data has NULs at odd and even offsets alike."""
+    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return True
+    even, odd = head[0::2], head[1::2]
+    return bool(head) and ((b"\x00" not in even and odd.count(0) * 2 > len(odd))
+                           or (b"\x00" not in odd and even.count(0) * 2 > len(even)))
