@@ -670,7 +670,10 @@ class Vault:
         vault, a loop, a broken link): for a ref that names no note, the reason, not a guess."""
         from vault_engine.sources.vault.files import skip_reason
 
-        return skip_reason(self.config, rel_path)
+        try:
+            return skip_reason(self.config, rel_path)
+        except OSError:  # a name the file system cannot even look up (a part of 255+ bytes):
+            return None  # no file is there for the scan to skip; the ref is simply unknown
 
     def _change_since_index(self, ledger: Ledger, rel_path: str) -> str | None:
         """``"changed"`` or ``"gone"`` when the note's file is not what the index holds, else None."""

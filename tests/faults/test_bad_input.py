@@ -286,6 +286,14 @@ def test_the_ref_a_search_hit_gives_for_a_hash_file_name_opens_it(small_vault, c
     assert "zebra quokka text" in shown.out
 
 
+@pytest.mark.parametrize("command", [("show",), ("links",), ("reinforce",)])
+def test_a_ref_with_a_name_too_long_for_the_file_system_is_an_unknown_ref(small_vault, command):
+    for ref in ("a" * 300 + ".md", "projects/" + "é" * 200):  # one part past 255 bytes
+        result = run_cli_subprocess("--vault", small_vault, *command, ref)
+        assert result.returncode == 1
+        one_line(result.stderr, "no note", "in the index")
+
+
 # -- 5. vault-engine.toml ----------------------------------------------------------------------
 
 SPECS_TAP = '[taps.specs]\npaths = ["specs/**"]\n'
