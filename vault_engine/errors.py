@@ -58,6 +58,16 @@ class IndexDamaged(VaultError):
     Everything there is derived: ``vault-engine index`` repairs it."""
 
 
+class VectorsDamaged(IndexDamaged):
+    """``vectors.faiss`` cannot be used: FAISS cannot read it, or what it reads is not the
+    unit-length vectors we write. ``reason`` says which, in a few words."""
+
+    def __init__(self, path: object, reason: str):
+        super().__init__(f"the vector index {path} is damaged ({reason}): run `vault-engine index`, "
+                         "which rebuilds it from the vector cache")
+        self.reason = reason
+
+
 class IndexNotWritable(VaultError):
     """The index folder cannot be written (a read-only vault, another user's files)."""
 

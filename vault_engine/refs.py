@@ -43,3 +43,9 @@ def normalize_path(path: str) -> str:
     """A vault-relative path as a user may type it (``./specs\\auth.md``) in the index's form."""
     path = path.strip().replace("\\", "/")
     return path[2:] if path.startswith("./") else path
+
+
+def printed(ref: str) -> str:
+    """A ref or path as text output prints it: a newline in a file name as ``\\x0a``, as every
+    other control character is shown, so the ref stays on its one line (JSON keeps it exact)."""
+    return ref.replace("\n", "\\x0a")

@@ -28,6 +28,7 @@ from vault_engine.errors import (
     UnknownProject,
     VaultError,
     VaultNotFound,
+    not_writable,
 )
 from vault_engine.indexing.generations import live_generation
 from vault_engine.layout import (
@@ -162,7 +163,8 @@ class Vault:
     @property
     def ledger(self) -> Ledger:
         if self._ledger is None:
-            self._ledger = Ledger(self.config.index_dir / LEDGER_FILE)
+            path = self.config.index_dir / LEDGER_FILE
+            self._ledger = Ledger(path, readonly=path.exists() and not os.access(path.parent, os.W_OK))
         return self._ledger
 
     @property
@@ -267,6 +269,8 @@ class Vault:
             raise
         try:
             self._follow_generation()  # another writer may have swapped one in while we waited
+            if self.config.index_dir.exists() and not os.access(self.config.index_dir, os.W_OK):
+                raise not_writable(self.config.index_dir)  # its ledger was opened read-only: say so now
             yield
         finally:
             release(fd)  # closing releases the lock
@@ -676,7 +680,10 @@ class Vault:
         vault, a loop, a broken link): for a ref that names no note, the reason, not a guess."""
         from vault_engine.sources.vault.files import skip_reason
 
-        return skip_reason(self.config, rel_path)
+        try:
+            return skip_reason(self.config, rel_path)
+        except OSError:  # a name the file system cannot even look up (a part of 255+ bytes):
+            return None  # no file is there for the scan to skip; the ref is simply unknown
 
     def _change_since_index(self, ledger: Ledger, rel_path: str) -> str | None:
         """``"changed"`` or ``"gone"`` when the note's file is not what the index holds, else None."""
@@ -1061,7 +1068,7 @@ class Vault:
         ledger = self.ledger
         offset = int(ledger.get_meta("reinforce_offset") or 0)
         size = self.reinforcement_log.size()
-        if size == offset:
+        if size == offset or ledger.readonly:  # a read-only index answers as its last index left it
             return
         if size < offset:  # the log was replaced: replay it whole
             offset, state = 0, {}

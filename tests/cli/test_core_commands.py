@@ -428,6 +428,41 @@ def test_a_folder_this_user_cannot_write_is_one_line_not_a_traceback(vault, cli,
     assert done.code == 1 and "cannot write" in done.err and "damaged" not in done.err
 
 
+def as_a_user_who_cannot_write(*args) -> list[str]:
+    """The CLI command line, run without root's power to write anything (as the QA did)."""
+    import shutil
+    import sys
+
+    command = [sys.executable, "-m", "vault_engine", *map(str, args)]
+    if os.geteuid() != 0:
+        return command
+    if not shutil.which("setpriv"):
+        pytest.skip("run as root without setpriv: cannot drop the power to write")
+    caps = "-dac_override,-dac_read_search,-fowner"
+    return ["setpriv", f"--inh-caps={caps}", f"--bounding-set={caps}", *command]
+
+
+@pytest.mark.parametrize("command", [("search", "refresh", "--lexical", "--json"), ("status", "--json"),
+                                     ("show", "specs/auth.md", "--json")])
+def test_an_index_folder_no_one_here_may_write_still_answers_reads(vault, command):
+    import subprocess
+
+    state = vault / ".vault-engine"
+    folders = [state, *(p for p in state.rglob("*") if p.is_dir())]
+    for folder in folders:
+        folder.chmod(0o555)
+    try:
+        done = subprocess.run(as_a_user_who_cannot_write("--vault", vault, *command), capture_output=True,
+                              text=True, timeout=120, env={**os.environ, "VAULT_ENGINE_NO_DAEMON": "1"})
+        assert done.returncode == 0, done.stderr
+        assert json.loads(done.stdout)
+        wrote = subprocess.run(as_a_user_who_cannot_write("--vault", vault, "index"), capture_output=True, text=True)
+        assert wrote.returncode == 1 and "cannot write" in wrote.stderr
+    finally:
+        for folder in folders:
+            folder.chmod(0o755)
+
+
 def test_one_section_is_one_section(make_vault, cli):
     done = cli("--vault", make_vault({"a.md": "# A\nalpha\n"}), "index", "--no-embed")
     assert done.out.rstrip().endswith("; 1 section")

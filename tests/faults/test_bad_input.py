@@ -286,6 +286,34 @@ def test_the_ref_a_search_hit_gives_for_a_hash_file_name_opens_it(small_vault, c
     assert "zebra quokka text" in shown.out
 
 
+def test_the_ref_printed_for_a_backslash_in_a_file_name_opens_it(make_vault, cli):
+    root = make_vault({"back\\slash.md": "# B\nbackslashword\n", "specs/auth.md": "# Auth\ntokens\n"}, NO_MODEL)
+    index_in_process(root)
+    hit = cli("--vault", root, "search", "backslashword", "--lexical", "--json").json["hits"][0]
+    assert hit["ref"] == "back\\slash.md#B"
+    for ref in (hit["ref"], hit["path"]):
+        shown = cli("--vault", root, "show", ref)
+        assert shown.code == 0 and "backslashword" in shown.out, shown.err
+    shown = cli("--vault", root, "show", "specs\\auth.md")  # a Windows path still opens its note
+    assert shown.code == 0 and "tokens" in shown.out, shown.err
+
+
+def test_a_newline_in_a_file_name_is_escaped_in_text_output(make_vault, cli):
+    root = make_vault({"new\nline.md": "# N\nnewlineword\n"}, NO_MODEL)
+    index_in_process(root)
+    found = cli("--vault", root, "search", "newlineword", "--lexical")
+    assert found.code == 0 and " 1. new\\x0aline.md#N  [" in found.out
+    assert cli("--vault", root, "search", "newlineword", "--lexical", "--json").json["hits"][0]["path"] == "new\nline.md"
+
+
+@pytest.mark.parametrize("command", [("show",), ("links",), ("reinforce",)])
+def test_a_ref_with_a_name_too_long_for_the_file_system_is_an_unknown_ref(small_vault, command):
+    for ref in ("a" * 300 + ".md", "projects/" + "é" * 200):  # one part past 255 bytes
+        result = run_cli_subprocess("--vault", small_vault, *command, ref)
+        assert result.returncode == 1
+        one_line(result.stderr, "no note", "in the index")
+
+
 # -- 5. vault-engine.toml ----------------------------------------------------------------------
 
 SPECS_TAP = '[taps.specs]\npaths = ["specs/**"]\n'

@@ -3,6 +3,8 @@
 import json
 import multiprocessing
 
+import pytest
+
 from vault_engine.stores.reinforcements import ReinforcementLog, replay
 
 
@@ -38,12 +40,49 @@ def test_replay_follows_moves_and_counts(tmp_path):
     assert offset == log.size()
 
 
-def test_a_damaged_or_partial_line_is_skipped(tmp_path):
+def test_a_damaged_or_partial_line_is_skipped_and_named(tmp_path, caplog):
     path = tmp_path / "r.jsonl"
     path.write_text('{"event": "reinforce", "path": "a.md", "at": 1}\nnot json\n{"event": "reinf')
     records, offset = ReinforcementLog(path).read()
     assert [r["path"] for r in records] == ["a.md"]
-    assert offset == len('{"event": "reinforce", "path": "a.md", "at": 1}\nnot json\n')
+    assert offset == path.stat().st_size  # no writer holds the lock: a torn last line is read now
+    assert [r.getMessage() for r in caplog.records] == [
+        f"{path}: 2 lines ignored (line 2: not JSON; line 3: not JSON): fix or remove them"]
+
+
+def test_an_append_after_a_last_line_without_newline_starts_a_fresh_line(tmp_path):
+    path = tmp_path / "r.jsonl"
+    log = ReinforcementLog(path)
+    log.append({"event": "reinforce", "path": "a.md", "at": 1.0})
+    path.write_bytes(path.read_bytes().rstrip(b"\n"))  # an editor, a merge, a torn write
+    assert [r["path"] for r in log.read()[0]] == ["a.md"]
+    log.append({"event": "reinforce", "path": "b.md", "at": 2.0})
+    assert [json.loads(line)["path"] for line in path.read_text().splitlines()] == ["a.md", "b.md"]
+
+
+def test_records_glued_onto_one_line_are_both_read(tmp_path, caplog):
+    path = tmp_path / "r.jsonl"
+    path.write_text('{"path": "a.md", "at": 1}{"path": "b.md", "at": 2}\n')
+    records, _ = ReinforcementLog(path).read()
+    assert [r["path"] for r in records] == ["a.md", "b.md"]
+    assert caplog.records == []
+
+
+@pytest.mark.parametrize("at", ["1e999", "NaN", "-Infinity", "1e300", "-5", '"yesterday"', "true"])
+def test_a_reinforcement_at_no_writable_time_is_ignored_naming_file_and_line(tmp_path, caplog, at):
+    path = tmp_path / "r.jsonl"
+    path.write_text('{"path": "a.md", "at": 1}\n' + f'{{"path": "b.md", "at": {at}}}\n')
+    log = ReinforcementLog(path)
+    first, offset = log.read(0)
+    records, _ = log.read(len(path.read_text().splitlines()[0]) + 1)  # line numbers count from the top
+    assert [r["path"] for r in first] == ["a.md"] and records == []
+    assert list(replay(first)) == ["a.md"]
+    assert all(f"{path} line 2: at " in r.getMessage() and "is not a time" in r.getMessage()
+               for r in caplog.records) and len(caplog.records) == 2
+
+
+def test_replay_ignores_a_time_no_date_can_be_written_for():
+    assert replay([{"path": "a.md", "at": float("inf")}, {"path": "b.md", "at": 1e300}]) == {}
 
 
 def test_an_undo_line_cancels_one_reinforcement_and_the_state_before_it_returns():

@@ -6,6 +6,7 @@ import argparse
 
 from vault_engine.cli.context import Context, int_within, non_empty
 from vault_engine.cli.render import followed
+from vault_engine.refs import printed
 
 FOLLOW_HELP = "also what the why notes say (their sections), and N-1 hops of the links in them"
 
@@ -75,7 +76,7 @@ def cmd_find(ctx: Context) -> int:
 # -- text renderings ----------------------------------------------------------------------------
 
 def _why_lines(why) -> list[str]:
-    return [f"why        {w.ref}:{w.line} ({w.via} `{w.token}`)" for w in why]
+    return [f"why        {printed(w.ref)}:{w.line} ({w.via} `{w.token}`)" for w in why]
 
 
 def _dead_end_lines(dead_ends) -> list[str]:
@@ -83,7 +84,7 @@ def _dead_end_lines(dead_ends) -> list[str]:
 
 
 def render_code_view(view) -> str:
-    head = f"{view.ref}  ({view.language}, lines {view.line_start}-{view.line_end})"
+    head = f"{printed(view.ref)}  ({view.language}, lines {view.line_start}-{view.line_end})"
     lines = [head, *(f"note: {n}" for n in view.notices), "", view.numbered(), ""]
     lines += _why_lines(view.why)
     lines += _dead_end_lines(view.dead_ends)
@@ -91,7 +92,7 @@ def render_code_view(view) -> str:
 
 
 def render_outline(outline) -> str:
-    lines = [f"{outline.path}  ({outline.language}, {outline.lines} lines, {len(outline.symbols)} symbols)"]
+    lines = [f"{printed(outline.path)}  ({outline.language}, {outline.lines} lines, {len(outline.symbols)} symbols)"]
     lines += [f"note: {n}" for n in outline.notices]
     if outline.error:
         lines.append(f"note: {outline.error}")
@@ -111,7 +112,7 @@ def render_calls(answer) -> str:
         return "\n".join([f"{answer.status.replace('_', ' ')}: {answer.reason}", *notes])
     lines = [f"{answer.direction} of {answer.start} (depth {answer.depth}): {len(answer.nodes)}", *notes]
     for n in answer.nodes:
-        lines.append(f"  {n.hops}  {n.ref}  (lines {n.line_start}-{n.line_end})")
+        lines.append(f"  {n.hops}  {printed(n.ref)}  (lines {n.line_start}-{n.line_end})")
     return "\n".join(lines + _why_lines(answer.why) + _dead_end_lines(answer.dead_ends) + followed(answer.followed))
 
 
@@ -126,6 +127,6 @@ def render_find(result) -> str:
         where = f"lines {h.line_start}-{h.line_end}"
         extra = f"  facet {h.facet}" if h.facet else ""
         extra += f"  covers {h.coverage:.0%}" if h.coverage is not None else ""
-        lines.append(f"  {h.ref}  ({h.kind}, {where}){extra}")
+        lines.append(f"  {printed(h.ref)}  ({h.kind}, {where}){extra}")
         lines += [f"    why {w}" for w in h.why]
     return "\n".join(lines + followed(result.followed))

@@ -8,6 +8,7 @@ from pathlib import Path
 from vault_engine.cli import render
 from vault_engine.cli.context import Context, int_within, non_empty
 from vault_engine.operations import BY_NAME
+from vault_engine.refs import printed
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -113,7 +114,7 @@ def cmd_index(ctx: Context) -> int:
         report = ctx.vault.index(rebuild=ctx.args.rebuild, progress=progress,
                                  embed=not ctx.args.no_embed, vector_cache=ctx.args.vector_cache)
     for skipped in report.skipped:
-        ctx.notice(f"skipped {skipped.path}: {skipped.reason}")
+        ctx.notice(f"skipped {printed(skipped.path)}: {skipped.reason}")
     for notice in report.notices:
         ctx.notice(notice)
     ctx.emit(report.to_json(), lambda: render.index_report(report))

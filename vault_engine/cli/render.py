@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any
 
 from vault_engine.dates import utc_time
 from vault_engine.memory.render import PROPOSAL_IN_QUOTE, one_line
+from vault_engine.refs import printed
 
 if TYPE_CHECKING:  # annotations only: a code command's rendering needs none of them
     from vault_engine.model import IndexReport, NoteView, ResolvedLink, SearchResult
@@ -117,18 +118,19 @@ def search_result(result: SearchResult) -> str:
         if s.decay != 1.0:
             parts.append(f"decay x{s.decay:.2f}")
         via = f"  via {hit.via}" if hit.via else ""
-        out.append(f"{n:>2}. {hit.ref}  [{hit.kind}, {hit.tap}] {hit.score:.3f} ({', '.join(parts)}){via}")
+        out.append(f"{n:>2}. {printed(hit.ref)}  [{hit.kind}, {hit.tap}] {hit.score:.3f} ({', '.join(parts)}){via}")
         if hit.snippet:
             out.append(f"    {hit.snippet}")
         followable = [link for link in hit.links if link.resolved]
         if followable:
-            out.append("    links: " + ", ".join(link.ref or "" for link in followable[:6]))
+            out.append("    links: " + ", ".join(printed(link.ref or "") for link in followable[:6]))
     return "\n".join(out)
 
 
 def note_view(view: NoteView) -> str:
-    where = f"{view.path}:{view.line_start}-{view.line_end}"
-    head = f"── {view.ref}  ({view.kind}, tap {view.tap}{', project ' + view.project if view.project else ''}) {where}"
+    where = f"{printed(view.path)}:{view.line_start}-{view.line_end}"
+    project = f", project {view.project}" if view.project else ""
+    head = f"── {printed(view.ref)}  ({view.kind}, tap {view.tap}{project}) {where}"
     lines = [head, view.text.rstrip()]
     unresolved = [link for link in view.links if not link.resolved]
     missing = sum(1 for link in view.links if link.section_missing)
@@ -143,7 +145,7 @@ def followed(notes: Sequence[Any]) -> list[str]:
     out = []
     for f in notes:
         at = f" line {f.line}" if f.line else ""
-        out.append(f"── followed {f.hops}: {f.ref}  ({f.kind}, {f.how}{at}, from {f.via})")
+        out.append(f"── followed {f.hops}: {printed(f.ref)}  ({f.kind}, {f.how}{at}, from {printed(f.via)})")
         out += [("   " + line).rstrip() for line in f.text.rstrip().split("\n")]
     return out
 
@@ -153,10 +155,10 @@ def links(found: Sequence[ResolvedLink], backlinks: bool) -> str:
         return "no links"
     out = []
     for link in found:
-        target = link.ref if link.resolved else "UNRESOLVED"
+        target = printed(link.ref or "") if link.resolved else "UNRESOLVED"
         flag = " (ambiguous)" if link.ambiguous else ""
         flag += f" (no such {link.missing_what})" if link.section_missing else ""
-        where = f"{link.source}:{link.line}" if backlinks else f"line {link.line}"
+        where = f"{printed(link.source)}:{link.line}" if backlinks else f"line {link.line}"
         out.append(f"{where}  {link.raw} -> {target}{flag}")
     return "\n".join(out)
 
@@ -213,5 +215,5 @@ def decay_rows(rows) -> str:
     for r in rows:
         bar = "█" * round(r.multiplier * 10)
         seen = f"  reinforced {iso(r.last_reinforced)}" if r.last_reinforced else ""
-        out.append(f"{r.multiplier:>10.3f}  {r.age_days:>8.1f}  {r.tap:<10} {r.ref}  {bar}{seen}")
+        out.append(f"{r.multiplier:>10.3f}  {r.age_days:>8.1f}  {r.tap:<10} {printed(r.ref)}  {bar}{seen}")
     return "\n".join(out)

@@ -16,6 +16,7 @@ from vault_engine.constants import MIN_BRIEF_TOKENS
 from vault_engine.dates import utc_date, utc_time
 from vault_engine.errors import BadArgument
 from vault_engine.memory.results import ResumeBrief, Ruling, estimate_tokens
+from vault_engine.refs import printed
 
 REASON_IN_QUOTE = 140  # characters of the reason repeated in the suggested sentence
 PROPOSAL_IN_QUOTE = 200  # characters of the proposal quoted back (a hook may pass a whole file)
@@ -63,9 +64,9 @@ def _ruling_lines(n: int, r: Ruling, project: str | None) -> list[str]:
     topic = f' "{one_line(r.record_title, 160)}"' if record and r.record_title else ""
     lines = [f"{n}. {r.text}",
              f"   {'Rejected' if record else 'Ruled out'} on {iso_date(r.when)} by {who} "
-             f"({where}, {r.source}{topic}, {r.ref}).",
+             f"({where}, {r.source}{topic}, {printed(r.ref)}).",
              f"   {why}: {one_line(r.reason)}" if r.reason else
-             f"   {why}: no reason was written down; read {r.ref} before deciding."]
+             f"   {why}: no reason was written down; read {printed(r.ref)} before deciding."]
     if r.record_status:
         lines.append(f"   The record is {one_line(r.record_status, 120).rstrip('.')}: this ruling and its "
                      "chosen design may no longer hold.")
@@ -139,7 +140,7 @@ def _checkpoint_part(brief: ResumeBrief) -> str:
         return (f"No checkpoint yet for {brief.project}: nobody has checked in. "
                 "Its working notes follow, newest first.")
     lines = [f"## Last checkpoint: {c.title}",
-             f"{c.ref}, by {c.agent or 'an unnamed agent'}, {iso_time(c.created)}", "",
+             f"{printed(c.ref)}, by {c.agent or 'an unnamed agent'}, {iso_time(c.created)}", "",
              "### Summary", c.summary or "(no summary written)", "", "### Next"]
     lines += [f"- {step}" for step in c.next_steps] or ["(no next steps written)"]
     if c.failed:
@@ -153,7 +154,8 @@ def _working_part(brief: ResumeBrief) -> str:
              else "## Working notes")
     lines = [title]
     for w in brief.working_notes:
-        lines += ["", f"### {w.title}", f"{w.ref}, by {w.agent or 'an unnamed agent'}, changed {iso_time(w.changed)}"]
+        who = w.agent or "an unnamed agent"
+        lines += ["", f"### {w.title}", f"{printed(w.ref)}, by {who}, changed {iso_time(w.changed)}"]
         if w.dead_ends:
             lines.append("Dead ends marked here (a working note: possibly a first impression):")
             lines += [f"- {r.text}" + (f" — {r.reason}" if r.reason else "") for r in w.dead_ends]
@@ -170,7 +172,7 @@ def _earlier_part(brief: ResumeBrief) -> str:
     lines = ["## Ruled out earlier on this project" if brief.checkpoint else "## Ruled out on this project"]
     lines += [f"- {r.text}" + (f" — {one_line(r.reason, 200)}" if r.reason else "")
               + f" ({_who(r)}, "
-                f"{iso_date(r.when)}, {r.source} {r.ref})" for r in brief.earlier]
+                f"{iso_date(r.when)}, {r.source} {printed(r.ref)})" for r in brief.earlier]
     if brief.more_earlier:
         lines.append(f"{brief.more_earlier} more: `vault-engine deadend list --project {brief.project}` "
                      "lists them all.")
@@ -181,7 +183,7 @@ def _linked_part(brief: ResumeBrief) -> str:
     lines = ["## Linked from the checkpoint"]
     for n in brief.linked:
         fading = f", decay x{n.decay:.2f}" if n.decay < 1.0 else ", no decay"
-        line = f"- {n.ref} ({n.kind}, {n.age_days:.0f} days old{fading})"
+        line = f"- {printed(n.ref)} ({n.kind}, {n.age_days:.0f} days old{fading})"
         lines.append(f"{line}: {n.excerpt}" if n.excerpt else line)
     return "\n".join(lines)
 
@@ -193,7 +195,7 @@ def _elsewhere_part(brief: ResumeBrief) -> str:
         step = brief.bears_on.get(f"{r.ref}#{r.slug}")
         lines.append(f"- {r.text}" + (f" — {r.reason}" if r.reason else "")
                      + f" ({r.project or 'no project'}, {r.agent or 'an unnamed agent'}, "
-                       f"{iso_date(r.when)}, {r.source} {r.ref})" + (f"; bears on: {step}" if step else ""))
+                       f"{iso_date(r.when)}, {r.source} {printed(r.ref)})" + (f"; bears on: {step}" if step else ""))
     return "\n".join(lines)
 
 
@@ -296,5 +298,5 @@ def render_dead_end_list(rulings: Sequence[Ruling]) -> str:
         source = "working note, weaker" if r.source == "working note" else r.source
         reason = f" — {r.reason}" if r.reason else " — (no reason written)"
         lines.append(f"{iso_date(r.when)}  {r.project or '-'}  {r.agent or '-'}  [{source}] "
-                     f"{r.text}{reason}  ({r.ref})")
+                     f"{r.text}{reason}  ({printed(r.ref)})")
     return "\n".join(lines)

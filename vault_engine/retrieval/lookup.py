@@ -81,18 +81,22 @@ def _note_and_heading_splits(ref: str) -> list[ParsedRef]:
     ref = ref.strip()
     cuts = [i for i, ch in enumerate(ref) if ch == "#"]
     readings = [ref, *(ref[:i] for i in reversed(cuts))]
-    return [ParsedRef(normalize_path(note), None, ref[len(note) + 1:].strip() or None) for note in readings]
+    return [ParsedRef(note.strip(), None, ref[len(note) + 1:].strip() or None) for note in readings]
 
 
-def _note_at(ledger: Ledger, path: str) -> NoteRow | None:
-    candidates = _path_candidates(path)
+def _note_at(ledger: Ledger, typed: str) -> NoteRow | None:
+    # A backslash is read as a Windows separator (``specs\auth.md``) only when no note has the
+    # name as typed: on Linux and macOS it is a plain character of a file name (``back\slash.md``),
+    # and the ref printed for that note must open it.
+    exact = typed[2:] if typed.startswith("./") else typed
+    candidates = list(dict.fromkeys(_path_candidates(exact) + _path_candidates(normalize_path(typed))))
     for candidate in candidates:
         note = ledger.note_by_path(candidate) or ledger.note_by_path(candidate, casefold=True)
         if note:
             return note
     # A name typed composed ("Café") for a file macOS wrote decomposed, or a case SQLite's
     # NOCASE does not fold ("É"): compared as links compare names. SQLite found any ASCII one.
-    if path.isascii():
+    if typed.isascii():
         return None
     wanted = {name_key(candidate) for candidate in candidates}
     found = next((p for p in ledger.note_paths() if name_key(p) in wanted), None)

@@ -9,13 +9,21 @@ note is renamed, a ``move`` line makes its history follow it. A reinforcement ta
 skips it, so the log keeps what happened.
 
 Concurrent writers: each line is one ``write()`` on an ``O_APPEND`` descriptor under an
-exclusive ``flock``, so lines from two processes never interleave or get lost.
+exclusive ``flock``, so lines from two processes never interleave or get lost. A reader takes
+the shared lock, so it never sees half a line being written.
+
+The log may also be edited by hand, merged, or torn by a crash: an append starts on a fresh
+line even when the last one lacks its newline, a reader splits records glued onto one line,
+and a line it still cannot use is named (file and line) in one warning, never dropped
+silently.
 """
 
 from __future__ import annotations
 
 import fcntl
 import json
+import logging
+import math
 import os
 from collections import Counter
 from collections.abc import Iterable
@@ -24,6 +32,35 @@ from pathlib import Path
 from typing import Any
 
 FORMAT_VERSION = 1
+
+# The latest time a date can be written for (9999-12-31T23:59:59Z): a later or non-finite
+# `at`, or a negative one, is not a time anyone reinforced at, and would break every date shown.
+MAX_AT = 253_402_300_799.0
+EVENTS = ("reinforce", "move", "undo")
+
+log = logging.getLogger(__name__)
+
+
+def valid_at(at: object) -> bool:
+    """Whether ``at`` is a Unix time a reinforcement can have been made at."""
+    return (isinstance(at, (int, float)) and not isinstance(at, bool)
+            and math.isfinite(at) and 0 <= at <= MAX_AT)
+
+
+def record_problem(record: object) -> str | None:
+    """Why replay cannot use ``record`` (None when it can)."""
+    if not isinstance(record, dict):
+        return "not a JSON object"
+    event = record.get("event", "reinforce")
+    if event not in EVENTS:
+        return f"unknown event {event!r}"
+    if event == "reinforce" and not (isinstance(record.get("path"), str) and record["path"]):
+        return "a reinforcement without a path"
+    if event in ("reinforce", "undo"):
+        key = "at" if event == "reinforce" else "undoes"
+        if not valid_at(record.get(key)):
+            return f"{key} {record.get(key)!r} is not a time"
+    return None
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,9 +82,14 @@ class ReinforcementLog:
         """Append one record as one line, atomically with respect to other writers."""
         line = (json.dumps({"v": FORMAT_VERSION, **record}, ensure_ascii=False) + "\n").encode()
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+        fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
+            size = os.fstat(fd).st_size
+            if size and os.pread(fd, 1, size - 1) != b"\n":
+                # The last line lost its newline (an editor, a merge, a torn write): gluing
+                # onto it would make both records one unreadable line.
+                line = b"\n" + line
             os.write(fd, line)
             os.fsync(fd)
         finally:
@@ -61,23 +103,63 @@ class ReinforcementLog:
             return 0
 
     def read(self, offset: int = 0) -> tuple[list[dict[str, Any]], int]:
-        """Records from byte ``offset`` on, and the offset after the last complete line."""
+        """Records from byte ``offset`` on, and the offset after the last one read.
+
+        Records glued onto one line are split; a line that still cannot be used is left out
+        and named in one warning (the rest still counts)."""
         try:
             with open(self.path, "rb") as f:
+                fcntl.flock(f, fcntl.LOCK_SH)  # no append is half-written while we read
                 f.seek(offset)
                 data = f.read()
+                problems = []
+                records = []
+                for number, raw in enumerate(data.split(b"\n")):
+                    found, problem = decode_line(raw)
+                    records.extend(found)
+                    if problem:
+                        problems.append((number, problem))
+                if problems:
+                    f.seek(0)
+                    first_line = f.read(offset).count(b"\n") + 1
+                    self._warn([(first_line + n, why) for n, why in problems])
         except FileNotFoundError:
             return [], 0
-        end = data.rfind(b"\n") + 1  # a line still being written is left for next time
-        records = []
-        for raw in data[:end].splitlines():
-            try:
-                record = json.loads(raw)
-            except ValueError:
-                continue  # a damaged line is skipped, the rest still counts
-            if isinstance(record, dict):
-                records.append(record)
-        return records, offset + end
+        return records, offset + len(data)
+
+    def _warn(self, problems: list[tuple[int, str]]) -> None:
+        if len(problems) == 1:
+            (line, why), = problems
+            log.warning("%s line %d: %s: ignored (fix or remove that line)", self.path, line, why)
+            return
+        shown = "; ".join(f"line {line}: {why}" for line, why in problems[:3])
+        more = f"; and {len(problems) - 3} more" if len(problems) > 3 else ""
+        log.warning("%s: %d lines ignored (%s%s): fix or remove them", self.path, len(problems), shown, more)
+
+
+def decode_line(raw: bytes) -> tuple[list[dict[str, Any]], str | None]:
+    """The usable records on one line (several when appends were glued together), and why
+    the line, or part of it, could not be used."""
+    try:
+        text = raw.decode()
+    except UnicodeDecodeError:
+        return [], "not UTF-8"
+    decoder = json.JSONDecoder()
+    records: list[dict[str, Any]] = []
+    problem = None
+    pos = len(text) - len(text.lstrip())
+    while pos < len(text):
+        try:
+            record, pos = decoder.raw_decode(text, pos)
+        except ValueError:
+            return records, problem or "not JSON"
+        why = record_problem(record)
+        if why:
+            problem = problem or why
+        else:
+            records.append(record)
+        pos = len(text) - len(text[pos:].lstrip())
+    return records, problem
 
 
 def replay(records: Iterable[dict[str, Any]],
@@ -92,7 +174,7 @@ def replay(records: Iterable[dict[str, Any]],
     undone = Counter((r.get("path"), r.get("undoes")) for r in records if r.get("event") == "undo")
     for record in records:
         event = record.get("event", "reinforce")
-        if event == "reinforce" and record.get("path") and isinstance(record.get("at"), (int, float)):
+        if event == "reinforce" and record.get("path") and valid_at(record.get("at")):
             path = record["path"]
             if undone[(path, record["at"])]:
                 undone[(path, record["at"])] -= 1

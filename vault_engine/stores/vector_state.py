@@ -8,7 +8,7 @@ imports the indexer.
 
 from __future__ import annotations
 
-from vault_engine.errors import IndexDamaged
+from vault_engine.errors import VectorsDamaged
 from vault_engine.stores.embedder import Embedder
 from vault_engine.stores.ledger import Ledger
 from vault_engine.stores.vectors import FaissIndex
@@ -26,12 +26,13 @@ def model_key(embedder: Embedder) -> str:
 
 def vector_damage(ledger: Ledger, vectors: FaissIndex) -> str | None:
     """Why the vectors file cannot be used, or None: gone while the ledger records embedded
-    sections, or unreadable. (Counts that differ are a catch-up, or a crash between saving
-    FAISS and the ledger: the reconcile fixes those, searches filter by the ledger.)"""
+    sections, unreadable, or holding vectors we never write. (Counts that differ are a
+    catch-up, or a crash between saving FAISS and the ledger: the reconcile fixes those,
+    searches filter by the ledger.)"""
     if not vectors.exists():
         return "the vectors file is missing" if ledger.embedded_ids_exist() else None
     try:
         vectors.load()
-    except IndexDamaged as exc:
-        return str(exc.__cause__ or exc).splitlines()[0][:120] or "it cannot be read"
+    except VectorsDamaged as exc:
+        return exc.reason
     return None

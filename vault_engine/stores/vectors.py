@@ -23,7 +23,7 @@ from collections.abc import Callable, Container, Iterable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
-from vault_engine.errors import IndexDamaged
+from vault_engine.errors import VectorsDamaged
 from vault_engine.stores.sql import is_corruption, rows_in
 
 if TYPE_CHECKING:
@@ -33,6 +33,9 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 WINDOW_BITS = 16
+# How far a stored row's squared length may be from 1: float32 normalization leaves ~1e-7;
+# overwritten bytes land anywhere.
+UNIT_TOLERANCE = 1e-3
 MAX_WINDOWS = 1 << WINDOW_BITS
 
 
@@ -70,8 +73,9 @@ class FaissIndex:
 
     def load(self):
         """The FAISS index from disk, or None when nothing was ever saved. A file FAISS
-        cannot read (truncated, garbage) is :class:`IndexDamaged`: it is derived, and
-        ``index`` rebuilds it from the vector cache.
+        cannot read (truncated, garbage), or whose vectors are not unit length (bytes
+        overwritten in place), is :class:`VectorsDamaged`: it is derived, and ``index``
+        rebuilds it from the vector cache.
 
         Read once, and again when another process replaced the file since (an incremental
         ``index`` saves by rename): a long-lived reader (the TUI, the daemon) must not keep
@@ -82,11 +86,13 @@ class FaissIndex:
             self._index = None  # replaced (or deleted) by another process
         if self._index is None and identity is not None:
             try:
-                self._index = _faiss().read_index(str(self.path))
-            except RuntimeError as exc:
-                raise IndexDamaged(f"the vector index {self.path} cannot be read ({str(exc).splitlines()[0][:100]}): "
-                                   "run `vault-engine index`, which rebuilds it from the vector cache") from exc
-            self._loaded_from = identity
+                index = _faiss().read_index(str(self.path))
+            except RuntimeError as exc:  # FAISS's own message is C++ internals: --debug shows it
+                raise VectorsDamaged(self.path, "FAISS cannot read it: truncated, or not a vector index") from exc
+            reason = unusable_vectors(index)
+            if reason:
+                raise VectorsDamaged(self.path, reason)
+            self._index, self._loaded_from = index, identity
         return self._index
 
     def _file_identity(self) -> tuple[int, int, int] | None:
@@ -320,6 +326,23 @@ class VectorCache:
         """Texts cached for this model."""
         return self._recover(lambda: self.db.execute(
             "SELECT COUNT(*) FROM vectors WHERE model=?", (self.model_key,)).fetchone()[0], empty=0)
+
+
+def unusable_vectors(index) -> str | None:
+    """Why the vectors FAISS read cannot be ours, or None. We only ever store L2-normalized
+    rows (the inner product is then a cosine), so a row that is not finite and of length 1
+    is bytes overwritten in place: a file of the right size that FAISS reads without a
+    word, and would score by. One pass over the rows, without a copy."""
+    import numpy as np
+
+    if index.ntotal == 0:
+        return None
+    flat = _faiss().downcast_index(index.index)
+    rows = _faiss().rev_swig_ptr(flat.get_xb(), index.ntotal * index.d).reshape(index.ntotal, index.d)
+    with np.errstate(all="ignore"):  # an overwritten row may overflow: it is counted, not warned about
+        lengths = np.einsum("ij,ij->i", rows, rows)
+    bad = int(np.count_nonzero(~(np.abs(lengths - 1.0) <= UNIT_TOLERANCE)))  # NaN counts as bad
+    return f"{bad} of {index.ntotal} vectors are not unit length: bytes overwritten" if bad else None
 
 
 def _faiss():

@@ -19,10 +19,11 @@ class LedgerConnection:
 
     def __init__(self, path: Path, readonly: bool = False):
         self.path = path
+        self.readonly = readonly
         self._coverage: tuple[tuple[int, int], float] | None = None  # see Ledger.semantic_coverage
         try:
-            if readonly:
-                self.db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30)
+            if readonly:  # a folder no one here may write: SQLite could not even make the WAL's -shm
+                self.db = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True, timeout=30)
             else:
                 path.parent.mkdir(parents=True, exist_ok=True)
                 self.db = sqlite3.connect(path, timeout=30)
