@@ -323,6 +323,14 @@ def test_a_corrupt_nested_zip_is_reported_and_the_rest_imported(vault, tmp_path)
 # -- bad input ----------------------------------------------------------------------------
 
 
+def test_a_binary_page_file_is_refused_not_written_for_index_to_skip(vault, export):
+    (export / f"Team Space {ROOT}" / "Bin 77777777777777777777777777777777.md").write_bytes(b"\x00\x01\x02binary")
+    report = vault.notion_import(export, now=FROZEN_NOW)
+    (problem,) = [p for p in report.problems if "Bin 7777" in p.path]
+    assert "binary content (NUL bytes)" in problem.reason and "re-export it from Notion" in problem.reason
+    assert not list((vault.root / "notion").rglob("Bin *"))
+
+
 def test_bad_files_get_one_line_each_and_the_rest_is_imported(vault, export):
     space = export / f"Team Space {ROOT}"
     (space / "Loose notes.md").write_text("# Loose notes\nno id\n")
