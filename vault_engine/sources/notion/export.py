@@ -145,7 +145,7 @@ def read_text(catalog: Catalog, path: str) -> str | None:
         catalog.problem(path, f"{exc}: skipped")
         return None
     if b"\x00" in data:  # a binary file named .md: written to the vault, index would skip it as binary
-        catalog.problem(path, "binary content (NUL bytes) in a page file: skipped; re-export it from Notion")
+        catalog.problem(path, "binary content (NUL bytes) in an export file: skipped; re-export it from Notion")
         return None
     try:
         return data.decode("utf-8-sig").replace("\r\n", "\n")
