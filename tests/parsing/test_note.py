@@ -73,6 +73,14 @@ def test_every_frontmatter_slip_of_a_note_is_reported_not_only_the_first():
                                "2026-03-14T10:22:00Z): ignored")
 
 
+def test_a_list_or_mapping_where_one_value_is_read_is_a_slip_not_ignored_without_a_word():
+    note = parse_note("f.md", "---\ntitle: [a, b]\nproject: {x: 1}\ncreated: [2026-01-01]\n---\n# F\nbody\n", CONFIG)
+    assert note.yaml_error == ("project is a mapping where one value is read (write project: value): ignored; "
+                               "title is a list where one value is read (write title: value): ignored; "
+                               "created is a list where one value is read (write created: value): ignored")
+    assert (note.title, note.project) == ("f", None)
+
+
 def test_an_impossible_date_is_ignored_and_listed_like_any_unreadable_date():
     for value in ("2026-02-30", "2026-13-45", "2026-12-04T25:61:00Z", "2026-12-04 10:00:00 +99:00"):
         note = parse_note("e.md", f"---\ncreated: {value}\ndue: {value}\n---\n# E\nbody\n", CONFIG)

@@ -26,7 +26,7 @@ from vault_engine.paths import glob_match, note_stem
 
 # Bump when parse_note reads an unchanged file differently (what a ruling or a chosen option
 # is, how sections split): the next `index` re-reads every note instead of trusting the ledger.
-EXTRACTION_VERSION = "15"  # 5: checkpoints dated by file name, KEPs by kep.yaml; 6: frontmatter slips; 7: Cons:;
+EXTRACTION_VERSION = "16"  # 5: checkpoints dated by file name, KEPs by kep.yaml; 6: frontmatter slips; 7: Cons:;
 # 8: a chosen option matched without spaces; 9: dates such as 2023-9-18, a "because" list;
 # 10: alternatives named by label lines ("**Option 2:** ..."), Pros/Cons items are no alternatives;
 # 11: Obsidian's properties (wikilinks in them are links, their words are searched, "Tags:" in any
@@ -43,6 +43,7 @@ EXTRACTION_VERSION = "15"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 # 14: words lose leading and trailing underscores (`_emphasis_`, `__bold__` were unsearchable)
 # 15: a date no calendar has (2026-02-30) is text, not a reason to skip the note; an alias bomb
 #     is a YAML error; a lone CR (classic Mac) is a line break
+# 16: a list or mapping where type, project, title, agent or a date is read is a frontmatter slip
 
 
 def extraction_key(config: Config) -> str:
@@ -226,6 +227,11 @@ def frontmatter_slip(meta: dict) -> str | None:
         value = meta.get(key)
         if isinstance(value, str) and value.strip() and parse_time(value) is None:
             slips.append(f"{key} {value!r} is not a date (write 2026-03-14 or 2026-03-14T10:22:00Z): ignored")
+    for key in ("type", "project", "title", "agent", *DATE_KEYS):  # each read as one value
+        value = meta.get(key)
+        if isinstance(value, (list, dict)):
+            shape = "a list" if isinstance(value, list) else "a mapping"
+            slips.append(f"{key} is {shape} where one value is read (write {key}: value): ignored")
     return "; ".join(slips) or None
 
 
