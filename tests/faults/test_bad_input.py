@@ -149,8 +149,8 @@ def test_an_out_of_range_number_is_a_usage_error_naming_the_option(small_vault, 
 
 
 @pytest.mark.parametrize("args", [
-    ("search", "x", "-k", "1000", "--lexical"),
-    ("search", "x", "-k", "1", "--follow", "5", "--lexical"),
+    ("search", "cron", "-k", "1000", "--lexical"),
+    ("search", "cron", "-k", "1", "--follow", "5", "--lexical"),
     ("deadend", "check", "use a cron job", "-k", "100", "--lexical"),
     ("resume", "--project", "alpha", "--max-tokens", "40"),
 ], ids=lambda a: " ".join(a))
