@@ -85,8 +85,7 @@ def scan_vault(config: Config, under: str = "") -> Scan:
             scan.problems.append(SkippedFile(rel or ".", f"cannot open folder: {exc.strerror}"))
             continue
         if (info.st_dev, info.st_ino) in seen_dirs:
-            scan.problems.append(SkippedFile(rel, "symlink loop: this folder is already indexed "
-                                                  "through another path; not followed again"))
+            scan.problems.append(SkippedFile(rel, ALREADY_INDEXED))
             continue
         seen_dirs.add((info.st_dev, info.st_ino))
         try:
@@ -101,6 +100,7 @@ def scan_vault(config: Config, under: str = "") -> Scan:
 
 OUTSIDE = ("a symlink to {what} outside the vault: not indexed, so that nothing outside the vault "
            "reaches the index (set outside_symlinks = true in vault-engine.toml to index it)")
+ALREADY_INDEXED = "symlink loop: this folder is already indexed through another path; not followed again"
 LOOP = "symlink loop: the link leads back to itself and never reaches a file; point it at a note or remove it"
 
 
@@ -112,6 +112,31 @@ def is_symlink_loop(path: Path) -> bool:
     except OSError as exc:
         return exc.errno == errno.ELOOP
     return False
+
+
+def indexed_by_its_own_path(config: Config, path: Path) -> bool:
+    """Whether ``path`` is a symlink to a folder of the vault that the scan walks by its own
+    path: followed, every note under it would be indexed a second time. Decided by where it
+    leads, not by which path a walk meets first, so that a full scan and the watcher's scan
+    of one path agree (and the real folder is never the one reported)."""
+    if not path.is_symlink():
+        return False
+    try:
+        real = path.resolve(strict=True)
+        rel = real.relative_to(config.root.resolve()).as_posix()
+    except (OSError, RuntimeError, ValueError):  # broken, a loop, or out of the vault
+        return False
+    return real.is_dir() and (rel == "." or (is_indexable(config, rel) and not config.is_excluded(rel + "/")))
+
+
+def _linked_folder_above(config: Config, rel: str) -> str | None:
+    """The first folder of ``rel`` (itself included) that :func:`indexed_by_its_own_path`:
+    what is under it is indexed by its real path only."""
+    parts = rel.split("/")
+    for depth in range(1, len(parts) + 1):
+        if indexed_by_its_own_path(config, config.root.joinpath(*parts[:depth])):
+            return "/".join(parts[:depth])
+    return None
 
 
 def _link_reason(path: Path, is_dir: bool) -> str:
@@ -152,6 +177,10 @@ def _visit(entry: os.DirEntry, rel: str, config: Config, scan: Scan, stack: list
     if entry.is_symlink() and not config.inside(Path(entry.path)) and not _ignored(entry.name, path, config):
         if is_dir or entry.name.lower().endswith(".md"):
             scan.problems.append(SkippedFile(path, _link_reason(Path(entry.path), is_dir)))
+        return
+    if is_dir and entry.is_symlink() and not _ignored(entry.name, path, config) \
+            and indexed_by_its_own_path(config, Path(entry.path)):
+        scan.problems.append(SkippedFile(path, ALREADY_INDEXED))
         return
     if is_dir:
         if entry.name not in IGNORED_DIRS and not config.is_excluded(path + "/") \
@@ -202,6 +231,11 @@ def scan_paths(config: Config, paths: Iterable[str]) -> Scan:
         if not is_indexable(config, rel):
             continue
         path = config.root / rel
+        linked = _linked_folder_above(config, rel)
+        if linked is not None:  # what is under a link to a folder of the vault is indexed by its own path
+            if linked == rel:
+                scan.problems.append(SkippedFile(rel, ALREADY_INDEXED))
+            continue
         if not config.inside(path):  # the path itself or a folder above it links out of the vault
             if path.is_dir() or rel.lower().endswith(".md"):
                 scan.problems.append(SkippedFile(rel, _link_reason(path, path.is_dir())))
