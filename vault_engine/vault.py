@@ -689,7 +689,7 @@ class Vault:
         and links)."""
         if change is None:
             return ()
-        fix = ("the running watcher indexes it in a moment" if self._watcher_live()
+        fix = ("the running watcher indexes it in a moment" if self._watcher_live() and self._watched(rel_path)
                else "run `vault-engine index` to bring the index up to date")
         if change == "gone":
             return (f"{rel_path} is gone (moved or deleted) since the last index: this is its indexed "
@@ -697,6 +697,14 @@ class Vault:
         shown = ("the text is the file as it is now, its sections and links as they were indexed" if whole
                  else "this section is shown as it was indexed")
         return (f"{rel_path} changed since the last index: {shown}; {fix}",)
+
+    def _watched(self, rel_path: str) -> bool:
+        """Whether the watcher sees a change of the note: not of a symlink's target outside
+        the vault (``outside_symlinks = true``), which no event of the vault names."""
+        try:
+            return (self.root / rel_path).resolve().is_relative_to(self.root.resolve())
+        except (OSError, RuntimeError):
+            return True
 
     def _read_text(self, rel_path: str) -> str | None:
         """The note's file as it is now; None when it is gone (deleted, or its folder moved)."""

@@ -148,3 +148,33 @@ def test_the_real_folder_is_indexed_whichever_path_the_walk_meets_first(make_vau
     scan = scan_vault(parse_config(root, {}))
     assert sorted(scan.notes) == ["m/n.md", "z/note.md"]
     assert sorted(p.path for p in scan.problems) == ["a/link", "z/mlink"]
+
+
+@pytest.mark.parametrize("link", ["symlink", "hard link"])
+def test_a_linked_note_is_compared_when_only_its_target_is_named(vault, link):
+    # the event names beta.md; docs/alias.md shows the same file (qa7 #2)
+    alias = vault.root / "docs" / "alias.md"
+    if link == "symlink":
+        alias.symlink_to("../beta.md")
+    else:
+        os.link(vault.root / "beta.md", alias)
+    assert vault.index_paths(["docs/alias.md"]).new == 1
+    with open(vault.root / "beta.md", "a") as out:
+        out.write("Zebrafoo appended.\n")
+    assert vault.index_paths(["beta.md"]).modified == 2
+    hits = vault.search("zebrafoo", lexical_only=True, decay=False).hits
+    assert sorted(h.path for h in hits) == ["beta.md", "docs/alias.md"]
+    assert full_index_agrees(vault)
+
+
+def test_a_broken_link_becomes_a_note_when_its_target_is_made(vault):
+    (vault.root / "pending.md").symlink_to("later.md")
+    report = vault.index(embed=False)
+    assert [s.path for s in report.skipped] == ["pending.md"]
+    assert not vault.index_paths(["beta.md"]).skipped  # a broken link is not said again on every batch
+    (vault.root / "later.md").write_text("# Later\nQuokkabar.\n")
+    report = vault.index_paths(["later.md"])
+    assert (report.new, report.skipped) == (2, ())
+    hits = vault.search("quokkabar", lexical_only=True, decay=False).hits
+    assert sorted(h.path for h in hits) == ["later.md", "pending.md"]
+    assert full_index_agrees(vault)

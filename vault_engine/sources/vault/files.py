@@ -33,6 +33,10 @@ class Scan:
     attachments: list[str] = field(default_factory=list)
     problems: list[SkippedFile] = field(default_factory=list)
     origin: dict[str, str] = field(default_factory=dict)
+    # Notes that are symlinks (broken ones too) or hard links: their content changes when
+    # another path is written, which is the only path a file event names (the watcher
+    # compares them again on every batch).
+    linked: set[str] = field(default_factory=set)
 
     def add(self, key: str, stat: FileStat, origin: str) -> None:
         self.notes[key] = stat
@@ -47,6 +51,7 @@ class Scan:
         self.origin.update(other.origin)
         self.attachments += other.attachments
         self.problems += other.problems
+        self.linked |= other.linked
 
 
 def still_skipped(ledger: NoteQueries, scan: Scan) -> list[SkippedFile]:
@@ -194,11 +199,15 @@ def _visit(entry: os.DirEntry, rel: str, config: Config, scan: Scan, stack: list
     except OSError as exc:
         if entry.name.lower().endswith(".md"):
             scan.problems.append(SkippedFile(path, _stat_reason(exc, entry.path, entry.is_symlink())))
+            if entry.is_symlink():
+                scan.linked.add(path)  # a broken link: a note once its target is made
         return
     if not stat_module.S_ISREG(info.st_mode):
         return
     if entry.name.lower().endswith(".md"):
         scan.add(path, FileStat.of(info), DEFAULT_TAP)
+        if entry.is_symlink() or info.st_nlink > 1:
+            scan.linked.add(path)
     elif path != CONFIG_NAME:  # the vault's own config is not something notes link to
         scan.attachments.append(path)
 
@@ -250,11 +259,14 @@ def scan_paths(config: Config, paths: Iterable[str]) -> Scan:
         except OSError as exc:
             if rel.lower().endswith(".md") and path.is_symlink():
                 scan.problems.append(SkippedFile(rel, _stat_reason(exc, path, True)))
+                scan.linked.add(rel)
             continue  # gone: the ledger entry, if any, becomes a delete
         if not stat_module.S_ISREG(info.st_mode):
             continue
         if rel.lower().endswith(".md"):
             scan.add(rel, FileStat.of(info), DEFAULT_TAP)
+            if path.is_symlink() or info.st_nlink > 1:
+                scan.linked.add(rel)
         else:
             scan.attachments.append(rel)
     return scan
