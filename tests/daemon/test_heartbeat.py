@@ -42,3 +42,22 @@ def test_a_folder_made_in_the_vaults_place_is_not_the_vault(tmp_path):
     root.mkdir()  # another folder at the same path
     assert not heartbeat.check()
     assert "is now another folder" in lost[0]
+
+
+def test_a_generation_swapped_in_by_another_process_wakes_the_embedding(tmp_path):
+    index_root = tmp_path / ".vault-engine" / "index"
+    index_root.mkdir(parents=True)
+    (index_root / "current").symlink_to("g1")
+    woken: list[int] = []
+    heartbeat = Heartbeat(tmp_path, index_root, beat=lambda: None, vault_lost=print, index_lost=lambda: None,
+                          generation_changed=lambda: woken.append(1))
+    assert heartbeat.check() and woken == []
+    os.replace(_link(index_root, "g2"), index_root / "current")  # index --rebuild: one rename
+    assert heartbeat.check() and woken == [1]
+    assert heartbeat.check() and woken == [1]  # once per swap
+
+
+def _link(folder, target):
+    temp = folder / ".current-tmp"
+    temp.symlink_to(target)
+    return temp

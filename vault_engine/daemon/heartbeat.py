@@ -11,7 +11,10 @@ Each beat also checks:
   or deleted, the watcher stops with one line saying so, and never recreates the folder;
 - the index folder is still the same one: removed (or removed and made again), the watcher
   asks its loop for a full comparison, which builds a new one (once per disappearance, not
-  once a second).
+  once a second);
+- the live generation is still the same one: another process swapped one in
+  (``index --rebuild --no-embed``), so the watcher embeds what it lacks (its background work
+  had stopped, finding nothing left to embed in the old one).
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from vault_engine.indexing.watch_state import HEARTBEAT_SECONDS
+from vault_engine.layout import CURRENT
 
 log = logging.getLogger(__name__)
 
@@ -32,15 +36,18 @@ class Heartbeat:
 
     def __init__(self, root: Path, index_root: Path, beat: Callable[[], None],
                  vault_lost: Callable[[str], None], index_lost: Callable[[], None],
+                 generation_changed: Callable[[], None] = lambda: None,
                  interval: float = HEARTBEAT_SECONDS):
         self.root = root
         self.index_root = index_root  # .vault-engine/index, the folder of the generations
         self.beat = beat
         self.vault_lost = vault_lost
         self.index_lost = index_lost
+        self.generation_changed = generation_changed
         self.interval = interval
         self._identity = _identity(root)
         self._index_identity = _identity(index_root)
+        self._generation = _generation(index_root)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="heartbeat", daemon=True)
 
@@ -77,6 +84,10 @@ class Heartbeat:
         if index_now != self._index_identity and self._index_identity is not None:
             self.index_lost()
         self._index_identity = index_now
+        generation = _generation(self.index_root)
+        if generation != self._generation and generation is not None:
+            self.generation_changed()
+        self._generation = generation
         return True
 
 
@@ -86,3 +97,11 @@ def _identity(path: Path) -> tuple[int, int] | None:
     except OSError:
         return None
     return info.st_dev, info.st_ino
+
+
+def _generation(index_root: Path) -> str | None:
+    """The generation ``current`` points at (None: no index)."""
+    try:
+        return os.readlink(index_root / CURRENT)
+    except OSError:
+        return None

@@ -252,7 +252,8 @@ class Daemon:
                                     on_fatal=self._failed)
         self.heartbeat = Heartbeat(root, self.config.index_root, beat=self.health.beat,
                                    vault_lost=self._vault_lost,
-                                   index_lost=self.service.request_rescan)
+                                   index_lost=self.service.request_rescan,
+                                   generation_changed=self.service.wake_idle_work)
         self._pid_lock = PidLock(pid_path(self.config))
         self._wake_r = self._wake_w = -1
         self._stopping = threading.Event()
