@@ -61,3 +61,13 @@ def _link(folder, target):
     temp = folder / ".current-tmp"
     temp.symlink_to(target)
     return temp
+
+
+def test_a_removed_lock_file_stops_the_pulse_before_it_writes(tmp_path):
+    removed, lost, beats = [False], [], []
+    heartbeat = Heartbeat(tmp_path, tmp_path / ".vault-engine" / "index", beat=lambda: beats.append(1),
+                          vault_lost=lost.append, index_lost=lambda: None, lock_removed=lambda: removed[0])
+    assert heartbeat.check() and beats == [1]
+    removed[0] = True  # rm -rf .vault-engine
+    assert not heartbeat.check() and beats == [1]
+    assert "was removed" in lost[0] and "Start `vault-engine watch` again" in lost[0]

@@ -12,6 +12,9 @@ Each beat also checks:
 - the index folder is still the same one: removed (or removed and made again), the watcher
   asks its loop for a full comparison, which builds a new one (once per disappearance, not
   once a second);
+- the pid lock file is still the one the watcher holds: gone with ``.vault-engine/`` (``rm
+  -rf``, ``git clean -fdx``), nobody would see the watcher any more (status, ``watch
+  --stop``) and a second one could start beside it, so it stops with one line;
 - the live generation is still the same one: another process swapped one in
   (``index --rebuild --no-embed``), so the watcher embeds what it lacks (its background work
   had stopped, finding nothing left to embed in the old one).
@@ -26,7 +29,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from vault_engine.indexing.watch_state import HEARTBEAT_SECONDS
-from vault_engine.layout import CURRENT
+from vault_engine.layout import CURRENT, STATE_DIR
 
 log = logging.getLogger(__name__)
 
@@ -37,7 +40,7 @@ class Heartbeat:
     def __init__(self, root: Path, index_root: Path, beat: Callable[[], None],
                  vault_lost: Callable[[str], None], index_lost: Callable[[], None],
                  generation_changed: Callable[[], None] = lambda: None,
-                 interval: float = HEARTBEAT_SECONDS):
+                 lock_removed: Callable[[], bool] = lambda: False, interval: float = HEARTBEAT_SECONDS):
         self.root = root
         self.index_root = index_root  # .vault-engine/index, the folder of the generations
         self.beat = beat
@@ -48,6 +51,7 @@ class Heartbeat:
         self._identity = _identity(root)
         self._index_identity = _identity(index_root)
         self._generation = _generation(index_root)
+        self.lock_removed = lock_removed
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="heartbeat", daemon=True)
 
@@ -76,6 +80,11 @@ class Heartbeat:
                     "is now another folder (the vault was moved or deleted and a folder made in its place)")
             self.vault_lost(f"the vault folder {self.root} {what}; the watcher stops. If the vault "
                             "was moved, start `vault-engine watch` again where it is now")
+            return False
+        if self.lock_removed():
+            self.vault_lost(f"the state folder {self.root / STATE_DIR} was removed, and the watcher's lock with "
+                            "it; the watcher stops rather than run unseen beside another. Start "
+                            "`vault-engine watch` again")
             return False
         self.beat()
         # The folder's identity, not its existence: a reader may have made an empty one again
