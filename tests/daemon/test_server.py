@@ -135,6 +135,16 @@ def test_a_removed_state_folder_stops_the_watcher_and_leaves_no_file_of_it(lexic
     assert not any((state / name).exists() for name in ("daemon.sock", "daemon.pid", "watch.json"))
 
 
+def test_watching_a_folder_of_a_vault_says_it_becomes_a_vault_of_its_own(lexical_vault, start_daemon):
+    # `watch --vault specs` made specs/.vault-engine/ without a word; index says it (qa7 #6)
+    daemon = start_daemon(lexical_vault / "specs")
+    assert daemon.stop() == 0
+    said = f"lies inside the vault {lexical_vault}, which holds its notes too: it becomes a vault of its own; " \
+           f"to use the enclosing one, pass --vault {lexical_vault}"
+    assert [line for line in daemon.log.read_text().splitlines() if "lies inside" in line] == \
+        [f"vault-engine: {lexical_vault / 'specs'} {said}"]
+
+
 def test_a_second_watcher_is_refused_with_one_line(lexical_vault, start_daemon):
     first = start_daemon(lexical_vault)
     second = probe_cli("--vault", lexical_vault, "watch")

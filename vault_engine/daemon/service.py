@@ -137,6 +137,8 @@ class WatchService:
         self.health.applied(report, lag, time.time())
         for skipped in report.skipped:
             self.listener.problem(f"skipped {skipped.path}: {skipped.reason}")
+        for notice in report.notices:  # as `index` says them: a vault made inside another, a repair
+            self.listener.problem(notice)
         self.listener.applied(report, catch_up)
 
     def _failed(self, message: str) -> None:
