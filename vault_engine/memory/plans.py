@@ -18,7 +18,6 @@ from vault_engine.parsing.checkpoints import checkpoint_parts, name_order, name_
 from vault_engine.parsing.frontmatter import parse_time
 from vault_engine.stores.ledger import Ledger, NoteRow
 
-
 WRITE_SLACK_SECONDS = 86_400  # a stated time may run ahead of the file's by a time zone's mistake
 
 
