@@ -158,6 +158,18 @@ class Vault:
             self.close()
             self._generation = live
             self.config = replace(self.config, index_name=live or CURRENT)
+            self._embedder_follows()
+
+    def _embedder_follows(self) -> None:
+        """The model built for this Vault writes its query export into the live generation:
+        a watcher's, built once, wrote it into a generation a rebuild had replaced and
+        deleted, making that folder again, which nothing ever removed."""
+        from vault_engine.stores.embedder import SentenceTransformerEmbedder
+
+        model = self._embedder
+        if isinstance(model, SentenceTransformerEmbedder) and model.query_dir is not None \
+                and model.query_dir.parent == self.config.index_root:
+            model.query_dir = self.config.index_dir
 
     @property
     def ledger(self) -> Ledger:
@@ -456,6 +468,9 @@ class Vault:
             changes = Indexer(self.config, self.ledger, self.lexical).apply_paths(paths, now=now)
             self._record_moves(changes.plan.moved, now)
             self._sync_reinforcements()
+            from vault_engine.indexing.generations import remove_stale
+
+            remove_stale(self.config)  # a generation replaced over a minute ago, as index removes it
         return self._report(changes, started)
 
     def _report(self, changes: AppliedChanges, started: float) -> IndexReport:
