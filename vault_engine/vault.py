@@ -159,6 +159,18 @@ class Vault:
             self.close()
             self._generation = live
             self.config = replace(self.config, index_name=live or CURRENT)
+            self._embedder_follows()
+
+    def _embedder_follows(self) -> None:
+        """The model built for this Vault writes its query export into the live generation:
+        a watcher's, built once, wrote it into a generation a rebuild had replaced and
+        deleted, making that folder again, which nothing ever removed."""
+        from vault_engine.stores.embedder import SentenceTransformerEmbedder
+
+        model = self._embedder
+        if isinstance(model, SentenceTransformerEmbedder) and model.query_dir is not None \
+                and model.query_dir.parent == self.config.index_root:
+            model.query_dir = self.config.index_dir
 
     @property
     def ledger(self) -> Ledger:
@@ -460,6 +472,9 @@ class Vault:
             changes = Indexer(self.config, self.ledger, self.lexical).apply_paths(paths, now=now)
             self._record_moves(changes.plan.moved, now)
             self._sync_reinforcements()
+            from vault_engine.indexing.generations import remove_stale
+
+            remove_stale(self.config)  # a generation replaced over a minute ago, as index removes it
         return self._report(changes, started)
 
     def _report(self, changes: AppliedChanges, started: float) -> IndexReport:
@@ -696,7 +711,7 @@ class Vault:
         and links)."""
         if change is None:
             return ()
-        fix = ("the running watcher indexes it in a moment" if self._watcher_live()
+        fix = ("the running watcher indexes it in a moment" if self._watcher_live() and self._watched(rel_path)
                else "run `vault-engine index` to bring the index up to date")
         if change == "gone":
             return (f"{rel_path} is gone (moved or deleted) since the last index: this is its indexed "
@@ -704,6 +719,14 @@ class Vault:
         shown = ("the text is the file as it is now, its sections and links as they were indexed" if whole
                  else "this section is shown as it was indexed")
         return (f"{rel_path} changed since the last index: {shown}; {fix}",)
+
+    def _watched(self, rel_path: str) -> bool:
+        """Whether the watcher sees a change of the note: not of a symlink's target outside
+        the vault (``outside_symlinks = true``), which no event of the vault names."""
+        try:
+            return (self.root / rel_path).resolve().is_relative_to(self.root.resolve())
+        except (OSError, RuntimeError):
+            return True
 
     def _read_text(self, rel_path: str) -> str | None:
         """The note's file as it is now; None when it is gone (deleted, or its folder moved)."""

@@ -206,6 +206,20 @@ def test_show_of_a_changed_file_under_a_running_watcher_asks_for_nothing(vault, 
     assert notice.startswith("session-store.md is gone (moved or deleted) since the last index")
 
 
+def test_show_of_a_symlink_out_of_the_vault_asks_for_index_even_under_a_watcher(make_vault, cli, live_watcher,
+                                                                                  tmp_path):
+    # no event of the vault names a file outside it: the watcher never indexes its change
+    outside = tmp_path / "elsewhere.md"
+    outside.write_text("# Far\nfar away\n")
+    root = make_vault({"a.md": "# A\n"}, config="outside_symlinks = true\n[model]\nenabled = false\n")
+    (root / "far.md").symlink_to(outside)
+    assert cli("--vault", root, "index").code == 0
+    live_watcher(root)
+    outside.write_text("# Far\nfarther now\n")
+    (notice,) = cli("--vault", root, "show", "far.md", "--json", "--no-daemon").json["notices"]
+    assert notice.endswith("run `vault-engine index` to bring the index up to date")
+
+
 def test_links_backlinks_and_all(vault, cli):
     out = cli("--vault", vault, "links", "specs/auth.md", "--json").json["links"]
     assert [(link["raw"], link["target"]) for link in out] == [("[[session-store]]", "session-store.md")]

@@ -42,3 +42,32 @@ def test_a_folder_made_in_the_vaults_place_is_not_the_vault(tmp_path):
     root.mkdir()  # another folder at the same path
     assert not heartbeat.check()
     assert "is now another folder" in lost[0]
+
+
+def test_a_generation_swapped_in_by_another_process_wakes_the_embedding(tmp_path):
+    index_root = tmp_path / ".vault-engine" / "index"
+    index_root.mkdir(parents=True)
+    (index_root / "current").symlink_to("g1")
+    woken: list[int] = []
+    heartbeat = Heartbeat(tmp_path, index_root, beat=lambda: None, vault_lost=print, index_lost=lambda: None,
+                          generation_changed=lambda: woken.append(1))
+    assert heartbeat.check() and woken == []
+    os.replace(_link(index_root, "g2"), index_root / "current")  # index --rebuild: one rename
+    assert heartbeat.check() and woken == [1]
+    assert heartbeat.check() and woken == [1]  # once per swap
+
+
+def _link(folder, target):
+    temp = folder / ".current-tmp"
+    temp.symlink_to(target)
+    return temp
+
+
+def test_a_removed_lock_file_stops_the_pulse_before_it_writes(tmp_path):
+    removed, lost, beats = [False], [], []
+    heartbeat = Heartbeat(tmp_path, tmp_path / ".vault-engine" / "index", beat=lambda: beats.append(1),
+                          vault_lost=lost.append, index_lost=lambda: None, lock_removed=lambda: removed[0])
+    assert heartbeat.check() and beats == [1]
+    removed[0] = True  # rm -rf .vault-engine
+    assert not heartbeat.check() and beats == [1]
+    assert "was removed" in lost[0] and "Start `vault-engine watch` again" in lost[0]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import socket
 import stat
@@ -122,6 +123,26 @@ def test_sigterm_stops_cleanly_and_leaves_nothing_behind(lexical_vault, start_da
     assert not (state / "watch.json").exists()
     assert daemon.events()[-1] == {"event": "stopped"}
     assert probe_cli("--vault", lexical_vault, "status", "--json").json["watcher"]["state"] == "off"
+
+
+def test_a_removed_state_folder_stops_the_watcher_and_leaves_no_file_of_it(lexical_vault, start_daemon):
+    # rm -rf .vault-engine: the watcher ran on unseen by status and `watch --stop` (qa7 #3)
+    daemon = start_daemon(lexical_vault)
+    shutil.rmtree(lexical_vault / ".vault-engine")
+    assert daemon.proc.wait(20) == 1
+    assert "the watcher stops rather than run unseen" in daemon.log.read_text()
+    state = lexical_vault / ".vault-engine"
+    assert not any((state / name).exists() for name in ("daemon.sock", "daemon.pid", "watch.json"))
+
+
+def test_watching_a_folder_of_a_vault_says_it_becomes_a_vault_of_its_own(lexical_vault, start_daemon):
+    # `watch --vault specs` made specs/.vault-engine/ without a word; index says it (qa7 #6)
+    daemon = start_daemon(lexical_vault / "specs")
+    assert daemon.stop() == 0
+    said = f"lies inside the vault {lexical_vault}, which holds its notes too: it becomes a vault of its own; " \
+           f"to use the enclosing one, pass --vault {lexical_vault}"
+    assert [line for line in daemon.log.read_text().splitlines() if "lies inside" in line] == \
+        [f"vault-engine: {lexical_vault / 'specs'} {said}"]
 
 
 def test_a_second_watcher_is_refused_with_one_line(lexical_vault, start_daemon):

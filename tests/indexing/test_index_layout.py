@@ -27,3 +27,31 @@ def test_an_older_layout_with_a_current_folder_becomes_a_generation(tmp_path):
     assert (index / "current").is_symlink()
     assert (index / "current" / "query-model-test.onnx").read_bytes() == b"an export"  # carried over
     assert not (index / "ledger.sqlite").exists()  # the old files are gone once the generation is live
+
+
+def test_a_long_lived_vaults_model_writes_its_query_export_into_the_live_generation(make_vault):
+    # a watcher's model kept the first generation as its export folder: after another
+    # process's rebuild it made that deleted folder again (qa7 #8)
+    root = make_vault({"a.md": "# A\nalpha\n"})
+    watcher = Vault(root)
+    watcher.index(embed=False)
+    model = watcher.embedder()  # built, not loaded
+    first = model.query_dir
+    with Vault(root) as other:
+        other.index(rebuild=True, embed=False)
+    watcher.status()  # any operation follows the live generation
+    assert model.query_dir == watcher.config.index_dir != first
+    assert model.query_dir.name == os.readlink(root / ".vault-engine" / "index" / "current")
+    watcher.close()
+
+
+def test_a_watcher_batch_removes_a_generation_replaced_over_a_minute_ago(make_vault):
+    root = make_vault({"a.md": "# A\nalpha\n"})
+    with Vault(root) as vault:
+        vault.index(embed=False)
+        replaced = root / ".vault-engine" / "index" / "g1-1"
+        replaced.mkdir()
+        (replaced / ".replaced").write_text("1\n")  # long ago
+        (root / "a.md").write_text("# A\nbeta\n")
+        vault.index_paths(["a.md"])
+        assert not replaced.exists()

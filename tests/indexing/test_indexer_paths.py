@@ -125,3 +125,56 @@ def test_scan_paths_agrees_with_a_full_scan(make_vault):
                                "templates/t.md"])
     assert part.notes == {p: s for p, s in full.notes.items() if p != "beta.md"}
     assert part.attachments == ["pic.png"]
+
+
+@pytest.mark.parametrize("target", ["..", "deep"])
+def test_a_link_to_a_folder_of_the_vault_is_a_loop_for_the_watcher_too(vault, target):
+    # `ln -s .. docs/up`: the watcher indexed every note under it a second time (qa7 #1)
+    (vault.root / "docs" / "up").symlink_to(target, target_is_directory=True)
+    report = vault.index_paths(["docs/up"])
+    assert (report.new, [s.path for s in report.skipped]) == (0, ["docs/up"])
+    assert "already indexed through another path" in report.skipped[0].reason
+    assert vault.index_paths(["docs/up/alpha.md"]).new == 0  # a path through the link: not a note
+    assert sorted(vault.ledger.note_paths()) == ["alpha.md", "beta.md", "docs/deep/two.md", "docs/one.md"]
+    assert full_index_agrees(vault)
+
+
+def test_the_real_folder_is_indexed_whichever_path_the_walk_meets_first(make_vault):
+    # "a" is listed before "z" in no particular order: the link is skipped, never the folder
+    root = make_vault({"z/note.md": "# Z\n", "m/n.md": "# M\n"})
+    (root / "a").mkdir()
+    (root / "a" / "link").symlink_to("../z", target_is_directory=True)
+    (root / "z" / "mlink").symlink_to("../m", target_is_directory=True)
+    scan = scan_vault(parse_config(root, {}))
+    assert sorted(scan.notes) == ["m/n.md", "z/note.md"]
+    assert sorted(p.path for p in scan.problems) == ["a/link", "z/mlink"]
+
+
+@pytest.mark.parametrize("link", ["symlink", "hard link"])
+def test_a_linked_note_is_compared_when_only_its_target_is_named(vault, link):
+    # the event names beta.md; docs/alias.md shows the same file (qa7 #2)
+    alias = vault.root / "docs" / "alias.md"
+    if link == "symlink":
+        alias.symlink_to("../beta.md")
+    else:
+        os.link(vault.root / "beta.md", alias)
+    assert vault.index_paths(["docs/alias.md"]).new == 1
+    with open(vault.root / "beta.md", "a") as out:
+        out.write("Zebrafoo appended.\n")
+    assert vault.index_paths(["beta.md"]).modified == 2
+    hits = vault.search("zebrafoo", lexical_only=True, decay=False).hits
+    assert sorted(h.path for h in hits) == ["beta.md", "docs/alias.md"]
+    assert full_index_agrees(vault)
+
+
+def test_a_broken_link_becomes_a_note_when_its_target_is_made(vault):
+    (vault.root / "pending.md").symlink_to("later.md")
+    report = vault.index(embed=False)
+    assert [s.path for s in report.skipped] == ["pending.md"]
+    assert not vault.index_paths(["beta.md"]).skipped  # a broken link is not said again on every batch
+    (vault.root / "later.md").write_text("# Later\nQuokkabar.\n")
+    report = vault.index_paths(["later.md"])
+    assert (report.new, report.skipped) == (2, ())
+    hits = vault.search("quokkabar", lexical_only=True, decay=False).hits
+    assert sorted(h.path for h in hits) == ["later.md", "pending.md"]
+    assert full_index_agrees(vault)

@@ -20,7 +20,7 @@ from watchdog.events import (
 )
 
 from vault_engine.config import parse_config
-from vault_engine.indexing.watcher import RESCAN, STOP, ChangeFeed, Debouncer, event_paths, watch_loop
+from vault_engine.indexing.watcher import IDLE_WORK, RESCAN, STOP, ChangeFeed, Debouncer, event_paths, watch_loop
 from vault_engine.vault import Vault
 
 # -- the debouncer (pure: the clock is a parameter) ------------------------------------------
@@ -131,6 +131,28 @@ def test_loop_runs_idle_work_only_while_nothing_is_pending():
     thread.start()
     thread.join(5)
     assert len(steps) == 3
+
+
+def test_idle_work_from_elsewhere_runs_the_idle_step_again_without_a_burst():
+    # `index --rebuild --no-embed` under the watcher: its embedding had found nothing left,
+    # and the new generation waited for the next save (qa7 #4)
+    feed: queue.SimpleQueue = queue.SimpleQueue()
+    steps, bursts = [], []
+
+    def idle_step():
+        steps.append(1)
+        if len(steps) == 2:
+            feed.put(STOP)
+        return False  # nothing left: the loop must not come back on its own
+
+    thread = threading.Thread(target=watch_loop, args=(feed, Debouncer(), bursts.append),
+                              kwargs={"idle_step": idle_step})
+    thread.start()
+    time.sleep(0.3)
+    assert steps == [1]
+    feed.put(IDLE_WORK)
+    thread.join(5)
+    assert not thread.is_alive() and steps == [1, 1] and bursts == []
 
 
 def test_loop_turns_rescan_into_a_rescan_burst():

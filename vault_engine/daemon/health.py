@@ -41,6 +41,13 @@ class HealthRecorder:
             "last_batch": None, "errors": [],
         }
         self._written_at = 0.0
+        self._detached = False
+
+    def detach(self) -> None:
+        """Write nothing any more: ``.vault-engine/`` was removed under the watcher, and a file
+        written now would make it again, or overwrite another watcher's."""
+        with self._lock:
+            self._detached = True
 
     def set_state(self, state: str) -> None:
         with self._lock:
@@ -70,6 +77,8 @@ class HealthRecorder:
     def beat(self) -> None:
         """Touch watch.json (its age is the watcher's sign of life); rewrite it if it is gone."""
         with self._lock:
+            if self._detached:
+                return
             try:
                 os.utime(health_path(self.config))
             except FileNotFoundError:
@@ -78,9 +87,12 @@ class HealthRecorder:
     def remove(self) -> None:
         """A clean stop leaves no health behind (status then says: not running)."""
         with self._lock:
-            health_path(self.config).unlink(missing_ok=True)
+            if not self._detached:
+                health_path(self.config).unlink(missing_ok=True)
 
     def _write(self, now: float | None = None) -> None:
+        if self._detached:
+            return
         self._data["errors"] = list(self._errors)
         write_health(self.config, self._data)
         self._written_at = now if now is not None else time.time()

@@ -11,7 +11,13 @@ Each beat also checks:
   or deleted, the watcher stops with one line saying so, and never recreates the folder;
 - the index folder is still the same one: removed (or removed and made again), the watcher
   asks its loop for a full comparison, which builds a new one (once per disappearance, not
-  once a second).
+  once a second);
+- the pid lock file is still the one the watcher holds: gone with ``.vault-engine/`` (``rm
+  -rf``, ``git clean -fdx``), nobody would see the watcher any more (status, ``watch
+  --stop``) and a second one could start beside it, so it stops with one line;
+- the live generation is still the same one: another process swapped one in
+  (``index --rebuild --no-embed``), so the watcher embeds what it lacks (its background work
+  had stopped, finding nothing left to embed in the old one).
 """
 
 from __future__ import annotations
@@ -23,6 +29,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from vault_engine.indexing.watch_state import HEARTBEAT_SECONDS
+from vault_engine.layout import CURRENT, STATE_DIR
 
 log = logging.getLogger(__name__)
 
@@ -32,15 +39,19 @@ class Heartbeat:
 
     def __init__(self, root: Path, index_root: Path, beat: Callable[[], None],
                  vault_lost: Callable[[str], None], index_lost: Callable[[], None],
-                 interval: float = HEARTBEAT_SECONDS):
+                 generation_changed: Callable[[], None] = lambda: None,
+                 lock_removed: Callable[[], bool] = lambda: False, interval: float = HEARTBEAT_SECONDS):
         self.root = root
         self.index_root = index_root  # .vault-engine/index, the folder of the generations
         self.beat = beat
         self.vault_lost = vault_lost
         self.index_lost = index_lost
+        self.generation_changed = generation_changed
         self.interval = interval
         self._identity = _identity(root)
         self._index_identity = _identity(index_root)
+        self._generation = _generation(index_root)
+        self.lock_removed = lock_removed
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="heartbeat", daemon=True)
 
@@ -70,6 +81,11 @@ class Heartbeat:
             self.vault_lost(f"the vault folder {self.root} {what}; the watcher stops. If the vault "
                             "was moved, start `vault-engine watch` again where it is now")
             return False
+        if self.lock_removed():
+            self.vault_lost(f"the state folder {self.root / STATE_DIR} was removed, and the watcher's lock with "
+                            "it; the watcher stops rather than run unseen beside another. Start "
+                            "`vault-engine watch` again")
+            return False
         self.beat()
         # The folder's identity, not its existence: a reader may have made an empty one again
         # between two beats. (A rebuild only moves the `current` link inside it.)
@@ -77,6 +93,10 @@ class Heartbeat:
         if index_now != self._index_identity and self._index_identity is not None:
             self.index_lost()
         self._index_identity = index_now
+        generation = _generation(self.index_root)
+        if generation != self._generation and generation is not None:
+            self.generation_changed()
+        self._generation = generation
         return True
 
 
@@ -86,3 +106,11 @@ def _identity(path: Path) -> tuple[int, int] | None:
     except OSError:
         return None
     return info.st_dev, info.st_ino
+
+
+def _generation(index_root: Path) -> str | None:
+    """The generation ``current`` points at (None: no index)."""
+    try:
+        return os.readlink(index_root / CURRENT)
+    except OSError:
+        return None

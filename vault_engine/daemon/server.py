@@ -84,12 +84,26 @@ class PidLock:
         os.write(fd, f"{os.getpid()}\n".encode())
         self._fd = fd
 
+    def removed(self) -> bool:
+        """Whether the locked file was deleted (with ``.vault-engine/``): nobody sees the lock."""
+        return self._fd is not None and os.fstat(self._fd).st_nlink == 0
+
     def release(self) -> None:
         if self._fd is None:
             return
-        self.path.unlink(missing_ok=True)  # before unlocking: a newcomer makes a fresh file
+        if not self.removed():  # removed with .vault-engine/: the file there now may be another's
+            self.path.unlink(missing_ok=True)  # before unlocking: a newcomer makes a fresh file
         os.close(self._fd)
         self._fd = None
+
+
+def _same_file(path: Path, info: os.stat_result | None) -> bool:
+    """Whether ``path`` is still the file ``info`` describes (not one made since in its place)."""
+    try:
+        now = os.stat(path)
+    except OSError:
+        return False
+    return info is not None and (now.st_dev, now.st_ino) == (info.st_dev, info.st_ino)
 
 
 class QueryServer:
@@ -102,6 +116,7 @@ class QueryServer:
         self.read_wait = read_wait
         self.sessions = dict(sessions or {})
         self.sock: socket.socket | None = None
+        self._bound: os.stat_result | None = None  # the socket file made by bind()
         self._slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
         self._in_session: set[socket.socket] = set()
         self._lock = threading.Lock()
@@ -121,6 +136,7 @@ class QueryServer:
         finally:
             os.umask(old_umask)
         os.chmod(self.path, 0o600)
+        self._bound = os.stat(self.path)
         sock.listen(64)
         self.sock = sock
 
@@ -212,7 +228,8 @@ class QueryServer:
         if self.sock is not None:
             self.sock.close()
             self.sock = None
-            self.path.unlink(missing_ok=True)
+            if _same_file(self.path, self._bound):  # not another watcher's, made after .vault-engine/ went
+                self.path.unlink(missing_ok=True)
         with self._lock:  # sessions read EOF and end; their relays take over in-process
             for conn in self._in_session:
                 try:
@@ -252,7 +269,9 @@ class Daemon:
                                     on_fatal=self._failed)
         self.heartbeat = Heartbeat(root, self.config.index_root, beat=self.health.beat,
                                    vault_lost=self._vault_lost,
-                                   index_lost=self.service.request_rescan)
+                                   index_lost=self.service.request_rescan,
+                                   generation_changed=self.service.wake_idle_work,
+                                   lock_removed=lambda: self._pid_lock.removed())
         self._pid_lock = PidLock(pid_path(self.config))
         self._wake_r = self._wake_w = -1
         self._stopping = threading.Event()
@@ -296,6 +315,8 @@ class Daemon:
             threading.Thread(target=run, name="warm-up", daemon=True).start()
 
     def _vault_lost(self, message: str) -> None:
+        if not self.config.state_dir.is_dir() or self._pid_lock.removed():
+            self.health.detach()  # its files are gone, or another watcher's now: write none again
         self.health.error(message, time.time())
         self.listener.problem(message)
         self._failed(message)

@@ -21,7 +21,7 @@ from vault_engine.config import CONFIG_NAME, Config
 from vault_engine.daemon.health import HealthRecorder
 from vault_engine.daemon.worker import VaultWorker
 from vault_engine.errors import ModelUnavailable, VaultError
-from vault_engine.indexing.watcher import RESCAN, Burst, ChangeFeed, Debouncer, WatchSettings, watch_loop
+from vault_engine.indexing.watcher import IDLE_WORK, RESCAN, Burst, ChangeFeed, Debouncer, WatchSettings, watch_loop
 from vault_engine.model import IndexReport
 from vault_engine.vault import Vault
 
@@ -67,6 +67,11 @@ class WatchService:
         """Compare the whole vault at the next turn of the loop (the index was removed)."""
         self.listener.problem("the index folder was removed; building a new one")
         self.feed.queue.put(RESCAN)
+
+    def wake_idle_work(self) -> None:
+        """Another process swapped in a generation (``index --rebuild --no-embed``): embed
+        what it lacks now, not only after the next save (status says the watcher does)."""
+        self.feed.queue.put(IDLE_WORK)
 
     def stop(self) -> None:
         """Stop watching; the batch being applied is finished, pending events are left to
@@ -132,6 +137,8 @@ class WatchService:
         self.health.applied(report, lag, time.time())
         for skipped in report.skipped:
             self.listener.problem(f"skipped {skipped.path}: {skipped.reason}")
+        for notice in report.notices:  # as `index` says them: a vault made inside another, a repair
+            self.listener.problem(notice)
         self.listener.applied(report, catch_up)
 
     def _failed(self, message: str) -> None:

@@ -36,6 +36,7 @@ from vault_engine.stores.lexical import LexicalDoc, WhooshIndex
 log = logging.getLogger(__name__)
 
 EXTRACTION = "extraction"  # ledger meta: the extraction_key its notes were parsed with
+LINKED = "linked_notes"  # ledger meta: the scan's notes that are symlinks or hard links (Scan.linked)
 
 
 @dataclass(slots=True)
@@ -79,6 +80,7 @@ class Indexer:
                               reread=bool(known) and self.ledger.get_meta(EXTRACTION) != extraction_key(self.config))
         every = {s.path: s for s in still_skipped(self.ledger, scan)} | {s.path: s for s in changes.skipped}
         changes.skipped = sorted(every.values(), key=lambda s: s.path)
+        self._remember_linked(scan.linked)
         return changes
 
     def apply_paths(self, paths: Iterable[str], *, now: float | None = None) -> AppliedChanges:
@@ -86,7 +88,11 @@ class Indexer:
         10,000 files). Paths are vault-relative files or folders; a folder stands for
         everything under it, on disk and in the ledger. Give both sides of a rename: the
         planner pairs them by content hash, so the note keeps its identity."""
-        roots = {p.strip("/") for p in paths} - {""}
+        roots = given = {p.strip("/") for p in paths} - {""}
+        # A symlinked (or hard-linked) note changes when its target is written, and the event
+        # names the target only: compare every such note on each batch (they are few), so
+        # the watcher gives what `index`, which compares every file's stat, gives.
+        roots = roots | self._linked()
         known = self.ledger.known_files()
         scan = scan_paths(self.config, roots)
         roots |= add_code_files(self.config, scan, roots)  # prefixed keys of a code tap inside the vault
@@ -94,7 +100,19 @@ class Indexer:
         kept = {a for a in self.ledger.attachment_paths() if not _under_any(a, roots)}
         scan.attachments = sorted(kept | set(scan.attachments))  # the ledger keeps the full list
         subset = {p: k for p, k in known.items() if _under_any(p, roots)}
-        return self._apply(scan, subset, first_index=not known, progress=None, now=now)
+        changes = self._apply(scan, subset, first_index=not known, progress=None, now=now)
+        self._remember_linked(scan.linked)  # every one known was compared: roots held them
+        # A broken link compared only because it is one is said by the batch that names it
+        changes.skipped = [s for s in changes.skipped if s.path not in scan.linked or _under_any(s.path, given)]
+        return changes
+
+    def _linked(self) -> set[str]:
+        return set(json.loads(self.ledger.get_meta(LINKED) or "[]"))
+
+    def _remember_linked(self, linked: set[str]) -> None:
+        if linked != self._linked():
+            with self.ledger.transaction():
+                self.ledger.set_meta(LINKED, json.dumps(sorted(linked)))
 
     def _apply(self, scan: Scan, known: dict, *, first_index: bool, progress: Progress | None,
                now: float | None, reread: bool = False) -> AppliedChanges:

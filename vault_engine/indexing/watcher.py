@@ -75,6 +75,7 @@ DRAIN_LIMIT = 10_000  # queue items taken in one turn of the loop
 
 STOP = "stop"  # queue item: leave the loop
 RESCAN = "rescan"  # queue item: the kernel dropped events, compare the whole vault
+IDLE_WORK = "idle work"  # queue item: background work came from elsewhere (a generation swapped in)
 
 # watchdog events the watcher acts on; opened/closed/attrib events are dropped by the kernel
 # mask (reading a note must not look like a change of it).
@@ -310,7 +311,8 @@ def watch_loop(feed: queue.SimpleQueue, debouncer: Debouncer, on_burst: Callable
     """Apply bursts from ``feed`` until :data:`STOP`; pending events at that point are left
     for the next start's catch-up. Between bursts, ``idle_step`` (background work such as
     embedding) runs one small step at a time while no event is pending; it returns False when
-    it has nothing left. Idle with no work, the loop sleeps in a blocking ``get``."""
+    it has nothing left, until the next burst or :data:`IDLE_WORK`. Idle with no work, the
+    loop sleeps in a blocking ``get``."""
     idle_work = idle_step is not None
     while True:
         timeout = debouncer.wait_time(clock())
@@ -322,6 +324,8 @@ def watch_loop(feed: queue.SimpleQueue, debouncer: Debouncer, on_burst: Callable
             item = None
         if item == STOP:
             return
+        if item == IDLE_WORK:  # not a change of the vault: no burst, but idle work to do again
+            idle_work, item = idle_step is not None, None
         if item is not None:
             _take_in(feed, item, debouncer, clock())
             if on_pending is not None:
@@ -339,6 +343,8 @@ def _take_in(feed: queue.SimpleQueue, item: Any, debouncer: Debouncer, now: floa
     for _ in range(DRAIN_LIMIT):
         if item == RESCAN:
             debouncer.request_rescan(now)
+        elif item == IDLE_WORK:
+            pass  # the burst's apply runs the idle work again anyway
         elif item == STOP:
             feed.put(STOP)  # seen on the next turn, after this burst's bookkeeping
             return

@@ -34,6 +34,10 @@ class Scan:
     attachments: list[str] = field(default_factory=list)
     problems: list[SkippedFile] = field(default_factory=list)
     origin: dict[str, str] = field(default_factory=dict)
+    # Notes that are symlinks (broken ones too) or hard links: their content changes when
+    # another path is written, which is the only path a file event names (the watcher
+    # compares them again on every batch).
+    linked: set[str] = field(default_factory=set)
 
     def add(self, key: str, stat: FileStat, origin: str) -> None:
         self.notes[key] = stat
@@ -48,6 +52,7 @@ class Scan:
         self.origin.update(other.origin)
         self.attachments += other.attachments
         self.problems += other.problems
+        self.linked |= other.linked
 
 
 def still_skipped(ledger: NoteQueries, scan: Scan) -> list[SkippedFile]:
@@ -86,8 +91,7 @@ def scan_vault(config: Config, under: str = "") -> Scan:
             scan.problems.append(SkippedFile(rel or ".", folder_reason("open", exc)))
             continue
         if (info.st_dev, info.st_ino) in seen_dirs:
-            scan.problems.append(SkippedFile(rel, "symlink loop: this folder is already indexed "
-                                                  "through another path; not followed again"))
+            scan.problems.append(SkippedFile(rel, ALREADY_INDEXED))
             continue
         seen_dirs.add((info.st_dev, info.st_ino))
         try:
@@ -128,6 +132,7 @@ def _not_a_file(mode: int) -> str:
 
 OUTSIDE = ("a symlink to {what} outside the vault: not indexed, so that nothing outside the vault "
            "reaches the index (set outside_symlinks = true in vault-engine.toml to index it)")
+ALREADY_INDEXED = "symlink loop: this folder is already indexed through another path; not followed again"
 LOOP = "symlink loop: the link leads back to itself and never reaches a file; point it at a file or remove it"
 
 
@@ -139,6 +144,31 @@ def is_symlink_loop(path: Path) -> bool:
     except OSError as exc:
         return exc.errno == errno.ELOOP
     return False
+
+
+def indexed_by_its_own_path(config: Config, path: Path) -> bool:
+    """Whether ``path`` is a symlink to a folder of the vault that the scan walks by its own
+    path: followed, every note under it would be indexed a second time. Decided by where it
+    leads, not by which path a walk meets first, so that a full scan and the watcher's scan
+    of one path agree (and the real folder is never the one reported)."""
+    if not path.is_symlink():
+        return False
+    try:
+        real = path.resolve(strict=True)
+        rel = real.relative_to(config.root.resolve()).as_posix()
+    except (OSError, RuntimeError, ValueError):  # broken, a loop, or out of the vault
+        return False
+    return real.is_dir() and (rel == "." or (is_indexable(config, rel) and not config.is_excluded(rel + "/")))
+
+
+def _linked_folder_above(config: Config, rel: str) -> str | None:
+    """The first folder of ``rel`` (itself included) that :func:`indexed_by_its_own_path`:
+    what is under it is indexed by its real path only."""
+    parts = rel.split("/")
+    for depth in range(1, len(parts) + 1):
+        if indexed_by_its_own_path(config, config.root.joinpath(*parts[:depth])):
+            return "/".join(parts[:depth])
+    return None
 
 
 def _link_reason(path: Path, is_dir: bool) -> str:
@@ -180,6 +210,10 @@ def _visit(entry: os.DirEntry, rel: str, config: Config, scan: Scan, stack: list
         if is_dir or entry.name.lower().endswith(".md"):
             scan.problems.append(SkippedFile(path, _link_reason(Path(entry.path), is_dir)))
         return
+    if is_dir and entry.is_symlink() and not _ignored(entry.name, path, config) \
+            and indexed_by_its_own_path(config, Path(entry.path)):
+        scan.problems.append(SkippedFile(path, ALREADY_INDEXED))
+        return
     if is_dir:
         if entry.name not in IGNORED_DIRS and not config.is_excluded(path + "/") \
                 and not config.is_excluded(path):
@@ -200,6 +234,8 @@ def _visit(entry: os.DirEntry, rel: str, config: Config, scan: Scan, stack: list
     except OSError as exc:
         if entry.name.lower().endswith(".md"):
             scan.problems.append(SkippedFile(path, _stat_reason(exc, entry.path, entry.is_symlink())))
+            if entry.is_symlink():
+                scan.linked.add(path)  # a broken link: a note once its target is made
         return
     if not stat_module.S_ISREG(info.st_mode):
         if entry.name.lower().endswith(".md"):
@@ -207,6 +243,8 @@ def _visit(entry: os.DirEntry, rel: str, config: Config, scan: Scan, stack: list
         return
     if entry.name.lower().endswith(".md"):
         scan.add(path, FileStat.of(info), DEFAULT_TAP)
+        if entry.is_symlink() or info.st_nlink > 1:
+            scan.linked.add(path)
     elif path != CONFIG_NAME:  # the vault's own config is not something notes link to
         scan.attachments.append(path)
 
@@ -244,6 +282,11 @@ def scan_paths(config: Config, paths: Iterable[str]) -> Scan:
             if os.path.lexists(path):  # gone: it was never indexed, nothing to say
                 scan.problems.append(problem)
             continue
+        linked = _linked_folder_above(config, rel)
+        if linked is not None:  # what is under a link to a folder of the vault is indexed by its own path
+            if linked == rel:
+                scan.problems.append(SkippedFile(rel, ALREADY_INDEXED))
+            continue
         if not config.inside(path):  # the path itself or a folder above it links out of the vault
             if path.is_dir() or rel.lower().endswith(".md"):
                 scan.problems.append(SkippedFile(rel, _link_reason(path, path.is_dir())))
@@ -258,6 +301,7 @@ def scan_paths(config: Config, paths: Iterable[str]) -> Scan:
         except OSError as exc:
             if rel.lower().endswith(".md") and path.is_symlink():
                 scan.problems.append(SkippedFile(rel, _stat_reason(exc, path, True)))
+                scan.linked.add(rel)
             continue  # gone: the ledger entry, if any, becomes a delete
         if not stat_module.S_ISREG(info.st_mode):
             if rel.lower().endswith(".md"):
@@ -265,6 +309,8 @@ def scan_paths(config: Config, paths: Iterable[str]) -> Scan:
             continue
         if rel.lower().endswith(".md"):
             scan.add(rel, FileStat.of(info), DEFAULT_TAP)
+            if path.is_symlink() or info.st_nlink > 1:
+                scan.linked.add(rel)
         else:
             scan.attachments.append(rel)
     return scan
