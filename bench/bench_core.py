@@ -25,6 +25,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import common  # noqa: E402  (bench/ is not a package: scripts run by path)
 import gen_vault  # noqa: E402
 
+from vault_engine.stores.lexical import query_terms  # noqa: E402
+
 MARKER = "core"
 CORPUS = "obsidian-tasks-docs"
 CACHE = Path(tempfile.gettempdir()) / "vault-engine-bench"
@@ -84,7 +86,7 @@ def build_queries(root: Path, count: int, seed: int = 7) -> list[Query]:
                  if line.strip() and not line.startswith(("---", "```"))]
         words = _PLAIN.findall(" ".join(rng.sample(lines, min(3, len(lines))))) if lines else []
         text = _one_query(rng, path, lines, words)
-        if text:
+        if text and query_terms(text)[0]:  # stop words alone are a usage error, not a search
             kind = rng.choice(("checkpoint", "spec", "working-note", "note")) \
                 if rng.random() < 0.1 else None
             queries.append(Query(text, kind))

@@ -165,9 +165,11 @@ class Vault:
         """The model built for this Vault writes its query export into the live generation:
         a watcher's, built once, wrote it into a generation a rebuild had replaced and
         deleted, making that folder again, which nothing ever removed."""
+        model = self._embedder
+        if model is None:  # not built yet: it is built for the live generation (and a CLI never imports it)
+            return
         from vault_engine.stores.embedder import SentenceTransformerEmbedder
 
-        model = self._embedder
         if isinstance(model, SentenceTransformerEmbedder) and model.query_dir is not None \
                 and model.query_dir.parent == self.config.index_root:
             model.query_dir = self.config.index_dir
@@ -732,7 +734,7 @@ class Vault:
         """The note's file as it is now; None when it is gone (deleted, or its folder moved)."""
         path = self.root / rel_path
         if not self.config.inside(path):  # swapped for a symlink out of the vault (or a loop) since indexed
-            from vault_engine.sources.vault.files import LOOP, is_symlink_loop
+            from vault_engine.sources.vault.skip_reasons import LOOP, is_symlink_loop
 
             if is_symlink_loop(path):
                 raise VaultError(f"{rel_path} is now a {LOOP}")

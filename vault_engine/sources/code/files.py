@@ -181,7 +181,7 @@ def _literal_head(glob: str) -> str:
 
 def _walk(tap: CodeTap, start: str, scan: CodeScan) -> None:
     from vault_engine.model import SkippedFile
-    from vault_engine.sources.vault.files import folder_reason, misnamed
+    from vault_engine.sources.vault.skip_reasons import folder_reason, misnamed
 
     rules = _rules_above(tap, start)
     first = tap.root / start if start else tap.root
@@ -226,7 +226,7 @@ def _dir_reason(entry: os.DirEntry, path: str, rules, tap: CodeTap) -> str | Non
 def _visit_file(tap: CodeTap, rel: str, path: Path, rules, scan: CodeScan) -> None:
     from vault_engine.model import SkippedFile
     from vault_engine.sources.vault.changes import FileStat
-    from vault_engine.sources.vault.files import LOOP, is_symlink_loop, misnamed
+    from vault_engine.sources.vault.skip_reasons import LOOP, is_symlink_loop, misnamed
 
     if not tap.owns(rel):
         return

@@ -21,6 +21,7 @@ from vault_engine.config import CONFIG_NAME, DEFAULT_TAP, Config
 from vault_engine.model import SkippedFile
 from vault_engine.paths import IGNORED_DIRS, leaves_folder
 from vault_engine.sources.vault.changes import FileStat
+from vault_engine.sources.vault.skip_reasons import LOOP, folder_reason, is_symlink_loop, misnamed
 from vault_engine.stores.ledger.notes import NoteQueries, content_digest
 
 
@@ -104,25 +105,6 @@ def scan_vault(config: Config, under: str = "") -> Scan:
     return scan
 
 
-def folder_reason(verb: str, exc: OSError) -> str:
-    """Why a folder's files are skipped: it cannot be opened or listed (``verb``)."""
-    if isinstance(exc, PermissionError):
-        return f"cannot {verb} folder: permission denied: make the folder readable to index what it holds"
-    return f"cannot {verb} folder: {exc.strerror or exc}"
-
-
-def misnamed(path: str, what: str) -> SkippedFile | None:
-    """A file or folder (``what``) whose name is not valid UTF-8, skipped: Python holds the
-    bytes it cannot decode as lone surrogates, which no UTF-8 store or output takes. It is
-    named by its bytes written as escapes (``bad\\xffname.md``)."""
-    try:
-        path.encode("utf-8")
-    except UnicodeEncodeError:
-        shown = os.fsencode(path).decode("utf-8", "backslashreplace")
-        return SkippedFile(shown, f"{what} name is not valid UTF-8: rename it")
-    return None
-
-
 def _not_a_file(mode: int) -> str:
     """Why a .md that is no regular file (a FIFO, a device, a socket) is skipped unread."""
     what = ("a named pipe (FIFO)" if stat_module.S_ISFIFO(mode) else "a socket" if stat_module.S_ISSOCK(mode)
@@ -133,17 +115,6 @@ def _not_a_file(mode: int) -> str:
 OUTSIDE = ("a symlink to {what} outside the vault: not indexed, so that nothing outside the vault "
            "reaches the index (set outside_symlinks = true in vault-engine.toml to index it)")
 ALREADY_INDEXED = "symlink loop: this folder is already indexed through another path; not followed again"
-LOOP = "symlink loop: the link leads back to itself and never reaches a file; point it at a file or remove it"
-
-
-def is_symlink_loop(path: Path) -> bool:
-    """True when following ``path`` never ends (links pointing at each other): it resolves
-    nowhere, so it is neither inside the vault nor outside it."""
-    try:
-        os.stat(path)
-    except OSError as exc:
-        return exc.errno == errno.ELOOP
-    return False
 
 
 def indexed_by_its_own_path(config: Config, path: Path) -> bool:
