@@ -79,6 +79,8 @@ def test_a_list_or_mapping_where_one_value_is_read_is_a_slip_not_ignored_without
                                "title is a list where one value is read (write title: value): ignored; "
                                "created is a list where one value is read (write created: value): ignored")
     assert (note.title, note.project) == ("f", None)
+    blank = parse_note("g.md", "---\ntype: []\ntitle: []\ncreated: []\n---\n# G\n", CONFIG)  # kepano's templates
+    assert blank.yaml_error is None
 
 
 def test_an_impossible_date_is_ignored_and_listed_like_any_unreadable_date():

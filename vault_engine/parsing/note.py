@@ -43,7 +43,7 @@ EXTRACTION_VERSION = "16"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 # 14: words lose leading and trailing underscores (`_emphasis_`, `__bold__` were unsearchable)
 # 15: a date no calendar has (2026-02-30) is text, not a reason to skip the note; an alias bomb
 #     is a YAML error; a lone CR (classic Mac) is a line break
-# 16: a list or mapping where type, project, title, agent or a date is read is a frontmatter slip
+# 16: a list or mapping where project, title, agent or a date is read is a frontmatter slip
 
 
 def extraction_key(config: Config) -> str:
@@ -227,9 +227,9 @@ def frontmatter_slip(meta: dict) -> str | None:
         value = meta.get(key)
         if isinstance(value, str) and value.strip() and parse_time(value) is None:
             slips.append(f"{key} {value!r} is not a date (write 2026-03-14 or 2026-03-14T10:22:00Z): ignored")
-    for key in ("type", "project", "title", "agent", *DATE_KEYS):  # each read as one value
-        value = meta.get(key)
-        if isinstance(value, (list, dict)):
+    for key in ("project", "title", "agent", *DATE_KEYS):  # each read as one value (a `type:` list is
+        value = meta.get(key)                              # someone else's field, an empty one a blank)
+        if isinstance(value, (list, dict)) and value:
             shape = "a list" if isinstance(value, list) else "a mapping"
             slips.append(f"{key} is {shape} where one value is read (write {key}: value): ignored")
     return "; ".join(slips) or None
