@@ -12,8 +12,15 @@ from functools import lru_cache
 
 from vault_engine.layout import STATE_DIR
 
-# Folders that are never indexed, whatever the config says.
+# Folders that are never indexed, whatever the config says (every one hidden: see is_hidden).
 IGNORED_DIRS = frozenset({".obsidian", ".git", STATE_DIR, ".trash"})
+
+
+def is_hidden(name: str) -> bool:
+    """Obsidian leaves out every file and folder whose name starts with a dot (``.obsidian``,
+    ``.git``, ``.github``, an editor's ``.#note.md`` lock, ``.DS_Store``): so does the vault's
+    scan, silently (an emacs lock is a symlink to nowhere, reported as broken on every run)."""
+    return name.startswith(".")
 
 _WILDCARDS = re.compile(r"\*\*/?|\*|\?")
 

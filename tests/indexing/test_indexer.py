@@ -192,6 +192,16 @@ def test_excluded_and_ignored_folders_are_not_indexed(make_vault):
         assert sorted(v.ledger.note_paths()) == ["deep/drafts/yes.md", "keep.md"]
 
 
+def test_hidden_files_and_folders_are_left_out_as_obsidian_leaves_them_out(make_vault):
+    """An emacs lock (`.#keep.md`, a symlink to nowhere) was reported as a broken note on every
+    run; `.github/` issue templates and `.x.md` were indexed, which Obsidian never shows."""
+    root = make_vault({"keep.md": "x", ".github/ISSUE.md": "x", "sub/.hidden.md": "x"})
+    (root / ".#keep.md").symlink_to("user@host.1234:1700000000")
+    with Vault(root) as v:
+        report = v.index()
+        assert v.ledger.note_paths() == ["keep.md"] and report.skipped == ()
+
+
 def test_many_files_take_the_parallel_path(make_vault):
     files = {f"n{i:04d}.md": f"# Note {i}\nword{i} shared text [[n{(i + 1) % 500:04d}]]\n" for i in range(500)}
     with Vault(make_vault(files)) as v:

@@ -110,7 +110,7 @@ def test_bad_files_are_skipped_with_a_reason_and_the_rest_applies(vault):
 @pytest.mark.parametrize("rel, expected", [
     ("a.md", True), ("docs/a.md", True), (".obsidian/app.json", False), ("x/.git/HEAD", False),
     (".trash/a.md", False), ("templates/t.md", False), ("templates/sub/x.md", False), ("drafts/a.md", False),
-    ("notes/drafts.md", True),
+    ("notes/drafts.md", True), (".github/ISSUE.md", False), ("a/.#lock.md", False), (".x.md", False),
 ])
 def test_is_indexable_follows_the_scan_rules(tmp_path, rel, expected):
     config = parse_config(tmp_path, {"exclude": ["templates/**", "drafts"]})

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from vault_engine.config import CONFIG_NAME, DEFAULT_TAP, Config
 from vault_engine.model import SkippedFile
-from vault_engine.paths import IGNORED_DIRS, leaves_folder
+from vault_engine.paths import is_hidden, leaves_folder
 from vault_engine.sources.vault.changes import FileStat
 from vault_engine.sources.vault.skip_reasons import LOOP, folder_reason, is_symlink_loop, misnamed
 from vault_engine.stores.ledger.notes import NoteQueries, content_digest
@@ -186,7 +186,7 @@ def _visit(entry: os.DirEntry, rel: str, config: Config, scan: Scan, stack: list
         scan.problems.append(SkippedFile(path, ALREADY_INDEXED))
         return
     if is_dir:
-        if entry.name not in IGNORED_DIRS and not config.is_excluded(path + "/") \
+        if not is_hidden(entry.name) and not config.is_excluded(path + "/") \
                 and not config.is_excluded(path):
             problem = misnamed(path, "folder")
             if problem is None:
@@ -194,7 +194,7 @@ def _visit(entry: os.DirEntry, rel: str, config: Config, scan: Scan, stack: list
             else:
                 scan.problems.append(problem)
         return
-    if config.is_excluded(path):
+    if is_hidden(entry.name) or config.is_excluded(path):
         return
     problem = misnamed(path, "file")
     if problem is not None:
@@ -221,7 +221,7 @@ def _visit(entry: os.DirEntry, rel: str, config: Config, scan: Scan, stack: list
 
 
 def _ignored(name: str, path: str, config: Config) -> bool:
-    return name in IGNORED_DIRS or config.is_excluded(path) or config.is_excluded(path + "/")
+    return is_hidden(name) or config.is_excluded(path) or config.is_excluded(path + "/")
 
 
 def is_indexable(config: Config, rel: str) -> bool:
@@ -230,11 +230,11 @@ def is_indexable(config: Config, rel: str) -> bool:
     parts = rel.strip("/").split("/")
     for depth in range(1, len(parts)):
         folder = "/".join(parts[:depth])
-        if parts[depth - 1] in IGNORED_DIRS or config.is_excluded(folder + "/") \
+        if is_hidden(parts[depth - 1]) or config.is_excluded(folder + "/") \
                 or config.is_excluded(folder):
             return False
     name = "/".join(parts)
-    return parts[-1] not in IGNORED_DIRS and not config.is_excluded(name)
+    return not is_hidden(parts[-1]) and not config.is_excluded(name)
 
 
 def scan_paths(config: Config, paths: Iterable[str]) -> Scan:
