@@ -83,6 +83,14 @@ def test_a_list_or_mapping_where_one_value_is_read_is_a_slip_not_ignored_without
     assert blank.yaml_error is None
 
 
+def test_a_key_written_twice_is_listed_and_its_last_value_read():
+    """Obsidian refuses such a block; it was read without a word."""
+    note = parse_note("h.md", "---\ntitle: One\ntype: chekpoint\ntitle: Two\n---\n# H\n", CONFIG)
+    assert note.title == "Two"
+    assert note.yaml_error == ("'title' is written twice (line 4): the last value is read; remove the other; "
+                               "type 'chekpoint' is not a kind (did you mean checkpoint?): read as a note")
+
+
 def test_an_impossible_date_is_ignored_and_listed_like_any_unreadable_date():
     for value in ("2026-02-30", "2026-13-45", "2026-12-04T25:61:00Z", "2026-12-04 10:00:00 +99:00"):
         note = parse_note("e.md", f"---\ncreated: {value}\ndue: {value}\n---\n# E\nbody\n", CONFIG)

@@ -72,7 +72,35 @@ def _load_yaml(yaml_text: str) -> tuple[dict[str, Any], str | None]:
         return {}, None
     if not isinstance(loaded, dict):
         return {}, f"frontmatter is a {type(loaded).__name__}, not a mapping of keys to values"
-    return {str(k): normalize_value(v) for k, v in loaded.items()}, None
+    meta = {str(k): normalize_value(v) for k, v in loaded.items()}
+    repeated = getattr(loaded, "repeated", ())  # Obsidian refuses such a block; the last value is read here
+    return meta, "; ".join(f"{key!r} is written twice (line {line}): the last value is read; remove the other"
+                           for key, line in repeated) or None
+
+
+class _Repeating(dict):
+    """A frontmatter mapping that wrote some keys more than once: ``repeated`` (key, line)."""
+
+    def __init__(self, loaded: dict, repeated: list[tuple[str, int]]):
+        super().__init__(loaded)
+        self.repeated = repeated
+
+
+def _repeated_keys(node: Any) -> list[tuple[str, int]]:
+    """The top-level keys written again, with the file line of the repeat (the block starts
+    on the note's line 2, after ``---``)."""
+    from yaml.nodes import MappingNode, ScalarNode
+
+    if not isinstance(node, MappingNode):
+        return []
+    seen: set[str] = set()
+    repeated = []
+    for key, _ in node.value:
+        if isinstance(key, ScalarNode):
+            if key.value in seen:
+                repeated.append((key.value, key.start_mark.line + 2))
+            seen.add(key.value)
+    return repeated
 
 
 @functools.cache
@@ -91,7 +119,9 @@ def _frontmatter_loader() -> type:
             if _alias_repeats(node) > ALIAS_REPEATS:
                 raise ConstructorError(None, None, f"its aliases repeat over {ALIAS_REPEATS:,} values "
                                        "(an alias bomb?): write the values out")
-            return super().construct_document(node)
+            loaded = super().construct_document(node)
+            twice = _repeated_keys(node)
+            return _Repeating(loaded, repeated=twice) if twice and isinstance(loaded, dict) else loaded
 
         def timestamp_or_text(self, node: Any) -> Any:
             try:

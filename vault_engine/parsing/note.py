@@ -26,7 +26,7 @@ from vault_engine.paths import glob_match, note_stem
 
 # Bump when parse_note reads an unchanged file differently (what a ruling or a chosen option
 # is, how sections split): the next `index` re-reads every note instead of trusting the ledger.
-EXTRACTION_VERSION = "16"  # 5: checkpoints dated by file name, KEPs by kep.yaml; 6: frontmatter slips; 7: Cons:;
+EXTRACTION_VERSION = "17"  # 5: checkpoints dated by file name, KEPs by kep.yaml; 6: frontmatter slips; 7: Cons:;
 # 8: a chosen option matched without spaces; 9: dates such as 2023-9-18, a "because" list;
 # 10: alternatives named by label lines ("**Option 2:** ..."), Pros/Cons items are no alternatives;
 # 11: Obsidian's properties (wikilinks in them are links, their words are searched, "Tags:" in any
@@ -44,6 +44,7 @@ EXTRACTION_VERSION = "16"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 # 15: a date no calendar has (2026-02-30) is text, not a reason to skip the note; an alias bomb
 #     is a YAML error; a lone CR (classic Mac) is a line break
 # 16: a list or mapping where project, title, agent or a date is read is a frontmatter slip
+# 17: a frontmatter key written twice is listed (the last value is read, as before)
 
 
 def extraction_key(config: Config) -> str:
@@ -85,7 +86,7 @@ def parse_note(rel_path: str, text: str, config: Config, sidecar: str | None = N
         sections=sections,
         links=extract_property_links(fm.yaml) + extract_links(masked, fm.body_line),
         doc_time=document_time(fm.meta),
-        yaml_error=fm.error or frontmatter_slip(fm.meta),
+        yaml_error="; ".join(filter(None, (fm.error, frontmatter_slip(fm.meta)))) or None,
         dead_ends=note_dead_ends(rel_path, kind, {**sidecar_meta(sidecar), **fm.meta}
                                  if sidecar and kind in RECORD_KINDS else fm.meta, sections),
         accepted=note_accepted(kind, sections),
