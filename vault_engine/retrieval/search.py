@@ -9,6 +9,7 @@ hits of ``-k 100``.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -18,6 +19,7 @@ from vault_engine.config import Config
 from vault_engine.errors import ModelUnavailable
 from vault_engine.model import Hit, ResolvedLink, Scores, SearchResult
 from vault_engine.parsing.frontmatter import property_lines
+from vault_engine.parsing.readable import readable_text
 from vault_engine.parsing.sections import section_body
 from vault_engine.retrieval.confidence import Evidence, MissRule, confidence
 from vault_engine.retrieval.coverage import section_coverage, term_weights
@@ -68,14 +70,31 @@ def notes_first(ranked: list[_Candidate]) -> list[_Candidate]:
     """Each note's best section, best first, then the notes' further sections, best first:
     five hits are five notes when five were found. The answer to a question is a note, and its
     other sections are one ``show`` away; three sections of one note would push the right note
-    out of sight (bench/RESULTS.md, "One section per note first")."""
-    seen: set[int] = set()
-    first: list[_Candidate] = []
-    further: list[_Candidate] = []
+    out of sight (bench/RESULTS.md, "One section per note first").
+
+    A note keeps the place of its best section but is shown by its best section that says
+    something: a section with almost no words of its own (a Nygard ADR's ``## Status``
+    "Accepted", a "Date:" line, an embed, HTML) scores high on a title query because the title
+    is most of its text, and tells the reader nothing. It is listed with the further sections,
+    unless nothing else of its note was found; the section shown then scores below its place."""
+    by_note: dict[int, list[_Candidate]] = {}
     for c in ranked:
-        (further if c.note.id in seen else first).append(c)
-        seen.add(c.note.id)
-    return first + further
+        by_note.setdefault(c.note.id, []).append(c)
+    first = [next((c for c in found if says_something(c.section)), found[0]) for found in by_note.values()]
+    shown = {id(c) for c in first}
+    return first + [c for c in ranked if id(c) not in shown]
+
+
+MIN_WORDS = 3  # fewer words than a short statement ("Keep sessions in cookies") says nothing alone
+
+
+def says_something(section: SectionRow) -> bool:
+    """Whether the section's own text (not its heading) holds a few words a reader reads."""
+    body = readable_text(section_body(section.text, section.heading))
+    return len(_WORDS.findall(body)) >= MIN_WORDS
+
+
+_WORDS = re.compile(r"[^\W\d_]{2,}")  # words of letters: not "2017", "06", a list dash
 
 
 @dataclass(slots=True)
