@@ -74,6 +74,9 @@ def test_property_words_are_text_values_and_what_links_name():
             "tags": ["to-read"], "title": "The Machine Stops", "nested": {"status": "draft"}, "empty": "",
             "notion_id": "b3b9507f2e174aa0b493fa337534c191", "parent_id": "104d4deadd2c807d", "body_hash": "e6e3ab40"}
     assert property_words(meta) == "Books E. M. Forster Reading this year Machine novella draft"
+    # a `type:` naming no kind is someone else's field (kepano's places); the kind itself is indexed already
+    assert property_words({"type": ["[[Shrines]]"]}) == "Shrines" and property_words({"type": "book"}) == "book"
+    assert property_words({"type": "checkpoint"}) == "" == property_words({"type": " Spec "})
 
 
 def test_aliases_that_repeat_too_many_values_are_an_error_not_a_memory_exhaustion():

@@ -20,6 +20,8 @@ import sys
 from dataclasses import dataclass
 from typing import Any
 
+from vault_engine.constants import KINDS
+
 _FENCE = re.compile(r"^---[ \t]*$")
 # A template's placeholder as a value: "{{..." after "key: " or a list dash (never quoted).
 _PLACEHOLDER_VALUE = re.compile(r"^([ \t]*(?:-[ \t]+)*(?:[^\s#'\"{-][^:\n]*:[ \t]+)?)(\{\{.*?)[ \t]*$", re.M)
@@ -201,9 +203,9 @@ def parse_time(value: Any) -> float | None:
     return parsed.timestamp()
 
 
-# Properties whose words the index holds already (title, tags, the kind) or that are no words
+# Properties whose words the index holds already (title, tags; the kind: _names_a_kind) or that are no words
 # (Obsidian's CSS classes, a publish flag, the ids and digest `notion import` records).
-_UNSEARCHED_KEYS = frozenset({"title", "tags", "tag", "type", "cssclasses", "cssclass", "publish",
+_UNSEARCHED_KEYS = frozenset({"title", "tags", "tag", "cssclasses", "cssclass", "publish",
                               "notion_id", "parent_id", "notion_object", "body_hash",
                               "attachment_hashes"})
 _WIKILINK = re.compile(r"\[\[([^\[\]|#]*)(?:#[^\[\]|]*)?(?:\|([^\[\]]*))?\]\]")
@@ -236,8 +238,15 @@ def searched_properties(meta: dict[str, Any]) -> list[tuple[str, list[str]]]:
             return [v for item in value.values() for v in values(item)]
         return []
 
-    found = [(str(key), values(value)) for key, value in meta.items() if str(key).casefold() not in _UNSEARCHED_KEYS]
+    found = [(str(key), values(value)) for key, value in meta.items()
+             if str(key).casefold() not in _UNSEARCHED_KEYS and not _names_a_kind(str(key), value)]
     return [(key, words) for key, words in found if words]
+
+
+def _names_a_kind(key: str, value: Any) -> bool:
+    """``type: checkpoint``: the note's kind, which the index holds already. Any other ``type``
+    is someone else's field and searched (kepano's ``type: "[[Shrines]]"``, ``type: book``)."""
+    return key.casefold() == "type" and isinstance(value, str) and value.strip().casefold() in KINDS
 
 
 def frontmatter_tags(meta: dict[str, Any]) -> list[str]:
