@@ -572,12 +572,22 @@ class Vault:
             searcher.notices += [notice] if notice else []
         result = self._search_beside_writers(searcher, request)
         if not result.hits:
-            result = replace(result, notices=result.notices + self._stale_notice(ledger, "search"))
+            result = replace(result, notices=result.notices + self._stale_notice(ledger, "search")
+                             + self._kind_notice(ledger, kind))
         if any(h.kind == "code" for h in result.hits):  # code hits carry the notes that say why
             result = replace(result, hits=self._code_queries().with_why(result.hits))
             if follow:
                 result = self._follow_why(searcher, result, request)
         return result
+
+    @staticmethod
+    def _kind_notice(ledger: Ledger, kind: str | None) -> tuple[str, ...]:
+        """For a miss filtered by a kind no note is of: that, not the vault's answer, is why."""
+        held = ledger.kinds()
+        if kind is None or kind == "code" or kind in held:
+            return ()
+        return (f"no note of kind {kind!r} is indexed (the vault's notes are of kinds: {', '.join(held) or 'none'}); "
+                "a note's kind comes from `type:` or a [kinds] rule in vault-engine.toml",)
 
     def _stale_notice(self, ledger: Ledger, again: str) -> tuple[str, ...]:
         """For a miss (of ``search`` or ``deadend check``, named by ``again``): one line when

@@ -100,6 +100,14 @@ def test_an_unknown_kind_or_project_is_a_usage_error_not_a_miss(vault, cli):
     assert result.code == 1 and result.err.count("\n") == 1 and "kinds are: checkpoint" in result.err
 
 
+def test_a_miss_filtered_by_a_kind_no_note_is_of_says_so(vault, cli):
+    """`--kind decision` on a vault without decision records answered a bare miss."""
+    miss = cli("--vault", vault, "search", "refresh", "--kind", "decision", "--lexical", "--json").json
+    assert miss["status"] == "miss"
+    (notice,) = miss["notices"]
+    assert notice.startswith("no note of kind 'decision' is indexed (the vault's notes are of kinds: ")
+
+
 def test_json_flag_works_before_the_command_too(vault, cli):
     result = cli("--json", "--vault", vault, "search", "refresh", "--lexical")
     assert result.json["status"] == "hit"

@@ -213,6 +213,10 @@ class NoteQueries(LedgerConnection):
     def note_paths(self) -> list[str]:
         return [r[0] for r in self.db.execute("SELECT path FROM notes")]
 
+    def kinds(self) -> list[str]:
+        """The kinds the indexed notes are of."""
+        return [r[0] for r in self.db.execute("SELECT DISTINCT kind FROM notes ORDER BY kind")]
+
     def projects(self) -> list[str]:
         return [r[0] for r in self.db.execute(
             "SELECT DISTINCT project FROM notes WHERE project IS NOT NULL ORDER BY project")]
