@@ -244,10 +244,12 @@ class Searcher:
 
 
 def _shown_text(note: NoteRow, section: SectionRow) -> str:
-    """What a hit shows: the section's text under its heading; for a note that is all
-    properties (nothing under its frontmatter), its properties, which its first section is
-    searched by. Empty for a heading with nothing under it: not a hit worth showing."""
-    body = section_body(section.text, section.heading)
+    """What a hit shows: the section's text under its heading as a reader reads it (link
+    targets, URLs, HTML tags and embeds left out, as the model reads it: the links are listed
+    under the hit); for a note that is all properties (nothing under its frontmatter), its
+    properties, which its first section is searched by. Empty for a heading with nothing
+    under it: not a hit worth showing."""
+    body = readable_text(section_body(section.text, section.heading))
     return body if body.strip() or section.ord != 0 else property_lines(note.meta)
 
 
