@@ -232,6 +232,49 @@ def test_a_relay_whose_watcher_went_away_replays_the_unanswered_request_to_its_o
     watcher.join(10)
 
 
+def test_a_relay_whose_watcher_stalls_takes_the_waiting_request_over(indexed_sample):
+    """A watcher stopped with SIGSTOP keeps its socket open: an open session waited forever
+    (three calls timed out at 40 s each), where every other command gives up after 5 s."""
+    import socket
+    import threading
+
+    from vault_engine.mcp.relay import Relay
+
+    relay_end, watcher_end = socket.socketpair()
+    client_r, relay_in = os.pipe()
+    relay_r, client_w = os.pipe()
+    search = rpc(7, "tools/call", {"name": "search", "arguments": {"query": "second microphone", "lexical": True}})
+    heard = threading.Event()
+
+    def watcher_that_hears_and_never_answers():
+        with watcher_end.makefile("rb") as lines:
+            for line in iter(lines.readline, b""):
+                ident = json.loads(line).get("id")
+                if ident == 0:  # the handshake is answered; then it stops answering
+                    watcher_end.sendall((json.dumps({"jsonrpc": "2.0", "id": 0, "result": {}}) + "\n").encode())
+                if ident == 7:
+                    heard.set()
+
+    threading.Thread(target=watcher_that_hears_and_never_answers, daemon=True).start()
+    with os.fdopen(relay_r, "rb") as relay_stdin, os.fdopen(relay_in, "wb") as relay_stdout:
+        relay = Relay(relay_end, relay_end.makefile("rb"), str(indexed_sample), relay_stdin, relay_stdout,
+                      stalled=heard.is_set)  # stalled once it holds the request unanswered
+        running = threading.Thread(target=relay.run)
+        running.start()
+        with os.fdopen(client_w, "w") as to_relay, os.fdopen(client_r) as from_relay:
+            to_relay.write(rpc(0, "initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
+                                                 "clientInfo": {"name": "raw", "version": "0"}}) + "\n")
+            to_relay.write(rpc(None, "notifications/initialized") + "\n" + search + "\n")
+            to_relay.flush()
+            answers = [json.loads(from_relay.readline()) for _ in range(2)]  # the watcher's to 0, this one's to 7
+            assert [a.get("id") for a in answers] == [0, 7]
+            assert answers[1]["result"]["structuredContent"]["status"] == "hit"
+            to_relay.close()
+            running.join(60)
+            assert not running.is_alive()
+    watcher_end.close()
+
+
 def rpc(ident, method, params=None):
     message = {"jsonrpc": "2.0", "method": method, **({"id": ident} if ident is not None else {})}
     return json.dumps({**message, **({"params": params} if params is not None else {})})

@@ -10,6 +10,10 @@ in this process: an in-process server is handed the handshake again (its answer 
 the client has had one) and every unanswered request, then the client's lines from there on.
 The client sees one server throughout; a notification sent in the instant the watcher went
 away (a progress or cancel note) can be lost, a request cannot.
+
+A watcher that stops answering without going away (stopped with SIGSTOP, hung) is taken over
+the same way once a request waits and its heartbeat is older than ``STALLED_AFTER``, as every
+other command treats a stalled watcher: an open session used to wait for it forever.
 """
 
 from __future__ import annotations
@@ -21,18 +25,24 @@ import queue
 import socket
 import sys
 import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any, BinaryIO
 
 log = logging.getLogger(__name__)
 
 HANDSHAKE = ("initialize", "notifications/initialized")
+STALL_POLL_SECONDS = 1.0  # how often a waiting request looks at the watcher's heartbeat
 
 
 class Relay:
     """One client session (``client_in``/``client_out``) forwarded to the watcher's socket."""
 
     def __init__(self, sock: socket.socket, from_daemon: BinaryIO, explicit: str | None,
-                 client_in: BinaryIO | None = None, client_out: BinaryIO | None = None):
+                 client_in: BinaryIO | None = None, client_out: BinaryIO | None = None,
+                 stalled: Callable[[], bool] | None = None):
+        self._stalled = stalled or (lambda: watcher_stalled(explicit))
         self._sock = sock
         self._from_daemon = from_daemon
         self._explicit = explicit
@@ -48,6 +58,7 @@ class Relay:
     def run(self) -> int:
         """Relay until the client hangs up; take over if the watcher goes first."""
         threading.Thread(target=self._forward_client, name="relay-client", daemon=True).start()
+        threading.Thread(target=self._watch_for_a_stall, name="relay-stall", daemon=True).start()
         try:
             self._forward_daemon()
         except BrokenPipeError:  # the client closed our stdout: the session is over
@@ -71,6 +82,23 @@ class Relay:
                 self._client_out.flush()
         except (ConnectionResetError, TimeoutError):
             pass  # as good as its end of the line: take over
+
+    def _watch_for_a_stall(self) -> None:
+        """While a request waits, look at the watcher's heartbeat; a stalled watcher's socket
+        is shut, which ends :meth:`_forward_daemon` as the watcher's own exit would."""
+        while True:
+            time.sleep(STALL_POLL_SECONDS)
+            with self._lock:
+                if self._client_done or self._local is not None:
+                    return
+                waiting = bool(self._pending)
+            if waiting and self._stalled():
+                log.warning("the watcher has stopped answering (no heartbeat): this process serves the session")
+                try:
+                    self._sock.shutdown(socket.SHUT_RDWR)
+                except OSError:
+                    pass
+                return
 
     def _forward_client(self) -> None:
         for line in iter(self._client_in.readline, b""):
@@ -121,6 +149,19 @@ class Relay:
                 local.put(line)
             self._local = local
             return local
+
+
+def watcher_stalled(root: str | None) -> bool:
+    """Whether the vault's watcher has shown no sign of life for ``STALLED_AFTER`` seconds."""
+    from vault_engine.config import find_vault, load_config
+    from vault_engine.errors import VaultError
+    from vault_engine.indexing.watch_state import STALLED_AFTER, heartbeat_age
+
+    try:
+        age = heartbeat_age(load_config(Path(root) if root else find_vault(None)))
+    except (VaultError, OSError):  # a config broken since the session began: keep relaying
+        return False
+    return age is not None and age > STALLED_AFTER
 
 
 def _message(line: bytes) -> dict[str, Any]:
