@@ -167,3 +167,15 @@ def test_a_module_named_by_its_import_name_is_its_file(make_vault):
             assert (found.status, found.tier, refs(found)) == ("hit", "path", ["src/shop/orders.py"]), query
             assert found.reason == f"1 indexed file(s) are the module {query!r}"
         assert vault.find("nosuchmodule").tier != "path"
+
+
+def test_a_path_part_too_long_for_the_file_system_is_no_such_file_not_a_traceback(vault):
+    """Asking the code taps why `src/<300 a>.py` is not indexed raised OSError: File name too long."""
+    from vault_engine.errors import UnknownRef
+
+    long_path = "src/" + "a" * 300 + ".py"
+    with pytest.raises(UnknownRef, match="is not an indexed source file: no such file"):
+        vault.outline(long_path)
+    assert vault.find(long_path).status == "miss"
+    assert vault.calls(long_path + "#f").status == "no_such_symbol"
+

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from functools import cached_property
+from pathlib import Path
 from typing import Any
 
 from vault_engine.code_model import CallAnswer, CodeView, Outline, Why
@@ -219,7 +220,7 @@ class CodeQueries:
             return f"skipped when indexed ({skipped[path]})"
         for tap in self.taps:
             rel = tap.rel_of(path) if tap.prefix else path
-            if rel is None or not (tap.root / rel).is_file():
+            if rel is None or not _is_file(tap.root / rel):
                 continue
             if tap.owns(rel):
                 return "new or changed since the last index: run `vault-engine index`"
@@ -361,3 +362,12 @@ def _moved_notice(changed: list[str], gone: list[str] | None = None) -> tuple[st
 
 def _some(keys: list[str]) -> str:
     return ", ".join(keys[:3]) + (", ..." if len(keys) > 3 else "")
+
+
+def _is_file(path: Path) -> bool:
+    """``path.is_file()``, False for a name the file system cannot look up at all (a part of
+    255+ bytes raised OSError: a traceback where the answer is "no such file")."""
+    try:
+        return path.is_file()
+    except OSError:
+        return False
