@@ -10,7 +10,7 @@ import pytest
 
 from tests.conftest import FROZEN_NOW, ROOT
 from vault_engine.config import parse_config
-from vault_engine.errors import ConfigError, VaultError
+from vault_engine.errors import BadArgument, ConfigError, VaultError
 from vault_engine.memory.checkpoints import (
     CheckpointDraft,
     draft_from_json,
@@ -90,10 +90,16 @@ def test_failed_arguments_split_at_the_dash():
 
 
 def test_a_link_holding_brackets_is_refused_and_a_whole_wikilink_is_read_as_its_ref():
-    draft = CheckpointDraft("p", "a", links=("[[specs/a.md]]",))
+    draft = CheckpointDraft("p", "a", summary="s", links=("[[specs/a.md]]",))
     assert prepare_draft(draft, None)[0].links == ("specs/a",)  # the target [[specs/a]], not [[[[specs/a]]]]
     with pytest.raises(VaultError, match=r"holds \[\[ or \]\]"):  # would write "[[]]evil[[]]"
-        prepare_draft(CheckpointDraft("p", "a", links=("]]evil[[",)), None)
+        prepare_draft(CheckpointDraft("p", "a", summary="s", links=("]]evil[[",)), None)
+
+
+def test_an_empty_checkpoint_is_refused_it_would_hide_the_real_hand_off():
+    """Only project and agent: it became the project's latest and resume showed nothing."""
+    with pytest.raises(BadArgument, match="needs a summary, a next step or a failed approach"):
+        prepare_draft(CheckpointDraft("p", "a", summary="  ", links=("specs/a.md",)), None)
 
 
 def test_json_drafts_are_validated_field_by_field():

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from vault_engine.dates import utc_stamp, utc_time
-from vault_engine.errors import ConfigError, UnknownRef, VaultError
+from vault_engine.errors import BadArgument, ConfigError, UnknownRef, VaultError
 from vault_engine.model import CONTROL_CHARACTERS
 from vault_engine.parsing.checkpoints import split_reason
 from vault_engine.retrieval.lookup import lookup_ref
@@ -218,6 +218,10 @@ def prepare_draft(draft: CheckpointDraft, ledger: Ledger | None) -> tuple[Checkp
     """Sanitize the names and turn ``--link`` refs into wikilink targets of the notes they name
     (``notion://`` refs too); each change the user did not write comes back as a notice."""
     _refuse_control(draft)
+    if not (draft.summary.strip() or draft.next_steps or draft.failed):
+        # it would become the project's latest and hide the real hand-off from resume
+        raise BadArgument("a checkpoint needs a summary, a next step or a failed approach: "
+                          "pass --summary, --next or --failed")
     project, agent = sanitize_name(draft.project, "project"), sanitize_name(draft.agent, "agent")
     notices = [f"--{what} {given!r} was written as {used!r}" for what, given, used in
                (("project", draft.project, project), ("agent", draft.agent, agent)) if given != used]
