@@ -32,3 +32,14 @@ def test_a_permission_error_says_read_for_a_file_that_is_there_and_write_for_one
     assert str(permission_denied(str(config))) == (f"cannot read {config}: permission denied: make it readable "
                                                    "by this user (nothing of yours was changed)")
     assert str(permission_denied(str(tmp_path / "new.md"))).startswith(f"cannot write {tmp_path / 'new.md'}: ")
+
+
+def test_a_message_quoting_something_huge_is_cut_in_the_middle_to_one_line():
+    """A 1.1 MB ref made a 1.1 MB error (the CLI's stderr, an MCP tool error)."""
+    from vault_engine.errors import MAX_MESSAGE_CHARS, one_line
+
+    huge = one_line(f"no note {'a' * 100_000!r} in the index:\n run `vault-engine index`")
+    assert len(huge) < MAX_MESSAGE_CHARS + 60 and "\n" not in huge
+    assert huge.startswith("no note 'aaa") and huge.endswith("run `vault-engine index`")
+    assert "characters cut" in huge and one_line("short  one") == "short one"
+

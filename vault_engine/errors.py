@@ -4,6 +4,19 @@ from __future__ import annotations
 
 import os
 
+MAX_MESSAGE_CHARS = 1000  # an error quoting a 1 MB argument back was a 1 MB error
+
+
+def one_line(message: str) -> str:
+    """An error message as one line, its middle cut when it quotes something huge back (the
+    start says what is wrong, the end what to do)."""
+    line = " ".join(message.split())
+    if len(line) <= MAX_MESSAGE_CHARS:
+        return line
+    cut = len(line) - MAX_MESSAGE_CHARS
+    keep = MAX_MESSAGE_CHARS // 2
+    return f"{line[:keep]} … ({cut:,} characters cut) … {line[-keep:]}"
+
 
 class VaultError(Exception):
     """Root of every error vault-engine raises on purpose; the CLI prints it in one line.

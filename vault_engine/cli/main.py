@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from vault_engine import __version__
 from vault_engine.cli.context import terminal_safe
 from vault_engine.cli.daemon_client import make_context
-from vault_engine.errors import VaultError, permission_denied
+from vault_engine.errors import VaultError, one_line, permission_denied
 
 # Each module has register(subparsers, common): adding a command group is one line here,
 # and its commands a line of COMMANDS.
@@ -128,7 +128,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     except VaultError as exc:
         if debug:
             raise
-        print(f"vault-engine: {terminal_safe(describe(exc))}", file=sys.stderr)
+        print(f"vault-engine: {terminal_safe(one_line(describe(exc)))}", file=sys.stderr)
         return exc.exit_code
     except PermissionError as exc:  # a read-only vault (its index folder cannot be made), an unreadable file
         if debug:

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from vault_engine.errors import BadArgument, VaultError
+from vault_engine.errors import BadArgument, VaultError, one_line
 from vault_engine.mcp.budget import cap
 from vault_engine.operations import BY_NAME, OPERATIONS, Operation, Param
 
@@ -84,7 +84,7 @@ def answer(name: str, arguments: Mapping[str, Any] | None, vault: Any) -> Answer
 
 def failure(message: str) -> Answer:
     """An error answer: one line, whatever the message held."""
-    return Answer(None, " ".join(message.split()), error=True)
+    return Answer(None, one_line(message), error=True)
 
 
 def _refuse_unknown(op: Operation, given: Mapping[str, Any]) -> None:
