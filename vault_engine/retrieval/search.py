@@ -13,6 +13,7 @@ import re
 import time
 from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass, field
+from itertools import islice
 from typing import Protocol
 
 from vault_engine.config import Config
@@ -66,7 +67,7 @@ class _Candidate:
     score: float = 0.0
 
 
-def notes_first(ranked: list[_Candidate]) -> list[_Candidate]:
+def notes_first(ranked: list[_Candidate], k: int) -> list[_Candidate]:
     """Each note's best section, best first, then the notes' further sections, best first:
     five hits are five notes when five were found. The answer to a question is a note, and its
     other sections are one ``show`` away; three sections of one note would push the right note
@@ -76,13 +77,15 @@ def notes_first(ranked: list[_Candidate]) -> list[_Candidate]:
     something: a section with almost no words of its own (a Nygard ADR's ``## Status``
     "Accepted", a "Date:" line, an embed, HTML) scores high on a title query because the title
     is most of its text, and tells the reader nothing. It is listed with the further sections,
-    unless nothing else of its note was found; the section shown then scores below its place."""
+    unless nothing else of its note was found; the section shown then scores below its place.
+    The first ``k`` hits: only their notes' sections are read for words."""
     by_note: dict[int, list[_Candidate]] = {}
     for c in ranked:
         by_note.setdefault(c.note.id, []).append(c)
-    first = [next((c for c in found if says_something(c.section)), found[0]) for found in by_note.values()]
+    first = [next((c for c in found if says_something(c.section)), found[0])
+             for found in islice(by_note.values(), k)]
     shown = {id(c) for c in first}
-    return first + [c for c in ranked if id(c) not in shown]
+    return (first + [c for c in ranked if id(c) not in shown])[:k]
 
 
 MIN_WORDS = 3  # fewer words than a short statement ("Keep sessions in cookies") says nothing alone
@@ -137,7 +140,7 @@ class Searcher:
         arms = tuple(name for name, ran in (("lexical", lexical), ("semantic", semantic)) if ran is not None)
         candidates, in_ledger = self._candidates(fused, request, now)
         self.lexical_ahead = any(i not in in_ledger for i, _ in lexical or ())
-        top = notes_first(sorted(candidates, key=lambda c: (-c.score, c.section.id)))[: request.k]
+        top = notes_first(sorted(candidates, key=lambda c: (-c.score, c.section.id)), request.k)
         evidence = self._evidence(request.query, arms, lexical, semantic, candidates, top[:1])
         if self.miss_rule.is_miss(evidence):
             top = []
