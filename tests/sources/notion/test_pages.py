@@ -169,14 +169,21 @@ def test_into_may_not_leave_the_vault_through_a_symlink(tmp_path):
     assert check_into(vault, "./team/notion/") == "team/notion"
 
 
-def test_a_note_edited_in_the_vault_is_never_overwritten_or_pruned(tmp_path):
+def import_over_an_edit(tmp_path, edit):
+    """A note an import wrote, changed in the vault by ``edit`` (its text -> the new text),
+    then imported again with new text from Notion: (note, edited text, writer, existing, result)."""
     PageWriter(tmp_path, "notion", "x", FROZEN_NOW, {}).write_all([NotionPage(ID_A, "Design", "# A\nold")])
     note = tmp_path / "notion" / "Design 6d3727e7.md"
-    edited = note.read_text().replace("old", "my local edit")
+    edited = edit(note.read_text())
     note.write_text(edited)
     existing, _ = scan_existing(tmp_path, ["notion"])
     writer = PageWriter(tmp_path, "notion", "x", FROZEN_NOW + 60, existing)
-    result = writer.write_all([NotionPage(ID_A, "Design", "# A\nnew from Notion")])
+    return note, edited, writer, existing, writer.write_all([NotionPage(ID_A, "Design", "# A\nnew from Notion")])
+
+
+def test_a_note_edited_in_the_vault_is_never_overwritten_or_pruned(tmp_path):
+    note, edited, writer, existing, result = import_over_an_edit(
+        tmp_path, lambda text: text.replace("old", "my local edit"))
     assert note.read_text() == edited
     assert [(p.path, "edited in the vault" in p.reason) for p in result.problems] == [(
         "notion/Design 6d3727e7.md", True)]
@@ -192,13 +199,8 @@ def test_an_unedited_note_is_updated(tmp_path):
 
 
 def test_properties_added_in_the_vault_count_as_an_edit(tmp_path):
-    PageWriter(tmp_path, "notion", "x", FROZEN_NOW, {}).write_all([NotionPage(ID_A, "Design", "# A\nold")])
-    note = tmp_path / "notion" / "Design 6d3727e7.md"
-    tagged = note.read_text().replace("title: Design\n", "title: Design\ntags: [design-debt]\nowner: priya\n")
-    note.write_text(tagged)
-    existing, _ = scan_existing(tmp_path, ["notion"])
-    writer = PageWriter(tmp_path, "notion", "x", FROZEN_NOW + 60, existing)
-    result = writer.write_all([NotionPage(ID_A, "Design", "# A\nnew from Notion")])
+    note, tagged, writer, existing, result = import_over_an_edit(
+        tmp_path, lambda text: text.replace("title: Design\n", "title: Design\ntags: [design-debt]\nowner: priya\n"))
     assert note.read_text() == tagged and result.updated == []
     assert [p.reason.split(":")[0] for p in result.problems] == [
         "edited in the vault since the last Notion import or sync (properties tags, owner added)"]
