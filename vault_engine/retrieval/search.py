@@ -200,7 +200,7 @@ class Searcher:
         return Hit(
             ref=section_ref(note, section), path=note.path, heading=section.heading,
             kind=note.kind, tap=note.tap, project=note.project, title=note.title,
-            snippet=make_snippet(_shown_text(note, section), terms),
+            snippet=make_snippet(_readable(_shown_text(note, section)), terms),
             line_start=section.line_start, line_end=section.line_end, score=c.score,
             scores=Scores(c.fused.lexical, c.fused.semantic, c.fused.fused, c.decay),
             links=links, via=via, age_days=c.age, section_id=section.id,
@@ -246,13 +246,18 @@ class Searcher:
         return self._hit(c, set(), via=parent.ref)
 
 
+def _readable(shown: str) -> str:
+    """A snippet's text as a reader reads it (link targets, URLs, HTML tags and embeds left
+    out, as the model reads it: the links are listed under the hit), for the hits shown only;
+    the text as written when nothing readable is left (a section that is one embed)."""
+    return readable_text(shown).strip() or shown
+
+
 def _shown_text(note: NoteRow, section: SectionRow) -> str:
-    """What a hit shows: the section's text under its heading as a reader reads it (link
-    targets, URLs, HTML tags and embeds left out, as the model reads it: the links are listed
-    under the hit); for a note that is all properties (nothing under its frontmatter), its
-    properties, which its first section is searched by. Empty for a heading with nothing
-    under it: not a hit worth showing."""
-    body = readable_text(section_body(section.text, section.heading))
+    """What a hit shows: the section's text under its heading; for a note that is all
+    properties (nothing under its frontmatter), its properties, which its first section is
+    searched by. Empty for a heading with nothing under it: not a hit worth showing."""
+    body = section_body(section.text, section.heading)
     return body if body.strip() or section.ord != 0 else property_lines(note.meta)
 
 
