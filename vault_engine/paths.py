@@ -22,6 +22,13 @@ def is_hidden(name: str) -> bool:
     scan, silently (an emacs lock is a symlink to nowhere, reported as broken on every run)."""
     return name.startswith(".")
 
+
+def is_editor_leftover(name: str) -> bool:
+    """A backup or autosave file an editor writes beside the note (vim's and emacs'
+    ``note.md~``, emacs' ``#note.md#``): not the user's work, so not an attachment that links
+    resolve to; leaving them out also keeps a save from touching the attachment list."""
+    return name.endswith("~") or (len(name) > 1 and name.startswith("#") and name.endswith("#"))
+
 _WILDCARDS = re.compile(r"\*\*/?|\*|\?")
 
 

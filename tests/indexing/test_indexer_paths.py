@@ -111,6 +111,7 @@ def test_bad_files_are_skipped_with_a_reason_and_the_rest_applies(vault):
     ("a.md", True), ("docs/a.md", True), (".obsidian/app.json", False), ("x/.git/HEAD", False),
     (".trash/a.md", False), ("templates/t.md", False), ("templates/sub/x.md", False), ("drafts/a.md", False),
     ("notes/drafts.md", True), (".github/ISSUE.md", False), ("a/.#lock.md", False), (".x.md", False),
+    ("a.md~", False), ("docs/#a.md#", False), ("pic.png", True), ("#tag.png", True),
 ])
 def test_is_indexable_follows_the_scan_rules(tmp_path, rel, expected):
     config = parse_config(tmp_path, {"exclude": ["templates/**", "drafts"]})
@@ -125,6 +126,15 @@ def test_scan_paths_agrees_with_a_full_scan(make_vault):
                                "templates/t.md"])
     assert part.notes == {p: s for p, s in full.notes.items() if p != "beta.md"}
     assert part.attachments == ["pic.png"]
+
+
+def test_editor_backups_are_no_attachments(make_vault):
+    # vim's and emacs' `alpha.md~` and emacs' `#alpha.md#` were counted (and resolved) as attachments
+    root = make_vault({**NOTES, "alpha.md~": "# old\n", "docs/#one.md#": "# autosave\n"})
+    config = parse_config(root, {})
+    assert "pic.png" in scan_vault(config).attachments
+    assert not {"alpha.md~", "docs/#one.md#"} & set(scan_vault(config).attachments)
+    assert scan_paths(config, ["alpha.md~", "docs/#one.md#"]).attachments == []
 
 
 @pytest.mark.parametrize("target", ["..", "deep"])
