@@ -673,15 +673,18 @@ class Vault:
         if (self.config.index_dir / CODE_FILE).exists() and self._code_queries().is_code_ref(ref):
             return self._code_queries().show(ref, follow)
         from vault_engine.model import NoteView
-        from vault_engine.retrieval.follow import links_in_lines, resolved_link
+        from vault_engine.retrieval.follow import hit_links, resolved_link
         from vault_engine.retrieval.lookup import lookup_ref, section_ref, with_missing_sections
 
         note, section = lookup_ref(ledger, ref, self._skipped_now)
-        links = tuple(with_missing_sections(ledger, (resolved_link(r) for r in ledger.links_of(note.id))))
         sections = tuple(s.heading for s in ledger.sections_of(note.id) if s.heading)
         change = self._change_since_index(ledger, note.path)
+        if section is None:
+            links = tuple(with_missing_sections(ledger, (resolved_link(r) for r in ledger.links_of(note.id))))
+        else:  # as its hit lists them: the section's own, then the note's properties'
+            links = tuple(with_missing_sections(
+                ledger, hit_links(ledger, note.id, section.line_start, section.line_end)))
         if section is not None:
-            links = links_in_lines(links, section.line_start, section.line_end)
             view = NoteView(section_ref(note, section), note.path, note.title, note.kind, note.tap,
                             note.project, section.heading, section.line_start, section.line_end,
                             section.text, note.meta, links, sections,

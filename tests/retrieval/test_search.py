@@ -138,6 +138,25 @@ def test_follow_adds_linked_sections_with_via(linked):
     assert result.hits[1].score == pytest.approx(result.hits[0].score / 2)
 
 
+def test_a_notes_property_links_are_listed_and_followed_from_each_of_its_hits(make_vault):
+    # `related: "[[design]]"` sat above every section: no hit listed it, --follow never reached it
+    root = make_vault({
+        "plan.md": '---\nrelated: "[[design]]"\nup:\n  - "[[roadmap]]"\n---\n# Plan\nintro\n'
+                   "## Rollout\nThe canary rollout goes region by region, see [[runbook]].\n",
+        "design.md": "# Design\nthe chosen design\n", "roadmap.md": "# Roadmap\nquarters\n",
+        "runbook.md": "# Runbook\nsteps\n",
+    })
+    with Vault(root) as v:
+        v.index()
+        result = v.search("canary rollout region", lexical_only=True, follow=1)
+        assert [link.ref for link in result.hits[0].links] == ["runbook.md", "design.md", "roadmap.md"]
+        assert [(h.ref, h.via) for h in result.hits] == [
+            ("plan.md#Rollout", None), ("runbook.md#Runbook", "plan.md#Rollout"),
+            ("design.md#Design", "plan.md#Rollout"), ("roadmap.md#Roadmap", "plan.md#Rollout")]
+        assert [link.ref for link in v.show("plan.md#Rollout").links] == ["runbook.md", "design.md", "roadmap.md"]
+        assert [link.ref for link in v.links("plan.md#Rollout")] == ["runbook.md"]  # the section's own
+
+
 def test_filters_and_miss(make_vault):
     root = make_vault({"projects/a/working/x.md": "shared words alpha", "projects/b/working/y.md": "shared words beta",
                        "specs/s.md": "shared words gamma"})

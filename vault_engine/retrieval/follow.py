@@ -9,7 +9,7 @@ from vault_engine.model import ResolvedLink
 from vault_engine.refs import make_ref
 
 if TYPE_CHECKING:
-    from vault_engine.stores.ledger import LinkRow
+    from vault_engine.stores.ledger import Ledger, LinkRow
 
 # How many links of one hit are followed: a hub note must not flood the results.
 LINKS_PER_HIT = 5
@@ -34,6 +34,16 @@ def resolved_link(row: LinkRow) -> ResolvedLink:
 def links_in_lines(links: Sequence[ResolvedLink], start: int, end: int) -> tuple[ResolvedLink, ...]:
     """The links of a note that sit inside one section's line range."""
     return tuple(link for link in links if start <= link.line <= end)
+
+
+def hit_links(ledger: Ledger, note_id: int, start: int, end: int) -> tuple[ResolvedLink, ...]:
+    """The links a hit lists and follows: those inside its section's lines, then the note's
+    property links (a frontmatter ``related: "[[Design]]"`` is about the whole note, whichever
+    of its sections is the hit; listed under none of them, an agent never followed it)."""
+    links = [resolved_link(r) for r in ledger.links_of(note_id)]
+    body = ledger.body_line(note_id)
+    own = links_in_lines(links, start, end)
+    return own + tuple(link for link in links if link.line < body and not start <= link.line <= end)
 
 
 def follow_targets(links: Sequence[ResolvedLink], seen: set[str]) -> list[ResolvedLink]:

@@ -25,7 +25,7 @@ from vault_engine.parsing.sections import section_body
 from vault_engine.retrieval.confidence import Evidence, MissRule, confidence
 from vault_engine.retrieval.coverage import section_coverage, term_weights
 from vault_engine.retrieval.decay import decay_multiplier, note_age
-from vault_engine.retrieval.follow import follow_targets, links_in_lines, resolved_link
+from vault_engine.retrieval.follow import follow_targets, hit_links
 from vault_engine.retrieval.fusion import Fused, fuse_lexical, fuse_rrf, fuse_semantic
 from vault_engine.retrieval.lookup import find_section, section_ref
 from vault_engine.retrieval.snippets import make_snippet
@@ -196,7 +196,7 @@ class Searcher:
 
     def _hit(self, c: _Candidate, terms: set[str], via: str | None = None) -> Hit:
         note, section = c.note, c.section
-        links = self._links_of(note, section)
+        links = hit_links(self.ledger, note.id, section.line_start, section.line_end)
         return Hit(
             ref=section_ref(note, section), path=note.path, heading=section.heading,
             kind=note.kind, tap=note.tap, project=note.project, title=note.title,
@@ -206,9 +206,6 @@ class Searcher:
             links=links, via=via, age_days=c.age, section_id=section.id,
         )
 
-    def _links_of(self, note: NoteRow, section: SectionRow) -> tuple[ResolvedLink, ...]:
-        rows = self.ledger.links_of(note.id)
-        return links_in_lines([resolved_link(r) for r in rows], section.line_start, section.line_end)
 
     def _follow(self, hits: list[Hit], depth: int, now: float, decay: bool) -> list[Hit]:
         """Breadth-first over resolved links: each linked section becomes a hit with ``via``

@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from vault_engine.code_model import FollowedNote, Why
-from vault_engine.retrieval.follow import follow_targets, links_in_lines, resolved_link
+from vault_engine.retrieval.follow import follow_targets, hit_links
 from vault_engine.retrieval.lookup import find_section, section_ref
 from vault_engine.stores.ledger import Ledger, NoteRow, SectionRow
 
@@ -65,8 +65,7 @@ def _link_hops(ledger: Ledger, frontier: list[FollowedNote], hops: int, seen: se
             note = ledger.note_by_path(parent.path)
             if note is None:
                 continue
-            links = links_in_lines([resolved_link(r) for r in ledger.links_of(note.id)],
-                                   parent.line_start, parent.line_end)
+            links = hit_links(ledger, note.id, parent.line_start, parent.line_end)
             step += [f for link in follow_targets(links, seen)
                      if (f := _linked(ledger, link, parent.ref, parent.hops + 1, seen))]
         found += step

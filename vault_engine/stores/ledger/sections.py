@@ -90,6 +90,11 @@ def insert_sections(db: sqlite3.Connection, note_id: int, note: ParsedNote, abov
 
 
 class SectionQueries(LedgerConnection):
+    def body_line(self, note_id: int) -> int:
+        """The first line of a note's first section: what lies above it is its frontmatter."""
+        row = self.db.execute("SELECT MIN(line_start) FROM sections WHERE note_id=?", (note_id,)).fetchone()
+        return row[0] if row and row[0] is not None else 1
+
     def sections_of(self, note_id: int) -> list[SectionRow]:
         rows = self.db.execute(
             f"SELECT {SECTION_COLUMNS} FROM sections WHERE note_id=? ORDER BY ord", (note_id,))
