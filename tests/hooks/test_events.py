@@ -138,6 +138,10 @@ def test_the_proposal_is_the_prompt_or_what_the_tool_is_about_to_do():
     assert proposal_of("user-prompt-submit", {"prompt": 42}) == ""
     todos = {"tool_input": {"todos": [{"content": "add a retry queue", "status": "pending"}, "junk"]}}
     assert proposal_of("pre-tool-use", todos) == "add a retry queue"
+    # a to-do list re-sent with a step ticked off: the done step was checked when it was planned
+    ticked = {"tool_input": {"todos": [{"content": "add a retry queue", "status": "completed"},
+                                       {"content": "drain the outbox", "status": "in_progress"}]}}
+    assert proposal_of("pre-tool-use", ticked) == "drain the outbox"
     multi = {"tool_input": {"file_path": "a.py", "edits": [{"old_string": "a", "new_string": "use Redis"}]}}
     assert proposal_of("pre-tool-use", multi) == "use Redis"
     assert proposal_of("pre-tool-use", {"tool_input": "not an object"}) == ""

@@ -70,8 +70,9 @@ def proposal_of(event: str, payload: dict[str, Any]) -> str:
     if not isinstance(tool, dict):
         return ""
     parts = [tool.get(key) for key in ("plan", "description", "new_string", "content")]
-    for item in tool.get("todos") or []:  # TodoWrite: the steps of the plan
-        parts.append(item.get("content") if isinstance(item, dict) else None)
+    for item in tool.get("todos") or []:  # TodoWrite: the steps of the plan still to do
+        if isinstance(item, dict) and item.get("status") != "completed":  # a done step was checked when planned
+            parts.append(item.get("content"))
     for edit in tool.get("edits") or []:  # MultiEdit
         parts.append(edit.get("new_string") if isinstance(edit, dict) else None)
     text = "\n".join(p.strip() for p in parts if isinstance(p, str) and p.strip())
