@@ -3,7 +3,6 @@ files that many writers add to at once, a file of another model never read, dama
 skipped, and the model's export shared with its digest."""
 
 import json
-import os
 import subprocess
 import sys
 
@@ -117,22 +116,28 @@ def test_an_export_whose_probe_vectors_differ_is_refused(tmp_path):
     assert not fetch_export(tmp_path / "shared", tmp_path / "local" / export.name, lambda path, p: False)
 
 
-def test_a_fetched_export_is_linked_on_one_filesystem_and_copied_where_links_fail(tmp_path, monkeypatch):
+def test_a_fetched_export_is_a_copy_so_damage_to_one_vaults_file_stays_there(tmp_path):
+    # hard-linked, a vault's export truncated in place (`: > query-model-*.onnx`) was every
+    # vault's and the cache's: every search of every vault fell back to torch (qa13, qa15)
     shared = tmp_path / "shared"
     export = tmp_path / "query-model-abc.onnx"
     export.write_bytes(b"graph bytes" * 1000)
     publish_export(shared, export, lambda: np.ones((1, 2), dtype=np.float32))
-    source = shared / EXPORTS / export.name
-    linked = tmp_path / "linked" / export.name
-    assert fetch_export(shared, linked, lambda path, p: True)
-    assert linked.stat().st_ino == source.stat().st_ino  # the same bytes, not written again
+    one, two = (tmp_path / name / export.name for name in ("one", "two"))
+    assert fetch_export(shared, one, lambda path, p: True) and fetch_export(shared, two, lambda path, p: True)
+    assert len({one.stat().st_ino, two.stat().st_ino, (shared / EXPORTS / export.name).stat().st_ino}) == 3
+    one.write_bytes(b"")
+    assert two.read_bytes() == (shared / EXPORTS / export.name).read_bytes() == export.read_bytes()
 
-    def no_links(*_):
-        raise OSError(18, "Invalid cross-device link")
 
-    monkeypatch.setattr(os, "link", no_links)
-    copied = tmp_path / "copied" / export.name
-    assert fetch_export(shared, copied, lambda path, p: True)
-    assert copied.read_bytes() == export.read_bytes() and copied.stat().st_ino != source.stat().st_ino
-    (shared / EXPORTS / export.name).unlink()  # a link is a name: the fetched file stays whole
-    assert linked.read_bytes() == export.read_bytes()
+def test_a_damaged_shared_export_is_replaced_by_the_next_one_published(tmp_path):
+    # the cache's damaged export was refused by every index, and never written again
+    shared = tmp_path / "shared"
+    export = tmp_path / "query-model-abc.onnx"
+    export.write_bytes(b"graph bytes" * 1000)
+    publish_export(shared, export, lambda: np.ones((1, 2), dtype=np.float32))
+    (shared / EXPORTS / export.name).write_bytes(b"")
+    assert not fetch_export(shared, tmp_path / "local" / export.name, lambda path, p: True)
+    publish_export(shared, export, lambda: np.ones((1, 2), dtype=np.float32))  # the export made here instead
+    assert fetch_export(shared, tmp_path / "local" / export.name, lambda path, p: True)
+    assert (tmp_path / "local" / export.name).read_bytes() == export.read_bytes()

@@ -166,7 +166,9 @@ def holds_export(root: Path, name: str) -> bool:
 
 
 def fetch_export(root: Path, target: Path, check) -> bool:
-    """Copy the shared export named like ``target`` into place when its bytes match their
+    """Copy the shared export named like ``target`` into place (a copy, never a hard link:
+    linked, one vault's damaged file was every vault's and the cache's, and a truncated
+    export sent every search of every vault back to torch) when its bytes match their
     digest and ``check(path, probes)`` accepts its vectors; False when there is none or it is
     refused (the caller exports itself then)."""
     if not holds_export(root, target.name):
@@ -177,9 +179,11 @@ def fetch_export(root: Path, target: Path, check) -> bool:
         record = json.loads(manifest.read_text())
         temp = target.with_name(f".{target.name}.fetch.tmp")
         target.parent.mkdir(parents=True, exist_ok=True)
-        digest = _link_or_copy(source, temp)
+        with open(source, "rb") as data, open(temp, "wb") as out:
+            digest = _copy(data, out)
         if record.get("name") != target.name or digest != record.get("digest"):
-            raise ValueError("its bytes do not match the manifest")
+            manifest.unlink(missing_ok=True)  # damaged: the next export made here is published in its place
+            raise ValueError("its bytes do not match the manifest; removed, so that the next export replaces it")
         if not check(temp, record["probes"]):
             raise ValueError("its vectors of the probe texts differ")
         os.replace(temp, target)
@@ -189,20 +193,6 @@ def fetch_export(root: Path, target: Path, check) -> bool:
         return False
     finally:
         target.with_name(f".{target.name}.fetch.tmp").unlink(missing_ok=True)
-
-
-def _link_or_copy(source: Path, target: Path) -> str:
-    """A hard link to ``source`` where both are on one filesystem (the usual case for this
-    user's own cache: the 90 MB export is not written again, 0.28 s of a clone's index on
-    obsidian-tasks-docs), else a copy; the digest of the bytes either way. A link is safe
-    because nothing rewrites an export in place: every writer renames a new file over it."""
-    try:
-        os.link(source, target)
-    except OSError:  # another filesystem, or links not allowed there
-        with open(source, "rb") as data, open(target, "wb") as out:
-            return _copy(data, out)
-    with open(target, "rb") as data:
-        return _copy(data, None)
 
 
 def _copy(source, out) -> str:
