@@ -77,7 +77,8 @@ def test_a_broken_model_folder_degrades_to_lexical_with_one_notice(make_vault, c
     (root / "models/broken").mkdir(parents=True, exist_ok=True)
     index = cli("--vault", root, "index", "--json")
     assert index.code == 0 and index.json["embedded"] == 0 and index.json["sections"] == 5
-    assert len(index.err.strip().splitlines()) == 1 and "models/broken" in index.err
+    notices = [line for line in index.err.strip().splitlines() if "preparing the model:" not in line]
+    assert len(notices) == 1 and "models/broken" in index.err  # (a progress line on a slow, busy host)
     assert "lexical-only" in index.err
     search = cli("--vault", root, "search", "weekly sync decisions", "--json")
     assert search.code == 0 and search.json["arms"] == ["lexical"] and search.json["hits"]

@@ -1,6 +1,6 @@
 """What the embedding model reads of a section (vault_engine/parsing/readable.py)."""
 
-from vault_engine.parsing.readable import readable_text
+from vault_engine.parsing.readable import readable_text, reading_view
 
 
 def test_plain_prose_is_kept_as_it_is():
@@ -44,3 +44,12 @@ def test_code_spans_are_kept_as_written():
 def test_table_rules_and_horizontal_rules_go_and_the_rows_stay():
     text = "| Field | Meaning |\n| :-- | --: |\n| due | the due date |\n\n---\n***\nEnd"
     assert readable_text(text) == "| Field | Meaning |\n| due | the due date |\n\nEnd"
+
+
+def test_the_reading_view_hides_comments_draws_links_and_leaves_out_embeds_and_callout_marks():
+    # data-engineering-wiki's snippets showed `![[Learning Resources#...]] %% wiki footer: ... %%`
+    text = ("Use a [[Change Data Capture|CDC]] pipeline, see [[Kafka#Topics]].\n![[Learning Resources#Data]]\n"
+            "%% wiki footer: Please don't edit\nanything below this line %%\n> [!info]- View Resources")
+    assert reading_view(text) == "Use a CDC pipeline, see Kafka > Topics.\n \n \n> View Resources"
+    code = "```\n%%time\nrun()\n```\nsay %% not a comment in a note with code %%"
+    assert "%% not a comment" in reading_view(code)  # %% in code is no comment: nothing is cut

@@ -108,6 +108,21 @@ def test_a_note_is_shown_by_a_section_that_says_something_at_the_place_of_its_be
         assert v.search("TLS", lexical_only=True).hits[0].ref == "adr/0007-tls.md#Status"  # nothing else of it
 
 
+def test_an_embed_and_a_comment_say_nothing_and_a_snippet_is_what_reading_view_shows(make_vault):
+    # a data-engineering-wiki section of two benchmark lines, then an embed and the wiki's footer
+    # comment, was shown by the embed and the comment ("wiki footer: Please don't edit ...")
+    wiki = ("# Warehouse\n\n## Benchmarks\n- 1 TB: [Redshift and BigQuery](https://x.org/b)\n\n"
+            "![[Resources#Warehousing]]\n\n%% wiki footer: Please don't edit anything below this line %%\n\n"
+            "## Tools\nWarehouse tools: [[Snowflake|the Snowflake warehouse]] and more of them here.\n")
+    root = make_vault({"warehouse.md": wiki, "Resources.md": "# Resources\n## Warehousing\nbooks\n"})
+    with Vault(root) as v:
+        v.index(embed=False)
+        hits = v.search("warehousing benchmarks", lexical_only=True).hits
+        assert (hits[0].ref, hits[0].snippet) == ("warehouse.md#Benchmarks", "- 1 TB: Redshift and BigQuery")
+        tools = v.search("snowflake warehouse tools", lexical_only=True).hits[0]
+        assert tools.snippet == "Warehouse tools: the Snowflake warehouse and more of them here."
+
+
 def test_decay_report_lists_the_most_faded_first(twins):
     rows = twins.decay_report(now=FROZEN_NOW)
     assert [(r.path, round(r.multiplier, 3)) for r in rows] == [("specs/old.md", 0.2), ("specs/new.md", 0.955)]

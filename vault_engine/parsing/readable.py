@@ -32,6 +32,10 @@ _URL = re.compile(r"\b(?:https?|ftp)://[^\s<>)\]|]+")
 _ATTACHMENT_EMBED = re.compile(r"!\[\[[^\]|#]+\.(?!md\])[A-Za-z0-9]{2,5}(?:[#|][^\]]*)?\]\]")
 _HTML_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>")
 _SPACES = re.compile(r"[ \t]{2,}")
+_COMMENT = re.compile(r"%%.*?%%", re.DOTALL)
+_EMBED = re.compile(r"!\[\[[^\]\n]*\]\]")
+_CALLOUT_MARK = re.compile(r"^((?:[ \t]*>)+[ \t]*)\[![\w-]+\][+-]?", re.M)
+_WIKILINK = re.compile(r"\[\[([^\]|\n]*)(?:\|([^\]\n]*))?\]\]")
 
 
 def readable_text(markdown: str) -> str:
@@ -51,6 +55,28 @@ def readable_text(markdown: str) -> str:
         elif not (_TABLE_RULE.match(line) or _HORIZONTAL_RULE.match(line)):
             out.append(_outside_code_spans(line))
     return "\n".join(out)
+
+
+def reading_view(markdown: str) -> str:
+    """What a reader sees of the section in Obsidian's reading view, as a hit's snippet shows
+    it: the readable text without ``%% comments %%`` (hidden there; data-engineering-wiki's
+    "wiki footer: Please don't edit anything below this line" closed a snippet), embeds (drawn
+    as the note they embed; its link is listed under the hit) and a callout's ``[!info]-``
+    marker (drawn as its icon), a wikilink as its display text. The model still reads them
+    all as written: a snippet is for reading."""
+    text = readable_text(markdown)
+    if "%%" in text and "`" not in markdown and "~~~" not in markdown:  # no code, where %% means something else
+        text = _COMMENT.sub(" ", text)
+    text = _WIKILINK.sub(_link_as_drawn, _CALLOUT_MARK.sub(r"\1", _EMBED.sub(" ", text)))
+    return _SPACES.sub(" ", text)
+
+
+def _link_as_drawn(link: re.Match[str]) -> str:
+    """A wikilink as reading view draws it: its display text, else its target
+    (``[[Note#Heading]]`` reads "Note > Heading")."""
+    if link.group(2) is not None and link.group(2).strip():
+        return link.group(2).strip()
+    return " > ".join(part.strip() for part in link.group(1).split("#") if part.strip())
 
 
 def _outside_code_spans(line: str) -> str:

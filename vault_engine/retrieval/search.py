@@ -20,7 +20,7 @@ from vault_engine.config import Config
 from vault_engine.errors import ModelUnavailable
 from vault_engine.model import Hit, ResolvedLink, Scores, SearchResult
 from vault_engine.parsing.frontmatter import property_lines
-from vault_engine.parsing.readable import readable_text
+from vault_engine.parsing.readable import reading_view
 from vault_engine.parsing.sections import section_body
 from vault_engine.retrieval.confidence import Evidence, MissRule, confidence
 from vault_engine.retrieval.coverage import section_coverage, term_weights
@@ -93,7 +93,7 @@ MIN_WORDS = 3  # fewer words than a short statement ("Keep sessions in cookies")
 
 def says_something(section: SectionRow) -> bool:
     """Whether the section's own text (not its heading) holds a few words a reader reads."""
-    body = readable_text(section_body(section.text, section.heading))
+    body = reading_view(section_body(section.text, section.heading))
     return len(_WORDS.findall(body)) >= MIN_WORDS
 
 
@@ -244,10 +244,10 @@ class Searcher:
 
 
 def _readable(shown: str) -> str:
-    """A snippet's text as a reader reads it (link targets, URLs, HTML tags and embeds left
-    out, as the model reads it: the links are listed under the hit), for the hits shown only;
-    the text as written when nothing readable is left (a section that is one embed)."""
-    return readable_text(shown).strip() or shown
+    """A snippet's text as a reader reads it (link targets, URLs, HTML tags, embeds and
+    comments left out: the links are listed under the hit), for the hits shown only; the
+    text as written when nothing readable is left (a section that is one embed)."""
+    return reading_view(shown).strip() or shown
 
 
 def _shown_text(note: NoteRow, section: SectionRow) -> str:
