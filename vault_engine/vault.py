@@ -771,6 +771,8 @@ class Vault:
         from vault_engine.retrieval.lookup import find_section, lookup_ref, with_missing_sections
 
         ledger = self._require_index()
+        if backlinks and ref.strip() in set(ledger.attachment_paths()):  # an image, a PDF, a .base
+            return with_missing_sections(ledger, (resolved_link(r) for r in ledger.backlinks_to(ref.strip())))
         note, section = lookup_ref(ledger, ref, self._skipped_now)
         if backlinks:
             found = [resolved_link(r) for r in ledger.backlinks_to(note.path)]

@@ -239,6 +239,18 @@ def test_links_backlinks_and_all(vault, cli):
     assert [link["raw"] for link in every if not link["resolved"]] == ["[[nowhere]]"]
 
 
+def test_an_attachment_ref_is_named_as_such_and_its_backlinks_are_listed(make_vault, cli):
+    # search lists `Templates/Bases/Books.base` under hits; `show` said "run vault-engine index"
+    root = make_vault({"Bases/Books.base": "views: []\n", "Books.md": "# Books\n![[Books.base]]\n"},
+                      config="[model]\nenabled = false\n")
+    assert cli("--vault", root, "index").code == 0
+    shown = cli("--vault", root, "show", "Bases/Books.base")
+    assert shown.code == 1 and "Bases/Books.base is an attachment, not a note" in shown.err
+    assert "run `vault-engine index`" not in shown.err
+    back = cli("--vault", root, "links", "Bases/Books.base", "--backlinks", "--json").json["links"]
+    assert [(link["source"], link["raw"]) for link in back] == [("Books.md", "![[Books.base]]")]
+
+
 @pytest.mark.parametrize("args, said", [
     ([], "one of the arguments ref --all is required"),
     (["specs/auth.md", "--all"], "argument --all: not allowed with argument ref"),  # the REF was ignored

@@ -65,6 +65,9 @@ def _not_found(ledger: Ledger, path: str, skipped_now: Callable[[str], str | Non
         reason = skipped.get(candidate) or (skipped_now(candidate) if skipped_now and candidate else None)
         if reason:
             return f"{candidate} was not indexed: {reason}"
+    if wanted in set(ledger.attachment_paths()):  # printed under hits as a link target
+        return (f"{wanted} is an attachment, not a note: it has no sections to show; open it in its own app "
+                f"(`vault-engine links {wanted} --backlinks` lists the notes that link to it)")
     name = wanted.rsplit("/", 1)[-1].casefold()
     named = [p for p in ledger.note_paths()
              if p.rsplit("/", 1)[-1].casefold() in (name, name + ".md")]
