@@ -6,6 +6,17 @@ date", "last index never", "undated" in a table), so each caller names it.
 
 from __future__ import annotations
 
+# How far a time a note states may run ahead of the file's own: two machines' clocks.
+WRITE_SLACK_SECONDS = 600
+
+
+def believable(stated: float | None, written: float | None) -> bool:
+    """Whether a time a note states (its ``created`` or ``updated``, the time in its name)
+    can be when it was written: not after the file was last written. Later is a typo (2062 for
+    2026) or a local time written as UTC (22:00Z saved at 21:17Z), and would make the note the
+    newest forever: its file time counts instead."""
+    return stated is not None and (not written or stated <= written + WRITE_SLACK_SECONDS)
+
 
 def utc_date(ts: float | None, missing: str) -> str:
     """``2026-03-14``, or ``missing`` when there is no time."""

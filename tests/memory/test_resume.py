@@ -82,6 +82,35 @@ def test_a_created_time_after_the_file_was_written_is_a_typo_not_the_latest_fore
         assert v.resume("drone", now=FROZEN_NOW).checkpoint.summary == "real"
 
 
+def test_a_local_time_written_as_utc_is_no_time_it_was_written(make_vault):
+    """`created: 22:00Z` saved at 21:17Z (Maya's local time) stayed "the latest" over a
+    checkpoint written at 21:18Z; its rulings said "ruled out on 2062-..." when typed so, and a
+    working note `updated: 2062` was "changed since the checkpoint" after every checkpoint."""
+    written = FROZEN_NOW - 10 * DAY
+    ahead = written + 43 * 60
+    files = {"projects/p/checkpoints/slip.md": checkpoint(iso(ahead), "slip", failed=["Use Redis -- too costly"]),
+             "projects/p/checkpoints/next.md": checkpoint(iso(written + 90), "written after it"),
+             "projects/p/checkpoints/old.md": checkpoint("2062-11-25T18:30:00Z", "old", failed=["Use Kafka -- ops"]),
+             "projects/p/working/w.md": "---\nupdated: 2062-11-26T17:00:00Z\n---\n# W\nwork\n"}
+    root = make_vault(files)
+    set_mtime(root, "projects/p/checkpoints/slip.md", written)
+    set_mtime(root, "projects/p/checkpoints/next.md", written + 90)
+    set_mtime(root, "projects/p/checkpoints/old.md", written - 20 * DAY)
+    set_mtime(root, "projects/p/working/w.md", written - 30 * DAY)
+    with Vault(root) as v:
+        v.index(embed=False, now=FROZEN_NOW)
+        brief = v.resume("drone", now=FROZEN_NOW)
+        assert brief.checkpoint.summary == "written after it" and brief.working_notes == ()
+        dates = {r.text: r.when for r in v.deadend_list()}
+        assert dates == {"Use Redis": written, "Use Kafka": written - 20 * DAY}
+
+
+def iso(ts: float) -> str:
+    import datetime as dt
+
+    return dt.datetime.fromtimestamp(ts, dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
 def test_a_second_checkpoint_in_the_same_second_is_the_later_one(make_vault):
     """`checkpoint new` names it `-2`, which a plain string order puts before the first."""
     files = {f"projects/p/checkpoints/{name}.md": checkpoint("2026-09-10T00:00:00Z", name)

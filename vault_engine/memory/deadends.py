@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple, Protocol
 
+from vault_engine.dates import believable
 from vault_engine.errors import ModelUnavailable
 from vault_engine.memory.matching import (
     DEFAULT_SETTINGS,
@@ -105,10 +106,12 @@ def _ruling(r: DeadEndRow) -> Ruling:
 def _ruling_time(r: DeadEndRow) -> float | None:
     """The note's own date; else a checkpoint's or working note's file time (written when
     its session ended); a decision record without a date has none: its file time is when it
-    was copied or pulled, not when anyone decided."""
-    if r.at is not None:
+    was copied or pulled, not when anyone decided. A date later than the file was written is
+    a typo (dates.believable), and no date: "ruled out on 2062-11-25" topped every list."""
+    written = r.mtime_ns / 1e9
+    if r.at is not None and believable(r.at, written):
         return r.at
-    return None if r.source == "decision record" else r.mtime_ns / 1e9
+    return None if r.source == "decision record" else written
 
 
 def list_dead_ends(ledger: Ledger, project: str | None = None) -> list[Ruling]:

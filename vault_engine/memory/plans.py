@@ -14,20 +14,19 @@ from __future__ import annotations
 from collections.abc import Iterable
 from itertools import groupby
 
+from vault_engine.dates import believable
 from vault_engine.parsing.checkpoints import checkpoint_parts, name_order, name_time
 from vault_engine.parsing.frontmatter import parse_time
 from vault_engine.stores.ledger import Ledger, NoteRow
 
-WRITE_SLACK_SECONDS = 86_400  # a stated time may run ahead of the file's by a time zone's mistake
-
 
 def created_time(note: NoteRow) -> float:
     """A checkpoint's ``created``, else its own date, else the time in its name, else its file
-    time. A time after the file was last written is a typo (2099 for 2026), not the newest
-    checkpoint forever: the next one is taken."""
+    time; a time after the file was last written is no time it was written (dates.believable):
+    the next one is taken."""
     written = note.mtime_ns / 1e9
     for stated in (parse_time(note.meta.get("created")), note.doc_time, name_time(note.path)):
-        if stated and (not written or stated <= written + WRITE_SLACK_SECONDS):
+        if stated and believable(stated, written):
             return stated
     return written
 

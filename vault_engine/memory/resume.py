@@ -21,6 +21,7 @@ import re
 from dataclasses import replace
 
 from vault_engine.config import Config
+from vault_engine.dates import believable
 from vault_engine.memory.deadends import load_ruling_words, load_rulings, read_in_full, word_weights
 from vault_engine.memory.matching import DEFAULT_SETTINGS, DeadendSettings, content_terms, restated
 from vault_engine.memory.plans import created_time, latest_checkpoint
@@ -79,8 +80,10 @@ def earlier_dead_ends(ledger: Ledger, project: str, shown_in: set[int], shown_pa
 
 
 def changed_time(note: NoteRow) -> float:
-    """The note's own date, else its file time (as for decay: a date in the note wins)."""
-    return note.doc_time if note.doc_time is not None else note.mtime_ns / 1e9
+    """The note's own date, else its file time (as for decay: a date in the note wins), unless
+    the date is later than the file was written (a typo: "changed since the checkpoint" forever)."""
+    written = note.mtime_ns / 1e9
+    return note.doc_time if believable(note.doc_time, written) and note.doc_time is not None else written
 
 
 def checkpoint_brief(ledger: Ledger, note: NoteRow) -> CheckpointBrief:
