@@ -105,6 +105,18 @@ def test_a_local_time_written_as_utc_is_no_time_it_was_written(make_vault):
         assert dates == {"Use Redis": written, "Use Kafka": written - 20 * DAY}
 
 
+@pytest.mark.parametrize("empty", ["", "---\ntype: checkpoint\nproject: drone\n---\n# Checkpoint\n## Summary\n## Next\n"])
+def test_an_empty_checkpoint_file_hands_nothing_on_and_is_not_the_latest(make_vault, empty):
+    # a `touch` in checkpoints/ (or an unfilled template) hid the real hand-off's summary and next steps
+    files = {"projects/drone/checkpoints/20260901T000000Z-a.md": checkpoint("2026-09-01T00:00:00Z", "real",
+                                                                            next_steps=["Ship it"]),
+             "projects/drone/checkpoints/20261121T154500Z-tomas.md": empty}
+    with Vault(make_vault(files)) as v:
+        v.index(embed=False, now=FROZEN_NOW)
+        brief = v.resume("drone", now=FROZEN_NOW)
+        assert (brief.checkpoint.summary, brief.checkpoint.next_steps) == ("real", ("Ship it",))
+
+
 def iso(ts: float) -> str:
     import datetime as dt
 

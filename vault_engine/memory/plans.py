@@ -17,6 +17,7 @@ from itertools import groupby
 from vault_engine.dates import believable
 from vault_engine.parsing.checkpoints import checkpoint_parts, name_order, name_time
 from vault_engine.parsing.frontmatter import parse_time
+from vault_engine.parsing.sections import section_body
 from vault_engine.stores.ledger import Ledger, NoteRow
 
 
@@ -31,9 +32,17 @@ def created_time(note: NoteRow) -> float:
     return written
 
 
-def latest_checkpoint(checkpoints: Iterable[NoteRow]) -> NoteRow | None:
-    """The newest checkpoint (a second one in the same second after the first), or None."""
-    return max(checkpoints, key=lambda n: (created_time(n), name_order(n.path)), default=None)
+def latest_checkpoint(ledger: Ledger, checkpoints: Iterable[NoteRow]) -> NoteRow | None:
+    """The newest checkpoint (a second one in the same second after the first) that holds
+    something under its headings, or None. An empty file or an unfilled template in
+    ``checkpoints/`` (an editor's new note, an aborted save) hands nothing on: taken for the
+    latest, it hid the real hand-off's summary and next steps from ``resume``."""
+    newest_first = sorted(checkpoints, key=lambda n: (created_time(n), name_order(n.path)), reverse=True)
+    return next((n for n in newest_first if _holds_text(ledger, n)), None)
+
+
+def _holds_text(ledger: Ledger, note: NoteRow) -> bool:
+    return any(section_body(s.text, s.heading).strip() for s in ledger.sections_of(note.id))
 
 
 def live_plans(ledger: Ledger) -> list[str]:
@@ -41,7 +50,7 @@ def live_plans(ledger: Ledger) -> list[str]:
     by_project = sorted(ledger.notes(kinds=("checkpoint",)), key=lambda n: n.project or "")
     steps: list[str] = []
     for _, checkpoints in groupby(by_project, key=lambda n: n.project or ""):
-        latest = latest_checkpoint(checkpoints)
+        latest = latest_checkpoint(ledger, checkpoints)
         if latest is not None:
             steps += checkpoint_parts(ledger.sections_of(latest.id)).next_steps
     return steps

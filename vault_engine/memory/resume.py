@@ -47,7 +47,7 @@ def gather_brief(ledger: Ledger, config: Config, project: str, now: float,
     """Everything the brief could show, before any budget is applied."""
     notes = ledger.notes(project=project, kinds=("checkpoint", "working-note"))
     checkpoints = [n for n in notes if n.kind == "checkpoint"]
-    latest = latest_checkpoint(checkpoints)
+    latest = latest_checkpoint(ledger, checkpoints)
     brief = checkpoint_brief(ledger, latest) if latest else None
     since = created_time(latest) if latest else None
     working = sorted((n for n in notes if n.kind == "working-note"
