@@ -454,7 +454,8 @@ class Vault:
         from vault_engine.memory.ruling_vectors import warm_ruling_vectors
 
         texts = [t for r in self.ledger.dead_end_words() for t in (r.text, r.detail) if t]
-        warm_ruling_vectors(texts + self.ledger.accepted_texts() + live_plans(self.ledger), self.embedder(),
+        steps = [step for plan in live_plans(self.ledger).values() for step in plan]
+        warm_ruling_vectors(texts + self.ledger.accepted_texts() + steps, self.embedder(),
                             self.config.index_dir / RULING_CACHE_FILE)
 
     @_operation

@@ -105,3 +105,19 @@ def test_following_the_latest_checkpoints_plan_is_not_a_dead_end(planned):
 def test_an_older_checkpoints_plan_does_not_shield_the_ruling_that_ended_it(planned):
     check = planned.deadend_check("retry the failed webhook synchronously in the request handler", project="billing")
     assert [r.text for r in check.rulings][:1] == [SYNC]
+
+
+def test_another_projects_plan_does_not_shield_this_projects_ruling(planned):
+    """Project beta's latest Next step, the outbox's backoff, silenced billing's ruling on its
+    own proposal vault-wide: a plan is chosen for its own project's rulings only."""
+    other = planned.root / "projects/beta/checkpoints/20261126T090000Z-codex.md"
+    other.parent.mkdir(parents=True)
+    other.write_text(PLANNED.format(month="11-26", next=SYNC, failed="").replace("billing", "beta"))
+    try:
+        planned.index(embed=False, now=FROZEN_NOW)
+        check = planned.deadend_check("retry the failed webhook synchronously in the request handler",
+                                      project="billing")
+        assert [r.text for r in check.rulings][:1] == [SYNC]
+    finally:
+        other.unlink()
+        planned.index(embed=False, now=FROZEN_NOW)

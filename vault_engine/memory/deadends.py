@@ -181,6 +181,7 @@ class Accepted:
 
     statements: Callable[[], Sequence[str]]
     first_of: Callable[[Sequence[int]], Mapping[int, tuple[str, str | None]]]
+    plans: Callable[[], Mapping[str | None, Sequence[str]]] = dict  # project -> its plan's steps
 
 
 STATED_CHOICES = frozenset({"goal", "goals", "decision", "decision outcome"})
@@ -188,8 +189,8 @@ STATED_CHOICES = frozenset({"goal", "goals", "decision", "decision outcome"})
 
 def accepted_designs(ledger: Ledger) -> Accepted:
     """The vault's accepted designs, from the ledger, and the plan each project's latest
-    checkpoint hands on (memory/plans.py): its Next steps."""
-    return Accepted(lambda: [*ledger.accepted_texts(), *live_plans(ledger)], ledger.first_accepted_of)
+    checkpoint hands on (memory/plans.py): its Next steps, chosen for that project's rulings."""
+    return Accepted(ledger.accepted_texts, ledger.first_accepted_of, lambda: live_plans(ledger))
 
 
 def gather_evidence(proposal: str, rulings: Sequence[Compared], semantic: RulingArm | None, notices: list[str],
@@ -201,17 +202,29 @@ def gather_evidence(proposal: str, rulings: Sequence[Compared], semantic: Ruling
     weights = weights or TermWeights.of(r.terms for r in rulings)
     words = [words_evidence(terms, (r.terms, r.lead_terms), weights) for r in rulings]
     cosines: Sequence[float | None] = [None] * len(rulings)
-    best_chosen = None
+    chosen: Sequence[float | None] = [None] * len(rulings)
     if semantic is not None and rulings:
         try:
             cosines = _ruling_cosines(proposal, rulings, semantic)
-            statements = accepted.statements() if accepted else ()
-            best_chosen = max(semantic.cosines(proposal, statements), default=None) if statements else None
+            chosen = _best_chosen(proposal, rulings, semantic, accepted)
         except ModelUnavailable as exc:
             notices.append(f"{exc}: only the lexical arm ran")
             semantic = None
-    return ([Evidence(share, enough, cosine, best_chosen) for (share, enough), cosine in zip(words, cosines)],
+    return ([Evidence(share, enough, cosine, best) for (share, enough), cosine, best in zip(words, cosines, chosen)],
             semantic is not None and bool(rulings))
+
+
+def _best_chosen(proposal: str, rulings: Sequence[Compared], semantic: RulingArm,
+                 accepted: Accepted | None) -> list[float | None]:
+    """Per ruling, the proposal's best cosine with what was chosen: any accepted design of
+    the vault, and the plan of the ruling's own project."""
+    if accepted is None:
+        return [None] * len(rulings)
+    statements = accepted.statements()
+    vault_wide = max(semantic.cosines(proposal, statements), default=None) if statements else None
+    by_plan = {project: max(semantic.cosines(proposal, steps), default=None)
+               for project, steps in accepted.plans().items() if steps}
+    return [max((c for c in (vault_wide, by_plan.get(r.project)) if c is not None), default=None) for r in rulings]
 
 
 def _with_chosen(rulings: Sequence[Ruling], accepted: Accepted | None) -> tuple[Ruling, ...]:

@@ -45,12 +45,13 @@ def _holds_text(ledger: Ledger, note: NoteRow) -> bool:
     return any(section_body(s.text, s.heading).strip() for s in ledger.sections_of(note.id))
 
 
-def live_plans(ledger: Ledger) -> list[str]:
-    """The Next steps of every project's latest checkpoint."""
+def live_plans(ledger: Ledger) -> dict[str | None, tuple[str, ...]]:
+    """The Next steps of every project's latest checkpoint, by project. A plan is its own
+    project's: another project's unvetted step must not clear this project's ruling."""
     by_project = sorted(ledger.notes(kinds=("checkpoint",)), key=lambda n: n.project or "")
-    steps: list[str] = []
-    for _, checkpoints in groupby(by_project, key=lambda n: n.project or ""):
+    plans: dict[str | None, tuple[str, ...]] = {}
+    for project, checkpoints in groupby(by_project, key=lambda n: n.project):
         latest = latest_checkpoint(ledger, checkpoints)
         if latest is not None:
-            steps += checkpoint_parts(ledger.sections_of(latest.id)).next_steps
-    return steps
+            plans[project] = checkpoint_parts(ledger.sections_of(latest.id)).next_steps
+    return plans
