@@ -221,6 +221,14 @@ def test_a_justification_continued_as_a_list_below_the_chosen_line_is_kept():
     assert yaml.reason == 'Not chosen: the record chose "MVStore" instead'  # the chosen one's "because" is not its
 
 
+def test_a_hard_wrapped_chosen_option_line_keeps_its_whole_reason():
+    """`because it runs in our Python workers without` / `a browser, ...`: cut at the break."""
+    text = MADR.replace("Chosen option: \"MVStore\", because it is simple and memory-efficient.",
+                        'Chosen option: "MVStore", because it is simple and\nmemory-efficient.\n* Consequence: none')
+    note = parse("decisions/0001.md", text)
+    assert note.accepted[0].text == "MVStore, because it is simple and memory-efficient."
+
+
 def test_a_chosen_option_named_by_a_few_of_its_own_words_is_not_a_dead_end():
     """The outcome "Put it in a new panel" names the option that holds all of its words."""
     text = MADR.replace("* [MVStore](https://www.h2database.com/html/mvstore.html)",

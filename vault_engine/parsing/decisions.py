@@ -159,9 +159,24 @@ def _justification(why: str, after: Sequence[str]) -> str:
     """``because ...`` as written; a bare ``because`` continued as a list below the line
     (jabref/0000) takes the list's first items."""
     if why.rstrip(":").casefold() not in ("because", ""):
-        return why
+        return " ".join([why, *_same_paragraph(after)])
     items = [item.text.rstrip(". ") for item in read_list(after)][:MAX_JUSTIFICATION_ITEMS]
     return f"because {'; '.join(items)}" if items and why else why
+
+
+_BLOCK_START = re.compile(r"^\s*(?:[-*+]|\d+[.)]|#|>|\|)")
+
+
+def _same_paragraph(lines: Sequence[str]) -> list[str]:
+    """The lines that continue a hard-wrapped line: up to a blank line or a new block (an
+    editor wraps ``Chosen option: "X", because it runs in our Python workers without`` / ``a
+    browser, ...``; cut at the break, the reason read as another one)."""
+    out = []
+    for line in lines:
+        if not line.strip() or _BLOCK_START.match(line):
+            break
+        out.append(line.strip())
+    return out
 
 
 def _considered(section, sections, chosen, slugs, agent, when) -> list[DeadEnd]:
