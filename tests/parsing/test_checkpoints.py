@@ -37,6 +37,17 @@ def test_every_reason_form(line):
     assert (found.text, found.reason) == ("Beamforming on the MCU", "not enough RAM")
 
 
+def test_an_item_struck_through_is_reversed_and_no_dead_end():
+    """A later checkpoint found the approach works: striking it out keeps the history and
+    stops the ruling (it was read with its `~~` as a ruling still)."""
+    found = dead_ends("# C\n## Failed\n- ~~Full CRDT library on the device -- 30 ms a keystroke~~ works now"
+                      " with Automerge 2\n- Beamforming on the MCU -- not enough RAM\n")
+    assert [d.text for d in found] == ["Beamforming on the MCU"]
+    record = parse_note("decisions/0001.md", "# R\n## Alternatives\n- ~~Use Redis~~ reversed in 2027\n- Use Kafka\n",
+                        CONFIG).dead_ends
+    assert [d.text for d in record] == ["Use Kafka"]
+
+
 def test_metadata_slug_line_and_heading():
     [found] = dead_ends("# Checkpoint\n## Failed\n- Beamforming on the MCU -- no RAM\n")
     assert (found.source, found.agent, found.line, found.heading) == ("checkpoint", "claude-7f3", 9, "Failed")

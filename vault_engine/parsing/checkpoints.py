@@ -225,6 +225,12 @@ def _in_part(section: SectionLike, names: frozenset[str]) -> bool:
     return any(" ".join(h.split()).casefold() in names for h in section.heading_path)
 
 
+def struck_out(item: ListItem) -> bool:
+    """An item struck through from its start (``- ~~Full CRDT library -- ...~~ works now with
+    Automerge 2``): the team reversed it, and it is no ruling any more."""
+    return item.text.lstrip().startswith("~~")
+
+
 def failed_dead_ends(sections: Sequence[SectionLike], agent: str | None = None,
                      when: float | None = None) -> tuple[DeadEnd, ...]:
     """Every top-level item under a ``Failed`` heading (subsections included)."""
@@ -235,7 +241,7 @@ def failed_dead_ends(sections: Sequence[SectionLike], agent: str | None = None,
             continue
         for item in read_list(body_lines(section)):
             text, reason = item_reason(item)
-            if not text:
+            if not text or struck_out(item):
                 continue
             found.append(DeadEnd(text, reason, "checkpoint", section.line_start + item.offset,
                                  section.heading, slugify(text, slugs), agent, when,

@@ -35,6 +35,7 @@ from vault_engine.parsing.checkpoints import (
     read_list,
     slugify,
     split_sentences,
+    struck_out,
 )
 from vault_engine.parsing.sections import heading_line
 
@@ -512,7 +513,7 @@ def _listed_alternatives(section, slugs, agent, when) -> list[DeadEnd]:
     arguments = _argument_offsets(lines)
     out = []
     for item in read_list(lines):
-        if item.offset in arguments:
+        if item.offset in arguments or struck_out(item):
             continue
         text, reason = item_reason(item)
         first, *rest = split_sentences(_MARKUP.sub("", text)) or [text]
