@@ -49,6 +49,23 @@ def test_callers_and_callees_with_depth_and_tests_excluded(vault):
     assert {e.callee for e in vault.calls("web/app.ts#createStore", direction="callees").edges} == {"web/app.ts#helper"}
 
 
+@pytest.mark.parametrize("name, source", [
+    ("fact.py", "def fact(n):\n    return 1 if n <= 1 else n * fact(n - 1)\n\n\ndef use():\n    return fact(3)\n"),
+    ("fact.go", "package m\n\nfunc fact(n int) int {\n\tif n <= 1 {\n\t\treturn 1\n\t}\n\treturn n * fact(n-1)\n}\n\n"
+                "func use() int { return fact(3) }\n"),
+])
+def test_a_recursive_function_is_its_own_caller_and_callee(make_vault, name, source):
+    # the self-edge was in `edges` while `nodes` was empty and the status said no_callees
+    root = make_vault({f"src/{name}": source},
+                      config='[taps.code]\nsource = "code"\npaths = ["src/**"]\n[model]\nenabled = false\n')
+    with Vault(root) as v:
+        v.index(embed=False)
+        fact = f"src/{name}#fact"
+        assert {(n.ref, n.hops) for n in v.calls("fact").nodes} == {(fact, 1), (f"src/{name}#use", 1)}
+        callees = v.calls("fact", direction="callees", depth=3)
+        assert (callees.status, [(n.ref, n.hops) for n in callees.nodes]) == ("hit", [(fact, 1)])
+
+
 def test_the_four_not_founds_are_told_apart(vault, make_vault):
     assert vault.calls("unused").status == "no_callers"
     ambiguous = vault.calls("place")

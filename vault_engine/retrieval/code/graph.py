@@ -22,6 +22,7 @@ def walk(store: CodeStore, starts: list[str], direction: str, depth: int,
         raise ValueError(f"depth must be 1..{MAX_DEPTH}, not {depth}")
     column, other = ("callee", "caller") if direction == "callers" else ("caller", "callee")
     hops = {s: 0 for s in starts}
+    recursive: dict[str, int] = {}  # a start that calls itself (or, as one symbol, its twin): its own caller
     walked: list[GraphEdge] = []
     frontier = list(starts)
     for level in range(1, depth + 1):
@@ -32,12 +33,14 @@ def walk(store: CodeStore, starts: list[str], direction: str, depth: int,
             if exclude_tests and is_test_path(target):
                 continue
             walked.append(GraphEdge(e.caller, e.callee, e.path, e.line, e.how))
-            if target not in hops:
+            if target in starts:
+                recursive.setdefault(target, level)
+            elif target not in hops:
                 hops[target] = level
                 frontier.append(target)
         if not frontier:
             break
-    reached = [(r, h) for r, h in hops.items() if r not in starts]
+    reached = [(r, h) for r, h in hops.items() if r not in starts] + list(recursive.items())
     nodes = tuple(sorted((_node(store, r, h) for r, h in reached), key=lambda n: (n.hops, n.path, n.line_start)))
     return nodes, tuple(dict.fromkeys(walked))
 
