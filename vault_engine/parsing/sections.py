@@ -151,10 +151,13 @@ def distinct_anchors(sections: Sequence[Section]) -> list[str | None]:
     a ref must open the section it came from. Sections with the very same heading path
     (``## Week / ### Notes`` twice) are named as GitHub names their anchors (``notes-1``)."""
     paths = [tuple(normalize_heading(h) for h in s.heading_path) for s in sections]
+    by_heading: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
+    for path in paths:  # grouped once: comparing every pair took 2.8 s for a 5,000-heading note
+        by_heading.setdefault(path[-1:], []).append(path)
     own_slug = {i: anchor for i, name, anchor in github_anchors(sections) if name == sections[i].heading}
     anchors: list[str | None] = []
     for i, (section, path) in enumerate(zip(sections, paths)):
-        namesakes = [other for other in paths if other[-1:] == path[-1:]]
+        namesakes = by_heading[path[-1:]]
         if len(namesakes) < 2:
             anchors.append(None)
             continue

@@ -83,9 +83,11 @@ def extract(src: Source, caps: dict, language: str) -> Extracted:
     for node in caps.get("import", []):
         for fields in _imports(src, node):
             out.events.append((node.start_byte, "import", fields))
+    exported = {(x.name, x.target, x.module) for x in out.exports}
     for node in caps.get("export", []):
         for e in _exports(src, node):  # overload signatures export one name several times
-            if not any((e.name, e.target, e.module) == (x.name, x.target, x.module) for x in out.exports):
+            if (e.name, e.target, e.module) not in exported:  # a set: a list scan was quadratic
+                exported.add((e.name, e.target, e.module))
                 out.exports.append(e)
     for node in caps.get("target", []):
         if node.parent is None or node.parent.id not in aliases:
