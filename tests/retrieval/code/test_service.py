@@ -66,6 +66,22 @@ def test_a_recursive_function_is_its_own_caller_and_callee(make_vault, name, sou
         assert (callees.status, [(n.ref, n.hops) for n in callees.nodes]) == ("hit", [(fact, 1)])
 
 
+def test_a_file_the_scan_leaves_out_says_why_not_to_run_index(make_vault):
+    # "new or changed since the last index: run `vault-engine index`", which skips it again
+    root = make_vault({"src/.gitignore": "ignored.ts\n", "src/ignored.ts": "export const a = 1;\n",
+                       "src/target/x.rs": "fn x() {}\n", "src/ok.ts": "export const b = 2;\n"},
+                      config='[taps.code]\nsource = "code"\npaths = ["src/**"]\n[model]\nenabled = false\n')
+    with Vault(root) as v:
+        v.index(embed=False)
+        with pytest.raises(UnknownRef, match=r"skipped when indexed \(ignored by \.gitignore\)"):
+            v.outline("src/ignored.ts")
+        with pytest.raises(UnknownRef, match=r"inside src/target/, build output: never indexed"):
+            v.outline("src/target/x.rs")
+        (root / "src/new.ts").write_text("export const c = 3;\n")
+        with pytest.raises(UnknownRef, match="new or changed since the last index"):
+            v.outline("src/new.ts")
+
+
 def test_the_four_not_founds_are_told_apart(vault, make_vault):
     assert vault.calls("unused").status == "no_callers"
     ambiguous = vault.calls("place")

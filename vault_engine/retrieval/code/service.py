@@ -21,7 +21,7 @@ from vault_engine.retrieval.code.lookup import (
     symbol_tokens,
     why_links,
 )
-from vault_engine.sources.code.files import CodeTap, code_taps, tap_of_key
+from vault_engine.sources.code.files import CodeTap, code_taps, tap_of_key, why_left_out
 from vault_engine.sources.code.testpaths import is_test_path
 from vault_engine.stores.code_store import CodeStore, SymbolRow
 from vault_engine.stores.ledger import Ledger
@@ -223,7 +223,9 @@ class CodeQueries:
             if rel is None or not _is_file(tap.root / rel):
                 continue
             if tap.owns(rel):
-                return "new or changed since the last index: run `vault-engine index`"
+                left_out = why_left_out(tap, rel)  # said when indexed, kept in no ledger: said again
+                return f"skipped when indexed ({left_out})" if left_out else \
+                    "new or changed since the last index: run `vault-engine index`"
             if any(tap.excluded("/".join(rel.split("/")[:n]) + "/") for n in range(1, rel.count("/") + 1)) \
                     or tap.excluded(rel):
                 return f"excluded (taps.{tap.name}.exclude, or the vault's exclude, in vault-engine.toml)"

@@ -250,6 +250,19 @@ def _visit_file(tap: CodeTap, rel: str, path: Path, rules, scan: CodeScan) -> No
         scan.origin[tap.key(rel)] = tap.name
 
 
+def why_left_out(tap: CodeTap, rel: str) -> str | None:
+    """Why a scan leaves out the file ``rel`` that ``tap`` owns (a folder above it that is
+    never indexed, .gitignore, a name or a link it refuses), or None when it indexes it."""
+    parts = rel.split("/")
+    for depth in range(1, len(parts)):
+        reason = skipped_dir_reason(parts[depth - 1])
+        if reason:
+            return f"inside {'/'.join(parts[:depth])}/, {reason}: never indexed"
+    scan = CodeScan()
+    _visit_file(tap, rel, tap.root / rel, _rules_above(tap, rel), scan)
+    return scan.problems[0].reason if scan.problems else None
+
+
 def _skipped_above(rel: str) -> bool:
     return any(skipped_dir_reason(part) for part in rel.split("/")[:-1])
 
