@@ -194,6 +194,7 @@ class SearchResult:
     notices: tuple[str, ...] = ()
     semantic_coverage: float | None = None
     confidence: str = "low"  # "high" | "low": retrieval/confidence.py
+    confidence_reason: str = ""  # why, in a few words
 
     @property
     def status(self) -> str:
@@ -204,6 +205,7 @@ class SearchResult:
             "query": self.query,
             "status": self.status,
             "confidence": self.confidence,
+            "confidence_reason": self.confidence_reason,
             "arms": list(self.arms),
             "semantic_coverage": self.semantic_coverage,
             "hits": [hit.to_json() for hit in self.hits],

@@ -3,7 +3,7 @@
 import pytest
 
 from vault_engine.errors import ConfigError
-from vault_engine.retrieval.confidence import DEFAULT_TERM_COVERAGE, Evidence, MissRule, confidence
+from vault_engine.retrieval.confidence import DEFAULT_TERM_COVERAGE, Evidence, MissRule, confidence, judged
 
 BOTH = ("lexical", "semantic")
 
@@ -12,6 +12,21 @@ def test_two_arms_are_confident_when_their_best_hits_share_a_note():
     assert confidence(Evidence(BOTH, "a.md", "a.md", 0.3, 0.1, first_hit="a.md")) == "high"
     assert confidence(Evidence(BOTH, "a.md", "b.md", 0.9, 1.0, 1.0)) == "low"
     assert confidence(Evidence(BOTH, None, "b.md", 0.9)) == "low"  # words found nothing
+
+
+def test_agreeing_arms_are_not_confident_when_meaning_is_no_closer_than_off_topic_questions():
+    # kepano: "sync my vault between Mac and iPhone with iCloud" -> Readme.md, cos 0.23, "high"
+    agreeing = Evidence(BOTH, "Readme.md", "Readme.md", 0.23, 0.4, 0.4, first_hit="Readme.md")
+    assert confidence(agreeing, offtopic=0.30) == "low"
+    assert confidence(agreeing, offtopic=0.20) == "high"
+
+
+def test_a_low_confidence_says_which_evidence_was_missing():
+    # "words and meaning disagree" was said when the words had found nothing at all
+    assert judged(Evidence(BOTH, None, "a.md", 0.6))[1] == "only the meaning matched: no note holds the query's words"
+    assert judged(Evidence(BOTH, "a.md", "b.md", 0.6))[1] == "words and meaning disagree on the best note"
+    assert "off-topic" in judged(Evidence(BOTH, "a.md", "a.md", 0.2, first_hit="a.md"), offtopic=0.3)[1]
+    assert "decay" in judged(Evidence(BOTH, "a.md", "a.md", 0.6, first_hit="b.md"))[1]
 
 
 def test_agreeing_arms_say_nothing_for_a_first_hit_decay_put_before_their_note():

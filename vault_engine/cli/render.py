@@ -95,19 +95,12 @@ def index_report(r: IndexReport) -> str:
     return line
 
 
-CONFIDENCE_WORDS = {
-    ("high", 2): "words and meaning found the same note first",
-    ("low", 2): "words and meaning disagree on the best note: check the hits before relying on them",
-    ("high", 1): "the first hit holds every word of the query",
-    ("low", 1): "no hit holds every word of the query: check the hits before relying on them",
-}
-
-
 def search_result(result: SearchResult) -> str:
     if not result.hits:
         return (f"no match for {one_line(result.query, PROPOSAL_IN_QUOTE)!r} ({'+'.join(result.arms)}): "
                 "a miss, not a guess")
-    out = [f"confidence {result.confidence}: {CONFIDENCE_WORDS[(result.confidence, len(result.arms))]}"]
+    check = ": check the hits before relying on them" if result.confidence == "low" else ""
+    out = [f"confidence {result.confidence}: {result.confidence_reason}{check}"]
     for n, hit in enumerate(result.hits, 1):
         s = hit.scores
         parts = [f"fused {s.fused:.3f}"]
