@@ -227,6 +227,9 @@ def test_a_hard_wrapped_chosen_option_line_keeps_its_whole_reason():
                         'Chosen option: "MVStore", because it is simple and\nmemory-efficient.\n* Consequence: none')
     note = parse("decisions/0001.md", text)
     assert note.accepted[0].text == "MVStore, because it is simple and memory-efficient."
+    finished = MADR.replace("because it is simple and memory-efficient.",  # madr/0012: the next sentence is another matter
+                            "because it is simple.\nException: the bare templates use HTML comments.")
+    assert parse("decisions/0001.md", finished).accepted[0].text == "MVStore, because it is simple."
 
 
 def test_a_chosen_option_named_by_a_few_of_its_own_words_is_not_a_dead_end():

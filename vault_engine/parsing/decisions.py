@@ -160,7 +160,7 @@ def _justification(why: str, after: Sequence[str]) -> str:
     """``because ...`` as written; a bare ``because`` continued as a list below the line
     (jabref/0000) takes the list's first items."""
     if why.rstrip(":").casefold() not in ("because", ""):
-        return " ".join([why, *_same_paragraph(after)])
+        return " ".join([why, *_rest_of_sentence(why, after)])
     items = [item.text.rstrip(". ") for item in read_list(after)][:MAX_JUSTIFICATION_ITEMS]
     return f"because {'; '.join(items)}" if items and why else why
 
@@ -168,13 +168,18 @@ def _justification(why: str, after: Sequence[str]) -> str:
 _BLOCK_START = re.compile(r"^\s*(?:[-*+]|\d+[.)]|#|>|\|)")
 
 
-def _same_paragraph(lines: Sequence[str]) -> list[str]:
-    """The lines that continue a hard-wrapped line: up to a blank line or a new block (an
-    editor wraps ``Chosen option: "X", because it runs in our Python workers without`` / ``a
-    browser, ...``; cut at the break, the reason read as another one)."""
-    out = []
+_SENTENCE_END = re.compile(r"[.!?][)\]\"'*_]*$")
+
+
+def _rest_of_sentence(said: str, lines: Sequence[str]) -> list[str]:
+    """The lines that finish a sentence an editor hard-wrapped (``Chosen option: "X",
+    because it runs in our Python workers without`` / ``a browser, ...``; cut at the break,
+    the reason read as another one), within its paragraph. A finished sentence is not
+    continued: the next one may say something else ("Exception: ... we use the HTML comment
+    option")."""
+    out: list[str] = []
     for line in lines:
-        if not line.strip() or _BLOCK_START.match(line):
+        if _SENTENCE_END.search((out[-1] if out else said).strip()) or not line.strip() or _BLOCK_START.match(line):
             break
         out.append(line.strip())
     return out

@@ -46,7 +46,7 @@ EXTRACTION_VERSION = "20"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 # 16: a list or mapping where project, title, agent or a date is read is a frontmatter slip
 # 17: a frontmatter key written twice is listed (the last value is read, as before)
 # 18: a `type:` that names no kind (kepano's `type: "[[Shrines]]"`) is a searched property
-# 19: a hard-wrapped `Chosen option: "X", because ...` line is read to the end of its paragraph
+# 19: a hard-wrapped `Chosen option: "X", because ...` line is read to the end of its sentence
 # 20: a Failed or alternatives item struck out from its start (~~...~~) is reversed: no dead end
 
 
