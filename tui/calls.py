@@ -45,13 +45,8 @@ def call_level(answer: Any, above: tuple[str, ...]) -> CallLevel:
         return CallLevel((), f"ambiguous: {len(answer.candidates)} definitions share the name")
     if answer.status not in ("hit", f"no_{answer.direction}"):
         return CallLevel((), f"{answer.status.replace('_', ' ')}: {answer.reason}")
-    start = answer.start or answer.symbol
     steps = [CallStep(node.ref, node.symbol, node.path, node.line_start, node.ref in above)
-             for node in answer.nodes if node.hops == 1]
-    other = "caller" if answer.direction == "callers" else "callee"
-    if any(getattr(edge, other) == start for edge in answer.edges):  # it calls itself: the
-        path, _, symbol = start.partition("#")  # graph lists no node for where it starts
-        steps.insert(0, CallStep(start, symbol or MODULE, path, None, True))
+             for node in answer.nodes if node.hops == 1]  # a function calling itself is among them: a cycle
     if not steps:
         return CallLevel((), f"no {answer.direction} found (never guessed)")  # an unresolvable call has no edge
     return CallLevel(tuple(steps))

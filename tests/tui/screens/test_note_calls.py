@@ -89,7 +89,7 @@ async def test_a_function_calling_itself_is_one_cycle_and_module_code_opens_the_
     async with app.run_test(size=WIDE) as pilot:
         screen = await find_and_open(app, pilot, "countdown")
         tree = await to_tree(pilot, screen)
-        assert tree.labels()[-2:] == ["  callees (1)", "    countdown  walk.py  ↻ cycle"]
+        assert tree.labels()[-2:] == ["  callees (1)", "    countdown  walk.py:11  ↻ cycle"]
         await press(pilot, "escape", "escape", *"ping")  # Find again, a new query
         await press(pilot, "down", "enter")  # once its places are listed, as a user sees them
         tree = await to_tree(pilot, app.screen)
