@@ -77,6 +77,20 @@ def test_list_is_newest_first_and_filters_by_project(vault):
         vault.deadend_list("biling")
 
 
+def test_a_ruling_of_no_project_holds_for_every_project(make_vault):
+    # a team-wide decision record was "weaker evidence: ruled out on no project", and no
+    # project's list or brief showed it
+    record = ("---\ntype: decision\ndate: 2026-11-27\n---\n# Language for new services\n"
+              "## Considered Options\n* Go\n* Rust\n## Decision Outcome\nChosen option: \"Go\", because we know it.\n")
+    with Vault(make_vault({**FILES, "decisions/0003-language.md": record})) as v:
+        v.index(embed=False, now=FROZEN_NOW)
+        check = v.deadend_check("write the merge server in Rust", project="drone", lexical_only=True)
+        assert [(r.text, r.elsewhere) for r in check.rulings] == [("Rust", False)]
+        assert "Weaker evidence" not in check.rendered
+        assert "Rust" in [r.text for r in v.deadend_list("drone")]
+        assert "Rust" in [r.text for r in v.resume("drone", now=FROZEN_NOW).earlier]
+
+
 def test_a_near_verbatim_proposal_is_a_lexical_hit_with_the_contract_fields(vault):
     check = vault.deadend_check("let's keep the sessions in a shared Redis", lexical_only=True)
     assert (check.status, check.arms) == ("hit", ("lexical",))

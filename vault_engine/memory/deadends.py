@@ -158,7 +158,7 @@ def check_proposal(proposal: str, rulings: Sequence[Compared], *, accepted: Acce
             continue
         fired = tuple(a for a, ok in (("lexical", lexical_match(e, settings)),
                                      ("semantic", semantic_match(e, settings))) if ok)
-        elsewhere = project is not None and ruling.project != project
+        elsewhere = project is not None and ruling.project not in (None, project)  # no project: every project's
         raised.append(replace(ruling, score=score, elsewhere=elsewhere, arms=fired, evidence=e))
     raised.sort(key=lambda r: (-(r.score or 0.0), r.elsewhere, -(r.when or 0.0), r.path, r.line))
     top = _with_chosen(raised[:k], accepted)

@@ -98,12 +98,13 @@ def insert_accepted(db: sqlite3.Connection, note_id: int, note: ParsedNote) -> N
 
 class DeadEndQueries(LedgerConnection):
     def dead_end_rows(self, project: str | None = None, note_id: int | None = None) -> list[DeadEndRow]:
-        """Recorded dead ends joined with their notes, in vault order."""
+        """Recorded dead ends joined with their notes, in vault order; a project's include
+        those of no project (a team-wide decision record holds for every project)."""
         sql = f"SELECT {DEAD_END_COLUMNS} FROM dead_ends d JOIN notes n ON n.id=d.note_id"
         if note_id is not None:
             rows = self.db.execute(f"{sql} WHERE n.id=? ORDER BY d.ord", (note_id,))
         elif project is not None:
-            rows = self.db.execute(f"{sql} WHERE n.project=? ORDER BY n.path, d.ord", (project,))
+            rows = self.db.execute(f"{sql} WHERE n.project=? OR n.project IS NULL ORDER BY n.path, d.ord", (project,))
         else:
             rows = self.db.execute(f"{sql} ORDER BY n.path, d.ord")
         return [dead_end_row(r) for r in rows]
