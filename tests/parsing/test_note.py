@@ -59,6 +59,9 @@ def test_a_kind_typo_or_an_unreadable_date_is_reported_not_silently_dropped():
     typo = parse_note("a.md", "---\ntype: chekpoint\n---\n# A\n", config)
     assert (typo.kind, typo.yaml_error) == ("note", "type 'chekpoint' is not a kind (did you mean checkpoint?): "
                                                     "read as a note")
+    kept = parse_note("projects/p/checkpoints/c.md", "---\ntype: chekpoint\n---\n# C\n", config)
+    assert (kept.kind, kept.yaml_error) == ("checkpoint", "type 'chekpoint' is not a kind (did you mean checkpoint?): "
+                                                          "read as a checkpoint by where it is kept")  # said "a note"
     assert parse_note("b.md", "---\ntype: book\n---\n# B\n", config).yaml_error is None  # someone else's field
     bad_date = parse_note("c.md", "---\ncreated: yesterday-ish\n---\n# C\n", config)
     assert bad_date.yaml_error.startswith("created 'yesterday-ish' is not a date") and bad_date.doc_time is None

@@ -89,7 +89,7 @@ def parse_note(rel_path: str, text: str, config: Config, sidecar: str | None = N
         sections=sections,
         links=extract_property_links(fm.yaml) + extract_links(masked, fm.body_line),
         doc_time=document_time(fm.meta),
-        yaml_error="; ".join(filter(None, (fm.error, frontmatter_slip(fm.meta)))) or None,
+        yaml_error="; ".join(filter(None, (fm.error, frontmatter_slip(fm.meta, kind)))) or None,
         dead_ends=note_dead_ends(rel_path, kind, {**sidecar_meta(sidecar), **fm.meta}
                                  if sidecar and kind in RECORD_KINDS else fm.meta, sections),
         accepted=note_accepted(kind, sections),
@@ -211,7 +211,7 @@ def note_kind(rel_path: str, meta: dict, config: Config, sections: Sequence[Sect
     return "decision" if is_madr_record(sections) else "note"
 
 
-def frontmatter_slip(meta: dict) -> str | None:
+def frontmatter_slip(meta: dict, kind: str = "note") -> str | None:
     """Every frontmatter value vault-engine would otherwise ignore without a word: a ``type``
     one typo from a kind (``chekpoint``; ``type: book`` is someone else's field, not a slip),
     and each date it cannot read, joined by "; " (fixing one must not reveal the next only
@@ -221,12 +221,13 @@ def frontmatter_slip(meta: dict) -> str | None:
     slips = []
     declared = meta.get("type")
     if isinstance(declared, str) and declared.strip():
-        kind = declared.strip().casefold()
-        if _KIND_ALIASES.get(kind, kind) not in KINDS:
-            close = difflib.get_close_matches(kind, [*KINDS, *_KIND_ALIASES], n=1, cutoff=0.8)
+        typed = declared.strip().casefold()
+        if _KIND_ALIASES.get(typed, typed) not in KINDS:
+            close = difflib.get_close_matches(typed, [*KINDS, *_KIND_ALIASES], n=1, cutoff=0.8)
             if close:
                 meant = _KIND_ALIASES.get(close[0], close[0])
-                slips.append(f"type {declared!r} is not a kind (did you mean {meant}?): read as a note")
+                read = "read as a note" if kind == "note" else f"read as a {kind} by where it is kept"
+                slips.append(f"type {declared!r} is not a kind (did you mean {meant}?): {read}")
     for key in DATE_KEYS:
         value = meta.get(key)
         if isinstance(value, str) and value.strip() and parse_time(value) is None:
