@@ -33,6 +33,19 @@ def test_a_markdown_links_anchor_written_as_a_url_names_its_heading(make_vault):
             assert link.ref is not None and vault.show(link.ref).heading == "Concurrent Batch Processing"
 
 
+def test_a_heading_written_with_markdown_is_named_by_its_rendered_text(make_vault):
+    """KEP tables of contents link `### Integration with [Cluster Autoscaler](https://...)` as
+    #integration-with-cluster-autoscaler (GitHub slugs the rendered text): "no such heading"."""
+    root = make_vault({"kep.md": "# KEP\n- [x](#integration-with-cluster-autoscaler) [y](#use-without-it)\n"
+                                 "### Integration with [Cluster Autoscaler](https://github.com/k/autoscaler)\nx\n"
+                                 "### Use _without_ it\ny\n"})
+    with Vault(root) as vault:
+        vault.index(embed=False)
+        assert [link.section_missing for link in vault.links("kep.md")] == [False, False]
+        shown = vault.show("kep.md#Integration with Cluster Autoscaler")  # the heading as a reader reads it
+        assert shown.heading == "Integration with [Cluster Autoscaler](https://github.com/k/autoscaler)"
+
+
 def test_a_link_is_flagged_once_the_heading_it_names_is_renamed(make_vault):
     """Checked when asked, against the target as indexed now: no re-index of the linking note."""
     root = make_vault({"a.md": "# A\n## Setup\nx\n", "b.md": "see [[a#Setup]]\n"})

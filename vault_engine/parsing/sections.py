@@ -192,5 +192,18 @@ def normalize_heading(text: str) -> str:
 
 def heading_slug(text: str) -> str:
     """A heading's anchor as GitHub writes it in a URL (``#concurrent-batch-processing``):
-    lower case, punctuation dropped (not made a space: "7.0.0" is "700"), spaces as hyphens."""
-    return re.sub(r"[^\w\- ]", "", text.strip().lower()).replace(" ", "-")
+    of its text as rendered, lower case, punctuation dropped (not made a space: "7.0.0" is
+    "700"), spaces as hyphens."""
+    return re.sub(r"[^\w\- ]", "", rendered_heading(text).lower()).replace(" ", "-")
+
+
+_EMPHASIS_EDGE = re.compile(r"(?<!\w)[_*]+|[_*]+(?!\w)")  # `_without_`, `__Only__`; snake_case stays
+
+
+def rendered_heading(text: str) -> str:
+    """A heading's text as a page renders it: a link as its text (``Integration with [Cluster
+    Autoscaler](https://...)``), no URL, HTML tag or emphasis marker. GitHub's anchors and the
+    links of tables of contents are made from it (27 KEP links read as "no such heading")."""
+    from vault_engine.parsing.readable import readable_text
+
+    return " ".join(_EMPHASIS_EDGE.sub("", readable_text(text)).split())

@@ -9,7 +9,7 @@ from urllib.parse import unquote_plus
 
 from vault_engine.errors import UnknownRef
 from vault_engine.model import ResolvedLink
-from vault_engine.parsing.sections import github_anchors, leading_headings, normalize_heading
+from vault_engine.parsing.sections import github_anchors, leading_headings, normalize_heading, rendered_heading
 from vault_engine.paths import name_key
 from vault_engine.refs import NOTION_SCHEME, ParsedRef, make_ref, normalize_path, parse_ref
 from vault_engine.stores.ledger import Ledger, NoteRow, SectionRow
@@ -141,7 +141,7 @@ def _by_anchor(sections: Sequence[SectionRow], anchor: str) -> SectionRow | None
     ``-1``, ``-2`` after a repeated one). Folded empty headings count: tables of contents link them."""
     spaced = normalize_heading(unquote_plus(anchor))
     for i, name, github in github_anchors(sections):
-        if normalize_heading(name) == spaced or anchor.lower() == github:
+        if spaced in (normalize_heading(name), normalize_heading(rendered_heading(name))) or anchor.lower() == github:
             return sections[i]
     return None
 
