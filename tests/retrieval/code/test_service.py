@@ -82,6 +82,20 @@ def test_a_file_the_scan_leaves_out_says_why_not_to_run_index(make_vault):
             v.outline("src/new.ts")
 
 
+def test_a_rust_path_names_what_its_dotted_form_names(make_vault):
+    # `find util::fib`, `Ledger::record`: "no symbol" while `util.fib` hit
+    root = make_vault({"src/util.rs": "pub fn fib(n: u64) -> u64 { n }\n",
+                       "src/ledger.rs": "pub struct Ledger {}\nimpl Ledger {\n    fn validate(&self) {}\n"
+                                        "    pub fn record(&self) { self.validate() }\n}\n"},
+                      config='[taps.code]\nsource = "code"\npaths = ["src/**"]\n[model]\nenabled = false\n')
+    with Vault(root) as v:
+        v.index(embed=False)
+        for query, ref in (("util::fib", "src/util.rs#fib"), ("crate::util::fib", "src/util.rs#fib"),
+                           ("Ledger::record", "src/ledger.rs#Ledger.record")):
+            assert [h.ref for h in v.find(query).hits] == [ref], query
+        assert [n.ref for n in v.calls("Ledger::validate").nodes] == ["src/ledger.rs#Ledger.record"]
+
+
 def test_the_four_not_founds_are_told_apart(vault, make_vault):
     assert vault.calls("unused").status == "no_callers"
     ambiguous = vault.calls("place")

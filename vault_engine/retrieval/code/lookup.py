@@ -61,9 +61,18 @@ def module_matches(key: str, module: str) -> bool:
     return bool(wanted) and have[-len(wanted):] == wanted
 
 
+_PATH_ROOT = re.compile(r"^(?:(?:crate|self|super)::)+")
+
+
+def rust_path(query: str) -> str:
+    """``util::fib`` or ``crate::ledger::Ledger::record`` (how Rust and C++ users write a
+    name) as the dotted name the index keeps; anything else as it is."""
+    return _PATH_ROOT.sub("", query).replace("::", ".") if "::" in query else query
+
+
 def definitions(store: CodeStore, keys: set[str], query: str) -> list[SymbolRow]:
     """Every definition ``query`` names, ranked (see the module docstring)."""
-    query = query.strip()
+    query = rust_path(query.strip())
     if not query:
         return []
     ref = split_ref(keys, query)
