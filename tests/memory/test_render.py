@@ -101,6 +101,8 @@ def test_a_decision_record_ruling_names_its_record_and_says_when_the_record_no_l
     assert RECORD.to_json()["record_status"] == "superseded by ADR-0057"
     assert RECORD.to_json()["record_title"] == "Use --input for input files everywhere"
     assert "may no longer hold" not in render_interruption("x", [DROP], "drone-audio", ("lexical",))
+    # `deadend list` said `[decision record]` of a superseded record: only --json told
+    assert "[decision record, superseded by ADR-0057] Use specialized syntax" in render_dead_end_list([RECORD])
 
 
 def test_the_sentence_to_say_ends_in_one_period_and_never_inside_a_link():

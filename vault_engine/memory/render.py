@@ -296,6 +296,8 @@ def render_dead_end_list(rulings: Sequence[Ruling]) -> str:
     lines = []
     for r in rulings:
         source = "working note, weaker" if r.source == "working note" else r.source
+        if r.record_status:  # superseded, on hold, withdrawn: said as `deadend check` says it
+            source += f", {one_line(r.record_status, 60).rstrip('.')}"
         reason = f" — {r.reason}" if r.reason else " — (no reason written)"
         lines.append(f"{iso_date(r.when)}  {r.project or '-'}  {r.agent or '-'}  [{source}] "
                      f"{r.text}{reason}  ({printed(r.ref)})")
