@@ -156,6 +156,21 @@ def test_relative_ts_imports_resolve_through_index_and_re_exports():
     assert graph.unresolved.get("external", 0) >= 1  # React.useState: a package
 
 
+def test_commonjs_exports_are_what_require_reaches():
+    # module.exports / exports.x were unknown: every require-d function was "not_exported"
+    graph = build({
+        "src/a.js": "function helper(x) { return x + 1; }\nfunction other(x) { return x * 2; }\n"
+                    "function third() {}\nmodule.exports = { helper, renamed: third };\nmodule.exports.other = other;\n",
+        "src/d.js": "function main() {}\nexports.start = main;\n",
+        "src/b.js": "const { helper, renamed } = require('./a');\nconst a = require('./a.js');\n"
+                    "const d = require('./d');\n"
+                    "function useIt() { return helper(1) + a.other(2) + renamed() + d.start(); }\n",
+    })
+    assert {("src/b.js#useIt", "src/a.js#helper"), ("src/b.js#useIt", "src/a.js#other"),
+            ("src/b.js#useIt", "src/a.js#third"), ("src/b.js#useIt", "src/d.js#main")} <= pairs(graph)
+    assert "not_exported" not in graph.unresolved
+
+
 def test_go_same_package_and_receiver_methods():
     graph = build({
         "shop/a.go": "package shop\nfunc (b *Book) Place() { b.check(); helper() }\n",

@@ -36,6 +36,7 @@ _COMMON = """
 (arrow_function) @params.inline
 (function_expression) @params.inline
 (variable_declarator value: [(parenthesized_expression) (identifier)]) @definition.function
+(expression_statement (assignment_expression left: (member_expression) @commonjs.left))
 """
 _TYPESCRIPT = """
 (public_field_definition value: [(arrow_function) (function_expression)]) @definition.field
@@ -84,11 +85,12 @@ def extract(src: Source, caps: dict, language: str) -> Extracted:
         for fields in _imports(src, node):
             out.events.append((node.start_byte, "import", fields))
     exported = {(x.name, x.target, x.module) for x in out.exports}
-    for node in caps.get("export", []):
-        for e in _exports(src, node):  # overload signatures export one name several times
-            if (e.name, e.target, e.module) not in exported:  # a set: a list scan was quadratic
-                exported.add((e.name, e.target, e.module))
-                out.exports.append(e)
+    offered = [e for node in caps.get("export", []) for e in _exports(src, node)]
+    offered += [e for node in caps.get("commonjs.left", []) for e in _commonjs_exports(src, node)]
+    for e in offered:  # overload signatures export one name several times
+        if (e.name, e.target, e.module) not in exported:  # a set: a list scan was quadratic
+            exported.add((e.name, e.target, e.module))
+            out.exports.append(e)
     for node in caps.get("target", []):
         if node.parent is None or node.parent.id not in aliases:
             _bind_target(src, node, out)
@@ -345,6 +347,32 @@ def _exports(src: Source, node) -> list[Export]:
     if not found and module is not None:
         found.append(Export("*", None, module, ln))
     return found
+
+
+def _commonjs_exports(src: Source, left) -> list[Export]:
+    """CommonJS's exports, as ``export`` states them: ``module.exports = { a, b: c }``,
+    ``module.exports.a = a`` and ``exports.a = a`` (a name of this file), ``module.exports = f``
+    (its default). What ``require`` binds resolves through them: a require-d module's
+    functions were "not exported"."""
+    target, right = _dotted(src, left), left.parent.child_by_field_name("right")
+    if target is None or right is None:
+        return []
+    ln = line(left)
+    if target == "module.exports":
+        if right.type == "identifier":
+            return [Export("default", src.text(right), None, ln)]
+        found = []
+        for part in right.named_children if right.type == "object" else ():
+            if part.type == "shorthand_property_identifier":
+                found.append(Export(src.text(part), src.text(part), None, ln))
+            elif part.type == "pair" and part.child_by_field_name("value").type == "identifier":
+                key = part.child_by_field_name("key")
+                found.append(Export(src.text(key), src.text(part.child_by_field_name("value")), None, ln))
+        return found
+    head, _, name = target.rpartition(".")
+    if head in ("module.exports", "exports") and right.type == "identifier":
+        return [Export(name, src.text(right), None, ln)]
+    return []
 
 
 def _bind_target(src: Source, node, out: Extracted) -> None:
