@@ -74,6 +74,8 @@ def test_a_syntax_error_is_indexed_as_far_as_it_parses_with_one_notice(make_vaul
         # ...and only where the file names it: another name's miss is not explained by that error
         for reason in (vault.find("NoSuchThing").reason, vault.calls("NoSuchThing").reason):
             assert "syntax" not in reason and "parsed whole" not in reason
+        # a folder is no name a syntax error hides (`find src/store` blamed `package store`'s file)
+        assert "parsed whole" not in vault.find("src/zebra_hook").reason
 
 
 def test_a_miss_in_code_without_syntax_errors_says_nothing_of_them(make_vault):

@@ -237,7 +237,10 @@ class CodeQueries:
         name, or "": tree-sitter recovers past an error as far as it can, so a definition after
         one may be missing, but only from a file that names it. (Every miss used to carry the
         first broken file of the whole tap, a Python question a TypeScript file's error.)"""
-        name = re.split(r"[.#:/]", query.strip())[-1]
+        query = query.strip()
+        if "/" in query and "#" not in query:  # a path (`src/store`): no definition a syntax error hides
+            return ""
+        name = re.split(r"[.#:/]", query)[-1]
         word = re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])") if name else None
         holding = [(key, error) for key, error in self.store.files_with_errors()
                    if word is not None and word.search(self._source_text(key))]
