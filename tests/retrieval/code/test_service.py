@@ -96,6 +96,18 @@ def test_a_rust_path_names_what_its_dotted_form_names(make_vault):
         assert [n.ref for n in v.calls("Ledger::validate").nodes] == ["src/ledger.rs#Ledger.record"]
 
 
+def test_the_end_of_a_nested_definitions_name_names_it(make_vault):
+    # `callers Catalog.defaultPrice` (Java's Order.Catalog) said "no symbol" while find suggested it
+    root = make_vault({"src/order.py": "class Order:\n    class Catalog:\n        def default_price(self):\n"
+                                       "            return 1\n\n    def add(self):\n"
+                                       "        return Order.Catalog().default_price()\n"},
+                      config='[taps.code]\nsource = "code"\npaths = ["src/**"]\n[model]\nenabled = false\n')
+    with Vault(root) as v:
+        v.index(embed=False)
+        assert [h.ref for h in v.find("Catalog.default_price").hits] == ["src/order.py#Order.Catalog.default_price"]
+        assert v.calls("Catalog.default_price").start == "src/order.py#Order.Catalog.default_price"
+
+
 def test_the_four_not_founds_are_told_apart(vault, make_vault):
     assert vault.calls("unused").status == "no_callers"
     ambiguous = vault.calls("place")

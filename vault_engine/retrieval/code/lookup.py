@@ -94,7 +94,7 @@ def definitions(store: CodeStore, keys: set[str], query: str) -> list[SymbolRow]
             if found:
                 break
     if not found and "." in query:
-        found = _reexported(store, keys, query.split("."))
+        found = _reexported(store, keys, query.split(".")) or _nested(store, query)
     elif not found and REPEAT not in query:
         found = _renamed_export(store, keys, query)
     return sorted(found, key=rank_key)
@@ -110,6 +110,14 @@ def by_qualname(store: CodeStore, qualname: str) -> list[SymbolRow]:
     found += [r for r in store.symbols_where("name", name)
               if r.qualname != qualname and _REPEATS.sub("", r.qualname) == qualname]
     return found
+
+
+def _nested(store: CodeStore, qualname: str) -> list[SymbolRow]:
+    """``Catalog.defaultPrice`` for ``Order.Catalog.defaultPrice``: the end of a nested
+    definition's qualified name, as code outside its outer class writes it."""
+    tail = "." + qualname
+    return [r for r in store.symbols_where("name", qualname.rsplit(".", 1)[-1])
+            if _REPEATS.sub("", r.qualname).endswith(tail)]
 
 
 def _reexported(store: CodeStore, keys: set[str], parts: list[str]) -> list[SymbolRow]:
