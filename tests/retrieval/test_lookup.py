@@ -46,6 +46,16 @@ def test_a_heading_written_with_markdown_is_named_by_its_rendered_text(make_vaul
         assert shown.heading == "Integration with [Cluster Autoscaler](https://github.com/k/autoscaler)"
 
 
+def test_a_missing_heading_lists_the_folded_headings_that_open_too(make_vault):
+    # `#Ingredients` (folded into `#Pastry`) opened but was not among the headings named
+    root = make_vault({"t.md": "# Tart\n## Ingredients\n### Pastry\nflour\n## Filling\neggs\n"})
+    with Vault(root) as vault:
+        vault.index(embed=False)
+        with pytest.raises(UnknownRef, match="its headings: 'Tart', 'Ingredients', 'Pastry', 'Filling'$"):
+            vault.show("t.md#Nope")
+        assert vault.show("t.md#Ingredients").heading == "Pastry"
+
+
 def test_a_link_is_flagged_once_the_heading_it_names_is_renamed(make_vault):
     """Checked when asked, against the target as indexed now: no re-index of the linking note."""
     root = make_vault({"a.md": "# A\n## Setup\nx\n", "b.md": "see [[a#Setup]]\n"})
