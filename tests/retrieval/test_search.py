@@ -282,12 +282,14 @@ def test_a_notes_properties_are_searched_by_their_words(make_vault):
 def test_a_note_that_is_all_properties_is_a_hit_showing_them(make_vault):
     """33 of kepano's templates are frontmatter alone: indexed, searched by their properties,
     and never shown, since a hit with nothing under its heading is dropped."""
-    root = make_vault({"Zebra Template.md": '---\nauthor: "[[Quentin Blake]]"\ntags:\n  - to-read\ngenre: zoology\n---\n',
+    root = make_vault({"Zebra Template.md": '---\nauthor: "[[Quentin Blake]]"\ntags:\n  - to-read\ngenre: zoology\n'
+                                            'cover: https://img.example.org/zebra.jpg\n---\n',
                        "Empty.md": "---\ncreated: 2024-01-02\n---\n# Heading only\n",
                        "other.md": "# Other\nWe read about zoology once.\n"})
     with Vault(root) as v:
         v.index(embed=False)
         (hit,) = v.search("Quentin", lexical_only=True).hits
-        assert (hit.ref, hit.snippet) == ("Zebra Template.md", "author: Quentin Blake; genre: zoology; tags: to-read")
+        assert (hit.ref, hit.snippet) == ("Zebra Template.md",  # no `cover:` left dangling by its URL
+                                          "author: Quentin Blake; genre: zoology; tags: to-read")
         assert hit.scores.fused == 1.0
         assert [h.path for h in v.search("heading only", lexical_only=True).hits] == []  # nothing to show

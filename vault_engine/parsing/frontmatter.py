@@ -223,7 +223,11 @@ def property_lines(meta: dict[str, Any]) -> str:
     tags: to-read``): the text of a note that is all properties (an Obsidian Bases template)."""
     tags = frontmatter_tags(meta)
     shown = searched_properties(meta) + ([("tags", tags)] if tags else [])
-    return "; ".join(f"{key}: {', '.join(values)}" for key, values in shown)
+    readable = [(key, [v for v in values if not _BARE_URL.match(v)]) for key, values in shown]
+    return "; ".join(f"{key}: {', '.join(values)}" for key, values in readable if values)
+
+
+_BARE_URL = re.compile(r"^\s*[a-z][a-z0-9+.-]*://\S*\s*$", re.I)  # a cover image's address: nothing to read
 
 
 def searched_properties(meta: dict[str, Any]) -> list[tuple[str, list[str]]]:
