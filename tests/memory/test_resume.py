@@ -142,6 +142,17 @@ def test_a_dated_working_note_is_judged_by_its_date_not_its_file_time(make_vault
         assert "projects/drone/working/dated-old.md" not in [w.path for w in v.resume("drone", now=FROZEN_NOW).working_notes]
 
 
+def test_a_working_note_dated_the_checkpoints_day_without_a_time_counts_as_changed(make_vault):
+    """`created: 2026-09-10` (midnight) on the day of the 10:00 checkpoint it was written for
+    was "older" and its conclusion hidden; a date is the whole day, up to the file's write."""
+    files = {**FILES, "projects/drone/working/same-day.md": "---\ncreated: 2026-09-10\n---\n# Leaning\nkeep it\n"}
+    root = make_vault(files, config=CONFIG)
+    set_mtime(root, "projects/drone/working/same-day.md", FROZEN_NOW)  # "cloned" just now
+    with Vault(root) as v:
+        v.index(embed=False, now=FROZEN_NOW)
+        assert "projects/drone/working/same-day.md" in [w.path for w in v.resume("drone", now=FROZEN_NOW).working_notes]
+
+
 def test_a_working_note_changed_after_the_checkpoint_appears_with_its_dead_ends(vault):
     brief = vault.resume("drone", now=FROZEN_NOW)
     assert [w.path for w in brief.working_notes] == ["projects/drone/working/gemini-killed.md"]

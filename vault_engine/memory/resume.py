@@ -81,9 +81,17 @@ def earlier_dead_ends(ledger: Ledger, project: str, shown_in: set[int], shown_pa
 
 def changed_time(note: NoteRow) -> float:
     """The note's own date, else its file time (as for decay: a date in the note wins), unless
-    the date is later than the file was written (a typo: "changed since the checkpoint" forever)."""
+    the date is later than the file was written (a typo: "changed since the checkpoint" forever).
+    A date without a time (``updated: 2026-11-19``) is that whole day, up to the file's write:
+    read as midnight, a note written for that day's checkpoint came before it and was hidden."""
     written = note.mtime_ns / 1e9
-    return note.doc_time if believable(note.doc_time, written) and note.doc_time is not None else written
+    stated = note.doc_time
+    if stated is None or not believable(stated, written):
+        return written
+    return min(stated + DAY_SECONDS - 1, written) if stated % DAY_SECONDS == 0 else stated
+
+
+DAY_SECONDS = 86_400
 
 
 def checkpoint_brief(ledger: Ledger, note: NoteRow) -> CheckpointBrief:
