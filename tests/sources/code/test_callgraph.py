@@ -161,13 +161,15 @@ def test_commonjs_exports_are_what_require_reaches():
     graph = build({
         "src/a.js": "function helper(x) { return x + 1; }\nfunction other(x) { return x * 2; }\n"
                     "function third() {}\nmodule.exports = { helper, renamed: third };\nmodule.exports.other = other;\n",
-        "src/d.js": "function main() {}\nexports.start = main;\n",
+        "src/d.js": "function main() {}\nexports.start = main;\n"
+                    "exports.summarize = function summarize(v) { return main(v); };\n",
         "src/b.js": "const { helper, renamed } = require('./a');\nconst a = require('./a.js');\n"
                     "const d = require('./d');\n"
-                    "function useIt() { return helper(1) + a.other(2) + renamed() + d.start(); }\n",
+                    "function useIt() { return helper(1) + a.other(2) + renamed() + d.start() + d.summarize(); }\n",
     })
     assert {("src/b.js#useIt", "src/a.js#helper"), ("src/b.js#useIt", "src/a.js#other"),
-            ("src/b.js#useIt", "src/a.js#third"), ("src/b.js#useIt", "src/d.js#main")} <= pairs(graph)
+            ("src/b.js#useIt", "src/a.js#third"), ("src/b.js#useIt", "src/d.js#main"),
+            ("src/b.js#useIt", "src/d.js#summarize"), ("src/d.js#summarize", "src/d.js#main")} <= pairs(graph)
     assert "not_exported" not in graph.unresolved
 
 

@@ -37,6 +37,8 @@ _COMMON = """
 (function_expression) @params.inline
 (variable_declarator value: [(parenthesized_expression) (identifier)]) @definition.function
 (expression_statement (assignment_expression left: (member_expression) @commonjs.left))
+(expression_statement (assignment_expression left: (member_expression)
+  right: [(function_expression) (arrow_function)]) @definition.function)
 """
 _TYPESCRIPT = """
 (public_field_definition value: [(arrow_function) (function_expression)]) @definition.field
@@ -54,7 +56,7 @@ _KINDS = {
     "class_declaration": "class", "abstract_class_declaration": "class",
     "interface_declaration": "interface", "type_alias_declaration": "type", "enum_declaration": "enum",
     "method_definition": "method", "method_signature": "method", "abstract_method_signature": "method",
-    "public_field_definition": "method",
+    "public_field_definition": "method", "assignment_expression": "function",
 }
 _DEF_CAPTURES = ("definition.function", "definition.method", "definition.class", "definition.interface",
                  "definition.member", "definition.field", "definition.type", "definition.enum")
@@ -112,17 +114,22 @@ def _definition(src: Source, node, out: Extracted) -> RawDef | None:
     if t in ("method_signature", "abstract_method_signature") and \
             node.parent.type not in ("class_body", "interface_body"):
         return None  # a member of an object type literal, not a declaration
-    name_node = node.child_by_field_name("name")
-    if name_node is None or name_node.type in ("object_pattern", "array_pattern"):
-        return None
-    name = src.text(name_node)
+    if t == "assignment_expression":  # CommonJS: `exports.summarize = function (values) {...}`
+        name, value = _commonjs_name(src, node), node.child_by_field_name("right")
+        if name is None:
+            return None
+    else:
+        name_node = node.child_by_field_name("name")
+        if name_node is None or name_node.type in ("object_pattern", "array_pattern"):
+            return None
+        name = src.text(name_node)
     kind = _KINDS[t]
     if t == "method_definition":
         if name == "constructor":
             kind = "constructor"
         elif any(c.type in ("get", "set") for c in node.children[:3]):
             kind = "property"
-    declaration = node.parent if t == "variable_declarator" else node
+    declaration = node.parent if t in ("variable_declarator", "assignment_expression") else node
     outer = declaration.parent if declaration.parent is not None and declaration.parent.type == "export_statement" \
         else declaration
     decorators = _decorators(src, node, outer)
@@ -349,6 +356,12 @@ def _exports(src: Source, node) -> list[Export]:
     return found
 
 
+def _commonjs_name(src: Source, assignment) -> str | None:
+    """``x`` of ``exports.x = ...`` or ``module.exports.x = ...``; None for any other target."""
+    head, _, name = (_dotted(src, assignment.child_by_field_name("left")) or "").rpartition(".")
+    return name if head in ("module.exports", "exports") else None
+
+
 def _commonjs_exports(src: Source, left) -> list[Export]:
     """CommonJS's exports, as ``export`` states them: ``module.exports = { a, b: c }``,
     ``module.exports.a = a`` and ``exports.a = a`` (a name of this file), ``module.exports = f``
@@ -369,9 +382,11 @@ def _commonjs_exports(src: Source, left) -> list[Export]:
                 key = part.child_by_field_name("key")
                 found.append(Export(src.text(key), src.text(part.child_by_field_name("value")), None, ln))
         return found
-    head, _, name = target.rpartition(".")
-    if head in ("module.exports", "exports") and right.type == "identifier":
+    name = _commonjs_name(src, left.parent)
+    if name is not None and right.type == "identifier":
         return [Export(name, src.text(right), None, ln)]
+    if name is not None and right.type in _FUNCTION_VALUES:  # defined right there, by that name
+        return [Export(name, name, None, ln)]
     return []
 
 
