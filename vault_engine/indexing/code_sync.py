@@ -17,7 +17,15 @@ from dataclasses import dataclass, field
 from vault_engine.config import Config
 from vault_engine.errors import VaultError
 from vault_engine.parsing.mentions import mentions_in
-from vault_engine.sources.code.files import CodeTap, code_taps, describe, read_code, scan_code, tap_of_key
+from vault_engine.sources.code.files import (
+    CodeTap,
+    code_taps,
+    describe,
+    go_modules,
+    read_code,
+    scan_code,
+    tap_of_key,
+)
 from vault_engine.sources.code.model import ParsedSource
 from vault_engine.sources.vault.files import Scan, Unreadable
 from vault_engine.stores.code_store import CODE_FILE, CodeStore, EdgeRow
@@ -207,7 +215,8 @@ def _resolve_tap(store: CodeStore, tap: CodeTap, changed: set[str], local: set[s
     rel_local = {rel for k in local if k.startswith(tap.prefix) and (rel := tap.rel_of(k)) is not None} - rel_changed
     full = store.fresh or len(rel_changed | rel_local) > FULL_RESOLVE_SHARE * max(len(files), 1)
     only = None if full else affected(files, rel_changed, rel_local)
-    graph = resolve(files, only=only)
+    folders = {rel.rpartition("/")[0] for rel, parsed in files.items() if parsed.language == "go"}
+    graph = resolve(files, only=only, go_modules=go_modules(tap, folders))
     p = tap.prefix
     edges = [EdgeRow(p + e.caller, p + e.callee, p + e.path, e.line, e.how) for e in graph.edges]
     paths = None if only is None else [p + rel for rel in sorted(only | rel_changed)]

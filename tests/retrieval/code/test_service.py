@@ -108,6 +108,18 @@ def test_the_end_of_a_nested_definitions_name_names_it(make_vault):
         assert v.calls("Catalog.default_price").start == "src/order.py#Order.Catalog.default_price"
 
 
+def test_a_go_import_inside_the_module_of_a_go_mod_below_the_root_resolves(make_vault):
+    # with src/go.mod (`module example.com/shop`), every cross-package call was "external"
+    root = make_vault({"src/go.mod": "module example.com/shop\n\ngo 1.21\n",
+                       "src/pricing/pricing.go": "package pricing\n\nfunc Price(n int) int { return n }\n",
+                       "src/main.go": 'package main\n\nimport "example.com/shop/pricing"\n\n'
+                                      "func run() int { return pricing.Price(2) }\n"},
+                      config='[taps.code]\nsource = "code"\npaths = ["src/**"]\n[model]\nenabled = false\n')
+    with Vault(root) as v:
+        v.index(embed=False)
+        assert [n.ref for n in v.calls("Price").nodes] == ["src/main.go#run"]
+
+
 def test_the_four_not_founds_are_told_apart(vault, make_vault):
     assert vault.calls("unused").status == "no_callers"
     ambiguous = vault.calls("place")

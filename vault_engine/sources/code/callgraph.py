@@ -27,7 +27,7 @@ def ref(path: str, qualname: str | None) -> str:
 
 
 def resolve(files: Mapping[str, ParsedSource], *, annotations: bool = True, local_types: bool = True,
-            only: Collection[str] | None = None) -> CallGraph:
+            only: Collection[str] | None = None, go_modules: Mapping[str, str] | None = None) -> CallGraph:
     """Resolve every call site of ``files`` (path relative to the code root -> parsed file),
     or only those in the files of ``only`` (an incremental update: every file is still
     looked into to resolve them). ``unresolved_at`` counts the misses per file.
@@ -38,10 +38,11 @@ def resolve(files: Mapping[str, ParsedSource], *, annotations: bool = True, loca
     ``local_types``: a Python local bound once, to what a call certainly makes, is an
     instance of that class (``runner = CliRunner()``: ``runner.invoke()`` is an edge ``local``
     to ``CliRunner.invoke``; sources/code/local_types.py says when it is certain).
+    ``go_modules``: module path -> the folder of its ``go.mod`` (files.go_modules).
     """
     index = Index(files)
     dynamic = DynamicResolver(index, annotations=annotations, local_types=local_types)
-    static = StaticResolver(index)
+    static = StaticResolver(index, go_modules or {})
     edges: dict[tuple, Edge] = {}
     unresolved: Counter = Counter()
     per_file: dict[str, Counter] = {}

@@ -9,7 +9,9 @@ sit side by side, and stable wherever the repository is checked out.
 from __future__ import annotations
 
 import os
+import re
 import stat as stat_module
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -261,6 +263,32 @@ def why_left_out(tap: CodeTap, rel: str) -> str | None:
     scan = CodeScan()
     _visit_file(tap, rel, tap.root / rel, _rules_above(tap, rel), scan)
     return scan.problems[0].reason if scan.problems else None
+
+
+_GO_MODULE = re.compile(r"^\s*module\s+\"?([^\s\"/][^\s\"]*)\"?", re.M)
+
+
+def go_modules(tap: CodeTap, folders: Iterable[str]) -> dict[str, str]:
+    """Module path -> root-relative folder of each ``go.mod`` at or above ``folders`` within
+    the tap's root: where an import of an in-repo package leads (``example.com/shop/pricing``
+    in the module ``example.com/shop`` of ``src/go.mod`` is ``src/pricing``)."""
+    found: dict[str, str] = {}
+    seen: set[str] = set()
+    for folder in folders:
+        parts = [] if folder in ("", ".") else folder.split("/")
+        for depth in range(len(parts), -1, -1):
+            rel = "/".join(parts[:depth])
+            if rel in seen:
+                break
+            seen.add(rel)
+            try:
+                text = (tap.root / rel / "go.mod").read_text(encoding="utf-8", errors="replace")
+            except OSError:
+                continue
+            m = _GO_MODULE.search(text)
+            if m:
+                found.setdefault(m.group(1), rel)
+    return found
 
 
 def _skipped_above(rel: str) -> bool:

@@ -11,14 +11,16 @@ x's declared type; classes by simple name in the file, its package folder, or an
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Mapping
 from pathlib import PurePosixPath
 
 from vault_engine.sources.code.scopes import CLASS_KINDS, Index, Miss, callee_parts
 
 
 class StaticResolver:
-    def __init__(self, index: Index):
+    def __init__(self, index: Index, go_modules: Mapping[str, str] | None = None):
         self.index = index
+        self.go_modules = dict(go_modules or {})  # module path -> folder of its go.mod
         self.folders: dict[tuple[str, str], list[str]] = defaultdict(list)  # (language, dir) -> paths
         for path, parsed in index.files.items():
             self.folders[(parsed.language, str(PurePosixPath(path).parent))].append(path)
@@ -87,8 +89,9 @@ class StaticResolver:
         if not imports:
             raise Miss("attribute")
         spec = imports[-1].module
-        matches = [folder for (language, folder) in self.folders if language == "go"
-                   and folder != "." and (spec == folder or spec.endswith("/" + folder))]
+        matches = self._in_module(spec) or [
+            folder for (language, folder) in self.folders if language == "go"
+            and folder != "." and (spec == folder or spec.endswith("/" + folder))]
         if len(matches) != 1:
             raise Miss("external")
         for p in sorted(self.folders[("go", matches[0])]):
@@ -96,6 +99,14 @@ class StaticResolver:
             if sym is not None and sym.kind == "function":
                 return p, self.index.only_definition(p, sym).qualname, "import"
         raise Miss("no_such_member")
+
+    def _in_module(self, spec: str) -> list[str]:
+        """The folder an import names inside a module of the tap (its ``go.mod``), or []."""
+        for module, root in self.go_modules.items():
+            if spec == module or spec.startswith(module + "/"):
+                folder = str(PurePosixPath(root or ".", spec[len(module):].lstrip("/")))
+                return [folder] if ("go", folder) in self.folders else []
+        return []
 
     # ---- Java ---------------------------------------------------------------------------
     def _java(self, path, caller, is_new, parts):
