@@ -280,6 +280,16 @@ def test_a_link_to_a_missing_heading_or_block_resolves_and_says_so(make_vault, c
     assert cli("--vault", root, "show", "Dup.md#nonexistent heading").code == 1  # what the flag warns of
 
 
+def test_status_names_a_memory_note_without_a_facet_as_such(make_vault, cli):
+    # "unknown facet None": Python's None in a person's output
+    root = make_vault({"memory/a.md": "---\ntype: memory\n---\n# A\nx\n",
+                       "memory/b.md": "---\ntype: memory\nfacet: vibes\n---\n# B\ny\n"},
+                      config="[model]\nenabled = false\n")
+    assert cli("--vault", root, "index").code == 0
+    out = cli("--vault", root, "status").out
+    assert "memory/a.md: no facet" in out and "memory/b.md: unknown facet 'vibes'" in out and "None" not in out
+
+
 def test_status_json(vault, cli):
     data = cli("--vault", vault, "status", "--json").json
     assert (data["notes"], data["sections"], data["unresolved_links"]) == (3, 4, 1)

@@ -184,7 +184,8 @@ def status(s: dict[str, Any]) -> str:
     memory = s.get("memory") or {}
     if any(memory.get("facets", {}).values()) or memory.get("unknown_facet"):
         lines.append("memory     " + "  ".join(f"{k} {v}" for k, v in memory["facets"].items()))
-        lines += [f"facet      {u['path']}: unknown facet {u['facet']!r}" for u in memory["unknown_facet"]]
+        lines += [f"facet      {u['path']}: " + (f"unknown facet {u['facet']!r}" if u["facet"] else "no facet")
+                  for u in memory["unknown_facet"]]
     for item in s["skipped_files"]:
         lines.append(f"skipped    {item['path']}: {item['reason']}")
     for item in s["yaml_errors"]:
