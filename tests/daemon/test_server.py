@@ -279,6 +279,23 @@ def test_stop_returns_once_the_watcher_process_has_exited_not_when_it_lets_go(ma
         proc.wait()
 
 
+def test_stop_wakes_a_stopped_watcher_so_it_ends(make_vault):
+    # `kill -STOP`: its SIGTERM waited until the 30 s ran out, and the advice `kill N` did nothing
+    import signal
+
+    from vault_engine.daemon.server import stop_daemon
+
+    root = make_vault({"a.md": "# A\n"})
+    proc = lingering_watcher(root, linger=0.1)
+    try:
+        os.kill(proc.pid, signal.SIGSTOP)
+        assert stop_daemon(root, wait=10) == proc.pid
+        assert proc.poll() == 0
+    finally:
+        proc.kill()
+        proc.wait()
+
+
 def test_stop_says_so_when_the_process_outlives_the_wait(make_vault):
     from vault_engine.daemon.server import stop_daemon
     from vault_engine.errors import VaultError

@@ -397,11 +397,12 @@ def stop_daemon(root: Path, wait: float = STOP_WAIT, exit_wait: float = EXIT_WAI
     except (OSError, ValueError) as exc:
         raise VaultError(f"a watcher runs but {pid_path(config)} is unreadable: {exc}") from exc
     os.kill(pid, signal.SIGTERM)
+    os.kill(pid, signal.SIGCONT)  # a stopped watcher (kill -STOP, Ctrl+Z) gets its SIGTERM only once woken
     deadline = time.monotonic() + wait
     while watcher_running(config):
         if time.monotonic() > deadline:
             raise VaultError(f"the watcher (pid {pid}) did not stop within {wait:.0f} s; "
-                             f"kill it with `kill {pid}`")
+                             f"end it with `kill -9 {pid}`")
         time.sleep(0.05)
     # The lock goes first, then the interpreter winds down (threads, imported libraries): a
     # script that moves or deletes the vault right after `watch --stop` must not race that.
