@@ -43,3 +43,40 @@ def test_a_second_vault_copies_the_export_and_a_changed_one_is_not_copied(tmp_pa
         report = vault.index()
     assert len(calls) == 1 and exports(roots[2]) == []  # made afresh (here: refused), never copied
     assert any("exported again" in n for n in report.notices), report.notices
+
+
+def test_what_a_killed_index_left_beside_the_export_is_swept_and_a_live_writers_kept(tmp_path):
+    # a kill -9 during the export left a 90 MB traced graph in the live generation for good
+    import os
+    import subprocess
+    import sys
+
+    from vault_engine.stores.embedder import sweep_leftovers
+
+    target = tmp_path / "query-model-abc.onnx"
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                          text=True).stdout.strip()
+    names = [f".{target.name}.{dead}.tmp", f".{target.name}.{dead}.tmp.probes.npy", f".{target.name}.copy.tmp",
+             f".{target.name}.fetch.tmp", f".{target.name}.{os.getpid()}.tmp",  # this process's child writes it
+             f".{target.name}.{os.getppid()}.tmp", ".other.onnx.1.tmp", "notes.md"]
+    for name in names:
+        (tmp_path / name).write_bytes(b"x")
+    sweep_leftovers(target)
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted(names[4:])
+
+
+def test_the_export_child_ends_when_its_parent_is_gone(tmp_path):
+    # kill -9 of `index` left its export child tracing on for 10-14 s, reparented to pid 1
+    import json
+    import subprocess
+    import sys
+    from dataclasses import asdict
+
+    from vault_engine.stores.embedder import ModelSpec
+
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True,
+                          text=True).stdout.strip()
+    child = subprocess.run([sys.executable, "-m", "vault_engine.stores.export_worker",
+                            json.dumps(asdict(ModelSpec())), str(tmp_path / "t"), str(tmp_path / "p"), gone],
+                           capture_output=True, text=True, timeout=60)
+    assert child.returncode == 1 and child.stdout == "" and not list(tmp_path.iterdir())

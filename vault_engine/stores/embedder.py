@@ -132,6 +132,37 @@ def _remember_export(path: Path) -> None:
     _VERIFIED_EXPORTS[path.name] = (path, info.st_size, info.st_mtime_ns)
 
 
+_LEFTOVER = re.compile(r"^\.(?P<name>.+?)\.(?:(?P<pid>\d+)\.tmp(?:\.probes\.npy)?|copy\.tmp|fetch\.tmp)$")
+
+
+def sweep_leftovers(path: Path) -> None:
+    """Remove what a killed ``index`` left beside the export ``path`` (a traced graph of 90 MB,
+    a half-made copy): its writer is gone, and nothing else would ever remove it. A traced
+    graph of a process that still runs (this one's export child's) is kept."""
+    try:
+        entries = list(path.parent.iterdir())
+    except OSError:
+        return
+    for entry in entries:
+        m = _LEFTOVER.match(entry.name)
+        if m is None or m.group("name") != path.name:
+            continue
+        pid = m.group("pid")
+        if pid is not None and (int(pid) == os.getpid() or _alive(int(pid))):
+            continue  # this process's export child may be writing it
+        entry.unlink(missing_ok=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 def _reuse_export(path: Path) -> bool:
     """Copy this process's verified export of the same name to ``path``; False when none."""
     import shutil
@@ -145,6 +176,7 @@ def _reuse_export(path: Path) -> bool:
             return False
         path.parent.mkdir(parents=True, exist_ok=True)
         temp = path.with_name(f".{path.name}.copy.tmp")
+        temp.unlink(missing_ok=True)  # a killed run's leftover may share its bytes with another file
         shutil.copyfile(earlier, temp)
         os.replace(temp, path)
     except OSError:
@@ -498,6 +530,7 @@ class SentenceTransformerEmbedder:
         path = self.query_model_path
         if path is None:
             return "no folder for the query model"
+        sweep_leftovers(path)
         user = user_export_cache()
         if user is not None:
             try:

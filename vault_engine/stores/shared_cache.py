@@ -179,6 +179,7 @@ def fetch_export(root: Path, target: Path, check) -> bool:
         record = json.loads(manifest.read_text())
         temp = target.with_name(f".{target.name}.fetch.tmp")
         target.parent.mkdir(parents=True, exist_ok=True)
+        temp.unlink(missing_ok=True)  # a killed run's leftover, maybe a hard link to the cache's file
         with open(source, "rb") as data, open(temp, "wb") as out:
             digest = _copy(data, out)
         if record.get("name") != target.name or digest != record.get("digest"):
