@@ -811,3 +811,23 @@ def test_a_thousand_idle_connections_keep_threads_bounded_and_queries_answered(l
     assert threads_of(pid) < 100
     assert daemon.proc.poll() is None
     assert "Traceback" not in daemon.log.read_text()
+
+
+@pytest.mark.parametrize("failure", [
+    OSError(28, "No space left on device", "/v/.vault-engine/index/g1/whoosh/MAIN_x.seg"),
+    __import__("sqlite3").OperationalError("database or disk is full"),
+])
+def test_a_full_disk_is_one_line_not_a_traceback(make_vault, cli, monkeypatch, failure):
+    # index on a full tmpfs ended in sqlite3.OperationalError / OSError [Errno 28] tracebacks (qa14)
+    from vault_engine.vault import Vault
+
+    root = make_vault({"a.md": "# A\n"}, config="[model]\nenabled = false\n")
+
+    def full(*_args, **_kwargs):
+        raise failure
+
+    monkeypatch.setattr(Vault, "index", full)
+    done = cli("--vault", root, "index")
+    assert done.code == 1 and len(done.err.strip().splitlines()) == 1
+    assert done.err.startswith("vault-engine: the disk is full") and "free some space" in done.err
+    assert ("writing /v/.vault-engine/index/g1/whoosh/MAIN_x.seg" in done.err) == isinstance(failure, OSError)

@@ -138,10 +138,27 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("vault-engine: interrupted", file=sys.stderr)
         return 130
+    except Exception as exc:
+        if debug or not _disk_full(exc):
+            raise
+        where = f" writing {exc.filename}" if isinstance(exc, OSError) and exc.filename else ""
+        print(f"vault-engine: the disk is full{terminal_safe(where)}: free some space and run the command again",
+              file=sys.stderr)
+        return 1
     except BrokenPipeError:
         return 0
     finally:
         ctx.close()
+
+
+def _disk_full(exc: BaseException) -> bool:
+    """A write that failed for want of space, from the file system or from SQLite (whose
+    own error names no errno: "database or disk is full"); a traceback said it before."""
+    import errno
+
+    if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return True
+    return type(exc).__name__ == "OperationalError" and "disk is full" in str(exc)
 
 
 def describe(exc: VaultError) -> str:
