@@ -239,10 +239,14 @@ class Vault:
         return self._model_enabled() and self._watcher_live()
 
     def _watcher_live(self) -> bool:
-        """A watcher of this vault runs and is not stalled: it applies every edit itself."""
+        """A watcher of this vault runs, is not stalled, and its last attempt to apply an edit
+        did not fail: it applies every edit itself. (One that cannot write its index, a
+        read-only folder, kept a miss from saying the index was stale.)"""
         from vault_engine.indexing.watch_state import watcher_status
 
-        return watcher_status(self.config)["state"] in WATCHING
+        status = watcher_status(self.config)
+        failed_at = max((e.get("at") or 0.0 for e in status.get("errors") or ()), default=0.0)
+        return status["state"] in WATCHING and failed_at <= (status.get("last_applied") or 0.0)
 
     def has_index(self) -> bool:
         return (self.config.index_dir / LEDGER_FILE).exists()

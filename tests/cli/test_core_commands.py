@@ -155,6 +155,19 @@ def test_a_miss_under_a_running_watcher_asks_for_no_index(vault, cli, live_watch
     assert miss["status"] == "miss" and not any("stale" in n for n in miss["notices"])
 
 
+def test_a_miss_under_a_watcher_whose_last_edit_failed_says_the_index_is_stale(vault, cli, live_watcher):
+    # a watcher that could not write its index (read-only) kept "a miss, not a guess" unqualified
+    from vault_engine.config import load_config
+    from vault_engine.indexing.watch_state import write_health
+
+    live_watcher(vault)
+    write_health(load_config(vault), {"pid": 4242, "started": 1.0, "state": "watching", "last_applied": 5.0,
+                                      "errors": [{"at": 9.0, "message": "cannot write ...: permission denied"}]})
+    (vault / "hedgehogs.md").write_text("# Hedgehogs\nhedgehogs roll up\n")
+    miss = cli("--vault", vault, "search", "hedgehogs", "--lexical", "--json", "--no-daemon").json
+    assert miss["status"] == "miss" and any(n.startswith("the index is stale") for n in miss["notices"])
+
+
 def test_show_note_and_section(vault, cli):
     section = cli("--vault", vault, "show", "specs/auth.md#token REFRESH", "--json").json
     assert section["heading"] == "Token refresh" and section["text"].startswith("## Token refresh")
