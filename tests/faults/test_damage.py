@@ -202,3 +202,16 @@ def test_a_garbled_vector_cache_is_only_a_cache(sample_vault):
         report = vault.index()
         assert report.embedded == vault.status()["sections"]
         assert healthy(vault.status())
+
+
+@pytest.mark.parametrize("lose", ["current", "ledger.sqlite"])
+def test_a_lost_current_link_or_ledger_is_damage_not_a_vault_never_indexed(make_vault, cli, lose):
+    # "no index in ... yet: run `vault-engine index` first", though the generation is on disk (qa14)
+    root = make_vault({"a.md": "# A\nalpha\n"}, config="[model]\nenabled = false\n")
+    assert cli("--vault", root, "index").code == 0
+    current = root / ".vault-engine" / "index" / "current"
+    (current if lose == "current" else current / "ledger.sqlite").unlink()
+    said = cli("--vault", root, "status")
+    assert said.code == 1 and "is damaged: its `current` link or its ledger is missing" in said.err
+    assert cli("--vault", root, "index").code == 0
+    assert cli("--vault", root, "search", "alpha", "--lexical", "--json").json["status"] == "hit"
