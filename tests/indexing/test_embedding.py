@@ -270,6 +270,21 @@ def test_should_stop_gives_way_between_chunks_and_keeps_the_work(root, fake, mon
         assert v.embed_pending().embedded == 2 and agrees(v)
 
 
+def test_a_long_section_finishes_though_every_slice_gives_way_after_one_chunk(make_vault, fake, monkeypatch):
+    # under a steady stream of queries the watcher's slices each gave way after one chunk, and
+    # a section of many windows, never encoded whole within one slice, never finished (qa14)
+    monkeypatch.setattr(embedding, "ENCODE_CHUNK", 2)
+    with Vault(make_vault({"long.md": LONG}), embedder=fake) as v:
+        v.index(embed=False)
+        slices = 0
+        while v.status()["semantic"]["coverage"] < 1.0 and slices < 50:
+            v.embed_pending(should_stop=lambda: True)  # a query always waiting
+            slices += 1
+        assert v.status()["semantic"]["coverage"] == 1.0 and agrees(v)
+        assert len(fake.texts) == len(set(fake.texts))  # no window encoded twice
+        assert slices > 1
+
+
 def test_without_a_watcher_status_and_search_advise_index(root, fake, monkeypatch):
     monkeypatch.setattr(embedding, "ENCODE_CHUNK", 1)
     with Vault(root, embedder=fake) as v:

@@ -21,10 +21,12 @@ from __future__ import annotations
 import json
 import logging
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from weakref import WeakKeyDictionary
 
 from vault_engine.errors import ModelUnavailable
 from vault_engine.indexing.offtopic import measure_offtopic
@@ -43,6 +45,9 @@ FLUSH_SECONDS = 30.0
 ROUND_SECTIONS = 256  # tokenized and length-sorted together
 ENCODE_CHUNK = 64  # windows per encode call: progress and Ctrl-C granularity
 BATCH_SIZE = 16  # measured: same speed as 32 on CPU, 160 MB less peak memory
+WINDOW_MEMO_SIZE = 4 * ROUND_SECTIONS  # window vectors kept across slices (1,024 x 1.5 KB)
+# embedder -> (model key, window text) -> vector, oldest first: the watcher's Vault keeps its embedder
+_WINDOW_MEMO: WeakKeyDictionary[Embedder, OrderedDict] = WeakKeyDictionary()
 MAX_WINDOWS = 64  # per section: text beyond ~64 windows stays lexical-only
 SPECIAL_TOKENS = 2  # [CLS] and [SEP]
 
@@ -262,7 +267,7 @@ class EmbeddingPhase:
         self._partial = 0
         for start in range(0, len(windows), ENCODE_CHUNK):
             chunk = windows[start:start + ENCODE_CHUNK]
-            vectors = self.embedder.embed([text for _, text in chunk], batch_size=BATCH_SIZE)
+            vectors, encoded = self._window_vectors([text for _, text in chunk])
             finished = {}
             for (index, _), vector in zip(chunk, vectors):
                 parts[index].append(vector)
@@ -279,9 +284,26 @@ class EmbeddingPhase:
             release_freed_memory()
             if progress:
                 progress(stage, done + round(len(rows) * (start + len(chunk)) / len(windows)), total)
-            if self._should_stop is not None and self._should_stop():
+            if encoded and self._should_stop is not None and self._should_stop():  # remembered: no work
                 raise _StopRequested
         return self._partial
+
+    def _window_vectors(self, texts: list[str]) -> tuple[list, int]:
+        """The model's vectors of these windows. A section is kept only once all its windows
+        are encoded, so a slice that gives way (the watcher, to a waiting query) loses the
+        windows of its unfinished sections: under a steady stream of queries the longest
+        sections were encoded again and again and never finished (qa14: 897 of 996 for
+        minutes). The windows encoded last are remembered for the next slice, which goes
+        through them without giving way. Also returns how many were encoded now."""
+        memo = _WINDOW_MEMO.setdefault(self.embedder, OrderedDict())
+        keys = [(self.key, t) for t in texts]  # the model key holds the text recipe
+        missing = [k for k in dict.fromkeys(keys) if k not in memo]
+        if missing:
+            for key, vector in zip(missing, self.embedder.embed([t for _, t in missing], batch_size=BATCH_SIZE)):
+                memo[key] = vector
+                if len(memo) > WINDOW_MEMO_SIZE:
+                    memo.popitem(last=False)
+        return [memo[k] if k in memo else self.embedder.embed([k[1]], batch_size=1)[0] for k in keys], len(missing)
 
     def window_texts(self, rows: list[PendingSection]) -> list[tuple[int, str]]:
         """Every window of these sections as (row index, text), shortest first, so each encode
