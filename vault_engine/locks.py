@@ -94,6 +94,17 @@ def _in_child() -> None:
     die_with_parent(_forking_parent)
 
 
+def process_alive(pid: int) -> bool:
+    """Whether a process ``pid`` is there (another user's counts; a zombie too)."""
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
 def die_with_parent(parent: int | None = None) -> None:
     """Ask the kernel to SIGKILL this process when its parent dies (Linux; elsewhere a no-op).
     ``parent`` is the pid that forked us, read before the fork: a parent that died between

@@ -698,17 +698,15 @@ class Vault:
         note, section = lookup_ref(ledger, ref, self._skipped_now)
         sections = tuple(s.heading for s in ledger.sections_of(note.id) if s.heading)
         change = self._change_since_index(ledger, note.path)
-        if section is None:
-            links = tuple(with_missing_sections(ledger, (resolved_link(r) for r in ledger.links_of(note.id))))
-        else:  # as its hit lists them: the section's own, then the note's properties'
+        if section is not None:  # its links as its hit lists them: the section's own, then the note's properties'
             links = tuple(with_missing_sections(
                 ledger, hit_links(ledger, note.id, section.line_start, section.line_end)))
-        if section is not None:
             view = NoteView(section_ref(note, section), note.path, note.title, note.kind, note.tap,
                             note.project, section.heading, section.line_start, section.line_end,
                             section.text, note.meta, links, sections,
                             notices=self._changed_notice(note.path, change, whole=False))
         else:
+            links = tuple(with_missing_sections(ledger, (resolved_link(r) for r in ledger.links_of(note.id))))
             text = self._read_text(note.path)
             first, last = 1, None
             if text is None or change == "gone":  # gone since the index: its indexed text, as a section's

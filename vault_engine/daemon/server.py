@@ -40,7 +40,7 @@ from vault_engine.daemon.service import WatchListener, WatchService
 from vault_engine.daemon.worker import VaultWorker
 from vault_engine.errors import VaultError
 from vault_engine.indexing.watch_state import pid_path, socket_path, watcher_running
-from vault_engine.locks import flock_within
+from vault_engine.locks import flock_within, process_alive
 
 log = logging.getLogger(__name__)
 
@@ -417,12 +417,8 @@ def stop_daemon(root: Path, wait: float = STOP_WAIT, exit_wait: float = EXIT_WAI
 
 def process_exited(pid: int) -> bool:
     """Whether process ``pid`` has exited: gone, or a zombie (dead, its parent not yet told)."""
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
+    if not process_alive(pid):
         return True
-    except PermissionError:  # another user's process by that pid: it is there
-        return False
     try:
         with open(f"/proc/{pid}/stat", encoding="ascii", errors="replace") as stat:
             state = stat.read().rsplit(")", 1)[1].split()[0]  # the name in parentheses may hold spaces

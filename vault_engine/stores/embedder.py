@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, Literal, Protocol
 
 from vault_engine.config import check_keys
 from vault_engine.errors import ConfigError, ModelUnavailable
+from vault_engine.locks import process_alive
 
 if TYPE_CHECKING:
     import numpy as np
@@ -148,19 +149,9 @@ def sweep_leftovers(path: Path) -> None:
         if m is None or m.group("name") != path.name:
             continue
         pid = m.group("pid")
-        if pid is not None and (int(pid) == os.getpid() or _alive(int(pid))):
+        if pid is not None and (int(pid) == os.getpid() or process_alive(int(pid))):
             continue  # this process's export child may be writing it
         entry.unlink(missing_ok=True)
-
-
-def _alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def _reuse_export(path: Path) -> bool:

@@ -20,6 +20,7 @@ from dataclasses import asdict
 from functools import cache
 from pathlib import Path
 
+from vault_engine.locks import die_with_parent
 from vault_engine.stores.embedder import ModelSpec
 
 
@@ -106,21 +107,6 @@ def export_in_subprocess(spec: ModelSpec, model_folder: Path, target: Path, max_
     return ExportChild(spec, model_folder, target, max_tokens).finish(encoders)
 
 
-def _die_with_parent(parent: int | None) -> None:
-    """End when ``index`` ends: after a kill -9 of it, this child went on for 10-14 s of
-    torch and wrote 90 MB nobody would use (Linux: the kernel's parent-death signal; the
-    parent may have died before it was set, so that is checked after)."""
-    try:
-        import ctypes
-        import signal
-
-        ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
-    except (OSError, AttributeError):  # not Linux: the atexit stop covers every end but kill -9
-        pass
-    if parent is not None and os.getppid() != parent:
-        os._exit(1)
-
-
 def main(argv: list[str]) -> int:
     """Child side: load the model, write the traced graph and the probes' vectors; print
     ``{"reason": null}`` or why it cannot be exported."""
@@ -131,7 +117,8 @@ def main(argv: list[str]) -> int:
     from vault_engine.stores.query_encoder import PROBES, describe, trace, unsupported
 
     spec, traced, expected = ModelSpec(**json.loads(argv[0])), Path(argv[1]), Path(argv[2])
-    _die_with_parent(int(argv[3]) if len(argv) > 3 else None)
+    # after a kill -9 of `index`, this child went on for 10-14 s of torch and wrote 90 MB nobody used
+    die_with_parent(int(argv[3]) if len(argv) > 3 else None)
     try:
         embedder = SentenceTransformerEmbedder(spec)
         reason = unsupported(embedder.model)

@@ -197,11 +197,9 @@ def fetch_export(root: Path, target: Path, check) -> bool:
 
 
 def _copy(source, out) -> str:
-    """Copy in 1 MB blocks (only read with no ``out``); returns the digest of the bytes (one
-    pass over them)."""
+    """Copy in 1 MB blocks; returns the digest of the bytes (one pass over them)."""
     digest = hashlib.blake2b(digest_size=16)
     for block in iter(lambda: source.read(1 << 20), b""):
         digest.update(block)
-        if out is not None:
-            out.write(block)
+        out.write(block)
     return digest.hexdigest()
