@@ -21,26 +21,21 @@ def test_a_note_named_in_nfd_is_found_by_its_name_typed_in_nfc(make_vault):
 
 
 def test_a_markdown_links_anchor_written_as_a_url_names_its_heading(make_vault):
-    """data-engineering-wiki writes [Concurrent Batch Processing](#Concurrent+Batch+Processing)."""
+    """data-engineering-wiki writes [Concurrent Batch Processing](#Concurrent+Batch+Processing);
+    KEP tables of contents link `### Integration with [Cluster Autoscaler](https://...)` as
+    #integration-with-cluster-autoscaler (GitHub slugs the rendered text): "no such heading"."""
     root = make_vault({"Batch.md": "# Batch\n[a](#Concurrent+Batch+Processing) [b](#concurrent-batch-processing) "
                                    "[c](#Concurrent%20Batch%20Processing) [d](#concurrent-batch)\n"
-                                   "### Concurrent Batch Processing\nx\n"})
+                                   "### Concurrent Batch Processing\nx\n",
+                       "kep.md": "# KEP\n- [x](#integration-with-cluster-autoscaler) [y](#use-without-it)\n"
+                                 "### Integration with [Cluster Autoscaler](https://github.com/k/autoscaler)\nx\n"
+                                 "### Use _without_ it\ny\n"})
     with Vault(root) as vault:
         vault.index(embed=False)
         links = vault.links("Batch.md")
         assert [link.section_missing for link in links] == [False, False, False, True]
         for link in links[:3]:  # the printed ref opens
             assert link.ref is not None and vault.show(link.ref).heading == "Concurrent Batch Processing"
-
-
-def test_a_heading_written_with_markdown_is_named_by_its_rendered_text(make_vault):
-    """KEP tables of contents link `### Integration with [Cluster Autoscaler](https://...)` as
-    #integration-with-cluster-autoscaler (GitHub slugs the rendered text): "no such heading"."""
-    root = make_vault({"kep.md": "# KEP\n- [x](#integration-with-cluster-autoscaler) [y](#use-without-it)\n"
-                                 "### Integration with [Cluster Autoscaler](https://github.com/k/autoscaler)\nx\n"
-                                 "### Use _without_ it\ny\n"})
-    with Vault(root) as vault:
-        vault.index(embed=False)
         assert [link.section_missing for link in vault.links("kep.md")] == [False, False]
         shown = vault.show("kep.md#Integration with Cluster Autoscaler")  # the heading as a reader reads it
         assert shown.heading == "Integration with [Cluster Autoscaler](https://github.com/k/autoscaler)"
