@@ -96,6 +96,19 @@ def test_a_link_holding_brackets_is_refused_and_a_whole_wikilink_is_read_as_its_
         prepare_draft(CheckpointDraft("p", "a", summary="s", links=("]]evil[[",)), None)
 
 
+def test_a_project_named_like_a_known_one_is_written_with_a_notice_naming_it(make_vault):
+    # `--project "Report Export"` started a second project beside report-export without a word
+    from vault_engine.vault import Vault
+
+    root = make_vault({"projects/report-export/checkpoints/20261101T000000Z-a.md": "# C\n## Summary\ns\n"})
+    with Vault(root) as v:
+        v.index(embed=False)
+        _, notices = prepare_draft(CheckpointDraft("Report Export", "a", summary="s"), v.ledger)
+        assert any("'report-export' is: this checkpoint starts a new project" in n
+                   and "pass --project report-export" in n for n in notices)
+        assert prepare_draft(CheckpointDraft("report-export", "a", summary="s"), v.ledger)[1] == []
+
+
 def test_an_empty_checkpoint_is_refused_it_would_hide_the_real_hand_off():
     """Only project and agent: it became the project's latest and resume showed nothing."""
     with pytest.raises(BadArgument, match="needs a summary, a next step or a failed approach"):

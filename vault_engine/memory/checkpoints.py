@@ -214,6 +214,17 @@ def _refuse_control(draft: CheckpointDraft) -> None:
                              "remove it (a note must be plain text)")
 
 
+def _namesake_project(project: str, known: list[str]) -> str | None:
+    """A known project that differs from ``project`` only in case, spaces, hyphens or
+    underscores, when ``project`` itself is not known."""
+    def plain(name: str) -> str:
+        return re.sub(r"[\s_-]+", "", name).casefold()
+
+    if project in known:
+        return None
+    return next((name for name in known if plain(name) == plain(project)), None)
+
+
 def prepare_draft(draft: CheckpointDraft, ledger: Ledger | None) -> tuple[CheckpointDraft, list[str]]:
     """Sanitize the names and turn ``--link`` refs into wikilink targets of the notes they name
     (``notion://`` refs too); each change the user did not write comes back as a notice."""
@@ -225,6 +236,10 @@ def prepare_draft(draft: CheckpointDraft, ledger: Ledger | None) -> tuple[Checkp
     project, agent = sanitize_name(draft.project, "project"), sanitize_name(draft.agent, "agent")
     notices = [f"--{what} {given!r} was written as {used!r}" for what, given, used in
                (("project", draft.project, project), ("agent", draft.agent, agent)) if given != used]
+    namesake = _namesake_project(project, ledger.projects() if ledger is not None else [])
+    if namesake:  # "Report Export" for report-export started a second project silently
+        notices.append(f"no project is named {project!r}, but {namesake!r} is: this checkpoint starts a new project "
+                       f"{project!r}; pass --project {namesake} to continue that one")
     targets = []
     for ref in draft.links:
         ref = ref.strip()
