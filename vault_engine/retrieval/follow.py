@@ -41,8 +41,10 @@ def hit_links(ledger: Ledger, note_id: int, start: int, end: int) -> tuple[Resol
     property links (a frontmatter ``related: "[[Design]]"`` is about the whole note, whichever
     of its sections is the hit; listed under none of them, an agent never followed it)."""
     links = [resolved_link(r) for r in ledger.links_of(note_id)]
-    body = ledger.body_line(note_id)
     own = links_in_lines(links, start, end)
+    if not any(link.line < start for link in links):  # none above the section: no property link (no query)
+        return own
+    body = ledger.body_line(note_id)
     return own + tuple(link for link in links if link.line < body and not start <= link.line <= end)
 
 
