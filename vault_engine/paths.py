@@ -23,11 +23,12 @@ def is_hidden(name: str) -> bool:
     return name.startswith(".")
 
 
-def is_editor_leftover(name: str) -> bool:
-    """A backup or autosave file an editor writes beside the note (vim's and emacs'
-    ``note.md~``, emacs' ``#note.md#``): not the user's work, so not an attachment that links
-    resolve to; leaving them out also keeps a save from touching the attachment list."""
-    return name.endswith("~") or (len(name) > 1 and name.startswith("#") and name.endswith("#"))
+def is_left_out_file(name: str) -> bool:
+    """A file the scan leaves out by its name: hidden (:func:`is_hidden`), or a backup or
+    autosave an editor writes beside the note (vim's and emacs' ``note.md~``, emacs'
+    ``#note.md#``): not the user's work, so not an attachment that links resolve to; leaving
+    them out also keeps a save from touching the attachment list."""
+    return name[:1] == "." or name[-1:] == "~" or (len(name) > 1 and name[0] == "#" and name[-1] == "#")
 
 _WILDCARDS = re.compile(r"\*\*/?|\*|\?")
 

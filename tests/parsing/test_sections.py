@@ -1,7 +1,10 @@
 """Sections by heading (vault_engine/parsing/sections.py)."""
 
+import pytest
+
 from vault_engine.parsing.sections import (
     distinct_anchors,
+    heading_slug,
     normalize_heading,
     parse_blocks,
     section_body,
@@ -90,3 +93,17 @@ def test_headings_compare_with_punctuation_as_spaces_as_in_obsidian():
     assert normalize_heading(written) == normalize_heading("'Tasks Change status to...' commands")
     assert normalize_heading("Appendix: Changes in 7.0.0") == normalize_heading("Appendix Changes in 7.0.0")
     assert normalize_heading("Sample HTML: Full mode") == "sample html full mode"
+
+
+@pytest.mark.parametrize("heading, slug", [
+    ("Integration with [Cluster Autoscaler](https://github.com/kubernetes/autoscaler)",
+     "integration-with-cluster-autoscaler"),  # a link: its text
+    ("Use _without_ it", "use-without-it"), ("__Only use this__", "only-use-this"),  # emphasis marks go
+    ("snake_case name", "snake_case-name"),  # inner underscores stay
+    ("Beta to  GA Graduation", "beta-to--ga-graduation"),  # GitHub keeps a double space as two hyphens
+    ("The verbs with `impersonate-on:<mode>:` prefix", "the-verbs-with-impersonate-onmode-prefix"),  # code: no tag
+    ("Foo <code>bar</code>", "foo-bar"), ("7.0.0 release", "700-release"),
+])
+def test_a_headings_github_anchor_is_made_from_its_rendered_text(heading, slug):
+    # the KEPs' tables of contents link headings written with Markdown by GitHub's anchors
+    assert heading_slug(heading) == slug

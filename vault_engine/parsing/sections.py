@@ -197,13 +197,17 @@ def heading_slug(text: str) -> str:
     return re.sub(r"[^\w\- ]", "", rendered_heading(text).lower()).replace(" ", "-")
 
 
+_INLINE_LINK = re.compile(r"!?\[([^\]]*)\]\((?:[^()\s]|\([^)]*\))*(?:\s+\"[^\"]*\")?\)")  # [text](target)
+_INLINE_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>")
 _EMPHASIS_EDGE = re.compile(r"(?<!\w)[_*]+|[_*]+(?!\w)")  # `_without_`, `__Only__`; snake_case stays
+_CODE_SPAN = re.compile(r"(`+[^`]*`+)")
 
 
 def rendered_heading(text: str) -> str:
     """A heading's text as a page renders it: a link as its text (``Integration with [Cluster
-    Autoscaler](https://...)``), no URL, HTML tag or emphasis marker. GitHub's anchors and the
-    links of tables of contents are made from it (27 KEP links read as "no such heading")."""
-    from vault_engine.parsing.readable import readable_text
-
-    return " ".join(_EMPHASIS_EDGE.sub("", readable_text(text)).split())
+    Autoscaler](https://...)``), no HTML tag or emphasis marker, its spacing kept (GitHub
+    slugs "Beta to  GA" as ``beta-to--ga``). GitHub's anchors and the links of tables of
+    contents are made from it (27 KEP links read as "no such heading")."""
+    parts = _CODE_SPAN.split(text)  # code spans at odd places: their text stays as written (`<mode>`)
+    return "".join(part if n % 2 else _EMPHASIS_EDGE.sub("", _INLINE_TAG.sub("", _INLINE_LINK.sub(r"\1", part)))
+                   for n, part in enumerate(parts)).strip()

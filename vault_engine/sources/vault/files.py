@@ -19,7 +19,7 @@ from pathlib import Path
 
 from vault_engine.config import CONFIG_NAME, DEFAULT_TAP, Config
 from vault_engine.model import SkippedFile
-from vault_engine.paths import is_editor_leftover, is_hidden, leaves_folder
+from vault_engine.paths import is_hidden, is_left_out_file, leaves_folder
 from vault_engine.sources.vault.changes import FileStat
 from vault_engine.sources.vault.skip_reasons import LOOP, folder_reason, is_symlink_loop, misnamed
 from vault_engine.stores.ledger.notes import NoteQueries, content_digest
@@ -194,7 +194,7 @@ def _visit(entry: os.DirEntry, rel: str, config: Config, scan: Scan, stack: list
             else:
                 scan.problems.append(problem)
         return
-    if is_hidden(entry.name) or is_editor_leftover(entry.name) or config.is_excluded(path):
+    if is_left_out_file(entry.name) or config.is_excluded(path):
         return
     problem = misnamed(path, "file")
     if problem is not None:
@@ -234,7 +234,7 @@ def is_indexable(config: Config, rel: str) -> bool:
                 or config.is_excluded(folder):
             return False
     name = "/".join(parts)
-    return not is_hidden(parts[-1]) and not is_editor_leftover(parts[-1]) and not config.is_excluded(name)
+    return not is_left_out_file(parts[-1]) and not config.is_excluded(name)
 
 
 def scan_paths(config: Config, paths: Iterable[str]) -> Scan:
