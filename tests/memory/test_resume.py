@@ -123,6 +123,28 @@ def iso(ts: float) -> str:
     return dt.datetime.fromtimestamp(ts, dt.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+def test_a_checkpoint_written_alongside_the_latest_hands_on_its_plan_too(make_vault):
+    """Two agents checking in on one project at once: the other session's Next steps were
+    nowhere in the brief. One written an hour earlier is an earlier checkpoint, not alongside."""
+    files = {"projects/p/checkpoints/20260910T090000Z-a.md": checkpoint("2026-09-10T09:00:00Z", "older",
+                                                                       next_steps=["Old plan"]),
+             "projects/p/checkpoints/20260910T095900Z-b.md": checkpoint("2026-09-10T09:59:00Z", "gemini's",
+                                                                       next_steps=["Paginate long tables"]),
+             "projects/p/checkpoints/20260910T100000Z-c.md": checkpoint("2026-09-10T10:00:00Z", "claude's",
+                                                                       next_steps=["Embed photos at 150 dpi"])}
+    with Vault(make_vault(files)) as v:
+        v.index(embed=False, now=FROZEN_NOW)
+        brief = v.resume("drone", now=FROZEN_NOW)
+        assert brief.checkpoint.summary == "claude's"
+        assert [(c.summary, c.next_steps) for c in brief.alongside] == [("gemini's", ("Paginate long tables",))]
+        assert "## Checkpointed at the same time" in brief.markdown and "- Paginate long tables" in brief.markdown
+        assert "Old plan" not in brief.markdown
+        assert brief.to_json()["checkpoints_alongside"][0]["next"] == ["Paginate long tables"]
+        full = estimate_tokens(brief.markdown)
+        tight = v.resume("drone", max_tokens=full - 5, now=FROZEN_NOW)  # it goes before the earlier dead ends
+        assert "Paginate" not in tight.markdown and tight.cut[0].startswith("checkpoint alongside")
+
+
 def test_a_second_checkpoint_in_the_same_second_is_the_later_one(make_vault):
     """`checkpoint new` names it `-2`, which a plain string order puts before the first."""
     files = {f"projects/p/checkpoints/{name}.md": checkpoint("2026-09-10T00:00:00Z", name)

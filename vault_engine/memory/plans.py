@@ -41,6 +41,19 @@ def latest_checkpoint(ledger: Ledger, checkpoints: Iterable[NoteRow]) -> NoteRow
     return next((n for n in newest_first if _holds_text(ledger, n)), None)
 
 
+SAME_TIME_SECONDS = 15 * 60  # checkpoints this close to the latest: parallel sessions' hand-offs
+
+
+def written_alongside(ledger: Ledger, checkpoints: Iterable[NoteRow], latest: NoteRow) -> list[NoteRow]:
+    """The other checkpoints (holding something) written within SAME_TIME_SECONDS before
+    ``latest``, newest first: two agents checking in on one project at once each hand on a
+    plan, and the brief showed only the later one's."""
+    since = created_time(latest) - SAME_TIME_SECONDS
+    near = [n for n in checkpoints if n.id != latest.id and since <= created_time(n) <= created_time(latest)]
+    near.sort(key=lambda n: (created_time(n), name_order(n.path)), reverse=True)
+    return [n for n in near if _holds_text(ledger, n)]
+
+
 def _holds_text(ledger: Ledger, note: NoteRow) -> bool:
     return any(section_body(s.text, s.heading).strip() for s in ledger.sections_of(note.id))
 

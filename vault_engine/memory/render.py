@@ -121,6 +121,8 @@ def _quotable(reason: str | None) -> str:
 def render_resume(brief: ResumeBrief) -> str:
     """The brief as Markdown, most important first; ends with what was cut, if anything."""
     parts = [f"# Resume: {brief.project}", _checkpoint_part(brief)]
+    if brief.alongside:
+        parts.append(_alongside_part(brief))
     if brief.working_notes or brief.more_working_notes:
         parts.append(_working_part(brief))
     if brief.earlier or brief.more_earlier:
@@ -146,6 +148,14 @@ def _checkpoint_part(brief: ResumeBrief) -> str:
     if c.failed:
         lines += ["", "### Ruled out (Failed)"]
         lines += [f"- {r.text}" + (f" — {r.reason}" if r.reason else "") for r in c.failed]
+    return "\n".join(lines)
+
+
+def _alongside_part(brief: ResumeBrief) -> str:
+    lines = ["## Checkpointed at the same time", "Another session handed on its own plan:"]
+    for c in brief.alongside:
+        lines += ["", f"### {c.title}", f"{printed(c.ref)}, by {c.agent or 'an unnamed agent'}, {iso_time(c.created)}"]
+        lines += [f"- {step}" for step in c.next_steps] or ["(no next steps written)"]
     return "\n".join(lines)
 
 
@@ -199,9 +209,11 @@ def _elsewhere_part(brief: ResumeBrief) -> str:
     return "\n".join(lines)
 
 
-CUT_KINDS = ("excerpt of ", "link ", "dead end elsewhere ", "earlier dead end ", "working note ")
-CUT_PLURALS = {"excerpt of ": "excerpts", "link ": "links", "dead end elsewhere ": "dead ends elsewhere",
-               "earlier dead end ": "earlier dead ends", "working note ": "working notes"}
+CUT_KINDS = ("excerpt of ", "link ", "checkpoint alongside ", "dead end elsewhere ", "earlier dead end ",
+             "working note ")
+CUT_PLURALS = {"excerpt of ": "excerpts", "link ": "links", "checkpoint alongside ": "checkpoints alongside",
+               "dead end elsewhere ": "dead ends elsewhere", "earlier dead end ": "earlier dead ends",
+               "working note ": "working notes"}
 COUNTED = ("dead end elsewhere ", "earlier dead end ")  # long texts: counted; --json's cut names them
 
 
@@ -246,7 +258,8 @@ def fit_brief(brief: ResumeBrief, max_tokens: int) -> ResumeBrief:
 
 def _cut_one(b: ResumeBrief) -> ResumeBrief | None:
     """The brief with its least important remaining piece removed, in this order: excerpts of
-    linked notes (most faded first), linked notes, dead ends elsewhere (weakest first),
+    linked notes (most faded first), linked notes, checkpoints written alongside the latest
+    (oldest first), dead ends elsewhere (weakest first),
     working-note excerpts (oldest first), the project's earlier dead ends (oldest first),
     working notes (oldest first), the summary's tail."""
     by_decay = sorted(range(len(b.linked)), key=lambda i: b.linked[i].decay)
@@ -257,6 +270,8 @@ def _cut_one(b: ResumeBrief) -> ResumeBrief | None:
     if b.linked:
         i = by_decay[0]
         return replace(b, linked=b.linked[:i] + b.linked[i + 1:], cut=b.cut + (f"link {b.linked[i].ref}",))
+    if b.alongside:
+        return replace(b, alongside=b.alongside[:-1], cut=b.cut + (f"checkpoint alongside {b.alongside[-1].ref}",))
     if b.elsewhere:
         weakest = b.elsewhere[-1]
         return replace(b, elsewhere=b.elsewhere[:-1],

@@ -167,11 +167,13 @@ class ResumeBrief:
     cut: tuple[str, ...] = ()
     markdown: str = ""
     bears_on: dict[str, str] = field(default_factory=dict)  # ruling ref#slug -> next step
+    alongside: tuple[CheckpointBrief, ...] = ()  # checkpoints written with the latest (parallel sessions)
 
     def to_json(self) -> dict[str, Any]:
         """The JSON contract's shape (times as Unix seconds)."""
         return {"project": self.project,
                 "checkpoint": self.checkpoint.to_json() if self.checkpoint else None,
+                "checkpoints_alongside": [c.to_json() for c in self.alongside],
                 "working_notes": [w.to_json() for w in self.working_notes],
                 "specs": [s.to_json() for s in self.linked],
                 "dead_ends_earlier": [r.to_json() for r in self.earlier],

@@ -24,7 +24,7 @@ from vault_engine.config import Config
 from vault_engine.dates import believable
 from vault_engine.memory.deadends import load_ruling_words, load_rulings, read_in_full, word_weights
 from vault_engine.memory.matching import DEFAULT_SETTINGS, DeadendSettings, content_terms, restated
-from vault_engine.memory.plans import created_time, latest_checkpoint
+from vault_engine.memory.plans import created_time, latest_checkpoint, written_alongside
 from vault_engine.memory.results import CheckpointBrief, LinkedBrief, ResumeBrief, Ruling, WorkingNoteBrief, ruling_key
 from vault_engine.parsing.checkpoints import checkpoint_parts, note_agent
 from vault_engine.parsing.sections import section_body
@@ -49,6 +49,8 @@ def gather_brief(ledger: Ledger, config: Config, project: str, now: float,
     checkpoints = [n for n in notes if n.kind == "checkpoint"]
     latest = latest_checkpoint(ledger, checkpoints)
     brief = checkpoint_brief(ledger, latest) if latest else None
+    alongside = tuple(checkpoint_brief(ledger, n) for n in written_alongside(ledger, checkpoints, latest)) \
+        if latest else ()
     since = created_time(latest) if latest else None
     working = sorted((n for n in notes if n.kind == "working-note"
                       and (since is None or changed_time(n) > since)),
@@ -60,7 +62,7 @@ def gather_brief(ledger: Ledger, config: Config, project: str, now: float,
                                 shown_paths={w.path for w in shown})
     return ResumeBrief(project, brief, shown, linked, elsewhere, max(0, len(working) - MAX_WORKING_NOTES),
                        bears_on=bears_on, earlier=tuple(earlier[:MAX_EARLIER]),
-                       more_earlier=max(0, len(earlier) - MAX_EARLIER))
+                       more_earlier=max(0, len(earlier) - MAX_EARLIER), alongside=alongside)
 
 
 def earlier_dead_ends(ledger: Ledger, project: str, shown_in: set[int], shown_paths: set[str]) -> list[Ruling]:
