@@ -143,6 +143,9 @@ def test_a_checkpoint_written_alongside_the_latest_hands_on_its_plan_too(make_va
         full = estimate_tokens(brief.markdown)
         tight = v.resume("drone", max_tokens=full - 5, now=FROZEN_NOW)  # it goes before the earlier dead ends
         assert "Paginate" not in tight.markdown and tight.cut[0].startswith("checkpoint alongside")
+        from vault_engine.memory.plans import live_plans  # both sessions' plans are the project's plan
+
+        assert live_plans(v.ledger) == {"drone": ("Embed photos at 150 dpi", "Paginate long tables")}
 
 
 def test_a_second_checkpoint_in_the_same_second_is_the_later_one(make_vault):

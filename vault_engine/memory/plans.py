@@ -5,8 +5,8 @@ agent is told to do. ``deadend check`` weighs a proposal against them as it does
 checkpoint's Goal: an agent following its brief must not be told it repeats a dead end because
 a step sits near a ruling in meaning ("retry failed webhooks from the outbox with backoff" beside
 the ruling "retry failed webhooks synchronously inside the request handler"). Only the latest
-checkpoint's steps count: an older checkpoint's plan was done since, or failed and became a
-ruling of a later one.
+checkpoint's steps count, with those of checkpoints written alongside it (parallel sessions):
+an older checkpoint's plan was done since, or failed and became a ruling of a later one.
 """
 
 from __future__ import annotations
@@ -59,12 +59,16 @@ def _holds_text(ledger: Ledger, note: NoteRow) -> bool:
 
 
 def live_plans(ledger: Ledger) -> dict[str | None, tuple[str, ...]]:
-    """The Next steps of every project's latest checkpoint, by project. A plan is its own
-    project's: another project's unvetted step must not clear this project's ruling."""
+    """The Next steps of every project's latest checkpoint (and of those written alongside
+    it), by project. A plan is its own project's: another project's unvetted step must not
+    clear this project's ruling."""
     by_project = sorted(ledger.notes(kinds=("checkpoint",)), key=lambda n: n.project or "")
     plans: dict[str | None, tuple[str, ...]] = {}
-    for project, checkpoints in groupby(by_project, key=lambda n: n.project):
+    for project, group in groupby(by_project, key=lambda n: n.project):
+        checkpoints = list(group)
         latest = latest_checkpoint(ledger, checkpoints)
-        if latest is not None:
-            plans[project] = checkpoint_parts(ledger.sections_of(latest.id)).next_steps
+        if latest is not None:  # with those written alongside it: a parallel session's plan is a plan too
+            handing_on = [latest, *written_alongside(ledger, checkpoints, latest)]
+            plans[project] = tuple(step for n in handing_on
+                                   for step in checkpoint_parts(ledger.sections_of(n.id)).next_steps)
     return plans
