@@ -7,6 +7,7 @@ import pytest
 from tests.conftest import FROZEN_NOW
 from vault_engine.errors import BadArgument, UnknownProject
 from vault_engine.memory.checkpoints import CheckpointDraft
+from vault_engine.memory.plans import live_plans
 from vault_engine.memory.results import estimate_tokens
 from vault_engine.vault import Vault
 
@@ -143,8 +144,6 @@ def test_a_checkpoint_written_alongside_the_latest_hands_on_its_plan_too(make_va
         full = estimate_tokens(brief.markdown)
         tight = v.resume("drone", max_tokens=full - 5, now=FROZEN_NOW)  # it goes before the earlier dead ends
         assert "Paginate" not in tight.markdown and tight.cut[0].startswith("checkpoint alongside")
-        from vault_engine.memory.plans import live_plans  # both sessions' plans are the project's plan
-
         assert live_plans(v.ledger) == {"drone": ("Embed photos at 150 dpi", "Paginate long tables")}
 
 
