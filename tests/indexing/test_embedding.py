@@ -441,6 +441,21 @@ def test_a_failed_query_export_is_said_once_and_not_tried_at_every_index(root, m
         assert model.exports == 2
 
 
+def test_an_export_that_failed_for_a_full_disk_is_tried_again_at_the_next_index(root):
+    # remembered as failed, it was never made again once there was room: every query loaded torch
+    class FullDisk(NoExport):
+        def save_query_model(self, shared=None):
+            self.exports += 1
+            return "the export process failed (OSError: [Errno 28] No space left on device)"
+
+    model = FullDisk(dimension=32, max_tokens=24)
+    with Vault(root, embedder=model) as v:
+        assert any("No space left" in n for n in v.index().notices) and model.exports == 1
+        (root / "cherries.md").write_text("Cherries and plums.\n")
+        v.index()
+        assert model.exports == 2
+
+
 def test_a_words_only_index_makes_no_query_export(root):
     model = NoExport(dimension=32, max_tokens=24)
     with Vault(root, embedder=model) as v:

@@ -459,8 +459,9 @@ def _save_query_model(ledger: Ledger, embedder: Embedder, shared_root: Path | No
     reason = embedder.save_query_model(shared_root)
     if reason is None:
         return ()
-    with ledger.transaction():
-        ledger.set_meta(QUERY_MODEL_META, f"{_export_key(embedder)}\t{reason}")
+    if not any(sign in reason for sign in _PASSING_FAILURES):  # a full disk passes: tried again next time
+        with ledger.transaction():
+            ledger.set_meta(QUERY_MODEL_META, f"{_export_key(embedder)}\t{reason}")
     return (f"sections and queries are embedded by the model itself (torch: about 5 s to load in "
             f"a new process): its ONNX export failed ({reason})",)
 
@@ -479,6 +480,11 @@ def prepare_model_meanwhile(ledger: Ledger, get_embedder: Callable[[], Embedder]
         embedder.begin_export(shared_root)
     if open_session:
         embedder.prefetch_queries()
+
+
+# How a failure that passes reads (the export's errors arrive as text from its child process):
+# remembered, a full disk kept every later index from trying again once there was room.
+_PASSING_FAILURES = ("[Errno 28]", "No space left on device", "[Errno 122]", "Disk quota exceeded")
 
 
 def _export_failed_before(ledger: Ledger, embedder: Embedder) -> bool:
