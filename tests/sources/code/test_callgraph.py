@@ -182,6 +182,19 @@ def test_go_same_package_and_receiver_methods():
     assert pairs(graph) == {("shop/a.go#Book.Place", "shop/b.go#Book.check"), ("shop/a.go#Book.Place", "shop/b.go#helper")}
 
 
+def test_rust_calls_inside_macro_arguments_are_calls():
+    # `write!(f, "{}", self.value())` and `format!("{}", self.area())`: tokens to the grammar,
+    # so a Display impl and a trait's default method called nothing (qa12)
+    graph = build({"src/two.rs": (
+        "struct P { v: i32 }\nimpl P {\n    fn value(&self) -> i32 { self.v }\n}\n"
+        "impl std::fmt::Display for P {\n    fn fmt(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {\n"
+        "        write!(f, \"{}\", self.value())\n    }\n}\n"
+        "trait Shape {\n    fn area(&self) -> f64;\n    fn describe(&self) -> String { format!(\"{}\", self.area()) }\n}\n"
+        "fn helper() {}\nfn main() { println!(\"{:?}\", vec![helper(), x.0.value()]); }\n")})
+    assert pairs(graph) == {("src/two.rs#P.fmt", "src/two.rs#P.value"), ("src/two.rs#Shape.describe", "src/two.rs#Shape.area"),
+                            ("src/two.rs#main", "src/two.rs#helper")}  # `x.0.value()`: no name to resolve
+
+
 def test_java_constructor_and_inherited_method():
     graph = build({
         "src/shop/Base.java": "package shop;\nclass Base { Base(int n) {} void ping() {} }\n",

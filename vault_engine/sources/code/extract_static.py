@@ -33,6 +33,7 @@ _EXTRA = {
 (mod_item body: (_)) @definition.mod
 (function_signature_item) @definition.sig
 (call_expression) @call
+(macro_invocation (token_tree) @macro.args)
 (use_declaration) @import
 (let_declaration pattern: (_) @target)
 (closure_expression) @params.inline
@@ -87,6 +88,9 @@ def extract(src: Source, caps: dict, language: str) -> Extracted:
         callee = _callee(src, node, language)
         if callee:
             out.events.append((node.start_byte, "call", (callee, line(node))))
+    for node in caps.get("macro.args", []):  # `write!(f, "{}", self.value())`: tokens, not a call_expression
+        for callee, at in _macro_calls(src, node):
+            out.events.append((at.start_byte, "call", (callee, line(at))))
     for node in caps.get("import", []):
         for fields in _imports(src, node, language):
             out.events.append((node.start_byte, "import", fields))
@@ -238,6 +242,33 @@ def _names(src: Source, node):
         for child in node.named_children:
             if child.type not in ("type_identifier", "scoped_type_identifier", "field_identifier"):
                 yield from _names(src, child)
+
+
+_PATH_TOKENS = ("identifier", "self", "crate", "super")
+
+
+def _macro_calls(src: Source, tree):
+    """The calls written in a Rust macro's arguments, which the grammar keeps as tokens:
+    ``self.value()``, ``util::helper(2)``, ``other(x)`` (a path of names, then ``(``), in
+    nested groups too; a macro's own name (``vec![...]``) is none. (``format!``, ``write!``
+    and ``assert!`` hold many of a program's calls: ``callers`` said none.)"""
+    children = tree.children
+    for n, child in enumerate(children):
+        if child.type != "token_tree":
+            continue
+        yield from _macro_calls(src, child)
+        if not child.children or child.children[0].type != "(":
+            continue
+        parts, k, whole = [], n - 1, False  # the path read backwards from the `(`
+        while k >= 0 and children[k].type in _PATH_TOKENS:
+            parts.append(src.text(children[k]))
+            if k >= 1 and children[k - 1].type in (".", "::"):
+                k -= 2
+            else:
+                whole = True  # it starts here; `x.0.foo()` (a field of a number) is no call we can name
+                break
+        if whole:
+            yield ".".join(reversed(parts)), children[n - 1]
 
 
 def _callee(src: Source, node, language: str) -> str | None:
