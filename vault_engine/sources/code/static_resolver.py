@@ -2,8 +2,11 @@
 
 Go: a package is a folder; ``F()`` is a package-level function of it, ``r.M()`` a method of
 ``r``'s declared type (receiver, parameter, ``var``) in the package; an import of an
-in-repo folder (its path ends with the folder) reaches that package's functions. Rust: the
-same file only (``f()``, ``Type::m()``, ``Self::m()``, ``self.m()``). Java: methods of the
+in-repo folder (by the ``go.mod`` above it, else its path ends with the folder) reaches that
+package's functions. Rust: the same file (``f()``, ``Type::m()``, ``Self::m()``, ``self.m()``),
+then the crate's other modules by their files (``src/shapes/circle.rs`` is
+``shapes::circle``): a name a ``use`` binds, ``crate::``, ``self::``, ``super::``, a module
+below this one or the crate root's, down to a function or ``Type::method``. Java: methods of the
 enclosing class and its in-repo bases, ``new C()`` to C's constructor, ``x.m()`` through
 x's declared type; classes by simple name in the file, its package folder, or an import.
 """
@@ -24,6 +27,8 @@ class StaticResolver:
         self.folders: dict[tuple[str, str], list[str]] = defaultdict(list)  # (language, dir) -> paths
         for path, parsed in index.files.items():
             self.folders[(parsed.language, str(PurePosixPath(path).parent))].append(path)
+        self.rust_module_of, self.rust_files = _rust_modules(
+            [p for p, parsed in index.files.items() if parsed.language == "rust"])
 
     def resolve(self, path: str, caller: str | None, callee: str) -> tuple[str, str, str]:
         """(callee path, callee qualname, how) or raises ``Miss``."""
@@ -36,7 +41,12 @@ class StaticResolver:
             return self._java(path, caller, is_new, parts)
         if len(parts) == 1:
             self._not_local(path, caller, parts[0])
-            return self._package_function(path, parts[0], language)
+            try:
+                return self._package_function(path, parts[0], language)
+            except Miss:
+                if language != "rust":
+                    raise
+                return self._rust_import(path, parts)  # `use crate::util::helper;` then `helper()`
         head, name = ".".join(parts[:-1]), parts[-1]
         if language == "rust" and head == "Self":
             owner = self.index.symbol(path, caller)
@@ -44,7 +54,12 @@ class StaticResolver:
         typ = self._declared_type(path, caller, head) if "." not in head else None
         if typ is not None:
             return self._method(path, typ, name, language, "receiver")
-        if language == "rust" or head[:1].isupper():
+        if language == "rust":
+            try:
+                return self._method(path, head, name, language, "type")
+            except Miss:
+                return self._rust_import(path, parts)  # `util::helper()`, `Entry::credit()` of another module
+        if head[:1].isupper():
             return self._method(path, head, name, language, "type")
         return self._go_import(path, caller, head, name)
 
@@ -107,6 +122,40 @@ class StaticResolver:
                 folder = str(PurePosixPath(root or ".", spec[len(module):].lstrip("/")))
                 return [folder] if ("go", folder) in self.folders else []
         return []
+
+    # ---- Rust modules -----------------------------------------------------------------------
+    def _rust_import(self, path: str, parts: list[str]):
+        """A name or path of another module of the crate: its first segment a name a ``use``
+        binds, ``crate``, ``self``, ``super``, or a module below this one or the crate's root;
+        its last ones a function, or ``Type`` and a method (``Entry::credit``)."""
+        here = self.rust_module_of.get(path)
+        if here is None:
+            raise Miss("no_such_member")
+        root, module = here
+        imported = self.index.imports.get((path, None), {}).get(parts[0])
+        if imported and imported[-1].name not in (None, "*"):
+            parts = imported[-1].module.split("::") + [imported[-1].name] + parts[1:]
+        starts: list[tuple[str, ...]]
+        if parts[0] == "crate":
+            starts, parts = [()], parts[1:]
+        elif parts[0] in ("self", "super"):
+            base = module
+            while parts and parts[0] in ("self", "super"):
+                base = base[:-1] if parts[0] == "super" else base
+                parts = parts[1:]
+            starts = [base]
+        else:
+            starts = [module, ()]  # a child module of this one, else one of the crate's root
+        for start in starts:
+            for cut in range(len(parts) - 1, -1, -1):
+                file = self.rust_files.get((root, start + tuple(parts[:cut])))
+                item = parts[cut:]
+                if file is None or file == path and not cut:
+                    continue
+                sym = self.index.symbol(file, ".".join(item))
+                if sym is not None and sym.kind in ("function", "method"):
+                    return file, self.index.only_definition(file, sym).qualname, "import"
+        raise Miss("no_such_member")
 
     # ---- Java ---------------------------------------------------------------------------
     def _java(self, path, caller, is_new, parts):
@@ -195,3 +244,24 @@ class StaticResolver:
 
     def _folder(self, path):
         return sorted(self.folders[("java", str(PurePosixPath(path).parent))])
+
+
+def _rust_modules(paths: list[str]) -> tuple[dict[str, tuple[str, tuple[str, ...]]], dict[tuple, str]]:
+    """Each Rust file's crate root (the folder of the ``main.rs`` or ``lib.rs`` above it) and
+    module path (``src/shapes/circle.rs``: ``shapes::circle``; ``mod.rs`` names its folder),
+    and the file of each (root, module path)."""
+    roots = sorted({str(PurePosixPath(p).parent) for p in paths if PurePosixPath(p).name in ("main.rs", "lib.rs")},
+                   key=len, reverse=True)
+    module_of: dict[str, tuple[str, tuple[str, ...]]] = {}
+    files: dict[tuple, str] = {}
+    for path in paths:
+        root = next((r for r in roots if r == "." or path.startswith(r + "/")), None)
+        if root is None:
+            continue
+        rel = PurePosixPath(path if root == "." else path[len(root) + 1:])
+        segments = [*rel.parent.parts, rel.stem]
+        if segments[-1] == "mod" or (len(segments) == 1 and segments[0] in ("main", "lib")):
+            segments = segments[:-1]
+        module_of[path] = (root, tuple(segments))
+        files.setdefault((root, tuple(segments)), path)
+    return module_of, files
