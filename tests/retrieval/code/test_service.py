@@ -118,6 +118,11 @@ def test_a_go_import_inside_the_module_of_a_go_mod_below_the_root_resolves(make_
     with Vault(root) as v:
         v.index(embed=False)
         assert [n.ref for n in v.calls("Price").nodes] == ["src/main.go#run"]
+        # a Go package is its folder: `store.Restock` for store/inventory.go was a clean miss
+        (root / "src/pricing/discount.go").write_text("package pricing\n\nfunc Discount(n int) int { return n }\n")
+        v.index(embed=False)
+        assert [h.ref for h in v.find("pricing.Discount").hits] == ["src/pricing/discount.go#Discount"]
+        assert v.find("discount.Discount").tier != "symbol"  # no package is named discount
 
 
 def test_the_four_not_founds_are_told_apart(vault, make_vault):
