@@ -24,7 +24,7 @@ VERSION = "9"  # 2: unresolved calls counted per file; 3-4: wrapped arrow consts
 # (``name~2``), consts bound to a function by name; 7: a call by a repeated name an edge to each
 # 8: CommonJS exports (module.exports, exports.x) and `exports.x = function ...` definitions
 # 9: calls written in a Rust macro's arguments (`write!(f, "{}", self.value())`); Rust calls into the
-# crate's other modules (`use`, `util::f()`, `crate::`, `super::`, `Type::f()`)
+# crate's other modules (`use`, `util::f()`, `crate::`, `super::`, `Type::f()`); TypeScript namespaces
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE IF NOT EXISTS files (

@@ -213,6 +213,17 @@ def test_rust_calls_into_the_crates_other_modules_resolve():
     assert len([e for e in graph.edges if e.callee == "src/util.rs#helper" and e.caller == "src/main.rs#main"]) == 3
 
 
+def test_a_typescript_namespace_names_its_members():
+    # namespaces were flattened (`check`, `check~2`) and `Validation.check()` resolved nowhere
+    graph = build({
+        "src/v.ts": "export namespace Validation {\n  export function check(x: string) { return x; }\n}\n"
+                    "namespace Other {\n  export function check() { return Validation.check('a'); }\n}\n",
+        "src/u.ts": "import { Validation } from './v';\nexport function w() { return Validation.check('c'); }\n",
+    })
+    assert pairs(graph) == {("src/v.ts#Other.check", "src/v.ts#Validation.check"),
+                            ("src/u.ts#w", "src/v.ts#Validation.check")}
+
+
 def test_java_constructor_and_inherited_method():
     graph = build({
         "src/shop/Base.java": "package shop;\nclass Base { Base(int n) {} void ping() {} }\n",

@@ -276,6 +276,11 @@ class DynamicResolver:
         kind = entity[0]
         if kind == "module":
             return self._module_member(entity[1], name, set())
+        if kind == "def" and entity[2].kind == "module":  # a TypeScript namespace: its members
+            member = self.index.symbol(entity[1], f"{entity[2].qualname}.{name}")
+            if member is None:
+                raise Miss("no_such_member")
+            return ("def", entity[1], self.index.only_definition(entity[1], member))
         if kind in ("def", "instance", "super") and entity[2].kind in CLASS_KINDS:
             found = self.class_member(entity[1], entity[2], name, skip_first=kind == "super")
             if found is None:

@@ -45,6 +45,7 @@ _TYPESCRIPT = """
 (type_alias_declaration) @definition.type
 (enum_declaration) @definition.enum
 (variable_declarator value: [(as_expression) (satisfies_expression) (non_null_expression)]) @definition.function
+(internal_module) @definition.namespace
 """
 
 _FUNCTION_VALUES = ("arrow_function", "function_expression", "generator_function")
@@ -57,9 +58,11 @@ _KINDS = {
     "interface_declaration": "interface", "type_alias_declaration": "type", "enum_declaration": "enum",
     "method_definition": "method", "method_signature": "method", "abstract_method_signature": "method",
     "public_field_definition": "method", "assignment_expression": "function",
+    "internal_module": "module",  # `namespace Validation { ... }`: its members are Validation.check
 }
 _DEF_CAPTURES = ("definition.function", "definition.method", "definition.class", "definition.interface",
-                 "definition.member", "definition.field", "definition.type", "definition.enum")
+                 "definition.member", "definition.field", "definition.type", "definition.enum",
+                 "definition.namespace")
 
 
 def extra_query(language: str) -> str:
@@ -87,7 +90,7 @@ def extract(src: Source, caps: dict, language: str) -> Extracted:
         for fields in _imports(src, node):
             out.events.append((node.start_byte, "import", fields))
     exported = {(x.name, x.target, x.module) for x in out.exports}
-    offered = [e for node in caps.get("export", []) for e in _exports(src, node)]
+    offered = [e for node in caps.get("export", []) if not _in_namespace(node) for e in _exports(src, node)]
     offered += [e for node in caps.get("commonjs.left", []) for e in _commonjs_exports(src, node)]
     for e in offered:  # overload signatures export one name several times
         if (e.name, e.target, e.module) not in exported:  # a set: a list scan was quadratic
@@ -213,7 +216,7 @@ def _scope_id(node) -> int:
 def _scope_range(function, t: str, body) -> tuple[int, int]:
     """Calls in a class's heritage and decorators run outside it; a function's parameter
     defaults run inside it."""
-    if t in ("class_declaration", "abstract_class_declaration", "interface_declaration"):
+    if t in ("class_declaration", "abstract_class_declaration", "interface_declaration", "internal_module"):
         return (body.start_byte, body.end_byte) if body is not None else (function.end_byte, function.end_byte)
     params = function.child_by_field_name("parameters") or function.child_by_field_name("parameter")
     start = params.start_byte if params is not None else function.start_byte
@@ -354,6 +357,16 @@ def _exports(src: Source, node) -> list[Export]:
     if not found and module is not None:
         found.append(Export("*", None, module, ln))
     return found
+
+
+def _in_namespace(node) -> bool:
+    """An ``export`` inside ``namespace X { ... }`` offers a member of X, not of the file."""
+    parent = node.parent
+    while parent is not None:
+        if parent.type == "internal_module":
+            return True
+        parent = parent.parent
+    return False
 
 
 def _commonjs_name(src: Source, assignment) -> str | None:
