@@ -125,6 +125,19 @@ def test_a_go_import_inside_the_module_of_a_go_mod_below_the_root_resolves(make_
         assert v.find("discount.Discount").tier != "symbol"  # no package is named discount
 
 
+def test_a_java_name_qualified_by_its_package_names_its_method(make_vault):
+    # `find com.shop.util.MathUtil.factorial` was a clean miss (the module was read as MathUtil)
+    root = make_vault({"src/main/java/com/shop/util/MathUtil.java":
+                       "package com.shop.util;\npublic class MathUtil {\n"
+                       "    public static long factorial(int n) { return n <= 1 ? 1 : n * factorial(n - 1); }\n}\n"},
+                      config='[taps.code]\nsource = "code"\npaths = ["src/**"]\n[model]\nenabled = false\n')
+    with Vault(root) as v:
+        v.index(embed=False)
+        for query in ("com.shop.util.MathUtil.factorial", "util.MathUtil.factorial", "MathUtil.factorial"):
+            assert [h.ref for h in v.find(query).hits] == [
+                "src/main/java/com/shop/util/MathUtil.java#MathUtil.factorial"], query
+
+
 def test_the_four_not_founds_are_told_apart(vault, make_vault):
     assert vault.calls("unused").status == "no_callers"
     ambiguous = vault.calls("place")

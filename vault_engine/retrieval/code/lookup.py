@@ -47,10 +47,11 @@ def split_ref(keys: set[str], query: str) -> tuple[str, str | None] | None:
 
 def module_parts(key: str) -> list[str]:
     """The path of a file as module components, without extension or package file name; a
-    Go file's module is its folder, the package (``store.Restock`` for store/inventory.go)."""
+    Go or Java file's module is its folder, the package (``store.Restock`` for
+    store/inventory.go, ``com.shop.util.MathUtil.factorial`` for com/shop/util/MathUtil.java)."""
     path = key.split(":", 1)[-1]
     parts = list(PurePosixPath(_EXTENSION.sub("", path)).parts)
-    if len(parts) > 1 and (parts[-1] in _INIT or path.endswith(".go")):
+    if len(parts) > 1 and (parts[-1] in _INIT or path.endswith((".go", ".java"))):
         parts = parts[:-1]
     return parts
 
