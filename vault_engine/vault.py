@@ -938,7 +938,21 @@ class Vault:
             "semantic": semantic,
             "code": code_status(self.config, suspects),
             "memory": facet_counts(ledger),
+            "project_elsewhere": self._project_elsewhere(ledger),
         }
+
+    def _project_elsewhere(self, ledger: Ledger) -> list[dict[str, str]]:
+        """Notes under ``projects/<folder>/`` whose ``project:`` names another project: the
+        frontmatter wins, so a renamed project folder leaves its history under the old name
+        (the brief of the new name showed none of it, and nothing said why)."""
+        from vault_engine.parsing.note import folder_project
+
+        found = []
+        for note in ledger.notes():
+            folder = folder_project(note.path, self.config)
+            if folder is not None and note.project is not None and note.project != folder:
+                found.append({"path": note.path, "project": note.project, "folder": folder})
+        return found
 
     def _semantic_status(self, ledger: Ledger, watcher_embeds: bool = False) -> dict[str, Any]:
         """Coverage, model, vectors and agreement, read from files: never loads the model.

@@ -303,6 +303,19 @@ def test_status_names_a_memory_note_without_a_facet_as_such(make_vault, cli):
     assert "memory/a.md: no facet" in out and "memory/b.md: unknown facet 'vibes'" in out and "None" not in out
 
 
+def test_status_names_notes_whose_project_is_not_their_folders(make_vault, cli):
+    # `mv projects/mobile-sync projects/field-sync`: the notes kept `project: mobile-sync`, the new
+    # name's brief showed none of its history, and nothing said why
+    root = make_vault({"projects/field-sync/checkpoints/a.md": "---\nproject: mobile-sync\n---\n# C\n## Summary\ns\n",
+                       "projects/field-sync/checkpoints/b.md": "---\nproject: field-sync\n---\n# C\n## Summary\ns\n"},
+                      config="[model]\nenabled = false\n")
+    assert cli("--vault", root, "index").code == 0
+    status = cli("--vault", root, "status", "--json").json
+    assert status["project_elsewhere"] == [{"path": "projects/field-sync/checkpoints/a.md",
+                                            "project": "mobile-sync", "folder": "field-sync"}]
+    assert "1 note(s) under a project folder say another project" in cli("--vault", root, "status").out
+
+
 def test_status_json(vault, cli):
     data = cli("--vault", vault, "status", "--json").json
     assert (data["notes"], data["sections"], data["unresolved_links"]) == (3, 4, 1)

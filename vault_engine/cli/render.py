@@ -186,6 +186,12 @@ def status(s: dict[str, Any]) -> str:
         lines.append("memory     " + "  ".join(f"{k} {v}" for k, v in memory["facets"].items()))
         lines += [f"facet      {u['path']}: " + (f"unknown facet {u['facet']!r}" if u["facet"] else "no facet")
                   for u in memory["unknown_facet"]]
+    elsewhere = s.get("project_elsewhere") or []
+    if elsewhere:
+        first = elsewhere[0]
+        lines.append(f"project    {len(elsewhere)} note(s) under a project folder say another project (the "
+                     f"frontmatter wins): {first['path']} says {first['project']!r}, its folder {first['folder']!r}; "
+                     "a renamed project folder? fix their project: to move their history")
     for item in s["skipped_files"]:
         lines.append(f"skipped    {item['path']}: {item['reason']}")
     for item in s["yaml_errors"]:

@@ -246,6 +246,11 @@ def note_project(rel_path: str, meta: dict, config: Config) -> str | None:
     declared = meta.get("project")
     if isinstance(declared, (str, int)) and str(declared).strip():
         return str(declared).strip()
+    return folder_project(rel_path, config)
+
+
+def folder_project(rel_path: str, config: Config) -> str | None:
+    """The project a note's folder names: ``projects/<project>/...``."""
     prefix = config.projects_dir + "/"
     if rel_path.startswith(prefix):
         rest = rel_path[len(prefix):]
