@@ -183,6 +183,7 @@ def test_a_working_note_changed_after_the_checkpoint_appears_with_its_dead_ends(
     killed = brief.working_notes[0]
     assert [(r.text, r.reason, r.source) for r in killed.dead_ends] == [("Raise the PGA gain", "it clips", "working note")]
     assert "Found the codec clips at 3 dB." in killed.excerpt
+    assert "PGA" not in killed.excerpt  # listed as a dead end just above: not again in the excerpt
     assert "## Working notes changed since the checkpoint" in brief.markdown
     assert "Raise the PGA gain" in brief.markdown
 

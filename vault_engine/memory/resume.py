@@ -108,10 +108,27 @@ def checkpoint_brief(ledger: Ledger, note: NoteRow) -> CheckpointBrief:
 def working_note_brief(ledger: Ledger, note: NoteRow) -> WorkingNoteBrief:
     """A working note's dead-end markers and the end of its text."""
     sections = ledger.sections_of(note.id)
-    text = "\n".join(s.text for s in sections).strip()
+    rulings = tuple(load_rulings(ledger, note_id=note.id))
+    text = _without_markers(sections, {r.line for r in rulings})
     return WorkingNoteBrief(section_ref(note, None), note.path, display_title(note, sections),
-                            _agent(note), changed_time(note), tuple(load_rulings(ledger, note_id=note.id)),
-                            tail(text, WORKING_EXCERPT_CHARS))
+                            _agent(note), changed_time(note), rulings, tail(text, WORKING_EXCERPT_CHARS))
+
+
+def _without_markers(sections: list[SectionRow], marked: set[int]) -> str:
+    """The note's text without its dead-end markers (a marker line, and the quoted lines of a
+    ``> [!deadend]`` callout under it): the brief lists them just above its excerpt, and
+    every token of a brief counts."""
+    kept, in_callout = [], False
+    for section in sections:
+        for n, line in enumerate(section.text.split("\n"), section.line_start):
+            if n in marked:
+                in_callout = line.lstrip().startswith(">")
+                continue
+            if in_callout and line.lstrip().startswith(">"):
+                continue
+            in_callout = False
+            kept.append(line)
+    return "\n".join(kept).strip()
 
 
 def display_title(note: NoteRow, sections: list[SectionRow]) -> str:
