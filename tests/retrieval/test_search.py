@@ -123,6 +123,16 @@ def test_an_embed_and_a_comment_say_nothing_and_a_snippet_is_what_reading_view_s
         assert tools.snippet == "Warehouse tools: the Snowflake warehouse and more of them here."
 
 
+def test_a_hit_with_no_word_of_its_own_is_shown_by_its_notes_properties(make_vault):
+    # kepano's templates: hits whose snippet was a bare `-` or `![[Daily.base]]`
+    root = make_vault({"Job Interview Template.md": "---\ncategories:\n  - Meetings\n---\n"
+                                                   "## Questions and topics\n- \n## Notes\n![[Daily.base]]\n"})
+    with Vault(root) as v:
+        v.index(embed=False)
+        (hit,) = v.search("questions topics", lexical_only=True).hits
+        assert (hit.ref, hit.snippet) == ("Job Interview Template.md#Questions and topics", "categories: Meetings")
+
+
 def test_decay_report_lists_the_most_faded_first(twins):
     rows = twins.decay_report(now=FROZEN_NOW)
     assert [(r.path, round(r.multiplier, 3)) for r in rows] == [("specs/old.md", 0.2), ("specs/new.md", 0.955)]

@@ -200,7 +200,7 @@ class Searcher:
         return Hit(
             ref=section_ref(note, section), path=note.path, heading=section.heading,
             kind=note.kind, tap=note.tap, project=note.project, title=note.title,
-            snippet=make_snippet(_readable(_shown_text(note, section)), terms),
+            snippet=make_snippet(_readable(_shown_text(note, section), note), terms),
             line_start=section.line_start, line_end=section.line_end, score=c.score,
             scores=Scores(c.fused.lexical, c.fused.semantic, c.fused.fused, c.decay),
             links=links, via=via, age_days=c.age, section_id=section.id,
@@ -243,11 +243,15 @@ class Searcher:
         return self._hit(c, set(), via=parent.ref)
 
 
-def _readable(shown: str) -> str:
+def _readable(shown: str, note: NoteRow) -> str:
     """A snippet's text as a reader reads it (link targets, URLs, HTML tags, embeds and
-    comments left out: the links are listed under the hit), for the hits shown only; the
-    text as written when nothing readable is left (a section that is one embed)."""
-    return reading_view(shown).strip() or shown
+    comments left out: the links are listed under the hit), for the hits shown only. A
+    section with no word of its own (a template's empty `-` item, one `![[Daily.base]]`
+    embed) is shown by its note's properties, which say what the note is; else as written."""
+    view = reading_view(shown).strip()
+    if _WORDS.search(view):
+        return view
+    return property_lines(note.meta) or view or shown
 
 
 def _shown_text(note: NoteRow, section: SectionRow) -> str:
