@@ -138,6 +138,17 @@ def test_a_java_name_qualified_by_its_package_names_its_method(make_vault):
                 "src/main/java/com/shop/util/MathUtil.java#MathUtil.factorial"], query
 
 
+def test_callers_of_a_java_class_are_those_of_its_constructors_not_ambiguous(make_vault):
+    # the class and its constructor share the name: "ambiguous: names 2 definitions"
+    root = make_vault({"src/Svc.java": "class Svc {\n    Svc(int n) {}\n}\n",
+                       "src/App.java": "class App {\n    static void main() { new Svc(5); }\n}\n"},
+                      config='[taps.code]\nsource = "code"\npaths = ["src/**"]\n[model]\nenabled = false\n')
+    with Vault(root) as v:
+        v.index(embed=False)
+        answer = v.calls("Svc")
+        assert (answer.status, [n.ref for n in answer.nodes]) == ("hit", ["src/App.java#App.main"])
+
+
 def test_the_four_not_founds_are_told_apart(vault, make_vault):
     assert vault.calls("unused").status == "no_callers"
     ambiguous = vault.calls("place")

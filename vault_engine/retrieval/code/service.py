@@ -29,6 +29,17 @@ from vault_engine.stores.ledger import Ledger
 CONSTRUCTORS = ("__init__", "constructor", "new")
 
 
+def _class_over_its_constructors(rows: list) -> list:
+    """A Java class and its constructors share a name: ``callers DefaultPriceService`` is the
+    class (its constructors among its starts), not "ambiguous between 2 definitions"."""
+    classes = [r for r in rows if r.kind == "class"]
+    if len(classes) == 1 and all(r is classes[0] or (r.kind == "constructor" and r.key == classes[0].key
+                                                       and r.qualname.startswith(classes[0].qualname + "."))
+                                 for r in rows):
+        return classes
+    return rows
+
+
 def open_code_queries(config: Config, ledger: Ledger) -> CodeQueries:
     """The code answers of the index generation ``config`` names; a clear error without one."""
     from vault_engine.stores.code_store import CODE_FILE
@@ -308,7 +319,7 @@ class CodeQueries:
 
     def calls(self, symbol: str, direction: str, depth: int, exclude_tests: bool, follow: int = 0) -> CallAnswer:
         base: dict[str, Any] = dict(symbol=symbol, direction=direction, depth=depth, exclude_tests=exclude_tests)
-        rows = definitions(self.store, self.keys, symbol)
+        rows = _class_over_its_constructors(definitions(self.store, self.keys, symbol))
         if exclude_tests and len(rows) > 1:  # a test's own helper named alike is no candidate then
             rows = [r for r in rows if not is_test_path(r.key)] or rows
         if not rows:
@@ -319,7 +330,7 @@ class CodeQueries:
                               reason=f"{symbol!r} names {len(rows)} definitions: ask again with one of the "
                                      "candidates' refs")
         row = rows[0]
-        starts = [row.ref] + [f"{row.ref}.{c}" for c in CONSTRUCTORS
+        starts = [row.ref] + [f"{row.ref}.{c}" for c in (*CONSTRUCTORS, row.name)  # Java's: the class's name
                               if self.store.symbol(row.key, f"{row.qualname}.{c}")]
         nodes, edges = walk(self.store, starts, direction, depth, exclude_tests)
         status = "hit" if nodes else f"no_{direction}"
