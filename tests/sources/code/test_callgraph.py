@@ -224,6 +224,13 @@ def test_a_typescript_namespace_names_its_members():
                             ("src/u.ts#w", "src/v.ts#Validation.check")}
 
 
+def test_a_parameter_typed_by_a_generic_class_is_an_instance_of_it():
+    # `repo: Repo<T>` typed nothing: calls through it were unresolved
+    graph = build({"src/r.ts": "export class Repo<T> {\n  find(id: string): T | undefined { return undefined; }\n}\n"
+                               "export function b(repo: Repo<number>) { return repo.find('x'); }\n"})
+    assert pairs(graph) == {("src/r.ts#b", "src/r.ts#Repo.find")}
+
+
 def test_java_constructor_and_inherited_method():
     graph = build({
         "src/shop/Base.java": "package shop;\nclass Base { Base(int n) {} void ping() {} }\n",

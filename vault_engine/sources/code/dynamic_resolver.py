@@ -21,6 +21,8 @@ from vault_engine.sources.code.model import Symbol
 from vault_engine.sources.code.modules import ts_module_path
 from vault_engine.sources.code.scopes import CLASS_KINDS, Index, Miss, callee_parts, non_optional, python_module
 
+_GENERIC_ARGS = re.compile(r"<.*>$")
+
 
 class DynamicResolver:
     def __init__(self, index: Index, annotations: bool = True, local_types: bool = True):
@@ -158,7 +160,9 @@ class DynamicResolver:
         return None
 
     def annotated_class(self, path: str, scope: str | None, annotation: str):
-        text = non_optional(annotation)
+        # a TypeScript generic's arguments say what it holds, not what it is: `Repository<T>`
+        # is a Repository (Python writes its generics with [], as `list[C]`, which is no C)
+        text = _GENERIC_ARGS.sub("", non_optional(annotation))
         if not re.fullmatch(r"[\w.]+", text):
             return None
         try:
