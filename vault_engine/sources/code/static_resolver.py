@@ -43,10 +43,10 @@ class StaticResolver:
             self._not_local(path, caller, parts[0])
             try:
                 return self._package_function(path, parts[0], language)
-            except Miss:
+            except Miss as own_scope:
                 if language != "rust":
                     raise
-                return self._rust_import(path, parts)  # `use crate::util::helper;` then `helper()`
+                return self._rust_import(path, parts, own_scope)  # `use crate::util::helper;` then `helper()`
         head, name = ".".join(parts[:-1]), parts[-1]
         if language == "rust" and head == "Self":
             owner = self.index.symbol(path, caller)
@@ -57,8 +57,8 @@ class StaticResolver:
         if language == "rust":
             try:
                 return self._method(path, head, name, language, "type")
-            except Miss:
-                return self._rust_import(path, parts)  # `util::helper()`, `Entry::credit()` of another module
+            except Miss as own_scope:
+                return self._rust_import(path, parts, own_scope)  # `util::helper()`, `Entry::credit()` elsewhere
         if head[:1].isupper():
             return self._method(path, head, name, language, "type")
         return self._go_import(path, caller, head, name)
@@ -124,13 +124,14 @@ class StaticResolver:
         return []
 
     # ---- Rust modules -----------------------------------------------------------------------
-    def _rust_import(self, path: str, parts: list[str]):
+    def _rust_import(self, path: str, parts: list[str], own_scope: Miss):
         """A name or path of another module of the crate: its first segment a name a ``use``
         binds, ``crate``, ``self``, ``super``, or a module below this one or the crate's root;
-        its last ones a function, or ``Type`` and a method (``Entry::credit``)."""
+        its last ones a function, or ``Type`` and a method (``Entry::credit``). When none is
+        found, the miss of the file's own scope stands (``builtin_or_global`` for ``Some``)."""
         here = self.rust_module_of.get(path)
         if here is None:
-            raise Miss("no_such_member")
+            raise own_scope
         root, module = here
         imported = self.index.imports.get((path, None), {}).get(parts[0])
         if imported and imported[-1].name not in (None, "*"):
@@ -150,12 +151,12 @@ class StaticResolver:
             for cut in range(len(parts) - 1, -1, -1):
                 file = self.rust_files.get((root, start + tuple(parts[:cut])))
                 item = parts[cut:]
-                if file is None or file == path and not cut:
+                if file is None or (file == path and not cut):  # this file's own names were tried
                     continue
                 sym = self.index.symbol(file, ".".join(item))
                 if sym is not None and sym.kind in ("function", "method"):
                     return file, self.index.only_definition(file, sym).qualname, "import"
-        raise Miss("no_such_member")
+        raise own_scope
 
     # ---- Java ---------------------------------------------------------------------------
     def _java(self, path, caller, is_new, parts):
