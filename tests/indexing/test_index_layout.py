@@ -55,3 +55,19 @@ def test_a_watcher_batch_removes_a_generation_replaced_over_a_minute_ago(make_va
         (root / "a.md").write_text("# A\nbeta\n")
         vault.index_paths(["a.md"])
         assert not replaced.exists()
+
+
+def test_with_its_current_link_lost_the_newest_generation_left_lends_its_caches(make_vault):
+    # every section was embedded again, though the orphaned generation held all their vectors (qa14)
+    from vault_engine.stores.embedder import FakeEmbedder
+
+    root = make_vault({"a.md": "# A\nalpha apples\n", "b.md": "# B\nbeta pears\n"})
+    model = FakeEmbedder(dimension=16, max_tokens=64)
+    with Vault(root, embedder=model) as vault:
+        assert vault.index().embedded == 2
+    (root / ".vault-engine" / "index" / "current").unlink()
+    again = FakeEmbedder(dimension=16, max_tokens=64)
+    with Vault(root, embedder=again) as vault:
+        report = vault.index()
+        assert report.embedded == 2 and again.texts == []  # from the cache it carried over
+        assert vault.status()["semantic"]["coverage"] == 1.0

@@ -36,7 +36,9 @@ def new_generation(config: Config) -> Path:
     root.mkdir(mode=0o700, parents=True, exist_ok=True)
     target = root / f"{GENERATION_PREFIX}{time.time_ns()}-{os.getpid()}"
     target.mkdir(mode=0o700)
-    live = config.index_dir if config.index_dir.is_dir() else root  # an older release's layout
+    # the live generation; with its `current` link lost, the newest one left; else the root
+    # (an older release's layout)
+    live = config.index_dir if config.index_dir.is_dir() else _last_built(root, target) or root
     for name in CACHES:
         if (live / name).is_file():
             copy_database(live / name, target / name)  # a damaged cache is not carried over: only a cache
@@ -44,6 +46,18 @@ def new_generation(config: Config) -> Path:
         if path.name.startswith(SHARED) and path.is_file():
             _link_or_copy(path, target / path.name)
     return target
+
+
+def _last_built(root: Path, besides: Path) -> Path | None:
+    """With no live generation (its `current` link lost), the newest one left: its caches
+    spare the model every section's vectors (they were all computed again)."""
+    def started(path: Path) -> int:
+        digits = path.name[len(GENERATION_PREFIX):].split("-", 1)[0]
+        return int(digits) if digits.isdigit() else -1
+
+    built = [p for p in root.iterdir() if p.is_dir() and p != besides and p.name.startswith(GENERATION_PREFIX)
+             and started(p) >= 0 and any((p / name).is_file() for name in CACHES)]
+    return max(built, key=started, default=None)
 
 
 def switch_to(config: Config, generation: Path) -> None:
