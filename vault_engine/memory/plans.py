@@ -11,7 +11,7 @@ an older checkpoint's plan was done since, or failed and became a ruling of a la
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Sequence
 from itertools import groupby
 
 from vault_engine.dates import believable
@@ -32,26 +32,25 @@ def created_time(note: NoteRow) -> float:
     return written
 
 
-def latest_checkpoint(ledger: Ledger, checkpoints: Iterable[NoteRow]) -> NoteRow | None:
-    """The newest checkpoint (a second one in the same second after the first) that holds
-    something under its headings, or None. An empty file or an unfilled template in
-    ``checkpoints/`` (an editor's new note, an aborted save) hands nothing on: taken for the
-    latest, it hid the real hand-off's summary and next steps from ``resume``."""
-    newest_first = sorted(checkpoints, key=lambda n: (created_time(n), name_order(n.path)), reverse=True)
-    return next((n for n in newest_first if _holds_text(ledger, n)), None)
-
-
 SAME_TIME_SECONDS = 15 * 60  # checkpoints this close to the latest: parallel sessions' hand-offs
 
 
-def written_alongside(ledger: Ledger, checkpoints: Iterable[NoteRow], latest: NoteRow) -> list[NoteRow]:
-    """The other checkpoints (holding something) written within SAME_TIME_SECONDS before
-    ``latest``, newest first: two agents checking in on one project at once each hand on a
-    plan, and the brief showed only the later one's."""
-    since = created_time(latest) - SAME_TIME_SECONDS
-    near = [n for n in checkpoints if n.id != latest.id and since <= created_time(n) <= created_time(latest)]
-    near.sort(key=lambda n: (created_time(n), name_order(n.path)), reverse=True)
-    return [n for n in near if _holds_text(ledger, n)]
+def handing_on(ledger: Ledger, checkpoints: Sequence[NoteRow]) -> list[NoteRow]:
+    """The latest checkpoint (a second one in the same second after the first), then those
+    written within SAME_TIME_SECONDS before it, newest first; [] when there is none. Only
+    checkpoints holding something under their headings count: an empty file or an unfilled
+    template (an editor's new note, an aborted save) hands nothing on, and taken for the
+    latest it hid the real hand-off. Two agents checking in on one project at once each hand
+    on a plan: the brief showed only the later one's."""
+    times = {n.id: created_time(n) for n in checkpoints}
+    ordered = sorted(checkpoints, key=lambda n: (times[n.id], name_order(n.path)), reverse=True)
+    found: list[NoteRow] = []
+    for note in ordered:
+        if found and times[note.id] < times[found[0].id] - SAME_TIME_SECONDS:
+            break
+        if _holds_text(ledger, note):
+            found.append(note)
+    return found
 
 
 def _holds_text(ledger: Ledger, note: NoteRow) -> bool:
@@ -65,10 +64,8 @@ def live_plans(ledger: Ledger) -> dict[str | None, tuple[str, ...]]:
     by_project = sorted(ledger.notes(kinds=("checkpoint",)), key=lambda n: n.project or "")
     plans: dict[str | None, tuple[str, ...]] = {}
     for project, group in groupby(by_project, key=lambda n: n.project):
-        checkpoints = list(group)
-        latest = latest_checkpoint(ledger, checkpoints)
-        if latest is not None:  # with those written alongside it: a parallel session's plan is a plan too
-            handing_on = [latest, *written_alongside(ledger, checkpoints, latest)]
-            plans[project] = tuple(step for n in handing_on
+        handed = handing_on(ledger, list(group))  # with those written alongside the latest: a plan too
+        if handed:
+            plans[project] = tuple(step for n in handed
                                    for step in checkpoint_parts(ledger.sections_of(n.id)).next_steps)
     return plans

@@ -24,11 +24,11 @@ from vault_engine.config import Config
 from vault_engine.dates import believable
 from vault_engine.memory.deadends import load_ruling_words, load_rulings, read_in_full, word_weights
 from vault_engine.memory.matching import DEFAULT_SETTINGS, DeadendSettings, content_terms, restated
-from vault_engine.memory.plans import created_time, latest_checkpoint, written_alongside
+from vault_engine.memory.plans import created_time, handing_on
 from vault_engine.memory.results import CheckpointBrief, LinkedBrief, ResumeBrief, Ruling, WorkingNoteBrief, ruling_key
 from vault_engine.parsing.checkpoints import checkpoint_parts, note_agent
 from vault_engine.parsing.sections import section_body
-from vault_engine.retrieval.decay import decay_multiplier, note_age
+from vault_engine.retrieval.decay import SECONDS_PER_DAY, decay_multiplier, note_age
 from vault_engine.retrieval.follow import resolved_link
 from vault_engine.retrieval.lookup import find_section, section_ref
 from vault_engine.stores.ledger import Ledger, NoteRow, SectionRow
@@ -47,10 +47,9 @@ def gather_brief(ledger: Ledger, config: Config, project: str, now: float,
     """Everything the brief could show, before any budget is applied."""
     notes = ledger.notes(project=project, kinds=("checkpoint", "working-note"))
     checkpoints = [n for n in notes if n.kind == "checkpoint"]
-    latest = latest_checkpoint(ledger, checkpoints)
+    handed = handing_on(ledger, checkpoints)
+    latest = handed[0] if handed else None
     brief = checkpoint_brief(ledger, latest) if latest else None
-    alongside = tuple(checkpoint_brief(ledger, n) for n in written_alongside(ledger, checkpoints, latest)) \
-        if latest else ()
     since = created_time(latest) if latest else None
     working = sorted((n for n in notes if n.kind == "working-note"
                       and (since is None or changed_time(n) > since)),
@@ -62,7 +61,8 @@ def gather_brief(ledger: Ledger, config: Config, project: str, now: float,
                                 shown_paths={w.path for w in shown})
     return ResumeBrief(project, brief, shown, linked, elsewhere, max(0, len(working) - MAX_WORKING_NOTES),
                        bears_on=bears_on, earlier=tuple(earlier[:MAX_EARLIER]),
-                       more_earlier=max(0, len(earlier) - MAX_EARLIER), alongside=alongside)
+                       more_earlier=max(0, len(earlier) - MAX_EARLIER),
+                       alongside=tuple(checkpoint_brief(ledger, n) for n in handed[1:]))
 
 
 def earlier_dead_ends(ledger: Ledger, project: str, shown_in: set[int], shown_paths: set[str]) -> list[Ruling]:
@@ -90,10 +90,7 @@ def changed_time(note: NoteRow) -> float:
     stated = note.doc_time
     if stated is None or not believable(stated, written):
         return written
-    return min(stated + DAY_SECONDS - 1, written) if stated % DAY_SECONDS == 0 else stated
-
-
-DAY_SECONDS = 86_400
+    return min(stated + SECONDS_PER_DAY - 1, written) if stated % SECONDS_PER_DAY == 0 else stated
 
 
 def checkpoint_brief(ledger: Ledger, note: NoteRow) -> CheckpointBrief:
