@@ -28,7 +28,8 @@ def is_left_out_file(name: str) -> bool:
     autosave an editor writes beside the note (vim's and emacs' ``note.md~``, emacs'
     ``#note.md#``): not the user's work, so not an attachment that links resolve to; leaving
     them out also keeps a save from touching the attachment list."""
-    return name[:1] == "." or name[-1:] == "~" or (len(name) > 1 and name[0] == "#" and name[-1] == "#")
+    return is_hidden(name) or name[-1:] == "~" or (len(name) > 1 and name[0] == "#" and name[-1] == "#")
+
 
 _WILDCARDS = re.compile(r"\*\*/?|\*|\?")
 

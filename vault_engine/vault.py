@@ -948,10 +948,10 @@ class Vault:
         from vault_engine.parsing.note import folder_project
 
         found = []
-        for note in ledger.notes():
-            folder = folder_project(note.path, self.config)
-            if folder is not None and note.project is not None and note.project != folder:
-                found.append({"path": note.path, "project": note.project, "folder": folder})
+        for path, project in ledger.projects_under(self.config.projects_dir):  # no note's meta read
+            folder = folder_project(path, self.config)
+            if folder is not None and project != folder:
+                found.append({"path": path, "project": project, "folder": folder})
         return found
 
     def _semantic_status(self, ledger: Ledger, watcher_embeds: bool = False) -> dict[str, Any]:

@@ -206,7 +206,6 @@ class Searcher:
             links=links, via=via, age_days=c.age, section_id=section.id,
         )
 
-
     def _follow(self, hits: list[Hit], depth: int, now: float, decay: bool) -> list[Hit]:
         """Breadth-first over resolved links: each linked section becomes a hit with ``via``
         set to the hit it came from, scored at half its parent's score per hop."""

@@ -217,6 +217,12 @@ class NoteQueries(LedgerConnection):
         """The kinds the indexed notes are of."""
         return [r[0] for r in self.db.execute("SELECT DISTINCT kind FROM notes ORDER BY kind")]
 
+    def projects_under(self, folder: str) -> list[tuple[str, str]]:
+        """(path, project) of the notes under ``folder/`` that have a project."""
+        prefix = folder.rstrip("/") + "/"
+        return self.db.execute("SELECT path, project FROM notes WHERE project IS NOT NULL AND substr(path, 1, ?) = ? "
+                               "ORDER BY path", (len(prefix), prefix)).fetchall()
+
     def projects(self) -> list[str]:
         return [r[0] for r in self.db.execute(
             "SELECT DISTINCT project FROM notes WHERE project IS NOT NULL ORDER BY project")]
