@@ -30,7 +30,7 @@ from vault_engine.errors import (
     VaultNotFound,
     not_writable,
 )
-from vault_engine.indexing.generations import live_generation
+from vault_engine.indexing.generations import generations_left, live_generation
 from vault_engine.layout import (
     CODE_FILE,
     CURRENT,
@@ -251,22 +251,11 @@ class Vault:
     def has_index(self) -> bool:
         return (self.config.index_dir / LEDGER_FILE).exists()
 
-    def _index_left_behind(self) -> bool:
-        """Files of an index are there without its ledger (a lost `current` link, a deleted
-        ``ledger.sqlite``): damage to repair, not a vault never indexed."""
-        from vault_engine.layout import GENERATION_PREFIX
-
-        try:
-            return any(p.is_dir() and p.name.startswith(GENERATION_PREFIX) and any(p.iterdir())
-                       for p in self.config.index_root.iterdir())
-        except OSError:
-            return False
-
     def _require_index(self) -> Ledger:
         if not self.has_index():
             from vault_engine.config import enclosing_vault
 
-            if self._index_left_behind():
+            if generations_left(self.config.index_root):  # a lost `current` link, a deleted ledger: damage
                 raise IndexMissing(f"the index in {self.root} is damaged: its `current` link or its ledger is "
                                    "missing; run `vault-engine index` to repair it")
             outer = enclosing_vault(self.root)

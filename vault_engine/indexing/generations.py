@@ -48,16 +48,25 @@ def new_generation(config: Config) -> Path:
     return target
 
 
-def _last_built(root: Path, besides: Path) -> Path | None:
-    """With no live generation (its `current` link lost), the newest one left: its caches
-    spare the model every section's vectors (they were all computed again)."""
+def generations_left(root: Path) -> list[Path]:
+    """The generation folders under ``root`` that hold something, oldest first."""
     def started(path: Path) -> int:
         digits = path.name[len(GENERATION_PREFIX):].split("-", 1)[0]
         return int(digits) if digits.isdigit() else -1
 
-    built = [p for p in root.iterdir() if p.is_dir() and p != besides and p.name.startswith(GENERATION_PREFIX)
-             and started(p) >= 0 and any((p / name).is_file() for name in CACHES)]
-    return max(built, key=started, default=None)
+    try:
+        found = [p for p in root.iterdir() if p.is_dir() and p.name.startswith(GENERATION_PREFIX)
+                 and started(p) >= 0 and any(p.iterdir())]
+    except OSError:
+        return []
+    return sorted(found, key=started)
+
+
+def _last_built(root: Path, besides: Path) -> Path | None:
+    """With no live generation (its `current` link lost), the newest one left with caches:
+    they spare the model every section's vectors (they were all computed again)."""
+    built = [p for p in generations_left(root) if p != besides and any((p / name).is_file() for name in CACHES)]
+    return built[-1] if built else None
 
 
 def switch_to(config: Config, generation: Path) -> None:
