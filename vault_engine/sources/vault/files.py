@@ -319,8 +319,6 @@ def read_note(root: Path, rel: str, max_bytes: int, what: str = "note") -> tuple
     return text, content_digest(data), FileStat.of(info, size=len(data))
 
 
-
-
 def is_utf16(head: bytes) -> bool:
     """Whether the first bytes of a file are UTF-16 text: a UTF-16 byte order mark (Windows
     Notepad and PowerShell write one), or, without one, NUL in every other byte and nowhere
