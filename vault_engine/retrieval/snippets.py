@@ -2,22 +2,30 @@
 
 from __future__ import annotations
 
+import re
+
 from vault_engine.stores.lexical import analyze, stem_prefix
 
 WIDTH = 240
 
+_QUOTE_MARKS = re.compile(r"^(?:>\s?)+")
+# A line that starts a block of its own: a list item, a heading, a table row.
+_BLOCK_START = re.compile(r"(?:[-*+]\s|\d+[.)]\s|#|\|)")
+_SENTENCE_END = re.compile(r"[.!?][\"'”’)\]]*\s+")
+
 
 def make_snippet(text: str, query_terms: set[str], width: int = WIDTH) -> str:
     """The line with the most distinct query terms, widened with its neighbours up to
-    ``width`` characters; the section's opening lines when nothing matches."""
-    lines = [line.strip() for line in text.split("\n")]
-    lines = [line for line in lines if line and not line.startswith("```")]
+    ``width`` characters; the section's opening lines when nothing matches. A hard-wrapped
+    line is shown from the start of its sentence, or after "…" when that lies further back,
+    so a snippet never opens mid-sentence unannounced."""
+    lines = _lines(text)
     if not lines:
         return ""
     best, best_score = 0, -1
     prefixes = [stem_prefix(term) for term in query_terms]  # lines without any: not analyzed
     if query_terms:
-        for i, line in enumerate(lines):
+        for i, (line, _) in enumerate(lines):
             lowered = line.lower().replace("'", "").replace("’", "")  # as analyze() sees it
             if not any(prefix in lowered for prefix in prefixes):
                 continue
@@ -25,10 +33,42 @@ def make_snippet(text: str, query_terms: set[str], width: int = WIDTH) -> str:
             if score > best_score:
                 best, best_score = i, score
     if best_score <= 0:
-        best = 1 if len(lines) > 1 and lines[0].startswith("#") else 0
-    chosen = lines[best]
+        best = 1 if len(lines) > 1 and lines[0][0].startswith("#") else 0
+    chosen = _from_sentence_start(lines, best)
     after = best + 1
     while len(chosen) < width and after < len(lines):
-        chosen = f"{chosen} {lines[after]}"
+        chosen = f"{chosen} {lines[after][0]}"
         after += 1
-    return chosen if len(chosen) <= width else chosen[: width - 1].rstrip() + "…"
+    if len(chosen) <= width:
+        return chosen
+    cut = chosen[: width - 1]
+    space = cut.rfind(" ")
+    return (cut[:space] if space > width // 2 else cut).rstrip() + "…"
+
+
+def _lines(text: str) -> list[tuple[str, bool]]:
+    """Each line with text, without quote marks, and whether it continues the paragraph of
+    the line before it (a hard-wrapped line: no blank line, heading or block start between)."""
+    lines: list[tuple[str, bool]] = []
+    broken = True
+    for raw in text.split("\n"):
+        line = _QUOTE_MARKS.sub("", raw.strip()).strip()
+        if not line or line.startswith("```"):
+            broken = True
+            continue
+        lines.append((line, not broken and not _BLOCK_START.match(line)))
+        broken = line.startswith("#")  # a heading is a paragraph of its own
+    return lines
+
+
+def _from_sentence_start(lines: list[tuple[str, bool]], i: int) -> str:
+    """Line ``i``, led by the part of the line before that its sentence starts in."""
+    line, continues = lines[i]
+    if not continues:
+        return line
+    before, before_continues = lines[i - 1]
+    ends = list(_SENTENCE_END.finditer(before + " "))
+    if ends:
+        lead = before[ends[-1].end():].strip()
+        return f"{lead} {line}" if lead else line
+    return f"{before} {line}" if not before_continues else f"… {line}"
