@@ -16,9 +16,10 @@ class Why:
     line: int
     via: str
     token: str  # the link target or the backticked text
+    of: str  # what the note names: the "symbol" asked of, or its "file"
 
     def to_json(self) -> dict[str, Any]:
-        return {"ref": self.ref, "line": self.line, "via": self.via, "token": self.token}
+        return {"ref": self.ref, "line": self.line, "via": self.via, "token": self.token, "of": self.of}
 
 
 @dataclass(frozen=True, slots=True)

@@ -98,6 +98,20 @@ def test_callers_and_outline_say_when_a_file_changed_since_the_index(make_vault,
     assert "refund" in {n["symbol"] for n in hit["nodes"]} and hit["notices"] == []
 
 
+def test_find_of_a_name_written_since_the_index_says_so_not_only_miss(make_vault, cli):
+    root = build(make_vault)
+    assert cli("--vault", root, "find", "discount_of", "--json").json["notices"] == []  # nothing changed
+    pricing = root / "src/shop/pricing.py"
+    pricing.write_text(pricing.read_text() + "\n\ndef discount_of(sku):\n    return 0\n", encoding="utf-8")
+    missed = cli("--vault", root, "find", "discount_of", "--json").json
+    assert missed["status"] == "miss" and missed["notices"] == [
+        "1 source file(s) changed since the last index (e.g. src/shop/pricing.py): a symbol written there "
+        "since is not known until `vault-engine index`"]
+    assert "\nnote: 1 source file(s) changed" in cli("--vault", root, "find", "discount_of").out
+    cli("--vault", root, "index", "--no-embed")
+    assert cli("--vault", root, "find", "discount_of", "--json").json["status"] == "hit"
+
+
 def test_find_says_a_file_changed_and_a_deleted_file_is_missing_not_changed(make_vault, cli):
     root = build(make_vault)
     assert cli("--vault", root, "find", "price_of", "--json").json["notices"] == []

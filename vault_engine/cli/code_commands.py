@@ -117,12 +117,13 @@ def render_calls(answer) -> str:
 
 
 def render_find(result) -> str:
+    notes = "".join(f"\nnote: {n}" for n in result.notices)
     if result.status == "junction":
         more = "".join(f"\n  or {a}" for a in result.alternatives)
-        return f"junction ({result.tier}): {result.reason}\n  suggestion {result.suggestion}{more}"
+        return f"junction ({result.tier}): {result.reason}\n  suggestion {result.suggestion}{more}{notes}"
     if result.status == "miss":
-        return f"miss: {result.reason}"
-    lines = [f"hit ({result.tier}): {result.reason}", *(f"note: {n}" for n in result.notices)]
+        return f"miss: {result.reason}{notes}"
+    lines = [f"hit ({result.tier}): {result.reason}{notes}"]
     for h in result.hits:
         where = f"lines {h.line_start}-{h.line_end}"
         extra = f"  facet {h.facet}" if h.facet else ""

@@ -182,6 +182,10 @@ def test_callers_carry_the_dead_ends_that_name_the_symbol_as_show_does(vault):
     answer = vault.calls("OrderBook.place", direction="callees")
     assert [d["text"] for d in answer.dead_ends] == ["Cache prices inside `OrderBook.place`"]
     assert answer.to_json()["dead_ends"][0]["reason"] == "stale prices after an update"
+    ref = answer.dead_ends[0]["ref"]  # opens what it names: the ruling's section, as deadend check's ref
+    assert ref == "projects/shop/checkpoints/2026-09-01T10-00-00Z-agent.md#Failed", ref
+    assert "Cache prices inside" in vault.show(ref).text
+    assert answer.dead_ends[0]["slug"] == "cache-prices-inside-orderbook-place"
     assert vault.calls("price_of").dead_ends == ()  # no dead end names it
 
 

@@ -200,9 +200,10 @@ def symbol_tokens(key: str, qualname: str) -> list[str]:
     return list(dict.fromkeys(tokens))
 
 
-def why_links(store: CodeStore, link_rows: Iterable[LinkRow], tokens: Iterable[str]) -> tuple[Why, ...]:
+def why_links(store: CodeStore, link_rows: Iterable[LinkRow], tokens: Iterable[str], of: str) -> tuple[Why, ...]:
     """The notes linking to the file (``link_rows``: the ledger's backlinks) and those naming
-    any of ``tokens`` in backticks, in path order."""
-    found = {(r.source, r.line, "link", r.raw) for r in link_rows}
-    found |= {(path, line, "mention", token) for path, token, line in store.mentioning(tokens)}
+    any of ``tokens`` in backticks, in path order; ``of`` says whether they name a "symbol" or
+    its "file"."""
+    found = {(r.source, r.line, "link", r.raw, of) for r in link_rows}
+    found |= {(path, line, "mention", token, of) for path, token, line in store.mentioning(tokens)}
     return tuple(Why(*f) for f in sorted(found))

@@ -12,6 +12,7 @@ from typing import Any
 from vault_engine.code_model import CallAnswer, CodeView, Outline, Why
 from vault_engine.config import Config
 from vault_engine.errors import UnknownRef, VaultError
+from vault_engine.refs import make_ref
 from vault_engine.retrieval.code.graph import walk
 from vault_engine.retrieval.code.lookup import (
     code_symbol,
@@ -109,10 +110,16 @@ class CodeQueries:
 
     def why_file(self, key: str) -> tuple[Why, ...]:
         path = self.vault_path(key)
-        return why_links(self.store, self.ledger.backlinks_to(path) if path else (), file_tokens(key))
+        return why_links(self.store, self.ledger.backlinks_to(path) if path else (), file_tokens(key), of="file")
 
     def why_symbol(self, row: SymbolRow) -> tuple[Why, ...]:
-        return why_links(self.store, (), symbol_tokens(row.key, row.qualname))
+        """The notes that name the symbol itself (an outline lists its file's apart)."""
+        return why_links(self.store, (), symbol_tokens(row.key, row.qualname), of="symbol")
+
+    def why_of(self, row: SymbolRow) -> tuple[Why, ...]:
+        """A symbol's why wherever it is answered (show, find, callers, callees, search): the
+        notes that name it, then those of its file, the most specific first."""
+        return self.why_symbol(row) + self.why_file(row.key)
 
     def with_why(self, hits: tuple) -> tuple:
         """Search hits, those of code with their why notes (search results are frozen)."""
@@ -123,7 +130,7 @@ class CodeQueries:
             if hit.kind == "code" and hit.path in self.keys:
                 key, _, qualname = hit.ref.partition("#")
                 row = self.store.symbol(key, qualname) if qualname else None
-                why = (self.why_symbol(row) if row else ()) + self.why_file(key)
+                why = self.why_of(row) if row else self.why_file(key)
                 hit = replace(hit, why=tuple(dict.fromkeys(w.ref for w in why)))
             out.append(hit)
         return tuple(out)
@@ -145,7 +152,7 @@ class CodeQueries:
         row = self.store.symbol(key, qualname)
         if row is None:
             raise UnknownRef(f"{key} defines no symbol {qualname!r}: `vault-engine outline {key}` lists its symbols")
-        why = self.why_symbol(row) + self.why_file(key)
+        why = self.why_of(row)
         symbol = code_symbol(row, why)
         return CodeView(row.ref, key, language, symbol, row.line_start,
                         tuple(lines[row.line_start - 1:row.line_end]), why, self._dead_ends(why, row), notices,
@@ -166,7 +173,7 @@ class CodeQueries:
             return ()
         key, qualname = found
         row = self.store.symbol(key, qualname) if qualname else None
-        return (self.why_symbol(row) if row else ()) + self.why_file(key)
+        return self.why_of(row) if row else self.why_file(key)
 
     def _lines(self, key: str) -> tuple[list[str], tuple[str, ...]]:
         from vault_engine.sources.code.files import read_code
@@ -194,8 +201,8 @@ class CodeQueries:
             for d in self.ledger.dead_end_rows(note_id=note.id) if note else ():
                 said = f"{d.text} {d.reason or ''}"
                 if any(f"`{t}`" in said or f"`{t}()`" in said for t in tokens):
-                    found.append({"text": d.text, "reason": d.reason, "ref": f"{path}#{d.slug}",
-                                  "agent": d.agent, "when": d.at, "line": d.line})
+                    found.append({"text": d.text, "reason": d.reason, "ref": make_ref(path, d.heading, d.notion_id),
+                                  "slug": d.slug, "agent": d.agent, "when": d.at, "line": d.line})
         return tuple(found)
 
     def outline(self, path: str, follow: int = 0) -> Outline:
@@ -337,7 +344,7 @@ class CodeQueries:
         reason = (f"{len(nodes)} {direction} within {depth} call(s)" if nodes else
                   f"{row.ref} is indexed and has no {direction[:-1]}s{' outside tests' if exclude_tests else ''} "
                   "resolved from the syntax (unresolved calls are counted in status, never guessed)")
-        why = self.why_symbol(row)
+        why = self.why_of(row)
         return CallAnswer(**base, status=status, reason=reason, start=row.ref, nodes=nodes, edges=edges,
                           why=why, followed=self.follow(((row.ref, why),), follow), dead_ends=self._dead_ends(why, row),
                           notices=self._call_notices(direction, [row.key, *(n.path for n in nodes)] if nodes else []))

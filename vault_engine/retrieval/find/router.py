@@ -67,7 +67,7 @@ def find(query: str, *, code, ledger: Ledger, lexical: WhooshIndex | Callable[[]
                 if found is not None and name == "fuzzy" and "symbol" in tried:  # only what was looked up
                     found = replace(found, reason=f"nothing is named {query!r}; {found.reason}")
                 if found is not None:
-                    return found
+                    return replace(found, notices=found.notices + _stale_notice(code)) if name == "fuzzy" else found
     # The junction goes by the query's shape: a token that resembles a symbol or path is not a
     # question for the memory notes (unless asked for with --tier memory or --facet), and not
     # opening Whoosh for it keeps a cold miss fast.
@@ -76,7 +76,18 @@ def find(query: str, *, code, ledger: Ledger, lexical: WhooshIndex | Callable[[]
         found = _memory(query, ledger, lexical, k, facet, min_coverage, rank_by)
         if found is not None:
             return found
-    return FindResult(query, "miss", None, reason=_miss_reason(query, tried, code, token, facet, tier))
+    return FindResult(query, "miss", None, reason=_miss_reason(query, tried, code, token, facet, tier),
+                      notices=_stale_notice(code) if "symbol" in tried else ())
+
+
+def _stale_notice(code) -> tuple[str, ...]:
+    """On a symbol missed or only suggested: the source files saved since the last index,
+    where the name may have been written since (an agent must not read "does not exist")."""
+    stale = code.stale_files()
+    if not stale:
+        return ()
+    return (f"{len(stale)} source file(s) changed since the last index (e.g. {stale[0]}): a symbol "
+            "written there since is not known until `vault-engine index`",)
 
 
 def _symbol(code, query: str, k: int, _rule) -> FindResult | None:
@@ -84,7 +95,7 @@ def _symbol(code, query: str, k: int, _rule) -> FindResult | None:
     if not rows:
         return None
     hits = tuple(FindHit(r.ref, r.key, r.qualname, r.kind, r.line_start, r.line_end, 1.0, r.def_line,
-                         tuple(w.ref for w in code.why_symbol(r))) for r in rows[:k])
+                         tuple(dict.fromkeys(w.ref for w in code.why_of(r)))) for r in rows[:k])
     more = f" (first {k} of {len(rows)})" if len(rows) > k else ""
     return FindResult(query, "hit", "symbol", hits, reason=f"{len(rows)} definition(s) named {query!r}{more}")
 
