@@ -178,7 +178,7 @@ class Hit:
                        for k, v in self.scores.to_json().items()},
             "age_days": None if self.age_days is None else round(self.age_days, 2),
             "links": [
-                {"raw": link.raw, "ref": link.ref, "resolved": link.resolved}
+                {"raw": link.raw, "ref": link.ref, "resolved": link.resolved, "section_missing": link.section_missing}
                 for link in self.links
             ],
             "via": self.via,

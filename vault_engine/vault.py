@@ -688,8 +688,7 @@ class Vault:
         sections = tuple(s.heading for s in ledger.sections_of(note.id) if s.heading)
         change = self._change_since_index(ledger, note.path)
         if section is not None:  # its links as its hit lists them: the section's own, then the note's properties'
-            links = tuple(with_missing_sections(
-                ledger, hit_links(ledger, note.id, section.line_start, section.line_end)))
+            links = hit_links(ledger, note.id, section.line_start, section.line_end)
             view = NoteView(section_ref(note, section), note.path, note.title, note.kind, note.tap,
                             note.project, section.heading, section.line_start, section.line_end,
                             section.text, note.meta, links, sections,
@@ -706,10 +705,19 @@ class Vault:
                             note.project, None, first, last or max(1, len(text.splitlines())), text, note.meta, links,
                             sections, notices=self._changed_notice(note.path, change, whole=True))
         if follow:
-            from vault_engine.retrieval.code.followed import follow_links
-
-            view = replace(view, followed=follow_links(ledger, view.ref, links, follow, {view.ref, note.path}))
+            view = self._followed_view(ledger, view, note.id, section is None, follow)
         return view
+
+    def _followed_view(self, ledger: Ledger, view: NoteView, note_id: int, whole: bool, follow: int) -> NoteView:
+        """``show --follow``: what the shown section or note links to, saying when links were left."""
+        from vault_engine.retrieval.code.followed import follow_shown
+        from vault_engine.retrieval.follow import LINKS_PER_HIT
+
+        followed, left = follow_shown(ledger, view.ref, view.path, note_id, view.links, whole, follow)
+        notices = view.notices + ((f"--follow takes at most {LINKS_PER_HIT} links of a section: {left} more "
+                                   "were not followed (`show REF#Heading --follow N` follows a section's)",)
+                                  if left else ())
+        return replace(view, followed=followed, notices=notices)
 
     def _skipped_now(self, rel_path: str) -> str | None:
         """Why ``index`` skips the file at ``rel_path`` without reading it (a symlink out of the

@@ -85,7 +85,8 @@ def test_search_json_follows_the_contract(vault, cli):
                         "line_end", "score", "scores", "links", "via"}
     assert set(hit["scores"]) == {"lexical", "semantic", "fused", "decay"}
     assert hit["ref"] == "specs/auth.md#Token refresh" and (hit["line_start"], hit["line_end"]) == (6, 7)
-    assert hit["links"] == [{"raw": "[[session-store]]", "ref": "session-store.md", "resolved": True}]
+    assert hit["links"] == [{"raw": "[[session-store]]", "ref": "session-store.md", "resolved": True,
+                             "section_missing": False}]
 
 
 def test_every_answer_says_how_confident_it_is(vault, cli):

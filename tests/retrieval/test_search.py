@@ -182,6 +182,50 @@ def test_a_notes_property_links_are_listed_and_followed_from_each_of_its_hits(ma
         assert [link.ref for link in v.links("plan.md#Rollout")] == ["runbook.md"]  # the section's own
 
 
+def test_a_link_to_a_missing_heading_is_flagged_on_its_hit_and_never_followed(make_vault):
+    # it was `resolved` and unflagged on the hit, and --follow showed the note's first section in its place
+    root = make_vault({
+        "hub.md": "# Hub\nThe canary plan: [[deploy#Nope]], [[deploy#Rollback]] and [[db]].\n",
+        "deploy.md": "# Deploy\nsteps\n## Rollback\nrevert the tag\n",
+        "db.md": "# DB\nrestore\n",
+    })
+    with Vault(root) as v:
+        v.index()
+        (hit,) = v.search("canary plan", lexical_only=True, k=1).hits
+        assert [(link.ref, link.section_missing) for link in hit.links] == [
+            ("deploy.md#Nope", True), ("deploy.md#Rollback", False), ("db.md", False)]
+        assert hit.to_json()["links"][0]["section_missing"] is True
+        followed = v.search("canary plan", lexical_only=True, k=1, follow=1).hits
+        assert [h.ref for h in followed] == ["hub.md#Hub", "deploy.md#Rollback", "db.md#DB"]
+
+
+def test_follow_reaches_another_section_of_a_note_already_shown_each_section_once(make_vault):
+    root = make_vault({
+        "hub.md": "# Hub\nThe rollout: [[deploy]], then [[deploy#Rollback]], again [[deploy#Deploy]].\n",
+        "deploy.md": "# Deploy\nsteps\n## Rollback\nrevert the tag\n",
+    })
+    with Vault(root) as v:
+        v.index()
+        hits = v.search("rollout", lexical_only=True, k=1, follow=1).hits
+        assert [h.ref for h in hits] == ["hub.md#Hub", "deploy.md#Deploy", "deploy.md#Rollback"]
+        shown = v.show("hub.md", follow=1)
+        assert [f.ref for f in shown.followed] == ["deploy.md#Deploy", "deploy.md#Rollback"]
+
+
+def test_show_of_a_whole_note_follows_each_sections_links_and_says_when_some_were_left(make_vault):
+    many = " ".join(f"[[n{i}]]" for i in range(7))
+    notes = {f"n{i}.md": f"# N{i}\nnote {i}\n" for i in range(8)}
+    notes["hub.md"] = f"# Hub\n{many}\n## Later\nsee [[n7]] and [[#Hub]]\n"
+    root = make_vault(notes)
+    with Vault(root) as v:
+        v.index()
+        shown = v.show("hub.md", follow=1)
+        assert [f.ref for f in shown.followed] == [*(f"n{i}.md#N{i}" for i in range(5)), "n7.md#N7"]
+        assert shown.notices == ("--follow takes at most 5 links of a section: 2 more were not followed "
+                                 "(`show REF#Heading --follow N` follows a section's)",)
+        assert v.show("hub.md#Later", follow=1).notices == ()
+
+
 def test_filters_and_miss(make_vault):
     root = make_vault({"projects/a/working/x.md": "shared words alpha", "projects/b/working/y.md": "shared words beta",
                        "specs/s.md": "shared words gamma"})

@@ -116,7 +116,9 @@ def search_result(result: SearchResult) -> str:
             out.append(f"    {hit.snippet}")
         followable = [link for link in hit.links if link.resolved]
         if followable:
-            out.append("    links: " + ", ".join(printed(link.ref or "") for link in followable[:6]))
+            out.append("    links: " + ", ".join(
+                printed(link.ref or "") + (f" (no such {link.missing_what})" if link.section_missing else "")
+                for link in followable[:6]))
     return "\n".join(out)
 
 

@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from vault_engine.model import ResolvedLink
 from vault_engine.refs import make_ref
+from vault_engine.retrieval.lookup import with_missing_sections
 
 if TYPE_CHECKING:
     from vault_engine.stores.ledger import Ledger, LinkRow
@@ -39,27 +40,31 @@ def links_in_lines(links: Sequence[ResolvedLink], start: int, end: int) -> tuple
 def hit_links(ledger: Ledger, note_id: int, start: int, end: int) -> tuple[ResolvedLink, ...]:
     """The links a hit lists and follows: those inside its section's lines, then the note's
     property links (a frontmatter ``related: "[[Design]]"`` is about the whole note, whichever
-    of its sections is the hit; listed under none of them, an agent never followed it)."""
+    of its sections is the hit; listed under none of them, an agent never followed it). A link
+    to a heading or block its note lacks says so (``section_missing``): its ref opens nothing."""
     links = [resolved_link(r) for r in ledger.links_of(note_id)]
     own = links_in_lines(links, start, end)
-    if not any(link.line < start for link in links):  # none above the section: no property link (no query)
-        return own
-    body = ledger.body_line(note_id)
-    return own + tuple(link for link in links if link.line < body and not start <= link.line <= end)
+    if any(link.line < start for link in links):  # else no property link (and no query for the body's line)
+        body = ledger.body_line(note_id)
+        own += tuple(link for link in links if link.line < body and not start <= link.line <= end)
+    return tuple(with_missing_sections(ledger, own))
 
 
-def follow_targets(links: Sequence[ResolvedLink], seen: set[str]) -> list[ResolvedLink]:
-    """Resolved note links worth following from a hit: not yet shown, at most LINKS_PER_HIT."""
+def follow_targets(links: Sequence[ResolvedLink], seen: set[str],
+                   limit: int | None = LINKS_PER_HIT) -> list[ResolvedLink]:
+    """Resolved note links worth following from a hit: not yet shown, at most ``limit``.
+    A link to a note already shown is not followed, one to another of its sections is; a link
+    to a heading its note lacks leads nowhere (its note's first section is not what it names)."""
     chosen: list[ResolvedLink] = []
     for link in links:
-        if not link.resolved or link.ref is None or not link.target_path:
+        if not link.resolved or link.ref is None or not link.target_path or link.section_missing:
             continue
         if not link.target_path.lower().endswith(".md"):
             continue
-        if link.ref in seen or link.target_path in seen:
+        if link.ref in seen or (link.subpath is None and link.target_path in seen):
             continue
         seen.add(link.ref)
         chosen.append(link)
-        if len(chosen) == LINKS_PER_HIT:
+        if len(chosen) == limit:
             break
     return chosen

@@ -209,14 +209,16 @@ class Searcher:
     def _follow(self, hits: list[Hit], depth: int, now: float, decay: bool) -> list[Hit]:
         """Breadth-first over resolved links: each linked section becomes a hit with ``via``
         set to the hit it came from, scored at half its parent's score per hop."""
-        seen = {h.ref for h in hits} | {h.path for h in hits}
+        seen = {h.ref for h in hits} | {h.path for h in hits}  # links followed (and notes shown)
+        made = {h.ref for h in hits}  # sections listed: each once, whichever link reached it
         frontier, followed = hits, []
         for _ in range(depth):
             next_frontier = []
             for parent in frontier:
                 for link in follow_targets(parent.links, seen):
                     hit = self.linked_hit(link, parent, now, decay)
-                    if hit is not None:
+                    if hit is not None and hit.ref not in made:
+                        made.add(hit.ref)
                         next_frontier.append(hit)
             followed += next_frontier
             frontier = next_frontier

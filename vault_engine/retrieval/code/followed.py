@@ -9,11 +9,12 @@ the ledger: the same index gives the same sections in the same order.
 
 from __future__ import annotations
 
+import bisect
 from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING
 
 from vault_engine.code_model import FollowedNote, Why
-from vault_engine.retrieval.follow import follow_targets, hit_links
+from vault_engine.retrieval.follow import LINKS_PER_HIT, follow_targets, hit_links
 from vault_engine.retrieval.lookup import find_section, section_ref
 from vault_engine.stores.ledger import Ledger, NoteRow, SectionRow
 
@@ -31,7 +32,7 @@ def follow_why(ledger: Ledger, starts: Iterable[tuple[str, Sequence[Why]]], dept
     hops of the links written in them. Depth 0 follows nothing."""
     if depth <= 0:
         return ()
-    seen: set[str] = set()
+    shown: set[str] = set()  # sections listed: each once
     first: list[FollowedNote] = []
     for via, why in starts:
         taken = 0
@@ -40,24 +41,46 @@ def follow_why(ledger: Ledger, starts: Iterable[tuple[str, Sequence[Why]]], dept
                 break
             note = ledger.note_by_path(w.ref)
             section = _section_at(ledger.sections_of(note.id), w.line) if note else None
-            if note is None or section is None or section_ref(note, section) in seen:
+            if note is None or section is None or section_ref(note, section) in shown:
                 continue
-            seen.add(section_ref(note, section))
+            shown.add(section_ref(note, section))
             first.append(_followed(note, section, via, 1, w.via, w.line))
             taken += 1
-    return tuple(first) + _link_hops(ledger, first, depth - 1, seen)
+    return tuple(first) + _link_hops(ledger, first, depth - 1, set(shown), shown)
 
 
-def follow_links(ledger: Ledger, via: str, links: Sequence[ResolvedLink], depth: int,
+def follow_links(ledger: Ledger, via: str, link_groups: Sequence[Sequence[ResolvedLink]], depth: int,
                  seen: set[str]) -> tuple[FollowedNote, ...]:
-    """From a shown note or section (``via``): the sections its ``links`` reach, ``depth`` hops."""
+    """From a shown note or section (``via``): the sections its links reach, ``depth`` hops;
+    ``link_groups`` holds a shown section's links, or a whole note's by section (at most
+    LINKS_PER_HIT followed from each, as from a search hit)."""
     if depth <= 0:
         return ()
-    first = [f for link in follow_targets(links, seen) if (f := _linked(ledger, link, via, 1, seen))]
-    return tuple(first) + _link_hops(ledger, first, depth - 1, seen)
+    shown = {via}  # sections listed: each once (``seen`` holds the links taken and notes shown)
+    first = [f for links in link_groups for link in follow_targets(links, seen)
+             if (f := _linked(ledger, link, via, 1, shown))]
+    return tuple(first) + _link_hops(ledger, first, depth - 1, seen, shown)
 
 
-def _link_hops(ledger: Ledger, frontier: list[FollowedNote], hops: int, seen: set[str]) -> tuple[FollowedNote, ...]:
+def follow_shown(ledger: Ledger, via: str, path: str, note_id: int, links: Sequence[ResolvedLink], whole: bool,
+                 depth: int) -> tuple[tuple[FollowedNote, ...], int]:
+    """``show --follow`` of a section (its links, as its search hit lists them) or of a whole
+    note (section by section; a link to the note itself leads to what is shown), and how many
+    links past LINKS_PER_HIT of a section were not followed."""
+    groups: list[Sequence[ResolvedLink]] = [links]
+    if whole:
+        starts = [s.line_start for s in ledger.sections_of(note_id)][1:]
+        by_section: dict[int, list[ResolvedLink]] = {}
+        for link in links:
+            if link.target_path != path:
+                by_section.setdefault(bisect.bisect_right(starts, link.line), []).append(link)
+        groups = [by_section[i] for i in sorted(by_section)]
+    left = sum(max(0, len(follow_targets(g, set(), limit=None)) - LINKS_PER_HIT) for g in groups)
+    return follow_links(ledger, via, groups, depth, {via, path}), left
+
+
+def _link_hops(ledger: Ledger, frontier: list[FollowedNote], hops: int, seen: set[str],
+               shown: set[str]) -> tuple[FollowedNote, ...]:
     found: list[FollowedNote] = []
     for _ in range(hops):
         step = []
@@ -67,13 +90,13 @@ def _link_hops(ledger: Ledger, frontier: list[FollowedNote], hops: int, seen: se
                 continue
             links = hit_links(ledger, note.id, parent.line_start, parent.line_end)
             step += [f for link in follow_targets(links, seen)
-                     if (f := _linked(ledger, link, parent.ref, parent.hops + 1, seen))]
+                     if (f := _linked(ledger, link, parent.ref, parent.hops + 1, shown))]
         found += step
         frontier = step
     return tuple(found)
 
 
-def _linked(ledger: Ledger, link: ResolvedLink, via: str, hops: int, seen: set[str]) -> FollowedNote | None:
+def _linked(ledger: Ledger, link: ResolvedLink, via: str, hops: int, shown: set[str]) -> FollowedNote | None:
     note = ledger.note_by_path(link.target_path or "")
     if note is None:
         return None
@@ -82,9 +105,9 @@ def _linked(ledger: Ledger, link: ResolvedLink, via: str, hops: int, seen: set[s
     if section is None:
         return None
     ref = section_ref(note, section)
-    if ref in seen and ref != link.ref:
+    if ref in shown:
         return None
-    seen.add(ref)
+    shown.add(ref)
     return _followed(note, section, via, hops, "link", None)
 
 
