@@ -94,6 +94,11 @@ class Config:
             return False
 
     @property
+    def max_file_bytes(self) -> int:
+        """``max_file_mb`` in bytes: a larger note or source file is skipped, not read."""
+        return int(self.max_file_mb * 1_000_000)
+
+    @property
     def state_dir(self) -> Path:
         return self.root / STATE_DIR
 

@@ -624,7 +624,7 @@ class Vault:
         add_code_files(self.config, scan)
         known, taps = ledger.known_files(), code_taps(self.config)
         return scan, content_changed(find_suspects(scan.notes, known), known,
-                                     lambda key: file_of(taps, self.root, key))
+                                     lambda key: file_of(taps, self.root, key), self.config.max_file_bytes)
 
     def _follow_why(self, searcher: Searcher, result: SearchResult, request: SearchRequest) -> SearchResult:
         """``search --follow`` of code hits: their why notes' sections (where each mention or

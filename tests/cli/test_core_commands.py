@@ -2,6 +2,7 @@
 
 import json
 import os
+import shutil
 
 import pytest
 
@@ -147,6 +148,27 @@ def test_a_miss_on_a_stale_index_says_so_and_what_to_do(vault, cli):
     assert cli("--vault", vault, "search", "hedgehogs", "--lexical", "--json").json["status"] == "hit"
     fresh = cli("--vault", vault, "search", "wombats", "--lexical", "--json").json
     assert fresh["status"] == "miss" and fresh["notices"] == []  # a miss on a fresh index is the answer
+
+
+def test_a_skipped_file_touched_copied_or_deleted_leaves_the_index_fresh(vault, cli, tmp_path):
+    """An unreadable file holds no answer: its new stat made every miss say "the answer may be
+    there; run index", which changed nothing."""
+    latin = vault / "latin1.md"
+    latin.write_bytes(b"# Caf\xe9\nno UTF-8 here\n")
+    cli("--vault", vault, "index", "--no-embed")
+    assert [f["path"] for f in cli("--vault", vault, "status", "--json").json["skipped_files"]] == ["latin1.md"]
+    os.utime(latin, ns=(1, 1))
+    latin.write_bytes(latin.read_bytes() + b"still \xe9\n")  # still not UTF-8: new stat, new bytes
+    assert cli("--vault", vault, "status", "--json").json["stale"] == {"changed": 0, "missing": 0}
+    miss = cli("--vault", vault, "search", "wombats", "--lexical", "--json").json
+    assert miss["status"] == "miss" and miss["notices"] == []
+    copy = tmp_path / "copy"
+    shutil.copytree(vault, copy)  # new times on every file
+    assert cli("--vault", copy, "status", "--json").json["stale"] == {"changed": 0, "missing": 0}
+    latin.unlink()
+    assert cli("--vault", vault, "status", "--json").json["stale"] == {"changed": 0, "missing": 0}
+    (copy / "latin1.md").write_text("# Cafe\nwombats, now readable\n", encoding="utf-8")  # fixed: its words count
+    assert cli("--vault", copy, "status", "--json").json["stale"] == {"changed": 1, "missing": 0}
 
 
 def test_a_miss_under_a_running_watcher_asks_for_no_index(vault, cli, live_watcher):

@@ -68,7 +68,7 @@ def read_vault_note(config: Config, key: str, known_hash: str | None = None) -> 
     skipped with its reason, never the whole run. Its tap is the one whose paths claim it
     (config.tap_for)."""
     try:
-        text, digest, stat = read_note(config.root, key, int(config.max_file_mb * 1_000_000))
+        text, digest, stat = read_note(config.root, key, config.max_file_bytes)
     except Unreadable as exc:
         return ReadResult(key, None if exc.vanished else _stat(config.root / key), problem=str(exc),
                           vanished=exc.vanished)

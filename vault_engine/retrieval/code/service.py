@@ -319,7 +319,8 @@ class CodeQueries:
 
         known = {p: k for p, k in self.ledger.known_files().items() if not p.endswith(".md")}
         suspects = find_suspects(scan_code(self.config).files, known)
-        suspects = content_changed(suspects, known, lambda key: file_of(self.taps, self.config.root, key))
+        suspects = content_changed(suspects, known, lambda key: file_of(self.taps, self.config.root, key),
+                                   self.config.max_file_bytes)
         return list(suspects.changed), list(suspects.missing)
 
     # -- callers / callees ------------------------------------------------------------------

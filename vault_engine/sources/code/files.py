@@ -322,7 +322,7 @@ def read_code(config: Config, key: str) -> tuple[str, str, FileStat, str, str, s
     if found is None:
         raise Unreadable("no code tap owns this file any more", vanished=True)
     tap, rel = found
-    text, digest, stat = read_note(tap.root, rel, int(config.max_file_mb * 1_000_000), what="source file")
+    text, digest, stat = read_note(tap.root, rel, config.max_file_bytes, what="source file")
     reason = skipped_text_reason(rel.rsplit("/", 1)[-1], text)
     if reason:
         raise Unreadable(reason)

@@ -69,11 +69,26 @@ def find_suspects(disk: Mapping[str, FileStat], known: Mapping[str, KnownFile]) 
 
 
 def content_changed(suspects: Suspects, known: Mapping[str, KnownFile],
-                    located: Callable[[str], Path]) -> Suspects:
+                    located: Callable[[str], Path], max_bytes: int) -> Suspects:
     """``suspects`` less the files whose stat moved but whose bytes are what was indexed (a
     ``cp -r`` of the vault, a touch, a checkout that wrote the same content): what a user
     means by changed. Each such file is read once (``KnownFile.change_at``), as ``index``
-    would; ``located(key)`` is where a key's file is on disk."""
-    changed = tuple(p for p in suspects.changed if p not in known or known[p].change_at(located(p)))
+    would; ``located(key)`` is where a key's file is on disk. A file the index skipped as
+    unreadable holds no answer: it is changed once it can be read (not while it is still not
+    UTF-8, whatever its stat), and gone it took no answer with it."""
+    changed = tuple(p for p in suspects.changed if p not in known or _changed(known[p], located(p), max_bytes))
     same = [p for p in suspects.changed if p not in changed and known[p].hash is not None]
-    return replace(suspects, changed=changed, unchanged=suspects.unchanged + len(same))
+    missing = tuple(p for p in suspects.missing if known[p].hash is not None)
+    return replace(suspects, changed=changed, missing=missing, unchanged=suspects.unchanged + len(same))
+
+
+def _changed(was: KnownFile, path: Path, max_bytes: int) -> bool:
+    if was.hash is not None:
+        return was.change_at(path) is not None
+    from vault_engine.sources.vault.files import Unreadable, read_note  # a skipped file: rare
+
+    try:
+        read_note(path.parent, path.name, max_bytes)
+    except Unreadable:
+        return False
+    return True
