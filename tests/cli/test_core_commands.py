@@ -603,3 +603,13 @@ def test_a_heading_holding_a_hash_is_opened_by_the_ref_search_gives(make_vault, 
     for ref in refs:
         shown = cli("--vault", root, "show", ref, "--json")
         assert shown.code == 0 and shown.json["ref"] == ref, shown.err
+
+
+@pytest.mark.parametrize("command", [("search", "x", "--project", ""), ("search", "x", "--kind", " "),
+                                     ("search", "x", "--tap", ""), ("deadend", "check", "redis", "--project", ""),
+                                     ("deadend", "list", "--project", ""), ("decay", "--tap", "")])
+def test_a_blank_filter_is_a_usage_error_as_the_mcp_tools_answer_it(vault, cli, command):
+    """`deadend check --project ""` (an unset $P) flagged every ruling as another project's."""
+    done = cli("--vault", vault, *command)
+    assert done.code == 2 and done.out == ""
+    assert done.err.strip().splitlines()[-1].endswith("must not be empty: leave it out instead")

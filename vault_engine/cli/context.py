@@ -45,6 +45,15 @@ def non_empty(text: str) -> str:
     return text
 
 
+def named(text: str) -> str:
+    """An argparse ``type`` for a filter or a name (``--project``, ``--kind``, ``--tap``): blank
+    is a usage error (exit 2), as the MCP tools refuse it; an unset ``$P`` in a script
+    searched a project named '' or flagged every ruling as another project's."""
+    if not text.strip():
+        raise ArgumentTypeError("must not be empty: leave it out instead")
+    return text
+
+
 class Context:
     def __init__(self, args: Namespace):
         self.args = args

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from vault_engine.cli import render
-from vault_engine.cli.context import Context, int_within, non_empty
+from vault_engine.cli.context import Context, int_within, named, non_empty
 from vault_engine.operations import BY_NAME
 from vault_engine.refs import printed
 
@@ -40,10 +40,10 @@ def _register_search(sub: argparse._SubParsersAction, common: argparse.ArgumentP
                        description='Search sections. Example: vault-engine search "token refresh" -k 5')
     p.add_argument("query", type=non_empty, help="what to look for, in your own words")
     p.add_argument("-k", type=int_within(1, 1000), default=10, help="number of hits (default 10)")
-    p.add_argument("--kind", help="only documents of this kind (checkpoint, working-note, spec, memory, "
+    p.add_argument("--kind", type=named, help="only documents of this kind (checkpoint, working-note, spec, memory, "
                                   "decision, notion, note, code)")
-    p.add_argument("--project", help="only notes of this project")
-    p.add_argument("--tap", help="only documents of this tap")
+    p.add_argument("--project", type=named, help="only notes of this project")
+    p.add_argument("--tap", type=named, help="only documents of this tap")
     arm = p.add_mutually_exclusive_group()
     arm.add_argument("--lexical", action="store_true", help="BM25 only (fast, never loads the model)")
     arm.add_argument("--semantic", action="store_true",
@@ -90,7 +90,7 @@ def _register_decay(sub: argparse._SubParsersAction, common: argparse.ArgumentPa
     p = sub.add_parser("decay", parents=[common], help="documents of decaying taps, most faded first",
                        description="List decaying documents with tap, age and multiplier. "
                                    "Example: vault-engine decay --tap specs")
-    p.add_argument("--tap", help="only this tap")
+    p.add_argument("--tap", type=named, help="only this tap")
     p.set_defaults(handler=cmd_decay)
 
 

@@ -10,7 +10,7 @@ import argparse
 import json
 import sys
 
-from vault_engine.cli.context import Context, int_within, non_empty
+from vault_engine.cli.context import Context, int_within, named, non_empty
 from vault_engine.constants import MIN_BRIEF_TOKENS
 from vault_engine.operations import BY_NAME
 
@@ -73,7 +73,7 @@ def _register_deadend(sub: argparse._SubParsersAction, common: argparse.Argument
                                      "Example: vault-engine deadend check 'keep sessions in Redis' "
                                      "--project billing-service --fail-on-hit")
     c.add_argument("proposal", type=non_empty, help="what you are about to try, in a sentence")
-    c.add_argument("--project", help="your project: rulings of other projects are flagged elsewhere")
+    c.add_argument("--project", type=named, help="your project: rulings of other projects are flagged elsewhere")
     c.add_argument("-k", type=int_within(1, 100), default=3, help="at most this many rulings (default 3)")
     c.add_argument("--lexical", action="store_true", help="words only (fast, never loads the model)")
     c.add_argument("--fail-on-hit", action="store_true", help=f"exit {EXIT_HIT} when a ruling matches")
@@ -81,7 +81,7 @@ def _register_deadend(sub: argparse._SubParsersAction, common: argparse.Argument
     ls = group.add_parser("list", parents=[common], help="every recorded dead end, newest first",
                           description="Every recorded dead end with its reason, who and when, newest first. "
                                       "Example: vault-engine deadend list --project drone-audio --json")
-    ls.add_argument("--project", help="only this project (default: the whole vault)")
+    ls.add_argument("--project", type=named, help="only this project (default: the whole vault)")
     ls.set_defaults(handler=cmd_deadend_list)
 
 
