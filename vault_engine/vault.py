@@ -592,8 +592,11 @@ class Vault:
     def _kind_notice(ledger: Ledger, kind: str | None) -> tuple[str, ...]:
         """For a miss filtered by a kind no note is of: that, not the vault's answer, is why."""
         held = ledger.kinds()
-        if kind is None or kind == "code" or kind in held:
+        if kind is None or kind in held:
             return ()
+        if kind == "code":
+            return ("no source file is indexed: add a code tap ([taps.code] in vault-engine.toml) and run "
+                    "`vault-engine index`",)
         return (f"no note of kind {kind!r} is indexed (the vault's notes are of kinds: {', '.join(held) or 'none'}); "
                 "a note's kind comes from `type:` or a [kinds] rule in vault-engine.toml",)
 

@@ -108,6 +108,10 @@ def test_a_miss_filtered_by_a_kind_no_note_is_of_says_so(vault, cli):
     assert miss["status"] == "miss"
     (notice,) = miss["notices"]
     assert notice.startswith("no note of kind 'decision' is indexed (the vault's notes are of kinds: ")
+    code = cli("--vault", vault, "search", "refresh", "--kind", "code", "--lexical", "--json").json
+    assert code["status"] == "miss" and code["notices"] == [
+        "no source file is indexed: add a code tap ([taps.code] in vault-engine.toml) and run `vault-engine index`"]
+    assert code["confidence_reason"] == "no section matched the query"  # not "only the meaning matched"
 
 
 def test_json_flag_works_before_the_command_too(vault, cli):

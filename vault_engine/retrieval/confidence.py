@@ -63,6 +63,14 @@ def confidence(e: Evidence, offtopic: float = 0.0) -> str:
     return judged(e, offtopic)[0]
 
 
+def judged_miss(any_candidate: bool) -> tuple[str, str]:
+    """A miss's confidence and why: nothing matched, or the miss rule's weak signals."""
+    if not any_candidate:
+        return LOW, "no section matched the query"
+    return LOW, ("words and meaning disagree, no section holds a third of the query's informative words, "
+                 "and none comes closer in meaning than off-topic questions do")
+
+
 def judged(e: Evidence, offtopic: float = 0.0) -> tuple[str, str]:
     """The confidence and, in a few words, why. With both arms, meaning vouches only when the
     question comes closer to some section than off-topic questions do (``offtopic``, the miss

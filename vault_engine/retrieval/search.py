@@ -22,7 +22,7 @@ from vault_engine.model import Hit, ResolvedLink, Scores, SearchResult
 from vault_engine.parsing.frontmatter import property_lines
 from vault_engine.parsing.readable import reading_view
 from vault_engine.parsing.sections import section_body
-from vault_engine.retrieval.confidence import Evidence, MissRule, judged
+from vault_engine.retrieval.confidence import Evidence, MissRule, judged, judged_miss
 from vault_engine.retrieval.coverage import section_coverage, term_weights
 from vault_engine.retrieval.decay import decay_multiplier, note_age
 from vault_engine.retrieval.follow import follow_targets, hit_links
@@ -148,8 +148,9 @@ class Searcher:
         hits = [self._hit(c, terms) for c in top]
         if request.follow > 0:
             hits += self._follow(hits, request.follow, now, request.decay)
+        judgement = judged(evidence, self.miss_rule.cosine_floor) if top else judged_miss(bool(candidates))
         return SearchResult(request.query, tuple(hits), arms, tuple(self.notices),
-                            self.semantic_coverage, *judged(evidence, self.miss_rule.cosine_floor))
+                            self.semantic_coverage, *judgement)
 
     def _evidence(self, query: str, arms: tuple[str, ...], lexical: Sequence[tuple[int, float]] | None,
                   semantic: Sequence[tuple[int, float]] | None, candidates: list[_Candidate],
