@@ -21,8 +21,23 @@ def test_show_prints_the_symbol_with_its_decorators_and_why(vault):
     assert {w.ref for w in place.why} == {"memory/orders.md", "projects/shop/checkpoints/2026-09-01T10-00-00Z-agent.md"}
     assert {w.via for w in place.why} == {"mention", "link"}
     assert [d["text"] for d in place.dead_ends] == ["Cache prices inside `OrderBook.place`"]
+    assert [(w.ref, w.of) for w in place.why] == [  # the notes naming it first, then its file's
+        ("memory/orders.md", "symbol"), ("projects/shop/checkpoints/2026-09-01T10-00-00Z-agent.md", "symbol"),
+        ("memory/orders.md", "file")]
+    assert [w.ref for w in vault.calls("OrderBook.place").why] == [w.ref for w in place.why]  # one why everywhere
+    assert vault.find("OrderBook.place").hits[0].why == ("memory/orders.md",
+                                                          "projects/shop/checkpoints/2026-09-01T10-00-00Z-agent.md")
     with pytest.raises(UnknownRef, match="defines no symbol 'OrderBook.nope'"):
         vault.show("src/shop/orders.py#OrderBook.nope")
+    whole = vault.show("src/shop/orders.py")  # its last line ends with a newline: no empty line after it
+    source = (vault.root / "src/shop/orders.py").read_text()
+    assert whole.line_end == len(source.splitlines()) and whole.lines[-1] == source.splitlines()[-1]
+
+
+def test_status_counts_notes_and_source_files_apart(vault):
+    status = vault.status()
+    assert status["notes"] == 2  # memory/orders.md and the checkpoint (src/README.md is the repository's)
+    assert status["attachments"] == 0 and status["code"]["files"] > 0
 
 
 def test_outline_lists_spans_parameters_decorators(vault):

@@ -190,7 +190,7 @@ class CodeQueries:
         stale = self.store.file_hashes_of([key]).get(key) != digest
         notices = (f"{key} changed since it was indexed: lines may have moved; run `vault-engine index`",) \
             if stale else ()
-        return text.split("\n"), notices
+        return text.removesuffix("\n").split("\n"), notices  # a last newline ends a line, none follows it
 
     def _dead_ends(self, why: tuple[Why, ...], row: SymbolRow) -> tuple[dict, ...]:
         """Dead ends of the notes that mention the symbol, whose own text names it."""

@@ -34,6 +34,10 @@ __all__ = [
 ]
 
 
+# A code tap's source file among the notes' rows (kind "code", never Markdown).
+_SOURCE_FILE = "kind = 'code' AND lower(path) NOT LIKE '%.md'"
+
+
 class Ledger(NoteQueries, SectionQueries, LinkQueries, DeadEndQueries, EmbeddedQueries, ReinforcementQueries):
     """One SQLite connection over ``ledger.sqlite`` with every entity's queries. Not shared
     across threads. What reads more than one entity at once is here."""
@@ -41,12 +45,15 @@ class Ledger(NoteQueries, SectionQueries, LinkQueries, DeadEndQueries, EmbeddedQ
     def counts(self) -> dict[str, int]:
         one = lambda sql: self.db.execute(sql).fetchone()[0]  # noqa: E731
         return {
-            "notes": one("SELECT COUNT(*) FROM notes"),
+            # a code tap's source files are rows of notes (they are searched) and, inside the
+            # vault, attachments (notes link to them): counted by `status`'s code line instead
+            "notes": one(f"SELECT COUNT(*) FROM notes WHERE NOT ({_SOURCE_FILE})"),
             "sections": one("SELECT COUNT(*) FROM sections"),
             "links": one("SELECT COUNT(*) FROM links"),
             "unresolved_links": one("SELECT COUNT(*) FROM links WHERE target_path IS NULL"),
             "ambiguous_links": one("SELECT COUNT(*) FROM links WHERE ambiguous=1"),
-            "attachments": one("SELECT COUNT(*) FROM attachments"),
+            "attachments": one("SELECT COUNT(*) FROM attachments WHERE path NOT IN "
+                               f"(SELECT path FROM notes WHERE {_SOURCE_FILE})"),
             "skipped": one("SELECT COUNT(*) FROM skipped"),
         }
 
