@@ -39,6 +39,8 @@ def test_the_recent_twin_ranks_first_and_the_old_one_sits_on_the_floor(twins):
 
 def test_no_decay_shows_the_raw_ranking(twins):
     assert [d for _, d in ranking(twins, decay=False)] == [1.0, 1.0]
+    raw = twins.search("token bucket throttles", lexical_only=True, now=FROZEN_NOW, decay=False)
+    assert sorted(round(h.age_days) for h in raw.hits) == [2, 90]  # the age is still said, only not applied
 
 
 def test_reinforcing_the_old_twin_brings_it_back(twins):

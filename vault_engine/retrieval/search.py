@@ -186,7 +186,8 @@ class Searcher:
             if section is None or note is None or not _passes(note, request) or not _shown_text(note, section).strip():
                 continue  # a stale id (index catching up), filtered out, or only a heading
             c = _Candidate(f, note, section)
-            c.decay, c.age = self._decay(note, reinforced.get(note.path), now) if request.decay else (1.0, None)
+            multiplier, c.age = self._decay(note, reinforced.get(note.path), now)  # the age, decayed or not
+            c.decay = multiplier if request.decay else 1.0
             c.score = f.fused * c.decay
             found.append(c)
         return found, set(sections)
@@ -239,7 +240,8 @@ class Searcher:
         if section is None:
             return None
         reinforced = self.ledger.reinforced_at([note.path]).get(note.path)
-        multiplier, age = self._decay(note, reinforced, now) if decay else (1.0, None)
+        multiplier, age = self._decay(note, reinforced, now)
+        multiplier = multiplier if decay else 1.0
         fused = Fused(section.id, parent.scores.fused * 0.5, None, None)
         c = _Candidate(fused, note, section, multiplier, age, fused.fused * multiplier)
         return self._hit(c, set(), via=parent.ref)
