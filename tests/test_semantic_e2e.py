@@ -163,6 +163,7 @@ def test_a_second_clone_with_the_shared_cache_embeds_nothing_and_needs_no_torch(
     from tests.test_fast_paths import probe
 
     shared = tmp_path / "team-cache"
+    shared.mkdir()
     first = make_vault(NOTES, config=CONFIG)
     assert cli("--vault", first, "index", "--vector-cache", shared).code == 0
     second = tmp_path / "clone"

@@ -515,6 +515,7 @@ def clone(make_vault, tmp_path, name):
 
 def test_a_second_clone_with_the_shared_cache_embeds_nothing(root, tmp_path, make_vault):
     shared = tmp_path / "team-cache"
+    shared.mkdir()  # the team's share: made by the team, never by index
     first = FakeEmbedder(dimension=32, max_tokens=24)
     with Vault(root, embedder=first) as v:
         assert v.index(vector_cache=shared).embedded == 4 and len(first.texts) == 4
@@ -531,6 +532,7 @@ def test_a_second_clone_with_the_shared_cache_embeds_nothing(root, tmp_path, mak
 
 def test_what_one_clone_computes_the_next_one_reuses_and_only_new_text_is_embedded(root, tmp_path, make_vault):
     shared = tmp_path / "team-cache"
+    shared.mkdir()  # the team's share: made by the team, never by index
     with Vault(root, embedder=FakeEmbedder(dimension=32, max_tokens=24)) as v:
         v.index(vector_cache=shared)
     other = clone(make_vault, tmp_path, "clone")
@@ -544,6 +546,7 @@ def test_what_one_clone_computes_the_next_one_reuses_and_only_new_text_is_embedd
 
 def test_the_shared_cache_of_another_model_is_not_used(root, tmp_path, make_vault):
     shared = tmp_path / "team-cache"
+    shared.mkdir()  # the team's share: made by the team, never by index
     with Vault(root, embedder=FakeEmbedder(dimension=32, max_tokens=24)) as v:
         v.index(vector_cache=shared)
     other = FakeEmbedder(dimension=32, max_tokens=24)
@@ -557,6 +560,7 @@ def test_the_shared_cache_of_another_model_is_not_used(root, tmp_path, make_vaul
 
 def test_the_config_names_the_shared_cache_relative_to_the_vault(make_vault, fake):
     root = make_vault(NOTES, config='[model]\nvector_cache = "../team-cache"\n')
+    (root.parent / "team-cache").mkdir()
     with Vault(root, embedder=fake) as v:
         v.index()
         assert v.status()["semantic"]["vector_cache"] == str(root / "../team-cache")
@@ -569,12 +573,13 @@ def test_an_unwritable_shared_cache_is_a_notice_and_the_index_still_embeds(root,
     with Vault(root, embedder=fake) as v:
         report = v.index(vector_cache=blocked / "cache")
         assert report.embedded == 4 and agrees(v)
-        assert [n for n in report.notices if "shared vector cache" in n and "local one only" in n]
+        assert [n for n in report.notices if "shared vector cache" in n and "does not exist" in n]
 
 
 def test_the_cli_takes_the_shared_cache_folder(root, tmp_path, cli, monkeypatch):
     monkeypatch.setattr(Vault, "embedder", lambda self: self._embedder or setattr(
         self, "_embedder", FakeEmbedder(dimension=32, max_tokens=24)) or self._embedder)
+    (tmp_path / "team").mkdir()
     done = cli("--vault", root, "index", "--vector-cache", tmp_path / "team", "--json")
     assert done.code == 0 and done.json["embedded"] == 4
     assert len(list((tmp_path / "team").rglob("*.npz"))) == 1
@@ -604,6 +609,7 @@ def test_checkpoint_new_leaves_a_words_only_vault_to_index(root, fake):
 
 def test_vectors_made_before_the_shared_cache_was_set_reach_it_at_a_rebuild(root, tmp_path, make_vault):
     shared = tmp_path / "team-cache"
+    shared.mkdir()  # the team's share: made by the team, never by index
     with Vault(root, embedder=FakeEmbedder(dimension=32, max_tokens=24)) as v:
         v.index()  # no shared cache yet
         assert v.index(rebuild=True, vector_cache=shared).embedded == 4
@@ -645,3 +651,13 @@ def test_last_index_is_when_the_run_finished_its_embedding_too(root, fake, monke
         started = time.time()
         assert v.index().embedded
         assert float(v.ledger.get_meta("last_index")) >= started + 0.3
+
+
+def test_a_shared_cache_folder_that_does_not_exist_is_one_notice_never_made(root, tmp_path, fake):
+    """A share not mounted (or a typo) became a new local folder tree, silently never shared."""
+    missing = tmp_path / "not-mounted" / "team-cache"
+    with Vault(root, embedder=fake) as v:
+        report = v.index(vector_cache=missing)
+    assert report.embedded == 4 and not missing.parent.exists()
+    assert report.notices == (f"the shared vector cache folder {missing} does not exist (a share not mounted, "
+                              "or a typo?): create it to start one; this run used the local cache only",)
