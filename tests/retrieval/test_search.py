@@ -349,3 +349,17 @@ def test_a_note_that_is_all_properties_is_a_hit_showing_them(make_vault):
                                           "author: Quentin Blake; genre: zoology; tags: to-read")
         assert hit.scores.fused == 1.0
         assert [h.path for h in v.search("heading only", lexical_only=True).hits] == []  # nothing to show
+
+
+def test_on_a_partly_embedded_index_a_tie_goes_to_the_section_whose_words_matched(make_vault):
+    """The meaning arm's first hit (cosine 0.21, holding no word of the query) tied with the
+    only note holding both words, not embedded yet, and came first."""
+    root = make_vault({"cafe.md": "# Cafe\nThe espresso machine needs descaling every month.\n",
+                       "garden.md": "# Garden\nTomatoes want sun and water.\n"})
+    with Vault(root) as v:
+        v.index()
+        (root / "partial.md").write_text("# Partial\nNarwhal okapi text about sessions.\n")
+        v.index(embed=False)
+        result = v.search("narwhal okapi")
+        assert result.hits[0].ref == "partial.md#Partial", [(h.ref, h.scores) for h in result.hits]
+        assert result.hits[0].scores.fused == result.hits[1].scores.fused  # a tie, broken by the words

@@ -140,7 +140,10 @@ class Searcher:
         arms = tuple(name for name, ran in (("lexical", lexical), ("semantic", semantic)) if ran is not None)
         candidates, in_ledger = self._candidates(fused, request, now)
         self.lexical_ahead = any(i not in in_ledger for i, _ in lexical or ())
-        top = notes_first(sorted(candidates, key=lambda c: (-c.score, c.section.id)), request.k)
+        # A tie goes to the section whose words matched: on a partly embedded index, a new
+        # note holding both words tied with the meaning arm's first hit at cosine 0.21, and lost.
+        top = notes_first(sorted(candidates, key=lambda c: (-c.score, c.fused.lexical is None, c.section.id)),
+                          request.k)
         evidence = self._evidence(request.query, arms, lexical, semantic, candidates, top[:1])
         if self.miss_rule.is_miss(evidence):
             top = []
