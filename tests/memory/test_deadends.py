@@ -255,3 +255,18 @@ def test_list_gives_a_records_chosen_option_as_check_does_and_no_false_date(make
     assert check.rulings[0].chosen == listed[0].chosen
     assert listed[0].when is None  # no date in the record: not the day its file was copied
     assert "Rejected on an unknown date by its authors" in check.rendered
+
+
+def test_a_check_cut_to_k_says_how_many_matched(make_vault):
+    """`-k 1` said "1 recorded dead end matches" where two did."""
+    twice = BILLING.replace("- Sticky sessions", "- Keep sessions in a shared Redis cluster -- same failover\n"
+                                                  "- Sticky sessions")
+    with Vault(make_vault({"projects/billing/checkpoints/20261029T154500Z-codex-a12.md": twice})) as v:
+        v.index(embed=False, now=FROZEN_NOW)
+        cut = v.deadend_check("keep sessions in a shared Redis cluster", k=1, lexical_only=True)
+        assert (len(cut.rulings), cut.matched, cut.to_json()["matched"]) == (1, 2, 2)
+        assert cut.rendered.startswith('This was tried before: 2 recorded dead ends match '
+                                       '"keep sessions in a shared Redis cluster" (the closest 1 below).')
+        whole = v.deadend_check("keep sessions in a shared Redis cluster", k=3, lexical_only=True)
+        assert whole.rendered.startswith('This was tried before: 2 recorded dead ends match "keep sessions '
+                                         'in a shared Redis cluster".')

@@ -162,8 +162,9 @@ def check_proposal(proposal: str, rulings: Sequence[Compared], *, accepted: Acce
         raised.append(replace(ruling, score=score, elsewhere=elsewhere, arms=fired, evidence=e))
     raised.sort(key=lambda r: (-(r.score or 0.0), r.elsewhere, -(r.when or 0.0), r.path, r.line))
     top = _with_chosen(raised[:k], accepted)
-    return DeadendCheck(proposal, project, arms, top, render_interruption(proposal, top, project, arms),
-                        tuple(notices))
+    return DeadendCheck(proposal, project, arms, top,
+                        render_interruption(proposal, top, project, arms, matched=len(raised)), tuple(notices),
+                        matched=len(raised))
 
 
 def _whole_already(rulings: Sequence[Any]) -> list[Ruling | None]:

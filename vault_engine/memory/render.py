@@ -34,9 +34,10 @@ def iso_time(ts: float | None) -> str:
 
 
 def render_interruption(proposal: str, rulings: Sequence[Ruling], project: str | None,
-                        arms: Sequence[str], recorded: bool = True) -> str:
+                        arms: Sequence[str], recorded: bool = True, matched: int = 0) -> str:
     """The text an agent reads after ``deadend check``: a hit or a plain miss (``recorded``
-    False: the vault records no dead end at all, which is not what a miss says)."""
+    False: the vault records no dead end at all, which is not what a miss says); ``matched``:
+    how many matched, of which ``rulings`` are the closest."""
     quoted = one_line(proposal, PROPOSAL_IN_QUOTE)
     if not rulings and recorded:
         how = "lexical and semantic arms" if "semantic" in arms else "lexical arm only: words, no meaning"
@@ -47,8 +48,10 @@ def render_interruption(proposal: str, rulings: Sequence[Ruling], project: str |
                 "rejected options of decision records (MADR records wherever they are; others under decisions/, "
                 "docs/decisions/, docs/adr/, doc/adr/ or keps/, or where [kinds] decision points). This is a "
                 "miss, not a guess.")
-    count = "1 recorded dead end matches" if len(rulings) == 1 else f"{len(rulings)} recorded dead ends match"
-    lines = [f'This was tried before: {count} "{quoted}".', ""]
+    matched = max(matched, len(rulings))
+    count = "1 recorded dead end matches" if matched == 1 else f"{matched} recorded dead ends match"
+    shown = f" (the closest {len(rulings)} below)" if matched > len(rulings) else ""
+    lines = [f'This was tried before: {count} "{quoted}"{shown}.', ""]
     for n, ruling in enumerate(rulings, 1):
         lines += _ruling_lines(n, ruling, project)
         lines.append("")

@@ -84,6 +84,7 @@ class DeadendCheck:
     rulings: tuple[Ruling, ...]
     rendered: str
     notices: tuple[str, ...] = ()
+    matched: int = 0  # rulings raised before the first k were kept
 
     @property
     def status(self) -> str:
@@ -94,7 +95,8 @@ class DeadendCheck:
         """What ``deadend check --json`` prints."""
         return {"proposal": self.proposal, "project": self.project, "status": self.status,
                 "arms": list(self.arms), "rulings": [r.to_json() for r in self.rulings],
-                "rendered": self.rendered, "notices": list(self.notices)}
+                "matched": max(self.matched, len(self.rulings)), "rendered": self.rendered,
+                "notices": list(self.notices)}
 
 
 @dataclass(frozen=True, slots=True)
