@@ -218,7 +218,7 @@ def test_a_justification_continued_as_a_list_below_the_chosen_line_is_kept():
     note = parse("decisions/0001.md", text)
     assert note.accepted[0].text == "MVStore, because it is simple; it is small"
     yaml = next(d for d in note.dead_ends if d.text == "YAML")
-    assert yaml.reason == 'Not chosen: the record chose "MVStore" instead'  # the chosen one's "because" is not its
+    assert yaml.reason == 'the record chose "MVStore" instead'  # the chosen one's "because" is not its
 
 
 def test_a_hard_wrapped_chosen_option_line_keeps_its_whole_reason():
@@ -294,7 +294,7 @@ def test_a_madr_option_gets_the_bad_lines_of_the_heading_worded_shorter_and_no_c
     custom = parse("decisions/0001.md", text).dead_ends[1]
     assert custom.reason == "involves writing our own parser"  # "### Custom format" is its heading
     bare = parse("decisions/0001.md", text.replace("* Bad, because involves writing our own parser\n", ""))
-    assert bare.dead_ends[1].reason == 'Not chosen: the record chose "MVStore" instead'
+    assert bare.dead_ends[1].reason == 'the record chose "MVStore" instead'
 
 
 def test_a_bad_line_ending_in_a_colon_goes_on_in_its_nested_items():

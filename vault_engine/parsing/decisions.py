@@ -201,7 +201,7 @@ def _considered(section, sections, chosen, slugs, agent, when) -> list[DeadEnd]:
         part = pros_cons[titles[parts[0]]] if parts else []
         bad = [_BAD.sub("", line).strip() for line in part if _BAD.match(line)]
         # no Bad lines of its own: the chosen option's "because" argues for that one, not against this
-        reason = "; ".join(bad) or (f'Not chosen: the record chose "{chosen[0]}" instead' if chosen else None)
+        reason = "; ".join(bad) or (f'the record chose "{chosen[0]}" instead' if chosen else None)
         detail = " ".join([text, *part])[:DETAIL_CHARS]
         out.append(DeadEnd(text, reason, SOURCE, section.line_start + item.offset, section.heading,
                            slugify(text, slugs), agent, when, detail))

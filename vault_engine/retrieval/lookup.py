@@ -61,14 +61,16 @@ def _not_found(ledger: Ledger, path: str, skipped_now: Callable[[str], str | Non
     """Why no note is at ``path``: skipped when indexed (and why), or skipped by the scan, or
     the notes whose name it is (a wikilink-style ``auth-sessions``), or not indexed at all."""
     wanted = normalize_path(path)
+    if not wanted:  # `#Decision` alone
+        return "the ref names no note: a ref is a note's path, then its #heading (e.g. specs/auth.md#Decision)"
     skipped = dict(ledger.skipped())
     for candidate in _path_candidates(wanted):
         reason = skipped.get(candidate) or (skipped_now(candidate) if skipped_now and candidate else None)
         if reason:
             return f"{candidate} was not indexed: {reason}"
     if wanted in set(ledger.attachment_paths()):  # printed under hits as a link target
-        return (f"{wanted} is an attachment, not a note: it has no sections to show; open it in its own app "
-                f"(`vault-engine links {wanted} --backlinks` lists the notes that link to it)")
+        return (f"{wanted} is an attachment, not a note: it has no sections (open it in its own app; "
+                f"`vault-engine links {wanted} --backlinks` lists the notes that link to it)")
     name = wanted.rsplit("/", 1)[-1].casefold()
     named = [p for p in ledger.note_paths()
              if p.rsplit("/", 1)[-1].casefold() in (name, name + ".md")]

@@ -193,6 +193,12 @@ def test_a_long_lived_vault_sees_code_indexed_after_it_first_asked(make_vault):
         assert reader.find("shop/later.py").tier == "path"
 
 
+def test_a_call_answers_reason_counts_in_words(vault):
+    assert vault.calls("price_of").reason == "3 direct callers"
+    assert vault.calls("OrderBook._check").reason == "1 direct caller"  # was "1 callers within 1 call(s)"
+    assert vault.calls("price_of", depth=2).reason.endswith("within 2 calls")
+
+
 def test_callers_carry_the_dead_ends_that_name_the_symbol_as_show_does(vault):
     answer = vault.calls("OrderBook.place", direction="callees")
     assert [d["text"] for d in answer.dead_ends] == ["Cache prices inside `OrderBook.place`"]

@@ -342,7 +342,9 @@ class CodeQueries:
                               if self.store.symbol(row.key, f"{row.qualname}.{c}")]
         nodes, edges = walk(self.store, starts, direction, depth, exclude_tests)
         status = "hit" if nodes else f"no_{direction}"
-        reason = (f"{len(nodes)} {direction} within {depth} call(s)" if nodes else
+        named = direction[:-1] if len(nodes) == 1 else direction
+        reason = ((f"{len(nodes)} {named} within {depth} calls" if depth > 1 else f"{len(nodes)} direct {named}")
+                  if nodes else
                   f"{row.ref} is indexed and has no {direction[:-1]}s{' outside tests' if exclude_tests else ''} "
                   "resolved from the syntax (unresolved calls are counted in status, never guessed)")
         why = self.why_of(row)
