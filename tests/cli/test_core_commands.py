@@ -304,6 +304,7 @@ def test_an_attachment_ref_is_named_as_such_and_its_backlinks_are_listed(make_va
 def test_links_refuses_forms_that_would_ignore_part_of_the_command(vault, cli, args, said):
     refused = cli("--vault", vault, "links", *args)
     assert refused.code == 2 and said in refused.err and refused.out == ""
+    assert refused.err.startswith("usage: vault-engine links ")  # the handler's own usage errors too
 
 
 def test_a_link_to_a_missing_heading_or_block_resolves_and_says_so(make_vault, cli):

@@ -88,7 +88,11 @@ class Context:
         print(f"vault-engine: {terminal_safe(message)}", file=sys.stderr)
 
     def usage_error(self, message: str) -> int:
-        """A command line that cannot work: say why, exit 2 (argparse's code for usage)."""
+        """A command line that cannot work: the command's usage and why, exit 2 (as argparse
+        says its own)."""
+        usage = getattr(self.args, "usage", None)
+        if usage is not None:
+            sys.stderr.write(usage())
         self.notice(message)
         return 2
 

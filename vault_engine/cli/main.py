@@ -81,7 +81,18 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     command = _command_word(argv) if argv is not None else None
     for name in (COMMANDS[command],) if command in COMMANDS else COMMAND_MODULES:
         importlib.import_module(name).register(subparsers, common)
+    _remember_usage(parser)
     return parser
+
+
+def _remember_usage(parser: argparse.ArgumentParser) -> None:
+    """Give every command its own usage (``args.usage``), so that a usage error its handler
+    finds (`links --all --backlinks`) shows the command's usage, as argparse's own errors do."""
+    for action in parser._actions:  # argparse keeps its subparsers only here
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in dict.fromkeys(action.choices.values()):
+                sub.set_defaults(usage=sub.format_usage)
+                _remember_usage(sub)
 
 
 def _command_word(argv: Sequence[str]) -> str | None:
@@ -128,6 +139,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     except VaultError as exc:
         if debug:
             raise
+        if exc.exit_code == 2 and not hook and getattr(args, "usage", None):  # a usage error: the usage first
+            sys.stderr.write(args.usage())
         print(f"vault-engine: {terminal_safe(one_line(describe(exc)))}", file=sys.stderr)
         return exc.exit_code
     except PermissionError as exc:  # a read-only vault (its index folder cannot be made), an unreadable file

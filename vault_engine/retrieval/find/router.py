@@ -67,7 +67,7 @@ def find(query: str, *, code, ledger: Ledger, lexical: WhooshIndex | Callable[[]
                 if found is not None and name == "fuzzy" and "symbol" in tried:  # only what was looked up
                     found = replace(found, reason=f"nothing is named {query!r}; {found.reason}")
                 if found is not None:
-                    return replace(found, notices=found.notices + _stale_notice(code)) if name == "fuzzy" else found
+                    return found
     # The junction goes by the query's shape: a token that resembles a symbol or path is not a
     # question for the memory notes (unless asked for with --tier memory or --facet), and not
     # opening Whoosh for it keeps a cold miss fast.
@@ -81,7 +81,7 @@ def find(query: str, *, code, ledger: Ledger, lexical: WhooshIndex | Callable[[]
 
 
 def _stale_notice(code) -> tuple[str, ...]:
-    """On a symbol missed or only suggested: the source files saved since the last index,
+    """On a symbol missed: the source files saved since the last index,
     where the name may have been written since (an agent must not read "does not exist")."""
     stale = code.stale_files()
     if not stale:
