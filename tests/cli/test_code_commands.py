@@ -112,6 +112,20 @@ def test_find_of_a_name_written_since_the_index_says_so_not_only_miss(make_vault
     assert cli("--vault", root, "find", "discount_of", "--json").json["status"] == "hit"
 
 
+def test_find_of_a_renamed_symbol_names_the_notes_that_still_name_it(make_vault, cli):
+    root = build(make_vault)
+    pricing = root / "src/shop/pricing.py"
+    pricing.write_text(pricing.read_text().replace("price_of", "unit_price"), encoding="utf-8")
+    for path in (root / "src").rglob("*.py"):  # its callers follow the rename; the notes do not
+        path.write_text(path.read_text().replace("price_of", "unit_price"), encoding="utf-8")
+    cli("--vault", root, "index", "--no-embed")
+    missed = cli("--vault", root, "find", "price_of", "--json").json
+    assert missed["status"] == "miss" and missed["notices"] == [
+        "`price_of` is named in 1 note(s) (memory/orders.md) but defined nowhere in the indexed code: "
+        "renamed or removed since they were written?"]
+    assert cli("--vault", root, "find", "never_named_anywhere", "--json").json["notices"] == []
+
+
 def test_find_says_a_file_changed_and_a_deleted_file_is_missing_not_changed(make_vault, cli):
     root = build(make_vault)
     assert cli("--vault", root, "find", "price_of", "--json").json["notices"] == []

@@ -77,7 +77,18 @@ def find(query: str, *, code, ledger: Ledger, lexical: WhooshIndex | Callable[[]
         if found is not None:
             return found
     return FindResult(query, "miss", None, reason=_miss_reason(query, tried, code, token, facet, tier),
-                      notices=_stale_notice(code) if "symbol" in tried else ())
+                      notices=_stale_notice(code) + _named_in_notes(code, query) if "symbol" in tried else ())
+
+
+def _named_in_notes(code, query: str) -> tuple[str, ...]:
+    """On a symbol missed: the notes that still name it in backticks (after a rename, the
+    notes and dead ends that explain the old name say nothing until someone looks)."""
+    notes = list(dict.fromkeys(path for path, _, _ in code.store.mentioning([query])))
+    if not notes:
+        return ()
+    shown = ", ".join(notes[:3]) + (f" and {len(notes) - 3} more" if len(notes) > 3 else "")
+    return (f"`{query}` is named in {len(notes)} note(s) ({shown}) but defined nowhere in the indexed code: "
+            "renamed or removed since they were written?",)
 
 
 def _stale_notice(code) -> tuple[str, ...]:
