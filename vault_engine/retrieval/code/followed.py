@@ -49,7 +49,7 @@ def follow_why(ledger: Ledger, starts: Iterable[tuple[str, Sequence[Why]]], dept
     return tuple(first) + _link_hops(ledger, first, depth - 1, set(shown), shown)
 
 
-def follow_links(ledger: Ledger, via: str, link_groups: Sequence[Sequence[ResolvedLink]], depth: int,
+def _follow_links(ledger: Ledger, via: str, link_groups: Sequence[Sequence[ResolvedLink]], depth: int,
                  seen: set[str]) -> tuple[FollowedNote, ...]:
     """From a shown note or section (``via``): the sections its links reach, ``depth`` hops;
     ``link_groups`` holds a shown section's links, or a whole note's by section (at most
@@ -76,7 +76,7 @@ def follow_shown(ledger: Ledger, via: str, path: str, note_id: int, links: Seque
                 by_section.setdefault(bisect.bisect_right(starts, link.line), []).append(link)
         groups = [by_section[i] for i in sorted(by_section)]
     left = sum(max(0, len(follow_targets(g, set(), limit=None)) - LINKS_PER_HIT) for g in groups)
-    return follow_links(ledger, via, groups, depth, {via, path}), left
+    return _follow_links(ledger, via, groups, depth, {via, path}), left
 
 
 def _link_hops(ledger: Ledger, frontier: list[FollowedNote], hops: int, seen: set[str],
