@@ -47,8 +47,8 @@ def test_every_row_matches_its_cli_command(op):
             assert isinstance(action, argparse._AppendAction) and action.default == [], p.name
         else:
             assert action.default == p.default, p.name
-            # numbers are checked by range, required text for blankness (cli/context.py), as Param.check does
-            assert (action.type is not None) == (p.type is int or p.required), p.name
+            # numbers are checked by range, text for blankness (cli/context.py), as Param.check does
+            assert (action.type is not None) == (p.type in (int, str) and not action.choices), p.name
         if p.required and not p.positional:
             assert action.required, p.name
         assert action.help, p.name

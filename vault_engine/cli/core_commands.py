@@ -83,8 +83,8 @@ def _register_decay(sub: argparse._SubParsersAction, common: argparse.ArgumentPa
                                    "Example: vault-engine reinforce specs/auth.md --by claude-7f3 "
                                    "--why 'used for refresh'")
     p.add_argument("ref", type=non_empty, help="path[#Heading] or notion://<id> (the whole note is reinforced)")
-    p.add_argument("--by", help="who reinforces (agent or person)")
-    p.add_argument("--why", help="what it was useful for")
+    p.add_argument("--by", type=named, help="who reinforces (agent or person)")
+    p.add_argument("--why", type=named, help="what it was useful for")
     p.set_defaults(handler=cmd_reinforce)
 
     p = sub.add_parser("decay", parents=[common], help="documents of decaying taps, most faded first",

@@ -38,7 +38,7 @@ def _register_checkpoint(sub: argparse._SubParsersAction, common: argparse.Argum
                     "--failed 'Beamforming on the MCU -- not enough RAM'")
     n.add_argument("--project", required=True, type=non_empty, help="the project (folder under projects/)")
     n.add_argument("--agent", required=True, type=non_empty, help="who checks in, e.g. claude-7f3")
-    n.add_argument("--summary", help="what was done and decided (prose)")
+    n.add_argument("--summary", type=named, help="what was done and decided (prose)")
     n.add_argument("--next", action="append", default=[], metavar="STEP", help="a next step (repeatable)")
     n.add_argument("--failed", action="append", default=[], metavar="'APPROACH -- REASON'",
                    help="an approach ruled out, with its reason after ' -- ' (repeatable)")
