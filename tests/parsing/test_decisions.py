@@ -342,3 +342,45 @@ def test_a_record_no_longer_in_force_carries_its_status_and_every_record_its_tit
     withdrawn = parse_note("keps/sig-x/7-faster/README.md", kep, CONFIG, "title: Faster\nstatus: withdrawn\n")
     assert (withdrawn.dead_ends[0].record_status, withdrawn.dead_ends[0].record_title) == (
         "withdrawn", "KEP-7: Faster restarts")
+
+
+def test_a_pros_and_cons_of_the_alternatives_heading_holds_no_rulings_of_its_own():
+    """MADR 1's heading ends in "Alternatives": its parts, the chosen one's too, were read as
+    an RFC's rejected alternatives ("Redis -- Good, because it has sorted sets")."""
+    text = MADR.replace("## Pros and Cons of the Options", "## Pros and Cons of the Alternatives") \
+        .replace("### JSON", "### MVStore\n\n* Good, because it is simple\n\n### JSON")
+    rulings = parse("decisions/0001.md", text).dead_ends
+    assert [(d.text, d.reason) for d in rulings] == [("JSON", "too verbose"),
+                                                    ("Custom format", "involves writing our own parser")]
+
+
+def test_an_option_chosen_by_its_number_is_no_ruling():
+    text = MADR.replace("* JSON\n* [MVStore]", "1. JSON\n2. [MVStore]").replace("* Custom format\n\n## Decision",
+                                                                               "3. Custom format\n\n## Decision")
+    rulings = parse("decisions/0001.md", text.replace('Chosen option: "MVStore"', "Chosen option: 2")).dead_ends
+    assert [d.text for d in rulings] == ["JSON", "Custom format"]
+    bare = parse("decisions/0001.md", text.replace('Chosen option: "MVStore"', "Chosen option: Option 2")
+                 .replace("* Bad, because too verbose\n", "")).dead_ends
+    assert bare[0].reason == 'the record chose "MVStore" instead'  # the option it numbers, not "2"
+
+
+def test_pros_and_cons_written_as_a_nested_list_give_each_option_its_reason():
+    text = MADR.split("## Pros and Cons")[0] + (
+        "## Pros and Cons of the Options\n\n* JSON\n  * Good, because widely used\n  * Bad, because too verbose\n"
+        "* Custom format\n  * Bad, because involves writing our own parser\n")
+    rulings = parse("decisions/0001.md", text).dead_ends
+    assert [(d.text, d.reason) for d in rulings] == [("JSON", "too verbose"),
+                                                    ("Custom format", "involves writing our own parser")]
+
+
+def test_a_nygard_records_date_line_and_status_section_are_read():
+    nygard = ("# 25. Use ElastiCache for rate limits\n\nDate: 2019-06-11\n\n## Status\n\n"
+              "Superseded by [31. Use Redis on EC2](0031-use-redis-on-ec2.md)\n\n## Context\n\nLimits.\n\n"
+              "## Decision\n\nUse ElastiCache.\n\n## Alternatives considered\n\n"
+              "- Memcached on each node -- counts drift between nodes\n")
+    (ruling,) = parse("doc/adr/0025-use-elasticache.md", nygard).dead_ends
+    assert ruling.when == 1560211200.0  # 2019-06-11: was "an unknown date"
+    assert ruling.record_status == "Superseded by 31. Use Redis on EC2"
+    madr2 = MADR.replace("---\nstatus: accepted\ndate: 2024-05-02\ndeciders: [Ana, Bo]\n---\n", "") \
+        .replace("# Store chats\n", "# Store chats\n\n* Status: accepted\n* Date: 2021-03-04\n")
+    assert parse("decisions/0001.md", madr2).dead_ends[0].when == 1614816000.0

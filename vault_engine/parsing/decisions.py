@@ -49,6 +49,12 @@ _ALTERNATIVES = re.compile(
     r"approaches|designs)|(?:other\s+)?options\s+(?:considered|rejected)|alternative\s+(?:approaches|designs)|"
     r"discarded\s+(?:ideas|alternatives|options))(?:\s*[\[(]optional[\])])?$", re.IGNORECASE)
 _CONSIDERED = frozenset({"considered options", "options considered", "considered alternatives"})
+
+
+def _holds_alternatives_only(heading: str) -> bool:
+    """An ``Alternatives`` heading of an RFC or KEP (each part under it was not chosen); not
+    MADR's ``Pros and Cons of the Alternatives``, whose parts include the chosen option."""
+    return bool(_ALTERNATIVES.search(heading)) and not _PROS_CONS.match(heading)
 _OUTCOME = frozenset({"decision outcome", "decision"})
 _PROS_CONS = re.compile(r"^pros and cons", re.IGNORECASE)
 _CHOSEN = re.compile(r"chosen (?:option|alternative)\s*:?\**\s*:?\s*(?P<rest>.+)", re.IGNORECASE)
@@ -76,8 +82,13 @@ def _name(section: SectionLike) -> str:
 def plain(text: str) -> str:
     """Markup-free, whitespace-collapsed text, link targets dropped: how options are matched
     with each other ("[Gradle](https://gradle.org/)" is the option "Gradle")."""
+    return _as_read(text).strip(" .:").casefold()
+
+
+def _as_read(text: str) -> str:
+    """Text without markup, quotes around names, link targets or extra spaces, case kept."""
     text = _QUOTES.sub("", _MARKUP.sub("", match_text(text)))
-    return " ".join(text.replace("[", "").replace("]", "").split()).strip(" .:").casefold()
+    return " ".join(text.replace("[", "").replace("]", "").split())
 
 
 def record_rulings(sections: Sequence[SectionLike], agent: str | None = None,
@@ -89,7 +100,7 @@ def record_rulings(sections: Sequence[SectionLike], agent: str | None = None,
     for section in sections:
         if _name(section) in _CONSIDERED:
             found += _considered(section, sections, chosen, slugs, agent, when)
-        elif section.level and _ALTERNATIVES.search(_name(section)) and not _has_subsections(section, sections):
+        elif section.level and _holds_alternatives_only(_name(section)) and not _has_subsections(section, sections):
             found += _listed_alternatives(section, slugs, agent, when)
     found += _alternative_sections(sections, slugs, agent, when)
     return tuple(sorted(found, key=lambda d: d.line))
@@ -191,6 +202,9 @@ def _considered(section, sections, chosen, slugs, agent, when) -> list[DeadEnd]:
     items = [(item, item_reason(item)[0]) for item in _options(read_list(body_lines(section)))]
     options = [text for _, text in items]
     picked = set().union(*(chosen_among(options, name) for name in chosen_names(sections, chosen)))
+    chose = chosen[0] if chosen else ""
+    if _BY_NUMBER.fullmatch(plain(chose)) and len(picked) == 1:  # "1" says nothing: the option it numbers
+        chose = _as_read(options[min(picked)])
     titles = list(pros_cons)
     bare_titles = [_CHOSEN_MARK.sub("", title) for title in titles]
     out = []
@@ -201,7 +215,7 @@ def _considered(section, sections, chosen, slugs, agent, when) -> list[DeadEnd]:
         part = pros_cons[titles[parts[0]]] if parts else []
         bad = [_BAD.sub("", line).strip() for line in part if _BAD.match(line)]
         # no Bad lines of its own: the chosen option's "because" argues for that one, not against this
-        reason = "; ".join(bad) or (f'the record chose "{chosen[0]}" instead' if chosen else None)
+        reason = "; ".join(bad) or (f'the record chose "{chose}" instead' if chose else None)
         detail = " ".join([text, *part])[:DETAIL_CHARS]
         out.append(DeadEnd(text, reason, SOURCE, section.line_start + item.offset, section.heading,
                            slugify(text, slugs), agent, when, detail))
@@ -225,6 +239,11 @@ def _option_parts(sections: Sequence[SectionLike]) -> dict[str, list[str]]:
     parts: dict[str, list[str]] = {}
     for section in sections:
         path = [" ".join(h.split()) for h in section.heading_path]
+        if path and _PROS_CONS.match(path[-1]):  # options as list items, their pros and cons nested
+            for item in _options(read_list(body_lines(section))):
+                if item.text and item.children and _argued(item):
+                    parts.setdefault(item.text, []).extend(_with_children(child) for child in item.children)
+            continue
         top = next((n for n, heading in enumerate(path[:-1]) if _PROS_CONS.match(heading)), None)
         if top is None or not section.heading:
             continue
@@ -232,6 +251,14 @@ def _option_parts(sections: Sequence[SectionLike]) -> dict[str, list[str]]:
         lines = [_with_children(item) for item in read_list(body_lines(section)) if item.text]
         parts.setdefault(option, []).extend(lines)
     return parts
+
+
+def _argued(item) -> bool:
+    """Whether a list item's nested items are its pros and cons (a Good or Bad line among them)."""
+    return any(_BAD.match(child.text) or _GOOD.match(child.text) for child in item.children)
+
+
+_GOOD = re.compile(r"^(?:good|pro|neutral)\b", re.IGNORECASE)
 
 
 def _part_of(titles: Sequence[str], option: str) -> set[int]:
@@ -264,6 +291,9 @@ def chosen_among(options: Sequence[str], chosen: str) -> set[int]:
     same = _named(options, chosen)
     if same:
         return same
+    number = _BY_NUMBER.fullmatch(plain(chosen))  # `Chosen option: 1` of a numbered list
+    if number and 1 <= int(number.group("n")) <= len(options):
+        return {int(number.group("n")) - 1}
     said = _words(chosen)
     shares = [len(words & said) / len(words) if words else 0.0 for words in map(_words, options)]
     nearly_all = {n for n, share in enumerate(shares) if share >= 0.75}
@@ -276,6 +306,7 @@ def chosen_among(options: Sequence[str], chosen: str) -> set[int]:
     return {shares.index(best)} if best >= 0.5 and shares.count(best) == 1 else set()
 
 
+_BY_NUMBER = re.compile(r"(?:option|alternative)?\s*(?:no\.?|#)?\s*(?P<n>\d{1,2})")
 _STOP = frozenset("a an and as at be by for from in into is it of on or that the to with".split())
 
 
@@ -335,7 +366,7 @@ def _alternative_sections(sections, slugs, agent, when) -> list[DeadEnd]:
             elif head != path and _holds_alternatives(head, sections):  # an empty heading over sub-headings
                 opened[head] = "empty"
                 continue
-            elif head == path and _ALTERNATIVES.search(head[-1]):
+            elif head == path and _holds_alternatives_only(head[-1]):
                 opened[head] = "named"
             elif head == path and _is_group(section, sections):
                 opened[head] = "intro"
@@ -366,7 +397,7 @@ def _opened_root(path: tuple[str, ...], opened: dict) -> int | None:
     """The index in ``path`` of the deepest heading above the section that holds alternatives
     (an alternatives heading, or a group opened), if any."""
     for n in range(len(path) - 2, -1, -1):
-        if path[:n + 1] in opened or _ALTERNATIVES.search(path[n]):
+        if path[:n + 1] in opened or _holds_alternatives_only(path[n]):
             return n
     return None
 

@@ -121,6 +121,7 @@ def note_dead_ends(rel_path: str, kind: str, meta: dict, sections) -> tuple[Dead
     if kind == "working-note":
         return marked_dead_ends(sections, note_agent(rel_path, meta), when)
     if kind in RECORD_KINDS:
+        when = when or parse_time(top_field(sections, _DATED))  # Nygard's `Date: 2017-06-30`, MADR 2's `* Date:`
         rulings = record_rulings(sections, record_authors(meta) or top_field(sections, _DECIDERS), when)
         title, status = record_title(rel_path, meta, sections), record_status(meta, sections)
         return tuple(replace(d, record_title=title, record_status=status) for d in rulings)
@@ -151,6 +152,7 @@ def record_authors(meta: dict) -> str | None:
 # MADR 2 keeps its metadata in the body, above the first section: "* Deciders: Oliver Kopp",
 # "* Status: superseded by ADR-0005".
 _DECIDERS = "deciders|decision-makers"
+_DATED = "date|created"
 _STATUS = "status"
 # A status saying the record no longer holds (not "accepted", "proposed", "implementable").
 # ("accepted; supersedes ADR-0045" is in force: it is the other record that no longer holds.)
@@ -173,10 +175,25 @@ def top_field(sections: Sequence[Section], names: str) -> str | None:
 def record_status(meta: dict, sections: Sequence[Section]) -> str | None:
     """A decision record's status when it says the record no longer holds ("superseded by
     ADR-0057", "on hold", "withdrawn"): frontmatter (or kep.yaml) ``status``, else a MADR 2
-    ``* Status:`` line; None for a record in force or without a status."""
+    ``* Status:`` line, else a Nygard ``## Status`` section; None for a record in force or
+    without a status."""
     status = meta.get("status")
-    status = str(status).strip() if isinstance(status, (str, int)) else top_field(sections, _STATUS)
+    status = str(status).strip() if isinstance(status, (str, int)) else \
+        top_field(sections, _STATUS) or _status_section(sections)
     return " ".join(status.split()) if status and _NOT_IN_FORCE.search(status) else None
+
+
+def _status_section(sections: Sequence[Section]) -> str | None:
+    """The first line of a Nygard record's ``## Status`` section ("Superseded by [31. Use
+    Redis](0031-use-redis.md)": adr-tools writes a supersession so), links read as their text."""
+    for section in sections:
+        if (section.heading or "").strip().casefold() == "status":
+            lines = [line.strip() for line in section.text.splitlines()[1:] if line.strip()]
+            return _MD_LINK.sub(r"\1", lines[0]) if lines else None
+    return None
+
+
+_MD_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 
 
 def record_title(rel_path: str, meta: dict, sections: Sequence[Section]) -> str:
