@@ -336,3 +336,19 @@ def test_every_budget_allowed_ends_with_the_cut_line(vault, max_tokens):
 def test_a_budget_too_small_for_the_cut_line_is_refused_naming_the_minimum(vault, max_tokens):
     with pytest.raises(BadArgument, match=f"^max_tokens {max_tokens} is out of range: use 40 or more"):
         vault.resume("drone", max_tokens=max_tokens, now=FROZEN_NOW)
+
+
+def test_team_wide_rulings_follow_the_projects_own_and_are_never_another_projects(make_vault):
+    """A vault of decision records of no project filled "Ruled out earlier" before the
+    project's own rulings, and one stood under "Dead ends on other projects"."""
+    files = dict(FILES)
+    files["decisions/0001-storage.md"] = ("---\ndate: 2026-10-01\n---\n# Storage\n## Alternatives considered\n"
+                                          "- Run the noise suppression model in the cloud -- latency\n"
+                                          "- Another team-wide idea -- too costly\n")
+    root = make_vault(files, config=CONFIG)
+    with Vault(root) as v:
+        v.index(embed=False, now=FROZEN_NOW)
+        brief = v.resume("drone", now=FROZEN_NOW)
+    assert [(r.text, r.project) for r in brief.earlier] == [  # newer than "Old idea", and after it
+        ("Old idea", "drone"), ("Run the noise suppression model in the cloud", None), ("Another team-wide idea", None)]
+    assert [r.project for r in brief.elsewhere] == ["search"]  # shares the step's words, but of no project

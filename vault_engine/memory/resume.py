@@ -67,10 +67,12 @@ def gather_brief(ledger: Ledger, config: Config, project: str, now: float,
 
 def earlier_dead_ends(ledger: Ledger, project: str, shown_in: set[int], shown_paths: set[str]) -> list[Ruling]:
     """The project's dead ends the brief does not already show (in the latest checkpoint or a
-    working note it shows), newest first; one per text, the newest."""
+    working note it shows), newest first, then the team-wide ones (of no project: they hold
+    for every project, and a vault of decision records buried the project's own under them);
+    one per text, the newest."""
     rulings = [r for r in load_rulings(ledger, project=project)
                if r.note_id not in shown_in and r.path not in shown_paths]
-    rulings.sort(key=lambda r: (-(r.when or 0.0), r.path, r.line))
+    rulings.sort(key=lambda r: (r.project is None, -(r.when or 0.0), r.path, r.line))
     seen: set[str] = set()
     newest = []
     for r in rulings:
@@ -199,6 +201,7 @@ def bearing_dead_ends(ledger: Ledger, project: str, steps: tuple[str, ...],
     step_terms = [(step, content_terms(step)) for step in steps]
     words = set().union(*(terms for _, terms in step_terms))
     others = load_ruling_words(ledger, ledger.dead_ends_sharing(words, besides=project)) if words else []
+    others = [r for r in others if r.project is not None]  # a team-wide ruling is this project's too: earlier
     if not others:
         return (), {}
     weights = word_weights(ledger, others, besides=project)
