@@ -352,3 +352,17 @@ def test_team_wide_rulings_follow_the_projects_own_and_are_never_another_project
     assert [(r.text, r.project) for r in brief.earlier] == [  # newer than "Old idea", and after it
         ("Old idea", "drone"), ("Run the noise suppression model in the cloud", None), ("Another team-wide idea", None)]
     assert [r.project for r in brief.elsewhere] == ["search"]  # shares the step's words, but of no project
+
+
+def test_a_linked_heading_the_note_lacks_hands_on_the_notes_ref_and_says_so(make_vault):
+    files = dict(FILES)
+    latest = "projects/drone/checkpoints/20260101T000000Z-claude-7f3.md"
+    files[latest] = files[latest].replace("[[audio#Buffers]]", "[[audio#Nope]]")
+    with Vault(make_vault(files, config=CONFIG)) as v:
+        v.index(embed=False, now=FROZEN_NOW)
+        brief = v.resume("drone", now=FROZEN_NOW)
+        (audio,) = [n for n in brief.linked if n.path == "specs/audio.md"]
+        assert (audio.ref, audio.missing) == ("specs/audio.md", "Nope")  # the ref opens; it was ...#Nope
+        assert v.show(audio.ref).path == "specs/audio.md"
+    assert [n["section_missing"] for n in brief.to_json()["specs"]] == ["Nope", None]
+    assert "- specs/audio.md (spec, " in brief.markdown and "the link names #Nope, which it lacks" in brief.markdown

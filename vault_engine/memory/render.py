@@ -196,7 +196,8 @@ def _linked_part(brief: ResumeBrief) -> str:
     lines = ["## Linked from the checkpoint"]
     for n in brief.linked:
         fading = f", decay x{n.decay:.2f}" if n.decay < 1.0 else ", no decay"
-        line = f"- {printed(n.ref)} ({n.kind}, {n.age_days:.0f} days old{fading})"
+        missing = f"; the link names #{printed(n.missing)}, which it lacks" if n.missing else ""
+        line = f"- {printed(n.ref)} ({n.kind}, {n.age_days:.0f} days old{fading}{missing})"
         lines.append(f"{line}: {n.excerpt}" if n.excerpt else line)
     return "\n".join(lines)
 

@@ -145,12 +145,13 @@ class LinkedBrief:
     decay: float
     age_days: float
     excerpt: str
+    missing: str | None = None  # the #heading or #^block the link names and the note lacks (ref: the note)
 
     def to_json(self) -> dict[str, Any]:
         """The JSON contract's shape (times as Unix seconds)."""
         return {"ref": self.ref, "path": self.path, "title": self.title, "kind": self.kind,
                 "tap": self.tap, "decay": round(self.decay, 4), "age_days": round(self.age_days, 2),
-                "excerpt": self.excerpt}
+                "excerpt": self.excerpt, "section_missing": self.missing}
 
 
 @dataclass(frozen=True, slots=True)

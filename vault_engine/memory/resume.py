@@ -28,6 +28,7 @@ from vault_engine.memory.plans import created_time, handing_on
 from vault_engine.memory.results import CheckpointBrief, LinkedBrief, ResumeBrief, Ruling, WorkingNoteBrief, ruling_key
 from vault_engine.parsing.checkpoints import checkpoint_parts, note_agent
 from vault_engine.parsing.sections import section_body
+from vault_engine.refs import make_ref
 from vault_engine.retrieval.decay import SECONDS_PER_DAY, decay_multiplier, note_age
 from vault_engine.retrieval.follow import resolved_link
 from vault_engine.retrieval.lookup import find_section, section_ref
@@ -174,11 +175,13 @@ def linked_notes(ledger: Ledger, config: Config, checkpoint: NoteRow, now: float
             continue
         sections = ledger.sections_of(note.id)
         section = find_section(sections, link.subpath) if link.subpath else None
+        missing = link.subpath if link.subpath and section is None else None  # its ref would open nothing
         was = reinforced.get(note.path)
         age = note_age(now, note, was.last_at if was else None)
-        found[link.ref] = LinkedBrief(link.ref, note.path, note.title, note.kind, note.tap,
+        found[link.ref] = LinkedBrief(make_ref(note.path, None, note.notion_id) if missing else link.ref, note.path,
+                                      note.title, note.kind, note.tap,
                                       decay_multiplier(config.indexed_tap(note.tap, note.path), age), age,
-                                      head(_excerpt(section, sections), LINKED_EXCERPT_CHARS))
+                                      head(_excerpt(section, sections), LINKED_EXCERPT_CHARS), missing)
         if len(found) == MAX_LINKED:
             break
     return list(found.values())
