@@ -421,6 +421,13 @@ def test_init_writes_a_commented_config_once(tmp_path, cli):
     assert cli("init", tmp_path).code == 1  # never overwrites
 
 
+def test_init_of_a_blank_folder_is_a_usage_error_never_the_current_folder(tmp_path, cli, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # `init "$DIR"` with DIR unset, from the home folder, made it a vault
+    refused = cli("init", "")
+    assert refused.code == 2 and "init's folder must not be empty" in refused.err
+    assert not (tmp_path / "vault-engine.toml").exists()
+
+
 def test_a_subfolder_of_a_vault_is_made_a_vault_of_its_own_only_with_a_word_about_it(vault, cli):
     """`--vault specs index` and `init specs` silently made a nested vault, and commands run
     from specs/ then answered for it; `--vault specs status` advised the index that does it."""

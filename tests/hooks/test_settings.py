@@ -71,6 +71,12 @@ def test_installing_again_leaves_the_file_untouched_and_says_so(tmp_path, cli):
     assert settings.stat().st_mtime == 1  # not rewritten
 
 
+def test_install_with_a_blank_project_writes_nothing(tmp_path, cli):
+    settings = tmp_path / "settings.json"
+    refused = cli("hook", "install", "--project", "", "--settings", settings)
+    assert refused.code == 2 and "--project must not be empty" in refused.err and not settings.exists()
+
+
 @pytest.mark.parametrize("text", ["{not json", "[]", '{"hooks": []}', '{"hooks": {"PreToolUse": {}}}'])
 def test_a_settings_file_we_cannot_merge_is_left_alone_with_one_line(tmp_path, text, cli):
     settings = tmp_path / "settings.json"

@@ -98,6 +98,9 @@ def cmd_hook(ctx: Context) -> int:
     if a.event == "install":
         from pathlib import Path
 
+        if a.project is not None and not a.project.strip():  # a script's unset $P: hooks with no project
+            return ctx.usage_error("hook install --project must not be empty: leave it out instead")
+
         from vault_engine.config import find_vault, marked_vault
         from vault_engine.hooks.settings import check_project, install
 

@@ -98,6 +98,9 @@ def cmd_init(ctx: Context) -> int:
     from vault_engine.config import find_vault
     from vault_engine.vault import init_vault
 
+    if ctx.args.dir is not None and not ctx.args.dir.strip():  # a script's unset $DIR is never the current folder
+        return ctx.usage_error("init's folder must not be empty: leave it out for the vault (--vault, or the "
+                               "current folder)")
     folder = Path(ctx.args.dir) if ctx.args.dir else find_vault(getattr(ctx.args, "vault", None))
     from vault_engine.config import inside_notice
 
