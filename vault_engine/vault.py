@@ -717,8 +717,8 @@ class Vault:
         from vault_engine.retrieval.follow import LINKS_PER_HIT
 
         followed, left = follow_shown(ledger, view.ref, view.path, note_id, view.links, whole, follow)
-        notices = view.notices + ((f"--follow takes at most {LINKS_PER_HIT} links of a section: {left} more "
-                                   "were not followed (`show REF#Heading --follow N` follows a section's)",)
+        notices = view.notices + ((f"--follow takes at most {LINKS_PER_HIT} links of a section: {left} more not "
+                                   "followed (`show REF#Heading --follow N` follows a section's)",)
                                   if left else ())
         return replace(view, followed=followed, notices=notices)
 

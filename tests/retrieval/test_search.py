@@ -217,15 +217,19 @@ def test_follow_reaches_another_section_of_a_note_already_shown_each_section_onc
 def test_show_of_a_whole_note_follows_each_sections_links_and_says_when_some_were_left(make_vault):
     many = " ".join(f"[[n{i}]]" for i in range(7))
     notes = {f"n{i}.md": f"# N{i}\nnote {i}\n" for i in range(8)}
-    notes["hub.md"] = f"# Hub\n{many}\n## Later\nsee [[n7]] and [[#Hub]]\n"
+    notes["hub.md"] = f"# Hub\nThe many links: {many}\n## Later\nsee [[n7]] and [[#Hub]]\n"
     root = make_vault(notes)
     with Vault(root) as v:
         v.index()
         shown = v.show("hub.md", follow=1)
         assert [f.ref for f in shown.followed] == [*(f"n{i}.md#N{i}" for i in range(5)), "n7.md#N7"]
-        assert shown.notices == ("--follow takes at most 5 links of a section: 2 more were not followed "
+        assert shown.notices == ("--follow takes at most 5 links of a section: 2 more not followed "
                                  "(`show REF#Heading --follow N` follows a section's)",)
         assert v.show("hub.md#Later", follow=1).notices == ()
+        searched = v.search("many links", lexical_only=True, k=1, follow=1)  # a hit's links are cut the same way
+        assert [h.ref for h in searched.hits][1:] == [f"n{i}.md#N{i}" for i in range(5)]
+        assert searched.notices == ("--follow takes at most 5 links of a hit: 2 more not followed "
+                                    "(`vault-engine links REF` lists a hit's links)",)
 
 
 def test_filters_and_miss(make_vault):

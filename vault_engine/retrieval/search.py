@@ -25,7 +25,7 @@ from vault_engine.parsing.sections import section_body
 from vault_engine.retrieval.confidence import Evidence, MissRule, judged, judged_miss
 from vault_engine.retrieval.coverage import section_coverage, term_weights
 from vault_engine.retrieval.decay import decay_multiplier, note_age
-from vault_engine.retrieval.follow import follow_targets, hit_links
+from vault_engine.retrieval.follow import LINKS_PER_HIT, follow_targets, hit_links
 from vault_engine.retrieval.fusion import Fused, fuse_lexical, fuse_rrf, fuse_semantic
 from vault_engine.retrieval.lookup import find_section, section_ref
 from vault_engine.retrieval.snippets import make_snippet
@@ -216,7 +216,7 @@ class Searcher:
         set to the hit it came from, scored at half its parent's score per hop."""
         seen = {h.ref for h in hits} | {h.path for h in hits}  # links followed (and notes shown)
         made = {h.ref for h in hits}  # sections listed: each once, whichever link reached it
-        frontier, followed = hits, []
+        frontier, followed, left = hits, [], 0
         for _ in range(depth):
             next_frontier = []
             for parent in frontier:
@@ -225,8 +225,12 @@ class Searcher:
                     if hit is not None and hit.ref not in made:
                         made.add(hit.ref)
                         next_frontier.append(hit)
+                left += len(follow_targets(parent.links, set(seen), limit=None))  # past the limit
             followed += next_frontier
             frontier = next_frontier
+        if left:
+            self.notices.append(f"--follow takes at most {LINKS_PER_HIT} links of a hit: {left} more not followed "
+                                "(`vault-engine links REF` lists a hit's links)")
         return followed
 
     def linked_hit(self, link: ResolvedLink, parent: Hit, now: float, decay: bool) -> Hit | None:
