@@ -61,7 +61,8 @@ def still_skipped(ledger: NoteQueries, scan: Scan) -> list[SkippedFile]:
     read again until they change) and those the scan of the whole vault refuses without a
     read (a symlink out of the vault, a loop, a broken link). What ``index`` reports and
     ``status`` lists."""
-    reasons = dict(ledger.skipped()) | {problem.path: problem.reason for problem in scan.problems}
+    reasons = {path: reason for path, reason in ledger.skipped() if path in scan.notes}  # not one deleted since
+    reasons |= {problem.path: problem.reason for problem in scan.problems}
     return [SkippedFile(path, reason) for path, reason in sorted(reasons.items())]
 
 
