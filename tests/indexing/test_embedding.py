@@ -574,6 +574,8 @@ def test_an_unwritable_shared_cache_is_a_notice_and_the_index_still_embeds(root,
         report = v.index(vector_cache=blocked / "cache")
         assert report.embedded == 4 and agrees(v)
         assert [n for n in report.notices if "shared vector cache" in n and "does not exist" in n]
+        assert f"the shared vector cache {blocked} is a file, not a folder: this run used the local cache only" \
+            in v.index(vector_cache=blocked, rebuild=True).notices
 
 
 def test_the_cli_takes_the_shared_cache_folder(root, tmp_path, cli, monkeypatch):

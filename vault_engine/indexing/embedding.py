@@ -416,7 +416,9 @@ def embed_pending(ledger: Ledger, vectors: FaissIndex, cache_path, get_embedder:
     ``shared_root`` is the team's shared vector cache folder, if any."""
     notices: list[str] = []
     if shared_root is not None and not shared_root.is_dir():  # a share not mounted, a typo: never made here
-        notices.append(f"the shared vector cache folder {shared_root} does not exist (a share not mounted, or a "
+        notices.append(f"the shared vector cache {shared_root} is a file, not a folder: this run used the local "
+                       "cache only" if shared_root.exists() else
+                       f"the shared vector cache folder {shared_root} does not exist (a share not mounted, or a "
                        "typo?): create it to start one; this run used the local cache only")
         shared_root = None
     try:
