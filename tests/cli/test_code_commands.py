@@ -89,6 +89,8 @@ def test_callers_and_outline_say_when_a_file_changed_since_the_index(make_vault,
     # A caller saved since in a file of its own: the answer cannot hold it yet, and says so.
     (root / "src/shop/refunds.py").write_text("from shop.pricing import price_of\n\n\n"
                                                "def refund(sku):\n    return -price_of(sku)\n", encoding="utf-8")
+    short = cli("--vault", root, "outline", "refunds.py")  # the ending of the new file's path: not "no such file"
+    assert short.code == 1 and "src/shop/refunds.py is new or changed since the last index" in short.err
     hit = cli("--vault", root, "callers", "price_of", "--json").json
     assert hit["status"] == "hit" and "refund" not in {n["symbol"] for n in hit["nodes"]}
     assert hit["notices"] == ["1 other source file(s) changed since the last index (e.g. src/shop/refunds.py): "

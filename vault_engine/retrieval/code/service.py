@@ -229,7 +229,11 @@ class CodeQueries:
                              "give more of the path")
         if match.paths:
             return match.paths[0]
-        raise UnknownRef(f"{path!r} is not an indexed source file: {self.not_indexed_reason(path) or 'no such file'}")
+        reason = self.not_indexed_reason(path)
+        if reason is None:  # `zz_new.py` for a file saved since the index: the ending of a new file's path
+            new = [key for key in self.stale_files() if key == path or key.endswith("/" + path.lstrip("/"))]
+            reason = f"{new[0]} is new or changed since the last index: run `vault-engine index`" if new else None
+        raise UnknownRef(f"{path!r} is not an indexed source file: {reason or 'no such file'}")
 
     def not_indexed_reason(self, path: str) -> str | None:
         """Why a file a code tap could own is not in the index, or None when there is none."""
