@@ -42,6 +42,7 @@ DEFAULT_KIND_RULES: tuple[tuple[str, str], ...] = (
     ("docs/decisions/**", "decision"),  # where MADR keeps its records
     ("docs/adr/**", "decision"),
     ("doc/adr/**", "decision"),  # where adr-tools keeps its records
+    ("docs/architecture/decisions/**", "decision"),  # adr-tools' other common home
     ("keps/**", "decision"),  # Kubernetes enhancement proposals, each beside its kep.yaml
 )
 
@@ -385,7 +386,8 @@ DEFAULT_CONFIG_TEXT = '''\
 # spec = ["specs/**"]
 # notion = ["notion/**"]
 # memory = ["memory/**"]
-# decision = ["decisions/**", "docs/decisions/**", "docs/adr/**", "doc/adr/**", "keps/**"]
+# decision = ["decisions/**", "docs/decisions/**", "docs/adr/**", "doc/adr/**",
+#             "docs/architecture/decisions/**", "keps/**"]
 # (a MADR record, with its Considered Options and Decision Outcome, is one wherever it is)
 
 # Taps: sources of documents with their own decay. The most specific matching rule owns a

@@ -79,6 +79,8 @@ def test_a_madr_record_is_a_decision_record_wherever_it_is_kept():
         assert [d.text for d in note.dead_ends] == ["JSON", "Custom format"]
     assert parse("doc/adr/0002-use-aws.md", "# 2. Use AWS\n## Status\nAccepted\n## Decision\nAWS.\n").kind == \
         "decision"  # adr-tools' folder
+    assert parse("docs/architecture/decisions/0002-use-aws.md", "# 2. Use AWS\n## Decision\nAWS.\n").kind == \
+        "decision"  # and its other common one
     assert parse("keps/sig-node/4563-eviction/README.md", KEP).kind == "decision"  # the KEP process's folder
     nygard = "# 2. Use AWS\n## Status\nAccepted\n## Context\nWe host.\n## Decision\nAWS.\n"
     assert parse("notes/0002-use-aws.md", nygard).kind == "note"  # a Decision heading alone says nothing
@@ -384,3 +386,15 @@ def test_a_nygard_records_date_line_and_status_section_are_read():
     madr2 = MADR.replace("---\nstatus: accepted\ndate: 2024-05-02\ndeciders: [Ana, Bo]\n---\n", "") \
         .replace("# Store chats\n", "# Store chats\n\n* Status: accepted\n* Date: 2021-03-04\n")
     assert parse("decisions/0001.md", madr2).dead_ends[0].when == 1614816000.0
+
+
+def test_an_alternative_listed_as_name_colon_why_is_named_by_its_name():
+    """The commonest bullet of an ADR's alternatives was one long ruling with no reason."""
+    text = ("# 15. Container registry\n\n## Decision\n\nUse the cloud registry.\n\n## Alternatives considered\n\n"
+            "- Self-hosted Harbor: image scanning is good, but it is one more stateful service to run\n"
+            "- Docker Hub -- rate limits on pulls\n")
+    harbor, hub = parse("doc/adr/0015-container-registry.md", text).dead_ends
+    assert (harbor.text, harbor.reason) == ("Self-hosted Harbor",
+                                            "image scanning is good, but it is one more stateful service to run")
+    assert "image scanning" in harbor.detail  # compared as written too
+    assert (hub.text, hub.reason) == ("Docker Hub", "rate limits on pulls")

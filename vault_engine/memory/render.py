@@ -46,8 +46,8 @@ def render_interruption(proposal: str, rulings: Sequence[Ruling], project: str |
         return (f'No dead end is recorded in this vault yet, so nothing matches "{quoted}": '
                 "dead ends come from a checkpoint's Failed list, a working note's dead-end markers and the "
                 "rejected options of decision records (MADR records wherever they are; others under decisions/, "
-                "docs/decisions/, docs/adr/, doc/adr/ or keps/, or where [kinds] decision points). This is a "
-                "miss, not a guess.")
+                "docs/decisions/, docs/adr/, doc/adr/, docs/architecture/decisions/ or keps/, or where [kinds] "
+                "decision points). This is a miss, not a guess.")
     matched = max(matched, len(rulings))
     count = "1 recorded dead end matches" if matched == 1 else f"{matched} recorded dead ends match"
     shown = f" (the closest {len(rulings)} below)" if matched > len(rulings) else ""

@@ -553,12 +553,21 @@ def _listed_alternatives(section, slugs, agent, when) -> list[DeadEnd]:
             continue
         text, reason = item_reason(item)
         first, *rest = split_sentences(_MARKUP.sub("", text)) or [text]
+        named = _NAME_THEN_WHY.match(first)  # "Self-hosted Harbor: scanning is good, but one more service"
+        if named and len(named.group("name").split()) <= NAME_WORDS:
+            first, rest = named.group("name").strip(), [named.group("why").strip(), *rest]
         if not first:
             continue
         reason = " ".join([*rest, reason or ""]).strip() or None
         out.append(DeadEnd(first, reason, SOURCE, section.line_start + item.offset, section.heading,
                            slugify(first, slugs), agent, when, text[:DETAIL_CHARS]))
     return out
+
+
+# An alternative listed as its name, a colon, then what speaks against it (a name of at most
+# six words, not a label such as "Pros:", which _argument_offsets leaves out).
+_NAME_THEN_WHY = re.compile(r"^(?P<name>[^\s:.;!?](?:[^\s:.;!?]|\s(?!\s*:)){0,59}?)\s*:\s+(?P<why>\S.*)$")
+NAME_WORDS = 6
 
 
 def _labelled_alternatives(section, lines: list[str], slugs, agent, when) -> list[DeadEnd]:
