@@ -386,8 +386,7 @@ DEFAULT_CONFIG_TEXT = '''\
 # spec = ["specs/**"]
 # notion = ["notion/**"]
 # memory = ["memory/**"]
-# decision = ["decisions/**", "docs/decisions/**", "docs/adr/**", "doc/adr/**",
-#             "docs/architecture/decisions/**", "keps/**"]
+# decision = ["decisions/**","docs/decisions/**","docs/adr/**","doc/adr/**","docs/architecture/decisions/**","keps/**"]
 # (a MADR record, with its Considered Options and Decision Outcome, is one wherever it is)
 
 # Taps: sources of documents with their own decay. The most specific matching rule owns a
