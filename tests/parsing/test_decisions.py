@@ -398,3 +398,18 @@ def test_an_alternative_listed_as_name_colon_why_is_named_by_its_name():
                                             "image scanning is good, but it is one more stateful service to run")
     assert "image scanning" in harbor.detail  # compared as written too
     assert (hub.text, hub.reason) == ("Docker Hub", "rate limits on pulls")
+
+
+def test_a_code_span_in_an_alternative_keeps_its_underscores():
+    text = ("# Deferred annotations\n\n## Proposal\n\nCache them.\n\n## Rejected ideas\n\n"
+            "- Making `__annotations__` a lazy mapping -- breaks code that mutates it\n")
+    (ruling,) = parse("decisions/pep-1.md", text).dead_ends
+    assert ruling.text == "Making __annotations__ a lazy mapping"  # was "Making annotations a lazy mapping"
+
+
+def test_a_pep_style_records_title_line_names_it_not_its_abstract_heading():
+    text = ("PEP: 9001\nTitle: Deferred annotations cache\nAuthor: Ana\nCreated: 2024-01-05\n\n# Abstract\n\n"
+            "Cache them.\n\n## Rejected ideas\n\n- Compute them eagerly -- import time doubles\n")
+    (ruling,) = parse("decisions/pep-9001.md", text).dead_ends
+    assert (ruling.record_title, ruling.agent) == ("Deferred annotations cache", "Ana")
+    assert ruling.when == 1704412800.0  # its Created: line

@@ -63,6 +63,14 @@ _QUOTED = re.compile(r"""^(?:["“](?P<double>[^"”]+)["”]|['‘](?P<single>.
                      r"\s*,?\s*(?P<why>.*)$")
 _BAD = re.compile(r"^(?:bad|con)\b[,:]?\s*(?:because\b:?\s*)?", re.IGNORECASE)
 _MARKUP = re.compile(r"[*`\"“”]|(?<!\w)_+|_+(?!\w)|\[\[|\]\]")  # an _ inside a word (storage_core.go) stays
+_CODE_SPAN = re.compile(r"`([^`]*)`")
+
+
+def _unmarked(text: str) -> str:
+    """``text`` without emphasis, quotes and backticks; what a code span holds kept as written
+    (``__annotations__`` lost its underscores as emphasis)."""
+    parts = _CODE_SPAN.split(text)  # even: prose, odd: code
+    return "".join(part if n % 2 else _MARKUP.sub("", part) for n, part in enumerate(parts))
 _QUOTES = re.compile(r"(?<!\w)['‘’]|['‘’](?!\w)")  # quotes around a name, not an apostrophe
 ACCEPTED_IN_CHECKPOINTS = (frozenset({"goal", "goals", "decision"}), frozenset({"summary"}))
 ACCEPTED_IN_RECORDS = (frozenset({"decision", "decision outcome"}), frozenset({"summary", "proposal"}))
@@ -377,7 +385,7 @@ def _alternative_sections(sections, slugs, agent, when) -> list[DeadEnd]:
                 groups.append((head, [section]))
             break
     for head, group in groups:
-        text = _NUMBERED.sub("", " ".join(_MARKUP.sub("", head[-1]).split()))
+        text = _NUMBERED.sub("", " ".join(_unmarked(head[-1]).split()))
         label = _ALTERNATIVE_LABEL.match(text)  # "Alternative: Duck Typed CRDs" names "Duck Typed CRDs"
         text = label.group("name") if label and label.group("name") else text
         lines = [line for line in _headed_lines(head, group) if line.strip()]
@@ -522,7 +530,7 @@ def _level(line: str) -> int:
 def _prose(line: str) -> str:
     """A line of an alternative's description as prose: list marker, emphasis and a
     "Description:" label dropped."""
-    return " ".join(_LABEL.sub("", _MARKUP.sub("", _LIST_NUMBER.sub("", line))).lstrip("-*+ ").split())
+    return " ".join(_LABEL.sub("", _unmarked(_LIST_NUMBER.sub("", line))).lstrip("-*+ ").split())
 
 
 _LIST_NUMBER = re.compile(r"^\s*\d{1,9}[.)]\s+")
@@ -552,7 +560,7 @@ def _listed_alternatives(section, slugs, agent, when) -> list[DeadEnd]:
         if item.offset in arguments or struck_out(item):
             continue
         text, reason = item_reason(item)
-        first, *rest = split_sentences(_MARKUP.sub("", text)) or [text]
+        first, *rest = split_sentences(_unmarked(text)) or [text]
         named = _NAME_THEN_WHY.match(first)  # "Self-hosted Harbor: scanning is good, but one more service"
         if named and len(named.group("name").split()) <= NAME_WORDS:
             first, rest = named.group("name").strip(), [named.group("why").strip(), *rest]

@@ -151,7 +151,7 @@ def record_authors(meta: dict) -> str | None:
 
 # MADR 2 keeps its metadata in the body, above the first section: "* Deciders: Oliver Kopp",
 # "* Status: superseded by ADR-0005".
-_DECIDERS = "deciders|decision-makers"
+_DECIDERS = "deciders|decision-makers|authors?"  # a PEP's `Author:` header too
 _DATED = "date|created"
 _STATUS = "status"
 # A status saying the record no longer holds (not "accepted", "proposed", "implementable").
@@ -197,8 +197,12 @@ _MD_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 
 
 def record_title(rel_path: str, meta: dict, sections: Sequence[Section]) -> str:
-    """The question a record decided: its first top-level heading ("# KEP-2161: Default
+    """The question a record decided: a ``Title:`` line at its top (a PEP's header, whose
+    first heading is "Abstract"), else its first top-level heading ("# KEP-2161: Default
     labels"), else its ``title`` (frontmatter, kep.yaml), else its file name."""
+    titled = top_field(sections, "title")
+    if titled:
+        return titled
     for section in sections[:3]:  # an empty "# Title" is folded into the section after it
         for line in section.text.splitlines():
             m = _H1.match(line)
