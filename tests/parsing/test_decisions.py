@@ -413,3 +413,10 @@ def test_a_pep_style_records_title_line_names_it_not_its_abstract_heading():
     (ruling,) = parse("decisions/pep-9001.md", text).dead_ends
     assert (ruling.record_title, ruling.agent) == ("Deferred annotations cache", "Ana")
     assert ruling.when == 1704412800.0  # its Created: line
+
+
+def test_a_madr_option_is_listed_as_a_reader_sees_it():
+    text = MADR.replace("* JSON\n", "* **JSON** via [Jackson](https://github.com/FasterXML/jackson)\n")
+    ruling = parse("decisions/0001.md", text).dead_ends[0]
+    assert ruling.text == "JSON via Jackson"  # was "**JSON** via [Jackson](https://github.com/...)"
+    assert "github.com" in ruling.detail  # compared as written too

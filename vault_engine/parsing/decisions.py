@@ -225,9 +225,22 @@ def _considered(section, sections, chosen, slugs, agent, when) -> list[DeadEnd]:
         # no Bad lines of its own: the chosen option's "because" argues for that one, not against this
         reason = "; ".join(bad) or (f'the record chose "{chose}" instead' if chose else None)
         detail = " ".join([text, *part])[:DETAIL_CHARS]
-        out.append(DeadEnd(text, reason, SOURCE, section.line_start + item.offset, section.heading,
-                           slugify(text, slugs), agent, when, detail))
+        shown = _as_listed(text)
+        out.append(DeadEnd(shown, reason, SOURCE, section.line_start + item.offset, section.heading,
+                           slugify(shown, slugs), agent, when, detail))
     return out
+
+
+_LINK = re.compile(r"\[([^\]]*)\]\([^)\s]*\)")
+_EMPHASIS = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1")
+
+
+def _as_listed(option: str) -> str:
+    """An option as a reader sees it listed: a link as its text, bold as plain (code spans,
+    whose backticks say "this is a name", stay): "Use [Lingohub](https://lingohub.com/)" is
+    "Use Lingohub"."""
+    parts = _CODE_SPAN.split(option)
+    return "`".join(part if n % 2 else _EMPHASIS.sub(r"\2", _LINK.sub(r"\1", part)) for n, part in enumerate(parts))
 
 
 def _options(items: Iterable) -> Iterable:
