@@ -234,9 +234,11 @@ class IndexReport:
     embedded: int = 0
     notices: tuple[str, ...] = ()
     left_out: int = 0  # of the skipped, notes indexed until this run (unreadable now): they left the index
+    source_files: int = 0  # a code tap's files new, changed, moved or deleted (the counts above are of notes)
 
     def to_json(self) -> dict[str, Any]:
         return {
+            "source_files": self.source_files,
             "new": self.new,
             "modified": self.modified,
             "deleted": self.deleted,

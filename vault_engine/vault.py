@@ -495,11 +495,20 @@ class Vault:
             (f"the lexical index could not be trusted ({changes.lexical_repaired}): rebuilt from the ledger",) \
             if changes.lexical_repaired else ()
         notices += tuple(changes.notices)
+        from vault_engine.sources.vault.changes import is_note
+
+        def notes(paths: Iterable[str]) -> int:  # a code tap's source files are counted apart, as by status
+            return sum(1 for path in paths if is_note(path))
+
+        new, modified, deleted, moved = (notes(plan.new), notes(plan.modified), notes(plan.deleted),
+                                         notes(new for _, new in plan.moved))
         return IndexReport(
-            new=len(plan.new), modified=len(plan.modified), deleted=len(plan.deleted),
-            moved=len(plan.moved), unchanged=plan.unchanged + len(plan.touched),
+            new=new, modified=modified, deleted=deleted, moved=moved,
+            unchanged=plan.unchanged + notes(plan.touched),
             skipped=tuple(changes.skipped), sections=self.ledger.section_count(),
             seconds=time.perf_counter() - started, notices=notices, left_out=len(plan.left_out),
+            source_files=len(plan.new) + len(plan.modified) + len(plan.deleted) + len(plan.moved)
+            - new - modified - deleted - moved,
         )
 
     # -- notion tap -----------------------------------------------------------------------

@@ -2,7 +2,7 @@
 
 import os
 
-from tests.code_vault import build
+from tests.code_vault import CONFIG, FILES, build
 
 
 def test_callers_json_has_the_contract_fields(make_vault, cli):
@@ -142,3 +142,13 @@ def test_find_says_a_file_changed_and_a_deleted_file_is_missing_not_changed(make
     assert "missing" in cli("--vault", root, "outline", "src/shop/orders.py").out
     show = cli("--vault", root, "show", "src/shop/orders.py#OrderBook")
     assert show.code == 1 and "vanished while indexing" not in show.err and "is missing" in show.err
+
+
+def test_index_counts_notes_and_source_files_apart_as_status_does(make_vault, cli):
+    root = make_vault(FILES, CONFIG)
+    done = cli("--vault", root, "index", "--no-embed", "--json").json
+    notes = cli("--vault", root, "status", "--json").json["notes"]
+    sources = sum(1 for path in FILES if not path.endswith(".md"))
+    assert (done["new"], done["source_files"]) == (notes, sources) and sources > 0  # "70 new" for 6 notes
+    text = cli("--vault", root, "index", "--no-embed", "--rebuild").out
+    assert f"{notes} new, " in text and f"; {sources} source files new or changed" in text

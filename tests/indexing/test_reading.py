@@ -108,6 +108,7 @@ def test_a_skipped_file_beside_the_vault_keeps_its_stat_and_is_not_read_again(be
     on_disk = (beside.parent / "repo" / "pkg" / "gen.py").stat()
     assert (known.size, known.mtime_ns, known.ctime_ns, known.hash) == (
         on_disk.st_size, on_disk.st_mtime_ns, on_disk.st_ctime_ns, None)
-    assert first.new == 3 and (again.new, again.modified) == (0, 0)  # was modified every run
+    assert (first.new, first.source_files) == (2, 1)  # two notes; pkg/a.py (gen.py is skipped)
+    assert (again.new, again.modified, again.source_files) == (0, 0, 0)  # was modified every run
     assert [s.path for s in first.skipped] == [s.path for s in again.skipped] == ["repo:pkg/gen.py"]
     assert sorted(paths) == ["a.md", "notion/Page 1234abcd.md", "repo:pkg/a.py"]

@@ -41,11 +41,16 @@ class FileStat:
         return known.has_stat(self.size, self.mtime_ns, self.ctime_ns)
 
 
+def is_note(path: str) -> bool:
+    """A note, not a code tap's source file (those are counted on their own, as ``status`` does)."""
+    return path.lower().endswith(".md")
+
+
 @dataclass(frozen=True, slots=True)
 class Suspects:
     """Files whose stat differs from the ledger (or that are new), and vanished ones;
     ``unchanged`` counts the indexed notes whose stat is the ledger's (a file the ledger
-    keeps as skipped is not a note: it is counted with the skipped ones)."""
+    keeps as skipped is not a note: it is counted with the skipped ones; nor is a source file)."""
 
     changed: tuple[str, ...] = ()
     missing: tuple[str, ...] = ()
@@ -62,7 +67,7 @@ def find_suspects(disk: Mapping[str, FileStat], known: Mapping[str, KnownFile]) 
         was = known.get(path)
         if was is None or not stat.matches(was):
             changed.append(path)
-        elif was.hash is not None:
+        elif was.hash is not None and is_note(path):
             unchanged += 1
     missing = [path for path in known if path not in disk]
     return Suspects(tuple(sorted(changed)), tuple(sorted(missing)), unchanged)
@@ -77,7 +82,7 @@ def content_changed(suspects: Suspects, known: Mapping[str, KnownFile],
     unreadable holds no answer: it is changed once it can be read (not while it is still not
     UTF-8, whatever its stat), and gone it took no answer with it."""
     changed = tuple(p for p in suspects.changed if p not in known or _changed(known[p], located(p), max_bytes))
-    same = [p for p in suspects.changed if p not in changed and known[p].hash is not None]
+    same = [p for p in suspects.changed if p not in changed and known[p].hash is not None and is_note(p)]
     missing = tuple(p for p in suspects.missing if known[p].hash is not None)
     return replace(suspects, changed=changed, missing=missing, unchanged=suspects.unchanged + len(same))
 
