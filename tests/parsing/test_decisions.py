@@ -420,3 +420,10 @@ def test_a_madr_option_is_listed_as_a_reader_sees_it():
     ruling = parse("decisions/0001.md", text).dead_ends[0]
     assert ruling.text == "JSON via Jackson"  # was "**JSON** via [Jackson](https://github.com/...)"
     assert "github.com" in ruling.detail  # compared as written too
+
+
+def test_a_why_rejected_item_is_the_reason_without_its_label():
+    text = ("# 25. Rate limits\n\n## Decision\n\nMemcached.\n\n## Alternatives considered\n\n"
+            "- DynamoDB atomic counters\n  - Why rejected: a write per request costs too much\n")
+    (ruling,) = parse("doc/adr/0025-rate-limits.md", text).dead_ends
+    assert (ruling.text, ruling.reason) == ("DynamoDB atomic counters", "a write per request costs too much")

@@ -27,8 +27,8 @@ FAILED_HEADINGS = frozenset({"failed", "failed approaches", "dead ends", "ruled 
 _ITEM = re.compile(r"^(?P<indent>[ \t]*)(?:[-*+]|\d{1,9}[.)])(?:[ \t]+(?P<text>.*))?$")
 _CHECKBOX = re.compile(r"^\[[ xX/-]\][ \t]+")
 _FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
-_REASON = re.compile(r"^[*_]{0,2}(?:reason|why)[*_]{0,2}[ \t]*:[ \t]*[*_]{0,2}[ \t]*(?P<rest>.*)$",
-                     re.IGNORECASE)
+_REASON = re.compile(r"^[*_]{0,2}(?:reason|why(?:[ \t]+(?:rejected|not(?:[ \t]+chosen)?))?|rejected[ \t]+because)"
+                     r"[*_]{0,2}[ \t]*:[ \t]*[*_]{0,2}[ \t]*(?P<rest>.*)$", re.IGNORECASE)
 # A reason follows an em dash, an en dash or a double hyphen with spaces around it.
 _DASH = re.compile(r"[ \t]+(?:—|–|--)[ \t]+")
 _LINK_OR_CODE = re.compile(r"\[\[[^\]]*\]\]|`[^`]*`")
