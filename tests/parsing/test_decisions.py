@@ -427,3 +427,14 @@ def test_a_why_rejected_item_is_the_reason_without_its_label():
             "- DynamoDB atomic counters\n  - Why rejected: a write per request costs too much\n")
     (ruling,) = parse("doc/adr/0025-rate-limits.md", text).dead_ends
     assert (ruling.text, ruling.reason) == ("DynamoDB atomic counters", "a write per request costs too much")
+
+
+def test_a_label_line_is_named_by_its_first_sentence_and_a_wrapped_cons_is_its_whole_reason():
+    text = ("# Offline sync\n\n## Decision\n\nUse CRDTs.\n\n## Alternatives\n\n"
+            "**Option 1:** Last write wins. Simple to build.\nCons: edits made offline are lost.\n\n"
+            "**Option 2:** Lock the work order to one device while it is checked out. Cons: a technician\n"
+            "who drops a phone in a lift shaft keeps the order locked.\n")
+    lww, lock = parse("decisions/0018-offline-sync.md", text).dead_ends
+    assert (lww.text, lww.reason) == ("Last write wins.", "edits made offline are lost.")
+    assert lock.text == "Lock the work order to one device while it is checked out."
+    assert lock.reason == "a technician who drops a phone in a lift shaft keeps the order locked."

@@ -601,6 +601,9 @@ def _labelled_alternatives(section, lines: list[str], slugs, agent, when) -> lis
     for (n, label), (end, _) in zip(starts, [*starts[1:], (len(lines), None)]):
         described = [line for line in lines[n + 1:end] if line.strip()]
         name = _prose(label.group("name"))
+        first, *more = split_sentences(name) or [name]
+        if more:  # "**Option 2:** Lock it to one device. Cons: a technician" (wrapped): named by its first sentence
+            name, described = first, [" ".join(more), *described]
         if not name and described:  # "**Option 7:**" alone: its paragraph's first sentence names it
             after = itertools.dropwhile(lambda line: not line.strip(), lines[n + 1:end])
             paragraph = list(itertools.takewhile(str.strip, after))
