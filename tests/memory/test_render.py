@@ -1,6 +1,7 @@
 """What agents read (vault_engine/memory/render.py): the interruption and the fitted brief."""
 
 import datetime as dt
+from dataclasses import replace
 
 import pytest
 
@@ -34,6 +35,12 @@ def test_a_hit_says_what_was_tried_by_whom_when_and_why():
            'the drop test failed at 1.2 m."' in text
     assert "only if you can say why this time is different" in text
     assert not any(phrase in text.lower() for phrase in FORBIDDEN)
+
+
+def test_a_reason_quoting_a_name_is_said_with_single_quotes_inside_the_double():
+    chose = replace(DROP, reason='the record chose "MADR 4.0.0" instead', source="decision record")
+    text = render_interruption("formless records", [chose], "drone-audio", ("lexical",))
+    assert "ruled out on 2026-03-14, claude-7f3: the record chose ‘MADR 4.0.0’ instead.\"" in text
 
 
 def test_elsewhere_and_working_note_rulings_are_weaker_evidence():

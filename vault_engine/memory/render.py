@@ -106,6 +106,7 @@ def _hand_back(top: Ruling) -> str:
 
 
 _LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)?")  # a Markdown link, its target cut or not
+_INNER_QUOTE = re.compile(r'"([^"]*)"')
 
 
 def _quotable(reason: str | None) -> str:
@@ -114,6 +115,7 @@ def _quotable(reason: str | None) -> str:
     if not reason:
         return ""
     first = " ".join(_LINK.sub(lambda m: m.group(1), reason.split("; ")[0]).split())
+    first = _INNER_QUOTE.sub(r"‘\1’", first)  # said inside double quotes: "the record chose ‘X’ instead"
     if len(first) <= REASON_IN_QUOTE:
         return first
     return first[:REASON_IN_QUOTE].rsplit(" ", 1)[0].rstrip(",;:") + "…"
