@@ -49,12 +49,6 @@ _ALTERNATIVES = re.compile(
     r"approaches|designs)|(?:other\s+)?options\s+(?:considered|rejected)|alternative\s+(?:approaches|designs)|"
     r"discarded\s+(?:ideas|alternatives|options))(?:\s*[\[(]optional[\])])?$", re.IGNORECASE)
 _CONSIDERED = frozenset({"considered options", "options considered", "considered alternatives"})
-
-
-def _holds_alternatives_only(heading: str) -> bool:
-    """An ``Alternatives`` heading of an RFC or KEP (each part under it was not chosen); not
-    MADR's ``Pros and Cons of the Alternatives``, whose parts include the chosen option."""
-    return bool(_ALTERNATIVES.search(heading)) and not _PROS_CONS.match(heading)
 _OUTCOME = frozenset({"decision outcome", "decision"})
 _PROS_CONS = re.compile(r"^pros and cons", re.IGNORECASE)
 _CHOSEN = re.compile(r"chosen (?:option|alternative)\s*:?\**\s*:?\s*(?P<rest>.+)", re.IGNORECASE)
@@ -64,6 +58,15 @@ _QUOTED = re.compile(r"""^(?:["“](?P<double>[^"”]+)["”]|['‘](?P<single>.
 _BAD = re.compile(r"^(?:bad|con)\b[,:]?\s*(?:because\b:?\s*)?", re.IGNORECASE)
 _MARKUP = re.compile(r"[*`\"“”]|(?<!\w)_+|_+(?!\w)|\[\[|\]\]")  # an _ inside a word (storage_core.go) stays
 _CODE_SPAN = re.compile(r"`([^`]*)`")
+_QUOTES = re.compile(r"(?<!\w)['‘’]|['‘’](?!\w)")  # quotes around a name, not an apostrophe
+ACCEPTED_IN_CHECKPOINTS = (frozenset({"goal", "goals", "decision"}), frozenset({"summary"}))
+ACCEPTED_IN_RECORDS = (frozenset({"decision", "decision outcome"}), frozenset({"summary", "proposal"}))
+
+
+def _holds_alternatives_only(heading: str) -> bool:
+    """An ``Alternatives`` heading of an RFC or KEP (each part under it was not chosen); not
+    MADR's ``Pros and Cons of the Alternatives``, whose parts include the chosen option."""
+    return bool(_ALTERNATIVES.search(heading)) and not _PROS_CONS.match(heading)
 
 
 def _unmarked(text: str) -> str:
@@ -71,9 +74,6 @@ def _unmarked(text: str) -> str:
     (``__annotations__`` lost its underscores as emphasis)."""
     parts = _CODE_SPAN.split(text)  # even: prose, odd: code
     return "".join(part if n % 2 else _MARKUP.sub("", part) for n, part in enumerate(parts))
-_QUOTES = re.compile(r"(?<!\w)['‘’]|['‘’](?!\w)")  # quotes around a name, not an apostrophe
-ACCEPTED_IN_CHECKPOINTS = (frozenset({"goal", "goals", "decision"}), frozenset({"summary"}))
-ACCEPTED_IN_RECORDS = (frozenset({"decision", "decision outcome"}), frozenset({"summary", "proposal"}))
 
 
 def is_madr_record(sections: Sequence[SectionLike]) -> bool:
