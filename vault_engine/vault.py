@@ -566,7 +566,8 @@ class Vault:
 
             if not query_terms(query)[0]:  # nothing was searched: not a miss an agent takes for an answer
                 raise BadArgument(f"{query[:200]!r} holds no word the words index searches (only stop words or "
-                                  "punctuation): ask with content words, or without --lexical")
+                                  "punctuation): ask with content words, or with meaning too (without --lexical; "
+                                  "the MCP tools' lexical=false)")
         arms = ("lexical",) if lexical_only else ("semantic",) if semantic_only else ("lexical", "semantic")
         if not lexical_only and ledger.embedded_ids_exist():
             from vault_engine.stores.embedder import prefetch_embedder
