@@ -26,6 +26,7 @@ from vault_engine.errors import (
     ModelUnavailable,
     UnknownKind,
     UnknownProject,
+    UnknownRef,
     VaultError,
     VaultNotFound,
     not_writable,
@@ -1095,7 +1096,16 @@ class Vault:
         from vault_engine.retrieval.lookup import lookup_ref, section_ref
 
         ledger = self._require_index()
-        note, _ = lookup_ref(ledger, ref, self._skipped_now)
+        try:
+            note, _ = lookup_ref(ledger, ref, self._skipped_now)
+        except UnknownRef:
+            from vault_engine.refs import normalize_path
+
+            path = normalize_path(ref.partition("#")[0].strip())
+            if path in set(ledger.attachment_paths()):  # show's "open it in its own app" says nothing here
+                raise UnknownRef(f"{path} is an attachment: only notes decay and are reinforced; reinforce a note "
+                                 f"that links to it (`vault-engine links {path} --backlinks` lists them)") from None
+            raise
         at = now if now is not None else time.time()
         record = {"event": "reinforce", "ref": ref, "path": note.path, "note_id": note.id,
                   "notion_id": note.notion_id, "at": at, "by": by, "why": why}

@@ -290,8 +290,8 @@ def test_an_attachment_ref_is_named_as_such_and_its_backlinks_are_listed(make_va
     assert "run `vault-engine index`" not in shown.err
     back = cli("--vault", root, "links", "Bases/Books.base", "--backlinks", "--json").json["links"]
     assert [(link["source"], link["raw"]) for link in back] == [("Books.md", "![[Books.base]]")]
-    reinforced = cli("--vault", root, "reinforce", "Bases/Books.base")  # not "no sections to show"
-    assert reinforced.code == 1 and "is an attachment, not a note: it has no sections (open it" in reinforced.err
+    reinforced = cli("--vault", root, "reinforce", "Bases/Books.base")  # not show's "no sections to show"
+    assert reinforced.code == 1 and "is an attachment: only notes decay and are reinforced" in reinforced.err
     heading_only = cli("--vault", root, "show", "#Books")  # said "no note ''"
     assert heading_only.code == 1 and "the ref names no note: a ref is a note's path, then its #heading" \
         in heading_only.err
