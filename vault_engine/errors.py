@@ -44,6 +44,14 @@ class UnknownRef(VaultError):
     """A ref names no note or section in the index."""
 
 
+class AttachmentRef(UnknownRef):
+    """A ref names an attachment (an image, a PDF, a ``.base``): indexed, but no note."""
+
+    def __init__(self, message: str, path: str = ""):  # rebuilt from the daemon by its message alone
+        super().__init__(message)
+        self.path = path
+
+
 class UnknownProject(VaultError):
     """A project name matches no project in the vault."""
 

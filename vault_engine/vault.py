@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from vault_engine.config import CONFIG_NAME, Config, find_vault, load_config
 from vault_engine.errors import (
+    AttachmentRef,
     BadArgument,
     IndexBusy,
     IndexDamaged,
@@ -1098,14 +1099,9 @@ class Vault:
         ledger = self._require_index()
         try:
             note, _ = lookup_ref(ledger, ref, self._skipped_now)
-        except UnknownRef:
-            from vault_engine.refs import normalize_path
-
-            path = normalize_path(ref.partition("#")[0].strip())
-            if path in set(ledger.attachment_paths()):  # show's "open it in its own app" says nothing here
-                raise UnknownRef(f"{path} is an attachment: only notes decay and are reinforced; reinforce a note "
-                                 f"that links to it (`vault-engine links {path} --backlinks` lists them)") from None
-            raise
+        except AttachmentRef as exc:  # show's "open it in its own app" says nothing here
+            raise UnknownRef(f"{exc.path} is an attachment: only notes decay and are reinforced; reinforce a note "
+                             f"that links to it (`vault-engine links {exc.path} --backlinks` lists them)") from None
         at = now if now is not None else time.time()
         record = {"event": "reinforce", "ref": ref, "path": note.path, "note_id": note.id,
                   "notion_id": note.notion_id, "at": at, "by": by, "why": why}

@@ -69,6 +69,11 @@ def test_user_errors_keep_their_class_message_and_exit_code():
     odd = protocol.vault_error({"type": "SomethingNewer", "message": "m", "exit_code": 3})
     assert type(odd) is VaultError and odd.exit_code == 3
     assert type(protocol.vault_error({"type": "IndexMissing", "message": "m"})) is IndexMissing
+    # every user error can be rebuilt from its message alone (an attachment's `show` through the watcher)
+    from vault_engine import errors
+    for cls in vars(errors).values():
+        if isinstance(cls, type) and issubclass(cls, VaultError):
+            assert type(protocol.vault_error({"type": cls.__name__, "message": "m"})) is cls
 
 
 def test_messages_are_single_versioned_lines():

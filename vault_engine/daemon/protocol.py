@@ -175,7 +175,12 @@ def vault_error(error: dict[str, Any]) -> VaultError:
     cls = getattr(errors, str(error.get("type")), None)
     if not (isinstance(cls, type) and issubclass(cls, VaultError)):
         cls = VaultError
-    exc = cls(error.get("message", ""))
+    message = error.get("message", "")
+    try:
+        exc = cls(message)
+    except TypeError:  # a class built from its parts (VectorsDamaged(path, reason)): its message says them
+        exc = cls.__new__(cls)
+        VaultError.__init__(exc, message)
     if exc.exit_code != error.get("exit_code", 1):
         exc.exit_code = error.get("exit_code", 1)
     return exc

@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import replace
 from urllib.parse import unquote_plus
 
-from vault_engine.errors import UnknownRef
+from vault_engine.errors import AttachmentRef, UnknownRef
 from vault_engine.model import ResolvedLink
 from vault_engine.parsing.sections import github_anchors, leading_headings, normalize_heading, rendered_heading
 from vault_engine.paths import name_key
@@ -33,7 +33,7 @@ def lookup_ref(ledger: Ledger, ref: str,
                 heading = split.heading
                 break
     if note is None:
-        raise UnknownRef(_not_found(ledger, ref.partition("#")[0].strip(), skipped_now))
+        raise _not_found(ledger, ref.partition("#")[0].strip(), skipped_now)
     if not heading:
         return note, None
     sections = ledger.sections_of(note.id)
@@ -57,28 +57,29 @@ def _no_such_section(path: str, heading: str, sections: Sequence[SectionRow]) ->
     return f"{path} has no heading {heading!r}; its headings: {shown}{more}"
 
 
-def _not_found(ledger: Ledger, path: str, skipped_now: Callable[[str], str | None] | None) -> str:
+def _not_found(ledger: Ledger, path: str, skipped_now: Callable[[str], str | None] | None) -> UnknownRef:
     """Why no note is at ``path``: skipped when indexed (and why), or skipped by the scan, or
     the notes whose name it is (a wikilink-style ``auth-sessions``), or not indexed at all."""
     wanted = normalize_path(path)
     if not wanted:  # `#Decision` alone
-        return "the ref names no note: a ref is a note's path, then its #heading (e.g. specs/auth.md#Decision)"
+        return UnknownRef("the ref names no note: a ref is a note's path, then its #heading "
+                          "(e.g. specs/auth.md#Decision)")
     skipped = dict(ledger.skipped())
     for candidate in _path_candidates(wanted):
         reason = skipped.get(candidate) or (skipped_now(candidate) if skipped_now and candidate else None)
         if reason:
-            return f"{candidate} was not indexed: {reason}"
+            return UnknownRef(f"{candidate} was not indexed: {reason}")
     if wanted in set(ledger.attachment_paths()):  # printed under hits as a link target
-        return (f"{wanted} is an attachment, not a note: it has no sections (open it in its own app; "
-                f"`vault-engine links {wanted} --backlinks` lists the notes that link to it)")
+        return AttachmentRef(f"{wanted} is an attachment, not a note: it has no sections (open it in its own app; "
+                             f"`vault-engine links {wanted} --backlinks` lists the notes that link to it)", wanted)
     name = wanted.rsplit("/", 1)[-1].casefold()
     named = [p for p in ledger.note_paths()
              if p.rsplit("/", 1)[-1].casefold() in (name, name + ".md")]
     if named:
         listed = ", ".join(named[:3]) + (f" and {len(named) - 3} more" if len(named) > 3 else "")
-        return f"no note {path!r} in the index; refs are vault-relative paths: did you mean {listed}?"
-    return (f"no note {path!r} in the index: check the path "
-            "(vault-relative, e.g. specs/auth.md) or run `vault-engine index`")
+        return UnknownRef(f"no note {path!r} in the index; refs are vault-relative paths: did you mean {listed}?")
+    return UnknownRef(f"no note {path!r} in the index: check the path "
+                      "(vault-relative, e.g. specs/auth.md) or run `vault-engine index`")
 
 
 def _note_and_heading_splits(ref: str) -> list[ParsedRef]:
