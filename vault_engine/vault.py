@@ -499,18 +499,14 @@ class Vault:
         notices += tuple(changes.notices)
         from vault_engine.sources.vault.changes import is_note
 
-        def notes(paths: Iterable[str]) -> int:  # a code tap's source files are counted apart, as by status
-            return sum(1 for path in paths if is_note(path))
-
-        new, modified, deleted, moved = (notes(plan.new), notes(plan.modified), notes(plan.deleted),
-                                         notes(new for _, new in plan.moved))
+        changed = (plan.new, plan.modified, plan.deleted, tuple(new for _, new in plan.moved))
+        new, modified, deleted, moved = (sum(map(is_note, paths)) for paths in changed)  # notes, as status counts
         return IndexReport(
             new=new, modified=modified, deleted=deleted, moved=moved,
-            unchanged=plan.unchanged + notes(plan.touched),
+            unchanged=plan.unchanged + sum(map(is_note, plan.touched)),
             skipped=tuple(changes.skipped), sections=self.ledger.section_count(),
             seconds=time.perf_counter() - started, notices=notices, left_out=len(plan.left_out),
-            source_files=len(plan.new) + len(plan.modified) + len(plan.deleted) + len(plan.moved)
-            - new - modified - deleted - moved,
+            source_files=sum(map(len, changed)) - new - modified - deleted - moved,  # a code tap's files
         )
 
     # -- notion tap -----------------------------------------------------------------------
