@@ -37,6 +37,7 @@ from vault_engine.parsing.checkpoints import (
     split_sentences,
     struck_out,
 )
+from vault_engine.parsing.readable import links_as_text
 from vault_engine.parsing.sections import heading_line
 
 SOURCE = "decision record"
@@ -231,7 +232,6 @@ def _considered(section, sections, chosen, slugs, agent, when) -> list[DeadEnd]:
     return out
 
 
-_LINK = re.compile(r"\[([^\]]*)\]\([^)\s]*\)")
 _EMPHASIS = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1")
 
 
@@ -240,7 +240,7 @@ def _as_listed(option: str) -> str:
     whose backticks say "this is a name", stay): "Use [Lingohub](https://lingohub.com/)" is
     "Use Lingohub"."""
     parts = _CODE_SPAN.split(option)
-    return "`".join(part if n % 2 else _EMPHASIS.sub(r"\2", _LINK.sub(r"\1", part)) for n, part in enumerate(parts))
+    return "`".join(part if n % 2 else _EMPHASIS.sub(r"\2", links_as_text(part)) for n, part in enumerate(parts))
 
 
 def _options(items: Iterable) -> Iterable:

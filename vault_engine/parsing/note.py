@@ -20,6 +20,7 @@ from vault_engine.parsing.decisions import (
 from vault_engine.parsing.frontmatter import parse_time, split_frontmatter
 from vault_engine.parsing.links import extract_links, extract_property_links, mask_code
 from vault_engine.parsing.markers import marked_dead_ends
+from vault_engine.parsing.readable import links_as_text
 from vault_engine.parsing.sections import parse_blocks, split_sections
 from vault_engine.parsing.tags import collect_tags
 from vault_engine.paths import glob_match, note_stem
@@ -189,11 +190,8 @@ def _status_section(sections: Sequence[Section]) -> str | None:
     for section in sections:
         if (section.heading or "").strip().casefold() == "status":
             lines = [line.strip() for line in section.text.splitlines()[1:] if line.strip()]
-            return _MD_LINK.sub(r"\1", lines[0]) if lines else None
+            return links_as_text(lines[0]) if lines else None
     return None
-
-
-_MD_LINK = re.compile(r"\[([^\]]*)\]\([^)]*\)")
 
 
 def record_title(rel_path: str, meta: dict, sections: Sequence[Section]) -> str:

@@ -89,10 +89,14 @@ def _outside_code_spans(line: str) -> str:
     return "".join(parts)
 
 
+def links_as_text(text: str) -> str:
+    """Markdown links and images as their text: "[31. Use Redis](0031-use-redis.md)" reads
+    "31. Use Redis"."""
+    return _LINK.sub(r"\1", _IMAGE.sub(r"\1", text))
+
+
 def _clean(text: str) -> str:
-    text = _ATTACHMENT_EMBED.sub(" ", text)
-    text = _IMAGE.sub(r"\1", text)
-    text = _LINK.sub(r"\1", text)
+    text = links_as_text(_ATTACHMENT_EMBED.sub(" ", text))
     text = _AUTOLINK.sub(" ", text)
     text = _URL.sub(" ", text)
     text = _HTML_TAG.sub(" ", text)
