@@ -304,11 +304,7 @@ class CodeQueries:
         others = sorted(key for key in changed + missing if key not in answer)
         notices = _moved_notice([key for key in dict.fromkeys(answer) if key in changed],
                                 [key for key in dict.fromkeys(answer) if key in missing])
-        if others:
-            other = "other " if answer else ""
-            notices += (f"{len(others)} {other}source file(s) changed since the last index (e.g. {others[0]}): "
-                        f"{direction} written there since are not known until `vault-engine index`",)
-        return notices
+        return notices + written_since(others, f"{direction} written there since are", other=bool(answer))
 
     def stale_files(self) -> list[str]:
         """Source files new, changed or gone since the last index (a scan of the code taps;
@@ -376,6 +372,15 @@ class CodeQueries:
         extra = f" ({len(skipped)} source files were skipped: see `vault-engine status`)" if skipped else ""
         return "no_such_symbol", (f"no symbol {symbol!r} in the {len(self.keys)} indexed source files{extra}"
                                   f"{self.syntax_error_note(symbol)}")
+
+
+def written_since(files: list[str], unknown: str, other: bool = False) -> tuple[str, ...]:
+    """One line when source files changed since the last index: ``unknown`` ("callers written
+    there since are") is not known until `vault-engine index`."""
+    if not files:
+        return ()
+    return (f"{len(files)} {'other ' if other else ''}source file(s) changed since the last index "
+            f"(e.g. {files[0]}): {unknown} not known until `vault-engine index`",)
 
 
 def _moved_notice(changed: list[str], gone: list[str] | None = None) -> tuple[str, ...]:

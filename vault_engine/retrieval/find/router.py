@@ -92,13 +92,11 @@ def _named_in_notes(code, query: str) -> tuple[str, ...]:
 
 
 def _stale_notice(code) -> tuple[str, ...]:
-    """On a symbol missed: the source files saved since the last index,
-    where the name may have been written since (an agent must not read "does not exist")."""
-    stale = code.stale_files()
-    if not stale:
-        return ()
-    return (f"{len(stale)} source file(s) changed since the last index (e.g. {stale[0]}): a symbol "
-            "written there since is not known until `vault-engine index`",)
+    """On a symbol missed: the source files saved since the last index, where the name may
+    have been written since (an agent must not read "does not exist")."""
+    from vault_engine.retrieval.code.service import written_since
+
+    return written_since(code.stale_files(), "a symbol written there since is")
 
 
 def _symbol(code, query: str, k: int, _rule) -> FindResult | None:
