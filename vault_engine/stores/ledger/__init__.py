@@ -34,8 +34,9 @@ __all__ = [
 ]
 
 
-# A code tap's source file among the notes' rows (kind "code", never Markdown).
-_SOURCE_FILE = "kind = 'code' AND lower(path) NOT LIKE '%.md'"
+# A code tap's source file among the notes' rows: every row that is not Markdown (as
+# sources/vault/changes.is_note tells a note).
+_SOURCE_FILE = "lower(path) NOT LIKE '%.md'"
 
 
 class Ledger(NoteQueries, SectionQueries, LinkQueries, DeadEndQueries, EmbeddedQueries, ReinforcementQueries):
