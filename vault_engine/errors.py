@@ -89,6 +89,19 @@ class VectorsDamaged(IndexDamaged):
         self.reason = reason
 
 
+class IndexFromNewerRelease(VaultError):
+    """The index was written by a newer vault-engine than this process (a watcher or TUI
+    started before an upgrade). Dropping it as "another version" would throw away the newer
+    process's work, and each would rebuild over the other: it is left as it is."""
+
+
+def from_newer_release(where: object, what: str) -> IndexFromNewerRelease:
+    return IndexFromNewerRelease(
+        f"the index in {where} was written by a newer vault-engine ({what}): this process is older "
+        "and leaves it as it is; a watcher or TUI started before an upgrade must be started again "
+        "(`vault-engine watch --stop`, then `vault-engine watch`)")
+
+
 class IndexNotWritable(VaultError):
     """The index folder cannot be written (a read-only vault, another user's files)."""
 

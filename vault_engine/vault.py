@@ -695,7 +695,7 @@ class Vault:
         from vault_engine.retrieval.follow import hit_links, resolved_link
         from vault_engine.retrieval.lookup import lookup_ref, section_ref, with_missing_sections
 
-        note, section = lookup_ref(ledger, ref, self._skipped_now)
+        note, section = lookup_ref(ledger, ref, self._unindexed_now)
         sections = tuple(s.heading for s in ledger.sections_of(note.id) if s.heading)
         change = self._change_since_index(ledger, note.path)
         if section is not None:  # its links as its hit lists them: the section's own, then the note's properties'
@@ -730,13 +730,19 @@ class Vault:
                                   if left else ())
         return replace(view, followed=followed, notices=notices)
 
-    def _skipped_now(self, rel_path: str) -> str | None:
-        """Why ``index`` skips the file at ``rel_path`` without reading it (a symlink out of the
-        vault, a loop, a broken link): for a ref that names no note, the reason, not a guess."""
+    def _unindexed_now(self, rel_path: str) -> str | None:
+        """Why the note at ``rel_path`` is not in the index (``index`` skips it without reading
+        it: a symlink out of the vault, a loop, a broken link; or it is new since the last
+        index), None when no such file is there: for a ref that names no note, not a guess."""
+        from vault_engine.sources.vault.changes import is_note
         from vault_engine.sources.vault.files import skip_reason
 
         try:
-            return skip_reason(self.config, rel_path)
+            reason = skip_reason(self.config, rel_path)
+            inside = ".." not in rel_path.split("/") and not rel_path.startswith("/")  # never looked up outside
+            if reason is None and inside and is_note(rel_path) and (self.root / rel_path).is_file():
+                return "it is new since the last index: run `vault-engine index`"
+            return reason
         except OSError:  # a name the file system cannot even look up (a part of 255+ bytes):
             return None  # no file is there for the scan to skip; the ref is simply unknown
 
@@ -798,7 +804,7 @@ class Vault:
         ledger = self._require_index()
         if backlinks and ref.strip() in set(ledger.attachment_paths()):  # an image, a PDF, a .base
             return with_missing_sections(ledger, (resolved_link(r) for r in ledger.backlinks_to(ref.strip())))
-        note, section = lookup_ref(ledger, ref, self._skipped_now)
+        note, section = lookup_ref(ledger, ref, self._unindexed_now)
         if backlinks:
             found = [resolved_link(r) for r in ledger.backlinks_to(note.path)]
             if section is not None and section.heading:
@@ -939,8 +945,7 @@ class Vault:
             "section_missing": [{"source": link.source, "raw": link.raw, "line": link.line, "ref": link.ref,
                                  "missing": link.missing_what} for link in section_missing],
             "last_index": float(last) if last else None,
-            "lexical": {"sections": None if lexical else self.lexical.doc_count(), "agrees": lexical is None,
-                        "damage": lexical},
+            "lexical": {"sections": self._lexical_sections(), "agrees": lexical is None, "damage": lexical},
             "reinforcements": len(ledger.reinforcements()),
             "watcher": watcher,
             "semantic": semantic,
@@ -948,6 +953,14 @@ class Vault:
             "memory": facet_counts(ledger),
             "project_elsewhere": self._project_elsewhere(ledger),
         }
+
+    def _lexical_sections(self) -> int | None:
+        """How many sections the words index holds; None when it cannot be read (one out of
+        step with the ledger, after a killed run, still counts: searches read it)."""
+        try:
+            return self.lexical.doc_count()
+        except IndexDamaged:
+            return None
 
     def _project_elsewhere(self, ledger: Ledger) -> list[dict[str, str]]:
         """Notes under ``projects/<folder>/`` whose ``project:`` names another project: the
@@ -1094,7 +1107,7 @@ class Vault:
 
         ledger = self._require_index()
         try:
-            note, _ = lookup_ref(ledger, ref, self._skipped_now)
+            note, _ = lookup_ref(ledger, ref, self._unindexed_now)
         except AttachmentRef as exc:  # show's "open it in its own app" says nothing here
             raise UnknownRef(f"{exc.path} is an attachment: only notes decay and are reinforced; reinforce a note "
                              f"that links to it (`vault-engine links {exc.path} --backlinks` lists them)") from None

@@ -507,7 +507,11 @@ def test_a_ref_to_a_symlink_index_skipped_says_why_and_what_to_do(vault, cli, tm
     for outside_ref in ("../outside/out.md", "../../etc/passwd"):  # never looked up outside the vault
         assert cli("--vault", vault, "show", outside_ref).err.startswith(f"vault-engine: no note {outside_ref!r}")
     (vault / "missing.md").write_text("# Missing\nfound again\n")  # the link leads somewhere now
-    assert cli("--vault", vault, "show", "dangling.md").err.startswith("vault-engine: no note 'dangling.md' in the index")
+    assert cli("--vault", vault, "show", "dangling.md").err == \
+        "vault-engine: dangling.md was not indexed: it is new since the last index: run `vault-engine index`\n"
+    assert cli("--vault", vault, "show", "renamed.md").err == (
+        "vault-engine: no note 'renamed.md' in the index, and no such file in the vault (renamed or deleted?): check "
+        "the path (vault-relative, e.g. specs/auth.md); `vault-engine search` finds a note by its words\n")
 
 
 def test_a_vault_path_that_is_a_file_or_comes_from_the_environment_says_so(vault, cli, monkeypatch):

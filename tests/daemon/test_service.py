@@ -4,6 +4,8 @@ CLI semantic search is answered warm without importing torch in the CLI."""
 
 from __future__ import annotations
 
+import shutil
+
 import pytest
 
 from tests.daemon.conftest import probe_cli, wait_for
@@ -11,7 +13,7 @@ from vault_engine.cli.daemon_client import ask
 from vault_engine.config import parse_config
 from vault_engine.daemon.health import HealthRecorder
 from vault_engine.daemon.service import WatchService
-from vault_engine.errors import ConfigError
+from vault_engine.errors import ConfigError, VaultError
 from vault_engine.indexing.watch_state import read_health
 from vault_engine.vault import Vault
 
@@ -90,7 +92,7 @@ class Heard:
 
 def failing_service(config, error: Exception, heard: Heard) -> WatchService:
     return WatchService(config, FailingWorker(error), HealthRecorder(config, 4242, 0.0), heard,
-                        on_fatal=lambda: None)
+                        on_fatal=lambda why: None)
 
 
 def test_a_broken_config_is_recorded_as_its_one_line_never_a_python_repr(tmp_path):
@@ -108,3 +110,32 @@ def test_an_unexpected_error_is_recorded_with_its_type_not_its_repr(tmp_path):
     failing_service(config, RuntimeError("boom"), Heard())._apply_full(catch_up=False)
     (error,) = read_health(config)["errors"]
     assert error["message"] == "indexing failed: RuntimeError: boom"
+
+
+def test_an_index_of_a_newer_release_stops_the_watcher_saying_why(tmp_path):
+    """Retrying could only fail again (or, before, drop the newer index and rebuild over it)."""
+    from vault_engine.errors import from_newer_release
+
+    config = parse_config(tmp_path, {})
+    error = from_newer_release(tmp_path, "ledger version 99, this one reads 13")
+    heard, stopped = Heard(), []
+    service = WatchService(config, FailingWorker(error), HealthRecorder(config, 4242, 0.0), heard,
+                           on_fatal=stopped.append)
+    service._run()
+    assert stopped == [str(error)] and heard.problems == [str(error)]
+    assert [e["message"] for e in read_health(config)["errors"]] == [str(error)]
+
+
+def test_a_batch_failing_because_the_vault_is_gone_says_nothing_of_its_own(tmp_path):
+    """The heartbeat's one line says the vault is gone; the batch's "does not exist: open an
+    existing folder (the next change triggers a full comparison)" came second (qa23 #5)."""
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    config = parse_config(vault, {})
+    heard = Heard()
+    service = failing_service(config, VaultError(f"vault folder {vault} does not exist"), heard)
+    service._apply_full(catch_up=False)
+    assert len(heard.problems) == 1  # while the vault is there, a failed batch is said
+    shutil.rmtree(vault)
+    service._apply_full(catch_up=False)
+    assert len(heard.problems) == 1

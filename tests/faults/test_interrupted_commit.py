@@ -108,6 +108,10 @@ def test_status_says_an_earlier_run_was_interrupted_and_what_repairs_it(interrup
     assert "outside vault-engine" not in line
     text = run_cli_subprocess("--vault", interrupted, "status")
     assert text.returncode == 0 and "outside vault-engine" not in text.stdout, text.stdout
+    # searches read it (the test above): it is out of step, not "unreadable" as status said
+    assert status["lexical"]["sections"] > 0 and not status["lexical"]["agrees"]
+    (lexical,) = [line for line in text.stdout.splitlines() if line.startswith("lexical")]
+    assert "unreadable" not in lexical and f"{status['lexical']['sections']} sections  DAMAGED" in lexical, lexical
 
 
 def test_the_next_index_repairs_it_and_says_a_run_was_interrupted(interrupted):

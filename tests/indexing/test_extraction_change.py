@@ -78,3 +78,26 @@ def test_a_reread_builds_the_words_index_anew_so_bm25_counts_no_deleted_document
         assert (whoosh.doc_count_all(), whoosh.doc_count()) == (3, 3)  # deleted ones would count in the first
         assert vault.search("text", lexical_only=True).hits[0].scores.lexical == before
         assert not any("could not be trusted" in n for n in changes.notices)  # a rebuild, not a repair
+
+
+def test_notes_read_by_a_newer_release_are_not_read_again_by_an_older_one(tmp_path):
+    """An older watcher re-read every note its way after a newer `index` had, and back."""
+    import pytest
+
+    from vault_engine.errors import IndexFromNewerRelease
+    from vault_engine.parsing.note import EXTRACTION_VERSION
+
+    (tmp_path / "a.md").write_text("# A\nalpha\n")
+    newer = str(int(EXTRACTION_VERSION) + 1)
+    with Vault(tmp_path) as vault:
+        vault.index(embed=False)
+        key = vault.ledger.get_meta(indexer.EXTRACTION)
+        with vault.ledger.transaction():
+            vault.ledger.set_meta(indexer.EXTRACTION, newer + key[len(EXTRACTION_VERSION):])
+    (tmp_path / "b.md").write_text("# B\nbeta\n")
+    with Vault(tmp_path) as vault:
+        for run in (lambda: vault.index(embed=False), lambda: vault.index_paths(["b.md"])):
+            with pytest.raises(IndexFromNewerRelease, match=f"notes read by extraction {newer}, this one reads"):
+                run()
+        assert [n.path for n in vault.ledger.notes()] == ["a.md"]  # nothing written
+        assert vault.ledger.get_meta(indexer.EXTRACTION).startswith(newer + "|")

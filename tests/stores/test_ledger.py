@@ -21,7 +21,7 @@ def test_an_unknown_old_version_is_rebuilt(tmp_path):
     path = tmp_path / "l.sqlite"
     db = sqlite3.connect(path)
     db.executescript("CREATE TABLE notes (junk TEXT); PRAGMA user_version=0;")
-    db.execute("PRAGMA user_version=999")  # a future or foreign schema
+    db.execute("PRAGMA user_version=1")  # older than any migration step
     db.commit()
     db.close()
     ledger = Ledger(path)
@@ -118,3 +118,26 @@ def test_notes_filter_by_project_and_kinds(make_vault):
             "projects/p/checkpoints/1.md", "projects/p/working/w.md"]
         assert paths(kinds=("checkpoint",)) == ["projects/p/checkpoints/1.md", "projects/q/checkpoints/2.md"]
         assert paths(kinds=()) == []
+
+
+def test_a_ledger_written_by_a_newer_release_is_left_as_it_is(make_vault):
+    """A watcher or TUI started before an upgrade dropped the newer ledger as "another
+    version" and each process then rebuilt over the other (two QA runs lost their index)."""
+    from vault_engine.errors import IndexFromNewerRelease
+    from vault_engine.vault import Vault
+
+    root = make_vault({"a.md": "# A\nalpha\n"})
+    with Vault(root) as v:
+        v.index(embed=False)
+        path = v.ledger.path
+        v.ledger.db.execute(f"PRAGMA user_version={SCHEMA_VERSION + 1}")
+        v.ledger.db.commit()
+    with pytest.raises(IndexFromNewerRelease, match=f"ledger version {SCHEMA_VERSION + 1}, this one reads"):
+        Ledger(path)
+    db = sqlite3.connect(path)
+    assert db.execute("SELECT path FROM notes").fetchall() == [("a.md",)]  # nothing dropped
+    db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+    db.commit()
+    db.close()
+    with Vault(root) as v:
+        assert v.search("alpha", lexical_only=True).hits[0].ref == "a.md#A"

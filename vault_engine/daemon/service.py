@@ -20,7 +20,7 @@ from typing import Protocol
 from vault_engine.config import CONFIG_NAME, Config
 from vault_engine.daemon.health import HealthRecorder
 from vault_engine.daemon.worker import VaultWorker
-from vault_engine.errors import ModelUnavailable, VaultError
+from vault_engine.errors import IndexFromNewerRelease, ModelUnavailable, VaultError
 from vault_engine.indexing.watcher import IDLE_WORK, RESCAN, Burst, ChangeFeed, Debouncer, WatchSettings, watch_loop
 from vault_engine.model import IndexReport
 from vault_engine.vault import Vault
@@ -45,7 +45,7 @@ class WatchService:
     """The watch thread: catch-up, then :func:`watch_loop` until :meth:`stop`."""
 
     def __init__(self, config: Config, worker: VaultWorker, health: HealthRecorder,
-                 listener: WatchListener, on_fatal: Callable[[], None]):
+                 listener: WatchListener, on_fatal: Callable[[str], None]):
         self.config = config
         self.worker = worker
         self.health = health
@@ -93,10 +93,14 @@ class WatchService:
             debouncer = Debouncer(self.settings.quiet, self.settings.max_wait)
             watch_loop(self.feed.queue, debouncer, self._apply, on_pending=self._pending,
                        idle_step=self._embed_step)
+        except IndexFromNewerRelease as exc:  # every batch would fail so: stop, saying why
+            self.health.error(str(exc), time.time())
+            self.listener.problem(str(exc))
+            self.on_fatal(str(exc))
         except Exception as exc:  # a bug: say so, and stop the daemon rather than go stale
             log.exception("the watcher stopped")
             self.health.error(f"the watcher stopped: {reason(exc)}", time.time())
-            self.on_fatal()
+            self.on_fatal(f"the watcher stopped: {reason(exc)}")
 
     def _apply(self, burst: Burst) -> None:
         if burst.rescan or CONFIG_NAME in burst.paths or self._full_next:
@@ -125,6 +129,8 @@ class WatchService:
         started = time.monotonic()
         try:
             report = self.worker.call(work)
+        except IndexFromNewerRelease:
+            raise
         except VaultError as exc:
             self._failed(str(exc))
             return
@@ -144,6 +150,8 @@ class WatchService:
     def _failed(self, message: str) -> None:
         """A failed batch is not lost: the next burst compares the whole vault."""
         self._full_next = True
+        if not self.config.root.is_dir():
+            return  # the vault is gone: the heartbeat says so in one line, and stops the watcher
         self.health.error(message, time.time())
         self.listener.problem(message + " (the next change triggers a full comparison)")
 
@@ -176,6 +184,8 @@ class WatchService:
 
         try:
             report = self.worker.call(lambda vault: vault.embed_pending(should_stop=should_stop))
+        except IndexFromNewerRelease:
+            raise
         except Exception as exc:  # noqa: BLE001 - recorded and shown; retried after the next burst
             self.health.error(f"embedding failed: {reason(exc)}", time.time())
             self.listener.problem(f"embedding failed: {reason(exc)}")

@@ -17,6 +17,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
 
 from vault_engine.config import Config
+from vault_engine.errors import from_newer_release
 from vault_engine.indexing.code_sync import add_code_files, sync_code
 from vault_engine.indexing.integrity import begin_lexical_commit, end_lexical_commit, lexical_damage, record_new_times
 from vault_engine.indexing.planner import ChangePlan, pair_by_identity, plan_changes
@@ -24,7 +25,7 @@ from vault_engine.indexing.reading import Progress, ReadResult, read_many
 from vault_engine.model import SkippedFile
 from vault_engine.parsing.frontmatter import property_words
 from vault_engine.parsing.links import LinkResolver
-from vault_engine.parsing.note import extraction_key
+from vault_engine.parsing.note import EXTRACTION_VERSION, extraction_key, newer_extraction
 from vault_engine.parsing.sections import section_body
 from vault_engine.paths import name_key, note_stem
 from vault_engine.sources.code.files import code_taps, file_of
@@ -118,6 +119,10 @@ class Indexer:
                now: float | None, reread: bool = False) -> AppliedChanges:
         """Apply the plan for ``scan`` against ``known``; ``reread``: every note is read and
         written again, unchanged ones too (the parser or the config it reads changed)."""
+        newer = newer_extraction(self.ledger.get_meta(EXTRACTION))
+        if newer:  # each would read every note again its own way, over the other's
+            raise from_newer_release(self.config.index_dir, f"notes read by extraction {newer}, "
+                                     f"this one reads {EXTRACTION_VERSION}")
         suspects = find_suspects(scan.notes, {} if reread else known)
         if reread:
             suspects = replace(suspects, missing=tuple(sorted(set(known) - set(scan.notes))))

@@ -53,6 +53,13 @@ EXTRACTION_VERSION = "22"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 # 22: a decision record's option with no reason of its own: 'the record chose "X" instead'
 
 
+def newer_extraction(key: str | None) -> str | None:
+    """The EXTRACTION_VERSION of an ``extraction_key`` when it is later than this one's (notes
+    read by a newer vault-engine, which an older process must not read again its way)."""
+    version = (key or "").partition("|")[0]
+    return version if version.isdigit() and int(version) > int(EXTRACTION_VERSION) else None
+
+
 def extraction_key(config: Config) -> str:
     """What a note's ledger rows depend on besides its text: this version of the parser and
     the config it reads (``[kinds]`` rules, the projects folder, which tap owns a note, and

@@ -18,10 +18,11 @@ MAX_HEADINGS_NAMED = 12  # a ref to a missing heading names the note's first hea
 
 
 def lookup_ref(ledger: Ledger, ref: str,
-               skipped_now: Callable[[str], str | None] | None = None) -> tuple[NoteRow, SectionRow | None]:
+               unindexed_now: Callable[[str], str | None] | None = None) -> tuple[NoteRow, SectionRow | None]:
     """The note of ``ref`` and, when it names a heading or block, that section.
-    ``skipped_now(path)``: why the scan skips the file at ``path`` as it is now (a symlink out
-    of the vault, a loop, a broken link: never in the ledger), for the message of a miss."""
+    ``unindexed_now(path)``: why the file at ``path`` is not in the index as it is now (the
+    scan skips it: a symlink out of the vault, a loop, a broken link; or it is new since the
+    last index), None when no such file is there: for the message of a miss."""
     note, heading = None, None
     if ref.strip().startswith(NOTION_SCHEME):
         parsed = parse_ref(ref)
@@ -33,7 +34,7 @@ def lookup_ref(ledger: Ledger, ref: str,
                 heading = split.heading
                 break
     if note is None:
-        raise _not_found(ledger, ref.partition("#")[0].strip(), skipped_now)
+        raise _not_found(ledger, ref.partition("#")[0].strip(), unindexed_now)
     if not heading:
         return note, None
     sections = ledger.sections_of(note.id)
@@ -57,7 +58,7 @@ def _no_such_section(path: str, heading: str, sections: Sequence[SectionRow]) ->
     return f"{path} has no heading {heading!r}; its headings: {shown}{more}"
 
 
-def _not_found(ledger: Ledger, path: str, skipped_now: Callable[[str], str | None] | None) -> UnknownRef:
+def _not_found(ledger: Ledger, path: str, unindexed_now: Callable[[str], str | None] | None) -> UnknownRef:
     """Why no note is at ``path``: skipped when indexed (and why), or skipped by the scan, or
     the notes whose name it is (a wikilink-style ``auth-sessions``), or not indexed at all."""
     wanted = normalize_path(path)
@@ -66,7 +67,7 @@ def _not_found(ledger: Ledger, path: str, skipped_now: Callable[[str], str | Non
                           "(e.g. specs/auth.md#Decision)")
     skipped = dict(ledger.skipped())
     for candidate in _path_candidates(wanted):
-        reason = skipped.get(candidate) or (skipped_now(candidate) if skipped_now and candidate else None)
+        reason = skipped.get(candidate) or (unindexed_now(candidate) if unindexed_now and candidate else None)
         if reason:
             return UnknownRef(f"{candidate} was not indexed: {reason}")
     if wanted in set(ledger.attachment_paths()):  # printed under hits as a link target
@@ -78,8 +79,13 @@ def _not_found(ledger: Ledger, path: str, skipped_now: Callable[[str], str | Non
     if named:
         listed = ", ".join(named[:3]) + (f" and {len(named) - 3} more" if len(named) > 3 else "")
         return UnknownRef(f"no note {path!r} in the index; refs are vault-relative paths: did you mean {listed}?")
-    return UnknownRef(f"no note {path!r} in the index: check the path "
-                      "(vault-relative, e.g. specs/auth.md) or run `vault-engine index`")
+    if unindexed_now is None:
+        return UnknownRef(f"no note {path!r} in the index: check the path "
+                          "(vault-relative, e.g. specs/auth.md) or run `vault-engine index`")
+    # No file there either: `index` would change nothing (a renamed note, a typo).
+    return UnknownRef(f"no note {path!r} in the index, and no such file in the vault (renamed or deleted?): "
+                      "check the path (vault-relative, e.g. specs/auth.md); `vault-engine search` finds a note "
+                      "by its words")
 
 
 def _note_and_heading_splits(ref: str) -> list[ParsedRef]:

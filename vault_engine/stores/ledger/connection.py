@@ -9,7 +9,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from vault_engine.errors import IndexDamaged, not_writable
+from vault_engine.errors import IndexDamaged, IndexFromNewerRelease, from_newer_release, not_writable
 from vault_engine.stores.ledger.schema import MIGRATIONS, SCHEMA, SCHEMA_VERSION
 
 
@@ -35,6 +35,9 @@ class LedgerConnection:
                 raise sqlite3.DatabaseError(problem)
             if not readonly:
                 self._migrate()
+        except IndexFromNewerRelease:
+            self.db.close()
+            raise
         except sqlite3.OperationalError as exc:
             if "readonly" in str(exc) or not os.access(path.parent, os.W_OK):
                 raise not_writable(path) from exc  # not damage: rebuilding would not help
@@ -62,11 +65,13 @@ class LedgerConnection:
         version = self.db.execute("PRAGMA user_version").fetchone()[0]
         if version == SCHEMA_VERSION:
             return
+        if version > SCHEMA_VERSION:
+            raise from_newer_release(self.path.parent, f"ledger version {version}, this one reads {SCHEMA_VERSION}")
         if 0 < version < SCHEMA_VERSION and all(v in MIGRATIONS for v in range(version + 1, SCHEMA_VERSION + 1)):
             for step in range(version + 1, SCHEMA_VERSION + 1):
                 self.db.executescript(MIGRATIONS[step])
         elif version:
-            self._drop_all()  # too old or from a newer release: derived state, rebuilt from the notes
+            self._drop_all()  # too old to migrate: derived state, rebuilt from the notes
         self.db.executescript(SCHEMA)
         self.db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         self.db.commit()
