@@ -60,6 +60,7 @@ class DeadEnd:
     detail: str | None = None  # its description as written (a record's text under an option)
     record_title: str | None = None  # a decision record's title: the question it decided
     record_status: str | None = None  # a record no longer in force: "superseded by ADR-0057", "withdrawn"
+    described_at: int | None = None  # where a record argues it apart from its listing: its Pros and Cons part
 
 
 @dataclass(frozen=True, slots=True)
@@ -139,6 +140,9 @@ class Scores:
         }
 
 
+RULING_SHOWN = 80  # characters of a ruled-out option named under a search hit
+
+
 @dataclass(frozen=True, slots=True)
 class Hit:
     """One search result: a section, its scores, and its links resolved for following."""
@@ -160,6 +164,18 @@ class Hit:
     age_days: float | None = None
     section_id: int = 0
     why: tuple[str, ...] = ()  # a code hit's "why" notes (they mention or link to it)
+    ruled_out: tuple[str, ...] = ()  # the dead ends this section records or argues
+
+    @property
+    def ruled_out_line(self) -> str | None:
+        """``ruled out here: A; B (+2 more)``: a hit in a Failed list, or in a record's
+        rejected option, is no design to follow; None when the section records no dead end."""
+        if not self.ruled_out:
+            return None
+        shown = [text if len(text) <= RULING_SHOWN else text[:RULING_SHOWN - 1].rstrip() + "…"
+                 for text in self.ruled_out[:2]]
+        more = f" (+{len(self.ruled_out) - 2} more)" if len(self.ruled_out) > 2 else ""
+        return "ruled out here: " + "; ".join(shown) + more
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -182,6 +198,7 @@ class Hit:
                 for link in self.links
             ],
             "via": self.via,
+            "ruled_out": list(self.ruled_out),
             **({"why": list(self.why)} if self.kind == "code" else {}),
         }
 
@@ -199,6 +216,12 @@ class SearchResult:
     @property
     def status(self) -> str:
         return "hit" if self.hits else "miss"
+
+    @property
+    def confidence_line(self) -> str:
+        """``confidence low: <why>: check the hits before relying on them``, as text shows it."""
+        check = ": check the hits before relying on them" if self.confidence == "low" else ""
+        return f"confidence {self.confidence}: {self.confidence_reason}{check}"
 
     def to_json(self) -> dict[str, Any]:
         return {

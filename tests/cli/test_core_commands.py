@@ -83,7 +83,8 @@ def test_search_json_follows_the_contract(vault, cli):
     assert (result.code, data["status"], data["arms"]) == (0, "hit", ["lexical"])
     (hit,) = data["hits"]
     assert set(hit) >= {"ref", "path", "heading", "kind", "tap", "project", "title", "snippet", "line_start",
-                        "line_end", "score", "scores", "links", "via"}
+                        "line_end", "score", "scores", "links", "via", "ruled_out"}
+    assert hit["ruled_out"] == []
     assert set(hit["scores"]) == {"lexical", "semantic", "fused", "decay"}
     assert hit["ref"] == "specs/auth.md#Token refresh" and (hit["line_start"], hit["line_end"]) == (6, 7)
     assert hit["links"] == [{"raw": "[[session-store]]", "ref": "session-store.md", "resolved": True,
@@ -635,3 +636,12 @@ def test_a_blank_filter_is_a_usage_error_as_the_mcp_tools_answer_it(vault, cli, 
     done = cli("--vault", vault, *command)
     assert done.code == 2 and done.out == ""
     assert done.err.strip().splitlines()[-1].endswith("must not be empty: leave it out instead")
+
+
+def test_search_text_says_what_a_hit_rules_out(make_vault, cli):
+    root = make_vault({"projects/api/checkpoints/20261101T100000Z-a1.md":
+                       "---\ntype: checkpoint\nproject: api\n---\n# Checkpoint\n## Failed\n"
+                       "- Retry webhooks inline in the request handler -- the provider timed out\n"})
+    assert cli("--vault", root, "index").code == 0
+    out = cli("--vault", root, "search", "retry webhooks inline", "--lexical").out
+    assert "    ruled out here: Retry webhooks inline in the request handler\n" in out

@@ -438,3 +438,19 @@ def test_a_label_line_is_named_by_its_first_sentence_and_a_wrapped_cons_is_its_w
     assert (lww.text, lww.reason) == ("Last write wins.", "edits made offline are lost.")
     assert lock.text == "Lock the work order to one device while it is checked out."
     assert lock.reason == "a technician who drops a phone in a lift shaft keeps the order locked."
+
+
+def test_a_rejected_options_pros_and_cons_part_is_where_it_is_argued():
+    """A search hit in ``### JSON`` under Pros and Cons showed a rejected option's arguments
+    as if they were the design: the ruling keeps that part's line, for the hit to say so."""
+    lines = MADR.splitlines()
+    json_item, custom_item = lines.index("* JSON") + 1, lines.index("* Custom format") + 1
+    note = parse("decisions/0001.md", MADR)
+    part = {s.heading: s.line_start for s in note.sections}  # "Pros and Cons", empty, is folded into JSON's
+    assert [(d.line, d.described_at) for d in note.dead_ends] == [(json_item, part["JSON"]),
+                                                                  (custom_item, part["Custom format"])]
+    nested = MADR.split("## Pros and Cons")[0] + (
+        "## Pros and Cons of the Options\n\n* JSON\n  * Bad, because too verbose\n* Custom format\n  * Bad, because slow\n")
+    at = len(nested.splitlines()) - 3  # the "* JSON" item under Pros and Cons
+    assert [d.described_at for d in parse("decisions/0001.md", nested).dead_ends] == [at, at + 2]
+    assert parse("decisions/0001.md", KEP).dead_ends[0].described_at is None  # described where it is listed

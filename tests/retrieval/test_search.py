@@ -367,3 +367,55 @@ def test_on_a_partly_embedded_index_a_tie_goes_to_the_section_whose_words_matche
         result = v.search("narwhal okapi")
         assert result.hits[0].ref == "partial.md#Partial", [(h.ref, h.scores) for h in result.hits]
         assert result.hits[0].scores.fused == result.hits[1].scores.fused  # a tie, broken by the words
+
+
+RECORD = """# Store chats
+
+## Considered Options
+
+* JSON
+* MVStore
+
+## Decision Outcome
+
+Chosen option: "MVStore", because it is simple and compact.
+
+## Pros and Cons of the Options
+
+### JSON
+
+* Good, because every language reads it
+* Bad, because too verbose for chat archives
+
+### MVStore
+
+* Good, because compact chat archives
+"""
+
+
+def test_a_hit_where_a_dead_end_is_recorded_or_argued_names_it(make_vault):
+    """qa19: a search showed a rejected option's pros and cons first, read as the design."""
+    root = make_vault({
+        "decisions/0001-store-chats.md": RECORD,
+        "notes/archive.md": "# Archive\nChat archives are compacted weekly.\n",
+    })
+    with Vault(root) as v:
+        v.index()
+        hits = {h.ref: h for h in v.search("chat archives verbose", lexical_only=True).hits}
+        rejected = hits["decisions/0001-store-chats.md#JSON"]
+        assert rejected.ruled_out == ("JSON",)
+        assert rejected.ruled_out_line == "ruled out here: JSON"
+        assert rejected.to_json()["ruled_out"] == ["JSON"]
+        assert hits["decisions/0001-store-chats.md#MVStore"].ruled_out == ()  # the chosen one
+        assert hits["notes/archive.md#Archive"].to_json()["ruled_out"] == []
+        listing = {h.ref: h for h in v.search("considered options", lexical_only=True).hits}
+        assert listing["decisions/0001-store-chats.md#Considered Options"].ruled_out == ("JSON",)
+
+
+def test_a_failed_lists_hit_names_its_first_rulings_and_counts_the_rest(sample_vault):
+    with Vault(sample_vault) as v:
+        v.index()
+        hit = next(h for h in v.search("webhooks synchronously request handler", lexical_only=True).hits
+                   if h.heading == "Failed")
+        assert len(hit.ruled_out) == 3
+        assert hit.ruled_out_line == ("ruled out here: " + "; ".join(hit.ruled_out[:2]) + " (+1 more)")

@@ -7,8 +7,9 @@ import pytest
 from vault_engine.stores.ledger import SCHEMA_VERSION, Ledger
 from vault_engine.stores.ledger import connection as ledger_module  # where the schema is migrated
 
-# What version 12 added, dropped to stand in for an older ledger.
-DROP_12 = "ALTER TABLE dead_ends DROP COLUMN record_title; ALTER TABLE dead_ends DROP COLUMN record_status; "
+# What versions 12 and 13 added, dropped to stand in for an older ledger.
+DROP_13 = "ALTER TABLE dead_ends DROP COLUMN described_at; "
+DROP_12 = "ALTER TABLE dead_ends DROP COLUMN record_title; ALTER TABLE dead_ends DROP COLUMN record_status; " + DROP_13
 
 
 def test_wal_mode_and_schema_version(tmp_path):
@@ -76,6 +77,22 @@ def test_a_ledger_of_version_10_gains_section_anchors_when_its_notes_are_read_ag
         v.index(embed=False)
         note = v.ledger.note_by_path("rep.md")
         assert [s.ref_heading for s in v.ledger.sections_of(note.id)] == ["A#Tokens", "B#Tokens"]
+
+
+def test_a_ledger_of_version_12_learns_where_records_argue_their_options_when_read_again(make_vault):
+    from vault_engine.vault import Vault
+
+    record = ("# Store chats\n## Considered Options\n* JSON\n* MVStore\n## Decision Outcome\n"
+              'Chosen option: "MVStore"\n## Pros and Cons of the Options\n### JSON\n* Bad, because verbose\n')
+    root = make_vault({"decisions/0001.md": record})
+    with Vault(root) as v:
+        v.index(embed=False)
+        v.ledger.db.executescript(DROP_13 + "PRAGMA user_version=12;"
+                                  "UPDATE meta SET value='an older reader' WHERE key='extraction';")
+    with Vault(root) as v:
+        assert v.search("verbose", lexical_only=True).hits[0].ruled_out == ()  # kept, not yet read again
+        v.index(embed=False)
+        assert v.search("verbose", lexical_only=True).hits[0].ruled_out == ("JSON",)
 
 
 def test_transaction_rolls_back_on_error(tmp_path):

@@ -113,6 +113,9 @@ class DeadEndsScreen(KeyedScreen):
                      if self.rulings else "none recorded")
         if not self.rulings:
             self.query_one("#deadend-detail", Static).update(EMPTY)
+        elif not shown:  # else the last row's ruling stayed, read as one of these (qa22 F2)
+            self.query_one("#deadend-detail", Static).update(
+                "No dead end matches these filters: choose All projects or All sources to see the others.")
 
     def selected(self, select_id: str) -> str | None:
         """The value of a filter, None for "All"."""

@@ -15,8 +15,9 @@ from tui.widgets.decay_table import DecayTable
 from tui.widgets.vault_header import VaultHeader
 from vault_engine.vault import DecayRow, Vault
 
-EMPTY = ("No decaying documents. Give a tap a half-life in vault-engine.toml, e.g.\n"
-         "[taps.specs]  paths = [\"specs/**\"]  half_life_days = 30  floor = 0.2\n"
+EMPTY = ("No decaying documents. Give a tap a half-life in vault-engine.toml, e.g. these lines\n"
+         "(as they are: TOML puts a table's keys on lines of their own)\n\n"
+         "[taps.specs]\npaths = [\"specs/**\"]\nhalf_life_days = 30\nfloor = 0.2\n\n"
          "then press F5 to index.")
 
 

@@ -10,6 +10,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Footer, Input, Static
 
+from tui.formatting import NO_INDEX, NO_INDEX_TEXT
 from tui.keys import HELP_KEY, MODE_KEYS, NEXT_PANE
 from tui.messages import IndexChanged
 from tui.screens.keyed import KeyedScreen
@@ -97,13 +98,15 @@ class FindScreen(KeyedScreen):
         result = await self.app.query(Vault.find, query.strip(), k=HITS)
         if result is not None:
             self._show(result, query.strip())
+        elif self.app.health == NO_INDEX:  # said in the header; the typed query deserves it too
+            self._show(None, query.strip(), NO_INDEX_TEXT)
         if then_focus:
             self._focus_listed()
 
-    def _show(self, result: Any | None, query: str = "") -> None:
+    def _show(self, result: Any | None, query: str = "", empty: str = EMPTY_HELP) -> None:
         self.result, self.shown_for = result, query
         status = self.query_one("#find-status", Static)
-        status.update(EMPTY_HELP if result is None else status_text(result))
+        status.update(empty if result is None else status_text(result))
         for name, css in STATUS_STYLE.items():
             status.set_class(result is not None and result.status == name, css)
         self.query_one(FindList).show(result)

@@ -11,6 +11,7 @@ from textual.containers import Horizontal
 from textual.events import Key
 from textual.widgets import Footer, Input, Select, Static
 
+from tui.formatting import NO_INDEX, NO_INDEX_TEXT
 from tui.keys import HELP_KEY, MODE_KEYS, NEXT_PANE
 from tui.messages import IndexChanged
 from tui.screens.keyed import KeyedScreen
@@ -48,6 +49,8 @@ class SearchScreen(KeyedScreen):
         self.history = QueryHistory()  # this vault's, read on mount
         self.history_saved = True  # False once a write failed: say so once, not at every query
         self.shown_for = ""  # the query whose hits are listed
+        self.focus_pending = False  # ↓ typed ahead of the hits: the focus goes to them when they come
+        self.open_pending = False  # ... and an Enter after it: the first of them opens
 
     def compose(self) -> ComposeResult:
         yield VaultHeader("Search")
@@ -64,13 +67,18 @@ class SearchScreen(KeyedScreen):
 
     @on(Input.Changed, "#query")
     def query_changed(self, event: Input.Changed) -> None:
-        """Every keystroke: search again (debounced in the worker)."""
-        self.run_search(event.value)
+        """Every keystroke: search again (debounced in the worker); a ↓ typed ahead still waits."""
+        self.run_search(event.value, then_focus=self.focus_pending)
 
     @on(Input.Submitted, "#query")
     def query_submitted(self, event: Input.Submitted) -> None:
-        """Enter in the box: remember the query, go to the hits."""
+        """Enter in the box: remember the query, go to the hits. After a ↓ typed ahead of the
+        hits (the focus is still here, waiting for them), it is the list's Enter: it opens the
+        first hit once they come (a paste of "query ↓ Enter" lost it)."""
         self.remember(event.value)
+        if self.focus_pending:
+            self.open_pending = True
+            return
         self.action_focus_hits()
 
     def on_mount(self) -> None:
@@ -136,14 +144,19 @@ class SearchScreen(KeyedScreen):
         of the debounce, and the previous query's hits must not take the Enter that follows."""
         query = self.query_one("#query", Input).value
         if query.strip() != self.shown_for:
+            self.focus_pending = True
             self.run_search(query, debounce=False, then_focus=True)
             return
         self._focus_listed()
 
     def _focus_listed(self) -> None:
         hits = self.query_one(HitList)
+        self.focus_pending, opening = False, self.open_pending
+        self.open_pending = False
         if hits.option_count:
             hits.focus()
+            if opening and hits.highlighted is not None:
+                self.app.open_note(hits.hits[hits.highlighted].ref)
 
     def action_focus_query(self) -> None:
         """Esc: back to the box, the query selected, so typing starts a new one (arrows edit it)."""
@@ -183,6 +196,8 @@ on here: they go on in the box too."""
             await asyncio.sleep(DEBOUNCE_SECONDS)
         if not query.strip():
             self._show(None, EMPTY_HELP)
+            if then_focus:
+                self._focus_listed()  # nothing to go to: what waited for hits is dropped
             return
         slow = self.set_timer(SLOW_SECONDS, lambda: self._busy(True))
         try:
@@ -196,6 +211,8 @@ on here: they go on in the box too."""
             self._busy(False)
         if result is not None:
             self._show(result, summary(result), query.strip())
+        elif self.app.health == NO_INDEX:  # said in the header; the typed query deserves it too
+            self._show(None, NO_INDEX_TEXT, query.strip())
         if then_focus:
             self._focus_listed()
 
@@ -221,4 +238,5 @@ def summary(result: SearchResult) -> str:
         line = f"No match for “{result.query}” ({arms}): a miss, not a guess. Try other words."
     else:
         line = f"{len(result.hits)} hits ({arms}) · Enter opens the note at the section"
+        line += "\n" + result.confidence_line  # as the CLI leads with it: trust the first hit, or look
     return "\n".join([line, *result.notices])

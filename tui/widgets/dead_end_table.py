@@ -51,10 +51,16 @@ class DeadEndTable(DataTable):
         self._layout: tuple[int, ...] = ()
 
     def show(self, rulings: Sequence[Any]) -> None:
-        """Replace the rows with ``rulings`` (already filtered, newest first)."""
+        """Replace the rows with ``rulings`` (already filtered, newest first); the cursor stays
+        on the dead end it was on when that one is still listed (back from its note)."""
+        was = self.rulings[self.cursor_row] if 0 <= self.cursor_row < len(self.rulings) else None
         self.rulings = list(rulings)
         self._fill()
-        self.post_message(self.Highlighted(self.rulings[0] if self.rulings else None))
+        keys = [(r.path, r.line) for r in self.rulings]
+        row = keys.index((was.path, was.line)) if was is not None and (was.path, was.line) in keys else 0
+        if row:
+            self.move_cursor(row=row)
+        self.post_message(self.Highlighted(self.rulings[row] if self.rulings else None))
 
     def mark(self, keys: set[tuple[str, int]]) -> None:
         """Mark the rulings (``(path, line)``) the proposal just raised, and put the cursor on

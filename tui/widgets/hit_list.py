@@ -71,6 +71,8 @@ def hit_prompt(hit: Hit, width: int = 80) -> Text:
     limit = max(60, SNIPPET_LINES * width) - 1
     snippet = hit.snippet if len(hit.snippet) <= limit else hit.snippet[:limit - 1].rstrip() + "…"
     text.append("\n" + (snippet or "(empty section)"))
+    if hit.ruled_out_line:
+        text.append("\n" + clip(hit.ruled_out_line, width), style="bold yellow")
     where = " · ".join([hit.kind, f"tap {hit.tap}", *([hit.project] if hit.project else [])])
     scores = score_breakdown(hit)
     joined = f"{where} │ {scores}"

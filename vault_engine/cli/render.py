@@ -101,8 +101,7 @@ def search_result(result: SearchResult) -> str:
     if not result.hits:
         return (f"no match for {one_line(result.query, PROPOSAL_IN_QUOTE)!r} ({'+'.join(result.arms)}): "
                 "a miss, not a guess")
-    check = ": check the hits before relying on them" if result.confidence == "low" else ""
-    out = [f"confidence {result.confidence}: {result.confidence_reason}{check}"]
+    out = [result.confidence_line]
     for n, hit in enumerate(result.hits, 1):
         s = hit.scores
         parts = [f"fused {s.fused:.3f}"]
@@ -116,6 +115,8 @@ def search_result(result: SearchResult) -> str:
         out.append(f"{n:>2}. {printed(hit.ref)}  [{hit.kind}, {hit.tap}] {hit.score:.3f} ({', '.join(parts)}){via}")
         if hit.snippet:
             out.append(f"    {hit.snippet}")
+        if hit.ruled_out_line:
+            out.append(f"    {printed(hit.ruled_out_line)}")
         followable = [link for link in hit.links if link.resolved]
         if followable:
             out.append("    links: " + ", ".join(

@@ -24,6 +24,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Iterable, Sequence
+from typing import NamedTuple
 
 from vault_engine.model import Accepted, DeadEnd
 from vault_engine.parsing.checkpoints import (
@@ -221,14 +222,14 @@ def _considered(section, sections, chosen, slugs, agent, when) -> list[DeadEnd]:
         if not text or n in picked:
             continue
         parts = sorted(_part_of(bare_titles, text))
-        part = pros_cons[titles[parts[0]]] if parts else []
-        bad = [_BAD.sub("", line).strip() for line in part if _BAD.match(line)]
+        part = pros_cons[titles[parts[0]]] if parts else _Part(0, [])
+        bad = [_BAD.sub("", line).strip() for line in part.lines if _BAD.match(line)]
         # no Bad lines of its own: the chosen option's "because" argues for that one, not against this
         reason = "; ".join(bad) or (f'the record chose "{chose}" instead' if chose else None)
-        detail = " ".join([text, *part])[:DETAIL_CHARS]
+        detail = " ".join([text, *part.lines])[:DETAIL_CHARS]
         shown = _as_listed(text)
         out.append(DeadEnd(shown, reason, SOURCE, section.line_start + item.offset, section.heading,
-                           slugify(shown, slugs), agent, when, detail))
+                           slugify(shown, slugs), agent, when, detail, described_at=part.line or None))
     return out
 
 
@@ -253,24 +254,32 @@ def _options(items: Iterable) -> Iterable:
             yield item
 
 
-def _option_parts(sections: Sequence[SectionLike]) -> dict[str, list[str]]:
-    """Option title -> its list lines, from the subsections of ``Pros and Cons of the Options``;
+class _Part(NamedTuple):
+    """Where a record argues one option, and its pros and cons."""
+
+    line: int  # 1-based: the option's own heading, or its item in a Pros and Cons list
+    lines: list[str]
+
+
+def _option_parts(sections: Sequence[SectionLike]) -> dict[str, _Part]:
+    """Option title -> its part, from the subsections of ``Pros and Cons of the Options``;
     a sub-heading under an option (``#### Examples``, then its "Bad, because" lines) is still
     that option's."""
-    parts: dict[str, list[str]] = {}
+    parts: dict[str, _Part] = {}
     for section in sections:
         path = [" ".join(h.split()) for h in section.heading_path]
         if path and _PROS_CONS.match(path[-1]):  # options as list items, their pros and cons nested
             for item in _options(read_list(body_lines(section))):
                 if item.text and item.children and _argued(item):
-                    parts.setdefault(item.text, []).extend(_with_children(child) for child in item.children)
+                    part = parts.setdefault(item.text, _Part(section.line_start + item.offset, []))
+                    part.lines.extend(_with_children(child) for child in item.children)
             continue
         top = next((n for n, heading in enumerate(path[:-1]) if _PROS_CONS.match(heading)), None)
         if top is None or not section.heading:
             continue
         option = section.heading if len(path) == top + 2 else section.heading_path[top + 1]
         lines = [_with_children(item) for item in read_list(body_lines(section)) if item.text]
-        parts.setdefault(option, []).extend(lines)
+        parts.setdefault(option, _Part(section.line_start, [])).lines.extend(lines)
     return parts
 
 
@@ -641,7 +650,7 @@ def accepted_designs(sections: Sequence[SectionLike], headings=ACCEPTED_IN_RECOR
         titles = list(parts)
         bare = [_CHOSEN_MARK.sub("", title) for title in titles]
         for n in sorted(set().union(*(chosen_among(bare, name) for name in chosen_names(sections, chosen)))):
-            found.append(Accepted(" ".join([titles[n], *parts[titles[n]]])[:DETAIL_CHARS], 0, None))
+            found.append(Accepted(" ".join([titles[n], *parts[titles[n]].lines])[:DETAIL_CHARS], 0, None))
     for names in headings:
         for section in sections:
             if _name(section) in names:

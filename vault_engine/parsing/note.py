@@ -27,7 +27,7 @@ from vault_engine.paths import glob_match, note_stem
 
 # Bump when parse_note reads an unchanged file differently (what a ruling or a chosen option
 # is, how sections split): the next `index` re-reads every note instead of trusting the ledger.
-EXTRACTION_VERSION = "22"  # 5: checkpoints dated by file name, KEPs by kep.yaml; 6: frontmatter slips; 7: Cons:;
+EXTRACTION_VERSION = "23"  # 5: checkpoints dated by file name, KEPs by kep.yaml; 6: frontmatter slips; 7: Cons:;
 # 8: a chosen option matched without spaces; 9: dates such as 2023-9-18, a "because" list;
 # 10: alternatives named by label lines ("**Option 2:** ..."), Pros/Cons items are no alternatives;
 # 11: Obsidian's properties (wikilinks in them are links, their words are searched, "Tags:" in any
@@ -51,6 +51,7 @@ EXTRACTION_VERSION = "22"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 # 20: a Failed or alternatives item struck out from its start (~~...~~) is reversed: no dead end
 # 21: a repeated heading written with Markdown is named by the GitHub slug of its rendered text
 # 22: a decision record's option with no reason of its own: 'the record chose "X" instead'
+# 23: where a record argues a rejected option (its Pros and Cons part), for search hits there
 
 
 def newer_extraction(key: str | None) -> str | None:

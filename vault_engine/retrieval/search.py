@@ -209,6 +209,7 @@ class Searcher:
             line_start=section.line_start, line_end=section.line_end, score=c.score,
             scores=Scores(c.fused.lexical, c.fused.semantic, c.fused.fused, c.decay),
             links=links, via=via, age_days=c.age, section_id=section.id,
+            ruled_out=tuple(self.ledger.rulings_within(note.id, section.line_start, section.line_end)),
         )
 
     def _follow(self, hits: list[Hit], depth: int, now: float, decay: bool) -> list[Hit]:

@@ -66,6 +66,37 @@ async def test_filtering_by_project_and_by_source(make_app, indexed_vault):
         assert count.startswith(f"{len(table.rulings)} of {len(everything)}")
 
 
+async def test_filters_that_match_nothing_say_so_in_place_of_the_last_ruling(make_app, indexed_vault):
+    """qa22 F2: the detail pane kept a ruling of another project under an empty table."""
+    everything = rulings(indexed_vault)
+    projects = sorted({r.project for r in everything if r.project})
+    assert not any(r.project == "drone-audio" and r.source == "decision record" for r in everything)
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        table = await open_dead_ends(app, pilot)
+        await choose(pilot, "#source-filter", ["checkpoint", "working note", "decision record"], "decision record")
+        assert table.rulings
+        await choose(pilot, "#project-filter", projects, "drone-audio")
+        assert table.rulings == []
+        assert str(app.screen.query_one("#deadend-detail").render()).startswith("No dead end matches these filters")
+
+
+async def test_back_from_a_note_the_cursor_is_on_the_dead_end_opened(make_app):
+    """qa22 F3: it went back to the first row, so reading rulings one by one meant scrolling again."""
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        table = await open_dead_ends(app, pilot)
+        await pilot.press("down", "down", "down", "enter")
+        await settle(pilot)
+        assert isinstance(app.screen, NoteScreen)
+        await pilot.press("escape")
+        await settle(pilot)
+        table = app.screen.query_one(DeadEndTable)
+        assert table.cursor_row == 3
+        shown = str(app.screen.query_one("#deadend-detail").render())
+        assert table.rulings[3].text[:30] in shown
+
+
 async def test_enter_jumps_to_the_note_at_the_dead_end(make_app):
     app = make_app()
     async with app.run_test(size=WIDE) as pilot:

@@ -1,6 +1,7 @@
 """Decay screen: documents of decaying taps with their multiplier; reinforce from here."""
 
 import json
+import tomllib
 
 import pytest
 
@@ -80,4 +81,6 @@ async def test_a_vault_without_decaying_taps_says_how_to_add_one(make_vault):
     async with app.run_test(size=SMALL) as pilot:
         table = await open_decay(app, pilot)
         assert table.row_count == 0
-        assert "half_life_days" in str(app.screen.query_one("#decay-summary").render())
+        said = str(app.screen.query_one("#decay-summary").render())
+        toml = said[said.index("[taps."):said.index("then press")]
+        assert tomllib.loads(toml)["taps"]["specs"]["half_life_days"] == 30  # pasted as shown, it is valid

@@ -19,6 +19,15 @@ def refs(root, query):
         return [h.ref for h in vault.search(query, k=20, lexical_only=True, now=TUI_NOW).hits]
 
 
+def burst(app, *keys):
+    """Keys queued all at once, as a paste or a terminal multiplexer delivers them (the
+    Pilot's ``press`` lets the app settle after each key)."""
+    from textual import events
+
+    for key in keys:
+        app.post_message(events.Key("space" if key == " " else key, key if len(key) == 1 else None))
+
+
 async def at_the_hits(pilot, query):
     await pilot.press(*query)
     await settle(pilot)
@@ -66,9 +75,22 @@ async def test_down_and_enter_right_after_a_new_query_never_open_a_hit_of_the_pr
         await settle(pilot)
         webhook = refs(indexed_vault, "webhook")
         assert webhook[0] != refs(indexed_vault, "token refresh")[0]
-        # Enter opens a hit of the new query, or (if it came while that query ran) waits on
-        # its list: never the old query's first hit.
-        if isinstance(app.screen, NoteScreen):
-            assert app.screen.page.ref == webhook[0]
-        else:
-            assert isinstance(app.focused, HitList) and [h.ref for h in app.focused.hits] == webhook
+        # Enter opens the new query's first hit, never the old one's (a burst lost it: qa22 F1)
+        assert isinstance(app.screen, NoteScreen) and app.screen.page.ref == webhook[0]
+
+
+async def test_a_pasted_query_down_and_enter_open_its_first_hit(make_app, indexed_vault):
+    from tui.screens.note import NoteScreen
+
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        burst(app, *"signing key rotation", "down", "enter")  # as `tmux send-keys` sends them
+        await settle(pilot)
+        assert isinstance(app.screen, NoteScreen)
+        assert app.screen.page.ref == refs(indexed_vault, "signing key rotation")[0]
+        assert app.screen_stack[-2].query_one("#query", Input).value == "signing key rotation"
+        await pilot.press("escape")
+        await settle(pilot)
+        await pilot.press("escape", "enter")  # back in the box, Enter on the same query: to the list only
+        await settle(pilot)
+        assert isinstance(app.focused, HitList) and not isinstance(app.screen, NoteScreen)

@@ -27,6 +27,9 @@ async def test_results_appear_as_you_type(make_app, indexed_vault, size):
         assert hits.option_count == len(hits.hits)
         summary = str(app.screen.query_one("#search-summary").render())
         assert summary.startswith(f"{len(hits.hits)} hits (lexical)")
+        with Vault(indexed_vault) as vault:  # as the CLI leads with it (qa22 F12: the TUI never said)
+            said = vault.search("token refresh", k=20, lexical_only=True, now=TUI_NOW).confidence_line
+        assert summary.splitlines()[1] == said and said.startswith("confidence ")
 
 
 async def test_each_hit_shows_ref_kind_tap_snippet_and_score_breakdown(make_app):
@@ -41,6 +44,16 @@ async def test_each_hit_shows_ref_kind_tap_snippet_and_score_breakdown(make_app)
                      score_breakdown(first)):
             assert part in prompt
         assert "lexical" in score_breakdown(first) and "decay ×" in score_breakdown(first)
+
+
+async def test_a_hit_in_a_failed_list_says_what_it_rules_out(make_app):
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        await pilot.press(*"webhooks synchronously")
+        await settle(pilot)
+        hits = app.screen.query_one(HitList)
+        n, failed = next((n, h) for n, h in enumerate(hits.hits) if h.ruled_out)
+        assert "ruled out here: " + failed.ruled_out[0][:40] in str(hits.get_option(str(n)).prompt)
 
 
 async def test_only_the_last_query_typed_is_shown(make_app, indexed_vault):
@@ -96,3 +109,19 @@ async def test_hybrid_search_with_the_real_model_reports_both_arms(make_app, ind
         assert "lexical + semantic" in summary
         assert any(h.scores.semantic is not None for h in hits)
         assert any(h.path == "specs/auth-sessions.md" for h in hits[:5])
+
+
+async def test_a_query_typed_before_any_index_says_how_to_build_one(sample_vault, monkeypatch):
+    """qa22 F8: only the header said so; the Search and Find bodies kept their empty help."""
+    from tui import create_app
+    from tui.formatting import NO_INDEX_TEXT
+
+    monkeypatch.setenv("HOME", str(sample_vault.parent))
+    app = create_app(sample_vault, semantic=False)  # never indexed
+    async with app.run_test(size=WIDE) as pilot:
+        await pilot.press(*"sessions")
+        await settle(pilot)
+        assert str(app.screen.query_one("#search-summary").render()) == NO_INDEX_TEXT
+        await pilot.press("f6", *"sessions")
+        await settle(pilot)
+        assert str(app.screen.query_one("#find-status").render()) == NO_INDEX_TEXT

@@ -79,10 +79,10 @@ def insert_dead_ends(db: sqlite3.Connection, note_id: int, note: ParsedNote) -> 
     for i, d in enumerate(note.dead_ends):
         terms, lead_terms = _terms(d.text), _terms(lead_sentence(d.detail, d.text) or "")
         dead_end_id = db.execute(
-            "INSERT INTO dead_ends(note_id, ord, text, reason, source, line, heading, slug, agent, at,"
-            " detail, terms, lead_terms, record_title, record_status) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            "INSERT INTO dead_ends(note_id, ord, text, reason, source, line, heading, slug, agent, at, detail,"
+            " terms, lead_terms, record_title, record_status, described_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
             (note_id, i, d.text, d.reason, d.source, d.line, d.heading, d.slug, d.agent, d.when, d.detail,
-             terms, lead_terms, d.record_title, d.record_status)).lastrowid
+             terms, lead_terms, d.record_title, d.record_status, d.described_at)).lastrowid
         db.executemany("INSERT INTO ruling_words(dead_end_id, term, lead) VALUES (?,?,?)",
                        [(dead_end_id, t, 0) for t in dict.fromkeys(terms.split())]
                        + [(dead_end_id, t, 1) for t in dict.fromkeys(lead_terms.split())])
@@ -108,6 +108,13 @@ class DeadEndQueries(LedgerConnection):
         else:
             rows = self.db.execute(f"{sql} ORDER BY n.path, d.ord")
         return [dead_end_row(r) for r in rows]
+
+    def rulings_within(self, note_id: int, start: int, end: int) -> list[str]:
+        """The dead ends a note records, or argues, between these lines (a search hit's
+        section): a Failed list, a record's options, one rejected option's pros and cons."""
+        rows = self.db.execute("SELECT text FROM dead_ends WHERE note_id=? AND (line BETWEEN ? AND ?"
+                               " OR described_at BETWEEN ? AND ?) ORDER BY ord", (note_id, start, end, start, end))
+        return [r[0] for r in rows]
 
     def has_dead_ends(self) -> bool:
         """Any dead end is recorded (cheaper than reading them)."""

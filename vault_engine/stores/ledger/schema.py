@@ -6,10 +6,10 @@ the notes.
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 12  # 2: dead_ends, 3: embedded, 4: dead_ends.terms, 5: apostrophes, 6: 2 Whoosh fields,
+SCHEMA_VERSION = 13  # 2: dead_ends, 3: embedded, 4: dead_ends.terms, 5: apostrophes, 6: 2 Whoosh fields,
 # 7: one Whoosh field, empty headings folded into their subsection, 8: decision records, accepted,
 # 9: ruling_words, 10: notes.ctime_ns and skipped.ctime_ns, 11: sections.anchor,
-# 12: dead_ends.record_title and record_status
+# 12: dead_ends.record_title and record_status, 13: dead_ends.described_at
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
@@ -98,7 +98,8 @@ CREATE TABLE IF NOT EXISTS dead_ends (  -- Failed items, working-note markers, r
     terms TEXT NOT NULL,             -- analyze(match_text(text)), space-separated: deadend check
     lead_terms TEXT NOT NULL,        -- the same of the description's first sentence ('' without one)
     record_title TEXT,               -- a decision record's title (the question it decided)
-    record_status TEXT               -- its status when no longer in force ("superseded by ADR-0057")
+    record_status TEXT,              -- its status when no longer in force ("superseded by ADR-0057")
+    described_at INTEGER             -- the line where a record argues it apart from its listing
 );
 CREATE INDEX IF NOT EXISTS dead_ends_note ON dead_ends(note_id);
 CREATE TABLE IF NOT EXISTS ruling_words (  -- deadend check's word index: each word of dead_ends.terms
@@ -155,4 +156,5 @@ ALTER TABLE skipped ADD COLUMN ctime_ns INTEGER;
 ALTER TABLE dead_ends ADD COLUMN record_title TEXT;
 ALTER TABLE dead_ends ADD COLUMN record_status TEXT;
 """,
+    13: "ALTER TABLE dead_ends ADD COLUMN described_at INTEGER;",  # filled as notes are read again
 }
