@@ -19,6 +19,16 @@ from vault_engine.layout import CURRENT, INDEX_DIR, LEDGER_DIR, STATE_DIR
 from vault_engine.paths import glob_example, glob_match, glob_specificity, leaves_folder
 
 CONFIG_NAME = "vault-engine.toml"
+
+
+def config_signature(root: Path) -> tuple[int, int, int] | None:
+    """Which ``vault-engine.toml`` a vault was opened with (None: none): a long-lived process
+    compares it to open the vault again when the file changed."""
+    try:
+        info = (root / CONFIG_NAME).stat()
+    except OSError:
+        return None
+    return info.st_mtime_ns, info.st_size, info.st_ino
 # The tap sources, by how their documents reach the index. ``vault``: the vault's own Markdown
 # notes (a vault tap only gives some of them a decay of their own). A tap that *writes into
 # the vault* (``notion``: `notion import` and `notion sync` write Markdown notes under its

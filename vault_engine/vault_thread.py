@@ -13,7 +13,9 @@ Why one thread rather than a lock around shared objects or a Vault per call:
 A long-lived Vault must also answer from the index files of now, not from those it opened
 first: before each call the thread compares which files the open stores are with the files
 on disk, and closes the stores when another process replaced them (they reopen on the new
-files when next used; the Vault object, and so a loaded model, stays). A stand-in that has no
+files when next used; the Vault object, and so a loaded model, stays); and it opens the vault
+again when ``vault-engine.toml`` changed (a TUI or an MCP session answered by its first config,
+and a file broken under it went unseen until a restart). A stand-in that has no
 stores of its own (the CLI's daemon-first ``DaemonVault``) is opened with ``stores=False``:
 nothing to check (and ``vault.py`` is not even imported for it).
 """
@@ -28,6 +30,7 @@ from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from vault_engine.config import config_signature
 from vault_engine.layout import LEDGER_FILE, VECTORS_FILE, WHOOSH_DIR
 
 if TYPE_CHECKING:
@@ -50,6 +53,7 @@ class VaultThread:
         self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix=name)
         self._vault: Any = None  # touched only on the thread
         self._identity: tuple | None = None  # which index files the open stores are
+        self._config_seen: tuple | None = None  # which vault-engine.toml the vault was opened with
         self._pending: set[Future] = set()  # not done yet: close() cancels those not started
         self._waiting = 0  # submitted, not started (the embedding catch-up yields to them)
         self._lock = threading.Lock()
@@ -118,12 +122,21 @@ class VaultThread:
             self.busy = False
 
     def _opened(self) -> Any:
+        if self._vault is not None and self._config_now() != self._config_seen:
+            log.info("vault-engine.toml changed: opening the vault again")
+            self._close()
         if self._vault is None:
             self._vault = self._opener()
+            self._config_seen = self._config_now()
         elif self._identity != self._index_identity():
             log.info("another process replaced index files: reopening the stores")
             self._vault.close()  # the stores reopen when next used; the model stays loaded
         return self._vault
+
+    def _config_now(self) -> tuple | None:
+        """Which vault-engine.toml is on disk for the open vault (a stand-in of no folder: None)."""
+        root = getattr(self._vault, "root", None)
+        return config_signature(root) if root is not None else None
 
     def _index_identity(self) -> tuple | None:
         """Which index files the open stores are (None: nothing open, or a stand-in)."""

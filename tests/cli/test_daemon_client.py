@@ -71,16 +71,19 @@ def test_no_socket_means_in_process_without_a_connection(vault_root):
 
 def test_a_long_lived_stand_in_reads_a_changed_config_again(vault_root):
     # the MCP server's stand-in answered by the config it first read, for the whole session
+    from vault_engine.vault_thread import VaultThread
+
     (vault_root / "b.md").write_text("# B\nAardvarks sleep.\n")
-    vault = DaemonVault(str(vault_root))
+    thread = VaultThread(lambda: DaemonVault(str(vault_root)), stores=False)  # as the MCP server runs it
     try:
-        vault.index(embed=False)
-        assert sorted(h.path for h in vault.search("aardvarks", lexical_only=True).hits) == ["a.md", "b.md"]
+        thread.call(lambda v: v.index(embed=False))
+        found = thread.call(lambda v: v.search("aardvarks", lexical_only=True))
+        assert sorted(h.path for h in found.hits) == ["a.md", "b.md"]
         (vault_root / "vault-engine.toml").write_text('exclude = ["b.md"]\n[model]\nenabled = false\n')
-        vault.index(embed=False)
-        assert [h.path for h in vault.search("aardvarks", lexical_only=True).hits] == ["a.md"]
+        thread.call(lambda v: v.index(embed=False))
+        assert [h.path for h in thread.call(lambda v: v.search("aardvarks", lexical_only=True)).hits] == ["a.md"]
     finally:
-        vault.close()
+        thread.close()
 
 
 def test_a_stale_socket_is_ignored(vault_root):

@@ -168,6 +168,24 @@ async def test_a_broken_config_is_said_under_the_header_and_its_fix_fills_the_sc
         assert not app.screen.query_one("#header-problem").display and "up to date" in header_text(app)
 
 
+async def test_a_config_broken_while_the_tui_is_open_is_said_at_the_next_poll(make_app, indexed_vault):
+    """qa22 F10: the open vault kept its first config; only F5 showed the broken file."""
+    from tests.tui.conftest import wait_until
+
+    config = indexed_vault / "vault-engine.toml"
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        await pilot.press(*"token refresh")
+        await settle(pilot)
+        app.poll_freshness()
+        await wait_until(pilot, lambda: app.freshness is not None, "a first poll, on the vault as opened")
+        assert not app.screen.query_one("#header-problem").display
+        config.write_text(config.read_text().replace("half_life_days", "half_lif_days", 1))
+        app.poll_freshness()  # what the poll timer does each second
+        await wait_until(pilot, lambda: app.screen.query_one("#header-problem").display, "the broken file said")
+        assert "did you mean half_life_days?" in str(app.screen.query_one("#header-problem").render())
+
+
 def notices_of(app) -> list[tuple[str, str]]:
     """Every notification ``app`` shows from now on, as (severity, message): shown ones expire
     (after 5 s: a loaded machine gets there)."""

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from vault_engine.cli.context import Context
-from vault_engine.config import CONFIG_NAME, find_vault
+from vault_engine.config import find_vault
 from vault_engine.indexing.watch_state import STALLED_AFTER
 from vault_engine.layout import HEALTH_FILE, SOCKET_FILE, STATE_DIR
 
@@ -72,7 +72,6 @@ class DaemonVault:
         self._explicit = explicit
         self._root: Path | None = None
         self._local: Vault | None = None
-        self._config_seen: tuple[int, int, int] | None = None
 
     @property
     def root(self) -> Path:
@@ -98,30 +97,16 @@ class DaemonVault:
         return getattr(self._in_process(), method)(*args, **kwargs)
 
     def _in_process(self) -> Any:
-        config_now = _config_signature(self.root)
-        if self._local is not None and config_now != self._config_seen:
-            # vault-engine.toml changed: a long-lived stand-in (the MCP server's) reads it
-            # again, as the watcher does, instead of answering by the first config forever
-            self.close()
-        if self._local is None:
-            from vault_engine.vault import Vault
+        if self._local is None:  # a long-lived one (the MCP server's) is opened again by its
+            from vault_engine.vault import Vault  # VaultThread when vault-engine.toml changes
 
             self._local = Vault(self.root)
-            self._config_seen = config_now
         return self._local
 
     def close(self) -> None:
         if self._local is not None:
             self._local.close()
             self._local = None
-
-
-def _config_signature(root: Path) -> tuple[int, int, int] | None:
-    try:
-        info = (root / CONFIG_NAME).stat()
-    except OSError:
-        return None
-    return info.st_mtime_ns, info.st_size, info.st_ino
 
 
 def ask(root: Path, op: str, args: tuple = (), kwargs: dict | None = None,
