@@ -29,6 +29,8 @@ def config_signature(root: Path) -> tuple[int, int, int] | None:
     except OSError:
         return None
     return info.st_mtime_ns, info.st_size, info.st_ino
+
+
 # The tap sources, by how their documents reach the index. ``vault``: the vault's own Markdown
 # notes (a vault tap only gives some of them a decay of their own). A tap that *writes into
 # the vault* (``notion``: `notion import` and `notion sync` write Markdown notes under its

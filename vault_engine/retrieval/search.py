@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 import time
 from collections.abc import Container, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import islice
 from typing import Protocol
 
@@ -151,6 +151,8 @@ class Searcher:
         hits = [self._hit(c, terms) for c in top]
         if request.follow > 0:
             hits += self._follow(hits, request.follow, now, request.decay)
+        rulings = self.ledger.rulings_in_sections(h.section_id for h in hits)
+        hits = [replace(h, ruled_out=tuple(rulings[h.section_id])) if h.section_id in rulings else h for h in hits]
         judgement = judged(evidence, self.miss_rule.cosine_floor) if top else judged_miss(bool(candidates))
         return SearchResult(request.query, tuple(hits), arms, tuple(self.notices),
                             self.semantic_coverage, *judgement)
@@ -209,7 +211,6 @@ class Searcher:
             line_start=section.line_start, line_end=section.line_end, score=c.score,
             scores=Scores(c.fused.lexical, c.fused.semantic, c.fused.fused, c.decay),
             links=links, via=via, age_days=c.age, section_id=section.id,
-            ruled_out=tuple(self.ledger.rulings_within(note.id, section.line_start, section.line_end)),
         )
 
     def _follow(self, hits: list[Hit], depth: int, now: float, decay: bool) -> list[Hit]:

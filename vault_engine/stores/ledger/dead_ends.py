@@ -109,12 +109,16 @@ class DeadEndQueries(LedgerConnection):
             rows = self.db.execute(f"{sql} ORDER BY n.path, d.ord")
         return [dead_end_row(r) for r in rows]
 
-    def rulings_within(self, note_id: int, start: int, end: int) -> list[str]:
-        """The dead ends a note records, or argues, between these lines (a search hit's
-        section): a Failed list, a record's options, one rejected option's pros and cons."""
-        rows = self.db.execute("SELECT text FROM dead_ends WHERE note_id=? AND (line BETWEEN ? AND ?"
-                               " OR described_at BETWEEN ? AND ?) ORDER BY ord", (note_id, start, end, start, end))
-        return [r[0] for r in rows]
+    def rulings_in_sections(self, section_ids: Iterable[int]) -> dict[int, list[str]]:
+        """Section id -> the dead ends its note records or argues within it (search hits'
+        sections): a Failed list, a record's options, one rejected option's pros and cons."""
+        sql = ("SELECT s.id, d.text FROM sections s JOIN dead_ends d ON d.note_id = s.note_id"
+               " AND (d.line BETWEEN s.line_start AND s.line_end OR d.described_at BETWEEN s.line_start AND s.line_end)"
+               " WHERE s.id IN ({marks}) ORDER BY d.ord")
+        found: dict[int, list[str]] = {}
+        for section_id, text in rows_in(self.db, sql, set(section_ids)):
+            found.setdefault(section_id, []).append(text)
+        return found
 
     def has_dead_ends(self) -> bool:
         """Any dead end is recorded (cheaper than reading them)."""
