@@ -186,6 +186,8 @@ def test_a_working_note_changed_after_the_checkpoint_appears_with_its_dead_ends(
     assert "PGA" not in killed.excerpt  # listed as a dead end just above: not again in the excerpt
     assert "## Working notes changed since the checkpoint" in brief.markdown
     assert "Raise the PGA gain" in brief.markdown
+    # a paragraph of its own: the TUI's Markdown ran it into the "changed ..." line (qa22 F13)
+    assert "\n\nDead ends marked here (a working note: possibly a first impression):\n- Raise" in brief.markdown
 
 
 def test_linked_notes_come_with_their_decay(vault):

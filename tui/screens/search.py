@@ -237,6 +237,7 @@ def summary(result: SearchResult) -> str:
     if not result.hits:
         line = f"No match for “{result.query}” ({arms}): a miss, not a guess. Try other words."
     else:
-        line = f"{len(result.hits)} hits ({arms}) · Enter opens the note at the section"
+        count = "1 hit" if len(result.hits) == 1 else f"{len(result.hits)} hits"
+        line = f"{count} ({arms}) · Enter opens the note at the section"
         line += "\n" + result.confidence_line  # as the CLI leads with it: trust the first hit, or look
     return "\n".join([line, *result.notices])

@@ -12,7 +12,7 @@ from textual.widgets import Input, Static
 
 from tui.formatting import hanging_lines
 
-PROMPT = "Has this been tried? Type a proposal, e.g. drop the second microphone"
+PROMPT = "Has this been tried? Type what you are about to try, in your own words"
 HELP = ("The answer appears here as the agent sees it from "
         "`vault-engine deadend check PROPOSAL`.")
 

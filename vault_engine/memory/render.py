@@ -172,7 +172,8 @@ def _working_part(brief: ResumeBrief) -> str:
         who = w.agent or "an unnamed agent"
         lines += ["", f"### {w.title}", f"{printed(w.ref)}, by {who}, changed {iso_time(w.changed)}"]
         if w.dead_ends:
-            lines.append("Dead ends marked here (a working note: possibly a first impression):")
+            # a paragraph of its own: the TUI renders the brief as Markdown, which ran it into the line above
+            lines += ["", "Dead ends marked here (a working note: possibly a first impression):"]
             lines += [f"- {r.text}" + (f" — {r.reason}" if r.reason else "") for r in w.dead_ends]
         if w.excerpt:
             lines += [""] + [f"> {line}" if line else ">" for line in w.excerpt.split("\n")]

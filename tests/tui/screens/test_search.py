@@ -125,3 +125,12 @@ async def test_a_query_typed_before_any_index_says_how_to_build_one(sample_vault
         await pilot.press("f6", *"sessions")
         await settle(pilot)
         assert str(app.screen.query_one("#find-status").render()) == NO_INDEX_TEXT
+
+
+def test_the_summary_counts_one_hit_as_one():
+    from tui.screens.search import summary
+    from vault_engine.model import Hit, Scores, SearchResult
+
+    hit = Hit("a.md#A", "a.md", "A", "note", "vault", None, "A", "text", 1, 2, 1.0, Scores(1.0, None, 1.0, 1.0))
+    said = summary(SearchResult("pomegranate", (hit,), ("lexical",), confidence="high", confidence_reason="why"))
+    assert said.startswith("1 hit (lexical) · ")  # was "1 hits"
