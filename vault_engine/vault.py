@@ -731,20 +731,14 @@ class Vault:
         return replace(view, followed=followed, notices=notices)
 
     def _unindexed_now(self, rel_path: str) -> str | None:
-        """Why the note at ``rel_path`` is not in the index (``index`` skips it without reading
-        it: a symlink out of the vault, a loop, a broken link; or it is new since the last
-        index), None when no such file is there: for a ref that names no note, not a guess."""
-        from vault_engine.sources.vault.changes import is_note
-        from vault_engine.sources.vault.files import skip_reason
+        """Why the note at ``rel_path`` is not in the index (sources.vault.files.why_unindexed),
+        for a ref that names no note: the reason, not a guess."""
+        from vault_engine.sources.vault.files import why_unindexed
 
         try:
-            reason = skip_reason(self.config, rel_path)
-            inside = ".." not in rel_path.split("/") and not rel_path.startswith("/")  # never looked up outside
-            if reason is None and inside and is_note(rel_path) and (self.root / rel_path).is_file():
-                return "it is new since the last index: run `vault-engine index`"
-            return reason
+            return why_unindexed(self.config, rel_path)
         except OSError:  # a name the file system cannot even look up (a part of 255+ bytes):
-            return None  # no file is there for the scan to skip; the ref is simply unknown
+            return None  # no file is there for the scan to take; the ref is simply unknown
 
     def _change_since_index(self, ledger: Ledger, rel_path: str) -> str | None:
         """``"changed"`` or ``"gone"`` when the note's file is not what the index holds, else None."""

@@ -56,8 +56,8 @@ class DeadEndTable(DataTable):
         was = self.rulings[self.cursor_row] if 0 <= self.cursor_row < len(self.rulings) else None
         self.rulings = list(rulings)
         self._fill()
-        keys = [(r.path, r.line) for r in self.rulings]
-        row = keys.index((was.path, was.line)) if was is not None and (was.path, was.line) in keys else 0
+        row = next((n for n, r in enumerate(self.rulings)
+                    if was is not None and (r.path, r.line) == (was.path, was.line)), 0)
         if row:
             self.move_cursor(row=row)
         self.post_message(self.Highlighted(self.rulings[row] if self.rulings else None))

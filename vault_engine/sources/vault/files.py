@@ -161,15 +161,20 @@ def _stat_reason(exc: OSError, path: str | os.PathLike[str], is_symlink: bool) -
     return f"broken symlink{target}: nothing is there; point it at an existing note or remove it"
 
 
-def skip_reason(config: Config, rel: str) -> str | None:
-    """Why ``index`` skips the file at ``rel`` as it is on disk now without reading it (a
-    symlink out of the vault, a loop, a broken link), by the scan's own rules; None when
-    the scan would take it, or never sees it (a path out of the vault: ``../x.md``, ``/x.md``).
-    Files skipped after a read are in the ledger."""
+def why_unindexed(config: Config, rel: str) -> str | None:
+    """Why the note at ``rel`` is not in the index as it is on disk now, by the scan's own
+    rules: skipped without a read (a symlink out of the vault, a loop, a broken link), or new
+    since the last index; None when the scan finds no note there (no file, an excluded one, or
+    a path out of the vault: ``../x.md``, ``/x.md``). Files skipped after a read are in the ledger."""
     if leaves_folder(rel):
         return None  # never stat anything outside the vault for a ref
-    problems = scan_paths(config, [rel]).problems
-    return problems[0].reason if problems else None
+    scan = scan_paths(config, [rel])
+    if scan.problems:
+        return scan.problems[0].reason
+    return NEW_SINCE_INDEX if rel in scan.notes and scan.origin.get(rel) == "vault" else None
+
+
+NEW_SINCE_INDEX = "it is new since the last index: run `vault-engine index`"
 
 
 def _visit(entry: os.DirEntry, rel: str, config: Config, scan: Scan, stack: list) -> None:
