@@ -223,7 +223,7 @@ def throughput(embedder, root: Path, repeats: int) -> dict:
         rows = vault.ledger.texts_to_embed([sid for sid, _ in vault.ledger.sections_to_embed()])
         cache_path = vault.config.index_dir / CACHE_FILE
         cache = VectorCache(cache_path, model_key(embedder))
-        texts = [t for _, t in EmbeddingPhase(vault.ledger, vault.vectors, cache, embedder).window_texts(rows)]
+        texts = [w.text for w in EmbeddingPhase(vault.ledger, vault.vectors, cache, embedder).window_texts(rows)]
         cache.close()
         embedder.embed(texts[:8])  # warm: weights paged in, kernels chosen
         bare, phase = [], []

@@ -1,8 +1,8 @@
 """ONNX Runtime layouts for document embedding: ``bench_ort_sessions.py [--notes N] [--repeats R]``.
 
 The windows ``index`` embeds for the corpus (obsidian-tasks-docs), embedded in one process
-through the model's export, as ``index`` calls it (chunks of ENCODE_CHUNK windows, batches of
-DOCUMENT_BATCH), in these layouts, alternated ``repeats`` times (the fastest of each counts):
+through the model's export, as ``index`` calls it (chunks of ENCODE_CHUNK_TOKENS tokens a thread,
+batches of DOCUMENT_BATCH), in these layouts, alternated ``repeats`` times (the fastest of each counts):
 
 - one session, one thread (``[model] threads = 1``);
 - one session, two intra-op threads (what ``threads = 2`` ran before 2026-12-02);
@@ -31,7 +31,7 @@ import common  # noqa: E402  (bench/ is not a package: scripts run by path)
 from bench_embed import corpus_subset  # noqa: E402
 
 
-def window_texts(root: Path, embedder) -> tuple[int, list[str]]:
+def window_texts(root: Path, embedder) -> tuple[int, list]:
     """(sections, the windows ``index`` embeds for them, in its order), with the export ready."""
     from vault_engine.indexing.embedding import EmbeddingPhase
     from vault_engine.layout import VECTOR_CACHE_FILE
@@ -48,7 +48,7 @@ def window_texts(root: Path, embedder) -> tuple[int, list[str]]:
         cache = VectorCache(vault.config.index_dir / VECTOR_CACHE_FILE, model_key(embedder))
         windows = EmbeddingPhase(vault.ledger, vault.vectors, cache, embedder).window_texts(rows)
         cache.close()
-    return len(rows), [text for _, text in windows]
+    return len(rows), windows
 
 
 class SessionPerThread:
@@ -87,14 +87,14 @@ def layouts(embedder) -> dict:
             "one session run by 2 threads at once": (encoder(sessions=2, shared=True), 2)}
 
 
-def embed_all(encoder, threads: int, texts: list[str]):
-    """The texts in ``index``'s chunks, as ``SentenceTransformerEmbedder.embed`` runs them."""
+def embed_all(encoder, threads: int, windows: list):
+    """The windows in ``index``'s chunks, as ``SentenceTransformerEmbedder.embed`` runs them."""
     import numpy as np
 
-    from vault_engine.indexing.embedding import ENCODE_CHUNK
+    from vault_engine.indexing.embedding import ENCODE_CHUNK_TOKENS, encode_chunks
 
-    return np.concatenate([encoder.embed_batched(texts[start:start + ENCODE_CHUNK], threads=threads)
-                           for start in range(0, len(texts), ENCODE_CHUNK)])
+    return np.concatenate([encoder.embed_batched([w.text for w in chunk], threads=threads)
+                           for chunk in encode_chunks(windows, ENCODE_CHUNK_TOKENS * threads)])
 
 
 def others_cpu_seconds() -> float:
@@ -117,22 +117,22 @@ def main(argv: list[str] | None = None) -> int:
     print(common.machine_line(), file=sys.stderr)
     with tempfile.TemporaryDirectory(prefix="ort-sessions-") as scratch:
         embedder = SentenceTransformerEmbedder()
-        sections, texts = window_texts(corpus_subset(Path(scratch) / "vault", args.notes), embedder)
+        sections, windows = window_texts(corpus_subset(Path(scratch) / "vault", args.notes), embedder)
         runs = layouts(embedder)
-        reference = embed_all(*runs["one session, 1 thread"], texts)
+        reference = embed_all(*runs["one session, 1 thread"], windows)
         best = {name: float("inf") for name in runs}
         for repeat in range(args.repeats):
             for name, (encoder, threads) in runs.items():
                 load, others = os.getloadavg()[0], others_cpu_seconds()
-                seconds, vectors = common.timed(lambda: embed_all(encoder, threads, texts))
+                seconds, vectors = common.timed(lambda: embed_all(encoder, threads, windows))
                 best[name] = min(best[name], seconds)
                 print(f"repeat {repeat} {name}: {seconds:.1f} s, load {load:.2f} at start, "
                       f"{others_cpu_seconds() - others:.1f} CPU s used by other processes, "
                       f"max abs difference {float(np.abs(vectors - reference).max()):.1e}", file=sys.stderr)
     one = best["one session, 1 thread"]
-    rows = [[name, f"{seconds:.1f}", f"{len(texts) / seconds:.1f}", f"{sections / seconds:.1f}",
+    rows = [[name, f"{seconds:.1f}", f"{len(windows) / seconds:.1f}", f"{sections / seconds:.1f}",
              f"{one / seconds:.2f}x"] for name, seconds in best.items()]
-    print(f"{sections} sections, {len(texts)} windows, best of {args.repeats}; "
+    print(f"{sections} sections, {len(windows)} windows, best of {args.repeats}; "
           f"load average {os.getloadavg()[0]:.2f} at the end\n")
     print(common.markdown_table(["ONNX Runtime layout", "seconds", "windows/s", "sections/s",
                                  "vs one session, 1 thread"], rows))

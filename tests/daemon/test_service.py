@@ -15,7 +15,10 @@ from vault_engine.daemon.health import HealthRecorder
 from vault_engine.daemon.service import WatchService
 from vault_engine.errors import ConfigError, VaultError
 from vault_engine.indexing.watch_state import read_health
+from vault_engine.indexing.watcher import Burst
+from vault_engine.stores.embedder import FakeEmbedder
 from vault_engine.vault import Vault
+from vault_engine.vault_thread import VaultThread
 
 NOTES = {
     "tasks/recurrence.md": "# Recurring tasks\nA task with a recurrence rule is created again "
@@ -139,3 +142,27 @@ def test_a_batch_failing_because_the_vault_is_gone_says_nothing_of_its_own(tmp_p
     shutil.rmtree(vault)
     service._apply_full(catch_up=False)
     assert len(heard.problems) == 1
+
+
+def test_a_config_change_that_reads_every_note_again_keeps_the_vectors_for_every_query(make_vault):
+    """The notes read again lost their vectors until the next idle step took them back from
+    the cache: a query in between found none (qa23 #3). Now the batch takes them itself."""
+    root = make_vault(NOTES)
+    fake = FakeEmbedder(dimension=32)
+    with Vault(root, embedder=fake) as vault:
+        vault.index()
+    computed = len(fake.texts)
+    worker = VaultThread(lambda: Vault(root, embedder=fake))
+    heard = Heard()
+    service = WatchService(worker.call(lambda vault: vault.config), worker,
+                           HealthRecorder(parse_config(root, {}), 4242, 0.0), heard, on_fatal=lambda why: None)
+    try:
+        (root / "vault-engine.toml").write_text("max_file_mb = 3\n")  # read with: every note again
+        service._apply(Burst(frozenset({"vault-engine.toml"}), 0.0, 0.0, 1))
+        status = worker.call(lambda vault: vault.status())
+        assert status["semantic"]["coverage"] == 1.0 and status["semantic"]["agrees"]
+        assert len(fake.texts) == computed  # from the cache: nothing computed
+        (said,) = heard.problems  # the one notice `index` gives too, no failure
+        assert said.startswith("every note was read again")
+    finally:
+        worker.close()

@@ -246,7 +246,7 @@ def test_a_new_text_recipe_embeds_everything_again(root, fake, monkeypatch):
 
 
 def test_ctrl_c_keeps_what_was_embedded_and_the_next_index_continues(root, monkeypatch):
-    monkeypatch.setattr(embedding, "ENCODE_CHUNK", 1)  # one window per call: a stop mid-way
+    monkeypatch.setattr(embedding, "ENCODE_CHUNK_TOKENS", 1)  # one window per call: a stop mid-way
     first = Interrupting(after=3, dimension=32, max_tokens=24)
     with Vault(root, embedder=first) as v:
         report = v.index()
@@ -260,8 +260,27 @@ def test_ctrl_c_keeps_what_was_embedded_and_the_next_index_continues(root, monke
         assert v.index().embedded == 2 and len(second.texts) == 2 and agrees(v)
 
 
+@pytest.mark.parametrize("threads", [1, 2])
+def test_an_encode_call_holds_a_token_budget_per_thread_whatever_the_windows_length(make_vault, monkeypatch, threads):
+    # 64 windows a call took 2.7 s when they were long, and the watcher's queries waited
+    # for it (qa23 #2): a call is cut by tokens, so short windows still go many at a time
+    monkeypatch.setattr(embedding, "ENCODE_CHUNK_TOKENS", 48)
+    long = "# Long\n" + " ".join(f"word{i}" for i in range(400)) + "\n"
+    notes = {"long.md": long, **{f"short{i}.md": f"# S{i}\nword{i}\n" for i in range(12)}}
+    fake = FakeEmbedder(dimension=32, max_tokens=24)
+    fake.threads = threads
+    with Vault(make_vault(notes), embedder=fake) as v:
+        v.index()
+        assert agrees(v)
+    ends = np.cumsum([0, *fake.calls])
+    tokens = [sum(len(t.split()) for t in fake.texts[a:b]) for a, b in zip(ends, ends[1:])]
+    assert max(tokens) <= 48 * threads
+    assert max(fake.calls) >= 6 * threads  # the short windows: many a call
+    assert len(fake.calls) > 5  # the long note's windows: a few a call
+
+
 def test_should_stop_gives_way_between_chunks_and_keeps_the_work(root, fake, monkeypatch):
-    monkeypatch.setattr(embedding, "ENCODE_CHUNK", 1)
+    monkeypatch.setattr(embedding, "ENCODE_CHUNK_TOKENS", 1)
     with Vault(root, embedder=fake) as v:
         v.index(embed=False)
         asked = []
@@ -273,7 +292,7 @@ def test_should_stop_gives_way_between_chunks_and_keeps_the_work(root, fake, mon
 def test_a_long_section_finishes_though_every_slice_gives_way_after_one_chunk(make_vault, fake, monkeypatch):
     # under a steady stream of queries the watcher's slices each gave way after one chunk, and
     # a section of many windows, never encoded whole within one slice, never finished (qa14)
-    monkeypatch.setattr(embedding, "ENCODE_CHUNK", 2)
+    monkeypatch.setattr(embedding, "ENCODE_CHUNK_TOKENS", 2 * fake.max_tokens)  # two windows a call
     with Vault(make_vault({"long.md": LONG}), embedder=fake) as v:
         v.index(embed=False)
         slices = 0
@@ -285,8 +304,25 @@ def test_a_long_section_finishes_though_every_slice_gives_way_after_one_chunk(ma
         assert slices > 1
 
 
+def test_a_slice_that_begins_the_round_again_does_not_split_its_sections_again(make_vault, fake, monkeypatch):
+    # the watcher's every slice began the round by splitting its sections into windows:
+    # 0.48 s of each 0.86 s slice on a 1 MB note, which a waiting query waited for too
+    monkeypatch.setattr(embedding, "ENCODE_CHUNK_TOKENS", 2 * fake.max_tokens)
+    tokenized = []
+    spans = fake.token_spans
+    monkeypatch.setattr(fake, "token_spans", lambda texts: tokenized.extend(texts) or spans(texts))
+    with Vault(make_vault({"long.md": LONG}), embedder=fake) as v:
+        v.index(embed=False)
+        slices = 0
+        while v.status()["semantic"]["coverage"] < 1.0 and slices < 50:
+            v.embed_pending(should_stop=lambda: True)
+            slices += 1
+        assert slices > 1 and agrees(v)
+    assert sum("word99" in text for text in tokenized) == 1
+
+
 def test_without_a_watcher_status_and_search_advise_index(root, fake, monkeypatch):
-    monkeypatch.setattr(embedding, "ENCODE_CHUNK", 1)
+    monkeypatch.setattr(embedding, "ENCODE_CHUNK_TOKENS", 1)
     with Vault(root, embedder=fake) as v:
         v.index(embed=False)
         (notice,) = v.search("crisp apples").notices
@@ -297,7 +333,7 @@ def test_without_a_watcher_status_and_search_advise_index(root, fake, monkeypatc
 
 
 def test_a_running_watcher_is_embedding_so_nothing_is_to_run(root, fake, live_watcher, monkeypatch):
-    monkeypatch.setattr(embedding, "ENCODE_CHUNK", 1)
+    monkeypatch.setattr(embedding, "ENCODE_CHUNK_TOKENS", 1)
     live_watcher(root)
     with Vault(root, embedder=fake) as v:
         v.index(embed=False)

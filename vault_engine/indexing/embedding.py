@@ -22,10 +22,11 @@ import json
 import logging
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import NamedTuple
 from weakref import WeakKeyDictionary
 
 from vault_engine.errors import ModelUnavailable
@@ -43,11 +44,16 @@ log = logging.getLogger(__name__)
 LAST_RUN_META = "embed_last_run"  # JSON: where the vectors of the last run that embedded came from
 FLUSH_SECONDS = 30.0
 ROUND_SECTIONS = 256  # tokenized and length-sorted together
-ENCODE_CHUNK = 64  # windows per encode call: progress and Ctrl-C granularity
+# Tokens per encode call and thread: the granularity of progress, Ctrl-C and giving way to the
+# watcher's waiting queries and saves. 8 full windows take ~0.35 s a thread (64 took 2.7 s on
+# one, and a query waited that long: qa23 #2); the model's throughput is the same down to 8.
+ENCODE_CHUNK_TOKENS = 8 * 256
 BATCH_SIZE = 16  # measured: same speed as 32 on CPU, 160 MB less peak memory
 WINDOW_MEMO_SIZE = 4 * ROUND_SECTIONS  # window vectors kept across slices (1,024 x 1.5 KB)
 # embedder -> (model key, window text) -> vector, oldest first: the watcher's Vault keeps its embedder
 _WINDOW_MEMO: WeakKeyDictionary[Embedder, OrderedDict] = WeakKeyDictionary()
+# embedder -> (model key, section hash) -> its windows as (text, tokens), oldest first
+_SPLIT_MEMO: WeakKeyDictionary[Embedder, OrderedDict] = WeakKeyDictionary()
 MAX_WINDOWS = 64  # per section: text beyond ~64 windows stays lexical-only
 SPECIAL_TOKENS = 2  # [CLS] and [SEP]
 
@@ -103,6 +109,30 @@ class _Batch:
     vectors: list = field(default_factory=list)
     windows: list[tuple[int, int]] = field(default_factory=list)
     for_shared: dict = field(default_factory=dict)  # text hash -> vectors the shared cache lacks
+
+
+class Window(NamedTuple):
+    """One window of a section to encode: which row of the round, its text, about how many
+    tokens it holds."""
+
+    row: int
+    text: str
+    tokens: int
+
+
+def encode_chunks(windows: list[Window], budget: int) -> Iterator[list[Window]]:
+    """Consecutive runs of windows of at most ``budget`` tokens (one window at least), so
+    each encode call takes about the same time whether its windows are short or long."""
+    chunk: list[Window] = []
+    tokens = 0
+    for window in windows:
+        if chunk and tokens + window.tokens > budget:
+            yield chunk
+            chunk, tokens = [], 0
+        chunk.append(window)
+        tokens += window.tokens
+    if chunk:
+        yield chunk
 
 
 class _StopRequested(Exception):
@@ -259,17 +289,18 @@ class EmbeddingPhase:
         """Embed one round of sections; returns how many were finished and kept."""
         import numpy as np
 
-        windows = self.window_texts(rows)  # (row index, text), sorted by length
+        windows = self.window_texts(rows)  # sorted by length
         remaining = [0] * len(rows)
-        for index, _ in windows:
-            remaining[index] += 1
+        for window in windows:
+            remaining[window.row] += 1
         parts: list[list] = [[] for _ in rows]
         self._partial = 0
-        for start in range(0, len(windows), ENCODE_CHUNK):
-            chunk = windows[start:start + ENCODE_CHUNK]
-            vectors, encoded = self._window_vectors([text for _, text in chunk])
+        start = 0
+        for chunk in encode_chunks(windows, ENCODE_CHUNK_TOKENS * self.embedder.threads):
+            start += len(chunk)
+            vectors, encoded = self._window_vectors([window.text for window in chunk])
             finished = {}
-            for (index, _), vector in zip(chunk, vectors):
+            for (index, _, _), vector in zip(chunk, vectors):
                 parts[index].append(vector)
                 remaining[index] -= 1
                 if remaining[index] == 0:
@@ -283,7 +314,7 @@ class EmbeddingPhase:
             self._partial += len(finished)
             release_freed_memory()
             if progress:
-                progress(stage, done + round(len(rows) * (start + len(chunk)) / len(windows)), total)
+                progress(stage, done + round(len(rows) * start / len(windows)), total)
             if encoded and self._should_stop is not None and self._should_stop():  # remembered: no work
                 raise _StopRequested
         return self._partial
@@ -305,10 +336,30 @@ class EmbeddingPhase:
                     memo.popitem(last=False)
         return [memo[k] if k in memo else self.embedder.embed([k[1]], batch_size=1)[0] for k in keys], len(missing)
 
-    def window_texts(self, rows: list[PendingSection]) -> list[tuple[int, str]]:
-        """Every window of these sections as (row index, text), shortest first, so each encode
-        call pads little. A section's windows may so come back in any order, which is fine: a
-        section scores by its best window."""
+    def window_texts(self, rows: list[PendingSection]) -> list[Window]:
+        """Every window of these sections, shortest first, so each encode call pads little.
+        A section's windows may so come back in any order, which is fine: a section scores
+        by its best window. Splits are remembered across the watcher's slices, which each
+        begin the round again (splitting a 1 MB note took 0.48 s of every slice)."""
+        memo = _SPLIT_MEMO.setdefault(self.embedder, OrderedDict())
+        splits = {}
+        for row in rows:
+            if (self.key, row.hash) in memo:
+                splits[row.hash] = memo[(self.key, row.hash)]
+                memo.move_to_end((self.key, row.hash))
+        missing = list({row.hash: row for row in rows if row.hash not in splits}.values())
+        for row, split in zip(missing, self._split(missing)):
+            splits[row.hash] = memo[(self.key, row.hash)] = split
+            if len(memo) > ROUND_SECTIONS:
+                memo.popitem(last=False)
+        windows = [Window(index, text, tokens) for index, row in enumerate(rows) for text, tokens in splits[row.hash]]
+        windows.sort(key=lambda w: w.tokens)
+        return windows
+
+    def _split(self, rows: list[PendingSection]) -> list[list[tuple[str, int]]]:
+        """Each section's windows as (text, about how many tokens)."""
+        if not rows:
+            return []
         prefixes = [section_prefix(r.title, r.heading_path) for r in rows]
         budget = self.embedder.max_tokens - SPECIAL_TOKENS
         limit = budget * MAX_WINDOWS * 12  # characters: tokenize no more than can be used
@@ -318,18 +369,18 @@ class EmbeddingPhase:
                   for r in rows]
         spans = self.embedder.token_spans(bodies)
         prefix_spans = self.embedder.token_spans(prefixes)
-        windows = []
+        splits = []
         for index, (prefix, body) in enumerate(zip(prefixes, bodies)):
             if len(prefix_spans[index]) > budget // 2:  # a very long title or heading path
                 prefix = prefix[:prefix_spans[index][budget // 2 - 1][1]]
             head = min(len(prefix_spans[index]), budget // 2) + 1
-            texts = split_windows(prefix, body, spans[index], budget - head)
+            split = []
             left = len(spans[index])
-            for text in texts:  # tokens of each window, the sort key: its batch pads to it
-                windows.append((head + min(left, budget - head), index, text))
+            for text in split_windows(prefix, body, spans[index], budget - head):
+                split.append((text, head + min(left, budget - head)))  # the sort key: its batch pads to it
                 left -= budget - head - (budget - head) // 8
-        windows.sort(key=lambda w: w[0])
-        return [(index, text) for _, index, text in windows]
+            splits.append(split)
+        return splits
 
     # -- keep and save --------------------------------------------------------------------
 

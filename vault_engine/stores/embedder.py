@@ -70,6 +70,10 @@ class Embedder(Protocol):
         """float32 array (len(texts), dimension), rows L2-normalized."""
 
     @property
+    def threads(self) -> int:
+        """How many threads :meth:`embed` computes on side by side."""
+
+    @property
     def runtime(self) -> str:
         """What :meth:`embed` runs on now (``onnxruntime``, ``sentence-transformers``), for
         progress and status; asking never loads torch."""
@@ -319,7 +323,7 @@ class SentenceTransformerEmbedder:
 
             transformers.logging.set_verbosity_error()
             transformers.logging.disable_progress_bar()
-            torch.set_num_threads(thread_count(self.spec.threads))
+            torch.set_num_threads(self.threads)
             model = SentenceTransformer(self.path, device="cpu")
         except ImportError as exc:
             raise ModelUnavailable(f"cannot import sentence-transformers ({exc}): "
@@ -411,10 +415,15 @@ class SentenceTransformerEmbedder:
 
         encoder = self._documents()
         if encoder:  # its own batch size: runs of DOCUMENT_BATCH texts were measured fastest
-            return encoder.embed_batched(texts, threads=thread_count(self.spec.threads))
+            return encoder.embed_batched(texts, threads=self.threads)
         vectors = self.model.encode(texts, batch_size=batch_size, convert_to_numpy=True,
                                     normalize_embeddings=True, show_progress_bar=False)
         return np.asarray(vectors, dtype=np.float32)
+
+    @property
+    def threads(self) -> int:
+        """``[model] threads``, or every core but one."""
+        return thread_count(self.spec.threads)
 
     @property
     def runtime(self) -> str:
@@ -645,6 +654,7 @@ class FakeEmbedder:
     """
 
     identity = "fake-embedder#1"
+    threads = 1
 
     def __init__(self, dimension: int = 64, max_tokens: int = 256):
         self._dimension = dimension
