@@ -170,7 +170,7 @@ class CallAnswer:
     start: str | None = None  # the ref the traversal started from
     nodes: tuple[GraphNode, ...] = ()
     edges: tuple[GraphEdge, ...] = ()
-    candidates: tuple[str, ...] = ()  # refs, when ambiguous
+    candidates: tuple[str, ...] = ()  # refs, when ambiguous; what a misspelt name probably meant
     why: tuple[Why, ...] = ()
     exclude_tests: bool = False
     followed: tuple[FollowedNote, ...] = ()

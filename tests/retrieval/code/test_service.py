@@ -208,6 +208,9 @@ def test_callers_carry_the_dead_ends_that_name_the_symbol_as_show_does(vault):
     assert "Cache prices inside" in vault.show(ref).text
     assert answer.dead_ends[0]["slug"] == "cache-prices-inside-orderbook-place"
     assert vault.calls("price_of").dead_ends == ()  # no dead end names it
+    listed = {r.text: r.when for r in vault.deadend_list()}  # dated as `deadend list` dates it, an int
+    assert answer.to_json()["dead_ends"][0]["when"] == int(listed["Cache prices inside `OrderBook.place`"])
+    assert isinstance(answer.to_json()["dead_ends"][0]["when"], int)
 
 
 def test_a_name_a_package_re_exports_is_found_where_it_is_defined(vault):
@@ -216,3 +219,15 @@ def test_a_name_a_package_re_exports_is_found_where_it_is_defined(vault):
     assert hit.status == "hit" and [h.ref for h in hit.hits] == ["src/shop/orders.py#OrderBook.place"]
     assert [h.ref for h in vault.find("shop.OrderBook").hits] == ["src/shop/orders.py#OrderBook"]
     assert vault.find("shop.price_of").status != "hit"  # the package does not import it: no guess
+
+
+def test_a_misspelt_symbol_gets_finds_suggestion_from_callers_callees_and_show(vault):
+    # `find Context.exti` said "did you mean ...Context.exit", `callers` and `show` nothing (qa24 #8)
+    meant = "src/shop/orders.py#OrderBook.place"
+    for asked in ("OrderBook.plase", "src/shop/orders.py#OrderBook.plase"):
+        answer = vault.calls(asked, direction="callers")
+        assert answer.status == "no_such_symbol" and answer.candidates[0] == meant
+        assert answer.reason.endswith(f"did you mean {meant}? Confirm it before acting on it")
+    with pytest.raises(UnknownRef, match=f"defines no symbol 'OrderBook.plase': did you mean {meant}\\?"):
+        vault.show("src/shop/orders.py#OrderBook.plase")
+    assert vault.calls("nothing_like_this_at_all", direction="callers").candidates == ()

@@ -28,6 +28,7 @@ from vault_engine.stores.code_store import CodeStore, SymbolRow
 from vault_engine.stores.ledger import Ledger
 
 CONSTRUCTORS = ("__init__", "constructor", "new")
+MAX_MEANT = 5  # suggestions for a misspelt symbol
 
 
 def _class_over_its_constructors(rows: list) -> list:
@@ -95,6 +96,12 @@ class CodeQueries:
         symbols = [(f"{k}#{q}", q, tests.get(k, False)) for k, q in self.store.symbol_names()]
         return Suggester(symbols, sorted(tests.items()))
 
+    def meant(self, name: str, within: str | None = None) -> tuple[str, ...]:
+        """What a misspelt symbol name probably meant (find's fuzzy tier's rule), best first;
+        ``within``: only the symbols of that file."""
+        found = [s.target for s in self.suggester.suggest(name) if "#" in s.target]
+        return tuple(t for t in found if within is None or t.startswith(f"{within}#"))[:MAX_MEANT]
+
     def is_code_ref(self, ref: str) -> bool:
         return split_ref(self.keys, ref.strip()) is not None
 
@@ -151,7 +158,10 @@ class CodeQueries:
                             followed=self.follow(((key, why),), follow))
         row = self.store.symbol(key, qualname)
         if row is None:
-            raise UnknownRef(f"{key} defines no symbol {qualname!r}: `vault-engine outline {key}` lists its symbols")
+            meant = self.meant(qualname, key)
+            raise UnknownRef(f"{key} defines no symbol {qualname!r}: "
+                             + (f"did you mean {meant[0]}? " if meant else "")
+                             + f"`vault-engine outline {key}` lists its symbols")
         why = self.why_of(row)
         symbol = code_symbol(row, why)
         return CodeView(row.ref, key, language, symbol, row.line_start,
@@ -201,8 +211,10 @@ class CodeQueries:
             for d in self.ledger.dead_end_rows(note_id=note.id) if note else ():
                 said = f"{d.text} {d.reason or ''}"
                 if any(f"`{t}`" in said or f"`{t}()`" in said for t in tokens):
+                    when = d.when  # as `deadend list` dates it: Unix seconds, an int
                     found.append({"text": d.text, "reason": d.reason, "ref": make_ref(path, d.heading, d.notion_id),
-                                  "slug": d.slug, "agent": d.agent, "when": d.at, "line": d.line})
+                                  "slug": d.slug, "agent": d.agent, "when": None if when is None else int(when),
+                                  "line": d.line})
         return tuple(found)
 
     def outline(self, path: str, follow: int = 0) -> Outline:
@@ -331,8 +343,8 @@ class CodeQueries:
         if exclude_tests and len(rows) > 1:  # a test's own helper named alike is no candidate then
             rows = [r for r in rows if not is_test_path(r.key)] or rows
         if not rows:
-            status, reason = self._not_found(symbol)
-            return CallAnswer(**base, status=status, reason=reason)
+            status, reason, meant = self._not_found(symbol)
+            return CallAnswer(**base, status=status, reason=reason, candidates=meant)
         if len(rows) > 1 and len({(r.key, r.qualname) for r in rows}) > 1:
             return CallAnswer(**base, status="ambiguous", candidates=tuple(r.ref for r in rows),
                               reason=f"{symbol!r} names {len(rows)} definitions: ask again with one of the "
@@ -352,26 +364,38 @@ class CodeQueries:
                           why=why, followed=self.follow(((row.ref, why),), follow), dead_ends=self._dead_ends(why, row),
                           notices=self._call_notices(direction, [row.key, *(n.path for n in nodes)] if nodes else []))
 
-    def _not_found(self, symbol: str) -> tuple[str, str]:
+    def _not_found(self, symbol: str) -> tuple[str, str, tuple[str, ...]]:
+        """Status and reason of a symbol no definition answers, and what a misspelt name
+        probably meant (find's fuzzy tier says so too; an agent asking callers first got no
+        hint, qa24 #8)."""
         path = symbol.split("#", 1)[0]
         found = split_ref(self.keys, symbol)
-        if found is not None and found[1] is None:  # a file, not a symbol in it
-            return "no_such_symbol", (f"{found[0]} is a file: calls are asked of a symbol in it "
-                                      f"(`vault-engine outline {found[0]}` lists them)")
         if found is not None:
-            return "no_such_symbol", f"{found[0]} is indexed and defines no {found[1]!r}"
+            key, qualname = found
+            if qualname is None:  # a file, not a symbol in it
+                return "no_such_symbol", (f"{key} is a file: calls are asked of a symbol in it "
+                                          f"(`vault-engine outline {key}` lists them)"), ()
+            return _suggesting("no_such_symbol", f"{key} is indexed and defines no {qualname!r}",
+                               self.meant(qualname, key))
         if "#" in symbol or path.rsplit(".", 1)[-1] in ("py", "ts", "tsx", "js", "go", "rs", "java"):
             reason = self.not_indexed_reason(path)
             if reason:
-                return "not_indexed", f"{path} is not indexed: {reason}"
+                return "not_indexed", f"{path} is not indexed: {reason}", ()
         stale = self.stale_files()
         if stale:  # the name may be in a file saved since: not knowing is not "no such symbol"
             return "not_indexed", (f"no indexed symbol {symbol!r}, but {len(stale)} source file(s) changed since the "
-                                   f"last index (e.g. {stale[0]}): run `vault-engine index` and ask again")
+                                   f"last index (e.g. {stale[0]}): run `vault-engine index` and ask again"), ()
         skipped = [p for p, _ in self.ledger.skipped() if not p.endswith(".md")]
         extra = f" ({len(skipped)} source files were skipped: see `vault-engine status`)" if skipped else ""
-        return "no_such_symbol", (f"no symbol {symbol!r} in the {len(self.keys)} indexed source files{extra}"
-                                  f"{self.syntax_error_note(symbol)}")
+        return _suggesting("no_such_symbol", f"no symbol {symbol!r} in the {len(self.keys)} indexed source files"
+                                             f"{extra}{self.syntax_error_note(symbol)}", self.meant(symbol))
+
+
+def _suggesting(status: str, reason: str, meant: tuple[str, ...]) -> tuple[str, str, tuple[str, ...]]:
+    """A not-found answer naming its best suggestion, as find's fuzzy tier does."""
+    if meant:
+        reason += f"; did you mean {meant[0]}? Confirm it before acting on it"
+    return status, reason, meant
 
 
 def written_since(files: list[str], unknown: str, other: bool = False) -> tuple[str, ...]:
