@@ -36,3 +36,23 @@ def test_a_second_vault_sees_the_undo(sample_vault):
         first.undo_reinforce(done["path"], done["at"], now=NOW)
         rows = {r.path: r for r in second.decay_report(now=NOW)}
     assert rows["specs/drop-test-protocol.md"].reinforcements == 0
+
+
+def test_a_log_merged_with_a_teammates_lines_before_the_end_is_read_whole(sample_vault, caplog):
+    """git merged a teammate's reinforcement before this clone's own last line: read on from
+    the old offset, one line was lost for good and a valid one was called "not JSON" (qa25 #1)."""
+    log = sample_vault / ".vault-engine/ledger/reinforcements.jsonl"
+    with Vault(sample_vault) as vault:
+        vault.index(embed=False, now=NOW)
+        vault.reinforce("specs/drop-test-protocol.md", by="ana", now=NOW)
+        vault.reinforce("specs/auth-sessions.md", by="ana", now=NOW + 1)
+        assert {r.path for r in vault.decay_report(now=NOW) if r.reinforcements} == {
+            "specs/drop-test-protocol.md", "specs/auth-sessions.md"}
+    ana = log.read_text().splitlines()
+    ben = json.dumps({"v": 1, "event": "reinforce", "ref": "specs/webhook-delivery.md", "path":
+                      "specs/webhook-delivery.md", "at": NOW + 2, "by": "ben", "why": None})
+    log.write_text("\n".join([ana[0], ben, ana[1]]) + "\n")  # the merge: ben's line between ana's
+    with Vault(sample_vault) as vault:
+        counts = {r.path: r.reinforcements for r in vault.decay_report(now=NOW) if r.reinforcements}
+    assert counts == {"specs/drop-test-protocol.md": 1, "specs/auth-sessions.md": 1, "specs/webhook-delivery.md": 1}
+    assert "not JSON" not in caplog.text

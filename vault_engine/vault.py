@@ -46,7 +46,7 @@ from vault_engine.layout import (
 )
 from vault_engine.locks import flock_within, held_elsewhere, hold_in_parent_only, release
 from vault_engine.stores.ledger import Ledger, damaged
-from vault_engine.stores.reinforcements import ReinforcementLog, has_undo, replay
+from vault_engine.stores.reinforcements import LogMark, ReinforcementLog, has_undo, replay
 from vault_engine.stores.sql import is_corruption
 
 # Imported where used: a search must not pay for indexing code, and find, callers or show of
@@ -83,6 +83,7 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 MAX_FOLLOW = 5  # hops of --follow
+STALE_PATHS_SHOWN = 20  # of the files changed or missing since the last index, in `status --json`
 LOCK_WAIT_SECONDS = 600
 CHECKPOINT_EMBED_LIMIT = 64  # pending sections `checkpoint new` embeds at most (more: `index` does)
 AHEAD_RETRIES, AHEAD_WAIT_SECONDS = 50, 0.02  # up to a second for another writer's commit
@@ -589,7 +590,7 @@ class Vault:
         result = self._search_beside_writers(searcher, request)
         if not result.hits:
             result = replace(result, notices=result.notices + self._stale_notice(ledger, "search")
-                             + self._kind_notice(ledger, kind))
+                             + (self._kind_notice(ledger, kind) or self._filters_notice(ledger, kind, project, tap)))
         if any(h.kind == "code" for h in result.hits):  # code hits carry the notes that say why
             result = replace(result, hits=self._code_queries().with_why(result.hits))
             if follow:
@@ -608,32 +609,49 @@ class Vault:
         return (f"no note of kind {kind!r} is indexed (the vault's notes are of kinds: {', '.join(held) or 'none'}); "
                 "a note's kind comes from `type:` or a [kinds] rule in vault-engine.toml",)
 
-    def _stale_notice(self, ledger: Ledger, again: str) -> tuple[str, ...]:
-        """For a miss (of ``search`` or ``deadend check``, named by ``again``): one line when
-        the vault changed since the last index, so that the miss is not taken for the vault's
-        answer. A stat of every file (as ``status`` counts stale files), paid on a miss only;
-        none while a watcher applies every edit itself."""
+    @staticmethod
+    def _filters_notice(ledger: Ledger, kind: str | None, project: str | None, tap: str | None) -> tuple[str, ...]:
+        """For a miss filtered by two or more filters that no note passes together, though each
+        alone holds sections: the combination, not the vault's answer, is why (`--kind code
+        --project P` can never match: source files belong to no project, qa24 #5)."""
+        given = [(name, value) for name, value in (("kind", kind), ("project", project), ("tap", tap))
+                 if value is not None]
+        if len(given) < 2 or ledger.section_ids_where(kind, project, tap):
+            return ()
+        said = " and ".join(f"--{name} {value}" for name, value in given)
+        why = " (source files belong to no project)" if kind == "code" and project else ""
+        return (f"no note is {said} at once{why}: the miss is the filters', not the vault's; drop one of them",)
+
+    def _stale_notice(self, ledger: Ledger, again: str, under: str = "") -> tuple[str, ...]:
+        """For a miss (of ``search`` or ``deadend check``, named by ``again``) or a brief: one
+        line when the vault (or its folder ``under``) changed since the last index, so that
+        the answer is not taken for the vault's. A stat of every file there (as ``status``
+        counts stale files); none while a watcher applies every edit itself."""
         if self._watcher_live():
             return ()
-        _, suspects = self._changes_since_index(ledger)
+        _, suspects = self._changes_since_index(ledger, under)
         changed, missing = len(suspects.changed), len(suspects.missing)
         if not changed and not missing:
             return ()
-        return (f"the index is stale: {changed} changed, {missing} missing since the last index (the answer "
+        where = f" in {under}/" if under else ""
+        return (f"the index is stale: {changed} changed, {missing} missing{where} since the last index (the answer "
                 f"may be there); run `vault-engine index` and {again} again",)
 
-    def _changes_since_index(self, ledger: Ledger) -> tuple[Scan, Suspects]:
-        """The scan of the vault (and its code taps) and what changed in it since the last
-        index: files whose bytes differ (a touch or a copy that keeps them is no change),
-        and files gone."""
+    def _changes_since_index(self, ledger: Ledger, under: str = "") -> tuple[Scan, Suspects]:
+        """The scan of the vault (and its code taps), or of its folder ``under`` alone, and
+        what changed there since the last index: files whose bytes differ (a touch or a copy
+        that keeps them is no change), and files gone."""
         from vault_engine.indexing.code_sync import add_code_files
         from vault_engine.sources.code.files import code_taps, file_of
         from vault_engine.sources.vault.changes import content_changed, find_suspects
         from vault_engine.sources.vault.files import scan_vault
 
-        scan = scan_vault(self.config)
-        add_code_files(self.config, scan)
+        scan = scan_vault(self.config, under)
         known, taps = ledger.known_files(), code_taps(self.config)
+        if under:
+            known = {path: k for path, k in known.items() if path.startswith(f"{under}/")}
+        else:
+            add_code_files(self.config, scan)
         return scan, content_changed(find_suspects(scan.notes, known), known,
                                      lambda key: file_of(taps, self.root, key), self.config.max_file_bytes)
 
@@ -931,7 +949,9 @@ class Vault:
             "damage": damage,
             **counts,
             "skipped": len(skipped),
-            "stale": {"changed": len(suspects.changed), "missing": len(suspects.missing)},
+            "stale": {"changed": len(suspects.changed), "missing": len(suspects.missing),
+                      # which, after a `git pull`: the counts alone left a team guessing (qa25 #9)
+                      "paths": sorted([*suspects.changed, *suspects.missing])[:STALE_PATHS_SHOWN]},
             "skipped_files": [{"path": file.path, "reason": file.reason} for file in skipped],
             "yaml_errors": [{"path": p, "error": e} for p, e in ledger.yaml_errors()],
             "unresolved": [{"source": link.source, "raw": link.raw, "line": link.line} for link in unresolved],
@@ -1028,6 +1048,8 @@ class Vault:
         settings = DeadendSettings.from_config(self.config.section("deadend"))
         check = check_in_ledger(proposal, ledger, project=project, k=k, settings=settings, semantic=semantic,
                                 notices=notices)
+        check = replace(check, notices=check.notices + _conflicted(ledger, {r.path for r in check.rulings},
+                                                                   "the ruling raised from it"))
         if say_if_stale and not check.rulings:  # a checkpoint written since may hold the ruling
             check = replace(check, notices=check.notices + self._stale_notice(ledger, "check"))
         return check
@@ -1082,7 +1104,13 @@ class Vault:
         self._require_project(ledger, project)
         settings = DeadendSettings.from_config(self.config.section("deadend"))
         brief = gather_brief(ledger, self.config, project, now if now is not None else time.time(), settings)
-        return fit_brief(brief, max_tokens)
+        # After a `git pull` the brief handed on the checkpoint before the pulled one without a
+        # word (qa25 #2): as a search miss does, it says when the project's folder (where its
+        # checkpoints and working notes are written) changed since the index. The folder
+        # alone: a stat of every file of a 10,000-note vault made each `resume` 60 ms slower.
+        folder = f"{self.config.projects_dir.strip('/')}/{project}"
+        return fit_brief(replace(brief, notices=self._stale_notice(ledger, "resume", folder)
+                                 + _conflicted(ledger, _handed_on(brief), "what the brief shows of it")), max_tokens)
 
     def _require_project(self, ledger: Ledger, project: str) -> None:
         known = ledger.projects()
@@ -1154,21 +1182,39 @@ class Vault:
                     {"event": "move", "from": old, "to": new, "at": now or time.time()})
 
     def _sync_reinforcements(self) -> None:
-        """Replay what the durable log gained since the ledger last read it."""
-        ledger = self.ledger
-        offset = int(ledger.get_meta("reinforce_offset") or 0)
-        size = self.reinforcement_log.size()
-        if size == offset or ledger.readonly:  # a read-only index answers as its last index left it
+        """Replay what the durable log gained since the ledger last read it: from where it
+        stopped when the log only grew by appends, else all of it. A log merged by git holds
+        a teammate's lines before the end of what was read: read on from the old offset, one
+        line was lost and a valid one called "not JSON" (qa25 #1)."""
+        ledger, log = self.ledger, self.reinforcement_log
+        if ledger.readonly:  # a read-only index answers as its last index left it
             return
-        if size < offset:  # the log was replaced: replay it whole
-            offset, state = 0, {}
-        else:
-            state = ledger.reinforcements()
-        records, new_offset = self.reinforcement_log.read(offset)
+        was, stamp = ledger.reinforcements_read(), log.stamp()
+        if stamp == was.stamp:
+            return
+        appended = was.offset > 0 and was.digest and log.digest(was.offset) == was.digest
+        offset, state = (was.offset, ledger.reinforcements()) if appended else (0, {})
+        records, read_to = log.read(offset)
         if offset and has_undo(records):  # an undo may cancel a line read before: replay it all
             state = {}
-            records, new_offset = self.reinforcement_log.read(0)
-        ledger.save_reinforcements(replay(records, state), new_offset)
+            records, read_to = log.read(0)
+        ledger.save_reinforcements(replay(records, state), LogMark(read_to, log.digest(read_to), stamp))
+
+
+def _conflicted(ledger: Ledger, shown: set[str], what: str) -> tuple[str, ...]:
+    """A line for each note of ``shown`` that holds git's conflict markers: ``what`` an answer
+    shows of it mixes both sides of a merge (a checkpoint's Failed reasons ended in ">>>>>>>
+    4bde98", and an agent acted on the half-merged hand-off, qa25 #4)."""
+    if not shown:
+        return ()
+    return tuple(f"{path} holds unresolved git conflict markers: {what} may mix both sides of a merge; "
+                 "resolve it" for path, error in ledger.yaml_errors()
+                 if path in shown and "conflict markers" in error)
+
+
+def _handed_on(brief: ResumeBrief) -> set[str]:
+    """The notes a brief hands on the text of: its checkpoints and working notes."""
+    return {c.path for c in (brief.checkpoint, *brief.alongside) if c} | {w.path for w in brief.working_notes}
 
 
 def _check_follow(follow: int) -> None:

@@ -115,6 +115,17 @@ def test_a_miss_filtered_by_a_kind_no_note_is_of_says_so(vault, cli):
     assert code["confidence_reason"] == "no section matched the query"  # not "only the meaning matched"
 
 
+def test_a_miss_filtered_by_filters_no_note_passes_together_says_so(make_vault, cli):
+    # `--kind code --project P` can never match, and answered a bare miss (qa24 #5)
+    root = make_vault({**NOTES, "projects/p/working/w.md": "# W\nrefresh the cache nightly\n"})
+    assert cli("--vault", root, "index").code == 0
+    miss = cli("--vault", root, "search", "refresh", "--kind", "spec", "--project", "p", "--lexical", "--json").json
+    assert miss["status"] == "miss" and miss["notices"] == [
+        "no note is --kind spec and --project p at once: the miss is the filters', not the vault's; drop one of them"]
+    alone = cli("--vault", root, "search", "quarterly", "--kind", "spec", "--lexical", "--json").json
+    assert alone["status"] == "miss" and alone["notices"] == []  # one filter that holds notes: the vault's miss
+
+
 def test_json_flag_works_before_the_command_too(vault, cli):
     result = cli("--json", "--vault", vault, "search", "refresh", "--lexical")
     assert result.json["status"] == "hit"
@@ -164,17 +175,17 @@ def test_a_skipped_file_touched_copied_or_deleted_leaves_the_index_fresh(vault, 
     assert [f["path"] for f in cli("--vault", vault, "status", "--json").json["skipped_files"]] == ["latin1.md"]
     os.utime(latin, ns=(1, 1))
     latin.write_bytes(latin.read_bytes() + b"still \xe9\n")  # still not UTF-8: new stat, new bytes
-    assert cli("--vault", vault, "status", "--json").json["stale"] == {"changed": 0, "missing": 0}
+    assert cli("--vault", vault, "status", "--json").json["stale"] == {"changed": 0, "missing": 0, "paths": []}
     miss = cli("--vault", vault, "search", "wombats", "--lexical", "--json").json
     assert miss["status"] == "miss" and miss["notices"] == []
     copy = tmp_path / "copy"
     shutil.copytree(vault, copy)  # new times on every file
-    assert cli("--vault", copy, "status", "--json").json["stale"] == {"changed": 0, "missing": 0}
+    assert cli("--vault", copy, "status", "--json").json["stale"] == {"changed": 0, "missing": 0, "paths": []}
     latin.unlink()
     gone = cli("--vault", vault, "status", "--json").json
-    assert gone["stale"] == {"changed": 0, "missing": 0} and gone["skipped_files"] == []  # nothing left out
+    assert gone["stale"] == {"changed": 0, "missing": 0, "paths": []} and gone["skipped_files"] == []  # nothing left out
     (copy / "latin1.md").write_text("# Cafe\nwombats, now readable\n", encoding="utf-8")  # fixed: its words count
-    assert cli("--vault", copy, "status", "--json").json["stale"] == {"changed": 1, "missing": 0}
+    assert cli("--vault", copy, "status", "--json").json["stale"] == {"changed": 1, "missing": 0, "paths": ["latin1.md"]}
 
 
 def test_a_miss_under_a_running_watcher_asks_for_no_index(vault, cli, live_watcher):
@@ -354,9 +365,13 @@ def test_status_names_notes_whose_project_is_not_their_folders(make_vault, cli):
 def test_status_json(vault, cli):
     data = cli("--vault", vault, "status", "--json").json
     assert (data["notes"], data["sections"], data["unresolved_links"]) == (3, 4, 1)
-    assert data["stale"] == {"changed": 0, "missing": 0} and data["lexical"]["agrees"]
+    assert data["stale"] == {"changed": 0, "missing": 0, "paths": []} and data["lexical"]["agrees"]
     (vault / "new.md").write_text("fresh")
     assert cli("--vault", vault, "status", "--json").json["stale"]["changed"] == 1
+    (vault / "loose.md").unlink()  # after a pull, which files: the counts alone left a team guessing (qa25 #9)
+    assert cli("--vault", vault, "status", "--json").json["stale"]["paths"] == ["loose.md", "new.md"]
+    assert "stale      1 changed, 1 missing since the last index: loose.md, new.md" in \
+        cli("--vault", vault, "status").out
 
 
 def test_reinforce_and_decay(vault, cli):

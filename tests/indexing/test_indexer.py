@@ -228,6 +228,27 @@ def test_a_notion_page_renamed_with_its_title_keeps_its_identity_and_reinforceme
         assert v.show("notion://e445ee1fb7ff4591be2de17d906df97e").path == "notion/Research programme e445ee1f.md"
 
 
+def test_a_note_moved_and_edited_in_one_run_keeps_its_identity_and_reinforcements(make_vault):
+    # `git mv` then an edit (or a rename merged with a teammate's edit) was a new note and a
+    # deleted one, and the note's reinforcement was lost (qa25 #3)
+    text = "# Webhook delivery\nRetries back off exponentially, capped at six hours.\nSigned with HMAC.\n"
+    root = make_vault({"specs/webhook-delivery.md": text, "specs/other.md": "# Other\nnothing alike\n"})
+    with Vault(root) as v:
+        v.index(embed=False)
+        before = v.ledger.note_id("specs/webhook-delivery.md")
+        v.reinforce("specs/webhook-delivery.md", by="ben")
+        (root / "specs/webhook-delivery.md").unlink()
+        (root / "specs/webhooks").mkdir()
+        (root / "specs/webhooks/webhook-delivery.md").write_text(text + "Deliveries are logged.\n")
+        (root / "specs/other.md").unlink()  # gone, and a note of that name that shares no word comes
+        (root / "specs/webhooks/other.md").write_text("# Unrelated\nA different page entirely.\n")
+        report = v.index(embed=False)
+        assert (report.moved, report.new, report.deleted) == (1, 1, 1)
+        assert v.ledger.note_id("specs/webhooks/webhook-delivery.md") == before
+        assert "specs/webhooks/webhook-delivery.md" in v.ledger.reinforcements()
+        assert "Deliveries are logged" in v.show("specs/webhooks/webhook-delivery.md").text
+
+
 def test_a_run_never_gives_a_new_section_the_id_of_one_it_removed(vault):
     """SQLite hands out the highest id plus one: without care, a note rewritten or deleted
     and replaced in one run gives its ids to the new sections, and a Whoosh committed by a

@@ -87,3 +87,16 @@ def test_a_new_note_with_a_deleted_notes_identity_is_that_note_renamed():
     paired = pair_by_identity(plan, {"notion/B 1.md": "id1"}, {"notion/A 1.md": "id1", "d.md": "id9"})
     assert (paired.new, paired.deleted, paired.moved) == (("c.md",), ("d.md",), (("notion/A 1.md", "notion/B 1.md"),))
     assert pair_by_identity(plan, {"c.md": "id2"}, {"notion/A 1.md": "id1"}) == plan
+
+
+def test_a_deleted_and_a_new_note_of_one_name_pair_up_when_most_of_their_words_are_shared():
+    from vault_engine.indexing.planner import ChangePlan, pair_by_likeness, same_named
+
+    plan = ChangePlan(new=("b/x.md", "b/y.md", "c/y.md"), deleted=("a/x.md", "a/y.md", "a/z.md"))
+    pairs = same_named(plan)
+    assert pairs == [("a/x.md", "b/x.md")]  # y: two new notes of that name, none is the one
+    words = {"a/x.md": frozenset("one two three four".split()), "b/x.md": frozenset("one two three five".split())}
+    moved = pair_by_likeness(plan, pairs, words)  # 3 of 5 words shared: 0.6
+    assert (moved.moved, moved.new, moved.deleted) == ((("a/x.md", "b/x.md"),), ("b/y.md", "c/y.md"), ("a/y.md", "a/z.md"))
+    words["b/x.md"] = frozenset("one six seven eight".split())  # 1 of 7
+    assert pair_by_likeness(plan, pairs, words) == plan

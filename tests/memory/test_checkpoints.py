@@ -190,3 +190,26 @@ def test_the_template_ships_in_the_built_wheel(tmp_path):
     assert done.returncode == 0, done.stderr
     [wheel] = (tmp_path / "dist").glob("*.whl")
     assert "vault_engine/memory/templates/checkpoint.md" in zipfile.ZipFile(wheel).namelist()
+
+
+def test_a_link_is_written_by_name_unless_another_note_has_that_name(make_vault):
+    # [[specs/webhook-delivery]] broke when a teammate moved the note, and resume lost the spec (qa25 #7)
+    from vault_engine.vault import Vault
+
+    root = make_vault({"specs/webhook-delivery.md": "# Webhooks\n## Retries\nbackoff\n",
+                       "specs/readme.md": "# Specs\n", "projects/p/readme.md": "# P\n"})
+    with Vault(root) as v:
+        v.index(embed=False)
+        ledger = v.ledger
+        draft = CheckpointDraft("p", "a", summary="s", links=("specs/webhook-delivery.md#Retries", "specs/readme.md"))
+        assert prepare_draft(draft, ledger)[0].links == ("webhook-delivery#Retries", "specs/readme")
+
+
+def test_a_link_to_a_source_file_keeps_its_path(make_vault):
+    # `[[orders.py#OrderBook.place]]` resolved to no symbol: a file name names many files (qa26 N5)
+    from tests.code_vault import build
+    from vault_engine.vault import Vault
+
+    with Vault(build(make_vault)) as v:
+        draft = CheckpointDraft("p", "a", summary="s", links=("src/shop/orders.py#OrderBook.place",))
+        assert prepare_draft(draft, v.ledger)[0].links == ("src/shop/orders.py#OrderBook.place",)

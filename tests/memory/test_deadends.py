@@ -91,6 +91,17 @@ def test_a_ruling_of_no_project_holds_for_every_project(make_vault):
         assert "Rust" in [r.text for r in v.resume("drone", now=FROZEN_NOW).earlier]
 
 
+def test_chosen_instead_is_a_whole_sentence_though_it_has_a_semicolon(make_vault):
+    # "Chosen instead: ... capped at `col_max` (30);" stopped where the decision was (qa24 #9)
+    note = ("---\ntype: checkpoint\nproject: p\ncreated: 2026-11-20T10:00:00Z\n---\n# C\n"
+            "## Goal\nWidth follows the terminal, capped at 30; help wraps below the option.\n"
+            "Another sentence.\n## Failed\n- Truncate the help with an ellipsis -- hides text\n")
+    with Vault(make_vault({"projects/p/checkpoints/20261120T100000Z-a.md": note})) as v:
+        v.index(embed=False, now=FROZEN_NOW)
+        (ruling,) = v.deadend_check("truncate the help with an ellipsis", lexical_only=True).rulings
+        assert ruling.chosen == "Width follows the terminal, capped at 30; help wraps below the option."
+
+
 def test_a_near_verbatim_proposal_is_a_lexical_hit_with_the_contract_fields(vault):
     check = vault.deadend_check("let's keep the sessions in a shared Redis", lexical_only=True)
     assert (check.status, check.arms) == ("hit", ("lexical",))
@@ -101,6 +112,20 @@ def test_a_near_verbatim_proposal_is_a_lexical_hit_with_the_contract_fields(vaul
     assert (ruling["text"], ruling["agent"], ruling["when"], ruling["elsewhere"]) == (
         "Keep sessions in a shared Redis", "codex-a12", CREATED_BILLING, False)
     assert ruling["score"] == 1.0 and ruling["arms"] == ["lexical"]
+
+
+def test_a_proposal_that_turns_the_ruling_down_does_not_raise_it(vault):
+    # "Use Gradle, not Maven" raised Maven, and the prompt hook interrupted the person (qa24 #2)
+    turned_down = vault.deadend_check("keep sessions in each pod's memory, not in a shared Redis", lexical_only=True)
+    assert turned_down.status == "miss"
+    proposed = vault.deadend_check("keep sessions in a shared Redis rather than in each pod", lexical_only=True)
+    assert [r.text for r in proposed.rulings][:1] == ["Keep sessions in a shared Redis"]
+    for refusing in ("keep sessions in each pod (not in a shared Redis)", "keep sessions in each pod and not in a shared Redis"):
+        assert vault.deadend_check(refusing, lexical_only=True).status == "miss"
+    # no comma to end what "Instead of" turns down: nothing else is proposed, so it is no refusal
+    # (read as all refused, a restatement was missed without a word: qa26 N1)
+    unended = vault.deadend_check("instead of signed cookies keep sessions in a shared Redis", lexical_only=True)
+    assert [r.text for r in unended.rulings][:1] == ["Keep sessions in a shared Redis"]
 
 
 def test_rulings_of_other_projects_are_flagged_elsewhere(vault):
@@ -254,7 +279,7 @@ def test_list_gives_a_records_chosen_option_as_check_does_and_no_false_date(make
         ("SnakeYAML Engine", "it is slow", 'Jackson, because it is maintained.')]
     assert check.rulings[0].chosen == listed[0].chosen
     assert listed[0].when is None  # no date in the record: not the day its file was copied
-    assert "Rejected on an unknown date by its authors" in check.rendered
+    assert "Rejected (the record gives no date or authors) (no project" in check.rendered  # said once (qa24 #9)
 
 
 def test_a_check_cut_to_k_says_how_many_matched(make_vault):

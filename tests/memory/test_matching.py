@@ -12,6 +12,7 @@ from vault_engine.memory.matching import (
     match_score,
     restated,
     semantic_match,
+    turned_down,
     words_evidence,
 )
 
@@ -76,3 +77,26 @@ def test_settings_from_config_validate_each_key():
         DeadendSettings.from_config({"semantic_min": 1.5})
     with pytest.raises(ConfigError, match="deadend.treshold is not a setting"):
         DeadendSettings.from_config({"treshold": 0.5})
+
+
+@pytest.mark.parametrize("proposal, refused", [
+    ("Use Gradle, not Maven", ", not Maven"),
+    ("use picocli rather than Apache Commons CLI", "rather than Apache Commons CLI"),
+    ("Escape colons in completion values instead of removing them", "instead of removing them"),
+    ("Instead of another backend, improve the IPVS mode.", "Instead of another backend"),
+    ("Use log/slog instead of klog for logging, now that Go ships it", "instead of klog for logging"),
+    ("rather than javax.annotation.Nonnull, guard with requireNonNull", "rather than javax.annotation.Nonnull"),
+    ("We build with Gradle, not Maven: add the fork to the build", ", not Maven"),
+    ("Use Gradle (not Maven) for the build", "(not Maven)"),
+    ("cache per node but not per query", "but not per query"),
+    ("Do not use numbers in headings", ""),  # "not" proposes what follows
+    ("Why not just add a PreferZone value", ""),
+])
+def test_what_a_proposal_turns_down(proposal, refused):
+    assert turned_down(proposal) == refused
+
+
+def test_a_ruling_the_proposal_turns_down_is_never_raised():
+    e = Evidence(1.0, True, 0.8, 0.5, turned_down=1.0)  # "Use Gradle, not Maven" and the ruling "Maven"
+    assert match_score(e, S) is None
+    assert match_score(Evidence(1.0, True, 0.8, 0.5, turned_down=0.5), S) == 1.0  # half of it: raised

@@ -116,8 +116,38 @@ def test_the_sentence_to_say_ends_in_one_period_and_never_inside_a_link():
     ended = Ruling("Badge", 'comes out best (see below).', None, None, None, "badge", "decision record",
                    "r.md#Options", "r.md", 3)
     text = render_interruption("badge", [ended], None, ("lexical",))
-    assert '"It was ruled out on an unknown date: comes out best (see below)." ' in text
+    assert '"It was ruled out: comes out best (see below)." ' in text
     linked = Ruling("Lease", "Use [the endpoint reconciler's lease](https://example.com/" + "x" * 200 + "/lease.go) "
                     "as it is", None, None, None, "lease", "decision record", "k.md#Alt", "k.md", 9)
     said = render_interruption("lease", [linked], None, ("lexical",)).splitlines()[-1]
     assert "Use the endpoint reconciler's lease as it is." in said and "https" not in said
+
+
+def test_text_cut_to_fit_ends_at_a_word_never_inside_one():
+    # `resume --max-tokens 200` ended a Next step "- Document the new beha" (qa24 #9)
+    from vault_engine.memory.render import _truncate
+
+    text = "# Resume: p\n" + " ".join(["behaviour"] * 60)
+    cut = _truncate(text, 40)
+    assert cut.endswith(" behaviour\n…(truncated)\n") and len(cut) <= 40 * 4
+
+
+def test_a_records_missing_date_or_authors_is_said_once_in_a_briefs_list():
+    # "(its authors, an unknown date, decision record ...)" said nothing twice (qa26)
+    from vault_engine.memory.render import _by_and_on
+    from vault_engine.memory.results import Ruling
+
+    record = Ruling("Maven", None, None, None, None, "maven", "decision record", "docs/adr/0003.md", "docs/adr/0003.md", 9)
+    assert _by_and_on(record) == "no date or authors given"
+    assert _by_and_on(replace(record, agent="Ana")) == "Ana, no date given"
+    assert _by_and_on(replace(record, when=1795334400.0)) == "2026-11-22, no authors given"
+    assert _by_and_on(replace(record, source="checkpoint", when=1795334400.0)) == "an unnamed agent, 2026-11-22"
+
+
+def test_a_shortened_summary_ends_at_a_word():
+    # "from t…" at every budget from 150 to 400 tokens (qa26)
+    words = brief(notes=0, links=0)
+    words = replace(words, checkpoint=replace(words.checkpoint, summary=" ".join(["summary"] * 121)), elsewhere=())
+    fitted = fit_brief(words, 120)
+    assert "summary shortened" in fitted.cut
+    assert fitted.checkpoint.summary.endswith("summary…")

@@ -106,6 +106,21 @@ def test_a_local_time_written_as_utc_is_no_time_it_was_written(make_vault):
         assert dates == {"Use Redis": written, "Use Kafka": written - 20 * DAY}
 
 
+def test_a_ruling_is_dated_as_the_brief_dates_its_checkpoint(make_vault):
+    """`created: 2099-...` (a typo) in a checkpoint named for 2026-11-22: the brief dated it by
+    its name, its ruling by the file time, the day of a clone (qa24 #1)."""
+    name = "projects/p/checkpoints/20261122T080000Z-dana.md"
+    root = make_vault({name: checkpoint("2099-11-22T08:00:00Z", "typo", failed=["Use compadd -d -- breaks"])})
+    named = 1795334400.0  # 2026-11-22T08:00:00Z
+    set_mtime(root, name, named + 13 * DAY)  # cloned since
+    with Vault(root) as v:
+        v.index(embed=False, now=FROZEN_NOW)
+        brief = v.resume("drone", now=FROZEN_NOW)
+        assert brief.checkpoint.created == named
+        assert [r.when for r in brief.checkpoint.failed] == [named]
+        assert [r.when for r in v.deadend_list()] == [named]
+
+
 @pytest.mark.parametrize("empty", ["", "---\ntype: checkpoint\nproject: drone\n---\n# Checkpoint\n## Summary\n## Next\n"])
 def test_an_empty_checkpoint_file_hands_nothing_on_and_is_not_the_latest(make_vault, empty):
     # a `touch` in checkpoints/ (or an unfilled template) hid the real hand-off's summary and next steps
@@ -354,6 +369,62 @@ def test_team_wide_rulings_follow_the_projects_own_and_are_never_another_project
     assert [(r.text, r.project) for r in brief.earlier] == [  # newer than "Old idea", and after it
         ("Old idea", "drone"), ("Run the noise suppression model in the cloud", None), ("Another team-wide idea", None)]
     assert [r.project for r in brief.elsewhere] == ["search"]  # shares the step's words, but of no project
+    with Vault(root) as v:  # a budget that cannot hold everything: the team-wide rulings go first
+        tight = v.resume("drone", max_tokens=estimate_tokens(brief.markdown) - 20, now=FROZEN_NOW)
+    assert tight.cut == ("earlier dead end 'Another team-wide idea'",  # the oldest team-wide one first
+                         "earlier dead end 'Run the noise suppression model in the cloud'")
+    assert [r.text for r in tight.earlier] == ["Old idea"]
+    assert tight.linked == brief.linked and tight.working_notes == brief.working_notes  # their excerpts kept
+
+
+def test_a_brief_from_an_index_older_than_the_vault_says_so_first(make_vault):
+    # after a `git pull` the brief handed on the checkpoint before the pulled one, without a word (qa25 #2)
+    root = make_vault(dict(FILES), config=CONFIG)
+    with Vault(root) as v:
+        v.index(embed=False, now=FROZEN_NOW)
+        assert v.resume("drone", now=FROZEN_NOW).notices == ()
+        (root / "projects/drone/checkpoints/20261201T000000Z-b-bot.md").write_text(
+            checkpoint("2026-12-01T00:00:00Z", "Pulled from a teammate."))
+        brief = v.resume("drone", now=FROZEN_NOW)
+    (notice,) = brief.notices
+    assert notice.startswith("the index is stale: 1 changed, 0 missing in projects/drone/ since the last index")
+    assert brief.markdown.startswith(f"# Resume: drone\n\n**Notice:** {notice}\n\n## Last checkpoint")
+    assert brief.to_json()["notices"] == [notice]
+
+
+def test_a_handed_on_note_with_git_conflict_markers_is_said_first(make_vault):
+    # a merge not resolved: the brief handed on both sides' Failed items, a reason ending in
+    # ">>>>>>> 4bde98", without a word (qa25 #4)
+    files = dict(FILES)
+    name = "projects/drone/checkpoints/20260101T000000Z-claude-7f3.md"
+    files[name] = files[name].replace("## Failed\n", "## Failed\n<<<<<<< HEAD\n- Foam -- hum\n=======\n"
+                                                   "- Tape -- peels\n>>>>>>> 4bde98\n")
+    with Vault(make_vault(files, config=CONFIG)) as v:
+        v.index(embed=False, now=FROZEN_NOW)
+        brief = v.resume("drone", now=FROZEN_NOW)
+    said = f"{name} holds unresolved git conflict markers: what the brief shows of it may mix both sides of a merge; "
+    assert brief.notices == (said + "resolve it",)
+    assert f"**Notice:** {name} holds unresolved git conflict markers" in brief.markdown
+    with Vault(make_vault(files, config=CONFIG)) as v:  # and a ruling raised from it says so too
+        check = v.deadend_check("tape the mic", lexical_only=True)
+    assert [r.text for r in check.rulings] == ["Tape"]
+    assert check.notices == (f"{name} holds unresolved git conflict markers: the ruling raised from it may mix "
+                             "both sides of a merge; resolve it",)
+
+
+def test_the_brief_shows_what_the_checkpoint_chose(make_vault):
+    # the Goal was never shown, though `deadend check` answers with it as "chosen instead" (qa24 #3)
+    files = dict(FILES)
+    files["projects/drone/checkpoints/20260101T000000Z-claude-7f3.md"] = checkpoint(
+        "2026-09-10T00:00:00Z", "Both mics stay.", next_steps=["Tune the filter"],
+        failed=["Beamforming on the MCU -- not enough RAM"]).replace(
+        "## Next", "## Goal\nBeamform on the companion computer; the MCU forwards raw frames.\n## Next")
+    with Vault(make_vault(files, config=CONFIG)) as v:
+        v.index(embed=False, now=FROZEN_NOW)
+        brief = v.resume("drone", now=FROZEN_NOW)
+    goal = "Beamform on the companion computer; the MCU forwards raw frames."
+    assert brief.checkpoint.goal == goal and brief.to_json()["checkpoint"]["goal"] == goal
+    assert f"### Goal\n{goal}\n\n### Next\n- Tune the filter" in brief.markdown
 
 
 def test_a_linked_heading_the_note_lacks_hands_on_the_notes_ref_and_says_so(make_vault):

@@ -5,7 +5,14 @@ from pathlib import Path
 import pytest
 
 from vault_engine.config import parse_config
-from vault_engine.parsing.checkpoints import checkpoint_parts, match_text, note_agent, read_list, split_reason
+from vault_engine.parsing.checkpoints import (
+    checkpoint_parts,
+    item_reason,
+    match_text,
+    note_agent,
+    read_list,
+    split_reason,
+)
 from vault_engine.parsing.note import parse_note
 
 CONFIG = parse_config(Path("/vault"), {})
@@ -132,3 +139,9 @@ def test_a_timestamped_file_name_dates_a_checkpoint():
     assert name_time("projects/p/checkpoints/2026-12-01T08:30:00Z-codex-9.md") == 1796113800.0
     assert name_time("projects/p/checkpoints/20261399T000000Z-x.md") is None  # no such day
     assert name_time("notes/plan.md") is None
+
+
+def test_a_failed_items_reasons_read_links_as_their_text():
+    (item,) = read_list(["- Poll the API -- [rate limited](https://example.org/429).",
+                         "  - Reason: the vendor caps us.", "  - it also costs more"])
+    assert item_reason(item) == ("Poll the API", "rate limited; the vendor caps us; it also costs more")

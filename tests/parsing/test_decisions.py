@@ -454,3 +454,23 @@ def test_a_rejected_options_pros_and_cons_part_is_where_it_is_argued():
     at = len(nested.splitlines()) - 3  # the "* JSON" item under Pros and Cons
     assert [d.described_at for d in parse("decisions/0001.md", nested).dead_ends] == [at, at + 2]
     assert parse("decisions/0001.md", KEP).dead_ends[0].described_at is None  # described where it is listed
+
+
+def test_a_reason_reads_links_as_their_text_and_joins_sentences_cleanly():
+    # "Why it was not chosen: [getting a dependency list is not straight forward](https://...)"
+    # and "need synchronization.; `WatchService` ..." in deadend check, list and resume (qa24 #9)
+    record = MADR.replace("* Bad, because too verbose",
+                          "* Bad, because [it is verbose](https://example.org/v) and needs syncing.\n"
+                          "* Bad, because `WatchService` downgrades to polling.")
+    json_option = parse("decisions/0001-store-chats.md", record).dead_ends[0]
+    assert json_option.reason == "it is verbose and needs syncing; `WatchService` downgrades to polling."
+
+
+def test_a_chosen_option_naming_none_of_the_options_is_said():
+    # "Braille dots" among Hash marks, Unicode blocks and A spinner: every option became a
+    # ruling without a word (qa24 #6); none of the 80 MADR records of the corpus is so
+    record = MADR.replace('Chosen option: "MVStore"', 'Chosen option: "Braille dots"')
+    note = parse("decisions/0001-store-chats.md", record)
+    assert note.yaml_error == ("its Chosen option 'Braille dots' names none of its Considered Options: every "
+                               "option is read as rejected; fix the name if it is a typo")
+    assert parse("decisions/0001-store-chats.md", MADR).yaml_error is None

@@ -106,3 +106,15 @@ def test_a_lone_cr_is_a_line_break_as_in_obsidian():
     mac = parse_note("m.md", "---\rtitle: CR note\r---\r# A\r## B\rlemurword text\r", CONFIG)
     unix = parse_note("m.md", "---\ntitle: CR note\n---\n# A\n## B\nlemurword text\n", CONFIG)
     assert (mac.title, mac.yaml_error, mac.sections) == ("CR note", None, unix.sections)
+
+
+def test_git_conflict_markers_left_in_a_note_are_said():
+    # a merge not resolved: `=======` became a heading and a ruling's reason ended in ">>>>>>> 4bde98" (qa25 #4)
+    config = parse_config(Path("/vault"), {})
+    text = ("# Spec\nintro\n<<<<<<< HEAD\nEach node keeps an LFU cache.\n=======\nEach node keeps an LRU cache.\n"
+            ">>>>>>> 9812018d\n")
+    note = parse_note("specs/cache.md", text, config)
+    assert note.yaml_error == ("unresolved git conflict markers from line 3: both sides and the markers are "
+                               "indexed as they stand; resolve the merge")
+    setext = parse_note("specs/ok.md", "Title\n=======\nbody\n", config)  # a heading underline alone: no conflict
+    assert setext.yaml_error is None

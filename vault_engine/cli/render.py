@@ -161,6 +161,14 @@ def links(found: Sequence[ResolvedLink], backlinks: bool) -> str:
     return "\n".join(out)
 
 
+def _named(paths: list[str], total: int, shown: int = 3) -> str:
+    """": a.md, b.md, c.md and 4 more" (nothing when there is none)."""
+    if not paths:
+        return ""
+    more = f" and {total - shown} more" if total > shown else ""
+    return ": " + ", ".join(paths[:shown]) + more
+
+
 def status(s: dict[str, Any]) -> str:
     damage = [f"DAMAGED    {d}" for d in s.get("damage", [])]
     if "notes" not in s:  # the ledger itself is unreadable: nothing else to count
@@ -171,7 +179,8 @@ def status(s: dict[str, Any]) -> str:
         f"links      {s['links']}  unresolved {s['unresolved_links']}  ambiguous {s['ambiguous_links']}"
         f"  missing heading/block {s['section_missing_links']}",
         f"last index {iso(s['last_index'])}",
-        f"stale      {s['stale']['changed']} changed, {s['stale']['missing']} missing since the last index",
+        f"stale      {s['stale']['changed']} changed, {s['stale']['missing']} missing since the last index"
+        + _named(s["stale"].get("paths", []), s["stale"]["changed"] + s["stale"]["missing"]),
         "lexical    " + (f"{s['lexical']['sections']} sections" if s["lexical"]["sections"] is not None
                             else "unreadable")  # a damaged index cannot count its documents
         + ("" if s["lexical"]["agrees"] else f"  DAMAGED ({s['lexical']['damage']}): run `vault-engine index`"),
@@ -200,7 +209,7 @@ def status(s: dict[str, Any]) -> str:
     for item in s["skipped_files"]:
         lines.append(f"skipped    {item['path']}: {item['reason']}")
     for item in s["yaml_errors"]:
-        lines.append(f"yaml       {item['path']}: {item['error']}")
+        lines.append(f"note       {item['path']}: {item['error']}")  # YAML errors, slips, conflict markers
     for item in s["unresolved"][:20]:
         lines.append(f"unresolved {item['source']}:{item['line']} {item['raw']}")
     if len(s["unresolved"]) > 20:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, replace
@@ -20,7 +21,7 @@ from vault_engine.config import Config
 from vault_engine.errors import from_newer_release
 from vault_engine.indexing.code_sync import add_code_files, sync_code
 from vault_engine.indexing.integrity import begin_lexical_commit, end_lexical_commit, lexical_damage, record_new_times
-from vault_engine.indexing.planner import ChangePlan, pair_by_identity, plan_changes
+from vault_engine.indexing.planner import ChangePlan, pair_by_identity, pair_by_likeness, plan_changes, same_named
 from vault_engine.indexing.reading import Progress, ReadResult, read_many
 from vault_engine.model import SkippedFile
 from vault_engine.parsing.frontmatter import property_words
@@ -134,6 +135,9 @@ class Indexer:
         plan = pair_by_identity(plan, {p: str(r.note.meta["notion_id"]).lower() for p, r in reads.items()
                                        if r.note is not None and r.note.meta.get("notion_id")},
                                 self.ledger.notion_ids_of(plan.deleted) if plan.deleted and plan.new else {})
+        pairs = same_named(plan)
+        if pairs:
+            plan = pair_by_likeness(plan, pairs, self._words_of(pairs, reads))
         if reread:
             plan = replace(plan, modified=plan.modified + plan.touched, touched=())
         if self.on_plan is not None:
@@ -216,6 +220,17 @@ class Indexer:
             result.note, tap=result.tap, size=result.stat.size, mtime_ns=result.stat.mtime_ns,
             ctime_ns=result.stat.ctime_ns, digest=result.digest, note_id=note_id, now=now, section_ids_above=above)
         changes.changed_note_ids.add(note_id)
+
+    def _words_of(self, pairs: list[tuple[str, str]], reads: dict[str, ReadResult]) -> dict[str, frozenset[str]]:
+        """The words of each deleted note (as the ledger holds it) and new note (as read) of
+        ``pairs``, to tell a moved and edited note from two different notes of one name."""
+        words = {}
+        for old, new in pairs:
+            note_id, read = self.ledger.note_id(old), reads[new].note
+            if note_id is not None and read is not None:
+                words[old] = _words(" ".join(s.text for s in self.ledger.sections_of(note_id)))
+                words[new] = _words(" ".join(s.text for s in read.sections))
+        return words
 
     def _skipped(self, scan: Scan, reads: dict[str, ReadResult]) -> list[SkippedFile]:
         skipped = list(scan.problems)
@@ -312,3 +327,10 @@ def _under_any(path: str, roots: set[str]) -> bool:
         cut = path.find("/", cut + 1)
     return False
 
+
+_WORD = re.compile(r"\w+")
+
+
+def _words(text: str) -> frozenset[str]:
+    """A text's words, whatever their case: what a note moved and edited keeps of itself."""
+    return frozenset(_WORD.findall(text.casefold()))

@@ -19,7 +19,7 @@ from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
 
-from vault_engine.paths import note_stem
+from vault_engine.paths import name_key, note_stem
 from vault_engine.sources.vault.changes import Suspects
 from vault_engine.stores.ledger import KnownFile
 
@@ -103,6 +103,40 @@ def pair_by_identity(plan: ChangePlan, new_ids: Mapping[str, str], deleted_ids: 
     olds, news = {old for old, _ in renamed}, {new for _, new in renamed}
     return replace(plan, new=tuple(p for p in plan.new if p not in news),
                    deleted=tuple(p for p in plan.deleted if p not in olds), moved=plan.moved + tuple(renamed))
+
+
+LIKENESS_MIN = 0.5  # shared words, of all either holds: git calls a file renamed at 50% similarity
+
+
+def same_named(plan: ChangePlan) -> list[tuple[str, str]]:
+    """(deleted, new) pairs of one file name, the only note of that name to go and the only one
+    to come in this run: the candidates :func:`pair_by_likeness` compares."""
+    gone: dict[str, list[str]] = defaultdict(list)
+    came: dict[str, list[str]] = defaultdict(list)
+    for path in plan.deleted:
+        gone[name_key(note_stem(path))].append(path)
+    for path in plan.new:
+        came[name_key(note_stem(path))].append(path)
+    return [(gone[name][0], news[0]) for name, news in came.items() if len(news) == 1 and len(gone.get(name, ())) == 1]
+
+
+def pair_by_likeness(plan: ChangePlan, pairs: list[tuple[str, str]],
+                     words: Mapping[str, frozenset[str]]) -> ChangePlan:
+    """A deleted note and a new one of the same file name whose words are at least
+    ``LIKENESS_MIN`` shared are one note moved and edited (`git mv` then an edit, or a rename
+    merged with a teammate's edit): it keeps its identity and reinforcements, as a move
+    without an edit does. Before, it was a new note and a deleted one (qa25 #3)."""
+    renamed = [(old, new) for old, new in pairs if _likeness(words.get(old, frozenset()), words.get(new, frozenset()))
+               >= LIKENESS_MIN]
+    if not renamed:
+        return plan
+    olds, news = {old for old, _ in renamed}, {new for _, new in renamed}
+    return replace(plan, new=tuple(p for p in plan.new if p not in news),
+                   deleted=tuple(p for p in plan.deleted if p not in olds), moved=plan.moved + tuple(renamed))
+
+
+def _likeness(a: frozenset[str], b: frozenset[str]) -> float:
+    return len(a & b) / len(a | b) if a or b else 0.0
 
 
 def _best_origin(new_path: str, candidates: list[str]) -> str:

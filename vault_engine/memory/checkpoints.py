@@ -196,6 +196,14 @@ def link_target(path: str, heading: str | None) -> str:
     return f"{stem}#{heading}" if heading else stem
 
 
+def _link_name(ledger: Ledger, path: str) -> str:
+    """A note by its name alone when no other note has it, as Obsidian writes links: a path
+    goes stale when a teammate moves the note, and resume then lost the linked spec (qa25
+    #7). A source file keeps its path: `core.py` names many files."""
+    name = path.rsplit("/", 1)[-1]
+    return name if path.lower().endswith(".md") and ledger.count_named(name) == 1 else path
+
+
 def failed_items(values: Sequence[Any]) -> tuple[tuple[str, str | None], ...]:
     """Every ``--failed`` argument (or MCP / ``--from-json`` item) parsed."""
     return tuple(failed_item(v) for v in values)
@@ -251,7 +259,7 @@ def prepare_draft(draft: CheckpointDraft, ledger: Ledger | None) -> tuple[Checkp
             if ledger is None:
                 raise UnknownRef(ref)
             note, section = lookup_ref(ledger, ref)
-            targets.append(link_target(note.path, section.heading if section else None))
+            targets.append(link_target(_link_name(ledger, note.path), section.heading if section else None))
         except UnknownRef:
             notices.append(f"the link {ref!r} names no note in the index; written as [[{ref}]] anyway")
             targets.append(link_target(ref.strip().removeprefix("./"), None))

@@ -13,7 +13,6 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple, Protocol
 
-from vault_engine.dates import believable
 from vault_engine.errors import ModelUnavailable
 from vault_engine.memory.matching import (
     DEFAULT_SETTINGS,
@@ -23,12 +22,16 @@ from vault_engine.memory.matching import (
     filler_terms,
     lexical_match,
     match_score,
+    proposed_part,
+    refusal,
     semantic_match,
+    turned_down,
     words_evidence,
 )
 from vault_engine.memory.plans import live_plans
 from vault_engine.memory.render import render_interruption
 from vault_engine.memory.results import DeadendCheck, Evidence, Ruling
+from vault_engine.parsing.checkpoints import lead_sentence
 from vault_engine.refs import make_ref
 from vault_engine.stores.ledger import DeadEndRow, Ledger
 
@@ -97,21 +100,10 @@ def read_in_full(ledger: Ledger) -> Callable[[Sequence[RulingWords]], list[Rulin
 
 def _ruling(r: DeadEndRow) -> Ruling:
     drop = filler_terms()
-    return Ruling(r.text, r.reason, r.project, r.agent, _ruling_time(r), r.slug,
+    return Ruling(r.text, r.reason, r.project, r.agent, r.when, r.slug,
                   r.source, make_ref(r.path, r.heading, r.notion_id), r.path, r.line, r.note_id, r.detail,
                   frozenset(r.terms) - drop, frozenset(r.lead_terms) - drop, record_title=r.record_title,
                   record_status=r.record_status)
-
-
-def _ruling_time(r: DeadEndRow) -> float | None:
-    """The note's own date; else a checkpoint's or working note's file time (written when
-    its session ended); a decision record without a date has none: its file time is when it
-    was copied or pulled, not when anyone decided. A date later than the file was written is
-    a typo (dates.believable), and no date: "ruled out on 2062-11-25" topped every list."""
-    written = r.mtime_ns / 1e9
-    if r.at is not None and believable(r.at, written):
-        return r.at
-    return None if r.source == "decision record" else written
 
 
 def list_dead_ends(ledger: Ledger, project: str | None = None) -> list[Ruling]:
@@ -202,6 +194,12 @@ def gather_evidence(proposal: str, rulings: Sequence[Compared], semantic: Ruling
     terms = content_terms(proposal)
     weights = weights or TermWeights.of(r.terms for r in rulings)
     words = [words_evidence(terms, (r.terms, r.lead_terms), weights) for r in rulings]
+    refused = content_terms(turned_down(proposal))
+    proposed = content_terms(proposed_part(proposal))
+    # Nothing proposed besides: no refusal ("Instead of signed cookies keep sessions in a shared
+    # Redis" has no comma to end what it turns down; read as all refused, it hid the ruling)
+    refusals = [refusal(refused, proposed, (r.text, lead_sentence(r.detail, r.text) or ""), weights)
+                if refused and proposed else 0.0 for r in rulings]
     cosines: Sequence[float | None] = [None] * len(rulings)
     chosen: Sequence[float | None] = [None] * len(rulings)
     if semantic is not None and rulings:
@@ -211,7 +209,8 @@ def gather_evidence(proposal: str, rulings: Sequence[Compared], semantic: Ruling
         except ModelUnavailable as exc:
             notices.append(f"{exc}: only the lexical arm ran")
             semantic = None
-    return ([Evidence(share, enough, cosine, best) for (share, enough), cosine, best in zip(words, cosines, chosen)],
+    return ([Evidence(share, enough, cosine, best, refused_share)
+             for (share, enough), cosine, best, refused_share in zip(words, cosines, chosen, refusals)],
             semantic is not None and bool(rulings))
 
 

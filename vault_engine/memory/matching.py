@@ -19,6 +19,10 @@ working-note marker, an option a decision record turned down) is raised by eithe
   beamforming on the Pi, the MCU only forwards frames" holds all of "Beamforming on the
   MCU"), and stays quiet.
 
+Neither arm raises a ruling the proposal turns down ("Use Gradle, not Maven" agrees with a
+ruling that Maven failed): what follows ", not", "rather than" or "instead of" is refused, and
+a ruling whose distinguishing words it restates is left out (:func:`refusal`).
+
 Both thresholds and the margin were chosen leaving one corpus out over four real decision
 histories (bench/deadend_lab.py; figures in bench/RESULTS.md). Comparing with the chosen design
 helped the meaning arm on every corpus; for the words arm, comparing words with the chosen
@@ -30,6 +34,7 @@ and removes false alarms of short rulings ("CC0", "Using a feature gate") elsewh
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, fields
@@ -93,6 +98,37 @@ def content_terms(text: str) -> frozenset[str]:
     """The stemmed content words of a text, as the lexical index analyzes them (possessives
     dropped), framing words left out."""
     return frozenset(analyze(match_text(text))) - filler_terms()
+
+
+# What a proposal turns down: "X, not Y", "X and not Y", "X but not Y", "X (not Y)", "X rather
+# than Y", "X instead of Y", "Instead of Y, X". Y runs to the end of its clause (or its
+# parenthesis); "not" counts only so ("do not use" and "why not" propose what follows).
+_TURNED_DOWN = re.compile(r"\(\s*not\b[^)]*\)|(?:(?:,|\band\b|\bbut\b)\s*not\b|\brather than\b|\binstead of\b)"
+                          r"(?:[^,;:!?.()]|\.(?=\S))*", re.I)
+
+
+def turned_down(text: str) -> str:
+    """What a text turns down (", not Maven" in "Use Gradle, not Maven"); "" when nothing."""
+    return " ".join(m.group() for m in _TURNED_DOWN.finditer(text))
+
+
+def proposed_part(text: str) -> str:
+    """The text without what it turns down ("Use Gradle")."""
+    return _TURNED_DOWN.sub("", text)
+
+
+def refusal(refused: frozenset[str], proposed: frozenset[str], texts: Iterable[str], weight: TermWeights) -> float:
+    """How much of a ruling (its texts: as written, its description's lead) the proposal
+    turns down: the share of the words that set the ruling apart from what the proposal
+    proposes (the ruling's own turned-down part left out) that its ``refused`` words restate.
+    "Keep sessions in each pod, not in a shared Redis" turns down all of "Keep sessions in a
+    shared Redis" that is not its own topic."""
+    best = 0.0
+    for text in texts:
+        apart = content_terms(proposed_part(text)) - proposed
+        if apart:
+            best = max(best, restated(refused, apart, weight))
+    return best
 
 
 class TermWeights:
@@ -165,7 +201,11 @@ def semantic_match(e: Evidence, s: DeadendSettings) -> bool:
 
 
 def match_score(e: Evidence, s: DeadendSettings) -> float | None:
-    """The score a raised ruling is ranked by (0-1), or None when neither arm raises it."""
+    """The score a raised ruling is ranked by (0-1), or None when neither arm raises it, or
+    when what the proposal turns down restates it (a ruling that Maven failed agrees with "Use
+    Gradle, not Maven", which raised it, and the prompt hook interrupted the person: qa24 #2)."""
+    if e.turned_down >= s.lexical_min:
+        return None
     scores = [score for score, raised in ((e.words, lexical_match(e, s)), (e.cosine, semantic_match(e, s)))
               if raised and score is not None]
     return round(max(scores), 4) if scores else None

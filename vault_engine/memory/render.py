@@ -61,12 +61,11 @@ def render_interruption(proposal: str, rulings: Sequence[Ruling], project: str |
 
 def _ruling_lines(n: int, r: Ruling, project: str | None) -> list[str]:
     record = r.source == "decision record"
-    who = _who(r)
     where = f"project {r.project}" if r.project else "no project"
     why = "Why it was not chosen" if record else "Why it failed"
     topic = f' "{one_line(r.record_title, 160)}"' if record and r.record_title else ""
     lines = [f"{n}. {r.text}",
-             f"   {'Rejected' if record else 'Ruled out'} on {iso_date(r.when)} by {who} "
+             f"   {'Rejected' if record else 'Ruled out'}{_when_and_who(r)} "
              f"({where}, {r.source}{topic}, {printed(r.ref)}).",
              f"   {why}: {one_line(r.reason)}" if r.reason else
              f"   {why}: no reason was written down; read {printed(r.ref)} before deciding."]
@@ -84,9 +83,31 @@ def _ruling_lines(n: int, r: Ruling, project: str | None) -> list[str]:
     return lines
 
 
-def _who(r: Ruling) -> str:
-    """Who ruled it out: its agent, else a record's authors, else an unnamed agent."""
-    return r.agent or ("its authors" if r.source == "decision record" else "an unnamed agent")
+def _when_and_who(r: Ruling) -> str:
+    """" on 2026-10-29 by codex-a12"; what a record does not give is said once, not filled
+    in ("Rejected on an unknown date by its authors" said nothing twice, qa24 #9)."""
+    on = f" on {iso_date(r.when)}" if r.when is not None else ""
+    missing = _not_given(r)
+    if missing:
+        return on + (f" by {r.agent}" if r.agent else "") + f" (the record gives no {missing})"
+    return f"{on} by {r.agent or 'an unnamed agent'}"
+
+
+def _by_and_on(r: Ruling) -> str:
+    """"codex-a12, 2026-10-29" in a list, what a record does not give said once as above."""
+    missing = _not_given(r)
+    if missing:
+        given = [said for said in (r.agent, iso_date(r.when) if r.when is not None else None) if said]
+        return ", ".join([*given, f"no {missing} given"])
+    return f"{r.agent or 'an unnamed agent'}, {iso_date(r.when)}"
+
+
+def _not_given(r: Ruling) -> str:
+    """What a decision record does not say of its ruling ("date", "authors", "date or
+    authors"), "" when it says both; a checkpoint always has a time and an agent's place."""
+    if r.source != "decision record":
+        return ""
+    return " or ".join(what for what, given in (("date", r.when is not None), ("authors", bool(r.agent))) if not given)
 
 
 def one_line(text: str, limit: int = 400) -> str:
@@ -101,7 +122,8 @@ def _hand_back(top: Ruling) -> str:
     who = f", {top.agent}" if top.agent else ""
     said = "It was ruled out" if top.source == "decision record" else "We tried that"
     return ("Before going further, say out loud that you know this, for example: "
-            f'"{said} on {iso_date(top.when)}{who}: {reason if reason.endswith("…") else reason.rstrip(".") + "."}" '
+            f'"{said}{f" on {iso_date(top.when)}" if top.when is not None else ""}{who}: '
+            f'{reason if reason.endswith("…") else reason.rstrip(".") + "."}" '
             "Go on with it only if you can say why this time is different; the decision is yours.")
 
 
@@ -125,7 +147,7 @@ def _quotable(reason: str | None) -> str:
 
 def render_resume(brief: ResumeBrief) -> str:
     """The brief as Markdown, most important first; ends with what was cut, if anything."""
-    parts = [f"# Resume: {brief.project}", _checkpoint_part(brief)]
+    parts = [f"# Resume: {brief.project}", *(f"**Notice:** {n}" for n in brief.notices), _checkpoint_part(brief)]
     if brief.alongside:
         parts.append(_alongside_part(brief))
     if brief.working_notes or brief.more_working_notes:
@@ -148,7 +170,10 @@ def _checkpoint_part(brief: ResumeBrief) -> str:
                 "Its working notes follow, newest first.")
     lines = [f"## Last checkpoint: {c.title}",
              f"{printed(c.ref)}, by {c.agent or 'an unnamed agent'}, {iso_time(c.created)}", "",
-             "### Summary", c.summary or "(no summary written)", "", "### Next"]
+             "### Summary", c.summary or "(no summary written)", ""]
+    if c.goal:
+        lines += ["### Goal", c.goal, ""]
+    lines += ["### Next"]
     lines += [f"- {step}" for step in c.next_steps] or ["(no next steps written)"]
     if c.failed:
         lines += ["", "### Ruled out (Failed)"]
@@ -187,8 +212,7 @@ def _working_part(brief: ResumeBrief) -> str:
 def _earlier_part(brief: ResumeBrief) -> str:
     lines = ["## Ruled out earlier on this project" if brief.checkpoint else "## Ruled out on this project"]
     lines += [f"- {r.text}" + (f" — {one_line(r.reason, 200)}" if r.reason else "")
-              + f" ({_who(r)}, "
-                f"{iso_date(r.when)}, {r.source} {printed(r.ref)})" for r in brief.earlier]
+              + f" ({_by_and_on(r)}, {r.source} {printed(r.ref)})" for r in brief.earlier]
     if brief.more_earlier:
         lines.append(f"{brief.more_earlier} more: `vault-engine deadend list --project {brief.project}` "
                      "lists them all.")
@@ -264,11 +288,18 @@ def fit_brief(brief: ResumeBrief, max_tokens: int) -> ResumeBrief:
 
 
 def _cut_one(b: ResumeBrief) -> ResumeBrief | None:
-    """The brief with its least important remaining piece removed, in this order: excerpts of
-    linked notes (most faded first), linked notes, checkpoints written alongside the latest
-    (oldest first), dead ends elsewhere (weakest first),
-    working-note excerpts (oldest first), the project's earlier dead ends (oldest first),
-    working notes (oldest first), the summary's tail."""
+    """The brief with its least important remaining piece removed, in this order: team-wide
+    earlier dead ends (of no project: they hold here, but a repository's decision records
+    filled a brief and cut what a killed agent left in its working note, qa24 #3), excerpts
+    of linked notes (most faded first), linked notes, checkpoints written alongside the
+    latest (oldest first), dead ends elsewhere (weakest first), working-note excerpts
+    (oldest first), the project's earlier dead ends (oldest first), working notes (oldest
+    first), the summary's tail."""
+    team_wide = [i for i, r in enumerate(b.earlier) if r.project is None]
+    if team_wide:
+        i = team_wide[-1]
+        return replace(b, earlier=b.earlier[:i] + b.earlier[i + 1:], more_earlier=b.more_earlier + 1,
+                       cut=b.cut + (f"earlier dead end '{b.earlier[i].text}'",))
     by_decay = sorted(range(len(b.linked)), key=lambda i: b.linked[i].decay)
     for i in by_decay:
         if b.linked[i].excerpt:
@@ -295,7 +326,8 @@ def _cut_one(b: ResumeBrief) -> ResumeBrief | None:
         last = b.working_notes[-1]
         return replace(b, working_notes=b.working_notes[:-1], cut=b.cut + (f"working note {last.ref}",))
     if b.checkpoint and len(b.checkpoint.summary) > SUMMARY_FLOOR:
-        short = b.checkpoint.summary[: len(b.checkpoint.summary) // 2].rstrip() + "…"
+        half = b.checkpoint.summary[: len(b.checkpoint.summary) // 2]
+        short = (half.rsplit(" ", 1)[0] if " " in half else half).rstrip(" ,;:") + "…"  # never mid-word
         cut = b.cut if "summary shortened" in b.cut else b.cut + ("summary shortened",)
         return replace(b, checkpoint=replace(b.checkpoint, summary=short), cut=cut)
     return None
@@ -308,7 +340,10 @@ def _truncate(markdown: str, max_tokens: int) -> str:
         return markdown[: max_tokens * 4]
     kept = markdown[:room]
     newline = kept.rfind("\n")
-    return (kept[:newline] if newline > room // 2 else kept) + marker
+    if newline > room // 2:
+        return kept[:newline] + marker
+    space = kept.rfind(" ")  # never mid-word ("- Document the new beha", qa24 #9)
+    return (kept[:space] if space > room // 2 else kept) + marker
 
 
 def render_dead_end_list(rulings: Sequence[Ruling]) -> str:

@@ -25,6 +25,7 @@ class Evidence:
     words_say_enough: bool = True  # the words in common weigh at least one unique word
     cosine: float | None = None  # with the ruling or its description; None: the arm did not run
     cosine_accepted: float | None = None  # the proposal's best with a chosen design; None: none recorded
+    turned_down: float = 0.0  # share of its content words restated by what the proposal turns down
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,12 +110,13 @@ class CheckpointBrief:
     summary: str
     next_steps: tuple[str, ...]
     failed: tuple[Ruling, ...]
+    goal: str = ""  # its Goal or Decision: what the session chose
 
     def to_json(self) -> dict[str, Any]:
         """The JSON contract's shape (times as Unix seconds)."""
         return {"ref": self.ref, "path": self.path, "title": self.title, "agent": self.agent,
                 "created": None if self.created is None else int(self.created),
-                "summary": self.summary, "next": list(self.next_steps),
+                "summary": self.summary, "goal": self.goal, "next": list(self.next_steps),
                 "failed": [r.to_json() for r in self.failed]}
 
 
@@ -171,10 +173,11 @@ class ResumeBrief:
     markdown: str = ""
     bears_on: dict[str, str] = field(default_factory=dict)  # ruling ref#slug -> next step
     alongside: tuple[CheckpointBrief, ...] = ()  # checkpoints written with the latest (parallel sessions)
+    notices: tuple[str, ...] = ()  # said first in the brief: an index staler than the vault
 
     def to_json(self) -> dict[str, Any]:
         """The JSON contract's shape (times as Unix seconds)."""
-        return {"project": self.project,
+        return {"project": self.project, "notices": list(self.notices),
                 "checkpoint": self.checkpoint.to_json() if self.checkpoint else None,
                 "checkpoints_alongside": [c.to_json() for c in self.alongside],
                 "working_notes": [w.to_json() for w in self.working_notes],

@@ -18,9 +18,11 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from vault_engine.model import DeadEnd
+from vault_engine.parsing.readable import links_as_text
 from vault_engine.parsing.sections import section_body
 
 SUMMARY_HEADINGS = frozenset({"summary"})
+GOAL_HEADINGS = frozenset({"goal", "goals", "decision"})  # what the session chose
 NEXT_HEADINGS = frozenset({"next", "next steps"})
 FAILED_HEADINGS = frozenset({"failed", "failed approaches", "dead ends", "ruled out"})
 
@@ -79,6 +81,7 @@ class CheckpointParts:
 
     summary: str
     next_steps: tuple[str, ...]
+    goal: str = ""  # its Goal or Decision: what was chosen, which `deadend check` weighs rulings against
 
 
 def body_lines(section: SectionLike) -> list[str]:
@@ -167,8 +170,18 @@ def item_reason(item: ListItem) -> tuple[str, str | None]:
             reasons.append(m.group("rest").strip())
         elif child.text:
             details.append(child.text)
-    parts = [p for p in ([dashed] if dashed else []) + reasons + details if p]
-    return text, "; ".join(parts) or None
+    return text, joined_reasons(([dashed] if dashed else []) + reasons + details)
+
+
+_CLOSING_STOP = re.compile(r"(?<!\.)\.$")  # a sentence's full stop, not an ellipsis
+
+
+def joined_reasons(parts: Iterable[str]) -> str | None:
+    """Reasons as one line, joined with "; ": Markdown links as their text (a URL read aloud
+    or paid for in a brief's tokens says nothing), and no full stop before a "; " ("need
+    synchronization.; WatchService ..."). None when there is none."""
+    said = [links_as_text(p).strip() for p in parts if p and p.strip()]
+    return "; ".join([_CLOSING_STOP.sub("", p) for p in said[:-1]] + said[-1:]) or None
 
 
 _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=[\w\"'(`*\[])|\n+")
@@ -250,17 +263,19 @@ def failed_dead_ends(sections: Sequence[SectionLike], agent: str | None = None,
 
 
 def checkpoint_parts(sections: Sequence[SectionLike]) -> CheckpointParts:
-    """The Summary text and the Next items of a checkpoint (empty when absent)."""
+    """The Summary text, the Next items and the Goal of a checkpoint (empty when absent)."""
     summary: list[str] = []
+    goal: list[str] = []
     steps: list[str] = []
     for section in sections:
-        if _in_part(section, SUMMARY_HEADINGS):
+        prose = summary if _in_part(section, SUMMARY_HEADINGS) else goal if _in_part(section, GOAL_HEADINGS) else None
+        if prose is not None:
             text = "\n".join(body_lines(section)).strip()
             if text:
-                summary.append(text)
+                prose.append(text)
         elif _in_part(section, NEXT_HEADINGS):
             steps += [item.text for item in read_list(body_lines(section)) if item.text]
-    return CheckpointParts("\n\n".join(summary), tuple(steps))
+    return CheckpointParts("\n\n".join(summary), tuple(steps), "\n\n".join(goal))
 
 
 def note_agent(rel_path: str, meta: dict) -> str | None:

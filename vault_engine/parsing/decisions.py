@@ -28,10 +28,14 @@ from typing import NamedTuple
 
 from vault_engine.model import Accepted, DeadEnd
 from vault_engine.parsing.checkpoints import (
+    GOAL_HEADINGS,
+    SUMMARY_HEADINGS,
+    ListItem,
     SectionLike,
     body_lines,
     is_list_item,
     item_reason,
+    joined_reasons,
     match_text,
     read_list,
     slugify,
@@ -61,7 +65,7 @@ _BAD = re.compile(r"^(?:bad|con)\b[,:]?\s*(?:because\b:?\s*)?", re.IGNORECASE)
 _MARKUP = re.compile(r"[*`\"“”]|(?<!\w)_+|_+(?!\w)|\[\[|\]\]")  # an _ inside a word (storage_core.go) stays
 _CODE_SPAN = re.compile(r"`([^`]*)`")
 _QUOTES = re.compile(r"(?<!\w)['‘’]|['‘’](?!\w)")  # quotes around a name, not an apostrophe
-ACCEPTED_IN_CHECKPOINTS = (frozenset({"goal", "goals", "decision"}), frozenset({"summary"}))
+ACCEPTED_IN_CHECKPOINTS = (GOAL_HEADINGS, SUMMARY_HEADINGS)
 ACCEPTED_IN_RECORDS = (frozenset({"decision", "decision outcome"}), frozenset({"summary", "proposal"}))
 
 
@@ -144,6 +148,21 @@ def chosen_option(sections: Sequence[SectionLike]) -> tuple[str, str] | None:
     return None
 
 
+def unlisted_choice(sections: Sequence[SectionLike]) -> str | None:
+    """Why a MADR record's ``Chosen option`` names none of its Considered Options, or None:
+    every option is then read as rejected, the chosen design too when the name is a typo
+    (``"Braille dots"`` among Hash marks, Unicode blocks and a spinner, qa24 #6)."""
+    chosen = chosen_option(sections)
+    considered = [s for s in sections if _name(s) in _CONSIDERED]
+    if chosen is None or not considered:
+        return None
+    options = [text for s in considered for _, text in _listed(s) if text]
+    if not options or _picked(options, sections, chosen):
+        return None
+    return (f"its Chosen option {chosen[0]!r} names none of its Considered Options: every option is read as "
+            "rejected; fix the name if it is a typo")
+
+
 CHOSEN_JOIN = "; "  # between the names of several chosen options
 _BOLD_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+(?:\*\*|__)(?P<name>[^*_]+?)(?:\*\*|__)")
 
@@ -206,12 +225,22 @@ def _rest_of_sentence(said: str, lines: Sequence[str]) -> list[str]:
     return out
 
 
+def _listed(section: SectionLike) -> list[tuple[ListItem, str]]:
+    """A Considered Options section's items, each with the option it names."""
+    return [(item, item_reason(item)[0]) for item in _options(read_list(body_lines(section)))]
+
+
+def _picked(options: Sequence[str], sections: Sequence[SectionLike], chosen: tuple[str, str] | None) -> set[int]:
+    """Which of ``options`` the record says it chose."""
+    return set().union(*(chosen_among(options, name) for name in chosen_names(sections, chosen)))
+
+
 def _considered(section, sections, chosen, slugs, agent, when) -> list[DeadEnd]:
     """MADR: every listed option but the chosen one."""
     pros_cons = _option_parts(sections)
-    items = [(item, item_reason(item)[0]) for item in _options(read_list(body_lines(section)))]
+    items = _listed(section)
     options = [text for _, text in items]
-    picked = set().union(*(chosen_among(options, name) for name in chosen_names(sections, chosen)))
+    picked = _picked(options, sections, chosen)
     chose = chosen[0] if chosen else ""
     if _BY_NUMBER.fullmatch(plain(chose)) and len(picked) == 1:  # "1" says nothing: the option it numbers
         chose = _as_read(options[min(picked)])
@@ -225,7 +254,7 @@ def _considered(section, sections, chosen, slugs, agent, when) -> list[DeadEnd]:
         part = pros_cons[titles[parts[0]]] if parts else _Part(0, [])
         bad = [_BAD.sub("", line).strip() for line in part.lines if _BAD.match(line)]
         # no Bad lines of its own: the chosen option's "because" argues for that one, not against this
-        reason = "; ".join(bad) or (f'the record chose "{chose}" instead' if chose else None)
+        reason = joined_reasons(bad) or (f'the record chose "{chose}" instead' if chose else None)
         detail = " ".join([text, *part.lines])[:DETAIL_CHARS]
         shown = _as_listed(text)
         out.append(DeadEnd(shown, reason, SOURCE, section.line_start + item.offset, section.heading,
@@ -492,7 +521,7 @@ def _described(text: str, lines: Sequence[str], line: int, heading: str | None, 
     argued = next((n for n, line in enumerate(lines) if _ARGUMENT_LABEL.match(_HEADING.sub("", line).strip())),
                   len(lines))
     lead = _prose_of(line for line in lines[:argued] if not _HEADING.match(line))
-    reason = " ".join(split_sentences(_labelled_reason(lines) or lead)[:3]) or None
+    reason = links_as_text(" ".join(split_sentences(_labelled_reason(lines) or lead)[:3])) or None
     return DeadEnd(text, reason, SOURCE, line, heading, slugify(text, slugs), agent, when,
                    f"{text}. {described}"[:DETAIL_CHARS])
 
@@ -588,7 +617,7 @@ def _listed_alternatives(section, slugs, agent, when) -> list[DeadEnd]:
             first, rest = named.group("name").strip(), [named.group("why").strip(), *rest]
         if not first:
             continue
-        reason = " ".join([*rest, reason or ""]).strip() or None
+        reason = links_as_text(" ".join([*rest, reason or ""]).strip()) or None
         out.append(DeadEnd(first, reason, SOURCE, section.line_start + item.offset, section.heading,
                            slugify(first, slugs), agent, when, text[:DETAIL_CHARS]))
     return out

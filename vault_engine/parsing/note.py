@@ -16,6 +16,7 @@ from vault_engine.parsing.decisions import (
     chosen_option,
     is_madr_record,
     record_rulings,
+    unlisted_choice,
 )
 from vault_engine.parsing.frontmatter import parse_time, split_frontmatter
 from vault_engine.parsing.links import extract_links, extract_property_links, mask_code
@@ -27,7 +28,7 @@ from vault_engine.paths import glob_match, note_stem
 
 # Bump when parse_note reads an unchanged file differently (what a ruling or a chosen option
 # is, how sections split): the next `index` re-reads every note instead of trusting the ledger.
-EXTRACTION_VERSION = "23"  # 5: checkpoints dated by file name, KEPs by kep.yaml; 6: frontmatter slips; 7: Cons:;
+EXTRACTION_VERSION = "24"  # 5: checkpoints dated by file name, KEPs by kep.yaml; 6: frontmatter slips; 7: Cons:;
 # 8: a chosen option matched without spaces; 9: dates such as 2023-9-18, a "because" list;
 # 10: alternatives named by label lines ("**Option 2:** ..."), Pros/Cons items are no alternatives;
 # 11: Obsidian's properties (wikilinks in them are links, their words are searched, "Tags:" in any
@@ -52,6 +53,8 @@ EXTRACTION_VERSION = "23"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 # 21: a repeated heading written with Markdown is named by the GitHub slug of its rendered text
 # 22: a decision record's option with no reason of its own: 'the record chose "X" instead'
 # 23: where a record argues a rejected option (its Pros and Cons part), for search hits there
+# 24: a ruling's reason has Markdown links as their text and no full stop before a "; "; git
+#     conflict markers left in a note are said (status)
 
 
 def newer_extraction(key: str | None) -> str | None:
@@ -100,7 +103,8 @@ def parse_note(rel_path: str, text: str, config: Config, sidecar: str | None = N
         sections=sections,
         links=extract_property_links(fm.yaml) + extract_links(masked, fm.body_line),
         doc_time=document_time(fm.meta),
-        yaml_error="; ".join(filter(None, (fm.error, frontmatter_slip(fm.meta, kind)))) or None,
+        yaml_error="; ".join(filter(None, (fm.error, frontmatter_slip(fm.meta, kind), conflict_slip(text),
+                                           unlisted_choice(sections) if kind in RECORD_KINDS else None))) or None,
         dead_ends=note_dead_ends(rel_path, kind, {**sidecar_meta(sidecar), **fm.meta}
                                  if sidecar and kind in RECORD_KINDS else fm.meta, sections),
         accepted=note_accepted(kind, sections),
@@ -267,6 +271,22 @@ def frontmatter_slip(meta: dict, kind: str = "note") -> str | None:
             shape = "a list" if isinstance(value, list) else "a mapping"
             slips.append(f"{key} is {shape} where one value is read (write {key}: value): ignored")
     return "; ".join(slips) or None
+
+
+_CONFLICT_START = re.compile(r"^<{7}(?: |$)", re.MULTILINE)
+_CONFLICT_END = re.compile(r"^>{7}(?: |$)", re.MULTILINE)
+
+
+def conflict_slip(text: str) -> str | None:
+    """Git's conflict markers left in a note (a merge not resolved): indexed as they stand,
+    they made a heading of ``=======``, and both sides' Failed items one ruling whose reason
+    ended in ``>>>>>>> 4bde98`` (qa25 #4). Said by ``status``; the note is indexed anyway."""
+    start = _CONFLICT_START.search(text)
+    if start is None or not _CONFLICT_END.search(text, start.end()):
+        return None
+    line = text.count("\n", 0, start.start()) + 1
+    return (f"unresolved git conflict markers from line {line}: both sides and the markers are indexed as "
+            "they stand; resolve the merge")
 
 
 def note_project(rel_path: str, meta: dict, config: Config) -> str | None:

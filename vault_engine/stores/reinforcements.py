@@ -21,6 +21,7 @@ silently.
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import json
 import logging
 import math
@@ -29,7 +30,7 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 FORMAT_VERSION = 1
 
@@ -74,9 +75,36 @@ class Reinforced:
     last_why: str | None = None
 
 
+class LogMark(NamedTuple):
+    """How far a reader got into the log: the byte offset, a digest of the bytes before it,
+    and the file's size and time when it looked (its quick "nothing changed")."""
+
+    offset: int
+    digest: str
+    stamp: str
+
+
 class ReinforcementLog:
     def __init__(self, path: Path):
         self.path = path
+
+    def stamp(self) -> str:
+        """The file's size and modification time: equal, it was not written since."""
+        try:
+            info = self.path.stat()
+        except FileNotFoundError:
+            return ""
+        return f"{info.st_size}:{info.st_mtime_ns}"
+
+    def digest(self, length: int) -> str:
+        """A digest of the first ``length`` bytes ("" when the file is shorter or missing):
+        the same, what was read before is still there, and only appends followed."""
+        try:
+            with open(self.path, "rb") as f:
+                head = f.read(length)
+        except FileNotFoundError:
+            return ""
+        return hashlib.blake2b(head, digest_size=16).hexdigest() if len(head) == length else ""
 
     def append(self, record: dict[str, Any]) -> None:
         """Append one record as one line, atomically with respect to other writers."""
@@ -95,12 +123,6 @@ class ReinforcementLog:
         finally:
             fcntl.flock(fd, fcntl.LOCK_UN)
             os.close(fd)
-
-    def size(self) -> int:
-        try:
-            return self.path.stat().st_size
-        except FileNotFoundError:
-            return 0
 
     def read(self, offset: int = 0) -> tuple[list[dict[str, Any]], int]:
         """Records from byte ``offset`` on, and the offset after the last one read.

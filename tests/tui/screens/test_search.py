@@ -10,6 +10,13 @@ from vault_engine.vault import Vault
 pytestmark = pytest.mark.anyio
 
 
+async def searched(pilot, query: str, rounds: int = 3) -> HitList:
+    """Type ``query`` on the search screen and wait for its hits."""
+    await pilot.press(*query)
+    await settle(pilot, rounds)
+    return pilot.app.screen.query_one(HitList)
+
+
 def expected_refs(root, query):
     with Vault(root) as vault:
         return [h.ref for h in vault.search(query, k=20, lexical_only=True, now=TUI_NOW).hits]
@@ -19,9 +26,7 @@ def expected_refs(root, query):
 async def test_results_appear_as_you_type(make_app, indexed_vault, size):
     app = make_app()
     async with app.run_test(size=size) as pilot:
-        await pilot.press(*"token refresh")
-        await settle(pilot)
-        hits = app.screen.query_one(HitList)
+        hits = await searched(pilot, "token refresh")
         assert [h.ref for h in hits.hits] == expected_refs(indexed_vault, "token refresh")
         assert any(h.path == "specs/auth-sessions.md" for h in hits.hits)
         assert hits.option_count == len(hits.hits)
@@ -35,9 +40,7 @@ async def test_results_appear_as_you_type(make_app, indexed_vault, size):
 async def test_each_hit_shows_ref_kind_tap_snippet_and_score_breakdown(make_app):
     app = make_app()
     async with app.run_test(size=WIDE) as pilot:
-        await pilot.press(*"token refresh")
-        await settle(pilot)
-        hits = app.screen.query_one(HitList)
+        hits = await searched(pilot, "token refresh")
         first = hits.hits[0]
         prompt = str(hits.get_option_at_index(0).prompt)
         for part in (first.ref, first.kind, f"tap {first.tap}", first.snippet[:40],
@@ -49,9 +52,7 @@ async def test_each_hit_shows_ref_kind_tap_snippet_and_score_breakdown(make_app)
 async def test_a_hit_in_a_failed_list_says_what_it_rules_out(make_app):
     app = make_app()
     async with app.run_test(size=WIDE) as pilot:
-        await pilot.press(*"webhooks synchronously")
-        await settle(pilot)
-        hits = app.screen.query_one(HitList)
+        hits = await searched(pilot, "webhooks synchronously")
         n, failed = next((n, h) for n, h in enumerate(hits.hits) if h.ruled_out)
         assert "ruled out here: " + failed.ruled_out[0][:40] in str(hits.get_option(str(n)).prompt)
 
@@ -102,9 +103,7 @@ async def test_hybrid_search_with_the_real_model_reports_both_arms(make_app, ind
         vault.index(now=TUI_NOW)  # embeds every section with the bundled model
     app = make_app(semantic=True)
     async with app.run_test(size=WIDE) as pilot:
-        await pilot.press(*"keeping the user logged in")
-        await settle(pilot, rounds=8)
-        hits = app.screen.query_one(HitList).hits
+        hits = (await searched(pilot, "keeping the user logged in", rounds=8)).hits
         summary = str(app.screen.query_one("#search-summary").render())
         assert "lexical + semantic" in summary
         assert any(h.scores.semantic is not None for h in hits)

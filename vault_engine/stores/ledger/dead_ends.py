@@ -41,6 +41,24 @@ class DeadEndRow:
     record_title: str | None = None
     record_status: str | None = None
 
+    @property
+    def when(self) -> float | None:
+        """When it was ruled out: the note's own date, else the time in a checkpoint's file
+        name, as ``resume`` dates the checkpoint (plans.created_time; the ruling said the day of
+        a clone where the brief said the name's day, qa24 #1); else a checkpoint's or working
+        note's file time (written when its session ended); a decision record without a date
+        has none: its file time is when it was copied or pulled, not when anyone decided. A
+        date later than the file was written is a typo (dates.believable), and no date:
+        "ruled out on 2062-11-25" topped every list."""
+        from vault_engine.dates import believable
+        from vault_engine.parsing.checkpoints import name_time
+
+        written = self.mtime_ns / 1e9
+        for stated in (self.at, name_time(self.path)):
+            if stated is not None and believable(stated, written):
+                return stated
+        return None if self.source == "decision record" else written
+
 
 class DeadEndWords(NamedTuple):
     """What a check compares of a recorded dead end, read in bulk without the rest of it: a
@@ -160,11 +178,19 @@ class DeadEndQueries(LedgerConnection):
         return [r[0] for r in self.db.execute("SELECT DISTINCT text FROM accepted ORDER BY text")]
 
     def first_accepted_of(self, note_ids: Iterable[int]) -> dict[int, tuple[str, str | None]]:
-        """The first statement of what each of these notes records as chosen, with the heading
-        it was written under (None: a record's ``Chosen option`` line)."""
-        rows = rows_in(self.db, "SELECT note_id, text, heading FROM accepted WHERE note_id IN ({marks}) AND ord = "
-                       "(SELECT MIN(ord) FROM accepted a WHERE a.note_id = accepted.note_id)", sorted(set(note_ids)))
-        return {note_id: (text, heading) for note_id, text, heading in rows}
+        """The first sentence of what each of these notes records as chosen, with the heading
+        it was written under (None: a record's ``Chosen option`` line). Statements are stored
+        cut at semicolons too (each is compared on its own); shown, a sentence is whole: "capped
+        at `col_max` (30);" left out what was decided (qa24 #9)."""
+        rows = rows_in(self.db, "SELECT note_id, text, heading FROM accepted WHERE note_id IN ({marks}) "
+                       "ORDER BY note_id, ord", sorted(set(note_ids)))
+        first: dict[int, tuple[str, str | None]] = {}
+        for note_id, text, heading in rows:
+            if note_id not in first:
+                first[note_id] = (text, heading)
+            elif first[note_id][0].endswith(";") and first[note_id][1] == heading:
+                first[note_id] = (f"{first[note_id][0]} {text}", heading)
+        return first
 
 
 def _besides(column: str, project: str | None) -> tuple[str, tuple]:

@@ -176,6 +176,12 @@ class NoteQueries(LedgerConnection):
         row = self.db.execute(f"SELECT {NOTE_COLUMNS} FROM notes WHERE {where}", (path,)).fetchone()
         return note_row(row) if row else None
 
+    def count_named(self, file_name: str) -> int:
+        """How many notes have this file name, in any folder, whatever its case (as Obsidian
+        resolves a wikilink by name)."""
+        name = file_name.casefold()
+        return sum(path.rsplit("/", 1)[-1].casefold() == name for (path,) in self.db.execute("SELECT path FROM notes"))
+
     def notion_ids_of(self, paths: Iterable[str]) -> dict[str, str]:
         """path -> Notion page id, for those of ``paths`` that are Notion pages."""
         found: dict[str, str] = {}
