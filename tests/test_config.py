@@ -184,3 +184,14 @@ def test_a_mistyped_key_of_a_notes_tap_is_named():
     """`path = [...]` said "taps.specs.paths is empty", not the key that was mistyped."""
     with pytest.raises(ConfigError, match=r"taps\.specs\.path is not a setting \(did you mean paths\?\)"):
         parse_config(ROOT, {"taps": {"specs": {"path": ["specs/**"]}}})
+
+
+def test_a_code_tap_without_its_source_says_to_name_it():
+    """`[taps.code]` with `root` but no `source = "code"` is a tap of notes, where `root` is
+    no setting: the message said only that, and the README's own key looked wrong."""
+    with pytest.raises(ConfigError, match=r'taps\.code\.root is not a setting.*name its source: source = "code"'):
+        parse_config(ROOT, {"taps": {"code": {"root": "../repo", "paths": ["src/**"]}}})
+    with pytest.raises(ConfigError, match=r"use one of floor, half_life_days, paths, source$"):
+        parse_config(ROOT, {"taps": {"specs": {"source": "vault", "path": ["specs/**"]}}})
+    with pytest.raises(ConfigError, match=r"did you mean paths\?\): use one of floor, half_life_days, paths, source$"):
+        parse_config(ROOT, {"taps": {"specs": {"path": ["specs/**"]}}})  # a typo, not a missing source

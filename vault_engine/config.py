@@ -236,8 +236,9 @@ TOP_LEVEL = ("exclude", "max_file_mb", "kinds", "taps", "projects_dir", "model",
              "checkpoint", "watch", "outside_symlinks")
 
 
-def check_keys(table: Mapping[str, Any], where: str, known: Iterable[str]) -> None:
-    """Name the first key of ``table`` that is not a setting, and the ones that are."""
+def check_keys(table: Mapping[str, Any], where: str, known: Iterable[str], after: str = "") -> None:
+    """Name the first key of ``table`` that is not a setting, and the ones that are; then,
+    unless the key is a near miss of one of them, ``after``: what else may have been meant."""
     known = sorted(known)
     unknown = sorted(set(table) - set(known))
     if unknown:
@@ -245,7 +246,8 @@ def check_keys(table: Mapping[str, Any], where: str, known: Iterable[str]) -> No
 
         close = difflib.get_close_matches(unknown[0], known, n=1)
         hint = f" (did you mean {close[0]}?)" if close else ""
-        raise ConfigError(f"{where}{unknown[0]} is not a setting{hint}: use one of {', '.join(known)}")
+        raise ConfigError(f"{where}{unknown[0]} is not a setting{hint}: use one of {', '.join(known)}"
+                          + ("" if close else after))
 
 
 def parse_config(root: Path, raw: dict[str, Any]) -> Config:
@@ -338,7 +340,11 @@ def _parse_tap(name: str, spec: dict[str, Any], builtin: TapConfig | None) -> Ta
         raise ConfigError(f"{where}source is {source!r}: the vault tap is the vault's own notes, its source "
                           f"is \"vault\"; give the {source} tap a name of its own")
     if source == DEFAULT_TAP:  # a tap of the vault's own notes has no options: a key not known is a slip
-        check_keys(spec, where, TAP_KEYS)
+        # ... or of a tap whose source was left out: [taps.code] with a `root` but no
+        # `source = "code"` is read as notes of the vault
+        unsaid = "source" not in spec and name != DEFAULT_TAP
+        check_keys(spec, where, TAP_KEYS, after='; or, for a tap that is not notes of the vault, name its source: '
+                   'source = "code" or "notion"' if unsaid else "")
     paths = tuple(_globs(spec, "paths", where)) if "paths" in spec else (
         builtin.paths if builtin else ())
     if name != DEFAULT_TAP and not paths:
