@@ -630,11 +630,10 @@ class Vault:
         if self._watcher_live():
             return ()
         _, suspects = self._changes_since_index(ledger, under)
-        changed, missing = len(suspects.changed), len(suspects.missing)
-        if not changed and not missing:
+        if not suspects.changed and not suspects.missing:
             return ()
         where = f" in {under}/" if under else ""
-        return (f"the index is stale: {changed} changed, {missing} missing{where} since the last index (the answer "
+        return (f"the index is stale: {suspects.said()}{where} since the last index (the answer "
                 f"may be there); run `vault-engine index` and {again} again",)
 
     def _changes_since_index(self, ledger: Ledger, under: str = "") -> tuple[Scan, Suspects]:
@@ -949,7 +948,7 @@ class Vault:
             "damage": damage,
             **counts,
             "skipped": len(skipped),
-            "stale": {"changed": len(suspects.changed), "missing": len(suspects.missing),
+            "stale": {"changed": len(suspects.changed), "missing": len(suspects.missing), "new": len(suspects.new),
                       # which, after a `git pull`: the counts alone left a team guessing (qa25 #9)
                       "paths": sorted([*suspects.changed, *suspects.missing])[:STALE_PATHS_SHOWN]},
             "skipped_files": [{"path": file.path, "reason": file.reason} for file in skipped],

@@ -83,7 +83,7 @@ def test_a_miss_on_a_stale_index_says_so_and_a_hook_does_not_pay_for_it(vault, c
     assert (fresh["status"], fresh["notices"]) == ("miss", [])
     (vault / "later.md").write_text("# Later\nwritten after the index\n")
     (notice,) = cli("--vault", vault, "deadend", "check", "add a dark mode toggle", "--lexical", "--json").json["notices"]
-    assert notice.startswith("the index is stale: 1 changed, 0 missing") and notice.endswith("and check again")
+    assert notice.startswith("the index is stale: 1 new, 0 changed, 0 missing") and notice.endswith("and check again")
     with Vault(vault) as open_vault:
         quiet = open_vault.deadend_check("add a dark mode toggle", lexical_only=True, say_if_stale=False)
     assert (quiet.status, quiet.notices) == ("miss", ())

@@ -387,7 +387,7 @@ def test_a_brief_from_an_index_older_than_the_vault_says_so_first(make_vault):
             checkpoint("2026-12-01T00:00:00Z", "Pulled from a teammate."))
         brief = v.resume("drone", now=FROZEN_NOW)
     (notice,) = brief.notices
-    assert notice.startswith("the index is stale: 1 changed, 0 missing in projects/drone/ since the last index")
+    assert notice.startswith("the index is stale: 1 new, 0 changed, 0 missing in projects/drone/ since the last index")
     assert brief.markdown.startswith(f"# Resume: drone\n\n**Notice:** {notice}\n\n## Last checkpoint")
     assert brief.to_json()["notices"] == [notice]
 

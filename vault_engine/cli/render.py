@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any
 from vault_engine.dates import utc_time
 from vault_engine.memory.render import PROPOSAL_IN_QUOTE, one_line
 from vault_engine.refs import printed
+from vault_engine.sources.vault.changes import stale_counts
 
 if TYPE_CHECKING:  # annotations only: a code command's rendering needs none of them
     from vault_engine.model import IndexReport, NoteView, ResolvedLink, SearchResult
@@ -179,7 +180,8 @@ def status(s: dict[str, Any]) -> str:
         f"links      {s['links']}  unresolved {s['unresolved_links']}  ambiguous {s['ambiguous_links']}"
         f"  missing heading/block {s['section_missing_links']}",
         f"last index {iso(s['last_index'])}",
-        f"stale      {s['stale']['changed']} changed, {s['stale']['missing']} missing since the last index"
+        f"stale      {stale_counts(s['stale']['changed'], s['stale'].get('new', 0), s['stale']['missing'])}"
+        " since the last index"
         + _named(s["stale"].get("paths", []), s["stale"]["changed"] + s["stale"]["missing"]),
         "lexical    " + (f"{s['lexical']['sections']} sections" if s["lexical"]["sections"] is not None
                             else "unreadable")  # a damaged index cannot count its documents

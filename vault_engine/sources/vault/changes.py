@@ -50,11 +50,24 @@ def is_note(path: str) -> bool:
 class Suspects:
     """Files whose stat differs from the ledger (or that are new), and vanished ones;
     ``unchanged`` counts the indexed notes whose stat is the ledger's (a file the ledger
-    keeps as skipped is not a note: it is counted with the skipped ones; nor is a source file)."""
+    keeps as skipped is not a note: it is counted with the skipped ones; nor is a source file).
+    ``new`` are the changed files the ledger has never indexed."""
 
     changed: tuple[str, ...] = ()
     missing: tuple[str, ...] = ()
     unchanged: int = 0
+    new: tuple[str, ...] = ()
+
+    def said(self) -> str:
+        """"2 new, 1 changed, 1 missing", as a stale notice says it (``changed`` holds the new
+        files too): a file written since the last index is not one that changed (a notice
+        called a teammate's pulled notes "changed")."""
+        return stale_counts(len(self.changed), len(self.new), len(self.missing))
+
+
+def stale_counts(changed: int, new: int, missing: int) -> str:
+    """The words for files stale since the last index, ``changed`` counting the ``new``."""
+    return (f"{new} new, " if new else "") + f"{changed - new} changed, {missing} missing"
 
 
 def find_suspects(disk: Mapping[str, FileStat], known: Mapping[str, KnownFile]) -> Suspects:
@@ -70,7 +83,8 @@ def find_suspects(disk: Mapping[str, FileStat], known: Mapping[str, KnownFile]) 
         elif was.hash is not None and is_note(path):
             unchanged += 1
     missing = [path for path in known if path not in disk]
-    return Suspects(tuple(sorted(changed)), tuple(sorted(missing)), unchanged)
+    return Suspects(tuple(sorted(changed)), tuple(sorted(missing)), unchanged,
+                    tuple(sorted(path for path in changed if path not in known)))
 
 
 def content_changed(suspects: Suspects, known: Mapping[str, KnownFile],
