@@ -1032,9 +1032,12 @@ class Vault:
 
             prefetch_embedder(self.embedder)  # the model loads while the rulings are read
         from vault_engine.memory.deadends import check_in_ledger
-        from vault_engine.memory.matching import DeadendSettings
+        from vault_engine.memory.matching import DeadendSettings, content_terms
 
         notices = []
+        if lexical_only and not content_terms(proposal):  # a miss by words that were never compared
+            notices.append(f"{proposal.strip()[:80]!r} holds no word the words arm compares (only stop or framing "
+                           "words): say what is proposed, or check with meaning too (without --lexical)")
         if project is not None and project not in ledger.projects():
             notices.append(f"project {project!r} has no notes in the index yet: "
                            "every ruling is flagged elsewhere")

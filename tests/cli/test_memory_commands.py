@@ -133,3 +133,13 @@ def test_two_agents_checkpointing_at_once_both_land_and_are_indexed(vault):
     assert len(refs) == 2 and all((vault / ref).is_file() for ref in refs)
     listed = run_cli_subprocess("--vault", vault, "deadend", "list", "--project", "race", "--json")
     assert sorted(d["text"] for d in json.loads(listed.stdout)["dead_ends"]) == ["approach 1", "approach 2"]
+
+
+def test_a_lexical_check_of_no_content_word_says_the_words_were_never_compared(vault, cli):
+    # search --lexical refuses such a query; a check stays a miss (a hook checks every prompt) but says why
+    empty = cli("--vault", vault, "deadend", "check", "how do I", "--lexical", "--json")
+    assert empty.code == 0 and empty.json["status"] == "miss"
+    assert empty.json["notices"] == ["'how do I' holds no word the words arm compares (only stop or framing words): "
+                                     "say what is proposed, or check with meaning too (without --lexical)"]
+    worded = cli("--vault", vault, "deadend", "check", "add a dark mode toggle", "--lexical", "--json").json
+    assert worded["notices"] == []
