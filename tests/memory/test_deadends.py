@@ -126,6 +126,13 @@ def test_a_proposal_that_turns_the_ruling_down_does_not_raise_it(vault):
     # (read as all refused, a restatement was missed without a word: qa26 N1)
     unended = vault.deadend_check("instead of signed cookies keep sessions in a shared Redis", lexical_only=True)
     assert [r.text for r in unended.rulings][:1] == ["Keep sessions in a shared Redis"]
+    # a sentence that opens with "Don't" or "Never" states the lesson, as ", not" does
+    for lesson in ("Don't keep sessions in a shared Redis, keep them in each pod",
+                   "Never keep sessions in a shared Redis; each pod keeps its own"):
+        assert vault.deadend_check(lesson, lexical_only=True).status == "miss"
+    # nothing proposed besides: no refusal to read, as above
+    alone = vault.deadend_check("Don't keep sessions in a shared Redis", lexical_only=True)
+    assert [r.text for r in alone.rulings][:1] == ["Keep sessions in a shared Redis"]
 
 
 def test_rulings_of_other_projects_are_flagged_elsewhere(vault):

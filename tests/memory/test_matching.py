@@ -89,7 +89,11 @@ def test_settings_from_config_validate_each_key():
     ("We build with Gradle, not Maven: add the fork to the build", ", not Maven"),
     ("Use Gradle (not Maven) for the build", "(not Maven)"),
     ("cache per node but not per query", "but not per query"),
-    ("Do not use numbers in headings", ""),  # "not" proposes what follows
+    ("Do not use numbers in headings", "Do not use numbers in headings"),
+    ("Don't keep tokens in localStorage, use a cookie", "Don't keep tokens in localStorage"),
+    ("Use a cookie. Never store tokens in localStorage.", ". Never store tokens in localStorage"),
+    ("Give operators day-long tokens so they never deal with refresh logic", ""),  # mid-sentence: proposed
+    ("keep running and don't block termination", ""),
     ("Why not just add a PreferZone value", ""),
 ])
 def test_what_a_proposal_turns_down(proposal, refused):

@@ -101,9 +101,12 @@ def content_terms(text: str) -> frozenset[str]:
 
 
 # What a proposal turns down: "X, not Y", "X and not Y", "X but not Y", "X (not Y)", "X rather
-# than Y", "X instead of Y", "Instead of Y, X". Y runs to the end of its clause (or its
-# parenthesis); "not" counts only so ("do not use" and "why not" propose what follows).
-_TURNED_DOWN = re.compile(r"\(\s*not\b[^)]*\)|(?:(?:,|\band\b|\bbut\b)\s*not\b|\brather than\b|\binstead of\b)"
+# than Y", "X instead of Y", "Instead of Y, X", and a sentence that opens "Don't Y", "Do not Y"
+# or "Never Y" ("Don't keep tokens in localStorage, use a cookie" states the lesson). Y runs to
+# the end of its clause (or its parenthesis); "not" and "never" count only so ("why not Y" and
+# "so clients never refresh" propose what they say).
+_TURNED_DOWN = re.compile(r"\(\s*not\b[^)]*\)|(?:(?:,|\band\b|\bbut\b)\s*not\b|\brather than\b|\binstead of\b"
+                          r"|(?:^|[.;:!?])\s*(?:don['’]?t|do not|never)\b)"
                           r"(?:[^,;:!?.()]|\.(?=\S))*", re.I)
 
 
