@@ -219,6 +219,8 @@ def test_a_justification_continued_as_a_list_below_the_chosen_line_is_kept():
         'Chosen option: "MVStore", because\n\n* it is simple.\n* it is small.\n* it is fast.')
     note = parse("decisions/0001.md", text)
     assert note.accepted[0].text == "MVStore, because it is simple; it is small"
+    capitals = parse("decisions/0001.md", text.replace("* it is simple.\n* it is small.", "* It is simple.\n* HTTP is small."))
+    assert capitals.accepted[0].text == "MVStore, because it is simple; HTTP is small"  # run on, names kept
     yaml = next(d for d in note.dead_ends if d.text == "YAML")
     assert yaml.reason == 'the record chose "MVStore" instead'  # the chosen one's "because" is not its
 

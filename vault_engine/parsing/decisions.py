@@ -201,8 +201,18 @@ def _justification(why: str, after: Sequence[str]) -> str:
     (jabref/0000) takes the list's first items."""
     if why.rstrip(":").casefold() not in ("because", ""):
         return " ".join([why, *_rest_of_sentence(why, after)])
-    items = [item.text.rstrip(". ") for item in read_list(after)][:MAX_JUSTIFICATION_ITEMS]
+    items = [_run_on(item.text.rstrip(". ")) for item in read_list(after)][:MAX_JUSTIFICATION_ITEMS]
     return f"because {'; '.join(items)}" if items and why else why
+
+
+def _run_on(item: str) -> str:
+    """A list item as a clause run on after "because" or ";": its capital in lower case
+    ("because the HTTP server ...; no background thread", not "because The HTTP server"), a
+    name's capitals kept ("HTTP", "WatchService", "`WatchService`")."""
+    first = item.split(" ", 1)[0]
+    if first[:1].isupper() and first[1:].islower():
+        return item[0].lower() + item[1:]
+    return item
 
 
 _BLOCK_START = re.compile(r"^\s*(?:[-*+]|\d+[.)]|#|>|\|)")

@@ -28,7 +28,7 @@ from vault_engine.paths import glob_match, note_stem
 
 # Bump when parse_note reads an unchanged file differently (what a ruling or a chosen option
 # is, how sections split): the next `index` re-reads every note instead of trusting the ledger.
-EXTRACTION_VERSION = "24"  # 5: checkpoints dated by file name, KEPs by kep.yaml; 6: frontmatter slips; 7: Cons:;
+EXTRACTION_VERSION = "25"  # 5: checkpoints dated by file name, KEPs by kep.yaml; 6: frontmatter slips; 7: Cons:;
 # 8: a chosen option matched without spaces; 9: dates such as 2023-9-18, a "because" list;
 # 10: alternatives named by label lines ("**Option 2:** ..."), Pros/Cons items are no alternatives;
 # 11: Obsidian's properties (wikilinks in them are links, their words are searched, "Tags:" in any
@@ -55,6 +55,8 @@ EXTRACTION_VERSION = "24"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 # 23: where a record argues a rejected option (its Pros and Cons part), for search hits there
 # 24: a ruling's reason has Markdown links as their text and no full stop before a "; "; git
 #     conflict markers left in a note are said (status)
+# 25: a chosen option's "because" listed below its line runs on ("because the HTTP server ...;
+#     no background thread", not "because The HTTP server ...; No background thread")
 
 
 def newer_extraction(key: str | None) -> str | None:
