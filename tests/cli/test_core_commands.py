@@ -96,6 +96,8 @@ def test_every_answer_says_how_confident_it_is(vault, cli):
     assert sure.out.splitlines()[0] == "confidence high: the first hit holds every word of the query"
     unsure = cli("--vault", vault, "search", "refresh tokens quarterly", "--lexical", "--json").json
     assert (unsure["status"], unsure["confidence"]) == ("hit", "low")
+    # of the first hit: a lower one may hold them all, and "no hit holds" told an agent to stop reading (qa27 F2)
+    assert unsure["confidence_reason"] == "the first hit does not hold every word of the query"
 
 
 def test_an_unknown_kind_or_project_is_a_usage_error_not_a_miss(vault, cli):
@@ -666,3 +668,13 @@ def test_search_text_says_what_a_hit_rules_out(make_vault, cli):
     assert cli("--vault", root, "index").code == 0
     out = cli("--vault", root, "search", "retry webhooks inline", "--lexical").out
     assert "    ruled out here: Retry webhooks inline in the request handler\n" in out
+
+
+def test_a_word_deep_in_a_long_section_counts_for_confidence(make_vault, cli):
+    """Coverage read a section's first 20,000 characters: the only hit, holding the only word
+    22,000 characters in, was `low: no hit holds every word of the query` (qa27 F1)."""
+    filler = " ".join(["alpha beta gamma delta epsilon zeta"] * 700)  # 26,000 characters
+    root = make_vault({"long.md": f"# Long\n\n{filler} uniqueword.\n", "other.md": "# Other\n\nalpha\n"})
+    assert cli("--vault", root, "index", "--no-embed").code == 0
+    found = cli("--vault", root, "search", "uniqueword", "--lexical", "--json").json
+    assert [h["path"] for h in found["hits"]] == ["long.md"] and found["confidence"] == "high"

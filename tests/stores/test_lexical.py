@@ -58,6 +58,15 @@ def test_quoted_phrases_must_match_in_order(tmp_path):
     assert [i for i, _ in ix.search('"keep sessions"')] == [1]
 
 
+
+def test_a_phrase_may_hold_stop_words(tmp_path):
+    """A stop word is not indexed but keeps its place: "lift and shift" matched nothing."""
+    ix = WhooshIndex(tmp_path / "w")
+    ix.index([doc(1, "a lift and shift migration"), doc(2, "shift and lift"), doc(3, "lift the heavy shift")])
+    assert [i for i, _ in ix.search('"lift and shift"')] == [1]
+    assert [i for i, _ in ix.search('"infrastructure as code"')] == []
+
+
 def test_a_fresh_process_reads_the_index(tmp_path):
     """The schema (with its analyzer) is pickled by Whoosh; another process must load it."""
     ix = WhooshIndex(tmp_path / "w")

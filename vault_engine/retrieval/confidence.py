@@ -79,7 +79,7 @@ def judged(e: Evidence, offtopic: float = 0.0) -> tuple[str, str]:
     if len(e.arms) == 1:
         if e.top_coverage >= ALL_WORDS:
             return HIGH, "the first hit holds every word of the query"
-        return LOW, "no hit holds every word of the query"
+        return LOW, "the first hit does not hold every word of the query"
     if e.lexical_top is None:
         return LOW, "only the meaning matched: no note holds the query's words"
     if not e.arms_agree:

@@ -18,9 +18,11 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from vault_engine.parsing.frontmatter import frontmatter_tags, property_words
 from vault_engine.stores.ledger import Ledger, NoteRow, SectionRow
-from vault_engine.stores.lexical import STOP_WORDS, WhooshIndex, analyze, stem, stem_prefix
+from vault_engine.stores.lexical import STOP_WORDS, WhooshIndex, analyze, normal_word, stem, stem_prefix
 
-COVERAGE_TEXT_CHARS = 20_000  # of a section, enough for any question to be about
+# Of a section: the lexical index reads all of it, and a word 22,000 characters into a long
+# transcript made its only hit "hold no word" (qa27 F1); the cap bounds a 10 MB note's scan.
+COVERAGE_TEXT_CHARS = 1_000_000
 
 
 def term_weights(lexical: WhooshIndex, terms: Iterable[str]) -> dict[str, float]:
@@ -45,7 +47,7 @@ def terms_in(text: str, terms: Iterable[str]) -> set[str]:
     found = set()
     for term in terms:
         for match in _word_pattern(term).finditer(lowered):
-            word = match.group()
+            word = normal_word(match.group())  # as analyze() reads it: "Vashti's" holds "vashti" (qa28 F2)
             if len(word) > 1 and word not in STOP_WORDS and stem(word) == term:
                 found.add(term)
                 break

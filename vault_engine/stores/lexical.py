@@ -396,7 +396,10 @@ def build_query(text: str):
     if not words:
         return None
     terms = Or([Term(field, word) for word in words for field in FIELDS])
-    musts = [Or([Phrase(f, p) for f in FIELDS]) for p in phrases]
+    # A stop word inside a phrase is not indexed but keeps its place ("lift and shift" is lift
+    # at 0, shift at 2): each one the phrase drops is a word the match may skip, in order.
+    slops = [1 + len(_WORD.findall(p)) - len(analyze(p)) for p in _PHRASE.findall(text) if len(analyze(p)) > 1]
+    musts = [Or([Phrase(f, p, slop=slop) for f in FIELDS]) for p, slop in zip(phrases, slops)]
     return And([terms, *musts]) if musts else terms
 
 
