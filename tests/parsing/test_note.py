@@ -65,6 +65,10 @@ def test_a_kind_typo_or_an_unreadable_date_is_reported_not_silently_dropped():
     assert parse_note("b.md", "---\ntype: book\n---\n# B\n", config).yaml_error is None  # someone else's field
     bad_date = parse_note("c.md", "---\ncreated: yesterday-ish\n---\n# C\n", config)
     assert bad_date.yaml_error.startswith("created 'yesterday-ish' is not a date") and bad_date.doc_time is None
+    # a template's placeholder, quoted or Templater's, is a blank to fill, not a date written wrong (qa27 F7)
+    for placeholder in ('"{{date:YYYY-MM-DD}}"', '<% tp.file.creation_date("YYYY-MM-DD") %>', "'{{date}}'"):
+        template = parse_note("templates/t.md", f"---\ncreated: {placeholder}\n---\n# T\n", config)
+        assert (template.yaml_error, template.doc_time) == (None, None)
 
 
 def test_every_frontmatter_slip_of_a_note_is_reported_not_only_the_first():

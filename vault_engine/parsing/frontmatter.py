@@ -27,6 +27,16 @@ _FENCE = re.compile(r"^---[ \t]*$")
 _PLACEHOLDER_VALUE = re.compile(r"^([ \t]*(?:-[ \t]+)*(?:[^\s#'\"{-][^:\n]*:[ \t]+)?)(\{\{.*?)[ \t]*$", re.M)
 
 
+# A value that is only a template's placeholder, quoted or not: "{{date:YYYY-MM-DD}}" (core
+# Templates with a format), "<% tp.file.creation_date() %>" (Templater).
+_PLACEHOLDER = re.compile(r"^\s*(?:\{\{.*\}\}|<%.*%>)\s*$", re.S)
+
+
+def is_placeholder(value: str) -> bool:
+    """Whether a value is a template's placeholder, not yet filled in."""
+    return bool(_PLACEHOLDER.match(value))
+
+
 @dataclass(frozen=True, slots=True)
 class Frontmatter:
     meta: dict[str, Any]

@@ -18,7 +18,7 @@ from vault_engine.parsing.decisions import (
     record_rulings,
     unlisted_choice,
 )
-from vault_engine.parsing.frontmatter import parse_time, split_frontmatter
+from vault_engine.parsing.frontmatter import is_placeholder, parse_time, split_frontmatter
 from vault_engine.parsing.links import extract_links, extract_property_links, mask_code
 from vault_engine.parsing.markers import marked_dead_ends
 from vault_engine.parsing.readable import links_as_text
@@ -56,7 +56,8 @@ EXTRACTION_VERSION = "25"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 # 24: a ruling's reason has Markdown links as their text and no full stop before a "; "; git
 #     conflict markers left in a note are said (status)
 # 25: a chosen option's "because" listed below its line runs on ("because the HTTP server ...;
-#     no background thread", not "because The HTTP server ...; No background thread")
+#     no background thread", not "because The HTTP server ...; No background thread"); a date
+#     key holding a template's placeholder ("{{date:YYYY-MM-DD}}", "<% tp.date.now() %>") is no slip
 
 
 def newer_extraction(key: str | None) -> str | None:
@@ -265,7 +266,8 @@ def frontmatter_slip(meta: dict, kind: str = "note") -> str | None:
                 slips.append(f"type {declared!r} is not a kind (did you mean {meant}?): {read}")
     for key in DATE_KEYS:
         value = meta.get(key)
-        if isinstance(value, str) and value.strip() and parse_time(value) is None:
+        # a template's placeholder is a blank to fill, not a date written wrong (qa27 F7)
+        if isinstance(value, str) and value.strip() and parse_time(value) is None and not is_placeholder(value):
             slips.append(f"{key} {value!r} is not a date (write 2026-03-14 or 2026-03-14T10:22:00Z): ignored")
     for key in ("project", "title", "agent", *DATE_KEYS):  # each read as one value (a `type:` list is
         value = meta.get(key)                              # someone else's field, an empty one a blank)
