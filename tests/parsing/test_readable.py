@@ -50,6 +50,14 @@ def test_the_reading_view_hides_comments_draws_links_and_leaves_out_embeds_and_c
     # data-engineering-wiki's snippets showed `![[Learning Resources#...]] %% wiki footer: ... %%`
     text = ("Use a [[Change Data Capture|CDC]] pipeline, see [[Kafka#Topics]].\n![[Learning Resources#Data]]\n"
             "%% wiki footer: Please don't edit\nanything below this line %%\n> [!info]- View Resources")
-    assert reading_view(text) == "Use a CDC pipeline, see Kafka > Topics.\n \n \n> View Resources"
+    assert reading_view(text) == "Use a CDC pipeline, see Kafka > Topics.\n \n> View Resources"
     code = "```\n%%time\nrun()\n```\nsay %% not a comment in a note with code %%"
     assert "%% not a comment" in reading_view(code)  # %% in code is no comment: nothing is cut
+
+
+def test_a_comment_block_is_not_read_and_inline_comments_and_code_are():
+    """Excalidraw keeps each drawing's compressed data in a %% block: base64 the model read."""
+    drawing = "## Text Elements\nhello ^abc\n\n%%\n## Drawing\n```compressed-json\nN4IgLgng\n```\n%%\nafter"
+    assert readable_text(drawing) == "## Text Elements\nhello ^abc\n\nafter"
+    assert readable_text("a %% inline %% b\n%% one line %%\nc") == "a %% inline %% b\n%% one line %%\nc"
+    assert readable_text("```matlab\n%% a cell\nx = 1\n```") == "matlab\n%% a cell\nx = 1"  # code, not a comment

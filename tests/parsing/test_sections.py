@@ -107,3 +107,10 @@ def test_headings_compare_with_punctuation_as_spaces_as_in_obsidian():
 def test_a_headings_github_anchor_is_made_from_its_rendered_text(heading, slug):
     # the KEPs' tables of contents link headings written with Markdown by GitHub's anchors
     assert heading_slug(heading) == slug
+
+
+def test_a_heading_inside_a_comment_is_none():
+    """Obsidian hides it; it was a section of its own, searchable, its snippet ending in %% (qa27 F4)."""
+    body = ("# Commented\n\nVisible.\n\n%%\n## Hidden heading\nsecret plan\n%%\n\n## After\ntext\n\n"
+            "```\n%% not a comment\n```\n## Real\n")
+    assert [h[1] for h in parse_blocks(body).headings] == ["Commented", "After", "Real"]

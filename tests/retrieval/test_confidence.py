@@ -29,6 +29,16 @@ def test_a_low_confidence_says_which_evidence_was_missing():
     assert "decay" in judged(Evidence(BOTH, "a.md", "a.md", 0.6, first_hit="b.md"))[1]
 
 
+def test_keywords_of_which_no_note_holds_one_are_not_answered_with_confidence():
+    # "HTTP 429", "kafka avro": both arms agreed on a note about HTTP or Kafka, "high" (qa28 F3)
+    keywords = Evidence(BOTH, "a.md", "a.md", 0.6, 0.5, 0.5, first_hit="a.md", unheld=("429",), terms=2)
+    assert judged(keywords) == ("low", "no note holds '429': the hit may be about something else")
+    # a question's other words are partly context a small vault never holds ("I'm", "weekends")
+    question = Evidence(BOTH, "a.md", "a.md", 0.6, 0.5, 0.5, first_hit="a.md", unheld=("weekends",), terms=9)
+    assert confidence(question) == "high"
+    assert confidence(Evidence(BOTH, "a.md", "a.md", 0.6, 0.5, 0.5, first_hit="a.md", terms=2)) == "high"
+
+
 def test_agreeing_arms_say_nothing_for_a_first_hit_decay_put_before_their_note():
     """"words and meaning found the same note first" above a newer note neither arm put first."""
     assert confidence(Evidence(BOTH, "old.md", "old.md", 0.5, 1.0, 0.2, first_hit="new.md")) == "low"

@@ -419,3 +419,19 @@ def test_a_failed_lists_hit_names_its_first_rulings_and_counts_the_rest(sample_v
                    if h.heading == "Failed")
         assert len(hit.ruled_out) == 3
         assert hit.ruled_out_line == ("ruled out here: " + "; ".join(hit.ruled_out[:2]) + " (+1 more)")
+
+
+def test_keywords_of_which_no_note_holds_one_are_low_though_the_arms_agree(make_vault):
+    """"HTTP 429" found a note about HTTP with both arms, `high`, though no note says 429 (qa28 F3)."""
+    from vault_engine.stores.embedder import FakeEmbedder
+
+    root = make_vault({"http.md": "# HTTP\nStatus codes of the HTTP API: 200 and 503 retries.\n",
+                       "queue.md": "# Queue\nThe outbox drains the queue every minute.\n"})
+    with Vault(root, embedder=FakeEmbedder(dimension=64)) as v:
+        v.index()
+        held = v.search("HTTP status codes")
+        assert (held.hits[0].path, held.confidence) == ("http.md", "high")
+        unheld = v.search("HTTP status 429")
+        assert unheld.hits[0].path == "http.md"
+        assert (unheld.confidence, unheld.confidence_reason) == (
+            "low", "no note holds '429': the hit may be about something else")

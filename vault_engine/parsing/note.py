@@ -57,7 +57,8 @@ EXTRACTION_VERSION = "25"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 #     conflict markers left in a note are said (status)
 # 25: a chosen option's "because" listed below its line runs on ("because the HTTP server ...;
 #     no background thread", not "because The HTTP server ...; No background thread"); a date
-#     key holding a template's placeholder ("{{date:YYYY-MM-DD}}", "<% tp.date.now() %>") is no slip
+#     key holding a template's placeholder ("{{date:YYYY-MM-DD}}", "<% tp.date.now() %>") is no slip;
+#     a heading inside a %% comment is none (Excalidraw's "## Drawing")
 
 
 def newer_extraction(key: str | None) -> str | None:

@@ -5,7 +5,9 @@ Dropped: link targets (``[text](url)`` reads ``text``, an image reads its alt te
 ``<autolinked>`` URLs, embeds of attachments (``![[diagram.png]]``), HTML tags (their text
 stays), and the lines that only draw the page: code fence lines (the code stays), table rules
 (the rows stay) and horizontal rules; a fence keeps its language as a word ("tasks",
-"python": what the code is). Code is kept as written: inside a fence or a code span
+"python": what the code is). A comment block, from a line opening with ``%%`` to the next
+``%%``, is hidden in Obsidian and dropped too: the Excalidraw plugin keeps each drawing's
+compressed data there. Code is kept as written: inside a fence or a code span
 nothing is dropped (``Promise<void>`` is no HTML tag).
 
 Why: a window's tokens are the model's time, and on real vaults many of them were markup. On
@@ -42,8 +44,13 @@ def readable_text(markdown: str) -> str:
     """``markdown`` with link targets, URLs, attachment embeds, HTML tags and the lines that
     only draw the page left out; every word a reader reads, and all code, kept."""
     out = []
-    in_fence = False
+    in_fence = in_comment = False
     for line in markdown.split("\n"):
+        if in_comment or (not in_fence and line.lstrip().startswith("%%") and line.count("%%") % 2):
+            # a comment block opened by a line of its own: hidden in Obsidian, and where the
+            # Excalidraw plugin keeps a drawing's compressed data (a blob of base64)
+            in_comment = not in_comment if line.count("%%") % 2 else in_comment
+            continue
         fence = _FENCE.match(line)
         if fence:
             in_fence = not in_fence

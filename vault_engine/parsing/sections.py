@@ -37,7 +37,9 @@ def _parser():
 
 
 def parse_blocks(body: str) -> Blocks:
-    """Find headings and code blocks in a Markdown body."""
+    """Find headings and code blocks in a Markdown body. A heading inside a ``%% comment %%``
+    is none: Obsidian hides it, and the Excalidraw plugin keeps each drawing's compressed
+    data under a ``## Drawing`` there (qa27 F4)."""
     tokens = _parser().parse(body)
     headings: list[tuple[int, str, int]] = []
     code: list[tuple[int, int]] = []
@@ -47,7 +49,27 @@ def parse_blocks(body: str) -> Blocks:
             headings.append((int(token.tag[1]), text, token.map[0]))
         elif token.type in ("fence", "code_block") and token.map:
             code.append((token.map[0], token.map[1]))
+    if "%%" in body and headings:
+        hidden = _commented_lines(body, code)
+        headings = [h for h in headings if h[2] not in hidden]
     return Blocks(tuple(headings), tuple(code))
+
+
+_COMMENT = re.compile(r"%%.*?%%", re.DOTALL)
+
+
+def _commented_lines(body: str, code: list[tuple[int, int]]) -> set[int]:
+    """The 0-based lines a ``%% ... %%`` comment runs over after its first: only those can
+    hold a heading (a line that opens with ``%%`` is none). ``%%`` in code is no comment."""
+    lines = body.split("\n")
+    for start, end in code:
+        lines[start:end] = [""] * (min(end, len(lines)) - start)
+    prose = "\n".join(lines)
+    hidden: set[int] = set()
+    for comment in _COMMENT.finditer(prose):
+        first = prose.count("\n", 0, comment.start())
+        hidden.update(range(first + 1, first + 1 + comment.group().count("\n")))
+    return hidden
 
 
 def split_sections(body: str, blocks: Blocks, body_line: int = 1) -> tuple[Section, ...]:

@@ -28,8 +28,14 @@ COVERAGE_TEXT_CHARS = 1_000_000
 def term_weights(lexical: WhooshIndex, terms: Iterable[str]) -> dict[str, float]:
     """BM25's inverse document frequency of each analyzed term. A term no section has weighs
     the most: it is the most specific thing the query says."""
+    return weighed_terms(lexical, terms)[0]
+
+
+def weighed_terms(lexical: WhooshIndex, terms: Iterable[str]) -> tuple[dict[str, float], list[str]]:
+    """:func:`term_weights`, and the terms no section holds, in the query's order."""
     total, frequencies = lexical.doc_frequencies(dict.fromkeys(terms))
-    return {t: math.log(1.0 + (total - df + 0.5) / (df + 0.5)) for t, df in frequencies.items()}
+    return ({t: math.log(1.0 + (total - df + 0.5) / (df + 0.5)) for t, df in frequencies.items()},
+            [t for t, df in frequencies.items() if df == 0])
 
 
 def term_coverage(weights: Mapping[str, float], section_terms: set[str]) -> float:

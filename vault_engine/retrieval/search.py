@@ -23,14 +23,14 @@ from vault_engine.parsing.frontmatter import property_lines
 from vault_engine.parsing.readable import reading_view
 from vault_engine.parsing.sections import section_body
 from vault_engine.retrieval.confidence import Evidence, MissRule, judged, judged_miss
-from vault_engine.retrieval.coverage import section_coverage, term_weights
+from vault_engine.retrieval.coverage import section_coverage, weighed_terms
 from vault_engine.retrieval.decay import decay_multiplier, note_age
 from vault_engine.retrieval.follow import LINKS_PER_HIT, follow_targets, hit_links
 from vault_engine.retrieval.fusion import Fused, fuse_lexical, fuse_rrf, fuse_semantic
 from vault_engine.retrieval.lookup import find_section, section_ref
 from vault_engine.retrieval.snippets import make_snippet
 from vault_engine.stores.ledger import Ledger, NoteRow, SectionRow
-from vault_engine.stores.lexical import WhooshIndex, analyze
+from vault_engine.stores.lexical import WhooshIndex, analyze, words_as_written
 
 ARM_DEPTH = 100  # candidates per arm, whatever k is asked for
 COVERAGE_DEPTH = 20  # best fused candidates whose share of the query's words the miss rule reads
@@ -170,13 +170,14 @@ class Searcher:
 
         weighed = candidates[:COVERAGE_DEPTH] if "semantic" in arms else []
         # With words only, only "does the first hit hold every query word" is asked: no weights.
-        weights = term_weights(self.lexical, analyze(query)) if weighed else \
-            {t: 1.0 for t in dict.fromkeys(analyze(query))}
+        weights, unheld = weighed_terms(self.lexical, analyze(query)) if weighed else \
+            ({t: 1.0 for t in dict.fromkeys(analyze(query))}, [])
         cosines = [c.fused.semantic for c in candidates if c.fused.semantic is not None]
+        written = words_as_written(query) if unheld else {}
         return Evidence(arms, first_note(lexical), first_note(semantic), max(cosines, default=None),
                         max((section_coverage(weights, c.note, c.section) for c in weighed), default=0.0),
                         section_coverage(weights, top[0].note, top[0].section) if top else 0.0,
-                        top[0].note.path if top else None)
+                        top[0].note.path if top else None, tuple(written.get(t, t) for t in unheld), len(weights))
 
     def _candidates(self, fused: list[Fused], request: SearchRequest,
                     now: float) -> tuple[list[_Candidate], set[int]]:

@@ -93,6 +93,16 @@ def normal_word(raw: str) -> str:
     return word.replace("'", "").replace("’", "")
 
 
+def words_as_written(text: str) -> dict[str, str]:
+    """Each term of ``text`` (as :func:`analyze` gives it) and the word it was first written as."""
+    written: dict[str, str] = {}
+    for m in _WORD.finditer(text):
+        word = normal_word(m.group())
+        if len(word) > 1 and word not in STOP_WORDS:
+            written.setdefault(stem(word), m.group())
+    return written
+
+
 def analyze(text: str) -> list[str]:
     """The terms the index holds for ``text``: normalized, stop words out, stemmed."""
     terms = []
