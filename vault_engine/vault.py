@@ -587,6 +587,7 @@ class Vault:
             if searcher.semantic is not None:
                 notice = partial_notice(ledger, self._watcher_embeds)
             searcher.notices += [notice] if notice else []
+        searcher.notices += _operators_notice(query)
         result = self._search_beside_writers(searcher, request)
         if not result.hits:
             result = replace(result, notices=result.notices + self._stale_notice(ledger, "search")
@@ -1201,6 +1202,18 @@ class Vault:
             state = {}
             records, read_to = log.read(0)
         ledger.save_reinforcements(replay(records, state), LogMark(read_to, log.digest(read_to), stamp))
+
+
+def _operators_notice(query: str) -> list[str]:
+    """One line when the query holds another search box's operators, which are searched as
+    words here: "kafka -debezium" put Debezium first, and the user took it for excluded."""
+    from vault_engine.stores.lexical import operators_in
+
+    found = operators_in(query)
+    if not found:
+        return []
+    return [f"searched as words, not operators: {', '.join(found[:5])} (search takes words and \"quoted "
+            "phrases\"; narrow with --kind, --project or --tap)"]
 
 
 def _conflicted(ledger: Ledger, shown: set[str], what: str) -> tuple[str, ...]:

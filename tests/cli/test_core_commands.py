@@ -434,6 +434,17 @@ def test_an_unknown_option_of_a_command_shows_that_commands_usage(cli):
     assert before.code == 2 and "usage: vault-engine [-h]" in before.err
 
 
+def test_a_query_that_starts_with_a_dash_is_told_to_follow_the_double_dash(vault, cli):
+    """`search "--list-marker-color"` (a CSS variable) said only that the query was missing (qa28 F9)."""
+    dashed = cli("--vault", vault, "search", "--list-marker-color")
+    assert dashed.code == 2 and dashed.err.rstrip().endswith(
+        "the following arguments are required: query (a query that starts with '-' goes after '--': "
+        "vault-engine search -- --list-marker-color)")
+    assert cli("--vault", vault, "search", "--lexical", "--", "--list-marker-color").code == 0
+    typo = cli("--vault", vault, "search", "tokens", "--bogus")  # a query given: an unknown option, no hint
+    assert typo.err.rstrip().endswith("unrecognized arguments: --bogus")
+
+
 def test_search_before_index_says_what_to_do(make_vault, cli):
     result = cli("--vault", make_vault({"a.md": "x"}), "search", "x", "--lexical")
     assert result.code == 1 and "run `vault-engine index` first" in result.err
@@ -678,3 +689,12 @@ def test_a_word_deep_in_a_long_section_counts_for_confidence(make_vault, cli):
     assert cli("--vault", root, "index", "--no-embed").code == 0
     found = cli("--vault", root, "search", "uniqueword", "--lexical", "--json").json
     assert [h["path"] for h in found["hits"]] == ["long.md"] and found["confidence"] == "high"
+
+
+def test_operators_of_other_search_boxes_are_said_to_be_words(vault, cli):
+    """"kafka -debezium" put Debezium first, high, and the user took it for excluded (qa28 F4)."""
+    found = cli("--vault", vault, "search", "tokens -rotate NOT path:specs", "--lexical", "--json").json
+    assert found["notices"] == ['searched as words, not operators: -rotate, NOT, path:specs (search takes words '
+                                'and "quoted phrases"; narrow with --kind, --project or --tap)']
+    plain = cli("--vault", vault, "search", "on-call e-mail tokens", "--lexical", "--json").json
+    assert plain["notices"] == []

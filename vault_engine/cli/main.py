@@ -52,10 +52,23 @@ class CommandParser(argparse.ArgumentParser):
     (``deadend check``) is one of these."""
 
     def parse_known_args(self, args=None, namespace=None):
+        self._words = list(sys.argv[1:] if args is None else args)
         namespace, extras = super().parse_known_args(args, namespace)
         if extras:
             self.error(f"unrecognized arguments: {' '.join(extras)}")
         return namespace, extras
+
+    def error(self, message):
+        """argparse's error, and for a word that starts with "-" and is no option of the
+        command, how to give it as the query: `search "--list-marker-color"` (a CSS
+        variable) said only that the query was missing (qa28 F9)."""
+        positional = next((a.metavar or a.dest for a in self._actions if not a.option_strings
+                           and a.nargs != argparse.PARSER), None)
+        dashed = next((w for w in getattr(self, "_words", []) if w.startswith("-") and w != "--"
+                       and w.split("=", 1)[0] not in self._option_string_actions), None)
+        if positional and dashed and "arguments are required" in message:
+            message += f" (a {positional} that starts with '-' goes after '--': {self.prog} -- {dashed})"
+        super().error(message)
 
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:

@@ -388,6 +388,17 @@ def fingerprint_files(fingerprint: str) -> dict[str, str]:
     return dict(entry.split(":", 1) for entry in fingerprint.split("|") if ":" in entry)
 
 
+# What other search boxes read as operators and this one reads as words: "-debezium", NOT, OR,
+# AND, "path:notes", "kaf*" (qa28 F4: "kafka -debezium" put Debezium first, without a word).
+_OPERATOR = re.compile(r"(?:^|(?<=\s))-[^\W_]\S*|\b(?:NOT|OR|AND)\b"
+                       r"|\b(?:path|file|tag|title|section|line|block|content):\S+|\b\w+\*(?!\w)")
+
+
+def operators_in(text: str) -> list[str]:
+    """The operators of other search syntaxes in ``text`` (outside quoted phrases), as written."""
+    return list(dict.fromkeys(m.group() for m in _OPERATOR.finditer(_PHRASE.sub(" ", text))))
+
+
 def query_terms(text: str) -> tuple[list[str], list[list[str]]]:
     """The query's distinct terms, and its ``"quoted phrases"`` of two terms or more."""
     phrases = [analyze(p) for p in _PHRASE.findall(text)]
