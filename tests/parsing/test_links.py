@@ -218,3 +218,11 @@ def test_kepanos_vault_matches_the_corpus_facts():
     to_notes = sum(1 for t in targets if t and t.endswith(".md"))
     assert (len(targets), to_notes, sum(1 for t in targets if t) - to_notes, targets.count(None)) == (209, 85, 62, 62)
     assert [path for path, note in notes.items() if note.yaml_error] == []
+
+
+def test_a_code_span_inside_a_wikilink_is_part_of_its_target():
+    """[[Headings#The `foo()` call]] was read as "The         call", and flagged as a missing
+    heading (qa27 F5); a wikilink inside a code span is still code."""
+    body = "see [[Headings#The `foo()` call]] and `[[not a link]]` ok"
+    links = extract_links(mask_code(body, []))
+    assert [link.raw for link in links] == ["[[Headings#The `foo()` call]]"]

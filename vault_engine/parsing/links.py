@@ -54,8 +54,18 @@ def mask_code(body: str, code_ranges: Iterable[tuple[int, int]]) -> str:
     if "%%" in masked:
         masked = _COMMENT.sub(_blank, masked)
     if "`" in masked:
-        masked = _CODE_SPAN.sub(_blank, masked)
+        inside = [m.span() for m in _WIKI_SPAN.finditer(masked)] if "[[" in masked else []
+        masked = _CODE_SPAN.sub(lambda m: m.group() if _within(m.span(), inside) else _blank(m), masked)
     return masked
+
+
+# A wikilink's whole text: a code span inside one is part of its target, as Obsidian writes a
+# link to a heading with code in it ([[Headings#The `foo()` call]] was read as "The         call")
+_WIKI_SPAN = re.compile(r"\[\[[^\[\]\n]*\]\]")
+
+
+def _within(span: tuple[int, int], spans: list[tuple[int, int]]) -> bool:
+    return any(start <= span[0] and span[1] <= end for start, end in spans)
 
 
 def _blank(match: re.Match[str]) -> str:

@@ -58,7 +58,8 @@ EXTRACTION_VERSION = "25"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 # 25: a chosen option's "because" listed below its line runs on ("because the HTTP server ...;
 #     no background thread", not "because The HTTP server ...; No background thread"); a date
 #     key holding a template's placeholder ("{{date:YYYY-MM-DD}}", "<% tp.date.now() %>") is no slip;
-#     a heading inside a %% comment is none (Excalidraw's "## Drawing")
+#     a heading inside a %% comment is none (Excalidraw's "## Drawing"); a code span inside a
+#     wikilink is part of its target
 
 
 def newer_extraction(key: str | None) -> str | None:
