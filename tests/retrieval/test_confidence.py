@@ -3,7 +3,14 @@
 import pytest
 
 from vault_engine.errors import ConfigError
-from vault_engine.retrieval.confidence import DEFAULT_TERM_COVERAGE, Evidence, MissRule, confidence, judged
+from vault_engine.retrieval.confidence import (
+    DEFAULT_TERM_COVERAGE,
+    Evidence,
+    MissRule,
+    confidence,
+    judged,
+    judged_miss,
+)
 
 BOTH = ("lexical", "semantic")
 
@@ -37,6 +44,14 @@ def test_keywords_of_which_no_note_holds_one_are_not_answered_with_confidence():
     question = Evidence(BOTH, "a.md", "a.md", 0.6, 0.5, 0.5, first_hit="a.md", unheld=("weekends",), terms=9)
     assert confidence(question) == "high"
     assert confidence(Evidence(BOTH, "a.md", "a.md", 0.6, 0.5, 0.5, first_hit="a.md", terms=2)) == "high"
+
+
+def test_a_miss_says_the_words_found_nothing_when_they_did_not():
+    # "zzqx" was a miss because "words and meaning disagree", though no note held a word of it (qa28 M3)
+    assert judged_miss(True, Evidence(BOTH, None, "a.md", 0.1))[1] == (
+        "no note holds the query's words, and none comes closer in meaning than off-topic questions do")
+    assert judged_miss(True, Evidence(BOTH, "b.md", "a.md", 0.1))[1].startswith("words and meaning disagree")
+    assert judged_miss(False) == ("low", "no section matched the query")
 
 
 def test_agreeing_arms_say_nothing_for_a_first_hit_decay_put_before_their_note():

@@ -71,10 +71,13 @@ def confidence(e: Evidence, offtopic: float = 0.0) -> str:
     return judged(e, offtopic)[0]
 
 
-def judged_miss(any_candidate: bool) -> tuple[str, str]:
-    """A miss's confidence and why: nothing matched, or the miss rule's weak signals."""
+def judged_miss(any_candidate: bool, e: Evidence | None = None) -> tuple[str, str]:
+    """A miss's confidence and why: nothing matched, or the miss rule's weak signals (said as
+    they were: "words and meaning disagree" was said of a query no note holds a word of)."""
     if not any_candidate:
         return LOW, "no section matched the query"
+    if e is not None and e.lexical_top is None:
+        return LOW, "no note holds the query's words, and none comes closer in meaning than off-topic questions do"
     return LOW, ("words and meaning disagree, no section holds a third of the query's informative words, "
                  "and none comes closer in meaning than off-topic questions do")
 

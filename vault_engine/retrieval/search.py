@@ -153,7 +153,7 @@ class Searcher:
             hits += self._follow(hits, request.follow, now, request.decay)
         rulings = self.ledger.rulings_in_sections(h.section_id for h in hits)
         hits = [replace(h, ruled_out=tuple(rulings[h.section_id])) if h.section_id in rulings else h for h in hits]
-        judgement = judged(evidence, self.miss_rule.cosine_floor) if top else judged_miss(bool(candidates))
+        judgement = judged(evidence, self.miss_rule.cosine_floor) if top else judged_miss(bool(candidates), evidence)
         return SearchResult(request.query, tuple(hits), arms, tuple(self.notices),
                             self.semantic_coverage, *judgement)
 
