@@ -133,6 +133,16 @@ def test_a_hit_with_no_word_of_its_own_is_shown_by_its_notes_properties(make_vau
         v.index(embed=False)
         (hit,) = v.search("questions topics", lexical_only=True).hits
         assert (hit.ref, hit.snippet) == ("Job Interview Template.md#Questions and topics", "categories: Meetings")
+        assert (hit.line_start, hit.line_end) == (5, 6)  # its own lines, though its properties show it
+
+
+def test_a_note_of_only_properties_is_a_hit_on_its_frontmatter_lines(make_vault):
+    # kepano's References/Catan.md, 8 lines of frontmatter: the hit said line 9 (qa28 M5)
+    root = make_vault({"Catan.md": '---\ntitle: Catan\ncategories:\n  - "[[Games]]"\nyear: 1995\n---\n'})
+    with Vault(root) as v:
+        v.index(embed=False)
+        (hit,) = v.search("catan", lexical_only=True).hits
+        assert (hit.ref, hit.line_start, hit.line_end) == ("Catan.md", 1, 6)
 
 
 def test_decay_report_lists_the_most_faded_first(twins):

@@ -205,11 +205,14 @@ class Searcher:
     def _hit(self, c: _Candidate, terms: set[str], via: str | None = None) -> Hit:
         note, section = c.note, c.section
         links = hit_links(self.ledger, note.id, section.line_start, section.line_end)
+        start, end = section.line_start, section.line_end
+        if section.ord == 0 and note.meta and not section_body(section.text, section.heading).strip():
+            start, end = 1, max(1, start - 1)  # all properties: the frontmatter it shows, not the line past it
         return Hit(
             ref=section_ref(note, section), path=note.path, heading=section.heading,
             kind=note.kind, tap=note.tap, project=note.project, title=note.title,
             snippet=make_snippet(_readable(_shown_text(note, section), note), terms),
-            line_start=section.line_start, line_end=section.line_end, score=c.score,
+            line_start=start, line_end=end, score=c.score,
             scores=Scores(c.fused.lexical, c.fused.semantic, c.fused.fused, c.decay),
             links=links, via=via, age_days=c.age, section_id=section.id,
         )
