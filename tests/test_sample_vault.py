@@ -165,3 +165,20 @@ def test_the_makefile_demo_commands_answer(vault):
 def test_the_vault_stays_small():
     size = sum(p.stat().st_size for p in SAMPLE_VAULT.rglob("*") if p.is_file() and ".vault-engine" not in p.parts)
     assert size < 200_000
+
+
+def test_a_block_ref_shows_the_block_alone(vault):
+    """`show NOTE#^id` showed the whole section around the block (qa27 F8); Obsidian embeds the block."""
+    view = vault.show("specs/payments-idempotency.md#^key-ttl")
+    assert view.ref == "specs/payments-idempotency.md#^key-ttl" and view.heading == "Storage"
+    assert view.text.startswith("Keys live in their own table") and view.text.endswith("after 24 hours. ^key-ttl")
+    assert (view.line_start, view.line_end) == (18, 20)
+
+
+def test_block_lines_are_those_obsidian_embeds():
+    from vault_engine.retrieval.lookup import block_lines
+
+    text = ("## Goals\n- retire the old API ^a\n- ship v2\n  continued ^b\n\nA paragraph\nof two lines ^p\n\n"
+            "| a | b |\n| - | - |\n\n^table\n\n- x\n- y\n\n^list")
+    assert {b: block_lines(text, b) for b in ("a", "b", "p", "table", "list", "none")} == {
+        "a": (1, 1), "b": (2, 3), "p": (5, 6), "table": (8, 9), "list": (13, 14), "none": None}

@@ -145,6 +145,31 @@ def find_section(sections: Sequence[SectionRow], heading: str) -> SectionRow | N
     return _by_anchor(sections, heading)
 
 
+_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
+
+
+def block_lines(text: str, block_id: str) -> tuple[int, int] | None:
+    """The 0-based first and last lines of the block ``^block_id`` marks in a section's text,
+    as Obsidian embeds it: the list item or paragraph the id ends, or, for an id on a line of
+    its own, the table, quote or list just above it. None when no line carries the id."""
+    lines = text.split("\n")
+    marker = re.compile(r"(?:^|\s)\^" + re.escape(block_id) + r"\s*$")
+    end = next((i for i, line in enumerate(lines) if marker.search(line)), None)
+    if end is None:
+        return None
+    whole_run = lines[end].strip() == f"^{block_id}"
+    if whole_run:  # written after the block it names, a blank line between
+        above = next((i for i in range(end - 1, -1, -1) if lines[i].strip()), None)
+        if above is None:
+            return end, end
+        end = above
+    first = end
+    while not (not whole_run and _LIST_ITEM.match(lines[first])) and first > 0 \
+            and lines[first - 1].strip() and not lines[first - 1].lstrip().startswith("#"):
+        first -= 1  # up to the run's start, or the list item the id ends
+    return first, end
+
+
 def _by_anchor(sections: Sequence[SectionRow], anchor: str) -> SectionRow | None:
     """A Markdown link's anchor written as a URL: spaces as "+" or "%20"
     (``#Concurrent+Batch+Processing``), or GitHub's slug (``#concurrent-batch-processing``, and
