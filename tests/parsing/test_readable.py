@@ -61,3 +61,13 @@ def test_a_comment_block_is_not_read_and_inline_comments_and_code_are():
     assert readable_text(drawing) == "## Text Elements\nhello ^abc\n\nafter"
     assert readable_text("a %% inline %% b\n%% one line %%\nc") == "a %% inline %% b\n%% one line %%\nc"
     assert readable_text("```matlab\n%% a cell\nx = 1\n```") == "matlab\n%% a cell\nx = 1"  # code, not a comment
+
+
+def test_the_reading_view_draws_what_obsidian_draws_of_ids_footnotes_and_marks():
+    # qa27 F6: each of these was left in a snippet as written
+    assert reading_view("see [angle form](<../books/The Pragmatic Programmer.md>) now") == "see angle form now"
+    assert reading_view("with a <b>lame</b>.") == "with a lame."
+    assert reading_view("mail <mailto:me@example.org> or <https://x.org> today") == "mail me@example.org or today"
+    assert reading_view("abandonment. ^broken-windows\nnext") == "abandonment.\nnext"
+    assert reading_view("budget[^budget] is ==tight== here") == "budget is tight here"
+    assert reading_view("a = b == c and x ^y z") == "a = b == c and x ^y z"  # no mark, no id: as written

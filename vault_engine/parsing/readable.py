@@ -26,10 +26,12 @@ _FENCE = re.compile(r"^\s*(?:`{3,}|~{3,})\s*(?P<info>[\w+#.-]*)")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")
 _HORIZONTAL_RULE = re.compile(r"^\s*([-*_])(?:\s*\1){2,}\s*$")
 _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
-_LINK_PATTERN = r"\[([^\]]*)\]\((?:[^()\s]|\([^)]*\))*(?:\s+\"[^\"]*\")?\)"  # [text](target "title")
+# [text](target "title"), the target also in angle brackets: [text](<My Note.md>)
+_LINK_PATTERN = r"\[([^\]]*)\]\((?:<[^>\n]*>|(?:[^()\s]|\([^)]*\))*)(?:\s+\"[^\"]*\")?\)"
 _IMAGE = re.compile("!" + _LINK_PATTERN)
 _LINK = re.compile(_LINK_PATTERN)
-_AUTOLINK = re.compile(r"<(?:https?|ftp|mailto):[^>\s]*>")
+_AUTOLINK = re.compile(r"<(?:https?|ftp):[^>\s]*>")
+_MAIL_AUTOLINK = re.compile(r"<mailto:([^>\s]*)>")  # reads as its address
 _URL = re.compile(r"\b(?:https?|ftp)://[^\s<>)\]|]+")
 _ATTACHMENT_EMBED = re.compile(r"!\[\[[^\]|#]+\.(?!md\])[A-Za-z0-9]{2,5}(?:[#|][^\]]*)?\]\]")
 _HTML_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>")
@@ -75,7 +77,17 @@ def reading_view(markdown: str) -> str:
     if "%%" in text and "`" not in markdown and "~~~" not in markdown:  # no code, where %% means something else
         text = _COMMENT.sub(" ", text)
     text = _WIKILINK.sub(_link_as_drawn, _CALLOUT_MARK.sub(r"\1", _EMBED.sub(" ", text)))
-    return _SPACES.sub(" ", text)
+    text = _HIGHLIGHT.sub(r"\1", _FOOTNOTE_REF.sub("", _BLOCK_ID.sub("", text)))
+    return _SPACE_BEFORE_STOP.sub(r"\1", _SPACES.sub(" ", text))
+
+
+# Drawn as nothing in reading view: a block id ending a line ("... abandonment. ^broken-windows"),
+# a footnote's reference ("[^budget]"); a ==highlight== is drawn as its text. A tag left out
+# before a full stop ("with a <b>lame</b>.") left a space before it.
+_BLOCK_ID = re.compile(r"[ \t]\^[A-Za-z0-9-]+[ \t]*$", re.M)
+_FOOTNOTE_REF = re.compile(r"\[\^[^\]\s]+\](?!:)")
+_HIGHLIGHT = re.compile(r"==(?=\S)([^=\n]+?)(?<=\S)==")
+_SPACE_BEFORE_STOP = re.compile(r"(?<=\w) ([.,;:!?])(?=\s|$)", re.M)
 
 
 def _link_as_drawn(link: re.Match[str]) -> str:
@@ -104,7 +116,7 @@ def links_as_text(text: str) -> str:
 
 def _clean(text: str) -> str:
     text = links_as_text(_ATTACHMENT_EMBED.sub(" ", text))
-    text = _AUTOLINK.sub(" ", text)
+    text = _MAIL_AUTOLINK.sub(r"\1", _AUTOLINK.sub(" ", text))
     text = _URL.sub(" ", text)
     text = _HTML_TAG.sub(" ", text)
     return _SPACES.sub(" ", text)
