@@ -560,8 +560,11 @@ class Vault:
             raise UnknownKind(f"no kind {kind!r}; kinds are: {', '.join(SEARCH_KINDS)}")
         if project is not None:
             self._require_project(ledger, project)
+        from vault_engine.stores.lexical import query_terms
+
+        tags_only = not lexical_only and not semantic_only and _only_tags(query) and bool(query_terms(query)[0])
+        lexical_only = lexical_only or tags_only
         if lexical_only:
-            from vault_engine.stores.lexical import query_terms
 
             if not query_terms(query)[0]:  # nothing was searched: not a miss an agent takes for an answer
                 raise BadArgument(f"{query[:200]!r} holds no word the words index searches (only stop words or "
@@ -588,6 +591,8 @@ class Vault:
                 notice = partial_notice(ledger, self._watcher_embeds)
             searcher.notices += [notice] if notice else []
         searcher.notices += _operators_notice(query)
+        if tags_only:  # "#incubating" found 1 tagged note of 5 with meaning, 5 of 5 with words (qa28 F6)
+            searcher.notices.append("a query of tags only is searched by words: a tag means nothing to the model")
         result = self._search_beside_writers(searcher, request)
         if not result.hits:
             result = replace(result, notices=result.notices + self._stale_notice(ledger, "search")
@@ -1209,6 +1214,12 @@ class Vault:
             state = {}
             records, read_to = log.read(0)
         ledger.save_reinforcements(replay(records, state), LogMark(read_to, log.digest(read_to), stamp))
+
+
+def _only_tags(query: str) -> bool:
+    """Whether every word of the query is a #tag."""
+    words = query.split()
+    return bool(words) and all(word.startswith("#") and len(word) > 1 for word in words)
 
 
 def _operators_notice(query: str) -> list[str]:

@@ -698,3 +698,14 @@ def test_operators_of_other_search_boxes_are_said_to_be_words(vault, cli):
                                 'and "quoted phrases"; narrow with --kind, --project or --tap)']
     plain = cli("--vault", vault, "search", "on-call e-mail tokens", "--lexical", "--json").json
     assert plain["notices"] == []
+
+
+def test_a_query_of_tags_only_is_searched_by_words(make_vault, cli):
+    """"#incubating": the meaning arm filled 4 of 5 places with notes not tagged so (qa28 F6)."""
+    root = make_vault({"a.md": "---\ntags: [incubating]\n---\n# A\nbody\n", "b.md": "# B\nother\n"})
+    assert cli("--vault", root, "index", "--no-embed").code == 0
+    tagged = cli("--vault", root, "search", "#incubating", "--json").json
+    assert (tagged["arms"], [h["path"] for h in tagged["hits"]]) == (["lexical"], ["a.md"])
+    assert tagged["notices"] == ["a query of tags only is searched by words: a tag means nothing to the model"]
+    worded = cli("--vault", root, "search", "#incubating body", "--json").json  # a word besides: both arms
+    assert "a query of tags only is searched by words: a tag means nothing to the model" not in worded["notices"]
