@@ -107,3 +107,14 @@ def test_our_commits_only_add_and_remove_files(tmp_path):
     toc = next((tmp_path / "w").glob("*.toc"))
     assert not left_by_a_commit(before, before.replace(toc.name, "gone"))  # no table of contents
     assert not left_by_a_commit(before, "")
+
+
+def test_accents_and_a_versions_v_are_folded_as_people_type_them(tmp_path):
+    """"Jurgen" missed Jürgen (qa27 T2) and "v7.0.0" the heading "Tasks 7.0.0" (qa28 F7); other
+    scripts keep their marks (NFKD alone turned データ into テータ)."""
+    assert analyze("Jürgen's résumé, naïve café, ＳＱＬ, ﬁle") == ["jurgen", "resum", "naiv", "cafe", "sql", "file"]
+    assert analyze("v7.0.0 and v2") == ["7.0.0", "v2"]
+    assert analyze("データレイク 한국어") == ["データレイク", "한국어"]
+    ix = WhooshIndex(tmp_path / "w")
+    ix.index([doc(1, "Jürgen wrote it"), doc(2, "Tasks 7.0.0 release")])
+    assert [[i for i, _ in ix.search(q)] for q in ("Jurgen", "jürgen", "v7.0.0")] == [[1], [1], [2]]

@@ -59,7 +59,8 @@ EXTRACTION_VERSION = "25"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 #     no background thread", not "because The HTTP server ...; No background thread"); a date
 #     key holding a template's placeholder ("{{date:YYYY-MM-DD}}", "<% tp.date.now() %>") is no slip;
 #     a heading inside a %% comment is none (Excalidraw's "## Drawing"); a code span inside a
-#     wikilink is part of its target
+#     wikilink is part of its target; words lose their accents ("Jürgen" is "jurgen") and a
+#     version its "v" ("v7.0.0" is "7.0.0")
 
 
 def newer_extraction(key: str | None) -> str | None:

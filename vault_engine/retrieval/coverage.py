@@ -18,7 +18,15 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from vault_engine.parsing.frontmatter import frontmatter_tags, property_words
 from vault_engine.stores.ledger import Ledger, NoteRow, SectionRow
-from vault_engine.stores.lexical import STOP_WORDS, WhooshIndex, analyze, normal_word, stem, stem_prefix
+from vault_engine.stores.lexical import (
+    STOP_WORDS,
+    WhooshIndex,
+    analyze,
+    fold_accents,
+    normal_word,
+    stem,
+    stem_prefix,
+)
 
 # Of a section: the lexical index reads all of it, and a word 22,000 characters into a long
 # transcript made its only hit "hold no word" (qa27 F1); the cap bounds a 10 MB note's scan.
@@ -49,7 +57,7 @@ def term_coverage(weights: Mapping[str, float], section_terms: set[str]) -> floa
 def terms_in(text: str, terms: Iterable[str]) -> set[str]:
     """The analyzed ``terms`` that :func:`analyze` would find in ``text``, without analyzing
     all of it: only words that start with a term's :func:`stem_prefix` are stemmed."""
-    lowered = text.lower()
+    lowered = fold_accents(text.lower())  # as normal_word() folds each word
     found = set()
     for term in terms:
         for match in _word_pattern(term).finditer(lowered):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from vault_engine.stores.lexical import analyze, stem_prefix
+from vault_engine.stores.lexical import analyze, fold_accents, stem_prefix
 
 WIDTH = 240
 
@@ -26,7 +26,7 @@ def make_snippet(text: str, query_terms: set[str], width: int = WIDTH) -> str:
     prefixes = [stem_prefix(term) for term in query_terms]  # lines without any: not analyzed
     if query_terms:
         for i, (line, _) in enumerate(lines):
-            lowered = line.lower().replace("'", "").replace("’", "")  # as analyze() sees it
+            lowered = fold_accents(line.lower().replace("'", "").replace("’", ""))  # as analyze() sees it
             if not any(prefix in lowered for prefix in prefixes):
                 continue
             score = len(query_terms.intersection(analyze(line)))

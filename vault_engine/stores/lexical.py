@@ -86,11 +86,32 @@ def stem_prefix(term: str) -> str:
 
 def normal_word(raw: str) -> str:
     """Lower case, possessive dropped, apostrophes removed: "Client's" -> "client",
-    "don't" -> "dont" (the Porter stemmer would otherwise keep "client'")."""
+    "don't" -> "dont" (the Porter stemmer would otherwise keep "client'"); accents folded
+    ("Jürgen" and "Jurgen", "résumé" and "resume" are one word, as most people type them),
+    a version's "v" dropped ("v7.0.0" is "7.0.0", as release notes head it: qa28 F7)."""
     word = raw.lower()
     if word.endswith(("'s", "’s")):
         word = word[:-2]
-    return word.replace("'", "").replace("’", "")
+    word = word.replace("'", "").replace("’", "")
+    if not word.isascii():
+        word = fold_accents(word)
+    if _VERSION.match(word):
+        word = word[1:]
+    return word
+
+
+_VERSION = re.compile(r"v\d+(?:\.\d+)+$")
+
+
+def fold_accents(text: str) -> str:
+    """``text`` without its accents ("jürgen" -> "jurgen"), letters of other scripts as they are."""
+    import unicodedata
+
+    if text.isascii():
+        return text
+    decomposed = unicodedata.normalize("NFKD", text)  # compatibility forms too: "ﬁ" is "fi", "ＳＱＬ" "SQL"
+    folded = "".join(c for c in decomposed if not "\u0300" <= c <= "\u036f")  # Latin's accents, not kana's marks
+    return unicodedata.normalize("NFC", folded)
 
 
 def words_as_written(text: str) -> dict[str, str]:
