@@ -147,7 +147,7 @@ def test_a_copy_of_the_vault_searches_and_its_next_run_records_its_times(vault, 
         status = copy.status()
         assert status["damage"] == [] and status["stale"] == {"changed": 0, "missing": 0, "new": 0, "paths": []}  # same bytes
         (copy.root / "beta.md").write_text("# Beta\nSlow turtles lose races.\n", encoding="utf-8")
-        assert copy.status()["stale"] == {"changed": 1, "missing": 0, "paths": ["beta.md"]}  # named (qa25 #9)
+        assert copy.status()["stale"] == {"changed": 1, "missing": 0, "new": 0, "paths": ["beta.md"]}  # named (qa25 #9)
         (copy.root / "beta.md").write_text(NOTES["beta.md"], encoding="utf-8")
         report = copy.index()
         assert not report.notices and report.new == report.modified == 0  # nothing rebuilt

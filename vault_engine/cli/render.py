@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, Any
 from vault_engine.dates import utc_time
 from vault_engine.memory.render import PROPOSAL_IN_QUOTE, one_line
 from vault_engine.refs import printed
-from vault_engine.sources.vault.changes import stale_counts
 
 if TYPE_CHECKING:  # annotations only: a code command's rendering needs none of them
     from vault_engine.model import IndexReport, NoteView, ResolvedLink, SearchResult
@@ -171,6 +170,8 @@ def _named(paths: list[str], total: int, shown: int = 3) -> str:
 
 
 def status(s: dict[str, Any]) -> str:
+    from vault_engine.sources.vault.changes import stale_counts  # with the ledger's modules: status only
+
     damage = [f"DAMAGED    {d}" for d in s.get("damage", [])]
     if "notes" not in s:  # the ledger itself is unreadable: nothing else to count
         return "\n".join([f"vault      {s['vault']}", *damage, f"watcher    {s['watcher'].get('summary', '')}"])
