@@ -709,3 +709,13 @@ def test_a_query_of_tags_only_is_searched_by_words(make_vault, cli):
     assert tagged["notices"] == ["a query of tags only is searched by words: a tag means nothing to the model"]
     worded = cli("--vault", root, "search", "#incubating body", "--json").json  # a word besides: both arms
     assert "a query of tags only is searched by words: a tag means nothing to the model" not in worded["notices"]
+
+
+def test_a_k_beyond_what_the_arms_give_says_so(make_vault, cli):
+    """`-k 1000 --lexical` gave 100 hits without a word, where 245 notes hold the word (qa28 M1)."""
+    root = make_vault({f"n{i}.md": f"# Note {i}\nthe lake number {i}\n" for i in range(120)})
+    assert cli("--vault", root, "index", "--no-embed").code == 0
+    many = cli("--vault", root, "search", "lake", "-k", "500", "--lexical", "--json").json
+    assert len(many["hits"]) == 100 and many["notices"] == [
+        "each arm gives at most 100 candidates: 100 hits of the 500 asked for (narrow with --kind, --project or --tap)"]
+    assert cli("--vault", root, "search", "lake", "-k", "50", "--lexical", "--json").json["notices"] == []

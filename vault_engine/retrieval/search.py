@@ -144,6 +144,10 @@ class Searcher:
         # note holding both words tied with the meaning arm's first hit at cosine 0.21, and lost.
         top = notes_first(sorted(candidates, key=lambda c: (-c.score, c.fused.lexical is None, c.section.id)),
                           request.k)
+        if len(top) < request.k and any(len(arm or ()) >= ARM_DEPTH for arm in (lexical, semantic)):
+            # `-k 1000 --lexical` gave 100 hits without a word, where 245 notes hold the word (qa28 M1)
+            self.notices.append(f"each arm gives at most {ARM_DEPTH} candidates: {len(top)} hits of the "
+                                f"{request.k} asked for (narrow with --kind, --project or --tap)")
         evidence = self._evidence(request.query, arms, lexical, semantic, candidates, top[:1])
         if self.miss_rule.is_miss(evidence):
             top = []
