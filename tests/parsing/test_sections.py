@@ -83,7 +83,8 @@ def test_a_repeated_heading_is_named_by_as_much_of_its_path_as_tells_it_apart():
 
 def test_the_very_same_heading_path_twice_is_named_as_github_names_the_anchor():
     found = sections("# Notes\n## SQS\nfirst\n## sqs \nsecond\n## Other\nthird\n")
-    assert distinct_anchors(found) == ["sqs", "sqs-1", None]  # headings compare as refs do: case and spaces aside
+    # headings compare as refs do: case and spaces aside; the first opens by its heading as written
+    assert distinct_anchors(found) == [None, "sqs-1", None]
 
 
 def test_headings_compare_with_punctuation_as_spaces_as_in_obsidian():

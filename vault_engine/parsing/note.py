@@ -60,7 +60,8 @@ EXTRACTION_VERSION = "25"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 #     key holding a template's placeholder ("{{date:YYYY-MM-DD}}", "<% tp.date.now() %>") is no slip;
 #     a heading inside a %% comment is none (Excalidraw's "## Drawing"); a code span inside a
 #     wikilink is part of its target; words lose their accents ("Jürgen" is "jurgen") and a
-#     version its "v" ("v7.0.0" is "7.0.0")
+#     version its "v" ("v7.0.0" is "7.0.0"); the first of a repeated heading path is named
+#     by its heading as written
 
 
 def newer_extraction(key: str | None) -> str | None:

@@ -171,12 +171,16 @@ def distinct_anchors(sections: Sequence[Section]) -> list[str | None]:
     """For each section, the end of its heading path that names it alone among its note's
     sections (``Ops#Tokens`` beside ``Design#Tokens``), or None when its own heading does:
     a ref must open the section it came from. Sections with the very same heading path
-    (``## Week / ### Notes`` twice) are named as GitHub names their anchors (``notes-1``)."""
+    (``## Week / ### Notes`` twice) are named as GitHub names their anchors (``notes-1``), but
+    the first of a name, which its heading opens, by its heading as written."""
     paths = [tuple(normalize_heading(h) for h in s.heading_path) for s in sections]
     by_heading: dict[tuple[str, ...], list[tuple[str, ...]]] = {}
     for path in paths:  # grouped once: comparing every pair took 2.8 s for a 5,000-heading note
         by_heading.setdefault(path[-1:], []).append(path)
     own_slug = {i: anchor for i, name, anchor in github_anchors(sections) if name == sections[i].heading}
+    first_of: dict[tuple[str, ...], int] = {}
+    for i, path in enumerate(paths):
+        first_of.setdefault(path[-1:], i)
     anchors: list[str | None] = []
     for i, (section, path) in enumerate(zip(sections, paths)):
         namesakes = by_heading[path[-1:]]
@@ -184,7 +188,10 @@ def distinct_anchors(sections: Sequence[Section]) -> list[str | None]:
             anchors.append(None)
             continue
         n = next((n for n in range(2, len(path) + 1) if sum(o[-n:] == path[-n:] for o in namesakes) == 1), None)
-        anchors.append("#".join(section.heading_path[-n:]) if n else own_slug.get(i))
+        if n:
+            anchors.append("#".join(section.heading_path[-n:]))
+        else:  # the first of its name opens by its heading as written ("#Status", not "#status")
+            anchors.append(None if first_of[path[-1:]] == i else own_slug.get(i))
     return anchors
 
 
