@@ -164,9 +164,10 @@ def block_lines(text: str, block_id: str) -> tuple[int, int] | None:
             return end, end
         end = above
     first = end
-    while not (not whole_run and _LIST_ITEM.match(lines[first])) and first > 0 \
-            and lines[first - 1].strip() and not lines[first - 1].lstrip().startswith("#"):
-        first -= 1  # up to the run's start, or the list item the id ends
+    while first > 0 and lines[first - 1].strip() and not lines[first - 1].lstrip().startswith("#"):
+        if not whole_run and _LIST_ITEM.match(lines[first]):
+            break  # an id ending a list item names that item alone
+        first -= 1  # else up to the start of the paragraph, table, quote or list
     return first, end
 
 

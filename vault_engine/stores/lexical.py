@@ -27,7 +27,7 @@ import hashlib
 import os
 import re
 import shutil
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -92,9 +92,7 @@ def normal_word(raw: str) -> str:
     word = raw.lower()
     if word.endswith(("'s", "’s")):
         word = word[:-2]
-    word = word.replace("'", "").replace("’", "")
-    if not word.isascii():
-        word = fold_accents(word)
+    word = fold_accents(word.replace("'", "").replace("’", ""))
     if _VERSION.match(word):
         word = word[1:]
     return word
@@ -117,21 +115,22 @@ def fold_accents(text: str) -> str:
 def words_as_written(text: str) -> dict[str, str]:
     """Each term of ``text`` (as :func:`analyze` gives it) and the word it was first written as."""
     written: dict[str, str] = {}
-    for m in _WORD.finditer(text):
-        word = normal_word(m.group())
-        if len(word) > 1 and word not in STOP_WORDS:
-            written.setdefault(stem(word), m.group())
+    for term, raw in _terms_of(text):
+        written.setdefault(term, raw)
     return written
 
 
 def analyze(text: str) -> list[str]:
     """The terms the index holds for ``text``: normalized, stop words out, stemmed."""
-    terms = []
+    return [term for term, _ in _terms_of(text)]
+
+
+def _terms_of(text: str) -> Iterator[tuple[str, str]]:
+    """(term, word as written) for each word of ``text`` the index holds."""
     for m in _WORD.finditer(text):
         word = normal_word(m.group())
         if len(word) > 1 and word not in STOP_WORDS:
-            terms.append(stem(word))
-    return terms
+            yield stem(word), m.group()
 
 
 def _make_analyzer():
