@@ -66,9 +66,11 @@ def _commented_lines(body: str, code: list[tuple[int, int]]) -> set[int]:
         lines[start:end] = [""] * (min(end, len(lines)) - start)
     prose = "\n".join(lines)
     hidden: set[int] = set()
+    line, counted = 0, 0  # lines before offset `counted`: one pass, however many comments
     for comment in _COMMENT.finditer(prose):
-        first = prose.count("\n", 0, comment.start())
-        hidden.update(range(first + 1, first + 1 + comment.group().count("\n")))
+        line += prose.count("\n", counted, comment.start())
+        counted = comment.start()
+        hidden.update(range(line + 1, line + 1 + comment.group().count("\n")))
     return hidden
 
 
