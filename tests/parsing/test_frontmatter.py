@@ -28,7 +28,7 @@ def test_a_templates_placeholders_are_blanks_and_the_rest_of_its_frontmatter_is_
     fm = split_frontmatter(template)
     assert fm.error is None
     assert fm.meta == {"categories": ["[[Books]]"], "created": None, "title": None,
-                       "tags": [None, "to-read"], "quoted": "{{kept}}"}
+                       "tags": [None, "to-read"], "quoted": None}  # quoted, a placeholder still (qa29 N4)
     assert as_list(fm.meta["tags"]) == ["to-read"]
 
 
@@ -89,3 +89,10 @@ def test_aliases_that_repeat_too_many_values_are_an_error_not_a_memory_exhaustio
     assert split_frontmatter("---\na: &a [1, *a]\n---\nx\n").error == bomb.error  # contains itself: no end
     shared = split_frontmatter("---\na: &a [1, 2]\nb: *a\nc: [*a, *a]\n---\nx\n")
     assert shared.error is None and shared.meta["c"] == [[1, 2], [1, 2]]
+
+
+def test_templaters_placeholders_are_blanks_too():
+    """`project: "<% tp.system.prompt("project") %>"` became a project of its own (qa29 N4)."""
+    fm = split_frontmatter('---\nproject: "<% tp.system.prompt(\\"project\\") %>"\ncreated: <% tp.date.now() %>\n'
+                           'title: Real title\n---\nbody\n')
+    assert (fm.error, fm.meta) == (None, {"project": None, "created": None, "title": "Real title"})

@@ -4,8 +4,8 @@ A note with broken YAML is still indexed (body only); the error and its line are
 ``status`` can list them. Values are normalized so they survive JSON: dates become ISO 8601
 strings, sets and tuples become lists.
 
-A template's placeholder written as a bare value (``created: {{date}}``, ``- {{tag}}``, as
-Obsidian's Templates plugin and Templater fill them) is read as a blank: no value until the
+A template's placeholder as a value (``created: {{date}}``, ``- {{tag}}``, ``project: "<%
+tp.system.prompt() %>"``, as Obsidian's Templates plugin and Templater fill them) is read as a blank: no value until the
 template is filled, so a template's title is not "{{title}}". YAML reads ``{{date}}`` as a
 mapping whose key is a mapping, which no Python value can be, so such a block is otherwise
 only ever an error: reading those values as blanks changes no frontmatter that loads.
@@ -187,6 +187,8 @@ def normalize_value(value: Any) -> Any:
         return {str(k): normalize_value(v) for k, v in value.items()}
     if isinstance(value, (list, tuple, set)):
         return [normalize_value(v) for v in value]
+    if isinstance(value, str) and is_placeholder(value):
+        return None  # a template's placeholder, quoted or Templater's: a blank (qa29 N4: it became a project)
     if isinstance(value, (str, int, float, bool)) or value is None:
         return value
     return str(value)

@@ -18,7 +18,7 @@ from vault_engine.parsing.decisions import (
     record_rulings,
     unlisted_choice,
 )
-from vault_engine.parsing.frontmatter import is_placeholder, parse_time, split_frontmatter
+from vault_engine.parsing.frontmatter import parse_time, split_frontmatter
 from vault_engine.parsing.links import extract_links, extract_property_links, mask_code
 from vault_engine.parsing.markers import marked_dead_ends
 from vault_engine.parsing.readable import links_as_text
@@ -270,8 +270,7 @@ def frontmatter_slip(meta: dict, kind: str = "note") -> str | None:
                 slips.append(f"type {declared!r} is not a kind (did you mean {meant}?): {read}")
     for key in DATE_KEYS:
         value = meta.get(key)
-        # a template's placeholder is a blank to fill, not a date written wrong (qa27 F7)
-        if isinstance(value, str) and value.strip() and parse_time(value) is None and not is_placeholder(value):
+        if isinstance(value, str) and value.strip() and parse_time(value) is None:
             slips.append(f"{key} {value!r} is not a date (write 2026-03-14 or 2026-03-14T10:22:00Z): ignored")
     for key in ("project", "title", "agent", *DATE_KEYS):  # each read as one value (a `type:` list is
         value = meta.get(key)                              # someone else's field, an empty one a blank)

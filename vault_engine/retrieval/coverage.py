@@ -72,7 +72,8 @@ def terms_in(text: str, terms: Iterable[str]) -> set[str]:
 def _word_pattern(term: str) -> re.Pattern:
     """Whole tokens, as analyze() cuts them, that start like a word stemming to ``term``
     ("task.due.moment" is one token, not "task")."""
-    return re.compile(r"(?<!\w)(?<!\w[.'’])" + re.escape(stem_prefix(term)) + r"\w*(?:[.'’]\w+)*")
+    version = "v?" if term[:1].isdigit() else ""  # "v2.3.1" is the word "2.3.1" (normal_word)
+    return re.compile(r"(?<!\w)(?<!\w[.'’])" + version + re.escape(stem_prefix(term)) + r"\w*(?:[.'’]\w+)*")
 
 
 def section_coverage(weights: Mapping[str, float], note: NoteRow, section: SectionRow) -> float:

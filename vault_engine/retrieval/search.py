@@ -30,7 +30,7 @@ from vault_engine.retrieval.fusion import Fused, fuse_lexical, fuse_rrf, fuse_se
 from vault_engine.retrieval.lookup import find_section, section_ref
 from vault_engine.retrieval.snippets import make_snippet
 from vault_engine.stores.ledger import Ledger, NoteRow, SectionRow
-from vault_engine.stores.lexical import WhooshIndex, analyze, words_as_written
+from vault_engine.stores.lexical import WhooshIndex, analyze, fold_accents, literal_phrases, words_as_written
 
 ARM_DEPTH = 100  # candidates per arm, whatever k is asked for
 COVERAGE_DEPTH = 20  # best fused candidates whose share of the query's words the miss rule reads
@@ -118,6 +118,8 @@ class Searcher:
         if "lexical" in request.arms:
             lexical = self.lexical.search(request.query, ARM_DEPTH, kind=request.kind,
                                           project=request.project, tap=request.tap)
+            phrases = literal_phrases(request.query)
+            lexical = self._holding(lexical, phrases) if phrases and lexical else lexical
         if "semantic" in request.arms and self.semantic is not None:
             allowed = self.ledger.section_ids_where(request.kind, request.project, request.tap) \
                 if (request.kind or request.project or request.tap) else None
@@ -142,13 +144,16 @@ class Searcher:
         self.lexical_ahead = any(i not in in_ledger for i, _ in lexical or ())
         # A tie goes to the section whose words matched: on a partly embedded index, a new
         # note holding both words tied with the meaning arm's first hit at cosine 0.21, and lost.
-        top = notes_first(sorted(candidates, key=lambda c: (-c.score, c.fused.lexical is None, c.section.id)),
-                          request.k)
+        ranked = sorted(candidates, key=lambda c: (-c.score, c.fused.lexical is None, c.section.id))
+        top = notes_first(ranked, request.k)
         if len(top) < request.k and any(len(arm or ()) >= ARM_DEPTH for arm in (lexical, semantic)):
             # `-k 1000 --lexical` gave 100 hits without a word, where 245 notes hold the word (qa28 M1)
             self.notices.append(f"each arm gives at most {ARM_DEPTH} candidates: {len(top)} hits of the "
                                 f"{request.k} asked for (narrow with --kind, --project or --tap)")
-        evidence = self._evidence(request.query, arms, lexical, semantic, candidates, top[:1])
+        # the first hit, and the section that earned its note the place when another shows it
+        # (a tag on a line of its own at a note's end: "#wip" was low, qa29 N3)
+        first = [top[0], next(c for c in ranked if c.note.id == top[0].note.id)] if top else []
+        evidence = self._evidence(request.query, arms, lexical, semantic, candidates, first)
         if self.miss_rule.is_miss(evidence):
             top = []
         terms = set(analyze(request.query))
@@ -161,11 +166,25 @@ class Searcher:
         return SearchResult(request.query, tuple(hits), arms, tuple(self.notices),
                             self.semantic_coverage, *judgement)
 
+    def _holding(self, lexical: list[tuple[int, float]], phrases: list[re.Pattern]) -> list[tuple[int, float]]:
+        """The lexical hits whose text holds every phrase as written (its note's title and its
+        heading path count, as the index reads them)."""
+        sections = self.ledger.sections_by_ids(i for i, _ in lexical)
+        notes = self.ledger.notes_by_ids(s.note_id for s in sections.values())
+
+        def holds(section: SectionRow) -> bool:
+            title = notes[section.note_id].title if section.note_id in notes else ""
+            text = fold_accents(f"{title}\n{' '.join(section.heading_path)}\n{section.text}".lower())
+            return all(p.search(text) for p in phrases)
+
+        return [(i, score) for i, score in lexical if i in sections and holds(sections[i])]
+
     def _evidence(self, query: str, arms: tuple[str, ...], lexical: Sequence[tuple[int, float]] | None,
                   semantic: Sequence[tuple[int, float]] | None, candidates: list[_Candidate],
                   top: list[_Candidate]) -> Evidence:
         """What confidence and the miss rule read: where each arm's best hit is, the best
-        cosine, and how much of the query's informative words the best candidates hold."""
+        cosine, and how much of the query's informative words the best candidates hold, and
+        the first hit (``top``: it, and the section that earned its note the place)."""
         by_id = {c.section.id: c for c in candidates}
 
         def first_note(arm: Sequence[tuple[int, float]] | None) -> str | None:
@@ -180,7 +199,7 @@ class Searcher:
         written = words_as_written(query) if unheld else {}
         return Evidence(arms, first_note(lexical), first_note(semantic), max(cosines, default=None),
                         max((section_coverage(weights, c.note, c.section) for c in weighed), default=0.0),
-                        section_coverage(weights, top[0].note, top[0].section) if top else 0.0,
+                        max((section_coverage(weights, c.note, c.section) for c in top), default=0.0),
                         top[0].note.path if top else None, tuple(written.get(t, t) for t in unheld), len(weights))
 
     def _candidates(self, fused: list[Fused], request: SearchRequest,

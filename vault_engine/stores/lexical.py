@@ -98,7 +98,7 @@ def normal_word(raw: str) -> str:
     return word
 
 
-_VERSION = re.compile(r"v\d+(?:\.\d+)+$")
+_VERSION = re.compile(r"v\d+(?:\.(?:\d+|x))+$")
 
 
 def fold_accents(text: str) -> str:
@@ -417,6 +417,19 @@ _OPERATOR = re.compile(r"(?:^|(?<=\s))-[^\W_]\S*|\b(?:NOT|OR|AND)\b"
 def operators_in(text: str) -> list[str]:
     """The operators of other search syntaxes in ``text`` (outside quoted phrases), as written."""
     return list(dict.fromkeys(m.group() for m in _OPERATOR.finditer(_PHRASE.sub(" ", text))))
+
+
+def literal_phrases(text: str) -> list[re.Pattern]:
+    """The ``"quoted phrases"`` of ``text`` that hold a stop word, each as a pattern of its
+    words as written, in order (case, accents and the marks between words aside): the index
+    keeps no stop word, so it cannot tell "lift and shift" from "lift heavy shift", or "not
+    done" from "no done date" (qa29 N1). Match a text folded as :func:`fold_accents` folds."""
+    patterns = []
+    for phrase in _PHRASE.findall(text):
+        words = [fold_accents(word.lower()) for word in _WORD.findall(phrase)]
+        if len(words) > 1 and len(words) > len(analyze(phrase)):
+            patterns.append(re.compile(r"(?<!\w)" + r"[\W_]+".join(map(re.escape, words)) + r"(?!\w)"))
+    return patterns
 
 
 def query_terms(text: str) -> tuple[list[str], list[list[str]]]:
