@@ -182,3 +182,6 @@ def test_block_lines_are_those_obsidian_embeds():
             "| a | b |\n| - | - |\n\n^table\n\n- x\n- y\n\n^list")
     assert {b: block_lines(text, b) for b in ("a", "b", "p", "table", "list", "none")} == {
         "a": (1, 1), "b": (2, 3), "p": (5, 6), "table": (8, 9), "list": (13, 14), "none": None}
+    # a list item with its nested items, as Obsidian embeds it; an id in code is code (qa29 N5)
+    nested = "- Parent item ^parent\n  - child one\n  - child two\n- next\n\n```\ncode line ^incode\n```\n"
+    assert (block_lines(nested, "parent"), block_lines(nested, "incode")) == ((0, 2), None)

@@ -446,3 +446,28 @@ def test_keywords_of_which_no_note_holds_one_are_low_though_the_arms_agree(make_
         assert unheld.hits[0].path == "http.md"
         assert (unheld.confidence, unheld.confidence_reason) == (
             "low", "no note holds '429': the hit may be about something else")
+
+
+def test_a_phrase_with_a_stop_word_inside_is_matched_as_written(make_vault):
+    """The index keeps no stop word: "lift and shift" matched "lift heavy shift", and "not
+    done" matched "no done date", both `high` (qa29 N1)."""
+    root = make_vault({"gym.md": "# Gym\nWe lift heavy shift boxes.\n", "move.md": "# Move\nA lift-and-shift move.\n",
+                       "t.md": "# T\n- no done date here\n", "u.md": "# U\n- the task is not done yet\n",
+                       "iac.md": "# Infrastructure as Code\nTerraform.\n"})
+    with Vault(root) as v:
+        v.index(embed=False)
+        paths = {q: [h.path for h in v.search(q, lexical_only=True).hits]
+                 for q in ('"lift and shift"', '"not done"', '"infrastructure as code"', '"lift heavy shift"')}
+        assert paths == {'"lift and shift"': ["move.md"], '"not done"': ["u.md"], '"infrastructure as code"': ["iac.md"],
+                         '"lift heavy shift"': ["gym.md"]}
+
+
+def test_the_first_hit_holds_what_its_place_was_earned_by(make_vault):
+    """A version written with its v (qa29 N2), a tag on a line of its own at a note's end (N3):
+    the only right hit was `low: the first hit does not hold every word`."""
+    root = make_vault({"rel.md": "# Releases\nRelease v2.3.1 shipped the quokka fix.\n",
+                       "alpha.md": "# Alpha\nSome prose about the reactor design.\n\n## Status\n#wip\n"})
+    with Vault(root) as v:
+        v.index(embed=False)
+        for query in ("v2.3.1", "2.3.1", "#wip"):
+            assert v.search(query, lexical_only=True).confidence == "high", query

@@ -128,8 +128,7 @@ def find_section(sections: Sequence[SectionRow], heading: str) -> SectionRow | N
     anchor written as a URL (:func:`_by_anchor`).
     """
     if heading.startswith("^"):
-        marker = re.compile(r"\s\^" + re.escape(heading[1:]) + r"\s*$", re.MULTILINE)
-        return next((s for s in sections if marker.search(s.text)), None)
+        return next((s for s in sections if block_lines(s.text, heading[1:]) is not None), None)
     whole = normalize_heading(heading)  # a heading may hold a '#' itself: "Issue #1 fix", "C# notes"
     for section in sections:
         if section.heading_path and normalize_heading(section.heading_path[-1]) == whole:
@@ -150,11 +149,17 @@ _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
 
 def block_lines(text: str, block_id: str) -> tuple[int, int] | None:
     """The 0-based first and last lines of the block ``^block_id`` marks in a section's text,
-    as Obsidian embeds it: the list item or paragraph the id ends, or, for an id on a line of
-    its own, the table, quote or list just above it. None when no line carries the id."""
+    as Obsidian embeds it: the list item the id ends, with its nested items, or the paragraph;
+    for an id on a line of its own, the table, quote or list just above it. None when no line
+    outside code carries the id (an id in a fence is code)."""
     lines = text.split("\n")
     marker = re.compile(r"(?:^|\s)\^" + re.escape(block_id) + r"\s*$")
-    end = next((i for i, line in enumerate(lines) if marker.search(line)), None)
+    end, fenced = None, False
+    for i, line in enumerate(lines):
+        fenced ^= bool(_FENCE.match(line))
+        if not fenced and marker.search(line):
+            end = i
+            break
     if end is None:
         return None
     whole_run = lines[end].strip() == f"^{block_id}"
@@ -168,7 +173,15 @@ def block_lines(text: str, block_id: str) -> tuple[int, int] | None:
         if not whole_run and _LIST_ITEM.match(lines[first]):
             break  # an id ending a list item names that item alone
         first -= 1  # else up to the start of the paragraph, table, quote or list
+    if not whole_run and _LIST_ITEM.match(lines[first]):
+        indent = len(lines[first]) - len(lines[first].lstrip())
+        while end + 1 < len(lines) and lines[end + 1].strip() and \
+                len(lines[end + 1]) - len(lines[end + 1].lstrip()) > indent:
+            end += 1  # its nested items
     return first, end
+
+
+_FENCE = re.compile(r"^\s*(?:`{3,}|~{3,})")
 
 
 def _by_anchor(sections: Sequence[SectionRow], anchor: str) -> SectionRow | None:
