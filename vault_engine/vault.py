@@ -1217,9 +1217,9 @@ class Vault:
 
 
 def _only_tags(query: str) -> bool:
-    """Whether every word of the query is a #tag."""
+    """Whether every word of the query is a #tag (as Obsidian has them: "#42" is none)."""
     words = query.split()
-    return bool(words) and all(word.startswith("#") and len(word) > 1 for word in words)
+    return bool(words) and all(word.startswith("#") and not word[1:].isdigit() and len(word) > 1 for word in words)
 
 
 def _operators_notice(query: str) -> list[str]:

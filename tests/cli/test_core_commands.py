@@ -707,6 +707,8 @@ def test_a_query_of_tags_only_is_searched_by_words(make_vault, cli):
     tagged = cli("--vault", root, "search", "#incubating", "--json").json
     assert (tagged["arms"], [h["path"] for h in tagged["hits"]]) == (["lexical"], ["a.md"])
     assert tagged["notices"] == ["a query of tags only is searched by words: a tag means nothing to the model"]
+    number = cli("--vault", root, "search", "#42", "--json").json  # no tag in Obsidian (qa29 N11): both arms
+    assert "a query of tags only is searched by words: a tag means nothing to the model" not in number["notices"]
     worded = cli("--vault", root, "search", "#incubating body", "--json").json  # a word besides: both arms
     assert "a query of tags only is searched by words: a tag means nothing to the model" not in worded["notices"]
 

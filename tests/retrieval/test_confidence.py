@@ -30,7 +30,10 @@ def test_agreeing_arms_are_not_confident_when_meaning_is_no_closer_than_off_topi
 
 def test_a_low_confidence_says_which_evidence_was_missing():
     # "words and meaning disagree" was said when the words had found nothing at all
-    assert judged(Evidence(BOTH, None, "a.md", 0.6))[1] == "only the meaning matched: no note holds the query's words"
+    assert judged(Evidence(BOTH, None, "a.md", 0.6, terms=2))[1] == \
+        "only the meaning matched: no note holds the query's words"
+    assert judged(Evidence(BOTH, None, "a.md", 0.6))[1] == \
+        "only the meaning matched: the query has no word to search by (only stop words)"  # "the": every note has it
     assert judged(Evidence(BOTH, "a.md", "b.md", 0.6))[1] == "words and meaning disagree on the best note"
     assert "off-topic" in judged(Evidence(BOTH, "a.md", "a.md", 0.2, first_hit="a.md"), offtopic=0.3)[1]
     assert "decay" in judged(Evidence(BOTH, "a.md", "a.md", 0.6, first_hit="b.md"))[1]
@@ -48,8 +51,11 @@ def test_keywords_of_which_no_note_holds_one_are_not_answered_with_confidence():
 
 def test_a_miss_says_the_words_found_nothing_when_they_did_not():
     # "zzqx" was a miss because "words and meaning disagree", though no note held a word of it (qa28 M3)
-    assert judged_miss(True, Evidence(BOTH, None, "a.md", 0.1))[1] == (
+    assert judged_miss(True, Evidence(BOTH, None, "a.md", 0.1, terms=1))[1] == (
         "no note holds the query's words, and none comes closer in meaning than off-topic questions do")
+    assert judged_miss(True, Evidence(BOTH, None, "a.md", 0.1))[1] == (  # "how do I"
+        "the query has no word to search by (only stop words), and none comes closer in meaning than off-topic "
+        "questions do")
     assert judged_miss(True, Evidence(BOTH, "b.md", "a.md", 0.1))[1].startswith("words and meaning disagree")
     assert judged_miss(False) == ("low", "no section matched the query")
 

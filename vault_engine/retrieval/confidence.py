@@ -77,9 +77,15 @@ def judged_miss(any_candidate: bool, e: Evidence | None = None) -> tuple[str, st
     if not any_candidate:
         return LOW, "no section matched the query"
     if e is not None and e.lexical_top is None:
-        return LOW, "no note holds the query's words, and none comes closer in meaning than off-topic questions do"
+        return LOW, f"{_no_words(e)}, and none comes closer in meaning than off-topic questions do"
     return LOW, ("words and meaning disagree, no section holds a third of the query's informative words, "
                  "and none comes closer in meaning than off-topic questions do")
+
+
+def _no_words(e: Evidence) -> str:
+    """Why the words found nothing: no note holds them, or there were none to search by
+    ("the", "how do I": every note holds "the", qa29)."""
+    return "no note holds the query's words" if e.terms else "the query has no word to search by (only stop words)"
 
 
 def judged(e: Evidence, offtopic: float = 0.0) -> tuple[str, str]:
@@ -92,7 +98,7 @@ def judged(e: Evidence, offtopic: float = 0.0) -> tuple[str, str]:
             return HIGH, "the first hit holds every word of the query"
         return LOW, "the first hit does not hold every word of the query"
     if e.lexical_top is None:
-        return LOW, "only the meaning matched: no note holds the query's words"
+        return LOW, f"only the meaning matched: {_no_words(e)}"
     if not e.arms_agree:
         return LOW, "words and meaning disagree on the best note"
     if e.first_hit != e.lexical_top:
