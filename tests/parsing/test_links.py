@@ -226,3 +226,10 @@ def test_a_code_span_inside_a_wikilink_is_part_of_its_target():
     body = "see [[Headings#The `foo()` call]] and `[[not a link]]` ok"
     links = extract_links(mask_code(body, []))
     assert [link.raw for link in links] == ["[[Headings#The `foo()` call]]"]
+
+
+def test_a_markdown_links_destination_may_hold_balanced_parentheses():
+    """CommonMark allows them: "Target.md#Pour-over%20(V60)" was cut at its first ")" (qa29 N9)."""
+    body = "[pour](Target.md#Pour-over%20(V60)) and [b](x.md) (see [c](y.md))"
+    assert [link.raw for link in extract_links(mask_code(body, []))] == [
+        "[pour](Target.md#Pour-over%20(V60))", "[b](x.md)", "[c](y.md)"]

@@ -33,7 +33,9 @@ from vault_engine.paths import name_key, note_stem, parent_dir
 _WIKI = re.compile(r"\[\[([^\[\]\n]*?)\]\]")
 _MARKDOWN = re.compile(
     r"(!?)\[((?:[^\[\]\n]|\[[^\[\]\n]*\])*)\]"  # [text], one level of nested brackets
-    r"\(\s*(<[^>\n]+>|[^)\s]+)(?:\s+(?:\"[^\"\n]*\"|'[^'\n]*'))?\s*\)"
+    # the destination: in angle brackets, or with balanced parentheses as CommonMark allows
+    # ("Target.md#Pour-over%20(V60)" was cut at its first ")": qa29 N9)
+    r"\(\s*(<[^>\n]+>|(?:[^()\s]|\([^()\s]*\))+)(?:\s+(?:\"[^\"\n]*\"|'[^'\n]*'))?\s*\)"
 )
 _SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.\-]*:")
 _COMMENT = re.compile(r"%%.*?%%", re.DOTALL)

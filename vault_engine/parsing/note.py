@@ -61,7 +61,8 @@ EXTRACTION_VERSION = "25"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 #     a heading inside a %% comment is none (Excalidraw's "## Drawing"); a code span inside a
 #     wikilink is part of its target; words lose their accents ("Jürgen" is "jurgen") and a
 #     version its "v" ("v7.0.0" is "7.0.0"); the first of a repeated heading path is named
-#     by its heading as written
+#     by its heading as written; a placeholder is a blank wherever it is a value; a Markdown
+#     link's destination may hold balanced parentheses
 
 
 def newer_extraction(key: str | None) -> str | None:
