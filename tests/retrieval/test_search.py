@@ -97,8 +97,8 @@ def test_a_tap_removed_from_the_config_since_the_index_fails_no_query(make_vault
 
 def test_a_note_is_shown_by_a_section_that_says_something_at_the_place_of_its_best(make_vault):
     """A title query on a Nygard ADR showed its `## Status` ("Accepted") first in 26 of 38
-    titles: the title is most of that section's text. The note keeps its place; a section
-    with a few words of its own stands for it, and the thin one follows with the rest."""
+    titles: the title is most of that section's text. A section with a few words of its own
+    stands for the note, and the thin one follows with the rest."""
     adr = ("# 6. Puppet architecture\n\nDate: 2017-07-04\n\n## Status\n\nAccepted\n\n"
            "## Context\n\nWhether we use a central server or a masterless approach for configuration.\n")
     root = make_vault({"adr/0006-puppet-architecture.md": adr, "adr/0007-tls.md": "# 7. TLS\n\n## Status\n\nPending\n"})
@@ -471,3 +471,18 @@ def test_the_first_hit_holds_what_its_place_was_earned_by(make_vault):
         v.index(embed=False)
         for query in ("v2.3.1", "2.3.1", "#wip"):
             assert v.search(query, lexical_only=True).confidence == "high", query
+
+
+def test_a_note_takes_the_place_of_the_section_that_shows_it(make_vault):
+    """data-engineering-wiki's Data Ingestion.md placed first for "change data capture" by a
+    heading over embeds of the Change Data Capture note, shown by another section, its score
+    below the next hit's (qa28 F5, F10)."""
+    hub = ("# Data Ingestion\n\nBatch and streaming ingestion move data into the warehouse every hour.\n\n"
+           "## Change Data Capture\n\n![[cdc#^a]]\n![[cdc#^b]]\n")
+    root = make_vault({"ingestion.md": hub,
+                       "cdc.md": "# Overview\n\nChange data capture streams row changes from a database log. ^a\n"})
+    with Vault(root) as v:
+        v.index(embed=False)
+        hits = v.search("change data capture", lexical_only=True).hits
+        assert [h.path for h in hits[:2]] == ["cdc.md", "ingestion.md"]
+        assert hits[0].score >= hits[1].score

@@ -13,7 +13,6 @@ import re
 import time
 from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass, field, replace
-from itertools import islice
 from typing import Protocol
 
 from vault_engine.config import Config
@@ -68,24 +67,34 @@ class _Candidate:
 
 
 def notes_first(ranked: list[_Candidate], k: int) -> list[_Candidate]:
-    """Each note's best section, best first, then the notes' further sections, best first:
-    five hits are five notes when five were found. The answer to a question is a note, and its
-    other sections are one ``show`` away; three sections of one note would push the right note
-    out of sight (bench/RESULTS.md, "One section per note first").
+    """Each note's shown section, in their order, then the notes' further sections, best
+    first: five hits are five notes when five were found. The answer to a question is a note,
+    and its other sections are one ``show`` away; three sections of one note would push the
+    right note out of sight (bench/RESULTS.md, "One section per note first").
 
-    A note keeps the place of its best section but is shown by its best section that says
-    something: a section with almost no words of its own (a Nygard ADR's ``## Status``
-    "Accepted", a "Date:" line, an embed, HTML) scores high on a title query because the title
-    is most of its text, and tells the reader nothing. It is listed with the further sections,
-    unless nothing else of its note was found; the section shown then scores below its place.
-    The first ``k`` hits: only their notes' sections are read for words."""
+    A note is shown by its best section that says something, and takes that section's place:
+    a section with almost no words of its own (a Nygard ADR's ``## Status`` "Accepted", a
+    "Date:" line, a heading over embeds of another note) scores high on a query of its
+    heading's words and tells the reader nothing. It is listed with the further sections,
+    unless nothing else of its note was found. (Placed by such a section, a hub note that
+    embeds Change Data Capture's blocks came before that note, its score below the next
+    hit's: qa28 F5, F10.) Only the sections of the notes that can make the first ``k`` are
+    read for words."""
     by_note: dict[int, list[_Candidate]] = {}
     for c in ranked:
         by_note.setdefault(c.note.id, []).append(c)
-    first = [next((c for c in found if says_something(c.section)), found[0])
-             for found in islice(by_note.values(), k)]
-    shown = {id(c) for c in first}
-    return (first + [c for c in ranked if id(c) not in shown])[:k]
+    position = {id(c): i for i, c in enumerate(ranked)}
+    notes = list(by_note.values())  # in the order of their best sections
+    shown: list[_Candidate] = []
+    for i, found in enumerate(notes):
+        shown.append(next((c for c in found if says_something(c.section)), found[0]))
+        # a note not looked at yet is shown at its best section's place or later
+        if len(shown) >= k and (i + 1 == len(notes) or
+                                sorted(position[id(c)] for c in shown)[k - 1] < position[id(notes[i + 1][0])]):
+            break
+    first = sorted(shown, key=lambda c: position[id(c)])[:k]
+    listed = {id(c) for c in first}
+    return (first + [c for c in ranked if id(c) not in listed])[:k]
 
 
 MIN_WORDS = 3  # fewer words than a short statement ("Keep sessions in cookies") says nothing alone
