@@ -185,3 +185,14 @@ def test_block_lines_are_those_obsidian_embeds():
     # a list item with its nested items, as Obsidian embeds it; an id in code is code (qa29 N5)
     nested = "- Parent item ^parent\n  - child one\n  - child two\n- next\n\n```\ncode line ^incode\n```\n"
     assert (block_lines(nested, "parent"), block_lines(nested, "incode")) == ((0, 2), None)
+
+
+def test_the_readmes_turned_down_examples_raise_nothing_they_turn_down(vault):
+    """With the meaning arm, "Instead of a shared Redis, keep sessions in each pod" raised "A
+    shared Redis holding the sessions": the refusal was asked for 90% of it (qa30 F1)."""
+    for proposal in ("Instead of a shared Redis, keep sessions in each pod", "Use signed cookies, not a shared Redis"):
+        check = vault.deadend_check(proposal, project="billing-service")
+        assert check.arms == ("lexical", "semantic")
+        assert not [r.text for r in check.rulings if "Redis" in r.text], proposal
+    restated = vault.deadend_check("Keep sessions in a shared Redis", project="billing-service")
+    assert restated.rulings[0].text == "Keep sessions in a shared Redis"

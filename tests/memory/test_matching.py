@@ -103,4 +103,7 @@ def test_what_a_proposal_turns_down(proposal, refused):
 def test_a_ruling_the_proposal_turns_down_is_never_raised():
     e = Evidence(1.0, True, 0.8, 0.5, turned_down=1.0)  # "Use Gradle, not Maven" and the ruling "Maven"
     assert match_score(e, S) is None
-    assert match_score(Evidence(1.0, True, 0.8, 0.5, turned_down=0.5), S) == 1.0  # half of it: raised
+    # half of it, by weight, is enough: the meaning arm raised "A shared Redis holding the
+    # sessions" for "Instead of a shared Redis, keep sessions in each pod" (qa30 F1)
+    assert match_score(Evidence(1.0, True, 0.8, 0.5, turned_down=0.5), S) is None
+    assert match_score(Evidence(1.0, True, 0.8, 0.5, turned_down=0.4), S) == 1.0  # less: raised

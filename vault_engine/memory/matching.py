@@ -203,11 +203,18 @@ def semantic_match(e: Evidence, s: DeadendSettings) -> bool:
     return e.cosine_accepted is None or e.cosine - e.cosine_accepted >= s.semantic_margin
 
 
+# A ruling is turned down when what the proposal refuses restates at least half of what sets
+# the ruling apart, by weight: "Use signed cookies, not a shared Redis" refuses "shared Redis"
+# of "Keep sessions in a shared Redis", whose "sessions" the proposal never mentions, and the
+# meaning arm raised it (the words arm's 0.9 had been asked of the refusal too: qa30 F1).
+REFUSED_SHARE = 0.5
+
+
 def match_score(e: Evidence, s: DeadendSettings) -> float | None:
     """The score a raised ruling is ranked by (0-1), or None when neither arm raises it, or
     when what the proposal turns down restates it (a ruling that Maven failed agrees with "Use
     Gradle, not Maven", which raised it, and the prompt hook interrupted the person: qa24 #2)."""
-    if e.turned_down >= s.lexical_min:
+    if e.turned_down >= REFUSED_SHARE:
         return None
     scores = [score for score, raised in ((e.words, lexical_match(e, s)), (e.cosine, semantic_match(e, s)))
               if raised and score is not None]

@@ -102,7 +102,7 @@ def judged(e: Evidence, offtopic: float = 0.0) -> tuple[str, str]:
     if not e.arms_agree:
         return LOW, "words and meaning disagree on the best note"
     if e.first_hit != e.lexical_top:
-        return LOW, "the note words and meaning found first is not the first hit (decay put a newer one first)"
+        return LOW, "the note words and meaning found first is not the first hit (decay moved another above it)"
     if e.best_cosine is None or e.best_cosine <= offtopic:
         return LOW, "words found a note, but the question is no closer in meaning to it than off-topic questions are"
     if e.unheld and e.terms <= KEYWORD_TERMS:
