@@ -203,6 +203,13 @@ def test_a_link_is_written_by_name_unless_another_note_has_that_name(make_vault)
         ledger = v.ledger
         draft = CheckpointDraft("p", "a", summary="s", links=("specs/webhook-delivery.md#Retries", "specs/readme.md"))
         assert prepare_draft(draft, ledger)[0].links == ("webhook-delivery#Retries", "specs/readme")
+        # a bare name, as a wikilink gives it, names the one note of that name (qa30 F10)
+        named = CheckpointDraft("p", "a", summary="s", links=("[[webhook-delivery]]", "webhook-delivery#Retries",
+                                                              "readme"))
+        links, notices = prepare_draft(named, ledger)
+        assert links.links == ("webhook-delivery", "webhook-delivery#Retries", "readme")
+        assert notices == ["the link 'readme' names 2 notes (projects/p/readme.md, specs/readme.md): give its path; "
+                           "written as [[readme]] anyway"]
 
 
 def test_a_link_to_a_source_file_keeps_its_path(make_vault):

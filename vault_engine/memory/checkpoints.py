@@ -204,6 +204,18 @@ def _link_name(ledger: Ledger, path: str) -> str:
     return name if path.lower().endswith(".md") and ledger.count_named(name) == 1 else path
 
 
+def _named(ledger: Ledger, ref: str) -> list[str]:
+    """The notes a bare name names (``auth-sessions#Token refresh``, as a wikilink names
+    them), each with the ref's heading; none for a path. "--link [[auth-sessions]]" was written
+    with a warning that it named no note, though Obsidian resolves it (qa30 F10)."""
+    name, hash_, heading = ref.partition("#")
+    if "/" in name or not name.strip():
+        return []
+    wanted = name.strip().casefold()
+    return [f"{p}{hash_}{heading}" for p in ledger.note_paths()
+            if p.rsplit("/", 1)[-1].casefold() in (wanted, wanted + ".md")]
+
+
 def failed_items(values: Sequence[Any]) -> tuple[tuple[str, str | None], ...]:
     """Every ``--failed`` argument (or MCP / ``--from-json`` item) parsed."""
     return tuple(failed_item(v) for v in values)
@@ -255,12 +267,15 @@ def prepare_draft(draft: CheckpointDraft, ledger: Ledger | None) -> tuple[Checkp
             ref = ref[2:-2]
         if "[[" in ref or "]]" in ref:  # would end the wikilink early and write a broken one
             raise VaultError(f"the link {ref!r} holds [[ or ]]: give a ref such as specs/auth.md#Token refresh")
+        named = _named(ledger, ref) if ledger is not None else []
         try:
             if ledger is None:
                 raise UnknownRef(ref)
-            note, section = lookup_ref(ledger, ref)
+            note, section = lookup_ref(ledger, named[0] if len(named) == 1 else ref)
             targets.append(link_target(_link_name(ledger, note.path), section.heading if section else None))
         except UnknownRef:
-            notices.append(f"the link {ref!r} names no note in the index; written as [[{ref}]] anyway")
+            what = f"names {len(named)} notes ({', '.join(named[:3])}): give its path" if len(named) > 1 \
+                else "names no note in the index"
+            notices.append(f"the link {ref!r} {what}; written as [[{ref}]] anyway")
             targets.append(link_target(ref.strip().removeprefix("./"), None))
     return replace(draft, project=project, agent=agent, links=tuple(targets)), notices
