@@ -721,3 +721,17 @@ def test_a_k_beyond_what_the_arms_give_says_so(make_vault, cli):
     assert len(many["hits"]) == 100 and many["notices"] == [
         "each arm gives at most 100 candidates: 100 hits of the 500 asked for (narrow with --kind, --project or --tap)"]
     assert cli("--vault", root, "search", "lake", "-k", "50", "--lexical", "--json").json["notices"] == []
+
+
+def test_show_of_a_file_the_scan_leaves_out_says_which_rule(make_vault, cli):
+    """`show .hidden.md` said "no such file in the vault (renamed or deleted?)" (qa30 F5)."""
+    root = make_vault({"a.md": "# A\n", ".hidden.md": "# H\n", "note.md~": "# B\n", "drafts/x.md": "# X\n"},
+                      config='exclude = ["drafts/**"]\n')
+    assert cli("--vault", root, "index", "--no-embed").code == 0
+    said = {ref: cli("--vault", root, "show", ref).err.strip() for ref in (".hidden.md", "note.md~", "drafts/x.md")}
+    assert said == {
+        ".hidden.md": "vault-engine: .hidden.md was not indexed: a name that starts with a dot is never indexed, "
+                      "as Obsidian leaves it out",
+        "note.md~": "vault-engine: note.md~ was not indexed: an editor's backup or autosave (name~, #name#) is never "
+                    "indexed",
+        "drafts/x.md": "vault-engine: drafts/x.md was not indexed: vault-engine.toml's exclude leaves it out"}

@@ -171,7 +171,23 @@ def why_unindexed(config: Config, rel: str) -> str | None:
     scan = scan_paths(config, [rel])
     if scan.problems:
         return scan.problems[0].reason
-    return NEW_SINCE_INDEX if rel in scan.notes and scan.origin.get(rel) == "vault" else None
+    if rel in scan.notes and scan.origin.get(rel) == "vault":
+        return NEW_SINCE_INDEX
+    return _left_out(config, rel) if (config.root / rel).is_file() else None
+
+
+def _left_out(config: Config, rel: str) -> str | None:
+    """Why the scan leaves out a file that is there (`show .hidden.md` said "no such file"),
+    by the rule that does: a name, an exclude glob; None when another rule does."""
+    parts = rel.strip("/").split("/")
+    if any(is_hidden(part) for part in parts):
+        return "a name that starts with a dot is never indexed, as Obsidian leaves it out"
+    if is_left_out_file(parts[-1]):
+        return "an editor's backup or autosave (name~, #name#) is never indexed"
+    if any(config.is_excluded("/".join(parts[:depth])) or config.is_excluded("/".join(parts[:depth]) + "/")
+           for depth in range(1, len(parts) + 1)):
+        return "vault-engine.toml's exclude leaves it out"
+    return None
 
 
 NEW_SINCE_INDEX = "it is new since the last index: run `vault-engine index`"
