@@ -74,7 +74,7 @@ def test_installing_again_leaves_the_file_untouched_and_says_so(tmp_path, cli):
 def test_install_with_a_blank_project_writes_nothing(tmp_path, cli):
     settings = tmp_path / "settings.json"
     refused = cli("hook", "install", "--project", "", "--settings", settings)
-    assert refused.code == 2 and "--project must not be empty" in refused.err and not settings.exists()
+    assert refused.code == 2 and "--project must not be empty: name the project the hooks brief" in refused.err and not settings.exists()
 
 
 @pytest.mark.parametrize("text", ["{not json", "[]", '{"hooks": []}', '{"hooks": {"PreToolUse": {}}}'])

@@ -99,7 +99,8 @@ def cmd_hook(ctx: Context) -> int:
         from pathlib import Path
 
         if a.project is not None and not a.project.strip():  # a script's unset $P: hooks with no project
-            return ctx.usage_error("hook install --project must not be empty: leave it out instead")
+            # "leave it out" would install hooks whose session-start never adds a brief (qa30 F17)
+            return ctx.usage_error("hook install --project must not be empty: name the project the hooks brief")
 
         from vault_engine.config import find_vault, marked_vault
         from vault_engine.hooks.settings import check_project, install
