@@ -25,7 +25,7 @@ from vault_engine.dates import utc_stamp, utc_time
 from vault_engine.errors import BadArgument, ConfigError, UnknownRef, VaultError
 from vault_engine.model import CONTROL_CHARACTERS
 from vault_engine.parsing.checkpoints import split_reason
-from vault_engine.retrieval.lookup import lookup_ref
+from vault_engine.retrieval.lookup import lookup_ref, notes_named
 from vault_engine.stores.ledger import Ledger
 
 TEMPLATE_NAME = "checkpoint.md"
@@ -211,9 +211,7 @@ def _named(ledger: Ledger, ref: str) -> list[str]:
     name, hash_, heading = ref.partition("#")
     if "/" in name or not name.strip():
         return []
-    wanted = name.strip().casefold()
-    return [f"{p}{hash_}{heading}" for p in ledger.note_paths()
-            if p.rsplit("/", 1)[-1].casefold() in (wanted, wanted + ".md")]
+    return [f"{path}{hash_}{heading}" for path in notes_named(ledger, name)]
 
 
 def failed_items(values: Sequence[Any]) -> tuple[tuple[str, str | None], ...]:

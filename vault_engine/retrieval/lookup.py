@@ -73,9 +73,7 @@ def _not_found(ledger: Ledger, path: str, unindexed_now: Callable[[str], str | N
     if wanted in set(ledger.attachment_paths()):  # printed under hits as a link target
         return AttachmentRef(f"{wanted} is an attachment, not a note: it has no sections (open it in its own app; "
                              f"`vault-engine links {wanted} --backlinks` lists the notes that link to it)", wanted)
-    name = wanted.rsplit("/", 1)[-1].casefold()
-    named = [p for p in ledger.note_paths()
-             if p.rsplit("/", 1)[-1].casefold() in (name, name + ".md")]
+    named = notes_named(ledger, wanted.rsplit("/", 1)[-1])
     if named:
         listed = ", ".join(named[:3]) + (f" and {len(named) - 3} more" if len(named) > 3 else "")
         return UnknownRef(f"no note {path!r} in the index; refs are vault-relative paths: did you mean {listed}?")
@@ -86,6 +84,13 @@ def _not_found(ledger: Ledger, path: str, unindexed_now: Callable[[str], str | N
     return UnknownRef(f"no note {path!r} in the index, and no such file in the vault (renamed or deleted?): "
                       "check the path (vault-relative, e.g. specs/auth.md); `vault-engine search` finds a note "
                       "by its words")
+
+
+def notes_named(ledger: Ledger, name: str) -> list[str]:
+    """The paths of the notes whose file name is ``name`` (``.md`` optional, case aside), as a
+    wikilink names a note."""
+    wanted = name.strip().casefold()
+    return [p for p in ledger.note_paths() if p.rsplit("/", 1)[-1].casefold() in (wanted, wanted + ".md")]
 
 
 def _note_and_heading_splits(ref: str) -> list[ParsedRef]:
