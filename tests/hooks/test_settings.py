@@ -144,6 +144,19 @@ def test_an_unknown_project_is_refused_naming_the_known_ones(indexed_sample, tmp
     assert (done.code, done.err) == (0, "") and "billing-service" in settings.read_text()
 
 
+def test_no_project_in_a_vault_of_several_says_session_start_will_brief_none(indexed_sample, tmp_path, cli,
+                                                                             monkeypatch):
+    """Installed silently in a vault of three projects, and no brief came (qa31 N6)."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("VAULT_ENGINE_PROJECT", raising=False)
+    settings = tmp_path / "settings.json"
+    done = cli("--vault", indexed_sample, "hook", "install", "--settings", settings)
+    assert done.code == 0 and settings.exists()
+    assert "no --project, and the vault holds" in done.err and "pass --project P to name it in the hooks" in done.err
+    monkeypatch.setenv("VAULT_ENGINE_PROJECT", "drone-audio")
+    assert cli("--vault", indexed_sample, "hook", "install", "--settings", settings).err == ""
+
+
 def test_without_an_index_the_project_is_installed_with_a_warning_that_it_was_not_checked(tmp_path, cli):
     (tmp_path / "vault").mkdir()
     settings = tmp_path / "settings.json"

@@ -94,6 +94,10 @@ def test_settings_from_config_validate_each_key():
     ("Use a cookie. Never store tokens in localStorage.", ". Never store tokens in localStorage"),
     ("Give operators day-long tokens so they never deal with refresh logic", ""),  # mid-sentence: proposed
     ("keep running and don't block termination", ""),
+    ("Use cookies, never a shared Redis", ", never a shared Redis"),
+    ("Use cookies -- not a shared Redis", "-- not a shared Redis"),
+    ("Use cookies. Not Redis.", ". Not Redis"),
+    ("We should not wait: retry synchronously", ""),
     ("Why not just add a PreferZone value", ""),
 ])
 def test_what_a_proposal_turns_down(proposal, refused):
@@ -107,3 +111,9 @@ def test_a_ruling_the_proposal_turns_down_is_never_raised():
     # sessions" for "Instead of a shared Redis, keep sessions in each pod" (qa30 F1)
     assert match_score(Evidence(1.0, True, 0.8, 0.5, turned_down=0.5), S) is None
     assert match_score(Evidence(1.0, True, 0.8, 0.5, turned_down=0.4), S) == 1.0  # less: raised
+
+
+def test_a_negation_is_no_content_word():
+    """madr/0010's ruling "Don't do it." was raised by every proposal with a "don't" (qa31 N1)."""
+    assert content_terms("Don't do it.") == frozenset()
+    assert content_terms("Don't deploy on Fridays") == content_terms("deploy on Fridays")

@@ -103,11 +103,11 @@ def cmd_hook(ctx: Context) -> int:
             return ctx.usage_error("hook install --project must not be empty: name the project the hooks brief")
 
         from vault_engine.config import find_vault, marked_vault
-        from vault_engine.hooks.settings import check_project, install
+        from vault_engine.hooks.settings import check_project, install, unnamed_project
 
         explicit = getattr(a, "vault", None)
         vault = find_vault(explicit) if explicit or os.environ.get("VAULT_ENGINE_VAULT") else marked_vault(Path.cwd())
-        warning = check_project(vault, a.project) if vault is not None and a.project else None
+        warning = None if vault is None else check_project(vault, a.project) if a.project else unnamed_project(vault)
         merged, path, changed = install(a.settings, project=a.project, vault=explicit, write=not a.print_only)
         if vault is None:
             ctx.notice(f"no vault found from {Path.cwd()} upward: the hooks will look for one from the session's "

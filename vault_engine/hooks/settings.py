@@ -114,6 +114,25 @@ def check_project(vault: Path, project: str) -> str | None:
     return None
 
 
+def unnamed_project(vault: Path) -> str | None:
+    """For hooks installed without ``--project``: one line when session-start cannot tell
+    which project to brief (it takes the vault's only project, else $VAULT_ENGINE_PROJECT;
+    three projects installed silently and no brief came, qa31 N6); None when it can, or
+    when there is no index to ask yet."""
+    from vault_engine.hooks.events import PROJECT_ENV
+    from vault_engine.vault import Vault
+
+    with Vault(vault) as opened:
+        try:
+            known = opened.projects()
+        except IndexMissing:
+            return None
+    if len(known) == 1 or os.environ.get(PROJECT_ENV):
+        return None
+    return (f"no --project, and the vault holds {len(known)} projects ({', '.join(known) or 'none yet'}): "
+            f"session-start adds no brief unless ${PROJECT_ENV} names one; pass --project P to name it in the hooks")
+
+
 def install(settings_file: str | os.PathLike[str], *, project: str | None = None, vault: str | None = None,
             write: bool = True) -> tuple[dict[str, Any], Path, bool]:
     """Merge our hooks into ``settings_file`` (created when missing); write it unless told

@@ -22,6 +22,7 @@ from vault_engine.memory.matching import (
     filler_terms,
     lexical_match,
     match_score,
+    opens_refusing,
     proposed_part,
     refusal,
     semantic_match,
@@ -197,9 +198,11 @@ def gather_evidence(proposal: str, rulings: Sequence[Compared], semantic: Ruling
     refused = content_terms(turned_down(proposal))
     proposed = content_terms(proposed_part(proposal))
     # Nothing proposed besides: no refusal ("Instead of signed cookies keep sessions in a shared
-    # Redis" has no comma to end what it turns down; read as all refused, it hid the ruling)
+    # Redis" has no comma to end what it turns down; read as all refused, it hid the ruling),
+    # unless the proposal opens by refusing ("Don't keep refresh tokens in localStorage": qa31 N2)
+    refusing = bool(refused) and (bool(proposed) or opens_refusing(proposal))
     refusals = [refusal(refused, proposed, (r.text, lead_sentence(r.detail, r.text) or ""), weights)
-                if refused and proposed else 0.0 for r in rulings]
+                if refusing else 0.0 for r in rulings]
     cosines: Sequence[float | None] = [None] * len(rulings)
     chosen: Sequence[float | None] = [None] * len(rulings)
     if semantic is not None and rulings:

@@ -58,7 +58,8 @@ simply just actually per via onto upon within across behind whether call calls c
 name names named naming rename label labelled dub pick choose switch adopt introduce implement
 support create build write have having since literally basically probably option options
 alternative alternatives solution instead see based
-""".split())
+dont doesnt didnt isnt arent wasnt werent wont cant cannot couldnt shouldnt wouldnt never
+""".split())  # the negations last: a ruling "Don't do it." was raised by every "don't" (qa31 N1)
 
 
 @dataclass(frozen=True, slots=True)
@@ -100,14 +101,21 @@ def content_terms(text: str) -> frozenset[str]:
     return frozenset(analyze(match_text(text))) - filler_terms()
 
 
-# What a proposal turns down: "X, not Y", "X and not Y", "X but not Y", "X (not Y)", "X rather
-# than Y", "X instead of Y", "Instead of Y, X", and a sentence that opens "Don't Y", "Do not Y"
-# or "Never Y" ("Don't keep tokens in localStorage, use a cookie" states the lesson). Y runs to
-# the end of its clause (or its parenthesis); "not" and "never" count only so ("why not Y" and
-# "so clients never refresh" propose what they say).
-_TURNED_DOWN = re.compile(r"\(\s*not\b[^)]*\)|(?:(?:,|\band\b|\bbut\b)\s*not\b|\brather than\b|\binstead of\b"
-                          r"|(?:^|[.;:!?])\s*(?:don['’]?t|do not|never)\b)"
-                          r"(?:[^,;:!?.()]|\.(?=\S))*", re.I)
+# What a proposal turns down: "X, not Y" (or "never Y", after a comma, a dash, "and" or "but"),
+# "X (not Y)", "X rather than Y", "X instead of Y", "Instead of Y, X", and a sentence that opens
+# "Don't Y", "Do not Y", "Never Y" or "Not Y" ("Don't keep tokens in localStorage, use a
+# cookie" states the lesson). Y runs to the end of its clause (or its parenthesis); "not" and
+# "never" count only so ("why not Y" and "so clients never refresh" propose what they say).
+_NEGATION_OPENS = r"(?:^|[.;:!?])\s*(?:don['’]?t|do not|never|not)\b"
+_TURNED_DOWN = re.compile(r"\(\s*not\b[^)]*\)|(?:(?:,|--|[—–]|\band\b|\bbut\b)\s*(?:not|never)\b|\brather than\b"
+                          r"|\binstead of\b|" + _NEGATION_OPENS + r")(?:[^,;:!?.()]|\.(?=\S))*", re.I)
+_OPENS_REFUSING = re.compile(r"\s*(?:don['’]?t|do not|never|not)\b", re.I)
+
+
+def opens_refusing(text: str) -> bool:
+    """Whether a text opens by turning something down ("Don't keep tokens in localStorage"):
+    all of it may be refused, where an "Instead of" without a comma is only unended."""
+    return bool(_OPENS_REFUSING.match(text))
 
 
 def turned_down(text: str) -> str:
