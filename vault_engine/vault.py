@@ -560,9 +560,9 @@ class Vault:
             raise UnknownKind(f"no kind {kind!r}; kinds are: {', '.join(SEARCH_KINDS)}")
         if project is not None:
             self._require_project(ledger, project)
-        from vault_engine.stores.lexical import query_terms
+        from vault_engine.stores.lexical import only_tags, query_terms
 
-        tags_only = not lexical_only and not semantic_only and _only_tags(query) and bool(query_terms(query)[0])
+        tags_only = not lexical_only and not semantic_only and only_tags(query) and bool(query_terms(query)[0])
         lexical_only = lexical_only or tags_only
         if lexical_only:
 
@@ -1216,12 +1216,6 @@ class Vault:
         ledger.save_reinforcements(replay(records, state), LogMark(read_to, log.digest(read_to), stamp))
 
 
-def _only_tags(query: str) -> bool:
-    """Whether every word of the query is a #tag (as Obsidian has them: "#42" is none)."""
-    words = query.split()
-    return bool(words) and all(word.startswith("#") and not word[1:].isdigit() and len(word) > 1 for word in words)
-
-
 def _operators_notice(query: str) -> list[str]:
     """One line when the query holds another search box's operators, which are searched as
     words here: "kafka -debezium" put Debezium first, and the user took it for excluded."""
@@ -1238,11 +1232,13 @@ def _conflicted(ledger: Ledger, shown: set[str], what: str) -> tuple[str, ...]:
     """A line for each note of ``shown`` that holds git's conflict markers: ``what`` an answer
     shows of it mixes both sides of a merge (a checkpoint's Failed reasons ended in ">>>>>>>
     4bde98", and an agent acted on the half-merged hand-off, qa25 #4)."""
+    from vault_engine.parsing.note import CONFLICT_MARKERS
+
     if not shown:
         return ()
-    return tuple(f"{path} holds unresolved git conflict markers: {what} may mix both sides of a merge; "
+    return tuple(f"{path} holds {CONFLICT_MARKERS}: {what} may mix both sides of a merge; "
                  "resolve it" for path, error in ledger.yaml_errors()
-                 if path in shown and "conflict markers" in error)
+                 if path in shown and CONFLICT_MARKERS in error)
 
 
 def _handed_on(brief: ResumeBrief) -> set[str]:

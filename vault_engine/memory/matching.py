@@ -106,10 +106,11 @@ def content_terms(text: str) -> frozenset[str]:
 # "Don't Y", "Do not Y", "Never Y" or "Not Y" ("Don't keep tokens in localStorage, use a
 # cookie" states the lesson). Y runs to the end of its clause (or its parenthesis); "not" and
 # "never" count only so ("why not Y" and "so clients never refresh" propose what they say).
-_NEGATION_OPENS = r"(?:^|[.;:!?])\s*(?:don['’]?t|do not|never|not)\b"
+_SENTENCE_NEGATION = r"(?:don['’]?t|do not|never|not)\b"  # opening a sentence
 _TURNED_DOWN = re.compile(r"\(\s*not\b[^)]*\)|(?:(?:,|--|[—–]|\band\b|\bbut\b)\s*(?:not|never)\b|\brather than\b"
-                          r"|\binstead of\b|" + _NEGATION_OPENS + r")(?:[^,;:!?.()]|\.(?=\S))*", re.I)
-_OPENS_REFUSING = re.compile(r"\s*(?:don['’]?t|do not|never|not)\b", re.I)
+                          r"|\binstead of\b|(?:^|[.;:!?])\s*" + _SENTENCE_NEGATION + r")"
+                          r"(?:[^,;:!?.()]|\.(?=\S))*", re.I)
+_OPENS_REFUSING = re.compile(r"\s*" + _SENTENCE_NEGATION, re.I)
 
 
 def opens_refusing(text: str) -> bool:

@@ -38,7 +38,7 @@ _MARKDOWN = re.compile(
     r"\(\s*(<[^>\n]+>|(?:[^()\s]|\([^()\s]*\))+)(?:\s+(?:\"[^\"\n]*\"|'[^'\n]*'))?\s*\)"
 )
 _SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.\-]*:")
-_COMMENT = re.compile(r"%%.*?%%", re.DOTALL)
+COMMENT = re.compile(r"%%.*?%%", re.DOTALL)  # an Obsidian comment, which may run over lines
 _CODE_SPAN = re.compile(r"(?<!`)(`+)(?!`)(.+?)(?<!`)\1(?!`)")
 _YAML_COMMENT = re.compile(r"^[ \t]*#.*$", re.M)
 
@@ -54,7 +54,7 @@ def mask_code(body: str, code_ranges: Iterable[tuple[int, int]]) -> str:
             lines[i] = ""
     masked = "\n".join(lines)
     if "%%" in masked:
-        masked = _COMMENT.sub(_blank, masked)
+        masked = COMMENT.sub(_blank, masked)
     if "`" in masked:
         inside = [m.span() for m in _WIKI_SPAN.finditer(masked)] if "[[" in masked else []
         masked = _CODE_SPAN.sub(lambda m: m.group() if _within(m.span(), inside) else _blank(m), masked)

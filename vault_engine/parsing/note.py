@@ -281,6 +281,7 @@ def frontmatter_slip(meta: dict, kind: str = "note") -> str | None:
     return "; ".join(slips) or None
 
 
+CONFLICT_MARKERS = "unresolved git conflict markers"  # how a note's slip names them (status, Vault)
 _CONFLICT_START = re.compile(r"^<{7}(?: |$)", re.MULTILINE)
 _CONFLICT_END = re.compile(r"^>{7}(?: |$)", re.MULTILINE)
 
@@ -293,8 +294,9 @@ def conflict_slip(text: str) -> str | None:
     if start is None or not _CONFLICT_END.search(text, start.end()):
         return None
     line = text.count("\n", 0, start.start()) + 1
-    return (f"unresolved git conflict markers from line {line}: both sides and the markers are indexed as "
+    return (f"{CONFLICT_MARKERS} from line {line}: both sides and the markers are indexed as "
             "they stand; resolve the merge")
+
 
 
 def note_project(rel_path: str, meta: dict, config: Config) -> str | None:

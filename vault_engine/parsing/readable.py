@@ -22,6 +22,8 @@ from __future__ import annotations
 
 import re
 
+from vault_engine.parsing.links import COMMENT
+
 _FENCE = re.compile(r"^\s*(?:`{3,}|~{3,})\s*(?P<info>[\w+#.-]*)")
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")
 _HORIZONTAL_RULE = re.compile(r"^\s*([-*_])(?:\s*\1){2,}\s*$")
@@ -36,7 +38,6 @@ _URL = re.compile(r"\b(?:https?|ftp)://[^\s<>)\]|]+")
 _ATTACHMENT_EMBED = re.compile(r"!\[\[[^\]|#]+\.(?!md\])[A-Za-z0-9]{2,5}(?:[#|][^\]]*)?\]\]")
 _HTML_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>")
 _SPACES = re.compile(r"[ \t]{2,}")
-_COMMENT = re.compile(r"%%.*?%%", re.DOTALL)
 _EMBED = re.compile(r"!\[\[[^\]\n]*\]\]")
 _CALLOUT_MARK = re.compile(r"^((?:[ \t]*>)+[ \t]*)\[![\w-]+\][+-]?", re.M)
 _WIKILINK = re.compile(r"\[\[([^\]|\n]*)(?:\|([^\]\n]*))?\]\]")
@@ -75,7 +76,7 @@ def reading_view(markdown: str) -> str:
     all as written: a snippet is for reading."""
     text = readable_text(markdown)
     if "%%" in text and "`" not in markdown and "~~~" not in markdown:  # no code, where %% means something else
-        text = _COMMENT.sub(" ", text)
+        text = COMMENT.sub(" ", text)
     text = _WIKILINK.sub(_link_as_drawn, _CALLOUT_MARK.sub(r"\1", _EMBED.sub(" ", text)))
     text = _HIGHLIGHT.sub(r"\1", _FOOTNOTE_REF.sub("", _BLOCK_ID.sub("", text)))
     return _SPACE_BEFORE_STOP.sub(r"\1", _SPACES.sub(" ", text))

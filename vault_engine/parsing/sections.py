@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from vault_engine.model import Section
+from vault_engine.parsing.links import COMMENT
 
 _ATX = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
 _SETEXT = re.compile(r"^ {0,3}(?:=+|-+)[ \t]*$")
@@ -55,7 +56,6 @@ def parse_blocks(body: str) -> Blocks:
     return Blocks(tuple(headings), tuple(code))
 
 
-_COMMENT = re.compile(r"%%.*?%%", re.DOTALL)
 
 
 def _commented_lines(body: str, code: list[tuple[int, int]]) -> set[int]:
@@ -67,7 +67,7 @@ def _commented_lines(body: str, code: list[tuple[int, int]]) -> set[int]:
     prose = "\n".join(lines)
     hidden: set[int] = set()
     line, counted = 0, 0  # lines before offset `counted`: one pass, however many comments
-    for comment in _COMMENT.finditer(prose):
+    for comment in COMMENT.finditer(prose):
         line += prose.count("\n", counted, comment.start())
         counted = comment.start()
         hidden.update(range(line + 1, line + 1 + comment.group().count("\n")))

@@ -159,8 +159,8 @@ class Searcher:
             # `-k 1000 --lexical` gave 100 hits without a word, where 245 notes hold the word (qa28 M1)
             self.notices.append(f"each arm gives at most {ARM_DEPTH} candidates: {len(top)} hits of the "
                                 f"{request.k} asked for (narrow with --kind, --project or --tap)")
-        # the first hit, and the section that earned its note the place when another shows it
-        # (a tag on a line of its own at a note's end: "#wip" was low, qa29 N3)
+        # the first hit, and its note's best-scored section when another shows the note (a tag
+        # on a line of its own at a note's end: "#wip" was low, qa29 N3)
         first = [top[0], next(c for c in ranked if c.note.id == top[0].note.id)] if top else []
         evidence = self._evidence(request.query, arms, lexical, semantic, candidates, first)
         if self.miss_rule.is_miss(evidence):
@@ -193,7 +193,7 @@ class Searcher:
                   top: list[_Candidate]) -> Evidence:
         """What confidence and the miss rule read: where each arm's best hit is, the best
         cosine, and how much of the query's informative words the best candidates hold, and
-        the first hit (``top``: it, and the section that earned its note the place)."""
+        the first hit (``top``: it, and its note's best-scored section)."""
         by_id = {c.section.id: c for c in candidates}
 
         def first_note(arm: Sequence[tuple[int, float]] | None) -> str | None:

@@ -424,17 +424,18 @@ def literal_phrases(text: str) -> list[re.Pattern]:
     words as written, in order (case, accents and the marks between words aside): the index
     keeps no stop word, so it cannot tell "lift and shift" from "lift heavy shift", or "not
     done" from "no done date" (qa29 N1). Match a text folded as :func:`fold_accents` folds."""
-    patterns = []
-    for phrase in _PHRASE.findall(text):
-        words = [fold_accents(word.lower()) for word in _WORD.findall(phrase)]
-        if len(words) > 1 and len(words) > len(analyze(phrase)):
-            patterns.append(re.compile(r"(?<!\w)" + r"[\W_]+".join(map(re.escape, words)) + r"(?!\w)"))
-    return patterns
+    return [re.compile(r"(?<!\w)" + r"[\W_]+".join(re.escape(fold_accents(w.lower())) for w in words) + r"(?!\w)")
+            for words, terms in _phrases(text) if len(words) > 1 and len(words) > len(terms)]
+
+
+def _phrases(text: str) -> list[tuple[list[str], list[str]]]:
+    """Each ``"quoted phrase"`` of ``text``: its words as written, and its terms."""
+    return [(_WORD.findall(phrase), analyze(phrase)) for phrase in _PHRASE.findall(text)]
 
 
 def query_terms(text: str) -> tuple[list[str], list[list[str]]]:
     """The query's distinct terms, and its ``"quoted phrases"`` of two terms or more."""
-    phrases = [analyze(p) for p in _PHRASE.findall(text)]
+    phrases = [terms for _, terms in _phrases(text)]
     words = list(dict.fromkeys(analyze(_PHRASE.sub(" ", text)) + [t for p in phrases for t in p]))
     return words, [p for p in phrases if len(p) > 1]
 
@@ -446,15 +447,21 @@ def build_query(text: str):
     bench/eval_search.py, so every term stays.)"""
     from whoosh.query import And, Or, Phrase, Term
 
-    words, phrases = query_terms(text)
+    words, _ = query_terms(text)
     if not words:
         return None
     terms = Or([Term(field, word) for word in words for field in FIELDS])
     # A stop word inside a phrase is not indexed but keeps its place ("lift and shift" is lift
     # at 0, shift at 2): each one the phrase drops is a word the match may skip, in order.
-    slops = [1 + len(_WORD.findall(p)) - len(analyze(p)) for p in _PHRASE.findall(text) if len(analyze(p)) > 1]
-    musts = [Or([Phrase(f, p, slop=slop) for f in FIELDS]) for p, slop in zip(phrases, slops)]
+    musts = [Or([Phrase(f, held, slop=1 + len(written) - len(held)) for f in FIELDS])
+             for written, held in _phrases(text) if len(held) > 1]
     return And([terms, *musts]) if musts else terms
+
+
+def only_tags(text: str) -> bool:
+    """Whether every word of a query is a #tag (as Obsidian has them: "#42" is none)."""
+    words = text.split()
+    return bool(words) and all(word.startswith("#") and len(word) > 1 and not word[1:].isdigit() for word in words)
 
 
 def _filter(terms: Sequence[tuple[str, str]]):
