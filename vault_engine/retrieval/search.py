@@ -161,7 +161,10 @@ class Searcher:
                                 f"{request.k} asked for (narrow with --kind, --project or --tap)")
         # the first hit, and its note's best-scored section when another shows the note (a tag
         # on a line of its own at a note's end: "#wip" was low, qa29 N3)
-        first = [top[0], next(c for c in ranked if c.note.id == top[0].note.id)] if top else []
+        first: list[_Candidate] = []
+        if top:
+            best = next(c for c in ranked if c.note.id == top[0].note.id)
+            first = [top[0]] if best is top[0] else [top[0], best]
         evidence = self._evidence(request.query, arms, lexical, semantic, candidates, first)
         if self.miss_rule.is_miss(evidence):
             top = []

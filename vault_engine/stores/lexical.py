@@ -27,7 +27,7 @@ import hashlib
 import os
 import re
 import shutil
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -92,8 +92,10 @@ def normal_word(raw: str) -> str:
     word = raw.lower()
     if word.endswith(("'s", "’s")):
         word = word[:-2]
-    word = fold_accents(word.replace("'", "").replace("’", ""))
-    if _VERSION.match(word):
+    word = word.replace("'", "").replace("’", "")
+    if not word.isascii():  # (checked here: this runs for every word indexed or searched)
+        word = fold_accents(word)
+    if word[:1] == "v" and word[1:2].isdigit() and _VERSION.match(word):
         word = word[1:]
     return word
 
@@ -125,12 +127,14 @@ def analyze(text: str) -> list[str]:
     return [term for term, _ in _terms_of(text)]
 
 
-def _terms_of(text: str) -> Iterator[tuple[str, str]]:
+def _terms_of(text: str) -> list[tuple[str, str]]:
     """(term, word as written) for each word of ``text`` the index holds."""
-    for m in _WORD.finditer(text):
-        word = normal_word(m.group())
+    found = []
+    for raw in _WORD.findall(text):
+        word = normal_word(raw)
         if len(word) > 1 and word not in STOP_WORDS:
-            yield stem(word), m.group()
+            found.append((stem(word), raw))
+    return found
 
 
 def _make_analyzer():
