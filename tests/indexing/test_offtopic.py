@@ -1,20 +1,29 @@
 """The vault's off-topic level (vault_engine/indexing/offtopic.py), on real stores with the
 fake embedder (the real model's levels are measured in bench/search_lab.py)."""
 
-from vault_engine.indexing.offtopic import META, PROBES, measure_offtopic, offtopic_level
+from vault_engine.indexing.offtopic import META, PROBES, RULE, measure_offtopic, offtopic_level, unanswered_best
 from vault_engine.stores.embedder import FakeEmbedder
 from vault_engine.vault import Vault
 
 NOTES = {f"n{i}.md": f"# Note {i}\nthe weather tomorrow and pizza {i}\n" for i in range(20)}
 
 
-def test_index_measures_the_best_cosine_an_off_topic_probe_reaches(make_vault):
+def test_index_measures_the_best_cosine_the_off_topic_probes_reach(make_vault):
     fake = FakeEmbedder(dimension=64)
     with Vault(make_vault(NOTES), embedder=fake) as v:
         v.index()
-        level = offtopic_level(v.ledger)
-        probe = fake.embed_queries([PROBES[0]])[0]
-        assert level is not None and level >= max(s for _, s in v.vectors.search(probe, 1)) - 1e-4
+        best = [v.vectors.search(probe, 1)[0][1] for probe in fake.embed_queries(list(PROBES))]
+        assert offtopic_level(v.ledger) == round(unanswered_best(best), 4)
+
+
+def test_a_probe_the_vault_answers_does_not_lift_the_level():
+    """One recipe in a vault of specs: the cookie probe's 0.62 is beyond the quartiles' fence,
+    so the level is the best of the others (qa29 N6: every answer came back low)."""
+    others = [0.12, 0.14, 0.15, 0.16, 0.17, 0.18, 0.19, 0.2, 0.21, 0.22, 0.23, 0.25, 0.3]
+    assert unanswered_best([*others, 0.62]) == 0.3
+    assert unanswered_best(others) == 0.3  # no outlier: the best of all
+    assert unanswered_best([0.3, 0.2]) == 0.3  # too few to tell an outlier
+    assert unanswered_best([]) == 0.0
 
 
 def test_it_is_measured_again_only_when_the_vectors_moved(make_vault):
@@ -23,10 +32,14 @@ def test_it_is_measured_again_only_when_the_vectors_moved(make_vault):
         v.index()
         key = v.ledger.get_meta("embed_model")
         with v.ledger.transaction():
-            v.ledger.set_meta(META, f"0.9\t{v.ledger.embedded_counts()[0]}\t{key}")
+            v.ledger.set_meta(META, f"0.9\t{v.ledger.embedded_counts()[0]}\t{key}{RULE}")
         measure_offtopic(v.ledger, v.vectors, fake, key)
         assert offtopic_level(v.ledger) == 0.9  # the same vectors: kept
         measure_offtopic(v.ledger, v.vectors, fake, "another model")
+        assert offtopic_level(v.ledger) != 0.9
+        with v.ledger.transaction():  # a level read from the probes by an older rule
+            v.ledger.set_meta(META, f"0.9\t{v.ledger.embedded_counts()[0]}\t{key}")
+        measure_offtopic(v.ledger, v.vectors, fake, key)
         assert offtopic_level(v.ledger) != 0.9
 
 
