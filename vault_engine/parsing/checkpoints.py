@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from vault_engine.model import DeadEnd
+from vault_engine.parsing.fences import TEXT, fence_roles
 from vault_engine.parsing.readable import links_as_text
 from vault_engine.parsing.sections import section_body
 
@@ -28,7 +29,6 @@ FAILED_HEADINGS = frozenset({"failed", "failed approaches", "dead ends", "ruled 
 
 _ITEM = re.compile(r"^(?P<indent>[ \t]*)(?:[-*+]|\d{1,9}[.)])(?:[ \t]+(?P<text>.*))?$")
 _CHECKBOX = re.compile(r"^\[[ xX/-]\][ \t]+")
-_FENCE = re.compile(r"^[ \t]*(`{3,}|~{3,})")
 _REASON = re.compile(r"^[*_]{0,2}(?:reason|why(?:[ \t]+(?:rejected|not(?:[ \t]+chosen)?))?|rejected[ \t]+because)"
                      r"[*_]{0,2}[ \t]*:[ \t]*[*_]{0,2}[ \t]*(?P<rest>.*)$", re.IGNORECASE)
 # A reason follows an em dash, an en dash or a double hyphen with spaces around it.
@@ -94,19 +94,7 @@ def body_lines(section: SectionLike) -> list[str]:
 
 def blank_code(lines: list[str]) -> list[str]:
     """Blank the lines of fenced code blocks: nothing inside code is a dead end or a step."""
-    out, fence = [], None
-    for line in lines:
-        m = _FENCE.match(line)
-        if fence is None and m:
-            fence = m.group(1)[0] * len(m.group(1))
-            out.append("")
-        elif fence is not None:
-            if line.strip().startswith(fence) and not line.strip().strip(fence[0]):
-                fence = None
-            out.append("")
-        else:
-            out.append(line)
-    return out
+    return [line if role == TEXT else "" for line, role in zip(lines, fence_roles(lines))]
 
 
 def read_list(lines: Sequence[str]) -> list[ListItem]:

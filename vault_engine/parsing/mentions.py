@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import re
 
+from vault_engine.parsing.fences import TEXT, fence_roles
+
 _SPAN = re.compile(r"(?<!`)`([^`\n]{2,200})`(?!`)")
-_FENCE = re.compile(r"^\s*(```|~~~)")
 # A name or path: identifier characters, dots, slashes, ``#`` and ``:`` (ref and module forms).
 _NAMELIKE = re.compile(r"^[@\w$.#:/-]*[\w$]$")
 
@@ -25,12 +26,9 @@ def mention_token(span: str) -> str | None:
 def mentions_in(text: str, first_line: int = 1) -> list[tuple[str, int]]:
     """(token, 1-based line) of every backticked name or path outside fenced code blocks."""
     found = []
-    fenced = False
-    for offset, line in enumerate(text.split("\n")):
-        if _FENCE.match(line):
-            fenced = not fenced
-            continue
-        if fenced:
+    lines = text.split("\n")
+    for offset, (line, role) in enumerate(zip(lines, fence_roles(lines))):
+        if role != TEXT:
             continue
         for m in _SPAN.finditer(line):
             token = mention_token(m.group(1))

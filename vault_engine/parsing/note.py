@@ -28,7 +28,7 @@ from vault_engine.paths import glob_match, note_stem
 
 # Bump when parse_note reads an unchanged file differently (what a ruling or a chosen option
 # is, how sections split): the next `index` re-reads every note instead of trusting the ledger.
-EXTRACTION_VERSION = "25"  # 5: checkpoints dated by file name, KEPs by kep.yaml; 6: frontmatter slips; 7: Cons:;
+EXTRACTION_VERSION = "26"  # 5: checkpoints dated by file name, KEPs by kep.yaml; 6: frontmatter slips; 7: Cons:;
 # 8: a chosen option matched without spaces; 9: dates such as 2023-9-18, a "because" list;
 # 10: alternatives named by label lines ("**Option 2:** ..."), Pros/Cons items are no alternatives;
 # 11: Obsidian's properties (wikilinks in them are links, their words are searched, "Tags:" in any
@@ -63,6 +63,8 @@ EXTRACTION_VERSION = "25"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 #     version its "v" ("v7.0.0" is "7.0.0"); the first of a repeated heading path is named
 #     by its heading as written; a placeholder is a blank wherever it is a value; a Markdown
 #     link's destination may hold balanced parentheses
+# 26: a fence closes only with its own character (a ~~~ example inside a ``` block is code: its
+#     names were "why" links, the text after the block code)
 
 
 def newer_extraction(key: str | None) -> str | None:

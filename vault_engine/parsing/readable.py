@@ -22,9 +22,10 @@ from __future__ import annotations
 
 import re
 
+from vault_engine.parsing.fences import CODE, OPEN, TEXT, fence_roles, info_word
 from vault_engine.parsing.links import COMMENT
 
-_FENCE = re.compile(r"^\s*(?:`{3,}|~{3,})\s*(?P<info>[\w+#.-]*)")
+_LANGUAGE = re.compile(r"[\w+#.-]+")  # an info string's word that names a language
 _TABLE_RULE = re.compile(r"^\s*\|?\s*:?-+:?\s*(?:\|\s*:?-+:?\s*)*\|?\s*$")
 _HORIZONTAL_RULE = re.compile(r"^\s*([-*_])(?:\s*\1){2,}\s*$")
 _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
@@ -47,22 +48,19 @@ def readable_text(markdown: str) -> str:
     """``markdown`` with link targets, URLs, attachment embeds, HTML tags and the lines that
     only draw the page left out; every word a reader reads, and all code, kept."""
     out = []
-    in_fence = in_comment = False
-    for line in markdown.split("\n"):
-        if in_comment or (not in_fence and line.lstrip().startswith("%%") and line.count("%%") % 2):
+    in_comment = False
+    lines = markdown.split("\n")
+    for line, role in zip(lines, fence_roles(lines)):
+        if in_comment or (role == TEXT and line.lstrip().startswith("%%") and line.count("%%") % 2):
             # a comment block opened by a line of its own: hidden in Obsidian, and where the
             # Excalidraw plugin keeps a drawing's compressed data (a blob of base64)
             in_comment = not in_comment if line.count("%%") % 2 else in_comment
             continue
-        fence = _FENCE.match(line)
-        if fence:
-            in_fence = not in_fence
-            if in_fence and fence.group("info"):
-                out.append(fence.group("info"))  # the code's language says what it is (a tasks query)
-            continue
-        if in_fence:
+        if role == OPEN and _LANGUAGE.fullmatch(info_word(line)):
+            out.append(info_word(line))  # the code's language says what it is (a tasks query)
+        elif role == CODE:
             out.append(line)
-        elif not (_TABLE_RULE.match(line) or _HORIZONTAL_RULE.match(line)):
+        elif role == TEXT and not (_TABLE_RULE.match(line) or _HORIZONTAL_RULE.match(line)):
             out.append(_outside_code_spans(line))
     return "\n".join(out)
 

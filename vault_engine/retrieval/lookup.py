@@ -9,6 +9,7 @@ from urllib.parse import unquote_plus
 
 from vault_engine.errors import AttachmentRef, UnknownRef
 from vault_engine.model import ResolvedLink
+from vault_engine.parsing.fences import TEXT, fence_roles
 from vault_engine.parsing.sections import github_anchors, leading_headings, normalize_heading, rendered_heading
 from vault_engine.paths import name_key
 from vault_engine.refs import NOTION_SCHEME, ParsedRef, make_ref, normalize_path, parse_ref
@@ -159,10 +160,9 @@ def block_lines(text: str, block_id: str) -> tuple[int, int] | None:
     outside code carries the id (an id in a fence is code)."""
     lines = text.split("\n")
     marker = re.compile(r"(?:^|\s)\^" + re.escape(block_id) + r"\s*$")
-    end, fenced = None, False
-    for i, line in enumerate(lines):
-        fenced ^= bool(_FENCE.match(line))
-        if not fenced and marker.search(line):
+    end, roles = None, list(fence_roles(lines))
+    for i, (line, role) in enumerate(zip(lines, roles)):
+        if role == TEXT and marker.search(line):
             end = i
             break
     if end is None:
@@ -174,7 +174,8 @@ def block_lines(text: str, block_id: str) -> tuple[int, int] | None:
             return end, end
         end = above
     first = end
-    while first > 0 and lines[first - 1].strip() and not lines[first - 1].lstrip().startswith("#"):
+    while first > 0 and lines[first - 1].strip() and roles[first - 1] == TEXT and \
+            not lines[first - 1].lstrip().startswith("#"):
         if not whole_run and _LIST_ITEM.match(lines[first]):
             break  # an id ending a list item names that item alone
         first -= 1  # else up to the start of the paragraph, table, quote or list
@@ -185,8 +186,6 @@ def block_lines(text: str, block_id: str) -> tuple[int, int] | None:
             end += 1  # its nested items
     return first, end
 
-
-_FENCE = re.compile(r"^\s*(?:`{3,}|~{3,})")
 
 
 def _by_anchor(sections: Sequence[SectionRow], anchor: str) -> SectionRow | None:

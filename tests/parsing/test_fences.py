@@ -1,0 +1,31 @@
+"""Fenced code blocks as CommonMark reads them (vault_engine/parsing/fences.py), and the
+readers that walk a note's lines through them."""
+
+from vault_engine.parsing.checkpoints import blank_code
+from vault_engine.parsing.fences import CLOSE, CODE, OPEN, TEXT, fence_roles, info_word
+from vault_engine.parsing.mentions import mentions_in
+from vault_engine.parsing.readable import readable_text
+from vault_engine.retrieval.lookup import block_lines
+
+# A note about Markdown: a ``` block showing a ~~~ example, then text again.
+NESTED = ["Intro `OrderBook.place`.", "```markdown", "~~~", "`Inside.code` ^decision", "~~~",
+          "`Still.code`", "```", "After: `After.block` ^after"]
+
+
+def test_a_fence_closes_only_with_its_own_character_at_least_as_long():
+    assert list(fence_roles(NESTED)) == [TEXT, OPEN, CODE, CODE, CODE, CODE, CLOSE, TEXT]
+    assert list(fence_roles(["````", "```", "````"])) == [OPEN, CODE, CLOSE]
+    assert list(fence_roles(["~~~", "~~~~ ", "text"])) == [OPEN, CLOSE, TEXT]
+    assert list(fence_roles(["```", "~~~ js"])) == [OPEN, CODE]  # never closed: code to the end
+    assert list(fence_roles(["```a``` b", "text"])) == [TEXT, TEXT]  # a code span, not a fence
+    assert info_word("```js title=x") == "js" and info_word("~~~") == ""
+
+
+def test_every_reader_of_lines_leaves_the_whole_block_out():
+    assert mentions_in("\n".join(NESTED)) == [("OrderBook.place", 1), ("After.block", 8)]
+    assert blank_code(NESTED) == [NESTED[0], "", "", "", "", "", "", NESTED[7]]
+    assert block_lines("\n".join(NESTED), "decision") is None  # an id in code names no block
+    assert block_lines("\n".join(NESTED), "after") == (7, 7)
+    text = readable_text("\n".join(NESTED))
+    assert "Inside.code" in text and "markdown" in text and "~~~" in text  # code kept, as written
+    assert "```" not in text
