@@ -59,6 +59,15 @@ def test_parse_time_accepts_iso_dates_and_numbers():
     assert parse_time("2023-13-1") is None
 
 
+def test_a_date_yaml_reads_as_a_number_is_a_year_a_day_or_milliseconds():
+    """`updated: 2026` was 33 minutes past 1970 and milliseconds the year 57840 (qa33 R3)."""
+    assert parse_time(2026) == dt.datetime(2026, 1, 1, tzinfo=dt.UTC).timestamp()
+    assert parse_time(20261114) == dt.datetime(2026, 11, 14, tzinfo=dt.UTC).timestamp()
+    assert parse_time(20261399) is None  # no such day
+    assert parse_time(1_763_107_200_000) == 1_763_107_200.0
+    assert parse_time(1_763_107_200) == 1_763_107_200.0  # seconds stay seconds
+
+
 def test_normalize_value_and_as_list():
     assert normalize_value(dt.datetime(2026, 1, 2, 3, 4, 5)) == "2026-01-02T03:04:05Z"
     assert normalize_value({"k": (1, 2)}) == {"k": [1, 2]}

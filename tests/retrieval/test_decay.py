@@ -42,6 +42,12 @@ def test_mtime_only_when_the_document_has_no_date():
     assert age_days(FROZEN_NOW, None, None, None) == 0.0
 
 
+def test_a_reinforcement_never_makes_an_undated_note_older():
+    """Edited a day ago, reinforced 100 days ago: a day old, not 100 (qa33 R1)."""
+    assert age_days(FROZEN_NOW, None, FROZEN_NOW - 100 * DAY, FROZEN_NOW - DAY) == pytest.approx(1.0)
+    assert age_days(FROZEN_NOW, None, FROZEN_NOW - DAY, FROZEN_NOW - 100 * DAY) == pytest.approx(1.0)
+
+
 def test_a_notes_age_reads_its_date_else_its_file_time():
     from vault_engine.retrieval.decay import note_age
     from vault_engine.stores.ledger import NoteRow
@@ -52,3 +58,5 @@ def test_a_notes_age_reads_its_date_else_its_file_time():
     assert note_age(FROZEN_NOW, note(FROZEN_NOW - 40 * DAY, FROZEN_NOW), None) == pytest.approx(40.0)
     assert note_age(FROZEN_NOW, note(None, FROZEN_NOW - 3 * DAY), None) == pytest.approx(3.0)
     assert note_age(FROZEN_NOW, note(FROZEN_NOW - 40 * DAY, FROZEN_NOW), FROZEN_NOW - DAY) == pytest.approx(1.0)
+    # a date after the file was written (a typo's 2062) is no date: the file's time counts
+    assert note_age(FROZEN_NOW, note(FROZEN_NOW + 900 * DAY, FROZEN_NOW - 3 * DAY), None) == pytest.approx(3.0)

@@ -194,12 +194,30 @@ def normalize_value(value: Any) -> Any:
     return str(value)
 
 
+MILLISECONDS_FROM = 1e11  # as seconds, the year 5138: no note's date
+
+
+def _number_time(number: float) -> float | None:
+    """A date YAML read as a number: a year (``updated: 2026``), a date without dashes
+    (``20261114``), Unix milliseconds (an export's), else Unix seconds. A year read as seconds
+    dated the note 1970 (qa33 R3)."""
+    if number == int(number) and 1000 <= number <= 9999:
+        return dt.datetime(int(number), 1, 1, tzinfo=dt.UTC).timestamp()
+    if number == int(number) and 10_000_000 <= number <= 99_999_999:
+        try:
+            day = dt.datetime.strptime(str(int(number)), "%Y%m%d")
+        except ValueError:
+            return None
+        return day.replace(tzinfo=dt.UTC).timestamp()
+    return float(number) / 1000 if abs(number) >= MILLISECONDS_FROM else float(number)
+
+
 def parse_time(value: Any) -> float | None:
     """Unix seconds from a normalized frontmatter date (ISO string or number), else None."""
     if isinstance(value, bool) or value is None:
         return None
     if isinstance(value, (int, float)):
-        return float(value)
+        return _number_time(value)
     if not isinstance(value, str) or not value.strip():
         return None
     text = value.strip().replace("Z", "+00:00")

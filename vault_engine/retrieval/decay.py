@@ -2,8 +2,8 @@
 
 ``decayed = score * max(floor, 0.5 ** (age_days / half_life_days))``; no half-life, no decay.
 Age counts from the newest of the document's own date and its last reinforcement; the file's
-mtime is used only when the document has no date (a git checkout resets mtimes, so a date
-written in the note always wins). A date in the future counts as age 0.
+mtime is used only when the document has no date, or one later than the file was written (a git
+checkout resets mtimes, so a date written in the note wins). A time in the future counts as age 0.
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from vault_engine.config import TapConfig
+from vault_engine.dates import believable
 from vault_engine.model import DecayRow
 from vault_engine.refs import make_ref
 from vault_engine.stores.ledger import NoteRow
@@ -21,18 +22,22 @@ SECONDS_PER_DAY = 86_400.0
 
 def age_days(now: float, doc_time: float | None, reinforced_at: float | None,
              mtime: float | None) -> float:
-    """Days since the document was last written or reinforced (never negative)."""
-    dated = [t for t in (doc_time, reinforced_at) if t is not None]
-    if not dated and mtime is not None:
-        dated = [mtime]
+    """Days since the document was last written (its own date, else its file time) or
+    reinforced, whichever is newer (never negative). A reinforcement never makes a note older:
+    an undated note edited yesterday and reinforced 100 days ago is a day old (qa33 R1)."""
+    written = doc_time if doc_time is not None else mtime
+    dated = [t for t in (written, reinforced_at) if t is not None]
     if not dated:
         return 0.0
     return max(0.0, (now - max(dated)) / SECONDS_PER_DAY)
 
 
 def note_age(now: float, note: NoteRow, reinforced_at: float | None) -> float:
-    """Days since a note was last written or reinforced: its own date, else its file time."""
-    return age_days(now, note.doc_time, reinforced_at, note.mtime_ns / 1e9)
+    """Days since a note was last written or reinforced: its own date when it can be when the
+    file was written (:func:`dates.believable`: a 2062 typo was "new" forever), else its file time."""
+    mtime = note.mtime_ns / 1e9
+    stated = note.doc_time if believable(note.doc_time, mtime) else None
+    return age_days(now, stated, reinforced_at, mtime)
 
 
 def decay_multiplier(tap: TapConfig, age: float) -> float:
