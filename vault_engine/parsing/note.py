@@ -64,7 +64,8 @@ EXTRACTION_VERSION = "26"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 #     by its heading as written; a placeholder is a blank wherever it is a value; a Markdown
 #     link's destination may hold balanced parentheses
 # 26: a fence closes only with its own character (a ~~~ example inside a ``` block is code: its
-#     names were "why" links, the text after the block code)
+#     names were "why" links, the text after the block code); a date YAML reads as a number is
+#     a year, a day or milliseconds (`updated: 2026` was 1970)
 
 
 def newer_extraction(key: str | None) -> str | None:
