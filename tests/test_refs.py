@@ -17,3 +17,21 @@ def test_parse_ref():
     assert parse_ref(f"notion://{ident}#Goals") == ParsedRef(None, ident.lower(), "Goals")
     dashed = "01234567-89ab-cdef-0123-456789abcdef"
     assert parse_ref(f"notion://{dashed}").notion_id == dashed.replace("-", "")
+    assert parse_ref("notion://not-a-notion-id#Intro") == ParsedRef(None, None, "Intro")  # no page id (qa33 R7)
+    assert parse_ref(f"notion://{ident}# Goals ").heading == "Goals"
+
+
+def test_a_notion_ref_that_names_no_page_says_so_not_how_to_write_paths(tmp_path):
+    import pytest
+
+    from vault_engine.errors import UnknownRef
+    from vault_engine.vault import Vault
+
+    (tmp_path / "a.md").write_text("# A\n\ntext here\n")
+    with Vault(tmp_path) as vault:
+        vault.index(embed=False)
+        with pytest.raises(UnknownRef, match="names no Notion page: a page's ref is notion://"):
+            vault.show("notion://not-a-notion-id")
+        with pytest.raises(UnknownRef, match="no note of Notion page 0+ in the index") as raised:
+            vault.show("notion://" + "0" * 32)
+        assert "vault-relative" not in str(raised.value)  # paths are no help here (qa32 F9)

@@ -17,7 +17,7 @@ _NOTION_ID = re.compile(r"^[0-9a-fA-F]{32}$")
 @dataclass(frozen=True, slots=True)
 class ParsedRef:
     path: str | None  # vault-relative path, when the ref names one
-    notion_id: str | None  # 32 lower-case hex digits, for notion:// refs
+    notion_id: str | None  # 32 lower-case hex digits, for notion:// refs (None: not a page id)
     heading: str | None  # the part after the first "#"
 
 
@@ -33,8 +33,8 @@ def parse_ref(ref: str) -> ParsedRef:
     if ref.startswith(NOTION_SCHEME):
         body = ref[len(NOTION_SCHEME):]
         ident, _, heading = body.partition("#")
-        ident = ident.replace("-", "").lower()
-        return ParsedRef(None, ident if _NOTION_ID.match(ident) else ident, heading or None)
+        ident = ident.strip().replace("-", "").lower()
+        return ParsedRef(None, ident if _NOTION_ID.match(ident) else None, heading.strip() or None)
     path, _, heading = ref.partition("#")
     return ParsedRef(normalize_path(path) or None, None, heading.strip() or None)
 

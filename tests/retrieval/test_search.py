@@ -486,3 +486,38 @@ def test_a_note_takes_the_place_of_the_section_that_shows_it(make_vault):
         hits = v.search("change data capture", lexical_only=True).hits
         assert [h.path for h in hits[:2]] == ["cdc.md", "ingestion.md"]
         assert hits[0].score >= hits[1].score
+
+
+class _NothingNear:
+    """A meaning arm that ran and found nothing (a filter no embedded section passes)."""
+
+    def search(self, query, limit, include=(), allowed=None):
+        return [], {}
+
+
+def test_an_arm_that_found_nothing_leaves_the_words_scores_as_they_are(make_vault):
+    """RRF over the words' list alone halved every score and made them ranks (qa33 R5)."""
+    from vault_engine.retrieval.search import Searcher, SearchRequest
+
+    with Vault(make_vault({"a.md": "# A\n\nkafka kafka topics\n", "b.md": "# B\n\nkafka once, and more\n"})) as v:
+        v.index(embed=False)
+        searcher = Searcher(v.config, v.ledger, v.lexical, semantic=_NothingNear())
+        result = searcher.search(SearchRequest("kafka", k=5, decay=False))
+        assert [h.path for h in result.hits] == ["a.md", "b.md"]
+        assert result.hits[0].score == 1.0 and result.hits[1].score < 1.0
+        assert result.arms == ("lexical", "semantic")
+
+
+def test_a_search_asked_again_says_each_notice_once(make_vault):
+    """Asked again beside a writer, the same Searcher said its --follow notice twice (qa33 R2)."""
+    from vault_engine.retrieval.search import Searcher, SearchRequest
+
+    hub = "# Hub\n\nkafka " + " ".join(f"[[n{i}]]" for i in range(7)) + "\n"
+    notes = {"hub.md": hub, **{f"n{i}.md": f"# N{i}\n\nnote {i} text\n" for i in range(7)}}
+    with Vault(make_vault(notes)) as v:
+        v.index(embed=False)
+        searcher = Searcher(v.config, v.ledger, v.lexical)
+        request = SearchRequest("kafka", k=1, arms=("lexical",), follow=1)
+        searcher.search(request)
+        notices = searcher.search(request).notices
+        assert len([n for n in notices if n.startswith("--follow takes at most")]) == 1

@@ -27,7 +27,13 @@ def lookup_ref(ledger: Ledger, ref: str,
     note, heading = None, None
     if ref.strip().startswith(NOTION_SCHEME):
         parsed = parse_ref(ref)
-        note, heading = ledger.note_by_notion_id(parsed.notion_id or ""), parsed.heading
+        if parsed.notion_id is None:
+            raise UnknownRef(f"{ref.partition('#')[0].strip()!r} names no Notion page: a page's ref is "
+                             f"{NOTION_SCHEME} and its id's 32 hex digits (the end of its note's notion_id)")
+        note, heading = ledger.note_by_notion_id(parsed.notion_id), parsed.heading
+        if note is None:  # vault paths are no help here (qa32 F9)
+            raise UnknownRef(f"no note of Notion page {parsed.notion_id} in the index (pruned, or never imported?): "
+                             "`vault-engine search` finds a note by its words")
     else:
         for split in _note_and_heading_splits(ref):
             note = _note_at(ledger, split.path) if split.path else None

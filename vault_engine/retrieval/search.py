@@ -142,9 +142,11 @@ class Searcher:
 
                 self.notices.append(arm_off(exc))
                 self.semantic = None
-        if lexical is not None and semantic is not None:
+        # an arm that ran and found nothing fuses as an arm not run: RRF over one list halved
+        # its scores and made them ranks (a filter no embedded section passes, qa33 R5)
+        if lexical and semantic:
             fused = fuse_rrf(lexical, semantic, cosines)
-        elif semantic is not None:
+        elif semantic:
             fused = fuse_semantic(semantic)
         else:
             fused = fuse_lexical(lexical or ())
@@ -175,7 +177,9 @@ class Searcher:
         rulings = self.ledger.rulings_in_sections(h.section_id for h in hits)
         hits = [replace(h, ruled_out=tuple(rulings[h.section_id])) if h.section_id in rulings else h for h in hits]
         judgement = judged(evidence, self.miss_rule.cosine_floor) if top else judged_miss(bool(candidates), evidence)
-        return SearchResult(request.query, tuple(hits), arms, tuple(self.notices),
+        # once each: a search asked again beside a writer (Vault._search_beside_writers) says
+        # its notices again (qa33 R2)
+        return SearchResult(request.query, tuple(hits), arms, tuple(dict.fromkeys(self.notices)),
                             self.semantic_coverage, *judgement)
 
     def _holding(self, lexical: list[tuple[int, float]], phrases: list[re.Pattern]) -> list[tuple[int, float]]:
