@@ -12,6 +12,7 @@ from urllib.parse import unquote
 import pytest
 
 from tests.conftest import FROZEN_NOW, needs_corpus
+from vault_engine.cli.notion_commands import render_report
 from vault_engine.errors import NotionError
 from vault_engine.parsing.frontmatter import split_frontmatter
 from vault_engine.sources.notion.export import parse_notion_date, split_export_name
@@ -465,6 +466,37 @@ def test_another_export_into_the_same_folder_never_prunes_the_first(vault, expor
     other.mkdir(parents=True)
     (other / "Unrelated page 99aa88bb77cc66dd55ee44ff33001122.md").write_text("# Unrelated page\nHello.\n")
     report = vault.notion_import(other.parent, prune=True, now=FROZEN_NOW)
-    assert report.pruned == () and len(report.gone) == len(NOTES)
-    assert any("is a page of this export: kept, not pruned" in n for n in report.notices)
+    # they vanished from nothing: not listed as gone, which the summary reads as "--prune
+    # deletes them" (qa32 F4)
+    assert report.pruned == () and report.gone == ()
+    assert any(f"none of the {len(NOTES)} note(s) already in notion/ is a page of this export: kept, not pruned"
+               in n for n in report.notices)
     assert NOTES <= {p.name for p in (vault.root / "notion").glob("*.md")}
+    assert "vanished" not in render_report(report)
+
+
+def test_a_copy_of_a_pages_note_never_takes_the_page_over(vault, export):
+    """Obsidian's "Make a copy" sorts first: the next import moved the page's links onto the
+    copy and said to delete the page's own note (qa32 F1)."""
+    vault.notion_import(export, now=FROZEN_NOW)
+    notion = vault.root / "notion"
+    copy = notion / "Auth spec f3a4b5c6 1.md"
+    copy.write_text((notion / "Auth spec f3a4b5c6.md").read_text().replace("# Auth spec", "# Auth spec (my draft)"))
+    before = copy.read_bytes()
+    report = vault.notion_import(export, now=FROZEN_NOW)
+    assert copy.read_bytes() == before
+    assert [p.path for p in report.problems] == ["notion/Auth spec f3a4b5c6 1.md"]
+    assert "the page's note: left as it is" in report.problems[0].line()
+    assert not any("f3a4b5c6 1" in p.read_text() for p in notion.glob("*.md") if p != copy)
+    assert report.updated == () and report.new == ()
+
+
+def test_a_page_whose_note_lives_outside_into_is_said_to_be_written_there(vault, export):
+    """A second import --into another folder updated the first one's notes in place while
+    its summary named the other folder alone (qa32 F2)."""
+    vault.notion_import(export, now=FROZEN_NOW)
+    page = vault.root / "notion" / "Auth spec f3a4b5c6.md"
+    page.write_text(page.read_text().replace("title: Auth spec", "title: Auth spec, as it was", 1))
+    report = vault.notion_import(export, into="notion/again", now=FROZEN_NOW + 5)
+    assert not (vault.root / "notion" / "again").exists() or not any((vault.root / "notion" / "again").iterdir())
+    assert any("already had a note outside notion/again/, written there" in n for n in report.notices)

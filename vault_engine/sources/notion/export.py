@@ -354,6 +354,8 @@ def import_export(config: Config, export: Path, *, into: str = "notion", prune: 
     gone = writer.gone(candidates, result.written_ids)
     unrelated = bool(gone) and len(gone) == len(candidates)  # not one page of the folder is in it
     pruned, kept_files = writer.prune(gone) if prune and not unrelated else ([], [])
+    others = len(gone) if unrelated else 0
+    gone = [] if unrelated else gone  # another export's pages: vanished from nothing (qa32 F4)
     catalog = conversion.catalog
     problems = [*tree.problems, *catalog.problems, *duplicates, *result.problems, *kept_files]
     return NotionReport(
@@ -364,12 +366,24 @@ def import_export(config: Config, export: Path, *, into: str = "notion", prune: 
         kept_edited=tuple(n.rel_path for n in gone if n.edited_locally), attachments=result.attachments,
         links_relative=conversion.stats.relative, links_resolved=conversion.stats.resolved,
         unresolved=tuple(conversion.stats.unresolved), problems=tuple(problems),
-        notices=_notices(config, into, conversion.unplaced, gone, prune, unrelated),
+        notices=_notices(config, into, conversion.unplaced, gone, prune, others)
+        + _elsewhere_notice(into, [*result.new, *result.updated]),
     )
 
 
+def _elsewhere_notice(into: str, written: list[str]) -> tuple[str, ...]:
+    """Notes written outside ``into``: pages whose notes were already elsewhere (a page keeps
+    one note wherever it was first written). The summary names ``into`` alone (qa32 F2)."""
+    elsewhere = [rel for rel in written if not rel.startswith(f"{into}/")]
+    if not elsewhere:
+        return ()
+    shown = ", ".join(elsewhere[:3]) + (f" and {len(elsewhere) - 3} more" if len(elsewhere) > 3 else "")
+    return (f"{len(elsewhere)} page(s) of this export already had a note outside {into}/, written there "
+            f"(a page keeps one note wherever it was first written): {shown}",)
+
+
 def _notices(config: Config, into: str, unplaced: int, gone: list, prune: bool,
-             unrelated: bool = False) -> tuple[str, ...]:
+             others: int = 0) -> tuple[str, ...]:
     notices = []
     if config.tap_for(f"{into}/page.md").source != "notion":
         notices.append(f"{into}/ is not owned by a notion tap: these notes will not decay like "
@@ -377,8 +391,8 @@ def _notices(config: Config, into: str, unplaced: int, gone: list, prune: bool,
     if unplaced > 0:
         notices.append(f"{unplaced} file(s) outside any page folder and linked from no page were "
                        "not copied")
-    if unrelated:  # another export, most likely: pruning would delete every note it did not write
-        notices.append(f"none of the {len(gone)} note(s) already in {into}/ is a page of this export: kept"
+    if others:  # another export, most likely: pruning would delete every note it did not write
+        notices.append(f"none of the {others} note(s) already in {into}/ is a page of this export: kept"
                        + (", not pruned" if prune else "") + "; import a different export with --into another folder")
     elif not prune and (prunable := [n for n in gone if not n.edited_locally]):
         notices.append(f"{len(prunable)} note(s) in {into}/ are no longer in the export: kept; "

@@ -220,10 +220,10 @@ class ExistingNote:
 def scan_existing(root: Path, folders: list[str]) -> tuple[dict[str, ExistingNote], list[Problem]]:
     """Every note under ``folders`` (vault-relative) whose frontmatter has a ``notion_id``.
 
-    Two notes with the same id: the first by path is the one updated; the other is reported.
+    Two notes with the same id: the page's note is the one the import wrote as it wrote it
+    (:func:`_page_note_first`); the other is reported and left alone.
     """
-    found: dict[str, ExistingNote] = {}
-    problems: list[Problem] = []
+    carrying: dict[str, list[ExistingNote]] = {}
     for rel in sorted(_markdown_files(root, folders)):
         try:
             text = (root / rel).read_text(encoding="utf-8-sig")
@@ -231,14 +231,26 @@ def scan_existing(root: Path, folders: list[str]) -> tuple[dict[str, ExistingNot
             continue  # the indexer reports unreadable notes; nothing to update here
         meta = split_frontmatter(text.replace("\r\n", "\n")).meta
         ident = normalize_id(str(meta.get("notion_id") or ""))
-        if ident is None:
-            continue
-        if ident in found:
-            problems.append(Problem(rel, f"carries notion_id {ident} like {found[ident].rel_path}; "
-                                         "only that one is updated: delete the duplicate"))
-            continue
-        found[ident] = ExistingNote(rel, ident, meta, text)
+        if ident is not None:
+            carrying.setdefault(ident, []).append(ExistingNote(rel, ident, meta, text))
+    found: dict[str, ExistingNote] = {}
+    problems: list[Problem] = []
+    for ident, notes in carrying.items():
+        page_note, *copies = sorted(notes, key=_page_note_first)
+        found[ident] = page_note
+        problems += [Problem(c.rel_path, f"carries notion_id {ident} like {page_note.rel_path}, the page's note: "
+                                         "left as it is (a copy? remove its notion_id to make it a note of your own)")
+                     for c in copies]
     return found, problems
+
+
+def _page_note_first(note: ExistingNote) -> tuple[bool, bool, str]:
+    """Which of the notes carrying one id is the page's: the one at the name the import gives
+    the page, then one not edited since, then the first by path. Obsidian's "Make a copy"
+    ("Research study 906df97e 1.md") sorted first and took the page's links over (qa32 F1)."""
+    title = str(note.meta.get("title") or "")
+    own_name = note.stem in (note_stem_for(title, note.notion_id), f"{safe_title(title)} {note.notion_id}")
+    return not own_name, note.edited_locally, note.rel_path
 
 
 def _markdown_files(root: Path, folders: list[str]) -> set[str]:
