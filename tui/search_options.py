@@ -33,8 +33,10 @@ class FilterChoices:
 
 
 def filter_choices(vault: Vault) -> FilterChoices:
-    """Every kind, the projects with notes in the index, the taps of vault-engine.toml."""
-    return FilterChoices(tuple(KINDS), tuple(vault.projects()), tuple(tap.name for tap in vault.config.taps))
+    """Every kind (``code`` with a code tap, as search takes it), the projects with notes in
+    the index, the taps of vault-engine.toml."""
+    code = ("code",) if any(tap.source == "code" for tap in vault.config.taps) else ()
+    return FilterChoices((*KINDS, *code), tuple(vault.projects()), tuple(tap.name for tap in vault.config.taps))
 
 
 @dataclass(slots=True)

@@ -154,9 +154,6 @@ class GraphEdge:
         return {"caller": self.caller, "callee": self.callee, "path": self.path, "line": self.line, "how": self.how}
 
 
-# What a callers/callees answer can be: found, or one of four different not-founds.
-CALL_STATUSES = ("hit", "no_callers", "no_callees", "no_such_symbol", "ambiguous", "not_indexed")
-
 
 @dataclass(frozen=True, slots=True)
 class CallAnswer:

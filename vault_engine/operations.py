@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from vault_engine.constants import MIN_BRIEF_TOKENS
+from vault_engine.constants import MIN_BRIEF_TOKENS, SEARCH_KINDS
 from vault_engine.errors import BadArgument
 
 Args = Mapping[str, Any]
@@ -204,7 +204,7 @@ OPERATIONS: tuple[Operation, ...] = (
     Operation("search", "search", "search", "Hybrid search over vault sections; hits carry resolved links.", (
         Param("query", str, "what to look for, in your own words", required=True, positional=True),
         Param("k", int, "number of hits", 10, low=1, high=1000),
-        Param("kind", str, "only this kind: checkpoint, working-note, spec, memory, decision, notion, note"),
+        Param("kind", str, f"only this kind: {', '.join(SEARCH_KINDS)} (code: with a code tap)"),
         Param("project", str, "only notes of this project"),
         Param("tap", str, "only documents of this tap"),
         Param("lexical", bool, "BM25 only (fast, never loads the model)", False, keyword="lexical_only"),

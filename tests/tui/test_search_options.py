@@ -119,3 +119,15 @@ def test_a_history_path_that_points_at_a_note_never_writes_into_the_note(tmp_pat
     save_history(history, path)
     assert note.read_text(encoding="utf-8") == "# Plan\n\nmy notes\n"
     assert not path.is_symlink() and load_history(path).queries == ["beamforming"]
+
+
+def test_the_kind_filter_offers_code_where_search_takes_it(sample_vault, code_vault):
+    """The TUI offered the note kinds only: `--kind code` of the CLI and MCP had no choice (qa33 R12)."""
+    from tui.search_options import filter_choices
+    from vault_engine.vault import Vault
+
+    with Vault(code_vault) as vault:
+        assert filter_choices(vault).kinds[-1] == "code"
+    (sample_vault / "vault-engine.toml").write_text("")
+    with Vault(sample_vault) as vault:
+        assert "code" not in filter_choices(vault).kinds

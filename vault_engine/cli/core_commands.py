@@ -7,6 +7,7 @@ from pathlib import Path
 
 from vault_engine.cli import render
 from vault_engine.cli.context import Context, int_within, named, non_empty
+from vault_engine.constants import SEARCH_KINDS
 from vault_engine.operations import BY_NAME
 from vault_engine.refs import printed
 
@@ -40,8 +41,7 @@ def _register_search(sub: argparse._SubParsersAction, common: argparse.ArgumentP
                        description='Search sections. Example: vault-engine search "token refresh" -k 5')
     p.add_argument("query", type=non_empty, help="what to look for, in your own words")
     p.add_argument("-k", type=int_within(1, 1000), default=10, help="number of hits (default 10)")
-    p.add_argument("--kind", type=named, help="only documents of this kind (checkpoint, working-note, spec, memory, "
-                                  "decision, notion, note, code)")
+    p.add_argument("--kind", type=named, help=f"only documents of this kind ({', '.join(SEARCH_KINDS)})")
     p.add_argument("--project", type=named, help="only notes of this project")
     p.add_argument("--tap", type=named, help="only documents of this tap")
     arm = p.add_mutually_exclusive_group()

@@ -9,7 +9,7 @@ import math
 from collections import Counter
 from dataclasses import dataclass
 
-from vault_engine.retrieval.find.facets import DEFAULT_MIN_COVERAGE, DEFAULT_RANKING, FACETS, MEMORY_KIND, RANKINGS  # noqa: F401
+from vault_engine.retrieval.find.facets import DEFAULT_MIN_COVERAGE, DEFAULT_RANKING, FACETS, MEMORY_KIND  # noqa: F401
 from vault_engine.stores.ledger import Ledger, NoteRow
 from vault_engine.stores.lexical import WhooshIndex, analyze, stem_prefix
 

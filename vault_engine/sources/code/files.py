@@ -329,10 +329,5 @@ def read_code(config: Config, key: str) -> tuple[str, str, FileStat, str, str, s
     return text, digest, stat, detect_language(rel) or "", rel, tap.name
 
 
-def validate(config: Config) -> None:
-    """Check every code tap's table now (called for every command)."""
-    code_taps(config)
-
-
 def describe(taps: list[CodeTap]) -> list[dict[str, Any]]:
     return [{"tap": t.name, "root": str(t.root), "prefix": t.prefix, "paths": list(t.paths)} for t in taps]
