@@ -16,7 +16,6 @@ from vault_engine.model import ResolvedLink
 
 BAR_FULL, BAR_EMPTY = "█", "░"
 LINK_SCHEME = "vault-link:"
-_FRONTMATTER_FENCE = re.compile(r"^---\s*$")
 
 
 def display_path(path: Path, home: Path | None = None) -> str:
@@ -82,17 +81,6 @@ def watcher_text(watcher: Any) -> str:
     if state == "stale":
         return "watcher died"  # watch.json left over by a process that is gone
     return "watcher on"
-
-
-def split_frontmatter(text: str) -> tuple[str, int]:
-    """The note body without its YAML frontmatter, and how many lines the frontmatter took."""
-    lines = text.split("\n")
-    if not lines or not _FRONTMATTER_FENCE.match(lines[0]):
-        return text, 0
-    for end in range(1, len(lines)):
-        if _FRONTMATTER_FENCE.match(lines[end]):
-            return "\n".join(lines[end + 1:]), end + 1
-    return text, 0  # an unclosed fence is not frontmatter
 
 
 def linkify(body: str, links: Iterable[ResolvedLink], first_line: int) -> str:

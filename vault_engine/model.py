@@ -295,6 +295,7 @@ class NoteView:
     sections: tuple[str, ...] = ()
     followed: tuple[Any, ...] = ()  # --follow: code_model.FollowedNote, the sections it links to
     notices: tuple[str, ...] = ()  # e.g. the file changed since the last index
+    body_line: int = 1  # the file line the text's body starts at: past a whole note's frontmatter
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -733,18 +733,23 @@ class Vault:
             view = NoteView(shown, note.path, note.title, note.kind, note.tap,
                             note.project, section.heading, start, end,
                             body, note.meta, links, sections,
-                            notices=self._changed_notice(note.path, change, whole=False))
+                            notices=self._changed_notice(note.path, change, whole=False), body_line=start)
         else:
             links = tuple(with_missing_sections(ledger, (resolved_link(r) for r in ledger.links_of(note.id))))
             text = self._read_text(note.path)
-            first, last = 1, None
+            first, last, body_line = 1, None, 1
             if text is None or change == "gone":  # gone since the index: its indexed text, as a section's
                 change, indexed = "gone", ledger.sections_of(note.id)
                 text = "".join(s.text.rstrip("\n") + "\n" for s in indexed)
                 first, last = (indexed[0].line_start, indexed[-1].line_end) if indexed else (1, 1)
+                body_line = first
+            else:  # the parser's own reading of the frontmatter ("..." closes it too: qa33 R6)
+                from vault_engine.parsing.frontmatter import split_frontmatter
+
+                body_line = split_frontmatter(text).body_line
             view = NoteView(section_ref(note, None), note.path, note.title, note.kind, note.tap,
                             note.project, None, first, last or max(1, len(text.splitlines())), text, note.meta, links,
-                            sections, notices=self._changed_notice(note.path, change, whole=True))
+                            sections, notices=self._changed_notice(note.path, change, whole=True), body_line=body_line)
         if follow:
             view = self._followed_view(ledger, view, note.id, section is None, follow)
         return view

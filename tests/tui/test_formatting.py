@@ -17,7 +17,6 @@ from tui.formatting import (
     link_label,
     link_text,
     linkify,
-    split_frontmatter,
     watcher_text,
 )
 from vault_engine.model import ResolvedLink
@@ -57,13 +56,6 @@ def test_watcher_states():
     assert watcher_text(None) == "watcher off"
     assert watcher_text({"state": "watching", "pid": 12}) == "watcher on"
     assert watcher_text({"state": "running"}) == "watcher on"
-
-
-def test_split_frontmatter_counts_the_lines_it_removes():
-    body, skipped = split_frontmatter("---\ntype: spec\n---\n# Title\ntext")
-    assert (body, skipped) == ("# Title\ntext", 3)
-    assert split_frontmatter("# No frontmatter") == ("# No frontmatter", 0)
-    assert split_frontmatter("---\nnever closed\n") == ("---\nnever closed\n", 0)
 
 
 def test_linkify_rewrites_only_the_links_the_index_found_on_their_line():

@@ -5,7 +5,7 @@ from __future__ import annotations
 from textual.message import Message
 from textual.widgets import Markdown
 
-from tui.formatting import LINK_SCHEME, linkify, obsidian_markdown, split_frontmatter
+from tui.formatting import LINK_SCHEME, linkify, obsidian_markdown
 from vault_engine.model import NoteView, ResolvedLink
 
 
@@ -29,9 +29,9 @@ class NoteBody(Markdown):
     async def show(self, view: NoteView, line: int | None = None, scroll_y: float | None = None) -> None:
         """Render ``view`` (a whole note) and scroll so file line ``line`` is at the top, or
         back to ``scroll_y`` (the same note read again: the reader stays where they were)."""
-        body, skipped = split_frontmatter(view.text)
+        body = "\n".join(view.text.split("\n")[view.body_line - view.line_start:])
         self._links = view.links
-        self._first_line = view.line_start + skipped
+        self._first_line = view.body_line
         self._anchor = None
         opened = line - self._first_line if line is not None else None
         await self.update(obsidian_markdown(linkify(body, view.links, self._first_line), opened))

@@ -142,6 +142,25 @@ async def test_a_long_code_line_wraps_instead_of_being_cut(make_app, indexed_vau
         assert "THE_END" in app.export_screenshot()  # the end of the line is on the screen
 
 
+async def test_frontmatter_closed_by_dots_is_not_shown_and_links_keep_their_lines(make_app, indexed_vault):
+    """The TUI split frontmatter itself and knew no YAML "..." end: the block was shown as text
+    and every link's line was off by its length (qa33 R6)."""
+    from tests.tui.conftest import TUI_NOW
+    from vault_engine.vault import Vault
+
+    (indexed_vault / "notes").mkdir(exist_ok=True)
+    (indexed_vault / "notes" / "dots.md").write_text(
+        "---\ntitle: Dotted\nowner: SECRET_OWNER\n...\n# Dotted\n\nSee [[design review]] here.\n", encoding="utf-8")
+    with Vault(indexed_vault) as vault:
+        vault.index(embed=False, now=TUI_NOW)
+        assert vault.show("notes/dots.md").body_line == 5
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        screen = await open_note(app, pilot, "notes/dots.md")
+        assert "SECRET_OWNER" not in app.export_screenshot()
+        assert screen.query_one(NoteBody)._first_line == 5
+
+
 def lit_text(pane) -> str:
     """The text of the link drawn as the current one."""
     spot = pane.spots()[pane.link]
