@@ -521,7 +521,7 @@ class Vault:
         from vault_engine.sources.notion.export import import_export
 
         report = import_export(self.config, Path(export), into=into, prune=prune, now=now)
-        return replace(report, index=self.index(now=now, embed=embed))
+        return self._indexed_after(report, now, embed)
 
     @_operation
     def notion_sync(self, *, prune: bool = False, embed: bool = True,
@@ -531,7 +531,16 @@ class Vault:
         from vault_engine.sources.notion.api import sync_tap
 
         report = sync_tap(self.config, prune=prune, now=now)
-        return replace(report, index=self.index(now=now, embed=embed))
+        return self._indexed_after(report, now, embed)
+
+    def _indexed_after(self, report: NotionReport, now: float | None, embed: bool) -> NotionReport:
+        """The report of an import or sync with the index brought up to date, and the links
+        of other notes its renames left pointing at an old name."""
+        from vault_engine.sources.notion.report import broken_by_renames
+
+        indexed = self.index(now=now, embed=embed)
+        broken = broken_by_renames(report.renamed, self.ledger.unresolved_links()) if report.renamed else ()
+        return replace(report, index=indexed, notices=report.notices + broken)
 
     # -- search, show, links --------------------------------------------------------------
 

@@ -180,6 +180,18 @@ def test_reimport_updates_a_changed_page_and_renames_a_retitled_one(vault, expor
     assert "[[Token rotation b5c6d7e8|Token refresh]]" in note(vault, "Auth spec f3a4b5c6.md")[1]
 
 
+def test_a_rename_names_the_notes_of_yours_whose_links_it_broke(vault, export):
+    """The import never edits a note of yours: a link to the old name broke without a word (qa32 F3)."""
+    vault.notion_import(export, now=FROZEN_NOW)
+    (vault.root / "weekly.md").write_text("# Weekly\n\n- tokens: [[Token refresh b5c6d7e8]]\n- [[Audit log c6d7e8f9]]\n")
+    token = export / f"Team Space {ROOT}" / f"Roadmap {ROADMAP}" / f"Token refresh {TOKEN}.md"
+    token.write_text(token.read_text().replace("# Token refresh", "# Token rotation"))
+    report = vault.notion_import(export, now=FROZEN_NOW + 3600)
+    assert [n for n in report.notices if "renamed to" in n] == [
+        "weekly.md:3: links 'Token refresh b5c6d7e8', a page's note renamed to 'Token rotation b5c6d7e8' "
+        "by this run: update the link"]
+
+
 def test_properties_added_in_the_vault_survive_a_reimport_and_are_named(vault, export):
     vault.notion_import(export, now=FROZEN_NOW)
     mine = vault.root / "notion" / "Audit log c6d7e8f9.md"

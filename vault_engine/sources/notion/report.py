@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from vault_engine.model import IndexReport
+
+if TYPE_CHECKING:
+    from vault_engine.stores.ledger.links import LinkRow
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,3 +76,23 @@ class NotionReport:
             "notices": list(self.notices),
             "index": self.index.to_json() if self.index else None,
         }
+
+
+def broken_by_renames(renamed: Iterable[tuple[str, str]], unresolved: Iterable[LinkRow]) -> tuple[str, ...]:
+    """A line for each note whose link names a page's note by the name it had before a rename
+    (the import never edits a note of yours: ``[[Write website copy eda8f8f2]]`` broke without a
+    word, qa32 F3)."""
+    stems = {_stem(old): (old, new) for old, new in renamed}
+    lines = []
+    for link in unresolved:
+        hit = stems.get(_stem(link.target))
+        if hit is not None:
+            lines.append(f"{link.source}:{link.line}: links {link.target!r}, a page's note renamed to "
+                         f"{_stem(hit[1], fold=False)!r} by this run: update the link")
+    return tuple(lines)
+
+
+def _stem(path: str, *, fold: bool = True) -> str:
+    name = path.rsplit("/", 1)[-1]
+    name = name[:-3] if name.lower().endswith(".md") else name
+    return name.casefold() if fold else name
