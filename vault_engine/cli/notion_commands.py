@@ -74,7 +74,8 @@ def render_report(r) -> str:
              else f"{r.attachments} attachments written")
     lines = [f"{verb} into {r.into}/: {r.pages} pages, {r.databases} databases; "
              f"{len(r.new)} new, {len(r.updated)} updated, {r.unchanged} unchanged, "
-             f"{len(r.renamed)} renamed, {extra}"]
+             + (f"{len(r.edited)} kept as edited in the vault, " if r.edited else "")
+             + f"{len(r.renamed)} renamed, {extra}"]
     if r.links_relative:
         lines.append(f"links: {r.links_resolved} of {r.links_relative} relative links resolved")
     lines += _listed(f"{len(r.unresolved)} unresolved link(s)",

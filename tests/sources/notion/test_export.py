@@ -201,6 +201,9 @@ def test_properties_added_in_the_vault_survive_a_reimport_and_are_named(vault, e
     audit.write_text(audit.read_text() + "\nUpstream line\n")
     report = vault.notion_import(export, now=FROZEN_NOW + 3600)
     assert mine.read_text() == tagged and report.updated == ()
+    # counted: "1 pages; 0 new, 0 updated, 0 unchanged" left it out (qa32 F7)
+    assert report.edited == ("notion/Audit log c6d7e8f9.md",)
+    assert "4 unchanged, 1 kept as edited in the vault, 0 renamed" in render_report(report)
     assert [(p.path, "properties tags, owner added" in p.reason) for p in report.problems] == [
         ("notion/Audit log c6d7e8f9.md", True)]
 

@@ -316,7 +316,7 @@ class Sync:
             action="sync", source=SYNC_SOURCE, into=self.settings.folder,
             pages=len(self.fetched) + self.not_fetched, databases=len(self.databases),
             new=tuple(result.new), updated=tuple(result.updated), unchanged=result.unchanged,
-            renamed=tuple(result.renamed), not_fetched=self.not_fetched,
+            edited=tuple(result.edited), renamed=tuple(result.renamed), not_fetched=self.not_fetched,
             gone=tuple(n.rel_path for n in gone), pruned=tuple(pruned), prune=prune,
             kept_edited=tuple(n.rel_path for n in gone if n.edited_locally),
             problems=tuple(self.problems + result.problems + kept_files),

@@ -361,7 +361,7 @@ def import_export(config: Config, export: Path, *, into: str = "notion", prune: 
     return NotionReport(
         action="import", source=tree.name, into=into, pages=len(catalog.pages),
         databases=len(catalog.databases), new=tuple(result.new), updated=tuple(result.updated),
-        unchanged=result.unchanged, renamed=tuple(result.renamed),
+        unchanged=result.unchanged, edited=tuple(result.edited), renamed=tuple(result.renamed),
         gone=tuple(n.rel_path for n in gone), pruned=tuple(pruned), prune=prune,
         kept_edited=tuple(n.rel_path for n in gone if n.edited_locally), attachments=result.attachments,
         links_relative=conversion.stats.relative, links_resolved=conversion.stats.resolved,

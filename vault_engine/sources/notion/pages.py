@@ -305,6 +305,7 @@ class WriteResult:
     new: list[str] = field(default_factory=list)
     updated: list[str] = field(default_factory=list)
     unchanged: int = 0
+    edited: list[str] = field(default_factory=list)  # notes kept as they are: edited in the vault
     renamed: list[tuple[str, str]] = field(default_factory=list)
     attachments: int = 0
     written_ids: set[str] = field(default_factory=set)
@@ -383,6 +384,7 @@ class PageWriter:
         old = self.existing.get(page.notion_id)
         if old is not None and old.edited_locally:
             result.problems.append(Problem(old.rel_path, old.edited_reason))
+            result.edited.append(old.rel_path)
             return
         if old is not None and old.rel_path != rel:
             self._rename(old, rel, result)

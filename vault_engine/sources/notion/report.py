@@ -45,6 +45,7 @@ class NotionReport:
     new: tuple[str, ...] = ()
     updated: tuple[str, ...] = ()
     unchanged: int = 0
+    edited: tuple[str, ...] = ()  # pages whose notes were kept as they are: edited in the vault
     renamed: tuple[tuple[str, str], ...] = ()
     not_fetched: int = 0
     gone: tuple[str, ...] = ()
@@ -65,7 +66,7 @@ class NotionReport:
             "action": self.action, "source": self.source, "into": self.into,
             "pages": self.pages, "databases": self.databases,
             "new": list(self.new), "updated": list(self.updated), "unchanged": self.unchanged,
-            "renamed": [{"from": a, "to": b} for a, b in self.renamed],
+            "edited": list(self.edited), "renamed": [{"from": a, "to": b} for a, b in self.renamed],
             "not_fetched": self.not_fetched, "gone": list(self.gone), "pruned": list(self.pruned),
             "kept_edited": list(self.kept_edited), "prune": self.prune,
             "attachments": self.attachments,
