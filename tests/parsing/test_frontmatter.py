@@ -51,7 +51,7 @@ def test_no_frontmatter_and_an_unclosed_fence():
 def test_parse_time_accepts_iso_dates_and_numbers():
     assert parse_time("2026-03-14T10:22:00Z") == dt.datetime(2026, 3, 14, 10, 22, tzinfo=dt.UTC).timestamp()
     assert parse_time("2026-03-14") == dt.datetime(2026, 3, 14, tzinfo=dt.UTC).timestamp()
-    assert parse_time(12.5) == 12.5
+    assert parse_time(1_763_107_200.5) == 1_763_107_200.5
     assert parse_time("yesterday") is None
     assert parse_time(True) is None
     # kubernetes-keps' sig-node/4214 kep.yaml: creation-date: 2023-9-18
@@ -66,6 +66,8 @@ def test_a_date_yaml_reads_as_a_number_is_a_year_a_day_or_milliseconds():
     assert parse_time(20261399) is None  # no such day
     assert parse_time(1_763_107_200_000) == 1_763_107_200.0
     assert parse_time(1_763_107_200) == 1_763_107_200.0  # seconds stay seconds
+    for no_date in (12, -5, 2026.5, 202611, 0):  # 1970 for each: the note sank to the decay floor (qa34 N4)
+        assert parse_time(no_date) is None
 
 
 def test_normalize_value_and_as_list():

@@ -195,12 +195,13 @@ def normalize_value(value: Any) -> Any:
 
 
 MILLISECONDS_FROM = 1e11  # as seconds, the year 5138: no note's date
+EARLIEST = 315_532_800.0  # 1980-01-01: a number read as an earlier time is no date a note was written
 
 
 def _number_time(number: float) -> float | None:
     """A date YAML read as a number: a year (``updated: 2026``), a date without dashes
-    (``20261114``), Unix milliseconds (an export's), else Unix seconds. A year read as seconds
-    dated the note 1970 (qa33 R3)."""
+    (``20261114``), Unix milliseconds (an export's) or seconds; any other number (``12``,
+    ``202611``) is no date. A year read as seconds dated the note 1970 (qa33 R3, qa34 N4)."""
     if number == int(number) and 1000 <= number <= 9999:
         return dt.datetime(int(number), 1, 1, tzinfo=dt.UTC).timestamp()
     if number == int(number) and 10_000_000 <= number <= 99_999_999:
@@ -209,7 +210,8 @@ def _number_time(number: float) -> float | None:
         except ValueError:
             return None
         return day.replace(tzinfo=dt.UTC).timestamp()
-    return float(number) / 1000 if abs(number) >= MILLISECONDS_FROM else float(number)
+    seconds = float(number) / 1000 if number >= MILLISECONDS_FROM else float(number)
+    return seconds if seconds >= EARLIEST else None
 
 
 def parse_time(value: Any) -> float | None:
