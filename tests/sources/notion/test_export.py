@@ -475,19 +475,23 @@ def test_a_folder_that_is_no_export_is_refused_and_prunes_nothing(vault, export,
     assert {p.name for p in (vault.root / "notion").glob("*.md")} == NOTES
 
 
-def test_another_export_into_the_same_folder_never_prunes_the_first(vault, export, tmp_path):
+def test_another_exports_folder_is_refused_and_nothing_written(vault, export, tmp_path):
+    """Told "kept, not pruned" once, the same import with --prune deleted the other export's
+    notes on its next run (qa32 F4, qa34 N1): nothing is written into such a folder."""
     vault.notion_import(export, now=FROZEN_NOW)
+    before = {p.relative_to(vault.root): p.read_bytes() for p in (vault.root / "notion").rglob("*") if p.is_file()}
     other = tmp_path / "other" / "Elsewhere"
     other.mkdir(parents=True)
     (other / "Unrelated page 99aa88bb77cc66dd55ee44ff33001122.md").write_text("# Unrelated page\nHello.\n")
-    report = vault.notion_import(other.parent, prune=True, now=FROZEN_NOW)
-    # they vanished from nothing: not listed as gone, which the summary reads as "--prune
-    # deletes them" (qa32 F4)
-    assert report.pruned == () and report.gone == ()
-    assert any(f"none of the {len(NOTES)} note(s) already in notion/ is a page of this export: kept, not pruned"
-               in n for n in report.notices)
-    assert NOTES <= {p.name for p in (vault.root / "notion").glob("*.md")}
-    assert "vanished" not in render_report(report)
+    for _ in range(2):
+        with pytest.raises(NotionError, match=f"none of the {len(NOTES)} note.s. in notion/ is a page of other: "
+                                              "that folder holds another export, so nothing was imported"
+                                              ".*--into notion/other"):
+            vault.notion_import(other.parent, prune=True, now=FROZEN_NOW)
+    after = {p.relative_to(vault.root): p.read_bytes() for p in (vault.root / "notion").rglob("*") if p.is_file()}
+    assert after == before
+    report = vault.notion_import(other.parent, into="notion/other", prune=True, now=FROZEN_NOW)
+    assert report.new == ("notion/other/Unrelated page 33001122.md",) and report.pruned == ()
 
 
 def test_a_copy_of_a_pages_note_never_takes_the_page_over(vault, export):

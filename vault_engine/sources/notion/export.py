@@ -40,10 +40,12 @@ from vault_engine.sources.notion.links import (
 from vault_engine.sources.notion.pages import (
     SYNC_SOURCE,
     Attachment,
+    ExistingNote,
     NotionPage,
     PageWriter,
     check_into,
     note_stem_for,
+    safe_title,
     scan_existing,
     stem_of,
     tap_folders,
@@ -348,14 +350,12 @@ def import_export(config: Config, export: Path, *, into: str = "notion", prune: 
         if not conversion.catalog.pages and not conversion.catalog.databases:
             raise NotionError(f"{export} holds no Notion pages (files named `Title <32-hex id>.md`) and no "
                               "databases: nothing was imported, and nothing in the vault was touched")
+        candidates = [n for n in existing.values()
+                      if n.folder == into and n.meta.get("source") != SYNC_SOURCE]
+        _refuse_another_exports_folder(export, into, candidates, {page.notion_id for page in conversion.pages})
         result = writer.write_all(conversion.pages, conversion.names)
-    candidates = [n for n in existing.values()
-                  if n.folder == into and n.meta.get("source") != SYNC_SOURCE]
     gone = writer.gone(candidates, result.written_ids)
-    unrelated = bool(gone) and len(gone) == len(candidates)  # not one page of the folder is in it
-    pruned, kept_files = writer.prune(gone) if prune and not unrelated else ([], [])
-    others = len(gone) if unrelated else 0
-    gone = [] if unrelated else gone  # another export's pages: vanished from nothing (qa32 F4)
+    pruned, kept_files = writer.prune(gone) if prune else ([], [])
     catalog = conversion.catalog
     problems = [*tree.problems, *catalog.problems, *duplicates, *result.problems, *kept_files]
     return NotionReport(
@@ -366,9 +366,24 @@ def import_export(config: Config, export: Path, *, into: str = "notion", prune: 
         kept_edited=tuple(n.rel_path for n in gone if n.edited_locally), attachments=result.attachments,
         links_relative=conversion.stats.relative, links_resolved=conversion.stats.resolved,
         unresolved=tuple(conversion.stats.unresolved), problems=tuple(problems),
-        notices=_notices(config, into, conversion.unplaced, gone, prune, others)
+        notices=_notices(config, into, conversion.unplaced, gone, prune)
         + _elsewhere_notice(into, [*result.new, *result.updated]),
     )
+
+
+def _refuse_another_exports_folder(export: Path, into: str, there: list[ExistingNote], pages: set[str]) -> None:
+    """Nothing is written when not one note of ``into`` is a page of this export: the folder
+    mirrors another export, and the next import that prunes would delete all of its notes (it
+    did, one run after the first was told "kept, not pruned": qa34 N1)."""
+    if there and not any(note.notion_id in pages for note in there):
+        raise NotionError(f"none of the {len(there)} note(s) in {into}/ is a page of {export.name}: that folder "
+                          "holds another export, so nothing was imported (a later --prune would delete its notes); "
+                          f"import this one into a folder of its own, e.g. --into {into}/{_folder_name(export)}")
+
+
+def _folder_name(export: Path) -> str:
+    """A folder name for an export: its file name without ``.zip``, as a page's title is made safe."""
+    return safe_title(export.name.removesuffix(".zip"))
 
 
 def _elsewhere_notice(into: str, written: list[str]) -> tuple[str, ...]:
@@ -382,8 +397,7 @@ def _elsewhere_notice(into: str, written: list[str]) -> tuple[str, ...]:
             f"(a page keeps one note wherever it was first written): {shown}",)
 
 
-def _notices(config: Config, into: str, unplaced: int, gone: list, prune: bool,
-             others: int = 0) -> tuple[str, ...]:
+def _notices(config: Config, into: str, unplaced: int, gone: list, prune: bool) -> tuple[str, ...]:
     notices = []
     if config.tap_for(f"{into}/page.md").source != "notion":
         notices.append(f"{into}/ is not owned by a notion tap: these notes will not decay like "
@@ -391,10 +405,7 @@ def _notices(config: Config, into: str, unplaced: int, gone: list, prune: bool,
     if unplaced > 0:
         notices.append(f"{unplaced} file(s) outside any page folder and linked from no page were "
                        "not copied")
-    if others:  # another export, most likely: pruning would delete every note it did not write
-        notices.append(f"none of the {others} note(s) already in {into}/ is a page of this export: kept"
-                       + (", not pruned" if prune else "") + "; import a different export with --into another folder")
-    elif not prune and (prunable := [n for n in gone if not n.edited_locally]):
+    if not prune and (prunable := [n for n in gone if not n.edited_locally]):
         notices.append(f"{len(prunable)} note(s) in {into}/ are no longer in the export: kept; "
                        "an import that prunes deletes them")
     return tuple(notices)
