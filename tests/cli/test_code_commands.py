@@ -128,6 +128,15 @@ def test_find_of_a_renamed_symbol_names_the_notes_that_still_name_it(make_vault,
     assert cli("--vault", root, "find", "never_named_anywhere", "--json").json["notices"] == []
 
 
+def test_find_of_a_modules_constant_says_where_the_code_writes_it_not_that_it_was_removed(make_vault, cli):
+    """`PRICES = {...}` is no symbol: "renamed or removed since?" was said of notes that are right (qa35 A2)."""
+    root = build(make_vault, {"memory/prices.md": "---\ntype: memory\n---\n# Prices\n\n`PRICES` maps a sku to its price.\n"})
+    missed = cli("--vault", root, "find", "PRICES", "--json").json
+    assert missed["status"] == "miss" and missed["notices"] == [
+        "`PRICES` is named in 1 note(s) (memory/prices.md) and written in src/shop/pricing.py, where it is no symbol "
+        "find indexes (a module's constant or variable?): `vault-engine search PRICES --kind code` shows the lines"]
+
+
 def test_find_says_a_file_changed_and_a_deleted_file_is_missing_not_changed(make_vault, cli):
     root = build(make_vault)
     assert cli("--vault", root, "find", "price_of", "--json").json["notices"] == []

@@ -77,18 +77,38 @@ def find(query: str, *, code, ledger: Ledger, lexical: WhooshIndex | Callable[[]
         if found is not None:
             return found
     return FindResult(query, "miss", None, reason=_miss_reason(query, tried, code, token, facet, tier),
-                      notices=_stale_notice(code) + _named_in_notes(code, query) if "symbol" in tried else ())
+                      notices=_stale_notice(code) + _named_in_notes(code, query, ledger, lexical)
+                      if "symbol" in tried else ())
 
 
-def _named_in_notes(code, query: str) -> tuple[str, ...]:
+def _named_in_notes(code, query: str, ledger: Ledger,
+                    lexical: WhooshIndex | Callable[[], WhooshIndex]) -> tuple[str, ...]:
     """On a symbol missed: the notes that still name it in backticks (after a rename, the
-    notes and dead ends that explain the old name say nothing until someone looks)."""
+    notes and dead ends that explain the old name say nothing until someone looks), unless
+    the code writes it where no symbol is (a module's constant: "renamed or removed?" was
+    said of notes naming click's FORCED_WIDTH, qa35 A2)."""
     notes = list(dict.fromkeys(path for path, _, _ in code.store.mentioning([query])))
     if not notes:
         return ()
     shown = ", ".join(notes[:3]) + (f" and {len(notes) - 3} more" if len(notes) > 3 else "")
+    written = _written_in_code(query, ledger, lexical() if callable(lexical) else lexical)
+    if written:
+        return (f"`{query}` is named in {len(notes)} note(s) ({shown}) and written in {written}, where it is no "
+                f"symbol find indexes (a module's constant or variable?): `vault-engine search {query} --kind code` "
+                "shows the lines",)
     return (f"`{query}` is named in {len(notes)} note(s) ({shown}) but defined nowhere in the indexed code: "
             "renamed or removed since they were written?",)
+
+
+def _written_in_code(name: str, ledger: Ledger, lexical: WhooshIndex) -> str | None:
+    """The first indexed source file (by the words index) whose text holds ``name`` (its last
+    dotted part) as a whole word, or None."""
+    word = re.compile(rf"(?<![\w$]){re.escape(name.rsplit('.', 1)[-1])}(?![\w$])")
+    hits = lexical.search(name, 20, kind="code")
+    sections = ledger.sections_by_ids(i for i, _ in hits)
+    notes = ledger.notes_by_ids(s.note_id for s in sections.values())
+    return next((notes[sections[i].note_id].path for i, _ in hits
+                 if i in sections and sections[i].note_id in notes and word.search(sections[i].text)), None)
 
 
 def _stale_notice(code) -> tuple[str, ...]:
