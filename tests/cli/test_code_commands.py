@@ -161,3 +161,34 @@ def test_index_counts_notes_and_source_files_apart_as_status_does(make_vault, cl
     assert (done["new"], done["source_files"]) == (notes, sources) and sources > 0  # "70 new" for 6 notes
     text = cli("--vault", root, "index", "--no-embed", "--rebuild").out
     assert f"{notes} new, " in text and f"; {sources} source files new or changed" in text
+
+
+SHELLS = '''class Shell:
+    def complete(self):
+        return self.format_item("x")
+
+    def format_item(self, item):
+        return item
+
+
+class Zsh(Shell):
+    def format_item(self, item):
+        return item.replace(":", "\\\\:")
+
+
+class Lone:
+    def format_item(self, item):
+        return item
+'''
+
+
+def test_callers_of_an_override_name_the_base_method_whose_callers_reach_it(make_vault, cli):
+    """`self.format_item(...)` in Shell.complete runs Zsh.format_item: "no callers" alone read
+    as dead code (qa35 A1). A method of a class that names no such base says nothing more."""
+    root = build(make_vault, {"src/shop/shells.py": SHELLS})
+    answer = cli("--vault", root, "callers", "Zsh.format_item", "--json").json
+    assert answer["status"] == "no_callers" and answer["reason"].endswith(
+        "; it overrides src/shop/shells.py#Shell.format_item, whose callers reach it through an instance of its "
+        "class (`vault-engine callers src/shop/shells.py#Shell.format_item`)")
+    lone = cli("--vault", root, "callers", "Lone.format_item", "--json").json
+    assert lone["status"] == "no_callers" and "overrides" not in lone["reason"]

@@ -359,10 +359,30 @@ class CodeQueries:
                   if nodes else
                   f"{row.ref} is indexed and has no {direction[:-1]}s{' outside tests' if exclude_tests else ''} "
                   "resolved from the syntax (unresolved calls are counted in status, never guessed)")
+        if not nodes and direction == "callers":
+            reason += self._dispatched_through(row, exclude_tests)
         why = self.why_of(row)
         return CallAnswer(**base, status=status, reason=reason, start=row.ref, nodes=nodes, edges=edges,
                           why=why, followed=self.follow(((row.ref, why),), follow), dead_ends=self._dead_ends(why, row),
                           notices=self._call_notices(direction, [row.key, *(n.path for n in nodes)] if nodes else []))
+
+    def _dispatched_through(self, row: SymbolRow, exclude_tests: bool) -> str:
+        """For a method no call names: the base class's method of its name that has callers, whose
+        calls reach this override at run time (``self.format_completion(item)`` in
+        ``ShellComplete.complete`` runs ``ZshComplete.format_completion``). Edges go to the
+        method a call names, so "no callers" alone read as dead code (qa35 A1)."""
+        cls = self.store.symbol(row.key, row.parent) if row.parent else None
+        if cls is None or cls.kind not in ("class", "interface"):
+            return ""
+        header = cls.signature.replace(cls.name, " ", 1)  # its bases as written: (ShellComplete), extends B
+        overridden = [s for s in self.store.symbols_where("name", row.name)
+                      if s.parent and s.ref != row.ref and
+                      re.search(rf"(?<![\w$]){re.escape(s.parent.rsplit('.', 1)[-1])}(?![\w$])", header)]
+        called = [s.ref for s in overridden if walk(self.store, [s.ref], "callers", 1, exclude_tests)[0]]
+        if not called:
+            return ""
+        return (f"; it overrides {', '.join(called)}, whose callers reach it through an instance of its class "
+                f"(`vault-engine callers {called[0]}`)")
 
     def _not_found(self, symbol: str) -> tuple[str, str, tuple[str, ...]]:
         """Status and reason of a symbol no definition answers, and what a misspelt name
