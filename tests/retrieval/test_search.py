@@ -521,3 +521,28 @@ def test_a_search_asked_again_says_each_notice_once(make_vault):
         searcher.search(request)
         notices = searcher.search(request).notices
         assert len([n for n in notices if n.startswith("--follow takes at most")]) == 1
+
+
+def test_the_arms_agree_on_code_only_on_one_symbol_not_one_file(make_vault):
+    """The words' best symbol and the meaning's best were two functions of one file, and the
+    answer was `high` on a question nothing answers (qa35 A3)."""
+    from tests.code_vault import build
+    from vault_engine.retrieval.search import Searcher, SearchRequest
+
+    class Nearest:  # the meaning arm's first: pricing.py's `place`
+        def __init__(self, ids):
+            self.ids = ids
+
+        def search(self, query, limit, include=(), allowed=None):
+            return [(i, 0.6 - n / 100) for n, i in enumerate(self.ids)], {}
+
+    with Vault(build(make_vault)) as v:
+        note = v.ledger.note_by_path("src/shop/pricing.py")
+        by_heading = {s.heading: s.id for s in v.ledger.sections_of(note.id)}
+        place = next(i for h, i in by_heading.items() if h and h.endswith("place"))
+        price = next(i for h, i in by_heading.items() if h and h.endswith("price_of"))
+        request = SearchRequest("price_of sku", k=5, decay=False)
+        apart = Searcher(v.config, v.ledger, v.lexical, semantic=Nearest([place, price])).search(request)
+        assert apart.hits[0].path == "src/shop/pricing.py" and apart.confidence == "low"
+        together = Searcher(v.config, v.ledger, v.lexical, semantic=Nearest([price, place])).search(request)
+        assert together.confidence == "high"

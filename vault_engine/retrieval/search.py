@@ -205,7 +205,7 @@ class Searcher:
 
         def first_note(arm: Sequence[tuple[int, float]] | None) -> str | None:
             best = next((by_id[i] for i, _ in arm or () if i in by_id), None)
-            return best.note.path if best else None
+            return _place(best) if best else None
 
         weighed = candidates[:COVERAGE_DEPTH] if "semantic" in arms else []
         # With words only, only "does the first hit hold every query word" is asked: no weights.
@@ -216,7 +216,7 @@ class Searcher:
         return Evidence(arms, first_note(lexical), first_note(semantic), max(cosines, default=None),
                         max((section_coverage(weights, c.note, c.section) for c in weighed), default=0.0),
                         max((section_coverage(weights, c.note, c.section) for c in top), default=0.0),
-                        top[0].note.path if top else None, tuple(written.get(t, t) for t in unheld), len(weights))
+                        _place(top[0]) if top else None, tuple(written.get(t, t) for t in unheld), len(weights))
 
     def _candidates(self, fused: list[Fused], request: SearchRequest,
                     now: float) -> tuple[list[_Candidate], set[int]]:
@@ -297,6 +297,13 @@ class Searcher:
         fused = Fused(section.id, parent.scores.fused * 0.5, None, None)
         c = _Candidate(fused, note, section, multiplier, age, fused.fused * multiplier)
         return self._hit(c, set(), via=parent.ref)
+
+
+def _place(c: _Candidate) -> str:
+    """Where a candidate is, for the arms' agreement: its note, or for code its symbol. A source
+    file holds hundreds of symbols, and two of parser.py's "agreed" on a question no note
+    answers (qa35 A3)."""
+    return f"{c.note.path}#{c.section.id}" if c.note.kind == "code" else c.note.path
 
 
 def _readable(shown: str, note: NoteRow) -> str:
