@@ -192,3 +192,14 @@ def test_callers_of_an_override_name_the_base_method_whose_callers_reach_it(make
         "class (`vault-engine callers src/shop/shells.py#Shell.format_item`)")
     lone = cli("--vault", root, "callers", "Lone.format_item", "--json").json
     assert lone["status"] == "no_callers" and "overrides" not in lone["reason"]
+
+
+def test_a_memory_hit_that_holds_part_of_the_question_points_at_the_code(make_vault, cli):
+    """The memory tier answered "where is zsh completion implemented" with a note sharing one
+    word, and named no way to the code (qa35 A4)."""
+    root = build(make_vault)
+    partial = cli("--vault", root, "find", "where is an order priced in the shell", "--json").json
+    assert partial["status"] == "hit" and partial["tier"] == "memory"
+    assert partial["notices"][-1] == (
+        "memory notes only, none holding every word of the question; the code itself: "
+        "`vault-engine search 'where is an order priced in the shell' --kind code`")

@@ -74,6 +74,12 @@ def find(query: str, *, code, ledger: Ledger, lexical: WhooshIndex | Callable[[]
     if "memory" in wanted and (not token or code is None or tier == "memory" or facet is not None):
         tried.append("memory")
         found = _memory(query, ledger, lexical, k, facet, min_coverage, rank_by)
+        if found is not None and code is not None and max((h.coverage or 0.0) for h in found.hits) < 1:
+            # "where is zsh completion implemented" found a note sharing "implemented": the
+            # memory tier reads memory notes only, and the code answers by meaning (qa35 A4)
+            found = replace(found, notices=found.notices + (
+                f"memory notes only, none holding every word of the question; the code itself: "
+                f"`vault-engine search {shlex.quote(query)} --kind code`",))
         if found is not None:
             return found
     return FindResult(query, "miss", None, reason=_miss_reason(query, tried, code, token, facet, tier),
