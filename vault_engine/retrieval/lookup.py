@@ -29,7 +29,7 @@ def lookup_ref(ledger: Ledger, ref: str,
         parsed = parse_ref(ref)
         if parsed.notion_id is None:
             raise UnknownRef(f"{ref.partition('#')[0].strip()!r} names no Notion page: a page's ref is "
-                             f"{NOTION_SCHEME} and its id's 32 hex digits (the end of its note's notion_id)")
+                             f"{NOTION_SCHEME} and the 32 hex digits of its note's notion_id")
         note, heading = ledger.note_by_notion_id(parsed.notion_id), parsed.heading
         if note is None:  # vault paths are no help here (qa32 F9)
             raise UnknownRef(f"no note of Notion page {parsed.notion_id} in the index (pruned, or never imported?): "

@@ -227,10 +227,14 @@ def test_a_page_gone_from_notion_is_reported_and_its_note_kept_until_prune(root,
     del fake.pages[RUNBOOK]
     kept = run_sync(root, fake)
     assert kept.gone == ("notion/Deploy runbook c3c3c3c3.md",)
-    assert any(p.path == f"notion://{RUNBOOK}" and "404" in p.reason for p in kept.problems)
+    assert any(p.path == f"notion://{RUNBOOK}" and "404" in p.reason and "is kept (a sync that prunes deletes it)"
+               in p.reason for p in kept.problems)
     assert (root / "notion" / "Deploy runbook c3c3c3c3.md").exists()
     pruned = run_sync(root, fake, prune=True)
     assert pruned.pruned == ("notion/Deploy runbook c3c3c3c3.md",)
+    # not "is kept" in the very run that deletes it (qa34 N5)
+    assert [p.reason.rsplit(": ", 1)[1] for p in pruned.problems if p.path == f"notion://{RUNBOOK}"] == [
+        "its note notion/Deploy runbook c3c3c3c3.md is deleted by this sync's --prune"]
     assert not (root / "notion" / "Deploy runbook c3c3c3c3.md").exists()
 
 

@@ -289,9 +289,11 @@ class Sync:
         self.databases: list[tuple[str, dict, list]] = []
         self.gone_ids: set[str] = set()
         self.not_fetched = 0
+        self.prune = False
 
     def run(self, prune: bool) -> NotionReport:
         """Pull, write the notes, and report (``prune`` deletes notes of vanished pages)."""
+        self.prune = prune
         for ident in self.settings.page_ids:
             self.queue.append((None, ident, "taps.notion.page_ids"))
         for ident in self.settings.database_ids:
@@ -390,8 +392,8 @@ class Sync:
         if note is not None:
             self.gone_ids.add(ident)
             action = (f"its note {note.rel_path} is kept: edited in the vault, so no prune deletes it"
-                      if note.edited_locally else
-                      f"its note {note.rel_path} is kept (a sync that prunes deletes it)")
+                      if note.edited_locally else f"its note {note.rel_path} is deleted by this sync's --prune"
+                      if self.prune else f"its note {note.rel_path} is kept (a sync that prunes deletes it)")
         else:
             action = f"check the id in {why}, and that the page is shared with the integration"
         self.problems.append(Problem(f"notion://{ident}", f"Notion has no such page ({reason}): {action}"))
