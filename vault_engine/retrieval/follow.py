@@ -52,7 +52,7 @@ def hit_links(ledger: Ledger, note_id: int, start: int, end: int) -> tuple[Resol
 
 def follow_targets(links: Sequence[ResolvedLink], seen: set[str],
                    limit: int | None = LINKS_PER_HIT) -> list[ResolvedLink]:
-    """Resolved note links worth following from a hit: not yet shown, at most ``limit``.
+    """Resolved note links worth following from a hit: not yet shown, at most ``limit`` (None: all).
     A link to a note already shown is not followed, one to another of its sections is; a link
     to a heading its note lacks leads nowhere (its note's first section is not what it names)."""
     chosen: list[ResolvedLink] = []
@@ -65,6 +65,6 @@ def follow_targets(links: Sequence[ResolvedLink], seen: set[str],
             continue
         seen.add(link.ref)
         chosen.append(link)
-        if len(chosen) == limit:
+        if limit is not None and len(chosen) >= limit:
             break
     return chosen

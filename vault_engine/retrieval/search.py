@@ -279,8 +279,9 @@ class Searcher:
         return followed
 
     def linked_hit(self, link: ResolvedLink, parent: Hit, now: float, decay: bool) -> Hit | None:
-        """The section ``link`` points at as a hit reached from ``parent`` (``via``), scored
-        at half of it; None when the link leads nowhere indexed."""
+        """The section ``link`` points at as a hit reached from ``parent`` (``via``): half the
+        parent's fused score (before the parent's decay), times its own note's decay; None when
+        the link leads nowhere indexed."""
         if link.target_path is None:
             return None
         note = self.ledger.note_by_path(link.target_path)
