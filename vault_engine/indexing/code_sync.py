@@ -12,7 +12,6 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 
 from vault_engine.config import Config
 from vault_engine.errors import VaultError
@@ -40,18 +39,6 @@ FULL_RESOLVE_SHARE = 0.25
 # the watcher re-resolves a tap on every save, and unpickling every file each time cost more
 # than resolving (bench/bench_code.py).
 _PARSED: dict[tuple[str, str], tuple[str, ParsedSource]] = {}
-
-
-@dataclass(slots=True)
-class CodeSync:
-    """What one sync did, for the index report."""
-
-    parsed: int = 0
-    dropped: int = 0
-    taps_resolved: list[str] = field(default_factory=list)
-    resolved_files: int = 0  # files whose calls were resolved again
-    local: set[str] = field(default_factory=set)  # edited inside bodies only
-    seconds: float = 0.0
 
 
 def is_code_key(path: str) -> bool:
@@ -121,52 +108,47 @@ def parse_code_file(config: Config, key: str, known_hash: str | None = None):
 
 
 def sync_code(config: Config, ledger: Ledger, parsed_now: Mapping[str, object],
-              changed_note_ids: Iterable[int], cleared_paths: Iterable[str]) -> CodeSync | None:
+              changed_note_ids: Iterable[int], cleared_paths: Iterable[str]) -> None:
     """Bring ``code.sqlite`` in line with the ledger (see the module docstring).
     ``parsed_now``: key -> ParsedSource read by this run; ``changed_note_ids`` and
     ``cleared_paths``: notes written and paths gone, whose mentions change."""
     path = config.index_dir / CODE_FILE
     taps = code_taps(config)
     if not taps and not path.exists():
-        return None
-    started = time.perf_counter()
+        return
     store = CodeStore(path)
     try:
-        result = CodeSync()
         with store.transaction():
-            touched = _sync_files(config, ledger, store, taps, parsed_now, result)
+            touched, local = _sync_files(config, ledger, store, taps, parsed_now)
             for tap in taps:
                 if tap.name in touched:
-                    result.resolved_files += _resolve_tap(store, tap, touched[tap.name], result.local)
-                    result.taps_resolved.append(tap.name)
+                    _resolve_tap(store, tap, touched[tap.name], local)
             for gone in set(touched) - {t.name for t in taps}:
                 store.drop_tap(gone)
-            if touched or result.local:  # readers' caches of names and paths are out of date
+            if touched or local:  # readers' caches of names and paths are out of date
                 store.set_meta("revision", str(time.time_ns()))
             _sync_mentions(ledger, store, changed_note_ids, cleared_paths)
-        result.seconds = time.perf_counter() - started
-        return result
     finally:
         store.close()
 
 
-def _sync_files(config, ledger, store: CodeStore, taps: list[CodeTap], parsed_now,
-                result: CodeSync) -> dict[str, set[str]]:
+def _sync_files(config, ledger, store: CodeStore, taps: list[CodeTap],
+                parsed_now) -> tuple[dict[str, set[str]], set[str]]:
     """Store what the ledger has and the store lacks; returns tap -> keys added, changed or
-    gone. Keys edited without a change of surface (dependents.surface) go in
-    ``result.local`` instead: only their own calls need resolving again."""
+    gone, and the keys edited without a change of surface (dependents.surface): only their
+    own calls need resolving again."""
     from vault_engine.sources.code.dependents import surface
 
     in_ledger = {p: k.hash for p, k in ledger.known_files().items() if k.hash and is_code_key(p)}
     stored = store.file_hashes()
     touched: dict[str, set[str]] = {}
+    local: set[str] = set()
     gone = [k for k in stored if k not in in_ledger]
     for key in gone:
         info = store.file_info(key)
         assert info is not None  # a key of file_hashes
         touched.setdefault(info[0], set()).add(key)
     store.delete_files(gone)
-    result.dropped = len(gone)
     for key, digest in sorted(in_ledger.items()):
         if stored.get(key) == digest:
             continue
@@ -185,11 +167,10 @@ def _sync_files(config, ledger, store: CodeStore, taps: list[CodeTap], parsed_no
         _PARSED[(str(store.path), key)] = (digest, parsed)
         touched.setdefault(found[0].name, set())
         if old is not None and surface(old) == surface(parsed):
-            result.local.add(key)
+            local.add(key)
         else:
             touched[found[0].name].add(key)
-        result.parsed += 1
-    return touched
+    return touched, local
 
 
 def _cached(store: CodeStore, key: str, digest: str | None) -> ParsedSource | None:
