@@ -112,7 +112,7 @@ def _search_call(vault: Any, args: Args) -> Any:
         raise BadArgument("lexical and semantic exclude each other: pass one of them, or neither for both arms")
     return vault.search(args["query"], k=args["k"], kind=args["kind"], project=args["project"],
                         tap=args["tap"], lexical_only=args["lexical"], semantic_only=args["semantic"],
-                        decay=not args["no_decay"], follow=args["follow"])
+                        decay=not args["no_decay"], follow=args["follow"], exclude_tests=args["exclude_tests"])
 
 
 @dataclass(frozen=True, slots=True)
@@ -204,13 +204,14 @@ OPERATIONS: tuple[Operation, ...] = (
     Operation("search", "search", "search", "Hybrid search over vault sections; hits carry resolved links.", (
         Param("query", str, "what to look for, in your own words", required=True, positional=True),
         Param("k", int, "number of hits", 10, low=1, high=1000),
-        Param("kind", str, f"only this kind: {', '.join(SEARCH_KINDS)} (code: with a code tap)"),
+        Param("kind", str, f"only this kind: {', '.join(SEARCH_KINDS)}"),
         Param("project", str, "only notes of this project"),
         Param("tap", str, "only documents of this tap"),
         Param("lexical", bool, "BM25 only (fast, never loads the model)", False, keyword="lexical_only"),
         Param("semantic", bool, "embeddings only", False, keyword="semantic_only"),
-        Param("follow", int, "also return sections the hits link to, N hops deep", 0, low=0, high=5),
+        Param("follow", int, "also the sections hits link to, N hops deep", 0, low=0, high=5),
         Param("no_decay", bool, "raw ranking, without per-tap decay", False),
+        Param("exclude_tests", bool, "leave out test code", False),
     ), call=_search_call),
     Operation("show", "show", "show", "A note or one section of it, with its links; or code.", (
         Param("ref", str, _REF + "; or path#Symbol", required=True, positional=True),
@@ -223,12 +224,12 @@ OPERATIONS: tuple[Operation, ...] = (
     Operation("resume", "resume", "resume",
               "Brief for an agent arriving on a project: last checkpoint, ruled-out approaches, notes, specs.", (
         Param("project", str, "the project to resume", required=True),
-        Param("max_tokens", int, "budget for the brief (about 4 characters a token)", 2000, low=MIN_BRIEF_TOKENS),
+        Param("max_tokens", int, "budget for the brief (4 characters a token)", 2000, low=MIN_BRIEF_TOKENS),
     ), owns_budget=True),
     Operation("deadend_check", "deadend check", "deadend_check",
               "Has this been tried? Checks a proposal against every recorded dead end.", (
         Param("proposal", str, "what you are about to try, in a sentence", required=True, positional=True),
-        Param("project", str, "your project: rulings of other projects are flagged elsewhere"),
+        Param("project", str, "your project: other projects' rulings are flagged"),
         Param("k", int, "at most this many rulings", 3, low=1, high=100),
         Param("lexical", bool, "words only (fast, never loads the model)", False, keyword="lexical_only"),
     )),

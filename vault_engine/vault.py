@@ -548,7 +548,7 @@ class Vault:
     def search(self, query: str, *, k: int = 10, kind: str | None = None,
                project: str | None = None, tap: str | None = None, lexical_only: bool = False,
                decay: bool = True, follow: int = 0, now: float | None = None,
-               semantic_only: bool = False) -> SearchResult:
+               semantic_only: bool = False, exclude_tests: bool = False) -> SearchResult:
         """Hybrid search over sections: words (BM25) and meaning (embeddings), fused. Without
         a usable model it searches by words and says so in ``notices``."""
         from vault_engine.indexing.integrity import check_before_reading
@@ -587,7 +587,7 @@ class Vault:
         # Raises on damage; a notice when a killed index run left Whoosh a step ahead
         interrupted = check_before_reading(ledger, self.lexical, writing=self._writer_at_work) \
             if "lexical" in arms else None
-        request = SearchRequest(query, k, kind, project, tap, arms, decay, follow, now)
+        request = SearchRequest(query, k, kind, project, tap, arms, decay, follow, now, exclude_tests)
         searcher = Searcher(self.config, ledger, self.lexical, semantic_coverage=ledger.semantic_coverage(),
                             miss_rule=MissRule.from_config(self.config.section("search"), offtopic_level(ledger)))
         searcher.notices += [interrupted] if interrupted else []

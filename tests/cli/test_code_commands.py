@@ -203,3 +203,13 @@ def test_a_memory_hit_that_holds_part_of_the_question_points_at_the_code(make_va
     assert partial["notices"][-1] == (
         "memory notes only, none holding every word of the question; the code itself: "
         "`vault-engine search 'where is an order priced in the shell' --kind code`")
+
+
+def test_search_can_leave_out_test_code_as_callers_does(make_vault, cli):
+    """`search --kind code` put tests above the implementation, with no way to leave them out (qa35 A7)."""
+    root = build(make_vault)
+    every = cli("--vault", root, "search", "price_of", "--kind", "code", "--lexical", "--json").json
+    assert "src/tests/test_orders.py" in {h["path"] for h in every["hits"]}
+    code = cli("--vault", root, "search", "price_of", "--kind", "code", "--lexical", "--exclude-tests", "--json").json
+    paths = {h["path"] for h in code["hits"]}
+    assert "src/tests/test_orders.py" not in paths and "src/shop/pricing.py" in paths

@@ -59,7 +59,7 @@ def test_a_user_error_is_one_line_naming_the_tool(vault):
     ("status", {"verbose": True}, "status: unknown argument 'verbose'; it takes: max_tokens"),
     ("search", {"query": "x", "limit": 3},
      "search: unknown argument 'limit'; it takes: query, k, kind, project, tap, lexical, semantic, follow, "
-     "no_decay, max_tokens"),
+     "no_decay, exclude_tests, max_tokens"),
     ("resume", {"project": "drone-audio", "limit": 3}, "resume: unknown argument 'limit'; it takes: project, max_tokens"),
 ])
 def test_an_unknown_argument_lists_every_one_the_tool_takes(vault, name, arguments, said):

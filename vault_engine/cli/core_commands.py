@@ -51,6 +51,7 @@ def _register_search(sub: argparse._SubParsersAction, common: argparse.ArgumentP
     p.add_argument("--follow", type=int_within(0, 5), default=0, metavar="N",
                    help="also return the sections the hits link to, N hops deep")
     p.add_argument("--no-decay", action="store_true", help="raw ranking, without per-tap decay")
+    p.add_argument("--exclude-tests", action="store_true", help="leave out test code (as callers does)")
     p.set_defaults(handler=cmd_search)
 
 
@@ -128,7 +129,7 @@ def cmd_search(ctx: Context) -> int:
     a = ctx.args
     result = ctx.vault.search(a.query, k=a.k, kind=a.kind, project=a.project, tap=a.tap,
                               lexical_only=a.lexical, semantic_only=a.semantic,
-                              decay=not a.no_decay, follow=a.follow)
+                              decay=not a.no_decay, follow=a.follow, exclude_tests=a.exclude_tests)
     for notice in result.notices:
         ctx.notice(notice)
     ctx.emit(result.to_json(), lambda: render.search_result(result))

@@ -18,7 +18,7 @@ from vault_engine.operations import BY_NAME, OPERATIONS, Operation, Param
 DEFAULT_MAX_TOKENS = 4000  # a tool answer's cap: well under what agents complain about (10k)
 MIN_MAX_TOKENS, MAX_MAX_TOKENS = 100, 100_000
 _JSON_TYPES = {str: "string", int: "integer", bool: "boolean"}
-_CAP_HELP = f"answer cap, tokens (default {DEFAULT_MAX_TOKENS}; cuts listed in truncated)"
+_CAP_HELP = f"answer cap, tokens (default {DEFAULT_MAX_TOKENS}; cuts: truncated)"
 
 
 def param_schema(param: Param) -> dict[str, Any]:

@@ -28,6 +28,7 @@ from vault_engine.retrieval.follow import LINKS_PER_HIT, follow_targets, hit_lin
 from vault_engine.retrieval.fusion import Fused, fuse_lexical, fuse_rrf, fuse_semantic
 from vault_engine.retrieval.lookup import find_section, section_ref
 from vault_engine.retrieval.snippets import make_snippet
+from vault_engine.sources.code.testpaths import is_test_path
 from vault_engine.stores.ledger import Ledger, NoteRow, SectionRow
 from vault_engine.stores.lexical import WhooshIndex, analyze, fold_accents, literal_phrases, words_as_written
 
@@ -54,6 +55,7 @@ class SearchRequest:
     decay: bool = True
     follow: int = 0
     now: float | None = None
+    exclude_tests: bool = False  # leave out test code (sources/code/testpaths.py)
 
 
 @dataclass(slots=True)
@@ -329,5 +331,6 @@ def _shown_text(note: NoteRow, section: SectionRow) -> str:
 def _passes(note: NoteRow, request: SearchRequest) -> bool:
     return ((request.kind is None or note.kind == request.kind)
             and (request.project is None or note.project == request.project)
-            and (request.tap is None or note.tap == request.tap))
+            and (request.tap is None or note.tap == request.tap)
+            and not (request.exclude_tests and note.kind == "code" and is_test_path(note.path)))
 
