@@ -133,8 +133,39 @@ def test_find_of_a_modules_constant_says_where_the_code_writes_it_not_that_it_wa
     root = build(make_vault, {"memory/prices.md": "---\ntype: memory\n---\n# Prices\n\n`PRICES` maps a sku to its price.\n"})
     missed = cli("--vault", root, "find", "PRICES", "--json").json
     assert missed["status"] == "miss" and missed["notices"] == [
-        "`PRICES` is named in 1 note(s) (memory/prices.md) and written in src/shop/pricing.py, where it is no symbol "
-        "find indexes (a module's constant or variable?): `vault-engine search PRICES --kind code` shows the lines"]
+        "`PRICES` is named in 1 note(s) (memory/prices.md) and assigned at src/shop/pricing.py:1, where it is no "
+        "symbol find indexes (a module's constant or a class attribute)"]
+
+
+CONSTANTS = '''from shop.pricing import PRICES
+
+
+def first():
+    return PRICES
+
+
+class Box:
+    size = 3
+
+
+LONG = """
+a
+"""
+TAIL = 2
+'''
+
+
+def test_find_of_constants_anywhere_in_a_file_names_where_they_are_assigned(make_vault, cli):
+    """A multi-line value, one after the last function, a class attribute: each was "renamed or
+    removed?", and an importer was named where the assignment is (qa36 N1)."""
+    note = "---\ntype: memory\n---\n# Names\n\n`LONG`, `TAIL`, `Box.size`, `PRICES` and `first_gone`.\n"
+    root = build(make_vault, {"src/shop/consts.py": CONSTANTS, "memory/names.md": note})
+    for name, where in (("LONG", "src/shop/consts.py:12"), ("TAIL", "src/shop/consts.py:15"),
+                        ("Box.size", "src/shop/consts.py:9"), ("PRICES", "src/shop/pricing.py:1")):
+        [notice] = cli("--vault", root, "find", name, "--json").json["notices"]
+        assert f"and assigned at {where}, where" in notice, (name, notice)
+    [gone] = cli("--vault", root, "find", "first_gone", "--json").json["notices"]
+    assert "defined nowhere in the indexed code" in gone
 
 
 def test_find_says_a_file_changed_and_a_deleted_file_is_missing_not_changed(make_vault, cli):
@@ -179,6 +210,21 @@ class Zsh(Shell):
 class Lone:
     def format_item(self, item):
         return item
+
+
+class Base:
+    def hint(self):
+        return ""
+
+
+class Loud(Base):
+    def hint(self):
+        return super().hint() + "!"
+
+
+class Quiet(Base):
+    def hint(self):
+        return ""
 '''
 
 
@@ -192,6 +238,9 @@ def test_callers_of_an_override_name_the_base_method_whose_callers_reach_it(make
         "class (`vault-engine callers src/shop/shells.py#Shell.format_item`)")
     lone = cli("--vault", root, "callers", "Lone.format_item", "--json").json
     assert lone["status"] == "no_callers" and "overrides" not in lone["reason"]
+    # Base.hint's one caller is Loud's super() call: no caller that reaches Quiet.hint (qa36 N2)
+    quiet = cli("--vault", root, "callers", "Quiet.hint", "--json").json
+    assert quiet["status"] == "no_callers" and "overrides" not in quiet["reason"]
 
 
 def test_a_memory_hit_that_holds_part_of_the_question_points_at_the_code(make_vault, cli):

@@ -83,38 +83,39 @@ def find(query: str, *, code, ledger: Ledger, lexical: WhooshIndex | Callable[[]
         if found is not None:
             return found
     return FindResult(query, "miss", None, reason=_miss_reason(query, tried, code, token, facet, tier),
-                      notices=_stale_notice(code) + _named_in_notes(code, query, ledger, lexical)
-                      if "symbol" in tried else ())
+                      notices=_stale_notice(code) + _named_in_notes(code, query) if "symbol" in tried else ())
 
 
-def _named_in_notes(code, query: str, ledger: Ledger,
-                    lexical: WhooshIndex | Callable[[], WhooshIndex]) -> tuple[str, ...]:
+def _named_in_notes(code, query: str) -> tuple[str, ...]:
     """On a symbol missed: the notes that still name it in backticks (after a rename, the
     notes and dead ends that explain the old name say nothing until someone looks), unless
-    the code writes it where no symbol is (a module's constant: "renamed or removed?" was
-    said of notes naming click's FORCED_WIDTH, qa35 A2)."""
+    the code assigns it where no symbol is (a module's constant, a class attribute: "renamed
+    or removed?" was said of notes naming click's FORCED_WIDTH, qa35 A2)."""
     notes = list(dict.fromkeys(path for path, _, _ in code.store.mentioning([query])))
     if not notes:
         return ()
     shown = ", ".join(notes[:3]) + (f" and {len(notes) - 3} more" if len(notes) > 3 else "")
-    written = _written_in_code(query, ledger, lexical() if callable(lexical) else lexical)
-    if written:
-        return (f"`{query}` is named in {len(notes)} note(s) ({shown}) and written in {written}, where it is no "
-                f"symbol find indexes (a module's constant or variable?): `vault-engine search {query} --kind code` "
-                "shows the lines",)
+    assigned = _assigned_in_code(code.store, query)
+    if assigned:
+        return (f"`{query}` is named in {len(notes)} note(s) ({shown}) and assigned at {assigned}, where it is "
+                "no symbol find indexes (a module's constant or a class attribute)",)
     return (f"`{query}` is named in {len(notes)} note(s) ({shown}) but defined nowhere in the indexed code: "
             "renamed or removed since they were written?",)
 
 
-def _written_in_code(name: str, ledger: Ledger, lexical: WhooshIndex) -> str | None:
-    """The first indexed source file (by the words index) whose text holds ``name`` (its last
-    dotted part) as a whole word, or None."""
-    word = re.compile(rf"(?<![\w$]){re.escape(name.rsplit('.', 1)[-1])}(?![\w$])")
-    hits = lexical.search(name, 20, kind="code")
-    sections = ledger.sections_by_ids(i for i, _ in hits)
-    notes = ledger.notes_by_ids(s.note_id for s in sections.values())
-    return next((notes[sections[i].note_id].path for i, _ in hits
-                 if i in sections and sections[i].note_id in notes and word.search(sections[i].text)), None)
+def _assigned_in_code(store, query: str) -> str | None:
+    """``path:line`` where the code assigns ``query`` in a module or a class body (``Owner.name``:
+    in a class of that name), from the bindings the code tap keeps; None when it does not."""
+    owner, _, name = query.rpartition(".")
+    for key, parsed in sorted(store.parsed(store.files_holding(name)).items()):
+        for b in parsed.bindings:
+            if b.name != name or b.kind not in ("assign", "declare"):
+                continue
+            scope = parsed.symbol(b.scope) if b.scope else None
+            in_class = scope is not None and scope.kind == "class"
+            if (b.scope is None and not owner) or (in_class and (not owner or b.scope.endswith(owner))):
+                return f"{key}:{b.line}"
+    return None
 
 
 def _stale_notice(code) -> tuple[str, ...]:
