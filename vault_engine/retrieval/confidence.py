@@ -60,6 +60,7 @@ class Evidence:
     first_hit: str | None = None  # note path of the first hit shown, after decay
     unheld: tuple[str, ...] = ()  # words of the query no section holds (both arms ran), as written
     terms: int = 0  # the query's informative terms
+    decayed: bool = False  # decay weighed the first hit above the note both arms found first
 
     @property
     def arms_agree(self) -> bool:
@@ -102,7 +103,10 @@ def judged(e: Evidence, offtopic: float = 0.0) -> tuple[str, str]:
     if not e.arms_agree:
         return LOW, "words and meaning disagree on the best note"
     if e.first_hit != e.lexical_top:
-        return LOW, "the note words and meaning found first is not the first hit (decay moved another above it)"
+        # a section of the note that says nothing places it lower too: decay is named only
+        # when it weighed the other way (qa36 N4: said of --no-decay)
+        return LOW, ("the note words and meaning found first is not the first hit"
+                     + (" (decay moved another above it)" if e.decayed else ""))
     if e.best_cosine is None or e.best_cosine <= offtopic:
         return LOW, "words found a note, but the question is no closer in meaning to it than off-topic questions are"
     if e.unheld and e.terms <= KEYWORD_TERMS:

@@ -215,10 +215,13 @@ class Searcher:
             ({t: 1.0 for t in dict.fromkeys(analyze(query))}, [])
         cosines = [c.fused.semantic for c in candidates if c.fused.semantic is not None]
         written = words_as_written(query) if unheld else {}
-        return Evidence(arms, first_note(lexical), first_note(semantic), max(cosines, default=None),
+        agreed = first_note(lexical)
+        decayed = bool(top) and any(c.decay < top[0].decay for c in candidates if _place(c) == agreed)
+        return Evidence(arms, agreed, first_note(semantic), max(cosines, default=None),
                         max((section_coverage(weights, c.note, c.section) for c in weighed), default=0.0),
                         max((section_coverage(weights, c.note, c.section) for c in top), default=0.0),
-                        _place(top[0]) if top else None, tuple(written.get(t, t) for t in unheld), len(weights))
+                        _place(top[0]) if top else None, tuple(written.get(t, t) for t in unheld), len(weights),
+                        decayed)
 
     def _candidates(self, fused: list[Fused], request: SearchRequest,
                     now: float) -> tuple[list[_Candidate], set[int]]:
