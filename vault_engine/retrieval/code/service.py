@@ -359,7 +359,7 @@ class CodeQueries:
                   if nodes else
                   f"{row.ref} is indexed and has no {direction[:-1]}s{' outside tests' if exclude_tests else ''} "
                   "resolved from the syntax (unresolved calls are counted in status, never guessed)")
-        if not nodes and direction == "callers":
+        if direction == "callers":  # with callers too: FishComplete's listed only its unit test (qa36 N3)
             reason += self._dispatched_through(row, exclude_tests)
         why = self.why_of(row)
         return CallAnswer(**base, status=status, reason=reason, start=row.ref, nodes=nodes, edges=edges,
