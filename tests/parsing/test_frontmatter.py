@@ -66,7 +66,7 @@ def test_a_date_yaml_reads_as_a_number_is_a_year_a_day_or_milliseconds():
     assert parse_time(20261399) is None  # no such day
     assert parse_time(1_763_107_200_000) == 1_763_107_200.0
     assert parse_time(1_763_107_200) == 1_763_107_200.0  # seconds stay seconds
-    for no_date in (12, -5, 2026.5, 202611, 0):  # 1970 for each: the note sank to the decay floor (qa34 N4)
+    for no_date in (12, -5, 2026.5, 202611, 0, 19700101, 1975):  # 1970 for each: the note sank to the decay floor (qa34 N4)
         assert parse_time(no_date) is None
 
 

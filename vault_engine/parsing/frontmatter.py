@@ -201,17 +201,18 @@ EARLIEST = 315_532_800.0  # 1980-01-01: a number read as an earlier time is no d
 def _number_time(number: float) -> float | None:
     """A date YAML read as a number: a year (``updated: 2026``), a date without dashes
     (``20261114``), Unix milliseconds (an export's) or seconds; any other number (``12``,
-    ``202611``) is no date. A year read as seconds dated the note 1970 (qa33 R3, qa34 N4)."""
+    ``202611``), or one read as a time before 1980, is no date. A year read as seconds dated
+    the note 1970 (qa33 R3, qa34 N4)."""
     if number == int(number) and 1000 <= number <= 9999:
-        return dt.datetime(int(number), 1, 1, tzinfo=dt.UTC).timestamp()
-    if number == int(number) and 10_000_000 <= number <= 99_999_999:
+        when = dt.datetime(int(number), 1, 1, tzinfo=dt.UTC).timestamp()
+    elif number == int(number) and 10_000_000 <= number <= 99_999_999:
         try:
-            day = dt.datetime.strptime(str(int(number)), "%Y%m%d")
+            when = dt.datetime.strptime(str(int(number)), "%Y%m%d").replace(tzinfo=dt.UTC).timestamp()
         except ValueError:
             return None
-        return day.replace(tzinfo=dt.UTC).timestamp()
-    seconds = float(number) / 1000 if number >= MILLISECONDS_FROM else float(number)
-    return seconds if seconds >= EARLIEST else None
+    else:
+        when = float(number) / 1000 if number >= MILLISECONDS_FROM else float(number)
+    return when if when >= EARLIEST else None
 
 
 def parse_time(value: Any) -> float | None:
