@@ -228,6 +228,24 @@ def test_a_notion_page_renamed_with_its_title_keeps_its_identity_and_reinforceme
         assert v.show("notion://e445ee1fb7ff4591be2de17d906df97e").path == "notion/Research programme e445ee1f.md"
 
 
+def test_a_copy_of_a_pages_note_is_no_page_until_the_pages_own_note_is_gone(make_vault):
+    """An Obsidian copy carries the page's notion_id: its hits were named notion://<id>, whose
+    `show` opened the other file (qa34 N2). The note at the import's name holds the id."""
+    ident = "e445ee1fb7ff4591be2de17d906df97e"
+    page = f"---\nnotion_id: {ident}\ntitle: Research study\n---\n# Research study\nThe study plan for spring.\n"
+    copy = page.replace("The study plan", "My zebrafish draft of the study plan")
+    root = make_vault({"notion/Research study 906df97e.md": page, "notion/Research study 906df97e 1.md": copy})
+    with Vault(root) as v:
+        v.index(embed=False)
+        [hit] = v.search("zebrafish", lexical_only=True).hits
+        assert hit.ref == "notion/Research study 906df97e 1.md#Research study"
+        assert v.show(f"notion://{ident}").path == "notion/Research study 906df97e.md"
+        (root / "notion/Research study 906df97e.md").unlink()
+        v.index(embed=False)
+        assert v.show(f"notion://{ident}").path == "notion/Research study 906df97e 1.md"  # the one left
+        assert v.search("zebrafish", lexical_only=True).hits[0].ref == f"notion://{ident}#Research study"
+
+
 def test_a_note_moved_and_edited_in_one_run_keeps_its_identity_and_reinforcements(make_vault):
     # `git mv` then an edit (or a rename merged with a teammate's edit) was a new note and a
     # deleted one, and the note's reinforcement was lost (qa25 #3)

@@ -189,6 +189,10 @@ class Indexer:
         gone = [*plan.deleted, *plan.modified, *plan.refused, *(old for old, _ in plan.moved)]
         changes.removed_section_ids = ledger.section_ids_of_paths(gone)
         above = ledger.max_section_id()  # new sections never take a removed one's id
+        # page ids whose note may change: one of several notes carrying an id holds it (settled below)
+        page_ids = set(ledger.notion_ids_of(gone).values())
+        page_ids |= {str(r.note.meta["notion_id"]).lower() for r in reads.values()
+                     if r.note is not None and r.note.meta.get("notion_id")}
         with ledger.transaction():
             for path in plan.deleted + plan.forgotten:
                 ledger.delete_note(path)
@@ -200,6 +204,8 @@ class Indexer:
                 self._write_note(reads[new], note_id, changes, now, above)
             for path in plan.new + plan.modified + plan.refused:  # refused: recorded as skipped
                 self._write_note(reads[path], None, changes, now, above)
+            if page_ids:
+                ledger.settle_notion_ids(page_ids, _page_note_first)
             ledger.set_attachments(scan.attachments)
             ledger.set_meta("last_index", str(now or time.time()))
             ledger.set_meta(EXTRACTION, extraction_key(self.config))
@@ -334,3 +340,11 @@ _WORD = re.compile(r"\w+")
 def _words(text: str) -> frozenset[str]:
     """A text's words, whatever their case: what a note moved and edited keeps of itself."""
     return frozenset(_WORD.findall(text.casefold()))
+
+
+def _page_note_first(path: str, meta: dict, notion_id: str) -> tuple[bool, str]:
+    """Of the notes carrying one page id, the page's first: the one at the name the import gives
+    the page (a copy, "Title 1234abcd 1.md", is not), then by path."""
+    from vault_engine.sources.notion.pages import at_page_name
+
+    return not at_page_name(path, meta, notion_id), path

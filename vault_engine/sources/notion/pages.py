@@ -248,9 +248,14 @@ def _page_note_first(note: ExistingNote) -> tuple[bool, bool, str]:
     """Which of the notes carrying one id is the page's: the one at the name the import gives
     the page, then one not edited since, then the first by path. Obsidian's "Make a copy"
     ("Research study 906df97e 1.md") sorted first and took the page's links over (qa32 F1)."""
-    title = str(note.meta.get("title") or "")
-    own_name = note.stem in (note_stem_for(title, note.notion_id), f"{safe_title(title)} {note.notion_id}")
-    return not own_name, note.edited_locally, note.rel_path
+    return not at_page_name(note.rel_path, note.meta, note.notion_id), note.edited_locally, note.rel_path
+
+
+def at_page_name(rel_path: str, meta: dict[str, Any], notion_id: str) -> bool:
+    """Whether a note carrying ``notion_id`` is at a name the import gives that page (its
+    title, from ``meta``, and its short or full id): the page's note, not a copy of it."""
+    title = str(meta.get("title") or "")
+    return stem_of(rel_path) in (note_stem_for(title, notion_id), f"{safe_title(title)} {notion_id}")
 
 
 def _markdown_files(root: Path, folders: list[str]) -> set[str]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -192,6 +192,23 @@ class NoteQueries(LedgerConnection):
             found.update(self.db.execute(f"SELECT path, notion_id FROM notes WHERE notion_id IS NOT NULL "
                                          f"AND path IN ({marks})", chunk).fetchall())
         return found
+
+    def settle_notion_ids(self, ids: Iterable[str], first: Callable[[str, dict[str, Any], str], Any]) -> None:
+        """Give each of ``ids`` to one note, the first by ``first(path, meta, id)`` of the notes
+        whose properties carry it: a copy of a page's note carries its id too, and its hits
+        were named by the page's ``notion://`` ref (qa34 N2). The others keep it in their meta."""
+        wanted = {str(i).lower() for i in ids}
+        holders: dict[str, list[tuple[int, str, dict[str, Any]]]] = {i: [] for i in wanted}
+        for note_id, path, meta_text in self.db.execute(
+                "SELECT id, path, meta FROM notes WHERE instr(meta, '\"notion_id\"') > 0"):
+            meta = json.loads(meta_text)
+            ident = str(meta.get("notion_id") or "").lower()
+            if ident in holders:
+                holders[ident].append((note_id, path, meta))
+        for ident, notes in holders.items():
+            ranked = sorted(notes, key=lambda n: first(n[1], n[2], ident))
+            for rank, (note_id, _, _) in enumerate(ranked):
+                self.db.execute("UPDATE notes SET notion_id=? WHERE id=?", (ident if rank == 0 else None, note_id))
 
     def note_by_notion_id(self, notion_id: str) -> NoteRow | None:
         row = self.db.execute(
