@@ -369,6 +369,8 @@ def test_team_wide_rulings_follow_the_projects_own_and_are_never_another_project
     assert [(r.text, r.project) for r in brief.earlier] == [  # newer than "Old idea", and after it
         ("Old idea", "drone"), ("Run the noise suppression model in the cloud", None), ("Another team-wide idea", None)]
     assert [r.project for r in brief.elsewhere] == ["search"]  # shares the step's words, but of no project
+    assert "- Run the noise suppression model in the cloud — latency (team-wide, " in brief.markdown
+    assert "- Old idea — old reason (claude-7f3," in brief.markdown
     with Vault(root) as v:  # a budget that cannot hold everything: the team-wide rulings go first
         tight = v.resume("drone", max_tokens=estimate_tokens(brief.markdown) - 20, now=FROZEN_NOW)
     assert tight.cut == ("earlier dead end 'Another team-wide idea'",  # the oldest team-wide one first

@@ -211,8 +211,10 @@ def _working_part(brief: ResumeBrief) -> str:
 
 def _earlier_part(brief: ResumeBrief) -> str:
     lines = ["## Ruled out earlier on this project" if brief.checkpoint else "## Ruled out on this project"]
+    # a ruling of no project holds for every project: said so, not taken for this one's (qa35 A8)
     lines += [f"- {r.text}" + (f" — {one_line(r.reason, 200)}" if r.reason else "")
-              + f" ({_by_and_on(r)}, {r.source} {printed(r.ref)})" for r in brief.earlier]
+              + f" ({'team-wide, ' if r.project is None else ''}{_by_and_on(r)}, {r.source} {printed(r.ref)})"
+              for r in brief.earlier]
     if brief.more_earlier:
         lines.append(f"{brief.more_earlier} more: `vault-engine deadend list --project {brief.project}` "
                      "lists them all.")
