@@ -76,6 +76,10 @@ def test_deadend_check_json_and_exit_codes(vault, cli):
     assert (miss.code, miss.json["status"], miss.json["rulings"]) == (0, "miss", [])
     plain = cli("--vault", vault, "deadend", "check", "keep sessions in a shared Redis", "--lexical")
     assert plain.code == 0 and plain.out.startswith("This was tried before")
+    near = cli("--vault", vault, "deadend", "check", "move the sessions into a shared cache", "--lexical")
+    assert near.out.startswith("No recorded dead end matches") and "This is a miss, not a guess." in near.out
+    assert "\n\nClosest recorded dead ends, not raised:\n- Keep sessions in a shared Redis (" in near.out
+    assert "): its words " in near.out
 
 
 def test_a_miss_on_a_stale_index_says_so_and_a_hook_does_not_pay_for_it(vault, cli):

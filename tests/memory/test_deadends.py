@@ -114,6 +114,22 @@ def test_a_near_verbatim_proposal_is_a_lexical_hit_with_the_contract_fields(vaul
     assert ruling["score"] == 1.0 and ruling["arms"] == ["lexical"]
 
 
+def test_a_miss_names_its_closest_rulings_and_why_each_fell_short(vault):
+    """"Nothing close" and "just below the bar" looked the same (qa35 A5)."""
+    check = vault.deadend_check("move the sessions into a shared cache", lexical_only=True)
+    assert check.status == "miss" and check.rulings == ()
+    [near] = [r for r in check.closest if r.text == "Keep sessions in a shared Redis"]
+    assert near.short_of.startswith("its words ") and "restated (raised from 90%)" in near.short_of
+    data = check.to_json()
+    assert data["closest"][0]["short_of"] and data["closest"][0]["scores"]["lexical"] > 0
+    refused = vault.deadend_check("keep sessions in each pod's memory, not in a shared Redis", lexical_only=True)
+    assert [r.short_of for r in refused.closest if r.text == "Keep sessions in a shared Redis"] == [
+        "the proposal turns it down"]
+    hit = vault.deadend_check("let's keep the sessions in a shared Redis", lexical_only=True)
+    assert hit.closest == () and "closest" in hit.to_json()
+    assert vault.deadend_check("bake sourdough bread", lexical_only=True).closest == ()  # no word in common
+
+
 def test_a_proposal_that_turns_the_ruling_down_does_not_raise_it(vault):
     # "Use Gradle, not Maven" raised Maven, and the prompt hook interrupted the person (qa24 #2)
     turned_down = vault.deadend_check("keep sessions in each pod's memory, not in a shared Redis", lexical_only=True)

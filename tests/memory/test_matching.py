@@ -12,6 +12,7 @@ from vault_engine.memory.matching import (
     match_score,
     restated,
     semantic_match,
+    short_of,
     turned_down,
     words_evidence,
 )
@@ -117,3 +118,13 @@ def test_a_negation_is_no_content_word():
     """madr/0010's ruling "Don't do it." was raised by every proposal with a "don't" (qa31 N1)."""
     assert content_terms("Don't do it.") == frozenset()
     assert content_terms("Don't deploy on Fridays") == content_terms("deploy on Fridays")
+
+
+def test_short_of_says_which_bar_a_ruling_missed_in_the_rules_own_numbers():
+    assert short_of(Evidence(0.5, True, 0.31, None), S) == (
+        "its words 50% restated (raised from 90%); meaning 0.31 (raised from 0.40)")
+    assert short_of(Evidence(0.25, True, 0.55, 0.53), S) == (
+        "its words 25% restated (raised from 90%); meaning 0.55, but a chosen design is as close "
+        "(0.53; raised 0.06 above it)")
+    assert short_of(Evidence(1.0, True, 0.8, None, turned_down=0.7), S) == "the proposal turns it down"
+    assert short_of(Evidence(1.0, False), S) == "its words 100% restated, but only common ones"

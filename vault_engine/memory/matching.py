@@ -219,6 +219,25 @@ def semantic_match(e: Evidence, s: DeadendSettings) -> bool:
 REFUSED_SHARE = 0.5
 
 
+def short_of(e: Evidence, s: DeadendSettings) -> str:
+    """Why neither arm raised a ruling, in the rules' own numbers (a miss's closest rulings:
+    "nothing close" and "just below the bar" looked the same, qa35 A5)."""
+    if e.turned_down >= REFUSED_SHARE:
+        return "the proposal turns it down"
+    if e.words < s.lexical_min:
+        said = [f"its words {e.words:.0%} restated (raised from {s.lexical_min:.0%})"]
+    elif not e.words_say_enough:
+        said = [f"its words {e.words:.0%} restated, but only common ones"]
+    else:  # the words defer to meaning: a chosen design is far closer
+        said = [f"its words {e.words:.0%} restated, but a chosen design is closer in meaning"]
+    if e.cosine is not None and e.cosine < s.semantic_min:
+        said.append(f"meaning {e.cosine:.2f} (raised from {s.semantic_min:.2f})")
+    elif e.cosine is not None and e.cosine_accepted is not None:
+        said.append(f"meaning {e.cosine:.2f}, but a chosen design is as close ({e.cosine_accepted:.2f}; "
+                    f"raised {s.semantic_margin:.2f} above it)")
+    return "; ".join(said)
+
+
 def match_score(e: Evidence, s: DeadendSettings) -> float | None:
     """The score a raised ruling is ranked by (0-1), or None when neither arm raises it, or
     when what the proposal turns down restates it (a ruling that Maven failed agrees with "Use

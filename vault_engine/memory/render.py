@@ -33,6 +33,15 @@ def iso_time(ts: float | None) -> str:
     return utc_time(ts, "unknown")
 
 
+def render_closest(closest: Sequence[Ruling]) -> str:
+    """A miss's nearest rulings, not raised, each with why (``deadend check``'s text output)."""
+    if not closest:
+        return ""
+    lines = ["Closest recorded dead ends, not raised:"]
+    lines += [f"- {one_line(r.text, 160)} ({printed(r.ref)}): {r.short_of}" for r in closest]
+    return "\n".join(lines)
+
+
 def render_interruption(proposal: str, rulings: Sequence[Ruling], project: str | None,
                         arms: Sequence[str], recorded: bool = True, matched: int = 0) -> str:
     """The text an agent reads after ``deadend check``: a hit or a plain miss (``recorded``

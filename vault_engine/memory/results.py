@@ -53,6 +53,7 @@ class Ruling:
     chosen: str | None = None  # what its note records as chosen instead, when it says
     record_title: str | None = None  # a decision record's title: the question it decided
     record_status: str | None = None  # a record no longer in force: "superseded by ADR-0057"
+    short_of: str | None = None  # a closest ruling of a miss: why it was not raised
 
     def to_json(self) -> dict[str, Any]:
         """The ruling as the JSON contract (README) has it (plus how it matched, if checked)."""
@@ -68,6 +69,8 @@ class Ruling:
             data["arms"] = list(self.arms)
             data["scores"] = {"lexical": round(e.words, 4), "semantic": _rounded(e.cosine),
                               "semantic_chosen": _rounded(e.cosine_accepted)}
+        if self.short_of is not None:
+            data["short_of"] = self.short_of
         return data
 
 
@@ -86,6 +89,7 @@ class DeadendCheck:
     rendered: str
     notices: tuple[str, ...] = ()
     matched: int = 0  # rulings raised before the first k were kept
+    closest: tuple[Ruling, ...] = ()  # on a miss: the nearest rulings, each with why it was not raised
 
     @property
     def status(self) -> str:
@@ -97,7 +101,7 @@ class DeadendCheck:
         return {"proposal": self.proposal, "project": self.project, "status": self.status,
                 "arms": list(self.arms), "rulings": [r.to_json() for r in self.rulings],
                 "matched": max(self.matched, len(self.rulings)), "rendered": self.rendered,
-                "notices": list(self.notices)}
+                "notices": list(self.notices), "closest": [r.to_json() for r in self.closest]}
 
 
 @dataclass(frozen=True, slots=True)
