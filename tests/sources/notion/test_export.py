@@ -519,3 +519,19 @@ def test_a_page_whose_note_lives_outside_into_is_said_to_be_written_there(vault,
     report = vault.notion_import(export, into="notion/again", now=FROZEN_NOW + 5)
     assert not (vault.root / "notion" / "again").exists() or not any((vault.root / "notion" / "again").iterdir())
     assert any("already had a note outside notion/again/, written there" in n for n in report.notices)
+
+
+def test_a_prune_that_would_delete_most_of_the_folder_deletes_nothing(vault, export):
+    """An export sharing a few pages with the folder's was accepted, and its --prune deleted
+    the other export's notes (25 of 30, qa36 N5): most of a folder is no vanished page."""
+    vault.notion_import(export, now=FROZEN_NOW)
+    space = export / f"Team Space {ROOT}"
+    shutil.rmtree(space / f"Roadmap {ROADMAP}")
+    for leftover in (f"Roadmap {ROADMAP}.csv", f"Roadmap {ROADMAP}_all.csv", f"Auth spec {AUTH}.md"):
+        (space / leftover).unlink()
+    shutil.rmtree(space / f"Auth spec {AUTH}")
+    report = vault.notion_import(export, prune=True, now=FROZEN_NOW + 60)
+    assert report.pruned == () and len(report.gone) == 4
+    assert any(n.startswith("--prune would delete 4 of the 5 notes in notion/, most of it: this export is no mirror")
+               for n in report.notices)
+    assert NOTES <= {p.name for p in (vault.root / "notion").glob("*.md")}

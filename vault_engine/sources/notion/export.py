@@ -355,7 +355,8 @@ def import_export(config: Config, export: Path, *, into: str = "notion", prune: 
         _refuse_another_exports_folder(export, into, candidates, {page.notion_id for page in conversion.pages})
         result = writer.write_all(conversion.pages, conversion.names)
     gone = writer.gone(candidates, result.written_ids)
-    pruned, kept_files = writer.prune(gone) if prune else ([], [])
+    refused = _prune_refused(into, gone, candidates) if prune else ()
+    pruned, kept_files = writer.prune(gone) if prune and not refused else ([], [])
     catalog = conversion.catalog
     problems = [*tree.problems, *catalog.problems, *duplicates, *result.problems, *kept_files]
     return NotionReport(
@@ -366,9 +367,20 @@ def import_export(config: Config, export: Path, *, into: str = "notion", prune: 
         kept_edited=tuple(n.rel_path for n in gone if n.edited_locally), attachments=result.attachments,
         links_relative=conversion.stats.relative, links_resolved=conversion.stats.resolved,
         unresolved=tuple(conversion.stats.unresolved), problems=tuple(problems),
-        notices=_notices(config, into, conversion.unplaced, gone, prune)
+        notices=_notices(config, into, conversion.unplaced, gone, prune) + refused
         + _elsewhere_notice(into, [*result.new, *result.updated]),
     )
+
+
+def _prune_refused(into: str, gone: list[ExistingNote], there: list[ExistingNote]) -> tuple[str, ...]:
+    """Why nothing is pruned, when the prune would delete most of the folder: this export is no
+    mirror of it (another export sharing five pages deleted the other 25 of 30 notes, qa36 N5)."""
+    prunable = [n for n in gone if not n.edited_locally]
+    if 2 * len(prunable) <= len(there):
+        return ()
+    return (f"--prune would delete {len(prunable)} of the {len(there)} notes in {into}/, most of it: this export "
+            "is no mirror of that folder, so nothing was pruned (import it into a folder of its own, or delete "
+            "those notes yourself)",)
 
 
 def _refuse_another_exports_folder(export: Path, into: str, there: list[ExistingNote], pages: set[str]) -> None:
