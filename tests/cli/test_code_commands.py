@@ -133,7 +133,7 @@ def test_find_of_a_modules_constant_says_where_the_code_writes_it_not_that_it_wa
     root = build(make_vault, {"memory/prices.md": "---\ntype: memory\n---\n# Prices\n\n`PRICES` maps a sku to its price.\n"})
     missed = cli("--vault", root, "find", "PRICES", "--json").json
     assert missed["status"] == "miss" and missed["notices"] == [
-        "`PRICES` is named in 1 note(s) (memory/prices.md) and assigned at src/shop/pricing.py:1, where it is no "
+        "`PRICES` is named in 1 note(s) (memory/prices.md) and is assigned at src/shop/pricing.py:1, where it is no "
         "symbol find indexes (a module's constant or a class attribute)"]
 
 
@@ -152,6 +152,7 @@ LONG = """
 a
 """
 TAIL = 2
+QUIET = 0
 '''
 
 
@@ -163,9 +164,13 @@ def test_find_of_constants_anywhere_in_a_file_names_where_they_are_assigned(make
     for name, where in (("LONG", "src/shop/consts.py:12"), ("TAIL", "src/shop/consts.py:15"),
                         ("Box.size", "src/shop/consts.py:9"), ("PRICES", "src/shop/pricing.py:1")):
         [notice] = cli("--vault", root, "find", name, "--json").json["notices"]
-        assert f"and assigned at {where}, where" in notice, (name, notice)
+        assert f"and is assigned at {where}, where" in notice, (name, notice)
     [gone] = cli("--vault", root, "find", "first_gone", "--json").json["notices"]
     assert "defined nowhere in the indexed code" in gone
+    # named in no note: where it is assigned all the same (qa37 N4)
+    assert cli("--vault", root, "find", "QUIET", "--json").json["notices"] == [
+        "`QUIET` is assigned at src/shop/consts.py:16, where it is no symbol find indexes "
+        "(a module's constant or a class attribute)"]
 
 
 def test_find_says_a_file_changed_and_a_deleted_file_is_missing_not_changed(make_vault, cli):
@@ -207,6 +212,11 @@ class Zsh(Shell):
         return item.replace(":", "\\\\:")
 
 
+class Fish(Shell):
+    def format_item(self, item):
+        return item.replace("\\t", " ")
+
+
 class Lone:
     def format_item(self, item):
         return item
@@ -238,9 +248,12 @@ def test_callers_of_an_override_name_the_base_method_whose_callers_reach_it(make
     as dead code (qa35 A1). A method of a class that names no such base says nothing more."""
     root = build(make_vault, {"src/shop/shells.py": SHELLS})
     answer = cli("--vault", root, "callers", "Zsh.format_item", "--json").json
-    assert answer["status"] == "hit" and answer["reason"].endswith(
-        "; it overrides src/shop/shells.py#Shell.format_item, whose callers reach it through an instance of its "
-        "class (`vault-engine callers src/shop/shells.py#Shell.format_item`)")
+    overrides = ("it overrides src/shop/shells.py#Shell.format_item, whose callers reach it through an instance of "
+                 "its class (`vault-engine callers src/shop/shells.py#Shell.format_item`)")
+    assert answer["status"] == "hit" and answer["notices"] == [overrides]  # beside its own callers (qa37 N8)
+    assert f"note: {overrides}" in cli("--vault", root, "callers", "Zsh.format_item").out
+    fish = cli("--vault", root, "callers", "Fish.format_item", "--json").json
+    assert fish["status"] == "no_callers" and fish["reason"].endswith("; " + overrides)
     lone = cli("--vault", root, "callers", "Lone.format_item", "--json").json
     assert lone["status"] == "no_callers" and "overrides" not in lone["reason"]
     # Base.hint's one caller is Loud's super() call: no caller that reaches Quiet.hint (qa36 N2)
@@ -267,3 +280,17 @@ def test_search_can_leave_out_test_code_as_callers_does(make_vault, cli):
     code = cli("--vault", root, "search", "price_of", "--kind", "code", "--lexical", "--exclude-tests", "--json").json
     paths = {h["path"] for h in code["hits"]}
     assert "src/tests/test_orders.py" not in paths and "src/shop/pricing.py" in paths
+
+
+
+def test_exclude_tests_fills_the_arms_with_code_past_the_tests_that_outrank_it(make_vault, cli):
+    """Tests were dropped after each arm's 100: a test-heavy tree left 1 to 4 hits (qa37 N1), and
+    a miss said no note holds the words that the tests hold (qa37 N6)."""
+    tests = {f"src/tests/test_price_{i}.py": f"def test_price_{i}():\n    assert price_of('a') == price_of('a')\n"
+             for i in range(120)}
+    root = build(make_vault, tests)
+    code = cli("--vault", root, "search", "price_of", "--kind", "code", "--lexical", "--exclude-tests", "-k", "3",
+               "--json").json
+    assert "src/shop/pricing.py" in {h["path"] for h in code["hits"]}
+    only = cli("--vault", root, "search", "test_price_7", "--lexical", "--exclude-tests", "--json").json
+    assert (only["status"], only["confidence_reason"]) == ("miss", "no section the filters leave matched the query")

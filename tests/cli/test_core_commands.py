@@ -114,7 +114,7 @@ def test_a_miss_filtered_by_a_kind_no_note_is_of_says_so(vault, cli):
     code = cli("--vault", vault, "search", "refresh", "--kind", "code", "--lexical", "--json").json
     assert code["status"] == "miss" and code["notices"] == [
         "no source file is indexed: add a code tap ([taps.code] in vault-engine.toml) and run `vault-engine index`"]
-    assert code["confidence_reason"] == "no section matched the query"  # not "only the meaning matched"
+    assert code["confidence_reason"] == "no section the filters leave matched the query"  # not "only the meaning matched"
 
 
 def test_a_miss_filtered_by_filters_no_note_passes_together_says_so(make_vault, cli):

@@ -128,6 +128,9 @@ def test_a_miss_names_its_closest_rulings_and_why_each_fell_short(vault):
     hit = vault.deadend_check("let's keep the sessions in a shared Redis", lexical_only=True)
     assert hit.closest == () and "closest" in hit.to_json()
     assert vault.deadend_check("bake sourdough bread", lexical_only=True).closest == ()  # no word in common
+    # another project's ruling says so, as when it is raised (qa37 N3)
+    elsewhere = vault.deadend_check("move the sessions into a shared cache", project="drone", lexical_only=True)
+    assert [r.elsewhere for r in elsewhere.closest if r.text == "Keep sessions in a shared Redis"] == [True]
 
 
 def test_a_proposal_that_turns_the_ruling_down_does_not_raise_it(vault):

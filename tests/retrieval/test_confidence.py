@@ -94,3 +94,11 @@ def test_the_floor_is_the_measured_off_topic_level_unless_configured():
         MissRule.from_config({"miss_cosine_floor": 1.5})
     with pytest.raises(ConfigError, match="search.miss_term_coverage"):
         MissRule.from_config({"miss_term_coverage": "high"})
+
+
+def test_a_filtered_search_that_found_no_words_says_the_filters_left_them_out():
+    """--exclude-tests left the words in tests only: "no note holds the query's words" was false (qa37 N6)."""
+    filtered = Evidence(BOTH, None, "a.md", 0.1, terms=2, filtered=True)
+    assert judged_miss(True, filtered)[1].startswith("no section the filters leave holds the query's words")
+    assert judged_miss(False, filtered)[1] == "no section the filters leave matched the query"
+    assert judged_miss(True, Evidence(BOTH, None, "a.md", 0.1, terms=2))[1].startswith("no note holds the query's words")

@@ -156,25 +156,30 @@ def check_proposal(proposal: str, rulings: Sequence[Compared], *, accepted: Acce
         raised.append(replace(ruling, score=score, elsewhere=elsewhere, arms=fired, evidence=e))
     raised.sort(key=lambda r: (-(r.score or 0.0), r.elsewhere, -(r.when or 0.0), r.path, r.line))
     top = _with_chosen(raised[:k], accepted)
-    closest = () if raised else _closest(rulings, evidence, settings, in_full or _whole_already)
+    closest = () if raised else _closest(rulings, evidence, settings, in_full or _whole_already, project)
     return DeadendCheck(proposal, project, arms, top,
                         render_interruption(proposal, top, project, arms, matched=len(raised)), tuple(notices),
                         matched=len(raised), closest=closest)
 
 
 CLOSEST = 3  # a miss's nearest rulings shown, not raised
+NEAR = 0.1  # ...within this of the meaning bar, or sharing a word: cosines of 0.13 were noise (qa37 N9)
 
 
 def _closest(rulings: Sequence[Compared], evidence: Sequence[Evidence], settings: DeadendSettings,
-             in_full: Callable[[Sequence[Any]], Sequence[Ruling | None]]) -> tuple[Ruling, ...]:
+             in_full: Callable[[Sequence[Any]], Sequence[Ruling | None]], project: str | None) -> tuple[Ruling, ...]:
     """A miss's nearest rulings by meaning (by words without it), each with why it fell short:
-    an agent tells "nothing close" from "just below the bar" (qa35 A5). None that shares
-    neither a word nor a cosine."""
-    near = sorted(((r, e) for r, e in zip(rulings, evidence) if e.words > 0 or e.cosine is not None),
-                  key=lambda pair: (-(pair[1].cosine if pair[1].cosine is not None else -1.0), -pair[1].words))
-    near = near[:CLOSEST]
-    return tuple(replace(ruling, evidence=e, short_of=short_of(e, settings))
-                 for ruling, (_, e) in zip(in_full([r for r, _ in near]), near) if ruling is not None)
+    an agent tells "nothing close" from "just below the bar" (qa35 A5). Only those that share a
+    word or come within :data:`NEAR` of the meaning bar; another project's says so, as when raised."""
+    def near(e: Evidence) -> bool:
+        return e.words > 0 or (e.cosine is not None and e.cosine >= settings.semantic_min - NEAR)
+
+    ranked = sorted(((r, e) for r, e in zip(rulings, evidence) if near(e)),
+                    key=lambda pair: (-(pair[1].cosine if pair[1].cosine is not None else -1.0), -pair[1].words))
+    ranked = ranked[:CLOSEST]
+    return tuple(replace(ruling, evidence=e, short_of=short_of(e, settings),
+                         elsewhere=project is not None and ruling.project not in (None, project))
+                 for ruling, (_, e) in zip(in_full([r for r, _ in ranked]), ranked) if ruling is not None)
 
 
 def _whole_already(rulings: Sequence[Any]) -> list[Ruling | None]:

@@ -232,9 +232,11 @@ def short_of(e: Evidence, s: DeadendSettings) -> str:
         said = [f"its words {e.words:.0%} restated, but a chosen design is closer in meaning"]
     if e.cosine is not None and e.cosine < s.semantic_min:
         said.append(f"meaning {e.cosine:.2f} (raised from {s.semantic_min:.2f})")
-    elif e.cosine is not None and e.cosine_accepted is not None:
-        said.append(f"meaning {e.cosine:.2f}, but a chosen design is as close ({e.cosine_accepted:.2f}; "
-                    f"raised {s.semantic_margin:.2f} above it)")
+    elif e.cosine is not None and e.cosine_accepted is not None and e.cosine_accepted >= e.cosine:
+        said.append(f"meaning {e.cosine:.2f}, but a chosen design is as close or closer ({e.cosine_accepted:.2f})")
+    elif e.cosine is not None and e.cosine_accepted is not None:  # three places: 0.0588 is no 0.06 (qa37 N2)
+        said.append(f"meaning {e.cosine:.3f}, only {e.cosine - e.cosine_accepted:.3f} above a chosen design's "
+                    f"{e.cosine_accepted:.3f} (raised from {s.semantic_margin:.3f} above)")
     return "; ".join(said)
 
 

@@ -38,7 +38,8 @@ def render_closest(closest: Sequence[Ruling]) -> str:
     if not closest:
         return ""
     lines = ["Closest recorded dead ends, not raised:"]
-    lines += [f"- {one_line(r.text, 160)} ({printed(r.ref)}): {r.short_of}" for r in closest]
+    lines += [f"- {one_line(r.text, 160)} ({printed(r.ref)}"
+              + (f", ruled out on {r.project}" if r.elsewhere else "") + f"): {r.short_of}" for r in closest]
     return "\n".join(lines)
 
 

@@ -61,6 +61,7 @@ class Evidence:
     unheld: tuple[str, ...] = ()  # words of the query no section holds (both arms ran), as written
     terms: int = 0  # the query's informative terms
     decayed: bool = False  # decay weighed the first hit above the note both arms found first
+    filtered: bool = False  # --kind, --project, --tap or --exclude-tests left sections out
 
     @property
     def arms_agree(self) -> bool:
@@ -76,7 +77,8 @@ def judged_miss(any_candidate: bool, e: Evidence | None = None) -> tuple[str, st
     """A miss's confidence and why: nothing matched, or the miss rule's weak signals (said as
     they were: "words and meaning disagree" was said of a query no note holds a word of)."""
     if not any_candidate:
-        return LOW, "no section matched the query"
+        return LOW, "no section the filters leave matched the query" if e is not None and e.filtered \
+            else "no section matched the query"
     if e is not None and e.lexical_top is None:
         return LOW, f"{_no_words(e)}, and none comes closer in meaning than off-topic questions do"
     return LOW, ("words and meaning disagree, no section holds a third of the query's informative words, "
@@ -86,7 +88,10 @@ def judged_miss(any_candidate: bool, e: Evidence | None = None) -> tuple[str, st
 def _no_words(e: Evidence) -> str:
     """Why the words found nothing: no note holds them, or there were none to search by
     ("the", "how do I": every note holds "the", qa29)."""
-    return "no note holds the query's words" if e.terms else "the query has no word to search by (only stop words)"
+    if not e.terms:
+        return "the query has no word to search by (only stop words)"
+    # test code that holds them, left out by --exclude-tests, is no "no note" (qa37 N6)
+    return "no section the filters leave holds the query's words" if e.filtered else "no note holds the query's words"
 
 
 def judged(e: Evidence, offtopic: float = 0.0) -> tuple[str, str]:

@@ -359,12 +359,14 @@ class CodeQueries:
                   if nodes else
                   f"{row.ref} is indexed and has no {direction[:-1]}s{' outside tests' if exclude_tests else ''} "
                   "resolved from the syntax (unresolved calls are counted in status, never guessed)")
-        if direction == "callers":  # with callers too: FishComplete's listed only its unit test (qa36 N3)
-            reason += self._dispatched_through(row, exclude_tests)
+        # with callers too (FishComplete's listed only its unit test, qa36 N3): a note beside them
+        dispatched = self._dispatched_through(row, exclude_tests) if direction == "callers" else ""
+        reason += f"; {dispatched}" if dispatched and not nodes else ""
         why = self.why_of(row)
+        notices = self._call_notices(direction, [row.key, *(n.path for n in nodes)] if nodes else [])
         return CallAnswer(**base, status=status, reason=reason, start=row.ref, nodes=nodes, edges=edges,
                           why=why, followed=self.follow(((row.ref, why),), follow), dead_ends=self._dead_ends(why, row),
-                          notices=self._call_notices(direction, [row.key, *(n.path for n in nodes)] if nodes else []))
+                          notices=notices + ((dispatched,) if dispatched and nodes else ()))
 
     def _dispatched_through(self, row: SymbolRow, exclude_tests: bool) -> str:
         """For a method no call names: the base class's method of its name that has callers, whose
@@ -384,7 +386,7 @@ class CodeQueries:
                          for n in walk(self.store, [s.ref], "callers", 1, exclude_tests)[0])]
         if not called:
             return ""
-        return (f"; it overrides {', '.join(called)}, whose callers reach it through an instance of its class "
+        return (f"it overrides {', '.join(called)}, whose callers reach it through an instance of its class "
                 f"(`vault-engine callers {called[0]}`)")
 
     def _not_found(self, symbol: str) -> tuple[str, str, tuple[str, ...]]:

@@ -92,13 +92,14 @@ def _named_in_notes(code, query: str) -> tuple[str, ...]:
     the code assigns it where no symbol is (a module's constant, a class attribute: "renamed
     or removed?" was said of notes naming click's FORCED_WIDTH, qa35 A2)."""
     notes = list(dict.fromkeys(path for path, _, _ in code.store.mentioning([query])))
+    shown = ", ".join(notes[:3]) + (f" and {len(notes) - 3} more" if len(notes) > 3 else "")
+    named = f" is named in {len(notes)} note(s) ({shown}) and" if notes else ""
+    assigned = _assigned_in_code(code.store, query)  # named in no note too: `find CYGWIN` (qa37 N4)
+    if assigned:
+        return (f"`{query}`{named} is assigned at {assigned}, where it is no symbol find indexes "
+                "(a module's constant or a class attribute)",)
     if not notes:
         return ()
-    shown = ", ".join(notes[:3]) + (f" and {len(notes) - 3} more" if len(notes) > 3 else "")
-    assigned = _assigned_in_code(code.store, query)
-    if assigned:
-        return (f"`{query}` is named in {len(notes)} note(s) ({shown}) and assigned at {assigned}, where it is "
-                "no symbol find indexes (a module's constant or a class attribute)",)
     return (f"`{query}` is named in {len(notes)} note(s) ({shown}) but defined nowhere in the indexed code: "
             "renamed or removed since they were written?",)
 
