@@ -753,9 +753,9 @@ class Vault:
                 first, last = (indexed[0].line_start, indexed[-1].line_end) if indexed else (1, 1)
                 body_line = first
             else:  # the parser's own reading of the frontmatter ("..." closes it too: qa33 R6)
-                from vault_engine.parsing.frontmatter import split_frontmatter
+                from vault_engine.parsing.frontmatter import frontmatter_end
 
-                body_line = split_frontmatter(text).body_line
+                body_line = frontmatter_end(text)
             view = NoteView(section_ref(note, None), note.path, note.title, note.kind, note.tap,
                             note.project, None, first, last or max(1, len(text.splitlines())), text, note.meta, links,
                             sections, notices=self._changed_notice(note.path, change, whole=True), body_line=body_line)

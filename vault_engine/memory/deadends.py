@@ -145,18 +145,18 @@ def check_proposal(proposal: str, rulings: Sequence[Compared], *, accepted: Acce
     arms = ("lexical", "semantic") if semantic_ran else ("lexical",)
     scored = [(ruling, e, score) for ruling, e in zip(rulings, evidence)
               if (score := match_score(e, settings)) is not None]
-    full = (in_full or _whole_already)([r for r, _, _ in scored])
+    read = in_full or _whole_already
+    full = read([r for r, _, _ in scored])
     raised = []
     for ruling, (_, e, score) in zip(full, scored):
         if ruling is None:  # deleted by an index run since it was compared
             continue
         fired = tuple(a for a, ok in (("lexical", lexical_match(e, settings)),
                                      ("semantic", semantic_match(e, settings))) if ok)
-        elsewhere = project is not None and ruling.project not in (None, project)  # no project: every project's
-        raised.append(replace(ruling, score=score, elsewhere=elsewhere, arms=fired, evidence=e))
+        raised.append(replace(ruling, score=score, elsewhere=_elsewhere(ruling, project), arms=fired, evidence=e))
     raised.sort(key=lambda r: (-(r.score or 0.0), r.elsewhere, -(r.when or 0.0), r.path, r.line))
     top = _with_chosen(raised[:k], accepted)
-    closest = () if raised else _closest(rulings, evidence, settings, in_full or _whole_already, project)
+    closest = () if raised else _closest(rulings, evidence, settings, read, project)
     return DeadendCheck(proposal, project, arms, top,
                         render_interruption(proposal, top, project, arms, matched=len(raised)), tuple(notices),
                         matched=len(raised), closest=closest)
@@ -177,9 +177,14 @@ def _closest(rulings: Sequence[Compared], evidence: Sequence[Evidence], settings
     ranked = sorted(((r, e) for r, e in zip(rulings, evidence) if near(e)),
                     key=lambda pair: (-(pair[1].cosine if pair[1].cosine is not None else -1.0), -pair[1].words))
     ranked = ranked[:CLOSEST]
-    return tuple(replace(ruling, evidence=e, short_of=short_of(e, settings),
-                         elsewhere=project is not None and ruling.project not in (None, project))
+    return tuple(replace(ruling, evidence=e, short_of=short_of(e, settings), elsewhere=_elsewhere(ruling, project))
                  for ruling, (_, e) in zip(in_full([r for r, _ in ranked]), ranked) if ruling is not None)
+
+
+def _elsewhere(ruling: Ruling, project: str | None) -> bool:
+    """Whether a ruling was made on another project than the one checking (one of no project
+    holds for every project)."""
+    return project is not None and ruling.project not in (None, project)
 
 
 def _whole_already(rulings: Sequence[Any]) -> list[Ruling | None]:

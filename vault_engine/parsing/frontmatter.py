@@ -48,18 +48,28 @@ class Frontmatter:
 
 def split_frontmatter(text: str) -> Frontmatter:
     """Separate the leading ``---`` YAML block (if any) from the body."""
-    if not text.startswith("---"):
+    body_line = frontmatter_end(text)
+    if body_line == 1:
         return Frontmatter({}, text, 1)
     lines = text.split("\n")
+    yaml_text = "\n".join(lines[1:body_line - 2])
+    meta, error = _load_yaml(yaml_text)
+    return Frontmatter(meta, "\n".join(lines[body_line - 1:]), body_line, error, yaml_text)
+
+
+def frontmatter_end(text: str) -> int:
+    """The 1-based line where the body starts, past a leading ``---`` block closed by ``---``
+    or YAML's ``...`` (1 without one: an opening fence alone is a horizontal rule). Reads no
+    YAML: what ``show`` needs to place a whole note's body."""
+    if not text.startswith("---"):
+        return 1
+    lines = text.split("\n")
     if not _FENCE.match(lines[0].rstrip("\r")):
-        return Frontmatter({}, text, 1)
+        return 1
     for i in range(1, len(lines)):
         if _FENCE.match(lines[i].rstrip("\r")) or lines[i].rstrip("\r") == "...":
-            yaml_text = "\n".join(lines[1:i])
-            body = "\n".join(lines[i + 1:])
-            meta, error = _load_yaml(yaml_text)
-            return Frontmatter(meta, body, i + 2, error, yaml_text)
-    return Frontmatter({}, text, 1)  # an opening fence alone is a horizontal rule
+            return i + 2
+    return 1
 
 
 def _load_yaml(yaml_text: str) -> tuple[dict[str, Any], str | None]:

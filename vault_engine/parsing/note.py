@@ -301,7 +301,6 @@ def conflict_slip(text: str) -> str | None:
             "they stand; resolve the merge")
 
 
-
 def note_project(rel_path: str, meta: dict, config: Config) -> str | None:
     """Frontmatter ``project:``, else ``projects/<project>/``, else none."""
     declared = meta.get("project")

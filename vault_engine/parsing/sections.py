@@ -56,8 +56,6 @@ def parse_blocks(body: str) -> Blocks:
     return Blocks(tuple(headings), tuple(code))
 
 
-
-
 def _commented_lines(body: str, code: list[tuple[int, int]]) -> set[int]:
     """The 0-based lines a ``%% ... %%`` comment runs over after its first: only those can
     hold a heading (a line that opens with ``%%`` is none). ``%%`` in code is no comment."""

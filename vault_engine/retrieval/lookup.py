@@ -166,11 +166,8 @@ def block_lines(text: str, block_id: str) -> tuple[int, int] | None:
     outside code carries the id (an id in a fence is code)."""
     lines = text.split("\n")
     marker = re.compile(r"(?:^|\s)\^" + re.escape(block_id) + r"\s*$")
-    end, roles = None, list(fence_roles(lines))
-    for i, (line, role) in enumerate(zip(lines, roles)):
-        if role == TEXT and marker.search(line):
-            end = i
-            break
+    roles = list(fence_roles(lines))
+    end = next((i for i, (line, role) in enumerate(zip(lines, roles)) if role == TEXT and marker.search(line)), None)
     if end is None:
         return None
     whole_run = lines[end].strip() == f"^{block_id}"
@@ -191,7 +188,6 @@ def block_lines(text: str, block_id: str) -> tuple[int, int] | None:
                 len(lines[end + 1]) - len(lines[end + 1].lstrip()) > indent:
             end += 1  # its nested items
     return first, end
-
 
 
 def _by_anchor(sections: Sequence[SectionRow], anchor: str) -> SectionRow | None:

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from vault_engine.model import IndexReport
+from vault_engine.paths import name_key, note_stem
 
 if TYPE_CHECKING:
     from vault_engine.stores.ledger.links import LinkRow
@@ -83,17 +84,7 @@ def broken_by_renames(renamed: Iterable[tuple[str, str]], unresolved: Iterable[L
     """A line for each note whose link names a page's note by the name it had before a rename
     (the import never edits a note of yours: ``[[Write website copy eda8f8f2]]`` broke without a
     word, qa32 F3)."""
-    stems = {_stem(old): (old, new) for old, new in renamed}
-    lines = []
-    for link in unresolved:
-        hit = stems.get(_stem(link.target))
-        if hit is not None:
-            lines.append(f"{link.source}:{link.line}: links {link.target!r}, a page's note renamed to "
-                         f"{_stem(hit[1], fold=False)!r} by this run: update the link")
-    return tuple(lines)
-
-
-def _stem(path: str, *, fold: bool = True) -> str:
-    name = path.rsplit("/", 1)[-1]
-    name = name[:-3] if name.lower().endswith(".md") else name
-    return name.casefold() if fold else name
+    now_named = {name_key(note_stem(old)): note_stem(new) for old, new in renamed}
+    return tuple(f"{link.source}:{link.line}: links {link.target!r}, a page's note renamed to "
+                 f"{now_named[name_key(note_stem(link.target))]!r} by this run: update the link"
+                 for link in unresolved if name_key(note_stem(link.target)) in now_named)
