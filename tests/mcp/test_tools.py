@@ -49,6 +49,17 @@ def test_resume_fits_its_own_budget_and_others_the_default(vault):
     assert len(listed.text) <= DEFAULT_MAX_TOKENS * 4
 
 
+def test_a_resume_brief_is_never_cut_again_so_its_json_and_markdown_agree(vault):
+    """Its JSON (fields and Markdown) was cut to the 4,000-token default, losing earlier dead
+    ends the Markdown beside it still listed (qa37 N7)."""
+    brief = answer("resume", {"project": "billing-service"}, vault)
+    assert len(brief.text) > DEFAULT_MAX_TOKENS * 4  # over the default cap, so a cut would show
+    assert "truncated" not in brief.data and brief.data["cut"] == []
+    earlier = brief.data["dead_ends_earlier"]
+    assert len(earlier) >= 5 and all(d["text"] in brief.data["markdown"] for d in earlier)
+    assert brief.data == vault.resume("billing-service").to_json()
+
+
 def test_a_user_error_is_one_line_naming_the_tool(vault):
     done = answer("show", {"ref": "nowhere.md"}, vault)
     assert done.error and done.data is None
