@@ -223,7 +223,7 @@ def measure_semantic(work: Path, args, rng: random.Random) -> dict:
 
 
 def _coverage(root: Path) -> float | None:
-    from vault_engine.cli.daemon_client import ask
+    from vault_engine.daemon.client import ask
 
     answered, status = ask(root, "status")
     return status["semantic"]["coverage"] if answered else None

@@ -1,7 +1,7 @@
-"""The CLI's daemon client (vault_engine/cli/daemon_client.py): when it answers in-process
-instead (no socket, stale socket, hung or busy daemon), and how it passes on user errors.
-The daemon side here is a real Unix socket with scripted replies; tests/daemon/ runs the
-real daemon."""
+"""The daemon client (vault_engine/daemon/client.py) and the CLI context over it
+(vault_engine/cli/daemon_client.py): when it answers in-process instead (no socket, stale
+socket, hung or busy daemon), and how it passes on user errors. The daemon side here is a
+real Unix socket with scripted replies; tests/daemon/ runs the real daemon."""
 
 from __future__ import annotations
 
@@ -17,8 +17,9 @@ from types import SimpleNamespace
 import pytest
 
 from vault_engine.cli.context import Context
-from vault_engine.cli.daemon_client import DaemonContext, DaemonVault, ask, make_context
+from vault_engine.cli.daemon_client import DaemonContext, make_context
 from vault_engine.daemon import protocol
+from vault_engine.daemon.client import DaemonVault, ask
 from vault_engine.errors import UnknownRef
 from vault_engine.model import SearchResult
 
@@ -143,7 +144,7 @@ class SilentSocket:
 
 
 def test_a_silent_watcher_is_waited_for_once_within_the_documented_limit(vault_root, monkeypatch):
-    from vault_engine.cli import daemon_client
+    from vault_engine.daemon import client as daemon_client
 
     (vault_root / ".vault-engine" / "daemon.sock").touch()  # a socket file: a watcher may answer
     SilentSocket.waits, SilentSocket.clock = [], 0.0
@@ -154,7 +155,7 @@ def test_a_silent_watcher_is_waited_for_once_within_the_documented_limit(vault_r
 
 
 def test_the_wait_for_the_watcher_is_the_figure_the_readme_promises():
-    from vault_engine.cli.daemon_client import REPLY_TIMEOUT
+    from vault_engine.daemon.client import REPLY_TIMEOUT
     from vault_engine.daemon.server import READ_WAIT
 
     readme = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")

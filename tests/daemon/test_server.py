@@ -14,8 +14,8 @@ import threading
 import pytest
 
 from tests.daemon.conftest import probe_cli, wait_for
-from vault_engine.cli.daemon_client import ask
 from vault_engine.daemon import protocol
+from vault_engine.daemon.client import ask
 from vault_engine.daemon.protocol import unix_address
 from vault_engine.daemon.server import QueryServer
 from vault_engine.daemon.worker import VaultWorker

@@ -9,8 +9,8 @@ import shutil
 import pytest
 
 from tests.daemon.conftest import probe_cli, wait_for
-from vault_engine.cli.daemon_client import ask
 from vault_engine.config import parse_config
+from vault_engine.daemon.client import ask
 from vault_engine.daemon.health import HealthRecorder
 from vault_engine.daemon.service import WatchService
 from vault_engine.errors import ConfigError, VaultError

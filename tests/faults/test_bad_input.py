@@ -27,7 +27,7 @@ import pytest
 
 from tests.conftest import run_cli_subprocess
 from tests.daemon import conftest as daemon_conftest
-from vault_engine.cli.daemon_client import ask
+from vault_engine.daemon.client import ask
 from vault_engine.daemon.protocol import unix_address
 
 # The daemon fixtures (a real `vault-engine watch` on sample-vault/, indexed words only), which

@@ -286,7 +286,7 @@ def test_a_busy_watcher_leaves_the_check_in_process_half_the_deadline(tmp_path, 
     that takes the request and never answers stands for that watcher."""
     import socket
 
-    from vault_engine.cli import daemon_client
+    from vault_engine.daemon import client as daemon_client
     from vault_engine.hooks import events
     from vault_engine.layout import HEALTH_FILE, SOCKET_FILE, STATE_DIR
 

@@ -79,7 +79,7 @@ def cmd_mcp(ctx: Context) -> int:
     root = find_vault(getattr(ctx.args, "vault", None))
     use_daemon = not (getattr(ctx.args, "no_daemon", False) or os.environ.get("VAULT_ENGINE_NO_DAEMON") == "1")
     if use_daemon:
-        from vault_engine.cli.daemon_client import open_session
+        from vault_engine.daemon.client import open_session
         from vault_engine.mcp.hosted import OP
 
         session = open_session(root, OP)

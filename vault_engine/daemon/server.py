@@ -45,7 +45,7 @@ from vault_engine.locks import flock_within, process_alive
 log = logging.getLogger(__name__)
 
 # A query that would wait longer for the Vault is answered "busy": before the client stops
-# waiting (daemon_client.REPLY_TIMEOUT, 5 s), so it answers in-process without a warning.
+# waiting (client.REPLY_TIMEOUT, 5 s), so it answers in-process without a warning.
 READ_WAIT = 4.5
 REQUEST_TIMEOUT = 2.0  # a client sends its one line at once; one that idles is dropped
 MAX_CONNECTIONS = 16  # served at once; beyond that a connection is answered "busy" and closed

@@ -150,7 +150,7 @@ def _ask_or_local(root: Path, op: str, args: tuple, kwargs: dict, local: Callabl
                   use_daemon: bool = True) -> Any:
     """The warm daemon's answer (both arms, model loaded), else ``local`` on a Vault here
     (always here with ``--no-daemon`` or ``VAULT_ENGINE_NO_DAEMON=1``)."""
-    from vault_engine.cli.daemon_client import ask
+    from vault_engine.daemon.client import ask
 
     if use_daemon and os.environ.get("VAULT_ENGINE_NO_DAEMON") != "1":
         answered, result = ask(root, op, args, kwargs, timeout=DAEMON_SHARE * _deadline())

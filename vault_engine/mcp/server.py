@@ -61,7 +61,7 @@ class ToolThread:
 
     def _open(self) -> Any:
         if self._use_daemon:
-            from vault_engine.cli.daemon_client import DaemonVault
+            from vault_engine.daemon.client import DaemonVault
 
             return DaemonVault(self._explicit)
         from vault_engine.vault import Vault
