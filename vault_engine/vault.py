@@ -45,6 +45,7 @@ from vault_engine.layout import (
     WRITE_LOCK,
 )
 from vault_engine.locks import flock_within, held_elsewhere, hold_in_parent_only, release
+from vault_engine.retrieval.notices import conflicted, filters_notice, kind_notice, operators_notice
 from vault_engine.stores.ledger import Ledger, damaged
 from vault_engine.stores.reinforcements import LogMark, ReinforcementLog, has_undo, replay
 from vault_engine.stores.sql import is_corruption
@@ -83,7 +84,6 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 MAX_FOLLOW = 5  # hops of --follow
-STALE_PATHS_SHOWN = 20  # of the files changed or missing since the last index, in `status --json`
 LOCK_WAIT_SECONDS = 600
 CHECKPOINT_EMBED_LIMIT = 64  # pending sections `checkpoint new` embeds at most (more: `index` does)
 AHEAD_RETRIES, AHEAD_WAIT_SECONDS = 50, 0.02  # up to a second for another writer's commit
@@ -599,43 +599,18 @@ class Vault:
             if searcher.semantic is not None:
                 notice = partial_notice(ledger, self._watcher_embeds)
             searcher.notices += [notice] if notice else []
-        searcher.notices += _operators_notice(query)
+        searcher.notices += operators_notice(query)
         if tags_only:  # "#incubating" found 1 tagged note of 5 with meaning, 5 of 5 with words (qa28 F6)
             searcher.notices.append("a query of tags only is searched by words: a tag means nothing to the model")
         result = self._search_beside_writers(searcher, request)
         if not result.hits:
             result = replace(result, notices=result.notices + self._stale_notice(ledger, "search")
-                             + (self._kind_notice(ledger, kind) or self._filters_notice(ledger, kind, project, tap)))
+                             + (kind_notice(ledger, kind) or filters_notice(ledger, kind, project, tap)))
         if any(h.kind == "code" for h in result.hits):  # code hits carry the notes that say why
             result = replace(result, hits=self._code_queries().with_why(result.hits))
             if follow:
                 result = self._follow_why(searcher, result, request)
         return result
-
-    @staticmethod
-    def _kind_notice(ledger: Ledger, kind: str | None) -> tuple[str, ...]:
-        """For a miss filtered by a kind no note is of: that, not the vault's answer, is why."""
-        held = ledger.kinds()
-        if kind is None or kind in held:
-            return ()
-        if kind == "code":
-            return ("no source file is indexed: add a code tap ([taps.code] in vault-engine.toml) and run "
-                    "`vault-engine index`",)
-        return (f"no note of kind {kind!r} is indexed (the vault's notes are of kinds: {', '.join(held) or 'none'}); "
-                "a note's kind comes from `type:` or a [kinds] rule in vault-engine.toml",)
-
-    @staticmethod
-    def _filters_notice(ledger: Ledger, kind: str | None, project: str | None, tap: str | None) -> tuple[str, ...]:
-        """For a miss filtered by two or more filters that no note passes together, though each
-        alone holds sections: the combination, not the vault's answer, is why (`--kind code
-        --project P` can never match: source files belong to no project, qa24 #5)."""
-        given = [(name, value) for name, value in (("kind", kind), ("project", project), ("tap", tap))
-                 if value is not None]
-        if len(given) < 2 or ledger.section_ids_where(kind, project, tap):
-            return ()
-        said = " and ".join(f"--{name} {value}" for name, value in given)
-        why = " (source files belong to no project)" if kind == "code" and project else ""
-        return (f"no note is {said} at once{why}: the miss is the filters', not the vault's; drop one of them",)
 
     def _stale_notice(self, ledger: Ledger, again: str, under: str = "") -> tuple[str, ...]:
         """For a miss (of ``search`` or ``deadend check``, named by ``again``) or a brief: one
@@ -921,7 +896,12 @@ class Vault:
 
         try:
             ledger = self._require_index()
-            return self._status(ledger)
+            from vault_engine.status import vault_status
+
+            scan, suspects = self._changes_since_index(ledger)
+            watcher = watcher_status(self.config)
+            semantic = self._semantic_status(ledger, watcher_embeds=watcher["state"] in WATCHING)
+            return vault_status(self.config, ledger, self.lexical, scan, suspects, semantic, watcher)
         except IndexDamaged as exc:  # nothing else can be counted: say what is wrong and what to do
             return {"vault": str(self.root), "damage": [str(exc)], "watcher": watcher_status(self.config)}
         except Exception as exc:
@@ -947,73 +927,6 @@ class Vault:
         return Freshness(None if notes is None else len(notes),
                          None if notes is None else hash(frozenset(notes.items())), last,
                          tuple(watcher.get(k) for k in ("state", "last_applied", "pending", "errors")))
-
-    def _status(self, ledger: Ledger) -> dict[str, Any]:
-        from vault_engine.indexing.code_sync import code_status
-        from vault_engine.indexing.integrity import damage_line, lexical_damage
-        from vault_engine.indexing.watch_state import watcher_status
-        from vault_engine.retrieval.find.memory import facet_counts
-        from vault_engine.retrieval.follow import resolved_link
-        from vault_engine.retrieval.lookup import with_missing_sections
-        from vault_engine.sources.vault.files import still_skipped
-
-        scan, suspects = self._changes_since_index(ledger)
-        counts = ledger.counts()
-        last = ledger.get_meta("last_index")
-        unresolved = [resolved_link(r) for r in ledger.unresolved_links()]
-        checked = with_missing_sections(ledger, (resolved_link(r) for r in ledger.links_with_subpath()))
-        section_missing = [link for link in checked if link.section_missing]
-        lexical = lexical_damage(ledger, self.lexical)
-        watcher = watcher_status(self.config)
-        semantic = self._semantic_status(ledger, watcher_embeds=watcher["state"] in WATCHING)
-        damage = [damage_line(lexical)] if lexical else []
-        damage += [f"the vector index is damaged: {semantic['damage']}; `vault-engine index` repairs it"] \
-            if semantic.get("damage") else []
-        skipped = still_skipped(ledger, scan)  # as `index` reports them
-        return {
-            "vault": str(self.root),
-            "damage": damage,
-            **counts,
-            "skipped": len(skipped),
-            "stale": {"changed": len(suspects.changed), "missing": len(suspects.missing), "new": len(suspects.new),
-                      # which, after a `git pull`: the counts alone left a team guessing (qa25 #9)
-                      "paths": sorted([*suspects.changed, *suspects.missing])[:STALE_PATHS_SHOWN]},
-            "skipped_files": [{"path": file.path, "reason": file.reason} for file in skipped],
-            "yaml_errors": [{"path": p, "error": e} for p, e in ledger.yaml_errors()],
-            "unresolved": [{"source": link.source, "raw": link.raw, "line": link.line} for link in unresolved],
-            "section_missing_links": len(section_missing),
-            "section_missing": [{"source": link.source, "raw": link.raw, "line": link.line, "ref": link.ref,
-                                 "missing": link.missing_what} for link in section_missing],
-            "last_index": float(last) if last else None,
-            "lexical": {"sections": self._lexical_sections(), "agrees": lexical is None, "damage": lexical},
-            "reinforcements": len(ledger.reinforcements()),
-            "watcher": watcher,
-            "semantic": semantic,
-            "code": code_status(self.config, suspects),
-            "memory": facet_counts(ledger),
-            "project_elsewhere": self._project_elsewhere(ledger),
-        }
-
-    def _lexical_sections(self) -> int | None:
-        """How many sections the words index holds; None when it cannot be read (one out of
-        step with the ledger, after a killed run, still counts: searches read it)."""
-        try:
-            return self.lexical.doc_count()
-        except IndexDamaged:
-            return None
-
-    def _project_elsewhere(self, ledger: Ledger) -> list[dict[str, str]]:
-        """Notes under ``projects/<folder>/`` whose ``project:`` names another project: the
-        frontmatter wins, so a renamed project folder leaves its history under the old name
-        (the brief of the new name showed none of it, and nothing said why)."""
-        from vault_engine.parsing.note import folder_project
-
-        found = []
-        for path, project in ledger.projects_under(self.config.projects_dir):  # no note's meta read
-            folder = folder_project(path, self.config)
-            if folder is not None and project != folder:
-                found.append({"path": path, "project": project, "folder": folder})
-        return found
 
     def _semantic_status(self, ledger: Ledger, watcher_embeds: bool = False) -> dict[str, Any]:
         """Coverage, model, vectors and agreement, read from files: never loads the model.
@@ -1077,7 +990,7 @@ class Vault:
         settings = DeadendSettings.from_config(self.config.section("deadend"))
         check = check_in_ledger(proposal, ledger, project=project, k=k, settings=settings, semantic=semantic,
                                 notices=notices)
-        check = replace(check, notices=check.notices + _conflicted(ledger, {r.path for r in check.rulings},
+        check = replace(check, notices=check.notices + conflicted(ledger, {r.path for r in check.rulings},
                                                                    "the ruling raised from it"))
         if say_if_stale and not check.rulings:  # a checkpoint written since may hold the ruling
             check = replace(check, notices=check.notices + self._stale_notice(ledger, "check"))
@@ -1139,7 +1052,7 @@ class Vault:
         # alone: a stat of every file of a 10,000-note vault made each `resume` 60 ms slower.
         folder = f"{self.config.projects_dir.strip('/')}/{project}"
         return fit_brief(replace(brief, notices=self._stale_notice(ledger, "resume", folder)
-                                 + _conflicted(ledger, _handed_on(brief), "what the brief shows of it")), max_tokens)
+                                 + conflicted(ledger, _handed_on(brief), "what the brief shows of it")), max_tokens)
 
     def _require_project(self, ledger: Ledger, project: str) -> None:
         known = ledger.projects()
@@ -1228,31 +1141,6 @@ class Vault:
             state = {}
             records, read_to = log.read(0)
         ledger.save_reinforcements(replay(records, state), LogMark(read_to, log.digest(read_to), stamp))
-
-
-def _operators_notice(query: str) -> list[str]:
-    """One line when the query holds another search box's operators, which are searched as
-    words here: "kafka -debezium" put Debezium first, and the user took it for excluded."""
-    from vault_engine.stores.lexical import operators_in
-
-    found = operators_in(query)
-    if not found:
-        return []
-    return [f"searched as words, not operators: {', '.join(found[:5])} (search takes words and \"quoted "
-            "phrases\"; narrow with --kind, --project or --tap)"]
-
-
-def _conflicted(ledger: Ledger, shown: set[str], what: str) -> tuple[str, ...]:
-    """A line for each note of ``shown`` that holds git's conflict markers: ``what`` an answer
-    shows of it mixes both sides of a merge (a checkpoint's Failed reasons ended in ">>>>>>>
-    4bde98", and an agent acted on the half-merged hand-off, qa25 #4)."""
-    from vault_engine.parsing.note import CONFLICT_MARKERS
-
-    if not shown:
-        return ()
-    return tuple(f"{path} holds {CONFLICT_MARKERS}: {what} may mix both sides of a merge; "
-                 "resolve it" for path, error in ledger.yaml_errors()
-                 if path in shown and CONFLICT_MARKERS in error)
 
 
 def _handed_on(brief: ResumeBrief) -> set[str]:

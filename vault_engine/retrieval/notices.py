@@ -1,0 +1,63 @@
+"""Lines an answer carries beside its hits, saying why it is what it is. Pure functions.
+
+A miss is "a miss, not a guess": when a filter, not the vault, made it one, or when the
+query held another search box's operators, the answer says so; an answer that shows a note
+holding git's conflict markers says that what it shows may mix both sides of a merge.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from vault_engine.stores.ledger import Ledger
+
+
+def kind_notice(ledger: Ledger, kind: str | None) -> tuple[str, ...]:
+    """For a miss filtered by a kind no note is of: that, not the vault's answer, is why."""
+    held = ledger.kinds()
+    if kind is None or kind in held:
+        return ()
+    if kind == "code":
+        return ("no source file is indexed: add a code tap ([taps.code] in vault-engine.toml) and run "
+                "`vault-engine index`",)
+    return (f"no note of kind {kind!r} is indexed (the vault's notes are of kinds: {', '.join(held) or 'none'}); "
+            "a note's kind comes from `type:` or a [kinds] rule in vault-engine.toml",)
+
+
+def filters_notice(ledger: Ledger, kind: str | None, project: str | None, tap: str | None) -> tuple[str, ...]:
+    """For a miss filtered by two or more filters that no note passes together, though each
+    alone holds sections: the combination, not the vault's answer, is why (`--kind code
+    --project P` can never match: source files belong to no project, qa24 #5)."""
+    given = [(name, value) for name, value in (("kind", kind), ("project", project), ("tap", tap))
+             if value is not None]
+    if len(given) < 2 or ledger.section_ids_where(kind, project, tap):
+        return ()
+    said = " and ".join(f"--{name} {value}" for name, value in given)
+    why = " (source files belong to no project)" if kind == "code" and project else ""
+    return (f"no note is {said} at once{why}: the miss is the filters', not the vault's; drop one of them",)
+
+
+def operators_notice(query: str) -> list[str]:
+    """One line when the query holds another search box's operators, which are searched as
+    words here: "kafka -debezium" put Debezium first, and the user took it for excluded."""
+    from vault_engine.stores.lexical import operators_in
+
+    found = operators_in(query)
+    if not found:
+        return []
+    return [f"searched as words, not operators: {', '.join(found[:5])} (search takes words and \"quoted "
+            "phrases\"; narrow with --kind, --project or --tap)"]
+
+
+def conflicted(ledger: Ledger, shown: set[str], what: str) -> tuple[str, ...]:
+    """A line for each note of ``shown`` that holds git's conflict markers: ``what`` an answer
+    shows of it mixes both sides of a merge (a checkpoint's Failed reasons ended in ">>>>>>>
+    4bde98", and an agent acted on the half-merged hand-off, qa25 #4)."""
+    from vault_engine.parsing.note import CONFLICT_MARKERS
+
+    if not shown:
+        return ()
+    return tuple(f"{path} holds {CONFLICT_MARKERS}: {what} may mix both sides of a merge; "
+                 "resolve it" for path, error in ledger.yaml_errors()
+                 if path in shown and CONFLICT_MARKERS in error)
