@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import groupby
 
-from vault_engine.dates import believable
+from vault_engine.dates import first_believable
 from vault_engine.parsing.checkpoints import checkpoint_parts, name_order, name_time
 from vault_engine.parsing.frontmatter import parse_time
 from vault_engine.parsing.sections import section_body
@@ -26,10 +26,8 @@ def created_time(note: NoteRow) -> float:
     time; a time after the file was last written is no time it was written (dates.believable):
     the next one is taken."""
     written = note.mtime_ns / 1e9
-    for stated in (parse_time(note.meta.get("created")), note.doc_time, name_time(note.path)):
-        if stated and believable(stated, written):
-            return stated
-    return written
+    stated = first_believable((parse_time(note.meta.get("created")), note.doc_time, name_time(note.path)), written)
+    return written if stated is None else stated
 
 
 SAME_TIME_SECONDS = 15 * 60  # checkpoints this close to the latest: parallel sessions' hand-offs

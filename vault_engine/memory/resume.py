@@ -21,7 +21,7 @@ import re
 from dataclasses import replace
 
 from vault_engine.config import Config
-from vault_engine.dates import believable
+from vault_engine.dates import first_believable
 from vault_engine.memory.deadends import load_ruling_words, load_rulings, read_in_full, word_weights
 from vault_engine.memory.matching import DEFAULT_SETTINGS, DeadendSettings, content_terms, restated
 from vault_engine.memory.plans import created_time, handing_on
@@ -90,8 +90,8 @@ def changed_time(note: NoteRow) -> float:
     A date without a time (``updated: 2026-11-19``) is that whole day, up to the file's write:
     read as midnight, a note written for that day's checkpoint came before it and was hidden."""
     written = note.mtime_ns / 1e9
-    stated = note.doc_time
-    if stated is None or not believable(stated, written):
+    stated = first_believable((note.doc_time,), written)
+    if stated is None:
         return written
     return min(stated + SECONDS_PER_DAY - 1, written) if stated % SECONDS_PER_DAY == 0 else stated
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from vault_engine.config import TapConfig
-from vault_engine.dates import believable
+from vault_engine.dates import first_believable
 from vault_engine.model import DecayRow
 from vault_engine.refs import make_ref
 from vault_engine.stores.ledger import NoteRow
@@ -36,7 +36,7 @@ def note_age(now: float, note: NoteRow, reinforced_at: float | None) -> float:
     """Days since a note was last written or reinforced: its own date when it can be when the
     file was written (:func:`dates.believable`: a 2062 typo was "new" forever), else its file time."""
     mtime = note.mtime_ns / 1e9
-    stated = note.doc_time if believable(note.doc_time, mtime) else None
+    stated = first_believable((note.doc_time,), mtime)
     return age_days(now, stated, reinforced_at, mtime)
 
 

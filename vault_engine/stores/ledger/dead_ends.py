@@ -50,13 +50,13 @@ class DeadEndRow:
         has none: its file time is when it was copied or pulled, not when anyone decided. A
         date later than the file was written is a typo (dates.believable), and no date:
         "ruled out on 2062-11-25" topped every list."""
-        from vault_engine.dates import believable
+        from vault_engine.dates import first_believable
         from vault_engine.parsing.checkpoints import name_time
 
         written = self.mtime_ns / 1e9
-        for stated in (self.at, name_time(self.path)):
-            if stated is not None and believable(stated, written):
-                return stated
+        stated = first_believable((self.at, name_time(self.path)), written)
+        if stated is not None:
+            return stated
         return None if self.source == "decision record" else written
 
 
