@@ -30,6 +30,18 @@ class Fused:
     semantic: float | None  # cosine, when the section has vectors
 
 
+def fuse(lexical: Sequence[tuple[int, float]] | None, semantic: Sequence[tuple[int, float]] | None,
+         cosines: Mapping[int, float] | None = None) -> list[Fused]:
+    """The arms' rankings fused by what ran and found something. An arm that ran and found
+    nothing fuses as an arm not run: RRF over one list halved its scores and made them ranks
+    (a filter no embedded section passes, qa33 R5)."""
+    if lexical and semantic:
+        return fuse_rrf(lexical, semantic, cosines)
+    if semantic:
+        return fuse_semantic(semantic)
+    return fuse_lexical(lexical or ())
+
+
 def fuse_rrf(lexical: Sequence[tuple[int, float]], semantic: Sequence[tuple[int, float]],
              cosines: Mapping[int, float] | None = None, k: float = RRF_K) -> list[Fused]:
     """Reciprocal rank fusion of both arms, scaled so 1.0 is first in both. Best first.

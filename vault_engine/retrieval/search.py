@@ -25,7 +25,7 @@ from vault_engine.retrieval.confidence import Evidence, MissRule, judged, judged
 from vault_engine.retrieval.coverage import section_coverage, weighed_terms
 from vault_engine.retrieval.decay import decay_multiplier, note_age
 from vault_engine.retrieval.follow import LINKS_PER_HIT, follow_targets, hit_links
-from vault_engine.retrieval.fusion import Fused, fuse_lexical, fuse_rrf, fuse_semantic
+from vault_engine.retrieval.fusion import Fused, fuse
 from vault_engine.retrieval.lookup import find_section, section_ref
 from vault_engine.retrieval.snippets import make_snippet
 from vault_engine.sources.code.testpaths import is_test_path
@@ -124,35 +124,8 @@ class Searcher:
 
     def search(self, request: SearchRequest) -> SearchResult:
         now = request.now if request.now is not None else time.time()
-        lexical = semantic = None
-        cosines: dict[int, float] = {}
-        tests = self._test_sections() if request.exclude_tests else frozenset()
-        if "lexical" in request.arms:
-            lexical = self._lexical_arm(request, tests)
-            phrases = literal_phrases(request.query)
-            lexical = self._holding(lexical, phrases) if phrases and lexical else lexical
-        if "semantic" in request.arms and self.semantic is not None:
-            allowed = self.ledger.section_ids_where(request.kind, request.project, request.tap) \
-                if (request.kind or request.project or request.tap or tests) else None
-            allowed = allowed - tests if allowed is not None and tests else allowed
-            try:
-                semantic, cosines = self.semantic.search(request.query, ARM_DEPTH,
-                                                         [i for i, _ in lexical or ()], allowed)
-            except ModelUnavailable as exc:  # the model failed to load: words answer alone
-                if lexical is None:
-                    raise
-                from vault_engine.retrieval.semantic import arm_off
-
-                self.notices.append(arm_off(exc))
-                self.semantic = None
-        # an arm that ran and found nothing fuses as an arm not run: RRF over one list halved
-        # its scores and made them ranks (a filter no embedded section passes, qa33 R5)
-        if lexical and semantic:
-            fused = fuse_rrf(lexical, semantic, cosines)
-        elif semantic:
-            fused = fuse_semantic(semantic)
-        else:
-            fused = fuse_lexical(lexical or ())
+        lexical, semantic, cosines = self._run_arms(request)
+        fused = fuse(lexical, semantic, cosines)
         arms = tuple(name for name, ran in (("lexical", lexical), ("semantic", semantic)) if ran is not None)
         candidates, in_ledger = self._candidates(fused, request, now)
         self.lexical_ahead = any(i not in in_ledger for i, _ in lexical or ())
@@ -174,17 +147,50 @@ class Searcher:
                            filtered=bool(request.kind or request.project or request.tap or request.exclude_tests))
         if self.miss_rule.is_miss(evidence):
             top = []
-        terms = set(analyze(request.query))
-        hits = [self._hit(c, terms) for c in top]
-        if request.follow > 0:
-            hits += self._follow(hits, request.follow, now, request.decay)
-        rulings = self.ledger.rulings_in_sections(h.section_id for h in hits)
-        hits = [replace(h, ruled_out=tuple(rulings[h.section_id])) if h.section_id in rulings else h for h in hits]
+        hits = self._dress(top, request, now)
         judgement = judged(evidence, self.miss_rule.cosine_floor) if top else judged_miss(bool(candidates), evidence)
         # once each: a search asked again beside a writer (Vault._search_beside_writers) says
         # its notices again (qa33 R2)
         return SearchResult(request.query, tuple(hits), arms, tuple(dict.fromkeys(self.notices)),
                             self.semantic_coverage, *judgement)
+
+    def _run_arms(self, request: SearchRequest) -> tuple[list[tuple[int, float]] | None,
+                                                         list[tuple[int, float]] | None, dict[int, float]]:
+        """Each arm's ranking (None: it did not run) and the exact cosines of the words'
+        candidates the meaning arm did not reach. A model that fails to load leaves the
+        words to answer alone, with a notice (words were not asked for: the error)."""
+        lexical = semantic = None
+        cosines: dict[int, float] = {}
+        tests = self._test_sections() if request.exclude_tests else frozenset()
+        if "lexical" in request.arms:
+            lexical = self._lexical_arm(request, tests)
+            phrases = literal_phrases(request.query)
+            lexical = self._holding(lexical, phrases) if phrases and lexical else lexical
+        if "semantic" in request.arms and self.semantic is not None:
+            allowed = self.ledger.section_ids_where(request.kind, request.project, request.tap) \
+                if (request.kind or request.project or request.tap or tests) else None
+            allowed = allowed - tests if allowed is not None and tests else allowed
+            try:
+                semantic, cosines = self.semantic.search(request.query, ARM_DEPTH,
+                                                         [i for i, _ in lexical or ()], allowed)
+            except ModelUnavailable as exc:
+                if lexical is None:
+                    raise
+                from vault_engine.retrieval.semantic import arm_off
+
+                self.notices.append(arm_off(exc))
+                self.semantic = None
+        return lexical, semantic, cosines
+
+    def _dress(self, top: list[_Candidate], request: SearchRequest, now: float) -> list[Hit]:
+        """The hits shown: each with its snippet and resolved links, the sections ``--follow``
+        reaches, and the dead ends ruled out in each hit's section."""
+        terms = set(analyze(request.query))
+        hits = [self._hit(c, terms) for c in top]
+        if request.follow > 0:
+            hits += self._follow(hits, request.follow, now, request.decay)
+        rulings = self.ledger.rulings_in_sections(h.section_id for h in hits)
+        return [replace(h, ruled_out=tuple(rulings[h.section_id])) if h.section_id in rulings else h for h in hits]
 
     def _lexical_arm(self, request: SearchRequest, left_out: Set[int]) -> list[tuple[int, float]]:
         """The words' best :data:`ARM_DEPTH` sections, none of ``left_out``: the search widens
@@ -236,12 +242,13 @@ class Searcher:
         cosines = [c.fused.semantic for c in candidates if c.fused.semantic is not None]
         written = words_as_written(query) if unheld else {}
         agreed = first_note(lexical)
-        decayed = bool(top) and any(c.decay < top[0].decay for c in candidates if _place(c) == agreed)
-        return Evidence(arms, agreed, first_note(semantic), max(cosines, default=None),
-                        max((section_coverage(weights, c.note, c.section) for c in weighed), default=0.0),
-                        max((section_coverage(weights, c.note, c.section) for c in top), default=0.0),
-                        _place(top[0]) if top else None, tuple(written.get(t, t) for t in unheld), len(weights),
-                        decayed)
+        return Evidence(
+            arms, lexical_top=agreed, semantic_top=first_note(semantic), best_cosine=max(cosines, default=None),
+            best_coverage=max((section_coverage(weights, c.note, c.section) for c in weighed), default=0.0),
+            top_coverage=max((section_coverage(weights, c.note, c.section) for c in top), default=0.0),
+            first_hit=_place(top[0]) if top else None, unheld=tuple(written.get(t, t) for t in unheld),
+            terms=len(weights),
+            decayed=bool(top) and any(c.decay < top[0].decay for c in candidates if _place(c) == agreed))
 
     def _candidates(self, fused: list[Fused], request: SearchRequest,
                     now: float) -> tuple[list[_Candidate], set[int]]:
