@@ -556,29 +556,15 @@ class Vault:
         from vault_engine.retrieval.confidence import MissRule
         from vault_engine.retrieval.search import Searcher, SearchRequest
 
-        if k < 1 or not 0 <= follow <= MAX_FOLLOW:
-            raise BadArgument(f"k must be at least 1 and follow within 0..{MAX_FOLLOW} (got k={k}, follow={follow})")
-        ledger = self._require_index()
-        # An unknown filter value is an error listing the valid ones, never an empty result
-        # an agent would take for "nothing exists".
-        if tap is not None:
-            self.config.tap(tap)
-        from vault_engine.constants import SEARCH_KINDS
-
-        if kind is not None and kind not in SEARCH_KINDS:
-            raise UnknownKind(f"no kind {kind!r}; kinds are: {', '.join(SEARCH_KINDS)}")
-        if project is not None:
-            self._require_project(ledger, project)
+        ledger = self._ledger_for_search(k, follow, kind, project, tap)
         from vault_engine.stores.lexical import only_tags, query_terms
 
         tags_only = not lexical_only and not semantic_only and only_tags(query) and bool(query_terms(query)[0])
         lexical_only = lexical_only or tags_only
-        if lexical_only:
-
-            if not query_terms(query)[0]:  # nothing was searched: not a miss an agent takes for an answer
-                raise BadArgument(f"{query[:200]!r} holds no word the words index searches (only stop words or "
-                                  "punctuation): ask with content words, or with meaning too (without --lexical; "
-                                  "the MCP tools' lexical=false)")
+        if lexical_only and not query_terms(query)[0]:  # nothing was searched: not a miss an agent takes for an answer
+            raise BadArgument(f"{query[:200]!r} holds no word the words index searches (only stop words or "
+                              "punctuation): ask with content words, or with meaning too (without --lexical; "
+                              "the MCP tools' lexical=false)")
         arms = ("lexical",) if lexical_only else ("semantic",) if semantic_only else ("lexical", "semantic")
         if not lexical_only and ledger.embedded_ids_exist():
             from vault_engine.stores.embedder import prefetch_embedder
@@ -611,6 +597,24 @@ class Vault:
             if follow:
                 result = self._follow_why(searcher, result, request)
         return result
+
+    def _ledger_for_search(self, k: int, follow: int, kind: str | None, project: str | None,
+                           tap: str | None) -> Ledger:
+        """The index's ledger, once a search's arguments are checked: a number out of range is
+        an error, and so is an unknown filter value, listing the valid ones, never an empty
+        result an agent would take for "nothing exists"."""
+        from vault_engine.constants import SEARCH_KINDS
+
+        if k < 1 or not 0 <= follow <= MAX_FOLLOW:
+            raise BadArgument(f"k must be at least 1 and follow within 0..{MAX_FOLLOW} (got k={k}, follow={follow})")
+        ledger = self._require_index()
+        if tap is not None:
+            self.config.tap(tap)
+        if kind is not None and kind not in SEARCH_KINDS:
+            raise UnknownKind(f"no kind {kind!r}; kinds are: {', '.join(SEARCH_KINDS)}")
+        if project is not None:
+            self._require_project(ledger, project)
+        return ledger
 
     def _stale_notice(self, ledger: Ledger, again: str, under: str = "") -> tuple[str, ...]:
         """For a miss (of ``search`` or ``deadend check``, named by ``again``) or a brief: one
