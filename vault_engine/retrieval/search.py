@@ -90,16 +90,20 @@ def notes_first(ranked: list[_Candidate], k: int) -> list[_Candidate]:
     shown: list[_Candidate] = []
     for i, found in enumerate(notes):
         shown.append(next((c for c in found if says_something(c.section)), found[0]))
-        # a note not looked at yet is shown at its best section's place or later
-        if len(shown) >= k and (i + 1 == len(notes) or
-                                sorted(position[id(c)] for c in shown)[k - 1] < position[id(notes[i + 1][0])]):
-            break
+        if len(shown) >= k and (i + 1 == len(notes) or _kth_place(shown, k, position) < position[id(notes[i + 1][0])]):
+            break  # every note not looked at yet is shown at its best section's place or later
     first = sorted(shown, key=lambda c: position[id(c)])[:k]
     listed = {id(c) for c in first}
     return (first + [c for c in ranked if id(c) not in listed])[:k]
 
 
 MIN_WORDS = 3  # fewer words than a short statement ("Keep sessions in cookies") says nothing alone
+
+
+def _kth_place(shown: list[_Candidate], k: int, position: dict[int, int]) -> int:
+    """The place in the ranking of the ``k``-th of the sections shown so far: once the next
+    note's best section comes after it, no later note can enter the first ``k``."""
+    return sorted(position[id(c)] for c in shown)[k - 1]
 
 
 def says_something(section: SectionRow) -> bool:
