@@ -111,11 +111,15 @@ class VaultApp(App):
         """``fn(vault, ...)`` on the browse lane; None (and a notification) when it fails."""
         return await self._ask(self.browse_lane, fn, *args, **kwargs)
 
-    async def query(self, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T | None:
-        """``fn(vault, ...)`` on the query lane (search, dead-end check); None when it fails."""
-        return await self._ask(self.query_lane, fn, *args, **kwargs)
+    async def query(self, fn: Callable[..., T], *args: Any, said: list[str], **kwargs: Any) -> T | None:
+        """``fn(vault, ...)`` on the query lane (search, find, dead-end check); None when it
+        fails. A user error's line goes into ``said``, not a toast: the screen shows it where
+        its answer goes, in place of the last one (the previous query's hits stayed under a
+        query of stop words, and Enter opened one of them, qa38 F1)."""
+        return await self._ask(self.query_lane, fn, *args, said=said, **kwargs)
 
-    async def _ask(self, lane: VaultLane, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T | None:
+    async def _ask(self, lane: VaultLane, fn: Callable[..., T], *args: Any, said: list[str] | None = None,
+                   **kwargs: Any) -> T | None:
         try:
             return await lane.call(fn, *args, **kwargs)
         except IndexMissing as exc:
@@ -125,7 +129,10 @@ class VaultApp(App):
         except ConfigError as exc:
             self._config_broken(exc)
         except VaultError as exc:
-            self.notify(str(exc), title="vault-engine", severity="error")
+            if said is None:
+                self.notify(str(exc), title="vault-engine", severity="error")
+            else:
+                said.append(str(exc))
         except Exception as exc:  # a bug must not kill the app: show it, log the traceback
             log.exception("unexpected error in %s", getattr(fn, "__name__", fn))
             self.notify(f"{type(exc).__name__}: {exc}", title="unexpected error", severity="error")
@@ -158,7 +165,7 @@ class VaultApp(App):
             now = await self.poll_lane.call(Vault.freshness)
         except ConfigError as exc:  # the next poll opens the vault again: a fix shows at once
             self._config_broken(exc)
-            now = self.freshness
+            return  # not "fixed" because an earlier poll had an answer: a toast every second (qa38 F2)
         except VaultError:
             now = self.freshness  # status, on the next full refresh, says what is wrong
         finally:

@@ -256,3 +256,13 @@ def link_note_lines(markdown: str, paths: Iterable[str], first_number: int) -> t
         lines[row] = link + (f" in {folder}/" if folder else "") + line[len(path):]
         targets.append(path)
     return "\n".join(lines), tuple(targets)
+
+
+def not_answered(health: Health, said: list[str], what: str) -> str:
+    """What a screen shows in place of an answer that did not come: why, when a user error
+    said so; no index (said in the header too); else that the message says why."""
+    if said:
+        return f"Nothing {what}: {said[0]}"
+    if health == NO_INDEX:
+        return NO_INDEX_TEXT
+    return f"Nothing {what}: the message in the corner says why."

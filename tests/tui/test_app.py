@@ -186,6 +186,26 @@ async def test_a_config_broken_while_the_tui_is_open_is_said_at_the_next_poll(ma
         assert "did you mean half_life_days?" in str(app.screen.query_one("#header-problem").render())
 
 
+async def test_a_config_broken_while_the_tui_is_open_is_said_once_however_many_polls(make_app, indexed_vault):
+    """The poll after the break took the earlier poll's answer for a fix, cleared the
+    problem, and the next poll said it again: 17 toasts in 14 s (qa38 F2)."""
+    from tests.tui.conftest import wait_until
+
+    config = indexed_vault / "vault-engine.toml"
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        await settle(pilot)
+        app.poll_freshness()
+        await wait_until(pilot, lambda: app.freshness is not None, "a first poll, on the vault as opened")
+        said = notices_of(app)
+        config.write_text(config.read_text().replace("half_life_days", "half_lif_days", 1))
+        for _ in range(4):  # what the poll timer does each second
+            app.poll_freshness()
+            await settle(pilot)
+        await wait_until(pilot, lambda: app.screen.query_one("#header-problem").display, "the broken file said")
+        assert [m for severity, m in said if severity == "error"] == [said[0][1]] and "half_lif_days" in said[0][1]
+
+
 def notices_of(app) -> list[tuple[str, str]]:
     """Every notification ``app`` shows from now on, as (severity, message): shown ones expire
     (after 5 s: a loaded machine gets there)."""

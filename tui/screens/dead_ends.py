@@ -12,7 +12,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import Footer, Input, Select, Static
 
-from tui.formatting import NO_INDEX, NO_INDEX_TEXT, iso_date
+from tui.formatting import NO_INDEX, NO_INDEX_TEXT, iso_date, not_answered
 from tui.keys import HELP_KEY, MODE_KEYS, NEXT_PANE
 from tui.messages import IndexChanged
 from tui.screens.keyed import KeyedScreen
@@ -148,12 +148,16 @@ class DeadEndsScreen(KeyedScreen):
             box.show_answer(None)
             self._matched(())
             return
+        said: list[str] = []
         answer = await self.app.query(Vault.deadend_check, proposal,
                                       project=self.selected("#project-filter"),
-                                      lexical_only=not self.app.semantic)
+                                      lexical_only=not self.app.semantic, said=said)
         if answer is not None:
             box.show_answer(answer.rendered, hit=bool(answer.rulings))
             self._matched(answer.rulings)
+        else:  # no rulings of another proposal stay marked ("o" would open one)
+            box.show_answer(not_answered(self.app.health, said, "checked"))
+            self._matched(())
 
     def _matched(self, rulings: tuple[Any, ...]) -> None:
         self.matched = tuple(rulings)

@@ -10,7 +10,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Footer, Input, Static
 
-from tui.formatting import NO_INDEX, NO_INDEX_TEXT
+from tui.formatting import not_answered
 from tui.keys import HELP_KEY, MODE_KEYS, NEXT_PANE
 from tui.messages import IndexChanged
 from tui.screens.keyed import KeyedScreen
@@ -95,11 +95,12 @@ class FindScreen(KeyedScreen):
         if not query.strip():
             self._show(None)
             return
-        result = await self.app.query(Vault.find, query.strip(), k=HITS)
+        said: list[str] = []
+        result = await self.app.query(Vault.find, query.strip(), k=HITS, said=said)
         if result is not None:
             self._show(result, query.strip())
-        elif self.app.health == NO_INDEX:  # said in the header; the typed query deserves it too
-            self._show(None, query.strip(), NO_INDEX_TEXT)
+        else:  # no answer of another query stays under this one
+            self._show(None, query.strip(), not_answered(self.app.health, said, "found"))
         if then_focus:
             self._focus_listed()
 

@@ -11,7 +11,7 @@ from textual.containers import Horizontal
 from textual.events import Key
 from textual.widgets import Footer, Input, Select, Static
 
-from tui.formatting import NO_INDEX, NO_INDEX_TEXT
+from tui.formatting import not_answered
 from tui.keys import HELP_KEY, MODE_KEYS, NEXT_PANE
 from tui.messages import IndexChanged
 from tui.screens.keyed import KeyedScreen
@@ -200,19 +200,20 @@ on here: they go on in the box too."""
                 self._focus_listed()  # nothing to go to: what waited for hits is dropped
             return
         slow = self.set_timer(SLOW_SECONDS, lambda: self._busy(True))
+        said: list[str] = []
         try:
             result = await self.app.query(Vault.search, query, k=HITS, kind=self.selected("#kind-filter"),
                                           project=self.selected("#project-filter"),
                                           tap=self.selected("#tap-filter"),
                                           lexical_only=self.selected("#arms-filter") == "lexical",
-                                          now=self.app.now)
+                                          now=self.app.now, said=said)
         finally:
             slow.stop()
             self._busy(False)
         if result is not None:
             self._show(result, summary(result), query.strip())
-        elif self.app.health == NO_INDEX:  # said in the header; the typed query deserves it too
-            self._show(None, NO_INDEX_TEXT, query.strip())
+        else:  # no hits of another query stay under this one
+            self._show(None, not_answered(self.app.health, said, "searched"), query.strip())
         if then_focus:
             self._focus_listed()
 

@@ -147,3 +147,21 @@ async def test_two_tuis_on_one_vault_both_keep_their_queries(make_app, indexed_v
             "token refresh", "beamforming", "webhook"]
         await one.press("escape", "backspace", "up", "up")
         assert first.screen.query_one("#query", Input).value == "beamforming"  # the other TUI's
+
+
+async def test_a_query_that_cannot_be_searched_leaves_no_hits_of_the_last_one(make_app, indexed_vault):
+    """A query of stop words left the previous query's hits under it, and Enter opened one
+    (qa38 F1); its error was a toast naming CLI flags, shown twice."""
+    app = make_app()  # words only
+    async with app.run_test(size=WIDE) as pilot:
+        await pilot.press(*"token refresh")
+        await settle(pilot)
+        hits = app.screen.query_one(HitList)
+        assert hits.hits
+        box = app.screen.query_one("#query", Input)
+        box.value = "the of and"
+        await settle(pilot)
+        assert not hits.hits
+        said = str(app.screen.query_one("#search-summary").render())
+        assert said.startswith("Nothing searched: 'the of and' holds no word"), said
+        assert not app._notifications  # said where the hits go, not in a toast
