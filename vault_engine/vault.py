@@ -245,11 +245,15 @@ class Vault:
         """A watcher of this vault runs, is not stalled, and its last attempt to apply an edit
         did not fail: it applies every edit itself. (One that cannot write its index, a
         read-only folder, kept a miss from saying the index was stale.)"""
+        return self._live_watcher() is not None
+
+    def _live_watcher(self) -> dict[str, Any] | None:
+        """The live watcher's status (see :meth:`_watcher_live`), else None."""
         from vault_engine.indexing.watch_state import watcher_status
 
         status = watcher_status(self.config)
         failed_at = max((e.get("at") or 0.0 for e in status.get("errors") or ()), default=0.0)
-        return status["state"] in WATCHING and failed_at <= (status.get("last_applied") or 0.0)
+        return status if status["state"] in WATCHING and failed_at <= (status.get("last_applied") or 0.0) else None
 
     def has_index(self) -> bool:
         return (self.config.index_dir / LEDGER_FILE).exists()
@@ -261,6 +265,9 @@ class Vault:
             if generations_left(self.config.index_root):  # a lost `current` link, a deleted ledger: damage
                 raise IndexMissing(f"the index in {self.root} is damaged: its `current` link or its ledger is "
                                    "missing; run `vault-engine index` to repair it")
+            if self._watcher_live():  # deleted under it: it is building one (qa39 F3)
+                raise IndexMissing(f"no index in {self.root} yet: the running watcher is building it; "
+                                   "ask again in a moment")
             outer = enclosing_vault(self.root)
             raise IndexMissing(f"no index in {self.root} yet: " + (
                 f"it lies inside the vault {outer}: pass --vault {outer}, or run `vault-engine index` to make "
@@ -620,9 +627,13 @@ class Vault:
         """For a miss (of ``search`` or ``deadend check``, named by ``again``) or a brief: one
         line when the vault (or its folder ``under``) changed since the last index, so that
         the answer is not taken for the vault's. A stat of every file there (as ``status``
-        counts stale files); none while a watcher applies every edit itself."""
-        if self._watcher_live():
-            return ()
+        counts stale files); none while a watcher applies every edit itself, once it has caught
+        up: a miss while it catches up on a pull said nothing, for as long as 19 s (qa39 F1)."""
+        watcher = self._live_watcher()
+        if watcher is not None:
+            return () if watcher["state"] != "catching-up" else (
+                f"the running watcher is catching up on changes made while it was not running "
+                f"({watcher.get('pending') or 'some'} to apply; the answer may be there): {again} again in a moment",)
         _, suspects = self._changes_since_index(ledger, under)
         if not suspects.changed and not suspects.missing:
             return ()
@@ -905,7 +916,8 @@ class Vault:
             scan, suspects = self._changes_since_index(ledger)
             watcher = watcher_status(self.config)
             semantic = self._semantic_status(ledger, watcher_embeds=watcher["state"] in WATCHING)
-            return vault_status(self.config, ledger, self.lexical, scan, suspects, semantic, watcher)
+            return vault_status(self.config, ledger, self.lexical, scan, suspects, semantic, watcher,
+                                writing=self._writer_at_work)
         except IndexDamaged as exc:  # nothing else can be counted: say what is wrong and what to do
             return {"vault": str(self.root), "damage": [str(exc)], "watcher": watcher_status(self.config)}
         except Exception as exc:

@@ -211,6 +211,34 @@ def test_a_miss_under_a_watcher_whose_last_edit_failed_says_the_index_is_stale(v
     assert miss["status"] == "miss" and any(n.startswith("the index is stale") for n in miss["notices"])
 
 
+def test_a_miss_while_the_watcher_catches_up_says_so(vault, cli, live_watcher):
+    """After a pull, the watcher catching up: a miss said nothing for the whole catch-up (qa39 F1)."""
+    from vault_engine.config import load_config
+    from vault_engine.indexing.watch_state import write_health
+
+    live_watcher(vault)
+    write_health(load_config(vault), {"pid": 4242, "started": 1.0, "state": "catching-up", "pending": 3000})
+    (vault / "hedgehogs.md").write_text("# Hedgehogs\nhedgehogs roll up\n")
+    miss = cli("--vault", vault, "search", "hedgehogs", "--lexical", "--json", "--no-daemon").json
+    assert miss["status"] == "miss"
+    assert miss["notices"] == ["the running watcher is catching up on changes made while it was not running "
+                               "(3000 to apply; the answer may be there): search again in a moment"]
+
+
+def test_no_index_under_a_running_watcher_says_it_is_being_built(vault, cli, live_watcher):
+    """The index deleted under a watcher: "run `vault-engine index` first" while it rebuilt (qa39 F3)."""
+    import shutil
+
+    from vault_engine.layout import HEALTH_FILE, PID_FILE
+
+    live_watcher(vault)
+    for entry in (vault / ".vault-engine").iterdir():
+        if entry.name not in (HEALTH_FILE, PID_FILE):  # the watcher's own files stay
+            shutil.rmtree(entry) if entry.is_dir() else entry.unlink()
+    done = cli("--vault", vault, "search", "hedgehogs", "--lexical", "--no-daemon")
+    assert done.code == 1 and "the running watcher is building it; ask again in a moment" in done.err, done.err
+
+
 def test_show_note_and_section(vault, cli):
     section = cli("--vault", vault, "show", "specs/auth.md#token REFRESH", "--json").json
     assert section["heading"] == "Token refresh" and section["text"].startswith("## Token refresh")

@@ -114,6 +114,25 @@ def test_status_says_an_earlier_run_was_interrupted_and_what_repairs_it(interrup
     assert "unreadable" not in lexical and f"{status['lexical']['sections']} sections  DAMAGED" in lexical, lexical
 
 
+def test_status_does_not_judge_the_words_index_while_another_process_writes(interrupted):
+    """Whoosh's files change before the ledger's record of them: a healthy `index` run and a
+    watcher catching up were called damaged for 9 s (qa39 F2). Search does not judge then
+    either (integrity.check_before_reading)."""
+    import fcntl
+    import os
+
+    from vault_engine.layout import STATE_DIR, WRITE_LOCK
+
+    fd = os.open(interrupted / STATE_DIR / WRITE_LOCK, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)  # what a writer holds while it writes
+        status = cli_json(interrupted, "status")
+        assert status["damage"] == [] and status["lexical"]["agrees"], status["damage"]
+    finally:
+        os.close(fd)
+    assert cli_json(interrupted, "status")["damage"]  # judged again once nobody writes
+
+
 def test_the_next_index_repairs_it_and_says_a_run_was_interrupted(interrupted):
     notices = cli_json(interrupted, "index")["notices"]
     assert any("interrupted" in n for n in notices) and not any("outside" in n for n in notices), notices
