@@ -178,8 +178,9 @@ def obsidian_markdown(body: str, opened_row: int | None = None) -> str:
     """Obsidian's extensions as Textual's Markdown can show them, code fences left alone:
     a callout's ``> [!faq]- Title`` becomes a bold ``FAQ · Title`` line inside the quote (``-``
     and ``+``, folding, mean nothing here), a task's ``- [ ]`` / ``- [x]`` a ☐ / ☑ before the
-    text (else the list shows ``• [ ]``). ``opened_row`` (0-based) is the heading of the
-    section asked for: it gets a ▶ so that a short note, which cannot scroll, still shows it."""
+    text (else the list shows ``• [ ]``). ``opened_row`` (0-based) is the line asked for (a
+    section's heading, a dead end's item): it gets a ▶ so that a short note, which cannot
+    scroll, still shows it."""
     lines, fenced = body.split("\n"), False
     for row, line in enumerate(lines):
         if _FENCE.match(line):
@@ -193,9 +194,21 @@ def obsidian_markdown(body: str, opened_row: int | None = None) -> str:
             lines[row] = f"{quote}**{label}{' · ' + title if title else ''}**"
         elif task := _TASK.match(line):
             lines[row] = f"{task.group(1)}{TASK_MARKS[task.group(2)]} {line[task.end():]}"
-        if row == opened_row and (heading := _HEADING.match(lines[row])):
-            lines[row] = f"{heading.group(1)} {OPENED_MARK}{heading.group(2)}"
+        if row == opened_row and lines[row].strip():
+            lines[row] = _marked(lines[row])
     return "\n".join(lines)
+
+
+def _marked(line: str) -> str:
+    """``line`` with the ▶ after its heading hashes, its list marker or its indent: a dead end
+    opened at its Failed item's line was in view, unmarked, in a note too short to scroll
+    (qa38 F6)."""
+    if heading := _HEADING.match(line):
+        return f"{heading.group(1)} {OPENED_MARK}{heading.group(2)}"
+    lead = _ITEM.match(line)
+    quote = re.match(r"^(\s*(?:>\s*)*)", line)
+    cut = max(lead.end() if lead else 0, quote.end() if quote else 0)
+    return f"{line[:cut]}{OPENED_MARK}{line[cut:]}"
 
 
 _ITEM = re.compile(r"^(\s*)((?:\d+[.)]|[-*•])\s+)?")

@@ -30,8 +30,8 @@ def read_note_page(vault: Vault, ref: str, line: int | None = None) -> NotePage:
     if not isinstance(asked, NoteView):  # a CodeView (its module is not the TUI's to import)
         return code_page(asked, tuple(vault.links(asked.path, backlinks=True)))
     note = asked if asked.heading is None else vault.show(asked.path)
-    if line is None and asked.heading is not None:
-        line = asked.line_start
+    if line is None and asked.heading is not None:  # its own heading, not an H1 folded in front of it (qa38 F5)
+        line = asked.heading_line or asked.line_start
     backlinks = tuple(vault.links(asked.path, backlinks=True))
     return NotePage(asked.ref, note, line, backlinks)
 

@@ -296,6 +296,9 @@ class NoteView:
     followed: tuple[Any, ...] = ()  # --follow: code_model.FollowedNote, the sections it links to
     notices: tuple[str, ...] = ()  # e.g. the file changed since the last index
     body_line: int = 1  # the file line the text's body starts at: past a whole note's frontmatter
+    # a section's own heading: past an empty heading folded in front of it (an H1 straight
+    # above it), where a reader is taken; None for a whole note
+    heading_line: int | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {

@@ -721,6 +721,8 @@ class Vault:
         sections = tuple(s.heading for s in ledger.sections_of(note.id) if s.heading)
         change = self._change_since_index(ledger, note.path)
         if section is not None:  # its links as its hit lists them: the section's own, then the note's properties'
+            from vault_engine.parsing.sections import heading_line
+
             shown, start, end = section_ref(note, section), section.line_start, section.line_end
             block_id = ref.rpartition("#^")[2] if "#^" in ref else ""
             lines = block_lines(section.text, block_id) if block_id else None
@@ -732,7 +734,8 @@ class Vault:
             view = NoteView(shown, note.path, note.title, note.kind, note.tap,
                             note.project, section.heading, start, end,
                             body, note.meta, links, sections,
-                            notices=self._changed_notice(note.path, change, whole=False), body_line=start)
+                            notices=self._changed_notice(note.path, change, whole=False), body_line=start,
+                            heading_line=heading_line(section) if lines is None else start)
         else:
             links = tuple(with_missing_sections(ledger, (resolved_link(r) for r in ledger.links_of(note.id))))
             text = self._read_text(note.path)

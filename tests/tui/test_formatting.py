@@ -115,12 +115,12 @@ def test_callouts_and_tasks_are_shown_as_obsidian_shows_them_code_left_alone():
     assert obsidian_markdown("> [!deadend] Grommets")[2:] == "**Deadend · Grommets**"
 
 
-def test_the_opened_sections_heading_is_marked_and_only_a_heading():
+def test_the_opened_sections_heading_is_marked():
     from tui.formatting import obsidian_markdown
 
     body = "# Title\n\n## Summary\ntext\n## Failed\n- x"
     assert obsidian_markdown(body, opened_row=4).split("\n")[4] == "## ▶ Failed"
-    assert obsidian_markdown(body, opened_row=3) == body  # a backlink's line: nothing to mark
+    assert obsidian_markdown(body, opened_row=3).split("\n")[3] == "▶ text"  # a backlink's line too
 
 
 def test_only_resolved_wikilinks_become_links_each_numbered():
@@ -150,3 +150,14 @@ def test_the_line_naming_a_quoted_note_starts_with_a_link_to_it_then_its_folder(
     assert linked.split("\n")[2] == "projects/p/checkpoints/x.md is here"  # not a naming line
     assert targets == ("projects/p/checkpoints/x.md",)
     assert link_note_lines("top.md, by b", ["top.md"], 0) == (f"[top.md]({LINK_SCHEME}0), by b", ("top.md",))
+
+
+def test_the_line_opened_is_marked_whatever_it_is():
+    """A dead end opened at its Failed item's line was in view but unmarked (qa38 F6)."""
+    from tui.formatting import obsidian_markdown
+
+    text = "# T\n\n## Failed\n\n- **Redis** -- slow\n  - nested\n1. one\n> quoted\nplain\n- [ ] task"
+    marked = {row: obsidian_markdown(text, row).split("\n")[row] for row in (2, 4, 5, 6, 7, 8, 9)}
+    assert marked == {2: "## ▶ Failed", 4: "- ▶ **Redis** -- slow", 5: "  - ▶ nested", 6: "1. ▶ one",
+                      7: "> ▶ quoted", 8: "▶ plain", 9: "- ▶ ☐ task"}
+    assert obsidian_markdown(text, 1) == obsidian_markdown(text)  # a blank line: nothing to mark

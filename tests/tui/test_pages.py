@@ -17,6 +17,19 @@ def test_a_section_ref_gives_the_whole_note_scrolled_to_the_heading(indexed_vaul
     assert page.backlinks  # README and the design review link to the audio pipeline
 
 
+def test_a_section_under_an_empty_title_opens_at_its_own_heading(make_vault):
+    """An H1 with nothing under it is folded into the H2 that follows: the section's text
+    starts at the H1, and the viewer marked the title, not `Usage` (qa38 F5)."""
+    root = make_vault({"recurring.md": "---\npublish: true\n---\n\n# Recurring Tasks\n\n## Usage\n\nTasks recur.\n"},
+                      config="[model]\nenabled = false\n")
+    with Vault(root) as vault:
+        vault.index()
+        section = vault.show("recurring.md#Usage")
+        page = read_note_page(vault, "recurring.md#Usage")
+    lines = page.note.text.split("\n")
+    assert section.line_start == 5 and lines[page.line - 1] == "## Usage"
+
+
 def test_a_note_ref_opens_at_the_top_unless_a_line_is_given(indexed_vault):
     with Vault(indexed_vault) as vault:
         assert read_note_page(vault, "glossary.md").line is None
