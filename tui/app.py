@@ -211,9 +211,12 @@ class VaultApp(App):
             label = STAGES.get(name, name) + (f" ({runner})" if runner else "")
             self.call_from_thread(setattr, self, "activity", f"{label} {done}/{total}")
 
+        def waiting(line: str) -> None:  # another process writes the index: this run waits for it
+            self.call_from_thread(setattr, self, "activity", f"{line}…")
+
         try:
             with Vault(self.root) as vault:
-                report = vault.index(progress=progress, now=self.now, embed=self.semantic)
+                report = vault.index(progress=progress, now=self.now, embed=self.semantic, waiting=waiting)
         except VaultError as exc:
             self.call_from_thread(self._index_failed, str(exc))
             return

@@ -280,16 +280,24 @@ class Vault:
         return self.ledger
 
     @contextmanager
-    def write_lock(self, wait: float = LOCK_WAIT_SECONDS) -> Iterator[None]:
+    def write_lock(self, wait: float = LOCK_WAIT_SECONDS,
+                   waiting: Callable[[str], None] | None = None) -> Iterator[None]:
         """One writer at a time across processes; a second writer waits for the first, and
-        says so after a second. The holder's pid is written in the lock file; processes the
-        holder forks never hold it (vault_engine.locks)."""
+        says so after a second (a warning, and ``waiting(the line)`` when given: the TUI
+        showed only "indexing…" for the 40 s it waited, qa38 F4). The holder's pid is
+        written in the lock file; processes the holder forks never hold it (vault_engine.locks)."""
         state = ensure_state_dir(self.config)
         path = state / WRITE_LOCK
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+
+        def say_waiting() -> None:
+            line = f"waiting for {_holder(path)}, which is writing the index of this vault"
+            log.warning("%s", line)
+            if waiting is not None:
+                waiting(line)
+
         try:
-            if not flock_within(fd, wait, waiting=lambda: log.warning(
-                    "waiting for %s, which is writing the index of this vault", _holder(path))):
+            if not flock_within(fd, wait, waiting=say_waiting):
                 raise IndexBusy(f"{_holder(path)} has been writing the index for over {wait:.0f} s; "
                                 "try again when it is done")
             os.ftruncate(fd, 0)
@@ -311,17 +319,19 @@ class Vault:
     @_operation
     def index(self, *, rebuild: bool = False, progress: Progress | None = None,
               now: float | None = None, embed: bool = True,
-              vector_cache: str | os.PathLike[str] | None = None) -> IndexReport:
+              vector_cache: str | os.PathLike[str] | None = None,
+              waiting: Callable[[str], None] | None = None) -> IndexReport:
         """Bring the index up to date with the vault (incremental unless ``rebuild``): words
         first, then vectors for every section without them (unless ``embed`` is False).
         ``vector_cache`` is a shared cache folder, instead of ``[model] vector_cache``.
+        ``waiting(line)`` is told when this run waits for another process writing the index.
 
         A rebuild, a first index and the repair of a damaged ledger build a whole new
         generation beside the live index and swap it in at once (indexing/generations.py):
         searches meanwhile read the old index, never a half-built one."""
         started = time.perf_counter()
         try:
-            with self.write_lock():
+            with self.write_lock(waiting=waiting):
                 return self._index_locked(rebuild, progress, now, embed, vector_cache, started)
         except BaseException:
             self._cancel_export()

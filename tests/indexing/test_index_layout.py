@@ -71,3 +71,35 @@ def test_with_its_current_link_lost_the_newest_generation_left_lends_its_caches(
         report = vault.index()
         assert report.embedded == 2 and again.texts == []  # from the cache it carried over
         assert vault.status()["semantic"]["coverage"] == 1.0
+
+
+def test_an_index_waiting_for_another_writer_says_so_to_whoever_asked(make_vault):
+    """The TUI's F5 showed only "indexing…" for the 40 s it waited for a CLI run (qa38 F4):
+    the line the CLI logs goes to ``waiting`` too."""
+    import fcntl
+    import os
+    import threading
+
+    from vault_engine.layout import WRITE_LOCK
+
+    root = make_vault({"a.md": "# A\nalpha\n"}, config="[model]\nenabled = false\n")
+    with Vault(root) as vault:
+        vault.index()
+    said: list[str] = []
+    fd = os.open(root / ".vault-engine" / WRITE_LOCK, os.O_RDWR | os.O_CREAT, 0o600)
+    fcntl.flock(fd, fcntl.LOCK_EX)  # another writer at work
+
+    def index() -> None:  # a Vault of its own thread, as the TUI's F5 has
+        with Vault(root) as vault:
+            vault.index(waiting=said.append)
+
+    run = threading.Thread(target=index)
+    run.start()
+    for _ in range(100):
+        if said:
+            break
+        run.join(0.05)
+    os.close(fd)  # the other writer is done
+    run.join(30)
+    assert not run.is_alive() and len(said) == 1
+    assert said[0].startswith("waiting for ") and said[0].endswith("which is writing the index of this vault")
