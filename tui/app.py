@@ -72,8 +72,7 @@ class VaultApp(App):
         Binding("question_mark", "help", "Keys", key_display="?", show=False),
     ]
     GLOBAL_ACTIONS = {"switch_mode", "index", "help", "focus_next", "focus_next_quietly", "focus_previous",
-                      "command_palette", "quit", "goto", "goto_short", "reindex", "reindex_short",
-                      "undo_reinforce"}
+                      "command_palette", "quit", "goto", "goto_short", "reindex", "reindex_short"}
 
     health: reactive[Health] = reactive(Health(""))
     activity: reactive[str] = reactive("")
@@ -290,12 +289,23 @@ class VaultApp(App):
         """``?``: the keys of the screen in front (hidden ones too), then the global ones."""
         if isinstance(self.screen, HelpScreen):
             return
-        bindings = [active.binding for active in self.screen.active_bindings.values()
-                    if own_binding(active.node, active.binding)
-                    and active.binding.action.removeprefix("app.").split("(")[0] not in self.GLOBAL_ACTIONS]
+        active = [a.binding for a in self.screen.active_bindings.values() if own_binding(a.node, a.binding)]
+        # the screen's own keys too where the focused widget's shadow them: ↑ recalls the history
+        # from the query box, though the hit list's ↑ moves its cursor (qa38)
+        shadowed = [b for b in tui_bindings(self.screen) if self._offered(b)]
+        bindings = [b for b in [*active, *shadowed]
+                    if b.action.removeprefix("app.").split("(")[0] not in self.GLOBAL_ACTIONS]
         display = {b.key: self.get_key_display(b) for b in bindings}
         title = getattr(self.screen, "SCREEN_NAME", type(self.screen).__name__)
         self.push_screen(HelpScreen(title, screen_keys(bindings, display)))
+
+    def _offered(self, binding: Binding) -> bool:
+        """Whether the screen in front offers ``binding`` (greyed out counts: a code page has
+        no `o` or `r` at all)."""
+        from textual.actions import parse
+
+        where, name, parameters = parse(binding.action)
+        return (self if where == "app" else self.screen).check_action(name, parameters) is not False
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """``?`` in a text box types a question mark: the footer greys the key out there."""
@@ -354,9 +364,13 @@ class VaultApp(App):
                             self.refresh_health)
 
 
+def tui_bindings(node: object) -> list[Binding]:
+    """The keys ``node``'s classes in ``tui`` define (not those Textual's widgets bring)."""
+    return [b for cls in type(node).__mro__ if cls.__module__.startswith("tui.")
+            for b in cls.__dict__.get("BINDINGS", []) if isinstance(b, Binding)]
+
+
 def own_binding(node: object, binding: Binding) -> bool:
     """A key this app defines (on ``node``'s class or a base of it in ``tui``), not one
     Textual's widgets bring (cursor keys, scrolling): those work as in every Textual app."""
-    ours = {(b.key, b.action) for cls in type(node).__mro__ if cls.__module__.startswith("tui.")
-            for b in cls.__dict__.get("BINDINGS", []) if isinstance(b, Binding)}
-    return (binding.key, binding.action) in ours
+    return (binding.key, binding.action) in {(b.key, b.action) for b in tui_bindings(node)}

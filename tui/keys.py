@@ -41,7 +41,7 @@ NEXT_PANE = (Binding("tab", "focus_next", "Pane"), Binding("tab", "focus_next_qu
 EVERYWHERE = (
     ("F1 F2 F3 F4 F6", "Search, Dead ends, Resume, Decay, Find"),
     ("F5", "bring the index up to date (progress in the header)"),
-    ("Tab / Shift+Tab", "next / previous pane (the focused pane has a bright edge)"),
+    ("Tab / Shift+Tab", "next / previous pane (the focused pane has a bright edge; in a note's text, its links)"),
     ("?", "this list (in a text box ? is typed: Tab out first)"),
     ("Ctrl+P", "every command, searchable"),
     ("Ctrl+Q", "quit"),

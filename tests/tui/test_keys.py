@@ -69,6 +69,20 @@ async def test_the_help_of_the_note_viewer_lists_its_keys_hidden_or_not(make_app
             assert does in text
 
 
+async def test_the_help_lists_a_screens_keys_shadowed_by_the_focused_widget(make_app):
+    """With the hits focused, the help left out ↑ (the query history: the list's ↑ moves its
+    cursor), and Decay's `u` (qa38)."""
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        await press(pilot, *"token refresh")
+        await press(pilot, "down", "question_mark")
+        assert isinstance(app.screen, HelpScreen) and "History" in help_text(app)
+        await press(pilot, "escape", "f4")
+        await settle(pilot)
+        await press(pilot, "question_mark")
+        assert isinstance(app.screen, HelpScreen) and "Undo" in help_text(app)
+
+
 async def test_esc_closes_the_command_palette(make_app):
     app = make_app()
     async with app.run_test(size=WIDE) as pilot:
