@@ -121,6 +121,26 @@ def clip(text: str, width: int) -> str:
     return text if len(text) <= width else text[: max(1, width - 1)] + "…"
 
 
+RULED_OUT = "ruled out here: "
+MIN_RULING = 16  # characters of a ruling worth showing; fewer, and the second one goes
+
+
+def ruled_out_within(rulings: tuple[str, ...], width: int) -> str:
+    """A hit's ``ruled out here: A; B (+N more)`` in ``width`` characters: the rulings are
+    shortened and the count of the others kept (cut at the width, the count went, and with
+    it the sign that there were more, qa38)."""
+    for shown in (2, 1):
+        kept = rulings[:shown]
+        more = f" (+{len(rulings) - len(kept)} more)" if len(rulings) > len(kept) else ""
+        room = width - len(RULED_OUT) - len(more) - 2 * (len(kept) - 1)
+        # an even share each, and what a shorter one leaves to the other
+        rooms = [max(room // len(kept), room - sum(len(other) for j, other in enumerate(kept) if j != i))
+                 for i in range(len(kept))]
+        if min(rooms) >= MIN_RULING or shown == 1:
+            return clip(RULED_OUT + "; ".join(clip(text, max(1, r)) for text, r in zip(kept, rooms)) + more, width)
+    raise AssertionError("unreachable")  # the last round always returns
+
+
 MIN_NAME = 12  # characters of a path's last segment kept when the head has to stay
 HEAD_FOLDERS = 2  # "projects/billing-service": a top folder alone rarely says whose it is
 MIN_HEAD = 8  # characters of the head kept when it is the head that is cut

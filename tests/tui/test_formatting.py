@@ -161,3 +161,15 @@ def test_the_line_opened_is_marked_whatever_it_is():
     assert marked == {2: "## ▶ Failed", 4: "- ▶ **Redis** -- slow", 5: "  - ▶ nested", 6: "1. ▶ one",
                       7: "> ▶ quoted", 8: "▶ plain", 9: "- ▶ ☐ task"}
     assert obsidian_markdown(text, 1) == obsidian_markdown(text)  # a blank line: nothing to mark
+
+
+def test_a_hits_rulings_fit_the_line_and_keep_the_count_of_the_others():
+    """Cut at the width, "ruled out here" lost its second ruling and "(+1 more)" (qa38)."""
+    from tui.formatting import ruled_out_within
+
+    rulings = ("Retry failed webhooks synchronously inside the request handler",
+               "Exactly-once delivery through Kafka transactions", "Sticky sessions")
+    assert ruled_out_within(rulings, 80) == "ruled out here: Retry failed webhooks syn…; Exactly-once delivery thr… (+1 more)"
+    assert ruled_out_within(rulings, 40) == "ruled out here: Retry failed … (+2 more)"
+    assert ruled_out_within(rulings[1:], 81) == "ruled out here: Exactly-once delivery through Kafka transactions; Sticky sessions"
+    assert all(len(ruled_out_within(rulings, width)) <= width for width in range(20, 160))

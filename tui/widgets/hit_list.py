@@ -8,7 +8,7 @@ from textual.message import Message
 from textual.widgets import OptionList
 from textual.widgets.option_list import Option
 
-from tui.formatting import clip, clip_path
+from tui.formatting import clip, clip_path, ruled_out_within
 from vault_engine.model import Hit, SearchResult
 
 SNIPPET_LINES = 2  # a snippet is cut to about this many lines of the list's width
@@ -71,8 +71,8 @@ def hit_prompt(hit: Hit, width: int = 80) -> Text:
     limit = max(60, SNIPPET_LINES * width) - 1
     snippet = hit.snippet if len(hit.snippet) <= limit else hit.snippet[:limit - 1].rstrip() + "…"
     text.append("\n" + (snippet or "(empty section)"))
-    if hit.ruled_out_line:
-        text.append("\n" + clip(hit.ruled_out_line, width), style="bold yellow")
+    if hit.ruled_out:
+        text.append("\n" + ruled_out_within(hit.ruled_out, width), style="bold yellow")
     where = " · ".join([hit.kind, f"tap {hit.tap}", *([hit.project] if hit.project else [])])
     scores = score_breakdown(hit)
     joined = f"{where} │ {scores}"
