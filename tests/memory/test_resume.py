@@ -1,5 +1,6 @@
 """The arriving agent's brief (vault_engine/memory/resume.py, fitted by memory/render.py)."""
 
+import json
 import os
 
 import pytest
@@ -340,6 +341,23 @@ def test_a_tiny_budget_still_ends_with_the_short_cut_line(vault):
     assert estimate_tokens(tight.markdown) <= 40
     assert tight.markdown.rstrip().splitlines()[-1] == "_Cut to fit 40 tokens (what went: --json `cut`)._"
     assert "the rest of the text" in tight.cut
+
+
+def test_a_brief_cut_to_its_text_keeps_in_its_json_only_what_its_text_shows(make_vault):
+    """The text was cut, but its JSON kept every Next step and Failed item: a 40-token brief
+    was 61,712 characters, unbounded once MCP no longer cut resume again (qa40)."""
+    steps = [f"Step number {n} of the long plan, with enough words to take a line" for n in range(40)]
+    failed = [f"Idea {n} that failed -- reason {n}" for n in range(20)]
+    root = make_vault({"projects/drone/checkpoints/20260901T000000Z-a.md":
+                       checkpoint("2026-09-01T00:00:00Z", "Round one.", steps, failed)})
+    with Vault(root) as v:
+        v.index(embed=False, now=FROZEN_NOW)
+        tight = v.resume("drone", max_tokens=300, now=FROZEN_NOW)
+    shown = tight.checkpoint.next_steps
+    assert "the rest of the text" in tight.cut and 0 < len(shown) < 40 and tight.checkpoint.failed == ()
+    assert all(f"- {step}" in tight.markdown for step in shown)
+    assert f"- {steps[len(shown) + 1]}" not in tight.markdown
+    assert len(json.dumps(tight.to_json())) < 4 * 300 * 4  # within a few times the brief's budget
 
 
 @pytest.mark.parametrize("max_tokens", [40, 41, 47, 60, 99])

@@ -27,6 +27,7 @@ from vault_engine.vault import Vault
 
 NARROW_COLUMNS = 100  # below this the link list goes under the note instead of beside it
 NOTE_ONLY = frozenset({"obsidian", "reinforce"})  # code is no note of Obsidian's, nor decays
+ON_A_PAGE = frozenset({"reinforce", "edit", "obsidian", "copy_ref"})  # nothing to act on once it is gone
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,9 +85,13 @@ class NoteScreen(KeyedScreen):
         self.set_class(event.size.width < NARROW_COLUMNS, "-narrow")
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
-        """``o`` and ``r`` are hidden (and do nothing) on a code page: they mean a note."""
+        """``o`` and ``r`` are hidden (and do nothing) on a code page: they mean a note. ``e``,
+        ``o``, ``r`` and ``c`` are greyed out once the note is gone from the vault (``r`` did
+        nothing, and said nothing, qa38)."""
         if action in NOTE_ONLY and self.page is not None and self.page.code is not None:
             return False
+        if action in ON_A_PAGE and self.page is None:
+            return None
         return super().check_action(action, parameters)
 
     # -- history --------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from dataclasses import replace
 from vault_engine.constants import MIN_BRIEF_TOKENS
 from vault_engine.dates import utc_date, utc_time
 from vault_engine.errors import BadArgument
-from vault_engine.memory.results import ResumeBrief, Ruling, estimate_tokens
+from vault_engine.memory.results import CheckpointBrief, ResumeBrief, Ruling, estimate_tokens
 from vault_engine.refs import printed
 
 REASON_IN_QUOTE = 140  # characters of the reason repeated in the suggested sentence
@@ -294,9 +294,26 @@ def fit_brief(brief: ResumeBrief, max_tokens: int) -> ResumeBrief:
             if estimate_tokens(footer) > max_tokens // 2:  # too long for the budget: the short form
                 footer = f"_Cut to fit {max_tokens} tokens (what went: --json `cut`)._\n"
             text = _truncate(render_resume(replace(brief, cut=())), max_tokens - estimate_tokens(footer))
-            return replace(brief, markdown=text + footer, cut=cut)
+            shown = _as_shown(brief.checkpoint, text) if brief.checkpoint else None
+            return replace(brief, markdown=text + footer, cut=cut, checkpoint=shown)
         brief = replace(smaller, markdown=render_resume(smaller))
     return brief
+
+
+SHOWN_PREFIX = 40  # characters of an item's line that must be in a truncated brief for its JSON to keep it
+
+
+def _as_shown(checkpoint: CheckpointBrief, text: str) -> CheckpointBrief:
+    """The checkpoint as far as a truncated brief shows it: its goal, Next steps and Failed
+    items whose line starts in ``text``. The JSON holds what the Markdown holds (a 40-token
+    brief's JSON kept every Next step and Failed item: 61,712 characters, qa40)."""
+    def shown(lines: list[str]) -> int:
+        return next((i for i, line in enumerate(lines) if line[:SHOWN_PREFIX] not in text), len(lines))
+
+    steps = shown([f"- {step}" for step in checkpoint.next_steps])
+    failed = shown([f"- {r.text}" for r in checkpoint.failed])
+    return replace(checkpoint, next_steps=checkpoint.next_steps[:steps], failed=checkpoint.failed[:failed],
+                   goal=checkpoint.goal if checkpoint.goal[:SHOWN_PREFIX] in text else "")
 
 
 def _cut_one(b: ResumeBrief) -> ResumeBrief | None:

@@ -47,7 +47,10 @@ async def test_a_note_gone_from_the_vault_is_said_to_be_gone(make_app, indexed_v
         title = screen.query_one("#note-title")
         await wait_until(pilot, lambda: title.has_class("-gone"), "the note said to be gone")
         assert str(title.render()).startswith("glossary.md is gone from the vault")
-        assert screen.page is None  # e, o, r, c: no note to act on
+        assert screen.page is None  # e, o, r, c: no note to act on, and greyed out (r said nothing, qa38)
+        assert all(screen.check_action(action, ()) is None for action in ("reinforce", "edit", "obsidian", "copy_ref"))
+        await pilot.press("r")
+        assert app.screen is screen  # no dialog for a note that is gone
 
 
 async def test_a_section_renamed_since_shows_the_whole_note_again(make_app, indexed_vault):
