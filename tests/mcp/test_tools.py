@@ -91,3 +91,16 @@ def test_a_resume_budget_too_small_for_the_cut_line_is_refused_naming_the_minimu
     assert done.error and done.text == "resume: max_tokens 5 is out of range: use 40 or more"
     done = answer("resume", {"project": "drone-audio", "max_tokens": 40}, vault)
     assert done.data["markdown"].rstrip().splitlines()[-1].startswith("_Cut to fit 40 tokens")
+
+
+def test_a_resume_answer_stays_within_four_times_its_budget(make_vault):
+    """A goal far longer than the brief is kept whole in the JSON when the text shows its
+    start: the answer is capped at four times the brief's budget, and says what it cut."""
+    goal = "Keep the goal " + "very long " * 4000
+    text = ("---\ntype: checkpoint\nproject: p\n---\n# C\n## Summary\nDone.\n## Goal\n" + goal +
+            "\n## Next\n- Go on\n## Failed\n- A -- b\n")
+    root = make_vault({"projects/p/checkpoints/20261201T083000Z-me.md": text}, config="[model]\nenabled = false\n")
+    with Vault(root) as v:
+        v.index()
+        done = answer("resume", {"project": "p", "max_tokens": 2000}, v)
+    assert len(done.text) <= 4 * 2000 * 4 and done.data["truncated"]["cut"], done.data.get("truncated")

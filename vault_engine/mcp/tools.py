@@ -16,6 +16,7 @@ from vault_engine.mcp.budget import cap
 from vault_engine.operations import BY_NAME, OPERATIONS, Operation, Param
 
 DEFAULT_MAX_TOKENS = 4000  # a tool answer's cap: well under what agents complain about (10k)
+BRIEF_JSON_FACTOR = 4  # resume's answer against its brief's budget: fields and Markdown, with room
 MIN_MAX_TOKENS, MAX_MAX_TOKENS = 100, 100_000
 _JSON_TYPES = {str: "string", int: "integer", bool: "boolean"}
 _CAP_HELP = f"answer cap, tokens (default {DEFAULT_MAX_TOKENS}; cuts: truncated)"
@@ -78,7 +79,7 @@ def answer(name: str, arguments: Mapping[str, Any] | None, vault: Any) -> Answer
         data = op.run(vault, given)
     except VaultError as exc:
         return failure(f"{name}: {exc}")
-    data = data if budget is None else cap(data, budget)
+    data = cap(data, budget)
     return Answer(data, json.dumps(data, ensure_ascii=False))
 
 
@@ -96,13 +97,15 @@ def _refuse_unknown(op: Operation, given: Mapping[str, Any]) -> None:
         raise BadArgument(f"unknown argument {unknown[0]!r}; it takes: {', '.join(accepted)}")
 
 
-def _budget(op: Operation, given: dict[str, Any]) -> int | None:
-    """The answer's cap; None for ``resume``, which fits its brief to its own ``max_tokens``
-    and keeps in its JSON fields just what the brief holds: cut again, its JSON lost earlier
-    dead ends the Markdown beside it still listed (the sample vault's 1,422-token brief is
-    16,626 characters of JSON, over the default cap; qa37 N7)."""
+def _budget(op: Operation, given: dict[str, Any]) -> int:
+    """The answer's cap. ``resume`` fits its brief to its own ``max_tokens`` and keeps in its
+    JSON fields just what the brief holds, about three times its Markdown in all (the sample
+    vault's 1,422-token brief is 16,626 characters): its cap is four times its budget, never
+    less than the default. Capped at the default alone, its JSON lost earlier dead ends the
+    Markdown beside it still listed (qa37 N7); uncapped, a goal longer than the brief would
+    come whole."""
     if op.owns_budget:
-        return None
+        return max(DEFAULT_MAX_TOKENS, BRIEF_JSON_FACTOR * op.arguments(given)["max_tokens"])
     value = given.pop("max_tokens", None)
     if value is None:
         return DEFAULT_MAX_TOKENS
