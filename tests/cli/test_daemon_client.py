@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import json
 import logging
 import socket
 import threading
@@ -93,6 +94,21 @@ def test_a_stale_socket_is_ignored(vault_root):
         dead.bind(address)
     dead.close()  # the file stays; nobody listens: a daemon killed with SIGKILL
     assert ask(vault_root, "status") == (False, None)
+
+
+def test_a_watcher_catching_up_is_not_asked(vault_root):
+    """It holds its Vault for the whole catch-up: each command waited 5-6 s for "busy" and
+    then answered in-process anyway (qa40 X1). Asked again once it watches."""
+    health = vault_root / ".vault-engine" / "watch.json"
+    health.write_text(json.dumps({"pid": 1, "state": "catching-up"}))
+    daemon = ScriptedDaemon(vault_root, reply=protocol.reply_ok({"hits": []}, 1.0))
+    try:
+        assert ask(vault_root, "status") == (False, None) and daemon.requests == []
+        health.write_text(json.dumps({"pid": 1, "state": "watching"}))
+        answered, _ = ask(vault_root, "status")
+        assert answered and len(daemon.requests) == 1
+    finally:
+        daemon.close()
 
 
 def test_a_hung_daemon_times_out_with_one_warning(vault_root, caplog):
