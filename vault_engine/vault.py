@@ -581,7 +581,7 @@ class Vault:
         if lexical_only and not query_terms(query)[0]:  # nothing was searched: not a miss an agent takes for an answer
             raise BadArgument(f"{query[:200]!r} holds no word the words index searches (only stop words or "
                               "punctuation): ask with content words, or with meaning too (without --lexical; "
-                              "the MCP tools' lexical=false)")
+                              "the MCP tools' lexical=false; the TUI's words + meaning)")
         arms = ("lexical",) if lexical_only else ("semantic",) if semantic_only else ("lexical", "semantic")
         if not lexical_only and ledger.embedded_ids_exist():
             from vault_engine.stores.embedder import prefetch_embedder
@@ -641,9 +641,10 @@ class Vault:
         up: a miss while it catches up on a pull said nothing, for as long as 19 s (qa39 F1)."""
         watcher = self._live_watcher()
         if watcher is not None:
+            left = f"{watcher['pending']} to apply; " if watcher.get("pending") else ""
             return () if watcher["state"] != "catching-up" else (
                 f"the running watcher is catching up on changes made while it was not running "
-                f"({watcher.get('pending') or 'some'} to apply; the answer may be there): {again} again in a moment",)
+                f"({left}the answer may be there): {again} again in a moment",)
         _, suspects = self._changes_since_index(ledger, under)
         if not suspects.changed and not suspects.missing:
             return ()

@@ -153,7 +153,9 @@ class DeadEndsScreen(KeyedScreen):
                                       project=self.selected("#project-filter"),
                                       lexical_only=not self.app.semantic, said=said)
         if answer is not None:
-            box.show_answer(answer.rendered, hit=bool(answer.rulings))
+            # what the CLI says on stderr beside it ("no word was compared") goes under it here
+            notes = "".join(f"\n\n{notice}" for notice in answer.notices)
+            box.show_answer(answer.rendered + notes, hit=bool(answer.rulings))
             self._matched(answer.rulings)
         else:  # no rulings of another proposal stay marked ("o" would open one)
             box.show_answer(not_answered(self.app.health, said, "checked"))

@@ -125,6 +125,20 @@ async def test_a_proposal_shows_what_deadend_check_says(make_app, indexed_vault,
         assert answer.has_class("-hit")
 
 
+async def test_a_proposal_of_stop_words_says_that_no_word_was_compared(make_app, indexed_vault):
+    """The box said "a miss, not a guess" and left out why, which the CLI says on stderr (qa40)."""
+    with Vault(indexed_vault) as vault:
+        expected = vault.deadend_check("the of and", lexical_only=True)
+    assert not expected.rulings and expected.notices
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        await open_dead_ends(app, pilot)
+        await pilot.press("p", *"the of and")
+        await settle(pilot)
+        shown = " ".join(" ".join(rendered_rows(app.screen.query_one("#proposal-answer"))).split())
+        assert " ".join(expected.notices[0].split()) in shown
+
+
 @pytest.mark.parametrize("size", [WIDE, SMALL], ids=["120x36", "80x24"])
 async def test_the_ruling_a_proposal_raises_is_marked_and_enter_opens_its_note(make_app, indexed_vault, size):
     proposal = "drop the second microphone to save board space"

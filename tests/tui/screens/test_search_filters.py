@@ -164,4 +164,5 @@ async def test_a_query_that_cannot_be_searched_leaves_no_hits_of_the_last_one(ma
         assert not hits.hits
         said = str(app.screen.query_one("#search-summary").render())
         assert said.startswith("Nothing searched: 'the of and' holds no word"), said
+        assert "the TUI's words + meaning" in said  # what to choose here, not only the CLI's flag
         assert not app._notifications  # said where the hits go, not in a toast
