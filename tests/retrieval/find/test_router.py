@@ -69,6 +69,12 @@ def test_a_clean_miss_says_why_and_the_answer_is_deterministic(vault):
         vault.find("x", tier="guess")
 
 
+def test_a_question_of_stop_words_says_it_has_no_word_to_search_by(vault):
+    """"the of and" was "no memory note holds enough of the question's words" (qa40)."""
+    miss = vault.find("the of and")
+    assert miss.status == "miss" and miss.reason.startswith("the question has no word to search by"), miss.reason
+
+
 def test_the_junction_reads_the_query_shape():
     assert looks_like_code("OrderBook.place") and looks_like_code("src/a.py") and looks_like_code("a:b")
     assert not looks_like_code("where do orders get priced?")

@@ -220,6 +220,10 @@ def _miss_reason(query: str, tried: list[str], code, token: bool, facet: str | N
     if token:
         return (f"no symbol or indexed file is named {query!r}, none is close enough to suggest, "
                 f"and no memory note{scope} answers it{broken}")
+    from vault_engine.stores.lexical import analyze
+
+    if not analyze(query):  # "the of and": no note could hold its words (qa40)
+        return "the question has no word to search by (only stop words or punctuation): ask with content words"
     by_meaning = (f"; code by what it does: `vault-engine search {shlex.quote(query)} --kind code`"
                   if code is not None else "")
     return f"no memory note{scope} holds enough of the question's words (tiers tried: {', '.join(tried)}){by_meaning}"
