@@ -2,8 +2,8 @@
 
 :func:`ask` sends one routed call (:data:`vault_engine.daemon.protocol.OPS`: search, show,
 links, status, resume, deadend check/list) to the watcher of a vault and hands back its
-answer, or says to answer in-process when it cannot (absent, stale socket, stalled, busy,
-timeout, older version). :class:`DaemonVault` stands in for a Vault on top of it: the CLI,
+answer, or says to answer in-process when it cannot (absent, stale socket, stalled, catching
+up, busy, timeout, older version). :class:`DaemonVault` stands in for a Vault on top of it: the CLI,
 the MCP server and the hooks hold one, and a method the daemon does not answer runs on an
 in-process Vault opened on first need, so the answer is the same code either way.
 
