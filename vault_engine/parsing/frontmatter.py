@@ -48,10 +48,10 @@ class Frontmatter:
 
 def split_frontmatter(text: str) -> Frontmatter:
     """Separate the leading ``---`` YAML block (if any) from the body."""
-    body_line = frontmatter_end(text)
+    lines = text.split("\n") if text.startswith("---") else []
+    body_line = _body_start(lines) if lines else 1
     if body_line == 1:
         return Frontmatter({}, text, 1)
-    lines = text.split("\n")
     yaml_text = "\n".join(lines[1:body_line - 2])
     meta, error = _load_yaml(yaml_text)
     return Frontmatter(meta, "\n".join(lines[body_line - 1:]), body_line, error, yaml_text)
@@ -61,9 +61,11 @@ def frontmatter_end(text: str) -> int:
     """The 1-based line where the body starts, past a leading ``---`` block closed by ``---``
     or YAML's ``...`` (1 without one: an opening fence alone is a horizontal rule). Reads no
     YAML: what ``show`` needs to place a whole note's body."""
-    if not text.startswith("---"):
-        return 1
-    lines = text.split("\n")
+    return _body_start(text.split("\n")) if text.startswith("---") else 1
+
+
+def _body_start(lines: list[str]) -> int:
+    """:func:`frontmatter_end` of a text already split into lines."""
     if not _FENCE.match(lines[0].rstrip("\r")):
         return 1
     for i in range(1, len(lines)):

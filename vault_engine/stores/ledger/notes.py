@@ -199,12 +199,11 @@ class NoteQueries(LedgerConnection):
         were named by the page's ``notion://`` ref (qa34 N2). The others keep it in their meta."""
         wanted = {str(i).lower() for i in ids}
         holders: dict[str, list[tuple[int, str, dict[str, Any]]]] = {i: [] for i in wanted}
-        for note_id, path, meta_text in self.db.execute(
-                "SELECT id, path, meta FROM notes WHERE instr(meta, '\"notion_id\"') > 0"):
-            meta = json.loads(meta_text)
-            ident = str(meta.get("notion_id") or "").lower()
-            if ident in holders:
-                holders[ident].append((note_id, path, meta))
+        # only the holders of these ids, read by SQLite: not every page's properties each batch
+        for note_id, path, meta_text, ident in rows_in(
+                self.db, "SELECT id, path, meta, lower(CAST(json_extract(meta, '$.notion_id') AS TEXT)) AS ident "
+                         "FROM notes WHERE ident IN ({marks})", wanted):
+            holders[ident].append((note_id, path, json.loads(meta_text)))
         for ident, notes in holders.items():
             ranked = sorted(notes, key=lambda n: first(n[1], n[2], ident))
             for rank, (note_id, _, _) in enumerate(ranked):
