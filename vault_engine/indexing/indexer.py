@@ -205,7 +205,9 @@ class Indexer:
             for path in plan.new + plan.modified + plan.refused:  # refused: recorded as skipped
                 self._write_note(reads[path], None, changes, now, above)
             if page_ids:
-                ledger.settle_notion_ids(page_ids, _page_note_first)
+                from vault_engine.sources.notion.pages import page_note_rank
+
+                ledger.settle_notion_ids(page_ids, page_note_rank)
             ledger.set_attachments(scan.attachments)
             ledger.set_meta("last_index", str(now or time.time()))
             ledger.set_meta(EXTRACTION, extraction_key(self.config))
@@ -341,10 +343,3 @@ def _words(text: str) -> frozenset[str]:
     """A text's words, whatever their case: what a note moved and edited keeps of itself."""
     return frozenset(_WORD.findall(text.casefold()))
 
-
-def _page_note_first(path: str, meta: dict, notion_id: str) -> tuple[bool, str]:
-    """Of the notes carrying one page id, the page's first: the one at the name the import gives
-    the page (a copy, "Title 1234abcd 1.md", is not), then by path."""
-    from vault_engine.sources.notion.pages import at_page_name
-
-    return not at_page_name(path, meta, notion_id), path

@@ -221,7 +221,7 @@ def scan_existing(root: Path, folders: list[str]) -> tuple[dict[str, ExistingNot
     """Every note under ``folders`` (vault-relative) whose frontmatter has a ``notion_id``.
 
     Two notes with the same id: the page's note is the one the import wrote as it wrote it
-    (:func:`_page_note_first`); the other is reported and left alone.
+    (:func:`page_note_rank`); the other is reported and left alone.
     """
     carrying: dict[str, list[ExistingNote]] = {}
     for rel in sorted(_markdown_files(root, folders)):
@@ -236,7 +236,8 @@ def scan_existing(root: Path, folders: list[str]) -> tuple[dict[str, ExistingNot
     found: dict[str, ExistingNote] = {}
     problems: list[Problem] = []
     for ident, notes in carrying.items():
-        page_note, *copies = sorted(notes, key=_page_note_first)
+        page_note, *copies = sorted(notes, key=lambda n: page_note_rank(n.rel_path, n.meta, n.notion_id,
+                                                                        n.edited_locally))
         found[ident] = page_note
         problems += [Problem(c.rel_path, f"carries notion_id {ident} like {page_note.rel_path}, the page's note: "
                                          "left as it is (a copy? remove its notion_id to make it a note of your own)")
@@ -244,18 +245,15 @@ def scan_existing(root: Path, folders: list[str]) -> tuple[dict[str, ExistingNot
     return found, problems
 
 
-def _page_note_first(note: ExistingNote) -> tuple[bool, bool, str]:
-    """Which of the notes carrying one id is the page's: the one at the name the import gives
-    the page, then one not edited since, then the first by path. Obsidian's "Make a copy"
-    ("Research study 906df97e 1.md") sorted first and took the page's links over (qa32 F1)."""
-    return not at_page_name(note.rel_path, note.meta, note.notion_id), note.edited_locally, note.rel_path
-
-
-def at_page_name(rel_path: str, meta: dict[str, Any], notion_id: str) -> bool:
-    """Whether a note carrying ``notion_id`` is at a name the import gives that page (its
-    title, from ``meta``, and its short or full id): the page's note, not a copy of it."""
+def page_note_rank(rel_path: str, meta: dict[str, Any], notion_id: str, edited: bool = False) -> tuple[bool, bool, str]:
+    """Of the notes carrying one page id, the page's sorts first: the one at a name the import
+    gives that page (its title, from ``meta``, and its short or full id), then one not
+    ``edited`` since it was written, then the first by path. Obsidian's "Make a copy"
+    ("Research study 906df97e 1.md") sorted first and took the page's links over (qa32 F1).
+    The import and the index (which cannot tell an edit: ``edited`` False) rank alike."""
     title = str(meta.get("title") or "")
-    return stem_of(rel_path) in (note_stem_for(title, notion_id), f"{safe_title(title)} {notion_id}")
+    at_page_name = stem_of(rel_path) in (note_stem_for(title, notion_id), f"{safe_title(title)} {notion_id}")
+    return not at_page_name, edited, rel_path
 
 
 def _markdown_files(root: Path, folders: list[str]) -> set[str]:
