@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from vault_engine.config import find_vault
-from vault_engine.indexing.watch_state import STALLED_AFTER
+from vault_engine.indexing.watch_state import STALLED_AFTER, read_health_file
 from vault_engine.layout import HEALTH_FILE, SOCKET_FILE, STATE_DIR
 
 if TYPE_CHECKING:
@@ -156,13 +156,7 @@ def _catching_up(health: Path) -> bool:
     """A watcher catching up on what changed while it was not running holds its Vault for
     that whole batch: a query waited the server's 4.5 s for it, then was answered in-process
     anyway (5-6 s a command while 3,000 notes were applied; 0.3-0.5 s in-process, qa40 X1)."""
-    import json
-
-    try:
-        state = json.loads(health.read_text(encoding="utf-8")).get("state")
-    except (OSError, ValueError, AttributeError):
-        return False
-    return state == "catching-up"
+    return (read_health_file(health) or {}).get("state") == "catching-up"
 
 
 def _exchange(path: Path, request: bytes, timeout: float) -> bytes:

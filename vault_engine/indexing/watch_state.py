@@ -37,8 +37,13 @@ def socket_path(config: Config) -> Path:
 
 def read_health(config: Config) -> dict[str, Any] | None:
     """The last health the watcher wrote, or None when there is none (or it is unreadable)."""
+    return read_health_file(health_path(config))
+
+
+def read_health_file(path: Path) -> dict[str, Any] | None:
+    """:func:`read_health` from the file's path (a client that has no Config loaded)."""
     try:
-        data = json.loads(health_path(config).read_text(encoding="utf-8"))
+        data = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         return None
     return data if isinstance(data, dict) else None
