@@ -491,6 +491,9 @@ def test_a_note_takes_the_place_of_the_section_that_shows_it(make_vault):
 class _NothingNear:
     """A meaning arm that ran and found nothing (a filter no embedded section passes)."""
 
+    def embed_ahead(self, query):
+        pass
+
     def search(self, query, limit, include=(), allowed=None):
         return [], {}
 
@@ -532,6 +535,9 @@ def test_the_arms_agree_on_code_only_on_one_symbol_not_one_file(make_vault):
     class Nearest:  # the meaning arm's first: pricing.py's `place`
         def __init__(self, ids):
             self.ids = ids
+
+        def embed_ahead(self, query):
+            pass
 
         def search(self, query, limit, include=(), allowed=None):
             return [(i, 0.6 - n / 100) for n, i in enumerate(self.ids)], {}

@@ -2,8 +2,11 @@
 embedder must know without loading torch. Loading the model itself is tested in
 tests/test_semantic_e2e.py."""
 
+import os
 import subprocess
 import sys
+import threading
+import time
 
 import numpy as np
 import pytest
@@ -14,6 +17,7 @@ from vault_engine.stores.embedder import (
     ModelSpec,
     SentenceTransformerEmbedder,
     bundled_model_path,
+    in_background,
     thread_count,
     usable_embedder,
 )
@@ -82,3 +86,40 @@ def test_usable_embedder_says_why_a_model_would_not_load_without_loading_it(tmp_
     broken = SentenceTransformerEmbedder(ModelSpec(path=str(tmp_path)))
     with pytest.raises(ModelUnavailable, match="holds no sentence-transformers model"):
         usable_embedder(lambda: broken)
+
+
+def test_work_in_background_gives_its_result_or_raises_its_error_on_the_caller():
+    started = threading.Event()
+
+    def work():
+        started.set()
+        return threading.current_thread().name
+
+    result = in_background(work, "vault-engine-query")
+    assert started.wait(5) and result() == "vault-engine-query"  # ran on a thread of its own
+
+    def fails():
+        raise ModelUnavailable("no model here")
+
+    with pytest.raises(ModelUnavailable, match="no model here"):
+        in_background(fails, "vault-engine-query")()
+
+
+def test_a_fork_waits_for_work_in_background_and_finished_threads_are_forgotten():
+    """Whoosh's writer forks: never while another thread may be inside ONNX Runtime. A
+    long-lived process (the daemon) starts such a thread per search: none is kept once done."""
+    from vault_engine.stores import embedder
+
+    ended = []
+    result = in_background(lambda: (time.sleep(0.5), ended.append(time.monotonic()))[1], "slow")
+    pid = os.fork()
+    if pid == 0:  # the child: nothing to do
+        os._exit(0)
+    forked_at = time.monotonic()
+    os.waitpid(pid, 0)
+    result()
+    assert ended and ended[0] <= forked_at  # the fork came after the work had ended
+    for _ in range(5):
+        in_background(lambda: None, "quick")()
+    in_background(lambda: None, "quick")
+    assert len(embedder._loads) <= 2  # the last one, maybe still running, and no pile

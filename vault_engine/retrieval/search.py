@@ -39,6 +39,9 @@ COVERAGE_DEPTH = 20  # best fused candidates whose share of the query's words th
 class SemanticArm(Protocol):
     """What search needs from the embedding side (retrieval.semantic.SemanticSearcher)."""
 
+    def embed_ahead(self, query: str) -> None:
+        """Start embedding the query while the lexical arm runs."""
+
     def search(self, query: str, limit: int, include: Iterable[int] = (),
                allowed: Container[int] | None = None) -> tuple[list[tuple[int, float]], dict[int, float]]:
         """The ``limit`` nearest sections best first, and the cosine of each ``include`` one."""
@@ -166,6 +169,8 @@ class Searcher:
         lexical = semantic = None
         cosines: dict[int, float] = {}
         tests = self._test_sections() if request.exclude_tests else frozenset()
+        if "lexical" in request.arms and "semantic" in request.arms and self.semantic is not None:
+            self.semantic.embed_ahead(request.query)  # beside the lexical arm
         if "lexical" in request.arms:
             lexical = self._lexical_arm(request, tests)
             phrases = literal_phrases(request.query)

@@ -9,9 +9,10 @@ vector left behind by a crash never stands for a new section.
 from __future__ import annotations
 
 from collections.abc import Callable, Container, Iterable
+from typing import Any
 
 from vault_engine.errors import ModelUnavailable
-from vault_engine.stores.embedder import Embedder, usable_embedder
+from vault_engine.stores.embedder import Embedder, in_background, usable_embedder
 from vault_engine.stores.ledger import Ledger
 from vault_engine.stores.vector_state import MODEL_META, model_key, vector_damage
 from vault_engine.stores.vectors import FaissIndex
@@ -24,6 +25,21 @@ class SemanticSearcher:
         self.embedder = embedder
         self.vectors = vectors
         self.ledger = ledger
+        self._ahead: tuple[str, Callable[[], Any]] | None = None  # a query being embedded, its vector
+
+    def embed_ahead(self, query: str) -> None:
+        """Start embedding ``query`` on a thread of its own, for the :meth:`search` that
+        follows: ONNX Runtime lets go of the GIL, so the query's 4-5 ms run beside the lexical
+        arm's Python on the host's other core (hybrid p50 at 47,703 sections 33 -> 29 ms,
+        bench/RESULTS.md). Only by the export: the model's own path would import torch off
+        the main thread."""
+        if query.strip() and self.embedder.has_query_model():
+            self._ahead = (query, in_background(lambda: self.embedder.embed_queries([query])[0],
+                                                "vault-engine-query"))
+
+    def _query_vector(self, query: str):
+        ahead, self._ahead = self._ahead, None
+        return ahead[1]() if ahead and ahead[0] == query else self.embedder.embed_queries([query])[0]
 
     def search(self, query: str, limit: int, include: Iterable[int] = (),
                allowed: Container[int] | None = None) -> tuple[list[tuple[int, float]], dict[int, float]]:
@@ -32,7 +48,7 @@ class SemanticSearcher:
         lexical arm's candidates)."""
         if not query.strip():
             return [], {}
-        vector = self.embedder.embed_queries([query])[0]
+        vector = self._query_vector(query)
         nearest = self.vectors.search(vector, limit, allowed)
         found = dict(nearest)
         extra = self.vectors.similarities(vector, [i for i in dict.fromkeys(include) if i not in found])

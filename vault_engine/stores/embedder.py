@@ -22,7 +22,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, cached_property
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Literal, Protocol
+from typing import TYPE_CHECKING, Any, Literal, Protocol, TypeVar
 
 from vault_engine.config import check_keys
 from vault_engine.errors import ConfigError, ModelUnavailable
@@ -262,7 +262,9 @@ def _quiet_offline_environment() -> None:
         os.environ.setdefault(key, value)
 
 
-_loads: set[threading.Thread] = set()  # model loads under way (prefetch_queries)
+T = TypeVar("T")
+
+_loads: set[threading.Thread] = set()  # threads that may be inside ONNX Runtime: loads, queries
 
 
 def _no_fork_during(thread: threading.Thread) -> None:
@@ -270,7 +272,36 @@ def _no_fork_during(thread: threading.Thread) -> None:
     thread is inside ONNX Runtime could inherit a lock held there, and Whoosh's writer of a
     large index run forks two."""
     _guard_forks()
+    _loads.difference_update([t for t in _loads if not t.is_alive()])  # a daemon's searches add one each
     _loads.add(thread)
+
+
+def in_background(work: Callable[[], T], name: str) -> Callable[[], T]:
+    """Start ``work`` on a thread of its own; the call returned waits for it and gives its
+    result, or raises what it raised. For model work beside the caller's Python: ONNX Runtime
+    lets go of the GIL while it runs. A fork of the process waits for the thread."""
+    outcome: list = []
+
+    def run() -> None:
+        try:
+            outcome.append((True, work()))
+        except BaseException as exc:  # noqa: BLE001 - handed to the caller, who raises it
+            outcome.append((False, exc))
+
+    # Not a daemon: a process that ends before asking for the result waits for it rather
+    # than unloading ONNX Runtime under a thread still inside it.
+    thread = threading.Thread(target=run, name=name)
+    _no_fork_during(thread)
+    thread.start()
+
+    def result() -> T:
+        thread.join()
+        done, value = outcome[0]
+        if done:
+            return value
+        raise value
+
+    return result
 
 
 @cache
@@ -305,8 +336,7 @@ class SentenceTransformerEmbedder:
         self.query_dir = query_dir
         # The ONNX encoder once loaded (queries and documents), False when it cannot be.
         self._query_encoder: OnnxQueryEncoder | Literal[False] | None = None
-        # A load under way on a thread of its own (prefetch_queries): the thread, its result.
-        self._loading: tuple[threading.Thread, list] | None = None
+        self._loading: Callable[[], Any] | None = None  # the export opening: wait, take (prefetch_queries)
         self._export_child: ExportChild | None = None  # the export under way (begin_export)
 
     @cached_property
@@ -462,14 +492,7 @@ class SentenceTransformerEmbedder:
             from vault_engine.stores.query_encoder import OnnxQueryEncoder  # noqa: F401
         except ImportError:
             return  # the first use says why (_load_query_encoder)
-        loaded: list = []
-        # Not a daemon: a process that ends before using the session waits for it rather than
-        # unloading ONNX Runtime under a thread still inside it.
-        thread = threading.Thread(target=lambda: loaded.append(self._load_query_encoder()),
-                                  name="vault-engine-model-load")
-        _no_fork_during(thread)
-        thread.start()
-        self._loading = (thread, loaded)
+        self._loading = in_background(self._load_query_encoder, "vault-engine-model-load")
 
     def prepare_queries(self) -> None:
         """Load what :meth:`embed_queries` needs: the ONNX export when there is one (no
@@ -480,12 +503,12 @@ class SentenceTransformerEmbedder:
     def _encoder(self):
         """The ONNX encoder, once a load under way has ended (or loaded here): None while
         there is no export, False when it cannot run here."""
-        if self._loading is not None:
-            thread, loaded = self._loading
-            thread.join()
+        loading = self._loading  # read once: another thread's query may end the load meanwhile
+        if loading is not None:
+            loaded = loading()
             self._loading = None
-            if self._query_encoder is None and loaded:  # nothing set meanwhile, e.g. a fetch
-                self._query_encoder = loaded[0]
+            if self._query_encoder is None:  # nothing set meanwhile, e.g. a fetch
+                self._query_encoder = loaded
         if self._query_encoder is None:
             self._query_encoder = self._load_query_encoder()
         return self._query_encoder
