@@ -8,6 +8,8 @@ import pytest
 
 from vault_engine.stores.vectors import WINDOW_BITS, FaissIndex, VectorCache, vector_ids
 
+HALF = 1e-3  # rows are kept in half precision: a cosine is good to about 1e-4
+
 
 def unit(*values: float) -> np.ndarray:
     v = np.asarray(values, dtype=np.float32)
@@ -31,7 +33,7 @@ def test_search_answers_sections_scored_by_their_best_window(store):
     found = store.search(unit(0, 1, 0), 10)
     assert [i for i, _ in found] == [1, 3, 2]
     assert found[0][1] == pytest.approx(1.0)  # window 1 of section 1, not window 0
-    assert found[1][1] == pytest.approx(np.sqrt(0.5))
+    assert found[1][1] == pytest.approx(np.sqrt(0.5), abs=HALF)
     assert store.count() == 4 and store.section_ids() == {1, 2, 3}
 
 
@@ -63,10 +65,42 @@ def test_indexing_a_section_again_replaces_its_old_windows(store):
     assert dict(store.search(unit(1, 0, 0), 10))[1] == pytest.approx(0.0, abs=1e-6)
 
 
-def test_similarities_are_exact_for_any_listed_section(store):
+def test_similarities_score_any_listed_section_as_the_search_does(store):
     scores = store.similarities(unit(0, 1, 0), [1, 2, 99])
     assert set(scores) == {1, 2}
     assert scores[1] == pytest.approx(1.0) and scores[2] == pytest.approx(0.0, abs=1e-6)
+    query = unit(1, 2, 3)
+    assert store.similarities(query, [1, 2, 3]) == pytest.approx(dict(store.search(query, 3)), abs=1e-6)
+
+
+def test_rows_are_kept_in_half_precision_and_a_full_precision_file_is_converted_at_the_first_write(tmp_path):
+    """An index an earlier release wrote (float32 rows) is read as it is, and converted when
+    the next change is written; every vector keeps its id and, within half precision, its value."""
+    import faiss
+
+    rows = np.stack([unit(1, 2, 3), unit(3, 1, 0), unit(0, 1, 1)])
+    old = faiss.IndexIDMap2(faiss.IndexFlatIP(3))
+    old.add_with_ids(rows, vector_ids([1, 1, 2]))
+    faiss.write_index(old, str(tmp_path / "vectors.faiss"))
+    store = FaissIndex(tmp_path / "vectors.faiss")
+    before = store.search(unit(1, 1, 1), 2)
+    assert [i for i, _ in before] == [1, 2]
+    store.index([3], unit(0, 0, 1)[None, :])
+    store.save()
+    again = FaissIndex(store.path)
+    assert isinstance(faiss.downcast_index(again.load().index), faiss.IndexScalarQuantizer)
+    assert again.search(unit(1, 1, 1), 2) == [(i, pytest.approx(s, abs=HALF)) for i, s in before]
+    assert again.section_ids() == {1, 2, 3}
+
+
+def test_a_saved_file_holds_two_bytes_a_value(tmp_path):
+    rng = np.random.default_rng(7)
+    rows = rng.standard_normal((500, 64)).astype(np.float32)
+    store = FaissIndex(tmp_path / "vectors.faiss")
+    store.index(list(range(500)), rows / np.linalg.norm(rows, axis=1, keepdims=True))
+    store.save()
+    size = os.path.getsize(store.path)
+    assert 500 * 64 * 2 < size < 500 * 64 * 3  # the rows at two bytes (four would be 128,000), ids beside
 
 
 def test_save_and_load_round_trip(store, tmp_path):

@@ -2,8 +2,11 @@
 
 :class:`FaissIndex` keeps the same small contract as the lexical store (index / delete /
 search / save / load, answers as ``(section id, score)``), so an HNSW or a server-backed index
-can replace it. It is an ``IndexIDMap2`` over an exact inner-product index of L2-normalized
-vectors, so a score is a cosine similarity and deleting a section removes exact ids.
+can replace it. It is an ``IndexIDMap2`` over an exhaustive inner-product index of
+L2-normalized vectors, so a score is a cosine similarity and deleting a section removes exact
+ids. The vectors are kept in half precision (FAISS's fp16 scalar quantizer): a query scans every
+row, and the scan is bound by memory, so half the bytes halve it (47,703 sections: 7.9 -> 4.9
+ms a query, bench/RESULTS.md); a cosine moves by about 1e-4, far below the model's own noise.
 
 A section longer than the model's window has several vectors (windows). Each vector's FAISS
 id is ``section_id << 16 | window``, so one id space holds them all, deleting a section
@@ -33,10 +36,11 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 WINDOW_BITS = 16
-# How far a stored row's squared length may be from 1: float32 normalization leaves ~1e-7;
-# overwritten bytes land anywhere.
+# How far a stored row's squared length may be from 1: half precision leaves ~2e-4 (float32
+# ~1e-7); overwritten bytes land anywhere.
 UNIT_TOLERANCE = 1e-3
 MAX_WINDOWS = 1 << WINDOW_BITS
+_HALF = "float16"  # how rows are stored (numpy's name)
 
 
 def vector_ids(section_ids: Sequence[int]):
@@ -178,7 +182,8 @@ class FaissIndex:
             k = min(index.ntotal, k * 4)  # windows of long sections, or filtered-out sections
 
     def similarities(self, vector, section_ids: Iterable[int]) -> dict[int, float]:
-        """Exact cosine of each listed section that has vectors (its best window)."""
+        """The cosine of each listed section that has vectors (its best window), as the
+        search scores it."""
         import faiss
         import numpy as np
 
@@ -190,8 +195,7 @@ class FaissIndex:
         positions = np.nonzero(np.isin(stored >> WINDOW_BITS, wanted))[0]
         if positions.size == 0:
             return {}
-        rows = np.vstack([index.index.reconstruct(int(p)) for p in positions])
-        scores = rows @ np.asarray(vector, dtype=np.float32)
+        scores = _stored_rows(index)[positions].astype(np.float32) @ np.asarray(vector, dtype=np.float32)
         found: dict[int, float] = {}
         for section_id, score in zip((stored[positions] >> WINDOW_BITS).tolist(), scores.tolist()):
             found[section_id] = max(score, found.get(section_id, -1.0))
@@ -234,12 +238,19 @@ class FaissIndex:
         return int(index.remove_ids(faiss.IDSelectorBatch(doomed)))
 
     def _ensure(self, dimension: int):
+        """The index to add to: made when there is none; one in full precision (written by
+        an earlier release) is converted once, at the first write (0.1 s per 64,000 rows)."""
         index = self.load()
         if index is not None and index.d != dimension:
             raise ValueError(f"vectors of dimension {dimension} in an index of dimension {index.d}")
-        if index is None:
+        rows = None if index is None else _stored_rows(index)
+        if rows is None or rows.dtype != _HALF:
             faiss = _faiss()
-            index = self._index = faiss.IndexIDMap2(faiss.IndexFlatIP(dimension))
+            half = faiss.IndexIDMap2(faiss.IndexScalarQuantizer(
+                dimension, faiss.ScalarQuantizer.QT_fp16, faiss.METRIC_INNER_PRODUCT))
+            if rows is not None and index.ntotal:
+                half.add_with_ids(rows, faiss.vector_to_array(index.id_map))
+            index = self._index = half
             self._unsaved = True
         return index
 
@@ -332,17 +343,37 @@ def unusable_vectors(index) -> str | None:
     """Why the vectors FAISS read cannot be ours, or None. We only ever store L2-normalized
     rows (the inner product is then a cosine), so a row that is not finite and of length 1
     is bytes overwritten in place: a file of the right size that FAISS reads without a
-    word, and would score by. One pass over the rows, without a copy."""
+    word, and would score by. One pass over the rows, without a copy of them."""
     import numpy as np
 
     if index.ntotal == 0:
         return None
-    flat = _faiss().downcast_index(index.index)
-    rows = _faiss().rev_swig_ptr(flat.get_xb(), index.ntotal * index.d).reshape(index.ntotal, index.d)
+    rows = _stored_rows(index)
+    if rows is None:
+        return "not an index of section vectors"
     with np.errstate(all="ignore"):  # an overwritten row may overflow: it is counted, not warned about
-        lengths = np.einsum("ij,ij->i", rows, rows)
+        lengths = np.einsum("ij,ij->i", rows, rows, dtype=np.float32)
     bad = int(np.count_nonzero(~(np.abs(lengths - 1.0) <= UNIT_TOLERANCE)))  # NaN counts as bad
     return f"{bad} of {index.ntotal} vectors are not unit length: bytes overwritten" if bad else None
+
+
+def _stored_rows(index):
+    """The rows as FAISS keeps them (no copy): half floats, or float32 in an index an earlier
+    release wrote; None for any other index."""
+    import numpy as np
+
+    faiss = _faiss()
+    inner = faiss.downcast_index(index.index)
+    count = index.ntotal * index.d
+    if inner.metric_type != faiss.METRIC_INNER_PRODUCT:
+        return None
+    if isinstance(inner, faiss.IndexFlat):
+        rows = faiss.rev_swig_ptr(inner.get_xb(), count) if count else np.empty(0, np.float32)
+    elif isinstance(inner, faiss.IndexScalarQuantizer) and inner.sq.qtype == faiss.ScalarQuantizer.QT_fp16:
+        rows = faiss.rev_swig_ptr(inner.codes.data(), count * 2).view(_HALF) if count else np.empty(0, _HALF)
+    else:
+        return None
+    return rows.reshape(index.ntotal, index.d)
 
 
 def _faiss():
