@@ -699,3 +699,55 @@ def test_a_shared_cache_folder_that_does_not_exist_is_one_notice_never_made(root
     assert report.embedded == 4 and not missing.parent.exists()
     assert report.notices == (f"the shared vector cache folder {missing} does not exist (a share not mounted, "
                               "or a typo?): create it to start one; this run used the local cache only",)
+
+
+# A note with every construct parsing/readable.py reads, and the digest of the windows the
+# model reads of it, per RECIPE. When the digest changes, what the model reads changed: bump
+# RECIPE (stores/vector_state.py) and record the new digest here, or vectors of the old text
+# are reused for the new. Three changes to readable.py had not: a vault indexed before them
+# kept one window of obsidian-tasks-docs' 1,344 that a fresh index splits in two.
+EVERY_CONSTRUCT = """---
+tags: [ops]
+---
+# Backups
+
+Copy the vault to a [second disk](https://example.org/disk) every hour, see [[Restore#Steps|restore]].
+A ==highlighted== claim with a footnote[^1] and an id. ^block-1
+
+> [!note] Callout title
+> Quoted **bold** and _emphasis_ and `code span`.
+
+%% a hidden comment %%
+%%
+drawing data AAAABBBB
+%%
+
+![[diagram.png]]
+<div class="x">html words</div>
+
+| col | other |
+|-----|-------|
+| a   | b     |
+
+~~~python
+def keep(): return "```"
+~~~
+
+- [ ] a task 📅 2026-01-01
+---
+[^1]: The footnote text.
+"""
+WINDOW_DIGESTS = {"title>path|readable text;overlap=1/8;v3": "aabaece87162f370"}
+
+
+def test_what_the_model_reads_changes_only_with_the_recipe(make_vault, fake):
+    import hashlib
+
+    from vault_engine.stores.vector_state import RECIPE
+
+    with Vault(make_vault({"backups.md": EVERY_CONSTRUCT}), embedder=fake) as v:
+        v.index()
+    digest = hashlib.sha256("\n\0".join(sorted(fake.texts)).encode()).hexdigest()[:16]
+    assert WINDOW_DIGESTS.get(RECIPE) == digest, (
+        f"the windows the model reads changed (digest {digest}): bump RECIPE in "
+        "vault_engine/stores/vector_state.py and record the digest under it here")
