@@ -37,6 +37,16 @@ def test_an_applied_batch_clears_pending_and_records_lag(recorder):
     assert health["last_batch"]["new"] == 2 and health["pid"] == 4242
 
 
+def test_the_catch_up_records_how_long_it_took_not_a_lag(recorder):
+    """A 12 s catch-up at start was shown as "lag 12.00 s", as if an edit had waited 12 s."""
+    recorder.applied(IndexReport(new=300), lag=12.04, now=FROZEN_NOW + 12, catch_up=True)
+    health = read_health(recorder.config)
+    assert health["caught_up_seconds"] == 12.04 and health["lag_seconds"] is None
+    recorder.applied(IndexReport(modified=1), lag=0.25, now=FROZEN_NOW + 20)
+    health = read_health(recorder.config)
+    assert (health["lag_seconds"], health["caught_up_seconds"], health["batches"]) == (0.25, 12.04, 2)
+
+
 def test_only_recent_errors_are_kept(recorder):
     for n in range(MAX_ERRORS + 5):
         recorder.error(f"problem {n}", FROZEN_NOW + n)

@@ -54,6 +54,22 @@ def test_a_live_watcher_reports_its_health(config, pid_lock):
         "(lag 0.21 s); 2 pending; 1 recent errors; last: bad.md: not UTF-8")
 
 
+def test_a_watcher_catching_up_says_so_and_then_how_long_it_took(config, pid_lock):
+    """During its catch-up a watcher reads no event: "last applied never; 0 pending" said it
+    had nothing to do (qa39)."""
+    write_health(config, {**HEALTH, "state": "catching-up", "last_applied": None, "pending": 0,
+                          "lag_seconds": None, "errors": []})
+    assert watcher_status(config)["summary"] == (
+        "catching-up (pid 4242) since 2026-09-21T14:13:20Z; comparing every file with the index; "
+        "edits saved meanwhile are applied next; 0 recent errors")
+    write_health(config, {**HEALTH, "lag_seconds": None, "caught_up_seconds": 12.04, "pending": 0,
+                          "errors": []})
+    status = watcher_status(config)
+    assert status["caught_up_seconds"] == 12.04 and status["summary"] == (
+        "watching (pid 4242) since 2026-09-21T14:13:20Z; last applied 2026-09-21T14:14:20Z "
+        "(caught up in 12.0 s); 0 pending; 0 recent errors")
+
+
 def test_health_left_by_a_dead_process_is_stale(config):
     write_health(config, HEALTH)
     pid_path(config).write_text("4242\n")  # the pid file stays after SIGKILL; its lock does not

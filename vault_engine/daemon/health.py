@@ -2,7 +2,8 @@
 
 Fields: pid, started, state (catching-up | watching | stopping), last_event, last_applied,
 pending (paths waiting), oldest_pending, lag_seconds (first event of the last burst to its
-apply), batches, last_batch (its report) and the ten most recent errors. ``status`` reads it
+apply), caught_up_seconds (how long the start's catch-up took), batches, last_batch (its
+report) and the ten most recent errors. ``status`` reads it
 through :mod:`vault_engine.indexing.watch_state`, which also tells a live watcher from a
 stale file (the pid lock).
 
@@ -37,7 +38,7 @@ class HealthRecorder:
         self._data: dict[str, Any] = {
             "pid": pid, "started": started, "state": "catching-up",
             "socket": f"{STATE_DIR}/{SOCKET_FILE}", "last_event": None, "last_applied": None,
-            "pending": 0, "oldest_pending": None, "lag_seconds": None, "batches": 0,
+            "pending": 0, "oldest_pending": None, "lag_seconds": None, "caught_up_seconds": None, "batches": 0,
             "last_batch": None, "errors": [],
         }
         self._written_at = 0.0
@@ -62,11 +63,14 @@ class HealthRecorder:
             if first or now - self._written_at >= PENDING_WRITE_INTERVAL:
                 self._write(now)
 
-    def applied(self, report: IndexReport, lag: float, now: float) -> None:
+    def applied(self, report: IndexReport, lag: float, now: float, *, catch_up: bool = False) -> None:
+        """A batch was applied ``lag`` seconds after its first event; for the start's
+        catch-up, which answers no event, that is how long it took (a 12 s "lag" at start
+        read as 12 s behind an edit)."""
         with self._lock:
+            self._data.update({"caught_up_seconds" if catch_up else "lag_seconds": round(lag, 3)})
             self._data.update(last_applied=now, pending=0, oldest_pending=None,
-                              lag_seconds=round(lag, 3), batches=self._data["batches"] + 1,
-                              last_batch=report.to_json())
+                              batches=self._data["batches"] + 1, last_batch=report.to_json())
             self._write(now)
 
     def error(self, message: str, now: float) -> None:

@@ -141,7 +141,7 @@ class WatchService:
             return
         self._full_next = False
         lag = time.monotonic() - (burst.first_event if burst else started)
-        self.health.applied(report, lag, time.time())
+        self.health.applied(report, lag, time.time(), catch_up=catch_up)
         for skipped in report.skipped:
             self.listener.problem(f"skipped {skipped.path}: {skipped.reason}")
         for notice in report.notices:  # as `index` says them: a vault made inside another, a repair

@@ -93,7 +93,7 @@ def watcher_status(config: Config) -> dict[str, Any]:
     if running and age is not None and age > STALLED_AFTER:
         state = "stalled"
     keys = ("pid", "started", "last_event", "last_applied", "pending", "lag_seconds",
-            "batches", "errors")
+            "caught_up_seconds", "batches", "errors")
     # The age itself stays out of the entry: it moves with the clock, and status must read
     # the same whichever process answers it. Only a stalled watcher's summary names it.
     entry = {"state": state, **{k: health.get(k) for k in keys}}
@@ -115,11 +115,16 @@ def _summary(state: str, h: dict[str, Any]) -> str:
     if not h:
         return "running (starting up)"
     errors = h.get("errors") or []
-    lag = h.get("lag_seconds")
-    parts = [f"{state} (pid {h.get('pid')}) since {_iso(h.get('started'))}",
-             f"last applied {_iso(h.get('last_applied'))}"
-             + (f" (lag {lag:.2f} s)" if isinstance(lag, (int, float)) else ""),
-             f"{h.get('pending', 0)} pending", f"{len(errors)} recent errors"]
+    lag, caught_up = h.get("lag_seconds"), h.get("caught_up_seconds")
+    parts = [f"{state} (pid {h.get('pid')}) since {_iso(h.get('started'))}"]
+    if state == "catching-up":  # its events wait unread meanwhile: "0 pending" said nothing was
+        parts.append("comparing every file with the index; edits saved meanwhile are applied next")
+    else:
+        parts += [f"last applied {_iso(h.get('last_applied'))}"
+                  + (f" (lag {lag:.2f} s)" if isinstance(lag, (int, float)) else
+                     f" (caught up in {caught_up:.1f} s)" if isinstance(caught_up, (int, float)) else ""),
+                  f"{h.get('pending', 0)} pending"]
+    parts.append(f"{len(errors)} recent errors")
     if errors:
         parts.append(f"last: {errors[-1].get('message')}")
     return "; ".join(parts)
