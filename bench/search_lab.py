@@ -529,7 +529,7 @@ def fixed_floor(sig, qs) -> tuple[float, float]:
 
 
 def miss_report(tabs, questions, sig) -> tuple[str, str]:
-    from vault_engine.indexing.offtopic import offtopic_level
+    from vault_engine.indexing.offtopic import offtopic_levels
     from vault_engine.retrieval.confidence import DEFAULT_TERM_COVERAGE
 
     rows = []
@@ -544,14 +544,15 @@ def miss_report(tabs, questions, sig) -> tuple[str, str]:
                    "test: unanswerable caught"], rows)
     rows = []
     for n, t in tabs.items():
-        level = offtopic_level(t.vault.ledger) or 0.0
+        levels = offtopic_levels(t.vault.ledger)
+        level = levels.typical if levels else 0.0  # the miss's level
         for split in ("dev", "test", "old"):
             qs = [q for q in questions[n] if q.split == split]
             if qs:
                 lost, caught = count(sig, qs, level, DEFAULT_TERM_COVERAGE)
                 rows.append([n, split, f"{level:.3f}", f"{lost}/{sum(q.answerable for q in qs)}",
                              f"{caught}/{sum(not q.answerable for q in qs)}"])
-    return fixed, table(["corpus", "split", "its off-topic level", "answerable lost", "unanswerable caught"], rows)
+    return fixed, table(["corpus", "split", "its typical off-topic level", "answerable lost", "unanswerable caught"], rows)
 
 
 def report(tabs, questions, cached, k: float) -> str:

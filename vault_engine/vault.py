@@ -569,7 +569,7 @@ class Vault:
         """Hybrid search over sections: words (BM25) and meaning (embeddings), fused. Without
         a usable model it searches by words and says so in ``notices``."""
         from vault_engine.indexing.integrity import check_before_reading
-        from vault_engine.indexing.offtopic import offtopic_level
+        from vault_engine.indexing.offtopic import offtopic_levels
         from vault_engine.retrieval.confidence import MissRule
         from vault_engine.retrieval.search import Searcher, SearchRequest
 
@@ -591,8 +591,10 @@ class Vault:
         interrupted = check_before_reading(ledger, self.lexical, writing=self._writer_at_work) \
             if "lexical" in arms else None
         request = SearchRequest(query, k, kind, project, tap, arms, decay, follow, now, exclude_tests)
+        levels = offtopic_levels(ledger)  # a miss is no closer than the typical probe, `high` closer than the best
+        miss_rule = MissRule.from_config(self.config.section("search"), levels.typical if levels else None)
         searcher = Searcher(self.config, ledger, self.lexical, semantic_coverage=ledger.semantic_coverage(),
-                            miss_rule=MissRule.from_config(self.config.section("search"), offtopic_level(ledger)))
+                            miss_rule=miss_rule, offtopic=levels.best if levels else 0.0)
         searcher.notices += [interrupted] if interrupted else []
         if not lexical_only:  # the semantic side is imported only when it may run
             from vault_engine.retrieval.semantic import open_arm, partial_notice

@@ -1,19 +1,30 @@
 """The vault's off-topic level (vault_engine/indexing/offtopic.py), on real stores with the
 fake embedder (the real model's levels are measured in bench/search_lab.py)."""
 
-from vault_engine.indexing.offtopic import META, PROBES, RULE, measure_offtopic, offtopic_level, unanswered_best
+import statistics
+
+from vault_engine.indexing.offtopic import (
+    META,
+    PROBES,
+    RULE,
+    OffTopic,
+    measure_offtopic,
+    offtopic_levels,
+    unanswered_best,
+)
 from vault_engine.stores.embedder import FakeEmbedder
 from vault_engine.vault import Vault
 
 NOTES = {f"n{i}.md": f"# Note {i}\nthe weather tomorrow and pizza {i}\n" for i in range(20)}
 
 
-def test_index_measures_the_best_cosine_the_off_topic_probes_reach(make_vault):
+def test_index_measures_the_best_and_the_typical_cosine_the_off_topic_probes_reach(make_vault):
     fake = FakeEmbedder(dimension=64)
     with Vault(make_vault(NOTES), embedder=fake) as v:
         v.index()
         best = [v.vectors.search(probe, 1)[0][1] for probe in fake.embed_queries(list(PROBES))]
-        assert offtopic_level(v.ledger) == round(unanswered_best(best), 4)
+        assert offtopic_levels(v.ledger) == OffTopic(round(max(0, unanswered_best(best)), 4), round(max(0, statistics.median(best)), 4))
+        assert offtopic_levels(v.ledger).typical < offtopic_levels(v.ledger).best
 
 
 def test_a_probe_the_vault_answers_does_not_lift_the_level():
@@ -32,18 +43,19 @@ def test_it_is_measured_again_only_when_the_vectors_moved(make_vault):
         v.index()
         key = v.ledger.get_meta("embed_model")
         with v.ledger.transaction():
-            v.ledger.set_meta(META, f"0.9\t{v.ledger.embedded_counts()[0]}\t{key}{RULE}")
+            v.ledger.set_meta(META, f"0.9\t0.5\t{v.ledger.embedded_counts()[0]}\t{key}{RULE}")
         measure_offtopic(v.ledger, v.vectors, fake, key)
-        assert offtopic_level(v.ledger) == 0.9  # the same vectors: kept
+        assert offtopic_levels(v.ledger) == (0.9, 0.5)  # the same vectors: kept
         measure_offtopic(v.ledger, v.vectors, fake, "another model")
-        assert offtopic_level(v.ledger) != 0.9
-        with v.ledger.transaction():  # a level read from the probes by an older rule
-            v.ledger.set_meta(META, f"0.9\t{v.ledger.embedded_counts()[0]}\t{key}")
+        assert offtopic_levels(v.ledger) != (0.9, 0.5)
+        with v.ledger.transaction():  # a level read from the probes by an older rule: none until read again
+            v.ledger.set_meta(META, f"0.9\t{v.ledger.embedded_counts()[0]}\t{key}/fence")
+        assert offtopic_levels(v.ledger) is None
         measure_offtopic(v.ledger, v.vectors, fake, key)
-        assert offtopic_level(v.ledger) != 0.9
+        assert offtopic_levels(v.ledger) not in (None, (0.9, 0.5))
 
 
 def test_no_vectors_no_level(make_vault):
     with Vault(make_vault(NOTES), embedder=FakeEmbedder()) as v:
         v.index(embed=False)
-        assert offtopic_level(v.ledger) is None
+        assert offtopic_levels(v.ledger) is None

@@ -55,11 +55,14 @@ def test_keywords_of_which_no_note_holds_one_are_not_answered_with_confidence():
 def test_a_miss_says_the_words_found_nothing_when_they_did_not():
     # "zzqx" was a miss because "words and meaning disagree", though no note held a word of it (qa28 M3)
     assert judged_miss(True, Evidence(BOTH, None, "a.md", 0.1, terms=1))[1] == (
-        "no note holds the query's words, and none comes closer in meaning than off-topic questions do")
+        "no note holds the query's words, and none comes closer in meaning than a typical off-topic question does")
     assert judged_miss(True, Evidence(BOTH, None, "a.md", 0.1))[1] == (  # "how do I"
-        "the query has no word to search by (only stop words), and none comes closer in meaning than off-topic "
-        "questions do")
+        "the query has no word to search by (only stop words), and none comes closer in meaning than a typical "
+        "off-topic question does")
     assert judged_miss(True, Evidence(BOTH, "b.md", "a.md", 0.1))[1].startswith("words and meaning disagree")
+    # --semantic: the words were never searched, so no "no note holds the query's words" (qa42)
+    assert judged_miss(True, Evidence(("semantic",), None, "a.md", 0.1, terms=2))[1].startswith(
+        "the words were not searched (meaning only)")
     assert judged_miss(False) == ("low", "no section matched the query")
 
 

@@ -136,12 +136,49 @@ def test_semantic_only_search(vault):
 
 
 def test_an_unrelated_question_is_a_miss_once_the_off_topic_level_is_known(vault):
-    from vault_engine.indexing.offtopic import offtopic_level
+    from vault_engine.indexing.offtopic import offtopic_levels
 
-    assert offtopic_level(vault.ledger) is not None  # measured by index
+    assert offtopic_levels(vault.ledger) is not None  # measured by index
     result = vault.search("quantum zeppelin licensing")
     assert result.status == "miss" and result.hits == () and result.arms == ("lexical", "semantic")
     assert result.confidence == "low"
+
+
+def test_a_miss_needs_no_closer_than_the_typical_off_topic_question_and_high_closer_than_the_best(vault):
+    """In a personal vault of recipes and books the best off-topic probe reached 0.44, and
+    right answers at 0.39 were misses (qa42): the miss reads the typical probe's level, `high`
+    the best one's."""
+    from vault_engine.indexing.offtopic import META, RULE
+    from vault_engine.retrieval.confidence import MissRule
+    from vault_engine.retrieval.search import Searcher, SearchRequest
+
+    bikes = next(s.id for s in vault.ledger.sections_of(vault.ledger.note_by_path("bikes.md").id))
+
+    class MeaningFinds:  # bikes.md at 0.39, where the words find nothing
+        def embed_ahead(self, query):
+            pass
+
+        def search(self, query, limit, include=(), allowed=None):
+            return [(bikes, 0.39)], {}
+
+    def answer(best, typical):
+        searcher = Searcher(vault.config, vault.ledger, vault.lexical, semantic=MeaningFinds(),
+                            miss_rule=MissRule(cosine_floor=typical), offtopic=best)
+        return searcher.search(SearchRequest("evergren zeppelin", decay=False))
+
+    assert answer(best=0.44, typical=0.22).status == "hit"  # closer than the typical probe: a low hit
+    assert answer(best=0.44, typical=0.22).confidence == "low"
+    assert answer(best=0.44, typical=0.40).status == "miss"
+
+    def levels(best, typical):  # as index stores them
+        with vault.ledger.transaction():
+            vault.ledger.set_meta(META, f"{best}\t{typical}\t{vault.ledger.embedded_counts()[0]}\t"
+                                        f"{vault.ledger.get_meta('embed_model')}{RULE}")
+
+    levels(best=0.0, typical=0.0)
+    assert vault.search("bicycle chain oil").confidence == "high"  # words and meaning agree on bikes.md
+    levels(best=1.0, typical=0.0)
+    assert vault.search("bicycle chain oil").confidence == "low"  # no closer than the best probe
 
 
 def test_the_thresholds_decide_the_miss(make_vault):

@@ -18,9 +18,11 @@ Anything else is ``low``: a hit worth a glance, not a fact to act on.
 agent a false miss loses the answer, a weak hit costs a glance, so a search is a miss only
 when every signal is weak at once: the arms disagree, no candidate holds a third of the
 query's informative words, and the question comes no closer in meaning to any section than
-questions about the weather or a pizza place do (the vault's off-topic level, measured at
-index time by indexing/offtopic.py; a cosine means different things in different vaults).
-``[search] miss_cosine_floor`` and ``miss_term_coverage`` override the two levels.
+a typical question about the weather or a pizza place does (the vault's off-topic levels,
+measured at index time by indexing/offtopic.py; a cosine means different things in different
+vaults). Each claim takes the strict side of those questions: ``high`` must come closer than
+the best of them, a miss no closer than the typical one.
+``[search] miss_cosine_floor`` and ``miss_term_coverage`` override the miss's two levels.
 
 Questions on a vault's topic that the vault happens not to answer mostly come back as
 ``low`` hits, not misses: on the evaluation's four corpora, thresholds on the best cosine
@@ -80,14 +82,19 @@ def judged_miss(any_candidate: bool, e: Evidence | None = None) -> tuple[str, st
         return LOW, "no section the filters leave matched the query" if e is not None and e.filtered \
             else "no section matched the query"
     if e is not None and e.lexical_top is None:
-        return LOW, f"{_no_words(e)}, and none comes closer in meaning than off-topic questions do"
+        return LOW, f"{_no_words(e)}, and none comes closer in meaning than {_TYPICAL}"
     return LOW, ("words and meaning disagree, no section holds a third of the query's informative words, "
-                 "and none comes closer in meaning than off-topic questions do")
+                 f"and none comes closer in meaning than {_TYPICAL}")
+
+
+_TYPICAL = "a typical off-topic question does"
 
 
 def _no_words(e: Evidence) -> str:
     """Why the words found nothing: no note holds them, or there were none to search by
-    ("the", "how do I": every note holds "the", qa29)."""
+    ("the", "how do I": every note holds "the", qa29); or they were not searched."""
+    if "lexical" not in e.arms:  # --semantic: a miss had said "no note holds the query's words"
+        return "the words were not searched (meaning only)"
     if not e.terms:
         return "the query has no word to search by (only stop words)"
     # test code that holds them, left out by --exclude-tests, is no "no note" (qa37 N6)
@@ -96,9 +103,9 @@ def _no_words(e: Evidence) -> str:
 
 def judged(e: Evidence, offtopic: float = 0.0) -> tuple[str, str]:
     """The confidence and, in a few words, why. With both arms, meaning vouches only when the
-    question comes closer to some section than off-topic questions do (``offtopic``, the miss
-    rule's floor): words and a cosine of 0.23 "agreed" on kepano's Readme.md for a question
-    about iCloud sync, which no note answers."""
+    question comes closer to some section than any off-topic question does (``offtopic``, the
+    vault's best off-topic level): words and a cosine of 0.23 "agreed" on kepano's Readme.md
+    for a question about iCloud sync, which no note answers."""
     if len(e.arms) == 1:
         if e.top_coverage >= ALL_WORDS:
             return HIGH, "the first hit holds every word of the query"
@@ -130,7 +137,7 @@ class MissRule:
     @classmethod
     def from_config(cls, table: Mapping[str, Any], offtopic: float | None = None) -> MissRule:
         """Validate ``[search]``; an out-of-range value names its key. Without a
-        ``miss_cosine_floor`` the floor is the vault's measured off-topic level
+        ``miss_cosine_floor`` the floor is ``offtopic``, the vault's typical off-topic level
         (indexing/offtopic.py); before it is measured, meaning never calls a miss."""
         check_keys(table, "search.", ("miss_cosine_floor", "miss_term_coverage"))
         floor = _unit_float(table, "miss_cosine_floor", offtopic if offtopic is not None else 0.0)

@@ -126,6 +126,7 @@ class Searcher:
     semantic: SemanticArm | None = None
     notices: list[str] = field(default_factory=list)
     miss_rule: MissRule = field(default_factory=MissRule)
+    offtopic: float = 0.0  # a `high` answer comes closer in meaning (the vault's best off-topic level)
     semantic_coverage: float | None = None
     lexical_ahead: bool = False  # the last search met a Whoosh hit the ledger does not hold
 
@@ -155,7 +156,7 @@ class Searcher:
         if self.miss_rule.is_miss(evidence):
             top = []
         hits = self._dress(top, request, now)
-        judgement = judged(evidence, self.miss_rule.cosine_floor) if top else judged_miss(bool(candidates), evidence)
+        judgement = judged(evidence, self.offtopic) if top else judged_miss(bool(candidates), evidence)
         # once each: a search asked again beside a writer (Vault._search_beside_writers) says
         # its notices again (qa33 R2)
         return SearchResult(request.query, tuple(hits), arms, tuple(dict.fromkeys(self.notices)),
