@@ -110,7 +110,12 @@ def _operation(method: Callable[..., T]) -> Callable[..., T]:
 
 
 class Vault:
-    """A vault folder and its derived index."""
+    """A vault folder and its derived index.
+
+    A Vault belongs to the thread that opened it (its SQLite connections do): open one per
+    thread, or hand calls to one thread, as the TUI and the watcher do
+    (:mod:`vault_engine.vault_thread`). Eight threads sharing one Vault had 203 of 240
+    searches refused by SQLite (qa41); one Vault each answered all 240 alike."""
 
     def __init__(self, root: Path, config: Config | None = None, embedder: Embedder | None = None):
         if not root.is_dir():

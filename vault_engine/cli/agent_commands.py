@@ -11,7 +11,7 @@ import os
 import sys
 from typing import NoReturn
 
-from vault_engine.cli.context import Context
+from vault_engine.cli.context import Context, leave_at_once
 from vault_engine.operations import OPERATIONS
 
 HOOK_EVENTS = ("session-start", "user-prompt-submit", "pre-tool-use")
@@ -121,10 +121,8 @@ def cmd_hook(ctx: Context) -> int:
 
     code = run_hook(a.event, project=a.project, explicit_vault=getattr(a, "vault", None),
                     use_daemon=not getattr(a, "no_daemon", False))
-    if worker_left_running():  # see worker_left_running: leave as the export's child does
-        sys.stdout.flush()
-        sys.stderr.flush()
-        os._exit(code)
+    if worker_left_running():  # see worker_left_running
+        leave_at_once(code)
     return code
 
 

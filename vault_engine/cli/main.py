@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 
 from vault_engine import __version__
-from vault_engine.cli.context import terminal_safe
+from vault_engine.cli.context import leave_at_once, terminal_safe
 from vault_engine.cli.daemon_client import make_context
 from vault_engine.errors import VaultError, one_line, permission_denied
 
@@ -130,7 +130,14 @@ def _names_hook(argv: Sequence[str]) -> bool:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    argv = list(sys.argv[1:] if argv is None else argv)
+    try:
+        return _run(list(sys.argv[1:] if argv is None else argv))
+    except KeyboardInterrupt:  # wherever it lands: parsing, a command, closing the index after it
+        print("vault-engine: interrupted", file=sys.stderr)
+        leave_at_once(130)
+
+
+def _run(argv: list[str]) -> int:
     hook = _names_hook(argv)
     broken = next((i for i, arg in enumerate(argv, 1) if _not_utf8(arg)), None)
     if broken is not None:  # Python keeps undecodable bytes as lone surrogates: refuse them here
@@ -161,9 +168,6 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         print(f"vault-engine: {terminal_safe(str(permission_denied(exc.filename or exc)))}", file=sys.stderr)
         return 1
-    except KeyboardInterrupt:
-        print("vault-engine: interrupted", file=sys.stderr)
-        return 130
     except Exception as exc:
         if debug or not _disk_full(exc):
             raise
