@@ -31,3 +31,30 @@ def test_ctrl_c_says_interrupted_and_exits_130_without_finalizing(make_vault, wh
     assert done.returncode == 130, done.stderr
     assert done.stderr.strip().endswith("vault-engine: interrupted"), done.stderr
     assert "Traceback" not in done.stderr and "finalized" not in done.stderr
+
+
+INDEX_STOPPED_BY_CTRL_C = """
+import os, signal, sys, time
+from vault_engine.model import IndexReport
+from vault_engine.vault import Vault
+def index(self, **kwargs):
+    try:
+        os.kill(os.getpid(), signal.SIGINT)
+        time.sleep(10)
+    except KeyboardInterrupt:  # as the embedding stops on Ctrl-C, keeping its work
+        return IndexReport(embedded=3, notices=("embedding stopped: 3 sections embedded and kept, 2 to go",))
+    return IndexReport()
+Vault.index = index
+from vault_engine.cli.main import main
+sys.exit(main(["--vault", sys.argv[1], "index"]))
+"""
+
+
+def test_an_index_whose_embedding_ctrl_c_stopped_reports_its_work_and_exits_130(make_vault):
+    """It printed its report and exited 0, so `vault-engine index && ...` went on (qa43)."""
+    root = make_vault({"a.md": "# A\n\nkafka topics\n"})
+    done = subprocess.run([sys.executable, "-c", INDEX_STOPPED_BY_CTRL_C, str(root)],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 130, done.stderr
+    assert "3 sections embedded and kept" in done.stderr and done.stdout.strip()
+    assert done.stderr.strip().endswith("vault-engine: interrupted")
