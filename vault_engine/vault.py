@@ -596,10 +596,11 @@ class Vault:
         interrupted = check_before_reading(ledger, self.lexical, writing=self._writer_at_work) \
             if "lexical" in arms else None
         request = SearchRequest(query, k, kind, project, tap, arms, decay, follow, now, exclude_tests)
-        levels = offtopic_levels(ledger)  # a miss is no closer than the typical probe, `high` closer than the best
-        miss_rule = MissRule.from_config(self.config.section("search"), levels.typical if levels else None)
+        levels = offtopic_levels(ledger)  # how close off-topic questions come: see MissRule and judged
+        best, typical = levels if levels else (None, None)
+        miss_rule = MissRule.from_config(self.config.section("search"), typical=typical, best=best)
         searcher = Searcher(self.config, ledger, self.lexical, semantic_coverage=ledger.semantic_coverage(),
-                            miss_rule=miss_rule, offtopic=levels.best if levels else 0.0)
+                            miss_rule=miss_rule, offtopic=best or 0.0)
         searcher.notices += [interrupted] if interrupted else []
         if not lexical_only:  # the semantic side is imported only when it may run
             from vault_engine.retrieval.semantic import open_arm, partial_notice

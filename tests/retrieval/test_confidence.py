@@ -55,10 +55,10 @@ def test_keywords_of_which_no_note_holds_one_are_not_answered_with_confidence():
 def test_a_miss_says_the_words_found_nothing_when_they_did_not():
     # "zzqx" was a miss because "words and meaning disagree", though no note held a word of it (qa28 M3)
     assert judged_miss(True, Evidence(BOTH, None, "a.md", 0.1, terms=1))[1] == (
-        "no note holds the query's words, and none comes closer in meaning than a typical off-topic question does")
+        "no note holds the query's words, and none comes closer in meaning than off-topic questions do")
     assert judged_miss(True, Evidence(BOTH, None, "a.md", 0.1))[1] == (  # "how do I"
-        "the query has no word to search by (only stop words), and none comes closer in meaning than a typical "
-        "off-topic question does")
+        "the query has no word to search by (only stop words), and none comes closer in meaning than off-topic "
+        "questions do")
     assert judged_miss(True, Evidence(BOTH, "b.md", "a.md", 0.1))[1].startswith("words and meaning disagree")
     # --semantic: the words were never searched, so no "no note holds the query's words" (qa42)
     assert judged_miss(True, Evidence(("semantic",), None, "a.md", 0.1, terms=2))[1].startswith(
@@ -89,9 +89,23 @@ def test_a_miss_needs_disagreement_few_words_and_no_closer_than_off_topic():
 
 
 def test_the_floor_is_the_measured_off_topic_level_unless_configured():
-    assert MissRule.from_config({}) == MissRule(0.0, DEFAULT_TERM_COVERAGE)
-    assert MissRule.from_config({}, offtopic=0.31).cosine_floor == 0.31
-    assert MissRule.from_config({"miss_cosine_floor": 0.2}, offtopic=0.31).cosine_floor == 0.2
+    assert MissRule.from_config({}) == MissRule(0.0, DEFAULT_TERM_COVERAGE, 0.0)
+    assert MissRule.from_config({}, typical=0.2, best=0.31) == MissRule(0.2, DEFAULT_TERM_COVERAGE, 0.31)
+    assert MissRule.from_config({"miss_cosine_floor": 0.25}, typical=0.2, best=0.31) == \
+        MissRule(0.25, DEFAULT_TERM_COVERAGE, 0.25)  # one floor, as configured
+
+
+def test_words_that_no_note_holds_leave_meaning_the_best_off_topic_level_to_beat():
+    """"zxqv blorp fnord" came closer than the typical off-topic question and was a hit once
+    the miss read that level (qa43); words that found something leave it the typical one
+    (qa42's right answers at 0.39, under a personal vault's best level of 0.44)."""
+    rule = MissRule(cosine_floor=0.2, wordless_floor=0.44)
+    assert rule.is_miss(Evidence(BOTH, None, "b.md", 0.39))  # no note holds a word of it
+    assert not rule.is_miss(Evidence(BOTH, "a.md", "b.md", 0.39, 0.26))  # the words found a.md
+    assert rule.is_miss(Evidence(BOTH, "a.md", "b.md", 0.19, 0.26))
+    assert not rule.is_miss(Evidence(("semantic",), None, "b.md", 0.39))  # words never searched
+    assert judged_miss(True, Evidence(BOTH, None, "b.md", 0.39, terms=3))[1] == (
+        "no note holds the query's words, and none comes closer in meaning than off-topic questions do")
     assert MissRule.from_config({"miss_term_coverage": 1}).term_coverage == 1.0
     with pytest.raises(ConfigError, match="search.miss_cosine_floor must be a number within"):
         MissRule.from_config({"miss_cosine_floor": 1.5})

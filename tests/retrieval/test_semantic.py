@@ -154,7 +154,7 @@ def test_a_miss_needs_no_closer_than_the_typical_off_topic_question_and_high_clo
 
     bikes = next(s.id for s in vault.ledger.sections_of(vault.ledger.note_by_path("bikes.md").id))
 
-    class MeaningFinds:  # bikes.md at 0.39, where the words find nothing
+    class MeaningFinds:  # bikes.md at 0.39, where the words find cooking.md by "garlic"
         def embed_ahead(self, query):
             pass
 
@@ -163,8 +163,8 @@ def test_a_miss_needs_no_closer_than_the_typical_off_topic_question_and_high_clo
 
     def answer(best, typical):
         searcher = Searcher(vault.config, vault.ledger, vault.lexical, semantic=MeaningFinds(),
-                            miss_rule=MissRule(cosine_floor=typical), offtopic=best)
-        return searcher.search(SearchRequest("evergren zeppelin", decay=False))
+                            miss_rule=MissRule(cosine_floor=typical, wordless_floor=best), offtopic=best)
+        return searcher.search(SearchRequest("garlic evergren zeppelin", decay=False))
 
     assert answer(best=0.44, typical=0.22).status == "hit"  # closer than the typical probe: a low hit
     assert answer(best=0.44, typical=0.22).confidence == "low"

@@ -21,7 +21,8 @@ query's informative words, and the question comes no closer in meaning to any se
 a typical question about the weather or a pizza place does (the vault's off-topic levels,
 measured at index time by indexing/offtopic.py; a cosine means different things in different
 vaults). Each claim takes the strict side of those questions: ``high`` must come closer than
-the best of them, a miss no closer than the typical one.
+the best of them, a miss no closer than the typical one; but when no note holds a word of the
+query at all, the words testify to absence, and meaning must come closer than the best.
 ``[search] miss_cosine_floor`` and ``miss_term_coverage`` override the miss's two levels.
 
 Questions on a vault's topic that the vault happens not to answer mostly come back as
@@ -82,7 +83,8 @@ def judged_miss(any_candidate: bool, e: Evidence | None = None) -> tuple[str, st
         return LOW, "no section the filters leave matched the query" if e is not None and e.filtered \
             else "no section matched the query"
     if e is not None and e.lexical_top is None:
-        return LOW, f"{_no_words(e)}, and none comes closer in meaning than {_TYPICAL}"
+        than = "off-topic questions do" if _words_found_nothing(e) else _TYPICAL
+        return LOW, f"{_no_words(e)}, and none comes closer in meaning than {than}"
     return LOW, ("words and meaning disagree, no section holds a third of the query's informative words, "
                  f"and none comes closer in meaning than {_TYPICAL}")
 
@@ -131,17 +133,32 @@ class MissRule:
     """When a search with the semantic arm answers ``miss``: ``[search] miss_cosine_floor``
     and ``miss_term_coverage``. (Words alone: a miss is no section sharing a word.)"""
 
-    cosine_floor: float = 0.0  # the vault's off-topic level, see from_config
+    cosine_floor: float = 0.0  # the vault's typical off-topic level, see from_config
     term_coverage: float = DEFAULT_TERM_COVERAGE
+    wordless_floor: float = 0.0  # its best off-topic level: when no note holds a word of the query
 
     @classmethod
-    def from_config(cls, table: Mapping[str, Any], offtopic: float | None = None) -> MissRule:
+    def from_config(cls, table: Mapping[str, Any], typical: float | None = None,
+                    best: float | None = None) -> MissRule:
         """Validate ``[search]``; an out-of-range value names its key. Without a
-        ``miss_cosine_floor`` the floor is ``offtopic``, the vault's typical off-topic level
-        (indexing/offtopic.py); before it is measured, meaning never calls a miss."""
+        ``miss_cosine_floor`` the floor is the vault's typical off-topic level, or its best one
+        when the words were searched and no note holds any of them (indexing/offtopic.py);
+        before they are measured, meaning never calls a miss."""
         check_keys(table, "search.", ("miss_cosine_floor", "miss_term_coverage"))
-        floor = _unit_float(table, "miss_cosine_floor", offtopic if offtopic is not None else 0.0)
-        return cls(floor, _unit_float(table, "miss_term_coverage", DEFAULT_TERM_COVERAGE))
+        coverage = _unit_float(table, "miss_term_coverage", DEFAULT_TERM_COVERAGE)
+        if "miss_cosine_floor" in table:
+            floor = _unit_float(table, "miss_cosine_floor", 0.0)
+            return cls(floor, coverage, floor)
+        typical = typical or 0.0
+        return cls(typical, coverage, max(typical, best or 0.0))
+
+    def floor(self, e: Evidence) -> float:
+        """How close meaning must come for no miss. Words that found something (not the
+        note meaning found) leave meaning the typical off-topic question to beat: two right
+        answers of a personal vault sat under its best one (qa42). Words searched that no
+        note holds are evidence of absence, and "zxqv blorp fnord" came closer than the
+        typical one (qa43): meaning must then beat the best."""
+        return self.wordless_floor if _words_found_nothing(e) else self.cosine_floor
 
     def is_miss(self, e: Evidence) -> bool:
         """Every signal weak at once: the arms disagree (when both ran), no candidate holds
@@ -149,7 +166,11 @@ class MissRule:
         vectors: meaning cannot vouch for any)."""
         if "semantic" not in e.arms or e.arms_agree or e.best_coverage >= self.term_coverage:
             return False
-        return e.best_cosine is None or e.best_cosine <= self.cosine_floor
+        return e.best_cosine is None or e.best_cosine <= self.floor(e)
+
+
+def _words_found_nothing(e: Evidence) -> bool:
+    return "lexical" in e.arms and e.lexical_top is None
 
 
 def _unit_float(table: Mapping[str, Any], key: str, default: float) -> float:
