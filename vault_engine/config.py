@@ -454,8 +454,8 @@ DEFAULT_CONFIG_TEXT = '''\
 # When a search answers "miss": the two arms disagree, no section holds miss_term_coverage of
 # the query's informative (IDF-weighted) words AND no section comes closer than
 # miss_cosine_floor, by default this vault's typical off-topic level (the median cosine that
-# questions about the weather reach here, measured by `index`; bench/RESULTS.md). Lower them if
-# true answers come back as misses.
+# questions about the weather reach here, measured by `index`; their best when no note holds a
+# word of the query; bench/RESULTS.md). Lower them if true answers come back as misses.
 # [search]
 # miss_cosine_floor = 0.30
 # miss_term_coverage = 0.33

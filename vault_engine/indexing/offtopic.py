@@ -8,7 +8,8 @@ place or a flat tyre. This module measures once per embedding run the cosine eac
 for search (retrieval/confidence.py), one for each claim a search can make:
 
 - ``best``, the best cosine of a probe the vault does not answer (:func:`unanswered_best`):
-  a ``high`` answer must come closer than any off-topic question does;
+  a ``high`` answer must come closer than any off-topic question does, and so must meaning
+  when no note holds a word of the question;
 - ``typical``, the median probe's: a miss must come no closer than a typical off-topic
   question does. The best probe sets no miss: in a personal vault of recipes and books, the
   cookie and holiday-reading probes reach 0.44, and two right answers below it were misses
