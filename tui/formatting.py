@@ -225,10 +225,11 @@ def _marked(line: str) -> str:
     (qa38 F6)."""
     if heading := _HEADING.match(line):
         return f"{heading.group(1)} {OPENED_MARK}{heading.group(2)}"
-    lead = _ITEM.match(line)
-    quote = re.match(r"^(\s*(?:>\s*)*)", line)
-    cut = max(lead.end() if lead else 0, quote.end() if quote else 0)
+    cut = max(_ITEM.match(line).end(), _QUOTES.match(line).end())  # both match at least ""
     return f"{line[:cut]}{OPENED_MARK}{line[cut:]}"
+
+
+_QUOTES = re.compile(r"\s*(?:>\s*)*")
 
 
 _ITEM = re.compile(r"^(\s*)((?:\d+[.)]|[-*•])\s+)?")

@@ -648,11 +648,10 @@ class Vault:
         counts stale files); none while a watcher applies every edit itself, once it has caught
         up: a miss while it catches up on a pull said nothing, for as long as 19 s (qa39 F1)."""
         watcher = self._live_watcher()
-        if watcher is not None:
-            left = f"{watcher['pending']} to apply; " if watcher.get("pending") else ""
+        if watcher is not None:  # its count of pending edits is 0 while it catches up: it reads none then
             return () if watcher["state"] != "catching-up" else (
                 f"the running watcher is catching up on changes made while it was not running "
-                f"({left}the answer may be there): {again} again in a moment",)
+                f"(the answer may be there): {again} again in a moment",)
         _, suspects = self._changes_since_index(ledger, under)
         if not suspects.changed and not suspects.missing:
             return ()

@@ -217,12 +217,12 @@ def test_a_miss_while_the_watcher_catches_up_says_so(vault, cli, live_watcher):
     from vault_engine.indexing.watch_state import write_health
 
     live_watcher(vault)
-    write_health(load_config(vault), {"pid": 4242, "started": 1.0, "state": "catching-up", "pending": 3000})
+    write_health(load_config(vault), {"pid": 4242, "started": 1.0, "state": "catching-up", "pending": 0})
     (vault / "hedgehogs.md").write_text("# Hedgehogs\nhedgehogs roll up\n")
     miss = cli("--vault", vault, "search", "hedgehogs", "--lexical", "--json", "--no-daemon").json
     assert miss["status"] == "miss"
     assert miss["notices"] == ["the running watcher is catching up on changes made while it was not running "
-                               "(3000 to apply; the answer may be there): search again in a moment"]
+                               "(the answer may be there): search again in a moment"]
 
 
 def test_no_index_under_a_running_watcher_says_it_is_being_built(vault, cli, live_watcher):

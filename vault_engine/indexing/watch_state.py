@@ -115,19 +115,23 @@ def _summary(state: str, h: dict[str, Any]) -> str:
     if not h:
         return "running (starting up)"
     errors = h.get("errors") or []
-    lag, caught_up = h.get("lag_seconds"), h.get("caught_up_seconds")
     parts = [f"{state} (pid {h.get('pid')}) since {_iso(h.get('started'))}"]
     if state == "catching-up":  # its events wait unread meanwhile: "0 pending" said nothing was
         parts.append("comparing every file with the index; edits saved meanwhile are applied next")
     else:
-        parts += [f"last applied {_iso(h.get('last_applied'))}"
-                  + (f" (lag {lag:.2f} s)" if isinstance(lag, (int, float)) else
-                     f" (caught up in {caught_up:.1f} s)" if isinstance(caught_up, (int, float)) else ""),
-                  f"{h.get('pending', 0)} pending"]
+        parts += [f"last applied {_iso(h.get('last_applied'))}{_took(h)}", f"{h.get('pending', 0)} pending"]
     parts.append(f"{len(errors)} recent errors")
     if errors:
         parts.append(f"last: {errors[-1].get('message')}")
     return "; ".join(parts)
+
+
+def _took(h: dict[str, Any]) -> str:
+    """How long the last apply waited behind its first event, else how long the catch-up took."""
+    lag, caught_up = h.get("lag_seconds"), h.get("caught_up_seconds")
+    if isinstance(lag, (int, float)):
+        return f" (lag {lag:.2f} s)"
+    return f" (caught up in {caught_up:.1f} s)" if isinstance(caught_up, (int, float)) else ""
 
 
 def heartbeat_age_text(h: dict[str, Any]) -> str:
