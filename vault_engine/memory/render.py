@@ -184,18 +184,27 @@ def _checkpoint_part(brief: ResumeBrief) -> str:
     if c.goal:
         lines += ["### Goal", c.goal, ""]
     lines += ["### Next"]
-    lines += [f"- {step}" for step in c.next_steps] or ["(no next steps written)"]
+    lines += [_step_line(step) for step in c.next_steps] or ["(no next steps written)"]
     if c.failed:
         lines += ["", "### Ruled out (Failed)"]
-        lines += [f"- {r.text}" + (f" — {r.reason}" if r.reason else "") for r in c.failed]
+        lines += [_ruled_out_line(r) for r in c.failed]
     return "\n".join(lines)
+
+
+def _step_line(step: str) -> str:
+    return f"- {step}"
+
+
+def _ruled_out_line(r: Ruling) -> str:
+    """A dead end as a brief lists it, its reason after a dash."""
+    return f"- {r.text}" + (f" — {r.reason}" if r.reason else "")
 
 
 def _alongside_part(brief: ResumeBrief) -> str:
     lines = ["## Checkpointed at the same time", "Another session handed on its own plan:"]
     for c in brief.alongside:
         lines += ["", f"### {c.title}", f"{printed(c.ref)}, by {c.agent or 'an unnamed agent'}, {iso_time(c.created)}"]
-        lines += [f"- {step}" for step in c.next_steps] or ["(no next steps written)"]
+        lines += [_step_line(step) for step in c.next_steps] or ["(no next steps written)"]
     return "\n".join(lines)
 
 
@@ -209,7 +218,7 @@ def _working_part(brief: ResumeBrief) -> str:
         if w.dead_ends:
             # a paragraph of its own: the TUI renders the brief as Markdown, which ran it into the line above
             lines += ["", "Dead ends marked here (a working note: possibly a first impression):"]
-            lines += [f"- {r.text}" + (f" — {r.reason}" if r.reason else "") for r in w.dead_ends]
+            lines += [_ruled_out_line(r) for r in w.dead_ends]
         if w.excerpt:
             lines += [""] + [f"> {line}" if line else ">" for line in w.excerpt.split("\n")]
     if brief.more_working_notes:
@@ -246,8 +255,7 @@ def _elsewhere_part(brief: ResumeBrief) -> str:
              "Recorded elsewhere: what failed there may not fail here."]
     for r in brief.elsewhere:
         step = brief.bears_on.get(f"{r.ref}#{r.slug}")
-        lines.append(f"- {r.text}" + (f" — {r.reason}" if r.reason else "")
-                     + f" ({r.project or 'no project'}, {r.agent or 'an unnamed agent'}, "
+        lines.append(_ruled_out_line(r) + f" ({r.project or 'no project'}, {r.agent or 'an unnamed agent'}, "
                        f"{iso_date(r.when)}, {r.source} {printed(r.ref)})" + (f"; bears on: {step}" if step else ""))
     return "\n".join(lines)
 
@@ -310,8 +318,8 @@ def _as_shown(checkpoint: CheckpointBrief, text: str) -> CheckpointBrief:
     def shown(lines: list[str]) -> int:
         return next((i for i, line in enumerate(lines) if line[:SHOWN_PREFIX] not in text), len(lines))
 
-    steps = shown([f"- {step}" for step in checkpoint.next_steps])
-    failed = shown([f"- {r.text}" for r in checkpoint.failed])
+    steps = shown([_step_line(step) for step in checkpoint.next_steps])  # the lines _checkpoint_part writes
+    failed = shown([_ruled_out_line(r) for r in checkpoint.failed])
     return replace(checkpoint, next_steps=checkpoint.next_steps[:steps], failed=checkpoint.failed[:failed],
                    goal=checkpoint.goal if checkpoint.goal[:SHOWN_PREFIX] in text else "")
 
