@@ -615,13 +615,32 @@ class Vault:
             searcher.notices.append("a query of tags only is searched by words: a tag means nothing to the model")
         result = self._search_beside_writers(searcher, request)
         if not result.hits:
+            why = kind_notice(ledger, kind) or filters_notice(ledger, kind, project, tap)
             result = replace(result, notices=result.notices + self._stale_notice(ledger, "search")
-                             + (kind_notice(ledger, kind) or filters_notice(ledger, kind, project, tap)))
+                             + (why or self._found_without_filters(searcher, request)))
         if any(h.kind == "code" for h in result.hits):  # code hits carry the notes that say why
             result = replace(result, hits=self._code_queries().with_why(result.hits))
             if follow:
                 result = self._follow_why(searcher, result, request)
         return result
+
+    def _found_without_filters(self, searcher: Searcher, request: SearchRequest) -> tuple[str, ...]:
+        """For a miss of a filtered search: what the same search finds without its filters,
+        so that the miss is not taken for the vault's (an agent passing its own `--project`
+        was told "a miss, not a guess" of a drop test another project's notes record)."""
+        given = [f"--{name} {value}" for name, value in
+                 (("kind", request.kind), ("project", request.project), ("tap", request.tap)) if value]
+        given += ["--exclude-tests"] if request.exclude_tests else []
+        if not given:
+            return ()
+        said = list(searcher.notices)  # the filtered answer's, already given
+        wider = self._search_beside_writers(searcher, replace(
+            request, kind=None, project=None, tap=None, exclude_tests=False, k=3, follow=0))
+        searcher.notices[:] = said
+        if not wider.hits:
+            return ()
+        where = "; ".join(f"{h.ref} ({'project ' + h.project if h.project else h.kind})" for h in wider.hits)
+        return (f"without {' '.join(given)} the same search finds (confidence {wider.confidence}): {where}",)
 
     def _ledger_for_search(self, k: int, follow: int, kind: str | None, project: str | None,
                            tap: str | None) -> Ledger:

@@ -254,6 +254,24 @@ def test_filters_and_miss(make_vault):
         assert miss.to_json()["status"] == "miss"
 
 
+def test_a_filtered_miss_names_what_the_search_finds_without_its_filters(make_vault):
+    """An agent passing its own --project was told "a miss, not a guess" of a drop test
+    another project's notes record, and took it for the vault's answer."""
+    root = make_vault({"projects/a/working/x.md": "# X\nthe bracket passed the drop test\n",
+                       "projects/b/working/y.md": "# Y\nretry the webhook later\n",
+                       "specs/s.md": "# S\nwebhook retries\n"})
+    with Vault(root) as v:
+        v.index()
+        miss = v.search("bracket drop", project="b", lexical_only=True)
+        assert (miss.status, miss.notices) == ("miss", (
+            "without --project b the same search finds (confidence high): projects/a/working/x.md#X (project a)",))
+        assert v.search("bracket drop", kind="spec", lexical_only=True).notices == (
+            "without --kind spec the same search finds (confidence high): projects/a/working/x.md#X (project a)",)
+        nowhere = v.search("zebra quagga", project="b", lexical_only=True)
+        assert (nowhere.status, nowhere.notices) == ("miss", ())  # nor anywhere else: the vault's miss
+        assert v.search("bracket drop", project="a", lexical_only=True).notices == ()  # a hit: nothing to add
+
+
 def test_an_unknown_kind_or_project_is_an_error_that_lists_the_valid_ones(make_vault):
     from vault_engine.errors import UnknownKind, UnknownProject
 
