@@ -1,3 +1,3 @@
-from vault_engine.cli.main import main
+from vault_engine.cli.entry import main
 
 raise SystemExit(main())

@@ -58,3 +58,29 @@ def test_an_index_whose_embedding_ctrl_c_stopped_reports_its_work_and_exits_130(
     assert done.returncode == 130, done.stderr
     assert "3 sections embedded and kept" in done.stderr and done.stdout.strip()
     assert done.stderr.strip().endswith("vault-engine: interrupted")
+
+
+INTERRUPT_WHILE_LOADING = """
+import atexit, sys
+class Interrupting:  # Ctrl-C while the CLI's modules load
+    def find_spec(self, name, path=None, target=None):
+        if name == "vault_engine.cli.daemon_client":
+            raise KeyboardInterrupt
+sys.meta_path.insert(0, Interrupting())
+atexit.register(lambda: print("finalized", file=sys.stderr))
+from vault_engine.cli.entry import main
+sys.exit(main(["--help"]))
+"""
+
+
+def test_ctrl_c_while_the_cli_loads_is_one_line_too():
+    """The console script's first 50 ms printed a traceback."""
+    done = subprocess.run([sys.executable, "-c", INTERRUPT_WHILE_LOADING], capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stderr, done.stdout) == (130, "vault-engine: interrupted\n", "")
+
+
+def test_the_console_script_starts_at_the_guarded_entry_point():
+    from importlib.metadata import entry_points
+
+    (script,) = [e for e in entry_points(group="console_scripts") if e.name == "vault-engine"]
+    assert script.value == "vault_engine.cli.entry:main"

@@ -27,6 +27,12 @@ def leave_at_once(code: int) -> NoReturn:
     os._exit(code)
 
 
+def interrupted() -> NoReturn:
+    """Ctrl-C, wherever it landed: one line, exit 130, at once (:func:`leave_at_once`)."""
+    print("vault-engine: interrupted", file=sys.stderr)
+    leave_at_once(130)
+
+
 def terminal_safe(text: str) -> str:
     """Text for a terminal: control characters (escape sequences that recolour, retitle or
     clear a terminal, carried in by a file name or a note) shown as ``\\x1b`` instead of

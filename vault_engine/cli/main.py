@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 
 from vault_engine import __version__
-from vault_engine.cli.context import leave_at_once, terminal_safe
+from vault_engine.cli.context import interrupted, terminal_safe
 from vault_engine.cli.daemon_client import make_context
 from vault_engine.errors import VaultError, one_line, permission_denied
 
@@ -133,8 +133,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         return _run(list(sys.argv[1:] if argv is None else argv))
     except KeyboardInterrupt:  # wherever it lands: parsing, a command, closing the index after it
-        print("vault-engine: interrupted", file=sys.stderr)
-        leave_at_once(130)
+        interrupted()
 
 
 def _run(argv: list[str]) -> int:
