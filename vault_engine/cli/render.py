@@ -7,7 +7,6 @@ from contextlib import contextmanager
 from typing import TYPE_CHECKING, Any
 
 from vault_engine.dates import utc_time
-from vault_engine.memory.render import PROPOSAL_IN_QUOTE, one_line
 from vault_engine.refs import printed
 
 if TYPE_CHECKING:  # annotations only: a code command's rendering needs none of them
@@ -99,6 +98,8 @@ def index_report(r: IndexReport) -> str:
 
 def search_result(result: SearchResult) -> str:
     if not result.hits:
+        from vault_engine.memory.render import PROPOSAL_IN_QUOTE, one_line  # 6 ms of imports: a miss only
+
         return (f"no match for {one_line(result.query, PROPOSAL_IN_QUOTE)!r} ({'+'.join(result.arms)}): "
                 "a miss, not a guess")
     out = [result.confidence_line]
