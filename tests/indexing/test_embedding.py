@@ -724,6 +724,13 @@ drawing data AAAABBBB
 
 ![[diagram.png]]
 <div class="x">html words</div>
+Read this <!-- not this --> sentence.
+<!--
+A template's instructions, with an example:
+```
+not a fence
+```
+-->
 
 | col | other |
 |-----|-------|
@@ -737,7 +744,7 @@ def keep(): return "```"
 ---
 [^1]: The footnote text.
 """
-WINDOW_DIGESTS = {"title>path|readable text;overlap=1/8;v3": "aabaece87162f370"}
+WINDOW_DIGESTS = {"title>path|readable text;overlap=1/8;v4": "2ede48e73b818f7e"}
 
 
 def test_what_the_model_reads_changes_only_with_the_recipe(make_vault, fake):

@@ -29,3 +29,12 @@ def test_every_reader_of_lines_leaves_the_whole_block_out():
     text = readable_text("\n".join(NESTED))
     assert "Inside.code" in text and "markdown" in text and "~~~" in text  # code kept, as written
     assert "```" not in text
+
+
+def test_a_fence_inside_an_html_comment_block_is_none():
+    """The KEP template's first comment holds an example fence: the rest of every KEP was code."""
+    lines = ["<!--", "Instructions:", "```", "example", "```", "-->", "Text after.", "```", "code", "```"]
+    assert list(fence_roles(lines)) == [TEXT] * 7 + [OPEN, CODE, CLOSE]
+    assert list(fence_roles(["<!-- one line -->", "```", "x"])) == [TEXT, OPEN, CODE]
+    assert list(fence_roles(["text <!-- inline", "```"])) == [TEXT, OPEN]  # opens no block: a fence
+    assert readable_text("\n".join(lines)) == "Text after.\ncode"

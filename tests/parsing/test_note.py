@@ -40,6 +40,17 @@ def test_title_date_and_crlf():
     assert parse_note("a.md", "---\ntitle: Shown\n---\n", CONFIG).title == "Shown"
 
 
+def test_a_folders_page_is_titled_by_its_first_heading_else_its_folder():
+    """Every KEP (keps/sig-x/1880-name/README.md) was titled "README" in its hits and windows."""
+    kep = parse_note("keps/sig-network/1880-cidrs/README.md", "<!-- toc -->\n# KEP-1880: [Multiple](x.md) CIDRs\n"
+                     "## Summary\ntext\n", CONFIG)
+    assert kep.title == "KEP-1880: Multiple CIDRs"
+    assert parse_note("docs/setup/index.md", "## Only a subheading\ntext\n", CONFIG).title == "setup"
+    assert parse_note("README.md", "text\n", CONFIG).title == "README"  # no folder to name it by
+    assert parse_note("a/README.md", "---\ntitle: Given\n---\n# H\n", CONFIG).title == "Given"
+    assert parse_note("a/Notes.md", "# Other\n", CONFIG).title == "Notes"  # a note's name is its title
+
+
 def test_tags_inline_nested_frontmatter_not_in_code_or_headings():
     note = parse_note("a.md", "---\ntags: [Alpha, '#beta']\n---\n# Heading\ntext #gamma and #area/audio\n"
                               "`#incode` [[Note#anchor]] #123 x#notatag\n```\n#fenced\n```\n", CONFIG)

@@ -71,3 +71,10 @@ def test_the_reading_view_draws_what_obsidian_draws_of_ids_footnotes_and_marks()
     assert reading_view("abandonment. ^broken-windows\nnext") == "abandonment.\nnext"
     assert reading_view("budget[^budget] is ==tight== here") == "budget is tight here"
     assert reading_view("a = b == c and x ^y z") == "a = b == c and x ^y z"  # no mark, no id: as written
+
+
+def test_html_comments_are_left_out_as_no_renderer_draws_them():
+    text = ("Read this <!-- not this --> sentence.\n<!--\nA template's instructions\n-->\n"
+            "Code `<!-- kept -->` stays; <!-- opened here\nstill hidden\n--> and this is read.")
+    assert readable_text(text) == ("Read this sentence.\nCode `<!-- kept -->` stays; \n and this is read.")
+    assert reading_view("<!-- only a comment -->\n") == ""

@@ -254,6 +254,17 @@ def test_filters_and_miss(make_vault):
         assert miss.to_json()["status"] == "miss"
 
 
+def test_a_section_holding_only_comments_is_no_hit(make_vault):
+    """A KEP's heading its author left empty keeps the template's instructions in <!-- -->:
+    hybrid hits 4 to 7 were such sections, with nothing to read (qa45)."""
+    root = make_vault({"kep.md": "# KEP\n## Risks and Mitigations\n<!--\nWhat are the risks of this proposal?\n"
+                                 "-->\n## Design\nThe rollout risks are low.\n",
+                       "other.md": "# Other\n%% risks to write up %%\n"})
+    with Vault(root) as v:
+        v.index(embed=False)
+        assert [h.ref for h in v.search("risks proposal", lexical_only=True).hits] == ["kep.md#Design"]
+
+
 def test_a_filtered_miss_names_what_the_search_finds_without_its_filters(make_vault):
     """An agent passing its own --project was told "a miss, not a guess" of a drop test
     another project's notes record, and took it for the vault's answer."""

@@ -28,7 +28,7 @@ from vault_engine.paths import glob_match, note_stem
 
 # Bump when parse_note reads an unchanged file differently (what a ruling or a chosen option
 # is, how sections split): the next `index` re-reads every note instead of trusting the ledger.
-EXTRACTION_VERSION = "26"  # 5: checkpoints dated by file name, KEPs by kep.yaml; 6: frontmatter slips; 7: Cons:;
+EXTRACTION_VERSION = "27"  # 5: checkpoints dated by file name, KEPs by kep.yaml; 6: frontmatter slips; 7: Cons:;
 # 8: a chosen option matched without spaces; 9: dates such as 2023-9-18, a "because" list;
 # 10: alternatives named by label lines ("**Option 2:** ..."), Pros/Cons items are no alternatives;
 # 11: Obsidian's properties (wikilinks in them are links, their words are searched, "Tags:" in any
@@ -66,6 +66,8 @@ EXTRACTION_VERSION = "26"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 # 26: a fence closes only with its own character (a ~~~ example inside a ``` block is code: its
 #     names were "why" links, the text after the block code); a date YAML reads as a number is
 #     a year, a day or milliseconds (`updated: 2026` was 1970)
+# 27: a folder's page (README.md, index.md) is titled by its first top-level heading, else its
+#     folder; a fence inside an HTML comment block is none (the KEP template's first comment)
 
 
 def newer_extraction(key: str | None) -> str | None:
@@ -106,7 +108,7 @@ def parse_note(rel_path: str, text: str, config: Config, sidecar: str | None = N
     kind = note_kind(rel_path, fm.meta, config, sections)
     return ParsedNote(
         path=rel_path,
-        title=note_title(rel_path, fm.meta),
+        title=note_title(rel_path, fm.meta, next((text for level, text, _ in blocks.headings if level == 1), None)),
         kind=kind,
         project=note_project(rel_path, fm.meta, config),
         meta=fm.meta,
@@ -235,9 +237,25 @@ def record_title(rel_path: str, meta: dict, sections: Sequence[Section]) -> str:
 _H1 = re.compile(r"^#\s+(?P<title>\S.*?)\s*#*\s*$")
 
 
-def note_title(rel_path: str, meta: dict) -> str:
+# File names that say where a page sits, not what it is about: a folder's page in a docs
+# repository (GitHub's README, MkDocs' index, Hugo's _index). Every KEP was titled "README".
+_FOLDER_PAGES = frozenset({"readme", "index", "_index"})
+
+
+def note_title(rel_path: str, meta: dict, heading: str | None = None) -> str:
+    """Its ``title`` property, else its file name as Obsidian shows it; a folder's page
+    (``README.md``) by its first top-level ``heading`` (links read as their text), else by
+    its folder's name."""
     title = meta.get("title")
-    return str(title).strip() if isinstance(title, (str, int, float)) and str(title).strip() else note_stem(rel_path)
+    if isinstance(title, (str, int, float)) and str(title).strip():
+        return str(title).strip()
+    stem = note_stem(rel_path)
+    if stem.casefold() not in _FOLDER_PAGES:
+        return stem
+    if heading and links_as_text(heading).strip():
+        return " ".join(links_as_text(heading).split())
+    folder = rel_path.rsplit("/", 2)
+    return folder[-2] if len(folder) > 1 else stem
 
 
 def note_kind(rel_path: str, meta: dict, config: Config, sections: Sequence[Section] = ()) -> str:

@@ -7,8 +7,11 @@ stays), and the lines that only draw the page: code fence lines (the code stays)
 (the rows stay) and horizontal rules; a fence keeps its language as a word ("tasks",
 "python": what the code is). A comment block, from a line opening with ``%%`` to the next
 ``%%``, is hidden in Obsidian and dropped too: the Excalidraw plugin keeps each drawing's
-compressed data there. Code is kept as written: inside a fence or a code span
-nothing is dropped (``Promise<void>`` is no HTML tag).
+compressed data there; so is an HTML comment (``<!-- ... -->``, on one line or over many),
+drawn by no Markdown renderer: a KEP carries its template's instructions in them, under
+every heading, and a section holding only those came back as a hit with nothing to read.
+Code is kept as written: inside a fence or a code span nothing is dropped (``Promise<void>``
+is no HTML tag).
 
 Why: a window's tokens are the model's time, and on real vaults many of them were markup. On
 data-engineering-wiki 39% of the embedded tokens were URLs; dropping what is listed above
@@ -48,9 +51,13 @@ def readable_text(markdown: str) -> str:
     """``markdown`` with link targets, URLs, attachment embeds, HTML tags and the lines that
     only draw the page left out; every word a reader reads, and all code, kept."""
     out = []
-    in_comment = False
+    in_comment = in_html_comment = False
     lines = markdown.split("\n")
     for line, role in zip(lines, fence_roles(lines)):
+        if in_html_comment or (role == TEXT and "<!--" in line):
+            line, in_html_comment = _outside_html_comments(line, in_html_comment)
+            if not line.strip():
+                continue
         if in_comment or (role == TEXT and line.lstrip().startswith("%%") and line.count("%%") % 2):
             # a comment block opened by a line of its own: hidden in Obsidian, and where the
             # Excalidraw plugin keeps a drawing's compressed data (a blob of base64)
@@ -95,6 +102,30 @@ def _link_as_drawn(link: re.Match[str]) -> str:
     if link.group(2) is not None and link.group(2).strip():
         return link.group(2).strip()
     return " > ".join(part.strip() for part in link.group(1).split("#") if part.strip())
+
+
+def _outside_html_comments(line: str, inside: bool) -> tuple[str, bool]:
+    """The line without its HTML comments, and whether one is still open at its end
+    (``inside``: one was open at its start). ``<!--`` in a code span opens none."""
+    if inside:
+        end = line.find("-->")
+        if end < 0:
+            return "", True  # a fence inside the comment is no fence either: only --> ends it
+        line = line[end + 3:]
+    spans = [m.span() for m in _CODE_SPAN.finditer(line)] if "`" in line else []
+    kept, at = [], 0
+    for m in _HTML_COMMENT_OPEN.finditer(line):
+        if m.start() < at or any(a <= m.start() < b for a, b in spans):
+            continue
+        kept.append(line[at:m.start()])
+        end = line.find("-->", m.end())
+        if end < 0:
+            return " ".join(kept), True
+        at = end + 3
+    return " ".join(kept + [line[at:]]), False
+
+
+_HTML_COMMENT_OPEN = re.compile("<!--")
 
 
 def _outside_code_spans(line: str) -> str:

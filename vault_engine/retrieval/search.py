@@ -363,8 +363,12 @@ def _readable(shown: str, note: NoteRow) -> str:
 def _shown_text(note: NoteRow, section: SectionRow) -> str:
     """What a hit shows: the section's text under its heading; for a note that is all
     properties (nothing under its frontmatter), its properties, which its first section is
-    searched by. Empty for a heading with nothing under it: not a hit worth showing."""
+    searched by. Empty for a heading with nothing under it, or with only comments, which no
+    reader sees (a KEP's template instructions in ``<!-- -->`` under a heading its author
+    left empty): not a hit worth showing."""
     body = section_body(section.text, section.heading)
+    if ("<!--" in body or "%%" in body) and not reading_view(body).strip():
+        body = ""
     return body if body.strip() or section.ord != 0 else property_lines(note.meta)
 
 
