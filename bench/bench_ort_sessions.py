@@ -65,9 +65,9 @@ class SessionPerThread:
 
 def layouts(embedder) -> dict:
     """name -> (encoder, threads); the encoders share nothing but the tokenizer file."""
-    import onnxruntime
+    from vault_engine.stores.query_encoder import OnnxQueryEncoder, import_onnxruntime, one_thread_session
 
-    from vault_engine.stores.query_encoder import OnnxQueryEncoder, one_thread_session
+    onnxruntime = import_onnxruntime()
 
     def encoder(intra_threads: int = 1, sessions: int = 1, shared: bool = False) -> OnnxQueryEncoder:
         made = OnnxQueryEncoder(embedder.query_model_path, Path(embedder.path), embedder.max_tokens)

@@ -370,3 +370,29 @@ def test_a_fork_waits_for_a_model_load_under_way(exported, monkeypatch):
     os.waitpid(pid, 0)
     assert forked_after >= 0.9  # the fork waited for the session (opened after 1 s)
     assert fresh._loading()  # and the encoder it opened is there to take
+
+
+def test_onnx_runtime_is_imported_with_its_telemetry_off(tmp_path):
+    """ONNX Runtime 1.29+ kept a device id and an event per process in
+    ~/.cache/Microsoft/DeveloperTools (qa44: a file that grew with every search)."""
+    import os
+    import subprocess
+    import sys
+
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ORT_")} | {"HOME": str(tmp_path)}
+    code = "from vault_engine.stores.query_encoder import import_onnxruntime; import_onnxruntime()"
+    subprocess.run([sys.executable, "-c", code], env=env, check=True, timeout=60)
+    assert not (tmp_path / ".cache" / "Microsoft").exists()
+    subprocess.run([sys.executable, "-c", "import onnxruntime"], env=env, check=True, timeout=60)
+    assert (tmp_path / ".cache" / "Microsoft").exists()  # what the test guards against
+
+
+def test_vault_engine_imports_onnx_runtime_only_through_the_quiet_import():
+    from pathlib import Path
+
+    import vault_engine
+
+    package = Path(vault_engine.__file__).parent
+    direct = [str(p.relative_to(package)) for p in package.rglob("*.py")
+              if "import onnxruntime" in p.read_text(encoding="utf-8")]
+    assert direct == ["stores/query_encoder.py"]  # inside import_onnxruntime, after the switches

@@ -486,10 +486,11 @@ class SentenceTransformerEmbedder:
             return
         try:
             import numpy  # noqa: F401
-            import onnxruntime  # noqa: F401
             import tokenizers  # noqa: F401
 
-            from vault_engine.stores.query_encoder import OnnxQueryEncoder  # noqa: F401
+            from vault_engine.stores.query_encoder import import_onnxruntime
+
+            import_onnxruntime()
         except ImportError:
             return  # the first use says why (_load_query_encoder)
         self._loading = in_background(self._load_query_encoder, "vault-engine-model-load")

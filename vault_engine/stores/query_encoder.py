@@ -224,10 +224,26 @@ class OnnxQueryEncoder:
         return out
 
 
-def one_thread_session(onnx_path: Path):
-    """An ONNX Runtime session whose every run keeps to the thread that calls it."""
+# ONNX Runtime 1.29 and later record telemetry on Linux and macOS too: a device id and an
+# event per process in ~/.cache/Microsoft/DeveloperTools/.onnxruntime/onnxruntime.db, a file
+# that grew with every command (qa44), queued for upload. Off unless the user set it; read
+# once, when ONNX Runtime starts, so set before its first import (the second name is the
+# one later releases read).
+QUIET_ONNXRUNTIME = {"ORT_DISABLE_TELEMETRY": "1", "ORT_TELEMETRY_DISABLED": "1"}
+
+
+def import_onnxruntime():
+    """``onnxruntime``, imported with its telemetry off."""
+    for key, value in QUIET_ONNXRUNTIME.items():
+        os.environ.setdefault(key, value)
     import onnxruntime
 
+    return onnxruntime
+
+
+def one_thread_session(onnx_path: Path):
+    """An ONNX Runtime session whose every run keeps to the thread that calls it."""
+    onnxruntime = import_onnxruntime()
     options = onnxruntime.SessionOptions()
     options.intra_op_num_threads, options.inter_op_num_threads = 1, 1
     options.log_severity_level = 3  # errors only
