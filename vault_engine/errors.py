@@ -139,6 +139,44 @@ def _unreadable(path: str | os.PathLike[str]) -> bool:
     return not os.access(path, os.R_OK)
 
 
+class DiskFull(VaultError):
+    """A write failed for want of space; nothing is damaged."""
+
+
+def disk_full(exc: BaseException, path: object = None) -> bool:
+    """Whether ``exc`` says the disk is full: the file system's ENOSPC or quota, SQLite's
+    own "database or disk is full" (it names no errno), or its "disk I/O error" on a file
+    system with no space left (``path``): a WAL database cannot even be read then, and that
+    read as damage, whose repair failed the same way (qa44)."""
+    import errno
+
+    if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        return True
+    if type(exc).__name__ != "OperationalError":
+        return False
+    if "disk is full" in str(exc):
+        return True
+    return "disk I/O error" in str(exc) and path is not None and no_space_left(path)
+
+
+def no_space_left(path: object) -> bool:
+    """Whether the file system holding ``path`` (or its nearest folder that exists) is full."""
+    folder = os.fspath(path) if isinstance(path, (str, os.PathLike)) else None
+    while folder and not os.path.isdir(folder):
+        folder = os.path.dirname(folder)
+    try:
+        return bool(folder) and os.statvfs(folder).f_bavail == 0
+    except OSError:
+        return False
+
+
+def disk_is_full(path: object) -> DiskFull:
+    """The one line for a write that found the disk full."""
+    where = f" writing {path}" if path else ""
+    return DiskFull(f"the disk is full{where}: free some space and run the command again "
+                    "(nothing is damaged; nothing of yours was changed)")
+
+
 class ModelUnavailable(VaultError):
     """The embedding model cannot be loaded (package missing, folder broken, disabled)."""
 

@@ -67,3 +67,23 @@ def test_watch_settings_come_from_the_config(tmp_path):
     assert WatchSettings.from_config(parse_config(tmp_path, table)) == WatchSettings(0.25, 0.25)
     with pytest.raises(ConfigError, match="watch.debounce_ms"):
         WatchSettings.from_config(parse_config(tmp_path, {"watch": {"debounce_ms": "fast"}}))
+
+
+def test_a_health_write_the_full_disk_refused_is_made_at_the_next_heartbeat(recorder, monkeypatch):
+    """The write raised in the watch thread and ended it, the process living on and the index
+    going stale under a status that said "watching" (qa44)."""
+    from vault_engine.daemon import health
+
+    recorder.pending(1, FROZEN_NOW, FROZEN_NOW)
+    real = health.write_health
+
+    def full(*args):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(health, "write_health", full)
+    recorder.error("indexing failed: the disk is full", FROZEN_NOW)  # does not raise
+    recorder.beat()
+    assert read_health(recorder.config)["errors"] == []  # the file as last written
+    monkeypatch.setattr(health, "write_health", real)  # space again
+    recorder.beat()
+    assert [e["message"] for e in read_health(recorder.config)["errors"]] == ["indexing failed: the disk is full"]

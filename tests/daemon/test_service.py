@@ -129,6 +129,34 @@ def test_an_index_of_a_newer_release_stops_the_watcher_saying_why(tmp_path):
     assert [e["message"] for e in read_health(config)["errors"]] == [str(error)]
 
 
+def test_a_failed_batch_is_tried_again_without_waiting_for_another_change(tmp_path, monkeypatch):
+    """On a full disk a save's batch failed, and was tried again only at the next save (qa44)."""
+    from vault_engine.daemon import service as module
+    from vault_engine.errors import disk_is_full
+    from vault_engine.indexing.watcher import RESCAN
+
+    monkeypatch.setattr(module, "RETRY_SECONDS", 0.01)
+    config = parse_config(tmp_path, {})
+    heard = Heard()
+    service = failing_service(config, disk_is_full(tmp_path / "ledger.sqlite"), heard)
+    service._apply_full(catch_up=False)
+    assert service.feed.queue.get(timeout=5) == RESCAN
+    assert heard.problems[0].endswith("(the whole vault is compared again in 0 s, or at the next change)")
+
+
+def test_the_watcher_stops_the_daemon_even_when_it_cannot_record_why(tmp_path, monkeypatch):
+    """Recording the error raised again (a full disk) and the watch thread died, the daemon
+    running on without it (qa44)."""
+    config = parse_config(tmp_path, {})
+    recorder, stopped = HealthRecorder(config, 4242, 0.0), []
+    monkeypatch.setattr(recorder, "error", lambda *args: (_ for _ in ()).throw(OSError(28, "full")))
+    service = WatchService(config, FailingWorker(RuntimeError("boom")), recorder, Heard(), on_fatal=stopped.append)
+    monkeypatch.setattr(service, "_apply_full", lambda **kwargs: (_ for _ in ()).throw(RuntimeError("boom")))
+    with pytest.raises(OSError):
+        service._run()
+    assert stopped == ["the watcher stopped: RuntimeError: boom"]
+
+
 def test_a_batch_failing_because_the_vault_is_gone_says_nothing_of_its_own(tmp_path):
     """The heartbeat's one line says the vault is gone; the batch's "does not exist: open an
     existing folder (the next change triggers a full comparison)" came second (qa23 #5)."""

@@ -831,3 +831,29 @@ def test_a_full_disk_is_one_line_not_a_traceback(make_vault, cli, monkeypatch, f
     assert done.code == 1 and len(done.err.strip().splitlines()) == 1
     assert done.err.startswith("vault-engine: the disk is full") and "free some space" in done.err
     assert ("writing /v/.vault-engine/index/g1/whoosh/MAIN_x.seg" in done.err) == isinstance(failure, OSError)
+
+
+@pytest.mark.parametrize("message", ["database or disk is full", "disk I/O error"])
+def test_a_ledger_a_full_disk_cannot_open_is_no_damage(make_vault, cli, monkeypatch, message):
+    """On a full disk SQLite cannot even read a WAL database: the intact ledger was called
+    damaged, and the repair it asked for failed the same way (qa44)."""
+    import os
+    import sqlite3
+
+    from vault_engine.stores.ledger.connection import LedgerConnection
+
+    root = make_vault({"a.md": "# A\nwords\n"}, config="[model]\nenabled = false\n")
+    assert cli("--vault", root, "index").code == 0
+
+    def refused(self):
+        raise sqlite3.OperationalError(message)
+
+    class NoSpace:
+        f_bavail = 0
+
+    monkeypatch.setattr(LedgerConnection, "damage", refused)
+    monkeypatch.setattr(os, "statvfs", lambda path: NoSpace())
+    for command in (("status",), ("search", "words", "--lexical"), ("index",)):
+        done = cli("--vault", root, "--no-daemon", *command)
+        assert done.code == 1 and "is damaged (" not in done.err and "run `vault-engine index`" not in done.err
+        assert done.err.startswith("vault-engine: the disk is full writing ") and "nothing is damaged" in done.err

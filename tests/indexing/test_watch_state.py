@@ -70,6 +70,18 @@ def test_a_watcher_catching_up_says_so_and_then_how_long_it_took(config, pid_loc
         "(caught up in 12.0 s); 0 pending; 0 recent errors")
 
 
+def test_a_watcher_on_a_full_disk_says_so_whatever_it_last_wrote(config, pid_lock, monkeypatch):
+    """It can write neither the index nor watch.json: "0 recent errors" was all status said (qa44)."""
+    from vault_engine.indexing import watch_state
+
+    write_health(config, {**HEALTH, "errors": []})
+    assert "DISK" not in watcher_status(config)["summary"]
+    monkeypatch.setattr(watch_state, "no_space_left", lambda path: path == config.state_dir)
+    assert watcher_status(config)["summary"].endswith(
+        "0 recent errors; THE DISK IS FULL: the watcher can write neither the index nor this report; "
+        "free some space (it applies what waits within seconds)")
+
+
 def test_health_left_by_a_dead_process_is_stale(config):
     write_health(config, HEALTH)
     pid_path(config).write_text("4242\n")  # the pid file stays after SIGKILL; its lock does not

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from vault_engine import __version__
 from vault_engine.cli.context import interrupted, terminal_safe
 from vault_engine.cli.daemon_client import make_context
-from vault_engine.errors import VaultError, one_line, permission_denied
+from vault_engine.errors import VaultError, disk_full, disk_is_full, one_line, permission_denied
 
 # Each module has register(subparsers, common): adding a command group is one line here,
 # and its commands a line of COMMANDS.
@@ -167,27 +167,16 @@ def _run(argv: list[str]) -> int:
             raise
         print(f"vault-engine: {terminal_safe(str(permission_denied(exc.filename or exc)))}", file=sys.stderr)
         return 1
-    except Exception as exc:
-        if debug or not _disk_full(exc):
-            raise
-        where = f" writing {exc.filename}" if isinstance(exc, OSError) and exc.filename else ""
-        print(f"vault-engine: the disk is full{terminal_safe(where)}: free some space and run the command again",
-              file=sys.stderr)
-        return 1
-    except BrokenPipeError:
+    except BrokenPipeError:  # `... | head`: the reader has what it wanted
         return 0
+    except Exception as exc:
+        if debug or not disk_full(exc):
+            raise
+        full = disk_is_full(exc.filename if isinstance(exc, OSError) else None)
+        print(f"vault-engine: {terminal_safe(str(full))}", file=sys.stderr)
+        return full.exit_code
     finally:
         ctx.close()
-
-
-def _disk_full(exc: BaseException) -> bool:
-    """A write that failed for want of space, from the file system or from SQLite (whose
-    own error names no errno: "database or disk is full"); a traceback said it before."""
-    import errno
-
-    if isinstance(exc, OSError) and exc.errno in (errno.ENOSPC, errno.EDQUOT):
-        return True
-    return type(exc).__name__ == "OperationalError" and "disk is full" in str(exc)
 
 
 def describe(exc: VaultError) -> str:

@@ -8,7 +8,10 @@ through :mod:`vault_engine.indexing.watch_state`, which also tells a live watche
 stale file (the pid lock).
 
 Written on a burst's first event, at most once a second while events keep coming, and after
-each apply: a 1,000-file checkout costs a handful of writes, not a thousand.
+each apply: a 1,000-file checkout costs a handful of writes, not a thousand. A write that
+fails (a full disk) is tried again at the next heartbeat: the health is only a report, and
+its write had ended the watch thread while the process lived on, the index going stale
+under a `status` that still said "watching" (qa44).
 """
 
 from __future__ import annotations
@@ -43,6 +46,7 @@ class HealthRecorder:
         }
         self._written_at = 0.0
         self._detached = False
+        self._unwritten = False  # the last write failed: the next heartbeat writes again
 
     def detach(self) -> None:
         """Write nothing any more: ``.vault-engine/`` was removed under the watcher, and a file
@@ -84,6 +88,8 @@ class HealthRecorder:
             if self._detached:
                 return
             try:
+                if self._unwritten:
+                    raise FileNotFoundError
                 os.utime(health_path(self.config))
             except FileNotFoundError:
                 self._write()
@@ -98,5 +104,10 @@ class HealthRecorder:
         if self._detached:
             return
         self._data["errors"] = list(self._errors)
-        write_health(self.config, self._data)
+        try:
+            write_health(self.config, self._data)
+        except OSError:
+            self._unwritten = True
+            return
+        self._unwritten = False
         self._written_at = now if now is not None else time.time()

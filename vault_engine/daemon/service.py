@@ -32,6 +32,9 @@ log = logging.getLogger(__name__)
 # ``index``: what was embedded is kept) as soon as a change or a query waits, and after this
 # many seconds, so that the writer lock is released now and then for a concurrent ``index``.
 EMBED_SLICE_SECONDS = 5.0
+# After a batch failed (a full disk), the whole vault is compared again this long after, or at
+# the next change if that comes first: a failed save waited for another save, however long.
+RETRY_SECONDS = 10.0
 
 
 class WatchListener(Protocol):
@@ -56,6 +59,7 @@ class WatchService:
         self.feed = ChangeFeed(config)
         self._thread: threading.Thread | None = None
         self._full_next = False
+        self._retry: threading.Timer | None = None
         self._stop_requested = threading.Event()
 
     def start(self) -> None:
@@ -100,8 +104,10 @@ class WatchService:
             self.on_fatal(str(exc))
         except Exception as exc:  # a bug: say so, and stop the daemon rather than go stale
             log.exception("the watcher stopped")
-            self.health.error(f"the watcher stopped: {reason(exc)}", time.time())
-            self.on_fatal(f"the watcher stopped: {reason(exc)}")
+            try:
+                self.health.error(f"the watcher stopped: {reason(exc)}", time.time())
+            finally:
+                self.on_fatal(f"the watcher stopped: {reason(exc)}")
 
     def _apply(self, burst: Burst) -> None:
         if burst.rescan or CONFIG_NAME in burst.paths or self._full_next:
@@ -149,12 +155,22 @@ class WatchService:
         self.listener.applied(report, catch_up)
 
     def _failed(self, message: str) -> None:
-        """A failed batch is not lost: the next burst compares the whole vault."""
+        """A failed batch is not lost: the whole vault is compared again at the next change,
+        or :data:`RETRY_SECONDS` later."""
         self._full_next = True
         if not self.config.root.is_dir():
             return  # the vault is gone: the heartbeat says so in one line, and stops the watcher
         self.health.error(message, time.time())
-        self.listener.problem(message + " (the next change triggers a full comparison)")
+        self.listener.problem(f"{message} (the whole vault is compared again in {RETRY_SECONDS:.0f} s, "
+                              "or at the next change)")
+        if self._retry is None or not self._retry.is_alive():
+            self._retry = threading.Timer(RETRY_SECONDS, self._retry_now)
+            self._retry.daemon = True
+            self._retry.start()
+
+    def _retry_now(self) -> None:
+        if self._full_next and not self._stop_requested.is_set():
+            self.feed.queue.put(RESCAN)
 
     def _pending(self, debouncer: Debouncer) -> None:
         oldest = debouncer.oldest

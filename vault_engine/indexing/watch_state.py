@@ -19,6 +19,7 @@ from typing import Any
 
 from vault_engine.config import Config
 from vault_engine.dates import utc_time
+from vault_engine.errors import no_space_left
 from vault_engine.layout import HEALTH_FILE, PID_FILE, SOCKET_FILE
 from vault_engine.locks import held_elsewhere
 
@@ -98,6 +99,9 @@ def watcher_status(config: Config) -> dict[str, Any]:
     # the same whichever process answers it. Only a stalled watcher's summary names it.
     entry = {"state": state, **{k: health.get(k) for k in keys}}
     entry["summary"] = _summary(state, {**health, "heartbeat_age": age})
+    if running and no_space_left(config.state_dir):  # what it last wrote says nothing of it (qa44)
+        entry["summary"] += ("; THE DISK IS FULL: the watcher can write neither the index nor this "
+                             "report; free some space (it applies what waits within seconds)")
     return entry
 
 

@@ -9,7 +9,14 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from vault_engine.errors import IndexDamaged, IndexFromNewerRelease, from_newer_release, not_writable
+from vault_engine.errors import (
+    IndexDamaged,
+    IndexFromNewerRelease,
+    disk_full,
+    disk_is_full,
+    from_newer_release,
+    not_writable,
+)
 from vault_engine.stores.ledger.schema import MIGRATIONS, SCHEMA, SCHEMA_VERSION
 
 
@@ -41,6 +48,8 @@ class LedgerConnection:
         except sqlite3.OperationalError as exc:
             if "readonly" in str(exc) or not os.access(path.parent, os.W_OK):
                 raise not_writable(path) from exc  # not damage: rebuilding would not help
+            if disk_full(exc, path):  # nor this: the repair would fail the same way
+                raise disk_is_full(path) from exc
             raise damaged(path, exc) from exc
         except sqlite3.DatabaseError as exc:
             raise damaged(path, exc) from exc
