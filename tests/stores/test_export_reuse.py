@@ -80,3 +80,20 @@ def test_the_export_child_ends_when_its_parent_is_gone(tmp_path):
                             json.dumps(asdict(ModelSpec())), str(tmp_path / "t"), str(tmp_path / "p"), gone],
                            capture_output=True, text=True, timeout=60)
     assert child.returncode == 1 and child.stdout == "" and not list(tmp_path.iterdir())
+
+
+def test_a_user_cache_that_cannot_be_made_is_said_once(tmp_path, monkeypatch, caplog):
+    """An index asks for the export twice (before embedding, and for queries): the same
+    notice came twice (qa44)."""
+    from vault_engine.stores.embedder import SentenceTransformerEmbedder
+
+    blocked = tmp_path / "cache-is-a-file"
+    blocked.write_text("")
+    monkeypatch.setenv("VAULT_ENGINE_CACHE", str(blocked))
+    embedder = SentenceTransformerEmbedder(query_dir=tmp_path / "index")
+    embedder.query_model_path.parent.mkdir(parents=True)
+    embedder.query_model_path.write_bytes(b"an export already here: nothing is made")
+    with caplog.at_level("WARNING"):
+        assert embedder.save_query_model() is None and embedder.save_query_model() is None
+    said = [r.getMessage() for r in caplog.records if "cannot make the model export cache" in r.getMessage()]
+    assert len(said) == 1 and str(blocked) in said[0]

@@ -180,6 +180,7 @@ def _reuse_export(path: Path) -> bool:
 
 
 USER_CACHE_ENV = "VAULT_ENGINE_CACHE"  # a folder, or empty: no per-user cache of exports
+_CACHE_REFUSED: set[Path] = set()  # user caches this process could not make: said once each
 
 
 def user_export_cache() -> Path | None:
@@ -560,8 +561,10 @@ class SentenceTransformerEmbedder:
             try:
                 user.mkdir(mode=0o700, parents=True, exist_ok=True)  # private to its user
             except OSError as exc:
-                log.warning("cannot make the model export cache %s (%s); set %s= to go without",
-                            user, exc, USER_CACHE_ENV)
+                if user not in _CACHE_REFUSED:  # an index asks twice: before embedding, and for queries
+                    _CACHE_REFUSED.add(user)
+                    log.warning("cannot make the model export cache %s (%s); set %s= to go without",
+                                user, exc, USER_CACHE_ENV)
                 user = None
         folders = [f for f in (user, shared) if f is not None]  # the local one first: linked, not copied
         if not path.is_file() and not any(self._fetch_export(f, path) for f in folders):
