@@ -85,8 +85,10 @@ def test_the_export_child_ends_when_its_parent_is_gone(tmp_path):
 def test_a_user_cache_that_cannot_be_made_is_said_once(tmp_path, monkeypatch, caplog):
     """An index asks for the export twice (before embedding, and for queries): the same
     notice came twice (qa44)."""
+    from vault_engine.stores import embedder as module
     from vault_engine.stores.embedder import SentenceTransformerEmbedder
 
+    monkeypatch.setattr(module, "_VERIFIED_EXPORTS", {})  # the dummy below must not be copied to other vaults
     blocked = tmp_path / "cache-is-a-file"
     blocked.write_text("")
     monkeypatch.setenv("VAULT_ENGINE_CACHE", str(blocked))
