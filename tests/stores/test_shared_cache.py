@@ -116,6 +116,26 @@ def test_an_export_whose_probe_vectors_differ_is_refused(tmp_path):
     assert not fetch_export(tmp_path / "shared", tmp_path / "local" / export.name, lambda path, p: False)
 
 
+def test_a_copy_the_full_disk_refused_blames_the_disk_not_the_cache(tmp_path, monkeypatch, caplog):
+    """"model export .../cache/... not used (No space left on device)" sent the user to the
+    cache's healthy file; the space that ran out was the vault's (qa44)."""
+    from vault_engine.stores import shared_cache
+
+    export = tmp_path / "query-model-abc.onnx"
+    export.write_bytes(b"graph")
+    publish_export(tmp_path / "shared", export, lambda: np.zeros((1, 2), dtype=np.float32))
+
+    def full(source, out):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr(shared_cache, "_copy", full)
+    with caplog.at_level("WARNING"):
+        assert not fetch_export(tmp_path / "shared", tmp_path / "vault" / export.name, lambda path, p: True)
+    assert [r.getMessage() for r in caplog.records] == [
+        f"no room to copy the model export into {tmp_path / 'vault'}: the disk is full; free some space"]
+    assert (tmp_path / "shared" / EXPORTS / export.name).exists()  # the cache's file is kept
+
+
 def test_a_fetched_export_is_a_copy_so_damage_to_one_vaults_file_stays_there(tmp_path):
     # hard-linked, a vault's export truncated in place (`: > query-model-*.onnx`) was every
     # vault's and the cache's: every search of every vault fell back to torch (qa13, qa15)

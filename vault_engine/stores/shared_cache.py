@@ -28,6 +28,8 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from vault_engine.errors import disk_full
+
 if TYPE_CHECKING:
     import numpy as np
 
@@ -190,7 +192,11 @@ def fetch_export(root: Path, target: Path, check) -> bool:
         os.replace(temp, target)
         return True
     except (OSError, ValueError, KeyError, TypeError) as exc:
-        log.warning("model export %s not used (%s); exporting here", source, exc)
+        if disk_full(exc):  # the copy's disk, not the cache's file (qa44: it read as the cache's fault)
+            log.warning("no room to copy the model export into %s: the disk is full; free some space",
+                        target.parent)
+        else:
+            log.warning("model export %s not used (%s); exporting here", source, exc)
         return False
     finally:
         target.with_name(f".{target.name}.fetch.tmp").unlink(missing_ok=True)
