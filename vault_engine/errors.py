@@ -161,7 +161,9 @@ def disk_full(exc: BaseException, path: object = None) -> bool:
 
 def no_space_left(path: object) -> bool:
     """Whether the file system holding ``path`` (or its nearest folder that exists) is full."""
-    folder = os.fspath(path) if isinstance(path, (str, os.PathLike)) else None
+    if not isinstance(path, (str, os.PathLike)):
+        return False
+    folder = str(os.fspath(path))
     while folder and not os.path.isdir(folder):
         folder = os.path.dirname(folder)
     try:

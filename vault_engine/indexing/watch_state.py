@@ -97,12 +97,11 @@ def watcher_status(config: Config) -> dict[str, Any]:
             "caught_up_seconds", "batches", "errors")
     # The age itself stays out of the entry: it moves with the clock, and status must read
     # the same whichever process answers it. Only a stalled watcher's summary names it.
-    entry = {"state": state, **{k: health.get(k) for k in keys}}
-    entry["summary"] = _summary(state, {**health, "heartbeat_age": age})
+    summary = _summary(state, {**health, "heartbeat_age": age})
     if running and no_space_left(config.state_dir):  # what it last wrote says nothing of it (qa44)
-        entry["summary"] += ("; THE DISK IS FULL: the watcher can write neither the index nor this "
-                             "report; free some space (it applies what waits within seconds)")
-    return entry
+        summary += ("; THE DISK IS FULL: the watcher can write neither the index nor this "
+                    "report; free some space (it applies what waits within seconds)")
+    return {"state": state, **{k: health.get(k) for k in keys}, "summary": summary}
 
 
 def _summary(state: str, h: dict[str, Any]) -> str:
