@@ -87,9 +87,10 @@ class HealthRecorder:
         with self._lock:
             if self._detached:
                 return
+            if self._unwritten:  # the last write failed (a full disk): now it may not
+                self._write()
+                return
             try:
-                if self._unwritten:
-                    raise FileNotFoundError
                 os.utime(health_path(self.config))
             except FileNotFoundError:
                 self._write()
