@@ -84,3 +84,49 @@ def test_the_console_script_starts_at_the_guarded_entry_point():
 
     (script,) = [e for e in entry_points(group="console_scripts") if e.name == "vault-engine"]
     assert script.value == "vault_engine.cli.entry:main"
+
+
+SWALLOWED = """
+import os, signal, sys
+from vault_engine.vault import Vault
+real = Vault.search
+def search(self, *args, **kwargs):
+    try:  # as pybind11 does, turning a Ctrl-C inside ONNX Runtime's import into an ImportError
+        os.kill(os.getpid(), signal.SIGINT)
+    except KeyboardInterrupt:
+        pass
+    return real(self, *args, **kwargs)
+Vault.search = search
+from vault_engine.cli.main import main
+sys.exit(main(["--vault", sys.argv[1], "--no-daemon", "search", "kafka", "--lexical"]))
+"""
+
+
+def test_a_ctrl_c_a_library_swallowed_still_exits_130(make_vault):
+    """4-6 of 50 Ctrl-Cs 0.15-0.22 s into a hybrid search printed the answer and exited 0 (qa46)."""
+    root = make_vault({"a.md": "# A\n\nkafka topics\n"})
+    subprocess.run([sys.executable, "-m", "vault_engine", "--vault", str(root), "index", "--no-embed"],
+                   check=True, capture_output=True)
+    done = subprocess.run([sys.executable, "-c", SWALLOWED, str(root)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 130 and done.stderr.strip().endswith("vault-engine: interrupted"), done.stderr
+    assert "a.md" in done.stdout  # the command ran to its end first
+
+
+ONNX_INIT_INTERRUPTED = """
+import sys
+class Interrupted:  # what pybind11 makes of a Ctrl-C inside a module's initialization
+    def find_spec(self, name, path=None, target=None):
+        if name == "onnxruntime":
+            raise ImportError("initialization failed") from KeyboardInterrupt()
+sys.meta_path.insert(0, Interrupted())
+from vault_engine.stores.query_encoder import import_onnxruntime
+try:
+    import_onnxruntime()
+except KeyboardInterrupt:
+    print("interrupted")
+"""
+
+
+def test_a_ctrl_c_inside_onnx_runtimes_import_is_no_missing_onnx_runtime():
+    done = subprocess.run([sys.executable, "-c", ONNX_INIT_INTERRUPTED], capture_output=True, text=True, timeout=60)
+    assert done.stdout.strip() == "interrupted", done.stderr

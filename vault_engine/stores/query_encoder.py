@@ -233,11 +233,17 @@ QUIET_ONNXRUNTIME = {"ORT_DISABLE_TELEMETRY": "1", "ORT_TELEMETRY_DISABLED": "1"
 
 
 def import_onnxruntime():
-    """``onnxruntime``, imported with its telemetry off."""
+    """``onnxruntime``, imported with its telemetry off. A Ctrl-C while its module initializes
+    comes out as the KeyboardInterrupt it is: pybind11 turns it into ``ImportError
+    ('initialization failed')``, which callers take for ONNX Runtime missing (qa46)."""
     for key, value in QUIET_ONNXRUNTIME.items():
         os.environ.setdefault(key, value)
-    import onnxruntime
-
+    try:
+        import onnxruntime
+    except ImportError as exc:
+        if isinstance(exc.__cause__ or exc.__context__, KeyboardInterrupt):
+            raise KeyboardInterrupt from exc
+        raise
     return onnxruntime
 
 
