@@ -3,6 +3,8 @@ settings it runs with (vault_engine/daemon/service.py)."""
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from tests.conftest import FROZEN_NOW
@@ -82,8 +84,10 @@ def test_a_health_write_the_full_disk_refused_is_made_at_the_next_heartbeat(reco
 
     monkeypatch.setattr(health, "write_health", full)
     recorder.error("indexing failed: the disk is full", FROZEN_NOW)  # does not raise
+    os.utime(health_path(recorder.config), (0, 0))
     recorder.beat()
     assert read_health(recorder.config)["errors"] == []  # the file as last written
+    assert health_path(recorder.config).stat().st_mtime > 0  # yet touched: alive, not stalled (qa46)
     monkeypatch.setattr(health, "write_health", real)  # space again
     recorder.beat()
     assert [e["message"] for e in read_health(recorder.config)["errors"]] == ["indexing failed: the disk is full"]

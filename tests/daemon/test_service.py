@@ -144,6 +144,16 @@ def test_a_failed_batch_is_tried_again_without_waiting_for_another_change(tmp_pa
     assert heard.problems[0].endswith("(the whole vault is compared again in 0 s, or at the next change)")
 
 
+def test_a_batch_the_full_disk_failed_is_recorded_as_a_full_disk(tmp_path):
+    """Its errors read "OperationalError: disk I/O error" (qa46)."""
+    import sqlite3
+
+    config = parse_config(tmp_path, {})
+    failing_service(config, sqlite3.OperationalError("database or disk is full"), Heard())._apply_full(catch_up=False)
+    (error,) = read_health(config)["errors"]
+    assert error["message"] == "indexing failed: the disk is full: free some space"
+
+
 def test_the_watcher_stops_the_daemon_even_when_it_cannot_record_why(tmp_path, monkeypatch):
     """Recording the error raised again (a full disk) and the watch thread died, the daemon
     running on without it (qa44)."""

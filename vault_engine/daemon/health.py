@@ -89,8 +89,7 @@ class HealthRecorder:
                 return
             if self._unwritten:  # the last write failed (a full disk): now it may not
                 self._write()
-                return
-            try:
+            try:  # a sign of life needs no space: a full disk read as a stalled watcher (qa46)
                 os.utime(health_path(self.config))
             except FileNotFoundError:
                 self._write()

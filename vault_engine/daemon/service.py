@@ -16,12 +16,13 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import replace
+from pathlib import Path
 from typing import Protocol
 
 from vault_engine.config import CONFIG_NAME, Config
 from vault_engine.daemon.health import HealthRecorder
 from vault_engine.daemon.worker import VaultWorker
-from vault_engine.errors import IndexFromNewerRelease, ModelUnavailable, VaultError
+from vault_engine.errors import IndexFromNewerRelease, ModelUnavailable, VaultError, disk_full
 from vault_engine.indexing.watcher import IDLE_WORK, RESCAN, Burst, ChangeFeed, Debouncer, WatchSettings, watch_loop
 from vault_engine.model import IndexReport
 from vault_engine.vault import Vault
@@ -143,7 +144,7 @@ class WatchService:
             return
         except Exception as exc:  # noqa: BLE001 - recorded, shown, and retried in full
             log.debug("batch failed", exc_info=True)
-            self._failed(f"indexing failed: {reason(exc)}")
+            self._failed(f"indexing failed: {reason(exc, self.config.state_dir)}")
             return
         self._full_next = False
         lag = time.monotonic() - (burst.first_event if burst else started)
@@ -204,8 +205,9 @@ class WatchService:
         except IndexFromNewerRelease:
             raise
         except Exception as exc:  # noqa: BLE001 - recorded and shown; retried after the next burst
-            self.health.error(f"embedding failed: {reason(exc)}", time.time())
-            self.listener.problem(f"embedding failed: {reason(exc)}")
+            said = f"embedding failed: {reason(exc, self.config.state_dir)}"
+            self.health.error(said, time.time())
+            self.listener.problem(said)
             return False
         if report.embedded and not yielded:
             self.listener.applied(report, False)
@@ -224,7 +226,10 @@ def compare_all(vault: Vault) -> IndexReport:
     return replace(report, embedded=cached.embedded)
 
 
-def reason(exc: BaseException) -> str:
+def reason(exc: BaseException, where: Path | None = None) -> str:
     """An error as one line for watch.json, which ``status`` shows: a VaultError's own message
-    (it names the file and what to do), anything else with its type, never a Python repr."""
-    return str(exc) if isinstance(exc, VaultError) else f"{type(exc).__name__}: {exc}"
+    (it names the file and what to do), a full disk (on ``where``'s file system) said so,
+    anything else with its type, never a Python repr."""
+    if isinstance(exc, VaultError):
+        return str(exc)
+    return "the disk is full: free some space" if disk_full(exc, where) else f"{type(exc).__name__}: {exc}"
