@@ -633,13 +633,18 @@ class Vault:
         given += ["--exclude-tests"] if request.exclude_tests else []
         if not given:
             return ()
+        from vault_engine.retrieval.search import passes_filters
+
         said = list(searcher.notices)  # the filtered answer's, already given
         wider = self._search_beside_writers(searcher, replace(
             request, kind=None, project=None, tap=None, exclude_tests=False, k=3, follow=0))
         searcher.notices[:] = said
-        if not wider.hits:
+        # Only what the filters left out: a section they pass, found by the wider search, says
+        # the miss was the miss rule's, not theirs ("best pizza place" named billing-service, qa46)
+        outside = [h for h in wider.hits if not passes_filters(h, request)]
+        if not outside or len(outside) < len(wider.hits):
             return ()
-        where = "; ".join(f"{h.ref} ({'project ' + h.project if h.project else h.kind})" for h in wider.hits)
+        where = "; ".join(f"{h.ref} ({'project ' + h.project if h.project else h.kind})" for h in outside)
         return (f"without {' '.join(given)} the same search finds (confidence {wider.confidence}): {where}",)
 
     def _ledger_for_search(self, k: int, follow: int, kind: str | None, project: str | None,

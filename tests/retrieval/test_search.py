@@ -4,6 +4,7 @@
 import datetime as dt
 import os
 import shutil
+from dataclasses import replace
 
 import pytest
 
@@ -281,6 +282,27 @@ def test_a_filtered_miss_names_what_the_search_finds_without_its_filters(make_va
         nowhere = v.search("zebra quagga", project="b", lexical_only=True)
         assert (nowhere.status, nowhere.notices) == ("miss", ())  # nor anywhere else: the vault's miss
         assert v.search("bracket drop", project="a", lexical_only=True).notices == ()  # a hit: nothing to add
+
+
+def test_a_miss_the_miss_rule_made_under_a_filter_names_nothing(make_vault, monkeypatch):
+    """"best pizza place in town" --project billing-service was the miss rule's miss, and the
+    notice named a billing-service section the wider search found (qa46)."""
+    from vault_engine.retrieval.search import Searcher
+
+    root = make_vault({"projects/a/working/x.md": "# X\nthe bracket passed\n",
+                       "projects/b/working/y.md": "# Y\nthe bracket failed\n"})
+    real = Searcher.search
+
+    def filtered_ones_miss(self, request):  # as the miss rule judges a filtered answer weak
+        result = real(self, request)
+        return replace(result, hits=()) if request.project else result
+
+    monkeypatch.setattr(Searcher, "search", filtered_ones_miss)
+    with Vault(root) as v:
+        v.index()
+        assert {h.path for h in v.search("bracket", lexical_only=True).hits} == {
+            "projects/a/working/x.md", "projects/b/working/y.md"}
+        assert v.search("bracket", project="b", lexical_only=True).notices == ()
 
 
 def test_an_unknown_kind_or_project_is_an_error_that_lists_the_valid_ones(make_vault):

@@ -270,7 +270,8 @@ class Searcher:
         for f in fused:
             section = sections.get(f.id)
             note = notes.get(section.note_id) if section else None
-            if section is None or note is None or not _passes(note, request) or not _shown_text(note, section).strip():
+            if section is None or note is None or not passes_filters(note, request) \
+                    or not _shown_text(note, section).strip():
                 continue  # a stale id (index catching up), filtered out, or only a heading
             c = _Candidate(f, note, section)
             multiplier, c.age = self._decay(note, reinforced.get(note.path), now)  # the age, decayed or not
@@ -372,7 +373,9 @@ def _shown_text(note: NoteRow, section: SectionRow) -> str:
     return body if body.strip() or section.ord != 0 else property_lines(note.meta)
 
 
-def _passes(note: NoteRow, request: SearchRequest) -> bool:
+def passes_filters(note: NoteRow | Hit, request: SearchRequest) -> bool:
+    """Whether a note (or a hit) passes the request's --kind, --project, --tap and
+    --exclude-tests."""
     return ((request.kind is None or note.kind == request.kind)
             and (request.project is None or note.project == request.project)
             and (request.tap is None or note.tap == request.tap)
