@@ -724,7 +724,10 @@ drawing data AAAABBBB
 
 ![[diagram.png]]
 <div class="x">html words</div>
-Read this <!-- not this --> sentence.
+Read this <!-- not this --> sentence, [the docs][docs] and a [link that
+wraps](https://example.org/wrap).
+
+[docs]: https://example.org/docs
 <!--
 A template's instructions, with an example:
 ```
@@ -744,7 +747,7 @@ def keep(): return "```"
 ---
 [^1]: The footnote text.
 """
-WINDOW_DIGESTS = {"title>path|readable text;overlap=1/8;v4": "2ede48e73b818f7e"}
+WINDOW_DIGESTS = {"title>path|readable text;overlap=1/8;v5": "3bf0928ea7ced542"}
 
 
 def test_what_the_model_reads_changes_only_with_the_recipe(make_vault, fake):

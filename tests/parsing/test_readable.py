@@ -78,3 +78,13 @@ def test_html_comments_are_left_out_as_no_renderer_draws_them():
             "Code `<!-- kept -->` stays; <!-- opened here\nstill hidden\n--> and this is read.")
     assert readable_text(text) == ("Read this sentence.\nCode `<!-- kept -->` stays; \n and this is read.")
     assert reading_view("<!-- only a comment -->\n") == ""
+
+
+def test_reference_links_read_as_their_text_and_their_definitions_as_nothing():
+    """KEPs write [text][label] (137 of them) and wrap links' text over two lines (199): the
+    snippets kept "[the docs][]" and "scheduling]( )"."""
+    text = ("See [the docs][] and [KEP 1880][kep-1880], or [topology-aware\nscheduling](https://x.io/t).\n\n"
+            "[kep-1880]: https://example.org/kep \"title\"\n[^1]: a footnote stays\n"
+            "```python\nm[i][j] = 1\n```\n[[Wiki note]] and `a[i][j]`")
+    assert readable_text(text) == ("See the docs and KEP 1880, or topology-aware\nscheduling.\n\n[^1]: a footnote stays\n"
+                                   "python\nm[i][j] = 1\n[[Wiki note]] and `a[i][j]`")

@@ -45,6 +45,10 @@ _SPACES = re.compile(r"[ \t]{2,}")
 _EMBED = re.compile(r"!\[\[[^\]\n]*\]\]")
 _CALLOUT_MARK = re.compile(r"^((?:[ \t]*>)+[ \t]*)\[![\w-]+\][+-]?", re.M)
 _WIKILINK = re.compile(r"\[\[([^\]|\n]*)(?:\|([^\]\n]*))?\]\]")
+_REFERENCE_LINK = re.compile(r"(?<!\[)\[([^\[\]\n]+)\]\[[^\[\]\n]*\](?!\])")  # [text][label], [text][]
+# A reference's definition, drawn as nothing ("[kep-1]: https://..."); a footnote's ("[^1]: ...") is text
+_LINK_DEFINITION = re.compile(r"^ {0,3}\[(?!\^)[^\]\n]+\]:[ \t]*\S*[ \t]*(?:\"[^\"]*\")?[ \t]*$")
+_WRAPPED_LINK = re.compile(r"\[([^\[\]]*)\]\( \)")
 
 
 def readable_text(markdown: str) -> str:
@@ -67,9 +71,12 @@ def readable_text(markdown: str) -> str:
             out.append(info_word(line))  # the code's language says what it is (a tasks query)
         elif role == CODE:
             out.append(line)
-        elif role == TEXT and not (_TABLE_RULE.match(line) or _HORIZONTAL_RULE.match(line)):
+        elif role == TEXT and not (_TABLE_RULE.match(line) or _HORIZONTAL_RULE.match(line)
+                                   or _LINK_DEFINITION.match(line)):
             out.append(_outside_code_spans(line))
-    return "\n".join(out)
+    # A link whose text wraps onto the next line is cut line by line: its text's two halves
+    # stay, and its target leaves "( )" (199 such links in the KEPs)
+    return _WRAPPED_LINK.sub(r"\1", "\n".join(out))
 
 
 def reading_view(markdown: str) -> str:
@@ -140,8 +147,8 @@ def _outside_code_spans(line: str) -> str:
 
 def links_as_text(text: str) -> str:
     """Markdown links and images as their text: "[31. Use Redis](0031-use-redis.md)" reads
-    "31. Use Redis"."""
-    return _LINK.sub(r"\1", _IMAGE.sub(r"\1", text))
+    "31. Use Redis", and so does a reference-style link ("[31. Use Redis][adr-31]")."""
+    return _REFERENCE_LINK.sub(r"\1", _LINK.sub(r"\1", _IMAGE.sub(r"\1", text)))
 
 
 def _clean(text: str) -> str:
