@@ -212,6 +212,19 @@ def test_a_kep_alternatives_reason_is_what_its_cons_label_says():
     assert annotations.reason == "Set it with an annotation. Nobody liked it."  # no label: the description
 
 
+def test_cons_written_as_labelled_items_are_the_reason_and_an_alternative_marked_chosen_is_none():
+    """KEP 3541: "Cons:" over "- Complexity: ..." items read as no reason (the description
+    stood in), and "Alternative 3: (Now Primary Solution): Recreate Strategy" was raised as a
+    dead end by its own chosen design (qa47)."""
+    text = ("# KEP\n## Alternatives\n### Alternative 1: Timeout field\nAdd a timeout per pod.\n\nPros:\n\n"
+            "- Keeps ordering\n\nCons:\n\n- Complexity: needs per-pod deadlines\n- Burden: users pick timeouts\n\n"
+            "Why Not Chosen: Recreate is simpler.\n### Alternative 2: (Now Primary Solution): Recreate Strategy\n"
+            "Delete every pod, then create them.\n### Alternative 3: Force flag\nA flag.\n\nCons:\n- Hidden\n")
+    rulings = parse("decisions/kep.md", text).dead_ends
+    assert [d.text for d in rulings] == ["Timeout field", "Force flag"]
+    assert rulings[0].reason == "Complexity: needs per-pod deadlines; Burden: users pick timeouts"
+
+
 def test_a_justification_continued_as_a_list_below_the_chosen_line_is_kept():
     """jabref/0000: `Chosen option: "MADR 4.0.0", because` and the reasons as a list below."""
     text = MADR.replace("* Custom format\n", "* Custom format\n* YAML\n", 1).replace(

@@ -194,6 +194,10 @@ def chosen_names(sections: Sequence[SectionLike], chosen: tuple[str, str] | None
 
 
 _CHOSEN_MARK = re.compile(r"\s*[(\[]\s*(?:chosen|selected|accepted)\s*[)\]]\s*$", re.IGNORECASE)
+# An alternative its heading says was chosen after all, anywhere in the heading (a KEP kept
+# "Alternative 3: (Now Primary Solution): Recreate Strategy" among its alternatives, qa47)
+_CHOSEN_HERE = re.compile(r"[(\[]\s*(?:now\s+)?(?:the\s+)?(?:chosen|selected|accepted|adopted|"
+                          r"primary(?:\s+(?:solution|approach|option))?)\b[^)\]]*[)\]]", re.IGNORECASE)
 
 
 def _justification(why: str, after: Sequence[str]) -> str:
@@ -446,6 +450,8 @@ def _alternative_sections(sections, slugs, agent, when) -> list[DeadEnd]:
                 groups.append((head, [section]))
             break
     for head, group in groups:
+        if _CHOSEN_HERE.search(head[-1]):  # "Alternative 3: (Now Primary Solution): Recreate" was chosen
+            continue
         text = _NUMBERED.sub("", " ".join(_unmarked(head[-1]).split()))
         label = _ALTERNATIVE_LABEL.match(text)  # "Alternative: Duck Typed CRDs" names "Duck Typed CRDs"
         text = label.group("name") if label and label.group("name") else text
@@ -574,8 +580,12 @@ def _labelled_reason(lines: Sequence[str]) -> str:
         level = _level(line) or 7  # a "#### Drawbacks" heading holds its "##### ..." parts
         for after in lines[n + 1:]:
             other = _ANY_LABEL.match(after)
-            if (other and len(other.group("indent")) <= len(m.group("indent"))) or 0 < _level(after) <= level \
-                    or _ARGUMENT_LABEL.match(_HEADING.sub("", after).strip()):
+            # An item written "- Complexity: needs ..." under a "Cons:" line of its own is one
+            # con, not the next label (a KEP's reason fell back to its description, qa47)
+            con = is_list_item(after) and not is_list_item(line) and not _WHY_LABEL.match(after) \
+                and not _ARGUMENT_LABEL.match(_prose(after))
+            if (other and len(other.group("indent")) <= len(m.group("indent")) and not con) \
+                    or 0 < _level(after) <= level or _ARGUMENT_LABEL.match(_HEADING.sub("", after).strip()):
                 break
             taken.append(f"{_HEADING.sub('', after).rstrip(':')}:" if _level(after) else after)
         return _prose_of(taken)
