@@ -128,5 +128,7 @@ def test_short_of_says_which_bar_a_ruling_missed_in_the_rules_own_numbers():
         "(raised from 0.060 above)")
     assert short_of(Evidence(0.25, True, 0.5, 0.52), S).endswith(  # not "as close" when it is farther (qa37 N2)
         "meaning 0.50, but a chosen design is as close or closer (0.52)")
+    assert short_of(Evidence(0.5, True, 0.398, None), S).endswith(  # "0.40 (raised from 0.40)" looked met (qa47)
+        "meaning 0.398 (raised from 0.400)")
     assert short_of(Evidence(1.0, True, 0.8, None, turned_down=0.7), S) == "the proposal turns it down"
     assert short_of(Evidence(1.0, False), S) == "its words 100% restated, but only common ones"

@@ -230,8 +230,9 @@ def short_of(e: Evidence, s: DeadendSettings) -> str:
         said = [f"its words {e.words:.0%} restated, but only common ones"]
     else:  # the words defer to meaning: a chosen design is far closer
         said = [f"its words {e.words:.0%} restated, but a chosen design is closer in meaning"]
-    if e.cosine is not None and e.cosine < s.semantic_min:
-        said.append(f"meaning {e.cosine:.2f} (raised from {s.semantic_min:.2f})")
+    if e.cosine is not None and e.cosine < s.semantic_min:  # 0.398 is no 0.40 (qa47): three places then
+        places = 2 if round(e.cosine, 2) < round(s.semantic_min, 2) else 3
+        said.append(f"meaning {e.cosine:.{places}f} (raised from {s.semantic_min:.{places}f})")
     elif e.cosine is not None and e.cosine_accepted is not None and e.cosine_accepted >= e.cosine:
         said.append(f"meaning {e.cosine:.2f}, but a chosen design is as close or closer ({e.cosine_accepted:.2f})")
     elif e.cosine is not None and e.cosine_accepted is not None:  # three places: 0.0588 is no 0.06 (qa37 N2)
