@@ -1,6 +1,6 @@
 """What the embedding model reads of a section (vault_engine/parsing/readable.py)."""
 
-from vault_engine.parsing.readable import readable_text, reading_view
+from vault_engine.parsing.readable import only_comments, readable_text, reading_view
 
 
 def test_plain_prose_is_kept_as_it_is():
@@ -88,3 +88,10 @@ def test_reference_links_read_as_their_text_and_their_definitions_as_nothing():
             "```python\nm[i][j] = 1\n```\n[[Wiki note]] and `a[i][j]`")
     assert readable_text(text) == ("See the docs and KEP 1880, or topology-aware\nscheduling.\n\n[^1]: a footnote stays\n"
                                    "python\nm[i][j] = 1\n[[Wiki note]] and `a[i][j]`")
+
+
+def test_a_text_of_comments_only_is_told_from_one_with_words():
+    assert only_comments("<!--\nWhat are the risks?\n-->\n%% a note to self %%\n")
+    assert only_comments("<!-- left open\nto the end")
+    assert not only_comments("<!-- hidden --> Shown.")
+    assert not only_comments("```\n<!-- in code -->\n```")

@@ -19,7 +19,7 @@ from vault_engine.config import Config
 from vault_engine.errors import ModelUnavailable
 from vault_engine.model import Hit, ResolvedLink, Scores, SearchResult
 from vault_engine.parsing.frontmatter import property_lines
-from vault_engine.parsing.readable import reading_view
+from vault_engine.parsing.readable import only_comments, reading_view
 from vault_engine.parsing.sections import section_body
 from vault_engine.retrieval.confidence import Evidence, MissRule, judged, judged_miss
 from vault_engine.retrieval.coverage import section_coverage, weighed_terms
@@ -368,7 +368,7 @@ def _shown_text(note: NoteRow, section: SectionRow) -> str:
     reader sees (a KEP's template instructions in ``<!-- -->`` under a heading its author
     left empty): not a hit worth showing."""
     body = section_body(section.text, section.heading)
-    if ("<!--" in body or "%%" in body) and not reading_view(body).strip():
+    if ("<!--" in body or "%%" in body) and only_comments(body):
         body = ""
     return body if body.strip() or section.ord != 0 else property_lines(note.meta)
 
