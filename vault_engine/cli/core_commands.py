@@ -3,9 +3,6 @@
 from __future__ import annotations
 
 import argparse
-import signal
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 from vault_engine.cli import render
@@ -117,7 +114,7 @@ def cmd_init(ctx: Context) -> int:
 
 
 def cmd_index(ctx: Context) -> int:
-    with render.progress_bar(ctx.interactive) as progress, ctrl_c_seen() as interrupted:
+    with render.progress_bar(ctx.interactive) as progress:
         report = ctx.vault.index(rebuild=ctx.args.rebuild, progress=progress,
                                  embed=not ctx.args.no_embed, vector_cache=ctx.args.vector_cache)
     for skipped in report.skipped:
@@ -125,26 +122,9 @@ def cmd_index(ctx: Context) -> int:
     for notice in report.notices:
         ctx.notice(notice)
     ctx.emit(report.to_json(), lambda: render.index_report(report))
-    if interrupted:  # the embedding stopped and kept its work: still no success for `index && ...` (qa43)
-        raise KeyboardInterrupt
+    # A Ctrl-C that stopped the embedding (its work kept) still exits 130 after this report,
+    # so `index && ...` stops too (qa43): cli/main.py notes every Ctrl-C.
     return 0
-
-
-@contextmanager
-def ctrl_c_seen() -> Iterator[list[int]]:
-    """A list that holds SIGINT once Ctrl-C was pressed inside the block (the KeyboardInterrupt
-    is raised as ever, and may be caught there: the embedding stops so and keeps its work)."""
-    seen: list[int] = []
-
-    def interrupt(signum: int, frame: object) -> None:
-        seen.append(signum)
-        raise KeyboardInterrupt
-
-    previous = signal.signal(signal.SIGINT, interrupt)
-    try:
-        yield seen
-    finally:
-        signal.signal(signal.SIGINT, previous)
 
 
 def cmd_search(ctx: Context) -> int:

@@ -144,11 +144,12 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 @contextmanager
 def interrupts_noted() -> Iterator[list[int]]:
-    """Ctrl-C raises KeyboardInterrupt as ever, and is noted: a library may swallow the
-    exception. pybind11 turns one raised while ONNX Runtime's module initializes into
-    ``ImportError('initialization failed')``, and code that goes without a module it cannot
-    import caught it: 4 to 6 of 50 Ctrl-Cs 0.15-0.22 s into a hybrid search printed the
-    answer and exited 0 (qa46). A SIGINT ignored by the parent (``nohup``) stays ignored."""
+    """Ctrl-C raises KeyboardInterrupt as ever, and is noted: the exception may be caught on
+    purpose (``index`` stops embedding so, keeps its work and reports it, qa43) or swallowed
+    by a library (pybind11 turns one raised while ONNX Runtime's module initializes into
+    ``ImportError('initialization failed')``, taken for ONNX Runtime missing: 4 to 6 of 50
+    Ctrl-Cs 0.15-0.22 s into a hybrid search printed the answer and exited 0, qa46); either
+    way the command then exits 130. A SIGINT ignored by the parent (``nohup``) stays ignored."""
     noted: list[int] = []
     if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
         yield noted
