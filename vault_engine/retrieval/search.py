@@ -364,11 +364,12 @@ def _readable(shown: str, note: NoteRow) -> str:
 def _shown_text(note: NoteRow, section: SectionRow) -> str:
     """What a hit shows: the section's text under its heading; for a note that is all
     properties (nothing under its frontmatter), its properties, which its first section is
-    searched by. Empty for a heading with nothing under it, or with only comments, which no
-    reader sees (a KEP's template instructions in ``<!-- -->`` under a heading its author
-    left empty): not a hit worth showing."""
+    searched by. Empty for a heading with nothing under it, or with only HTML comments (a
+    KEP's template instructions in ``<!-- -->`` under a heading its author left empty): not a
+    hit worth showing. A ``%% comment %%`` is the vault's own note to itself, which
+    Obsidian's search finds: its section stays a hit, shown by its note's other text."""
     body = section_body(section.text, section.heading)
-    if ("<!--" in body or "%%" in body) and only_comments(body):
+    if "<!--" in body and only_comments(body):
         body = ""
     return body if body.strip() or section.ord != 0 else property_lines(note.meta)
 
