@@ -379,12 +379,15 @@ def test_onnx_runtime_is_imported_with_its_telemetry_off(tmp_path):
     import subprocess
     import sys
 
-    env = {k: v for k, v in os.environ.items() if not k.startswith("ORT_")} | {"HOME": str(tmp_path)}
+    # ONNX Runtime writes under $XDG_CACHE_HOME when it is set (CI sets it), else ~/.cache
+    cache = tmp_path / "xdg-cache"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("ORT_")}
+    env |= {"HOME": str(tmp_path), "XDG_CACHE_HOME": str(cache)}
     code = "from vault_engine.stores.query_encoder import import_onnxruntime; import_onnxruntime()"
     subprocess.run([sys.executable, "-c", code], env=env, check=True, timeout=60)
-    assert not (tmp_path / ".cache" / "Microsoft").exists()
+    assert not (cache / "Microsoft").exists()
     subprocess.run([sys.executable, "-c", "import onnxruntime"], env=env, check=True, timeout=60)
-    assert (tmp_path / ".cache" / "Microsoft").exists()  # what the test guards against
+    assert (cache / "Microsoft").exists()  # what the test guards against
 
 
 def test_vault_engine_imports_onnx_runtime_only_through_the_quiet_import():
