@@ -45,6 +45,7 @@ from vault_engine.layout import (
     WRITE_LOCK,
 )
 from vault_engine.locks import flock_within, held_elsewhere, hold_in_parent_only, release
+from vault_engine.retrieval.confidence import HIGH, LOW
 from vault_engine.retrieval.notices import conflicted, filters_notice, kind_notice, operators_notice
 from vault_engine.stores.ledger import Ledger, damaged
 from vault_engine.stores.reinforcements import LogMark, ReinforcementLog, has_undo, replay
@@ -618,16 +619,22 @@ class Vault:
             why = kind_notice(ledger, kind) or filters_notice(ledger, kind, project, tap)
             result = replace(result, notices=result.notices + self._stale_notice(ledger, "search")
                              + (why or self._found_without_filters(searcher, request)))
+        elif result.confidence == LOW:
+            result = replace(result, notices=result.notices
+                             + self._found_without_filters(searcher, request, weak=True))
         if any(h.kind == "code" for h in result.hits):  # code hits carry the notes that say why
             result = replace(result, hits=self._code_queries().with_why(result.hits))
             if follow:
                 result = self._follow_why(searcher, result, request)
         return result
 
-    def _found_without_filters(self, searcher: Searcher, request: SearchRequest) -> tuple[str, ...]:
+    def _found_without_filters(self, searcher: Searcher, request: SearchRequest,
+                               weak: bool = False) -> tuple[str, ...]:
         """For a miss of a filtered search: what the same search finds without its filters,
         so that the miss is not taken for the vault's (an agent passing its own `--project`
-        was told "a miss, not a guess" of a drop test another project's notes record)."""
+        was told "a miss, not a guess" of a drop test another project's notes record). For
+        ``weak`` hits (confidence low), only when the wider search is sure of a first hit the
+        filters left out: the project's unrelated sections had stood as the answer."""
         given = [f"--{name} {value}" for name, value in
                  (("kind", request.kind), ("project", request.project), ("tap", request.tap)) if value]
         given += ["--exclude-tests"] if request.exclude_tests else []
@@ -642,10 +649,14 @@ class Vault:
         # Only what the filters left out: a section they pass, found by the wider search, says
         # the miss was the miss rule's, not theirs ("best pizza place" named billing-service, qa46)
         outside = [h for h in wider.hits if not passes_filters(h, request)]
-        if not outside or len(outside) < len(wider.hits):
+        if weak:
+            if wider.confidence != HIGH or not wider.hits or passes_filters(wider.hits[0], request):
+                return ()
+        elif not outside or len(outside) < len(wider.hits):
             return ()
         where = "; ".join(f"{h.ref} ({'project ' + h.project if h.project else h.kind})" for h in outside)
-        return (f"without {' '.join(given)} the same search finds (confidence {wider.confidence}): {where}",)
+        found = f"without {' '.join(given)} the same search finds (confidence {wider.confidence}): {where}"
+        return (f"these hits are weak (confidence low); {found}" if weak else found,)
 
     def _ledger_for_search(self, k: int, follow: int, kind: str | None, project: str | None,
                            tap: str | None) -> Ledger:

@@ -285,6 +285,25 @@ def test_a_filtered_miss_names_what_the_search_finds_without_its_filters(make_va
         assert v.search("bracket drop", project="a", lexical_only=True).notices == ()  # a hit: nothing to add
 
 
+def test_weak_filtered_hits_name_what_the_search_is_sure_of_without_the_filters(make_vault):
+    """A project's unrelated sections stood as the answer (confidence low) to a question
+    another project's notes answer: the weak answer says where the sure one is."""
+    root = make_vault({"projects/a/working/x.md": "# X\nthe bracket passed the drop test\n",
+                       "projects/b/working/y.md": "# Y\nthe bracket was ordered\n",
+                       "projects/b/working/z.md": "# Z\nthe bracket drop test is next week\n"})
+    with Vault(root) as v:
+        v.index()
+        weak = v.search("bracket drop test passed", project="b", lexical_only=True)
+        assert (weak.confidence, weak.notices) == ("low", (
+            "these hits are weak (confidence low); without --project b the same search finds "
+            "(confidence high): projects/a/working/x.md#X (project a)",))
+        # no surer answer elsewhere: the wider search's first hit is the filtered one, as weak
+        elsewhere = v.search("bracket ordered yesterday", project="b", lexical_only=True)
+        assert (elsewhere.confidence, elsewhere.notices) == ("low", ())
+        # sure under the filters: nothing to add
+        assert v.search("bracket drop test passed", project="a", lexical_only=True).notices == ()
+
+
 def test_a_miss_the_miss_rule_made_under_a_filter_names_nothing(make_vault, monkeypatch):
     """"best pizza place in town" --project billing-service was the miss rule's miss, and the
     notice named a billing-service section the wider search found (qa46)."""
