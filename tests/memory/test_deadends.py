@@ -88,7 +88,8 @@ def test_a_ruling_of_no_project_holds_for_every_project(make_vault):
         assert [(r.text, r.elsewhere) for r in check.rulings] == [("Rust", False)]
         assert "Weaker evidence" not in check.rendered
         assert "Rust" in [r.text for r in v.deadend_list("drone")]
-        assert "Rust" in [r.text for r in v.resume("drone", now=FROZEN_NOW).earlier]
+        brief = v.resume("drone", now=FROZEN_NOW)  # bearing on none of its next steps: counted
+        assert "Rust" not in [r.text for r in brief.earlier] and brief.team_wide_unshown == 1
 
 
 def test_chosen_instead_is_a_whole_sentence_though_it_has_a_semicolon(make_vault):

@@ -373,26 +373,33 @@ def test_a_budget_too_small_for_the_cut_line_is_refused_naming_the_minimum(vault
         vault.resume("drone", max_tokens=max_tokens, now=FROZEN_NOW)
 
 
-def test_team_wide_rulings_follow_the_projects_own_and_are_never_another_projects(make_vault):
+def test_team_wide_rulings_bearing_on_a_next_step_follow_the_projects_own_the_rest_are_counted(make_vault):
     """A vault of decision records of no project filled "Ruled out earlier" before the
-    project's own rulings, and one stood under "Dead ends on other projects"."""
+    project's own rulings, and one stood under "Dead ends on other projects"; a repository's
+    ADRs then listed JabRef's field-name casing in a billing service's brief."""
     files = dict(FILES)
     files["decisions/0001-storage.md"] = ("---\ndate: 2026-10-01\n---\n# Storage\n## Alternatives considered\n"
                                           "- Run the noise suppression model in the cloud -- latency\n"
-                                          "- Another team-wide idea -- too costly\n")
+                                          "- Another team-wide idea -- too costly\n"
+                                          "- Yet another team-wide idea -- too slow\n")
     root = make_vault(files, config=CONFIG)
     with Vault(root) as v:
         v.index(embed=False, now=FROZEN_NOW)
         brief = v.resume("drone", now=FROZEN_NOW)
-    assert [(r.text, r.project) for r in brief.earlier] == [  # newer than "Old idea", and after it
-        ("Old idea", "drone"), ("Run the noise suppression model in the cloud", None), ("Another team-wide idea", None)]
+    assert [(r.text, r.project) for r in brief.earlier] == [  # the one bearing on the step, after "Old idea"
+        ("Old idea", "drone"), ("Run the noise suppression model in the cloud", None)]
     assert [r.project for r in brief.elsewhere] == ["search"]  # shares the step's words, but of no project
-    assert "- Run the noise suppression model in the cloud — latency (team-wide, " in brief.markdown
+    assert ("- Run the noise suppression model in the cloud — latency (team-wide, " in brief.markdown
+            and "; bears on: Run the noise suppression model on the companion computer\n" in brief.markdown)
     assert "- Old idea — old reason (claude-7f3," in brief.markdown
+    assert brief.team_wide_unshown == 2 and (
+        "2 team-wide dead ends (of no project) bear on no next step, so not listed here: "
+        "`vault-engine deadend list --project drone` lists them, and `deadend check` weighs every one."
+        in brief.markdown)
+    assert brief.to_json()["team_wide_dead_ends_not_listed"] == 2
     with Vault(root) as v:  # a budget that cannot hold everything: the team-wide rulings go first
-        tight = v.resume("drone", max_tokens=estimate_tokens(brief.markdown) - 20, now=FROZEN_NOW)
-    assert tight.cut == ("earlier dead end 'Another team-wide idea'",  # the oldest team-wide one first
-                         "earlier dead end 'Run the noise suppression model in the cloud'")
+        tight = v.resume("drone", max_tokens=estimate_tokens(brief.markdown) - 10, now=FROZEN_NOW)
+    assert tight.cut == ("earlier dead end 'Run the noise suppression model in the cloud'",)
     assert [r.text for r in tight.earlier] == ["Old idea"]
     assert tight.linked == brief.linked and tight.working_notes == brief.working_notes  # their excerpts kept
 

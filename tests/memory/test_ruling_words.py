@@ -6,7 +6,7 @@ import sqlite3
 from tests.conftest import FROZEN_NOW
 from vault_engine.memory.deadends import accepted_designs, check_in_ledger, check_proposal, load_rulings
 from vault_engine.memory.matching import DEFAULT_SETTINGS, TermWeights, content_terms, restated
-from vault_engine.memory.resume import MAX_ELSEWHERE, bearing_dead_ends
+from vault_engine.memory.resume import bearing_dead_ends
 from vault_engine.stores.embedder import FakeEmbedder
 from vault_engine.stores.ledger.schema import MIGRATIONS
 from vault_engine.vault import Vault
@@ -83,7 +83,7 @@ def _bearing_over_every_ruling(ledger, project, steps, settings):
                 key = f"{ruling.ref}#{ruling.slug}"
                 if score >= settings.bearing_min and score > best.get(key, (0.0,))[0]:
                     best[key] = (score, ruling, step)
-    ranked = sorted(best.values(), key=lambda b: (-b[0], b[1].path, b[1].line))[:MAX_ELSEWHERE]
+    ranked = sorted(best.values(), key=lambda b: (-b[0], b[1].path, b[1].line))
     return [(r.text, r.path, r.line, round(s, 4), step) for s, r, step in ranked]
 
 

@@ -15,7 +15,7 @@ from dataclasses import replace
 from vault_engine.constants import MIN_BRIEF_TOKENS
 from vault_engine.dates import utc_date, utc_time
 from vault_engine.errors import BadArgument
-from vault_engine.memory.results import CheckpointBrief, ResumeBrief, Ruling, estimate_tokens
+from vault_engine.memory.results import CheckpointBrief, ResumeBrief, Ruling, estimate_tokens, ruling_key
 from vault_engine.refs import printed
 
 REASON_IN_QUOTE = 140  # characters of the reason repeated in the suggested sentence
@@ -162,7 +162,7 @@ def render_resume(brief: ResumeBrief) -> str:
         parts.append(_alongside_part(brief))
     if brief.working_notes or brief.more_working_notes:
         parts.append(_working_part(brief))
-    if brief.earlier or brief.more_earlier:
+    if brief.earlier or brief.more_earlier or brief.team_wide_unshown:
         parts.append(_earlier_part(brief))
     if brief.linked:
         parts.append(_linked_part(brief))
@@ -233,10 +233,16 @@ def _earlier_part(brief: ResumeBrief) -> str:
     # a ruling of no project holds for every project: said so, not taken for this one's (qa35 A8)
     lines += [f"- {r.text}" + (f" — {one_line(r.reason, 200)}" if r.reason else "")
               + f" ({'team-wide, ' if r.project is None else ''}{_by_and_on(r)}, {r.source} {printed(r.ref)})"
+              + (f"; bears on: {brief.bears_on[ruling_key(r)]}" if r.project is None else "")
               for r in brief.earlier]
+    listing = f"`vault-engine deadend list --project {brief.project}`"
     if brief.more_earlier:
-        lines.append(f"{brief.more_earlier} more: `vault-engine deadend list --project {brief.project}` "
-                     "lists them all.")
+        lines.append(f"{brief.more_earlier} more: {listing} lists them all.")
+    if brief.team_wide_unshown:
+        n = brief.team_wide_unshown
+        lines.append(f"{n} team-wide dead {'end (of no project) bears' if n == 1 else 'ends (of no project) bear'} "
+                     f"on no next step, so not listed here: {listing} lists them, and `deadend check` weighs "
+                     "every one.")
     return "\n".join(lines)
 
 
@@ -254,7 +260,7 @@ def _elsewhere_part(brief: ResumeBrief) -> str:
     lines = ["## Dead ends on other projects that bear on the next steps",
              "Recorded elsewhere: what failed there may not fail here."]
     for r in brief.elsewhere:
-        step = brief.bears_on.get(f"{r.ref}#{r.slug}")
+        step = brief.bears_on.get(ruling_key(r))
         lines.append(_ruled_out_line(r) + f" ({r.project or 'no project'}, {r.agent or 'an unnamed agent'}, "
                        f"{iso_date(r.when)}, {r.source} {printed(r.ref)})" + (f"; bears on: {step}" if step else ""))
     return "\n".join(lines)

@@ -172,6 +172,7 @@ class ResumeBrief:
     more_working_notes: int = 0  # changed working notes beyond MAX_WORKING_NOTES
     earlier: tuple[Ruling, ...] = ()  # the project's other dead ends: older checkpoints, records
     more_earlier: int = 0  # beyond MAX_EARLIER
+    team_wide_unshown: int = 0  # dead ends of no project bearing on no next step: counted, not listed
     max_tokens: int = 2000
     cut: tuple[str, ...] = ()
     markdown: str = ""
@@ -187,6 +188,7 @@ class ResumeBrief:
                 "working_notes": [w.to_json() for w in self.working_notes],
                 "specs": [s.to_json() for s in self.linked],
                 "dead_ends_earlier": [r.to_json() for r in self.earlier],
+                "team_wide_dead_ends_not_listed": self.team_wide_unshown,
                 "dead_ends_elsewhere": [dict(r.to_json(), bears_on=self.bears_on.get(ruling_key(r)))
                                         for r in self.elsewhere],
                 "markdown": self.markdown, "max_tokens": self.max_tokens,

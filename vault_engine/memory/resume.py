@@ -9,7 +9,9 @@
    decision records), newest first: the latest checkpoint lists only what its own session
    ruled out, and an arriving agent must not retry what an earlier one did;
 4. the notes the checkpoint links to (one hop), each with its decay multiplier;
-5. dead ends recorded on other projects that bear on the next steps, flagged elsewhere.
+5. dead ends recorded on other projects that bear on the next steps, flagged elsewhere;
+   team-wide ones (of no project) hold here too, and are listed with the project's own when
+   they bear on a next step, else counted.
 
 No model is loaded and no torch imported: dead ends elsewhere are found by their words.
 Fitting the brief into ``--max-tokens`` is :func:`vault_engine.memory.render.fit_brief`.
@@ -57,12 +59,20 @@ def gather_brief(ledger: Ledger, config: Config, project: str, now: float,
                      key=lambda n: (-changed_time(n), n.path))
     shown = tuple(working_note_brief(ledger, n) for n in working[:MAX_WORKING_NOTES])
     linked = tuple(linked_notes(ledger, config, latest, now)) if latest else ()
-    elsewhere, bears_on = bearing_dead_ends(ledger, project, brief.next_steps if brief else (), settings)
+    bearing, bears_on = bearing_dead_ends(ledger, project, brief.next_steps if brief else (), settings)
     earlier = earlier_dead_ends(ledger, project, shown_in={latest.id} if latest else set(),
                                 shown_paths={w.path for w in shown})
-    return ResumeBrief(project, brief, shown, linked, elsewhere, max(0, len(working) - MAX_WORKING_NOTES),
-                       bears_on=bears_on, earlier=tuple(earlier[:MAX_EARLIER]),
-                       more_earlier=max(0, len(earlier) - MAX_EARLIER),
+    own = [r for r in earlier if r.project is not None]
+    # team-wide rulings (of no project) hold here too, but a repository's decision records
+    # listed JabRef's field-name casing in a billing service's brief: only those bearing on
+    # a next step are shown, the rest counted (`deadend check` weighs every one)
+    team_wide = [r for r in earlier if r.project is None]
+    bearing_here = [r for r in team_wide if ruling_key(r) in bears_on]
+    return ResumeBrief(project, brief, shown, linked, tuple(r for r in bearing if r.elsewhere)[:MAX_ELSEWHERE],
+                       max(0, len(working) - MAX_WORKING_NOTES), bears_on=bears_on,
+                       earlier=tuple(own[:MAX_EARLIER] + bearing_here),
+                       more_earlier=max(0, len(own) - MAX_EARLIER),
+                       team_wide_unshown=len(team_wide) - len(bearing_here),
                        alongside=tuple(checkpoint_brief(ledger, n) for n in handed[1:]))
 
 
@@ -198,13 +208,13 @@ def _excerpt(section: SectionRow | None, sections: list[SectionRow]) -> str:
 
 def bearing_dead_ends(ledger: Ledger, project: str, steps: tuple[str, ...],
                       settings: DeadendSettings) -> tuple[tuple[Ruling, ...], dict[str, str]]:
-    """Dead ends of other projects sharing at least ``bearing_min`` of their weighted content
-    words with a next step (either way), best first; and which step each bears on. Only the
+    """Dead ends recorded outside the project (on other projects, flagged ``elsewhere``, or
+    team-wide: of no project) sharing at least ``bearing_min`` of their weighted content words
+    with a next step (either way), best first; and which step each bears on. Only the
     rulings that share a word with a step are read (the ledger's word index)."""
     step_terms = [(step, content_terms(step)) for step in steps]
     words = set().union(*(terms for _, terms in step_terms))
     others = load_ruling_words(ledger, ledger.dead_ends_sharing(words, besides=project)) if words else []
-    others = [r for r in others if r.project is not None]  # a team-wide ruling is this project's too: earlier
     if not others:
         return (), {}
     weights = word_weights(ledger, others, besides=project)
@@ -222,6 +232,6 @@ def bearing_dead_ends(ledger: Ledger, project: str, steps: tuple[str, ...],
         score, step = best[compared.id]
         if whole is not None and score > found.get(ruling_key(whole), (0.0, whole, step))[0]:
             found[ruling_key(whole)] = (score, whole, step)
-    ranked = sorted(found.values(), key=lambda b: (-b[0], b[1].path, b[1].line))[:MAX_ELSEWHERE]
-    rulings = tuple(replace(r, score=round(s, 4), elsewhere=True) for s, r, _ in ranked)
+    ranked = sorted(found.values(), key=lambda b: (-b[0], b[1].path, b[1].line))
+    rulings = tuple(replace(r, score=round(s, 4), elsewhere=r.project is not None) for s, r, _ in ranked)
     return rulings, {ruling_key(r): step for _, r, step in ranked}
