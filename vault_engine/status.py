@@ -32,7 +32,7 @@ def vault_status(config: Config, ledger: Ledger, lexical: WhooshIndex, scan: Sca
     files change before the ledger's record of them: that is not judged, as search does not
     (a healthy `index` run and a watcher catching up were called damaged for 9 s, qa39 F2)."""
     from vault_engine.indexing.code_sync import code_status
-    from vault_engine.indexing.integrity import damage_line, lexical_damage
+    from vault_engine.indexing.integrity import INTERRUPTED, damage_line, lexical_damage
     from vault_engine.retrieval.find.memory import facet_counts
     from vault_engine.retrieval.follow import resolved_link
     from vault_engine.retrieval.lookup import with_missing_sections
@@ -64,7 +64,8 @@ def vault_status(config: Config, ledger: Ledger, lexical: WhooshIndex, scan: Sca
         "section_missing": [{"source": link.source, "raw": link.raw, "line": link.line, "ref": link.ref,
                              "missing": link.missing_what} for link in section_missing],
         "last_index": float(last) if last else None,
-        "lexical": {"sections": _lexical_sections(lexical), "agrees": words_damage is None, "damage": words_damage},
+        "lexical": {"sections": _lexical_sections(lexical), "agrees": words_damage is None, "damage": words_damage,
+                    "interrupted": words_damage == INTERRUPTED},
         "reinforcements": len(ledger.reinforcements()),
         "watcher": watcher,
         "semantic": semantic,

@@ -111,7 +111,43 @@ def test_status_says_an_earlier_run_was_interrupted_and_what_repairs_it(interrup
     # searches read it (the test above): it is out of step, not "unreadable" as status said
     assert status["lexical"]["sections"] > 0 and not status["lexical"]["agrees"]
     (lexical,) = [line for line in text.stdout.splitlines() if line.startswith("lexical")]
-    assert "unreadable" not in lexical and f"{status['lexical']['sections']} sections  DAMAGED" in lexical, lexical
+    assert "unreadable" not in lexical and f"{status['lexical']['sections']} sections  OUT OF STEP" in lexical, lexical
+    # a step behind, readable: not "DAMAGED", which contradicted the stopped run's "nothing is damaged"
+    assert status["lexical"]["interrupted"] and "DAMAGED" not in text.stdout
+    assert text.stdout.splitlines()[1].startswith("BEHIND     the lexical index is out of step"), text.stdout
+
+
+# The CLI whose ledger finds the disk full right after Whoosh committed (a run on a tmpfs
+# filled mid-index stopped so): SQLite's own error, as the run's commit raises it.
+DISK_FILLS = """
+import sqlite3, sys
+from vault_engine.stores.lexical import WhooshIndex
+
+original = WhooshIndex.apply
+
+def then_the_disk_is_full(self, *args, **kwargs):
+    original(self, *args, **kwargs)
+    raise sqlite3.OperationalError("database or disk is full")
+
+WhooshIndex.apply = then_the_disk_is_full
+from vault_engine.cli.main import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_an_index_run_the_full_disk_stopped_leaves_the_index_behind_not_damaged(lexical_vault):
+    write(lexical_vault, LAST, "# Last\n\nThe wombatglyph note.\n\n## Tail\n\nwombatglyph, twice.\n")
+    cli_json(lexical_vault, "index")
+    change_the_vault(lexical_vault)
+    done = subprocess.run([sys.executable, "-c", DISK_FILLS, "--vault", str(lexical_vault), "index", "--no-embed"],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 1 and done.stderr.startswith("vault-engine: the disk is full"), done.stderr
+    assert "nothing is damaged" in done.stderr
+    status = run_cli_subprocess("--vault", lexical_vault, "status").stdout
+    assert "DAMAGED" not in status and "OUT OF STEP" in status, status  # as the run said
+    assert_readers_answer(lexical_vault)
+    cli_json(lexical_vault, "index")  # the next run, with room, makes it whole
+    assert healthy(cli_json(lexical_vault, "status"))
 
 
 def test_status_does_not_judge_the_words_index_while_another_process_writes(interrupted):

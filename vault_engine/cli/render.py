@@ -171,9 +171,12 @@ def _named(paths: list[str], total: int, shown: int = 3) -> str:
 
 
 def status(s: dict[str, Any]) -> str:
-    from vault_engine.sources.vault.changes import stale_counts  # with the ledger's modules: status only
+    from vault_engine.indexing.integrity import OUT_OF_STEP  # with the ledger's modules: status only
+    from vault_engine.sources.vault.changes import stale_counts
 
-    damage = [f"DAMAGED    {d}" for d in s.get("damage", [])]
+    # a run stopped by a full disk left the words index a step behind, readable: "DAMAGED"
+    # there contradicted the run's own "nothing is damaged"
+    damage = [f"{'BEHIND' if d.startswith(OUT_OF_STEP) else 'DAMAGED':<10} {d}" for d in s.get("damage", [])]
     if "notes" not in s:  # the ledger itself is unreadable: nothing else to count
         return "\n".join([f"vault      {s['vault']}", *damage, f"watcher    {s['watcher'].get('summary', '')}"])
     lines = [
@@ -187,7 +190,8 @@ def status(s: dict[str, Any]) -> str:
         + _named(s["stale"].get("paths", []), s["stale"]["changed"] + s["stale"]["missing"]),
         "lexical    " + (f"{s['lexical']['sections']} sections" if s["lexical"]["sections"] is not None
                             else "unreadable")  # a damaged index cannot count its documents
-        + ("" if s["lexical"]["agrees"] else f"  DAMAGED ({s['lexical']['damage']}): run `vault-engine index`"),
+        + ("" if s["lexical"]["agrees"] else f"  {'OUT OF STEP' if s['lexical'].get('interrupted') else 'DAMAGED'}"
+                                             f" ({s['lexical']['damage']}): run `vault-engine index`"),
     ]
     for key, label in (("semantic", "semantic"), ("watcher", "watcher")):
         if key in s and isinstance(s[key], dict) and s[key].get("summary"):

@@ -132,10 +132,15 @@ def lexical_damage(ledger: Ledger, lexical: WhooshIndex) -> str | None:
     return None
 
 
+OUT_OF_STEP = "the lexical index is out of step with the ledger"
+
+
 def damage_line(reason: str) -> str:
-    """``status``'s line for :func:`lexical_damage`'s ``reason``: what, and what repairs it."""
+    """``status``'s line for :func:`lexical_damage`'s ``reason``: what, and what repairs it.
+    An interrupted update (killed, or stopped by a full disk) left Whoosh whole, so it is
+    :data:`OUT_OF_STEP`, which searches read, not damage."""
     if reason == INTERRUPTED:
-        return (f"the lexical index is out of step with the ledger: {INTERRUPTED}; searches answer, "
+        return (f"{OUT_OF_STEP}: {INTERRUPTED}; searches answer, "
                 f"maybe without the notes that run changed, until {REPAIRED_BY}")
     return f"the lexical index is damaged: {reason}; `vault-engine index` repairs it"
 
