@@ -11,7 +11,8 @@ CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 KINDS = ("checkpoint", "working-note", "spec", "memory", "decision", "notion", "note")
 # Kinds a search can filter on: the notes' kinds, and ``code`` (a code tap's symbols, which
 # no note can claim with ``type:``).
-SEARCH_KINDS = (*KINDS, "code")
+CODE_KIND = "code"
+SEARCH_KINDS = (*KINDS, CODE_KIND)
 
 # The smallest ``resume`` budget: its heading, the start of the last checkpoint and the line
 # saying what was cut (`_Cut to fit N tokens (what went: --json `cut`)._`, 14 tokens, which

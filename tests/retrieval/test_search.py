@@ -623,3 +623,18 @@ def test_the_arms_agree_on_code_only_on_one_symbol_not_one_file(make_vault):
         assert apart.hits[0].path == "src/shop/pricing.py" and apart.confidence == "low"
         together = Searcher(v.config, v.ledger, v.lexical, semantic=Nearest([price, place])).search(request)
         assert together.confidence == "high"
+
+
+def test_a_code_hit_is_named_by_its_symbol_as_written_beside_a_namesake_in_another_case(make_vault):
+    """zustand's `createStore` beside its type `CreateStore` came back as `#createstore-1`,
+    which `show` and `callers` refused, suggesting the type (qa48)."""
+    from tests.code_vault import build
+
+    store = ("export type CreateStore = (init: number) => number\n"
+             "export const createStore = ((init) => init + 1) as CreateStore\n")
+    with Vault(build(make_vault, {"web/vanilla.ts": store})) as v:
+        refs = [h.ref for h in v.search("createStore", kind="code", lexical_only=True).hits]
+        symbols = [ref for ref in refs if ref.startswith("web/vanilla.ts#")]
+        assert sorted(symbols) == ["web/vanilla.ts#CreateStore", "web/vanilla.ts#createStore"], refs
+        for ref in symbols:
+            assert v.show(ref).ref == ref  # each opens the symbol it names

@@ -28,7 +28,7 @@ from vault_engine.paths import glob_match, note_stem
 
 # Bump when parse_note reads an unchanged file differently (what a ruling or a chosen option
 # is, how sections split): the next `index` re-reads every note instead of trusting the ledger.
-EXTRACTION_VERSION = "29"  # 5: checkpoints dated by file name, KEPs by kep.yaml; 6: frontmatter slips; 7: Cons:;
+EXTRACTION_VERSION = "30"  # 5: checkpoints dated by file name, KEPs by kep.yaml; 6: frontmatter slips; 7: Cons:;
 # 8: a chosen option matched without spaces; 9: dates such as 2023-9-18, a "because" list;
 # 10: alternatives named by label lines ("**Option 2:** ..."), Pros/Cons items are no alternatives;
 # 11: Obsidian's properties (wikilinks in them are links, their words are searched, "Tags:" in any
@@ -71,6 +71,7 @@ EXTRACTION_VERSION = "29"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 # 28: a reference-style link ("[text][label]") reads as its text in titles and reasons
 # 29: an alternative its heading marks chosen ("(Now Primary Solution)") is no dead end; "Cons:"
 #     over "- Label: text" items is the reason
+# 30: a source file's sections are named by their symbols as written (no case-folded anchors)
 
 
 def newer_extraction(key: str | None) -> str | None:

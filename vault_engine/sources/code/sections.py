@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import re
 
+from vault_engine.constants import CODE_KIND
 from vault_engine.model import ParsedNote, Section
 from vault_engine.sources.code.model import ParsedSource, Symbol
 
-CODE_KIND = "code"
 BODY_LINES = 60  # lines of a function body whose words are kept: its head says what it does
 _WORDS = re.compile(r"[A-Za-z_][A-Za-z0-9_]{2,}")
 CONTAINERS = ("class", "interface", "struct", "trait", "impl", "enum")

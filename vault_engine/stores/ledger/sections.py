@@ -8,6 +8,7 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
+from vault_engine.constants import CODE_KIND
 from vault_engine.stores.ledger.connection import LedgerConnection
 from vault_engine.stores.sql import rows_in
 
@@ -80,12 +81,16 @@ def insert_sections(db: sqlite3.Connection, note_id: int, note: ParsedNote, abov
     from vault_engine.parsing.sections import distinct_anchors  # writers only: readers never parse
 
     start = max(above, db.execute("SELECT IFNULL(MAX(id), 0) FROM sections").fetchone()[0]) + 1
+    # A source file's sections are headed by their symbols' qualified names, unique in the file
+    # and opened as written: compared as Markdown headings are (case folded), zustand's
+    # `createStore` beside its type `CreateStore` had the ref `#createstore-1`, which nothing opened
+    anchors = [None] * len(note.sections) if note.kind == CODE_KIND else distinct_anchors(note.sections)
     db.executemany(
         "INSERT INTO sections(id, note_id, ord, heading, heading_path, level, line_start, line_end,"
         " text, hash, anchor) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
         [(start + i, note_id, i, s.heading, json.dumps(s.heading_path, ensure_ascii=False), s.level,
           s.line_start, s.line_end, s.text, section_hash(note.title, s), anchor)
-         for i, (s, anchor) in enumerate(zip(note.sections, distinct_anchors(note.sections)))],
+         for i, (s, anchor) in enumerate(zip(note.sections, anchors))],
     )
 
 
