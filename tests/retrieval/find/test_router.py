@@ -53,6 +53,23 @@ def test_tier_4_memory_by_words_and_facet(vault):
     assert refs(vault.find("quantity", tier="memory")) == ["memory/orders.md"]  # ...unless asked
 
 
+def test_a_question_naming_a_symbol_says_where_it_is_and_how_to_follow_its_calls(vault):
+    """"what calls measure_columns" answered with memory notes sharing "calls" (qa48)."""
+    beside = vault.find("what calls price_of when the order quantity is positive?")
+    assert (beside.status, beside.tier, refs(beside)) == ("hit", "memory", ["memory/orders.md"])
+    assert beside.notices == (
+        "memory notes only, none holding every word of the question; it names 'price_of', defined at "
+        "src/shop/pricing.py#price_of: `vault-engine callers price_of` lists what calls it, "
+        "`vault-engine callees price_of` what it calls",)
+    alone = vault.find("who uses createStore these days?")  # no memory note answers: its definition does
+    assert (alone.status, alone.tier, refs(alone)) == ("hit", "symbol", ["web/app.ts#createStore"])
+    assert alone.reason == ("no memory note answers the question; the question names 'createStore': "
+                            "1 definition(s) named 'createStore'")
+    assert vault.find("who uses createStore these days?", tier="memory").status == "miss"  # as asked
+    for question in ("what calls QuantumFlux_capacitor?", "how do I place an order?"):  # names nothing defined
+        assert vault.find(question).tier != "symbol"
+
+
 def test_a_clean_miss_says_why_and_the_answer_is_deterministic(vault):
     miss = vault.find("QuantumFluxCapacitor")
     assert (miss.status, miss.tier, miss.suggestion) == ("miss", None, None) and "close enough" in miss.reason

@@ -74,16 +74,50 @@ def find(query: str, *, code, ledger: Ledger, lexical: WhooshIndex | Callable[[]
     if "memory" in wanted and (not token or code is None or tier == "memory" or facet is not None):
         tried.append("memory")
         found = _memory(query, ledger, lexical, k, facet, min_coverage, rank_by)
+        named = _named_symbols(code, query, k) if code is not None and not token and facet is None else None
         if found is not None and code is not None and max((h.coverage or 0.0) for h in found.hits) < 1:
             # "where is zsh completion implemented" found a note sharing "implemented": the
             # memory tier reads memory notes only, and the code answers by meaning (qa35 A4)
             found = replace(found, notices=found.notices + (
-                f"memory notes only, none holding every word of the question; the code itself: "
-                f"`vault-engine search {shlex.quote(query)} --kind code`",))
+                (_where_named(*named),) if named is not None else
+                (f"memory notes only, none holding every word of the question; the code itself: "
+                 f"`vault-engine search {shlex.quote(query)} --kind code`",)))
+        if found is None and named is not None and tier is None:  # the names it holds are no guess
+            return replace(named[1], reason=f"no memory note answers the question; {named[1].reason}")
         if found is not None:
             return found
     return FindResult(query, "miss", None, reason=_miss_reason(query, tried, code, token, facet, tier),
                       notices=_stale_notice(code) + _named_in_notes(code, query) if "symbol" in tried else ())
+
+
+# A word of a question shaped as only code is: "what calls measure_columns" was answered with
+# memory notes sharing "calls" (qa48). Snake case, camel case or dotted, `()` allowed after it.
+_CODE_NAME = re.compile(r"""
+    (?<![\w.$])                     # a whole word
+    [A-Za-z_$][\w$]*
+    (?: _[\w$]+                     # measure_columns
+      | [a-z0-9][A-Z][\w$]*         # createStore
+      | \.[A-Za-z_$][\w$]* )+      # click.echo, OrderBook.place
+    (?=\(\)|[^\w.$]|\.?$)           # echo(), or the word's end (a sentence's full stop too)
+""", re.VERBOSE)
+
+
+def _named_symbols(code, query: str, k: int) -> tuple[str, FindResult] | None:
+    """The first code-shaped word of a question that names definitions, and those, as the
+    symbol tier answers them; None when it names none."""
+    for name in dict.fromkeys(m.group(0) for m in _CODE_NAME.finditer(query)):
+        found = _symbol(code, name, k, None)
+        if found is not None:
+            return name, replace(found, query=query, reason=f"the question names {name!r}: {found.reason}")
+    return None
+
+
+def _where_named(name: str, named: FindResult) -> str:
+    """The notice beside memory notes: where the symbol the question names is, and its calls."""
+    more = f" and {len(named.hits) - 3} more" if len(named.hits) > 3 else ""
+    return (f"memory notes only, none holding every word of the question; it names {name!r}, defined at "
+            f"{', '.join(h.ref for h in named.hits[:3])}{more}: `vault-engine callers {shlex.quote(name)}` "
+            f"lists what calls it, `vault-engine callees {shlex.quote(name)}` what it calls")
 
 
 def _named_in_notes(code, query: str) -> tuple[str, ...]:
