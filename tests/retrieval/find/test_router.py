@@ -70,6 +70,19 @@ def test_a_question_naming_a_symbol_says_where_it_is_and_how_to_follow_its_calls
         assert vault.find(question).tier != "symbol"
 
 
+def test_a_qualified_name_missed_points_at_its_last_part_not_at_a_broken_file_that_uses_it(make_vault):
+    """`find zustand.create` blamed react.ts's syntax error, though `create` is indexed there,
+    and never said where `create` is (qa48)."""
+    broken = "import { price_of } from './prices'\nexport const total = price_of(grand_total(\n"  # never closed
+    with Vault(build(make_vault, {"web/broken.ts": broken})) as v:
+        miss = v.find("billing.price_of")
+        assert miss.status == "miss" and "not parsed whole" not in miss.reason, miss.reason
+        assert miss.reason.endswith("; 'price_of' alone names 1 definition(s): src/shop/pricing.py#price_of "
+                                    "(`vault-engine find price_of`): confirm it is the one meant")
+        # a name defined nowhere, which the broken file names: its error may hide the definition
+        assert "web/broken.ts names 'grand_total' but was not parsed whole" in v.find("grand_total").reason
+
+
 def test_a_clean_miss_says_why_and_the_answer_is_deterministic(vault):
     miss = vault.find("QuantumFluxCapacitor")
     assert (miss.status, miss.tier, miss.suggestion) == ("miss", None, None) and "close enough" in miss.reason

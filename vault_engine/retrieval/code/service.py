@@ -276,6 +276,10 @@ class CodeQueries:
             return ""
         name = re.split(r"[.#:/]", query)[-1]
         word = re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])") if name else None
+        # a name defined somewhere was read where it is: zustand's react.ts was blamed for
+        # `zustand.create` though `create` is indexed there (qa48), then a test importing it
+        if not name or self.store.symbols_where("name", name):
+            return ""
         holding = [(key, error) for key, error in self.store.files_with_errors()
                    if word is not None and word.search(self._source_text(key))]
         if not holding:

@@ -230,6 +230,21 @@ def _memory(query: str, ledger: Ledger, lexical: WhooshIndex | Callable[[], Whoo
                       reason=f"{len(hits)} memory note(s) each hold {share} of the question's informative words")
 
 
+def _named_alone(code, query: str) -> str:
+    """For a qualified name missed (`zustand.create`: a package no file path names), the
+    definitions its last part names alone, to confirm: never taken for the answer."""
+    if "/" in query and "#" not in query:  # a path: its extension is no name
+        return ""
+    qualifier, _, name = query.rpartition(".") if "." in query else query.rpartition(":")
+    name = name.rsplit("#", 1)[-1]
+    rows = definitions(code.store, code.keys, name) if qualifier and name else []
+    if not rows:
+        return ""
+    more = f" and {len(rows) - 3} more" if len(rows) > 3 else ""
+    return (f"; {name!r} alone names {len(rows)} definition(s): {', '.join(r.ref for r in rows[:3])}{more} "
+            f"(`vault-engine find {shlex.quote(name)}`): confirm it is the one meant")
+
+
 def _miss_reason(query: str, tried: list[str], code, token: bool, facet: str | None, tier: str | None) -> str:
     if code is None and token:
         return (f"no code is indexed, and no memory note answers {query!r}: add a code tap "
@@ -239,7 +254,7 @@ def _miss_reason(query: str, tried: list[str], code, token: bool, facet: str | N
     unindexed = code.not_indexed_reason(path) if code is not None and token and PATH_LIKE.search(path) else None
     if unindexed:  # on disk but not in the index: say so, an agent must not read "absent"
         return f"{path} is not indexed: {unindexed}"
-    broken = code.syntax_error_note(query) if code is not None and token else ""
+    broken = (code.syntax_error_note(query) + _named_alone(code, query)) if code is not None and token else ""
     if token and (tier is not None or facet is not None):  # some tiers were not asked: say which were
         said = {"symbol": f"no symbol is named {query!r}", "path": f"no indexed file is named {query!r}",
                 "fuzzy": "no symbol or file is close enough to suggest",
