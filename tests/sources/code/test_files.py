@@ -87,3 +87,20 @@ def test_a_source_file_is_skipped_in_the_words_of_code_and_a_symlink_loop_is_rep
                        "src/latin.py": "not UTF-8 (byte 0xe9 on line 1): re-save the source file as UTF-8",
                        "src/loop.py": "symlink loop: the link leads back to itself and never reaches a file; "
                                       "point it at a file or remove it"}
+
+
+def test_a_python_source_in_the_encoding_it_declares_is_read_as_python_reads_it(make_vault):
+    """A valid Python file declaring latin-1 (PEP 263) was skipped as "not UTF-8", its
+    symbols and calls gone (qa48); one declaring nothing, or wrongly, still is."""
+    from vault_engine.vault import Vault
+
+    declared = "# -*- coding: latin-1 -*-\n\"\"\"Caf\xe9.\"\"\"\n\n\ndef caf\xe9_menu():\n    return plain()\n\n\n" \
+               "def plain():\n    return '\xe9t\xe9'\n"
+    root = make_vault({"src/declared.py": declared.encode("latin-1"),
+                       "src/lying.py": "# coding: utf-8\n# caf\xe9\n".encode("latin-1")},
+                      config='[taps.code]\nsource = "code"\npaths = ["src/**"]\n')
+    with Vault(root) as vault:
+        skipped = {s.path: s.reason for s in vault.index(embed=False).skipped}
+        assert skipped == {"src/lying.py": "not UTF-8 (byte 0xe9 on line 2): re-save the source file as UTF-8"}
+        assert [h.ref for h in vault.find("caf\xe9_menu").hits] == ["src/declared.py#caf\xe9_menu"]
+        assert [n.ref for n in vault.calls("plain").nodes] == ["src/declared.py#caf\xe9_menu"]

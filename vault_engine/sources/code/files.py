@@ -322,11 +322,25 @@ def read_code(config: Config, key: str) -> tuple[str, str, FileStat, str, str, s
     if found is None:
         raise Unreadable("no code tap owns this file any more", vanished=True)
     tap, rel = found
-    text, digest, stat = read_note(tap.root, rel, config.max_file_bytes, what="source file")
+    text, digest, stat = read_note(tap.root, rel, config.max_file_bytes, what="source file",
+                                   declared=python_coding if rel.endswith((".py", ".pyi")) else None)
     reason = skipped_text_reason(rel.rsplit("/", 1)[-1], text)
     if reason:
         raise Unreadable(reason)
     return text, digest, stat, detect_language(rel) or "", rel, tap.name
+
+
+def python_coding(data: bytes) -> str | None:
+    """The encoding a Python source declares in its first two lines (PEP 263:
+    ``# -*- coding: latin-1 -*-``), as Python reads it; None when it declares none."""
+    import io
+    import tokenize
+
+    try:
+        encoding, read = tokenize.detect_encoding(io.BytesIO(data).readline)
+    except SyntaxError:  # a declaration Python does not know
+        return None
+    return encoding if read and any(b"coding" in line for line in read) else None
 
 
 def describe(taps: list[CodeTap]) -> list[dict[str, Any]]:

@@ -13,7 +13,7 @@ import codecs
 import errno
 import os
 import stat as stat_module
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -309,9 +309,12 @@ def scan_paths(config: Config, paths: Iterable[str]) -> Scan:
     return scan
 
 
-def read_note(root: Path, rel: str, max_bytes: int, what: str = "note") -> tuple[str, str, FileStat]:
+def read_note(root: Path, rel: str, max_bytes: int, what: str = "note",
+              declared: Callable[[bytes], str | None] | None = None) -> tuple[str, str, FileStat]:
     """Text, content hash and stat of one note (or of another text file, ``what`` it is, as
-    the reasons name it: a code tap's "source file"), or :class:`Unreadable` with the reason."""
+    the reasons name it: a code tap's "source file"), or :class:`Unreadable` with the reason.
+    Text is UTF-8, or the encoding ``declared`` reads in the file's bytes (a Python source's
+    ``# -*- coding: latin-1 -*-``)."""
     path = root / rel
     try:
         info = path.stat()
@@ -334,11 +337,25 @@ def read_note(root: Path, rel: str, max_bytes: int, what: str = "note") -> tuple
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
-        line = data[:exc.start].count(b"\n") + 1
-        raise Unreadable(
-            f"not UTF-8 (byte 0x{data[exc.start]:02x} on line {line}): re-save the {what} as UTF-8") from exc
+        as_declared = _decoded_as_declared(data, declared)
+        if as_declared is None:
+            line = data[:exc.start].count(b"\n") + 1
+            raise Unreadable(
+                f"not UTF-8 (byte 0x{data[exc.start]:02x} on line {line}): re-save the {what} as UTF-8") from exc
+        text = as_declared
     # The times from before the read: a write during it moves them, so it is read again next time
     return text, content_digest(data), FileStat.of(info, size=len(data))
+
+
+def _decoded_as_declared(data: bytes, declared: Callable[[bytes], str | None] | None) -> str | None:
+    """``data`` in the encoding the file declares, or None (none declared, or not in it)."""
+    encoding = declared(data) if declared is not None else None
+    if encoding is None:
+        return None
+    try:
+        return data.decode(encoding)
+    except (UnicodeDecodeError, LookupError):
+        return None
 
 
 def is_utf16(head: bytes) -> bool:
