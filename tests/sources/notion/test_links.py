@@ -48,6 +48,16 @@ def test_attachments_resolve_relative_to_the_page_then_by_unique_name():
                         "Space/unique.pdf": (PAGE, "unique.pdf")}
 
 
+def test_a_missing_file_of_one_page_is_never_another_pages_file_of_that_name():
+    """Rebranding's `Untitled.png`, missing from the export, showed Website redesign's (qa50)."""
+    t = targets()
+    out = rewrite_markdown_links(f"![lost](Other%20{OTHER}/photo%20one.png)", f"Space/Other {OTHER}.md", t)
+    assert out == f"![lost](Other%20{OTHER}/photo%20one.png)"  # kept as written, and reported
+    assert [u.reason.split(":")[0] for u in t.stats.unresolved] == ["file missing from the export"]
+    elsewhere = rewrite_markdown_links("![moved](Misplaced/photo%20one.png)", f"Space/Other {OTHER}.md", t)
+    assert elsewhere == "![moved](Page%2011111111/photo%20one.png)"  # no page folder named: by its name
+
+
 def test_missing_files_and_pages_outside_the_export_are_reported():
     t = targets()
     out = rewrite_markdown_links(f"[gone](Page%20{PAGE}/missing.png) "

@@ -101,14 +101,19 @@ class LinkTargets:
         self.stats.unresolved.append(UnresolvedLink(from_path, target, reason))
 
     def find_attachment(self, target: str, from_path: str) -> str | None:
-        """Relative to the linking file, else to the export root, else by unique file name."""
+        """Relative to the linking file, else to the export root, else by unique file name,
+        unless the link names the folder of another page: three pages' ``Untitled.png``,
+        missing from the export, had become a fourth page's own (qa50)."""
         base = posixpath.dirname(from_path)
         for candidate in (posixpath.join(base, target), target):
             norm = posixpath.normpath(candidate)
             if norm in self.attachments:
                 return norm
         same_name = self._by_name.get(target.rsplit("/", 1)[-1].casefold(), [])
-        return same_name[0] if len(same_name) == 1 else None
+        if len(same_name) != 1:
+            return None
+        folder = parent_id_of(target)
+        return same_name[0] if folder is None or folder == parent_id_of(same_name[0]) else None
 
     def place(self, attachment: str, from_path: str) -> tuple[str, str]:
         """Where an attachment is copied: into the folder of the page whose export folder
