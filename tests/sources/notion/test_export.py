@@ -336,6 +336,23 @@ def test_a_corrupt_nested_zip_is_reported_and_the_rest_imported(vault, tmp_path)
     assert len(report.new) == 5
 
 
+def test_prune_deletes_nothing_when_a_part_or_a_page_of_the_export_could_not_be_read(vault, export, tmp_path):
+    """An unreadable part zip: "the rest is imported, re-download the export", and the same run
+    deleted 11 of 28 notes, the pages of that part (qa50)."""
+    vault.notion_import(export, now=FROZEN_NOW)
+    roadmap = export / f"Team Space {ROOT}" / f"Roadmap {ROADMAP}"
+    shutil.move(roadmap, tmp_path / "elsewhere")  # its pages travel in the part that cannot be read
+    outer = zip_folder(export, tmp_path / "Export.zip", extra={"Part-2.zip": b"not a zip at all"})
+    report = vault.notion_import(outer, prune=True, now=FROZEN_NOW)
+    assert report.gone and report.pruned == ()
+    assert all((vault.root / rel).exists() for rel in report.gone)
+    assert any(n.startswith(f"--prune would delete {len(report.gone)} note(s) in notion/, but 1 part(s) or page(s)")
+               for n in report.notices), report.notices
+    (export / f"Team Space {ROOT}" / "Loose notes.md").write_text("# Loose notes\nno id: no page\n")
+    read_whole = vault.notion_import(export, prune=True, now=FROZEN_NOW)
+    assert read_whole.pruned == report.gone  # a file that is no page does not hold the prune back
+
+
 # -- bad input ----------------------------------------------------------------------------
 
 

@@ -355,9 +355,12 @@ def import_export(config: Config, export: Path, *, into: str = "notion", prune: 
         _refuse_another_exports_folder(export, into, candidates, {page.notion_id for page in conversion.pages})
         result = writer.write_all(conversion.pages, conversion.names)
     gone = writer.gone(candidates, result.written_ids)
-    refused = _prune_refused(into, gone, candidates) if prune else ()
-    pruned, kept_files = writer.prune(gone) if prune and not refused else ([], [])
     catalog = conversion.catalog
+    # a part zip or a page (a file named with an id) that could not be read: its pages look gone
+    unread = sum(1 for p in [*tree.problems, *catalog.problems]
+                 if p.path.endswith(".zip") or split_export_name(p.path.rsplit("/", 1)[-1])[1])
+    refused = _prune_refused(into, gone, candidates, unread) if prune else ()
+    pruned, kept_files = writer.prune(gone) if prune and not refused else ([], [])
     problems = [*tree.problems, *catalog.problems, *duplicates, *result.problems, *kept_files]
     return NotionReport(
         action="import", source=tree.name, into=into, pages=len(catalog.pages),
@@ -372,10 +375,18 @@ def import_export(config: Config, export: Path, *, into: str = "notion", prune: 
     )
 
 
-def _prune_refused(into: str, gone: list[ExistingNote], there: list[ExistingNote]) -> tuple[str, ...]:
-    """Why nothing is pruned, when the prune would delete most of the folder: this export is no
-    mirror of it (another export sharing five pages deleted the other 25 of 30 notes, qa36 N5)."""
+def _prune_refused(into: str, gone: list[ExistingNote], there: list[ExistingNote], unread: int) -> tuple[str, ...]:
+    """Why nothing is pruned: the export was not read whole (``unread`` parts or pages could
+    not be: an unreadable part zip deleted 11 of 28 notes, qa50), or the prune would delete
+    most of the folder, so this export is no mirror of it (another export sharing five pages
+    deleted the other 25 of 30 notes, qa36 N5)."""
     prunable = [n for n in gone if not n.edited_locally]
+    if not prunable:
+        return ()
+    if unread:
+        return (f"--prune would delete {len(prunable)} note(s) in {into}/, but {unread} part(s) or page(s) of the "
+                "export could not be read (listed above), and their pages would be among them: nothing was pruned "
+                "(download the export again and import it with --prune)",)
     if 2 * len(prunable) <= len(there):
         return ()
     return (f"--prune would delete {len(prunable)} of the {len(there)} notes in {into}/, most of it: this export "
