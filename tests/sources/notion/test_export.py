@@ -222,6 +222,22 @@ def test_a_renamed_page_whose_note_was_edited_keeps_its_name_and_links_follow_it
     assert unresolved == ["[[Archive page d7e8f9a0|Archive page]]"]
 
 
+def test_a_note_its_user_renamed_keeps_its_name_and_the_pages_links_follow_it(vault, export):
+    """Renamed in Obsidian (which updated the links to it), a page's note was renamed back by
+    the next import, and the links Obsidian had updated broke (qa50)."""
+    vault.notion_import(export, now=FROZEN_NOW)
+    os.replace(vault.root / "notion" / "Token refresh b5c6d7e8.md", vault.root / "notion" / "Tokens.md")
+    token = export / f"Team Space {ROOT}" / f"Roadmap {ROADMAP}" / f"Token refresh {TOKEN}.md"
+    token.write_text(token.read_text() + "\nUpstream line\n")
+    report = vault.notion_import(export, now=FROZEN_NOW + 3600)
+    assert report.renamed == () and "notion/Tokens.md" in report.updated  # the notes linking it too
+    assert "Upstream line" in note(vault, "Tokens.md")[1]
+    assert not (vault.root / "notion" / "Token refresh b5c6d7e8.md").exists()
+    assert "[[Tokens|Token refresh]]" in note(vault, "Auth spec f3a4b5c6.md")[1]  # the import's links follow it
+    token.write_text(token.read_text().replace("# Token refresh", "# Token rotation"))  # retitled in Notion too
+    assert vault.notion_import(export, now=FROZEN_NOW + 7200).renamed == ()  # the user's name still stands
+
+
 def test_pages_gone_from_the_export_are_reported_and_deleted_only_with_prune(vault, export):
     vault.notion_import(export, now=FROZEN_NOW)
     (export / f"Team Space {ROOT}" / f"Roadmap {ROADMAP}" / f"Audit log {AUDIT}.md").unlink()

@@ -5,7 +5,8 @@ Both the export import and the API sync turn what they read into :class:`NotionP
 and hand them to :class:`PageWriter`. The writer owns the rules every Notion note follows:
 
 - one note per Notion id; a note already carrying that ``notion_id`` anywhere under the
-  scanned folders is updated where it is (renamed when the title changed);
+  scanned folders is updated where it is (renamed when the title changed, unless its user
+  had renamed it: a name that is not the import's for the title it records);
 - the file name is ``<safe title> <last 8 hex of the id>.md`` (the end of a Notion id is its
   random part: ids created the same day share their first 12 digits);
 - a note whose rendered text did not change is not written, so its mtime stays;
@@ -251,9 +252,14 @@ def page_note_rank(rel_path: str, meta: dict[str, Any], notion_id: str, edited: 
     ``edited`` since it was written, then the first by path. Obsidian's "Make a copy"
     ("Research study 906df97e 1.md") sorted first and took the page's links over (qa32 F1).
     The import and the index (which cannot tell an edit: ``edited`` False) rank alike."""
+    return not at_page_name(rel_path, meta, notion_id), edited, rel_path
+
+
+def at_page_name(rel_path: str, meta: dict[str, Any], notion_id: str) -> bool:
+    """Whether the note is at a name the import gives its page (the title it records, with
+    the page's short or full id): not one its user chose."""
     title = str(meta.get("title") or "")
-    at_page_name = stem_of(rel_path) in (note_stem_for(title, notion_id), f"{safe_title(title)} {notion_id}")
-    return not at_page_name, edited, rel_path
+    return stem_of(rel_path) in (note_stem_for(title, notion_id), f"{safe_title(title)} {notion_id}")
 
 
 def _markdown_files(root: Path, folders: list[str]) -> set[str]:
@@ -345,7 +351,10 @@ class PageWriter:
         names: dict[str, str] = {}
         for ident, title in sorted(titles.items()):
             old = self.existing.get(ident)
-            rel = old.rel_path if old is not None and old.edited_locally else self.target_for(ident, title, taken)
+            # an edited note keeps its name, and so does one its user renamed: renamed back,
+            # the links Obsidian had updated to the new name broke (qa50)
+            kept = old is not None and (old.edited_locally or not at_page_name(old.rel_path, old.meta, ident))
+            rel = old.rel_path if old is not None and kept else self.target_for(ident, title, taken)
             if rel is not None:
                 taken.add(rel.casefold())
                 names[ident] = rel
