@@ -104,3 +104,19 @@ def test_a_python_source_in_the_encoding_it_declares_is_read_as_python_reads_it(
         assert skipped == {"src/lying.py": "not UTF-8 (byte 0xe9 on line 2): re-save the source file as UTF-8"}
         assert [h.ref for h in vault.find("caf\xe9_menu").hits] == ["src/declared.py#caf\xe9_menu"]
         assert [n.ref for n in vault.calls("plain").nodes] == ["src/declared.py#caf\xe9_menu"]
+
+
+def test_a_code_tap_whose_paths_match_nothing_says_so_and_a_missing_root_names_its_tap(make_vault):
+    """A tap of nothing was accepted without a word, and `search --kind code` then said "add a
+    code tap" (qa48); a missing root was reported as "code:: taps.code.root ..."."""
+    from vault_engine.vault import Vault
+
+    root = make_vault({"src/a.py": "def f():\n    pass\n"},
+                      config='[taps.code]\nsource = "code"\npaths = ["lib/**"]\n'
+                             '[taps.gone]\nsource = "code"\nroot = "../nowhere"\npaths = ["**"]\n')
+    with Vault(root) as vault:
+        skipped = {s.path: s.reason for s in vault.index(embed=False).skipped}
+    assert skipped == {
+        "taps.code": f'paths "lib/**" match no source file under {root}: fix paths (globs under root) in '
+                     "vault-engine.toml",
+        "taps.gone": f"root {(root / '../nowhere').resolve()} is not a folder: fix root in vault-engine.toml"}

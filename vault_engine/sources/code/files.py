@@ -143,11 +143,16 @@ def scan_code(config: Config, only: set[str] | None = None) -> CodeScan:
     scan = CodeScan()
     for tap in code_taps(config):
         if not tap.root.is_dir():
-            scan.problems.append(SkippedFile(tap.prefix or tap.name, f"taps.{tap.name}.root {tap.root} is not a "
-                                             "folder: fix root in vault-engine.toml"))
+            scan.problems.append(SkippedFile(f"taps.{tap.name}", f"root {tap.root} is not a folder: fix root in "
+                                             "vault-engine.toml"))
             continue
+        found = len(scan.files)
         for start in _starts(tap, only):
             _walk(tap, start, scan)
+        if only is None and len(scan.files) == found:  # qa48: a tap of nothing, and not a word said
+            globs = ", ".join(f'"{p}"' for p in tap.paths)
+            scan.problems.append(SkippedFile(f"taps.{tap.name}", f"paths {globs} match no source file under "
+                                             f"{tap.root}: fix paths (globs under root) in vault-engine.toml"))
     return scan
 
 
