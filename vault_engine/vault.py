@@ -616,7 +616,8 @@ class Vault:
             searcher.notices.append("a query of tags only is searched by words: a tag means nothing to the model")
         result = self._search_beside_writers(searcher, request)
         if not result.hits:
-            why = kind_notice(ledger, kind) or filters_notice(ledger, kind, project, tap)
+            code_taps = tuple(t.name for t in self.config.taps if t.source == "code")
+            why = kind_notice(ledger, kind, code_taps) or filters_notice(ledger, kind, project, tap)
             result = replace(result, notices=result.notices + self._stale_notice(ledger, "search")
                              + (why or self._found_without_filters(searcher, request)))
         elif result.confidence == LOW:

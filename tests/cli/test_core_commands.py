@@ -117,6 +117,17 @@ def test_a_miss_filtered_by_a_kind_no_note_is_of_says_so(vault, cli):
     assert code["confidence_reason"] == "no section the filters leave matched the query"  # not "only the meaning matched"
 
 
+def test_a_code_miss_with_a_code_tap_of_nothing_names_the_tap_not_a_missing_one(make_vault, cli):
+    """`--kind code` said "add a code tap" to a vault whose tap matched no file (qa48)."""
+    root = make_vault({"notes/a.md": "# A\nrefresh tokens\n"},
+                      config='[taps.code]\nsource = "code"\npaths = ["lib/**"]\n')
+    cli("--vault", root, "index", "--no-embed")
+    code = cli("--vault", root, "search", "refresh", "--kind", "code", "--lexical", "--json").json
+    assert code["status"] == "miss" and code["notices"] == [
+        "no source file is indexed: the code tap(s) code hold none (their root or paths: `vault-engine index` "
+        "names what it skipped)"]
+
+
 def test_a_miss_filtered_by_filters_no_note_passes_together_says_so(make_vault, cli):
     # `--kind code --project P` can never match, and answered a bare miss (qa24 #5)
     root = make_vault({**NOTES, "projects/p/working/w.md": "# W\nrefresh the cache nightly\n"})

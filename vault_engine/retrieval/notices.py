@@ -13,11 +13,15 @@ if TYPE_CHECKING:
     from vault_engine.stores.ledger import Ledger
 
 
-def kind_notice(ledger: Ledger, kind: str | None) -> tuple[str, ...]:
-    """For a miss filtered by a kind no note is of: that, not the vault's answer, is why."""
+def kind_notice(ledger: Ledger, kind: str | None, code_taps: tuple[str, ...] = ()) -> tuple[str, ...]:
+    """For a miss filtered by a kind no note is of: that, not the vault's answer, is why.
+    ``code_taps``: the code taps the config names (one indexing nothing is no missing tap)."""
     held = ledger.kinds()
     if kind is None or kind in held:
         return ()
+    if kind == "code" and code_taps:
+        return (f"no source file is indexed: the code tap(s) {', '.join(code_taps)} hold none (their root or "
+                "paths: `vault-engine index` names what it skipped)",)
     if kind == "code":
         return ("no source file is indexed: add a code tap ([taps.code] in vault-engine.toml) and run "
                 "`vault-engine index`",)
