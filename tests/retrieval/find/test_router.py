@@ -1,5 +1,7 @@
 """find's four tiers and the junction, over a small indexed repository and its memory note."""
 
+import re
+
 import pytest
 
 from tests.code_vault import build
@@ -81,6 +83,18 @@ def test_a_qualified_name_missed_points_at_its_last_part_not_at_a_broken_file_th
                                     "(`vault-engine find price_of`): confirm it is the one meant")
         # a name defined nowhere, which the broken file names: its error may hide the definition
         assert "web/broken.ts names 'grand_total' but was not parsed whole" in v.find("grand_total").reason
+
+
+def test_a_skipped_file_named_by_the_end_of_its_path_is_said_skipped(make_vault):
+    """`outline nul_mod.py` said "no such file" where the whole key said "skipped" (qa48)."""
+    from vault_engine.errors import UnknownRef
+
+    with Vault(build(make_vault, {"src/shop/nul_mod.py": b"x = 1\x00\x00"})) as v:
+        skipped = ("src/shop/nul_mod.py was skipped when indexed (binary content in a .py file: rename it if "
+                   "it is not a source file)")
+        assert v.find("nul_mod.py").reason == f"nul_mod.py is not indexed: {skipped}"
+        with pytest.raises(UnknownRef, match=re.escape(f"'shop/nul_mod.py' is not an indexed source file: {skipped}")):
+            v.outline("shop/nul_mod.py")
 
 
 def test_a_clean_miss_says_why_and_the_answer_is_deterministic(vault):

@@ -248,10 +248,14 @@ class CodeQueries:
         raise UnknownRef(f"{path!r} is not an indexed source file: {reason or 'no such file'}")
 
     def not_indexed_reason(self, path: str) -> str | None:
-        """Why a file a code tap could own is not in the index, or None when there is none."""
+        """Why a file a code tap could own is not in the index, or None when there is none.
+        A skipped file is also named by the end of its path, as indexed files are (`outline
+        nul_mod.py` said "no such file" where the whole key said "skipped", qa48)."""
         skipped = dict(self.ledger.skipped())
-        if path in skipped:
-            return f"skipped when indexed ({skipped[path]})"
+        ending = [p for p in skipped if p.endswith("/" + path.lstrip("/"))] if path not in skipped else [path]
+        if len(ending) == 1:
+            return f"{ending[0]} was skipped when indexed ({skipped[ending[0]]})" if ending[0] != path \
+                else f"skipped when indexed ({skipped[path]})"
         for tap in self.taps:
             rel = tap.rel_of(path) if tap.prefix else path
             if rel is None or not _is_file(tap.root / rel):
