@@ -196,7 +196,7 @@ def test_index_counts_notes_and_source_files_apart_as_status_does(make_vault, cl
     sources = sum(1 for path in FILES if not path.endswith(".md"))
     assert (done["new"], done["source_files"]) == (notes, sources) and sources > 0  # "70 new" for 6 notes
     text = cli("--vault", root, "index", "--no-embed", "--rebuild").out
-    assert f"{notes} new, " in text and f"; {sources} source files new or changed" in text
+    assert f"{notes} new, " in text and f"; {sources} source files new, changed, moved or deleted" in text
 
 
 SHELLS = '''class Shell:

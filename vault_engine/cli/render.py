@@ -86,7 +86,8 @@ def index_report(r: IndexReport) -> str:
     parts = [f"{r.new} new", f"{r.modified} modified", f"{r.moved} moved", f"{r.deleted} deleted",
              f"{r.unchanged} unchanged"]
     if r.source_files:
-        parts[-1] += f"; {r.source_files} source file{'s' if r.source_files != 1 else ''} new or changed"
+        files = f"{r.source_files} source file{'s' if r.source_files != 1 else ''}"
+        parts[-1] += f"; {files} new, changed, moved or deleted"
     line = f"indexed in {r.seconds:.2f} s: " + ", ".join(parts) + f"; {_sections(r.sections)}"
     if r.embedded:
         line += f"; {_sections(r.embedded)} embedded"
