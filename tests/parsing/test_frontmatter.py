@@ -88,6 +88,12 @@ def test_property_words_are_text_values_and_what_links_name():
     # a `type:` naming no kind is someone else's field (kepano's places); the kind itself is indexed already
     assert property_words({"type": ["[[Shrines]]"]}) == "Shrines" and property_words({"type": "book"}) == "book"
     assert property_words({"type": "checkpoint"}) == "" == property_words({"type": " Spec "})
+    # where an imported Notion page came from is no word of it (qa50: the hit and snippet of
+    # every empty page of import_test.zip); a note of the vault's own keeps its `source:`
+    page = {"notion_id": "b3b9507f2e174aa0b493fa337534c191", "source": "import_test.zip",
+            "url": "https://www.notion.so/b3b9507f", "Status": "In Progress"}
+    assert property_words(page) == "In Progress"
+    assert property_words({"source": "The Machine Stops, 1909"}) == "The Machine Stops, 1909"
 
 
 def test_aliases_that_repeat_too_many_values_are_an_error_not_a_memory_exhaustion():

@@ -253,6 +253,10 @@ def parse_time(value: Any) -> float | None:
 _UNSEARCHED_KEYS = frozenset({"title", "tags", "tag", "cssclasses", "cssclass", "publish",
                               "notion_id", "parent_id", "notion_object", "body_hash",
                               "attachment_hashes"})
+# And on a page `notion import` or `notion sync` wrote (it carries a notion_id): where it came
+# from, which every page of an export shares ("source: import_test.zip" was the snippet, and the
+# hit, of empty pages for a search of that name, qa50), and its address.
+_IMPORT_KEYS = frozenset({"source", "url"})
 _WIKILINK = re.compile(r"\[\[([^\[\]|#]*)(?:#[^\[\]|]*)?(?:\|([^\[\]]*))?\]\]")
 
 
@@ -287,8 +291,9 @@ def searched_properties(meta: dict[str, Any]) -> list[tuple[str, list[str]]]:
             return [v for item in value.values() for v in values(item)]
         return []
 
+    unsearched = _UNSEARCHED_KEYS | _IMPORT_KEYS if meta.get("notion_id") else _UNSEARCHED_KEYS
     found = [(str(key), values(value)) for key, value in meta.items()
-             if str(key).casefold() not in _UNSEARCHED_KEYS and not _names_a_kind(str(key), value)]
+             if str(key).casefold() not in unsearched and not _names_a_kind(str(key), value)]
     return [(key, words) for key, words in found if words]
 
 

@@ -72,7 +72,8 @@ EXTRACTION_VERSION = "30"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 # 29: an alternative its heading marks chosen ("(Now Primary Solution)") is no dead end; "Cons:"
 #     over "- Label: text" items is the reason
 # 30: a source file's sections are named by their symbols as written (no case-folded anchors); a
-#     Python source in the encoding it declares (PEP 263)
+#     Python source in the encoding it declares (PEP 263); a Notion page's source and url are
+#     no searched properties
 
 
 def newer_extraction(key: str | None) -> str | None:
