@@ -208,6 +208,23 @@ def test_properties_added_in_the_vault_survive_a_reimport_and_are_named(vault, e
         ("notion/Audit log c6d7e8f9.md", True)]
 
 
+def test_a_note_edited_in_the_vault_while_its_page_changed_in_notion_says_both_changed(vault, export):
+    """"Kept as edited" read the same whether or not Notion's page had changed too (qa50)."""
+    vault.notion_import(export, now=FROZEN_NOW)
+    mine = vault.root / "notion" / "Audit log c6d7e8f9.md"
+    mine.write_text(mine.read_text() + "\nMy own line.\n")
+    quiet = vault.notion_import(export, now=FROZEN_NOW + 3600)
+    (reason,) = [p.reason for p in quiet.problems if p.path == "notion/Audit log c6d7e8f9.md"]
+    assert "changed in Notion too" not in reason  # nothing to merge: Notion's page is as written
+    audit = export / f"Team Space {ROOT}" / f"Roadmap {ROADMAP}" / f"Audit log {AUDIT}.md"
+    audit.write_text(audit.read_text() + "\nUpstream line\n")
+    both = vault.notion_import(export, now=FROZEN_NOW + 7200)
+    (reason,) = [p.reason for p in both.problems if p.path == "notion/Audit log c6d7e8f9.md"]
+    assert reason.endswith("; the page changed in Notion too since, and that change is not in the note: "
+                           "merge them by hand")
+    assert mine.read_text().endswith("My own line.\n")  # still never overwritten
+
+
 def test_a_renamed_page_whose_note_was_edited_keeps_its_name_and_links_follow_it(vault, export):
     vault.notion_import(export, now=FROZEN_NOW)
     mine = vault.root / "notion" / "Token refresh b5c6d7e8.md"

@@ -395,7 +395,11 @@ class PageWriter:
         result.written_ids.add(page.notion_id)
         old = self.existing.get(page.notion_id)
         if old is not None and old.edited_locally:
-            result.problems.append(Problem(old.rel_path, old.edited_reason))
+            # changed on both sides: the user must know Notion's change is not in the note (qa50)
+            both = old.meta.get("body_hash") not in (None, body_digest(page.body))
+            result.problems.append(Problem(old.rel_path, old.edited_reason + (
+                "; the page changed in Notion too since, and that change is not in the note: merge them by "
+                "hand" if both else "")))
             result.edited.append(old.rel_path)
             return
         if old is not None and old.rel_path != rel:
