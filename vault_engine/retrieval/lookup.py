@@ -28,9 +28,9 @@ def lookup_ref(ledger: Ledger, ref: str,
     if ref.strip().startswith(NOTION_SCHEME):
         parsed = parse_ref(ref)
         if parsed.notion_id is None:
-            raise UnknownRef(f"{ref.partition('#')[0].strip()!r} names no Notion page: a page's ref is "
-                             f"{NOTION_SCHEME} and the 32 hex digits of its note's notion_id")
-        note, heading = ledger.note_by_notion_id(parsed.notion_id), parsed.heading
+            note, heading = _by_short_notion_id(ledger, ref), ref.partition("#")[2].strip() or None
+        else:
+            note, heading = ledger.note_by_notion_id(parsed.notion_id), parsed.heading
         if note is None:  # vault paths are no help here (qa32 F9)
             raise UnknownRef(f"no note of Notion page {parsed.notion_id} in the index (pruned, or never imported?): "
                              "`vault-engine search` finds a note by its words")
@@ -199,6 +199,27 @@ def _by_anchor(sections: Sequence[SectionRow], anchor: str) -> SectionRow | None
         if spaced in (normalize_heading(name), normalize_heading(rendered_heading(name))) or anchor.lower() == github:
             return sections[i]
     return None
+
+
+_SHORT_ID = re.compile(r"[0-9a-f]{8,31}")
+
+
+def _by_short_notion_id(ledger: Ledger, ref: str) -> NoteRow:
+    """The note of ``notion://<the end of an id>``, the short id in every page's file name
+    (`show notion://88ac0cea` was refused, qa50): only when one note's id ends so."""
+    given = ref.partition("#")[0].strip()
+    ending = given[len(NOTION_SCHEME):].replace("-", "").lower()
+    if not _SHORT_ID.fullmatch(ending):
+        raise UnknownRef(f"{given!r} names no Notion page: a page's ref is {NOTION_SCHEME} and the 32 hex "
+                         "digits of its note's notion_id, or its last 8 or more (the short id in its file name)")
+    notes = ledger.notes_by_notion_id_ending(ending)
+    if len(notes) > 1:
+        raise UnknownRef(f"{given!r} is the end of {len(notes)} Notion pages' ids: "
+                         f"{', '.join(NOTION_SCHEME + str(n.notion_id) for n in notes[:5])}; give more of the id")
+    if not notes:
+        raise UnknownRef(f"no note of a Notion page whose id ends with {ending} in the index (pruned, or never "
+                         "imported?): `vault-engine search` finds a note by its words")
+    return notes[0]
 
 
 def with_missing_sections(ledger: Ledger, links: Iterable[ResolvedLink]) -> list[ResolvedLink]:

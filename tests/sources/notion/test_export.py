@@ -13,7 +13,7 @@ import pytest
 
 from tests.conftest import FROZEN_NOW, needs_corpus
 from vault_engine.cli.notion_commands import render_report
-from vault_engine.errors import NotionError
+from vault_engine.errors import NotionError, UnknownRef
 from vault_engine.parsing.frontmatter import split_frontmatter
 from vault_engine.sources.notion.export import parse_notion_date, split_export_name
 from vault_engine.sources.notion.pages import body_digest, file_digest
@@ -141,6 +141,11 @@ def test_notion_refs_work_in_show_search_and_links(vault):
     backlinks = {link.source for link in vault.links(f"notion://{AUTH}", backlinks=True)}
     assert backlinks == {"notion/Team Space 12233445.md", "notion/Token refresh b5c6d7e8.md",
                          "notion/Roadmap a4b5c6d7.md"}
+    # the short id of its file name names the page too (qa50: refused), when no other id ends so
+    short = vault.show("notion://f3a4b5c6#Token refresh")
+    assert (short.ref, short.path) == (f"notion://{AUTH}#Token refresh", "notion/Auth spec f3a4b5c6.md")
+    with pytest.raises(UnknownRef, match="no note of a Notion page whose id ends with 0badc0de"):
+        vault.show("notion://0badc0de")
 
 
 def test_last_edited_time_dates_the_note_for_decay(vault):

@@ -214,6 +214,13 @@ class NoteQueries(LedgerConnection):
             f"SELECT {NOTE_COLUMNS} FROM notes WHERE notion_id=?", (notion_id.lower(),)).fetchone()
         return note_row(row) if row else None
 
+    def notes_by_notion_id_ending(self, ending: str) -> list[NoteRow]:
+        """The notes whose Notion id ends with ``ending`` (hex digits: the short id in a page's
+        file name), by path."""
+        rows = self.db.execute(f"SELECT {NOTE_COLUMNS} FROM notes WHERE notion_id LIKE ? ORDER BY path",
+                               ("%" + ending.lower(),)).fetchall()
+        return [note_row(r) for r in rows]
+
     def notes(self, *, project: str | None = None, kinds: Iterable[str] | None = None) -> list[NoteRow]:
         """Every note, or those of ``project`` and of one of ``kinds`` when given (in no
         promised order: callers that show them sort them)."""
