@@ -484,6 +484,18 @@ def test_a_query_that_starts_with_a_dash_is_told_to_follow_the_double_dash(vault
     assert typo.err.rstrip().endswith("unrecognized arguments: --bogus")
 
 
+def test_a_query_of_several_unquoted_words_is_told_to_quote_them(vault, cli):
+    """`search retry webhooks` said only "unrecognized arguments: webhooks" (qa48)."""
+    words = cli("--vault", vault, "search", "retry", "--lexical", "the", "webhooks")
+    assert words.code == 2 and words.err.rstrip().endswith(
+        "unrecognized arguments: the webhooks (a query of several words goes in quotes: "
+        "vault-engine search 'retry the webhooks')")
+    proposal = cli("--vault", vault, "deadend", "check", "retry", "inline")
+    assert proposal.err.rstrip().endswith("(a proposal of several words goes in quotes: "
+                                          "vault-engine deadend check 'retry inline')")
+    assert cli("--vault", vault, "show", "a.md", "b.md").err.rstrip().endswith("unrecognized arguments: b.md")
+
+
 def test_search_before_index_says_what_to_do(make_vault, cli):
     result = cli("--vault", make_vault({"a.md": "x"}), "search", "x", "--lexical")
     assert result.code == 1 and "run `vault-engine index` first" in result.err

@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import importlib
 import logging
+import shlex
 import signal
 import sys
 from collections.abc import Iterator, Sequence
@@ -57,8 +58,19 @@ class CommandParser(argparse.ArgumentParser):
         self._words = list(sys.argv[1:] if args is None else args)
         namespace, extras = super().parse_known_args(args, namespace)
         if extras:
-            self.error(f"unrecognized arguments: {' '.join(extras)}")
+            self.error(f"unrecognized arguments: {' '.join(extras)}" + self._quote_hint(namespace, extras))
         return namespace, extras
+
+    def _quote_hint(self, namespace, extras: list[str]) -> str:
+        """For words after a query or proposal: it is one argument, so several words go in
+        quotes (`search retry webhooks` said only "unrecognized arguments: webhooks", qa48)."""
+        given = next((getattr(namespace, name) for name in ("query", "proposal")
+                      if isinstance(getattr(namespace, name, None), str)), None)
+        words = [w for w in extras if not w.startswith("-")]
+        if given is None or not words:
+            return ""
+        return f" (a {'query' if hasattr(namespace, 'query') else 'proposal'} of several words goes in quotes: " \
+               f"{self.prog} {shlex.quote(' '.join([given, *words]))})"
 
     def error(self, message):
         """argparse's error, and for a word that starts with "-" and is no option of the
