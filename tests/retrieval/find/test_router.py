@@ -97,6 +97,19 @@ def test_a_skipped_file_named_by_the_end_of_its_path_is_said_skipped(make_vault)
             v.outline("shop/nul_mod.py")
 
 
+def test_a_folder_is_found_as_the_files_under_it(vault):
+    """`find tests` suggested a test's nested function named `test`; `find src/click` was a miss (qa48)."""
+    found = vault.find("src/shop")
+    assert (found.status, found.tier) == ("hit", "path")
+    assert refs(found) == ["src/shop/__init__.py", "src/shop/cli.py", "src/shop/orders.py", "src/shop/pricing.py"]
+    assert found.reason == "4 indexed file(s) under the folder(s) src/shop/"
+    assert refs(vault.find("shop")) == ["src/shop/__init__.py"]  # a package is its module first
+    assert refs(vault.find("tests")) == ["src/tests/test_orders.py"]
+    assert refs(vault.find("src/shop", k=2)) == ["src/shop/__init__.py", "src/shop/cli.py"]
+    assert vault.find("src/shop", k=2).reason == "4 indexed file(s) under the folder(s) src/shop/ (the first 2)"
+    assert vault.find("rc/shop").status != "hit"  # whole components only, as for files
+
+
 def test_a_clean_miss_says_why_and_the_answer_is_deterministic(vault):
     miss = vault.find("QuantumFluxCapacitor")
     assert (miss.status, miss.tier, miss.suggestion) == ("miss", None, None) and "close enough" in miss.reason

@@ -182,6 +182,8 @@ def _path(code, query: str, k: int, _rule) -> FindResult | None:
                              key=lambda key: (key.count("/"), key)))
         reason = f"{len(paths)} indexed file(s) are the module {query!r}" if paths else ""
     if not paths:
+        paths, reason = _in_folder(code.keys, query, k)
+    if not paths:
         return None
     hits = []
     for path in paths[:k]:
@@ -189,6 +191,29 @@ def _path(code, query: str, k: int, _rule) -> FindResult | None:
         hits.append(FindHit(path, path, None, "file", 1, info[2] if info else 1, 1.0, None,
                             tuple(dict.fromkeys(w.ref for w in code.why_file(path)))))
     return FindResult(query, "hit", "path", tuple(hits), reason=reason)
+
+
+def _in_folder(keys: set[str], query: str, k: int) -> tuple[tuple[str, ...], str]:
+    """The indexed files under the folders whose path ends with ``query``'s whole components
+    (`tests`, `src/click`): `find tests` had suggested a test's nested function named `test`,
+    and `find src/click` was a miss (qa48). The files nearest the folder first."""
+    wanted = [part for part in query.strip("/").split("/") if part]
+    if not wanted or any(part in (".", "..") for part in wanted):
+        return (), ""
+    folders: dict[str, list[str]] = {}
+    for key in keys:
+        tap, _, path = key.rpartition(":")
+        parts = path.split("/")[:-1]
+        for end in range(len(wanted), len(parts) + 1):
+            if parts[end - len(wanted):end] == wanted:
+                folders.setdefault(f"{tap + ':' if tap else ''}{'/'.join(parts[:end])}/", []).append(key)
+                break
+    if not folders:
+        return (), ""
+    inside = sorted({key for found in folders.values() for key in found}, key=lambda key: (key.count("/"), key))
+    more = f" (the first {k})" if len(inside) > k else ""
+    named = ", ".join(sorted(folders)[:3]) + (f" and {len(folders) - 3} more" if len(folders) > 3 else "")
+    return tuple(inside), f"{len(inside)} indexed file(s) under the folder(s) {named}{more}"
 
 
 def _fuzzy(code, query: str, k: int, rule: SuggestRule) -> FindResult | None:
