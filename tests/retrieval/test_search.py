@@ -434,7 +434,11 @@ def test_a_note_that_is_all_properties_is_a_hit_showing_them(make_vault):
         assert (hit.ref, hit.snippet) == ("Zebra Template.md",  # no `cover:` left dangling by its URL
                                           "author: Quentin Blake; genre: zoology; tags: to-read")
         assert hit.scores.fused == 1.0
-        assert [h.path for h in v.search("heading only", lexical_only=True).hits] == []  # nothing to show
+        # a note that is only its heading is found, shown by it, after every hit with text
+        # ("# Headonlyword title" alone was found by no search, qa49)
+        alone = v.search("heading only", lexical_only=True).hits
+        assert [(h.path, h.snippet) for h in alone] == [("Empty.md", "Heading only")]
+        assert [h.path for h in v.search("heading zoology", lexical_only=True).hits][-1] == "Empty.md"
 
 
 def test_on_a_partly_embedded_index_a_tie_goes_to_the_section_whose_words_matched(make_vault):

@@ -20,7 +20,7 @@ from vault_engine.errors import ModelUnavailable
 from vault_engine.model import Hit, ResolvedLink, Scores, SearchResult
 from vault_engine.parsing.frontmatter import property_lines
 from vault_engine.parsing.readable import only_comments, reading_view
-from vault_engine.parsing.sections import section_body
+from vault_engine.parsing.sections import leading_headings, section_body
 from vault_engine.retrieval.confidence import Evidence, MissRule, judged, judged_miss
 from vault_engine.retrieval.coverage import section_coverage, weighed_terms
 from vault_engine.retrieval.decay import decay_multiplier, note_age
@@ -69,6 +69,7 @@ class _Candidate:
     decay: float = 1.0
     age: float | None = None
     score: float = 0.0
+    bare: bool = False  # a note that is only its heading: listed after every hit with text
 
 
 def notes_first(ranked: list[_Candidate], k: int) -> list[_Candidate]:
@@ -139,7 +140,9 @@ class Searcher:
         self.lexical_ahead = any(i not in in_ledger for i, _ in lexical or ())
         # A tie goes to the section whose words matched: on a partly embedded index, a new
         # note holding both words tied with the meaning arm's first hit at cosine 0.21, and lost.
-        ranked = sorted(candidates, key=lambda c: (-c.score, c.fused.lexical is None, c.section.id))
+        # A note that is only its title is found, but after every hit with text to read: empty
+        # headings had filled 4 of 150 top-5 places on the Obsidian help vault (issue 13).
+        ranked = sorted(candidates, key=lambda c: (c.bare, -c.score, c.fused.lexical is None, c.section.id))
         top = notes_first(ranked, request.k)
         if len(top) < request.k and any(len(arm or ()) >= ARM_DEPTH for arm in (lexical, semantic)):
             # `-k 1000 --lexical` gave 100 hits without a word, where 245 notes hold the word (qa28 M1)
@@ -273,7 +276,7 @@ class Searcher:
             if section is None or note is None or not passes_filters(note, request) \
                     or not _shown_text(note, section).strip():
                 continue  # a stale id (index catching up), filtered out, or only a heading
-            c = _Candidate(f, note, section)
+            c = _Candidate(f, note, section, bare=_only_headings(note, section))
             multiplier, c.age = self._decay(note, reinforced.get(note.path), now)  # the age, decayed or not
             c.decay = multiplier if request.decay else 1.0
             c.score = f.fused * c.decay
@@ -367,11 +370,22 @@ def _shown_text(note: NoteRow, section: SectionRow) -> str:
     searched by. Empty for a heading with nothing under it, or with only HTML comments (a
     KEP's template instructions in ``<!-- -->`` under a heading its author left empty): not a
     hit worth showing. A ``%% comment %%`` is the vault's own note to itself, which
-    Obsidian's search finds: its section stays a hit, shown by its note's other text."""
+    Obsidian's search finds: its section stays a hit, shown by its note's other text. A note
+    that is only its heading (empty headings fold into the section after them, so a first
+    section with nothing under it is the whole note) shows that heading: "# Headonlyword
+    title" alone was found by no search (qa49)."""
     body = section_body(section.text, section.heading)
     if "<!--" in body and only_comments(body):
-        body = ""
-    return body if body.strip() or section.ord != 0 else property_lines(note.meta)
+        return property_lines(note.meta) if section.ord == 0 else ""
+    if body.strip() or section.ord != 0:
+        return body
+    return property_lines(note.meta) or " · ".join(leading_headings(section.text) or [section.heading or ""])
+
+
+def _only_headings(note: NoteRow, section: SectionRow) -> bool:
+    """Whether the section shows nothing but its headings (see :func:`_shown_text`)."""
+    return section.ord == 0 and not section_body(section.text, section.heading).strip() \
+        and not property_lines(note.meta)
 
 
 def passes_filters(note: NoteRow | Hit, request: SearchRequest) -> bool:
