@@ -9,7 +9,8 @@ from __future__ import annotations
 import math
 import os
 import tomllib
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Iterator, Mapping
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -226,7 +227,20 @@ def load_config(root: Path) -> Config:
             raw = tomllib.loads(path.read_text(encoding="utf-8"))
         except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
             raise ConfigError(f"{path}: {exc}; fix the file or delete it to use defaults") from exc
-    return parse_config(root, raw)
+    with naming_the_file(path):
+        return parse_config(root, raw)
+
+
+@contextmanager
+def naming_the_file(path: Path) -> Iterator[None]:
+    """A setting's error names the file it is in: "taps.specs.max_fle_mb is not a setting"
+    alone, from a watcher's log or a search, left the user to guess where (qa49)."""
+    try:
+        yield
+    except ConfigError as exc:
+        if str(exc).startswith((str(path), path.name)):
+            raise
+        raise ConfigError(f"{path.name}: {exc}") from exc
 
 
 # Every top-level key of vault-engine.toml. The tables' own keys are checked by their owners

@@ -17,7 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from vault_engine.config import CONFIG_NAME, Config, find_vault, load_config
+from vault_engine.config import CONFIG_NAME, Config, find_vault, load_config, naming_the_file
 from vault_engine.errors import (
     AttachmentRef,
     BadArgument,
@@ -123,7 +123,8 @@ class Vault:
             raise VaultNotFound(f"vault folder {root} does not exist: open an existing folder", argument="vault")
         self.root = root
         self.config = config or load_config(root)
-        validate_settings(self.config)
+        with naming_the_file(root / CONFIG_NAME):
+            validate_settings(self.config)
         self._ledger: Ledger | None = None
         self._lexical: WhooshIndex | None = None
         self._vectors: FaissIndex | None = None

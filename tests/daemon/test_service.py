@@ -104,8 +104,10 @@ def test_a_broken_config_is_recorded_as_its_one_line_never_a_python_repr(tmp_pat
     heard = Heard()
     failing_service(config, ConfigError(line), heard)._embed_step()
     (error,) = read_health(config)["errors"]
-    assert error["message"] == f"embedding failed: {line}"
-    assert heard.problems == [f"embedding failed: {line}"]  # status's watcher line shows the same
+    assert error["message"] == line  # not "embedding failed: ...": the config stopped it, not the model (qa49)
+    assert heard.problems == [line]  # status's watcher line shows the same
+    failing_service(config, OSError(5, "Input/output error"), heard)._embed_step()
+    assert heard.problems[-1] == "embedding failed: OSError: [Errno 5] Input/output error"
 
 
 def test_an_unexpected_error_is_recorded_with_its_type_not_its_repr(tmp_path):

@@ -342,7 +342,7 @@ def test_an_invalid_config_value_is_refused_naming_the_key(make_vault, cli, tabl
     result = cli("--vault", root, *command)
     assert result.code in (1, 2), (result.code, result.out, result.err)
     assert result.out == ""
-    one_line(result.err, f"vault-engine: {key} must ")
+    one_line(result.err, f"vault-engine: vault-engine.toml: {key} must ")  # the file named (qa49)
     assert snapshot(root) == before
 
 

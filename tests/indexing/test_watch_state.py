@@ -51,7 +51,12 @@ def test_a_live_watcher_reports_its_health(config, pid_lock):
     assert status["state"] == "watching" and status["pending"] == 2
     assert status["summary"] == (
         "watching (pid 4242) since 2026-09-21T14:13:20Z; last applied 2026-09-21T14:14:20Z "
-        "(lag 0.21 s); 2 pending; 1 recent errors; last: bad.md: not UTF-8")
+        "(lag 0.21 s); 2 pending; 1 recent errors, none since the last apply; last: bad.md: not UTF-8 "
+        "(at 2026-09-21T14:14:10Z)")
+    # an error after the last apply is the watcher's state now ("6 recent errors" of a config
+    # typo fixed since read as a watcher still failing, qa49)
+    write_health(config, {**HEALTH, "errors": [{"at": 1_790_000_070.0, "message": "bad.md: not UTF-8"}]})
+    assert watcher_status(config)["summary"].endswith("2 pending; 1 recent errors; last: bad.md: not UTF-8")
 
 
 def test_a_watcher_catching_up_says_so_and_then_how_long_it_took(config, pid_lock):

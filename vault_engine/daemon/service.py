@@ -22,7 +22,7 @@ from typing import Protocol
 from vault_engine.config import CONFIG_NAME, Config
 from vault_engine.daemon.health import HealthRecorder
 from vault_engine.daemon.worker import VaultWorker
-from vault_engine.errors import IndexFromNewerRelease, ModelUnavailable, VaultError, disk_full
+from vault_engine.errors import ConfigError, IndexFromNewerRelease, ModelUnavailable, VaultError, disk_full
 from vault_engine.indexing.watcher import IDLE_WORK, RESCAN, Burst, ChangeFeed, Debouncer, WatchSettings, watch_loop
 from vault_engine.model import IndexReport
 from vault_engine.vault import Vault
@@ -205,7 +205,9 @@ class WatchService:
         except IndexFromNewerRelease:
             raise
         except Exception as exc:  # noqa: BLE001 - recorded and shown; retried after the next burst
-            said = f"embedding failed: {reason(exc, self.config.state_dir)}"
+            # a broken vault-engine.toml stops the embedding too, but is no fault of it (qa49)
+            said = str(exc) if isinstance(exc, ConfigError) else \
+                f"embedding failed: {reason(exc, self.config.state_dir)}"
             self.health.error(said, time.time())
             self.listener.problem(said)
             return False

@@ -123,9 +123,13 @@ def _summary(state: str, h: dict[str, Any]) -> str:
         parts.append("comparing every file with the index; edits saved meanwhile are applied next")
     else:
         parts += [f"last applied {_iso(h.get('last_applied'))}{_took(h)}", f"{h.get('pending', 0)} pending"]
-    parts.append(f"{len(errors)} recent errors")
+    last = errors[-1] if errors else {}
+    since = isinstance(last.get("at"), (int, float)) and isinstance(h.get("last_applied"), (int, float)) \
+        and h["last_applied"] > last["at"]
+    # after a fix, errors of before read as the watcher's state now (qa49: a config typo fixed)
+    parts.append(f"{len(errors)} recent errors" + (", none since the last apply" if since else ""))
     if errors:
-        parts.append(f"last: {errors[-1].get('message')}")
+        parts.append(f"last: {last.get('message')}" + (f" (at {_iso(last.get('at'))})" if since else ""))
     return "; ".join(parts)
 
 
