@@ -267,6 +267,29 @@ def test_a_note_moved_and_edited_in_one_run_keeps_its_identity_and_reinforcement
         assert "Deliveries are logged" in v.show("specs/webhooks/webhook-delivery.md").text
 
 
+def test_a_note_renamed_and_edited_in_one_burst_keeps_its_reinforcement_whatever_its_new_name(make_vault):
+    """Renamed and written within one watcher batch (Obsidian updating a note's links to
+    itself), a note came as "1 new, 1 deleted" and its reinforcement was lost (qa49)."""
+    text = "# Sharding\nShard the search index by tenant, eight shards per node.\nRebalance weekly.\n"
+    root = make_vault({"specs/search-sharding.md": text, "specs/other.md": "# Other\nnothing alike\n"})
+    with Vault(root) as v:
+        v.index(embed=False)
+        before = v.ledger.note_id("specs/search-sharding.md")
+        v.reinforce("specs/search-sharding.md", by="qa")
+        (root / "specs/search-sharding.md").rename(root / "specs/shard-plan-v2.md")
+        with (root / "specs/shard-plan-v2.md").open("a") as note:
+            note.write("See [[shard-plan-v2]].\n")
+        report = v.index(embed=False)
+        assert (report.moved, report.new, report.deleted) == (1, 0, 0)
+        assert v.ledger.note_id("specs/shard-plan-v2.md") == before
+        assert "specs/shard-plan-v2.md" in v.ledger.reinforcements()
+        (root / "specs/shard-plan-v2.md").unlink()  # the only new note shares no word: no move
+        (root / "specs/unrelated.md").write_text("# Lunch\nPizza on Fridays.\n")
+        unrelated = v.index(embed=False)
+        assert (unrelated.moved, unrelated.new, unrelated.deleted) == (0, 1, 1)
+        assert "specs/unrelated.md" not in v.ledger.reinforcements()
+
+
 def test_a_run_never_gives_a_new_section_the_id_of_one_it_removed(vault):
     """SQLite hands out the highest id plus one: without care, a note rewritten or deleted
     and replaced in one run gives its ids to the new sections, and a Whoosh committed by a

@@ -90,13 +90,17 @@ def test_a_new_note_with_a_deleted_notes_identity_is_that_note_renamed():
 
 
 def test_a_deleted_and_a_new_note_of_one_name_pair_up_when_most_of_their_words_are_shared():
-    from vault_engine.indexing.planner import ChangePlan, pair_by_likeness, same_named
+    from vault_engine.indexing.planner import ChangePlan, pair_by_likeness, rename_candidates
 
     plan = ChangePlan(new=("b/x.md", "b/y.md", "c/y.md"), deleted=("a/x.md", "a/y.md", "a/z.md"))
-    pairs = same_named(plan)
+    pairs = rename_candidates(plan)
     assert pairs == [("a/x.md", "b/x.md")]  # y: two new notes of that name, none is the one
     words = {"a/x.md": frozenset("one two three four".split()), "b/x.md": frozenset("one two three five".split())}
     moved = pair_by_likeness(plan, pairs, words)  # 3 of 5 words shared: 0.6
     assert (moved.moved, moved.new, moved.deleted) == ((("a/x.md", "b/x.md"),), ("b/y.md", "c/y.md"), ("a/y.md", "a/z.md"))
     words["b/x.md"] = frozenset("one six seven eight".split())  # 1 of 7
     assert pair_by_likeness(plan, pairs, words) == plan
+    # the run's only deleted note and only new one, whatever their names (qa49: renamed and
+    # edited in one watcher burst)
+    alone = ChangePlan(new=("specs/shard-plan-v2.md",), deleted=("specs/search-sharding.md",))
+    assert rename_candidates(alone) == [("specs/search-sharding.md", "specs/shard-plan-v2.md")]

@@ -21,7 +21,13 @@ from vault_engine.config import Config
 from vault_engine.errors import from_newer_release
 from vault_engine.indexing.code_sync import add_code_files, sync_code
 from vault_engine.indexing.integrity import begin_lexical_commit, end_lexical_commit, lexical_damage, record_new_times
-from vault_engine.indexing.planner import ChangePlan, pair_by_identity, pair_by_likeness, plan_changes, same_named
+from vault_engine.indexing.planner import (
+    ChangePlan,
+    pair_by_identity,
+    pair_by_likeness,
+    plan_changes,
+    rename_candidates,
+)
 from vault_engine.indexing.reading import Progress, ReadResult, read_many
 from vault_engine.model import SkippedFile
 from vault_engine.parsing.frontmatter import property_words
@@ -135,7 +141,7 @@ class Indexer:
         plan = pair_by_identity(plan, {p: str(r.note.meta["notion_id"]).lower() for p, r in reads.items()
                                        if r.note is not None and r.note.meta.get("notion_id")},
                                 self.ledger.notion_ids_of(plan.deleted) if plan.deleted and plan.new else {})
-        pairs = same_named(plan)
+        pairs = rename_candidates(plan)
         if pairs:
             plan = pair_by_likeness(plan, pairs, self._words_of(pairs, reads))
         if reread:

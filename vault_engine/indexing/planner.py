@@ -108,9 +108,14 @@ def pair_by_identity(plan: ChangePlan, new_ids: Mapping[str, str], deleted_ids: 
 LIKENESS_MIN = 0.5  # shared words, of all either holds: git calls a file renamed at 50% similarity
 
 
-def same_named(plan: ChangePlan) -> list[tuple[str, str]]:
-    """(deleted, new) pairs of one file name, the only note of that name to go and the only one
-    to come in this run: the candidates :func:`pair_by_likeness` compares."""
+def rename_candidates(plan: ChangePlan) -> list[tuple[str, str]]:
+    """The (deleted, new) pairs :func:`pair_by_likeness` compares: of one file name, the only
+    note of that name to go and the only one to come in this run; or, whatever their names,
+    the run's only deleted note and its only new one (a note renamed and edited in one
+    watcher burst, as Obsidian does when it updates a note's links to itself, came as "1 new,
+    1 deleted" and lost its reinforcement, qa49)."""
+    if len(plan.deleted) == 1 and len(plan.new) == 1:
+        return [(plan.deleted[0], plan.new[0])]
     gone: dict[str, list[str]] = defaultdict(list)
     came: dict[str, list[str]] = defaultdict(list)
     for path in plan.deleted:
