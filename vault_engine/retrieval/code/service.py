@@ -252,10 +252,11 @@ class CodeQueries:
         A skipped file is also named by the end of its path, as indexed files are (`outline
         nul_mod.py` said "no such file" where the whole key said "skipped", qa48)."""
         skipped = dict(self.ledger.skipped())
-        ending = [p for p in skipped if p.endswith("/" + path.lstrip("/"))] if path not in skipped else [path]
+        if path in skipped:
+            return f"skipped when indexed ({skipped[path]})"
+        ending = [p for p in skipped if p.endswith("/" + path.lstrip("/"))]
         if len(ending) == 1:
-            return f"{ending[0]} was skipped when indexed ({skipped[ending[0]]})" if ending[0] != path \
-                else f"skipped when indexed ({skipped[path]})"
+            return f"{ending[0]} was skipped when indexed ({skipped[ending[0]]})"
         for tap in self.taps:
             rel = tap.rel_of(path) if tap.prefix else path
             if rel is None or not _is_file(tap.root / rel):
