@@ -337,12 +337,22 @@ class Vault:
         generation beside the live index and swap it in at once (indexing/generations.py):
         searches meanwhile read the old index, never a half-built one."""
         started = time.perf_counter()
+        # A running watcher embeds between bursts, in slices that give way to searches and
+        # saves; this run embedding the same sections held the writer lock for minutes, and
+        # the watcher's saves and every search waited on it (qa49). The words are its own.
+        watcher = embed and not rebuild and vector_cache is None and self._watcher_embeds()
         try:
             with self.write_lock(waiting=waiting):
-                return self._index_locked(rebuild, progress, now, embed, vector_cache, started)
+                report = self._index_locked(rebuild, progress, now, embed and not watcher, vector_cache, started)
         except BaseException:
             self._cancel_export()
             raise
+        if not watcher:
+            return report
+        left = self.ledger.section_count() - self.ledger.embedded_counts()[0]
+        return replace(report, notices=report.notices + (
+            (f"the running watcher embeds the {left} section(s) left in the background, giving way to searches "
+             "and saves (`vault-engine status` shows how far it is): this run indexed the words",) if left else ()))
 
     def _index_locked(self, rebuild: bool, progress: Progress | None, now: float | None, embed: bool,
                       vector_cache: str | os.PathLike[str] | None, started: float) -> IndexReport:

@@ -761,3 +761,22 @@ def test_what_the_model_reads_changes_only_with_the_recipe(make_vault, fake):
     assert WINDOW_DIGESTS.get(RECIPE) == digest, (
         f"the windows the model reads changed (digest {digest}): bump RECIPE in "
         "vault_engine/stores/vector_state.py and record the digest under it here")
+
+
+def test_index_by_hand_leaves_the_embedding_to_a_running_watcher(make_vault, monkeypatch):
+    """A hand `index` beside a running watcher embedded what the watcher was embedding, and
+    held the writer lock for minutes: the watcher's saves and every search waited (qa49)."""
+    from vault_engine.stores.embedder import FakeEmbedder
+    from vault_engine.vault import Vault
+
+    root = make_vault({"a.md": "# A\nalpha words\n", "b.md": "# B\nbeta words\n"})
+    with Vault(root, embedder=FakeEmbedder(dimension=64)) as v:
+        monkeypatch.setattr(Vault, "_watcher_embeds", lambda self: True)
+        report = v.index()
+        assert report.embedded == 0 and v.ledger.embedded_counts()[0] == 0
+        assert report.notices[-1] == (
+            "the running watcher embeds the 2 section(s) left in the background, giving way to searches and "
+            "saves (`vault-engine status` shows how far it is): this run indexed the words")
+        assert v.index(vector_cache=str(root / "shared")).embedded == 2  # a shared cache asked for: this run
+        monkeypatch.setattr(Vault, "_watcher_embeds", lambda self: False)
+        assert v.index().notices == ()
