@@ -269,12 +269,14 @@ class Vault:
         if not self.has_index():
             from vault_engine.config import enclosing_vault
 
+            # Deleted under a running watcher: it is building one (qa39 F3), a new generation
+            # beside none live, which read as damage to repair by hand (qa49)
+            if self._watcher_live():
+                raise IndexMissing(f"no index in {self.root} yet: the running watcher is building it; "
+                                   "ask again in a moment")
             if generations_left(self.config.index_root):  # a lost `current` link, a deleted ledger: damage
                 raise IndexMissing(f"the index in {self.root} is damaged: its `current` link or its ledger is "
                                    "missing; run `vault-engine index` to repair it")
-            if self._watcher_live():  # deleted under it: it is building one (qa39 F3)
-                raise IndexMissing(f"no index in {self.root} yet: the running watcher is building it; "
-                                   "ask again in a moment")
             outer = enclosing_vault(self.root)
             raise IndexMissing(f"no index in {self.root} yet: " + (
                 f"it lies inside the vault {outer}: pass --vault {outer}, or run `vault-engine index` to make "

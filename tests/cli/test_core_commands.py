@@ -248,6 +248,13 @@ def test_no_index_under_a_running_watcher_says_it_is_being_built(vault, cli, liv
             shutil.rmtree(entry) if entry.is_dir() else entry.unlink()
     done = cli("--vault", vault, "search", "hedgehogs", "--lexical", "--no-daemon")
     assert done.code == 1 and "the running watcher is building it; ask again in a moment" in done.err, done.err
+    # once it has begun a new generation (none live yet): still being built, not damage to
+    # repair by hand, which started a second writer beside it (qa49)
+    building = vault / ".vault-engine" / "index" / "g1790000000-4242"
+    building.mkdir(parents=True)
+    (building / "vectors.faiss").write_bytes(b"")  # its caches carried over, its ledger not yet
+    said = cli("--vault", vault, "status", "--no-daemon")
+    assert "the running watcher is building it" in said.err and "damaged" not in said.err, said.err
 
 
 def test_show_note_and_section(vault, cli):
