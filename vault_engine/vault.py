@@ -60,7 +60,7 @@ if TYPE_CHECKING:
     from vault_engine.indexing.planner import ChangePlan
     from vault_engine.memory.checkpoints import CheckpointDraft
     from vault_engine.memory.results import CheckpointWritten, DeadendCheck, ResumeBrief, Ruling
-    from vault_engine.model import DecayRow, Freshness, IndexReport, NoteView, ResolvedLink, SearchResult
+    from vault_engine.model import DecayRow, Freshness, Hit, IndexReport, NoteView, ResolvedLink, SearchResult
     from vault_engine.retrieval.code.service import CodeQueries
     from vault_engine.retrieval.search import Searcher, SearchRequest
     from vault_engine.sources.notion.report import NotionReport
@@ -633,9 +633,9 @@ class Vault:
             why = kind_notice(ledger, kind, code_taps) or filters_notice(ledger, kind, project, tap)
             result = replace(result, notices=result.notices + self._stale_notice(ledger, "search")
                              + (why or self._found_without_filters(searcher, request)))
-        elif result.confidence == LOW:
-            result = replace(result, notices=result.notices
-                             + self._found_without_filters(searcher, request, weak=True))
+        else:
+            weak = self._found_without_filters(searcher, request, weak=True) if result.confidence == LOW else ()
+            result = replace(result, notices=result.notices + weak + self._hits_gone(result.hits))
         if any(h.kind == "code" for h in result.hits):  # code hits carry the notes that say why
             result = replace(result, hits=self._code_queries().with_why(result.hits))
             if follow:
@@ -689,6 +689,17 @@ class Vault:
         if project is not None:
             self._require_project(ledger, project)
         return ledger
+
+    def _hits_gone(self, hits: Iterable[Hit]) -> tuple[str, ...]:
+        """One line when hits name notes deleted or moved since the last index (a stat of each
+        hit's file): with no watcher to apply the deletion, a hit on a note gone read as the
+        vault's answer; only misses said the index was stale (qa49)."""
+        gone = list(dict.fromkeys(h.path for h in hits if h.kind != "code" and not (self.root / h.path).exists()))
+        if not gone or self._live_watcher() is not None:
+            return ()
+        shown = ", ".join(gone[:3]) + (f" and {len(gone) - 3} more" if len(gone) > 3 else "")
+        return (f"{len(gone)} hit note(s) were deleted or moved since the last index ({shown}): run "
+                "`vault-engine index` and search again",)
 
     def _stale_notice(self, ledger: Ledger, again: str, under: str = "") -> tuple[str, ...]:
         """For a miss (of ``search`` or ``deadend check``, named by ``again``) or a brief: one

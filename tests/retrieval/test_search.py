@@ -642,3 +642,17 @@ def test_a_code_hit_is_named_by_its_symbol_as_written_beside_a_namesake_in_anoth
         assert sorted(symbols) == ["web/vanilla.ts#CreateStore", "web/vanilla.ts#createStore"], refs
         for ref in symbols:
             assert v.show(ref).ref == ref  # each opens the symbol it names
+
+
+def test_hits_on_notes_deleted_since_the_last_index_say_so(make_vault):
+    """With no watcher to apply a deletion, a hit on a note gone read as the vault's answer:
+    only misses said the index was stale (qa49)."""
+    root = make_vault({"a.md": "# A\nthe quokka note\n", "b.md": "# B\nanother quokka\n"})
+    with Vault(root) as v:
+        v.index(embed=False)
+        assert v.search("quokka", lexical_only=True).notices == ()
+        (root / "a.md").unlink()
+        found = v.search("quokka", lexical_only=True)
+        assert {h.path for h in found.hits} == {"a.md", "b.md"}  # the index's answer, as it stands
+        assert found.notices == ("1 hit note(s) were deleted or moved since the last index (a.md): run "
+                                 "`vault-engine index` and search again",)
