@@ -174,6 +174,7 @@ def test_follow_adds_linked_sections_with_via(linked):
     assert [(h.ref, h.via) for h in result.hits] == [
         ("hub.md#Hub", None), ("deploy.md#Rollback", "hub.md#Hub"), ("db.md#Restore", "deploy.md#Rollback")]
     assert result.hits[1].score == pytest.approx(result.hits[0].score / 2)
+    assert all(h.snippet for h in result.hits)  # a followed section shows its text too
 
 
 def test_a_notes_property_links_are_listed_and_followed_from_each_of_its_hits(make_vault):

@@ -64,13 +64,12 @@ class CommandParser(argparse.ArgumentParser):
     def _quote_hint(self, namespace, extras: list[str]) -> str:
         """For words after a query or proposal: it is one argument, so several words go in
         quotes (`search retry webhooks` said only "unrecognized arguments: webhooks", qa48)."""
-        given = next((getattr(namespace, name) for name in ("query", "proposal")
-                      if isinstance(getattr(namespace, name, None), str)), None)
+        name = next((n for n in ("query", "proposal") if isinstance(getattr(namespace, n, None), str)), None)
         words = [w for w in extras if not w.startswith("-")]
-        if given is None or not words:
+        if name is None or not words:
             return ""
-        return f" (a {'query' if hasattr(namespace, 'query') else 'proposal'} of several words goes in quotes: " \
-               f"{self.prog} {shlex.quote(' '.join([given, *words]))})"
+        return (f" (a {name} of several words goes in quotes: "
+                f"{self.prog} {shlex.quote(' '.join([getattr(namespace, name), *words]))})")
 
     def error(self, message):
         """argparse's error, and for a word that starts with "-" and is no option of the

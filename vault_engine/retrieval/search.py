@@ -273,10 +273,12 @@ class Searcher:
         for f in fused:
             section = sections.get(f.id)
             note = notes.get(section.note_id) if section else None
-            if section is None or note is None or not passes_filters(note, request) \
-                    or not _shown_text(note, section).strip():
-                continue  # a stale id (index catching up), filtered out, or only a heading
-            c = _Candidate(f, note, section, bare=_only_headings(note, section))
+            if section is None or note is None or not passes_filters(note, request):
+                continue  # a stale id (index catching up), or filtered out
+            shown, bare = _shown(note, section)
+            if not shown.strip():
+                continue  # nothing to show: a heading over nothing, or HTML comments only
+            c = _Candidate(f, note, section, bare=bare)
             multiplier, c.age = self._decay(note, reinforced.get(note.path), now)  # the age, decayed or not
             c.decay = multiplier if request.decay else 1.0
             c.score = f.fused * c.decay
@@ -296,7 +298,7 @@ class Searcher:
         return Hit(
             ref=section_ref(note, section), path=note.path, heading=section.heading,
             kind=note.kind, tap=note.tap, project=note.project, title=note.title,
-            snippet=make_snippet(_readable(_shown_text(note, section), note), terms),
+            snippet=make_snippet(_readable(_shown(note, section)[0], note), terms),
             line_start=start, line_end=end, score=c.score,
             scores=Scores(c.fused.lexical, c.fused.semantic, c.fused.fused, c.decay),
             links=links, via=via, age_days=c.age, section_id=section.id,
@@ -364,8 +366,9 @@ def _readable(shown: str, note: NoteRow) -> str:
     return property_lines(note.meta) or view or shown
 
 
-def _shown_text(note: NoteRow, section: SectionRow) -> str:
-    """What a hit shows: the section's text under its heading; for a note that is all
+def _shown(note: NoteRow, section: SectionRow) -> tuple[str, bool]:
+    """What a hit shows, and whether that is only its headings (``bare``, listed after
+    every hit with text): the section's text under its heading; for a note that is all
     properties (nothing under its frontmatter), its properties, which its first section is
     searched by. Empty for a heading with nothing under it, or with only HTML comments (a
     KEP's template instructions in ``<!-- -->`` under a heading its author left empty): not a
@@ -376,16 +379,13 @@ def _shown_text(note: NoteRow, section: SectionRow) -> str:
     title" alone was found by no search (qa49)."""
     body = section_body(section.text, section.heading)
     if "<!--" in body and only_comments(body):
-        return property_lines(note.meta) if section.ord == 0 else ""
+        return (property_lines(note.meta) if section.ord == 0 else ""), False
     if body.strip() or section.ord != 0:
-        return body
-    return property_lines(note.meta) or " · ".join(leading_headings(section.text) or [section.heading or ""])
-
-
-def _only_headings(note: NoteRow, section: SectionRow) -> bool:
-    """Whether the section shows nothing but its headings (see :func:`_shown_text`)."""
-    return section.ord == 0 and not section_body(section.text, section.heading).strip() \
-        and not property_lines(note.meta)
+        return body, False
+    properties = property_lines(note.meta)
+    if properties:
+        return properties, False
+    return " · ".join(leading_headings(section.text) or [section.heading or ""]), True
 
 
 def passes_filters(note: NoteRow | Hit, request: SearchRequest) -> bool:
