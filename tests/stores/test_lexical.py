@@ -23,7 +23,16 @@ def test_analyze_lowercases_drops_stop_words_and_stems():
 
 def test_possessives_and_apostrophes_do_not_split_terms():
     assert analyze("the client's header") == analyze("client header") == ["client", "header"]
-    assert analyze("don’t") == ["dont"]
+    assert analyze("O'Brien’s") == ["obrien"]
+
+
+def test_contractions_are_their_function_words_with_or_without_the_apostrophe():
+    """"I've" and "can't" had been the rare terms "iv" and "cant": the heaviest words of a
+    question asked the way people ask."""
+    question = "I've tried, I'm stuck, we're lost, I'd retry, they'll wait, it won't, I can't, don’t"
+    assert analyze(question) == ["tri", "stuck", "lost", "retri", "wait"]
+    assert analyze("Im sure it doesnt, I dont think, ive seen") == ["sure", "think", "seen"]
+    assert analyze("id ill well shed") == ["id", "ill", "well", "shed"]  # words as well as contractions
 
 
 def test_build_query_never_fails_to_parse():

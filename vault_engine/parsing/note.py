@@ -28,7 +28,7 @@ from vault_engine.paths import glob_match, note_stem
 
 # Bump when parse_note reads an unchanged file differently (what a ruling or a chosen option
 # is, how sections split): the next `index` re-reads every note instead of trusting the ledger.
-EXTRACTION_VERSION = "30"  # 5: checkpoints dated by file name, KEPs by kep.yaml; 6: frontmatter slips; 7: Cons:;
+EXTRACTION_VERSION = "31"  # 5: checkpoints dated by file name, KEPs by kep.yaml; 6: frontmatter slips; 7: Cons:;
 # 8: a chosen option matched without spaces; 9: dates such as 2023-9-18, a "because" list;
 # 10: alternatives named by label lines ("**Option 2:** ..."), Pros/Cons items are no alternatives;
 # 11: Obsidian's properties (wikilinks in them are links, their words are searched, "Tags:" in any
@@ -74,6 +74,8 @@ EXTRACTION_VERSION = "30"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 # 30: a source file's sections are named by their symbols as written (no case-folded anchors); a
 #     Python source in the encoding it declares (PEP 263); a Notion page's source and url are
 #     no searched properties
+# 31: a contraction is its function word, a stop word ("I've", "don't"; "dont" typed without
+#     its apostrophe), in the words index and in the rulings' stored words
 
 
 def newer_extraction(key: str | None) -> str | None:

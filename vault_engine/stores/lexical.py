@@ -50,7 +50,9 @@ over own same she should so some such than that the their theirs them themselves
 these they this those through to too under until up very was we were what when where which
 while who whom why will with would you your yours yourself yourselves tbd yet us may shall
 might must also etc e.g i.e
-""".split())
+im ive youre youve youll theyre theyve theyll weve dont doesnt didnt isnt arent wasnt werent
+hasnt havent hadnt wouldnt shouldnt couldnt mustnt cant wont whats thats theres
+""".split())  # the last two lines: contractions typed without their apostrophe ("dont", "Im")
 _STEMS: dict[str, str] = {}
 
 # Batches at least this large are written by two processes (one segment each).
@@ -85,14 +87,19 @@ def stem_prefix(term: str) -> str:
 
 
 def normal_word(raw: str) -> str:
-    """Lower case, possessive dropped, apostrophes removed: "Client's" -> "client",
-    "don't" -> "dont" (the Porter stemmer would otherwise keep "client'"); accents folded
-    ("Jürgen" and "Jurgen", "résumé" and "resume" are one word, as most people type them),
-    a version's "v" dropped ("v7.0.0" is "7.0.0", as release notes head it: qa28 F7)."""
+    """Lower case, possessive and contraction dropped, apostrophes removed: "Client's" ->
+    "client" (the Porter stemmer would otherwise keep "client'"), "I've" -> "i", "don't" ->
+    "do", "O'Brien" -> "obrien"; accents folded ("Jürgen" and "Jurgen", "résumé" and "resume"
+    are one word, as most people type them), a version's "v" dropped ("v7.0.0" is "7.0.0", as
+    release notes head it: qa28 F7).
+
+    A contraction is its function word: "I've", "don't" and "can't" had been the rare terms
+    "iv", "dont" and "cant", which the notes of a vault seldom hold, so that they weighed the
+    most in a question written the way people ask ("I've got ... and I can't ...")."""
     word = raw.lower()
-    if word.endswith(("'s", "’s")):
-        word = word[:-2]
-    word = word.replace("'", "").replace("’", "")
+    if "'" in word or "’" in word:
+        word = _CONTRACTED.sub("", word.replace("’", "'"))
+        word = _NEGATED.get(word, word).replace("'", "")
     if not word.isascii():  # (checked here: this runs for every word indexed or searched)
         word = fold_accents(word)
     if word[:1] == "v" and word[1:2].isdigit() and _VERSION.match(word):
@@ -101,6 +108,9 @@ def normal_word(raw: str) -> str:
 
 
 _VERSION = re.compile(r"v\d+(?:\.(?:\d+|x))+$")
+# a possessive or a contraction's ending: "client's", "I'm", "you're", "we've", "I'll", "I'd", "don't"
+_CONTRACTED = re.compile(r"'(?:s|m|re|ve|ll|d)$|n't$")
+_NEGATED = {"wo": "will", "ca": "can", "sha": "shall", "ai": "am"}  # "won't", "can't", "shan't", "ain't"
 
 
 def fold_accents(text: str) -> str:
