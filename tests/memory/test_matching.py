@@ -10,6 +10,7 @@ from vault_engine.memory.matching import (
     content_terms,
     lexical_match,
     match_score,
+    proposed_part,
     restated,
     semantic_match,
     short_of,
@@ -100,9 +101,19 @@ def test_settings_from_config_validate_each_key():
     ("Use cookies. Not Redis.", ". Not Redis"),
     ("We should not wait: retry synchronously", ""),
     ("Why not just add a PreferZone value", ""),
+    # a quotation is mentioned, not said (madr/0002's option quotes its own title)
+    ('Put the number in front, e.g., "# 2. Do not use numbers in headings".', ""),
+    ("Keep the titles, e.g. “Never store tokens”, as they are", ""),
+    ('Don\'t use "Redis" for sessions, use a cookie', 'Don\'t use "Redis" for sessions'),
 ])
 def test_what_a_proposal_turns_down(proposal, refused):
     assert turned_down(proposal) == refused
+
+
+def test_what_a_proposal_proposes_keeps_its_quotations():
+    text = 'Add the number, e.g., "# 2. Do not use numbers". Never renumber them.'
+    assert proposed_part(text) == 'Add the number, e.g., "# 2. Do not use numbers".'
+    assert proposed_part("Use Gradle, not Maven, for the build") == "Use Gradle, for the build"
 
 
 def test_a_ruling_the_proposal_turns_down_is_never_raised():

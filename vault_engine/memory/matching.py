@@ -120,14 +120,30 @@ def opens_refusing(text: str) -> bool:
     return bool(_OPENS_REFUSING.match(text))
 
 
+# A quotation is mentioned, not said: 'e.g. "# 2. Do not use numbers in headings"' quotes a
+# record's title, and its "Do not" turns nothing down.
+_QUOTED = re.compile(r'"[^"\n]*"|“[^”\n]*”')
+
+
+def _refusals(text: str) -> list[tuple[int, int]]:
+    """Where ``text`` turns something down; a refusal never opens inside quotation marks,
+    though it may run over them ("Don't use "Redis" here")."""
+    masked = _QUOTED.sub(lambda m: m.group()[0] + " " * (len(m.group()) - 2) + m.group()[-1], text)
+    return [m.span() for m in _TURNED_DOWN.finditer(masked)]
+
+
 def turned_down(text: str) -> str:
     """What a text turns down (", not Maven" in "Use Gradle, not Maven"); "" when nothing."""
-    return " ".join(m.group() for m in _TURNED_DOWN.finditer(text))
+    return " ".join(text[start:end] for start, end in _refusals(text))
 
 
 def proposed_part(text: str) -> str:
     """The text without what it turns down ("Use Gradle")."""
-    return _TURNED_DOWN.sub("", text)
+    kept, at = [], 0
+    for start, end in _refusals(text):
+        kept.append(text[at:start])
+        at = end
+    return "".join(kept) + text[at:]
 
 
 def refusal(refused: frozenset[str], proposed: frozenset[str], texts: Iterable[str], weight: TermWeights) -> float:
