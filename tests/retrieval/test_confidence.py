@@ -52,6 +52,20 @@ def test_keywords_of_which_no_note_holds_one_are_not_answered_with_confidence():
     assert confidence(Evidence(BOTH, "a.md", "a.md", 0.6, 0.5, 0.5, first_hit="a.md", terms=2)) == "high"
 
 
+def test_a_question_naming_what_no_note_holds_is_low_and_says_so():
+    """"sync my Obsidian Tasks with Todoist": the arms found notes on sync and Tasks; no note
+    says Todoist, which is what the question is about."""
+    agreeing = Evidence(BOTH, "a.md", "a.md", 0.6, 0.5, 0.5, first_hit="a.md", unheld=("Todoist", "ticking"),
+                        unheld_names=("Todoist",), terms=9)
+    assert judged(agreeing) == ("low", "no note holds 'Todoist': the hit may be about something else")
+    disagreeing = Evidence(BOTH, "a.md", "b.md", 0.6, unheld=("Todoist", "ticking"), unheld_names=("Todoist",),
+                           terms=9)
+    assert judged(disagreeing) == ("low", "words and meaning disagree on the best note; no note holds 'Todoist'")
+    # the words found nothing at all: said once
+    assert judged(Evidence(BOTH, None, "a.md", 0.6, unheld=("Zqx",), unheld_names=("Zqx",), terms=1))[1] == \
+        "only the meaning matched: no note holds the query's words"
+
+
 def test_a_miss_says_the_words_found_nothing_when_they_did_not():
     # "zzqx" was a miss because "words and meaning disagree", though no note held a word of it (qa28 M3)
     assert judged_miss(True, Evidence(BOTH, None, "a.md", 0.1, terms=1))[1] == (

@@ -524,6 +524,22 @@ def test_keywords_of_which_no_note_holds_one_are_low_though_the_arms_agree(make_
             "low", "no note holds '429': the hit may be about something else")
 
 
+def test_a_question_naming_what_no_note_holds_says_so(make_vault):
+    from vault_engine.stores.embedder import FakeEmbedder
+
+    root = make_vault({"sync.md": "# Sync\nTasks sync between your devices through the vault folder.\n",
+                       "queue.md": "# Queue\nThe outbox drains the queue every minute.\n"})
+    with Vault(root, embedder=FakeEmbedder(dimension=64)) as v:
+        v.index()
+        found = v.search("is there a way to make my tasks sync with Todoist across all my devices")
+        assert found.hits[0].path == "sync.md"
+        assert found.confidence == "low"
+        assert "no note holds 'Todoist'" in found.confidence_reason
+        # the same words in lower case are context, not a name: nothing is said of them
+        plain = v.search("is there a way to make my tasks sync with todoist across all my devices")
+        assert "todoist" not in plain.confidence_reason
+
+
 def test_a_phrase_with_a_stop_word_inside_is_matched_as_written(make_vault):
     """The index keeps no stop word: "lift and shift" matched "lift heavy shift", and "not
     done" matched "no done date", both `high` (qa29 N1)."""

@@ -3,7 +3,7 @@
 import subprocess
 import sys
 
-from vault_engine.stores.lexical import LexicalDoc, WhooshIndex, analyze, build_query
+from vault_engine.stores.lexical import LexicalDoc, WhooshIndex, analyze, build_query, written_as_names
 
 
 def doc(i, body, title="T", kind="note", project="", tap="vault", tags="", headings=""):
@@ -33,6 +33,12 @@ def test_contractions_are_their_function_words_with_or_without_the_apostrophe():
     assert analyze(question) == ["tri", "stuck", "lost", "retri", "wait"]
     assert analyze("Im sure it doesnt, I dont think, ive seen") == ["sure", "think", "seen"]
     assert analyze("id ill well shed") == ["id", "ill", "well", "shed"]  # words as well as contractions
+
+
+def test_names_are_words_capitalized_where_no_sentence_opens_or_with_a_capital_inside():
+    assert written_as_names("Can Tasks sync with Todoist? Grafana is fine. Use GDPR, iOS and CeleryExecutor") == {
+        "Tasks", "Todoist", "GDPR", "iOS", "CeleryExecutor"}
+    assert written_as_names('- Kafka topic\n"Trello" boards in Jira. Q: What now') == {"Jira"}
 
 
 def test_build_query_never_fails_to_parse():

@@ -10,7 +10,10 @@ scores move from vault to vault and query to query; agreement does not):
   questions of the four evaluation corpora, the first hit was right for
   95% of such searches and for a third of the others (bench/RESULTS.md);
 - one arm ran: ``high`` when its best hit holds every informative word of the query;
-- either way, a query of a few keywords is ``low`` when a word of it is in no note at all.
+- either way, a query of a few keywords is ``low`` when a word of it is in no note at all, and
+  so is a longer question when a name it writes is in none ("sync with Todoist", "our Grafana
+  dashboard": a word capitalized mid-sentence, or with a capital or a digit inside it); the
+  reason names them, so that an agent reads "no note holds 'Todoist'" beside related hits.
 
 Anything else is ``low``: a hit worth a glance, not a fact to act on.
 
@@ -62,6 +65,7 @@ class Evidence:
     top_coverage: float = 0.0  # that share for the first hit
     first_hit: str | None = None  # note path of the first hit shown, after decay
     unheld: tuple[str, ...] = ()  # words of the query no section holds (both arms ran), as written
+    unheld_names: tuple[str, ...] = ()  # those of them written as names ("Todoist", "GDPR", "v2")
     terms: int = 0  # the query's informative terms
     decayed: bool = False  # decay weighed the first hit above the note both arms found first
     filtered: bool = False  # --kind, --project, --tap or --exclude-tests left sections out
@@ -107,7 +111,26 @@ def judged(e: Evidence, offtopic: float = 0.0) -> tuple[str, str]:
     """The confidence and, in a few words, why. With both arms, meaning vouches only when the
     question comes closer to some section than any off-topic question does (``offtopic``, the
     vault's best off-topic level): words and a cosine of 0.23 "agreed" on kepano's Readme.md
-    for a question about iCloud sync, which no note answers."""
+    for a question about iCloud sync, which no note answers. A low answer also names the
+    words of the query no note holds that it counts (:func:`_unheld_said`)."""
+    level, why = _judged(e, offtopic)
+    unheld = _unheld_said(e)
+    if level == LOW and unheld and e.lexical_top is not None and "no note holds" not in why:
+        why += f"; no note holds {_quoted(unheld)}"
+    return level, why
+
+
+def _unheld_said(e: Evidence) -> tuple[str, ...]:
+    """The words no note holds that tell of something the vault lacks: each of a few keywords,
+    and the names of a longer question (its other words are partly context: "weekends")."""
+    return e.unheld if e.terms <= KEYWORD_TERMS else e.unheld_names
+
+
+def _quoted(words: tuple[str, ...]) -> str:
+    return ", ".join(repr(w) for w in words[:3])
+
+
+def _judged(e: Evidence, offtopic: float) -> tuple[str, str]:
     if len(e.arms) == 1:
         if e.top_coverage >= ALL_WORDS:
             return HIGH, "the first hit holds every word of the query"
@@ -123,8 +146,8 @@ def judged(e: Evidence, offtopic: float = 0.0) -> tuple[str, str]:
                      + (" (decay moved another above it)" if e.decayed else ""))
     if e.best_cosine is None or e.best_cosine <= offtopic:
         return LOW, "words found a note, but the question is no closer in meaning to it than off-topic questions are"
-    if e.unheld and e.terms <= KEYWORD_TERMS:
-        return LOW, f"no note holds {', '.join(repr(w) for w in e.unheld[:3])}: the hit may be about something else"
+    if _unheld_said(e):
+        return LOW, f"no note holds {_quoted(_unheld_said(e))}: the hit may be about something else"
     return HIGH, "words and meaning found the same note first"
 
 

@@ -30,7 +30,14 @@ from vault_engine.retrieval.lookup import find_section, section_ref
 from vault_engine.retrieval.snippets import make_snippet
 from vault_engine.sources.code.testpaths import is_test_path
 from vault_engine.stores.ledger import Ledger, NoteRow, SectionRow
-from vault_engine.stores.lexical import WhooshIndex, analyze, fold_accents, literal_phrases, words_as_written
+from vault_engine.stores.lexical import (
+    WhooshIndex,
+    analyze,
+    fold_accents,
+    literal_phrases,
+    words_as_written,
+    written_as_names,
+)
 
 ARM_DEPTH = 100  # candidates per arm, whatever k is asked for
 COVERAGE_DEPTH = 20  # best fused candidates whose share of the query's words the miss rule reads
@@ -254,12 +261,14 @@ class Searcher:
             ({t: 1.0 for t in dict.fromkeys(analyze(query))}, [])
         cosines = [c.fused.semantic for c in candidates if c.fused.semantic is not None]
         written = words_as_written(query) if unheld else {}
+        names = written_as_names(query) if unheld else set()
         agreed = first_note(lexical)
         return Evidence(
             arms, lexical_top=agreed, semantic_top=first_note(semantic), best_cosine=max(cosines, default=None),
             best_coverage=max((section_coverage(weights, c.note, c.section) for c in weighed), default=0.0),
             top_coverage=max((section_coverage(weights, c.note, c.section) for c in top), default=0.0),
             first_hit=_place(top[0]) if top else None, unheld=tuple(written.get(t, t) for t in unheld),
+            unheld_names=tuple(written[t] for t in unheld if written.get(t) in names),
             terms=len(weights),
             decayed=bool(top) and any(c.decay < top[0].decay for c in candidates if _place(c) == agreed))
 

@@ -132,6 +132,22 @@ def words_as_written(text: str) -> dict[str, str]:
     return written
 
 
+def written_as_names(text: str) -> set[str]:
+    """The words of ``text`` written as names: capitalized where a sentence does not open
+    ("sync with Todoist"), or with a capital inside ("GDPR", "CeleryExecutor", "iOS")."""
+    names = set()
+    for m in _WORD.finditer(text):
+        word = m.group()
+        if any(c.isupper() for c in word[1:]) or (word[0].isupper() and not _opens_sentence(text, m.start())):
+            names.add(word)
+    return names
+
+
+def _opens_sentence(text: str, at: int) -> bool:
+    before = text[:at].rstrip(" \t\"'“‘([*_>#-")
+    return not before or before[-1] in ".!?:;\n"
+
+
 def analyze(text: str) -> list[str]:
     """The terms the index holds for ``text``: normalized, stop words out, stemmed."""
     return [term for term, _ in _terms_of(text)]
