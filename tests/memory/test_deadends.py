@@ -258,6 +258,33 @@ def test_a_near_verbatim_restatement_with_another_framing_verb_is_caught_by_word
     assert check.status == "hit" and check.rulings[0].arms == ("lexical",)
 
 
+def test_a_chosen_design_proposed_word_for_word_raises_no_option_it_holds(make_vault):
+    """A record superseded by another had turned down "Amazon SQS standard queue"; proposing
+    the superseding record's chosen option, word for word, was "tried before" by both arms."""
+    old = ("---\nstatus: superseded by ADR-0011\n---\n# Queue for the invoice export\n## Considered Options\n"
+           "* RabbitMQ classic queues\n* Amazon SQS standard queue\n## Decision Outcome\n"
+           'Chosen option: "RabbitMQ classic queues", because we run RabbitMQ.\n')
+    new = ("# Queue for the invoice export, again\n## Considered Options\n"
+           "* Amazon SQS standard queue with an idempotent consumer\n* RabbitMQ classic queues\n"
+           '## Decision Outcome\nChosen option: "Amazon SQS standard queue with an idempotent consumer", '
+           "because SQS scales with the exports.\n")
+    order = ("# Where the pros and cons go\n## Considered Options\n"
+             '* Section "Pros and Cons" after "Decision Outcome"\n* Section "Pros and Cons" before "Decision Outcome"\n'
+             '## Decision Outcome\nChosen option: "Section \'Pros and Cons\' after \'Decision Outcome\'", because it '
+             "keeps the options together.\n")
+    with Vault(make_vault({"decisions/0009.md": old, "decisions/0011.md": new, "decisions/0016.md": order})) as v:
+        v.index(embed=False)
+        chosen = v.deadend_check("Amazon SQS standard queue with an idempotent consumer", lexical_only=True)
+        assert chosen.status == "miss"
+        assert chosen.closest[0].short_of == "the proposal is a chosen design, word for word"
+        # the rejected option itself is still raised, and so is the option "before" (a stop
+        # word) that the record turned down, where "after" was chosen
+        assert v.deadend_check("Amazon SQS standard queue", lexical_only=True).status == "hit"
+        assert v.deadend_check("Section 'Pros and Cons' after 'Decision Outcome'", lexical_only=True).status == "miss"
+        before = v.deadend_check('Put the section "Pros and Cons" before "Decision Outcome"', lexical_only=True)
+        assert [r.text for r in before.rulings] == ['Section "Pros and Cons" before "Decision Outcome"']
+
+
 def test_k_limits_the_rulings(vault):
     check = check_proposal("sessions", load_rulings(vault.ledger), k=1, semantic=FixedArm())
     assert len(check.rulings) == 1

@@ -7,6 +7,8 @@ from vault_engine.memory.matching import (
     DeadendSettings,
     Evidence,
     TermWeights,
+    chosen_lead,
+    closeness,
     content_terms,
     lexical_match,
     match_score,
@@ -15,6 +17,7 @@ from vault_engine.memory.matching import (
     semantic_match,
     short_of,
     turned_down,
+    wording_closeness,
     words_evidence,
 )
 
@@ -114,6 +117,23 @@ def test_what_a_proposal_proposes_keeps_its_quotations():
     text = 'Add the number, e.g., "# 2. Do not use numbers". Never renumber them.'
     assert proposed_part(text) == 'Add the number, e.g., "# 2. Do not use numbers".'
     assert proposed_part("Use Gradle, not Maven, for the build") == "Use Gradle, for the build"
+
+
+def test_closeness_is_both_ways_and_wording_counts_stop_words():
+    weight = TermWeights.of([frozenset({"json"}), frozenset({"mvstore"})])
+    proposal = content_terms("Use JSON format")
+    assert closeness(proposal, proposal, weight) == 1.0
+    assert closeness(proposal, content_terms("JSON"), weight) < closeness(proposal, content_terms("JSON format"), weight)
+    assert closeness(proposal, content_terms("MVStore"), weight) == 0.0
+    assert wording_closeness("Section X after Y", "Section X after Y") == 1.0
+    assert wording_closeness("Section X after Y", "Section X before Y") == 0.75
+    assert chosen_lead('Use JSON format, with Jackson, because it is simple.') == "Use JSON format, with Jackson, "
+    assert chosen_lead("Use JSON format Good, because widely used") == "Use JSON format "
+
+
+def test_a_proposal_that_is_a_chosen_design_raises_nothing():
+    assert match_score(Evidence(1.0, True, 0.9, 0.5, is_chosen=True), S) is None
+    assert short_of(Evidence(1.0, True, 0.9, 0.5, is_chosen=True), S) == "the proposal is a chosen design, word for word"
 
 
 def test_a_ruling_the_proposal_turns_down_is_never_raised():

@@ -9,7 +9,8 @@ failed on other hardware may not fail here. Scoring is in :mod:`vault_engine.mem
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+import functools
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple, Protocol
 
@@ -18,6 +19,8 @@ from vault_engine.memory.matching import (
     DEFAULT_SETTINGS,
     DeadendSettings,
     TermWeights,
+    chosen_lead,
+    closeness,
     content_terms,
     filler_terms,
     lexical_match,
@@ -28,6 +31,7 @@ from vault_engine.memory.matching import (
     semantic_match,
     short_of,
     turned_down,
+    wording_closeness,
     words_evidence,
 )
 from vault_engine.memory.plans import live_plans
@@ -141,7 +145,7 @@ def check_proposal(proposal: str, rulings: Sequence[Compared], *, accepted: Acce
     the raised ones as rulings (:func:`read_in_full`). ``weights``: how rare words are, when
     ``rulings`` are not all of them."""
     notices = list(notices)
-    evidence, semantic_ran = gather_evidence(proposal, rulings, semantic, notices, accepted, weights)
+    evidence, semantic_ran = gather_evidence(proposal, rulings, semantic, notices, accepted, weights, settings)
     arms = ("lexical", "semantic") if semantic_ran else ("lexical",)
     scored = [(ruling, e, score) for ruling, e in zip(rulings, evidence)
               if (score := match_score(e, settings)) is not None]
@@ -211,12 +215,14 @@ STATED_CHOICES = frozenset({"goal", "goals", "decision", "decision outcome"})
 def accepted_designs(ledger: Ledger) -> Accepted:
     """The vault's accepted designs, from the ledger, and the plan each project's latest
     checkpoint hands on (memory/plans.py): its Next steps, chosen for that project's rulings."""
-    return Accepted(ledger.accepted_texts, ledger.first_accepted_of, lambda: live_plans(ledger))
+    # each read once a check, when asked: the meaning arm and a word-for-word chosen design both compare with them
+    return Accepted(functools.cache(ledger.accepted_texts), ledger.first_accepted_of,
+                    functools.cache(functools.partial(live_plans, ledger)))
 
 
 def gather_evidence(proposal: str, rulings: Sequence[Compared], semantic: RulingArm | None, notices: list[str],
-                    accepted: Accepted | None = None,
-                    weights: TermWeights | None = None) -> tuple[list[Evidence], bool]:
+                    accepted: Accepted | None = None, weights: TermWeights | None = None,
+                    settings: DeadendSettings = DEFAULT_SETTINGS) -> tuple[list[Evidence], bool]:
     """Both arms' evidence for every ruling, and whether the semantic arm ran (it is
     skipped, with a notice, when the model cannot be used)."""
     terms = content_terms(proposal)
@@ -239,9 +245,38 @@ def gather_evidence(proposal: str, rulings: Sequence[Compared], semantic: Ruling
         except ModelUnavailable as exc:
             notices.append(f"{exc}: only the lexical arm ran")
             semantic = None
-    return ([Evidence(share, enough, cosine, best, refused_share)
-             for (share, enough), cosine, best, refused_share in zip(words, cosines, chosen, refusals)],
+    near = [(share >= settings.lexical_min and enough) or (cosine is not None and cosine >= settings.semantic_min)
+            for (share, enough), cosine in zip(words, cosines)]
+    as_chosen = _chosen_restated(proposal, terms, rulings, near, weights, accepted, settings)
+    return ([Evidence(share, enough, cosine, best, refused_share, is_chosen)
+             for (share, enough), cosine, best, refused_share, is_chosen
+             in zip(words, cosines, chosen, refusals, as_chosen)],
             semantic is not None and bool(rulings))
+
+
+def _chosen_restated(proposal: str, terms: frozenset[str], rulings: Sequence[Compared], near: Sequence[bool],
+                     weights: TermWeights, accepted: Accepted | None, settings: DeadendSettings) -> list[bool]:
+    """For each ruling an arm may raise (``near``), whether the proposal is, word for word, a
+    chosen design (any of the vault's, or a step of the ruling's project's plan) whose wording
+    is as close to it as the ruling's (:func:`wording_closeness`: "after" tells the chosen
+    "Section X after Y" from the ruling "Section X before Y"). The chosen designs are read
+    only when a ruling is near: a words-only check of a prompt that restates nothing reads none."""
+    flags = [False] * len(rulings)
+    if not any(near) or accepted is None:
+        return flags
+
+    def restated_of(statements: Iterable[str]) -> list[str]:
+        leads = (chosen_lead(s) for s in statements)
+        return [lead for lead in leads if closeness(terms, content_terms(lead), weights) >= settings.lexical_min]
+
+    vault_wide = restated_of(accepted.statements())
+    plans = accepted.plans()
+    for i in (i for i, is_near in enumerate(near) if is_near):
+        chosen = vault_wide + restated_of(plans.get(rulings[i].project, ()))
+        if chosen:
+            to_ruling = wording_closeness(proposal, rulings[i].text)
+            flags[i] = max(wording_closeness(proposal, lead) for lead in chosen) >= to_ruling
+    return flags
 
 
 def _best_chosen(proposal: str, rulings: Sequence[Compared], semantic: RulingArm,

@@ -19,6 +19,13 @@ working-note marker, an option a decision record turned down) is raised by eithe
   beamforming on the Pi, the MCU only forwards frames" holds all of "Beamforming on the
   MCU"), and stays quiet.
 
+Neither arm raises a ruling when the proposal is, word for word, a chosen design
+(:func:`closeness`, the design read up to its "because") whose wording is at least as close to
+it as the ruling's: "Amazon SQS standard queue with an idempotent consumer", the option a
+record chose, holds all of "Amazon SQS standard queue", the option the record it superseded
+turned down; "Section X after Y", a chosen option, holds all of the rejected "Section X before
+Y" ("before" and "after" are stop words, but words of the wording).
+
 Neither arm raises a ruling the proposal turns down ("Use Gradle, not Maven" agrees with a
 ruling that Maven failed): what follows ", not", "rather than" or "instead of" is refused, and
 a ruling whose distinguishing words it restates is left out (:func:`refusal`).
@@ -199,6 +206,33 @@ def restated(proposal: frozenset[str], other: frozenset[str], weight: TermWeight
     return weight.total(proposal & other) / of_other if of_other else 0.0
 
 
+def closeness(proposal: frozenset[str], other: frozenset[str], weight: TermWeights) -> float:
+    """How close two texts' content words are, both ways (their weighted Dice coefficient): 1
+    for the same words, less for each word either has alone. A long statement that holds a
+    short proposal's words among many others is not close to it."""
+    both = weight.total(proposal) + weight.total(other)
+    return 2 * weight.total(proposal & other) / both if both else 0.0
+
+
+def wording_closeness(text: str, other: str) -> float:
+    """How close two texts are in every word they write, stop words included (Dice of their
+    word sets): where content words tie, "before" and "after" still differ."""
+    words, others = frozenset(_WORDING.findall(text.lower())), frozenset(_WORDING.findall(other.lower()))
+    return 2 * len(words & others) / (len(words) + len(others)) if words or others else 0.0
+
+
+_WORDING = re.compile(r"[^\W_]+")
+# What a chosen design is, without why: "Use JSON format, with Jackson, because ..." and a
+# record's "Use JSON format Good, because ..." are the design "Use JSON format, with Jackson".
+_JUSTIFIED = re.compile(r"(?:\b(?:good|bad|neutral)\s*,?\s*)?\bbecause\b", re.I)
+
+
+def chosen_lead(statement: str) -> str:
+    """A chosen design up to its justification."""
+    found = _JUSTIFIED.search(statement)
+    return statement[:found.start()] if found else statement
+
+
 def words_evidence(proposal: frozenset[str], texts: Iterable[frozenset[str]],
                    weight: TermWeights) -> tuple[float, bool]:
     """The best share of a ruling's content words (its text, or its description's lead
@@ -241,6 +275,8 @@ def short_of(e: Evidence, s: DeadendSettings) -> str:
     "nothing close" and "just below the bar" looked the same, qa35 A5)."""
     if e.turned_down >= REFUSED_SHARE:
         return "the proposal turns it down"
+    if e.is_chosen:
+        return "the proposal is a chosen design, word for word"
     if e.words < s.lexical_min:
         said = [f"its words {e.words:.0%} restated (raised from {s.lexical_min:.0%})"]
     elif not e.words_say_enough:
@@ -261,8 +297,9 @@ def short_of(e: Evidence, s: DeadendSettings) -> str:
 def match_score(e: Evidence, s: DeadendSettings) -> float | None:
     """The score a raised ruling is ranked by (0-1), or None when neither arm raises it, or
     when what the proposal turns down restates it (a ruling that Maven failed agrees with "Use
-    Gradle, not Maven", which raised it, and the prompt hook interrupted the person: qa24 #2)."""
-    if e.turned_down >= REFUSED_SHARE:
+    Gradle, not Maven", which raised it, and the prompt hook interrupted the person: qa24 #2),
+    or when the proposal is a chosen design word for word."""
+    if e.turned_down >= REFUSED_SHARE or e.is_chosen:
         return None
     scores = [score for score, raised in ((e.words, lexical_match(e, s)), (e.cosine, semantic_match(e, s)))
               if raised and score is not None]

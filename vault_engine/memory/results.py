@@ -26,6 +26,7 @@ class Evidence:
     cosine: float | None = None  # with the ruling or its description; None: the arm did not run
     cosine_accepted: float | None = None  # the proposal's best with a chosen design; None: none recorded
     turned_down: float = 0.0  # share of its content words restated by what the proposal turns down
+    is_chosen: bool = False  # the proposal is, word for word, a chosen design at least as close to it
 
 
 @dataclass(frozen=True, slots=True)
