@@ -524,6 +524,36 @@ def test_keywords_of_which_no_note_holds_one_are_low_though_the_arms_agree(make_
             "low", "no note holds '429': the hit may be about something else")
 
 
+def test_a_name_written_inside_a_dotted_one_is_found_and_held(make_vault):
+    """`isRecurring` was "a miss, not a guess", and "no note holds the query's words", where a
+    note wrote `task.isRecurring` 14 times (qa52)."""
+    from vault_engine.stores.embedder import FakeEmbedder
+
+    root = make_vault({"filters.md": "# Filters\nFilter by function `task.isRecurring` or `task.recurrenceRule`.\n",
+                       "queue.md": "# Queue\nThe outbox drains the queue every minute.\n"})
+    with Vault(root, embedder=FakeEmbedder(dimension=64)) as v:
+        v.index()
+        found = v.search("isRecurring")
+        assert found.status == "hit" and found.hits[0].path == "filters.md"
+        assert "no note holds" not in found.confidence_reason
+
+
+def test_a_query_of_symbols_only_is_searched_by_meaning(make_vault):
+    """"🔁", the Tasks plugin's recurrence, was a miss with both arms (its words arm found
+    nothing, which the miss rule read as absence) and a hit with --semantic (qa52)."""
+    from vault_engine.stores.embedder import FakeEmbedder
+
+    root = make_vault({"recur.md": "# Recurrence\n- [ ] water the plants 🔁 every week\n",
+                       "queue.md": "# Queue\nThe outbox drains the queue every minute.\n"})
+    with Vault(root, embedder=FakeEmbedder(dimension=64)) as v:
+        v.index()
+        found = v.search("🔁")
+        assert found.status == "hit" and found.arms == ("semantic",)
+        assert found.notices[0] == "a query of symbols only is searched by meaning: the words index holds none"
+        assert (found.confidence, found.confidence_reason) == ("low", "the query has no word to check the first hit by")
+        assert v.search("how do I").arms == ("lexical", "semantic")  # stop words are no symbols
+
+
 def test_a_question_naming_what_no_note_holds_says_so(make_vault):
     from vault_engine.stores.embedder import FakeEmbedder
 

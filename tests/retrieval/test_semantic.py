@@ -46,9 +46,12 @@ def test_rare_terms_weigh_more_and_absent_terms_most(vault):
     "Happy happiness; it's the e.g. case — tasks.md and TASKS",
     "Recurring recurrence: recur every week",
     "Vashti’s room and Quimby's week: the client's happy tasks",  # possessives: a false miss (qa28 F2)
+    "Filter by task.isRecurring in node.js, not v2.3.1 or example.com",  # a dotted name's parts (qa52)
+    "the recurring.week.isRecurring and 3.1.node",
 ])
 def test_terms_in_finds_exactly_what_analyze_would(text):
-    terms = set(analyze("query happy recurring tasks e.g the recur week vashti quimby client"))
+    terms = set(analyze("query happy recurring tasks e.g the recur week vashti quimby client isRecurring node "
+                        "js example com 2.3.1 3.1 task.isRecurring"))
     assert terms_in(text, terms) == terms & set(analyze(text))
 
 

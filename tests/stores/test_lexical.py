@@ -41,6 +41,22 @@ def test_names_are_words_capitalized_where_no_sentence_opens_or_with_a_capital_i
     assert written_as_names('- Kafka topic\n"Trello" boards in Jira. Q: What now') == {"Jira"}
 
 
+def test_a_dotted_name_is_also_its_code_named_parts():
+    """Agents ask for `isRecurring`; the notes write `task.isRecurring` (qa52: a miss)."""
+    assert analyze("task.isRecurring node.js") == ["task.isrecurr", "isrecurr", "node.j"]
+    assert analyze("cfg.max_retries tasks.md v2.3.1 and 3.5 e.g.") == [
+        "cfg.max_retri", "max_retri", "tasks.md", "2.3.1", "3.5"]  # plain words are no parts
+    assert analyze("task.isRecurring", parts=False) == ["task.isrecurr"]
+
+
+def test_a_dotted_names_parts_are_found_alone_and_in_a_phrase(tmp_path):
+    ix = WhooshIndex(tmp_path / "w")
+    ix.index([doc(1, "filter by function task.isRecurring works"), doc(2, "recurring tasks")])
+    assert [i for i, _ in ix.search("isRecurring")] == [1]
+    assert [i for i, _ in ix.search('"isRecurring works"')] == [1]  # the parts share their word's place
+    assert [i for i, _ in ix.search('"function task.isRecurring"')] == [1]
+
+
 def test_build_query_never_fails_to_parse():
     for text in ['foo:bar', 'C++ AND (', '"unclosed', "*", "NOT", "title:"]:
         build_query(text)  # must not raise

@@ -75,7 +75,8 @@ EXTRACTION_VERSION = "31"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 #     Python source in the encoding it declares (PEP 263); a Notion page's source and url are
 #     no searched properties
 # 31: a contraction is its function word, a stop word ("I've", "don't"; "dont" typed without
-#     its apostrophe), in the words index and in the rulings' stored words
+#     its apostrophe), in the words index and in the rulings' stored words; a dotted name's parts
+#     written as code names are words as well ("task.isRecurring" holds "isrecurring")
 
 
 def newer_extraction(key: str | None) -> str | None:

@@ -22,6 +22,7 @@ from vault_engine.stores.lexical import (
     STOP_WORDS,
     WhooshIndex,
     analyze,
+    dotted_parts,
     fold_accents,
     normal_word,
     stem,
@@ -57,12 +58,17 @@ def term_coverage(weights: Mapping[str, float], section_terms: set[str]) -> floa
 def terms_in(text: str, terms: Iterable[str]) -> set[str]:
     """The analyzed ``terms`` that :func:`analyze` would find in ``text``, without analyzing
     all of it: only words that start with a term's :func:`stem_prefix` are stemmed."""
-    lowered = fold_accents(text.lower())  # as normal_word() folds each word
+    folded = fold_accents(text)  # as normal_word() folds each word; cased, for the code names
     found = set()
     for term in terms:
-        for match in _word_pattern(term).finditer(lowered):
-            word = normal_word(match.group())  # as analyze() reads it: "Vashti's" holds "vashti" (qa28 F2)
-            if len(word) > 1 and word not in STOP_WORDS and stem(word) == term:
+        for match in _word_pattern(term).finditer(folded):
+            raw = match.group()
+            word = normal_word(raw)  # as analyze() reads it: "Vashti's" holds "vashti" (qa28 F2)
+            if match.start() and folded[match.start() - 1] == ".":  # inside a dotted name: its part
+                words = dotted_parts("." + raw.split(".")[0])
+            else:
+                words = [word, *dotted_parts(raw)] if len(word) > 1 and word not in STOP_WORDS else []
+            if any(stem(w) == term for w in words):
                 found.add(term)
                 break
     return found
@@ -70,10 +76,11 @@ def terms_in(text: str, terms: Iterable[str]) -> set[str]:
 
 @functools.lru_cache(maxsize=4096)
 def _word_pattern(term: str) -> re.Pattern:
-    """Whole tokens, as analyze() cuts them, that start like a word stemming to ``term``
-    ("task.due.moment" is one token, not "task")."""
+    """Tokens, as analyze() cuts them, or a dotted name's parts, that start like a word
+    stemming to ``term`` ("task.isRecurring" holds "isrecurr", not "recurr")."""
     version = "v?" if term[:1].isdigit() else ""  # "v2.3.1" is the word "2.3.1" (normal_word)
-    return re.compile(r"(?<!\w)(?<!\w[.'’])" + version + re.escape(stem_prefix(term)) + r"\w*(?:[.'’]\w+)*")
+    return re.compile(r"(?<!\w)(?<!\w['’])" + version + re.escape(stem_prefix(term)) + r"\w*(?:[.'’]\w+)*",
+                      re.IGNORECASE)
 
 
 def section_coverage(weights: Mapping[str, float], note: NoteRow, section: SectionRow) -> float:

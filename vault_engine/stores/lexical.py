@@ -148,18 +148,37 @@ def _opens_sentence(text: str, at: int) -> bool:
     return not before or before[-1] in ".!?:;\n"
 
 
-def analyze(text: str) -> list[str]:
-    """The terms the index holds for ``text``: normalized, stop words out, stemmed."""
-    return [term for term, _ in _terms_of(text)]
+def analyze(text: str, *, parts: bool = True) -> list[str]:
+    """The terms the index holds for ``text``: normalized, stop words out, stemmed; a dotted
+    name's parts after it (:func:`dotted_parts`) unless ``parts`` is false (a phrase's words
+    follow one another, its parts share their word's place)."""
+    return [term for term, _ in _terms_of(text, parts)]
 
 
-def _terms_of(text: str) -> list[tuple[str, str]]:
+def dotted_parts(raw: str) -> list[str]:
+    """The parts of a dotted name written as code names (a capital inside, or an underscore),
+    each a word of its own as well: "task.isRecurring" holds "isrecurring" (an agent asks for
+    `isRecurring`, the notes write `task.isRecurring`: qa52). Plain words are no parts: a
+    "task" in every "task.due" and a "md" in every "notes.md" outranked the sections that say
+    them (bench/RESULTS.md)."""
+    if "." not in raw:
+        return []
+    words = (normal_word(part) for part in raw.split(".") if _CODE_NAME.search(part))
+    return [word for word in words if len(word) > 1 and word not in STOP_WORDS]
+
+
+_CODE_NAME = re.compile(r"[^\W_][A-Z]|[^\W_]_[^\W_]")
+
+
+def _terms_of(text: str, parts: bool = True) -> list[tuple[str, str]]:
     """(term, word as written) for each word of ``text`` the index holds."""
     found = []
     for raw in _WORD.findall(text):
         word = normal_word(raw)
         if len(word) > 1 and word not in STOP_WORDS:
             found.append((stem(word), raw))
+            if parts:
+                found.extend((stem(part), raw) for part in dotted_parts(raw))
     return found
 
 
@@ -179,17 +198,18 @@ def _make_analyzer():
                 if removestops and (len(word) < 2 or word in STOP_WORDS):
                     pos += 1
                     continue
-                token.text = stem(word)
                 token.boost = 1.0
                 token.stopped = False
                 if keeporiginal:
                     token.original = word
                 if positions:
-                    token.pos = pos
+                    token.pos = pos  # a dotted name's parts share its place
                 if chars and m is not None:
                     token.startchar, token.endchar = start_char + m.start(), start_char + m.end()
+                for term in [word, *dotted_parts(m.group())] if m is not None else [word]:
+                    token.text = stem(term)
+                    yield token
                 pos += 1
-                yield token
 
     return FlatAnalyzer
 
@@ -460,7 +480,7 @@ def literal_phrases(text: str) -> list[re.Pattern]:
 
 def _phrases(text: str) -> list[tuple[list[str], list[str]]]:
     """Each ``"quoted phrase"`` of ``text``: its words as written, and its terms."""
-    return [(_WORD.findall(phrase), analyze(phrase)) for phrase in _PHRASE.findall(text)]
+    return [(_WORD.findall(phrase), analyze(phrase, parts=False)) for phrase in _PHRASE.findall(text)]
 
 
 def query_terms(text: str) -> tuple[list[str], list[list[str]]]:
@@ -486,6 +506,14 @@ def build_query(text: str):
     musts = [Or([Phrase(f, held, slop=1 + len(written) - len(held)) for f in FIELDS])
              for written, held in _phrases(text) if len(held) > 1]
     return And([terms, *musts]) if musts else terms
+
+
+def has_symbols(text: str) -> bool:
+    """Whether ``text`` writes a pictograph or another symbol (📅, 🔁, ✅, →): no word of the
+    index, yet something the model reads."""
+    import unicodedata
+
+    return any(unicodedata.category(c) == "So" for c in text if not c.isascii())
 
 
 def only_tags(text: str) -> bool:
