@@ -60,7 +60,7 @@ if TYPE_CHECKING:
     from vault_engine.indexing.planner import ChangePlan
     from vault_engine.memory.checkpoints import CheckpointDraft
     from vault_engine.memory.results import CheckpointWritten, DeadendCheck, ResumeBrief, Ruling
-    from vault_engine.model import DecayRow, Freshness, Hit, IndexReport, NoteView, ResolvedLink, SearchResult
+    from vault_engine.model import DecayRow, Freshness, IndexReport, NoteView, ResolvedLink, SearchResult
     from vault_engine.retrieval.code.service import CodeQueries
     from vault_engine.retrieval.search import Searcher, SearchRequest
     from vault_engine.sources.notion.report import NotionReport
@@ -642,7 +642,8 @@ class Vault:
                              + (why or self._found_without_filters(searcher, request)))
         else:
             weak = self._found_without_filters(searcher, request, weak=True) if result.confidence == LOW else ()
-            result = replace(result, notices=result.notices + weak + self._hits_gone(result.hits))
+            stale = self._hits_stale(ledger, (h.path for h in result.hits if h.kind != "code"), "search")
+            result = replace(result, notices=result.notices + weak + stale)
         if any(h.kind == "code" for h in result.hits):  # code hits carry the notes that say why
             result = replace(result, hits=self._code_queries().with_why(result.hits))
             if follow:
@@ -697,16 +698,30 @@ class Vault:
             self._require_project(ledger, project)
         return ledger
 
-    def _hits_gone(self, hits: Iterable[Hit]) -> tuple[str, ...]:
-        """One line when hits name notes deleted or moved since the last index (a stat of each
-        hit's file): with no watcher to apply the deletion, a hit on a note gone read as the
-        vault's answer; only misses said the index was stale (qa49)."""
-        gone = list(dict.fromkeys(h.path for h in hits if h.kind != "code" and not (self.root / h.path).exists()))
-        if not gone or self._live_watcher() is not None:
+    def _hits_stale(self, ledger: Ledger, paths: Iterable[str], again: str) -> tuple[str, ...]:
+        """A line for the notes an answer cites (``paths``) that were deleted, moved or changed
+        since the last index, by a stat of each: with no watcher to apply them, a hit on a note
+        gone read as the vault's answer (qa49), and a hit on a note edited since showed the
+        text it no longer says, where ``show`` warned (qa52)."""
+        gone, changed = [], []
+        for path in dict.fromkeys(paths):
+            try:
+                stat = (self.root / path).stat()
+            except OSError:
+                gone.append(path)
+                continue
+            note = ledger.note_by_path(path)
+            if note is not None and stat.st_mtime_ns != note.mtime_ns:
+                changed.append(path)
+        if not (gone or changed) or self._live_watcher() is not None:
             return ()
-        shown = ", ".join(gone[:3]) + (f" and {len(gone) - 3} more" if len(gone) > 3 else "")
-        return (f"{len(gone)} hit note(s) were deleted or moved since the last index ({shown}): run "
-                "`vault-engine index` and search again",)
+        lines = []
+        for notes, what in ((gone, "were deleted or moved"), (changed, "changed")):
+            if notes:
+                shown = ", ".join(notes[:3]) + (f" and {len(notes) - 3} more" if len(notes) > 3 else "")
+                lines.append(f"{len(notes)} note(s) of this answer {what} since the last index ({shown}): run "
+                             f"`vault-engine index` and {again} again")
+        return tuple(lines)
 
     def _stale_notice(self, ledger: Ledger, again: str, under: str = "") -> tuple[str, ...]:
         """For a miss (of ``search`` or ``deadend check``, named by ``again``) or a brief: one
@@ -1098,6 +1113,9 @@ class Vault:
                                                                    "the ruling raised from it"))
         if say_if_stale and not check.rulings:  # a checkpoint written since may hold the ruling
             check = replace(check, notices=check.notices + self._stale_notice(ledger, "check"))
+        elif say_if_stale:  # a ruling struck or a note deleted since (qa51)
+            check = replace(check, notices=check.notices + self._hits_stale(
+                ledger, (r.path for r in check.rulings), "check"))
         return check
 
     @_operation

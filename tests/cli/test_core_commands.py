@@ -169,7 +169,11 @@ def test_a_miss_on_a_stale_index_says_so_and_what_to_do(vault, cli):
     text = cli("--vault", vault, "search", "hedgehogs", "--lexical")
     assert text.err == f"vault-engine: {notice}\n" and "a miss, not a guess" in text.out
     hit = cli("--vault", vault, "search", "signed cookies", "--lexical", "--json").json
-    assert hit["status"] == "hit" and hit["notices"] == []  # a hit costs no scan of the vault
+    assert hit["status"] == "hit"  # a hit costs no scan of the vault: only its notes are looked at
+    assert hit["notices"] == ["1 note(s) of this answer changed since the last index (session-store.md): run "
+                              "`vault-engine index` and search again"]
+    unchanged = cli("--vault", vault, "search", "rotate", "--lexical", "--json").json
+    assert "session-store.md" not in {h["path"] for h in unchanged["hits"]} and unchanged["notices"] == []
     (vault / "loose.md").unlink()
     (notice,) = cli("--vault", vault, "search", "hedgehogs", "--lexical", "--json").json["notices"]
     assert notice.startswith("the index is stale: 1 changed, 1 missing since the last index")

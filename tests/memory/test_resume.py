@@ -426,13 +426,14 @@ def test_a_handed_on_note_with_git_conflict_markers_is_said_first(make_vault):
     name = "projects/drone/checkpoints/20260101T000000Z-claude-7f3.md"
     files[name] = files[name].replace("## Failed\n", "## Failed\n<<<<<<< HEAD\n- Foam -- hum\n=======\n"
                                                    "- Tape -- peels\n>>>>>>> 4bde98\n")
-    with Vault(make_vault(files, config=CONFIG)) as v:
+    root = make_vault(files, config=CONFIG)
+    with Vault(root) as v:
         v.index(embed=False, now=FROZEN_NOW)
         brief = v.resume("drone", now=FROZEN_NOW)
     said = f"{name} holds unresolved git conflict markers: what the brief shows of it may mix both sides of a merge; "
     assert brief.notices == (said + "resolve it",)
     assert f"**Notice:** {name} holds unresolved git conflict markers" in brief.markdown
-    with Vault(make_vault(files, config=CONFIG)) as v:  # and a ruling raised from it says so too
+    with Vault(root) as v:  # and a ruling raised from it says so too
         check = v.deadend_check("tape the mic", lexical_only=True)
     assert [r.text for r in check.rulings] == ["Tape"]
     assert check.notices == (f"{name} holds unresolved git conflict markers: the ruling raised from it may mix "

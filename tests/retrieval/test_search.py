@@ -701,5 +701,10 @@ def test_hits_on_notes_deleted_since_the_last_index_say_so(make_vault):
         (root / "a.md").unlink()
         found = v.search("quokka", lexical_only=True)
         assert {h.path for h in found.hits} == {"a.md", "b.md"}  # the index's answer, as it stands
-        assert found.notices == ("1 hit note(s) were deleted or moved since the last index (a.md): run "
+        assert found.notices == ("1 note(s) of this answer were deleted or moved since the last index (a.md): run "
                                  "`vault-engine index` and search again",)
+        (root / "b.md").write_text("# B\nanother quokka, since renamed a wallaby\n", encoding="utf-8")
+        assert v.search("quokka", lexical_only=True).notices[1] == (
+            "1 note(s) of this answer changed since the last index (b.md): run `vault-engine index` and search again")
+        v.index(embed=False)
+        assert v.search("quokka", lexical_only=True).notices == ()
