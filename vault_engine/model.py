@@ -165,6 +165,7 @@ class Hit:
     section_id: int = 0
     why: tuple[str, ...] = ()  # a code hit's "why" notes (they mention or link to it)
     ruled_out: tuple[str, ...] = ()  # the dead ends this section records or argues
+    also: tuple[str, ...] = ()  # refs of its note's further sections worth a look (retrieval/search.py)
 
     @property
     def ruled_out_line(self) -> str | None:
@@ -199,6 +200,7 @@ class Hit:
             ],
             "via": self.via,
             "ruled_out": list(self.ruled_out),
+            "also": list(self.also),
             **({"why": list(self.why)} if self.kind == "code" else {}),
         }
 

@@ -797,3 +797,17 @@ def test_show_of_a_file_the_scan_leaves_out_says_which_rule(make_vault, cli):
         "note.md~": "vault-engine: note.md~ was not indexed: an editor's backup or autosave (name~, #name#) is never "
                     "indexed",
         "drafts/x.md": "vault-engine: drafts/x.md was not indexed: vault-engine.toml's exclude leaves it out"}
+
+
+def test_search_text_names_a_hits_further_sections_and_each_link_once(make_vault, cli):
+    """A note linking PostgreSQL twice listed it twice under its hit (qa52)."""
+    root = make_vault({
+        "tart.md": "# Tart\n## Directions\nBake the quince tart in the oven, quince quince. See [[pg]] and [[pg]].\n"
+                   "## Tips\nA quince tart bakes longer in an oven without a fan.\n",
+        "pie.md": "# Pie\nA quince pie, baked in the oven, quince again.\n", "pg.md": "# PG\nPostgres.\n"})
+    assert cli("--vault", root, "index", "--no-embed").code == 0
+    out = cli("--vault", root, "search", "quince tart oven", "--lexical", "-k", "1").out
+    assert "    also in this note: #Tips\n" in out
+    assert "    links: pg.md" in out and "pg.md, pg.md" not in out
+    data = cli("--vault", root, "--json", "search", "quince tart oven", "--lexical", "-k", "1").json
+    assert data["hits"][0]["also"] == ["tart.md#Tips"]

@@ -538,6 +538,24 @@ def test_a_name_written_inside_a_dotted_one_is_found_and_held(make_vault):
         assert "no note holds" not in found.confidence_reason
 
 
+def test_a_hit_names_its_notes_further_sections_an_arm_ranks_high(make_vault):
+    """A recipe's `#Tips`, the words' first hit, was listed 85th: its note was shown by
+    `#Directions`, and every other note's best section came before the note's second (qa52)."""
+    root = make_vault({
+        "tart.md": "# Tart\n## Directions\nBake the quince tart in the oven for thirty minutes, quince quince.\n"
+                   "## Tips\nA quince tart bakes longer in an oven without a fan.\n## Storage\nKeep it cold.\n",
+        "pie.md": "# Pie\nA quince pie, baked in the oven, quince again.\n",
+        "cake.md": "# Cake\nA sponge cake needs no quince.\n"})
+    with Vault(root) as v:
+        v.index(embed=False)
+        one = v.search("quince tart oven", lexical_only=True, k=1)
+        assert [h.ref for h in one.hits] == ["tart.md#Directions"]
+        assert one.hits[0].also == ("tart.md#Tips",)  # not #Storage: no arm ranks it
+        every = v.search("quince tart oven", lexical_only=True, k=10)
+        assert "tart.md#Tips" in [h.ref for h in every.hits]  # listed as a hit: not named again
+        assert every.hits[0].also == ()
+
+
 def test_a_query_of_symbols_only_is_searched_by_meaning(make_vault):
     """"🔁", the Tasks plugin's recurrence, was a miss with both arms (its words arm found
     nothing, which the miss rule read as absence) and a hit with --semantic (qa52)."""

@@ -119,7 +119,11 @@ def search_result(result: SearchResult) -> str:
             out.append(f"    {hit.snippet}")
         if hit.ruled_out_line:
             out.append(f"    {printed(hit.ruled_out_line)}")
-        followable = [link for link in hit.links if link.resolved]
+        if hit.also:
+            out.append("    also in this note: " + ", ".join(printed(ref.removeprefix(hit.path)) or "its opening"
+                                                          for ref in hit.also))
+        # each target once: a note linking PostgreSQL twice listed it twice (qa52)
+        followable = list({link.ref: link for link in hit.links if link.resolved}.values())
         if followable:
             out.append("    links: " + ", ".join(
                 printed(link.ref or "") + (f" (no such {link.missing_what})" if link.section_missing else "")

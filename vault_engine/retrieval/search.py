@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Container, Iterable, Sequence, Set
+from collections.abc import Container, Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass, field, replace
 from typing import Protocol
 
@@ -77,6 +77,42 @@ class _Candidate:
     age: float | None = None
     score: float = 0.0
     bare: bool = False  # a note that is only its heading: listed after every hit with text
+
+
+ALSO_SHOWN = 3  # a hit's further sections named under it
+ARM_TOP = 3  # ...among them, those an arm ranks this high of all sections
+
+
+def further_sections(ranked: list[_Candidate], top: list[_Candidate],
+                     arm_tops: Set[int]) -> dict[int, list[_Candidate]]:
+    """For each note shown, its further sections a reader should not lose below other notes
+    (:func:`notes_first` lists them after every note's best): those that outrank the next
+    note, and those either arm ranks in its first :data:`ARM_TOP`. A recipe's ``#Tips``, the
+    words' first hit, was 85th under ``-k 100``, its note shown by ``#Directions``; the
+    meaning's second hit on a chores question 60th (qa52). By section id of the shown hit;
+    sections listed as hits already are not named again."""
+    listed = {c.section.id for c in top}
+    position = {c.section.id: i for i, c in enumerate(ranked)}
+    shown: dict[int, _Candidate] = {}
+    for c in top:
+        shown.setdefault(c.note.id, c)
+    next_best: dict[int, int] = {}  # note -> where the note after it in the ranking has its best
+    order = list(dict.fromkeys(c.note.id for c in ranked))
+    best: dict[int, int] = {}
+    for c in ranked:
+        best.setdefault(c.note.id, position[c.section.id])
+    for note, after in zip(order, order[1:] + [None]):
+        next_best[note] = best[after] if after is not None else len(ranked)
+    further: dict[int, list[_Candidate]] = {}
+    for c in ranked:
+        hit = shown.get(c.note.id)
+        if hit is None or c.section.id in listed or c.bare or not says_something(c.section):
+            continue
+        if position[c.section.id] < next_best[c.note.id] or c.section.id in arm_tops:
+            named = further.setdefault(hit.section.id, [])
+            if len(named) < ALSO_SHOWN:
+                named.append(c)
+    return further
 
 
 def notes_first(ranked: list[_Candidate], k: int) -> list[_Candidate]:
@@ -165,7 +201,8 @@ class Searcher:
                            filtered=bool(request.kind or request.project or request.tap or request.exclude_tests))
         if self.miss_rule.is_miss(evidence):
             top = []
-        hits = self._dress(top, request, now)
+        arm_tops = {i for arm in (lexical, semantic) for i, _ in (arm or ())[:ARM_TOP]}
+        hits = self._dress(top, request, now, further_sections(ranked, top, arm_tops))
         judgement = judged(evidence, self.offtopic) if top else judged_miss(bool(candidates), evidence)
         # once each: a search asked again beside a writer (Vault._search_beside_writers) says
         # its notices again (qa33 R2)
@@ -202,11 +239,15 @@ class Searcher:
                 self.semantic = None
         return lexical, semantic, cosines
 
-    def _dress(self, top: list[_Candidate], request: SearchRequest, now: float) -> list[Hit]:
-        """The hits shown: each with its snippet and resolved links, the sections ``--follow``
-        reaches, and the dead ends ruled out in each hit's section."""
+    def _dress(self, top: list[_Candidate], request: SearchRequest, now: float,
+               further: Mapping[int, list[_Candidate]]) -> list[Hit]:
+        """The hits shown: each with its snippet, resolved links and its note's further
+        sections worth a look, the sections ``--follow`` reaches, and the dead ends ruled out
+        in each hit's section."""
         terms = set(analyze(request.query))
-        hits = [self._hit(c, terms) for c in top]
+        hits = [replace(self._hit(c, terms), also=tuple(section_ref(f.note, f.section)
+                                                        for f in further.get(c.section.id, ())))
+                for c in top]
         if request.follow > 0:
             hits += self._follow(hits, request.follow, now, request.decay)
         rulings = self.ledger.rulings_in_sections(h.section_id for h in hits)
