@@ -455,6 +455,21 @@ def test_the_brief_shows_what_the_checkpoint_chose(make_vault):
     assert f"### Goal\n{goal}\n\n### Next\n- Tune the filter" in brief.markdown
 
 
+def test_next_steps_ticked_off_are_done_and_not_handed_on(make_vault):
+    """"- [x] Android: Coil" was handed on as a next step beside the open "- [ ] iOS:
+    Kingfisher", its checkbox stripped (qa51)."""
+    files = dict(FILES)
+    files["projects/drone/checkpoints/20260101T000000Z-claude-7f3.md"] = checkpoint(
+        "2026-09-10T00:00:00Z", "Both mics stay.",
+        next_steps=["[ ] iOS: Kingfisher", "[x] Android: Coil", "[-] Web: dropped", "[/] Desktop: halfway"])
+    with Vault(make_vault(files, config=CONFIG)) as v:
+        v.index(embed=False, now=FROZEN_NOW)
+        brief = v.resume("drone", now=FROZEN_NOW)
+    assert brief.checkpoint.next_steps == ("iOS: Kingfisher", "Desktop: halfway")
+    assert brief.to_json()["checkpoint"]["next_closed"] == 2
+    assert "### Next\n- iOS: Kingfisher\n- Desktop: halfway\n(2 ticked off, not listed)" in brief.markdown
+
+
 def test_a_linked_heading_the_note_lacks_hands_on_the_notes_ref_and_says_so(make_vault):
     files = dict(FILES)
     latest = "projects/drone/checkpoints/20260101T000000Z-claude-7f3.md"

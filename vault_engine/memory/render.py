@@ -184,7 +184,10 @@ def _checkpoint_part(brief: ResumeBrief) -> str:
     if c.goal:
         lines += ["### Goal", c.goal, ""]
     lines += ["### Next"]
-    lines += [_step_line(step) for step in c.next_steps] or ["(no next steps written)"]
+    lines += [_step_line(step) for step in c.next_steps] or \
+        ["(every next step is ticked off)" if c.steps_closed else "(no next steps written)"]
+    if c.steps_closed and c.next_steps:
+        lines.append(f"({c.steps_closed} ticked off, not listed)")
     if c.failed:
         lines += ["", "### Ruled out (Failed)"]
         lines += [_ruled_out_line(r) for r in c.failed]

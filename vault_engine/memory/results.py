@@ -113,16 +113,17 @@ class CheckpointBrief:
     agent: str | None
     created: float | None
     summary: str
-    next_steps: tuple[str, ...]
+    next_steps: tuple[str, ...]  # still open
     failed: tuple[Ruling, ...]
     goal: str = ""  # its Goal or Decision: what the session chose
+    steps_closed: int = 0  # Next items ticked off or cancelled ("- [x] ..."), not listed
 
     def to_json(self) -> dict[str, Any]:
         """The JSON contract's shape (times as Unix seconds)."""
         return {"ref": self.ref, "path": self.path, "title": self.title, "agent": self.agent,
                 "created": None if self.created is None else int(self.created),
                 "summary": self.summary, "goal": self.goal, "next": list(self.next_steps),
-                "failed": [r.to_json() for r in self.failed]}
+                "next_closed": self.steps_closed, "failed": [r.to_json() for r in self.failed]}
 
 
 @dataclass(frozen=True, slots=True)

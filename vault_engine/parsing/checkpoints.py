@@ -29,6 +29,7 @@ FAILED_HEADINGS = frozenset({"failed", "failed approaches", "dead ends", "ruled 
 
 _ITEM = re.compile(r"^(?P<indent>[ \t]*)(?:[-*+]|\d{1,9}[.)])(?:[ \t]+(?P<text>.*))?$")
 _CHECKBOX = re.compile(r"^\[[ xX/-]\][ \t]+")
+_CLOSED = re.compile(r"^\[[xX-]\][ \t]+")
 _REASON = re.compile(r"^[*_]{0,2}(?:reason|why(?:[ \t]+(?:rejected|not(?:[ \t]+chosen)?))?|rejected[ \t]+because)"
                      r"[*_]{0,2}[ \t]*:[ \t]*[*_]{0,2}[ \t]*(?P<rest>.*)$", re.IGNORECASE)
 # A reason follows an em dash, an en dash or a double hyphen with spaces around it.
@@ -64,6 +65,7 @@ class ListItem:
     offset: int  # line offset within the lines it was read from
     indent: int
     children: list[ListItem] = field(default_factory=list)
+    closed: bool = False  # a task ticked off or cancelled: "- [x] ...", "- [-] ..."
 
     def descendants(self) -> Iterable[ListItem]:
         """Every nested item, depth first. Iterative: a list nested a thousand deep is an
@@ -80,8 +82,9 @@ class CheckpointParts:
     """What ``resume`` shows of a checkpoint besides its dead ends."""
 
     summary: str
-    next_steps: tuple[str, ...]
+    next_steps: tuple[str, ...]  # those still open: a step ticked off ("- [x] ...") is done, no plan
     goal: str = ""  # its Goal or Decision: what was chosen, which `deadend check` weighs rulings against
+    steps_closed: int = 0  # the Next items ticked off or cancelled, left out
 
 
 def body_lines(section: SectionLike) -> list[str]:
@@ -111,7 +114,8 @@ def read_list(lines: Sequence[str]) -> list[ListItem]:
         if m:
             while stack and stack[-1].indent >= indent:
                 stack.pop()
-            item = ListItem(_CHECKBOX.sub("", (m.group("text") or "").strip()), offset, indent)
+            text = (m.group("text") or "").strip()
+            item = ListItem(_CHECKBOX.sub("", text), offset, indent, closed=_CLOSED.match(text) is not None)
             (stack[-1].children if stack else roots).append(item)
             stack.append(item)
         elif stack and (indent > stack[0].indent or not after_blank):
@@ -255,6 +259,7 @@ def checkpoint_parts(sections: Sequence[SectionLike]) -> CheckpointParts:
     summary: list[str] = []
     goal: list[str] = []
     steps: list[str] = []
+    closed = 0
     for section in sections:
         prose = summary if _in_part(section, SUMMARY_HEADINGS) else goal if _in_part(section, GOAL_HEADINGS) else None
         if prose is not None:
@@ -262,8 +267,10 @@ def checkpoint_parts(sections: Sequence[SectionLike]) -> CheckpointParts:
             if text:
                 prose.append(text)
         elif _in_part(section, NEXT_HEADINGS):
-            steps += [item.text for item in read_list(body_lines(section)) if item.text]
-    return CheckpointParts("\n\n".join(summary), tuple(steps), "\n\n".join(goal))
+            items = [item for item in read_list(body_lines(section)) if item.text]
+            steps += [item.text for item in items if not item.closed]
+            closed += sum(item.closed for item in items)
+    return CheckpointParts("\n\n".join(summary), tuple(steps), "\n\n".join(goal), closed)
 
 
 def note_agent(rel_path: str, meta: dict) -> str | None:
