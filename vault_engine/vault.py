@@ -1174,7 +1174,8 @@ class Vault:
         # alone: a stat of every file of a 10,000-note vault made each `resume` 60 ms slower.
         folder = f"{self.config.projects_dir.strip('/')}/{project}"
         return fit_brief(replace(brief, notices=self._stale_notice(ledger, "resume", folder)
-                                 + conflicted(ledger, _handed_on(brief), "what the brief shows of it")), max_tokens)
+                                 + conflicted(ledger, _handed_on(brief), "what the brief shows of it")
+                                 + brief.notices), max_tokens)
 
     def _require_project(self, ledger: Ledger, project: str) -> None:
         known = ledger.projects()

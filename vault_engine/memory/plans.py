@@ -30,6 +30,19 @@ def created_time(note: NoteRow) -> float:
     return written if stated is None else stated
 
 
+def misdated(checkpoints: Sequence[NoteRow]) -> list[str]:
+    """A line for each checkpoint whose ``created`` is no date: dated otherwise, it may be
+    taken for the latest, or not, wrongly (qa51: only `status` said so)."""
+    said = []
+    for note in checkpoints:
+        value = note.meta.get("created")
+        if value not in (None, "") and parse_time(value) is None:
+            how = "the date in its name" if name_time(note.path) is not None else "its file time"
+            said.append(f"{note.path}: created {str(value)[:40]!r} is no date this reads (write it as "
+                        f"2026-12-03T14:00:00Z); it is dated by {how}, which may misplace it among the checkpoints")
+    return said
+
+
 SAME_TIME_SECONDS = 15 * 60  # checkpoints this close to the latest: parallel sessions' hand-offs
 
 

@@ -36,6 +36,7 @@ _REASON = re.compile(r"^[*_]{0,2}(?:reason|why(?:[ \t]+(?:rejected|not(?:[ \t]+c
 _DASH = re.compile(r"[ \t]+(?:—|–|--)[ \t]+")
 _LINK_OR_CODE = re.compile(r"\[\[[^\]]*\]\]|`[^`]*`")
 _SLUG_WORD = re.compile(r"[a-z0-9]+")
+_DATED_NAME = re.compile(r"(\d{4})-(\d{2})-(\d{2})(?!\d)")
 _TIMESTAMPED_NAME = re.compile(r"^(?P<stamp>\d{4}-?\d{2}-?\d{2}T[\d:-]*Z)-(?P<agent>.+)$")
 _POSSESSIVE = re.compile(r"(?<=\w)['’]s\b")
 _LINK_TARGET = re.compile(r"\]\([^)\s]*\)|<?https?://\S+")  # a Markdown link's target, a bare URL
@@ -285,12 +286,19 @@ def note_agent(rel_path: str, meta: dict) -> str | None:
 
 def name_time(rel_path: str) -> float | None:
     """Unix seconds of a ``<timestamp>-<agent>`` file name (``20261021T143000Z-codex.md``):
-    when ``checkpoint new`` wrote it, a better date than a file time a copy or a pull reset."""
+    when ``checkpoint new`` wrote it, a better date than a file time a copy or a pull reset.
+    A name that opens with a date only (``2026-12-03-codex.md``, as people name notes) gives
+    that day's start: a checkpoint so named with a ``created`` no date reads was dated by its
+    file time, and became the latest over those written after it (qa51)."""
     m = _timestamped(rel_path)
-    if not m:
-        return None
-    day, _, clock = m.group("stamp").replace("-", "").replace(":", "").rstrip("Z").partition("T")
-    try:
+    if m:
+        day, _, clock = m.group("stamp").replace("-", "").replace(":", "").rstrip("Z").partition("T")
+    else:
+        dated = _DATED_NAME.match(rel_path.rsplit("/", 1)[-1])
+        if not dated:
+            return None
+        day, clock = "".join(dated.groups()), ""
+    try:  # 2026-02-30 is no day
         stamp = dt.datetime.strptime(day + clock.ljust(6, "0")[:6], "%Y%m%d%H%M%S")
     except ValueError:
         return None
