@@ -55,6 +55,14 @@ def test_items_tagged_deadend(line):
     assert found == [("Glue the capsule to the frame", "vibration hum")]
 
 
+def test_a_marker_line_under_a_marked_item_is_a_ruling_of_its_own_not_its_reason():
+    """Markdown reads the line as a lazy continuation of the item: it was both (qa51)."""
+    found, _ = marked("# Notes\n- Cap retries at 3 attempts #deadend -- a 10-minute outage lost events\n"
+                      "FAILED: tenacity wait_random_exponential without max -- waits grew to 9 hours\n")
+    assert found == [("Cap retries at 3 attempts", "a 10-minute outage lost events"),
+                     ("tenacity wait_random_exponential without max", "waits grew to 9 hours")]
+
+
 @pytest.mark.parametrize("text", [
     "this failed to compile, fixed it",
     "Failed: the first build, retried and it passed",

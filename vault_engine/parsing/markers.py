@@ -87,9 +87,13 @@ def _marker_lines(lines: list[str]) -> list[tuple[int, str, str | None]]:
 
 
 def _list_markers(lines: list[str]) -> list[tuple[int, str, str | None]]:
-    """List items (at any depth) starting with a marker or tagged ``#deadend``."""
+    """List items (at any depth) starting with a marker or tagged ``#deadend``. A marker line
+    of its own is no continuation of the item above it (a lazy continuation to Markdown):
+    "FAILED: tenacity without max -- waits grew to 9 hours" became the end of the previous
+    item's reason, and a ruling of its own too (qa51)."""
     found = []
-    for item in _all_items(read_list(lines)):
+    apart = ["" if not _LIST_START.match(line) and _MARKER.match(line.strip()) else line for line in lines]
+    for item in _all_items(read_list(apart)):
         m = _MARKER.match(item.text)
         if m:
             marked = ListItem(m.group("rest"), item.offset, item.indent, item.children)

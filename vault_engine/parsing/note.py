@@ -77,7 +77,8 @@ EXTRACTION_VERSION = "31"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 # 31: a contraction is its function word, a stop word ("I've", "don't"; "dont" typed without
 #     its apostrophe), in the words index and in the rulings' stored words; a dotted name's parts
 #     written as code names are words as well ("task.isRecurring" holds "isrecurring"); a note
-#     whose name opens with a date (2026-12-03-codex.md) is dated by it when it states none
+#     whose name opens with a date (2026-12-03-codex.md) is dated by it when it states none; a
+#     marker line under a marked item is no continuation of it
 
 
 def newer_extraction(key: str | None) -> str | None:
