@@ -238,6 +238,14 @@ def test_a_justification_continued_as_a_list_below_the_chosen_line_is_kept():
     assert yaml.reason == 'the record chose "MVStore" instead'  # the chosen one's "because" is not its
 
 
+def test_a_bare_because_wrapped_into_a_sentence_keeps_the_sentence():
+    """jabref/0032: `Chosen option: "In local user folder", because` / `it's very hard ...`:
+    "Chosen instead" ended at "because" (qa51)."""
+    text = MADR.replace("Chosen option: \"MVStore\", because it is simple and memory-efficient.",
+                        'Chosen option: "MVStore", because\nit is simple and\nmemory-efficient.\n\nMore later.')
+    assert parse("decisions/0001.md", text).accepted[0].text == "MVStore, because it is simple and memory-efficient."
+
+
 def test_a_hard_wrapped_chosen_option_line_keeps_its_whole_reason():
     """`because it runs in our Python workers without` / `a browser, ...`: cut at the break."""
     text = MADR.replace("Chosen option: \"MVStore\", because it is simple and memory-efficient.",

@@ -202,11 +202,14 @@ _CHOSEN_HERE = re.compile(r"[(\[]\s*(?:now\s+)?(?:the\s+)?(?:chosen|selected|acc
 
 def _justification(why: str, after: Sequence[str]) -> str:
     """``because ...`` as written; a bare ``because`` continued as a list below the line
-    (jabref/0000) takes the list's first items."""
+    (jabref/0000) takes the list's first items, and continued as a sentence wrapped after it
+    (jabref/0032) that sentence ("Chosen instead: In local user folder, because" ended there)."""
     if why.rstrip(":").casefold() not in ("because", ""):
         return " ".join([why, *_rest_of_sentence(why, after)])
     items = [_run_on(item.text.rstrip(". ")) for item in read_list(after)][:MAX_JUSTIFICATION_ITEMS]
-    return f"because {'; '.join(items)}" if items and why else why
+    if items and why:
+        return f"because {'; '.join(items)}"
+    return " ".join([why, *_rest_of_sentence(why, after)]) if why else why
 
 
 def _run_on(item: str) -> str:

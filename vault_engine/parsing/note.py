@@ -78,7 +78,8 @@ EXTRACTION_VERSION = "31"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 #     its apostrophe), in the words index and in the rulings' stored words; a dotted name's parts
 #     written as code names are words as well ("task.isRecurring" holds "isrecurring"); a note
 #     whose name opens with a date (2026-12-03-codex.md) is dated by it when it states none; a
-#     marker line under a marked item is no continuation of it
+#     marker line under a marked item is no continuation of it; a chosen option's bare "because"
+#     wrapped into a sentence keeps the sentence
 
 
 def newer_extraction(key: str | None) -> str | None:
