@@ -145,3 +145,16 @@ def test_a_failed_items_reasons_read_links_as_their_text():
     (item,) = read_list(["- Poll the API -- [rate limited](https://example.org/429).",
                          "  - Reason: the vendor caps us.", "  - it also costs more"])
     assert item_reason(item) == ("Poll the API", "rate limited; the vendor caps us; it also costs more")
+
+
+def test_parts_written_so_they_are_not_read_are_slips_status_names():
+    """`## Faild` and a `**Failed:**` line: their rulings were dropped without a word (qa51)."""
+    note = parse_note(PATH, HEAD + "# C\n## Summary\nok\n## Faild\n- OneSignal SDK -- pricing\n## Notes\n"
+                      "**Failed:**\n- Realm sync -- slow\n## Next steps\n- go\n## Decisions\nx\n", CONFIG)
+    assert note.dead_ends == ()
+    assert note.yaml_error == (
+        "heading 'Faild' is no part of a checkpoint (did you mean Failed?): what it lists is not read; "
+        "'**Failed:**' is a bold line, not a heading: write '## Failed' for what it lists to be read; "
+        "heading 'Decisions' is no part of a checkpoint (did you mean Decision?): what it lists is not read")
+    plain = parse_note(PATH, HEAD + "# C\n## Failed\n- Realm -- slow\n## Notes\n**Bold** text\n", CONFIG)
+    assert plain.yaml_error is None and [d.text for d in plain.dead_ends] == ["Realm"]

@@ -227,6 +227,32 @@ def slugify(text: str, taken: set[str] | None = None) -> str:
     return slug
 
 
+PART_NAMES = SUMMARY_HEADINGS | GOAL_HEADINGS | NEXT_HEADINGS | FAILED_HEADINGS
+_LABEL = re.compile(r"^[ \t]*[*_]{1,2}(?P<name>[^*_:]+?)[ \t]*:?[ \t]*[*_]{1,2}[ \t]*:?[ \t]*$")
+
+
+def part_slips(sections: Sequence[SectionLike]) -> list[str]:
+    """A checkpoint's parts written so they are not read: a heading one typo from a part
+    (``## Faild``), and a bold label line (``**Failed:**``) where a heading is read. Their items
+    were left out of the dead ends and the brief without a word (qa51)."""
+    import difflib
+
+    slips = []
+    for section in sections:
+        heading = " ".join((section.heading or "").split())
+        if heading and heading.casefold() not in PART_NAMES:
+            close = difflib.get_close_matches(heading.casefold(), sorted(PART_NAMES), n=1, cutoff=0.8)
+            if close:
+                slips.append(f"heading {heading!r} is no part of a checkpoint (did you mean "
+                             f"{close[0].capitalize()}?): what it lists is not read")
+        for line in body_lines(section):
+            label = _LABEL.match(line)
+            if label and label.group("name").strip().casefold() in PART_NAMES:
+                slips.append(f"{line.strip()!r} is a bold line, not a heading: write "
+                             f"'## {label.group('name').strip().capitalize()}' for what it lists to be read")
+    return slips
+
+
 def _in_part(section: SectionLike, names: frozenset[str]) -> bool:
     return any(" ".join(h.split()).casefold() in names for h in section.heading_path)
 

@@ -8,7 +8,7 @@ from dataclasses import replace
 
 from vault_engine.config import Config
 from vault_engine.model import KINDS, Accepted, DeadEnd, ParsedNote, Section
-from vault_engine.parsing.checkpoints import failed_dead_ends, name_time, note_agent
+from vault_engine.parsing.checkpoints import failed_dead_ends, name_time, note_agent, part_slips
 from vault_engine.parsing.decisions import (
     ACCEPTED_IN_CHECKPOINTS,
     ACCEPTED_IN_RECORDS,
@@ -79,7 +79,8 @@ EXTRACTION_VERSION = "31"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 #     written as code names are words as well ("task.isRecurring" holds "isrecurring"); a note
 #     whose name opens with a date (2026-12-03-codex.md) is dated by it when it states none; a
 #     marker line under a marked item is no continuation of it; a chosen option's bare "because"
-#     wrapped into a sentence keeps the sentence
+#     wrapped into a sentence keeps the sentence; a checkpoint part that is not read ("## Faild",
+#     "**Failed:**") is a slip
 
 
 def newer_extraction(key: str | None) -> str | None:
@@ -129,7 +130,8 @@ def parse_note(rel_path: str, text: str, config: Config, sidecar: str | None = N
         links=extract_property_links(fm.yaml) + extract_links(masked, fm.body_line),
         doc_time=document_time(fm.meta),
         yaml_error="; ".join(filter(None, (fm.error, frontmatter_slip(fm.meta, kind), conflict_slip(text),
-                                           unlisted_choice(sections) if kind in RECORD_KINDS else None))) or None,
+                                           unlisted_choice(sections) if kind in RECORD_KINDS else None,
+                                           *(part_slips(sections) if kind == "checkpoint" else ())))) or None,
         dead_ends=note_dead_ends(rel_path, kind, {**sidecar_meta(sidecar), **fm.meta}
                                  if sidecar and kind in RECORD_KINDS else fm.meta, sections),
         accepted=note_accepted(kind, sections),
