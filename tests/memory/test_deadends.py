@@ -153,6 +153,12 @@ def test_a_proposal_that_turns_the_ruling_down_does_not_raise_it(vault):
     # a proposal that opens by refusing refuses all it names, nothing proposed besides (qa31 N2)
     for alone in ("Don't keep sessions in a shared Redis", "Never keep sessions in a shared Redis"):
         assert vault.deadend_check(alone, lexical_only=True).status == "miss", alone
+    # ...and raises nothing at all, not even a ruling it shares a word with: it proposes nothing
+    # (the meaning arm raised "Storing idempotency keys in Redis" for a Redlock lesson, qa51)
+    rulings = load_rulings(vault.ledger)
+    lesson = check_proposal("Don't use Redis for sessions or anything else", rulings, semantic=FixedArm(0.9))
+    assert lesson.status == "miss" and lesson.closest[0].short_of == "the proposal turns it down"
+    assert check_proposal("Use Redis for sessions", rulings, semantic=FixedArm(0.9)).status == "hit"
     for refusing in ("Keep sessions in each pod, never in a shared Redis", "Keep them in each pod -- not in a shared Redis",
                      "Keep sessions in each pod. Not in a shared Redis."):
         assert vault.deadend_check(refusing, lexical_only=True).status == "miss", refusing

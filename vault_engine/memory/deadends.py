@@ -234,7 +234,11 @@ def gather_evidence(proposal: str, rulings: Sequence[Compared], semantic: Ruling
     # Redis" has no comma to end what it turns down; read as all refused, it hid the ruling),
     # unless the proposal opens by refusing ("Don't keep refresh tokens in localStorage": qa31 N2)
     refusing = bool(refused) and (bool(proposed) or opens_refusing(proposal))
-    refusals = [refusal(refused, proposed, (r.text, lead_sentence(r.detail, r.text) or ""), weights)
+    # Only turning something down ("Don't use Redis Redlock for invoice runs") proposes nothing
+    # to check: the meaning arm raised "Storing idempotency keys in Redis" for it (qa51)
+    only_refusing = refusing and not proposed
+    refusals = [1.0 if only_refusing else
+                refusal(refused, proposed, (r.text, lead_sentence(r.detail, r.text) or ""), weights)
                 if refusing else 0.0 for r in rulings]
     cosines: Sequence[float | None] = [None] * len(rulings)
     chosen: Sequence[float | None] = [None] * len(rulings)
