@@ -31,6 +31,13 @@ def test_every_reader_of_lines_leaves_the_whole_block_out():
     assert "```" not in text
 
 
+def test_an_id_on_its_own_line_after_a_fence_names_the_whole_fence():
+    """A mermaid diagram's `^overview-cdc-diagram` showed only its closing ``` (qa52)."""
+    text = "Intro.\n\n```mermaid\ngraph LR\n  A --> B\n```\n^diagram\n\nAfter."
+    assert block_lines(text, "diagram") == (2, 5)
+    assert block_lines(text.replace("```\n^diagram", "```\n\n^diagram"), "diagram") == (2, 5)
+
+
 def test_a_fence_inside_an_html_comment_block_is_none():
     """The KEP template's first comment holds an example fence: the rest of every KEP was code."""
     lines = ["<!--", "Instructions:", "```", "example", "```", "-->", "Text after.", "```", "code", "```"]

@@ -9,7 +9,7 @@ from urllib.parse import unquote_plus
 
 from vault_engine.errors import AttachmentRef, UnknownRef
 from vault_engine.model import ResolvedLink
-from vault_engine.parsing.fences import TEXT, fence_roles
+from vault_engine.parsing.fences import CLOSE, OPEN, TEXT, fence_roles
 from vault_engine.parsing.sections import github_anchors, leading_headings, normalize_heading, rendered_heading
 from vault_engine.paths import name_key
 from vault_engine.refs import NOTION_SCHEME, ParsedRef, make_ref, normalize_path, parse_ref
@@ -176,6 +176,9 @@ def block_lines(text: str, block_id: str) -> tuple[int, int] | None:
         if above is None:
             return end, end
         end = above
+        if roles[end] == CLOSE:  # a fenced block: all of it (its closing fence had been the block, qa52)
+            first = next(i for i in range(end, -1, -1) if roles[i] == OPEN)
+            return first, end
     first = end
     while first > 0 and lines[first - 1].strip() and roles[first - 1] == TEXT and \
             not lines[first - 1].lstrip().startswith("#"):
