@@ -505,6 +505,10 @@ def test_a_query_of_several_unquoted_words_is_told_to_quote_them(vault, cli):
     assert proposal.err.rstrip().endswith("(a proposal of several words goes in quotes: "
                                           "vault-engine deadend check 'retry inline')")
     assert cli("--vault", vault, "show", "a.md", "b.md").err.rstrip().endswith("unrecognized arguments: b.md")
+    # after "--" an option is the query's word: it goes before "--", not into the quotes (qa52)
+    dashed = cli("--vault", vault, "search", "--", "--list-marker-color", "-k", "2")
+    assert dashed.code == 2 and dashed.err.rstrip().endswith(
+        "unrecognized arguments: -k 2 (options go before '--': vault-engine search -k 2 -- --list-marker-color)")
 
 
 def test_search_before_index_says_what_to_do(make_vault, cli):

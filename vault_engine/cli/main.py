@@ -66,6 +66,10 @@ class CommandParser(argparse.ArgumentParser):
         quotes (`search retry webhooks` said only "unrecognized arguments: webhooks", qa48)."""
         name = next((n for n in ("query", "proposal") if isinstance(getattr(namespace, n, None), str)), None)
         words = [w for w in extras if not w.startswith("-")]
+        if name is not None and "--" in self._words and any(w.startswith("-") for w in extras):
+            # after "--" every word is the query's: `search -- --list-marker-color -k 2` (qa52)
+            return (f" (options go before '--': {self.prog} {' '.join(map(shlex.quote, extras))} -- "
+                    f"{shlex.quote(getattr(namespace, name))})")
         if name is None or not words:
             return ""
         return (f" (a {name} of several words goes in quotes: "
