@@ -592,6 +592,7 @@ class Vault:
         from vault_engine.retrieval.confidence import MissRule
         from vault_engine.retrieval.search import Searcher, SearchRequest
 
+        kind = kind.casefold() if kind else kind  # `--kind Note`, as a ref is read in any case (qa52)
         ledger = self._ledger_for_search(k, follow, kind, project, tap)
         from vault_engine.stores.lexical import has_symbols, only_tags, query_terms
 

@@ -336,6 +336,7 @@ def test_an_unknown_kind_or_project_is_an_error_that_lists_the_valid_ones(make_v
             v.search("shared", kind="specs")
         with pytest.raises(UnknownProject, match="no project 'billing'.*known projects: billing-service"):
             v.search("shared", project="billing")
+        assert [h.path for h in v.search("shared", kind="Spec", lexical_only=True).hits] == ["specs/s.md"]  # any case
 
 
 def test_the_first_hits_do_not_depend_on_how_many_are_asked_for(make_vault):
