@@ -84,7 +84,10 @@ def test_property_words_are_text_values_and_what_links_name():
             "aliases": ["Machine novella"], "year": 1909, "created": "2023-09-12", "publish": False,
             "tags": ["to-read"], "title": "The Machine Stops", "nested": {"status": "draft"}, "empty": "",
             "notion_id": "b3b9507f2e174aa0b493fa337534c191", "parent_id": "104d4deadd2c807d", "body_hash": "e6e3ab40"}
-    assert property_words(meta) == "Books E. M. Forster Reading this year Machine novella draft"
+    assert property_words(meta) == "Books E. M. Forster Reading this year Machine novella year 1909 draft"
+    # a number is said with its name: "rating 7", not a bare 7 (qa52: kepano's films were found
+    # by no search for their year or rating)
+    assert property_words({"rating": 7, "score": 7.5, "runtime": [117, 118]}) == "rating 7 score 7.5 runtime 117 118"
     # a `type:` naming no kind is someone else's field (kepano's places); the kind itself is indexed already
     assert property_words({"type": ["[[Shrines]]"]}) == "Shrines" and property_words({"type": "book"}) == "book"
     assert property_words({"type": "checkpoint"}) == "" == property_words({"type": " Spec "})

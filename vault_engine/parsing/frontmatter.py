@@ -263,8 +263,11 @@ _WIKILINK = re.compile(r"\[\[([^\[\]|#]*)(?:#[^\[\]|]*)?(?:\|([^\[\]]*))?\]\]")
 def property_words(meta: dict[str, Any]) -> str:
     """A note's properties as the words a question names them by: text values (an alias,
     an author, a status), a link as what it names (``"[[E. M. Forster]]"`` reads "E. M.
-    Forster"). Dates, numbers and flags say nothing a question asks by word."""
-    return " ".join(word for _, values in searched_properties(meta) for word in values)
+    Forster"), a number with its name (``year: 1982`` reads "year 1982": a bare 7 says
+    nothing, "rating 7" does; kepano's films were found by no search for their year or
+    rating, qa52). Dates and flags say nothing a question asks by word."""
+    return " ".join(word for key, values in searched_properties(meta)
+                    for word in ([key, *values] if _numbers(values) else values))
 
 
 def property_lines(meta: dict[str, Any]) -> str:
@@ -276,12 +279,19 @@ def property_lines(meta: dict[str, Any]) -> str:
     return "; ".join(f"{key}: {', '.join(values)}" for key, values in readable if values)
 
 
+def _numbers(values: list[str]) -> bool:
+    return bool(values) and all(_NUMBER.match(v) for v in values)
+
+
+_NUMBER = re.compile(r"^-?\d+(?:\.\d+)?(?:e[+-]?\d+)?$")
 _BARE_URL = re.compile(r"^\s*[a-z][a-z0-9+.-]*://\S*\s*$", re.I)  # a cover image's address: nothing to read
 
 
 def searched_properties(meta: dict[str, Any]) -> list[tuple[str, list[str]]]:
     """Each searched property with its text values, links read as what they name."""
     def values(value: Any) -> list[str]:
+        if isinstance(value, (int, float)) and not isinstance(value, bool):
+            return [f"{value:g}" if isinstance(value, float) else str(value)]
         if isinstance(value, str):
             keep = value.strip() and parse_time(value) is None
             return [_WIKILINK.sub(lambda m: " ".join(filter(None, m.groups())), value)] if keep else []
