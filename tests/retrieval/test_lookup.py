@@ -41,6 +41,17 @@ def test_a_markdown_links_anchor_written_as_a_url_names_its_heading(make_vault):
         assert shown.heading == "Integration with [Cluster Autoscaler](https://github.com/k/autoscaler)"
 
 
+def test_a_heading_that_is_a_wikilink_opens_by_its_display_text(make_vault):
+    """`#### [[Batch Data Processing|Batch Ingestion]]` opened by its raw text only, where a
+    Markdown link's heading opened by its text (qa52)."""
+    root = make_vault({"ing.md": "# Ingestion\n#### [[Batch Data Processing|Batch Ingestion]]\nnightly\n"
+                                 "#### [[Stream Data Processing]]\nlive\n"})
+    with Vault(root) as vault:
+        vault.index(embed=False)
+        assert vault.show("ing.md#Batch Ingestion").text.endswith("nightly")
+        assert vault.show("ing.md#Stream Data Processing").text.endswith("live")
+
+
 def test_a_missing_heading_lists_the_folded_headings_that_open_too(make_vault):
     # `#Ingredients` (folded into `#Pastry`) opened but was not among the headings named
     root = make_vault({"t.md": "# Tart\n## Ingredients\n### Pastry\nflour\n## Filling\neggs\n"})

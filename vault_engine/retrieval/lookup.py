@@ -10,6 +10,7 @@ from urllib.parse import unquote_plus
 from vault_engine.errors import AttachmentRef, UnknownRef
 from vault_engine.model import ResolvedLink
 from vault_engine.parsing.fences import CLOSE, OPEN, TEXT, fence_roles
+from vault_engine.parsing.readable import reading_view
 from vault_engine.parsing.sections import github_anchors, leading_headings, normalize_heading, rendered_heading
 from vault_engine.paths import name_key
 from vault_engine.refs import NOTION_SCHEME, ParsedRef, make_ref, normalize_path, parse_ref
@@ -199,7 +200,11 @@ def _by_anchor(sections: Sequence[SectionRow], anchor: str) -> SectionRow | None
     ``-1``, ``-2`` after a repeated one). Folded empty headings count: tables of contents link them."""
     spaced = normalize_heading(unquote_plus(anchor))
     for i, name, github in github_anchors(sections):
-        if spaced in (normalize_heading(name), normalize_heading(rendered_heading(name))) or anchor.lower() == github:
+        # a heading as a page shows it: a Markdown link's text, and a wikilink's
+        # (`#### [[Batch Data Processing|Batch Ingestion]]` is "Batch Ingestion", qa52)
+        shown = (normalize_heading(name), normalize_heading(rendered_heading(name)),
+                 normalize_heading(reading_view(name)))
+        if spaced in shown or anchor.lower() == github:
             return sections[i]
     return None
 
