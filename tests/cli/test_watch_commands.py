@@ -59,3 +59,20 @@ def test_watch_stop_from_another_shell(make_vault):
     finally:
         proc.kill()
         proc.wait()
+
+
+def test_the_embedding_of_what_was_applied_is_said_as_such(capsys):
+    """"applied: indexed in 0.4 s: 0 new, 0 modified, ...; 2 sections embedded" read as if
+    nothing had changed: it is the embedding of the save applied a moment before (qa52)."""
+    from argparse import Namespace
+
+    from vault_engine.cli.context import Context
+    from vault_engine.cli.watch_commands import WatchPrinter
+    from vault_engine.model import IndexReport
+
+    printer = WatchPrinter(Context(Namespace(json=False)))
+    printer.applied(IndexReport(modified=1, unchanged=4, sections=9, seconds=0.2), catch_up=False)
+    printer.applied(IndexReport(unchanged=5, sections=9, embedded=2, seconds=0.4), catch_up=False)
+    first, second = capsys.readouterr().out.splitlines()
+    assert "applied: indexed in 0.20 s: 0 new, 1 modified" in first
+    assert second.endswith(" embedded 2 sections in 0.40 s")

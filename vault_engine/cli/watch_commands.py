@@ -54,8 +54,14 @@ class WatchPrinter:
 
     def applied(self, report: IndexReport, catch_up: bool) -> None:
         what = "caught up" if catch_up else "applied"
-        self._emit({"event": what, **report.to_json()},
-                   f"{time.strftime('%H:%M:%S')} {what}: {render.index_report(report)}")
+        r = report
+        if r.embedded and not (r.new or r.modified or r.moved or r.deleted or r.source_files or r.skipped):
+            # the embedding of what was applied a moment before, a step of its own: "0 new, 0
+            # modified, ...; 2 sections embedded" read as if nothing had changed (qa52)
+            said = f"embedded {r.embedded} section{'s' if r.embedded != 1 else ''} in {r.seconds:.2f} s"
+        else:
+            said = f"{what}: {render.index_report(report)}"
+        self._emit({"event": what, **report.to_json()}, f"{time.strftime('%H:%M:%S')} {said}")
 
     def problem(self, message: str) -> None:
         self.ctx.notice(message)
