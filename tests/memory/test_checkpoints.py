@@ -89,6 +89,15 @@ def test_failed_arguments_split_at_the_dash():
             parse_failed(nothing)
 
 
+def test_a_step_given_as_a_list_item_is_written_once_as_one():
+    """`--next "- validate schema drift"` was written "- - validate schema drift" (qa51)."""
+    draft = CheckpointDraft("p", "a", next_steps=("- validate schema drift", "2. [ ] ship it", "keep - dashes"),
+                            failed=(("* Realm sync", "slow"),))
+    prepared = prepare_draft(draft, None)[0]
+    assert prepared.next_steps == ("validate schema drift", "ship it", "keep - dashes")
+    assert prepared.failed == (("Realm sync", "slow"),)
+
+
 def test_a_link_holding_brackets_is_refused_and_a_whole_wikilink_is_read_as_its_ref():
     draft = CheckpointDraft("p", "a", summary="s", links=("[[specs/a.md]]",))
     assert prepare_draft(draft, None)[0].links == ("specs/a",)  # the target [[specs/a]], not [[[[specs/a]]]]

@@ -276,4 +276,11 @@ def prepare_draft(draft: CheckpointDraft, ledger: Ledger | None) -> tuple[Checkp
                 else "names no note in the index"
             notices.append(f"the link {ref!r} {what}; written as [[{ref}]] anyway")
             targets.append(link_target(ref.strip().removeprefix("./"), None))
-    return replace(draft, project=project, agent=agent, links=tuple(targets)), notices
+    # a step given as a list item ("- validate schema drift") was written "- - validate ..." (qa51)
+    steps = tuple(_LIST_MARK.sub("", step, count=1) for step in draft.next_steps)
+    failed = tuple((_LIST_MARK.sub("", text, count=1), reason) for text, reason in draft.failed)
+    return replace(draft, project=project, agent=agent, links=tuple(targets), next_steps=steps,
+                   failed=failed), notices
+
+
+_LIST_MARK = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])[ \t]+(?:\[[ xX/-]\][ \t]+)?")
