@@ -1,5 +1,6 @@
 """The arriving agent's brief (vault_engine/memory/resume.py, fitted by memory/render.py)."""
 
+import datetime as dt
 import json
 import os
 
@@ -453,6 +454,20 @@ def test_the_brief_shows_what_the_checkpoint_chose(make_vault):
     goal = "Beamform on the companion computer; the MCU forwards raw frames."
     assert brief.checkpoint.goal == goal and brief.to_json()["checkpoint"]["goal"] == goal
     assert f"### Goal\n{goal}\n\n### Next\n- Tune the filter" in brief.markdown
+
+
+def test_a_created_day_takes_its_time_from_the_name():
+    """`created: 2026-12-04` in `20261204T080000Z-codex.md` was shown at 00:00 (qa51)."""
+    from vault_engine.memory.plans import created_time
+    from vault_engine.stores.ledger import NoteRow
+
+    def note(path, created):
+        return NoteRow(1, path, "t", "checkpoint", "p", "vault", None, int(2e18), None, {"created": created}, None)
+
+    at_eight = dt.datetime(2026, 12, 4, 8, tzinfo=dt.UTC).timestamp()
+    assert created_time(note("p/20261204T080000Z-codex.md", "2026-12-04")) == at_eight
+    assert created_time(note("p/20261205T080000Z-codex.md", "2026-12-04")) == at_eight - 8 * 3600  # another day
+    assert created_time(note("p/20261204T080000Z-codex.md", "2026-12-04T07:00:00Z")) == at_eight - 3600
 
 
 def test_next_steps_ticked_off_are_done_and_not_handed_on(make_vault):

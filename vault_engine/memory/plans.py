@@ -26,8 +26,14 @@ def created_time(note: NoteRow) -> float:
     time; a time after the file was last written is no time it was written (dates.believable):
     the next one is taken."""
     written = note.mtime_ns / 1e9
-    stated = first_believable((parse_time(note.meta.get("created")), note.doc_time, name_time(note.path)), written)
+    created, named = parse_time(note.meta.get("created")), name_time(note.path)
+    if created is not None and named is not None and created % DAY == 0 and 0 <= named - created < DAY:
+        created = named  # `created: 2026-12-04` is a day; the name says when that day (qa51: 00:00 shown)
+    stated = first_believable((created, note.doc_time, named), written)
     return written if stated is None else stated
+
+
+DAY = 86_400
 
 
 def misdated(checkpoints: Sequence[NoteRow]) -> list[str]:
