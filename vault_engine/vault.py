@@ -596,13 +596,14 @@ class Vault:
         ledger = self._ledger_for_search(k, follow, kind, project, tap)
         from vault_engine.stores.lexical import has_symbols, only_tags, query_terms
 
-        both = not lexical_only and not semantic_only
-        tags_only = both and only_tags(query) and bool(query_terms(query)[0])
+        tags_only = not lexical_only and not semantic_only and only_tags(query) and bool(query_terms(query)[0])
         lexical_only = lexical_only or tags_only
-        # "🔁" has no word to search by, and its words arm testified to absence: a miss where
-        # meaning alone finds the Tasks plugin's recurrence (qa52)
-        symbols_only = both and has_symbols(query) and not query_terms(query)[0]
-        semantic_only = semantic_only or symbols_only
+        if has_symbols(query) and not query_terms(query)[0]:
+            # "🔁" and "🦄" alike: the model reads every pictograph as one unknown sign, so
+            # meaning gave the same three hits for each (qa53); the words index holds none
+            raise BadArgument(f"{query[:200]!r} holds no word to search by: the words index holds no symbols, and "
+                              "the model reads pictographs as one unknown sign; search with the words the symbol "
+                              "stands for ('recurring', 'due date')")
         if lexical_only and not query_terms(query)[0]:  # nothing was searched: not a miss an agent takes for an answer
             raise BadArgument(f"{query[:200]!r} holds no word the words index searches (only stop words or "
                               "punctuation): ask with content words, or with meaning too (without --lexical; "
@@ -633,8 +634,6 @@ class Vault:
         searcher.notices += operators_notice(query)
         if tags_only:  # "#incubating" found 1 tagged note of 5 with meaning, 5 of 5 with words (qa28 F6)
             searcher.notices.append("a query of tags only is searched by words: a tag means nothing to the model")
-        if symbols_only:
-            searcher.notices.append("a query of symbols only is searched by meaning: the words index holds none")
         result = self._search_beside_writers(searcher, request)
         if not result.hits:
             code_taps = tuple(t.name for t in self.config.taps if t.source == "code")

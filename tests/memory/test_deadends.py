@@ -289,6 +289,10 @@ def test_a_chosen_design_proposed_word_for_word_raises_no_option_it_holds(make_v
         assert v.deadend_check("Section 'Pros and Cons' after 'Decision Outcome'", lexical_only=True).status == "miss"
         before = v.deadend_check('Put the section "Pros and Cons" before "Decision Outcome"', lexical_only=True)
         assert [r.text for r in before.rulings] == ['Section "Pros and Cons" before "Decision Outcome"']
+        # what the superseded record chose stands no more: the record that superseded it turned
+        # it down, and that is raised (it had been hidden as "a chosen design", qa53)
+        back = v.deadend_check("RabbitMQ classic queues", lexical_only=True)
+        assert [(r.text, r.path) for r in back.rulings] == [("RabbitMQ classic queues", "decisions/0011.md")]
 
 
 def test_k_limits_the_rulings(vault):

@@ -456,6 +456,21 @@ def test_the_brief_shows_what_the_checkpoint_chose(make_vault):
     assert f"### Goal\n{goal}\n\n### Next\n- Tune the filter" in brief.markdown
 
 
+def test_a_superseded_records_rulings_are_said_so_in_the_brief(make_vault):
+    """The brief listed a superseded record's rejections as current, where `deadend check`
+    said the record no longer holds (qa53)."""
+    files = dict(FILES)
+    files["decisions/0009-queue.md"] = (
+        "---\nproject: drone\nstatus: superseded by ADR-0011\ndate: 2026-08-01\n---\n# Queue\n"
+        "## Considered Options\n* RabbitMQ\n* SQS standard\n## Decision Outcome\n"
+        'Chosen option: "RabbitMQ", because we run it.\n')
+    with Vault(make_vault(files, config=CONFIG)) as v:
+        v.index(embed=False, now=FROZEN_NOW)
+        brief = v.resume("drone", now=FROZEN_NOW)
+    line = next(line for line in brief.markdown.splitlines() if line.startswith("- SQS standard"))
+    assert line.endswith("; the record is superseded by ADR-0011)")
+
+
 def test_a_created_day_takes_its_time_from_the_name():
     """`created: 2026-12-04` in `20261204T080000Z-codex.md` was shown at 00:00 (qa51)."""
     from vault_engine.memory.plans import created_time

@@ -557,20 +557,19 @@ def test_a_hit_names_its_notes_further_sections_an_arm_ranks_high(make_vault):
         assert every.hits[0].also == ()
 
 
-def test_a_query_of_symbols_only_is_searched_by_meaning(make_vault):
-    """"🔁", the Tasks plugin's recurrence, was a miss with both arms (its words arm found
-    nothing, which the miss rule read as absence) and a hit with --semantic (qa52)."""
+def test_a_query_of_symbols_only_is_an_error_that_says_to_use_words(make_vault):
+    """"🔁" was a miss with both arms; searched by meaning alone, "🔁" and "🦄" gave the same
+    three hits: the model reads every pictograph as one unknown sign (qa52, qa53)."""
+    from vault_engine.errors import BadArgument
     from vault_engine.stores.embedder import FakeEmbedder
 
-    root = make_vault({"recur.md": "# Recurrence\n- [ ] water the plants 🔁 every week\n",
-                       "queue.md": "# Queue\nThe outbox drains the queue every minute.\n"})
+    root = make_vault({"recur.md": "# Recurrence\n- [ ] water the plants 🔁 every week\n"})
     with Vault(root, embedder=FakeEmbedder(dimension=64)) as v:
         v.index()
-        found = v.search("🔁")
-        assert found.status == "hit" and found.arms == ("semantic",)
-        assert found.notices[0] == "a query of symbols only is searched by meaning: the words index holds none"
-        assert (found.confidence, found.confidence_reason) == ("low", "the query has no word to check the first hit by")
-        assert v.search("how do I").arms == ("lexical", "semantic")  # stop words are no symbols
+        for arms in ({}, {"semantic_only": True}, {"lexical_only": True}):
+            with pytest.raises(BadArgument, match="holds no word to search by: the words index holds no symbols"):
+                v.search("🔁 📅", **arms)
+        assert v.search("recurrence 🔁").hits[0].path == "recur.md"  # a word besides: searched
 
 
 def test_a_question_naming_what_no_note_holds_says_so(make_vault):

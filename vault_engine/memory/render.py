@@ -235,7 +235,8 @@ def _earlier_part(brief: ResumeBrief) -> str:
     lines = ["## Ruled out earlier on this project" if brief.checkpoint else "## Ruled out on this project"]
     # a ruling of no project holds for every project: said so, not taken for this one's (qa35 A8)
     lines += [f"- {r.text}" + (f" — {one_line(r.reason, 200)}" if r.reason else "")
-              + f" ({'team-wide, ' if r.project is None else ''}{_by_and_on(r)}, {r.source} {printed(r.ref)})"
+              + f" ({'team-wide, ' if r.project is None else ''}{_by_and_on(r)}, {r.source} {printed(r.ref)}"
+              + (f"; the record is {one_line(r.record_status, 60).rstrip('.')}" if r.record_status else "") + ")"
               + (f"; bears on: {brief.bears_on[ruling_key(r)]}" if r.project is None else "")
               for r in brief.earlier]
     listing = f"`vault-engine deadend list --project {brief.project}`"

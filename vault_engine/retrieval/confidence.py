@@ -134,8 +134,6 @@ def _judged(e: Evidence, offtopic: float) -> tuple[str, str]:
     if len(e.arms) == 1:
         if e.top_coverage >= ALL_WORDS:
             return HIGH, "the first hit holds every word of the query"
-        if not e.terms and "semantic" in e.arms:  # "🔁": nothing to check the hit by
-            return LOW, "the query has no word to check the first hit by"
         return LOW, "the first hit does not hold every word of the query"
     if e.lexical_top is None:
         return LOW, f"only the meaning matched: {_no_words(e)}"

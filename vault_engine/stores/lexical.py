@@ -509,8 +509,8 @@ def build_query(text: str):
 
 
 def has_symbols(text: str) -> bool:
-    """Whether ``text`` writes a pictograph or another symbol (📅, 🔁, ✅, →): no word of the
-    index, yet something the model reads."""
+    """Whether ``text`` writes a pictograph or another symbol (📅, 🔁, ✅): no word of the
+    index, and the model reads them all as one unknown sign."""
     import unicodedata
 
     return any(unicodedata.category(c) == "So" for c in text if not c.isascii())

@@ -174,8 +174,12 @@ class DeadEndQueries(LedgerConnection):
         return self.db.execute(f"SELECT COUNT(*) FROM dead_ends WHERE 1{scope}", params).fetchone()[0], counts
 
     def accepted_texts(self) -> list[str]:
-        """Every statement of what a note records as chosen, each once."""
-        return [r[0] for r in self.db.execute("SELECT DISTINCT text FROM accepted ORDER BY text")]
+        """Every statement of what a note records as chosen, each once; none of a record no
+        longer in force (superseded, withdrawn): what a superseded record chose hid the
+        rejection of it by the record that superseded it (qa53)."""
+        return [r[0] for r in self.db.execute(
+            "SELECT DISTINCT text FROM accepted WHERE note_id NOT IN "
+            "(SELECT note_id FROM dead_ends WHERE record_status IS NOT NULL) ORDER BY text")]
 
     def first_accepted_of(self, note_ids: Iterable[int]) -> dict[int, tuple[str, str | None]]:
         """The first sentence of what each of these notes records as chosen, with the heading
