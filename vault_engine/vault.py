@@ -700,19 +700,16 @@ class Vault:
 
     def _hits_stale(self, ledger: Ledger, paths: Iterable[str], again: str) -> tuple[str, ...]:
         """A line for the notes an answer cites (``paths``) that were deleted, moved or changed
-        since the last index, by a stat of each: with no watcher to apply them, a hit on a note
-        gone read as the vault's answer (qa49), and a hit on a note edited since showed the
-        text it no longer says, where ``show`` warned (qa52)."""
-        gone, changed = [], []
-        for path in dict.fromkeys(paths):
-            try:
-                stat = (self.root / path).stat()
-            except OSError:
-                gone.append(path)
-                continue
-            note = ledger.note_by_path(path)
-            if note is not None and stat.st_mtime_ns != note.mtime_ns:
-                changed.append(path)
+        since the last index, as ``show`` tells (their content, not their file times: a copy of
+        the vault said every hit had changed, qa53): with no watcher to apply them, a hit on a
+        note gone read as the vault's answer (qa49), and a hit on a note edited since showed
+        the text it no longer says (qa52)."""
+        gone: list[str] = []
+        changed: list[str] = []
+        for path in dict.fromkeys(paths):  # a current file costs a stat; a touched or copied one a read
+            change = self._change_since_index(ledger, path)
+            if change is not None:
+                (gone if change == "gone" else changed).append(path)
         if not (gone or changed) or self._live_watcher() is not None:
             return ()
         lines = []
