@@ -49,6 +49,7 @@ def test_marker_lines_and_items(line):
     "- Glue the capsule to the frame #deadend -- vibration hum",
     "- Glue the capsule to the frame #DeadEnd\n  - Reason: vibration hum",
     "  - Glue the capsule to the frame #deadend -- vibration hum",
+    "- Glue the capsule to the frame #deadend: vibration hum",  # the ":" was left in the approach (qa53)
 ])
 def test_items_tagged_deadend(line):
     found, _ = marked(f"- Mounting\n{line}\n")

@@ -34,6 +34,7 @@ _QUOTE = re.compile(r"^[ \t]*>[ \t]?(?P<rest>.*)$")
 _MARKER = re.compile(r"^[*_]{0,2}(?:DEADEND|FAILED)[*_]{0,2}[ \t]*:[ \t]*[*_]{0,2}[ \t]*(?P<rest>.*)$")
 _LIST_START = re.compile(r"^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]")
 _TAG = re.compile(r"(?:^|(?<=\s))#deadend(?![\w/-])", re.IGNORECASE)
+_TAG_COLON = re.compile(r"[ \t]*(?:^|(?<=\s))#deadend[ \t]*:", re.IGNORECASE)
 _CODE_SPAN = re.compile(r"`[^`]*`")
 _REASON_PREFIX = re.compile(r"^[*_]{0,2}(?:reason|why)[*_]{0,2}[ \t]*:[ \t]*[*_]{0,2}[ \t]*", re.IGNORECASE)
 
@@ -98,7 +99,8 @@ def _list_markers(lines: list[str]) -> list[tuple[int, str, str | None]]:
         if m:
             marked = ListItem(m.group("rest"), item.offset, item.indent, item.children)
         elif _TAG.search(_CODE_SPAN.sub("", item.text)):
-            untagged = " ".join(_TAG.sub("", item.text).split())
+            # "#deadend: why" gives its reason as " -- why" does (the ":" was left in the approach, qa53)
+            untagged = " ".join(_TAG.sub("", _TAG_COLON.sub(" -- ", item.text, count=1)).split())
             marked = ListItem(untagged, item.offset, item.indent, item.children)
         else:
             continue

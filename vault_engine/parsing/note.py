@@ -80,7 +80,8 @@ EXTRACTION_VERSION = "31"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 #     whose name opens with a date (2026-12-03-codex.md) is dated by it when it states none; a
 #     marker line under a marked item is no continuation of it; a chosen option's bare "because"
 #     wrapped into a sentence keeps the sentence; a checkpoint part that is not read ("## Faild",
-#     "**Failed:**") is a slip; a numeric property is searched with its name ("year 1982")
+#     "**Failed:**") is a slip; a numeric property is searched with its name ("year 1982");
+#     "#deadend: why" gives its reason
 
 
 def newer_extraction(key: str | None) -> str | None:
