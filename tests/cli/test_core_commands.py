@@ -491,6 +491,8 @@ def test_a_query_that_starts_with_a_dash_is_told_to_follow_the_double_dash(vault
         "the following arguments are required: query (a query that starts with '-' goes after '--': "
         "vault-engine search -- --list-marker-color)")
     assert cli("--vault", vault, "search", "--lexical", "--", "--list-marker-color").code == 0
+    with_options = cli("--vault", vault, "search", "-k", "2", "--list-marker-color", "--lexical")  # kept (qa53)
+    assert with_options.err.rstrip().endswith("goes after '--': vault-engine search -k 2 --lexical -- --list-marker-color)")
     typo = cli("--vault", vault, "search", "tokens", "--bogus")  # a query given: an unknown option, no hint
     assert typo.err.rstrip().endswith("unrecognized arguments: --bogus")
 
@@ -815,3 +817,13 @@ def test_search_text_names_a_hits_further_sections_and_each_link_once(make_vault
     assert "    links: pg.md" in out and "pg.md, pg.md" not in out
     data = cli("--vault", root, "--json", "search", "quince tart oven", "--lexical", "-k", "1").json
     assert data["hits"][0]["also"] == ["tart.md#Tips"]
+
+
+def test_a_hits_links_line_says_how_many_more_json_lists(make_vault, cli):
+    """The links line showed 6 of 19 targets without a word (qa53)."""
+    files = {f"t{i}.md": f"# T{i}\nx\n" for i in range(8)}
+    files["hub.md"] = "# Hub\nquokka " + " ".join(f"[[t{i}]]" for i in range(8)) + "\n"
+    root = make_vault(files)
+    assert cli("--vault", root, "index", "--no-embed").code == 0
+    out = cli("--vault", root, "search", "quokka", "--lexical").out
+    assert "    links: t0.md, t1.md, t2.md, t3.md, t4.md, t5.md (+2 more: --json lists them)" in out

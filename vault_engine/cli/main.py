@@ -84,7 +84,9 @@ class CommandParser(argparse.ArgumentParser):
         dashed = next((w for w in getattr(self, "_words", []) if w.startswith("-") and w != "--"
                        and w.split("=", 1)[0] not in self._option_string_actions), None)
         if positional and dashed and "arguments are required" in message:
-            message += f" (a {positional} that starts with '-' goes after '--': {self.prog} -- {dashed})"
+            # the options given stay in the command it suggests (`-k 2` was dropped, qa53)
+            options = "".join(f" {shlex.quote(w)}" for w in self._words if w not in (dashed, "--"))
+            message += f" (a {positional} that starts with '-' goes after '--': {self.prog}{options} -- {dashed})"
         super().error(message)
 
 

@@ -97,6 +97,9 @@ def index_report(r: IndexReport) -> str:
     return line
 
 
+SHOWN_LINKS = 6  # a hit's links named in text output; --json has them all
+
+
 def search_result(result: SearchResult) -> str:
     if not result.hits:
         from vault_engine.memory.render import PROPOSAL_IN_QUOTE, one_line  # 6 ms of imports: a miss only
@@ -125,9 +128,11 @@ def search_result(result: SearchResult) -> str:
         # each target once: a note linking PostgreSQL twice listed it twice (qa52)
         followable = list({link.ref: link for link in hit.links if link.resolved}.values())
         if followable:
+            left = len(followable) - SHOWN_LINKS
+            more = f" (+{left} more: --json lists them)" if left > 0 else ""
             out.append("    links: " + ", ".join(
                 printed(link.ref or "") + (f" (no such {link.missing_what})" if link.section_missing else "")
-                for link in followable[:6]))
+                for link in followable[:SHOWN_LINKS]) + more)
     return "\n".join(out)
 
 
