@@ -131,6 +131,14 @@ def test_closeness_is_both_ways_and_wording_counts_stop_words():
     assert chosen_lead("Use JSON format Good, because widely used") == "Use JSON format "
 
 
+def test_short_of_names_the_chosen_design_that_kept_a_ruling_quiet():
+    """"a chosen design is as close or closer" named none, so an agent could not check it (qa53)."""
+    e = Evidence(0.25, True, 0.5, 0.62, chosen_text="Render invoice PDFs with WeasyPrint in the worker")
+    assert short_of(e, S).endswith('but a chosen design is as close or closer (0.62: "Render invoice PDFs with '
+                                   'WeasyPrint in the worker")')
+    assert '0.470: "' + "x" * 79 + '…" (raised' in short_of(Evidence(0.25, True, 0.5, 0.47, chosen_text="x" * 100), S)
+
+
 def test_a_proposal_that_is_a_chosen_design_raises_nothing():
     assert match_score(Evidence(1.0, True, 0.9, 0.5, is_chosen=True), S) is None
     assert short_of(Evidence(1.0, True, 0.9, 0.5, is_chosen=True), S) == "the proposal is a chosen design, word for word"

@@ -241,7 +241,7 @@ def gather_evidence(proposal: str, rulings: Sequence[Compared], semantic: Ruling
                 refusal(refused, proposed, (r.text, lead_sentence(r.detail, r.text) or ""), weights)
                 if refusing else 0.0 for r in rulings]
     cosines: Sequence[float | None] = [None] * len(rulings)
-    chosen: Sequence[float | None] = [None] * len(rulings)
+    chosen: Sequence[tuple[float, str] | None] = [None] * len(rulings)
     if semantic is not None and rulings:
         try:
             cosines = _ruling_cosines(proposal, rulings, semantic)
@@ -252,7 +252,8 @@ def gather_evidence(proposal: str, rulings: Sequence[Compared], semantic: Ruling
     near = [(share >= settings.lexical_min and enough) or (cosine is not None and cosine >= settings.semantic_min)
             for (share, enough), cosine in zip(words, cosines)]
     as_chosen = _chosen_restated(proposal, terms, rulings, near, weights, accepted, settings)
-    return ([Evidence(share, enough, cosine, best, refused_share, is_chosen)
+    return ([Evidence(share, enough, cosine, best[0] if best else None, refused_share, is_chosen,
+                      best[1] if best else None)
              for (share, enough), cosine, best, refused_share, is_chosen
              in zip(words, cosines, chosen, refusals, as_chosen)],
             semantic is not None and bool(rulings))
@@ -284,15 +285,17 @@ def _chosen_restated(proposal: str, terms: frozenset[str], rulings: Sequence[Com
 
 
 def _best_chosen(proposal: str, rulings: Sequence[Compared], semantic: RulingArm,
-                 accepted: Accepted | None) -> list[float | None]:
-    """Per ruling, the proposal's best cosine with what was chosen: any accepted design of
-    the vault, and the plan of the ruling's own project."""
+                 accepted: Accepted | None) -> list[tuple[float, str] | None]:
+    """Per ruling, the proposal's best cosine with what was chosen, and that chosen design:
+    any accepted design of the vault, and the plan of the ruling's own project."""
     if accepted is None:
         return [None] * len(rulings)
-    statements = accepted.statements()
-    vault_wide = max(semantic.cosines(proposal, statements), default=None) if statements else None
-    by_plan = {project: max(semantic.cosines(proposal, steps), default=None)
-               for project, steps in accepted.plans().items() if steps}
+
+    def closest(texts: Sequence[str]) -> tuple[float, str] | None:
+        return max(zip(semantic.cosines(proposal, texts), texts), default=None) if texts else None
+
+    vault_wide = closest(accepted.statements())
+    by_plan = {project: closest(steps) for project, steps in accepted.plans().items() if steps}
     return [max((c for c in (vault_wide, by_plan.get(r.project)) if c is not None), default=None) for r in rulings]
 
 

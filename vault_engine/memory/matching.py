@@ -287,11 +287,21 @@ def short_of(e: Evidence, s: DeadendSettings) -> str:
         places = 2 if round(e.cosine, 2) < round(s.semantic_min, 2) else 3
         said.append(f"meaning {e.cosine:.{places}f} (raised from {s.semantic_min:.{places}f})")
     elif e.cosine is not None and e.cosine_accepted is not None and e.cosine_accepted >= e.cosine:
-        said.append(f"meaning {e.cosine:.2f}, but a chosen design is as close or closer ({e.cosine_accepted:.2f})")
+        said.append(f"meaning {e.cosine:.2f}, but a chosen design is as close or closer ({e.cosine_accepted:.2f}"
+                    f"{_named(e.chosen_text)})")
     elif e.cosine is not None and e.cosine_accepted is not None:  # three places: 0.0588 is no 0.06 (qa37 N2)
         said.append(f"meaning {e.cosine:.3f}, only {e.cosine - e.cosine_accepted:.3f} above a chosen design's "
-                    f"{e.cosine_accepted:.3f} (raised from {s.semantic_margin:.3f} above)")
+                    f"{e.cosine_accepted:.3f}{_named(e.chosen_text)} (raised from {s.semantic_margin:.3f} above)")
     return "; ".join(said)
+
+
+def _named(chosen: str | None) -> str:
+    """Which chosen design kept a ruling quiet, so an agent can check it (qa53: "a chosen
+    design is as close or closer" named none)."""
+    if not chosen:
+        return ""
+    text = " ".join(chosen.split())
+    return f': "{text if len(text) <= 80 else text[:79].rstrip() + "…"}"'
 
 
 def match_score(e: Evidence, s: DeadendSettings) -> float | None:

@@ -27,6 +27,7 @@ class Evidence:
     cosine_accepted: float | None = None  # the proposal's best with a chosen design; None: none recorded
     turned_down: float = 0.0  # share of its content words restated by what the proposal turns down
     is_chosen: bool = False  # the proposal is, word for word, a chosen design at least as close to it
+    chosen_text: str | None = None  # the chosen design of cosine_accepted: named where it kept a ruling quiet
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +71,7 @@ class Ruling:
             data["arms"] = list(self.arms)
             data["scores"] = {"lexical": round(e.words, 4), "semantic": _rounded(e.cosine),
                               "semantic_chosen": _rounded(e.cosine_accepted)}
+            data["chosen_closest"] = e.chosen_text
         if self.short_of is not None:
             data["short_of"] = self.short_of
         return data
