@@ -106,13 +106,14 @@ def further_sections(ranked: list[_Candidate], top: list[_Candidate],
     further: dict[int, list[_Candidate]] = {}
     for c in ranked:
         hit = shown.get(c.note.id)
-        if hit is None or c.section.id in listed or c.bare or not says_something(c.section):
+        if hit is None or c.section.id in listed or c.bare:
             continue
-        if position[c.section.id] < next_best[c.note.id] or c.section.id in arm_tops:
-            named = further.setdefault(hit.section.id, [])
-            if len(named) < ALSO_SHOWN:
-                named.append(c)
-    return further
+        named = further.setdefault(hit.section.id, [])
+        # the cheap tests first: reading a section's text for words cost 10 ms a search
+        if len(named) < ALSO_SHOWN and (position[c.section.id] < next_best[c.note.id] or c.section.id in arm_tops) \
+                and says_something(c.section):
+            named.append(c)
+    return {section: named for section, named in further.items() if named}
 
 
 def notes_first(ranked: list[_Candidate], k: int) -> list[_Candidate]:

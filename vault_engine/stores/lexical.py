@@ -177,7 +177,7 @@ def _terms_of(text: str, parts: bool = True) -> list[tuple[str, str]]:
         word = normal_word(raw)
         if len(word) > 1 and word not in STOP_WORDS:
             found.append((stem(word), raw))
-            if parts:
+            if parts and "." in raw:  # (checked here: this runs for every word searched)
                 found.extend((stem(part), raw) for part in dotted_parts(raw))
     return found
 
@@ -206,9 +206,12 @@ def _make_analyzer():
                     token.pos = pos  # a dotted name's parts share its place
                 if chars and m is not None:
                     token.startchar, token.endchar = start_char + m.start(), start_char + m.end()
-                for term in [word, *dotted_parts(m.group())] if m is not None else [word]:
-                    token.text = stem(term)
-                    yield token
+                token.text = stem(word)
+                yield token
+                if m is not None and "." in word:  # a dotted name's code-named parts, at its place
+                    for part in dotted_parts(m.group()):
+                        token.text = stem(part)
+                        yield token
                 pos += 1
 
     return FlatAnalyzer
