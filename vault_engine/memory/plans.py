@@ -79,10 +79,15 @@ def live_plans(ledger: Ledger) -> dict[str | None, tuple[str, ...]]:
     it), by project. A plan is its own project's: another project's unvetted step must not
     clear this project's ruling."""
     by_project = sorted(ledger.notes(kinds=("checkpoint",)), key=lambda n: n.project or "")
-    plans: dict[str | None, tuple[str, ...]] = {}
-    for project, group in groupby(by_project, key=lambda n: n.project):
-        handed = handing_on(ledger, list(group))  # with those written alongside the latest: a plan too
-        if handed:
-            plans[project] = tuple(step for n in handed
-                                   for step in checkpoint_parts(ledger.sections_of(n.id)).next_steps)
-    return plans
+    plans = {project: _plan(ledger, list(group)) for project, group in groupby(by_project, key=lambda n: n.project)}
+    return {project: steps for project, steps in plans.items() if steps}
+
+
+def live_plan(ledger: Ledger, project: str | None) -> tuple[str, ...]:
+    """:func:`live_plans` of one project, reading only its checkpoints."""
+    return _plan(ledger, [n for n in ledger.notes(project=project, kinds=("checkpoint",)) if n.project == project])
+
+
+def _plan(ledger: Ledger, checkpoints: list[NoteRow]) -> tuple[str, ...]:
+    handed = handing_on(ledger, checkpoints)  # with those written alongside the latest: a plan too
+    return tuple(step for n in handed for step in checkpoint_parts(ledger.sections_of(n.id)).next_steps)
