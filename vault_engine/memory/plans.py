@@ -18,6 +18,7 @@ from vault_engine.dates import first_believable
 from vault_engine.parsing.checkpoints import checkpoint_parts, name_order, name_time
 from vault_engine.parsing.frontmatter import parse_time
 from vault_engine.parsing.sections import section_body
+from vault_engine.retrieval.decay import SECONDS_PER_DAY
 from vault_engine.stores.ledger import Ledger, NoteRow
 
 
@@ -27,13 +28,12 @@ def created_time(note: NoteRow) -> float:
     the next one is taken."""
     written = note.mtime_ns / 1e9
     created, named = parse_time(note.meta.get("created")), name_time(note.path)
-    if created is not None and named is not None and created % DAY == 0 and 0 <= named - created < DAY:
+    if created is not None and named is not None and created % SECONDS_PER_DAY == 0 and \
+            0 <= named - created < SECONDS_PER_DAY:
         created = named  # `created: 2026-12-04` is a day; the name says when that day (qa51: 00:00 shown)
     stated = first_believable((created, note.doc_time, named), written)
     return written if stated is None else stated
 
-
-DAY = 86_400
 
 
 def misdated(checkpoints: Sequence[NoteRow]) -> list[str]:
