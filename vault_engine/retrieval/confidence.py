@@ -12,7 +12,7 @@ scores move from vault to vault and query to query; agreement does not):
 - one arm ran: ``high`` when its best hit holds every informative word of the query;
 - either way, a query of a few keywords is ``low`` when a word of it is in no note at all, and
   so is a longer question when a name it writes is in none ("sync with Todoist", "our Grafana
-  dashboard": a word capitalized mid-sentence, or with a capital or a digit inside it); the
+  dashboard": a word capitalized where no sentence opens, or with a capital inside it); the
   reason names them, so that an agent reads "no note holds 'Todoist'" beside related hits.
 
 Anything else is ``low``: a hit worth a glance, not a fact to act on.
@@ -65,7 +65,7 @@ class Evidence:
     top_coverage: float = 0.0  # that share for the first hit
     first_hit: str | None = None  # note path of the first hit shown, after decay
     unheld: tuple[str, ...] = ()  # words of the query no section holds (both arms ran), as written
-    unheld_names: tuple[str, ...] = ()  # those of them written as names ("Todoist", "GDPR", "v2")
+    unheld_names: tuple[str, ...] = ()  # those of them written as names ("Todoist", "GDPR", "iOS")
     terms: int = 0  # the query's informative terms
     decayed: bool = False  # decay weighed the first hit above the note both arms found first
     filtered: bool = False  # --kind, --project, --tap or --exclude-tests left sections out
