@@ -246,6 +246,16 @@ def test_a_bare_because_wrapped_into_a_sentence_keeps_the_sentence():
     assert parse("decisions/0001.md", text).accepted[0].text == "MVStore, because it is simple and memory-efficient."
 
 
+def test_a_chosen_option_on_the_line_below_its_label_is_read():
+    """`Chosen option:` then `"MVStore", because ...` on the next line: "the record chose ':'
+    instead" (qa53)."""
+    text = MADR.replace("Chosen option: \"MVStore\", because it is simple and memory-efficient.",
+                        'Chosen option:\n"MVStore", because it is simple and memory-efficient.')
+    note = parse("decisions/0001.md", text)
+    assert note.accepted[0].text == "MVStore, because it is simple and memory-efficient."
+    assert "MVStore" not in [d.text for d in note.dead_ends]
+
+
 def test_a_hard_wrapped_chosen_option_line_keeps_its_whole_reason():
     """`because it runs in our Python workers without` / `a browser, ...`: cut at the break."""
     text = MADR.replace("Chosen option: \"MVStore\", because it is simple and memory-efficient.",

@@ -135,17 +135,30 @@ def chosen_option(sections: Sequence[SectionLike]) -> tuple[str, str] | None:
             m = _CHOSEN.search(line)
             if m:
                 rest = m.group("rest").strip()
+                after: Sequence[str] = lines[n + 1:]
+                if not rest.strip(" :*"):  # `Chosen option:` with the quoted option on the next line
+                    # (read as the option ":", qa53: "the record chose ':' instead")
+                    rest, after = _quoted_below(after, rest)
                 quoted = _QUOTED.match(rest)
                 if quoted:
                     option, why = (quoted.group("double") or quoted.group("single")).strip(" ,;"), quoted.group("why")
                 else:
-                    named = _bold_names(lines[n + 1:])
+                    named = _bold_names(after)
                     if len(named) >= 2:
                         return CHOSEN_JOIN.join(named), rest.rstrip(".")
                     option, _, why = rest.partition(",")
                     option = option.strip(' *"')
-                return option, _justification(why.strip(), lines[n + 1:])
+                return option, _justification(why.strip(), after)
     return None
+
+
+def _quoted_below(after: Sequence[str], rest: str) -> tuple[str, Sequence[str]]:
+    """The next line as the chosen option's line when it opens with a quote, and the lines
+    after it; else ``rest`` and ``after`` as they were (a list of bold names may follow)."""
+    below = next((i for i, line in enumerate(after) if line.strip()), None)
+    if below is not None and after[below].lstrip()[:1] in ("\"", "“", "'", "‘"):
+        return after[below].strip(), after[below + 1:]
+    return rest, after
 
 
 def unlisted_choice(sections: Sequence[SectionLike]) -> str | None:

@@ -81,7 +81,7 @@ EXTRACTION_VERSION = "31"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 #     marker line under a marked item is no continuation of it; a chosen option's bare "because"
 #     wrapped into a sentence keeps the sentence; a checkpoint part that is not read ("## Faild",
 #     "**Failed:**") is a slip; a numeric property is searched with its name ("year 1982");
-#     "#deadend: why" gives its reason
+#     "#deadend: why" gives its reason; a chosen option on the line below "Chosen option:" is read
 
 
 def newer_extraction(key: str | None) -> str | None:
