@@ -485,6 +485,21 @@ def test_a_created_day_takes_its_time_from_the_name():
     assert created_time(note("p/20261204T080000Z-codex.md", "2026-12-04T07:00:00Z")) == at_eight - 3600
 
 
+def test_a_checkpoint_whose_created_is_no_date_is_dated_by_its_name_and_said(make_vault):
+    """`created: 03/12/2026 14:00` dated a 2026-12-03 checkpoint by its file time: it became
+    the latest over one written after it, and only `status` said why (qa51)."""
+    files = dict(FILES)
+    misdated = "projects/drone/checkpoints/2026-09-05-codex-b2.md"
+    files[misdated] = checkpoint("03/12/2026 14:00", "A day-named round.", next_steps=["Stale step"])
+    with Vault(make_vault(files, config=CONFIG)) as v:
+        v.index(embed=False, now=FROZEN_NOW)
+        brief = v.resume("drone", now=FROZEN_NOW)
+    assert brief.checkpoint.path == "projects/drone/checkpoints/20260101T000000Z-claude-7f3.md"  # created 09-10
+    assert brief.notices == (f"{misdated}: created '03/12/2026 14:00' is no date this reads (write a date and "
+                             "time such as 2026-12-03T14:00:00Z); it is dated by the date in its name, which may "
+                             "misplace it among the checkpoints",)
+
+
 def test_next_steps_ticked_off_are_done_and_not_handed_on(make_vault):
     """"- [x] Android: Coil" was handed on as a next step beside the open "- [ ] iOS:
     Kingfisher", its checkbox stripped (qa51)."""

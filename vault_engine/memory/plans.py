@@ -44,8 +44,9 @@ def misdated(checkpoints: Sequence[NoteRow]) -> list[str]:
         value = note.meta.get("created")
         if value not in (None, "") and parse_time(value) is None:
             how = "the date in its name" if name_time(note.path) is not None else "its file time"
-            said.append(f"{note.path}: created {str(value)[:40]!r} is no date this reads (write it as "
-                        f"2026-12-03T14:00:00Z); it is dated by {how}, which may misplace it among the checkpoints")
+            said.append(f"{note.path}: created {str(value)[:40]!r} is no date this reads (write a date and "
+                        f"time such as 2026-12-03T14:00:00Z); it is dated by {how}, which may misplace it among "
+                        "the checkpoints")
     return said
 
 
