@@ -28,8 +28,7 @@ NEXT_HEADINGS = frozenset({"next", "next steps"})
 FAILED_HEADINGS = frozenset({"failed", "failed approaches", "dead ends", "ruled out"})
 
 _ITEM = re.compile(r"^(?P<indent>[ \t]*)(?:[-*+]|\d{1,9}[.)])(?:[ \t]+(?P<text>.*))?$")
-_CHECKBOX = re.compile(r"^\[[ xX/-]\][ \t]+")
-_CLOSED = re.compile(r"^\[[xX-]\][ \t]+")
+_CHECKBOX = re.compile(r"^\[([ xX/-])\][ \t]+")
 _REASON = re.compile(r"^[*_]{0,2}(?:reason|why(?:[ \t]+(?:rejected|not(?:[ \t]+chosen)?))?|rejected[ \t]+because)"
                      r"[*_]{0,2}[ \t]*:[ \t]*[*_]{0,2}[ \t]*(?P<rest>.*)$", re.IGNORECASE)
 # A reason follows an em dash, an en dash or a double hyphen with spaces around it.
@@ -116,7 +115,9 @@ def read_list(lines: Sequence[str]) -> list[ListItem]:
             while stack and stack[-1].indent >= indent:
                 stack.pop()
             text = (m.group("text") or "").strip()
-            item = ListItem(_CHECKBOX.sub("", text), offset, indent, closed=_CLOSED.match(text) is not None)
+            box = _CHECKBOX.match(text)  # ticked off ([x]) or cancelled ([-]): closed
+            item = ListItem(text[box.end():] if box else text, offset, indent,
+                            closed=box is not None and box.group(1) in "xX-")
             (stack[-1].children if stack else roots).append(item)
             stack.append(item)
         elif stack and (indent > stack[0].indent or not after_blank):

@@ -96,13 +96,11 @@ def further_sections(ranked: list[_Candidate], top: list[_Candidate],
     shown: dict[int, _Candidate] = {}
     for c in top:
         shown.setdefault(c.note.id, c)
-    next_best: dict[int, int] = {}  # note -> where the note after it in the ranking has its best
-    order = list(dict.fromkeys(c.note.id for c in ranked))
-    best: dict[int, int] = {}
-    for c in ranked:
-        best.setdefault(c.note.id, position[c.section.id])
-    for note, after in zip(order, order[1:] + [None]):
-        next_best[note] = best[after] if after is not None else len(ranked)
+    best: dict[int, int] = {}  # note -> where its best section is, the notes in that order
+    for i, c in enumerate(ranked):
+        best.setdefault(c.note.id, i)
+    starts = list(best.values())
+    next_best = dict(zip(best, starts[1:] + [len(ranked)]))  # where the note after it has its best
     further: dict[int, list[_Candidate]] = {}
     for c in ranked:
         hit = shown.get(c.note.id)
