@@ -35,6 +35,15 @@ def test_contractions_are_their_function_words_with_or_without_the_apostrophe():
     assert analyze("id ill well shed") == ["id", "ill", "well", "shed"]  # words as well as contractions
 
 
+def test_a_single_digit_is_a_word_and_a_single_letter_is_not(tmp_path):
+    """"due within next 7 days" lost its "7" and ranked "Find tasks for coming 7 days" sixth."""
+    assert analyze("due within next 7 days, plan b, e.g. 3 retries") == ["due", "within", "next", "7", "dai",
+                                                                           "plan", "3", "retri"]
+    ix = WhooshIndex(tmp_path / "w")
+    ix.index([doc(1, "tasks due in the coming 7 days"), doc(2, "tasks due in the coming 30 days")])
+    assert [i for i, _ in ix.search("due within the next 7 days")][:1] == [1]
+
+
 def test_names_are_words_capitalized_where_no_sentence_opens_or_with_a_capital_inside():
     assert written_as_names("Can Tasks sync with Todoist? Grafana is fine. Use GDPR, iOS and CeleryExecutor") == {
         "Tasks", "Todoist", "GDPR", "iOS", "CeleryExecutor"}

@@ -28,7 +28,7 @@ from vault_engine.paths import glob_match, note_stem
 
 # Bump when parse_note reads an unchanged file differently (what a ruling or a chosen option
 # is, how sections split): the next `index` re-reads every note instead of trusting the ledger.
-EXTRACTION_VERSION = "31"  # 5: checkpoints dated by file name, KEPs by kep.yaml; 6: frontmatter slips; 7: Cons:;
+EXTRACTION_VERSION = "32"  # 5: checkpoints dated by file name, KEPs by kep.yaml; 6: frontmatter slips; 7: Cons:;
 # 8: a chosen option matched without spaces; 9: dates such as 2023-9-18, a "because" list;
 # 10: alternatives named by label lines ("**Option 2:** ..."), Pros/Cons items are no alternatives;
 # 11: Obsidian's properties (wikilinks in them are links, their words are searched, "Tags:" in any
@@ -82,6 +82,7 @@ EXTRACTION_VERSION = "31"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 #     wrapped into a sentence keeps the sentence; a checkpoint part that is not read ("## Faild",
 #     "**Failed:**") is a slip; a numeric property is searched with its name ("year 1982");
 #     "#deadend: why" gives its reason; a chosen option on the line below "Chosen option:" is read
+# 32: a single digit is a word ("7 days", "3 retries"), in the words index and the rulings' words
 
 
 def newer_extraction(key: str | None) -> str | None:

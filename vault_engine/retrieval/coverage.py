@@ -19,11 +19,11 @@ from collections.abc import Iterable, Mapping, Sequence
 from vault_engine.parsing.frontmatter import frontmatter_tags, property_words
 from vault_engine.stores.ledger import Ledger, NoteRow, SectionRow
 from vault_engine.stores.lexical import (
-    STOP_WORDS,
     WhooshIndex,
     analyze,
     dotted_parts,
     fold_accents,
+    is_term,
     normal_word,
     stem,
     stem_prefix,
@@ -67,7 +67,7 @@ def terms_in(text: str, terms: Iterable[str]) -> set[str]:
             if match.start() and folded[match.start() - 1] == ".":  # inside a dotted name: its part
                 words = dotted_parts("." + raw.split(".")[0])
             else:
-                words = [word, *dotted_parts(raw)] if len(word) > 1 and word not in STOP_WORDS else []
+                words = [word, *dotted_parts(raw)] if is_term(word) else []
             if any(stem(w) == term for w in words):
                 found.add(term)
                 break

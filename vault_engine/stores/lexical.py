@@ -164,7 +164,14 @@ def dotted_parts(raw: str) -> list[str]:
     if "." not in raw:
         return []
     words = (normal_word(part) for part in raw.split(".") if _CODE_NAME.search(part))
-    return [word for word in words if len(word) > 1 and word not in STOP_WORDS]
+    return [word for word in words if is_term(word)]
+
+
+def is_term(word: str) -> bool:
+    """Whether a normalized word is a term of the index: no stop word, and no single letter
+    ("e.g." leaves an "e" and "g"), but a single digit is: "due within next 7 days" asks for
+    "Find tasks for coming 7 days", and without its "7" the words arm ranked it sixth."""
+    return (len(word) > 1 or word.isdigit()) and word not in STOP_WORDS
 
 
 _CODE_NAME = re.compile(r"[^\W_][A-Z]|[^\W_]_[^\W_]")
@@ -175,7 +182,7 @@ def _terms_of(text: str, parts: bool = True) -> list[tuple[str, str]]:
     found = []
     for raw in _WORD.findall(text):
         word = normal_word(raw)
-        if len(word) > 1 and word not in STOP_WORDS:
+        if is_term(word):
             found.append((stem(word), raw))
             if parts and "." in raw:  # (checked here: this runs for every word searched)
                 found.extend((stem(part), raw) for part in dotted_parts(raw))
@@ -195,7 +202,7 @@ def _make_analyzer():
             pos = start_pos
             for m in matches:
                 word = normal_word(m.group() if m is not None else value)
-                if removestops and (len(word) < 2 or word in STOP_WORDS):
+                if removestops and not is_term(word):
                     pos += 1
                     continue
                 token.boost = 1.0
