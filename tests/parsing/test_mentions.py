@@ -12,6 +12,11 @@ def test_names_paths_and_calls_are_mentions_but_commands_are_not():
     assert mention_token("42") is None
 
 
+def test_a_rust_path_is_its_dotted_name_from_the_crate():
+    assert mention_token("Ledger::record()") == "Ledger.record"
+    assert mention_token("crate::util::fmt::money") == mention_token("self::util::fmt::money") == "util.fmt.money"
+
+
 def test_fenced_code_is_not_a_mention_and_lines_are_file_lines():
     text = "See `price_of` here.\n```\n`not_this`\n```\nand `OrderBook.place`."
     assert mentions_in(text, first_line=10) == [("price_of", 10), ("OrderBook.place", 14)]

@@ -10,14 +10,19 @@ from vault_engine.parsing.fences import TEXT, fence_roles
 _SPAN = re.compile(r"(?<!`)`([^`\n]{2,200})`(?!`)")
 # A name or path: identifier characters, dots, slashes, ``#`` and ``:`` (ref and module forms).
 _NAMELIKE = re.compile(r"^[@\w$.#:/-]*[\w$]$")
+# A Rust or C++ path is the dotted name the code tap gives its symbol (`Ledger::record` is
+# `Ledger.record`, `crate::util::fmt::money` is `util.fmt.money`): notes naming Rust code the
+# way Rust writes it were linked to none of it (qa57).
+_PATH_ROOT = re.compile(r"^(?:crate|self|super)::")
 
 
 def mention_token(span: str) -> str | None:
     """The name or path a backticked span states, or None for anything else (a command line,
-    an expression): ``OrderBook.place()`` -> ``OrderBook.place``."""
+    an expression): ``OrderBook.place()`` -> ``OrderBook.place``, ``crate::util::money`` ->
+    ``util.money``."""
     token = span.strip()
     token = token[:-2] if token.endswith("()") else token
-    token = token.lstrip("@")
+    token = _PATH_ROOT.sub("", token.lstrip("@")).replace("::", ".")
     if not token or not _NAMELIKE.match(token) or not re.search(r"[A-Za-z_]", token):
         return None
     return token

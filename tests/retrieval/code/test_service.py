@@ -101,7 +101,9 @@ def test_a_rust_path_names_what_its_dotted_form_names(make_vault):
     # `find util::fib`, `Ledger::record`: "no symbol" while `util.fib` hit
     root = make_vault({"src/util.rs": "pub fn fib(n: u64) -> u64 { n }\n",
                        "src/ledger.rs": "pub struct Ledger {}\nimpl Ledger {\n    fn validate(&self) {}\n"
-                                        "    pub fn record(&self) { self.validate() }\n}\n"},
+                                        "    pub fn record(&self) { self.validate() }\n}\n",
+                       # a note names Rust code as Rust writes it (qa57: linked to none of it)
+                       "memory/ledger.md": "# Ledger\n`Ledger::record` validates first; `crate::util::fib` is pure.\n"},
                       config='[taps.code]\nsource = "code"\npaths = ["src/**"]\n[model]\nenabled = false\n')
     with Vault(root) as v:
         v.index(embed=False)
@@ -109,6 +111,8 @@ def test_a_rust_path_names_what_its_dotted_form_names(make_vault):
                            ("Ledger::record", "src/ledger.rs#Ledger.record")):
             assert [h.ref for h in v.find(query).hits] == [ref], query
         assert [n.ref for n in v.calls("Ledger::validate").nodes] == ["src/ledger.rs#Ledger.record"]
+        for symbol in ("Ledger::record", "util::fib"):
+            assert [w.ref for w in v.calls(symbol).why] == ["memory/ledger.md"], symbol
 
 
 def test_the_end_of_a_nested_definitions_name_names_it(make_vault):
