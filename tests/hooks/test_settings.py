@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import sys
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,13 @@ from vault_engine.errors import VaultError
 from vault_engine.hooks.settings import HOOKS, install, merge
 
 OTHERS = Path(__file__).resolve().parents[1] / "fixtures" / "hooks" / "settings-with-other-hooks.json"
+
+
+@pytest.fixture(autouse=True)
+def _hooks_command_on_path(monkeypatch):
+    """This install's `vault-engine` on PATH, as for anyone who installed it: without it,
+    install rightly warns that the hooks would not run."""
+    monkeypatch.setenv("PATH", os.pathsep.join([str(Path(sys.executable).parent), os.environ.get("PATH", "")]))
 
 
 def ours(settings: dict) -> dict[str, list[str]]:
@@ -95,6 +103,15 @@ def test_install_outside_any_vault_says_how_to_point_the_hooks_at_one(tmp_path, 
     assert done.code == 0 and "no vault found from" in done.err and "--vault DIR hook install" in done.err
     (tmp_path / "vault-engine.toml").write_text("")
     assert cli("hook", "install", "--settings", tmp_path / "settings.json").err == ""
+
+
+def test_install_says_when_the_hooks_command_is_on_no_path(tmp_path, cli, monkeypatch):
+    """make demo installs into .venv: every hook failed 'command not found', unread (qa54)."""
+    monkeypatch.setenv("PATH", str(tmp_path))
+    done = cli("hook", "install", "--settings", tmp_path / "settings.json")
+    assert done.code == 0 and "`vault-engine` is not on this PATH" in done.err
+    assert f"ln -s {Path(sys.executable).parent / 'vault-engine'} ~/.local/bin/" in done.err
+    assert "keep `vault-engine watch` running" in done.out
 
 
 def test_a_symlinked_settings_file_is_written_through_to_its_target(tmp_path):
