@@ -294,3 +294,19 @@ def test_exclude_tests_fills_the_arms_with_code_past_the_tests_that_outrank_it(m
     assert "src/shop/pricing.py" in {h["path"] for h in code["hits"]}
     only = cli("--vault", root, "search", "test_price_7", "--lexical", "--exclude-tests", "--json").json
     assert (only["status"], only["confidence_reason"]) == ("miss", "no section the filters leave matched the query")
+
+
+def test_no_callers_in_text_keeps_the_why_notes_the_json_carries(make_vault, cli):
+    """A symbol nothing calls still has its notes: the text said only "no callers" (qa57)."""
+    root = build(make_vault, {"memory/unused.md": "# Unused\n`unused` stays for the plugin API.\n"})
+    data = cli("--vault", root, "callers", "unused", "--json").json
+    assert data["status"] == "no_callers" and data["why"]
+    text = cli("--vault", root, "callers", "unused", "--follow", "1").out
+    assert text.startswith("no callers: ") and "why        memory/unused.md:2 (mention `unused`)" in text
+    assert "followed 1: memory/unused.md#Unused" in text
+
+
+def test_an_outline_names_a_rust_impl_once(make_vault, cli):
+    root = build(make_vault, {"src/ledger.rs": "pub struct Entry;\nimpl Entry {\n    pub fn credit(n: u32) {}\n}\n"})
+    text = cli("--vault", root, "outline", "src/ledger.rs").out
+    assert "    2-4     impl Entry\n" in text and "impl impl" not in text

@@ -100,7 +100,8 @@ def render_outline(outline) -> str:
         indent = "  " * s.symbol.count(".")
         decorators = "".join(f"@{d} " for d in s.decorators)
         call = f"({', '.join(s.parameters)})" if s.kind in ("function", "method", "constructor") else ""
-        lines.append(f"{s.line_start:>5}-{s.line_end:<5} {indent}{s.kind} {s.symbol}{call} {decorators}".rstrip())
+        kind = "" if s.symbol.rpartition(".")[2].startswith(s.kind + " ") else s.kind + " "  # "impl Entry"
+        lines.append(f"{s.line_start:>5}-{s.line_end:<5} {indent}{kind}{s.symbol}{call} {decorators}".rstrip())
     return "\n".join(lines + _why_lines(outline.why) + followed(outline.followed))
 
 
@@ -108,11 +109,11 @@ def render_calls(answer) -> str:
     if answer.status == "ambiguous":
         return "\n".join([f"ambiguous: {answer.reason}", *(f"  {c}" for c in answer.candidates)])
     notes = [f"note: {n}" for n in answer.notices]
-    if answer.status != "hit":
-        return "\n".join([f"{answer.status.replace('_', ' ')}: {answer.reason}", *notes])
-    lines = [f"{answer.direction} of {answer.start} (depth {answer.depth}): {len(answer.nodes)}", *notes]
-    for n in answer.nodes:
-        lines.append(f"  {n.hops}  {printed(n.ref)}  (lines {n.line_start}-{n.line_end})")
+    if answer.status == "hit":
+        lines = [f"{answer.direction} of {answer.start} (depth {answer.depth}): {len(answer.nodes)}", *notes]
+        lines += [f"  {n.hops}  {printed(n.ref)}  (lines {n.line_start}-{n.line_end})" for n in answer.nodes]
+    else:  # "no callers" keeps the symbol's why notes, as --json does (qa57: only in the JSON)
+        lines = [f"{answer.status.replace('_', ' ')}: {answer.reason}", *notes]
     return "\n".join(lines + _why_lines(answer.why) + _dead_end_lines(answer.dead_ends) + followed(answer.followed))
 
 
