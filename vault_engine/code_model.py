@@ -173,12 +173,15 @@ class CallAnswer:
     followed: tuple[FollowedNote, ...] = ()
     dead_ends: tuple[dict[str, Any], ...] = ()  # checkpoint dead ends that name the symbol (as show has)
     notices: tuple[str, ...] = ()  # files of the answer changed since the last index: lines may have moved
+    # callers of a method: calls of its name on receivers the syntax does not type, no edges
+    unconfirmed: tuple[dict[str, Any], ...] = ()
 
     def to_json(self) -> dict[str, Any]:
         return {"symbol": self.symbol, "direction": self.direction, "depth": self.depth,
                 "status": self.status, "reason": self.reason, "ref": self.start, "notices": list(self.notices),
                 "exclude_tests": self.exclude_tests,
                 "nodes": [n.to_json() for n in self.nodes], "edges": [e.to_json() for e in self.edges],
+                "unconfirmed": list(self.unconfirmed),
                 "candidates": list(self.candidates), **why_json(self.why),
                 "dead_ends": list(self.dead_ends), "followed": [f.to_json() for f in self.followed]}
 

@@ -27,7 +27,7 @@ from vault_engine.sources.code.files import (
 )
 from vault_engine.sources.code.model import ParsedSource
 from vault_engine.sources.vault.files import Scan, Unreadable
-from vault_engine.stores.code_store import CODE_FILE, CodeStore, EdgeRow
+from vault_engine.stores.code_store import CODE_FILE, CodeStore, EdgeRow, UnconfirmedRow
 from vault_engine.stores.ledger import Ledger
 
 log = logging.getLogger(__name__)
@@ -201,7 +201,8 @@ def _resolve_tap(store: CodeStore, tap: CodeTap, changed: set[str], local: set[s
     p = tap.prefix
     edges = [EdgeRow(p + e.caller, p + e.callee, p + e.path, e.line, e.how) for e in graph.edges]
     paths = None if only is None else [p + rel for rel in sorted(only | rel_changed)]
-    store.replace_edges(tap.name, paths, edges, {p + k: v for k, v in graph.unresolved_at.items()})
+    unconfirmed = [UnconfirmedRow(p + u.caller, u.name, p + u.path, u.line, u.reason) for u in graph.unconfirmed]
+    store.replace_edges(tap.name, paths, edges, {p + k: v for k, v in graph.unresolved_at.items()}, unconfirmed)
     return len(files) if only is None else len(only)
 
 

@@ -19,12 +19,13 @@ from typing import Any
 from vault_engine.errors import IndexDamaged, IndexMissing
 from vault_engine.layout import CODE_FILE  # noqa: F401  (re-exported: the name lives in layout.py)
 
-VERSION = "9"  # 2: unresolved calls counted per file; 3-4: wrapped arrow consts, distant repeats, ctor.class;
+VERSION = "10"  # 2: unresolved calls counted per file; 3-4: wrapped arrow consts, distant repeats, ctor.class;
 # 5: return annotations and bound calls kept for typing locals; 6: each repeat its own symbol
 # (``name~2``), consts bound to a function by name; 7: a call by a repeated name an edge to each
 # 8: CommonJS exports (module.exports, exports.x) and `exports.x = function ...` definitions
 # 9: calls written in a Rust macro's arguments (`write!(f, "{}", self.value())`); Rust calls into the
 # crate's other modules (`use`, `util::f()`, `crate::`, `super::`, `Type::f()`); TypeScript namespaces
+# 10: method calls on a receiver of no known type kept by name (unconfirmed); Java fields typed
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE IF NOT EXISTS files (
@@ -49,6 +50,12 @@ CREATE TABLE IF NOT EXISTS unresolved (
     tap TEXT NOT NULL, path TEXT NOT NULL, reason TEXT NOT NULL, count INTEGER NOT NULL
 );
 CREATE INDEX IF NOT EXISTS edges_path ON edges(path);
+CREATE TABLE IF NOT EXISTS unconfirmed (
+    tap TEXT NOT NULL, caller TEXT NOT NULL, name TEXT NOT NULL, path TEXT NOT NULL, line INTEGER NOT NULL,
+    reason TEXT NOT NULL
+);
+CREATE INDEX IF NOT EXISTS unconfirmed_name ON unconfirmed(name);
+CREATE INDEX IF NOT EXISTS unconfirmed_path ON unconfirmed(tap, path);
 CREATE TABLE IF NOT EXISTS mentions (note_path TEXT NOT NULL, token TEXT NOT NULL, line INTEGER NOT NULL);
 CREATE INDEX IF NOT EXISTS mentions_token ON mentions(token);
 CREATE INDEX IF NOT EXISTS mentions_note ON mentions(note_path);
@@ -82,6 +89,17 @@ class EdgeRow:
     path: str
     line: int
     how: str
+
+
+@dataclass(frozen=True, slots=True)
+class UnconfirmedRow:
+    """A method call by ``name`` on a receiver the syntax does not type (callgraph.Unconfirmed)."""
+
+    caller: str
+    name: str
+    path: str
+    line: int
+    reason: str
 
 
 _SYMBOL_COLUMNS = ("key, qualname, name, kind, line_start, def_line, line_end, signature, docstring, "
@@ -240,23 +258,29 @@ class CodeStore:
     # -- edges --------------------------------------------------------------------------------
 
     def replace_edges(self, tap: str, paths: Iterable[str] | None, edges: Iterable[EdgeRow],
-                      unresolved_at: dict[str, dict[str, int]]) -> None:
-        """The call edges and unresolved counts of the call sites in ``paths`` (every file
-        of ``tap`` when None), replaced."""
-        if paths is None:
-            self.db.execute("DELETE FROM edges WHERE tap=?", (tap,))
-            self.db.execute("DELETE FROM unresolved WHERE tap=?", (tap,))
-        else:
-            rows = [(tap, p) for p in paths]
-            self.db.executemany("DELETE FROM edges WHERE tap=? AND path=?", rows)
-            self.db.executemany("DELETE FROM unresolved WHERE tap=? AND path=?", rows)
+                      unresolved_at: dict[str, dict[str, int]], unconfirmed: Iterable[UnconfirmedRow] = ()) -> None:
+        """The call edges, unresolved counts and unconfirmed method calls of the call sites in
+        ``paths`` (every file of ``tap`` when None), replaced."""
+        for table in ("edges", "unresolved", "unconfirmed"):
+            if paths is None:
+                self.db.execute(f"DELETE FROM {table} WHERE tap=?", (tap,))
+            else:
+                self.db.executemany(f"DELETE FROM {table} WHERE tap=? AND path=?", [(tap, p) for p in paths])
         self.db.executemany("INSERT INTO edges(tap, caller, callee, path, line, how) VALUES (?,?,?,?,?,?)",
                             [(tap, e.caller, e.callee, e.path, e.line, e.how) for e in edges])
         self.db.executemany("INSERT INTO unresolved(tap, path, reason, count) VALUES (?,?,?,?)",
                             [(tap, p, r, n) for p, reasons in unresolved_at.items() for r, n in reasons.items()])
+        self.db.executemany("INSERT INTO unconfirmed(tap, caller, name, path, line, reason) VALUES (?,?,?,?,?,?)",
+                            [(tap, u.caller, u.name, u.path, u.line, u.reason) for u in unconfirmed])
 
     def drop_tap(self, tap: str) -> None:
         self.replace_edges(tap, None, (), {})
+
+    def unconfirmed_calls(self, name: str) -> list[UnconfirmedRow]:
+        """The method calls by ``name`` whose receiver the syntax does not type, in file order."""
+        rows = self.db.execute("SELECT caller, name, path, line, reason FROM unconfirmed WHERE name=? "
+                               "ORDER BY path, line", (name,))
+        return [UnconfirmedRow(*r) for r in rows]
 
     def edges_touching(self, refs: Iterable[str], column: str) -> list[EdgeRow]:
         """Edges whose ``callee`` (callers of refs) or ``caller`` (callees of refs) is in ``refs``."""

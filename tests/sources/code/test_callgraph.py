@@ -242,6 +242,40 @@ def test_java_constructor_and_inherited_method():
                             ("src/shop/Book.java#Book.make", "src/shop/Book.java#Book.Book")}
 
 
+def test_java_fields_are_typed_as_declared_and_a_base_classes_fields_too():
+    # `catalog.lookup(sku)` on a `private final Catalog catalog;` was "external" (qa57)
+    graph = build({
+        "src/shop/Catalog.java": "package shop;\nclass Catalog { int lookup(String s) { return 1; } }\n",
+        "src/shop/Base.java": "package shop;\nclass Base { protected Catalog shared; }\n",
+        "src/shop/Price.java": "package shop;\nclass Price extends Base {\n  private final Catalog catalog;\n"
+                               "  int a(String s) { return catalog.lookup(s); }\n"
+                               "  int b(String s) { return this.catalog.lookup(s); }\n"
+                               "  int c(String s) { return shared.lookup(s); }\n"
+                               "  int d(String catalog) { return catalog.length(); }\n}\n",
+    })
+    assert pairs(graph) == {(f"src/shop/Price.java#Price.{m}", "src/shop/Catalog.java#Catalog.lookup") for m in "abc"}
+
+
+def test_a_java_call_picks_the_overload_that_takes_as_many_arguments():
+    # `round(total)` was an edge to both overloads, and `round(x, 0)` in `round(double)` a call of itself (qa57)
+    graph = build({"src/M.java": "class M {\n  static double round(double x) { return round(x, 0); }\n"
+                                 "  static double round(double x, int places) { return x; }\n"
+                                 "  static double f(double t) { return round(t); }\n"
+                                 "  static void log(String... xs) {}\n  static void log(int n) {}\n"
+                                 "  static void g() { log(\"a\", \"b\", \"c\"); }\n}\n"})
+    assert {(e.caller.split("#")[1], e.callee.split("#")[1], e.how) for e in graph.edges} == {
+        ("M.round", "M.round~2", "arguments"), ("M.f", "M.round", "arguments"),
+        ("M.g", "M.log", "redefined"), ("M.g", "M.log~2", "redefined")}  # a varargs call: no overload fits
+
+
+def test_a_method_called_on_a_receiver_of_no_known_type_is_kept_by_name():
+    """No edge, but callers of `Ledger.record` can say which calls of `record` it could not confirm."""
+    graph = build({"src/main.rs": "mod ledger;\nfn main() {\n    let mut book = ledger::Ledger::new();\n"
+                                  "    book.record(5);\n    println!(\"x\");\n    other(1);\n}\n"})
+    assert [(u.caller, u.name, u.line, u.reason) for u in graph.unconfirmed] == [
+        ("src/main.rs#main", "record", 4, "local")]  # `other(1)` names no receiver: not kept
+
+
 def test_rust_self_and_type_paths_in_the_same_file():
     graph = build({"src/p.rs": "struct P;\nimpl P {\n fn new() -> Self { Self::check(); P::check(); P }\n"
                                " fn check() {}\n fn go(&self) { self.check(); free(); }\n}\nfn free() {}\n"})

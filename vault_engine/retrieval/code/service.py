@@ -373,9 +373,21 @@ class CodeQueries:
         reason += f"; {dispatched}" if dispatched and not nodes else ""
         why = self.why_of(row)
         notices = self._call_notices(direction, [row.key, *(n.path for n in nodes)] if nodes else [])
+        unconfirmed = self._unconfirmed(row, exclude_tests) if direction == "callers" else ()
+        notices += ((dispatched,) if dispatched and nodes else ()) + _unconfirmed_notice(row, unconfirmed)
         return CallAnswer(**base, status=status, reason=reason, start=row.ref, nodes=nodes, edges=edges,
                           why=why, followed=self.follow(((row.ref, why),), follow), dead_ends=self._dead_ends(why, row),
-                          notices=notices + ((dispatched,) if dispatched and nodes else ()))
+                          notices=notices, unconfirmed=unconfirmed)
+
+    def _unconfirmed(self, row: SymbolRow, exclude_tests: bool) -> tuple[dict[str, Any], ...]:
+        """For a method: the calls of its name on receivers the syntax does not type
+        (``book.record()`` after ``let book = Ledger::new()``), which may be calls of it. With
+        none of them, "no callers" read as dead code (qa57)."""
+        if row.kind != "method":
+            return ()
+        return tuple({"caller": u.caller, "path": u.path, "line": u.line, "reason": u.reason}
+                     for u in self.store.unconfirmed_calls(row.name)
+                     if not (exclude_tests and is_test_path(u.path)))
 
     def _dispatched_through(self, row: SymbolRow, exclude_tests: bool) -> str:
         """For a method no call names: the base class's method of its name that has callers, whose
@@ -451,6 +463,21 @@ def _moved_notice(changed: list[str], gone: list[str] | None = None) -> tuple[st
         notices.append(f"{len(gone)} of this answer's files are missing (deleted or moved since the last index: "
                        f"{_some(gone)}): run `vault-engine index`")
     return tuple(notices)
+
+
+UNCONFIRMED_SHOWN = 3
+
+
+def _unconfirmed_notice(row: SymbolRow, calls: tuple[dict[str, Any], ...]) -> tuple[str, ...]:
+    """One line naming the unconfirmed calls of a method's name, the first few by place."""
+    if not calls:
+        return ()
+    places = ", ".join(f"{c['path']}:{c['line']} in {c['caller'].partition('#')[2] or 'module code'}"
+                       for c in calls[:UNCONFIRMED_SHOWN])
+    more = f" and {len(calls) - UNCONFIRMED_SHOWN} more (--json lists them)" if len(calls) > UNCONFIRMED_SHOWN else ""
+    calls_named = "call" if len(calls) == 1 else "calls"
+    return (f"{len(calls)} {calls_named} of a method named `{row.name}` on a receiver whose type the syntax "
+            f"does not give, not counted above (it may be this method, or another of that name): {places}{more}",)
 
 
 def _some(keys: list[str]) -> str:

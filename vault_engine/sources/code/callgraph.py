@@ -9,16 +9,22 @@ Traversals (``callers``/``callees``) are bounded BFS.
 
 from __future__ import annotations
 
+import re
 from collections import Counter, deque
 from collections.abc import Collection, Mapping
 
 from vault_engine.sources.code.dynamic_resolver import DynamicResolver
-from vault_engine.sources.code.model import CallGraph, Edge, ParsedSource, Reached, Symbol, Traversal
+from vault_engine.sources.code.model import CallGraph, Edge, ParsedSource, Reached, Symbol, Traversal, Unconfirmed
 from vault_engine.sources.code.scopes import Index, Miss, Redefined
 from vault_engine.sources.code.static_resolver import StaticResolver
 from vault_engine.sources.code.testpaths import is_test_path  # noqa: F401 - part of this module's API
 
 MAX_DEPTH = 5
+# Unresolved because the syntax does not say what the receiver is: such a call may be one of
+# any method of its name. The other reasons rule that out (a builtin, an outside package, a
+# type known to lack the member) or name no receiver.
+RECEIVER_UNKNOWN = frozenset({"local", "attribute", "assigned", "ctor_assigned", "this"})
+_METHOD_CALL = re.compile(r"^[\w$]+(?:\.[\w$]+)*\.([\w$]+)$")  # receiver.method, as Call normalizes it
 
 
 def ref(path: str, qualname: str | None) -> str:
@@ -46,6 +52,7 @@ def resolve(files: Mapping[str, ParsedSource], *, annotations: bool = True, loca
     edges: dict[tuple, Edge] = {}
     unresolved: Counter = Counter()
     per_file: dict[str, Counter] = {}
+    unconfirmed: list[Unconfirmed] = []
     for path, parsed in sorted(files.items()):
         if only is not None and path not in only:
             continue
@@ -54,10 +61,13 @@ def resolve(files: Mapping[str, ParsedSource], *, annotations: bool = True, loca
             try:
                 targets = [resolver.resolve(path, call.caller, call.callee)]
             except Redefined as many:
-                targets = [(tpath, qualname, "redefined") for tpath, qualname in many.targets]
+                targets = _by_arguments(index, many.targets, call.arguments)
             except Miss as miss:
                 unresolved[miss.reason] += 1
                 per_file.setdefault(path, Counter())[miss.reason] += 1
+                method = _METHOD_CALL.match(call.callee) if miss.reason in RECEIVER_UNKNOWN else None
+                if method is not None:
+                    unconfirmed.append(Unconfirmed(ref(path, call.caller), method[1], path, call.line, miss.reason))
                 continue
             for tpath, qualname, how in targets:
                 edge = Edge(ref(path, call.caller), ref(tpath, qualname), path, call.line, how)
@@ -67,7 +77,22 @@ def resolve(files: Mapping[str, ParsedSource], *, annotations: bool = True, loca
         for sym in parsed.symbols:
             definitions[ref(path, sym.qualname)] = (path, sym)
     return CallGraph(tuple(edges.values()), dict(unresolved.most_common()), definitions,
-                     {p: dict(c) for p, c in per_file.items()})
+                     {p: dict(c) for p, c in per_file.items()}, tuple(unconfirmed))
+
+
+def _by_arguments(index: Index, targets: list[tuple[str, str]], arguments: int | None) -> list[tuple[str, str, str]]:
+    """The definitions a call of a redefined name may run: every one (``redefined``), or, for
+    a Java call, the overloads that take as many parameters as it passes (``arguments``;
+    all of them again when none does: a varargs method). ``round(total)`` had been an edge to
+    ``round(double, int)`` too, and ``round(x, 0)`` inside ``round(double)`` a call of itself (qa57)."""
+    def takes(target: tuple[str, str]) -> int | None:
+        sym = index.symbol(*target)
+        return len(sym.parameters) if sym is not None else None
+
+    fitting = [t for t in targets if arguments is not None and takes(t) == arguments]
+    if len(fitting) == 1:
+        return [(*fitting[0], "arguments")]
+    return [(tpath, qualname, "redefined") for tpath, qualname in fitting or targets]
 
 
 def callers(graph: CallGraph, start: str, depth: int = 1, *, exclude_tests: bool = False) -> Traversal:

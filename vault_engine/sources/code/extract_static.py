@@ -48,6 +48,7 @@ _EXTRA = {
 (explicit_constructor_invocation) @call
 (import_declaration) @import
 (local_variable_declaration) @target.typed
+(field_declaration) @target.typed
 (enhanced_for_statement) @target.typed
 (catch_formal_parameter name: (_) @target)
 (lambda_expression) @params.inline
@@ -87,7 +88,7 @@ def extract(src: Source, caps: dict, language: str) -> Extracted:
     for node in caps.get(_CALLS[language], []):
         callee = _callee(src, node, language)
         if callee:
-            out.events.append((node.start_byte, "call", (callee, line(node))))
+            out.events.append((node.start_byte, "call", (callee, line(node), _arguments(node, language))))
     for node in caps.get("macro.args", []):  # `write!(f, "{}", self.value())`: tokens, not a call_expression
         for callee, at in _macro_calls(src, node):
             out.events.append((at.start_byte, "call", (callee, line(at))))
@@ -271,6 +272,14 @@ def _macro_calls(src: Source, tree):
             yield ".".join(reversed(parts)), children[n - 1]
 
 
+def _arguments(node, language: str) -> int | None:
+    """How many arguments a Java call passes (what picks an overload); None elsewhere."""
+    arguments = node.child_by_field_name("arguments") if language == "java" else None
+    if arguments is None:
+        return None
+    return sum(1 for c in arguments.named_children if c.type not in ("line_comment", "block_comment"))
+
+
 def _callee(src: Source, node, language: str) -> str | None:
     t = node.type
     if t == "object_creation_expression":
@@ -368,7 +377,7 @@ def _bindings(src: Source, caps: dict, language: str, out: Extracted) -> None:
         for name in node.children_by_field_name("name"):
             out.events.append((node.start_byte, "bind", (src.text(name), line(node), "assign",
                                                           _type_name(src, ann) if ann else None)))
-    for node in caps.get("target.typed", []):  # Java `T x = ...;`, `for (T x : xs)`
+    for node in caps.get("target.typed", []):  # Java `T x = ...;`, `for (T x : xs)`, a field `T x;`
         ann = node.child_by_field_name("type")
         declared = _type_name(src, ann) if ann is not None and src.text(ann) != "var" else None
         for child in node.children_by_field_name("declarator") or node.children_by_field_name("name"):

@@ -68,6 +68,7 @@ class Call:
     caller: str | None  # qualname of the enclosing symbol; None: module level
     callee: str
     line: int
+    arguments: int | None = None  # Java: how many it passes, which picks among overloads
 
 
 @dataclass(frozen=True, slots=True)
@@ -116,11 +117,26 @@ class Edge:
 
 
 @dataclass(frozen=True, slots=True)
+class Unconfirmed:
+    """A method call the syntax cannot tie to a definition, because it does not say what the
+    receiver is (a local bound by a call, a field, an unannotated parameter): ``book.record()``.
+    Kept by the method's name, so that ``callers`` of a method can say which calls of that
+    name it could not confirm, rather than a bare "no callers" that reads as dead code."""
+
+    caller: str  # a code ref, as Edge's
+    name: str  # the method's name as called: "record"
+    path: str
+    line: int
+    reason: str  # its unresolved reason: "local", "attribute", ...
+
+
+@dataclass(frozen=True, slots=True)
 class CallGraph:
     edges: tuple[Edge, ...]
     unresolved: dict[str, int] = field(default_factory=dict)  # reason -> number of call sites
     definitions: dict[str, tuple[str, Symbol | None]] = field(default_factory=dict)  # ref -> (path, symbol)
     unresolved_at: dict[str, dict[str, int]] = field(default_factory=dict)  # path -> reason -> call sites
+    unconfirmed: tuple[Unconfirmed, ...] = ()  # the unresolved calls of a method on some receiver
 
 
 @dataclass(frozen=True, slots=True)

@@ -187,11 +187,24 @@ class StaticResolver:
             if cls is None:
                 raise Miss("this")
             return self._java_member(cls, name, "self" if head == "this" else "super", skip_first=head != "this")
+        field = head.removeprefix("this.") if head.startswith("this.") else None
         typ = self._declared_type(path, caller, head) if "." not in head else None
+        if typ is None and cls is not None and "." not in (field or head):  # a field: `catalog.lookup()`
+            typ = self._field_type(cls, field or head)
         target = self._java_class(path, typ if typ else head)
         if target is None or typ == "?":
             raise Miss("local" if typ == "?" else "external")
         return self._java_member(target, name, "receiver" if typ else "type")
+
+    def _field_type(self, cls, name) -> str | None:
+        """The declared type of a field of ``cls`` or of a class it extends, "?" when declared
+        twice another way, None when no class of its line declares it."""
+        for cpath, c in self._java_mro(*cls):
+            binds = self.index.bindings.get((cpath, c.qualname), {}).get(name)
+            if binds:
+                types = {b.annotation for b in binds}
+                return types.pop() if len(types) == 1 and None not in types else "?"
+        return None
 
     def _enclosing_class(self, path, caller):
         current = self.index.symbol(path, caller)
