@@ -169,6 +169,21 @@ def test_reimport_leaves_unchanged_notes_untouched(vault):
     assert report.index.modified == 0
 
 
+def test_the_same_pages_downloaded_again_under_another_name_are_left_untouched(vault, tmp_path):
+    """Notion names every download anew: each re-import rewrote every note for its `source` (qa56)."""
+    vault.notion_import(FIXTURE, now=FROZEN_NOW)
+    again = tmp_path / "Export-9d1c"
+    shutil.copytree(FIXTURE, again)
+    report = vault.notion_import(again, now=FROZEN_NOW + 3600)
+    assert (report.new, report.updated, report.unchanged) == ((), (), 5)
+    assert note(vault, "Audit log c6d7e8f9.md")[0]["source"] == "Team Space"
+    audit = again / f"Team Space {ROOT}" / f"Roadmap {ROADMAP}" / f"Audit log {AUDIT}.md"
+    audit.write_text(audit.read_text().replace("who, when and why", "who, when, why and from where"))
+    report = vault.notion_import(again, now=FROZEN_NOW + 7200)
+    assert report.updated == ("notion/Audit log c6d7e8f9.md",) and report.unchanged == 4
+    assert note(vault, "Audit log c6d7e8f9.md")[0]["source"] == "Export-9d1c"  # a changed page: where it came from
+
+
 def test_reimport_updates_a_changed_page_and_renames_a_retitled_one(vault, export):
     vault.notion_import(export, now=FROZEN_NOW)
     audit = export / f"Team Space {ROOT}" / f"Roadmap {ROADMAP}" / f"Audit log {AUDIT}.md"

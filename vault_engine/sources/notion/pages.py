@@ -405,10 +405,15 @@ class PageWriter:
         if old is not None and old.rel_path != rel:
             self._rename(old, rel, result)
         # The import time is kept when nothing else changed, so an unchanged page renders
-        # byte for byte as before and its file is not touched.
+        # byte for byte as before and its file is not touched; so is the export it came from,
+        # since Notion names every download anew (`Export-<uuid>`): a re-import of the same
+        # pages rewrote every note for its new `source` (qa56).
         hashes = self._write_attachments(rel, page.attachments, result)
         kept = old.meta.get("imported") if old is not None else None
-        if old is not None and kept and render_note(page, self.source, str(kept), hashes) == old.text:
+        came_from = self.source
+        if old is not None and SYNC_SOURCE not in (self.source, old.meta.get("source")):
+            came_from = str(old.meta.get("source") or self.source)
+        if old is not None and kept and render_note(page, came_from, str(kept), hashes) == old.text:
             if old.rel_path == rel:
                 result.unchanged += 1
         else:
