@@ -58,6 +58,7 @@ class NoteScreen(KeyedScreen):
         Binding("e", "edit", "Edit", tooltip="Open the note in $EDITOR at the section's line"),
         Binding("o", "obsidian", "Obsidian", tooltip="Open the note in Obsidian"),
         Binding("c", "copy_ref", "Copy", tooltip="Copy the ref (OSC 52) for an agent"),
+        Binding("m", "whole_note", "Whole note", tooltip="A long note is drawn from its section: draw all of it"),
         *NEXT_PANE, HELP_KEY,
     ]
 
@@ -92,7 +93,19 @@ class NoteScreen(KeyedScreen):
             return False
         if action in ON_A_PAGE and self.page is None:
             return None
+        if action == "whole_note" and self.query_one(NoteBody).cut == (0, 0):
+            return False
         return super().check_action(action, parameters)
+
+    @work(exclusive=True, group="note", exit_on_error=False)
+    async def action_whole_note(self) -> None:
+        """Draw all of a long note, at the section it was opened at (slow for a long one:
+        seconds, which the reader asked for)."""
+        if self.page is not None:
+            self.notify("drawing the whole note: a long one takes a few seconds")
+            await self.query_one(NoteBody).show(self.page.note, None if self.page.code else self.page.line,
+                                                whole=True)
+            self.refresh_bindings()
 
     # -- history --------------------------------------------------------------------------
 
@@ -250,6 +263,7 @@ class NoteScreen(KeyedScreen):
         self._show_calls(page)
         self.refresh_bindings()  # o and r: a note's keys only
         await self.query_one(NoteBody).show(page.note, None if page.code else page.line, scroll_y)
+        self.refresh_bindings()  # m: only a note drawn in part
         if restore:
             self.call_after_refresh(self._restore_place, visit)  # after the text scrolled to the line
 

@@ -7,6 +7,25 @@ from textual.widgets import Markdown
 
 from tui.formatting import LINK_SCHEME, linkify, obsidian_markdown
 from vault_engine.model import NoteView, ResolvedLink
+from vault_engine.parsing.fences import TEXT, fence_roles
+
+# Textual's Markdown lays out a widget per block (a table's per cell): a 76 KB note of 450
+# blocks took 9.7 s to open, its blocks re-laid for seconds more, the screen frozen (qa55).
+# A longer note is shown from the opened section for about this many lines, the rest a key away.
+WINDOW_LINES = 150
+
+
+def reading_window(lines: list[str], opened: int | None, limit: int = WINDOW_LINES) -> tuple[int, int]:
+    """The rows of a note's body to draw: all of a short note; of a long one, from the opened
+    row (the top when none) to the first blank line or heading outside a code fence at least
+    ``limit`` rows further, so that no block is cut."""
+    if len(lines) <= limit:
+        return 0, len(lines)
+    start = min(max(opened or 0, 0), len(lines) - 1)
+    for row, (line, role) in enumerate(zip(lines, fence_roles(lines))):
+        if row >= start + limit and role == TEXT and (not line.strip() or line.startswith("#")):
+            return start, row
+    return start, len(lines)
 
 
 class NoteBody(Markdown):
@@ -23,18 +42,28 @@ class NoteBody(Markdown):
         super().__init__(open_links=False, **kwargs)
         self._links: tuple[ResolvedLink, ...] = ()
         self._first_line = 1
+        self.cut = (0, 0)  # rows of the note not drawn, above and below (reading_window)
         # (file line, scroll offset it gave) until the reader scrolls: see on_resize
         self._anchor: tuple[int, float] | None = None
 
-    async def show(self, view: NoteView, line: int | None = None, scroll_y: float | None = None) -> None:
-        """Render ``view`` (a whole note) and scroll so file line ``line`` is at the top, or
-        back to ``scroll_y`` (the same note read again: the reader stays where they were)."""
-        body = "\n".join(view.text.split("\n")[view.body_line - view.line_start:])
+    async def show(self, view: NoteView, line: int | None = None, scroll_y: float | None = None,
+                   whole: bool = False) -> None:
+        """Render ``view`` (a note; a long one from the section of ``line``, unless ``whole``:
+        :func:`reading_window`) and scroll so file line ``line`` is at the top, or back to
+        ``scroll_y`` (the same note read again: the reader stays where they were)."""
+        lines = view.text.split("\n")[view.body_line - view.line_start:]
+        opened = line - view.body_line if line is not None else None
+        start, end = (0, len(lines)) if whole else reading_window(lines, opened)
+        self.cut = (start, len(lines) - end)
+        body = "\n".join(lines[start:end])
+        above = [f"*⋯ {start:,} lines above: `m` shows the whole note*", ""] if start else []
+        below = ["", f"*⋯ {len(lines) - end:,} more lines: `m` shows the whole note*"] if end < len(lines) else []
         self._links = view.links
-        self._first_line = view.body_line
+        self._first_line = view.body_line + start - len(above)  # the file line of the first row drawn
         self._anchor = None
-        opened = line - self._first_line if line is not None else None
-        await self.update(obsidian_markdown(linkify(body, view.links, self._first_line), opened))
+        text = obsidian_markdown(linkify(body, view.links, view.body_line + start),
+                                 opened - start if opened is not None else None)
+        await self.update("\n".join([*above, text, *below]))
         # once the new blocks have a layout
         if scroll_y is None:
             self.call_after_refresh(self.scroll_to_line, line)

@@ -161,6 +161,48 @@ async def test_frontmatter_closed_by_dots_is_not_shown_and_links_keep_their_line
         assert screen.query_one(NoteBody)._first_line == 5
 
 
+async def test_a_long_note_is_drawn_from_its_section_and_m_draws_all_of_it(make_app, indexed_vault):
+    """A 76 KB note took 9.7 s to open, the screen frozen (qa55): a long one is drawn from the
+    section asked for, for about WINDOW_LINES lines, and `m` draws the whole of it."""
+    from tests.tui.conftest import TUI_NOW
+    from tui.widgets.note_body import WINDOW_LINES
+    from vault_engine.vault import Vault
+
+    sections = "".join(f"## Part {n}\n\n" + "".join(f"Line {n}.{i} of the part.\n\n" for i in range(20))
+                       for n in range(40))  # 40 sections of 42 lines
+    (indexed_vault / "notes").mkdir(exist_ok=True)
+    (indexed_vault / "notes" / "long.md").write_text(f"# Long\n\n{sections}", encoding="utf-8")
+    with Vault(indexed_vault) as vault:
+        vault.index(embed=False, now=TUI_NOW)
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        screen = await open_note(app, pilot, "notes/long.md#Part 20")
+        body = screen.query_one(NoteBody)
+        above, below = body.cut
+        assert above == 2 + 20 * 42 and below > 0 and 1682 - above - below < WINDOW_LINES + 42
+        shown = "\n".join(str(getattr(b, "_content", "")) for b in body.children)
+        assert "Part 20" in shown and f"⋯ {above:,} lines above: m shows the whole note" in shown
+        assert "Part 19" not in shown and f"⋯ {below:,} more lines" in shown
+        assert_heading_on_top(screen, "Part 20")
+        assert any(key == "m" and b.enabled for key, b in app.active_bindings.items())
+        await pilot.press("m")
+        await settle(pilot, rounds=6)
+        assert body.cut == (0, 0)
+        assert_heading_on_top(screen, "Part 20")  # still at the section asked for
+        screen = await open_note(app, pilot, "meetings/2026-11-18 design review.md")
+        assert screen.query_one(NoteBody).cut == (0, 0)  # a short note: all of it, and no m
+        assert not any(key == "m" and b.enabled for key, b in app.active_bindings.items())
+
+
+def test_the_reading_window_never_cuts_a_fence():
+    from tui.widgets.note_body import reading_window
+
+    lines = ["text"] * 10 + ["```"] + ["code", ""] * 10 + ["```", "", "after"]
+    assert reading_window(lines, None, limit=12) == (0, 32)  # the blank line after the fence
+    assert reading_window(lines, 5, limit=100) == (0, 34)  # short enough: all of it
+    assert reading_window(["a"] * 50, 40, limit=20) == (40, 50)
+
+
 def lit_text(pane) -> str:
     """The text of the link drawn as the current one."""
     spot = pane.spots()[pane.link]
