@@ -125,6 +125,21 @@ async def test_a_proposal_shows_what_deadend_check_says(make_app, indexed_vault,
         assert answer.has_class("-hit")
 
 
+async def test_a_near_miss_shows_the_closest_rulings_as_the_cli_does(make_app, indexed_vault, cli):
+    """The box said only "a miss, not a guess" where the CLI names the closest rulings and why
+    they were not raised (qa55: the ruling sat in the table above it)."""
+    proposal = "pot the microphone ports"
+    printed = cli("--vault", indexed_vault, "deadend", "check", proposal, "--lexical").out
+    assert "Closest recorded dead ends, not raised:" in printed
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        await open_dead_ends(app, pilot)
+        await pilot.press("p", *proposal)
+        await settle(pilot)
+        shown = " ".join(rendered_rows(app.screen.query_one("#proposal-answer"))).split()
+        assert shown == printed.split()
+
+
 async def test_a_proposal_of_stop_words_says_that_no_word_was_compared(make_app, indexed_vault):
     """The box said "a miss, not a guess" and left out why, which the CLI says on stderr (qa40)."""
     with Vault(indexed_vault) as vault:
