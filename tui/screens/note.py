@@ -115,7 +115,7 @@ class NoteScreen(KeyedScreen):
         del self.history[self.position + 1:]
         self.history.append(Visit(ref, line))
         self.position += 1
-        self.load(self.history[self.position])
+        self.load(self.history[self.position], new=True)
 
     def action_back(self) -> None:
         if self.position == 0:
@@ -219,13 +219,17 @@ class NoteScreen(KeyedScreen):
     # -- loading and reinforcing ----------------------------------------------------------
 
     @work(exclusive=True, group="note", exit_on_error=False)
-    async def load(self, visit: Visit, restore: bool = False) -> None:
-        """Fetch the page ``visit`` names and show it (a failure keeps the current page);
-        ``restore`` highlights again what was highlighted there."""
+    async def load(self, visit: Visit, restore: bool = False, new: bool = False) -> None:
+        """Fetch the page ``visit`` names and show it (a failure keeps the current page, and
+        a ``new`` visit that failed leaves the history: an attachment followed was a step
+        `b` stayed on, qa55); ``restore`` highlights again what was highlighted there."""
         page = await self.app.browse(read_note_page, visit.ref, visit.line)
         if page is None:
             if self.page is None:
                 self.query_one("#note-title", Static).update(f"cannot open {visit.ref}: Esc goes back")
+            elif new and self.history[self.position] is visit:
+                del self.history[self.position]
+                self.position -= 1
             return
         await self._show(page, visit, restore)
 

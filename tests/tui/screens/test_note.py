@@ -84,6 +84,21 @@ async def test_following_a_link_then_back_and_forward(make_app):
         assert not isinstance(app.screen, NoteScreen)
 
 
+async def test_a_link_that_cannot_open_leaves_no_step_in_the_history(make_app):
+    """An attachment followed said it is no note, and stayed a step that `b` went back to (qa55)."""
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        screen = await open_note(app, pilot, REVIEW)
+        await choose_link(pilot, screen, "[[auth-sessions#Token refresh]]")
+        screen.go("attachments/mic-array-layout.png")
+        await settle(pilot)
+        assert screen.page.ref == "specs/auth-sessions.md#Token refresh"
+        assert [v.ref for v in screen.history] == [REVIEW, "specs/auth-sessions.md#Token refresh"]
+        await pilot.press("b")
+        await settle(pilot)
+        assert screen.page.ref == REVIEW
+
+
 async def test_a_backlink_opens_the_linking_note_at_the_link(make_app):
     app = make_app()
     async with app.run_test(size=WIDE) as pilot:
