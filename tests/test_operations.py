@@ -14,7 +14,8 @@ from vault_engine.errors import BadArgument
 from vault_engine.operations import BY_NAME, OPERATIONS, Param
 
 # Flags only a terminal has use for (a file to read, an exit code, every link at once).
-CLI_ONLY = {"links": {"all"}, "checkpoint new": {"from_json"}, "deadend check": {"fail_on_hit"}}
+CLI_ONLY = {"links": {"all"}, "checkpoint new": {"from_json"}, "deadend check": {"fail_on_hit"},
+            "index": {"rebuild", "vector_cache"}}  # a repair and a cache folder: a person's
 
 
 def subparser(command: str) -> argparse.ArgumentParser:

@@ -107,6 +107,11 @@ def _checkpoint_call(vault: Any, args: Args) -> Any:
     return vault.checkpoint_new(draft)
 
 
+def _index_call(vault: Any, args: Args) -> Any:
+    """``index`` as an agent runs it: incremental, never a rebuild (a terminal's repair)."""
+    return vault.index(embed=not args["no_embed"])
+
+
 def _search_call(vault: Any, args: Args) -> Any:
     if args["lexical"] and args["semantic"]:
         raise BadArgument("lexical and semantic exclude each other: pass one of them, or neither for both arms")
@@ -251,6 +256,12 @@ OPERATIONS: tuple[Operation, ...] = (
         Param("why", str, "what it was useful for"),
     ), writes=True),
     Operation("status", "status", "status", "Index health: counts, stale files, unresolved links, model, watcher."),
+    # An MCP client may have no shell: answers that say the index is stale must be actionable
+    # where they are read (qa54: an agent with MCP alone could not run `vault-engine index`)
+    Operation("index", "index", "index",
+              "Bring the index up to date after notes changed (an answer says it is stale).", (
+        Param("no_embed", bool, "words only: leave the vectors to a later index", False),
+    ), call=_index_call, writes=True),
     Operation("find", "find", "find",
               "Where is it? Exact symbol or path, else a suggestion to confirm, else memory notes.", (
         Param("query", str, "a symbol, a path or a question", required=True, positional=True),

@@ -31,13 +31,14 @@ EACH_TOOL = [
                         "link": ["specs/audio-pipeline.md#Buffers"]}),
     ("reinforce", {"ref": "specs/audio-pipeline.md", "by": "mcp-test", "why": "checked the buffers"}),
     ("status", {}),
+    ("index", {"no_embed": True}),
     ("find", {"query": "OrderBook.place"}),
     ("outline", {"path": "src/shop/orders.py"}),
     ("callers", {"symbol": "OrderBook.place", "depth": 2}),
     ("callees", {"symbol": "checkout"}),
 ]
 # What two calls of one write cannot share: the time it ran, the file it made.
-VARYING = {"reinforce": ("at",), "checkpoint_new": ("ref", "path")}
+VARYING = {"reinforce": ("at",), "checkpoint_new": ("ref", "path"), "index": ("seconds",)}
 
 
 def cli_json(cli, root, name, arguments):
@@ -103,7 +104,7 @@ def test_tool_descriptions_are_short_and_arguments_use_the_cli_names(indexed_sam
         assert set(tool.input_schema["properties"]) == {p.name for p in op.params} | {"max_tokens"}, tool.name
         assert set(tool.input_schema.get("required", ())) == {p.name for p in op.params if p.required}
     size = len(json.dumps([t.model_dump(by_alias=True, exclude_none=True) for t in tools]))
-    assert size < 9000, f"the tool list is {size} characters: keep descriptions short"  # 13 tools
+    assert size < 9500, f"the tool list is {size} characters: keep descriptions short"  # 14 tools
 
 
 BAD_CALLS = [

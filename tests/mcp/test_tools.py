@@ -104,3 +104,16 @@ def test_a_resume_answer_stays_within_four_times_its_budget(make_vault):
         v.index()
         done = answer("resume", {"project": "p", "max_tokens": 2000}, v)
     assert len(done.text) <= 4 * 2000 * 4 and done.data["truncated"]["cut"], done.data.get("truncated")
+
+
+def test_an_agent_with_mcp_alone_can_bring_a_stale_index_up_to_date(vault):
+    """A note saved outside the session: the answer said to run `vault-engine index`, which an
+    agent with MCP alone could not do (qa54)."""
+    (vault.root / "notes").mkdir(exist_ok=True)
+    (vault.root / "notes" / "okapi.md").write_text("# Okapi\nThe quokka zeppelin manifest lives here.\n")
+    stale = answer("search", {"query": "quokka zeppelin manifest", "lexical": True}, vault).data
+    assert stale["status"] == "miss" and any("index is stale" in n for n in stale["notices"])
+    done = answer("index", {"no_embed": True}, vault)
+    assert not done.error and done.data["new"] == 1
+    fresh = answer("search", {"query": "quokka zeppelin manifest", "lexical": True}, vault).data
+    assert fresh["hits"][0]["ref"].startswith("notes/okapi.md") and not fresh["notices"]
