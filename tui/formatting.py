@@ -13,6 +13,7 @@ from typing import Any
 
 from vault_engine.dates import utc_date
 from vault_engine.model import ResolvedLink
+from vault_engine.parsing.readable import without_html_tags
 
 BAR_FULL, BAR_EMPTY = "█", "░"
 LINK_SCHEME = "vault-link:"
@@ -198,7 +199,8 @@ def obsidian_markdown(body: str, opened_row: int | None = None) -> str:
     """Obsidian's extensions as Textual's Markdown can show them, code fences left alone:
     a callout's ``> [!faq]- Title`` becomes a bold ``FAQ · Title`` line inside the quote (``-``
     and ``+``, folding, mean nothing here), a task's ``- [ ]`` / ``- [x]`` a ☐ / ☑ before the
-    text (else the list shows ``• [ ]``). ``opened_row`` (0-based) is the line asked for (a
+    text (else the list shows ``• [ ]``), HTML tags their text (``<br>`` in a table cell `` / ``).
+    ``opened_row`` (0-based) is the line asked for (a
     section's heading, a dead end's item): it gets a ▶ so that a short note, which cannot
     scroll, still shows it."""
     lines, fenced = body.split("\n"), False
@@ -208,6 +210,7 @@ def obsidian_markdown(body: str, opened_row: int | None = None) -> str:
             continue
         if fenced:
             continue
+        line = lines[row] = without_html_tags(line, " / " if line.lstrip().startswith("|") else " ")
         if callout := _CALLOUT.match(line):
             quote, kind, _, title = callout.groups()
             label = kind.replace("-", " ").upper() if len(kind) <= 3 else kind.replace("-", " ").capitalize()

@@ -115,6 +115,17 @@ def test_callouts_and_tasks_are_shown_as_obsidian_shows_them_code_left_alone():
     assert obsidian_markdown("> [!deadend] Grommets")[2:] == "**Deadend · Grommets**"
 
 
+def test_html_tags_are_their_text_so_a_paragraph_opening_with_one_is_shown():
+    """Textual drops an HTML block: the paragraph of a line opening with a tag was gone (qa55)."""
+    from tui.formatting import obsidian_markdown
+
+    body = ("<b>bold</b> and [link](http://x.org) okapi, `<kbd>` stays\n"
+            "| `done`<br>`not done` | a <br/> b |\n```\n<b>code</b>\n```\n<https://example.com>")
+    assert obsidian_markdown(body).split("\n") == [
+        "bold and [link](http://x.org) okapi, `<kbd>` stays", "| `done` / `not done` | a  /  b |",
+        "```", "<b>code</b>", "```", "<https://example.com>"]
+
+
 def test_the_opened_sections_heading_is_marked():
     from tui.formatting import obsidian_markdown
 
