@@ -77,6 +77,15 @@ def test_an_exact_path_wins_over_longer_paths_ending_with_it():
     assert lookup_path(index, "daemon.ts").paths == ("src/daemon.ts", "app/src/daemon.ts")
 
 
+def test_a_file_of_a_tap_outside_the_vault_is_found_by_its_path_in_its_repository():
+    """`web:src/cart.js` was found by `cart.js` and missed by `src/cart.js` (qa57)."""
+    index = build_path_index(["web:src/cart.js", "web:src/lib/cart.js", "src/cart.py"])
+    assert lookup_path(index, "src/cart.js") == PathMatch("src/cart.js", SUFFIX, ("web:src/cart.js",))
+    assert lookup_path(index, "web:src/cart.js").status == EXACT
+    assert lookup_path(index, "web:cart.js").status == MISS  # a component is whole, the tap's too
+    assert lookup_path(index, "cart.js").paths == ("web:src/cart.js", "web:src/lib/cart.js")
+
+
 def test_absent_paths_are_never_extrapolated(index):
     for query in ["src/click/src/click/server.py", "src/zustand/src/middleware/graphqlSync.ts",
                   "shop/orders.pyc", "x/src/shop/orders.py", "orders", "", "/", ".", "./", "src/shop",

@@ -73,6 +73,15 @@ def _components(path: str) -> list[str]:
     return [part for part in path.replace("\\", "/").split("/") if part and part != "."]
 
 
+def _parts(path: str) -> list[str]:
+    """A normalized path's components for the trie, a code tap's ``name:`` its own: a file of
+    a tap kept outside the vault (``web:src/cart.js``) is found by its path in its own
+    repository, ``src/cart.js`` (qa57: only ``cart.js`` found it)."""
+    parts = path.split("/")
+    tap, colon, rest = parts[0].partition(":")
+    return [tap + colon, rest, *parts[1:]] if colon and tap and rest else parts
+
+
 def _in_answer_order(paths: set[str]) -> list[str]:
     """Shallowest first, like Obsidian's preference for the shortest path, then alphabetical
     (two sorts, the second stable, both keyed at C speed)."""
@@ -101,7 +110,7 @@ def _folder(case_sensitive: bool) -> Callable[[str], str]:
 
 def _insert(trie: dict[str, Any], path: str, fold: Callable[[str], str]) -> None:
     node = trie
-    for depth, component in enumerate(reversed(path.split("/")), start=1):
+    for depth, component in enumerate(reversed(_parts(path)), start=1):
         key = fold(component)
         child = node.get(key)
         if child is None:
@@ -116,7 +125,7 @@ def _insert(trie: dict[str, Any], path: str, fold: Callable[[str], str]) -> None
 def _node_from_leaf(leaf: str, depth: int, fold: Callable[[str], str]) -> dict[str, Any]:
     """The node for the suffix of ``depth`` components that ``leaf`` alone had so far."""
     node: dict[str, Any] = {_PATHS: [leaf]}
-    parts = leaf.split("/")
+    parts = _parts(leaf)
     if depth < len(parts):
         node[fold(parts[-depth - 1])] = leaf  # one level down it is still the only one
     return node
@@ -149,14 +158,14 @@ def lookup_path(index: PathIndex, query: str) -> PathMatch:
         return PathMatch(query, EXACT if len(exact) == 1 else AMBIGUOUS, exact)
     if query.replace("\\", "/").startswith("/"):
         return PathMatch(query, MISS, ())  # anchored at the root: a full path or nothing
-    wanted = [fold(component) for component in reversed(components)]
+    wanted = [fold(component) for component in reversed(_parts(full))]
     node: Any = index.trie  # a dict below, a str at a unique suffix's end
     for depth, key in enumerate(wanted, start=1):
         node = node.get(key)
         if node is None:
             return PathMatch(query, MISS, ())
         if isinstance(node, str):  # the one path with this suffix: the rest must be its own
-            parts = [fold(part) for part in reversed(node.split("/"))]
+            parts = [fold(part) for part in reversed(_parts(node))]
             if parts[depth:len(wanted)] == wanted[depth:]:
                 return PathMatch(query, SUFFIX, (node,))
             return PathMatch(query, MISS, ())
