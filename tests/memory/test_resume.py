@@ -164,6 +164,21 @@ def test_a_checkpoint_written_alongside_the_latest_hands_on_its_plan_too(make_va
         assert live_plans(v.ledger) == {"drone": ("Embed photos at 150 dpi", "Paginate long tables")}
 
 
+def test_a_checkpoint_the_latest_links_to_is_before_it_not_alongside(make_vault):
+    """A session restarted 8 s later links the checkpoint it continues: its plan, ticked off
+    since, read as another session's (qa54)."""
+    files = {"projects/p/checkpoints/20260910T095952Z-a.md": checkpoint("2026-09-10T09:59:52Z", "first",
+                                                                       next_steps=["Add XLSX export"]),
+             "projects/p/checkpoints/20260910T100000Z-b.md": checkpoint(
+                 "2026-09-10T10:00:00Z", "restarted", next_steps=["Stream CSV parts"],
+                 links=["Continues [[20260910T095952Z-a]]."])}
+    with Vault(make_vault(files)) as v:
+        v.index(embed=False, now=FROZEN_NOW)
+        brief = v.resume("drone", now=FROZEN_NOW)
+        assert brief.checkpoint.summary.startswith("restarted") and brief.alongside == ()
+        assert "Add XLSX export" not in brief.markdown
+
+
 def test_a_second_checkpoint_in_the_same_second_is_the_later_one(make_vault):
     """`checkpoint new` names it `-2`, which a plain string order puts before the first."""
     files = {f"projects/p/checkpoints/{name}.md": checkpoint("2026-09-10T00:00:00Z", name)

@@ -59,15 +59,19 @@ def handing_on(ledger: Ledger, checkpoints: Sequence[NoteRow]) -> list[NoteRow]:
     checkpoints holding something under their headings count: an empty file or an unfilled
     template (an editor's new note, an aborted save) hands nothing on, and taken for the
     latest it hid the real hand-off. Two agents checking in on one project at once each hand
-    on a plan: the brief showed only the later one's."""
+    on a plan: the brief showed only the later one's. One that a later one links to is not
+    alongside it but before it, continued there (qa54: a session restarted 8 s later showed
+    its predecessor's plan, ticked off since, as another session's)."""
     times = {n.id: created_time(n) for n in checkpoints}
     ordered = sorted(checkpoints, key=lambda n: (times[n.id], name_order(n.path)), reverse=True)
     found: list[NoteRow] = []
+    continued: set[str] = set()  # what the checkpoints found link to
     for note in ordered:
         if found and times[note.id] < times[found[0].id] - SAME_TIME_SECONDS:
             break
-        if _holds_text(ledger, note):
+        if note.path not in continued and _holds_text(ledger, note):
             found.append(note)
+            continued.update(link.target_path for link in ledger.links_of(note.id) if link.target_path)
     return found
 
 
