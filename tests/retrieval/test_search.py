@@ -400,6 +400,27 @@ def test_each_note_shows_its_best_section_before_any_note_shows_a_second(make_va
         assert [h.ref for h in v.search("zebra stripes", lexical_only=True, decay=False, k=2).hits] == refs[:2]
 
 
+def test_a_query_that_is_a_notes_name_finds_that_note_first(make_vault):
+    """"Quick Reference" was 10th in obsidian-tasks-docs: the notes linking to it say the words
+    in short sections, the note itself is one long table (qa55)."""
+    table = "| Instruction | What it does |\n|---|---|\n" + "".join(f"| filter {i} | shows tasks {i} |\n" for i in range(80))
+    root = make_vault({"Quick Reference.md": f"# Quick Reference\n{table}",
+                       "intro.md": "# Intro\nSee the [[Quick Reference]]: the quick reference lists it all.\n",
+                       "search.md": "# Quick search\nA quick search for a reference.\n",
+                       "notes/ref.md": "---\ntitle: Field Guide\n---\n# Field guide\nFields and guides.\n",
+                       "notes/meeting-minutes.md": "---\ntitle: Weekly sync\n---\n# Weekly sync\nThe meeting "
+                                                   "went long; " + "we talked a lot. " * 40 + "\n",
+                       "notes/minutes.md": "# Minutes\nMeeting minutes are kept here, minutes of each meeting.\n"})
+    with Vault(root) as v:
+        v.index(embed=False)
+        found = v.search("quick reference", lexical_only=True, decay=False, k=3).hits
+        assert found[0].ref.startswith("Quick Reference.md") and found[1].score > found[0].score
+        assert v.search("Field Guide", lexical_only=True, decay=False).hits[0].ref.startswith("notes/ref.md")
+        assert v.search("meeting minutes", lexical_only=True, decay=False).hits[0].ref.startswith(
+            "notes/meeting-minutes.md")  # its file name, where its title says otherwise
+        assert not v.search("quick", lexical_only=True, decay=False).hits[0].ref.startswith("Quick Reference.md")
+
+
 def test_a_notes_properties_are_searched_by_their_words(make_vault):
     """A property-heavy vault (Obsidian Bases) keeps its facts in frontmatter: the words of
     text values and of the notes their links name are searchable with the note's first

@@ -83,6 +83,23 @@ ALSO_SHOWN = 3  # a hit's further sections named under it
 ARM_TOP = 3  # ...among them, those an arm ranks this high of all sections
 
 
+def _notes_named(query: str, candidates: Iterable[_Candidate]) -> set[int]:
+    """The candidates' notes whose title or file name is the query, word for word (as the
+    index reads words: case, stop words and endings aside)."""
+    words = set(analyze(query))
+    if not words:
+        return set()
+    named: set[int] = set()
+    seen: set[int] = set()
+    for c in candidates:
+        if c.note.id not in seen:
+            seen.add(c.note.id)
+            stem = c.note.path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
+            if words in (set(analyze(c.note.title or "")), set(analyze(stem))):
+                named.add(c.note.id)
+    return named
+
+
 def further_sections(ranked: list[_Candidate], top: list[_Candidate],
                      arm_tops: Set[int]) -> dict[int, list[_Candidate]]:
     """For each note shown, its further sections a reader should not lose below other notes
@@ -184,7 +201,11 @@ class Searcher:
         # note holding both words tied with the meaning arm's first hit at cosine 0.21, and lost.
         # A note that is only its title is found, but after every hit with text to read: empty
         # headings had filled 4 of 150 top-5 places on the Obsidian help vault (issue 13).
-        ranked = sorted(candidates, key=lambda c: (c.bare, -c.score, c.fused.lexical is None, c.section.id))
+        # A query that is a note's name finds that note first: "Quick Reference" was 10th, below
+        # notes that link to it, the note itself one long table that BM25's length norm buries (qa55).
+        named = _notes_named(request.query, candidates)
+        ranked = sorted(candidates, key=lambda c: (c.bare, c.note.id not in named, -c.score,
+                                                   c.fused.lexical is None, c.section.id))
         top = notes_first(ranked, request.k)
         if len(top) < request.k and any(len(arm or ()) >= ARM_DEPTH for arm in (lexical, semantic)):
             # `-k 1000 --lexical` gave 100 hits without a word, where 245 notes hold the word (qa28 M1)
