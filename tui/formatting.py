@@ -302,4 +302,6 @@ def not_answered(health: Health, said: list[str], what: str) -> str:
         return f"Nothing {what}: {said[0]}"
     if health == NO_INDEX:
         return NO_INDEX_TEXT
+    if health == BROKEN_CONFIG:  # said under the header, where it stays (the corner's fades: qa55)
+        return f"Nothing {what}: vault-engine.toml is broken, as said under the header; fix it and the answer comes"
     return f"Nothing {what}: the message in the corner says why."

@@ -159,6 +159,8 @@ async def test_a_broken_config_is_said_under_the_header_and_its_fix_fills_the_sc
         assert "Fix vault-engine.toml" in shown
         assert "vault-engine.toml" in header_text(app) and app.health.warning
         assert [severity for severity, _ in said] == ["error"]  # said once, not by every call
+        # in place of the hits, where to look: the corner's toast had faded (qa55)
+        assert "as said under the header" in str(app.screen.query_one("#search-summary").render())
         await pilot.press("f4", "f1")
         await settle(pilot)
         assert app.screen.query_one("#header-problem").display
