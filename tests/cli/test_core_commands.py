@@ -692,7 +692,7 @@ def test_mcp_help_names_every_tool(capsys):
     with pytest.raises(SystemExit):
         build_parser(["mcp", "--help"]).parse_args(["mcp", "--help"])
     text = " ".join(capsys.readouterr().out.split())
-    assert all(op.name in text for op in OPERATIONS) and len(OPERATIONS) == 13
+    assert all(op.name in text for op in OPERATIONS) and len(OPERATIONS) == 14
 
 
 def test_off_a_terminal_a_long_index_says_it_is_alive_and_a_short_one_says_nothing():

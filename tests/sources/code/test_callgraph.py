@@ -268,6 +268,32 @@ def test_a_java_call_picks_the_overload_that_takes_as_many_arguments():
         ("M.g", "M.log", "redefined"), ("M.g", "M.log~2", "redefined")}  # a varargs call: no overload fits
 
 
+def test_a_local_is_typed_by_the_literal_or_the_declared_return_that_makes_it():
+    """`let mut book = Ledger::new()` (`-> Self`), `inv := store.NewInventory()` (`*Inventory`),
+    `Ledger { .. }`, `&Inventory{}` and Java's `var c = new Catalog()` type their locals: their
+    method calls had no edge (qa57)."""
+    graph = build({
+        "src/ledger.rs": "pub struct Ledger {}\nimpl Ledger {\n    pub fn new() -> Self { Ledger {} }\n"
+                         "    pub fn maybe() -> Option<Ledger> { None }\n    pub fn record(&self) {}\n}\n"
+                         "fn here() { let l = Ledger {}; l.record(); }\n",
+        "src/main.rs": "mod ledger;\nfn main() {\n    let mut book = ledger::Ledger::new();\n    book.record();\n"
+                       "    let m = ledger::Ledger::maybe();\n    m.record();\n    let x = x.clone();\n    x.record();\n}\n",
+        "go/store/inv.go": "package store\ntype Inventory struct{}\nfunc NewInventory() *Inventory { return &Inventory{} }\n"
+                           "func (i *Inventory) Restock(n int) {}\n",
+        "go/main.go": "package main\nimport \"shop/store\"\nfunc main() {\n\tinv := store.NewInventory()\n"
+                      "\tinv.Restock(1)\n\tlit := &store.Inventory{}\n\tlit.Restock(2)\n}\n",
+        "src/shop/Catalog.java": "package shop;\nclass Catalog { int lookup(String s) { return 1; } }\n",
+        "src/shop/Price.java": "package shop;\nclass Price {\n  int a(String s) { var c = new Catalog(); return c.lookup(s); }\n}\n",
+    }, go_modules={"shop": "go"})
+    assert pairs(graph) >= {("src/main.rs#main", "src/ledger.rs#Ledger.record"),
+                            ("src/ledger.rs#here", "src/ledger.rs#Ledger.record"),
+                            ("go/main.go#main", "go/store/inv.go#Inventory.Restock"),
+                            ("src/shop/Price.java#Price.a", "src/shop/Catalog.java#Catalog.lookup")}
+    assert [e.line for e in graph.edges if e.callee == "src/ledger.rs#Ledger.record" and e.path == "src/main.rs"] == [4]
+    assert [e.line for e in graph.edges if e.callee.endswith("Inventory.Restock")] == [5]  # a literal of another
+    # package's type is left to the syntax it does not give (its package is not the caller's)
+
+
 def test_a_method_called_on_a_receiver_of_no_known_type_is_kept_by_name():
     """No edge, but callers of `Ledger.record` can say which calls of `record` it could not confirm."""
     graph = build({"src/main.rs": "mod ledger;\nfn main() {\n    let mut book = ledger::Ledger::new();\n"

@@ -232,6 +232,37 @@ def _parameters(src: Source, params, language: str) -> list[tuple[str, str | Non
     return found
 
 
+def _initializer(target):
+    """The one expression a Rust ``let`` or a Go ``:=`` binds its one target to, or None."""
+    statement = target.parent
+    if statement is None:
+        return None
+    if statement.type == "let_declaration":
+        return statement.child_by_field_name("value")
+    right = statement.child_by_field_name("right") if statement.type == "short_var_declaration" else None
+    values = right.named_children if right is not None else []
+    return values[0] if len(values) == 1 else None
+
+
+def _made(src: Source, value, language: str) -> tuple[str | None, str | None]:
+    """What a local is bound to, when that says its type: (the type a literal or ``new`` makes
+    as written, the callee of a call whose declared return the resolver reads), else Nones.
+    ``Ledger { .. }``, ``&Inventory{..}`` and ``new Catalog()`` make their type; ``Ledger::new()``
+    and ``store.NewInventory()`` make what their signature returns (static_resolver.py)."""
+    if value is None:
+        return None, None
+    if value.type in ("reference_expression", "unary_expression") and src.text(value)[:1] == "&":
+        value = value.named_children[-1] if value.named_children else None
+        if value is None:
+            return None, None
+    if value.type in ("struct_expression", "composite_literal", "object_creation_expression"):
+        typ = value.child_by_field_name("name" if value.type == "struct_expression" else "type")
+        return (_type_name(src, typ), None) if typ is not None else (None, None)
+    if value.type == "call_expression":
+        return None, _callee(src, value, language)
+    return None, None
+
+
 def _names(src: Source, node):
     if node is None:
         return
@@ -370,8 +401,10 @@ def _rust_uses(src: Source, node, prefix: str, ln: int):
 
 def _bindings(src: Source, caps: dict, language: str, out: Extracted) -> None:
     for node in caps.get("target", []):
-        for name in _names(src, node):
-            out.events.append((node.start_byte, "bind", (name, line(node), "assign", None)))
+        bound = list(_names(src, node))
+        made = _made(src, _initializer(node), language) if len(bound) == 1 else (None, None)
+        for name in bound:
+            out.events.append((node.start_byte, "bind", (name, line(node), "assign", *made)))
     for node in caps.get("target.spec", []):  # Go `var a, b T = ...`
         ann = node.child_by_field_name("type")
         for name in node.children_by_field_name("name"):
@@ -380,6 +413,9 @@ def _bindings(src: Source, caps: dict, language: str, out: Extracted) -> None:
     for node in caps.get("target.typed", []):  # Java `T x = ...;`, `for (T x : xs)`, a field `T x;`
         ann = node.child_by_field_name("type")
         declared = _type_name(src, ann) if ann is not None and src.text(ann) != "var" else None
+        if ann is not None and declared is None:  # `var x = new T(...)`
+            value = next((d.child_by_field_name("value") for d in node.children_by_field_name("declarator")), None)
+            declared = _made(src, value, language)[0]
         for child in node.children_by_field_name("declarator") or node.children_by_field_name("name"):
             for name in ([src.text(child)] if child.type == "identifier" else _names(src, child)):
                 out.events.append((node.start_byte, "bind", (name, line(node), "assign", declared)))

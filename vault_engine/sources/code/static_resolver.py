@@ -9,15 +9,23 @@ then the crate's other modules by their files (``src/shapes/circle.rs`` is
 below this one or the crate root's, down to a function or ``Type::method``. Java: methods of the
 enclosing class and its in-repo bases, ``new C()`` to C's constructor, ``x.m()`` through
 x's declared type; classes by simple name in the file, its package folder, or an import.
+A local's type is what its binding declares, or makes: a literal of a type (``Ledger { .. }``,
+``&Inventory{}``, ``var c = new Catalog()``), or a call whose definition's signature returns
+one plain type (``Ledger::new()`` returning ``Self``, ``store.NewInventory()`` ``*Inventory``).
 """
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Mapping
 from pathlib import PurePosixPath
 
-from vault_engine.sources.code.scopes import CLASS_KINDS, Index, Miss, callee_parts
+from vault_engine.sources.code.scopes import CLASS_KINDS, Index, Miss, Redefined, callee_parts
+
+# The one plain type a signature returns: Rust's `-> Self` or `-> crate::Ledger` before any
+# `where`, Go's `) *Inventory` (several results, generics and references return none).
+_RETURNS = re.compile(r"(?:->\s*|\)\s*\*?)((?:[A-Za-z_]\w*(?:::|\.))*[A-Za-z_]\w*)\s*(?:where\b.*)?$")
 
 
 class StaticResolver:
@@ -29,6 +37,7 @@ class StaticResolver:
             self.folders[(parsed.language, str(PurePosixPath(path).parent))].append(path)
         self.rust_module_of, self.rust_files = _rust_modules(
             [p for p, parsed in index.files.items() if parsed.language == "rust"])
+        self._returning: set[tuple] = set()  # calls whose return type is being read (cycles)
 
     def resolve(self, path: str, caller: str | None, callee: str) -> tuple[str, str, str]:
         """(callee path, callee qualname, how) or raises ``Miss``."""
@@ -69,12 +78,37 @@ class StaticResolver:
                 raise Miss("local")
 
     def _declared_type(self, path, caller, name) -> str | None:
+        """The type of local ``name`` seen from ``caller``: what each of its bindings declares
+        or makes, when they agree; "?" when they do not or one says nothing; None when no
+        scope binds it."""
         for scope in self.index.chain(path, caller):
             binds = self.index.bindings.get((path, scope), {}).get(name)
             if binds:
-                types = {b.annotation for b in binds}
+                types = {b.annotation or self._returned(path, scope, b.value) for b in binds}
                 return types.pop() if len(types) == 1 and None not in types else "?"
         return None
+
+    def _returned(self, path, scope, callee) -> str | None:
+        """The type a call returns by its definition's signature (``fn new() -> Self`` in
+        ``impl Ledger``, ``func NewInventory() *Inventory``), when it names one plain type;
+        None for anything else (``Option<T>``, several results, a call that does not resolve)."""
+        if callee is None or (path, scope, callee) in self._returning:
+            return None  # `let x = x.clone()`: typing x needs x
+        self._returning.add((path, scope, callee))
+        try:
+            tpath, qualname, _ = self.resolve(path, scope, callee)
+        except (Miss, Redefined):
+            return None
+        finally:
+            self._returning.discard((path, scope, callee))
+        sym = self.index.symbol(tpath, qualname)
+        found = _RETURNS.search(sym.signature) if sym is not None and sym.kind in ("function", "method") else None
+        if sym is None or found is None:
+            return None
+        typ = sym.parent if found[1] == "Self" else found[1]
+        # where its methods are: beside the function that returns it (a qualified name, another
+        # module's type, is left to the syntax it does not give)
+        return f"{tpath}#{typ}" if typ and ":" not in typ and "." not in typ else None
 
     def _same_package(self, path, language) -> list[str]:
         if language == "go":
@@ -91,9 +125,12 @@ class StaticResolver:
         raise Miss("builtin_or_global")
 
     def _method(self, path, typ, name, language, how):
+        """``typ.name`` in the package of ``path``, or of the file a returned type names
+        (``<file>#Type``, see :meth:`_returned`)."""
         if typ == "?":
             raise Miss("local")
-        for p in self._same_package(path, language):
+        where, _, typ = typ.rpartition("#")
+        for p in self._same_package(where or path, language):
             sym = self.index.symbol(p, f"{typ}.{name}")
             if sym is not None:
                 return p, self.index.only_definition(p, sym).qualname, how
