@@ -25,7 +25,8 @@ VERSION = "10"  # 2: unresolved calls counted per file; 3-4: wrapped arrow const
 # 8: CommonJS exports (module.exports, exports.x) and `exports.x = function ...` definitions
 # 9: calls written in a Rust macro's arguments (`write!(f, "{}", self.value())`); Rust calls into the
 # crate's other modules (`use`, `util::f()`, `crate::`, `super::`, `Type::f()`); TypeScript namespaces
-# 10: method calls on a receiver of no known type kept by name (unconfirmed); Java fields typed
+# 10: method calls on a receiver of no known type kept by name (unconfirmed); Java fields typed;
+# Go, Rust and Java locals typed by the literal or the signature of the call that makes them
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE IF NOT EXISTS files (
