@@ -19,14 +19,14 @@ from typing import Any
 from vault_engine.errors import IndexDamaged, IndexMissing
 from vault_engine.layout import CODE_FILE  # noqa: F401  (re-exported: the name lives in layout.py)
 
-VERSION = "10"  # 2: unresolved calls counted per file; 3-4: wrapped arrow consts, distant repeats, ctor.class;
+VERSION = "11"  # 2: unresolved calls counted per file; 3-4: wrapped arrow consts, distant repeats, ctor.class;
 # 5: return annotations and bound calls kept for typing locals; 6: each repeat its own symbol
 # (``name~2``), consts bound to a function by name; 7: a call by a repeated name an edge to each
 # 8: CommonJS exports (module.exports, exports.x) and `exports.x = function ...` definitions
 # 9: calls written in a Rust macro's arguments (`write!(f, "{}", self.value())`); Rust calls into the
 # crate's other modules (`use`, `util::f()`, `crate::`, `super::`, `Type::f()`); TypeScript namespaces
-# 10: method calls on a receiver of no known type kept by name (unconfirmed); Java fields typed;
-# Go, Rust and Java locals typed by the literal or the signature of the call that makes them
+# 10: method calls on a receiver of no known type kept by name (unconfirmed); Java fields typed
+# 11: Go, Rust and Java locals typed by the literal or the signature of the call that makes them
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE IF NOT EXISTS files (
