@@ -13,7 +13,6 @@ from typing import Any
 
 from vault_engine.dates import utc_date
 from vault_engine.model import ResolvedLink
-from vault_engine.parsing.readable import without_html_tags
 
 BAR_FULL, BAR_EMPTY = "█", "░"
 LINK_SCHEME = "vault-link:"
@@ -187,7 +186,32 @@ def _escape(label: str) -> str:
     return label.replace("[", "\\[").replace("]", "\\]")
 
 
-_FENCE = re.compile(r"^\s*(```|~~~)")
+FENCE = re.compile(r"^\s*(```+|~~~+)")  # a code fence's opening or closing line, and its marker
+
+
+def without_html(line: str, line_break: str = " ") -> str:
+    """A Markdown line with its HTML tags and comments dropped outside code spans, as
+    Obsidian's reading view shows it (``<br>`` is ``line_break``): Textual's Markdown drops an
+    HTML block, and the paragraph of a line that opened with a tag or a comment was gone
+    (qa55, qa58)."""
+    if "<" not in line:
+        return line
+    parts, end = [], 0
+    for span in _CODE_SPAN.finditer(line):
+        parts += [_without_tags(line[end:span.start()], line_break), span.group()]
+        end = span.end()
+    parts.append(_without_tags(line[end:], line_break))
+    return "".join(parts)
+
+
+def _without_tags(text: str, line_break: str) -> str:
+    return _HTML_TAG.sub("", _BREAK.sub(line_break, _HTML_COMMENT.sub("", text)))
+
+
+_CODE_SPAN = re.compile(r"(`+)[^`]*?\1")
+_HTML_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>")
+_HTML_COMMENT = re.compile(r"<!--.*?-->")
+_BREAK = re.compile(r"<br\s*/?>", re.I)
 _CALLOUT = re.compile(r"^(\s*(?:>\s*)+)\[!([A-Za-z0-9_-]+)\]([+-]?)\s*(.*)$")
 _TASK = re.compile(r"^(\s*[-*+]\s+)\[([ xX/-])\]\s")
 TASK_MARKS = {" ": "☐", "x": "☑", "X": "☑", "/": "◐", "-": "☒"}
@@ -205,12 +229,12 @@ def obsidian_markdown(body: str, opened_row: int | None = None) -> str:
     scroll, still shows it."""
     lines, fenced = body.split("\n"), False
     for row, line in enumerate(lines):
-        if _FENCE.match(line):
+        if FENCE.match(line):
             fenced = not fenced
             continue
         if fenced:
             continue
-        line = lines[row] = without_html_tags(line, " / " if line.lstrip().startswith("|") else " ")
+        line = lines[row] = without_html(line, " / " if line.lstrip().startswith("|") else " ")
         if callout := _CALLOUT.match(line):
             quote, kind, _, title = callout.groups()
             label = kind.replace("-", " ").upper() if len(kind) <= 3 else kind.replace("-", " ").capitalize()

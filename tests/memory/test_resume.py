@@ -177,6 +177,13 @@ def test_a_checkpoint_the_latest_links_to_is_before_it_not_alongside(make_vault)
         brief = v.resume("drone", now=FROZEN_NOW)
         assert brief.checkpoint.summary.startswith("restarted") and brief.alongside == ()
         assert "Add XLSX export" not in brief.markdown
+    # restarted twice: C links B, B links A; A is no other session either (qa58)
+    files["projects/p/checkpoints/20260910T100500Z-c.md"] = checkpoint(
+        "2026-09-10T10:05:00Z", "again", next_steps=["Zip the parts"], links=["Continues [[20260910T100000Z-b]]."])
+    with Vault(make_vault(files)) as v:
+        v.index(embed=False, now=FROZEN_NOW)
+        brief = v.resume("drone", now=FROZEN_NOW)
+        assert brief.checkpoint.summary.startswith("again") and brief.alongside == ()
 
 
 def test_a_second_checkpoint_in_the_same_second_is_the_later_one(make_vault):

@@ -184,3 +184,10 @@ def test_a_hits_rulings_fit_the_line_and_keep_the_count_of_the_others():
     assert ruled_out_within(rulings, 40) == "ruled out here: Retry failed … (+2 more)"
     assert ruled_out_within(rulings[1:], 81) == "ruled out here: Exactly-once delivery through Kafka transactions; Sticky sessions"
     assert all(len(ruled_out_within(rulings, width)) <= width for width in range(20, 160))
+
+
+def test_a_paragraph_opening_with_an_html_comment_keeps_its_text():
+    """`<!-- c --> text` vanished from the note view, which search's snippet showed (qa58)."""
+    from tui.formatting import obsidian_markdown
+
+    assert obsidian_markdown("<!-- a comment --> visible after it, kiwi") == " visible after it, kiwi"

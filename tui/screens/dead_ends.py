@@ -19,7 +19,6 @@ from tui.screens.keyed import KeyedScreen
 from tui.widgets.dead_end_table import DeadEndTable
 from tui.widgets.proposal_box import ProposalBox
 from tui.widgets.vault_header import VaultHeader
-from vault_engine.memory.render import render_check
 from vault_engine.vault import Vault
 
 DEBOUNCE_SECONDS = 0.4
@@ -157,7 +156,7 @@ class DeadEndsScreen(KeyedScreen):
             # the CLI's text, a miss's closest rulings too (qa55: a near miss read as a plain
             # miss); what it says on stderr beside it ("no word was compared") goes under it here
             notes = "".join(f"\n\n{notice}" for notice in answer.notices)
-            box.show_answer(render_check(answer.rendered, answer.closest) + notes, hit=bool(answer.rulings))
+            box.show_answer(answer.printed + notes, hit=bool(answer.rulings))
             self._matched(answer.rulings)
         else:  # no rulings of another proposal stay marked ("o" would open one)
             box.show_answer(not_answered(self.app.health, said, "checked"))

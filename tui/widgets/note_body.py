@@ -5,9 +5,8 @@ from __future__ import annotations
 from textual.message import Message
 from textual.widgets import Markdown
 
-from tui.formatting import LINK_SCHEME, linkify, obsidian_markdown
+from tui.formatting import FENCE, LINK_SCHEME, linkify, obsidian_markdown
 from vault_engine.model import NoteView, ResolvedLink
-from vault_engine.parsing.fences import TEXT, fence_roles
 
 # Textual's Markdown lays out a widget per block (a table's per cell): a 76 KB note of 450
 # blocks took 9.7 s to open, its blocks re-laid for seconds more, the screen frozen (qa55).
@@ -15,17 +14,23 @@ from vault_engine.parsing.fences import TEXT, fence_roles
 WINDOW_LINES = 150
 
 
-def reading_window(lines: list[str], opened: int | None, limit: int = WINDOW_LINES) -> tuple[int, int]:
-    """The rows of a note's body to draw: all of a short note; of a long one, from the opened
-    row (the top when none) to the first blank line or heading outside a code fence at least
-    ``limit`` rows further, so that no block is cut."""
+def reading_window(lines: list[str], opened: int | None, limit: int = WINDOW_LINES) -> tuple[int, int, str]:
+    """The rows of a note's body to draw, and the fence to close after them: all of a short
+    note; of a long one, from the opened row (the top when none) to the first row at least
+    ``limit`` rows further that starts a block, a table's row or a code line (a section of
+    one 3,000-row table still took 20 s: qa58). Cut inside a code fence, the drawn part
+    needs the fence's closing line, which is returned ("" otherwise)."""
     if len(lines) <= limit:
-        return 0, len(lines)
+        return 0, len(lines), ""
     start = min(max(opened or 0, 0), len(lines) - 1)
-    for row, (line, role) in enumerate(zip(lines, fence_roles(lines))):
-        if row >= start + limit and role == TEXT and (not line.strip() or line.startswith("#")):
-            return start, row
-    return start, len(lines)
+    fence = ""  # the marker of the fence the row is in
+    for row, line in enumerate(lines):
+        if row >= start + limit and (fence or not line.strip() or line.startswith(("#", "|"))):
+            return start, row, fence
+        marker = FENCE.match(line)
+        if marker and (not fence or marker[1].startswith(fence)):
+            fence = "" if fence else marker[1]
+    return start, len(lines), ""
 
 
 class NoteBody(Markdown):
@@ -53,9 +58,9 @@ class NoteBody(Markdown):
         ``scroll_y`` (the same note read again: the reader stays where they were)."""
         lines = view.text.split("\n")[view.body_line - view.line_start:]
         opened = line - view.body_line if line is not None else None
-        start, end = (0, len(lines)) if whole else reading_window(lines, opened)
+        start, end, fence = (0, len(lines), "") if whole else reading_window(lines, opened)
         self.cut = (start, len(lines) - end)
-        body = "\n".join(lines[start:end])
+        body = "\n".join(lines[start:end] + ([fence] if fence else []))
         above = [f"*⋯ {start:,} lines above: `m` shows the whole note*", ""] if start else []
         below = ["", f"*⋯ {len(lines) - end:,} more lines: `m` shows the whole note*"] if end < len(lines) else []
         self._links = view.links

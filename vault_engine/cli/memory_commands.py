@@ -131,15 +131,13 @@ def cmd_resume(ctx: Context) -> int:
 
 def cmd_deadend_check(ctx: Context) -> int:
     """Print the interruption (or JSON), and a miss's closest rulings; exit 3 on a hit with --fail-on-hit."""
-    from vault_engine.memory.render import render_check
-
     a = ctx.args
     if a.k < 1:
         return ctx.usage_error("-k must be at least 1")
     check = ctx.vault.deadend_check(a.proposal, project=a.project, k=a.k, lexical_only=a.lexical)
     for notice in check.notices:
         ctx.notice(notice)
-    ctx.emit(check.to_json(), lambda: render_check(check.rendered, check.closest))
+    ctx.emit(check.to_json(), lambda: check.printed)
     return EXIT_HIT if a.fail_on_hit and check.status == "hit" else 0
 
 

@@ -35,7 +35,7 @@ from vault_engine.memory.matching import (
     words_evidence,
 )
 from vault_engine.memory.plans import live_plan, live_plans
-from vault_engine.memory.render import render_interruption
+from vault_engine.memory.render import render_closest, render_interruption
 from vault_engine.memory.results import DeadendCheck, Evidence, Ruling
 from vault_engine.parsing.checkpoints import lead_sentence
 from vault_engine.refs import make_ref
@@ -164,7 +164,7 @@ def check_proposal(proposal: str, rulings: Sequence[Compared], *, accepted: Acce
     closest = () if raised else _closest(rulings, evidence, settings, read, project)
     return DeadendCheck(proposal, project, arms, top,
                         render_interruption(proposal, top, project, arms, matched=len(raised)), tuple(notices),
-                        matched=len(raised), closest=closest)
+                        matched=len(raised), closest=closest, closest_rendered=render_closest(closest))
 
 
 CLOSEST = 3  # a miss's nearest rulings shown, not raised

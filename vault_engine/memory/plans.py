@@ -65,12 +65,13 @@ def handing_on(ledger: Ledger, checkpoints: Sequence[NoteRow]) -> list[NoteRow]:
     times = {n.id: created_time(n) for n in checkpoints}
     ordered = sorted(checkpoints, key=lambda n: (times[n.id], name_order(n.path)), reverse=True)
     found: list[NoteRow] = []
-    continued: set[str] = set()  # what the checkpoints found link to
+    continued: set[str] = set()  # what the checkpoints found link to, and what those link to
     for note in ordered:
         if found and times[note.id] < times[found[0].id] - SAME_TIME_SECONDS:
             break
-        if note.path not in continued and _holds_text(ledger, note):
-            found.append(note)
+        if note.path in continued or _holds_text(ledger, note):  # a chain A <- B <- C is one session
+            if note.path not in continued:
+                found.append(note)
             continued.update(link.target_path for link in ledger.links_of(note.id) if link.target_path)
     return found
 

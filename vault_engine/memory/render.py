@@ -33,12 +33,6 @@ def iso_time(ts: float | None) -> str:
     return utc_time(ts, "unknown")
 
 
-def render_check(rendered: str, closest: Sequence[Ruling]) -> str:
-    """What ``deadend check`` says in text, as the CLI prints it and the TUI's box shows it:
-    the interruption or miss, then a miss's closest rulings."""
-    return "\n\n".join(filter(None, (rendered, render_closest(closest))))
-
-
 def render_closest(closest: Sequence[Ruling]) -> str:
     """A miss's nearest rulings, not raised, each with why (``deadend check``'s text output)."""
     if not closest:

@@ -93,11 +93,18 @@ class DeadendCheck:
     notices: tuple[str, ...] = ()
     matched: int = 0  # rulings raised before the first k were kept
     closest: tuple[Ruling, ...] = ()  # on a miss: the nearest rulings, each with why it was not raised
+    closest_rendered: str = ""  # ...as text
 
     @property
     def status(self) -> str:
         """``hit`` when a ruling was raised, else ``miss``."""
         return "hit" if self.rulings else "miss"
+
+    @property
+    def printed(self) -> str:
+        """What ``deadend check`` prints in text, and the TUI's proposal box shows: the
+        interruption or miss, then a miss's closest rulings (qa55: the box left them out)."""
+        return "\n\n".join(filter(None, (self.rendered, self.closest_rendered)))
 
     def to_json(self) -> dict[str, Any]:
         """What ``deadend check --json`` prints."""

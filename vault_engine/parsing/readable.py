@@ -155,27 +155,6 @@ def _outside_code_spans(line: str) -> str:
     return "".join(parts)
 
 
-def without_html_tags(line: str, line_break: str = " ") -> str:
-    """A Markdown line with its HTML tags dropped outside code spans, as Obsidian's reading
-    view shows their text (``<br>`` is ``line_break``): a viewer that drops HTML blocks lost
-    the whole paragraph of a line that opened with a tag (qa55)."""
-    if "<" not in line:
-        return line
-    parts, end = [], 0
-    for span in _CODE_SPAN.finditer(line):
-        parts += [_without_tags(line[end:span.start()], line_break), span.group()]
-        end = span.end()
-    parts.append(_without_tags(line[end:], line_break))
-    return "".join(parts)
-
-
-def _without_tags(text: str, line_break: str) -> str:
-    return _HTML_TAG.sub("", _BREAK.sub(line_break, text))
-
-
-_BREAK = re.compile(r"<br\s*/?>", re.I)
-
-
 def links_as_text(text: str) -> str:
     """Markdown links and images as their text: "[31. Use Redis](0031-use-redis.md)" reads
     "31. Use Redis", and so does a reference-style link ("[31. Use Redis][adr-31]")."""

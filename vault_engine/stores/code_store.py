@@ -277,10 +277,14 @@ class CodeStore:
     def drop_tap(self, tap: str) -> None:
         self.replace_edges(tap, None, (), {})
 
-    def unconfirmed_calls(self, name: str) -> list[UnconfirmedRow]:
-        """The method calls by ``name`` whose receiver the syntax does not type, in file order."""
-        rows = self.db.execute("SELECT caller, name, path, line, reason FROM unconfirmed WHERE name=? "
-                               "ORDER BY path, line", (name,))
+    def unconfirmed_calls(self, name: str, languages: Iterable[str]) -> list[UnconfirmedRow]:
+        """The method calls by ``name`` whose receiver the syntax does not type, in files of
+        ``languages``, in file order; two calls on one line once."""
+        languages = list(languages)
+        marks = ",".join("?" * len(languages))
+        rows = self.db.execute("SELECT DISTINCT u.caller, u.name, u.path, u.line, u.reason FROM unconfirmed u "
+                               f"JOIN files f ON f.key=u.path WHERE u.name=? AND f.language IN ({marks}) "
+                               "ORDER BY u.path, u.line", (name, *languages))
         return [UnconfirmedRow(*r) for r in rows]
 
     def edges_touching(self, refs: Iterable[str], column: str) -> list[EdgeRow]:

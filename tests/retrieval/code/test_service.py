@@ -259,3 +259,30 @@ def test_callers_of_a_method_name_the_calls_of_its_name_the_syntax_cannot_confir
     assert ("note: 2 calls of a method named `record` on a receiver whose type the syntax does not give, not "
             "counted above (it may be this method, or another of that name): src/main.rs:6 in main, "
             "tests/it.rs:1 in check") in text
+
+
+def test_unconfirmed_calls_are_of_the_methods_language_and_each_line_once(make_vault):
+    """A Java method listed a JavaScript `cart.add()` and a Python call (qa58); two calls on
+    one line were listed twice."""
+    root = make_vault({"src/Order.java": "class Order {\n  void add(String s) {}\n}\n",
+                       "src/app.js": "function main(cart) { cart.add(1); }\n",
+                       "src/use.py": "def use(o):\n    o.add(1)\n",
+                       "src/Shop.java": "class Shop {\n  void go() { var o = make(); o.add(\"a\"); o.add(\"b\"); }\n}\n"},
+                      config='[taps.code]\nsource = "code"\npaths = ["src/**"]\n[model]\nenabled = false\n')
+    with Vault(root) as v:
+        v.index(embed=False)
+        assert [(u["path"], u["line"]) for u in v.calls("Order.add").unconfirmed] == [("src/Shop.java", 2)]
+
+
+def test_a_java_overload_of_another_arity_is_no_override(make_vault):
+    """`price(Order, long)` was said to override the interface's `price(Order)`, whose callers
+    cannot reach it (qa58)."""
+    root = make_vault({"src/PriceService.java": "interface PriceService {\n  long price(String o);\n}\n",
+                       "src/Impl.java": "class Impl implements PriceService {\n  public long price(String o) { return 1; }\n"
+                                        "  public long price(String o, long n) { return n; }\n}\n",
+                       "src/App.java": "class App {\n  static void main(PriceService s) { s.price(\"x\"); }\n}\n"},
+                      config='[taps.code]\nsource = "code"\npaths = ["src/**"]\n[model]\nenabled = false\n')
+    with Vault(root) as v:
+        v.index(embed=False)
+        assert "overrides" in v.calls("src/Impl.java#Impl.price").reason
+        assert "overrides" not in v.calls("src/Impl.java#Impl.price~2").reason

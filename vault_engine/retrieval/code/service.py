@@ -23,6 +23,7 @@ from vault_engine.retrieval.code.lookup import (
     why_links,
 )
 from vault_engine.sources.code.files import CodeTap, code_taps, tap_of_key, why_left_out
+from vault_engine.sources.code.languages import SPECS
 from vault_engine.sources.code.testpaths import is_test_path
 from vault_engine.stores.code_store import CodeStore, SymbolRow
 from vault_engine.stores.ledger import Ledger
@@ -383,10 +384,15 @@ class CodeQueries:
         """For a method: the calls of its name on receivers the syntax does not type
         (``book.record()`` after ``let book = Ledger::new()``), which may be calls of it. With
         none of them, "no callers" read as dead code (qa57)."""
-        if row.kind != "method":
+        info = self.store.file_info(row.key) if row.kind == "method" else None
+        if info is None:
             return ()
+        # a call can reach only code its language reaches (a JavaScript `cart.add()` is no
+        # call of a Java method: qa58); TypeScript and JavaScript are one
+        family = SPECS[info[1]].family if info[1] in SPECS else info[1]
+        languages = [name for name, spec in SPECS.items() if spec.family == family] or [info[1]]
         return tuple({"caller": u.caller, "path": u.path, "line": u.line, "reason": u.reason}
-                     for u in self.store.unconfirmed_calls(row.name)
+                     for u in self.store.unconfirmed_calls(row.name, languages)
                      if not (exclude_tests and is_test_path(u.path)))
 
     def _dispatched_through(self, row: SymbolRow, exclude_tests: bool) -> str:
@@ -398,9 +404,12 @@ class CodeQueries:
         if cls is None or cls.kind not in ("class", "interface"):
             return ""
         header = cls.signature.replace(cls.name, " ", 1)  # its bases as written: (ShellComplete), extends B
+        # a Java method of another arity is an overload, no override (qa58: `price(Order, long)`
+        # was said to override `price(Order)`)
+        java = (self.store.file_info(row.key) or ("", ""))[1] == "java"
         overridden = [s for s in self.store.symbols_where("name", row.name)
-                      if s.parent and s.ref != row.ref and
-                      re.search(rf"(?<![\w$]){re.escape(s.parent.rsplit('.', 1)[-1])}(?![\w$])", header)]
+                      if s.parent and s.ref != row.ref and (not java or len(s.parameters) == len(row.parameters))
+                      and re.search(rf"(?<![\w$]){re.escape(s.parent.rsplit('.', 1)[-1])}(?![\w$])", header)]
         # an override's own super() call is no caller that reaches this one (qa36 N2)
         called = [s.ref for s in overridden
                   if any(n.symbol.rsplit(".", 1)[-1] != row.name
