@@ -286,3 +286,20 @@ def test_a_java_overload_of_another_arity_is_no_override(make_vault):
         v.index(embed=False)
         assert "overrides" in v.calls("src/Impl.java#Impl.price").reason
         assert "overrides" not in v.calls("src/Impl.java#Impl.price~2").reason
+
+
+def test_a_file_of_a_tap_beside_the_vault_is_named_by_its_path_from_the_vault(make_vault):
+    """`outline ../jsrepo/src/cart.js` said it is "not one of taps.code.paths" though indexed
+    under `web:` (qa58); its absolute path names it too."""
+    root = make_vault({"src/a.py": "def a():\n    return 1\n",
+                       "../jsrepo/src/cart.js": "export class Cart {\n  add(x) { return x; }\n}\n"},
+                      config='[taps.code]\nsource = "code"\npaths = ["src/**"]\n'
+                             '[taps.web]\nsource = "code"\nroot = "../jsrepo"\npaths = ["src/**"]\n[model]\nenabled = false\n')
+    with Vault(root) as v:
+        v.index(embed=False)
+        absolute = str((root / "../jsrepo/src/cart.js").resolve())
+        for path in ("../jsrepo/src/cart.js", absolute, "src/cart.js"):
+            assert v.outline(path).path == "web:src/cart.js", path
+            assert [h.ref for h in v.find(path).hits] == ["web:src/cart.js"], path
+        with pytest.raises(UnknownRef, match="no such file"):
+            v.outline("../jsrepo/src/nosuch.js")

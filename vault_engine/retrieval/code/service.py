@@ -236,6 +236,9 @@ class CodeQueries:
 
         if path in self.keys:
             return path
+        seen = self.key_seen_from_vault(path)
+        if seen is not None:
+            return seen
         match = lookup_path(self.path_index, path)
         if match.status == AMBIGUOUS:
             raise UnknownRef(f"{path!r} names {len(match.paths)} indexed files: {', '.join(match.paths[:8])}; "
@@ -247,6 +250,19 @@ class CodeQueries:
             new = [key for key in self.stale_files() if key == path or key.endswith("/" + path.lstrip("/"))]
             reason = f"{new[0]} is new or changed since the last index: run `vault-engine index`" if new else None
         raise UnknownRef(f"{path!r} is not an indexed source file: {reason or 'no such file'}")
+
+    def key_seen_from_vault(self, path: str) -> str | None:
+        """The indexed file a path names as the vault sees it, leaving it (`../jsrepo/src/cart.js`)
+        or absolute, whichever tap's root holds it: a tap kept beside the vault was "not one of
+        taps.code.paths" so named (qa58)."""
+        if not path.startswith(("../", "/")):
+            return None
+        target = (self.config.root / path).resolve()
+        for tap in self.taps:
+            root = tap.root.resolve()
+            if target.is_relative_to(root) and tap.key(target.relative_to(root).as_posix()) in self.keys:
+                return tap.key(target.relative_to(root).as_posix())
+        return None
 
     def not_indexed_reason(self, path: str) -> str | None:
         """Why a file a code tap could own is not in the index, or None when there is none.
@@ -260,7 +276,7 @@ class CodeQueries:
             return f"{ending[0]} was skipped when indexed ({skipped[ending[0]]})"
         for tap in self.taps:
             rel = tap.rel_of(path) if tap.prefix else path
-            if rel is None or not _is_file(tap.root / rel):
+            if rel is None or not _is_file(tap.root / rel) or not _within(tap.root, rel):
                 continue
             if tap.owns(rel):
                 left_out = why_left_out(tap, rel)  # said when indexed, kept in no ledger: said again
@@ -491,6 +507,11 @@ def _unconfirmed_notice(row: SymbolRow, calls: tuple[dict[str, Any], ...]) -> tu
 
 def _some(keys: list[str]) -> str:
     return ", ".join(keys[:3]) + (", ..." if len(keys) > 3 else "")
+
+
+def _within(root: Path, rel: str) -> bool:
+    """Whether ``rel`` stays inside ``root`` (``../x`` of the vault's tap is another tap's)."""
+    return (root / rel).resolve().is_relative_to(root.resolve())
 
 
 def _is_file(path: Path) -> bool:

@@ -174,7 +174,8 @@ def _symbol(code, query: str, k: int, _rule) -> FindResult | None:
 def _path(code, query: str, k: int, _rule) -> FindResult | None:
     from vault_engine.retrieval.find.paths import AMBIGUOUS, lookup_path
 
-    match = lookup_path(code.path_index, query)
+    seen = code.key_seen_from_vault(query)  # `../jsrepo/src/cart.js`: a tap beside the vault
+    match = lookup_path(code.path_index, seen or query)
     paths, reason = match.paths, (f"{len(match.paths)} indexed files end with {query!r}" if match.status == AMBIGUOUS
                                   else f"the indexed file {match.paths[0]}" if match.paths else "")
     if not paths and MODULE_NAME.fullmatch(query):  # `core`, `click.core`: a module by its import name
