@@ -410,7 +410,9 @@ def test_a_query_that_is_a_notes_name_finds_that_note_first(make_vault):
                        "notes/ref.md": "---\ntitle: Field Guide\n---\n# Field guide\nFields and guides.\n",
                        "notes/meeting-minutes.md": "---\ntitle: Weekly sync\n---\n# Weekly sync\nThe meeting "
                                                    "went long; " + "we talked a lot. " * 40 + "\n",
-                       "notes/minutes.md": "# Minutes\nMeeting minutes are kept here, minutes of each meeting.\n"})
+                       "notes/minutes.md": "# Minutes\nMeeting minutes are kept here, minutes of each meeting.\n",
+                       "About Getting Started.md": "# About Getting Started\nGetting started, started getting.\n",
+                       "Getting Started.md": "# Getting Started\n" + "Install it, then getting started is easy. " * 30})
     with Vault(root) as v:
         v.index(embed=False)
         found = v.search("quick reference", lexical_only=True, decay=False, k=3).hits
@@ -419,6 +421,9 @@ def test_a_query_that_is_a_notes_name_finds_that_note_first(make_vault):
         assert v.search("meeting minutes", lexical_only=True, decay=False).hits[0].ref.startswith(
             "notes/meeting-minutes.md")  # its file name, where its title says otherwise
         assert not v.search("quick", lexical_only=True, decay=False).hits[0].ref.startswith("Quick Reference.md")
+        # both are "getting started" word for word ("about" is a stop word): the one so written first (qa58)
+        assert [h.ref.split("#")[0] for h in v.search("Getting Started", lexical_only=True, decay=False).hits[:2]] \
+            == ["Getting Started.md", "About Getting Started.md"]
 
 
 def test_a_notes_properties_are_searched_by_their_words(make_vault):

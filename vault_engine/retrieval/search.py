@@ -83,20 +83,24 @@ ALSO_SHOWN = 3  # a hit's further sections named under it
 ARM_TOP = 3  # ...among them, those an arm ranks this high of all sections
 
 
-def _notes_named(query: str, candidates: Iterable[_Candidate]) -> set[int]:
-    """The candidates' notes whose title or file name is the query, word for word (as the
-    index reads words: case, stop words and endings aside)."""
+def _notes_named(query: str, candidates: Iterable[_Candidate]) -> dict[int, int]:
+    """The candidates' notes whose title or file name is the query: 2 when as written (case
+    and spacing aside), 1 when word for word as the index reads words (stop words and endings
+    aside: "Getting Started" is "About Getting Started" so, and comes first)."""
     words = set(analyze(query))
     if not words:
-        return set()
-    named: set[int] = set()
+        return {}
+    written = " ".join(query.split()).casefold()
+    named: dict[int, int] = {}
     seen: set[int] = set()
     for c in candidates:
         if c.note.id not in seen:
             seen.add(c.note.id)
-            stem = c.note.path.rsplit("/", 1)[-1].rsplit(".", 1)[0]
-            if words in (set(analyze(c.note.title or "")), set(analyze(stem))):
-                named.add(c.note.id)
+            names = (c.note.title or "", c.note.path.rsplit("/", 1)[-1].rsplit(".", 1)[0])
+            if any(" ".join(name.split()).casefold() == written for name in names):
+                named[c.note.id] = 2
+            elif any(words == set(analyze(name)) for name in names):
+                named[c.note.id] = 1
     return named
 
 
@@ -204,7 +208,7 @@ class Searcher:
         # A query that is a note's name finds that note first: "Quick Reference" was 10th, below
         # notes that link to it, the note itself one long table that BM25's length norm buries (qa55).
         named = _notes_named(request.query, candidates)
-        ranked = sorted(candidates, key=lambda c: (c.bare, c.note.id not in named, -c.score,
+        ranked = sorted(candidates, key=lambda c: (c.bare, -named.get(c.note.id, 0), -c.score,
                                                    c.fused.lexical is None, c.section.id))
         top = notes_first(ranked, request.k)
         if len(top) < request.k and any(len(arm or ()) >= ARM_DEPTH for arm in (lexical, semantic)):
