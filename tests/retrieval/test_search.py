@@ -412,7 +412,7 @@ def test_a_query_that_is_a_notes_name_finds_that_note_first(make_vault):
                                                    "went long; " + "we talked a lot. " * 40 + "\n",
                        "notes/minutes.md": "# Minutes\nMeeting minutes are kept here, minutes of each meeting.\n",
                        "About Getting Started.md": "# About Getting Started\nGetting started, started getting.\n",
-                       "Getting Started.md": "# Getting Started\n" + "Install it, then getting started is easy. " * 30})
+                       "Getting Started.md": "# Getting Started\n" + "Install the plugin and read on. " * 60})
     with Vault(root) as v:
         v.index(embed=False)
         found = v.search("quick reference", lexical_only=True, decay=False, k=3).hits
