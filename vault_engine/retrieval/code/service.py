@@ -260,8 +260,9 @@ class CodeQueries:
         target = (self.config.root / path).resolve()
         for tap in self.taps:
             root = tap.root.resolve()
-            if target.is_relative_to(root) and tap.key(target.relative_to(root).as_posix()) in self.keys:
-                return tap.key(target.relative_to(root).as_posix())
+            key = tap.key(target.relative_to(root).as_posix()) if target.is_relative_to(root) else None
+            if key in self.keys:
+                return key
         return None
 
     def not_indexed_reason(self, path: str) -> str | None:
