@@ -14,14 +14,16 @@ _NAMELIKE = re.compile(r"^[@\w$.#:/-]*[\w$]$")
 # `Ledger.record`, `crate::util::fmt::money` is `util.fmt.money`): notes naming Rust code the
 # way Rust writes it were linked to none of it (qa57).
 _PATH_ROOT = re.compile(r"^(?:crate|self|super)::")
+_CALL = re.compile(r"^([@\w$.#:/-]*[\w$])\(.*\)$")  # a name, then its arguments
 
 
 def mention_token(span: str) -> str | None:
     """The name or path a backticked span states, or None for anything else (a command line,
-    an expression): ``OrderBook.place()`` -> ``OrderBook.place``, ``crate::util::money`` ->
-    ``util.money``."""
+    an expression): ``OrderBook.place()`` and ``OrderBook.place(sku, 2)`` -> ``OrderBook.place``,
+    ``crate::util::money`` -> ``util.money``."""
     token = span.strip()
-    token = token[:-2] if token.endswith("()") else token
+    call = _CALL.match(token)  # `Entry::credit(250)`, `Ledger.record(5)` name what they call (qa58)
+    token = call[1] if call else token
     token = _PATH_ROOT.sub("", token.lstrip("@")).replace("::", ".")
     if not token or not _NAMELIKE.match(token) or not re.search(r"[A-Za-z_]", token):
         return None

@@ -82,7 +82,8 @@ EXTRACTION_VERSION = "32"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 #     wrapped into a sentence keeps the sentence; a checkpoint part that is not read ("## Faild",
 #     "**Failed:**") is a slip; a numeric property is searched with its name ("year 1982");
 #     "#deadend: why" gives its reason; a chosen option on the line below "Chosen option:" is read
-# 32: a single digit is a word ("7 days", "3 retries"), in the words index and the rulings' words
+# 32: a single digit is a word ("7 days", "3 retries"), in the words index and the rulings' words;
+#     a backticked call with its arguments (`Entry::credit(250)`) mentions what it calls
 
 
 def newer_extraction(key: str | None) -> str | None:
