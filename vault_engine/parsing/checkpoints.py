@@ -87,6 +87,13 @@ class CheckpointParts:
     steps_closed: int = 0  # the Next items ticked off or cancelled, left out
 
 
+def item_text(line: str) -> str:
+    """A line's text as a list item reads, its marker and checkbox left out ("- [ ] validate"
+    is "validate"); the line itself when it is no list item."""
+    items = read_list([line])
+    return items[0].text if items else line
+
+
 def body_lines(section: SectionLike) -> list[str]:
     """The section's lines after its heading lines, fenced code blanked (offsets kept)."""
     lines = section.text.split("\n")
