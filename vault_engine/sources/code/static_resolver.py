@@ -23,9 +23,10 @@ from pathlib import PurePosixPath
 
 from vault_engine.sources.code.scopes import CLASS_KINDS, Index, Miss, Redefined, callee_parts
 
-# The one plain type a signature returns: Rust's `-> Self` or `-> crate::Ledger` before any
-# `where`, Go's `) *Inventory` (several results, generics and references return none).
-_RETURNS = re.compile(r"(?:->\s*|\)\s*\*?)((?:[A-Za-z_]\w*(?:::|\.))*[A-Za-z_]\w*)\s*(?:where\b.*)?$")
+# The one plain type a signature returns: Rust's `-> Self` or `-> Ledger` before any `where`,
+# Go's `) *Inventory`. A qualified name (another module's type), several results, generics
+# and references return none the resolver can place.
+_RETURNS = re.compile(r"(?:->\s*|\)\s*\*?)([A-Za-z_]\w*)\s*(?:where\b.*)?$")
 
 
 class StaticResolver:
@@ -84,8 +85,7 @@ class StaticResolver:
         for scope in self.index.chain(path, caller):
             binds = self.index.bindings.get((path, scope), {}).get(name)
             if binds:
-                types = {b.annotation or self._returned(path, scope, b.value) for b in binds}
-                return types.pop() if len(types) == 1 and None not in types else "?"
+                return _agreed({b.annotation or self._returned(path, scope, b.value) for b in binds})
         return None
 
     def _returned(self, path, scope, callee) -> str | None:
@@ -106,9 +106,7 @@ class StaticResolver:
         if sym is None or found is None:
             return None
         typ = sym.parent if found[1] == "Self" else found[1]
-        # where its methods are: beside the function that returns it (a qualified name, another
-        # module's type, is left to the syntax it does not give)
-        return f"{tpath}#{typ}" if typ and ":" not in typ and "." not in typ else None
+        return f"{tpath}#{typ}" if typ else None  # its methods are beside the function that returns it
 
     def _same_package(self, path, language) -> list[str]:
         if language == "go":
@@ -239,8 +237,7 @@ class StaticResolver:
         for cpath, c in self._java_mro(*cls):
             binds = self.index.bindings.get((cpath, c.qualname), {}).get(name)
             if binds:
-                types = {b.annotation for b in binds}
-                return types.pop() if len(types) == 1 and None not in types else "?"
+                return _agreed({b.annotation for b in binds})
         return None
 
     def _enclosing_class(self, path, caller):
@@ -295,6 +292,12 @@ class StaticResolver:
 
     def _folder(self, path):
         return sorted(self.folders[("java", str(PurePosixPath(path).parent))])
+
+
+def _agreed(types: set[str | None]) -> str:
+    """The type every binding of a name gives, or "?" when they differ or one gives none."""
+    agreed = types.pop() if len(types) == 1 else None
+    return agreed if agreed is not None else "?"
 
 
 def _rust_modules(paths: list[str]) -> tuple[dict[str, tuple[str, tuple[str, ...]]], dict[tuple, str]]:
