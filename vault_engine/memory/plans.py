@@ -35,7 +35,6 @@ def created_time(note: NoteRow) -> float:
     return written if stated is None else stated
 
 
-
 def misdated(checkpoints: Sequence[NoteRow]) -> list[str]:
     """A line for each checkpoint whose ``created`` is no date: dated otherwise, it may be
     taken for the latest, or not, wrongly (qa51: only `status` said so)."""
@@ -65,14 +64,13 @@ def handing_on(ledger: Ledger, checkpoints: Sequence[NoteRow]) -> list[NoteRow]:
     times = {n.id: created_time(n) for n in checkpoints}
     ordered = sorted(checkpoints, key=lambda n: (times[n.id], name_order(n.path)), reverse=True)
     found: list[NoteRow] = []
-    continued: set[str] = set()  # what the checkpoints found link to, and what those link to
+    continued: set[str] = set()  # what the later checkpoints link to: a chain A <- B <- C is one session
     for note in ordered:
         if found and times[note.id] < times[found[0].id] - SAME_TIME_SECONDS:
             break
-        if note.path in continued or _holds_text(ledger, note):  # a chain A <- B <- C is one session
-            if note.path not in continued:
-                found.append(note)
-            continued.update(link.target_path for link in ledger.links_of(note.id) if link.target_path)
+        if note.path not in continued and _holds_text(ledger, note):
+            found.append(note)
+        continued.update(link.target_path for link in ledger.links_of(note.id) if link.target_path)
     return found
 
 
