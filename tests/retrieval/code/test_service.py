@@ -6,6 +6,8 @@ from tests.code_vault import build
 from vault_engine.errors import BadArgument, UnknownRef
 from vault_engine.vault import Vault
 
+SRC_TAP = '[taps.code]\nsource = "code"\npaths = ["src/**"]\n[model]\nenabled = false\n'  # a code tap, words only
+
 
 @pytest.fixture
 def vault(make_vault):
@@ -72,7 +74,7 @@ def test_callers_and_callees_with_depth_and_tests_excluded(vault):
 def test_a_recursive_function_is_its_own_caller_and_callee(make_vault, name, source):
     # the self-edge was in `edges` while `nodes` was empty and the status said no_callees
     root = make_vault({f"src/{name}": source},
-                      config='[taps.code]\nsource = "code"\npaths = ["src/**"]\n[model]\nenabled = false\n')
+                      config=SRC_TAP)
     with Vault(root) as v:
         v.index(embed=False)
         fact = f"src/{name}#fact"
@@ -85,7 +87,7 @@ def test_a_file_the_scan_leaves_out_says_why_not_to_run_index(make_vault):
     # "new or changed since the last index: run `vault-engine index`", which skips it again
     root = make_vault({"src/.gitignore": "ignored.ts\n", "src/ignored.ts": "export const a = 1;\n",
                        "src/target/x.rs": "fn x() {}\n", "src/ok.ts": "export const b = 2;\n"},
-                      config='[taps.code]\nsource = "code"\npaths = ["src/**"]\n[model]\nenabled = false\n')
+                      config=SRC_TAP)
     with Vault(root) as v:
         v.index(embed=False)
         with pytest.raises(UnknownRef, match=r"skipped when indexed \(ignored by \.gitignore\)"):
@@ -104,7 +106,7 @@ def test_a_rust_path_names_what_its_dotted_form_names(make_vault):
                                         "    pub fn record(&self) { self.validate() }\n}\n",
                        # a note names Rust code as Rust writes it (qa57: linked to none of it)
                        "memory/ledger.md": "# Ledger\n`Ledger::record` validates first; `crate::util::fib` is pure.\n"},
-                      config='[taps.code]\nsource = "code"\npaths = ["src/**"]\n[model]\nenabled = false\n')
+                      config=SRC_TAP)
     with Vault(root) as v:
         v.index(embed=False)
         for query, ref in (("util::fib", "src/util.rs#fib"), ("crate::util::fib", "src/util.rs#fib"),
@@ -120,7 +122,7 @@ def test_the_end_of_a_nested_definitions_name_names_it(make_vault):
     root = make_vault({"src/order.py": "class Order:\n    class Catalog:\n        def default_price(self):\n"
                                        "            return 1\n\n    def add(self):\n"
                                        "        return Order.Catalog().default_price()\n"},
-                      config='[taps.code]\nsource = "code"\npaths = ["src/**"]\n[model]\nenabled = false\n')
+                      config=SRC_TAP)
     with Vault(root) as v:
         v.index(embed=False)
         assert [h.ref for h in v.find("Catalog.default_price").hits] == ["src/order.py#Order.Catalog.default_price"]
@@ -133,7 +135,7 @@ def test_a_go_import_inside_the_module_of_a_go_mod_below_the_root_resolves(make_
                        "src/pricing/pricing.go": "package pricing\n\nfunc Price(n int) int { return n }\n",
                        "src/main.go": 'package main\n\nimport "example.com/shop/pricing"\n\n'
                                       "func run() int { return pricing.Price(2) }\n"},
-                      config='[taps.code]\nsource = "code"\npaths = ["src/**"]\n[model]\nenabled = false\n')
+                      config=SRC_TAP)
     with Vault(root) as v:
         v.index(embed=False)
         assert [n.ref for n in v.calls("Price").nodes] == ["src/main.go#run"]
@@ -149,7 +151,7 @@ def test_a_java_name_qualified_by_its_package_names_its_method(make_vault):
     root = make_vault({"src/main/java/com/shop/util/MathUtil.java":
                        "package com.shop.util;\npublic class MathUtil {\n"
                        "    public static long factorial(int n) { return n <= 1 ? 1 : n * factorial(n - 1); }\n}\n"},
-                      config='[taps.code]\nsource = "code"\npaths = ["src/**"]\n[model]\nenabled = false\n')
+                      config=SRC_TAP)
     with Vault(root) as v:
         v.index(embed=False)
         for query in ("com.shop.util.MathUtil.factorial", "util.MathUtil.factorial", "MathUtil.factorial"):
@@ -161,7 +163,7 @@ def test_callers_of_a_java_class_are_those_of_its_constructors_not_ambiguous(mak
     # the class and its constructor share the name: "ambiguous: names 2 definitions"
     root = make_vault({"src/Svc.java": "class Svc {\n    Svc(int n) {}\n}\n",
                        "src/App.java": "class App {\n    static void main() { new Svc(5); }\n}\n"},
-                      config='[taps.code]\nsource = "code"\npaths = ["src/**"]\n[model]\nenabled = false\n')
+                      config=SRC_TAP)
     with Vault(root) as v:
         v.index(embed=False)
         answer = v.calls("Svc")
@@ -268,7 +270,7 @@ def test_unconfirmed_calls_are_of_the_methods_language_and_each_line_once(make_v
                        "src/app.js": "function main(cart) { cart.add(1); }\n",
                        "src/use.py": "def use(o):\n    o.add(1)\n",
                        "src/Shop.java": "class Shop {\n  void go() { var o = make(); o.add(\"a\"); o.add(\"b\"); }\n}\n"},
-                      config='[taps.code]\nsource = "code"\npaths = ["src/**"]\n[model]\nenabled = false\n')
+                      config=SRC_TAP)
     with Vault(root) as v:
         v.index(embed=False)
         assert [(u["path"], u["line"]) for u in v.calls("Order.add").unconfirmed] == [("src/Shop.java", 2)]
@@ -281,7 +283,7 @@ def test_a_java_overload_of_another_arity_is_no_override(make_vault):
                        "src/Impl.java": "class Impl implements PriceService {\n  public long price(String o) { return 1; }\n"
                                         "  public long price(String o, long n) { return n; }\n}\n",
                        "src/App.java": "class App {\n  static void main(PriceService s) { s.price(\"x\"); }\n}\n"},
-                      config='[taps.code]\nsource = "code"\npaths = ["src/**"]\n[model]\nenabled = false\n')
+                      config=SRC_TAP)
     with Vault(root) as v:
         v.index(embed=False)
         assert "overrides" in v.calls("src/Impl.java#Impl.price").reason

@@ -21,6 +21,17 @@ async def open_note(app, pilot, ref, line=None):
     return app.screen
 
 
+def index_note(root, rel: str, text: str) -> None:
+    """Write one more note into the indexed vault and index it, words only."""
+    from tests.tui.conftest import TUI_NOW
+    from vault_engine.vault import Vault
+
+    (root / rel).parent.mkdir(parents=True, exist_ok=True)
+    (root / rel).write_text(text, encoding="utf-8")
+    with Vault(root) as vault:
+        vault.index(embed=False, now=TUI_NOW)
+
+
 def link_rows(screen) -> list[str]:
     links = screen.query_one(LinkList)
     return [str(links.get_option_at_index(n).prompt) for n in range(links.option_count)]
@@ -141,14 +152,8 @@ LONG_CODE = ("result = some_function(argument_one, argument_two, argument_three,
 async def test_a_long_code_line_wraps_instead_of_being_cut(make_app, indexed_vault, size):
     from textual.widgets.markdown import MarkdownFence
 
-    from tests.tui.conftest import TUI_NOW
-    from vault_engine.vault import Vault
-
-    (indexed_vault / "notes").mkdir(exist_ok=True)
-    (indexed_vault / "notes" / "code.md").write_text(
-        f"# Code\n\nBefore.\n\n```python\n{LONG_CODE}\nshort = 1\n```\n\nAfter.\n", encoding="utf-8")
-    with Vault(indexed_vault) as vault:
-        vault.index(embed=False, now=TUI_NOW)
+    index_note(indexed_vault, "notes/code.md",
+               f"# Code\n\nBefore.\n\n```python\n{LONG_CODE}\nshort = 1\n```\n\nAfter.\n")
     app = make_app()
     async with app.run_test(size=size) as pilot:
         screen = await open_note(app, pilot, "notes/code.md")
@@ -160,14 +165,11 @@ async def test_a_long_code_line_wraps_instead_of_being_cut(make_app, indexed_vau
 async def test_frontmatter_closed_by_dots_is_not_shown_and_links_keep_their_lines(make_app, indexed_vault):
     """The TUI split frontmatter itself and knew no YAML "..." end: the block was shown as text
     and every link's line was off by its length (qa33 R6)."""
-    from tests.tui.conftest import TUI_NOW
     from vault_engine.vault import Vault
 
-    (indexed_vault / "notes").mkdir(exist_ok=True)
-    (indexed_vault / "notes" / "dots.md").write_text(
-        "---\ntitle: Dotted\nowner: SECRET_OWNER\n...\n# Dotted\n\nSee [[design review]] here.\n", encoding="utf-8")
+    index_note(indexed_vault, "notes/dots.md",
+               "---\ntitle: Dotted\nowner: SECRET_OWNER\n...\n# Dotted\n\nSee [[design review]] here.\n")
     with Vault(indexed_vault) as vault:
-        vault.index(embed=False, now=TUI_NOW)
         assert vault.show("notes/dots.md").body_line == 5
     app = make_app()
     async with app.run_test(size=WIDE) as pilot:
@@ -179,16 +181,11 @@ async def test_frontmatter_closed_by_dots_is_not_shown_and_links_keep_their_line
 async def test_a_long_note_is_drawn_from_its_section_and_m_draws_all_of_it(make_app, indexed_vault):
     """A 76 KB note took 9.7 s to open, the screen frozen (qa55): a long one is drawn from the
     section asked for, for about WINDOW_LINES lines, and `m` draws the whole of it."""
-    from tests.tui.conftest import TUI_NOW
     from tui.widgets.note_body import WINDOW_LINES
-    from vault_engine.vault import Vault
 
     sections = "".join(f"## Part {n}\n\n" + "".join(f"Line {n}.{i} of the part.\n\n" for i in range(20))
                        for n in range(40))  # 40 sections of 42 lines
-    (indexed_vault / "notes").mkdir(exist_ok=True)
-    (indexed_vault / "notes" / "long.md").write_text(f"# Long\n\n{sections}", encoding="utf-8")
-    with Vault(indexed_vault) as vault:
-        vault.index(embed=False, now=TUI_NOW)
+    index_note(indexed_vault, "notes/long.md", f"# Long\n\n{sections}")
     app = make_app()
     async with app.run_test(size=WIDE) as pilot:
         screen = await open_note(app, pilot, "notes/long.md#Part 20")
