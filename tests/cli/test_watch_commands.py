@@ -28,8 +28,9 @@ def read_until(stream, needle: str, timeout: float = 30.0) -> list[str]:
 
 def test_watch_prints_batches_and_stops_on_ctrl_c(make_vault):
     root = make_vault({"a.md": "# A\n"}, config="[model]\nenabled = false\n")
-    proc = subprocess.Popen([sys.executable, "-m", "vault_engine", "--vault", str(root), "watch"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # faulthandler: a crash on the way out prints every thread's stack to stderr, shown below
+    proc = subprocess.Popen([sys.executable, "-X", "faulthandler", "-m", "vault_engine", "--vault", str(root),
+                             "watch"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         first = read_until(proc.stdout, "caught up")
         assert first[0].startswith(f"watching {root} (pid {proc.pid})")
@@ -37,9 +38,10 @@ def test_watch_prints_batches_and_stops_on_ctrl_c(make_vault):
         (root / "b.md").write_text("# B\nBadgers.\n")
         assert "applied: indexed in" in read_until(proc.stdout, "applied")[-1]
         proc.send_signal(signal.SIGINT)
-        assert proc.wait(30) == 0
+        code, said = proc.wait(30), proc.stderr.read()
+        assert code == 0, said
         assert proc.stdout.read().splitlines()[-1] == "stopped"  # (a late batch may precede it)
-        assert "Traceback" not in proc.stderr.read()
+        assert "Traceback" not in said
     finally:
         proc.kill()
         proc.wait()

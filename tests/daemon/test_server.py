@@ -310,3 +310,78 @@ def test_stop_says_so_when_the_process_outlives_the_wait(make_vault):
     finally:
         proc.kill()
         proc.wait()
+
+
+class Announced:
+    """A daemon listener that says when the daemon has started and when it has stopped."""
+
+    def __init__(self):
+        self.up, self.down = threading.Event(), threading.Event()
+
+    def started(self, info):
+        self.up.set()
+
+    def applied(self, report, catch_up):
+        pass
+
+    def problem(self, message):
+        pass
+
+    def stopped(self):
+        self.down.set()
+
+
+def test_a_stopped_daemon_returns_only_once_its_warm_up_has_ended(make_vault):
+    """A daemon thread still importing when the interpreter finalizes is cut off in native
+    code, which can abort the process: the daemon waits for it, after letting go of the vault."""
+    from vault_engine.config import load_config
+    from vault_engine.daemon.server import Daemon
+    from vault_engine.indexing.watch_state import pid_path
+
+    root = make_vault({"a.md": "# A\n"}, config="[model]\nenabled = false\n")
+    release, warmed = threading.Event(), threading.Event()
+
+    def warm_up():
+        release.wait(30)
+        warmed.set()
+
+    listener = Announced()
+    daemon = Daemon(root, listener, warm_ups=[warm_up])
+    runner = threading.Thread(target=daemon.run)
+    runner.start()
+    try:
+        assert listener.up.wait(20)
+        daemon.request_stop()
+        wait_for(lambda: not pid_path(load_config(root)).exists(), what="the vault let go of")
+        runner.join(0.3)
+        assert runner.is_alive() and not listener.down.is_set()
+    finally:
+        release.set()
+        runner.join(20)
+    assert warmed.is_set() and listener.down.is_set()
+
+
+# `watch` told to stop by a Ctrl-C the moment it says it started (before it waits for
+# queries): the catch-up was under way, and the stop is as clean as one at rest.
+CTRL_C_AT_START = (
+    "import os, signal, sys\n"
+    "from pathlib import Path\n"
+    "from vault_engine.daemon.server import Daemon\n"
+    "class Listener:\n"
+    "    def started(self, info): os.kill(os.getpid(), signal.SIGINT)\n"
+    "    def applied(self, report, catch_up): pass\n"
+    "    def problem(self, message): print(message, file=sys.stderr)\n"
+    "    def stopped(self): print('stopped')\n"
+    "sys.exit(Daemon(Path(sys.argv[1]), Listener()).run())\n"
+)
+
+
+def test_a_ctrl_c_while_catching_up_stops_the_watcher_cleanly(make_vault):
+    import subprocess
+    import sys
+
+    root = make_vault({"a.md": "# A\n"}, config="[model]\nenabled = false\n")
+    done = subprocess.run([sys.executable, "-c", CTRL_C_AT_START, str(root)], capture_output=True,
+                          text=True, timeout=60)
+    assert (done.returncode, done.stdout) == (0, "stopped\n"), done.stderr
+    assert not (root / ".vault-engine" / "daemon.sock").exists()

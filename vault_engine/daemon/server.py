@@ -27,8 +27,9 @@ import signal
 import socket
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import TimeoutError as FutureTimeout
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -275,6 +276,7 @@ class Daemon:
         self._pid_lock = PidLock(pid_path(self.config))
         self._wake_r = self._wake_w = -1
         self._stopping = threading.Event()
+        self._warming: threading.Thread | None = None  # the sessions' warm-up, while it runs
         self.failure: str | None = None  # why it stopped on its own, if it did
 
     def run(self) -> int:
@@ -283,15 +285,19 @@ class Daemon:
         self._pid_lock.acquire()
         self._wake_r, self._wake_w = os.pipe()
         try:
-            self.server.bind()
-            _prefer_forkserver()
-            self.health.set_state("catching-up")
-            self.service.start()
-            self.heartbeat.start()
-            self._warm_up()
-            self.listener.started({"pid": os.getpid(), "vault": str(self.root),
-                                   "socket": str(self.server.path)})
-            self._serve()
+            # From the first instant: a Ctrl-C during the catch-up stops it as one at rest
+            # does (it had ended as "interrupted", exit 130). Restored before the shutdown,
+            # so a second Ctrl-C still breaks out of a long batch.
+            with self._signals_caught():
+                self.server.bind()
+                _prefer_forkserver()
+                self.health.set_state("catching-up")
+                self.service.start()
+                self.heartbeat.start()
+                self._warm_up()
+                self.listener.started({"pid": os.getpid(), "vault": str(self.root),
+                                       "socket": str(self.server.path)})
+                self._serve()
         finally:
             self._shutdown()
         return 1 if self.failure else 0
@@ -312,7 +318,8 @@ class Daemon:
                 except Exception:  # noqa: BLE001 - a session then pays its own start
                     log.warning("warming up a session failed", exc_info=True)
         if self._warm_ups:
-            threading.Thread(target=run, name="warm-up", daemon=True).start()
+            self._warming = threading.Thread(target=run, name="warm-up", daemon=True)
+            self._warming.start()
 
     def _vault_lost(self, message: str) -> None:
         if not self.config.state_dir.is_dir() or self._pid_lock.removed():
@@ -325,23 +332,29 @@ class Daemon:
         self.failure = self.failure or why
         self.request_stop()
 
-    def _serve(self) -> None:
-        on_main = threading.current_thread() is threading.main_thread()
-        previous = _catch_signals(self._wake_w, self._stopping) if on_main else None
+    @contextmanager
+    def _signals_caught(self) -> Iterator[None]:
+        """SIGINT/SIGTERM ask to stop while inside (signals are the main thread's alone)."""
+        if threading.current_thread() is not threading.main_thread():
+            yield
+            return
+        previous = _catch_signals(self._wake_w, self._stopping)
         try:
-            assert self.server.sock is not None  # bound by run() before it serves
-            with selectors.DefaultSelector() as selector:
-                selector.register(self.server.sock, selectors.EVENT_READ)
-                selector.register(self._wake_r, selectors.EVENT_READ)
-                while not self._stopping.is_set():
-                    for key, _ in selector.select():  # no timeout: idle means asleep
-                        if key.fileobj is self.server.sock:
-                            self.server.accept()
-                        else:
-                            os.read(self._wake_r, 512)
+            yield
         finally:
-            if previous is not None:
-                _restore_signals(previous)
+            _restore_signals(previous)
+
+    def _serve(self) -> None:
+        assert self.server.sock is not None  # bound by run() before it serves
+        with selectors.DefaultSelector() as selector:
+            selector.register(self.server.sock, selectors.EVENT_READ)
+            selector.register(self._wake_r, selectors.EVENT_READ)
+            while not self._stopping.is_set():
+                for key, _ in selector.select():  # no timeout: idle means asleep
+                    if key.fileobj is self.server.sock:
+                        self.server.accept()
+                    else:
+                        os.read(self._wake_r, 512)
 
     def _shutdown(self) -> None:
         try:
@@ -356,6 +369,12 @@ class Daemon:
             os.close(self._wake_r)
             os.close(self._wake_w)
             self._wake_r = self._wake_w = -1
+            if self._warming is not None:
+                # A thread of ours that can outlive the rest: an import cut off inside
+                # native code (pydantic-core's) as the interpreter finalizes can abort the
+                # process (a Ctrl-C'd watch once ended so in CI, exit -6). Waited for after
+                # letting go of the vault, so a new watcher need not wait.
+                self._warming.join()
             self.listener.stopped()
 
 
