@@ -370,10 +370,11 @@ class Daemon:
             os.close(self._wake_w)
             self._wake_r = self._wake_w = -1
             if self._warming is not None:
-                # A thread of ours that can outlive the rest: an import cut off inside
-                # native code (pydantic-core's) as the interpreter finalizes can abort the
-                # process (a Ctrl-C'd watch once ended so in CI, exit -6). Waited for after
-                # letting go of the vault, so a new watcher need not wait.
+                # A thread of ours that can outlive the rest: an import cut off as the
+                # interpreter finalizes can abort the process ("FATAL: exception not
+                # rethrown", 1 in 300 runs of a script that exits while a thread imports the
+                # MCP SDK; a Ctrl-C'd watch exited -6 so in CI). Waited for after letting go
+                # of the vault, so a new watcher need not wait.
                 self._warming.join()
             self.listener.stopped()
 
