@@ -94,8 +94,22 @@ def test_a_step_given_as_a_list_item_is_written_once_as_one():
     draft = CheckpointDraft("p", "a", next_steps=("- validate schema drift", "2. [ ] ship it", "keep - dashes"),
                             failed=(("* Realm sync", "slow"),))
     prepared = prepare_draft(draft, None)[0]
-    assert prepared.next_steps == ("validate schema drift", "ship it", "keep - dashes")
+    assert prepared.next_steps == ("validate schema drift", "[ ] ship it", "keep - dashes")
     assert prepared.failed == (("Realm sync", "slow"),)
+
+
+def test_a_step_given_ticked_off_stays_ticked_off_for_the_next_agent(make_vault):
+    """`--next "- [x] done"` was written "- done": the next brief handed on a finished step (qa59)."""
+    from vault_engine.vault import Vault
+
+    root = make_vault({"projects/p/notes.md": "# Notes\n"})
+    with Vault(root) as v:
+        written = v.checkpoint_new(CheckpointDraft("p", "a", summary="s", next_steps=("- [x] Already done",
+                                                                                        "An open step")))
+        assert "- [x] Already done\n- An open step" in (root / written.ref).read_text()
+        v.index(embed=False)
+        brief = v.resume("p").checkpoint
+        assert (brief.next_steps, brief.steps_closed) == (("An open step",), 1)
 
 
 def test_a_link_holding_brackets_is_refused_and_a_whole_wikilink_is_read_as_its_ref():

@@ -24,7 +24,7 @@ from typing import Any
 from vault_engine.dates import utc_stamp, utc_time
 from vault_engine.errors import BadArgument, ConfigError, UnknownRef, VaultError
 from vault_engine.model import CONTROL_CHARACTERS
-from vault_engine.parsing.checkpoints import item_text, split_reason
+from vault_engine.parsing.checkpoints import item_body, item_text, split_reason
 from vault_engine.retrieval.lookup import lookup_ref, notes_named
 from vault_engine.stores.ledger import Ledger
 
@@ -276,8 +276,9 @@ def prepare_draft(draft: CheckpointDraft, ledger: Ledger | None) -> tuple[Checkp
                 else "names no note in the index"
             notices.append(f"the link {ref!r} {what}; written as [[{ref}]] anyway")
             targets.append(link_target(ref.strip().removeprefix("./"), None))
-    # a step given as a list item ("- validate schema drift") was written "- - validate ..." (qa51)
-    steps = tuple(item_text(step) for step in draft.next_steps)
+    # a step given as a list item ("- validate schema drift") was written "- - validate ..."
+    # (qa51); its checkbox stays: "- [x] done" is a step ticked off (qa59)
+    steps = tuple(item_body(step) for step in draft.next_steps)
     failed = tuple((item_text(text), reason) for text, reason in draft.failed)
     return replace(draft, project=project, agent=agent, links=tuple(targets), next_steps=steps,
                    failed=failed), notices

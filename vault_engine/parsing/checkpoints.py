@@ -87,6 +87,13 @@ class CheckpointParts:
     steps_closed: int = 0  # the Next items ticked off or cancelled, left out
 
 
+def item_body(line: str) -> str:
+    """A line's text after its list marker, a checkbox kept ("- [x] validate" is "[x]
+    validate"); the line itself when it is no list item."""
+    m = _ITEM.match(line)
+    return (m.group("text") or "").strip() if m else line
+
+
 def item_text(line: str) -> str:
     """A line's text as a list item reads, its marker and checkbox left out ("- [ ] validate"
     is "validate"); the line itself when it is no list item."""
