@@ -241,6 +241,24 @@ def test_linked_notes_come_with_their_decay(vault):
     assert again["specs/audio.md#Buffers"].decay == pytest.approx(0.5 ** (1 / 30), abs=1e-6)
 
 
+def test_a_linked_note_reads_as_a_reader_reads_it_past_a_first_section_of_one_line(make_vault):
+    """A Nygard record's first body is its `Date:` line, and a MADR record opens with an HTML
+    comment: the excerpts were "<!-- markdownlint-disable ... -->" and "Date: 2017-09-04" (qa59)."""
+    record = ("# 2. Use Redis for sessions\n\nDate: 2017-09-04\n\n## Status\n\nAccepted\n\n"
+              "## Decision\n\nSessions live in [Redis](https://redis.io), one key per user.\n")
+    madr = "<!-- markdownlint-disable-next-line MD025 -->\n# Log format\n\nWe write JSON lines.\n"
+    root = make_vault({"decisions/0002-redis.md": record, "decisions/0003-logs.md": madr,
+                       "projects/p/checkpoints/20260901T000000Z-a.md": checkpoint(
+                           "2026-09-01T00:00:00Z", "Round.", links=["See [[0002-redis]] and [[0003-logs]]."])
+                       .replace("project: drone", "project: p")})
+    with Vault(root) as v:
+        v.index(embed=False, now=FROZEN_NOW)
+        linked = {n.path: n.excerpt for n in v.resume("p", now=FROZEN_NOW).linked}
+    assert linked["decisions/0002-redis.md"] == ("Date: 2017-09-04 · Status: Accepted · "
+                                                 "Decision: Sessions live in Redis, one key per user.")
+    assert linked["decisions/0003-logs.md"] == "We write JSON lines."
+
+
 def test_dead_ends_of_other_projects_that_bear_on_the_next_steps(vault):
     brief = vault.resume("drone", now=FROZEN_NOW)
     assert [(r.text, r.project, r.elsewhere) for r in brief.elsewhere] == [

@@ -28,7 +28,8 @@ from vault_engine.memory.deadends import load_ruling_words, load_rulings, read_i
 from vault_engine.memory.matching import DEFAULT_SETTINGS, DeadendSettings, content_terms, restated
 from vault_engine.memory.plans import created_time, handing_on, misdated
 from vault_engine.memory.results import CheckpointBrief, LinkedBrief, ResumeBrief, Ruling, WorkingNoteBrief, ruling_key
-from vault_engine.parsing.checkpoints import checkpoint_parts, note_agent
+from vault_engine.parsing.checkpoints import FAILED_HEADINGS, NEXT_HEADINGS, checkpoint_parts, in_part, note_agent
+from vault_engine.parsing.readable import reading_view
 from vault_engine.parsing.sections import section_body
 from vault_engine.refs import make_ref
 from vault_engine.retrieval.decay import SECONDS_PER_DAY, decay_multiplier, note_age
@@ -199,12 +200,21 @@ def linked_notes(ledger: Ledger, config: Config, checkpoint: NoteRow, now: float
 
 
 def _excerpt(section: SectionRow | None, sections: list[SectionRow]) -> str:
-    """The linked section's body, else the first section that has one."""
-    for candidate in ([section] if section else []) + sections:
-        body = section_body(candidate.text, candidate.heading)
-        if body.strip():
-            return " ".join(body.split())
-    return ""
+    """What a reader reads of the linked section, else of the note from its first section
+    that holds text, section after section until the excerpt is long enough: a decision
+    record's first body is its `Date:` line alone, and an HTML comment was read as text (qa59).
+    It stops before a Next or Failed list: a linked checkpoint's plan is no open step of now,
+    and rulings are listed by the brief's own rules."""
+    parts: list[str] = []
+    for candidate in [section] if section else sections:
+        if parts and in_part(candidate, NEXT_HEADINGS | FAILED_HEADINGS):
+            break
+        text = " ".join(reading_view(section_body(candidate.text, candidate.heading)).split())
+        if text:
+            parts.append(f"{candidate.heading}: {text}" if parts and candidate.heading else text)
+        if sum(map(len, parts)) >= LINKED_EXCERPT_CHARS:
+            break
+    return " · ".join(parts)
 
 
 def bearing_dead_ends(ledger: Ledger, project: str, steps: tuple[str, ...],

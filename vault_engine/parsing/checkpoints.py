@@ -268,7 +268,9 @@ def part_slips(sections: Sequence[SectionLike]) -> list[str]:
     return slips
 
 
-def _in_part(section: SectionLike, names: frozenset[str]) -> bool:
+def in_part(section: SectionLike, names: frozenset[str]) -> bool:
+    """Whether the section is one of ``names`` (headings as :data:`PART_NAMES` spell them),
+    or under one."""
     return any(" ".join(h.split()).casefold() in names for h in section.heading_path)
 
 
@@ -284,7 +286,7 @@ def failed_dead_ends(sections: Sequence[SectionLike], agent: str | None = None,
     found: list[DeadEnd] = []
     slugs: set[str] = set()
     for section in sections:
-        if not _in_part(section, FAILED_HEADINGS):
+        if not in_part(section, FAILED_HEADINGS):
             continue
         for item in read_list(body_lines(section)):
             text, reason = item_reason(item)
@@ -303,12 +305,12 @@ def checkpoint_parts(sections: Sequence[SectionLike]) -> CheckpointParts:
     steps: list[str] = []
     closed = 0
     for section in sections:
-        prose = summary if _in_part(section, SUMMARY_HEADINGS) else goal if _in_part(section, GOAL_HEADINGS) else None
+        prose = summary if in_part(section, SUMMARY_HEADINGS) else goal if in_part(section, GOAL_HEADINGS) else None
         if prose is not None:
             text = "\n".join(body_lines(section)).strip()
             if text:
                 prose.append(text)
-        elif _in_part(section, NEXT_HEADINGS):
+        elif in_part(section, NEXT_HEADINGS):
             items = [item for item in read_list(body_lines(section)) if item.text]
             steps += [item.text for item in items if not item.closed]
             closed += sum(item.closed for item in items)
