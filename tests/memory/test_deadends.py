@@ -103,6 +103,17 @@ def test_chosen_instead_is_a_whole_sentence_though_it_has_a_semicolon(make_vault
         assert ruling.chosen == "Width follows the terminal, capped at 30; help wraps below the option."
 
 
+def test_chosen_instead_reads_its_links_as_their_text(make_vault):
+    # "Chosen instead: ... ([source](https://stackoverflow.com/a/1984458/873282))" (qa59)
+    note = ("---\ntype: checkpoint\nproject: p\ncreated: 2026-11-20T10:00:00Z\n---\n# C\n"
+            "## Goal\nRender the filters with [Apache Velocity](https://velocity.apache.org) templates.\n"
+            "## Failed\n- Render the filters with FreeMarker templates -- a second template language\n")
+    with Vault(make_vault({"projects/p/checkpoints/20261120T100000Z-a.md": note})) as v:
+        v.index(embed=False, now=FROZEN_NOW)
+        (ruling,) = v.deadend_check("render the filters with FreeMarker templates", lexical_only=True).rulings
+        assert ruling.chosen == "Render the filters with Apache Velocity templates."
+
+
 def test_a_near_verbatim_proposal_is_a_lexical_hit_with_the_contract_fields(vault):
     check = vault.deadend_check("let's keep the sessions in a shared Redis", lexical_only=True)
     assert (check.status, check.arms) == ("hit", ("lexical",))

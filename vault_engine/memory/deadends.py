@@ -38,6 +38,7 @@ from vault_engine.memory.plans import live_plan, live_plans
 from vault_engine.memory.render import render_closest, render_interruption
 from vault_engine.memory.results import DeadendCheck, Evidence, Ruling
 from vault_engine.parsing.checkpoints import lead_sentence
+from vault_engine.parsing.readable import links_as_text
 from vault_engine.refs import make_ref
 from vault_engine.stores.ledger import DeadEndRow, Ledger
 from vault_engine.stores.lexical import fold_accents, stem_prefix
@@ -260,7 +261,7 @@ def gather_evidence(proposal: str, rulings: Sequence[Compared], semantic: Ruling
             for (share, enough), cosine in zip(words, cosines)]
     as_chosen = _chosen_restated(proposal, terms, rulings, near, weights, accepted, settings)
     return ([Evidence(share, enough, cosine, best[0] if best else None, refused_share, is_chosen,
-                      best[1] if best else None)
+                      links_as_text(best[1]) if best else None)
              for (share, enough), cosine, best, refused_share, is_chosen
              in zip(words, cosines, chosen, refusals, as_chosen)],
             semantic is not None and bool(rulings))
@@ -320,7 +321,9 @@ def _with_chosen(rulings: Sequence[Ruling], accepted: Accepted | None) -> tuple[
     """The raised rulings, each with what its note records as chosen instead (when it does)."""
     if not rulings or accepted is None:
         return tuple(rulings)
-    first = {note: text for note, (text, heading) in accepted.first_of([r.note_id for r in rulings]).items()
+    # shown as read: "([source](https://...))" had been printed as written (qa59)
+    stated = accepted.first_of([r.note_id for r in rulings]).items()
+    first = {note: links_as_text(text) for note, (text, heading) in stated
              if heading is None or " ".join(heading.split()).casefold() in STATED_CHOICES}
     return tuple(replace(r, chosen=first.get(r.note_id)) for r in rulings)
 
