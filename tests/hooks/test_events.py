@@ -137,11 +137,15 @@ def test_the_proposal_is_the_prompt_or_what_the_tool_is_about_to_do():
     assert proposal_of("user-prompt-submit", {"prompt": "  keep sessions in Redis "}) == "keep sessions in Redis"
     assert proposal_of("user-prompt-submit", {"prompt": 42}) == ""
     todos = {"tool_input": {"todos": [{"content": "add a retry queue", "status": "pending"}, "junk"]}}
-    assert proposal_of("pre-tool-use", todos) == "add a retry queue"
+    assert proposal_of("pre-tool-use", todos) == "add a retry queue."
     # a to-do list re-sent with a step ticked off: the done step was checked when it was planned
     ticked = {"tool_input": {"todos": [{"content": "add a retry queue", "status": "completed"},
                                        {"content": "drain the outbox", "status": "in_progress"}]}}
-    assert proposal_of("pre-tool-use", ticked) == "drain the outbox"
+    assert proposal_of("pre-tool-use", ticked) == "drain the outbox."
+    # steps read as sentences: the interruption quoted "... reparses edited libraries Write docs" (qa59)
+    steps = {"tool_input": {"todos": [{"content": "Reparse edited libraries", "status": "pending"},
+                                      {"content": "Write docs!", "status": "pending"}]}}
+    assert proposal_of("pre-tool-use", steps) == "Reparse edited libraries.\nWrite docs!"
     multi = {"tool_input": {"file_path": "a.py", "edits": [{"old_string": "a", "new_string": "use Redis"}]}}
     assert proposal_of("pre-tool-use", multi) == "use Redis"
     assert proposal_of("pre-tool-use", {"tool_input": "not an object"}) == ""

@@ -71,12 +71,20 @@ def proposal_of(event: str, payload: dict[str, Any]) -> str:
         return ""
     parts = [tool.get(key) for key in ("plan", "description", "new_string", "content")]
     for item in tool.get("todos") or []:  # TodoWrite: the steps of the plan still to do
-        if isinstance(item, dict) and item.get("status") != "completed":  # a done step was checked when planned
-            parts.append(item.get("content"))
+        content = item.get("content") if isinstance(item, dict) else None
+        if isinstance(content, str) and item.get("status") != "completed":  # a done step was checked when planned
+            parts.append(_as_sentence(content))
     for edit in tool.get("edits") or []:  # MultiEdit
         parts.append(edit.get("new_string") if isinstance(edit, dict) else None)
     text = "\n".join(p.strip() for p in parts if isinstance(p, str) and p.strip())
     return text[:MAX_PROPOSAL_CHARS]
+
+
+def _as_sentence(step: str) -> str:
+    """A plan's step as a sentence of its own: the interruption quotes the proposal on one
+    line, and two steps ran together there ("... reparses edited libraries Write docs", qa59)."""
+    step = step.strip()
+    return step + "." if step and step[-1] not in ".!?;:" else step
 
 
 def hook_output(event: str, context: str) -> dict[str, Any]:
