@@ -198,6 +198,7 @@ def test_a_keps_authors_and_date_come_from_the_kep_yaml_beside_it():
     assert [(d.agent, d.when) for d in note.dead_ends] == [("@ana, @bo", 1554163200.0)]
     own = parse_note("decisions/kep-1/README.md", "---\nauthors: [Cy]\n---\n" + text, CONFIG, sidecar)
     assert own.dead_ends[0].agent == "Cy"  # the record's own frontmatter wins
+    assert note.doc_time == own.doc_time == 1554163200.0  # its age is its creation date's
     assert parse("decisions/kep-1/README.md", text).dead_ends[0].when is None
 
 
@@ -413,8 +414,10 @@ def test_a_nygard_records_date_line_and_status_section_are_read():
               "Superseded by [31. Use Redis on EC2](0031-use-redis-on-ec2.md)\n\n## Context\n\nLimits.\n\n"
               "## Decision\n\nUse ElastiCache.\n\n## Alternatives considered\n\n"
               "- Memcached on each node -- counts drift between nodes\n")
-    (ruling,) = parse("doc/adr/0025-use-elasticache.md", nygard).dead_ends
+    record = parse("doc/adr/0025-use-elasticache.md", nygard)
+    (ruling,) = record.dead_ends
     assert ruling.when == 1560211200.0  # 2019-06-11: was "an unknown date"
+    assert record.doc_time == 1560211200.0  # its age, as decay and `age_days` read it: was the file's (qa59)
     assert ruling.record_status == "Superseded by 31. Use Redis on EC2"
     madr2 = MADR.replace("---\nstatus: accepted\ndate: 2024-05-02\ndeciders: [Ana, Bo]\n---\n", "") \
         .replace("# Store chats\n", "# Store chats\n\n* Status: accepted\n* Date: 2021-03-04\n")

@@ -28,7 +28,7 @@ from vault_engine.paths import glob_match, note_stem
 
 # Bump when parse_note reads an unchanged file differently (what a ruling or a chosen option
 # is, how sections split): the next `index` re-reads every note instead of trusting the ledger.
-EXTRACTION_VERSION = "32"  # 5: checkpoints dated by file name, KEPs by kep.yaml; 6: frontmatter slips; 7: Cons:;
+EXTRACTION_VERSION = "33"  # 5: checkpoints dated by file name, KEPs by kep.yaml; 6: frontmatter slips; 7: Cons:;
 # 8: a chosen option matched without spaces; 9: dates such as 2023-9-18, a "because" list;
 # 10: alternatives named by label lines ("**Option 2:** ..."), Pros/Cons items are no alternatives;
 # 11: Obsidian's properties (wikilinks in them are links, their words are searched, "Tags:" in any
@@ -84,6 +84,7 @@ EXTRACTION_VERSION = "32"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 #     "#deadend: why" gives its reason; a chosen option on the line below "Chosen option:" is read
 # 32: a single digit is a word ("7 days", "3 retries"), in the words index and the rulings' words;
 #     a backticked call with its arguments (`Entry::credit(250)`) mentions what it calls
+# 33: a decision record without a frontmatter date is dated by its `Date:` line (or its kep.yaml)
 
 
 def newer_extraction(key: str | None) -> str | None:
@@ -122,6 +123,8 @@ def parse_note(rel_path: str, text: str, config: Config, sidecar: str | None = N
     masked = mask_code(fm.body, blocks.code_ranges)
     sections = split_sections(fm.body, blocks, fm.body_line)
     kind = note_kind(rel_path, fm.meta, config, sections)
+    record = kind in RECORD_KINDS
+    meta = {**sidecar_meta(sidecar), **fm.meta} if sidecar and record else fm.meta
     return ParsedNote(
         path=rel_path,
         title=note_title(rel_path, fm.meta, next((text for level, text, _ in blocks.headings if level == 1), None)),
@@ -131,12 +134,12 @@ def parse_note(rel_path: str, text: str, config: Config, sidecar: str | None = N
         tags=collect_tags(fm.meta, masked),
         sections=sections,
         links=extract_property_links(fm.yaml) + extract_links(masked, fm.body_line),
-        doc_time=document_time(fm.meta),
+        # a record's age is its decision's: Nygard's `Date:` line, as its rulings are dated (qa59)
+        doc_time=document_time(meta) or (record_time(sections) if record else None),
         yaml_error="; ".join(filter(None, (fm.error, frontmatter_slip(fm.meta, kind), conflict_slip(text),
-                                           unlisted_choice(sections) if kind in RECORD_KINDS else None,
+                                           unlisted_choice(sections) if record else None,
                                            *(part_slips(sections) if kind == "checkpoint" else ())))) or None,
-        dead_ends=note_dead_ends(rel_path, kind, {**sidecar_meta(sidecar), **fm.meta}
-                                 if sidecar and kind in RECORD_KINDS else fm.meta, sections),
+        dead_ends=note_dead_ends(rel_path, kind, meta, sections),
         accepted=note_accepted(kind, sections),
     )
 
@@ -164,7 +167,7 @@ def note_dead_ends(rel_path: str, kind: str, meta: dict, sections) -> tuple[Dead
     if kind == "working-note":
         return marked_dead_ends(sections, note_agent(rel_path, meta), when)
     if kind in RECORD_KINDS:
-        when = when or parse_time(top_field(sections, _DATED))  # Nygard's `Date: 2017-06-30`, MADR 2's `* Date:`
+        when = when or record_time(sections)
         rulings = record_rulings(sections, record_authors(meta) or top_field(sections, _DECIDERS), when)
         title, status = record_title(rel_path, meta, sections), record_status(meta, sections)
         return tuple(replace(d, record_title=title, record_status=status) for d in rulings)
@@ -201,6 +204,11 @@ _STATUS = "status"
 # ("accepted; supersedes ADR-0045" is in force: it is the other record that no longer holds.)
 _NOT_IN_FORCE = re.compile(r"\b(?:superseded|on[ -]hold|withdrawn|deprecated|rejected|obsolete|replaced|abandoned)\b",
                            re.IGNORECASE)
+
+
+def record_time(sections: Sequence[Section]) -> float | None:
+    """A record's date in its text: Nygard's `Date: 2017-06-30`, MADR 2's `* Date:`."""
+    return parse_time(top_field(sections, _DATED))
 
 
 def top_field(sections: Sequence[Section], names: str) -> str | None:
