@@ -20,6 +20,15 @@ def anyio_backend() -> str:
     return "asyncio"
 
 
+@pytest.fixture(autouse=True)
+def lasting_notifications(monkeypatch) -> None:
+    """Toasts stay until the test has read them: a test that counts them read none where a
+    loaded machine took over Textual's 5 s between the toast and the count."""
+    from textual.app import App
+
+    monkeypatch.setattr(App, "NOTIFICATION_TIMEOUT", 600)
+
+
 @pytest.fixture
 def indexed_vault(sample_vault: Path, monkeypatch) -> Path:
     """A private copy of sample-vault/, indexed by words (no model), under a fake $HOME so
