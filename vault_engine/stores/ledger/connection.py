@@ -55,9 +55,14 @@ class LedgerConnection:
             raise damaged(path, exc) from exc
 
     def damage(self) -> str | None:
-        """A cheap look for damage, before anything trusts the file: a main file shorter than
-        its own header says it is (a truncated copy). Costs two pragmas and a stat; damage
-        elsewhere surfaces as an error when the page is read, and is reported the same way."""
+        """A cheap look for damage, before anything trusts the file: damage a read met before
+        (:func:`damaged` marks it), or a main file shorter than its own header says it is (a
+        truncated copy). Costs two pragmas and two stats; damage elsewhere surfaces as an
+        error when the page is read, and is reported the same way."""
+        try:
+            return f"a read met: {damage_mark(self.path).read_text(encoding='utf-8', errors='replace')}"
+        except OSError:
+            pass  # no mark: none met
         page_size = self.db.execute("PRAGMA page_size").fetchone()[0]
         pages = self.db.execute("PRAGMA page_count").fetchone()[0]
         wal = self.path.with_name(self.path.name + "-wal")
@@ -108,6 +113,19 @@ class LedgerConnection:
 
 
 def damaged(path: Path, exc: Exception) -> IndexDamaged:
-    """The error every damaged ledger becomes: what, where, and the one command that repairs it."""
+    """The error every damaged ledger becomes: what, where, and the one command that repairs it.
+    The damage is marked beside the file, so `index` repairs it: a page garbled mid-file is
+    found only by the read that meets it, and an index run that read no such page said
+    "0 new, 35 unchanged" while every search still said "damaged: run `vault-engine index`"
+    (qa60). A rebuild is a new generation's folder, without the mark."""
+    try:
+        damage_mark(path).write_text(str(exc), encoding="utf-8")
+    except OSError:  # a folder we may not write: `index` cannot repair it either, and says why
+        pass
     return IndexDamaged(f"the index ledger {path} is damaged ({exc}): run `vault-engine index`, which "
                         "rebuilds it from the notes (nothing of yours is lost)")
+
+
+def damage_mark(path: Path) -> Path:
+    """Where damage a read met in the ledger at ``path`` is marked."""
+    return path.with_name(path.name + ".damaged")
