@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from pathlib import Path
 
 MAX_MESSAGE_CHARS = 1000  # an error quoting a 1 MB argument back was a 1 MB error
 
@@ -127,6 +128,21 @@ def permission_denied(path: object) -> VaultError:
         return NotReadable(f"cannot read {path}: permission denied: make it readable by this user "
                            "(nothing of yours was changed)")
     return not_writable(path)
+
+
+def wrong_kind(exc: FileExistsError | NotADirectoryError | IsADirectoryError) -> VaultError:
+    """The one line for a file where a folder is needed, or a folder where a file is (a
+    `touch .vault-engine`, a `mkdir` over a lock file): it names the one in the way, not the
+    path asked for, which may lie under it; it moves nothing (qa60: a traceback)."""
+    path = Path(os.fsdecode(exc.filename)) if isinstance(exc.filename, (str, bytes, os.PathLike)) else None
+    if path is None:
+        return VaultError(f"{exc.strerror or exc}: run the command again with --debug to see where")
+    if isinstance(exc, IsADirectoryError):
+        return VaultError(f"{path} is a folder where vault-engine keeps a file: move it aside (what is in it "
+                          "stays yours) and run the command again")
+    in_the_way = next((p for p in (*reversed(path.parents), path) if p.exists() and not p.is_dir()), path)
+    return VaultError(f"{in_the_way} is a file where vault-engine keeps a folder: move it aside (it stays "
+                      "yours) and run the command again")
 
 
 def _unreadable(path: str | os.PathLike[str]) -> bool:

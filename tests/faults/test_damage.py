@@ -218,3 +218,33 @@ def test_a_lost_current_link_or_ledger_is_damage_not_a_vault_never_indexed(make_
     assert said.code == 1 and "is damaged: its `current` link or its ledger is missing" in said.err
     assert cli("--vault", root, "index").code == 0
     assert cli("--vault", root, "search", "alpha", "--lexical", "--json").json["status"] == "hit"
+
+
+# A file where vault-engine keeps a folder, or a folder where it keeps a file: each command
+# that meets it printed a FileExistsError, NotADirectoryError or IsADirectoryError traceback (qa60)
+IN_THE_WAY = {
+    "state folder is a file": (".vault-engine", False, "is a file where vault-engine keeps a folder"),
+    "ledger folder is a file": (".vault-engine/ledger", True, "is a file where vault-engine keeps a folder"),
+    "reinforcements are a folder": (".vault-engine/ledger/reinforcements.jsonl", True,
+                                    "is a folder where vault-engine keeps a file"),
+}
+
+
+@pytest.mark.parametrize("case", list(IN_THE_WAY), ids=list(IN_THE_WAY))
+def test_a_file_or_folder_in_the_way_is_one_line_naming_it(make_vault, case):
+    rel, indexed, said = IN_THE_WAY[case]
+    root = make_vault({"a.md": "# A\nBadgers.\n"}, config=WORDS_ONLY)
+    if indexed:
+        cli_json(root, "index")
+    place = root / rel
+    if place.is_dir():
+        shutil.rmtree(place)
+    else:
+        place.unlink(missing_ok=True)
+    place.parent.mkdir(parents=True, exist_ok=True)
+    (place.mkdir if "folder where" in said else place.touch)()
+    for command in (("index",), ("reinforce", "a.md"))[:2 if indexed else 1]:  # (no index: "run index")
+        done = run_cli_subprocess("--vault", root, *command)
+        assert (done.returncode, done.stderr.count("\n")) == (1, 1), done.stderr
+        assert f"{place} {said}: move it aside" in done.stderr
+    assert (root / "a.md").read_text() == "# A\nBadgers.\n"

@@ -19,7 +19,7 @@ from contextlib import contextmanager
 from vault_engine import __version__
 from vault_engine.cli.context import interrupted, terminal_safe
 from vault_engine.cli.daemon_client import make_context
-from vault_engine.errors import VaultError, disk_full, disk_is_full, one_line, permission_denied
+from vault_engine.errors import VaultError, disk_full, disk_is_full, one_line, permission_denied, wrong_kind
 
 # Each module has register(subparsers, common): adding a command group is one line here,
 # and its commands a line of COMMANDS.
@@ -213,6 +213,11 @@ def _run(argv: list[str]) -> int:
         if debug:
             raise
         print(f"vault-engine: {terminal_safe(str(permission_denied(exc.filename or exc)))}", file=sys.stderr)
+        return 1
+    except (FileExistsError, NotADirectoryError, IsADirectoryError) as exc:  # a file where a folder goes
+        if debug:
+            raise
+        print(f"vault-engine: {terminal_safe(str(wrong_kind(exc)))}", file=sys.stderr)
         return 1
     except BrokenPipeError:  # `... | head`: the reader has what it wanted
         return 0
