@@ -78,6 +78,24 @@ def test_a_damaged_export_falls_back_to_the_model_and_is_made_again(exported, tm
     assert np.abs(fresh.embed_queries(TEXTS[:1]) - vectors).max() < 1e-4
 
 
+@pytest.mark.model
+def test_an_export_whose_weights_were_overwritten_falls_back_to_the_model(exported, tmp_path, caplog):
+    """Bytes overwritten in place in its weights: the export loads and runs, and gave NaN
+    vectors that every search read as no meaning and a dead-end check as a miss (qa60)."""
+    embedder = SentenceTransformerEmbedder(query_dir=tmp_path)
+    data = bytearray(exported.query_model_path.read_bytes())
+    table = exported.model[0].auto_model.embeddings.word_embeddings.weight.detach().numpy().astype("<f4")
+    start = data.find(table[:4].tobytes())  # the token embeddings, stored as the model holds them
+    assert start > 0
+    data[start:start + table.nbytes] = np.full(table.size, np.nan, dtype="<f4").tobytes()
+    embedder.query_model_path.write_bytes(bytes(data))
+    vectors = embedder.embed_queries(TEXTS[:1])
+    assert np.abs(vectors - exported.embed(TEXTS[:1])).max() < 1e-6  # the model answered
+    assert "is damaged (it gives vectors that are not numbers)" in caplog.text
+    assert not embedder.query_model_path.exists()  # derived: the next index writes it again
+    assert np.abs(embedder.embed(TEXTS[:1]) - vectors).max() < 1e-6  # documents too
+
+
 def test_only_transformer_plus_mean_pooling_is_exported():
     def module(name, **attrs):
         return type(name, (), attrs)()

@@ -446,7 +446,12 @@ class SentenceTransformerEmbedder:
 
         encoder = self._documents()
         if encoder:  # its own batch size: runs of DOCUMENT_BATCH texts were measured fastest
-            return encoder.embed_batched(texts, threads=self.threads)
+            from vault_engine.stores.query_encoder import ExportDamaged  # (loaded with the encoder)
+
+            try:
+                return encoder.embed_batched(texts, threads=self.threads)
+            except ExportDamaged as exc:
+                self._drop_export(exc)
         vectors = self.model.encode(texts, batch_size=batch_size, convert_to_numpy=True,
                                     normalize_embeddings=True, show_progress_bar=False)
         return np.asarray(vectors, dtype=np.float32)
@@ -521,7 +526,14 @@ class SentenceTransformerEmbedder:
         at export)."""
         self.prepare_queries()
         encoder = self._query_encoder
-        return encoder.embed(texts) if encoder else self.embed(texts)
+        if encoder:
+            from vault_engine.stores.query_encoder import ExportDamaged  # (loaded with the encoder)
+
+            try:
+                return encoder.embed(texts)
+            except ExportDamaged as exc:
+                self._drop_export(exc)
+        return self.embed(texts)
 
     def _load_query_encoder(self):
         """The encoder, None while there is no export yet (asked again next query), or False
@@ -537,10 +549,18 @@ class SentenceTransformerEmbedder:
             log.warning("cannot run the query model (%s): pip install onnxruntime; "
                         "embedding queries with the model itself", exc)
         except Exception as exc:  # noqa: BLE001 - a damaged file: derived, so made again
-            path.unlink(missing_ok=True)
-            log.warning("query model %s is damaged (%s): removed, `vault-engine index` writes it "
-                        "again; embedding queries with the model itself", path, exc)
+            self._drop_export(exc)
         return False
+
+    def _drop_export(self, why: Exception) -> None:
+        """A damaged export: removed (it is derived: the next `index` writes it again), and
+        the model itself embeds from here on."""
+        path = self.query_model_path
+        if path is not None:
+            path.unlink(missing_ok=True)
+        self._query_encoder = False
+        log.warning("query model %s is damaged (%s): removed, `vault-engine index` writes it "
+                    "again; embedding queries with the model itself", path, why)
 
     def has_query_model(self) -> bool:
         """The export's file is there (whether it loads is found at the first query)."""
