@@ -78,3 +78,19 @@ def test_the_embedding_of_what_was_applied_is_said_as_such(capsys):
     first, second = capsys.readouterr().out.splitlines()
     assert "applied: indexed in 0.20 s: 0 new, 1 modified" in first
     assert second.endswith(" embedded 2 sections in 0.40 s")
+
+
+def test_the_embedding_of_what_was_applied_is_an_event_of_its_own_in_json(capsys):
+    """`watch --json` reported it as one more `applied` batch: a consumer counting batches
+    over-counted (qa61)."""
+    from argparse import Namespace
+
+    from vault_engine.cli.context import Context
+    from vault_engine.cli.watch_commands import WatchPrinter
+    from vault_engine.model import IndexReport
+
+    printer = WatchPrinter(Context(Namespace(json=True)))
+    printer.applied(IndexReport(modified=1, unchanged=4, sections=9, seconds=0.2), catch_up=False)
+    printer.applied(IndexReport(unchanged=5, sections=9, embedded=2, seconds=0.4), catch_up=False)
+    events = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert [(e["event"], e["modified"], e["embedded"]) for e in events] == [("applied", 1, 0), ("embedded", 0, 2)]

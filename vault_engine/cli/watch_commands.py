@@ -57,7 +57,9 @@ class WatchPrinter:
         r = report
         if r.embedded and not (r.new or r.modified or r.moved or r.deleted or r.source_files or r.skipped):
             # the embedding of what was applied a moment before, a step of its own: "0 new, 0
-            # modified, ...; 2 sections embedded" read as if nothing had changed (qa52)
+            # modified, ...; 2 sections embedded" read as if nothing had changed (qa52), and
+            # in JSON an event of its own, not one more batch applied (qa61)
+            what = "embedded"
             said = f"embedded {r.embedded} section{'s' if r.embedded != 1 else ''} in {r.seconds:.2f} s"
         else:
             said = f"{what}: {render.index_report(report)}"
