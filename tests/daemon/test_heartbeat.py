@@ -71,3 +71,18 @@ def test_a_removed_lock_file_stops_the_pulse_before_it_writes(tmp_path):
     removed[0] = True  # rm -rf .vault-engine
     assert not heartbeat.check() and beats == [1]
     assert "was removed" in lost[0] and "Start `vault-engine watch` again" in lost[0]
+
+
+def test_a_lost_current_link_is_a_lost_index(tmp_path):
+    """Only `index/current` removed: every command said "the running watcher is building it"
+    while the watcher waited for a save to rebuild (qa61)."""
+    index_root = tmp_path / ".vault-engine" / "index"
+    index_root.mkdir(parents=True)
+    (index_root / "current").symlink_to("g1")
+    lost: list[int] = []
+    heartbeat = Heartbeat(tmp_path, index_root, beat=lambda: None, vault_lost=print,
+                          index_lost=lambda: lost.append(1))
+    assert heartbeat.check() and lost == []
+    (index_root / "current").unlink()
+    assert heartbeat.check() and lost == [1]
+    assert heartbeat.check() and lost == [1]  # once: the rebuild it asks for makes the link again

@@ -90,12 +90,15 @@ class Heartbeat:
         # The folder's identity, not its existence: a reader may have made an empty one again
         # between two beats. (A rebuild only moves the `current` link inside it.)
         index_now = _identity(self.index_root)
-        if index_now != self._index_identity and self._index_identity is not None:
-            self.index_lost()
-        self._index_identity = index_now
         generation = _generation(self.index_root)
+        if self._index_identity is not None and (index_now != self._index_identity or
+                                                  (generation is None and self._generation is not None)):
+            # the folder, or only its `current` link: every command then said "the running
+            # watcher is building it" while it waited for a save (qa61)
+            self.index_lost()
         if generation != self._generation and generation is not None:
             self.generation_changed()
+        self._index_identity = index_now
         self._generation = generation
         return True
 
