@@ -63,6 +63,9 @@ def test_a_missing_or_empty_folder_or_a_disabled_model_is_unavailable(tmp_path):
     assert "holds no sentence-transformers model" in empty.problem()
     with pytest.raises(ModelUnavailable, match="fix \\[model\\] path"):
         _ = empty.dimension  # refused before torch is imported
+    (tmp_path / "README.md").write_text("# a note\n")  # `path = "README.md"` said "does not exist" (qa60)
+    with pytest.raises(ModelUnavailable, match=r"README.md is a file, not a folder: fix \[model\] path"):
+        SentenceTransformerEmbedder(ModelSpec(path=str(tmp_path / "README.md")))
 
 
 def test_identity_changes_with_the_model_files(tmp_path):

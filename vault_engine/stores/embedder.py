@@ -333,7 +333,8 @@ class SentenceTransformerEmbedder:
         self.spec = spec
         self.path = spec.path or bundled_model_path()
         if not os.path.isdir(self.path):
-            raise ModelUnavailable(f"model folder {self.path} does not exist: {FIX_PATH}")
+            what = "is a file, not a folder" if os.path.exists(self.path) else "does not exist"  # (qa60)
+            raise ModelUnavailable(f"model folder {self.path} {what}: {FIX_PATH}")
         self.query_dir = query_dir
         # The ONNX encoder once loaded (queries and documents), False when it cannot be.
         self._query_encoder: OnnxQueryEncoder | Literal[False] | None = None
