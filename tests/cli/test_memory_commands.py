@@ -45,7 +45,7 @@ def test_checkpoint_new_prints_the_ref_and_resume_sees_it_at_once(vault, cli):
 def test_checkpoint_new_from_json_on_stdin(vault, cli, monkeypatch):
     payload = {"summary": "Piped.", "next": ["a"], "failed": [{"text": "Poll the FIFO", "reason": "lost samples"}],
                "links": []}
-    monkeypatch.setattr(sys, "stdin", io.StringIO(json.dumps(payload)))
+    monkeypatch.setattr(sys, "stdin", stdin(json.dumps(payload).encode()))
     done = cli("--vault", vault, "checkpoint", "new", "--project", "drone", "--agent", "bot",
                "--from-json", "-", "--json")
     assert done.code == 0 and done.json["project"] == "drone"
@@ -60,9 +60,24 @@ def test_from_json_with_flags_is_a_usage_error(vault, cli):
 
 
 def test_bad_json_is_one_line_and_exit_1(vault, cli, monkeypatch):
-    monkeypatch.setattr(sys, "stdin", io.StringIO("{not json"))
+    monkeypatch.setattr(sys, "stdin", stdin(b"{not json"))
     done = cli("--vault", vault, "checkpoint", "new", "--project", "p", "--agent", "a", "--from-json", "-")
     assert done.code == 1 and done.err.count("\n") == 1 and "not valid JSON" in done.err
+
+
+def test_json_not_in_utf8_says_so_and_a_bom_is_let_pass(vault, cli, monkeypatch):
+    """UTF-16 was "not valid JSON (Expecting value: line 1 column 1)" (qa60)."""
+    monkeypatch.setattr(sys, "stdin", stdin('{"summary": "x"}'.encode("utf-16")))
+    done = cli("--vault", vault, "checkpoint", "new", "--project", "p", "--agent", "a", "--from-json", "-")
+    assert (done.code, done.err) == (1, "vault-engine: --from-json -: not UTF-8 text (byte 1): save it as UTF-8\n")
+    monkeypatch.setattr(sys, "stdin", stdin('\ufeff{"summary": "Saved by Notepad."}'.encode()))
+    done = cli("--vault", vault, "checkpoint", "new", "--project", "p", "--agent", "a", "--from-json", "-")
+    assert done.code == 0, done.err
+
+
+def stdin(data: bytes) -> io.TextIOWrapper:
+    """A standard input holding ``data``, bytes under text as the real one is."""
+    return io.TextIOWrapper(io.BytesIO(data), encoding="utf-8")
 
 
 def test_deadend_check_json_and_exit_codes(vault, cli):

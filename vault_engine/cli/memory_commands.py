@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from pathlib import Path
 
 from vault_engine.cli.context import Context, int_within, named, non_empty
 from vault_engine.constants import MIN_BRIEF_TOKENS
@@ -114,10 +115,13 @@ def _read_json(ctx: Context, source: str):
     from vault_engine.errors import VaultError
 
     try:
-        text = sys.stdin.read() if source == "-" else open(source, encoding="utf-8").read()
-        return json.loads(text)
+        data = sys.stdin.buffer.read() if source == "-" else Path(source).read_bytes()
+        return json.loads(data.decode("utf-8-sig"))  # (JSON is UTF-8; a BOM before it is let pass)
     except OSError as exc:
         raise VaultError(f"--from-json {source}: cannot read it ({exc.strerror or exc})") from exc
+    except UnicodeDecodeError as exc:  # UTF-16 or Latin-1 was "not valid JSON (Expecting value ...)" (qa60)
+        raise VaultError(f"--from-json {source}: not UTF-8 text (byte {exc.start + 1}): save it as "
+                         "UTF-8") from exc
     except ValueError as exc:
         raise VaultError(f"--from-json {source}: not valid JSON ({exc})") from exc
 
