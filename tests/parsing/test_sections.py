@@ -42,6 +42,13 @@ def test_setext_headings_count():
     assert [s.heading for s in sections("Title\n=====\nbody\n\nSub\n---\nmore\n")] == ["Title", "Sub"]
 
 
+def test_a_setext_heading_over_lines_is_one_line():
+    """A merge conflict's `<<<<<<< HEAD` and `ours` above `=======` are one setext heading: the
+    brief's `## Last checkpoint: <<<<<<< HEAD` went on to a line of its own (qa60)."""
+    body = "## Summary\n<<<<<<< HEAD\nours\n=======\ntheirs\n>>>>>>> branch\n"
+    assert [s.heading for s in sections(body)] == ["Summary", "<<<<<<< HEAD ours"]
+
+
 def test_empty_preamble_is_not_a_section_and_an_empty_leaf_section_is_kept():
     found = sections("\n\n# A\n# B\nb\n")
     assert [(s.heading, s.text) for s in found] == [("A", "# A"), ("B", "# B\nb")]

@@ -84,7 +84,8 @@ EXTRACTION_VERSION = "33"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 #     "#deadend: why" gives its reason; a chosen option on the line below "Chosen option:" is read
 # 32: a single digit is a word ("7 days", "3 retries"), in the words index and the rulings' words;
 #     a backticked call with its arguments (`Entry::credit(250)`) mentions what it calls
-# 33: a decision record without a frontmatter date is dated by its `Date:` line (or its kep.yaml)
+# 33: a decision record without a frontmatter date is dated by its `Date:` line (or its kep.yaml);
+#     a setext heading over several lines is one line
 
 
 def newer_extraction(key: str | None) -> str | None:

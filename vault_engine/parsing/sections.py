@@ -46,7 +46,10 @@ def parse_blocks(body: str) -> Blocks:
     code: list[tuple[int, int]] = []
     for i, token in enumerate(tokens):
         if token.type == "heading_open" and token.map and token.level == 0:
-            text = tokens[i + 1].content.strip() if i + 1 < len(tokens) else ""
+            # a setext heading's text may run over lines (a merge conflict's "<<<<<<< HEAD" and
+            # "ours" above "=======" are one): read as one line, as a page shows it (qa60)
+            content = tokens[i + 1].content if i + 1 < len(tokens) else ""
+            text = " ".join(line.strip() for line in content.strip().split("\n"))
             headings.append((int(token.tag[1]), text, token.map[0]))
         elif token.type in ("fence", "code_block") and token.map:
             code.append((token.map[0], token.map[1]))
