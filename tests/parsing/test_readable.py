@@ -44,6 +44,9 @@ def test_code_spans_are_kept_as_written():
 def test_table_rules_and_horizontal_rules_go_and_the_rows_stay():
     text = "| Field | Meaning |\n| :-- | --: |\n| due | the due date |\n\n---\n***\nEnd"
     assert readable_text(text) == "| Field | Meaning |\n| due | the due date |\n\nEnd"
+    # rules without outer pipes or with spaces around them, and a deep list item, which is none
+    rules = "a | b\n--- | :---:\n  |  -  |  -  |  \n" + " " * 1600 + "- deep item"
+    assert readable_text(rules) == "a | b\n - deep item"  # (runs of spaces read as one)
 
 
 def test_the_reading_view_hides_comments_draws_links_and_leaves_out_embeds_and_callout_marks():
