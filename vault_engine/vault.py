@@ -710,14 +710,17 @@ class Vault:
             change = self._change_since_index(ledger, path)
             if change is not None:
                 (gone if change == "gone" else changed).append(path)
-        if not (gone or changed) or self._live_watcher() is not None:
+        if not (gone or changed):
             return ()
+        # A running watcher applies them in a moment, and said nothing meanwhile: a note a
+        # `git checkout` had just taken away came back as a hit without a word (qa61)
+        do = f"{again} again in a moment: the running watcher is applying it" if self._live_watcher() \
+            else f"run `vault-engine index` and {again} again"
         lines = []
         for notes, what in ((gone, "were deleted or moved"), (changed, "changed")):
             if notes:
                 shown = ", ".join(notes[:3]) + (f" and {len(notes) - 3} more" if len(notes) > 3 else "")
-                lines.append(f"{len(notes)} note(s) of this answer {what} since the last index ({shown}): run "
-                             f"`vault-engine index` and {again} again")
+                lines.append(f"{len(notes)} note(s) of this answer {what} since the last index ({shown}): {do}")
         return tuple(lines)
 
     def _stale_notice(self, ledger: Ledger, again: str, under: str = "") -> tuple[str, ...]:

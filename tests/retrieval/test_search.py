@@ -751,6 +751,12 @@ def test_hits_on_notes_deleted_since_the_last_index_say_so(make_vault):
         assert {h.path for h in found.hits} == {"a.md", "b.md"}  # the index's answer, as it stands
         assert found.notices == ("1 note(s) of this answer were deleted or moved since the last index (a.md): run "
                                  "`vault-engine index` and search again",)
+        # a watcher applies it in a moment, and the hit on a note gone had said nothing meanwhile (qa61)
+        with pytest.MonkeyPatch.context() as watched:
+            watched.setattr(v, "_live_watcher", lambda: {"state": "watching"})
+            assert v.search("quokka", lexical_only=True).notices == (
+                "1 note(s) of this answer were deleted or moved since the last index (a.md): search again in a "
+                "moment: the running watcher is applying it",)
         (root / "b.md").write_text("# B\nanother quokka, since renamed a wallaby\n", encoding="utf-8")
         assert v.search("quokka", lexical_only=True).notices[1] == (
             "1 note(s) of this answer changed since the last index (b.md): run `vault-engine index` and search again")
