@@ -100,6 +100,26 @@ def test_a_touch_is_hashed_not_parsed_and_remembered(vault, monkeypatch):
     assert seen == {"read": ["beta.md"], "parsed": []}  # the new stat was remembered: nothing read
 
 
+def test_a_note_deleted_between_the_scan_and_its_read_is_a_deletion_not_a_skipped_file(vault, monkeypatch):
+    """A `git checkout` under way: each such note was a line "skipped ...: vanished while
+    indexing" and "1 of them indexed until now, left out until readable" (qa61)."""
+    from vault_engine.indexing import reading
+
+    real_read = reading.read_note
+
+    def read_after_a_checkout(root, rel, *rest):
+        if rel == "beta.md":
+            (root / rel).unlink()
+        return real_read(root, rel, *rest)
+
+    (vault.root / "beta.md").write_text("# Beta\nEdited, then checked out of existence.\n")
+    (vault.root / "alpha.md").write_text("# Alpha\nEdited too.\n")
+    monkeypatch.setattr(reading, "read_note", read_after_a_checkout)
+    report = vault.index()
+    assert (report.modified, report.deleted, report.skipped, report.left_out) == (1, 1, (), 0)
+    assert vault.status()["notes"] == 2 and vault.search("turtles", lexical_only=True).status == "miss"
+
+
 def test_a_ledger_without_change_times_hashes_every_note_once_and_rewrites_only_changed_ones(vault, monkeypatch):
     """A ledger of version 9 knows no change time: each note is hashed once (not parsed, not
     written, not embedded again) unless its content differs, which that version could miss."""

@@ -136,8 +136,13 @@ class Indexer:
         reads = read_many(self.config, {p: scan.origin[p] for p in suspects.changed}, progress,
                           {p: scan.notes[p].size for p in suspects.changed},
                           {} if reread else {p: known[p].hash for p in suspects.changed if p in known})
-        plan = plan_changes(suspects, known, {p: None if r.problem or r.vanished else r.digest
-                                              for p, r in reads.items()})
+        gone = {p for p, r in reads.items() if r.vanished}
+        if gone:  # deleted since the scan (a `git checkout` under way): deletions, not skipped files (qa61)
+            reads = {p: r for p, r in reads.items() if p not in gone}
+            suspects = replace(suspects, changed=tuple(p for p in suspects.changed if p not in gone),
+                               new=tuple(p for p in suspects.new if p not in gone),
+                               missing=suspects.missing + tuple(p for p in sorted(gone) if p in known))
+        plan = plan_changes(suspects, known, {p: None if r.problem else r.digest for p, r in reads.items()})
         plan = pair_by_identity(plan, {p: str(r.note.meta["notion_id"]).lower() for p, r in reads.items()
                                        if r.note is not None and r.note.meta.get("notion_id")},
                                 self.ledger.notion_ids_of(plan.deleted) if plan.deleted and plan.new else {})
@@ -221,9 +226,6 @@ class Indexer:
 
     def _write_note(self, result: ReadResult, note_id, changes: AppliedChanges, now, above: int) -> None:
         assert not result.same  # read without parsing: the plan makes it a touch, never a write
-        if result.vanished:
-            self.ledger.delete_note(result.path)
-            return
         if result.note is None:
             stat = result.stat or FileStat(0, 0, 0)
             self.ledger.record_skipped(result.path, result.problem or "unreadable", size=stat.size,
