@@ -337,3 +337,28 @@ def test_a_new_note_named_in_nfd_resolves_a_link_typed_in_nfc(vault):
     (vault.root / nfd).write_text("# Café\n")
     vault.index()
     assert [link.target_path for link in vault.links("beta.md")] == [nfd]
+
+
+def test_notes_in_a_folder_that_cannot_be_listed_are_left_out_not_deleted(vault, monkeypatch):
+    """A `chmod 000` folder: its notes were counted deleted, and `show` of one asked whether it
+    had been renamed or deleted (qa60). They are unreadable, as a `chmod 000` note is."""
+    from vault_engine.sources.vault import files
+
+    real_scandir = files.os.scandir
+
+    def scandir(folder):
+        if os.path.basename(folder) == "sub":
+            raise PermissionError(13, "Permission denied", str(folder))
+        return real_scandir(folder)
+
+    monkeypatch.setattr(files.os, "scandir", scandir)
+    for run in range(2):  # and again: still left out, not forgotten
+        report = vault.index()
+        assert (report.deleted, report.left_out) == (0, 1 - run)
+        reasons = {s.path: s.reason for s in report.skipped}
+        assert reasons["sub/delta.md"] == ("cannot list folder: permission denied: make the folder readable to "
+                                           "index what it holds (sub/)")
+        assert reasons["sub"].startswith("cannot list folder")
+    assert vault.search("crocodiles", lexical_only=True).status == "miss"
+    monkeypatch.setattr(files.os, "scandir", real_scandir)
+    assert vault.index().new == 1 and vault.search("crocodiles", lexical_only=True).hits

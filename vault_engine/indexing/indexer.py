@@ -14,7 +14,7 @@ import json
 import logging
 import re
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
 from vault_engine.config import Config
@@ -133,9 +133,15 @@ class Indexer:
         suspects = find_suspects(scan.notes, {} if reread else known)
         if reread:
             suspects = replace(suspects, missing=tuple(sorted(set(known) - set(scan.notes))))
+        unlisted = {p: folder for p in suspects.missing if (folder := _unlisted_folder(p, scan.unlisted))}
         reads = read_many(self.config, {p: scan.origin[p] for p in suspects.changed}, progress,
                           {p: scan.notes[p].size for p in suspects.changed},
                           {} if reread else {p: known[p].hash for p in suspects.changed if p in known})
+        if unlisted:  # in a folder that cannot be listed: unreadable, as a `chmod 000` note is, not deleted
+            suspects = replace(suspects, missing=tuple(p for p in suspects.missing if p not in unlisted),
+                               changed=suspects.changed + tuple(unlisted))
+            reads |= {p: ReadResult(p, problem=f"{scan.unlisted[folder]} ({folder}/)")
+                      for p, folder in unlisted.items()}
         gone = {p for p, r in reads.items() if r.vanished}
         if gone:  # deleted since the scan (a `git checkout` under way): deletions, not skipped files (qa61)
             reads = {p: r for p, r in reads.items() if p not in gone}
@@ -327,6 +333,18 @@ def _vanished_twins(scan: Scan, known: dict, config: Config) -> set[str]:
     taps = code_taps(config)
     return {path for path, was in known.items() if was.size in sizes and was.hash is not None
             and path not in scan.notes and not file_of(taps, config.root, path).exists()}
+
+
+def _unlisted_folder(path: str, unlisted: Mapping[str, str]) -> str | None:
+    """The folder above ``path`` that the scan could not open or list, if any."""
+    if "." in unlisted:
+        return "."
+    cut = path.find("/")
+    while cut != -1:
+        if path[:cut] in unlisted:
+            return path[:cut]
+        cut = path.find("/", cut + 1)
+    return None
 
 
 def _under_any(path: str, roots: set[str]) -> bool:

@@ -39,6 +39,10 @@ class Scan:
     # another path is written, which is the only path a file event names (the watcher
     # compares them again on every batch).
     linked: set[str] = field(default_factory=set)
+    # Folders that could not be opened or listed ("." for the root), with why: the notes the
+    # index holds under one are unreadable, not deleted (qa60: a `chmod 000` folder's notes
+    # were counted deleted, and `show` of one asked whether it had been renamed)
+    unlisted: dict[str, str] = field(default_factory=dict)
 
     def add(self, key: str, stat: FileStat, origin: str) -> None:
         self.notes[key] = stat
@@ -54,6 +58,7 @@ class Scan:
         self.attachments += other.attachments
         self.problems += other.problems
         self.linked |= other.linked
+        self.unlisted.update(other.unlisted)
 
 
 def still_skipped(ledger: NoteQueries, scan: Scan) -> list[SkippedFile]:
@@ -91,6 +96,7 @@ def scan_vault(config: Config, under: str = "") -> Scan:
             info = folder.stat()
         except OSError as exc:
             scan.problems.append(SkippedFile(rel or ".", folder_reason("open", exc)))
+            scan.unlisted[rel or "."] = scan.problems[-1].reason
             continue
         if (info.st_dev, info.st_ino) in seen_dirs:
             scan.problems.append(SkippedFile(rel, ALREADY_INDEXED))
@@ -100,6 +106,7 @@ def scan_vault(config: Config, under: str = "") -> Scan:
             entries = list(os.scandir(folder))
         except OSError as exc:
             scan.problems.append(SkippedFile(rel or ".", folder_reason("list", exc)))
+            scan.unlisted[rel or "."] = scan.problems[-1].reason
             continue
         for entry in entries:
             _visit(entry, rel, config, scan, stack)
