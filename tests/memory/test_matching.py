@@ -142,6 +142,8 @@ def test_short_of_names_the_chosen_design_that_kept_a_ruling_quiet():
 def test_a_proposal_that_is_a_chosen_design_raises_nothing():
     assert match_score(Evidence(1.0, True, 0.9, 0.5, is_chosen=True), S) is None
     assert short_of(Evidence(1.0, True, 0.9, 0.5, is_chosen=True), S) == "the proposal is a chosen design, word for word"
+    assert short_of(Evidence(1.0, True, 0.9, 0.5, is_chosen=True, chosen_text="Use SQS."), S) == \
+        'the proposal is a chosen design, word for word: "Use SQS."'
 
 
 def test_a_ruling_the_proposal_turns_down_is_never_raised():

@@ -260,23 +260,25 @@ def gather_evidence(proposal: str, rulings: Sequence[Compared], semantic: Ruling
     near = [(share >= settings.lexical_min and enough) or (cosine is not None and cosine >= settings.semantic_min)
             for (share, enough), cosine in zip(words, cosines)]
     as_chosen = _chosen_restated(proposal, terms, rulings, near, weights, accepted, settings)
-    return ([Evidence(share, enough, cosine, best[0] if best else None, refused_share, is_chosen,
-                      links_as_text(best[1]) if best else None)
-             for (share, enough), cosine, best, refused_share, is_chosen
+    # the closest chosen design: the one restated word for word, else the closest in meaning
+    return ([Evidence(share, enough, cosine, best[0] if best else None, refused_share, restated is not None,
+                      links_as_text(restated or (best[1] if best else "")) or None)
+             for (share, enough), cosine, best, refused_share, restated
              in zip(words, cosines, chosen, refusals, as_chosen)],
             semantic is not None and bool(rulings))
 
 
 def _chosen_restated(proposal: str, terms: frozenset[str], rulings: Sequence[Compared], near: Sequence[bool],
-                     weights: TermWeights, accepted: Accepted | None, settings: DeadendSettings) -> list[bool]:
-    """For each ruling an arm may raise (``near``), whether the proposal is, word for word, a
-    chosen design (any of the vault's, or a step of the ruling's project's plan) whose wording
+                     weights: TermWeights, accepted: Accepted | None, settings: DeadendSettings) -> list[str | None]:
+    """For each ruling an arm may raise (``near``), the chosen design (any of the vault's, or a
+    step of the ruling's project's plan) that the proposal is, word for word, when its wording
     is as close to it as the ruling's (:func:`wording_closeness`: "after" tells the chosen
-    "Section X after Y" from the ruling "Section X before Y"). The chosen designs are read
+    "Section X after Y" from the ruling "Section X before Y"); None where it is none. The
+    chosen design is named where it kept a ruling quiet (qa59). The chosen designs are read
     only when a ruling is near: a words-only check of a prompt that restates nothing reads none."""
-    flags = [False] * len(rulings)
+    found: list[str | None] = [None] * len(rulings)
     if not any(near) or accepted is None:
-        return flags
+        return found
 
     # Dice >= m needs at least m / 2 of the proposal's weight in common, and a word is in a text
     # only where its stem's prefix is: a scan of each statement's letters rules out nearly all
@@ -297,9 +299,10 @@ def _chosen_restated(proposal: str, terms: frozenset[str], rulings: Sequence[Com
     for i in (i for i, is_near in enumerate(near) if is_near):
         chosen = vault_wide + restated_of(accepted.plan(rulings[i].project))
         if chosen:
-            to_ruling = wording_closeness(proposal, rulings[i].text)
-            flags[i] = max(wording_closeness(proposal, lead) for lead in chosen) >= to_ruling
-    return flags
+            closeness_to, lead = max((wording_closeness(proposal, lead), lead) for lead in chosen)
+            if closeness_to >= wording_closeness(proposal, rulings[i].text):
+                found[i] = lead
+    return found
 
 
 def _best_chosen(proposal: str, rulings: Sequence[Compared], semantic: RulingArm,

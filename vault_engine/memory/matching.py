@@ -276,7 +276,7 @@ def short_of(e: Evidence, s: DeadendSettings) -> str:
     if e.turned_down >= REFUSED_SHARE:
         return "the proposal turns it down"
     if e.is_chosen:
-        return "the proposal is a chosen design, word for word"
+        return f"the proposal is a chosen design, word for word{_named(e.chosen_text)}"
     if e.words < s.lexical_min:
         said = [f"its words {e.words:.0%} restated (raised from {s.lexical_min:.0%})"]
     elif not e.words_say_enough:
@@ -300,7 +300,7 @@ def _named(chosen: str | None) -> str:
     design is as close or closer" named none)."""
     if not chosen:
         return ""
-    text = " ".join(chosen.split())
+    text = " ".join(chosen.split()).rstrip(",;: ")  # a lead cut before its "because" keeps its comma
     return f': "{text if len(text) <= 80 else text[:79].rstrip() + "…"}"'
 
 
