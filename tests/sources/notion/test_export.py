@@ -156,6 +156,20 @@ def test_last_edited_time_dates_the_note_for_decay(vault):
     assert row.multiplier == pytest.approx(max(0.1, 0.5 ** (row.age_days / 14)))
 
 
+def test_a_database_is_as_new_as_its_newest_row(vault, export):
+    """An export gives a database no time of its own: dated by the file's write, a database
+    imported today outranked, under the notion tap's decay, every page of its rows (qa63)."""
+    rows = export / f"Team Space {ROOT}" / f"Roadmap {ROADMAP}"
+    for name, created in ((f"Token refresh {TOKEN}.md", "March 3, 2026 9:15 AM"),
+                          (f"Audit log {AUDIT}.md", "June 1, 2026 8:00 AM")):
+        text = (rows / name).read_text(encoding="utf-8")
+        (rows / name).write_text(text.replace("\nStatus:", f"\nCreated: {created}\nStatus:", 1), encoding="utf-8")
+    vault.notion_import(export, now=FROZEN_NOW)
+    assert note(vault, "Roadmap a4b5c6d7.md")[0]["last_edited_time"] == "2026-06-01T08:00:00Z"
+    ages = {r.ref: round(r.age_days) for r in vault.decay_report(now=FROZEN_NOW)}
+    assert ages[f"notion://{ROADMAP}"] == ages[f"notion://{AUDIT}"] > 40  # not 0: imported just now
+
+
 # -- re-import ----------------------------------------------------------------------------
 
 

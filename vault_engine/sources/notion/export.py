@@ -308,11 +308,20 @@ def convert_export(tree: ExportTree, known_stems: dict[str, str],
         if ident in drafts:  # a page that is also a database: its table follows the page
             drafts[ident].body = f"{drafts[ident].body.rstrip()}\n\n## Database\n\n{table}"
         else:
-            drafts[ident] = Draft(entry, f"# {entry.title}\n\n{table}",
+            drafts[ident] = Draft(entry, f"# {entry.title}\n\n{table}", _newest_row(ident, drafts),
                                   extra=(("notion_object", "database"),))
     pages = _with_attachments(drafts, catalog, targets)
     unplaced = len(catalog.attachments) - len(targets.placed)
     return Conversion(pages, catalog, targets.stats, unplaced, names)
+
+
+def _newest_row(database: str, drafts: dict[str, Draft]) -> dict[str, str]:
+    """A database's time: the newest of its rows' (an export gives a database none of its own).
+    Dated by the file's write instead, a database imported today was new and outranked, under
+    the notion tap's decay, every page of its rows dated 2024 (qa63)."""
+    times = [when for d in drafts.values() if d.entry.parent_id == database
+             for when in (d.times.get("last_edited_time"), d.times.get("created_time")) if when]
+    return {"last_edited_time": max(times)} if times else {}  # (one ISO form: the newest sorts last)
 
 
 def _with_attachments(drafts: dict[str, Draft], catalog: Catalog,
