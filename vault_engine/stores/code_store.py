@@ -19,7 +19,7 @@ from typing import Any
 from vault_engine.errors import IndexDamaged, IndexMissing
 from vault_engine.layout import CODE_FILE  # noqa: F401  (re-exported: the name lives in layout.py)
 
-VERSION = "11"  # 2: unresolved calls counted per file; 3-4: wrapped arrow consts, distant repeats, ctor.class;
+VERSION = "12"  # 2: unresolved calls counted per file; 3-4: wrapped arrow consts, distant repeats, ctor.class;
 # 5: return annotations and bound calls kept for typing locals; 6: each repeat its own symbol
 # (``name~2``), consts bound to a function by name; 7: a call by a repeated name an edge to each
 # 8: CommonJS exports (module.exports, exports.x) and `exports.x = function ...` definitions
@@ -27,6 +27,7 @@ VERSION = "11"  # 2: unresolved calls counted per file; 3-4: wrapped arrow const
 # crate's other modules (`use`, `util::f()`, `crate::`, `super::`, `Type::f()`); TypeScript namespaces
 # 10: method calls on a receiver of no known type kept by name (unconfirmed); Java fields typed
 # 11: Go, Rust and Java locals typed by the literal or the signature of the call that makes them
+# 12: a Python decorator without arguments (`@pass_context`) is a call of it
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE IF NOT EXISTS files (

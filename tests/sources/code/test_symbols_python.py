@@ -112,6 +112,10 @@ def test_all_is_an_export(parsed):
 def test_calls_belong_to_the_scope_that_runs_them(parsed):
     calls = {(c.caller, c.callee) for c in parsed.calls}
     assert (None, "register") in calls  # a decorator runs in the enclosing scope
+    # ...and one without arguments is a call too: `@dataclass` is dataclass(OrderBook), and
+    # `@count.setter` count.setter(f) (qa62: `@pass_context` had no callers)
+    assert (None, "dataclass") in calls and ("OrderBook", "property") in calls
+    assert ("OrderBook", "count.setter") in calls
     assert ("OrderBook", "compute_limit") in calls  # the class body
     assert ("OrderBook", "default_size") in calls  # a default runs where the def is: the class body
     assert ("OrderBook.count", "self.reset") in calls
