@@ -27,7 +27,8 @@ VERSION = "12"  # 2: unresolved calls counted per file; 3-4: wrapped arrow const
 # crate's other modules (`use`, `util::f()`, `crate::`, `super::`, `Type::f()`); TypeScript namespaces
 # 10: method calls on a receiver of no known type kept by name (unconfirmed); Java fields typed
 # 11: Go, Rust and Java locals typed by the literal or the signature of the call that makes them
-# 12: a Python decorator without arguments (`@pass_context`) is a call of it
+# 12: a Python decorator without arguments (`@pass_context`) is a call of it; a method called on
+# a name defined twice (`cli.main()`) is unconfirmed, not a call of the name
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE IF NOT EXISTS files (

@@ -380,3 +380,27 @@ def test_a_call_by_a_name_defined_twice_in_one_scope_is_an_edge_to_each_definiti
     for e in graph.edges:
         if e.caller in spans:
             assert spans[e.caller][0] <= e.line <= spans[e.caller][1], e
+
+
+def test_a_method_called_on_a_name_defined_twice_is_unconfirmed_not_a_call_of_the_name():
+    """Two `@click.command() def cli` in one test, then `cli.main()`: it was an edge to each
+    `cli`, how `redefined`, as if `cli` itself were called, and counted nowhere (qa62)."""
+    graph = build({
+        "src/t.py": """\
+            class Cmd:
+                def main(self): pass
+            def command(f): return Cmd()
+            def test_twice():
+                @command
+                def cli(): pass
+                cli.main()
+                @command
+                def cli(): pass
+                cli.main()
+                cli()
+            """,
+    })
+    to_cli = {(e.callee, e.line, e.how) for e in graph.edges if "cli" in e.callee}
+    assert to_cli == {("src/t.py#test_twice.cli", 11, "redefined"), ("src/t.py#test_twice.cli~2", 11, "redefined")}
+    assert [(u.name, u.line, u.reason) for u in graph.unconfirmed] == [("main", 7, "redefined"), ("main", 10, "redefined")]
+    assert graph.unresolved_at["src/t.py"]["redefined"] == 2

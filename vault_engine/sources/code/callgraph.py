@@ -23,7 +23,7 @@ MAX_DEPTH = 5
 # Unresolved because the syntax does not say what the receiver is: such a call may be one of
 # any method of its name. The other reasons rule that out (a builtin, an outside package, a
 # type known to lack the member) or name no receiver.
-RECEIVER_UNKNOWN = frozenset({"local", "attribute", "assigned", "ctor_assigned", "this"})
+RECEIVER_UNKNOWN = frozenset({"local", "attribute", "assigned", "ctor_assigned", "this", "redefined"})
 _METHOD_CALL = re.compile(r"^[\w$]+(?:\.[\w$]+)*\.([\w$]+)$")  # receiver.method, as Call normalizes it
 
 

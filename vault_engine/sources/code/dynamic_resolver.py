@@ -19,7 +19,15 @@ import re
 from vault_engine.sources.code.local_types import LocalTypes
 from vault_engine.sources.code.model import Symbol
 from vault_engine.sources.code.modules import ts_module_path
-from vault_engine.sources.code.scopes import CLASS_KINDS, Index, Miss, callee_parts, non_optional, python_module
+from vault_engine.sources.code.scopes import (
+    CLASS_KINDS,
+    Index,
+    Miss,
+    Redefined,
+    callee_parts,
+    non_optional,
+    python_module,
+)
 
 _GENERIC_ARGS = re.compile(r"<.*>$")
 
@@ -47,7 +55,14 @@ class DynamicResolver:
     def walk(self, path: str, caller: str | None, parts: list[str], python: bool):
         """(entity, receiver, how) of a dotted name seen from ``caller``: what it denotes,
         what its last part was taken from (None for a bare name), how; raises ``Miss``."""
-        entity, how = self._head(path, caller, parts[0], python)
+        try:
+            entity, how = self._head(path, caller, parts[0], python)
+        except Redefined:
+            if len(parts) == 1:
+                raise  # a call of the name itself: an edge to each definition
+            # `cli.main()` after two `def cli`: which one holds `main` is not in the syntax, and
+            # it is no call of `cli` (it was an edge to each definition, qa62)
+            raise Miss("redefined") from None
         receiver = None
         for part in parts[1:]:
             receiver, entity = entity, self.member(entity, part)
