@@ -32,6 +32,9 @@ def test_show_and_outline_of_code(make_vault, cli):
     assert shown.code == 0 and "4  def price_of(sku):" in shown.out
     data = cli("--vault", root, "outline", "src/shop/orders.py", "--json").json
     assert [s["symbol"] for s in data["symbols"]][:2] == ["OrderBook", "OrderBook.__init__"]
+    # the file's why notes come above its symbols, as the README says: after 152 of them, unseen (qa62)
+    text = cli("--vault", root, "outline", "src/shop/orders.py").out.splitlines()
+    assert text[1].startswith("why        memory/orders.md:") and "class OrderBook" in text[2]
 
 
 def test_usage_and_user_errors(make_vault, cli, tmp_path):

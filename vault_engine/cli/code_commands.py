@@ -96,13 +96,14 @@ def render_outline(outline) -> str:
     lines += [f"note: {n}" for n in outline.notices]
     if outline.error:
         lines.append(f"note: {outline.error}")
+    lines += _why_lines(outline.why)  # the file's why notes above its symbols: 152 of them hid them (qa62)
     for s in outline.symbols:
         indent = "  " * s.symbol.count(".")
         decorators = "".join(f"@{d} " for d in s.decorators)
         call = f"({', '.join(s.parameters)})" if s.kind in ("function", "method", "constructor") else ""
         kind = "" if s.symbol.rpartition(".")[2].startswith(s.kind + " ") else s.kind + " "  # "impl Entry"
         lines.append(f"{s.line_start:>5}-{s.line_end:<5} {indent}{kind}{s.symbol}{call} {decorators}".rstrip())
-    return "\n".join(lines + _why_lines(outline.why) + followed(outline.followed))
+    return "\n".join(lines + followed(outline.followed))
 
 
 def render_calls(answer) -> str:
