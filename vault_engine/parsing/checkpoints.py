@@ -33,6 +33,7 @@ _REASON = re.compile(r"^[*_]{0,2}(?:reason|why(?:[ \t]+(?:rejected|not(?:[ \t]+c
                      r"[*_]{0,2}[ \t]*:[ \t]*[*_]{0,2}[ \t]*(?P<rest>.*)$", re.IGNORECASE)
 # A reason follows an em dash, an en dash or a double hyphen with spaces around it.
 _DASH = re.compile(r"[ \t]+(?:—|–|--)[ \t]+")
+_LEADING_DASH = re.compile(r"^(?:—|–|--)(?:[ \t]|$)")
 _LINK_OR_CODE = re.compile(r"\[\[[^\]]*\]\]|`[^`]*`")
 _SLUG_WORD = re.compile(r"[a-z0-9]+")
 _DATED_NAME = re.compile(r"(\d{4})-(\d{2})-(\d{2})(?!\d)")
@@ -260,6 +261,12 @@ def part_slips(sections: Sequence[SectionLike]) -> list[str]:
             if close:
                 slips.append(f"heading {heading!r} is no part of a checkpoint (did you mean "
                              f"{close[0].capitalize()}?): what it lists is not read")
+        if in_part(section, FAILED_HEADINGS):
+            for item in read_list(body_lines(section)):
+                if not _approach(item) and (item.text or item.children) and not struck_out(item):
+                    what = repr(item.text.strip()) if item.text.strip() else "an empty item"
+                    slips.append(f"the Failed item at line {section.line_start + item.offset} names no approach "
+                                 f"({what}): write '- APPROACH -- REASON' for it to be read as a dead end")
         for line in body_lines(section):
             label = _LABEL.match(line)
             if label and label.group("name").strip().casefold() in PART_NAMES:
@@ -290,12 +297,19 @@ def failed_dead_ends(sections: Sequence[SectionLike], agent: str | None = None,
             continue
         for item in read_list(body_lines(section)):
             text, reason = item_reason(item)
-            if not text or struck_out(item):
+            if not _approach(item) or struck_out(item):
                 continue
             found.append(DeadEnd(text, reason, "checkpoint", section.line_start + item.offset,
                                  section.heading, slugify(text, slugs), agent, when,
                                  f"{text} -- {reason}" if reason else None))
     return tuple(found)
+
+
+def _approach(item: ListItem) -> str:
+    """The approach a Failed item names; empty for an empty item and for one that opens with
+    the dash before a reason (`- -- only reason` was a dead end named "-- only reason", qa60)."""
+    text = item_reason(item)[0]
+    return "" if _LEADING_DASH.match(text) else text
 
 
 def checkpoint_parts(sections: Sequence[SectionLike]) -> CheckpointParts:

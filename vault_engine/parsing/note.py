@@ -85,7 +85,8 @@ EXTRACTION_VERSION = "33"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 # 32: a single digit is a word ("7 days", "3 retries"), in the words index and the rulings' words;
 #     a backticked call with its arguments (`Entry::credit(250)`) mentions what it calls
 # 33: a decision record without a frontmatter date is dated by its `Date:` line (or its kep.yaml);
-#     a setext heading over several lines is one line
+#     a setext heading over several lines is one line; a Failed item that opens with the dash
+#     before a reason names no approach
 
 
 def newer_extraction(key: str | None) -> str | None:
