@@ -227,7 +227,7 @@ def test_a_control_character_in_checkpoint_flags_is_refused_too(memory_vault, cl
 @pytest.mark.parametrize("content,needle", [
     (None, "cannot read it"),
     (b"{not json", "not valid JSON"),
-    (b'{"summary": "caf\xe9"}', "not valid JSON"),  # Latin-1, not UTF-8
+    (b'{"summary": "caf\xe9"}', "not UTF-8 text (byte 17): save it as UTF-8"),  # Latin-1
     (b"[]", "expects a JSON object"),
     (b'{"summary": 5}', "summary must be a string"),
     (b'{"failed": "x"}', "failed must be a list"),
