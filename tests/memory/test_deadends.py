@@ -92,26 +92,23 @@ def test_a_ruling_of_no_project_holds_for_every_project(make_vault):
         assert "Rust" not in [r.text for r in brief.earlier] and brief.team_wide_unshown == 1
 
 
-def test_chosen_instead_is_a_whole_sentence_though_it_has_a_semicolon(make_vault):
+@pytest.mark.parametrize("goal,failed,proposal,chosen", [
     # "Chosen instead: ... capped at `col_max` (30);" stopped where the decision was (qa24 #9)
-    note = ("---\ntype: checkpoint\nproject: p\ncreated: 2026-11-20T10:00:00Z\n---\n# C\n"
-            "## Goal\nWidth follows the terminal, capped at 30; help wraps below the option.\n"
-            "Another sentence.\n## Failed\n- Truncate the help with an ellipsis -- hides text\n")
-    with Vault(make_vault({"projects/p/checkpoints/20261120T100000Z-a.md": note})) as v:
-        v.index(embed=False, now=FROZEN_NOW)
-        (ruling,) = v.deadend_check("truncate the help with an ellipsis", lexical_only=True).rulings
-        assert ruling.chosen == "Width follows the terminal, capped at 30; help wraps below the option."
-
-
-def test_chosen_instead_reads_its_links_as_their_text(make_vault):
+    ("Width follows the terminal, capped at 30; help wraps below the option.\nAnother sentence.",
+     "Truncate the help with an ellipsis -- hides text", "truncate the help with an ellipsis",
+     "Width follows the terminal, capped at 30; help wraps below the option."),
     # "Chosen instead: ... ([source](https://stackoverflow.com/a/1984458/873282))" (qa59)
+    ("Render the filters with [Apache Velocity](https://velocity.apache.org) templates.",
+     "Render the filters with FreeMarker templates -- a second template language",
+     "render the filters with FreeMarker templates", "Render the filters with Apache Velocity templates."),
+], ids=["a-semicolon", "a-link"])
+def test_chosen_instead_is_the_goals_first_sentence_as_read(make_vault, goal, failed, proposal, chosen):
     note = ("---\ntype: checkpoint\nproject: p\ncreated: 2026-11-20T10:00:00Z\n---\n# C\n"
-            "## Goal\nRender the filters with [Apache Velocity](https://velocity.apache.org) templates.\n"
-            "## Failed\n- Render the filters with FreeMarker templates -- a second template language\n")
+            f"## Goal\n{goal}\n## Failed\n- {failed}\n")
     with Vault(make_vault({"projects/p/checkpoints/20261120T100000Z-a.md": note})) as v:
         v.index(embed=False, now=FROZEN_NOW)
-        (ruling,) = v.deadend_check("render the filters with FreeMarker templates", lexical_only=True).rulings
-        assert ruling.chosen == "Render the filters with Apache Velocity templates."
+        (ruling,) = v.deadend_check(proposal, lexical_only=True).rulings
+        assert ruling.chosen == chosen
 
 
 def test_a_near_verbatim_proposal_is_a_lexical_hit_with_the_contract_fields(vault):
