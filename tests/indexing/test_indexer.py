@@ -362,3 +362,18 @@ def test_notes_in_a_folder_that_cannot_be_listed_are_left_out_not_deleted(vault,
     assert vault.search("crocodiles", lexical_only=True).status == "miss"
     monkeypatch.setattr(files.os, "scandir", real_scandir)
     assert vault.index().new == 1 and vault.search("crocodiles", lexical_only=True).hits
+
+
+def test_a_folder_deleted_takes_its_notes_with_it_by_a_full_index_or_the_watchers(vault):
+    """A folder that is gone is no folder that cannot be listed: its notes are deleted."""
+    from vault_engine.sources.vault.files import scan_vault
+
+    shutil.rmtree(vault.root / "sub")
+    assert scan_vault(vault.config, under="sub").unlisted == {}  # (a scan of it fails: it is gone)
+    report = vault.index_paths(["sub"])
+    assert (report.deleted, report.left_out, report.skipped) == (1, 0, ())
+    (vault.root / "sub").mkdir()
+    (vault.root / "sub" / "delta.md").write_text("# Delta\nCrocodiles sunbathe.\n")
+    assert vault.index().new == 1
+    shutil.rmtree(vault.root / "sub")
+    assert (vault.index().deleted, vault.status()["notes"]) == (1, 2)

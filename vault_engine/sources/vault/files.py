@@ -96,7 +96,7 @@ def scan_vault(config: Config, under: str = "") -> Scan:
             info = folder.stat()
         except OSError as exc:
             scan.problems.append(SkippedFile(rel or ".", folder_reason("open", exc)))
-            scan.unlisted[rel or "."] = scan.problems[-1].reason
+            _unlisted(scan, rel, exc)
             continue
         if (info.st_dev, info.st_ino) in seen_dirs:
             scan.problems.append(SkippedFile(rel, ALREADY_INDEXED))
@@ -106,11 +106,18 @@ def scan_vault(config: Config, under: str = "") -> Scan:
             entries = list(os.scandir(folder))
         except OSError as exc:
             scan.problems.append(SkippedFile(rel or ".", folder_reason("list", exc)))
-            scan.unlisted[rel or "."] = scan.problems[-1].reason
+            _unlisted(scan, rel, exc)
             continue
         for entry in entries:
             _visit(entry, rel, config, scan, stack)
     return scan
+
+
+def _unlisted(scan: Scan, rel: str, exc: OSError) -> None:
+    """Record a folder there but not listed (permission denied, an I/O error); one that is
+    gone, or is a file now, took its notes with it: they are deleted."""
+    if not isinstance(exc, (FileNotFoundError, NotADirectoryError)):
+        scan.unlisted[rel or "."] = scan.problems[-1].reason
 
 
 def _not_a_file(mode: int) -> str:
