@@ -21,12 +21,14 @@ def anyio_backend() -> str:
 
 
 @pytest.fixture(autouse=True)
-def lasting_notifications(monkeypatch) -> None:
+def lasting_notifications(request, monkeypatch) -> None:
     """Toasts stay until the test has read them: a test that counts them read none where a
-    loaded machine took over Textual's 5 s between the toast and the count."""
+    loaded machine took over Textual's 5 s between the toast and the count. (Not in a
+    snapshot, which draws the screen as a user sees it then.)"""
     from textual.app import App
 
-    monkeypatch.setattr(App, "NOTIFICATION_TIMEOUT", 600)
+    if "snap_compare" not in request.fixturenames:
+        monkeypatch.setattr(App, "NOTIFICATION_TIMEOUT", 600)
 
 
 @pytest.fixture
