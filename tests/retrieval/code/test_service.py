@@ -308,3 +308,13 @@ def test_a_file_of_a_tap_beside_the_vault_is_named_by_its_path_from_the_vault(ma
             assert [h.ref for h in v.find(path).hits] == ["web:src/cart.js"], path
         with pytest.raises(UnknownRef, match="no such file"):
             v.outline("../jsrepo/src/nosuch.js")
+
+
+def test_a_method_is_named_by_its_name_alone_when_no_other_symbol_has_it(make_vault):
+    """A note about `find_object(T)` explained no method of click's: only a function's bare
+    name was a mention of it (qa62). A name two symbols share names neither."""
+    note = "# Guards\nThe `_check(qty)` guard refuses a zero quantity; `place` is called once per order.\n"
+    with Vault(build(make_vault, {"memory/guards.md": note})) as v:
+        v.index(embed=False)
+        assert "memory/guards.md" in {w.ref for w in v.show("src/shop/orders.py#OrderBook._check").why}
+        assert "memory/guards.md" not in {w.ref for w in v.show("src/shop/orders.py#OrderBook.place").why}

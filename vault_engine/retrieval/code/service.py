@@ -121,8 +121,13 @@ class CodeQueries:
         return why_links(self.store, self.ledger.backlinks_to(path) if path else (), file_tokens(key), of="file")
 
     def why_symbol(self, row: SymbolRow) -> tuple[Why, ...]:
-        """The notes that name the symbol itself (an outline lists its file's apart)."""
-        return why_links(self.store, (), symbol_tokens(row.key, row.qualname), of="symbol")
+        """The notes that name the symbol itself (an outline lists its file's apart); a method
+        by its name alone too, when no other symbol has that name: a note about
+        `find_object(T)` and `ensure_object(T)` explained no method of click's (qa62)."""
+        tokens = symbol_tokens(row.key, row.qualname)
+        if row.parent and len(self.store.symbols_where("name", row.name)) == 1:
+            tokens.append(row.name)
+        return why_links(self.store, (), tokens, of="symbol")
 
     def why_of(self, row: SymbolRow) -> tuple[Why, ...]:
         """A symbol's why wherever it is answered (show, find, callers, callees, search): the
