@@ -163,10 +163,12 @@ def test_parts_written_so_they_are_not_read_are_slips_status_names():
 def test_a_failed_item_that_names_no_approach_is_a_slip_not_a_dead_end():
     """`- -- only reason` was a dead end named "-- only reason", and an empty item with a
     nested reason was dropped without a word (qa60)."""
-    note = parse_note(PATH, HEAD + "# C\n## Failed\n- Realm -- slow\n- -- only reason\n-\n  - Reason: gone\n"
+    # (`- ` after an item, as `- -- only reason` over `- `, was read as a setext heading's
+    # underline, and the nested reason alone became a dead end: qa64)
+    note = parse_note(PATH, HEAD + "# C\n## Failed\n- -- only reason\n- \n  - Reason: gone\n- Realm -- slow\n"
                       "- ~~-- struck out~~\n", CONFIG)
     assert [d.text for d in note.dead_ends] == ["Realm"]
     assert note.yaml_error == (
-        "the Failed item at line 10 names no approach ('-- only reason'): write '- APPROACH -- REASON' for it "
-        "to be read as a dead end; the Failed item at line 11 names no approach (an empty item): write "
+        "the Failed item at line 9 names no approach ('-- only reason'): write '- APPROACH -- REASON' for it "
+        "to be read as a dead end; the Failed item at line 10 names no approach (an empty item): write "
         "'- APPROACH -- REASON' for it to be read as a dead end")

@@ -86,7 +86,7 @@ EXTRACTION_VERSION = "33"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 #     a backticked call with its arguments (`Entry::credit(250)`) mentions what it calls
 # 33: a decision record without a frontmatter date is dated by its `Date:` line (or its kep.yaml);
 #     a setext heading over several lines is one line; a Failed item that opens with the dash
-#     before a reason names no approach
+#     before a reason names no approach; a list item over `- ` is no setext heading
 
 
 def newer_extraction(key: str | None) -> str | None:

@@ -18,6 +18,7 @@ from vault_engine.parsing.links import COMMENT
 
 _ATX = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
 _SETEXT = re.compile(r"^ {0,3}(?:=+|-+)[ \t]*$")
+_LIST_ITEM = re.compile(r"^[ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,8 +164,8 @@ def section_body(text: str, heading: str | None) -> str:
     while i < len(lines):
         if not lines[i].strip() or _ATX.match(lines[i]):
             i += 1
-        elif i + 1 < len(lines) and _SETEXT.match(lines[i + 1]):
-            i += 2
+        elif i + 1 < len(lines) and _SETEXT.match(lines[i + 1]) and not _LIST_ITEM.match(lines[i]):
+            i += 2  # (a list item's line is no heading's text: `- -- x` over `- ` is two items, qa64)
         else:
             break
     return "\n".join(lines[i:])
