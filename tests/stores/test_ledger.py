@@ -158,3 +158,17 @@ def test_a_ledger_written_by_a_newer_release_is_left_as_it_is(make_vault):
     db.close()
     with Vault(root) as v:
         assert v.search("alpha", lexical_only=True).hits[0].ref == "a.md#A"
+
+
+def test_damage_a_read_met_is_marked_once_and_every_open_says_it(tmp_path):
+    """Marked by the read that met it, so `index` repairs it (qa60); said once per open, not
+    "a read met: a read met: ..." (qa64)."""
+    from vault_engine.errors import IndexDamaged
+
+    path = tmp_path / "ledger.sqlite"
+    Ledger(path).close()
+    ledger_module.damaged(path, sqlite3.DatabaseError("database disk image is malformed"))
+    for _ in range(3):
+        with pytest.raises(IndexDamaged) as raised:
+            Ledger(path)
+        assert str(raised.value).count("a read met:") == 1 and "database disk image is malformed" in str(raised.value)

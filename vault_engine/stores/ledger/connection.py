@@ -60,7 +60,7 @@ class LedgerConnection:
         truncated copy). Costs two pragmas and two stats; damage elsewhere surfaces as an
         error when the page is read, and is reported the same way."""
         try:
-            return f"a read met: {damage_mark(self.path).read_text(encoding='utf-8', errors='replace')}"
+            return MET + damage_mark(self.path).read_text(encoding="utf-8", errors="replace")
         except OSError:
             pass  # no mark: none met
         page_size = self.db.execute("PRAGMA page_size").fetchone()[0]
@@ -119,11 +119,14 @@ def damaged(path: Path, exc: Exception) -> IndexDamaged:
     "0 new, 35 unchanged" while every search still said "damaged: run `vault-engine index`"
     (qa60). A rebuild is a new generation's folder, without the mark."""
     try:
-        damage_mark(path).write_text(str(exc), encoding="utf-8")
+        damage_mark(path).write_text(str(exc).removeprefix(MET), encoding="utf-8")  # (once, not per open)
     except OSError:  # a folder we may not write: `index` cannot repair it either, and says why
         pass
     return IndexDamaged(f"the index ledger {path} is damaged ({exc}): run `vault-engine index`, which "
                         "rebuilds it from the notes (nothing of yours is lost)")
+
+
+MET = "a read met: "  # what a damage mark's reason is said after
 
 
 def damage_mark(path: Path) -> Path:
