@@ -364,6 +364,35 @@ def test_notes_in_a_folder_that_cannot_be_listed_are_left_out_not_deleted(vault,
     assert vault.index().new == 1 and vault.search("crocodiles", lexical_only=True).hits
 
 
+def test_notes_in_a_folder_listed_but_not_entered_are_left_out_not_deleted(vault, monkeypatch):
+    """`chmod 644` on a folder: its names can be listed, but every stat says "Permission
+    denied"; its notes were counted deleted (qa64), as an unlistable folder's had been."""
+    from vault_engine.sources.vault import files
+
+    real_scandir = files.os.scandir
+
+    class NotEntered:
+        def __init__(self, entry):
+            self._entry = entry
+
+        def __getattr__(self, name):
+            return getattr(self._entry, name)
+
+        def stat(self, **_):
+            raise PermissionError(13, "Permission denied", self._entry.path)
+
+    def scandir(folder):
+        entries = list(real_scandir(folder))
+        return [NotEntered(e) for e in entries] if os.path.basename(folder) == "sub" else entries
+
+    monkeypatch.setattr(files.os, "scandir", scandir)
+    report = vault.index()
+    assert (report.deleted, report.left_out) == (0, 1)
+    assert [s.reason for s in report.skipped if s.path == "sub/delta.md"] == ["cannot stat: Permission denied"]
+    monkeypatch.setattr(files.os, "scandir", real_scandir)
+    assert vault.index().new == 1
+
+
 def test_a_folder_deleted_takes_its_notes_with_it_by_a_full_index_or_the_watchers(vault):
     """A folder that is gone is no folder that cannot be listed: its notes are deleted."""
     from vault_engine.sources.vault.files import scan_vault

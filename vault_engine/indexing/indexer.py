@@ -133,15 +133,14 @@ class Indexer:
         suspects = find_suspects(scan.notes, {} if reread else known)
         if reread:
             suspects = replace(suspects, missing=tuple(sorted(set(known) - set(scan.notes))))
-        unlisted = {p: folder for p in suspects.missing if (folder := _unlisted_folder(p, scan.unlisted))}
+        unreadable = _there_but_unreadable(suspects.missing, scan)
         reads = read_many(self.config, {p: scan.origin[p] for p in suspects.changed}, progress,
                           {p: scan.notes[p].size for p in suspects.changed},
                           {} if reread else {p: known[p].hash for p in suspects.changed if p in known})
-        if unlisted:  # in a folder that cannot be listed: unreadable, as a `chmod 000` note is, not deleted
-            suspects = replace(suspects, missing=tuple(p for p in suspects.missing if p not in unlisted),
-                               changed=suspects.changed + tuple(unlisted))
-            reads |= {p: ReadResult(p, problem=f"{scan.unlisted[folder]} ({folder}/)")
-                      for p, folder in unlisted.items()}
+        if unreadable:  # unreadable, as a `chmod 000` note is, not deleted
+            suspects = replace(suspects, missing=tuple(p for p in suspects.missing if p not in unreadable),
+                               changed=suspects.changed + tuple(unreadable))
+            reads |= {p: ReadResult(p, problem=why) for p, why in unreadable.items()}
         gone = {p for p, r in reads.items() if r.vanished}
         if gone:  # deleted since the scan (a `git checkout` under way): deletions, not skipped files (qa61)
             reads = {p: r for p, r in reads.items() if p not in gone}
@@ -255,9 +254,9 @@ class Indexer:
         return words
 
     def _skipped(self, scan: Scan, reads: dict[str, ReadResult]) -> list[SkippedFile]:
-        skipped = list(scan.problems)
-        skipped += [SkippedFile(p, r.problem) for p, r in sorted(reads.items()) if r.problem]
-        return skipped
+        said = {s.path for s in scan.problems}  # (an indexed note the scan cannot stat: once)
+        return [*scan.problems, *(SkippedFile(p, r.problem) for p, r in sorted(reads.items())
+                                  if r.problem and p not in said)]
 
     # -- links ----------------------------------------------------------------------------
 
@@ -333,6 +332,21 @@ def _vanished_twins(scan: Scan, known: dict, config: Config) -> set[str]:
     taps = code_taps(config)
     return {path for path, was in known.items() if was.size in sizes and was.hash is not None
             and path not in scan.notes and not file_of(taps, config.root, path).exists()}
+
+
+def _there_but_unreadable(missing: Iterable[str], scan: Scan) -> dict[str, str]:
+    """The indexed notes the scan did not find that are there all the same, and why: in a
+    folder it could not list (qa60), or named by one of its problems (a folder that can be
+    listed but not entered: every stat "Permission denied", qa64). They were counted deleted."""
+    problems = {p.path: p.reason for p in scan.problems}
+    found = {}
+    for path in missing:
+        folder = _unlisted_folder(path, scan.unlisted)
+        if folder is not None:
+            found[path] = f"{scan.unlisted[folder]} ({folder}/)"
+        elif path in problems:
+            found[path] = problems[path]
+    return found
 
 
 def _unlisted_folder(path: str, unlisted: Mapping[str, str]) -> str | None:
