@@ -46,7 +46,8 @@ def test_a_folder_made_in_the_vaults_place_is_not_the_vault(tmp_path):
 
 def test_a_generation_swapped_in_by_another_process_wakes_the_embedding(tmp_path):
     index_root = tmp_path / ".vault-engine" / "index"
-    index_root.mkdir(parents=True)
+    for generation in ("g1", "g2"):
+        (index_root / generation).mkdir(parents=True)
     (index_root / "current").symlink_to("g1")
     woken: list[int] = []
     heartbeat = Heartbeat(tmp_path, index_root, beat=lambda: None, vault_lost=print, index_lost=lambda: None,
@@ -77,7 +78,7 @@ def test_a_lost_current_link_is_a_lost_index(tmp_path):
     """Only `index/current` removed: every command said "the running watcher is building it"
     while the watcher waited for a save to rebuild (qa61)."""
     index_root = tmp_path / ".vault-engine" / "index"
-    index_root.mkdir(parents=True)
+    (index_root / "g1").mkdir(parents=True)
     (index_root / "current").symlink_to("g1")
     lost: list[int] = []
     heartbeat = Heartbeat(tmp_path, index_root, beat=lambda: None, vault_lost=print,
@@ -86,3 +87,17 @@ def test_a_lost_current_link_is_a_lost_index(tmp_path):
     (index_root / "current").unlink()
     assert heartbeat.check() and lost == [1]
     assert heartbeat.check() and lost == [1]  # once: the rebuild it asks for makes the link again
+
+
+def test_a_current_link_to_a_generation_that_is_gone_is_a_lost_index(tmp_path):
+    """`rm -rf` of the live generation's folder left its link: every command said the watcher
+    was building the index, for as long as no save came (qa64)."""
+    index_root = tmp_path / ".vault-engine" / "index"
+    (index_root / "g1").mkdir(parents=True)
+    (index_root / "current").symlink_to("g1")
+    lost: list[int] = []
+    heartbeat = Heartbeat(tmp_path, index_root, beat=lambda: None, vault_lost=print,
+                          index_lost=lambda: lost.append(1))
+    assert heartbeat.check() and lost == []
+    (index_root / "g1").rmdir()
+    assert heartbeat.check() and lost == [1]

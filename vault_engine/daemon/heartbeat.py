@@ -112,8 +112,10 @@ def _identity(path: Path) -> tuple[int, int] | None:
 
 
 def _generation(index_root: Path) -> str | None:
-    """The generation ``current`` points at (None: no index)."""
+    """The generation ``current`` points at (None: no index, or a link to a folder that is
+    gone: `rm -rf` of the live generation left every command "building it", qa64)."""
     try:
-        return os.readlink(index_root / CURRENT)
+        target = os.readlink(index_root / CURRENT)
     except OSError:
         return None
+    return target if (index_root / CURRENT).is_dir() else None

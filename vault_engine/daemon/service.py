@@ -71,7 +71,8 @@ class WatchService:
 
     def request_rescan(self) -> None:
         """Compare the whole vault at the next turn of the loop (the index was removed)."""
-        self.listener.problem("the index folder, or its `current` link, was removed; building a new one")
+        self.listener.problem("the index folder, its `current` link or the generation it points at was removed; "
+                              "building a new one")
         self.feed.queue.put(RESCAN)
 
     def wake_idle_work(self) -> None:
