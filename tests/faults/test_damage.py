@@ -57,6 +57,8 @@ LEXICAL_DAMAGE = {
     "whoosh stored fields deleted": lambda r: whoosh_file(r, "_stored.col").unlink(),
     "whoosh table of contents deleted": lambda r: whoosh_file(r, ".toc").unlink(),
     "whoosh folder deleted": lambda r: shutil.rmtree(r / INDEX / "whoosh"),
+    # a file in its place: the repair refused, "move it aside", though all of it is derived (qa64)
+    "whoosh folder a file": lambda r: (shutil.rmtree(r / INDEX / "whoosh"), (r / INDEX / "whoosh").touch()),
     "current generation link deleted": lambda r: (r / INDEX).unlink(),
     "current generation folder deleted": lambda r: shutil.rmtree((r / INDEX).resolve()),
     "index folder deleted": lambda r: shutil.rmtree(r / ".vault-engine" / "index"),

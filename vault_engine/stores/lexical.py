@@ -309,8 +309,11 @@ class WhooshIndex:
         return self._ix
 
     def reset(self) -> None:
-        """Drop everything (``index --rebuild``)."""
+        """Drop everything (``index --rebuild``, a repair): a file in the folder's place too,
+        derived as all of it is (qa64: the repair refused, "move it aside")."""
         self.close()
+        if self.folder.is_symlink() or self.folder.is_file():
+            self.folder.unlink()
         shutil.rmtree(self.folder, ignore_errors=True)
 
     def close(self) -> None:
