@@ -567,3 +567,28 @@ def test_a_linked_heading_the_note_lacks_hands_on_the_notes_ref_and_says_so(make
         assert v.show(audio.ref).path == "specs/audio.md"
     assert [n["section_missing"] for n in brief.to_json()["specs"]] == ["Nope", None]
     assert "- specs/audio.md (spec, " in brief.markdown and "the link names #Nope, which it lacks" in brief.markdown
+
+
+def test_a_checkpoint_that_could_not_be_read_is_said_in_the_brief(make_vault, monkeypatch):
+    """A checkpoints folder listed but not entered: "No checkpoint yet: nobody has checked in",
+    without a word why (qa64)."""
+    from vault_engine.indexing import reading
+
+    real_read = reading.read_note
+
+    def denied(root, rel, *rest):
+        if "/checkpoints/" in rel:
+            raise reading.Unreadable("permission denied: make the file readable to index it")
+        return real_read(root, rel, *rest)
+
+    root = make_vault({"projects/p/checkpoints/20260901T000000Z-a.md": checkpoint("2026-09-01T00:00:00Z", "Done.")
+                       .replace("project: drone", "project: p"), "projects/p/notes.md": "# Notes\nx\n"})
+    monkeypatch.setattr(reading, "read_note", denied)
+    with Vault(root) as v:
+        v.index(embed=False, now=FROZEN_NOW)
+        brief = v.resume("p", now=FROZEN_NOW)
+    assert brief.checkpoint is None
+    assert brief.notices == ("1 note(s) of projects/p/ could not be read when indexed (projects/p/checkpoints/"
+                             "20260901T000000Z-a.md: permission denied: make the file readable to index it): "
+                             "what they hold is not in this brief",)
+    assert "could not be read when indexed" in brief.markdown

@@ -71,11 +71,23 @@ def gather_brief(ledger: Ledger, config: Config, project: str, now: float,
     bearing_here = [r for r in team_wide if ruling_key(r) in bears_on]
     return ResumeBrief(project, brief, shown, linked, tuple(r for r in bearing if r.elsewhere)[:MAX_ELSEWHERE],
                        max(0, len(working) - MAX_WORKING_NOTES), bears_on=bears_on,
-                       notices=tuple(misdated(checkpoints)),
+                       notices=tuple(misdated(checkpoints)) + _unread(ledger, f"{config.projects_dir}/{project}/"),
                        earlier=tuple(own[:MAX_EARLIER] + bearing_here),
                        more_earlier=max(0, len(own) - MAX_EARLIER),
                        team_wide_unshown=len(team_wide) - len(bearing_here),
                        alongside=tuple(checkpoint_brief(ledger, n) for n in handed[1:]))
+
+
+def _unread(ledger: Ledger, folder: str) -> tuple[str, ...]:
+    """A line when notes of the project's folder could not be read when indexed: a checkpoint
+    among them is in no brief, which said "No checkpoint yet" without a word why (qa64)."""
+    unread = [(path, reason) for path, reason in ledger.skipped() if path.startswith(folder) and path.endswith(".md")]
+    if not unread:
+        return ()
+    path, reason = unread[0]
+    more = f" and {len(unread) - 1} more" if len(unread) > 1 else ""
+    return (f"{len(unread)} note(s) of {folder} could not be read when indexed ({path}: {reason}{more}): "
+            "what they hold is not in this brief",)
 
 
 def earlier_dead_ends(ledger: Ledger, project: str, shown_in: set[int], shown_paths: set[str]) -> list[Ruling]:
