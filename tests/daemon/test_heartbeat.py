@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import os
 
+import pytest
+
 from vault_engine.daemon.heartbeat import Heartbeat
 
 
@@ -74,9 +76,11 @@ def test_a_removed_lock_file_stops_the_pulse_before_it_writes(tmp_path):
     assert "was removed" in lost[0] and "Start `vault-engine watch` again" in lost[0]
 
 
-def test_a_lost_current_link_is_a_lost_index(tmp_path):
-    """Only `index/current` removed: every command said "the running watcher is building it"
-    while the watcher waited for a save to rebuild (qa61)."""
+@pytest.mark.parametrize("removed", ["current", "g1"], ids=["the current link", "the generation it points at"])
+def test_a_lost_current_link_or_generation_is_a_lost_index(tmp_path, removed):
+    """Only `index/current` removed (qa61), or only the live generation's folder, `rm -rf` of
+    it leaving its link (qa64): every command said "the running watcher is building it"
+    while the watcher waited for a save to rebuild."""
     index_root = tmp_path / ".vault-engine" / "index"
     (index_root / "g1").mkdir(parents=True)
     (index_root / "current").symlink_to("g1")
@@ -84,20 +88,9 @@ def test_a_lost_current_link_is_a_lost_index(tmp_path):
     heartbeat = Heartbeat(tmp_path, index_root, beat=lambda: None, vault_lost=print,
                           index_lost=lambda: lost.append(1))
     assert heartbeat.check() and lost == []
-    (index_root / "current").unlink()
+    if removed == "current":
+        (index_root / removed).unlink()
+    else:
+        (index_root / removed).rmdir()
     assert heartbeat.check() and lost == [1]
-    assert heartbeat.check() and lost == [1]  # once: the rebuild it asks for makes the link again
-
-
-def test_a_current_link_to_a_generation_that_is_gone_is_a_lost_index(tmp_path):
-    """`rm -rf` of the live generation's folder left its link: every command said the watcher
-    was building the index, for as long as no save came (qa64)."""
-    index_root = tmp_path / ".vault-engine" / "index"
-    (index_root / "g1").mkdir(parents=True)
-    (index_root / "current").symlink_to("g1")
-    lost: list[int] = []
-    heartbeat = Heartbeat(tmp_path, index_root, beat=lambda: None, vault_lost=print,
-                          index_lost=lambda: lost.append(1))
-    assert heartbeat.check() and lost == []
-    (index_root / "g1").rmdir()
-    assert heartbeat.check() and lost == [1]
+    assert heartbeat.check() and lost == [1]  # once: the rebuild it asks for makes the index again
