@@ -93,8 +93,9 @@ class Heartbeat:
         generation = _generation(self.index_root)
         if self._index_identity is not None and (index_now != self._index_identity or
                                                   (generation is None and self._generation is not None)):
-            # the folder, or only its `current` link: every command then said "the running
-            # watcher is building it" while it waited for a save (qa61)
+            # the folder, only its `current` link (qa61), or the generation that link points at
+            # (qa64): every command then said "the running watcher is building it" while it
+            # waited for a save
             self.index_lost()
         if generation != self._generation and generation is not None:
             self.generation_changed()
