@@ -34,7 +34,8 @@ async def steady(pilot, until=always, what: str = "the screen to settle"):
 def shows_hits_for(app, query: str) -> bool:
     """The search screen lists the hits of ``query``, laid out at the list's width."""
     hits = app.screen.query_one(HitList)
-    return hits.result is not None and hits.result.query == query and bool(hits.option_count)
+    return (hits.result is not None and hits.result.query == query and bool(hits.option_count)
+            and hits.laid_out_width == hits.content_region.width)
 
 
 @SIZES

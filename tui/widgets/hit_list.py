@@ -38,8 +38,13 @@ class HitList(OptionList):
         """The search whose hits are listed (None: none)."""
         return self._result
 
+    @property
+    def laid_out_width(self) -> int:
+        """The width the listed hits were cut to (a resize cuts them again)."""
+        return self._width
+
     def on_resize(self) -> None:
-        if self.scrollable_content_region.width != self._width:  # snippets are cut to the width
+        if self.content_region.width != self._width:  # snippets are cut to the width
             highlighted = self.highlighted
             self.show(self._result)
             self.highlighted = highlighted
@@ -49,7 +54,10 @@ class HitList(OptionList):
         self._result = result
         self.hits = result.hits if result is not None else ()
         self.clear_options()
-        width = self._width = self.scrollable_content_region.width or 80
+        # The list's width with its scrollbar's place (hit_prompt leaves it): the width without
+        # it depended on whether the last hits had brought a scrollbar yet, and the same hits
+        # were cut two columns narrower or not, by timing (a snapshot differed on a busy machine)
+        width = self._width = self.content_region.width or 80
         for n, hit in enumerate(self.hits):
             self.add_options([Option(hit_prompt(hit, width), id=str(n)), None])  # None: a divider
         if self.hits:
