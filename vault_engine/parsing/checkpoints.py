@@ -163,11 +163,6 @@ def split_reason(text: str) -> tuple[str, str | None]:
     return approach, reason or None
 
 
-def is_list_item(line: str) -> bool:
-    """Whether the line opens a list item (``- x``, ``* x``, ``1. x``), at any indent."""
-    return _ITEM.match(line) is not None
-
-
 def item_reason(item: ListItem) -> tuple[str, str | None]:
     """An item's approach and reason: the dash part, then nested ``Reason:`` items, then any
     other nested items as detail, joined with ``; ``."""

@@ -33,7 +33,6 @@ from vault_engine.parsing.checkpoints import (
     ListItem,
     SectionLike,
     body_lines,
-    is_list_item,
     item_reason,
     joined_reasons,
     match_text,
@@ -43,7 +42,7 @@ from vault_engine.parsing.checkpoints import (
     struck_out,
 )
 from vault_engine.parsing.readable import links_as_text
-from vault_engine.parsing.sections import heading_line
+from vault_engine.parsing.sections import heading_line, is_list_item
 
 SOURCE = "decision record"
 DETAIL_CHARS = 600  # of an alternative's description: enough to say what it was

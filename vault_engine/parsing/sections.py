@@ -21,6 +21,11 @@ _SETEXT = re.compile(r"^ {0,3}(?:=+|-+)[ \t]*$")
 _LIST_ITEM = re.compile(r"^[ \t]*(?:[-*+]|\d{1,9}[.)])(?:[ \t]|$)")
 
 
+def is_list_item(line: str) -> bool:
+    """Whether the line opens a list item (``- x``, ``* x``, ``1. x``), at any indent."""
+    return _LIST_ITEM.match(line) is not None
+
+
 @dataclass(frozen=True, slots=True)
 class Blocks:
     """What the block parser found: headings and the line ranges that are code."""
@@ -164,7 +169,7 @@ def section_body(text: str, heading: str | None) -> str:
     while i < len(lines):
         if not lines[i].strip() or _ATX.match(lines[i]):
             i += 1
-        elif i + 1 < len(lines) and _SETEXT.match(lines[i + 1]) and not _LIST_ITEM.match(lines[i]):
+        elif i + 1 < len(lines) and _SETEXT.match(lines[i + 1]) and not is_list_item(lines[i]):
             i += 2  # (a list item's line is no heading's text: `- -- x` over `- ` is two items, qa64)
         else:
             break
