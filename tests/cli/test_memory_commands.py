@@ -70,6 +70,9 @@ def test_json_not_in_utf8_says_so_and_a_bom_is_let_pass(vault, cli, monkeypatch)
     monkeypatch.setattr(sys, "stdin", stdin('{"summary": "x"}'.encode("utf-16")))
     done = cli("--vault", vault, "checkpoint", "new", "--project", "p", "--agent", "a", "--from-json", "-")
     assert (done.code, done.err) == (1, "vault-engine: --from-json -: not UTF-8 text (byte 1): save it as UTF-8\n")
+    monkeypatch.setattr(sys, "stdin", stdin('{"summary": "x"}'.encode("utf-16-le")))  # no BOM: was "not valid JSON"
+    done = cli("--vault", vault, "checkpoint", "new", "--project", "p", "--agent", "a", "--from-json", "-")
+    assert (done.code, done.err) == (1, "vault-engine: --from-json -: not UTF-8 text (byte 2): save it as UTF-8\n")
     monkeypatch.setattr(sys, "stdin", stdin('\ufeff{"summary": "Saved by Notepad."}'.encode()))
     done = cli("--vault", vault, "checkpoint", "new", "--project", "p", "--agent", "a", "--from-json", "-")
     assert done.code == 0, done.err

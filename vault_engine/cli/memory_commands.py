@@ -116,7 +116,10 @@ def _read_json(ctx: Context, source: str):
 
     try:
         data = sys.stdin.buffer.read() if source == "-" else Path(source).read_bytes()
-        return json.loads(data.decode("utf-8-sig"))  # (JSON is UTF-8; a BOM before it is let pass)
+        text = data.decode("utf-8-sig")  # (JSON is UTF-8; a BOM before it is let pass)
+        if (nul := data.find(b"\0")) >= 0:  # UTF-16 without a BOM decodes as UTF-8 (qa64); JSON holds no NUL
+            raise UnicodeDecodeError("utf-8", data, nul, nul + 1, "NUL byte")
+        return json.loads(text)
     except OSError as exc:
         raise VaultError(f"--from-json {source}: cannot read it ({exc.strerror or exc})") from exc
     except UnicodeDecodeError as exc:  # UTF-16 or Latin-1 was "not valid JSON (Expecting value ...)" (qa60)
