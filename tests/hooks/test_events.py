@@ -150,6 +150,7 @@ def test_the_proposal_is_the_prompt_or_what_the_tool_is_about_to_do():
     assert proposal_of("pre-tool-use", multi) == "use Redis"
     assert proposal_of("pre-tool-use", {"tool_input": "not an object"}) == ""
     assert len(proposal_of("pre-tool-use", {"tool_input": {"content": "x" * 10_000}})) == 4000
+    assert len(proposal_of("user-prompt-submit", {"prompt": "a pasted log " * 100_000})) == 4000  # qa65
 
 
 def test_the_output_is_claude_codes_hook_output():

@@ -34,7 +34,9 @@ EVENT_NAMES = {"session-start": "SessionStart", "user-prompt-submit": "UserPromp
                "pre-tool-use": "PreToolUse"}
 BRIEF_TOKENS = 1500
 RULINGS = 3
-MAX_PROPOSAL_CHARS = 4000  # an edit may write a whole file: its head says what it is about
+# An edit may write a whole file, a prompt paste a whole log: the head says what it is about
+# (a 1 MB prompt missed the deadline even through a warm watcher, qa65)
+MAX_PROPOSAL_CHARS = 4000
 DEADLINE_SECONDS = 1.0
 DEADLINE_ENV = "VAULT_ENGINE_HOOK_DEADLINE"
 WORKER_NAME = "vault-engine-hook"  # the thread that answers an event within the deadline
@@ -65,7 +67,7 @@ def proposal_of(event: str, payload: dict[str, Any]) -> str:
     """The text to check against dead ends: the prompt, or what the tool is about to do."""
     if event == "user-prompt-submit":
         text = payload.get("prompt")
-        return text.strip() if isinstance(text, str) else ""
+        return text.strip()[:MAX_PROPOSAL_CHARS] if isinstance(text, str) else ""
     tool = payload.get("tool_input")
     if not isinstance(tool, dict):
         return ""
