@@ -63,6 +63,7 @@ def test_the_latest_checkpoint_by_created_not_by_name(vault):
     assert c.summary == "Both mics stay.\nSee [[audio#Buffers]] and [[drop-test]]."
     assert c.next_steps == ("Run the noise suppression model on the companion computer",)
     assert [(r.text, r.reason) for r in c.failed] == [("Beamforming on the MCU", "not enough RAM")]
+    assert "## Last checkpoint: Both mics stay.\n" in brief.markdown  # not "Checkpoint: Checkpoint:" (qa68)
 
 
 def test_ties_on_created_go_to_the_later_file_name(make_vault):

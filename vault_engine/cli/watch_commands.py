@@ -20,7 +20,7 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                     "vault-engine calls over .vault-engine/daemon.sock. Runs until Ctrl-C. "
                     "Example: vault-engine watch &")
     p.add_argument("--stop", action="store_true",
-                   help="stop the watcher running for this vault, and wait until it has")
+                   help="stop the watcher running for this vault, and wait until it has exited")
     p.set_defaults(handler=cmd_watch)
 
 

@@ -178,7 +178,7 @@ def _checkpoint_part(brief: ResumeBrief) -> str:
     if c is None:
         return (f"No checkpoint yet for {brief.project}: nobody has checked in. "
                 "Its working notes follow, newest first.")
-    lines = [f"## Last checkpoint: {c.title}",
+    lines = [f"## Last checkpoint: {_CHECKPOINT_WORD.sub('', c.title) or c.title}",
              f"{printed(c.ref)}, by {c.agent or 'an unnamed agent'}, {iso_time(c.created)}", "",
              "### Summary", c.summary or "(no summary written)", ""]
     if c.goal:
@@ -192,6 +192,10 @@ def _checkpoint_part(brief: ResumeBrief) -> str:
         lines += ["", "### Ruled out (Failed)"]
         lines += [_ruled_out_line(r) for r in c.failed]
     return "\n".join(lines)
+
+
+# The template titles a checkpoint "Checkpoint: X": the brief's heading says it once (qa68)
+_CHECKPOINT_WORD = re.compile(r"^checkpoint\s*:\s*", re.IGNORECASE)
 
 
 def _step_line(step: str) -> str:
