@@ -131,6 +131,18 @@ def test_find_of_a_renamed_symbol_names_the_notes_that_still_name_it(make_vault,
     assert cli("--vault", root, "find", "never_named_anywhere", "--json").json["notices"] == []
 
 
+def test_find_of_a_symbol_renamed_to_a_close_name_suggests_it_and_still_names_the_notes(make_vault, cli):
+    """A suggestion is a miss too: the notes' warning came only with `--tier symbol` (qa69)."""
+    root = build(make_vault)
+    for path in (root / "src").rglob("*.py"):
+        path.write_text(path.read_text().replace("price_of", "price_of_item"), encoding="utf-8")
+    cli("--vault", root, "index", "--no-embed")
+    suggested = cli("--vault", root, "find", "price_of", "--json").json
+    assert suggested["status"] == "junction" and suggested["notices"] == [
+        "`price_of` is named in 1 note(s) (memory/orders.md) but defined nowhere in the indexed code: "
+        "renamed or removed since they were written?"], suggested
+
+
 def test_find_of_a_modules_constant_says_where_the_code_writes_it_not_that_it_was_removed(make_vault, cli):
     """`PRICES = {...}` is no symbol: "renamed or removed since?" was said of notes that are right (qa35 A2)."""
     root = build(make_vault, {"memory/prices.md": "---\ntype: memory\n---\n# Prices\n\n`PRICES` maps a sku to its price.\n"})

@@ -75,7 +75,7 @@ def test_a_question_naming_a_symbol_says_where_it_is_and_how_to_follow_its_calls
 def test_a_qualified_name_missed_points_at_its_last_part_not_at_a_broken_file_that_uses_it(make_vault):
     """`find zustand.create` blamed react.ts's syntax error, though `create` is indexed there,
     and never said where `create` is (qa48)."""
-    broken = "import { price_of } from './prices'\nexport const total = price_of(grand_total(\n"  # never closed
+    broken = "import { price_of } from './prices' // see prices.ts\nexport const total = price_of(grand_total(\n"  # never closed
     with Vault(build(make_vault, {"web/broken.ts": broken})) as v:
         miss = v.find("billing.price_of")
         assert miss.status == "miss" and "not parsed whole" not in miss.reason, miss.reason
@@ -83,6 +83,9 @@ def test_a_qualified_name_missed_points_at_its_last_part_not_at_a_broken_file_th
                                     "(`vault-engine find price_of`): confirm it is the one meant")
         # a name defined nowhere, which the broken file names: its error may hide the definition
         assert "web/broken.ts names 'grand_total' but was not parsed whole" in v.find("grand_total").reason
+        # a file name: its extension names nothing (the `ts` of a deleted `combine.ts` blamed
+        # a file that writes `ts`, qa69); `.ts` in the broken file's import is what it would find
+        assert "not parsed whole" not in v.find("prices.ts").reason
 
 
 def test_a_skipped_file_named_by_the_end_of_its_path_is_said_skipped(make_vault):

@@ -23,7 +23,7 @@ from vault_engine.retrieval.code.lookup import (
     why_links,
 )
 from vault_engine.sources.code.files import CodeTap, code_taps, tap_of_key, why_left_out
-from vault_engine.sources.code.languages import SPECS
+from vault_engine.sources.code.languages import SPECS, detect_language
 from vault_engine.sources.code.testpaths import is_test_path
 from vault_engine.stores.code_store import CodeStore, SymbolRow
 from vault_engine.stores.ledger import Ledger
@@ -300,7 +300,9 @@ class CodeQueries:
         one may be missing, but only from a file that names it. (Every miss used to carry the
         first broken file of the whole tap, a Python question a TypeScript file's error.)"""
         query = query.strip()
-        if "/" in query and "#" not in query:  # a path (`src/store`): no definition a syntax error hides
+        # a path (`src/store`, `combine.ts`): no definition a syntax error hides (the `ts` of a
+        # deleted `combine.ts` blamed a file that names `ts`, qa69)
+        if ("/" in query or detect_language(query)) and "#" not in query:
             return ""
         name = re.split(r"[.#:/]", query)[-1]
         word = re.compile(rf"(?<![\w$]){re.escape(name)}(?![\w$])") if name else None

@@ -65,7 +65,9 @@ def find(query: str, *, code, ledger: Ledger, lexical: WhooshIndex | Callable[[]
                 tried.append(name)
                 found = step(code, code_query, k, rule)
                 if found is not None and name == "fuzzy" and "symbol" in tried:  # only what was looked up
-                    found = replace(found, reason=f"nothing is named {query!r}; {found.reason}")
+                    # a suggestion is a miss too: the notes still naming a renamed symbol say so (qa69)
+                    found = replace(found, reason=f"nothing is named {query!r}; {found.reason}",
+                                    notices=found.notices + _named_in_notes(code, code_query))
                 if found is not None:
                     return found
     # The junction goes by the query's shape: a token that resembles a symbol or path is not a
