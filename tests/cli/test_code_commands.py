@@ -30,6 +30,9 @@ def test_show_and_outline_of_code(make_vault, cli):
     root = build(make_vault)
     shown = cli("--vault", root, "show", "src/shop/pricing.py#price_of")
     assert shown.code == 0 and "4  def price_of(sku):" in shown.out
+    # the file named by the end of its path, as outline and callers take it ("no note", qa69)
+    assert cli("--vault", root, "show", "pricing.py#price_of").out == shown.out
+    assert cli("--vault", root, "show", "shop/pricing.py").out == cli("--vault", root, "show", "src/shop/pricing.py").out
     data = cli("--vault", root, "outline", "src/shop/orders.py", "--json").json
     assert [s["symbol"] for s in data["symbols"]][:2] == ["OrderBook", "OrderBook.__init__"]
     # the file's why notes come above its symbols, as the README says: after 152 of them, unseen (qa62)

@@ -104,7 +104,7 @@ class CodeQueries:
         return tuple(t for t in found if within is None or t.startswith(f"{within}#"))[:MAX_MEANT]
 
     def is_code_ref(self, ref: str) -> bool:
-        return split_ref(self.keys, ref.strip()) is not None
+        return split_ref(self.keys, self._with_file_key(ref.strip())) is not None
 
     # -- why --------------------------------------------------------------------------------
 
@@ -153,7 +153,7 @@ class CodeQueries:
     def show(self, ref: str, follow: int = 0) -> CodeView:
         """The lines of a symbol (decorators included) or of a whole file, numbered; with
         ``follow``, the sections of its why notes and ``follow - 1`` hops of their links."""
-        found = split_ref(self.keys, ref.strip())
+        found = split_ref(self.keys, self._with_file_key(ref.strip()))
         assert found is not None  # callers ask is_code_ref first
         key, qualname = found
         lines, notices = self._lines(key)
@@ -444,17 +444,19 @@ class CodeQueries:
         return (f"it overrides {', '.join(called)}, whose callers reach it through an instance of its class "
                 f"(`vault-engine callers {called[0]}`)")
 
-    def _with_file_key(self, symbol: str) -> str:
-        """``core.py#Command.main`` as ``src/click/core.py#Command.main``: a ref's file named by
-        the end of its path, as `outline` takes it, when that end names one indexed file
-        (`callers` said "no such symbol", qa62)."""
-        path, hash_, qualname = symbol.partition("#")
-        if not hash_ or split_ref(self.keys, symbol) is not None:
-            return symbol
+    def _with_file_key(self, ref: str) -> str:
+        """``core.py#Command.main`` as ``src/click/core.py#Command.main``: a ref's source file
+        named by the end of its path, as `outline` takes it, when that end names one indexed
+        file (`callers` said "no such symbol", qa62; `show`, "no note", qa69). Only a path a
+        grammar reads is looked up: a note's ref costs no scan of the code taps."""
+        path, hash_, qualname = ref.partition("#")
+        if not detect_language(path) or split_ref(self.keys, ref) is not None:
+            return ref
         try:
-            return f"{self.resolve_file(path)}#{qualname}"
-        except UnknownRef:  # no file, or several: the symbol as given answers for itself
-            return symbol
+            key = self.resolve_file(path)
+        except UnknownRef:  # no file, or several: the ref as given answers for itself
+            return ref
+        return f"{key}#{qualname}" if hash_ else key
 
     def _not_found(self, symbol: str) -> tuple[str, str, tuple[str, ...]]:
         """Status and reason of a symbol no definition answers, and what a misspelt name
