@@ -231,7 +231,9 @@ def test_a_control_character_in_checkpoint_flags_is_refused_too(memory_vault, cl
     (b"[]", "expects a JSON object"),
     (b'{"summary": 5}', "summary must be a string"),
     (b'{"failed": "x"}', "failed must be a list"),
-], ids=["missing", "not-json", "not-utf8", "a-list", "summary-number", "failed-string"])
+    (b"[" * 100_000 + b"]" * 100_000, "not valid JSON (nested too deeply)"),  # a traceback (qa70)
+    (b'{"failed": [{"text": "t", "reasn": "r"}]}', "'reasn' is not a field of a failed item (did you mean reason?)"),
+], ids=["missing", "not-json", "not-utf8", "a-list", "summary-number", "failed-string", "deep", "failed-typo"])
 def test_a_bad_from_json_file_is_one_line_naming_it(memory_vault, cli, tmp_path, content, needle):
     draft = tmp_path / "draft.json"
     if content is not None:
@@ -264,6 +266,21 @@ def test_newlines_and_tabs_in_a_checkpoint_are_plain_text_and_accepted(memory_va
     assert result.code == 0, result.err
     written = (memory_vault / result.json["path"]).read_text(encoding="utf-8")
     assert "line one\nline two\twith a tab" in written
+
+
+def test_a_date_of_infinity_or_nan_is_ignored_and_said_and_the_vault_is_indexed(make_vault, cli):
+    """`created: .inf` stopped every index of the vault with a traceback (JSON holds no
+    infinity: SQLite refused the ledger), and `.nan` dropped its note (qa70)."""
+    root = make_vault({"inf.md": "---\ncreated: .inf\nrating: -.inf\n---\n# Inf\ninfword\n",
+                       "nan.md": "---\nupdated: .nan\n---\n# Nan\nnanword\n", "plain.md": "# Plain\nplainword\n"},
+                      config=NO_MODEL)
+    indexed = cli("--vault", root, "index", "--no-embed")
+    assert indexed.code == 0 and "3 new" in indexed.out, indexed
+    for word in ("infword", "nanword", "plainword"):
+        assert cli("--vault", root, "search", word, "--lexical", "--json").json["status"] == "hit"
+    status = cli("--vault", root, "status").out
+    assert "inf.md: created '.inf' is not a date" in status and "nan.md: updated '.nan' is not a date" in status
+    assert cli("--vault", root, "show", "inf.md", "--json").json["frontmatter"]["rating"] == "-.inf"
 
 
 # -- 4. a '#' in a note's file name ------------------------------------------------------------

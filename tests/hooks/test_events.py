@@ -77,6 +77,8 @@ def test_nothing_relevant_means_no_output_at_all(indexed_sample, tmp_path, event
     ((RECORDED / "broken.txt").read_text(), "the hook input on stdin is not JSON"),
     ("[1, 2]", "the hook input on stdin is not a JSON object"),
     ("", "the hook input on stdin is not a JSON object"),
+    pytest.param("[" * 100_000 + "]" * 100_000, "the hook input on stdin is not JSON (nested too deeply)",
+                 id="nested-too-deeply"),
 ])
 def test_broken_input_never_blocks(tmp_path, stdin, said):
     done = hook("user-prompt-submit", stdin, cwd=tmp_path)

@@ -57,6 +57,8 @@ def test_parse_time_accepts_iso_dates_and_numbers():
     # kubernetes-keps' sig-node/4214 kep.yaml: creation-date: 2023-9-18
     assert parse_time("2023-9-18") == dt.datetime(2023, 9, 18, tzinfo=dt.UTC).timestamp()
     assert parse_time("2023-13-1") is None
+    # YAML's .inf and .nan: an OverflowError had stopped the index (qa70)
+    assert (parse_time(float("inf")), parse_time(float("-inf")), parse_time(float("nan"))) == (None, None, None)
 
 
 def test_a_date_yaml_reads_as_a_number_is_a_year_a_day_or_milliseconds():

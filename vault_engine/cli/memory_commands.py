@@ -127,6 +127,8 @@ def _read_json(ctx: Context, source: str):
                          "UTF-8") from exc
     except ValueError as exc:
         raise VaultError(f"--from-json {source}: not valid JSON ({exc})") from exc
+    except RecursionError as exc:  # a traceback (qa70): no draft nests so
+        raise VaultError(f"--from-json {source}: not valid JSON (nested too deeply)") from exc
 
 
 def cmd_resume(ctx: Context) -> int:

@@ -58,6 +58,8 @@ def read_input(text: str) -> dict[str, Any]:
         payload = json.loads(text) if text.strip() else None
     except ValueError as exc:
         raise HookSkipped(f"the hook input on stdin is not JSON ({exc})") from None
+    except RecursionError:
+        raise HookSkipped("the hook input on stdin is not JSON (nested too deeply)") from None
     if not isinstance(payload, dict):
         raise HookSkipped("the hook input on stdin is not a JSON object")
     return payload

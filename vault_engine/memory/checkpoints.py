@@ -91,6 +91,11 @@ def failed_item(item: Any) -> tuple[str, str | None]:
     """One Failed item: ``"approach -- reason"`` or ``{"text": ..., "reason": ...}``."""
     if isinstance(item, str):
         return parse_failed(item)
+    if isinstance(item, dict) and (unknown := sorted(set(item) - {"text", "reason"})):
+        # a typo ("reasn") dropped the reason, the point of the record, without a word (qa70)
+        close = difflib.get_close_matches(str(unknown[0]), ("text", "reason"), n=1)
+        hint = f" (did you mean {close[0]}?)" if close else ""
+        raise VaultError(f"{unknown[0]!r} is not a field of a failed item{hint}: use text and reason")
     if isinstance(item, dict) and isinstance(item.get("text"), str) and item["text"].strip():
         reason = item.get("reason")
         return " ".join(item["text"].split()), " ".join(str(reason).split()) if reason else None

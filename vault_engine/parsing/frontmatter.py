@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import math
 import re
 import sys
 from dataclasses import dataclass
@@ -201,6 +202,8 @@ def normalize_value(value: Any) -> Any:
         return [normalize_value(v) for v in value]
     if isinstance(value, str) and is_placeholder(value):
         return None  # a template's placeholder, quoted or Templater's: a blank (qa29 N4: it became a project)
+    if isinstance(value, float) and not math.isfinite(value):  # JSON has no infinity: SQLite refused the
+        return {math.inf: ".inf", -math.inf: "-.inf"}.get(value, ".nan")  # ledger's every note (qa70)
     if isinstance(value, (str, int, float, bool)) or value is None:
         return value
     return str(value)
@@ -214,7 +217,10 @@ def _number_time(number: float) -> float | None:
     """A date YAML read as a number: a year (``updated: 2026``), a date without dashes
     (``20261114``), Unix milliseconds (an export's) or seconds; any other number (``12``,
     ``202611``), or one read as a time before 1980, is no date. A year read as seconds dated
-    the note 1970 (qa33 R3, qa34 N4)."""
+    the note 1970 (qa33 R3, qa34 N4). YAML's ``.inf`` and ``.nan`` are no date (``.inf`` had
+    stopped every index of the vault, qa70)."""
+    if not math.isfinite(number):
+        return None
     if number == int(number) and 1000 <= number <= 9999:
         when = dt.datetime(int(number), 1, 1, tzinfo=dt.UTC).timestamp()
     elif number == int(number) and 10_000_000 <= number <= 99_999_999:
