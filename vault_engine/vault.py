@@ -274,6 +274,9 @@ class Vault:
             if self._watcher_live():
                 raise IndexMissing(f"no index in {self.root} yet: the running watcher is building it; "
                                    "ask again in a moment")
+            if self._writer_at_work():  # a first `index` at work read as damage to repair (qa70)
+                raise IndexMissing(f"no index in {self.root} yet: {_holder(self.config.state_dir / WRITE_LOCK)} "
+                                   "is building it; ask again when it is done")
             if generations_left(self.config.index_root):  # a lost `current` link, a deleted ledger: damage
                 raise IndexMissing(f"the index in {self.root} is damaged: its `current` link or its ledger is "
                                    "missing; run `vault-engine index` to repair it")

@@ -222,6 +222,29 @@ def test_a_lost_current_link_or_ledger_is_damage_not_a_vault_never_indexed(make_
     assert cli("--vault", root, "search", "alpha", "--lexical", "--json").json["status"] == "hit"
 
 
+def test_a_first_index_at_work_is_said_to_be_building_not_damage(make_vault, cli):
+    """`search` and `status` during a vault's first `index` said "damaged" (qa70): its new
+    generation is on disk before its `current` link."""
+    import fcntl
+
+    from vault_engine.layout import STATE_DIR, WRITE_LOCK
+
+    root = make_vault({"a.md": "# A\nalpha\n"}, config="[model]\nenabled = false\n")
+    assert cli("--vault", root, "index").code == 0
+    (root / ".vault-engine" / "index" / "current").unlink()  # as a first index leaves it mid-way
+    fd = os.open(root / STATE_DIR / WRITE_LOCK, os.O_RDWR | os.O_CREAT, 0o600)
+    try:
+        os.pwrite(fd, b"4242\n", 0)
+        fcntl.flock(fd, fcntl.LOCK_EX)  # what the writer holds while it writes
+        for args in (("status",), ("search", "alpha", "--lexical")):
+            said = cli("--vault", root, *args)
+            assert (said.code, said.err) == (1, f"vault-engine: no index in {root} yet: another vault-engine "
+                                                "process (pid 4242) is building it; ask again when it is done\n")
+    finally:
+        os.close(fd)
+    assert "is damaged" in cli("--vault", root, "status").err  # nobody at work: damage, as before
+
+
 # A file where vault-engine keeps a folder, or a folder where it keeps a file: each command
 # that meets it printed a FileExistsError, NotADirectoryError or IsADirectoryError traceback (qa60)
 IN_THE_WAY = {
