@@ -74,6 +74,18 @@ def test_broken_toml_is_a_config_error(tmp_path):
         load_config(tmp_path)
 
 
+def test_a_bom_is_let_pass_and_a_config_not_in_utf8_says_where_as_a_note_does(tmp_path):
+    """A Windows editor's BOM was "Invalid statement (at line 1, column 1)", Latin-1 Python's
+    codec wording (qa70)."""
+    config = tmp_path / "vault-engine.toml"
+    config.write_bytes(b'\xef\xbb\xbfexclude = ["private/**"]\n')
+    assert load_config(tmp_path).exclude == ("private/**",)
+    config.write_bytes(b"# caf\xe9\n")
+    with pytest.raises(ConfigError) as refused:
+        load_config(tmp_path)
+    assert str(refused.value) == f"{config}: not UTF-8 (byte 0xe9 on line 1): re-save it as UTF-8"
+
+
 @pytest.mark.parametrize("make, said", [
     (lambda p: p.symlink_to(p.name), "a link that leads to no file"),  # a loop
     (lambda p: p.symlink_to(p.parent / "dotfiles" / "missing.toml"), "a link that leads to no file"),

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from vault_engine.errors import ConfigError, VaultNotFound
+from vault_engine.errors import ConfigError, VaultNotFound, not_utf8
 from vault_engine.layout import CURRENT, INDEX_DIR, LEDGER_DIR, STATE_DIR
 from vault_engine.paths import glob_example, glob_match, glob_specificity, leaves_folder
 
@@ -223,9 +223,12 @@ def load_config(root: Path) -> Config:
         what = "a folder" if path.is_dir() else "a link that leads to no file (dangling, or a loop)"
         raise ConfigError(f"{path} is {what}: make it a file, or remove it to use defaults")
     if path.is_file():
-        try:
-            raw = tomllib.loads(path.read_text(encoding="utf-8"))
-        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        data = path.read_bytes()
+        try:  # a BOM is let pass, as in a note: Windows editors write one (it was "Invalid statement", qa70)
+            raw = tomllib.loads(data.decode("utf-8-sig"))
+        except UnicodeDecodeError as exc:
+            raise ConfigError(f"{path}: {not_utf8(data, exc)}: re-save it as UTF-8") from exc
+        except tomllib.TOMLDecodeError as exc:
             raise ConfigError(f"{path}: {exc}; fix the file or delete it to use defaults") from exc
     with naming_the_file(path):
         return parse_config(root, raw)

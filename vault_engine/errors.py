@@ -96,6 +96,13 @@ class IndexFromNewerRelease(VaultError):
     process's work, and each would rebuild over the other: it is left as it is."""
 
 
+def not_utf8(data: bytes, exc: UnicodeDecodeError) -> str:
+    """Where bytes stop being UTF-8, as a person finds it in an editor (not Python's "can't
+    decode byte 0xe9 in position 5: invalid continuation byte")."""
+    line = data[:exc.start].count(b"\n") + 1
+    return f"not UTF-8 (byte 0x{data[exc.start]:02x} on line {line})"
+
+
 def from_newer_release(where: object, what: str) -> IndexFromNewerRelease:
     return IndexFromNewerRelease(
         f"the index in {where} was written by a newer vault-engine ({what}): this process is older "

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from vault_engine.config import Config
-from vault_engine.errors import NotionError
+from vault_engine.errors import NotionError, not_utf8
 from vault_engine.sources.notion.archive import CorruptEntry, ExportFile, ExportTree, Limits, open_export
 from vault_engine.sources.notion.links import (
     LinkStats,
@@ -152,9 +152,7 @@ def read_text(catalog: Catalog, path: str) -> str | None:
     try:
         return data.decode("utf-8-sig").replace("\r\n", "\n")
     except UnicodeDecodeError as exc:
-        line = data[:exc.start].count(b"\n") + 1
-        catalog.problem(path, f"not UTF-8 (byte 0x{data[exc.start]:02x} on line {line}): skipped; "
-                              "re-export from Notion or re-save the file as UTF-8")
+        catalog.problem(path, f"{not_utf8(data, exc)}: skipped; re-export from Notion or re-save the file as UTF-8")
         return None
 
 

@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from vault_engine.config import CONFIG_NAME, DEFAULT_TAP, Config
+from vault_engine.errors import not_utf8
 from vault_engine.model import SkippedFile
 from vault_engine.paths import is_hidden, is_left_out_file, leaves_folder
 from vault_engine.sources.vault.changes import FileStat
@@ -353,9 +354,7 @@ def read_note(root: Path, rel: str, max_bytes: int, what: str = "note",
     except UnicodeDecodeError as exc:
         as_declared = _decoded_as_declared(data, declared)
         if as_declared is None:
-            line = data[:exc.start].count(b"\n") + 1
-            raise Unreadable(
-                f"not UTF-8 (byte 0x{data[exc.start]:02x} on line {line}): re-save the {what} as UTF-8") from exc
+            raise Unreadable(f"{not_utf8(data, exc)}: re-save the {what} as UTF-8") from exc
         text = as_declared
     # The times from before the read: a write during it moves them, so it is read again next time
     return text, content_digest(data), FileStat.of(info, size=len(data))
