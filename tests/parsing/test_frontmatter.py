@@ -2,6 +2,8 @@
 
 import datetime as dt
 
+import pytest
+
 from vault_engine.parsing.frontmatter import as_list, normalize_value, parse_time, split_frontmatter
 
 
@@ -19,6 +21,17 @@ def test_broken_yaml_keeps_the_body_and_reports_the_line():
     assert fm.body == "body text\n"
     assert fm.error.startswith("invalid YAML frontmatter at line")
     assert "line 4" in fm.error or "line 5" in fm.error
+
+
+@pytest.mark.parametrize("block, said", [
+    ("title: a\n\tkey: b\n", "at line 3: found a tab character that violates indentation: indent with spaces, "
+                              "not tabs; its properties are ignored until then"),
+    ("title: Note: with a colon\n", 'at line 2: mapping values are not allowed in this context: put a value that '
+                                    'holds ": " in quotes; its properties are ignored until then'),
+])
+def test_a_yaml_error_says_what_to_do(block, said):
+    """A tab was named without a word of what to do (qa70)."""
+    assert split_frontmatter(f"---\n{block}---\nbody\n").error == f"invalid YAML frontmatter {said}"
 
 
 def test_a_templates_placeholders_are_blanks_and_the_rest_of_its_frontmatter_is_read():
@@ -107,7 +120,7 @@ def test_aliases_that_repeat_too_many_values_are_an_error_not_a_memory_exhaustio
                              "---\n# Bomb\nbombword\n")  # 387 million values
     assert bomb.meta == {} and bomb.body == "# Bomb\nbombword\n"
     assert bomb.error == ("invalid YAML frontmatter: its aliases repeat over 10,000 values (an alias bomb?): "
-                          "write the values out")
+                          "write the values out; its properties are ignored until then")
     assert split_frontmatter("---\na: &a [1, *a]\n---\nx\n").error == bomb.error  # contains itself: no end
     shared = split_frontmatter("---\na: &a [1, 2]\nb: *a\nc: [*a, *a]\n---\nx\n")
     assert shared.error is None and shared.meta["c"] == [[1, 2], [1, 2]]

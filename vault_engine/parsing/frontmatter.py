@@ -92,7 +92,8 @@ def _load_yaml(yaml_text: str) -> tuple[dict[str, Any], str | None]:
         mark = getattr(exc, "problem_mark", None)
         line = f" at line {mark.line + 2}" if mark is not None else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
-        return {}, f"invalid YAML frontmatter{line}: {problem}"
+        fix = next((fix for said, fix in _YAML_FIXES if said in problem), "fix it")
+        return {}, f"invalid YAML frontmatter{line}: {problem}: {fix}; its properties are ignored until then"
     if loaded is None:
         return {}, None
     if not isinstance(loaded, dict):
@@ -101,6 +102,14 @@ def _load_yaml(yaml_text: str) -> tuple[dict[str, Any], str | None]:
     repeated = getattr(loaded, "repeated", ())  # Obsidian refuses such a block; the last value is read here
     return meta, "; ".join(f"{key!r} is written twice (line {line}): the last value is read; remove the other"
                            for key, line in repeated) or None
+
+
+# What to do about YAML's commonest complaints, as a person writing a note reads them (a tab
+# had been named without a word of what to do, qa70)
+_YAML_FIXES = (("tab", "indent with spaces, not tabs"),
+               ("mapping values are not allowed", 'put a value that holds ": " in quotes'),
+               ("undefined alias", 'put a value that starts with "*" in quotes'),
+               ("alias bomb", "write the values out"))
 
 
 class _Repeating(dict):
@@ -143,7 +152,7 @@ def _frontmatter_loader() -> type:
         def construct_document(self, node: Any) -> Any:
             if _alias_repeats(node) > ALIAS_REPEATS:
                 raise ConstructorError(None, None, f"its aliases repeat over {ALIAS_REPEATS:,} values "
-                                       "(an alias bomb?): write the values out")
+                                       "(an alias bomb?)")
             loaded = super().construct_document(node)
             twice = _repeated_keys(node)
             return _Repeating(loaded, repeated=twice) if twice and isinstance(loaded, dict) else loaded
