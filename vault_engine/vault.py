@@ -642,7 +642,7 @@ class Vault:
             code_taps = tuple(t.name for t in self.config.taps if t.source == "code")
             why = kind_notice(ledger, kind, code_taps) or filters_notice(ledger, kind, project, tap)
             result = replace(result, notices=result.notices + self._stale_notice(ledger, "search")
-                             + (why or self._found_without_filters(searcher, request)))
+                             + _skipped_notice(ledger) + (why or self._found_without_filters(searcher, request)))
         else:
             weak = self._found_without_filters(searcher, request, weak=True) if result.confidence == LOW else ()
             stale = self._hits_stale(ledger, (h.path for h in result.hits if h.kind != "code"), "search")
@@ -1316,6 +1316,17 @@ def validate_settings(config: Config) -> None:
             CodeTap.from_tap(tap, config.root)
         elif tap.source == "vault":  # a vault tap has no options: any is a typo of a tap key
             check_keys(tap.options, f"taps.{tap.name}.", TAP_KEYS)
+
+
+def _skipped_notice(ledger: Ledger) -> tuple[str, ...]:
+    """For a miss: the files the last index could not read, which may hold the answer (every
+    note over `max_file_mb`, or in a folder that cannot be read, missed without a word, qa70)."""
+    skipped = ledger.skipped()
+    if not skipped:
+        return ()
+    path, reason = skipped[0]
+    return (f"{len(skipped)} file(s) were not indexed at the last index (e.g. {path}: {reason}); the answer may "
+            "be in them: `vault-engine status` lists them and why",)
 
 
 def _holder(lock: Path) -> str:
