@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from vault_engine.indexing.indexer import Indexer
-from vault_engine.sources.vault.files import scan_vault
+from vault_engine.sources.vault.files import _size, scan_vault
 from vault_engine.vault import Vault
 
 GOOD = {"good.md": "# Good\nfine text\n", "also/good2.md": "plain words\n"}
@@ -69,6 +69,12 @@ def test_a_huge_note_is_skipped_without_being_read(make_vault, monkeypatch):
     assert "huge.md" not in reads
     assert skipped["huge.md"].startswith("21.0 MB is over the 1 MB limit")
     assert "huge.md" not in indexed
+
+
+def test_a_tiny_limit_is_said_in_bytes():
+    """"0.0 MB is over the 0 MB limit" (qa70)."""
+    assert (_size(23), _size(1, as_set=True), _size(2_500_000, as_set=True), _size(21_000_000)) == \
+        ("23 bytes", "1 byte", "2.5 MB", "21.0 MB")
 
 
 def test_a_symlink_loop_is_reported_not_followed(make_vault):

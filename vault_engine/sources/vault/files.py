@@ -335,7 +335,7 @@ def read_note(root: Path, rel: str, max_bytes: int, what: str = "note",
         info = path.stat()
         if info.st_size > max_bytes:
             raise Unreadable(
-                f"{info.st_size / 1e6:.1f} MB is over the {max_bytes / 1e6:.0f} MB limit: split the {what} "
+                f"{_size(info.st_size)} is over the {_size(max_bytes, as_set=True)} limit: split the {what} "
                 "or raise max_file_mb in vault-engine.toml")
         data = path.read_bytes()
     except FileNotFoundError:
@@ -380,3 +380,11 @@ def is_utf16(head: bytes) -> bool:
     even, odd = head[0::2], head[1::2]
     return bool(head) and ((b"\x00" not in even and odd.count(0) * 2 > len(odd))
                            or (b"\x00" not in odd and even.count(0) * 2 > len(even)))
+
+
+def _size(n: float, as_set: bool = False) -> str:
+    """A size in MB, as the limit is set (``as_set``: ``1 MB``, ``2.5 MB``), in bytes below a
+    tenth of one: a limit of 0.000001 MB read "0.0 MB is over the 0 MB limit" (qa70)."""
+    if n < 100_000:
+        return f"{int(n):,} byte" + ("" if int(n) == 1 else "s")
+    return f"{n / 1e6:g} MB" if as_set else f"{n / 1e6:.1f} MB"
