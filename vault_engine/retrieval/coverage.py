@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import math
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 
 from vault_engine.parsing.frontmatter import frontmatter_tags, property_words
 from vault_engine.stores.ledger import Ledger, NoteRow, SectionRow
@@ -59,19 +59,24 @@ def terms_in(text: str, terms: Iterable[str]) -> set[str]:
     """The analyzed ``terms`` that :func:`analyze` would find in ``text``, without analyzing
     all of it: only words that start with a term's :func:`stem_prefix` are stemmed."""
     folded = fold_accents(text)  # as normal_word() folds each word; cased, for the code names
-    found = set()
-    for term in terms:
-        for match in _word_pattern(term).finditer(folded):
-            raw = match.group()
-            word = normal_word(raw)  # as analyze() reads it: "Vashti's" holds "vashti" (qa28 F2)
-            if match.start() and folded[match.start() - 1] == ".":  # inside a dotted name: its part
-                words = dotted_parts("." + raw.split(".")[0])
-            else:
-                words = [word, *dotted_parts(raw)] if is_term(word) else []
-            if any(stem(w) == term for w in words):
-                found.add(term)
-                break
-    return found
+    return {term for term in terms if next(_written_as(term, folded), None) is not None}
+
+
+def written_as(term: str, text: str) -> str | None:
+    """A word of ``text`` that :func:`analyze` reads as ``term``, as written there (None when
+    none is): "custom" for the term "custom", "causes" for "caus"."""
+    return next(_written_as(term, fold_accents(text)), None)
+
+
+def _written_as(term: str, folded: str) -> Iterator[str]:
+    for match in _word_pattern(term).finditer(folded):
+        raw = match.group()
+        word = normal_word(raw)  # as analyze() reads it: "Vashti's" holds "vashti" (qa28 F2)
+        if match.start() and folded[match.start() - 1] == ".":  # inside a dotted name: its part
+            words = dotted_parts("." + raw.split(".")[0])
+        else:
+            words = [word, *dotted_parts(raw)] if is_term(word) else []
+        yield from (w for w in words if stem(w) == term)
 
 
 @functools.lru_cache(maxsize=4096)
@@ -87,10 +92,15 @@ def section_coverage(weights: Mapping[str, float], note: NoteRow, section: Secti
     """:func:`term_coverage` of one section, over what the lexical index holds of it: the note
     title, heading path, frontmatter tags, path and text, and for its first section the words
     of the note's properties."""
+    return term_coverage(weights, terms_in(indexed_text(note, section)[:COVERAGE_TEXT_CHARS], weights))
+
+
+def indexed_text(note: NoteRow, section: SectionRow) -> str:
+    """What the lexical index reads of a section: its note's title, its heading path, the
+    note's tags, for its first section the words of the note's properties, path and text."""
     tags = " ".join(frontmatter_tags(note.meta))
     properties = property_words(note.meta) if section.ord == 0 else ""
-    text = f"{note.title}\n{' '.join(section.heading_path)}\n{tags}\n{properties}\n{note.path}\n{section.text}"
-    return term_coverage(weights, terms_in(text[:COVERAGE_TEXT_CHARS], weights))
+    return f"{note.title}\n{' '.join(section.heading_path)}\n{tags}\n{properties}\n{note.path}\n{section.text}"
 
 
 def coverage_of(ledger: Ledger, lexical: WhooshIndex, query: str,

@@ -22,12 +22,13 @@ from vault_engine.parsing.frontmatter import property_lines
 from vault_engine.parsing.readable import only_comments, reading_view
 from vault_engine.parsing.sections import leading_headings, section_body
 from vault_engine.retrieval.confidence import Evidence, MissRule, judged, judged_miss
-from vault_engine.retrieval.coverage import section_coverage, weighed_terms
+from vault_engine.retrieval.coverage import indexed_text, section_coverage, weighed_terms
 from vault_engine.retrieval.decay import decay_multiplier, note_age
 from vault_engine.retrieval.follow import LINKS_PER_HIT, follow_targets, hit_links
 from vault_engine.retrieval.fusion import Fused, fuse
 from vault_engine.retrieval.lookup import find_section, section_ref
 from vault_engine.retrieval.snippets import make_snippet
+from vault_engine.retrieval.spelling import Corrected, corrected
 from vault_engine.sources.code.testpaths import is_test_path
 from vault_engine.stores.ledger import Ledger, NoteRow, SectionRow
 from vault_engine.stores.lexical import (
@@ -196,7 +197,10 @@ class Searcher:
 
     def search(self, request: SearchRequest) -> SearchResult:
         now = request.now if request.now is not None else time.time()
-        lexical, semantic, cosines = self._run_arms(request)
+        words = corrected(request.query, self.lexical, self._indexed_text) if "lexical" in request.arms \
+            else Corrected(request.query)
+        self.notices += [said for said in (words.notice(),) if said]
+        lexical, semantic, cosines = self._run_arms(request, words.text)
         fused = fuse(lexical, semantic, cosines)
         arms = tuple(name for name, ran in (("lexical", lexical), ("semantic", semantic)) if ran is not None)
         candidates, in_ledger = self._candidates(fused, request, now)
@@ -221,30 +225,31 @@ class Searcher:
         if top:
             best = next(c for c in ranked if c.note.id == top[0].note.id)
             first = [top[0]] if best is top[0] else [top[0], best]
-        evidence = replace(self._evidence(request.query, arms, lexical, semantic, candidates, first),
+        evidence = replace(self._evidence(words.text, arms, lexical, semantic, candidates, first),
                            filtered=bool(request.kind or request.project or request.tap or request.exclude_tests))
         if self.miss_rule.is_miss(evidence):
             top = []
         arm_tops = {i for arm in (lexical, semantic) for i, _ in (arm or ())[:ARM_TOP]}
-        hits = self._dress(top, request, now, further_sections(ranked, top, arm_tops))
+        hits = self._dress(top, request, now, further_sections(ranked, top, arm_tops), words.text)
         judgement = judged(evidence, self.offtopic) if top else judged_miss(bool(candidates), evidence)
         # once each: a search asked again beside a writer (Vault._search_beside_writers) says
         # its notices again (qa33 R2)
         return SearchResult(request.query, tuple(hits), arms, tuple(dict.fromkeys(self.notices)),
                             self.semantic_coverage, *judgement)
 
-    def _run_arms(self, request: SearchRequest) -> tuple[list[tuple[int, float]] | None,
-                                                         list[tuple[int, float]] | None, dict[int, float]]:
+    def _run_arms(self, request: SearchRequest, words: str) -> tuple[list[tuple[int, float]] | None,
+                                                                     list[tuple[int, float]] | None, dict[int, float]]:
         """Each arm's ranking (None: it did not run) and the exact cosines of the words'
-        candidates the meaning arm did not reach. A model that fails to load leaves the
-        words to answer alone, with a notice (words were not asked for: the error)."""
+        candidates the meaning arm did not reach; the words arm searches ``words`` (the query,
+        its typos read as the notes' words). A model that fails to load leaves the words to
+        answer alone, with a notice (words were not asked for: the error)."""
         lexical = semantic = None
         cosines: dict[int, float] = {}
         tests = self._test_sections() if request.exclude_tests else frozenset()
         if "lexical" in request.arms and "semantic" in request.arms and self.semantic is not None:
             self.semantic.embed_ahead(request.query)  # beside the lexical arm
         if "lexical" in request.arms:
-            lexical = self._lexical_arm(request, tests)
+            lexical = self._lexical_arm(request, words, tests)
             phrases = literal_phrases(request.query)
             lexical = self._holding(lexical, phrases) if phrases and lexical else lexical
         if "semantic" in request.arms and self.semantic is not None:
@@ -264,11 +269,11 @@ class Searcher:
         return lexical, semantic, cosines
 
     def _dress(self, top: list[_Candidate], request: SearchRequest, now: float,
-               further: Mapping[int, list[_Candidate]]) -> list[Hit]:
-        """The hits shown: each with its snippet, resolved links and its note's further
-        sections worth a look, the sections ``--follow`` reaches, and the dead ends ruled out
-        in each hit's section."""
-        terms = set(analyze(request.query))
+               further: Mapping[int, list[_Candidate]], words: str) -> list[Hit]:
+        """The hits shown: each with its snippet (around the words searched), resolved links
+        and its note's further sections worth a look, the sections ``--follow`` reaches, and
+        the dead ends ruled out in each hit's section."""
+        terms = set(analyze(words))
         hits = [replace(self._hit(c, terms), also=tuple(section_ref(f.note, f.section)
                                                         for f in further.get(c.section.id, ())))
                 for c in top]
@@ -277,18 +282,23 @@ class Searcher:
         rulings = self.ledger.rulings_in_sections(h.section_id for h in hits)
         return [replace(h, ruled_out=tuple(rulings[h.section_id])) if h.section_id in rulings else h for h in hits]
 
-    def _lexical_arm(self, request: SearchRequest, left_out: Set[int]) -> list[tuple[int, float]]:
+    def _lexical_arm(self, request: SearchRequest, words: str, left_out: Set[int]) -> list[tuple[int, float]]:
         """The words' best :data:`ARM_DEPTH` sections, none of ``left_out``: the search widens
         until it has them or has read every hit (tests dropped after the cut left 1 to 4 hits
         of click's test-heavy tree, qa37 N1)."""
         limit = ARM_DEPTH
         while True:
-            found = self.lexical.search(request.query, limit, kind=request.kind, project=request.project,
+            found = self.lexical.search(words, limit, kind=request.kind, project=request.project,
                                         tap=request.tap)
             kept = [hit for hit in found if hit[0] not in left_out]
             if len(kept) >= ARM_DEPTH or len(found) < limit:
                 return kept[:ARM_DEPTH]
             limit *= 4
+
+    def _indexed_text(self, section_id: int) -> str:
+        section = self.ledger.sections_by_ids([section_id]).get(section_id)
+        note = self.ledger.notes_by_ids([section.note_id]).get(section.note_id) if section else None
+        return indexed_text(note, section) if note and section else ""
 
     def _test_sections(self) -> frozenset[int]:
         """The sections of test code (``--exclude-tests``), by the rule ``callers`` leaves them out by."""
