@@ -246,14 +246,15 @@ class VaultApp(App):
 
     # -- reinforcing ----------------------------------------------------------------------
 
-    def ask_reinforce(self, ref: str) -> None:
-        """Ask who and why (the last answers filled in), then log the reinforcement."""
+    def ask_reinforce(self, ref: str, title: str | None = None) -> None:
+        """Ask who and why (the last answers filled in), then log the reinforcement; the dialog
+        names the document by ``title`` too (a Notion page's ref is only its id, qa68)."""
         def answered(answer: ReinforceAnswer | None) -> None:
             if answer is not None:
                 self.last_reinforce = answer
                 self._reinforce(ref, answer)
 
-        self.push_screen(ReinforceDialog(ref, self.last_reinforce), answered)
+        self.push_screen(ReinforceDialog(ref, self.last_reinforce, title), answered)
 
     @work(group="reinforce", exit_on_error=False)
     async def _reinforce(self, ref: str, answer: ReinforceAnswer) -> None:

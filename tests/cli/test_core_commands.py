@@ -6,6 +6,7 @@ import shutil
 
 import pytest
 
+from tests.conftest import SAMPLE_VAULT
 from vault_engine.cli.main import build_parser
 
 NOTES = {
@@ -441,6 +442,17 @@ def test_reinforce_and_decay(vault, cli):
     line = json.loads((vault / ".vault-engine/ledger/reinforcements.jsonl").read_text())
     assert (line["path"], line["by"], line["why"]) == ("specs/auth.md", "me", "useful")
     assert cli("--vault", vault, "decay", "--json").json == {"documents": []}  # no decaying tap configured
+
+
+def test_decay_names_a_notion_page_by_its_title_beside_its_id(tmp_path, cli):
+    """Rows of `notion://918f...` named no page a person knows (qa68)."""
+    root = tmp_path / "sample"
+    shutil.copytree(SAMPLE_VAULT, root)
+    cli("--vault", root, "index", "--no-embed")
+    rows = {row["ref"]: row for row in cli("--vault", root, "decay", "--json").json["documents"]}
+    ref, row = next((ref, row) for ref, row in rows.items() if ref.startswith("notion://"))
+    line = next(line for line in cli("--vault", root, "decay").out.splitlines() if ref in line)
+    assert f"{ref}  {row['title']}  " in line, line
 
 
 def test_errors_are_one_line_with_exit_one(vault, cli):

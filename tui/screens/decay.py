@@ -56,7 +56,7 @@ class DecayScreen(KeyedScreen):
     @on(DecayTable.Reinforce)
     def reinforce_document(self, event: DecayTable.Reinforce) -> None:
         """``r`` on a row: ask who and why, then reinforce that document."""
-        self.app.ask_reinforce(event.ref)
+        self.app.ask_reinforce(event.ref, event.title)
 
     def on_reinforcements_changed(self, _: ReinforcementsChanged) -> None:
         self.reload()

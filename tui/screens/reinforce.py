@@ -27,15 +27,18 @@ class ReinforceDialog(ModalScreen[ReinforceAnswer | None]):
     AUTO_FOCUS = "#reinforce-why"
     BINDINGS = [Binding("escape", "cancel", "Cancel")]
 
-    def __init__(self, ref: str, last: ReinforceAnswer) -> None:
+    def __init__(self, ref: str, last: ReinforceAnswer, title: str | None = None) -> None:
         super().__init__()
         self.ref = ref
         self.last = last
+        self.document_title = title
 
     def compose(self) -> ComposeResult:
         with Vertical(id="reinforce-box") as box:
             box.border_title = "Reinforce"
-            yield Static(f"Reset the age of {self.ref}: it proved useful. One line in the durable "
+            title = self.document_title
+            named = f"{title} ({self.ref})" if title and title != self.ref else self.ref
+            yield Static(f"Reset the age of {named}: it proved useful. One line in the durable "
                          "ledger; u undoes it while the TUI is open.", id="reinforce-what", markup=False)
             yield Label("Who")
             yield Input(self.last.by, id="reinforce-by", placeholder="your name")

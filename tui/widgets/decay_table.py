@@ -21,9 +21,10 @@ class DecayTable(DataTable):
     class Reinforce(Message):
         """Reset the age of the document ``ref`` names."""
 
-        def __init__(self, ref: str) -> None:
+        def __init__(self, ref: str, title: str) -> None:
             super().__init__()
             self.ref = ref
+            self.title = title
 
     class Open(Message):
         """Open the document in the note viewer."""
@@ -34,6 +35,7 @@ class DecayTable(DataTable):
 
     def __init__(self, **kwargs) -> None:
         super().__init__(cursor_type="row", zebra_stripes=True, **kwargs)
+        self.titles: dict[str, str] = {}  # what each row's ref names, for the reinforce dialog
 
     def on_mount(self) -> None:
         self.add_columns(*COLUMNS)
@@ -42,6 +44,7 @@ class DecayTable(DataTable):
         """Replace the rows, grouped by tap, most faded first within a tap; the cursor stays
         on the same document (a reinforced one moves down its group)."""
         kept, row_before = self.selected_ref(), self.cursor_row
+        self.titles = {row.ref: row.title or row.path for row in rows}
         self.clear()
         for row in sorted(rows, key=lambda r: (r.tap, r.multiplier, r.path)):
             self.add_row(Text(row.title or row.path, overflow="ellipsis", no_wrap=True), row.tap,
@@ -61,7 +64,7 @@ class DecayTable(DataTable):
     def action_reinforce(self) -> None:
         ref = self.selected_ref()
         if ref is not None:
-            self.post_message(self.Reinforce(ref))
+            self.post_message(self.Reinforce(ref, self.titles.get(ref, ref)))
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         event.stop()

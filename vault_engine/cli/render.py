@@ -247,5 +247,7 @@ def decay_rows(rows) -> str:
     for r in rows:
         bar = "█" * round(r.multiplier * 10)
         seen = f"  reinforced {iso(r.last_reinforced)}" if r.last_reinforced else ""
-        out.append(f"{r.multiplier:>10.3f}  {r.age_days:>8.1f}  {r.tap:<10} {printed(r.ref)}  {bar}{seen}")
+        # a Notion page's ref is only its id: its title says which page it is (qa68)
+        named = f"{printed(r.ref)}  {printed(r.title)}" if r.ref.startswith("notion://") and r.title else printed(r.ref)
+        out.append(f"{r.multiplier:>10.3f}  {r.age_days:>8.1f}  {r.tap:<10} {named}  {bar}{seen}")
     return "\n".join(out)

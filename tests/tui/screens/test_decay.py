@@ -61,6 +61,20 @@ async def test_r_reinforces_the_selected_document_and_its_bar_fills(make_app, in
     assert report(indexed_vault)[faded].multiplier == 1.0
 
 
+async def test_the_reinforce_dialog_names_a_notion_page_by_its_title(make_app, indexed_vault):
+    """"Reset the age of notion://2b6e9d14..." named no page a person knows (qa68)."""
+    pages = {ref: row for ref, row in report(indexed_vault).items() if ref.startswith("notion://")}
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        table = await open_decay(app, pilot)
+        ref = next(iter(pages))
+        table.move_cursor(row=table.get_row_index(ref))
+        await pilot.press("r")
+        await settle(pilot)
+        said = str(app.screen.query_one("#reinforce-what").render())
+        assert said.startswith(f"Reset the age of {pages[ref].title} ({ref}): it proved useful."), said
+
+
 async def test_enter_opens_the_document(make_app):
     app = make_app()
     async with app.run_test(size=WIDE) as pilot:
