@@ -91,9 +91,25 @@ class MarkdownPane(VerticalScroll):
             if block.is_attached:
                 block.update(content)
 
+    def _offset(self, block: Static) -> int:
+        """How far down the pane's whole text ``block`` starts (a table cell sits in rows
+        inside the table: each container's offset in its own adds up)."""
+        y, widget = 0, block
+        while widget is not None and widget is not self:
+            y += widget.virtual_region.y
+            widget = widget.parent  # type: ignore[assignment]
+        return y
+
+    def _first_in_view(self) -> int | None:
+        """The first link at or below the top of the view (None: none is)."""
+        return next((n for n, spot in enumerate(self.spots()) if self._offset(spot.block) >= self.scroll_y), None)
+
     def action_next_link(self) -> None:
         spots = self.spots()
-        number = 0 if self.link is None else self.link + 1
+        # From the view, not from the note's first link: right after a hit opened its section,
+        # Tab had scrolled back up to a link of the note's Summary (qa68)
+        number = self._first_in_view() if self.link is None else self.link + 1
+        number = len(spots) if number is None else number
         if number >= len(spots):
             self.select_link(None)
             self.screen.focus_next()

@@ -251,6 +251,24 @@ async def test_tab_walks_the_links_of_the_text_and_enter_follows_one(make_app, s
         assert screen.history[screen.position].ref == target and screen.page.ref != REVIEW
 
 
+async def test_tab_in_the_text_starts_from_the_section_in_view_not_the_notes_first_link(make_app):
+    """Opened at its #Next section, the second Tab scrolled back up to the Summary's link, and
+    Enter followed [[auth-sessions]] instead of the [[auth-sessions#Token refresh]] in view (qa68)."""
+    from tui.widgets.markdown_pane import MarkdownPane
+
+    app = make_app()
+    async with app.run_test(size=SMALL) as pilot:
+        screen = await open_note(app, pilot, "projects/billing-service/checkpoints/20261029T154500Z-codex-a12.md#Next")
+        pane = screen.query_one(MarkdownPane)
+        top = pane.scroll_y
+        assert top > 0  # the Summary, and its link, are above the view
+        await pilot.press("tab", "tab")
+        assert lit_text(pane) == "auth-sessions#Token refresh" and pane.scroll_y == top
+        await pilot.press("enter")
+        await settle(pilot)
+        assert screen.page.ref == "specs/auth-sessions.md#Token refresh"
+
+
 async def test_tab_past_the_last_link_leaves_the_text_and_shift_tab_comes_back_to_it(make_app):
     from tui.widgets.markdown_pane import MarkdownPane
 
