@@ -329,6 +329,31 @@ def test_a_vault_without_any_dead_end_says_so_rather_than_a_plain_miss(make_vaul
     assert "[kinds] decision" in check.rendered and "lexical arm only" not in check.rendered
 
 
+NYGARD = """# 19. Centralise MySQL Databases
+
+Date: 2017-08-02
+
+## Status
+
+Accepted
+
+## Decision
+
+We discussed three options: 1. one admin instance per database; 2. users in terraform; 3. one
+admin machine. Option 2 was discounted.
+"""
+
+
+def test_decision_records_that_list_no_option_where_one_is_read_say_so(make_vault):
+    """38 Nygard records were told "dead ends come from ... docs/architecture/decisions/", the
+    folder they were in (qa66)."""
+    with Vault(make_vault({"docs/architecture/decisions/0019-centralise.md": NYGARD})) as v:
+        v.index(embed=False)
+        check = v.deadend_check("manage the users in terraform")
+    assert check.status == "miss" and "its 1 decision record(s) list no rejected option where one is read" in \
+        check.rendered and "`## Alternatives`" in check.rendered, check.rendered
+
+
 RECORD = """# Parse YAML
 
 ## Considered Options

@@ -129,8 +129,10 @@ def check_in_ledger(proposal: str, ledger: Ledger, *, project: str | None = None
     their words are (the ledger's word index); for the meaning arm, every ruling's text; then
     only the raised rulings in full."""
     if not ledger.has_dead_ends():
+        records = len(ledger.notes(kinds=["decision"]))
         return DeadendCheck(proposal, project, ("lexical",), (),
-                            render_interruption(proposal, (), project, (), recorded=False), tuple(notices))
+                            render_interruption(proposal, (), project, (), recorded=False, records=records),
+                            tuple(notices))
     sharing = load_ruling_words(ledger, ledger.dead_ends_sharing(content_terms(proposal)))
     return check_proposal(proposal, sharing if semantic is None else load_ruling_words(ledger),
                           accepted=accepted_designs(ledger), project=project, k=k, settings=settings,

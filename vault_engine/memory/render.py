@@ -44,20 +44,29 @@ def render_closest(closest: Sequence[Ruling]) -> str:
 
 
 def render_interruption(proposal: str, rulings: Sequence[Ruling], project: str | None,
-                        arms: Sequence[str], recorded: bool = True, matched: int = 0) -> str:
+                        arms: Sequence[str], recorded: bool = True, matched: int = 0, records: int = 0) -> str:
     """The text an agent reads after ``deadend check``: a hit or a plain miss (``recorded``
-    False: the vault records no dead end at all, which is not what a miss says); ``matched``:
-    how many matched, of which ``rulings`` are the closest."""
+    False: the vault records no dead end at all, which is not what a miss says, though it may
+    hold ``records`` decision records); ``matched``: how many matched, of which ``rulings`` are
+    the closest."""
     quoted = one_line(proposal, PROPOSAL_IN_QUOTE)
     if not rulings and recorded:
         how = "lexical and semantic arms" if "semantic" in arms else "lexical arm only: words, no meaning"
         return f'No recorded dead end matches "{quoted}" ({how}). This is a miss, not a guess.'
     if not recorded:
-        return (f'No dead end is recorded in this vault yet, so nothing matches "{quoted}": '
+        # 38 records of Nygard's template, weighing their options in prose, read as "no record
+        # here" when this named the very folder they were in (qa66)
+        held = (f"its {records} decision record(s) list no rejected option where one is read (a MADR record's "
+                "Considered Options, an RFC's or KEP's Alternatives, Alternatives considered or Rejected ideas "
+                "section: options weighed in prose, as Nygard's template does, are not read; list them under "
+                "`## Alternatives`)" if records else
                 "dead ends come from a checkpoint's Failed list, a working note's dead-end markers and the "
                 "rejected options of decision records (MADR records wherever they are; others under decisions/, "
                 "docs/decisions/, docs/adr/, doc/adr/, docs/architecture/decisions/ or keps/, or where [kinds] "
-                "decision points). This is a miss, not a guess.")
+                "decision points)")
+        return f'No dead end is recorded in this vault yet, so nothing matches "{quoted}": {held}. ' \
+            "This is a miss, not a guess."
+
     matched = max(matched, len(rulings))
     count = "1 recorded dead end matches" if matched == 1 else f"{matched} recorded dead ends match"
     shown = f" (the closest {len(rulings)} below)" if matched > len(rulings) else ""
