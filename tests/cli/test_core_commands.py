@@ -818,6 +818,9 @@ def test_show_of_a_file_the_scan_leaves_out_says_which_rule(make_vault, cli):
         "note.md~": "vault-engine: note.md~ was not indexed: an editor's backup or autosave (name~, #name#) is never "
                     "indexed",
         "drafts/x.md": "vault-engine: drafts/x.md was not indexed: vault-engine.toml's exclude leaves it out"}
+    (root / "dir.md").mkdir()  # "no such file in the vault" (qa70)
+    assert cli("--vault", root, "show", "dir.md").err == \
+        "vault-engine: dir.md was not indexed: it is a folder, not a note: name a note in it\n"
 
 
 def test_search_text_names_a_hits_further_sections_and_each_link_once(make_vault, cli):

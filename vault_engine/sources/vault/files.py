@@ -188,6 +188,8 @@ def why_unindexed(config: Config, rel: str) -> str | None:
         return scan.problems[0].reason
     if rel in scan.notes and scan.origin.get(rel) == "vault":
         return NEW_SINCE_INDEX
+    if (config.root / rel).is_dir():  # "no such file in the vault" of a folder named x.md (qa70)
+        return "it is a folder, not a note: name a note in it"
     return _left_out(config, rel) if (config.root / rel).is_file() else None
 
 
