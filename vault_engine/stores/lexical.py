@@ -450,11 +450,13 @@ class WhooshIndex:
         if not self.exists():
             return None
         searcher = self._get_searcher()
+        reader = searcher.reader()
         for field in FIELDS:
-            docs = searcher.reader().postings(field, term).all_ids() if searcher.reader().frequency(field, term) else ()
-            for doc in docs:
-                if not searcher.reader().is_deleted(doc):
-                    return int(searcher.stored_fields(doc)["id"])
+            if not reader.doc_frequency(field, term):
+                continue
+            doc = next((d for d in reader.postings(field, term).all_ids() if not reader.is_deleted(d)), None)
+            if doc is not None:
+                return int(searcher.stored_fields(doc)["id"])
         return None
 
     def _get_searcher(self):
