@@ -248,6 +248,17 @@ class Vault:
         (between its batches): advice to run ``index`` would only compete with it."""
         return self._model_enabled() and self._watcher_live()
 
+    def _embedding_by(self, watching: bool | None = None) -> str | None:
+        """Who embeds the sections without vectors by itself now, for advice that would only
+        compete with it: a live watcher (``watching``, when the caller read its state), or
+        another process's ``index`` (its first index embeds after its words went live:
+        "run `vault-engine index`" was said meanwhile, qa71); None when nobody does."""
+        if not self._model_enabled():
+            return None
+        if self._watcher_live() if watching is None else watching:
+            return "the running watcher"
+        return _holder(self.config.state_dir / WRITE_LOCK) if self._writer_at_work() else None
+
     def _watcher_live(self) -> bool:
         """A watcher of this vault runs, is not stalled, and its last attempt to apply an edit
         did not fail: it applies every edit itself. (One that cannot write its index, a
@@ -630,9 +641,9 @@ class Vault:
             from vault_engine.retrieval.semantic import open_arm, partial_notice
 
             searcher.semantic, notice = open_arm(ledger, self.vectors, self.embedder, required=semantic_only,
-                                                 watcher_embeds=self._watcher_embeds)
+                                                 embedding_by=self._embedding_by)
             if searcher.semantic is not None:
-                notice = partial_notice(ledger, self._watcher_embeds)
+                notice = partial_notice(ledger, self._embedding_by)
             searcher.notices += [notice] if notice else []
         searcher.notices += operators_notice(query)
         if tags_only:  # "#incubating" found 1 tagged note of 5 with meaning, 5 of 5 with words (qa28 F6)
@@ -1021,7 +1032,7 @@ class Vault:
 
             scan, suspects = self._changes_since_index(ledger)
             watcher = watcher_status(self.config)
-            semantic = self._semantic_status(ledger, watcher_embeds=watcher["state"] in WATCHING)
+            semantic = self._semantic_status(ledger, embedding_by=self._embedding_by(watcher["state"] in WATCHING))
             return vault_status(self.config, ledger, self.lexical, scan, suspects, semantic, watcher,
                                 writing=self._writer_at_work)
         except IndexDamaged as exc:  # nothing else can be counted: say what is wrong and what to do
@@ -1050,9 +1061,9 @@ class Vault:
                          None if notes is None else hash(frozenset(notes.items())), last,
                          tuple(watcher.get(k) for k in ("state", "last_applied", "pending", "errors")))
 
-    def _semantic_status(self, ledger: Ledger, watcher_embeds: bool = False) -> dict[str, Any]:
+    def _semantic_status(self, ledger: Ledger, embedding_by: str | None = None) -> dict[str, Any]:
         """Coverage, model, vectors and agreement, read from files: never loads the model.
-        ``watcher_embeds``: a live watcher embeds what is missing (its summary says so)."""
+        ``embedding_by``: who embeds what is missing by itself (its summary says so)."""
         from vault_engine.indexing.embedding import embedding_status
 
         enabled = self._model_enabled()
@@ -1068,7 +1079,7 @@ class Vault:
         except VaultError:
             shared = None
         return embedding_status(ledger, self.vectors, enabled, problem, query_model, shared,
-                                watcher_embeds=enabled and watcher_embeds)
+                                embedding_by=embedding_by if enabled else None)
 
     # -- agent memory: dead ends, checkpoints, resume --------------------------------------
 

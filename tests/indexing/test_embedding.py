@@ -2,6 +2,7 @@
 cache, incremental and exact deletion, repair, a clean Ctrl-C, a model that will not load.
 Real SQLite, Whoosh and FAISS; the deterministic FakeEmbedder stands in for the model."""
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -761,6 +762,33 @@ def test_what_the_model_reads_changes_only_with_the_recipe(make_vault, fake):
     assert WINDOW_DIGESTS.get(RECIPE) == digest, (
         f"the windows the model reads changed (digest {digest}): bump RECIPE in "
         "vault_engine/stores/vector_state.py and record the digest under it here")
+
+
+def test_status_and_search_during_another_processs_index_say_it_is_embedding_not_to_run_index(make_vault):
+    """While a first `index` embedded, after its words went live, `status` and a hybrid
+    search said "run `vault-engine index`", a second index to compete with it (qa71)."""
+    import fcntl
+
+    from vault_engine.layout import STATE_DIR, WRITE_LOCK
+    from vault_engine.stores.embedder import FakeEmbedder
+    from vault_engine.vault import Vault
+
+    root = make_vault({"a.md": "# A\nalpha words\n", "b.md": "# B\nbeta words\n"})
+    with Vault(root, embedder=FakeEmbedder(dimension=64)) as v:
+        v.index(embed=False)
+        fd = os.open(root / STATE_DIR / WRITE_LOCK, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
+            os.pwrite(fd, b"4242\n", 0)
+            fcntl.flock(fd, fcntl.LOCK_EX)  # what the other process's index holds while it embeds
+            who = "another vault-engine process (pid 4242)"
+            summary = v.status()["semantic"]["summary"]
+            assert f"; {who} is embedding the rest (2 to go): nothing to run" in summary, summary
+            notices = v.search("alpha").notices
+            assert f"semantic arm off: no section has vectors yet: {who} is embedding them (2 sections to go); " \
+                   "nothing to run, ask again in a moment; searching by words only" in notices, notices
+        finally:
+            os.close(fd)
+        assert "run `vault-engine index` to embed the rest" in v.status()["semantic"]["summary"]  # nobody at work
 
 
 def test_index_by_hand_leaves_the_embedding_to_a_running_watcher(make_vault, monkeypatch):

@@ -583,14 +583,14 @@ def _set_error(ledger: Ledger, error: str | None) -> None:
 
 def embedding_status(ledger: Ledger, vectors: FaissIndex, enabled: bool, problem: str | None,
                      query_model: bool = False, shared: Path | None = None,
-                     watcher_embeds: bool = False) -> dict:
+                     embedding_by: str | None = None) -> dict:
     """Semantic health without loading the model: coverage, model, vectors, agreement,
     whether queries and documents have their ONNX export (``query_model``: its file is
     there; ``runtime``: what the next embedding runs on), the shared cache folder, and where
     the vectors of the last run that embedded came from (``last_run``). ``problem`` is why
     the model would not load now (checked cheaply), else the last index's error is reported.
-    ``watcher_embeds``: a running watcher embeds what is missing by itself, so the summary
-    says so instead of advising ``index``."""
+    ``embedding_by``: who embeds what is missing by itself (a running watcher, another
+    process's ``index``), so the summary says so instead of advising ``index``."""
     sections = ledger.section_count()
     embedded, windows = ledger.embedded_counts()
     damage = vector_damage(ledger, vectors)
@@ -599,18 +599,20 @@ def embedding_status(ledger: Ledger, vectors: FaissIndex, enabled: bool, problem
     model = (ledger.get_meta(MODEL_META) or "").split("|")[0] or None
     error = problem or ledger.get_meta(ERROR_META) or None
     status = {"enabled": enabled, "model": model, "error": error, "sections": embedded,
-              "coverage": ledger.semantic_coverage(), "vectors": count, "agrees": agrees,
+              # from the same count as "sections": read apart, an index embedding meanwhile made
+              # "0/995 sections embedded (26%)" (qa71)
+              "coverage": round(embedded / sections, 4) if sections else 1.0, "vectors": count, "agrees": agrees,
               "query_model": query_model, "damage": damage,
               "runtime": "onnxruntime" if query_model else "sentence-transformers",
               "vector_cache": str(shared) if shared else None,
               "last_run": json.loads(ledger.get_meta(LAST_RUN_META) or "null")}
     failed = ledger.get_meta(QUERY_MODEL_META)
     status["summary"] = _summary(status, sections, failed.partition("\t")[2] if failed else None,
-                                 watcher_embeds and not error)
+                                 None if error else embedding_by)
     return status
 
 
-def _summary(s: dict, sections: int, export_failed: str | None, watcher_embeds: bool = False) -> str:
+def _summary(s: dict, sections: int, export_failed: str | None, embedding_by: str | None = None) -> str:
     if not s["enabled"]:
         return "disabled ([model] enabled = false): lexical search only"
     if s["error"] and not s["sections"]:
@@ -624,12 +626,12 @@ def _summary(s: dict, sections: int, export_failed: str | None, watcher_embeds: 
     if not s["agrees"]:
         line += "; DISAGREES with the ledger: run `vault-engine index`"
     elif s["sections"] < sections:
-        line += (f"; the running watcher is embedding the rest ({sections - s['sections']} to go): "
-                 "nothing to run" if watcher_embeds else "; run `vault-engine index` to embed the rest")
+        line += (f"; {embedding_by} is embedding the rest ({sections - s['sections']} to go): "
+                 "nothing to run" if embedding_by else "; run `vault-engine index` to embed the rest")
     if s["sections"] and not s["query_model"]:
         line += ("; queries load the model itself (about 5 s a process): "
                  + (f"its ONNX export failed ({export_failed})" if export_failed
-                    else "the running watcher writes the query model" if watcher_embeds
+                    else f"{embedding_by} writes the query model" if embedding_by
                     else "`vault-engine index` writes the query model"))
     last = s["last_run"]
     if last:

@@ -57,26 +57,29 @@ class SemanticSearcher:
 
 
 def open_arm(ledger: Ledger, vectors: FaissIndex, get_embedder, *, required: bool = False,
-             watcher_embeds: Callable[[], bool] = lambda: False) -> tuple[SemanticSearcher | None, str | None]:
+             embedding_by: Callable[[], str | None] = lambda: None) -> tuple[SemanticSearcher | None, str | None]:
     """The semantic arm when it can run, else (None, a one-line notice). It can run when
     sections have vectors, made by the configured model, whose folder holds a model (whether
     it loads is found at the query). ``required`` (``search --semantic``) turns the notice
-    into a :class:`ModelUnavailable` error. ``watcher_embeds()`` says whether a running
-    watcher is embedding by itself: the notice then tells to wait, not to run ``index``."""
+    into a :class:`ModelUnavailable` error. ``embedding_by()`` names who is embedding by
+    itself (a running watcher, another process's ``index``): the notice then tells to wait,
+    not to run ``index``."""
     try:
         embedder = usable_embedder(get_embedder)
         if not ledger.embedded_ids_exist():
+            who = embedding_by()
             raise ModelUnavailable("no section has vectors yet: " + (
-                f"the running watcher is embedding them ({ledger.section_count()} sections to go); "
-                "nothing to run, ask again in a moment" if watcher_embeds() else "run `vault-engine index`"))
+                f"{who} is embedding them ({ledger.section_count()} sections to go); "
+                "nothing to run, ask again in a moment" if who else "run `vault-engine index`"))
         damage = vector_damage(ledger, vectors)
         if damage:
             raise ModelUnavailable(f"the vector index is unusable ({damage}): run `vault-engine index` to "
                                    "repair it from the vector cache")
         if ledger.get_meta(MODEL_META) != model_key(embedder):
+            who = embedding_by()
             raise ModelUnavailable("the vectors were made by another model or window: " + (
-                "the running watcher is embedding them again; nothing to run, ask again in a moment"
-                if watcher_embeds() else "run `vault-engine index` to embed again"))
+                f"{who} is embedding them again; nothing to run, ask again in a moment"
+                if who else "run `vault-engine index` to embed again"))
         # The model itself is not waited for here: it loads in the background meanwhile
         # (Vault.search began it: prefetch_queries) and is needed at the query's embedding,
         # after the lexical arm. A model that fails to load turns the arm off there
@@ -88,7 +91,7 @@ def open_arm(ledger: Ledger, vectors: FaissIndex, get_embedder, *, required: boo
     return SemanticSearcher(embedder, vectors, ledger), None
 
 
-def partial_notice(ledger: Ledger, watcher_embeds: Callable[[], bool]) -> str | None:
+def partial_notice(ledger: Ledger, embedding_by: Callable[[], str | None]) -> str | None:
     """The notice of a search whose semantic arm reads only some sections (a watcher still
     embedding, an index stopped midway), else None: a note without vectors is found by its
     words only, and the answer may change once the rest is embedded."""
@@ -96,9 +99,10 @@ def partial_notice(ledger: Ledger, watcher_embeds: Callable[[], bool]) -> str | 
     if coverage >= 1.0:
         return None
     to_go = ledger.section_count() - round(coverage * ledger.section_count())
+    who = embedding_by()
     return (f"the meaning arm reads {coverage:.0%} of the sections (words read all): "
-            + (f"the running watcher is embedding the rest ({to_go} to go); ask again in a moment"
-               if watcher_embeds() else f"run `vault-engine index` to embed the other {to_go}"))
+            + (f"{who} is embedding the rest ({to_go} to go); ask again in a moment"
+               if who else f"run `vault-engine index` to embed the other {to_go}"))
 
 
 def arm_off(exc: ModelUnavailable) -> str:
