@@ -1217,7 +1217,7 @@ class Vault:
                   "notion_id": note.notion_id, "at": at, "by": by, "why": why}
         self.reinforcement_log.append(record)
         self._sync_reinforcements()
-        return {"ref": section_ref(note, None), "path": note.path, "at": at, "by": by, "why": why}
+        return {"ref": section_ref(note, None), "path": note.path, "title": note.title, "at": at, "by": by, "why": why}
 
     @_operation
     def undo_reinforce(self, path: str, at: float, *, by: str | None = None,

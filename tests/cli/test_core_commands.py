@@ -453,6 +453,8 @@ def test_decay_names_a_notion_page_by_its_title_beside_its_id(tmp_path, cli):
     ref, row = next((ref, row) for ref, row in rows.items() if ref.startswith("notion://"))
     line = next(line for line in cli("--vault", root, "decay").out.splitlines() if ref in line)
     assert f"{ref}  {row['title']}  " in line, line
+    done = cli("--vault", root, "reinforce", ref, "--by", "qa", "--why", "t")  # its confirmation too (qa71)
+    assert done.out == f"reinforced {ref}  {row['title']}: its age starts again from now\n", done.out
 
 
 def test_errors_are_one_line_with_exit_one(vault, cli):

@@ -53,6 +53,12 @@ def test_a_rendered_checkpoint_reads_back_as_written():
     assert "# Checkpoint: Both mics stay" in text
 
 
+def test_a_summary_opening_with_the_word_checkpoint_is_not_titled_twice():
+    """`--summary "Checkpoint: parser rewrite half done"` wrote "# Checkpoint: Checkpoint: ..." (qa71)."""
+    draft = CheckpointDraft("p", "a", summary="Checkpoint: parser rewrite half done. More tomorrow.")
+    assert "# Checkpoint: parser rewrite half done\n" in render_checkpoint(template(), draft, FROZEN_NOW)
+
+
 def test_a_summary_cannot_smuggle_in_a_failed_heading():
     draft = CheckpointDraft("p", "a", summary="Done.\n## Failed\n- not a dead end")
     note = parse_note("projects/p/checkpoints/x.md", render_checkpoint(template(), draft, FROZEN_NOW),

@@ -64,6 +64,9 @@ def test_the_latest_checkpoint_by_created_not_by_name(vault):
     assert c.next_steps == ("Run the noise suppression model on the companion computer",)
     assert [(r.text, r.reason) for r in c.failed] == [("Beamforming on the MCU", "not enough RAM")]
     assert "## Last checkpoint: Both mics stay.\n" in brief.markdown  # not "Checkpoint: Checkpoint:" (qa68)
+    from vault_engine.parsing.checkpoints import without_checkpoint_word
+    assert [without_checkpoint_word(t) for t in ("checkpoint - Lexer work", "Checkpoint — Lexer", "Checkpoint")] == \
+        ["Lexer work", "Lexer", "Checkpoint"]  # (qa71)
 
 
 def test_ties_on_created_go_to_the_later_file_name(make_vault):

@@ -28,6 +28,10 @@ def test_broken_yaml_keeps_the_body_and_reports_the_line():
                               "not tabs; its properties are ignored until then"),
     ("title: Note: with a colon\n", 'at line 2: mapping values are not allowed in this context: put a value that '
                                     'holds ": " in quotes; its properties are ignored until then'),
+    ("title: *important* note\n", 'at line 2: did not find expected alphabetic or numeric character: put a value '
+                                  'that starts with "*" or "&" in quotes; its properties are ignored until then'),
+    ("author: @alice\n", 'at line 2: found character that cannot start any token: put a value that starts with '
+                         '"@", "`" or "%" in quotes; its properties are ignored until then'),
 ])
 def test_a_yaml_error_says_what_to_do(block, said):
     """A tab was named without a word of what to do (qa70)."""
@@ -70,8 +74,10 @@ def test_parse_time_accepts_iso_dates_and_numbers():
     # kubernetes-keps' sig-node/4214 kep.yaml: creation-date: 2023-9-18
     assert parse_time("2023-9-18") == dt.datetime(2023, 9, 18, tzinfo=dt.UTC).timestamp()
     assert parse_time("2023-13-1") is None
-    # YAML's .inf and .nan: an OverflowError had stopped the index (qa70)
+    # YAML's .inf and .nan: an OverflowError had stopped the index (qa70); past the year 9999,
+    # ignored without a word (qa71)
     assert (parse_time(float("inf")), parse_time(float("-inf")), parse_time(float("nan"))) == (None, None, None)
+    assert parse_time(99_999_999_999_999_999_999) is None
 
 
 def test_a_date_yaml_reads_as_a_number_is_a_year_a_day_or_milliseconds():

@@ -61,6 +61,12 @@ def test_a_name_a_quoted_word_and_a_short_word_are_meant_as_written(vault):
         assert vault.search(query, lexical_only=True).notices == (), query
 
 
+def test_an_inflection_brings_an_e_back_only_where_its_ending_drops_one():
+    """"scheduld" and "completd" were read as "schedule" + "d" and "complete" + "d": words, no slip (qa71)."""
+    assert spelling.is_english("making") and spelling.is_english("swears") and spelling.is_english("deriving")
+    assert not spelling.is_english("scheduld") and not spelling.is_english("completd")
+
+
 def test_slips_grow_with_the_word_and_the_vocabulary_is_the_models():
     assert [slips_allowed(w) for w in ("dos", "grup", "custum", "tommorow")] == [0, 1, 1, 2]
     words = english_words()

@@ -177,7 +177,7 @@ def cmd_status(ctx: Context) -> int:
 def cmd_reinforce(ctx: Context) -> int:
     a = ctx.args
     done = ctx.vault.reinforce(a.ref, by=a.by, why=a.why)
-    ctx.emit(done, lambda: f"reinforced {done['ref']}: its age starts again from now")
+    ctx.emit(done, lambda: f"reinforced {render.named(done['ref'], done['title'])}: its age starts again from now")
     return 0
 
 

@@ -240,6 +240,11 @@ def status(s: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def named(ref: str, title: str | None) -> str:
+    """A ref as printed, and a Notion page's title after it: its ref is only its id (qa68)."""
+    return f"{printed(ref)}  {printed(title)}" if ref.startswith("notion://") and title else printed(ref)
+
+
 def decay_rows(rows) -> str:
     if not rows:
         return "no decaying documents: configure a tap with half_life_days in vault-engine.toml"
@@ -247,7 +252,5 @@ def decay_rows(rows) -> str:
     for r in rows:
         bar = "█" * round(r.multiplier * 10)
         seen = f"  reinforced {iso(r.last_reinforced)}" if r.last_reinforced else ""
-        # a Notion page's ref is only its id: its title says which page it is (qa68)
-        named = f"{printed(r.ref)}  {printed(r.title)}" if r.ref.startswith("notion://") and r.title else printed(r.ref)
-        out.append(f"{r.multiplier:>10.3f}  {r.age_days:>8.1f}  {r.tap:<10} {named}  {bar}{seen}")
+        out.append(f"{r.multiplier:>10.3f}  {r.age_days:>8.1f}  {r.tap:<10} {named(r.ref, r.title)}  {bar}{seen}")
     return "\n".join(out)

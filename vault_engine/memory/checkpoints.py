@@ -24,7 +24,7 @@ from typing import Any
 from vault_engine.dates import utc_stamp, utc_time
 from vault_engine.errors import BadArgument, ConfigError, UnknownRef, VaultError
 from vault_engine.model import CONTROL_CHARACTERS
-from vault_engine.parsing.checkpoints import item_body, item_text, split_reason
+from vault_engine.parsing.checkpoints import item_body, item_text, split_reason, without_checkpoint_word
 from vault_engine.retrieval.lookup import lookup_ref, notes_named
 from vault_engine.stores.ledger import Ledger
 
@@ -154,7 +154,7 @@ def checkpoint_title(draft: CheckpointDraft) -> str:
     first = re.split(r"(?<=[.!?])\s|\n", draft.summary.strip(), maxsplit=1)[0].strip().rstrip(".")
     if not first:
         return f"{draft.agent} on {draft.project}"
-    first = first.lstrip("#").strip()
+    first = without_checkpoint_word(first.lstrip("#").strip())
     return first if len(first) <= TITLE_CHARS else first[: TITLE_CHARS - 1].rstrip() + "…"
 
 

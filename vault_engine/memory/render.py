@@ -16,6 +16,7 @@ from vault_engine.constants import MIN_BRIEF_TOKENS
 from vault_engine.dates import utc_date, utc_time
 from vault_engine.errors import BadArgument
 from vault_engine.memory.results import CheckpointBrief, ResumeBrief, Ruling, estimate_tokens, ruling_key
+from vault_engine.parsing.checkpoints import without_checkpoint_word
 from vault_engine.refs import printed
 
 REASON_IN_QUOTE = 140  # characters of the reason repeated in the suggested sentence
@@ -187,7 +188,7 @@ def _checkpoint_part(brief: ResumeBrief) -> str:
     if c is None:
         return (f"No checkpoint yet for {brief.project}: nobody has checked in. "
                 "Its working notes follow, newest first.")
-    lines = [f"## Last checkpoint: {_CHECKPOINT_WORD.sub('', c.title) or c.title}",
+    lines = [f"## Last checkpoint: {without_checkpoint_word(c.title)}",
              f"{printed(c.ref)}, by {c.agent or 'an unnamed agent'}, {iso_time(c.created)}", "",
              "### Summary", c.summary or "(no summary written)", ""]
     if c.goal:
@@ -201,10 +202,6 @@ def _checkpoint_part(brief: ResumeBrief) -> str:
         lines += ["", "### Ruled out (Failed)"]
         lines += [_ruled_out_line(r) for r in c.failed]
     return "\n".join(lines)
-
-
-# The template titles a checkpoint "Checkpoint: X": the brief's heading says it once (qa68)
-_CHECKPOINT_WORD = re.compile(r"^checkpoint\s*:\s*", re.IGNORECASE)
 
 
 def _step_line(step: str) -> str:

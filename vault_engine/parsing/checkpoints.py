@@ -368,3 +368,13 @@ def name_order(rel_path: str) -> tuple[str, int]:
 def _timestamped(rel_path: str) -> re.Match[str] | None:
     name = rel_path.rsplit("/", 1)[-1]
     return _TIMESTAMPED_NAME.match(name[:-3] if name.lower().endswith(".md") else name)
+
+
+# The template titles a checkpoint "Checkpoint: X"; some write "Checkpoint - X" or "Checkpoint — X"
+_CHECKPOINT_WORD = re.compile(r"^checkpoint\s*[:\-–—]\s*", re.IGNORECASE)
+
+
+def without_checkpoint_word(title: str) -> str:
+    """A checkpoint's title without the word "Checkpoint" that opens it ("Last checkpoint:
+    Checkpoint: X", qa68; "# Checkpoint: Checkpoint: X" from a summary that opened so, qa71)."""
+    return _CHECKPOINT_WORD.sub("", title) or title

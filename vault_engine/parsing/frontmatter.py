@@ -109,7 +109,10 @@ def _load_yaml(yaml_text: str) -> tuple[dict[str, Any], str | None]:
 _YAML_FIXES = (("tab", "indent with spaces, not tabs"),
                ("mapping values are not allowed", 'put a value that holds ": " in quotes'),
                ("undefined alias", 'put a value that starts with "*" in quotes'),
-               ("alias bomb", "write the values out"))
+               ("alias bomb", "write the values out"),
+               ("alphabetic or numeric character", 'put a value that starts with "*" or "&" in quotes'),
+               ("cannot start any token", 'put a value that starts with "@", "`" or "%" in quotes'),
+               ("end of stream", "close the quotation mark the value opens"))
 
 
 class _Repeating(dict):
@@ -220,6 +223,7 @@ def normalize_value(value: Any) -> Any:
 
 MILLISECONDS_FROM = 1e11  # as seconds, the year 5138: no note's date
 EARLIEST = 315_532_800.0  # 1980-01-01: a number read as an earlier time is no date a note was written
+LATEST = 253_402_300_799.0  # 9999-12-31: beyond it a number is no date either (it was ignored unsaid, qa71)
 
 
 def _number_time(number: float) -> float | None:
@@ -239,7 +243,7 @@ def _number_time(number: float) -> float | None:
             return None
     else:
         when = float(number) / 1000 if number >= MILLISECONDS_FROM else float(number)
-    return when if when >= EARLIEST else None
+    return when if EARLIEST <= when <= LATEST else None
 
 
 def parse_time(value: Any) -> float | None:
