@@ -10,7 +10,7 @@ NOTES = {
     "statuses.md": "# Custom statuses\nDefine custom statuses for your tasks, and style each one.\n",
     "postpone.md": "# Postponing\nPostpone a task to tomorrow from its context menu.\n",
     "todos.md": "# Todos\nKeep your todos in one calendar of the month.\n",
-    "reminders.md": "# Reminders\nThe main reminder fires at nine.\n",
+    "reminders.md": "# Reminders\nThe main reminder fires at nine, before the con.\n",
 }
 
 
@@ -49,11 +49,13 @@ def test_a_hyphenated_word_the_notes_write_as_one_is_read_so(vault):
                              "'to-dos' as 'todos'",)
 
 
-def test_a_word_of_english_is_no_slip(vault, monkeypatch):
-    """"mail", which no note writes, had been read as "main" (a word of the model's vocabulary)."""
-    assert vault.search("mail reminder", lexical_only=True).notices == ()
+def test_a_word_of_english_is_no_slip_and_a_short_one_is_jargon(vault, monkeypatch):
+    """A word of the model's vocabulary is meant as written, where no note writes it (sample-vault's
+    "deriving" had been read as "delivers"); a stem of four letters too ("cron" as "con", qa71)."""
+    assert vault.search("mouth reminder", lexical_only=True).notices == ()
+    assert vault.search("cron reminder", lexical_only=True).notices == ()  # "cron" is no slip of "con"
     monkeypatch.setattr(spelling, "english_words", frozenset)  # without the vocabulary: the slip it was
-    assert "'mail' as 'main'" in vault.search("mail reminder", lexical_only=True).notices[0]
+    assert "'mouth' as 'month'" in vault.search("mouth reminder", lexical_only=True).notices[0]
 
 
 def test_a_name_a_quoted_word_and_a_short_word_are_meant_as_written(vault):
@@ -68,6 +70,6 @@ def test_an_inflection_brings_an_e_back_only_where_its_ending_drops_one():
 
 
 def test_slips_grow_with_the_word_and_the_vocabulary_is_the_models():
-    assert [slips_allowed(w) for w in ("dos", "grup", "custum", "tommorow")] == [0, 1, 1, 2]
+    assert [slips_allowed(w) for w in ("dos", "grup", "custum", "tommorow")] == [0, 0, 1, 2]
     words = english_words()
     assert "mail" in words and "weekends" in words and "grup" not in words and "tommorow" not in words

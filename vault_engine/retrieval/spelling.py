@@ -4,8 +4,8 @@
 of the meaning arm was `low` because "no note holds 'tommorow'" (qa67). A word no section
 holds is read as the term the notes hold that is closest to it by the optimal string
 alignment distance (a transposed pair is one slip), the most held on a tie, when one is near
-enough: one slip in a word whose stem has four to seven letters, two in a longer one, as
-search engines allow (shorter words are a slip away from too many others), with its first
+enough: one slip in a word whose stem has five to seven letters, two in a longer one (shorter
+words are a slip away from too many others, and are jargon as often as slips), with its first
 letter as written (a slip there is the rarest). A word of English (the model's vocabulary,
 with its inflections) is no slip, even where no note writes it; a word written as a name
 ("Todoist", "iOS") is what someone calls something; a word in quotation marks is meant as
@@ -75,8 +75,10 @@ def is_english(word: str) -> bool:
 
 def slips_allowed(term: str) -> int:
     """How many slips a stemmed word of this length may hold and still be read as another: the
-    stem's length, not the word's ("denoising" is "denois", which two slips make "decis")."""
-    return 0 if len(term) < 4 else 1 if len(term) <= 7 else 2
+    stem's length, not the word's ("denoising" is "denois", which two slips make "decis"). A
+    stem of four letters holds none: short words are jargon as often as slips ("cron" had been
+    read as "con", "ical" as "italics", "macos" as "mac", qa71)."""
+    return 0 if len(term) < 5 else 1 if len(term) <= 7 else 2
 
 
 def corrected(query: str, lexical: WhooshIndex, text_of: Callable[[int], str]) -> Corrected:
