@@ -101,8 +101,14 @@ class MarkdownPane(VerticalScroll):
         return y
 
     def _first_in_view(self) -> int | None:
-        """The first link at or below the top of the view (None: none is)."""
-        return next((n for n, spot in enumerate(self.spots()) if self._offset(spot.block) >= self.scroll_y), None)
+        """The first link at or below the top of the view, or of the section the note was
+        opened at while the reader has not scrolled since (a note short enough to fit shows
+        its Summary's link above the opened section, qa71); None when none is."""
+        top = self.scroll_y
+        opened = getattr(self.document, "opened_at", None)  # (its first block, the scroll then)
+        if opened is not None and opened[0].is_attached and opened[1] == self.scroll_y:
+            top = max(top, self._offset(opened[0]))
+        return next((n for n, spot in enumerate(self.spots()) if self._offset(spot.block) >= top), None)
 
     def action_next_link(self) -> None:
         spots = self.spots()

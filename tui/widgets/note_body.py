@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from textual.message import Message
+from textual.widget import Widget
 from textual.widgets import Markdown
 
 from tui.formatting import FENCE, LINK_SCHEME, linkify, obsidian_markdown
@@ -50,6 +51,8 @@ class NoteBody(Markdown):
         self.cut = (0, 0)  # rows of the note not drawn, above and below (reading_window)
         # (file line, scroll offset it gave) until the reader scrolls: see on_resize
         self._anchor: tuple[int, float] | None = None
+        # (the first block of the section opened, the scroll offset then): Tab starts there
+        self.opened_at: tuple[Widget, float] | None = None
 
     async def show(self, view: NoteView, line: int | None = None, scroll_y: float | None = None,
                    whole: bool = False) -> None:
@@ -66,6 +69,7 @@ class NoteBody(Markdown):
         self._links = view.links
         self._first_line = view.body_line + start - len(above)  # the file line of the first row drawn
         self._anchor = None
+        self.opened_at = None
         text = obsidian_markdown(linkify(body, view.links, view.body_line + start),
                                  opened - start if opened is not None else None)
         await self.update("\n".join([*above, text, *below]))
@@ -88,6 +92,7 @@ class NoteBody(Markdown):
             if end > target:
                 container.scroll_to_widget(block, top=True, animate=False, immediate=True)
                 self._anchor = (line, container.scroll_y)
+                self.opened_at = (block, container.scroll_y)
                 return
 
     def on_resize(self) -> None:

@@ -251,17 +251,19 @@ async def test_tab_walks_the_links_of_the_text_and_enter_follows_one(make_app, s
         assert screen.history[screen.position].ref == target and screen.page.ref != REVIEW
 
 
-async def test_tab_in_the_text_starts_from_the_section_in_view_not_the_notes_first_link(make_app):
+@pytest.mark.parametrize("size", [WIDE, SMALL], ids=["120x36", "80x24"])
+async def test_tab_in_the_text_starts_from_the_section_opened_not_the_notes_first_link(make_app, size):
     """Opened at its #Next section, the second Tab scrolled back up to the Summary's link, and
-    Enter followed [[auth-sessions]] instead of the [[auth-sessions#Token refresh]] in view (qa68)."""
+    Enter followed [[auth-sessions]] instead of the [[auth-sessions#Token refresh]] in view
+    (qa68); where the whole note fits (120x36), the Summary's link was the first in view (qa71)."""
     from tui.widgets.markdown_pane import MarkdownPane
 
     app = make_app()
-    async with app.run_test(size=SMALL) as pilot:
+    async with app.run_test(size=size) as pilot:
         screen = await open_note(app, pilot, "projects/billing-service/checkpoints/20261029T154500Z-codex-a12.md#Next")
         pane = screen.query_one(MarkdownPane)
         top = pane.scroll_y
-        assert top > 0  # the Summary, and its link, are above the view
+        assert (top > 0) == (size == SMALL)  # scrolled past the Summary's link, or all of it in view
         await pilot.press("tab", "tab")
         assert lit_text(pane) == "auth-sessions#Token refresh" and pane.scroll_y == top
         await pilot.press("enter")
