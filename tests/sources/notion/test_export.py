@@ -129,6 +129,19 @@ def test_a_database_becomes_a_table_from_the_all_csv_linking_its_rows(vault):
     ]
 
 
+def test_a_linked_view_of_a_database_links_the_rows_of_the_database_of_its_name(vault, export):
+    """A project page's "Tasks" view has no pages of its own: its title cells linked nothing (qa68)."""
+    page = next(export.rglob("Auth spec 2a1b3c4d5e6f47a8b9c0d1e2f3a4b5c6"))
+    (page / "Roadmap 9e8d7c6b5a4f43e2d1c0b9a8f7e6d5c4.csv").write_text(
+        "Name,Status\nToken refresh,In progress\nNot a row page,Planned\n", encoding="utf-8")
+    vault.notion_import(export, now=FROZEN_NOW)
+    _, body = note(vault, "Roadmap f7e6d5c4.md")
+    assert body.strip().split("\n") == [
+        "# Roadmap", "", "| Name | Status |", "| --- | --- |",
+        "| [[Token refresh b5c6d7e8\\|Token refresh]] | In progress |",
+        "| Not a row page | Planned |"]  # and no "## Pages" of the database's other rows
+
+
 def test_notion_refs_work_in_show_search_and_links(vault):
     vault.notion_import(FIXTURE, now=FROZEN_NOW)
     view = vault.show(f"notion://{AUTH}#Token refresh")

@@ -226,6 +226,12 @@ def database_table(entry: ExportEntry, catalog: Catalog, targets: LinkTargets) -
         return None
     header, body = (rows[0], rows[1:]) if rows else (["Name"], [])
     row_pages = [p for p in catalog.pages.values() if p.parent_id == entry.notion_id]
+    # A linked view (a project page's "Tasks") has no pages of its own: its rows are pages of
+    # the database of its name, and its title cells linked nothing (qa68)
+    view = not row_pages
+    if view:
+        shown = {d.notion_id for d in catalog.databases.values() if d.title == entry.title} - {entry.notion_id}
+        row_pages = [p for p in catalog.pages.values() if p.parent_id in shown]
     by_title: dict[str, list[ExportEntry]] = defaultdict(list)
     for page in row_pages:
         by_title[page.title].append(page)
@@ -244,7 +250,7 @@ def database_table(entry: ExportEntry, catalog: Catalog, targets: LinkTargets) -
                 cells.append(rewrite_relations(_escape_cell(value), entry.path, targets,
                                                in_table=True))
         lines.append(_table_row(cells))
-    rest = sorted((p for p in row_pages if p.notion_id not in linked), key=lambda p: p.title)
+    rest = [] if view else sorted((p for p in row_pages if p.notion_id not in linked), key=lambda p: p.title)
     if rest:
         lines += ["", "## Pages", ""]
         lines += [f"- {wikilink(targets.stems[p.notion_id], p.title)}" for p in rest]
