@@ -94,3 +94,9 @@ def test_the_embedding_of_what_was_applied_is_an_event_of_its_own_in_json(capsys
     printer.applied(IndexReport(unchanged=5, sections=9, embedded=2, seconds=0.4), catch_up=False)
     events = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert [(e["event"], e["modified"], e["embedded"]) for e in events] == [("applied", 1, 0), ("embedded", 0, 2)]
+
+
+def test_watch_help_says_the_whole_of_stop(cli):
+    """`--stop` read "... and wait until it has" (qa68)."""
+    done = cli("watch", "--help")
+    assert done.code == 0 and "wait until it has exited" in " ".join(done.out.split())
