@@ -199,7 +199,8 @@ class Searcher:
         now = request.now if request.now is not None else time.time()
         words = corrected(request.query, self.lexical, self._indexed_text) if "lexical" in request.arms \
             else Corrected(request.query)
-        self.notices += [said for said in (words.notice(),) if said]
+        if words.typos:
+            self.notices.append(words.notice())
         lexical, semantic, cosines = self._run_arms(request, words.text)
         fused = fuse(lexical, semantic, cosines)
         arms = tuple(name for name, ran in (("lexical", lexical), ("semantic", semantic)) if ran is not None)

@@ -35,9 +35,7 @@ class Corrected:
     text: str
     typos: tuple[tuple[str, str], ...] = ()  # (as written in the query, as the notes write it)
 
-    def notice(self) -> str | None:
-        if not self.typos:
-            return None
+    def notice(self) -> str:
         read = ", ".join(f"{word!r} as {meant!r}" for word, meant in self.typos)
         return f"no note holds every word as written: the words were searched reading {read}"
 
