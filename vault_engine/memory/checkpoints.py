@@ -75,11 +75,7 @@ def draft_from_json(data: Any, project: str, agent: str) -> CheckpointDraft:
     if not isinstance(data, dict):
         raise VaultError("a checkpoint draft expects a JSON object like "
                          '{"summary": "...", "next": [], "failed": [{"text": "...", "reason": "..."}], "links": []}')
-    unknown = sorted(set(data) - set(DRAFT_KEYS))
-    if unknown:  # a typo ("summry") would otherwise drop the text it carries
-        close = difflib.get_close_matches(unknown[0], DRAFT_KEYS, n=1)
-        hint = f" (did you mean {close[0]}?)" if close else ""
-        raise VaultError(f"{unknown[0]!r} is not a checkpoint field{hint}: use {', '.join(DRAFT_KEYS)}")
+    _only_fields(data, DRAFT_KEYS, "a checkpoint field")
     summary = data.get("summary") or ""
     if not isinstance(summary, str):
         raise VaultError("the checkpoint's summary must be a string")
@@ -91,15 +87,22 @@ def failed_item(item: Any) -> tuple[str, str | None]:
     """One Failed item: ``"approach -- reason"`` or ``{"text": ..., "reason": ...}``."""
     if isinstance(item, str):
         return parse_failed(item)
-    if isinstance(item, dict) and (unknown := sorted(set(item) - {"text", "reason"})):
-        # a typo ("reasn") dropped the reason, the point of the record, without a word (qa70)
-        close = difflib.get_close_matches(str(unknown[0]), ("text", "reason"), n=1)
-        hint = f" (did you mean {close[0]}?)" if close else ""
-        raise VaultError(f"{unknown[0]!r} is not a field of a failed item{hint}: use text and reason")
+    if isinstance(item, dict):  # a typo ("reasn") had dropped the reason, the point of the record (qa70)
+        _only_fields(item, ("text", "reason"), "a field of a failed item")
     if isinstance(item, dict) and isinstance(item.get("text"), str) and item["text"].strip():
         reason = item.get("reason")
         return " ".join(item["text"].split()), " ".join(str(reason).split()) if reason else None
     raise VaultError('each failed item of a checkpoint must be {"text": "...", "reason": "..."} or a string')
+
+
+def _only_fields(data: Mapping[str, Any], known: Sequence[str], what: str) -> None:
+    """Refuse a key that is none of ``known``, naming the one it resembles: a typo ("summry")
+    would otherwise drop the text it carries."""
+    unknown = sorted(set(map(str, data)) - set(known))
+    if unknown:
+        close = difflib.get_close_matches(unknown[0], known, n=1)
+        hint = f" (did you mean {close[0]}?)" if close else ""
+        raise VaultError(f"{unknown[0]!r} is not {what}{hint}: use {', '.join(known)}")
 
 
 def _list_field(data: Mapping[str, Any], key: str) -> list:
