@@ -9,8 +9,9 @@ from vault_engine.vault import Vault
 NOTES = {
     "statuses.md": "# Custom statuses\nDefine custom statuses for your tasks, and style each one.\n",
     "postpone.md": "# Postponing\nPostpone a task to tomorrow from its context menu.\n",
+    "autocomplete.md": "# Autocomplete\nTasks can suggest dates; its suggestions appear as you type.\n",
     "todos.md": "# Todos\nKeep your todos in one calendar of the month.\n",
-    "reminders.md": "# Reminders\nThe main reminder fires at nine, before the con.\n",
+    "reminders.md": "# Reminders\nThe main reminder fires at nine, before the con. Updated daily.\n",
 }
 
 
@@ -41,6 +42,12 @@ def test_a_word_no_note_holds_is_read_as_the_notes_word_a_slip_away(vault):
     assert first(transposed) == "postpone.md" and "'tomorrwo' as 'tomorrow'" in transposed.notices[0]
 
 
+def test_the_notice_names_the_notes_word_spelled_most_like_the_typo(vault):
+    """"sugestions" had been read "as 'suggest'", the first word of its stem in the section."""
+    found = vault.search("sugestions while typing", lexical_only=True)
+    assert first(found) == "autocomplete.md" and "'sugestions' as 'suggestions'" in found.notices[0]
+
+
 def test_a_hyphenated_word_the_notes_write_as_one_is_read_so(vault):
     """"no note holds 'dos'" of "to-dos" (qa67)."""
     found = vault.search("my to-dos on a calendar", lexical_only=True)
@@ -67,6 +74,14 @@ def test_an_inflection_brings_an_e_back_only_where_its_ending_drops_one():
     """"scheduld" and "completd" were read as "schedule" + "d" and "complete" + "d": words, no slip (qa71)."""
     assert spelling.is_english("making") and spelling.is_english("swears") and spelling.is_english("deriving")
     assert not spelling.is_english("scheduld") and not spelling.is_english("completd")
+
+
+def test_a_prefix_or_a_doubled_letter_makes_a_word_of_a_word(vault):
+    """"undated" had been read as "updated", "retrains" as "retains", "formatting" as "format"
+    (the evaluation's questions): a prefix before a word, and an ending after a doubled letter."""
+    assert all(map(spelling.is_english, ("undated", "retrains", "undersized", "formatting", "tagging")))
+    assert not any(map(spelling.is_english, ("unkown", "recieve", "preformance", "mispeled")))
+    assert vault.search("undated reminder", lexical_only=True).notices == ()
 
 
 def test_slips_grow_with_the_word_and_the_vocabulary_is_the_models():

@@ -62,10 +62,16 @@ def terms_in(text: str, terms: Iterable[str]) -> set[str]:
     return {term for term in terms if next(_written_as(term, folded), None) is not None}
 
 
-def written_as(term: str, text: str) -> str | None:
+def written_as(term: str, text: str, *, nearest: str = "") -> str | None:
     """A word of ``text`` that :func:`analyze` reads as ``term``, as written there (None when
-    none is): "custom" for the term "custom", "causes" for "caus"."""
-    return next(_written_as(term, fold_accents(text)), None)
+    none is): "custom" for the term "custom", "causes" for "caus". With ``nearest``, the form
+    spelled most like it ("suggestions" rather than "suggest" for "sugestions")."""
+    forms = _written_as(term, fold_accents(text))
+    if not nearest:
+        return next(forms, None)
+    from vault_engine.retrieval.find.typos import osa_distance
+
+    return min(forms, key=lambda form: osa_distance(nearest, form.lower()), default=None)
 
 
 def _written_as(term: str, folded: str) -> Iterator[str]:

@@ -59,16 +59,33 @@ def english_words() -> frozenset[str]:
 
 # An inflection's ending, and whether its word may have dropped an "e" before it ("making")
 _ENDINGS = (("s", False), ("es", False), ("ly", False), ("ed", True), ("ing", True), ("er", True), ("ers", True))
+# A prefix that makes a word of a word ("undated", "retrains", "undersized")
+_PREFIXES = ("un", "re", "non", "pre", "mis", "sub", "over", "under")
 
 
 def is_english(word: str) -> bool:
     """A word of the vocabulary, or one of its inflections ("deriving" for "derive", "swears"
     for "swear": the vocabulary holds few of them, and they had been read as "delivers" and
-    "smeared" in sample-vault's questions). An "e" comes back only where an ending drops it:
-    "scheduld" and "completd" are no "schedule" + "d" or "complete" + "d" (qa71)."""
+    "smeared" in sample-vault's questions), with a doubled last letter ("formatting"), or a
+    prefix before a word of the vocabulary as it stands ("undated", "retrains" and "undersized"
+    had been read as "updated", "retains" and "underlying"). An "e" comes back only where an
+    ending drops it: "scheduld" and "completd" are no "schedule" + "d" or "complete" + "d" (qa71)."""
+    return _inflected(word) or any(word.startswith(p) and word[len(p):] in english_words() for p in _PREFIXES)
+
+
+def _inflected(word: str) -> bool:
+    """A word of the vocabulary, or one of its inflections."""
     words = english_words()
-    bases = [(word[:-len(end)], e) for end, e in _ENDINGS if word.endswith(end) and len(word) > len(end) + 2]
-    return word in words or any(base in words or (e and base + "e" in words) for base, e in bases)
+    if word in words:
+        return True
+    for end, e in _ENDINGS:
+        base = word[:-len(end)]
+        if not word.endswith(end) or len(base) < 3:
+            continue
+        doubled = e and len(base) > 3 and base[-1] == base[-2] and base[-1] not in "aeiou"
+        if base in words or (e and base + "e" in words) or (doubled and base[:-1] in words):
+            return True
+    return False
 
 
 def slips_allowed(term: str) -> int:
@@ -108,7 +125,9 @@ def corrected(query: str, lexical: WhooshIndex, text_of: Callable[[int], str]) -
                 for other, count in lexical.terms_near(term, CANDIDATE_EDITS) if count]
         best = min((n for n in near if n[0] <= slips), default=None)
         section = lexical.a_section_holding(best[2]) if best is not None else None
-        meant = written_as(best[2], text_of(section)) if best is not None and section is not None else None
+        if best is None or section is None:
+            continue
+        meant = written_as(best[2], text_of(section), nearest=word.lower())
         if meant:
             typos.append((word, meant))
             text = re.sub(rf"(?<!\w){re.escape(word)}(?!\w)", meant, text)
