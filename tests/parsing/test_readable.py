@@ -53,9 +53,18 @@ def test_the_reading_view_hides_comments_draws_links_and_leaves_out_embeds_and_c
     # data-engineering-wiki's snippets showed `![[Learning Resources#...]] %% wiki footer: ... %%`
     text = ("Use a [[Change Data Capture|CDC]] pipeline, see [[Kafka#Topics]].\n![[Learning Resources#Data]]\n"
             "%% wiki footer: Please don't edit\nanything below this line %%\n> [!info]- View Resources")
-    assert reading_view(text) == "Use a CDC pipeline, see Kafka > Topics.\n \n> View Resources"
-    code = "```\n%%time\nrun()\n```\nsay %% not a comment in a note with code %%"
-    assert "%% not a comment" in reading_view(code)  # %% in code is no comment: nothing is cut
+    assert reading_view(text) == "Use a CDC pipeline, see Kafka > Topics.\n \n\n> View Resources"
+    code = "```\n%%time\nrun()\n```\nsay %% a comment in a note with code %% and `%% code %%`"
+    assert reading_view(code) == "%%time\nrun()\nsay and `%% code %%`"  # %% in code is no comment
+
+
+def test_the_reading_view_draws_code_as_written_and_escapes_as_their_character():
+    """qa72: a comment holding a link was shown in a note with a code span, a link in a code span
+    was drawn as a link, an escaped bracket kept its backslash, and a block link ending a line
+    lost its block id."""
+    text = "a %% hidden [[Comment Link]] %% b `[[Code Link]]` and \\[\\[Escaped\\]\\] end"
+    assert reading_view(text) == "a b `[[Code Link]]` and [[Escaped]] end"
+    assert reading_view("see [[Target#^item1]]\nnext ^id") == "see Target > ^item1\nnext"
 
 
 def test_a_comment_block_is_not_read_and_inline_comments_and_code_are():

@@ -24,6 +24,7 @@ The lexical index keeps the raw text: words in a URL (``/wiki/Apache_Kafka``) he
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from vault_engine.parsing.fences import CODE, OPEN, TEXT, fence_roles, info_word
 from vault_engine.parsing.links import COMMENT
@@ -86,22 +87,46 @@ def reading_view(markdown: str) -> str:
     it: the readable text without ``%% comments %%`` (hidden there; data-engineering-wiki's
     "wiki footer: Please don't edit anything below this line" closed a snippet), embeds (drawn
     as the note they embed; its link is listed under the hit) and a callout's ``[!info]-``
-    marker (drawn as its icon), a wikilink as its display text. The model still reads them
-    all as written: a snippet is for reading."""
-    text = readable_text(markdown)
-    if "%%" in text and "`" not in markdown and "~~~" not in markdown:  # no code, where %% means something else
-        text = COMMENT.sub(" ", text)
-    text = _WIKILINK.sub(_link_as_drawn, _CALLOUT_MARK.sub(r"\1", _EMBED.sub(" ", text)))
-    text = _HIGHLIGHT.sub(r"\1", _FOOTNOTE_REF.sub("", _BLOCK_ID.sub("", text)))
+    marker (drawn as its icon), a wikilink as its display text, a backslash escape as its
+    character. Code is drawn as written: ``[[Code Link]]`` in a code span is no link, and a
+    comment holding a link had been shown because the note held a code span (qa72). The model
+    still reads them all as written: a snippet is for reading."""
+    lines = _without_comments(markdown).split("\n")
+    drawn = [_outside_code_spans(_CALLOUT_MARK.sub(r"\1", _BLOCK_ID.sub("", line)), _drawn) if role == TEXT else line
+             for line, role in zip(lines, fence_roles(lines))]
+    text = readable_text("\n".join(drawn))
     return _SPACE_BEFORE_STOP.sub(r"\1", _SPACES.sub(" ", text))
 
 
+def _without_comments(markdown: str) -> str:
+    """``markdown`` without its ``%% comments %%`` (``%%`` in code is none: MATLAB's cells,
+    IPython's ``%%time``)."""
+    if "%%" not in markdown:
+        return markdown
+    lines = markdown.split("\n")
+    masked = "\n".join(_CODE_SPAN.sub(lambda m: " " * len(m.group()), line) if role == TEXT else " " * len(line)
+                       for line, role in zip(lines, fence_roles(lines)))
+    out, at = [], 0
+    for comment in COMMENT.finditer(masked):
+        out.append(markdown[at:comment.start()])
+        at = comment.end()
+    return "".join([*out, markdown[at:]])
+
+
+def _drawn(prose: str) -> str:
+    """Prose outside code as reading view draws it (see :func:`reading_view`)."""
+    prose = _WIKILINK.sub(_link_as_drawn, _EMBED.sub(" ", prose))
+    return _ESCAPE.sub(r"\1", _HIGHLIGHT.sub(r"\1", _FOOTNOTE_REF.sub("", prose)))
+
+
 # Drawn as nothing in reading view: a block id ending a line ("... abandonment. ^broken-windows"),
-# a footnote's reference ("[^budget]"); a ==highlight== is drawn as its text. A tag left out
-# before a full stop ("with a <b>lame</b>.") left a space before it.
-_BLOCK_ID = re.compile(r"[ \t]\^[A-Za-z0-9-]+[ \t]*$", re.M)
+# a footnote's reference ("[^budget]"); a ==highlight== is drawn as its text, and a backslash
+# escape as its character ("\[\[not a link\]\]"). A tag left out before a full stop ("with a
+# <b>lame</b>.") left a space before it.
+_BLOCK_ID = re.compile(r"[ \t]\^[A-Za-z0-9-]+[ \t]*$")
 _FOOTNOTE_REF = re.compile(r"\[\^[^\]\s]+\](?!:)")
 _HIGHLIGHT = re.compile(r"==(?=\S)([^=\n]+?)(?<=\S)==")
+_ESCAPE = re.compile(r"\\([!-/:-@[-`{-~])")
 _SPACE_BEFORE_STOP = re.compile(r"(?<=\w) ([.,;:!?])(?=\s|$)", re.M)
 
 
@@ -147,13 +172,15 @@ def _outside_html_comments(line: str, inside: bool) -> tuple[str, bool]:
 _HTML_COMMENT_OPEN = re.compile("<!--")
 
 
-def _outside_code_spans(line: str) -> str:
-    """The line with its prose parts cleaned and its code spans as written."""
+def _outside_code_spans(line: str, clean: Callable[[str], str] | None = None) -> str:
+    """The line with its prose parts cleaned (by ``clean``, else as the model reads them) and
+    its code spans as written."""
+    clean = clean or _clean
     parts, end = [], 0
     for span in _CODE_SPAN.finditer(line):
-        parts += [_clean(line[end:span.start()]), span.group()]
+        parts += [clean(line[end:span.start()]), span.group()]
         end = span.end()
-    parts.append(_clean(line[end:]))
+    parts.append(clean(line[end:]))
     return "".join(parts)
 
 
