@@ -829,18 +829,26 @@ class Vault:
             return self._code_queries().show(ref, follow)
         from vault_engine.model import NoteView
         from vault_engine.retrieval.follow import hit_links, resolved_link
-        from vault_engine.retrieval.lookup import block_lines, lookup_ref, section_ref, with_missing_sections
+        from vault_engine.retrieval.lookup import (
+            block_lines,
+            lookup_ref,
+            section_ref,
+            with_missing_sections,
+            with_subsections,
+        )
 
         note, section = lookup_ref(ledger, ref, self._unindexed_now)
-        sections = tuple(s.heading for s in ledger.sections_of(note.id) if s.heading)
+        note_sections = ledger.sections_of(note.id)
+        sections = tuple(s.heading for s in note_sections if s.heading)
         change = self._change_since_index(ledger, note.path)
         if section is not None:  # its links as its hit lists them: the section's own, then the note's properties'
             from vault_engine.parsing.sections import heading_line
 
-            shown, start, end = section_ref(note, section), section.line_start, section.line_end
             block_id = ref.rpartition("#^")[2] if "#^" in ref else ""
             lines = block_lines(section.text, block_id) if block_id else None
-            body = section.text
+            body, end = with_subsections(note_sections, section) if lines is None \
+                else (section.text, section.line_end)
+            shown, start = section_ref(note, section), section.line_start
             if lines is not None:  # the block alone, as Obsidian embeds it, not its whole section (qa27 F8)
                 shown, start, end = f"{note.path}#^{block_id}", start + lines[0], start + lines[1]
                 body = "\n".join(body.split("\n")[lines[0]:lines[1] + 1])

@@ -101,3 +101,30 @@ def test_a_table_of_contents_reads_each_heading_of_its_note_once_not_once_a_link
         links = v.links("kep.md")
     assert [link.section_missing for link in links] == [False] * 60 + [True]
     assert len(calls) < 10 * len(headings)  # (once a link: 60 links x 62 sections x 3 readings)
+
+
+def test_a_heading_is_shown_with_its_subsections_as_obsidian_embeds_it(make_vault):
+    """`show "Batch Data Processing.md#Batch Data Processing Advantages"` gave its first of three
+    subsections' parent alone, with nothing to say the rest were there (qa72)."""
+    root = make_vault({"b.md": "# Batch\nIntro.\n## Advantages\nThree.\n\n### Efficiency\nfast\n\n### Simplicity\nplain\n"
+                               "## Drawbacks\nlate\n"})
+    with Vault(root) as vault:
+        vault.index(embed=False)
+        shown = vault.show("b.md#Advantages")
+        assert shown.text == "## Advantages\nThree.\n\n### Efficiency\nfast\n\n### Simplicity\nplain"
+        assert (shown.line_start, shown.line_end) == (3, 10)  # the lines of the file, blank ones included
+        assert vault.show("b.md#Simplicity").text == "### Simplicity\nplain"
+        assert vault.show("b.md#Drawbacks").text == "## Drawbacks\nlate"
+
+
+def test_a_heading_path_names_its_headings_in_order_or_nothing(make_vault):
+    """`[[Target#Bogus#Sub]]` and `show "Target.md#Beta#Status"` found a "Sub" and a "Status"
+    under other headings, where Obsidian finds none (qa72); a path may skip a level."""
+    root = make_vault({"t.md": "# T\nt\n## Alpha\n### Sub\nx\n## Beta\ny\n## Part\np\n### Inner\ni\n#### Status\nz\n",
+                       "links.md": "[[t#Bogus#Sub]] [[t#Alpha#Sub]] [[t#Part#Status]] [[t#Beta#Status]]\n"})
+    with Vault(root) as vault:
+        vault.index(embed=False)
+        assert [link.section_missing for link in vault.links("links.md")] == [True, False, False, True]
+        assert vault.show("t.md#Part#Status").text == "#### Status\nz"
+        with pytest.raises(UnknownRef, match="t.md has no heading 'Beta#Status'"):
+            vault.show("t.md#Beta#Status")

@@ -32,7 +32,7 @@ from vault_engine.parsing.checkpoints import FAILED_HEADINGS, NEXT_HEADINGS, che
 from vault_engine.parsing.readable import reading_view
 from vault_engine.parsing.sections import section_body
 from vault_engine.refs import make_ref
-from vault_engine.retrieval.decay import SECONDS_PER_DAY, decay_multiplier, note_age
+from vault_engine.retrieval.decay import SECONDS_PER_DAY, decay_multiplier, note_age, typical_time, undated_page
 from vault_engine.retrieval.follow import resolved_link
 from vault_engine.retrieval.lookup import find_section, section_ref
 from vault_engine.stores.ledger import Ledger, NoteRow, SectionRow
@@ -201,7 +201,8 @@ def linked_notes(ledger: Ledger, config: Config, checkpoint: NoteRow, now: float
         section = find_section(sections, link.subpath) if link.subpath else None
         missing = link.subpath if link.subpath and section is None else None  # its ref would open nothing
         was = reinforced.get(note.path)
-        age = note_age(now, note, was.last_at if was else None)
+        typical = typical_time(ledger.doc_times(note.tap)) if undated_page(note) else None
+        age = note_age(now, note, was.last_at if was else None, typical)
         found[link.ref] = LinkedBrief(make_ref(note.path, None, note.notion_id) if missing else link.ref, note.path,
                                       note.title, note.kind, note.tap,
                                       decay_multiplier(config.indexed_tap(note.tap, note.path), age), age,

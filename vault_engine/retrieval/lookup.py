@@ -150,9 +150,11 @@ class SectionFinder:
         self.sections = sections
 
     def find(self, heading: str) -> SectionRow | None:
-        """Headings compare as :func:`normalize_heading` makes them; a heading path matches the
-        end of a section's heading path, so ``#Design#Tokens`` picks one of two "Tokens"; then an
-        empty heading folded into the section under it; last, an anchor written as a URL."""
+        """Headings compare as :func:`normalize_heading` makes them; a heading path names a
+        section by the end of its heading path (``#Design#Tokens`` picks one of two "Tokens"),
+        else by its heading and some of those above it, in order, as Obsidian reads it; never
+        by its heading alone (``#Bogus#Tokens`` had found a "Tokens" under any heading, qa72);
+        then an empty heading folded into the section under it; last, an anchor written as a URL."""
         if heading.startswith("^"):
             return next((s for s in self.sections if block_lines(s.text, heading[1:]) is not None), None)
         whole = normalize_heading(heading)  # a heading may hold a '#' itself: "Issue #1 fix", "C# notes"
@@ -161,9 +163,13 @@ class SectionFinder:
         wanted = [normalize_heading(part) for part in heading.split("#") if part.strip()]
         if not wanted:
             return self._by_anchor(heading)
-        found = next((s for s, path in zip(self.sections, self._paths) if path[-len(wanted):] == wanted), None)
+        *parents, last = wanted
+        found = next((s for s, path in zip(self.sections, self._paths) if path[-len(wanted):] == wanted), None) \
+            or next((s for s, path in zip(self.sections, self._paths)
+                     if path[-1:] == [last] and _in_order(parents, path[:-1])), None)
         if found is None:
-            found = next((s for s, leading in self._leading if wanted[-1] in leading), None)
+            found = next((s for s, path, leading in self._leading if last in leading and _in_order(parents, path)),
+                         None)
         return found or self._by_anchor(heading)
 
     @cached_property
@@ -180,9 +186,10 @@ class SectionFinder:
         return first
 
     @cached_property
-    def _leading(self) -> list[tuple[SectionRow, set[str]]]:
+    def _leading(self) -> list[tuple[SectionRow, list[str], set[str]]]:
         """The headings each section opens with, empty ones folded into it included."""
-        return [(s, set(map(normalize_heading, leading_headings(s.text)))) for s in self.sections if s.heading]
+        return [(s, path, set(map(normalize_heading, leading_headings(s.text))))
+                for s, path in zip(self.sections, self._paths) if s.heading]
 
     @cached_property
     def _anchors(self) -> list[tuple[SectionRow, tuple[str, ...], str]]:
@@ -202,6 +209,29 @@ class SectionFinder:
 
 
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
+
+
+def _in_order(wanted: list[str], path: list[str]) -> bool:
+    """Whether the headings ``wanted`` are among those of ``path``, in the same order."""
+    rest = iter(path)
+    return all(heading in rest for heading in wanted)
+
+
+def with_subsections(sections: Sequence[SectionRow], section: SectionRow) -> tuple[str, int]:
+    """The section's text with its subsections', as Obsidian embeds a heading (everything up
+    to the next heading of its level or higher), and the line it ends on: `show
+    "Batch Data Processing.md#Advantages"` had shown its first of three subsections' parent
+    alone, with nothing to say the rest were there (qa72). Sections are stored without the
+    blank lines between them; those come back, so the text keeps its line numbers."""
+    text, end = section.text, section.line_end
+    for later in sections:
+        if later.line_start <= section.line_start:
+            continue
+        if later.heading is None or later.level <= section.level:
+            break
+        text += "\n" * (later.line_start - end) + later.text
+        end = later.line_end
+    return text, end
 
 
 def block_lines(text: str, block_id: str) -> tuple[int, int] | None:

@@ -23,7 +23,7 @@ from vault_engine.parsing.readable import only_comments, reading_view
 from vault_engine.parsing.sections import leading_headings, section_body
 from vault_engine.retrieval.confidence import Evidence, MissRule, judged, judged_miss
 from vault_engine.retrieval.coverage import indexed_text, section_coverage, weighed_terms
-from vault_engine.retrieval.decay import decay_multiplier, note_age
+from vault_engine.retrieval.decay import decay_multiplier, note_age, typical_time, undated_page
 from vault_engine.retrieval.follow import LINKS_PER_HIT, follow_targets, hit_links
 from vault_engine.retrieval.fusion import Fused, fuse
 from vault_engine.retrieval.lookup import find_section, section_ref
@@ -194,6 +194,7 @@ class Searcher:
     offtopic: float = 0.0  # a `high` answer comes closer in meaning (the vault's best off-topic level)
     semantic_coverage: float | None = None
     lexical_ahead: bool = False  # the last search met a Whoosh hit the ledger does not hold
+    _typical: dict[str, float | None] = field(default_factory=dict)  # each tap's typical date (decay)
 
     def search(self, request: SearchRequest) -> SearchResult:
         now = request.now if request.now is not None else time.time()
@@ -371,7 +372,9 @@ class Searcher:
         return found, set(sections)
 
     def _decay(self, note: NoteRow, reinforced_at: float | None, now: float) -> tuple[float, float]:
-        age = note_age(now, note, reinforced_at)
+        if undated_page(note) and note.tap not in self._typical:
+            self._typical[note.tap] = typical_time(self.ledger.doc_times(note.tap))
+        age = note_age(now, note, reinforced_at, self._typical.get(note.tap))
         return decay_multiplier(self.config.indexed_tap(note.tap, note.path), age), age
 
     def _hit(self, c: _Candidate, terms: set[str], via: str | None = None) -> Hit:

@@ -183,6 +183,18 @@ def test_a_database_is_as_new_as_its_newest_row(vault, export):
     assert ages[f"notion://{ROADMAP}"] == ages[f"notion://{AUDIT}"] > 40  # not 0: imported just now
 
 
+def test_a_page_the_export_gives_no_date_is_as_old_as_the_typical_dated_page(vault):
+    """Dated by the import, a workspace's undated pages were new and outranked, under the notion
+    tap's decay, the page that answered, dated 2024: 22nd of 60, first without decay (qa75)."""
+    vault.notion_import(FIXTURE, now=FROZEN_NOW)
+    later = FROZEN_NOW + 100 * 86400
+    ages = {r.title: round(r.age_days, 3) for r in vault.decay_report(now=later)}
+    assert round(ages["Auth spec"]) == 40  # its last_edited_time
+    assert ages["Token refresh"] == ages["Team Space"] == ages["Auth spec"]  # the only dated page: the median
+    hits = vault.search("Token refresh", lexical_only=True, now=later).hits
+    assert hits and all(h.age_days == pytest.approx(ages["Auth spec"], abs=1e-3) for h in hits)
+
+
 # -- re-import ----------------------------------------------------------------------------
 
 

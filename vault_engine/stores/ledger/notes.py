@@ -235,6 +235,11 @@ class NoteQueries(LedgerConnection):
         where = f" WHERE {' AND '.join(clauses)}" if clauses else ""
         return [note_row(r) for r in self.db.execute(f"SELECT {NOTE_COLUMNS} FROM notes{where}", params)]
 
+    def doc_times(self, tap: str) -> list[float]:
+        """The dates the notes of ``tap`` state (their own, not their files')."""
+        rows = self.db.execute("SELECT doc_time FROM notes WHERE tap=? AND doc_time IS NOT NULL", (tap,))
+        return [r[0] for r in rows]
+
     def notes_by_ids(self, ids: Iterable[int]) -> dict[int, NoteRow]:
         rows = rows_in(self.db, f"SELECT {NOTE_COLUMNS} FROM notes WHERE id IN ({{marks}})", set(ids))
         return {row[0]: note_row(row) for row in rows}
