@@ -510,3 +510,10 @@ def test_a_chosen_option_naming_none_of_the_options_is_said():
     assert note.yaml_error == ("its Chosen option 'Braille dots' names none of its Considered Options: every "
                                "option is read as rejected; fix the name if it is a typo")
     assert parse("decisions/0001-store-chats.md", MADR).yaml_error is None
+
+
+def test_an_option_struck_out_in_the_considered_options_is_no_ruling():
+    """The README's way to say "this works now" retired a KEP's alternative but not a MADR
+    record's option, which stayed a ruling with its markup (qa76)."""
+    struck = MADR.replace("* Custom format\n", "* ~~Custom format~~ fine now with a generator\n", 1)
+    assert [d.text for d in parse("decisions/0001-store-chats.md", struck).dead_ends] == ["JSON"]

@@ -277,7 +277,7 @@ def _considered(section, sections, chosen, slugs, agent, when) -> list[DeadEnd]:
     bare_titles = [_CHOSEN_MARK.sub("", title) for title in titles]
     out = []
     for n, (item, text) in enumerate(items):
-        if not text or n in picked:
+        if not text or n in picked or struck_out(item):  # struck out: it holds no more (qa76)
             continue
         parts = sorted(_part_of(bare_titles, text))
         part = pros_cons[titles[parts[0]]] if parts else _Part(0, [])
