@@ -320,6 +320,18 @@ def test_a_check_crosses_the_daemon_socket_unchanged(vault):
     assert protocol.decode(protocol.encode(check)) == check
 
 
+def test_a_ruling_worded_x_rather_than_y_is_restated_by_its_x_alone(make_vault):
+    """"Use a ConfigMap" restated 35% of KEP-3257's ruling "Use a ConfigMap rather than defining
+    a new type": the words arm counted what the ruling compared it with (qa76)."""
+    note = ("# Trust bundles\n## Failed\n- Use a ConfigMap rather than defining a new type -- no RBAC per bundle\n"
+            "- Ship the bundle in the node image -- rotation needs a reimage\n")
+    with Vault(make_vault({"projects/certs/checkpoints/20260101T000000Z-a.md": note})) as vault:
+        vault.index(embed=False, now=FROZEN_NOW)
+        found = vault.deadend_check("Store the CA trust bundle in a ConfigMap", lexical_only=True)
+        assert [r.text for r in found.rulings] == ["Use a ConfigMap rather than defining a new type"]
+        assert vault.deadend_check("define a new type for the bundle", lexical_only=True).status == "miss"
+
+
 def test_a_vault_without_any_dead_end_says_so_rather_than_a_plain_miss(make_vault):
     with Vault(make_vault({"notes/a.md": "# A\nNothing ruled out here.\n"})) as v:
         v.index(embed=False)

@@ -28,6 +28,7 @@ from vault_engine.memory.matching import (
     opens_refusing,
     proposed_part,
     refusal,
+    ruling_core,
     semantic_match,
     short_of,
     turned_down,
@@ -237,7 +238,7 @@ def gather_evidence(proposal: str, rulings: Sequence[Compared], semantic: Ruling
     skipped, with a notice, when the model cannot be used)."""
     terms = content_terms(proposal)
     weights = weights or TermWeights.of(r.terms for r in rulings)
-    words = [words_evidence(terms, (r.terms, r.lead_terms), weights) for r in rulings]
+    words = [words_evidence(terms, (r.terms, r.lead_terms, ruling_core(r.text)), weights) for r in rulings]
     refused = content_terms(turned_down(proposal))
     proposed = content_terms(proposed_part(proposal))
     # Nothing proposed besides: no refusal ("Instead of signed cookies keep sessions in a shared
