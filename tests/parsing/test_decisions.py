@@ -517,3 +517,12 @@ def test_an_option_struck_out_in_the_considered_options_is_no_ruling():
     record's option, which stayed a ruling with its markup (qa76)."""
     struck = MADR.replace("* Custom format\n", "* ~~Custom format~~ fine now with a generator\n", 1)
     assert [d.text for d in parse("decisions/0001-store-chats.md", struck).dead_ends] == ["JSON"]
+
+
+def test_a_records_title_and_chosen_option_read_as_a_reader_reads_them():
+    """KEP-3077's title showed "[KEP-3077](https://...): contextual logging" in every interruption,
+    and jabref/0004's chosen option "\\(see below\\)" with its backslashes (qa76)."""
+    kep = KEP.replace("# KEP-1: Eviction requests", "# [KEP-1](https://github.com/k/e/issues/1): Eviction requests")
+    assert parse("keps/sig-node/1-evict/README.md", kep).dead_ends[0].record_title == "KEP-1: Eviction requests"
+    escaped = MADR.replace('because it is simple and memory-efficient.', 'because it comes out best \\(see below\\).')
+    assert parse("decisions/0001-store-chats.md", escaped).accepted[0].text == "MVStore, because it comes out best (see below)."

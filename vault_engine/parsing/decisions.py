@@ -41,7 +41,7 @@ from vault_engine.parsing.checkpoints import (
     split_sentences,
     struck_out,
 )
-from vault_engine.parsing.readable import links_as_text
+from vault_engine.parsing.readable import links_as_text, unescaped
 from vault_engine.parsing.sections import heading_line, is_list_item
 
 SOURCE = "decision record"
@@ -707,7 +707,7 @@ def accepted_designs(sections: Sequence[SectionLike], headings=ACCEPTED_IN_RECOR
     chosen option first of all), sentence by sentence; at most a few paragraphs' worth."""
     found: list[Accepted] = []
     if chosen:
-        found.append(Accepted(f"{chosen[0]}, {chosen[1]}".strip(" ,"), 0, None))
+        found.append(Accepted(unescaped(f"{chosen[0]}, {chosen[1]}".strip(" ,")), 0, None))
         # ...and described as each rejected option is (its name and its pros and cons), so a
         # check compares a proposal with both sides of the decision by the same measure.
         parts = _option_parts(sections)

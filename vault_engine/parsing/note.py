@@ -21,7 +21,7 @@ from vault_engine.parsing.decisions import (
 from vault_engine.parsing.frontmatter import parse_time, split_frontmatter
 from vault_engine.parsing.links import extract_links, extract_property_links, mask_code
 from vault_engine.parsing.markers import marked_dead_ends
-from vault_engine.parsing.readable import links_as_text
+from vault_engine.parsing.readable import links_as_text, unescaped
 from vault_engine.parsing.sections import parse_blocks, split_sections
 from vault_engine.parsing.tags import collect_tags
 from vault_engine.paths import glob_match, note_stem
@@ -87,7 +87,8 @@ EXTRACTION_VERSION = "34"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 # 33: a decision record without a frontmatter date is dated by its `Date:` line (or its kep.yaml);
 #     a setext heading over several lines is one line; a Failed item that opens with the dash
 #     before a reason names no approach; a list item over `- ` is no setext heading
-# 34: a MADR option struck out in its Considered Options is no ruling
+# 34: a MADR option struck out in its Considered Options is no ruling; a record's title reads its
+#     links as their text, its chosen option its backslash escapes as their characters
 
 
 def newer_extraction(key: str | None) -> str | None:
@@ -257,8 +258,8 @@ def record_title(rel_path: str, meta: dict, sections: Sequence[Section]) -> str:
     for section in sections[:3]:  # an empty "# Title" is folded into the section after it
         for line in section.text.splitlines():
             m = _H1.match(line)
-            if m:
-                return " ".join(m.group("title").split())
+            if m:  # as a reader reads it: "[KEP-3077](https://...): contextual logging" (qa76)
+                return " ".join(unescaped(links_as_text(m.group("title"))).split())
     return note_title(rel_path, meta)
 
 

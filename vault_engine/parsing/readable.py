@@ -116,7 +116,12 @@ def _without_comments(markdown: str) -> str:
 def _drawn(prose: str) -> str:
     """Prose outside code as reading view draws it (see :func:`reading_view`)."""
     prose = _WIKILINK.sub(_link_as_drawn, _EMBED.sub(" ", prose))
-    return _ESCAPE.sub(r"\1", _HIGHLIGHT.sub(r"\1", _FOOTNOTE_REF.sub("", prose)))
+    return unescaped(_HIGHLIGHT.sub(r"\1", _FOOTNOTE_REF.sub("", prose)))
+
+
+def unescaped(text: str) -> str:
+    """Backslash escapes as the characters they escape ("\\(see below\\)" reads "(see below)")."""
+    return _ESCAPE.sub(r"\1", text) if "\\" in text else text
 
 
 # Drawn as nothing in reading view: a block id ending a line ("... abandonment. ^broken-windows"),
