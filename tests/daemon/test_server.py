@@ -376,12 +376,15 @@ CTRL_C_AT_START = (
 )
 
 
-def test_a_ctrl_c_while_catching_up_stops_the_watcher_cleanly(make_vault):
+@pytest.mark.parametrize("sig", ["SIGINT", "SIGHUP"])
+def test_a_ctrl_c_or_a_closed_terminal_while_catching_up_stops_the_watcher_cleanly(make_vault, sig):
+    """A SIGHUP (the terminal of `watch &` closed) killed it with its socket and pid file left (qa73)."""
     import subprocess
     import sys
 
     root = make_vault({"a.md": "# A\n"}, config="[model]\nenabled = false\n")
-    done = subprocess.run([sys.executable, "-c", CTRL_C_AT_START, str(root)], capture_output=True,
-                          text=True, timeout=60)
+    script = CTRL_C_AT_START.replace("signal.SIGINT", f"signal.{sig}")
+    done = subprocess.run([sys.executable, "-c", script, str(root)], capture_output=True, text=True, timeout=60)
     assert (done.returncode, done.stdout) == (0, "stopped\n"), done.stderr
     assert not (root / ".vault-engine" / "daemon.sock").exists()
+    assert not (root / ".vault-engine" / "daemon.pid").exists()

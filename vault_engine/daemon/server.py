@@ -12,7 +12,7 @@ that warms the sessions' imports at start; the Vault worker (every Vault call, s
 :mod:`vault_engine.daemon.worker`); the watch thread; watchdog's own threads. Idle, all of
 them block: no polling loop of ours.
 
-Stop on SIGINT/SIGTERM: stop accepting and remove the socket; stop the observer; the batch
+Stop on SIGINT/SIGTERM (and SIGHUP, unless ignored): stop accepting and remove the socket; stop the observer; the batch
 being applied is finished (one ledger transaction and one Whoosh commit: it lands whole or
 not at all) and pending events are left to the next start's catch-up; close the Vault;
 remove watch.json and the pid file.
@@ -380,11 +380,16 @@ class Daemon:
 
 
 def _catch_signals(wake_fd: int, stopping: threading.Event) -> tuple:
-    """SIGINT/SIGTERM set ``stopping``; the wakeup fd makes ``select`` return at once."""
+    """SIGINT/SIGTERM set ``stopping``; the wakeup fd makes ``select`` return at once. So does
+    SIGHUP, the terminal of a `vault-engine watch &` closing: it had killed the watcher with
+    its socket and pid file left behind (qa73), unless ignored (`nohup` means keep running)."""
     os.set_blocking(wake_fd, False)
     previous_fd = signal.set_wakeup_fd(wake_fd)
     handler = lambda signum, frame: stopping.set()  # noqa: E731
-    previous = {sig: signal.signal(sig, handler) for sig in (signal.SIGINT, signal.SIGTERM)}
+    caught = [signal.SIGINT, signal.SIGTERM]
+    if signal.getsignal(signal.SIGHUP) is not signal.SIG_IGN:
+        caught.append(signal.SIGHUP)
+    previous = {sig: signal.signal(sig, handler) for sig in caught}
     return previous_fd, previous
 
 
