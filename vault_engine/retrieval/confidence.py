@@ -142,8 +142,9 @@ def _judged(e: Evidence, offtopic: float) -> tuple[str, str]:
     if e.first_hit != e.lexical_top:
         # a section of the note that says nothing places it lower too: decay is named only
         # when it weighed the other way (qa36 N4: said of --no-decay)
-        return LOW, ("the note words and meaning found first is not the first hit"
-                     + (" (decay moved another above it)" if e.decayed else ""))
+        # the note is named, and how to see it first: it may not be among the hits shown (qa75)
+        return LOW, (f"the note words and meaning found first ({e.lexical_top}) is not the first hit"
+                     + (" (decay moved another above it; `--no-decay` ranks it as found)" if e.decayed else ""))
     if e.best_cosine is None or e.best_cosine <= offtopic:
         return LOW, "words found a note, but the question is no closer in meaning to it than off-topic questions are"
     if _unheld_said(e):
