@@ -136,12 +136,13 @@ async def test_tab_moves_between_panes_and_focus_is_drawn(make_app):
     async with app.run_test(size=WIDE) as pilot:
         app.open_note("specs/auth-sessions.md")
         await settle(pilot)
-        links, text = app.focused, app.screen.query_one("#note-scroll")
-        lit = links.styles.border_left[1]
-        assert text.styles.border_left[1] != lit
-        await press(pilot, "tab")
-        assert app.focused is text
-        assert text.styles.border_left[1] == lit and links.styles.border_left[1] != lit
+        text, links = app.focused, app.screen.query_one("#links")
+        assert text is app.screen.query_one("#note-scroll")  # an opened note is read: its text (qa77)
+        lit = text.styles.border_left[1]
+        assert links.styles.border_left[1] != lit
+        await press(pilot, *["tab"] * (len(text.spots()) + 1))  # past the text's last link
+        assert app.focused is links
+        assert links.styles.border_left[1] == lit and text.styles.border_left[1] != lit
 
 
 def test_screen_keys_lists_each_action_once_with_the_apps_key_names():
@@ -164,3 +165,22 @@ async def test_every_main_screens_footer_fits_whatever_has_the_focus(make_app, w
                 widget.focus()
                 await pilot.pause(0.05)
                 assert app.screen.query_one(Footer).max_scroll_x == 0, (key, widget)
+
+
+async def test_escape_goes_back_to_the_first_pane_then_to_search(make_app):
+    """Escape did nothing on Dead ends, Resume, Decay and Find (qa77)."""
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        for key, screen, home in (("f2", "DeadEndsScreen", "DeadEndTable"), ("f3", "ResumeScreen", "ProjectList"),
+                                  ("f6", "FindScreen", "Input")):
+            await press(pilot, key)
+            assert type(app.screen).__name__ == screen
+            await press(pilot, "tab")  # away from where it opens
+            await press(pilot, "escape")
+            assert type(app.screen).__name__ == screen and type(app.focused).__name__ == home, key
+            await press(pilot, "escape")
+            assert type(app.screen).__name__ == "SearchScreen", key
+        await press(pilot, "f4")  # one pane: straight back
+        assert type(app.screen).__name__ == "DecayScreen"
+        await press(pilot, "escape")
+        assert type(app.screen).__name__ == "SearchScreen"

@@ -124,7 +124,7 @@ def test_call_tree(snap_compare, call_vault, size):
     async def expand_to_a_cycle(pilot):
         await typed(pilot, "f6", *"ping")
         await typed(pilot, "down", "enter", until=lambda: grown(pilot, 6), what="ping's callers and callees")
-        await typed(pilot, "tab", "down", "down", "down", "space", until=lambda: grown(pilot, 7),
+        await typed(pilot, "tab", "tab", "down", "down", "down", "space", until=lambda: grown(pilot, 7),
                     what="pong's callers (ping again: a cycle)")
 
     assert snap_compare(app, terminal_size=size, run_before=expand_to_a_cycle)

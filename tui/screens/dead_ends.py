@@ -39,7 +39,7 @@ class DeadEndsScreen(KeyedScreen):
     BINDINGS = [
         Binding("p", "focus_proposal", "Propose"),
         Binding("o", "open_match", "Open match", tooltip="Open the note of the ruling the proposal raised"),
-        Binding("escape", "focus_table", "Back to the table", show=False),
+        Binding("escape", "back_out", "Back to the table, then Search", show=False),
         *NEXT_PANE, *MODE_KEYS, HELP_KEY,
     ]
 
@@ -61,9 +61,6 @@ class DeadEndsScreen(KeyedScreen):
 
     def action_focus_proposal(self) -> None:
         self.query_one("#proposal").focus()
-
-    def action_focus_table(self) -> None:
-        self.query_one(DeadEndTable).focus()
 
     def on_screen_resume(self) -> None:
         self.reload()

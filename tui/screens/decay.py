@@ -28,7 +28,8 @@ class DecayScreen(KeyedScreen):
     CSS_PATH = "decay.tcss"
     WIDE_FOOTER = 110  # columns from which its keys and the function keys' names fit
     AUTO_FOCUS = "DecayTable"
-    BINDINGS = [Binding("u", "app.undo_reinforce", "Undo"), *MODE_KEYS, HELP_KEY]
+    BINDINGS = [Binding("u", "app.undo_reinforce", "Undo"), Binding("escape", "back_out", "Back to Search", show=False),
+                *MODE_KEYS, HELP_KEY]
 
     def compose(self) -> ComposeResult:
         yield VaultHeader("Decay")

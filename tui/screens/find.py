@@ -34,7 +34,7 @@ class FindScreen(KeyedScreen):
     AUTO_FOCUS = "#find-query"
     BINDINGS = [
         Binding("down", "focus_hits", "Results", key_display="↓"),
-        Binding("escape", "focus_query", "Back to the query box", show=False),
+        Binding("escape", "back_out", "Back to the query box, then Search", show=False),
         *NEXT_PANE, *MODE_KEYS, HELP_KEY,
     ]
 
@@ -76,11 +76,6 @@ class FindScreen(KeyedScreen):
         hits = self.query_one(FindList)
         if hits.option_count:
             hits.focus()
-
-    def action_focus_query(self) -> None:
-        box = self.query_one("#find-query", Input)
-        box.focus()
-        box.select_all()
 
     @on(FindList.Opened)
     def open_hit(self, event: FindList.Opened) -> None:

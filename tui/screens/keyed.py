@@ -52,6 +52,17 @@ class KeyedScreen(Screen):
     def action_reindex_short(self) -> None:
         self.app.action_index()
 
+    def action_back_out(self) -> None:
+        """Escape: back to the screen's first pane (where it opens), and from there to Search;
+        it did nothing on Dead ends, Resume, Decay and Find (qa77)."""
+        home = self.query(self.AUTO_FOCUS).first() if self.AUTO_FOCUS and self.query(self.AUTO_FOCUS) else None
+        if home is not None and self.focused is not home:
+            home.focus()
+            if hasattr(home, "select_all"):  # a query box: typing starts a new query
+                home.select_all()
+        elif self.app.current_mode != "search":
+            self.app.switch_mode("search")
+
     def action_focus_next(self) -> None:
         self.focus_next()
 

@@ -47,7 +47,7 @@ class NoteScreen(KeyedScreen):
 
     SCREEN_NAME = "Note"
     CSS_PATH = "note.tcss"
-    AUTO_FOCUS = "#links"
+    AUTO_FOCUS = "#note-scroll"  # the text: ↓ and PgDn read on (they moved the links list, qa77)
     HISTORY = Binding.Group("Back/Fwd")
     BINDINGS = [
         Binding("escape", "close", "Close"),

@@ -6,6 +6,7 @@ from typing import Any
 
 from textual import on, work
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.events import Resize
 from textual.widgets import Footer, Markdown
@@ -35,7 +36,8 @@ class ResumeScreen(KeyedScreen):
     CSS_PATH = "resume.tcss"
     WIDE_FOOTER = 110  # columns from which its keys and the function keys' names fit
     AUTO_FOCUS = "ProjectList"
-    BINDINGS = [*NEXT_PANE, *MODE_KEYS, HELP_KEY]
+    BINDINGS = [Binding("escape", "back_out", "Back to the projects, then Search", show=False),
+                *NEXT_PANE, *MODE_KEYS, HELP_KEY]
 
     def __init__(self) -> None:
         super().__init__()
