@@ -26,6 +26,8 @@ from vault_engine.stores.lexical import WhooshIndex, analyze, words_as_written, 
 _QUOTED = re.compile(r'"[^"]*"')
 _HYPHENATED = re.compile(r"(?<![\w-])[^\W\d_]+(?:-[^\W\d_]+)+(?![\w-])")
 CANDIDATE_EDITS = 2  # Levenshtein, to find the candidates: a transposition is two of its edits
+# Slips between a word and a word of English, as written: two read "panelist" as "panels"
+ENGLISH_SLIPS = 1
 
 
 @dataclass(frozen=True, slots=True)
@@ -123,6 +125,7 @@ def corrected(query: str, lexical: WhooshIndex, text_of: Callable[[int], str]) -
             continue
         near = [(osa_distance(term, other, slips), -count, other)
                 for other, count in lexical.terms_near(term, CANDIDATE_EDITS) if count]
+        near += _english_near(word.lower(), ENGLISH_SLIPS, lexical)
         best = min((n for n in near if n[0] <= slips), default=None)
         section = lexical.a_section_holding(best[2]) if best is not None else None
         if best is None or section is None:
@@ -132,6 +135,35 @@ def corrected(query: str, lexical: WhooshIndex, text_of: Callable[[int], str]) -
             typos.append((word, meant))
             text = re.sub(rf"(?<!\w){re.escape(word)}(?!\w)", meant, text)
     return Corrected(text, tuple(typos))
+
+
+def _english_near(word: str, slips: int, lexical: WhooshIndex) -> list[tuple[int, int, str]]:
+    """The words of English ``slips`` or fewer from ``word`` as written (first letter kept)
+    whose stems the notes hold, as (slips, -sections holding it, stem). Stems alone missed
+    slips a stemmer reads apart: "cardinality" is "cardin", four edits from "cardinalti", and
+    "customer" is "custom", two from "custmer" (qa75)."""
+    from vault_engine.retrieval.find.typos import osa_distance
+
+    near = []
+    for n in range(len(word) - slips, len(word) + slips + 1):
+        for english in _english_by_start().get((word[:1], n), ()):
+            slipped = osa_distance(word, english, slips)
+            terms = analyze(english) if slipped <= slips else []
+            if len(terms) == 1:
+                near.append((slipped, terms[0]))
+    if not near:
+        return []
+    _, held = lexical.doc_frequencies({term for _, term in near})
+    return [(slipped, -held[term], term) for slipped, term in near if held[term]]
+
+
+@functools.cache
+def _english_by_start() -> dict[tuple[str, int], tuple[str, ...]]:
+    """The words of English by first letter and length."""
+    grouped: dict[tuple[str, int], list[str]] = {}
+    for word in english_words():
+        grouped.setdefault((word[0], len(word)), []).append(word)
+    return {key: tuple(words) for key, words in grouped.items()}
 
 
 def _held_as_one(word: str, lexical: WhooshIndex) -> bool:
