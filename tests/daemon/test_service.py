@@ -110,6 +110,39 @@ def test_a_broken_config_is_recorded_as_its_one_line_never_a_python_repr(tmp_pat
     assert heard.problems[-1] == "embedding failed: OSError: [Errno 5] Input/output error"
 
 
+class SlicedEmbedding:
+    """A Vault worker whose embedding catch-up takes three slices of 4 sections, the first two
+    giving way (a query waiting), as the watcher's does under a burst of saves."""
+
+    def __init__(self):
+        self.waiting = 1
+        self.slices = 0
+
+    def call(self, work):
+        return work(self)
+
+    def embed_pending(self, should_stop):
+        from vault_engine.model import IndexReport
+
+        self.slices += 1
+        if self.slices == 3:
+            self.waiting = 0
+        should_stop()
+        return IndexReport(embedded=4, seconds=1.5)
+
+
+def test_the_embedding_catch_up_is_said_once_for_all_its_slices(tmp_path):
+    """40 sections took 30 s to embed; the log said "embedded 4 sections in 1.86 s", its last
+    slice's, and a catch-up giving way to queries all along said nothing (qa73)."""
+    config = parse_config(tmp_path, {})
+    heard = Heard()
+    said = []
+    heard.applied = lambda report, catch_up: said.append((report.embedded, report.seconds))
+    service = WatchService(config, SlicedEmbedding(), HealthRecorder(config, 4242, 0.0), heard, on_fatal=print)
+    assert [service._embed_step() for _ in range(3)] == [True, True, False]
+    assert said == [(12, 4.5)]
+
+
 def test_an_unexpected_error_is_recorded_with_its_type_not_its_repr(tmp_path):
     config = parse_config(tmp_path, {})
     failing_service(config, RuntimeError("boom"), Heard())._apply_full(catch_up=False)
