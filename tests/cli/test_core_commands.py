@@ -847,3 +847,14 @@ def test_a_hits_links_line_says_how_many_more_json_lists(make_vault, cli):
     assert cli("--vault", root, "index", "--no-embed").code == 0
     out = cli("--vault", root, "search", "quokka", "--lexical").out
     assert "    links: t0.md, t1.md, t2.md, t3.md, t4.md, t5.md (+2 more: --json lists them)" in out
+
+
+def test_a_hits_links_line_counts_its_unresolved_links_and_no_backlinks_says_so(make_vault, cli):
+    """A property's "[[Nobody Else]]" was left out of the links line without a word, and `links
+    --backlinks` of a note nobody links to said "no links" (qa72)."""
+    root = make_vault({"a.md": "# A\njackfruit [[b]] [[Nobody Else]] [[Ghost]]\n", "b.md": "# B\nx\n",
+                       "c.md": "# C\njackfruit only [[Ghost]]\n"})
+    assert cli("--vault", root, "index", "--no-embed").code == 0
+    out = cli("--vault", root, "search", "jackfruit", "--lexical").out
+    assert "    links: b.md (2 unresolved)\n" in out and "    links: 1 unresolved" in out
+    assert cli("--vault", root, "links", "a.md", "--backlinks").out.strip() == "no backlinks"

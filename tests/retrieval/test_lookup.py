@@ -128,3 +128,15 @@ def test_a_heading_path_names_its_headings_in_order_or_nothing(make_vault):
         assert vault.show("t.md#Part#Status").text == "#### Status\nz"
         with pytest.raises(UnknownRef, match="t.md has no heading 'Beta#Status'"):
             vault.show("t.md#Beta#Status")
+
+
+def test_a_missing_heading_names_a_repeated_one_by_the_ref_that_opens_it(make_vault):
+    """"its headings: 'Status', 'Part Two', 'Status'" told the two apart nowhere (qa72)."""
+    root = make_vault({"t.md": "# T\nt\n## One\no\n### Status\na\n## Two\nw\n### Status\nb\n"})
+    with Vault(root) as vault:
+        vault.index(embed=False)
+        with pytest.raises(UnknownRef) as missing:
+            vault.show("t.md#Nope")
+        named = str(missing.value).split("its headings: ")[1].split(", ")
+        assert named == ["'T'", "'One'", "'One#Status'", "'Two'", "'Two#Status'"]
+        assert [vault.show(f"t.md#{name.strip(chr(39))}").text[-1] for name in named[2::2]] == ["a", "b"]

@@ -127,12 +127,17 @@ def search_result(result: SearchResult) -> str:
                                                           for ref in hit.also))
         # each target once: a note linking PostgreSQL twice listed it twice (qa52)
         followable = list({link.ref: link for link in hit.links if link.resolved}.values())
+        # an unresolved link is counted: a reader could not tell a dangling one was there (qa72)
+        unresolved = len({link.raw for link in hit.links if not link.resolved})
+        dangling = f"{unresolved} unresolved" if unresolved else ""
         if followable:
             left = len(followable) - SHOWN_LINKS
-            more = f" (+{left} more: --json lists them)" if left > 0 else ""
+            more = ", ".join(filter(None, [f"+{left} more: --json lists them" if left > 0 else "", dangling]))
             out.append("    links: " + ", ".join(
                 printed(link.ref or "") + (f" (no such {link.missing_what})" if link.section_missing else "")
-                for link in followable[:SHOWN_LINKS]) + more)
+                for link in followable[:SHOWN_LINKS]) + (f" ({more})" if more else ""))
+        elif dangling:
+            out.append(f"    links: {dangling}")
     return "\n".join(out)
 
 
@@ -161,7 +166,7 @@ def followed(notes: Sequence[Any]) -> list[str]:
 
 def links(found: Sequence[ResolvedLink], backlinks: bool) -> str:
     if not found:
-        return "no links"
+        return "no backlinks" if backlinks else "no links"
     out = []
     for link in found:
         target = printed(link.ref or "") if link.resolved else "UNRESOLVED"

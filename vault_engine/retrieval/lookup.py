@@ -58,8 +58,10 @@ def _no_such_section(path: str, heading: str, sections: Sequence[SectionRow]) ->
     headings it has, so the next ref can be right."""
     if heading.startswith("^"):
         return f"{path} has no block {heading!r} (a line ending in ` {heading}`)"
-    headings = [name for s in sections if s.heading_path  # a folded empty heading opens too: named
-                for name in (leading_headings(s.text) or [s.heading_path[-1]])]
+    # a folded empty heading opens too: named; a repeated heading by the ref that opens it
+    # ("'Status', 'Part Two', 'Status'" told the two apart nowhere, qa72)
+    headings = [name for s in sections if s.heading_path
+                for name in [*leading_headings(s.text)[:-1], s.ref_heading or s.heading_path[-1]]]
     if not headings:
         return f"{path} has no heading {heading!r}: it has no headings; `vault-engine show {path}` opens it whole"
     shown = ", ".join(repr(h) for h in headings[:MAX_HEADINGS_NAMED])
