@@ -37,6 +37,7 @@ from tui.screens.resume import ResumeScreen
 from tui.screens.search import SearchScreen
 from vault_engine.errors import ConfigError, IndexMissing, VaultError
 from vault_engine.model import Freshness, IndexReport
+from vault_engine.retrieval.decay import reinforcement_said
 from vault_engine.vault import Vault
 
 log = logging.getLogger(__name__)
@@ -261,7 +262,7 @@ class VaultApp(App):
         done = await self.browse(Vault.reinforce, ref, by=answer.by, why=answer.why or None, now=self.now)
         if done is not None:
             self.reinforced.append(done)
-            self.notify(f"{done['ref']}: its age starts again from now · u undoes", title="Reinforced")
+            self.notify(f"{done['ref']}: {reinforcement_said(done)} · u undoes", title="Reinforced")
             self.screen.post_message(ReinforcementsChanged())
 
     def action_undo_reinforce(self) -> None:

@@ -1225,7 +1225,9 @@ class Vault:
                   "notion_id": note.notion_id, "at": at, "by": by, "why": why}
         self.reinforcement_log.append(record)
         self._sync_reinforcements()
-        return {"ref": section_ref(note, None), "path": note.path, "title": note.title, "at": at, "by": by, "why": why}
+        tap = self.config.indexed_tap(note.tap, note.path)
+        return {"ref": section_ref(note, None), "path": note.path, "title": note.title, "at": at, "by": by, "why": why,
+                "tap": tap.name, "decays": tap.half_life_days is not None}
 
     @_operation
     def undo_reinforce(self, path: str, at: float, *, by: str | None = None,

@@ -442,6 +442,10 @@ def test_reinforce_and_decay(vault, cli):
     line = json.loads((vault / ".vault-engine/ledger/reinforcements.jsonl").read_text())
     assert (line["path"], line["by"], line["why"]) == ("specs/auth.md", "me", "useful")
     assert cli("--vault", vault, "decay", "--json").json == {"documents": []}  # no decaying tap configured
+    # ...so the note's rank is as before, and the answer says so: "its age starts again" (qa74)
+    assert (done.json["tap"], done.json["decays"]) == ("vault", False)
+    said = cli("--vault", vault, "reinforce", "specs/auth.md", "--by", "me", "--why", "again").out
+    assert said == "reinforced specs/auth.md: recorded, but its tap (vault) does not decay: its rank is as before\n"
 
 
 def test_decay_names_a_notion_page_by_its_title_beside_its_id(tmp_path, cli):

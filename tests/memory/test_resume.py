@@ -437,8 +437,8 @@ def test_team_wide_rulings_bearing_on_a_next_step_follow_the_projects_own_the_re
     assert ("- Run the noise suppression model in the cloud — latency (team-wide, " in brief.markdown
             and "; bears on: Run the noise suppression model on the companion computer\n" in brief.markdown)
     assert "- Old idea — old reason (claude-7f3," in brief.markdown
-    assert brief.team_wide_unshown == 2 and (
-        "2 team-wide dead ends (of no project) bear on no next step, so not listed here: "
+    assert brief.team_wide_unshown == 2 and (  # a paragraph of its own, not the last item's (qa76)
+        "companion computer\n\n2 team-wide dead ends (of no project) bear on no next step, so not listed here: "
         "`vault-engine deadend list --project drone` lists them, and `deadend check` weighs every one."
         in brief.markdown)
     assert brief.to_json()["team_wide_dead_ends_not_listed"] == 2
@@ -498,6 +498,12 @@ def test_the_brief_shows_what_the_checkpoint_chose(make_vault):
     goal = "Beamform on the companion computer; the MCU forwards raw frames."
     assert brief.checkpoint.goal == goal and brief.to_json()["checkpoint"]["goal"] == goal
     assert f"### Goal\n{goal}\n\n### Next\n- Tune the filter" in brief.markdown
+    decided = files["projects/drone/checkpoints/20260101T000000Z-claude-7f3.md"].replace("## Goal", "## Decision")
+    files["projects/drone/checkpoints/20260101T000000Z-claude-7f3.md"] = decided
+    with Vault(make_vault(files, config=CONFIG)) as v:
+        v.index(embed=False, now=FROZEN_NOW)
+        brief = v.resume("drone", now=FROZEN_NOW)
+    assert f"### Decision\n{goal}\n" in brief.markdown  # as it is headed: it was shown as a Goal (qa74)
 
 
 def test_a_superseded_records_rulings_are_said_so_in_the_brief(make_vault):

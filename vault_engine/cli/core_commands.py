@@ -175,9 +175,11 @@ def cmd_status(ctx: Context) -> int:
 
 
 def cmd_reinforce(ctx: Context) -> int:
+    from vault_engine.retrieval.decay import reinforcement_said
+
     a = ctx.args
     done = ctx.vault.reinforce(a.ref, by=a.by, why=a.why)
-    ctx.emit(done, lambda: f"reinforced {render.named(done['ref'], done['title'])}: its age starts again from now")
+    ctx.emit(done, lambda: f"reinforced {render.named(done['ref'], done['title'])}: {reinforcement_said(done)}")
     return 0
 
 

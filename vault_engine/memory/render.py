@@ -192,7 +192,7 @@ def _checkpoint_part(brief: ResumeBrief) -> str:
              f"{printed(c.ref)}, by {c.agent or 'an unnamed agent'}, {iso_time(c.created)}", "",
              "### Summary", c.summary or "(no summary written)", ""]
     if c.goal:
-        lines += ["### Goal", c.goal, ""]
+        lines += [f"### {c.goal_heading}", c.goal, ""]
     lines += ["### Next"]
     lines += [_step_line(step) for step in c.next_steps] or \
         ["(every next step is ticked off)" if c.steps_closed else "(no next steps written)"]
@@ -250,6 +250,8 @@ def _earlier_part(brief: ResumeBrief) -> str:
               + (f"; bears on: {brief.bears_on[ruling_key(r)]}" if r.project is None else "")
               for r in brief.earlier]
     listing = f"`vault-engine deadend list --project {brief.project}`"
+    if brief.more_earlier or brief.team_wide_unshown:
+        lines.append("")  # a paragraph of its own: Markdown ran it on into the last item (qa76)
     if brief.more_earlier:
         lines.append(f"{brief.more_earlier} more: {listing} lists them all.")
     if brief.team_wide_unshown:

@@ -86,6 +86,7 @@ class CheckpointParts:
     next_steps: tuple[str, ...]  # those still open: a step ticked off ("- [x] ...") is done, no plan
     goal: str = ""  # its Goal or Decision: what was chosen, which `deadend check` weighs rulings against
     steps_closed: int = 0  # the Next items ticked off or cancelled, left out
+    goal_heading: str = "Goal"  # the goal's heading as written ("Decision" was shown as "Goal", qa74)
 
 
 def item_body(line: str) -> str:
@@ -311,6 +312,7 @@ def checkpoint_parts(sections: Sequence[SectionLike]) -> CheckpointParts:
     """The Summary text, the Next items and the Goal of a checkpoint (empty when absent)."""
     summary: list[str] = []
     goal: list[str] = []
+    goal_heading = "Goal"
     steps: list[str] = []
     closed = 0
     for section in sections:
@@ -318,12 +320,15 @@ def checkpoint_parts(sections: Sequence[SectionLike]) -> CheckpointParts:
         if prose is not None:
             text = "\n".join(body_lines(section)).strip()
             if text:
+                if prose is goal and not goal:
+                    goal_heading = next(h for h in section.heading_path if " ".join(h.split()).casefold()
+                                        in GOAL_HEADINGS)
                 prose.append(text)
         elif in_part(section, NEXT_HEADINGS):
             items = [item for item in read_list(body_lines(section)) if item.text]
             steps += [item.text for item in items if not item.closed]
             closed += sum(item.closed for item in items)
-    return CheckpointParts("\n\n".join(summary), tuple(steps), "\n\n".join(goal), closed)
+    return CheckpointParts("\n\n".join(summary), tuple(steps), "\n\n".join(goal), closed, goal_heading)
 
 
 def note_agent(rel_path: str, meta: dict) -> str | None:
