@@ -1119,9 +1119,12 @@ class Vault:
         if lexical_only and not content_terms(proposal):  # a miss by words that were never compared
             notices.append(f"{proposal.strip()[:80]!r} holds no word the words arm compares (only stop or framing "
                            "words): say what is proposed, or check with meaning too (without --lexical)")
-        if project is not None and project not in ledger.projects():
-            notices.append(f"project {project!r} has no notes in the index yet: "
-                           "every ruling is flagged elsewhere")
+        if project is not None and project not in (known := ledger.projects()):
+            import difflib
+
+            close = difflib.get_close_matches(project, known, n=1)  # a slip: "biling" (qa74)
+            notices.append(f"project {project!r} has no notes in the index yet: every ruling is flagged elsewhere"
+                           + (f" (did you mean {close[0]}?)" if close else ""))
         semantic = None
         if not lexical_only:
             from vault_engine.memory.ruling_vectors import open_ruling_arm

@@ -332,6 +332,14 @@ def test_a_ruling_worded_x_rather_than_y_is_restated_by_its_x_alone(make_vault):
         assert vault.deadend_check("define a new type for the bundle", lexical_only=True).status == "miss"
 
 
+def test_a_project_no_note_names_is_said_with_the_one_it_may_mean(vault):
+    """`--project biling` flagged every ruling "weaker evidence" with no word of billing (qa74)."""
+    slipped = vault.deadend_check("keep sessions in a shared Redis", project="biling", lexical_only=True)
+    assert ("project 'biling' has no notes in the index yet: every ruling is flagged elsewhere "
+            "(did you mean billing?)") in slipped.notices
+    assert not any("did you mean" in n for n in vault.deadend_check("x y", project="search", lexical_only=True).notices)
+
+
 def test_a_vault_without_any_dead_end_says_so_rather_than_a_plain_miss(make_vault):
     with Vault(make_vault({"notes/a.md": "# A\nNothing ruled out here.\n"})) as v:
         v.index(embed=False)
