@@ -1,5 +1,7 @@
 """Dead ends screen: every ruling newest first, filters, jump to the note, proposal check."""
 
+from dataclasses import replace
+
 import pytest
 from textual.widgets import Select
 
@@ -278,3 +280,16 @@ async def test_a_proposal_typed_before_any_index_is_checked_when_one_is_built(sa
         await wait_until(pilot, lambda: not app.indexing, "the index run")
         await pilot.press("f2")
         await wait_until(pilot, lambda: "tried before" in answer_text(app), "the answer once indexed")
+
+
+def test_the_detail_of_a_record_without_date_or_authors_says_so_as_the_cli_does():
+    """The detail pane said "undated · an unnamed agent" where the interruption says "the record
+    gives no date or authors" (qa76)."""
+    from tui.screens.dead_ends import detail
+    from vault_engine.memory.results import Ruling
+
+    record = Ruling("Use a ConfigMap", "no RBAC per bundle", None, None, None, "use-a-configmap", "decision record",
+                    "keps/3257/README.md#Alternatives", "keps/3257/README.md", 40)
+    assert detail(record).split("\n")[2] == "no date given · no authors given · no project · decision record"
+    checkpoint = replace(record, source="checkpoint", when=1_790_000_000.0)
+    assert detail(checkpoint).split("\n")[2] == "2026-09-21 · an unnamed agent · no project · checkpoint"
