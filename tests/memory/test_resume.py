@@ -168,6 +168,20 @@ def test_a_checkpoint_written_alongside_the_latest_hands_on_its_plan_too(make_va
         assert live_plans(v.ledger) == {"drone": ("Embed photos at 150 dpi", "Paginate long tables")}
 
 
+def test_a_step_the_latest_ticks_off_is_not_handed_on_by_one_written_alongside(make_vault):
+    """dana's checkpoint ticked "Retry a failed render 3 times" off; claude's, written beside it,
+    still handed it on as a step to take (qa74)."""
+    files = {"projects/p/checkpoints/20260910T095900Z-b.md": checkpoint(
+                 "2026-09-10T09:59:00Z", "claude's", next_steps=["Paginate long tables", "Retry a failed  render 3 times"]),
+             "projects/p/checkpoints/20260910T100000Z-c.md": checkpoint(
+                 "2026-09-10T10:00:00Z", "dana's", next_steps=["[x] Retry a failed render 3 times", "Ship it"])}
+    with Vault(make_vault(files)) as v:
+        v.index(embed=False, now=FROZEN_NOW)
+        brief = v.resume("drone", now=FROZEN_NOW)
+    assert brief.checkpoint.summary == "dana's" and brief.checkpoint.next_steps == ("Ship it",)
+    assert [c.next_steps for c in brief.alongside] == [("Paginate long tables",)]
+
+
 def test_a_checkpoint_the_latest_links_to_is_before_it_not_alongside(make_vault):
     """A session restarted 8 s later links the checkpoint it continues: its plan, ticked off
     since, read as another session's (qa54)."""

@@ -127,6 +127,7 @@ class CheckpointBrief:
     goal: str = ""  # its Goal or Decision: what the session chose
     steps_closed: int = 0  # Next items ticked off or cancelled ("- [x] ..."), not listed
     goal_heading: str = "Goal"  # as the checkpoint heads it: Goal or Decision
+    closed_steps: tuple[str, ...] = ()  # its Next items ticked off or cancelled
 
     def to_json(self) -> dict[str, Any]:
         """The JSON contract's shape (times as Unix seconds)."""

@@ -75,7 +75,15 @@ def gather_brief(ledger: Ledger, config: Config, project: str, now: float,
                        earlier=tuple(own[:MAX_EARLIER] + bearing_here),
                        more_earlier=max(0, len(own) - MAX_EARLIER),
                        team_wide_unshown=len(team_wide) - len(bearing_here),
-                       alongside=tuple(checkpoint_brief(ledger, n) for n in handed[1:]))
+                       alongside=tuple(_without(checkpoint_brief(ledger, n), brief.closed_steps if brief else ())
+                                       for n in handed[1:]))
+
+
+def _without(other: CheckpointBrief, done: tuple[str, ...]) -> CheckpointBrief:
+    """A checkpoint written at the same time as the latest, without the steps the latest ticks
+    off: "Retry a failed render 3 times" was handed on as open beside its "- [x]" (qa74)."""
+    ticked = {" ".join(step.split()).casefold() for step in done}
+    return replace(other, next_steps=tuple(s for s in other.next_steps if " ".join(s.split()).casefold() not in ticked))
 
 
 def _unread(ledger: Ledger, folder: str) -> tuple[str, ...]:
@@ -127,7 +135,7 @@ def checkpoint_brief(ledger: Ledger, note: NoteRow) -> CheckpointBrief:
     return CheckpointBrief(section_ref(note, None), note.path, display_title(note, sections),
                            _agent(note), created_time(note), parts.summary, parts.next_steps,
                            tuple(load_rulings(ledger, note_id=note.id)), parts.goal, parts.steps_closed,
-                           parts.goal_heading)
+                           parts.goal_heading, parts.closed_steps)
 
 
 def working_note_brief(ledger: Ledger, note: NoteRow) -> WorkingNoteBrief:

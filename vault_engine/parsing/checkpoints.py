@@ -87,6 +87,7 @@ class CheckpointParts:
     goal: str = ""  # its Goal or Decision: what was chosen, which `deadend check` weighs rulings against
     steps_closed: int = 0  # the Next items ticked off or cancelled, left out
     goal_heading: str = "Goal"  # the goal's heading as written ("Decision" was shown as "Goal", qa74)
+    closed_steps: tuple[str, ...] = ()  # the Next items ticked off or cancelled
 
 
 def item_body(line: str) -> str:
@@ -314,7 +315,7 @@ def checkpoint_parts(sections: Sequence[SectionLike]) -> CheckpointParts:
     goal: list[str] = []
     goal_heading = "Goal"
     steps: list[str] = []
-    closed = 0
+    closed: list[str] = []
     for section in sections:
         prose = summary if in_part(section, SUMMARY_HEADINGS) else goal if in_part(section, GOAL_HEADINGS) else None
         if prose is not None:
@@ -327,8 +328,9 @@ def checkpoint_parts(sections: Sequence[SectionLike]) -> CheckpointParts:
         elif in_part(section, NEXT_HEADINGS):
             items = [item for item in read_list(body_lines(section)) if item.text]
             steps += [item.text for item in items if not item.closed]
-            closed += sum(item.closed for item in items)
-    return CheckpointParts("\n\n".join(summary), tuple(steps), "\n\n".join(goal), closed, goal_heading)
+            closed += [item.text for item in items if item.closed]
+    return CheckpointParts("\n\n".join(summary), tuple(steps), "\n\n".join(goal), len(closed), goal_heading,
+                           tuple(closed))
 
 
 def note_agent(rel_path: str, meta: dict) -> str | None:
