@@ -1138,9 +1138,11 @@ class Vault:
                                                                    "the ruling raised from it"))
         if say_if_stale and not check.rulings:  # a checkpoint written since may hold the ruling
             check = replace(check, notices=check.notices + self._stale_notice(ledger, "check"))
-        elif say_if_stale:  # a ruling struck or a note deleted since (qa51)
-            check = replace(check, notices=check.notices + self._hits_stale(
-                ledger, (r.path for r in check.rulings), "check"))
+        elif say_if_stale:  # a ruling struck or a note deleted since (qa51); else, a checkpoint written
+            # since may hold a closer one: a hit raised the opposite approach without a word (qa74)
+            stale = self._hits_stale(ledger, (r.path for r in check.rulings), "check") \
+                or self._stale_notice(ledger, "check")
+            check = replace(check, notices=check.notices + stale)
         return check
 
     @_operation

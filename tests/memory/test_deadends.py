@@ -340,6 +340,17 @@ def test_a_project_no_note_names_is_said_with_the_one_it_may_mean(vault):
     assert not any("did you mean" in n for n in vault.deadend_check("x y", project="search", lexical_only=True).notices)
 
 
+def test_a_hit_on_a_stale_index_says_a_ruling_written_since_may_match_better(vault):
+    """A checkpoint written since the last index held the closer ruling; the hit, on another,
+    said nothing of it (qa74)."""
+    fresh = vault.deadend_check("keep sessions in a shared Redis", lexical_only=True)
+    assert fresh.rulings and not any("stale" in n for n in fresh.notices)
+    (vault.root / "projects/billing/checkpoints/20261030T100000Z-codex-a12.md").write_text(
+        BILLING.replace("created: 2026-10-29T15:45:00Z", "created: 2026-10-30T10:00:00Z"), encoding="utf-8")
+    stale = vault.deadend_check("keep sessions in a shared Redis", lexical_only=True)
+    assert stale.rulings and any(n.startswith("the index is stale: 1 new") for n in stale.notices), stale.notices
+
+
 def test_a_vault_without_any_dead_end_says_so_rather_than_a_plain_miss(make_vault):
     with Vault(make_vault({"notes/a.md": "# A\nNothing ruled out here.\n"})) as v:
         v.index(embed=False)

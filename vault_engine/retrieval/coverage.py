@@ -101,10 +101,11 @@ def section_coverage(weights: Mapping[str, float], note: NoteRow, section: Secti
     return term_coverage(weights, terms_in(indexed_text(note, section)[:COVERAGE_TEXT_CHARS], weights))
 
 
-def indexed_text(note: NoteRow, section: SectionRow) -> str:
+def indexed_text(note: NoteRow, section: SectionRow, tags: Iterable[str] | None = None) -> str:
     """What the lexical index reads of a section: its note's title, its heading path, the
-    note's tags, for its first section the words of the note's properties, path and text."""
-    tags = " ".join(frontmatter_tags(note.meta))
+    note's tags (``tags``: all of them, inline ones too, as the index has them; else those of
+    its frontmatter), for its first section the words of the note's properties, path and text."""
+    tags = " ".join(frontmatter_tags(note.meta) if tags is None else tags)
     properties = property_words(note.meta) if section.ord == 0 else ""
     return f"{note.title}\n{' '.join(section.heading_path)}\n{tags}\n{properties}\n{note.path}\n{section.text}"
 

@@ -300,7 +300,11 @@ class Searcher:
     def _indexed_text(self, section_id: int) -> str:
         section = self.ledger.sections_by_ids([section_id]).get(section_id)
         note = self.ledger.notes_by_ids([section.note_id]).get(section.note_id) if section else None
-        return indexed_text(note, section) if note and section else ""
+        if not (note and section):
+            return ""
+        # the note's every tag: "serach" was read as "search", held only in README's
+        # "#area/search", and found written nowhere, so it stayed a miss (qa78)
+        return indexed_text(note, section, self.ledger.tags_of([note.id]).get(note.id, ()))
 
     def _test_sections(self) -> frozenset[int]:
         """The sections of test code (``--exclude-tests``), by the rule ``callers`` leaves them out by."""

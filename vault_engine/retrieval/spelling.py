@@ -123,29 +123,32 @@ def corrected(query: str, lexical: WhooshIndex, text_of: Callable[[int], str]) -
         slips = slips_allowed(term)
         if held[term] or not slips or word in names or not word.isalpha() or is_english(word.lower()):
             continue
-        near = [(osa_distance(term, other, slips), -count, other)
+        # the notes' own words first, on a tie, then words of English (see _english_near)
+        near = [(osa_distance(term, other, slips), 0, -count, other)
                 for other, count in lexical.terms_near(term, CANDIDATE_EDITS) if count]
         near += _english_near(word.lower(), ENGLISH_SLIPS, lexical)
         best = min((n for n in near if n[0] <= slips), default=None)
-        section = lexical.a_section_holding(best[2]) if best is not None else None
+        section = lexical.a_section_holding(best[-1]) if best is not None else None
         if best is None or section is None:
             continue
-        meant = written_as(best[2], text_of(section), nearest=word.lower())
+        meant = written_as(best[-1], text_of(section), nearest=word.lower())
         if meant:
             typos.append((word, meant))
             text = re.sub(rf"(?<!\w){re.escape(word)}(?!\w)", meant, text)
     return Corrected(text, tuple(typos))
 
 
-def _english_near(word: str, slips: int, lexical: WhooshIndex) -> list[tuple[int, int, str]]:
+def _english_near(word: str, slips: int, lexical: WhooshIndex) -> list[tuple[int, int, int, str]]:
     """The words of English ``slips`` or fewer from ``word`` as written (first letter kept)
-    whose stems the notes hold, as (slips, -sections holding it, stem). Stems alone missed
-    slips a stemmer reads apart: "cardinality" is "cardin", four edits from "cardinalti", and
-    "customer" is "custom", two from "custmer" (qa75)."""
+    whose stems the notes hold, as (slips, 1, -sections holding it, stem). Stems alone missed
+    slips a stemmer reads apart: "customer" is "custom", two from "custmer", and "change" is
+    "chang", two from "chnage" (qa75). The word drops, swaps or changes a letter of it, never
+    adds one: "sharidng" (the notes' "sharding") had been read as "sharing", "refersh" as
+    "refers" (qa78)."""
     from vault_engine.retrieval.find.typos import osa_distance
 
     near = []
-    for n in range(len(word) - slips, len(word) + slips + 1):
+    for n in range(len(word), len(word) + slips + 1):
         for english in _english_by_start().get((word[:1], n), ()):
             slipped = osa_distance(word, english, slips)
             terms = analyze(english) if slipped <= slips else []
@@ -154,7 +157,7 @@ def _english_near(word: str, slips: int, lexical: WhooshIndex) -> list[tuple[int
     if not near:
         return []
     _, held = lexical.doc_frequencies({term for _, term in near})
-    return [(slipped, -held[term], term) for slipped, term in near if held[term]]
+    return [(slipped, 1, -held[term], term) for slipped, term in near if held[term]]
 
 
 @functools.cache
