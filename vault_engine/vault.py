@@ -828,6 +828,7 @@ class Vault:
         if (self.config.index_dir / CODE_FILE).exists() and self._code_queries().is_code_ref(ref):
             return self._code_queries().show(ref, follow)
         from vault_engine.model import NoteView
+        from vault_engine.refs import parse_ref
         from vault_engine.retrieval.follow import hit_links, resolved_link
         from vault_engine.retrieval.lookup import (
             block_lines,
@@ -846,7 +847,7 @@ class Vault:
 
             block_id = ref.rpartition("#^")[2] if "#^" in ref else ""
             lines = block_lines(section.text, block_id) if block_id else None
-            body, end = with_subsections(note_sections, section) if lines is None \
+            body, end = with_subsections(note_sections, section, parse_ref(ref).heading) if lines is None \
                 else (section.text, section.line_end)
             shown, start = section_ref(note, section), section.line_start
             if lines is not None:  # the block alone, as Obsidian embeds it, not its whole section (qa27 F8)

@@ -140,3 +140,14 @@ def test_a_missing_heading_names_a_repeated_one_by_the_ref_that_opens_it(make_va
         named = str(missing.value).split("its headings: ")[1].split(", ")
         assert named == ["'T'", "'One'", "'One#Status'", "'Two'", "'Two#Status'"]
         assert [vault.show(f"t.md#{name.strip(chr(39))}").text[-1] for name in named[2::2]] == ["a", "b"]
+
+
+def test_an_empty_heading_folded_over_its_first_subsection_is_shown_with_all_of_them(make_vault):
+    """`# Chapter` over `## First` and `## Second` gave First alone: the empty heading is folded
+    into the section under it, whose level set where the text ended (qa78)."""
+    root = make_vault({"f.md": "# Fold\nintro.\n# Chapter\n## First\nfirst text.\n## Second\nsecond text.\n"
+                               "# Next chapter\nnext.\n"})
+    with Vault(root) as vault:
+        vault.index(embed=False)
+        assert vault.show("f.md#Chapter").text == "# Chapter\n## First\nfirst text.\n## Second\nsecond text."
+        assert vault.show("f.md#First").text == "# Chapter\n## First\nfirst text."  # its own level: First alone

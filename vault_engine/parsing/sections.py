@@ -133,10 +133,16 @@ def _section(heading, path, level, lines, start, end, body_line) -> Section:
 
 def leading_headings(text: str) -> list[str]:
     """The ATX headings a section's text opens with: its own, after any folded into it."""
+    return [name for _, name in leading_levels(text)]
+
+
+def leading_levels(text: str) -> list[tuple[int, str]]:
+    """:func:`leading_headings`, each with its level."""
     found = []
     for line in text.split("\n"):
         if _ATX.match(line):
-            found.append(line.strip().strip("#").strip())
+            marks = line.strip()
+            found.append((len(marks) - len(marks.lstrip("#")), marks.strip("#").strip()))
         elif line.strip():
             break
     return found

@@ -12,7 +12,13 @@ from vault_engine.errors import AttachmentRef, UnknownRef
 from vault_engine.model import ResolvedLink
 from vault_engine.parsing.fences import CLOSE, OPEN, TEXT, fence_roles
 from vault_engine.parsing.readable import reading_view
-from vault_engine.parsing.sections import github_anchors, leading_headings, normalize_heading, rendered_heading
+from vault_engine.parsing.sections import (
+    github_anchors,
+    leading_headings,
+    leading_levels,
+    normalize_heading,
+    rendered_heading,
+)
 from vault_engine.paths import name_key
 from vault_engine.refs import NOTION_SCHEME, ParsedRef, make_ref, normalize_path, parse_ref
 from vault_engine.stores.ledger import Ledger, NoteRow, SectionRow
@@ -219,17 +225,21 @@ def _in_order(wanted: list[str], path: list[str]) -> bool:
     return all(heading in rest for heading in wanted)
 
 
-def with_subsections(sections: Sequence[SectionRow], section: SectionRow) -> tuple[str, int]:
+def with_subsections(sections: Sequence[SectionRow], section: SectionRow, heading: str | None) -> tuple[str, int]:
     """The section's text with its subsections', as Obsidian embeds a heading (everything up
     to the next heading of its level or higher), and the line it ends on: `show
     "Batch Data Processing.md#Advantages"` had shown its first of three subsections' parent
-    alone, with nothing to say the rest were there (qa72). Sections are stored without the
-    blank lines between them; those come back, so the text keeps its line numbers."""
+    alone, with nothing to say the rest were there (qa72). ``heading`` (the ref's) may name an
+    empty heading folded in front of the section's own: its level then, or `# Chapter` over
+    `## First` and `## Second` gave First alone (qa78). Sections are stored without the blank
+    lines between them; those come back, so the text keeps its line numbers."""
+    wanted = normalize_heading(heading.split("#")[-1]) if heading else None
+    level = next((n for n, name in leading_levels(section.text) if normalize_heading(name) == wanted), section.level)
     text, end = section.text, section.line_end
     for later in sections:
         if later.line_start <= section.line_start:
             continue
-        if later.heading is None or later.level <= section.level:
+        if later.heading is None or later.level <= level:
             break
         text += "\n" * (later.line_start - end) + later.text
         end = later.line_end
