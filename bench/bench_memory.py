@@ -27,6 +27,7 @@ SPEED, EVAL = "memory-speed", "memory-eval"  # the two parts of the memory secti
 ROWS = (  # (key, label, target ms)
     ("resume", "`resume --project P --json`", 300.0),
     ("check_hit", "`deadend check --lexical --json`, a hit", 300.0),
+    ("check_hit_project", "`deadend check --lexical --project P --json`, a hit (its folder scanned for changes)", 300.0),
     ("check_miss", "`deadend check --lexical --json`, a miss", 300.0),
     ("list", "`deadend list --json` (whole vault)", 1000.0),
     ("help", "`--help` (interpreter and CLI start alone, for reference)", None),
@@ -48,6 +49,7 @@ def commands(root: Path, project: str, hit: str) -> dict[str, list[str]]:
     return {
         "resume": [*base, "resume", "--project", project, "--json"],
         "check_hit": [*base, "deadend", "check", hit, "--lexical", "--json"],
+        "check_hit_project": [*base, "deadend", "check", hit, "--lexical", "--project", project, "--json"],
         "check_miss": [*base, "deadend", "check", MISS, "--lexical", "--json"],
         "list": [*base, "deadend", "list", "--json"],
         "help": ["--help"],

@@ -1139,10 +1139,12 @@ class Vault:
                                                                    "the ruling raised from it"))
         if say_if_stale and not check.rulings:  # a checkpoint written since may hold the ruling
             check = replace(check, notices=check.notices + self._stale_notice(ledger, "check"))
-        elif say_if_stale:  # a ruling struck or a note deleted since (qa51); else, a checkpoint written
-            # since may hold a closer one: a hit raised the opposite approach without a word (qa74)
-            stale = self._hits_stale(ledger, (r.path for r in check.rulings), "check") \
-                or self._stale_notice(ledger, "check")
+        elif say_if_stale:  # a ruling struck or a note deleted since (qa51); else, a checkpoint of the
+            # project written since may hold a closer one: a hit raised the opposite approach without
+            # a word (qa74). Its folder alone is scanned: the whole vault cost 120 ms at 10,000 notes.
+            stale = self._hits_stale(ledger, (r.path for r in check.rulings), "check")
+            if not stale and project is not None and (self.root / self.config.projects_dir / project).is_dir():
+                stale = self._stale_notice(ledger, "check", under=f"{self.config.projects_dir}/{project}")
             check = replace(check, notices=check.notices + stale)
         return check
 

@@ -347,8 +347,9 @@ def test_a_hit_on_a_stale_index_says_a_ruling_written_since_may_match_better(vau
     assert fresh.rulings and not any("stale" in n for n in fresh.notices)
     (vault.root / "projects/billing/checkpoints/20261030T100000Z-codex-a12.md").write_text(
         BILLING.replace("created: 2026-10-29T15:45:00Z", "created: 2026-10-30T10:00:00Z"), encoding="utf-8")
-    stale = vault.deadend_check("keep sessions in a shared Redis", lexical_only=True)
-    assert stale.rulings and any(n.startswith("the index is stale: 1 new") for n in stale.notices), stale.notices
+    stale = vault.deadend_check("keep sessions in a shared Redis", project="billing", lexical_only=True)
+    assert stale.rulings and any(n.startswith("the index is stale: 1 new, 0 changed, 0 missing in projects/billing/")
+                                 for n in stale.notices), stale.notices
 
 
 def test_a_vault_without_any_dead_end_says_so_rather_than_a_plain_miss(make_vault):
