@@ -28,7 +28,7 @@ from vault_engine.paths import glob_match, note_stem
 
 # Bump when parse_note reads an unchanged file differently (what a ruling or a chosen option
 # is, how sections split): the next `index` re-reads every note instead of trusting the ledger.
-EXTRACTION_VERSION = "34"  # 5: checkpoints dated by file name, KEPs by kep.yaml; 6: frontmatter slips; 7: Cons:;
+EXTRACTION_VERSION = "35"  # 5: checkpoints dated by file name, KEPs by kep.yaml; 6: frontmatter slips; 7: Cons:;
 # 8: a chosen option matched without spaces; 9: dates such as 2023-9-18, a "because" list;
 # 10: alternatives named by label lines ("**Option 2:** ..."), Pros/Cons items are no alternatives;
 # 11: Obsidian's properties (wikilinks in them are links, their words are searched, "Tags:" in any
@@ -87,8 +87,9 @@ EXTRACTION_VERSION = "34"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 # 33: a decision record without a frontmatter date is dated by its `Date:` line (or its kep.yaml);
 #     a setext heading over several lines is one line; a Failed item that opens with the dash
 #     before a reason names no approach; a list item over `- ` is no setext heading
-# 34: a MADR option struck out in its Considered Options is no ruling; a record's title reads its
-#     links as their text, its chosen option its backslash escapes as their characters
+# 34: a MADR option struck out in its Considered Options is no ruling
+# 35: a record's title reads its links as their text, its chosen option its backslash escapes as
+#     their characters
 
 
 def newer_extraction(key: str | None) -> str | None:
