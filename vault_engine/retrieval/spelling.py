@@ -6,7 +6,9 @@ holds is read as the term the notes hold that is closest to it by the optimal st
 alignment distance (a transposed pair is one slip), the most held on a tie, when one is near
 enough: one slip in a word whose stem has five to seven letters, two in a longer one (shorter
 words are a slip away from too many others, and are jargon as often as slips), with its first
-letter as written (a slip there is the rarest). A word of English (the model's vocabulary,
+letter as written (a slip there is the rarest); or as a word of English whose stem the notes
+hold, a letter of it dropped, swapped or changed (the stemmer puts "customer" two slips from
+"custmer"), the notes' own word first on a tie. A word of English (the model's vocabulary,
 with its inflections) is no slip, even where no note writes it; a word written as a name
 ("Todoist", "iOS") is what someone calls something; a word in quotation marks is meant as
 written. A hyphenated word the notes write as one ("to-dos", "e-mail") is read so. Only the
