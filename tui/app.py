@@ -36,8 +36,7 @@ from tui.screens.reinforce import ReinforceAnswer, ReinforceDialog
 from tui.screens.resume import ResumeScreen
 from tui.screens.search import SearchScreen
 from vault_engine.errors import ConfigError, IndexMissing, VaultError
-from vault_engine.model import Freshness, IndexReport
-from vault_engine.retrieval.decay import reinforcement_said
+from vault_engine.model import Freshness, IndexReport, reinforcement_said
 from vault_engine.vault import Vault
 
 log = logging.getLogger(__name__)

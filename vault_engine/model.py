@@ -7,6 +7,7 @@ agent contract in the README: fields may be added, never renamed.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -355,3 +356,11 @@ class Freshness:
     files: int | None  # hash of every note's (path, size, mtime): an edit, a move, a deletion
     last_index: str | None  # when an index run (this process, a terminal, the watcher) last finished
     watcher: tuple[Any, ...]  # the watcher's state, last batch applied, pending, errors
+
+
+def reinforcement_said(done: Mapping[str, object]) -> str:
+    """What a reinforcement (:meth:`Vault.reinforce`'s answer) did, in words: a note of a tap
+    without decay was told "its age starts again from now" (qa74), and it changes no rank."""
+    if done.get("decays", True):
+        return "its age starts again from now"
+    return f"recorded, but its tap ({done.get('tap')}) does not decay: its rank is as before"

@@ -19,7 +19,6 @@ from tui.screens.keyed import KeyedScreen
 from tui.widgets.dead_end_table import DeadEndTable
 from tui.widgets.proposal_box import ProposalBox
 from tui.widgets.vault_header import VaultHeader
-from vault_engine.memory.render import not_given
 from vault_engine.vault import Vault
 
 DEBOUNCE_SECONDS = 0.4
@@ -188,7 +187,7 @@ def detail(ruling: Any) -> str:
     """The whole ruling: what, why, who, when, where."""
     reason = ruling.reason or "no reason written down"
     # what a record does not give is said so, as the CLI says it: "an unnamed agent" (qa76)
-    missing = not_given(ruling)
+    missing = ruling.not_given
     when = iso_date(ruling.when) if ruling.when is not None or "date" not in missing else "no date given"
     who = ruling.agent or ("no authors given" if "authors" in missing else "an unnamed agent")
     return (f"{ruling.text}\nWhy: {reason}\n"

@@ -175,7 +175,7 @@ def cmd_status(ctx: Context) -> int:
 
 
 def cmd_reinforce(ctx: Context) -> int:
-    from vault_engine.retrieval.decay import reinforcement_said
+    from vault_engine.model import reinforcement_said
 
     a = ctx.args
     done = ctx.vault.reinforce(a.ref, by=a.by, why=a.why)

@@ -107,7 +107,7 @@ def _when_and_who(r: Ruling) -> str:
     """" on 2026-10-29 by codex-a12"; what a record does not give is said once, not filled
     in ("Rejected on an unknown date by its authors" said nothing twice, qa24 #9)."""
     on = f" on {iso_date(r.when)}" if r.when is not None else ""
-    missing = not_given(r)
+    missing = r.not_given
     if missing:
         return on + (f" by {r.agent}" if r.agent else "") + f" (the record gives no {missing})"
     return f"{on} by {r.agent or 'an unnamed agent'}"
@@ -115,19 +115,11 @@ def _when_and_who(r: Ruling) -> str:
 
 def _by_and_on(r: Ruling) -> str:
     """"codex-a12, 2026-10-29" in a list, what a record does not give said once as above."""
-    missing = not_given(r)
+    missing = r.not_given
     if missing:
         given = [said for said in (r.agent, iso_date(r.when) if r.when is not None else None) if said]
         return ", ".join([*given, f"no {missing} given"])
     return f"{r.agent or 'an unnamed agent'}, {iso_date(r.when)}"
-
-
-def not_given(r: Ruling) -> str:
-    """What a decision record does not say of its ruling ("date", "authors", "date or
-    authors"), "" when it says both; a checkpoint always has a time and an agent's place."""
-    if r.source != "decision record":
-        return ""
-    return " or ".join(what for what, given in (("date", r.when is not None), ("authors", bool(r.agent))) if not given)
 
 
 def one_line(text: str, limit: int = 400) -> str:

@@ -57,6 +57,15 @@ class Ruling:
     record_status: str | None = None  # a record no longer in force: "superseded by ADR-0057"
     short_of: str | None = None  # a closest ruling of a miss: why it was not raised
 
+    @property
+    def not_given(self) -> str:
+        """What a decision record does not say of its ruling ("date", "authors", "date or
+        authors"), "" when it says both; a checkpoint always has a time and an agent's place."""
+        if self.source != "decision record":
+            return ""
+        return " or ".join(what for what, given in (("date", self.when is not None), ("authors", bool(self.agent)))
+                           if not given)
+
     def to_json(self) -> dict[str, Any]:
         """The ruling as the JSON contract (README) has it (plus how it matched, if checked)."""
         data: dict[str, Any] = {

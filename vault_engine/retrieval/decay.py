@@ -86,10 +86,3 @@ def decay_rows(notes: Iterable[NoteRow], reinforced: Mapping[str, Reinforced],
     rows.sort(key=lambda r: (r.multiplier, r.path))
     return rows
 
-
-def reinforcement_said(done: Mapping[str, object]) -> str:
-    """What a reinforcement (:meth:`Vault.reinforce`'s answer) did, in words: a note of a tap
-    without decay was told "its age starts again from now" (qa74), and it changes no rank."""
-    if done.get("decays", True):
-        return "its age starts again from now"
-    return f"recorded, but its tap ({done.get('tap')}) does not decay: its rank is as before"
