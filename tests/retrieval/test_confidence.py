@@ -40,6 +40,9 @@ def test_a_low_confidence_says_which_evidence_was_missing():
     assert judged(Evidence(BOTH, "a.md", "a.md", 0.6, first_hit="b.md", decayed=True))[1] == (
         "the note words and meaning found first (a.md) is not the first hit (decay moved another above it; "
         "`--no-decay` ranks it as found)")
+    # a Notion page by its ref and title, as the hits name it: its path matched none of them (qa78)
+    page = Evidence(BOTH, "notion/a 1.md", "notion/a 1.md", 0.6, first_hit="b.md", lexical_top_named="notion://1 (A)")
+    assert judged(page)[1] == "the note words and meaning found first (notion://1 (A)) is not the first hit"
     # placed lower by a section that says nothing, not by decay: decay is not blamed (qa36 N4)
     assert judged(Evidence(BOTH, "a.md", "a.md", 0.6, first_hit="b.md"))[1] == (
         "the note words and meaning found first (a.md) is not the first hit")

@@ -69,6 +69,7 @@ class Evidence:
     terms: int = 0  # the query's informative terms
     decayed: bool = False  # decay weighed the first hit above the note both arms found first
     filtered: bool = False  # --kind, --project, --tap or --exclude-tests left sections out
+    lexical_top_named: str | None = None  # lexical_top as the hits name it (a Notion page by its ref and title)
 
     @property
     def arms_agree(self) -> bool:
@@ -143,7 +144,8 @@ def _judged(e: Evidence, offtopic: float) -> tuple[str, str]:
         # a section of the note that says nothing places it lower too: decay is named only
         # when it weighed the other way (qa36 N4: said of --no-decay)
         # the note is named, and how to see it first: it may not be among the hits shown (qa75)
-        return LOW, (f"the note words and meaning found first ({e.lexical_top}) is not the first hit"
+        named = e.lexical_top_named or e.lexical_top
+        return LOW, (f"the note words and meaning found first ({named}) is not the first hit"
                      + (" (decay moved another above it; `--no-decay` ranks it as found)" if e.decayed else ""))
     if e.best_cosine is None or e.best_cosine <= offtopic:
         return LOW, "words found a note, but the question is no closer in meaning to it than off-topic questions are"

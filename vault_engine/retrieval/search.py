@@ -21,6 +21,7 @@ from vault_engine.model import Hit, ResolvedLink, Scores, SearchResult
 from vault_engine.parsing.frontmatter import property_lines
 from vault_engine.parsing.readable import only_comments, reading_view
 from vault_engine.parsing.sections import leading_headings, section_body
+from vault_engine.refs import make_ref
 from vault_engine.retrieval.confidence import Evidence, MissRule, judged, judged_miss
 from vault_engine.retrieval.coverage import indexed_text, section_coverage, weighed_terms
 from vault_engine.retrieval.decay import decay_multiplier, note_age, typical_time, undated_page
@@ -344,6 +345,7 @@ class Searcher:
         written = words_as_written(query) if unheld else {}
         names = written_as_names(query) if unheld else set()
         agreed = first_note(lexical)
+        found = next((by_id[i] for i, _ in lexical or () if i in by_id), None)
         return Evidence(
             arms, lexical_top=agreed, semantic_top=first_note(semantic), best_cosine=max(cosines, default=None),
             best_coverage=max((section_coverage(weights, c.note, c.section) for c in weighed), default=0.0),
@@ -351,7 +353,8 @@ class Searcher:
             first_hit=_place(top[0]) if top else None, unheld=tuple(written.get(t, t) for t in unheld),
             unheld_names=tuple(written[t] for t in unheld if written.get(t) in names),
             terms=len(weights),
-            decayed=bool(top) and any(c.decay < top[0].decay for c in candidates if _place(c) == agreed))
+            decayed=bool(top) and any(c.decay < top[0].decay for c in candidates if _place(c) == agreed),
+            lexical_top_named=_named(found.note) if found is not None else None)
 
     def _candidates(self, fused: list[Fused], request: SearchRequest,
                     now: float) -> tuple[list[_Candidate], set[int]]:
@@ -438,6 +441,12 @@ class Searcher:
         fused = Fused(section.id, parent.scores.fused * 0.5, None, None)
         c = _Candidate(fused, note, section, multiplier, age, fused.fused * multiplier)
         return self._hit(c, set(), via=parent.ref)
+
+
+def _named(note: NoteRow) -> str:
+    """A note as a hit names it: a Notion page by its ref and title (its path matched nothing
+    the hits showed, qa78), any other by its path."""
+    return f"{make_ref(note.path, None, note.notion_id)} ({note.title})" if note.notion_id else note.path
 
 
 def _place(c: _Candidate) -> str:
