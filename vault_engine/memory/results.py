@@ -134,9 +134,12 @@ class CheckpointBrief:
     next_steps: tuple[str, ...]  # still open
     failed: tuple[Ruling, ...]
     goal: str = ""  # its Goal or Decision: what the session chose
-    steps_closed: int = 0  # Next items ticked off or cancelled ("- [x] ..."), not listed
+    closed_steps: tuple[str, ...] = ()  # Next items ticked off or cancelled ("- [x] ..."), not listed
     goal_heading: str = "Goal"  # as the checkpoint heads it: Goal or Decision
-    closed_steps: tuple[str, ...] = ()  # its Next items ticked off or cancelled
+
+    @property
+    def steps_closed(self) -> int:
+        return len(self.closed_steps)
 
     def to_json(self) -> dict[str, Any]:
         """The JSON contract's shape (times as Unix seconds)."""

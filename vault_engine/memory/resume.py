@@ -134,8 +134,8 @@ def checkpoint_brief(ledger: Ledger, note: NoteRow) -> CheckpointBrief:
     parts = checkpoint_parts(sections)
     return CheckpointBrief(section_ref(note, None), note.path, display_title(note, sections),
                            _agent(note), created_time(note), parts.summary, parts.next_steps,
-                           tuple(load_rulings(ledger, note_id=note.id)), parts.goal, parts.steps_closed,
-                           parts.goal_heading, parts.closed_steps)
+                           tuple(load_rulings(ledger, note_id=note.id)), parts.goal, parts.closed_steps,
+                           parts.goal_heading)
 
 
 def working_note_brief(ledger: Ledger, note: NoteRow) -> WorkingNoteBrief:

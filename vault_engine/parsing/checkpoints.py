@@ -85,9 +85,8 @@ class CheckpointParts:
     summary: str
     next_steps: tuple[str, ...]  # those still open: a step ticked off ("- [x] ...") is done, no plan
     goal: str = ""  # its Goal or Decision: what was chosen, which `deadend check` weighs rulings against
-    steps_closed: int = 0  # the Next items ticked off or cancelled, left out
+    closed_steps: tuple[str, ...] = ()  # the Next items ticked off or cancelled, left out
     goal_heading: str = "Goal"  # the goal's heading as written ("Decision" was shown as "Goal", qa74)
-    closed_steps: tuple[str, ...] = ()  # the Next items ticked off or cancelled
 
 
 def item_body(line: str) -> str:
@@ -275,7 +274,12 @@ def part_slips(sections: Sequence[SectionLike]) -> list[str]:
 def in_part(section: SectionLike, names: frozenset[str]) -> bool:
     """Whether the section is one of ``names`` (headings as :data:`PART_NAMES` spell them),
     or under one."""
-    return any(" ".join(h.split()).casefold() in names for h in section.heading_path)
+    return part_heading(section, names) is not None
+
+
+def part_heading(section: SectionLike, names: frozenset[str]) -> str | None:
+    """The heading of ``names`` the section is, or is under, as written; None when none."""
+    return next((h for h in section.heading_path if " ".join(h.split()).casefold() in names), None)
 
 
 def struck_out(item: ListItem) -> bool:
@@ -322,15 +326,13 @@ def checkpoint_parts(sections: Sequence[SectionLike]) -> CheckpointParts:
             text = "\n".join(body_lines(section)).strip()
             if text:
                 if prose is goal and not goal:
-                    goal_heading = next(h for h in section.heading_path if " ".join(h.split()).casefold()
-                                        in GOAL_HEADINGS)
+                    goal_heading = part_heading(section, GOAL_HEADINGS) or goal_heading
                 prose.append(text)
         elif in_part(section, NEXT_HEADINGS):
             items = [item for item in read_list(body_lines(section)) if item.text]
             steps += [item.text for item in items if not item.closed]
             closed += [item.text for item in items if item.closed]
-    return CheckpointParts("\n\n".join(summary), tuple(steps), "\n\n".join(goal), len(closed), goal_heading,
-                           tuple(closed))
+    return CheckpointParts("\n\n".join(summary), tuple(steps), "\n\n".join(goal), tuple(closed), goal_heading)
 
 
 def note_agent(rel_path: str, meta: dict) -> str | None:
