@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from vault_engine.errors import ConfigError, VaultNotFound, not_utf8
+from vault_engine.errors import ConfigError, VaultNotFound, did_you_mean, not_utf8
 from vault_engine.layout import CURRENT, INDEX_DIR, LEDGER_DIR, STATE_DIR
 from vault_engine.paths import glob_example, glob_match, glob_specificity, leaves_folder
 
@@ -259,12 +259,9 @@ def check_keys(table: Mapping[str, Any], where: str, known: Iterable[str], after
     known = sorted(known)
     unknown = sorted(set(table) - set(known))
     if unknown:
-        import difflib
-
-        close = difflib.get_close_matches(unknown[0], known, n=1)
-        hint = f" (did you mean {close[0]}?)" if close else ""
+        hint = did_you_mean(unknown[0], known)
         raise ConfigError(f"{where}{unknown[0]} is not a setting{hint}: use one of {', '.join(known)}"
-                          + ("" if close else after))
+                          + ("" if hint else after))
 
 
 def parse_config(root: Path, raw: dict[str, Any]) -> Config:

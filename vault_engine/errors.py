@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+from collections.abc import Iterable
 from pathlib import Path
 
 MAX_MESSAGE_CHARS = 1000  # an error quoting a 1 MB argument back was a 1 MB error
@@ -208,3 +209,12 @@ class ModelUnavailable(VaultError):
 
 class NotionError(VaultError):
     """A Notion import or sync failed in a way the user can act on."""
+
+
+def did_you_mean(typed: str, known: Iterable[str]) -> str:
+    """`` (did you mean X?)`` for the known name a slip of ``typed`` most resembles, else "":
+    one wording for a setting, a checkpoint field and a project."""
+    import difflib
+
+    close = difflib.get_close_matches(typed, list(known), n=1)
+    return f" (did you mean {close[0]}?)" if close else ""

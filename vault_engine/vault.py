@@ -30,6 +30,7 @@ from vault_engine.errors import (
     UnknownRef,
     VaultError,
     VaultNotFound,
+    did_you_mean,
     not_writable,
 )
 from vault_engine.indexing.generations import generations_left, live_generation
@@ -1120,12 +1121,9 @@ class Vault:
         if lexical_only and not content_terms(proposal):  # a miss by words that were never compared
             notices.append(f"{proposal.strip()[:80]!r} holds no word the words arm compares (only stop or framing "
                            "words): say what is proposed, or check with meaning too (without --lexical)")
-        if project is not None and project not in (known := ledger.projects()):
-            import difflib
-
-            close = difflib.get_close_matches(project, known, n=1)  # a slip: "biling" (qa74)
+        if project is not None and project not in (known := ledger.projects()):  # "biling" (qa74)
             notices.append(f"project {project!r} has no notes in the index yet: every ruling is flagged elsewhere"
-                           + (f" (did you mean {close[0]}?)" if close else ""))
+                           + did_you_mean(project, known))
         semantic = None
         if not lexical_only:
             from vault_engine.memory.ruling_vectors import open_ruling_arm

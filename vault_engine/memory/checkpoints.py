@@ -13,7 +13,6 @@ the folder is checked to resolve inside the vault, so no name or symlink can wri
 
 from __future__ import annotations
 
-import difflib
 import os
 import re
 from collections.abc import Mapping, Sequence
@@ -22,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from vault_engine.dates import utc_stamp, utc_time
-from vault_engine.errors import BadArgument, ConfigError, UnknownRef, VaultError
+from vault_engine.errors import BadArgument, ConfigError, UnknownRef, VaultError, did_you_mean
 from vault_engine.model import CONTROL_CHARACTERS
 from vault_engine.parsing.checkpoints import item_body, item_text, split_reason, without_checkpoint_word
 from vault_engine.retrieval.lookup import lookup_ref, notes_named
@@ -100,9 +99,7 @@ def _only_fields(data: Mapping[str, Any], known: Sequence[str], what: str) -> No
     would otherwise drop the text it carries."""
     unknown = sorted(set(map(str, data)) - set(known))
     if unknown:
-        close = difflib.get_close_matches(unknown[0], known, n=1)
-        hint = f" (did you mean {close[0]}?)" if close else ""
-        raise VaultError(f"{unknown[0]!r} is not {what}{hint}: use {', '.join(known)}")
+        raise VaultError(f"{unknown[0]!r} is not {what}{did_you_mean(unknown[0], known)}: use {', '.join(known)}")
 
 
 def _list_field(data: Mapping[str, Any], key: str) -> list:

@@ -82,8 +82,11 @@ def gather_brief(ledger: Ledger, config: Config, project: str, now: float,
 def _without(other: CheckpointBrief, done: tuple[str, ...]) -> CheckpointBrief:
     """A checkpoint written at the same time as the latest, without the steps the latest ticks
     off: "Retry a failed render 3 times" was handed on as open beside its "- [x]" (qa74)."""
-    ticked = {" ".join(step.split()).casefold() for step in done}
-    return replace(other, next_steps=tuple(s for s in other.next_steps if " ".join(s.split()).casefold() not in ticked))
+    def key(step: str) -> str:
+        return " ".join(step.split()).casefold()
+
+    ticked = set(map(key, done))
+    return replace(other, next_steps=tuple(step for step in other.next_steps if key(step) not in ticked))
 
 
 def _unread(ledger: Ledger, folder: str) -> tuple[str, ...]:

@@ -85,4 +85,3 @@ def decay_rows(notes: Iterable[NoteRow], reinforced: Mapping[str, Reinforced],
                              tap.floor, was.last_at if was else None, was.count if was else 0))
     rows.sort(key=lambda r: (r.multiplier, r.path))
     return rows
-

@@ -333,9 +333,8 @@ class Searcher:
         the first hit (``top``: it, and its note's best-scored section)."""
         by_id = {c.section.id: c for c in candidates}
 
-        def first_note(arm: Sequence[tuple[int, float]] | None) -> str | None:
-            best = next((by_id[i] for i, _ in arm or () if i in by_id), None)
-            return _place(best) if best else None
+        def first_found(arm: Sequence[tuple[int, float]] | None) -> _Candidate | None:
+            return next((by_id[i] for i, _ in arm or () if i in by_id), None)
 
         weighed = candidates[:COVERAGE_DEPTH] if "semantic" in arms else []
         # With words only, only "does the first hit hold every query word" is asked: no weights.
@@ -344,10 +343,11 @@ class Searcher:
         cosines = [c.fused.semantic for c in candidates if c.fused.semantic is not None]
         written = words_as_written(query) if unheld else {}
         names = written_as_names(query) if unheld else set()
-        agreed = first_note(lexical)
-        found = next((by_id[i] for i, _ in lexical or () if i in by_id), None)
+        found, meant = first_found(lexical), first_found(semantic)
+        agreed = _place(found) if found else None
         return Evidence(
-            arms, lexical_top=agreed, semantic_top=first_note(semantic), best_cosine=max(cosines, default=None),
+            arms, lexical_top=agreed, semantic_top=_place(meant) if meant else None,
+            best_cosine=max(cosines, default=None),
             best_coverage=max((section_coverage(weights, c.note, c.section) for c in weighed), default=0.0),
             top_coverage=max((section_coverage(weights, c.note, c.section) for c in top), default=0.0),
             first_hit=_place(top[0]) if top else None, unheld=tuple(written.get(t, t) for t in unheld),
