@@ -55,7 +55,7 @@ class KeyedScreen(Screen):
     def action_back_out(self) -> None:
         """Escape: back to the screen's first pane (where it opens), and from there to Search;
         it did nothing on Dead ends, Resume, Decay and Find (qa77)."""
-        home = self.query(self.AUTO_FOCUS).first() if self.AUTO_FOCUS and self.query(self.AUTO_FOCUS) else None
+        home = next(iter(self.query(self.AUTO_FOCUS)), None) if self.AUTO_FOCUS else None
         if home is not None and self.focused is not home:
             home.focus()
             if hasattr(home, "select_all"):  # a query box: typing starts a new query
