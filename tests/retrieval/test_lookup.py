@@ -59,7 +59,27 @@ def test_a_missing_heading_lists_the_folded_headings_that_open_too(make_vault):
         vault.index(embed=False)
         with pytest.raises(UnknownRef, match="its headings: 'Tart', 'Ingredients', 'Pastry', 'Filling'$"):
             vault.show("t.md#Nope")
-        assert vault.show("t.md#Ingredients").heading == "Pastry"
+        shown = vault.show("t.md#Ingredients")  # opened at the heading asked for, not at Pastry (qa83)
+        assert (shown.heading, shown.text, shown.ref) == ("Ingredients", "## Ingredients\n### Pastry\nflour",
+                                                          "t.md#Ingredients")
+
+
+def test_a_heading_folded_over_its_subheading_shows_down_to_the_next_of_its_level(make_vault):
+    """`## Alpha` straight over `### One` showed from the note's first line through `## Beta`
+    (itself folded over `### Three`), and a journal's first day ran to the journal's end (qa83)."""
+    root = make_vault({"n.md": "# Title\n## Alpha\n### One\nalpha one\n### Two\nalpha two\n## Beta\n### Three\n"
+                               "beta three\n## Gamma\ngamma\n",
+                       "j.md": "# Journal\n## 2010-01-01\n### Morning\nrun\n### Evening\nread\n"
+                               "## 2010-01-02\n### Morning\nswim\n"})
+    with Vault(root) as vault:
+        vault.index(embed=False)
+        expected = {"n.md#Alpha": ("n.md#Alpha", 2, 6), "n.md#One": ("n.md#One", 3, 4),
+                    "n.md#Beta": ("n.md#Beta", 7, 9), "n.md#Title": ("n.md#Title", 1, 11),
+                    "j.md#2010-01-01": ("j.md#2010-01-01", 2, 6), "j.md#2010-01-02": ("j.md#2010-01-02", 7, 9)}
+        for ref, (shown, first, last) in expected.items():
+            view = vault.show(ref)
+            assert (view.ref, view.line_start, view.line_end) == (shown, first, last), ref
+            assert view.text.split("\n")[0].lstrip("#").strip() == shown.split("#")[1]
 
 
 def test_a_link_is_flagged_once_the_heading_it_names_is_renamed(make_vault):
@@ -150,4 +170,4 @@ def test_an_empty_heading_folded_over_its_first_subsection_is_shown_with_all_of_
     with Vault(root) as vault:
         vault.index(embed=False)
         assert vault.show("f.md#Chapter").text == "# Chapter\n## First\nfirst text.\n## Second\nsecond text."
-        assert vault.show("f.md#First").text == "# Chapter\n## First\nfirst text."  # its own level: First alone
+        assert vault.show("f.md#First").text == "## First\nfirst text."  # its own level: First alone, from it

@@ -353,7 +353,8 @@ def test_a_heading_with_nothing_under_it_is_never_a_hit(make_vault):
     with Vault(root) as v:
         v.index(embed=False)
         assert [h.ref for h in v.search("title empty full gravel", lexical_only=True).hits] == ["a.md#Full"]
-        assert v.show("a.md#Title").heading == "Full"  # the empty title folded into what follows
+        title = v.show("a.md#Title")  # the empty title folded into what follows, shown from itself with all of it
+        assert (title.heading, title.text) == ("Title", "# Title\n## Full\nthe answer about gravel\n## Empty")
         assert v.show("a.md#Empty").text == "## Empty"  # a ref to the empty leaf still works
 
 

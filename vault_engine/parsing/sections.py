@@ -133,16 +133,16 @@ def _section(heading, path, level, lines, start, end, body_line) -> Section:
 
 def leading_headings(text: str) -> list[str]:
     """The ATX headings a section's text opens with: its own, after any folded into it."""
-    return [name for _, name in leading_levels(text)]
+    return [name for _, name, _ in leading_levels(text)]
 
 
-def leading_levels(text: str) -> list[tuple[int, str]]:
-    """:func:`leading_headings`, each with its level."""
+def leading_levels(text: str) -> list[tuple[int, str, int]]:
+    """:func:`leading_headings`, each with its level and its line in ``text`` (from 0)."""
     found = []
-    for line in text.split("\n"):
+    for i, line in enumerate(text.split("\n")):
         if _ATX.match(line):
             marks = line.strip()
-            found.append((len(marks) - len(marks.lstrip("#")), marks.strip("#").strip()))
+            found.append((len(marks) - len(marks.lstrip("#")), marks.strip("#").strip(), i))
         elif line.strip():
             break
     return found

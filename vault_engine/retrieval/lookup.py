@@ -225,25 +225,39 @@ def _in_order(wanted: list[str], path: list[str]) -> bool:
     return all(heading in rest for heading in wanted)
 
 
-def with_subsections(sections: Sequence[SectionRow], section: SectionRow, heading: str | None) -> tuple[str, int]:
+def with_subsections(sections: Sequence[SectionRow], section: SectionRow,
+                     heading: str | None) -> tuple[str, int, int, str | None]:
     """The section's text with its subsections', as Obsidian embeds a heading (everything up
-    to the next heading of its level or higher), and the line it ends on: `show
-    "Batch Data Processing.md#Advantages"` had shown its first of three subsections' parent
-    alone, with nothing to say the rest were there (qa72). ``heading`` (the ref's) may name an
-    empty heading folded in front of the section's own: its level then, or `# Chapter` over
-    `## First` and `## Second` gave First alone (qa78). Sections are stored without the blank
+    to the next heading of its level or higher), its first and last lines, and the heading it
+    opens at: `show "Batch Data Processing.md#Advantages"` had shown its first of three
+    subsections' parent alone, with nothing to say the rest were there (qa72). ``heading``
+    (the ref's) may name an empty heading folded in front of the section's own: the text then
+    opens at it, at its level (`# Chapter` over `## First` and `## Second` gave First alone,
+    qa78), and a later section ends it by the highest of its own folded headings (`## Alpha`
+    over `### One` ran on through `## Beta` over `### Three`, and a journal's first day over
+    its `### Morning` to the journal's end, qa83). Sections are stored without the blank
     lines between them; those come back, so the text keeps its line numbers."""
     wanted = normalize_heading(heading.split("#")[-1]) if heading else None
-    level = next((n for n, name in leading_levels(section.text) if normalize_heading(name) == wanted), section.level)
-    text, end = section.text, section.line_end
+    folded = next(((level, name, line) for level, name, line in leading_levels(section.text)
+                   if normalize_heading(name) == wanted), None)
+    level, text, start, opens = section.level, section.text, section.line_start, section.heading
+    if folded is not None:
+        level, opens, skipped = folded
+        text, start = "\n".join(text.split("\n")[skipped:]), start + skipped
+    end = section.line_end
     for later in sections:
         if later.line_start <= section.line_start:
             continue
-        if later.heading is None or later.level <= level:
+        if later.heading is None or _highest_level(later) <= level:
             break
         text += "\n" * (later.line_start - end) + later.text
         end = later.line_end
-    return text, end
+    return text, start, end, opens
+
+
+def _highest_level(section: SectionRow) -> int:
+    """The level of a section's highest heading, its own or one folded in front of it."""
+    return min((level for level, _, _ in leading_levels(section.text)), default=section.level)
 
 
 def block_lines(text: str, block_id: str) -> tuple[int, int] | None:
