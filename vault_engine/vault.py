@@ -829,7 +829,7 @@ class Vault:
         if (self.config.index_dir / CODE_FILE).exists() and self._code_queries().is_code_ref(ref):
             return self._code_queries().show(ref, follow)
         from vault_engine.model import NoteView
-        from vault_engine.refs import parse_ref
+        from vault_engine.refs import make_ref, parse_ref
         from vault_engine.retrieval.follow import hit_links, resolved_link
         from vault_engine.retrieval.lookup import (
             block_lines,
@@ -848,18 +848,19 @@ class Vault:
 
             block_id = ref.rpartition("#^")[2] if "#^" in ref else ""
             lines = block_lines(section.text, block_id) if block_id else None
-            body, end = with_subsections(note_sections, section, parse_ref(ref).heading) if lines is None \
-                else (section.text, section.line_end)
-            shown, start = section_ref(note, section), section.line_start
+            body, start, end, opens = with_subsections(note_sections, section, parse_ref(ref).heading) \
+                if lines is None else (section.text, section.line_start, section.line_end, section.heading)
+            shown = section_ref(note, section) if opens == section.heading else make_ref(note.path, opens)
             if lines is not None:  # the block alone, as Obsidian embeds it, not its whole section (qa27 F8)
                 shown, start, end = f"{note.path}#^{block_id}", start + lines[0], start + lines[1]
                 body = "\n".join(body.split("\n")[lines[0]:lines[1] + 1])
             links = hit_links(ledger, note.id, start, end)
             view = NoteView(shown, note.path, note.title, note.kind, note.tap,
-                            note.project, section.heading, start, end,
+                            note.project, opens, start, end,
                             body, note.meta, links, sections,
                             notices=self._changed_notice(note.path, change, whole=False), body_line=start,
-                            heading_line=heading_line(section) if lines is None else start)
+                            heading_line=heading_line(section) if lines is None and opens == section.heading
+                            else start)
         else:
             links = tuple(with_missing_sections(ledger, (resolved_link(r) for r in ledger.links_of(note.id))))
             text = self._read_text(note.path)
@@ -1097,11 +1098,12 @@ class Vault:
     def deadend_list(self, project: str | None = None) -> list[Ruling]:
         """Every recorded dead end (of one project), newest first."""
         from vault_engine.memory.deadends import list_dead_ends
+        from vault_engine.memory.matching import DeadendSettings
 
         ledger = self._require_index()
         if project is not None:
             self._require_project(ledger, project)
-        return list_dead_ends(ledger, project)
+        return list_dead_ends(ledger, project, DeadendSettings.from_config(self.config.section("deadend")))
 
     @_operation
     def deadend_check(self, proposal: str, *, project: str | None = None, k: int = 3,

@@ -190,6 +190,8 @@ def detail(ruling: Any) -> str:
     missing = ruling.not_given
     when = iso_date(ruling.when) if ruling.when is not None or "date" not in missing else "no date given"
     who = ruling.agent or ("no authors given" if "authors" in missing else "an unnamed agent")
+    later = ruling.chosen_since
+    since = f"\nChosen since: {later.said}: this dead end may no longer hold" if later else ""
     return (f"{ruling.text}\nWhy: {reason}\n"
             f"{when} · {who} · {ruling.project or 'no project'} · {ruling.source}\n"
-            f"{ruling.ref}")
+            f"{ruling.ref}{since}")

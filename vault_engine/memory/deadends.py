@@ -38,6 +38,7 @@ from vault_engine.memory.matching import (
 from vault_engine.memory.plans import live_plan, live_plans
 from vault_engine.memory.render import render_closest, render_interruption
 from vault_engine.memory.results import DeadendCheck, Evidence, Ruling
+from vault_engine.memory.since import stated_outright, with_chosen_since
 from vault_engine.parsing.checkpoints import lead_sentence
 from vault_engine.parsing.readable import links_as_text
 from vault_engine.refs import make_ref
@@ -115,11 +116,12 @@ def _ruling(r: DeadEndRow) -> Ruling:
                   record_status=r.record_status)
 
 
-def list_dead_ends(ledger: Ledger, project: str | None = None) -> list[Ruling]:
+def list_dead_ends(ledger: Ledger, project: str | None = None,
+                   settings: DeadendSettings = DEFAULT_SETTINGS) -> list[Ruling]:
     """``deadend list``: newest first, then by place in the vault; each with what its note
     records as chosen instead, as ``deadend check`` gives it."""
     rulings = sorted(load_rulings(ledger, project), key=lambda r: (-(r.when or 0.0), r.path, r.line))
-    return list(_with_chosen(rulings, accepted_designs(ledger)))
+    return list(_with_chosen(rulings, accepted_designs(ledger, settings)))
 
 
 def check_in_ledger(proposal: str, ledger: Ledger, *, project: str | None = None, k: int = 3,
@@ -136,7 +138,7 @@ def check_in_ledger(proposal: str, ledger: Ledger, *, project: str | None = None
                             tuple(notices))
     sharing = load_ruling_words(ledger, ledger.dead_ends_sharing(content_terms(proposal)))
     return check_proposal(proposal, sharing if semantic is None else load_ruling_words(ledger),
-                          accepted=accepted_designs(ledger), project=project, k=k, settings=settings,
+                          accepted=accepted_designs(ledger, settings), project=project, k=k, settings=settings,
                           semantic=semantic, notices=notices, weights=word_weights(ledger, sharing),
                           in_full=read_in_full(ledger))
 
@@ -213,22 +215,22 @@ class Accepted:
     first_of: Callable[[Sequence[int]], Mapping[int, tuple[str, str | None]]]
     plans: Callable[[], Mapping[str | None, Sequence[str]]] = dict  # project -> its plan's steps
     plan_of: Callable[[str | None], Sequence[str]] | None = None  # one project's, read alone
+    since: Callable[[Sequence[Ruling]], Sequence[Ruling]] | None = None  # each with what was chosen since
 
     def plan(self, project: str | None) -> Sequence[str]:
         """One project's plan: read alone when the words arm needs only the projects it raises."""
         return self.plan_of(project) if self.plan_of is not None else self.plans().get(project, ())
 
 
-STATED_CHOICES = frozenset({"goal", "goals", "decision", "decision outcome"})
-
-
-def accepted_designs(ledger: Ledger) -> Accepted:
-    """The vault's accepted designs, from the ledger, and the plan each project's latest
-    checkpoint hands on (memory/plans.py): its Next steps, chosen for that project's rulings."""
+def accepted_designs(ledger: Ledger, settings: DeadendSettings = DEFAULT_SETTINGS) -> Accepted:
+    """The vault's accepted designs, from the ledger, the plan each project's latest
+    checkpoint hands on (memory/plans.py): its Next steps, chosen for that project's rulings,
+    and what later notes chose of the rulings (memory/since.py)."""
     # each read once a check, when asked: the meaning arm and a word-for-word chosen design both compare with them
     return Accepted(functools.cache(ledger.accepted_texts), ledger.first_accepted_of,
                     functools.cache(functools.partial(live_plans, ledger)),
-                    functools.cache(functools.partial(live_plan, ledger)))
+                    functools.cache(functools.partial(live_plan, ledger)),
+                    functools.partial(with_chosen_since, ledger, settings=settings))
 
 
 def gather_evidence(proposal: str, rulings: Sequence[Compared], semantic: RulingArm | None, notices: list[str],
@@ -324,14 +326,15 @@ def _best_chosen(proposal: str, rulings: Sequence[Compared], semantic: RulingArm
 
 
 def _with_chosen(rulings: Sequence[Ruling], accepted: Accepted | None) -> tuple[Ruling, ...]:
-    """The raised rulings, each with what its note records as chosen instead (when it does)."""
+    """The raised rulings, each with what its note records as chosen instead (when it does),
+    and what a later note chose of it."""
     if not rulings or accepted is None:
         return tuple(rulings)
     # shown as read: "([source](https://...))" had been printed as written (qa59)
     stated = accepted.first_of([r.note_id for r in rulings]).items()
-    first = {note: links_as_text(text) for note, (text, heading) in stated
-             if heading is None or " ".join(heading.split()).casefold() in STATED_CHOICES}
-    return tuple(replace(r, chosen=first.get(r.note_id)) for r in rulings)
+    first = {note: links_as_text(text) for note, (text, heading) in stated if stated_outright(heading)}
+    rulings = tuple(replace(r, chosen=first.get(r.note_id)) for r in rulings)
+    return tuple(accepted.since(rulings)) if accepted.since is not None else rulings
 
 
 def _ruling_cosines(proposal: str, rulings: Sequence[Compared], semantic: RulingArm) -> list[float]:

@@ -94,6 +94,8 @@ def _ruling_lines(n: int, r: Ruling, project: str | None) -> list[str]:
                      "chosen design may no longer hold.")
     if r.chosen:
         lines.append(f"   Chosen instead: {one_line(r.chosen)}")
+    if r.chosen_since:
+        lines.append(f"   Chosen since: {r.chosen_since.said}: this dead end may no longer hold.")
     if r.elsewhere:
         lines.append(f"   Weaker evidence: this was ruled out on {where}, not on {project}; "
                      "what failed there may not fail here.")
@@ -239,6 +241,7 @@ def _earlier_part(brief: ResumeBrief) -> str:
     lines += [f"- {r.text}" + (f" — {one_line(r.reason, 200)}" if r.reason else "")
               + f" ({'team-wide, ' if r.project is None else ''}{_by_and_on(r)}, {r.source} {printed(r.ref)}"
               + (f"; the record is {one_line(r.record_status, 60).rstrip('.')}" if r.record_status else "") + ")"
+              + (f"; chosen since: {r.chosen_since.said}" if r.chosen_since else "")
               + (f"; bears on: {brief.bears_on[ruling_key(r)]}" if r.project is None else "")
               for r in brief.earlier]
     listing = f"`vault-engine deadend list --project {brief.project}`"
@@ -407,6 +410,7 @@ def render_dead_end_list(rulings: Sequence[Ruling]) -> str:
         if r.record_status:  # superseded, on hold, withdrawn: said as `deadend check` says it
             source += f", {one_line(r.record_status, 60).rstrip('.')}"
         reason = f" — {r.reason}" if r.reason else " — (no reason written)"
+        since = f"; chosen since: {r.chosen_since.said}" if r.chosen_since else ""
         lines.append(f"{iso_date(r.when)}  {r.project or '-'}  {r.agent or '-'}  [{source}] "
-                     f"{r.text}{reason}  ({printed(r.ref)})")
+                     f"{r.text}{reason}  ({printed(r.ref)}){since}")
     return "\n".join(lines)

@@ -11,6 +11,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from vault_engine.dates import utc_date
+from vault_engine.refs import printed
+
 
 def estimate_tokens(text: str) -> int:
     """About four characters a token, rounded up."""
@@ -28,6 +31,28 @@ class Evidence:
     turned_down: float = 0.0  # share of its content words restated by what the proposal turns down
     is_chosen: bool = False  # the proposal is, word for word, a chosen design at least as close to it
     chosen_text: str | None = None  # the chosen design of cosine_accepted: named where it kept a ruling quiet
+
+
+@dataclass(frozen=True, slots=True)
+class LaterChoice:
+    """A later note of a ruling's project that chose what the ruling ruled out."""
+
+    text: str  # the choice as the note states it
+    when: float | None
+    agent: str | None
+    ref: str
+
+    @property
+    def said(self) -> str:
+        """'on 2026-12-05 claude-b1 chose "..." (ref)', as the CLI, the brief and the TUI say it."""
+        text = " ".join(self.text.split())
+        text = text if len(text) <= 200 else text[:199].rstrip() + "…"
+        return f'on {utc_date(self.when, "an unknown date")} {self.agent or "a later note"} chose "{text}" ' \
+            f"({printed(self.ref)})"
+
+    def to_json(self) -> dict[str, Any]:
+        return {"text": self.text, "when": None if self.when is None else int(self.when), "agent": self.agent,
+                "ref": self.ref}
 
 
 @dataclass(frozen=True, slots=True)
@@ -56,6 +81,7 @@ class Ruling:
     record_title: str | None = None  # a decision record's title: the question it decided
     record_status: str | None = None  # a record no longer in force: "superseded by ADR-0057"
     short_of: str | None = None  # a closest ruling of a miss: why it was not raised
+    chosen_since: LaterChoice | None = None  # a later note of its project chose it: it may no longer hold
 
     @property
     def not_given(self) -> str:
@@ -74,6 +100,7 @@ class Ruling:
             "slug": self.slug, "source": self.source, "score": self.score,
             "elsewhere": self.elsewhere, "ref": self.ref, "path": self.path, "line": self.line,
             "chosen": self.chosen, "record_title": self.record_title, "record_status": self.record_status,
+            "chosen_since": None if self.chosen_since is None else self.chosen_since.to_json(),
         }
         if self.evidence is not None:
             e = self.evidence

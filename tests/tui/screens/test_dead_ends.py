@@ -293,3 +293,17 @@ def test_the_detail_of_a_record_without_date_or_authors_says_so_as_the_cli_does(
     assert detail(record).split("\n")[2] == "no date given · no authors given · no project · decision record"
     checkpoint = replace(record, source="checkpoint", when=1_790_000_000.0)
     assert detail(checkpoint).split("\n")[2] == "2026-09-21 · an unnamed agent · no project · checkpoint"
+
+
+def test_the_detail_says_a_later_note_chose_the_ruling():
+    """A Failed item retried and kept was shown as a dead end with nothing saying so (qa74)."""
+    from tui.screens.dead_ends import detail
+    from vault_engine.memory.results import LaterChoice, Ruling
+
+    ruling = Ruling("Warm the cache at startup", "too slow", "search", "codex", 1_790_000_000.0, "warm", "checkpoint",
+                    "a.md#Failed", "a.md", 9)
+    assert "Chosen since" not in detail(ruling)
+    later = LaterChoice("Warm the cache at startup, capped", 1_790_086_400.0, "gemini", "b.md#Decision")
+    assert detail(replace(ruling, chosen_since=later)).split("\n")[-1] == (
+        'Chosen since: on 2026-09-22 gemini chose "Warm the cache at startup, capped" (b.md#Decision): '
+        "this dead end may no longer hold")

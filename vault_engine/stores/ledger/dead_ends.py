@@ -181,6 +181,15 @@ class DeadEndQueries(LedgerConnection):
             "SELECT DISTINCT text FROM accepted WHERE note_id NOT IN "
             "(SELECT note_id FROM dead_ends WHERE record_status IS NOT NULL) ORDER BY text")]
 
+    def choices_of(self, project: str | None) -> list[tuple[int, str, str | None]]:
+        """(note id, statement, heading) of what the notes of one project (None: of no project)
+        record as chosen, in note order; none of a record no longer in force."""
+        scope, params = ("n.project IS NULL", ()) if project is None else ("n.project = ?", (project,))
+        return [(note_id, text, heading) for note_id, text, heading in self.db.execute(
+            "SELECT a.note_id, a.text, a.heading FROM accepted a JOIN notes n ON n.id = a.note_id"
+            f" WHERE {scope} AND a.note_id NOT IN (SELECT note_id FROM dead_ends WHERE record_status IS NOT NULL)"
+            " ORDER BY a.note_id, a.ord", params)]
+
     def first_accepted_of(self, note_ids: Iterable[int]) -> dict[int, tuple[str, str | None]]:
         """The first sentence of what each of these notes records as chosen, with the heading
         it was written under (None: a record's ``Chosen option`` line). Statements are stored

@@ -1,0 +1,105 @@
+"""A dead end a later note of its project chose (vault_engine/memory/since.py), through a real
+ledger: said by `deadend check`, `deadend list` and `resume`, and only when the later choice
+restates the ruling."""
+
+import datetime as dt
+
+import pytest
+
+from tests.conftest import FROZEN_NOW
+from vault_engine.vault import Vault
+
+EARLY = """---
+type: checkpoint
+project: search
+agent: codex-a12
+created: 2026-11-02T13:15:00Z
+---
+# Checkpoint: query cache
+## Goal
+Cache query results per shard, invalidated on commit.
+## Failed
+- Warm the cache at startup by replaying yesterday's query log -- the replay took 40 minutes
+- Cache query results in a shared Memcached cluster -- the network hop cost more than most queries
+"""
+LATER = """---
+type: checkpoint
+project: search
+agent: gemini-e41
+created: 2026-12-01T09:00:00Z
+---
+# Checkpoint: warm-up retried
+## Summary
+Shared Memcached came up again in review, and we said no to it once more.
+## Decision
+Warm the cache at startup by replaying yesterday's query log, capped at the 5,000 most frequent queries.
+## Failed
+"""
+OTHER_PROJECT = """---
+type: checkpoint
+project: billing
+agent: claude-2c9
+created: 2026-12-02T09:00:00Z
+---
+# Checkpoint: billing cache
+## Decision
+Cache query results in a shared Memcached cluster for the invoice lookups.
+"""
+FILES = {
+    "projects/search/checkpoints/20261102T131500Z-codex-a12.md": EARLY,
+    "projects/search/checkpoints/20261201T090000Z-gemini-e41.md": LATER,
+    "projects/billing/checkpoints/20261202T090000Z-claude-2c9.md": OTHER_PROJECT,
+}
+WARM = "Warm the cache at startup by replaying yesterday's query log"
+
+
+@pytest.fixture
+def vault(make_vault):
+    with Vault(make_vault(FILES)) as v:
+        v.index(embed=False, now=FROZEN_NOW)
+        yield v
+
+
+def test_a_check_says_a_later_decision_of_the_project_chose_the_ruling(vault):
+    check = vault.deadend_check(WARM, project="search", lexical_only=True)
+    (ruling,) = check.rulings
+    later = ruling.chosen_since
+    assert later is not None
+    assert later.text.startswith("Warm the cache at startup by replaying yesterday's query log, capped")
+    assert (later.agent, later.ref) == ("gemini-e41", "projects/search/checkpoints/20261201T090000Z-gemini-e41.md"
+                                                       "#Decision")
+    assert later.when == dt.datetime(2026, 12, 1, 9, tzinfo=dt.UTC).timestamp()
+    assert 'Chosen since: on 2026-12-01 gemini-e41 chose "Warm the cache at startup' in check.rendered
+    assert "this dead end may no longer hold" in check.rendered
+    assert ruling.to_json()["chosen_since"]["ref"].endswith("#Decision")
+
+
+def test_a_choice_that_only_mentions_a_ruling_or_is_another_projects_is_none(vault):
+    """The later Summary names Memcached again (a Summary is context, not a choice), and billing's
+    Decision restates it word for word, but on another project."""
+    check = vault.deadend_check("Cache query results in a shared Memcached cluster", project="search",
+                                lexical_only=True)
+    assert [r.text for r in check.rulings] == ["Cache query results in a shared Memcached cluster"]
+    assert check.rulings[0].chosen_since is None
+    assert check.rulings[0].to_json()["chosen_since"] is None
+    assert "Chosen since" not in check.rendered
+
+
+def test_list_and_resume_say_it_too(vault):
+    listed = {r.text: r for r in vault.deadend_list("search")}
+    assert listed[WARM].chosen_since is not None
+    assert listed["Cache query results in a shared Memcached cluster"].chosen_since is None
+    brief = vault.resume("search")
+    (earlier,) = [r for r in brief.earlier if r.text == WARM]
+    assert earlier.chosen_since is not None
+    assert 'chosen since: on 2026-12-01 gemini-e41 chose "Warm the cache' in brief.markdown
+
+
+def test_a_choice_made_before_the_ruling_is_none(make_vault):
+    """The Decision came first, and the ruling after it ruled the same thing out: no reversal."""
+    files = {"projects/search/checkpoints/20261102T131500Z-codex-a12.md": EARLY.replace("2026-11-02", "2026-12-05"),
+             "projects/search/checkpoints/20261201T090000Z-gemini-e41.md": LATER}
+    with Vault(make_vault(files)) as vault:
+        vault.index(embed=False, now=FROZEN_NOW)
+        (ruling,) = vault.deadend_check(WARM, project="search", lexical_only=True).rulings
+        assert ruling.chosen_since is None

@@ -1,0 +1,105 @@
+"""Dead ends chosen since: a later note of a ruling's project chose what the ruling ruled out.
+
+A Failed item retried and kept stays a ruling in its checkpoint: ``deadend check`` handed it
+back and ``resume`` listed it right below the Decision that contradicts it, with nothing saying
+so (qa74). A choice is what a note states outright (a Goal, a Decision, a record's chosen
+option; not a Summary, whose sentences are often the problem), made later than the ruling by
+another note of the same project (of no project: a team-wide record). It chose the ruling when
+it restates it as the words arm reads a restatement: ``lexical_min`` of the ruling's content
+words by weight, saying enough, and what the choice turns down left out ("Keep X rather than Y"
+chooses none of Y). The ruling stays a ruling, said to be chosen since: the agent reads both.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+
+from vault_engine.dates import first_believable
+from vault_engine.memory.matching import (
+    DEFAULT_SETTINGS,
+    DeadendSettings,
+    TermWeights,
+    chosen_lead,
+    content_terms,
+    proposed_part,
+    ruling_core,
+    words_evidence,
+)
+from vault_engine.memory.plans import created_time
+from vault_engine.memory.results import LaterChoice, Ruling
+from vault_engine.parsing.checkpoints import note_agent
+from vault_engine.parsing.readable import links_as_text
+from vault_engine.refs import make_ref
+from vault_engine.stores.ledger import Ledger, NoteRow
+
+# The headings under which a note states its choice outright (None: a record's Chosen option)
+STATED_CHOICES = frozenset({"goal", "goals", "decision", "decision outcome"})
+
+
+def stated_outright(heading: str | None) -> bool:
+    """Whether a statement of what a note chose was written as its choice, not as its context."""
+    return heading is None or " ".join(heading.split()).casefold() in STATED_CHOICES
+
+
+@dataclass(frozen=True, slots=True)
+class _Choice:
+    note_id: int
+    terms: frozenset[str]
+    said: LaterChoice
+
+
+def with_chosen_since(ledger: Ledger, rulings: Sequence[Ruling],
+                      settings: DeadendSettings = DEFAULT_SETTINGS) -> tuple[Ruling, ...]:
+    """These rulings, each dated one with the latest later choice of its project that restates
+    it (None where none does)."""
+    dated = [r for r in rulings if r.when is not None]
+    if not dated:
+        return tuple(rulings)
+    choices = {project: _choices(ledger, project) for project in {r.project for r in dated}}
+    words = set().union(*(r.terms for r in dated))
+    weights = TermWeights(*ledger.dead_end_word_counts(words))
+    return tuple(r if r.when is None else
+                 replace(r, chosen_since=_latest_restating(r, choices[r.project], weights, settings))
+                 for r in rulings)
+
+
+def _choices(ledger: Ledger, project: str | None) -> list[_Choice]:
+    rows = [(note_id, text, heading) for note_id, text, heading in ledger.choices_of(project)
+            if stated_outright(heading)]
+    notes = ledger.notes_by_ids({note_id for note_id, _, _ in rows})
+    found = []
+    for note_id, text, heading in rows:
+        note = notes.get(note_id)
+        if note is None:
+            continue
+        said = links_as_text(text)
+        found.append(_Choice(note_id, content_terms(proposed_part(chosen_lead(said))),
+                             LaterChoice(said, _chosen_at(note), note_agent(note.path, note.meta),
+                                         make_ref(note.path, heading, note.notion_id))))
+    return found
+
+
+def _chosen_at(note: NoteRow) -> float | None:
+    """When a note made its choice, as its rulings are dated: a checkpoint's or working note's
+    created time (else its file time); a decision record's own date only (its file time is when
+    it was copied, not when anyone decided)."""
+    if note.kind == "decision":
+        return first_believable((note.doc_time,), note.mtime_ns / 1e9)
+    return created_time(note)
+
+
+def _latest_restating(ruling: Ruling, choices: Sequence[_Choice], weights: TermWeights,
+                      settings: DeadendSettings) -> LaterChoice | None:
+    assert ruling.when is not None
+    texts = (ruling.terms, ruling_core(ruling.text))
+    later = []
+    for choice in choices:
+        if choice.note_id == ruling.note_id or choice.said.when is None or choice.said.when <= ruling.when:
+            continue
+        if not choice.terms & ruling.terms:
+            continue
+        share, enough = words_evidence(choice.terms, texts, weights)
+        if share >= settings.lexical_min and enough:
+            later.append(choice.said)
+    return max(later, key=lambda said: said.when or 0.0, default=None)
