@@ -38,7 +38,10 @@ def test_a_word_no_note_holds_is_read_as_the_notes_word_a_slip_away(vault):
     """"custum statusses" was a miss by words, and a right answer "no note holds 'tommorow'"
     was low (qa67)."""
     found = vault.search("custum statusses", lexical_only=True)
-    assert first(found) == "statuses.md" and found.confidence == "high"
+    # a reading is a guess: the first hit holds every word as read, not as written (qa79's "chore" as "core")
+    assert first(found) == "statuses.md" and found.confidence == "low"
+    assert found.confidence_reason == ("the first hit holds every word of the query as read ('custum' as 'custom', "
+                                       "'statusses' as 'statuses'), not as written")
     assert found.notices == ("no note holds every word as written: the words were searched reading "
                              "'custum' as 'custom', 'statusses' as 'statuses'",)
     transposed = vault.search("postpone tomorrwo", lexical_only=True)  # one slip: a transposed pair
@@ -111,3 +114,17 @@ def test_slips_grow_with_the_word_and_the_vocabulary_is_the_models():
     assert [slips_allowed(w) for w in ("dos", "grup", "custum", "tommorow")] == [0, 0, 1, 2]
     words = english_words()
     assert "mail" in words and "weekends" in words and "grup" not in words and "tommorow" not in words
+
+
+def test_a_short_word_is_read_only_as_a_word_of_english_with_two_neighbouring_letters_swapped(vault):
+    """"taks" was a miss on a task plugin's docs: a four-letter stem holds no slip ("cron" is
+    no "con"), and "tak" is a word piece of the vocabulary (qa79). A swap keeps every letter."""
+    found = vault.search("postpone taks", lexical_only=True)
+    assert first(found) == "postpone.md" and "'taks' as 'task" in found.notices[0]  # 'task' or 'tasks', as a section writes it
+    assert vault.search("cron reminder", lexical_only=True).notices == ()  # "corn" is no word the notes hold
+
+
+def test_the_singular_of_a_plural_the_vocabulary_holds_is_a_word():
+    """"chore" (the vocabulary holds "chores" alone) had been read as "core", and the answer on
+    "Core Statuses" was `high` (qa79)."""
+    assert "chore" not in english_words() and spelling.is_english("chore") and spelling.is_english("chores")

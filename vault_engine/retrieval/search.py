@@ -229,7 +229,8 @@ class Searcher:
             best = next(c for c in ranked if c.note.id == top[0].note.id)
             first = [top[0]] if best is top[0] else [top[0], best]
         evidence = replace(self._evidence(words.text, arms, lexical, semantic, candidates, first),
-                           filtered=bool(request.kind or request.project or request.tap or request.exclude_tests))
+                           filtered=bool(request.kind or request.project or request.tap or request.exclude_tests),
+                           read_as=words.guessed)
         if self.miss_rule.is_miss(evidence):
             top = []
         arm_tops = {i for arm in (lexical, semantic) for i, _ in (arm or ())[:ARM_TOP]}

@@ -5,7 +5,8 @@ of the meaning arm was `low` because "no note holds 'tommorow'" (qa67). A word n
 holds is read as the term the notes hold that is closest to it by the optimal string
 alignment distance (a transposed pair is one slip), the most held on a tie, when one is near
 enough: one slip in a word whose stem has five to seven letters, two in a longer one (shorter
-words are a slip away from too many others, and are jargon as often as slips), with its first
+words are a slip away from too many others, and are jargon as often as slips: only two
+neighbouring letters swapped into a word of English, "taks" for "task"), with its first
 letter as written (a slip there is the rarest); or as a word of English whose stem the notes
 hold, a letter of it dropped, swapped or changed (the stemmer puts "customer" two slips from
 "custmer"), the notes' own word first on a tie. A word of English (the model's vocabulary,
@@ -38,6 +39,11 @@ class Corrected:
 
     text: str
     typos: tuple[tuple[str, str], ...] = ()  # (as written in the query, as the notes write it)
+
+    @property
+    def guessed(self) -> tuple[tuple[str, str], ...]:
+        """The typos read as another word (a guess), not a hyphenated word written as one."""
+        return tuple((word, meant) for word, meant in self.typos if word.replace("-", "") != meant)
 
     def notice(self) -> str:
         read = ", ".join(f"{word!r} as {meant!r}" for word, meant in self.typos)
@@ -78,9 +84,10 @@ def is_english(word: str) -> bool:
 
 
 def _inflected(word: str) -> bool:
-    """A word of the vocabulary, or one of its inflections."""
+    """A word of the vocabulary, or one of its inflections, or the singular of a plural it
+    holds alone ("chore" for "chores": read as "core", qa79)."""
     words = english_words()
-    if word in words:
+    if word in words or word + "s" in words or word + "es" in words:
         return True
     for end, e in _ENDINGS:
         base = word[:-len(end)]
@@ -123,12 +130,18 @@ def corrected(query: str, lexical: WhooshIndex, text_of: Callable[[int], str]) -
     names = written_as_names(query)
     for term, word in written.items():
         slips = slips_allowed(term)
-        if held[term] or not slips or word in names or not word.isalpha() or is_english(word.lower()):
+        lowered = word.lower()
+        if held[term] or word in names or not word.isalpha() or lowered in english_words():
             continue
-        # the notes' own words first, on a tie, then words of English (see _english_near)
-        near = [(osa_distance(term, other, slips), 0, -count, other)
-                for other, count in lexical.terms_near(term, CANDIDATE_EDITS) if count]
-        near += _english_near(word.lower(), ENGLISH_SLIPS, lexical)
+        if not slips:  # a short word: two neighbouring letters swapped, no more ("taks" for "task",
+            # though "tak" is a word piece of the vocabulary, qa79)
+            slips, near = 1, _english_swapped(lowered, lexical)
+        elif is_english(lowered):
+            continue
+        else:  # the notes' own words first, on a tie, then words of English (see _english_near)
+            near = [(osa_distance(term, other, slips), 0, -count, other)
+                    for other, count in lexical.terms_near(term, CANDIDATE_EDITS) if count]
+            near += _english_near(lowered, ENGLISH_SLIPS, lexical)
         best = min((n for n in near if n[0] <= slips), default=None)
         section = lexical.a_section_holding(best[-1]) if best is not None else None
         if best is None or section is None:
@@ -160,6 +173,21 @@ def _english_near(word: str, slips: int, lexical: WhooshIndex) -> list[tuple[int
         return []
     _, held = lexical.doc_frequencies({term for _, term in near})
     return [(slipped, 1, -held[term], term) for slipped, term in near if held[term]]
+
+
+def _english_swapped(word: str, lexical: WhooshIndex) -> list[tuple[int, int, int, str]]:
+    """The words of English that are ``word`` with two neighbouring letters after its first
+    swapped, whose stems the notes hold, as :func:`_english_near` gives them. A short word
+    holds no other slip: "cron", "ical" and "macos" had been read as "con", "italics" and "mac"
+    (qa71), but a swap keeps every letter."""
+    if len(word) < 4:
+        return []
+    swapped = {word[:i] + word[i + 1] + word[i] + word[i + 2:] for i in range(1, len(word) - 1)} - {word}
+    stems = {terms[0] for english in swapped & english_words() if len(terms := analyze(english)) == 1}
+    if not stems:
+        return []
+    _, held = lexical.doc_frequencies(stems)
+    return [(1, 1, -held[term], term) for term in stems if held[term]]
 
 
 @functools.cache
