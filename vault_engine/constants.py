@@ -13,6 +13,9 @@ KINDS = ("checkpoint", "working-note", "spec", "memory", "decision", "notion", "
 # no note can claim with ``type:``).
 CODE_KIND = "code"
 SEARCH_KINDS = (*KINDS, CODE_KIND)
+# `find`'s tiers and its memory tier's facets (the MCP schema lists them as its choices)
+FIND_TIERS = ("symbol", "path", "fuzzy", "memory")
+FIND_FACETS = ("lifecycle", "data_state", "boundaries", "invariants", "failure")
 
 # The smallest ``resume`` budget: its heading, the start of the last checkpoint and the line
 # saying what was cut (`_Cut to fit N tokens (what went: --json `cut`)._`, 14 tokens, which

@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from vault_engine.constants import MIN_BRIEF_TOKENS, SEARCH_KINDS
+from vault_engine.constants import FIND_FACETS, FIND_TIERS, MIN_BRIEF_TOKENS, SEARCH_KINDS
 from vault_engine.errors import BadArgument
 
 Args = Mapping[str, Any]
@@ -41,6 +41,7 @@ class Param:
     high: int | None = None
     keyword: str | None = None
     objects: bool = False  # a list whose items may also be {"text", "reason"} objects (Failed items)
+    choices: tuple[str, ...] = ()  # the values it takes, when a closed set: the MCP schema's enum
 
     @property
     def flag(self) -> str | None:
@@ -201,21 +202,21 @@ def _calls(direction: str) -> Callable[[Any, Args], Any]:
 
 
 _PROJECT = "the project, e.g. drone-audio"
-_FOLLOW = "add the why notes' sections, N hops of links"
+_FOLLOW = "add why notes' sections, N hops"
 _FOLLOW_NOTE = "add linked sections (code: why notes), N hops"
 _REF = "path[#Heading] or notion://<id>[#Heading], vault-relative"
 
 OPERATIONS: tuple[Operation, ...] = (
     Operation("search", "search", "search", "Hybrid search over vault sections; hits carry resolved links.", (
-        Param("query", str, "what to look for, in your own words", required=True, positional=True),
+        Param("query", str, "what to look for", required=True, positional=True),
         Param("k", int, "number of hits", 10, low=1, high=1000),
-        Param("kind", str, f"only this kind: {', '.join(SEARCH_KINDS)}"),
+        Param("kind", str, "only this kind", choices=SEARCH_KINDS),
         Param("project", str, "only notes of this project"),
         Param("tap", str, "only documents of this tap"),
         Param("lexical", bool, "BM25 only (fast, never loads the model)", False, keyword="lexical_only"),
         Param("semantic", bool, "embeddings only", False, keyword="semantic_only"),
-        Param("follow", int, "also the sections hits link to, N hops deep", 0, low=0, high=5),
-        Param("no_decay", bool, "raw ranking, without per-tap decay", False),
+        Param("follow", int, "add linked sections, N hops", 0, low=0, high=5),
+        Param("no_decay", bool, "rank without decay", False),
         Param("exclude_tests", bool, "leave out test code", False),
     ), call=_search_call),
     Operation("show", "show", "show", "A note or one section of it, with its links; or code.", (
@@ -266,8 +267,8 @@ OPERATIONS: tuple[Operation, ...] = (
               "Where is it? Exact symbol or path, else a suggestion to confirm, else memory notes.", (
         Param("query", str, "a symbol, a path or a question", required=True, positional=True),
         Param("k", int, "most hits", 10, low=1, high=100),
-        Param("tier", str, "one tier only: symbol, path, fuzzy, memory"),
-        Param("facet", str, "memory facet: lifecycle, data_state, boundaries, invariants, failure"),
+        Param("tier", str, "one tier only", choices=FIND_TIERS),
+        Param("facet", str, "memory facet", choices=FIND_FACETS),
         Param("follow", int, _FOLLOW, 0, low=0, high=5),
     )),
     Operation("outline", "outline", "outline", "A source file's symbols with line spans and why notes.", (

@@ -34,6 +34,22 @@ def test_schema_carries_types_ranges_and_defaults():
     assert "required" not in input_schema(BY_NAME["status"])
 
 
+def test_schema_lists_closed_choices_and_a_failed_items_keys():
+    """qa81: `kind`, `tier` and `facet` were plain strings, a Failed item an object of no keys,
+    and a list given as one string (taken as one item) contradicted the schema unsaid."""
+    from vault_engine.constants import SEARCH_KINDS
+
+    assert input_schema(BY_NAME["search"])["properties"]["kind"]["enum"] == list(SEARCH_KINDS)
+    find = input_schema(BY_NAME["find"])["properties"]
+    assert find["tier"]["enum"] == ["symbol", "path", "fuzzy", "memory"]
+    assert find["facet"]["enum"] == ["lifecycle", "data_state", "boundaries", "invariants", "failure"]
+    assert "enum" not in input_schema(BY_NAME["search"])["properties"]["tap"]  # a vault names its taps
+    failed = input_schema(BY_NAME["checkpoint_new"])["properties"]["failed"]
+    item = failed["items"]["anyOf"][1]
+    assert item["properties"] == {"text": {"type": "string"}, "reason": {"type": "string"}}
+    assert item["additionalProperties"] is False and failed["description"].endswith("(or one string)")
+
+
 def test_an_answer_is_the_json_and_its_text(vault):
     done = answer("search", {"query": "second microphone", "lexical": True, "k": 2}, vault)
     assert not done.error and json.loads(done.text) == done.data

@@ -25,11 +25,15 @@ _CAP_HELP = f"answer cap, tokens (default {DEFAULT_MAX_TOKENS}; cuts: truncated)
 def param_schema(param: Param) -> dict[str, Any]:
     """The JSON Schema of one parameter: type, range, default, and its CLI help."""
     item: dict[str, Any] = {"type": "string"}
-    if param.objects:
-        item = {"anyOf": [item, {"type": "object", "required": ["text"]}]}  # its keys: in the help
+    if param.objects:  # a Failed item's keys, as an agent reads them (qa81: in the help alone)
+        item = {"anyOf": [item, {"type": "object", "required": ["text"], "additionalProperties": False,
+                                 "properties": {"text": {"type": "string"}, "reason": {"type": "string"}}}]}
     schema: dict[str, Any] = ({"type": "array", "items": item} if param.type is list
                               else {"type": _JSON_TYPES[param.type]})
-    schema["description"] = param.help
+    # a list given as one string is that one item (Param.check): said, as the schema says the rest
+    schema["description"] = param.help + (" (or one string)" if param.type is list else "")
+    if param.choices:
+        schema["enum"] = list(param.choices)
     if param.low is not None:
         schema["minimum"] = param.low
     if param.high is not None:

@@ -20,6 +20,7 @@ from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from vault_engine.code_model import FindHit, FindResult
+from vault_engine.constants import FIND_TIERS
 from vault_engine.errors import BadArgument
 from vault_engine.retrieval.code.lookup import definitions, module_matches, split_ref
 from vault_engine.retrieval.find.facets import DEFAULT_MIN_COVERAGE, DEFAULT_RANKING, FACETS
@@ -37,7 +38,7 @@ if TYPE_CHECKING:  # memory.py (BM25 over Whoosh) is imported when the memory ti
     from vault_engine.stores.lexical import WhooshIndex
 
 
-TIERS = ("symbol", "path", "fuzzy", "memory")
+TIERS = FIND_TIERS
 MODULE_NAME = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")  # `core`, `click.core`: no path, no spaces
 
 
