@@ -235,6 +235,25 @@ def test_a_search_while_some_sections_lack_vectors_says_the_meaning_arm_is_parti
         v.index(embed=False)
         total = v.ledger.section_count()
         notices = v.search("cookies").notices
-        assert notices == (f"the meaning arm reads {(total - 1) / total:.0%} of the sections (words read all): "
+        assert notices == (f"the meaning arm reads {100 * (total - 1) // total}% of the sections (words read all): "
                            "run `vault-engine index` to embed the other 1",)
         assert v.search("cookies", lexical_only=True).notices == ()
+
+
+def test_a_partial_meaning_arm_is_never_said_to_read_all_or_none():
+    """0.9975 read "100%" (qa81): the share is rounded down, and a sliver is "under 1%"."""
+    from vault_engine.retrieval.semantic import partial_notice
+
+    class Ledger:
+        def __init__(self, covered: float):
+            self.covered = covered
+
+        def semantic_coverage(self) -> float:
+            return self.covered
+
+        def section_count(self) -> int:
+            return 2000
+
+    assert partial_notice(Ledger(0.9975), lambda: None).startswith("the meaning arm reads 99% of the sections")
+    assert partial_notice(Ledger(0.004), lambda: None).startswith("the meaning arm reads under 1% of the sections")
+    assert partial_notice(Ledger(1.0), lambda: None) is None
