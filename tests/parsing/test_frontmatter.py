@@ -32,6 +32,9 @@ def test_broken_yaml_keeps_the_body_and_reports_the_line():
                                   'that starts with "*" or "&" in quotes; its properties are ignored until then'),
     ("author: @alice\n", 'at line 2: found character that cannot start any token: put a value that starts with '
                          '"@", "`" or "%" in quotes; its properties are ignored until then'),
+    # the same words for a tab before a list item, which the quotes advice misled about (qa83)
+    ("tags:\n\t- a\n", "at line 3: found character that cannot start any token: indent with spaces, not tabs; "
+                        "its properties are ignored until then"),
 ])
 def test_a_yaml_error_says_what_to_do(block, said):
     """A tab was named without a word of what to do (qa70)."""

@@ -93,6 +93,8 @@ def _load_yaml(yaml_text: str) -> tuple[dict[str, Any], str | None]:
         line = f" at line {mark.line + 2}" if mark is not None else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         fix = next((fix for said, fix in _YAML_FIXES if said in problem), "fix it")
+        if _character_at(yaml_text, mark) == "\t":  # libyaml names no character: "found character that
+            fix = _TAB_FIX  # cannot start any token" was a tab, and the quotes advice misled (qa83)
         return {}, f"invalid YAML frontmatter{line}: {problem}: {fix}; its properties are ignored until then"
     if loaded is None:
         return {}, None
@@ -113,6 +115,18 @@ _YAML_FIXES = (("tab", "indent with spaces, not tabs"),
                ("alphabetic or numeric character", 'put a value that starts with "*" or "&" in quotes'),
                ("cannot start any token", 'put a value that starts with "@", "`" or "%" in quotes'),
                ("end of stream", "close the quotation mark the value opens"))
+
+
+_TAB_FIX = _YAML_FIXES[0][1]
+
+
+def _character_at(text: str, mark: Any) -> str:
+    """The character a YAML error's mark points at ("" when it points nowhere)."""
+    lines = text.split("\n")
+    if mark is None or not 0 <= mark.line < len(lines):
+        return ""
+    line = lines[mark.line]
+    return line[mark.column] if 0 <= mark.column < len(line) else ""
 
 
 class _Repeating(dict):
