@@ -43,7 +43,10 @@ def test_session_start_injects_the_resume_brief(indexed_sample, tmp_path, cli):
                 cwd=tmp_path)
     assert (done.returncode, done.stderr) == (0, "")
     brief = cli("--vault", indexed_sample, "resume", "--project", "drone-audio", "--max-tokens", "1500").out
-    assert context(done, "SessionStart") == brief
+    # no watcher runs: the agent is told that a prompt's slow check is skipped (qa80, qa81)
+    from vault_engine.hooks.events import COLD_NOTE
+
+    assert context(done, "SessionStart") == f"{brief.rstrip()}\n\n{COLD_NOTE.format(deadline=60)}\n"
 
 
 def test_a_prompt_that_was_tried_before_gets_the_interruption(indexed_sample, tmp_path, cli):
@@ -226,6 +229,18 @@ def test_with_a_running_watcher_the_warm_daemon_answers(indexed_sample, tmp_path
     assert "vault_engine.vault" in local_loaded and local.stdout == cold.stdout
 
 
+def test_the_brief_says_prompt_checks_start_cold_only_when_no_watcher_runs(indexed_sample, tmp_path, start_daemon):
+    def session_start() -> str:
+        done = hook("session-start", recorded("session-start.json", indexed_sample), "--project", "drone-audio",
+                    cwd=tmp_path)
+        return context(done, "SessionStart")
+
+    assert "No `vault-engine watch` runs for this vault" in session_start()
+    start_daemon(indexed_sample)
+    warm = session_start()
+    assert warm.startswith("# Resume: drone-audio") and "vault-engine watch" not in warm
+
+
 def test_the_interruption_quotes_a_long_prompt_in_short(indexed_sample, tmp_path):
     prompt = "keep sessions in a shared Redis " + "lorem ipsum dolor " * 5000
     done = hook("user-prompt-submit", json.dumps({"prompt": prompt, "cwd": str(indexed_sample)}),
@@ -277,7 +292,7 @@ def test_the_daemon_is_asked_for_words_only_about_an_edits_code(indexed_sample, 
 
     def capture(root, op, args, kwargs, local, use_daemon=True):
         asked.append(kwargs)
-        return type("Check", (), {"status": "miss"})()
+        return type("Check", (), {"status": "miss"})(), False
 
     monkeypatch.setattr(events, "_ask_or_local", capture)
     for event, payload in (("user-prompt-submit", {"prompt": "keep sessions in Redis"}),
@@ -316,4 +331,4 @@ def test_a_busy_watcher_leaves_the_check_in_process_half_the_deadline(tmp_path, 
         answer = events._ask_or_local(tmp_path, "deadend.check", ("x",), {}, local=lambda vault: "answered here")
     finally:
         silent.close()
-    assert answer == "answered here" and waited == [0.2]
+    assert answer == ("answered here", False) and waited == [0.2]

@@ -109,8 +109,8 @@ def context_for(event: str, payload: dict[str, Any], project: str | None, explic
         return None
     in_words = event == "user-prompt-submit" or payload.get("tool_name") in PLANNING_TOOLS
     asked = {"project": project, "k": RULINGS} | ({} if in_words else {"lexical_only": True})
-    check = _ask_or_local(root, "deadend.check", (proposal,), asked,
-                          lambda vault: _check_here(vault, proposal, project, in_words), use_daemon)
+    check, _ = _ask_or_local(root, "deadend.check", (proposal,), asked,
+                             lambda vault: _check_here(vault, proposal, project, in_words), use_daemon)
     return check.rendered if check.status == "hit" else None
 
 
@@ -142,9 +142,17 @@ def _check_here(vault: Any, proposal: str, project: str | None, in_words: bool) 
 def _brief(root: Path, project: str | None, use_daemon: bool) -> str:
     if project is None:
         project = _only_project(root)
-    brief = _ask_or_local(root, "resume", (project,), {"max_tokens": BRIEF_TOKENS},
-                          lambda vault: vault.resume(project, max_tokens=BRIEF_TOKENS), use_daemon)
-    return brief.markdown
+    brief, warm = _ask_or_local(root, "resume", (project,), {"max_tokens": BRIEF_TOKENS},
+                                lambda vault: vault.resume(project, max_tokens=BRIEF_TOKENS), use_daemon)
+    return brief.markdown if warm else f"{brief.markdown.rstrip()}\n\n{COLD_NOTE.format(deadline=_deadline())}\n"
+
+
+# Said once a session, where the agent reads it: a prompt's check that misses the deadline is
+# skipped with a line on stderr, which Claude Code hides, so a paraphrase of a dead end went
+# unchecked without a sign on a loaded host (qa80, qa81)
+COLD_NOTE = ("_No `vault-engine watch` runs for this vault, so each prompt's dead-end check starts cold: one "
+             "that takes over {deadline:g} s is skipped without a word (a restatement in other words needs the "
+             "model). `vault-engine watch` in a terminal keeps every check warm._")
 
 
 def _only_project(root: Path) -> str:
@@ -159,19 +167,20 @@ def _only_project(root: Path) -> str:
 
 
 def _ask_or_local(root: Path, op: str, args: tuple, kwargs: dict, local: Callable[[Any], Any],
-                  use_daemon: bool = True) -> Any:
+                  use_daemon: bool = True) -> tuple[Any, bool]:
     """The warm daemon's answer (both arms, model loaded), else ``local`` on a Vault here
-    (always here with ``--no-daemon`` or ``VAULT_ENGINE_NO_DAEMON=1``)."""
+    (always here with ``--no-daemon`` or ``VAULT_ENGINE_NO_DAEMON=1``); and whether the daemon
+    answered."""
     from vault_engine.daemon.client import ask
 
     if use_daemon and os.environ.get("VAULT_ENGINE_NO_DAEMON") != "1":
         answered, result = ask(root, op, args, kwargs, timeout=DAEMON_SHARE * _deadline())
         if answered:
-            return result
+            return result, True
     from vault_engine.vault import Vault
 
     with Vault(root) as vault:
-        return local(vault)
+        return local(vault), False
 
 
 def run_hook(event: str, *, project: str | None = None, explicit_vault: str | None = None,
