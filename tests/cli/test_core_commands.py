@@ -406,6 +406,16 @@ def test_status_names_a_memory_note_without_a_facet_as_such(make_vault, cli):
     assert "memory/a.md: no facet" in out and "memory/b.md: unknown facet 'vibes'" in out and "None" not in out
 
 
+def test_status_lists_the_first_twenty_memory_notes_without_a_facet_and_counts_the_rest(make_vault, cli):
+    """1,000 "no facet" lines buried everything after them (qa82)."""
+    root = make_vault({f"memory/m{n:02}.md": "---\ntype: memory\n---\n# M\nx\n" for n in range(25)},
+                      config="[model]\nenabled = false\n")
+    assert cli("--vault", root, "index").code == 0
+    lines = [line for line in cli("--vault", root, "status").out.splitlines() if line.startswith("facet")]
+    assert len(lines) == 21 and lines[-1] == "facet      ... and 5 more memory notes with no known facet (--json lists all)"
+    assert len(json.loads(cli("--vault", root, "status", "--json").out)["memory"]["unknown_facet"]) == 25
+
+
 def test_status_names_notes_whose_project_is_not_their_folders(make_vault, cli):
     # `mv projects/mobile-sync projects/field-sync`: the notes kept `project: mobile-sync`, the new
     # name's brief showed none of its history, and nothing said why

@@ -185,6 +185,9 @@ def _named(paths: list[str], total: int, shown: int = 3) -> str:
     return ": " + ", ".join(paths[:shown]) + more
 
 
+LISTED = 20  # status lines of one kind of problem, the rest counted: --json lists all
+
+
 def status(s: dict[str, Any]) -> str:
     from vault_engine.indexing.integrity import OUT_OF_STEP  # with the ledger's modules: status only
     from vault_engine.sources.vault.changes import stale_counts
@@ -221,8 +224,12 @@ def status(s: dict[str, Any]) -> str:
     memory = s.get("memory") or {}
     if any(memory.get("facets", {}).values()) or memory.get("unknown_facet"):
         lines.append("memory     " + "  ".join(f"{k} {v}" for k, v in memory["facets"].items()))
+        unknown = memory["unknown_facet"]  # the first 20, as links are: 1,000 lines of them had buried the rest (qa82)
         lines += [f"facet      {u['path']}: " + (f"unknown facet {u['facet']!r}" if u["facet"] else "no facet")
-                  for u in memory["unknown_facet"]]
+                  for u in unknown[:LISTED]]
+        if len(unknown) > LISTED:
+            lines.append(f"facet      ... and {len(unknown) - LISTED} more memory notes with no known facet "
+                         "(--json lists all)")
     elsewhere = s.get("project_elsewhere") or []
     if elsewhere:
         first = elsewhere[0]
@@ -233,14 +240,14 @@ def status(s: dict[str, Any]) -> str:
         lines.append(f"skipped    {item['path']}: {item['reason']}")
     for item in s["yaml_errors"]:
         lines.append(f"note       {item['path']}: {item['error']}")  # YAML errors, slips, conflict markers
-    for item in s["unresolved"][:20]:
+    for item in s["unresolved"][:LISTED]:
         lines.append(f"unresolved {item['source']}:{item['line']} {item['raw']}")
-    if len(s["unresolved"]) > 20:
-        lines.append(f"unresolved ... and {len(s['unresolved']) - 20} more (--json lists all)")
-    for item in s["section_missing"][:20]:
+    if len(s["unresolved"]) > LISTED:
+        lines.append(f"unresolved ... and {len(s['unresolved']) - LISTED} more (--json lists all)")
+    for item in s["section_missing"][:LISTED]:
         lines.append(f"{'no ' + item['missing']:<10} {item['source']}:{item['line']} {item['raw']}")
-    if len(s["section_missing"]) > 20:
-        lines.append(f"no heading ... and {len(s['section_missing']) - 20} more links to a missing heading or block"
+    if len(s["section_missing"]) > LISTED:
+        lines.append(f"no heading ... and {len(s['section_missing']) - LISTED} more links to a missing heading or block"
                      " (--json lists all)")
     return "\n".join(lines)
 

@@ -245,6 +245,7 @@ _INLINE_LINK = re.compile(r"!?\[([^\]]*)\]\((?:[^()\s]|\([^)]*\))*(?:\s+\"[^\"]*
 _INLINE_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>")
 _EMPHASIS_EDGE = re.compile(r"(?<!\w)[_*]+|[_*]+(?!\w)")  # `_without_`, `__Only__`; snake_case stays
 _CODE_SPAN = re.compile(r"(`+[^`]*`+)")
+_RENDERED_MARKUP = re.compile(r"[\[<_*`]")  # what the four patterns above act on
 
 
 def rendered_heading(text: str) -> str:
@@ -252,6 +253,8 @@ def rendered_heading(text: str) -> str:
     Autoscaler](https://...)``), no HTML tag or emphasis marker, its spacing kept (GitHub
     slugs "Beta to  GA" as ``beta-to--ga``). GitHub's anchors and the links of tables of
     contents are made from it (27 KEP links read as "no such heading")."""
+    if not _RENDERED_MARKUP.search(text):  # nothing to draw otherwise: most headings (qa82)
+        return text.strip()
     parts = _CODE_SPAN.split(text)  # code spans at odd places: their text stays as written (`<mode>`)
     return "".join(part if n % 2 else _EMPHASIS_EDGE.sub("", _INLINE_TAG.sub("", _INLINE_LINK.sub(r"\1", part)))
                    for n, part in enumerate(parts)).strip()

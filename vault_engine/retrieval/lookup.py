@@ -204,9 +204,7 @@ class SectionFinder:
         """Each heading as a page shows it, a Markdown link's text and a wikilink's
         (`#### [[Batch Data Processing|Batch Ingestion]]` is "Batch Ingestion", qa52), and its
         GitHub slug. Folded empty headings count: tables of contents link them."""
-        return [(self.sections[i], (normalize_heading(name), normalize_heading(rendered_heading(name)),
-                                    normalize_heading(reading_view(name))), github)
-                for i, name, github in github_anchors(self.sections)]
+        return [(self.sections[i], _heading_forms(name), github) for i, name, github in github_anchors(self.sections)]
 
     def _by_anchor(self, anchor: str) -> SectionRow | None:
         """A Markdown link's anchor written as a URL: spaces as "+" or "%20"
@@ -214,6 +212,20 @@ class SectionFinder:
         and ``-1``, ``-2`` after a repeated one)."""
         spaced, slug = normalize_heading(unquote_plus(anchor)), anchor.lower()
         return next((s for s, shown, github in self._anchors if spaced in shown or slug == github), None)
+
+
+# What a heading's rendered or reading-view form can drop: without any, both are the heading as
+# written (status read 19,183 links to missing headings in 3.9 s, most of it drawing the headings
+# of 7,236 notes that hold no markup, qa82)
+_MARKUP = re.compile(r"[\[\]()<>*_`%\\^!|~=&]")
+
+
+def _heading_forms(name: str) -> tuple[str, ...]:
+    """A heading as written, as rendered and as the reading view draws it, each normalized."""
+    written = normalize_heading(name)
+    if not _MARKUP.search(name):
+        return (written,)
+    return written, normalize_heading(rendered_heading(name)), normalize_heading(reading_view(name))
 
 
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s")
