@@ -765,3 +765,20 @@ def test_hits_on_notes_deleted_since_the_last_index_say_so(make_vault):
         assert v.search("quokka", lexical_only=True).notices == ()
         os.utime(root / "b.md", (1, 1))  # a touch, or a copy of the vault: the same content (qa53)
         assert v.search("quokka", lexical_only=True).notices == ()
+
+
+def test_a_stale_words_only_index_is_told_to_index_words_only(make_vault):
+    """An index built with --no-embed said "run `vault-engine index`", which embedded all 47,824
+    sections of it, unasked, for 9 minutes (qa82); one with vectors is told the plain command."""
+    from vault_engine.stores.embedder import FakeEmbedder
+
+    root = make_vault({"a.md": "# A\nalpha\n"})
+    with Vault(root, embedder=FakeEmbedder(dimension=16)) as v:
+        v.index(embed=False)
+        (root / "a.md").write_text("# A\nalpha beta\n", encoding="utf-8")
+        (notice,) = v.search("gamma", lexical_only=True).notices
+        assert notice.endswith("run `vault-engine index --no-embed` (words only, as this index holds) and search again")
+        v.index()
+        (root / "a.md").write_text("# A\nalpha delta\n", encoding="utf-8")
+        (notice,) = v.search("gamma", lexical_only=True).notices
+        assert notice.endswith("run `vault-engine index` and search again")
