@@ -741,7 +741,8 @@ def test_a_code_hit_is_named_by_its_symbol_as_written_beside_a_namesake_in_anoth
 def test_hits_on_notes_deleted_since_the_last_index_say_so(make_vault):
     """With no watcher to apply a deletion, a hit on a note gone read as the vault's answer:
     only misses said the index was stale (qa49)."""
-    root = make_vault({"a.md": "# A\nthe quokka note\n", "b.md": "# B\nanother quokka\n"})
+    root = make_vault({"a.md": "# A\nthe quokka note\n", "b.md": "# B\nanother quokka\n"},
+                      config="[model]\nenabled = false\n")  # (a words-only index with the model on: --no-embed)
     with Vault(root) as v:
         v.index(embed=False)
         assert v.search("quokka", lexical_only=True).notices == ()

@@ -28,7 +28,7 @@ from vault_engine.paths import glob_match, note_stem
 
 # Bump when parse_note reads an unchanged file differently (what a ruling or a chosen option
 # is, how sections split): the next `index` re-reads every note instead of trusting the ledger.
-EXTRACTION_VERSION = "35"  # 5: checkpoints dated by file name, KEPs by kep.yaml; 6: frontmatter slips; 7: Cons:;
+EXTRACTION_VERSION = "36"  # 5: checkpoints dated by file name, KEPs by kep.yaml; 6: frontmatter slips; 7: Cons:;
 # 8: a chosen option matched without spaces; 9: dates such as 2023-9-18, a "because" list;
 # 10: alternatives named by label lines ("**Option 2:** ..."), Pros/Cons items are no alternatives;
 # 11: Obsidian's properties (wikilinks in them are links, their words are searched, "Tags:" in any
@@ -90,6 +90,8 @@ EXTRACTION_VERSION = "35"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 # 34: a MADR option struck out in its Considered Options is no ruling
 # 35: a record's title reads its links as their text, its chosen option its backslash escapes as
 #     their characters
+# 36: the words index reads Chinese and Japanese as pairs of characters, and "ß", "æ", "ø" as
+#     people type them without the key ("ss", "ae", "o")
 
 
 def newer_extraction(key: str | None) -> str | None:

@@ -38,6 +38,10 @@ from vault_engine.stores import bm25
 # `_emphasis_` and `__bold__` are Markdown, and `__init__` is searched as "init" both ways.
 _WORD = re.compile(r"[^\W_]+(?:_+[^\W_]+)*(?:[.'’][^\W_]+(?:_+[^\W_]+)*)*", re.UNICODE)
 _PHRASE = re.compile(r'"([^"]+)"')
+# Han ideographs and kana: Chinese and Japanese run their words on without spaces, so a run of
+# them is indexed as its overlapping pairs of characters, as search engines index them (a whole
+# sentence had been one word: "数据" was a miss in a note that writes it often, qa83)
+_CJK = re.compile(r"[\u3040-\u30ff\u31f0-\u31ff\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff66-\uff9f]+")
 
 # Function words, question words included: agents and people ask in sentences ("how do I
 # ..."), and "how" must not rank the "How To/" folder first.
@@ -114,14 +118,20 @@ _NEGATED = {"wo": "will", "ca": "can", "sha": "shall", "ai": "am"}  # "won't", "
 
 
 def fold_accents(text: str) -> str:
-    """``text`` without its accents ("jürgen" -> "jurgen"), letters of other scripts as they are."""
+    """``text`` without its accents ("jürgen" -> "jurgen"), and Latin letters no accent makes
+    as people type them without the key ("größe" -> "grosse", "ø" -> "o": qa83); letters of
+    other scripts as they are."""
     import unicodedata
 
     if text.isascii():
         return text
-    decomposed = unicodedata.normalize("NFKD", text)  # compatibility forms too: "ﬁ" is "fi", "ＳＱＬ" "SQL"
+    decomposed = unicodedata.normalize("NFKD", text.translate(_LETTERS_TYPED))  # "ﬁ" is "fi", "ＳＱＬ" "SQL"
     folded = "".join(c for c in decomposed if not "\u0300" <= c <= "\u036f")  # Latin's accents, not kana's marks
     return unicodedata.normalize("NFC", folded)
+
+
+_LETTERS_TYPED = str.maketrans({"ß": "ss", "ẞ": "SS", "æ": "ae", "Æ": "AE", "œ": "oe", "Œ": "OE", "ø": "o",
+                                "Ø": "O", "đ": "d", "Đ": "D", "ł": "l", "Ł": "L", "þ": "th", "Þ": "TH"})
 
 
 def words_as_written(text: str) -> dict[str, str]:
@@ -170,8 +180,25 @@ def dotted_parts(raw: str) -> list[str]:
 def is_term(word: str) -> bool:
     """Whether a normalized word is a term of the index: no stop word, and no single letter
     ("e.g." leaves an "e" and "g"), but a single digit is: "due within next 7 days" asks for
-    "Find tasks for coming 7 days", and without its "7" the words arm ranked it sixth."""
-    return (len(word) > 1 or word.isdigit()) and word not in STOP_WORDS
+    "Find tasks for coming 7 days", and without its "7" the words arm ranked it sixth; so is a
+    single Han character or kana, a word of its own."""
+    return (len(word) > 1 or word.isdigit() or bool(_CJK.match(word))) and word not in STOP_WORDS
+
+
+def word_pieces(raw: str) -> list[str]:
+    """The words a matched word is indexed as: itself, or, where it holds Chinese or Japanese,
+    its other letters as words and each run of those characters as its overlapping pairs
+    ("星型模型" -> "星型", "型模", "模型"; a lone character as itself)."""
+    if raw.isascii() or not _CJK.search(raw):
+        return [raw]
+    pieces, at = [], 0
+    for run in _CJK.finditer(raw):
+        if run.start() > at:
+            pieces.append(raw[at:run.start()])
+        chars = run.group()
+        pieces += [chars] if len(chars) == 1 else [chars[i:i + 2] for i in range(len(chars) - 1)]
+        at = run.end()
+    return pieces + ([raw[at:]] if at < len(raw) else [])
 
 
 _CODE_NAME = re.compile(r"[^\W_][A-Z]|[^\W_]_[^\W_]")
@@ -180,12 +207,13 @@ _CODE_NAME = re.compile(r"[^\W_][A-Z]|[^\W_]_[^\W_]")
 def _terms_of(text: str, parts: bool = True) -> list[tuple[str, str]]:
     """(term, word as written) for each word of ``text`` the index holds."""
     found = []
-    for raw in _WORD.findall(text):
-        word = normal_word(raw)
-        if is_term(word):
-            found.append((stem(word), raw))
-            if parts and "." in raw:  # (checked here: this runs for every word searched)
-                found.extend((stem(part), raw) for part in dotted_parts(raw))
+    for matched in _WORD.findall(text):
+        for raw in word_pieces(matched):
+            word = normal_word(raw)
+            if is_term(word):
+                found.append((stem(word), raw))
+                if parts and "." in raw:  # (checked here: this runs for every word searched)
+                    found.extend((stem(part), raw) for part in dotted_parts(raw))
     return found
 
 
@@ -201,25 +229,26 @@ def _make_analyzer():
             matches = _WORD.finditer(value) if tokenize else [None]
             pos = start_pos
             for m in matches:
-                word = normal_word(m.group() if m is not None else value)
-                if removestops and not is_term(word):
+                for raw in word_pieces(m.group()) if m is not None else [value]:  # Chinese: pairs of characters
+                    word = normal_word(raw)
+                    if removestops and not is_term(word):
+                        pos += 1
+                        continue
+                    token.boost = 1.0
+                    token.stopped = False
+                    if keeporiginal:
+                        token.original = word
+                    if positions:
+                        token.pos = pos  # a dotted name's parts share its place
+                    if chars and m is not None:
+                        token.startchar, token.endchar = start_char + m.start(), start_char + m.end()
+                    token.text = stem(word)
+                    yield token
+                    if m is not None and "." in word:  # a dotted name's code-named parts, at its place
+                        for part in dotted_parts(raw):
+                            token.text = stem(part)
+                            yield token
                     pos += 1
-                    continue
-                token.boost = 1.0
-                token.stopped = False
-                if keeporiginal:
-                    token.original = word
-                if positions:
-                    token.pos = pos  # a dotted name's parts share its place
-                if chars and m is not None:
-                    token.startchar, token.endchar = start_char + m.start(), start_char + m.end()
-                token.text = stem(word)
-                yield token
-                if m is not None and "." in word:  # a dotted name's code-named parts, at its place
-                    for part in dotted_parts(m.group()):
-                        token.text = stem(part)
-                        yield token
-                pos += 1
 
     return FlatAnalyzer
 
@@ -517,7 +546,8 @@ def literal_phrases(text: str) -> list[re.Pattern]:
 
 def _phrases(text: str) -> list[tuple[list[str], list[str]]]:
     """Each ``"quoted phrase"`` of ``text``: its words as written, and its terms."""
-    return [(_WORD.findall(phrase), analyze(phrase, parts=False)) for phrase in _PHRASE.findall(text)]
+    return [([piece for word in _WORD.findall(phrase) for piece in word_pieces(word)], analyze(phrase, parts=False))
+            for phrase in _PHRASE.findall(text)]  # Chinese written as one word is its pairs, each a place
 
 
 def query_terms(text: str) -> tuple[list[str], list[list[str]]]:
