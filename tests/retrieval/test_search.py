@@ -783,3 +783,14 @@ def test_a_stale_words_only_index_is_told_to_index_words_only(make_vault):
         (root / "a.md").write_text("# A\nalpha delta\n", encoding="utf-8")
         (notice,) = v.search("gamma", lexical_only=True).notices
         assert notice.endswith("run `vault-engine index` and search again")
+
+
+def test_chinese_words_are_found_and_held_where_a_sentence_writes_them(make_vault):
+    """"数据" was a miss in a note that writes it often; held inside a run, the hit is high (qa83)."""
+    root = make_vault({"n.md": "# 读书笔记\n数据仓库的星型模型和雪花模型。\n", "e.md": "# English\nstar schemas\n"},
+                      config="[model]\nenabled = false\n")
+    with Vault(root) as v:
+        v.index(embed=False)
+        for query in ("数据", "星型模型", "雪花模型"):
+            found = v.search(query, lexical_only=True)
+            assert [h.path for h in found.hits] == ["n.md"] and found.confidence == "high", query

@@ -23,6 +23,7 @@ from vault_engine.stores.lexical import (
     analyze,
     dotted_parts,
     fold_accents,
+    holds_cjk,
     is_term,
     normal_word,
     stem,
@@ -75,6 +76,10 @@ def written_as(term: str, text: str, *, nearest: str = "") -> str | None:
 
 
 def _written_as(term: str, folded: str) -> Iterator[str]:
+    if holds_cjk(term):  # a pair of characters, anywhere in a run written without spaces
+        if term in folded:
+            yield term
+        return
     for match in _word_pattern(term).finditer(folded):
         raw = match.group()
         word = normal_word(raw)  # as analyze() reads it: "Vashti's" holds "vashti" (qa28 F2)

@@ -185,11 +185,16 @@ def is_term(word: str) -> bool:
     return (len(word) > 1 or word.isdigit() or bool(_CJK.match(word))) and word not in STOP_WORDS
 
 
+def holds_cjk(text: str) -> bool:
+    """Whether ``text`` holds Chinese or Japanese, read in pairs of characters (:func:`word_pieces`)."""
+    return not text.isascii() and bool(_CJK.search(text))
+
+
 def word_pieces(raw: str) -> list[str]:
     """The words a matched word is indexed as: itself, or, where it holds Chinese or Japanese,
     its other letters as words and each run of those characters as its overlapping pairs
     ("星型模型" -> "星型", "型模", "模型"; a lone character as itself)."""
-    if raw.isascii() or not _CJK.search(raw):
+    if not holds_cjk(raw):
         return [raw]
     pieces, at = [], 0
     for run in _CJK.finditer(raw):
