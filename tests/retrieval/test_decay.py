@@ -60,3 +60,23 @@ def test_a_notes_age_reads_its_date_else_its_file_time():
     assert note_age(FROZEN_NOW, note(FROZEN_NOW - 40 * DAY, FROZEN_NOW), FROZEN_NOW - DAY) == pytest.approx(1.0)
     # a date after the file was written (a typo's 2062) is no date: the file's time counts
     assert note_age(FROZEN_NOW, note(FROZEN_NOW + 900 * DAY, FROZEN_NOW - 3 * DAY), None) == pytest.approx(3.0)
+
+
+def test_a_note_named_by_a_date_is_of_that_date(make_vault):
+    """A copied vault made `Daily/2023-09-12.md` (no date in it) a day old: the notes a person
+    most wants to fade never did (qa83). Its frontmatter's date still comes first."""
+    import datetime as dt
+
+    from vault_engine.vault import Vault
+
+    root = make_vault({"Daily/2023-09-12.md": "# Tuesday\nran 5k\n",
+                       "Daily/2023-09-13.md": "---\ncreated: 2023-10-02\n---\n# Wed\nswam\n",
+                       "Daily/notes.md": "# Undated\nread\n"},
+                      config='[taps.daily]\npaths = ["Daily/**"]\nhalf_life_days = 30\nfloor = 0.1\n'
+                             "[model]\nenabled = false\n")
+    with Vault(root) as v:
+        v.index(embed=False)
+        now = dt.datetime(2023, 10, 12, tzinfo=dt.UTC).timestamp()
+        ages = {row.path: round(row.age_days) for row in v.decay_report(now=now)}
+    assert ages["Daily/2023-09-12.md"] == 30 and ages["Daily/2023-09-13.md"] == 10  # its created: first
+    assert ages["Daily/notes.md"] == 0  # its file time: written today, after this "now"

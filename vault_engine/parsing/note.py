@@ -91,7 +91,7 @@ EXTRACTION_VERSION = "36"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 # 35: a record's title reads its links as their text, its chosen option its backslash escapes as
 #     their characters
 # 36: the words index reads Chinese and Japanese as pairs of characters, and "ß", "æ", "ø" as
-#     people type them without the key ("ss", "ae", "o")
+#     people type them without the key ("ss", "ae", "o"); a note named by a date is of that date
 
 
 def newer_extraction(key: str | None) -> str | None:
@@ -141,8 +141,9 @@ def parse_note(rel_path: str, text: str, config: Config, sidecar: str | None = N
         tags=collect_tags(fm.meta, masked),
         sections=sections,
         links=extract_property_links(fm.yaml) + extract_links(masked, fm.body_line),
-        # a record's age is its decision's: Nygard's `Date:` line, as its rulings are dated (qa59)
-        doc_time=document_time(meta) or (record_time(sections) if record else None),
+        # a record's age is its decision's: Nygard's `Date:` line, as its rulings are dated (qa59);
+        # a daily note's is the date it is named by (`Daily/2023-09-12.md` was new after a copy, qa83)
+        doc_time=document_time(meta) or (record_time(sections) if record else None) or name_time(rel_path),
         yaml_error="; ".join(filter(None, (fm.error, frontmatter_slip(fm.meta, kind), conflict_slip(text),
                                            unlisted_choice(sections) if record else None,
                                            *(part_slips(sections) if kind == "checkpoint" else ())))) or None,
