@@ -104,7 +104,7 @@ def _checkpoint_call(vault: Any, args: Args) -> Any:
     from vault_engine.memory.checkpoints import CheckpointDraft, failed_items
 
     draft = CheckpointDraft(args["project"], args["agent"], args["summary"] or "", tuple(args["next"]),
-                            failed_items(args["failed"]), tuple(args["link"]))
+                            failed_items(args["failed"]), tuple(args["link"]), args["decision"] or "")
     return vault.checkpoint_new(draft)
 
 
@@ -234,8 +234,8 @@ OPERATIONS: tuple[Operation, ...] = (
     ), owns_budget=True),
     Operation("deadend_check", "deadend check", "deadend_check",
               "Has this been tried? Checks a proposal against every recorded dead end.", (
-        Param("proposal", str, "what you are about to try, in a sentence", required=True, positional=True),
-        Param("project", str, "your project: other projects' rulings are flagged"),
+        Param("proposal", str, "what you are about to try", required=True, positional=True),
+        Param("project", str, "your project: others' rulings are flagged"),
         Param("k", int, "at most this many rulings", 3, low=1, high=100),
         Param("lexical", bool, "words only (fast, never loads the model)", False, keyword="lexical_only"),
     )),
@@ -243,13 +243,14 @@ OPERATIONS: tuple[Operation, ...] = (
         Param("project", str, "only this project (default: the whole vault)"),
     ), envelope=_dead_ends_json),
     Operation("checkpoint_new", "checkpoint new", "checkpoint_new",
-              "Write an agent checkpoint (Summary, Next, Failed) and index it; returns its ref.", (
+              "Write an agent checkpoint (Summary, Decision, Next, Failed); returns its ref.", (
         Param("project", str, _PROJECT, required=True),
         Param("agent", str, "who checks in, e.g. claude-7f3", required=True),
-        Param("summary", str, "what was done and decided"),
+        Param("summary", str, "what was done"),
+        Param("decision", str, "what was chosen over the failed"),
         Param("next", list, "next steps", ()),
         Param("failed", list, "approaches ruled out: 'APPROACH -- REASON' or {text, reason}", (), objects=True),
-        Param("link", list, "refs to link, e.g. specs/auth.md#Token refresh", ()),
+        Param("link", list, "refs to link", ()),
     ), call=_checkpoint_call, writes=True),
     Operation("reinforce", "reinforce", "reinforce", "Record that a note proved useful, so it stops fading.", (
         Param("ref", str, _REF, required=True, positional=True),

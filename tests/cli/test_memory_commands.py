@@ -53,6 +53,21 @@ def test_checkpoint_new_from_json_on_stdin(vault, cli, monkeypatch):
     assert "Poll the FIFO" in [d["text"] for d in listed["dead_ends"]]
 
 
+def test_checkpoint_new_writes_a_decision_that_resume_and_a_check_hand_on(vault, cli):
+    """qa80: a checkpoint `checkpoint new` wrote never said what was chosen instead."""
+    ref = cli("--vault", vault, "checkpoint", "new", "--project", "drone", "--agent", "claude-9",
+              "--decision", "Keep both mics and beamform on the DSP.",
+              "--failed", "Glue the mic to the frame -- 180 Hz hum").out.strip()
+    assert "## Decision\nKeep both mics and beamform on the DSP.\n" in (vault / ref).read_text()
+    brief = cli("--vault", vault, "resume", "--project", "drone", "--json").json
+    assert brief["checkpoint"]["goal"] == "Keep both mics and beamform on the DSP."
+    check = cli("--vault", vault, "deadend", "check", "glue the mic to the frame", "--lexical", "--json").json
+    assert check["rulings"][0]["chosen"] == "Keep both mics and beamform on the DSP."
+    mixed = cli("--vault", vault, "checkpoint", "new", "--project", "p", "--agent", "a", "--from-json", "-",
+                "--decision", "x")
+    assert mixed.code == 2 and "--decision" in mixed.err
+
+
 def test_from_json_with_flags_is_a_usage_error(vault, cli):
     done = cli("--vault", vault, "checkpoint", "new", "--project", "p", "--agent", "a",
                "--from-json", "-", "--summary", "x")

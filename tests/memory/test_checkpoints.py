@@ -140,7 +140,7 @@ def test_a_project_named_like_a_known_one_is_written_with_a_notice_naming_it(mak
 
 def test_an_empty_checkpoint_is_refused_it_would_hide_the_real_hand_off():
     """Only project and agent: it became the project's latest and resume showed nothing."""
-    with pytest.raises(BadArgument, match="needs a summary, a next step or a failed approach"):
+    with pytest.raises(BadArgument, match="needs a summary, a decision, a next step or a failed approach"):
         prepare_draft(CheckpointDraft("p", "a", summary="  ", links=("specs/a.md",)), None)
 
 
@@ -154,6 +154,28 @@ def test_json_drafts_are_validated_field_by_field():
         draft_from_json({"failed": [{"reason": "no text"}]}, "p", "a")
     with pytest.raises(VaultError, match="expects a JSON object"):
         draft_from_json([1], "p", "a")
+
+
+def test_a_decision_is_its_own_section_and_what_its_rulings_were_chosen_against(make_vault):
+    """The template had no Decision, and `checkpoint new` no way to write one: a checkpoint it
+    wrote never said what was chosen instead of its Failed items (qa80)."""
+    draft = CheckpointDraft("billing", "claude", summary="Looked at retries.", decision="Retry from the outbox.",
+                            failed=(("Retry inside the request handler", "timeouts cascaded"),))
+    text = render_checkpoint(template(), draft, FROZEN_NOW)
+    assert "\n## Decision\nRetry from the outbox.\n## Next\n" in text
+    assert "## Decision" not in render_checkpoint(template(), DRAFT, FROZEN_NOW)  # no empty heading without one
+    parts = checkpoint_parts(parse_note("projects/billing/checkpoints/x.md", text, parse_config(Path("/v"), {})).sections)
+    assert (parts.goal, parts.goal_heading) == ("Retry from the outbox.", "Decision")
+    assert draft_from_json({"decision": "Retry from the outbox."}, "p", "a").decision == "Retry from the outbox."
+    with pytest.raises(ConfigError, match="has no {{decision}}"):  # a vault's own template, written before it
+        render_checkpoint("# {{title}}\n{{summary}}\n## Failed\n{{failed}}\n", draft, FROZEN_NOW)
+    from vault_engine.vault import Vault
+
+    with Vault(make_vault({"a.md": "# A\n"}, config="[model]\nenabled = false\n")) as vault:
+        vault.index(embed=False)
+        vault.checkpoint_new(draft, now=FROZEN_NOW)
+        (ruling,) = vault.deadend_check("retry inside the request handler", lexical_only=True).rulings
+        assert ruling.chosen == "Retry from the outbox."
 
 
 def test_write_new_never_overwrites(tmp_path):

@@ -40,13 +40,16 @@ def _register_checkpoint(sub: argparse._SubParsersAction, common: argparse.Argum
     n.add_argument("--project", required=True, type=non_empty, help="the project (folder under projects/)")
     n.add_argument("--agent", required=True, type=non_empty, help="who checks in, e.g. claude-7f3")
     n.add_argument("--summary", type=named, help="what was done and decided (prose)")
+    n.add_argument("--decision", type=named, metavar="TEXT",
+                   help="what was chosen, in a sentence: its ## Decision, shown as 'Chosen instead' beside "
+                        "the Failed items")
     n.add_argument("--next", action="append", default=[], metavar="STEP", help="a next step (repeatable)")
     n.add_argument("--failed", action="append", default=[], metavar="'APPROACH -- REASON'",
                    help="an approach ruled out, with its reason after ' -- ' (repeatable)")
     n.add_argument("--link", action="append", default=[], metavar="REF",
                    help="a note or section to link, e.g. specs/auth.md#Token refresh (repeatable)")
     n.add_argument("--from-json", metavar="FILE",
-                   help='read {"summary", "next": [], "failed": [{"text", "reason"}], "links": []} '
+                   help='read {"summary", "decision", "next": [], "failed": [{"text", "reason"}], "links": []} '
                         "from FILE, or from stdin with -")
     n.set_defaults(handler=cmd_checkpoint_new)
 
@@ -93,9 +96,9 @@ def cmd_checkpoint_new(ctx: Context) -> int:
 
     a = ctx.args
     if a.from_json:
-        if a.summary or a.next or a.failed or a.link:
-            return ctx.usage_error("--from-json carries summary, next, failed and links: "
-                                   "do not also pass --summary, --next, --failed or --link")
+        if a.summary or a.decision or a.next or a.failed or a.link:
+            return ctx.usage_error("--from-json carries summary, decision, next, failed and links: "
+                                   "do not also pass --summary, --decision, --next, --failed or --link")
         data = _read_json(ctx, a.from_json)
         try:
             draft = draft_from_json(data, a.project, a.agent)
@@ -103,7 +106,7 @@ def cmd_checkpoint_new(ctx: Context) -> int:
             raise VaultError(f"--from-json: {exc}") from exc
     else:
         draft = CheckpointDraft(a.project, a.agent, a.summary or "", tuple(a.next),
-                                failed_items(a.failed), tuple(a.link))
+                                failed_items(a.failed), tuple(a.link), a.decision or "")
     written = ctx.vault.checkpoint_new(draft)
     for notice in written.notices:
         ctx.notice(notice)

@@ -44,6 +44,7 @@ class CheckpointDraft:
     next_steps: tuple[str, ...] = ()
     failed: tuple[tuple[str, str | None], ...] = ()  # (approach, reason)
     links: tuple[str, ...] = ()  # wikilink targets, e.g. "specs/auth#Token refresh"
+    decision: str = ""  # what was chosen: its ## Decision, "Chosen instead" of its Failed items
 
 
 def sanitize_name(value: str, what: str) -> str:
@@ -65,21 +66,26 @@ def parse_failed(value: str) -> tuple[str, str | None]:
     return text, reason
 
 
-DRAFT_KEYS = ("summary", "next", "failed", "links")
+DRAFT_KEYS = ("summary", "decision", "next", "failed", "links")
 
 
 def draft_from_json(data: Any, project: str, agent: str) -> CheckpointDraft:
-    """``{"summary", "next": [], "failed": [{"text", "reason"}], "links": []}`` from stdin;
-    each malformed field is named in the error."""
+    """``{"summary", "decision", "next": [], "failed": [{"text", "reason"}], "links": []}`` from
+    stdin; each malformed field is named in the error."""
     if not isinstance(data, dict):
-        raise VaultError("a checkpoint draft expects a JSON object like "
-                         '{"summary": "...", "next": [], "failed": [{"text": "...", "reason": "..."}], "links": []}')
+        raise VaultError("a checkpoint draft expects a JSON object like {\"summary\": \"...\", \"decision\": \"...\", "
+                         '"next": [], "failed": [{"text": "...", "reason": "..."}], "links": []}')
     _only_fields(data, DRAFT_KEYS, "a checkpoint field")
-    summary = data.get("summary") or ""
-    if not isinstance(summary, str):
-        raise VaultError("the checkpoint's summary must be a string")
+    summary, decision = (_text_field(data, key) for key in ("summary", "decision"))
     failed = failed_items(_list_field(data, "failed"))
-    return CheckpointDraft(project, agent, summary, _strings(data, "next"), failed, _strings(data, "links"))
+    return CheckpointDraft(project, agent, summary, _strings(data, "next"), failed, _strings(data, "links"), decision)
+
+
+def _text_field(data: Mapping[str, Any], key: str) -> str:
+    value = data.get(key) or ""
+    if not isinstance(value, str):
+        raise VaultError(f"the checkpoint's {key} must be a string")
+    return value
 
 
 def failed_item(item: Any) -> tuple[str, str | None]:
@@ -136,11 +142,16 @@ def load_template(root: Path, table: Mapping[str, Any]) -> str:
 def render_checkpoint(template: str, draft: CheckpointDraft, now: float) -> str:
     """Fill the template's ``{{fields}}`` in one pass (values are never re-scanned)."""
     created = utc_time(now, "")
+    if draft.decision.strip() and "{{decision}}" not in template:  # it would be lost without a word
+        raise ConfigError("the checkpoint template has no {{decision}}: add it on a line of its own where the "
+                          "## Decision section goes, or put the decision in the summary")
+    decision = _HEADING_LIKE.sub(r"\1\\#", draft.decision.strip())
     values = {
         "project": draft.project, "agent": draft.agent, "created": created,
         "title": checkpoint_title(draft),
         # A summary line starting with "#" would become a heading (even a fake "## Failed").
         "summary": _HEADING_LIKE.sub(r"\1\\#", draft.summary.strip()),
+        "decision": f"## Decision\n{decision}\n" if decision else "",  # no empty heading without one
         "next": "\n".join(f"- {step}" for step in draft.next_steps),
         "failed": "\n".join(f"- {text}" + (f"\n  - Reason: {reason}" if reason else "")
                             for text, reason in draft.failed),
@@ -150,8 +161,9 @@ def render_checkpoint(template: str, draft: CheckpointDraft, now: float) -> str:
 
 
 def checkpoint_title(draft: CheckpointDraft) -> str:
-    """The summary's first sentence, shortened; else who checked in."""
-    first = re.split(r"(?<=[.!?])\s|\n", draft.summary.strip(), maxsplit=1)[0].strip().rstrip(".")
+    """The summary's first sentence (else the decision's), shortened; else who checked in."""
+    opening = draft.summary.strip() or draft.decision.strip()
+    first = re.split(r"(?<=[.!?])\s|\n", opening, maxsplit=1)[0].strip().rstrip(".")
     if not first:
         return f"{draft.agent} on {draft.project}"
     first = without_checkpoint_word(first.lstrip("#").strip())
@@ -227,7 +239,7 @@ def failed_items(values: Sequence[Any]) -> tuple[tuple[str, str | None], ...]:
 def _refuse_control(draft: CheckpointDraft) -> None:
     """A NUL or another control character would make the note unreadable as text (the indexer
     would then skip it as binary): refuse it, naming the field."""
-    fields = [("summary", draft.summary), *(("next step", s) for s in draft.next_steps),
+    fields = [("summary", draft.summary), ("decision", draft.decision), *(("next step", s) for s in draft.next_steps),
               *(("failed item", f"{t} {r or ''}") for t, r in draft.failed), *(("link", link) for link in draft.links),
               ("project", draft.project), ("agent", draft.agent)]
     for name, value in fields:
@@ -252,10 +264,10 @@ def prepare_draft(draft: CheckpointDraft, ledger: Ledger | None) -> tuple[Checkp
     """Sanitize the names and turn ``--link`` refs into wikilink targets of the notes they name
     (``notion://`` refs too); each change the user did not write comes back as a notice."""
     _refuse_control(draft)
-    if not (draft.summary.strip() or draft.next_steps or draft.failed):
+    if not (draft.summary.strip() or draft.decision.strip() or draft.next_steps or draft.failed):
         # it would become the project's latest and hide the real hand-off from resume
-        raise BadArgument("a checkpoint needs a summary, a next step or a failed approach: "
-                          "pass --summary, --next or --failed")
+        raise BadArgument("a checkpoint needs a summary, a decision, a next step or a failed approach: "
+                          "pass --summary, --decision, --next or --failed")
     project, agent = sanitize_name(draft.project, "project"), sanitize_name(draft.agent, "agent")
     notices = [f"--{what} {given!r} was written as {used!r}" for what, given, used in
                (("project", draft.project, project), ("agent", draft.agent, agent)) if given != used]
