@@ -196,7 +196,9 @@ class Hit:
                        for k, v in self.scores.to_json().items()},
             "age_days": None if self.age_days is None else round(self.age_days, 2),
             "links": [
-                {"raw": link.raw, "ref": link.ref, "resolved": link.resolved, "section_missing": link.section_missing}
+                # ambiguous: the name fits more notes, one chosen by Obsidian's rule: said as `links` says it (qa83)
+                {"raw": link.raw, "ref": link.ref, "resolved": link.resolved, "ambiguous": link.ambiguous,
+                 "section_missing": link.section_missing}
                 for link in self.links
             ],
             "via": self.via,

@@ -89,7 +89,7 @@ def test_search_json_follows_the_contract(vault, cli):
     assert set(hit["scores"]) == {"lexical", "semantic", "fused", "decay"}
     assert hit["ref"] == "specs/auth.md#Token refresh" and (hit["line_start"], hit["line_end"]) == (6, 7)
     assert hit["links"] == [{"raw": "[[session-store]]", "ref": "session-store.md", "resolved": True,
-                             "section_missing": False}]
+                             "ambiguous": False, "section_missing": False}]
 
 
 def test_every_answer_says_how_confident_it_is(vault, cli):
@@ -872,3 +872,16 @@ def test_a_hits_links_line_counts_its_unresolved_links_and_no_backlinks_says_so(
     out = cli("--vault", root, "search", "jackfruit", "--lexical").out
     assert "    links: b.md (2 unresolved)\n" in out and "    links: 1 unresolved" in out
     assert cli("--vault", root, "links", "a.md", "--backlinks").out.strip() == "no backlinks"
+
+
+def test_a_hits_ambiguous_link_says_so_as_links_does(make_vault, cli):
+    """Ten pages' [[Data Warehouse]] resolved to a two-line note of that name in another folder:
+    `links` said "(ambiguous)", a search hit's links nothing (qa83)."""
+    root = make_vault({"Wiki/Data Warehouse.md": "# DW\nthe real page\n", "Inbox/Data Warehouse.md": "# DW\nmine\n",
+                       "Wiki/Lake.md": "# Lake\ncolumnar storage, see [[Data Warehouse]] and [[Inbox]]\n"},
+                      config="[model]\nenabled = false\n")
+    assert cli("--vault", root, "index").code == 0
+    hit = cli("--vault", root, "search", "columnar storage", "--lexical", "--json").json["hits"][0]
+    assert [(link["raw"], link["ambiguous"]) for link in hit["links"]] == [("[[Data Warehouse]]", True),
+                                                                           ("[[Inbox]]", False)]
+    assert "(ambiguous)" in cli("--vault", root, "search", "columnar storage", "--lexical").out

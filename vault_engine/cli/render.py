@@ -135,7 +135,8 @@ def search_result(result: SearchResult) -> str:
             more = ", ".join(filter(None, [f"+{left} more: --json lists them" if left > 0 else "", dangling]))
             out.append("    links: " + ", ".join(
                 printed(link.ref or "") + (f" (no such {link.missing_what})" if link.section_missing else "")
-                for link in followable[:SHOWN_LINKS]) + (f" ({more})" if more else ""))
+                + (" (ambiguous)" if link.ambiguous else "") for link in followable[:SHOWN_LINKS])
+                + (f" ({more})" if more else ""))
         elif dangling:
             out.append(f"    links: {dangling}")
     return "\n".join(out)
