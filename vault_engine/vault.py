@@ -618,7 +618,8 @@ class Vault:
             # meaning gave the same three hits for each (qa53); the words index holds none
             raise BadArgument(f"{query[:200]!r} holds no word to search by: the words index holds no symbols, and "
                               "the model reads pictographs as one unknown sign; search with the words the symbol "
-                              "stands for ('recurring', 'due date')")
+                              "stands for (🔁 'recurring', 📅 'due date', 🚀 'launch')")  # as examples: "🚀" had
+            # been told to search 'recurring', 'due date', the words of other symbols (qa83)
         if lexical_only and not query_terms(query)[0]:  # nothing was searched: not a miss an agent takes for an answer
             raise BadArgument(f"{query[:200]!r} holds no word the words index searches (only stop words or "
                               "punctuation): ask with content words, or with meaning too (without --lexical; "
