@@ -80,3 +80,27 @@ def test_a_note_named_by_a_date_is_of_that_date(make_vault):
         ages = {row.path: round(row.age_days) for row in v.decay_report(now=now)}
     assert ages["Daily/2023-09-12.md"] == 30 and ages["Daily/2023-09-13.md"] == 10  # its created: first
     assert ages["Daily/notes.md"] == 0  # its file time: written today, after this "now"
+
+
+def test_an_edit_the_index_reads_is_newer_than_the_notes_own_date(make_vault):
+    """A spec dated long ago and edited now kept its old date: the words it had just been given
+    ranked 16th under decay (qa81). An edit read by an index is newer; a note read again for a
+    new extraction, or touched, is no edit."""
+    import os
+
+    from vault_engine.vault import Vault
+
+    root = make_vault({"specs/drop.md": "---\ncreated: 2023-01-01\n---\n# Drop test\nrigs weekly\n"},
+                      config='[taps.specs]\npaths = ["specs/**"]\nhalf_life_days = 30\nfloor = 0.1\n'
+                             "[model]\nenabled = false\n")
+    with Vault(root) as v:
+        v.index(embed=False, now=FROZEN_NOW)
+        (row,) = v.decay_report(now=FROZEN_NOW)
+        assert row.age_days > 600  # dated 2023 by its frontmatter
+        os.utime(root / "specs/drop.md", (1, 1))  # a touch, a checkout's new file time: the same content
+        v.index(embed=False, now=FROZEN_NOW + DAY)
+        assert v.decay_report(now=FROZEN_NOW + 2 * DAY)[0].age_days > 600
+        with (root / "specs/drop.md").open("a") as note:
+            note.write("## Quokka clause\nrecalibrated weekly\n")
+        v.index(embed=False, now=FROZEN_NOW + 3 * DAY)
+        assert v.decay_report(now=FROZEN_NOW + 5 * DAY)[0].age_days == pytest.approx(2.0)

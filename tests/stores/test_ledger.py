@@ -8,7 +8,8 @@ from vault_engine.stores.ledger import SCHEMA_VERSION, Ledger
 from vault_engine.stores.ledger import connection as ledger_module  # where the schema is migrated
 
 # What versions 12 and 13 added, dropped to stand in for an older ledger.
-DROP_13 = "ALTER TABLE dead_ends DROP COLUMN described_at; "
+DROP_14 = "ALTER TABLE notes DROP COLUMN edited_at; "
+DROP_13 = "ALTER TABLE dead_ends DROP COLUMN described_at; " + DROP_14
 DROP_12 = "ALTER TABLE dead_ends DROP COLUMN record_title; ALTER TABLE dead_ends DROP COLUMN record_status; " + DROP_13
 
 
@@ -172,3 +173,18 @@ def test_damage_a_read_met_is_marked_once_and_every_open_says_it(tmp_path):
         with pytest.raises(IndexDamaged) as raised:
             Ledger(path)
         assert str(raised.value).count("a read met:") == 1 and "database disk image is malformed" in str(raised.value)
+
+
+def test_a_ledger_of_version_13_learns_of_edits_from_the_next_one_it_reads(make_vault):
+    """Version 14 keeps when an index read a note's new content (decay counts from it)."""
+    from vault_engine.vault import Vault
+
+    root = make_vault({"a.md": "# A\none\n"}, config="[model]\nenabled = false\n")
+    with Vault(root) as v:
+        v.index(embed=False)
+        v.ledger.db.executescript(DROP_14 + "PRAGMA user_version=13;")
+    with Vault(root) as v:
+        assert v.ledger.note_by_path("a.md").edited_at is None
+        (root / "a.md").write_text("# A\ntwo\n", encoding="utf-8")
+        v.index(embed=False, now=1_790_000_000.0)
+        assert v.ledger.note_by_path("a.md").edited_at == 1_790_000_000.0

@@ -37,7 +37,9 @@ def age_days(now: float, doc_time: float | None, reinforced_at: float | None,
 
 def note_age(now: float, note: NoteRow, reinforced_at: float | None, typical: float | None = None) -> float:
     """Days since a note was last written or reinforced: its own date when it can be when the
-    file was written (:func:`dates.believable`: a 2062 typo was "new" forever), else its file time;
+    file was written (:func:`dates.believable`: a 2062 typo was "new" forever), unless an index
+    has read an edit of it since (a file time is no such edit: a checkout resets it), else its
+    file time;
     for an undated Notion page, ``typical`` (its tap's :func:`typical_time`) before its file's:
     dated by the import, a workspace's undated pages were new and outranked, under the notion
     tap's decay, the pages that answered, dated 2024 (qa75)."""
@@ -45,6 +47,9 @@ def note_age(now: float, note: NoteRow, reinforced_at: float | None, typical: fl
     stated = first_believable((note.doc_time,), mtime)
     if stated is None and undated_page(note) and typical is not None:
         stated = typical
+    if stated is not None and note.edited_at is not None and note.edited_at > stated:
+        stated = note.edited_at  # edited since its date, as an index read it (qa81: a spec edited
+        # now kept its frontmatter's old date, and what it had just been given ranked 16th)
     return age_days(now, stated, reinforced_at, mtime)
 
 

@@ -23,7 +23,7 @@ from vault_engine.stores.sql import rows_in
 if TYPE_CHECKING:  # what a reader needs is the schema; the parsers serve writers
     from vault_engine.model import ParsedNote
 
-NOTE_COLUMNS = "id, path, title, kind, project, tap, doc_time, mtime_ns, notion_id, meta, yaml_error"
+NOTE_COLUMNS = "id, path, title, kind, project, tap, doc_time, mtime_ns, notion_id, meta, yaml_error, edited_at"
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,11 +78,12 @@ class NoteRow:
     notion_id: str | None
     meta: dict[str, Any]
     yaml_error: str | None
+    edited_at: float | None = None  # when an index first read its present content, changed (None: not seen)
 
 
 def note_row(r: tuple) -> NoteRow:
     """A row of ``NOTE_COLUMNS``; the frontmatter is stored as JSON."""
-    return NoteRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], json.loads(r[9]), r[10])
+    return NoteRow(r[0], r[1], r[2], r[3], r[4], r[5], r[6], r[7], r[8], json.loads(r[9]), r[10], r[11])
 
 
 class NoteQueries(LedgerConnection):
@@ -130,6 +131,11 @@ class NoteQueries(LedgerConnection):
             assert cur.lastrowid is not None  # set by every INSERT
             note_id = cur.lastrowid
         else:
+            # An edit the index reads: its content differs from what it last read (a note read
+            # again for a new EXTRACTION_VERSION, or moved, is none); decay counts from it
+            self.db.execute(
+                "UPDATE notes SET edited_at=CASE WHEN hash<>? THEN ? ELSE edited_at END WHERE id=?",
+                (digest, values[-1], note_id))
             self.db.execute(
                 "UPDATE notes SET path=?, name_key=?, title=?, kind=?, project=?, tap=?, size=?,"
                 " mtime_ns=?, ctime_ns=?, hash=?, doc_time=?, meta=?, yaml_error=?, notion_id=?, indexed_at=?"

@@ -6,10 +6,10 @@ the notes.
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 13  # 2: dead_ends, 3: embedded, 4: dead_ends.terms, 5: apostrophes, 6: 2 Whoosh fields,
+SCHEMA_VERSION = 14  # 2: dead_ends, 3: embedded, 4: dead_ends.terms, 5: apostrophes, 6: 2 Whoosh fields,
 # 7: one Whoosh field, empty headings folded into their subsection, 8: decision records, accepted,
 # 9: ruling_words, 10: notes.ctime_ns and skipped.ctime_ns, 11: sections.anchor,
-# 12: dead_ends.record_title and record_status, 13: dead_ends.described_at
+# 12: dead_ends.record_title and record_status, 13: dead_ends.described_at, 14: notes.edited_at
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
@@ -29,7 +29,8 @@ CREATE TABLE IF NOT EXISTS notes (
     meta TEXT NOT NULL,              -- frontmatter as JSON
     yaml_error TEXT,
     notion_id TEXT,
-    indexed_at REAL NOT NULL
+    indexed_at REAL NOT NULL,
+    edited_at REAL                   -- when an index read its present content, changed; NULL: not seen
 );
 CREATE INDEX IF NOT EXISTS notes_name ON notes(name_key);
 CREATE INDEX IF NOT EXISTS notes_project ON notes(project, kind);
@@ -157,4 +158,5 @@ ALTER TABLE dead_ends ADD COLUMN record_title TEXT;
 ALTER TABLE dead_ends ADD COLUMN record_status TEXT;
 """,
     13: "ALTER TABLE dead_ends ADD COLUMN described_at INTEGER;",  # filled as notes are read again
+    14: "ALTER TABLE notes ADD COLUMN edited_at REAL;",  # known from the next edit an index reads
 }
