@@ -103,3 +103,58 @@ def test_a_choice_made_before_the_ruling_is_none(make_vault):
         vault.index(embed=False, now=FROZEN_NOW)
         (ruling,) = vault.deadend_check(WARM, project="search", lexical_only=True).rulings
         assert ruling.chosen_since is None
+
+
+ALPHA_EARLY = """---
+type: checkpoint
+project: alpha
+agent: a1
+created: 2025-12-01T09:00:00Z
+---
+# Checkpoint: segments
+## Decision
+Compress segments with zstd level 19.
+"""
+ALPHA = """---
+type: checkpoint
+project: alpha
+agent: a2
+created: 2026-01-01T09:00:00Z
+---
+# Checkpoint: ingest
+## Goal
+Batch the ingest over plain HTTP.
+## Failed
+- Use gRPC streaming for the ingest path -- proxies dropped long streams
+- Compress segments with zstd level 19 -- writes became too slow
+"""
+BETA = """---
+type: checkpoint
+project: beta
+agent: b1
+created: 2026-02-15T09:00:00Z
+---
+# Checkpoint: beta ingest
+## Decision
+Use gRPC streaming for the ingest path.
+"""
+
+
+def test_a_word_for_word_choice_of_another_project_or_made_before_the_ruling_keeps_nothing_quiet(make_vault):
+    """Beta's decision cleared alpha's ruling, and alpha's own decision made before the attempt
+    failed cleared the failure: both proposals were "a miss, not a guess" (qa84)."""
+    files = {"projects/alpha/checkpoints/20251201T090000Z-a1.md": ALPHA_EARLY,
+             "projects/alpha/checkpoints/20260101T090000Z-a2.md": ALPHA,
+             "projects/beta/checkpoints/20260215T090000Z-b1.md": BETA}
+    with Vault(make_vault(files)) as vault:
+        vault.index(embed=False, now=FROZEN_NOW)
+        for proposal in ("use grpc streaming for the ingest path", "compress segments with zstd level 19"):
+            check = vault.deadend_check(proposal, project="alpha", lexical_only=True)
+            assert [r.project for r in check.rulings] == ["alpha"], proposal
+        # the chosen design of the ruling's own project, chosen after it, still keeps it quiet
+        later = {**files, "projects/alpha/checkpoints/20260301T090000Z-a3.md":
+                 BETA.replace("beta", "alpha").replace("2026-02-15", "2026-03-01")}
+    with Vault(make_vault(later)) as vault:
+        vault.index(embed=False, now=FROZEN_NOW)
+        assert vault.deadend_check("use grpc streaming for the ingest path", project="alpha",
+                                   lexical_only=True).rulings == ()

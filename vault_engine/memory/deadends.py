@@ -38,11 +38,11 @@ from vault_engine.memory.matching import (
 from vault_engine.memory.plans import live_plan, live_plans
 from vault_engine.memory.render import render_closest, render_interruption
 from vault_engine.memory.results import DeadendCheck, Evidence, Ruling
-from vault_engine.memory.since import stated_outright, with_chosen_since
+from vault_engine.memory.since import dated_choices, stated_outright, with_chosen_since
 from vault_engine.parsing.checkpoints import lead_sentence
 from vault_engine.parsing.readable import links_as_text
 from vault_engine.refs import make_ref
-from vault_engine.stores.ledger import DeadEndRow, Ledger
+from vault_engine.stores.ledger import DeadEndRow, Ledger, ruled_out_at
 from vault_engine.stores.lexical import fold_accents, stem_prefix
 
 
@@ -66,6 +66,8 @@ class Compared(Protocol):
     def terms(self) -> frozenset[str]: ...
     @property
     def lead_terms(self) -> frozenset[str]: ...
+    @property
+    def when(self) -> float | None: ...
 
 
 class RulingWords(NamedTuple):
@@ -80,6 +82,11 @@ class RulingWords(NamedTuple):
     detail: str | None
     terms: frozenset[str]
     lead_terms: frozenset[str]
+    dated: tuple[float | None, str, int, str]  # what ruled_out_at reads, read only for the rulings it is asked of
+
+    @property
+    def when(self) -> float | None:
+        return ruled_out_at(*self.dated)
 
 
 def load_rulings(ledger: Ledger, project: str | None = None, note_id: int | None = None) -> list[Ruling]:
@@ -91,7 +98,8 @@ def load_ruling_words(ledger: Ledger, ids: Sequence[int] | None = None) -> list[
     """Recorded dead ends (all, or those ``ids``) as a check compares them."""
     drop = filler_terms()
     return [RulingWords(r.id, r.project, r.text, r.detail, frozenset(r.terms.split()) - drop,
-                        frozenset(r.lead_terms.split()) - drop) for r in ledger.dead_end_words(ids)]
+                        frozenset(r.lead_terms.split()) - drop, (r.at, r.path, r.mtime_ns, r.source))
+            for r in ledger.dead_end_words(ids)]
 
 
 def word_weights(ledger: Ledger, rulings: Sequence[RulingWords], besides: str | None = None) -> TermWeights:
@@ -216,6 +224,9 @@ class Accepted:
     plans: Callable[[], Mapping[str | None, Sequence[str]]] = dict  # project -> its plan's steps
     plan_of: Callable[[str | None], Sequence[str]] | None = None  # one project's, read alone
     since: Callable[[Sequence[Ruling]], Sequence[Ruling]] | None = None  # each with what was chosen since
+    # one project's statements (None: of no project) with when their notes chose them; without
+    # it, a word-for-word chosen design is any of ``statements`` (a check of rulings given outright)
+    dated: Callable[[str | None], Sequence[tuple[str, float | None]]] | None = None
 
     def plan(self, project: str | None) -> Sequence[str]:
         """One project's plan: read alone when the words arm needs only the projects it raises."""
@@ -230,7 +241,8 @@ def accepted_designs(ledger: Ledger, settings: DeadendSettings = DEFAULT_SETTING
     return Accepted(functools.cache(ledger.accepted_texts), ledger.first_accepted_of,
                     functools.cache(functools.partial(live_plans, ledger)),
                     functools.cache(functools.partial(live_plan, ledger)),
-                    functools.partial(with_chosen_since, ledger, settings=settings))
+                    functools.partial(with_chosen_since, ledger, settings=settings),
+                    functools.cache(functools.partial(dated_choices, ledger)))
 
 
 def gather_evidence(proposal: str, rulings: Sequence[Compared], semantic: RulingArm | None, notices: list[str],
@@ -300,9 +312,25 @@ def _chosen_restated(proposal: str, terms: frozenset[str], rulings: Sequence[Com
         return [lead for lead in leads
                 if holds_enough(lead) and closeness(terms, content_terms(lead), weights) >= settings.lexical_min]
 
-    vault_wide = restated_of(accepted.statements())
+    @functools.cache
+    def restated_in(project: str | None) -> list[tuple[str, float | None]]:
+        assert accepted is not None and accepted.dated is not None
+        return [(lead, at) for text, at in accepted.dated(project) for lead in restated_of([text])]
+
+    def chosen_over(ruling: Compared) -> list[str]:
+        """The chosen designs that may keep ``ruling`` quiet: of its project (or of none, a
+        team-wide record's), not chosen before it was ruled out. Another project's decision,
+        or one its own project made and then saw fail, had kept a word-for-word restatement
+        quiet (qa84)."""
+        if accepted is None or accepted.dated is None:
+            return restated_of(accepted.statements()) if accepted is not None else []
+        when = ruling.when
+        projects = dict.fromkeys((ruling.project, None))
+        return [lead for project in projects for lead, at in restated_in(project)
+                if at is None or when is None or at >= when]
+
     for i in (i for i, is_near in enumerate(near) if is_near):
-        chosen = vault_wide + restated_of(accepted.plan(rulings[i].project))
+        chosen = chosen_over(rulings[i]) + restated_of(accepted.plan(rulings[i].project))
         if chosen:
             closeness_to, lead = max((wording_closeness(proposal, lead), lead) for lead in chosen)
             if closeness_to >= wording_closeness(proposal, rulings[i].text):
@@ -333,7 +361,7 @@ def _with_chosen(rulings: Sequence[Ruling], accepted: Accepted | None) -> tuple[
     # shown as read: "([source](https://...))" had been printed as written (qa59)
     stated = accepted.first_of([r.note_id for r in rulings]).items()
     first = {note: links_as_text(text) for note, (text, heading) in stated if stated_outright(heading)}
-    rulings = tuple(replace(r, chosen=first.get(r.note_id)) for r in rulings)
+    rulings = tuple(replace(r, chosen=first[r.note_id]) if r.note_id in first else r for r in rulings)
     return tuple(accepted.since(rulings)) if accepted.since is not None else rulings
 
 

@@ -20,7 +20,7 @@ is all of them, so callers hold one object and one transaction):
 from __future__ import annotations
 
 from vault_engine.stores.ledger.connection import LedgerConnection, damaged
-from vault_engine.stores.ledger.dead_ends import DeadEndQueries, DeadEndRow
+from vault_engine.stores.ledger.dead_ends import DeadEndQueries, DeadEndRow, ruled_out_at
 from vault_engine.stores.ledger.embedded import EmbeddedQueries, PendingSection
 from vault_engine.stores.ledger.links import LinkQueries, LinkRow, LinkToResolve
 from vault_engine.stores.ledger.notes import KnownFile, NoteQueries, NoteRow
@@ -30,7 +30,7 @@ from vault_engine.stores.ledger.sections import IndexedSection, SectionQueries, 
 
 __all__ = [
     "SCHEMA_VERSION", "DeadEndRow", "IndexedSection", "KnownFile", "Ledger", "LedgerConnection", "LinkRow",
-    "LinkToResolve", "NoteRow", "PendingSection", "SectionRow", "damaged", "section_hash",
+    "LinkToResolve", "NoteRow", "PendingSection", "SectionRow", "damaged", "ruled_out_at", "section_hash",
 ]
 
 

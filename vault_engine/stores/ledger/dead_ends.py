@@ -43,21 +43,26 @@ class DeadEndRow:
 
     @property
     def when(self) -> float | None:
-        """When it was ruled out: the note's own date, else the time in a checkpoint's file
-        name, as ``resume`` dates the checkpoint (plans.created_time; the ruling said the day of
-        a clone where the brief said the name's day, qa24 #1); else a checkpoint's or working
-        note's file time (written when its session ended); a decision record without a date
-        has none: its file time is when it was copied or pulled, not when anyone decided. A
-        date later than the file was written is a typo (dates.believable), and no date:
-        "ruled out on 2062-11-25" topped every list."""
-        from vault_engine.dates import first_believable
-        from vault_engine.parsing.checkpoints import name_time
+        """When it was ruled out (:func:`ruled_out_at`)."""
+        return ruled_out_at(self.at, self.path, self.mtime_ns, self.source)
 
-        written = self.mtime_ns / 1e9
-        stated = first_believable((self.at, name_time(self.path)), written)
-        if stated is not None:
-            return stated
-        return None if self.source == "decision record" else written
+
+def ruled_out_at(at: float | None, path: str, mtime_ns: int, source: str) -> float | None:
+    """When a dead end was ruled out: its note's own date, else the time in a checkpoint's file
+    name, as ``resume`` dates the checkpoint (plans.created_time; the ruling said the day of a
+    clone where the brief said the name's day, qa24 #1); else a checkpoint's or working note's
+    file time (written when its session ended); a decision record without a date has none: its
+    file time is when it was copied or pulled, not when anyone decided. A date later than the
+    file was written is a typo (dates.believable), and no date: "ruled out on 2062-11-25"
+    topped every list."""
+    from vault_engine.dates import first_believable
+    from vault_engine.parsing.checkpoints import name_time
+
+    written = mtime_ns / 1e9
+    stated = first_believable((at, name_time(path)), written)
+    if stated is not None:
+        return stated
+    return None if source == "decision record" else written
 
 
 class DeadEndWords(NamedTuple):
@@ -70,6 +75,10 @@ class DeadEndWords(NamedTuple):
     detail: str | None
     terms: str  # space-separated, as stored
     lead_terms: str
+    at: float | None  # its note's own date, for when it was ruled out (ruled_out_at)
+    path: str
+    mtime_ns: int
+    source: str
 
 
 def dead_end_row(r: tuple) -> DeadEndRow:
@@ -153,8 +162,8 @@ class DeadEndQueries(LedgerConnection):
 
     def dead_end_words(self, ids: Iterable[int] | None = None) -> list[DeadEndWords]:
         """Recorded dead ends as a check compares them (all, or those ``ids``), in no order."""
-        sql = ("SELECT d.id, n.project, d.text, d.detail, d.terms, d.lead_terms FROM dead_ends d "
-               "JOIN notes n ON n.id=d.note_id")
+        sql = ("SELECT d.id, n.project, d.text, d.detail, d.terms, d.lead_terms, d.at, n.path, n.mtime_ns, d.source"
+               " FROM dead_ends d JOIN notes n ON n.id=d.note_id")
         rows = self.db.execute(sql) if ids is None else rows_in(self.db, sql + " WHERE d.id IN ({marks})", ids)
         return list(map(DeadEndWords._make, rows))
 
