@@ -36,7 +36,7 @@ from vault_engine.parsing.sections import normalize_heading, section_body
 from vault_engine.stores.embedder import Embedder, usable_embedder
 from vault_engine.stores.ledger import Ledger, PendingSection
 from vault_engine.stores.shared_cache import SharedVectorCache
-from vault_engine.stores.vector_state import MODEL_META, model_key, vector_damage
+from vault_engine.stores.vector_state import MODEL_META, coverage_said, model_key, vector_damage
 from vault_engine.stores.vectors import FaissIndex, VectorCache
 
 log = logging.getLogger(__name__)
@@ -617,7 +617,7 @@ def _summary(s: dict, sections: int, export_failed: str | None, embedding_by: st
         return "disabled ([model] enabled = false): lexical search only"
     if s["error"] and not s["sections"]:
         return f"unavailable: {s['error']}; lexical search only"
-    line = (f"{s['sections']}/{sections} sections embedded ({s['coverage']:.0%}), "
+    line = (f"{s['sections']}/{sections} sections embedded ({coverage_said(s['coverage'])}), "
             f"{s['vectors']} vectors, model {s['model'] or 'none yet'}")
     if s["error"]:
         line += f"; model unavailable now: {s['error']}"

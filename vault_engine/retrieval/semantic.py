@@ -8,14 +8,13 @@ vector left behind by a crash never stands for a new section.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Container, Iterable
 from typing import Any
 
 from vault_engine.errors import ModelUnavailable
 from vault_engine.stores.embedder import Embedder, in_background, usable_embedder
 from vault_engine.stores.ledger import Ledger
-from vault_engine.stores.vector_state import MODEL_META, model_key, vector_damage
+from vault_engine.stores.vector_state import MODEL_META, coverage_said, model_key, vector_damage
 from vault_engine.stores.vectors import FaissIndex
 
 
@@ -101,9 +100,7 @@ def partial_notice(ledger: Ledger, embedding_by: Callable[[], str | None]) -> st
         return None
     to_go = ledger.section_count() - round(coverage * ledger.section_count())
     who = embedding_by()
-    share = math.floor(coverage * 100)  # 0.9975 is no "100%" (qa81), nor 0.004 "0%" of some
-    share_said = f"{share}%" if share else "under 1%"
-    return (f"the meaning arm reads {share_said} of the sections (words read all): "
+    return (f"the meaning arm reads {coverage_said(coverage)} of the sections (words read all): "
             + (f"{who} is embedding the rest ({to_go} to go); ask again in a moment"
                if who else f"run `vault-engine index` to embed the other {to_go}"))
 

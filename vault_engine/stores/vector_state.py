@@ -8,6 +8,8 @@ imports the indexer.
 
 from __future__ import annotations
 
+import math
+
 from vault_engine.errors import VectorsDamaged
 from vault_engine.stores.embedder import Embedder
 from vault_engine.stores.ledger import Ledger
@@ -17,6 +19,13 @@ from vault_engine.stores.vectors import FaissIndex
 # split_windows, parsing/readable.py): the cache and FAISS are rebuilt.
 RECIPE = "title>path|readable text;overlap=1/8;v5"
 MODEL_META = "embed_model"  # the ledger meta key holding the model_key of the stored vectors
+
+
+def coverage_said(share: float) -> str:
+    """The share of sections with vectors as a person reads it, rounded down: 99.75% is "99%",
+    never "100%" while some lack them (qa81, qa84), and a sliver is "under 1%", not "0%"."""
+    percent = math.floor(share * 100)
+    return f"{percent}%" if percent or share <= 0 else "under 1%"
 
 
 def model_key(embedder: Embedder) -> str:
