@@ -1128,6 +1128,11 @@ class Vault:
         from vault_engine.memory.deadends import check_in_ledger
         from vault_engine.memory.matching import DeadendSettings, content_terms
 
+        from vault_engine.stores.lexical import has_symbols, query_terms
+
+        if has_symbols(proposal) and not query_terms(proposal)[0]:  # "🚀" had been "a miss, not a guess" (qa84)
+            raise BadArgument(f"{proposal[:200]!r} holds no word to check: the words arm compares words, and the "
+                              "model reads pictographs as one unknown sign; say what is proposed in words")
         notices = []
         if lexical_only and not content_terms(proposal):  # a miss by words that were never compared
             notices.append(f"{proposal.strip()[:80]!r} holds no word the words arm compares (only stop or framing "

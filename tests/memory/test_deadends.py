@@ -6,7 +6,7 @@ import datetime as dt
 import pytest
 
 from tests.conftest import FROZEN_NOW
-from vault_engine.errors import UnknownProject
+from vault_engine.errors import BadArgument, UnknownProject
 from vault_engine.memory.deadends import Accepted, check_proposal, load_rulings
 from vault_engine.stores.embedder import FakeEmbedder
 from vault_engine.vault import Vault
@@ -431,3 +431,11 @@ def test_a_check_cut_to_k_says_how_many_matched(make_vault):
         whole = v.deadend_check("keep sessions in a shared Redis cluster", k=3, lexical_only=True)
         assert whole.rendered.startswith('This was tried before: 2 recorded dead ends match "keep sessions '
                                          'in a shared Redis cluster".')
+
+
+def test_a_proposal_of_symbols_only_is_a_usage_error_not_a_miss(vault):
+    """"🚀" was "a miss, not a guess", though nothing was compared (qa84); search says the same."""
+    for lexical in (True, False):
+        with pytest.raises(BadArgument, match="holds no word to check"):
+            vault.deadend_check("🚀 ✅", lexical_only=lexical)
+    assert vault.deadend_check("🚀 Keep sessions in a shared Redis", lexical_only=True).rulings
