@@ -1127,7 +1127,6 @@ class Vault:
             prefetch_embedder(self.embedder)  # the model loads while the rulings are read
         from vault_engine.memory.deadends import check_in_ledger
         from vault_engine.memory.matching import DeadendSettings, content_terms
-
         from vault_engine.stores.lexical import has_symbols, query_terms
 
         if has_symbols(proposal) and not query_terms(proposal)[0]:  # "🚀" had been "a miss, not a guess" (qa84)
