@@ -65,27 +65,27 @@ def with_chosen_since(ledger: Ledger, rulings: Sequence[Ruling],
 
 
 def _choices(ledger: Ledger, project: str | None) -> list[_Choice]:
-    rows = [(note_id, text, heading) for note_id, text, heading in ledger.choices_of(project)
-            if stated_outright(heading)]
-    notes = ledger.notes_by_ids({note_id for note_id, _, _ in rows})
     found = []
-    for note_id, text, heading in rows:
-        note = notes.get(note_id)
-        if note is None:
-            continue
-        said = links_as_text(text)
-        found.append(_Choice(note_id, content_terms(proposed_part(chosen_lead(said))),
-                             LaterChoice(said, _chosen_at(note), note_agent(note.path, note.meta),
-                                         make_ref(note.path, heading, note.notion_id))))
+    for note, text, heading in _statements(ledger, project):
+        if stated_outright(heading):
+            said = links_as_text(text)
+            found.append(_Choice(note.id, content_terms(proposed_part(chosen_lead(said))),
+                                 LaterChoice(said, _chosen_at(note), note_agent(note.path, note.meta),
+                                             make_ref(note.path, heading, note.notion_id))))
     return found
 
 
 def dated_choices(ledger: Ledger, project: str | None) -> list[tuple[str, float | None]]:
     """What the notes of one project (None: of no project) record as chosen, each statement
     with when its note chose it (:func:`_chosen_at`)."""
+    return [(text, _chosen_at(note)) for note, text, _ in _statements(ledger, project)]
+
+
+def _statements(ledger: Ledger, project: str | None) -> list[tuple[NoteRow, str, str | None]]:
+    """Each statement of what a note of the project chose, with its note and its heading."""
     rows = ledger.choices_of(project)
     notes = ledger.notes_by_ids({note_id for note_id, _, _ in rows})
-    return [(text, _chosen_at(notes[note_id])) for note_id, text, _ in rows if note_id in notes]
+    return [(notes[note_id], text, heading) for note_id, text, heading in rows if note_id in notes]
 
 
 def _chosen_at(note: NoteRow) -> float | None:
