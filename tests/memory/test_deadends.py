@@ -436,6 +436,7 @@ def test_a_check_cut_to_k_says_how_many_matched(make_vault):
 def test_a_proposal_of_symbols_only_is_a_usage_error_not_a_miss(vault):
     """"🚀" was "a miss, not a guess", though nothing was compared (qa84); search says the same."""
     for lexical in (True, False):
-        with pytest.raises(BadArgument, match="holds no word to check"):
-            vault.deadend_check("🚀 ✅", lexical_only=lexical)
+        for proposal in ("🚀 ✅", "→ ≠ ±"):  # arrows and signs too (qa85)
+            with pytest.raises(BadArgument, match="holds no word to check"):
+                vault.deadend_check(proposal, lexical_only=lexical)
     assert vault.deadend_check("🚀 Keep sessions in a shared Redis", lexical_only=True).rulings

@@ -158,3 +158,16 @@ def test_a_word_for_word_choice_of_another_project_or_made_before_the_ruling_kee
         vault.index(embed=False, now=FROZEN_NOW)
         assert vault.deadend_check("use grpc streaming for the ingest path", project="alpha",
                                    lexical_only=True).rulings == ()
+
+
+def test_a_later_team_wide_record_that_chose_a_ruling_is_said_too(make_vault):
+    """A record of no project that chose it kept the check quiet, and `deadend list` said nothing
+    of why (qa85): a team-wide choice holds for every project, in both."""
+    record = ("---\ndate: 2026-03-01\n---\n# Ingest transport\n## Considered Options\n* gRPC streaming\n* HTTP\n"
+              "## Decision Outcome\nChosen option: \"Use gRPC streaming for the ingest path\"\n")
+    files = {"projects/alpha/checkpoints/20260101T090000Z-a2.md": ALPHA, "decisions/0001-ingest.md": record}
+    with Vault(make_vault(files)) as vault:
+        vault.index(embed=False, now=FROZEN_NOW)
+        listed = {r.text: r for r in vault.deadend_list("alpha")}
+        later = listed["Use gRPC streaming for the ingest path"].chosen_since
+        assert later is not None and later.ref.startswith("decisions/0001-ingest.md")

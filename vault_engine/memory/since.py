@@ -4,7 +4,7 @@ A Failed item retried and kept stays a ruling in its checkpoint: ``deadend check
 back and ``resume`` listed it right below the Decision that contradicts it, with nothing saying
 so (qa74). A choice is what a note states outright (a Goal, a Decision, a record's chosen
 option; not a Summary, whose sentences are often the problem), made later than the ruling by
-another note of the same project (of no project: a team-wide record). It chose the ruling when
+another note of the same project, or by a team-wide record (of no project). It chose the ruling when
 it restates it as the words arm reads a restatement: ``lexical_min`` of the ruling's content
 words by weight, saying enough, and what the choice turns down left out ("Keep X rather than Y"
 chooses none of Y). The ruling stays a ruling, said to be chosen since: the agent reads both.
@@ -56,10 +56,14 @@ def with_chosen_since(ledger: Ledger, rulings: Sequence[Ruling],
     dated = [r for r in rulings if r.when is not None]
     if not dated:
         return tuple(rulings)
-    choices = {project: _choices(ledger, project) for project in {r.project for r in dated}}
+    # a team-wide record's choice (of no project) holds for every project, as it keeps a word-for-word
+    # restatement quiet (qa85)
+    choices = {project: _choices(ledger, project) for project in {r.project for r in dated} | {None}}
     words = set().union(*(r.terms for r in dated))
     weights = TermWeights(*ledger.dead_end_word_counts(words))
-    found = [None if r.when is None else _latest_restating(r, choices[r.project], weights, settings) for r in rulings]
+    found = [None if r.when is None else
+             _latest_restating(r, [*choices[r.project], *(choices[None] if r.project else ())], weights, settings)
+             for r in rulings]
     # most rulings were chosen since by nothing: a copy of each had cost `deadend list` 0.2 s at 5,510 of them
     return tuple(r if later is None else replace(r, chosen_since=later) for r, later in zip(rulings, found))
 

@@ -581,11 +581,11 @@ def build_query(text: str):
 
 
 def has_symbols(text: str) -> bool:
-    """Whether ``text`` writes a pictograph or another symbol (📅, 🔁, ✅): no word of the
+    """Whether ``text`` writes a pictograph or another symbol (📅, 🔁, ✅, →, ≠): no word of the
     index, and the model reads them all as one unknown sign."""
     import unicodedata
 
-    return any(unicodedata.category(c) == "So" for c in text if not c.isascii())
+    return any(unicodedata.category(c) in ("So", "Sm") for c in text if not c.isascii())  # "→ ≠ ±" too (qa85)
 
 
 def only_tags(text: str) -> bool:
