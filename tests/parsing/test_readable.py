@@ -107,3 +107,10 @@ def test_a_text_of_comments_only_is_told_from_one_with_words():
     assert only_comments("<!-- left open\nto the end")
     assert not only_comments("<!-- hidden --> Shown.")
     assert not only_comments("```\n<!-- in code -->\n```")
+
+
+def test_a_link_or_image_whose_text_holds_a_code_span_reads_as_its_text_in_reading_view():
+    """The code span was found first and split the image: its Markdown showed in a snippet (qa79)."""
+    assert reading_view("![Results when using `show tree` or not](../images/a.png) below") == \
+        "Results when using `show tree` or not below"
+    assert reading_view("see [the `flag` doc](a.md), and `[x](y)` as code") == "see the `flag` doc, and `[x](y)` as code"

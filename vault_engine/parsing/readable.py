@@ -39,6 +39,7 @@ _CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
 _LINK_PATTERN = r"\[([^\]]*)\]\((?:<[^>\n]*>|(?:[^()\s]|\([^)]*\))*)(?:\s+\"[^\"]*\")?\)"
 _IMAGE = re.compile("!" + _LINK_PATTERN)
 _LINK = re.compile(_LINK_PATTERN)
+_LINK_OR_IMAGE = re.compile("!?" + _LINK_PATTERN)
 _AUTOLINK = re.compile(r"<(?:https?|ftp):[^>\s]*>")
 _MAIL_AUTOLINK = re.compile(r"<mailto:([^>\s]*)>")  # reads as its address
 _URL = re.compile(r"\b(?:https?|ftp)://[^\s<>)\]|]+")
@@ -92,10 +93,18 @@ def reading_view(markdown: str) -> str:
     comment holding a link had been shown because the note held a code span (qa72). The model
     still reads them all as written: a snippet is for reading."""
     lines = _without_comments(markdown).split("\n")
-    drawn = [_outside_code_spans(_CALLOUT_MARK.sub(r"\1", _BLOCK_ID.sub("", line)), _drawn) if role == TEXT else line
-             for line, role in zip(lines, fence_roles(lines))]
+    drawn = [_outside_code_spans(_coded_links_as_text(_CALLOUT_MARK.sub(r"\1", _BLOCK_ID.sub("", line))), _drawn)
+             if role == TEXT else line for line, role in zip(lines, fence_roles(lines))]
     text = readable_text("\n".join(drawn))
     return _SPACE_BEFORE_STOP.sub(r"\1", _SPACES.sub(" ", text))
+
+
+def _coded_links_as_text(line: str) -> str:
+    """A link or image whose text holds a code span, as its text: split at the code span first,
+    its Markdown had shown in a snippet (qa79: "![Comparison ... using `show tree` ...](../images/...)")."""
+    if "`" not in line or "](" not in line:
+        return line
+    return _LINK_OR_IMAGE.sub(lambda m: m.group(1) if "`" in m.group(1) else m.group(), line)
 
 
 def _without_comments(markdown: str) -> str:
