@@ -609,11 +609,11 @@ class Vault:
 
         kind = kind.casefold() if kind else kind  # `--kind Note`, as a ref is read in any case (qa52)
         ledger = self._ledger_for_search(k, follow, kind, project, tap)
-        from vault_engine.stores.lexical import has_symbols, only_tags, query_terms
+        from vault_engine.stores.lexical import only_symbols, only_tags, query_terms
 
         tags_only = not lexical_only and not semantic_only and only_tags(query) and bool(query_terms(query)[0])
         lexical_only = lexical_only or tags_only
-        if has_symbols(query) and not query_terms(query)[0]:
+        if only_symbols(query):
             # "🔁" and "🦄" alike: the model reads every pictograph as one unknown sign, so
             # meaning gave the same three hits for each (qa53); the words index holds none
             raise BadArgument(f"{query[:200]!r} holds no word to search by: the words index holds no symbols, and "
@@ -1127,9 +1127,9 @@ class Vault:
             prefetch_embedder(self.embedder)  # the model loads while the rulings are read
         from vault_engine.memory.deadends import check_in_ledger
         from vault_engine.memory.matching import DeadendSettings, content_terms
-        from vault_engine.stores.lexical import has_symbols, query_terms
+        from vault_engine.stores.lexical import only_symbols
 
-        if has_symbols(proposal) and not query_terms(proposal)[0]:  # "🚀" had been "a miss, not a guess" (qa84)
+        if only_symbols(proposal):  # "🚀" had been "a miss, not a guess" (qa84)
             raise BadArgument(f"{proposal[:200]!r} holds no word to check: the words arm compares words, and the "
                               "model reads pictographs as one unknown sign; say what is proposed in words")
         notices = []

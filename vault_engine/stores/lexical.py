@@ -588,6 +588,12 @@ def has_symbols(text: str) -> bool:
     return any(unicodedata.category(c) in ("So", "Sm") for c in text if not c.isascii())  # "→ ≠ ±" too (qa85)
 
 
+def only_symbols(text: str) -> bool:
+    """Whether ``text`` writes symbols and no word the index holds ("🔁", "🚀 ✅", "→ ≠"): a
+    search or a dead-end check of it compares nothing, by words or by meaning."""
+    return has_symbols(text) and not query_terms(text)[0]
+
+
 def only_tags(text: str) -> bool:
     """Whether every word of a query is a #tag (as Obsidian has them: "#42" is none)."""
     words = text.split()
