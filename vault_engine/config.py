@@ -323,10 +323,12 @@ def _kind_rules(kinds: dict[str, Any]) -> tuple[tuple[str, str], ...]:
     from vault_engine.constants import KINDS
 
     check_keys(kinds, "kinds.", KINDS)
-    overridden = {kind for kind in kinds}
+    # The vault's rules come first and the built-in ones after them, so a rule adds a folder:
+    # `decision = ["rfcs/**"]` had replaced every built-in decision folder, and the records in
+    # decisions/ became plain notes, their dead ends "a miss, not a guess" (qa87). A built-in
+    # folder is given another kind by naming it, `note = ["specs/**"]`: the first rule wins.
     rules = [(glob, kind) for kind in kinds for glob in _globs(kinds, kind, "kinds.")]
-    rules += [(glob, kind) for glob, kind in DEFAULT_KIND_RULES if kind not in overridden]
-    return tuple(rules)
+    return (*rules, *DEFAULT_KIND_RULES)
 
 
 def _parse_taps(table: Any) -> tuple[TapConfig, ...]:
@@ -411,7 +413,9 @@ DEFAULT_CONFIG_TEXT = '''\
 # Index notes and folders that are symlinks leading out of the vault (skipped by default).
 # outside_symlinks = false
 
-# Folder rules for a note's kind when its frontmatter has no `type:`.
+# Folder rules for a note's kind when its frontmatter has no `type:`. Yours come first, then the
+# built-in ones listed here, which always apply: the first rule a note's path matches gives its
+# kind (`note = ["specs/**"]` takes a built-in folder away).
 # [kinds]
 # checkpoint = ["projects/*/checkpoints/**"]
 # working-note = ["projects/*/working/**"]

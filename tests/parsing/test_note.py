@@ -19,10 +19,15 @@ def test_kind_from_frontmatter_then_folder_then_note():
     assert parse_note("elsewhere/x.md", "---\ntype: banana\n---\n", CONFIG).kind == "note"
 
 
-def test_folder_rules_are_overridable():
-    config = parse_config(Path("."), {"kinds": {"spec": ["docs/rfc/**"]}})
+def test_a_folder_rule_adds_to_the_built_in_ones_and_may_take_one_of_their_folders():
+    """`[kinds] decision = ["rfcs/**"]` had replaced every built-in decision folder (qa87)."""
+    config = parse_config(Path("."), {"kinds": {"decision": ["rfcs/**"], "spec": ["docs/rfc/**"]}})
+    assert parse_note("rfcs/1.md", "", config).kind == "decision"
+    assert parse_note("decisions/0001-x.md", "", config).kind == "decision"  # still a built-in folder
     assert parse_note("docs/rfc/1.md", "", config).kind == "spec"
-    assert parse_note("specs/a.md", "", config).kind == "note"  # the default rule was replaced
+    assert parse_note("specs/a.md", "", config).kind == "spec"
+    taken = parse_config(Path("."), {"kinds": {"note": ["specs/**"]}})
+    assert parse_note("specs/a.md", "", taken).kind == "note"  # a vault's rule comes first
 
 
 def test_project_from_frontmatter_then_folder():
