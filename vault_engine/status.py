@@ -22,11 +22,13 @@ STALE_PATHS_SHOWN = 20  # of the files changed or missing since the last index, 
 
 
 def vault_status(config: Config, ledger: Ledger, lexical: WhooshIndex, scan: Scan, suspects: Suspects,
-                 semantic: dict[str, Any], watcher: dict[str, Any], writing: Callable[[], bool]) -> dict[str, Any]:
+                 semantic: dict[str, Any], watcher: dict[str, Any], writing: Callable[[], bool],
+                 settings_changed: bool = False) -> dict[str, Any]:
     """Counts, stale and skipped files, broken YAML, unresolved links and links to missing
     sections, the words index, the semantic arm (``semantic``), the watcher (``watcher``),
     the code taps, the memory facets, and notes whose project is not their folder's.
-    ``scan`` and ``suspects`` are the vault as it is now and what changed since the index.
+    ``scan`` and ``suspects`` are the vault as it is now and what changed since the index;
+    ``settings_changed``, whether vault-engine.toml's reading settings did.
 
     While another process writes the index (``writing()``: it holds the writer lock), Whoosh's
     files change before the ledger's record of them: that is not judged, as search does not
@@ -56,7 +58,10 @@ def vault_status(config: Config, ledger: Ledger, lexical: WhooshIndex, scan: Sca
         "skipped": len(skipped),
         "stale": {"changed": len(suspects.changed), "missing": len(suspects.missing), "new": len(suspects.new),
                   # which, after a `git pull`: the counts alone left a team guessing (qa25 #9)
-                  "paths": sorted([*suspects.changed, *suspects.missing])[:STALE_PATHS_SHOWN]},
+                  "paths": sorted([*suspects.changed, *suspects.missing])[:STALE_PATHS_SHOWN],
+                  # vault-engine.toml's reading settings changed since: a new tap did nothing and
+                  # status said "0 changed" (qa87)
+                  "settings": settings_changed},
         "skipped_files": [{"path": file.path, "reason": file.reason} for file in skipped],
         "yaml_errors": [{"path": p, "error": e} for p, e in ledger.yaml_errors()],
         "unresolved": [{"source": link.source, "raw": link.raw, "line": link.line} for link in unresolved],

@@ -659,7 +659,7 @@ class Vault:
         else:
             weak = self._found_without_filters(searcher, request, weak=True) if result.confidence == LOW else ()
             stale = self._hits_stale(ledger, (h.path for h in result.hits if h.kind != "code"), "search")
-            result = replace(result, notices=result.notices + weak + stale)
+            result = replace(result, notices=result.notices + weak + stale + self._settings_notice(ledger, "search"))
         if any(h.kind == "code" for h in result.hits):  # code hits carry the notes that say why
             result = replace(result, hits=self._code_queries().with_why(result.hits))
             if follow:
@@ -750,12 +750,29 @@ class Vault:
             return () if watcher["state"] != "catching-up" else (
                 f"the running watcher is catching up on changes made while it was not running "
                 f"(the answer may be there): {again} again in a moment",)
+        settings = self._settings_notice(ledger, again)
         _, suspects = self._changes_since_index(ledger, under)
         if not suspects.changed and not suspects.missing:
-            return ()
+            return settings
         where = f" in {under}/" if under else ""
         return (f"the index is stale: {suspects.said()}{where} since the last index (the answer "
-                f"may be there); run {self._index_command(ledger)} and {again} again",)
+                f"may be there); run {self._index_command(ledger)} and {again} again", *settings)
+
+    def _settings_notice(self, ledger: Ledger, again: str) -> tuple[str, ...]:
+        """One line when vault-engine.toml's ``[kinds]``, ``[taps]``, ``projects_dir``,
+        ``max_file_mb`` or ``exclude`` changed since the last index, which still holds what the
+        old ones gave (a new tap's `search --tap` was "a miss, not a guess", qa87); none while a
+        watcher runs (it reads every note again when the file changes) or for an index built
+        before the settings were recorded."""
+        from vault_engine.indexing.indexer import SETTINGS
+        from vault_engine.parsing.note import settings_key
+
+        built_with = ledger.get_meta(SETTINGS)
+        if built_with is None or built_with == settings_key(self.config) or self._live_watcher() is not None:
+            return ()
+        return (f"vault-engine.toml changed since the last index ([kinds], [taps], projects_dir, max_file_mb or "
+                f"exclude): the index still holds what the old settings gave; run {self._index_command(ledger)} "
+                f"and {again} again",)
 
     def _index_command(self, ledger: Ledger) -> str:
         """The `index` to advise: with `--no-embed` for an index of words only (built so), where
@@ -1054,7 +1071,8 @@ class Vault:
             watcher = watcher_status(self.config)
             semantic = self._semantic_status(ledger, embedding_by=self._embedding_by(watcher["state"] in WATCHING))
             return vault_status(self.config, ledger, self.lexical, scan, suspects, semantic, watcher,
-                                writing=self._writer_at_work)
+                                writing=self._writer_at_work,
+                                settings_changed=bool(self._settings_notice(ledger, "search")))
         except IndexDamaged as exc:  # nothing else can be counted: say what is wrong and what to do
             return {"vault": str(self.root), "damage": [str(exc)], "watcher": watcher_status(self.config)}
         except Exception as exc:
@@ -1158,7 +1176,8 @@ class Vault:
             stale = self._hits_stale(ledger, (r.path for r in check.rulings), "check")
             if not stale and project is not None and (self.root / self.config.projects_dir / project).is_dir():
                 stale = self._stale_notice(ledger, "check", under=f"{self.config.projects_dir}/{project}")
-            check = replace(check, notices=check.notices + stale)
+            settings = tuple(line for line in self._settings_notice(ledger, "check") if line not in stale)
+            check = replace(check, notices=check.notices + stale + settings)
         return check
 
     @_operation
@@ -1279,6 +1298,20 @@ class Vault:
         taps = [self.config.tap(tap)] if tap is not None else list(self.config.taps)
         return decay_rows(ledger.notes(), ledger.reinforcements(), taps,
                           now if now is not None else time.time())
+
+    def decay_silence(self, tap: str | None = None) -> str:
+        """Why ``decay_report`` (of ``tap``) listed nothing: "configure a tap with
+        half_life_days" was said of a tap configured so whose paths held no note yet, or none
+        at all (a typo, or a tap added since the last index; qa87)."""
+        taps = [self.config.tap(tap)] if tap is not None else list(self.config.taps)
+        decaying = [t for t in taps if t.half_life_days is not None]
+        if not decaying:
+            return (f"tap {tap!r} does not decay: give it half_life_days in vault-engine.toml" if tap else
+                    "no decaying documents: configure a tap with half_life_days in vault-engine.toml")
+        named = ", ".join(f"taps.{t.name} ({', '.join(t.paths) or 'no paths'})" for t in decaying)
+        since = self._settings_notice(self._require_index(), "list decay")
+        return (f"no decaying documents: the index holds no note in {named}"
+                + (f"; {since[0]}" if since else ": check the paths against the vault's folders"))
 
     def _record_moves(self, moved: tuple[tuple[str, str], ...], now: float | None) -> None:
         """Make reinforcements follow renamed notes, durably (the index alone would forget)."""

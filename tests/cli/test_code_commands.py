@@ -91,7 +91,7 @@ def test_callers_and_outline_say_when_a_file_changed_since_the_index(make_vault,
     assert cli("--vault", root, "callers", "price_of", "--json").json["notices"] == []
     os.utime(orders, ns=(1, 1))  # touched, same bytes (a checkout, a copy): nothing moved
     assert cli("--vault", root, "callers", "unused", "--json").json["notices"] == []
-    assert cli("--vault", root, "status", "--json").json["stale"] == {"changed": 0, "missing": 0, "new": 0, "paths": []}
+    assert cli("--vault", root, "status", "--json").json["stale"] == {"changed": 0, "missing": 0, "new": 0, "paths": [], "settings": False}
     # A caller saved since in a file of its own: the answer cannot hold it yet, and says so.
     (root / "src/shop/refunds.py").write_text("from shop.pricing import price_of\n\n\n"
                                                "def refund(sku):\n    return -price_of(sku)\n", encoding="utf-8")

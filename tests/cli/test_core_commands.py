@@ -193,7 +193,7 @@ def test_a_skipped_file_touched_copied_or_deleted_leaves_the_index_fresh(vault, 
     assert [f["path"] for f in cli("--vault", vault, "status", "--json").json["skipped_files"]] == ["latin1.md"]
     os.utime(latin, ns=(1, 1))
     latin.write_bytes(latin.read_bytes() + b"still \xe9\n")  # still not UTF-8: new stat, new bytes
-    assert cli("--vault", vault, "status", "--json").json["stale"] == {"changed": 0, "missing": 0, "new": 0, "paths": []}
+    assert cli("--vault", vault, "status", "--json").json["stale"] == {"changed": 0, "missing": 0, "new": 0, "paths": [], "settings": False}
     miss = cli("--vault", vault, "search", "wombats", "--lexical", "--json").json
     # no "run index" (it changes nothing), but the file the answer may be in, and where to see why (qa70)
     assert miss["status"] == "miss" and miss["notices"] == [
@@ -201,13 +201,13 @@ def test_a_skipped_file_touched_copied_or_deleted_leaves_the_index_fresh(vault, 
         "note as UTF-8); the answer may be in them: `vault-engine status` lists them and why"]
     copy = tmp_path / "copy"
     shutil.copytree(vault, copy)  # new times on every file
-    assert cli("--vault", copy, "status", "--json").json["stale"] == {"changed": 0, "missing": 0, "new": 0, "paths": []}
+    assert cli("--vault", copy, "status", "--json").json["stale"] == {"changed": 0, "missing": 0, "new": 0, "paths": [], "settings": False}
     latin.unlink()
     gone = cli("--vault", vault, "status", "--json").json
-    assert gone["stale"] == {"changed": 0, "missing": 0, "new": 0, "paths": []} and gone["skipped_files"] == []  # nothing left out
+    assert gone["stale"] == {"changed": 0, "missing": 0, "new": 0, "paths": [], "settings": False} and gone["skipped_files"] == []  # nothing left out
     (copy / "latin1.md").write_text("# Cafe\nwombats, now readable\n", encoding="utf-8")  # fixed: its words count
     assert cli("--vault", copy, "status", "--json").json["stale"] == {"changed": 1, "missing": 0, "new": 0,
-                                                                       "paths": ["latin1.md"]}
+                                                                       "paths": ["latin1.md"], "settings": False}
 
 
 def test_a_miss_under_a_running_watcher_asks_for_no_index(vault, cli, live_watcher):
@@ -432,10 +432,10 @@ def test_status_names_notes_whose_project_is_not_their_folders(make_vault, cli):
 def test_status_json(vault, cli):
     data = cli("--vault", vault, "status", "--json").json
     assert (data["notes"], data["sections"], data["unresolved_links"]) == (3, 4, 1)
-    assert data["stale"] == {"changed": 0, "missing": 0, "new": 0, "paths": []} and data["lexical"]["agrees"]
+    assert data["stale"] == {"changed": 0, "missing": 0, "new": 0, "paths": [], "settings": False} and data["lexical"]["agrees"]
     (vault / "new.md").write_text("fresh")
     assert cli("--vault", vault, "status", "--json").json["stale"] == {"changed": 1, "missing": 0, "new": 1,
-                                                                       "paths": ["new.md"]}
+                                                                       "paths": ["new.md"], "settings": False}
     (vault / "loose.md").unlink()  # after a pull, which files: the counts alone left a team guessing (qa25 #9)
     assert cli("--vault", vault, "status", "--json").json["stale"]["paths"] == ["loose.md", "new.md"]
     # a file written since is new, not changed (a brief's notice called a teammate's pulled notes "changed")

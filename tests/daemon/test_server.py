@@ -176,7 +176,7 @@ def test_index_running_during_a_burst_leaves_every_store_consistent(lexical_vaul
     assert health["errors"] == []
     status = probe_cli("--vault", lexical_vault, "status", "--json", "--no-daemon").json
     assert status["notes"] == notes_before + 120 and status["lexical"]["agrees"]
-    assert status["stale"] == {"changed": 0, "missing": 0, "new": 0, "paths": []}
+    assert status["stale"] == {"changed": 0, "missing": 0, "new": 0, "paths": [], "settings": False}
 
 
 def test_a_config_change_is_applied(lexical_vault, start_daemon):

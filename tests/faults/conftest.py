@@ -152,5 +152,5 @@ def vault_files(root: Path) -> dict[str, bytes]:
 
 
 def healthy(status: dict) -> bool:
-    return not status["damage"] and status["stale"] == {"changed": 0, "missing": 0, "new": 0, "paths": []} \
+    return not status["damage"] and status["stale"] == {"changed": 0, "missing": 0, "new": 0, "paths": [], "settings": False} \
         and status["lexical"]["agrees"]

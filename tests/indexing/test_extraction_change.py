@@ -101,3 +101,63 @@ def test_notes_read_by_a_newer_release_are_not_read_again_by_an_older_one(tmp_pa
                 run()
         assert [n.path for n in vault.ledger.notes()] == ["a.md"]  # nothing written
         assert vault.ledger.get_meta(indexer.EXTRACTION).startswith(newer + "|")
+
+
+def test_a_settings_change_not_yet_indexed_is_said_by_status_search_and_decay(make_vault, cli):
+    """A tap added to vault-engine.toml did nothing until the next index and nothing said so:
+    `status` read "0 changed", `search --tap meetings` was "a miss, not a guess", and `decay`
+    told the user to configure the tap they had just configured (qa87)."""
+    root = make_vault({"meetings/review.md": "# Design review\nWe reviewed the quokka design.\n",
+                       "other.md": "# Other\nquokka notes\n"}, config="[model]\nenabled = false\n")
+    assert cli("--vault", root, "index").code == 0
+    assert cli("--vault", root, "status", "--json").json["stale"]["settings"] is False
+    with (root / "vault-engine.toml").open("a") as toml:
+        toml.write('\n[taps.meetings]\nsource = "vault"\npaths = ["meetings/**"]\nhalf_life_days = 7\n')
+    status = cli("--vault", root, "status")
+    assert "vault-engine.toml changed since: run `vault-engine index`" in status.out
+    miss = cli("--vault", root, "search", "quokka", "--tap", "meetings", "--lexical", "--json").json
+    assert miss["status"] == "miss" and any("vault-engine.toml changed since the last index" in n
+                                            for n in miss["notices"])
+    hit = cli("--vault", root, "search", "quokka", "--lexical", "--json").json
+    assert hit["status"] == "hit" and any("vault-engine.toml changed" in n for n in hit["notices"])
+    decay = cli("--vault", root, "decay", "--tap", "meetings")
+    assert "no note in taps.meetings (meetings/**)" in decay.out and "run `vault-engine index`" in decay.out
+    assert cli("--vault", root, "index").code == 0
+    assert cli("--vault", root, "status", "--json").json["stale"]["settings"] is False
+    assert cli("--vault", root, "decay", "--tap", "meetings", "--json").json["documents"][0]["ref"] \
+        == "meetings/review.md"
+    again = cli("--vault", root, "search", "quokka", "--lexical", "--json").json
+    assert not any("vault-engine.toml" in n for n in again["notices"])
+
+
+def test_decay_of_a_tap_whose_paths_hold_no_note_says_so(make_vault, cli):
+    root = make_vault({"archive/old.md": "# Old\n"},
+                      config='[model]\nenabled = false\n[taps.archive]\nsource = "vault"\npaths = ["archvie/**"]\n'
+                             "half_life_days = 10\n")
+    assert cli("--vault", root, "index").code == 0
+    said = cli("--vault", root, "decay", "--tap", "archive").out
+    assert "no note in taps.archive (archvie/**): check the paths" in said
+    assert "does not decay" in cli("--vault", root, "decay", "--tap", "vault").out
+
+
+def test_an_exclude_added_since_the_last_index_is_said_beside_the_note_it_hides(make_vault, cli):
+    root = make_vault({"private/diary.md": "# Diary\nquokka secrets\n"}, config="[model]\nenabled = false\n")
+    assert cli("--vault", root, "index").code == 0
+    (root / "vault-engine.toml").write_text('exclude = ["private/**"]\n[model]\nenabled = false\n')
+    hit = cli("--vault", root, "search", "quokka", "--lexical", "--json").json
+    assert any("vault-engine.toml changed since the last index" in n for n in hit["notices"])
+    assert cli("--vault", root, "index").code == 0
+    assert cli("--vault", root, "search", "quokka", "--lexical", "--json").json["status"] == "miss"
+
+
+def test_index_and_status_name_a_notes_tap_whose_paths_match_no_note(make_vault, cli):
+    """As a code tap's are named: a typo decayed nothing, and nothing said so (qa87)."""
+    root = make_vault({"archive/old.md": "# Old\n"},
+                      config='[model]\nenabled = false\n[taps.archive]\nsource = "vault"\npaths = ["archvie/**"]\n')
+    line = "taps.archive: paths 'archvie/**' match no note of the vault"
+    assert line in cli("--vault", root, "index").err
+    assert {"path": "taps.archive", "reason": line.partition(": ")[2] + ": fix paths (globs relative to the vault) "
+            "in vault-engine.toml"} in cli("--vault", root, "status", "--json").json["skipped_files"]
+    (root / "vault-engine.toml").write_text('[model]\nenabled = false\n[taps.archive]\nsource = "vault"\n'
+                                            'paths = ["archive/**"]\n')
+    assert "taps.archive" not in cli("--vault", root, "index").err

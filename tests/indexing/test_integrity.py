@@ -145,9 +145,9 @@ def test_a_copy_of_the_vault_searches_and_its_next_run_records_its_times(vault, 
         assert copy.lexical.fingerprint() != copy.ledger.get_meta(LEXICAL_FINGERPRINT)  # new times
         assert copy.search("crocodiles", lexical_only=True).hits[0].path == "sub/delta.md"
         status = copy.status()
-        assert status["damage"] == [] and status["stale"] == {"changed": 0, "missing": 0, "new": 0, "paths": []}  # same bytes
+        assert status["damage"] == [] and status["stale"] == {"changed": 0, "missing": 0, "new": 0, "paths": [], "settings": False}  # same bytes
         (copy.root / "beta.md").write_text("# Beta\nSlow turtles lose races.\n", encoding="utf-8")
-        assert copy.status()["stale"] == {"changed": 1, "missing": 0, "new": 0, "paths": ["beta.md"]}  # named (qa25 #9)
+        assert copy.status()["stale"] == {"changed": 1, "missing": 0, "new": 0, "paths": ["beta.md"], "settings": False}  # named (qa25 #9)
         (copy.root / "beta.md").write_text(NOTES["beta.md"], encoding="utf-8")
         report = copy.index()
         assert not report.notices and report.new == report.modified == 0  # nothing rebuilt

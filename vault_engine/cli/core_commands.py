@@ -185,5 +185,6 @@ def cmd_reinforce(ctx: Context) -> int:
 
 def cmd_decay(ctx: Context) -> int:
     rows = ctx.vault.decay_report(tap=ctx.args.tap)
-    ctx.emit({"documents": [r.to_json() for r in rows]}, lambda: render.decay_rows(rows))
+    ctx.emit({"documents": [r.to_json() for r in rows]},
+             lambda: render.decay_rows(rows) if rows else ctx.vault.decay_silence(ctx.args.tap))
     return 0

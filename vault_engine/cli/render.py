@@ -206,7 +206,8 @@ def status(s: dict[str, Any]) -> str:
         f"last index {iso(s['last_index'])}",
         f"stale      {stale_counts(s['stale']['changed'], s['stale'].get('new', 0), s['stale']['missing'])}"
         " since the last index"
-        + _named(s["stale"].get("paths", []), s["stale"]["changed"] + s["stale"]["missing"]),
+        + _named(s["stale"].get("paths", []), s["stale"]["changed"] + s["stale"]["missing"])
+        + ("; vault-engine.toml changed since: run `vault-engine index`" if s["stale"].get("settings") else ""),
         "lexical    " + (f"{s['lexical']['sections']} sections" if s["lexical"]["sections"] is not None
                             else "unreadable")  # a damaged index cannot count its documents
         + ("" if s["lexical"]["agrees"] else f"  {'OUT OF STEP' if s['lexical'].get('interrupted') else 'DAMAGED'}"
@@ -259,8 +260,6 @@ def named(ref: str, title: str | None) -> str:
 
 
 def decay_rows(rows) -> str:
-    if not rows:
-        return "no decaying documents: configure a tap with half_life_days in vault-engine.toml"
     out = [f"{'multiplier':>10}  {'age (d)':>8}  {'tap':<10} ref"]
     for r in rows:
         bar = "█" * round(r.multiplier * 10)

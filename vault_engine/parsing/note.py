@@ -111,6 +111,15 @@ def extraction_key(config: Config) -> str:
     return f"{EXTRACTION_VERSION}|{config.projects_dir}|{rules}|{owners}|{config.max_file_mb:g}"
 
 
+def settings_key(config: Config) -> str:
+    """The settings of vault-engine.toml an index is built with: those of :func:`extraction_key`
+    (without the parser's version: an upgrade is not a change of the file) and ``exclude``,
+    which decides what is indexed at all. An answer says when they changed since the last
+    index: a new tap or ``[kinds]`` rule, or an ``exclude`` hiding private notes, did nothing
+    until the next `index`, and nothing said so (qa87)."""
+    return f"{extraction_key(config).partition('|')[2]}|{','.join(config.exclude)}"
+
+
 # Frontmatter keys that date a document, in order of preference ("updated, then created").
 DATE_KEYS = ("updated", "last_edited_time", "modified", "created", "date", "created_time")
 

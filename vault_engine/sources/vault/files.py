@@ -20,7 +20,7 @@ from pathlib import Path
 from vault_engine.config import CONFIG_NAME, DEFAULT_TAP, Config
 from vault_engine.errors import not_utf8
 from vault_engine.model import SkippedFile
-from vault_engine.paths import is_hidden, is_left_out_file, leaves_folder
+from vault_engine.paths import glob_match, is_hidden, is_left_out_file, leaves_folder
 from vault_engine.sources.vault.changes import FileStat
 from vault_engine.sources.vault.skip_reasons import LOOP, folder_reason, is_symlink_loop, misnamed
 from vault_engine.stores.ledger.notes import NoteQueries, content_digest
@@ -111,7 +111,20 @@ def scan_vault(config: Config, under: str = "") -> Scan:
             continue
         for entry in entries:
             _visit(entry, rel, config, scan, stack)
+    if not under:
+        scan.problems += _taps_of_nothing(config, scan.notes)
     return scan
+
+
+def _taps_of_nothing(config: Config, notes: Iterable[str]) -> list[SkippedFile]:
+    """A line for each notes tap of vault-engine.toml whose paths match no note, as a code
+    tap's: a typo (`archvie/**`) decayed nothing, and no command said so (qa87)."""
+    taps = [tap for tap in config.taps if tap.source == DEFAULT_TAP and tap.paths]
+    claimed = {tap.name for tap in taps for rel in notes if any(glob_match(p, rel) for p in tap.paths)} \
+        if taps else set()
+    return [SkippedFile(f"taps.{tap.name}", f"paths {', '.join(repr(p) for p in tap.paths)} match no note of the "
+                        "vault: fix paths (globs relative to the vault) in vault-engine.toml")
+            for tap in taps if tap.name not in claimed]
 
 
 def _unlisted(scan: Scan, rel: str, exc: OSError) -> None:
