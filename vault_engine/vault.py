@@ -1176,8 +1176,8 @@ class Vault:
             stale = self._hits_stale(ledger, (r.path for r in check.rulings), "check")
             if not stale and project is not None and (self.root / self.config.projects_dir / project).is_dir():
                 stale = self._stale_notice(ledger, "check", under=f"{self.config.projects_dir}/{project}")
-            settings = tuple(line for line in self._settings_notice(ledger, "check") if line not in stale)
-            check = replace(check, notices=check.notices + stale + settings)
+            changed = tuple(line for line in self._settings_notice(ledger, "check") if line not in stale)
+            check = replace(check, notices=check.notices + stale + changed)
         return check
 
     @_operation
