@@ -661,7 +661,7 @@ class Vault:
             stale = self._hits_stale(ledger, (h.path for h in result.hits if h.kind != "code"), "search")
             result = replace(result, notices=result.notices + weak + stale + self._settings_notice(ledger, "search"))
         if any(h.kind == "code" for h in result.hits):  # code hits carry the notes that say why
-            result = replace(result, hits=self._code_queries().with_why(result.hits))
+            result = replace(result, hits=self._code_queries().with_why(result.hits, query))
             if follow:
                 result = self._follow_why(searcher, result, request)
         return result

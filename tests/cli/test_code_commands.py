@@ -328,3 +328,33 @@ def test_an_outline_names_a_rust_impl_once(make_vault, cli):
     root = build(make_vault, {"src/ledger.rs": "pub struct Entry;\nimpl Entry {\n    pub fn credit(n: u32) {}\n}\n"})
     text = cli("--vault", root, "outline", "src/ledger.rs").out
     assert "    2-4     impl Entry\n" in text and "impl impl" not in text
+
+
+def test_a_code_hit_shows_its_lines_as_written(make_vault, cli):
+    """The index holds a symbol's words once each: the snippet drawn from them read "measure
+    table widths dict int for row rows idx" (qa88)."""
+    root = build(make_vault)
+    hit = cli("--vault", root, "search", "place one order", "--kind", "code", "--lexical", "--json").json["hits"][0]
+    assert hit["ref"] == "src/shop/orders.py#OrderBook.place"
+    assert hit["snippet"].startswith("def place(self, sku, qty): \"\"\"Place one order.\"\"\"")
+    assert "total = price_of(sku) * qty" in hit["snippet"]
+
+
+def test_exclude_tests_leaves_out_the_tests_of_a_repository_beside_the_vault(tmp_path, cli):
+    """Its keys carry the tap's name (`repo:tests/...`): they were kept as if in a folder named
+    `repo:tests` (qa88)."""
+    repo, vault = tmp_path / "repo", tmp_path / "vault"
+    for rel, text in {"src/pricing.py": "def price_of(sku):\n    return 1\n",
+                      "tests/helpers.py": "def price_of(sku):\n    return 2\n"}.items():
+        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
+        (repo / rel).write_text(text)
+    vault.mkdir()
+    (vault / "vault-engine.toml").write_text('[model]\nenabled = false\n[taps.repo]\nsource = "code"\n'
+                                             'root = "../repo"\npaths = ["**"]\n')
+    assert cli("--vault", vault, "index").code == 0
+    every = cli("--vault", vault, "search", "price_of", "--kind", "code", "--lexical", "--json").json
+    assert {h["path"] for h in every["hits"]} == {"repo:src/pricing.py", "repo:tests/helpers.py"}
+    kept = cli("--vault", vault, "search", "price_of", "--kind", "code", "--lexical", "--exclude-tests", "--json").json
+    assert {h["path"] for h in kept["hits"]} == {"repo:src/pricing.py"}
+    callers = cli("--vault", vault, "callers", "price_of", "--exclude-tests", "--json").json
+    assert callers["status"] != "ambiguous"

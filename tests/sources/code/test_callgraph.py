@@ -316,6 +316,9 @@ def test_rust_self_and_type_paths_in_the_same_file():
     ("src/click/core.py", False), ("src/testing.py", False), ("src/contest.py", False),
     ("src/latest/x.py", False), ("tests_data.py", False), ("src/protest_test.py", True),
     ("tests/test_a.py#test_x", True),
+    # a repository beside the vault, keyed by its tap's name (qa88: `code:tests/...` passed)
+    ("code:tests/typing/typing_version_option.py#hello", True), ("code:src/click/core.py#Context", False),
+    ("repo:conftest.py", True),
 ])
 def test_is_test_path(path, expected):
     assert is_test_path(path) is expected

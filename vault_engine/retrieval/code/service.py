@@ -134,19 +134,38 @@ class CodeQueries:
         notes that name it, then those of its file, the most specific first."""
         return self.why_symbol(row) + self.why_file(row.key)
 
-    def with_why(self, hits: tuple) -> tuple:
-        """Search hits, those of code with their why notes (search results are frozen)."""
+    def with_why(self, hits: tuple, query: str) -> tuple:
+        """Search hits, those of code with their why notes and a snippet of their lines as
+        written (search results are frozen): the index holds a symbol's words once each, and
+        a snippet drawn from them read "measure table widths dict int for row rows idx"
+        (qa88)."""
         from dataclasses import replace
 
+        from vault_engine.stores.lexical import analyze
+
+        terms = set(analyze(query))
         out = []
         for hit in hits:
             if hit.kind == "code" and hit.path in self.keys:
                 key, _, qualname = hit.ref.partition("#")
                 row = self.store.symbol(key, qualname) if qualname else None
                 why = self.why_of(row) if row else self.why_file(key)
-                hit = replace(hit, why=tuple(dict.fromkeys(w.ref for w in why)))
+                hit = replace(hit, why=tuple(dict.fromkeys(w.ref for w in why)),
+                              snippet=self._snippet(key, hit.line_start, hit.line_end, terms) or hit.snippet)
             out.append(hit)
         return tuple(out)
+
+    def _snippet(self, key: str, start: int, end: int, terms: set[str]) -> str:
+        """The snippet of a symbol's (or a module's opening) lines as the file has them now,
+        its first ``BODY_LINES`` (as the index reads them); empty when the file cannot be read."""
+        from vault_engine.retrieval.snippets import make_snippet
+        from vault_engine.sources.code.sections import BODY_LINES
+
+        try:
+            lines, _ = self._lines(key)
+        except VaultError:
+            return ""
+        return make_snippet("\n".join(lines[max(0, start - 1):min(end, start + BODY_LINES)]), terms)
 
     # -- show and outline -------------------------------------------------------------------
 
