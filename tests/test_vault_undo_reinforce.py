@@ -56,3 +56,17 @@ def test_a_log_merged_with_a_teammates_lines_before_the_end_is_read_whole(sample
         counts = {r.path: r.reinforcements for r in vault.decay_report(now=NOW) if r.reinforcements}
     assert counts == {"specs/drop-test-protocol.md": 1, "specs/auth-sessions.md": 1, "specs/webhook-delivery.md": 1}
     assert "not JSON" not in caplog.text
+
+
+def test_reinforce_undo_from_the_cli_takes_back_the_newest_standing_one(sample_vault, cli):
+    """Only the TUI's `u` could take a reinforcement back (qa88)."""
+    path = "specs/drop-test-protocol.md"
+    assert cli("--vault", sample_vault, "index", "--no-embed").code == 0
+    assert cli("--vault", sample_vault, "reinforce", path, "--by", "ann", "--json").code == 0
+    second = cli("--vault", sample_vault, "reinforce", path, "--by", "ann", "--json").json
+    undone = cli("--vault", sample_vault, "reinforce", path, "--undo", "--json").json
+    assert (undone["undone"], undone["reinforcements"]) == (second["at"], 1)
+    said = cli("--vault", sample_vault, "reinforce", path, "--undo").out
+    assert said.startswith(f"took back the reinforcement of {path} made ") and "own date again" in said
+    refused = cli("--vault", sample_vault, "reinforce", path, "--undo")
+    assert refused.code != 0 and "has no reinforcement to undo" in refused.err

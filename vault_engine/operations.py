@@ -113,6 +113,15 @@ def _index_call(vault: Any, args: Args) -> Any:
     return vault.index(embed=not args["no_embed"])
 
 
+def reinforce_or_undo(vault: Any, args: Args) -> Any:
+    """``reinforce``, or with ``undo`` the taking back of the note's newest reinforcement."""
+    if not args["undo"]:
+        return vault.reinforce(args["ref"], by=args["by"], why=args["why"])
+    if args["why"]:
+        raise BadArgument("why is for a reinforcement, not its undo")
+    return vault.undo_last_reinforce(args["ref"], by=args["by"])
+
+
 def _search_call(vault: Any, args: Args) -> Any:
     if args["lexical"] and args["semantic"]:
         raise BadArgument("lexical and semantic exclude each other: pass one of them, or neither for both arms")
@@ -228,7 +237,7 @@ OPERATIONS: tuple[Operation, ...] = (
         Param("backlinks", bool, "links pointing at ref instead", False),
     ), envelope=_links_json),
     Operation("resume", "resume", "resume",
-              "Brief for an agent arriving on a project: last checkpoint, ruled-out approaches, notes, specs.", (
+              "Brief for an agent arriving on a project: last checkpoint, dead ends, notes, specs.", (
         Param("project", str, "the project to resume", required=True),
         Param("max_tokens", int, "budget for the brief (4 characters a token)", 2000, low=MIN_BRIEF_TOKENS),
     ), owns_budget=True),
@@ -240,7 +249,7 @@ OPERATIONS: tuple[Operation, ...] = (
         Param("lexical", bool, "words only (fast, never loads the model)", False, keyword="lexical_only"),
     )),
     Operation("deadend_list", "deadend list", "deadend_list", "Every recorded dead end, newest first.", (
-        Param("project", str, "only this project (default: the whole vault)"),
+        Param("project", str, "only this project (default: all)"),
     ), envelope=_dead_ends_json),
     Operation("checkpoint_new", "checkpoint new", "checkpoint_new",
               "Write an agent checkpoint (Summary, Decision, Next, Failed); returns its ref.", (
@@ -252,20 +261,21 @@ OPERATIONS: tuple[Operation, ...] = (
         Param("failed", list, "approaches ruled out: 'APPROACH -- REASON' or {text, reason}", (), objects=True),
         Param("link", list, "refs to link", ()),
     ), call=_checkpoint_call, writes=True),
-    Operation("reinforce", "reinforce", "reinforce", "Record that a note proved useful, so it stops fading.", (
+    Operation("reinforce", "reinforce", "reinforce", "Mark a note useful, so it stops fading; or undo that.", (
         Param("ref", str, _REF, required=True, positional=True),
         Param("by", str, "who reinforces (agent or person)"),
         Param("why", str, "what it was useful for"),
-    ), writes=True),
+        Param("undo", bool, "undo its newest reinforcement", False),
+    ), call=reinforce_or_undo, writes=True),
     Operation("status", "status", "status", "Index health: counts, stale files, unresolved links, model, watcher."),
     # An MCP client may have no shell: answers that say the index is stale must be actionable
     # where they are read (qa54: an agent with MCP alone could not run `vault-engine index`)
     Operation("index", "index", "index",
               "Bring the index up to date after notes changed (an answer says it is stale).", (
-        Param("no_embed", bool, "words only: leave the vectors to a later index", False),
+        Param("no_embed", bool, "words only: vectors by a later index", False),
     ), call=_index_call, writes=True),
     Operation("find", "find", "find",
-              "Where is it? Exact symbol or path, else a suggestion to confirm, else memory notes.", (
+              "Where is it? Exact symbol or path, else a suggestion, else memory notes.", (
         Param("query", str, "a symbol, a path or a question", required=True, positional=True),
         Param("k", int, "most hits", 10, low=1, high=100),
         Param("tier", str, "one tier only", choices=FIND_TIERS),

@@ -1290,6 +1290,28 @@ class Vault:
                 "last_reinforced": left.last_at if left else None}
 
     @_operation
+    def undo_last_reinforce(self, ref: str, *, by: str | None = None, now: float | None = None) -> dict[str, Any]:
+        """Take back the newest reinforcement of the note ``ref`` names that is not undone yet
+        (`reinforce --undo`: the TUI's `u` alone could, qa88)."""
+        from collections import Counter
+
+        from vault_engine.retrieval.lookup import lookup_ref
+
+        note, _ = lookup_ref(self._require_index(), ref, self._unindexed_now)
+        records, _ = self.reinforcement_log.read(0)
+        undone = Counter(r.get("undoes") for r in records if r.get("event") == "undo" and r.get("path") == note.path)
+        standing = []
+        for r in records:
+            if r.get("event") == "reinforce" and r.get("path") == note.path:
+                if undone[r.get("at")]:
+                    undone[r.get("at")] -= 1
+                else:
+                    standing.append(r.get("at"))
+        if not standing:
+            raise BadArgument(f"{note.path} has no reinforcement to undo")
+        return self.undo_reinforce(note.path, max(standing), by=by, now=now)
+
+    @_operation
     def decay_report(self, *, tap: str | None = None, now: float | None = None) -> list[DecayRow]:
         """Every document of a decaying tap (or of ``tap``), most faded first."""
         from vault_engine.retrieval.decay import decay_rows

@@ -86,6 +86,7 @@ def _register_decay(sub: argparse._SubParsersAction, common: argparse.ArgumentPa
     p.add_argument("ref", type=non_empty, help="path[#Heading] or notion://<id> (the whole note is reinforced)")
     p.add_argument("--by", type=named, help="who reinforces (agent or person)")
     p.add_argument("--why", type=named, help="what it was useful for")
+    p.add_argument("--undo", action="store_true", help="undo its newest reinforcement")
     p.set_defaults(handler=cmd_reinforce)
 
     p = sub.add_parser("decay", parents=[common], help="documents of decaying taps, most faded first",
@@ -176,10 +177,15 @@ def cmd_status(ctx: Context) -> int:
 
 def cmd_reinforce(ctx: Context) -> int:
     from vault_engine.model import reinforcement_said
+    from vault_engine.operations import reinforce_or_undo
 
-    a = ctx.args
-    done = ctx.vault.reinforce(a.ref, by=a.by, why=a.why)
-    ctx.emit(done, lambda: f"reinforced {render.named(done['ref'], done['title'])}: {reinforcement_said(done)}")
+    done = reinforce_or_undo(ctx.vault, vars(ctx.args))
+    if ctx.args.undo:
+        left = done["reinforcements"]
+        ctx.emit(done, lambda: f"took back the reinforcement of {done['path']} made {render.iso(done['undone'])}: "
+                               + (f"{left} still stand" if left else "its age counts from its own date again"))
+    else:
+        ctx.emit(done, lambda: f"reinforced {render.named(done['ref'], done['title'])}: {reinforcement_said(done)}")
     return 0
 
 

@@ -19,7 +19,7 @@ DEFAULT_MAX_TOKENS = 4000  # a tool answer's cap: well under what agents complai
 BRIEF_JSON_FACTOR = 4  # resume's answer against its brief's budget: fields and Markdown, with room
 MIN_MAX_TOKENS, MAX_MAX_TOKENS = 100, 100_000
 _JSON_TYPES = {str: "string", int: "integer", bool: "boolean"}
-_CAP_HELP = f"answer cap, tokens (default {DEFAULT_MAX_TOKENS}; cuts: truncated)"
+_CAP_HELP = f"answer cap in tokens (default {DEFAULT_MAX_TOKENS})"
 
 
 def param_schema(param: Param) -> dict[str, Any]:
