@@ -1300,13 +1300,13 @@ class Vault:
         note, _ = lookup_ref(self._require_index(), ref, self._unindexed_now)
         records, _ = self.reinforcement_log.read(0)
         undone = Counter(r.get("undoes") for r in records if r.get("event") == "undo" and r.get("path") == note.path)
-        standing = []
+        standing: list[float] = []
         for r in records:
             if r.get("event") == "reinforce" and r.get("path") == note.path:
-                if undone[r.get("at")]:
-                    undone[r.get("at")] -= 1
+                if undone[r["at"]]:
+                    undone[r["at"]] -= 1
                 else:
-                    standing.append(r.get("at"))
+                    standing.append(r["at"])
         if not standing:
             raise BadArgument(f"{note.path} has no reinforcement to undo")
         return self.undo_reinforce(note.path, max(standing), by=by, now=now)
