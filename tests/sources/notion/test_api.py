@@ -300,3 +300,74 @@ def test_a_page_renamed_in_notion_whose_note_was_edited_keeps_its_name_and_links
                for p in report.problems)
     body = read_note(root, "Platform handbook a1a1a1a1.md")[1]
     assert "[[Session store b2b2b2b2" in body and "Cookie store b2b2b2b2" not in body
+
+
+# -- qa86: a page that fails, a whole workspace gone, a deleted note, a rename ------------
+
+
+def test_one_page_failing_is_named_and_the_rest_syncs(root, fake):
+    """One page answering 500 stopped the whole sync, naming no page (qa86)."""
+    for _ in range(3):  # the first try and both retries
+        fake.fail_next(f"/v1/pages/{RUNBOOK}", error(500, "internal_server_error", "Unexpected error occurred."))
+    report = run_sync(root, fake, page_ids=[HANDBOOK, RUNBOOK], search=None)
+    [problem] = report.problems
+    assert problem.path == f"notion://{RUNBOOK}" and "not synced this run (Notion answered 500" in problem.reason
+    assert "the next sync tries again" in problem.reason and len(report.new) == 5
+    assert report.gone == ()
+
+
+def test_a_gateway_error_is_retried_as_a_server_error(root, fake):
+    fake.fail_next(f"/v1/pages/{HANDBOOK}", error(502, "bad_gateway", "Bad Gateway"))
+    report = run_sync(root, fake)
+    assert report.problems == () and len(report.new) == 6
+
+
+def test_prune_deletes_nothing_when_a_page_the_tap_names_is_gone(root, fake):
+    """The integration disconnected: every page answers 404, and a sync that prunes had
+    deleted the whole mirror (qa86)."""
+    run_sync(root, fake)
+    for table in (fake.pages, fake.databases):
+        table.clear()
+    report = run_sync(root, fake, prune=True)
+    assert report.pruned == () and len(report.gone) == 6
+    assert any("named in [taps.notion] answered that it is gone" in n and "nothing was pruned" in n
+               for n in report.notices)
+    assert len(list((root / "notion").glob("*.md"))) == 6
+
+
+def test_a_page_whose_note_was_deleted_is_pulled_again(root, fake):
+    """Under a parent unchanged in Notion it was never pulled again, though a conflict's advice
+    is to delete the note to take Notion's version (qa86)."""
+    run_sync(root, fake)
+    (root / "notion" / "Session store b2b2b2b2.md").unlink()
+    report = run_sync(root, fake)
+    assert report.new == ("notion/Session store b2b2b2b2.md",)
+    assert "> Cookies are signed." in read_note(root, "Session store b2b2b2b2.md")[1]
+
+
+def test_a_rename_in_notion_writes_again_the_synced_notes_that_link_to_it(root, fake):
+    """Notion leaves the pages that mention a renamed page as they were: their notes kept the
+    old name, a broken link (qa86)."""
+    run_sync(root, fake)
+    fake.pages[SESSIONS] = page(SESSIONS, "Cookie store", "2026-11-25T08:30:00.000Z",
+                                parent={"type": "page_id", "page_id": dashed(HANDBOOK)})
+    report = run_sync(root, fake)  # the handbook's own time is unchanged
+    assert report.renamed == (("notion/Session store b2b2b2b2.md", "notion/Cookie store b2b2b2b2.md"),)
+    body = read_note(root, "Platform handbook a1a1a1a1.md")[1]
+    assert "[[Cookie store b2b2b2b2" in body and "Session store b2b2b2b2" not in body
+    assert "notion/Platform handbook a1a1a1a1.md" in report.updated
+
+
+def test_a_base_url_ending_in_v1_as_notion_documents_it_works(root, fake):
+    report = run_sync(root, fake, base_url=fake.url + "/v1/")
+    assert report.problems == () and len(report.new) == 6
+
+
+def test_a_deleted_note_of_a_page_gone_from_notion_is_forgotten(root, fake):
+    run_sync(root, fake)
+    (root / "notion" / "Deploy runbook c3c3c3c3.md").unlink()
+    del fake.pages[RUNBOOK]
+    report = run_sync(root, fake, search=None)
+    assert [p.reason for p in report.problems] == [
+        "Notion has no such page (404 object_not_found): its note had been deleted in the vault: the page is forgotten"]
+    assert run_sync(root, fake, search=None).problems == ()

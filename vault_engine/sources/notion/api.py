@@ -41,16 +41,20 @@ from vault_engine.sources.notion.pages import (
     scan_existing,
     stem_of,
     tap_folders,
+    write_if_changed,
 )
 from vault_engine.sources.notion.report import NotionReport, Problem
 
 log = logging.getLogger(__name__)
 
 DEFAULT_TOKEN_ENV = "NOTION_TOKEN"
+SYNC_STATE = "notion-sync.json"  # in .vault-engine/: the pages the last sync left notes of
+DELETED_NOTE = "a page synced before, whose note was deleted since"  # why such a page is pulled again
 SYNC_OPTIONS = frozenset({"token_env", "page_ids", "database_ids", "search", "base_url",
                           "max_file_mb", "max_export_mb"})  # the last two bound `notion import`
 MAX_RATE_LIMIT_WAITS = 5
 MAX_SERVER_ERROR_RETRIES = 2
+GATEWAY_ERRORS = (502, 503, 504)  # a proxy's moment, answered in HTML: retried as Notion's 5xx are
 MAX_BLOCK_DEPTH = 24  # nesting deeper than this is not fetched (Notion allows far less)
 # An id as written in the config: bare, dashed, or at the end of a page URL.
 _ID_IN_TEXT = re.compile(r"([0-9a-fA-F]{8}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{4}-?[0-9a-fA-F]{12})$")
@@ -87,7 +91,8 @@ class SyncSettings:
         folder = glob_folder(tap.paths[0]) if tap.paths else ""
         return cls(token_env.strip(), _ids(options, "page_ids", where),
                    _ids(options, "database_ids", where), search,
-                   base_url.rstrip("/") if base_url else None, folder or "notion")
+                   # the client adds /v1 itself; Notion's documentation gives the base with it
+                   base_url.rstrip("/").removesuffix("/v1") if base_url else None, folder or "notion")
 
     @property
     def names_something(self) -> bool:
@@ -137,6 +142,12 @@ class PageGone(Exception):
     """Notion answered 404 (or 403) for an object: deleted, or not shared with the integration."""
 
 
+class PageFailed(NotionError):
+    """Notion failed on one object (a server error after retries, a gateway's 502-504, no
+    answer in time): that page is skipped this run and the rest synced, its note kept. One
+    page answering 500 had stopped the whole sync, naming no page (qa86)."""
+
+
 class NotionApi:
     """The calls a sync makes, with rate limits waited out and errors a user can act on."""
 
@@ -180,12 +191,17 @@ class NotionApi:
                     self.sleep(2.0 ** server_errors)
                     continue
                 raise self._translate(exc.status, code, str(exc)) from None
-            except HTTPResponseError as exc:
+            except HTTPResponseError as exc:  # not Notion's JSON: a gateway's page, or another server
+                if exc.status in GATEWAY_ERRORS:
+                    if server_errors < MAX_SERVER_ERROR_RETRIES:
+                        server_errors += 1
+                        self.sleep(2.0 ** server_errors)
+                        continue
+                    raise PageFailed(f"Notion's gateway answered HTTP {exc.status} at {self.base_url}") from None
                 raise NotionError(f"Notion answered HTTP {exc.status} at {self.base_url}: "
                                   "not the Notion API? check base_url in [taps.notion]") from None
             except RequestTimeoutError:
-                raise NotionError(f"Notion at {self.base_url} did not answer in time: try again "
-                                  "later") from None
+                raise PageFailed(f"Notion at {self.base_url} did not answer in time") from None
             except httpx.HTTPError as exc:
                 raise NotionError(f"cannot reach Notion at {self.base_url} ({type(exc).__name__}): "
                                   "check the network") from None
@@ -206,6 +222,8 @@ class NotionApi:
         if code == "rate_limited":
             return NotionError(f"Notion is still rate limiting after {MAX_RATE_LIMIT_WAITS} waits: "
                                "try again in a few minutes")
+        if status >= 500:
+            return PageFailed(f"Notion answered {status} {code}: {message}")
         return NotionError(f"Notion answered {status} {code}: {message}")
 
     def paginate(self, method: Callable[..., Any], **kwargs: Any) -> Iterator[dict[str, Any]]:
@@ -288,6 +306,7 @@ class Sync:
         self.fetched: list[tuple[str, dict, list]] = []  # pages whose blocks were read
         self.databases: list[tuple[str, dict, list]] = []
         self.gone_ids: set[str] = set()
+        self.failed_ids: set[str] = set()
         self.not_fetched = 0
         self.prune = False
 
@@ -301,19 +320,25 @@ class Sync:
         if self.settings.search is not None:
             for page in self.api.search_pages(self.settings.search):
                 self.queue.append((page, normalize_id(page.get("id")) or "", "taps.notion.search"))
+        for ident in sorted(self._remembered() - set(self.existing)):  # their notes were deleted since
+            self.queue.append((None, ident, DELETED_NOTE))
         while self.queue:
             self._pull(*self.queue.popleft())
         self._check_unseen()
         writer = PageWriter(self.config.root, self.settings.folder, SYNC_SOURCE, self.now,
                             self.existing)
-        names = writer.plan({ident: object_title(obj) for ident, obj, _ in [*self.fetched, *self.databases]})
+        names = self._plan(writer)
+        if self._fetch_linking(names):  # notes naming a page by the name a rename takes from it
+            names = self._plan(writer)
         # Links name the file each note has (pages not fetched keep theirs) or will have.
         self.known.stems.update({ident: note.stem for ident, note in self.existing.items()})
         self.known.stems.update({ident: stem_of(rel) for ident, rel in names.items()})
         result = writer.write_all(self._render(), names)  # rendered last: every stem is known by now
         gone = sorted((self.existing[i] for i in self.gone_ids), key=lambda n: n.rel_path)
         prunable = [n for n in gone if not n.edited_locally]
-        pruned, kept_files = writer.prune(gone) if prune else ([], [])
+        refused = self._prune_refused(prunable) if prune else ()
+        pruned, kept_files = writer.prune(gone) if prune and not refused else ([], [])
+        self._remember((set(self.existing) | set(names)) - set(pruned_ids(gone, pruned)))
         return NotionReport(
             action="sync", source=SYNC_SOURCE, into=self.settings.folder,
             pages=len(self.fetched) + self.not_fetched, databases=len(self.databases),
@@ -322,9 +347,71 @@ class Sync:
             gone=tuple(n.rel_path for n in gone), pruned=tuple(pruned), prune=prune,
             kept_edited=tuple(n.rel_path for n in gone if n.edited_locally),
             problems=tuple(self.problems + result.problems + kept_files),
-            notices=(f"{len(prunable)} note(s) of pages Notion no longer has are kept; a sync that "
-                     "prunes deletes them",) if prunable and not prune else (),
+            notices=((f"{len(prunable)} note(s) of pages Notion no longer has are kept; a sync that "
+                      "prunes deletes them",) if prunable and not prune else ()) + refused,
         )
+
+    def _plan(self, writer: PageWriter) -> dict[str, str]:
+        return writer.plan({ident: object_title(obj) for ident, obj, _ in [*self.fetched, *self.databases]})
+
+    def _prune_refused(self, prunable: list) -> tuple[str, ...]:
+        """Why nothing is pruned: a page or database the tap names is gone (the integration
+        lost its access: every page answers 404), or most of the mirror would go. A sync that
+        prunes, with the integration disconnected, had deleted 9 of 11 notes (qa86)."""
+        if not prunable:
+            return ()
+        roots = (set(self.settings.page_ids) | set(self.settings.database_ids)) & self.gone_ids
+        mirrored = [n for n in self.existing.values() if n.meta.get("source") == SYNC_SOURCE]
+        if not roots and 2 * len(prunable) <= len(mirrored):
+            return ()
+        why = (f"{', '.join(sorted(f'notion://{r}' for r in roots))} named in [taps.notion] "
+               "answered that it is gone" if roots else f"that is {len(prunable)} of the {len(mirrored)} synced notes")
+        return (f"--prune would delete {len(prunable)} note(s) of {self.settings.folder}/, but {why}: the "
+                "integration may have lost its access to the workspace, so nothing was pruned (check its "
+                "connections in Notion, or delete those notes yourself)",)
+
+    def _fetch_linking(self, names: dict[str, str]) -> bool:
+        """Read again the synced notes, unchanged in Notion and unedited in the vault, whose
+        links name a page by the name this run's rename takes from it: they are written again
+        with the new name (a rename in Notion leaves the pages that mention it as they were,
+        and the sync had left their links broken, qa86). True when any was read."""
+        old_stems = {self.existing[i].stem for i, rel in names.items()
+                     if i in self.existing and self.existing[i].rel_path != rel}
+        if not old_stems:
+            return False
+        fetched = {ident for ident, _, _ in [*self.fetched, *self.databases]}
+        linking = [n for n in self.existing.values()
+                   if n.notion_id not in fetched and n.meta.get("source") == SYNC_SOURCE
+                   and n.meta.get("notion_object") != "database" and not n.edited_locally
+                   and any(f"[[{stem}" in n.text for stem in old_stems)]
+        for note in linking:
+            try:
+                self.fetched.append((note.notion_id, self.api.page(note.notion_id),
+                                     self.api.block_tree(note.notion_id)))
+            except (PageGone, PageFailed):
+                continue  # said by the report's broken-link line, as before
+        return bool(linking)
+
+    def _remembered(self) -> set[str]:
+        """The pages the last sync left notes of (``.vault-engine/notion-sync.json``): a page
+        whose note was deleted since, under a parent unchanged in Notion, was never pulled
+        again, though a conflict's advice is to delete the note to take Notion's version (qa86)."""
+        import json
+
+        try:
+            data = json.loads((self.config.state_dir / SYNC_STATE).read_text(encoding="utf-8"))
+            return {i for i in data.get("pages", ()) if isinstance(i, str) and normalize_id(i) == i}
+        except (OSError, ValueError, AttributeError):
+            return set()  # none yet (a first sync, a fresh clone): children are found by their parents
+
+    def _remember(self, ids: set[str]) -> None:
+        import json
+
+        try:
+            write_if_changed(self.config.state_dir / SYNC_STATE,
+                             json.dumps({"pages": sorted(ids - self.gone_ids)}, indent=0).encode())
+        except OSError as exc:  # the notes are written: only the next sync's memory is lost
+            log.warning("could not record the synced pages in %s: %s", SYNC_STATE, exc)
 
     def _pull(self, page: dict | None, ident: str, why: str) -> None:
         if not ident or ident in self.seen:
@@ -347,6 +434,9 @@ class Sync:
         except PageGone as exc:
             self._gone(ident, why, str(exc))
             return
+        except PageFailed as exc:
+            self._failed(ident, exc)
+            return
         for child_id, child_title in child_pages(blocks):
             self.known.stems.setdefault(child_id, note_stem_for(child_title, child_id))
             self.queue.append((None, child_id, f"child page of {title}"))
@@ -360,6 +450,9 @@ class Sync:
                     for row in self.api.data_source_rows(source["id"])]
         except PageGone as exc:
             self._gone(ident, "taps.notion.database_ids", str(exc))
+            return
+        except PageFailed as exc:
+            self._failed(ident, exc)
             return
         title = object_title(database)
         self.known.stems[ident] = note_stem_for(title, ident)
@@ -386,6 +479,19 @@ class Sync:
                     raise PageGone("in the trash")
             except PageGone as exc:
                 self._gone(note.notion_id, note.rel_path, str(exc))
+            except PageFailed as exc:
+                self._failed(note.notion_id, exc)
+
+    def _failed(self, ident: str, exc: PageFailed) -> None:
+        """A page Notion failed on this run: named, its note kept, its known children still
+        pulled; never taken for gone."""
+        self.failed_ids.add(ident)
+        note = self.existing.get(ident)
+        for child in self._known_children(ident):
+            self.queue.append((None, child, "child page of a page Notion failed on"))
+        kept = f"its note {note.rel_path} is kept as it was" if note else "no note is written for it"
+        self.problems.append(Problem(f"notion://{ident}", f"not synced this run ({exc}): {kept}; the next sync "
+                                                          "tries again"))
 
     def _gone(self, ident: str, why: str, reason: str) -> None:
         note = self.existing.get(ident)
@@ -394,6 +500,8 @@ class Sync:
             action = (f"its note {note.rel_path} is kept: edited in the vault, so no prune deletes it"
                       if note.edited_locally else f"its note {note.rel_path} is deleted by this sync's --prune"
                       if self.prune else f"its note {note.rel_path} is kept (a sync that prunes deletes it)")
+        elif why == DELETED_NOTE:
+            action = "its note had been deleted in the vault: the page is forgotten"
         else:
             action = f"check the id in {why}, and that the page is shared with the integration"
         self.problems.append(Problem(f"notion://{ident}", f"Notion has no such page ({reason}): {action}"))
@@ -412,6 +520,12 @@ class Sync:
                                     parent_of(database), database.get("created_time"),
                                     database.get("last_edited_time"), extra))
         return pages
+
+
+def pruned_ids(gone: list, pruned: list[str]) -> list[str]:
+    """The ids of the gone notes a prune deleted."""
+    deleted = set(pruned)
+    return [n.notion_id for n in gone if n.rel_path in deleted]
 
 
 def child_pages(blocks: list[dict[str, Any]]) -> Iterator[tuple[str, str]]:
