@@ -440,3 +440,25 @@ def test_a_proposal_of_symbols_only_is_a_usage_error_not_a_miss(vault):
             with pytest.raises(BadArgument, match="holds no word to check"):
                 vault.deadend_check(proposal, lexical_only=lexical)
     assert vault.deadend_check("🚀 Keep sessions in a shared Redis", lexical_only=True).rulings
+
+
+def test_the_checking_projects_own_ruling_comes_first_and_is_the_one_quoted(make_vault):
+    """Another project's weaker evidence, a little closer, stood first and was the "we tried
+    that" to say out loud, above this project's own ruling (qa89)."""
+    def checkpoint(project: str, agent: str, created: str, failed: str) -> str:
+        return (f"---\ntype: checkpoint\nproject: {project}\nagent: {agent}\ncreated: {created}\n---\n"
+                f"# C\n## Failed\n- {failed} -- it broke\n")
+
+    root = make_vault({
+        "projects/alpha/checkpoints/a.md": checkpoint("alpha", "a1", "2026-10-01T00:00:00Z",
+                                                      "Keep sessions in a shared Redis cluster behind the old gateway"),
+        "projects/beta/checkpoints/b.md": checkpoint("beta", "b1", "2026-10-02T00:00:00Z",
+                                                     "Keep sessions in a shared Redis cluster")})
+    with Vault(root, embedder=FakeEmbedder()) as vault:
+        vault.index(embed=True, now=FROZEN_NOW)
+        anywhere = vault.deadend_check("keep sessions in a shared Redis cluster")
+        assert [r.project for r in anywhere.rulings] == ["beta", "alpha"]  # the closer first
+        alpha = vault.deadend_check("keep sessions in a shared Redis cluster", project="alpha")
+        assert [(r.project, r.elsewhere) for r in alpha.rulings] == [("alpha", False), ("beta", True)]
+        assert alpha.rulings[0].score < alpha.rulings[1].score
+        assert '"We tried that on 2026-10-01, a1: it broke."' in alpha.rendered

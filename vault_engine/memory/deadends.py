@@ -173,7 +173,9 @@ def check_proposal(proposal: str, rulings: Sequence[Compared], *, accepted: Acce
         fired = tuple(a for a, ok in (("lexical", lexical_match(e, settings)),
                                      ("semantic", semantic_match(e, settings))) if ok)
         raised.append(replace(ruling, score=score, elsewhere=_elsewhere(ruling, project), arms=fired, evidence=e))
-    raised.sort(key=lambda r: (-(r.score or 0.0), r.elsewhere, -(r.when or 0.0), r.path, r.line))
+    # The checking project's own rulings first: the interruption quotes the first, and another
+    # project's weaker evidence, a little closer, stood above this project's own ruling (qa89)
+    raised.sort(key=lambda r: (r.elsewhere, -(r.score or 0.0), -(r.when or 0.0), r.path, r.line))
     top = _with_chosen(raised[:k], accepted)
     closest = () if raised else _closest(rulings, evidence, settings, read, project)
     return DeadendCheck(proposal, project, arms, top,
