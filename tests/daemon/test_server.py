@@ -89,6 +89,21 @@ def test_a_save_is_searchable_through_the_daemon(lexical_vault, start_daemon):
     assert "vault_engine.vault" not in found.loaded
 
 
+def test_a_query_right_after_a_change_the_watcher_has_seen_answers_from_it(lexical_vault, start_daemon):
+    """`git pull && resume` through a running watcher answered from the index before the pull,
+    without a word, while the watcher waited for the vault to be quiet (qa90). A long quiet
+    period makes the race certain: the query must not wait it out, nor answer before it."""
+    config = lexical_vault / "vault-engine.toml"
+    config.write_text(config.read_text() + "\n[watch]\ndebounce_ms = 20000\n")
+    daemon = start_daemon(lexical_vault)
+    (lexical_vault / "specs" / "pulled.md").write_text("# Capybara\nCapybaras graze by rivers.\n")
+    wait_for(lambda: daemon.health().get("pending", 0) > 0, what="the change seen, not applied")
+    found = probe_cli("--vault", lexical_vault, "search", "capybaras", "--json")
+    assert [h["path"] for h in found.json["hits"]] == ["specs/pulled.md"]
+    assert "vault_engine.vault" not in found.loaded  # answered by the watcher, not in-process
+    assert daemon.health()["pending"] == 0
+
+
 def test_catch_up_on_start_applies_what_changed_while_stopped(lexical_vault, start_daemon):
     (lexical_vault / "glossary.md").unlink()
     (lexical_vault / "offline.md").write_text("# Offline\nWritten while no watcher ran: narwhal.\n")

@@ -210,6 +210,7 @@ class QueryServer:
             kwargs = protocol.decode(message.get("kwargs", {}))
         except protocol.ProtocolError as exc:
             return protocol.reply_error("protocol", str(exc))
+        self.worker.settle(self.read_wait / 2)
         future = self.worker.submit(lambda vault: _call(vault, method, args, kwargs))
         try:
             result = future.result(timeout=self.read_wait)
@@ -268,6 +269,7 @@ class Daemon:
         self.health = HealthRecorder(self.config, os.getpid(), time.time())
         self.service = WatchService(self.config, self.worker, self.health, listener,
                                     on_fatal=self._failed)
+        self.worker.watcher_settle = self.service.settle
         self.heartbeat = Heartbeat(root, self.config.index_root, beat=self.health.beat,
                                    vault_lost=self._vault_lost,
                                    index_lost=self.service.request_rescan,

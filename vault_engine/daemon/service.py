@@ -23,7 +23,16 @@ from vault_engine.config import CONFIG_NAME, Config
 from vault_engine.daemon.health import HealthRecorder
 from vault_engine.daemon.worker import VaultWorker
 from vault_engine.errors import ConfigError, IndexFromNewerRelease, ModelUnavailable, VaultError, disk_full
-from vault_engine.indexing.watcher import IDLE_WORK, RESCAN, Burst, ChangeFeed, Debouncer, WatchSettings, watch_loop
+from vault_engine.indexing.watcher import (
+    IDLE_WORK,
+    RESCAN,
+    Burst,
+    ChangeFeed,
+    Debouncer,
+    Settle,
+    WatchSettings,
+    watch_loop,
+)
 from vault_engine.model import IndexReport
 from vault_engine.vault import Vault
 
@@ -62,6 +71,7 @@ class WatchService:
         self._full_next = False
         self._retry: threading.Timer | None = None
         self._stop_requested = threading.Event()
+        self._looping = threading.Event()  # in watch_loop: a query may ask it to settle
         self._embedding = IndexReport()  # the embedding catch-up's slices so far, said once it is done
 
     def start(self) -> None:
@@ -69,6 +79,16 @@ class WatchService:
         self.feed.start()
         self._thread = threading.Thread(target=self._run, name="watch", daemon=True)
         self._thread.start()
+
+    def settle(self, timeout: float) -> None:
+        """Before a query is answered: apply the edits the watcher has seen and not applied
+        yet (they wait for the vault to be quiet), waiting at most ``timeout`` seconds; not
+        while catching up (the answer then says so) or stopped."""
+        if not self._looping.is_set():
+            return
+        done = threading.Event()
+        self.feed.queue.put(Settle(done))
+        done.wait(timeout)
 
     def request_rescan(self) -> None:
         """Compare the whole vault at the next turn of the loop (the index was removed)."""
@@ -99,8 +119,12 @@ class WatchService:
                 return  # Ctrl-C during the catch-up: do not load the model on the way out
             self._warm_model()
             debouncer = Debouncer(self.settings.quiet, self.settings.max_wait)
-            watch_loop(self.feed.queue, debouncer, self._apply, on_pending=self._pending,
-                       idle_step=self._embed_step)
+            self._looping.set()
+            try:
+                watch_loop(self.feed.queue, debouncer, self._apply, on_pending=self._pending,
+                           idle_step=self._embed_step)
+            finally:
+                self._looping.clear()
         except IndexFromNewerRelease as exc:  # every batch would fail so: stop, saying why
             self.health.error(str(exc), time.time())
             self.listener.problem(str(exc))

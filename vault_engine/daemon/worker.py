@@ -9,6 +9,7 @@ in-process.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 from vault_engine.vault import Vault
@@ -21,3 +22,11 @@ class VaultWorker(VaultThread):
     def __init__(self, root: Path):
         super().__init__(lambda: Vault(root), name="vault")
         self.root = root
+        self.watcher_settle: Callable[[float], None] | None = None  # WatchService.settle, once it runs
+
+    def settle(self, timeout: float) -> None:
+        """Before a query: the daemon's watcher applies the edits it has seen and not applied
+        yet, waiting at most ``timeout`` seconds, so the first query after a `git pull`
+        answers from the pull: it had answered from the index before it, without a word (qa90)."""
+        if self.watcher_settle is not None:
+            self.watcher_settle(timeout)

@@ -77,6 +77,15 @@ STOP = "stop"  # queue item: leave the loop
 RESCAN = "rescan"  # queue item: the kernel dropped events, compare the whole vault
 IDLE_WORK = "idle work"  # queue item: background work came from elsewhere (a generation swapped in)
 
+
+@dataclass(frozen=True, eq=False)
+class Settle:
+    """Queue item: a query is about to be answered; apply what is pending now, not at the end
+    of the quiet period, then set ``done``. The first query after a `git pull` had answered
+    from the index before the pull, with no word (qa90)."""
+
+    done: Any  # a threading.Event
+
 # watchdog events the watcher acts on; opened/closed/attrib events are dropped by the kernel
 # mask (reading a note must not look like a change of it).
 EVENT_TYPES = ("created", "modified", "deleted", "moved")
@@ -326,31 +335,40 @@ def watch_loop(feed: queue.SimpleQueue, debouncer: Debouncer, on_burst: Callable
             return
         if item == IDLE_WORK:  # not a change of the vault: no burst, but idle work to do again
             idle_work, item = idle_step is not None, None
+        settles: list[Settle] = []
         if item is not None:
-            _take_in(feed, item, debouncer, clock())
-            if on_pending is not None:
+            settles, changes = _take_in(feed, item, debouncer, clock())
+            if on_pending is not None and changes:
                 on_pending(debouncer)
-        if debouncer.due(clock()):
+            item = item if changes else None  # queries alone are no change: idle work goes on
+        if debouncer.due(clock()) or (settles and debouncer.oldest is not None):
             on_burst(debouncer.take())
             idle_work = idle_step is not None
         elif item is None and debouncer.oldest is None and idle_work and idle_step is not None:
             idle_work = bool(idle_step())
+        for settle in settles:  # what was pending when the query came is applied
+            settle.done.set()
 
 
-def _take_in(feed: queue.SimpleQueue, item: Any, debouncer: Debouncer, now: float) -> None:
+def _take_in(feed: queue.SimpleQueue, item: Any, debouncer: Debouncer, now: float) -> tuple[list[Settle], int]:
     """Add ``item`` and what is already queued behind it (a burst arrives in bulk), up to
-    :data:`DRAIN_LIMIT` items, so that a never-ending stream still reaches ``max_wait``."""
-    for _ in range(DRAIN_LIMIT):
-        if item == RESCAN:
+    :data:`DRAIN_LIMIT` items, so that a never-ending stream still reaches ``max_wait``: the
+    queries waiting to :class:`Settle` among them, and how many other items were taken."""
+    settles: list[Settle] = []
+    for taken in range(DRAIN_LIMIT):
+        if isinstance(item, Settle):
+            settles.append(item)
+        elif item == RESCAN:
             debouncer.request_rescan(now)
         elif item == IDLE_WORK:
             pass  # the burst's apply runs the idle work again anyway
         elif item == STOP:
             feed.put(STOP)  # seen on the next turn, after this burst's bookkeeping
-            return
+            return settles, taken + 1 - len(settles)
         else:
             debouncer.add(item, now)
         try:
             item = feed.get_nowait()
         except queue.Empty:
-            return
+            return settles, taken + 1 - len(settles)
+    return settles, DRAIN_LIMIT - len(settles)

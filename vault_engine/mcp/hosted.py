@@ -19,6 +19,7 @@ from vault_engine.mcp.server import Answer, answer_or_report, serve_lines
 from vault_engine.vault_thread import VaultThread
 
 OP = "mcp"  # the daemon protocol op that turns a connection into an MCP session
+SETTLE_WAIT = 2.0  # seconds a tool call waits at most for the watcher's pending edits
 # The SDK's package imports are circular: two threads importing it at once can trip Python's
 # import deadlock detector, so the warm-up and the first session import it one at a time.
 _IMPORTING = threading.Lock()
@@ -38,6 +39,9 @@ class WorkerAnswers:
         self._worker = worker
 
     async def answer(self, name: str, arguments: dict[str, Any] | None) -> Answer:
+        settle = getattr(self._worker, "settle", None)  # the daemon's: its watcher's pending edits first
+        if settle is not None:
+            await asyncio.to_thread(settle, SETTLE_WAIT)
         return await self._worker.run(answer_or_report, name, arguments)
 
 
