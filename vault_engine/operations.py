@@ -95,8 +95,9 @@ def _links_json(links: Any, args: Args) -> dict[str, Any]:
             "links": [{"source": link.source, **link.to_json()} for link in links]}
 
 
-def _dead_ends_json(rulings: Any, args: Args) -> dict[str, Any]:
-    return {"project": args["project"], "dead_ends": [r.to_json() for r in rulings]}
+def _dead_ends_json(listed: Any, args: Args) -> dict[str, Any]:
+    return {"project": args["project"], "dead_ends": [r.to_json() for r in listed],
+            "notices": list(listed.notices)}
 
 
 def _checkpoint_call(vault: Any, args: Args) -> Any:

@@ -60,7 +60,7 @@ if TYPE_CHECKING:
     from vault_engine.indexing.indexer import AppliedChanges, Progress
     from vault_engine.indexing.planner import ChangePlan
     from vault_engine.memory.checkpoints import CheckpointDraft
-    from vault_engine.memory.results import CheckpointWritten, DeadendCheck, ResumeBrief, Ruling
+    from vault_engine.memory.results import CheckpointWritten, DeadendCheck, DeadEndList, ResumeBrief
     from vault_engine.model import DecayRow, Freshness, IndexReport, NoteView, ResolvedLink, SearchResult
     from vault_engine.retrieval.code.service import CodeQueries
     from vault_engine.retrieval.search import Searcher, SearchRequest
@@ -1122,15 +1122,20 @@ class Vault:
     # -- agent memory: dead ends, checkpoints, resume --------------------------------------
 
     @_operation
-    def deadend_list(self, project: str | None = None) -> list[Ruling]:
-        """Every recorded dead end (of one project), newest first."""
+    def deadend_list(self, project: str | None = None) -> DeadEndList:
+        """Every recorded dead end (of one project), newest first, and a notice when the
+        vault (the project's folder) changed since the last index."""
         from vault_engine.memory.deadends import list_dead_ends
         from vault_engine.memory.matching import DeadendSettings
+        from vault_engine.memory.results import DeadEndList
 
         ledger = self._require_index()
         if project is not None:
             self._require_project(ledger, project)
-        return list_dead_ends(ledger, project, DeadendSettings.from_config(self.config.section("deadend")))
+        rulings = list_dead_ends(ledger, project, DeadendSettings.from_config(self.config.section("deadend")))
+        folder = f"{self.config.projects_dir}/{project}" if project is not None else ""
+        under = folder if folder and (self.root / folder).is_dir() else ""
+        return DeadEndList(tuple(rulings), self._stale_notice(ledger, "list", under))
 
     @_operation
     def deadend_check(self, proposal: str, *, project: str | None = None, k: int = 3,

@@ -462,3 +462,18 @@ def test_the_checking_projects_own_ruling_comes_first_and_is_the_one_quoted(make
         assert [(r.project, r.elsewhere) for r in alpha.rulings] == [("alpha", False), ("beta", True)]
         assert alpha.rulings[0].score < alpha.rulings[1].score
         assert '"We tried that on 2026-10-01, a1: it broke."' in alpha.rendered
+
+
+def test_deadend_list_says_when_the_index_is_stale(make_vault, cli):
+    """A teammate's pulled ruling was left out, and the list read as everything (qa90)."""
+    root = make_vault(FILES, config="[model]\nenabled = false\n")
+    assert cli("--vault", root, "index").code == 0
+    assert cli("--vault", root, "deadend", "list", "--project", "billing", "--json").json["notices"] == []
+    (root / "projects/billing/checkpoints/20261120T090000Z-bob-bot.md").write_text(
+        "---\ntype: checkpoint\nproject: billing\nagent: bob-bot\ncreated: 2026-11-20T09:00:00Z\n---\n"
+        "# Checkpoint\n## Failed\n- Run webhook retries on a cron every five minutes -- they piled up\n")
+    listed = cli("--vault", root, "deadend", "list", "--project", "billing")
+    assert "the index is stale: 1 new, 0 changed, 0 missing in projects/billing/" in listed.err
+    assert "cron" not in listed.out
+    whole = cli("--vault", root, "deadend", "list", "--json").json
+    assert [n.split(" since")[0] for n in whole["notices"]] == ["the index is stale: 1 new, 0 changed, 0 missing"]

@@ -157,7 +157,9 @@ def cmd_deadend_list(ctx: Context) -> int:
     """Print every recorded dead end, newest first."""
     from vault_engine.memory.render import render_dead_end_list
 
-    rulings = ctx.vault.deadend_list(ctx.args.project)
-    data = BY_NAME["deadend_list"].envelope(rulings, {"project": ctx.args.project})
-    ctx.emit(data, lambda: render_dead_end_list(rulings))
+    listed = ctx.vault.deadend_list(ctx.args.project)
+    for notice in listed.notices:
+        ctx.notice(notice)
+    data = BY_NAME["deadend_list"].envelope(listed, {"project": ctx.args.project})
+    ctx.emit(data, lambda: render_dead_end_list(listed.rulings))
     return 0

@@ -8,6 +8,7 @@ modules that compute these (deadends, resume, checkpoints) and the one that rend
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -115,6 +116,25 @@ class Ruling:
 
 def _rounded(value: float | None) -> float | None:
     return None if value is None else round(value, 4)
+
+
+@dataclass(frozen=True, slots=True)
+class DeadEndList:
+    """`deadend list`: the rulings, newest first (read as a sequence of them), and what an
+    answer says beside them: a stale index (a teammate's pulled ruling was left out, and the
+    list read as everything, qa90)."""
+
+    rulings: tuple[Ruling, ...]
+    notices: tuple[str, ...] = ()
+
+    def __iter__(self) -> Iterator[Ruling]:
+        return iter(self.rulings)
+
+    def __len__(self) -> int:
+        return len(self.rulings)
+
+    def __getitem__(self, index: int) -> Ruling:
+        return self.rulings[index]
 
 
 @dataclass(frozen=True, slots=True)
