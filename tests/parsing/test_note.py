@@ -138,3 +138,21 @@ def test_git_conflict_markers_left_in_a_note_are_said():
                                "indexed as they stand; resolve the merge")
     setext = parse_note("specs/ok.md", "Title\n=======\nbody\n", config)  # a heading underline alone: no conflict
     assert setext.yaml_error is None
+
+
+def test_conflict_marker_lines_are_no_part_of_a_ruling_or_a_chosen_design():
+    """A marker stuck to the item before it ("Foam windscreens <<<<<<< HEAD") or ended a reason
+    ("leaked once >>>>>>> 6bba60f"), in `deadend list`, `resume` and the hook (qa90)."""
+    text = ("---\ntype: checkpoint\nproject: p\nagent: a\ncreated: 2026-11-25T09:00:00Z\n---\n# C\n"
+            "## Decision\n<<<<<<< HEAD\nSign webhooks with per-tenant keys.\n=======\nSign webhooks with HMAC.\n"
+            ">>>>>>> 6bba60f3\n## Failed\n- Foam windscreens on the arm-mounted microphones\n<<<<<<< HEAD\n"
+            "- Sign webhooks with a shared static secret -- leaked once in a support ticket\n=======\n"
+            "- Cache invoices in memcached -- evictions lost drafts\n>>>>>>> 6bba60f3\n")
+    note = parse_note("projects/p/checkpoints/c.md", text, parse_config(Path("/vault"), {}))
+    assert [(d.text, d.reason) for d in note.dead_ends] == [
+        ("Foam windscreens on the arm-mounted microphones", None),
+        ("Sign webhooks with a shared static secret", "leaked once in a support ticket"),
+        ("Cache invoices in memcached", "evictions lost drafts")]
+    assert not any(marker in a.text for a in note.accepted for marker in ("<<<<<<<", "=======", ">>>>>>>"))
+    assert "unresolved git conflict markers from line 9" in note.yaml_error  # still said
+    assert [d.line for d in note.dead_ends][1] == 17  # lines keep their numbers

@@ -28,7 +28,7 @@ from vault_engine.paths import glob_match, note_stem
 
 # Bump when parse_note reads an unchanged file differently (what a ruling or a chosen option
 # is, how sections split): the next `index` re-reads every note instead of trusting the ledger.
-EXTRACTION_VERSION = "36"  # 5: checkpoints dated by file name, KEPs by kep.yaml; 6: frontmatter slips; 7: Cons:;
+EXTRACTION_VERSION = "37"  # 5: checkpoints dated by file name, KEPs by kep.yaml; 6: frontmatter slips; 7: Cons:;
 # 8: a chosen option matched without spaces; 9: dates such as 2023-9-18, a "because" list;
 # 10: alternatives named by label lines ("**Option 2:** ..."), Pros/Cons items are no alternatives;
 # 11: Obsidian's properties (wikilinks in them are links, their words are searched, "Tags:" in any
@@ -92,6 +92,7 @@ EXTRACTION_VERSION = "36"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 #     their characters
 # 36: the words index reads Chinese and Japanese as pairs of characters, and "ß", "æ", "ø" as
 #     people type them without the key ("ss", "ae", "o"); a note named by a date is of that date
+# 37: git's conflict marker lines are no part of a ruling or a chosen design
 
 
 def newer_extraction(key: str | None) -> str | None:
@@ -141,6 +142,8 @@ def parse_note(rel_path: str, text: str, config: Config, sidecar: str | None = N
     kind = note_kind(rel_path, fm.meta, config, sections)
     record = kind in RECORD_KINDS
     meta = {**sidecar_meta(sidecar), **fm.meta} if sidecar and record else fm.meta
+    conflict = conflict_slip(text)
+    ruled = without_conflict_markers(fm.body, fm.body_line) if conflict else sections
     return ParsedNote(
         path=rel_path,
         title=note_title(rel_path, fm.meta, next((text for level, text, _ in blocks.headings if level == 1), None)),
@@ -153,11 +156,11 @@ def parse_note(rel_path: str, text: str, config: Config, sidecar: str | None = N
         # a record's age is its decision's: Nygard's `Date:` line, as its rulings are dated (qa59);
         # a daily note's is the date it is named by (`Daily/2023-09-12.md` was new after a copy, qa83)
         doc_time=document_time(meta) or (record_time(sections) if record else None) or name_time(rel_path),
-        yaml_error="; ".join(filter(None, (fm.error, frontmatter_slip(fm.meta, kind), conflict_slip(text),
+        yaml_error="; ".join(filter(None, (fm.error, frontmatter_slip(fm.meta, kind), conflict,
                                            unlisted_choice(sections) if record else None,
                                            *(part_slips(sections) if kind == "checkpoint" else ())))) or None,
-        dead_ends=note_dead_ends(rel_path, kind, meta, sections),
-        accepted=note_accepted(kind, sections),
+        dead_ends=note_dead_ends(rel_path, kind, meta, ruled),
+        accepted=note_accepted(kind, ruled),
     )
 
 
@@ -359,6 +362,18 @@ def conflict_slip(text: str) -> str | None:
     line = text.count("\n", 0, start.start()) + 1
     return (f"{CONFLICT_MARKERS} from line {line}: both sides and the markers are indexed as "
             "they stand; resolve the merge")
+
+
+_MARKER_LINE = re.compile(r"^(?:[<>|]{7}(?: .*)?|={7})$", re.MULTILINE)
+
+
+def without_conflict_markers(body: str, first_line: int) -> tuple[Section, ...]:
+    """The sections of a note in a merge not resolved, its marker lines blank (the others
+    keep their numbers), for its rulings and chosen designs: a marker had stuck to the item
+    before it, "Foam windscreens <<<<<<< HEAD", and ended a reason, "... >>>>>>> 6bba60f"
+    (qa90). Both sides' items stand, each as written; ``status`` names the note."""
+    clean = _MARKER_LINE.sub("", body)
+    return tuple(split_sections(clean, parse_blocks(clean), first_line))
 
 
 def note_project(rel_path: str, meta: dict, config: Config) -> str | None:
