@@ -556,6 +556,22 @@ def test_init_writes_a_commented_config_once(tmp_path, cli):
     assert cli("init", tmp_path).code == 1  # never overwrites
 
 
+def test_init_in_a_git_repository_says_how_to_keep_the_index_out_of_it(tmp_path, cli):
+    """`git status` listed `.vault-engine/` after the first index, and nothing said what to do (qa90)."""
+    (tmp_path / ".git").mkdir()
+    vault = tmp_path / "notes"
+    vault.mkdir()
+    said = cli("init", str(vault))
+    assert said.code == 0 and "`.vault-engine/*` and `!.vault-engine/ledger/`" in said.err
+    (tmp_path / ".gitignore").write_text(".vault-engine/*\n!.vault-engine/ledger/\n")
+    (vault / "vault-engine.toml").unlink()
+    assert "git" not in cli("init", str(vault)).err  # already kept out
+    (vault / "vault-engine.toml").unlink()
+    (tmp_path / ".git").rmdir()
+    assert "git" not in cli("init", str(vault)).err
+    assert not (vault / ".gitignore").exists()  # never written for the user
+
+
 def test_init_of_a_blank_folder_is_a_usage_error_never_the_current_folder(tmp_path, cli, monkeypatch):
     monkeypatch.chdir(tmp_path)  # `init "$DIR"` with DIR unset, from the home folder, made it a vault
     refused = cli("init", "")

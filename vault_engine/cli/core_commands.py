@@ -108,10 +108,27 @@ def cmd_init(ctx: Context) -> int:
 
     notice = inside_notice(folder.resolve())
     written = init_vault(folder.resolve())
-    if notice:
-        ctx.notice(notice)
+    for said in (notice, _git_notice(folder.resolve())):
+        if said:
+            ctx.notice(said)
     ctx.emit({"config": str(written)}, lambda: f"wrote {written}")
     return 0
+
+
+def _git_notice(folder: Path) -> str | None:
+    """A vault inside a git work tree whose .gitignore says nothing of the index: after the
+    first `index`, `git status` listed `.vault-engine/`, and nothing had said how a team keeps
+    it out (qa90)."""
+    for repo in (folder, *folder.parents):
+        if (repo / ".git").exists():
+            break
+    else:
+        return None
+    ignores = [p for p in {folder / ".gitignore", repo / ".gitignore"} if p.is_file()]
+    if any(".vault-engine" in p.read_text(encoding="utf-8", errors="replace") for p in ignores):
+        return None
+    return ("this vault is in a git repository: keep the index out of commits with these lines in .gitignore, "
+            "`.vault-engine/*` and `!.vault-engine/ledger/` (the README's 'Sharing a vault through git' says why)")
 
 
 def cmd_index(ctx: Context) -> int:
