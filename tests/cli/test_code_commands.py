@@ -358,3 +358,19 @@ def test_exclude_tests_leaves_out_the_tests_of_a_repository_beside_the_vault(tmp
     assert {h["path"] for h in kept["hits"]} == {"repo:src/pricing.py"}
     callers = cli("--vault", vault, "callers", "price_of", "--exclude-tests", "--json").json
     assert callers["status"] != "ambiguous"
+
+
+def test_an_excluded_file_of_a_tap_beside_the_vault_is_said_excluded(tmp_path, cli):
+    """Named without the tap's prefix, as indexed files may be, it was "no such file" (qa87)."""
+    repo, vault = tmp_path / "repo", tmp_path / "vault"
+    for rel in ("src/core.py", "src/_compat.py"):
+        (repo / rel).parent.mkdir(parents=True, exist_ok=True)
+        (repo / rel).write_text("def f():\n    return 1\n")
+    vault.mkdir()
+    (vault / "vault-engine.toml").write_text('[model]\nenabled = false\n[taps.code]\nsource = "code"\n'
+                                             'root = "../repo"\npaths = ["src/**"]\nexclude = ["src/_compat.py"]\n')
+    assert cli("--vault", vault, "index").code == 0
+    for named in ("src/_compat.py", "code:src/_compat.py"):
+        said = cli("--vault", vault, "outline", named)
+        assert said.code != 0 and "is not an indexed source file: excluded (taps.code.exclude" in said.err, named
+    assert cli("--vault", vault, "outline", "src/core.py").code == 0

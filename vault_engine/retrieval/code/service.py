@@ -300,7 +300,9 @@ class CodeQueries:
         if len(ending) == 1:
             return f"{ending[0]} was skipped when indexed ({skipped[ending[0]]})"
         for tap in self.taps:
-            rel = tap.rel_of(path) if tap.prefix else path
+            # a tap beside the vault, its file named without the tap's prefix, as indexed ones
+            # may be (`src/click/_compat.py`, excluded, was "no such file", qa87)
+            rel = tap.rel_of(path) if tap.prefix and path.startswith(tap.prefix) else path
             if rel is None or not _is_file(tap.root / rel) or not _within(tap.root, rel):
                 continue
             if tap.owns(rel):
