@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from vault_engine.config import find_vault, load_config, parse_config
+from vault_engine.config import check_keys, find_vault, load_config, parse_config
 from vault_engine.errors import ConfigError, VaultNotFound
 from vault_engine.paths import glob_match, glob_specificity
 
@@ -207,3 +207,10 @@ def test_a_code_tap_without_its_source_says_to_name_it():
         parse_config(ROOT, {"taps": {"specs": {"source": "vault", "path": ["specs/**"]}}})
     with pytest.raises(ConfigError, match=r"did you mean paths\?\): use one of floor, half_life_days, paths, source$"):
         parse_config(ROOT, {"taps": {"specs": {"path": ["specs/**"]}}})  # a typo, not a missing source
+
+
+def test_a_top_level_key_written_under_a_table_says_where_it_belongs():
+    """`exclude` appended at the end of the file lands in the last table (qa87)."""
+    with pytest.raises(ConfigError, match=r"model\.exclude is not a setting: use one of .*; exclude is a "
+                                          r"top-level setting: move it above the first \[section\]"):
+        check_keys({"enabled": False, "exclude": ["private/**"]}, "model.", ("enabled", "path"))

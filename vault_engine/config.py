@@ -260,6 +260,9 @@ def check_keys(table: Mapping[str, Any], where: str, known: Iterable[str], after
     unknown = sorted(set(table) - set(known))
     if unknown:
         hint = did_you_mean(unknown[0], known)
+        if where and unknown[0] in TOP_LEVEL:  # appended at the end of the file, under the last table (qa87)
+            after = (f"; {unknown[0]} is a top-level setting: move it above the first [section] of "
+                     "vault-engine.toml")
         raise ConfigError(f"{where}{unknown[0]} is not a setting{hint}: use one of {', '.join(known)}"
                           + ("" if hint else after))
 
