@@ -229,7 +229,8 @@ def load_config(root: Path) -> Config:
         except UnicodeDecodeError as exc:
             raise ConfigError(f"{path}: {not_utf8(data, exc)}: re-save it as UTF-8") from exc
         except tomllib.TOMLDecodeError as exc:
-            raise ConfigError(f"{path}: {exc}; fix the file or delete it to use defaults") from exc
+            raise ConfigError(f"{path}: {exc}; fix it there (deleting the file would drop its settings, "
+                              "exclude too)") from exc
     with naming_the_file(path):
         return parse_config(root, raw)
 
@@ -367,7 +368,8 @@ def _parse_tap(name: str, spec: dict[str, Any], builtin: TapConfig | None) -> Ta
     paths = tuple(_globs(spec, "paths", where)) if "paths" in spec else (
         builtin.paths if builtin else ())
     if name != DEFAULT_TAP and not paths:
-        raise ConfigError(f"{where}paths is empty: list the globs this tap owns, e.g. [\"{name}/**\"]")
+        said = "is empty" if "paths" in spec else "is missing"
+        raise ConfigError(f"{where}paths {said}: list the globs this tap owns, e.g. [\"{name}/**\"]")
     half_life = spec.get("half_life_days", builtin.half_life_days if builtin else None)
     if half_life is not None:
         if isinstance(half_life, bool) or not isinstance(half_life, (int, float)) or not 0 < half_life < math.inf:
