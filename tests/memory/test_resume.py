@@ -499,6 +499,21 @@ def test_a_handed_on_note_with_git_conflict_markers_is_said_first(make_vault):
                              "both sides of a merge; resolve it",)
 
 
+def test_a_decision_in_a_merge_not_resolved_shows_both_sides(make_vault):
+    """"=======" made the line above it a heading: the Decision was empty in the brief, and a
+    check said only one side was chosen (qa92)."""
+    files = dict(FILES)
+    name = "projects/drone/checkpoints/20260101T000000Z-claude-7f3.md"
+    files[name] = files[name].replace("## Failed\n", "## Decision\n<<<<<<< HEAD\nUse a dedicated outbox table.\n"
+                                                   "=======\nUse Kafka topics.\n>>>>>>> origin/main\n## Failed\n")
+    root = make_vault(files, config=CONFIG)
+    with Vault(root) as v:
+        v.index(embed=False, now=FROZEN_NOW)
+        brief = v.resume("drone", now=FROZEN_NOW)
+    assert "Use a dedicated outbox table." in brief.markdown and "Use Kafka topics." in brief.markdown
+    assert not any(marker in brief.markdown for marker in ("<<<<<<<", "=======", ">>>>>>>"))
+
+
 def test_the_brief_shows_what_the_checkpoint_chose(make_vault):
     # the Goal was never shown, though `deadend check` answers with it as "chosen instead" (qa24 #3)
     files = dict(FILES)

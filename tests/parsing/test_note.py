@@ -134,8 +134,10 @@ def test_git_conflict_markers_left_in_a_note_are_said():
     text = ("# Spec\nintro\n<<<<<<< HEAD\nEach node keeps an LFU cache.\n=======\nEach node keeps an LRU cache.\n"
             ">>>>>>> 9812018d\n")
     note = parse_note("specs/cache.md", text, config)
-    assert note.yaml_error == ("unresolved git conflict markers from line 3: both sides and the markers are "
-                               "indexed as they stand; resolve the merge")
+    assert note.yaml_error == ("unresolved git conflict markers from line 3: both sides are indexed as "
+                               "written, the marker lines as blank ones; resolve the merge")
+    assert [s.heading for s in note.sections] == ["Spec"]  # "=======" no setext underline of ours (qa92)
+    assert "Each node keeps an LFU cache.\n\nEach node keeps an LRU cache." in note.sections[0].text
     setext = parse_note("specs/ok.md", "Title\n=======\nbody\n", config)  # a heading underline alone: no conflict
     assert setext.yaml_error is None
 
@@ -153,6 +155,6 @@ def test_conflict_marker_lines_are_no_part_of_a_ruling_or_a_chosen_design():
         ("Foam windscreens on the arm-mounted microphones", None),
         ("Sign webhooks with a shared static secret", "leaked once in a support ticket"),
         ("Cache invoices in memcached", "evictions lost drafts")]
-    assert not any(marker in a.text for a in note.accepted for marker in ("<<<<<<<", "=======", ">>>>>>>"))
+    assert [a.text for a in note.accepted] == ["Sign webhooks with per-tenant keys.", "Sign webhooks with HMAC."]
     assert "unresolved git conflict markers from line 9" in note.yaml_error  # still said
     assert [d.line for d in note.dead_ends][1] == 17  # lines keep their numbers

@@ -92,7 +92,7 @@ EXTRACTION_VERSION = "37"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 #     their characters
 # 36: the words index reads Chinese and Japanese as pairs of characters, and "ß", "æ", "ø" as
 #     people type them without the key ("ss", "ae", "o"); a note named by a date is of that date
-# 37: git's conflict marker lines are no part of a ruling or a chosen design
+# 37: git's conflict marker lines are read as blank lines (no heading, ruling or chosen design)
 
 
 def newer_extraction(key: str | None) -> str | None:
@@ -136,14 +136,14 @@ def parse_note(rel_path: str, text: str, config: Config, sidecar: str | None = N
     ``sidecar``: the text of a decision record's metadata file beside it (RECORD_SIDECARS)."""
     # A lone CR (classic Mac OS) is a line break too, as Obsidian reads it; the file is not changed
     fm = split_frontmatter(text.replace("\r\n", "\n").replace("\r", "\n"))
-    blocks = parse_blocks(fm.body)
-    masked = mask_code(fm.body, blocks.code_ranges)
-    sections = split_sections(fm.body, blocks, fm.body_line)
+    conflict = conflict_slip(text)
+    body = without_conflict_markers(fm.body) if conflict else fm.body
+    blocks = parse_blocks(body)
+    masked = mask_code(body, blocks.code_ranges)
+    sections = split_sections(body, blocks, fm.body_line)
     kind = note_kind(rel_path, fm.meta, config, sections)
     record = kind in RECORD_KINDS
     meta = {**sidecar_meta(sidecar), **fm.meta} if sidecar and record else fm.meta
-    conflict = conflict_slip(text)
-    ruled = without_conflict_markers(fm.body, fm.body_line) if conflict else sections
     return ParsedNote(
         path=rel_path,
         title=note_title(rel_path, fm.meta, next((text for level, text, _ in blocks.headings if level == 1), None)),
@@ -159,8 +159,8 @@ def parse_note(rel_path: str, text: str, config: Config, sidecar: str | None = N
         yaml_error="; ".join(filter(None, (fm.error, frontmatter_slip(fm.meta, kind), conflict,
                                            unlisted_choice(sections) if record else None,
                                            *(part_slips(sections) if kind == "checkpoint" else ())))) or None,
-        dead_ends=note_dead_ends(rel_path, kind, meta, ruled),
-        accepted=note_accepted(kind, ruled),
+        dead_ends=note_dead_ends(rel_path, kind, meta, sections),
+        accepted=note_accepted(kind, sections),
     )
 
 
@@ -353,27 +353,28 @@ _CONFLICT_END = re.compile(r"^>{7}(?: |$)", re.MULTILINE)
 
 
 def conflict_slip(text: str) -> str | None:
-    """Git's conflict markers left in a note (a merge not resolved): indexed as they stand,
-    they made a heading of ``=======``, and both sides' Failed items one ruling whose reason
-    ended in ``>>>>>>> 4bde98`` (qa25 #4). Said by ``status``; the note is indexed anyway."""
+    """Git's conflict markers left in a note (a merge not resolved): both sides are indexed,
+    the markers as blank lines (:func:`without_conflict_markers`), and ``status`` says so: a
+    merge half done is the note's author's to finish (qa25 #4)."""
     start = _CONFLICT_START.search(text)
     if start is None or not _CONFLICT_END.search(text, start.end()):
         return None
     line = text.count("\n", 0, start.start()) + 1
-    return (f"{CONFLICT_MARKERS} from line {line}: both sides and the markers are indexed as "
-            "they stand; resolve the merge")
+    return (f"{CONFLICT_MARKERS} from line {line}: both sides are indexed as written, the marker "
+            "lines as blank ones; resolve the merge")
 
 
 _MARKER_LINE = re.compile(r"^(?:[<>|]{7}(?: .*)?|={7})$", re.MULTILINE)
 
 
-def without_conflict_markers(body: str, first_line: int) -> tuple[Section, ...]:
-    """The sections of a note in a merge not resolved, its marker lines blank (the others
-    keep their numbers), for its rulings and chosen designs: a marker had stuck to the item
-    before it, "Foam windscreens <<<<<<< HEAD", and ended a reason, "... >>>>>>> 6bba60f"
-    (qa90). Both sides' items stand, each as written; ``status`` names the note."""
-    clean = _MARKER_LINE.sub("", body)
-    return tuple(split_sections(clean, parse_blocks(clean), first_line))
+def without_conflict_markers(body: str) -> str:
+    """The body of a note in a merge not resolved, its marker lines blank (the others keep
+    their numbers): both sides are read as written, and no marker is part of a ruling, a
+    chosen design or a section. A marker had stuck to the item before it ("Foam windscreens
+    <<<<<<< HEAD") and ended reasons the hook quoted (qa90), and ``=======`` made the line
+    above it a heading, so a Decision with both sides was empty in `resume` (qa92).
+    ``status`` names the note."""
+    return _MARKER_LINE.sub("", body)
 
 
 def note_project(rel_path: str, meta: dict, config: Config) -> str | None:

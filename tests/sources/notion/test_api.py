@@ -330,6 +330,8 @@ def test_prune_deletes_nothing_when_a_page_the_tap_names_is_gone(root, fake):
         table.clear()
     report = run_sync(root, fake, prune=True)
     assert report.pruned == () and len(report.gone) == 6
+    assert not any("is deleted by this sync's --prune" in p.reason for p in report.problems)  # qa91
+    assert sum("(--prune deleted nothing: see below)" in p.reason for p in report.problems) == 6
     assert any("named in [taps.notion] answered that it is gone" in n and "nothing was pruned" in n
                for n in report.notices)
     assert len(list((root / "notion").glob("*.md"))) == 6
@@ -356,6 +358,7 @@ def test_a_rename_in_notion_writes_again_the_synced_notes_that_link_to_it(root, 
     body = read_note(root, "Platform handbook a1a1a1a1.md")[1]
     assert "[[Cookie store b2b2b2b2" in body and "Session store b2b2b2b2" not in body
     assert "notion/Platform handbook a1a1a1a1.md" in report.updated
+    assert (report.pages, report.not_fetched) == (5, 3)  # the handbook counted once (qa91)
 
 
 def test_a_base_url_ending_in_v1_as_notion_documents_it_works(root, fake):

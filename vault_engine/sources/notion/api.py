@@ -306,13 +306,12 @@ class Sync:
         self.fetched: list[tuple[str, dict, list]] = []  # pages whose blocks were read
         self.databases: list[tuple[str, dict, list]] = []
         self.gone_ids: set[str] = set()
+        self.gone_said: list[tuple[str, str, str]] = []  # (id, why it was pulled, Notion's answer)
         self.failed_ids: set[str] = set()
         self.not_fetched = 0
-        self.prune = False
 
     def run(self, prune: bool) -> NotionReport:
         """Pull, write the notes, and report (``prune`` deletes notes of vanished pages)."""
-        self.prune = prune
         for ident in self.settings.page_ids:
             self.queue.append((None, ident, "taps.notion.page_ids"))
         for ident in self.settings.database_ids:
@@ -346,7 +345,8 @@ class Sync:
             edited=tuple(result.edited), renamed=tuple(result.renamed), not_fetched=self.not_fetched,
             gone=tuple(n.rel_path for n in gone), pruned=tuple(pruned), prune=prune,
             kept_edited=tuple(n.rel_path for n in gone if n.edited_locally),
-            problems=tuple(self.problems + result.problems + kept_files),
+            problems=tuple(self.problems + self._gone_problems(prune and not refused, bool(refused))
+                           + result.problems + kept_files),
             notices=((f"{len(prunable)} note(s) of pages Notion no longer has are kept; a sync that "
                       "prunes deletes them",) if prunable and not prune else ()) + refused,
         )
@@ -390,6 +390,7 @@ class Sync:
                                      self.api.block_tree(note.notion_id)))
             except (PageGone, PageFailed):
                 continue  # said by the report's broken-link line, as before
+            self.not_fetched -= note.notion_id in self.seen  # counted as unchanged when reached
         return bool(linking)
 
     def _remembered(self) -> set[str]:
@@ -494,17 +495,28 @@ class Sync:
                                                           "tries again"))
 
     def _gone(self, ident: str, why: str, reason: str) -> None:
-        note = self.existing.get(ident)
-        if note is not None:
+        """A page Notion no longer has: said once the run knows whether it prunes."""
+        if ident in self.existing:
             self.gone_ids.add(ident)
-            action = (f"its note {note.rel_path} is kept: edited in the vault, so no prune deletes it"
-                      if note.edited_locally else f"its note {note.rel_path} is deleted by this sync's --prune"
-                      if self.prune else f"its note {note.rel_path} is kept (a sync that prunes deletes it)")
-        elif why == DELETED_NOTE:
-            action = "its note had been deleted in the vault: the page is forgotten"
-        else:
-            action = f"check the id in {why}, and that the page is shared with the integration"
-        self.problems.append(Problem(f"notion://{ident}", f"Notion has no such page ({reason}): {action}"))
+        self.gone_said.append((ident, why, reason))
+
+    def _gone_problems(self, pruning: bool, refused: bool) -> list[Problem]:
+        """A line for each page Notion no longer has; "deleted" only when the prune ran (a
+        refused prune had first said each note was deleted by it, qa91)."""
+        problems = []
+        for ident, why, reason in self.gone_said:
+            note = self.existing.get(ident)
+            if note is not None:
+                action = (f"its note {note.rel_path} is kept: edited in the vault, so no prune deletes it"
+                          if note.edited_locally else f"its note {note.rel_path} is deleted by this sync's --prune"
+                          if pruning else f"its note {note.rel_path} is kept (--prune deleted nothing: see below)"
+                          if refused else f"its note {note.rel_path} is kept (a sync that prunes deletes it)")
+            elif why == DELETED_NOTE:
+                action = "its note had been deleted in the vault: the page is forgotten"
+            else:
+                action = f"check the id in {why}, and that the page is shared with the integration"
+            problems.append(Problem(f"notion://{ident}", f"Notion has no such page ({reason}): {action}"))
+        return problems
 
     def _render(self) -> list[NotionPage]:
         pages = []
