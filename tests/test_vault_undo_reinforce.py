@@ -69,4 +69,4 @@ def test_reinforce_undo_from_the_cli_takes_back_the_newest_standing_one(sample_v
     said = cli("--vault", sample_vault, "reinforce", path, "--undo").out
     assert said.startswith(f"took back the reinforcement of {path} made ") and "own date again" in said
     refused = cli("--vault", sample_vault, "reinforce", path, "--undo")
-    assert refused.code != 0 and "has no reinforcement to undo" in refused.err
+    assert refused.code == 1 and "has no reinforcement to undo" in refused.err and "usage:" not in refused.err

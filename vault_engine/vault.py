@@ -1312,8 +1312,8 @@ class Vault:
                     undone[r["at"]] -= 1
                 else:
                     standing.append(r["at"])
-        if not standing:
-            raise BadArgument(f"{note.path} has no reinforcement to undo")
+        if not standing:  # the vault's state, not a misused command: no usage text (qa91)
+            raise VaultError(f"{note.path} has no reinforcement to undo")
         return self.undo_reinforce(note.path, max(standing), by=by, now=now)
 
     @_operation

@@ -374,3 +374,16 @@ def test_an_excluded_file_of_a_tap_beside_the_vault_is_said_excluded(tmp_path, c
         said = cli("--vault", vault, "outline", named)
         assert said.code != 0 and "is not an indexed source file: excluded (taps.code.exclude" in said.err, named
     assert cli("--vault", vault, "outline", "src/core.py").code == 0
+
+
+def test_a_name_defined_only_in_tests_says_so_under_exclude_tests(make_vault, cli):
+    """215 test definitions of `cli` were candidates to choose from, the flag unsaid (qa91)."""
+    root = make_vault({"tests/test_a.py": "def helper():\n    return 1\n",
+                       "tests/test_b.py": "def helper():\n    return 2\n"},
+                      config='[model]\nenabled = false\n[taps.code]\nsource = "code"\npaths = ["**"]\n')
+    assert cli("--vault", root, "index").code == 0
+    answer = cli("--vault", root, "callers", "helper", "--exclude-tests", "--json").json
+    assert answer["status"] == "ambiguous" and "each is in test code, which --exclude-tests leaves out" \
+        in answer["reason"]
+    plain = cli("--vault", root, "callers", "helper", "--json").json
+    assert plain["status"] == "ambiguous" and "test code" not in plain["reason"]

@@ -563,6 +563,10 @@ def test_init_in_a_git_repository_says_how_to_keep_the_index_out_of_it(tmp_path,
     vault.mkdir()
     said = cli("init", str(vault))
     assert said.code == 0 and "`.vault-engine/*` and `!.vault-engine/ledger/`" in said.err
+    for written in ("# keep .vault-engine out someday\n", ".vault-engine/index/\n"):  # neither keeps it out (qa92)
+        (tmp_path / ".gitignore").write_text(written)
+        (vault / "vault-engine.toml").unlink()
+        assert "`.vault-engine/*`" in cli("init", str(vault)).err, written
     (tmp_path / ".gitignore").write_text(".vault-engine/*\n!.vault-engine/ledger/\n")
     (vault / "vault-engine.toml").unlink()
     assert "git" not in cli("init", str(vault)).err  # already kept out

@@ -115,6 +115,9 @@ def cmd_init(ctx: Context) -> int:
     return 0
 
 
+_IGNORING_THE_INDEX = {f"{lead}.vault-engine{tail}" for lead in ("", "/", "**/") for tail in ("", "/", "/*", "/**")}
+
+
 def _git_notice(folder: Path) -> str | None:
     """A vault inside a git work tree whose .gitignore says nothing of the index: after the
     first `index`, `git status` listed `.vault-engine/`, and nothing had said how a team keeps
@@ -125,7 +128,8 @@ def _git_notice(folder: Path) -> str | None:
     else:
         return None
     ignores = [p for p in {folder / ".gitignore", repo / ".gitignore"} if p.is_file()]
-    if any(".vault-engine" in p.read_text(encoding="utf-8", errors="replace") for p in ignores):
+    lines = {line.strip() for p in ignores for line in p.read_text(encoding="utf-8", errors="replace").splitlines()}
+    if lines & _IGNORING_THE_INDEX:  # a comment naming it, or `.vault-engine/index/` alone, is not (qa92)
         return None
     return ("this vault is in a git repository: keep the index out of commits with these lines in .gitignore, "
             "`.vault-engine/*` and `!.vault-engine/ledger/` (the README's 'Sharing a vault through git' says why)")

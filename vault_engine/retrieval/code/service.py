@@ -396,15 +396,20 @@ class CodeQueries:
         base: dict[str, Any] = dict(symbol=symbol, direction=direction, depth=depth, exclude_tests=exclude_tests)
         symbol = self._with_file_key(symbol)
         rows = _class_over_its_constructors(definitions(self.store, self.keys, symbol))
+        outside_tests = [r for r in rows if not is_test_path(r.key)]
         if exclude_tests and len(rows) > 1:  # a test's own helper named alike is no candidate then
-            rows = [r for r in rows if not is_test_path(r.key)] or rows
+            rows = outside_tests or rows
         if not rows:
             status, reason, meant = self._not_found(symbol)
             return CallAnswer(**base, status=status, reason=reason, candidates=meant)
         if len(rows) > 1 and len({(r.key, r.qualname) for r in rows}) > 1:
+            # each in tests, which --exclude-tests leaves out: 215 test definitions of `cli` were
+            # candidates to choose from, the flag unsaid (qa91)
+            only_tests = " (each is in test code, which --exclude-tests leaves out of the graph, not of " \
+                         "the name's definitions)" if exclude_tests and not outside_tests else ""
             return CallAnswer(**base, status="ambiguous", candidates=tuple(r.ref for r in rows),
-                              reason=f"{symbol!r} names {len(rows)} definitions: ask again with one of the "
-                                     "candidates' refs")
+                              reason=f"{symbol!r} names {len(rows)} definitions{only_tests}: ask again with one of "
+                                     "the candidates' refs")
         row = rows[0]
         starts = [row.ref] + [f"{row.ref}.{c}" for c in (*CONSTRUCTORS, row.name)  # Java's: the class's name
                               if self.store.symbol(row.key, f"{row.qualname}.{c}")]
