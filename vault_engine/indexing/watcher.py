@@ -353,22 +353,25 @@ def watch_loop(feed: queue.SimpleQueue, debouncer: Debouncer, on_burst: Callable
 def _take_in(feed: queue.SimpleQueue, item: Any, debouncer: Debouncer, now: float) -> tuple[list[Settle], int]:
     """Add ``item`` and what is already queued behind it (a burst arrives in bulk), up to
     :data:`DRAIN_LIMIT` items, so that a never-ending stream still reaches ``max_wait``: the
-    queries waiting to :class:`Settle` among them, and how many other items were taken."""
+    queries waiting to :class:`Settle` among them, and how many changes were taken."""
     settles: list[Settle] = []
-    for taken in range(DRAIN_LIMIT):
+    changes = 0
+    for _ in range(DRAIN_LIMIT):
         if isinstance(item, Settle):
             settles.append(item)
-        elif item == RESCAN:
-            debouncer.request_rescan(now)
         elif item == IDLE_WORK:
             pass  # the burst's apply runs the idle work again anyway
         elif item == STOP:
             feed.put(STOP)  # seen on the next turn, after this burst's bookkeeping
-            return settles, taken + 1 - len(settles)
+            return settles, changes
         else:
-            debouncer.add(item, now)
+            if item == RESCAN:
+                debouncer.request_rescan(now)
+            else:
+                debouncer.add(item, now)
+            changes += 1
         try:
             item = feed.get_nowait()
         except queue.Empty:
-            return settles, taken + 1 - len(settles)
-    return settles, DRAIN_LIMIT - len(settles)
+            break
+    return settles, changes
