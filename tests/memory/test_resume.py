@@ -478,37 +478,43 @@ def test_a_brief_from_an_index_older_than_the_vault_says_so_first(make_vault):
     assert brief.to_json()["notices"] == [notice]
 
 
-def test_a_handed_on_note_with_git_conflict_markers_is_said_first(make_vault):
-    # a merge not resolved: the brief handed on both sides' Failed items, a reason ending in
-    # ">>>>>>> 4bde98", without a word (qa25 #4)
+CONFLICTED = "projects/drone/checkpoints/20260101T000000Z-claude-7f3.md"
+
+
+def _conflicted_vault(make_vault, failed_becomes: str):
+    """The vault with its drone checkpoint's ``## Failed`` heading replaced (a merge not resolved)."""
     files = dict(FILES)
-    name = "projects/drone/checkpoints/20260101T000000Z-claude-7f3.md"
-    files[name] = files[name].replace("## Failed\n", "## Failed\n<<<<<<< HEAD\n- Foam -- hum\n=======\n"
-                                                   "- Tape -- peels\n>>>>>>> 4bde98\n")
+    files[CONFLICTED] = files[CONFLICTED].replace("## Failed\n", failed_becomes)
     root = make_vault(files, config=CONFIG)
     with Vault(root) as v:
         v.index(embed=False, now=FROZEN_NOW)
+    return root
+
+
+def test_a_handed_on_note_with_git_conflict_markers_is_said_first(make_vault):
+    # a merge not resolved: the brief handed on both sides' Failed items, a reason ending in
+    # ">>>>>>> 4bde98", without a word (qa25 #4)
+    root = _conflicted_vault(make_vault, "## Failed\n<<<<<<< HEAD\n- Foam -- hum\n=======\n- Tape -- peels\n"
+                                         ">>>>>>> 4bde98\n")
+    with Vault(root) as v:
         brief = v.resume("drone", now=FROZEN_NOW)
-    said = f"{name} holds unresolved git conflict markers: what the brief shows of it may mix both sides of a merge; "
+    said = (f"{CONFLICTED} holds unresolved git conflict markers: what the brief shows of it may mix both sides "
+            "of a merge; ")
     assert brief.notices == (said + "resolve it",)
-    assert f"**Notice:** {name} holds unresolved git conflict markers" in brief.markdown
+    assert f"**Notice:** {CONFLICTED} holds unresolved git conflict markers" in brief.markdown
     with Vault(root) as v:  # and a ruling raised from it says so too
         check = v.deadend_check("tape the mic", lexical_only=True)
     assert [r.text for r in check.rulings] == ["Tape"]
-    assert check.notices == (f"{name} holds unresolved git conflict markers: the ruling raised from it may mix "
-                             "both sides of a merge; resolve it",)
+    assert check.notices == (f"{CONFLICTED} holds unresolved git conflict markers: the ruling raised from it may "
+                             "mix both sides of a merge; resolve it",)
 
 
 def test_a_decision_in_a_merge_not_resolved_shows_both_sides(make_vault):
     """"=======" made the line above it a heading: the Decision was empty in the brief, and a
     check said only one side was chosen (qa92)."""
-    files = dict(FILES)
-    name = "projects/drone/checkpoints/20260101T000000Z-claude-7f3.md"
-    files[name] = files[name].replace("## Failed\n", "## Decision\n<<<<<<< HEAD\nUse a dedicated outbox table.\n"
-                                                   "=======\nUse Kafka topics.\n>>>>>>> origin/main\n## Failed\n")
-    root = make_vault(files, config=CONFIG)
+    root = _conflicted_vault(make_vault, "## Decision\n<<<<<<< HEAD\nUse a dedicated outbox table.\n=======\n"
+                                         "Use Kafka topics.\n>>>>>>> origin/main\n## Failed\n")
     with Vault(root) as v:
-        v.index(embed=False, now=FROZEN_NOW)
         brief = v.resume("drone", now=FROZEN_NOW)
     assert "Use a dedicated outbox table." in brief.markdown and "Use Kafka topics." in brief.markdown
     assert not any(marker in brief.markdown for marker in ("<<<<<<<", "=======", ">>>>>>>"))
