@@ -1326,6 +1326,7 @@ class Vault:
         return decay_rows(ledger.notes(), ledger.reinforcements(), taps,
                           now if now is not None else time.time())
 
+    @_operation
     def decay_silence(self, tap: str | None = None) -> str:
         """Why ``decay_report`` (of ``tap``) listed nothing: "configure a tap with
         half_life_days" was said of a tap configured so whose paths held no note yet, or none

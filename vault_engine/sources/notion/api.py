@@ -337,7 +337,8 @@ class Sync:
         prunable = [n for n in gone if not n.edited_locally]
         refused = self._prune_refused(prunable) if prune else ()
         pruned, kept_files = writer.prune(gone) if prune and not refused else ([], [])
-        self._remember((set(self.existing) | set(names)) - set(pruned_ids(gone, pruned)))
+        # a page Notion failed on this run is remembered still: the next sync tries it again
+        self._remember((set(self.existing) | set(names) | self.failed_ids) - set(pruned_ids(gone, pruned)))
         return NotionReport(
             action="sync", source=SYNC_SOURCE, into=self.settings.folder,
             pages=len(self.fetched) + self.not_fetched, databases=len(self.databases),
@@ -506,11 +507,13 @@ class Sync:
         problems = []
         for ident, why, reason in self.gone_said:
             note = self.existing.get(ident)
-            if note is not None:
-                action = (f"its note {note.rel_path} is kept: edited in the vault, so no prune deletes it"
-                          if note.edited_locally else f"its note {note.rel_path} is deleted by this sync's --prune"
-                          if pruning else f"its note {note.rel_path} is kept (--prune deleted nothing: see below)"
-                          if refused else f"its note {note.rel_path} is kept (a sync that prunes deletes it)")
+            if note is not None and note.edited_locally:
+                action = f"its note {note.rel_path} is kept: edited in the vault, so no prune deletes it"
+            elif note is not None and pruning:
+                action = f"its note {note.rel_path} is deleted by this sync's --prune"
+            elif note is not None:
+                action = f"its note {note.rel_path} is kept " + (
+                    "(--prune deleted nothing: see below)" if refused else "(a sync that prunes deletes it)")
             elif why == DELETED_NOTE:
                 action = "its note had been deleted in the vault: the page is forgotten"
             else:
