@@ -13,7 +13,7 @@ import codecs
 import errno
 import os
 import stat as stat_module
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -116,15 +116,13 @@ def scan_vault(config: Config, under: str = "") -> Scan:
     return scan
 
 
-def _taps_of_nothing(config: Config, notes: Iterable[str]) -> list[SkippedFile]:
+def _taps_of_nothing(config: Config, notes: Collection[str]) -> list[SkippedFile]:
     """A line for each notes tap of vault-engine.toml whose paths match no note, as a code
     tap's: a typo (`archvie/**`) decayed nothing, and no command said so (qa87)."""
-    taps = [tap for tap in config.taps if tap.source == DEFAULT_TAP and tap.paths]
-    claimed = {tap.name for tap in taps for rel in notes if any(glob_match(p, rel) for p in tap.paths)} \
-        if taps else set()
     return [SkippedFile(f"taps.{tap.name}", f"paths {', '.join(repr(p) for p in tap.paths)} match no note of the "
                         "vault: fix paths (globs relative to the vault) in vault-engine.toml")
-            for tap in taps if tap.name not in claimed]
+            for tap in config.taps if tap.source == DEFAULT_TAP and tap.paths
+            and not any(glob_match(p, rel) for rel in notes for p in tap.paths)]
 
 
 def _unlisted(scan: Scan, rel: str, exc: OSError) -> None:
