@@ -47,7 +47,7 @@ from vault_engine.layout import (
 )
 from vault_engine.locks import flock_within, held_elsewhere, hold_in_parent_only, release
 from vault_engine.retrieval.confidence import HIGH, LOW
-from vault_engine.retrieval.notices import conflicted, filters_notice, kind_notice, operators_notice
+from vault_engine.retrieval.notices import conflicted, filters_notice, folder_disagrees, kind_notice, operators_notice
 from vault_engine.stores.ledger import Ledger, damaged
 from vault_engine.stores.reinforcements import LogMark, ReinforcementLog, has_undo, replay
 from vault_engine.stores.sql import is_corruption
@@ -1135,7 +1135,8 @@ class Vault:
         rulings = list_dead_ends(ledger, project, DeadendSettings.from_config(self.config.section("deadend")))
         folder = f"{self.config.projects_dir}/{project}" if project is not None else ""
         under = folder if folder and (self.root / folder).is_dir() else ""
-        return DeadEndList(tuple(rulings), self._stale_notice(ledger, "list", under))
+        disagree = folder_disagrees(ledger, self.config, project) if project is not None else ()
+        return DeadEndList(tuple(rulings), self._stale_notice(ledger, "list", under) + disagree)
 
     @_operation
     def deadend_check(self, proposal: str, *, project: str | None = None, k: int = 3,
@@ -1242,7 +1243,7 @@ class Vault:
         folder = f"{self.config.projects_dir.strip('/')}/{project}"
         return fit_brief(replace(brief, notices=self._stale_notice(ledger, "resume", folder)
                                  + conflicted(ledger, _handed_on(brief), "what the brief shows of it")
-                                 + brief.notices), max_tokens)
+                                 + folder_disagrees(ledger, self.config, project) + brief.notices), max_tokens)
 
     def _require_project(self, ledger: Ledger, project: str) -> None:
         known = ledger.projects()

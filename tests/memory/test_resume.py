@@ -637,3 +637,23 @@ def test_a_checkpoint_that_could_not_be_read_is_said_in_the_brief(make_vault, mo
                              "20260901T000000Z-a.md: permission denied: make the file readable to index it): "
                              "what they hold is not in this brief",)
     assert "could not be read when indexed" in brief.markdown
+
+
+def test_a_renamed_project_folder_is_said_by_both_names(make_vault, cli):
+    """Notes in projects/event-ingest/ still saying `project: ingest-pipeline`: the new name's
+    brief left half the history out without a word, the old name's handed on a done plan (qa94)."""
+    old = checkpoint("2026-11-20T00:00:00Z", "Before the rename.", failed=["Offsets in Postgres -- lock waits"])
+    new = checkpoint("2026-12-01T00:00:00Z", "After the rename.", next_steps=["Replay the DLQ"])
+    root = make_vault({"projects/event-ingest/checkpoints/20261120T000000Z-a.md": old.replace("drone", "ingest-pipeline"),
+                       "projects/event-ingest/checkpoints/20261201T000000Z-b.md": new.replace("drone", "event-ingest")},
+                      config="[model]\nenabled = false\n")
+    assert cli("--vault", root, "index").code == 0
+    brief = cli("--vault", root, "resume", "--project", "event-ingest", "--json").json
+    assert ("1 note(s) in projects/event-ingest/ say `project: ingest-pipeline` (a renamed project folder?): their "
+            "checkpoints and dead ends are ingest-pipeline's, not in this answer; set `project: event-ingest` in them "
+            "to make them this project's") in brief["notices"]
+    stale = cli("--vault", root, "resume", "--project", "ingest-pipeline", "--json").json
+    assert any(n.startswith("1 note(s) of ingest-pipeline lie in projects/event-ingest/, the folder of project "
+                            "event-ingest") for n in stale["notices"])
+    listed = cli("--vault", root, "deadend", "list", "--project", "event-ingest")
+    assert "say `project: ingest-pipeline`" in listed.err

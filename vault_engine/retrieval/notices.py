@@ -2,7 +2,8 @@
 
 A miss is "a miss, not a guess": when a filter, not the vault, made it one, or when the
 query held another search box's operators, the answer says so; an answer that shows a note
-holding git's conflict markers says that what it shows may mix both sides of a merge.
+holding git's conflict markers says that what it shows may mix both sides of a merge, and a
+project's brief says when its folder and its notes' ``project:`` disagree.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from vault_engine.config import Config
     from vault_engine.stores.ledger import Ledger
 
 
@@ -65,3 +67,30 @@ def conflicted(ledger: Ledger, shown: set[str], what: str) -> tuple[str, ...]:
     return tuple(f"{path} holds {CONFLICT_MARKERS}: {what} may mix both sides of a merge; "
                  "resolve it" for path, error in ledger.yaml_errors()
                  if path in shown and CONFLICT_MARKERS in error)
+
+
+def folder_disagrees(ledger: Ledger, config: Config, project: str) -> tuple[str, ...]:
+    """For a brief or a list of ``project``: notes in its folder that name another project,
+    and its own notes in another project's folder. A note's ``project:`` wins over its folder,
+    so a renamed project folder left half a history under the old name, and the new name's
+    brief left it out without a word while the old name's handed on a done plan (qa94)."""
+    from collections import defaultdict
+
+    from vault_engine.parsing.note import folder_project
+
+    here: defaultdict[str, int] = defaultdict(int)  # other project -> notes of it in this folder
+    away: defaultdict[str, int] = defaultdict(int)  # other folder -> notes of this project in it
+    for path, named in ledger.projects_under(config.projects_dir):
+        folder = folder_project(path, config)
+        if folder == project and named != project:
+            here[named] += 1
+        elif named == project and folder not in (None, project):
+            away[str(folder)] += 1
+    root = config.projects_dir.strip("/")
+    lines = [f"{n} note(s) in {root}/{project}/ say `project: {other}` (a renamed project folder?): their "
+             f"checkpoints and dead ends are {other}'s, not in this answer; set `project: {project}` in them to make "
+             "them this project's" for other, n in sorted(here.items())]
+    lines += [f"{n} note(s) of {project} lie in {root}/{folder}/, the folder of project {folder} (a renamed "
+              f"project folder?): set `project: {folder}` in them if they are {folder}'s now"
+              for folder, n in sorted(away.items())]
+    return tuple(lines)
