@@ -657,3 +657,20 @@ def test_a_renamed_project_folder_is_said_by_both_names(make_vault, cli):
                             "event-ingest") for n in stale["notices"])
     listed = cli("--vault", root, "deadend", "list", "--project", "event-ingest")
     assert "say `project: ingest-pipeline`" in listed.err
+
+
+def test_a_latest_checkpoint_dated_only_by_its_file_time_says_so(make_vault):
+    """After a clone, a hand-written note with no `created` and no time in its name was the
+    latest by its new file time, and the real hand-off vanished without a word (qa94)."""
+    kickoff = "---\ntype: checkpoint\nproject: drone\n---\n# Kickoff notes\n## Next\n- Old kickoff step\n"
+    root = make_vault({**FILES, "projects/drone/checkpoints/maria-kickoff-notes.md": kickoff}, config=CONFIG)
+    with Vault(root) as v:
+        v.index(embed=False, now=FROZEN_NOW)
+        brief = v.resume("drone", now=FROZEN_NOW)
+    assert brief.checkpoint.path == "projects/drone/checkpoints/maria-kickoff-notes.md"
+    assert any(n.startswith("projects/drone/checkpoints/maria-kickoff-notes.md is taken for the latest checkpoint "
+                            "by its file time") for n in brief.notices)
+    (root / "projects/drone/checkpoints/maria-kickoff-notes.md").unlink()
+    with Vault(root) as v:  # dated ones alone: nothing to say
+        v.index(embed=False, now=FROZEN_NOW)
+        assert not any("by its file time" in n for n in v.resume("drone", now=FROZEN_NOW).notices)

@@ -49,6 +49,22 @@ def misdated(checkpoints: Sequence[NoteRow]) -> list[str]:
     return said
 
 
+def undated_latest(handed: Sequence[NoteRow], checkpoints: Sequence[NoteRow]) -> list[str]:
+    """A line when the checkpoint taken for the latest has no date of its own (no ``created``,
+    none in its name) while another of the project has one: its file time, which a clone, a
+    copy or a checkout resets, made a hand-written kickoff note from November the latest after
+    a clone, and the real hand-off vanished without a word (qa94)."""
+    def own_date(note: NoteRow) -> bool:
+        return first_believable((parse_time(note.meta.get("created")), note.doc_time, name_time(note.path)),
+                                note.mtime_ns / 1e9) is not None
+
+    if not handed or own_date(handed[0]) or not any(own_date(n) for n in checkpoints):
+        return []
+    return [f"{handed[0].path} is taken for the latest checkpoint by its file time: it has no date of its own "
+            "(no created: in its frontmatter, none in its name), and a clone, a copy or a checkout resets file "
+            "times; if it is not the latest, give it a created: date and time"]
+
+
 SAME_TIME_SECONDS = 15 * 60  # checkpoints this close to the latest: parallel sessions' hand-offs
 
 

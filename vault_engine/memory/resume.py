@@ -26,7 +26,7 @@ from vault_engine.config import Config
 from vault_engine.dates import first_believable
 from vault_engine.memory.deadends import load_ruling_words, load_rulings, read_in_full, word_weights
 from vault_engine.memory.matching import DEFAULT_SETTINGS, DeadendSettings, content_terms, restated
-from vault_engine.memory.plans import created_time, handing_on, misdated
+from vault_engine.memory.plans import created_time, handing_on, misdated, undated_latest
 from vault_engine.memory.results import CheckpointBrief, LinkedBrief, ResumeBrief, Ruling, WorkingNoteBrief, ruling_key
 from vault_engine.memory.since import with_chosen_since
 from vault_engine.parsing.checkpoints import FAILED_HEADINGS, NEXT_HEADINGS, checkpoint_parts, in_part, note_agent
@@ -72,7 +72,8 @@ def gather_brief(ledger: Ledger, config: Config, project: str, now: float,
     bearing_here = [r for r in team_wide if ruling_key(r) in bears_on]
     return ResumeBrief(project, brief, shown, linked, tuple(r for r in bearing if r.elsewhere)[:MAX_ELSEWHERE],
                        max(0, len(working) - MAX_WORKING_NOTES), bears_on=bears_on,
-                       notices=tuple(misdated(checkpoints)) + _unread(ledger, f"{config.projects_dir}/{project}/"),
+                       notices=tuple(misdated(checkpoints) + undated_latest(handed, checkpoints))
+                       + _unread(ledger, f"{config.projects_dir}/{project}/"),
                        earlier=with_chosen_since(ledger, own[:MAX_EARLIER] + bearing_here, settings),
                        more_earlier=max(0, len(own) - MAX_EARLIER),
                        team_wide_unshown=len(team_wide) - len(bearing_here),
