@@ -674,3 +674,16 @@ def test_a_latest_checkpoint_dated_only_by_its_file_time_says_so(make_vault):
     with Vault(root) as v:  # dated ones alone: nothing to say
         v.index(embed=False, now=FROZEN_NOW)
         assert not any("by its file time" in n for n in v.resume("drone", now=FROZEN_NOW).notices)
+
+
+def test_a_checkpoint_alongside_the_latest_shows_what_it_chose(make_vault):
+    """Its Decision was in the JSON only: the session-start brief is Markdown (qa94)."""
+    gemini = checkpoint("2026-09-10T09:59:00Z", "gemini's", next_steps=["Paginate long tables"]).replace(
+        "## Next", "## Decision\nCap max.poll.records at 200.\n## Next")
+    files = {"projects/p/checkpoints/20260910T095900Z-b.md": gemini,
+             "projects/p/checkpoints/20260910T100000Z-c.md": checkpoint("2026-09-10T10:00:00Z", "claude's",
+                                                                       next_steps=["Embed photos at 150 dpi"])}
+    with Vault(make_vault(files)) as v:
+        v.index(embed=False, now=FROZEN_NOW)
+        brief = v.resume("drone", now=FROZEN_NOW)
+    assert "Decision: Cap max.poll.records at 200." in brief.markdown.split("## Checkpointed at the same time")[1]

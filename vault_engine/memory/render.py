@@ -211,6 +211,8 @@ def _alongside_part(brief: ResumeBrief) -> str:
     lines = ["## Checkpointed at the same time", "Another session handed on its own plan:"]
     for c in brief.alongside:
         lines += ["", f"### {c.title}", f"{printed(c.ref)}, by {c.agent or 'an unnamed agent'}, {iso_time(c.created)}"]
+        if c.goal:  # what it chose: in the JSON only, the session-start brief had lost it (qa94)
+            lines += [f"{c.goal_heading}: {c.goal}"]
         lines += [_step_line(step) for step in c.next_steps] or ["(no next steps written)"]
     return "\n".join(lines)
 
