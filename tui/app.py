@@ -67,11 +67,11 @@ class VaultApp(App):
     DEFAULT_MODE = "search"
     # Hidden here: the main screens show them (tui/keys.py), the note viewer has no room.
     BINDINGS = [
-        *(Binding(key, f"switch_mode('{mode}')", label, show=False) for key, mode, label in FUNCTION_KEYS),
+        *(Binding(key, f"go_to('{mode}')", label, show=False) for key, mode, label in FUNCTION_KEYS),
         Binding("f5", "index", "Index", show=False),
         Binding("question_mark", "help", "Keys", key_display="?", show=False),
     ]
-    GLOBAL_ACTIONS = {"switch_mode", "index", "help", "focus_next", "focus_next_quietly", "focus_previous",
+    GLOBAL_ACTIONS = {"go_to", "index", "help", "focus_next", "focus_next_quietly", "focus_previous",
                       "command_palette", "quit", "goto", "goto_short", "reindex", "reindex_short"}
 
     health: reactive[Health] = reactive(Health(""))
@@ -192,6 +192,16 @@ class VaultApp(App):
             self.notify(message, title="vault-engine.toml", severity="error")
         self.problem = problem
         self.health = BROKEN_CONFIG
+
+    def action_go_to(self, mode: str) -> None:
+        """A screen's function key: that screen; on a note opened from it, back to it. F1 on a
+        note opened from Search left the note on top, as switching to the current mode does
+        nothing (qa93)."""
+        if mode == self.current_mode:
+            while len(self.screen_stack) > 1:
+                self.pop_screen()
+        else:
+            self.switch_mode(mode)
 
     def action_index(self) -> None:
         """Bring the index up to date without freezing the UI; progress shows in the header."""
@@ -359,7 +369,7 @@ class VaultApp(App):
                 yield command
         yield SystemCommand("Keys", "Every key of this screen and the global ones (?)", self.action_help)
         for mode, title, help_text in SCREENS:
-            yield SystemCommand(f"Go to {title}", help_text, lambda m=mode: self.switch_mode(m))
+            yield SystemCommand(f"Go to {title}", help_text, lambda m=mode: self.action_go_to(m))
         yield SystemCommand("Index now", "Bring the index up to date (F5)", self.action_index)
         yield SystemCommand("Refresh index health", "Re-read stale files and the watcher state",
                             self.refresh_health)

@@ -329,3 +329,15 @@ def not_answered(health: Health, said: list[str], what: str) -> str:
     if health == BROKEN_CONFIG:  # said under the header, where it stays (the corner's fades: qa55)
         return f"Nothing {what}: vault-engine.toml is broken, as said under the header; fix it and the answer comes"
     return f"Nothing {what}: the message in the corner says why."
+
+
+def properties_markdown(text: str) -> str:
+    """A note that is all properties as a list of them, as Obsidian's reading view shows its
+    properties above an empty page; "" for none."""
+    from vault_engine.parsing.frontmatter import frontmatter_tags, searched_properties, split_frontmatter
+
+    meta = split_frontmatter(text.replace("\r\n", "\n")).meta
+    tags = frontmatter_tags(meta)
+    shown = searched_properties(meta) + ([("tags", tags)] if tags else [])
+    lines = [f"- **{key}**: {_escape(', '.join(values))}" for key, values in shown if values]
+    return "*Properties only:*\n\n" + "\n".join(lines) if lines else ""

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
-import os
+import getpass
 
 
 def current_user() -> str:
-    """The login name from the environment, else ``tui``."""
-    return os.environ.get("USER") or os.environ.get("USERNAME") or "tui"
+    """The login name: ``$LOGNAME``, ``$USER`` and the like, else the account's name (a
+    container or a cron job sets none, and "tui" went into the durable log, qa93); ``tui``
+    only when there is none at all."""
+    try:
+        return getpass.getuser() or "tui"
+    except (KeyError, OSError):  # an account with no name in the password database
+        return "tui"

@@ -30,8 +30,8 @@ MODE_KEYS = [
                for key, mode, label in FUNCTION_KEYS),
              Binding("f5", "reindex_short", "Index", group=SCREENS_GROUP)], key=lambda b: b.key),
 ]
-WIDE_ONLY = frozenset({"goto", "reindex", "focus_next"})
-NARROW_ONLY = frozenset({"goto_short", "reindex_short", "focus_next_quietly"})
+WIDE_ONLY = frozenset({"goto", "reindex", "focus_next", "obsidian"})
+NARROW_ONLY = frozenset({"goto_short", "reindex_short", "focus_next_quietly", "obsidian_quietly"})
 HELP_KEY = Binding("question_mark", "app.help", "Keys", key_display="?")
 # Tab, shown in a wide footer; the hidden twin does the work in a narrow one (a screen's own
 # tab binding replaces Textual's, so a lone disabled one left Tab doing nothing there).

@@ -43,6 +43,28 @@ async def test_function_keys_switch_screens(make_app, size):
             assert isinstance(app.screen, screen)
 
 
+async def test_a_screens_key_on_a_note_opened_from_it_goes_back_to_it(make_app):
+    """F1 on a note opened from Search left the note on top (qa93)."""
+    from tui.screens.note import NoteScreen
+
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        for key, screen in (("f1", SearchScreen), ("f2", DeadEndsScreen)):
+            await pilot.press(key)
+            await settle(pilot)
+            app.open_note("specs/audio-pipeline.md")
+            await settle(pilot)
+            assert isinstance(app.screen, NoteScreen)
+            await pilot.press(key)
+            await settle(pilot)
+            assert isinstance(app.screen, screen), key
+        app.open_note("specs/audio-pipeline.md")  # on Dead ends
+        await settle(pilot)
+        await pilot.press("f1")  # another screen's key: that screen, as before
+        await settle(pilot)
+        assert isinstance(app.screen, SearchScreen)
+
+
 async def test_the_command_palette_switches_screens(make_app):
     app = make_app()
     async with app.run_test(size=WIDE) as pilot:

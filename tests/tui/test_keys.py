@@ -114,11 +114,28 @@ async def test_the_footer_shows_enter_and_tab_where_they_work_and_fits_its_line(
         assert isinstance(app.screen, NoteScreen)
         await settle(pilot)
         shown = footer_keys(app)
-        assert shown.get("enter") == "Follow" and {"escape", "e", "o", "c", "r"} <= set(shown)
+        assert shown.get("enter") == "Follow" and {"escape", "e", "c", "r"} <= set(shown)
+        assert ("o" in shown) == (size == WIDE)  # in 80 columns `o` works but has no room (qa93)
         assert app.screen.query_one(Footer).max_scroll_x == 0
         for key in ("f2", "f3", "f4"):
             await press(pilot, key)
             assert app.screen.query_one(Footer).max_scroll_x == 0, key
+
+
+@pytest.mark.parametrize("width", [80, 100, 109, 120])
+async def test_a_long_notes_footer_fits_with_m_and_the_key_list(make_app, indexed_vault, width):
+    """At 80 columns a long note's footer ended "c Copy m Whole no": `m` and `?` were cut (qa93)."""
+    from tests.tui.screens.test_note import index_note
+
+    index_note(indexed_vault, "notes/long.md", "# Long\n\n" + "\n\n".join(f"Paragraph {i} of text." for i in range(400)))
+    app = make_app()
+    async with app.run_test(size=(width, 30)) as pilot:
+        app.open_note("notes/long.md")
+        await settle(pilot)
+        assert {"m", "question_mark"} <= set(footer_keys(app))
+        assert app.screen.query_one(Footer).max_scroll_x == 0
+        await press(pilot, "o")  # hidden or not, it works: its notice says how it opened, or failed
+        assert app._notifications
 
 
 async def test_f_keys_work_from_the_note_viewer_though_its_footer_leaves_them_out(make_app):

@@ -41,10 +41,10 @@ class KeyedScreen(Screen):
         self.refresh_bindings()  # the footer asks check_action again
 
     def action_goto(self, mode: str) -> None:
-        self.app.switch_mode(mode)
+        self.app.action_go_to(mode)
 
     def action_goto_short(self, mode: str) -> None:
-        self.app.switch_mode(mode)
+        self.app.action_go_to(mode)
 
     def action_reindex(self) -> None:
         self.app.action_index()

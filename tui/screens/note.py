@@ -26,8 +26,9 @@ from tui.widgets.vault_header import VaultHeader
 from vault_engine.vault import Vault
 
 NARROW_COLUMNS = 100  # below this the link list goes under the note instead of beside it
-NOTE_ONLY = frozenset({"obsidian", "reinforce"})  # code is no note of Obsidian's, nor decays
-ON_A_PAGE = frozenset({"reinforce", "edit", "obsidian", "copy_ref"})  # nothing to act on once it is gone
+NOTE_ONLY = frozenset({"obsidian", "obsidian_quietly", "reinforce"})  # code is no note of Obsidian's, nor decays
+# nothing to act on once it is gone
+ON_A_PAGE = frozenset({"reinforce", "edit", "obsidian", "obsidian_quietly", "copy_ref"})
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,6 +48,7 @@ class NoteScreen(KeyedScreen):
 
     SCREEN_NAME = "Note"
     CSS_PATH = "note.tcss"
+    WIDE_FOOTER = 110  # its own keys, Tab and `o` take 104 columns
     AUTO_FOCUS = "#note-scroll"  # the text: ↓ and PgDn read on (they moved the links list, qa77)
     HISTORY = Binding.Group("Back/Fwd")
     BINDINGS = [
@@ -56,7 +58,10 @@ class NoteScreen(KeyedScreen):
         Binding("r", "reinforce", "Reinforce"),
         Binding("u", "app.undo_reinforce", "Undo reinforce", show=False),
         Binding("e", "edit", "Edit", tooltip="Open the note in $EDITOR at the section's line"),
+        # shown in a wide footer only; the hidden twin does the work in a narrow one, where a
+        # long note's `m` and `?` ran past the edge (qa93)
         Binding("o", "obsidian", "Obsidian", tooltip="Open the note in Obsidian"),
+        Binding("o", "obsidian_quietly", "Obsidian", show=False),
         Binding("c", "copy_ref", "Copy", tooltip="Copy the ref (OSC 52) for an agent"),
         Binding("m", "whole_note", "Whole note", tooltip="A long note is drawn from its section: draw all of it"),
         *NEXT_PANE, HELP_KEY,
@@ -201,6 +206,9 @@ class NoteScreen(KeyedScreen):
             return
         self.app.run_outside(command)
         self.load(self.history[self.position])  # the text may have changed
+
+    def action_obsidian_quietly(self) -> None:
+        self.action_obsidian()
 
     def action_obsidian(self) -> None:
         """Open the note in Obsidian through its URL scheme."""

@@ -6,7 +6,7 @@ from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import Markdown
 
-from tui.formatting import FENCE, LINK_SCHEME, linkify, obsidian_markdown
+from tui.formatting import FENCE, LINK_SCHEME, linkify, obsidian_markdown, properties_markdown
 from vault_engine.model import NoteView, ResolvedLink
 
 # Textual's Markdown lays out a widget per block (a table's per cell): a 76 KB note of 450
@@ -64,6 +64,8 @@ class NoteBody(Markdown):
         start, end, fence = (0, len(lines), "") if whole else reading_window(lines, opened)
         self.cut = (start, len(lines) - end)
         body = "\n".join(lines[start:end] + ([fence] if fence else []))
+        if not "".join(lines).strip():  # all properties (42 of kepano's 103 notes): a blank page (qa93)
+            body = properties_markdown(view.text) or "*This note is empty.*"
         above = [f"*⋯ {start:,} lines above: `m` shows the whole note*", ""] if start else []
         below = ["", f"*⋯ {len(lines) - end:,} more lines: `m` shows the whole note*"] if end < len(lines) else []
         self._links = view.links

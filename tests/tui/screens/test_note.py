@@ -377,3 +377,14 @@ async def test_links_in_a_table_are_walked_with_tab_in_reading_order_and_followe
         await pilot.press("b")
         await settle(pilot)
         assert screen.page.ref == "memory/link-table.md" and lit_text(pane) == "webhooks"  # as it was left
+
+
+async def test_a_note_of_properties_only_shows_them(make_app, indexed_vault):
+    """It opened as a blank page, where the search snippet and `show` give its properties (qa93)."""
+    index_note(indexed_vault, "notes/blade-runner.md",
+               '---\ncategories: ["[[Movies]]"]\ngenre: Sci-fi\ndirector: Ridley Scott\n---\n')
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        await open_note(app, pilot, "notes/blade-runner.md")
+        shown = app.export_screenshot().replace("&#160;", " ")
+        assert "Properties only" in shown and "Ridley Scott" in shown and "Sci-fi" in shown
