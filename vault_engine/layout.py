@@ -5,6 +5,7 @@
   write.lock                   WRITE_LOCK: the writer's flock
   daemon.pid  daemon.sock      PID_FILE, SOCKET_FILE: the watcher's lock and socket
   watch.json                   HEALTH_FILE: the watcher's heartbeat and health
+  notion-sync.json             NOTION_SYNC_FILE: the pages the last `notion sync` left notes of
   ledger/                      LEDGER_DIR: durable, never derived
     reinforcements.jsonl       REINFORCEMENTS_FILE
   index/                       INDEX_DIR: derived, deletable
@@ -28,6 +29,7 @@ WRITE_LOCK = "write.lock"
 PID_FILE = "daemon.pid"
 SOCKET_FILE = "daemon.sock"
 HEALTH_FILE = "watch.json"
+NOTION_SYNC_FILE = "notion-sync.json"
 
 LEDGER_DIR = "ledger"
 REINFORCEMENTS_FILE = "reinforcements.jsonl"

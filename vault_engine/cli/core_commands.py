@@ -8,6 +8,7 @@ from pathlib import Path
 from vault_engine.cli import render
 from vault_engine.cli.context import Context, int_within, named, non_empty
 from vault_engine.constants import SEARCH_KINDS
+from vault_engine.layout import STATE_DIR
 from vault_engine.operations import BY_NAME
 from vault_engine.refs import printed
 
@@ -115,7 +116,7 @@ def cmd_init(ctx: Context) -> int:
     return 0
 
 
-_IGNORING_THE_INDEX = {f"{lead}.vault-engine{tail}" for lead in ("", "/", "**/") for tail in ("", "/", "/*", "/**")}
+_IGNORING_THE_INDEX = {f"{lead}{STATE_DIR}{tail}" for lead in ("", "/", "**/") for tail in ("", "/", "/*", "/**")}
 
 
 def _git_notice(folder: Path) -> str | None:

@@ -23,6 +23,7 @@ from typing import Any
 
 from vault_engine.config import TAP_KEYS, Config, TapConfig, check_keys
 from vault_engine.errors import ConfigError, NotionError
+from vault_engine.layout import NOTION_SYNC_FILE
 from vault_engine.sources.notion.archive import Limits
 from vault_engine.sources.notion.markdown import (
     KnownPages,
@@ -48,7 +49,6 @@ from vault_engine.sources.notion.report import NotionReport, Problem
 log = logging.getLogger(__name__)
 
 DEFAULT_TOKEN_ENV = "NOTION_TOKEN"
-SYNC_STATE = "notion-sync.json"  # in .vault-engine/: the pages the last sync left notes of
 DELETED_NOTE = "a page synced before, whose note was deleted since"  # why such a page is pulled again
 SYNC_OPTIONS = frozenset({"token_env", "page_ids", "database_ids", "search", "base_url",
                           "max_file_mb", "max_export_mb"})  # the last two bound `notion import`
@@ -401,7 +401,7 @@ class Sync:
         import json
 
         try:
-            data = json.loads((self.config.state_dir / SYNC_STATE).read_text(encoding="utf-8"))
+            data = json.loads((self.config.state_dir / NOTION_SYNC_FILE).read_text(encoding="utf-8"))
             return {i for i in data.get("pages", ()) if isinstance(i, str) and normalize_id(i) == i}
         except (OSError, ValueError, AttributeError):
             return set()  # none yet (a first sync, a fresh clone): children are found by their parents
@@ -410,10 +410,10 @@ class Sync:
         import json
 
         try:
-            write_if_changed(self.config.state_dir / SYNC_STATE,
+            write_if_changed(self.config.state_dir / NOTION_SYNC_FILE,
                              json.dumps({"pages": sorted(ids - self.gone_ids)}, indent=0).encode())
         except OSError as exc:  # the notes are written: only the next sync's memory is lost
-            log.warning("could not record the synced pages in %s: %s", SYNC_STATE, exc)
+            log.warning("could not record the synced pages in %s: %s", NOTION_SYNC_FILE, exc)
 
     def _pull(self, page: dict | None, ident: str, why: str) -> None:
         if not ident or ident in self.seen:
