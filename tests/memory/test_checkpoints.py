@@ -263,6 +263,21 @@ def test_a_link_is_written_by_name_unless_another_note_has_that_name(make_vault)
                            "written as [[readme]] anyway"]
 
 
+def test_a_link_to_a_heading_its_note_lacks_names_the_note_and_says_so(make_vault):
+    """It said the note was missing and wrote the link by its path (qa94)."""
+    from vault_engine.vault import Vault
+
+    root = make_vault({"specs/ingest-schema.md": "# Ingest schema\n## Fields\nid\n"})
+    with Vault(root) as v:
+        v.index(embed=False)
+        draft = CheckpointDraft("p", "a", summary="s", links=("specs/ingest-schema.md#Nonexistent heading",))
+        links, notices = prepare_draft(draft, v.ledger)
+    assert links.links == ("ingest-schema#Nonexistent heading",)
+    assert len(notices) == 1 and "has no heading 'Nonexistent heading'" in notices[0]
+    assert notices[0].endswith("written as [[ingest-schema#Nonexistent heading]] anyway")
+    assert "names no note" not in notices[0]
+
+
 def test_a_link_to_a_source_file_keeps_its_path(make_vault):
     # `[[orders.py#OrderBook.place]]` resolved to no symbol: a file name names many files (qa26 N5)
     from tests.code_vault import build

@@ -260,6 +260,17 @@ def _namesake_project(project: str, known: list[str]) -> str | None:
     return next((name for name in known if plain(name) == plain(project)), None)
 
 
+def _note_name(ledger: Ledger | None, ref: str) -> str | None:
+    """The name a wikilink gives the note ``ref`` names, or None when it names none."""
+    if ledger is None:
+        return None
+    try:
+        note, _ = lookup_ref(ledger, ref)
+    except UnknownRef:
+        return None
+    return _link_name(ledger, note.path)
+
+
 def prepare_draft(draft: CheckpointDraft, ledger: Ledger | None) -> tuple[CheckpointDraft, list[str]]:
     """Sanitize the names and turn ``--link`` refs into wikilink targets of the notes they name
     (``notion://`` refs too); each change the user did not write comes back as a notice."""
@@ -288,7 +299,14 @@ def prepare_draft(draft: CheckpointDraft, ledger: Ledger | None) -> tuple[Checkp
                 raise UnknownRef(ref)
             note, section = lookup_ref(ledger, named[0] if len(named) == 1 else ref)
             targets.append(link_target(_link_name(ledger, note.path), section.heading if section else None))
-        except UnknownRef:
+        except UnknownRef as missed:
+            base, _, heading = ref.partition("#")
+            name = _note_name(ledger, base) if heading and len(named) < 2 else None
+            if name is not None:  # the note is there, its heading is not: said so, and the link names the note (qa94)
+                target = link_target(name, heading)
+                notices.append(f"the link {ref!r}: {missed}; written as [[{target}]] anyway")
+                targets.append(target)
+                continue
             what = f"names {len(named)} notes ({', '.join(named[:3])}): give its path" if len(named) > 1 \
                 else "names no note in the index"
             notices.append(f"the link {ref!r} {what}; written as [[{ref}]] anyway")
