@@ -23,16 +23,20 @@ from vault_engine.stores.ledger import Ledger, NoteRow
 
 
 def created_time(note: NoteRow) -> float:
-    """A checkpoint's ``created``, else its own date, else the time in its name, else its file
-    time; a time after the file was last written is no time it was written (dates.believable):
-    the next one is taken."""
-    written = note.mtime_ns / 1e9
+    """A checkpoint's own time (:func:`stated_time`), else its file time."""
+    stated = stated_time(note)
+    return note.mtime_ns / 1e9 if stated is None else stated
+
+
+def stated_time(note: NoteRow) -> float | None:
+    """A checkpoint's ``created``, else its own date, else the time in its name; None when it
+    states none. A time after the file was last written is no time it was written
+    (dates.believable): the next one is taken."""
     created, named = parse_time(note.meta.get("created")), name_time(note.path)
     if created is not None and named is not None and created % SECONDS_PER_DAY == 0 and \
             0 <= named - created < SECONDS_PER_DAY:
         created = named  # `created: 2026-12-04` is a day; the name says when that day (qa51: 00:00 shown)
-    stated = first_believable((created, note.doc_time, named), written)
-    return written if stated is None else stated
+    return first_believable((created, note.doc_time, named), note.mtime_ns / 1e9)
 
 
 def misdated(checkpoints: Sequence[NoteRow]) -> list[str]:
@@ -54,11 +58,7 @@ def undated_latest(handed: Sequence[NoteRow], checkpoints: Sequence[NoteRow]) ->
     none in its name) while another of the project has one: its file time, which a clone, a
     copy or a checkout resets, made a hand-written kickoff note from November the latest after
     a clone, and the real hand-off vanished without a word (qa94)."""
-    def own_date(note: NoteRow) -> bool:
-        return first_believable((parse_time(note.meta.get("created")), note.doc_time, name_time(note.path)),
-                                note.mtime_ns / 1e9) is not None
-
-    if not handed or own_date(handed[0]) or not any(own_date(n) for n in checkpoints):
+    if not handed or stated_time(handed[0]) is not None or all(stated_time(n) is None for n in checkpoints):
         return []
     return [f"{handed[0].path} is taken for the latest checkpoint by its file time: it has no date of its own "
             "(no created: in its frontmatter, none in its name), and a clone, a copy or a checkout resets file "
