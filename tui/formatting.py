@@ -331,13 +331,12 @@ def not_answered(health: Health, said: list[str], what: str) -> str:
     return f"Nothing {what}: the message in the corner says why."
 
 
-def properties_markdown(text: str) -> str:
+def properties_markdown(meta: Mapping[str, Any]) -> str:
     """A note that is all properties as a list of them, as Obsidian's reading view shows its
     properties above an empty page; "" for none."""
-    from vault_engine.parsing.frontmatter import frontmatter_tags, searched_properties, split_frontmatter
+    def shown(value: Any) -> str:
+        values = value if isinstance(value, list) else [value]
+        return ", ".join(str(v) for v in values if v not in (None, ""))
 
-    meta = split_frontmatter(text.replace("\r\n", "\n")).meta
-    tags = frontmatter_tags(meta)
-    shown = searched_properties(meta) + ([("tags", tags)] if tags else [])
-    lines = [f"- **{key}**: {_escape(', '.join(values))}" for key, values in shown if values]
+    lines = [f"- **{key}**: {_escape(shown(value))}" for key, value in meta.items() if shown(value)]
     return "*Properties only:*\n\n" + "\n".join(lines) if lines else ""

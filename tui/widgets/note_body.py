@@ -65,7 +65,7 @@ class NoteBody(Markdown):
         self.cut = (start, len(lines) - end)
         body = "\n".join(lines[start:end] + ([fence] if fence else []))
         if not "".join(lines).strip():  # all properties (42 of kepano's 103 notes): a blank page (qa93)
-            body = properties_markdown(view.text) or "*This note is empty.*"
+            body = properties_markdown(view.meta) or "*This note is empty.*"
         above = [f"*⋯ {start:,} lines above: `m` shows the whole note*", ""] if start else []
         below = ["", f"*⋯ {len(lines) - end:,} more lines: `m` shows the whole note*"] if end < len(lines) else []
         self._links = view.links
