@@ -114,6 +114,17 @@ def cli(capsys):
     return run
 
 
+def terminal_signals() -> None:
+    """``preexec_fn`` of a child that is sent SIGINT or SIGHUP: those signals as a terminal
+    gives them, whatever this run inherited. A run started in the background (``&``) ignores
+    SIGINT and one under ``nohup`` SIGHUP, and so did every child: a Ctrl-C test then read
+    "exit 0" and a SIGHUP test waited out its timeout."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGHUP, signal.SIG_DFL)
+
+
 def run_cli_subprocess(*args: str, env: dict | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
     """Run the installed CLI in a fresh interpreter (for import-cost and exit-code tests)."""
     full_env = {**os.environ, **(env or {})}

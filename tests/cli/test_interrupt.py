@@ -9,6 +9,8 @@ import sys
 
 import pytest
 
+from tests.conftest import terminal_signals
+
 INTERRUPT_IN = """
 import atexit, sys
 from vault_engine.vault import Vault
@@ -53,7 +55,7 @@ sys.exit(main(["--vault", sys.argv[1], "index"]))
 def test_an_index_whose_embedding_ctrl_c_stopped_reports_its_work_and_exits_130(make_vault):
     """It printed its report and exited 0, so `vault-engine index && ...` went on (qa43)."""
     root = make_vault({"a.md": "# A\n\nkafka topics\n"})
-    done = subprocess.run([sys.executable, "-c", INDEX_STOPPED_BY_CTRL_C, str(root)],
+    done = subprocess.run([sys.executable, "-c", INDEX_STOPPED_BY_CTRL_C, str(root)], preexec_fn=terminal_signals,
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 130, done.stderr
     assert "3 sections embedded and kept" in done.stderr and done.stdout.strip()
@@ -107,7 +109,8 @@ def test_a_ctrl_c_a_library_swallowed_still_exits_130(make_vault):
     root = make_vault({"a.md": "# A\n\nkafka topics\n"})
     subprocess.run([sys.executable, "-m", "vault_engine", "--vault", str(root), "index", "--no-embed"],
                    check=True, capture_output=True)
-    done = subprocess.run([sys.executable, "-c", SWALLOWED, str(root)], capture_output=True, text=True, timeout=120)
+    done = subprocess.run([sys.executable, "-c", SWALLOWED, str(root)], capture_output=True, text=True, timeout=120,
+                          preexec_fn=terminal_signals)
     assert done.returncode == 130 and done.stderr.strip().endswith("vault-engine: interrupted"), done.stderr
     assert "a.md" in done.stdout  # the command ran to its end first
 

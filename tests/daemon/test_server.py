@@ -13,6 +13,7 @@ import threading
 
 import pytest
 
+from tests.conftest import terminal_signals
 from tests.daemon.conftest import probe_cli, wait_for
 from vault_engine.daemon import protocol
 from vault_engine.daemon.client import ask
@@ -399,7 +400,8 @@ def test_a_ctrl_c_or_a_closed_terminal_while_catching_up_stops_the_watcher_clean
 
     root = make_vault({"a.md": "# A\n"}, config="[model]\nenabled = false\n")
     script = CTRL_C_AT_START.replace("signal.SIGINT", f"signal.{sig}")
-    done = subprocess.run([sys.executable, "-c", script, str(root)], capture_output=True, text=True, timeout=60)
+    done = subprocess.run([sys.executable, "-c", script, str(root)], capture_output=True, text=True, timeout=60,
+                          preexec_fn=terminal_signals)
     assert (done.returncode, done.stdout) == (0, "stopped\n"), done.stderr
     assert not (root / ".vault-engine" / "daemon.sock").exists()
     assert not (root / ".vault-engine" / "daemon.pid").exists()
