@@ -292,8 +292,21 @@ def test_no_checkpoint_says_so_and_still_shows_working_notes(make_vault):
         v.index(embed=False, now=FROZEN_NOW)
         brief = v.resume("fresh", now=FROZEN_NOW)
     assert brief.checkpoint is None and brief.to_json()["checkpoint"] is None
-    assert "No checkpoint yet for fresh" in brief.markdown
+    assert "No checkpoint yet for fresh hands anything on." in brief.markdown
     assert [w.path for w in brief.working_notes] == ["projects/fresh/working/a-notes.md"]
+
+
+def test_a_project_whose_only_checkpoint_is_an_unfilled_template_says_so(make_vault):
+    """"No checkpoint yet: nobody has checked in. Its working notes follow", over no notes at
+    all, of a project someone had checked in to with an empty template (qa94)."""
+    template = "---\ntype: checkpoint\nproject: tmpl\n---\n# Checkpoint\n## Summary\n## Next\n## Failed\n"
+    with Vault(make_vault({"projects/tmpl/checkpoints/20261201T000000Z-a.md": template})) as v:
+        v.index(embed=False, now=FROZEN_NOW)
+        brief = v.resume("tmpl", now=FROZEN_NOW)
+    assert brief.checkpoint is None and "follow" not in brief.markdown and "nobody" not in brief.markdown
+    assert brief.notices == ("1 checkpoint(s) hold nothing under their headings "
+                             "(projects/tmpl/checkpoints/20261201T000000Z-a.md): an empty file or an unfilled "
+                             "template hands nothing on",)
 
 
 def test_an_unknown_project_lists_the_known_ones(vault):

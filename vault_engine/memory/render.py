@@ -179,9 +179,9 @@ def render_resume(brief: ResumeBrief) -> str:
 
 def _checkpoint_part(brief: ResumeBrief) -> str:
     c = brief.checkpoint
-    if c is None:
-        return (f"No checkpoint yet for {brief.project}: nobody has checked in. "
-                "Its working notes follow, newest first.")
+    if c is None:  # "nobody has checked in" was said of an unfilled template, over no notes at all (qa94)
+        follow = " Its working notes follow, newest first." if brief.working_notes else ""
+        return f"No checkpoint yet for {brief.project} hands anything on.{follow}"
     lines = [f"## Last checkpoint: {without_checkpoint_word(c.title)}",
              f"{printed(c.ref)}, by {c.agent or 'an unnamed agent'}, {iso_time(c.created)}", "",
              "### Summary", c.summary or "(no summary written)", ""]

@@ -72,7 +72,8 @@ def gather_brief(ledger: Ledger, config: Config, project: str, now: float,
     bearing_here = [r for r in team_wide if ruling_key(r) in bears_on]
     return ResumeBrief(project, brief, shown, linked, tuple(r for r in bearing if r.elsewhere)[:MAX_ELSEWHERE],
                        max(0, len(working) - MAX_WORKING_NOTES), bears_on=bears_on,
-                       notices=tuple(misdated(checkpoints) + undated_latest(handed, checkpoints))
+                       notices=tuple(misdated(checkpoints) + undated_latest(handed, checkpoints)
+                                     + _handing_on_nothing(checkpoints, handed))
                        + _unread(ledger, f"{config.projects_dir}/{project}/"),
                        earlier=with_chosen_since(ledger, own[:MAX_EARLIER] + bearing_here, settings),
                        more_earlier=max(0, len(own) - MAX_EARLIER),
@@ -89,6 +90,17 @@ def _without(other: CheckpointBrief, done: tuple[str, ...]) -> CheckpointBrief:
 
     ticked = set(map(key, done))
     return replace(other, next_steps=tuple(step for step in other.next_steps if key(step) not in ticked))
+
+
+def _handing_on_nothing(checkpoints: list[NoteRow], handed: list[NoteRow]) -> list[str]:
+    """A line when the project has checkpoints and none hands anything on: each is empty or an
+    unfilled template, passed over (the brief had said "nobody has checked in", qa94)."""
+    if handed or not checkpoints:
+        return []
+    named = ", ".join(n.path for n in checkpoints[:3]) + (f" and {len(checkpoints) - 3} more"
+                                                           if len(checkpoints) > 3 else "")
+    return [f"{len(checkpoints)} checkpoint(s) hold nothing under their headings ({named}): an empty file or an "
+            "unfilled template hands nothing on"]
 
 
 def _unread(ledger: Ledger, folder: str) -> tuple[str, ...]:
