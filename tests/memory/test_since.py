@@ -9,42 +9,34 @@ import pytest
 from tests.conftest import FROZEN_NOW
 from vault_engine.vault import Vault
 
-EARLY = """---
-type: checkpoint
-project: search
-agent: codex-a12
-created: 2026-11-02T13:15:00Z
----
+
+def checkpoint(project: str, agent: str | None, created: str, body: str) -> str:
+    """A checkpoint note: its frontmatter, then ``body`` (headings and items)."""
+    who = f"agent: {agent}\n" if agent else ""
+    return f"---\ntype: checkpoint\nproject: {project}\n{who}created: {created}\n---\n{body}"
+
+
+EARLY = checkpoint("search", "codex-a12", "2026-11-02T13:15:00Z", """\
 # Checkpoint: query cache
 ## Goal
 Cache query results per shard, invalidated on commit.
 ## Failed
 - Warm the cache at startup by replaying yesterday's query log -- the replay took 40 minutes
 - Cache query results in a shared Memcached cluster -- the network hop cost more than most queries
-"""
-LATER = """---
-type: checkpoint
-project: search
-agent: gemini-e41
-created: 2026-12-01T09:00:00Z
----
+""")
+LATER = checkpoint("search", "gemini-e41", "2026-12-01T09:00:00Z", """\
 # Checkpoint: warm-up retried
 ## Summary
 Shared Memcached came up again in review, and we said no to it once more.
 ## Decision
 Warm the cache at startup by replaying yesterday's query log, capped at the 5,000 most frequent queries.
 ## Failed
-"""
-OTHER_PROJECT = """---
-type: checkpoint
-project: billing
-agent: claude-2c9
-created: 2026-12-02T09:00:00Z
----
+""")
+OTHER_PROJECT = checkpoint("billing", "claude-2c9", "2026-12-02T09:00:00Z", """\
 # Checkpoint: billing cache
 ## Decision
 Cache query results in a shared Memcached cluster for the invoice lookups.
-"""
+""")
 FILES = {
     "projects/search/checkpoints/20261102T131500Z-codex-a12.md": EARLY,
     "projects/search/checkpoints/20261201T090000Z-gemini-e41.md": LATER,
@@ -105,39 +97,24 @@ def test_a_choice_made_before_the_ruling_is_none(make_vault):
         assert ruling.chosen_since is None
 
 
-ALPHA_EARLY = """---
-type: checkpoint
-project: alpha
-agent: a1
-created: 2025-12-01T09:00:00Z
----
+ALPHA_EARLY = checkpoint("alpha", "a1", "2025-12-01T09:00:00Z", """\
 # Checkpoint: segments
 ## Decision
 Compress segments with zstd level 19.
-"""
-ALPHA = """---
-type: checkpoint
-project: alpha
-agent: a2
-created: 2026-01-01T09:00:00Z
----
+""")
+ALPHA = checkpoint("alpha", "a2", "2026-01-01T09:00:00Z", """\
 # Checkpoint: ingest
 ## Goal
 Batch the ingest over plain HTTP.
 ## Failed
 - Use gRPC streaming for the ingest path -- proxies dropped long streams
 - Compress segments with zstd level 19 -- writes became too slow
-"""
-BETA = """---
-type: checkpoint
-project: beta
-agent: b1
-created: 2026-02-15T09:00:00Z
----
+""")
+BETA = checkpoint("beta", "b1", "2026-02-15T09:00:00Z", """\
 # Checkpoint: beta ingest
 ## Decision
 Use gRPC streaming for the ingest path.
-"""
+""")
 
 
 def test_a_word_for_word_choice_of_another_project_or_made_before_the_ruling_keeps_nothing_quiet(make_vault):
