@@ -141,31 +141,29 @@ class CodeQueries:
         (qa88)."""
         from dataclasses import replace
 
+        from vault_engine.retrieval.snippets import make_snippet
+        from vault_engine.sources.code.sections import BODY_LINES
         from vault_engine.stores.lexical import analyze
 
         terms = set(analyze(query))
+        files: dict[str, list[str]] = {}  # each file read once, however many of its symbols are hits
         out = []
         for hit in hits:
             if hit.kind == "code" and hit.path in self.keys:
                 key, _, qualname = hit.ref.partition("#")
                 row = self.store.symbol(key, qualname) if qualname else None
                 why = self.why_of(row) if row else self.why_file(key)
+                if key not in files:
+                    try:
+                        files[key] = self._lines(key)[0]
+                    except VaultError:  # gone or unreadable since the index: the stored text serves
+                        files[key] = []
+                # its first BODY_LINES, as the index reads them
+                lines = files[key][max(0, hit.line_start - 1):min(hit.line_end, hit.line_start + BODY_LINES)]
                 hit = replace(hit, why=tuple(dict.fromkeys(w.ref for w in why)),
-                              snippet=self._snippet(key, hit.line_start, hit.line_end, terms) or hit.snippet)
+                              snippet=make_snippet("\n".join(lines), terms) if lines else hit.snippet)
             out.append(hit)
         return tuple(out)
-
-    def _snippet(self, key: str, start: int, end: int, terms: set[str]) -> str:
-        """The snippet of a symbol's (or a module's opening) lines as the file has them now,
-        its first ``BODY_LINES`` (as the index reads them); empty when the file cannot be read."""
-        from vault_engine.retrieval.snippets import make_snippet
-        from vault_engine.sources.code.sections import BODY_LINES
-
-        try:
-            lines, _ = self._lines(key)
-        except VaultError:
-            return ""
-        return make_snippet("\n".join(lines[max(0, start - 1):min(end, start + BODY_LINES)]), terms)
 
     # -- show and outline -------------------------------------------------------------------
 
