@@ -758,17 +758,21 @@ class Vault:
         return (f"the index is stale: {suspects.said()}{where} since the last index (the answer "
                 f"may be there); run {self._index_command(ledger)} and {again} again", *settings)
 
-    def _settings_notice(self, ledger: Ledger, again: str) -> tuple[str, ...]:
-        """One line when vault-engine.toml's ``[kinds]``, ``[taps]``, ``projects_dir``,
-        ``max_file_mb`` or ``exclude`` changed since the last index, which still holds what the
-        old ones gave (a new tap's `search --tap` was "a miss, not a guess", qa87); none while a
-        watcher runs (it reads every note again when the file changes) or for an index built
-        before the settings were recorded."""
+    def _settings_changed(self, ledger: Ledger) -> bool:
+        """Whether vault-engine.toml's ``[kinds]``, ``[taps]``, ``projects_dir``, ``max_file_mb``
+        or ``exclude`` changed since the last index, which still holds what the old ones gave (a
+        new tap's `search --tap` was "a miss, not a guess", qa87); never while a watcher runs (it
+        reads every note again when the file changes) or for an index built before the settings
+        were recorded."""
         from vault_engine.indexing.indexer import SETTINGS
         from vault_engine.parsing.note import settings_key
 
         built_with = ledger.get_meta(SETTINGS)
-        if built_with is None or built_with == settings_key(self.config) or self._live_watcher() is not None:
+        return built_with not in (None, settings_key(self.config)) and self._live_watcher() is None
+
+    def _settings_notice(self, ledger: Ledger, again: str) -> tuple[str, ...]:
+        """The line an answer carries when :meth:`_settings_changed`."""
+        if not self._settings_changed(ledger):
             return ()
         return (f"vault-engine.toml changed since the last index ([kinds], [taps], projects_dir, max_file_mb or "
                 f"exclude): the index still holds what the old settings gave; run {self._index_command(ledger)} "
@@ -1072,7 +1076,7 @@ class Vault:
             semantic = self._semantic_status(ledger, embedding_by=self._embedding_by(watcher["state"] in WATCHING))
             return vault_status(self.config, ledger, self.lexical, scan, suspects, semantic, watcher,
                                 writing=self._writer_at_work,
-                                settings_changed=bool(self._settings_notice(ledger, "search")))
+                                settings_changed=self._settings_changed(ledger))
         except IndexDamaged as exc:  # nothing else can be counted: say what is wrong and what to do
             return {"vault": str(self.root), "damage": [str(exc)], "watcher": watcher_status(self.config)}
         except Exception as exc:
@@ -1133,10 +1137,8 @@ class Vault:
         if project is not None:
             self._require_project(ledger, project)
         rulings = list_dead_ends(ledger, project, DeadendSettings.from_config(self.config.section("deadend")))
-        folder = f"{self.config.projects_dir}/{project}" if project is not None else ""
-        under = folder if folder and (self.root / folder).is_dir() else ""
         disagree = folder_disagrees(ledger, self.config, project) if project is not None else ()
-        return DeadEndList(tuple(rulings), self._stale_notice(ledger, "list", under) + disagree)
+        return DeadEndList(tuple(rulings), self._stale_notice(ledger, "list", self._project_folder(project)) + disagree)
 
     @_operation
     def deadend_check(self, proposal: str, *, project: str | None = None, k: int = 3,
@@ -1180,8 +1182,8 @@ class Vault:
             # project written since may hold a closer one: a hit raised the opposite approach without
             # a word (qa74). Its folder alone is scanned: the whole vault cost 120 ms at 10,000 notes.
             stale = self._hits_stale(ledger, (r.path for r in check.rulings), "check")
-            if not stale and project is not None and (self.root / self.config.projects_dir / project).is_dir():
-                stale = self._stale_notice(ledger, "check", under=f"{self.config.projects_dir}/{project}")
+            if not stale and self._project_folder(project):
+                stale = self._stale_notice(ledger, "check", under=self._project_folder(project))
             changed = tuple(line for line in self._settings_notice(ledger, "check") if line not in stale)
             check = replace(check, notices=check.notices + stale + changed)
         return check
@@ -1244,6 +1246,11 @@ class Vault:
         return fit_brief(replace(brief, notices=self._stale_notice(ledger, "resume", folder)
                                  + conflicted(ledger, _handed_on(brief), "what the brief shows of it")
                                  + folder_disagrees(ledger, self.config, project) + brief.notices), max_tokens)
+
+    def _project_folder(self, project: str | None) -> str:
+        """``projects/<project>`` when that folder is there, else "" (the whole vault)."""
+        folder = f"{self.config.projects_dir}/{project}" if project is not None else ""
+        return folder if folder and (self.root / folder).is_dir() else ""
 
     def _require_project(self, ledger: Ledger, project: str) -> None:
         known = ledger.projects()
