@@ -174,6 +174,27 @@ class Config:
     def is_excluded(self, rel_path: str) -> bool:
         return any(glob_match(p, rel_path) for p in self.exclude)
 
+    @property
+    def reading_key(self) -> str:
+        """The settings a note's ledger rows depend on besides its text: the ``[kinds]`` rules,
+        the projects folder, which tap owns a note, and ``max_file_mb``, which decides whether
+        a file is read at all (parsing.note.extraction_key adds the parser's version). A tap's
+        decay is read at each query."""
+        rules = ";".join(f"{pattern}={kind}" for pattern, kind in self.kind_rules)
+        owners = ";".join(f"{tap.name}={','.join(tap.paths)}" for tap in self.taps if not tap.reads_in_place)
+        return f"{self.projects_dir}|{rules}|{owners}|{self.max_file_mb:g}"
+
+    @property
+    def settings_key(self) -> str:
+        """The settings an index is built with (recorded in its ledger as SETTINGS_META): the
+        reading key and ``exclude``, which decides what is indexed at all. An answer says when
+        they changed since the last index: a new tap or ``[kinds]`` rule, or an ``exclude``
+        hiding private notes, did nothing until the next `index`, and nothing said so (qa87)."""
+        return f"{self.reading_key}|{','.join(self.exclude)}"
+
+
+SETTINGS_META = "settings"  # ledger meta: the Config.settings_key an index was built with
+
 
 def find_vault(explicit: str | os.PathLike[str] | None = None, cwd: Path | None = None) -> Path:
     """The vault folder: ``--vault``, else $VAULT_ENGINE_VAULT, else the nearest folder upward

@@ -17,7 +17,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
-from vault_engine.config import CONFIG_NAME, Config, find_vault, load_config, naming_the_file
+from vault_engine.config import CONFIG_NAME, SETTINGS_META, Config, find_vault, load_config, naming_the_file
 from vault_engine.errors import (
     AttachmentRef,
     BadArgument,
@@ -764,11 +764,8 @@ class Vault:
         new tap's `search --tap` was "a miss, not a guess", qa87); never while a watcher runs (it
         reads every note again when the file changes) or for an index built before the settings
         were recorded."""
-        from vault_engine.indexing.indexer import SETTINGS
-        from vault_engine.parsing.note import settings_key
-
-        built_with = ledger.get_meta(SETTINGS)
-        return built_with not in (None, settings_key(self.config)) and self._live_watcher() is None
+        built_with = ledger.get_meta(SETTINGS_META)
+        return built_with not in (None, self.config.settings_key) and self._live_watcher() is None
 
     def _settings_notice(self, ledger: Ledger, again: str) -> tuple[str, ...]:
         """The line an answer carries when :meth:`_settings_changed`."""

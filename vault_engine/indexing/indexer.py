@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
 
-from vault_engine.config import Config
+from vault_engine.config import SETTINGS_META, Config
 from vault_engine.errors import from_newer_release
 from vault_engine.indexing.code_sync import add_code_files, sync_code
 from vault_engine.indexing.integrity import begin_lexical_commit, end_lexical_commit, lexical_damage, record_new_times
@@ -32,7 +32,7 @@ from vault_engine.indexing.reading import Progress, ReadResult, read_many
 from vault_engine.model import SkippedFile
 from vault_engine.parsing.frontmatter import property_words
 from vault_engine.parsing.links import LinkResolver
-from vault_engine.parsing.note import EXTRACTION_VERSION, extraction_key, newer_extraction, settings_key
+from vault_engine.parsing.note import EXTRACTION_VERSION, extraction_key, newer_extraction
 from vault_engine.parsing.sections import section_body
 from vault_engine.paths import name_key, note_stem
 from vault_engine.sources.code.files import code_taps, file_of
@@ -44,7 +44,6 @@ from vault_engine.stores.lexical import LexicalDoc, WhooshIndex
 log = logging.getLogger(__name__)
 
 EXTRACTION = "extraction"  # ledger meta: the extraction_key its notes were parsed with
-SETTINGS = "settings"  # ledger meta: the settings_key of vault-engine.toml it was built with
 LINKED = "linked_notes"  # ledger meta: the scan's notes that are symlinks or hard links (Scan.linked)
 
 
@@ -170,9 +169,9 @@ class Indexer:
                 with self.ledger.transaction():  # a vault with no notes yet: an empty index is valid
                     self.ledger.set_meta("last_index", str(now or time.time()))
                     self.ledger.set_meta(EXTRACTION, extraction_key(self.config))
-            if self.ledger.get_meta(SETTINGS) != settings_key(self.config):  # e.g. an exclude matching nothing
+            if self.ledger.get_meta(SETTINGS_META) != self.config.settings_key:  # e.g. an exclude matching nothing
                 with self.ledger.transaction():
-                    self.ledger.set_meta(SETTINGS, settings_key(self.config))
+                    self.ledger.set_meta(SETTINGS_META, self.config.settings_key)
             return AppliedChanges(plan, skipped=self._skipped(scan, reads))
         skipped = self._skipped(scan, reads)
         # One ledger transaction spans the Whoosh commit, which lands first: readers see the
@@ -231,7 +230,7 @@ class Indexer:
             ledger.set_attachments(scan.attachments)
             ledger.set_meta("last_index", str(now or time.time()))
             ledger.set_meta(EXTRACTION, extraction_key(self.config))
-            ledger.set_meta(SETTINGS, settings_key(self.config))
+            ledger.set_meta(SETTINGS_META, self.config.settings_key)
         return changes
 
     def _write_note(self, result: ReadResult, note_id, changes: AppliedChanges, now, above: int) -> None:

@@ -104,21 +104,9 @@ def newer_extraction(key: str | None) -> str | None:
 
 def extraction_key(config: Config) -> str:
     """What a note's ledger rows depend on besides its text: this version of the parser and
-    the config it reads (``[kinds]`` rules, the projects folder, which tap owns a note, and
-    ``max_file_mb``, which decides whether a file is read at all: a changed limit is applied
-    to every file, those skipped under the old one too). A tap's decay is read at each query."""
-    rules = ";".join(f"{pattern}={kind}" for pattern, kind in config.kind_rules)
-    owners = ";".join(f"{tap.name}={','.join(tap.paths)}" for tap in config.taps if not tap.reads_in_place)
-    return f"{EXTRACTION_VERSION}|{config.projects_dir}|{rules}|{owners}|{config.max_file_mb:g}"
-
-
-def settings_key(config: Config) -> str:
-    """The settings of vault-engine.toml an index is built with: those of :func:`extraction_key`
-    (without the parser's version: an upgrade is not a change of the file) and ``exclude``,
-    which decides what is indexed at all. An answer says when they changed since the last
-    index: a new tap or ``[kinds]`` rule, or an ``exclude`` hiding private notes, did nothing
-    until the next `index`, and nothing said so (qa87)."""
-    return f"{extraction_key(config).partition('|')[2]}|{','.join(config.exclude)}"
+    the config it reads (:attr:`Config.reading_key`; a changed ``max_file_mb`` is applied to
+    every file, those skipped under the old one too)."""
+    return f"{EXTRACTION_VERSION}|{config.reading_key}"
 
 
 # Frontmatter keys that date a document, in order of preference ("updated, then created").
