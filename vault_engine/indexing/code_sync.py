@@ -201,7 +201,8 @@ def _resolve_tap(store: CodeStore, tap: CodeTap, changed: set[str], local: set[s
     p = tap.prefix
     edges = [EdgeRow(p + e.caller, p + e.callee, p + e.path, e.line, e.how) for e in graph.edges]
     paths = None if only is None else [p + rel for rel in sorted(only | rel_changed)]
-    unconfirmed = [UnconfirmedRow(p + u.caller, u.name, p + u.path, u.line, u.reason) for u in graph.unconfirmed]
+    unconfirmed = [UnconfirmedRow(p + u.caller, u.name, p + u.path, u.line, u.reason, u.source)
+                   for u in graph.unconfirmed]
     store.replace_edges(tap.name, paths, edges, {p + k: v for k, v in graph.unresolved_at.items()}, unconfirmed)
     return len(files) if only is None else len(only)
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +19,7 @@ from typing import Any
 from vault_engine.errors import IndexDamaged, IndexMissing
 from vault_engine.layout import CODE_FILE  # noqa: F401  (re-exported: the name lives in layout.py)
 
-VERSION = "12"  # 2: unresolved calls counted per file; 3-4: wrapped arrow consts, distant repeats, ctor.class;
+VERSION = "13"  # 2: unresolved calls counted per file; 3-4: wrapped arrow consts, distant repeats, ctor.class;
 # 5: return annotations and bound calls kept for typing locals; 6: each repeat its own symbol
 # (``name~2``), consts bound to a function by name; 7: a call by a repeated name an edge to each
 # 8: CommonJS exports (module.exports, exports.x) and `exports.x = function ...` definitions
@@ -29,6 +29,8 @@ VERSION = "12"  # 2: unresolved calls counted per file; 3-4: wrapped arrow const
 # 11: Go, Rust and Java locals typed by the literal or the signature of the call that makes them
 # 12: a Python decorator without arguments (`@pass_context`) is a call of it; a method called on
 # a name defined twice (`cli.main()`) is unconfirmed, not a call of the name
+# 13: calls of a bare name that binds nothing indexed kept by name too (unconfirmed), with the
+# import outside the indexed code they name (`source`)
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE IF NOT EXISTS files (
@@ -55,7 +57,7 @@ CREATE TABLE IF NOT EXISTS unresolved (
 CREATE INDEX IF NOT EXISTS edges_path ON edges(path);
 CREATE TABLE IF NOT EXISTS unconfirmed (
     tap TEXT NOT NULL, caller TEXT NOT NULL, name TEXT NOT NULL, path TEXT NOT NULL, line INTEGER NOT NULL,
-    reason TEXT NOT NULL
+    reason TEXT NOT NULL, source TEXT NOT NULL
 );
 CREATE INDEX IF NOT EXISTS unconfirmed_name ON unconfirmed(name);
 CREATE INDEX IF NOT EXISTS unconfirmed_path ON unconfirmed(tap, path);
@@ -96,17 +98,23 @@ class EdgeRow:
 
 @dataclass(frozen=True, slots=True)
 class UnconfirmedRow:
-    """A method call by ``name`` on a receiver the syntax does not type (callgraph.Unconfirmed)."""
+    """A call by ``name`` the syntax cannot tie to a definition (callgraph.Unconfirmed)."""
 
     caller: str
     name: str
     path: str
     line: int
     reason: str
+    source: str = ""
 
 
 _SYMBOL_COLUMNS = ("key, qualname, name, kind, line_start, def_line, line_end, signature, docstring, "
                    "parameters, decorators, parent")
+
+
+def _marks(values: Sequence[object]) -> str:
+    """SQL placeholders for ``IN (...)`` of these values."""
+    return ",".join("?" * len(values))
 
 
 def _symbol(r: tuple) -> SymbolRow:
@@ -183,7 +191,7 @@ class CodeStore:
 
     def file_hashes_of(self, keys: Iterable[str]) -> dict[str, str]:
         keys = list(keys)
-        marks = ",".join("?" * len(keys))
+        marks = _marks(keys)
         return dict(self.db.execute(f"SELECT key, hash FROM files WHERE key IN ({marks})", keys)) if keys else {}
 
     def put_file(self, key: str, tap: str, parsed, digest: str) -> None:
@@ -217,7 +225,7 @@ class CodeStore:
         keys = list(keys)
         for i in range(0, len(keys), 500):
             chunk = keys[i:i + 500]
-            marks = ",".join("?" * len(chunk))
+            marks = _marks(chunk)
             found.update((k, pickle.loads(b)) for k, b in
                          self.db.execute(f"SELECT key, parsed FROM files WHERE key IN ({marks})", chunk))
         return found
@@ -273,20 +281,22 @@ class CodeStore:
                             [(tap, e.caller, e.callee, e.path, e.line, e.how) for e in edges])
         self.db.executemany("INSERT INTO unresolved(tap, path, reason, count) VALUES (?,?,?,?)",
                             [(tap, p, r, n) for p, reasons in unresolved_at.items() for r, n in reasons.items()])
-        self.db.executemany("INSERT INTO unconfirmed(tap, caller, name, path, line, reason) VALUES (?,?,?,?,?,?)",
-                            [(tap, u.caller, u.name, u.path, u.line, u.reason) for u in unconfirmed])
+        self.db.executemany("INSERT INTO unconfirmed(tap, caller, name, path, line, reason, source) "
+                            "VALUES (?,?,?,?,?,?,?)",
+                            [(tap, u.caller, u.name, u.path, u.line, u.reason, u.source) for u in unconfirmed])
 
     def drop_tap(self, tap: str) -> None:
         self.replace_edges(tap, None, (), {})
 
-    def unconfirmed_calls(self, name: str, languages: Iterable[str]) -> list[UnconfirmedRow]:
-        """The method calls by ``name`` whose receiver the syntax does not type, in files of
-        ``languages``, in file order; two calls on one line once."""
-        languages = list(languages)
-        marks = ",".join("?" * len(languages))
-        rows = self.db.execute("SELECT DISTINCT u.caller, u.name, u.path, u.line, u.reason FROM unconfirmed u "
-                               f"JOIN files f ON f.key=u.path WHERE u.name=? AND f.language IN ({marks}) "
-                               "ORDER BY u.path, u.line", (name, *languages))
+    def unconfirmed_calls(self, name: str, languages: Iterable[str], reasons: Iterable[str]) -> list[UnconfirmedRow]:
+        """The calls by ``name`` the syntax could not tie to a definition for one of
+        ``reasons``, in files of ``languages``, in file order; two calls on one line once."""
+        languages, reasons = list(languages), list(reasons)
+        rows = self.db.execute("SELECT DISTINCT u.caller, u.name, u.path, u.line, u.reason, u.source "
+                               "FROM unconfirmed u "
+                               f"JOIN files f ON f.key=u.path WHERE u.name=? AND f.language IN ({_marks(languages)}) "
+                               f"AND u.reason IN ({_marks(reasons)}) ORDER BY u.path, u.line",
+                               (name, *languages, *reasons))
         return [UnconfirmedRow(*r) for r in rows]
 
     def edges_touching(self, refs: Iterable[str], column: str) -> list[EdgeRow]:
@@ -296,7 +306,7 @@ class CodeStore:
         found: list[EdgeRow] = []
         for i in range(0, len(refs), 500):
             chunk = refs[i:i + 500]
-            marks = ",".join("?" * len(chunk))
+            marks = _marks(chunk)
             found += [EdgeRow(*r) for r in self.db.execute(
                 f"SELECT caller, callee, path, line, how FROM edges WHERE {column} IN ({marks})", chunk)]
         return found
@@ -327,6 +337,6 @@ class CodeStore:
         tokens = list(dict.fromkeys(tokens))
         if not tokens:
             return []
-        marks = ",".join("?" * len(tokens))
+        marks = _marks(tokens)
         return list(self.db.execute(f"SELECT note_path, token, line FROM mentions WHERE token IN ({marks}) "
                                     "ORDER BY note_path, line", tokens))

@@ -299,7 +299,22 @@ def test_a_method_called_on_a_receiver_of_no_known_type_is_kept_by_name():
     graph = build({"src/main.rs": "mod ledger;\nfn main() {\n    let mut book = ledger::Ledger::new();\n"
                                   "    book.record(5);\n    println!(\"x\");\n    other(1);\n}\n"})
     assert [(u.caller, u.name, u.line, u.reason) for u in graph.unconfirmed] == [
-        ("src/main.rs#main", "record", 4, "local")]  # `other(1)` names no receiver: not kept
+        ("src/main.rs#main", "record", 4, "local"),
+        ("src/main.rs#main", "other", 6, "builtin_or_global")]  # a name bound nowhere: kept by it too
+
+
+def test_a_call_of_a_name_bound_to_nothing_indexed_is_kept_by_name_with_its_import():
+    """`persist` imported from the package's own name (`zustand/middleware`, no package.json to
+    map it) and `_split_opt` after its definition was renamed read as "no callers" (qa95)."""
+    graph = build({"pkg/parser.py": "def _split_option(o):\n    return o\n\ndef use():\n    return _split_opt('-x')\n",
+                   "pkg/core.py": "from .parser import _split_opt\nfrom outside import helper\n\ndef main():\n"
+                                  "    _split_opt('--y')\n    helper(1)\n    len([])\n",
+                   "tests/a.test.ts": "import { persist } from 'zustand/middleware'\npersist(1)\nconsole.log(2)\n"})
+    assert sorted((u.path, u.name, u.line, u.reason, u.source) for u in graph.unconfirmed) == [
+        ("pkg/core.py", "_split_opt", 5, "no_such_member", ""),
+        ("pkg/core.py", "helper", 6, "external", "outside.helper"),
+        ("pkg/parser.py", "_split_opt", 5, "builtin_or_global", ""),
+        ("tests/a.test.ts", "persist", 2, "external", "zustand/middleware")]  # a builtin, `len`, is none
 
 
 def test_rust_self_and_type_paths_in_the_same_file():

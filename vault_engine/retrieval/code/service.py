@@ -24,6 +24,7 @@ from vault_engine.retrieval.code.lookup import (
 )
 from vault_engine.sources.code.files import CodeTap, code_taps, tap_of_key, why_left_out
 from vault_engine.sources.code.languages import SPECS, detect_language
+from vault_engine.sources.code.model import NAME_UNKNOWN, RECEIVER_UNKNOWN
 from vault_engine.sources.code.testpaths import is_test_path
 from vault_engine.stores.code_store import CodeStore, SymbolRow
 from vault_engine.stores.ledger import Ledger
@@ -185,11 +186,30 @@ class CodeQueries:
             raise UnknownRef(f"{key} defines no symbol {qualname!r}: "
                              + (f"did you mean {meant[0]}? " if meant else "")
                              + f"`vault-engine outline {key}` lists its symbols")
+        if notices:  # changed since the index: the stored lines may now hold other code
+            row, notices = self._as_it_is_now(row, lines, language)
         why = self.why_of(row)
         symbol = code_symbol(row, why)
         return CodeView(row.ref, key, language, symbol, row.line_start,
                         tuple(lines[row.line_start - 1:row.line_end]), why, self._dead_ends(why, row), notices,
                         self.follow(((row.ref, why),), follow))
+
+    def _as_it_is_now(self, row: SymbolRow, lines: list[str], language: str) -> tuple[SymbolRow, tuple[str, ...]]:
+        """A symbol of a file changed since the index, with its lines as the file holds them
+        now: three lines added above it, its stored span showed the end of the method before
+        it under its name (qa95)."""
+        from dataclasses import replace
+
+        from vault_engine.sources.code.symbols import parse_source
+
+        now = next((s for s in parse_source(row.key, "\n".join(lines), language).symbols
+                    if s.qualname == row.qualname), None)
+        if now is None:
+            raise UnknownRef(f"{row.key} changed since it was indexed and no longer defines {row.qualname!r}: "
+                             "run `vault-engine index`")
+        return replace(row, line_start=now.line_start, def_line=now.def_line, line_end=now.line_end), (
+            f"{row.key} changed since it was indexed: {row.qualname} is shown as the file holds it now (lines "
+            f"{now.line_start}-{now.line_end}, indexed as {row.line_start}-{row.line_end}); run `vault-engine index`",)
 
     def follow(self, starts, depth: int) -> tuple:
         """``--follow``: what the why notes of each ``(ref, why)`` start say (followed.py)."""
@@ -399,7 +419,10 @@ class CodeQueries:
             rows = outside_tests or rows
         if not rows:
             status, reason, meant = self._not_found(symbol)
-            return CallAnswer(**base, status=status, reason=reason, candidates=meant)
+            # the calls a rename left behind: "no such symbol" alone read as "nothing calls it" (qa95)
+            left = self._left_behind(symbol, exclude_tests) if status == "no_such_symbol" else ()
+            return CallAnswer(**base, status=status, reason=reason, candidates=meant,
+                              notices=_unconfirmed_notice(_bare_name(symbol), left, beside=""), unconfirmed=left)
         if len(rows) > 1 and len({(r.key, r.qualname) for r in rows}) > 1:
             # each in tests, which --exclude-tests leaves out: 215 test definitions of `cli` were
             # candidates to choose from, the flag unsaid (qa91)
@@ -424,24 +447,35 @@ class CodeQueries:
         why = self.why_of(row)
         notices = self._call_notices(direction, [row.key, *(n.path for n in nodes)] if nodes else [])
         unconfirmed = self._unconfirmed(row, exclude_tests) if direction == "callers" else ()
-        notices += ((dispatched,) if dispatched and nodes else ()) + _unconfirmed_notice(row, unconfirmed)
+        notices += ((dispatched,) if dispatched and nodes else ()) + _unconfirmed_notice(row.name, unconfirmed)
         return CallAnswer(**base, status=status, reason=reason, start=row.ref, nodes=nodes, edges=edges,
                           why=why, followed=self.follow(((row.ref, why),), follow), dead_ends=self._dead_ends(why, row),
                           notices=notices, unconfirmed=unconfirmed)
 
     def _unconfirmed(self, row: SymbolRow, exclude_tests: bool) -> tuple[dict[str, Any], ...]:
-        """For a method: the calls of its name on receivers the syntax does not type
-        (``book.record()`` after ``let book = Ledger::new()``), which may be calls of it. With
-        none of them, "no callers" read as dead code (qa57)."""
-        info = self.store.file_info(row.key) if row.kind == "method" else None
+        """The calls of its name the syntax could not tie to a definition, which may be calls
+        of it: for a method, on receivers the syntax does not type (``book.record()`` after
+        ``let book = Ledger::new()``); for anything else, of the bare name imported from outside
+        the indexed code (``persist`` from ``zustand/middleware``, the package's own name) or
+        bound nowhere. With none of them, "no callers" read as dead code (qa57, qa95)."""
+        info = self.store.file_info(row.key)
         if info is None:
             return ()
         # a call can reach only code its language reaches (a JavaScript `cart.add()` is no
         # call of a Java method: qa58); TypeScript and JavaScript are one
         family = SPECS[info[1]].family if info[1] in SPECS else info[1]
         languages = [name for name, spec in SPECS.items() if spec.family == family] or [info[1]]
-        return tuple({"caller": u.caller, "path": u.path, "line": u.line, "reason": u.reason}
-                     for u in self.store.unconfirmed_calls(row.name, languages)
+        return self._unconfirmed_calls(row.name, languages, RECEIVER_UNKNOWN if row.kind == "method" else NAME_UNKNOWN,
+                                       exclude_tests)
+
+    def _left_behind(self, symbol: str, exclude_tests: bool) -> tuple[dict[str, Any], ...]:
+        """The calls of a name no symbol answers that bind nothing indexed where they are made."""
+        return self._unconfirmed_calls(_bare_name(symbol), list(SPECS), NAME_UNKNOWN - {"external"}, exclude_tests)
+
+    def _unconfirmed_calls(self, name: str, languages: list[str], reasons: frozenset[str],
+                           exclude_tests: bool) -> tuple[dict[str, Any], ...]:
+        return tuple({"caller": u.caller, "path": u.path, "line": u.line, "reason": u.reason, "source": u.source}
+                     for u in self.store.unconfirmed_calls(name, languages, sorted(reasons))
                      if not (exclude_tests and is_test_path(u.path)))
 
     def _dispatched_through(self, row: SymbolRow, exclude_tests: bool) -> str:
@@ -540,16 +574,35 @@ def _moved_notice(changed: list[str], gone: list[str] | None = None) -> tuple[st
 UNCONFIRMED_SHOWN = 3
 
 
-def _unconfirmed_notice(row: SymbolRow, calls: tuple[dict[str, Any], ...]) -> tuple[str, ...]:
-    """One line naming the unconfirmed calls of a method's name, the first few by place."""
-    if not calls:
-        return ()
+def _unconfirmed_notice(name: str, calls: tuple[dict[str, Any], ...],
+                        beside: str = ", not counted above") -> tuple[str, ...]:
+    """A line for each kind of unconfirmed call of a name (:meth:`CodeService._unconfirmed`),
+    the first few by place; ``beside`` the callers found, or alone."""
+    on_receivers = [c for c in calls if c["reason"] in RECEIVER_UNKNOWN]
+    imported = [c for c in calls if c["reason"] == "external"]
+    unbound = [c for c in calls if c["reason"] in NAME_UNKNOWN and c["reason"] != "external"]
+    sources = ", ".join(sorted({c["source"] for c in imported if c["source"]})[:3])
+    said = [(on_receivers, f"of a method named `{name}` on a receiver whose type the syntax does not give{beside} "
+                           "(it may be this method, or another of that name)"),
+            (imported, f"of `{name}` imported from outside the indexed code{f' ({sources})' if sources else ''}"
+                       f"{beside} (if that is this code under its package's name, they call it)"),
+            (unbound, f"of `{name}`, a name no indexed definition answers where it is called{beside} (a "
+                      "rename leaves such calls behind)")]
+    return tuple(f"{len(some)} {'call' if len(some) == 1 else 'calls'} {what}: {_places(some)}"
+                 for some, what in said if some)
+
+
+def _bare_name(symbol: str) -> str:
+    """The name a symbol is called by: ``_split_opt`` of ``parser.py#_split_opt`` or ``Parser.split``'s ``split``."""
+    return re.split(r"[.#:]", symbol)[-1]
+
+
+def _places(calls: list[dict[str, Any]]) -> str:
+    """The first few calls by place, and how many more."""
     places = ", ".join(f"{c['path']}:{c['line']} in {c['caller'].partition('#')[2] or 'module code'}"
                        for c in calls[:UNCONFIRMED_SHOWN])
-    more = f" and {len(calls) - UNCONFIRMED_SHOWN} more (--json lists them)" if len(calls) > UNCONFIRMED_SHOWN else ""
-    calls_named = "call" if len(calls) == 1 else "calls"
-    return (f"{len(calls)} {calls_named} of a method named `{row.name}` on a receiver whose type the syntax "
-            f"does not give, not counted above (it may be this method, or another of that name): {places}{more}",)
+    more = len(calls) - UNCONFIRMED_SHOWN
+    return places + (f" and {more} more (--json lists them)" if more > 0 else "")
 
 
 def _some(keys: list[str]) -> str:

@@ -9,22 +9,31 @@ Traversals (``callers``/``callees``) are bounded BFS.
 
 from __future__ import annotations
 
+import builtins
 import re
 from collections import Counter, deque
 from collections.abc import Collection, Mapping
 
 from vault_engine.sources.code.dynamic_resolver import DynamicResolver
-from vault_engine.sources.code.model import CallGraph, Edge, ParsedSource, Reached, Symbol, Traversal, Unconfirmed
+from vault_engine.sources.code.model import (
+    NAME_UNKNOWN,
+    RECEIVER_UNKNOWN,
+    CallGraph,
+    Edge,
+    ParsedSource,
+    Reached,
+    Symbol,
+    Traversal,
+    Unconfirmed,
+)
 from vault_engine.sources.code.scopes import Index, Miss, Redefined
 from vault_engine.sources.code.static_resolver import StaticResolver
 from vault_engine.sources.code.testpaths import is_test_path  # noqa: F401 - part of this module's API
 
 MAX_DEPTH = 5
-# Unresolved because the syntax does not say what the receiver is: such a call may be one of
-# any method of its name. The other reasons rule that out (a builtin, an outside package, a
-# type known to lack the member) or name no receiver.
-RECEIVER_UNKNOWN = frozenset({"local", "attribute", "assigned", "ctor_assigned", "this", "redefined"})
 _METHOD_CALL = re.compile(r"^[\w$]+(?:\.[\w$]+)*\.([\w$]+)$")  # receiver.method, as Call normalizes it
+_NAME_CALL = re.compile(r"^(?:new )?([\w$]+)$")
+_PYTHON_BUILTINS = frozenset(dir(builtins))  # `len(x)` binds a builtin, not an unknown name
 
 
 def ref(path: str, qualname: str | None) -> str:
@@ -65,9 +74,10 @@ def resolve(files: Mapping[str, ParsedSource], *, annotations: bool = True, loca
             except Miss as miss:
                 unresolved[miss.reason] += 1
                 per_file.setdefault(path, Counter())[miss.reason] += 1
-                method = _METHOD_CALL.match(call.callee) if miss.reason in RECEIVER_UNKNOWN else None
-                if method is not None:
-                    unconfirmed.append(Unconfirmed(ref(path, call.caller), method[1], path, call.line, miss.reason))
+                name = _unconfirmed_name(call.callee, miss.reason, parsed.language)
+                if name is not None:
+                    unconfirmed.append(Unconfirmed(ref(path, call.caller), name, path, call.line, miss.reason,
+                                                   miss.source))
                 continue
             for tpath, qualname, how in targets:
                 edge = Edge(ref(path, call.caller), ref(tpath, qualname), path, call.line, how)
@@ -78,6 +88,18 @@ def resolve(files: Mapping[str, ParsedSource], *, annotations: bool = True, loca
             definitions[ref(path, sym.qualname)] = (path, sym)
     return CallGraph(tuple(edges.values()), dict(unresolved.most_common()), definitions,
                      {p: dict(c) for p, c in per_file.items()}, tuple(unconfirmed))
+
+
+def _unconfirmed_name(callee: str, reason: str, language: str) -> str | None:
+    """The name an unresolved call is kept by (:class:`Unconfirmed`), or None when the miss
+    rules out every definition of the name (a builtin, a type known to lack the member)."""
+    if reason in RECEIVER_UNKNOWN:
+        method = _METHOD_CALL.match(callee)
+        return method[1] if method else None
+    bare = _NAME_CALL.match(callee) if reason in NAME_UNKNOWN else None
+    if bare is None or (language == "python" and bare[1] in _PYTHON_BUILTINS):
+        return None
+    return bare[1]
 
 
 def _by_arguments(index: Index, targets: list[tuple[str, str]], arguments: int | None) -> list[tuple[str, str, str]]:

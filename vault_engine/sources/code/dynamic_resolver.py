@@ -71,7 +71,7 @@ class DynamicResolver:
 
     def _target(self, entity, how: str, construct: bool):
         if entity[0] != "def":
-            raise Miss("external" if entity[0] == "external" else "not_callable")
+            raise Miss("external", entity[1]) if entity[0] == "external" else Miss("not_callable")
         _, tpath, sym = entity
         if sym.kind in CLASS_KINDS and construct:
             python = self.index.files[tpath].language == "python"

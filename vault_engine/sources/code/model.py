@@ -116,18 +116,32 @@ class Edge:
     how: str  # how it was resolved: "name.local", "import", "self", "super", "ctor.init", ...
 
 
+# Unresolved because the syntax does not say what the receiver is: such a call may be one of
+# any method of its name. The other reasons rule that out (a builtin, an outside package, a
+# type known to lack the member) or name no receiver.
+RECEIVER_UNKNOWN = frozenset({"local", "attribute", "assigned", "ctor_assigned", "this", "redefined"})
+# Unresolved because the name binds nothing indexed: imported from outside the indexed code (a
+# package's own name, `from 'zustand/middleware'`, with no package.json to map it), or imported
+# or called as a name no module defines (what a rename leaves behind). It may be a call of any
+# definition of its name.
+NAME_UNKNOWN = frozenset({"external", "no_such_member", "not_exported", "builtin_or_global"})
+
+
 @dataclass(frozen=True, slots=True)
 class Unconfirmed:
-    """A method call the syntax cannot tie to a definition, because it does not say what the
-    receiver is (a local bound by a call, a field, an unannotated parameter): ``book.record()``.
-    Kept by the method's name, so that ``callers`` of a method can say which calls of that
-    name it could not confirm, rather than a bare "no callers" that reads as dead code."""
+    """A call the syntax cannot tie to a definition: a method call on a receiver it does not
+    type (a local bound by a call, a field, an unannotated parameter: ``book.record()``), or a
+    call of a bare name that binds nothing indexed (imported from outside the indexed code,
+    ``persist`` from ``zustand/middleware``; or defined nowhere, as a rename leaves its old
+    name). Kept by the name called, so that ``callers`` can say which calls of that name it
+    could not confirm, rather than a bare "no callers" that reads as dead code."""
 
     caller: str  # a code ref, as Edge's
-    name: str  # the method's name as called: "record"
+    name: str  # the name as called: "record"
     path: str
     line: int
-    reason: str  # its unresolved reason: "local", "attribute", ...
+    reason: str  # its unresolved reason: "local", "attribute", "external", "builtin_or_global", ...
+    source: str = ""  # for "external": what the import names ("zustand/middleware")
 
 
 @dataclass(frozen=True, slots=True)

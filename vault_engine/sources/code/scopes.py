@@ -19,11 +19,13 @@ _CHAIN = re.compile(r"^(?:super\(\)|[\w$#]+)(?:\.[\w$#]+)*$")
 
 
 class Miss(Exception):
-    """A call that does not resolve; ``reason`` is its category in the unresolved counts."""
+    """A call that does not resolve; ``reason`` is its category in the unresolved counts, and
+    ``source`` what an import outside the indexed code names (``zustand/middleware``)."""
 
-    def __init__(self, reason: str):
+    def __init__(self, reason: str, source: str = ""):
         super().__init__(reason)
         self.reason = reason
+        self.source = source
 
 
 class Redefined(Exception):
