@@ -149,6 +149,16 @@ def test_suggester_rules_short_queries_and_folders():
     assert s.suggest("Runer.start", SuggestRule(max_edits_short=0, max_edits_long=0, min_fuzzy_per_char=99)) == []
 
 
+def test_of_names_as_near_but_for_case_the_suggestion_is_the_one_written_as_asked():
+    """`createStor` suggested the type `CreateStore` (first by its ref) over the function
+    `createStore` (qa95); a test's helper of the name comes after both."""
+    s = Suggester([("tests/a.test.ts#createStore", "createStore", True), ("src/v.ts#CreateStore", "CreateStore", False),
+                   ("src/v.ts#createStore", "createStore", False)], [])
+    assert [x.target for x in s.suggest("createStor")] == [
+        "src/v.ts#createStore", "src/v.ts#CreateStore", "tests/a.test.ts#createStore"]
+    assert s.suggest("CreateStor")[0].target == "src/v.ts#CreateStore"
+
+
 def test_a_name_defined_twice_is_found_shown_and_outlined_twice(make_vault):
     """click's ``getchar`` under ``if``/``else``: the second is ``getchar~2``, with its own lines."""
     term = ('import sys\nif sys.platform == "win32":\n    def getchar():\n        return 1\nelse:\n'

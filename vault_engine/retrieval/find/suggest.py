@@ -108,15 +108,20 @@ class Suggester:
         return sorted(found.values(), key=lambda s: s.rank)
 
     def _symbols(self, query: str, rule: SuggestRule) -> list[Suggestion]:
-        from vault_engine.retrieval.find.typos import typo_search
+        from vault_engine.retrieval.find.typos import osa_distance, typo_search
 
         found: dict[str, Suggestion] = {}
         limit = rule.max_edits(len(query))
-        index = self._qualnames if "." in query else self._names
+        qualified = "." in query
+        index = self._qualnames if qualified else self._names
         for hit in typo_search(index, query, limit):
             ref, qualname, is_test = self.symbols[hit.index]
-            nested = qualname.count(".") if "." not in query else 0
-            found.setdefault(ref, Suggestion(ref, hit.distance, None, (hit.distance, is_test, nested, len(ref), ref)))
+            nested = qualname.count(".") if not qualified else 0
+            # of names as near but for case, the one written as the query is: `createStor` meant the
+            # function `createStore`, not the type `CreateStore` (qa95)
+            as_written = osa_distance(query, qualname if qualified else qualname.rsplit(".", 1)[-1])
+            found.setdefault(ref, Suggestion(ref, hit.distance, None,
+                                             (hit.distance, is_test, as_written, nested, len(ref), ref)))
         if not found:
             for ref, score in self._fuzzy_hits(query, rule):
                 found[ref] = Suggestion(ref, None, score, (limit + 1, -score, len(ref), ref))
