@@ -272,7 +272,7 @@ OPERATIONS: tuple[Operation, ...] = (
     # An MCP client may have no shell: answers that say the index is stale must be actionable
     # where they are read (qa54: an agent with MCP alone could not run `vault-engine index`)
     Operation("index", "index", "index",
-              "Bring the index up to date after notes changed (an answer says it is stale).", (
+              "Bring the index up to date after notes or source files changed (an answer says it is stale).", (
         Param("no_embed", bool, "words only: vectors by a later index", False),
     ), call=_index_call, writes=True),
     Operation("find", "find", "find",

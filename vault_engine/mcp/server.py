@@ -27,7 +27,8 @@ from vault_engine.vault_thread import VaultThread
 log = logging.getLogger(__name__)
 
 INSTRUCTIONS = ("Memory of this team's vault: search notes, resume a project where the last agent left off, "
-                "and check a proposal against recorded dead ends before trying it. Answers are the CLI's: "
+                "and check a proposal against recorded dead ends before trying it; where the vault has a code "
+                "tap, find code and who calls what, with the notes that say why. Answers are the CLI's: "
                 "where one says to run `vault-engine index`, call the index tool.")
 
 
