@@ -108,6 +108,12 @@ def test_settings_from_config_validate_each_key():
     ('Put the number in front, e.g., "# 2. Do not use numbers in headings".', ""),
     ("Keep the titles, e.g. “Never store tokens”, as they are", ""),
     ('Don\'t use "Redis" for sessions, use a cookie', 'Don\'t use "Redis" for sessions'),
+    # the lesson written down, after a list item's or a comment's mark, on any line (qa96)
+    ("# Never drop the second microphone (drop test).\nMICS = 2", "# Never drop the second microphone "),
+    ("- Do not drop the second microphone", "- Do not drop the second microphone"),
+    ("MICS = 2  # keep both\n// Don't drop the second mic\nx = 1", "// Don't drop the second mic"),
+    ("1. Not the MCU: it lacks RAM", "1. Not the MCU"),
+    ("-1 is not allowed here", ""),
 ])
 def test_what_a_proposal_turns_down(proposal, refused):
     assert turned_down(proposal) == refused

@@ -17,9 +17,11 @@ torch); loading torch would take longer than a hook may.
 
 from __future__ import annotations
 
+import functools
 import json
 import logging
 import os
+import re
 import sys
 import threading
 from collections.abc import Callable
@@ -65,6 +67,37 @@ def read_input(text: str) -> dict[str, Any]:
     return payload
 
 
+def proposals_of(event: str, payload: dict[str, Any]) -> list[str]:
+    """What to check against dead ends, each on its own: a planning tool's steps one by one (a
+    ruled-out step among others was missed, the plan read as one text whose meaning is no
+    step's, qa96), else the one text of :func:`proposal_of`."""
+    tool = payload.get("tool_input")
+    if event != "pre-tool-use" or payload.get("tool_name") not in PLANNING_TOOLS or not isinstance(tool, dict):
+        text = proposal_of(event, payload)
+        return [text] if text else []
+    steps = [_as_sentence(item["content"]) for item in tool.get("todos") or []
+             if isinstance(item, dict) and isinstance(item.get("content"), str) and item["content"].strip()
+             and item.get("status") != "completed"]  # a done step was checked when planned
+    plan = tool.get("plan")
+    if isinstance(plan, str) and plan.strip():
+        steps += steps_of(plan)
+    return [step[:MAX_PROPOSAL_CHARS] for step in steps[:MAX_STEPS]]
+
+
+MAX_STEPS = 8  # a plan's first steps: each is a check, and a plan's later steps get planned again
+_LIST_ITEM = re.compile(r"^[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t]+(?:\[[ xX]\][ \t]+)?(?P<step>\S.*)$", re.MULTILINE)
+
+
+def steps_of(plan: str) -> list[str]:
+    """A plan's list items, each a step, and what it says beside them (an introduction) as one
+    more; a plan of fewer than two items is one step."""
+    items = [m["step"].strip() for m in _LIST_ITEM.finditer(plan)]
+    if len(items) < 2:
+        return [plan.strip()]
+    rest = " ".join(line for line in _LIST_ITEM.sub("", plan).splitlines() if not line.lstrip().startswith("#"))
+    return ([" ".join(rest.split())] if len(rest.split()) >= 3 else []) + items
+
+
 def proposal_of(event: str, payload: dict[str, Any]) -> str:
     """The text to check against dead ends: the prompt, or what the tool is about to do."""
     if event == "user-prompt-submit":
@@ -104,14 +137,49 @@ def context_for(event: str, payload: dict[str, Any], project: str | None, explic
     project = project or os.environ.get(PROJECT_ENV) or None
     if event == "session-start":
         return _brief(root, project, use_daemon)
-    proposal = proposal_of(event, payload)
-    if not proposal:
+    if _writes_a_note(root, payload):
         return None
     in_words = event == "user-prompt-submit" or payload.get("tool_name") in PLANNING_TOOLS
     asked = {"project": project, "k": RULINGS} | ({} if in_words else {"lexical_only": True})
-    check, _ = _ask_or_local(root, "deadend.check", (proposal,), asked,
-                             lambda vault: _check_here(vault, proposal, project, in_words), use_daemon)
-    return check.rendered if check.status == "hit" else None
+    hits = []
+    for proposal in proposals_of(event, payload):
+        check, _ = _ask_or_local(root, "deadend.check", (proposal,), asked,
+                                 functools.partial(_check_here, proposal=proposal, project=project, in_words=in_words),
+                                 use_daemon)
+        if check.status == "hit":
+            hits.append(check)
+    return _interruption(hits) if hits else None
+
+
+def _interruption(hits: list[Any]) -> str:
+    """The first hit's interruption, and a line for each other step of the plan that restates
+    a dead end."""
+    more = [f'- "{_short(hit.proposal)}" restates "{_short(hit.rulings[0].text)}"' for hit in hits[1:]]
+    if not more:
+        return hits[0].rendered
+    return hits[0].rendered.rstrip() + "\n\nOther steps of this plan restate recorded dead ends too (`vault-engine " \
+        "deadend check STEP` gives each in full):\n" + "\n".join(more) + "\n"
+
+
+def _short(text: str, chars: int = 100) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= chars else text[:chars - 1].rstrip() + "…"
+
+
+def _writes_a_note(root: Path, payload: dict[str, Any]) -> bool:
+    """Whether the tool writes one of the vault's notes: recording a Failed item in a
+    checkpoint, or "Never drop the second microphone" in a spec, is the memory being written,
+    not a proposal to repeat it (qa96)."""
+    tool = payload.get("tool_input")
+    path = tool.get("file_path") if isinstance(tool, dict) else None
+    if not isinstance(path, str) or not path.endswith(".md"):
+        return False
+    cwd = payload.get("cwd")
+    target = Path(cwd if isinstance(cwd, str) else ".", path)
+    try:
+        return target.resolve().is_relative_to(root.resolve())
+    except (OSError, RuntimeError):
+        return False
 
 
 def _vault_root(explicit: str | None, here: Path) -> Path:
@@ -192,23 +260,46 @@ def run_hook(event: str, *, project: str | None = None, explicit_vault: str | No
         return 0
     try:
         payload = read_input(stdin.read())
-        context = _within_deadline(lambda: context_for(event, payload, project, explicit_vault, use_daemon))
+        context = _within_deadline(lambda: context_for(event, payload, project, explicit_vault, use_daemon),
+                                   _deadline_for(event, payload))
     except (HookSkipped, VaultError) as exc:
         _say(event, str(exc))
-        return 0
+        context = _no_brief(str(exc)) if event == "session-start" else None
     except Exception as exc:  # a bug must not stop the person: one line, and on with the prompt
         log.debug("hook %s failed", event, exc_info=True)
         _say(event, f"failed ({type(exc).__name__}: {exc}); run with --debug for details")
-        return 0
+        context = _no_brief(f"{type(exc).__name__}: {exc}") if event == "session-start" else None
     if context:
         stdout.write(json.dumps(hook_output(event, context), ensure_ascii=False) + "\n")
     return 0
 
 
-def _within_deadline(work: Callable[[], str | None]) -> str | None:
-    """``work()``, or :class:`HookSkipped` when it takes longer than the deadline. The
-    worker is a daemon thread: the process leaves without waiting for it."""
+def _no_brief(reason: str) -> str:
+    """What the agent reads when its session gets no brief: said on stderr alone, which Claude
+    Code hides, nobody learnt that the vault's memory was off (qa96)."""
+    return (f"_vault-engine gave this session no brief ({' '.join(reason.split()).rstrip('.')}); `vault-engine "
+            "resume` gives it once that is fixed, and until then prompts may go unchecked against recorded dead "
+            "ends._\n")
+
+
+def _deadline_for(event: str, payload: dict[str, Any]) -> float:
+    """How long an event may take: a prompt's check, :func:`_deadline` (the person waits); the
+    session's brief, at least :data:`SESSION_START_SECONDS` (once a session, and without it the
+    agent starts with no memory: a loaded host dropped it at 1 s, qa96); a plan, the deadline
+    for each of its first :data:`PLAN_DEADLINES` steps."""
     deadline = _deadline()
+    if event == "session-start":
+        return deadline if DEADLINE_ENV in os.environ else max(deadline, SESSION_START_SECONDS)
+    return deadline * max(1, min(PLAN_DEADLINES, len(proposals_of(event, payload))))
+
+
+SESSION_START_SECONDS = 5.0
+PLAN_DEADLINES = 4
+
+
+def _within_deadline(work: Callable[[], str | None], deadline: float) -> str | None:
+    """``work()``, or :class:`HookSkipped` when it takes longer than ``deadline``. The
+    worker is a daemon thread: the process leaves without waiting for it."""
     box: dict[str, Any] = {}
 
     def run() -> None:

@@ -114,10 +114,12 @@ def content_terms(text: str) -> frozenset[str]:
 # "Don't Y", "Do not Y", "Never Y" or "Not Y" ("Don't keep tokens in localStorage, use a
 # cookie" states the lesson). Y runs to the end of its clause (or its parenthesis); "not" and
 # "never" count only so ("why not Y" and "so clients never refresh" propose what they say).
-_SENTENCE_NEGATION = r"(?:don['’]?t|do not|never|not)\b"  # opening a sentence
+# opening a sentence, or a line after a list item's or a comment's mark ("- Do not ...", "# Never
+# drop the second microphone": an agent writing the lesson down was told it repeated it, qa96)
+_SENTENCE_NEGATION = r"(?:(?:[-*+]|\d{1,3}[.)]|#{1,6}|//+|/\*+|<!--)\s*)?(?:don['’]?t|do not|never|not)\b"
 _TURNED_DOWN = re.compile(r"\(\s*not\b[^)]*\)|(?:(?:,|--|[—–]|\band\b|\bbut\b)\s*(?:not|never)\b|\brather than\b"
                           r"|\binstead of\b|(?:^|[.;:!?])\s*" + _SENTENCE_NEGATION + r")"
-                          r"(?:[^,;:!?.()]|\.(?=\S))*", re.I)
+                          r"(?:[^,;:!?.()\n]|\.(?=\S))*", re.I | re.M)
 _OPENS_REFUSING = re.compile(r"\s*" + _SENTENCE_NEGATION, re.I)
 
 
