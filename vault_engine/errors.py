@@ -124,6 +124,24 @@ def not_writable(path: object) -> IndexNotWritable:
     return IndexNotWritable(f"cannot write {path}: permission denied.{where} (nothing of yours was changed)")
 
 
+def write_refused(exc: BaseException) -> VaultError | None:
+    """The one line for a write the system refuses though nothing is wrong with the index: a
+    read-only file system (a read-only mount of the vault), or a file over this process's size
+    limit (``ulimit -f``); None for any other failure. Both had raised a traceback (qa97)."""
+    import errno
+
+    if not isinstance(exc, OSError) or exc.errno not in (errno.EROFS, errno.EFBIG):
+        return None
+    path = os.fsdecode(exc.filename) if isinstance(exc.filename, (str, bytes, os.PathLike)) else "a file"
+    if exc.errno == errno.EROFS:
+        return IndexNotWritable(f"cannot write {path}: the file system is read-only; commands that only read "
+                                "(search, show, resume, deadend, status) still answer from the index as it is "
+                                "(nothing of yours was changed)")
+    return IndexNotWritable(f"cannot write {path}: the file is over this process's file-size limit (`ulimit -f`); "
+                            "raise the limit and run the command again (nothing of yours was changed; the index "
+                            "is as the last finished run left it)")
+
+
 class NotReadable(VaultError):
     """A file vault-engine reads (a note, vault-engine.toml) is not readable by this user."""
 

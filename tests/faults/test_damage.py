@@ -273,3 +273,35 @@ def test_a_file_or_folder_in_the_way_is_one_line_naming_it(make_vault, case):
         assert (done.returncode, done.stderr.count("\n")) == (1, 1), done.stderr
         assert f"{place} {said}: move it aside" in done.stderr
     assert (root / "a.md").read_text() == "# A\nBadgers.\n"
+
+
+def test_a_vector_cache_that_cannot_be_written_keeps_vectors_in_memory(tmp_path):
+    """A read-only index folder (a read-only mount): `deadend check` embeds the rulings through
+    the cache, whose open raised "unable to open database file" as a traceback (qa97)."""
+    from vault_engine.stores.vectors import VectorCache
+
+    (tmp_path / "a-file").write_text("")
+    cache = VectorCache(tmp_path / "a-file" / "vector_cache.sqlite", "model")  # its folder cannot be made
+    assert str(cache.path) == ":memory:"
+    cache.close()
+
+
+@pytest.mark.parametrize(("code", "said"), [
+    ("EROFS", "the file system is read-only; commands that only read (search, show, resume, deadend, status) "
+              "still answer from the index as it is (nothing of yours was changed)"),
+    ("EFBIG", "the file is over this process's file-size limit (`ulimit -f`); raise the limit and run the command "
+              "again (nothing of yours was changed; the index is as the last finished run left it)"),
+])
+def test_a_write_the_system_refuses_is_one_line_naming_the_file(make_vault, cli, monkeypatch, code, said):
+    """A read-only mount of `.vault-engine` and a `ulimit -f` raised tracebacks (qa97)."""
+    import errno
+
+    root = make_vault({"a.md": "# A\n\nalpha\n"}, config=WORDS_ONLY)
+    lock = str(root / ".vault-engine" / "write.lock")
+
+    def refuse(*args, **kwargs):
+        raise OSError(getattr(errno, code), os.strerror(getattr(errno, code)), lock)
+
+    monkeypatch.setattr(Vault, "index", refuse)
+    done = cli("--vault", root, "index")
+    assert (done.code, done.err) == (1, f"vault-engine: cannot write {lock}: {said}\n")

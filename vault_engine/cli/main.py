@@ -19,7 +19,15 @@ from contextlib import contextmanager
 from vault_engine import __version__
 from vault_engine.cli.context import interrupted, terminal_safe
 from vault_engine.cli.daemon_client import make_context
-from vault_engine.errors import VaultError, disk_full, disk_is_full, one_line, permission_denied, wrong_kind
+from vault_engine.errors import (
+    VaultError,
+    disk_full,
+    disk_is_full,
+    one_line,
+    permission_denied,
+    write_refused,
+    wrong_kind,
+)
 
 # Each module has register(subparsers, common): adding a command group is one line here,
 # and its commands a line of COMMANDS.
@@ -222,6 +230,10 @@ def _run(argv: list[str]) -> int:
     except BrokenPipeError:  # `... | head`: the reader has what it wanted
         return 0
     except Exception as exc:
+        refused = write_refused(exc)
+        if refused is not None and not debug:
+            print(f"vault-engine: {terminal_safe(str(refused))}", file=sys.stderr)
+            return refused.exit_code
         if debug or not disk_full(exc):
             raise
         full = disk_is_full(exc.filename if isinstance(exc, OSError) else None)

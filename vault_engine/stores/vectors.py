@@ -265,10 +265,17 @@ class VectorCache:
     """
 
     def __init__(self, path: Path, model_key: str):
-        path.parent.mkdir(parents=True, exist_ok=True)
         self.path = path
         self.model_key = model_key
-        self.db = self._recover(self._open)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            self.db = self._recover(self._open)
+        except (sqlite3.OperationalError, OSError) as exc:
+            # a read-only index folder (a read-only mount): a check still answers, and what it
+            # embeds is kept for this process only; `deadend check` had raised a traceback (qa97)
+            log.debug("the vector cache %s cannot be written (%s): keeping vectors in memory", path, exc)
+            self.path = Path(":memory:")
+            self.db = self._open()
 
     def _open(self) -> sqlite3.Connection:
         db = sqlite3.connect(self.path, timeout=30)
