@@ -645,7 +645,7 @@ class Vault:
             searcher.semantic, notice = open_arm(ledger, self.vectors, self.embedder, required=semantic_only,
                                                  embedding_by=self._embedding_by)
             if searcher.semantic is not None:
-                notice = partial_notice(ledger, self._embedding_by)
+                notice = partial_notice(ledger, self.vectors, self._embedding_by)
             searcher.notices += [notice] if notice else []
         searcher.notices += operators_notice(query)
         if tags_only:  # "#incubating" found 1 tagged note of 5 with meaning, 5 of 5 with words (qa28 F6)

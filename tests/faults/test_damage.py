@@ -163,6 +163,22 @@ def test_damaged_vectors_are_reported_and_rebuilt_from_the_cache(sample_vault, d
         assert not vault.search(QUERY).notices
 
 
+def test_vectors_from_another_vault_are_said_not_read_in_silence(sample_vault, make_vault):
+    """A vectors file copied from another vault (or put back from an older state) loads; its
+    ids overlap this ledger's, so meaning hits were wrong without a word (qa97)."""
+    other = make_vault({f"n{i}.md": f"# N{i}\n\n{'word ' * 30}{i}\n" for i in range(40)})
+    for root in (sample_vault, other):
+        with Vault(root, embedder=FakeEmbedder()) as vault:
+            vault.index()
+    shutil.copyfile(other / INDEX / "vectors.faiss", sample_vault / INDEX / "vectors.faiss")
+    with Vault(sample_vault, embedder=FakeEmbedder()) as vault:
+        said = [n for n in vault.search(QUERY).notices if n.startswith("the vector index holds")]
+        assert said and said[0].endswith("meaning hits may be wrong until `vault-engine index` brings them back "
+                                         "in step"), said
+        vault.index()
+        assert not vault.search(QUERY).notices
+
+
 @pytest.fixture(scope="module")
 def indexed_with_model(tmp_path_factory):
     from tests.conftest import SAMPLE_VAULT

@@ -254,9 +254,16 @@ def test_a_partial_meaning_arm_is_never_said_to_read_all_or_none():
         def section_count(self) -> int:
             return 2000
 
-    assert partial_notice(Ledger(0.9975), lambda: None).startswith("the meaning arm reads 99% of the sections")
-    assert partial_notice(Ledger(0.004), lambda: None).startswith("the meaning arm reads under 1% of the sections")
-    assert partial_notice(Ledger(1.0), lambda: None) is None
+        def embedded_windows(self) -> int:
+            return 2000
+
+    class Vectors:
+        def count(self) -> int:
+            return 2000
+
+    assert partial_notice(Ledger(0.9975), Vectors(), lambda: None).startswith("the meaning arm reads 99% of the sections")
+    assert partial_notice(Ledger(0.004), Vectors(), lambda: None).startswith("the meaning arm reads under 1% of the")
+    assert partial_notice(Ledger(1.0), Vectors(), lambda: None) is None
     from vault_engine.stores.vector_state import coverage_said  # status says it so too (qa84)
 
     assert [coverage_said(x) for x in (0.9975, 0.995, 1.0, 0.004, 0.0)] == ["99%", "99%", "100%", "under 1%", "0%"]

@@ -91,13 +91,20 @@ def open_arm(ledger: Ledger, vectors: FaissIndex, get_embedder, *, required: boo
     return SemanticSearcher(embedder, vectors, ledger), None
 
 
-def partial_notice(ledger: Ledger, embedding_by: Callable[[], str | None]) -> str | None:
+def partial_notice(ledger: Ledger, vectors: FaissIndex, embedding_by: Callable[[], str | None]) -> str | None:
     """The notice of a search whose semantic arm reads only some sections (a watcher still
-    embedding, an index stopped midway), else None: a note without vectors is found by its
-    words only, and the answer may change once the rest is embedded."""
+    embedding, an index stopped midway), or whose vectors are not the ones the ledger records
+    (a vectors file copied from another vault, or put back from an older state: its meaning hits
+    were wrong without a word, qa97), else None: a note without vectors is found by its words
+    only, and the answer may change once the rest is embedded."""
     coverage = ledger.semantic_coverage()
     if coverage >= 1.0:
-        return None
+        held, recorded = vectors.count(), ledger.embedded_windows()
+        if held == recorded or embedding_by() is not None:  # while another process embeds, counts pass each other
+            return None
+        return (f"the vector index holds {held} vectors where the index records {recorded} (a vectors file "
+                "from another vault or an older state?): meaning hits may be wrong until `vault-engine index` "
+                "brings them back in step")
     to_go = ledger.section_count() - round(coverage * ledger.section_count())
     who = embedding_by()
     return (f"the meaning arm reads {coverage_said(coverage)} of the sections (words read all): "

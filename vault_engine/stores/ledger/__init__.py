@@ -64,9 +64,16 @@ class Ledger(NoteQueries, SectionQueries, LinkQueries, DeadEndQueries, EmbeddedQ
         Every search reports it, and counting every row twice was a visible share of a search
         at 50,000 sections (bench/RESULTS.md, *Hybrid search*): the answer is kept until a
         write, ours or another process's, changes it."""
+        return self._embedded_state()[0]
+
+    def embedded_windows(self) -> int:
+        """How many window vectors the ledger records (kept as :meth:`semantic_coverage` is)."""
+        return self._embedded_state()[1]
+
+    def _embedded_state(self) -> tuple[float, int]:
         version = (self.db.execute("PRAGMA data_version").fetchone()[0], self.db.total_changes)
         if self._coverage is None or self._coverage[0] != version:
             sections = self.section_count()
-            value = 1.0 if sections == 0 else round(self.embedded_counts()[0] / sections, 4)
-            self._coverage = (version, value)
+            embedded, windows = self.embedded_counts()
+            self._coverage = (version, (1.0 if sections == 0 else round(embedded / sections, 4), windows))
         return self._coverage[1]

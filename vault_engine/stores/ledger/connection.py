@@ -27,7 +27,7 @@ class LedgerConnection:
     def __init__(self, path: Path, readonly: bool = False):
         self.path = path
         self.readonly = readonly
-        self._coverage: tuple[tuple[int, int], float] | None = None  # see Ledger.semantic_coverage
+        self._coverage: tuple[tuple[int, int], tuple[float, int]] | None = None  # see Ledger.semantic_coverage
         try:
             if readonly:  # a folder no one here may write: SQLite could not even make the WAL's -shm
                 self.db = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True, timeout=30)
