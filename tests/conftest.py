@@ -80,7 +80,9 @@ def live_watcher():
         fd = os.open(pid_path(config), os.O_RDWR | os.O_CREAT, 0o600)
         fcntl.flock(fd, fcntl.LOCK_EX)
         held.append(fd)
-        write_health(config, {"pid": 4242, "started": FROZEN_NOW, "state": "watching"})
+        from vault_engine import RELEASE
+
+        write_health(config, {"pid": 4242, "release": RELEASE, "started": FROZEN_NOW, "state": "watching"})
 
     yield start
     for fd in held:

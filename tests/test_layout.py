@@ -35,3 +35,14 @@ def test_the_file_names_are_spelled_only_in_layout():
 def test_the_layout_imports_nothing():  # the daemon client reads it on its fast path
     tree = ast.parse((PACKAGE / "layout.py").read_text())
     assert not [n for n in ast.walk(tree) if isinstance(n, (ast.Import, ast.ImportFrom))]
+
+
+def test_the_release_names_the_formats_it_writes():
+    """A watcher says which release it is, and a command of another one neither asks it nor
+    indexes under it (qa99): a format changed without its release's name would pass as the same."""
+    from vault_engine import FORMATS
+    from vault_engine.parsing.note import EXTRACTION_VERSION
+    from vault_engine.stores.code_store import VERSION
+    from vault_engine.stores.ledger.schema import SCHEMA_VERSION
+
+    assert FORMATS == f"ledger {SCHEMA_VERSION}, extraction {EXTRACTION_VERSION}, code {VERSION}"

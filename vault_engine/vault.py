@@ -354,6 +354,7 @@ class Vault:
         generation beside the live index and swap it in at once (indexing/generations.py):
         searches meanwhile read the old index, never a half-built one."""
         started = time.perf_counter()
+        self._refuse_beside_another_release()
         # A running watcher embeds between bursts, in slices that give way to searches and
         # saves; this run embedding the same sections held the writer lock for minutes, and
         # the watcher's saves and every search waited on it (qa49). The words are its own.
@@ -370,6 +371,18 @@ class Vault:
         return replace(report, notices=report.notices + (
             (f"the running watcher embeds the {left} section(s) left in the background, giving way to searches "
              "and saves (`vault-engine status` shows how far it is): this run indexed the words",) if left else ()))
+
+    def _refuse_beside_another_release(self) -> None:
+        """A watcher of another release writes the index in its own formats: an old one left
+        running across an upgrade emptied each new index this release wrote, and this run had
+        left the embedding to it (qa99)."""
+        from vault_engine.indexing.watch_state import watcher_status
+
+        watcher = watcher_status(self.config)
+        if watcher["state"] == "another-release":
+            raise VaultError(f"a watcher of another vault-engine release runs for this vault (pid {watcher['pid']}): "
+                             "the two would undo each other's index; stop it with `vault-engine watch --stop`, then "
+                             "run this again (and `vault-engine watch` starts this release's watcher)")
 
     def _index_locked(self, rebuild: bool, progress: Progress | None, now: float | None, embed: bool,
                       vector_cache: str | os.PathLike[str] | None, started: float) -> IndexReport:
@@ -1104,13 +1117,14 @@ class Vault:
         """Coverage, model, vectors and agreement, read from files: never loads the model.
         ``embedding_by``: who embeds what is missing by itself (its summary says so)."""
         from vault_engine.indexing.embedding import embedding_status
+        from vault_engine.stores.vector_state import model_key
 
         enabled = self._model_enabled()
-        problem, query_model = None, False
+        problem, query_model, key = None, False, None
         try:
             if enabled:
                 embedder = self.embedder()
-                problem, query_model = embedder.problem(), embedder.has_query_model()
+                problem, query_model, key = embedder.problem(), embedder.has_query_model(), model_key(embedder)
         except ModelUnavailable as exc:
             problem = str(exc)
         try:
@@ -1118,7 +1132,7 @@ class Vault:
         except VaultError:
             shared = None
         return embedding_status(ledger, self.vectors, enabled, problem, query_model, shared,
-                                embedding_by=embedding_by if enabled else None)
+                                embedding_by=embedding_by if enabled else None, key=key)
 
     # -- agent memory: dead ends, checkpoints, resume --------------------------------------
 

@@ -7,6 +7,7 @@ import shutil
 import pytest
 
 from tests.conftest import SAMPLE_VAULT
+from vault_engine import RELEASE
 from vault_engine.cli.main import build_parser
 
 NOTES = {
@@ -223,7 +224,8 @@ def test_a_miss_under_a_watcher_whose_last_edit_failed_says_the_index_is_stale(v
     from vault_engine.indexing.watch_state import write_health
 
     live_watcher(vault)
-    write_health(load_config(vault), {"pid": 4242, "started": 1.0, "state": "watching", "last_applied": 5.0,
+    write_health(load_config(vault), {"pid": 4242, "release": RELEASE, "started": 1.0, "state": "watching",
+                                      "last_applied": 5.0,
                                       "errors": [{"at": 9.0, "message": "cannot write ...: permission denied"}]})
     (vault / "hedgehogs.md").write_text("# Hedgehogs\nhedgehogs roll up\n")
     miss = cli("--vault", vault, "search", "hedgehogs", "--lexical", "--json", "--no-daemon").json
@@ -236,7 +238,8 @@ def test_a_miss_while_the_watcher_catches_up_says_so(vault, cli, live_watcher):
     from vault_engine.indexing.watch_state import write_health
 
     live_watcher(vault)
-    write_health(load_config(vault), {"pid": 4242, "started": 1.0, "state": "catching-up", "pending": 0})
+    write_health(load_config(vault), {"pid": 4242, "release": RELEASE, "started": 1.0, "state": "catching-up",
+                                      "pending": 0})
     (vault / "hedgehogs.md").write_text("# Hedgehogs\nhedgehogs roll up\n")
     miss = cli("--vault", vault, "search", "hedgehogs", "--lexical", "--json", "--no-daemon").json
     assert miss["status"] == "miss"

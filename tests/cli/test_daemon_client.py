@@ -17,6 +17,7 @@ from types import SimpleNamespace
 
 import pytest
 
+from vault_engine import RELEASE
 from vault_engine.cli.context import Context
 from vault_engine.cli.daemon_client import DaemonContext, make_context
 from vault_engine.daemon import protocol
@@ -104,9 +105,26 @@ def test_a_watcher_catching_up_is_not_asked(vault_root):
     daemon = ScriptedDaemon(vault_root, reply=protocol.reply_ok({"hits": []}, 1.0))
     try:
         assert ask(vault_root, "status") == (False, None) and daemon.requests == []
-        health.write_text(json.dumps({"pid": 1, "state": "watching"}))
+        health.write_text(json.dumps({"pid": 1, "release": RELEASE, "state": "watching"}))
         answered, _ = ask(vault_root, "status")
         assert answered and len(daemon.requests) == 1
+    finally:
+        daemon.close()
+
+
+def test_a_watcher_of_another_release_is_not_asked_and_is_said_once(vault_root, caplog):
+    """An old watcher left running across an upgrade answered from its own formats, and emptied
+    the new index (qa99): a command of this release answers itself and says so, once."""
+    health = vault_root / ".vault-engine" / "watch.json"
+    health.write_text(json.dumps({"pid": 7, "state": "watching"}))  # an older release writes no release
+    daemon = ScriptedDaemon(vault_root, reply=protocol.reply_ok({"hits": []}, 1.0))
+    try:
+        with caplog.at_level(logging.WARNING):
+            assert ask(vault_root, "status") == (False, None) and ask(vault_root, "search") == (False, None)
+        assert daemon.requests == []
+        said = [r.getMessage() for r in caplog.records]
+        assert len(said) == 1 and said[0].startswith("ANOTHER RELEASE: the watcher (pid 7) was started by an older "
+                                                     f"vault-engine, this is {RELEASE}")
     finally:
         daemon.close()
 

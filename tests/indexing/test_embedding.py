@@ -219,10 +219,26 @@ def test_a_new_model_embeds_everything_again(root, fake):
     other = FakeEmbedder(dimension=16, max_tokens=24)
     other.identity = "fake-embedder#2"
     with Vault(root, embedder=other) as v:
+        # before the index: status says what search does, that the vectors are not this model's
+        # (it had said "100%" beside a search reading words only, qa99)
+        assert v.status()["semantic"]["outdated"] == "the embedding model changed"
+        assert "OUTDATED: the embedding model changed, and search reads words only until `vault-engine index` " \
+               "embeds again" in v.status()["semantic"]["summary"]
         report = v.index()
         assert report.embedded == 4 and len(other.texts) == 4
-        assert any("model changed" in n for n in report.notices)
-        assert v.vectors.dimension == 16 and agrees(v)
+        assert "the embedding model changed: every section is embedded again" in report.notices
+        assert v.vectors.dimension == 16 and agrees(v) and v.status()["semantic"]["outdated"] is None
+
+
+def test_what_changed_in_the_making_of_the_vectors_is_named():
+    """An upgrade that prepares the text otherwise had said "the embedding model changed" of
+    the same model (qa99)."""
+    from vault_engine.indexing.embedding import changed_part
+
+    assert changed_part("m#1|window=256|recipe;v4", "m#1|window=256|recipe;v5") == \
+        "this release prepares notes for the model otherwise (recipe;v4 → recipe;v5)"
+    assert changed_part("m#1|window=128|r", "m#1|window=256|r") == "the model's window changed"
+    assert changed_part("m#1|window=256|r", "m#2|window=256|r") == "the embedding model changed"
 
 
 def test_the_model_reads_no_link_target_and_the_words_index_keeps_them(make_vault, fake):

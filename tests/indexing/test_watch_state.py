@@ -8,6 +8,7 @@ import os
 
 import pytest
 
+from vault_engine import RELEASE
 from vault_engine.config import parse_config
 from vault_engine.indexing.watch_state import (
     health_path,
@@ -18,7 +19,7 @@ from vault_engine.indexing.watch_state import (
     write_health,
 )
 
-HEALTH = {"pid": 4242, "started": 1_790_000_000.0, "state": "watching", "last_event": None,
+HEALTH = {"pid": 4242, "release": RELEASE, "started": 1_790_000_000.0, "state": "watching", "last_event": None,
           "last_applied": 1_790_000_060.0, "pending": 2, "lag_seconds": 0.21, "batches": 3,
           "errors": [{"at": 1_790_000_050.0, "message": "bad.md: not UTF-8"}]}
 
@@ -108,3 +109,20 @@ def test_write_health_leaves_no_temp_file(config):
     write_health(config, {**HEALTH, "pending": 0})
     assert read_health(config)["pending"] == 0
     assert [p.name for p in health_path(config).parent.iterdir()] == ["watch.json"]
+
+
+def test_a_watcher_of_another_release_is_said_and_index_waits_for_it(config, pid_lock):
+    """An old watcher left running across an upgrade: status called it healthy, and `index`
+    left the embedding to it while it emptied each new index (qa99)."""
+    from vault_engine.errors import VaultError
+    from vault_engine.vault import Vault
+
+    write_health(config, {**HEALTH, "release": "0.1.0 (ledger 12, extraction 30, code 11)"})
+    status = watcher_status(config)
+    assert status["state"] == "another-release" and status["summary"].startswith(
+        "ANOTHER RELEASE: the watcher (pid 4242) was started by vault-engine 0.1.0 (ledger 12, extraction 30, "
+        f"code 11), this is {RELEASE}: commands answer without it")
+    (config.root / "a.md").write_text("# A\n\nalpha\n")
+    with Vault(config.root) as vault, pytest.raises(VaultError, match=r"a watcher of another vault-engine release "
+                                                                       r"runs for this vault \(pid 4242\)"):
+        vault.index(embed=False)

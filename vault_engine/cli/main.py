@@ -16,7 +16,7 @@ import sys
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
-from vault_engine import __version__
+from vault_engine import RELEASE
 from vault_engine.cli.context import interrupted, terminal_safe
 from vault_engine.cli.daemon_client import make_context
 from vault_engine.errors import (
@@ -116,7 +116,7 @@ def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
                     "hybrid search, resume briefs and dead-end checks over an Obsidian vault.",
         epilog="Every command takes --json. Docs: README.md.",
     )
-    parser.add_argument("--version", action="version", version=f"vault-engine {__version__}")
+    parser.add_argument("--version", action="version", version=f"vault-engine {RELEASE}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     command = _command_word(argv) if argv is not None else None
     for name in (COMMANDS[command],) if command in COMMANDS else COMMAND_MODULES:

@@ -20,8 +20,9 @@ from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from vault_engine import RELEASE
 from vault_engine.config import find_vault
-from vault_engine.indexing.watch_state import STALLED_AFTER, read_health_file
+from vault_engine.indexing.watch_state import STALLED_AFTER, another_release, read_health_file
 from vault_engine.layout import HEALTH_FILE, SOCKET_FILE, STATE_DIR
 
 if TYPE_CHECKING:
@@ -90,8 +91,14 @@ def ask(root: Path, op: str, args: tuple = (), kwargs: dict | None = None,
     if _stalled(root / STATE_DIR / HEALTH_FILE):
         log.debug("the watcher's heartbeat is older than %.0f s: answering in-process", STALLED_AFTER)
         return False, None
-    if _catching_up(root / STATE_DIR / HEALTH_FILE):
+    health = read_health_file(root / STATE_DIR / HEALTH_FILE) or {}
+    if health.get("state") == "catching-up":
+        # it holds its Vault for that whole batch: a query waited the server's 4.5 s for it, then
+        # was answered in-process anyway (5-6 s a command while 3,000 notes were applied, qa40 X1)
         log.debug("the watcher is catching up in one long batch: answering in-process")
+        return False, None
+    if health and health.get("release") != RELEASE:
+        _warn_once(another_release(health))
         return False, None
     from vault_engine.daemon import protocol  # imported when a watcher may answer
     try:
@@ -152,11 +159,14 @@ def _stalled(health: Path) -> bool:
         return False  # starting up: no health yet
 
 
-def _catching_up(health: Path) -> bool:
-    """A watcher catching up on what changed while it was not running holds its Vault for
-    that whole batch: a query waited the server's 4.5 s for it, then was answered in-process
-    anyway (5-6 s a command while 3,000 notes were applied; 0.3-0.5 s in-process, qa40 X1)."""
-    return (read_health_file(health) or {}).get("state") == "catching-up"
+_WARNED: set[str] = set()
+
+
+def _warn_once(line: str) -> None:
+    """A watcher of another release is said once a process (an MCP server asks many times)."""
+    if line not in _WARNED:
+        _WARNED.add(line)
+        log.warning("%s", line)
 
 
 def _exchange(path: Path, request: bytes, timeout: float) -> bytes:

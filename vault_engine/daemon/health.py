@@ -22,6 +22,7 @@ import time
 from collections import deque
 from typing import Any
 
+from vault_engine import RELEASE
 from vault_engine.config import Config
 from vault_engine.indexing.watch_state import health_path, write_health
 from vault_engine.layout import SOCKET_FILE, STATE_DIR
@@ -39,7 +40,7 @@ class HealthRecorder:
         self._lock = threading.Lock()
         self._errors: deque[dict[str, Any]] = deque(maxlen=MAX_ERRORS)
         self._data: dict[str, Any] = {
-            "pid": pid, "started": started, "state": "catching-up",
+            "pid": pid, "release": RELEASE, "started": started, "state": "catching-up",
             "socket": f"{STATE_DIR}/{SOCKET_FILE}", "last_event": None, "last_applied": None,
             "pending": 0, "oldest_pending": None, "lag_seconds": None, "caught_up_seconds": None, "batches": 0,
             "last_batch": None, "errors": [],

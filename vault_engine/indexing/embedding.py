@@ -96,7 +96,7 @@ class EmbedResult:
     runtime: str | None = None  # what encoded them (None: nothing was encoded)
     removed: int = 0  # sections gone from the ledger whose vectors were deleted
     pending: int = 0  # sections still without vectors
-    model_changed: bool = False
+    model_changed: str | None = None  # what of the vectors' making changed, when something did
     repaired: bool = False  # FAISS disagreed with the ledger and was fixed
     interrupted: bool = False
 
@@ -235,7 +235,8 @@ class EmbeddingPhase:
         if self.ledger.get_meta(MODEL_META) != self.key:
             self._ready()
             _ = self.embedder.dimension  # load the new model first: a broken one must not wipe the old vectors
-            result.model_changed = self.ledger.get_meta(MODEL_META) is not None
+            before = self.ledger.get_meta(MODEL_META)
+            result.model_changed = changed_part(before, self.key) if before is not None else None
             self.vectors.reset()
             self.ledger.unmark_embedded()
             with self.ledger.transaction():
@@ -563,10 +564,23 @@ def _export_key(embedder: Embedder) -> str:
     return f"{model_key(embedder)}|{','.join(found)}"
 
 
+def changed_part(before: str, now: str) -> str:
+    """What changed between the making of two sets of vectors (:func:`model_key`): the model,
+    its window, or how a note's text is prepared for it. An upgrade that prepares the text
+    otherwise had said "the embedding model changed" of the same model (qa99)."""
+    model, window, *recipe = before.split("|")
+    model_now, window_now, *recipe_now = now.split("|")
+    if model != model_now:
+        return "the embedding model changed"
+    if window != window_now:
+        return "the model's window changed"
+    return f"this release prepares notes for the model otherwise ({'|'.join(recipe)} → {'|'.join(recipe_now)})"
+
+
 def _notices(result: EmbedResult) -> tuple[str, ...]:
     notices = []
     if result.model_changed:
-        notices.append("the embedding model changed: every section is embedded again")
+        notices.append(f"{result.model_changed}: every section is embedded again")
     if result.repaired:
         notices.append("the vector index disagreed with the ledger and was repaired")
     if result.interrupted:
@@ -583,12 +597,14 @@ def _set_error(ledger: Ledger, error: str | None) -> None:
 
 def embedding_status(ledger: Ledger, vectors: FaissIndex, enabled: bool, problem: str | None,
                      query_model: bool = False, shared: Path | None = None,
-                     embedding_by: str | None = None) -> dict:
+                     embedding_by: str | None = None, key: str | None = None) -> dict:
     """Semantic health without loading the model: coverage, model, vectors, agreement,
     whether queries and documents have their ONNX export (``query_model``: its file is
     there; ``runtime``: what the next embedding runs on), the shared cache folder, and where
     the vectors of the last run that embedded came from (``last_run``). ``problem`` is why
     the model would not load now (checked cheaply), else the last index's error is reported.
+    ``key``: what vectors this release makes (:func:`model_key`); vectors made otherwise are
+    ``outdated`` (search leaves them aside: status had said "100%" meanwhile, qa99).
     ``embedding_by``: who embeds what is missing by itself (a running watcher, another
     process's ``index``), so the summary says so instead of advising ``index``."""
     sections = ledger.section_count()
@@ -603,6 +619,7 @@ def embedding_status(ledger: Ledger, vectors: FaissIndex, enabled: bool, problem
               # "0/995 sections embedded (26%)" (qa71)
               "coverage": round(embedded / sections, 4) if sections else 1.0, "vectors": count, "agrees": agrees,
               "query_model": query_model, "damage": damage,
+              "outdated": _outdated(ledger.get_meta(MODEL_META), key) if embedded else None,
               "runtime": "onnxruntime" if query_model else "sentence-transformers",
               "vector_cache": str(shared) if shared else None,
               "last_run": json.loads(ledger.get_meta(LAST_RUN_META) or "null")}
@@ -610,6 +627,11 @@ def embedding_status(ledger: Ledger, vectors: FaissIndex, enabled: bool, problem
     status["summary"] = _summary(status, sections, failed.partition("\t")[2] if failed else None,
                                  None if error else embedding_by)
     return status
+
+
+def _outdated(made: str | None, key: str | None) -> str | None:
+    """What changed since the vectors were made (:func:`changed_part`), else None."""
+    return changed_part(made, key) if made and key and made != key else None
 
 
 def _summary(s: dict, sections: int, export_failed: str | None, embedding_by: str | None = None) -> str:
@@ -623,7 +645,9 @@ def _summary(s: dict, sections: int, export_failed: str | None, embedding_by: st
         line += f"; model unavailable now: {s['error']}"
     if s["damage"]:
         line += f"; DAMAGED: {s['damage']}: run `vault-engine index` to repair it from the cache"
-    if not s["agrees"]:
+    if s["outdated"]:
+        line += f"; OUTDATED: {s['outdated']}, and search reads words only until `vault-engine index` embeds again"
+    elif not s["agrees"]:
         line += "; DISAGREES with the ledger: run `vault-engine index`"
     elif s["sections"] < sections:
         line += (f"; {embedding_by} is embedding the rest ({sections - s['sections']} to go): "

@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+from vault_engine import RELEASE
 from vault_engine.config import Config
 from vault_engine.dates import utc_time
 from vault_engine.errors import no_space_left
@@ -93,7 +94,9 @@ def watcher_status(config: Config) -> dict[str, Any]:
     state = health.get("state", "watching") if running else "stale"
     if running and age is not None and age > STALLED_AFTER:
         state = "stalled"
-    keys = ("pid", "started", "last_event", "last_applied", "pending", "lag_seconds",
+    elif running and health.get("release") != RELEASE:
+        state = "another-release"
+    keys = ("pid", "release", "started", "last_event", "last_applied", "pending", "lag_seconds",
             "caught_up_seconds", "batches", "errors")
     # The age itself stays out of the entry: it moves with the clock, and status must read
     # the same whichever process answers it. Only a stalled watcher's summary names it.
@@ -104,6 +107,17 @@ def watcher_status(config: Config) -> dict[str, Any]:
     return {"state": state, **{k: health.get(k) for k in keys}, "summary": summary}
 
 
+def another_release(health: dict[str, Any]) -> str:
+    """The line for a watcher another release of vault-engine started: commands answer
+    without it, and it must be started again by this one (it would undo this release's index:
+    an old watcher left running across an upgrade emptied the new index, qa99)."""
+    release = health.get("release")
+    return (f"ANOTHER RELEASE: the watcher (pid {health.get('pid')}) was started by "
+            f"{f'vault-engine {release}' if release else 'an older vault-engine'}, this is {RELEASE}: commands "
+            "answer without it and `index` waits for it to go; `vault-engine watch --stop`, then `vault-engine "
+            "watch` starts this release's")
+
+
 def _summary(state: str, h: dict[str, Any]) -> str:
     """One line for ``status``; absolute times only, so it reads the same from any process."""
     if state == "off":
@@ -112,6 +126,8 @@ def _summary(state: str, h: dict[str, Any]) -> str:
         return (f"STALLED: the watcher (pid {h.get('pid')}) has not shown a sign of life for "
                 f"{heartbeat_age_text(h)}; commands answer without it. Stopped (kill -STOP)? "
                 f"`kill -CONT {h.get('pid')}`, or `vault-engine watch --stop` and start it again")
+    if state == "another-release":
+        return another_release(h)
     if state == "stale":
         return (f"not running: watch.json is left over from pid {h.get('pid')}, which is gone "
                 f"(last applied {_iso(h.get('last_applied'))}); start `vault-engine watch` again")
