@@ -874,3 +874,19 @@ def test_a_ledger_a_full_disk_cannot_open_is_no_damage(make_vault, cli, monkeypa
         done = cli("--vault", root, "--no-daemon", *command)
         assert done.code == 1 and "is damaged (" not in done.err and "run `vault-engine index`" not in done.err
         assert done.err.startswith("vault-engine: the disk is full writing ") and "nothing is damaged" in done.err
+
+
+@pytest.mark.parametrize(("redirect", "args"), [
+    (">&-", ["status"]),
+    ("<&-", ["hook", "user-prompt-submit", "--project", "p"]),
+    ("2>&- >&-", ["search", "alpha", "--lexical"]),
+])
+def test_a_closed_standard_stream_is_read_as_empty_and_written_nowhere(small_vault, redirect, args):
+    """A launcher or a cron job that closes stdin or stdout: a traceback, and a hook exit 1 (qa98)."""
+    import shlex
+
+    command = " ".join(shlex.quote(a) for a in [sys.executable, "-m", "vault_engine", "--vault", str(small_vault),
+                                                *args])
+    done = subprocess.run(["sh", "-c", f"{command} {redirect}"], capture_output=True, text=True, timeout=60,
+                          env={**os.environ, "VAULT_ENGINE_NO_DAEMON": "1"})
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
