@@ -125,16 +125,18 @@ def test_a_link_holding_brackets_is_refused_and_a_whole_wikilink_is_read_as_its_
         prepare_draft(CheckpointDraft("p", "a", summary="s", links=("]]evil[[",)), None)
 
 
-def test_a_project_named_like_a_known_one_is_written_with_a_notice_naming_it(make_vault):
-    # `--project "Report Export"` started a second project beside report-export without a word
+@pytest.mark.parametrize("given", ["Report Export", "Report-Export", "report_export"])
+def test_a_project_named_like_a_known_one_is_refused_naming_it(make_vault, given):
+    """`--project "Report Export"` started a second project beside report-export without a word;
+    then with a notice an agent did not read, and resume of either never showed the other's (qa98)."""
     from vault_engine.vault import Vault
 
     root = make_vault({"projects/report-export/checkpoints/20261101T000000Z-a.md": "# C\n## Summary\ns\n"})
     with Vault(root) as v:
         v.index(embed=False)
-        _, notices = prepare_draft(CheckpointDraft("Report Export", "a", summary="s"), v.ledger)
-        assert any("'report-export' is: this checkpoint starts a new project" in n
-                   and "pass --project report-export" in n for n in notices)
+        with pytest.raises(VaultError, match=f"no project is named '{given}', but 'report-export' is: pass "
+                                             "--project report-export to continue it"):
+            prepare_draft(CheckpointDraft(given, "a", summary="s"), v.ledger)
         assert prepare_draft(CheckpointDraft("report-export", "a", summary="s"), v.ledger)[1] == []
 
 

@@ -283,9 +283,11 @@ def prepare_draft(draft: CheckpointDraft, ledger: Ledger | None) -> tuple[Checkp
     notices = [f"--{what} {given!r} was written as {used!r}" for what, given, used in
                (("project", draft.project, project), ("agent", draft.agent, agent)) if given != used]
     namesake = _namesake_project(project, ledger.projects() if ledger is not None else [])
-    if namesake:  # "Report Export" for report-export started a second project silently
-        notices.append(f"no project is named {project!r}, but {namesake!r} is: this checkpoint starts a new project "
-                       f"{project!r}; pass --project {namesake} to continue that one")
+    if namesake:  # "Report Export" for report-export started a second project silently; a notice
+        # beside it went unread by an agent, and resume of either never showed the other's (qa98)
+        raise VaultError(f"no project is named {project!r}, but {namesake!r} is: pass --project {namesake} to "
+                         "continue it (a project named but for case, spaces or hyphens like another would split "
+                         "its history in two)")
     targets = []
     for ref in draft.links:
         ref = ref.strip()
