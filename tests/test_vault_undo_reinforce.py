@@ -66,6 +66,8 @@ def test_reinforce_undo_from_the_cli_takes_back_the_newest_standing_one(sample_v
     second = cli("--vault", sample_vault, "reinforce", path, "--by", "ann", "--json").json
     undone = cli("--vault", sample_vault, "reinforce", path, "--undo", "--json").json
     assert (undone["undone"], undone["reinforcements"]) == (second["at"], 1)
+    # named as reinforce names it: a Notion page is asked for by its notion:// ref (qa98)
+    assert {k: undone[k] for k in ("ref", "tap", "title")} == {k: second[k] for k in ("ref", "tap", "title")}
     said = cli("--vault", sample_vault, "reinforce", path, "--undo").out
     assert said.startswith(f"took back the reinforcement of {path} made ") and "own date again" in said
     refused = cli("--vault", sample_vault, "reinforce", path, "--undo")

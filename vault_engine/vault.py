@@ -1299,6 +1299,8 @@ class Vault:
         """Take back the reinforcement of note ``path`` made at ``at`` (what :meth:`reinforce`
         returned): one ``undo`` line in the durable log, never an erased one. Nothing matching
         is an error, so a second undo cannot cancel an older reinforcement."""
+        from vault_engine.retrieval.lookup import section_ref
+
         ledger = self._require_index()
         records, _ = self.reinforcement_log.read(0)
         made = sum(r.get("event") == "reinforce" and r.get("path") == path and r.get("at") == at for r in records)
@@ -1310,7 +1312,12 @@ class Vault:
         self.reinforcement_log.append(record)
         self._sync_reinforcements()
         left = ledger.reinforcements().get(path)
-        return {"path": path, "undone": at, "reinforcements": left.count if left else 0,
+        note = ledger.note_by_path(path)
+        # the note's ref and tap, as reinforce gives them: a Notion page is asked for by its
+        # notion:// ref, which the undo's answer lacked (qa98)
+        named = {} if note is None else {"ref": section_ref(note, None), "title": note.title,
+                                         "tap": self.config.indexed_tap(note.tap, note.path).name}
+        return {**named, "path": path, "undone": at, "reinforcements": left.count if left else 0,
                 "last_reinforced": left.last_at if left else None}
 
     @_operation
