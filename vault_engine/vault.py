@@ -15,7 +15,7 @@ from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 from vault_engine.config import CONFIG_NAME, SETTINGS_META, Config, find_vault, load_config, naming_the_file
 from vault_engine.errors import (
@@ -131,6 +131,7 @@ class Vault:
         self._vectors: FaissIndex | None = None
         self._code: CodeQueries | None = None
         self._embedder = embedder  # tests pass a FakeEmbedder; else built on first use
+        self._embedding_stopped = False  # the last embedding of this Vault was stopped (a Ctrl-C)
         # Stores open on one generation, named (never through the ``current`` link, which a
         # rebuild in another process may swap between opening the ledger and Whoosh).
         self._follows = self.config.index_name == CURRENT  # a generation being built: never
@@ -457,6 +458,8 @@ class Vault:
             shutil.rmtree(generation, ignore_errors=True)
             raise
         builder.close()
+        if builder._embedding_stopped and not words_first:
+            self._keep_the_live_generation(generation, report.embedded)
         self.close()  # the stores reopen on the new generation when next used
         switch_to(self.config, generation)
         self._follow_generation()  # this Vault was pinned to the generation just replaced
@@ -465,6 +468,24 @@ class Vault:
             self._finished_at(now, embedded)
             report = replace(report, embedded=embedded, notices=report.notices + notices)
         return report
+
+    def _keep_the_live_generation(self, generation: Path, embedded: int) -> NoReturn:
+        """A rebuild stopped while it embedded (a Ctrl-C): the generation in use stays, whole,
+        and the vectors the rebuild computed go into its cache, so the next rebuild takes them
+        from there. The half-embedded one had gone live (28% of its sections with meaning, qa97)."""
+        from vault_engine.stores.sql import copy_database
+
+        self.close()  # its connection to the live cache must not outlive the file it replaces
+        built, live = generation / VECTOR_CACHE_FILE, self.config.index_dir / VECTOR_CACHE_FILE
+        if built.is_file() and live.parent.is_dir():
+            staged = live.with_name(f".{live.name}.{os.getpid()}")
+            if copy_database(built, staged):  # it holds the live cache's vectors too: carried over at its start
+                os.replace(staged, live)
+        shutil.rmtree(generation, ignore_errors=True)
+        log.warning("index --rebuild stopped: the index in use is the one before it, unchanged; the %d sections "
+                    "embedded meanwhile are kept in its vector cache, so the next `vault-engine index --rebuild` "
+                    "takes them from there", embedded)
+        raise KeyboardInterrupt
 
     def _cancel_export(self) -> None:
         """A run failed: an export it began will not be used, and a long-lived process (the
@@ -517,6 +538,7 @@ class Vault:
         result, notices = embed_pending(self.ledger, self.vectors, self.config.index_dir / VECTOR_CACHE_FILE,
                                         self.embedder, progress, should_stop,
                                         shared_root=self.shared_vector_cache(shared))
+        self._embedding_stopped = result is not None and result.interrupted
         if result is not None and not result.interrupted:
             self._warm_rulings()
         return (result.embedded if result else 0), notices

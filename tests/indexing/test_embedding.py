@@ -277,6 +277,25 @@ def test_ctrl_c_keeps_what_was_embedded_and_the_next_index_continues(root, monke
         assert v.index().embedded == 2 and len(second.texts) == 2 and agrees(v)
 
 
+def test_ctrl_c_during_a_rebuild_keeps_the_index_in_use_and_the_vectors_it_made(root, monkeypatch):
+    """A rebuild stopped while embedding had gone live half embedded, where the index before it
+    was whole (qa97): that one stays, and the next rebuild takes the vectors made from its cache."""
+    monkeypatch.setattr(embedding, "ENCODE_CHUNK_TOKENS", 1)  # one window per call: a stop mid-way
+    with Vault(root, embedder=FakeEmbedder(dimension=32, max_tokens=24)) as v:
+        v.index()
+        generation = v.config.index_dir.resolve()
+    (generation / "vector_cache.sqlite").unlink()  # every vector to make again
+    stopped = Interrupting(after=3, dimension=32, max_tokens=24)
+    with Vault(root, embedder=stopped) as v:
+        with pytest.raises(KeyboardInterrupt):
+            v.index(rebuild=True)
+        assert v.config.index_dir.resolve() == generation and v.status()["semantic"]["coverage"] == 1.0
+        assert len(list(v.config.index_root.glob("g*"))) == 1  # the stopped build is gone
+    again = FakeEmbedder(dimension=32, max_tokens=24)
+    with Vault(root, embedder=again) as v:
+        assert v.index(rebuild=True).embedded == 4 and len(again.texts) == 2 and agrees(v)  # 2 from the cache
+
+
 @pytest.mark.parametrize("threads", [1, 2])
 def test_an_encode_call_holds_a_token_budget_per_thread_whatever_the_windows_length(make_vault, monkeypatch, threads):
     # 64 windows a call took 2.7 s when they were long, and the watcher's queries waited
