@@ -48,6 +48,8 @@ LEXICAL_DAMAGE = {
     "ledger truncated to 4 KB": lambda r: truncate(r / INDEX / "ledger.sqlite"),
     "ledger garbled": lambda r: garble(r / INDEX / "ledger.sqlite", 8192),
     "ledger deleted": lambda r: (r / INDEX / "ledger.sqlite").unlink(),
+    # a power loss: "empty or from another version" and no JSON from `status --json` (qa97)
+    "ledger of no byte": lambda r: (r / INDEX / "ledger.sqlite").write_bytes(b""),
     # pages a search reads and an incremental index does not: `index` said "0 new, 35
     # unchanged" and left every search saying "damaged: run `vault-engine index`" (qa60)
     "ledger garbled mid-file": lambda r: garble(r / INDEX / "ledger.sqlite", 40000, 4000),
@@ -117,6 +119,16 @@ def test_damaged_words_index_is_reported_and_repaired_by_plain_index(indexed_wor
     assert healthy(status) and status["notes"] == notes, status
     assert cli_json(root, "search", QUERY, "--lexical")["hits"][0]["path"] == EXPECTED
     assert vault_files(root) == before
+
+
+def test_a_ledger_of_no_byte_is_damage_named_by_status(indexed_words_only, tmp_path):
+    """A power loss leaves a ledger of no byte: "empty or from another version" pointed the
+    wrong way, and `status --json` printed no JSON (qa97)."""
+    root = copy_vault(indexed_words_only, tmp_path / "vault")
+    (root / INDEX / "ledger.sqlite").write_bytes(b"")
+    damage = cli_json(root, "status")["damage"]
+    assert len(damage) == 1 and "ledger.sqlite is damaged (the file is empty (0 bytes: a write cut off, a power " \
+        "loss?)): run `vault-engine index`" in damage[0]
 
 
 def test_a_vault_copied_with_cp_r_answers_without_a_repair(indexed_words_only, tmp_path):

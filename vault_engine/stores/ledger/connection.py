@@ -28,6 +28,9 @@ class LedgerConnection:
         self.path = path
         self.readonly = readonly
         self._coverage: tuple[tuple[int, int], tuple[float, int]] | None = None  # see Ledger.semantic_coverage
+        # a file there with no byte (a write cut off by a power loss) is no new ledger: SQLite
+        # would open it as one, and it read as "empty or from another version" (qa97)
+        self._was_empty = path.is_file() and path.stat().st_size == 0
         try:
             if readonly:  # a folder no one here may write: SQLite could not even make the WAL's -shm
                 self.db = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True, timeout=30)
@@ -63,9 +66,11 @@ class LedgerConnection:
             return MET + damage_mark(self.path).read_text(encoding="utf-8", errors="replace")
         except OSError:
             pass  # no mark: none met
+        wal = self.path.with_name(self.path.name + "-wal")
+        if self._was_empty and not (wal.exists() and wal.stat().st_size):
+            return "the file is empty (0 bytes: a write cut off, a power loss?)"
         page_size = self.db.execute("PRAGMA page_size").fetchone()[0]
         pages = self.db.execute("PRAGMA page_count").fetchone()[0]
-        wal = self.path.with_name(self.path.name + "-wal")
         if not (wal.exists() and wal.stat().st_size) and self.path.stat().st_size < pages * page_size:
             return f"the file is {self.path.stat().st_size} bytes, its header says {pages * page_size}"
         return None
