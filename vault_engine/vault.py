@@ -293,6 +293,9 @@ class Vault:
             if generations_left(self.config.index_root):  # a lost `current` link, a deleted ledger: damage
                 raise IndexMissing(f"the index in {self.root} is damaged: its `current` link or its ledger is "
                                    "missing; run `vault-engine index` to repair it")
+            if self.config.index_root.exists() and not self.config.index_root.is_dir():
+                raise IndexMissing(f"the index in {self.root} is damaged: {self.config.index_root} is a file where "
+                                   "vault-engine keeps its index folder; run `vault-engine index`, which replaces it")
             outer = enclosing_vault(self.root)
             raise IndexMissing(f"no index in {self.root} yet: " + (
                 f"it lies inside the vault {outer}: pass --vault {outer}, or run `vault-engine index` to make "

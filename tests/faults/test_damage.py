@@ -64,6 +64,9 @@ LEXICAL_DAMAGE = {
     "current generation link deleted": lambda r: (r / INDEX).unlink(),
     "current generation folder deleted": lambda r: shutil.rmtree((r / INDEX).resolve()),
     "index folder deleted": lambda r: shutil.rmtree(r / ".vault-engine" / "index"),
+    # the repair refused, "move it aside", while every read command said to run it (qa97)
+    "index folder a file": lambda r: (shutil.rmtree(r / ".vault-engine" / "index"),
+                                      (r / ".vault-engine" / "index").touch()),
 }
 
 

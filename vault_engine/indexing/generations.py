@@ -33,6 +33,10 @@ SHARED = (QUERY_MODEL_PREFIX,)  # read-only files: hard-linked (or copied); CACH
 def new_generation(config: Config) -> Path:
     """An empty generation folder beside the live one, with the caches carried over."""
     root = config.index_root
+    if root.is_symlink() or (root.exists() and not root.is_dir()):
+        # a file where the index folder goes: all of it is derived, so the repair takes its
+        # place; it had refused ("move it aside"), while every read command said to run it (qa97)
+        root.unlink()
     root.mkdir(mode=0o700, parents=True, exist_ok=True)
     target = root / f"{GENERATION_PREFIX}{time.time_ns()}-{os.getpid()}"
     target.mkdir(mode=0o700)
