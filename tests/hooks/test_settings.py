@@ -192,3 +192,45 @@ def test_our_command_beside_another_hook_in_one_group_is_refreshed_there_never_d
     assert merged["hooks"]["UserPromptSubmit"] == [{"hooks": [theirs, {
         "type": "command", "command": "vault-engine hook user-prompt-submit --project drone-audio", "timeout": 10}]}]
     assert merge(merged, project="drone-audio", vault=None) == merged
+
+
+def test_a_timeout_raised_by_hand_is_kept_by_the_next_install():
+    """A user's 30 s on our entry became 10 again (qa96)."""
+    once = merge({}, project="p", vault=None)
+    once["hooks"]["SessionStart"][0]["hooks"][0]["timeout"] = 30
+    again = merge(once, project="p", vault=None)
+    assert again["hooks"]["SessionStart"][0]["hooks"][0]["timeout"] == 30
+    assert again["hooks"]["UserPromptSubmit"][0]["hooks"][0]["timeout"] == 10
+
+
+def test_uninstall_takes_out_ours_alone(tmp_path, cli, monkeypatch):
+    """There was no way but editing the JSON by hand (qa96)."""
+    from vault_engine.hooks.settings import remove
+
+    before = json.loads(OTHERS.read_text())
+    assert remove(merge(before, project="p", vault=None)) == before
+    assert remove({"hooks": {}}) == {} and remove({"model": "x"}) == {"model": "x"}
+    settings = tmp_path / ".claude" / "settings.json"
+    settings.parent.mkdir()
+    settings.write_text(json.dumps(merge(before, project="p", vault=None)))
+    monkeypatch.chdir(tmp_path)
+    done = cli("hook", "uninstall")
+    assert done.code == 0 and done.out == f"took the vault-engine hooks out of {settings.resolve()} (other hooks kept)\n"
+    assert json.loads(settings.read_text()) == before
+    assert cli("hook", "uninstall").out == f"no vault-engine hooks in {settings.resolve()}: left as it is\n"
+
+
+def test_install_from_a_subfolder_writes_the_projects_settings(tmp_path, cli, monkeypatch):
+    """Run in src/deep, it made src/deep/.claude and left the repository's settings alone (qa96)."""
+    from vault_engine.hooks.settings import settings_file_of
+
+    (tmp_path / ".git").mkdir()
+    deep = tmp_path / "src" / "deep"
+    deep.mkdir(parents=True)
+    assert settings_file_of(deep) == tmp_path.resolve() / ".claude" / "settings.json"  # the repository's root
+    (tmp_path / "src" / ".claude").mkdir()
+    assert settings_file_of(deep) == tmp_path.resolve() / "src" / ".claude" / "settings.json"  # the nearest .claude
+    monkeypatch.chdir(deep)
+    done = cli("hook", "install", "--project", "p")
+    assert done.code == 0 and (tmp_path / "src" / ".claude" / "settings.json").is_file()
+    assert not (deep / ".claude").exists()

@@ -7,6 +7,7 @@ other command needs it.
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import shutil
 import sys
@@ -16,6 +17,7 @@ from vault_engine.cli.context import Context, leave_at_once
 from vault_engine.operations import OPERATIONS
 
 HOOK_EVENTS = ("session-start", "user-prompt-submit", "pre-tool-use")
+SETUP = ("install", "uninstall")  # run by a person or a script, not by Claude Code
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:
@@ -31,11 +33,12 @@ def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -
                                    "An event never blocks: any failure is one line on stderr and exit 0 (`install`, "
                                    "run by a person, exits 1 or 2 on an error as any command does). "
                                    "Example: vault-engine hook install --project drone-audio")
-    p.add_argument("event", choices=HOOK_EVENTS + ("install",), metavar="EVENT",
-                   help="session-start, user-prompt-submit, pre-tool-use, or install")
+    p.add_argument("event", choices=HOOK_EVENTS + SETUP, metavar="EVENT",
+                   help="session-start, user-prompt-submit, pre-tool-use; or install, uninstall")
     p.add_argument("--project", help="the vault project (default: $VAULT_ENGINE_PROJECT, else the only one)")
-    p.add_argument("--settings", default=os.path.join(".claude", "settings.json"), metavar="FILE",
-                   help="install: the settings file to merge into (default .claude/settings.json)")
+    p.add_argument("--settings", metavar="FILE",
+                   help="install, uninstall: the settings file (default: the project's .claude/settings.json, "
+                        "in the nearest folder upward holding .claude, else at the git repository's root)")
     p.add_argument("--print", action="store_true", dest="print_only",
                    help="install: print the merged settings instead of writing them")
     p.set_defaults(handler=cmd_hook)
@@ -64,7 +67,7 @@ def never_block(parser: argparse.ArgumentParser) -> None:
     def parse_all(args=None, namespace=None):
         nonlocal installing
         words = list(sys.argv[1:] if args is None else args)
-        installing = "install" in (words[words.index("hook") + 1:] if "hook" in words else words)
+        installing = any(w in SETUP for w in (words[words.index("hook") + 1:] if "hook" in words else words))
         return parse_known_args(args, namespace)
 
     parser.error = error  # type: ignore[method-assign]
@@ -96,6 +99,18 @@ def cmd_mcp(ctx: Context) -> int:
 def cmd_hook(ctx: Context) -> int:
     """Answer one hook event, or install the hooks."""
     a = ctx.args
+    if a.event == "uninstall":
+        from pathlib import Path
+
+        from vault_engine.hooks.settings import install, settings_file_of
+
+        merged, path, changed = install(a.settings or settings_file_of(Path.cwd()), uninstall=True,
+                                        write=not a.print_only)
+        ctx.emit(merged if a.print_only else {"settings": str(path), "hooks": merged.get("hooks", {})},
+                 lambda: json.dumps(merged, indent=2, ensure_ascii=False) if a.print_only else
+                 f"took the vault-engine hooks out of {path} (other hooks kept)" if changed else
+                 f"no vault-engine hooks in {path}: left as it is")
+        return 0
     if a.event == "install":
         from pathlib import Path
 
@@ -104,12 +119,13 @@ def cmd_hook(ctx: Context) -> int:
             return ctx.usage_error("hook install --project must not be empty: name the project the hooks brief")
 
         from vault_engine.config import find_vault, marked_vault
-        from vault_engine.hooks.settings import check_project, install, unnamed_project
+        from vault_engine.hooks.settings import check_project, install, settings_file_of, unnamed_project
 
         explicit = getattr(a, "vault", None)
         vault = find_vault(explicit) if explicit or os.environ.get("VAULT_ENGINE_VAULT") else marked_vault(Path.cwd())
         warning = None if vault is None else check_project(vault, a.project) if a.project else unnamed_project(vault)
-        merged, path, changed = install(a.settings, project=a.project, vault=explicit, write=not a.print_only)
+        merged, path, changed = install(a.settings or settings_file_of(Path.cwd()), project=a.project,
+                                        vault=explicit, write=not a.print_only)
         if vault is None:
             ctx.notice(f"no vault found from {Path.cwd()} upward: the hooks will look for one from the session's "
                        "folder; to point them at your vault, run `vault-engine --vault DIR hook install`")
@@ -142,8 +158,6 @@ def _not_on_path() -> str:
 
 
 def _installed(merged: dict, path, print_only: bool, changed: bool) -> str:
-    import json
-
     if print_only:
         return json.dumps(merged, indent=2, ensure_ascii=False)
     if not changed:

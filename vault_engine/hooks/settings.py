@@ -48,11 +48,47 @@ def merge(settings: dict[str, Any], project: str | None, vault: str | None) -> d
         groups = hooks.setdefault(claude_event, [])
         if not isinstance(groups, list):
             raise VaultError(f"the settings' hooks.{claude_event} is not a list: fix it by hand, then install again")
-        entry = {"type": "command", "command": hook_command(event, project, vault), "timeout": TIMEOUT_SECONDS}
+        entry = {"type": "command", "command": hook_command(event, project, vault),
+                 "timeout": max(TIMEOUT_SECONDS, _timeout_set(groups, event))}
         group: dict[str, Any] = {"hooks": [entry]}
         if matcher:
             group = {"matcher": matcher, **group}
         hooks[claude_event] = _placed(groups, event, group)
+    return merged
+
+
+def _timeout_set(groups: list[Any], event: str) -> int | float:
+    """The timeout a person gave our hook for ``event`` (0 when none): raised by hand, it was
+    reset to 10 s by the next install (qa96)."""
+    found = [h.get("timeout") for g in groups if isinstance(g, dict) and isinstance(g.get("hooks"), list)
+             for h in g["hooks"] if _is_ours(h, event)]
+    return max((t for t in found if isinstance(t, (int, float)) and not isinstance(t, bool)), default=0)
+
+
+def remove(settings: dict[str, Any]) -> dict[str, Any]:
+    """``settings`` without our hooks: an entry of ours goes, a group left with nothing goes,
+    an event left with no group goes; every other hook and setting stays as it was."""
+    merged = json.loads(json.dumps(settings))
+    hooks = merged.get("hooks")
+    if not isinstance(hooks, dict):
+        return merged
+    for claude_event, (event, _) in HOOKS.items():
+        groups = hooks.get(claude_event)
+        if not isinstance(groups, list):
+            continue
+        kept = []
+        for g in groups:
+            entries = g.get("hooks") if isinstance(g, dict) else None
+            if not isinstance(entries, list) or not any(_is_ours(h, event) for h in entries):
+                kept.append(g)
+            elif others := [h for h in entries if not _is_ours(h, event)]:
+                kept.append({**g, "hooks": others})
+        if kept:
+            hooks[claude_event] = kept
+        else:
+            del hooks[claude_event]
+    if not hooks:
+        del merged["hooks"]
     return merged
 
 
@@ -133,22 +169,38 @@ def unnamed_project(vault: Path) -> str | None:
             f"session-start adds no brief unless ${PROJECT_ENV} names one; pass --project P to name it in the hooks")
 
 
+def settings_file_of(here: Path) -> Path:
+    """The project's ``.claude/settings.json``: in the nearest folder upward from ``here``
+    that holds a ``.claude`` folder, else at the root of its git repository, else here. Run
+    from a subfolder, install had made a stray ``.claude`` there and left the project's alone
+    (qa96)."""
+    here = here.resolve()
+    for folder in (here, *here.parents):
+        if (folder / ".claude").is_dir():
+            return folder / ".claude" / "settings.json"
+    for folder in (here, *here.parents):
+        if (folder / ".git").exists():
+            return folder / ".claude" / "settings.json"
+    return here / ".claude" / "settings.json"
+
+
 def install(settings_file: str | os.PathLike[str], *, project: str | None = None, vault: str | None = None,
-            write: bool = True) -> tuple[dict[str, Any], Path, bool]:
-    """Merge our hooks into ``settings_file`` (created when missing); write it unless told
-    not to, or unless it holds them already as they would be written. Returns the merged
-    settings, the file, and whether the merge changed anything."""
+            write: bool = True, uninstall: bool = False) -> tuple[dict[str, Any], Path, bool]:
+    """Merge our hooks into ``settings_file`` (created when missing), or take them out of it
+    (``uninstall``); write it unless told not to, or unless nothing changes. Returns the new
+    settings, the file, and whether anything changed."""
     path = Path(settings_file)
     current: Any = {}
+    again = "uninstall" if uninstall else "install"
     if path.exists():
         try:
             current = json.loads(path.read_text(encoding="utf-8") or "{}")
         except (OSError, UnicodeDecodeError, ValueError) as exc:
-            raise VaultError(f"{path}: cannot read it as JSON ({exc}); fix or move it, then install again") from exc
+            raise VaultError(f"{path}: cannot read it as JSON ({exc}); fix or move it, then {again} again") from exc
         if not isinstance(current, dict):
-            raise VaultError(f"{path}: not a JSON object; fix or move it, then install again")
-    merged = merge(current, project, vault)
-    changed = merged != current or not path.exists()
+            raise VaultError(f"{path}: not a JSON object; fix or move it, then {again} again")
+    merged = remove(current) if uninstall else merge(current, project, vault)
+    changed = merged != current or not (path.exists() or uninstall)
     if write and changed:
         try:
             _write_in_place(path, json.dumps(merged, indent=2, ensure_ascii=False) + "\n")
