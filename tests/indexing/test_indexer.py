@@ -406,3 +406,14 @@ def test_a_folder_deleted_takes_its_notes_with_it_by_a_full_index_or_the_watcher
     assert vault.index().new == 1
     shutil.rmtree(vault.root / "sub")
     assert (vault.index().deleted, vault.status()["notes"]) == (1, 2)
+
+
+def test_a_vault_inside_this_one_is_said_until_it_is_excluded(make_vault, cli):
+    """A folder with its own vault-engine.toml was taken in without a word (qa99)."""
+    root = make_vault({"a.md": "# A\n\nalpha\n", "inner/b.md": "# B\n\nbeta\n", "inner/vault-engine.toml": ""},
+                      config="[model]\nenabled = false\n")
+    said = cli("--vault", root, "index").err
+    assert ('inner/ holds a vault-engine.toml of its own: another vault, whose notes are indexed here too; to leave '
+            'them out, add "inner/**" to exclude in this vault\'s vault-engine.toml') in said
+    (root / "vault-engine.toml").write_text('exclude = ["inner/**"]\n[model]\nenabled = false\n')
+    assert "holds a vault-engine.toml" not in cli("--vault", root, "index").err

@@ -44,6 +44,9 @@ class Scan:
     # index holds under one are unreadable, not deleted (qa60: a `chmod 000` folder's notes
     # were counted deleted, and `show` of one asked whether it had been renamed)
     unlisted: dict[str, str] = field(default_factory=dict)
+    # Folders holding a vault-engine.toml of their own: vaults inside this one, whose notes it
+    # indexes too (an `init` there warned; `index` here had said nothing, qa99)
+    nested: list[str] = field(default_factory=list)
 
     def add(self, key: str, stat: FileStat, origin: str) -> None:
         self.notes[key] = stat
@@ -244,6 +247,8 @@ def _visit(entry: os.DirEntry, rel: str, config: Config, scan: Scan, stack: list
             else:
                 scan.problems.append(problem)
         return
+    if rel and entry.name == CONFIG_NAME:  # a vault of its own inside this one (qa99: taken in without a word)
+        scan.nested.append(rel)
     if is_left_out_file(entry.name) or config.is_excluded(path):
         return
     problem = misnamed(path, "file")
