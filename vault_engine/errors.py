@@ -124,12 +124,23 @@ def not_writable(path: object) -> IndexNotWritable:
     return IndexNotWritable(f"cannot write {path}: permission denied.{where} (nothing of yours was changed)")
 
 
+def under_size_limit(exc: BaseException) -> bool:
+    """Whether a failed write may be this process's file-size limit (``ulimit -f``): SQLite
+    says only "disk I/O error" of it, which had read as damage (qa97)."""
+    import resource
+
+    limit = resource.getrlimit(resource.RLIMIT_FSIZE)[0]
+    return limit != resource.RLIM_INFINITY and "disk I/O error" in str(exc)
+
+
 def write_refused(exc: BaseException) -> VaultError | None:
     """The one line for a write the system refuses though nothing is wrong with the index: a
     read-only file system (a read-only mount of the vault), or a file over this process's size
     limit (``ulimit -f``); None for any other failure. Both had raised a traceback (qa97)."""
     import errno
 
+    if under_size_limit(exc):
+        return over_size_limit("an index file")
     if not isinstance(exc, OSError) or exc.errno not in (errno.EROFS, errno.EFBIG):
         return None
     path = os.fsdecode(exc.filename) if isinstance(exc.filename, (str, bytes, os.PathLike)) else "a file"
@@ -137,6 +148,11 @@ def write_refused(exc: BaseException) -> VaultError | None:
         return IndexNotWritable(f"cannot write {path}: the file system is read-only; commands that only read "
                                 "(search, show, resume, deadend, status) still answer from the index as it is "
                                 "(nothing of yours was changed)")
+    return over_size_limit(path)
+
+
+def over_size_limit(path: object) -> IndexNotWritable:
+    """The one line for a write past this process's file-size limit."""
     return IndexNotWritable(f"cannot write {path}: the file is over this process's file-size limit (`ulimit -f`); "
                             "raise the limit and run the command again (nothing of yours was changed; the index "
                             "is as the last finished run left it)")

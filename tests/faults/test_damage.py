@@ -336,3 +336,20 @@ def test_a_write_the_system_refuses_is_one_line_naming_the_file(make_vault, cli,
     monkeypatch.setattr(Vault, "index", refuse)
     done = cli("--vault", root, "index")
     assert (done.code, done.err) == (1, f"vault-engine: cannot write {lock}: {said}\n")
+
+
+def test_a_rebuild_past_the_file_size_limit_is_one_line_and_no_damage(indexed_words_only, tmp_path):
+    """Under `ulimit -f`, SQLite says only "disk I/O error": the rebuild called a sound ledger
+    damaged, and advised the run that met the same limit again (qa97)."""
+    import resource
+
+    root = copy_vault(indexed_words_only, tmp_path / "vault")
+
+    def limited() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (150_000, 150_000))
+
+    done = subprocess.run([sys.executable, "-m", "vault_engine", "--vault", str(root), "index", "--rebuild"],
+                          capture_output=True, text=True, timeout=120, preexec_fn=limited)
+    assert done.returncode == 1 and "Traceback" not in done.stderr and "damaged" not in done.stderr, done.stderr
+    assert "the file is over this process's file-size limit (`ulimit -f`)" in done.stderr
+    assert healthy(cli_json(root, "status"))  # the index in use is as it was

@@ -16,6 +16,8 @@ from vault_engine.errors import (
     disk_is_full,
     from_newer_release,
     not_writable,
+    over_size_limit,
+    under_size_limit,
 )
 from vault_engine.stores.ledger.schema import MIGRATIONS, SCHEMA, SCHEMA_VERSION
 
@@ -53,6 +55,8 @@ class LedgerConnection:
                 raise not_writable(path) from exc  # not damage: rebuilding would not help
             if disk_full(exc, path):  # nor this: the repair would fail the same way
                 raise disk_is_full(path) from exc
+            if under_size_limit(exc):  # nor a write past `ulimit -f`, which SQLite names no better (qa97)
+                raise over_size_limit(path) from exc
             raise damaged(path, exc) from exc
         except sqlite3.DatabaseError as exc:
             raise damaged(path, exc) from exc
