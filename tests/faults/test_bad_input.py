@@ -876,12 +876,14 @@ def test_a_ledger_a_full_disk_cannot_open_is_no_damage(make_vault, cli, monkeypa
         assert done.err.startswith("vault-engine: the disk is full writing ") and "nothing is damaged" in done.err
 
 
-@pytest.mark.parametrize(("redirect", "args"), [
-    (">&-", ["status"]),
-    ("<&-", ["hook", "user-prompt-submit", "--project", "p"]),
-    ("2>&- >&-", ["search", "alpha", "--lexical"]),
+@pytest.mark.parametrize(("redirect", "args", "code", "said"), [
+    # the answer went nowhere: exit 1, as `ls >&-` says "write error" (qa100)
+    (">&-", ["status"], 1, "vault-engine: standard output is closed: the answer was not written\n"),
+    ("<&-", ["hook", "user-prompt-submit", "--project", "p"], 0, None),  # a hook never fails the person
+    (">&-", ["hook", "session-start", "--project", "p"], 0, None),
+    ("2>&- >&-", ["search", "alpha", "--lexical"], 1, ""),
 ])
-def test_a_closed_standard_stream_is_read_as_empty_and_written_nowhere(small_vault, redirect, args):
+def test_a_closed_standard_stream_is_read_as_empty_and_written_nowhere(small_vault, redirect, args, code, said):
     """A launcher or a cron job that closes stdin or stdout: a traceback, and a hook exit 1 (qa98)."""
     import shlex
 
@@ -889,4 +891,5 @@ def test_a_closed_standard_stream_is_read_as_empty_and_written_nowhere(small_vau
                                                 *args])
     done = subprocess.run(["sh", "-c", f"{command} {redirect}"], capture_output=True, text=True, timeout=60,
                           env={**os.environ, "VAULT_ENGINE_NO_DAEMON": "1"})
-    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    assert done.returncode == code and "Traceback" not in done.stderr, done.stderr
+    assert said is None or done.stderr == said

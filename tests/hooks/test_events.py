@@ -144,8 +144,28 @@ def test_each_step_of_a_plan_is_checked_on_its_own(indexed_sample, tmp_path):
                   {"content": "Put foam windscreens on the arm-mounted microphones", "status": "pending"}]}}
     done = hook("pre-tool-use", json.dumps(plan), "--project", "drone-audio", cwd=tmp_path)
     said = context(done, "PreToolUse")
-    assert 'restates "Foam windscreens on the arm-mounted microphones"' in said
-    assert said.index("Beamforming on the MCU") < said.index("Other steps of this plan restate recorded dead ends too")
+    lead, _, more = said.partition("Other steps of this plan restate recorded dead ends too")
+    assert more and {"Beamforming on the MCU" in lead, "Foam windscreens on the arm-mounted microphones" in lead} \
+        == {True, False}
+    assert 'restates "Foam windscreens' in more or 'restates "Beamforming on the MCU"' in more
+
+
+def test_the_strongest_ruling_leads_the_interruption_whichever_step_comes_first():
+    """A plan's harmless first step led with a working note's marker, and the checkpoint ruling a
+    later step restated got one line (qa100): this project's over elsewhere, a checkpoint's over
+    a working note's, then the score."""
+    from types import SimpleNamespace
+
+    from vault_engine.hooks.events import _interruption
+
+    def hit(step, ruling, source="checkpoint", score=0.5, elsewhere=False):
+        return SimpleNamespace(proposal=step, rendered=f"FULL {ruling}",
+                               rulings=[SimpleNamespace(text=ruling, source=source, score=score, elsewhere=elsewhere)])
+
+    said = _interruption([hit("Update the DMA ring", "DMA ring in PSRAM", "working note", 0.9),
+                          hit("Share the 3.3 V rail", "Mics on the ESC rail", score=0.6),
+                          hit("Use the old codec", "Old codec", score=0.7, elsewhere=True)])
+    assert said.startswith("FULL Mics on the ESC rail") and said.index("DMA ring in PSRAM") < said.index("Old codec")
 
 
 def test_a_plans_steps_are_its_list_items_and_what_it_says_beside_them():

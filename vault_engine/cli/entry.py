@@ -7,26 +7,50 @@ module loads nothing else before it can say so too.
 
 from __future__ import annotations
 
+import io
 import os
 import sys
 from collections.abc import Sequence
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    _closed_streams_to_devnull()
+    lost = _closed_streams_to_devnull()
     try:
         from vault_engine.cli.main import main as run
+        from vault_engine.cli.main import names_hook
     except KeyboardInterrupt:
         from vault_engine.cli.context import interrupted
 
         interrupted()
-    return run(argv)
+    code = run(argv)
+    if lost is not None and lost.written and code == 0 and not names_hook(list(argv or sys.argv[1:])):
+        # the answer went nowhere: a script reading the exit code must not take it for one
+        # (as `ls >&-` says "write error"; a hook never fails the person, qa100)
+        print("vault-engine: standard output is closed: the answer was not written", file=sys.stderr)
+        return 1
+    return code
 
 
-def _closed_streams_to_devnull() -> None:
+class _Nowhere(io.TextIOWrapper):
+    """/dev/null for a closed stdout, remembering whether anything was written to it."""
+
+    written = False
+
+    def write(self, text: str) -> int:
+        self.written = self.written or bool(text)
+        return super().write(text)
+
+
+def _closed_streams_to_devnull() -> _Nowhere | None:
     """A command started with stdin, stdout or stderr closed (a launcher or cron job that
     closes them: Python then has no such stream) reads nothing and writes nowhere, as with
-    /dev/null; it had raised a traceback, and a hook exited 1 (qa98)."""
-    for name, mode in (("stdin", "r"), ("stdout", "w"), ("stderr", "w")):
-        if getattr(sys, name) is None:
-            setattr(sys, name, open(os.devnull, mode, encoding="utf-8"))  # noqa: SIM115 - for the process's life
+    /dev/null; it had raised a traceback, and a hook exited 1 (qa98). Returns the stand-in for
+    a closed stdout, if it was."""
+    lost = None
+    if sys.stdin is None:
+        sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115 - for the process's life
+    if sys.stdout is None:
+        sys.stdout = lost = _Nowhere(open(os.devnull, "wb"), encoding="utf-8")  # noqa: SIM115
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
+    return lost

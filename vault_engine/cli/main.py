@@ -149,7 +149,7 @@ def _command_word(argv: Sequence[str]) -> str | None:
     return None
 
 
-def _names_hook(argv: Sequence[str]) -> bool:
+def names_hook(argv: Sequence[str]) -> bool:
     """Whether ``argv`` runs ``hook``: its first word that names a command is ``hook``. Read
     without the parser, so that a global option mistyped before it (``--valut DIR``, a
     ``--vault`` missing its folder) still counts: Claude Code's settings hold such lines."""
@@ -192,7 +192,7 @@ def interrupts_noted() -> Iterator[list[int]]:
 
 
 def _run(argv: list[str]) -> int:
-    hook = _names_hook(argv)
+    hook = names_hook(argv)
     broken = next((i for i, arg in enumerate(argv, 1) if _not_utf8(arg)), None)
     if broken is not None:  # Python keeps undecodable bytes as lone surrogates: refuse them here
         print(f"vault-engine{' hook' if hook else ''}: argument {broken} is not valid UTF-8: pass text in UTF-8",

@@ -75,7 +75,7 @@ def proposals_of(event: str, payload: dict[str, Any]) -> list[str]:
     if event != "pre-tool-use" or payload.get("tool_name") not in PLANNING_TOOLS or not isinstance(tool, dict):
         text = proposal_of(event, payload)
         return [text] if text else []
-    steps = [_as_sentence(item["content"]) for item in tool.get("todos") or []
+    steps = [item["content"].strip() for item in tool.get("todos") or []
              if isinstance(item, dict) and isinstance(item.get("content"), str) and item["content"].strip()
              and item.get("status") != "completed"]  # a done step was checked when planned
     plan = tool.get("plan")
@@ -152,13 +152,21 @@ def context_for(event: str, payload: dict[str, Any], project: str | None, explic
 
 
 def _interruption(hits: list[Any]) -> str:
-    """The first hit's interruption, and a line for each other step of the plan that restates
-    a dead end."""
+    """The strongest hit's interruption, and a line for each other step of the plan that
+    restates a dead end. The strongest: a ruling of this project over one recorded elsewhere,
+    a checkpoint's or a record's over a working note's first impression, then by score (a
+    plan's harmless first step led with a working note's marker, and the checkpoint ruling a
+    later step restated got one line, qa100)."""
+    hits = sorted(hits, key=lambda hit: _strength(hit.rulings[0]))
     more = [f'- "{_short(hit.proposal)}" restates "{_short(hit.rulings[0].text)}"' for hit in hits[1:]]
     if not more:
         return hits[0].rendered
     return hits[0].rendered.rstrip() + "\n\nOther steps of this plan restate recorded dead ends too (`vault-engine " \
         "deadend check STEP` gives each in full):\n" + "\n".join(more) + "\n"
+
+
+def _strength(ruling: Any) -> tuple[bool, bool, float]:
+    return ruling.elsewhere, ruling.source == "working note", -ruling.score
 
 
 def _short(text: str, chars: int = 100) -> str:

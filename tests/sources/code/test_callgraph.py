@@ -317,6 +317,16 @@ def test_a_call_of_a_name_bound_to_nothing_indexed_is_kept_by_name_with_its_impo
         ("tests/a.test.ts", "persist", 2, "external", "zustand/middleware")]  # a builtin, `len`, is none
 
 
+def test_a_method_its_typed_receiver_lacks_is_kept_by_name():
+    """`make_formatter` renamed in its class: `ctx.make_formatter()` (ctx annotated) and
+    `self.make_formatter()` were "no such symbol" without a word of the calls (qa100)."""
+    graph = build({"pkg/core.py": "class Context:\n    def make_help_formatter(self):\n        return 1\n\n"
+                                  "    def help(self):\n        return self.make_formatter()\n\n\n"
+                                  "def show(ctx: Context):\n    return ctx.make_formatter()\n"})
+    assert sorted((u.name, u.line, u.reason) for u in graph.unconfirmed) == [
+        ("make_formatter", 6, "no_such_member"), ("make_formatter", 10, "no_such_member")]
+
+
 def test_rust_self_and_type_paths_in_the_same_file():
     graph = build({"src/p.rs": "struct P;\nimpl P {\n fn new() -> Self { Self::check(); P::check(); P }\n"
                                " fn check() {}\n fn go(&self) { self.check(); free(); }\n}\nfn free() {}\n"})

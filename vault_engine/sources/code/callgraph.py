@@ -93,9 +93,12 @@ def resolve(files: Mapping[str, ParsedSource], *, annotations: bool = True, loca
 def _unconfirmed_name(callee: str, reason: str, language: str) -> str | None:
     """The name an unresolved call is kept by (:class:`Unconfirmed`), or None when the miss
     rules out every definition of the name (a builtin, a type known to lack the member)."""
-    if reason in RECEIVER_UNKNOWN:
+    if reason in RECEIVER_UNKNOWN or reason == "no_such_member":
+        # the second: a receiver whose type is known lacks the method, as a rename leaves
+        # `ctx.make_formatter()` behind (qa100)
         method = _METHOD_CALL.match(callee)
-        return method[1] if method else None
+        if method:
+            return method[1]
     bare = _NAME_CALL.match(callee) if reason in NAME_UNKNOWN else None
     if bare is None or (language == "python" and bare[1] in _PYTHON_BUILTINS):
         return None
