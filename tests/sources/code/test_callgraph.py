@@ -299,6 +299,7 @@ def test_a_method_called_on_a_receiver_of_no_known_type_is_kept_by_name():
     graph = build({"src/main.rs": "mod ledger;\nfn main() {\n    let mut book = ledger::Ledger::new();\n"
                                   "    book.record(5);\n    println!(\"x\");\n    other(1);\n}\n"})
     assert [(u.caller, u.name, u.line, u.reason) for u in graph.unconfirmed] == [
+        ("src/main.rs#main", "new", 3, "no_such_member"),  # `ledger::Ledger::new`: this graph has no ledger.rs
         ("src/main.rs#main", "record", 4, "local"),
         ("src/main.rs#main", "other", 6, "builtin_or_global")]  # a name bound nowhere: kept by it too
 
