@@ -140,22 +140,22 @@ def write_refused(exc: BaseException) -> VaultError | None:
     import errno
 
     if under_size_limit(exc):
-        return over_size_limit("an index file")
+        return over_size_limit("an index file (SQLite names none)")
     if not isinstance(exc, OSError) or exc.errno not in (errno.EROFS, errno.EFBIG):
         return None
     path = os.fsdecode(exc.filename) if isinstance(exc.filename, (str, bytes, os.PathLike)) else "a file"
     if exc.errno == errno.EROFS:
         return IndexNotWritable(f"cannot write {path}: the file system is read-only; commands that only read "
-                                "(search, show, resume, deadend, status) still answer from the index as it is "
-                                "(nothing of yours was changed)")
+                                "(search, show, resume, deadend, status) answer from the index already there, if "
+                                "one is (nothing of yours was changed)")
     return over_size_limit(path)
 
 
 def over_size_limit(path: object) -> IndexNotWritable:
     """The one line for a write past this process's file-size limit."""
     return IndexNotWritable(f"cannot write {path}: the file is over this process's file-size limit (`ulimit -f`); "
-                            "raise the limit and run the command again (nothing of yours was changed; the index "
-                            "is as the last finished run left it)")
+                            "raise the limit and run the command again (nothing of yours was changed, and the "
+                            "index stays usable: what this run finished is kept, the next run does the rest)")
 
 
 class NotReadable(VaultError):

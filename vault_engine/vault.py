@@ -290,11 +290,12 @@ class Vault:
             if self._writer_at_work():  # a first `index` at work read as damage to repair (qa70)
                 raise IndexMissing(f"no index in {self.root} yet: {_holder(self.config.state_dir / WRITE_LOCK)} "
                                    "is building it; ask again when it is done")
-            if generations_left(self.config.index_root):  # a lost `current` link, a deleted ledger: damage
-                raise IndexMissing(f"the index in {self.root} is damaged: its `current` link or its ledger is "
+            # damage, which `status` lists (its --json printed no JSON for them, qa101)
+            if generations_left(self.config.index_root):  # a lost `current` link, a deleted ledger
+                raise IndexDamaged(f"the index in {self.root} is damaged: its `current` link or its ledger is "
                                    "missing; run `vault-engine index` to repair it")
             if self.config.index_root.exists() and not self.config.index_root.is_dir():
-                raise IndexMissing(f"the index in {self.root} is damaged: {self.config.index_root} is a file where "
+                raise IndexDamaged(f"the index in {self.root} is damaged: {self.config.index_root} is a file where "
                                    "vault-engine keeps its index folder; run `vault-engine index`, which replaces it")
             outer = enclosing_vault(self.root)
             raise IndexMissing(f"no index in {self.root} yet: " + (

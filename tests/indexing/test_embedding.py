@@ -221,9 +221,13 @@ def test_a_new_model_embeds_everything_again(root, fake):
     with Vault(root, embedder=other) as v:
         # before the index: status says what search does, that the vectors are not this model's
         # (it had said "100%" beside a search reading words only, qa99)
-        assert v.status()["semantic"]["outdated"] == "the embedding model changed"
-        assert "OUTDATED: the embedding model changed, and search reads words only until `vault-engine index` " \
-               "embeds again" in v.status()["semantic"]["summary"]
+        semantic = v.status()["semantic"]
+        assert semantic["outdated"] == "the embedding model changed" and semantic["coverage"] == 0.0
+        assert semantic["summary"].startswith("0/4 sections embedded (0%)") and "OUTDATED: the embedding model " \
+            "changed, so no vector serves a search (it reads words only) until `vault-engine index` embeds again" \
+            in semantic["summary"]
+        # ...and search names the change, as status and index do (qa101: "another model or window")
+        assert "semantic arm off: the embedding model changed: run `vault-engine index`" in v.search("apples").notices[0]
         report = v.index()
         assert report.embedded == 4 and len(other.texts) == 4
         assert "the embedding model changed: every section is embedded again" in report.notices

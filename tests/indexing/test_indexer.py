@@ -413,7 +413,10 @@ def test_a_vault_inside_this_one_is_said_until_it_is_excluded(make_vault, cli):
     root = make_vault({"a.md": "# A\n\nalpha\n", "inner/b.md": "# B\n\nbeta\n", "inner/vault-engine.toml": ""},
                       config="[model]\nenabled = false\n")
     said = cli("--vault", root, "index").err
-    assert ('inner/ holds a vault-engine.toml of its own: another vault, whose notes are indexed here too; to leave '
+    assert ('inner/ is a vault of its own (its vault-engine.toml or index): its notes are indexed here too; to leave '
             'them out, add "inner/**" to exclude in this vault\'s vault-engine.toml') in said
+    (root / "inner" / "vault-engine.toml").unlink()
+    (root / "inner" / ".vault-engine").mkdir()  # indexed by itself, with no settings file (qa101)
+    assert "inner/ is a vault of its own" in cli("--vault", root, "index").err
     (root / "vault-engine.toml").write_text('exclude = ["inner/**"]\n[model]\nenabled = false\n')
-    assert "holds a vault-engine.toml" not in cli("--vault", root, "index").err
+    assert "is a vault of its own" not in cli("--vault", root, "index").err

@@ -119,7 +119,7 @@ def test_open_arm_explains_why_it_cannot_run(make_vault):
         other = FakeEmbedder()
         other.identity = "another-model#1"
         arm, notice = open_arm(v.ledger, v.vectors, lambda: other)
-        assert arm is None and "another model" in notice
+        assert arm is None and "the embedding model changed: run `vault-engine index`" in notice
 
 
 # -- search with the arm ------------------------------------------------------------------------

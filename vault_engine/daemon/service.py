@@ -22,7 +22,14 @@ from typing import Protocol
 from vault_engine.config import CONFIG_NAME, Config
 from vault_engine.daemon.health import HealthRecorder
 from vault_engine.daemon.worker import VaultWorker
-from vault_engine.errors import ConfigError, IndexFromNewerRelease, ModelUnavailable, VaultError, disk_full
+from vault_engine.errors import (
+    ConfigError,
+    IndexFromNewerRelease,
+    ModelUnavailable,
+    VaultError,
+    disk_full,
+    write_refused,
+)
 from vault_engine.indexing.watcher import (
     IDLE_WORK,
     RESCAN,
@@ -267,4 +274,7 @@ def reason(exc: BaseException, where: Path | None = None) -> str:
     anything else with its type, never a Python repr."""
     if isinstance(exc, VaultError):
         return str(exc)
+    refused = write_refused(exc)  # a read-only mount, a `ulimit -f` (qa101: "OSError: [Errno 27]")
+    if refused is not None:
+        return str(refused)
     return "the disk is full: free some space" if disk_full(exc, where) else f"{type(exc).__name__}: {exc}"

@@ -36,7 +36,7 @@ from vault_engine.parsing.sections import normalize_heading, section_body
 from vault_engine.stores.embedder import Embedder, usable_embedder
 from vault_engine.stores.ledger import Ledger, PendingSection
 from vault_engine.stores.shared_cache import SharedVectorCache
-from vault_engine.stores.vector_state import MODEL_META, coverage_said, model_key, vector_damage
+from vault_engine.stores.vector_state import MODEL_META, changed_part, coverage_said, model_key, vector_damage
 from vault_engine.stores.vectors import FaissIndex, VectorCache
 
 log = logging.getLogger(__name__)
@@ -564,19 +564,6 @@ def _export_key(embedder: Embedder) -> str:
     return f"{model_key(embedder)}|{','.join(found)}"
 
 
-def changed_part(before: str, now: str) -> str:
-    """What changed between the making of two sets of vectors (:func:`model_key`): the model,
-    its window, or how a note's text is prepared for it. An upgrade that prepares the text
-    otherwise had said "the embedding model changed" of the same model (qa99)."""
-    model, window, *recipe = before.split("|")
-    model_now, window_now, *recipe_now = now.split("|")
-    if model != model_now:
-        return "the embedding model changed"
-    if window != window_now:
-        return "the model's window changed"
-    return f"this release prepares notes for the model otherwise ({'|'.join(recipe)} → {'|'.join(recipe_now)})"
-
-
 def _notices(result: EmbedResult) -> tuple[str, ...]:
     notices = []
     if result.model_changed:
@@ -612,14 +599,16 @@ def embedding_status(ledger: Ledger, vectors: FaissIndex, enabled: bool, problem
     damage = vector_damage(ledger, vectors)
     count = 0 if damage else vectors.count()
     agrees = not damage and vectors.section_ids() == ledger.embedded_ids() and count == windows
+    outdated = _outdated(ledger.get_meta(MODEL_META), key) if embedded else None
+    if outdated:  # none of them serves a search: "111/111 (100%)" beside an arm that is off (qa101)
+        embedded = 0
     model = (ledger.get_meta(MODEL_META) or "").split("|")[0] or None
     error = problem or ledger.get_meta(ERROR_META) or None
     status = {"enabled": enabled, "model": model, "error": error, "sections": embedded,
               # from the same count as "sections": read apart, an index embedding meanwhile made
               # "0/995 sections embedded (26%)" (qa71)
               "coverage": round(embedded / sections, 4) if sections else 1.0, "vectors": count, "agrees": agrees,
-              "query_model": query_model, "damage": damage,
-              "outdated": _outdated(ledger.get_meta(MODEL_META), key) if embedded else None,
+              "query_model": query_model, "damage": damage, "outdated": outdated,
               "runtime": "onnxruntime" if query_model else "sentence-transformers",
               "vector_cache": str(shared) if shared else None,
               "last_run": json.loads(ledger.get_meta(LAST_RUN_META) or "null")}
@@ -646,7 +635,8 @@ def _summary(s: dict, sections: int, export_failed: str | None, embedding_by: st
     if s["damage"]:
         line += f"; DAMAGED: {s['damage']}: run `vault-engine index` to repair it from the cache"
     if s["outdated"]:
-        line += f"; OUTDATED: {s['outdated']}, and search reads words only until `vault-engine index` embeds again"
+        line += (f"; OUTDATED: {s['outdated']}, so no vector serves a search (it reads words only) until "
+                 "`vault-engine index` embeds again")
     elif not s["agrees"]:
         line += "; DISAGREES with the ledger: run `vault-engine index`"
     elif s["sections"] < sections:

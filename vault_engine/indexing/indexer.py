@@ -88,9 +88,9 @@ class Indexer:
                               reread=bool(known) and self.ledger.get_meta(EXTRACTION) != extraction_key(self.config))
         every = {s.path: s for s in still_skipped(self.ledger, scan)} | {s.path: s for s in changes.skipped}
         changes.skipped = sorted(every.values(), key=lambda s: s.path)
-        changes.notices += [f"{folder}/ holds a vault-engine.toml of its own: another vault, whose notes are indexed "
+        changes.notices += [f"{folder}/ is a vault of its own (its vault-engine.toml or index): its notes are indexed "
                             f"here too; to leave them out, add \"{folder}/**\" to exclude in this vault's "
-                            "vault-engine.toml" for folder in sorted(scan.nested)]
+                            "vault-engine.toml" for folder in sorted(set(scan.nested))]
         self._remember_linked(scan.linked)
         return changes
 

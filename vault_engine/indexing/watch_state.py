@@ -114,8 +114,8 @@ def another_release(health: dict[str, Any]) -> str:
     release = health.get("release")
     return (f"ANOTHER RELEASE: the watcher (pid {health.get('pid')}) was started by "
             f"{f'vault-engine {release}' if release else 'an older vault-engine'}, this is {RELEASE}: commands "
-            "answer without it and `index` waits for it to go; `vault-engine watch --stop`, then `vault-engine "
-            "watch` starts this release's")
+            "answer without it and `index` refuses to run beside it; `vault-engine watch --stop`, then "
+            "`vault-engine watch` starts this release's")
 
 
 def _summary(state: str, h: dict[str, Any]) -> str:

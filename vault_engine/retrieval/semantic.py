@@ -14,7 +14,7 @@ from typing import Any
 from vault_engine.errors import ModelUnavailable
 from vault_engine.stores.embedder import Embedder, in_background, usable_embedder
 from vault_engine.stores.ledger import Ledger
-from vault_engine.stores.vector_state import MODEL_META, coverage_said, model_key, vector_damage
+from vault_engine.stores.vector_state import MODEL_META, changed_part, coverage_said, model_key, vector_damage
 from vault_engine.stores.vectors import FaissIndex
 
 
@@ -75,9 +75,11 @@ def open_arm(ledger: Ledger, vectors: FaissIndex, get_embedder, *, required: boo
         if damage:
             raise ModelUnavailable(f"the vector index is unusable ({damage}): run `vault-engine index` to "
                                    "repair it from the vector cache")
-        if ledger.get_meta(MODEL_META) != model_key(embedder):
+        made, key = ledger.get_meta(MODEL_META), model_key(embedder)
+        if made != key:
             who = embedding_by()
-            raise ModelUnavailable("the vectors were made by another model or window: " + (
+            what = changed_part(made, key) if made else "the vectors were made by another model or window"
+            raise ModelUnavailable(f"{what}: " + (
                 f"{who} is embedding them again; nothing to run, ask again in a moment"
                 if who else "run `vault-engine index` to embed again"))
         # The model itself is not waited for here: it loads in the background meanwhile

@@ -33,6 +33,19 @@ def model_key(embedder: Embedder) -> str:
     return f"{embedder.identity}|window={embedder.max_tokens}|{RECIPE}"
 
 
+def changed_part(before: str, now: str) -> str:
+    """What changed between the making of two sets of vectors (:func:`model_key`): the model,
+    its window, or how a note's text is prepared for it. An upgrade that prepares the text
+    otherwise had said "the embedding model changed" of the same model (qa99)."""
+    model, window, *recipe = before.split("|")
+    model_now, window_now, *recipe_now = now.split("|")
+    if model != model_now:
+        return "the embedding model changed"
+    if window != window_now:
+        return "the model's window changed"
+    return f"this release prepares notes for the model otherwise ({'|'.join(recipe)} → {'|'.join(recipe_now)})"
+
+
 def vector_damage(ledger: Ledger, vectors: FaissIndex) -> str | None:
     """Why the vectors file cannot be used, or None: gone while the ledger records embedded
     sections, unreadable, or holding vectors we never write. (Counts that differ are a

@@ -19,6 +19,7 @@ from pathlib import Path
 
 from vault_engine.config import CONFIG_NAME, DEFAULT_TAP, Config
 from vault_engine.errors import not_utf8
+from vault_engine.layout import STATE_DIR
 from vault_engine.model import SkippedFile
 from vault_engine.paths import glob_match, is_hidden, is_left_out_file, leaves_folder
 from vault_engine.sources.vault.changes import FileStat
@@ -239,6 +240,8 @@ def _visit(entry: os.DirEntry, rel: str, config: Config, scan: Scan, stack: list
         scan.problems.append(SkippedFile(path, ALREADY_INDEXED))
         return
     if is_dir:
+        if rel and entry.name == STATE_DIR and not entry.is_symlink():  # a vault indexed on its own (qa101)
+            scan.nested.append(rel)
         if not is_hidden(entry.name) and not config.is_excluded(path + "/") \
                 and not config.is_excluded(path):
             problem = misnamed(path, "folder")
