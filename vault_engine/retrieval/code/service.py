@@ -576,7 +576,7 @@ UNCONFIRMED_SHOWN = 3
 
 def _unconfirmed_notice(name: str, calls: tuple[dict[str, Any], ...],
                         beside: str = ", not counted above") -> tuple[str, ...]:
-    """A line for each kind of unconfirmed call of a name (:meth:`CodeService._unconfirmed`),
+    """A line for each kind of unconfirmed call of a name (:meth:`CodeQueries._unconfirmed`),
     the first few by place; ``beside`` the callers found, or alone."""
     on_receivers = [c for c in calls if c["reason"] in RECEIVER_UNKNOWN]
     imported = [c for c in calls if c["reason"] == "external"]
