@@ -324,6 +324,18 @@ def test_callers_name_the_calls_of_a_name_imported_from_outside_or_left_by_a_ren
             "such calls behind): src/core.py:4 in main") in cli("--vault", root, "callers", "_split_opt").out
 
 
+def test_a_call_whose_typed_receiver_lacks_a_name_is_no_call_of_a_function_of_that_name(make_vault):
+    """`ctx.make_formatter()` on a class that lacks it is kept for `callers make_formatter` after a
+    rename (qa100); a module-level function `make_formatter` it cannot reach does not list it."""
+    root = make_vault({"src/core.py": "class Context:\n    def help(self):\n        return 1\n\n\n"
+                                      "def show(ctx: Context):\n    return ctx.make_formatter()\n",
+                       "src/fmt.py": "def make_formatter():\n    return 2\n"}, config=SRC_TAP)
+    with Vault(root) as v:
+        v.index(embed=False)
+        answer = v.calls("make_formatter")
+        assert answer.status == "no_callers" and answer.unconfirmed == ()
+
+
 def test_a_java_overload_of_another_arity_is_no_override(make_vault):
     """`price(Order, long)` was said to override the interface's `price(Order)`, whose callers
     cannot reach it (qa58)."""

@@ -465,8 +465,9 @@ class CodeQueries:
         # call of a Java method: qa58); TypeScript and JavaScript are one
         family = SPECS[info[1]].family if info[1] in SPECS else info[1]
         languages = [name for name, spec in SPECS.items() if spec.family == family] or [info[1]]
-        return self._unconfirmed_calls(row.name, languages, RECEIVER_UNKNOWN if row.kind == "method" else NAME_UNKNOWN,
-                                       exclude_tests)
+        # not for a found name a call's module or typed receiver lacks: that one is no call of it
+        reasons = RECEIVER_UNKNOWN if row.kind == "method" else NAME_UNKNOWN - {"no_such_member"}
+        return self._unconfirmed_calls(row.name, languages, reasons, exclude_tests)
 
     def _left_behind(self, symbol: str, exclude_tests: bool) -> tuple[dict[str, Any], ...]:
         """The calls of a name no symbol answers that bind nothing indexed where they are made."""
