@@ -234,3 +234,14 @@ def test_install_from_a_subfolder_writes_the_projects_settings(tmp_path, cli, mo
     done = cli("hook", "install", "--project", "p")
     assert done.code == 0 and (tmp_path / "src" / ".claude" / "settings.json").is_file()
     assert not (deep / ".claude").exists()
+
+
+def test_a_vault_path_written_into_shared_settings_is_said(tmp_path, cli, monkeypatch):
+    """`--vault /tmp/...` went into the team's `.claude/settings.json` without a word (qa96)."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "vault").mkdir()
+    shared = cli("--vault", tmp_path / "vault", "hook", "install", "--project", "p")
+    assert shared.code == 0 and "--settings .claude/settings.local.json` keeps it out of the shared" in shared.err
+    local = cli("--vault", tmp_path / "vault", "hook", "install", "--project", "p",
+                "--settings", ".claude/settings.local.json")
+    assert local.code == 0 and "settings.local.json" not in local.err

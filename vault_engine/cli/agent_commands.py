@@ -131,6 +131,10 @@ def cmd_hook(ctx: Context) -> int:
                        "folder; to point them at your vault, run `vault-engine --vault DIR hook install`")
         if warning:
             ctx.notice(warning)
+        if explicit and a.settings is None:  # the project's own settings, which a team shares (qa96)
+            ctx.notice(f"the hooks name this machine's vault folder ({Path(explicit).expanduser().resolve()}); in a "
+                       "repository shared with others, `--settings .claude/settings.local.json` keeps it out of the "
+                       "shared settings")
         if shutil.which("vault-engine") is None:
             # the hooks run `vault-engine ...` as Claude Code finds it: not on PATH, each fails
             # "command not found" where nobody reads it (qa54: installed in .venv by make demo)
