@@ -48,7 +48,7 @@ from vault_engine.layout import (
 from vault_engine.locks import flock_within, held_elsewhere, hold_in_parent_only, release
 from vault_engine.retrieval.confidence import HIGH, LOW
 from vault_engine.retrieval.notices import conflicted, filters_notice, folder_disagrees, kind_notice, operators_notice
-from vault_engine.stores.ledger import Ledger, damaged
+from vault_engine.stores.ledger import Ledger, NoteRow, damaged
 from vault_engine.stores.reinforcements import LogMark, ReinforcementLog, has_undo, replay
 from vault_engine.stores.sql import is_corruption
 
@@ -1219,8 +1219,9 @@ class Vault:
             # project written since may hold a closer one: a hit raised the opposite approach without
             # a word (qa74). Its folder alone is scanned: the whole vault cost 120 ms at 10,000 notes.
             stale = self._hits_stale(ledger, (r.path for r in check.rulings), "check")
-            if not stale and self._project_folder(project):
-                stale = self._stale_notice(ledger, "check", under=self._project_folder(project))
+            folder = self._project_folder(project)
+            if not stale and folder:
+                stale = self._stale_notice(ledger, "check", under=folder)
             changed = tuple(line for line in self._settings_notice(ledger, "check") if line not in stale)
             check = replace(check, notices=check.notices + stale + changed)
         return check
@@ -1302,7 +1303,7 @@ class Vault:
     def reinforce(self, ref: str, *, by: str | None = None, why: str | None = None,
                   now: float | None = None) -> dict[str, Any]:
         """Reset the age of the note ``ref`` names, durably."""
-        from vault_engine.retrieval.lookup import lookup_ref, section_ref
+        from vault_engine.retrieval.lookup import lookup_ref
 
         ledger = self._require_index()
         try:
@@ -1315,9 +1316,16 @@ class Vault:
                   "notion_id": note.notion_id, "at": at, "by": by, "why": why}
         self.reinforcement_log.append(record)
         self._sync_reinforcements()
+        return {**self._reinforced_note(note), "at": at, "by": by, "why": why}
+
+    def _reinforced_note(self, note: NoteRow) -> dict[str, Any]:
+        """A reinforced note as `reinforce` and its undo name it: its ref (a Notion page's is
+        ``notion://``), path, title, tap, and whether that tap decays."""
+        from vault_engine.retrieval.lookup import section_ref
+
         tap = self.config.indexed_tap(note.tap, note.path)
-        return {"ref": section_ref(note, None), "path": note.path, "title": note.title, "at": at, "by": by, "why": why,
-                "tap": tap.name, "decays": tap.half_life_days is not None}
+        return {"ref": section_ref(note, None), "path": note.path, "title": note.title, "tap": tap.name,
+                "decays": tap.half_life_days is not None}
 
     @_operation
     def undo_reinforce(self, path: str, at: float, *, by: str | None = None,
@@ -1325,8 +1333,6 @@ class Vault:
         """Take back the reinforcement of note ``path`` made at ``at`` (what :meth:`reinforce`
         returned): one ``undo`` line in the durable log, never an erased one. Nothing matching
         is an error, so a second undo cannot cancel an older reinforcement."""
-        from vault_engine.retrieval.lookup import section_ref
-
         ledger = self._require_index()
         records, _ = self.reinforcement_log.read(0)
         made = sum(r.get("event") == "reinforce" and r.get("path") == path and r.get("at") == at for r in records)
@@ -1338,12 +1344,9 @@ class Vault:
         self.reinforcement_log.append(record)
         self._sync_reinforcements()
         left = ledger.reinforcements().get(path)
-        note = ledger.note_by_path(path)
-        # the note's ref and tap, as reinforce gives them: a Notion page is asked for by its
-        # notion:// ref, which the undo's answer lacked (qa98)
-        named = {} if note is None else {"ref": section_ref(note, None), "title": note.title,
-                                         "tap": self.config.indexed_tap(note.tap, note.path).name}
-        return {**named, "path": path, "undone": at, "reinforcements": left.count if left else 0,
+        note = ledger.note_by_path(path)  # named as reinforce names it: the undo's answer lacked its ref (qa98)
+        named = {"path": path} if note is None else self._reinforced_note(note)
+        return {**named, "undone": at, "reinforcements": left.count if left else 0,
                 "last_reinforced": left.last_at if left else None}
 
     @_operation

@@ -99,49 +99,8 @@ def cmd_mcp(ctx: Context) -> int:
 def cmd_hook(ctx: Context) -> int:
     """Answer one hook event, or install the hooks."""
     a = ctx.args
-    if a.event == "uninstall":
-        from pathlib import Path
-
-        from vault_engine.hooks.settings import install, settings_file_of
-
-        merged, path, changed = install(a.settings or settings_file_of(Path.cwd()), uninstall=True,
-                                        write=not a.print_only)
-        ctx.emit(merged if a.print_only else {"settings": str(path), "hooks": merged.get("hooks", {})},
-                 lambda: json.dumps(merged, indent=2, ensure_ascii=False) if a.print_only else
-                 f"took the vault-engine hooks out of {path} (other hooks kept)" if changed else
-                 f"no vault-engine hooks in {path}: left as it is")
-        return 0
-    if a.event == "install":
-        from pathlib import Path
-
-        if a.project is not None and not a.project.strip():  # a script's unset $P: hooks with no project
-            # "leave it out" would install hooks whose session-start never adds a brief (qa30 F17)
-            return ctx.usage_error("hook install --project must not be empty: name the project the hooks brief")
-
-        from vault_engine.config import find_vault, marked_vault
-        from vault_engine.hooks.settings import check_project, install, settings_file_of, unnamed_project
-
-        explicit = getattr(a, "vault", None)
-        vault = find_vault(explicit) if explicit or os.environ.get("VAULT_ENGINE_VAULT") else marked_vault(Path.cwd())
-        warning = None if vault is None else check_project(vault, a.project) if a.project else unnamed_project(vault)
-        merged, path, changed = install(a.settings or settings_file_of(Path.cwd()), project=a.project,
-                                        vault=explicit, write=not a.print_only)
-        if vault is None:
-            ctx.notice(f"no vault found from {Path.cwd()} upward: the hooks will look for one from the session's "
-                       "folder; to point them at your vault, run `vault-engine --vault DIR hook install`")
-        if warning:
-            ctx.notice(warning)
-        if explicit and a.settings is None:  # the project's own settings, which a team shares (qa96)
-            ctx.notice(f"the hooks name this machine's vault folder ({Path(explicit).expanduser().resolve()}); in a "
-                       "repository shared with others, `--settings .claude/settings.local.json` keeps it out of the "
-                       "shared settings")
-        if shutil.which("vault-engine") is None:
-            # the hooks run `vault-engine ...` as Claude Code finds it: not on PATH, each fails
-            # "command not found" where nobody reads it (qa54: installed in .venv by make demo)
-            ctx.notice(_not_on_path())
-        ctx.emit(merged if a.print_only else {"settings": str(path), "hooks": merged["hooks"]},
-                 lambda: _installed(merged, path, a.print_only, changed))
-        return 0
+    if a.event in SETUP:
+        return _set_up(ctx)
     from vault_engine.hooks.events import run_hook, worker_left_running
 
     code = run_hook(a.event, project=a.project, explicit_vault=getattr(a, "vault", None),
@@ -149,6 +108,48 @@ def cmd_hook(ctx: Context) -> int:
     if worker_left_running():  # see worker_left_running
         leave_at_once(code)
     return code
+
+
+def _set_up(ctx: Context) -> int:
+    """``hook install`` or ``hook uninstall`` in the project's settings (or ``--settings``)."""
+    from pathlib import Path
+
+    from vault_engine.hooks.settings import install, settings_file_of
+
+    a = ctx.args
+    settings = a.settings or settings_file_of(Path.cwd())
+    if a.event == "uninstall":
+        merged, path, changed = install(settings, uninstall=True, write=not a.print_only)
+        ctx.emit(merged if a.print_only else {"settings": str(path), "hooks": merged.get("hooks", {})},
+                 lambda: _installed(merged, path, a.print_only, changed, removed=True))
+        return 0
+    if a.project is not None and not a.project.strip():  # a script's unset $P: hooks with no project
+        # "leave it out" would install hooks whose session-start never adds a brief (qa30 F17)
+        return ctx.usage_error("hook install --project must not be empty: name the project the hooks brief")
+
+    from vault_engine.config import find_vault, marked_vault
+    from vault_engine.hooks.settings import check_project, unnamed_project
+
+    explicit = getattr(a, "vault", None)
+    vault = find_vault(explicit) if explicit or os.environ.get("VAULT_ENGINE_VAULT") else marked_vault(Path.cwd())
+    warning = None if vault is None else check_project(vault, a.project) if a.project else unnamed_project(vault)
+    merged, path, changed = install(settings, project=a.project, vault=explicit, write=not a.print_only)
+    if vault is None:
+        ctx.notice(f"no vault found from {Path.cwd()} upward: the hooks will look for one from the session's "
+                   "folder; to point them at your vault, run `vault-engine --vault DIR hook install`")
+    if warning:
+        ctx.notice(warning)
+    if explicit and a.settings is None:  # the project's own settings, which a team shares (qa96)
+        ctx.notice(f"the hooks name this machine's vault folder ({Path(explicit).expanduser().resolve()}); in a "
+                   "repository shared with others, `--settings .claude/settings.local.json` keeps it out of the "
+                   "shared settings")
+    if shutil.which("vault-engine") is None:
+        # the hooks run `vault-engine ...` as Claude Code finds it: not on PATH, each fails
+        # "command not found" where nobody reads it (qa54: installed in .venv by make demo)
+        ctx.notice(_not_on_path())
+    ctx.emit(merged if a.print_only else {"settings": str(path), "hooks": merged["hooks"]},
+             lambda: _installed(merged, path, a.print_only, changed))
+    return 0
 
 
 def _not_on_path() -> str:
@@ -161,9 +162,12 @@ def _not_on_path() -> str:
             f"Claude Code runs with ({link}, for one), or every hook fails with 'command not found'")
 
 
-def _installed(merged: dict, path, print_only: bool, changed: bool) -> str:
+def _installed(merged: dict, path, print_only: bool, changed: bool, removed: bool = False) -> str:
     if print_only:
         return json.dumps(merged, indent=2, ensure_ascii=False)
+    if removed:
+        return (f"took the vault-engine hooks out of {path} (other hooks kept)" if changed
+                else f"no vault-engine hooks in {path}: left as it is")
     if not changed:
         return f"vault-engine hooks already in {path} as they would be written: left as it is"
     # a hook that takes over 1 s is skipped, and a cold process with the model is near that

@@ -117,13 +117,13 @@ class Edge:
 
 
 # Unresolved because the syntax does not say what the receiver is: such a call may be one of
-# any method of its name. The other reasons rule that out (a builtin, an outside package, a
-# type known to lack the member) or name no receiver.
+# any method of its name. A builtin or an outside package rules that out, and a receiver known
+# to lack the method makes it a call of no definition (NAME_UNKNOWN's "no_such_member").
 RECEIVER_UNKNOWN = frozenset({"local", "attribute", "assigned", "ctor_assigned", "this", "redefined"})
 # Unresolved because the name binds nothing indexed: imported from outside the indexed code (a
 # package's own name, `from 'zustand/middleware'`, with no package.json to map it), or imported
-# or called as a name no module defines (what a rename leaves behind). It may be a call of any
-# definition of its name.
+# or called as a name no module or typed receiver defines (what a rename leaves behind). It may
+# be a call of any definition of its name.
 NAME_UNKNOWN = frozenset({"external", "no_such_member", "not_exported", "builtin_or_global"})
 
 

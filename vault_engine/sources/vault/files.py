@@ -45,8 +45,8 @@ class Scan:
     # index holds under one are unreadable, not deleted (qa60: a `chmod 000` folder's notes
     # were counted deleted, and `show` of one asked whether it had been renamed)
     unlisted: dict[str, str] = field(default_factory=dict)
-    # Folders holding a vault-engine.toml of their own: vaults inside this one, whose notes it
-    # indexes too (an `init` there warned; `index` here had said nothing, qa99)
+    # Folders holding a vault-engine.toml or a .vault-engine/ of their own: vaults inside this
+    # one, whose notes it indexes too (an `init` there warned; `index` here said nothing, qa99)
     nested: list[str] = field(default_factory=list)
 
     def add(self, key: str, stat: FileStat, origin: str) -> None:

@@ -71,11 +71,12 @@ class LedgerConnection:
         except OSError:
             pass  # no mark: none met
         wal = self.path.with_name(self.path.name + "-wal")
-        if self._was_empty and not (wal.exists() and wal.stat().st_size):
+        in_wal = wal.exists() and wal.stat().st_size > 0  # what the main file lacks may be there
+        if self._was_empty and not in_wal:
             return "the file is empty (0 bytes: a write cut off, a power loss?)"
         page_size = self.db.execute("PRAGMA page_size").fetchone()[0]
         pages = self.db.execute("PRAGMA page_count").fetchone()[0]
-        if not (wal.exists() and wal.stat().st_size) and self.path.stat().st_size < pages * page_size:
+        if not in_wal and self.path.stat().st_size < pages * page_size:
             return f"the file is {self.path.stat().st_size} bytes, its header says {pages * page_size}"
         return None
 
