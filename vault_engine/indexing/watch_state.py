@@ -129,8 +129,9 @@ def _summary(state: str, h: dict[str, Any]) -> str:
     if state == "another-release":
         return another_release(h)
     if state == "stale":
-        return (f"not running: watch.json is left over from pid {h.get('pid')}, which is gone "
-                f"(last applied {_iso(h.get('last_applied'))}); start `vault-engine watch` again")
+        # the lock says the watcher ended; its pid may belong to another process by now
+        return (f"not running: watch.json is left over from a watcher that has ended (it ran as pid "
+                f"{h.get('pid')}, last applied {_iso(h.get('last_applied'))}); start `vault-engine watch` again")
     if not h:
         return "running (starting up)"
     errors = h.get("errors") or []
