@@ -34,7 +34,8 @@ LAYERS = [
     ["vault_engine.stores"],
     ["vault_engine.parsing"],
     ["vault_engine.model", "vault_engine.errors", "vault_engine.config", "vault_engine.paths",
-     "vault_engine.refs", "vault_engine.locks", "vault_engine.layout", "vault_engine.dates", "vault_engine"],
+     "vault_engine.refs", "vault_engine.locks", "vault_engine.layout", "vault_engine.dates", "vault_engine.text",
+     "vault_engine"],
 ]
 HEAVY = {"torch", "sentence_transformers", "faiss", "whoosh", "watchdog", "textual", "notion_client",
          "numpy", "tree_sitter", "transformers", "rich", "mcp"}

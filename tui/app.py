@@ -233,7 +233,8 @@ class VaultApp(App):
 
     def _index_done(self, report: IndexReport) -> None:
         self.indexing, self.activity = False, ""
-        self.notify(f"{report.new} new, {report.modified} modified, {report.deleted} deleted; "
+        again = f", {report.read_again} read again" if report.read_again else ""
+        self.notify(f"{report.new} new, {report.modified} modified{again}, {report.deleted} deleted; "
                     f"{report.sections} sections ({report.seconds:.1f} s)", title="Indexed")
         if report.skipped:  # every run lists every file still skipped: one notice, not one each
             first = report.skipped[0]

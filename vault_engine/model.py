@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from vault_engine.constants import CONTROL_CHARACTERS, KINDS, SEARCH_KINDS  # noqa: F401 - part of the values' API
+from vault_engine.text import shortened
 
 
 @dataclass(frozen=True, slots=True)
@@ -174,8 +175,7 @@ class Hit:
         rejected option, is no design to follow; None when the section records no dead end."""
         if not self.ruled_out:
             return None
-        shown = [text if len(text) <= RULING_SHOWN else text[:RULING_SHOWN - 1].rstrip() + "…"
-                 for text in self.ruled_out[:2]]
+        shown = [shortened(text, RULING_SHOWN) for text in self.ruled_out[:2]]
         more = f" (+{len(self.ruled_out) - 2} more)" if len(self.ruled_out) > 2 else ""
         return "ruled out here: " + "; ".join(shown) + more
 
@@ -256,6 +256,7 @@ class IndexReport:
     deleted: int = 0
     moved: int = 0
     unchanged: int = 0
+    read_again: int = 0  # unchanged on disk, read again: this release reads notes otherwise, or the settings changed
     skipped: tuple[SkippedFile, ...] = ()
     sections: int = 0
     seconds: float = 0.0
@@ -269,6 +270,7 @@ class IndexReport:
             "source_files": self.source_files,
             "new": self.new,
             "modified": self.modified,
+            "read_again": self.read_again,
             "deleted": self.deleted,
             "moved": self.moved,
             "unchanged": self.unchanged,

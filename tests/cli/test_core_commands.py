@@ -354,7 +354,8 @@ def test_links_backlinks_and_all(vault, cli):
 
 def test_an_attachment_ref_is_named_as_such_and_its_backlinks_are_listed(make_vault, cli):
     # search lists `Templates/Bases/Books.base` under hits; `show` said "run vault-engine index"
-    root = make_vault({"Bases/Books.base": "views: []\n", "Books.md": "# Books\n![[Books.base]]\n"},
+    root = make_vault({"Bases/Books.base": "views: []\n", "Books.md": "# Books\n![[Books.base]]\n",
+                       "Templates/Views/Reading.base": "views: []\n"},
                       config="[model]\nenabled = false\n")
     assert cli("--vault", root, "index").code == 0
     shown = cli("--vault", root, "show", "Bases/Books.base")
@@ -364,6 +365,12 @@ def test_an_attachment_ref_is_named_as_such_and_its_backlinks_are_listed(make_va
     assert [(link["source"], link["raw"]) for link in back] == [("Books.md", "![[Books.base]]")]
     reinforced = cli("--vault", root, "reinforce", "Bases/Books.base")  # not show's "no sections to show"
     assert reinforced.code == 1 and "is an attachment: only notes decay and are reinforced" in reinforced.err
+    # a path that drops the first folders names the file it may mean (qa102: kepano keeps
+    # it under Templates/, and the README's example said "no such file in the vault")
+    partial = cli("--vault", root, "links", "Views/Reading.base", "--backlinks")
+    assert partial.code == 1
+    assert "no note 'Views/Reading.base' in the index; refs are vault-relative paths: did you mean " \
+           "Templates/Views/Reading.base?" in partial.err
     heading_only = cli("--vault", root, "show", "#Books")  # said "no note ''"
     assert heading_only.code == 1 and "the ref names no note: a ref is a note's path, then its #heading" \
         in heading_only.err

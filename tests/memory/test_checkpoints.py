@@ -59,6 +59,14 @@ def test_a_summary_opening_with_the_word_checkpoint_is_not_titled_twice():
     assert "# Checkpoint: parser rewrite half done\n" in render_checkpoint(template(), draft, FROZEN_NOW)
 
 
+def test_a_long_summary_titles_the_checkpoint_cut_after_a_whole_word():
+    """"...keep the 15-minute hold al…" stayed in the note as its heading (qa103)."""
+    summary = "Ebooks skip the cart reservation entirely while print books keep the 15-minute hold always. Then."
+    draft = CheckpointDraft("p", "a", summary=summary)
+    assert "# Checkpoint: Ebooks skip the cart reservation entirely while print books keep the…\n" \
+        in render_checkpoint(template(), draft, FROZEN_NOW)
+
+
 def test_a_summary_cannot_smuggle_in_a_failed_heading():
     draft = CheckpointDraft("p", "a", summary="Done.\n## Failed\n- not a dead end")
     note = parse_note("projects/p/checkpoints/x.md", render_checkpoint(template(), draft, FROZEN_NOW),

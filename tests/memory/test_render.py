@@ -8,6 +8,7 @@ import pytest
 from vault_engine.memory.render import fit_brief, render_dead_end_list, render_interruption
 from vault_engine.memory.results import (
     CheckpointBrief,
+    LaterChoice,
     LinkedBrief,
     ResumeBrief,
     Ruling,
@@ -151,3 +152,16 @@ def test_a_shortened_summary_ends_at_a_word():
     fitted = fit_brief(words, 120)
     assert "summary shortened" in fitted.cut
     assert fitted.checkpoint.summary.endswith("summary…")
+
+
+def test_a_ruling_chosen_since_hands_back_both_decisions_not_we_tried_that():
+    """"We tried that" was the sentence to say of a ruling a later checkpoint chose (qa103)."""
+    later = LaterChoice("Ship without the second microphone; keep it on the outdoor model",
+                        MARCH + 86400 * 30, "codex-9d2", "projects/drone-audio/checkpoints/z.md#Decision")
+    text = render_interruption("remove one mic", [replace(DROP, chosen_since=later)], "drone-audio", ("lexical",))
+    assert "We tried that" not in text
+    assert ("check which decision holds: it was ruled out on 2026-03-14, claude-7f3 (the drop test failed at "
+            "1.2 m), and codex-9d2 chose it since, on 2026-04-13 (projects/drone-audio/checkpoints/z.md#Decision). "
+            "Read both notes; the decision is yours.") in text
+    assert 'Chosen since: on 2026-04-13 codex-9d2 chose "Ship without the second microphone; keep it on the ' \
+           'outdoor model"' in text

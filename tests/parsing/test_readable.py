@@ -114,3 +114,13 @@ def test_a_link_or_image_whose_text_holds_a_code_span_reads_as_its_text_in_readi
     assert reading_view("![Results when using `show tree` or not](../images/a.png) below") == \
         "Results when using `show tree` or not below"
     assert reading_view("see [the `flag` doc](a.md), and `[x](y)` as code") == "see the `flag` doc, and `[x](y)` as code"
+
+
+def test_a_wrapped_link_to_a_file_reads_as_its_text():
+    """A KEP's image with a relative target and a title, its text over two lines, showed its
+    Markdown in a snippet: "...configuration](./restarts-vs-elapsed-all.png "KEP-4603 ...")" (qa104)."""
+    text = ('Intro ![A graph showing restarts with the\n  proposed minimum per node configuration]'
+            '(./restarts-vs-elapsed-all.png "KEP-4603\ncomparison") Originally\n'
+            'we did ([see\nbelow](#return-a-project-id-to-the-system)).\n\n[no link\n\nacross paragraphs](b.md)')
+    assert reading_view(text) == ("Intro A graph showing restarts with the\n proposed minimum per node configuration "
+                                  "Originally\nwe did (see\nbelow).\n\n[no link\n\nacross paragraphs](b.md)")

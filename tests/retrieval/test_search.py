@@ -472,6 +472,19 @@ def test_a_note_that_is_all_properties_is_a_hit_showing_them(make_vault):
         assert [h.path for h in v.search("heading zoology", lexical_only=True).hits][-1] == "Empty.md"
 
 
+def test_a_section_that_only_embeds_other_files_comes_after_every_hit_with_text(make_vault):
+    """kepano's daily template holds `![[Daily.base]]` under "## Notes": its two short heading
+    words outranked the Evergreen note for "evergren notes" (qa102)."""
+    root = make_vault({"Templates/Daily Note Template.md": "# Daily Note Template\n## Notes\n![[Daily.base]]\n",
+                       "Evergreen notes.md": "# Evergreen notes\n" + "Notes that grow as you revisit them. " * 12,
+                       "Daily.base": "views: []\n"})
+    with Vault(root) as v:
+        v.index(embed=False)
+        hits = v.search("daily notes", lexical_only=True).hits
+        assert [h.ref for h in hits] == ["Evergreen notes.md#Evergreen notes", "Templates/Daily Note Template.md#Notes"]
+        assert hits[-1].snippet == "![[Daily.base]]"  # still found, shown as it is
+
+
 def test_on_a_partly_embedded_index_a_tie_goes_to_the_section_whose_words_matched(make_vault):
     """The meaning arm's first hit (cosine 0.21, holding no word of the query) tied with the
     only note holding both words, not embedded yet, and came first."""

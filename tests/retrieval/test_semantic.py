@@ -164,14 +164,27 @@ def test_a_miss_needs_no_closer_than_the_typical_off_topic_question_and_high_clo
         def search(self, query, limit, include=(), allowed=None):
             return [(bikes, 0.39)], {}
 
-    def answer(best, typical):
+    def answer(best, typical, query="garlic evergren", arms=("lexical", "semantic")):
         searcher = Searcher(vault.config, vault.ledger, vault.lexical, semantic=MeaningFinds(),
                             miss_rule=MissRule(cosine_floor=typical, wordless_floor=best), offtopic=best)
-        return searcher.search(SearchRequest("garlic evergren zeppelin", decay=False))
+        return searcher.search(SearchRequest(query, decay=False, arms=arms))
 
     assert answer(best=0.44, typical=0.22).status == "hit"  # closer than the typical probe: a low hit
     assert answer(best=0.44, typical=0.22).confidence == "low"
     assert answer(best=0.44, typical=0.40).status == "miss"
+    # most of its words in no note: meaning must beat the best probe (qa104: "how do I replace
+    # the brake pads on a road bike?" was a hit on a vault of decision records by "replace")
+    missed = answer(best=0.44, typical=0.22, query="garlic evergren zeppelin")
+    assert missed.status == "miss"
+    assert missed.confidence_reason == ("no note holds most of the query's words ('evergren', 'zeppelin'), and none "
+                                        "comes closer in meaning than off-topic questions do")
+    assert answer(best=0.38, typical=0.22, query="garlic evergren zeppelin").status == "hit"
+    # meaning only reads the same words: it had answered what hybrid search called a miss (qa104)
+    meaning_only = answer(best=0.44, typical=0.22, query="garlic evergren zeppelin", arms=("semantic",))
+    assert (meaning_only.status, meaning_only.confidence_reason) == (
+        "miss", "no note holds most of the query's words ('evergren', 'zeppelin'), and none comes closer in "
+                "meaning than off-topic questions do")
+    assert answer(best=0.44, typical=0.22, arms=("semantic",)).status == "hit"
 
     def levels(best, typical):  # as index stores them
         with vault.ledger.transaction():
@@ -192,9 +205,14 @@ def test_the_thresholds_decide_the_miss(make_vault):
 
 
 def test_a_weak_answer_the_arms_agree_on_is_a_hit_not_a_miss(vault):
-    """Both arms find the one note that says "oil": something is there, to glance at."""
-    result = vault.search("bicycle oil pipeline sanctions tariffs")
+    """Both arms find the one note that says "oil": something is there, to glance at. With
+    most of the query's words in no note, agreement on the rest vouches for nothing (qa104)."""
+    result = vault.search("bicycle oil pipeline sanctions")
     assert result.status == "hit" and result.hits[0].path == "bikes.md"
+    assert result.confidence == "low"
+    absent = vault.search("bicycle oil pipeline sanctions tariffs")
+    assert absent.status == "miss"
+    assert absent.confidence_reason.startswith("no note holds most of the query's words ('pipeline', 'sanctions', ")
 
 
 def test_filters_apply_to_the_semantic_arm_too(make_vault):

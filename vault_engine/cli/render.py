@@ -83,8 +83,8 @@ def _sections(n: int) -> str:
 
 
 def index_report(r: IndexReport) -> str:
-    parts = [f"{r.new} new", f"{r.modified} modified", f"{r.moved} moved", f"{r.deleted} deleted",
-             f"{r.unchanged} unchanged"]
+    parts = [f"{r.new} new", f"{r.modified} modified", *([f"{r.read_again} read again"] if r.read_again else []),
+             f"{r.moved} moved", f"{r.deleted} deleted", f"{r.unchanged} unchanged"]
     if r.source_files:
         files = f"{r.source_files} source file{'s' if r.source_files != 1 else ''}"
         parts[-1] += f"; {files} new, changed, moved or deleted"

@@ -55,7 +55,8 @@ class WatchPrinter:
     def applied(self, report: IndexReport, catch_up: bool) -> None:
         what = "caught up" if catch_up else "applied"
         r = report
-        if r.embedded and not (r.new or r.modified or r.moved or r.deleted or r.source_files or r.skipped):
+        if r.embedded and not (r.new or r.modified or r.read_again or r.moved or r.deleted or r.source_files
+                               or r.skipped):
             # the embedding of what was applied a moment before, a step of its own: "0 new, 0
             # modified, ...; 2 sections embedded" read as if nothing had changed (qa52), and
             # in JSON an event of its own, not one more batch applied (qa61)

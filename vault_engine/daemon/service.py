@@ -262,7 +262,7 @@ def compare_all(vault: Vault) -> IndexReport:
     answered between the two found no section with vectors (qa23 #3). Computing is left to
     the idle steps: the slice stops after its first encode call, if it makes one."""
     report = vault.index(embed=False)
-    if not (report.new or report.modified or report.moved):
+    if not (report.new or report.modified or report.read_again or report.moved):
         return report
     cached = vault.embed_pending(should_stop=lambda: True)
     return replace(report, embedded=cached.embedded)

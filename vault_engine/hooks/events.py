@@ -29,6 +29,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from vault_engine.errors import VaultError
+from vault_engine.text import shortened
 
 log = logging.getLogger(__name__)
 
@@ -170,8 +171,7 @@ def _strength(ruling: Any) -> tuple[bool, bool, float]:
 
 
 def _short(text: str, chars: int = 100) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= chars else text[:chars - 1].rstrip() + "…"
+    return shortened(" ".join(text.split()), chars)
 
 
 def _writes_a_note(root: Path, payload: dict[str, Any]) -> bool:

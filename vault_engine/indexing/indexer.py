@@ -57,6 +57,7 @@ class AppliedChanges:
     removed_section_ids: list[int] = field(default_factory=list)
     lexical_repaired: str | None = None  # why Whoosh was rebuilt from the ledger
     notices: list[str] = field(default_factory=list)  # e.g. a source file with a syntax error
+    read_again: tuple[str, ...] = ()  # unchanged on disk, read again (in plan.modified): reported apart
 
 
 class Indexer:
@@ -157,6 +158,7 @@ class Indexer:
         pairs = rename_candidates(plan)
         if pairs:
             plan = pair_by_likeness(plan, pairs, self._words_of(pairs, reads))
+        read_again = plan.touched if reread else ()
         if reread:
             plan = replace(plan, modified=plan.modified + plan.touched, touched=())
         if self.on_plan is not None:
@@ -186,6 +188,7 @@ class Indexer:
         with self.ledger.transaction():
             changes = self._apply_to_ledger(plan, reads, scan, known, now)
             changes.skipped = skipped
+            changes.read_again = read_again
             if reread:
                 changes.notices.append("every note was read again: this vault-engine reads notes differently, "
                                        "or [kinds], [taps], projects_dir or max_file_mb changed, since the last index")

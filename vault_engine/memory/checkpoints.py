@@ -26,6 +26,7 @@ from vault_engine.model import CONTROL_CHARACTERS
 from vault_engine.parsing.checkpoints import item_body, item_text, split_reason, without_checkpoint_word
 from vault_engine.retrieval.lookup import lookup_ref, notes_named
 from vault_engine.stores.ledger import Ledger
+from vault_engine.text import shortened
 
 TEMPLATE_NAME = "checkpoint.md"
 TITLE_CHARS = 72
@@ -167,7 +168,7 @@ def checkpoint_title(draft: CheckpointDraft) -> str:
     if not first:
         return f"{draft.agent} on {draft.project}"
     first = without_checkpoint_word(first.lstrip("#").strip())
-    return first if len(first) <= TITLE_CHARS else first[: TITLE_CHARS - 1].rstrip() + "…"
+    return shortened(first, TITLE_CHARS)
 
 
 def checkpoint_folder(root: Path, projects_dir: str, project: str) -> Path:

@@ -53,6 +53,7 @@ from vault_engine.errors import ConfigError
 from vault_engine.memory.results import Evidence
 from vault_engine.parsing.checkpoints import match_text
 from vault_engine.stores.lexical import analyze, stem
+from vault_engine.text import shortened
 
 # Words that frame a proposal or a ruling without naming a choice ("let's try", "use", "call
 # it X", "keep X in Y", "add a Z", "instead"). They count neither as shared nor as missing.
@@ -312,7 +313,7 @@ def _named(chosen: str | None) -> str:
     if not chosen:
         return ""
     text = " ".join(chosen.split()).rstrip(",;: ")  # a lead cut before its "because" keeps its comma
-    return f': "{text if len(text) <= 80 else text[:79].rstrip() + "…"}"'
+    return f': "{shortened(text, 80)}"'
 
 
 def match_score(e: Evidence, s: DeadendSettings) -> float | None:

@@ -18,6 +18,7 @@ from vault_engine.errors import BadArgument
 from vault_engine.memory.results import CheckpointBrief, ResumeBrief, Ruling, estimate_tokens, ruling_key
 from vault_engine.parsing.checkpoints import without_checkpoint_word
 from vault_engine.refs import printed
+from vault_engine.text import shortened
 
 REASON_IN_QUOTE = 140  # characters of the reason repeated in the suggested sentence
 PROPOSAL_IN_QUOTE = 200  # characters of the proposal quoted back (a hook may pass a whole file)
@@ -127,13 +128,19 @@ def _by_and_on(r: Ruling) -> str:
 def one_line(text: str, limit: int = 400) -> str:
     """One line of at most ``limit`` characters: a record's reason can run for paragraphs,
     and a proposal or query quoted back is the agent's own text, not news to it."""
-    text = " ".join(text.split())
-    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+    return shortened(" ".join(text.split()), limit)
 
 
 def _hand_back(top: Ruling) -> str:
     reason = _quotable(top.reason) or "see the note for why"
     who = f", {top.agent}" if top.agent else ""
+    if top.chosen_since:  # "we tried that" of what a later note chose said the old ruling still held (qa103)
+        later = top.chosen_since
+        return ("Before going further, check which decision holds: it was ruled out"
+                f"{f' on {iso_date(top.when)}' if top.when is not None else ''}{who} "
+                f"({reason.rstrip('.')}), and {later.agent or 'a later note'} chose it since, "
+                f"on {iso_date(later.when) if later.when is not None else 'an unknown date'} ({printed(later.ref)}). "
+                "Read both notes; the decision is yours.")
     said = "It was ruled out" if top.source == "decision record" else "We tried that"
     return ("Before going further, say out loud that you know this, for example: "
             f'"{said}{f" on {iso_date(top.when)}" if top.when is not None else ""}{who}: '
@@ -152,9 +159,7 @@ def _quotable(reason: str | None) -> str:
         return ""
     first = " ".join(_LINK.sub(lambda m: m.group(1), reason.split("; ")[0]).split())
     first = _INNER_QUOTE.sub(r"‘\1’", first)  # said inside double quotes: "the record chose ‘X’ instead"
-    if len(first) <= REASON_IN_QUOTE:
-        return first
-    return first[:REASON_IN_QUOTE].rsplit(" ", 1)[0].rstrip(",;:") + "…"
+    return shortened(first, REASON_IN_QUOTE)
 
 
 # -- resume ---------------------------------------------------------------------------------
@@ -382,8 +387,7 @@ def _cut_one(b: ResumeBrief) -> ResumeBrief | None:
         last = b.working_notes[-1]
         return replace(b, working_notes=b.working_notes[:-1], cut=b.cut + (f"working note {last.ref}",))
     if b.checkpoint and len(b.checkpoint.summary) > SUMMARY_FLOOR:
-        half = b.checkpoint.summary[: len(b.checkpoint.summary) // 2]
-        short = (half.rsplit(" ", 1)[0] if " " in half else half).rstrip(" ,;:") + "…"  # never mid-word
+        short = shortened(b.checkpoint.summary, len(b.checkpoint.summary) // 2)
         cut = b.cut if "summary shortened" in b.cut else b.cut + ("summary shortened",)
         return replace(b, checkpoint=replace(b.checkpoint, summary=short), cut=cut)
     return None

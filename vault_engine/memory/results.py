@@ -14,6 +14,7 @@ from typing import Any
 
 from vault_engine.dates import utc_date
 from vault_engine.refs import printed
+from vault_engine.text import shortened
 
 
 def estimate_tokens(text: str) -> int:
@@ -46,8 +47,7 @@ class LaterChoice:
     @property
     def said(self) -> str:
         """'on 2026-12-05 claude-b1 chose "..." (ref)', as the CLI, the brief and the TUI say it."""
-        text = " ".join(self.text.split())
-        text = text if len(text) <= 200 else text[:199].rstrip() + "…"
+        text = shortened(" ".join(self.text.split()), 200)
         return f'on {utc_date(self.when, "an unknown date")} {self.agent or "a later note"} chose "{text}" ' \
             f"({printed(self.ref)})"
 

@@ -18,7 +18,7 @@ from vault_engine.parsing.decisions import (
     record_rulings,
     unlisted_choice,
 )
-from vault_engine.parsing.frontmatter import parse_time, split_frontmatter
+from vault_engine.parsing.frontmatter import is_placeholder, parse_time, split_frontmatter
 from vault_engine.parsing.links import extract_links, extract_property_links, mask_code
 from vault_engine.parsing.markers import marked_dead_ends
 from vault_engine.parsing.readable import links_as_text, unescaped
@@ -28,7 +28,7 @@ from vault_engine.paths import glob_match, note_stem
 
 # Bump when parse_note reads an unchanged file differently (what a ruling or a chosen option
 # is, how sections split): the next `index` re-reads every note instead of trusting the ledger.
-EXTRACTION_VERSION = "37"  # 5: checkpoints dated by file name, KEPs by kep.yaml; 6: frontmatter slips; 7: Cons:;
+EXTRACTION_VERSION = "38"  # 5: checkpoints dated by file name, KEPs by kep.yaml; 6: frontmatter slips; 7: Cons:;
 # 8: a chosen option matched without spaces; 9: dates such as 2023-9-18, a "because" list;
 # 10: alternatives named by label lines ("**Option 2:** ..."), Pros/Cons items are no alternatives;
 # 11: Obsidian's properties (wikilinks in them are links, their words are searched, "Tags:" in any
@@ -93,6 +93,8 @@ EXTRACTION_VERSION = "37"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 # 36: the words index reads Chinese and Japanese as pairs of characters, and "ß", "æ", "ø" as
 #     people type them without the key ("ss", "ae", "o"); a note named by a date is of that date
 # 37: git's conflict marker lines are read as blank lines (no heading, ruling or chosen design)
+# 38: a ruling that is a template's placeholder not yet filled in (`- {{rejected}}`) is none; a
+#     Markdown link's text and title may wrap onto the next lines
 
 
 def newer_extraction(key: str | None) -> str | None:
@@ -168,7 +170,12 @@ def sidecar_meta(text: str) -> dict:
 
 def note_dead_ends(rel_path: str, kind: str, meta: dict, sections) -> tuple[DeadEnd, ...]:
     """A checkpoint's ``## Failed`` items, a working note's explicit markers, or the options a
-    decision record (or a spec) rejected; else none."""
+    decision record (or a spec) rejected; else none. A template's option not yet filled in
+    (``- {{rejected}}``) is no dead end."""
+    return tuple(d for d in _dead_ends_of(rel_path, kind, meta, sections) if not is_placeholder(d.text))
+
+
+def _dead_ends_of(rel_path: str, kind: str, meta: dict, sections) -> tuple[DeadEnd, ...]:
     when = parse_time(meta.get("created")) or document_time(meta) or name_time(rel_path)
     if kind == "checkpoint":
         return failed_dead_ends(sections, note_agent(rel_path, meta), when)

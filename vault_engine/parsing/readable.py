@@ -46,13 +46,16 @@ _URL = re.compile(r"\b(?:https?|ftp)://[^\s<>)\]|]+")
 _ATTACHMENT_EMBED = re.compile(r"!\[\[[^\]|#]+\.(?!md\])[A-Za-z0-9]{2,5}(?:[#|][^\]]*)?\]\]")
 _HTML_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>")
 _SPACES = re.compile(r"[ \t]{2,}")
+_BLANK_LINE = re.compile(r"\n[ \t]*\n")
 _EMBED = re.compile(r"!\[\[[^\]\n]*\]\]")
 _CALLOUT_MARK = re.compile(r"^((?:[ \t]*>)+[ \t]*)\[![\w-]+\][+-]?", re.M)
 _WIKILINK = re.compile(r"\[\[([^\]|\n]*)(?:\|([^\]\n]*))?\]\]")
 _REFERENCE_LINK = re.compile(r"(?<!\[)\[([^\[\]\n]+)\]\[[^\[\]\n]*\](?!\])")  # [text][label], [text][]
 # A reference's definition, drawn as nothing ("[kep-1]: https://..."); a footnote's ("[^1]: ...") is text
 _LINK_DEFINITION = re.compile(r"^ {0,3}\[(?!\^)[^\]\n]+\]:[ \t]*\S*[ \t]*(?:\"[^\"]*\")?[ \t]*$")
-_WRAPPED_LINK = re.compile(r"\[([^\[\]]*)\]\( \)")
+# a link (or image) whose text wraps: its target with a title, or a URL already cut to "( )"
+_WRAPPED_LINK = re.compile(r"!?\[([^\[\]]*\n[^\[\]]*)\]\(\s*(?:<[^>\n]*>|[^()\s]*)(?:\s+\"[^\"]*\")?\s*\)"
+                           r"|\[([^\[\]]*)\]\( \)")
 
 
 def readable_text(markdown: str) -> str:
@@ -79,8 +82,17 @@ def readable_text(markdown: str) -> str:
                                    or _LINK_DEFINITION.match(line)):
             out.append(_outside_code_spans(line))
     # A link whose text wraps onto the next line is cut line by line: its text's two halves
-    # stay, and its target leaves "( )" (199 such links in the KEPs)
-    return _WRAPPED_LINK.sub(r"\1", "\n".join(out))
+    # stay, and its target stays whole (a relative image with a title, qa104) or leaves "( )"
+    # (199 such links in the KEPs)
+    return _WRAPPED_LINK.sub(_link_text, "\n".join(out))
+
+
+def _link_text(link: re.Match[str]) -> str:
+    text = link.group(1)
+    if text is None:
+        return link.group(2)
+    return link.group() if _BLANK_LINE.search(text) else text  # a blank line ends a paragraph, and a link
+
 
 
 def reading_view(markdown: str) -> str:

@@ -90,7 +90,12 @@ def _not_found(ledger: Ledger, path: str, unindexed_now: Callable[[str], str | N
     if wanted in set(ledger.attachment_paths()):  # printed under hits as a link target
         return AttachmentRef(f"{wanted} is an attachment, not a note: it has no sections (open it in its own app; "
                              f"`vault-engine links {wanted} --backlinks` lists the notes that link to it)", wanted)
-    named = notes_named(ledger, wanted.rsplit("/", 1)[-1])
+    # a path from the vault's subfolder, its first folders missing ("Bases/Books.base" for
+    # Templates/Bases/Books.base: qa102), names the files whose path ends with it
+    ending = "/" + wanted.casefold()
+    named = [p for p in (*ledger.note_paths(), *ledger.attachment_paths()) if p.casefold().endswith(ending)] \
+        if "/" in wanted else []
+    named = named or notes_named(ledger, wanted.rsplit("/", 1)[-1])
     if named:
         listed = ", ".join(named[:3]) + (f" and {len(named) - 3} more" if len(named) > 3 else "")
         return UnknownRef(f"no note {path!r} in the index; refs are vault-relative paths: did you mean {listed}?")

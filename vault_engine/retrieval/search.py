@@ -181,6 +181,8 @@ def says_something(section: SectionRow) -> bool:
     return len(_WORDS.findall(body)) >= MIN_WORDS
 
 
+# a body of nothing but embeds of other files, a line each (a view, an image, a note)
+_ONLY_EMBEDS = re.compile(r"\s*(?:!\[\[[^\]\n]*\]\]\s*)+$")
 _WORDS = re.compile(r"[^\W\d_]{2,}")  # words of letters: not "2017", "06", a list dash
 
 
@@ -478,12 +480,14 @@ def _shown(note: NoteRow, section: SectionRow) -> tuple[str, bool]:
     Obsidian's search finds: its section stays a hit, shown by its note's other text. A note
     that is only its heading (empty headings fold into the section after them, so a first
     section with nothing under it is the whole note) shows that heading: "# Headonlyword
-    title" alone was found by no search (qa49)."""
+    title" alone was found by no search (qa49). A section that only embeds other files
+    (``![[Daily.base]]`` under a template's "## Notes") is bare too: its words are its headings
+    ("evergren notes" found it before the Evergreen note, qa102)."""
     body = section_body(section.text, section.heading)
     if "<!--" in body and only_comments(body):
         return (property_lines(note.meta) if section.ord == 0 else ""), False
     if body.strip() or section.ord != 0:
-        return body, False
+        return body, bool(_ONLY_EMBEDS.match(body))
     properties = property_lines(note.meta)
     if properties:
         return properties, False

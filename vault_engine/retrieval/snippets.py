@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 
 from vault_engine.stores.lexical import analyze, fold_accents, stem_prefix
+from vault_engine.text import shortened
 
 WIDTH = 240
 
@@ -39,11 +40,7 @@ def make_snippet(text: str, query_terms: set[str], width: int = WIDTH) -> str:
     while len(chosen) < width and after < len(lines):
         chosen = f"{chosen} {lines[after][0]}"
         after += 1
-    if len(chosen) <= width:
-        return chosen
-    cut = chosen[: width - 1]
-    space = cut.rfind(" ")
-    return (cut[:space] if space > width // 2 else cut).rstrip() + "…"
+    return shortened(chosen, width)
 
 
 def _lines(text: str) -> list[tuple[str, bool]]:

@@ -31,6 +31,7 @@ _HYPHENATED = re.compile(r"(?<![\w-])[^\W\d_]+(?:-[^\W\d_]+)+(?![\w-])")
 CANDIDATE_EDITS = 2  # Levenshtein, to find the candidates: a transposition is two of its edits
 # Slips between a word and a word of English, as written: two read "panelist" as "panels"
 ENGLISH_SLIPS = 1
+FORMS_FROM = 8  # sections whose words show how the notes write the word read (the nearest form is named)
 
 
 @dataclass(frozen=True, slots=True)
@@ -143,10 +144,12 @@ def corrected(query: str, lexical: WhooshIndex, text_of: Callable[[int], str]) -
                     for other, count in lexical.terms_near(term, CANDIDATE_EDITS) if count]
             near += _english_near(lowered, ENGLISH_SLIPS, lexical)
         best = min((n for n in near if n[0] <= slips), default=None)
-        section = lexical.a_section_holding(best[-1]) if best is not None else None
-        if best is None or section is None:
+        # its forms as a few sections write them, the nearest named: one section's "contains"
+        # had named the reading of "contaners", which the notes write "containers" 735 times (qa104)
+        sections = lexical.sections_holding(best[-1], FORMS_FROM) if best is not None else []
+        if best is None or not sections:
             continue
-        meant = written_as(best[-1], text_of(section), nearest=word.lower())
+        meant = _nearest_form(best[-1], lowered, "\n".join(map(text_of, sections)))
         if meant:
             typos.append((word, meant))
             text = re.sub(rf"(?<!\w){re.escape(word)}(?!\w)", meant, text)
@@ -191,6 +194,22 @@ def _english_swapped(word: str, lexical: WhooshIndex) -> list[tuple[int, int, in
 
 
 @functools.cache
+def _nearest_form(term: str, typo: str, text: str) -> str | None:
+    """The form of ``term`` spelled most like ``typo``: as ``text`` (a few sections holding it)
+    writes it, or as English does, the notes' form first on a tie. The first sections holding
+    "contain" wrote "contains", which named the reading of "contaners"; the notes write
+    "containers" 735 times (qa104)."""
+    from vault_engine.retrieval.find.typos import osa_distance
+
+    in_notes = written_as(term, text, nearest=typo)
+    by_start = _english_by_start()
+    english = [w for n in range(len(typo) - 2, len(typo) + 3) for w in by_start.get((typo[:1], n), ())
+               if w.startswith(term[:-1]) and analyze(w) == [term]]
+    forms = [(osa_distance(typo, form), rank, form) for rank, found in enumerate(([in_notes] if in_notes else [],
+                                                                                english)) for form in found]
+    return min(forms)[-1] if forms else None
+
+
 def _english_by_start() -> dict[tuple[str, int], tuple[str, ...]]:
     """The words of English by first letter and length."""
     grouped: dict[tuple[str, int], list[str]] = {}

@@ -479,19 +479,22 @@ class WhooshIndex:
         return [(t, max(reader.doc_frequency(f, t) for f in FIELDS))
                 for t in dict.fromkeys(t for f in FIELDS for t in reader.terms_within(f, term, edits, prefix=1))]
 
-    def a_section_holding(self, term: str) -> int | None:
-        """The id of some section that holds ``term`` (None when none does)."""
+    def sections_holding(self, term: str, limit: int) -> list[int]:
+        """The ids of up to ``limit`` sections that hold ``term`` (the first ones indexed)."""
         if not self.exists():
-            return None
+            return []
         searcher = self._get_searcher()
         reader = searcher.reader()
+        found: list[int] = []
         for field in FIELDS:
             if not reader.doc_frequency(field, term):
                 continue
-            doc = next((d for d in reader.postings(field, term).all_ids() if not reader.is_deleted(d)), None)
-            if doc is not None:
-                return int(searcher.stored_fields(doc)["id"])
-        return None
+            for doc in reader.postings(field, term).all_ids():
+                if not reader.is_deleted(doc):
+                    found.append(int(searcher.stored_fields(doc)["id"]))
+                if len(found) >= limit:
+                    return found
+        return found
 
     def _get_searcher(self):
         # Whoosh's Searcher.refresh() reuses per-segment readers, which keeps serving documents
