@@ -207,7 +207,7 @@ class MissRule:
         Words no note holds, most of the query's, are evidence of absence ("zxqv blorp fnord"
         came closer than the typical one, qa43): meaning must then beat the best, and the
         arms agreeing on a note that holds the rest ("German" of a tax question) is chance.
-        Of the 284 answerable questions of bench/eval_search.py and qa104, five have most of
+        Of the 282 answerable questions of bench/eval_search.py and qa104, four have most of
         their words in no note; each comes 0.14 or more above its vault's best probe."""
         if "semantic" not in e.arms or e.best_coverage >= self.term_coverage:
             return False
