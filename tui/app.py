@@ -22,7 +22,16 @@ from textual.screen import Screen
 from textual.widgets import Input
 from textual.worker import Worker, WorkerState
 
-from tui.formatting import BROKEN_CONFIG, NO_INDEX, Health, display_path, health_of
+from tui.formatting import (
+    BROKEN_CONFIG,
+    DAMAGED,
+    DAMAGED_TEXT,
+    NO_INDEX,
+    NO_INDEX_TEXT,
+    Health,
+    display_path,
+    health_of,
+)
 from tui.identity import current_user
 from tui.keys import FUNCTION_KEYS, screen_keys
 from tui.lanes import VaultLane
@@ -35,7 +44,7 @@ from tui.screens.note import NoteScreen
 from tui.screens.reinforce import ReinforceAnswer, ReinforceDialog
 from tui.screens.resume import ResumeScreen
 from tui.screens.search import SearchScreen
-from vault_engine.errors import ConfigError, IndexMissing, VaultError
+from vault_engine.errors import ConfigError, IndexDamaged, IndexMissing, VaultError
 from vault_engine.model import Freshness, IndexReport, reinforcement_said
 from vault_engine.vault import Vault
 
@@ -125,6 +134,12 @@ class VaultApp(App):
             if self.health != NO_INDEX:  # every screen asks at start: say it once, the header keeps it
                 self.notify(str(exc), title="No index yet", severity="warning")
             self.health = NO_INDEX
+        except IndexDamaged as exc:
+            if said is not None:  # where the answer goes, as any user error
+                said.append(str(exc))
+            elif self.health != DAMAGED:
+                self.notify(str(exc), title="Index damaged", severity="error")
+            self.health = DAMAGED
         except ConfigError as exc:
             self._config_broken(exc)
         except VaultError as exc:
@@ -147,6 +162,11 @@ class VaultApp(App):
             self.notify(f"{type(error).__name__}: {error}", title="unexpected error", severity="error")
 
     # -- health and indexing --------------------------------------------------------------
+
+    def unusable_text(self) -> str | None:
+        """What a screen shows in place of its answer when there is no index to ask, or a
+        damaged one; None when the index answers."""
+        return {NO_INDEX: NO_INDEX_TEXT, DAMAGED: DAMAGED_TEXT}.get(self.health)
 
     @work(exclusive=True, group="health", exit_on_error=False)
     async def refresh_health(self) -> None:

@@ -58,12 +58,18 @@ class Health:
 
 
 NO_INDEX = Health("no index: press F5", warning=True)
+# damaged, the screens answered nothing under "0 notes · up to date" once its toast was gone (qa106)
+DAMAGED = Health("index DAMAGED: press F5 to repair it", warning=True)
 BROKEN_CONFIG = Health("vault-engine.toml is broken", warning=True)  # what is wrong: under the header
 NO_INDEX_TEXT = "No index yet: press F5 to build it (or run `vault-engine index` in a terminal)."
+DAMAGED_TEXT = ("The index is damaged: press F5 to repair it from the notes (or run `vault-engine index` in a "
+                "terminal); nothing of yours is lost.")
 
 
 def health_of(status: Mapping[str, Any]) -> Health:
     """``35 notes · up to date · watcher off`` from ``Vault.status()``."""
+    if status.get("damage"):
+        return DAMAGED
     stale = status.get("stale", {})
     stale_count = int(stale.get("changed", 0)) + int(stale.get("missing", 0))
     watcher = watcher_text(status.get("watcher"))
@@ -101,10 +107,16 @@ def linkify(body: str, links: Iterable[ResolvedLink], first_line: int) -> str:
 
 
 def link_label(raw: str) -> str:
-    """What Obsidian shows for a wiki link: the ``|alias``, else the target as written."""
+    """What Obsidian shows for a wiki link: the ``|alias``, else the target as written. An
+    embed's ``|100`` or ``|100x80`` is the image's size, no alias (it was drawn as "100", qa106)."""
     inner = raw.lstrip("!").removeprefix("[[").removesuffix("]]")
     target, _, alias = inner.partition("|")
+    if raw.startswith("!") and _SIZE.fullmatch(alias.strip()):
+        return target
     return alias or target
+
+
+_SIZE = re.compile(r"\d+(?:x\d+)?")
 
 
 def link_text(raw: str) -> str:
@@ -227,13 +239,15 @@ def obsidian_markdown(body: str, opened_row: int | None = None) -> str:
     ``opened_row`` (0-based) is the line asked for (a
     section's heading, a dead end's item): it gets a ▶ so that a short note, which cannot
     scroll, still shows it."""
-    lines, fenced = body.split("\n"), False
+    lines, fenced, commented = body.split("\n"), False, False
     for row, line in enumerate(lines):
-        if FENCE.match(line):
+        if FENCE.match(line) and not commented:
             fenced = not fenced
             continue
         if fenced:
             continue
+        if commented or "%%" in line:  # hidden in reading view (data-engineering-wiki's footer on every note: qa106)
+            line, commented = _outside_comments(line, commented)
         line = lines[row] = without_html(line, " / " if line.lstrip().startswith("|") else " ")
         if callout := _CALLOUT.match(line):
             quote, kind, _, title = callout.groups()
@@ -244,6 +258,14 @@ def obsidian_markdown(body: str, opened_row: int | None = None) -> str:
         if row == opened_row and lines[row].strip():
             lines[row] = _marked(lines[row])
     return "\n".join(lines)
+
+
+def _outside_comments(line: str, inside: bool) -> tuple[str, bool]:
+    """What a line shows outside ``%% comments %%``, and whether one is still open after it
+    (a comment may run over lines, as Obsidian reads it)."""
+    parts = line.split("%%")
+    shown = "".join(part for n, part in enumerate(parts) if (n % 2 == 0) != inside)
+    return shown if shown.strip() or not line.strip() else "", inside != (len(parts) % 2 == 0)
 
 
 def _marked(line: str) -> str:
@@ -326,6 +348,8 @@ def not_answered(health: Health, said: list[str], what: str) -> str:
         return f"Nothing {what}: {said[0]}"
     if health == NO_INDEX:
         return NO_INDEX_TEXT
+    if health == DAMAGED:
+        return DAMAGED_TEXT
     if health == BROKEN_CONFIG:  # said under the header, where it stays (the corner's fades: qa55)
         return f"Nothing {what}: vault-engine.toml is broken, as said under the header; fix it and the answer comes"
     return f"Nothing {what}: the message in the corner says why."

@@ -150,7 +150,8 @@ def test_a_miss_is_exit_zero(vault, cli):
     result = cli("--vault", vault, "search", "zebra", "--lexical", "--json")
     assert (result.code, result.json["status"], result.json["hits"]) == (0, "miss", [])
     human = cli("--vault", vault, "search", "zebra", "--lexical")
-    assert "a miss, not a guess" in human.out
+    # and why, as JSON's confidence_reason says (it was in JSON only, qa105)
+    assert human.out == "no match for 'zebra' (lexical): a miss, not a guess (no section matched the query)\n"
 
 
 @pytest.mark.parametrize("query", ["the and of a to is", "!!!???...,,,"])
@@ -371,6 +372,8 @@ def test_an_attachment_ref_is_named_as_such_and_its_backlinks_are_listed(make_va
     assert partial.code == 1
     assert "no note 'Views/Reading.base' in the index; refs are vault-relative paths: did you mean " \
            "Templates/Views/Reading.base?" in partial.err
+    by_name = cli("--vault", root, "links", "reading.base", "--backlinks")  # as a note embeds it
+    assert "did you mean Templates/Views/Reading.base?" in by_name.err
     heading_only = cli("--vault", root, "show", "#Books")  # said "no note ''"
     assert heading_only.code == 1 and "the ref names no note: a ref is a note's path, then its #heading" \
         in heading_only.err

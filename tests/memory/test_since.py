@@ -148,3 +148,38 @@ def test_a_later_team_wide_record_that_chose_a_ruling_is_said_too(make_vault):
         listed = {r.text: r for r in vault.deadend_list("alpha")}
         later = listed["Use gRPC streaming for the ingest path"].chosen_since
         assert later is not None and later.ref.startswith("decisions/0001-ingest.md")
+
+
+class _Meaning:
+    """A meaning arm: the proposal 0.92 from the ruling on its topic, 0.87 from a chosen design
+    on it (as close as qa105 measured such a restatement to be), far from the rest."""
+
+    def __init__(self, ledger):
+        self.chosen = set(ledger.accepted_texts())
+
+    def cosines(self, proposal, texts):
+        topic = "gRPC" if "gRPC" in proposal else "zstd"
+        return [(0.87 if topic in text else 0.5) if text in self.chosen else 0.92 if topic in text else 0.3
+                for text in texts]
+
+
+def test_the_meaning_arm_is_not_kept_quiet_by_another_projects_choice_or_one_made_before_the_ruling(make_vault):
+    """The words arm's rule (qa84) held for a word-for-word proposal only: in the meaning arm,
+    beta's decision, and alpha's own made before the attempt failed, still stood 0.05 above
+    the ruling's margin, and both proposals were a miss (qa105)."""
+    from vault_engine.memory.deadends import check_in_ledger
+
+    files = {"projects/alpha/checkpoints/20251201T090000Z-a1.md": ALPHA_EARLY,
+             "projects/alpha/checkpoints/20260101T090000Z-a2.md": ALPHA,
+             "projects/beta/checkpoints/20260215T090000Z-b1.md": BETA}
+    with Vault(make_vault(files)) as vault:
+        vault.index(embed=False, now=FROZEN_NOW)
+        for proposal in ("stream the ingest over gRPC", "zstd at level 19 for the segments"):
+            check = check_in_ledger(proposal, vault.ledger, project="alpha", semantic=_Meaning(vault.ledger))
+            assert [(r.project, r.arms) for r in check.rulings][:1] == [("alpha", ("semantic",))], proposal
+    later = {**files, "projects/alpha/checkpoints/20260301T090000Z-a3.md":
+             BETA.replace("beta", "alpha").replace("2026-02-15", "2026-03-01")}
+    with Vault(make_vault(later)) as vault:  # alpha chose it again since: that design stands
+        vault.index(embed=False, now=FROZEN_NOW)
+        check = check_in_ledger("stream the ingest over gRPC", vault.ledger, project="alpha", semantic=_Meaning(vault.ledger))
+        assert "Use gRPC streaming for the ingest path" not in [r.text for r in check.rulings]

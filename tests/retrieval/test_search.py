@@ -476,13 +476,18 @@ def test_a_section_that_only_embeds_other_files_comes_after_every_hit_with_text(
     """kepano's daily template holds `![[Daily.base]]` under "## Notes": its two short heading
     words outranked the Evergreen note for "evergren notes" (qa102)."""
     root = make_vault({"Templates/Daily Note Template.md": "# Daily Note Template\n## Notes\n![[Daily.base]]\n",
+                       "Templates/Recipe Template.md": "# Recipe Template\n## Notes\n- \n",
                        "Evergreen notes.md": "# Evergreen notes\n" + "Notes that grow as you revisit them. " * 12,
                        "Daily.base": "views: []\n"})
     with Vault(root) as v:
         v.index(embed=False)
         hits = v.search("daily notes", lexical_only=True).hits
-        assert [h.ref for h in hits] == ["Evergreen notes.md#Evergreen notes", "Templates/Daily Note Template.md#Notes"]
-        assert hits[-1].snippet == "![[Daily.base]]"  # still found, shown as it is
+        # an empty bullet is nothing to read either (qa105: kepano's templates)
+        assert [h.ref for h in hits] == ["Evergreen notes.md#Evergreen notes", "Templates/Daily Note Template.md#Notes",
+                                         "Templates/Recipe Template.md#Notes"]
+        assert hits[1].snippet == "![[Daily.base]]"  # still found, shown as it is
+        # the note a query names comes first, bare or not ("daily note template" put it 47th)
+        assert v.search("daily note template", lexical_only=True).hits[0].path == "Templates/Daily Note Template.md"
 
 
 def test_on_a_partly_embedded_index_a_tie_goes_to_the_section_whose_words_matched(make_vault):
@@ -807,3 +812,16 @@ def test_chinese_words_are_found_and_held_where_a_sentence_writes_them(make_vaul
         for query in ("数据", "星型模型", "雪花模型"):
             found = v.search(query, lexical_only=True)
             assert [h.path for h in found.hits] == ["n.md"] and found.confidence == "high", query
+
+
+def test_a_hit_starts_at_the_heading_its_ref_names_as_show_opens_it(make_vault):
+    """A note's title folded in front of its first section made the hit start two lines above
+    the `show` of its own ref (23 of 120 MADR refs, qa104)."""
+    root = make_vault({"0002-logging.md": "---\nnav_order: 2\n---\n# Use SLF4J for logging\n\n"
+                                          "## Context and Problem Statement\n\nJabRef logs with commons-logging.\n"})
+    with Vault(root) as v:
+        v.index(embed=False)
+        (hit,) = v.search("commons-logging", lexical_only=True).hits
+        shown = v.show(hit.ref)
+        assert (hit.ref, hit.line_start, hit.line_end) == ("0002-logging.md#Context and Problem Statement", 6, 8)
+        assert (shown.line_start, shown.line_end) == (hit.line_start, hit.line_end)

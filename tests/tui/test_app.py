@@ -122,6 +122,30 @@ async def test_a_vault_without_an_index_says_press_f5_and_f5_builds_it(sample_va
     assert (sample_vault / ".vault-engine" / "index").is_dir()
 
 
+async def test_a_damaged_index_is_said_in_the_header_and_on_every_screen_until_f5_repairs_it(make_app, indexed_vault):
+    """The header read "0 notes · up to date" and Dead ends, Resume and Decay stayed blank once
+    the notification was gone (qa106)."""
+    from textual.widgets import Static
+
+    from tui.formatting import DAMAGED_TEXT
+
+    ledger = indexed_vault / ".vault-engine" / "index" / "current" / "ledger.sqlite"
+    ledger.write_bytes(b"not a database, " * 256)
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        await settle(pilot)
+        assert "index DAMAGED: press F5 to repair it" in header_text(app) and app.health.warning
+        await pilot.press("f2")
+        await settle(pilot)
+        assert str(app.screen.query_one("#deadend-detail", Static).render()) == DAMAGED_TEXT
+        await pilot.press("f4")
+        await settle(pilot)
+        assert str(app.screen.query_one("#decay-summary", Static).render()) == DAMAGED_TEXT
+        await pilot.press("f5")
+        await settle(pilot, rounds=6)
+        assert "up to date" in app.health.text
+
+
 async def test_an_error_is_a_notification_and_the_app_keeps_running(make_app):
     app = make_app()
     async with app.run_test(size=WIDE) as pilot:

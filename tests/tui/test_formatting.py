@@ -191,3 +191,15 @@ def test_a_paragraph_opening_with_an_html_comment_keeps_its_text():
     from tui.formatting import obsidian_markdown
 
     assert obsidian_markdown("<!-- a comment --> visible after it, kiwi") == " visible after it, kiwi"
+
+
+def test_comments_are_hidden_as_in_reading_view_and_an_embeds_size_is_no_label():
+    """data-engineering-wiki's `%% wiki footer ... %%` showed on nearly every note, and
+    `![[clickhouse_logo.png|100]]` was drawn as "100" (qa106)."""
+    from tui.formatting import link_label, obsidian_markdown
+
+    body = "a %% hidden %% b\n%% wiki footer: Please don't edit %%\n%%\nblock\n%%\nafter\n```\n%% code %%\n```"
+    assert obsidian_markdown(body).split("\n") == ["a  b", "", "", "", "", "after", "```", "%% code %%", "```"]
+    assert link_label("![[Assets/clickhouse_logo.png|100]]") == "Assets/clickhouse_logo.png"
+    assert link_label("![[a.png|100x80]]") == "a.png"
+    assert link_label("[[Note|100]]") == "100"  # a link's alias may be a number

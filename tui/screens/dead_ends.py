@@ -12,7 +12,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import Footer, Input, Select, Static
 
-from tui.formatting import NO_INDEX, NO_INDEX_TEXT, iso_date, not_answered
+from tui.formatting import iso_date, not_answered
 from tui.keys import HELP_KEY, MODE_KEYS, NEXT_PANE
 from tui.messages import IndexChanged
 from tui.screens.keyed import KeyedScreen
@@ -87,8 +87,8 @@ class DeadEndsScreen(KeyedScreen):
         """Fetch every dead end, refresh the project filter, keep the current choice."""
         rulings = await self.app.browse(Vault.deadend_list)
         if rulings is None:
-            if self.app.health == NO_INDEX:
-                self.query_one("#deadend-detail", Static).update(NO_INDEX_TEXT)
+            if text := self.app.unusable_text():
+                self.query_one("#deadend-detail", Static).update(text)
             return
         self.rulings = list(rulings)
         projects = sorted({r.project for r in self.rulings if r.project})

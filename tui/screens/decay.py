@@ -7,7 +7,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Footer, Static
 
-from tui.formatting import NO_INDEX, NO_INDEX_TEXT
 from tui.keys import HELP_KEY, MODE_KEYS
 from tui.messages import IndexChanged, ReinforcementsChanged
 from tui.screens.keyed import KeyedScreen
@@ -48,8 +47,8 @@ class DecayScreen(KeyedScreen):
         """Fetch the decay report (with the app's clock) and redraw the table."""
         rows = await self.app.browse(Vault.decay_report, now=self.app.now)
         if rows is None:
-            if self.app.health == NO_INDEX:
-                self.query_one("#decay-summary", Static).update(NO_INDEX_TEXT)
+            if text := self.app.unusable_text():
+                self.query_one("#decay-summary", Static).update(text)
             return
         self.query_one(DecayTable).show(rows)
         self.query_one("#decay-summary", Static).update(summary(rows))

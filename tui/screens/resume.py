@@ -11,7 +11,7 @@ from textual.containers import Horizontal
 from textual.events import Resize
 from textual.widgets import Footer, Markdown
 
-from tui.formatting import LINK_SCHEME, NO_INDEX, NO_INDEX_TEXT
+from tui.formatting import LINK_SCHEME
 from tui.keys import HELP_KEY, MODE_KEYS, NEXT_PANE
 from tui.messages import IndexChanged
 from tui.pages import read_resume_page
@@ -67,8 +67,8 @@ class ResumeScreen(KeyedScreen):
         """Fetch the projects and list them, keeping the one shown."""
         projects = await self.app.browse(Vault.projects)
         if projects is None:
-            if self.app.health == NO_INDEX:
-                await self.query_one("#brief", Markdown).update(NO_INDEX_TEXT)
+            if text := self.app.unusable_text():
+                await self.query_one("#brief", Markdown).update(text)
             return
         if not projects:
             await self.query_one("#brief", Markdown).update(NO_PROJECTS)

@@ -104,8 +104,10 @@ def search_result(result: SearchResult) -> str:
     if not result.hits:
         from vault_engine.memory.render import PROPOSAL_IN_QUOTE, one_line  # 6 ms of imports: a miss only
 
+        # why, as JSON's confidence_reason says it: the miss rule's reasons were in JSON only (qa105)
+        why = f" ({result.confidence_reason})" if result.confidence_reason else ""
         return (f"no match for {one_line(result.query, PROPOSAL_IN_QUOTE)!r} ({'+'.join(result.arms)}): "
-                "a miss, not a guess")
+                f"a miss, not a guess{why}")
     out = [result.confidence_line]
     for n, hit in enumerate(result.hits, 1):
         s = hit.scores

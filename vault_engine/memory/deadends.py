@@ -10,6 +10,7 @@ failed on other hardware may not fail here. Scoring is in :mod:`vault_engine.mem
 from __future__ import annotations
 
 import functools
+import heapq
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, NamedTuple, Protocol
@@ -272,7 +273,7 @@ def gather_evidence(proposal: str, rulings: Sequence[Compared], semantic: Ruling
     if semantic is not None and rulings:
         try:
             cosines = _ruling_cosines(proposal, rulings, semantic)
-            chosen = _best_chosen(proposal, rulings, semantic, accepted)
+            chosen = _best_chosen(proposal, rulings, semantic, accepted, weights, settings)
         except ModelUnavailable as exc:
             notices.append(f"{exc}: only the lexical arm ran")
             semantic = None
@@ -340,19 +341,57 @@ def _chosen_restated(proposal: str, terms: frozenset[str], rulings: Sequence[Com
     return found
 
 
-def _best_chosen(proposal: str, rulings: Sequence[Compared], semantic: RulingArm,
-                 accepted: Accepted | None) -> list[tuple[float, str] | None]:
+def _best_chosen(proposal: str, rulings: Sequence[Compared], semantic: RulingArm, accepted: Accepted | None,
+                 weights: TermWeights, settings: DeadendSettings) -> list[tuple[float, str] | None]:
     """Per ruling, the proposal's best cosine with what was chosen, and that chosen design:
-    any accepted design of the vault, and the plan of the ruling's own project."""
+    any accepted design of the vault that may stand against it (:func:`_stands_against`), and
+    the plan of the ruling's own project."""
     if accepted is None:
         return [None] * len(rulings)
 
     def closest(texts: Sequence[str]) -> tuple[float, str] | None:
         return max(zip(semantic.cosines(proposal, texts), texts), default=None) if texts else None
 
-    vault_wide = closest(accepted.statements())
+    statements = accepted.statements()
+    scored = list(zip(semantic.cosines(proposal, statements), statements)) if statements else []
+    stands = _stands_against(accepted, weights, settings)
+
+    @functools.cache
+    def ranked(n: int) -> list[tuple[float, str]]:  # the best n; all of them only when those do not stand
+        return heapq.nlargest(n, scored) if n < len(scored) else sorted(scored, reverse=True)
+
+    def best_standing(ruling: Compared) -> tuple[float, str] | None:
+        return next((c for n in (8, len(scored)) for c in ranked(n) if stands(c[1], ruling)), None)
+
     by_plan = {project: closest(steps) for project, steps in accepted.plans().items() if steps}
-    return [max((c for c in (vault_wide, by_plan.get(r.project)) if c is not None), default=None) for r in rulings]
+    return [max((c for c in (best_standing(r), by_plan.get(r.project)) if c is not None), default=None)
+            for r in rulings]
+
+
+def _stands_against(accepted: Accepted, weights: TermWeights,
+                    settings: DeadendSettings) -> Callable[[str, Compared], bool]:
+    """Whether a chosen design may keep a ruling quiet in the meaning arm. Any design the vault
+    chose may, but the ruling's own approach (a design that restates it, as memory/since.py
+    reads a restatement) only where its project (or a team-wide record) chose it at or after
+    the ruling: chosen by another project, or chosen and then seen to fail, it had kept its own
+    ruling quiet, "0.054 above a chosen design's 0.870" (qa105), as the words arm's rule already
+    said for a word-for-word proposal (qa84)."""
+    if accepted.dated is None:  # rulings checked outright: no dates to weigh
+        return lambda text, ruling: True
+    dated = functools.cache(accepted.dated)
+    terms_of = functools.cache(lambda text: content_terms(proposed_part(chosen_lead(text))))
+
+    def stands(text: str, ruling: Compared) -> bool:
+        terms = terms_of(text)
+        if not terms & ruling.terms:
+            return True  # another design (most are): it stands against the ruling wherever it was chosen
+        share, enough = words_evidence(terms, (ruling.terms, ruling_core(ruling.text)), weights)
+        if share < settings.lexical_min or not enough:
+            return True
+        return any(said == text and (at is None or ruling.when is None or at >= ruling.when)
+                   for project in dict.fromkeys((ruling.project, None)) for said, at in dated(project))
+
+    return stands
 
 
 def _with_chosen(rulings: Sequence[Ruling], accepted: Accepted | None) -> tuple[Ruling, ...]:

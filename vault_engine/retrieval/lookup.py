@@ -95,7 +95,10 @@ def _not_found(ledger: Ledger, path: str, unindexed_now: Callable[[str], str | N
     ending = "/" + wanted.casefold()
     named = [p for p in (*ledger.note_paths(), *ledger.attachment_paths()) if p.casefold().endswith(ending)] \
         if "/" in wanted else []
-    named = named or notes_named(ledger, wanted.rsplit("/", 1)[-1])
+    name = wanted.rsplit("/", 1)[-1]
+    # an attachment by its name, as a note embeds it (`![[Books.base]]`: qa105)
+    named = named or notes_named(ledger, name) or \
+        [p for p in ledger.attachment_paths() if p.rsplit("/", 1)[-1].casefold() == name.casefold()]
     if named:
         listed = ", ".join(named[:3]) + (f" and {len(named) - 3} more" if len(named) > 3 else "")
         return UnknownRef(f"no note {path!r} in the index; refs are vault-relative paths: did you mean {listed}?")

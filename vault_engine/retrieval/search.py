@@ -20,7 +20,7 @@ from vault_engine.errors import ModelUnavailable
 from vault_engine.model import Hit, ResolvedLink, Scores, SearchResult
 from vault_engine.parsing.frontmatter import property_lines
 from vault_engine.parsing.readable import only_comments, reading_view
-from vault_engine.parsing.sections import leading_headings, section_body
+from vault_engine.parsing.sections import heading_line, leading_headings, section_body
 from vault_engine.refs import make_ref
 from vault_engine.retrieval.confidence import Evidence, MissRule, judged, judged_miss
 from vault_engine.retrieval.coverage import indexed_text, section_coverage, weighed_terms
@@ -181,8 +181,10 @@ def says_something(section: SectionRow) -> bool:
     return len(_WORDS.findall(body)) >= MIN_WORDS
 
 
-# a body of nothing but embeds of other files, a line each (a view, an image, a note)
-_ONLY_EMBEDS = re.compile(r"\s*(?:!\[\[[^\]\n]*\]\]\s*)+$")
+# what a section holds of its own once embeds of other files (a view, an image, a note) are
+# left out: no word or number at all is nothing to read ("- ", a template's empty bullet)
+_EMBED = re.compile(r"!\[\[[^\]\n]*\]\]")
+_ANY_WORD = re.compile(r"\w")
 _WORDS = re.compile(r"[^\W\d_]{2,}")  # words of letters: not "2017", "06", a list dash
 
 
@@ -217,7 +219,9 @@ class Searcher:
         # A query that is a note's name finds that note first: "Quick Reference" was 10th, below
         # notes that link to it, the note itself one long table that BM25's length norm buries (qa55).
         named = _notes_named(request.query, candidates)
-        ranked = sorted(candidates, key=lambda c: (c.bare, -named.get(c.note.id, 0), -c.score,
+        # (the note named comes first even when it has nothing of its own to read: "daily note
+        # template", the title of a note that only embeds a view, had put it 47th, qa105)
+        ranked = sorted(candidates, key=lambda c: (-named.get(c.note.id, 0), c.bare, -c.score,
                                                    c.fused.lexical is None, c.section.id))
         top = notes_first(ranked, request.k)
         if len(top) < request.k and any(len(arm or ()) >= ARM_DEPTH for arm in (lexical, semantic)):
@@ -389,10 +393,12 @@ class Searcher:
 
     def _hit(self, c: _Candidate, terms: set[str], via: str | None = None) -> Hit:
         note, section = c.note, c.section
-        links = hit_links(self.ledger, note.id, section.line_start, section.line_end)
-        start, end = section.line_start, section.line_end
+        # from the heading its ref names, as `show` of that ref opens it: a note's title folded
+        # in front had made the hit start two lines above what `show` gave (qa104)
+        start, end = heading_line(section), section.line_end
         if section.ord == 0 and note.meta and not section_body(section.text, section.heading).strip():
-            start, end = 1, max(1, start - 1)  # all properties: the frontmatter it shows, not the line past it
+            start, end = 1, max(1, section.line_start - 1)  # all properties: the frontmatter it shows
+        links = hit_links(self.ledger, note.id, start, end)
         return Hit(
             ref=section_ref(note, section), path=note.path, heading=section.heading,
             kind=note.kind, tap=note.tap, project=note.project, title=note.title,
@@ -480,14 +486,15 @@ def _shown(note: NoteRow, section: SectionRow) -> tuple[str, bool]:
     Obsidian's search finds: its section stays a hit, shown by its note's other text. A note
     that is only its heading (empty headings fold into the section after them, so a first
     section with nothing under it is the whole note) shows that heading: "# Headonlyword
-    title" alone was found by no search (qa49). A section that only embeds other files
-    (``![[Daily.base]]`` under a template's "## Notes") is bare too: its words are its headings
-    ("evergren notes" found it before the Evergreen note, qa102)."""
+    title" alone was found by no search (qa49). A section with no word of its own, only
+    embeds of other files or an empty bullet (``![[Daily.base]]`` or ``- `` under a template's
+    "## Notes"), is bare too: its words are its headings ("evergren notes" found it before the
+    Evergreen note, qa102, qa105)."""
     body = section_body(section.text, section.heading)
     if "<!--" in body and only_comments(body):
         return (property_lines(note.meta) if section.ord == 0 else ""), False
     if body.strip() or section.ord != 0:
-        return body, bool(_ONLY_EMBEDS.match(body))
+        return body, not _ANY_WORD.search(_EMBED.sub("", body))
     properties = property_lines(note.meta)
     if properties:
         return properties, False
