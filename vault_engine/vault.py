@@ -676,8 +676,8 @@ class Vault:
             if "lexical" in arms else None
         request = SearchRequest(query, k, kind, project, tap, arms, decay, follow, now, exclude_tests)
         levels = offtopic_levels(ledger)  # how close off-topic questions come: see MissRule and judged
-        best, typical = levels if levels else (None, None)
-        miss_rule = MissRule.from_config(self.config.section("search"), typical=typical, best=best)
+        best, typical, ceiling = levels if levels else (None, None, None)
+        miss_rule = MissRule.from_config(self.config.section("search"), typical=typical, ceiling=ceiling)
         searcher = Searcher(self.config, ledger, self.lexical, semantic_coverage=ledger.semantic_coverage(),
                             miss_rule=miss_rule, offtopic=best or 0.0)
         searcher.notices += [interrupted] if interrupted else []

@@ -110,8 +110,8 @@ def test_a_miss_needs_disagreement_few_words_and_no_closer_than_off_topic():
 
 def test_the_floor_is_the_measured_off_topic_level_unless_configured():
     assert MissRule.from_config({}) == MissRule(0.0, DEFAULT_TERM_COVERAGE, 0.0)
-    assert MissRule.from_config({}, typical=0.2, best=0.31) == MissRule(0.2, DEFAULT_TERM_COVERAGE, 0.31)
-    assert MissRule.from_config({"miss_cosine_floor": 0.25}, typical=0.2, best=0.31) == \
+    assert MissRule.from_config({}, typical=0.2, ceiling=0.31) == MissRule(0.2, DEFAULT_TERM_COVERAGE, 0.31)
+    assert MissRule.from_config({"miss_cosine_floor": 0.25}, typical=0.2, ceiling=0.31) == \
         MissRule(0.25, DEFAULT_TERM_COVERAGE, 0.25)  # one floor, as configured
 
 

@@ -188,7 +188,7 @@ def test_a_miss_needs_no_closer_than_the_typical_off_topic_question_and_high_clo
 
     def levels(best, typical):  # as index stores them
         with vault.ledger.transaction():
-            vault.ledger.set_meta(META, f"{best}\t{typical}\t{vault.ledger.embedded_counts()[0]}\t"
+            vault.ledger.set_meta(META, f"{best}\t{typical}\t{best}\t{vault.ledger.embedded_counts()[0]}\t"
                                         f"{vault.ledger.get_meta('embed_model')}{RULE}")
 
     levels(best=0.0, typical=0.0)

@@ -27,8 +27,10 @@ measured at index time by indexing/offtopic.py; a cosine means different things 
 vaults). Each claim takes the strict side of those questions: ``high`` must come closer than
 the best of them, a miss no closer than the typical one; but when no note holds most of the
 query's words, the words testify to absence: then no agreement of the arms on the rest vouches
-for a note, and meaning must come closer than the best ("how do I replace the brake pads on a
-road bike?" on a vault of decision records, whose "replace" both arms found, qa104).
+for a note, and meaning must come closer than off-topic questions can be expected to (the
+probes' upper fence: "how do I replace the brake pads on a road bike?" on a vault of decision
+records, whose "replace" both arms found, qa104; "what is the capital city of Australia?" over
+the best of twenty probes, qa105).
 ``[search] miss_cosine_floor`` and ``miss_term_coverage`` override the miss's two levels.
 
 Questions on a vault's topic that the vault happens not to answer mostly come back as
@@ -182,22 +184,22 @@ class MissRule:
 
     cosine_floor: float = 0.0  # the vault's typical off-topic level, see from_config
     term_coverage: float = DEFAULT_TERM_COVERAGE
-    wordless_floor: float = 0.0  # its best off-topic level: when no note holds a word of the query
+    wordless_floor: float = 0.0  # its off-topic ceiling: when no note holds most words of the query
 
     @classmethod
     def from_config(cls, table: Mapping[str, Any], typical: float | None = None,
-                    best: float | None = None) -> MissRule:
+                    ceiling: float | None = None) -> MissRule:
         """Validate ``[search]``; an out-of-range value names its key. Without a
-        ``miss_cosine_floor`` the floor is the vault's typical off-topic level, or its best one
-        when the words were searched and no note holds any of them (indexing/offtopic.py);
-        before they are measured, meaning never calls a miss."""
+        ``miss_cosine_floor`` the floor is the vault's typical off-topic level, or its ceiling
+        (as close as off-topic questions come) when no note holds most of the query's words
+        (indexing/offtopic.py); before they are measured, meaning never calls a miss."""
         check_keys(table, "search.", ("miss_cosine_floor", "miss_term_coverage"))
         coverage = _unit_float(table, "miss_term_coverage", DEFAULT_TERM_COVERAGE)
         if "miss_cosine_floor" in table:
             floor = _unit_float(table, "miss_cosine_floor", 0.0)
             return cls(floor, coverage, floor)
         typical = typical or 0.0
-        return cls(typical, coverage, max(typical, best or 0.0))
+        return cls(typical, coverage, max(typical, ceiling or 0.0))
 
     def is_miss(self, e: Evidence) -> bool:
         """Every signal weak at once: no candidate holds enough of the query's words, none is
@@ -205,10 +207,10 @@ class MissRule:
         arms disagree. Words that found something leave meaning the typical off-topic
         question to beat: two right answers of a personal vault sat under its best one (qa42).
         Words no note holds, most of the query's, are evidence of absence ("zxqv blorp fnord"
-        came closer than the typical one, qa43): meaning must then beat the best, and the
-        arms agreeing on a note that holds the rest ("German" of a tax question) is chance.
-        Of the 282 answerable questions of bench/eval_search.py and qa104, four have most of
-        their words in no note; each comes 0.14 or more above its vault's best probe."""
+        came closer than the typical one, qa43): meaning must then beat the off-topic ceiling,
+        and the arms agreeing on a note that holds the rest ("German" of a tax question) is
+        chance. Of the 282 answerable questions of bench/eval_search.py and qa104, four have
+        most of their words in no note; each comes 0.11 or more above its vault's ceiling."""
         if "semantic" not in e.arms or e.best_coverage >= self.term_coverage:
             return False
         if e.mostly_unheld:
