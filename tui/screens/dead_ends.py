@@ -141,6 +141,9 @@ class DeadEndsScreen(KeyedScreen):
         if debounce:
             await asyncio.sleep(DEBOUNCE_SECONDS)
         box = self.query_one(ProposalBox)
+        # while a proposal is answered, the answer takes the selected ruling's pane: at 80x24 it
+        # had ended before "Why it failed" (qa106)
+        self.set_class(bool(proposal.strip()), "-answering")
         if not proposal.strip():
             box.show_answer(None)
             self._matched(())

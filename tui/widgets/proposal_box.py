@@ -6,6 +6,7 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import Input, Static
@@ -18,7 +19,15 @@ HELP = ("The answer appears here as the agent sees it from "
 
 
 class ProposalBox(Vertical):
-    """An input and the rendered answer; posts ``Proposed`` whenever the text changes."""
+    """An input and the rendered answer; posts ``Proposed`` whenever the text changes.
+    ``PgUp``/``PgDn`` in the input scroll the answer (the focus stays where you type)."""
+
+    BINDINGS = [Binding("pagedown", "scroll_answer(1)", "More", show=False),
+                Binding("pageup", "scroll_answer(-1)", "Back", show=False)]
+
+    def action_scroll_answer(self, pages: int) -> None:
+        scroll = self.query_one("#proposal-answer-scroll", VerticalScroll)
+        (scroll.scroll_page_down if pages > 0 else scroll.scroll_page_up)(animate=False)
 
     class Proposed(Message):
         """The proposal text changed (the screen debounces and runs the check)."""

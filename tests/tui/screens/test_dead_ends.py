@@ -307,3 +307,30 @@ def test_the_detail_says_a_later_note_chose_the_ruling():
     assert detail(replace(ruling, chosen_since=later)).split("\n")[-1] == (
         'Chosen since: on 2026-09-22 gemini chose "Warm the cache at startup, capped" (b.md#Decision): '
         "this dead end may no longer hold")
+
+
+async def test_at_80x24_the_answer_shows_why_it_failed_and_pages_on_from_the_box(make_app, indexed_vault):
+    """The answer ended before "Why it failed", under the selected ruling's pane, and could not
+    be scrolled from the box (qa106)."""
+    proposal = "drop the second microphone to save board space"
+    app = make_app()
+    async with app.run_test(size=SMALL) as pilot:
+        await open_dead_ends(app, pilot)
+        await pilot.press("p", *proposal)
+        await settle(pilot)
+        assert app.screen.has_class("-answering") and not app.screen.query_one("#deadend-detail").display
+        shown = "".join(app.export_screenshot().split()).replace("&#160;", "")  # the screen's text
+        assert "Whyitfailed" in shown
+        await pilot.press("ctrl+a", "ctrl+k")  # emptied: the ruling's pane comes back
+        await settle(pilot)
+        assert not app.screen.has_class("-answering") and app.screen.query_one("#deadend-detail").display
+    async with make_app().run_test(size=(80, 16)) as pilot:  # too short for the whole answer
+        app = pilot.app
+        await open_dead_ends(app, pilot)
+        await pilot.press("p", *proposal)
+        await settle(pilot)
+        scroll = app.screen.query_one("#proposal-answer-scroll")
+        assert scroll.max_scroll_y > 0
+        await pilot.press("pagedown")
+        await settle(pilot)
+        assert scroll.scroll_y > 0 and app.focused.id == "proposal"  # paged from where you type
