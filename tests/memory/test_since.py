@@ -116,22 +116,24 @@ BETA = checkpoint("beta", "b1", "2026-02-15T09:00:00Z", """\
 Use gRPC streaming for the ingest path.
 """)
 
+# alpha chose zstd, then saw it fail beside gRPC streaming, which beta chose; alpha chose it again since
+HISTORY = {"projects/alpha/checkpoints/20251201T090000Z-a1.md": ALPHA_EARLY,
+           "projects/alpha/checkpoints/20260101T090000Z-a2.md": ALPHA,
+           "projects/beta/checkpoints/20260215T090000Z-b1.md": BETA}
+RECHOSEN = {**HISTORY, "projects/alpha/checkpoints/20260301T090000Z-a3.md":
+            BETA.replace("beta", "alpha").replace("2026-02-15", "2026-03-01")}
+
 
 def test_a_word_for_word_choice_of_another_project_or_made_before_the_ruling_keeps_nothing_quiet(make_vault):
     """Beta's decision cleared alpha's ruling, and alpha's own decision made before the attempt
     failed cleared the failure: both proposals were "a miss, not a guess" (qa84)."""
-    files = {"projects/alpha/checkpoints/20251201T090000Z-a1.md": ALPHA_EARLY,
-             "projects/alpha/checkpoints/20260101T090000Z-a2.md": ALPHA,
-             "projects/beta/checkpoints/20260215T090000Z-b1.md": BETA}
-    with Vault(make_vault(files)) as vault:
+    with Vault(make_vault(HISTORY)) as vault:
         vault.index(embed=False, now=FROZEN_NOW)
         for proposal in ("use grpc streaming for the ingest path", "compress segments with zstd level 19"):
             check = vault.deadend_check(proposal, project="alpha", lexical_only=True)
             assert [r.project for r in check.rulings] == ["alpha"], proposal
         # the chosen design of the ruling's own project, chosen after it, still keeps it quiet
-        later = {**files, "projects/alpha/checkpoints/20260301T090000Z-a3.md":
-                 BETA.replace("beta", "alpha").replace("2026-02-15", "2026-03-01")}
-    with Vault(make_vault(later)) as vault:
+    with Vault(make_vault(RECHOSEN)) as vault:
         vault.index(embed=False, now=FROZEN_NOW)
         assert vault.deadend_check("use grpc streaming for the ingest path", project="alpha",
                                    lexical_only=True).rulings == ()
@@ -169,17 +171,12 @@ def test_the_meaning_arm_is_not_kept_quiet_by_another_projects_choice_or_one_mad
     the ruling's margin, and both proposals were a miss (qa105)."""
     from vault_engine.memory.deadends import check_in_ledger
 
-    files = {"projects/alpha/checkpoints/20251201T090000Z-a1.md": ALPHA_EARLY,
-             "projects/alpha/checkpoints/20260101T090000Z-a2.md": ALPHA,
-             "projects/beta/checkpoints/20260215T090000Z-b1.md": BETA}
-    with Vault(make_vault(files)) as vault:
+    with Vault(make_vault(HISTORY)) as vault:
         vault.index(embed=False, now=FROZEN_NOW)
         for proposal in ("stream the ingest over gRPC", "zstd at level 19 for the segments"):
             check = check_in_ledger(proposal, vault.ledger, project="alpha", semantic=_Meaning(vault.ledger))
             assert [(r.project, r.arms) for r in check.rulings][:1] == [("alpha", ("semantic",))], proposal
-    later = {**files, "projects/alpha/checkpoints/20260301T090000Z-a3.md":
-             BETA.replace("beta", "alpha").replace("2026-02-15", "2026-03-01")}
-    with Vault(make_vault(later)) as vault:  # alpha chose it again since: that design stands
+    with Vault(make_vault(RECHOSEN)) as vault:  # alpha chose it again since: that design stands
         vault.index(embed=False, now=FROZEN_NOW)
         check = check_in_ledger("stream the ingest over gRPC", vault.ledger, project="alpha", semantic=_Meaning(vault.ledger))
         assert "Use gRPC streaming for the ingest path" not in [r.text for r in check.rulings]
