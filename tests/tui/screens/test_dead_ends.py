@@ -1,5 +1,6 @@
 """Dead ends screen: every ruling newest first, filters, jump to the note, proposal check."""
 
+import re
 from dataclasses import replace
 
 import pytest
@@ -319,8 +320,7 @@ async def test_at_80x24_the_answer_shows_why_it_failed_and_pages_on_from_the_box
         await pilot.press("p", *proposal)
         await settle(pilot)
         assert app.screen.has_class("-answering") and not app.screen.query_one("#deadend-detail").display
-        shown = "".join(app.export_screenshot().split()).replace("&#160;", "")  # the screen's text
-        assert "Whyitfailed" in shown
+        assert "Whyitfailed" in screen_text(app)
         await pilot.press("ctrl+a", "ctrl+k")  # emptied: the ruling's pane comes back
         await settle(pilot)
         assert not app.screen.has_class("-answering") and app.screen.query_one("#deadend-detail").display
@@ -334,3 +334,14 @@ async def test_at_80x24_the_answer_shows_why_it_failed_and_pages_on_from_the_box
         await pilot.press("pagedown")
         await settle(pilot)
         assert scroll.scroll_y > 0 and app.focused.id == "proposal"  # paged from where you type
+        # to the answer's last line: the box had clipped what its scroll thought was in view (qa107)
+        for _ in range(4):
+            await pilot.press("pagedown")
+        await settle(pilot)
+        assert scroll.scroll_y == scroll.max_scroll_y
+        assert "thistimeisdifferent;thedecisionisyours." in screen_text(app)
+
+
+def screen_text(app) -> str:
+    """What the screen shows, its rows joined without spaces (wrapping moves them)."""
+    return re.sub(r"<[^>]*>|\s|&#160;", "", app.export_screenshot())
