@@ -193,7 +193,6 @@ def _english_swapped(word: str, lexical: WhooshIndex) -> list[tuple[int, int, in
     return [(1, 1, -held[term], term) for term in stems if held[term]]
 
 
-@functools.cache
 def _nearest_form(term: str, typo: str, text: str) -> str | None:
     """The form of ``term`` spelled most like ``typo``: as ``text`` (a few sections holding it)
     writes it, or as English does, the notes' form first on a tie. The first sections holding
@@ -210,6 +209,7 @@ def _nearest_form(term: str, typo: str, text: str) -> str | None:
     return min(forms)[-1] if forms else None
 
 
+@functools.cache
 def _english_by_start() -> dict[tuple[str, int], tuple[str, ...]]:
     """The words of English by first letter and length."""
     grouped: dict[tuple[str, int], list[str]] = {}
