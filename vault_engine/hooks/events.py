@@ -29,7 +29,6 @@ from pathlib import Path
 from typing import Any, TextIO
 
 from vault_engine.errors import VaultError
-from vault_engine.text import shortened
 
 log = logging.getLogger(__name__)
 
@@ -158,8 +157,10 @@ def _interruption(hits: list[Any]) -> str:
     a checkpoint's or a record's over a working note's first impression, then by score (a
     plan's harmless first step led with a working note's marker, and the checkpoint ruling a
     later step restated got one line, qa100)."""
+    from vault_engine.memory.render import one_line  # loaded by the check that found them
+
     hits = sorted(hits, key=lambda hit: _strength(hit.rulings[0]))
-    more = [f'- "{_short(hit.proposal)}" restates "{_short(hit.rulings[0].text)}"' for hit in hits[1:]]
+    more = [f'- "{one_line(hit.proposal, 100)}" restates "{one_line(hit.rulings[0].text, 100)}"' for hit in hits[1:]]
     if not more:
         return hits[0].rendered
     return hits[0].rendered.rstrip() + "\n\nOther steps of this plan restate recorded dead ends too (`vault-engine " \
@@ -168,10 +169,6 @@ def _interruption(hits: list[Any]) -> str:
 
 def _strength(ruling: Any) -> tuple[bool, bool, float]:
     return ruling.elsewhere, ruling.source == "working note", -ruling.score
-
-
-def _short(text: str, chars: int = 100) -> str:
-    return shortened(" ".join(text.split()), chars)
 
 
 def _writes_a_note(root: Path, payload: dict[str, Any]) -> bool:

@@ -47,7 +47,7 @@ _ATTACHMENT_EMBED = re.compile(r"!\[\[[^\]|#]+\.(?!md\])[A-Za-z0-9]{2,5}(?:[#|][
 _HTML_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>")
 _SPACES = re.compile(r"[ \t]{2,}")
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
-_EMBED = re.compile(r"!\[\[[^\]\n]*\]\]")
+EMBED = re.compile(r"!\[\[[^\]\n]*\]\]")  # an embed of another file: `![[Daily.base]]`
 _CALLOUT_MARK = re.compile(r"^((?:[ \t]*>)+[ \t]*)\[![\w-]+\][+-]?", re.M)
 _WIKILINK = re.compile(r"\[\[([^\]|\n]*)(?:\|([^\]\n]*))?\]\]")
 _REFERENCE_LINK = re.compile(r"(?<!\[)\[([^\[\]\n]+)\]\[[^\[\]\n]*\](?!\])")  # [text][label], [text][]
@@ -136,7 +136,7 @@ def _without_comments(markdown: str) -> str:
 
 def _drawn(prose: str) -> str:
     """Prose outside code as reading view draws it (see :func:`reading_view`)."""
-    prose = _WIKILINK.sub(_link_as_drawn, _EMBED.sub(" ", prose))
+    prose = _WIKILINK.sub(_link_as_drawn, EMBED.sub(" ", prose))
     return unescaped(_HIGHLIGHT.sub(r"\1", _FOOTNOTE_REF.sub("", prose)))
 
 

@@ -19,7 +19,7 @@ from vault_engine.config import Config
 from vault_engine.errors import ModelUnavailable
 from vault_engine.model import Hit, ResolvedLink, Scores, SearchResult
 from vault_engine.parsing.frontmatter import property_lines
-from vault_engine.parsing.readable import only_comments, reading_view
+from vault_engine.parsing.readable import EMBED, only_comments, reading_view
 from vault_engine.parsing.sections import heading_line, leading_headings, section_body
 from vault_engine.refs import make_ref
 from vault_engine.retrieval.confidence import Evidence, MissRule, judged, judged_miss
@@ -183,7 +183,6 @@ def says_something(section: SectionRow) -> bool:
 
 # what a section holds of its own once embeds of other files (a view, an image, a note) are
 # left out: no word or number at all is nothing to read ("- ", a template's empty bullet)
-_EMBED = re.compile(r"!\[\[[^\]\n]*\]\]")
 _ANY_WORD = re.compile(r"\w")
 _WORDS = re.compile(r"[^\W\d_]{2,}")  # words of letters: not "2017", "06", a list dash
 
@@ -494,7 +493,7 @@ def _shown(note: NoteRow, section: SectionRow) -> tuple[str, bool]:
     if "<!--" in body and only_comments(body):
         return (property_lines(note.meta) if section.ord == 0 else ""), False
     if body.strip() or section.ord != 0:
-        return body, not _ANY_WORD.search(_EMBED.sub("", body))
+        return body, not _ANY_WORD.search(EMBED.sub("", body) if "![[" in body else body)
     properties = property_lines(note.meta)
     if properties:
         return properties, False
