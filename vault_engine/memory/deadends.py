@@ -378,7 +378,7 @@ def _stands_against(accepted: Accepted, weights: TermWeights,
     said for a word-for-word proposal (qa84)."""
     if accepted.dated is None:  # rulings checked outright: no dates to weigh
         return lambda text, ruling: True
-    dated = functools.cache(accepted.dated)
+    dated = accepted.dated  # read once a check (accepted_designs)
     terms_of = functools.cache(lambda text: content_terms(proposed_part(chosen_lead(text))))
 
     def stands(text: str, ruling: Compared) -> bool:
