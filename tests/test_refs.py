@@ -13,6 +13,10 @@ def test_parse_ref():
     assert parse_ref("specs/auth.md#Design#Tokens") == ParsedRef("specs/auth.md", None, "Design#Tokens")
     assert parse_ref("./a.md") == ParsedRef("a.md", None, None)
     assert parse_ref(".hidden/a.md").path == ".hidden/a.md"
+    # a doubled or dotted component is the same path: `show specs//a.md` had said the note was
+    # new since the index, `specs/./a.md` that a hidden name is never indexed (qa109)
+    assert parse_ref("specs//a.md#Goal") == parse_ref("specs/./a.md#Goal") == ParsedRef("specs/a.md", None, "Goal")
+    assert parse_ref(" specs\\a.md ").path == "specs/a.md"
     ident = "0123456789abcdef0123456789ABCDEF"
     assert parse_ref(f"notion://{ident}#Goals") == ParsedRef(None, ident.lower(), "Goals")
     dashed = "01234567-89ab-cdef-0123-456789abcdef"

@@ -70,6 +70,29 @@ def glob_example(pattern: str) -> str:
     return _WILDCARDS.sub(lambda m: "x/" if m.group() == "**/" else "x", pattern)
 
 
+def is_note(path: str) -> bool:
+    """A note (``.md``, any case), not an attachment or a code tap's source file: the one test
+    the scan, the ledger's rows, the code tap and ``status`` count by (``NOTES.MD`` had been a
+    note to the scan and a changed source file to ``callers``: qa109)."""
+    return path.lower().endswith(".md")
+
+
+def normalize_path(path: str) -> str:
+    """``path`` as the index stores it: POSIX separators, no "." or empty components
+    (``".\\\\src\\\\a.py"`` -> ``"src/a.py"``, ``specs//a.md`` -> ``specs/a.md``); "" when
+    nothing is left. A ref typed with a doubled or dotted component had been read as a new
+    file or a hidden one (qa109)."""
+    if _is_normal(path):
+        return path
+    return "/".join(part for part in path.replace("\\", "/").split("/") if part and part != ".")
+
+
+def _is_normal(path: str) -> bool:
+    # Most paths from a walker are clean already; these string tests run at C speed.
+    return bool(path) and "\\" not in path and "//" not in path and "/./" not in path and not (
+        path[0] == "/" or path[-1] == "/" or path == "." or path.startswith("./") or path.endswith("/."))
+
+
 def note_stem(rel_path: str) -> str:
     """File name without folder and without ``.md``: the name links use."""
     name = rel_path.rsplit("/", 1)[-1]

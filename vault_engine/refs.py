@@ -10,6 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from vault_engine.paths import normalize_path
+
 NOTION_SCHEME = "notion://"
 _NOTION_ID = re.compile(r"^[0-9a-fA-F]{32}$")
 
@@ -36,13 +38,7 @@ def parse_ref(ref: str) -> ParsedRef:
         ident = ident.strip().replace("-", "").lower()
         return ParsedRef(None, ident if _NOTION_ID.match(ident) else None, heading.strip() or None)
     path, _, heading = ref.partition("#")
-    return ParsedRef(normalize_path(path) or None, None, heading.strip() or None)
-
-
-def normalize_path(path: str) -> str:
-    """A vault-relative path as a user may type it (``./specs\\auth.md``) in the index's form."""
-    path = path.strip().replace("\\", "/")
-    return path[2:] if path.startswith("./") else path
+    return ParsedRef(normalize_path(path.strip()) or None, None, heading.strip() or None)
 
 
 def printed(ref: str) -> str:

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Mapping
 from vault_engine.config import Config
 from vault_engine.errors import VaultError
 from vault_engine.parsing.mentions import mentions_in
+from vault_engine.paths import is_note
 from vault_engine.sources.code.files import (
     CodeTap,
     code_taps,
@@ -39,11 +40,6 @@ FULL_RESOLVE_SHARE = 0.25
 # the watcher re-resolves a tap on every save, and unpickling every file each time cost more
 # than resolving (bench/bench_code.py).
 _PARSED: dict[tuple[str, str], tuple[str, ParsedSource]] = {}
-
-
-def is_code_key(path: str) -> bool:
-    """Ledger documents that are source files: everything the scan put there but notes."""
-    return not path.lower().endswith(".md")
 
 
 def add_code_files(config: Config, scan: Scan, only: set[str] | None = None) -> set[str]:
@@ -73,7 +69,8 @@ def code_status(config: Config, suspects) -> dict | None:
     path = config.index_dir / CODE_FILE
     if not taps and not path.exists():
         return None
-    stale = {"changed": sum(map(is_code_key, suspects.changed)), "missing": sum(map(is_code_key, suspects.missing))}
+    stale = {"changed": sum(not is_note(p) for p in suspects.changed),
+             "missing": sum(not is_note(p) for p in suspects.missing)}
     base = {"taps": describe(taps),
             "stale": stale, "fresh": not (stale["changed"] or stale["missing"])}
     if not path.exists():
@@ -139,7 +136,7 @@ def _sync_files(config, ledger, store: CodeStore, taps: list[CodeTap],
     own calls need resolving again."""
     from vault_engine.sources.code.dependents import surface
 
-    in_ledger = {p: k.hash for p, k in ledger.known_files().items() if k.hash and is_code_key(p)}
+    in_ledger = {p: k.hash for p, k in ledger.known_files().items() if k.hash and not is_note(p)}
     stored = store.file_hashes()
     touched: dict[str, set[str]] = {}
     local: set[str] = set()
@@ -222,7 +219,7 @@ def _load_parsed(store: CodeStore, tap: str) -> dict[str, ParsedSource]:
 def _sync_mentions(ledger: Ledger, store: CodeStore, changed_note_ids, cleared_paths) -> None:
     full = store.get_meta("mentions") is None
     notes = ledger.notes() if full else list(ledger.notes_by_ids(changed_note_ids).values())
-    notes = [n for n in notes if not is_code_key(n.path)]
+    notes = [n for n in notes if is_note(n.path)]
     rows = []
     for note in notes:
         for section in ledger.sections_of(note.id):

@@ -19,8 +19,8 @@ from vault_engine.parsing.sections import (
     normalize_heading,
     rendered_heading,
 )
-from vault_engine.paths import name_key
-from vault_engine.refs import NOTION_SCHEME, ParsedRef, make_ref, normalize_path, parse_ref
+from vault_engine.paths import name_key, normalize_path
+from vault_engine.refs import NOTION_SCHEME, ParsedRef, make_ref, parse_ref
 from vault_engine.stores.ledger import Ledger, NoteRow, SectionRow
 
 MAX_HEADINGS_NAMED = 12  # a ref to a missing heading names the note's first headings, one line

@@ -375,3 +375,31 @@ def test_a_method_is_named_by_its_name_alone_when_no_other_symbol_has_it(make_va
         v.index(embed=False)
         assert "memory/guards.md" in {w.ref for w in v.show("src/shop/orders.py#OrderBook._check").why}
         assert "memory/guards.md" not in {w.ref for w in v.show("src/shop/orders.py#OrderBook.place").why}
+
+
+def test_a_note_named_in_capitals_is_no_changed_source_file(make_vault):
+    """"Is this path a note?" was asked four ways: a code tap's staleness check asked it case
+    by case, so `NOTES.MD`, a note to the scan, was "1 source file changed since the last
+    index" right after `index` (qa109)."""
+    root = build(make_vault)
+    (root / "NOTES.MD").write_text("# Notes\nThe order book keeps every order.\n")
+    with Vault(root) as v:
+        v.index(embed=False)
+        answer = v.calls("no_such_thing")
+        assert answer.status == "no_such_symbol" and "changed since" not in answer.reason
+
+
+def test_depth_walks_that_many_calls_away_each_way(make_vault):
+    """The product's walk (retrieval/code/graph.py) at depth 2 and 5: the sample repository's
+    calls are one deep, so walking one level less than asked had passed every test (qa110)."""
+    chain = "def a(): b()\ndef b(): c()\ndef c(): d()\ndef d(): e()\ndef e(): f()\ndef f(): g()\ndef g(): pass\n"
+    with Vault(build(make_vault, {"src/chain.py": chain})) as v:
+        v.index(embed=False)
+        two = v.calls("src/chain.py#a", direction="callees", depth=2)
+        assert {(n.ref, n.hops) for n in two.nodes} == {("src/chain.py#b", 1), ("src/chain.py#c", 2)}
+        five = v.calls("src/chain.py#a", direction="callees", depth=5)
+        assert sorted(n.hops for n in five.nodes) == [1, 2, 3, 4, 5]
+        three = v.calls("src/chain.py#g", direction="callers", depth=3)
+        assert {(n.ref, n.hops) for n in three.nodes} == {("src/chain.py#f", 1), ("src/chain.py#e", 2),
+                                                          ("src/chain.py#d", 3)}
+

@@ -12,6 +12,7 @@ from typing import Any
 from vault_engine.code_model import CallAnswer, CodeView, Outline, Why
 from vault_engine.config import Config
 from vault_engine.errors import UnknownRef, VaultError
+from vault_engine.paths import is_note
 from vault_engine.refs import make_ref
 from vault_engine.retrieval.code.graph import walk
 from vault_engine.retrieval.code.lookup import (
@@ -402,7 +403,7 @@ class CodeQueries:
         from vault_engine.sources.code.files import file_of, scan_code
         from vault_engine.sources.vault.changes import content_changed, find_suspects
 
-        known = {p: k for p, k in self.ledger.known_files().items() if not p.endswith(".md")}
+        known = {p: k for p, k in self.ledger.known_files().items() if not is_note(p)}
         suspects = find_suspects(scan_code(self.config).files, known)
         suspects = content_changed(suspects, known, lambda key: file_of(self.taps, self.config.root, key),
                                    self.config.max_file_bytes)
@@ -538,7 +539,7 @@ class CodeQueries:
         if stale:  # the name may be in a file saved since: not knowing is not "no such symbol"
             return "not_indexed", (f"no indexed symbol {symbol!r}, but {len(stale)} source file(s) changed since the "
                                    f"last index (e.g. {stale[0]}): run `vault-engine index` and ask again"), ()
-        skipped = [p for p, _ in self.ledger.skipped() if not p.endswith(".md")]
+        skipped = [p for p, _ in self.ledger.skipped() if not is_note(p)]
         extra = f" ({len(skipped)} source files were skipped: see `vault-engine status`)" if skipped else ""
         return _suggesting("no_such_symbol", f"no symbol {symbol!r} in the {len(self.keys)} indexed source files"
                                              f"{extra}{self.syntax_error_note(symbol)}", self.meant(symbol))

@@ -28,6 +28,8 @@ from dataclasses import dataclass
 from operator import methodcaller
 from typing import Any
 
+from vault_engine.paths import normalize_path
+
 _PATHS = ""  # the key of a node's own paths: normalization leaves no empty component
 EXACT, SUFFIX, AMBIGUOUS, MISS = "exact", "suffix", "ambiguous", "miss"
 
@@ -53,24 +55,6 @@ class PathIndex:
 
     def __len__(self) -> int:
         return len(self.paths)
-
-
-def normalize_path(path: str) -> str:
-    """``path`` as the index stores it: POSIX separators, no "." or empty components
-    (``".\\\\src\\\\a.py"`` -> ``"src/a.py"``); "" when nothing is left."""
-    if _is_normal(path):
-        return path
-    return "/".join(_components(path))
-
-
-def _is_normal(path: str) -> bool:
-    # Most paths from a walker are clean already; these string tests run at C speed.
-    return bool(path) and "\\" not in path and "//" not in path and "/./" not in path and not (
-        path[0] == "/" or path[-1] == "/" or path == "." or path.startswith("./") or path.endswith("/."))
-
-
-def _components(path: str) -> list[str]:
-    return [part for part in path.replace("\\", "/").split("/") if part and part != "."]
 
 
 def _parts(path: str) -> list[str]:
@@ -146,11 +130,10 @@ def _freeze(trie: dict[str, Any]) -> None:
 def lookup_path(index: PathIndex, query: str) -> PathMatch:
     """The files ``query`` names: exact path, else whole trailing components, else nothing.
     Costs one dictionary step per query component."""
-    components = _components(query)
-    if not components:
+    full = normalize_path(query)
+    if not full:
         return PathMatch(query, MISS, ())
     fold = _folder(index.case_sensitive)
-    full = "/".join(components)
     exact = index.exact.get(fold(full))
     if exact:
         if full in exact:  # case-insensitive, yet spelled exactly like one: that one (as lookup_ref)

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from vault_engine.config import Config, TapConfig, check_keys
 from vault_engine.errors import ConfigError
-from vault_engine.paths import glob_match
+from vault_engine.paths import glob_match, is_note
 from vault_engine.sources.code.ignore import (
     IgnoreRule,
     is_ignored,
@@ -106,7 +106,7 @@ class CodeTap:
         """The root-relative path of a key of this tap, or None when it is not one."""
         if self.prefix:
             return key[len(self.prefix):] if key.startswith(self.prefix) else None
-        return None if key.lower().endswith(".md") or ":" in key.split("/", 1)[0] else key
+        return None if is_note(key) or ":" in key.split("/", 1)[0] else key
 
 
 def code_taps(config: Config) -> list[CodeTap]:

@@ -12,6 +12,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from vault_engine.paths import is_note
 from vault_engine.stores.ledger.notes import KnownFile
 
 
@@ -39,11 +40,6 @@ class FileStat:
     def matches(self, known: KnownFile) -> bool:
         """Whether the ledger's stat of the file is this one (:meth:`KnownFile.has_stat`)."""
         return known.has_stat(self.size, self.mtime_ns, self.ctime_ns)
-
-
-def is_note(path: str) -> bool:
-    """A note, not a code tap's source file (those are counted on their own, as ``status`` does)."""
-    return path.lower().endswith(".md")
 
 
 @dataclass(frozen=True, slots=True)

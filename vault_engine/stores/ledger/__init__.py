@@ -35,7 +35,7 @@ __all__ = [
 
 
 # A code tap's source file among the notes' rows: every row that is not Markdown (as
-# sources/vault/changes.is_note tells a note).
+# paths.is_note tells a note).
 _SOURCE_FILE = "lower(path) NOT LIKE '%.md'"
 
 
