@@ -472,22 +472,30 @@ def test_a_note_that_is_all_properties_is_a_hit_showing_them(make_vault):
         assert [h.path for h in v.search("heading zoology", lexical_only=True).hits][-1] == "Empty.md"
 
 
-def test_a_section_that_only_embeds_other_files_comes_after_every_hit_with_text(make_vault):
-    """kepano's daily template holds `![[Daily.base]]` under "## Notes": its two short heading
-    words outranked the Evergreen note for "evergren notes" (qa102)."""
-    root = make_vault({"Templates/Daily Note Template.md": "# Daily Note Template\n## Notes\n![[Daily.base]]\n",
+def test_a_hub_note_that_embeds_a_view_is_found_where_the_arms_put_it_and_an_empty_bullet_comes_last(make_vault):
+    """kepano's hub notes hold only properties and `![[X.base]]` views: listed after every hit
+    with text, "Steph Ango meetings" had put `References/Steph Ango.md` 48th and "job
+    interview" its template 48th (qa108). An empty bullet in a note without properties is
+    nothing to read (qa105)."""
+    root = make_vault({"References/Steph Ango.md": '---\ncategories:\n  - "[[People]]"\n---\n## Meetings\n\n'
+                                                  "![[Meetings.base#Person]]\n",
+                       "Templates/Job Interview Template.md": '---\ncategories:\n  - "[[Meetings]]"\ntype:\n'
+                                                              '  - "[[Job Interviews]]"\n---\n'
+                                                              "## Questions and topics\n\n- \n",
                        "Templates/Recipe Template.md": "# Recipe Template\n## Notes\n- \n",
-                       "Evergreen notes.md": "# Evergreen notes\n" + "Notes that grow as you revisit them. " * 12,
-                       "Daily.base": "views: []\n"})
+                       "Notes/Kitchen.md": "# Kitchen\n" + "Notes on every recipe we cooked and what we changed. " * 12,
+                       "Notes/Standup.md": "# Standup\n" + "Short meetings about the job keep the team in step. " * 12,
+                       "Meetings.base": "views: []\n"})
     with Vault(root) as v:
         v.index(embed=False)
-        hits = v.search("daily notes", lexical_only=True).hits
-        # an empty bullet is nothing to read either (qa105: kepano's templates)
-        assert [h.ref for h in hits] == ["Evergreen notes.md#Evergreen notes", "Templates/Daily Note Template.md#Notes",
-                                         "Templates/Recipe Template.md#Notes"]
-        assert hits[1].snippet == "![[Daily.base]]"  # still found, shown as it is
-        # the note a query names comes first, bare or not ("daily note template" put it 47th)
-        assert v.search("daily note template", lexical_only=True).hits[0].path == "Templates/Daily Note Template.md"
+        hits = v.search("Steph Ango meetings", lexical_only=True).hits
+        assert hits[0].ref == "References/Steph Ango.md#Meetings"
+        assert hits[0].snippet == "categories: People"  # shown by what the note is
+        assert v.search("job interview", lexical_only=True).hits[0].path == "Templates/Job Interview Template.md"
+        recipe = [h.path for h in v.search("recipe notes", lexical_only=True).hits]
+        assert recipe[0] == "Notes/Kitchen.md" and recipe[-1] == "Templates/Recipe Template.md"
+        # the note a query names comes first, bare or not ("daily note template" put it 47th, qa105)
+        assert v.search("recipe template", lexical_only=True).hits[0].path == "Templates/Recipe Template.md"
 
 
 def test_on_a_partly_embedded_index_a_tie_goes_to_the_section_whose_words_matched(make_vault):

@@ -485,15 +485,19 @@ def _shown(note: NoteRow, section: SectionRow) -> tuple[str, bool]:
     Obsidian's search finds: its section stays a hit, shown by its note's other text. A note
     that is only its heading (empty headings fold into the section after them, so a first
     section with nothing under it is the whole note) shows that heading: "# Headonlyword
-    title" alone was found by no search (qa49). A section with no word of its own, only
-    embeds of other files or an empty bullet (``![[Daily.base]]`` or ``- `` under a template's
-    "## Notes"), is bare too: its words are its headings ("evergren notes" found it before the
-    Evergreen note, qa102, qa105)."""
+    title" alone was found by no search (qa49). A section with no word of its own, an empty
+    bullet ``- `` under a template's "## Notes", is bare too (qa105), unless it embeds what
+    it shows (a hub note's ``![[Trips.base]]``, the view Obsidian shows there) or opens a note
+    with properties, which say what the note is: listed after every hit, such notes had been
+    40th to 48th where both arms put them first ("Steph Ango meetings", "places to visit in
+    Kyoto" on kepano's vault, qa108)."""
     body = section_body(section.text, section.heading)
     if "<!--" in body and only_comments(body):
         return (property_lines(note.meta) if section.ord == 0 else ""), False
     if body.strip() or section.ord != 0:
-        return body, not _ANY_WORD.search(EMBED.sub("", body) if "![[" in body else body)
+        wordless = not _ANY_WORD.search(EMBED.sub("", body) if "![[" in body else body)
+        shown_otherwise = "![[" in body or (section.ord == 0 and bool(property_lines(note.meta)))
+        return body, wordless and not shown_otherwise
     properties = property_lines(note.meta)
     if properties:
         return properties, False

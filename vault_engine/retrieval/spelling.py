@@ -9,10 +9,11 @@ words are a slip away from too many others, and are jargon as often as slips: on
 neighbouring letters swapped into a word of English, "taks" for "task"), with its first
 letter as written (a slip there is the rarest); or as a word of English whose stem the notes
 hold, a letter of it dropped, swapped or changed (the stemmer puts "customer" two slips from
-"custmer"), the notes' own word first on a tie. A word of English (the model's vocabulary,
-with its inflections) is no slip, even where no note writes it; a word written as a name
-("Todoist", "iOS") is what someone calls something; a word in quotation marks is meant as
-written. A hyphenated word the notes write as one ("to-dos", "e-mail") is read so. Only the
+"custmer"); on a tie the word more sections hold (the notes' one-off "certicates" had
+been read for "certficate" over the "certificate" they write twenty times, qa108). A word of
+English (the model's vocabulary, with its inflections) is no slip, even where no note writes
+it; a word written as a name ("Todoist", "iOS") is what someone calls something; a word in
+quotation marks is meant as written. A hyphenated word the notes write as one ("to-dos", "e-mail") is read so. Only the
 words arm reads the corrected query: the model's word pieces take typos in their stride.
 """
 
@@ -139,8 +140,8 @@ def corrected(query: str, lexical: WhooshIndex, text_of: Callable[[int], str]) -
             slips, near = 1, _english_swapped(lowered, lexical)
         elif is_english(lowered):
             continue
-        else:  # the notes' own words first, on a tie, then words of English (see _english_near)
-            near = [(osa_distance(term, other, slips), 0, -count, other)
+        else:  # the notes' own words and words of English (see _english_near), the most held on a tie
+            near = [(osa_distance(term, other, slips), -count, 0, other)
                     for other, count in lexical.terms_near(term, CANDIDATE_EDITS) if count]
             near += _english_near(lowered, ENGLISH_SLIPS, lexical)
         best = min((n for n in near if n[0] <= slips), default=None)
@@ -175,7 +176,7 @@ def _english_near(word: str, slips: int, lexical: WhooshIndex) -> list[tuple[int
     if not near:
         return []
     _, held = lexical.doc_frequencies({term for _, term in near})
-    return [(slipped, 1, -held[term], term) for slipped, term in near if held[term]]
+    return [(slipped, -held[term], 1, term) for slipped, term in near if held[term]]
 
 
 def _english_swapped(word: str, lexical: WhooshIndex) -> list[tuple[int, int, int, str]]:
@@ -190,7 +191,7 @@ def _english_swapped(word: str, lexical: WhooshIndex) -> list[tuple[int, int, in
     if not stems:
         return []
     _, held = lexical.doc_frequencies(stems)
-    return [(1, 1, -held[term], term) for term in stems if held[term]]
+    return [(1, -held[term], 1, term) for term in stems if held[term]]
 
 
 def _nearest_form(term: str, typo: str, text: str) -> str | None:

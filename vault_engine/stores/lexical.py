@@ -142,13 +142,21 @@ def words_as_written(text: str) -> dict[str, str]:
     return written
 
 
+# English capitalizes the days and the months: words of a date, not names of something the
+# notes may lack ("a dinner party on Saturday" had made a right answer `low`, qa108)
+_CALENDAR = frozenset(("monday tuesday wednesday thursday friday saturday sunday january february march "
+                       "april may june july august september october november december").split())
+
+
 def written_as_names(text: str) -> set[str]:
     """The words of ``text`` written as names: capitalized where a sentence does not open
-    ("sync with Todoist"), or with a capital inside ("GDPR", "CeleryExecutor", "iOS")."""
+    ("sync with Todoist"), or with a capital inside ("GDPR", "CeleryExecutor", "iOS"); a day
+    or a month is none."""
     names = set()
     for m in _WORD.finditer(text):
         word = m.group()
-        if any(c.isupper() for c in word[1:]) or (word[0].isupper() and not _opens_sentence(text, m.start())):
+        if any(c.isupper() for c in word[1:]) or (word[0].isupper() and not _opens_sentence(text, m.start())
+                                                  and word.lower() not in _CALENDAR):
             names.add(word)
     return names
 
