@@ -155,7 +155,7 @@ def test_an_edit_is_embedded_through_the_export_without_importing_torch(make_vau
 
         (sid,) = [r[0] for r in v.ledger.db.execute(
             "SELECT s.id FROM sections s JOIN notes n ON n.id=s.note_id WHERE n.path='backups.md'")]
-        expected = SentenceTransformerEmbedder()._model_vectors(["Backups\nCopy the vault to a second disk every hour."])
+        expected = SentenceTransformerEmbedder().model_vectors(["Backups\nCopy the vault to a second disk every hour."])
         assert v.vectors.similarities(expected[0], [sid])[sid] == pytest.approx(1.0, abs=1e-4)  # rows in half precision
 
 

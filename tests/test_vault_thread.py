@@ -38,12 +38,15 @@ def test_close_drops_queued_calls_and_waits_for_the_running_one():
     gate, ran = threading.Event(), []
     running = thread.submit(lambda vault: gate.wait(5))
     queued = thread.submit(lambda vault: ran.append("queued"))
+    deadline = time.monotonic() + 10  # a wait that fails, never hangs the run
     while not thread.busy:
+        assert time.monotonic() < deadline, "the first call never started"
         time.sleep(0.01)
     assert thread.waiting == 1
     closing = threading.Thread(target=thread.close)
     closing.start()
     while not queued.cancelled():
+        assert time.monotonic() < deadline, "close() did not drop the queued call"
         time.sleep(0.01)
     gate.set()
     closing.join(10)

@@ -67,15 +67,20 @@ DAMAGED_TEXT = ("The index is damaged: press F5 to repair it from the notes (or 
 
 
 def health_of(status: Mapping[str, Any]) -> Health:
-    """``35 notes · up to date · watcher off`` from ``Vault.status()``."""
-    if status.get("damage"):
+    """``35 notes · up to date · watcher off`` from ``Vault.status()``. A words index an
+    interrupted run left a step behind still answers (``status`` says BEHIND, not DAMAGED):
+    the screens stay usable, the header says to press F5 (qa109)."""
+    damage = status.get("damage") or []
+    behind = bool((status.get("lexical") or {}).get("interrupted"))
+    if len(damage) > behind:
         return DAMAGED
     stale = status.get("stale", {})
     stale_count = int(stale.get("changed", 0)) + int(stale.get("missing", 0))
     watcher = watcher_text(status.get("watcher"))
     parts = [f"{status.get('notes', 0)} notes",
-             f"{stale_count} stale: press F5" if stale_count else "up to date", watcher]
-    return Health(" · ".join(parts), warning=bool(stale_count) or watcher == "watcher died")
+             "index BEHIND: press F5" if behind else f"{stale_count} stale: press F5" if stale_count else "up to date",
+             watcher]
+    return Health(" · ".join(parts), warning=behind or bool(stale_count) or watcher == "watcher died")
 
 
 def watcher_text(watcher: Any) -> str:

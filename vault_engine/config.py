@@ -98,6 +98,10 @@ class Config:
     index_name: str = CURRENT  # another generation's name while a rebuild writes it
     outside_symlinks: bool = False  # index notes and folders that are symlinks out of the vault
 
+    def project_folder(self, project: str) -> str:
+        """The vault-relative folder of a project's checkpoints and working notes."""
+        return f"{self.projects_dir}/{project}"
+
     def inside(self, path: Path) -> bool:
         """Whether ``path``, symlinks resolved, lies inside the vault (or that does not matter)."""
         if self.outside_symlinks:

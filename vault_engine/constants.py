@@ -22,3 +22,8 @@ FIND_FACETS = ("lifecycle", "data_state", "boundaries", "invariants", "failure")
 # may take at most half the budget). Below it a brief would be a cut heading saying nothing:
 # refused as a usage error naming this minimum rather than answered with no brief at all.
 MIN_BRIEF_TOKENS = 40
+
+# Answers are fitted to a token budget by this estimate (no tokenizer is loaded for it)
+CHARS_PER_TOKEN = 4
+
+MAX_FOLLOW = 5  # hops of --follow: every shell offers 0..5 links away

@@ -18,7 +18,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from vault_engine.constants import FIND_FACETS, FIND_TIERS, MIN_BRIEF_TOKENS, SEARCH_KINDS
+from vault_engine.constants import FIND_FACETS, FIND_TIERS, MAX_FOLLOW, MIN_BRIEF_TOKENS, SEARCH_KINDS
 from vault_engine.errors import BadArgument
 
 Args = Mapping[str, Any]
@@ -90,9 +90,13 @@ def _to_json(result: Any, args: Args) -> Any:
     return result.to_json() if hasattr(result, "to_json") else result
 
 
+def sourced_links(links: Any) -> list[dict[str, Any]]:
+    """Each link's JSON with the note it is written in (``links`` and ``links --all``)."""
+    return [{"source": link.source, **link.to_json()} for link in links]
+
+
 def _links_json(links: Any, args: Args) -> dict[str, Any]:
-    return {"ref": args["ref"], "backlinks": args["backlinks"],
-            "links": [{"source": link.source, **link.to_json()} for link in links]}
+    return {"ref": args["ref"], "backlinks": args["backlinks"], "links": sourced_links(links)}
 
 
 def _dead_ends_json(listed: Any, args: Args) -> dict[str, Any]:
@@ -123,7 +127,8 @@ def reinforce_or_undo(vault: Any, args: Args) -> Any:
     return vault.undo_last_reinforce(args["ref"], by=args["by"])
 
 
-def _search_call(vault: Any, args: Args) -> Any:
+def search_call(vault: Any, args: Args) -> Any:
+    """``search`` as every shell calls it (the CLI passes its parsed flags, by the same names)."""
     if args["lexical"] and args["semantic"]:
         raise BadArgument("lexical and semantic exclude each other: pass one of them, or neither for both arms")
     return vault.search(args["query"], k=args["k"], kind=args["kind"], project=args["project"],
@@ -225,13 +230,13 @@ OPERATIONS: tuple[Operation, ...] = (
         Param("tap", str, "only documents of this tap"),
         Param("lexical", bool, "BM25 only (fast, never loads the model)", False, keyword="lexical_only"),
         Param("semantic", bool, "embeddings only", False, keyword="semantic_only"),
-        Param("follow", int, "add linked sections, N hops", 0, low=0, high=5),
+        Param("follow", int, "add linked sections, N hops", 0, low=0, high=MAX_FOLLOW),
         Param("no_decay", bool, "rank without decay", False),
         Param("exclude_tests", bool, "leave out test code", False),
-    ), call=_search_call),
+    ), call=search_call),
     Operation("show", "show", "show", "A note or one section of it, with its links; or code.", (
         Param("ref", str, _REF + "; or path#Symbol", required=True, positional=True),
-        Param("follow", int, _FOLLOW_NOTE, 0, low=0, high=5),
+        Param("follow", int, _FOLLOW_NOTE, 0, low=0, high=MAX_FOLLOW),
     )),
     Operation("links", "links", "links", "Resolved links of a note or section, or its backlinks.", (
         Param("ref", str, _REF, required=True, positional=True),
@@ -281,17 +286,17 @@ OPERATIONS: tuple[Operation, ...] = (
         Param("k", int, "most hits", 10, low=1, high=100),
         Param("tier", str, "one tier only", choices=FIND_TIERS),
         Param("facet", str, "memory facet", choices=FIND_FACETS),
-        Param("follow", int, _FOLLOW, 0, low=0, high=5),
+        Param("follow", int, _FOLLOW, 0, low=0, high=MAX_FOLLOW),
     )),
     Operation("outline", "outline", "outline", "A source file's symbols with line spans and why notes.", (
         Param("path", str, "path in the code tap", required=True, positional=True),
-        Param("follow", int, _FOLLOW, 0, low=0, high=5),
+        Param("follow", int, _FOLLOW, 0, low=0, high=MAX_FOLLOW),
     )),
     *(Operation(direction, direction, "calls", summary, (
         Param("symbol", str, "name, Qualified.name or path#Qualified.name", required=True, positional=True),
         Param("depth", int, "calls away", 1, low=1, high=5),
         Param("exclude_tests", bool, "leave out test code", False),
-        Param("follow", int, _FOLLOW, 0, low=0, high=5),
+        Param("follow", int, _FOLLOW, 0, low=0, high=MAX_FOLLOW),
     ), call=_calls(direction))
       for direction, summary in (("callers", "Who calls this symbol, depth calls deep."),
                                  ("callees", "What this symbol calls, depth calls deep."))),

@@ -1,7 +1,8 @@
 """What ``vault-engine status`` reports, assembled from what the stores and the vault say.
 
-Pure over its inputs (the Vault passes the vault's scan against the ledger, the semantic
-arm's state and the watcher's): nothing is indexed, repaired or loaded here, no model either.
+It reads what it reports (the ledger's counts and links, the words index's health; the Vault
+passes the vault's scan against the ledger, the semantic arm's state and the watcher's), and
+writes nothing: nothing is indexed, repaired or loaded here, no model either.
 """
 
 from __future__ import annotations
@@ -41,7 +42,6 @@ def vault_status(config: Config, ledger: Ledger, lexical: WhooshIndex, scan: Sca
     from vault_engine.sources.vault.files import still_skipped
 
     counts = ledger.counts()
-    last = ledger.get_meta("last_index")
     unresolved = [resolved_link(r) for r in ledger.unresolved_links()]
     checked = with_missing_sections(ledger, (resolved_link(r) for r in ledger.links_with_subpath()))
     section_missing = [link for link in checked if link.section_missing]
@@ -68,7 +68,7 @@ def vault_status(config: Config, ledger: Ledger, lexical: WhooshIndex, scan: Sca
         "section_missing_links": len(section_missing),
         "section_missing": [{"source": link.source, "raw": link.raw, "line": link.line, "ref": link.ref,
                              "missing": link.missing_what} for link in section_missing],
-        "last_index": float(last) if last else None,
+        "last_index": ledger.last_index(),
         "lexical": {"sections": _lexical_sections(lexical), "agrees": words_damage is None, "damage": words_damage,
                     "interrupted": words_damage == INTERRUPTED},
         "reinforcements": len(ledger.reinforcements()),

@@ -1,6 +1,6 @@
 """The Vault facade: the one place where the stores are wired together.
 
-The CLI, the TUI, the daemon and (later) the MCP server call these methods and render what
+The CLI, the TUI, the daemon, the MCP server and the hooks call these methods and render what
 they return; none of them touches a store directly.
 """
 
@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 from vault_engine.config import CONFIG_NAME, SETTINGS_META, Config, find_vault, load_config, naming_the_file
+from vault_engine.constants import MAX_FOLLOW
 from vault_engine.errors import (
     AttachmentRef,
     BadArgument,
@@ -46,9 +47,11 @@ from vault_engine.layout import (
     WRITE_LOCK,
 )
 from vault_engine.locks import flock_within, held_elsewhere, hold_in_parent_only, release
+from vault_engine.paths import is_note
 from vault_engine.retrieval.confidence import HIGH, LOW
 from vault_engine.retrieval.notices import conflicted, filters_notice, folder_disagrees, kind_notice, operators_notice
 from vault_engine.stores.ledger import Ledger, NoteRow, damaged
+from vault_engine.stores.ledger.meta import LAST_INDEX
 from vault_engine.stores.reinforcements import LogMark, ReinforcementLog, has_undo, replay
 from vault_engine.stores.sql import is_corruption
 
@@ -74,18 +77,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 T = TypeVar("T")
 
-# Values other modules take from here (the TUI: DecayRow), imported when first asked for.
-_REEXPORTED = ("DecayRow", "Freshness", "IndexReport", "NoteView", "ResolvedLink", "SearchResult")
-
-
-def __getattr__(name: str) -> Any:
-    if name in _REEXPORTED:
-        from vault_engine import model
-
-        return getattr(model, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-
-MAX_FOLLOW = 5  # hops of --follow
 LOCK_WAIT_SECONDS = 600
 CHECKPOINT_EMBED_LIMIT = 64  # pending sections `checkpoint new` embeds at most (more: `index` does)
 AHEAD_RETRIES, AHEAD_WAIT_SECONDS = 50, 0.02  # up to a second for another writer's commit
@@ -301,7 +292,7 @@ class Vault:
             raise IndexMissing(f"no index in {self.root} yet: " + (
                 f"it lies inside the vault {outer}: pass --vault {outer}, or run `vault-engine index` to make "
                 "it a vault of its own" if outer else "run `vault-engine index` first"))
-        if self.ledger.get_meta("last_index") is None:
+        if self.ledger.last_index() is None:
             # A ledger from another release is rebuilt empty when opened (it is derived state).
             raise IndexMissing(f"the index in {self.root} is empty or from another version of "
                                "vault-engine: run `vault-engine index` to rebuild it")
@@ -502,7 +493,7 @@ class Vault:
         take minutes after the words (the ledger's own stamp, ``now`` in tests, stays)."""
         if embedded and now is None:
             with self.ledger.transaction():
-                self.ledger.set_meta("last_index", str(time.time()))
+                self.ledger.mark_indexed(time.time())
 
     def _ledger_damage(self) -> str | None:
         """Why the live ledger cannot be trusted, or None (no ledger yet is not damage)."""
@@ -568,7 +559,7 @@ class Vault:
 
         if not self.root.is_dir():
             raise VaultError(f"the vault folder {self.root} is gone (moved or deleted): nothing was indexed")
-        if not self.has_index() or self._ledger_damage() or self.ledger.get_meta("last_index") is None:
+        if not self.has_index() or self._ledger_damage() or self.ledger.last_index() is None:
             return self.index(embed=False, now=now)
         started = time.perf_counter()
         with self.write_lock():
@@ -588,7 +579,6 @@ class Vault:
             (f"the lexical index could not be trusted ({changes.lexical_repaired}): rebuilt from the ledger",) \
             if changes.lexical_repaired else ()
         notices += tuple(changes.notices)
-        from vault_engine.sources.vault.changes import is_note
 
         changed = (plan.new, plan.modified, plan.deleted, tuple(new for _, new in plan.moved))
         new, modified, deleted, moved = (sum(map(is_note, paths)) for paths in changed)  # notes, as status counts
@@ -745,8 +735,9 @@ class Vault:
         result an agent would take for "nothing exists"."""
         from vault_engine.constants import SEARCH_KINDS
 
-        if k < 1 or not 0 <= follow <= MAX_FOLLOW:
-            raise BadArgument(f"k must be at least 1 and follow within 0..{MAX_FOLLOW} (got k={k}, follow={follow})")
+        if k < 1:
+            raise BadArgument(f"k must be at least 1 (got k={k})")
+        _check_follow(follow)
         ledger = self._require_index()
         if tap is not None:
             self.config.tap(tap)
@@ -1137,7 +1128,7 @@ class Vault:
 
         watcher = watcher_status(self.config)
         notes = None if watcher["state"] in WATCHING else scan_vault(self.config).notes
-        last = self.ledger.get_meta("last_index") if self.has_index() else None
+        last = self.ledger.get_meta(LAST_INDEX) if self.has_index() else None
         return Freshness(None if notes is None else len(notes),
                          None if notes is None else hash(frozenset(notes.items())), last,
                          tuple(watcher.get(k) for k in ("state", "last_applied", "pending", "errors")))
@@ -1283,14 +1274,14 @@ class Vault:
         # word (qa25 #2): as a search miss does, it says when the project's folder (where its
         # checkpoints and working notes are written) changed since the index. The folder
         # alone: a stat of every file of a 10,000-note vault made each `resume` 60 ms slower.
-        folder = f"{self.config.projects_dir.strip('/')}/{project}"
+        folder = self.config.project_folder(project)
         return fit_brief(replace(brief, notices=self._stale_notice(ledger, "resume", folder)
                                  + conflicted(ledger, _handed_on(brief), "what the brief shows of it")
                                  + folder_disagrees(ledger, self.config, project) + brief.notices), max_tokens)
 
     def _project_folder(self, project: str | None) -> str:
         """``projects/<project>`` when that folder is there, else "" (the whole vault)."""
-        folder = f"{self.config.projects_dir}/{project}" if project is not None else ""
+        folder = self.config.project_folder(project) if project is not None else ""
         return folder if folder and (self.root / folder).is_dir() else ""
 
     def _require_project(self, ledger: Ledger, project: str) -> None:

@@ -5,6 +5,7 @@ from pathlib import Path
 import pytest
 
 from tui.formatting import (
+    DAMAGED,
     LINK_SCHEME,
     Health,
     age_text,
@@ -50,6 +51,12 @@ def test_health_says_what_to_do_when_stale_or_the_watcher_died():
     stale = health_of({"notes": 35, "stale": {"changed": 2, "missing": 1},
                        "watcher": {"state": "stale"}})
     assert stale == Health("35 notes · 3 stale: press F5 · watcher died", warning=True)
+    # an interrupted run left the words index a step behind: it answers, so no DAMAGED (qa109)
+    behind = {"notes": 35, "stale": {"changed": 0, "missing": 0}, "watcher": {"state": "off"},
+              "damage": ["the lexical index is out of step with the ledger: ..."], "lexical": {"interrupted": True}}
+    assert health_of(behind) == Health("35 notes · index BEHIND: press F5 · watcher off", warning=True)
+    assert health_of({**behind, "damage": [*behind["damage"], "the vector index is damaged: ..."]}) == DAMAGED
+    assert health_of({**behind, "lexical": {"interrupted": False}}) == DAMAGED
 
 
 def test_watcher_states():

@@ -12,7 +12,8 @@ from tui.messages import IndexChanged, ReinforcementsChanged
 from tui.screens.keyed import KeyedScreen
 from tui.widgets.decay_table import DecayTable
 from tui.widgets.vault_header import VaultHeader
-from vault_engine.vault import DecayRow, Vault
+from vault_engine.model import DecayRow
+from vault_engine.vault import Vault
 
 EMPTY = ("No decaying documents. Give a tap a half-life in vault-engine.toml, e.g. these lines\n"
          "(as they are: TOML puts a table's keys on lines of their own)\n\n"

@@ -8,7 +8,7 @@ from textual.message import Message
 from textual.widgets import DataTable
 
 from tui.formatting import age_text, bar, iso_date
-from vault_engine.vault import DecayRow
+from vault_engine.model import DecayRow
 
 COLUMNS = ("Document", "Tap", "Multiplier", "Age", "Reinforced")
 

@@ -78,10 +78,11 @@ def cmd_mcp(ctx: Context) -> int:
     """Serve until the client hangs up. A vault folder that does not exist stops the server
     before it starts (one line, exit 1): a client shows that, not nine failing tools."""
     from vault_engine.config import find_vault
+    from vault_engine.daemon.client import daemon_wanted
     from vault_engine.mcp.server import serve
 
     root = find_vault(getattr(ctx.args, "vault", None))
-    use_daemon = not (getattr(ctx.args, "no_daemon", False) or os.environ.get("VAULT_ENGINE_NO_DAEMON") == "1")
+    use_daemon = daemon_wanted(getattr(ctx.args, "no_daemon", False))
     if use_daemon:
         from vault_engine.daemon.client import open_session
         from vault_engine.mcp.hosted import OP

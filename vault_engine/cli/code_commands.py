@@ -6,13 +6,14 @@ import argparse
 
 from vault_engine.cli.context import Context, int_within, non_empty
 from vault_engine.cli.render import followed
+from vault_engine.constants import MAX_FOLLOW
 from vault_engine.refs import printed
 
 FOLLOW_HELP = "also what the why notes say (their sections), and N-1 hops of the links in them"
 
 
 def _follow_flag(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--follow", type=int_within(0, 5), default=0, metavar="N", help=FOLLOW_HELP)
+    p.add_argument("--follow", type=int_within(0, MAX_FOLLOW), default=0, metavar="N", help=FOLLOW_HELP)
 
 
 def register(sub: argparse._SubParsersAction, common: argparse.ArgumentParser) -> None:

@@ -7,9 +7,9 @@ from pathlib import Path
 
 from vault_engine.cli import render
 from vault_engine.cli.context import Context, int_within, named, non_empty
-from vault_engine.constants import SEARCH_KINDS
+from vault_engine.constants import MAX_FOLLOW, SEARCH_KINDS
 from vault_engine.layout import STATE_DIR
-from vault_engine.operations import BY_NAME
+from vault_engine.operations import BY_NAME, search_call, sourced_links
 from vault_engine.refs import printed
 
 
@@ -49,7 +49,7 @@ def _register_search(sub: argparse._SubParsersAction, common: argparse.ArgumentP
     arm.add_argument("--lexical", action="store_true", help="BM25 only (fast, never loads the model)")
     arm.add_argument("--semantic", action="store_true",
                      help="embeddings only (an error when the model or vectors are missing)")
-    p.add_argument("--follow", type=int_within(0, 5), default=0, metavar="N",
+    p.add_argument("--follow", type=int_within(0, MAX_FOLLOW), default=0, metavar="N",
                    help="also return the sections the hits link to, N hops deep")
     p.add_argument("--no-decay", action="store_true", help="raw ranking, without per-tap decay")
     p.add_argument("--exclude-tests", action="store_true", help="leave out test code (as callers does)")
@@ -62,7 +62,7 @@ def _register_reading(sub: argparse._SubParsersAction, common: argparse.Argument
                                     "Example: vault-engine show 'specs/auth.md#Token refresh'")
     p.add_argument("ref", type=non_empty,
                    help="path[#Heading] or notion://<id>[#Heading]; or a code ref path#Qualified.name")
-    p.add_argument("--follow", type=int_within(0, 5), default=0, metavar="N",
+    p.add_argument("--follow", type=int_within(0, MAX_FOLLOW), default=0, metavar="N",
                    help="also the sections the note links to (for a code ref: what its why notes say), N hops deep")
     p.set_defaults(handler=cmd_show)
 
@@ -151,10 +151,7 @@ def cmd_index(ctx: Context) -> int:
 
 
 def cmd_search(ctx: Context) -> int:
-    a = ctx.args
-    result = ctx.vault.search(a.query, k=a.k, kind=a.kind, project=a.project, tap=a.tap,
-                              lexical_only=a.lexical, semantic_only=a.semantic,
-                              decay=not a.no_decay, follow=a.follow, exclude_tests=a.exclude_tests)
+    result = search_call(ctx.vault, vars(ctx.args))
     for notice in result.notices:
         ctx.notice(notice)
     ctx.emit(result.to_json(), lambda: render.search_result(result))
@@ -183,7 +180,7 @@ def cmd_links(ctx: Context) -> int:
             return ctx.usage_error("links --all lists every link, each with its source and target: "
                                    "--backlinks takes a REF")
         links = ctx.vault.all_links()
-        data = {"links": [{"source": link.source, **link.to_json()} for link in links]}
+        data = {"links": sourced_links(links)}
     else:
         links = ctx.vault.links(a.ref, backlinks=a.backlinks)
         data = BY_NAME["links"].envelope(links, {"ref": a.ref, "backlinks": a.backlinks})

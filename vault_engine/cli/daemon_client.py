@@ -9,12 +9,11 @@ daemon.
 
 from __future__ import annotations
 
-import os
 from argparse import Namespace
 from typing import Any
 
 from vault_engine.cli.context import Context
-from vault_engine.daemon.client import DaemonVault
+from vault_engine.daemon.client import DaemonVault, daemon_wanted
 
 
 class DaemonContext(Context):
@@ -37,6 +36,6 @@ class DaemonContext(Context):
 
 def make_context(args: Namespace) -> Context:
     """The context for this command line: daemon-first unless told otherwise."""
-    if getattr(args, "no_daemon", False) or os.environ.get("VAULT_ENGINE_NO_DAEMON") == "1":
+    if not daemon_wanted(getattr(args, "no_daemon", False)):
         return Context(args)
     return DaemonContext(args)

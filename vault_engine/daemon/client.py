@@ -1,7 +1,8 @@
 """The client of the warm daemon: ask the running watcher, else say the caller must answer.
 
-:func:`ask` sends one routed call (:data:`vault_engine.daemon.protocol.OPS`: search, show,
-links, status, resume, deadend check/list) to the watcher of a vault and hands back its
+:func:`ask` sends one routed call (:data:`vault_engine.daemon.protocol.OPS`: every operation
+that only reads, search, show, links, status, resume, deadend check/list, find, outline,
+callers/callees) to the watcher of a vault and hands back its
 answer, or says to answer in-process when it cannot (absent, stale socket, stalled, catching
 up, busy, timeout, older version). :class:`DaemonVault` stands in for a Vault on top of it: the CLI,
 the MCP server and the hooks hold one, and a method the daemon does not answer runs on an
@@ -15,6 +16,7 @@ watcher) not even the protocol.
 from __future__ import annotations
 
 import logging
+import os
 import time
 from functools import partial
 from pathlib import Path
@@ -29,6 +31,14 @@ if TYPE_CHECKING:
     from vault_engine.vault import Vault
 
 log = logging.getLogger(__name__)
+
+NO_DAEMON_ENV = "VAULT_ENGINE_NO_DAEMON"
+
+
+def daemon_wanted(no_daemon: bool = False) -> bool:
+    """Whether to ask the warm daemon first: not with ``--no-daemon`` (``no_daemon``) or
+    ``VAULT_ENGINE_NO_DAEMON=1``, which every shell reads the same way."""
+    return not no_daemon and os.environ.get(NO_DAEMON_ENV) != "1"
 
 CONNECT_TIMEOUT = 0.5
 # The longest a command waits for the watcher, connection included (the README's promise): a

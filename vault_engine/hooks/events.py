@@ -244,9 +244,9 @@ def _ask_or_local(root: Path, op: str, args: tuple, kwargs: dict, local: Callabl
     """The warm daemon's answer (both arms, model loaded), else ``local`` on a Vault here
     (always here with ``--no-daemon`` or ``VAULT_ENGINE_NO_DAEMON=1``); and whether the daemon
     answered."""
-    from vault_engine.daemon.client import ask
+    from vault_engine.daemon.client import ask, daemon_wanted
 
-    if use_daemon and os.environ.get("VAULT_ENGINE_NO_DAEMON") != "1":
+    if daemon_wanted(not use_daemon):
         answered, result = ask(root, op, args, kwargs, timeout=DAEMON_SHARE * _deadline())
         if answered:
             return result, True

@@ -170,9 +170,9 @@ class Indexer:
             record_new_times(self.ledger, self.lexical)
         if plan.is_empty and not attachments_changed and not needs_repair:
             sync_code(self.config, self.ledger, {}, (), ())  # repairs a lost or stale code store
-            if self.ledger.get_meta("last_index") is None:
+            if self.ledger.last_index() is None:
                 with self.ledger.transaction():  # a vault with no notes yet: an empty index is valid
-                    self.ledger.set_meta("last_index", str(now or time.time()))
+                    self.ledger.mark_indexed(now or time.time())
                     self.ledger.set_meta(EXTRACTION, extraction_key(self.config))
             if self.ledger.get_meta(SETTINGS_META) != self.config.settings_key:  # e.g. an exclude matching nothing
                 with self.ledger.transaction():
@@ -186,7 +186,7 @@ class Indexer:
         # answer, and the next run rebuilds Whoosh (integrity.py).
         begin_lexical_commit(self.ledger, rebuild=bool(needs_repair) or reread)
         with self.ledger.transaction():
-            changes = self._apply_to_ledger(plan, reads, scan, known, now)
+            changes = self._apply_to_ledger(plan, reads, scan, now)
             changes.skipped = skipped
             changes.read_again = read_again
             if reread:
@@ -208,7 +208,7 @@ class Indexer:
 
     # -- ledger ---------------------------------------------------------------------------
 
-    def _apply_to_ledger(self, plan, reads, scan, known, now) -> AppliedChanges:
+    def _apply_to_ledger(self, plan, reads, scan, now) -> AppliedChanges:
         changes = AppliedChanges(plan)
         ledger = self.ledger
         gone = [*plan.deleted, *plan.modified, *plan.refused, *(old for old, _ in plan.moved)]
@@ -234,7 +234,7 @@ class Indexer:
 
                 ledger.settle_notion_ids(page_ids, page_note_rank)
             ledger.set_attachments(scan.attachments)
-            ledger.set_meta("last_index", str(now or time.time()))
+            ledger.mark_indexed(now or time.time())
             ledger.set_meta(EXTRACTION, extraction_key(self.config))
             ledger.set_meta(SETTINGS_META, self.config.settings_key)
         return changes

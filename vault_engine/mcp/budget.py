@@ -13,7 +13,8 @@ import copy
 import json
 from typing import Any
 
-CHARS_PER_TOKEN = 4  # the estimate resume uses for its brief (memory/render.py)
+from vault_engine.constants import CHARS_PER_TOKEN
+
 MARKER = " [...cut]"
 _RESERVE = 400  # room for the "truncated" note itself
 _MIN_STRING = 200  # strings shorter than this are never cut: a ref or a title must stay whole

@@ -12,7 +12,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import replace
 
-from vault_engine.constants import MIN_BRIEF_TOKENS
+from vault_engine.constants import CHARS_PER_TOKEN, MIN_BRIEF_TOKENS
 from vault_engine.dates import utc_date, utc_time
 from vault_engine.errors import BadArgument
 from vault_engine.memory.results import CheckpointBrief, ResumeBrief, Ruling, estimate_tokens, ruling_key
@@ -395,9 +395,9 @@ def _cut_one(b: ResumeBrief) -> ResumeBrief | None:
 
 def _truncate(markdown: str, max_tokens: int) -> str:
     marker = "\n…(truncated)\n"
-    room = max(0, max_tokens * 4 - len(marker))
+    room = max(0, max_tokens * CHARS_PER_TOKEN - len(marker))
     if room == 0:
-        return markdown[: max_tokens * 4]
+        return markdown[: max_tokens * CHARS_PER_TOKEN]
     kept = markdown[:room]
     newline = kept.rfind("\n")
     if newline > room // 2:

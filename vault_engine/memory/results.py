@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+from vault_engine.constants import CHARS_PER_TOKEN
 from vault_engine.dates import utc_date
 from vault_engine.refs import printed
 from vault_engine.text import shortened
@@ -19,7 +20,7 @@ from vault_engine.text import shortened
 
 def estimate_tokens(text: str) -> int:
     """About four characters a token, rounded up."""
-    return (len(text) + 3) // 4
+    return -(-len(text) // CHARS_PER_TOKEN)
 
 
 @dataclass(frozen=True, slots=True)

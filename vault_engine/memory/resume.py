@@ -74,7 +74,7 @@ def gather_brief(ledger: Ledger, config: Config, project: str, now: float,
                        max(0, len(working) - MAX_WORKING_NOTES), bears_on=bears_on,
                        notices=tuple(misdated(checkpoints) + undated_latest(handed, checkpoints)
                                      + _handing_on_nothing(checkpoints, handed))
-                       + _unread(ledger, f"{config.projects_dir}/{project}/"),
+                       + _unread(ledger, config.project_folder(project) + "/"),
                        earlier=with_chosen_since(ledger, own[:MAX_EARLIER] + bearing_here, settings),
                        more_earlier=max(0, len(own) - MAX_EARLIER),
                        team_wide_unshown=len(team_wide) - len(bearing_here),

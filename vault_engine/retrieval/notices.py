@@ -86,11 +86,10 @@ def folder_disagrees(ledger: Ledger, config: Config, project: str) -> tuple[str,
             here[named] += 1
         elif named == project and folder not in (None, project):
             away[str(folder)] += 1
-    root = config.projects_dir.strip("/")
-    lines = [f"{n} note(s) in {root}/{project}/ say `project: {other}` (a renamed project folder?): their "
-             f"checkpoints and dead ends are {other}'s, not in this answer; set `project: {project}` in them to make "
-             "them this project's" for other, n in sorted(here.items())]
-    lines += [f"{n} note(s) of {project} lie in {root}/{folder}/, the folder of project {folder} (a renamed "
-              f"project folder?): set `project: {folder}` in them if they are {folder}'s now"
+    lines = [f"{n} note(s) in {config.project_folder(project)}/ say `project: {other}` (a renamed project "
+             f"folder?): their checkpoints and dead ends are {other}'s, not in this answer; set "
+             f"`project: {project}` in them to make them this project's" for other, n in sorted(here.items())]
+    lines += [f"{n} note(s) of {project} lie in {config.project_folder(folder)}/, the folder of project "
+              f"{folder} (a renamed project folder?): set `project: {folder}` in them if they are {folder}'s now"
               for folder, n in sorted(away.items())]
     return tuple(lines)

@@ -640,7 +640,7 @@ class SentenceTransformerEmbedder:
         if "model" in self.__dict__:
             from vault_engine.stores.query_encoder import export
 
-            return export(self.model, Path(self.path), path, self._model_vectors, encoders)
+            return export(self.model, Path(self.path), path, self.model_vectors, encoders)
         from vault_engine.stores.export_worker import export_in_subprocess
 
         return export_in_subprocess(self.spec, Path(self.path), path, self.max_tokens, encoders)
@@ -682,7 +682,7 @@ class SentenceTransformerEmbedder:
         except OSError as exc:
             log.warning("cannot write the model export into the cache folder %s (%s)", shared, exc)
 
-    def _model_vectors(self, texts: list[str]):
+    def model_vectors(self, texts: list[str]):
         """The model's own vectors, whatever the export says: what an export is checked by."""
         import numpy as np
 

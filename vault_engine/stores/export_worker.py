@@ -123,7 +123,7 @@ def main(argv: list[str]) -> int:
         embedder = SentenceTransformerEmbedder(spec)
         reason = unsupported(embedder.model)
         if reason is None:
-            np.save(expected, embedder._model_vectors(list(PROBES)))
+            np.save(expected, embedder.model_vectors(list(PROBES)))
             trace(embedder.model, traced)
     except ModelUnavailable as exc:
         reason = str(exc)

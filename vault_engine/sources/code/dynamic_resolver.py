@@ -101,9 +101,9 @@ class DynamicResolver:
         """(entity, how) of a bare name seen from ``scope``; raises ``Miss``."""
         idx = self.index
         chain = idx.chain(path, scope)
-        for i, s in enumerate(chain):
+        for s in chain:
             if s is not None and not idx.is_class(path, s):
-                found = self._in_function(path, s, name, first=i == 0)
+                found = self._in_function(path, s, name)
                 if found == "global":
                     return self._in_module_scope(path, name)
                 if found is not None:
@@ -114,7 +114,7 @@ class DynamicResolver:
                 return self._binding_entity(path, s, found)
         return self._star(path, name)
 
-    def _in_function(self, path: str, scope: str, name: str, first: bool):
+    def _in_function(self, path: str, scope: str, name: str):
         idx = self.index
         binds = idx.bindings.get((path, scope), {}).get(name, ())
         kinds = {b.kind for b in binds}

@@ -135,7 +135,7 @@ def _definition(src: Source, node, out: Extracted) -> RawDef | None:
     declaration = node.parent if t in ("variable_declarator", "assignment_expression") else node
     outer = declaration.parent if declaration.parent is not None and declaration.parent.type == "export_statement" \
         else declaration
-    decorators = _decorators(src, node, outer)
+    decorators = _decorators(node, outer)
     start = min([line(outer)] + [line(dec) for dec in decorators])
     function = value or node
     body = function.child_by_field_name("value" if t == "type_alias_declaration" else "body")
@@ -223,7 +223,7 @@ def _scope_range(function, t: str, body) -> tuple[int, int]:
     return start, function.end_byte
 
 
-def _decorators(src: Source, node, outer) -> list:
+def _decorators(node, outer) -> list:
     found = [c for c in node.children if c.type == "decorator"]
     if outer is not node:  # `@dec export class X`: the export statement holds the decorator
         found = [c for c in outer.children if c.type == "decorator"] + found
