@@ -246,7 +246,7 @@ def _ask_or_local(root: Path, op: str, args: tuple, kwargs: dict, local: Callabl
     answered."""
     from vault_engine.daemon.client import ask, daemon_wanted
 
-    if daemon_wanted(not use_daemon):
+    if daemon_wanted(no_daemon=not use_daemon):
         answered, result = ask(root, op, args, kwargs, timeout=DAEMON_SHARE * _deadline())
         if answered:
             return result, True

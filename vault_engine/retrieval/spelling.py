@@ -13,8 +13,9 @@ hold, a letter of it dropped, swapped or changed (the stemmer puts "customer" tw
 been read for "certficate" over the "certificate" they write twenty times, qa108). A word of
 English (the model's vocabulary, with its inflections) is no slip, even where no note writes
 it; a word written as a name ("Todoist", "iOS") is what someone calls something; a word in
-quotation marks is meant as written. A hyphenated word the notes write as one ("to-dos", "e-mail") is read so. Only the
-words arm reads the corrected query: the model's word pieces take typos in their stride.
+quotation marks is meant as written. A hyphenated word the notes write as one ("to-dos",
+"e-mail") is read so. Only the words arm reads the corrected query: the model's word pieces
+take typos in their stride.
 """
 
 from __future__ import annotations
