@@ -192,12 +192,12 @@ LISTED = 20  # status lines of one kind of problem, the rest counted: --json lis
 
 
 def status(s: dict[str, Any]) -> str:
-    from vault_engine.indexing.integrity import OUT_OF_STEP  # with the ledger's modules: status only
-    from vault_engine.sources.vault.changes import stale_counts
+    from vault_engine.sources.vault.changes import stale_counts  # with the ledger's modules: status only
 
     # a run stopped by a full disk left the words index a step behind, readable: "DAMAGED"
-    # there contradicted the run's own "nothing is damaged"
-    damage = [f"{'BEHIND' if d.startswith(OUT_OF_STEP) else 'DAMAGED':<10} {d}" for d in s.get("damage", [])]
+    # there contradicted the run's own "nothing is damaged" (the words index's line comes first)
+    behind = bool(s.get("lexical", {}).get("interrupted"))
+    damage = [f"{'BEHIND' if behind and n == 0 else 'DAMAGED':<10} {d}" for n, d in enumerate(s.get("damage", []))]
     if "notes" not in s:  # the ledger itself is unreadable: nothing else to count
         return "\n".join([f"vault      {s['vault']}", *damage, f"watcher    {s['watcher'].get('summary', '')}"])
     lines = [
