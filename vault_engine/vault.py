@@ -955,12 +955,20 @@ class Vault:
     def _unindexed_now(self, rel_path: str) -> str | None:
         """Why the note at ``rel_path`` is not in the index (sources.vault.files.why_unindexed),
         for a ref that names no note: the reason, not a guess."""
-        from vault_engine.sources.vault.files import why_unindexed
+        from vault_engine.sources.vault.files import NEW_SINCE_INDEX, why_unindexed
 
         try:
-            return why_unindexed(self.config, rel_path)
+            reason = why_unindexed(self.config, rel_path)
         except OSError:  # a name the file system cannot even look up (a part of 255+ bytes):
             return None  # no file is there for the scan to take; the ref is simply unknown
+        if reason == NEW_SINCE_INDEX:  # unless a code tap claims it: `index` would leave it out again (qa111)
+            from vault_engine.sources.code.files import code_taps
+
+            tap = next((t for t in code_taps(self.config) if t.claims(rel_path)), None)
+            if tap is not None:
+                return (f"the code tap {tap.name!r} claims it ([taps.{tap.name}] paths), and Markdown there is "
+                        "neither a note nor code: narrow the tap's paths to its source files to read it as a note")
+        return reason
 
     def _change_since_index(self, ledger: Ledger, rel_path: str) -> str | None:
         """``"changed"`` or ``"gone"`` when the note's file is not what the index holds, else None."""

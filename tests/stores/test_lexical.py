@@ -49,7 +49,7 @@ def test_names_are_words_capitalized_where_no_sentence_opens_or_with_a_capital_i
         "Tasks", "Todoist", "GDPR", "iOS", "CeleryExecutor"}
     assert written_as_names('- Kafka topic\n"Trello" boards in Jira. Q: What now') == {"Jira"}
     # a day or a month is capitalized in English, no name (qa108: "a dinner party on Saturday")
-    assert written_as_names("bake it on Saturday in June for Grafana") == {"Grafana"}
+    assert written_as_names("bake it on Saturday in June for Grafana, or on Fri, Sept 12") == {"Grafana"}
 
 
 def test_a_dotted_name_is_also_its_code_named_parts():

@@ -142,10 +142,13 @@ def words_as_written(text: str) -> dict[str, str]:
     return written
 
 
-# English capitalizes the days and the months: words of a date, not names of something the
-# notes may lack ("a dinner party on Saturday" had made a right answer `low`, qa108)
+# English capitalizes the days and the months, and their short forms: words of a date, not
+# names of something the notes may lack ("a dinner party on Saturday" had made a right answer
+# `low`, qa108; "on Fri", "on Sept 12", qa111)
 _CALENDAR = frozenset(("monday tuesday wednesday thursday friday saturday sunday january february march "
-                       "april may june july august september october november december").split())
+                       "april may june july august september october november december "
+                       "mon tue tues wed thu thur thurs fri sat sun "
+                       "jan feb mar apr jun jul aug sep sept oct nov dec").split())
 
 
 def written_as_names(text: str) -> set[str]:

@@ -403,3 +403,15 @@ def test_depth_walks_that_many_calls_away_each_way(make_vault):
         assert {(n.ref, n.hops) for n in three.nodes} == {("src/chain.py#f", 1), ("src/chain.py#e", 2),
                                                           ("src/chain.py#d", 3)}
 
+
+def test_a_note_a_code_tap_claims_is_said_so_not_new_since_the_index(make_vault):
+    """`paths = ["**"]` claims the vault's Markdown too, which is then neither a note nor code:
+    `show notes.md` had said "new since the last index: run vault-engine index", after every
+    index (qa111)."""
+    root = make_vault({"notes.md": "# Notes\nSome notes.\n", "tools.py": "def tool():\n    return 1\n"},
+                      config='[model]\nenabled = false\n[taps.code]\nsource = "code"\npaths = ["**"]\n')
+    with Vault(root) as v:
+        v.index(embed=False)
+        with pytest.raises(UnknownRef, match=r"the code tap 'code' claims it \(\[taps.code\] paths\)"):
+            v.show("notes.md")
+
