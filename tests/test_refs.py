@@ -17,6 +17,9 @@ def test_parse_ref():
     # new since the index, `specs/./a.md` that a hidden name is never indexed (qa109)
     assert parse_ref("specs//a.md#Goal") == parse_ref("specs/./a.md#Goal") == ParsedRef("specs/a.md", None, "Goal")
     assert parse_ref(" specs\\a.md ").path == "specs/a.md"
+    # a ".." inside the vault is taken back; one that leaves it stays, to be refused (qa111)
+    assert parse_ref("specs/../specs/a.md").path == "specs/a.md"
+    assert parse_ref("specs/../../a.md").path == "../a.md"
     ident = "0123456789abcdef0123456789ABCDEF"
     assert parse_ref(f"notion://{ident}#Goals") == ParsedRef(None, ident.lower(), "Goals")
     dashed = "01234567-89ab-cdef-0123-456789abcdef"

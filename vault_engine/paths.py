@@ -78,19 +78,26 @@ def is_note(path: str) -> bool:
 
 
 def normalize_path(path: str) -> str:
-    """``path`` as the index stores it: POSIX separators, no "." or empty components
-    (``".\\\\src\\\\a.py"`` -> ``"src/a.py"``, ``specs//a.md`` -> ``specs/a.md``); "" when
-    nothing is left. A ref typed with a doubled or dotted component had been read as a new
-    file or a hidden one (qa109)."""
+    """``path`` as the index stores it: POSIX separators, no "." or empty components, a ".."
+    taken back (``".\\\\src\\\\a.py"`` -> ``"src/a.py"``; ``specs//a.md``, ``specs/./a.md`` and
+    ``specs/../specs/a.md`` -> ``specs/a.md``; a ".." leaving the path stays, to be refused);
+    "" when nothing is left. A ref typed so had been read as a new file or a hidden one (qa109,
+    qa111)."""
     if _is_normal(path):
         return path
-    return "/".join(part for part in path.replace("\\", "/").split("/") if part and part != ".")
+    parts: list[str] = []
+    for part in path.replace("\\", "/").split("/"):
+        if part == ".." and parts and parts[-1] != "..":  # `specs/../specs/a.md`; a leading `..` stays
+            parts.pop()
+        elif part and part != ".":
+            parts.append(part)
+    return "/".join(parts)
 
 
 def _is_normal(path: str) -> bool:
     # Most paths from a walker are clean already; these string tests run at C speed.
-    return bool(path) and "\\" not in path and "//" not in path and "/./" not in path and not (
-        path[0] == "/" or path[-1] == "/" or path == "." or path.startswith("./") or path.endswith("/."))
+    return bool(path) and "\\" not in path and "//" not in path and "/./" not in path and "/.." not in path and not (
+        path[0] in "/." or path[-1] == "/" or path.endswith("/."))
 
 
 def note_stem(rel_path: str) -> str:

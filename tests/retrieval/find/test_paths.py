@@ -89,7 +89,7 @@ def test_a_file_of_a_tap_outside_the_vault_is_found_by_its_path_in_its_repositor
 def test_absent_paths_are_never_extrapolated(index):
     for query in ["src/click/src/click/server.py", "src/zustand/src/middleware/graphqlSync.ts",
                   "shop/orders.pyc", "x/src/shop/orders.py", "orders", "", "/", ".", "./", "src/shop",
-                  "../src/shop/orders.py", "src/../src/shop/orders.py"]:
+                  "../src/shop/orders.py", "src/../../src/shop/orders.py"]:
         assert lookup_path(index, query).status == MISS, query
         assert lookup_path(index, query).paths == ()
 
@@ -102,6 +102,7 @@ def test_windows_separators_dot_prefixes_and_trailing_slashes(index):
     assert lookup_path(index, ".\\orders.py").status == SUFFIX
     assert lookup_path(index, "src/shop/orders.py/").status == EXACT
     assert lookup_path(index, "src//shop/./orders.py").status == EXACT
+    assert lookup_path(index, "src/../src/shop/orders.py").status == EXACT  # as refs read it (qa111)
     windows = build_path_index(["src\\shop\\orders.py", "./README.md", "docs/"])
     assert windows.paths == ("README.md", "docs", "src/shop/orders.py")  # code-point order
     assert lookup_path(windows, "shop/orders.py").paths == ("src/shop/orders.py",)
@@ -177,5 +178,10 @@ def test_clean_paths_skip_normalization_without_changing_it():
     rng = random.Random(5)
     for _ in range(3000):
         path = "".join(rng.choice(["a", "b.py", ".", "..", "/", "\\", ".env", "/", "x"]) for _ in range(rng.randint(0, 7)))
-        parts = [p for p in path.replace("\\", "/").split("/") if p and p != "."]
+        parts: list[str] = []
+        for p in path.replace("\\", "/").split("/"):
+            if p == ".." and parts and parts[-1] != "..":
+                parts.pop()
+            elif p and p != ".":
+                parts.append(p)
         assert normalize_path(path) == "/".join(parts), path
