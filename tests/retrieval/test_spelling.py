@@ -19,6 +19,7 @@ NOTES = {
     "acm.md": "# ACM\nEach certificate comes from ACM.\n",
     "elb.md": "# Load balancers\nThe balancers terminate the certificate.\n",
     "purchases.md": "# Purchases\nWe bought certicates by hand.\n",
+    "lab.md": "# Lab\nWe ran experiments on the cluster.\n",
 }
 
 
@@ -83,6 +84,14 @@ def test_on_a_tie_the_word_more_sections_hold_is_read(vault):
     "certificate" most records write: it had been read as the misspelling (qa108)."""
     found = vault.search("certficate renewal", lexical_only=True)
     assert "'certficate' as 'certificate'" in found.notices[0]
+
+
+def test_a_reading_is_a_slip_of_the_word_as_written_not_only_of_its_stem(vault):
+    """"expiry" is "expiri" to the stemmer, one slip from the "experi" of "experiments", which
+    is no slip of "expiry": it had been searched as "experiments" (qa111)."""
+    found = vault.search("expiry dates", lexical_only=True)
+    assert not any("'expiry'" in notice for notice in found.notices)
+    assert first(found) != "lab.md"
 
 
 def test_a_word_held_only_as_an_inline_tag_is_found_where_the_index_holds_it(vault):

@@ -10,12 +10,13 @@ neighbouring letters swapped into a word of English, "taks" for "task"), with it
 letter as written (a slip there is the rarest); or as a word of English whose stem the notes
 hold, a letter of it dropped, swapped or changed (the stemmer puts "customer" two slips from
 "custmer"); on a tie the word more sections hold (the notes' one-off "certicates" had
-been read for "certficate" over the "certificate" they write twenty times, qa108). A word of
-English (the model's vocabulary, with its inflections) is no slip, even where no note writes
-it; a word written as a name ("Todoist", "iOS") is what someone calls something; a word in
-quotation marks is meant as written. A hyphenated word the notes write as one ("to-dos",
-"e-mail") is read so. Only the words arm reads the corrected query: the model's word pieces
-take typos in their stride.
+been read for "certficate" over the "certificate" they write twenty times, qa108), and the
+form read is a slip of the word as written, not only of its stem ("expiry" is no
+"experiments", qa111). A word of English (the model's vocabulary, with its inflections) is
+no slip, even where no note writes it; a word written as a name ("Todoist", "iOS") is what
+someone calls something; a word in quotation marks is meant as written. A hyphenated word
+the notes write as one ("to-dos", "e-mail") is read so. Only the words arm reads the
+corrected query: the model's word pieces take typos in their stride.
 """
 
 from __future__ import annotations
@@ -152,7 +153,9 @@ def corrected(query: str, lexical: WhooshIndex, text_of: Callable[[int], str]) -
         if best is None or not sections:
             continue
         meant = _nearest_form(best[-1], lowered, "\n".join(map(text_of, sections)))
-        if meant:
+        # a slip of the word as written, not only of its stem: "expiry" (stem "expiri") is a
+        # slip from "experi", but no form of it is a slip from "expiry" (qa111)
+        if meant and osa_distance(lowered, meant.lower(), slips) <= slips:
             typos.append((word, meant))
             text = re.sub(rf"(?<!\w){re.escape(word)}(?!\w)", meant, text)
     return Corrected(text, tuple(typos))
