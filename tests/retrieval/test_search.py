@@ -614,7 +614,9 @@ def test_a_hit_names_its_notes_further_sections_an_arm_ranks_high(make_vault):
 
 def test_a_query_of_symbols_only_is_an_error_that_says_to_use_words(make_vault):
     """"🔁" was a miss with both arms; searched by meaning alone, "🔁" and "🦄" gave the same
-    three hits: the model reads every pictograph as one unknown sign (qa52, qa53)."""
+    three hits: the model reads every pictograph as one unknown sign (qa52, qa53). Beside
+    words, a symbol is said to be unread and the answer is never `high`: "what does ⏳ mean"
+    had been `high` on a note about meaning (qa112)."""
     from vault_engine.errors import BadArgument
     from vault_engine.stores.embedder import FakeEmbedder
 
@@ -624,7 +626,10 @@ def test_a_query_of_symbols_only_is_an_error_that_says_to_use_words(make_vault):
         for arms in ({}, {"semantic_only": True}, {"lexical_only": True}):
             with pytest.raises(BadArgument, match="holds no word to search by: the words index holds no symbols"):
                 v.search("🔁 📅", **arms)
-        assert v.search("recurrence 🔁").hits[0].path == "recur.md"  # a word besides: searched
+        beside = v.search("recurrence 🔁", lexical_only=True)  # a word besides: searched, the symbol said unread
+        assert beside.hits[0].path == "recur.md"
+        assert beside.confidence == "low" and "'🔁' was read by neither arm" in beside.confidence_reason
+        assert any(n.startswith("'🔁' is no word, so the answer is for the rest of the query") for n in beside.notices)
 
 
 def test_a_question_naming_what_no_note_holds_says_so(make_vault):

@@ -597,9 +597,15 @@ def build_query(text: str):
 def has_symbols(text: str) -> bool:
     """Whether ``text`` writes a pictograph or another symbol (📅, 🔁, ✅, →, ≠): no word of the
     index, and the model reads them all as one unknown sign."""
+    return bool(symbols_in(text))
+
+
+def symbols_in(text: str) -> list[str]:
+    """The pictographs and other symbols ``text`` writes (:func:`has_symbols`), each once."""
     import unicodedata
 
-    return any(unicodedata.category(c) in ("So", "Sm") for c in text if not c.isascii())  # "→ ≠ ±" too (qa85)
+    # "→ ≠ ±" too (qa85)
+    return list(dict.fromkeys(c for c in text if not c.isascii() and unicodedata.category(c) in ("So", "Sm")))
 
 
 def only_symbols(text: str) -> bool:
