@@ -11,12 +11,13 @@ letter as written (a slip there is the rarest); or as a word of English whose st
 hold, a letter of it dropped, swapped or changed (the stemmer puts "customer" two slips from
 "custmer"); on a tie the word more sections hold (the notes' one-off "certicates" had
 been read for "certficate" over the "certificate" they write twenty times, qa108), and the
-form read is a slip of the word as written, not only of its stem ("expiry" is no
-"experiments", qa111). A word of English (the model's vocabulary, with its inflections) is
-no slip, even where no note writes it; a word written as a name ("Todoist", "iOS") is what
-someone calls something; a word in quotation marks is meant as written. A hyphenated word
-the notes write as one ("to-dos", "e-mail") is read so. Only the words arm reads the
-corrected query: the model's word pieces take typos in their stride.
+form read is a slip of the word as written, as many as its length allows, not only of its
+stem ("expiry" is no "experiments", qa111; "reccuring" is "recurring", not "recur", qa112).
+A word of English (the model's vocabulary, with its inflections) is no slip, even where no
+note writes it; a word written as a name ("Todoist", "iOS") is what someone calls
+something; a word in quotation marks is meant as written. A hyphenated word the notes write
+as one ("to-dos", "e-mail") is read so. Only the words arm reads the corrected query: the
+model's word pieces take typos in their stride.
 """
 
 from __future__ import annotations
@@ -142,23 +143,40 @@ def corrected(query: str, lexical: WhooshIndex, text_of: Callable[[int], str]) -
             slips, near = 1, _english_swapped(lowered, lexical)
         elif is_english(lowered):
             continue
-        else:  # the notes' own words and words of English (see _english_near), the most held on a tie
-            near = [(osa_distance(term, other, slips), -count, 0, other)
+        else:  # the notes' own words near its stem, and words of English near it as written
+            near = [(osa_distance(term, other, CANDIDATE_EDITS), -count, 0, other)
                     for other, count in lexical.terms_near(term, CANDIDATE_EDITS) if count]
             near += _english_near(lowered, ENGLISH_SLIPS, lexical)
-        best = min((n for n in near if n[0] <= slips), default=None)
-        # its forms as a few sections write them, the nearest named: one section's "contains"
-        # had named the reading of "contaners", which the notes write "containers" 735 times (qa104)
-        sections = lexical.sections_holding(best[-1], FORMS_FROM) if best is not None else []
-        if best is None or not sections:
-            continue
-        meant = _nearest_form(best[-1], lowered, "\n".join(map(text_of, sections)))
-        # a slip of the word as written, not only of its stem: "expiry" (stem "expiri") is a
-        # slip from "experi", but no form of it is a slip from "expiry" (qa111)
-        if meant and osa_distance(lowered, meant.lower(), slips) <= slips:
+        # as many slips as written as its length allows, or its stem's: "reccuring" is two
+        # from "recurring", its stem "reccur" one from "recur"
+        meant = _read_as(near, lowered, max(slips, slips_allowed(lowered)), lexical, text_of)
+        if meant:
             typos.append((word, meant))
             text = re.sub(rf"(?<!\w){re.escape(word)}(?!\w)", meant, text)
     return Corrected(text, tuple(typos))
+
+
+def _read_as(near: list[tuple[int, int, int, str]], typo: str, slips: int, lexical: WhooshIndex,
+             text_of: Callable[[int], str]) -> str | None:
+    """The form a typo is read as: of the terms ``near`` it, each written as a few sections
+    write it (or as English does), the one ``slips`` or fewer from the typo as written; the
+    fewest slips, then the fewest between the stems ("refersh" is "refresh", not the "refers"
+    one letter shorter), then the word more sections hold, then the notes' own. A slip of the word
+    as written, not only of its stem: "expiry" ("expiri") is one slip from the "experi" of
+    "experiments" and far from every form of it; "reccuring" ("reccur") is two from the
+    "recurr" of "recurring" and one from the word (qa111). The forms, not the stem: one
+    section's "contains" had named the reading of "contaners", which the notes write
+    "containers" 735 times (qa104)."""
+    from vault_engine.retrieval.find.typos import osa_distance
+
+    read = []
+    for stem_slips, held, source, term in sorted(near):
+        sections = lexical.sections_holding(term, FORMS_FROM)
+        form = _nearest_form(term, typo, "\n".join(map(text_of, sections))) if sections else None
+        slipped = osa_distance(typo, form.lower(), slips) if form else slips + 1
+        if slipped <= slips:
+            read.append((slipped, stem_slips, held, source, form))
+    return min(read)[-1] if read else None
 
 
 def _english_near(word: str, slips: int, lexical: WhooshIndex) -> list[tuple[int, int, int, str]]:
