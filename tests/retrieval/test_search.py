@@ -648,6 +648,9 @@ def test_a_question_naming_what_no_note_holds_says_so(make_vault):
         # the same words in lower case are context, not a name: nothing is said of them
         plain = v.search("can my tasks sync with todoist across all my devices")
         assert "todoist" not in plain.confidence_reason
+        # a day or a month is a date's word, not a topic no note holds, in a short query too (qa113)
+        for dated in ("devices sync on Fri", "queue drains in Sept"):
+            assert "no note holds" not in v.search(dated).confidence_reason, dated
 
 
 def test_a_phrase_with_a_stop_word_inside_is_matched_as_written(make_vault):

@@ -102,6 +102,12 @@ def test_a_reading_is_the_form_written_nearest_the_typo_whatever_the_stems_say(v
     assert "'reccuring' as 'recurring'" in found.notices[0] and first(found) == "chores.md"
 
 
+def test_a_word_short_of_its_last_letter_is_no_singular_of_a_plural_in_es(vault):
+    """"certificat" is no singular of "certificates" ("-es" makes plurals of "box" and "echo"):
+    taken for a word of English, it was never read, and the search was a miss (qa113)."""
+    assert "'certificat' as 'certificate'" in vault.search("certificat", lexical_only=True).notices[0]
+
+
 def test_a_word_held_only_as_an_inline_tag_is_found_where_the_index_holds_it(vault):
     """"serach" was read as "search", held only in README's "#area/search" (every section of the
     note is indexed with it), found written nowhere, and stayed a miss (qa78)."""

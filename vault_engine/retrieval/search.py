@@ -36,6 +36,7 @@ from vault_engine.stores.lexical import (
     WhooshIndex,
     analyze,
     fold_accents,
+    is_calendar_word,
     literal_phrases,
     words_as_written,
     written_as_names,
@@ -348,6 +349,8 @@ class Searcher:
             ({t: 1.0 for t in dict.fromkeys(analyze(query))}, [])
         cosines = [c.fused.semantic for c in candidates if c.fused.semantic is not None]
         written = words_as_written(query) if unheld else {}
+        # a date's words are no topic a note lacks ("books I read in Jan" was `low`: no note holds 'Jan', qa113)
+        unheld = [t for t in unheld if not is_calendar_word(written.get(t, t))]
         names = written_as_names(query) if unheld else set()
         found, meant = first_found(lexical), first_found(semantic)
         agreed = _place(found) if found else None

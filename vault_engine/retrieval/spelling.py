@@ -88,11 +88,16 @@ def is_english(word: str) -> bool:
     return _inflected(word) or any(word.startswith(p) and word[len(p):] in english_words() for p in _PREFIXES)
 
 
+_ES_PLURAL = ("s", "x", "z", "ch", "sh", "o")
+
+
 def _inflected(word: str) -> bool:
     """A word of the vocabulary, or one of its inflections, or the singular of a plural it
     holds alone ("chore" for "chores": read as "core", qa79)."""
     words = english_words()
-    if word in words or word + "s" in words or word + "es" in words:
+    # "-es" makes a plural of a word ending in a hiss or an "o" ("boxes", "echoes"): "certificat"
+    # and "recurrenc" had been words, the singulars of "certificates" and "recurrences" (qa113)
+    if word in words or word + "s" in words or (word + "es" in words and word.endswith(_ES_PLURAL)):
         return True
     for end, e in _ENDINGS:
         base = word[:-len(end)]

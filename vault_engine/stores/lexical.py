@@ -151,6 +151,11 @@ _CALENDAR = frozenset(("monday tuesday wednesday thursday friday saturday sunday
                        "jan feb mar apr jun jul aug sep sept oct nov dec").split())
 
 
+def is_calendar_word(word: str) -> bool:
+    """A day or a month, or its short form ("Fri", "Sept"): a date's word, not a topic."""
+    return word.lower() in _CALENDAR
+
+
 def written_as_names(text: str) -> set[str]:
     """The words of ``text`` written as names: capitalized where a sentence does not open
     ("sync with Todoist"), or with a capital inside ("GDPR", "CeleryExecutor", "iOS"); a day
@@ -159,7 +164,7 @@ def written_as_names(text: str) -> set[str]:
     for m in _WORD.finditer(text):
         word = m.group()
         if any(c.isupper() for c in word[1:]) or (word[0].isupper() and not _opens_sentence(text, m.start())
-                                                  and word.lower() not in _CALENDAR):
+                                                  and not is_calendar_word(word)):
             names.add(word)
     return names
 
