@@ -31,6 +31,18 @@ def test_keys_are_root_relative_with_the_tap_name_in_front_outside_the_vault(tmp
     assert (tap.name, rel, tap.vault_rel) == ("repo", "pkg/a.py", None)
 
 
+def test_the_vaults_own_folders_are_left_out_without_a_word(tmp_path):
+    """A tap over the vault's root had said "skipped .vault-engine/: the vault-engine index:
+    never indexed" at every index (qa113); .git and .obsidian are the vault's own too."""
+    for rel in ("a.py", ".git/hooks/pre-commit.py", ".vault-engine/index/x.py", ".obsidian/plugin.js",
+                "node_modules/dep/b.js"):
+        (tmp_path / rel).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / rel).write_text("x = 1\n")
+    scan = scan_code(config_for(tmp_path, '[taps.code]\nsource = "code"\npaths = ["**"]\n'))
+    assert sorted(scan.files) == ["a.py"]
+    assert [p.path for p in scan.problems] == ["node_modules/"]  # a dependency folder is still said
+
+
 def test_scan_skips_dependency_ignored_and_excluded_paths_and_says_why(tmp_path):
     files = {"src/a.py": "x = 1\n", "src/node_modules/dep/b.js": "x\n", "src/gen/c.py": "x\n",
              "src/d.tmp.py": "x\n", "src/e.txt": "not code\n", "src/tests/test_a.py": "x\n",

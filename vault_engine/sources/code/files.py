@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from vault_engine.config import Config, TapConfig, check_keys
 from vault_engine.errors import ConfigError
-from vault_engine.paths import glob_match, is_note
+from vault_engine.paths import IGNORED_DIRS, glob_match, is_note
 from vault_engine.sources.code.ignore import (
     IgnoreRule,
     is_ignored,
@@ -208,6 +208,8 @@ def _walk(tap: CodeTap, start: str, scan: CodeScan) -> None:
         for entry in entries:
             path = f"{rel}/{entry.name}" if rel else entry.name
             if entry.is_dir(follow_symlinks=False):
+                if entry.name in IGNORED_DIRS:  # the vault's own (.git, .obsidian, the index): left out
+                    continue  # without a word, as the vault's scan does, not "skipped" at every index (qa113)
                 reason = _dir_reason(entry, path, rules, tap)
                 if reason:
                     scan.problems.append(SkippedFile(tap.key(path) + "/", reason))
