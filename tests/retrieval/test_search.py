@@ -630,6 +630,9 @@ def test_a_query_of_symbols_only_is_an_error_that_says_to_use_words(make_vault):
         assert beside.hits[0].path == "recur.md"
         assert beside.confidence == "low" and "'🔁' was read by neither arm" in beside.confidence_reason
         assert any(n.startswith("'🔁' is no word, so the answer is for the rest of the query") for n in beside.notices)
+        # an arrow between words is punctuation, not a pictograph asked about (qa113)
+        arrow = v.search("water→plants", lexical_only=True)
+        assert arrow.confidence == "high" and not any("is no word" in n for n in arrow.notices)
 
 
 def test_a_question_naming_what_no_note_holds_says_so(make_vault):

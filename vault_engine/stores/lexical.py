@@ -602,15 +602,15 @@ def build_query(text: str):
 def has_symbols(text: str) -> bool:
     """Whether ``text`` writes a pictograph or another symbol (📅, 🔁, ✅, →, ≠): no word of the
     index, and the model reads them all as one unknown sign."""
-    return bool(symbols_in(text))
+    return bool(symbols_in(text, ("So", "Sm")))  # "→ ≠ ±" too (qa85)
 
 
-def symbols_in(text: str) -> list[str]:
-    """The pictographs and other symbols ``text`` writes (:func:`has_symbols`), each once."""
+def symbols_in(text: str, categories: tuple[str, ...] = ("So",)) -> list[str]:
+    """The symbols ``text`` writes, each once: pictographs (📅, ⏳), or also math symbols
+    (``"Sm"``: →, ≠), which between words are punctuation ("done→cancelled", qa113)."""
     import unicodedata
 
-    # "→ ≠ ±" too (qa85)
-    return list(dict.fromkeys(c for c in text if not c.isascii() and unicodedata.category(c) in ("So", "Sm")))
+    return list(dict.fromkeys(c for c in text if not c.isascii() and unicodedata.category(c) in categories))
 
 
 def only_symbols(text: str) -> bool:
