@@ -165,13 +165,13 @@ def _read_as(near: list[tuple[int, int, int, str]], typo: str, slips: int, lexic
              text_of: Callable[[int], str]) -> str | None:
     """The form a typo is read as: of the terms ``near`` it, each written as a few sections
     write it (or as English does), the one ``slips`` or fewer from the typo as written; the
-    fewest slips, then the fewest between the stems ("refersh" is "refresh", not the "refers"
-    one letter shorter), then the word more sections hold, then the notes' own. A slip of the word
-    as written, not only of its stem: "expiry" ("expiri") is one slip from the "experi" of
-    "experiments" and far from every form of it; "reccuring" ("reccur") is two from the
-    "recurr" of "recurring" and one from the word (qa111). The forms, not the stem: one
-    section's "contains" had named the reading of "contaners", which the notes write
-    "containers" 735 times (qa104)."""
+    fewest slips, then the fewest between the stems ("refersh" is "refresh", not "refers"),
+    then the word more sections hold, then the notes' own. A slip of the word as written, not
+    only of its stem: "expiry" ("expiri") is one slip from the "experi" of "experiments" and
+    far from every form of it (qa111); "reccuring" ("reccur") is one from "recur", whose
+    forms are four away, and two from the "recurr" of "recurring", two away as written, as
+    many as its nine letters allow (qa112). The forms, not the stem: one section's "contains"
+    had named the reading of "contaners", which the notes write "containers" 735 times (qa104)."""
     from vault_engine.retrieval.find.typos import osa_distance
 
     read = []
