@@ -71,7 +71,7 @@ def health_of(status: Mapping[str, Any]) -> Health:
     interrupted run left a step behind still answers (``status`` says BEHIND, not DAMAGED):
     the screens stay usable, the header says to press F5 (qa109)."""
     damage = status.get("damage") or []
-    behind = bool((status.get("lexical") or {}).get("interrupted"))  # the words index's line, then
+    behind = bool((status.get("lexical") or {}).get("interrupted"))  # then damage[0] says so
     if damage and not (behind and len(damage) == 1):
         return DAMAGED
     stale = status.get("stale", {})
