@@ -74,7 +74,7 @@ def vault_status(config: Config, ledger: Ledger, lexical: WhooshIndex, scan: Sca
         "reinforcements": len(ledger.reinforcements()),
         "watcher": watcher,
         "semantic": semantic,
-        "code": code_status(config, suspects),
+        "code": code_status(config, suspects, scan.claimed),
         "memory": facet_counts(ledger),
         "project_elsewhere": _project_elsewhere(ledger, config),
     }

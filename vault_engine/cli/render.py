@@ -225,6 +225,10 @@ def status(s: dict[str, Any]) -> str:
         lines.append(f"code       {code.get('files', 0)} files  {code.get('symbols', 0)} symbols  "
                      f"{code.get('edges', 0)} call edges  {code.get('unresolved_calls', 0)} unresolved calls  {fresh}")
         lines += [f"syntax     {e['path']}: {e['error']}" for e in code.get("syntax_errors", [])]
+        claimed = code.get("claimed_notes") or []
+        if claimed:
+            lines.append(f"claimed    {len(claimed)} Markdown file(s) in a code tap's paths, neither notes nor code "
+                         f"(e.g. {claimed[0]}): narrow the tap's paths to read them as notes")
     memory = s.get("memory") or {}
     if any(memory.get("facets", {}).values()) or memory.get("unknown_facet"):
         lines.append("memory     " + "  ".join(f"{k} {v}" for k, v in memory["facets"].items()))

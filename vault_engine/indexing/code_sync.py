@@ -52,6 +52,7 @@ def add_code_files(config: Config, scan: Scan, only: set[str] | None = None) -> 
         return set()
     for path in [p for p in scan.notes if any(t.claims(p) for t in taps)]:
         scan.drop(path)
+        scan.claimed.append(path)
     code = scan_code(config, only)
     scan.notes.update(code.files)
     scan.origin.update(code.origin)
@@ -62,17 +63,18 @@ def add_code_files(config: Config, scan: Scan, only: set[str] | None = None) -> 
             for p in only if p == t.vault_rel or p.startswith(t.vault_rel + "/")}
 
 
-def code_status(config: Config, suspects) -> dict | None:
+def code_status(config: Config, suspects, claimed: list[str] | None = None) -> dict | None:
     """The code taps' health for ``status``: what is indexed, what is stale, what calls
-    stayed unresolved (by reason) and which files had syntax errors. None without a code tap."""
+    stayed unresolved (by reason), which files had syntax errors, and the vault's Markdown
+    their paths claim (``claimed``). None without a code tap."""
     taps = code_taps(config)
     path = config.index_dir / CODE_FILE
     if not taps and not path.exists():
         return None
     stale = {"changed": sum(not is_note(p) for p in suspects.changed),
              "missing": sum(not is_note(p) for p in suspects.missing)}
-    base = {"taps": describe(taps),
-            "stale": stale, "fresh": not (stale["changed"] or stale["missing"])}
+    base = {"taps": describe(taps), "stale": stale, "fresh": not (stale["changed"] or stale["missing"]),
+            "claimed_notes": sorted(claimed or ())}
     if not path.exists():
         return {**base, "indexed": False}
     try:

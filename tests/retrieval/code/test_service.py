@@ -414,4 +414,6 @@ def test_a_note_a_code_tap_claims_is_said_so_not_new_since_the_index(make_vault)
         v.index(embed=False)
         with pytest.raises(UnknownRef, match=r"the code tap 'code' claims it \(\[taps.code\] paths\)"):
             v.show("notes.md")
+        # and status says so beside "notes 0" (qa113)
+        assert v.status()["code"]["claimed_notes"] == ["notes.md"]
 

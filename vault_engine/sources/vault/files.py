@@ -48,6 +48,9 @@ class Scan:
     # Folders holding a vault-engine.toml or a .vault-engine/ of their own: vaults inside this
     # one, whose notes it indexes too (an `init` there warned; `index` here said nothing, qa99)
     nested: list[str] = field(default_factory=list)
+    # Markdown a code tap's paths claim, then neither a note nor code: `paths = ["**"]` over
+    # the vault's root took every note, and `status` said only "notes 0" (qa113)
+    claimed: list[str] = field(default_factory=list)
 
     def add(self, key: str, stat: FileStat, origin: str) -> None:
         self.notes[key] = stat
