@@ -25,9 +25,7 @@ from textual.worker import Worker, WorkerState
 from tui.formatting import (
     BROKEN_CONFIG,
     DAMAGED,
-    DAMAGED_TEXT,
     NO_INDEX,
-    NO_INDEX_TEXT,
     Health,
     display_path,
     health_of,
@@ -162,11 +160,6 @@ class VaultApp(App):
             self.notify(f"{type(error).__name__}: {error}", title="unexpected error", severity="error")
 
     # -- health and indexing --------------------------------------------------------------
-
-    def unusable_text(self) -> str | None:
-        """What a screen shows in place of its answer when there is no index to ask, or a
-        damaged one; None when the index answers."""
-        return {NO_INDEX: NO_INDEX_TEXT, DAMAGED: DAMAGED_TEXT}.get(self.health)
 
     @work(exclusive=True, group="health", exit_on_error=False)
     async def refresh_health(self) -> None:

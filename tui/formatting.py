@@ -346,15 +346,19 @@ def link_note_lines(markdown: str, paths: Iterable[str], first_number: int) -> t
     return "\n".join(lines), tuple(targets)
 
 
+def unusable_text(health: Health) -> str | None:
+    """What a screen shows in place of its answer when there is no index to ask, or a damaged
+    one (said in the header too); None when the index answers."""
+    return {NO_INDEX: NO_INDEX_TEXT, DAMAGED: DAMAGED_TEXT}.get(health)
+
+
 def not_answered(health: Health, said: list[str], what: str) -> str:
     """What a screen shows in place of an answer that did not come: why, when a user error
     said so; no index (said in the header too); else that the message says why."""
     if said:
         return f"Nothing {what}: {said[0]}"
-    if health == NO_INDEX:
-        return NO_INDEX_TEXT
-    if health == DAMAGED:
-        return DAMAGED_TEXT
+    if text := unusable_text(health):
+        return text
     if health == BROKEN_CONFIG:  # said under the header, where it stays (the corner's fades: qa55)
         return f"Nothing {what}: vault-engine.toml is broken, as said under the header; fix it and the answer comes"
     return f"Nothing {what}: the message in the corner says why."

@@ -358,7 +358,7 @@ class Freshness:
 
     notes: int | None  # how many notes are on disk (None: not scanned, a watcher is at work)
     files: int | None  # hash of every note's (path, size, mtime): an edit, a move, a deletion
-    last_index: str | None  # when an index run (this process, a terminal, the watcher) last finished
+    last_index: float | None  # when an index run (this process, a terminal, the watcher) last finished
     watcher: tuple[Any, ...]  # the watcher's state, last batch applied, pending, errors
 
 

@@ -49,9 +49,16 @@ from vault_engine.layout import (
 from vault_engine.locks import flock_within, held_elsewhere, hold_in_parent_only, release
 from vault_engine.paths import is_note
 from vault_engine.retrieval.confidence import HIGH, LOW
-from vault_engine.retrieval.notices import conflicted, filters_notice, folder_disagrees, kind_notice, operators_notice
+from vault_engine.retrieval.notices import (
+    UNREAD_SYMBOLS,
+    conflicted,
+    filters_notice,
+    folder_disagrees,
+    kind_notice,
+    operators_notice,
+    symbols_notice,
+)
 from vault_engine.stores.ledger import Ledger, NoteRow, damaged
-from vault_engine.stores.ledger.meta import LAST_INDEX
 from vault_engine.stores.reinforcements import LogMark, ReinforcementLog, has_undo, replay
 from vault_engine.stores.sql import is_corruption
 
@@ -78,10 +85,6 @@ log = logging.getLogger(__name__)
 T = TypeVar("T")
 
 LOCK_WAIT_SECONDS = 600
-# What a search says of a symbol it was given: neither arm reads one. The examples are
-# several symbols' words: "🚀" alone had been told to search 'recurring', 'due date' (qa83).
-_UNREAD_SYMBOLS = ("the words index holds no symbols, and the model reads pictographs as one unknown sign; search "
-                   "with the words the symbol stands for (🔁 'recurring', 📅 'due date', 🚀 'launch')")
 CHECKPOINT_EMBED_LIMIT = 64  # pending sections `checkpoint new` embeds at most (more: `index` does)
 AHEAD_RETRIES, AHEAD_WAIT_SECONDS = 50, 0.02  # up to a second for another writer's commit
 WATCHING = ("watching", "catching-up")  # watcher states in which it applies every edit itself
@@ -645,14 +648,14 @@ class Vault:
 
         kind = kind.casefold() if kind else kind  # `--kind Note`, as a ref is read in any case (qa52)
         ledger = self._ledger_for_search(k, follow, kind, project, tap)
-        from vault_engine.stores.lexical import only_symbols, only_tags, query_terms, symbols_in
+        from vault_engine.stores.lexical import only_symbols, only_tags, query_terms
 
         tags_only = not lexical_only and not semantic_only and only_tags(query) and bool(query_terms(query)[0])
         lexical_only = lexical_only or tags_only
         if only_symbols(query):
             # "🔁" and "🦄" alike: the model reads every pictograph as one unknown sign, so
             # meaning gave the same three hits for each (qa53); the words index holds none
-            raise BadArgument(f"{query[:200]!r} holds no word to search by: {_UNREAD_SYMBOLS}")
+            raise BadArgument(f"{query[:200]!r} holds no word to search by: {UNREAD_SYMBOLS}")
         if lexical_only and not query_terms(query)[0]:  # nothing was searched: not a miss an agent takes for an answer
             raise BadArgument(f"{query[:200]!r} holds no word the words index searches (only stop words or "
                               "punctuation): ask with content words, or with meaning too (without --lexical; "
@@ -680,17 +683,10 @@ class Vault:
             if searcher.semantic is not None:
                 notice = partial_notice(ledger, self.vectors, self._embedding_by)
             searcher.notices += [notice] if notice else []
-        searcher.notices += operators_notice(query)
+        searcher.notices += operators_notice(query) + symbols_notice(query)
         if tags_only:  # "#incubating" found 1 tagged note of 5 with meaning, 5 of 5 with words (qa28 F6)
             searcher.notices.append("a query of tags only is searched by words: a tag means nothing to the model")
-        unread = "".join(symbols_in(query))
-        if unread:  # "what does ⏳ mean" had been `high` on a note about meaning (qa112)
-            searcher.notices.append(f"{unread!r} is no word, so the answer is for the rest of the query: "
-                                    f"{_UNREAD_SYMBOLS}")
         result = self._search_beside_writers(searcher, request)
-        if unread and result.confidence == HIGH:
-            result = replace(result, confidence=LOW, confidence_reason=f"the query's {unread!r} was read by neither "
-                             f"arm (its words: {result.confidence_reason})")
         if not result.hits:
             code_taps = tuple(t.name for t in self.config.taps if t.source == "code")
             why = kind_notice(ledger, kind, code_taps) or filters_notice(ledger, kind, project, tap)
@@ -1144,7 +1140,7 @@ class Vault:
 
         watcher = watcher_status(self.config)
         notes = None if watcher["state"] in WATCHING else scan_vault(self.config).notes
-        last = self.ledger.get_meta(LAST_INDEX) if self.has_index() else None
+        last = self.ledger.last_index() if self.has_index() else None
         return Freshness(None if notes is None else len(notes),
                          None if notes is None else hash(frozenset(notes.items())), last,
                          tuple(watcher.get(k) for k in ("state", "last_applied", "pending", "errors")))

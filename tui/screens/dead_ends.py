@@ -12,7 +12,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal
 from textual.widgets import Footer, Input, Select, Static
 
-from tui.formatting import iso_date, not_answered
+from tui.formatting import iso_date, not_answered, unusable_text
 from tui.keys import HELP_KEY, MODE_KEYS, NEXT_PANE
 from tui.messages import IndexChanged
 from tui.screens.keyed import KeyedScreen
@@ -87,7 +87,7 @@ class DeadEndsScreen(KeyedScreen):
         """Fetch every dead end, refresh the project filter, keep the current choice."""
         rulings = await self.app.browse(Vault.deadend_list)
         if rulings is None:
-            if text := self.app.unusable_text():
+            if text := unusable_text(self.app.health):
                 self.query_one("#deadend-detail", Static).update(text)
             return
         self.rulings = list(rulings)

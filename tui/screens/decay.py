@@ -7,6 +7,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.widgets import Footer, Static
 
+from tui.formatting import unusable_text
 from tui.keys import HELP_KEY, MODE_KEYS
 from tui.messages import IndexChanged, ReinforcementsChanged
 from tui.screens.keyed import KeyedScreen
@@ -48,7 +49,7 @@ class DecayScreen(KeyedScreen):
         """Fetch the decay report (with the app's clock) and redraw the table."""
         rows = await self.app.browse(Vault.decay_report, now=self.app.now)
         if rows is None:
-            if text := self.app.unusable_text():
+            if text := unusable_text(self.app.health):
                 self.query_one("#decay-summary", Static).update(text)
             return
         self.query_one(DecayTable).show(rows)

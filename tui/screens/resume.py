@@ -11,7 +11,7 @@ from textual.containers import Horizontal
 from textual.events import Resize
 from textual.widgets import Footer, Markdown
 
-from tui.formatting import LINK_SCHEME
+from tui.formatting import LINK_SCHEME, unusable_text
 from tui.keys import HELP_KEY, MODE_KEYS, NEXT_PANE
 from tui.messages import IndexChanged
 from tui.pages import read_resume_page
@@ -67,7 +67,7 @@ class ResumeScreen(KeyedScreen):
         """Fetch the projects and list them, keeping the one shown."""
         projects = await self.app.browse(Vault.projects)
         if projects is None:
-            if text := self.app.unusable_text():
+            if text := unusable_text(self.app.health):
                 await self.query_one("#brief", Markdown).update(text)
             return
         if not projects:

@@ -76,6 +76,7 @@ class Evidence:
     filtered: bool = False  # --kind, --project, --tap or --exclude-tests left sections out
     lexical_top_named: str | None = None  # lexical_top as the hits name it (a Notion page by its ref and title)
     read_as: tuple[tuple[str, str], ...] = ()  # words the words arm read otherwise: (as written, as read)
+    unread: str = ""  # pictographs of the query, which neither arm reads ("what does ⏳ mean")
 
     @property
     def arms_agree(self) -> bool:
@@ -135,6 +136,8 @@ def judged(e: Evidence, offtopic: float = 0.0) -> tuple[str, str]:
     for a question about iCloud sync, which no note answers. A low answer also names the
     words of the query no note holds that it counts (:func:`_unheld_said`)."""
     level, why = _judged(e, offtopic)
+    if level == HIGH and e.unread:  # "what does ⏳ mean" had been `high` on a note about meaning (qa112)
+        return LOW, f"the query's {e.unread!r} was read by neither arm (its words: {why})"
     unheld = _unheld_said(e)
     if level == LOW and unheld and e.lexical_top is not None and "no note holds" not in why:
         why += f"; no note holds {_quoted(unheld)}"

@@ -44,6 +44,21 @@ def filters_notice(ledger: Ledger, kind: str | None, project: str | None, tap: s
     return (f"no note is {said} at once{why}: the miss is the filters', not the vault's; drop one of them",)
 
 
+# What a search says of a symbol it was given: neither arm reads one. The examples are
+# several symbols' words: "🚀" alone had been told to search 'recurring', 'due date' (qa83).
+UNREAD_SYMBOLS = ("the words index holds no symbols, and the model reads pictographs as one unknown sign; search "
+                  "with the words the symbol stands for (🔁 'recurring', 📅 'due date', 🚀 'launch')")
+
+
+def symbols_notice(query: str) -> list[str]:
+    """One line when the query writes a pictograph beside its words: the answer is for the
+    words (its confidence is never ``high``: retrieval/confidence.py)."""
+    from vault_engine.stores.lexical import symbols_in
+
+    unread = "".join(symbols_in(query))
+    return [f"{unread!r} is no word, so the answer is for the rest of the query: {UNREAD_SYMBOLS}"] if unread else []
+
+
 def operators_notice(query: str) -> list[str]:
     """One line when the query holds another search box's operators, which are searched as
     words here: "kafka -debezium" put Debezium first, and the user took it for excluded."""

@@ -19,7 +19,7 @@ from vault_engine.config import Config
 from vault_engine.errors import ModelUnavailable
 from vault_engine.model import Hit, ResolvedLink, Scores, SearchResult
 from vault_engine.parsing.frontmatter import property_lines
-from vault_engine.parsing.readable import EMBED, only_comments, reading_view
+from vault_engine.parsing.readable import only_comments, reading_view
 from vault_engine.parsing.sections import heading_line, leading_headings, section_body
 from vault_engine.refs import make_ref
 from vault_engine.retrieval.confidence import Evidence, MissRule, judged, judged_miss
@@ -38,6 +38,7 @@ from vault_engine.stores.lexical import (
     fold_accents,
     is_calendar_word,
     literal_phrases,
+    symbols_in,
     words_as_written,
     written_as_names,
 )
@@ -236,7 +237,7 @@ class Searcher:
             first = [top[0]] if best is top[0] else [top[0], best]
         evidence = replace(self._evidence(words.text, arms, lexical, semantic, candidates, first),
                            filtered=bool(request.kind or request.project or request.tap or request.exclude_tests),
-                           read_as=words.guessed)
+                           read_as=words.guessed, unread="".join(symbols_in(request.query)))
         if self.miss_rule.is_miss(evidence):
             top = []
         arm_tops = {i for arm in (lexical, semantic) for i, _ in (arm or ())[:ARM_TOP]}
@@ -498,9 +499,9 @@ def _shown(note: NoteRow, section: SectionRow) -> tuple[str, bool]:
     if "<!--" in body and only_comments(body):
         return (property_lines(note.meta) if section.ord == 0 else ""), False
     if body.strip() or section.ord != 0:
-        wordless = not _ANY_WORD.search(EMBED.sub("", body) if "![[" in body else body)
-        shown_otherwise = "![[" in body or (section.ord == 0 and bool(property_lines(note.meta)))
-        return body, wordless and not shown_otherwise
+        # no word of its own, nothing it embeds, no properties it opens: nothing to read
+        bare = not _ANY_WORD.search(body) and "![[" not in body and not (section.ord == 0 and property_lines(note.meta))
+        return body, bare
     properties = property_lines(note.meta)
     if properties:
         return properties, False
