@@ -17,8 +17,9 @@ from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
-from vault_engine.config import CONFIG_NAME, SETTINGS_META, Config, find_vault, load_config, naming_the_file
+from vault_engine.config import CONFIG_NAME, Config, find_vault, load_config, naming_the_file
 from vault_engine.constants import MAX_FOLLOW
+from vault_engine.drift import Drift
 from vault_engine.errors import (
     AttachmentRef,
     BadArgument,
@@ -75,8 +76,6 @@ if TYPE_CHECKING:
     from vault_engine.retrieval.code.service import CodeQueries
     from vault_engine.retrieval.search import Searcher, SearchRequest
     from vault_engine.sources.notion.report import NotionReport
-    from vault_engine.sources.vault.changes import Suspects
-    from vault_engine.sources.vault.files import Scan
     from vault_engine.stores.embedder import Embedder
     from vault_engine.stores.lexical import WhooshIndex
     from vault_engine.stores.vectors import FaissIndex
@@ -136,6 +135,7 @@ class Vault:
         self._generation: str | None = None
         self._follow_generation()
         self.reinforcement_log = ReinforcementLog(self.config.ledger_dir / REINFORCEMENTS_FILE)
+        self._drift = Drift(self.config, self._live_watcher, self._model_enabled)
 
     @classmethod
     def open(cls, path: str | os.PathLike[str] | None = None) -> Vault:
@@ -690,12 +690,13 @@ class Vault:
         if not result.hits:
             code_taps = tuple(t.name for t in self.config.taps if t.source == "code")
             why = kind_notice(ledger, kind, code_taps) or filters_notice(ledger, kind, project, tap)
-            result = replace(result, notices=result.notices + self._stale_notice(ledger, "search")
+            result = replace(result, notices=result.notices + self._drift.stale_notice(ledger, "search")
                              + _skipped_notice(ledger) + (why or self._found_without_filters(searcher, request)))
         else:
             weak = self._found_without_filters(searcher, request, weak=True) if result.confidence == LOW else ()
-            stale = self._hits_stale(ledger, (h.path for h in result.hits if h.kind != "code"), "search")
-            result = replace(result, notices=result.notices + weak + stale + self._settings_notice(ledger, "search"))
+            stale = self._drift.hits_stale(ledger, (h.path for h in result.hits if h.kind != "code"), "search")
+            settings = self._drift.settings_notice(ledger, "search")
+            result = replace(result, notices=result.notices + weak + stale + settings)
         if any(h.kind == "code" for h in result.hits):  # code hits carry the notes that say why
             result = replace(result, hits=self._code_queries().with_why(result.hits, query))
             if follow:
@@ -750,93 +751,6 @@ class Vault:
         if project is not None:
             self._require_project(ledger, project)
         return ledger
-
-    def _hits_stale(self, ledger: Ledger, paths: Iterable[str], again: str) -> tuple[str, ...]:
-        """A line for the notes an answer cites (``paths``) that were deleted, moved or changed
-        since the last index, as ``show`` tells (their content, not their file times: a copy of
-        the vault said every hit had changed, qa53): with no watcher to apply them, a hit on a
-        note gone read as the vault's answer (qa49), and a hit on a note edited since showed
-        the text it no longer says (qa52)."""
-        gone: list[str] = []
-        changed: list[str] = []
-        for path in dict.fromkeys(paths):  # a current file costs a stat; a touched or copied one a read
-            change = self._change_since_index(ledger, path)
-            if change is not None:
-                (gone if change == "gone" else changed).append(path)
-        if not (gone or changed):
-            return ()
-        # A running watcher applies them in a moment, and said nothing meanwhile: a note a
-        # `git checkout` had just taken away came back as a hit without a word (qa61)
-        do = f"{again} again in a moment: the running watcher is applying it" if self._live_watcher() \
-            else f"run {self._index_command(ledger)} and {again} again"
-        lines = []
-        for notes, what in ((gone, "were deleted or moved"), (changed, "changed")):
-            if notes:
-                shown = ", ".join(notes[:3]) + (f" and {len(notes) - 3} more" if len(notes) > 3 else "")
-                lines.append(f"{len(notes)} note(s) of this answer {what} since the last index ({shown}): {do}")
-        return tuple(lines)
-
-    def _stale_notice(self, ledger: Ledger, again: str, under: str = "") -> tuple[str, ...]:
-        """For a miss (of ``search`` or ``deadend check``, named by ``again``) or a brief: one
-        line when the vault (or its folder ``under``) changed since the last index, so that
-        the answer is not taken for the vault's. A stat of every file there (as ``status``
-        counts stale files); none while a watcher applies every edit itself, once it has caught
-        up: a miss while it catches up on a pull said nothing, for as long as 19 s (qa39 F1)."""
-        watcher = self._live_watcher()
-        if watcher is not None:  # its count of pending edits is 0 while it catches up: it reads none then
-            return () if watcher["state"] != "catching-up" else (
-                f"the running watcher is catching up on changes made while it was not running "
-                f"(the answer may be there): {again} again in a moment",)
-        settings = self._settings_notice(ledger, again)
-        _, suspects = self._changes_since_index(ledger, under)
-        if not suspects.changed and not suspects.missing:
-            return settings
-        where = f" in {under}/" if under else ""
-        return (f"the index is stale: {suspects.said()}{where} since the last index (the answer "
-                f"may be there); run {self._index_command(ledger)} and {again} again", *settings)
-
-    def _settings_changed(self, ledger: Ledger) -> bool:
-        """Whether vault-engine.toml's ``[kinds]``, ``[taps]``, ``projects_dir``, ``max_file_mb``
-        or ``exclude`` changed since the last index, which still holds what the old ones gave (a
-        new tap's `search --tap` was "a miss, not a guess", qa87); never while a watcher runs (it
-        reads every note again when the file changes) or for an index built before the settings
-        were recorded."""
-        built_with = ledger.get_meta(SETTINGS_META)
-        return built_with not in (None, self.config.settings_key) and self._live_watcher() is None
-
-    def _settings_notice(self, ledger: Ledger, again: str) -> tuple[str, ...]:
-        """The line an answer carries when :meth:`_settings_changed`."""
-        if not self._settings_changed(ledger):
-            return ()
-        return (f"vault-engine.toml changed since the last index ([kinds], [taps], projects_dir, max_file_mb or "
-                f"exclude): the index still holds what the old settings gave; run {self._index_command(ledger)} "
-                f"and {again} again",)
-
-    def _index_command(self, ledger: Ledger) -> str:
-        """The `index` to advise: with `--no-embed` for an index of words only (built so), where
-        the plain command would embed every section first (qa82: 9 minutes at 47,824 sections,
-        unasked)."""
-        words_only = self._model_enabled() and ledger.section_count() and not ledger.embedded_counts()[0]
-        return "`vault-engine index --no-embed` (words only, as this index holds)" if words_only \
-            else "`vault-engine index`"
-
-    def _changes_since_index(self, ledger: Ledger, under: str = "") -> tuple[Scan, Suspects]:
-        """The scan of the vault (and its code taps), or of its folder ``under`` alone, and
-        what changed there since the last index: files whose bytes differ (a touch or a copy
-        that keeps them is no change), and files gone."""
-        from vault_engine.indexing.code_sync import add_code_files
-        from vault_engine.sources.code.files import code_taps, file_of
-        from vault_engine.sources.vault.changes import content_changed, find_suspects
-        from vault_engine.sources.vault.files import scan_vault
-
-        scan = scan_vault(self.config, under)
-        known, taps = ledger.known_files(), code_taps(self.config)
-        if under:
-            known = {path: k for path, k in known.items() if path.startswith(f"{under}/")}
-        else:
-            add_code_files(self.config, scan)
-        return scan, content_changed(find_suspects(scan.notes, known), known,
-                                     lambda key: file_of(taps, self.root, key), self.config.max_file_bytes)
 
     def _follow_why(self, searcher: Searcher, result: SearchResult, request: SearchRequest) -> SearchResult:
         """``search --follow`` of code hits: their why notes' sections (where each mention or
@@ -906,7 +820,7 @@ class Vault:
         note, section = lookup_ref(ledger, ref, self._unindexed_now)
         note_sections = ledger.sections_of(note.id)
         sections = tuple(s.heading for s in note_sections if s.heading)
-        change = self._change_since_index(ledger, note.path)
+        change = self._drift.change_since_index(ledger, note.path)
         if section is not None:  # its links as its hit lists them: the section's own, then the note's properties'
             from vault_engine.parsing.sections import heading_line
 
@@ -922,7 +836,7 @@ class Vault:
             view = NoteView(shown, note.path, note.title, note.kind, note.tap,
                             note.project, opens, start, end,
                             body, note.meta, links, sections,
-                            notices=self._changed_notice(note.path, change, whole=False), body_line=start,
+                            notices=self._drift.changed_notice(note.path, change, whole=False), body_line=start,
                             heading_line=heading_line(section) if lines is None and opens == section.heading
                             else start)
         else:
@@ -940,7 +854,8 @@ class Vault:
                 body_line = frontmatter_end(text)
             view = NoteView(section_ref(note, None), note.path, note.title, note.kind, note.tap,
                             note.project, None, first, last or max(1, len(text.splitlines())), text, note.meta, links,
-                            sections, notices=self._changed_notice(note.path, change, whole=True), body_line=body_line)
+                            sections, notices=self._drift.changed_notice(note.path, change, whole=True),
+                            body_line=body_line)
         if follow:
             view = self._followed_view(ledger, view, note.id, section is None, follow)
         return view
@@ -973,34 +888,6 @@ class Vault:
                 return (f"the code tap {tap.name!r} claims it ([taps.{tap.name}] paths), and Markdown there is "
                         "neither a note nor code: narrow the tap's paths to its source files to read it as a note")
         return reason
-
-    def _change_since_index(self, ledger: Ledger, rel_path: str) -> str | None:
-        """``"changed"`` or ``"gone"`` when the note's file is not what the index holds, else None."""
-        known = ledger.known_note(rel_path)
-        return known.change_at(self.root / rel_path) if known else None
-
-    def _changed_notice(self, rel_path: str, change: str | None, whole: bool) -> tuple[str, ...]:
-        """One line when the note's file is not what the index holds: a section, or a gone
-        note, is shown as indexed; a whole note as the file is now (with the indexed sections
-        and links)."""
-        if change is None:
-            return ()
-        fix = ("the running watcher indexes it in a moment" if self._watcher_live() and self._watched(rel_path)
-               else "run `vault-engine index` to bring the index up to date")
-        if change == "gone":
-            return (f"{rel_path} is gone (moved or deleted) since the last index: this is its indexed "
-                    f"text; {fix}",)
-        shown = ("the text is the file as it is now, its sections and links as they were indexed" if whole
-                 else "this section is shown as it was indexed")
-        return (f"{rel_path} changed since the last index: {shown}; {fix}",)
-
-    def _watched(self, rel_path: str) -> bool:
-        """Whether the watcher sees a change of the note: not of a symlink's target outside
-        the vault (``outside_symlinks = true``), which no event of the vault names."""
-        try:
-            return (self.root / rel_path).resolve().is_relative_to(self.root.resolve())
-        except (OSError, RuntimeError):
-            return True
 
     def _read_text(self, rel_path: str) -> str | None:
         """The note's file as it is now; None when it is gone (deleted, or its folder moved)."""
@@ -1113,12 +1000,12 @@ class Vault:
             ledger = self._require_index()
             from vault_engine.status import vault_status
 
-            scan, suspects = self._changes_since_index(ledger)
+            scan, suspects = self._drift.changes_since_index(ledger)
             watcher = watcher_status(self.config)
             semantic = self._semantic_status(ledger, embedding_by=self._embedding_by(watcher["state"] in WATCHING))
             return vault_status(self.config, ledger, self.lexical, scan, suspects, semantic, watcher,
                                 writing=self._writer_at_work,
-                                settings_changed=self._settings_changed(ledger))
+                                settings_changed=self._drift.settings_changed(ledger))
         except IndexDamaged as exc:  # nothing else can be counted: say what is wrong and what to do
             return {"vault": str(self.root), "damage": [str(exc)], "watcher": watcher_status(self.config)}
         except Exception as exc:
@@ -1181,7 +1068,8 @@ class Vault:
             self._require_project(ledger, project)
         rulings = list_dead_ends(ledger, project, DeadendSettings.from_config(self.config.section("deadend")))
         disagree = folder_disagrees(ledger, self.config, project) if project is not None else ()
-        return DeadEndList(tuple(rulings), self._stale_notice(ledger, "list", self._project_folder(project)) + disagree)
+        stale = self._drift.stale_notice(ledger, "list", self._project_folder(project))
+        return DeadEndList(tuple(rulings), stale + disagree)
 
     @_operation
     def deadend_check(self, proposal: str, *, project: str | None = None, k: int = 3,
@@ -1220,15 +1108,15 @@ class Vault:
         check = replace(check, notices=check.notices + conflicted(ledger, {r.path for r in check.rulings},
                                                                    "the ruling raised from it"))
         if say_if_stale and not check.rulings:  # a checkpoint written since may hold the ruling
-            check = replace(check, notices=check.notices + self._stale_notice(ledger, "check"))
+            check = replace(check, notices=check.notices + self._drift.stale_notice(ledger, "check"))
         elif say_if_stale:  # a ruling struck or a note deleted since (qa51); else, a checkpoint of the
             # project written since may hold a closer one: a hit raised the opposite approach without
             # a word (qa74). Its folder alone is scanned: the whole vault cost 120 ms at 10,000 notes.
-            stale = self._hits_stale(ledger, (r.path for r in check.rulings), "check")
+            stale = self._drift.hits_stale(ledger, (r.path for r in check.rulings), "check")
             folder = self._project_folder(project)
             if not stale and folder:
-                stale = self._stale_notice(ledger, "check", under=folder)
-            changed = tuple(line for line in self._settings_notice(ledger, "check") if line not in stale)
+                stale = self._drift.stale_notice(ledger, "check", under=folder)
+            changed = tuple(line for line in self._drift.settings_notice(ledger, "check") if line not in stale)
             check = replace(check, notices=check.notices + stale + changed)
         return check
 
@@ -1287,7 +1175,7 @@ class Vault:
         # checkpoints and working notes are written) changed since the index. The folder
         # alone: a stat of every file of a 10,000-note vault made each `resume` 60 ms slower.
         folder = self.config.project_folder(project)
-        return fit_brief(replace(brief, notices=self._stale_notice(ledger, "resume", folder)
+        return fit_brief(replace(brief, notices=self._drift.stale_notice(ledger, "resume", folder)
                                  + conflicted(ledger, _handed_on(brief), "what the brief shows of it")
                                  + folder_disagrees(ledger, self.config, project) + brief.notices), max_tokens)
 
@@ -1398,7 +1286,7 @@ class Vault:
             return (f"tap {tap!r} does not decay: give it half_life_days in vault-engine.toml" if tap else
                     "no decaying documents: configure a tap with half_life_days in vault-engine.toml")
         named = ", ".join(f"taps.{t.name} ({', '.join(t.paths) or 'no paths'})" for t in decaying)
-        since = self._settings_notice(self._require_index(), "list decay")
+        since = self._drift.settings_notice(self._require_index(), "list decay")
         return (f"no decaying documents: the index holds no note in {named}"
                 + (f"; {since[0]}" if since else ": check the paths against the vault's folders"))
 

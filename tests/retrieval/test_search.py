@@ -794,7 +794,7 @@ def test_hits_on_notes_deleted_since_the_last_index_say_so(make_vault):
                                  "`vault-engine index` and search again",)
         # a watcher applies it in a moment, and the hit on a note gone had said nothing meanwhile (qa61)
         with pytest.MonkeyPatch.context() as watched:
-            watched.setattr(v, "_live_watcher", lambda: {"state": "watching"})
+            watched.setattr(v._drift, "live_watcher", lambda: {"state": "watching"})
             assert v.search("quokka", lexical_only=True).notices == (
                 "1 note(s) of this answer were deleted or moved since the last index (a.md): search again in a "
                 "moment: the running watcher is applying it",)
