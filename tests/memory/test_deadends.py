@@ -263,6 +263,27 @@ def test_a_proposal_closer_to_a_chosen_design_than_to_the_ruling_is_quiet(vault)
     assert check_proposal(proposal, rulings, semantic=FixedArm(0.9, 0.88)).status == "hit"  # nothing chosen
 
 
+class SharedWordsArm:
+    """A meaning arm that reads the share of a text's words the proposal holds: what the
+    proposal says about a design, refused or not, brings it closer."""
+
+    def cosines(self, proposal, texts):
+        said = set(proposal.casefold().replace(",", " ").split())
+        return [len(said & set(t.casefold().split())) / len(t.split()) for t in texts]
+
+
+def test_the_meaning_arm_reads_what_the_proposal_proposes_not_what_it_turns_down(vault):
+    """"Rather than writing a whole new backend, I'm going to fix up the ipvs mode" named the
+    chosen design in what it turned down, which drew its meaning to that design: the ruling it
+    restated word for word stayed quiet, "a chosen design is closer in meaning" (qa114)."""
+    rulings = [r for r in load_rulings(vault.ledger) if r.text == "Keep sessions in a shared Redis"]
+    accepted = Accepted(lambda: ["keep sessions in signed cookies"], lambda ids: {})
+    proposal = "rather than keep sessions in signed cookies, we keep sessions in a shared redis"
+    check = check_proposal(proposal, rulings, semantic=SharedWordsArm(), accepted=accepted)
+    assert check.status == "hit" and check.rulings[0].arms == ("lexical", "semantic")
+    assert check.rulings[0].evidence.cosine_accepted == pytest.approx(3 / 5)  # "keep sessions in", not "signed cookies"
+
+
 def test_a_near_verbatim_restatement_with_another_framing_verb_is_caught_by_words_alone(make_vault):
     files = {"projects/api/checkpoints/20260101T000000Z-claude-1.md": (
         "---\ntype: checkpoint\n---\n# C\n## Goal\nName them `ingest` and `egress` after the pipeline stage.\n"

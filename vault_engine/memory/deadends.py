@@ -272,8 +272,9 @@ def gather_evidence(proposal: str, rulings: Sequence[Compared], semantic: Ruling
     chosen: Sequence[tuple[float, str] | None] = [None] * len(rulings)
     if semantic is not None and rulings:
         try:
-            cosines = _ruling_cosines(proposal, rulings, semantic)
-            chosen = _best_chosen(proposal, rulings, semantic, accepted, weights, settings)
+            meant = proposed_part(proposal) if refusing and proposed else proposal
+            cosines = _ruling_cosines(meant, rulings, semantic)
+            chosen = _best_chosen(meant, rulings, semantic, accepted, weights, settings)
         except ModelUnavailable as exc:
             notices.append(f"{exc}: only the lexical arm ran")
             semantic = None
