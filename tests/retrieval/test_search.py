@@ -111,6 +111,26 @@ def test_a_note_is_shown_by_a_section_that_says_something_at_the_place_of_its_be
         assert v.search("TLS", lexical_only=True).hits[0].ref == "adr/0007-tls.md#Status"  # nothing else of it
 
 
+def test_a_table_of_contents_says_nothing_of_its_own(make_vault):
+    """Every KEP opens with its contents under the title: the title section, only the note's
+    headings again, was the first hit (`high`) of a question its Motivation answers (qa115).
+    A list of links to the note's own headings, Markdown or wikilink, is no text of its own;
+    a list of links to other notes (a hub) still is."""
+    kep = ("# KEP-4563: EvictionRequest API\n\n<!-- toc -->\n- [Summary](#summary)\n- [Motivation](#motivation)\n"
+           "  - [PodDisruptionBudget Standing Issues](#poddisruptionbudget-standing-issues)\n<!-- /toc -->\n\n"
+           "## Summary\n\nAn API to request the eviction of a pod, with a responder that decides.\n\n"
+           "## Motivation\n\n### PodDisruptionBudget Standing Issues\n\nA PodDisruptionBudget cannot stop an eviction "
+           "that a node drain needs.\n")
+    hub = "# Eviction reading\n\n- [[#Eviction notes]]\n- [[eviction-request]]\n- [[drain api]]\n\n## Eviction notes\nsee above\n"
+    root = make_vault({"keps/4563/README.md": kep, "hub.md": hub})
+    with Vault(root) as v:
+        v.index(embed=False)
+        hits = v.search("EvictionRequest API PodDisruptionBudget issues", lexical_only=True).hits
+        assert hits[0].path == "keps/4563/README.md" and hits[0].heading != "KEP-4563: EvictionRequest API"
+        assert "keps/4563/README.md#KEP-4563: EvictionRequest API" not in hits[0].also
+        assert v.search("eviction reading", lexical_only=True).hits[0].ref == "hub.md#Eviction reading"
+
+
 def test_an_embed_and_a_comment_say_nothing_and_a_snippet_is_what_reading_view_shows(make_vault):
     # a data-engineering-wiki section of two benchmark lines, then an embed and the wiki's footer
     # comment, was shown by the embed and the comment ("wiki footer: Please don't edit ...")

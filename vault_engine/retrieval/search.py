@@ -178,9 +178,16 @@ def _kth_place(shown: list[_Candidate], k: int, position: dict[int, int]) -> int
 
 
 def says_something(section: SectionRow) -> bool:
-    """Whether the section's own text (not its heading) holds a few words a reader reads."""
-    body = reading_view(section_body(section.text, section.heading))
+    """Whether the section's own text (not its heading) holds a few words a reader reads; a
+    table of contents, the note's own headings again, is none (a KEP's title section, only
+    its contents, was the first hit, `high`, of a question its Motivation answers: qa115)."""
+    body = reading_view(_CONTENTS_LINE.sub("", section_body(section.text, section.heading)))
     return len(_WORDS.findall(body)) >= MIN_WORDS
+
+
+# a line of a table of contents: a list item that is only a link to a heading of its own note
+_CONTENTS_LINE = re.compile(r"^[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t]+(?:\[[^\]\n]*\]\(#[^)\n]*\)|\[\[#[^\]\n]*\]\])[ \t]*$",
+                            re.M)
 
 
 # what a section holds of its own once embeds of other files (a view, an image, a note) are
