@@ -100,6 +100,10 @@ def test_following_the_latest_checkpoints_plan_is_not_a_dead_end(planned):
         check = planned.deadend_check(proposal, project="billing")
         assert check.arms == ("lexical", "semantic")
         assert SYNC not in [r.text for r in check.rulings], proposal
+        # ...and said to be a step planned next, not a decision (a to-do had been "a chosen design": qa114)
+        (kept_quiet,) = [r for r in check.closest if r.text == SYNC]
+        assert "a planned next step" in kept_quiet.short_of and "chosen design" not in kept_quiet.short_of
+        assert kept_quiet.to_json()["chosen_closest_planned"] is True
 
 
 def test_an_older_checkpoints_plan_does_not_shield_the_ruling_that_ended_it(planned):

@@ -281,12 +281,17 @@ def gather_evidence(proposal: str, rulings: Sequence[Compared], semantic: Ruling
     near = [(share >= settings.lexical_min and enough) or (cosine is not None and cosine >= settings.semantic_min)
             for (share, enough), cosine in zip(words, cosines)]
     as_chosen = _chosen_restated(proposal, terms, rulings, near, weights, accepted, settings)
-    # the closest chosen design: the one restated word for word, else the closest in meaning
-    return ([Evidence(share, enough, cosine, best[0] if best else None, refused_share, restated is not None,
-                      links_as_text(restated or (best[1] if best else "")) or None)
-             for (share, enough), cosine, best, refused_share, restated
-             in zip(words, cosines, chosen, refusals, as_chosen)],
-            semantic is not None and bool(rulings))
+    evidence = []
+    for ruling, (share, enough), cosine, best, refused_share, restated in zip(
+            rulings, words, cosines, chosen, refusals, as_chosen):
+        # the closest chosen design: the one restated word for word, else the closest in meaning;
+        # a step the project plans to take is said to be one, not a decision (qa114)
+        closest = restated or (best[1] if best else None)
+        planned = closest is not None and accepted is not None and any(
+            closest in (step, chosen_lead(step)) for step in accepted.plan(ruling.project))
+        evidence.append(Evidence(share, enough, cosine, best[0] if best else None, refused_share,
+                                 restated is not None, links_as_text(closest or "") or None, planned))
+    return evidence, semantic is not None and bool(rulings)
 
 
 def _chosen_restated(proposal: str, terms: frozenset[str], rulings: Sequence[Compared], near: Sequence[bool],

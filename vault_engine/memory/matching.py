@@ -288,23 +288,30 @@ def short_of(e: Evidence, s: DeadendSettings) -> str:
     if e.turned_down >= REFUSED_SHARE:
         return "the proposal turns it down"
     if e.is_chosen:
-        return f"the proposal is a chosen design, word for word{_named(e.chosen_text)}"
+        return f"the proposal is {_chosen(e)}, word for word{_named(e.chosen_text)}"
     if e.words < s.lexical_min:
         said = [f"its words {e.words:.0%} restated (raised from {s.lexical_min:.0%})"]
     elif not e.words_say_enough:
         said = [f"its words {e.words:.0%} restated, but only common ones"]
     else:  # the words defer to meaning: a chosen design is far closer
-        said = [f"its words {e.words:.0%} restated, but a chosen design is closer in meaning"]
+        said = [f"its words {e.words:.0%} restated, but {_chosen(e)} is closer in meaning"]
     if e.cosine is not None and e.cosine < s.semantic_min:  # 0.398 is no 0.40 (qa47): three places then
         places = 2 if round(e.cosine, 2) < round(s.semantic_min, 2) else 3
         said.append(f"meaning {e.cosine:.{places}f} (raised from {s.semantic_min:.{places}f})")
     elif e.cosine is not None and e.cosine_accepted is not None and e.cosine_accepted >= e.cosine:
-        said.append(f"meaning {e.cosine:.2f}, but a chosen design is as close or closer ({e.cosine_accepted:.2f}"
+        said.append(f"meaning {e.cosine:.2f}, but {_chosen(e)} is as close or closer ({e.cosine_accepted:.2f}"
                     f"{_named(e.chosen_text)})")
     elif e.cosine is not None and e.cosine_accepted is not None:  # three places: 0.0588 is no 0.06 (qa37 N2)
-        said.append(f"meaning {e.cosine:.3f}, only {e.cosine - e.cosine_accepted:.3f} above a chosen design's "
+        said.append(f"meaning {e.cosine:.3f}, only {e.cosine - e.cosine_accepted:.3f} above {_chosen(e)}'s "
                     f"{e.cosine_accepted:.3f}{_named(e.chosen_text)} (raised from {s.semantic_margin:.3f} above)")
     return "; ".join(said)
+
+
+def _chosen(e: Evidence) -> str:
+    """What kept a ruling quiet: a design the vault chose, or a step its project's latest
+    checkpoint plans next (a to-do, "add the defaulting in the namespace strategy", had been
+    called a chosen design: qa114)."""
+    return "a planned next step" if e.chosen_planned else "a chosen design"
 
 
 def _named(chosen: str | None) -> str:

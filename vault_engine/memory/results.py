@@ -34,6 +34,7 @@ class Evidence:
     turned_down: float = 0.0  # share of its content words restated by what the proposal turns down
     is_chosen: bool = False  # the proposal is, word for word, a chosen design at least as close to it
     chosen_text: str | None = None  # the chosen design of cosine_accepted: named where it kept a ruling quiet
+    chosen_planned: bool = False  # chosen_text is a Next step of the project's latest checkpoint, not a decision
 
 
 @dataclass(frozen=True, slots=True)
@@ -110,6 +111,7 @@ class Ruling:
             data["scores"] = {"lexical": round(e.words, 4), "semantic": _rounded(e.cosine),
                               "semantic_chosen": _rounded(e.cosine_accepted)}
             data["chosen_closest"] = e.chosen_text
+            data["chosen_closest_planned"] = e.chosen_planned
         if self.short_of is not None:
             data["short_of"] = self.short_of
         return data
