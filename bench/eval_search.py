@@ -9,7 +9,7 @@ against plain baselines built here from the same sections (BM25 over the section
 MiniLM cosine of the section text, and reciprocal rank fusion of the two).
 
 A question is found at k when a hit of an expected note is among the first k; a miss on an
-answerable question counts as not found. Also checked: that the first 5 hits of ``-k 5`` are
+answerable question counts as not found. A second table asks for the expected section itself. Also checked: that the first 5 hits of ``-k 5`` are
 the first 5 of ``-k 50`` for every question, and how often ``confidence: high`` is right.
 ``--write`` puts the tables into bench/RESULTS.md between ``<!-- semantic-quality -->`` markers.
 """
@@ -65,6 +65,8 @@ def evaluate(tabs: dict[str, lab.Table], questions: dict[str, list[lab.Question]
                 for key in ((system, name, q.split, q.style), (system, name, q.split, "*"),
                             (system, "*", q.split, q.style), (system, "*", q.split, "*")):
                     lab.judge(t, q, ranking, tallies[key])
+                    if q.sections:  # the section itself, not only its note
+                        lab.judge(t, q, ranking, tallies[("section", *key)], lab.section_matches)
     return {"tallies": tallies, "confidence": dict(confidence), "unstable": unstable}
 
 
@@ -110,6 +112,12 @@ def render(report: dict, corpora: list[str], counts: dict[str, dict]) -> str:
         lines += [f"**{split} split**, per corpus:", "",
                   common.markdown_table(["corpus (questions)", *systems, "hybrid: answerable -> miss · "
                                          "unanswerable -> miss"], rows), ""]
+    rows = [[f"{name} ({split})" if name != "*" else f"all corpora ({split})",
+             *[cell(t[("section", s, name, split, "*")]) for s in systems]]
+            for split in ("test", "dev") for name in [*corpora, "*"]]
+    lines += ["**The section itself**: found when a hit is one of the sections the question names as its answer "
+              "(a hit of another section of the right note is not), where the question names one:", "",
+              common.markdown_table(["corpus (split)", *systems], rows), ""]
     rows = [[style, *[cell(t[(s, "*", "test", style)]) for s in systems]] for style in STYLES[:-1]]
     rows.append(["unanswerable -> miss", *[f"{t[(s, '*', 'test', 'unanswerable')].caught}/"
                                             f"{t[(s, '*', 'test', 'unanswerable')].unanswerable}" for s in systems]])

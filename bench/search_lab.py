@@ -18,7 +18,7 @@ import re
 import sys
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -171,6 +171,14 @@ def note_matches(t: Table, i: int, q: Question) -> bool:
     return False
 
 
+def section_matches(t: Table, i: int, q: Question) -> bool:
+    """Whether section ``i`` is one of the sections the question names as its answer (its
+    note, and its own heading: a repeated heading is named by its last part)."""
+    heading = t.heading_path[i][-1] if t.heading_path[i] else ""
+    return any(head.rsplit("#", 1)[-1] == heading and note_matches(t, i, replace(q, expected=[path]))
+               for path, _, head in (s.partition("#") for s in q.sections))
+
+
 @dataclass
 class Tally:
     n: int = 0
@@ -195,8 +203,9 @@ class Tally:
         return self.rr / self.n if self.n else 0.0
 
 
-def judge(t: Table, q: Question, ranking: list[int] | None, tally: Tally) -> int | None:
-    """Add one question's outcome; ``ranking`` is section indexes best first, None = miss."""
+def judge(t: Table, q: Question, ranking: list[int] | None, tally: Tally, matches=note_matches) -> int | None:
+    """Add one question's outcome; ``ranking`` is section indexes best first, None = miss;
+    found where ``matches`` (a section of an expected note, or one of its expected sections)."""
     if not q.answerable:
         tally.unanswerable += 1
         tally.caught += ranking is None
@@ -205,7 +214,7 @@ def judge(t: Table, q: Question, ranking: list[int] | None, tally: Tally) -> int
     if ranking is None:
         tally.false_miss += 1
         return None
-    rank = next((r for r, i in enumerate(ranking[:10], 1) if note_matches(t, i, q)), None)
+    rank = next((r for r, i in enumerate(ranking[:10], 1) if matches(t, i, q)), None)
     if rank is not None:
         tally.found5 += rank <= 5
         tally.rr += 1.0 / rank
