@@ -284,6 +284,18 @@ def test_the_meaning_arm_reads_what_the_proposal_proposes_not_what_it_turns_down
     assert check.rulings[0].evidence.cosine_accepted == pytest.approx(3 / 5)  # "keep sessions in", not "signed cookies"
 
 
+def test_the_meaning_arm_reads_what_the_agent_will_do_not_the_scene_it_sets(vault):
+    """"Working on the stuck StatefulSet rollout bug now. My plan is to ..." The scene, set
+    first, sits as near the design chosen for the same problem: restatements stayed quiet in
+    the margin (qa114, qa116)."""
+    rulings = [r for r in load_rulings(vault.ledger) if r.text == "Keep sessions in a shared Redis"]
+    accepted = Accepted(lambda: ["keep sessions in signed cookies"], lambda ids: {})
+    proposal = "Signed cookies break checkout. I'll keep sessions in a shared Redis, one for every region."
+    check = check_proposal(proposal, rulings, semantic=SharedWordsArm(), accepted=accepted)
+    assert check.status == "hit" and check.rulings[0].arms == ("lexical", "semantic")
+    assert check.rulings[0].evidence.cosine_accepted == pytest.approx(3 / 5)  # "keep sessions in": the scene unread
+
+
 def test_a_near_verbatim_restatement_with_another_framing_verb_is_caught_by_words_alone(make_vault):
     files = {"projects/api/checkpoints/20260101T000000Z-claude-1.md": (
         "---\ntype: checkpoint\n---\n# C\n## Goal\nName them `ingest` and `egress` after the pipeline stage.\n"

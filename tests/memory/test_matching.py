@@ -17,6 +17,7 @@ from vault_engine.memory.matching import (
     semantic_match,
     short_of,
     turned_down,
+    what_it_will_do,
     wording_closeness,
     words_evidence,
 )
@@ -123,6 +124,26 @@ def test_what_a_proposal_proposes_keeps_its_quotations():
     text = 'Add the number, e.g., "# 2. Do not use numbers". Never renumber them.'
     assert proposed_part(text) == 'Add the number, e.g., "# 2. Do not use numbers".'
     assert proposed_part("Use Gradle, not Maven, for the build") == "Use Gradle, for the build"
+
+
+@pytest.mark.parametrize("message, will_do", [
+    # the scene first, then what the agent will do: the meaning arm reads the second (qa114, qa116)
+    ("Working on the stuck StatefulSet rollout bug now. My plan is to add a new update strategy type that "
+     "deletes stuck pods at once.", "My plan is to add a new update strategy type that deletes stuck pods at once."),
+    ("I'm fixing the slow du-based storage accounting. I'll back each emptyDir with a loop-mounted image, "
+     "so the size is capped.", "I'll back each emptyDir with a loop-mounted image, so the size is capped."),
+    ("Adding categories to the ADRs! Let's put a category key in the front matter of each record.",
+     "Let's put a category key in the front matter of each record."),
+    # the approach first, a trifle after it: the whole (the scene says more than the trifle)
+    ("Use a ConfigMap in each namespace for the trust bundle, so no new API type is needed. I'll add the "
+     "tests afterwards.", None),
+    # said in the first sentence, or no sentence says what it will do: the whole
+    ("I'll serialize each chat as a JSON file. It is easy to inspect.", None),
+    ("Keep sessions in a shared Redis", None),
+    ("Keep sessions in a shared Redis. It is faster.", None),
+])
+def test_what_an_agent_will_do_after_saying_what_it_is_working_on(message, will_do):
+    assert what_it_will_do(message) == (will_do or message)
 
 
 def test_closeness_is_both_ways_and_wording_counts_stop_words():

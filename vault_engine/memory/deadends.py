@@ -33,6 +33,7 @@ from vault_engine.memory.matching import (
     semantic_match,
     short_of,
     turned_down,
+    what_it_will_do,
     wording_closeness,
     words_evidence,
 )
@@ -272,7 +273,8 @@ def gather_evidence(proposal: str, rulings: Sequence[Compared], semantic: Ruling
     chosen: Sequence[tuple[float, str] | None] = [None] * len(rulings)
     if semantic is not None and rulings:
         try:
-            meant = proposed_part(proposal) if refusing and proposed else proposal
+            # the meaning arm reads what the agent will do, not what it turns down (qa114, qa116)
+            meant = what_it_will_do(proposed_part(proposal) if refusing and proposed else proposal)
             cosines = _ruling_cosines(meant, rulings, semantic)
             chosen = _best_chosen(meant, rulings, semantic, accepted, weights, settings)
         except ModelUnavailable as exc:
