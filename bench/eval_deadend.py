@@ -88,6 +88,12 @@ def render(t: dict) -> str:
     for split in ("test", "dev"):
         rows = [[n, *[t[(m, n, split, "*")].cell() for m in MODES]] for n in [*corpora, "*"]]
         lines += [f"**{split} split**:", "", common.markdown_table(["corpus", *MODES], rows), ""]
+    rows = [[n, *[t[(m, n, "agent", "*")].cell() for m in MODES]] for n in [*corpora, "*"]
+            if (MODES[0], n, "agent", "*") in t]
+    if rows:
+        lines += ["**Agent messages** (split `agent`, qa116: the scene, then what the agent will do; "
+                  "they shaped the rule that the meaning arm reads the latter, so they are no hold-out):", "",
+                  common.markdown_table(["corpus", *MODES], rows), ""]
     rows = [[s, *[t[(m, "*", split, s)].cell() for m in MODES for split in ("test", "dev")]] for s in STYLES]
     lines += ["**Per style**, every corpus:", "",
               common.markdown_table(["style", "both arms, test", "both arms, dev", "words only, test",
