@@ -26,7 +26,7 @@ LAYERS = [
     ["vault_engine.daemon"],
     ["vault_engine.operations"],
     ["vault_engine.vault_thread"],  # a Vault on its own thread: daemon, MCP and TUI run on it
-    ["vault_engine.vault", "vault_engine.status"],  # the facade, and the status it assembles
+    ["vault_engine.vault", "vault_engine.status", "vault_engine.drift"],  # the facade, and what it words for it
     ["vault_engine.memory"],
     ["vault_engine.retrieval"],
     ["vault_engine.indexing"],

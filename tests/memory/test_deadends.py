@@ -294,6 +294,26 @@ def test_the_meaning_arm_reads_what_the_agent_will_do_not_the_scene_it_sets(vaul
     check = check_proposal(proposal, rulings, semantic=SharedWordsArm(), accepted=accepted)
     assert check.status == "hit" and check.rulings[0].arms == ("lexical", "semantic")
     assert check.rulings[0].evidence.cosine_accepted == pytest.approx(3 / 5)  # "keep sessions in": the scene unread
+    # the approach first and a trifle after it: the ruling is weighed by the reading nearer to it
+    # ("I'll add the unit tests ... afterwards" alone had been read, and raised another ruling: qa117)
+    trifle = "Keep sessions in a shared Redis. I'll add the unit tests, the docs and the dashboards after that."
+    check = check_proposal(trifle, rulings, semantic=SharedWordsArm(), accepted=accepted)
+    assert check.status == "hit" and check.rulings[0].arms == ("lexical", "semantic")
+
+
+def test_a_ruling_of_doing_without_is_restated_only_by_doing_without(make_vault):
+    """MADR's "No license", "Do not add status": the option ruled out is going without. "We need
+    to track the status of each ADR" restated "do not track status" word for word, the negation
+    being no word, and was told it had been tried (qa117)."""
+    note = ("---\ntype: checkpoint\nproject: madr\nagent: claude-e19\ncreated: 2018-07-02T10:00:00Z\n---\n"
+            "# Checkpoint: status\n## Goal\nA status field in the YAML front matter.\n## Next\n- write it up\n"
+            "## Failed\n- do not track status -- users ask for it\n")
+    with Vault(make_vault({"projects/madr/checkpoints/20180702T100000Z-claude-e19.md": note})) as v:
+        v.index(embed=False)
+        opposite = v.deadend_check("We need to track the status of each decision", lexical_only=True)
+        assert opposite.status == "miss"
+        assert opposite.closest[0].short_of == "it rules out doing without; the proposal does not say to do without"
+        assert v.deadend_check("Let's not track the status of decisions", lexical_only=True).status == "hit"
 
 
 def test_a_near_verbatim_restatement_with_another_framing_verb_is_caught_by_words_alone(make_vault):

@@ -14,6 +14,8 @@ from vault_engine.memory.matching import (
     match_score,
     proposed_part,
     restated,
+    rules_out_going_without,
+    says_going_without,
     semantic_match,
     short_of,
     turned_down,
@@ -127,23 +129,42 @@ def test_what_a_proposal_proposes_keeps_its_quotations():
 
 
 @pytest.mark.parametrize("message, will_do", [
-    # the scene first, then what the agent will do: the meaning arm reads the second (qa114, qa116)
+    # the scene first, then what the agent will do (qa114, qa116)
     ("Working on the stuck StatefulSet rollout bug now. My plan is to add a new update strategy type that "
      "deletes stuck pods at once.", "My plan is to add a new update strategy type that deletes stuck pods at once."),
     ("I'm fixing the slow du-based storage accounting. I'll back each emptyDir with a loop-mounted image, "
      "so the size is capped.", "I'll back each emptyDir with a loop-mounted image, so the size is capped."),
     ("Adding categories to the ADRs! Let's put a category key in the front matter of each record.",
      "Let's put a category key in the front matter of each record."),
-    # the approach first, a trifle after it: the whole (the scene says more than the trifle)
-    ("Use a ConfigMap in each namespace for the trust bundle, so no new API type is needed. I'll add the "
-     "tests afterwards.", None),
-    # said in the first sentence, or no sentence says what it will do: the whole
+    ("Picking up the deprecation ticket. Going to fix up the ipvs mode.", "Going to fix up the ipvs mode."),
+    # a trifle after the approach is a reading too: the check weighs each ruling by the closer one
+    ("Use a ConfigMap for the trust bundle. I'll add the tests afterwards.", "I'll add the tests afterwards."),
+    # said in the first sentence only, or no sentence says what it will do: the whole
     ("I'll serialize each chat as a JSON file. It is easy to inspect.", None),
     ("Keep sessions in a shared Redis", None),
     ("Keep sessions in a shared Redis. It is faster.", None),
 ])
 def test_what_an_agent_will_do_after_saying_what_it_is_working_on(message, will_do):
     assert what_it_will_do(message) == (will_do or message)
+
+
+@pytest.mark.parametrize("ruling, without", [
+    ("No license", True), ("do not track status -- users ask for it", True), ("Don't do it.", True),
+    ("- Never cache prices", True), ("Without a cache", True), ("None", True),
+    ("Nothing-shared architecture", False), ("Notify on failure", False), ("Keep sessions in Redis", False),
+])
+def test_a_ruling_of_doing_without(ruling, without):
+    assert rules_out_going_without(ruling) is without
+
+
+@pytest.mark.parametrize("proposal, without", [
+    ("Let's not track the status at all", True), ("Skip the license for now", True), ("Drop the status field", True),
+    ("Keep the status quo", True), ("We won't add links", True), ("No links between ADRs", True),
+    ("Track the status of each ADR in front matter", False), ("License MADR under CC0 only", False),
+    ("Note the status in a notebook", False),
+])
+def test_a_proposal_of_doing_without(proposal, without):
+    assert says_going_without(proposal) is without
 
 
 def test_closeness_is_both_ways_and_wording_counts_stop_words():

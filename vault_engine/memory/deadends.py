@@ -29,7 +29,9 @@ from vault_engine.memory.matching import (
     opens_refusing,
     proposed_part,
     refusal,
+    rules_out_going_without,
     ruling_core,
+    says_going_without,
     semantic_match,
     short_of,
     turned_down,
@@ -273,27 +275,57 @@ def gather_evidence(proposal: str, rulings: Sequence[Compared], semantic: Ruling
     chosen: Sequence[tuple[float, str] | None] = [None] * len(rulings)
     if semantic is not None and rulings:
         try:
-            # the meaning arm reads what the agent will do, not what it turns down (qa114, qa116)
-            meant = what_it_will_do(proposed_part(proposal) if refusing and proposed else proposal)
-            cosines = _ruling_cosines(meant, rulings, semantic)
-            chosen = _best_chosen(meant, rulings, semantic, accepted, weights, settings)
+            cosines, chosen = _meaning(proposed_part(proposal) if refusing and proposed else proposal,
+                                       rulings, semantic, accepted, weights, settings)
         except ModelUnavailable as exc:
             notices.append(f"{exc}: only the lexical arm ran")
             semantic = None
     near = [(share >= settings.lexical_min and enough) or (cosine is not None and cosine >= settings.semantic_min)
             for (share, enough), cosine in zip(words, cosines)]
     as_chosen = _chosen_restated(proposal, terms, rulings, near, weights, accepted, settings)
+
+    @functools.cache
+    def planned(project: str | None) -> frozenset[str]:
+        """A project's next steps, as written and as compared (their leads): from every plan,
+        read once when the meaning arm weighed them, else from the project's alone."""
+        if accepted is None:
+            return frozenset()
+        steps = accepted.plans().get(project, ()) if semantic is not None else accepted.plan(project)
+        return frozenset(steps) | frozenset(map(chosen_lead, steps))
+
+    says_without = says_going_without(proposal)  # a ruling of going without is restated only so
     evidence = []
     for ruling, (share, enough), cosine, best, refused_share, restated in zip(
             rulings, words, cosines, chosen, refusals, as_chosen):
         # the closest chosen design: the one restated word for word, else the closest in meaning;
         # a step the project plans to take is said to be one, not a decision (qa114)
         closest = restated or (best[1] if best else None)
-        planned = closest is not None and accepted is not None and any(
-            closest in (step, chosen_lead(step)) for step in accepted.plan(ruling.project))
         evidence.append(Evidence(share, enough, cosine, best[0] if best else None, refused_share,
-                                 restated is not None, links_as_text(closest or "") or None, planned))
+                                 restated is not None, links_as_text(closest or "") or None,
+                                 closest is not None and closest in planned(ruling.project),
+                                 not says_without and rules_out_going_without(ruling.text)))
     return evidence, semantic is not None and bool(rulings)
+
+
+def _meaning(proposal: str, rulings: Sequence[Compared], semantic: RulingArm, accepted: Accepted | None,
+             weights: TermWeights, settings: DeadendSettings) -> tuple[list[float], list[tuple[float, str] | None]]:
+    """The meaning arm's cosine of each ruling, and of the chosen design closest to it, with
+    the proposal as it proposes (what it turns down left out: qa114). An agent's message that
+    sets a scene before saying what it will do is read from there (:func:`what_it_will_do`):
+    the scene sits as near the design chosen for the same problem as the one ruled out, and had
+    kept restatements quiet (qa114, qa116). Each ruling is weighed by that reading unless the
+    whole message is nearer to it (a trifle after the approach, "I'll add the tests
+    afterwards": qa117), and its chosen designs by the same reading."""
+    cosines = _ruling_cosines(proposal, rulings, semantic)
+    chosen = _best_chosen(proposal, rulings, semantic, accepted, weights, settings)
+    will_do = what_it_will_do(proposal)
+    if will_do == proposal:
+        return cosines, chosen
+    closer = _ruling_cosines(will_do, rulings, semantic)
+    chosen_then = _best_chosen(will_do, rulings, semantic, accepted, weights, settings)
+    better = [b >= a for a, b in zip(cosines, closer)]  # what it will do, unless the whole is nearer
+    return ([b if use else a for a, b, use in zip(cosines, closer, better)],
+            [b if use else a for a, b, use in zip(chosen, chosen_then, better)])
 
 
 def _chosen_restated(proposal: str, terms: frozenset[str], rulings: Sequence[Compared], near: Sequence[bool],

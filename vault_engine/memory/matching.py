@@ -160,24 +160,37 @@ def proposed_part(text: str) -> str:
 # StatefulSet rollout bug now. My plan is to add a new update strategy ..." The scene set first
 # sits as near the design that was chosen for the same problem as the one ruled out, and had
 # kept restatements quiet in the meaning arm's margin (qa114, qa116: 24 -> 29 of 36 found).
-_WILL_DO = re.compile(r"\b(?:I['’]m going to|I am going to|we['’]re going to|I['’]ll|I will|we['’]ll|we will|let['’]s"
-                      r"|(?:my|the|our) plan is|plan:|I propose|we could|how about|what if|I want to|I['’]d like to"
-                      r"|we should|the fix is to|going with|next,? I['’]m)", re.I)
+_WILL_DO = re.compile(r"\b(?:I['’]m going to|I am going to|we['’]re going to|going to|I['’]ll|I will|we['’]ll|we will"
+                      r"|let['’]s|(?:my|the|our) plan is|plan:|(?:I|we) plan to|I propose|we could|how about|what if"
+                      r"|I want to|I['’]d like to|we should|the fix is to|going with|next,? I['’]m)", re.I)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 
 def what_it_will_do(text: str) -> str:
-    """The proposal from the first sentence that says what the agent will do, when what it
-    says before (what it is working on) holds no more content words than that part; else the
-    whole text ("Use X for Y. I'll add the tests afterwards." is the first sentence's)."""
+    """The proposal from the first sentence after the first that says what the agent will do
+    (the sentences before it set the scene); the whole text when none does."""
     sentences = _SENTENCE_END.split(text.strip())
-    for i, sentence in enumerate(sentences[1:], 1):
-        if _WILL_DO.search(sentence):
-            said, scene = " ".join(sentences[i:]), " ".join(sentences[:i])
-            if len(content_terms(said)) < len(content_terms(scene)):
-                return text
-            return said
-    return text
+    return next((" ".join(sentences[i:]) for i in range(1, len(sentences)) if _WILL_DO.search(sentences[i])), text)
+
+
+# A ruling may rule out going without: MADR's "No license", "Do not add status", "Don't do it."
+# A proposal that restates its words without saying it goes without proposes the opposite: "We
+# need to track the status of each ADR" had raised "Do not track status" (qa117), "Put the
+# status in the front matter" "Do not add status", and "adopt the Checker Framework" "No
+# nullness analysis (status quo)". (A negation is no word a ruling is matched by.)
+_GOES_WITHOUT = re.compile(r"\s*(?:[-*+]\s+)?(?:no|none|without|never|don['’]?t|do not)\b", re.I)
+_SAYS_WITHOUT = re.compile(r"\b(?:no|not|none|nothing|never|neither|nor|without|skip\w*|drop\w*|omit\w*|avoid\w*"
+                           r"|stop\w*|remov\w*|forgo|abandon\w*|leave \w+ out|leave out|status quo)\b|n['’]t\b", re.I)
+
+
+def rules_out_going_without(ruling: str) -> bool:
+    """Whether what a ruling rules out is going without something ("No license")."""
+    return bool(_GOES_WITHOUT.match(ruling))
+
+
+def says_going_without(proposal: str) -> bool:
+    """Whether a proposal says anything of not doing, dropping or keeping things as they are."""
+    return bool(_SAYS_WITHOUT.search(proposal))
 
 
 def ruling_core(text: str) -> frozenset[str]:
@@ -311,6 +324,8 @@ def short_of(e: Evidence, s: DeadendSettings) -> str:
     "nothing close" and "just below the bar" looked the same, qa35 A5)."""
     if e.turned_down >= REFUSED_SHARE:
         return "the proposal turns it down"
+    if e.opposite:
+        return "it rules out doing without; the proposal does not say to do without"
     if e.is_chosen:
         return f"the proposal is {_chosen(e)}, word for word{_named(e.chosen_text)}"
     if e.words < s.lexical_min:
@@ -352,7 +367,7 @@ def match_score(e: Evidence, s: DeadendSettings) -> float | None:
     when what the proposal turns down restates it (a ruling that Maven failed agrees with "Use
     Gradle, not Maven", which raised it, and the prompt hook interrupted the person: qa24 #2),
     or when the proposal is a chosen design word for word."""
-    if e.turned_down >= REFUSED_SHARE or e.is_chosen:
+    if e.turned_down >= REFUSED_SHARE or e.is_chosen or e.opposite:
         return None
     scores = [score for score, raised in ((e.words, lexical_match(e, s)), (e.cosine, semantic_match(e, s)))
               if raised and score is not None]

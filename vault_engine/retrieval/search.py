@@ -186,8 +186,8 @@ def says_something(section: SectionRow) -> bool:
 
 
 # a line of a table of contents: a list item that is only a link to a heading of its own note
-_CONTENTS_LINE = re.compile(r"^[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t]+(?:\[[^\]\n]*\]\(#[^)\n]*\)|\[\[#[^\]\n]*\]\])[ \t]*$",
-                            re.M)
+# (its text may hold brackets of its own: "[`map[string]string` labels](#mapstringstring-labels)", qa117)
+_CONTENTS_LINE = re.compile(r"^[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t]+(?:\[.*\]\(#[^)\s]*\)|\[\[#[^\]\n]*\]\])[ \t]*$", re.M)
 
 
 # what a section holds of its own once embeds of other files (a view, an image, a note) are
