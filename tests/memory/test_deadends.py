@@ -316,6 +316,34 @@ def test_a_ruling_of_doing_without_is_restated_only_by_doing_without(make_vault)
         assert v.deadend_check("Let's not track the status of decisions", lexical_only=True).status == "hit"
 
 
+class ByTextArm:
+    """A meaning arm that finds a text at the cosine of the first of its words it holds (0.45
+    without any)."""
+
+    def __init__(self, cosines):
+        self.by_word = cosines
+
+    def cosines(self, proposal, texts):
+        return [next((c for word, c in self.by_word.items() if word in t), 0.45) for t in texts]
+
+
+def test_a_word_for_word_match_set_aside_is_the_first_of_a_miss_closest(vault):
+    """A ruling restated word for word and set aside by meaning had not been among a miss's
+    three closest, ordered by meaning: "a miss, not a guess" said nothing of it (qa114, qa117)."""
+    rulings = load_rulings(vault.ledger)
+    accepted = Accepted(lambda: ["keep sessions in signed cookies"], lambda ids: {})
+    arm = ByTextArm({"cookies": 0.9, "Redis": 0.40, "failover": 0.40})  # the ruling and its reason
+    check = check_proposal("keep sessions in a shared Redis cluster", rulings, semantic=arm, accepted=accepted)
+    assert check.status == "miss" and len(check.closest) == 3
+    assert check.closest[0].text == "Keep sessions in a shared Redis"  # meaning 0.40, the others 0.45
+    assert check.closest[0].short_of.startswith("its words 100% restated, but a chosen design is closer in meaning")
+    # then the checking project's own, as raised ones are: billing's, nearer in meaning, after drone's
+    arm.by_word["Sticky"] = 0.5
+    drone = check_proposal("keep sessions in a shared Redis cluster", rulings, semantic=arm, accepted=accepted,
+                           project="drone")
+    assert [r.elsewhere for r in drone.closest] == [True, False, False]  # the words-met one, then drone's
+
+
 def test_a_near_verbatim_restatement_with_another_framing_verb_is_caught_by_words_alone(make_vault):
     files = {"projects/api/checkpoints/20260101T000000Z-claude-1.md": (
         "---\ntype: checkpoint\n---\n# C\n## Goal\nName them `ingest` and `egress` after the pipeline stage.\n"

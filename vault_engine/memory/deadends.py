@@ -193,20 +193,27 @@ NEAR = 0.1  # ...within this of the meaning bar, or sharing a word: cosines of 0
 
 def _closest(rulings: Sequence[Compared], evidence: Sequence[Evidence], settings: DeadendSettings,
              in_full: Callable[[Sequence[Any]], Sequence[Ruling | None]], project: str | None) -> tuple[Ruling, ...]:
-    """A miss's nearest rulings by meaning (by words without it), each with why it fell short:
-    an agent tells "nothing close" from "just below the bar" (qa35 A5). Only those that share a
-    word or come within :data:`NEAR` of the meaning bar; another project's says so, as when raised."""
+    """A miss's nearest rulings (:func:`nearest_first`), each with why it fell short: an agent
+    tells "nothing close" from "just below the bar" (qa35 A5). Only those that share a word or
+    come within :data:`NEAR` of the meaning bar; another project's says so, as when raised."""
     def near(e: Evidence) -> bool:
         return e.words > 0 or (e.cosine is not None and e.cosine >= settings.semantic_min - NEAR)
 
-    ranked = sorted(((r, e) for r, e in zip(rulings, evidence) if near(e)),
-                    key=lambda pair: (-(pair[1].cosine if pair[1].cosine is not None else -1.0), -pair[1].words))
+    def nearest_first(pair: tuple[Compared, Evidence]) -> tuple:
+        """One that met the words' bar and was set aside (by meaning, by what the proposal turns
+        down or chooses) first: a word-for-word match had been left out, three rulings nearer in
+        meaning shown (qa114, qa117); then the checking project's own, as raised ones are."""
+        ruling, e = pair
+        met_words = e.words >= settings.lexical_min and e.words_say_enough
+        return (not met_words, _elsewhere(ruling, project), -(e.cosine if e.cosine is not None else -1.0), -e.words)
+
+    ranked = sorted(((r, e) for r, e in zip(rulings, evidence) if near(e)), key=nearest_first)
     ranked = ranked[:CLOSEST]
     return tuple(replace(ruling, evidence=e, short_of=short_of(e, settings), elsewhere=_elsewhere(ruling, project))
                  for ruling, (_, e) in zip(in_full([r for r, _ in ranked]), ranked) if ruling is not None)
 
 
-def _elsewhere(ruling: Ruling, project: str | None) -> bool:
+def _elsewhere(ruling: Compared, project: str | None) -> bool:
     """Whether a ruling was made on another project than the one checking (one of no project
     holds for every project)."""
     return project is not None and ruling.project not in (None, project)
