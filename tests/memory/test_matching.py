@@ -137,6 +137,8 @@ def test_what_a_proposal_proposes_keeps_its_quotations():
     ("Adding categories to the ADRs! Let's put a category key in the front matter of each record.",
      "Let's put a category key in the front matter of each record."),
     ("Picking up the deprecation ticket. Going to fix up the ipvs mode.", "Going to fix up the ipvs mode."),
+    ("In our payments service, let's guard every argument with requireNonNull.",
+     "let's guard every argument with requireNonNull."),
     # a trifle after the approach is a reading too: the check weighs each ruling by the closer one
     ("Use a ConfigMap for the trust bundle. I'll add the tests afterwards.", "I'll add the tests afterwards."),
     # said in the first sentence only, or no sentence says what it will do: the whole

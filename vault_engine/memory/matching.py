@@ -163,14 +163,13 @@ def proposed_part(text: str) -> str:
 _WILL_DO = re.compile(r"\b(?:I['’]m going to|I am going to|we['’]re going to|going to|I['’]ll|I will|we['’]ll|we will"
                       r"|let['’]s|(?:my|the|our) plan is|plan:|(?:I|we) plan to|I propose|we could|how about|what if"
                       r"|I want to|I['’]d like to|we should|the fix is to|going with|next,? I['’]m)", re.I)
-_SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
 
 
 def what_it_will_do(text: str) -> str:
-    """The proposal from the first sentence after the first that says what the agent will do
-    (the sentences before it set the scene); the whole text when none does."""
-    sentences = _SENTENCE_END.split(text.strip())
-    return next((" ".join(sentences[i:]) for i in range(1, len(sentences)) if _WILL_DO.search(sentences[i])), text)
+    """The proposal from where it first says what the agent will do, when a scene comes before
+    (a sentence, or a clause: "In our payments service, let's ..."); else the whole text."""
+    said = _WILL_DO.search(text)
+    return text[said.start():] if said is not None and text[:said.start()].strip() else text
 
 
 # A ruling may rule out going without: MADR's "No license", "Do not add status", "Don't do it."
