@@ -252,6 +252,22 @@ def test_the_chosen_design_is_read_from_the_note_and_shown_when_stated_outright(
     assert "Chosen instead: Decision: keep sessions in signed cookies" in check.rendered
 
 
+def test_chosen_instead_is_the_decisions_sentence_nearest_the_ruling(make_vault):
+    """A Decision of several sentences had shown its first, about another matter, beside each
+    of its Failed items ("terraform/data moves to a separate private repository" beside a
+    ruling on AMI lookups, qa118); an identifier counts by its parts."""
+    note = ("---\ntype: checkpoint\nproject: billing\nagent: codex-a12\ncreated: 2026-10-29T15:45:00Z\n---\n"
+            "# Checkpoint: sessions\n## Decision\nDeploys on Fridays stop. Keep sessions in signed cookies. Rotate the "
+            "cookie_key monthly.\n## Failed\n- Keep sessions in a shared Redis -- the failover logged out every user\n"
+            "- Friday deploys with a manual gate -- the gate was skipped\n- Reuse one key forever -- it leaked\n")
+    with Vault(make_vault({"projects/billing/checkpoints/20261029T154500Z-codex-a12.md": note})) as v:
+        v.index(embed=False)
+        chosen = {r.text: r.chosen for r in v.deadend_list()}
+    assert chosen == {"Keep sessions in a shared Redis": "Keep sessions in signed cookies.",
+                      "Friday deploys with a manual gate": "Deploys on Fridays stop.",
+                      "Reuse one key forever": "Rotate the cookie_key monthly."}
+
+
 def test_a_proposal_closer_to_a_chosen_design_than_to_the_ruling_is_quiet(vault):
     rulings = [r for r in load_rulings(vault.ledger) if r.text == "Keep sessions in a shared Redis"]
     accepted = Accepted(lambda: ["keep sessions in signed cookies"], lambda ids: {})

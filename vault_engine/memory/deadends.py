@@ -227,13 +227,13 @@ def _whole_already(rulings: Sequence[Any]) -> list[Ruling | None]:
 @dataclass(frozen=True, slots=True)
 class Accepted:
     """What the vault records as chosen, as a check needs it: every statement (for the meaning
-    arm's comparison) and, per note, its first one with its heading (shown as what was chosen
-    instead when the note states it outright: a Goal, a Decision, a chosen option, not a
+    arm's comparison) and, per note, its sentences with their headings (one is shown as what was
+    chosen instead when the note states it outright: a Goal, a Decision, a chosen option, not a
     Summary, whose first sentence is usually the problem). Both are read when asked: a
     words-only check never needs the statements."""
 
     statements: Callable[[], Sequence[str]]
-    first_of: Callable[[Sequence[int]], Mapping[int, tuple[str, str | None]]]
+    chosen_of: Callable[[Sequence[int]], Mapping[int, Sequence[tuple[str, str | None]]]]  # note -> its sentences
     plans: Callable[[], Mapping[str | None, Sequence[str]]] = dict  # project -> its plan's steps
     plan_of: Callable[[str | None], Sequence[str]] | None = None  # one project's, read alone
     since: Callable[[Sequence[Ruling]], Sequence[Ruling]] | None = None  # each with what was chosen since
@@ -251,7 +251,7 @@ def accepted_designs(ledger: Ledger, settings: DeadendSettings = DEFAULT_SETTING
     checkpoint hands on (memory/plans.py): its Next steps, chosen for that project's rulings,
     and what later notes chose of the rulings (memory/since.py)."""
     # each read once a check, when asked: the meaning arm and a word-for-word chosen design both compare with them
-    return Accepted(functools.cache(ledger.accepted_texts), ledger.first_accepted_of,
+    return Accepted(functools.cache(ledger.accepted_texts), ledger.accepted_of,
                     functools.cache(functools.partial(live_plans, ledger)),
                     functools.cache(functools.partial(live_plan, ledger)),
                     functools.partial(with_chosen_since, ledger, settings=settings),
@@ -446,11 +446,30 @@ def _with_chosen(rulings: Sequence[Ruling], accepted: Accepted | None) -> tuple[
     and what a later note chose of it."""
     if not rulings or accepted is None:
         return tuple(rulings)
-    # shown as read: "([source](https://...))" had been printed as written (qa59)
-    stated = accepted.first_of([r.note_id for r in rulings]).items()
-    first = {note: links_as_text(text) for note, (text, heading) in stated if stated_outright(heading)}
-    rulings = tuple(replace(r, chosen=first[r.note_id]) if r.note_id in first else r for r in rulings)
+    said = accepted.chosen_of([r.note_id for r in rulings])
+
+    def chosen_instead(ruling: Ruling) -> str | None:
+        """The sentence of the ruling's note that states what was chosen (a Goal, a Decision, a
+        chosen option; not a Summary) and shares the most words with the ruling, the first on a
+        tie: a Decision of several sentences had shown its first, about another matter, beside
+        each of its Failed items (qa118). Shown as read: "([source](https://...))" had been
+        printed as written (qa59)."""
+        stated = [text for text, heading in said.get(ruling.note_id, ()) if stated_outright(heading)]
+        if not stated:
+            return None
+        ruled = _words_of(f"{ruling.text} {ruling.reason or ''}")
+        return links_as_text(max(stated, key=lambda text: len(ruled & _words_of(text))))
+
+    rulings = tuple(replace(r, chosen=chosen) if (chosen := chosen_instead(r)) is not None else r for r in rulings)
     return tuple(accepted.since(rulings)) if accepted.since is not None else rulings
+
+
+_PARTS = str.maketrans("_-", "  ")
+
+
+def _words_of(text: str) -> frozenset[str]:
+    """Content words, an identifier's by its parts (``instance_ami_filter_name`` holds "ami")."""
+    return content_terms(text.translate(_PARTS))
 
 
 def _ruling_cosines(proposal: str, rulings: Sequence[Compared], semantic: RulingArm) -> list[float]:

@@ -199,20 +199,21 @@ class DeadEndQueries(LedgerConnection):
             f" WHERE {scope} AND a.note_id NOT IN (SELECT note_id FROM dead_ends WHERE record_status IS NOT NULL)"
             " ORDER BY a.note_id, a.ord", params)]
 
-    def first_accepted_of(self, note_ids: Iterable[int]) -> dict[int, tuple[str, str | None]]:
-        """The first sentence of what each of these notes records as chosen, with the heading
-        it was written under (None: a record's ``Chosen option`` line). Statements are stored
-        cut at semicolons too (each is compared on its own); shown, a sentence is whole: "capped
-        at `col_max` (30);" left out what was decided (qa24 #9)."""
+    def accepted_of(self, note_ids: Iterable[int]) -> dict[int, list[tuple[str, str | None]]]:
+        """The sentences of what each of these notes records as chosen, in note order, with the
+        heading each was written under (None: a record's ``Chosen option`` line). Statements are
+        stored cut at semicolons too (each is compared on its own); shown, a sentence is whole:
+        "capped at `col_max` (30);" left out what was decided (qa24 #9)."""
         rows = rows_in(self.db, "SELECT note_id, text, heading FROM accepted WHERE note_id IN ({marks}) "
                        "ORDER BY note_id, ord", sorted(set(note_ids)))
-        first: dict[int, tuple[str, str | None]] = {}
+        said: dict[int, list[tuple[str, str | None]]] = {}
         for note_id, text, heading in rows:
-            if note_id not in first:
-                first[note_id] = (text, heading)
-            elif first[note_id][0].endswith(";") and first[note_id][1] == heading:
-                first[note_id] = (f"{first[note_id][0]} {text}", heading)
-        return first
+            sentences = said.setdefault(note_id, [])
+            if sentences and sentences[-1][0].endswith(";") and sentences[-1][1] == heading:
+                sentences[-1] = (f"{sentences[-1][0]} {text}", heading)
+            else:
+                sentences.append((text, heading))
+        return said
 
 
 def _besides(column: str, project: str | None) -> tuple[str, tuple]:
