@@ -110,6 +110,15 @@ def test_summary_and_next_steps():
     assert parts.next_steps == ("Tune the taps", "Check the membrane")
 
 
+def test_a_line_of_a_link_alone_is_no_prose_of_the_summary():
+    # `checkpoint new --link` writes the links under the Summary: the brief showed them as its
+    # prose, beside its "Linked from the checkpoint" (qa118)
+    note = parse_note(PATH, HEAD + "# C\n## Summary\nBoth mics stay, see [[audio]].\n\n- [[20221010T140000Z-a#Decision]]"
+                            "\n[spec](specs/audio.md)\n## Goal\n[[ADR-0031]]\n", CONFIG)
+    parts = checkpoint_parts(note.sections)
+    assert (parts.summary, parts.goal) == ("Both mics stay, see [[audio]].", "[[ADR-0031]]")  # a Decision may be a link
+
+
 def test_split_reason_without_a_separator():
     assert split_reason("Use --force-push") == ("Use --force-push", None)
     assert split_reason(" -- only a reason") == ("-- only a reason", None)

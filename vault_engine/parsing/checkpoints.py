@@ -39,6 +39,10 @@ _SLUG_WORD = re.compile(r"[a-z0-9]+")
 _DATED_NAME = re.compile(r"(\d{4})-(\d{2})-(\d{2})(?!\d)")
 _TIMESTAMPED_NAME = re.compile(r"^(?P<stamp>\d{4}-?\d{2}-?\d{2}T[\d:-]*Z)-(?P<agent>.+)$")
 _POSSESSIVE = re.compile(r"(?<=\w)['’]s\b")
+# a line that is only a link (a list item or not): under the Summary, the checkpoint's links,
+# which the brief lists as linked notes; they read as its prose (`checkpoint new --link` writes
+# them there: qa118)
+_LINK_LINE = re.compile(r"^[ \t]*(?:[-*+][ \t]+)?(?:!?\[\[[^\]\n]*\]\]|\[[^\]\n]*\]\([^)\n]*\))[ \t]*\n?", re.M)
 _LINK_TARGET = re.compile(r"\]\([^)\s]*\)|<?https?://\S+")  # a Markdown link's target, a bare URL
 
 
@@ -314,7 +318,8 @@ def _approach(item: ListItem) -> str:
 
 
 def checkpoint_parts(sections: Sequence[SectionLike]) -> CheckpointParts:
-    """The Summary text, the Next items and the Goal of a checkpoint (empty when absent)."""
+    """The Summary text, the Next items and the Goal of a checkpoint (empty when absent); a
+    line of a link alone is no prose of the Summary (a Decision may be one link, to its record)."""
     summary: list[str] = []
     goal: list[str] = []
     goal_heading = "Goal"
@@ -323,7 +328,8 @@ def checkpoint_parts(sections: Sequence[SectionLike]) -> CheckpointParts:
     for section in sections:
         prose = summary if in_part(section, SUMMARY_HEADINGS) else goal if in_part(section, GOAL_HEADINGS) else None
         if prose is not None:
-            text = "\n".join(body_lines(section)).strip()
+            text = "\n".join(body_lines(section))
+            text = (_LINK_LINE.sub("", text) if prose is summary else text).strip()
             if text:
                 if prose is goal and not goal:
                     goal_heading = part_heading(section, GOAL_HEADINGS) or goal_heading
