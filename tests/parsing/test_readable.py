@@ -28,6 +28,15 @@ def test_attachment_embeds_go_and_links_to_notes_stay():
 
 def test_html_tags_go_and_their_text_stays():
     assert readable_text('<img src="x.png"> hello <br/> <span class="a">world</span>') == " hello world "
+    assert readable_text("<DETAILS><Summary>more</Summary></DETAILS>") == " more "
+
+
+def test_a_word_in_angle_brackets_that_is_no_html_element_is_a_placeholder_and_stays():
+    # "puppet.green.<internalroot>" and "data/<project>/<environment>/" lost theirs in snippets (qa118)
+    assert reading_view("puppet.green.<internalroot>, alerts.green.<externalroot>") == \
+        "puppet.green.<internalroot>, alerts.green.<externalroot>"
+    assert reading_view("tfvars in data/<project>/<environment>/ <b>first</b>") == \
+        "tfvars in data/<project>/<environment>/ first "
 
 
 def test_fence_lines_go_and_the_code_stays_as_written_after_its_language():

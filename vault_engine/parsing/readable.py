@@ -44,7 +44,16 @@ _AUTOLINK = re.compile(r"<(?:https?|ftp):[^>\s]*>")
 _MAIL_AUTOLINK = re.compile(r"<mailto:([^>\s]*)>")  # reads as its address
 _URL = re.compile(r"\b(?:https?|ftp)://[^\s<>)\]|]+")
 _ATTACHMENT_EMBED = re.compile(r"!\[\[[^\]|#]+\.(?!md\])[A-Za-z0-9]{2,5}(?:[#|][^\]]*)?\]\]")
-_HTML_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>")
+# A tag of HTML's own elements is markup; any other word in angle brackets is a placeholder its
+# author wrote and a reader reads: "puppet.green.<internalroot>", "data/<project>/<env>/" had
+# lost theirs (qa118)
+_HTML_ELEMENTS = ("a abbr address article aside audio b bdi bdo blockquote body br button canvas caption center cite "
+                  "code col colgroup data dd del details dfn dialog div dl dt em embed fieldset figcaption figure font "
+                  "footer form h1 h2 h3 h4 h5 h6 head header hr html i iframe img input ins kbd label legend li link "
+                  "main mark meta meter nav noscript object ol optgroup option output p picture pre progress q rp rt "
+                  "ruby s samp script section select small source span strike strong style sub summary sup svg table "
+                  "tbody td template textarea tfoot th thead time title tr track tt u ul var video wbr")
+_HTML_TAG = re.compile(rf"</?(?:{'|'.join(_HTML_ELEMENTS.split())})(?=[\s/>])(?:\s[^<>]*)?/?>", re.I)
 _SPACES = re.compile(r"[ \t]{2,}")
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 EMBED = re.compile(r"!\[\[[^\]\n]*\]\]")  # an embed of another file: `![[Daily.base]]`
