@@ -455,8 +455,8 @@ def _with_chosen(rulings: Sequence[Ruling], accepted: Accepted | None) -> tuple[
         each of its Failed items (qa118). Shown as read: "([source](https://...))" had been
         printed as written (qa59)."""
         stated = [text for text, heading in said.get(ruling.note_id, ()) if stated_outright(heading)]
-        if not stated:
-            return None
+        if len(stated) < 2:  # most notes: one chosen option, one sentence
+            return links_as_text(stated[0]) if stated else None
         ruled = _words_of(f"{ruling.text} {ruling.reason or ''}")
         return links_as_text(max(stated, key=lambda text: len(ruled & _words_of(text))))
 
@@ -467,6 +467,7 @@ def _with_chosen(rulings: Sequence[Ruling], accepted: Accepted | None) -> tuple[
 _PARTS = str.maketrans("_-", "  ")
 
 
+@functools.lru_cache(maxsize=4096)  # a note's sentences, weighed against each of its rulings
 def _words_of(text: str) -> frozenset[str]:
     """Content words, an identifier's by its parts (``instance_ami_filter_name`` holds "ami")."""
     return content_terms(text.translate(_PARTS))
