@@ -162,6 +162,7 @@ def test_a_ruling_of_doing_without(ruling, without):
 @pytest.mark.parametrize("proposal, without", [
     ("Let's not track the status at all", True), ("Skip the license for now", True), ("Drop the status field", True),
     ("Keep the status quo", True), ("We won't add links", True), ("No links between ADRs", True),
+    ("Leave status tracking out", True),
     ("Track the status of each ADR in front matter", False), ("License MADR under CC0 only", False),
     ("Note the status in a notebook", False),
 ])

@@ -114,9 +114,12 @@ def test_a_line_of_a_link_alone_is_no_prose_of_the_summary():
     # `checkpoint new --link` writes the links under the Summary: the brief showed them as its
     # prose, beside its "Linked from the checkpoint" (qa118)
     note = parse_note(PATH, HEAD + "# C\n## Summary\nBoth mics stay, see [[audio]].\n\n- [[20221010T140000Z-a#Decision]]"
-                            "\n[spec](specs/audio.md)\n## Goal\n[[ADR-0031]]\n", CONFIG)
+                            "\n[spec](specs/audio.md)\n- [[dsp]] explains the taps\n- [[a]], [[b]]\n## Goal\n[[ADR-0031]]\n",
+                      CONFIG)
     parts = checkpoint_parts(note.sections)
-    assert (parts.summary, parts.goal) == ("Both mics stay, see [[audio]].", "[[ADR-0031]]")  # a Decision may be a link
+    # a link with words of its own beside it is prose (qa119); a Decision may be a link to its record
+    assert parts.summary == "Both mics stay, see [[audio]].\n\n- [[dsp]] explains the taps\n- [[a]], [[b]]"
+    assert parts.goal == "[[ADR-0031]]"
 
 
 def test_split_reason_without_a_separator():

@@ -37,6 +37,10 @@ def test_a_word_in_angle_brackets_that_is_no_html_element_is_a_placeholder_and_s
         "puppet.green.<internalroot>, alerts.green.<externalroot>"
     assert reading_view("tfvars in data/<project>/<environment>/ <b>first</b>") == \
         "tfvars in data/<project>/<environment>/ first "
+    # named like an element but no tag: unclosed, no attribute; or no tag at all (qa119)
+    assert reading_view("cp <source> <dest>, the <title> of the page, <option 1>") == \
+        "cp <source> <dest>, the <title> of the page, <option 1>"
+    assert reading_view('<div align=center><img src="a.png">text<br></div>') == " text "
 
 
 def test_fence_lines_go_and_the_code_stays_as_written_after_its_language():

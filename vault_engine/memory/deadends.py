@@ -275,9 +275,12 @@ def gather_evidence(proposal: str, rulings: Sequence[Compared], semantic: Ruling
     # Only turning something down ("Don't use Redis Redlock for invoice runs") proposes nothing
     # to check: the meaning arm raised "Storing idempotency keys in Redis" for it (qa51)
     only_refusing = refusing and not proposed
-    refusals = [1.0 if only_refusing else
+    # a ruling of doing without ("do not track status") is restated by refusing, not turned down
+    says_without = says_going_without(proposal)
+    refusals = [0.0 if not refusing or (says_without and rules_out_going_without(r.text)) else
+                1.0 if only_refusing else
                 refusal(refused, proposed, (r.text, lead_sentence(r.detail, r.text) or ""), weights)
-                if refusing else 0.0 for r in rulings]
+                for r in rulings]
     cosines: Sequence[float | None] = [None] * len(rulings)
     chosen: Sequence[tuple[float, str] | None] = [None] * len(rulings)
     if semantic is not None and rulings:
@@ -300,7 +303,6 @@ def gather_evidence(proposal: str, rulings: Sequence[Compared], semantic: Ruling
         steps = accepted.plans().get(project, ()) if semantic is not None else accepted.plan(project)
         return frozenset(steps) | frozenset(map(chosen_lead, steps))
 
-    says_without = says_going_without(proposal)  # a ruling of going without is restated only so
     evidence = []
     for ruling, (share, enough), cosine, best, refused_share, restated in zip(
             rulings, words, cosines, chosen, refusals, as_chosen):
@@ -450,21 +452,26 @@ def _with_chosen(rulings: Sequence[Ruling], accepted: Accepted | None) -> tuple[
 
     def chosen_instead(ruling: Ruling) -> str | None:
         """The sentence of the ruling's note that states what was chosen (a Goal, a Decision, a
-        chosen option; not a Summary) and shares the most words with the ruling, the first on a
-        tie: a Decision of several sentences had shown its first, about another matter, beside
-        each of its Failed items (qa118). Shown as read: "([source](https://...))" had been
-        printed as written (qa59)."""
+        chosen option; not a Summary): the first, unless another shares :data:`CLEARLY_MORE`
+        more of the ruling's words: a Decision of several sentences had shown its first, about
+        another matter, beside each of its Failed items (qa118). Shown as read: "([source](https://...))"
+        had been printed as written (qa59)."""
         stated = [text for text, heading in said.get(ruling.note_id, ()) if stated_outright(heading)]
         if len(stated) < 2:  # most notes: one chosen option, one sentence
             return links_as_text(stated[0]) if stated else None
         ruled = _words_of(f"{ruling.text} {ruling.reason or ''}")
-        return links_as_text(max(stated, key=lambda text: len(ruled & _words_of(text))))
+        shared = [len(ruled & _words_of(text)) for text in stated]
+        best = max(range(len(stated)), key=shared.__getitem__)
+        # the first sentence leads the decision; another is shown where it clearly speaks of
+        # the ruling: "Keep a Puppetmaster" had given way to a sentence on Puppet certificates
+        return links_as_text(stated[best] if shared[best] >= shared[0] + CLEARLY_MORE else stated[0])
 
     rulings = tuple(replace(r, chosen=chosen) if (chosen := chosen_instead(r)) is not None else r for r in rulings)
     return tuple(accepted.since(rulings)) if accepted.since is not None else rulings
 
 
 _PARTS = str.maketrans("_-", "  ")
+CLEARLY_MORE = 2  # words of the ruling a later sentence of the decision must share beyond the first's
 
 
 @functools.lru_cache(maxsize=4096)  # a note's sentences, weighed against each of its rulings

@@ -179,7 +179,8 @@ def what_it_will_do(text: str) -> str:
 # nullness analysis (status quo)". (A negation is no word a ruling is matched by.)
 _GOES_WITHOUT = re.compile(r"\s*(?:[-*+]\s+)?(?:no|none|without|never|don['’]?t|do not)\b", re.I)
 _SAYS_WITHOUT = re.compile(r"\b(?:no|not|none|nothing|never|neither|nor|without|skip\w*|drop\w*|omit\w*|avoid\w*"
-                           r"|stop\w*|remov\w*|forgo|abandon\w*|leave \w+ out|leave out|status quo)\b|n['’]t\b", re.I)
+                           r"|stop\w*|remov\w*|forgo|abandon\w*|leave\b[^.;:!?\n]{0,40}?\bout|status quo)\b"
+                           r"|n['’]t\b", re.I)
 
 
 def rules_out_going_without(ruling: str) -> bool:

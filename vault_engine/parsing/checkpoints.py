@@ -42,7 +42,7 @@ _POSSESSIVE = re.compile(r"(?<=\w)['’]s\b")
 # a line that is only a link (a list item or not): under the Summary, the checkpoint's links,
 # which the brief lists as linked notes; they read as its prose (`checkpoint new --link` writes
 # them there: qa118)
-_LINK_LINE = re.compile(r"^[ \t]*(?:[-*+][ \t]+)?(?:!?\[\[[^\]\n]*\]\]|\[[^\]\n]*\]\([^)\n]*\))[ \t]*\n?", re.M)
+_LINK_LINE = re.compile(r"^[ \t]*(?:[-*+][ \t]+)?(?:!?\[\[[^\]\n]*\]\]|\[[^\]\n]*\]\([^)\n]*\))[ \t]*$\n?", re.M)
 _LINK_TARGET = re.compile(r"\]\([^)\s]*\)|<?https?://\S+")  # a Markdown link's target, a bare URL
 
 

@@ -44,16 +44,37 @@ _AUTOLINK = re.compile(r"<(?:https?|ftp):[^>\s]*>")
 _MAIL_AUTOLINK = re.compile(r"<mailto:([^>\s]*)>")  # reads as its address
 _URL = re.compile(r"\b(?:https?|ftp)://[^\s<>)\]|]+")
 _ATTACHMENT_EMBED = re.compile(r"!\[\[[^\]|#]+\.(?!md\])[A-Za-z0-9]{2,5}(?:[#|][^\]]*)?\]\]")
-# A tag of HTML's own elements is markup; any other word in angle brackets is a placeholder its
-# author wrote and a reader reads: "puppet.green.<internalroot>", "data/<project>/<env>/" had
-# lost theirs (qa118)
-_HTML_ELEMENTS = ("a abbr address article aside audio b bdi bdo blockquote body br button canvas caption center cite "
-                  "code col colgroup data dd del details dfn dialog div dl dt em embed fieldset figcaption figure font "
-                  "footer form h1 h2 h3 h4 h5 h6 head header hr html i iframe img input ins kbd label legend li link "
-                  "main mark meta meter nav noscript object ol optgroup option output p picture pre progress q rp rt "
-                  "ruby s samp script section select small source span strike strong style sub summary sup svg table "
-                  "tbody td template textarea tfoot th thead time title tr track tt u ul var video wbr")
-_HTML_TAG = re.compile(rf"</?(?:{'|'.join(_HTML_ELEMENTS.split())})(?=[\s/>])(?:\s[^<>]*)?/?>", re.I)
+# A tag is markup when it is one of HTML's own elements and reads as a tag: a closing tag, one
+# with attributes, a line break or rule, or one its element closes later. Any other word in angle
+# brackets is a placeholder its author wrote, and a reader reads it: "puppet.green.<internalroot>",
+# "data/<project>/<env>/" (qa118), "cp <source> <dest>", "<option 1>" (qa119).
+_HTML_ELEMENTS = frozenset((
+    "a abbr address article aside audio b bdi bdo blockquote body br button canvas caption center cite code col "
+    "colgroup data dd del details dfn dialog div dl dt em embed fieldset figcaption figure font footer form h1 h2 "
+    "h3 h4 h5 h6 head header hr html i iframe img input ins kbd label legend li link main mark meta meter nav "
+    "noscript object ol optgroup option output p picture pre progress q rp rt ruby s samp script section select "
+    "small source span strike strong style sub summary sup svg table tbody td template textarea tfoot th thead "
+    "time title tr track tt u ul var video wbr").split())
+_STANDALONE = frozenset({"br", "hr", "wbr"})
+_ATTRIBUTE = r"""\s+[A-Za-z_:][-\w:.]*(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?"""
+_TAG = re.compile(rf"<(/?)([A-Za-z][A-Za-z0-9]*)((?:{_ATTRIBUTE})*)\s*(/?)>")
+
+
+def _without_tags(text: str) -> str:
+    """``text`` with its HTML tags as spaces, its placeholders as written."""
+    if "<" not in text:
+        return text
+    lowered = text.lower()
+
+    def markup(m: re.Match[str]) -> str:
+        closing, name, attributes, self_closing = m.groups()
+        name = name.lower()
+        if name not in _HTML_ELEMENTS:
+            return m.group()
+        tag = closing or attributes.strip() or self_closing or name in _STANDALONE \
+            or f"</{name}" in lowered[m.end():]
+        return " " if tag else m.group()
+    return _TAG.sub(markup, text)
 _SPACES = re.compile(r"[ \t]{2,}")
 _BLANK_LINE = re.compile(r"\n[ \t]*\n")
 EMBED = re.compile(r"!\[\[[^\]\n]*\]\]")  # an embed of another file: `![[Daily.base]]`
@@ -232,5 +253,5 @@ def _clean(text: str) -> str:
     text = links_as_text(_ATTACHMENT_EMBED.sub(" ", text))
     text = _MAIL_AUTOLINK.sub(r"\1", _AUTOLINK.sub(" ", text))
     text = _URL.sub(" ", text)
-    text = _HTML_TAG.sub(" ", text)
+    text = _without_tags(text)
     return _SPACES.sub(" ", text)
