@@ -322,7 +322,7 @@ def test_the_meaning_arm_reads_what_the_agent_will_do_not_the_scene_it_sets(vaul
 
 
 def test_a_ruling_of_doing_without_is_restated_only_by_doing_without(make_vault):
-    """MADR's "No license", "Do not add status": the option ruled out is going without. "We need
+    """MADR's "No license", "Do not add status": the option ruled out is doing without. "We need
     to track the status of each ADR" restated "do not track status" word for word, the negation
     being no word, and was told it had been tried (qa117)."""
     note = ("---\ntype: checkpoint\nproject: madr\nagent: claude-e19\ncreated: 2018-07-02T10:00:00Z\n---\n"

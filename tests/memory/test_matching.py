@@ -14,8 +14,8 @@ from vault_engine.memory.matching import (
     match_score,
     proposed_part,
     restated,
-    rules_out_going_without,
-    says_going_without,
+    rules_out_doing_without,
+    says_doing_without,
     semantic_match,
     short_of,
     turned_down,
@@ -156,7 +156,7 @@ def test_what_an_agent_will_do_after_saying_what_it_is_working_on(message, will_
     ("Nothing-shared architecture", False), ("Notify on failure", False), ("Keep sessions in Redis", False),
 ])
 def test_a_ruling_of_doing_without(ruling, without):
-    assert rules_out_going_without(ruling) is without
+    assert rules_out_doing_without(ruling) is without
 
 
 @pytest.mark.parametrize("proposal, without", [
@@ -167,7 +167,7 @@ def test_a_ruling_of_doing_without(ruling, without):
     ("Note the status in a notebook", False),
 ])
 def test_a_proposal_of_doing_without(proposal, without):
-    assert says_going_without(proposal) is without
+    assert says_doing_without(proposal) is without
 
 
 def test_closeness_is_both_ways_and_wording_counts_stop_words():

@@ -29,9 +29,9 @@ from vault_engine.memory.matching import (
     opens_refusing,
     proposed_part,
     refusal,
-    rules_out_going_without,
+    rules_out_doing_without,
     ruling_core,
-    says_going_without,
+    says_doing_without,
     semantic_match,
     short_of,
     turned_down,
@@ -276,8 +276,8 @@ def gather_evidence(proposal: str, rulings: Sequence[Compared], semantic: Ruling
     # to check: the meaning arm raised "Storing idempotency keys in Redis" for it (qa51)
     only_refusing = refusing and not proposed
     # a ruling of doing without ("do not track status") is restated by refusing, not turned down
-    says_without = says_going_without(proposal)
-    refusals = [0.0 if not refusing or (says_without and rules_out_going_without(r.text)) else
+    says_without = says_doing_without(proposal)
+    refusals = [0.0 if not refusing or (says_without and rules_out_doing_without(r.text)) else
                 1.0 if only_refusing else
                 refusal(refused, proposed, (r.text, lead_sentence(r.detail, r.text) or ""), weights)
                 for r in rulings]
@@ -312,7 +312,7 @@ def gather_evidence(proposal: str, rulings: Sequence[Compared], semantic: Ruling
         evidence.append(Evidence(share, enough, cosine, best[0] if best else None, refused_share,
                                  restated is not None, links_as_text(closest or "") or None,
                                  closest is not None and closest in planned(ruling.project),
-                                 not says_without and rules_out_going_without(ruling.text)))
+                                 not says_without and rules_out_doing_without(ruling.text)))
     return evidence, semantic is not None and bool(rulings)
 
 

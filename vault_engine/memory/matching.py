@@ -172,23 +172,23 @@ def what_it_will_do(text: str) -> str:
     return text[said.start():] if said is not None and text[:said.start()].strip() else text
 
 
-# A ruling may rule out going without: MADR's "No license", "Do not add status", "Don't do it."
+# A ruling may rule out doing without: MADR's "No license", "Do not add status", "Don't do it."
 # A proposal that restates its words without saying it goes without proposes the opposite: "We
 # need to track the status of each ADR" had raised "Do not track status" (qa117), "Put the
 # status in the front matter" "Do not add status", and "adopt the Checker Framework" "No
 # nullness analysis (status quo)". (A negation is no word a ruling is matched by.)
-_GOES_WITHOUT = re.compile(r"\s*(?:[-*+]\s+)?(?:no|none|without|never|don['’]?t|do not)\b", re.I)
+_DOES_WITHOUT = re.compile(r"\s*(?:[-*+]\s+)?(?:no|none|without|never|don['’]?t|do not)\b", re.I)
 _SAYS_WITHOUT = re.compile(r"\b(?:no|not|none|nothing|never|neither|nor|without|skip\w*|drop\w*|omit\w*|avoid\w*"
                            r"|stop\w*|remov\w*|forgo|abandon\w*|leave\b[^.;:!?\n]{0,40}?\bout|status quo)\b"
                            r"|n['’]t\b", re.I)
 
 
-def rules_out_going_without(ruling: str) -> bool:
-    """Whether what a ruling rules out is going without something ("No license")."""
-    return bool(_GOES_WITHOUT.match(ruling))
+def rules_out_doing_without(ruling: str) -> bool:
+    """Whether what a ruling rules out is doing without something ("No license")."""
+    return bool(_DOES_WITHOUT.match(ruling))
 
 
-def says_going_without(proposal: str) -> bool:
+def says_doing_without(proposal: str) -> bool:
     """Whether a proposal says anything of not doing, dropping or keeping things as they are."""
     return bool(_SAYS_WITHOUT.search(proposal))
 

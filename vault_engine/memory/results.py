@@ -35,7 +35,7 @@ class Evidence:
     is_chosen: bool = False  # the proposal is, word for word, a chosen design at least as close to it
     chosen_text: str | None = None  # the chosen design of cosine_accepted: named where it kept a ruling quiet
     chosen_planned: bool = False  # chosen_text is a Next step of the project's latest checkpoint, not a decision
-    opposite: bool = False  # the ruling rules out going without; the proposal says nothing of going without
+    opposite: bool = False  # the ruling rules out doing without; the proposal says nothing of doing without
 
 
 @dataclass(frozen=True, slots=True)
