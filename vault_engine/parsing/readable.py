@@ -44,10 +44,12 @@ _AUTOLINK = re.compile(r"<(?:https?|ftp):[^>\s]*>")
 _MAIL_AUTOLINK = re.compile(r"<mailto:([^>\s]*)>")  # reads as its address
 _URL = re.compile(r"\b(?:https?|ftp)://[^\s<>)\]|]+")
 _ATTACHMENT_EMBED = re.compile(r"!\[\[[^\]|#]+\.(?!md\])[A-Za-z0-9]{2,5}(?:[#|][^\]]*)?\]\]")
-# A tag is markup when it is one of HTML's own elements and reads as a tag: a closing tag, one
-# with attributes, a line break or rule, or one its element closes later. Any other word in angle
-# brackets is a placeholder its author wrote, and a reader reads it: "puppet.green.<internalroot>",
-# "data/<project>/<env>/" (qa118), "cp <source> <dest>", "<option 1>" (qa119).
+# A tag is markup when it is one of HTML's own elements; any other word in angle brackets is a
+# placeholder its author wrote, and a reader reads it: "puppet.green.<internalroot>",
+# "data/<project>/<env>/" (qa118). The elements that mean nothing without attributes or
+# content, or live in a page's head or a form, are also common placeholders ("cp <source>
+# <dest>", "<title>", "<option 1>", qa119): written bare, they are tags only where their
+# element closes later.
 _HTML_ELEMENTS = frozenset((
     "a abbr address article aside audio b bdi bdo blockquote body br button canvas caption center cite code col "
     "colgroup data dd del details dfn dialog div dl dt em embed fieldset figcaption figure font footer form h1 h2 "
@@ -55,7 +57,10 @@ _HTML_ELEMENTS = frozenset((
     "noscript object ol optgroup option output p picture pre progress q rp rt ruby s samp script section select "
     "small source span strike strong style sub summary sup svg table tbody td template textarea tfoot th thead "
     "time title tr track tt u ul var video wbr").split())
-_STANDALONE = frozenset({"br", "hr", "wbr"})
+_PLACEHOLDER_LIKE = frozenset((
+    "audio base body button canvas data dialog embed form head html iframe img input label link meta meter object "
+    "option output param picture progress script select source style template textarea time title track "
+    "video").split())
 _ATTRIBUTE = r"""\s+[A-Za-z_:][-\w:.]*(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?"""
 _TAG = re.compile(rf"<(/?)([A-Za-z][A-Za-z0-9]*)((?:{_ATTRIBUTE})*)\s*(/?)>")
 
@@ -71,7 +76,7 @@ def _without_tags(text: str) -> str:
         name = name.lower()
         if name not in _HTML_ELEMENTS:
             return m.group()
-        tag = closing or attributes.strip() or self_closing or name in _STANDALONE \
+        tag = closing or attributes.strip() or self_closing or name not in _PLACEHOLDER_LIKE \
             or f"</{name}" in lowered[m.end():]
         return " " if tag else m.group()
     return _TAG.sub(markup, text)
