@@ -41,6 +41,7 @@ def test_a_word_in_angle_brackets_that_is_no_html_element_is_a_placeholder_and_s
     assert reading_view("cp <source> <dest>, the <title> of the page, <option 1>") == \
         "cp <source> <dest>, the <title> of the page, <option 1>"
     assert reading_view('<div align=center><img src="a.png">text<br></div>') == " text "
+    assert reading_view('<div style={{display: "flex"}}>JSX</div>') == " JSX "  # any value but a bracket
 
 
 def test_fence_lines_go_and_the_code_stays_as_written_after_its_language():

@@ -61,8 +61,9 @@ _PLACEHOLDER_LIKE = frozenset((
     "audio base body button canvas data dialog embed form head html iframe img input label link meta meter object "
     "option output param picture progress script select source style template textarea time title track "
     "video").split())
-_ATTRIBUTE = r"""\s+[A-Za-z_:][-\w:.]*(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?"""
-_TAG = re.compile(rf"<(/?)([A-Za-z][A-Za-z0-9]*)((?:{_ATTRIBUTE})*)\s*(/?)>")
+# attributes open with a name ("<option 1>" is no tag); their values may be anything but a bracket
+# (JSX's style={{...}} in data-engineering-wiki's Mage note)
+_TAG = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9]*)((?:\s+[A-Za-z_:][^<>]*?)?)\s*(/?)>")
 
 
 def _without_tags(text: str) -> str:

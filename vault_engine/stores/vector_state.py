@@ -17,7 +17,7 @@ from vault_engine.stores.vectors import FaissIndex
 
 # Bump when the text a section is embedded as changes (indexing/embedding.py: section_prefix,
 # split_windows, parsing/readable.py): the cache and FAISS are rebuilt.
-RECIPE = "title>path|readable text;overlap=1/8;v8"  # v8: placeholders in <> kept
+RECIPE = "title>path|readable text;overlap=1/8;v9"  # v9: placeholders in <> kept
 MODEL_META = "embed_model"  # the ledger meta key holding the model_key of the stored vectors
 
 
