@@ -764,6 +764,7 @@ drawing data AAAABBBB
 
 ![[diagram.png]]
 <div class="x">html words</div>
+Copy <source> to data/<project>/ with <b>care</b>.
 Read this <!-- not this --> sentence, [the docs][docs] and a [link that
 wraps](https://example.org/wrap).
 
@@ -787,7 +788,7 @@ def keep(): return "```"
 ---
 [^1]: The footnote text.
 """
-WINDOW_DIGESTS = {"title>path|readable text;overlap=1/8;v5": "3bf0928ea7ced542"}
+WINDOW_DIGESTS = {"title>path|readable text;overlap=1/8;v9": "fa690e9ae1bd1c19"}
 
 
 def test_what_the_model_reads_changes_only_with_the_recipe(make_vault, fake):
