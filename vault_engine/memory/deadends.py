@@ -275,12 +275,14 @@ def gather_evidence(proposal: str, rulings: Sequence[Compared], semantic: Ruling
     # Only turning something down ("Don't use Redis Redlock for invoice runs") proposes nothing
     # to check: the meaning arm raised "Storing idempotency keys in Redis" for it (qa51)
     only_refusing = refusing and not proposed
-    # a ruling of doing without ("do not track status") is restated by refusing, not turned down
+    # a ruling of doing without ("do not track status") is restated only by saying to do without,
+    # and refusing is then how it is restated, not a turning down
     says_without = says_doing_without(proposal)
-    refusals = [0.0 if not refusing or (says_without and rules_out_doing_without(r.text)) else
+    without = [rules_out_doing_without(r.text) for r in rulings]
+    refusals = [0.0 if not refusing or (says_without and does_without) else
                 1.0 if only_refusing else
                 refusal(refused, proposed, (r.text, lead_sentence(r.detail, r.text) or ""), weights)
-                for r in rulings]
+                for r, does_without in zip(rulings, without)]
     cosines: Sequence[float | None] = [None] * len(rulings)
     chosen: Sequence[tuple[float, str] | None] = [None] * len(rulings)
     if semantic is not None and rulings:
@@ -304,15 +306,15 @@ def gather_evidence(proposal: str, rulings: Sequence[Compared], semantic: Ruling
         return frozenset(steps) | frozenset(map(chosen_lead, steps))
 
     evidence = []
-    for ruling, (share, enough), cosine, best, refused_share, restated in zip(
-            rulings, words, cosines, chosen, refusals, as_chosen):
+    for ruling, (share, enough), cosine, best, refused_share, restated, does_without in zip(
+            rulings, words, cosines, chosen, refusals, as_chosen, without):
         # the closest chosen design: the one restated word for word, else the closest in meaning;
         # a step the project plans to take is said to be one, not a decision (qa114)
         closest = restated or (best[1] if best else None)
         evidence.append(Evidence(share, enough, cosine, best[0] if best else None, refused_share,
                                  restated is not None, links_as_text(closest or "") or None,
                                  closest is not None and closest in planned(ruling.project),
-                                 not says_without and rules_out_doing_without(ruling.text)))
+                                 does_without and not says_without))
     return evidence, semantic is not None and bool(rulings)
 
 

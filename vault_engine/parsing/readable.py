@@ -78,7 +78,7 @@ def _without_tags(text: str) -> str:
         if name not in _HTML_ELEMENTS:
             return m.group()
         tag = closing or attributes.strip() or self_closing or name not in _PLACEHOLDER_LIKE \
-            or f"</{name}" in lowered[m.end():]
+            or lowered.find(f"</{name}", m.end()) >= 0
         return " " if tag else m.group()
     return _TAG.sub(markup, text)
 _SPACES = re.compile(r"[ \t]{2,}")
