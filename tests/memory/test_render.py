@@ -154,6 +154,17 @@ def test_a_shortened_summary_ends_at_a_word():
     assert fitted.checkpoint.summary.endswith("summary…")
 
 
+def test_a_tight_budget_keeps_the_next_steps_and_failed_items_before_the_summarys_later_sentences():
+    # a summary under the floor had been kept whole and the Next steps and Failed items cut
+    summary = "Sessions live in signed cookies. " + "This round added token refresh and revocation. " * 3
+    tight = brief(notes=0, links=0)
+    tight = replace(tight, checkpoint=replace(tight.checkpoint, summary=summary.strip()), elsewhere=())
+    fitted = fit_brief(tight, 90)
+    assert fitted.checkpoint.summary == "Sessions live in signed cookies."
+    assert "- step one" in fitted.markdown and "Drop the second microphone" in fitted.markdown
+    assert "summary shortened" in fitted.cut and "the rest of the text" not in fitted.cut
+
+
 def test_a_ruling_chosen_since_hands_back_both_decisions_not_we_tried_that():
     """"We tried that" was the sentence to say of a ruling a later checkpoint chose (qa103)."""
     later = LaterChoice("Ship without the second microphone; keep it on the outdoor model",

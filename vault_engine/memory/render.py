@@ -16,7 +16,7 @@ from vault_engine.constants import CHARS_PER_TOKEN, MIN_BRIEF_TOKENS
 from vault_engine.dates import utc_date, utc_time
 from vault_engine.errors import BadArgument
 from vault_engine.memory.results import CheckpointBrief, ResumeBrief, Ruling, estimate_tokens, ruling_key
-from vault_engine.parsing.checkpoints import without_checkpoint_word
+from vault_engine.parsing.checkpoints import split_sentences, without_checkpoint_word
 from vault_engine.refs import printed
 from vault_engine.text import shortened
 
@@ -355,7 +355,7 @@ def _cut_one(b: ResumeBrief) -> ResumeBrief | None:
     of linked notes (most faded first), linked notes, checkpoints written alongside the
     latest (oldest first), dead ends elsewhere (weakest first), working-note excerpts
     (oldest first), the project's earlier dead ends (oldest first), working notes (oldest
-    first), the summary's tail."""
+    first), the summary's tail down to its first sentence."""
     team_wide = [i for i, r in enumerate(b.earlier) if r.project is None]
     if team_wide:
         i = team_wide[-1]
@@ -386,10 +386,15 @@ def _cut_one(b: ResumeBrief) -> ResumeBrief | None:
     if b.working_notes:
         last = b.working_notes[-1]
         return replace(b, working_notes=b.working_notes[:-1], cut=b.cut + (f"working note {last.ref}",))
-    if b.checkpoint and len(b.checkpoint.summary) > SUMMARY_FLOOR:
-        short = shortened(b.checkpoint.summary, len(b.checkpoint.summary) // 2)
-        cut = b.cut if "summary shortened" in b.cut else b.cut + ("summary shortened",)
-        return replace(b, checkpoint=replace(b.checkpoint, summary=short), cut=cut)
+    if b.checkpoint:
+        summary = b.checkpoint.summary
+        # halved down to the floor, then its first sentence alone: at a tight budget the Next
+        # steps and Failed items, what an arriving agent acts on, had been cut before it
+        short = (shortened(summary, len(summary) // 2) if len(summary) > SUMMARY_FLOOR
+                 else next(iter(split_sentences(summary)), summary))
+        if short != summary:
+            cut = b.cut if "summary shortened" in b.cut else b.cut + ("summary shortened",)
+            return replace(b, checkpoint=replace(b.checkpoint, summary=short), cut=cut)
     return None
 
 
