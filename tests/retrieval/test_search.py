@@ -131,6 +131,22 @@ def test_a_table_of_contents_says_nothing_of_its_own(make_vault):
         assert v.search("eviction reading", lexical_only=True).hits[0].ref == "hub.md#Eviction reading"
 
 
+def test_the_line_introducing_a_table_of_contents_is_part_of_it(make_vault):
+    """obsidian-tasks-docs' Filters page: "## Contents", a line "Here are some links to the main
+    sections:" and the list, was the first hit of "filters with OR" (qa122); a line ending in a
+    colon before a list of other notes still says something."""
+    filters = ("# Filters\n\n## Contents\n\nThis page is long. Here are some links to the main sections:\n\n"
+               "- [[#Matching multiple filters]]\n- [[#Text filters]]\n\n## Matching multiple filters\n\n"
+               "Combine filters with AND, OR and NOT.\n\n## Text filters\n\nFilter on the description.\n")
+    hub = "# Reading\n\n## Start\n\nThe notes on filters:\n\n- [[Filters]]\n- [[Queries]]\n"
+    root = make_vault({"Filters.md": filters, "hub.md": hub})
+    with Vault(root) as v:
+        v.index(embed=False)
+        first = v.search("filters contents", lexical_only=True).hits[0]
+        assert first.path == "Filters.md" and first.heading != "Contents"
+        assert v.search("reading start notes", lexical_only=True).hits[0].ref == "hub.md#Start"
+
+
 def test_an_embed_and_a_comment_say_nothing_and_a_snippet_is_what_reading_view_shows(make_vault):
     # a data-engineering-wiki section of two benchmark lines, then an embed and the wiki's footer
     # comment, was shown by the embed and the comment ("wiki footer: Please don't edit ...")

@@ -181,13 +181,16 @@ def says_something(section: SectionRow) -> bool:
     """Whether the section's own text (not its heading) holds a few words a reader reads; a
     table of contents, the note's own headings again, is none (a KEP's title section, only
     its contents, was the first hit, `high`, of a question its Motivation answers: qa115)."""
-    body = reading_view(_CONTENTS_LINE.sub("", section_body(section.text, section.heading)))
+    body = reading_view(_CONTENTS.sub("", section_body(section.text, section.heading)))
     return len(_WORDS.findall(body)) >= MIN_WORDS
 
 
 # a line of a table of contents: a list item that is only a link to a heading of its own note
 # (its text may hold brackets of its own: "[`map[string]string` labels](#mapstringstring-labels)", qa117)
-_CONTENTS_LINE = re.compile(r"^[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t]+(?:\[.*\]\(#[^)\s]*\)|\[\[#[^\]\n]*\]\])[ \t]*$", re.M)
+_CONTENTS_LINE = r"^[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t]+(?:\[.*\]\(#[^)\s]*\)|\[\[#[^\]\n]*\]\])[ \t]*$"
+# ...and the line that introduces the list ("Here are some links to the main sections:", the
+# words of obsidian-tasks-docs' Filters page, first for "filters with OR": qa122)
+_CONTENTS = re.compile(rf"(?:^[^\n]*:[ \t]*\n(?:[ \t]*\n)*(?={_CONTENTS_LINE[1:]}))?{_CONTENTS_LINE}", re.M)
 
 
 # what a section holds of its own once embeds of other files (a view, an image, a note) are
