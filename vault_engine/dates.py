@@ -10,6 +10,7 @@ from collections.abc import Iterable
 
 # How far a time a note states may run ahead of the file's own: two machines' clocks.
 WRITE_SLACK_SECONDS = 600
+SECONDS_PER_DAY = 86_400.0
 
 
 def believable(stated: float | None, written: float | None) -> bool:
@@ -26,6 +27,17 @@ def first_believable(stated: Iterable[float | None], written: float | None) -> f
     name next) that can be when it was written; None when none can. The one rule for "when
     was this written" (a fix that reached three of four copies of it left the fourth, qa33 R9)."""
     return next((t for t in stated if believable(t, written)), None)
+
+
+def on_its_day(created: float | None, named: float | None) -> float | None:
+    """A ``created`` that is only a day (``created: 2026-12-04`` reads as 00:00) at the time the
+    file's name gives on that day (``20261204T153000Z-a.md``), else as stated. The one reading
+    for a checkpoint and its rulings: the brief said 15:30 and the ruling 00:00, so a Decision of
+    10:00 that day was "chosen since" the failure and its restatement a miss (qa51, qa121)."""
+    if created is not None and named is not None and created % SECONDS_PER_DAY == 0 \
+            and 0 <= named - created < SECONDS_PER_DAY:
+        return named
+    return created
 
 
 def utc_date(ts: float | None, missing: str) -> str:

@@ -180,3 +180,25 @@ def test_the_meaning_arm_is_not_kept_quiet_by_another_projects_choice_or_one_mad
         vault.index(embed=False, now=FROZEN_NOW)
         check = check_in_ledger("stream the ingest over gRPC", vault.ledger, project="alpha", semantic=_Meaning(vault.ledger))
         assert "Use gRPC streaming for the ingest path" not in [r.text for r in check.rulings]
+
+
+def test_a_checkpoint_dated_by_its_day_dates_its_rulings_at_its_names_time_too(make_vault):
+    """`created: 2026-12-04` is a day: the brief read it at the time in the file's name, its
+    rulings at midnight, so a Decision of 10:00 that day was "chosen since" the failure of 15:30
+    and the failure's own words a miss (qa121)."""
+    def day_only(agent: str, body: str) -> str:
+        return f"---\ntype: checkpoint\nproject: web\nagent: {agent}\ncreated: 2026-12-04\n---\n{body}"
+
+    root = make_vault({
+        "projects/web/checkpoints/20261204T100000Z-b.md": day_only(
+            "b", "# Checkpoint: sessions\n## Decision\nKeep sessions in a shared Redis.\n"),
+        "projects/web/checkpoints/20261204T153000Z-a.md": day_only(
+            "a", "# Checkpoint: sessions again\n## Failed\n- Keep sessions in a shared Redis -- failover lost them\n"),
+    })
+    with Vault(root) as v:
+        v.index(embed=False)
+        (ruling,) = v.deadend_list("web")
+        assert ruling.when == dt.datetime(2026, 12, 4, 15, 30, tzinfo=dt.UTC).timestamp()
+        assert ruling.chosen_since is None
+        check = v.deadend_check("keep sessions in a shared Redis", project="web", lexical_only=True)
+        assert [r.text for r in check.rulings] == ["Keep sessions in a shared Redis"]

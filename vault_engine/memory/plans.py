@@ -14,11 +14,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from itertools import groupby
 
-from vault_engine.dates import first_believable
+from vault_engine.dates import first_believable, on_its_day
 from vault_engine.parsing.checkpoints import checkpoint_parts, name_order, name_time
 from vault_engine.parsing.frontmatter import parse_time
 from vault_engine.parsing.sections import section_body
-from vault_engine.retrieval.decay import SECONDS_PER_DAY
 from vault_engine.stores.ledger import Ledger, NoteRow
 
 
@@ -32,10 +31,8 @@ def stated_time(note: NoteRow) -> float | None:
     """A checkpoint's ``created``, else its own date, else the time in its name; None when it
     states none. A time after the file was last written is no time it was written
     (dates.believable): the next one is taken."""
-    created, named = parse_time(note.meta.get("created")), name_time(note.path)
-    if created is not None and named is not None and created % SECONDS_PER_DAY == 0 and \
-            0 <= named - created < SECONDS_PER_DAY:
-        created = named  # `created: 2026-12-04` is a day; the name says when that day (qa51: 00:00 shown)
+    named = name_time(note.path)
+    created = on_its_day(parse_time(note.meta.get("created")), named)
     return first_believable((created, note.doc_time, named), note.mtime_ns / 1e9)
 
 

@@ -14,13 +14,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Mapping
 
 from vault_engine.config import TapConfig
-from vault_engine.dates import first_believable
+from vault_engine.dates import SECONDS_PER_DAY, first_believable
 from vault_engine.model import DecayRow
 from vault_engine.refs import make_ref
 from vault_engine.stores.ledger import NoteRow
 from vault_engine.stores.reinforcements import Reinforced
-
-SECONDS_PER_DAY = 86_400.0
 
 
 def age_days(now: float, doc_time: float | None, reinforced_at: float | None,

@@ -55,11 +55,11 @@ def ruled_out_at(at: float | None, path: str, mtime_ns: int, source: str) -> flo
     file time is when it was copied or pulled, not when anyone decided. A date later than the
     file was written is a typo (dates.believable), and no date: "ruled out on 2062-11-25"
     topped every list."""
-    from vault_engine.dates import first_believable
+    from vault_engine.dates import first_believable, on_its_day
     from vault_engine.parsing.checkpoints import name_time
 
-    written = mtime_ns / 1e9
-    stated = first_believable((at, name_time(path)), written)
+    written, named = mtime_ns / 1e9, name_time(path)
+    stated = first_believable((on_its_day(at, named), named), written)
     if stated is not None:
         return stated
     return None if source == "decision record" else written
