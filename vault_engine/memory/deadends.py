@@ -106,10 +106,13 @@ def load_ruling_words(ledger: Ledger, ids: Sequence[int] | None = None) -> list[
             for r in ledger.dead_end_words(ids)]
 
 
-def word_weights(ledger: Ledger, rulings: Sequence[RulingWords], besides: str | None = None) -> TermWeights:
-    """How rare the words of these rulings are among all recorded rulings (not of project
-    ``besides``), from the ledger's word index."""
-    return TermWeights(*ledger.dead_end_word_counts(set().union(*(r.terms | r.lead_terms for r in rulings)), besides))
+def word_weights(ledger: Ledger, rulings: Sequence[RulingWords], besides: str | None = None,
+                 also: Iterable[str] = ()) -> TermWeights:
+    """How rare words are among all recorded rulings (not of project ``besides``), from the
+    ledger's word index: these rulings' words and ``also`` read at once, any other when weighed."""
+    words = set(also).union(*(r.terms | r.lead_terms for r in rulings))
+    return TermWeights(*ledger.dead_end_word_counts(words, besides),
+                       functools.partial(ledger.dead_end_term_counts, besides=besides))
 
 
 def read_in_full(ledger: Ledger) -> Callable[[Sequence[RulingWords]], list[Ruling | None]]:
@@ -148,10 +151,11 @@ def check_in_ledger(proposal: str, ledger: Ledger, *, project: str | None = None
         return DeadendCheck(proposal, project, ("lexical",), (),
                             render_interruption(proposal, (), project, (), recorded=False, records=records),
                             tuple(notices))
-    sharing = load_ruling_words(ledger, ledger.dead_ends_sharing(content_terms(proposal)))
+    terms = content_terms(proposal)
+    sharing = load_ruling_words(ledger, ledger.dead_ends_sharing(terms))
     return check_proposal(proposal, sharing if semantic is None else load_ruling_words(ledger),
                           accepted=accepted_designs(ledger, settings), project=project, k=k, settings=settings,
-                          semantic=semantic, notices=notices, weights=word_weights(ledger, sharing),
+                          semantic=semantic, notices=notices, weights=word_weights(ledger, sharing, also=terms),
                           in_full=read_in_full(ledger))
 
 

@@ -43,7 +43,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, fields
 from functools import lru_cache
 from itertools import chain
@@ -220,9 +220,14 @@ class TermWeights:
     """How much a word says, from how many rulings use it (smoothed inverse frequency):
     "redis" in one ruling of fifty weighs more than "session" in ten."""
 
-    def __init__(self, n: int, df: Mapping[str, int]):
+    def __init__(self, n: int, df: Mapping[str, int],
+                 counts: Callable[[Iterable[str]], Mapping[str, int]] | None = None):
         self.n = n  # how many rulings
-        self.df = df  # how many of them use a word (absent: none)
+        self.df = df  # how many of them use a word (absent: none, unless ``counts`` says)
+        # a word index's count, for a word df lacks when it is first weighed: df read for the
+        # shared rulings' words alone had weighed a chosen design's other words as if no ruling
+        # used them, and the check disagreed with a scan of every ruling (qa121)
+        self._counts = counts
         self._memo: dict[str, float] = {}
 
     @classmethod
@@ -234,7 +239,10 @@ class TermWeights:
     def __call__(self, term: str) -> float:
         weight = self._memo.get(term)
         if weight is None:
-            weight = self._memo[term] = math.log((self.n + 1) / (self.df.get(term, 0) + 0.5)) + 1.0
+            used = self.df.get(term)
+            if used is None:
+                used = self._counts((term,)).get(term, 0) if self._counts is not None else 0
+            weight = self._memo[term] = math.log((self.n + 1) / (used + 0.5)) + 1.0
         return weight
 
     def total(self, terms: Iterable[str]) -> float:

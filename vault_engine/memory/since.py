@@ -62,7 +62,7 @@ def with_chosen_since(ledger: Ledger, rulings: Sequence[Ruling],
     choices = {project: _choices(ledger, project) + team_wide if project else team_wide
                for project in {r.project for r in dated}}
     words = set().union(*(r.terms for r in dated))
-    weights = TermWeights(*ledger.dead_end_word_counts(words))
+    weights = TermWeights(*ledger.dead_end_word_counts(words), ledger.dead_end_term_counts)
     found = [None if r.when is None else _latest_restating(r, choices[r.project], weights, settings) for r in rulings]
     # most rulings were chosen since by nothing: a copy of each had cost `deadend list` 0.2 s at 5,510 of them
     return tuple(r if later is None else replace(r, chosen_since=later) for r, later in zip(rulings, found))

@@ -176,11 +176,17 @@ class DeadEndQueries(LedgerConnection):
     def dead_end_word_counts(self, terms: Iterable[str], besides: str | None = None) -> tuple[int, dict[str, int]]:
         """How many dead ends there are (not of project ``besides``), and how many of them use
         each of these words in their text."""
+        scope, params = _besides("id", besides)
+        n = self.db.execute(f"SELECT COUNT(*) FROM dead_ends WHERE 1{scope}", params).fetchone()[0]
+        return n, self.dead_end_term_counts(terms, besides)
+
+    def dead_end_term_counts(self, terms: Iterable[str], besides: str | None = None) -> dict[str, int]:
+        """How many dead ends (not of project ``besides``) use each of these words in their
+        text (0 for a word none uses: asked once, it is not asked again)."""
         scope, params = _besides("dead_end_id", besides)
         sql = f"SELECT term, COUNT(*) FROM ruling_words WHERE lead=0{scope} AND term IN ({{marks}}) GROUP BY term"
-        counts = dict(rows_in(self.db, sql, sorted(set(terms)), params))
-        scope, params = _besides("id", besides)
-        return self.db.execute(f"SELECT COUNT(*) FROM dead_ends WHERE 1{scope}", params).fetchone()[0], counts
+        asked = sorted(set(terms))
+        return dict.fromkeys(asked, 0) | dict(rows_in(self.db, sql, asked, params))
 
     def accepted_texts(self) -> list[str]:
         """Every statement of what a note records as chosen, each once; none of a record no
