@@ -7,7 +7,7 @@ import pytest
 
 from tests.conftest import FROZEN_NOW
 from vault_engine.errors import BadArgument, UnknownProject
-from vault_engine.memory.deadends import Accepted, check_proposal, load_rulings
+from vault_engine.memory.deadends import ChosenDesigns, check_proposal, load_rulings
 from vault_engine.stores.embedder import FakeEmbedder
 from vault_engine.vault import Vault
 
@@ -274,7 +274,7 @@ def test_chosen_instead_is_the_decisions_sentence_that_clearly_speaks_of_the_rul
 
 def test_a_proposal_closer_to_a_chosen_design_than_to_the_ruling_is_quiet(vault):
     rulings = [r for r in load_rulings(vault.ledger) if r.text == "Keep sessions in a shared Redis"]
-    accepted = Accepted(lambda: ["keep sessions in signed cookies"], lambda ids: {})
+    accepted = ChosenDesigns(lambda: ["keep sessions in signed cookies"], lambda ids: {})
     proposal = "store login state in signed cookies"
     assert check_proposal(proposal, rulings, semantic=FixedArm(0.9, 0.5), accepted=accepted).status == "hit"
     quiet = check_proposal(proposal, rulings, semantic=FixedArm(0.9, 0.88), accepted=accepted)
@@ -297,7 +297,7 @@ def test_the_meaning_arm_reads_what_the_proposal_proposes_not_what_it_turns_down
     chosen design in what it turned down, which drew its meaning to that design: the ruling it
     restated word for word stayed quiet, "a chosen design is closer in meaning" (qa114)."""
     rulings = [r for r in load_rulings(vault.ledger) if r.text == "Keep sessions in a shared Redis"]
-    accepted = Accepted(lambda: ["keep sessions in signed cookies"], lambda ids: {})
+    accepted = ChosenDesigns(lambda: ["keep sessions in signed cookies"], lambda ids: {})
     proposal = "rather than keep sessions in signed cookies, we keep sessions in a shared redis"
     check = check_proposal(proposal, rulings, semantic=SharedWordsArm(), accepted=accepted)
     assert check.status == "hit" and check.rulings[0].arms == ("lexical", "semantic")
@@ -309,7 +309,7 @@ def test_the_meaning_arm_reads_what_the_agent_will_do_not_the_scene_it_sets(vaul
     first, sits as near the design chosen for the same problem: restatements stayed quiet in
     the margin (qa114, qa116)."""
     rulings = [r for r in load_rulings(vault.ledger) if r.text == "Keep sessions in a shared Redis"]
-    accepted = Accepted(lambda: ["keep sessions in signed cookies"], lambda ids: {})
+    accepted = ChosenDesigns(lambda: ["keep sessions in signed cookies"], lambda ids: {})
     proposal = "Signed cookies break checkout. I'll keep sessions in a shared Redis, one for every region."
     check = check_proposal(proposal, rulings, semantic=SharedWordsArm(), accepted=accepted)
     assert check.status == "hit" and check.rulings[0].arms == ("lexical", "semantic")
@@ -354,7 +354,7 @@ def test_a_word_for_word_match_set_aside_is_the_first_of_a_miss_closest(vault):
     """A ruling restated word for word and set aside by meaning had not been among a miss's
     three closest, ordered by meaning: "a miss, not a guess" said nothing of it (qa114, qa117)."""
     rulings = load_rulings(vault.ledger)
-    accepted = Accepted(lambda: ["keep sessions in signed cookies"], lambda ids: {})
+    accepted = ChosenDesigns(lambda: ["keep sessions in signed cookies"], lambda ids: {})
     arm = ByTextArm({"cookies": 0.9, "Redis": 0.40, "failover": 0.40})  # the ruling and its reason
     check = check_proposal("keep sessions in a shared Redis cluster", rulings, semantic=arm, accepted=accepted)
     assert check.status == "miss" and len(check.closest) == 3
@@ -581,3 +581,21 @@ def test_deadend_list_says_when_the_index_is_stale(make_vault, cli):
     assert "cron" not in listed.out
     whole = cli("--vault", root, "deadend", "list", "--json").json
     assert [n.split(" since")[0] for n in whole["notices"]] == ["the index is stale: 1 new, 0 changed, 0 missing"]
+
+
+class FailingArm:
+    """A semantic arm whose model fails in the middle of a check (the model loaded for the
+    proposal, then unusable: out of memory, a damaged file read late)."""
+
+    def cosines(self, proposal, texts):
+        from vault_engine.errors import ModelUnavailable
+
+        raise ModelUnavailable("the embedding model failed")
+
+
+def test_a_model_failing_mid_check_leaves_the_words_arms_answer_said_as_such(vault):
+    rulings = load_rulings(vault.ledger)
+    check = check_proposal("keep sessions in a shared Redis", rulings, semantic=FailingArm())
+    assert check.arms == ("lexical",)
+    assert [r.text for r in check.rulings][:1] == ["Keep sessions in a shared Redis"]
+    assert check.notices == ("the embedding model failed: only the lexical arm ran",)

@@ -4,7 +4,7 @@ share a word with the proposal, and must answer exactly as a check of every ruli
 import sqlite3
 
 from tests.conftest import FROZEN_NOW
-from vault_engine.memory.deadends import accepted_designs, check_in_ledger, check_proposal, load_rulings
+from vault_engine.memory.deadends import check_in_ledger, check_proposal, chosen_designs, load_rulings
 from vault_engine.memory.matching import DEFAULT_SETTINGS, TermWeights, content_terms, restated
 from vault_engine.memory.resume import bearing_dead_ends
 from vault_engine.stores.embedder import FakeEmbedder
@@ -36,7 +36,7 @@ def _ledger_check(vault, proposal, semantic=None, project=None):
 
 
 def _full_check(vault, proposal, semantic=None, project=None):
-    return check_proposal(proposal, load_rulings(vault.ledger), accepted=accepted_designs(vault.ledger),
+    return check_proposal(proposal, load_rulings(vault.ledger), accepted=chosen_designs(vault.ledger),
                           project=project, semantic=semantic).to_json()
 
 

@@ -65,7 +65,7 @@ move run take do done add apply give every everything new way thing things still
 simply just actually per via onto upon within across behind whether call calls called calling
 name names named naming rename label labelled dub pick choose switch adopt introduce implement
 support create build write have having since literally basically probably option options
-alternative alternatives solution instead see based
+alternative alternatives solution see based
 cannot never
 """.split())  # the negations last: a ruling "Don't do it." was raised by every "don't" (qa31 N1;
 # "don't" and the other contractions are stop words of the lexical index)
@@ -80,6 +80,11 @@ class DeadendSettings:
     lexical_min: float = 0.9  # share of the ruling's content words the proposal restates
     words_defer: float = 0.10  # ...unless its cosine with a chosen design is this much above the ruling's
     bearing_min: float = 0.5  # resume: a dead end elsewhere bears on a next step (words only)
+
+    def words_met(self, share: float, enough: bool) -> bool:
+        """The words arm's bar: ``lexical_min`` of a ruling's content words restated, and the
+        words in common saying enough (:func:`words_evidence`)."""
+        return share >= self.lexical_min and enough
 
     @classmethod
     def from_config(cls, table: Mapping[str, object]) -> DeadendSettings:
@@ -305,10 +310,16 @@ def words_evidence(proposal: frozenset[str], texts: Iterable[frozenset[str]],
     return best, enough
 
 
+def design_terms(statement: str) -> frozenset[str]:
+    """The content words of what a chosen design proposes: up to its "because", without
+    what it turns down."""
+    return content_terms(proposed_part(chosen_lead(statement)))
+
+
 def lexical_match(e: Evidence, s: DeadendSettings) -> bool:
     """Nearly every content word of the ruling restated, and saying enough; unless the model
     ran and finds the proposal far closer to a chosen design than to the ruling."""
-    if e.words < s.lexical_min or not e.words_say_enough:
+    if not s.words_met(e.words, e.words_say_enough):
         return False
     return e.cosine is None or e.cosine_accepted is None or e.cosine_accepted - e.cosine < s.words_defer
 
@@ -327,15 +338,26 @@ def semantic_match(e: Evidence, s: DeadendSettings) -> bool:
 REFUSED_SHARE = 0.5
 
 
-def short_of(e: Evidence, s: DeadendSettings) -> str:
-    """Why neither arm raised a ruling, in the rules' own numbers (a miss's closest rulings:
-    "nothing close" and "just below the bar" looked the same, qa35 A5)."""
+def vetoed(e: Evidence) -> str | None:
+    """Why no arm may raise the ruling whatever its scores, or None: the proposal turns it
+    down (a ruling that Maven failed agrees with "Use Gradle, not Maven", which raised it, and
+    the prompt hook interrupted the person: qa24 #2), it rules out doing without and the
+    proposal does not say to do without, or the proposal is a chosen design word for word."""
     if e.turned_down >= REFUSED_SHARE:
         return "the proposal turns it down"
     if e.opposite:
         return "it rules out doing without; the proposal does not say to do without"
     if e.is_chosen:
         return f"the proposal is {_chosen(e)}, word for word{_named(e.chosen_text)}"
+    return None
+
+
+def short_of(e: Evidence, s: DeadendSettings) -> str:
+    """Why neither arm raised a ruling, in the rules' own numbers (a miss's closest rulings:
+    "nothing close" and "just below the bar" looked the same, qa35 A5)."""
+    veto = vetoed(e)
+    if veto:
+        return veto
     if e.words < s.lexical_min:
         said = [f"its words {e.words:.0%} restated (raised from {s.lexical_min:.0%})"]
     elif not e.words_say_enough:
@@ -371,11 +393,9 @@ def _named(chosen: str | None) -> str:
 
 
 def match_score(e: Evidence, s: DeadendSettings) -> float | None:
-    """The score a raised ruling is ranked by (0-1), or None when neither arm raises it, or
-    when what the proposal turns down restates it (a ruling that Maven failed agrees with "Use
-    Gradle, not Maven", which raised it, and the prompt hook interrupted the person: qa24 #2),
-    or when the proposal is a chosen design word for word."""
-    if e.turned_down >= REFUSED_SHARE or e.is_chosen or e.opposite:
+    """The score a raised ruling is ranked by (0-1: a word-for-word restatement's share of
+    words, else its cosine), or None when neither arm raises it or it is :func:`vetoed`."""
+    if vetoed(e):
         return None
     scores = [score for score, raised in ((e.words, lexical_match(e, s)), (e.cosine, semantic_match(e, s)))
               if raised and score is not None]

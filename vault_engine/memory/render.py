@@ -30,6 +30,11 @@ def iso_date(ts: float | None) -> str:
     return utc_date(ts, "an unknown date")
 
 
+def _on(ts: float | None) -> str:
+    """" on 2026-03-14" inside a sentence, or nothing for no date."""
+    return f" on {iso_date(ts)}" if ts is not None else ""
+
+
 def iso_time(ts: float | None) -> str:
     """``2026-03-14T10:22:00Z``, or ``unknown``."""
     return utc_time(ts, "unknown")
@@ -109,7 +114,7 @@ def _ruling_lines(n: int, r: Ruling, project: str | None) -> list[str]:
 def _when_and_who(r: Ruling) -> str:
     """" on 2026-10-29 by codex-a12"; what a record does not give is said once, not filled
     in ("Rejected on an unknown date by its authors" said nothing twice, qa24 #9)."""
-    on = f" on {iso_date(r.when)}" if r.when is not None else ""
+    on = _on(r.when)
     missing = r.not_given
     if missing:
         return on + (f" by {r.agent}" if r.agent else "") + f" (the record gives no {missing})"
@@ -137,13 +142,13 @@ def _hand_back(top: Ruling) -> str:
     if top.chosen_since:  # "we tried that" of what a later note chose said the old ruling still held (qa103)
         later = top.chosen_since
         return ("Before going further, check which decision holds: it was ruled out"
-                f"{f' on {iso_date(top.when)}' if top.when is not None else ''}{who} "
+                f"{_on(top.when)}{who} "
                 f"({reason.rstrip('.')}), and {later.agent or 'a later note'} chose it since, "
-                f"on {iso_date(later.when) if later.when is not None else 'an unknown date'} ({printed(later.ref)}). "
+                f"on {iso_date(later.when)} ({printed(later.ref)}). "
                 "Read both notes; the decision is yours.")
     said = "It was ruled out" if top.source == "decision record" else "We tried that"
     return ("Before going further, say out loud that you know this, for example: "
-            f'"{said}{f" on {iso_date(top.when)}" if top.when is not None else ""}{who}: '
+            f'"{said}{_on(top.when)}{who}: '
             f'{reason if reason.endswith("…") else reason.rstrip(".") + "."}" '
             "Go on with it only if you can say why this time is different; the decision is yours.")
 

@@ -33,7 +33,7 @@ class Evidence:
     cosine_accepted: float | None = None  # the proposal's best with a chosen design; None: none recorded
     turned_down: float = 0.0  # share of its content words restated by what the proposal turns down
     is_chosen: bool = False  # the proposal is, word for word, a chosen design at least as close to it
-    chosen_text: str | None = None  # the chosen design of cosine_accepted: named where it kept a ruling quiet
+    chosen_text: str | None = None  # the design it restates word for word (is_chosen), else the one of cosine_accepted
     chosen_planned: bool = False  # chosen_text is a Next step of the project's latest checkpoint, not a decision
     opposite: bool = False  # the ruling rules out doing without; the proposal says nothing of doing without
 

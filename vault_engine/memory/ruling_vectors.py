@@ -24,6 +24,11 @@ def text_hash(text: str) -> str:
     return hashlib.blake2b(text.encode("utf-8"), digest_size=16).hexdigest()
 
 
+def lexical_only(exc: ModelUnavailable) -> str:
+    """The notice of a check the model could not serve, found before it ran or while it ran."""
+    return f"{exc}: only the lexical arm ran"
+
+
 def open_ruling_arm(get_embedder: Callable[[], Embedder],
                     cache_path: Path) -> tuple[RulingEmbeddings | None, str | None]:
     """The semantic arm, or None and the one line saying why it cannot run (found without
@@ -31,7 +36,7 @@ def open_ruling_arm(get_embedder: Callable[[], Embedder],
     try:
         embedder = usable_embedder(get_embedder)
     except ModelUnavailable as exc:
-        return None, f"{exc}: only the lexical arm ran"
+        return None, lexical_only(exc)
     return RulingEmbeddings(embedder, cache_path), None
 
 

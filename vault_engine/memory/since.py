@@ -20,9 +20,7 @@ from vault_engine.memory.matching import (
     DEFAULT_SETTINGS,
     DeadendSettings,
     TermWeights,
-    chosen_lead,
-    content_terms,
-    proposed_part,
+    design_terms,
     ruling_core,
     words_evidence,
 )
@@ -73,7 +71,7 @@ def _choices(ledger: Ledger, project: str | None) -> list[_Choice]:
     for note, text, heading in _statements(ledger, project):
         if stated_outright(heading):
             said = links_as_text(text)
-            found.append(_Choice(note.id, content_terms(proposed_part(chosen_lead(said))),
+            found.append(_Choice(note.id, design_terms(said),
                                  LaterChoice(said, _chosen_at(note), note_agent(note.path, note.meta),
                                              make_ref(note.path, heading, note.notion_id))))
     return found
@@ -111,7 +109,6 @@ def _latest_restating(ruling: Ruling, choices: Sequence[_Choice], weights: TermW
             continue
         if not choice.terms & ruling.terms:
             continue
-        share, enough = words_evidence(choice.terms, texts, weights)
-        if share >= settings.lexical_min and enough:
+        if settings.words_met(*words_evidence(choice.terms, texts, weights)):
             later.append(choice.said)
     return max(later, key=lambda said: said.when or 0.0, default=None)
