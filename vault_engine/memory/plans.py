@@ -36,32 +36,6 @@ def stated_time(note: NoteRow) -> float | None:
     return first_believable((created, note.doc_time, named), note.mtime_ns / 1e9)
 
 
-def misdated(checkpoints: Sequence[NoteRow]) -> list[str]:
-    """A line for each checkpoint whose ``created`` is no date: dated otherwise, it may be
-    taken for the latest, or not, wrongly (qa51: only `status` said so)."""
-    said = []
-    for note in checkpoints:
-        value = note.meta.get("created")
-        if value not in (None, "") and parse_time(value) is None:
-            how = "the date in its name" if name_time(note.path) is not None else "its file time"
-            said.append(f"{note.path}: created {str(value)[:40]!r} is no date this reads (write a date and "
-                        f"time such as 2026-12-03T14:00:00Z); it is dated by {how}, which may misplace it among "
-                        "the checkpoints")
-    return said
-
-
-def undated_latest(handed: Sequence[NoteRow], checkpoints: Sequence[NoteRow]) -> list[str]:
-    """A line when the checkpoint taken for the latest has no date of its own (no ``created``,
-    none in its name) while another of the project has one: its file time, which a clone, a
-    copy or a checkout resets, made a hand-written kickoff note from November the latest after
-    a clone, and the real hand-off vanished without a word (qa94)."""
-    if not handed or stated_time(handed[0]) is not None or all(stated_time(n) is None for n in checkpoints):
-        return []
-    return [f"{handed[0].path} is taken for the latest checkpoint by its file time: it has no date of its own "
-            "(no created: in its frontmatter, none in its name), and a clone, a copy or a checkout resets file "
-            "times; if it is not the latest, give it a created: date and time"]
-
-
 SAME_TIME_SECONDS = 15 * 60  # checkpoints this close to the latest: parallel sessions' hand-offs
 
 

@@ -20,16 +20,25 @@ Fitting the brief into ``--max-tokens`` is :func:`vault_engine.memory.render.fit
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from dataclasses import replace
 
 from vault_engine.config import Config
 from vault_engine.dates import first_believable
 from vault_engine.memory.deadends import load_ruling_words, load_rulings, read_in_full, word_weights
 from vault_engine.memory.matching import DEFAULT_SETTINGS, DeadendSettings, content_terms, restated
-from vault_engine.memory.plans import created_time, handing_on, misdated, undated_latest
+from vault_engine.memory.plans import created_time, handing_on, stated_time
 from vault_engine.memory.results import CheckpointBrief, LinkedBrief, ResumeBrief, Ruling, WorkingNoteBrief, ruling_key
 from vault_engine.memory.since import with_chosen_since
-from vault_engine.parsing.checkpoints import FAILED_HEADINGS, NEXT_HEADINGS, checkpoint_parts, in_part, note_agent
+from vault_engine.parsing.checkpoints import (
+    FAILED_HEADINGS,
+    NEXT_HEADINGS,
+    checkpoint_parts,
+    in_part,
+    name_time,
+    note_agent,
+)
+from vault_engine.parsing.frontmatter import parse_time
 from vault_engine.parsing.readable import reading_view
 from vault_engine.parsing.sections import section_body
 from vault_engine.refs import make_ref
@@ -131,6 +140,32 @@ def earlier_dead_ends(ledger: Ledger, project: str, shown_in: set[int], shown_pa
             seen.add(key)
             newest.append(r)
     return newest
+
+
+def misdated(checkpoints: Sequence[NoteRow]) -> list[str]:
+    """A line for each checkpoint whose ``created`` is no date: dated otherwise, it may be
+    taken for the latest, or not, wrongly (qa51: only `status` said so)."""
+    said = []
+    for note in checkpoints:
+        value = note.meta.get("created")
+        if value not in (None, "") and parse_time(value) is None:
+            how = "the date in its name" if name_time(note.path) is not None else "its file time"
+            said.append(f"{note.path}: created {str(value)[:40]!r} is no date this reads (write a date and "
+                        f"time such as 2026-12-03T14:00:00Z); it is dated by {how}, which may misplace it among "
+                        "the checkpoints")
+    return said
+
+
+def undated_latest(handed: Sequence[NoteRow], checkpoints: Sequence[NoteRow]) -> list[str]:
+    """A line when the checkpoint taken for the latest has no date of its own (no ``created``,
+    none in its name) while another of the project has one: its file time, which a clone, a
+    copy or a checkout resets, made a hand-written kickoff note from November the latest after
+    a clone, and the real hand-off vanished without a word (qa94)."""
+    if not handed or stated_time(handed[0]) is not None or all(stated_time(n) is None for n in checkpoints):
+        return []
+    return [f"{handed[0].path} is taken for the latest checkpoint by its file time: it has no date of its own "
+            "(no created: in its frontmatter, none in its name), and a clone, a copy or a checkout resets file "
+            "times; if it is not the latest, give it a created: date and time"]
 
 
 def changed_time(note: NoteRow) -> float:
