@@ -164,9 +164,9 @@ def test_a_proposal_that_turns_the_ruling_down_does_not_raise_it(vault):
     # ...and raises nothing at all, not even a ruling it shares a word with: it proposes nothing
     # (the meaning arm raised "Storing idempotency keys in Redis" for a Redlock lesson, qa51)
     rulings = load_rulings(vault.ledger)
-    lesson = check_proposal("Don't use Redis for sessions or anything else", rulings, semantic=FixedArm(0.9))
+    lesson = check_proposal("Don't use Redis for sessions or anything else", rulings, semantic=FixedArm(0.9), accepted=outright())
     assert lesson.status == "miss" and lesson.closest[0].short_of == "the proposal turns it down"
-    assert check_proposal("Use Redis for sessions", rulings, semantic=FixedArm(0.9)).status == "hit"
+    assert check_proposal("Use Redis for sessions", rulings, semantic=FixedArm(0.9), accepted=outright()).status == "hit"
     for refusing in ("Keep sessions in each pod, never in a shared Redis", "Keep them in each pod -- not in a shared Redis",
                      "Keep sessions in each pod. Not in a shared Redis."):
         assert vault.deadend_check(refusing, lexical_only=True).status == "miss", refusing
@@ -228,6 +228,13 @@ def test_without_a_model_the_lexical_arm_answers_and_says_so(make_vault):
     assert any("only the lexical arm ran" in n for n in check.notices)
 
 
+def outright(*statements: str) -> ChosenDesigns:
+    """Designs given outright, of no note, project, plan or date: each stands against every
+    ruling, as a team-wide record's undated choice does."""
+    return ChosenDesigns(lambda: list(statements), lambda ids: {}, dict, lambda project: (), lambda rulings: rulings,
+                         lambda project: [(s, None) for s in statements])
+
+
 class FixedArm:
     """A semantic arm that finds every ruling at ``ruling`` and every chosen design at
     ``chosen``: the rule alone decides."""
@@ -274,13 +281,13 @@ def test_chosen_instead_is_the_decisions_sentence_that_clearly_speaks_of_the_rul
 
 def test_a_proposal_closer_to_a_chosen_design_than_to_the_ruling_is_quiet(vault):
     rulings = [r for r in load_rulings(vault.ledger) if r.text == "Keep sessions in a shared Redis"]
-    accepted = ChosenDesigns(lambda: ["keep sessions in signed cookies"], lambda ids: {})
+    accepted = outright("keep sessions in signed cookies")
     proposal = "store login state in signed cookies"
     assert check_proposal(proposal, rulings, semantic=FixedArm(0.9, 0.5), accepted=accepted).status == "hit"
     quiet = check_proposal(proposal, rulings, semantic=FixedArm(0.9, 0.88), accepted=accepted)
     assert quiet.status == "miss"
     assert quiet.closest[0].to_json()["chosen_closest"] == "keep sessions in signed cookies"  # which one (qa53)
-    assert check_proposal(proposal, rulings, semantic=FixedArm(0.9, 0.88)).status == "hit"  # nothing chosen
+    assert check_proposal(proposal, rulings, semantic=FixedArm(0.9, 0.88), accepted=outright()).status == "hit"  # nothing chosen
 
 
 class SharedWordsArm:
@@ -297,7 +304,7 @@ def test_the_meaning_arm_reads_what_the_proposal_proposes_not_what_it_turns_down
     chosen design in what it turned down, which drew its meaning to that design: the ruling it
     restated word for word stayed quiet, "a chosen design is closer in meaning" (qa114)."""
     rulings = [r for r in load_rulings(vault.ledger) if r.text == "Keep sessions in a shared Redis"]
-    accepted = ChosenDesigns(lambda: ["keep sessions in signed cookies"], lambda ids: {})
+    accepted = outright("keep sessions in signed cookies")
     proposal = "rather than keep sessions in signed cookies, we keep sessions in a shared redis"
     check = check_proposal(proposal, rulings, semantic=SharedWordsArm(), accepted=accepted)
     assert check.status == "hit" and check.rulings[0].arms == ("lexical", "semantic")
@@ -309,7 +316,7 @@ def test_the_meaning_arm_reads_what_the_agent_will_do_not_the_scene_it_sets(vaul
     first, sits as near the design chosen for the same problem: restatements stayed quiet in
     the margin (qa114, qa116)."""
     rulings = [r for r in load_rulings(vault.ledger) if r.text == "Keep sessions in a shared Redis"]
-    accepted = ChosenDesigns(lambda: ["keep sessions in signed cookies"], lambda ids: {})
+    accepted = outright("keep sessions in signed cookies")
     proposal = "Signed cookies break checkout. I'll keep sessions in a shared Redis, one for every region."
     check = check_proposal(proposal, rulings, semantic=SharedWordsArm(), accepted=accepted)
     assert check.status == "hit" and check.rulings[0].arms == ("lexical", "semantic")
@@ -354,7 +361,7 @@ def test_a_word_for_word_match_set_aside_is_the_first_of_a_miss_closest(vault):
     """A ruling restated word for word and set aside by meaning had not been among a miss's
     three closest, ordered by meaning: "a miss, not a guess" said nothing of it (qa114, qa117)."""
     rulings = load_rulings(vault.ledger)
-    accepted = ChosenDesigns(lambda: ["keep sessions in signed cookies"], lambda ids: {})
+    accepted = outright("keep sessions in signed cookies")
     arm = ByTextArm({"cookies": 0.9, "Redis": 0.40, "failover": 0.40})  # the ruling and its reason
     check = check_proposal("keep sessions in a shared Redis cluster", rulings, semantic=arm, accepted=accepted)
     assert check.status == "miss" and len(check.closest) == 3
@@ -412,7 +419,7 @@ def test_a_chosen_design_proposed_word_for_word_raises_no_option_it_holds(make_v
 
 
 def test_k_limits_the_rulings(vault):
-    check = check_proposal("sessions", load_rulings(vault.ledger), k=1, semantic=FixedArm())
+    check = check_proposal("sessions", load_rulings(vault.ledger), k=1, semantic=FixedArm(), accepted=outright())
     assert len(check.rulings) == 1
 
 
@@ -595,7 +602,7 @@ class FailingArm:
 
 def test_a_model_failing_mid_check_leaves_the_words_arms_answer_said_as_such(vault):
     rulings = load_rulings(vault.ledger)
-    check = check_proposal("keep sessions in a shared Redis", rulings, semantic=FailingArm())
+    check = check_proposal("keep sessions in a shared Redis", rulings, semantic=FailingArm(), accepted=outright())
     assert check.arms == ("lexical",)
     assert [r.text for r in check.rulings][:1] == ["Keep sessions in a shared Redis"]
     assert check.notices == ("the embedding model failed: only the lexical arm ran",)

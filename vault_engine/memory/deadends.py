@@ -161,7 +161,7 @@ def check_in_ledger(proposal: str, ledger: Ledger, *, project: str | None = None
                           in_full=read_in_full(ledger))
 
 
-def check_proposal(proposal: str, rulings: Sequence[Compared], *, accepted: ChosenDesigns | None = None,
+def check_proposal(proposal: str, rulings: Sequence[Compared], *, accepted: ChosenDesigns,
                    project: str | None = None, k: int = 3, settings: DeadendSettings = DEFAULT_SETTINGS,
                    semantic: RulingArm | None = None, notices: Sequence[str] = (), weights: TermWeights | None = None,
                    in_full: Callable[[Sequence[Any]], Sequence[Ruling | None]] | None = None) -> DeadendCheck:
@@ -240,16 +240,11 @@ class ChosenDesigns:
 
     statements: Callable[[], Sequence[str]]
     chosen_of: Callable[[Sequence[int]], Mapping[int, Sequence[tuple[str, str | None]]]]  # note -> its sentences
-    plans: Callable[[], Mapping[str | None, Sequence[str]]] = dict  # project -> its plan's steps
-    plan_of: Callable[[str | None], Sequence[str]] | None = None  # one project's, read alone
-    since: Callable[[Sequence[Ruling]], Sequence[Ruling]] | None = None  # each with what was chosen since
-    # one project's statements (None: of no project) with when their notes chose them; without
-    # it, a word-for-word chosen design is any of ``statements`` (a check of rulings given outright)
-    dated: Callable[[str | None], Sequence[tuple[str, float | None]]] | None = None
-
-    def plan(self, project: str | None) -> Sequence[str]:
-        """One project's plan: read alone when the words arm needs only the projects it raises."""
-        return self.plan_of(project) if self.plan_of is not None else self.plans().get(project, ())
+    plans: Callable[[], Mapping[str | None, Sequence[str]]]  # project -> its plan's steps
+    plan: Callable[[str | None], Sequence[str]]  # one project's, read alone (the words arm needs only those it raises)
+    since: Callable[[Sequence[Ruling]], Sequence[Ruling]]  # each ruling with what was chosen since
+    # one project's statements (None: of no project) with when their notes chose them
+    dated: Callable[[str | None], Sequence[tuple[str, float | None]]]
 
 
 def chosen_designs(ledger: Ledger, settings: DeadendSettings = DEFAULT_SETTINGS) -> ChosenDesigns:
@@ -265,7 +260,7 @@ def chosen_designs(ledger: Ledger, settings: DeadendSettings = DEFAULT_SETTINGS)
 
 
 def gather_evidence(proposal: str, rulings: Sequence[Compared], semantic: RulingArm | None, notices: list[str],
-                    accepted: ChosenDesigns | None = None, weights: TermWeights | None = None,
+                    accepted: ChosenDesigns, weights: TermWeights | None = None,
                     settings: DeadendSettings = DEFAULT_SETTINGS) -> tuple[list[Evidence], bool]:
     """Both arms' evidence for every ruling, and whether the semantic arm ran (it is
     skipped, with a notice, when the model cannot be used)."""
@@ -306,8 +301,6 @@ def gather_evidence(proposal: str, rulings: Sequence[Compared], semantic: Ruling
     def planned(project: str | None) -> frozenset[str]:
         """A project's next steps, as written and as compared (their leads): from every plan,
         read once when the meaning arm weighed them, else from the project's alone."""
-        if accepted is None:
-            return frozenset()
         steps = accepted.plans().get(project, ()) if semantic is not None else accepted.plan(project)
         return frozenset(steps) | frozenset(map(chosen_lead, steps))
 
@@ -324,7 +317,7 @@ def gather_evidence(proposal: str, rulings: Sequence[Compared], semantic: Ruling
     return evidence, semantic is not None and bool(rulings)
 
 
-def _meaning(proposal: str, rulings: Sequence[Compared], semantic: RulingArm, accepted: ChosenDesigns | None,
+def _meaning(proposal: str, rulings: Sequence[Compared], semantic: RulingArm, accepted: ChosenDesigns,
              weights: TermWeights, settings: DeadendSettings) -> tuple[list[float], list[tuple[float, str] | None]]:
     """The meaning arm's cosine of each ruling, and of the chosen design closest to it, with
     the proposal as it proposes (what it turns down left out: qa114). An agent's message that
@@ -346,7 +339,7 @@ def _meaning(proposal: str, rulings: Sequence[Compared], semantic: RulingArm, ac
 
 
 def _chosen_restated(proposal: str, terms: frozenset[str], rulings: Sequence[Compared], near: Sequence[bool],
-                     weights: TermWeights, accepted: ChosenDesigns | None,
+                     weights: TermWeights, accepted: ChosenDesigns,
                      settings: DeadendSettings) -> list[str | None]:
     """For each ruling an arm may raise (``near``), the chosen design (of the ruling's project
     or team-wide, chosen at or after it; any of them for rulings checked outright, without
@@ -356,7 +349,7 @@ def _chosen_restated(proposal: str, terms: frozenset[str], rulings: Sequence[Com
     chosen design is named where it kept a ruling quiet (qa59). The chosen designs are read
     only when a ruling is near: a words-only check of a prompt that restates nothing reads none."""
     found: list[str | None] = [None] * len(rulings)
-    if not any(near) or accepted is None:
+    if not any(near):
         return found
 
     # Dice >= m needs at least m / 2 of the proposal's weight in common, and a word is in a text
@@ -376,7 +369,6 @@ def _chosen_restated(proposal: str, terms: frozenset[str], rulings: Sequence[Com
 
     @functools.cache
     def restated_in(project: str | None) -> list[tuple[str, float | None]]:
-        assert accepted is not None and accepted.dated is not None
         return [(lead, at) for text, at in accepted.dated(project) for lead in restated_of([text])]
 
     def chosen_over(ruling: Compared) -> list[str]:
@@ -384,8 +376,6 @@ def _chosen_restated(proposal: str, terms: frozenset[str], rulings: Sequence[Com
         team-wide record's), not chosen before it was ruled out. Another project's decision,
         or one its own project made and then saw fail, had kept a word-for-word restatement
         quiet (qa84)."""
-        if accepted is None or accepted.dated is None:
-            return restated_of(accepted.statements()) if accepted is not None else []
         when = ruling.when
         projects = dict.fromkeys((ruling.project, None))
         return [lead for project in projects for lead, at in restated_in(project)
@@ -405,14 +395,11 @@ def _chosen_restated(proposal: str, terms: frozenset[str], rulings: Sequence[Com
 CHOSEN_FIRST = 8
 
 
-def _best_chosen(proposal: str, rulings: Sequence[Compared], semantic: RulingArm, accepted: ChosenDesigns | None,
+def _best_chosen(proposal: str, rulings: Sequence[Compared], semantic: RulingArm, accepted: ChosenDesigns,
                  weights: TermWeights, settings: DeadendSettings) -> list[tuple[float, str] | None]:
     """Per ruling, the proposal's best cosine with what was chosen, and that chosen design:
     any accepted design of the vault that may stand against it (:func:`_stands_against`), and
     the plan of the ruling's own project."""
-    if accepted is None:
-        return [None] * len(rulings)
-
     def closest(texts: Sequence[str]) -> tuple[float, str] | None:
         return max(zip(semantic.cosines(proposal, texts), texts), default=None) if texts else None
 
@@ -441,8 +428,6 @@ def _stands_against(accepted: ChosenDesigns, weights: TermWeights,
     the ruling: chosen by another project, or chosen and then seen to fail, it had kept its own
     ruling quiet, "0.054 above a chosen design's 0.870" (qa105), as the words arm's rule already
     said for a word-for-word proposal (qa84)."""
-    if accepted.dated is None:  # rulings checked outright: no dates to weigh
-        return lambda text, ruling: True
     dated = accepted.dated  # read once a check (chosen_designs)
     terms_of = functools.cache(design_terms)
 
@@ -457,11 +442,11 @@ def _stands_against(accepted: ChosenDesigns, weights: TermWeights,
     return stands
 
 
-def _with_chosen(rulings: Sequence[Ruling], accepted: ChosenDesigns | None) -> tuple[Ruling, ...]:
+def _with_chosen(rulings: Sequence[Ruling], accepted: ChosenDesigns) -> tuple[Ruling, ...]:
     """The raised rulings, each with what its note records as chosen instead (when it does),
     and what a later note chose of it."""
-    if not rulings or accepted is None:
-        return tuple(rulings)
+    if not rulings:
+        return ()
     said = accepted.chosen_of([r.note_id for r in rulings])
 
     def chosen_instead(ruling: Ruling) -> str | None:
@@ -481,7 +466,7 @@ def _with_chosen(rulings: Sequence[Ruling], accepted: ChosenDesigns | None) -> t
         return links_as_text(stated[best] if shared[best] >= shared[0] + CLEARLY_MORE else stated[0])
 
     rulings = tuple(replace(r, chosen=chosen) if (chosen := chosen_instead(r)) is not None else r for r in rulings)
-    return tuple(accepted.since(rulings)) if accepted.since is not None else rulings
+    return tuple(accepted.since(rulings))
 
 
 _PARTS = str.maketrans("_-", "  ")
