@@ -606,3 +606,19 @@ def test_a_model_failing_mid_check_leaves_the_words_arms_answer_said_as_such(vau
     assert check.arms == ("lexical",)
     assert [r.text for r in check.rulings][:1] == ["Keep sessions in a shared Redis"]
     assert check.notices == ("the embedding model failed: only the lexical arm ran",)
+
+
+def test_chosen_instead_of_a_records_option_is_its_outcome_not_the_chosen_options_pros_and_cons(make_vault):
+    """The chosen option, described by its Good and Bad lines as each rejected option is, was
+    shown as "Chosen instead: Use custom code style Good, because ... Bad, because ..." where it
+    shared more of the ruling's words than the outcome did (JabRef's 0050, qa123)."""
+    record = ("---\nstatus: accepted\ndate: 2024-05-02\n---\n# Code style\n## Considered Options\n"
+              "* Use custom code style\n* Use eclipse formatter\n## Decision Outcome\n"
+              'Chosen option: "Use custom code style", because comes out best.\n'
+              "## Pros and Cons of the Options\n### Use custom code style\n"
+              "* Good, because the IntelliJ formatter tooling works\n* Bad, because the eclipse formatter users lose\n"
+              "### Use eclipse formatter\n* Bad, because the eclipse formatter plugin is not maintained\n")
+    with Vault(make_vault({"decisions/0050-code-style.md": record})) as v:
+        v.index(embed=False)
+        (eclipse,) = v.deadend_check("use the eclipse formatter", lexical_only=True).rulings
+    assert eclipse.chosen == "Use custom code style, because comes out best."

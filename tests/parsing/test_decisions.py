@@ -526,3 +526,27 @@ def test_a_records_title_and_chosen_option_read_as_a_reader_reads_them():
     assert parse("keps/sig-node/1-evict/README.md", kep).dead_ends[0].record_title == "KEP-1: Eviction requests"
     escaped = MADR.replace('because it is simple and memory-efficient.', 'because it comes out best \\(see below\\).')
     assert parse("decisions/0001-store-chats.md", escaped).accepted[0].text == "MVStore, because it comes out best (see below)."
+
+
+def test_a_kep_reason_is_what_its_disadvantages_problem_or_rejected_sentence_says_never_its_advantages():
+    # KEP-3203 gave an option's Advantages as why it was rejected, KEP-1880 dropped its "Problem:"
+    # lines and KEP-3141 its "Rejected as ..." paragraphs (qa123)
+    text = ("# KEP\n## Alternatives\n### Only a bucket\nA bucket holds the feed.\n\n"
+            "  * Advantages:\n      * Transparent updates.\n  * Disadvantages:\n      * An unofficial looking URL.\n\n"
+            "### Alternative 1\nFrom Daniel:\n> Each apiserver keeps a lock list.\n\nProblem: Strong dependency on etcd\n\n"
+            "### A policy object\nA new policy object controls access.\n\nIt is tied to a user.\n\n"
+            "Rejected as PSP was recently deprecated. We follow the standards instead.\n\n"
+            "### Quoted\n> Store a bitmap in memory.\n> Keep only its hash.\n\n## Proposal\nA field.\n")
+    bucket, first, policy, quoted = parse("decisions/kep.md", text).dead_ends
+    assert bucket.reason == "An unofficial looking URL."
+    assert first.reason == "Strong dependency on etcd"
+    assert policy.reason == "Rejected as PSP was recently deprecated. We follow the standards instead."
+    assert quoted.reason == "Store a bitmap in memory. Keep only its hash."  # a quote's marks are no words
+
+
+def test_a_madr_option_argued_under_a_heading_a_level_too_high_keeps_its_bad_lines():
+    # JabRef's 0050 writes "## Use palantir-java-format" after "### Use prettier-java": each such
+    # option was said to be rejected for the chosen one, its Bad lines unread (qa123)
+    text = MADR.replace("### Custom format\n", "## Custom format\n")
+    json_option, custom = parse("decisions/0001.md", text).dead_ends
+    assert (json_option.reason, custom.reason) == ("too verbose", "involves writing our own parser")

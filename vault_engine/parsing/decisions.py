@@ -322,17 +322,25 @@ class _Part(NamedTuple):
 def _option_parts(sections: Sequence[SectionLike]) -> dict[str, _Part]:
     """Option title -> its part, from the subsections of ``Pros and Cons of the Options``;
     a sub-heading under an option (``#### Examples``, then its "Bad, because" lines) is still
-    that option's."""
+    that option's, and so is a section after it whose heading slipped a level (JabRef's 0050
+    and 0053 write "## Use palantir-java-format" after "### Use prettier-java": their Bad lines
+    had been no reason, qa123); a heading that names no option is matched to none."""
     parts: dict[str, _Part] = {}
+    slipped_above: int | None = None  # the Pros and Cons heading's depth, once it is passed
     for section in sections:
         path = [" ".join(h.split()) for h in section.heading_path]
         if path and _PROS_CONS.match(path[-1]):  # options as list items, their pros and cons nested
+            slipped_above = len(path)
             for item in _options(read_list(body_lines(section))):
                 if item.text and item.children and _argued(item):
                     part = parts.setdefault(item.text, _Part(section.line_start + item.offset, []))
                     part.lines.extend(_with_children(child) for child in item.children)
             continue
         top = next((n for n, heading in enumerate(path[:-1]) if _PROS_CONS.match(heading)), None)
+        if top is not None:
+            slipped_above = top + 1
+        elif slipped_above is not None and len(path) >= slipped_above:
+            top = slipped_above - 2  # a sibling of Pros and Cons (and what is under it) read as one of its options
         if top is None or not section.heading:
             continue
         option = section.heading if len(path) == top + 2 else section.heading_path[top + 1]
@@ -546,15 +554,28 @@ def _headed_lines(head: tuple[str, ...], group: Sequence[SectionLike]) -> list[s
 def _described(text: str, lines: Sequence[str], line: int, heading: str | None, slugs: set[str],
                agent: str | None, when: float | None) -> DeadEnd:
     """One alternative named ``text`` and described by ``lines``: its reason is what a "Cons:"
-    label says, else the description's first sentences before any "Pros:" (a Pro is never why
-    it was rejected)."""
+    label says, else the sentences saying it was rejected, else the description's first
+    sentences before any "Pros:" (a Pro is never why it was rejected)."""
     described = _prose_of(line for line in lines if not _HEADING.match(line))
-    argued = next((n for n, line in enumerate(lines) if _ARGUMENT_LABEL.match(_HEADING.sub("", line).strip())),
+    # "* Advantages:" as a list item argues too: its pros had been given as the reason (KEP-3203, qa123)
+    argued = next((n for n, line in enumerate(lines) if _ARGUMENT_LABEL.match(_prose(_HEADING.sub("", line)))),
                   len(lines))
     lead = _prose_of(line for line in lines[:argued] if not _HEADING.match(line))
-    reason = links_as_text(" ".join(split_sentences(_labelled_reason(lines) or lead)[:3])) or None
-    return DeadEnd(text, reason, SOURCE, line, heading, slugify(text, slugs), agent, when,
+    reason = links_as_text(" ".join(split_sentences(_labelled_reason(lines) or _said_rejected(described) or lead)[:3]))
+    return DeadEnd(text, reason or None, SOURCE, line, heading, slugify(text, slugs), agent, when,
                    f"{text}. {described}"[:DETAIL_CHARS])
+
+
+# A sentence saying the alternative was rejected, and why: "Rejected as PSP was recently
+# deprecated ...", after paragraphs describing it (KEP-3141's reasons were its description, qa123)
+_REJECTED_SAYING = re.compile(r"^(?:(?:this|it|that)(?: \w+)? (?:was|is) )?(?:rejected|discarded|not chosen)\b",
+                              re.IGNORECASE)
+
+
+def _said_rejected(described: str) -> str:
+    """The description from its first sentence that says the alternative was rejected ("")."""
+    sentences = split_sentences(described)
+    return " ".join(next((sentences[n:] for n, s in enumerate(sentences) if _REJECTED_SAYING.match(s)), []))
 
 
 def _prose_of(lines: Iterable[str]) -> str:
@@ -580,6 +601,7 @@ _HEADING = re.compile(r"^#{1,6}\s+")
 # "#### Cons" heading: what follows it (up to the next label at its level, "Pros:", or the
 # next heading) is why it was not chosen.
 _WHY_LABEL = re.compile(r"^(?P<indent>\s*)(?:#{1,6}\s+)?(?:[-*+]|\d{1,9}[.)])?\s*[*_]*\s*(?:cons|drawbacks?|"
+                        r"disadvantages?|problems?|"
                         r"downsides?|why (?:it was )?(?:rejected|not chosen)|why not\??|rejected because|"
                         r"reasons? for rejection)\s*[*_]*\s*(?::\s*[*_]*|$)", re.IGNORECASE)
 _ANY_LABEL = re.compile(r"^(?P<indent>\s*)(?:[-*+]|\d{1,9}[.)])?\s*\**\s*[A-Za-z][\w ]{0,30}\**\s*:")
@@ -616,7 +638,7 @@ def _level(line: str) -> int:
 def _prose(line: str) -> str:
     """A line of an alternative's description as prose: list marker, emphasis and a
     "Description:" label dropped."""
-    return " ".join(_LABEL.sub("", _unmarked(_LIST_NUMBER.sub("", line))).lstrip("-*+ ").split())
+    return " ".join(_LABEL.sub("", _unmarked(_LIST_NUMBER.sub("", line))).lstrip("-*+> ").split())
 
 
 _LIST_NUMBER = re.compile(r"^\s*\d{1,9}[.)]\s+")
@@ -709,12 +731,13 @@ def accepted_designs(sections: Sequence[SectionLike], headings=ACCEPTED_IN_RECOR
     if chosen:
         found.append(Accepted(unescaped(f"{chosen[0]}, {chosen[1]}".strip(" ,")), 0, None))
         # ...and described as each rejected option is (its name and its pros and cons), so a
-        # check compares a proposal with both sides of the decision by the same measure.
+        # check compares a proposal with both sides of the decision by the same measure; under
+        # its own heading, as argued, not stated: "Chosen instead" had shown its Good and Bad lines (qa123)
         parts = _option_parts(sections)
         titles = list(parts)
         bare = [_CHOSEN_MARK.sub("", title) for title in titles]
         for n in sorted(set().union(*(chosen_among(bare, name) for name in chosen_names(sections, chosen)))):
-            found.append(Accepted(" ".join([titles[n], *parts[titles[n]].lines])[:DETAIL_CHARS], 0, None))
+            found.append(Accepted(" ".join([titles[n], *parts[titles[n]].lines])[:DETAIL_CHARS], 0, titles[n]))
     for names in headings:
         for section in sections:
             if _name(section) in names:
