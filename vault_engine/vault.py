@@ -1061,6 +1061,7 @@ class Vault:
         vault (the project's folder) changed since the last index."""
         from vault_engine.memory.deadends import list_dead_ends
         from vault_engine.memory.matching import DeadendSettings
+        from vault_engine.memory.render import why_none_recorded
         from vault_engine.memory.results import DeadEndList
 
         ledger = self._require_index()
@@ -1069,7 +1070,11 @@ class Vault:
         rulings = list_dead_ends(ledger, project, DeadendSettings.from_config(self.config.section("deadend")))
         disagree = folder_disagrees(ledger, self.config, project) if project is not None else ()
         stale = self._drift.stale_notice(ledger, "list", self._project_folder(project))
-        return DeadEndList(tuple(rulings), stale + disagree)
+        # why there are none, as `deadend check` says it: a vault of Nygard records had read
+        # "no dead ends recorded" alone (qa123)
+        none = (f"no dead end is recorded in this vault: {why_none_recorded(len(ledger.notes(kinds=['decision'])))}",) \
+            if not rulings and project is None else ()
+        return DeadEndList(tuple(rulings), stale + disagree + none)
 
     @_operation
     def deadend_check(self, proposal: str, *, project: str | None = None, k: int = 3,

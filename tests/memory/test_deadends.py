@@ -493,8 +493,10 @@ def test_decision_records_that_list_no_option_where_one_is_read_say_so(make_vaul
     with Vault(make_vault({"docs/architecture/decisions/0019-centralise.md": NYGARD})) as v:
         v.index(embed=False)
         check = v.deadend_check("manage the users in terraform")
+        listed = v.deadend_list()  # said by `deadend list` too: "no dead ends recorded" alone (qa123)
     assert check.status == "miss" and "its 1 decision record(s) list no rejected option where one is read" in \
         check.rendered and "`## Alternatives`" in check.rendered, check.rendered
+    assert listed.rulings == () and any("its 1 decision record(s) list no rejected option" in n for n in listed.notices)
 
 
 RECORD = """# Parse YAML

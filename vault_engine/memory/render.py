@@ -50,6 +50,21 @@ def render_closest(closest: Sequence[Ruling]) -> str:
     return "\n".join(lines)
 
 
+def why_none_recorded(records: int) -> str:
+    """Why a vault records no dead end, given how many decision records it holds: 38 records of
+    Nygard's template, weighing their options in prose, read as "no record here" when this named
+    the very folder they were in (qa66)."""
+    if records:
+        return (f"its {records} decision record(s) list no rejected option where one is read (a MADR record's "
+                "Considered Options, an RFC's or KEP's Alternatives, Alternatives considered or Rejected ideas "
+                "section: options weighed in prose, as Nygard's template does, are not read; list them under "
+                "`## Alternatives`)")
+    return ("dead ends come from a checkpoint's Failed list, a working note's dead-end markers and the "
+            "rejected options of decision records (MADR records wherever they are; others under decisions/, "
+            "docs/decisions/, docs/adr/, doc/adr/, docs/architecture/decisions/ or keps/, or where [kinds] "
+            "decision points)")
+
+
 def render_interruption(proposal: str, rulings: Sequence[Ruling], project: str | None,
                         arms: Sequence[str], recorded: bool = True, matched: int = 0, records: int = 0) -> str:
     """The text an agent reads after ``deadend check``: a hit or a plain miss (``recorded``
@@ -61,18 +76,8 @@ def render_interruption(proposal: str, rulings: Sequence[Ruling], project: str |
         how = "lexical and semantic arms" if "semantic" in arms else "lexical arm only: words, no meaning"
         return f'No recorded dead end matches "{quoted}" ({how}). This is a miss, not a guess.'
     if not recorded:
-        # 38 records of Nygard's template, weighing their options in prose, read as "no record
-        # here" when this named the very folder they were in (qa66)
-        held = (f"its {records} decision record(s) list no rejected option where one is read (a MADR record's "
-                "Considered Options, an RFC's or KEP's Alternatives, Alternatives considered or Rejected ideas "
-                "section: options weighed in prose, as Nygard's template does, are not read; list them under "
-                "`## Alternatives`)" if records else
-                "dead ends come from a checkpoint's Failed list, a working note's dead-end markers and the "
-                "rejected options of decision records (MADR records wherever they are; others under decisions/, "
-                "docs/decisions/, docs/adr/, doc/adr/, docs/architecture/decisions/ or keps/, or where [kinds] "
-                "decision points)")
-        return f'No dead end is recorded in this vault yet, so nothing matches "{quoted}": {held}. ' \
-            "This is a miss, not a guess."
+        return f'No dead end is recorded in this vault yet, so nothing matches "{quoted}": ' \
+            f"{why_none_recorded(records)}. This is a miss, not a guess."
 
     matched = max(matched, len(rulings))
     count = "1 recorded dead end matches" if matched == 1 else f"{matched} recorded dead ends match"
