@@ -128,7 +128,7 @@ def test_a_miss_names_its_closest_rulings_and_why_each_fell_short(vault):
     check = vault.deadend_check("move the sessions into a shared cache", lexical_only=True)
     assert check.status == "miss" and check.rulings == ()
     [near] = [r for r in check.closest if r.text == "Keep sessions in a shared Redis"]
-    assert near.short_of.startswith("its words ") and "restated (raised from 90%)" in near.short_of
+    assert near.short_of.startswith("its words ") and "restated (90% raises it)" in near.short_of
     data = check.to_json()
     assert data["closest"][0]["short_of"] and data["closest"][0]["scores"]["lexical"] > 0
     refused = vault.deadend_check("keep sessions in each pod's memory, not in a shared Redis", lexical_only=True)

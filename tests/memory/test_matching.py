@@ -214,13 +214,13 @@ def test_a_negation_is_no_content_word():
 
 def test_short_of_says_which_bar_a_ruling_missed_in_the_rules_own_numbers():
     assert short_of(Evidence(0.5, True, 0.31, None), S) == (
-        "its words 50% restated (raised from 90%); meaning 0.31 (raised from 0.40)")
+        "its words 50% restated (90% raises it); meaning 0.31 (0.40 raises it)")
     assert short_of(Evidence(0.25, True, 0.55, 0.53), S) == (
-        "its words 25% restated (raised from 90%); meaning 0.550, only 0.020 above a chosen design's 0.530 "
-        "(raised from 0.060 above)")
+        "its words 25% restated (90% raises it); meaning 0.550, only 0.020 above a chosen design's 0.530 "
+        "(0.060 above raises it)")
     assert short_of(Evidence(0.25, True, 0.5, 0.52), S).endswith(  # not "as close" when it is farther (qa37 N2)
         "meaning 0.50, but a chosen design is as close or closer (0.52)")
-    assert short_of(Evidence(0.5, True, 0.398, None), S).endswith(  # "0.40 (raised from 0.40)" looked met (qa47)
-        "meaning 0.398 (raised from 0.400)")
+    assert short_of(Evidence(0.5, True, 0.398, None), S).endswith(  # "0.40 (0.40 raises it)" looked met (qa47)
+        "meaning 0.398 (0.400 raises it)")
     assert short_of(Evidence(1.0, True, 0.8, None, turned_down=0.7), S) == "the proposal turns it down"
     assert short_of(Evidence(1.0, False), S) == "its words 100% restated, but only common ones"

@@ -359,20 +359,20 @@ def short_of(e: Evidence, s: DeadendSettings) -> str:
     if veto:
         return veto
     if e.words < s.lexical_min:
-        said = [f"its words {e.words:.0%} restated (raised from {s.lexical_min:.0%})"]
+        said = [f"its words {e.words:.0%} restated ({s.lexical_min:.0%} raises it)"]
     elif not e.words_say_enough:
         said = [f"its words {e.words:.0%} restated, but only common ones"]
     else:  # the words defer to meaning: a chosen design is far closer
         said = [f"its words {e.words:.0%} restated, but {_chosen(e)} is closer in meaning"]
     if e.cosine is not None and e.cosine < s.semantic_min:  # 0.398 is no 0.40 (qa47): three places then
         places = 2 if round(e.cosine, 2) < round(s.semantic_min, 2) else 3
-        said.append(f"meaning {e.cosine:.{places}f} (raised from {s.semantic_min:.{places}f})")
+        said.append(f"meaning {e.cosine:.{places}f} ({s.semantic_min:.{places}f} raises it)")
     elif e.cosine is not None and e.cosine_accepted is not None and e.cosine_accepted >= e.cosine:
         said.append(f"meaning {e.cosine:.2f}, but {_chosen(e)} is as close or closer ({e.cosine_accepted:.2f}"
                     f"{_named(e.chosen_text)})")
     elif e.cosine is not None and e.cosine_accepted is not None:  # three places: 0.0588 is no 0.06 (qa37 N2)
         said.append(f"meaning {e.cosine:.3f}, only {e.cosine - e.cosine_accepted:.3f} above {_chosen(e)}'s "
-                    f"{e.cosine_accepted:.3f}{_named(e.chosen_text)} (raised from {s.semantic_margin:.3f} above)")
+                    f"{e.cosine_accepted:.3f}{_named(e.chosen_text)} ({s.semantic_margin:.3f} above raises it)")
     return "; ".join(said)
 
 
