@@ -187,7 +187,7 @@ def test_short_of_names_the_chosen_design_that_kept_a_ruling_quiet():
     e = Evidence(0.25, True, 0.5, 0.62, chosen_text="Render invoice PDFs with WeasyPrint in the worker")
     assert short_of(e, S).endswith('but a chosen design is as close or closer (0.62: "Render invoice PDFs with '
                                    'WeasyPrint in the worker")')
-    assert '0.470: "' + "x" * 79 + '…" (raised' in short_of(Evidence(0.25, True, 0.5, 0.47, chosen_text="x" * 100), S)
+    assert '0.470: "' + "x" * 79 + '…" (0.060 above raises it)' in short_of(Evidence(0.25, True, 0.5, 0.47, chosen_text="x" * 100), S)
 
 
 def test_a_proposal_that_is_a_chosen_design_raises_nothing():
