@@ -1073,7 +1073,7 @@ class Vault:
         # why there are none, as `deadend check` says it: a vault of Nygard records had read
         # "no dead ends recorded" alone (qa123)
         none = (f"no dead end is recorded in this vault: {why_none_recorded(len(ledger.notes(kinds=['decision'])))}",) \
-            if not rulings and project is None else ()
+            if not rulings and not ledger.has_dead_ends() else ()
         return DeadEndList(tuple(rulings), stale + disagree + none)
 
     @_operation

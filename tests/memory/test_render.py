@@ -163,6 +163,9 @@ def test_a_tight_budget_keeps_the_next_steps_and_failed_items_before_the_summary
     assert fitted.checkpoint.summary == "Sessions live in signed cookies."
     assert "- step one" in fitted.markdown and "Drop the second microphone" in fitted.markdown
     assert "summary shortened" in fitted.cut and "the rest of the text" not in fitted.cut
+    # a hard-wrapped summary's first sentence, not its first line ("...instead of", qa124)
+    wrapped = replace(tight, checkpoint=replace(tight.checkpoint, summary=summary.strip().replace("signed ", "signed\n")))
+    assert fit_brief(wrapped, 90).checkpoint.summary == "Sessions live in signed cookies."
 
 
 def test_a_ruling_chosen_since_hands_back_both_decisions_not_we_tried_that():

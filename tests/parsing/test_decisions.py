@@ -550,3 +550,19 @@ def test_a_madr_option_argued_under_a_heading_a_level_too_high_keeps_its_bad_lin
     text = MADR.replace("### Custom format\n", "## Custom format\n")
     json_option, custom = parse("decisions/0001.md", text).dead_ends
     assert (json_option.reason, custom.reason) == ("too verbose", "involves writing our own parser")
+    # ...and an option at its right level after one a level too high is its own (qa124)
+    mixed = text.replace("* Custom format\n", "* Custom format\n* XML\n", 1) + "### XML\n* Bad, because angle brackets\n"
+    reasons = [r.reason for r in parse("decisions/0001.md", mixed).dead_ends]
+    assert reasons == ["too verbose", "involves writing our own parser", "angle brackets"]
+
+
+def test_a_pro_written_on_its_labels_line_is_never_the_reason():
+    # "Advantages: fewer requests reach the origin" with its text on the line had been read as
+    # part of why the option was rejected, after a rejection sentence too (qa124)
+    text = ("# KEP\n## Alternatives\n### Client-side caching\nLet browsers cache pages for a minute.\n"
+            "Advantages: fewer requests reach the origin.\n\n### Syslog-ng\nShip logs with syslog-ng.\n\n"
+            "It was rejected because its Loki output was experimental.\n**Advantages:** already on every host.\n"
+            "## Proposal\nA field.\n")
+    caching, syslog = parse("decisions/kep.md", text).dead_ends
+    assert caching.reason == "Let browsers cache pages for a minute."
+    assert syslog.reason == "It was rejected because its Loki output was experimental."

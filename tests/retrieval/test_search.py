@@ -137,7 +137,7 @@ def test_the_line_introducing_a_table_of_contents_is_part_of_it(make_vault):
     colon before a list of other notes still says something."""
     filters = ("# Filters\n\n## Contents\n\nThis page is long. Here are some links to the main sections:\n\n"
                "- [[#Matching multiple filters]]\n- [[#Text filters]]\n\n## Matching multiple filters\n\n"
-               "Combine filters with AND, OR and NOT.\n\n## Text filters\n\nFilter on the description.\n")
+               "Combine several filters with boolean operators.\n\n## Text filters\n\nFilter on the task description text.\n")
     hub = "# Reading\n\n## Start\n\nThe notes on filters:\n\n- [[Filters]]\n- [[Queries]]\n"
     root = make_vault({"Filters.md": filters, "hub.md": hub})
     with Vault(root) as v:
@@ -145,6 +145,25 @@ def test_the_line_introducing_a_table_of_contents_is_part_of_it(make_vault):
         first = v.search("filters contents", lexical_only=True).hits[0]
         assert first.path == "Filters.md" and first.heading != "Contents"
         assert v.search("reading start notes", lexical_only=True).hits[0].ref == "hub.md#Start"
+
+
+def test_a_contents_linking_with_its_notes_own_name_says_nothing_and_a_sentence_before_its_intro_does(make_vault):
+    """`[[Postgres Notes#Vacuum]]` and `[Vacuum](Postgres%20Notes.md#vacuum)` in Postgres Notes.md
+    link its own headings too; and a paragraph that ends in the contents' colon keeps its
+    sentences before it (the whole paragraph had been dropped as the intro: qa124)."""
+    postgres = ("# Postgres Notes\n\n## Contents\n\n- [[Postgres Notes#Vacuum tuning]]\n"
+                "- [Replication](Postgres%20Notes.md#replication)\n\n## Vacuum tuning\n\nRaise the cost limit.\n\n"
+                "## Replication\n\nSlots hold the WAL.\n")
+    backup = ("# Backup Policy\n\n## Overview\n\nNightly snapshots are copied to a second region per the auditors "
+              "retention rule. The sections below cover each store:\n\n- [[#Object storage]]\n\n"
+              "## Object storage\n\nVersioning is on.\n")
+    root = make_vault({"Postgres Notes.md": postgres, "Backup Policy.md": backup})
+    with Vault(root) as v:
+        v.index(embed=False)
+        first = v.search("postgres notes contents vacuum replication", lexical_only=True).hits[0]
+        assert first.path == "Postgres Notes.md" and first.heading != "Contents"
+        assert v.search("auditors retention rule second region", lexical_only=True).hits[0].ref == \
+            "Backup Policy.md#Overview"
 
 
 def test_an_embed_and_a_comment_say_nothing_and_a_snippet_is_what_reading_view_shows(make_vault):

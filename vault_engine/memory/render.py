@@ -16,7 +16,7 @@ from vault_engine.constants import CHARS_PER_TOKEN, MIN_BRIEF_TOKENS
 from vault_engine.dates import utc_date, utc_time
 from vault_engine.errors import BadArgument
 from vault_engine.memory.results import CheckpointBrief, ResumeBrief, Ruling, estimate_tokens, ruling_key
-from vault_engine.parsing.checkpoints import split_sentences, without_checkpoint_word
+from vault_engine.parsing.checkpoints import split_sentences, unwrapped, without_checkpoint_word
 from vault_engine.refs import printed
 from vault_engine.text import shortened
 
@@ -401,7 +401,7 @@ def _cut_one(b: ResumeBrief) -> ResumeBrief | None:
         # halved down to the floor, then its first sentence alone: at a tight budget the Next
         # steps and Failed items, what an arriving agent acts on, had been cut before it
         short = (shortened(summary, len(summary) // 2) if len(summary) > SUMMARY_FLOOR
-                 else next(iter(split_sentences(summary)), summary))
+                 else next(iter(split_sentences(unwrapped(summary))), summary))
         if short != summary:
             cut = b.cut if "summary shortened" in b.cut else b.cut + ("summary shortened",)
             return replace(b, checkpoint=replace(b.checkpoint, summary=short), cut=cut)

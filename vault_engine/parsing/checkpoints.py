@@ -200,6 +200,23 @@ _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=[\w\"'(`*\[])|\n+")
 _NOT_AN_END = re.compile(r"(?:(?<![\w.])(?:i\.e|e\.g|cf|vs)\.|^\(?\d{1,3}[.)])$", re.IGNORECASE)
 
 
+_BLOCK_START = re.compile(r"^\s*(?:[-*+]\s|\d{1,9}[.)]\s|#|>|\|)")
+
+
+def unwrapped(text: str) -> str:
+    """Prose with its hard-wrapped lines joined: a line that starts no block (a list item, a
+    heading, a quote, a table row) goes on the line of text above it, a list item's too, unless
+    that is a heading."""
+    out: list[str] = []
+    for line in text.split("\n"):
+        above = out[-1].lstrip() if out else ""
+        if above and not above.startswith("#") and line.strip() and not _BLOCK_START.match(line):
+            out[-1] = f"{out[-1].rstrip()} {line.strip()}"
+        else:
+            out.append(line)
+    return "\n".join(out)
+
+
 def split_sentences(text: str) -> list[str]:
     """Sentences of prose (hard-wrapped lines already joined), stripped; empty ones dropped."""
     out: list[str] = []

@@ -322,15 +322,16 @@ class _Part(NamedTuple):
 def _option_parts(sections: Sequence[SectionLike]) -> dict[str, _Part]:
     """Option title -> its part, from the subsections of ``Pros and Cons of the Options``;
     a sub-heading under an option (``#### Examples``, then its "Bad, because" lines) is still
-    that option's, and so is a section after it whose heading slipped a level (JabRef's 0050
-    and 0053 write "## Use palantir-java-format" after "### Use prettier-java": their Bad lines
-    had been no reason, qa123); a heading that names no option is matched to none."""
+    that option's. After it, a heading that slipped a level is an option too (JabRef's 0050 and
+    0053 write "## Use palantir-java-format" after "### Use prettier-java": their Bad lines had
+    been no reason, qa123), and so is one at an option's level under it (``## Fastly`` then
+    ``### CloudFront``: qa124); a heading that names no option is matched to none."""
     parts: dict[str, _Part] = {}
-    slipped_above: int | None = None  # the Pros and Cons heading's depth, once it is passed
+    depth: int | None = None  # the Pros and Cons heading's, once it is passed: options are one deeper
     for section in sections:
         path = [" ".join(h.split()) for h in section.heading_path]
         if path and _PROS_CONS.match(path[-1]):  # options as list items, their pros and cons nested
-            slipped_above = len(path)
+            depth = len(path)
             for item in _options(read_list(body_lines(section))):
                 if item.text and item.children and _argued(item):
                     part = parts.setdefault(item.text, _Part(section.line_start + item.offset, []))
@@ -338,12 +339,13 @@ def _option_parts(sections: Sequence[SectionLike]) -> dict[str, _Part]:
             continue
         top = next((n for n, heading in enumerate(path[:-1]) if _PROS_CONS.match(heading)), None)
         if top is not None:
-            slipped_above = top + 1
-        elif slipped_above is not None and len(path) >= slipped_above:
-            top = slipped_above - 2  # a sibling of Pros and Cons (and what is under it) read as one of its options
-        if top is None or not section.heading:
+            depth = top + 1
+        elif depth is None or len(path) < depth:
             continue
-        option = section.heading if len(path) == top + 2 else section.heading_path[top + 1]
+        if not section.heading:
+            continue
+        # an option's own heading (a slipped one included), else the option's it is under
+        option = section.heading if len(path) <= depth + 1 else section.heading_path[depth]
         lines = [_with_children(item) for item in read_list(body_lines(section)) if item.text]
         parts.setdefault(option, _Part(section.line_start, [])).lines.extend(lines)
     return parts
@@ -557,9 +559,9 @@ def _described(text: str, lines: Sequence[str], line: int, heading: str | None, 
     label says, else the sentences saying it was rejected, else the description's first
     sentences before any "Pros:" (a Pro is never why it was rejected)."""
     described = _prose_of(line for line in lines if not _HEADING.match(line))
-    # "* Advantages:" as a list item argues too: its pros had been given as the reason (KEP-3203, qa123)
-    argued = next((n for n, line in enumerate(lines) if _ARGUMENT_LABEL.match(_prose(_HEADING.sub("", line)))),
-                  len(lines))
+    # "* Advantages:" as a list item argues too, and "Advantages: ..." with its text on the line:
+    # its pros had been given as the reason (KEP-3203, qa123, qa124)
+    argued = next((n for n, line in enumerate(lines) if _argues_from(_prose(_HEADING.sub("", line)))), len(lines))
     lead = _prose_of(line for line in lines[:argued] if not _HEADING.match(line))
     reason = links_as_text(" ".join(split_sentences(_labelled_reason(lines) or _said_rejected(described) or lead)[:3]))
     return DeadEnd(text, reason or None, SOURCE, line, heading, slugify(text, slugs), agent, when,
@@ -573,9 +575,24 @@ _REJECTED_SAYING = re.compile(r"^(?:(?:this|it|that)(?: \w+)? (?:was|is) )?(?:re
 
 
 def _said_rejected(described: str) -> str:
-    """The description from its first sentence that says the alternative was rejected ("")."""
+    """The description from its first sentence that says the alternative was rejected, up to
+    what argues for it ("Advantages: ..."), or ""."""
     sentences = split_sentences(described)
-    return " ".join(next((sentences[n:] for n, s in enumerate(sentences) if _REJECTED_SAYING.match(s)), []))
+    start = next((n for n, s in enumerate(sentences) if _REJECTED_SAYING.match(s)), None)
+    if start is None:
+        return ""
+    end = next((n for n in range(start + 1, len(sentences)) if _PROS_SAID.match(sentences[n])), len(sentences))
+    return " ".join(sentences[start:end])
+
+
+# "Advantages: fewer requests ...", a pro with its text on the label's line
+_PROS_SAID = re.compile(r"^[*_]{0,2}(?:pros?|advantages?|benefits?|upsides?)[*_]{0,2}\s*:", re.IGNORECASE)
+
+
+def _argues_from(line: str) -> bool:
+    """Whether the arguments start at this line of an alternative's description: a label
+    alone ("Pros:", "Cons:"), or a pro with its text after it."""
+    return bool(_ARGUMENT_LABEL.match(line) or _PROS_SAID.match(line))
 
 
 def _prose_of(lines: Iterable[str]) -> str:

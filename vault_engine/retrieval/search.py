@@ -9,11 +9,14 @@ hits of ``-k 100``.
 
 from __future__ import annotations
 
+import functools
 import re
 import time
 from collections.abc import Container, Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass, field, replace
+from pathlib import PurePosixPath
 from typing import Protocol
+from urllib.parse import quote
 
 from vault_engine.config import Config
 from vault_engine.errors import ModelUnavailable
@@ -33,6 +36,7 @@ from vault_engine.retrieval.spelling import Corrected, corrected
 from vault_engine.sources.code.testpaths import is_test_path
 from vault_engine.stores.ledger import Ledger, NoteRow, SectionRow
 from vault_engine.stores.lexical import (
+    STOP_WORDS,
     WhooshIndex,
     analyze,
     fold_accents,
@@ -134,7 +138,7 @@ def further_sections(ranked: list[_Candidate], top: list[_Candidate],
         named = further.setdefault(hit.section.id, [])
         # the cheap tests first: reading a section's text for words cost 10 ms a search
         if len(named) < ALSO_SHOWN and (position[c.section.id] < next_best[c.note.id] or c.section.id in arm_tops) \
-                and says_something(c.section):
+                and says_something(c.section, c.note.path):
             named.append(c)
     return {section: named for section, named in further.items() if named}
 
@@ -160,7 +164,7 @@ def notes_first(ranked: list[_Candidate], k: int) -> list[_Candidate]:
     notes = list(by_note.values())  # in the order of their best sections
     shown: list[_Candidate] = []
     for i, found in enumerate(notes):
-        shown.append(next((c for c in found if says_something(c.section)), found[0]))
+        shown.append(next((c for c in found if says_something(c.section, c.note.path)), found[0]))
         if len(shown) >= k and (i + 1 == len(notes) or _kth_place(shown, k, position) < position[id(notes[i + 1][0])]):
             break  # every note not looked at yet is shown at its best section's place or later
     first = sorted(shown, key=lambda c: position[id(c)])[:k]
@@ -168,7 +172,7 @@ def notes_first(ranked: list[_Candidate], k: int) -> list[_Candidate]:
     return (first + [c for c in ranked if id(c) not in listed])[:k]
 
 
-MIN_WORDS = 3  # fewer words than a short statement ("Keep sessions in cookies") says nothing alone
+MIN_WORDS = 3  # fewer content words than a short statement ("Keep sessions in cookies") say nothing alone
 
 
 def _kth_place(shown: list[_Candidate], k: int, position: dict[int, int]) -> int:
@@ -177,20 +181,31 @@ def _kth_place(shown: list[_Candidate], k: int, position: dict[int, int]) -> int
     return sorted(position[id(c)] for c in shown)[k - 1]
 
 
-def says_something(section: SectionRow) -> bool:
+def says_something(section: SectionRow, path: str = "") -> bool:
     """Whether the section's own text (not its heading) holds a few words a reader reads; a
     table of contents, the note's own headings again, is none (a KEP's title section, only
-    its contents, was the first hit, `high`, of a question its Motivation answers: qa115)."""
-    body = reading_view(_CONTENTS.sub("", section_body(section.text, section.heading)))
-    return len(_WORDS.findall(body)) >= MIN_WORDS
+    its contents, was the first hit, `high`, of a question its Motivation answers: qa115).
+    ``path``: the note's, whose name its own links may give (``[[Postgres Notes#Vacuum]]``)."""
+    contents = _contents(PurePosixPath(path).stem if path else "")
+    body = reading_view(contents.sub("", section_body(section.text, section.heading)))
+    # content words: "This page is long." above a contents list says nothing either (qa122)
+    return sum(word.casefold() not in STOP_WORDS for word in _WORDS.findall(body)) >= MIN_WORDS
 
 
-# a line of a table of contents: a list item that is only a link to a heading of its own note
-# (its text may hold brackets of its own: "[`map[string]string` labels](#mapstringstring-labels)", qa117)
-_CONTENTS_LINE = r"^[ \t]*(?:[-*+]|\d{1,3}[.)])[ \t]+(?:\[.*\]\(#[^)\s]*\)|\[\[#[^\]\n]*\]\])[ \t]*$"
-# ...and the line that introduces the list ("Here are some links to the main sections:", the
-# words of obsidian-tasks-docs' Filters page, first for "filters with OR": qa122)
-_CONTENTS = re.compile(rf"(?:^[^\n]*:[ \t]*\n(?:[ \t]*\n)*(?={_CONTENTS_LINE[1:]}))?{_CONTENTS_LINE}", re.M)
+@functools.lru_cache(maxsize=256)
+def _contents(stem: str) -> re.Pattern[str]:
+    """A table of contents of the note named ``stem``: list items that are only a link to one of
+    its own headings, ``[[#Summary]]`` and ``[Summary](#summary)``, or with its own name,
+    ``[[Postgres Notes#Vacuum]]`` and ``[Vacuum](Postgres%20Notes.md#vacuum)`` (qa124; a link's
+    text may hold brackets of its own: "[`map[string]string` labels](#...)", qa117); and the
+    last sentence before the list when it ends in a colon ("Here are some links to the main
+    sections:", obsidian-tasks-docs' Filters page, first for "filters with OR": qa122), not
+    the sentences before it (a paragraph that ended so had been read as none, qa124)."""
+    names = {stem, f"{stem}.md", quote(stem), f"{quote(stem)}.md"} if stem else set()
+    own = "|".join(["", *sorted(map(re.escape, names))])
+    line = rf"[ \t]*(?:[-*+]|\d{{1,3}}[.)])[ \t]+(?:\[.*\]\((?:{own})#[^)\s]*\)|\[\[(?:{own})#[^\]\n]*\]\])[ \t]*$"
+    intro = rf"(?:(?:^|(?<=[.!?] ))[^\n.!?]*:[ \t]*\n(?:[ \t]*\n)*(?={line}))?"
+    return re.compile(rf"{intro}^{line}", re.M | re.IGNORECASE)
 
 
 # what a section holds of its own once embeds of other files (a view, an image, a note) are
