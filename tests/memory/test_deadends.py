@@ -497,6 +497,11 @@ def test_decision_records_that_list_no_option_where_one_is_read_say_so(make_vaul
     assert check.status == "miss" and "its 1 decision record(s) list no rejected option where one is read" in \
         check.rendered and "`## Alternatives`" in check.rendered, check.rendered
     assert listed.rulings == () and any("its 1 decision record(s) list no rejected option" in n for n in listed.notices)
+    note = "---\ntype: checkpoint\nproject: api\ncreated: 2026-10-29T15:45:00Z\n---\n# Checkpoint: api\n## Next\n- ship\n"
+    with Vault(make_vault({"projects/api/checkpoints/20261029T154500Z-a.md": note})) as v:
+        v.index(embed=False)
+        (said,) = v.deadend_list(project="api").notices  # with --project too (qa124)
+    assert said.startswith("no dead end is recorded in this vault: ")
 
 
 RECORD = """# Parse YAML
