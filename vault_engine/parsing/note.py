@@ -28,7 +28,7 @@ from vault_engine.paths import glob_match, note_stem
 
 # Bump when parse_note reads an unchanged file differently (what a ruling or a chosen option
 # is, how sections split): the next `index` re-reads every note instead of trusting the ledger.
-EXTRACTION_VERSION = "39"  # 5: checkpoints dated by file name, KEPs by kep.yaml; 6: frontmatter slips; 7: Cons:;
+EXTRACTION_VERSION = "40"  # 5: checkpoints dated by file name, KEPs by kep.yaml; 6: frontmatter slips; 7: Cons:;
 # 8: a chosen option matched without spaces; 9: dates such as 2023-9-18, a "because" list;
 # 10: alternatives named by label lines ("**Option 2:** ..."), Pros/Cons items are no alternatives;
 # 11: Obsidian's properties (wikilinks in them are links, their words are searched, "Tags:" in any
@@ -98,6 +98,8 @@ EXTRACTION_VERSION = "39"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 # 39: an alternative's reason: "Disadvantages:" and "Problem:" labels, a sentence saying it was
 #     rejected ("Rejected as ..."), never what "* Advantages:" lists; a MADR option argued under
 #     a heading a level too high; the chosen option's pros and cons are argued, not stated
+# 40: a pro written on its label's line is never a reason; an option at its level after one a
+#     level too high is its own
 
 
 def newer_extraction(key: str | None) -> str | None:
