@@ -570,8 +570,9 @@ def _described(text: str, lines: Sequence[str], line: int, heading: str | None, 
 
 # A sentence saying the alternative was rejected, and why: "Rejected as PSP was recently
 # deprecated ...", after paragraphs describing it (KEP-3141's reasons were its description, qa123)
-_REJECTED_SAYING = re.compile(r"^(?:(?:this|it|that)(?: \w+)? (?:was|is) )?(?:rejected|discarded|not chosen)\b",
-                              re.IGNORECASE)
+_REJECTED_SAYING = re.compile(r"^(?:(?:this|it|that)(?: \w+)? (?:was|is) )?(?:rejected|discarded|not chosen)"
+                              r"(?:[:,.]|\s+(?:as|because|due|since|for|in|during|by|after|when|once)\b)",
+                              re.IGNORECASE)  # not "Rejected requests are retried ..."
 
 
 def _said_rejected(described: str) -> str:
