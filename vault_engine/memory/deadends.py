@@ -41,7 +41,7 @@ from vault_engine.memory.matching import (
     words_evidence,
 )
 from vault_engine.memory.plans import live_plan, live_plans
-from vault_engine.memory.render import render_closest, render_interruption
+from vault_engine.memory.render import render_closest, render_interruption, render_nothing_recorded
 from vault_engine.memory.results import DeadendCheck, Evidence, Ruling
 from vault_engine.memory.ruling_vectors import lexical_only
 from vault_engine.memory.since import dated_choices, stated_outright, with_chosen_since
@@ -151,7 +151,7 @@ def check_in_ledger(proposal: str, ledger: Ledger, *, project: str | None = None
     if not ledger.has_dead_ends():
         records = len(ledger.notes(kinds=["decision"]))
         return DeadendCheck(proposal, project, ("lexical",), (),
-                            render_interruption(proposal, (), project, (), recorded=False, records=records),
+                            render_nothing_recorded(proposal, records),
                             tuple(notices))
     terms = content_terms(proposal)
     sharing = load_ruling_words(ledger, ledger.dead_ends_sharing(terms))

@@ -65,19 +65,22 @@ def why_none_recorded(records: int) -> str:
             "decision points)")
 
 
-def render_interruption(proposal: str, rulings: Sequence[Ruling], project: str | None,
-                        arms: Sequence[str], recorded: bool = True, matched: int = 0, records: int = 0) -> str:
-    """The text an agent reads after ``deadend check``: a hit or a plain miss (``recorded``
-    False: the vault records no dead end at all, which is not what a miss says, though it may
-    hold ``records`` decision records); ``matched``: how many matched, of which ``rulings`` are
-    the closest."""
+def render_nothing_recorded(proposal: str, records: int) -> str:
+    """``deadend check``'s answer in a vault that records no dead end at all, which is not
+    what a miss says, though it may hold ``records`` decision records."""
     quoted = one_line(proposal, PROPOSAL_IN_QUOTE)
-    if not rulings and recorded:
+    return f'No dead end is recorded in this vault yet, so nothing matches "{quoted}": ' \
+        f"{why_none_recorded(records)}. This is a miss, not a guess."
+
+
+def render_interruption(proposal: str, rulings: Sequence[Ruling], project: str | None,
+                        arms: Sequence[str], matched: int = 0) -> str:
+    """The text an agent reads after ``deadend check``: a hit or a plain miss; ``matched``:
+    how many matched, of which ``rulings`` are the closest."""
+    quoted = one_line(proposal, PROPOSAL_IN_QUOTE)
+    if not rulings:
         how = "lexical and semantic arms" if "semantic" in arms else "lexical arm only: words, no meaning"
         return f'No recorded dead end matches "{quoted}" ({how}). This is a miss, not a guess.'
-    if not recorded:
-        return f'No dead end is recorded in this vault yet, so nothing matches "{quoted}": ' \
-            f"{why_none_recorded(records)}. This is a miss, not a guess."
 
     matched = max(matched, len(rulings))
     count = "1 recorded dead end matches" if matched == 1 else f"{matched} recorded dead ends match"
