@@ -20,7 +20,7 @@ from typing import Protocol
 from vault_engine.model import DeadEnd
 from vault_engine.parsing.fences import TEXT, fence_roles
 from vault_engine.parsing.readable import links_as_text
-from vault_engine.parsing.sections import section_body
+from vault_engine.parsing.sections import section_body, starts_block
 
 SUMMARY_HEADINGS = frozenset({"summary"})
 GOAL_HEADINGS = frozenset({"goal", "goals", "decision"})  # what the session chose
@@ -200,9 +200,6 @@ _SENTENCE_END = re.compile(r"(?<=[.!?;])\s+(?=[\w\"'(`*\[])|\n+")
 _NOT_AN_END = re.compile(r"(?:(?<![\w.])(?:i\.e|e\.g|cf|vs)\.|^\(?\d{1,3}[.)])$", re.IGNORECASE)
 
 
-_BLOCK_START = re.compile(r"^\s*(?:[-*+]\s|\d{1,9}[.)]\s|#|>|\|)")
-
-
 def unwrapped(text: str) -> str:
     """Prose with its hard-wrapped lines joined: a line that starts no block (a list item, a
     heading, a quote, a table row) goes on the line of text above it, a list item's too, unless
@@ -210,7 +207,7 @@ def unwrapped(text: str) -> str:
     out: list[str] = []
     for line in text.split("\n"):
         above = out[-1].lstrip() if out else ""
-        if above and not above.startswith("#") and line.strip() and not _BLOCK_START.match(line):
+        if above and not above.startswith("#") and line.strip() and not starts_block(line):
             out[-1] = f"{out[-1].rstrip()} {line.strip()}"
         else:
             out.append(line)

@@ -42,7 +42,7 @@ from vault_engine.parsing.checkpoints import (
     struck_out,
 )
 from vault_engine.parsing.readable import links_as_text, unescaped
-from vault_engine.parsing.sections import heading_line, is_list_item
+from vault_engine.parsing.sections import heading_line, is_list_item, starts_block
 
 SOURCE = "decision record"
 DETAIL_CHARS = 600  # of an alternative's description: enough to say what it was
@@ -234,9 +234,6 @@ def _run_on(item: str) -> str:
     return item
 
 
-_BLOCK_START = re.compile(r"^\s*(?:[-*+]|\d+[.)]|#|>|\|)")
-
-
 _SENTENCE_END = re.compile(r"[.!?][)\]\"'*_]*$")
 
 
@@ -248,7 +245,7 @@ def _rest_of_sentence(said: str, lines: Sequence[str]) -> list[str]:
     option")."""
     out: list[str] = []
     for line in lines:
-        if _SENTENCE_END.search((out[-1] if out else said).strip()) or not line.strip() or _BLOCK_START.match(line):
+        if _SENTENCE_END.search((out[-1] if out else said).strip()) or not line.strip() or starts_block(line):
             break
         out.append(line.strip())
     return out

@@ -26,6 +26,15 @@ def is_list_item(line: str) -> bool:
     return _LIST_ITEM.match(line) is not None
 
 
+_OTHER_BLOCK = re.compile(r"^[ \t]*(?:#|>|\|)")
+
+
+def starts_block(line: str) -> bool:
+    """Whether the line opens a block of its own (a list item, a heading, a quote, a table
+    row), so it does not go on the paragraph above it as a hard-wrapped line would."""
+    return is_list_item(line) or _OTHER_BLOCK.match(line) is not None
+
+
 @dataclass(frozen=True, slots=True)
 class Blocks:
     """What the block parser found: headings and the line ranges that are code."""

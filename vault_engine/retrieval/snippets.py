@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from vault_engine.parsing.sections import starts_block
 from vault_engine.stores.lexical import analyze, fold_accents, stem_prefix
 from vault_engine.text import shortened
 
@@ -11,7 +12,6 @@ WIDTH = 240
 
 _QUOTE_MARKS = re.compile(r"^(?:>\s?)+")
 # A line that starts a block of its own: a list item, a heading, a table row.
-_BLOCK_START = re.compile(r"(?:[-*+]\s|\d+[.)]\s|#|\|)")
 _SENTENCE_END = re.compile(r"[.!?][\"'”’)\]]*\s+")
 
 
@@ -53,7 +53,7 @@ def _lines(text: str) -> list[tuple[str, bool]]:
         if not line or line.startswith("```"):
             broken = True
             continue
-        lines.append((line, not broken and not _BLOCK_START.match(line)))
+        lines.append((line, not broken and not starts_block(line)))
         broken = line.startswith("#")  # a heading is a paragraph of its own
     return lines
 
