@@ -1059,9 +1059,8 @@ class Vault:
     def deadend_list(self, project: str | None = None) -> DeadEndList:
         """Every recorded dead end (of one project), newest first, and a notice when the
         vault (the project's folder) changed since the last index."""
-        from vault_engine.memory.deadends import list_dead_ends
+        from vault_engine.memory.deadends import list_dead_ends, none_recorded
         from vault_engine.memory.matching import DeadendSettings
-        from vault_engine.memory.render import why_none_recorded
         from vault_engine.memory.results import DeadEndList
 
         ledger = self._require_index()
@@ -1072,7 +1071,7 @@ class Vault:
         stale = self._drift.stale_notice(ledger, "list", self._project_folder(project))
         # why there are none, as `deadend check` says it: a vault of Nygard records had read
         # "no dead ends recorded" alone (qa123)
-        none = (f"no dead end is recorded in this vault: {why_none_recorded(len(ledger.notes(kinds=['decision'])))}",) \
+        none = (f"no dead end is recorded in this vault: {none_recorded(ledger)}",) \
             if not rulings and not ledger.has_dead_ends() else ()
         return DeadEndList(tuple(rulings), stale + disagree + none)
 

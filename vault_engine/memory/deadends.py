@@ -41,7 +41,7 @@ from vault_engine.memory.matching import (
     words_evidence,
 )
 from vault_engine.memory.plans import live_plan, live_plans
-from vault_engine.memory.render import render_closest, render_interruption, render_nothing_recorded
+from vault_engine.memory.render import render_closest, render_interruption, render_nothing_recorded, why_none_recorded
 from vault_engine.memory.results import DeadendCheck, Evidence, Ruling
 from vault_engine.memory.ruling_vectors import lexical_only
 from vault_engine.memory.since import dated_choices, stated_outright, with_chosen_since
@@ -141,6 +141,12 @@ def list_dead_ends(ledger: Ledger, project: str | None = None,
     return list(_with_chosen(rulings, chosen_designs(ledger, settings)))
 
 
+def none_recorded(ledger: Ledger) -> str:
+    """Why the vault records no dead end, by how many decision records it holds
+    (:func:`~vault_engine.memory.render.why_none_recorded`)."""
+    return why_none_recorded(len(ledger.notes(kinds=["decision"])))
+
+
 def check_in_ledger(proposal: str, ledger: Ledger, *, project: str | None = None, k: int = 3,
                     settings: DeadendSettings = DEFAULT_SETTINGS, semantic: RulingArm | None = None,
                     notices: Sequence[str] = ()) -> DeadendCheck:
@@ -149,10 +155,8 @@ def check_in_ledger(proposal: str, ledger: Ledger, *, project: str | None = None
     their words are (the ledger's word index); for the meaning arm, every ruling's text; then
     only the raised rulings in full."""
     if not ledger.has_dead_ends():
-        records = len(ledger.notes(kinds=["decision"]))
         return DeadendCheck(proposal, project, ("lexical",), (),
-                            render_nothing_recorded(proposal, records),
-                            tuple(notices))
+                            render_nothing_recorded(proposal, none_recorded(ledger)), tuple(notices))
     terms = content_terms(proposal)
     sharing = load_ruling_words(ledger, ledger.dead_ends_sharing(terms))
     return check_proposal(proposal, sharing if semantic is None else load_ruling_words(ledger),

@@ -65,12 +65,12 @@ def why_none_recorded(records: int) -> str:
             "decision points)")
 
 
-def render_nothing_recorded(proposal: str, records: int) -> str:
+def render_nothing_recorded(proposal: str, why: str) -> str:
     """``deadend check``'s answer in a vault that records no dead end at all, which is not
-    what a miss says, though it may hold ``records`` decision records."""
+    what a miss says (``why``: :func:`why_none_recorded`)."""
     quoted = one_line(proposal, PROPOSAL_IN_QUOTE)
-    return f'No dead end is recorded in this vault yet, so nothing matches "{quoted}": ' \
-        f"{why_none_recorded(records)}. This is a miss, not a guess."
+    return f'No dead end is recorded in this vault yet, so nothing matches "{quoted}": {why}. ' \
+        "This is a miss, not a guess."
 
 
 def render_interruption(proposal: str, rulings: Sequence[Ruling], project: str | None,
