@@ -385,6 +385,24 @@ def test_a_near_verbatim_restatement_with_another_framing_verb_is_caught_by_word
     assert check.status == "hit" and check.rulings[0].arms == ("lexical",)
 
 
+def test_restating_why_a_checkpoint_item_failed_restates_no_ruling(make_vault):
+    """A Failed item's reason says why it failed, not what was tried: "Crowdin" alone had raised
+    "Keep untranslated keys with an empty value -- Crowdin does not support that" at 100%
+    (qa125), where a decision record's description does say what its option was."""
+    files = {"projects/l10n/checkpoints/20260101T000000Z-claude-1.md": (
+        "---\ntype: checkpoint\n---\n# C\n## Goal\nLanguage files hold only translated strings.\n"
+        "## Failed\n- Keep untranslated keys with an empty value -- Crowdin does not support that\n"),
+        "decisions/0001-fetchers.md": (
+            "# Fetcher URLs\n## Proposal\nLog every URL.\n## Alternatives\n### Per-fetcher URLs\n"
+            "Build the query URL inside each fetcher's search method. Nobody could log it.\n")}
+    with Vault(make_vault(files)) as v:
+        v.index(embed=False)
+        reason = v.deadend_check("Crowdin shows translators what is left", lexical_only=True)
+        described = v.deadend_check("Build the query URL inside each fetcher's search method", lexical_only=True)
+    assert reason.status == "miss"
+    assert [r.text for r in described.rulings] == ["Per-fetcher URLs"]
+
+
 def test_a_chosen_design_proposed_word_for_word_raises_no_option_it_holds(make_vault):
     """A record superseded by another had turned down "Amazon SQS standard queue"; proposing
     the superseding record's chosen option, word for word, was "tried before" by both arms."""

@@ -168,6 +168,15 @@ def test_a_checkpoint_records_what_it_chose_in_its_goal_else_its_summary():
     assert [a.text for a in summary_only.accepted] == ["We chose the outbox relay.", "It holds up."]
 
 
+def test_a_goal_that_mentions_a_chosen_option_line_is_what_the_checkpoint_chose():
+    head = "---\ntype: checkpoint\n---\n# Checkpoint: x\n"
+    note = parse("projects/madr/checkpoints/a.md", head + "## Summary\nShould the labels be bold?\n"
+                 '## Goal\nLeave line headings such as "Chosen option:" unformatted, as plain text.\n'
+                 "## Failed\n- Bold the line headings -- the stars confuse readers\n")
+    assert [a.text for a in note.accepted] == ['Leave line headings such as "Chosen option:" unformatted, '
+                                               "as plain text."]
+
+
 def test_prose_is_not_a_decision_record():
     note = parse("decisions/notes.md", "# Thoughts\nWe considered Redis but rejected it.\n")
     assert note.dead_ends == () and note.accepted == ()

@@ -74,6 +74,8 @@ class Compared(Protocol):
     def lead_terms(self) -> frozenset[str]: ...
     @property
     def when(self) -> float | None: ...
+    @property
+    def source(self) -> str: ...
 
 
 class RulingWords(NamedTuple):
@@ -93,6 +95,10 @@ class RulingWords(NamedTuple):
     @property
     def when(self) -> float | None:
         return ruled_out_at(*self.dated)
+
+    @property
+    def source(self) -> str:
+        return self.dated[3]
 
 
 def load_rulings(ledger: Ledger, project: str | None = None, note_id: int | None = None) -> list[Ruling]:
@@ -286,7 +292,7 @@ def gather_evidence(proposal: str, rulings: Sequence[Compared], semantic: Ruling
     without = [rules_out_doing_without(r.text) for r in rulings]
     refusals = [0.0 if not refusing or (says_without and does_without) else
                 1.0 if only_refusing else
-                refusal(refused, proposed, (r.text, lead_sentence(r.detail, r.text) or ""), weights)
+                refusal(refused, proposed, (r.text, lead_sentence(r.detail, r.text, r.source) or ""), weights)
                 for r, does_without in zip(rulings, without)]
     cosines: Sequence[float | None] = [None] * len(rulings)
     chosen: Sequence[tuple[float, str] | None] = [None] * len(rulings)

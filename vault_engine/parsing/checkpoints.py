@@ -26,6 +26,7 @@ SUMMARY_HEADINGS = frozenset({"summary"})
 GOAL_HEADINGS = frozenset({"goal", "goals", "decision"})  # what the session chose
 NEXT_HEADINGS = frozenset({"next", "next steps"})
 FAILED_HEADINGS = frozenset({"failed", "failed approaches", "dead ends", "ruled out"})
+SOURCE = "checkpoint"  # a Failed item's, as a ruling names where it was recorded
 
 _ITEM = re.compile(r"^(?P<indent>[ \t]*)(?:[-*+]|\d{1,9}[.)])(?:[ \t]+(?P<text>.*))?$")
 _CHECKBOX = re.compile(r"^\[([ xX/-])\][ \t]+")
@@ -234,10 +235,13 @@ def match_text(text: str) -> str:
     return _POSSESSIVE.sub("", _LINK_TARGET.sub("]", text))
 
 
-def lead_sentence(detail: str | None, text: str) -> str | None:
+def lead_sentence(detail: str | None, text: str, source: str) -> str | None:
     """The first sentence of a ruling's description after its own text: what a record says
-    the option was, the sentence a near-verbatim restatement copies."""
-    if not detail:
+    the option was, the sentence a near-verbatim restatement copies. A checkpoint's Failed
+    item has no description: its detail is the item and why it failed, and restating that
+    reason ("Crowdin shows translators what is left" for "... -- Crowdin does not support
+    that") restates no ruling (qa125)."""
+    if not detail or source == SOURCE:
         return None
     rest = detail[len(text):].lstrip(". ") if detail.startswith(text) else detail
     # the first sentence that says something ("See https://..." does not)
@@ -318,7 +322,7 @@ def failed_dead_ends(sections: Sequence[SectionLike], agent: str | None = None,
             text, reason = item_reason(item)
             if not _approach(item) or struck_out(item):
                 continue
-            found.append(DeadEnd(text, reason, "checkpoint", section.line_start + item.offset,
+            found.append(DeadEnd(text, reason, SOURCE, section.line_start + item.offset,
                                  section.heading, slugify(text, slugs), agent, when,
                                  f"{text} -- {reason}" if reason else None))
     return tuple(found)

@@ -756,7 +756,7 @@ def accepted_designs(sections: Sequence[SectionLike], headings=ACCEPTED_IN_RECOR
     for names in headings:
         for section in sections:
             if _name(section) in names:
-                found += _statements(section)
+                found += _statements(section, said_apart=chosen is not None)
         if found:
             break
     return tuple(found[:MAX_ACCEPTED])
@@ -765,11 +765,15 @@ def accepted_designs(sections: Sequence[SectionLike], headings=ACCEPTED_IN_RECOR
 MAX_ACCEPTED = 24  # statements per note: a KEP's Proposal runs for pages
 
 
-def _statements(section: SectionLike) -> Iterable[Accepted]:
+def _statements(section: SectionLike, said_apart: bool) -> Iterable[Accepted]:
+    """The section's sentences of three words or more; without the ``Chosen option`` line when
+    that was read apart (``said_apart``). A checkpoint's Goal that only mentions one ("Leave
+    line headings such as "Chosen option:" unformatted") had been left out, and its Summary's
+    question shown as what was chosen (qa125)."""
     lines = body_lines(section)
     for offset, paragraph in _paragraphs(lines):
         for sentence in split_sentences(paragraph):
-            if len(sentence.split()) >= 3 and not _CHOSEN.search(sentence):
+            if len(sentence.split()) >= 3 and not (said_apart and _CHOSEN.search(sentence)):
                 yield Accepted(sentence, section.line_start + offset, section.heading)
 
 

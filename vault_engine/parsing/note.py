@@ -28,7 +28,7 @@ from vault_engine.paths import glob_match, note_stem
 
 # Bump when parse_note reads an unchanged file differently (what a ruling or a chosen option
 # is, how sections split): the next `index` re-reads every note instead of trusting the ledger.
-EXTRACTION_VERSION = "40"  # 5: checkpoints dated by file name, KEPs by kep.yaml; 6: frontmatter slips; 7: Cons:;
+EXTRACTION_VERSION = "41"  # 5: checkpoints dated by file name, KEPs by kep.yaml; 6: frontmatter slips; 7: Cons:;
 # 8: a chosen option matched without spaces; 9: dates such as 2023-9-18, a "because" list;
 # 10: alternatives named by label lines ("**Option 2:** ..."), Pros/Cons items are no alternatives;
 # 11: Obsidian's properties (wikilinks in them are links, their words are searched, "Tags:" in any
@@ -100,6 +100,8 @@ EXTRACTION_VERSION = "40"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 #     a heading a level too high; the chosen option's pros and cons are argued, not stated
 # 40: a pro written on its label's line is never a reason; an option at its level after one a
 #     level too high is its own
+# 41: a checkpoint's Goal that mentions a "Chosen option:" line is what it chose; a Failed
+#     item's reason is no description of what was tried (no lead words)
 
 
 def newer_extraction(key: str | None) -> str | None:

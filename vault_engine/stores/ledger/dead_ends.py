@@ -104,7 +104,7 @@ def insert_dead_ends(db: sqlite3.Connection, note_id: int, note: ParsedNote) -> 
     from vault_engine.parsing.checkpoints import lead_sentence
 
     for i, d in enumerate(note.dead_ends):
-        terms, lead_terms = _terms(d.text), _terms(lead_sentence(d.detail, d.text) or "")
+        terms, lead_terms = _terms(d.text), _terms(lead_sentence(d.detail, d.text, d.source) or "")
         dead_end_id = db.execute(
             "INSERT INTO dead_ends(note_id, ord, text, reason, source, line, heading, slug, agent, at, detail,"
             " terms, lead_terms, record_title, record_status, described_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
