@@ -872,6 +872,16 @@ def test_show_of_a_file_the_scan_leaves_out_says_which_rule(make_vault, cli):
         "vault-engine: dir.md was not indexed: it is a folder, not a note: name a note in it\n"
 
 
+def test_a_notion_hits_further_sections_are_named_by_their_headings(sample_vault, cli):
+    """A Notion page's hit listed `notion://<id>#Timeline` under "also in this note" (qa127)."""
+    assert cli("--vault", sample_vault, "index", "--no-embed").code == 0
+    out = cli("--vault", sample_vault, "search", "incident review checkout logouts timeline", "--lexical",
+              "--no-decay", "-k", "1").out
+    assert out.splitlines()[1].startswith(" 1. notion://2b6e9d14c3a84f57b0e1d2c3f4a59687#")
+    (also,) = [line for line in out.splitlines() if "also in this note:" in line]
+    assert "#What happened" in also and "notion://" not in also
+
+
 def test_search_text_names_a_hits_further_sections_and_each_link_once(make_vault, cli):
     """A note linking PostgreSQL twice listed it twice under its hit (qa52)."""
     root = make_vault({

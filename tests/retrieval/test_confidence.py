@@ -33,7 +33,7 @@ def test_a_low_confidence_says_which_evidence_was_missing():
     assert judged(Evidence(BOTH, None, "a.md", 0.6, terms=2))[1] == \
         "only the meaning matched: no note holds the query's words"
     assert judged(Evidence(BOTH, None, "a.md", 0.6))[1] == \
-        "only the meaning matched: the query has no word to search by (only stop words)"  # "the": every note has it
+        "only the meaning matched: the query has no word to search by (only stop words or punctuation)"  # "the": every note has it
     assert judged(Evidence(BOTH, "a.md", "b.md", 0.6))[1] == "words and meaning disagree on the best note"
     assert "off-topic" in judged(Evidence(BOTH, "a.md", "a.md", 0.2, first_hit="a.md"), offtopic=0.3)[1]
     # the note is named, and how to rank it first: it may be out of the hits shown (qa75)
@@ -77,7 +77,7 @@ def test_a_miss_says_the_words_found_nothing_when_they_did_not():
     assert judged_miss(True, Evidence(BOTH, None, "a.md", 0.1, terms=1))[1] == (
         "no note holds the query's words, and none comes closer in meaning than off-topic questions do")
     assert judged_miss(True, Evidence(BOTH, None, "a.md", 0.1))[1] == (  # "how do I"
-        "the query has no word to search by (only stop words), and none comes closer in meaning than off-topic "
+        "the query has no word to search by (only stop words or punctuation), and none comes closer in meaning than off-topic "
         "questions do")
     assert judged_miss(True, Evidence(BOTH, "b.md", "a.md", 0.1))[1].startswith("words and meaning disagree")
     # --semantic: the words were never searched, so no "no note holds the query's words" (qa42)
@@ -92,9 +92,9 @@ def test_agreeing_arms_say_nothing_for_a_first_hit_decay_put_before_their_note()
 
 
 def test_one_arm_is_confident_when_its_first_hit_holds_every_query_word():
-    assert confidence(Evidence(("lexical",), "a.md", top_coverage=1.0)) == "high"
-    assert confidence(Evidence(("lexical",), "a.md", top_coverage=0.8)) == "low"
-    assert confidence(Evidence(("semantic",), None, "a.md", 0.7, top_coverage=1.0)) == "high"
+    assert confidence(Evidence(("lexical",), "a.md", top_coverage=1.0, terms=2)) == "high"
+    assert confidence(Evidence(("lexical",), "a.md", top_coverage=0.8, terms=2)) == "low"
+    assert confidence(Evidence(("semantic",), None, "a.md", 0.7, top_coverage=1.0, terms=2)) == "high"
 
 
 def test_a_miss_needs_disagreement_few_words_and_no_closer_than_off_topic():
@@ -139,3 +139,12 @@ def test_a_filtered_search_that_found_no_words_says_the_filters_left_them_out():
     assert judged_miss(True, filtered)[1].startswith("no section the filters leave holds the query's words")
     assert judged_miss(False, filtered)[1] == "no section the filters leave matched the query"
     assert judged_miss(True, Evidence(BOTH, None, "a.md", 0.1, terms=2))[1].startswith("no note holds the query's words")
+
+
+def test_a_query_without_a_word_is_said_so_in_every_mode():
+    """`--semantic "how do I"` was "the first hit does not hold every word of the query", and
+    "?!" a query of "only stop words" (qa127)."""
+    assert judged(Evidence(("semantic",), None, "a.md", 0.3, first_hit="a.md")) == (
+        "low", "the query has no word to search by (only stop words or punctuation): meaning alone answered")
+    assert judged(Evidence(("semantic",), None, "a.md", 0.3, terms=2, first_hit="a.md"))[1] == \
+        "the first hit does not hold every word of the query"

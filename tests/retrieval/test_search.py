@@ -901,3 +901,12 @@ def test_a_hit_starts_at_the_heading_its_ref_names_as_show_opens_it(make_vault):
         shown = v.show(hit.ref)
         assert (hit.ref, hit.line_start, hit.line_end) == ("0002-logging.md#Context and Problem Statement", 6, 8)
         assert (shown.line_start, shown.line_end) == (hit.line_start, hit.line_end)
+
+
+def test_exclude_tests_where_no_code_is_tested_filters_nothing(make_vault):
+    """A miss with `--exclude-tests` on a vault of notes blamed "the filters" (qa127)."""
+    with Vault(make_vault({"a.md": "# A\nThe gateway throttles bursts.\n"})) as v:
+        v.index(embed=False)
+        plain = v.search("zzqxw blorpt", lexical_only=True)
+        excluding = v.search("zzqxw blorpt", lexical_only=True, exclude_tests=True)
+    assert excluding.confidence_reason == plain.confidence_reason == "no section matched the query"

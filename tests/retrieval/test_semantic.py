@@ -236,6 +236,21 @@ def test_a_narrow_filter_still_gets_semantic_candidates(make_vault, monkeypatch)
         assert hit.path == "specs/sauce.md" and hit.scores.semantic is not None
 
 
+def test_a_miss_says_nothing_of_hits_beyond_the_arms_depth(make_vault, monkeypatch):
+    """A miss had come with "each arm gives at most 100 candidates: 125 hits of the 200 asked
+    for" (qa127): that notice is of hits, and a miss has none."""
+    from vault_engine.retrieval import search
+
+    monkeypatch.setattr(search, "ARM_DEPTH", 5)
+    notes = {f"n{i}.md": f"# Tomato {i}\nTomato garlic roast {i}\n" for i in range(12)}
+    with Vault(make_vault(notes), embedder=FakeEmbedder(dimension=64)) as v:
+        v.index()
+        missed = v.search("zzqx blorpt", k=10)
+        found = v.search("tomato garlic roast", k=20)
+    assert (missed.status, missed.notices) == ("miss", ())
+    assert found.status == "hit" and any("each arm gives at most 5 candidates" in n for n in found.notices)
+
+
 def test_vectors_are_unit_length(vault):
     stored = vault.vectors.load()
     rows = np.vstack([stored.index.reconstruct(i) for i in range(stored.ntotal)])
@@ -285,3 +300,12 @@ def test_a_partial_meaning_arm_is_never_said_to_read_all_or_none():
     from vault_engine.stores.vector_state import coverage_said  # status says it so too (qa84)
 
     assert [coverage_said(x) for x in (0.9975, 0.995, 1.0, 0.004, 0.0)] == ["99%", "99%", "100%", "under 1%", "0%"]
+
+
+def test_a_vault_of_no_notes_misses_without_telling_to_index_again(make_vault):
+    """An indexed vault with no notes said "semantic arm off: no section has vectors yet: run
+    `vault-engine index`", which would not help (qa127)."""
+    with Vault(make_vault({}), embedder=FakeEmbedder(dimension=64)) as v:
+        v.index()
+        answers = [v.search("anything"), v.search("anything", semantic_only=True)]
+    assert [(a.status, a.notices) for a in answers] == [("miss", ()), ("miss", ())]

@@ -106,7 +106,8 @@ def search_result(result: SearchResult) -> str:
 
         # why, as JSON's confidence_reason says it: the miss rule's reasons were in JSON only (qa105)
         why = f" ({result.confidence_reason})" if result.confidence_reason else ""
-        return (f"no match for {one_line(result.query, PROPOSAL_IN_QUOTE)!r} ({'+'.join(result.arms)}): "
+        searched = f" ({'+'.join(result.arms)})" if result.arms else ""  # a vault of no notes runs no arm
+        return (f"no match for {one_line(result.query, PROPOSAL_IN_QUOTE)!r}{searched}: "
                 f"a miss, not a guess{why}")
     out = [result.confidence_line]
     for n, hit in enumerate(result.hits, 1):
@@ -124,8 +125,9 @@ def search_result(result: SearchResult) -> str:
             out.append(f"    {hit.snippet}")
         if hit.ruled_out_line:
             out.append(f"    {printed(hit.ruled_out_line)}")
-        if hit.also:
-            out.append("    also in this note: " + ", ".join(printed(ref.removeprefix(hit.path)) or "its opening"
+        if hit.also:  # by the note part of the hit's own ref: a Notion page's is `notion://<id>`, not its path (qa127)
+            note = hit.ref.partition("#")[0]
+            out.append("    also in this note: " + ", ".join(printed(ref.removeprefix(note)) or "its opening"
                                                           for ref in hit.also))
         # each target once: a note linking PostgreSQL twice listed it twice (qa52)
         followable = list({link.ref: link for link in hit.links if link.resolved}.values())

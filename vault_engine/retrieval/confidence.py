@@ -123,8 +123,8 @@ def _no_words(e: Evidence) -> str:
     ("the", "how do I": every note holds "the", qa29); or they were not searched."""
     if "lexical" not in e.arms:  # --semantic: a miss had said "no note holds the query's words"
         return "the words were not searched (meaning only)"
-    if not e.terms:
-        return "the query has no word to search by (only stop words)"
+    if not e.terms:  # "?!", "#", a zero-width space: no stop word among them (qa127)
+        return f"the query has {NO_WORD}"
     # test code that holds them, left out by --exclude-tests, is no "no note" (qa37 N6)
     return "no section the filters leave holds the query's words" if e.filtered else "no note holds the query's words"
 
@@ -154,7 +154,12 @@ def _quoted(words: tuple[str, ...]) -> str:
     return ", ".join(repr(w) for w in words[:3])
 
 
+NO_WORD = "no word to search by (only stop words or punctuation)"
+
+
 def _judged(e: Evidence, offtopic: float) -> tuple[str, str]:
+    if len(e.arms) == 1 and not e.terms:  # `--semantic "how do I"`: no word it could fail to hold (qa127)
+        return LOW, f"the query has {NO_WORD}: meaning alone answered"
     if len(e.arms) == 1:
         if e.top_coverage >= ALL_WORDS and e.read_as:  # a reading is a guess: "chore" read as "core" (qa79)
             read = ", ".join(f"{word!r} as {meant!r}" for word, meant in e.read_as)

@@ -64,6 +64,8 @@ def open_arm(ledger: Ledger, vectors: FaissIndex, get_embedder, *, required: boo
     into a :class:`ModelUnavailable` error. ``embedding_by()`` names who is embedding by
     itself (a running watcher, another process's ``index``): the notice then tells to wait,
     not to run ``index``."""
+    if not ledger.section_count():  # a vault of no notes: "run `vault-engine index`" would not help (qa127)
+        return None, None
     try:
         embedder = usable_embedder(get_embedder)
         if not ledger.embedded_ids_exist():
