@@ -910,3 +910,14 @@ def test_exclude_tests_where_no_code_is_tested_filters_nothing(make_vault):
         plain = v.search("zzqxw blorpt", lexical_only=True)
         excluding = v.search("zzqxw blorpt", lexical_only=True, exclude_tests=True)
     assert excluding.confidence_reason == plain.confidence_reason == "no section matched the query"
+
+
+def test_a_hit_its_notes_inline_tag_found_holds_that_word(make_vault):
+    """The index gives every section its note's tags, inline ones too; confidence had read the
+    frontmatter's alone, so the hit "alpha zebrafish" found was "not holding every word" (qa127)."""
+    note = "# Tagged\n## Alpha\nAlpha plans for the quarter.\n## Beta\nBeta notes. #zebrafish\n"
+    with Vault(make_vault({"tagged.md": note})) as v:
+        v.index(embed=False)
+        result = v.search("alpha zebrafish", lexical_only=True)
+    assert result.hits[0].ref == "tagged.md#Alpha"
+    assert (result.confidence, result.confidence_reason) == ("high", "the first hit holds every word of the query")

@@ -162,6 +162,16 @@ def test_accents_and_a_versions_v_are_folded_as_people_type_them(tmp_path):
     assert [[i for i, _ in ix.search(q)] for q in ("Jurgen", "jürgen", "v7.0.0")] == [[1], [1], [2]]
 
 
+def test_a_word_written_decomposed_or_with_an_invisible_mark_is_one_word(tmp_path):
+    """"Ju\u0308rgen" (the accent a mark of its own, as macOS writes it) was indexed as "ju" and
+    "rgen", and "micro\u00adphone" (a soft hyphen pasted from a web page) as two words (qa127)."""
+    assert analyze("Ju\u0308rgen mi\u0301crophone") == analyze("Jürgen microphone") == ["jurgen", "microphon"]
+    assert analyze("micro\u00adphone zero\u200bwidth") == ["microphon", "zerowidth"]
+    ix = WhooshIndex(tmp_path / "w")
+    ix.index([doc(1, "Ju\u0308rgen presented the roadmap"), doc(2, "J\u00fcrgen wrote the budget")])
+    assert [sorted(i for i, _ in ix.search(q)) for q in ("Jurgen", "Ju\u0308rgen")] == [[1, 2], [1, 2]]
+
+
 def test_deleted_sections_leave_no_trace_in_the_scores(tmp_path):
     """Whoosh only marks a document deleted, and its words and length still counted in BM25's
     averages: after a branch switch added and removed 995 sections, sample-vault's scores were

@@ -14,13 +14,12 @@ from __future__ import annotations
 import functools
 import math
 import re
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping
 
-from vault_engine.parsing.frontmatter import frontmatter_tags, property_words
-from vault_engine.stores.ledger import Ledger, NoteRow, SectionRow
+from vault_engine.parsing.frontmatter import property_words
+from vault_engine.stores.ledger import NoteRow, SectionRow
 from vault_engine.stores.lexical import (
     WhooshIndex,
-    analyze,
     dotted_parts,
     fold_accents,
     holds_cjk,
@@ -99,28 +98,16 @@ def _word_pattern(term: str) -> re.Pattern:
                       re.IGNORECASE)
 
 
-def section_coverage(weights: Mapping[str, float], note: NoteRow, section: SectionRow) -> float:
-    """:func:`term_coverage` of one section, over what the lexical index holds of it: the note
-    title, heading path, frontmatter tags, path and text, and for its first section the words
-    of the note's properties."""
-    return term_coverage(weights, terms_in(indexed_text(note, section)[:COVERAGE_TEXT_CHARS], weights))
+def section_coverage(weights: Mapping[str, float], note: NoteRow, section: SectionRow, tags: Iterable[str]) -> float:
+    """:func:`term_coverage` of one section, over what the lexical index holds of it
+    (:func:`indexed_text`)."""
+    return term_coverage(weights, terms_in(indexed_text(note, section, tags)[:COVERAGE_TEXT_CHARS], weights))
 
 
-def indexed_text(note: NoteRow, section: SectionRow, tags: Iterable[str] | None = None) -> str:
+def indexed_text(note: NoteRow, section: SectionRow, tags: Iterable[str]) -> str:
     """What the lexical index reads of a section: its note's title, its heading path, the
-    note's tags (``tags``: all of them, inline ones too, as the index has them; else those of
-    its frontmatter), for its first section the words of the note's properties, path and text."""
-    tags = " ".join(frontmatter_tags(note.meta) if tags is None else tags)
+    note's ``tags`` (all of them, inline ones too, as the index gives each section: with its
+    frontmatter's alone, a hit its inline tag found "did not hold every word", qa127), for
+    its first section the words of the note's properties, path and text."""
     properties = property_words(note.meta) if section.ord == 0 else ""
-    return f"{note.title}\n{' '.join(section.heading_path)}\n{tags}\n{properties}\n{note.path}\n{section.text}"
-
-
-def coverage_of(ledger: Ledger, lexical: WhooshIndex, query: str,
-                section_ids: Sequence[int]) -> dict[int, float]:
-    """:func:`section_coverage` of each listed section, rows read from the ledger."""
-    if not section_ids:
-        return {}
-    weights = term_weights(lexical, analyze(query))
-    sections = ledger.sections_by_ids(section_ids)
-    notes = ledger.notes_by_ids(s.note_id for s in sections.values())
-    return {i: section_coverage(weights, notes[s.note_id], s) for i, s in sections.items() if s.note_id in notes}
+    return "\n".join([note.title, " ".join(section.heading_path), " ".join(tags), properties, note.path, section.text])

@@ -383,11 +383,16 @@ class Searcher:
         names = written_as_names(query) if unheld else set()
         found, meant = first_found(lexical), first_found(semantic)
         agreed = _place(found) if found else None
+        tags = self.ledger.tags_of({c.note.id for c in [*weighed, *top]})
+
+        def coverage(c: _Candidate) -> float:
+            return section_coverage(weights, c.note, c.section, tags.get(c.note.id, ()))
+
         return Evidence(
             arms, lexical_top=agreed, semantic_top=_place(meant) if meant else None,
             best_cosine=max(cosines, default=None),
-            best_coverage=max((section_coverage(weights, c.note, c.section) for c in weighed), default=0.0),
-            top_coverage=max((section_coverage(weights, c.note, c.section) for c in top), default=0.0),
+            best_coverage=max(map(coverage, weighed), default=0.0),
+            top_coverage=max(map(coverage, top), default=0.0),
             first_hit=_place(top[0]) if top else None, unheld=tuple(written.get(t, t) for t in unheld),
             unheld_names=tuple(written[t] for t in unheld if written.get(t) in names),
             terms=len(weights),

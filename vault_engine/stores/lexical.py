@@ -27,6 +27,7 @@ import hashlib
 import os
 import re
 import shutil
+import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -117,15 +118,24 @@ _CONTRACTED = re.compile(r"'(?:s|m|re|ve|ll|d)$|n't$")
 _NEGATED = {"wo": "will", "ca": "can", "sha": "shall", "ai": "am"}  # "won't", "can't", "shan't", "ain't"
 
 
+def composed(text: str) -> str:
+    """``text`` as its words are read: accents composed with their letters (a note written
+    decomposed, as macOS and some pastes write it, had split "Jürgen" into "ju" and "rgen":
+    the accent is no letter of a word) and the invisible marks that sit inside words dropped (a
+    soft hyphen pasted from a web page, a zero-width space): qa127."""
+    return text if text.isascii() else unicodedata.normalize("NFC", text.translate(_INVISIBLE))
+
+
+_INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u200b\u2060\ufeff"))  # soft hyphen, zero-width space, word joiner, BOM
+
+
 def fold_accents(text: str) -> str:
     """``text`` without its accents ("jürgen" -> "jurgen"), and Latin letters no accent makes
     as people type them without the key ("größe" -> "grosse", "ø" -> "o": qa83); letters of
     other scripts as they are."""
-    import unicodedata
-
     if text.isascii():
         return text
-    decomposed = unicodedata.normalize("NFKD", text.translate(_LETTERS_TYPED))  # "ﬁ" is "fi", "ＳＱＬ" "SQL"
+    decomposed = unicodedata.normalize("NFKD", text.translate(_LETTERS_TYPED).translate(_INVISIBLE))  # "ﬁ" is "fi"
     folded = "".join(c for c in decomposed if not "\u0300" <= c <= "\u036f")  # Latin's accents, not kana's marks
     return unicodedata.normalize("NFC", folded)
 
@@ -228,7 +238,7 @@ _CODE_NAME = re.compile(r"[^\W_][A-Z]|[^\W_]_[^\W_]")
 def _terms_of(text: str, parts: bool = True) -> list[tuple[str, str]]:
     """(term, word as written) for each word of ``text`` the index holds."""
     found = []
-    for matched in _WORD.findall(text):
+    for matched in _WORD.findall(composed(text)):
         for raw in word_pieces(matched):
             word = normal_word(raw)
             if is_term(word):
@@ -247,7 +257,7 @@ def _make_analyzer():
         def __call__(self, value, positions=False, chars=False, keeporiginal=False,
                      removestops=True, start_pos=0, start_char=0, tokenize=True, mode="", **kw):
             token = Token(positions, chars, removestops=removestops, mode=mode)
-            matches = _WORD.finditer(value) if tokenize else [None]
+            matches = _WORD.finditer(composed(value)) if tokenize else [None]  # no character offsets are kept
             pos = start_pos
             for m in matches:
                 for raw in word_pieces(m.group()) if m is not None else [value]:  # Chinese: pairs of characters
