@@ -921,3 +921,18 @@ def test_a_hit_its_notes_inline_tag_found_holds_that_word(make_vault):
         result = v.search("alpha zebrafish", lexical_only=True)
     assert result.hits[0].ref == "tagged.md#Alpha"
     assert (result.confidence, result.confidence_reason) == ("high", "the first hit holds every word of the query")
+
+
+def test_a_pasted_page_is_searched_by_its_first_words_and_says_so(make_vault):
+    """2,000 words took 3 s, 30 s with a typo in each (qa127): the words past what the model
+    reads of a query are not searched."""
+    from vault_engine.retrieval.search import QUERY_WORDS
+
+    with Vault(make_vault({"a.md": "# A\nThe gateway throttles filler bursts.\n"})) as v:
+        v.index(embed=False)
+        long = v.search("gateway " + "filler " * (QUERY_WORDS - 1) + "zzqx", lexical_only=True)
+        short = v.search("gateway " + "filler " * (QUERY_WORDS - 2) + "zzqx", lexical_only=True)
+    assert long.notices == (f"the query is long: it was searched by its first {QUERY_WORDS} words of "
+                            f"{QUERY_WORDS + 1}, about as much as the model reads",)
+    assert long.query.endswith("zzqx") and long.confidence == "high"  # the answer echoes the query as asked
+    assert short.notices == () and short.confidence == "low"  # "zzqx" searched: no note holds it

@@ -49,6 +49,7 @@ from vault_engine.stores.lexical import (
 
 ARM_DEPTH = 100  # candidates per arm, whatever k is asked for
 COVERAGE_DEPTH = 20  # best fused candidates whose share of the query's words the miss rule reads
+QUERY_WORDS = 200  # a query's words searched: the model reads 256 word pieces of it, about 200 words
 
 
 class SemanticArm(Protocol):
@@ -229,6 +230,7 @@ class Searcher:
 
     def search(self, request: SearchRequest) -> SearchResult:
         now = request.now if request.now is not None else time.time()
+        asked, request = request.query, self._as_read(request)
         words = corrected(request.query, self.lexical, self._indexed_text) if "lexical" in request.arms \
             else Corrected(request.query)
         if words.typos:
@@ -273,8 +275,18 @@ class Searcher:
         judgement = judged(evidence, self.offtopic) if top else judged_miss(bool(candidates), evidence)
         # once each: a search asked again beside a writer (Vault._search_beside_writers) says
         # its notices again (qa33 R2)
-        return SearchResult(request.query, tuple(hits), arms, tuple(dict.fromkeys(self.notices)),
+        return SearchResult(asked, tuple(hits), arms, tuple(dict.fromkeys(self.notices)),
                             self.semantic_coverage, *judgement)
+
+    def _as_read(self, request: SearchRequest) -> SearchRequest:
+        """The request with its query cut to :data:`QUERY_WORDS` words, with a notice: a pasted
+        page of 2,000 words had taken 3 s, and 30 s with a typo in each word (qa127)."""
+        words = request.query.split()
+        if len(words) <= QUERY_WORDS:
+            return request
+        self.notices.append(f"the query is long: it was searched by its first {QUERY_WORDS} words of {len(words)}, "
+                            "about as much as the model reads")
+        return replace(request, query=" ".join(words[:QUERY_WORDS]))
 
     def _run_arms(self, request: SearchRequest, words: str, tests: frozenset[int]) -> tuple[
             list[tuple[int, float]] | None, list[tuple[int, float]] | None, dict[int, float]]:
