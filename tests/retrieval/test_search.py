@@ -936,3 +936,20 @@ def test_a_pasted_page_is_searched_by_its_first_words_and_says_so(make_vault):
                             f"{QUERY_WORDS + 1}, about as much as the model reads",)
     assert long.query.endswith("zzqx") and long.confidence == "high"  # the answer echoes the query as asked
     assert short.notices == () and short.confidence == "low"  # "zzqx" searched: no note holds it
+
+
+def test_a_section_that_only_embeds_another_is_found_as_the_section_it_shows(make_vault):
+    """"## Advanced: Urgency" over nothing but `![[Urgency#Limitations of the Urgency Score]]` was
+    the first hit for "urgency 1.95", showing the embed's Markdown above the note that answers
+    it (qa126): Obsidian shows the embedded section there, and the hit is that section, `via`
+    the one the words found. A section with words of its own stays itself."""
+    files = {"limits.md": "# Known Limitations\nWe keep a list.\n## Zebra crossing\n![[roads#Limits]]\n"
+                          "## Pelican crossing\nLights, and ![[roads#Limits]]\n",
+             "roads.md": "# Roads\nTarmac.\n## Limits\nCars stop at the marked lines.\n"}
+    with Vault(make_vault(files)) as v:
+        v.index(embed=False)
+        zebra = v.search("zebra crossing", lexical_only=True).hits
+        pelican = v.search("pelican crossing", lexical_only=True).hits
+    assert (zebra[0].ref, zebra[0].via, zebra[0].snippet) == (
+        "roads.md#Limits", "limits.md#Zebra crossing", "Cars stop at the marked lines.")
+    assert pelican[0].ref == "limits.md#Pelican crossing" and pelican[0].via is None

@@ -86,6 +86,7 @@ class _Candidate:
     age: float | None = None
     score: float = 0.0
     bare: bool = False  # a note that is only its heading: listed after every hit with text
+    via: str | None = None  # the section that embeds this one, which the arms found (Searcher._embedded)
 
 
 ALSO_SHOWN = 3  # a hit's further sections named under it
@@ -325,7 +326,7 @@ class Searcher:
         and its note's further sections worth a look, the sections ``--follow`` reaches, and
         the dead ends ruled out in each hit's section."""
         terms = set(analyze(words))
-        hits = [replace(self._hit(c, terms), also=tuple(section_ref(f.note, f.section)
+        hits = [replace(self._hit(c, terms, via=c.via), also=tuple(section_ref(f.note, f.section)
                                                         for f in further.get(c.section.id, ())))
                 for c in top]
         if request.follow > 0:
@@ -417,16 +418,24 @@ class Searcher:
         sections = self.ledger.sections_by_ids(f.id for f in fused)
         notes = self.ledger.notes_by_ids(s.note_id for s in sections.values())
         reinforced = self.ledger.reinforced_at(n.path for n in notes.values())
-        found = []
+        found, taken = [], set()
         for f in fused:
             section = sections.get(f.id)
             note = notes.get(section.note_id) if section else None
             if section is None or note is None or not passes_filters(note, request):
                 continue  # a stale id (index catching up), or filtered out
+            via, embedded = None, self._embedded(note, section)
+            if embedded is not None:  # the section it shows, found through it (`via`)
+                via, (note, section) = section_ref(note, section), embedded
+                if not passes_filters(note, request):
+                    continue
+            if section.id in taken:
+                continue  # found at its source, or through another section that embeds it, already
+            taken.add(section.id)
             shown, bare = _shown(note, section)
             if not shown.strip():
                 continue  # nothing to show: a heading over nothing, or HTML comments only
-            c = _Candidate(f, note, section, bare=bare)
+            c = _Candidate(f, note, section, bare=bare, via=via)
             multiplier, c.age = self._decay(note, reinforced.get(note.path), now)  # the age, decayed or not
             c.decay = multiplier if request.decay else 1.0
             c.score = f.fused * c.decay
@@ -482,22 +491,41 @@ class Searcher:
         """The section ``link`` points at as a hit reached from ``parent`` (``via``): half the
         parent's fused score (before the parent's decay), times its own note's decay; None when
         the link leads nowhere indexed."""
-        if link.target_path is None:
+        target = self._target(link)
+        if target is None:
             return None
-        note = self.ledger.note_by_path(link.target_path)
-        if note is None:
-            return None
-        sections = self.ledger.sections_of(note.id)
-        section = find_section(sections, link.subpath) if link.subpath else None
-        section = section or (sections[0] if sections else None)
-        if section is None:
-            return None
+        note, section = target
         reinforced = self.ledger.reinforced_at([note.path]).get(note.path)
         multiplier, age = self._decay(note, reinforced, now)
         multiplier = multiplier if decay else 1.0
         fused = Fused(section.id, parent.scores.fused * 0.5, None, None)
         c = _Candidate(fused, note, section, multiplier, age, fused.fused * multiplier)
         return self._hit(c, set(), via=parent.ref)
+
+
+    def _target(self, link: ResolvedLink) -> tuple[NoteRow, SectionRow] | None:
+        """The note and section a link points at (its note's first section for a whole note),
+        or None when it leads nowhere indexed."""
+        note = self.ledger.note_by_path(link.target_path) if link.target_path else None
+        if note is None:
+            return None
+        sections = self.ledger.sections_of(note.id)
+        section = find_section(sections, link.subpath) if link.subpath else None
+        section = section or (sections[0] if sections else None)
+        return (note, section) if section is not None else None
+
+    def _embedded(self, note: NoteRow, section: SectionRow) -> tuple[NoteRow, SectionRow] | None:
+        """The note section that a section only embeds (``## Advanced: Urgency`` over nothing but
+        ``![[Urgency#Limitations of the Urgency Score]]``, which Obsidian shows there), or None.
+        Such a section had been a hit showing the embed's Markdown, first for "urgency 1.95"
+        above the note that answers it (qa126): what it shows is found at its source."""
+        body = section_body(section.text, section.heading)
+        if body.count("![[") != 1 or _WORDS.search(reading_view(body)):
+            return None
+        embeds = [link for link in hit_links(self.ledger, note.id, heading_line(section), section.line_end)
+                  if link.embed and link.resolved and not link.section_missing
+                  and (link.target_path or "").lower().endswith(".md")]
+        return self._target(embeds[0]) if len(embeds) == 1 else None
 
 
 def _named(note: NoteRow) -> str:
