@@ -7,12 +7,15 @@ from vault_engine.retrieval.confidence import (
     DEFAULT_TERM_COVERAGE,
     Evidence,
     MissRule,
-    confidence,
     judged,
     judged_miss,
 )
 
 BOTH = ("lexical", "semantic")
+
+
+def confidence(e: Evidence, offtopic: float = 0.0) -> str:
+    return judged(e, offtopic)[0]
 
 
 def test_two_arms_are_confident_when_their_best_hits_share_a_note():

@@ -11,7 +11,6 @@ from vault_engine.text import shortened
 WIDTH = 240
 
 _QUOTE_MARKS = re.compile(r"^(?:>\s?)+")
-# A line that starts a block of its own: a list item, a heading, a table row.
 _SENTENCE_END = re.compile(r"[.!?][\"'”’)\]]*\s+")
 
 
