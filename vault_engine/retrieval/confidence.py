@@ -131,10 +131,12 @@ def judged(e: Evidence, offtopic: float = 0.0) -> tuple[str, str]:
     for a question about iCloud sync, which no note answers. A low answer also names the
     words of the query no note holds that it counts (:func:`_unheld_said`)."""
     level, why = _judged(e, offtopic)
+    unheld = _unheld_said(e) if e.lexical_top is not None else ()
+    if level == HIGH and unheld:
+        return LOW, f"no note holds {_quoted(unheld)}: the hit may be about something else"
     if level == HIGH and e.unread:  # "what does ⏳ mean" had been `high` on a note about meaning (qa112)
         return LOW, f"the query's {e.unread!r} was read by neither arm (its words: {why})"
-    unheld = _unheld_said(e)
-    if level == LOW and unheld and e.lexical_top is not None and "no note holds" not in why:
+    if level == LOW and unheld:
         why += f"; no note holds {_quoted(unheld)}"
     return level, why
 
@@ -175,9 +177,7 @@ def _judged(e: Evidence, offtopic: float) -> tuple[str, str]:
                      + (" (decay moved another above it; `--no-decay` ranks it as found)" if e.decayed else ""))
     if e.best_cosine is None or e.best_cosine <= offtopic:
         return LOW, "words found a note, but the question is no closer in meaning to it than off-topic questions are"
-    if _unheld_said(e):
-        return LOW, f"no note holds {_quoted(_unheld_said(e))}: the hit may be about something else"
-    return HIGH, "words and meaning found the same note first"
+    return HIGH, "words and meaning found the same note first"  # unless it names what no note holds (judged)
 
 
 @dataclass(frozen=True, slots=True)

@@ -76,6 +76,11 @@ class SearchRequest:
     now: float | None = None
     exclude_tests: bool = False  # leave out test code (sources/code/testpaths.py)
 
+    @property
+    def narrowed(self) -> bool:
+        """Whether ``--kind``, ``--project`` or ``--tap`` narrows the search."""
+        return bool(self.kind or self.project or self.tap)
+
 
 @dataclass(slots=True)
 class _Candidate:
@@ -262,7 +267,7 @@ class Searcher:
             first = [top[0]] if best is top[0] else [top[0], best]
         # --exclude-tests where no code is tested filters nothing: a miss had blamed "the filters" (qa127)
         evidence = replace(self._evidence(words.text, arms, lexical, semantic, candidates, first),
-                           filtered=bool(request.kind or request.project or request.tap or tests),
+                           filtered=request.narrowed or bool(tests),
                            read_as=words.guessed, unread="".join(symbols_in(request.query)))
         if self.miss_rule.is_miss(evidence):
             top = []
@@ -306,7 +311,7 @@ class Searcher:
             lexical = self._holding(lexical, phrases) if phrases and lexical else lexical
         if "semantic" in request.arms and self.semantic is not None:
             allowed = self.ledger.section_ids_where(request.kind, request.project, request.tap) \
-                if (request.kind or request.project or request.tap or tests) else None
+                if request.narrowed or tests else None
             allowed = allowed - tests if allowed is not None and tests else allowed
             try:
                 semantic, cosines = self.semantic.search(request.query, ARM_DEPTH,
