@@ -647,3 +647,17 @@ def test_chosen_instead_of_a_records_option_is_its_outcome_not_the_chosen_option
         v.index(embed=False)
         (eclipse,) = v.deadend_check("use the eclipse formatter", lexical_only=True).rulings
     assert eclipse.chosen == "Use custom code style, because comes out best."
+
+
+def test_a_scene_that_names_the_ruled_out_approach_as_rejected_does_not_raise_it(make_vault):
+    """"The shields.io badge idea was rejected. Plan: put a status key in the front matter." had
+    raised "Status as a shields.io badge" by its words (qa129: 4 of 8 such agent messages)."""
+    files = {"projects/madr/checkpoints/20180418T112000Z-codex-1.md": (
+        "---\ntype: checkpoint\n---\n# C\n## Goal\nKeep the status as a key in the YAML front matter.\n"
+        "## Failed\n- Status as a shields.io badge -- hard to read in the source\n")}
+    with Vault(make_vault(files)) as v:
+        v.index(embed=False)
+        scene = v.deadend_check("The shields.io badge idea for ADR status was rejected. Plan: put a status: key "
+                                "in the YAML front matter.", lexical_only=True)
+        proposed = v.deadend_check("Show the status as a shields.io badge", lexical_only=True)
+    assert scene.status == "miss" and proposed.status == "hit"

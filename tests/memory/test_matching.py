@@ -117,6 +117,13 @@ def test_settings_from_config_validate_each_key():
     ("MICS = 2  # keep both\n// Don't drop the second mic\nx = 1", "// Don't drop the second mic"),
     ("1. Not the MCU: it lacks RAM", "1. Not the MCU"),
     ("-1 is not allowed here", ""),
+    # a clause that says what it names was turned down: an agent's scene (qa129)
+    ("The shields.io badge idea was rejected. Plan: a status key.", "The shields.io badge idea was rejected"),
+    ("SnakeYAML only gives maps, so that's out. Going to use Jackson.", "SnakeYAML only gives maps, so that's out"),
+    ("Client certificates aren't the answer because proxies strip them; use tokens",
+     "Client certificates aren't the answer because proxies strip them"),
+    ("We ruled out polling last week; webhooks it is.", "We ruled out polling last week"),
+    ("We dropped the second microphone. Tune the beamformer.", ""),  # "dropped" may report doing it
 ])
 def test_what_a_proposal_turns_down(proposal, refused):
     assert turned_down(proposal) == refused

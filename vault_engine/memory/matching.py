@@ -140,11 +140,30 @@ def opens_refusing(text: str) -> bool:
 _QUOTED = re.compile(r'"[^"\n]*"|“[^”\n]*”')
 
 
+# A clause that says what it names was turned down: "The shields.io badge idea was rejected.",
+# "SnakeYAML Engine only gives us generic maps, so that's out." An agent sets such a scene
+# before its plan, and the ruling it named had been raised by it (qa129: 4 of 8 such messages).
+# Only verbs that say nothing else: "we dropped the second microphone" may report doing it.
+_CLAUSE = r"(?:[^.;!?\n]|\.(?=\S))"
+_SAID_OUT = re.compile(
+    rf"(?:^|(?<=[.;!?])){_CLAUSE}*?\b(?:(?:was|were|is|are|got|been|being)\s+(?:rejected|ruled\s+out|turned\s+down|vetoed)"
+    rf"|(?:we|I|they)\s+(?:have\s+|had\s+|['’]ve\s+)?(?:rejected|ruled\s+out|turned\s+down|vetoed)"
+    rf"|(?:that|this|it)(?:['’]s|\s+is)\s+out|(?:is|are)(?:\s+not|n['’]t)\s+(?:the\s+answer|an\s+option))\b{_CLAUSE}*",
+    re.I | re.M)
+
+
 def _refusals(text: str) -> list[tuple[int, int]]:
-    """Where ``text`` turns something down; a refusal never opens inside quotation marks,
-    though it may run over them ("Don't use "Redis" here")."""
+    """Where ``text`` turns something down, in order, overlaps joined; a refusal never opens
+    inside quotation marks, though it may run over them ("Don't use "Redis" here")."""
     masked = _QUOTED.sub(lambda m: m.group()[0] + " " * (len(m.group()) - 2) + m.group()[-1], text)
-    return [m.span() for m in _TURNED_DOWN.finditer(masked)]
+    spans = sorted(m.span() for pattern in (_TURNED_DOWN, _SAID_OUT) for m in pattern.finditer(masked))
+    joined: list[tuple[int, int]] = []
+    for start, end in spans:
+        if joined and start <= joined[-1][1]:
+            joined[-1] = (joined[-1][0], max(end, joined[-1][1]))
+        else:
+            joined.append((start, end))
+    return joined
 
 
 def turned_down(text: str) -> str:
