@@ -661,3 +661,18 @@ def test_a_scene_that_names_the_ruled_out_approach_as_rejected_does_not_raise_it
                                 "in the YAML front matter.", lexical_only=True)
         proposed = v.deadend_check("Show the status as a shields.io badge", lexical_only=True)
     assert scene.status == "miss" and proposed.status == "hit"
+
+
+def test_a_near_miss_says_what_was_chosen_over_it(make_vault):
+    """A miss's closest rulings had `chosen: null`, where a raised one says what was chosen
+    instead: an agent reading a near miss did not see the decision (qa129)."""
+    files = {"projects/madr/checkpoints/20180418T112000Z-codex-1.md": (
+        "---\ntype: checkpoint\n---\n# C\n## Goal\nKeep the status as a key in the YAML front matter.\n"
+        "## Failed\n- Status as a shields.io badge image -- hard to read in the source\n")}
+    with Vault(make_vault(files)) as v:
+        v.index(embed=False)
+        near = v.deadend_check("Render a badge image for it", lexical_only=True)
+    assert near.status == "miss"
+    assert [(r.text, r.chosen) for r in near.closest] == [
+        ("Status as a shields.io badge image", "Keep the status as a key in the YAML front matter.")]
+    assert near.to_json()["closest"][0]["chosen"] == "Keep the status as a key in the YAML front matter."

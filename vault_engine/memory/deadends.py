@@ -197,7 +197,8 @@ def check_proposal(proposal: str, rulings: Sequence[Compared], *, accepted: Chos
     # project's weaker evidence, a little closer, stood above this project's own ruling (qa89)
     raised.sort(key=lambda r: (r.elsewhere, -(r.score or 0.0), -(r.when or 0.0), r.path, r.line))
     top = _with_chosen(raised[:k], accepted)
-    closest = () if raised else _closest(rulings, evidence, settings, read, project)
+    # a near miss says what was chosen over it too, as a raised ruling does (qa129)
+    closest = () if raised else _with_chosen(_closest(rulings, evidence, settings, read, project), accepted)
     return DeadendCheck(proposal, project, arms, top,
                         render_interruption(proposal, top, project, arms, matched=len(raised)), tuple(notices),
                         matched=len(raised), closest=closest, closest_rendered=render_closest(closest))
@@ -453,7 +454,7 @@ def _stands_against(accepted: ChosenDesigns, weights: TermWeights,
 
 
 def _with_chosen(rulings: Sequence[Ruling], accepted: ChosenDesigns) -> tuple[Ruling, ...]:
-    """The raised rulings, each with what its note records as chosen instead (when it does),
+    """Rulings raised or nearly so, each with what its note records as chosen instead (when it does),
     and what a later note chose of it."""
     if not rulings:
         return ()
