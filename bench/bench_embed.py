@@ -372,7 +372,7 @@ def breakdown(vault, embedder, queries: list[str]) -> dict[str, float]:
         sections = vault.ledger.sections_by_ids(section_ids)
         notes = vault.ledger.notes_by_ids(s.note_id for s in sections.values())
         tags = vault.ledger.tags_of(notes)
-        return [section_coverage(weights, notes[s.note_id], s, tags.get(s.note_id, ())) for s in sections.values()]
+        return [section_coverage(weights, [(notes[s.note_id], s, tags.get(s.note_id, ()))]) for s in sections.values()]
 
     steps: dict[str, list[float]] = {f"Whoosh BM25 (top {ARM_DEPTH})": [], "query embedding (ONNX export)": [],
                                      "(query embedding through sentence-transformers)": [],

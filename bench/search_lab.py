@@ -515,7 +515,7 @@ def signals(t: Table, q: Question, a: Arms, k: float) -> Signals:
     rows = ledger.sections_by_ids(t.ids[i] for i in fused[:20])
     notes = ledger.notes_by_ids(r.note_id for r in rows.values())
     tags = ledger.tags_of(notes)
-    coverage = max((section_coverage(weights, notes[r.note_id], r, tags.get(r.note_id, ())) for r in rows.values()),
+    coverage = max((section_coverage(weights, [(notes[r.note_id], r, tags.get(r.note_id, ()))]) for r in rows.values()),
                    default=0.0)
     agree = bool(lexical) and t.note_key[lexical[0][0]] == t.note_key[semantic[0][0]]
     rank = next((r for r, i in enumerate(fused[:10], 1) if note_matches(t, i, q)), None)

@@ -86,6 +86,8 @@ def test_a_miss_says_the_words_found_nothing_when_they_did_not():
     # --semantic: the words were never searched, so no "no note holds the query's words" (qa42)
     assert judged_miss(True, Evidence(("semantic",), None, "a.md", 0.1, terms=2))[1].startswith(
         "the words were not searched (meaning only)")
+    assert judged_miss(True, Evidence(("semantic",), None, "a.md", 0.1))[1].startswith(  # `--semantic "?"` (qa128)
+        "the query has no word to search by (only stop words or punctuation)")
     assert judged_miss(False) == ("low", "no section matched the query")
 
 

@@ -953,3 +953,24 @@ def test_a_section_that_only_embeds_another_is_found_as_the_section_it_shows(mak
     assert (zebra[0].ref, zebra[0].via, zebra[0].snippet) == (
         "roads.md#Limits", "limits.md#Zebra crossing", "Cars stop at the marked lines.")
     assert pelican[0].ref == "limits.md#Pelican crossing" and pelican[0].via is None
+
+
+def test_an_embed_is_followed_to_what_it_shows_and_read_with_its_heading(make_vault):
+    """qa128: an embed of an embed stopped after one step; a section embedding itself named
+    itself `via`; the words of the heading over an embed were not the hit's, so words alone said
+    it "does not hold every word"; a filter the embedded note fails dropped the section whole."""
+    files = {"hub.md": "---\nproject: alpha\n---\n# Hub\nIntro words here for the hub.\n"
+                       "## Chain embed\n![[relay#Relay]]\n## Self embed\n![[#Self embed]]\n"
+                       "## Cross project\n![[beta#Warmup limits]]\n",
+             "relay.md": "---\nproject: alpha\n---\n# Relay doc\nSome words.\n## Relay\n![[cache#Warmup limits]]\n",
+             "cache.md": "---\nproject: alpha\n---\n# Cache\nCache notes.\n## Warmup limits\nThe cache warms in 40 s.\n",
+             "beta.md": "---\nproject: beta\n---\n# Beta\nBeta notes.\n## Warmup limits\nBeta warms slowly.\n"}
+    with Vault(make_vault(files)) as v:
+        v.index(embed=False)
+        chain = v.search("chain embed", lexical_only=True)
+        itself = v.search("self embed", lexical_only=True).hits[0]
+        crossed = v.search("cross project", lexical_only=True, project="alpha").hits
+    assert (chain.hits[0].ref, chain.hits[0].via, chain.confidence) == (
+        "cache.md#Warmup limits", "hub.md#Chain embed", "high")
+    assert (itself.ref, itself.via) == ("hub.md#Self embed", None)
+    assert [(h.ref, h.via) for h in crossed][:1] == [("hub.md#Cross project", None)]  # beta's is filtered out

@@ -116,10 +116,10 @@ _TYPICAL = "a typical off-topic question does"
 def _no_words(e: Evidence) -> str:
     """Why the words found nothing: no note holds them, or there were none to search by
     ("the", "how do I": every note holds "the", qa29); or they were not searched."""
+    if not e.terms:  # "?!", "#", a zero-width space: no stop word among them (qa127), with --semantic too (qa128)
+        return f"the query has {NO_WORD}"
     if "lexical" not in e.arms:  # --semantic: a miss had said "no note holds the query's words"
         return "the words were not searched (meaning only)"
-    if not e.terms:  # "?!", "#", a zero-width space: no stop word among them (qa127)
-        return f"the query has {NO_WORD}"
     # test code that holds them, left out by --exclude-tests, is no "no note" (qa37 N6)
     return "no section the filters leave holds the query's words" if e.filtered else "no note holds the query's words"
 

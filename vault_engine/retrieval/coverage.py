@@ -98,10 +98,13 @@ def _word_pattern(term: str) -> re.Pattern:
                       re.IGNORECASE)
 
 
-def section_coverage(weights: Mapping[str, float], note: NoteRow, section: SectionRow, tags: Iterable[str]) -> float:
-    """:func:`term_coverage` of one section, over what the lexical index holds of it
-    (:func:`indexed_text`)."""
-    return term_coverage(weights, terms_in(indexed_text(note, section, tags)[:COVERAGE_TEXT_CHARS], weights))
+def section_coverage(weights: Mapping[str, float],
+                     sections: Iterable[tuple[NoteRow, SectionRow, Iterable[str]]]) -> float:
+    """:func:`term_coverage` of what the lexical index holds of a section (:func:`indexed_text`;
+    with its tags), or of a few read together (a section and the one that embeds it)."""
+    held = set().union(*(terms_in(indexed_text(note, section, tags)[:COVERAGE_TEXT_CHARS], weights)
+                         for note, section, tags in sections))
+    return term_coverage(weights, held)
 
 
 def indexed_text(note: NoteRow, section: SectionRow, tags: Iterable[str]) -> str:

@@ -91,10 +91,17 @@ class _Candidate:
     age: float | None = None
     score: float = 0.0
     bare: bool = False  # a note that is only its heading: listed after every hit with text
-    via: str | None = None  # the section that embeds this one, which the arms found (Searcher._embedded)
+    # the section that embeds this one, which the arms found (Searcher._embedded): its hit says
+    # `via` it, and its words count as the hit's (the heading over the embed is read with it)
+    found_in: tuple[NoteRow, SectionRow] | None = None
+
+    @property
+    def via(self) -> str | None:
+        return section_ref(*self.found_in) if self.found_in else None
 
 
 ALSO_SHOWN = 3  # a hit's further sections named under it
+MAX_EMBED_HOPS = 5  # embeds of embeds followed to what they show, as Obsidian stops a loop
 ARM_TOP = 3  # ...among them, those an arm ranks this high of all sections
 
 
@@ -144,7 +151,7 @@ def further_sections(ranked: list[_Candidate], top: list[_Candidate],
             continue
         named = further.setdefault(hit.section.id, [])
         # the cheap tests first: reading a section's text for words cost 10 ms a search
-        if len(named) < ALSO_SHOWN and (position[c.section.id] < next_best[c.note.id] or c.section.id in arm_tops) \
+        if len(named) < ALSO_SHOWN and (position[c.section.id] < next_best[c.note.id] or c.fused.id in arm_tops) \
                 and says_something(c.section, c.note.path):
             named.append(c)
     return {section: named for section, named in further.items() if named}
@@ -385,7 +392,7 @@ class Searcher:
         """What confidence and the miss rule read: where each arm's best hit is, the best
         cosine, and how much of the query's informative words the best candidates hold, and
         the first hit (``top``: it, and its note's best-scored section)."""
-        by_id = {c.section.id: c for c in candidates}
+        by_id = {c.fused.id: c for c in candidates}  # as the arms found them (an embed: the section embedding it)
 
         def first_found(arm: Sequence[tuple[int, float]] | None) -> _Candidate | None:
             return next((by_id[i] for i, _ in arm or () if i in by_id), None)
@@ -401,10 +408,12 @@ class Searcher:
         names = written_as_names(query) if unheld else set()
         found, meant = first_found(lexical), first_found(semantic)
         agreed = _place(found) if found else None
-        tags = self.ledger.tags_of({c.note.id for c in [*weighed, *top]})
+        read = [(c.note, c.section) for c in [*weighed, *top]] + [c.found_in for c in [*weighed, *top] if c.found_in]
+        tags = self.ledger.tags_of({note.id for note, _ in read})
 
         def coverage(c: _Candidate) -> float:
-            return section_coverage(weights, c.note, c.section, tags.get(c.note.id, ()))
+            held = [(c.note, c.section), *([c.found_in] if c.found_in else [])]
+            return section_coverage(weights, [(note, section, tags.get(note.id, ())) for note, section in held])
 
         return Evidence(
             arms, lexical_top=agreed, semantic_top=_place(meant) if meant else None,
@@ -429,18 +438,16 @@ class Searcher:
             note = notes.get(section.note_id) if section else None
             if section is None or note is None or not passes_filters(note, request):
                 continue  # a stale id (index catching up), or filtered out
-            via, embedded = None, self._embedded(note, section)
-            if embedded is not None:  # the section it shows, found through it (`via`)
-                via, (note, section) = section_ref(note, section), embedded
-                if not passes_filters(note, request):
-                    continue
+            found_in, embedded = None, self._embedded(note, section)
+            if embedded is not None and passes_filters(embedded[0], request):  # the section it shows, found through it
+                found_in, (note, section) = (note, section), embedded
             if section.id in taken:
                 continue  # found at its source, or through another section that embeds it, already
             taken.add(section.id)
             shown, bare = _shown(note, section)
             if not shown.strip():
                 continue  # nothing to show: a heading over nothing, or HTML comments only
-            c = _Candidate(f, note, section, bare=bare, via=via)
+            c = _Candidate(f, note, section, bare=bare, found_in=found_in)
             multiplier, c.age = self._decay(note, reinforced.get(note.path), now)  # the age, decayed or not
             c.decay = multiplier if request.decay else 1.0
             c.score = f.fused * c.decay
@@ -523,14 +530,23 @@ class Searcher:
         """The note section that a section only embeds (``## Advanced: Urgency`` over nothing but
         ``![[Urgency#Limitations of the Urgency Score]]``, which Obsidian shows there), or None.
         Such a section had been a hit showing the embed's Markdown, first for "urgency 1.95"
-        above the note that answers it (qa126): what it shows is found at its source."""
-        body = section_body(section.text, section.heading)
-        if body.count("![[") != 1 or _WORDS.search(reading_view(body)):
-            return None
-        embeds = [link for link in hit_links(self.ledger, note.id, heading_line(section), section.line_end)
-                  if link.embed and link.resolved and not link.section_missing
-                  and (link.target_path or "").lower().endswith(".md")]
-        return self._target(embeds[0]) if len(embeds) == 1 else None
+        above the note that answers it (qa126): what it shows is found at its source (through
+        an embed of an embed too; never itself)."""
+        seen = {section.id}
+        target = None
+        while len(seen) <= MAX_EMBED_HOPS:  # an embed of an embed shows what that one shows (qa128)
+            body = section_body(section.text, section.heading)
+            if body.count("![[") != 1 or _WORDS.search(reading_view(body)):
+                return target
+            embeds = [link for link in hit_links(self.ledger, note.id, heading_line(section), section.line_end)
+                      if link.embed and link.resolved and not link.section_missing
+                      and (link.target_path or "").lower().endswith(".md")]
+            found = self._target(embeds[0]) if len(embeds) == 1 else None
+            if found is None or found[1].id in seen:  # nothing indexed, or itself ("![[#Self embed]]")
+                return target
+            target = note, section = found
+            seen.add(section.id)
+        return target
 
 
 def _named(note: NoteRow) -> str:
