@@ -575,3 +575,17 @@ def test_a_pro_written_on_its_labels_line_is_never_the_reason():
     caching, syslog = parse("decisions/kep.md", text).dead_ends
     assert caching.reason == "Let browsers cache pages for a minute."
     assert syslog.reason == "It was rejected because its Loki output was experimental."
+
+
+def test_a_decision_that_mentions_the_chosen_option_line_chose_nothing_by_it():
+    """A record's Decision Outcome reading `Leave line headings such as "Chosen option:"
+    unformatted` was taken for the line and chose "unformatted." (qa128)."""
+    text = ('# ADR 7: emphasis\n## Considered Options\n* Bold the labels\n* Plain labels\n## Decision Outcome\n'
+            'Leave line headings such as "Chosen option:" unformatted, as plain text.\n')
+    note = parse("decisions/0007.md", text)
+    assert [a.text for a in note.accepted] == ['Leave line headings such as "Chosen option:" unformatted, '
+                                               "as plain text."]
+    marked = parse("decisions/0007.md", text.replace(
+        'Leave line headings such as "Chosen option:" unformatted, as plain text.',
+        '* **Chosen option:** "Plain labels", because they open the line.'))
+    assert [d.text for d in marked.dead_ends] == ["Bold the labels"]

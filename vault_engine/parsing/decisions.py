@@ -57,6 +57,14 @@ _CONSIDERED = frozenset({"considered options", "options considered", "considered
 _OUTCOME = frozenset({"decision outcome", "decision"})
 _PROS_CONS = re.compile(r"^pros and cons", re.IGNORECASE)
 _CHOSEN = re.compile(r"chosen (?:option|alternative)\s*:?\**\s*:?\s*(?P<rest>.+)", re.IGNORECASE)
+_WORD = re.compile(r"\w")
+
+
+def _chosen_line(text: str) -> re.Match[str] | None:
+    """The ``Chosen option:`` line's match where it opens ``text`` (after marks, not words):
+    `Leave line headings such as "Chosen option:" unformatted` names no option (qa128)."""
+    m = _CHOSEN.search(text)
+    return m if m and not _WORD.search(text[:m.start()]) else None
 # "X", because ... or 'X', because ... (single quotes when X itself quotes: MADR 0017)
 _QUOTED = re.compile(r"""^(?:["“](?P<double>[^"”]+)["”]|['‘](?P<single>.+?)['’](?=\s*(?:[,.;]|$)))"""
                      r"\s*,?\s*(?P<why>.*)$")
@@ -131,7 +139,7 @@ def chosen_option(sections: Sequence[SectionLike]) -> tuple[str, str] | None:
             continue
         lines = body_lines(section)
         for n, line in enumerate(lines):
-            m = _CHOSEN.search(line)
+            m = _chosen_line(line)
             if m:
                 rest = m.group("rest").strip()
                 after: Sequence[str] = lines[n + 1:]
@@ -773,7 +781,7 @@ def _statements(section: SectionLike, said_apart: bool) -> Iterable[Accepted]:
     lines = body_lines(section)
     for offset, paragraph in _paragraphs(lines):
         for sentence in split_sentences(paragraph):
-            if len(sentence.split()) >= 3 and not (said_apart and _CHOSEN.search(sentence)):
+            if len(sentence.split()) >= 3 and not (said_apart and _chosen_line(sentence)):
                 yield Accepted(sentence, section.line_start + offset, section.heading)
 
 

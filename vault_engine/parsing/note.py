@@ -100,9 +100,10 @@ EXTRACTION_VERSION = "41"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 #     a heading a level too high; the chosen option's pros and cons are argued, not stated
 # 40: a pro written on its label's line is never a reason; an option at its level after one a
 #     level too high is its own
-# 41: a checkpoint's Goal that mentions a "Chosen option:" line is what it chose; a Failed
-#     item's reason is no description of what was tried (no lead words); a word's accent
-#     written as a mark of its own, and a soft hyphen inside it, split it no more (the index)
+# 41: a checkpoint's Goal or a record's Decision that mentions a "Chosen option:" line is
+#     what it chose, not the line; a ruling's reason is no description of what was tried (no
+#     lead words); a word's accent written as a mark of its own, and a soft hyphen inside it,
+#     split it no more (the index)
 
 
 def newer_extraction(key: str | None) -> str | None:
