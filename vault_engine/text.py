@@ -1,6 +1,9 @@
-"""Text cut to fit one line: the one place that shortens what a person reads."""
+"""Plain text for every layer: cut to fit one line (the one place that shortens what a person
+reads), and its words read the same however their letters were encoded."""
 
 from __future__ import annotations
+
+import unicodedata
 
 ELLIPSIS = "…"
 
@@ -16,3 +19,14 @@ def shortened(text: str, limit: int) -> str:
         space = cut.rfind(" ")
         cut = cut[:space] if space > limit // 2 else cut
     return cut.rstrip(" ,;:") + ELLIPSIS
+
+
+def composed(text: str) -> str:
+    """``text`` as its words are read: accents composed with their letters (a note written
+    decomposed, as macOS and some pastes write it, had split "Jürgen" into "ju" and "rgen":
+    the accent is no letter of a word) and the invisible marks that sit inside words dropped (a
+    soft hyphen pasted from a web page, a zero-width space): qa127."""
+    return text if text.isascii() else unicodedata.normalize("NFC", text.translate(_INVISIBLE))
+
+
+_INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u200b\u2060\ufeff"))  # soft hyphen, zero-width space, word joiner, BOM

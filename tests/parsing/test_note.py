@@ -66,6 +66,12 @@ def test_collect_tags_dedupes_case_insensitively():
     assert collect_tags({"tags": "One two"}, "#ONE #three") == ("one", "two", "three")
 
 
+def test_an_inline_tag_is_read_whole_however_its_accents_are_written():
+    """#Ko\u0308lnoffice (the accent a mark of its own) was stored as "ko", and a soft hyphen
+    ended "#micro\u00adphonearray" at "micro" (qa128)."""
+    assert collect_tags({}, "#Ko\u0308lnoffice #micro\u00adphonearray") == ("k\u00f6lnoffice", "microphonearray")
+
+
 def test_a_tags_key_in_any_case_holds_tags_as_in_obsidian():
     assert collect_tags({"Tags": ["seedling"], "TAG": "x", "tagged": "no"}, "") == ("seedling", "x")
 

@@ -77,6 +77,7 @@ def test_section_body_drops_the_heading_lines():
 
 def test_normalize_heading_ignores_case_spacing_and_link_brackets():
     assert normalize_heading("  Token   [[Refresh]] ") == "token refresh"
+    assert normalize_heading("Ko\u0308ln") == normalize_heading("K\u00f6ln") == "k\u00f6ln"  # decomposed (qa128)
 
 
 def test_a_repeated_heading_is_named_by_as_much_of_its_path_as_tells_it_apart():

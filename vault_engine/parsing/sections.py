@@ -15,6 +15,7 @@ from functools import lru_cache
 
 from vault_engine.model import Section
 from vault_engine.parsing.links import COMMENT
+from vault_engine.text import composed
 
 _ATX = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
 _SETEXT = re.compile(r"^ {0,3}(?:=+|-+)[ \t]*$")
@@ -239,8 +240,9 @@ _HEADING_PUNCTUATION = re.compile(r"[!\"#$%&()*+,.:;<=>?@^`{|}~/\[\]\\]")
 
 
 def normalize_heading(text: str) -> str:
-    """The form in which headings are compared with link subpaths and refs."""
-    return " ".join(_HEADING_PUNCTUATION.sub(" ", text).split()).casefold()
+    """The form in which headings are compared with link subpaths and refs (its accents as one
+    with their letters: a heading "Ko\u0308ln", written decomposed, was no "Köln", qa128)."""
+    return " ".join(_HEADING_PUNCTUATION.sub(" ", composed(text)).split()).casefold()
 
 
 def heading_slug(text: str) -> str:

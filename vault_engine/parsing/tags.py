@@ -11,6 +11,7 @@ import re
 from typing import Any
 
 from vault_engine.parsing.frontmatter import frontmatter_tags
+from vault_engine.text import composed
 
 # The "at a line start or after whitespace" rule is checked by hand, not in the pattern: a
 # pattern that starts with a literal "#" lets the regex engine jump from "#" to "#", where
@@ -21,9 +22,11 @@ _INLINE_TAG = re.compile(r"#([\w/\-]*[^\W\d][\w/\-]*)", re.UNICODE)
 
 
 def inline_tags(masked_body: str) -> list[str]:
-    """Tags written in the text (run over the code-masked body)."""
+    """Tags written in the text (run over the code-masked body), read as composed words: an
+    accent written as a mark of its own had ended "#Ko\u0308lnoffice" at "#Ko" (qa128)."""
     if "#" not in masked_body:
         return []
+    masked_body = composed(masked_body)
     return [m.group(1) for m in _INLINE_TAG.finditer(masked_body)
             if m.start() == 0 or masked_body[m.start() - 1].isspace()]
 

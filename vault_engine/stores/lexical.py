@@ -34,6 +34,7 @@ from pathlib import Path
 
 from vault_engine.errors import IndexDamaged
 from vault_engine.stores import bm25
+from vault_engine.text import composed
 
 # A word's underscores join its parts (snake_case stays one term) but never open or close it:
 # `_emphasis_` and `__bold__` are Markdown, and `__init__` is searched as "init" both ways.
@@ -118,24 +119,13 @@ _CONTRACTED = re.compile(r"'(?:s|m|re|ve|ll|d)$|n't$")
 _NEGATED = {"wo": "will", "ca": "can", "sha": "shall", "ai": "am"}  # "won't", "can't", "shan't", "ain't"
 
 
-def composed(text: str) -> str:
-    """``text`` as its words are read: accents composed with their letters (a note written
-    decomposed, as macOS and some pastes write it, had split "Jürgen" into "ju" and "rgen":
-    the accent is no letter of a word) and the invisible marks that sit inside words dropped (a
-    soft hyphen pasted from a web page, a zero-width space): qa127."""
-    return text if text.isascii() else unicodedata.normalize("NFC", text.translate(_INVISIBLE))
-
-
-_INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u200b\u2060\ufeff"))  # soft hyphen, zero-width space, word joiner, BOM
-
-
 def fold_accents(text: str) -> str:
     """``text`` without its accents ("jürgen" -> "jurgen"), and Latin letters no accent makes
     as people type them without the key ("größe" -> "grosse", "ø" -> "o": qa83); letters of
     other scripts as they are."""
     if text.isascii():
         return text
-    decomposed = unicodedata.normalize("NFKD", text.translate(_LETTERS_TYPED).translate(_INVISIBLE))  # "ﬁ" is "fi"
+    decomposed = unicodedata.normalize("NFKD", composed(text).translate(_LETTERS_TYPED))  # "ﬁ" is "fi"
     folded = "".join(c for c in decomposed if not "\u0300" <= c <= "\u036f")  # Latin's accents, not kana's marks
     return unicodedata.normalize("NFC", folded)
 
