@@ -974,3 +974,16 @@ def test_an_embed_is_followed_to_what_it_shows_and_read_with_its_heading(make_va
         "cache.md#Warmup limits", "hub.md#Chain embed", "high")
     assert (itself.ref, itself.via) == ("hub.md#Self embed", None)
     assert [(h.ref, h.via) for h in crossed][:1] == [("hub.md#Cross project", None)]  # beta's is filtered out
+
+
+def test_a_filter_that_leaves_nothing_out_is_not_blamed_for_a_miss(make_vault):
+    """`--kind note` on a wiki of notes alone blamed "the filters" for a miss (qa128)."""
+    notes = {"a.md": "# A\nThe gateway throttles bursts.\n", "b.md": "# B\nA page.\n"}
+    with Vault(make_vault(notes)) as v:
+        v.index(embed=False)
+        everything = v.search("zzqxw blorpt", lexical_only=True, kind="note")
+    with Vault(make_vault({**notes, "specs/c.md": "# C\nA spec.\n"})) as v:
+        v.index(embed=False)
+        narrowed = v.search("zzqxw blorpt", lexical_only=True, kind="note")
+    assert everything.confidence_reason == "no section matched the query"
+    assert narrowed.confidence_reason == "no section the filters leave matched the query"

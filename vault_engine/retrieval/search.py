@@ -272,12 +272,12 @@ class Searcher:
         if top:
             best = next(c for c in ranked if c.note.id == top[0].note.id)
             first = [top[0]] if best is top[0] else [top[0], best]
-        # --exclude-tests where no code is tested filters nothing: a miss had blamed "the filters" (qa127)
         evidence = replace(self._evidence(words.text, arms, lexical, semantic, candidates, first),
-                           filtered=request.narrowed or bool(tests),
                            read_as=words.guessed, unread="".join(symbols_in(request.query)))
         if self.miss_rule.is_miss(evidence):
             top = []
+        if not top or evidence.lexical_top is None:  # the reason may blame the filters: only those that left some out
+            evidence = replace(evidence, filtered=bool(tests) or self._leaves_out(request))
         if top and len(top) < request.k and any(len(arm or ()) >= ARM_DEPTH for arm in (lexical, semantic)):
             # `-k 1000 --lexical` gave 100 hits without a word, where 245 notes hold the word (qa28
             # M1); said of hits only: a miss had come with "125 hits of the 200 asked for" (qa127)
@@ -367,6 +367,13 @@ class Searcher:
         # the note's every tag: "serach" was read as "search", held only in README's
         # "#area/search", and found written nowhere, so it stayed a miss (qa78)
         return indexed_text(note, section, self.ledger.tags_of([note.id]).get(note.id, ()))
+
+    def _leaves_out(self, request: SearchRequest) -> bool:
+        """Whether ``--kind``, ``--project`` or ``--tap`` leaves any section out: `--kind note`
+        on a wiki of notes alone (qa128), like `--exclude-tests` where no code is tested (qa127),
+        had been blamed for a miss."""
+        return request.narrowed and \
+            len(self.ledger.section_ids_where(request.kind, request.project, request.tap)) < self.ledger.section_count()
 
     def _test_sections(self) -> frozenset[int]:
         """The sections of test code (``--exclude-tests``), by the rule ``callers`` leaves them out by."""
