@@ -725,6 +725,20 @@ def test_a_phrase_with_a_stop_word_inside_is_matched_as_written(make_vault):
                          '"lift heavy shift"': ["gym.md"]}
 
 
+def test_a_quoted_phrase_no_section_holds_leaves_its_words_searched_and_says_so(make_vault):
+    """A traceback pasted as a query, its paths in double quotes, was a miss by words: no section
+    holds `"/usr/lib/python3.11/site-packages/tasks/filter.py"` as written (qa127's review)."""
+    root = make_vault({"rec.md": "# Recurrence\nA recurrence rule such as every weekday when done.\n"})
+    with Vault(root) as v:
+        v.index(embed=False)
+        pasted = v.search('File "/usr/lib/python3.11/site-packages/tasks/filter.py", line 100: KeyError '
+                          "while parsing recurrence rule every weekday when done", lexical_only=True)
+        held = v.search('"recurrence rule"', lexical_only=True)
+    assert [h.path for h in pasted.hits] == ["rec.md"] and pasted.confidence == "low"
+    assert pasted.notices == ("no section holds the quoted phrase as written: the words were searched without it",)
+    assert held.notices == () and held.confidence == "high"
+
+
 def test_the_first_hit_holds_what_its_place_was_earned_by(make_vault):
     """A version written with its v (qa29 N2), a tag on a line of its own at a note's end (N3):
     the only right hit was `low: the first hit does not hold every word`."""

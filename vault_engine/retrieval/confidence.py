@@ -77,6 +77,7 @@ class Evidence:
     lexical_top_named: str | None = None  # lexical_top as the hits name it (a Notion page by its ref and title)
     read_as: tuple[tuple[str, str], ...] = ()  # words the words arm read otherwise: (as written, as read)
     unread: str = ""  # pictographs of the query, which neither arm reads ("what does ⏳ mean")
+    phrase_unheld: bool = False  # no words hit holds the query's "quoted phrase": its words searched without it
 
     @property
     def arms_agree(self) -> bool:
@@ -136,6 +137,8 @@ def judged(e: Evidence, offtopic: float = 0.0) -> tuple[str, str]:
         return LOW, f"no note holds {_quoted(unheld)}: the hit may be about something else"
     if level == HIGH and e.unread:  # "what does ⏳ mean" had been `high` on a note about meaning (qa112)
         return LOW, f"the query's {e.unread!r} was read by neither arm (its words: {why})"
+    if level == HIGH and e.phrase_unheld:
+        return LOW, f"no section holds the quoted phrase as written (its words: {why})"
     if level == LOW and unheld:
         why += f"; no note holds {_quoted(unheld)}"
     return level, why

@@ -42,6 +42,7 @@ from vault_engine.stores.lexical import (
     fold_accents,
     is_calendar_word,
     literal_phrases,
+    query_terms,
     symbols_in,
     words_as_written,
     written_as_names,
@@ -249,7 +250,7 @@ class Searcher:
         if words.typos:
             self.notices.append(words.notice())
         tests = self._test_sections() if request.exclude_tests else frozenset()
-        lexical, semantic, cosines = self._run_arms(request, words.text, tests)
+        lexical, semantic, cosines, phrase_unheld = self._run_arms(request, words.text, tests)
         fused = fuse(lexical, semantic, cosines)
         arms = tuple(name for name, ran in (("lexical", lexical), ("semantic", semantic)) if ran is not None)
         candidates, in_ledger = self._candidates(fused, request, now)
@@ -273,7 +274,8 @@ class Searcher:
             best = next(c for c in ranked if c.note.id == top[0].note.id)
             first = [top[0]] if best is top[0] else [top[0], best]
         evidence = replace(self._evidence(words.text, arms, lexical, semantic, candidates, first),
-                           read_as=words.guessed, unread="".join(symbols_in(request.query)))
+                           read_as=words.guessed, unread="".join(symbols_in(request.query)),
+                           phrase_unheld=phrase_unheld)
         if self.miss_rule.is_miss(evidence):
             top = []
         if not top or evidence.lexical_top is None:  # the reason may blame the filters: only those that left some out
@@ -302,20 +304,20 @@ class Searcher:
         return replace(request, query=" ".join(words[:QUERY_WORDS]))
 
     def _run_arms(self, request: SearchRequest, words: str, tests: frozenset[int]) -> tuple[
-            list[tuple[int, float]] | None, list[tuple[int, float]] | None, dict[int, float]]:
-        """Each arm's ranking (None: it did not run) and the exact cosines of the words'
-        candidates the meaning arm did not reach; the words arm searches ``words`` (the query,
+            list[tuple[int, float]] | None, list[tuple[int, float]] | None, dict[int, float], bool]:
+        """Each arm's ranking (None: it did not run), the exact cosines of the words'
+        candidates the meaning arm did not reach, and whether no words hit held the query's
+        quoted phrases (:meth:`_holding_phrases`); the words arm searches ``words`` (the query,
         its typos read as the notes' words), neither reaching ``tests`` (``--exclude-tests``). A
         model that fails to load leaves the words to answer alone, with a notice (words were not
         asked for: the error)."""
         lexical = semantic = None
         cosines: dict[int, float] = {}
+        phrase_unheld = False
         if "lexical" in request.arms and "semantic" in request.arms and self.semantic is not None:
             self.semantic.embed_ahead(request.query)  # beside the lexical arm
         if "lexical" in request.arms:
-            lexical = self._lexical_arm(request, words, tests)
-            phrases = literal_phrases(request.query)
-            lexical = self._holding(lexical, phrases) if phrases and lexical else lexical
+            lexical, phrase_unheld = self._holding_phrases(request, words, tests)
         if "semantic" in request.arms and self.semantic is not None:
             allowed = self.ledger.section_ids_where(request.kind, request.project, request.tap) \
                 if request.narrowed or tests else None
@@ -330,7 +332,7 @@ class Searcher:
 
                 self.notices.append(arm_off(exc))
                 self.semantic = None
-        return lexical, semantic, cosines
+        return lexical, semantic, cosines, phrase_unheld
 
     def _dress(self, top: list[_Candidate], request: SearchRequest, now: float,
                further: Mapping[int, list[_Candidate]], words: str) -> list[Hit]:
@@ -379,6 +381,21 @@ class Searcher:
         """The sections of test code (``--exclude-tests``), by the rule ``callers`` leaves them out by."""
         paths = [n.path for n in self.ledger.notes(kinds=["code"]) if is_test_path(n.path)]
         return frozenset(self.ledger.section_ids_of_paths(paths)) if paths else frozenset()
+
+    def _holding_phrases(self, request: SearchRequest, words: str,
+                         tests: frozenset[int]) -> tuple[list[tuple[int, float]], bool]:
+        """The words arm's hits that hold the query's ``"quoted phrases"`` as written; where
+        none does, the hits of its words without the quotes, with a notice, and True: a
+        traceback pasted as a query, its paths in double quotes, had been a miss by words."""
+        lexical = self._lexical_arm(request, words, tests)
+        phrases = literal_phrases(request.query)  # those with a stop word: Whoosh's positions cannot tell them
+        if not (phrases or query_terms(request.query)[1]):  # no phrase of two words, which Whoosh would hold
+            return lexical, False
+        held = self._holding(lexical, phrases) if phrases and lexical else lexical
+        if held:
+            return held, False
+        self.notices.append("no section holds the quoted phrase as written: the words were searched without it")
+        return self._lexical_arm(request, words.replace('"', " "), tests), True
 
     def _holding(self, lexical: list[tuple[int, float]], phrases: list[re.Pattern]) -> list[tuple[int, float]]:
         """The lexical hits whose text holds every phrase as written (its note's title and its
