@@ -1001,3 +1001,14 @@ def test_a_filter_that_leaves_nothing_out_is_not_blamed_for_a_miss(make_vault):
         narrowed = v.search("zzqxw blorpt", lexical_only=True, kind="note")
     assert everything.confidence_reason == "no section matched the query"
     assert narrowed.confidence_reason == "no section the filters leave matched the query"
+
+
+def test_an_empty_note_is_found_by_its_name_and_listed_after_notes_with_text(make_vault):
+    """An empty file, a placeholder a person made, was found by no search: its name matched and
+    the hit had nothing to show (qa127)."""
+    with Vault(make_vault({"Ideas for Q3.md": "", "other.md": "# Other\nSome text about budget ideas.\n"})) as v:
+        v.index(embed=False)
+        named = v.search("ideas for q3", lexical_only=True).hits
+        worded = v.search("budget ideas", lexical_only=True).hits
+    assert [(h.path, h.snippet) for h in named][:1] == [("Ideas for Q3.md", "Ideas for Q3")]
+    assert [h.path for h in worded] == ["other.md", "Ideas for Q3.md"]  # with text first

@@ -623,7 +623,8 @@ def _shown(note: NoteRow, section: SectionRow) -> tuple[str, bool]:
     properties = property_lines(note.meta)
     if properties:
         return properties, False
-    return " · ".join(leading_headings(section.text) or [section.heading or ""]), True
+    # an empty file is its name, as Obsidian's file list shows it: it had been found by no search (qa127)
+    return " · ".join(leading_headings(section.text) or [section.heading or note.title or ""]), True
 
 
 def passes_filters(note: NoteRow | Hit, request: SearchRequest) -> bool:
