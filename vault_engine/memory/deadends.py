@@ -67,8 +67,6 @@ class Compared(Protocol):
     @property
     def text(self) -> str: ...
     @property
-    def reason(self) -> str | None: ...
-    @property
     def detail(self) -> str | None: ...
     @property
     def terms(self) -> frozenset[str]: ...
@@ -76,6 +74,8 @@ class Compared(Protocol):
     def lead_terms(self) -> frozenset[str]: ...
     @property
     def when(self) -> float | None: ...
+    @property
+    def source(self) -> str: ...
 
 
 class RulingWords(NamedTuple):
@@ -87,7 +87,6 @@ class RulingWords(NamedTuple):
     id: int
     project: str | None
     text: str
-    reason: str | None
     detail: str | None
     terms: frozenset[str]
     lead_terms: frozenset[str]
@@ -96,6 +95,10 @@ class RulingWords(NamedTuple):
     @property
     def when(self) -> float | None:
         return ruled_out_at(*self.dated)
+
+    @property
+    def source(self) -> str:
+        return self.dated[3]
 
 
 def load_rulings(ledger: Ledger, project: str | None = None, note_id: int | None = None) -> list[Ruling]:
@@ -106,7 +109,7 @@ def load_rulings(ledger: Ledger, project: str | None = None, note_id: int | None
 def load_ruling_words(ledger: Ledger, ids: Sequence[int] | None = None) -> list[RulingWords]:
     """Recorded dead ends (all, or those ``ids``) as a check compares them."""
     drop = filler_terms()
-    return [RulingWords(r.id, r.project, r.text, r.reason, r.detail, frozenset(r.terms.split()) - drop,
+    return [RulingWords(r.id, r.project, r.text, r.detail, frozenset(r.terms.split()) - drop,
                         frozenset(r.lead_terms.split()) - drop, (r.at, r.path, r.mtime_ns, r.source))
             for r in ledger.dead_end_words(ids)]
 
@@ -290,7 +293,7 @@ def gather_evidence(proposal: str, rulings: Sequence[Compared], semantic: Ruling
     without = [rules_out_doing_without(r.text) for r in rulings]
     refusals = [0.0 if not refusing or (says_without and does_without) else
                 1.0 if only_refusing else
-                refusal(refused, proposed, (r.text, lead_sentence(r.detail, r.text, r.reason) or ""), weights)
+                refusal(refused, proposed, (r.text, lead_sentence(r.detail, r.text, r.source) or ""), weights)
                 for r, does_without in zip(rulings, without)]
     cosines: Sequence[float | None] = [None] * len(rulings)
     chosen: Sequence[tuple[float, str] | None] = [None] * len(rulings)

@@ -235,24 +235,19 @@ def match_text(text: str) -> str:
     return _POSSESSIVE.sub("", _LINK_TARGET.sub("]", text))
 
 
-def lead_sentence(detail: str | None, text: str, reason: str | None) -> str | None:
+def lead_sentence(detail: str | None, text: str, source: str) -> str | None:
     """The first sentence of a ruling's description after its own text: what a record says
-    the option was, the sentence a near-verbatim restatement copies. Never its reason: a
-    checkpoint item's detail is the item and why it failed, a record's "Redis: the failover
-    logged everyone out" its name and why, and restating why ("Crowdin shows translators what
-    is left" for "... -- Crowdin does not support that") restates no ruling (qa125, qa128)."""
-    if not detail:
+    the option was, the sentence a near-verbatim restatement copies. A checkpoint's Failed
+    item has no description: its detail is the item and why it failed, and restating that
+    reason ("Crowdin shows translators what is left" for "... -- Crowdin does not support
+    that") restates no ruling (qa125). A record's is read whatever its reason: a KEP's
+    alternative is described by the text that follows it, which is its reason too, and
+    leaving that out lost three near-verbatim restatements by words alone (qa128's try)."""
+    if not detail or source == SOURCE:
         return None
     rest = detail[len(text):].lstrip(". ") if detail.startswith(text) else detail
-    why = _plain(reason or "")
-    # the first sentence that says something ("See https://..." does not) and is not the reason
-    return next((s for s in split_sentences(rest)
-                 if len(match_text(s).split()) >= 4 and not (why and _plain(s) in why)), None)
-
-
-def _plain(text: str) -> str:
-    """Words only, lower-cased: a sentence compared with the reason it may be part of."""
-    return " ".join(re.findall(r"\w+", text.casefold()))
+    # the first sentence that says something ("See https://..." does not)
+    return next((s for s in split_sentences(rest) if len(match_text(s).split()) >= 4), None)
 
 
 def slugify(text: str, taken: set[str] | None = None) -> str:

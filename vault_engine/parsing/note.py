@@ -101,9 +101,9 @@ EXTRACTION_VERSION = "41"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 # 40: a pro written on its label's line is never a reason; an option at its level after one a
 #     level too high is its own
 # 41: a checkpoint's Goal or a record's Decision that mentions a "Chosen option:" line is
-#     what it chose, not the line; a ruling's reason is no description of what was tried (no
-#     lead words); a word's accent written as a mark of its own, and a soft hyphen inside it,
-#     split it no more (the index)
+#     what it chose, not the line; a checkpoint item's reason is no description of what was
+#     tried (no lead words); a word's accent written as a mark of its own, and a soft hyphen
+#     inside it, split it no more (the index, inline tags, the headings links name)
 
 
 def newer_extraction(key: str | None) -> str | None:

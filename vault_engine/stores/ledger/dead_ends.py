@@ -72,7 +72,6 @@ class DeadEndWords(NamedTuple):
     id: int
     project: str | None
     text: str
-    reason: str | None
     detail: str | None
     terms: str  # space-separated, as stored
     lead_terms: str
@@ -105,7 +104,7 @@ def insert_dead_ends(db: sqlite3.Connection, note_id: int, note: ParsedNote) -> 
     from vault_engine.parsing.checkpoints import lead_sentence
 
     for i, d in enumerate(note.dead_ends):
-        terms, lead_terms = _terms(d.text), _terms(lead_sentence(d.detail, d.text, d.reason) or "")
+        terms, lead_terms = _terms(d.text), _terms(lead_sentence(d.detail, d.text, d.source) or "")
         dead_end_id = db.execute(
             "INSERT INTO dead_ends(note_id, ord, text, reason, source, line, heading, slug, agent, at, detail,"
             " terms, lead_terms, record_title, record_status, described_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
@@ -163,8 +162,7 @@ class DeadEndQueries(LedgerConnection):
 
     def dead_end_words(self, ids: Iterable[int] | None = None) -> list[DeadEndWords]:
         """Recorded dead ends as a check compares them (all, or those ``ids``), in no order."""
-        sql = ("SELECT d.id, n.project, d.text, d.reason, d.detail, d.terms, d.lead_terms, d.at, n.path, n.mtime_ns,"
-               " d.source"
+        sql = ("SELECT d.id, n.project, d.text, d.detail, d.terms, d.lead_terms, d.at, n.path, n.mtime_ns, d.source"
                " FROM dead_ends d JOIN notes n ON n.id=d.note_id")
         rows = self.db.execute(sql) if ids is None else rows_in(self.db, sql + " WHERE d.id IN ({marks})", ids)
         return list(map(DeadEndWords._make, rows))
