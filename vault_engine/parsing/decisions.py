@@ -58,13 +58,6 @@ _OUTCOME = frozenset({"decision outcome", "decision"})
 _PROS_CONS = re.compile(r"^pros and cons", re.IGNORECASE)
 _CHOSEN = re.compile(r"chosen (?:option|alternative)\s*:?\**\s*:?\s*(?P<rest>.+)", re.IGNORECASE)
 _WORD = re.compile(r"\w")
-
-
-def _chosen_line(text: str) -> re.Match[str] | None:
-    """The ``Chosen option:`` line's match where it opens ``text`` (after marks, not words):
-    `Leave line headings such as "Chosen option:" unformatted` names no option (qa128)."""
-    m = _CHOSEN.search(text)
-    return m if m and not _WORD.search(text[:m.start()]) else None
 # "X", because ... or 'X', because ... (single quotes when X itself quotes: MADR 0017)
 _QUOTED = re.compile(r"""^(?:["“](?P<double>[^"”]+)["”]|['‘](?P<single>.+?)['’](?=\s*(?:[,.;]|$)))"""
                      r"\s*,?\s*(?P<why>.*)$")
@@ -128,6 +121,13 @@ def record_rulings(sections: Sequence[SectionLike], agent: str | None = None,
 
 
 MAX_JUSTIFICATION_ITEMS = 2
+
+
+def _chosen_line(text: str) -> re.Match[str] | None:
+    """The ``Chosen option:`` line's match where it opens ``text`` (after marks, not words):
+    `Leave line headings such as "Chosen option:" unformatted` names no option (qa128)."""
+    m = _CHOSEN.search(text)
+    return m if m and not _WORD.search(text[:m.start()]) else None
 
 
 def chosen_option(sections: Sequence[SectionLike]) -> tuple[str, str] | None:

@@ -559,6 +559,8 @@ class Searcher:
         seen = {section.id}
         target = None
         while len(seen) <= MAX_EMBED_HOPS:  # an embed of an embed shows what that one shows (qa128)
+            if "![[" not in section.text:  # most sections: nothing more to read (this runs per candidate)
+                return target
             body = section_body(section.text, section.heading)
             if body.count("![[") != 1 or _WORDS.search(reading_view(body)):
                 return target
