@@ -26,7 +26,13 @@ def composed(text: str) -> str:
     decomposed, as macOS and some pastes write it, had split "Jürgen" into "ju" and "rgen":
     the accent is no letter of a word) and the invisible marks that sit inside words dropped (a
     soft hyphen pasted from a web page, a zero-width space): qa127."""
-    return text if text.isascii() else unicodedata.normalize("NFC", text.translate(_INVISIBLE))
+    return text if text.isascii() else unicodedata.normalize("NFC", visible(text))
 
 
-_INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u200b\u2060\ufeff"))  # soft hyphen, zero-width space, word joiner, BOM
+def visible(text: str) -> str:
+    """``text`` without the invisible marks that sit inside words (a soft hyphen, a zero-width
+    space, a word joiner, a byte-order mark)."""
+    return text.translate(_INVISIBLE)
+
+
+_INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u200b\u2060\ufeff"))

@@ -102,6 +102,8 @@ class _Candidate:
 
 
 ALSO_SHOWN = 3  # a hit's further sections named under it
+# an embed of a note (no file extension, or .md), not of an image or a view: `![[Urgency#Limits]]`
+_NOTE_EMBED = re.compile(r"!\[\[(?![^\]|#]*\.(?!md\b)\w{1,8}(?:[\]|#]))", re.IGNORECASE)
 MAX_EMBED_HOPS = 5  # embeds of embeds followed to what they show, as Obsidian stops a loop
 ARM_TOP = 3  # ...among them, those an arm ranks this high of all sections
 
@@ -559,7 +561,7 @@ class Searcher:
         seen = {section.id}
         target = None
         while len(seen) <= MAX_EMBED_HOPS:  # an embed of an embed shows what that one shows (qa128)
-            if "![[" not in section.text:  # most sections: nothing more to read (this runs per candidate)
+            if not _NOTE_EMBED.search(section.text):  # most sections: nothing more to read (this runs per candidate)
                 return target
             body = section_body(section.text, section.heading)
             if body.count("![[") != 1 or _WORDS.search(reading_view(body)):

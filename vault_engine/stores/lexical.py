@@ -34,7 +34,7 @@ from pathlib import Path
 
 from vault_engine.errors import IndexDamaged
 from vault_engine.stores import bm25
-from vault_engine.text import composed
+from vault_engine.text import composed, visible
 
 # A word's underscores join its parts (snake_case stays one term) but never open or close it:
 # `_emphasis_` and `__bold__` are Markdown, and `__init__` is searched as "init" both ways.
@@ -125,7 +125,8 @@ def fold_accents(text: str) -> str:
     other scripts as they are."""
     if text.isascii():
         return text
-    decomposed = unicodedata.normalize("NFKD", composed(text).translate(_LETTERS_TYPED))  # "ﬁ" is "fi"
+    # decomposed anyway, so however the accents were written; "ﬁ" is "fi", "ＳＱＬ" "SQL"
+    decomposed = unicodedata.normalize("NFKD", visible(text).translate(_LETTERS_TYPED))
     folded = "".join(c for c in decomposed if not "\u0300" <= c <= "\u036f")  # Latin's accents, not kana's marks
     return unicodedata.normalize("NFC", folded)
 
