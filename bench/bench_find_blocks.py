@@ -33,7 +33,7 @@ import common  # noqa: E402  (bench/ is not a package: scripts run by path)
 
 from vault_engine.retrieval.find.fuzzy_index import build_fuzzy_index, fuzzy_search  # noqa: E402
 from vault_engine.retrieval.find.paths import build_path_index, lookup_path  # noqa: E402
-from vault_engine.retrieval.find.typos import build_typo_index, typo_search  # noqa: E402
+from vault_engine.retrieval.typos import build_typo_index, typo_search  # noqa: E402
 
 MARKER = "find_blocks"
 EXTENSIONS = (".py", ".py", ".py", ".ts", ".tsx", ".md", ".json", ".test.ts")

@@ -63,12 +63,12 @@ class Evidence:
     """What the arms found, boiled down to what confidence and the miss rule read."""
 
     arms: tuple[str, ...]
-    lexical_top: str | None = None  # note path of the lexical arm's best section
-    semantic_top: str | None = None  # note path of the semantic arm's best section
+    lexical_top: str | None = None  # where the lexical arm's best section is: its note (code: path#symbol)
+    semantic_top: str | None = None  # the same for the semantic arm's
     best_cosine: float | None = None  # among the candidates
     best_coverage: float = 0.0  # the largest share of the query's informative words any candidate holds
     top_coverage: float = 0.0  # that share for the first hit
-    first_hit: str | None = None  # note path of the first hit shown, after decay
+    first_hit: str | None = None  # the same for the first hit shown, after decay
     unheld: tuple[str, ...] = ()  # words of the query no section holds (both arms ran), as written
     unheld_names: tuple[str, ...] = ()  # those of them written as names ("Todoist", "GDPR", "iOS")
     terms: int = 0  # the query's informative terms

@@ -69,7 +69,7 @@ def written_as(term: str, text: str, *, nearest: str = "") -> str | None:
     forms = _written_as(term, fold_accents(text))
     if not nearest:
         return next(forms, None)
-    from vault_engine.retrieval.find.typos import osa_distance
+    from vault_engine.retrieval.typos import osa_distance
 
     return min(forms, key=lambda form: osa_distance(nearest, form.lower()), default=None)
 

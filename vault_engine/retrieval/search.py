@@ -1,10 +1,25 @@
 """Search orchestration: run the arms, fuse, decay, cut, and dress the hits.
 
-Order matters and is fixed: retrieve per arm -> fuse (pure) -> multiply by each document's
-decay (pure, after retrieval, never inside an index) -> each note's best section first ->
-take the top k -> resolve each hit's links -> optionally follow them. Each arm contributes
-the same number of candidates whatever ``k`` is, so the first hits of ``-k 5`` are the first
-hits of ``-k 100``.
+Order matters and is fixed (:meth:`Searcher.search`, each step's function named):
+
+1. read the query: its first :data:`QUERY_WORDS` words (``_as_read``), a misspelt word as
+   the vault's word (spelling.py ``corrected``);
+2. retrieve per arm (``_run_arms``): BM25 and the vector index, each to :data:`ARM_DEPTH`
+   candidates, filters applied inside each store; a quoted phrase keeps the sections that
+   hold it (``_holding_phrases``);
+3. fuse (fusion.py, pure), then multiply by each document's decay (decay.py, pure, after
+   retrieval, never inside an index) and find what a section that only embeds another shows
+   (``_candidates``, ``_embedded``);
+4. order: the note the query names first, notes with nothing to read last, then by score;
+   each note's best section before any note's second one (``notes_first``), the top k;
+5. judge: the evidence (``_evidence``), the miss rule and the confidence (confidence.py);
+6. dress each hit: snippet, links resolved, further sections of its note (``_dress``,
+   ``_hit``), and follow links when asked (``_follow``).
+
+Hits are in that order, not by ``score``. Each arm contributes the same number of candidates
+whatever ``k`` is, so the first hits of ``-k 5`` are the first hits of ``-k 100``. What runs
+around a search (a second, unfiltered one to explain a miss, code's "why" notes) is
+vault.py's.
 """
 
 from __future__ import annotations
@@ -505,7 +520,8 @@ class Searcher:
 
     def _follow(self, hits: list[Hit], depth: int, now: float, decay: bool) -> list[Hit]:
         """Breadth-first over resolved links: each linked section becomes a hit with ``via``
-        set to the hit it came from, scored at half its parent's score per hop."""
+        set to the hit it came from, scored as :meth:`linked_hit` says (half its parent's fused
+        score per hop)."""
         seen = {h.ref for h in hits} | {h.path for h in hits}  # links followed (and notes shown)
         made = {h.ref for h in hits}  # sections listed: each once, whichever link reached it
         frontier, followed, left = hits, [], 0

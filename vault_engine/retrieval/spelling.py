@@ -141,7 +141,7 @@ def corrected(query: str, lexical: WhooshIndex, text_of: Callable[[int], str]) -
             typos.append((compound, joined))
             text = re.sub(rf"(?<![\w-]){re.escape(compound)}(?![\w-])", joined, text)
             held.update(dict.fromkeys(parts, 1))
-    from vault_engine.retrieval.find.typos import osa_distance  # (2.5 ms of a cold search otherwise)
+    from vault_engine.retrieval.typos import osa_distance  # (2.5 ms of a cold search otherwise)
 
     names = written_as_names(query)
     for term, word in written.items():
@@ -178,7 +178,7 @@ def _read_as(near: list[tuple[int, int, int, str]], typo: str, slips: int, lexic
     forms are four away, and two from the "recurr" of "recurring", two away as written, as
     many as its nine letters allow (qa112). The forms, not the stem: one section's "contains"
     had named the reading of "contaners", which the notes write "containers" 735 times (qa104)."""
-    from vault_engine.retrieval.find.typos import osa_distance
+    from vault_engine.retrieval.typos import osa_distance
 
     read = []
     for stem_slips, held, source, term in sorted(near):
@@ -197,7 +197,7 @@ def _english_near(word: str, slips: int, lexical: WhooshIndex) -> list[tuple[int
     "chang", two from "chnage" (qa75). The word drops, swaps or changes a letter of it, never
     adds one: "sharidng" (the notes' "sharding") had been read as "sharing", "refersh" as
     "refers" (qa78)."""
-    from vault_engine.retrieval.find.typos import osa_distance
+    from vault_engine.retrieval.typos import osa_distance
 
     near = []
     for n in range(len(word), len(word) + slips + 1):
@@ -232,7 +232,7 @@ def _nearest_form(term: str, typo: str, text: str) -> str | None:
     writes it, or as English does, the notes' form first on a tie. The first sections holding
     "contain" wrote "contains", which named the reading of "contaners"; the notes write
     "containers" 735 times (qa104)."""
-    from vault_engine.retrieval.find.typos import osa_distance
+    from vault_engine.retrieval.typos import osa_distance
 
     in_notes = written_as(term, text, nearest=typo)
     by_start = _english_by_start()

@@ -1,7 +1,7 @@
 """Tier 3 of ``find``: what a mistyped symbol or path probably meant. Pure.
 
 Two signals, each measured against the part of a name a typo lives in:
-- optimal string alignment distance (typos.py: a transposition is one edit) between the
+- optimal string alignment distance (retrieval/typos.py: a transposition is one edit) between the
   query and a qualified name, a bare name, or a file's basename (its folders must then match
   the query's folders whole: ``middleware/persits.ts`` never suggests ``react/persist.ts``);
 - fzf's FuzzyMatchV2 score (fuzzy.py) for a query that drops characters (``createjsonstorag``),
@@ -62,19 +62,19 @@ class Suggester:
     # an exact tier never pays for them.
     @cached_property
     def _qualnames(self):
-        from vault_engine.retrieval.find.typos import build_typo_index
+        from vault_engine.retrieval.typos import build_typo_index
 
         return build_typo_index(q for _, q, _ in self.symbols)
 
     @cached_property
     def _names(self):
-        from vault_engine.retrieval.find.typos import build_typo_index
+        from vault_engine.retrieval.typos import build_typo_index
 
         return build_typo_index(q.rsplit(".", 1)[-1] for _, q, _ in self.symbols)
 
     @cached_property
     def _basenames(self):
-        from vault_engine.retrieval.find.typos import build_typo_index
+        from vault_engine.retrieval.typos import build_typo_index
 
         return build_typo_index(p.rsplit("/", 1)[-1] for p, _ in self.paths)
 
@@ -97,7 +97,7 @@ class Suggester:
         folders, _, base = query.strip("/").rpartition("/")
         wanted = [f for f in folders.split("/") if f and f != "."]
         found = {}
-        from vault_engine.retrieval.find.typos import typo_search
+        from vault_engine.retrieval.typos import typo_search
 
         for hit in typo_search(self._basenames, base, rule.max_edits(len(base))):
             path, is_test = self.paths[hit.index]
@@ -108,7 +108,7 @@ class Suggester:
         return sorted(found.values(), key=lambda s: s.rank)
 
     def _symbols(self, query: str, rule: SuggestRule) -> list[Suggestion]:
-        from vault_engine.retrieval.find.typos import osa_distance, typo_search
+        from vault_engine.retrieval.typos import osa_distance, typo_search
 
         found: dict[str, Suggestion] = {}
         limit = rule.max_edits(len(query))

@@ -1,10 +1,10 @@
-"""Typo distance and search (vault_engine/retrieval/find/typos.py)."""
+"""Typo distance and search (vault_engine/retrieval/typos.py)."""
 
 import random
 
 import pytest
 
-from vault_engine.retrieval.find.typos import (
+from vault_engine.retrieval.typos import (
     TypoHit,
     build_typo_index,
     default_max_distance,

@@ -1,7 +1,8 @@
 """Typos: the optimal string alignment distance, with an early cutoff, and an index that finds
-the names within a few edits of a query. Pure.
+the names within a few edits of a query. Pure. ``find`` suggests names with it
+(find/suggest.py); search reads a misspelt query word as the vault's word (spelling.py).
 
-fzf (fuzzy.py) needs every pattern character, in order, so a transposed or wrong letter
+fzf (find/fuzzy.py) needs every pattern character, in order, so a transposed or wrong letter
 loses the match: "OrdreBook.plcae" never finds "OrderBook.place", nor "make_pass_decorater"
 "make_pass_decorator". The optimal string alignment (OSA) distance counts insertions,
 deletions, substitutions and transpositions of two adjacent characters, one each, with no
