@@ -183,3 +183,17 @@ def test_the_notice_names_the_first_few_readings_and_counts_the_rest():
     assert spelling.Corrected("q", typos).notice() == (
         "no note holds every word as written: the words were searched reading 'wrod0' as 'word0', 'wrod1' as "
         "'word1', 'wrod2' as 'word2', 'wrod3' as 'word3', 'wrod4' as 'word4' and 3 more")
+
+
+def test_a_hyphenated_word_read_as_one_is_named_as_the_notes_write_it(tmp_path):
+    """"reading 'to-dos' as 'todos'" where the notes write "todo" and "TODO" (qa131): the
+    reading is named as they write it, and is no guess (the answer is not held as read only)."""
+    (tmp_path / "statuses.md").write_text("# Statuses\nEach todo has a status.\nA TODO task becomes DONE.\n",
+                                          encoding="utf-8")
+    (tmp_path / "vault-engine.toml").write_text("[model]\nenabled = false\n", encoding="utf-8")
+    with Vault(tmp_path) as v:
+        v.index(embed=False)
+        found = v.search("to-dos status", lexical_only=True)
+    assert first(found) == "statuses.md" and found.confidence == "high"
+    assert found.notices == ("no note holds every word as written: the words were searched reading "
+                             "'to-dos' as 'todo'",)

@@ -48,7 +48,7 @@ class Corrected:
     @property
     def guessed(self) -> tuple[tuple[str, str], ...]:
         """The typos read as another word (a guess), not a hyphenated word written as one."""
-        return tuple((word, meant) for word, meant in self.typos if word.replace("-", "") != meant)
+        return tuple((word, meant) for word, meant in self.typos if analyze(word.replace("-", "")) != analyze(meant))
 
     def notice(self) -> str:
         """Which words were read as which, the first :data:`TYPOS_SAID` of them: a query of a
@@ -137,7 +137,10 @@ def corrected(query: str, lexical: WhooshIndex, text_of: Callable[[int], str]) -
     for compound in dict.fromkeys(_HYPHENATED.findall(unquoted)):
         parts = words_as_written(compound)
         joined = compound.replace("-", "")
-        if any(not held.get(term, 1) for term in parts) and _held_as_one(joined, lexical):
+        if any(not held.get(term, 1) for term in parts) and (one := _held_as_one(joined, lexical)):
+            # named as the notes write it: "reading 'to-dos' as 'todos'" where they write "todo" (qa131)
+            text_held = "\n".join(map(text_of, lexical.sections_holding(one, FORMS_FROM)))
+            joined = _nearest_form(one, joined, text_held) or joined
             typos.append((compound, joined))
             text = re.sub(rf"(?<![\w-]){re.escape(compound)}(?![\w-])", joined, text)
             held.update(dict.fromkeys(parts, 1))
@@ -252,7 +255,7 @@ def _english_by_start() -> dict[tuple[str, int], tuple[str, ...]]:
     return {key: tuple(words) for key, words in grouped.items()}
 
 
-def _held_as_one(word: str, lexical: WhooshIndex) -> bool:
-    """Whether ``word`` is one term some section holds."""
+def _held_as_one(word: str, lexical: WhooshIndex) -> str | None:
+    """The term ``word`` is, when it is one term some section holds."""
     terms = analyze(word)
-    return len(terms) == 1 and lexical.doc_frequencies(terms)[1][terms[0]] > 0
+    return terms[0] if len(terms) == 1 and lexical.doc_frequencies(terms)[1][terms[0]] > 0 else None
