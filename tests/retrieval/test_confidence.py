@@ -37,7 +37,11 @@ def test_a_low_confidence_says_which_evidence_was_missing():
         "only the meaning matched: no note holds the query's words"
     assert judged(Evidence(BOTH, None, "a.md", 0.6))[1] == \
         "only the meaning matched: the query has no word to search by (only stop words or punctuation)"  # "the": every note has it
-    assert judged(Evidence(BOTH, "a.md", "b.md", 0.6))[1] == "words and meaning disagree on the best note"
+    # each arm's note named: which disagreement was meant could not be told (qa131)
+    assert judged(Evidence(BOTH, "a.md", "b.md", 0.6))[1] == \
+        "words and meaning disagree on the best note (words: a.md, meaning: b.md)"
+    assert judged(Evidence(BOTH, "notion/a 1.md", "b.md", 0.6, lexical_top_named="notion://1 (A)"))[1] == \
+        "words and meaning disagree on the best note (words: notion://1 (A), meaning: b.md)"
     assert "off-topic" in judged(Evidence(BOTH, "a.md", "a.md", 0.2, first_hit="a.md"), offtopic=0.3)[1]
     # the note is named, and how to rank it first: it may be out of the hits shown (qa75)
     assert judged(Evidence(BOTH, "a.md", "a.md", 0.6, first_hit="b.md", decayed=True))[1] == (
@@ -69,7 +73,8 @@ def test_a_question_naming_what_no_note_holds_is_low_and_says_so():
     assert judged(agreeing) == ("low", "no note holds 'Todoist': the hit may be about something else")
     disagreeing = Evidence(BOTH, "a.md", "b.md", 0.6, unheld=("Todoist", "ticking"), unheld_names=("Todoist",),
                            terms=9)
-    assert judged(disagreeing) == ("low", "words and meaning disagree on the best note; no note holds 'Todoist'")
+    assert judged(disagreeing) == ("low", "words and meaning disagree on the best note (words: a.md, meaning: b.md); "
+                                          "no note holds 'Todoist'")
     # the words found nothing at all: said once
     assert judged(Evidence(BOTH, None, "a.md", 0.6, unheld=("Zqx",), unheld_names=("Zqx",), terms=1))[1] == \
         "only the meaning matched: no note holds the query's words"

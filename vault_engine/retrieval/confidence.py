@@ -75,6 +75,7 @@ class Evidence:
     decayed: bool = False  # decay weighed the first hit above the note both arms found first
     filtered: bool = False  # --kind, --project, --tap or --exclude-tests left sections out
     lexical_top_named: str | None = None  # lexical_top as the hits name it (a Notion page by its ref and title)
+    semantic_top_named: str | None = None  # the same for semantic_top
     read_as: tuple[tuple[str, str], ...] = ()  # words the words arm read otherwise: (as written, as read)
     unread: str = ""  # pictographs of the query, which neither arm reads ("what does ⏳ mean")
     phrase_unheld: bool = False  # no words hit holds the query's "quoted phrase": its words searched without it
@@ -170,7 +171,9 @@ def _judged(e: Evidence, offtopic: float) -> tuple[str, str]:
     if e.lexical_top is None:
         return LOW, f"only the meaning matched: {_no_words(e)}"
     if not e.arms_agree:
-        return LOW, "words and meaning disagree on the best note"
+        # each arm's note named: a user could not tell which disagreement was meant (qa131)
+        return LOW, (f"words and meaning disagree on the best note (words: {e.lexical_top_named or e.lexical_top}, "
+                     f"meaning: {e.semantic_top_named or e.semantic_top})")
     if e.first_hit != e.lexical_top:
         # a section of the note that says nothing places it lower too: decay is named only
         # when it weighed the other way (qa36 N4: said of --no-decay)

@@ -465,7 +465,8 @@ class Searcher:
             unheld_names=tuple(written[t] for t in unheld if written.get(t) in names),
             terms=len(weights),
             decayed=bool(top) and any(c.decay < top[0].decay for c in candidates if _place(c) == agreed),
-            lexical_top_named=_named(found.note) if found is not None else None)
+            lexical_top_named=_named(found) if found is not None else None,
+            semantic_top_named=_named(meant) if meant is not None else None)
 
     def _candidates(self, fused: list[Fused], request: SearchRequest,
                     now: float) -> tuple[list[_Candidate], set[int]]:
@@ -593,10 +594,11 @@ class Searcher:
         return target
 
 
-def _named(note: NoteRow) -> str:
-    """A note as a hit names it: a Notion page by its ref and title (its path matched nothing
-    the hits showed, qa78), any other by its path."""
-    return f"{make_ref(note.path, None, note.notion_id)} ({note.title})" if note.notion_id else note.path
+def _named(c: _Candidate) -> str:
+    """Where a candidate is (:func:`_place`) as a hit names it: a Notion page by its ref and
+    title (its path matched nothing the hits showed, qa78)."""
+    note = c.note
+    return f"{make_ref(note.path, None, note.notion_id)} ({note.title})" if note.notion_id else _place(c)
 
 
 def _place(c: _Candidate) -> str:
