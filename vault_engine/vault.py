@@ -1100,6 +1100,8 @@ class Vault:
         if project is not None and project not in (known := ledger.projects()):  # "biling" (qa74)
             notices.append(f"project {project!r} has no notes in the index yet: every ruling is flagged elsewhere"
                            + did_you_mean(project, known))
+        if project is not None:  # its own folder's rulings flagged elsewhere, without a word (qa132)
+            notices += folder_disagrees(ledger, self.config, project)
         semantic = None
         if not lexical_only:
             from vault_engine.memory.ruling_vectors import open_ruling_arm
@@ -1184,9 +1186,13 @@ class Vault:
                                  + folder_disagrees(ledger, self.config, project) + brief.notices), max_tokens)
 
     def _project_folder(self, project: str | None) -> str:
-        """``projects/<project>`` when that folder is there, else "" (the whole vault)."""
-        folder = self.config.project_folder(project) if project is not None else ""
-        return folder if folder and (self.root / folder).is_dir() else ""
+        """``projects/<project>`` when that folder is there, inside ``projects/``, else "" (the
+        whole vault): `deadend check --project ../..` had scanned the disk from / for 16 s (qa132)."""
+        if project is None:
+            return ""
+        folder = self.config.project_folder(project)
+        projects, path = (self.root / self.config.projects_dir).resolve(), (self.root / folder).resolve()
+        return folder if path.parent == projects and path.is_dir() else ""
 
     def _require_project(self, ledger: Ledger, project: str) -> None:
         known = ledger.projects()

@@ -469,6 +469,30 @@ def test_a_project_no_note_names_is_said_with_the_one_it_may_mean(vault):
     assert not any("did you mean" in n for n in vault.deadend_check("x y", project="search", lexical_only=True).notices)
 
 
+def test_a_project_that_is_a_path_never_sends_the_check_out_of_the_vault(vault, monkeypatch):
+    """`--project ../../..` scanned the disk from / for notes "written since" (16 s) and called
+    the index stale (qa132): only a folder directly inside projects/ is scanned."""
+    scanned = []
+    monkeypatch.setattr(vault._drift, "stale_notice", lambda *a, **kw: scanned.append(kw.get("under", a[2:])) or ())
+    for project in ("../../..", "..", "billing/../..", "/"):
+        found = vault.deadend_check("keep sessions in a shared Redis", project=project, lexical_only=True)
+        assert found.rulings and not any("stale" in n for n in found.notices)
+    assert scanned == []
+    vault.deadend_check("keep sessions in a shared Redis", project="billing", lexical_only=True)
+    assert scanned == ["projects/billing"]
+
+
+def test_a_check_says_when_its_projects_folder_holds_another_projects_notes(make_vault):
+    """projects/payments/ holding notes of `project: pay`: `deadend list` and `resume` said so,
+    the check flagged the folder's own ruling "weaker evidence" without a word (qa132)."""
+    note = ("---\ntype: checkpoint\nproject: pay\ncreated: 2026-12-01T10:00:00Z\n---\n# Invoices\n"
+            "## Failed\n- Shard the invoice table by merchant id -- hot merchants\n")
+    with Vault(make_vault({"projects/payments/checkpoints/20261201T100000Z-a.md": note})) as vault:
+        vault.index(embed=False, now=FROZEN_NOW)
+        found = vault.deadend_check("Shard the invoice table by merchant id", project="payments", lexical_only=True)
+    assert found.rulings and any(n.startswith("1 note(s) in projects/payments/ say `project: pay`") for n in found.notices)
+
+
 def test_a_hit_on_a_stale_index_says_a_ruling_written_since_may_match_better(vault):
     """A checkpoint written since the last index held the closer ruling; the hit, on another,
     said nothing of it (qa74)."""
