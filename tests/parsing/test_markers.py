@@ -56,6 +56,19 @@ def test_items_tagged_deadend(line):
     assert found == [("Glue the capsule to the frame", "vibration hum")]
 
 
+@pytest.mark.parametrize("line", [
+    "- ~~Poll the FX provider every second -- rate limited~~ works now with the paid tier #deadend",
+    "- ~~FAILED: Round FX amounts half-up -- off by a cent~~ fixed upstream",
+    "- ~~DEADEND: Round FX amounts half-up~~",
+    "> [!deadend] ~~Store rates as floats~~\n> drift of a cent; switched to decimals and it works",
+])
+def test_a_marker_struck_out_from_its_start_is_no_ruling(line):
+    """Struck through, a Failed item is reversed and no ruling; a working note's marked item
+    was still one, its "~~" split between approach and reason (qa132)."""
+    found, _ = marked(f"# Notes\n{line}\n- FAILED: Poll the FIFO -- lost samples\n")
+    assert found == [("Poll the FIFO", "lost samples")]
+
+
 def test_a_marker_line_under_a_marked_item_is_a_ruling_of_its_own_not_its_reason():
     """Markdown reads the line as a lazy continuation of the item: it was both (qa51)."""
     found, _ = marked("# Notes\n- Cap retries at 3 attempts #deadend -- a 10-minute outage lost events\n"

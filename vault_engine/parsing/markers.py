@@ -7,6 +7,9 @@ A working note is an agent's scratch pad, so only what its author marked counts:
 - a line or list item starting with ``DEADEND:`` or ``FAILED:`` (upper case, optionally bold);
 - a list item carrying the tag ``#deadend``.
 
+One struck through from its start (``~~...~~``) was reversed, and is no ruling, as in a
+checkpoint's Failed list.
+
 "this failed to compile, fixed it" is prose, not a marker: it is never a dead end. Reasons of
 list items follow the checkpoint rules (`` -- `` / `` — `` or a nested ``Reason:`` item).
 """
@@ -25,6 +28,7 @@ from vault_engine.parsing.checkpoints import (
     read_list,
     slugify,
     split_reason,
+    struck_out,
 )
 
 SOURCE = "working note"
@@ -70,7 +74,8 @@ def _callouts(lines: list[str]) -> list[tuple[int, str, str | None]]:
         title = m.group("title").strip()
         if not title and body:  # no title: the first body line is the approach
             title, body = body[0], body[1:]
-        found.append((offset, title, " ".join(body) or None))
+        if not title.startswith("~~"):  # struck out, as a Failed item is: reversed, no ruling any more (qa132)
+            found.append((offset, title, " ".join(body) or None))
     return found
 
 
@@ -95,6 +100,8 @@ def _list_markers(lines: list[str]) -> list[tuple[int, str, str | None]]:
     found = []
     apart = ["" if not _LIST_START.match(line) and _MARKER.match(line.strip()) else line for line in lines]
     for item in _all_items(read_list(apart)):
+        if struck_out(item):  # "- ~~Poll every second -- rate limited~~ works now #deadend" (qa132)
+            continue
         m = _MARKER.match(item.text)
         if m:
             marked = ListItem(m.group("rest"), item.offset, item.indent, item.children)
