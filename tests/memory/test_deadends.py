@@ -700,3 +700,22 @@ def test_a_near_miss_says_what_was_chosen_over_it(make_vault):
     assert [(r.text, r.chosen) for r in near.closest] == [
         ("Status as a shields.io badge image", "Keep the status as a key in the YAML front matter.")]
     assert near.to_json()["closest"][0]["chosen"] == "Keep the status as a key in the YAML front matter."
+
+
+def test_a_wikilink_in_a_ruling_reads_as_its_text_as_a_markdown_link_does(make_vault):
+    """Two Failed items alike but for their links' syntax: the Markdown link's was restated by
+    words at 100%, the wikilink's at 51% (its target counted as words to repeat), and the
+    sentence to say kept "[[billing-spec#Refund window|refund window]]" (qa132)."""
+    note = ("---\ntype: checkpoint\nproject: pay\nagent: codex-b2\ncreated: 2026-12-02T10:00:00Z\n---\n"
+            "# Refunds\n## Failed\n"
+            "- Compute refunds from the [[billing-spec#Refund window|settlement ledger]] -- the "
+            "[[billing-spec#Refund window|refund window]] needs the rate of the day\n"
+            "- Compute credits from the [settlement ledger](specs/billing-spec.md#Refund%20window) -- the "
+            "[refund window](specs/billing-spec.md) needs the rate of the day\n")
+    with Vault(make_vault({"projects/pay/checkpoints/20261202T100000Z-codex-b2.md": note})) as vault:
+        vault.index(embed=False, now=FROZEN_NOW)
+        for what in ("refunds", "credits"):
+            found = vault.deadend_check(f"Compute {what} from the settlement ledger", lexical_only=True)
+            assert [round(r.evidence.words, 6) for r in found.rulings] == [1.0]
+        said = vault.deadend_check("Compute refunds from the settlement ledger", project="pay", lexical_only=True)
+    assert '"We tried that on 2026-12-02, codex-b2: the refund window needs the rate of the day."' in said.rendered

@@ -17,6 +17,7 @@ from vault_engine.dates import utc_date, utc_time
 from vault_engine.errors import BadArgument
 from vault_engine.memory.results import CheckpointBrief, ResumeBrief, Ruling, estimate_tokens, ruling_key
 from vault_engine.parsing.checkpoints import split_sentences, unwrapped, without_checkpoint_word
+from vault_engine.parsing.readable import wikilinks_as_text
 from vault_engine.refs import printed
 from vault_engine.text import shortened
 
@@ -161,7 +162,7 @@ def _hand_back(top: Ruling) -> str:
             "Go on with it only if you can say why this time is different; the decision is yours.")
 
 
-_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)?")  # a Markdown link, its target cut or not
+_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)?")  # a Markdown link whose target a reason's cut left open
 _INNER_QUOTE = re.compile(r'"([^"]*)"')
 
 
@@ -170,7 +171,7 @@ def _quotable(reason: str | None) -> str:
     (never inside a link) to REASON_IN_QUOTE characters."""
     if not reason:
         return ""
-    first = " ".join(_LINK.sub(lambda m: m.group(1), reason.split("; ")[0]).split())
+    first = " ".join(_LINK.sub(lambda m: m.group(1), wikilinks_as_text(reason.split("; ")[0])).split())
     first = _INNER_QUOTE.sub(r"‘\1’", first)  # said inside double quotes: "the record chose ‘X’ instead"
     return shortened(first, REASON_IN_QUOTE)
 

@@ -19,7 +19,7 @@ from typing import Protocol
 
 from vault_engine.model import DeadEnd
 from vault_engine.parsing.fences import TEXT, fence_roles
-from vault_engine.parsing.readable import links_as_text
+from vault_engine.parsing.readable import links_as_text, wikilinks_as_text
 from vault_engine.parsing.sections import section_body, starts_block
 
 SUMMARY_HEADINGS = frozenset({"summary"})
@@ -230,9 +230,9 @@ def split_sentences(text: str) -> list[str]:
 
 def match_text(text: str) -> str:
     """The text ``deadend check`` compares: link targets and URLs dropped ("[Maven](https://
-    maven.apache.org/)" says Maven), possessives too, so "the client's header" and "the
-    client" share the word client."""
-    return _POSSESSIVE.sub("", _LINK_TARGET.sub("]", text))
+    maven.apache.org/)" says Maven, "[[billing-spec#Refund window|refund window]]" says refund
+    window), possessives too, so "the client's header" and "the client" share the word client."""
+    return _POSSESSIVE.sub("", _LINK_TARGET.sub("]", wikilinks_as_text(text)))
 
 
 def lead_sentence(detail: str | None, text: str, source: str) -> str | None:

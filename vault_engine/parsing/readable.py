@@ -246,6 +246,13 @@ def _outside_code_spans(line: str, clean: Callable[[str], str] | None = None) ->
     return "".join(parts)
 
 
+def wikilinks_as_text(text: str) -> str:
+    """Wikilinks as reading view draws them, an embed as nothing: "[[billing-spec#Refund
+    window|refund window]]" reads "refund window" (a dead end's target had been words its
+    restatement must repeat, and stayed raw in the sentence to say, qa132)."""
+    return _WIKILINK.sub(_link_as_drawn, EMBED.sub(" ", text)) if "[[" in text else text
+
+
 def links_as_text(text: str) -> str:
     """Markdown links and images as their text: "[31. Use Redis](0031-use-redis.md)" reads
     "31. Use Redis", and so does a reference-style link ("[31. Use Redis][adr-31]")."""
