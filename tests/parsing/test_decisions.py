@@ -521,6 +521,30 @@ def test_a_chosen_option_naming_none_of_the_options_is_said():
     assert parse("decisions/0001-store-chats.md", MADR).yaml_error is None
 
 
+def test_an_outcome_in_prose_names_the_chosen_option_and_one_naming_none_rejects_none():
+    """MADR headings whose outcome is a sentence, and a Nygard-style `## Options Considered`
+    with a `## Decision`: every option had been read as rejected, the chosen one too, and a
+    proposal of what was decided was "tried before" (qa132)."""
+    prose = MADR.replace('Chosen option: "MVStore", because it is simple and memory-efficient.',
+                         "We picked MVStore over JSON, because it is simple and memory-efficient.")
+    note = parse("decisions/0001-store-chats.md", prose)
+    assert [(d.text, d.reason) for d in note.dead_ends] == [
+        ("JSON", "too verbose"), ("Custom format", "involves writing our own parser")]
+    assert note.yaml_error is None
+    nygard = ("# 7. Page cache\n\n## Options Considered\n\n- A CDN in front of the app\n"
+              "- Redis fragment cache inside the app\n\n## Decision\n\n"
+              "We will use a Redis fragment cache inside the app, since the CDN cannot vary by user.\n")
+    assert [(d.text, d.reason) for d in parse("decisions/0007-cache.md", nygard).dead_ends] == [
+        ("A CDN in front of the app", 'the record chose "Redis fragment cache inside the app" instead')]
+    unnamed = parse("decisions/0001-store-chats.md", prose.replace("We picked MVStore over JSON", "We agreed"))
+    assert unnamed.dead_ends == () and unnamed.yaml_error == (
+        "its Decision Outcome names none of its Considered Options: no option is read as rejected; "
+        'write `Chosen option: "X", because ...` with X as listed')
+    open_still = prose.split("## Decision Outcome")[0]  # no outcome yet: every option open, nothing said
+    assert parse("decisions/0001-store-chats.md", open_still).dead_ends == ()
+    assert parse("decisions/0001-store-chats.md", open_still).yaml_error is None
+
+
 def test_an_option_struck_out_in_the_considered_options_is_no_ruling():
     """The README's way to say "this works now" retired a KEP's alternative but not a MADR
     record's option, which stayed a ruling with its markup (qa76)."""

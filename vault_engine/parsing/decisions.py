@@ -3,9 +3,11 @@
 Structure only, never sentiment. Three shapes are read:
 
 - **MADR records**: ``## Considered Options`` lists every option, ``## Decision Outcome`` says
-  ``Chosen option: "X", because ...``; every other option is a ruling, its reason the "Bad,
-  because" lines of its part of ``## Pros and Cons of the Options`` (else why the chosen one
-  won), and the chosen option with its justification is the accepted design.
+  ``Chosen option: "X", because ...`` (or, in prose, which option it chose: "We picked X,
+  because ..."); every other option is a ruling, its reason the "Bad, because" lines of its
+  part of ``## Pros and Cons of the Options`` (else "the record chose X instead": the chosen
+  option's "because" argues for it, not against this one), and the chosen option with its
+  justification is the accepted design. A record that does not say which it chose rejects none.
 - **RFC / KEP-style alternatives**: a section headed ``Alternatives``, ``Alternatives
   considered``, ``Rejected alternatives``, ``Rejected ideas`` (and the like) holds only what was
   not chosen: each subsection one level down, or else each top-level list item, is a ruling
@@ -171,16 +173,45 @@ def _quoted_below(after: Sequence[str], rest: str) -> tuple[str, Sequence[str]]:
 def unlisted_choice(sections: Sequence[SectionLike]) -> str | None:
     """Why a MADR record's ``Chosen option`` names none of its Considered Options, or None:
     every option is then read as rejected, the chosen design too when the name is a typo
-    (``"Braille dots"`` among Hash marks, Unicode blocks and a spinner, qa24 #6)."""
+    (``"Braille dots"`` among Hash marks, Unicode blocks and a spinner, qa24 #6). A record
+    whose outcome is prose naming none of them has no option read as rejected, and says so."""
     chosen = chosen_option(sections)
     considered = [s for s in sections if _name(s) in _CONSIDERED]
-    if chosen is None or not considered:
-        return None
     options = [text for s in considered for _, text in _listed(s) if text]
-    if not options or _picked(options, sections, chosen):
+    if not options or _picked(options, sections, chosen) or outcome_names(options, sections, chosen):
         return None
+    if chosen is None:
+        if _outcome_lead(sections) is None:  # no outcome yet: every option still open
+            return None
+        return ("its Decision Outcome names none of its Considered Options: no option is read as rejected; "
+                'write `Chosen option: "X", because ...` with X as listed')
     return (f"its Chosen option {chosen[0]!r} names none of its Considered Options: every option is read as "
             "rejected; fix the name if it is a typo")
+
+
+# Where a prose outcome stops saying what was chosen: "We picked structlog over loguru, because ..."
+_CHOICE_ENDS = re.compile(r"[,;:]?\s+(?:because|since|over|rather\s+than|instead\s+of|not|but|than)\b", re.IGNORECASE)
+
+
+def _outcome_lead(sections: Sequence[SectionLike]) -> str | None:
+    """The first sentence of a record's outcome (``## Decision Outcome``, ``## Decision``), up
+    to where it stops naming the choice."""
+    for section in sections:
+        if _name(section) in _OUTCOME:
+            for _, paragraph in _paragraphs(body_lines(section)):
+                first = next(iter(split_sentences(paragraph)), "")
+                if _WORD.search(first):
+                    return _CHOICE_ENDS.split(first, maxsplit=1)[0]
+    return None
+
+
+def outcome_names(options: Sequence[str], sections: Sequence[SectionLike],
+                  chosen: tuple[str, str] | None) -> set[int]:
+    """Without a ``Chosen option`` line, the options the outcome's first sentence names, as
+    :func:`chosen_among` finds an option in that line: "We picked structlog, because ..." had
+    left structlog among the rejected, and a proposal of it raised it (qa132)."""
+    lead = _outcome_lead(sections) if chosen is None else None
+    return chosen_among(options, lead) if lead else set()
 
 
 CHOSEN_JOIN = "; "  # between the names of several chosen options
@@ -270,14 +301,17 @@ def _picked(options: Sequence[str], sections: Sequence[SectionLike], chosen: tup
 
 
 def _considered(section, sections, chosen, slugs, agent, when) -> list[DeadEnd]:
-    """MADR: every listed option but the chosen one."""
+    """MADR: every listed option but the chosen one; none when the record does not say which
+    was chosen where it is read (:func:`outcome_names`)."""
     pros_cons = _option_parts(sections)
     items = _listed(section)
     options = [text for _, text in items]
-    picked = _picked(options, sections, chosen)
+    picked = _picked(options, sections, chosen) | outcome_names(options, sections, chosen)
+    if not picked and chosen is None:  # which one was chosen is not said (status says so, unlisted_choice)
+        return []
     chose = chosen[0] if chosen else ""
-    if _BY_NUMBER.fullmatch(plain(chose)) and len(picked) == 1:  # "1" says nothing: the option it numbers
-        chose = _as_read(options[min(picked)])
+    if (not chose or _BY_NUMBER.fullmatch(plain(chose))) and len(picked) == 1:
+        chose = _as_read(options[min(picked)])  # "1" (or prose) says less than the option it names
     titles = list(pros_cons)
     bare_titles = [_CHOSEN_MARK.sub("", title) for title in titles]
     out = []
