@@ -719,3 +719,17 @@ def test_a_wikilink_in_a_ruling_reads_as_its_text_as_a_markdown_link_does(make_v
             assert [round(r.evidence.words, 6) for r in found.rulings] == [1.0]
         said = vault.deadend_check("Compute refunds from the settlement ledger", project="pay", lexical_only=True)
     assert '"We tried that on 2026-12-02, codex-b2: the refund window needs the rate of the day."' in said.rendered
+
+
+@pytest.mark.parametrize("proposal", [
+    "Instead of signed cookies keep sessions in a shared Redis. I'll add tests.",
+    "Signed cookies were rejected by the security review, so we'll keep sessions in a shared Redis. I'll add tests.",
+    "Not sure if this was tried but let's keep sessions in a shared Redis",
+    "Don't know if anyone tried this but I'll keep sessions in a shared Redis",
+])
+def test_a_restatement_is_raised_whatever_it_hedges_or_leaves_behind(vault, proposal):
+    """A second sentence made the unended "Instead of ..." refuse the whole first one, a
+    refusal ran past ", so", and a hedge opening "Not sure" turned every ruling down: each a
+    miss, exit 0 under --fail-on-hit (qa132)."""
+    found = vault.deadend_check(proposal, lexical_only=True)
+    assert [r.text for r in found.rulings][:1] == ["Keep sessions in a shared Redis"]

@@ -121,7 +121,16 @@ def test_settings_from_config_validate_each_key():
     ("The shields.io badge idea was rejected. Plan: a status key.", "The shields.io badge idea was rejected"),
     ("SnakeYAML only gives maps, so that's out. Going to use Jackson.", "SnakeYAML only gives maps, so that's out"),
     ("Client certificates aren't the answer because proxies strip them; use tokens",
-     "Client certificates aren't the answer because proxies strip them"),
+     "Client certificates aren't the answer"),  # why is no part of what it turns down
+    # ...to where the sentence goes on to something else, and a hedge is no refusal (qa132)
+    ("Signed cookies were rejected by the security review, so we'll keep sessions in a shared Redis.",
+     "Signed cookies were rejected by the security review"),
+    ("Not sure if this was tried but let's keep sessions in a shared Redis", ""),
+    ("Don't know if anyone tried this, I'll keep sessions in a shared Redis", ""),
+    ("Keep not only the sessions but the carts in Redis", ""),
+    # "Instead of Y X": no comma ends Y, the sentence refuses nothing, another sentence after it or not
+    ("Instead of signed cookies keep sessions in a shared Redis. I'll add tests.", ""),
+    ("Instead of signed cookies, keep sessions in a shared Redis. I'll add tests.", "Instead of signed cookies"),
     ("We ruled out polling last week; webhooks it is.", "We ruled out polling last week"),
     ("We dropped the second microphone. Tune the beamformer.", ""),  # "dropped" may report doing it
 ])

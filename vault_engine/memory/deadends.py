@@ -280,9 +280,9 @@ def gather_evidence(proposal: str, rulings: Sequence[Compared], semantic: Ruling
     words = [words_evidence(terms, (r.terms, r.lead_terms, ruling_core(r.text)), weights) for r in rulings]
     refused = content_terms(turned_down(proposal))
     proposed = content_terms(proposed_part(proposal))
-    # Nothing proposed besides: no refusal ("Instead of signed cookies keep sessions in a shared
-    # Redis" has no comma to end what it turns down; read as all refused, it hid the ruling),
-    # unless the proposal opens by refusing ("Don't keep refresh tokens in localStorage": qa31 N2)
+    # Nothing proposed besides: no refusal ("Signed cookies were rejected." states the ruling),
+    # unless the proposal opens by refusing ("Don't keep refresh tokens in localStorage": qa31 N2);
+    # an "Instead of" no comma ends refuses nothing in the first place (matching._unended)
     refusing = bool(refused) and (bool(proposed) or opens_refusing(proposal))
     # Only turning something down ("Don't use Redis Redlock for invoice runs") proposes nothing
     # to check: the meaning arm raised "Storing idempotency keys in Redis" for it (qa51)

@@ -122,8 +122,13 @@ def content_terms(text: str) -> frozenset[str]:
 # "never" count only so ("why not Y" and "so clients never refresh" propose what they say).
 # opening a sentence, or a line after a list item's or a comment's mark ("- Do not ...", "# Never
 # drop the second microphone": an agent writing the lesson down was told it repeated it, qa96)
-_SENTENCE_NEGATION = r"(?:(?:[-*+]|\d{1,3}[.)]|#{1,6}|//+|/\*+|<!--)\s*)?(?:don['’]?t|do not|never|not)\b"
-_TURNED_DOWN = re.compile(r"\(\s*not\b[^)]*\)|(?:(?:,|--|[—–]|\band\b|\bbut\b)\s*(?:not|never)\b|\brather than\b"
+# A hedge is no refusal: "Not sure if this was tried, but ...", "Don't know if anyone tried ...",
+# "not only X" (each had turned down every ruling it named, qa132).
+_HEDGE = r"(?!\s+(?:sure|certain|know|knowing|only|just|yet)\b)"
+_SENTENCE_NEGATION = (r"(?:(?:[-*+]|\d{1,3}[.)]|#{1,6}|//+|/\*+|<!--)\s*)?(?:don['’]?t|do not|never|not)\b"
+                      + _HEDGE)
+_TURNED_DOWN = re.compile(r"\(\s*not\b[^)]*\)|(?:(?:,|--|[—–]|\band\b|\bbut\b)\s*(?:not|never)\b" + _HEDGE
+                          + r"|\brather than\b"
                           r"|\binstead of\b|(?:^|[.;:!?])\s*" + _SENTENCE_NEGATION + r")"
                           r"(?:[^,;:!?.()\n]|\.(?=\S))*", re.I | re.M)
 _OPENS_REFUSING = re.compile(r"\s*" + _SENTENCE_NEGATION, re.I)
@@ -145,18 +150,28 @@ _QUOTED = re.compile(r'"[^"\n]*"|“[^”\n]*”')
 # before its plan, and the ruling it named had been raised by it (qa129: 4 of 8 such messages).
 # Only verbs that say nothing else: "we dropped the second microphone" may report doing it.
 _CLAUSE = r"(?:[^.;!?\n]|\.(?=\S))"
+# ...to the end of the sentence, or to a clause that goes on to something else: "Signed cookies
+# were rejected by the security review, so we'll keep sessions in a shared Redis" (qa132)
+_NEXT_CLAUSE = r"(?:,?\s+(?:so|but|then|because|since)|,\s*and\s+(?:we|I|they|so|then))\b"
 _SAID_OUT = re.compile(
     rf"(?:^|(?<=[.;!?])){_CLAUSE}*?\b(?:(?:was|were|is|are|got|been|being)\s+(?:rejected|ruled\s+out|turned\s+down|vetoed)"
     rf"|(?:we|I|they)\s+(?:have\s+|had\s+|['’]ve\s+)?(?:rejected|ruled\s+out|turned\s+down|vetoed)"
-    rf"|(?:that|this|it)(?:['’]s|\s+is)\s+out|(?:is|are)(?:\s+not|n['’]t)\s+(?:the\s+answer|an\s+option))\b{_CLAUSE}*",
+    rf"|(?:that|this|it)(?:['’]s|\s+is)\s+out|(?:is|are)(?:\s+not|n['’]t)\s+(?:the\s+answer|an\s+option))\b"
+    rf"(?:(?!{_NEXT_CLAUSE}){_CLAUSE})*",
     re.I | re.M)
+# "Instead of Y X" with no comma to end Y: where Y ends cannot be told, and the whole sentence
+# read as refused hid the ruling it proposes ("Instead of signed cookies keep sessions in a
+# shared Redis"), also when another sentence follows ("... Redis. I'll add tests.", qa132)
+_UNENDED = re.compile(r"(?:instead\s+of|rather\s+than)\b(?:[^,;:!?.()\n]|\.(?=\S))*[.;!?]?\s*$", re.I)
+_SENTENCE_START = re.compile(r"(?:^|[.;!?]\s+|\n)\s*$")
 
 
 def _refusals(text: str) -> list[tuple[int, int]]:
     """Where ``text`` turns something down, in order, overlaps joined; a refusal never opens
     inside quotation marks, though it may run over them ("Don't use "Redis" here")."""
     masked = _QUOTED.sub(lambda m: m.group()[0] + " " * (len(m.group()) - 2) + m.group()[-1], text)
-    spans = sorted(m.span() for pattern in (_TURNED_DOWN, _SAID_OUT) for m in pattern.finditer(masked))
+    spans = sorted(m.span() for pattern in (_TURNED_DOWN, _SAID_OUT) for m in pattern.finditer(masked)
+                   if not _unended(masked, *m.span()))
     joined: list[tuple[int, int]] = []
     for start, end in spans:
         if joined and start <= joined[-1][1]:
@@ -164,6 +179,14 @@ def _refusals(text: str) -> list[tuple[int, int]]:
         else:
             joined.append((start, end))
     return joined
+
+
+def _unended(text: str, start: int, end: int) -> bool:
+    """Whether the refusal at ``start:end`` is a whole sentence opening "Instead of" or
+    "Rather than": nothing ended what it turns down (:data:`_UNENDED`)."""
+    sentence_end = re.compile(r"[.;!?](?=\s|$)|\n").search(text, end)
+    rest = text[start:sentence_end.end() if sentence_end else len(text)]
+    return bool(_SENTENCE_START.search(text[:start])) and bool(_UNENDED.match(rest))
 
 
 def turned_down(text: str) -> str:
