@@ -184,3 +184,14 @@ def test_a_failed_item_that_names_no_approach_is_a_slip_not_a_dead_end():
         "the Failed item at line 9 names no approach ('-- only reason'): write '- APPROACH -- REASON' for it "
         "to be read as a dead end; the Failed item at line 10 names no approach (an empty item): write "
         "'- APPROACH -- REASON' for it to be read as a dead end")
+
+
+def test_a_failed_item_without_a_dash_gives_its_reason_as_its_sentences_after_the_first():
+    """"Keep sessions in a shared Redis." with the reason as the sentence after it (on the
+    line below, or the same line) was all approach: "(no reason written)", and a word-for-word
+    restatement 40% restated by words (qa132)."""
+    found = dead_ends("# C\n## Failed\n- Keep sessions in a shared Redis.\n  The October failover logged out every user at once.\n"
+                   "- Cache per node; restarts empty it\n- Shard by tenant id\n- Use v1.2 of the client. It crashed.\n")
+    assert [(d.text, d.reason) for d in found] == [
+        ("Keep sessions in a shared Redis", "The October failover logged out every user at once."),
+        ("Cache per node", "restarts empty it"), ("Shard by tenant id", None), ("Use v1.2 of the client", "It crashed.")]

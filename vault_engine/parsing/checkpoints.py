@@ -324,10 +324,21 @@ def failed_dead_ends(sections: Sequence[SectionLike], agent: str | None = None,
             text, reason = item_reason(item)
             if not _approach(item) or struck_out(item):
                 continue
+            if reason is None:  # "Keep sessions in a shared Redis. The failover logged out every user."
+                text, reason = _sentence_then_why(text)
             found.append(DeadEnd(text, reason, SOURCE, section.line_start + item.offset,
                                  section.heading, slugify(text, slugs), agent, when,
                                  f"{text} -- {reason}" if reason else None))
     return tuple(found)
+
+
+def _sentence_then_why(text: str) -> tuple[str, str | None]:
+    """An item of no dash and no ``Reason:`` as its first sentence, the approach, and the
+    sentences after it, why: read as all approach, its reason had been words a word-for-word
+    restatement must repeat (40%: a miss by words alone) and the list said "no reason written"
+    (qa132). A decision record's list is read so too (parsing/decisions.py)."""
+    first, *rest = split_sentences(text) or [text]
+    return (_CLOSING_STOP.sub("", first.rstrip(";")), " ".join(rest)) if rest else (text, None)
 
 
 def _approach(item: ListItem) -> str:
