@@ -73,6 +73,7 @@ class Accepted:
     text: str
     line: int
     heading: str | None
+    in_force: bool = True  # False: a record superseded or withdrawn chose it, and it is chosen no more
 
 
 @dataclass(frozen=True, slots=True)

@@ -126,7 +126,8 @@ def test_a_ledger_without_change_times_hashes_every_note_once_and_rewrites_only_
     vault.ledger.db.executescript("ALTER TABLE notes DROP COLUMN ctime_ns; ALTER TABLE skipped DROP COLUMN ctime_ns;"
                                   "ALTER TABLE sections DROP COLUMN anchor; ALTER TABLE dead_ends DROP COLUMN record_title;"
                                   "ALTER TABLE dead_ends DROP COLUMN record_status; ALTER TABLE dead_ends DROP COLUMN described_at;"
-                                  "ALTER TABLE notes DROP COLUMN edited_at; PRAGMA user_version=9;")
+                                  "ALTER TABLE notes DROP COLUMN edited_at; ALTER TABLE accepted DROP COLUMN in_force;"
+                                  "PRAGMA user_version=9;")
     vault.close()
     rewrite_keeping_size_and_mtime(vault.root / "beta.md", "turtles", "lizards")  # missed by version 9
     seen = spy_on_reads(monkeypatch)

@@ -733,3 +733,21 @@ def test_a_restatement_is_raised_whatever_it_hedges_or_leaves_behind(vault, prop
     miss, exit 0 under --fail-on-hit (qa132)."""
     found = vault.deadend_check(proposal, lexical_only=True)
     assert [r.text for r in found.rulings][:1] == ["Keep sessions in a shared Redis"]
+
+
+def test_what_a_superseded_record_chose_is_chosen_no_more_though_it_rejects_nothing(make_vault):
+    """A superseded record's Decision kept a word-for-word restatement quiet ("the proposal is a
+    chosen design, word for word") and was "chosen since" the ruling in `deadend list`, where
+    the same record with one rejected alternative did neither: its status had been read from
+    its rulings' rows (qa132)."""
+    failed = ("---\ntype: checkpoint\nproject: pay\nagent: a1\ncreated: 2026-12-01T10:00:00Z\n---\n# Locks\n"
+              "## Failed\n- Redis Redlock for invoice runs -- clock drift double-charged a batch\n")
+    record = ("---\ntype: decision\nproject: pay\nstatus: superseded by ADR-0012\ncreated: 2026-12-05\n---\n"
+              "# Use Redlock\n## Decision\nUse Redis Redlock for invoice runs.\n")
+    with Vault(make_vault({"projects/pay/checkpoints/20261201T100000Z-a1.md": failed,
+                           "decisions/2026-12-05-use-redlock.md": record})) as vault:
+        vault.index(embed=False, now=FROZEN_NOW)
+        found = vault.deadend_check("Use Redis Redlock for invoice runs", project="pay", lexical_only=True)
+        listed = vault.deadend_list(project="pay")
+    assert [r.text for r in found.rulings] == ["Redis Redlock for invoice runs"]
+    assert [r.chosen_since for r in listed] == [None]

@@ -8,7 +8,8 @@ from vault_engine.stores.ledger import SCHEMA_VERSION, Ledger
 from vault_engine.stores.ledger import connection as ledger_module  # where the schema is migrated
 
 # What versions 12 and 13 added, dropped to stand in for an older ledger.
-DROP_14 = "ALTER TABLE notes DROP COLUMN edited_at; "
+DROP_15 = "ALTER TABLE accepted DROP COLUMN in_force; "
+DROP_14 = "ALTER TABLE notes DROP COLUMN edited_at; " + DROP_15
 DROP_13 = "ALTER TABLE dead_ends DROP COLUMN described_at; " + DROP_14
 DROP_12 = "ALTER TABLE dead_ends DROP COLUMN record_title; ALTER TABLE dead_ends DROP COLUMN record_status; " + DROP_13
 
@@ -188,3 +189,20 @@ def test_a_ledger_of_version_13_learns_of_edits_from_the_next_one_it_reads(make_
         (root / "a.md").write_text("# A\ntwo\n", encoding="utf-8")
         v.index(embed=False, now=1_790_000_000.0)
         assert v.ledger.note_by_path("a.md").edited_at == 1_790_000_000.0
+
+
+def test_a_ledger_of_version_14_learns_which_records_are_in_force_when_read_again(make_vault):
+    """Version 15 marks what a record no longer in force chose on the statement itself: a
+    superseded record that rejects nothing had still counted as chosen (qa132)."""
+    from vault_engine.vault import Vault
+
+    record = "---\ntype: decision\nstatus: superseded by ADR-0012\n---\n# Redlock\n## Decision\nUse Redis Redlock.\n"
+    root = make_vault({"decisions/0001-redlock.md": record}, config="[model]\nenabled = false\n")
+    with Vault(root) as v:
+        v.index(embed=False)
+        v.ledger.db.executescript(DROP_15 + "PRAGMA user_version=14;")
+    with Vault(root) as v:
+        assert v.ledger.accepted_texts() == ["Use Redis Redlock."]  # migrated: in force until read again
+        (root / "decisions/0001-redlock.md").write_text(record + "\n", encoding="utf-8")
+        v.index(embed=False)
+        assert v.ledger.accepted_texts() == []

@@ -28,7 +28,7 @@ from vault_engine.paths import glob_match, note_stem
 
 # Bump when parse_note reads an unchanged file differently (what a ruling or a chosen option
 # is, how sections split): the next `index` re-reads every note instead of trusting the ledger.
-EXTRACTION_VERSION = "41"  # 5: checkpoints dated by file name, KEPs by kep.yaml; 6: frontmatter slips; 7: Cons:;
+EXTRACTION_VERSION = "42"  # 5: checkpoints dated by file name, KEPs by kep.yaml; 6: frontmatter slips; 7: Cons:;
 # 8: a chosen option matched without spaces; 9: dates such as 2023-9-18, a "because" list;
 # 10: alternatives named by label lines ("**Option 2:** ..."), Pros/Cons items are no alternatives;
 # 11: Obsidian's properties (wikilinks in them are links, their words are searched, "Tags:" in any
@@ -104,6 +104,9 @@ EXTRACTION_VERSION = "41"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 #     what it chose, not the line; a checkpoint item's reason is no description of what was
 #     tried (no lead words); a word's accent written as a mark of its own, and a soft hyphen
 #     inside it, split it no more (the index, inline tags, the headings links name)
+# 42: a record's outcome in prose names its chosen option; a Failed item's reason may be its
+#     sentences after the first; a wikilink in a ruling reads as its text; a working note's
+#     marker struck out is no ruling; what a record no longer in force chose is marked so
 
 
 def newer_extraction(key: str | None) -> str | None:
@@ -159,7 +162,7 @@ def parse_note(rel_path: str, text: str, config: Config, sidecar: str | None = N
                                            unlisted_choice(sections) if record else None,
                                            *(part_slips(sections) if kind == "checkpoint" else ())))) or None,
         dead_ends=note_dead_ends(rel_path, kind, meta, sections),
-        accepted=note_accepted(kind, sections),
+        accepted=note_accepted(kind, sections, record_status(meta, sections) is None if record else True),
     )
 
 
@@ -198,12 +201,15 @@ def _dead_ends_of(rel_path: str, kind: str, meta: dict, sections) -> tuple[DeadE
     return ()
 
 
-def note_accepted(kind: str, sections) -> tuple[Accepted, ...]:
-    """What the note records as chosen (parsing/decisions.py), for the notes that have rulings."""
+def note_accepted(kind: str, sections, in_force: bool = True) -> tuple[Accepted, ...]:
+    """What the note records as chosen (parsing/decisions.py), for the notes that have rulings;
+    a record no longer in force chose it once (``in_force`` False), rulings of its own or none:
+    its status had been read from its rulings, and one with none still counted as chosen (qa132)."""
     if kind == "checkpoint":
         return accepted_designs(sections, ACCEPTED_IN_CHECKPOINTS)
     if kind in RECORD_KINDS:
-        return accepted_designs(sections, ACCEPTED_IN_RECORDS, chosen_option(sections))
+        chosen = accepted_designs(sections, ACCEPTED_IN_RECORDS, chosen_option(sections))
+        return chosen if in_force else tuple(replace(a, in_force=False) for a in chosen)
     return ()
 
 

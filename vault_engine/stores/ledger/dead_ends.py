@@ -118,8 +118,8 @@ def insert_dead_ends(db: sqlite3.Connection, note_id: int, note: ParsedNote) -> 
 def insert_accepted(db: sqlite3.Connection, note_id: int, note: ParsedNote) -> None:
     """What a note being written records as chosen (NoteQueries.upsert_note)."""
     db.executemany(
-        "INSERT INTO accepted(note_id, ord, text, line, heading) VALUES (?,?,?,?,?)",
-        [(note_id, i, a.text, a.line, a.heading) for i, a in enumerate(note.accepted)],
+        "INSERT INTO accepted(note_id, ord, text, line, heading, in_force) VALUES (?,?,?,?,?,?)",
+        [(note_id, i, a.text, a.line, a.heading, a.in_force) for i, a in enumerate(note.accepted)],
     )
 
 
@@ -192,9 +192,7 @@ class DeadEndQueries(LedgerConnection):
         """Every statement of what a note records as chosen, each once; none of a record no
         longer in force (superseded, withdrawn): what a superseded record chose hid the
         rejection of it by the record that superseded it (qa53)."""
-        return [r[0] for r in self.db.execute(
-            "SELECT DISTINCT text FROM accepted WHERE note_id NOT IN "
-            "(SELECT note_id FROM dead_ends WHERE record_status IS NOT NULL) ORDER BY text")]
+        return [r[0] for r in self.db.execute("SELECT DISTINCT text FROM accepted WHERE in_force ORDER BY text")]
 
     def choices_of(self, project: str | None) -> list[tuple[int, str, str | None]]:
         """(note id, statement, heading) of what the notes of one project (None: of no project)
@@ -202,7 +200,7 @@ class DeadEndQueries(LedgerConnection):
         scope, params = ("n.project IS NULL", ()) if project is None else ("n.project = ?", (project,))
         return [(note_id, text, heading) for note_id, text, heading in self.db.execute(
             "SELECT a.note_id, a.text, a.heading FROM accepted a JOIN notes n ON n.id = a.note_id"
-            f" WHERE {scope} AND a.note_id NOT IN (SELECT note_id FROM dead_ends WHERE record_status IS NOT NULL)"
+            f" WHERE {scope} AND a.in_force"
             " ORDER BY a.note_id, a.ord", params)]
 
     def accepted_of(self, note_ids: Iterable[int]) -> dict[int, list[tuple[str, str | None]]]:

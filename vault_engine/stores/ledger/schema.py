@@ -6,10 +6,11 @@ the notes.
 
 from __future__ import annotations
 
-SCHEMA_VERSION = 14  # 2: dead_ends, 3: embedded, 4: dead_ends.terms, 5: apostrophes, 6: 2 Whoosh fields,
+SCHEMA_VERSION = 15  # 2: dead_ends, 3: embedded, 4: dead_ends.terms, 5: apostrophes, 6: 2 Whoosh fields,
 # 7: one Whoosh field, empty headings folded into their subsection, 8: decision records, accepted,
 # 9: ruling_words, 10: notes.ctime_ns and skipped.ctime_ns, 11: sections.anchor,
-# 12: dead_ends.record_title and record_status, 13: dead_ends.described_at, 14: notes.edited_at
+# 12: dead_ends.record_title and record_status, 13: dead_ends.described_at, 14: notes.edited_at,
+# 15: accepted.in_force
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
@@ -115,7 +116,8 @@ CREATE TABLE IF NOT EXISTS accepted (  -- what a note records as chosen: Goal, D
     ord INTEGER NOT NULL,
     text TEXT NOT NULL,
     line INTEGER NOT NULL,
-    heading TEXT
+    heading TEXT,
+    in_force INTEGER NOT NULL DEFAULT 1  -- 0: a record superseded or withdrawn chose it
 );
 CREATE INDEX IF NOT EXISTS accepted_note ON accepted(note_id);
 CREATE TABLE IF NOT EXISTS skipped (
@@ -159,4 +161,5 @@ ALTER TABLE dead_ends ADD COLUMN record_status TEXT;
 """,
     13: "ALTER TABLE dead_ends ADD COLUMN described_at INTEGER;",  # filled as notes are read again
     14: "ALTER TABLE notes ADD COLUMN edited_at REAL;",  # known from the next edit an index reads
+    15: "ALTER TABLE accepted ADD COLUMN in_force INTEGER NOT NULL DEFAULT 1;",  # filled as notes are read again
 }
