@@ -751,3 +751,29 @@ def test_what_a_superseded_record_chose_is_chosen_no_more_though_it_rejects_noth
         listed = vault.deadend_list(project="pay")
     assert [r.text for r in found.rulings] == ["Redis Redlock for invoice runs"]
     assert [r.chosen_since for r in listed] == [None]
+
+
+def test_a_choice_is_dated_as_its_notes_rulings_are_and_one_of_no_date_clears_no_failure(make_vault):
+    """A record dated 2026-10-01 (updated 2026-12-05) was "chosen since" a failure of
+    2026-12-01 by its update's date, an undated spec by the day it was copied; and an undated
+    record's choice kept the check quiet ("a chosen design, word for word") where the list
+    said the ruling stands (qa132)."""
+    failed = ("---\ntype: checkpoint\nproject: pay\nagent: a1\ncreated: 2026-12-01T10:00:00Z\n---\n# Invoices\n"
+              "## Failed\n- Optimistic retries on the invoice table -- lost updates under load\n"
+              "- Batch invoices nightly -- customers wanted them at once\n"
+              "- Keep sessions in a shared Redis -- the failover logged out every user\n")
+    record = ("---\ntype: decision\nproject: pay\ncreated: 2026-10-01\nupdated: 2026-12-05\nauthors: Ana Silva\n---\n"
+              "# Invoice concurrency\n## Decision\nUse optimistic retries on the invoice table, with jitter.\n")
+    spec = ("---\ntype: spec\nproject: pay\n---\n# Invoicing\n## Decision\n"
+            "Batch invoices nightly and email them at 06:00.\n")
+    team = ("---\ntype: decision\n---\n# Session store\n## Decision\nKeep sessions in a shared Redis.\n")
+    with Vault(make_vault({"projects/pay/checkpoints/20261201T100000Z-a1.md": failed,
+                           "decisions/0009-invoice-concurrency.md": record, "projects/pay/invoicing-spec.md": spec,
+                           "decisions/0001-session-store.md": team})) as vault:
+        vault.index(embed=False, now=FROZEN_NOW)
+        listed = vault.deadend_list(project="pay")
+        found = vault.deadend_check("Keep sessions in a shared Redis", project="pay", lexical_only=True)
+    assert [(r.text, r.chosen_since) for r in listed if r.source == "checkpoint"] == [
+        ("Optimistic retries on the invoice table", None), ("Batch invoices nightly", None),
+        ("Keep sessions in a shared Redis", None)]
+    assert [r.text for r in found.rulings] == ["Keep sessions in a shared Redis"]

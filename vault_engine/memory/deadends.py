@@ -44,7 +44,7 @@ from vault_engine.memory.plans import live_plan, live_plans
 from vault_engine.memory.render import render_closest, render_interruption, render_nothing_recorded, why_none_recorded
 from vault_engine.memory.results import DeadendCheck, Evidence, Ruling
 from vault_engine.memory.ruling_vectors import lexical_only
-from vault_engine.memory.since import dated_choices, stated_outright, with_chosen_since
+from vault_engine.memory.since import chosen_after, dated_choices, stated_outright, with_chosen_since
 from vault_engine.parsing.checkpoints import lead_sentence
 from vault_engine.parsing.readable import links_as_text
 from vault_engine.refs import make_ref
@@ -389,8 +389,7 @@ def _chosen_restated(proposal: str, terms: frozenset[str], rulings: Sequence[Com
         quiet (qa84)."""
         when = ruling.when
         projects = dict.fromkeys((ruling.project, None))
-        return [lead for project in projects for lead, at in restated_in(project)
-                if at is None or when is None or at >= when]
+        return [lead for project in projects for lead, at in restated_in(project) if chosen_after(at, when)]
 
     for i in (i for i, is_near in enumerate(near) if is_near):
         chosen = chosen_over(rulings[i]) + restated_of(accepted.plan(rulings[i].project))
@@ -447,7 +446,7 @@ def _stands_against(accepted: ChosenDesigns, weights: TermWeights,
         if not terms & ruling.terms or not settings.words_met(
                 *words_evidence(terms, (ruling.terms, ruling_core(ruling.text)), weights)):
             return True  # another design (most are): it stands against the ruling wherever it was chosen
-        return any(said == text and (at is None or ruling.when is None or at >= ruling.when)
+        return any(said == text and chosen_after(at, ruling.when)
                    for project in dict.fromkeys((ruling.project, None)) for said, at in dated(project))
 
     return stands

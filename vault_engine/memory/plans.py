@@ -28,7 +28,7 @@ def created_time(note: NoteRow) -> float:
 
 
 def stated_time(note: NoteRow) -> float | None:
-    """A checkpoint's ``created``, else its own date, else the time in its name; None when it
+    """A note's ``created``, else its own date, else the time in its name; None when it
     states none. A time after the file was last written is no time it was written
     (dates.believable): the next one is taken."""
     named = name_time(note.path)

@@ -15,7 +15,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
-from vault_engine.dates import first_believable
 from vault_engine.memory.matching import (
     DEFAULT_SETTINGS,
     DeadendSettings,
@@ -24,9 +23,10 @@ from vault_engine.memory.matching import (
     ruling_core,
     words_evidence,
 )
-from vault_engine.memory.plans import created_time
+from vault_engine.memory.plans import stated_time
 from vault_engine.memory.results import LaterChoice, Ruling
 from vault_engine.parsing.checkpoints import note_agent
+from vault_engine.parsing.note import RECORD_KINDS
 from vault_engine.parsing.readable import links_as_text
 from vault_engine.refs import make_ref
 from vault_engine.stores.ledger import Ledger, NoteRow
@@ -91,12 +91,22 @@ def _statements(ledger: Ledger, project: str | None) -> list[tuple[NoteRow, str,
 
 
 def _chosen_at(note: NoteRow) -> float | None:
-    """When a note made its choice, as its rulings are dated: a checkpoint's or working note's
-    created time (else its file time); a decision record's own date only (its file time is when
-    it was copied, not when anyone decided)."""
-    if note.kind == "decision":
-        return first_believable((note.doc_time,), note.mtime_ns / 1e9)
-    return created_time(note)
+    """When a note made its choice, as its rulings are dated (stores.ledger.ruled_out_at): its
+    ``created``, else its own date, else the time in its name (:func:`plans.stated_time`); else
+    a checkpoint's or working note's file time, and no time for a record or a spec (its file
+    time is when it was copied, not when anyone decided). A record had been dated by its
+    ``updated`` for its choice and by its ``created`` for its rulings, a spec by the day it was
+    copied, each then "chosen since" its own project's failures (qa132)."""
+    stated = stated_time(note)
+    return stated if stated is not None or note.kind in RECORD_KINDS else note.mtime_ns / 1e9
+
+
+def chosen_after(at: float | None, ruling_when: float | None) -> bool:
+    """Whether a choice made ``at`` was made at or after a ruling of ``ruling_when``: always
+    after a ruling that states no time, never, stating none itself, after one that does (a
+    check had read an undated record's choice as after a dated failure, `deadend list` as not,
+    qa132)."""
+    return ruling_when is None or (at is not None and at >= ruling_when)
 
 
 def _latest_restating(ruling: Ruling, choices: Sequence[_Choice], weights: TermWeights,
@@ -105,7 +115,7 @@ def _latest_restating(ruling: Ruling, choices: Sequence[_Choice], weights: TermW
     texts = (ruling.terms, ruling_core(ruling.text))
     later = []
     for choice in choices:
-        if choice.note_id == ruling.note_id or choice.said.when is None or choice.said.when <= ruling.when:
+        if choice.note_id == ruling.note_id or not chosen_after(choice.said.when, ruling.when):
             continue
         if not choice.terms & ruling.terms:
             continue
