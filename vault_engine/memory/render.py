@@ -57,9 +57,9 @@ def why_none_recorded(records: int) -> str:
     the very folder they were in (qa66)."""
     if records:
         return (f"its {records} decision record(s) list no rejected option where one is read (a MADR record's "
-                "Considered Options, an RFC's or KEP's Alternatives, Alternatives considered or Rejected ideas "
-                "section: options weighed in prose, as Nygard's template does, are not read; list them under "
-                "`## Alternatives`)")
+                "Considered Options, an RFC's or KEP's `## Alternatives`, Alternatives considered or Rejected ideas "
+                "section, each option a list item, a sub-heading or an `Option 1: ...` line: options weighed in prose, "
+                "as Nygard's template does, or paragraphs opening with a bold name are not read)")
     return ("dead ends come from a checkpoint's Failed list, a working note's dead-end markers and the "
             "rejected options of decision records (MADR records wherever they are; others under decisions/, "
             "docs/decisions/, docs/adr/, doc/adr/, docs/architecture/decisions/ or keps/, or where [kinds] "
