@@ -538,6 +538,7 @@ def test_decision_records_that_list_no_option_where_one_is_read_say_so(make_vaul
         listed = v.deadend_list()  # said by `deadend list` too: "no dead ends recorded" alone (qa123)
     assert check.status == "miss" and "its 1 decision record(s) list no rejected option where one is read" in \
         check.rendered and "`## Alternatives`" in check.rendered, check.rendered
+    assert check.arms == ()  # nothing compared, by either arm: it had said "lexical" beside a model (qa132)
     assert listed.rulings == () and any("its 1 decision record(s) list no rejected option" in n for n in listed.notices)
     note = "---\ntype: checkpoint\nproject: api\ncreated: 2026-10-29T15:45:00Z\n---\n# Checkpoint: api\n## Next\n- ship\n"
     with Vault(make_vault({"projects/api/checkpoints/20261029T154500Z-a.md": note})) as v:

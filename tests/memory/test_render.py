@@ -110,7 +110,11 @@ def test_a_decision_record_ruling_names_its_record_and_says_when_the_record_no_l
     assert RECORD.to_json()["record_title"] == "Use --input for input files everywhere"
     assert "may no longer hold" not in render_interruption("x", [DROP], "drone-audio", ("lexical",))
     # `deadend list` said `[decision record]` of a superseded record: only --json told
-    assert "[decision record, superseded by ADR-0057] Use specialized syntax" in render_dead_end_list([RECORD])
+    listed = render_dead_end_list([RECORD])
+    assert ('no date     -  -  [decision record, superseded by ADR-0057 "Use --input for input files everywhere"] '
+            "Use specialized syntax") in listed
+    # what the JSON says, the line says: what was chosen instead, and no "an unknown date" in the date column (qa132)
+    assert listed.endswith("; chosen instead: Adopt --input everywhere")
 
 
 def test_the_sentence_to_say_ends_in_one_period_and_never_inside_a_link():

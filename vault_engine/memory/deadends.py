@@ -161,7 +161,7 @@ def check_in_ledger(proposal: str, ledger: Ledger, *, project: str | None = None
     their words are (the ledger's word index); for the meaning arm, every ruling's text; then
     only the raised rulings in full."""
     if not ledger.has_dead_ends():
-        return DeadendCheck(proposal, project, ("lexical",), (),
+        return DeadendCheck(proposal, project, (), (),  # no arm ran: nothing to compare (it had said "lexical", qa132)
                             render_nothing_recorded(proposal, none_recorded(ledger)), tuple(notices))
     terms = content_terms(proposal)
     sharing = load_ruling_words(ledger, ledger.dead_ends_sharing(terms))

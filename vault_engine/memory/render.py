@@ -434,8 +434,11 @@ def render_dead_end_list(rulings: Sequence[Ruling]) -> str:
         source = "working note, weaker" if r.source == "working note" else r.source
         if r.record_status:  # superseded, on hold, withdrawn: said as `deadend check` says it
             source += f", {one_line(r.record_status, 60).rstrip('.')}"
+        if r.record_title:  # what the JSON says, the text says too (qa132)
+            source += f' "{one_line(r.record_title, 80)}"'
         reason = f" — {r.reason}" if r.reason else " — (no reason written)"
+        chosen = f"; chosen instead: {one_line(r.chosen, 160)}" if r.chosen else ""
         since = f"; chosen since: {r.chosen_since.said}" if r.chosen_since else ""
-        lines.append(f"{iso_date(r.when)}  {r.project or '-'}  {r.agent or '-'}  [{source}] "
-                     f"{r.text}{reason}  ({printed(r.ref)}){since}")
+        lines.append(f"{utc_date(r.when, 'no date   ')}  {r.project or '-'}  {r.agent or '-'}  [{source}] "
+                     f"{r.text}{reason}  ({printed(r.ref)}){chosen}{since}")
     return "\n".join(lines)
