@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Protocol
 
@@ -154,6 +154,17 @@ def read_list(lines: Sequence[str]) -> list[ListItem]:
 def _indent(line: str) -> int:
     prefix = line[: len(line) - len(line.lstrip(" \t"))]
     return len(prefix.expandtabs(4))
+
+
+_EMPHASIS = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1")
+_CODE_SPAN = re.compile(r"`([^`]*)`")
+
+
+def unemphasized(text: str, prose: Callable[[str], str] = lambda part: part) -> str:
+    """``text`` with bold as plain, as a reader sees it, and ``prose`` applied outside code
+    spans (whose backticks say "this is a name", and stay)."""
+    parts = _CODE_SPAN.split(text)  # even: prose, odd: code
+    return "`".join(part if n % 2 else _EMPHASIS.sub(r"\2", prose(part)) for n, part in enumerate(parts))
 
 
 def split_reason(text: str) -> tuple[str, str | None]:
@@ -326,6 +337,7 @@ def failed_dead_ends(sections: Sequence[SectionLike], agent: str | None = None,
                 continue
             if reason is None:  # "Keep sessions in a shared Redis. The failover logged out every user."
                 text, reason = _sentence_then_why(text)
+            text = unemphasized(text)  # shown as a record's option is: "**Postgres locks**" kept its stars (qa132)
             found.append(DeadEnd(text, reason, SOURCE, section.line_start + item.offset,
                                  section.heading, slugify(text, slugs), agent, when,
                                  f"{text} -- {reason}" if reason else None))

@@ -42,6 +42,7 @@ from vault_engine.parsing.checkpoints import (
     slugify,
     split_sentences,
     struck_out,
+    unemphasized,
 )
 from vault_engine.parsing.readable import links_as_text, unescaped
 from vault_engine.parsing.sections import heading_line, is_list_item, starts_block
@@ -330,15 +331,11 @@ def _considered(section, sections, chosen, slugs, agent, when) -> list[DeadEnd]:
     return out
 
 
-_EMPHASIS = re.compile(r"(\*\*|__)(?=\S)(.+?)(?<=\S)\1")
-
-
 def _as_listed(option: str) -> str:
     """An option as a reader sees it listed: a link as its text, bold as plain (code spans,
     whose backticks say "this is a name", stay): "Use [Lingohub](https://lingohub.com/)" is
     "Use Lingohub"."""
-    parts = _CODE_SPAN.split(option)
-    return "`".join(part if n % 2 else _EMPHASIS.sub(r"\2", links_as_text(part)) for n, part in enumerate(parts))
+    return unemphasized(option, links_as_text)
 
 
 def _options(items: Iterable) -> Iterable:
