@@ -6,7 +6,8 @@ working-note marker, an option a decision record turned down) is raised by eithe
 - **meaning**: the proposal's cosine with the ruling (as written, or its description when a
   record gives one: "Pod API" alone says little) reaches ``semantic_min`` *and* beats by
   ``semantic_margin`` its cosine with everything the vault records as chosen (checkpoint
-  Goals and Decisions, records' chosen options). A proposal of a chosen design shares its
+  Goals and Decisions, else Summaries; records' chosen options, else their Decision, Summary
+  or Proposal; each project's plan, the latest checkpoint's Next steps: memory/plans.py). A proposal of a chosen design shares its
   topic with the rejected ones, often its words too, but it is closer to what was chosen, so
   it stays quiet; where nothing chosen is recorded, closeness alone decides.
 - **words**: the proposal restates ``lexical_min`` of the ruling's content words (its text,
@@ -28,7 +29,10 @@ Y" ("before" and "after" are stop words, but words of the wording).
 
 Neither arm raises a ruling the proposal turns down ("Use Gradle, not Maven" agrees with a
 ruling that Maven failed): what follows ", not", "rather than" or "instead of" is refused, and
-a ruling whose distinguishing words it restates is left out (:func:`refusal`).
+so is a sentence opening "Don't", "Never" or "Not" and a clause saying what it names was
+rejected ("The badge idea was rejected", "so that's out"); a ruling whose distinguishing words
+it restates is left out (:func:`refusal`). A hedge ("Not sure if ...") refuses nothing, nor
+does a sentence opening "Instead of" that no comma ends.
 
 Both thresholds and the margin were chosen leaving one corpus out over four real decision
 histories (bench/deadend_lab.py; figures in bench/RESULTS.md). Comparing with the chosen design

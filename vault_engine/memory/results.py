@@ -67,7 +67,7 @@ class Ruling:
     reason: str | None
     project: str | None
     agent: str | None
-    when: float | None  # Unix seconds: the note's created date, else its file time
+    when: float | None  # Unix seconds, as stores.ledger.ruled_out_at dates it (None: a record of no date)
     slug: str
     source: str  # "checkpoint" | "working note" | "decision record"
     ref: str

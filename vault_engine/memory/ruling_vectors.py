@@ -1,7 +1,7 @@
 """The semantic arm of ``deadend check``: cosines against cached ruling vectors.
 
 Each dead end's text, its description and the accepted statements of its note are embedded
-once and kept in ``.vault-engine/index/deadend_vectors.sqlite`` through
+once and kept in ``deadend_vectors.sqlite`` of the live index generation (``index_dir``) through
 :class:`~vault_engine.stores.vectors.VectorCache`, keyed by (model, text hash). A check then
 embeds only the proposal. The file is separate from the section cache because that cache
 prunes every hash that is not a section's; it is derived like the rest of the index folder.

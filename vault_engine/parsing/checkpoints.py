@@ -1,12 +1,16 @@
 """Checkpoints: the ``## Summary``, ``## Next`` and ``## Failed`` parts of an agent's check-in.
 
 Each top-level item of ``## Failed`` is one dead end. Its reason is a nested ``Reason:`` item,
-or the text after `` — `` / `` -- `` on the same line; other nested items are kept as detail
-after the reason, so nothing written under an item is dropped. ``[[links]]`` stay as written.
+or the text after `` — `` / `` -- `` on the same line, else its sentences after the first;
+other nested items are kept as detail after the reason, so nothing written under an item is
+dropped. ``[[links]]`` stay as written.
 
-The list reader here is shared with :mod:`vault_engine.parsing.markers`. It works on the text
-of sections (parsed now or read back from the ledger), so ``resume`` can read a checkpoint's
-Summary and Next from the index without opening the file.
+The list reader and the text helpers here (the sentences of a ruling, what ``deadend check``
+compares of it: :func:`match_text`, :func:`lead_sentence`) serve the working notes' markers
+and the decision records too (:mod:`~vault_engine.parsing.markers`,
+:mod:`~vault_engine.parsing.decisions`). They work on the text of sections (parsed now or read
+back from the ledger), so ``resume`` can read a checkpoint's Summary and Next from the index
+without opening the file.
 """
 
 from __future__ import annotations
