@@ -7,9 +7,9 @@ working-note marker, an option a decision record turned down) is raised by eithe
   record gives one: "Pod API" alone says little) reaches ``semantic_min`` *and* beats by
   ``semantic_margin`` its cosine with everything the vault records as chosen (checkpoint
   Goals and Decisions, else Summaries; records' chosen options, else their Decision, Summary
-  or Proposal; each project's plan, the latest checkpoint's Next steps: memory/plans.py). A proposal of a chosen design shares its
-  topic with the rejected ones, often its words too, but it is closer to what was chosen, so
-  it stays quiet; where nothing chosen is recorded, closeness alone decides.
+  or Proposal; each project's plan, the latest checkpoint's Next steps: memory/plans.py). A
+  proposal of a chosen design shares its topic with the rejected ones, often its words too,
+  but it is closer to what was chosen, so it stays quiet; where nothing chosen is recorded, closeness alone decides.
 - **words**: the proposal restates ``lexical_min`` of the ruling's content words (its text,
   or the first sentence of its description), weighted by how rare each is among the vault's
   rulings, and the words in common say at least as much as one word no other ruling uses.
