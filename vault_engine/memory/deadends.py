@@ -44,7 +44,7 @@ from vault_engine.memory.plans import live_plan, live_plans
 from vault_engine.memory.render import render_closest, render_interruption, render_nothing_recorded, why_none_recorded
 from vault_engine.memory.results import DeadendCheck, Evidence, Ruling
 from vault_engine.memory.ruling_vectors import lexical_only
-from vault_engine.memory.since import chosen_after, dated_choices, stated_outright, with_chosen_since
+from vault_engine.memory.since import chosen_after, dated_choices, restates, stated_outright, with_chosen_since
 from vault_engine.parsing.checkpoints import lead_sentence
 from vault_engine.parsing.readable import links_as_text
 from vault_engine.refs import make_ref
@@ -442,9 +442,7 @@ def _stands_against(accepted: ChosenDesigns, weights: TermWeights,
     terms_of = functools.cache(design_terms)
 
     def stands(text: str, ruling: Compared) -> bool:
-        terms = terms_of(text)
-        if not terms & ruling.terms or not settings.words_met(
-                *words_evidence(terms, (ruling.terms, ruling_core(ruling.text)), weights)):
+        if not restates(terms_of(text), ruling.terms, ruling.text, weights, settings):
             return True  # another design (most are): it stands against the ruling wherever it was chosen
         return any(said == text and chosen_after(at, ruling.when)
                    for project in dict.fromkeys((ruling.project, None)) for said, at in dated(project))

@@ -109,16 +109,18 @@ def chosen_after(at: float | None, ruling_when: float | None) -> bool:
     return ruling_when is None or (at is not None and at >= ruling_when)
 
 
+def restates(design: frozenset[str], ruling_terms: frozenset[str], ruling_text: str, weights: TermWeights,
+             settings: DeadendSettings) -> bool:
+    """Whether a chosen design (its :func:`~matching.design_terms`) chose what a ruling ruled
+    out: it restates the ruling as the words arm reads a restatement. The one reading for
+    "chosen since" and for a check's chosen design that may not keep its own ruling quiet."""
+    return bool(design & ruling_terms) and settings.words_met(
+        *words_evidence(design, (ruling_terms, ruling_core(ruling_text)), weights))
+
+
 def _latest_restating(ruling: Ruling, choices: Sequence[_Choice], weights: TermWeights,
                       settings: DeadendSettings) -> LaterChoice | None:
-    assert ruling.when is not None
-    texts = (ruling.terms, ruling_core(ruling.text))
-    later = []
-    for choice in choices:
-        if choice.note_id == ruling.note_id or not chosen_after(choice.said.when, ruling.when):
-            continue
-        if not choice.terms & ruling.terms:
-            continue
-        if settings.words_met(*words_evidence(choice.terms, texts, weights)):
-            later.append(choice.said)
+    later = [choice.said for choice in choices
+             if choice.note_id != ruling.note_id and chosen_after(choice.said.when, ruling.when)
+             and restates(choice.terms, ruling.terms, ruling.text, weights, settings)]
     return max(later, key=lambda said: said.when or 0.0, default=None)
