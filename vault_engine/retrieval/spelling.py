@@ -55,6 +55,8 @@ class Corrected:
         typo in every word had given a notice of 33 KB (qa127)."""
         read = ", ".join(f"{word!r} as {meant!r}" for word, meant in self.typos[:TYPOS_SAID])
         more = f" and {len(self.typos) - TYPOS_SAID} more" if len(self.typos) > TYPOS_SAID else ""
+        if not self.guessed:  # only hyphenated words written as one: no guess, no warning (qa131)
+            return f"the words were searched reading {read}{more}, as the notes write it"
         return f"no note holds every word as written: the words were searched reading {read}{more}"
 
 
