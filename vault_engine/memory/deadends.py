@@ -90,15 +90,14 @@ class RulingWords(NamedTuple):
     detail: str | None
     terms: frozenset[str]
     lead_terms: frozenset[str]
-    dated: tuple[float | None, str, int, str]  # what ruled_out_at reads, read only for the rulings it is asked of
+    source: str
+    at: float | None  # its note's date, and where the note is: when it was ruled out is read
+    path: str  # from them only for the rulings it is asked of (ruled_out_at)
+    mtime_ns: int
 
     @property
     def when(self) -> float | None:
-        return ruled_out_at(*self.dated)
-
-    @property
-    def source(self) -> str:
-        return self.dated[3]
+        return ruled_out_at(self.at, self.path, self.mtime_ns, self.source)
 
 
 def load_rulings(ledger: Ledger, project: str | None = None, note_id: int | None = None) -> list[Ruling]:
@@ -110,7 +109,7 @@ def load_ruling_words(ledger: Ledger, ids: Sequence[int] | None = None) -> list[
     """Recorded dead ends (all, or those ``ids``) as a check compares them."""
     drop = filler_terms()
     return [RulingWords(r.id, r.project, r.text, r.detail, frozenset(r.terms.split()) - drop,
-                        frozenset(r.lead_terms.split()) - drop, (r.at, r.path, r.mtime_ns, r.source))
+                        frozenset(r.lead_terms.split()) - drop, r.source, r.at, r.path, r.mtime_ns)
             for r in ledger.dead_end_words(ids)]
 
 
