@@ -27,15 +27,11 @@ from vault_engine.memory.matching import (
     filler_terms,
     lexical_match,
     match_score,
-    opens_refusing,
-    proposed_part,
-    refusal,
+    read_proposal,
     rules_out_doing_without,
     ruling_core,
-    says_doing_without,
     semantic_match,
     short_of,
-    turned_down,
     what_it_will_do,
     wording_closeness,
     words_evidence,
@@ -273,39 +269,27 @@ def gather_evidence(proposal: str, rulings: Sequence[Compared], semantic: Ruling
                     accepted: ChosenDesigns, weights: TermWeights | None = None,
                     settings: DeadendSettings = DEFAULT_SETTINGS) -> tuple[list[Evidence], bool]:
     """Both arms' evidence for every ruling, and whether the semantic arm ran (it is
-    skipped, with a notice, when the model cannot be used)."""
-    terms = content_terms(proposal)
+    skipped, with a notice, when the model cannot be used): the proposal read once
+    (:func:`~matching.read_proposal`), then per ruling its words restated, what of it the
+    proposal turns down, its cosine and the closest chosen design's, and whether the proposal
+    is a chosen design word for word."""
+    read = read_proposal(proposal)
     weights = weights or TermWeights.of(r.terms for r in rulings)
-    words = [words_evidence(terms, (r.terms, r.lead_terms, ruling_core(r.text)), weights) for r in rulings]
-    refused = content_terms(turned_down(proposal))
-    proposed = content_terms(proposed_part(proposal))
-    # Nothing proposed besides: no refusal ("Signed cookies were rejected." states the ruling),
-    # unless the proposal opens by refusing ("Don't keep refresh tokens in localStorage": qa31 N2);
-    # an "Instead of" no comma ends refuses nothing in the first place (matching._unended)
-    refusing = bool(refused) and (bool(proposed) or opens_refusing(proposal))
-    # Only turning something down ("Don't use Redis Redlock for invoice runs") proposes nothing
-    # to check: the meaning arm raised "Storing idempotency keys in Redis" for it (qa51)
-    only_refusing = refusing and not proposed
-    # a ruling of doing without ("do not track status") is restated only by saying to do without,
-    # and refusing is then how it is restated, not a turning down
-    says_without = says_doing_without(proposal)
+    words = [words_evidence(read.terms, (r.terms, r.lead_terms, ruling_core(r.text)), weights) for r in rulings]
     without = [rules_out_doing_without(r.text) for r in rulings]
-    refusals = [0.0 if not refusing or (says_without and does_without) else
-                1.0 if only_refusing else
-                refusal(refused, proposed, (r.text, lead_sentence(r.detail, r.text, r.source) or ""), weights)
+    refusals = [read.refusal_of(r.text, lead_sentence(r.detail, r.text, r.source) or "", does_without, weights)
                 for r, does_without in zip(rulings, without)]
     cosines: Sequence[float | None] = [None] * len(rulings)
     chosen: Sequence[tuple[float, str] | None] = [None] * len(rulings)
     if semantic is not None and rulings:
         try:
-            cosines, chosen = _meaning(proposed_part(proposal) if refusing and proposed else proposal,
-                                       rulings, semantic, accepted, weights, settings)
+            cosines, chosen = _meaning(read.for_meaning, rulings, semantic, accepted, weights, settings)
         except ModelUnavailable as exc:
             notices.append(lexical_only(exc))
             semantic = None
     near = [settings.words_met(share, enough) or (cosine is not None and cosine >= settings.semantic_min)
             for (share, enough), cosine in zip(words, cosines)]
-    as_chosen = _chosen_restated(proposal, terms, rulings, near, weights, accepted, settings)
+    as_chosen = _chosen_restated(proposal, read.terms, rulings, near, weights, accepted, settings)
 
     @functools.cache
     def planned(project: str | None) -> frozenset[str]:
@@ -323,7 +307,7 @@ def gather_evidence(proposal: str, rulings: Sequence[Compared], semantic: Ruling
         evidence.append(Evidence(share, enough, cosine, best[0] if best else None, refused_share,
                                  restated is not None, links_as_text(closest or "") or None,
                                  closest is not None and closest in planned(ruling.project),
-                                 does_without and not says_without))
+                                 does_without and not read.says_without))
     return evidence, semantic is not None and bool(rulings)
 
 

@@ -244,6 +244,49 @@ def says_doing_without(proposal: str) -> bool:
     return bool(_SAYS_WITHOUT.search(proposal))
 
 
+@dataclass(frozen=True, slots=True)
+class ProposalReading:
+    """What a check reads of a proposal, once, before any ruling: its content words, what it
+    turns down and what else it proposes, and whether that refusal counts."""
+
+    text: str
+    terms: frozenset[str]
+    refused: frozenset[str]
+    proposed: frozenset[str]
+    refusing: bool  # what it turns down is refused (read_proposal says when)
+    says_without: bool  # it speaks of not doing, dropping or keeping things as they are
+
+    @property
+    def only_refusing(self) -> bool:
+        """Only turning something down ("Don't use Redis Redlock for invoice runs") proposes
+        nothing to check: the meaning arm raised "Storing idempotency keys in Redis" (qa51)."""
+        return self.refusing and not self.proposed
+
+    @property
+    def for_meaning(self) -> str:
+        """What the meaning arm compares: what it proposes, when it also turns something down."""
+        return proposed_part(self.text) if self.refusing and self.proposed else self.text
+
+    def refusal_of(self, ruling: str, lead: str, does_without: bool, weights: TermWeights) -> float:
+        """How much of a ruling (as written, and its description's lead) the proposal turns
+        down (:func:`refusal`); a ruling of doing without ("do not track status") is restated
+        by saying to do without, and refusing is then how it is restated, not a turning down."""
+        if not self.refusing or (self.says_without and does_without):
+            return 0.0
+        return 1.0 if self.only_refusing else refusal(self.refused, self.proposed, (ruling, lead), weights)
+
+
+def read_proposal(proposal: str) -> ProposalReading:
+    """A proposal as every ruling is weighed against it. What it turns down counts only when
+    it proposes something besides ("Signed cookies were rejected." states a ruling), or opens
+    by refusing ("Don't keep refresh tokens in localStorage": qa31 N2); an "Instead of" no
+    comma ends refuses nothing in the first place (:func:`_unended`)."""
+    refused, proposed = content_terms(turned_down(proposal)), content_terms(proposed_part(proposal))
+    return ProposalReading(proposal, content_terms(proposal), refused, proposed,
+                           bool(refused) and (bool(proposed) or opens_refusing(proposal)),
+                           says_doing_without(proposal))
+
+
 def ruling_core(text: str) -> frozenset[str]:
     """The content words of what a ruling rules out, without what it compares it with ("Use a
     ConfigMap rather than defining a new type"); empty when that is none of it. Restating the
