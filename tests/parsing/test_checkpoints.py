@@ -191,10 +191,15 @@ def test_a_failed_item_without_a_dash_gives_its_reason_as_its_sentences_after_th
     line below, or the same line) was all approach: "(no reason written)", and a word-for-word
     restatement 40% restated by words (qa132)."""
     found = dead_ends("# C\n## Failed\n- Keep sessions in a shared Redis.\n  The October failover logged out every user at once.\n"
-                   "- Cache per node; restarts empty it\n- Shard by tenant id\n- Use v1.2 of the client. It crashed.\n")
+                      "- Cache per node; restarts empty it\n- Shard by tenant id\n- Use v1.2 of the client. It crashed.\n"
+                      # an abbreviation ends no sentence, nor does a full stop before a small letter (qa133)
+                      "- Run approx. 50 workers per node. The nodes were OOM-killed.\n"
+                      "- Serve from the St. Louis region. Latency doubled.\n- Use Redis, Memcached, etc. for the cache\n")
     assert [(d.text, d.reason) for d in found] == [
         ("Keep sessions in a shared Redis", "The October failover logged out every user at once."),
-        ("Cache per node", "restarts empty it"), ("Shard by tenant id", None), ("Use v1.2 of the client", "It crashed.")]
+        ("Cache per node; restarts empty it", None), ("Shard by tenant id", None), ("Use v1.2 of the client", "It crashed."),
+        ("Run approx. 50 workers per node", "The nodes were OOM-killed."), ("Serve from the St. Louis region", "Latency doubled."),
+        ("Use Redis, Memcached, etc. for the cache", None)]
 
 
 def test_a_failed_item_is_shown_as_a_reader_sees_it_bold_as_plain_code_kept():

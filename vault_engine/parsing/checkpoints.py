@@ -353,8 +353,19 @@ def _sentence_then_why(text: str) -> tuple[str, str | None]:
     sentences after it, why: read as all approach, its reason had been words a word-for-word
     restatement must repeat (40%: a miss by words alone) and the list said "no reason written"
     (qa132). A decision record's list is read so too (parsing/decisions.py)."""
-    first, *rest = split_sentences(text) or [text]
-    return (_CLOSING_STOP.sub("", first.rstrip(";")), " ".join(rest)) if rest else (text, None)
+    pieces = split_sentences(text) or [text]
+    # a sentence opens with a capital, after no abbreviation: "Run approx. 50 workers" and "the
+    # St. Louis region" had been cut there (qa133)
+    cut = next((n for n in range(1, len(pieces))
+                if pieces[n][:1].isupper() and pieces[n - 1].endswith((".", "!", "?"))
+                and not _ABBREVIATION.search(pieces[n - 1])), None)
+    if cut is None:
+        return text, None
+    return _CLOSING_STOP.sub("", " ".join(pieces[:cut])), " ".join(pieces[cut:])
+
+
+_ABBREVIATION = re.compile(r"(?<![\w.])(?:approx|etc|incl|esp|fig|no|vs|cf|ca|st|dr|mr|mrs|ms|jr|sr|inc|ltd|co|"
+                           r"min|max|avg|vol|ver|e\.g|i\.e)\.$", re.IGNORECASE)
 
 
 def _approach(item: ListItem) -> str:
