@@ -1192,7 +1192,7 @@ class Vault:
             return ""
         folder = self.config.project_folder(project)
         projects, path = (self.root / self.config.projects_dir).resolve(), (self.root / folder).resolve()
-        return folder if path.parent == projects and path.is_dir() else ""
+        return folder if path.parent == projects and path.name == project and path.is_dir() else ""
 
     def _require_project(self, ledger: Ledger, project: str) -> None:
         known = ledger.projects()

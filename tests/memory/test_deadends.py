@@ -474,7 +474,7 @@ def test_a_project_that_is_a_path_never_sends_the_check_out_of_the_vault(vault, 
     the index stale (qa132): only a folder directly inside projects/ is scanned."""
     scanned = []
     monkeypatch.setattr(vault._drift, "stale_notice", lambda *a, **kw: scanned.append(kw.get("under", a[2:])) or ())
-    for project in ("../../..", "..", "billing/../..", "/"):
+    for project in ("../../..", "..", "billing/../..", "/", "billing/", "./billing"):  # not the folder's name (qa133)
         found = vault.deadend_check("keep sessions in a shared Redis", project=project, lexical_only=True)
         assert found.rulings and not any("stale" in n for n in found.notices)
     assert scanned == []

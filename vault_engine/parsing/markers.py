@@ -86,7 +86,7 @@ def _marker_lines(lines: list[str]) -> list[tuple[int, str, str | None]]:
         if _LIST_START.match(line) or _QUOTE.match(line):
             continue
         m = _MARKER.match(line.strip())
-        if m:
+        if m and not m.group("rest").startswith("~~"):  # "DEADEND: ~~X -- why~~ works now" (qa133)
             text, reason = split_reason(m.group("rest"))
             found.append((offset, text, reason))
     return found
@@ -103,6 +103,8 @@ def _list_markers(lines: list[str]) -> list[tuple[int, str, str | None]]:
         if struck_out(item):  # "- ~~Poll every second -- rate limited~~ works now #deadend" (qa132)
             continue
         m = _MARKER.match(item.text)
+        if m and m.group("rest").startswith("~~"):  # struck out after its marker
+            continue
         if m:
             marked = ListItem(m.group("rest"), item.offset, item.indent, item.children)
         elif _TAG.search(_CODE_SPAN.sub("", item.text)):
