@@ -538,11 +538,34 @@ def test_an_outcome_in_prose_names_the_chosen_option_and_one_naming_none_rejects
         ("A CDN in front of the app", 'the record chose "Redis fragment cache inside the app" instead')]
     unnamed = parse("decisions/0001-store-chats.md", prose.replace("We picked MVStore over JSON", "We agreed"))
     assert unnamed.dead_ends == () and unnamed.yaml_error == (
-        "its Decision Outcome names none of its Considered Options: no option is read as rejected; "
-        'write `Chosen option: "X", because ...` with X as listed')
+        "its outcome names none of the options it considered: no option is read as rejected; "
+        'write `Chosen option: "X", because ...` there, with X as listed')
     open_still = prose.split("## Decision Outcome")[0]  # no outcome yet: every option open, nothing said
     assert parse("decisions/0001-store-chats.md", open_still).dead_ends == ()
     assert parse("decisions/0001-store-chats.md", open_still).yaml_error is None
+
+
+def test_a_prose_outcome_is_read_from_where_it_says_what_it_chose_and_sub_headings_are_options():
+    """"Loguru was tempting, but we picked structlog" named loguru as chosen; "we will not put
+    Varnish ...; we will use Redis" named none; options as sub-headings under `## Options
+    Considered` were all rejected, the chosen one too, and under MADR's `## Considered Options`
+    none was read (qa133)."""
+    options = "## Considered Options\n\n* structlog\n* loguru\n* the standard logging module\n\n## Decision Outcome\n\n"
+    for outcome in ("Loguru was tempting, but we picked structlog because it binds context per request.",
+                    "Neither loguru nor the standard logging module binds context, so we picked structlog.",
+                    "After two weeks of trials the team met on Friday. We picked structlog, because it binds.",
+                    "We will not use loguru; we will use structlog."):
+        note = parse("decisions/0008-log.md", "# Logging\n\n" + options + outcome + "\n")
+        assert [d.text for d in note.dead_ends] == ["loguru", "the standard logging module"], outcome
+    nygard = ("# 7. Page cache\n\n## Options Considered\n\n### Option 1: Varnish in front of the app\n\nFast.\n\n"
+              "### Option 2: Redis fragment cache inside the app\n\nPer user segment.\n\n### Option 3: A CDN\n\nCheap.\n\n"
+              "## Decision\n\nWe will use the Redis fragment cache inside the app, because pages are personalised.\n")
+    assert [d.text for d in parse("docs/adr/0007-cache.md", nygard).dead_ends] == ["Varnish in front of the app", "A CDN"]
+    unsaid = parse("docs/adr/0007-cache.md", nygard.replace("We will use the Redis fragment cache inside the app", "We agreed"))
+    assert unsaid.dead_ends == () and unsaid.yaml_error.startswith("its outcome names none of the options it considered")
+    madr = ("# Logging\n\n## Considered Options\n\n### structlog\n\nBinds context.\n\n### loguru\n\nNo binding.\n\n"
+            '## Decision Outcome\n\nChosen option: "structlog", because it binds.\n')
+    assert [d.text for d in parse("decisions/0008-log.md", madr).dead_ends] == ["loguru"]
 
 
 def test_an_option_struck_out_in_the_considered_options_is_no_ruling():

@@ -119,7 +119,7 @@ def record_rulings(sections: Sequence[SectionLike], agent: str | None = None,
             found += _considered(section, sections, chosen, slugs, agent, when)
         elif section.level and _holds_alternatives_only(_name(section)) and not _has_subsections(section, sections):
             found += _listed_alternatives(section, slugs, agent, when)
-    found += _alternative_sections(sections, slugs, agent, when)
+    found += _alternative_sections(sections, chosen, slugs, agent, when)
     return tuple(sorted(found, key=lambda d: d.line))
 
 
@@ -179,13 +179,15 @@ def unlisted_choice(sections: Sequence[SectionLike]) -> str | None:
     chosen = chosen_option(sections)
     considered = [s for s in sections if _name(s) in _CONSIDERED]
     options = [text for s in considered for _, text in _listed(s) if text]
+    options += [s.heading for s in sections  # options written as sub-headings (qa133)
+                if s.heading and len(s.heading_path) >= 2 and _considered_heading(s.heading_path[-2])]
     if not options or _picked(options, sections, chosen) or outcome_names(options, sections, chosen):
         return None
     if chosen is None:
         if _outcome_lead(sections) is None:  # no outcome yet: every option still open
             return None
-        return ("its Decision Outcome names none of its Considered Options: no option is read as rejected; "
-                'write `Chosen option: "X", because ...` with X as listed')
+        return ("its outcome names none of the options it considered: no option is read as rejected; "
+                'write `Chosen option: "X", because ...` there, with X as listed')
     return (f"its Chosen option {chosen[0]!r} names none of its Considered Options: every option is read as "
             "rejected; fix the name if it is a typo")
 
@@ -194,15 +196,26 @@ def unlisted_choice(sections: Sequence[SectionLike]) -> str | None:
 _CHOICE_ENDS = re.compile(r"[,;:]?\s+(?:because|since|over|rather\s+than|instead\s+of|not|but|than)\b", re.IGNORECASE)
 
 
+# Saying what was chosen: "we picked", "we will use", "the team went with" (not "we will not use")
+_CHOICE_VERB = re.compile(
+    r"\b(?:we|I|the\s+team)\s+(?:(?:will|shall|have|had|['’]ll|['’]ve|decided\s+to)\s+)?"
+    r"(?:use|pick(?:ed)?|cho(?:se|ose|sen)|select(?:ed)?|go\s+with|gone\s+with|went\s+with|adopt(?:ed)?|"
+    r"settled\s+on|opt(?:ed)?\s+for)\b", re.IGNORECASE)
+
+
 def _outcome_lead(sections: Sequence[SectionLike]) -> str | None:
-    """The first sentence of a record's outcome (``## Decision Outcome``, ``## Decision``), up
-    to where it stops naming the choice."""
+    """What a record's outcome (``## Decision Outcome``, ``## Decision``) says it chose: in its
+    first paragraph, what follows "we picked", "we will use" and the like, else its first
+    sentence; up to where it stops naming the choice. "Loguru was tempting, but we picked
+    structlog" had named loguru (qa133)."""
     for section in sections:
         if _name(section) in _OUTCOME:
             for _, paragraph in _paragraphs(body_lines(section)):
-                first = next(iter(split_sentences(paragraph)), "")
-                if _WORD.search(first):
-                    return _CHOICE_ENDS.split(first, maxsplit=1)[0]
+                if not _WORD.search(paragraph):
+                    continue
+                said = _CHOICE_VERB.search(paragraph)
+                lead = paragraph[said.end():] if said else next(iter(split_sentences(paragraph)), "")
+                return _CHOICE_ENDS.split(lead, maxsplit=1)[0]
     return None
 
 
@@ -478,14 +491,16 @@ def _has_subsections(section: SectionLike, sections: Sequence[SectionLike]) -> b
     return any(len(s.heading_path) > len(path) and tuple(s.heading_path[:len(path)]) == path for s in sections)
 
 
-def _alternative_sections(sections, slugs, agent, when) -> list[DeadEnd]:
+def _alternative_sections(sections, chosen, slugs, agent, when) -> list[DeadEnd]:
     """Each subsection one level under an alternatives heading is one alternative; deeper
     parts describe the alternative above them. A subsection that only introduces sub-headings
     (a short intro, or none: ``### Alternative design proposals`` -> ``#### Proposal A``) is a
     group and opens to them, as does a group named so (``Staging alternatives``); an
     ``Appendix`` is none. In a group, or under a heading ending in ":", a subsection that is
-    only a list names one alternative an item. (Read from heading paths: a heading with
-    nothing under it is folded into the section after it.)"""
+    only a list names one alternative an item. Under ``Considered Options`` (or ``Options
+    Considered``) the option the record chose is none, as in a list of them (:func:`_considered`):
+    sub-headings had all been read as rejected, the chosen one too (qa133). (Read from heading
+    paths: a heading with nothing under it is folded into the section after it.)"""
     opened: dict[tuple[str, ...], str] = {}  # heading path -> "named" (Staging alternatives), "intro", "empty"
     groups: list[tuple[tuple[str, ...], list[SectionLike]]] = []  # (the alternative's heading path, parts)
     out: list[DeadEnd] = []
@@ -510,15 +525,27 @@ def _alternative_sections(sections, slugs, agent, when) -> list[DeadEnd]:
             else:
                 groups.append((head, [section]))
             break
+    named = []
     for head, group in groups:
         if _CHOSEN_HERE.search(head[-1]):  # "Alternative 3: (Now Primary Solution): Recreate" was chosen
             continue
         text = _NUMBERED.sub("", " ".join(_unmarked(head[-1]).split()))
         label = _ALTERNATIVE_LABEL.match(text)  # "Alternative: Duck Typed CRDs" names "Duck Typed CRDs"
-        text = label.group("name") if label and label.group("name") else text
+        named.append((head, group, label.group("name") if label and label.group("name") else text))
+    considered = [n for n, (head, _, _) in enumerate(named) if any(_considered_heading(h) for h in head[:-1])]
+    options = [named[n][2] for n in considered]
+    picked = {considered[i] for i in _picked(options, sections, chosen) | outcome_names(options, sections, chosen)}
+    for n, (head, group, text) in enumerate(named):
+        if n in picked or (n in considered and not picked and chosen is None):  # chosen, or which one is not said
+            continue
         lines = [line for line in _headed_lines(head, group) if line.strip()]
         out.append(_described(text, lines, heading_line(group[0]), group[0].heading, slugs, agent, when))
     return sorted(out, key=lambda d: d.line)
+
+
+def _considered_heading(heading: str) -> bool:
+    """``Considered Options`` and its like: every option listed there, the chosen one too."""
+    return " ".join(heading.split()).casefold() in _CONSIDERED
 
 
 _APPENDIX = re.compile(r"^appendi(?:x|ces)\b", re.IGNORECASE)
@@ -533,7 +560,7 @@ def _opened_root(path: tuple[str, ...], opened: dict) -> int | None:
     """The index in ``path`` of the deepest heading above the section that holds alternatives
     (an alternatives heading, or a group opened), if any."""
     for n in range(len(path) - 2, -1, -1):
-        if path[:n + 1] in opened or _holds_alternatives_only(path[n]):
+        if path[:n + 1] in opened or _holds_alternatives_only(path[n]) or _considered_heading(path[n]):
             return n
     return None
 
