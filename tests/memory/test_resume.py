@@ -663,7 +663,7 @@ def test_a_renamed_project_folder_is_said_by_both_names(make_vault, cli):
     assert cli("--vault", root, "index").code == 0
     brief = cli("--vault", root, "resume", "--project", "event-ingest", "--json").json
     assert ("1 note(s) in projects/event-ingest/ say `project: ingest-pipeline` (a renamed project folder?): their "
-            "checkpoints and dead ends are ingest-pipeline's, not in this answer; set `project: event-ingest` in them "
+            "checkpoints and dead ends count as ingest-pipeline's, not event-ingest's; set `project: event-ingest` in them "
             "to make them this project's") in brief["notices"]
     stale = cli("--vault", root, "resume", "--project", "ingest-pipeline", "--json").json
     assert any(n.startswith("1 note(s) of ingest-pipeline lie in projects/event-ingest/, the folder of project "

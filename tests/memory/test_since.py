@@ -150,6 +150,13 @@ def test_a_later_team_wide_record_that_chose_a_ruling_is_said_too(make_vault):
         listed = {r.text: r for r in vault.deadend_list("alpha")}
         later = listed["Use gRPC streaming for the ingest path"].chosen_since
         assert later is not None and later.ref.startswith("decisions/0001-ingest.md")
+        assert later.agent is None  # a record naming no author: "a later note"
+    # one naming its authors is said by them, as its rulings are ("a later note" had been said, qa133)
+    files["decisions/0001-ingest.md"] = record.replace("date: 2026-03-01", "date: 2026-03-01\nauthors: Ana Silva")
+    with Vault(make_vault(files)) as vault:
+        vault.index(embed=False, now=FROZEN_NOW)
+        listed = {r.text: r for r in vault.deadend_list("alpha")}
+        assert listed["Use gRPC streaming for the ingest path"].chosen_since.agent == "Ana Silva"
 
 
 class _Meaning:

@@ -26,7 +26,7 @@ from vault_engine.memory.matching import (
 from vault_engine.memory.plans import stated_time
 from vault_engine.memory.results import LaterChoice, Ruling
 from vault_engine.parsing.checkpoints import note_agent
-from vault_engine.parsing.note import RECORD_KINDS
+from vault_engine.parsing.note import RECORD_KINDS, record_authors
 from vault_engine.parsing.readable import links_as_text
 from vault_engine.refs import make_ref
 from vault_engine.stores.ledger import Ledger, NoteRow
@@ -71,9 +71,10 @@ def _choices(ledger: Ledger, project: str | None) -> list[_Choice]:
     for note, text, heading in _statements(ledger, project):
         if stated_outright(heading):
             said = links_as_text(text)
-            found.append(_Choice(note.id, design_terms(said),
-                                 LaterChoice(said, _chosen_at(note), note_agent(note.path, note.meta),
-                                             make_ref(note.path, heading, note.notion_id))))
+            # who chose: a record names its authors, as its rulings do ("a later note" had been said, qa133)
+            agent = record_authors(note.meta) if note.kind in RECORD_KINDS else note_agent(note.path, note.meta)
+            ref = make_ref(note.path, heading, note.notion_id)
+            found.append(_Choice(note.id, design_terms(said), LaterChoice(said, _chosen_at(note), agent, ref)))
     return found
 
 

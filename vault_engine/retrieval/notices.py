@@ -102,7 +102,7 @@ def folder_disagrees(ledger: Ledger, config: Config, project: str) -> tuple[str,
         elif named == project and folder not in (None, project):
             away[str(folder)] += 1
     lines = [f"{n} note(s) in {config.project_folder(project)}/ say `project: {other}` (a renamed project "
-             f"folder?): their checkpoints and dead ends are {other}'s, not in this answer; set "
+             f"folder?): their checkpoints and dead ends count as {other}'s, not {project}'s; set "
              f"`project: {project}` in them to make them this project's" for other, n in sorted(here.items())]
     lines += [f"{n} note(s) of {project} lie in {config.project_folder(folder)}/, the folder of project "
               f"{folder} (a renamed project folder?): set `project: {folder}` in them if they are {folder}'s now"
