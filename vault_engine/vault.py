@@ -1198,8 +1198,10 @@ class Vault:
         known = ledger.projects()
         if project not in known:
             listed = ", ".join(known) if known else "none yet"
+            # its folder's notes all naming another project: a renamed folder, said as a brief says it (qa133)
+            renamed = "".join(f"; {line}" for line in folder_disagrees(ledger, self.config, project))
             raise UnknownProject(f"no project {project!r} in the index; known projects: {listed} "
-                                 "(run `vault-engine index` if its notes are new)")
+                                 f"(run `vault-engine index` if its notes are new){renamed}")
 
     # -- decay and reinforcement ----------------------------------------------------------
 

@@ -778,3 +778,17 @@ def test_a_choice_is_dated_as_its_notes_rulings_are_and_one_of_no_date_clears_no
         ("Optimistic retries on the invoice table", None), ("Batch invoices nightly", None),
         ("Keep sessions in a shared Redis", None)]
     assert [r.text for r in found.rulings] == ["Keep sessions in a shared Redis"]
+
+
+def test_a_project_whose_folder_holds_only_another_projects_notes_is_said_to_be_renamed(make_vault):
+    """Every note of projects/payments/ still says `project: pay`: `deadend list --project
+    payments` (and resume) ended "no project 'payments'" without a word of the folder (qa133)."""
+    from vault_engine.errors import UnknownProject
+
+    note = ("---\ntype: checkpoint\nproject: pay\ncreated: 2026-12-01T10:00:00Z\n---\n# Invoices\n"
+            "## Failed\n- Shard the invoice table by merchant id -- hot merchants\n")
+    with Vault(make_vault({"projects/payments/checkpoints/20261201T100000Z-a.md": note})) as vault:
+        vault.index(embed=False, now=FROZEN_NOW)
+        with pytest.raises(UnknownProject, match=r"no project 'payments' in the index; known projects: pay .*; "
+                                                 r"1 note\(s\) in projects/payments/ say `project: pay`"):
+            vault.deadend_list(project="payments")
