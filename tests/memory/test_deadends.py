@@ -792,3 +792,14 @@ def test_a_project_whose_folder_holds_only_another_projects_notes_is_said_to_be_
         with pytest.raises(UnknownProject, match=r"no project 'payments' in the index; known projects: pay .*; "
                                                  r"1 note\(s\) in projects/payments/ say `project: pay`"):
             vault.deadend_list(project="payments")
+
+
+def test_what_was_chosen_instead_reads_a_wikilink_as_its_text(make_vault):
+    """"Chosen instead" kept `[[signed-cookies|signed cookies]]` as written (qa133)."""
+    note = ("---\ntype: checkpoint\nproject: web\ncreated: 2026-12-01T10:00:00Z\n---\n# Sessions\n"
+            "## Goal\nKeep sessions in [[signed-cookies|signed cookies]].\n"
+            "## Failed\n- Keep sessions in a shared Redis -- the failover logged out every user\n")
+    with Vault(make_vault({"projects/web/checkpoints/20261201T100000Z-a.md": note})) as vault:
+        vault.index(embed=False, now=FROZEN_NOW)
+        found = vault.deadend_check("Keep sessions in a shared Redis", lexical_only=True)
+    assert [r.chosen for r in found.rulings] == ["Keep sessions in signed cookies."]

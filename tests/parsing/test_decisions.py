@@ -636,3 +636,15 @@ def test_a_decision_that_mentions_the_chosen_option_line_chose_nothing_by_it():
         'Leave line headings such as "Chosen option:" unformatted, as plain text.',
         '* **Chosen option:** "Plain labels", because they open the line.'))
     assert [d.text for d in marked.dead_ends] == ["Bold the labels"]
+
+
+def test_wikilinks_in_a_records_options_and_title_read_as_their_text():
+    """"Use redis-cluster|a Redis cluster for sessions", `[[loguru|Loguru]]` and a title keeping
+    `[[sessions|sessions]]`: a record's wikilinks were half read where its Markdown links read
+    as their text (qa133)."""
+    record = ("# Where [[sessions|sessions]] live\n\n## Considered Options\n\n"
+              "* Use [[redis-cluster|a Redis cluster]] for sessions\n* [[signed-cookies|Signed cookies]]\n\n"
+              '## Decision Outcome\n\nChosen option: "Signed cookies", because nothing to run.\n')
+    note = parse("decisions/0003-sessions.md", record)
+    assert [(d.text, d.record_title) for d in note.dead_ends] == [("Use a Redis cluster for sessions",
+                                                                    "Where sessions live")]

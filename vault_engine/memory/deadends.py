@@ -305,7 +305,7 @@ def gather_evidence(proposal: str, rulings: Sequence[Compared], semantic: Ruling
         # a step the project plans to take is said to be one, not a decision (qa114)
         closest = restated or (best[1] if best else None)
         evidence.append(Evidence(share, enough, cosine, best[0] if best else None, refused_share,
-                                 restated is not None, links_as_text(closest or "") or None,
+                                 restated is not None, links_as_text(closest or "", wikilinks=True) or None,
                                  closest is not None and closest in planned(ruling.project),
                                  does_without and not read.says_without))
     return evidence, semantic is not None and bool(rulings)
@@ -448,13 +448,13 @@ def _with_chosen(rulings: Sequence[Ruling], accepted: ChosenDesigns) -> tuple[Ru
         had been printed as written (qa59)."""
         stated = [text for text, heading in said.get(ruling.note_id, ()) if stated_outright(heading)]
         if len(stated) < 2:  # most notes: one chosen option, one sentence
-            return links_as_text(stated[0]) if stated else None
+            return links_as_text(stated[0], wikilinks=True) if stated else None
         ruled = _words_of(f"{ruling.text} {ruling.reason or ''}")
         shared = [len(ruled & _words_of(text)) for text in stated]
         best = max(range(len(stated)), key=shared.__getitem__)
         # the first sentence leads the decision; another is shown where it clearly speaks of
         # the ruling: "Keep a Puppetmaster" had given way to a sentence on Puppet certificates
-        return links_as_text(stated[best] if shared[best] >= shared[0] + CLEARLY_MORE else stated[0])
+        return links_as_text(stated[best] if shared[best] >= shared[0] + CLEARLY_MORE else stated[0], wikilinks=True)
 
     rulings = tuple(replace(r, chosen=chosen) if (chosen := chosen_instead(r)) is not None else r for r in rulings)
     return tuple(accepted.since(rulings))

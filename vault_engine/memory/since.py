@@ -70,7 +70,7 @@ def _choices(ledger: Ledger, project: str | None) -> list[_Choice]:
     found = []
     for note, text, heading in _statements(ledger, project):
         if stated_outright(heading):
-            said = links_as_text(text)
+            said = links_as_text(text, wikilinks=True)
             # who chose: a record names its authors, as its rulings do ("a later note" had been said, qa133)
             agent = record_authors(note.meta) if note.kind in RECORD_KINDS else note_agent(note.path, note.meta)
             ref = make_ref(note.path, heading, note.notion_id)

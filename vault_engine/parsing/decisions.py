@@ -23,6 +23,7 @@ too: "Pod API" alone says little, the paragraph under it says what it was.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import re
 from collections.abc import Iterable, Sequence
@@ -348,7 +349,7 @@ def _as_listed(option: str) -> str:
     """An option as a reader sees it listed: a link as its text, bold as plain (code spans,
     whose backticks say "this is a name", stay): "Use [Lingohub](https://lingohub.com/)" is
     "Use Lingohub"."""
-    return unemphasized(option, links_as_text)
+    return unemphasized(option, functools.partial(links_as_text, wikilinks=True))
 
 
 def _options(items: Iterable) -> Iterable:

@@ -270,7 +270,7 @@ def _status_section(sections: Sequence[Section]) -> str | None:
     for section in sections:
         if (section.heading or "").strip().casefold() == "status":
             lines = [line.strip() for line in section.text.splitlines()[1:] if line.strip()]
-            return links_as_text(lines[0]) if lines else None
+            return links_as_text(lines[0], wikilinks=True) if lines else None
     return None
 
 
@@ -285,7 +285,7 @@ def record_title(rel_path: str, meta: dict, sections: Sequence[Section]) -> str:
         for line in section.text.splitlines():
             m = _H1.match(line)
             if m:  # as a reader reads it: "[KEP-3077](https://...): contextual logging" (qa76)
-                return " ".join(unescaped(links_as_text(m.group("title"))).split())
+                return " ".join(unescaped(links_as_text(m.group("title"), wikilinks=True)).split())
     return note_title(rel_path, meta)
 
 

@@ -247,15 +247,20 @@ def _outside_code_spans(line: str, clean: Callable[[str], str] | None = None) ->
 
 
 def wikilinks_as_text(text: str) -> str:
-    """Wikilinks as reading view draws them, an embed as nothing: "[[billing-spec#Refund
+    """Wikilinks as reading view draws them, an embed by its name: "[[billing-spec#Refund
     window|refund window]]" reads "refund window" (a dead end's target had been words its
-    restatement must repeat, and stayed raw in the sentence to say, qa132)."""
-    return _WIKILINK.sub(_link_as_drawn, EMBED.sub(" ", text)) if "[[" in text else text
+    restatement must repeat, and stayed raw in the sentence to say, qa132), "see ![[billing-spec
+    #Refund window]] for why" reads "see billing-spec > Refund window for why"."""
+    return _WIKILINK.sub(_link_as_drawn, text.replace("![[", "[[")) if "[[" in text else text
 
 
-def links_as_text(text: str) -> str:
+def links_as_text(text: str, *, wikilinks: bool = False) -> str:
     """Markdown links and images as their text: "[31. Use Redis](0031-use-redis.md)" reads
-    "31. Use Redis", and so does a reference-style link ("[31. Use Redis][adr-31]")."""
+    "31. Use Redis", and so does a reference-style link ("[31. Use Redis][adr-31]"); with
+    ``wikilinks``, wikilinks too (:func:`wikilinks_as_text`: what a dead end shows; a search
+    snippet keeps them to be followed)."""
+    if wikilinks:
+        text = wikilinks_as_text(text)
     if "[" not in text:  # most lines: three patterns saved on each
         return text
     text = _LINK.sub(r"\1", _IMAGE.sub(r"\1", text))
