@@ -205,5 +205,5 @@ def test_a_failed_item_without_a_dash_gives_its_reason_as_its_sentences_after_th
 def test_a_failed_item_is_shown_as_a_reader_sees_it_bold_as_plain_code_kept():
     """"**Postgres advisory locks for invoice runs**" was shown with its stars, where a record's
     option is shown bold as plain (qa132); a code span keeps what it holds."""
-    found = dead_ends("# C\n## Failed\n- **Postgres advisory locks** for `__invoice__` runs -- lock storms\n")
+    found = dead_ends("# C\n## Failed\n- **Postgres advisory locks** for `__invoice__` runs -- **lock** storms\n")
     assert [(d.text, d.reason) for d in found] == [("Postgres advisory locks for `__invoice__` runs", "lock storms")]

@@ -341,7 +341,8 @@ def failed_dead_ends(sections: Sequence[SectionLike], agent: str | None = None,
                 continue
             if reason is None:  # "Keep sessions in a shared Redis. The failover logged out every user."
                 text, reason = _sentence_then_why(text)
-            text = unemphasized(text)  # shown as a record's option is: "**Postgres locks**" kept its stars (qa132)
+            # shown as a record's option is: "**Postgres locks**" kept its stars (qa132), and so did its reason (qa133)
+            text, reason = unemphasized(text), unemphasized(reason) if reason else None
             found.append(DeadEnd(text, reason, SOURCE, section.line_start + item.offset,
                                  section.heading, slugify(text, slugs), agent, when,
                                  f"{text} -- {reason}" if reason else None))
