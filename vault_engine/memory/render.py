@@ -59,8 +59,8 @@ def why_none_recorded(records: int) -> str:
         return (f"its {records} decision record(s) list no rejected option where one is read (a MADR record's "
                 "Considered Options, an RFC's or KEP's `## Alternatives`, Alternatives considered or Rejected ideas "
                 "section, each option a list item, a sub-heading or an `Option 1: ...` line: options weighed in prose, "
-                "as Nygard's template does, or paragraphs opening with a bold name are not read; `vault-engine status` names "
-                "a record whose outcome names none of its options, which then rejects none)")
+                "as Nygard's template does, or paragraphs opening with a bold name are not read; "
+                "`vault-engine status` names a record whose outcome names none of its options: it rejects none)")
     return ("dead ends come from a checkpoint's Failed list, a working note's dead-end markers and the "
             "rejected options of decision records (MADR records wherever they are; others under decisions/, "
             "docs/decisions/, docs/adr/, doc/adr/, docs/architecture/decisions/ or keps/, or where [kinds] "
