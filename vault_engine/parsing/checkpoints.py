@@ -353,7 +353,8 @@ def _sentence_then_why(text: str) -> tuple[str, str | None]:
     """An item of no dash and no ``Reason:`` as its first sentence, the approach, and the
     sentences after it, why: read as all approach, its reason had been words a word-for-word
     restatement must repeat (40%: a miss by words alone) and the list said "no reason written"
-    (qa132). A decision record's list is read so too (parsing/decisions.py)."""
+    (qa132). A decision record's alternative listed with its reason is read much so too
+    (parsing/decisions.py, its first sentence the alternative)."""
     pieces = split_sentences(text) or [text]
     # a sentence opens with a capital, after no abbreviation: "Run approx. 50 workers" and "the
     # St. Louis region" had been cut there (qa133)

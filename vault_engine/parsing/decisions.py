@@ -222,9 +222,10 @@ def _outcome_lead(sections: Sequence[SectionLike]) -> str | None:
 
 def outcome_names(options: Sequence[str], sections: Sequence[SectionLike],
                   chosen: tuple[str, str] | None) -> set[int]:
-    """Without a ``Chosen option`` line, the options the outcome's first sentence names, as
-    :func:`chosen_among` finds an option in that line: "We picked structlog, because ..." had
-    left structlog among the rejected, and a proposal of it raised it (qa132)."""
+    """Without a ``Chosen option`` line, the options the outcome names where it says what it
+    chose (:func:`_outcome_lead`), as :func:`chosen_among` finds an option in that line: "We
+    picked structlog, because ..." had left structlog among the rejected, and a proposal of it
+    raised it (qa132)."""
     lead = _outcome_lead(sections) if chosen is None else None
     return chosen_among(options, lead) if lead else set()
 

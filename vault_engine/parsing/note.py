@@ -104,9 +104,10 @@ EXTRACTION_VERSION = "42"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 #     what it chose, not the line; a checkpoint item's reason is no description of what was
 #     tried (no lead words); a word's accent written as a mark of its own, and a soft hyphen
 #     inside it, split it no more (the index, inline tags, the headings links name)
-# 42: a record's outcome in prose names its chosen option; a Failed item's reason may be its
-#     sentences after the first; a wikilink in a ruling reads as its text; a working note's
-#     marker struck out is no ruling; what a record no longer in force chose is marked so
+# 42: a record's outcome in prose names its chosen option, and options may be sub-headings of
+#     Considered Options; a Failed item's reason may be its sentences after the first, and bold
+#     reads as plain; a wikilink in a ruling reads as its text; a working note's marker struck
+#     out is no ruling; what a record no longer in force chose is marked so
 
 
 def newer_extraction(key: str | None) -> str | None:
