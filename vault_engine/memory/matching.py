@@ -168,6 +168,7 @@ _SAID_OUT = re.compile(
 # shared Redis"), also when another sentence follows ("... Redis. I'll add tests.", qa132)
 _UNENDED = re.compile(r"(?:instead\s+of|rather\s+than)\b(?:[^,;:!?.()\n]|\.(?=\S))*[.;!?]?\s*$", re.I)
 _SENTENCE_START = re.compile(r"(?:^|[.;!?]\s+|\n)\s*$")
+_SENTENCE_STOP = re.compile(r"[.;!?](?=\s|$)|\n")
 
 
 def _refusals(text: str) -> list[tuple[int, int]]:
@@ -188,7 +189,7 @@ def _refusals(text: str) -> list[tuple[int, int]]:
 def _unended(text: str, start: int, end: int) -> bool:
     """Whether the refusal at ``start:end`` is a whole sentence opening "Instead of" or
     "Rather than": nothing ended what it turns down (:data:`_UNENDED`)."""
-    sentence_end = re.compile(r"[.;!?](?=\s|$)|\n").search(text, end)
+    sentence_end = _SENTENCE_STOP.search(text, end)
     rest = text[start:sentence_end.end() if sentence_end else len(text)]
     return bool(_SENTENCE_START.search(text[:start])) and bool(_UNENDED.match(rest))
 
