@@ -1012,3 +1012,33 @@ def test_an_empty_note_is_found_by_its_name_and_listed_after_notes_with_text(mak
         worded = v.search("budget ideas", lexical_only=True).hits
     assert [(h.path, h.snippet) for h in named][:1] == [("Ideas for Q3.md", "Ideas for Q3")]
     assert [h.path for h in worded] == ["other.md", "Ideas for Q3.md"]  # with text first
+
+
+def test_the_three_filters_agree_the_words_index_the_ledger_and_the_hits(make_vault):
+    """--kind and --project are applied three times: inside Whoosh (the words arm), in SQL (the
+    meaning arm's allowed sections) and on each candidate (search.passes_filters). They must
+    say the same, or an arm reads past sections a filter keeps (qa127's review)."""
+    from itertools import product
+
+    from vault_engine.retrieval.search import SearchRequest, passes_filters
+
+    files = {
+        "projects/alpha/notes.md": "# Alpha\nzebra crossing notes\n",
+        "projects/beta/notes.md": "# Beta\nzebra crossing notes\n",
+        "projects/alpha/checkpoints/20261201T100000Z-a.md": "---\ntype: checkpoint\n---\n# C\n## Summary\nzebra\n",
+        "specs/auth.md": "---\ntype: spec\nproject: beta\n---\n# Auth\nzebra tokens\n",
+        "decisions/0001-x.md": "---\ntype: decision\n---\n# X\nzebra decided\n",
+        "loose.md": "# Loose\nzebra\n",
+    }
+    with Vault(make_vault(files, config="[model]\nenabled = false\n")) as vault:
+        vault.index(embed=False)
+        notes = {path: vault.ledger.note_by_path(path) for path in files}
+        sections = {path: set(vault.ledger.section_ids_of_paths([path])) for path in files}
+        zebra = {i for i, _ in vault.lexical.search("zebra", 100)}
+        assert len(zebra) == len(files)  # every note holds it, in one section
+        for kind, project in product((None, "note", "checkpoint", "spec", "decision"), (None, "alpha", "beta")):
+            request = SearchRequest("zebra", kind=kind, project=project)
+            kept = set().union(*(sections[p] for p, note in notes.items() if passes_filters(note, request)))
+            assert vault.ledger.section_ids_where(kind, project, None) == kept, (kind, project)
+            words = {i for i, _ in vault.lexical.search("zebra", 100, kind=kind, project=project)}
+            assert words == kept & zebra, (kind, project)
