@@ -194,12 +194,13 @@ def test_a_failed_item_without_a_dash_gives_its_reason_as_its_sentences_after_th
                       "- Cache per node; restarts empty it\n- Shard by tenant id\n- Use v1.2 of the client. It crashed.\n"
                       # an abbreviation ends no sentence, nor does a full stop before a small letter (qa133)
                       "- Run approx. 50 workers per node. The nodes were OOM-killed.\n"
-                      "- Serve from the St. Louis region. Latency doubled.\n- Use Redis, Memcached, etc. for the cache\n")
+                      "- Serve from the St. Louis region. Latency doubled.\n- Use Redis, Memcached, etc. for the cache\n"
+                      "- Host it in the U.S. East region. Latency hurt.\n")
     assert [(d.text, d.reason) for d in found] == [
         ("Keep sessions in a shared Redis", "The October failover logged out every user at once."),
         ("Cache per node; restarts empty it", None), ("Shard by tenant id", None), ("Use v1.2 of the client", "It crashed."),
         ("Run approx. 50 workers per node", "The nodes were OOM-killed."), ("Serve from the St. Louis region", "Latency doubled."),
-        ("Use Redis, Memcached, etc. for the cache", None)]
+        ("Use Redis, Memcached, etc. for the cache", None), ("Host it in the U.S. East region", "Latency hurt.")]
 
 
 def test_a_failed_item_is_shown_as_a_reader_sees_it_bold_as_plain_code_kept():

@@ -566,6 +566,13 @@ def test_a_prose_outcome_is_read_from_where_it_says_what_it_chose_and_sub_headin
     madr = ("# Logging\n\n## Considered Options\n\n### structlog\n\nBinds context.\n\n### loguru\n\nNo binding.\n\n"
             '## Decision Outcome\n\nChosen option: "structlog", because it binds.\n')
     assert [d.text for d in parse("decisions/0008-log.md", madr).dead_ends] == ["loguru"]
+    # an outcome choosing two chooses both ("structlog" alone had been taken for "structlog and
+    # loguru"), and a sub-heading beside listed options is one of them (qa134)
+    both = parse("decisions/0008-log.md", "# Logging\n\n" + options + "We will use structlog and loguru.\n")
+    assert [d.text for d in both.dead_ends] == ["the standard logging module"]
+    mixed = ("# Logging\n\n## Options Considered\n\n* structlog\n* loguru\n\n### The standard logging module\n\n"
+             "Plain.\n\n## Decision\n\nWe will use structlog.\n")
+    assert [d.text for d in parse("docs/adr/0008-log.md", mixed).dead_ends] == ["loguru", "The standard logging module"]
 
 
 def test_an_option_struck_out_in_the_considered_options_is_no_ruling():
@@ -648,3 +655,12 @@ def test_wikilinks_in_a_records_options_and_title_read_as_their_text():
     note = parse("decisions/0003-sessions.md", record)
     assert [(d.text, d.record_title) for d in note.dead_ends] == [("Use a Redis cluster for sessions",
                                                                     "Where sessions live")]
+
+
+def test_a_wikilink_in_an_alternatives_list_reads_as_its_text():
+    """"Use redis-cluster|a Redis cluster for sessions": an RFC's listed alternative kept the
+    wikilink's target beside its text (qa134)."""
+    record = ("# Sessions\n\n## Alternatives\n\n- Use [[redis-cluster|a Redis cluster]] for sessions: one more service\n"
+              "- Sticky sessions on the load balancer: deploys replace the pods\n")
+    assert [d.text for d in parse("decisions/0003-sessions.md", record).dead_ends] == [
+        "Use a Redis cluster for sessions", "Sticky sessions on the load balancer"]

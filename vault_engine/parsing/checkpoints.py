@@ -367,7 +367,7 @@ def _sentence_then_why(text: str) -> tuple[str, str | None]:
 
 
 _ABBREVIATION = re.compile(r"(?<![\w.])(?:approx|etc|incl|esp|fig|no|vs|cf|ca|st|dr|mr|mrs|ms|jr|sr|inc|ltd|co|"
-                           r"min|max|avg|vol|ver|e\.g|i\.e)\.$", re.IGNORECASE)
+                           r"min|max|avg|vol|ver|(?:[a-z]\.)+[a-z])\.$", re.IGNORECASE)  # and U.S., a.m., e.g.
 
 
 def _approach(item: ListItem) -> str:

@@ -45,7 +45,7 @@ from vault_engine.parsing.checkpoints import (
     struck_out,
     unemphasized,
 )
-from vault_engine.parsing.readable import links_as_text, unescaped
+from vault_engine.parsing.readable import links_as_text, unescaped, wikilinks_as_text
 from vault_engine.parsing.sections import heading_line, is_list_item, starts_block
 
 SOURCE = "decision record"
@@ -82,8 +82,8 @@ def _holds_alternatives_only(heading: str) -> bool:
 def _unmarked(text: str) -> str:
     """``text`` without emphasis, quotes and backticks; what a code span holds kept as written
     (``__annotations__`` lost its underscores as emphasis)."""
-    parts = _CODE_SPAN.split(text)  # even: prose, odd: code
-    return "".join(part if n % 2 else _MARKUP.sub("", part) for n, part in enumerate(parts))
+    parts = _CODE_SPAN.split(text)  # even: prose, odd: code; a wikilink as its text (qa134)
+    return "".join(part if n % 2 else _MARKUP.sub("", wikilinks_as_text(part)) for n, part in enumerate(parts))
 
 
 def is_madr_record(sections: Sequence[SectionLike]) -> bool:
@@ -178,11 +178,8 @@ def unlisted_choice(sections: Sequence[SectionLike]) -> str | None:
     (``"Braille dots"`` among Hash marks, Unicode blocks and a spinner, qa24 #6). A record
     whose outcome is prose naming none of them has no option read as rejected, and says so."""
     chosen = chosen_option(sections)
-    considered = [s for s in sections if _name(s) in _CONSIDERED]
-    options = [text for s in considered for _, text in _listed(s) if text]
-    options += [s.heading for s in sections  # options written as sub-headings (qa133)
-                if s.heading and len(s.heading_path) >= 2 and _considered_heading(s.heading_path[-2])]
-    if not options or _picked(options, sections, chosen) or outcome_names(options, sections, chosen):
+    options = _considered_options(sections)
+    if not options or _said_chosen(options, sections, chosen):
         return None
     if chosen is None:
         if _outcome_lead(sections) is None:  # no outcome yet: every option still open
@@ -223,11 +220,15 @@ def _outcome_lead(sections: Sequence[SectionLike]) -> str | None:
 def outcome_names(options: Sequence[str], sections: Sequence[SectionLike],
                   chosen: tuple[str, str] | None) -> set[int]:
     """Without a ``Chosen option`` line, the options the outcome names where it says what it
-    chose (:func:`_outcome_lead`), as :func:`chosen_among` finds an option in that line: "We
-    picked structlog, because ..." had left structlog among the rejected, and a proposal of it
-    raised it (qa132)."""
+    chose (:func:`_outcome_lead`): each whose words it nearly all holds, as :func:`chosen_among`
+    reads a line that words an option otherwise ("We will use structlog and loguru" chose both:
+    a name it starts with had been taken for the one, qa134). "We picked structlog, because
+    ..." had left structlog among the rejected, and a proposal of it raised it (qa132)."""
     lead = _outcome_lead(sections) if chosen is None else None
-    return chosen_among(options, lead) if lead else set()
+    if not lead:
+        return set()
+    said = _words(lead)
+    return {n for n, words in enumerate(map(_words, options)) if words and len(words & said) >= NEARLY_ALL * len(words)}
 
 
 CHOSEN_JOIN = "; "  # between the names of several chosen options
@@ -316,15 +317,28 @@ def _picked(options: Sequence[str], sections: Sequence[SectionLike], chosen: tup
     return set().union(*(chosen_among(options, name) for name in chosen_names(sections, chosen)))
 
 
+def _considered_options(sections: Sequence[SectionLike]) -> list[str]:
+    """Every option a record lists under ``Considered Options`` (or ``Options Considered``):
+    its list items, and its sub-headings (qa133)."""
+    listed = [text for s in sections if _name(s) in _CONSIDERED for _, text in _listed(s) if text]
+    return listed + [_alternative_name(s.heading) for s in sections
+                     if s.heading and len(s.heading_path) >= 2 and _considered_heading(s.heading_path[-2])]
+
+
+def _said_chosen(options: Sequence[str], sections: Sequence[SectionLike], chosen: tuple[str, str] | None) -> set[int]:
+    """Which of ``options`` the record says it chose, by its ``Chosen option`` line or its prose."""
+    return _picked(options, sections, chosen) | outcome_names(options, sections, chosen)
+
+
 def _considered(section, sections, chosen, slugs, agent, when) -> list[DeadEnd]:
     """MADR: every listed option but the chosen one; none when the record does not say which
     was chosen where it is read (:func:`outcome_names`)."""
     pros_cons = _option_parts(sections)
     items = _listed(section)
     options = [text for _, text in items]
-    picked = _picked(options, sections, chosen) | outcome_names(options, sections, chosen)
-    if not picked and chosen is None:  # which one was chosen is not said (status says so, unlisted_choice)
-        return []
+    picked = _said_chosen(options, sections, chosen)
+    if chosen is None and not _said_chosen(_considered_options(sections), sections, chosen):
+        return []  # which one was chosen is not said (status says so, unlisted_choice)
     chose = chosen[0] if chosen else ""
     if (not chose or _BY_NUMBER.fullmatch(plain(chose))) and len(picked) == 1:
         chose = _as_read(options[min(picked)])  # "1" (or prose) says less than the option it names
@@ -445,7 +459,7 @@ def chosen_among(options: Sequence[str], chosen: str) -> set[int]:
         return {int(number.group("n")) - 1}
     said = _words(chosen)
     shares = [len(words & said) / len(words) if words else 0.0 for words in map(_words, options)]
-    nearly_all = {n for n, share in enumerate(shares) if share >= 0.75}
+    nearly_all = {n for n, share in enumerate(shares) if share >= NEARLY_ALL}
     if nearly_all or not shares:
         return nearly_all
     holding = [n for n, words in enumerate(map(_words, options)) if said and said <= words]
@@ -453,6 +467,9 @@ def chosen_among(options: Sequence[str], chosen: str) -> set[int]:
         return set(holding)
     best = max(shares)
     return {shares.index(best)} if best >= 0.5 and shares.count(best) == 1 else set()
+
+
+NEARLY_ALL = 0.75  # of an option's words a line holds that names it in its own words
 
 
 _BY_NUMBER = re.compile(r"(?:option|alternative)?\s*(?:no\.?|#)?\s*(?P<n>\d{1,2})")
@@ -531,18 +548,25 @@ def _alternative_sections(sections, chosen, slugs, agent, when) -> list[DeadEnd]
     for head, group in groups:
         if _CHOSEN_HERE.search(head[-1]):  # "Alternative 3: (Now Primary Solution): Recreate" was chosen
             continue
-        text = _NUMBERED.sub("", " ".join(_unmarked(head[-1]).split()))
-        label = _ALTERNATIVE_LABEL.match(text)  # "Alternative: Duck Typed CRDs" names "Duck Typed CRDs"
-        named.append((head, group, label.group("name") if label and label.group("name") else text))
+        named.append((head, group, _alternative_name(head[-1])))
     considered = [n for n, (head, _, _) in enumerate(named) if any(_considered_heading(h) for h in head[:-1])]
-    options = [named[n][2] for n in considered]
-    picked = {considered[i] for i in _picked(options, sections, chosen) | outcome_names(options, sections, chosen)}
+    picked = {considered[i] for i in _said_chosen([named[n][2] for n in considered], sections, chosen)}
+    # which one was chosen is not said, among these or the options listed beside them (qa134)
+    unsaid = chosen is None and not _said_chosen(_considered_options(sections), sections, chosen)
     for n, (head, group, text) in enumerate(named):
-        if n in picked or (n in considered and not picked and chosen is None):  # chosen, or which one is not said
+        if n in picked or (n in considered and unsaid):
             continue
         lines = [line for line in _headed_lines(head, group) if line.strip()]
         out.append(_described(text, lines, heading_line(group[0]), group[0].heading, slugs, agent, when))
     return sorted(out, key=lambda d: d.line)
+
+
+def _alternative_name(heading: str) -> str:
+    """What an alternative's heading names it: "2. Alternative: Duck Typed CRDs" names "Duck
+    Typed CRDs"."""
+    text = _NUMBERED.sub("", " ".join(_unmarked(heading).split()))
+    label = _ALTERNATIVE_LABEL.match(text)
+    return label.group("name") if label and label.group("name") else text
 
 
 def _considered_heading(heading: str) -> bool:
