@@ -664,3 +664,18 @@ def test_a_wikilink_in_an_alternatives_list_reads_as_its_text():
               "- Sticky sessions on the load balancer: deploys replace the pods\n")
     assert [d.text for d in parse("decisions/0003-sessions.md", record).dead_ends] == [
         "Use a Redis cluster for sessions", "Sticky sessions on the load balancer"]
+
+
+def test_an_option_written_as_a_sub_heading_is_argued_by_its_bad_lines_never_its_good_ones():
+    """MADR options as sub-headings under `## Considered Options` were given their Good lines as
+    the reason ("Good, because its API is small"), and their Bad lines under Pros and Cons were
+    not read (qa134)."""
+    own = ("# Logging\n\n## Considered Options\n\n### structlog\n\n* Good, because it binds\n\n### loguru\n\n"
+           "* Good, because its API is small\n* Bad, because it cannot bind context per request\n\n### stdlib\n\nPlain.\n\n"
+           '## Decision Outcome\n\nChosen option: "structlog", because it binds.\n')
+    expected = [("loguru", "it cannot bind context per request"), ("stdlib", 'the record chose "structlog" instead')]
+    assert [(d.text, d.reason) for d in parse("decisions/0008-log.md", own).dead_ends] == expected
+    apart = ("# Logging\n\n## Considered Options\n\n### structlog\n\n### loguru\n\n### stdlib\n\n"
+             '## Decision Outcome\n\nChosen option: "structlog", because it binds.\n\n## Pros and Cons of the Options\n\n'
+             "### loguru\n\n* Bad, because it cannot bind context per request\n")
+    assert [(d.text, d.reason) for d in parse("decisions/0008-log.md", apart).dead_ends] == expected

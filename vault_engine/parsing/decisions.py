@@ -339,25 +339,41 @@ def _considered(section, sections, chosen, slugs, agent, when) -> list[DeadEnd]:
     picked = _said_chosen(options, sections, chosen)
     if chosen is None and not _said_chosen(_considered_options(sections), sections, chosen):
         return []  # which one was chosen is not said (status says so, unlisted_choice)
-    chose = chosen[0] if chosen else ""
-    if (not chose or _BY_NUMBER.fullmatch(plain(chose))) and len(picked) == 1:
-        chose = _as_read(options[min(picked)])  # "1" (or prose) says less than the option it names
-    titles = list(pros_cons)
-    bare_titles = [_CHOSEN_MARK.sub("", title) for title in titles]
+    chose = _chose(chosen, options, picked)
     out = []
     for n, (item, text) in enumerate(items):
         if not text or n in picked or struck_out(item):  # struck out: it holds no more (qa76)
             continue
-        parts = sorted(_part_of(bare_titles, text))
-        part = pros_cons[titles[parts[0]]] if parts else _Part(0, [])
-        bad = [_BAD.sub("", line).strip() for line in part.lines if _BAD.match(line)]
-        # no Bad lines of its own: the chosen option's "because" argues for that one, not against this
-        reason = joined_reasons(bad) or (f'the record chose "{chose}" instead' if chose else None)
-        detail = " ".join([text, *part.lines])[:DETAIL_CHARS]
-        shown = _as_listed(text)
-        out.append(DeadEnd(shown, reason, SOURCE, section.line_start + item.offset, section.heading,
-                           slugify(shown, slugs), agent, when, detail, described_at=part.line or None))
+        out.append(_rejected_option(text, [], pros_cons, chose, section.line_start + item.offset, section.heading,
+                                    slugs, agent, when))
     return out
+
+
+def _chose(chosen: tuple[str, str] | None, options: Sequence[str], picked: set[int]) -> str:
+    """The chosen option's name, as a ruling's reason gives it: the ``Chosen option`` line's,
+    or the option it picks when that says less ("1", or prose)."""
+    chose = chosen[0] if chosen else ""
+    if (not chose or _BY_NUMBER.fullmatch(plain(chose))) and len(picked) == 1:
+        chose = _as_read(options[min(picked)])
+    return chose
+
+
+def _rejected_option(text: str, own: Sequence[str], pros_cons: dict[str, _Part], chose: str, line: int,
+                     heading: str | None, slugs: set[str], agent: str | None, when: float | None,
+                     said: str = "") -> DeadEnd:
+    """A MADR option not chosen: its reason its "Bad, because" lines (``own``, as a sub-heading
+    option argues itself, and its part of ``Pros and Cons``), never a pro (a sub-heading option
+    had been given its Good lines, qa134), else what its text ``said`` against it; none: "the
+    record chose X instead", since the chosen option's "because" argues for that one, not
+    against this."""
+    titles = list(pros_cons)
+    parts = sorted(_part_of([_CHOSEN_MARK.sub("", title) for title in titles], text))
+    part = pros_cons[titles[parts[0]]] if parts else _Part(0, [])
+    bad = [_BAD.sub("", line).strip() for line in [*own, *part.lines] if _BAD.match(line)]
+    reason = joined_reasons(bad) or said or (f'the record chose "{chose}" instead' if chose else None)
+    shown = _as_listed(text)
+    return DeadEnd(shown, reason, SOURCE, line, heading, slugify(shown, slugs), agent, when,
+                   " ".join([text, *own, *part.lines])[:DETAIL_CHARS], described_at=part.line or None)
 
 
 def _as_listed(option: str) -> str:
@@ -552,12 +568,22 @@ def _alternative_sections(sections, chosen, slugs, agent, when) -> list[DeadEnd]
     considered = [n for n, (head, _, _) in enumerate(named) if any(_considered_heading(h) for h in head[:-1])]
     picked = {considered[i] for i in _said_chosen([named[n][2] for n in considered], sections, chosen)}
     # which one was chosen is not said, among these or the options listed beside them (qa134)
-    unsaid = chosen is None and not _said_chosen(_considered_options(sections), sections, chosen)
+    everything = _considered_options(sections)
+    said = _said_chosen(everything, sections, chosen)
+    unsaid = chosen is None and not said
+    chose, pros_cons = _chose(chosen, everything, said), _option_parts(sections) if considered else {}
     for n, (head, group, text) in enumerate(named):
         if n in picked or (n in considered and unsaid):
             continue
         lines = [line for line in _headed_lines(head, group) if line.strip()]
-        out.append(_described(text, lines, heading_line(group[0]), group[0].heading, slugs, agent, when))
+        if n in considered:  # a MADR option, argued as one: by its Bad lines (qa134)
+            own = [_with_children(item) for item in read_list(lines) if item.text]
+            prose = _prose_of(line for line in lines if not _HEADING.match(line))
+            against = links_as_text(_labelled_reason(lines) or _said_rejected(prose))
+            out.append(_rejected_option(text, own, pros_cons, chose, heading_line(group[0]), group[0].heading,
+                                        slugs, agent, when, against))
+        else:
+            out.append(_described(text, lines, heading_line(group[0]), group[0].heading, slugs, agent, when))
     return sorted(out, key=lambda d: d.line)
 
 
