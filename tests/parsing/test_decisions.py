@@ -566,6 +566,11 @@ def test_a_prose_outcome_is_read_from_where_it_says_what_it_chose_and_sub_headin
     madr = ("# Logging\n\n## Considered Options\n\n### structlog\n\nBinds context.\n\n### loguru\n\nNo binding.\n\n"
             '## Decision Outcome\n\nChosen option: "structlog", because it binds.\n')
     assert [d.text for d in parse("decisions/0008-log.md", madr).dead_ends] == ["loguru"]
+    # a sentence saying what was turned down names no choice ("Loguru was rejected ..." had named loguru, qa134)
+    ruled = parse("decisions/0008-log.md", "# Logging\n\n" + options + "We ruled out loguru. structlog it is.\n")
+    assert [d.text for d in ruled.dead_ends] == ["loguru", "the standard logging module"]
+    only = parse("decisions/0008-log.md", "# Logging\n\n" + options + "Loguru was rejected because it cannot bind.\n")
+    assert only.dead_ends == () and only.yaml_error.startswith("its outcome names none of the options it considered")
     # an outcome choosing two chooses both ("structlog" alone had been taken for "structlog and
     # loguru"), and a sub-heading beside listed options is one of them (qa134)
     both = parse("decisions/0008-log.md", "# Logging\n\n" + options + "We will use structlog and loguru.\n")

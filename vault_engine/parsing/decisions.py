@@ -212,9 +212,16 @@ def _outcome_lead(sections: Sequence[SectionLike]) -> str | None:
                 if not _WORD.search(paragraph):
                     continue
                 said = _CHOICE_VERB.search(paragraph)
-                lead = paragraph[said.end():] if said else next(iter(split_sentences(paragraph)), "")
-                return _CHOICE_ENDS.split(lead, maxsplit=1)[0]
+                # a sentence saying what was turned down names no choice ("Loguru was rejected because ...", qa134)
+                lead = paragraph[said.end():] if said else next(
+                    (s for s in split_sentences(paragraph) if not _SAYS_TURNED_DOWN.search(s)), "")
+                return _CHOICE_ENDS.split(lead, maxsplit=1)[0]  # "": an outcome that names no choice
     return None
+
+
+_TURNED_DOWN = r"(?:rejected|ruled\s+out|discarded|turned\s+down)"
+_SAYS_TURNED_DOWN = re.compile(rf"\b(?:(?:was|were|is|are|got|been)\s+{_TURNED_DOWN}"
+                               rf"|(?:we|I|they)\s+(?:have\s+|had\s+)?{_TURNED_DOWN})\b", re.IGNORECASE)
 
 
 def outcome_names(options: Sequence[str], sections: Sequence[SectionLike],
