@@ -56,6 +56,7 @@ from vault_engine.config import check_keys
 from vault_engine.errors import ConfigError
 from vault_engine.memory.results import Evidence
 from vault_engine.parsing.checkpoints import match_text
+from vault_engine.parsing.decisions import TURNED_DOWN_SAYING
 from vault_engine.stores.lexical import analyze, stem
 from vault_engine.text import shortened
 
@@ -158,8 +159,7 @@ _CLAUSE = r"(?:[^.;!?\n]|\.(?=\S))"
 # were rejected by the security review, so we'll keep sessions in a shared Redis" (qa132)
 _NEXT_CLAUSE = r"(?:,?\s+(?:so|but|then|because|since)|,\s*and\s+(?:we|I|they|so|then))\b"
 _SAID_OUT = re.compile(
-    rf"(?:^|(?<=[.;!?])){_CLAUSE}*?\b(?:(?:was|were|is|are|got|been|being)\s+(?:rejected|ruled\s+out|turned\s+down|vetoed)"
-    rf"|(?:we|I|they)\s+(?:have\s+|had\s+|['’]ve\s+)?(?:rejected|ruled\s+out|turned\s+down|vetoed)"
+    rf"(?:^|(?<=[.;!?])){_CLAUSE}*?\b(?:{TURNED_DOWN_SAYING}"
     rf"|(?:that|this|it)(?:['’]s|\s+is)\s+out|(?:is|are)(?:\s+not|n['’]t)\s+(?:the\s+answer|an\s+option))\b"
     rf"(?:(?!{_NEXT_CLAUSE}){_CLAUSE})*",
     re.I | re.M)

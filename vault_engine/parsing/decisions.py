@@ -94,7 +94,12 @@ def is_madr_record(sections: Sequence[SectionLike]) -> bool:
 
 
 def _name(section: SectionLike) -> str:
-    return " ".join((section.heading or "").split()).casefold()
+    return _heading_key(section.heading or "")
+
+
+def _heading_key(heading: str) -> str:
+    """A heading as headings are compared here: its words, case aside."""
+    return " ".join(heading.split()).casefold()
 
 
 def plain(text: str) -> str:
@@ -219,9 +224,11 @@ def _outcome_lead(sections: Sequence[SectionLike]) -> str | None:
     return None
 
 
-_TURNED_DOWN = r"(?:rejected|ruled\s+out|discarded|turned\s+down)"
-_SAYS_TURNED_DOWN = re.compile(rf"\b(?:(?:was|were|is|are|got|been)\s+{_TURNED_DOWN}"
-                               rf"|(?:we|I|they)\s+(?:have\s+|had\s+)?{_TURNED_DOWN})\b", re.IGNORECASE)
+# Saying that something was turned down ("Loguru was rejected", "we ruled out polling"): one
+# reading for a record's outcome and for a proposal's scene (memory/matching.py)
+TURNED_DOWN_SAYING = (r"(?:(?:was|were|is|are|got|been|being)\s+|(?:we|I|they)\s+(?:have\s+|had\s+|['’]ve\s+)?)"
+                      r"(?:rejected|ruled\s+out|turned\s+down|vetoed|discarded)")
+_SAYS_TURNED_DOWN = re.compile(rf"\b{TURNED_DOWN_SAYING}\b", re.IGNORECASE)
 
 
 def outcome_names(options: Sequence[str], sections: Sequence[SectionLike],
@@ -604,7 +611,7 @@ def _alternative_name(heading: str) -> str:
 
 def _considered_heading(heading: str) -> bool:
     """``Considered Options`` and its like: every option listed there, the chosen one too."""
-    return " ".join(heading.split()).casefold() in _CONSIDERED
+    return _heading_key(heading) in _CONSIDERED
 
 
 _APPENDIX = re.compile(r"^appendi(?:x|ces)\b", re.IGNORECASE)
