@@ -21,6 +21,7 @@ NOTES = {
     "purchases.md": "# Purchases\nWe bought certicates by hand.\n",
     "lab.md": "# Lab\nWe ran experiments on the cluster.\n",
     "chores.md": "# Chores\nA recurring chore comes back; chores recur weekly.\n",
+    "charges.md": "# Charges\nEvery charge carries an idempotency token.\n",
 }
 
 
@@ -100,6 +101,13 @@ def test_a_reading_is_the_form_written_nearest_the_typo_whatever_the_stems_say(v
     of "recurring": the notice had named "recur", which is four slips from the typo (qa112)."""
     found = vault.search("reccuring chore", lexical_only=True)
     assert "'reccuring' as 'recurring'" in found.notices[0] and first(found) == "chores.md"
+
+
+def test_a_typo_whose_slip_hides_the_suffix_the_stemmer_cuts_is_read(vault):
+    """"idempotency" is "idempot" to the stemmer and "idempoteny" (a "c" dropped) is
+    "idempoteni", three slips apart though the words are one: the typo was a miss by words."""
+    found = vault.search("idempoteny", lexical_only=True)
+    assert first(found) == "charges.md" and "'idempoteny' as 'idempotency'" in found.notices[0]
 
 
 def test_a_word_short_of_its_last_letter_is_no_singular_of_a_plural_in_es(vault):

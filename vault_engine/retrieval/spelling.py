@@ -12,7 +12,9 @@ hold, a letter of it dropped, swapped or changed (the stemmer puts "customer" tw
 "custmer"); on a tie the word more sections hold (the notes' one-off "certicates" had
 been read for "certficate" over the "certificate" they write twenty times, qa108), and the
 form read is a slip of the word as written, as many as its length allows, not only of its
-stem ("expiry" is no "experiments", qa111; "reccuring" is "recurring", not "recur", qa112).
+stem ("expiry" is no "experiments", qa111; "reccuring" is "recurring", not "recur", qa112);
+a stem the word opens with is near too, where the slip hid the suffix the stemmer cuts
+("idempoteny" for "idempotency").
 A word of English (the model's vocabulary, with its inflections) is no slip, even where no
 note writes it; a word written as a name ("Todoist", "iOS") is what someone calls
 something; a word in quotation marks is meant as written. A hyphenated word the notes write
@@ -162,6 +164,7 @@ def corrected(query: str, lexical: WhooshIndex, text_of: Callable[[int], str]) -
         else:  # the notes' own words near its stem, and words of English near it as written
             near = [(osa_distance(term, other, CANDIDATE_EDITS), -count, 0, other)
                     for other, count in lexical.terms_near(term, CANDIDATE_EDITS) if count]
+            near += _stems_it_opens_with(lowered, lexical)
             near += _english_near(lowered, ENGLISH_SLIPS, lexical)
         # as many slips as written as its length allows, or its stem's: "reccuring" is two
         # from "recurring", its stem "reccur" one from "recur"
@@ -215,6 +218,19 @@ def _english_near(word: str, slips: int, lexical: WhooshIndex) -> list[tuple[int
         return []
     _, held = lexical.doc_frequencies({term for _, term in near})
     return [(slipped, -held[term], 1, term) for slipped, term in near if held[term]]
+
+
+def _stems_it_opens_with(word: str, lexical: WhooshIndex) -> list[tuple[int, int, int, str]]:
+    """The notes' stems of five letters or more that ``word`` as written opens with, as
+    (slips, -sections holding it, 0, stem): a slip can hide the suffix the stemmer cuts, so
+    the stems lie apart though the words are a slip apart ("idempotency" is "idempot",
+    "idempoteny" is "idempoteni"). :func:`_read_as` keeps one only where a form the notes
+    write is a slip of the word as written."""
+    from vault_engine.retrieval.typos import osa_distance
+
+    openings = {word[:end] for end in range(5, len(word))}
+    _, held = lexical.doc_frequencies(openings)
+    return [(osa_distance(word, stem, CANDIDATE_EDITS), -count, 0, stem) for stem, count in held.items() if count]
 
 
 def _english_swapped(word: str, lexical: WhooshIndex) -> list[tuple[int, int, int, str]]:
