@@ -365,6 +365,12 @@ def test_a_file_of_a_tap_beside_the_vault_is_named_by_its_path_from_the_vault(ma
             assert [h.ref for h in v.find(path).hits] == ["web:src/cart.js"], path
         with pytest.raises(UnknownRef, match="no such file"):
             v.outline("../jsrepo/src/nosuch.js")
+        # a symbol's ref without the tap's prefix, or by the end of its path, as callers and
+        # show take it: find said "src/cart.js is not indexed ... run index", which never helped (qa135)
+        for ref in ("src/cart.js#Cart.add", "cart.js#Cart.add"):
+            assert [h.ref for h in v.find(ref).hits] == ["web:src/cart.js#Cart.add"], ref
+        missed = v.find("src/cart.js#Cart.remove")
+        assert missed.status == "miss" and "not indexed" not in missed.reason
 
 
 def test_a_method_is_named_by_its_name_alone_when_no_other_symbol_has_it(make_vault):

@@ -106,7 +106,7 @@ class CodeQueries:
         return tuple(t for t in found if within is None or t.startswith(f"{within}#"))[:MAX_MEANT]
 
     def is_code_ref(self, ref: str) -> bool:
-        return split_ref(self.keys, self._with_file_key(ref.strip())) is not None
+        return split_ref(self.keys, self.with_file_key(ref.strip())) is not None
 
     # -- why --------------------------------------------------------------------------------
 
@@ -172,7 +172,7 @@ class CodeQueries:
     def show(self, ref: str, follow: int = 0) -> CodeView:
         """The lines of a symbol (decorators included) or of a whole file, numbered; with
         ``follow``, the sections of its why notes and ``follow - 1`` hops of their links."""
-        found = split_ref(self.keys, self._with_file_key(ref.strip()))
+        found = split_ref(self.keys, self.with_file_key(ref.strip()))
         assert found is not None  # callers ask is_code_ref first
         key, qualname = found
         lines, notices = self._lines(key)
@@ -324,6 +324,8 @@ class CodeQueries:
             rel = tap.rel_of(path) if tap.prefix and path.startswith(tap.prefix) else path
             if rel is None or not _is_file(tap.root / rel) or not _within(tap.root, rel):
                 continue
+            if tap.key(rel) in self.keys:  # indexed, under its tap's prefix: "run index" never helped (qa135)
+                return None
             if tap.owns(rel):
                 left_out = why_left_out(tap, rel)  # said when indexed, kept in no ledger: said again
                 return f"skipped when indexed ({left_out})" if left_out else \
@@ -413,7 +415,7 @@ class CodeQueries:
 
     def calls(self, symbol: str, direction: str, depth: int, exclude_tests: bool, follow: int = 0) -> CallAnswer:
         base: dict[str, Any] = dict(symbol=symbol, direction=direction, depth=depth, exclude_tests=exclude_tests)
-        symbol = self._with_file_key(symbol)
+        symbol = self.with_file_key(symbol)
         rows = _class_over_its_constructors(definitions(self.store, self.keys, symbol))
         outside_tests = [r for r in rows if not is_test_path(r.key)]
         if exclude_tests and len(rows) > 1:  # a test's own helper named alike is no candidate then
@@ -504,7 +506,7 @@ class CodeQueries:
         return (f"it overrides {', '.join(called)}, whose callers reach it through an instance of its class "
                 f"(`vault-engine callers {called[0]}`)")
 
-    def _with_file_key(self, ref: str) -> str:
+    def with_file_key(self, ref: str) -> str:
         """``core.py#Command.main`` as ``src/click/core.py#Command.main``: a ref's source file
         named by the end of its path, as `outline` takes it, when that end names one indexed
         file (`callers` said "no such symbol", qa62; `show`, "no note", qa69). Only a path a

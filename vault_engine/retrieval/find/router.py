@@ -165,7 +165,8 @@ def _stale_notice(code) -> tuple[str, ...]:
 
 
 def _symbol(code, query: str, k: int, _rule) -> FindResult | None:
-    rows = definitions(code.store, code.keys, query)
+    # a ref's file by the end of its path or without its tap's prefix, as callers and show take it (qa135)
+    rows = definitions(code.store, code.keys, code.with_file_key(query))
     if not rows:
         return None
     hits = tuple(FindHit(r.ref, r.key, r.qualname, r.kind, r.line_start, r.line_end, 1.0, r.def_line,
