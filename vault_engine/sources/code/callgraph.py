@@ -31,7 +31,8 @@ from vault_engine.sources.code.static_resolver import StaticResolver
 from vault_engine.sources.code.testpaths import is_test_path  # noqa: F401 - part of this module's API
 
 MAX_DEPTH = 5
-_METHOD_CALL = re.compile(r"^[\w$]+(?:\.[\w$]+)*\.([\w$]+)$")  # receiver.method, as Call normalizes it
+# receiver.method, as Call normalizes it; the receiver may be a call (`make().run`)
+_METHOD_CALL = re.compile(r"^(?:new )?([\w$]+)[\w$.]*(?:\(.*\))?[\w$.]*\.([\w$]+)$")
 _NAME_CALL = re.compile(r"^(?:new )?([\w$]+)$")
 _PYTHON_BUILTINS = frozenset(dir(builtins))  # `len(x)` binds a builtin, not an unknown name
 
@@ -97,8 +98,10 @@ def _unconfirmed_name(callee: str, reason: str, language: str) -> str | None:
         # the second: a receiver whose type is known lacks the method, as a rename leaves
         # `ctx.make_formatter()` behind (qa100)
         method = _METHOD_CALL.match(callee)
-        if method:
-            return method[1]
+        # what a builtin returns (`str(x).strip()`) is no method of the indexed code's
+        builtin = reason == "call_result" and language == "python" and method and method[1] in _PYTHON_BUILTINS
+        if method and not builtin:
+            return method[2]
     bare = _NAME_CALL.match(callee) if reason in NAME_UNKNOWN else None
     if bare is None or (language == "python" and bare[1] in _PYTHON_BUILTINS):
         return None

@@ -30,6 +30,9 @@ from vault_engine.sources.code.scopes import (
 )
 
 _GENERIC_ARGS = re.compile(r"<.*>$")
+# A method called on what a call returns: `Option('+p').add_to_parser`, `new Store().go`,
+# `toThenable(fn)(name).then` (the head called, its arguments, the members after them)
+_ON_A_CALL = re.compile(r"^(new )?([\w$]+(?:\.[\w$]+)*)\(.*\)((?:\.[\w$]+)+)$")
 
 
 class DynamicResolver:
@@ -43,10 +46,13 @@ class DynamicResolver:
     def resolve(self, path: str, caller: str | None, callee: str) -> tuple[str, str, str]:
         """(callee path, callee qualname, how) or raises ``Miss``."""
         shape = callee_parts(callee)
-        if shape is None:
-            raise Miss("dynamic")
-        is_new, parts = shape
         python = self.index.files[path].language == "python"
+        if shape is None:
+            on_a_call = _ON_A_CALL.match(callee)
+            if on_a_call is None:
+                raise Miss("dynamic")
+            return self._on_what_a_call_built(path, caller, on_a_call, python)
+        is_new, parts = shape
         if not python and parts == ["super"]:
             return self._super_constructor(path, caller)
         entity, _, how = self.walk(path, caller, parts, python)
@@ -68,6 +74,23 @@ class DynamicResolver:
             receiver, entity = entity, self.member(entity, part)
             how = how if how in ("self", "super", "annotation", "local") else "attr." + how.split(".")[-1]
         return entity, receiver, how
+
+    def _on_what_a_call_built(self, path: str, caller: str | None, call: re.Match, python: bool):
+        """A method called on what a call returns: an instance of the class the call builds
+        (`Option('+p').add_to_parser`, TS `new Store().go`), else a receiver the syntax does
+        not type (`make().run`), kept by the method's name (qa135: neither, they had read as
+        no call at all)."""
+        is_new, head, members = call.groups()
+        try:
+            built, _, _ = self.walk(path, caller, head.split("."), python)
+        except Miss:
+            raise Miss("call_result") from None
+        if built[0] != "def" or built[2].kind not in CLASS_KINDS or not (python or is_new):
+            raise Miss("call_result")
+        entity = ("instance", built[1], built[2])
+        for part in members[1:].split("."):
+            entity = self.member(entity, part)
+        return self._target(entity, "constructed", False)
 
     def _target(self, entity, how: str, construct: bool):
         if entity[0] != "def":

@@ -276,14 +276,29 @@ def _pattern_names(src: Source, node):
 
 def _callee(src: Source, node) -> str:
     """``f``, ``a.b.c``, ``this.m``, ``super().m`` (``super.m``), ``super`` (``super(...)``),
-    ``new C``, ``new ns.C``; any other shape keeps its text."""
+    ``new C``, ``new ns.C``, ``make().run``; any other shape keeps its text."""
     if node.type == "new_expression":
         target = node.child_by_field_name("constructor")
         return "new " + (_dotted(src, target) or collapse(src.text(target))[:160])
     fn = node.child_by_field_name("function")
     if fn.type == "super":
         return "super"
-    return _dotted(src, fn) or collapse(src.text(fn))[:160]
+    return _dotted(src, fn) or _on_a_call(src, fn) or collapse(src.text(fn))[:160]
+
+
+def _on_a_call(src: Source, fn) -> str | None:
+    """``make().run``, ``new Store().go``, ``toThenable()().then``: members of what a call
+    returns, the calls' arguments left out (a callback's body had been the callee's text)."""
+    parts = []
+    while fn.type == "member_expression":
+        prop = fn.child_by_field_name("property")
+        if prop.type not in ("property_identifier", "private_property_identifier"):
+            return None
+        parts.append(src.text(prop))
+        fn = fn.child_by_field_name("object")
+    if not parts or fn.type not in ("call_expression", "new_expression"):
+        return None
+    return _callee(src, fn) + "()." + ".".join(reversed(parts))
 
 
 def _dotted(src: Source, node) -> str | None:

@@ -145,7 +145,8 @@ def _parameters(src: Source, params) -> list[tuple[str, str | None]]:
 
 
 def callee(src: Source, fn) -> str:
-    """A call's function in normalized form: ``f``, ``a.b.c``, ``self.m``, ``super().m``."""
+    """A call's function in normalized form: ``f``, ``a.b.c``, ``self.m``, ``super().m``,
+    ``make().run`` (a method of what a call returns)."""
     parts = []
     node = fn
     while node.type == "attribute":
@@ -156,6 +157,8 @@ def callee(src: Source, fn) -> str:
     elif (node.type == "call" and parts and src.text(node.child_by_field_name("function")) == "super"
           and not node.child_by_field_name("arguments").named_children):
         parts.append("super()")
+    elif node.type == "call" and parts:  # on what a call returns: `Option().add`, its arguments left out
+        parts.append(callee(src, node.child_by_field_name("function")) + "()")
     else:
         return collapse(src.text(fn))[:160]
     return ".".join(reversed(parts))
