@@ -982,7 +982,7 @@ class Vault:
         code = self._code_queries() if (self.config.index_dir / CODE_FILE).exists() else None
         result = find(query, code=code, ledger=ledger, lexical=lambda: self.lexical, k=k, tier=tier, facet=facet)
         if code is not None and result.tier in ("symbol", "path"):  # as callers/outline/show say it
-            result = replace(result, notices=code.changed_notices([h.path for h in result.hits]))
+            result = replace(result, notices=result.notices + code.changed_notices([h.path for h in result.hits]))
         if follow and code is not None and result.tier in ("symbol", "path"):
             starts = [(h.ref, tuple(w for w in code.why_of_ref(h.ref) if w.ref in h.why)) for h in result.hits]
             result = replace(result, followed=code.follow(starts, follow))

@@ -68,6 +68,15 @@ def test_a_question_naming_a_symbol_says_where_it_is_and_how_to_follow_its_calls
     assert alone.reason == ("no memory note answers the question; the question names 'createStore': "
                             "1 definition(s) named 'createStore'")
     assert vault.find("who uses createStore these days?", tier="memory").status == "miss"  # as asked
+    # notes that share the question's other words but never say why of the symbol it names do
+    # not answer it: "what calls measure_table" had been two notes sharing "call" (qa135)
+    unnamed = vault.find("when is createStore called if the order quantity is positive?")
+    assert (unnamed.status, unnamed.tier, refs(unnamed)) == ("hit", "symbol", ["web/app.ts#createStore"])
+    assert unnamed.reason.startswith("no memory note names 'createStore' (notes sharing its other words: ")
+    assert unnamed.notices == ("`vault-engine callers createStore` lists what calls it, "
+                               "`vault-engine callees createStore` what it calls",)
+    assert refs(vault.find("when is createStore called if the order quantity is positive?",
+                           tier="memory")) == ["memory/orders.md"]
     for question in ("what calls QuantumFlux_capacitor?", "how do I place an order?"):  # names nothing defined
         assert vault.find(question).tier != "symbol"
 

@@ -87,6 +87,13 @@ def find(query: str, *, code, ledger: Ledger, lexical: WhooshIndex | Callable[[]
                  f"`vault-engine search {shlex.quote(query)} --kind code`",)))
         if found is None and named is not None and tier is None:  # the names it holds are no guess
             return replace(named[1], reason=f"no memory note answers the question; {named[1].reason}")
+        if found is not None and named is not None and tier is None and not _naming(named, found):
+            # "what calls measure_table" had been two notes sharing "call" (qa135): notes that never
+            # name what the question asks about do not answer it, its definitions do
+            name, symbols = named
+            return replace(symbols, reason=f"no memory note names {name!r} (notes sharing its other words: "
+                                           f"`vault-engine find {shlex.quote(query)} --tier memory`); {symbols.reason}",
+                           notices=(_follow_calls(name),))
         if found is not None:
             return found
     return FindResult(query, "miss", None, reason=_miss_reason(query, tried, code, token, facet, tier),
@@ -119,8 +126,18 @@ def _where_named(name: str, named: FindResult) -> str:
     """The notice beside memory notes: where the symbol the question names is, and its calls."""
     more = f" and {len(named.hits) - 3} more" if len(named.hits) > 3 else ""
     return (f"memory notes only, none holding every word of the question; it names {name!r}, defined at "
-            f"{', '.join(h.ref for h in named.hits[:3])}{more}: `vault-engine callers {shlex.quote(name)}` "
-            f"lists what calls it, `vault-engine callees {shlex.quote(name)}` what it calls")
+            f"{', '.join(h.ref for h in named.hits[:3])}{more}: {_follow_calls(name)}")
+
+
+def _follow_calls(name: str) -> str:
+    return (f"`vault-engine callers {shlex.quote(name)}` lists what calls it, "
+            f"`vault-engine callees {shlex.quote(name)}` what it calls")
+
+
+def _naming(named: tuple[str, FindResult], found: FindResult) -> bool:
+    """Whether a memory note found is one that says why of a symbol the question names."""
+    saying_why = {ref for symbol in named[1].hits for ref in symbol.why}
+    return any(h.ref in saying_why for h in found.hits)
 
 
 def _named_in_notes(code, query: str) -> tuple[str, ...]:
