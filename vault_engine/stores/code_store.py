@@ -32,7 +32,8 @@ VERSION = "14"  # 2: unresolved calls counted per file; 3-4: wrapped arrow const
 # 13: calls of a bare name that binds nothing indexed kept by name too (unconfirmed), with the
 # import outside the indexed code they name (`source`)
 # 14: a method called on what a call returns: an edge when the call builds a class
-# (`Option(...).add_to_parser`), else kept by the method's name (`make().run`)
+# (`Option(...).add_to_parser`), else kept by the method's name (`make().run`); a TS/JS
+# definition inside a callback seen only by the calls inside it (Symbol.visible)
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE IF NOT EXISTS files (

@@ -158,6 +158,33 @@ def test_relative_ts_imports_resolve_through_index_and_re_exports():
     assert graph.unresolved.get("external", 0) >= 1  # React.useState: a package
 
 
+def test_a_definition_inside_a_callback_is_seen_only_inside_it():
+    """zustand's persistAsync tests declare `const createStore` inside two `it(...)` callbacks
+    and call the imported `createStore` in others: all nine calls were edges to both local
+    definitions, none to the import (qa135)."""
+    graph = build({"src/vanilla.ts": "export const createStore = (f) => f\n",
+                   "tests/store.test.ts": textwrap.dedent("""\
+                       import { createStore } from '../src/vanilla'
+                       it('one', () => {
+                         const createStore = () => 1
+                         createStore()
+                       })
+                       it('two', () => {
+                         const createStore = () => 2
+                         const helper = () => createStore()
+                         helper()
+                       })
+                       it('three', () => {
+                         createStore(3)
+                       })
+                       createStore(4)
+                       """)})
+    got = sorted((e.line, e.callee) for e in graph.edges if e.path == "tests/store.test.ts")
+    assert got == [(4, "tests/store.test.ts#createStore"), (8, "tests/store.test.ts#createStore~2"),
+                   (9, "tests/store.test.ts#helper"),
+                   (12, "src/vanilla.ts#createStore"), (14, "src/vanilla.ts#createStore")]
+
+
 def test_commonjs_exports_are_what_require_reaches():
     # module.exports / exports.x were unknown: every require-d function was "not_exported"
     graph = build({

@@ -69,7 +69,7 @@ def resolve(files: Mapping[str, ParsedSource], *, annotations: bool = True, loca
         resolver = static if parsed.language in ("go", "rust", "java") else dynamic
         for call in parsed.calls:
             try:
-                targets = [resolver.resolve(path, call.caller, call.callee)]
+                targets = [resolver.resolve(path, call.caller, call.callee, call.line)]
             except Redefined as many:
                 targets = _by_arguments(index, many.targets, call.arguments)
             except Miss as miss:

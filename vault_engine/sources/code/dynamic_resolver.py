@@ -43,26 +43,26 @@ class DynamicResolver:
         self._mro: dict[tuple, list] = {}
 
     # ---- a call site --------------------------------------------------------------------
-    def resolve(self, path: str, caller: str | None, callee: str) -> tuple[str, str, str]:
-        """(callee path, callee qualname, how) or raises ``Miss``."""
+    def resolve(self, path: str, caller: str | None, callee: str, line: int | None = None) -> tuple[str, str, str]:
+        """(callee path, callee qualname, how) of a call at ``line``, or raises ``Miss``."""
         shape = callee_parts(callee)
         python = self.index.files[path].language == "python"
         if shape is None:
             on_a_call = _ON_A_CALL.match(callee)
             if on_a_call is None:
                 raise Miss("dynamic")
-            return self._on_what_a_call_built(path, caller, on_a_call, python)
+            return self._on_what_a_call_built(path, caller, on_a_call, python, line)
         is_new, parts = shape
         if not python and parts == ["super"]:
             return self._super_constructor(path, caller)
-        entity, _, how = self.walk(path, caller, parts, python)
+        entity, _, how = self.walk(path, caller, parts, python, line)
         return self._target(entity, how, is_new or python)
 
-    def walk(self, path: str, caller: str | None, parts: list[str], python: bool):
+    def walk(self, path: str, caller: str | None, parts: list[str], python: bool, line: int | None = None):
         """(entity, receiver, how) of a dotted name seen from ``caller``: what it denotes,
         what its last part was taken from (None for a bare name), how; raises ``Miss``."""
         try:
-            entity, how = self._head(path, caller, parts[0], python)
+            entity, how = self._head(path, caller, parts[0], python, line)
         except Redefined:
             if len(parts) == 1:
                 raise  # a call of the name itself: an edge to each definition
@@ -75,14 +75,15 @@ class DynamicResolver:
             how = how if how in ("self", "super", "annotation", "local") else "attr." + how.split(".")[-1]
         return entity, receiver, how
 
-    def _on_what_a_call_built(self, path: str, caller: str | None, call: re.Match, python: bool):
+    def _on_what_a_call_built(self, path: str, caller: str | None, call: re.Match, python: bool,
+                              line: int | None):
         """A method called on what a call returns: an instance of the class the call builds
         (`Option('+p').add_to_parser`, TS `new Store().go`), else a receiver the syntax does
         not type (`make().run`), kept by the method's name (qa135: neither, they had read as
         no call at all)."""
         is_new, head, members = call.groups()
         try:
-            built, _, _ = self.walk(path, caller, head.split("."), python)
+            built, _, _ = self.walk(path, caller, head.split("."), python, line)
         except Miss:
             raise Miss("call_result") from None
         if built[0] != "def" or built[2].kind not in CLASS_KINDS or not (python or is_new):
@@ -109,7 +110,7 @@ class DynamicResolver:
             raise Miss("ctor_assigned")
         return tpath, sym.qualname, how
 
-    def _head(self, path: str, caller: str | None, name: str, python: bool):
+    def _head(self, path: str, caller: str | None, name: str, python: bool, line: int | None):
         if name == "super()":
             return self._super(path, caller, python), "super"
         if name == "this" and not python:
@@ -117,11 +118,12 @@ class DynamicResolver:
             if cls is None:
                 raise Miss("this")
             return ("instance", path, cls), "self"
-        return self.lookup(path, caller, name)
+        return self.lookup(path, caller, name, line)
 
     # ---- names --------------------------------------------------------------------------
-    def lookup(self, path: str, scope: str | None, name: str):
-        """(entity, how) of a bare name seen from ``scope``; raises ``Miss``."""
+    def lookup(self, path: str, scope: str | None, name: str, line: int | None = None):
+        """(entity, how) of a bare name seen from ``scope`` (at ``line``: a callback's own
+        definitions are seen only inside it); raises ``Miss``."""
         idx = self.index
         chain = idx.chain(path, scope)
         for s in chain:
@@ -132,7 +134,7 @@ class DynamicResolver:
                 if found is not None:
                     return found
                 continue
-            found = idx.last_binding(path, s, name)
+            found = idx.last_binding(path, s, name, line)
             if found is not None:
                 return self._binding_entity(path, s, found)
         return self._star(path, name)

@@ -83,6 +83,7 @@ def extract(src: Source, caps: dict, language: str) -> Extracted:
         if d is not None:
             out.defs.append(d)
     out.defs = _keep_aliases_of_functions(out.defs)
+    _seen_only_in_callbacks(out.defs)
     aliases = {getattr(d.node, "id", None) for d in out.defs if "alias" in d.extra}
     for node in caps.get("call", []) + caps.get("new", []):
         out.events.append((node.start_byte, "call", (_callee(src, node), line(node))))
@@ -153,6 +154,25 @@ def _definition(src: Source, node, out: Extracted) -> RawDef | None:
         d.parameters = tuple(n for n, _ in found)
         out.params.extend((d, n, line(params), a) for n, a in found)
     return d
+
+
+_FUNCTIONS = (*_FUNCTION_VALUES, "function", "function_declaration", "generator_function_declaration",
+              "method_definition")
+
+
+def _seen_only_in_callbacks(defs: list[RawDef]) -> None:
+    """Mark each definition whose nearest enclosing function is no definition (a callback:
+    ``it('...', () => { const createStore = ... })``) as seen only between its lines. The
+    qualified name stays its scope's (a callback has no name); calls from elsewhere had been
+    tied to it (qa135)."""
+    named = {getattr(d.node, "id", None) for d in defs}
+    named |= {value.id for d in defs if (value := _function_value(d.node)) is not None}
+    for d in defs:
+        node = getattr(d.node, "parent", None)
+        while node is not None and node.type not in _FUNCTIONS:
+            node = node.parent
+        if node is not None and node.id not in named:
+            d.visible = (line(node), end_line(node))
 
 
 def _function_value(node):

@@ -34,6 +34,9 @@ class Symbol:
     returns: str | None = None  # functions: the return annotation as written (``Context | None``)
     definitions: int = 1  # how many definitions fold into it (a property's accessors), overload
     # stubs aside: bindings of several are one scope's, and which one a call sits in is lost
+    # The lines of the function no symbol is that holds it (a test's `it('...', () => { const
+    # createStore = ... })`): its scope's name, seen only from calls between them
+    visible: tuple[int, int] | None = None
 
 
 @dataclass(frozen=True, slots=True)

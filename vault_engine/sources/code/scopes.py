@@ -134,15 +134,16 @@ class Index:
         out.append(None)
         return out
 
-    def last_binding(self, path: str, scope: str | None, name: str):
+    def last_binding(self, path: str, scope: str | None, name: str, line: int | None = None):
         """At module and class level the last binding in source order decides: a
-        ("def", Symbol) | ("import", Import) | ("assign", Binding), or None."""
+        ("def", Symbol) | ("import", Import) | ("assign", Binding), or None. A definition a
+        callback holds binds only for a call at a ``line`` inside it (:meth:`seen_from`)."""
         key = (path, scope)
         found = []
         sym = self.children.get(key, {}).get(name)
-        if sym is not None:  # its last definition's line decides against the other bindings
-            last = max(d.def_line for d in self._repeats(path, sym))
-            found.append((last, 2, ("def", sym)))
+        repeats = self.seen_from(path, sym, line) if sym is not None else []
+        if repeats:  # its last definition's line decides against the other bindings
+            found.append((max(d.def_line for d in repeats), 2, ("def", repeats[0])))
         for imp in self.imports.get(key, {}).get(name, ()):
             found.append((imp.line, 1, ("import", imp)))
         for b in self.bindings.get(key, {}).get(name, ()):
@@ -151,9 +152,15 @@ class Index:
         if not found:
             return None
         best = max(found, key=lambda f: (f[0], f[1]))[2]
-        if best[0] == "def":
-            self.only_definition(path, best[1])
+        if best[0] == "def" and len(repeats) > 1:
+            raise Redefined(path, repeats)
         return best
+
+    def seen_from(self, path: str, sym: Symbol, line: int | None) -> list[Symbol]:
+        """``sym`` and its repeats (``name~2``) that a call at ``line`` sees: those no callback
+        holds, and those the callback around the line holds (any, for no line)."""
+        return [d for d in self._repeats(path, sym)
+                if line is None or d.visible is None or d.visible[0] <= line <= d.visible[1]]
 
     def _repeats(self, path: str, sym: Symbol) -> list[Symbol]:
         table = self.symbols.get(path, {})

@@ -40,8 +40,9 @@ class StaticResolver:
             [p for p, parsed in index.files.items() if parsed.language == "rust"])
         self._returning: set[tuple] = set()  # calls whose return type is being read (cycles)
 
-    def resolve(self, path: str, caller: str | None, callee: str) -> tuple[str, str, str]:
-        """(callee path, callee qualname, how) or raises ``Miss``."""
+    def resolve(self, path: str, caller: str | None, callee: str, line: int | None = None) -> tuple[str, str, str]:
+        """(callee path, callee qualname, how) or raises ``Miss`` (``line``: for the dynamic
+        resolver's callbacks; a Go, Rust or Java scope is always named)."""
         shape = callee_parts(callee)
         if shape is None:
             raise Miss("dynamic")

@@ -67,6 +67,7 @@ class RawDef:
     returns: str | None = None  # the return annotation as written
     qualname: str = ""
     parent: str | None = None
+    visible: tuple[int, int] | None = None  # the lines of the callback that holds it (Symbol.visible)
     extra: dict = field(default_factory=dict)
 
 
@@ -149,7 +150,7 @@ def fold(defs: list[RawDef]) -> tuple[Symbol, ...]:
             qualname, head.name, kind, min(d.line_start for d in group), head.def_line,
             max(d.line_end for d in bodies), head.signature,
             head.docstring or next((d.docstring for d in group if d.docstring), None), head.parameters,
-            decorators, head.parent, head.bases, head.returns, len(bodies)))
+            decorators, head.parent, head.bases, head.returns, len(bodies), head.visible))
     return tuple(out)
 
 
