@@ -324,6 +324,23 @@ def test_callers_name_the_calls_of_a_name_imported_from_outside_or_left_by_a_ren
             "such calls behind): src/core.py:4 in main") in cli("--vault", root, "callers", "_split_opt").out
 
 
+def test_a_bare_name_answered_by_a_closure_still_names_the_calls_a_rename_left_behind(make_vault):
+    """`callers echo --exclude-tests` after click's `echo` was renamed: a test's closure named
+    `echo` answered "no callers outside tests", and the 25 calls the rename left in src/ went
+    unsaid (qa135)."""
+    root = make_vault({"src/pkg/util.py": "def echo_out(m):\n    return m\n",
+                       "src/pkg/core.py": "from .util import echo\n\n\ndef main():\n    echo(1)\n",
+                       "tests/test_x.py": "def test_a():\n    def echo(m):\n        return m\n    echo(2)\n"},
+                      config='[taps.code]\nsource = "code"\npaths = ["src/**", "tests/**"]\n[model]\nenabled = false\n')
+    with Vault(root) as v:
+        v.index(embed=False)
+        answer = v.calls("echo", exclude_tests=True)
+        assert answer.start == "tests/test_x.py#test_a.echo" and answer.status == "no_callers"
+        assert [(u["path"], u["line"]) for u in answer.unconfirmed] == [("src/pkg/core.py", 5)]
+        assert "1 call of `echo`, a name no indexed definition answers where it is called" in answer.notices[0]
+        assert v.calls("test_a.echo").unconfirmed == ()  # a qualified name asks for that definition alone
+
+
 def test_a_call_whose_typed_receiver_lacks_a_name_is_no_call_of_a_function_of_that_name(make_vault):
     """`ctx.make_formatter()` on a class that lacks it is kept for `callers make_formatter` after a
     rename (qa100); a module-level function `make_formatter` it cannot reach does not list it."""
