@@ -450,10 +450,10 @@ class CodeQueries:
         why = self.why_of(row)
         notices = self._call_notices(direction, [row.key, *(n.path for n in nodes)] if nodes else [])
         unconfirmed = self._unconfirmed(row, exclude_tests) if direction == "callers" else ()
-        if direction == "callers" and re.fullmatch(r"[\w$]+", symbol):
-            # a bare name asked for: the calls of it that bind nothing too (`callers echo` after
-            # `echo`'s rename was answered by a test's closure of that name, and the calls the
-            # rename left behind went unsaid, qa135)
+        if direction == "callers" and row.parent is not None and re.fullmatch(r"[\w$]+", symbol):
+            # a bare name only a nested definition answers: the calls of it that bind nothing too
+            # (`callers echo` after `echo`'s rename was answered by a test's closure of that
+            # name, and the calls the rename left behind went unsaid, qa135)
             unconfirmed += tuple(c for c in self._left_behind(symbol, exclude_tests) if c not in unconfirmed)
         notices += ((dispatched,) if dispatched and nodes else ()) + _unconfirmed_notice(row.name, unconfirmed)
         return CallAnswer(**base, status=status, reason=reason, start=row.ref, nodes=nodes, edges=edges,
