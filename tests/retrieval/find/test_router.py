@@ -44,6 +44,8 @@ def test_tier_3_suggests_and_never_hits(vault):
     assert typo.suggestion == "src/shop/orders.py#OrderBook.place"
     assert vault.find("prcie_of").suggestion == "src/shop/pricing.py#price_of"
     assert vault.find("shop/ordres.py").suggestion == "src/shop/orders.py"
+    # a slip in the extension of a file's name alone, as with its folder (qa135: `core.pyy` missed)
+    assert vault.find("orders.pyy").suggestion == vault.find("shop/orders.pyy").suggestion == "src/shop/orders.py"
 
 
 def test_tier_4_memory_by_words_and_facet(vault):

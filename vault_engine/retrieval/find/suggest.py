@@ -16,6 +16,7 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 
+_FILE_NAME = re.compile(r"[\w$-]+(?:\.[\w$-]+)*\.[A-Za-z]{1,5}")  # `core.pyy`, a name and an extension
 PATH_LIKE = re.compile(r"[/\\]|\.(?:py|pyi|ts|tsx|js|jsx|mjs|cjs|go|rs|java)$", re.IGNORECASE)
 SYMBOL_LIKE = re.compile(r"^[\w$#.:/\\@~-]+$")  # ~: a repeat, `getchar~2`
 MAX_FUZZY_CANDIDATES = 3000  # past this many subsequence matches the pattern says too little
@@ -91,7 +92,9 @@ class Suggester:
             return []
         if PATH_LIKE.search(query):
             return self._paths(query.replace("\\", "/"), rule)
-        return self._symbols(query.replace(":", ".").replace("#", "."), rule)
+        symbols = self._symbols(query.replace(":", ".").replace("#", "."), rule)
+        # a file's name with a slip in its extension: `click/core.pyy` was a junction, `core.pyy` a miss (qa135)
+        return symbols if symbols or not _FILE_NAME.fullmatch(query) else self._paths(query, rule)
 
     def _paths(self, query: str, rule: SuggestRule) -> list[Suggestion]:
         folders, _, base = query.strip("/").rpartition("/")
