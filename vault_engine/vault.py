@@ -817,7 +817,19 @@ class Vault:
             with_subsections,
         )
 
-        note, section = lookup_ref(ledger, ref, self._unindexed_now)
+        try:
+            note, section = lookup_ref(ledger, ref, self._unindexed_now)
+        except UnknownRef:
+            if "/" in ref or "#" in ref or not (self.config.index_dir / CODE_FILE).exists():
+                raise
+            # a symbol's name alone, as callers takes it: `show Context.exit` had said "no note" (qa135)
+            named = self._code_queries().definition_refs(ref)
+            if len(named) == 1:
+                return self._code_queries().show(named[0], follow)
+            if named:
+                raise UnknownRef(f"no note {ref!r}, and it names {len(named)} definitions: {', '.join(named[:8])}"
+                                 f"{' ...' if len(named) > 8 else ''}: show one of them by its ref") from None
+            raise
         note_sections = ledger.sections_of(note.id)
         sections = tuple(s.heading for s in note_sections if s.heading)
         change = self._drift.change_since_index(ledger, note.path)

@@ -1,5 +1,7 @@
 """show, outline and callers/callees over a small indexed repository."""
 
+import re
+
 import pytest
 
 from tests.code_vault import build
@@ -48,6 +50,13 @@ def test_show_prints_the_symbol_with_its_decorators_and_why(vault):
                                                           "projects/shop/checkpoints/2026-09-01T10-00-00Z-agent.md")
     with pytest.raises(UnknownRef, match="defines no symbol 'OrderBook.nope'"):
         vault.show("src/shop/orders.py#OrderBook.nope")
+    # a symbol's name alone, as callers and find take it: "no note 'Context.exit'" (qa135)
+    assert vault.show("OrderBook._check").ref == "src/shop/orders.py#OrderBook._check"
+    with pytest.raises(UnknownRef, match=re.escape("no note 'place', and it names 2 definitions: "
+                                                   "src/shop/pricing.py#place, src/shop/orders.py#OrderBook.place")):
+        vault.show("place")
+    with pytest.raises(UnknownRef, match="no note 'nothing_named_so' in the index"):
+        vault.show("nothing_named_so")
     whole = vault.show("src/shop/orders.py")  # its last line ends with a newline: no empty line after it
     source = (vault.root / "src/shop/orders.py").read_text()
     assert whole.line_end == len(source.splitlines()) and whole.lines[-1] == source.splitlines()[-1]
@@ -66,6 +75,10 @@ def test_outline_lists_spans_parameters_decorators(vault):
     assert rows["OrderBook._check"] == ("method", 11, 12, ("qty",), ("staticmethod",))
     assert rows["unused"][0] == "function"
     assert [w.ref for w in outline.why] == ["memory/orders.md"]  # it links to the file
+    # a slip in its name gets find's suggestion, as a symbol's does (qa135: `outline formating.py`)
+    with pytest.raises(UnknownRef, match=re.escape("'ordres.py' is not an indexed source file: no such file; "
+                                                   "did you mean src/shop/orders.py?")):
+        vault.outline("ordres.py")
 
 
 def test_callers_and_callees_with_depth_and_tests_excluded(vault):

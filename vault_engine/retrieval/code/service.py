@@ -105,6 +105,10 @@ class CodeQueries:
         found = [s.target for s in self.suggester.suggest(name) if "#" in s.target]
         return tuple(t for t in found if within is None or t.startswith(f"{within}#"))[:MAX_MEANT]
 
+    def definition_refs(self, name: str) -> tuple[str, ...]:
+        """The refs of every definition a symbol's name names, ranked as find ranks them."""
+        return tuple(row.ref for row in definitions(self.store, self.keys, name))
+
     def is_code_ref(self, ref: str) -> bool:
         return split_ref(self.keys, self.with_file_key(ref.strip())) is not None
 
@@ -292,6 +296,9 @@ class CodeQueries:
         if reason is None:  # `zz_new.py` for a file saved since the index: the ending of a new file's path
             new = [key for key in self.stale_files() if key == path or key.endswith("/" + path.lstrip("/"))]
             reason = f"{new[0]} is new or changed since the last index: run `vault-engine index`" if new else None
+        if reason is None:  # a slip in its name: find's suggestion, as for a symbol (qa135: `outline formating.py`)
+            meant = [s.target for s in self.suggester.suggest(path) if "#" not in s.target][:MAX_MEANT]
+            reason = f"no such file; did you mean {' or '.join(meant)}?" if meant else None
         raise UnknownRef(f"{path!r} is not an indexed source file: {reason or 'no such file'}")
 
     def key_seen_from_vault(self, path: str) -> str | None:
