@@ -354,6 +354,20 @@ def test_a_bare_name_answered_by_a_closure_still_names_the_calls_a_rename_left_b
         assert v.calls("test_a.echo").unconfirmed == ()  # a qualified name asks for that definition alone
 
 
+def test_a_closure_handed_out_as_a_member_names_the_calls_of_its_name_on_untyped_receivers(make_vault):
+    """zustand's `createStoreImpl.setState` is returned in an object and called as
+    `store.setState(...)` 87 times: "no callers" said nothing of them (qa135)."""
+    root = make_vault({"src/vanilla.ts": "export const createStore = () => {\n  const setState = (v) => v\n"
+                                         "  return { setState }\n}\n",
+                       "src/use.ts": "import { createStore } from './vanilla'\nconst store = createStore()\n"
+                                     "store.setState(1)\n"}, config=SRC_TAP)
+    with Vault(root) as v:
+        v.index(embed=False)
+        answer = v.calls("createStore.setState")
+        assert answer.status == "no_callers"
+        assert [(u["path"], u["line"], u["reason"]) for u in answer.unconfirmed] == [("src/use.ts", 3, "assigned")]
+
+
 def test_a_call_whose_typed_receiver_lacks_a_name_is_no_call_of_a_function_of_that_name(make_vault):
     """`ctx.make_formatter()` on a class that lacks it is kept for `callers make_formatter` after a
     rename (qa100); a module-level function `make_formatter` it cannot reach does not list it."""
