@@ -368,6 +368,19 @@ def test_a_closure_handed_out_as_a_member_names_the_calls_of_its_name_on_untyped
         assert [(u["path"], u["line"], u["reason"]) for u in answer.unconfirmed] == [("src/use.ts", 3, "assigned")]
 
 
+def test_a_tests_own_definition_is_never_what_a_package_import_names(make_vault):
+    """A closure inside an `it` callback was given 142 calls of `createStore` imported from
+    `zustand/vanilla`, "if that is this code under its package's name, they call it" (qa138)."""
+    root = make_vault({"src/use.ts": "import { createStore } from 'zustand/vanilla'\ncreateStore(1)\n",
+                       "tests/a.test.ts": "it('x', () => {\n  const createStore = () => 1\n  createStore()\n})\n",
+                       "src/lib.ts": "export function createStore() { return 2 }\n"},
+                      config='[taps.code]\nsource = "code"\npaths = ["src/**", "tests/**"]\n[model]\nenabled = false\n')
+    with Vault(root) as v:
+        v.index(embed=False)
+        assert v.calls("tests/a.test.ts#createStore").unconfirmed == ()
+        assert [u["path"] for u in v.calls("src/lib.ts#createStore").unconfirmed] == ["src/use.ts"]
+
+
 def test_a_call_whose_typed_receiver_lacks_a_name_is_no_call_of_a_function_of_that_name(make_vault):
     """`ctx.make_formatter()` on a class that lacks it is kept for `callers make_formatter` after a
     rename (qa100); a module-level function `make_formatter` it cannot reach does not list it."""
@@ -415,6 +428,10 @@ def test_a_file_of_a_tap_beside_the_vault_is_named_by_its_path_from_the_vault(ma
             assert [h.ref for h in v.find(ref).hits] == ["web:src/cart.js#Cart.add"], ref
         missed = v.find("src/cart.js#Cart.remove")
         assert missed.status == "miss" and "not indexed" not in missed.reason
+        # a slip in the path as its tap writes it gets a suggestion, as with the prefix (qa138)
+        assert v.find("src/crat.js").suggestion == v.find("web:src/crat.js").suggestion == "web:src/cart.js"
+        with pytest.raises(UnknownRef, match="did you mean web:src/cart.js"):
+            v.outline("src/crat.js")
 
 
 def test_a_method_is_named_by_its_name_alone_when_no_other_symbol_has_it(make_vault):

@@ -46,6 +46,7 @@ def test_tier_3_suggests_and_never_hits(vault):
     assert vault.find("shop/ordres.py").suggestion == "src/shop/orders.py"
     # a slip in the extension of a file's name alone, as with its folder (qa135: `core.pyy` missed)
     assert vault.find("orders.pyy").suggestion == vault.find("shop/orders.pyy").suggestion == "src/shop/orders.py"
+    assert vault.find("orders.Pricce").suggestion != "src/shop/orders.py"  # a member mistyped, no extension (qa138)
 
 
 def test_tier_4_memory_by_words_and_facet(vault):
@@ -79,6 +80,10 @@ def test_a_question_naming_a_symbol_says_where_it_is_and_how_to_follow_its_calls
                                "`vault-engine callees createStore` what it calls",)
     assert refs(vault.find("when is createStore called if the order quantity is positive?",
                            tier="memory")) == ["memory/orders.md"]
+    # nor does a note naming only its file: one had kept "who calls Context.invoke" on notes (qa138)
+    assert [(w.ref, w.of) for w in vault.show("src/shop/orders.py#OrderBook._check").why] == [
+        ("memory/orders.md", "file")]
+    assert vault.find("when is OrderBook._check called for a positive quantity?").tier == "symbol"
     for question in ("what calls QuantumFlux_capacitor?", "how do I place an order?"):  # names nothing defined
         assert vault.find(question).tier != "symbol"
 

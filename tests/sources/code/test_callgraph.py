@@ -158,6 +158,30 @@ def test_relative_ts_imports_resolve_through_index_and_re_exports():
     assert graph.unresolved.get("external", 0) >= 1  # React.useState: a package
 
 
+def test_only_the_first_of_chained_calls_is_typed_and_each_call_is_dated_by_its_name():
+    """`Gadget().to_widget().render()` had been an edge to `Gadget.render`, `(new Store()).go()`
+    and `(await mk()).go()` no call at all, a class with its own `__new__` an instance of
+    itself, and three `.then()` chained over lines one call dated to the chain's first (qa138)."""
+    graph = build({"pkg/w.py": "class Widget:\n    def render(self):\n        return 1\n\n\n"
+                               "class Gadget:\n    def to_widget(self):\n        return Widget()\n\n"
+                               "    def render(self):\n        return 2\n\n\n"
+                               "class Odd:\n    def __new__(cls):\n        return Widget()\n\n"
+                               "    def render(self):\n        return 3\n\n\n"
+                               "def use():\n    Gadget().to_widget().render()\n    Odd().render()\n"
+                               "    (Gadget()).render()\n",
+                   "src/s.ts": "class Store {\n  go() { return 1 }\n}\n"
+                               "async function u() {\n  (new Store()).go();\n  (await mk()).go();\n"
+                               "  mk()\n    .then(1)\n    .then(2)\n}\n"
+                               "function mk() { return 1 }\n"})
+    got = {(e.callee, e.line, e.how) for e in graph.edges if e.caller in ("pkg/w.py#use", "src/s.ts#u")}
+    assert ("pkg/w.py#Gadget.to_widget", 23, "constructed") in got
+    assert ("pkg/w.py#Gadget.render", 25, "constructed") in got  # parenthesized: still what Gadget() builds
+    assert not {c for c, line, _ in got if line in (23, 24) and c.endswith(".render")}
+    assert ("src/s.ts#Store.go", 5, "constructed") in got
+    assert sorted((u.name, u.line) for u in graph.unconfirmed if u.reason == "call_result") == [
+        ("go", 6), ("render", 23), ("render", 24), ("then", 8), ("then", 9)]
+
+
 def test_a_definition_inside_a_callback_is_seen_only_inside_it():
     """zustand's persistAsync tests declare `const createStore` inside two `it(...)` callbacks
     and call the imported `createStore` in others: all nine calls were edges to both local
@@ -183,6 +207,27 @@ def test_a_definition_inside_a_callback_is_seen_only_inside_it():
     assert got == [(4, "tests/store.test.ts#createStore"), (8, "tests/store.test.ts#createStore~2"),
                    (9, "tests/store.test.ts#helper"),
                    (12, "src/vanilla.ts#createStore"), (14, "src/vanilla.ts#createStore")]
+    # the innermost callback's own definition shadows the file's, hoisted or not, a class too (qa138)
+    shadowed = build({"c.test.ts": textwrap.dedent("""\
+        export function createStore() { return 1 }
+        class Repo { load() {} }
+        it('a', () => {
+          const createStore = () => 2
+          createStore()
+          class Repo { load() {} }
+          new Repo().load()
+          describe('b', () => {
+            build()
+            function build() { return createStore() }
+          })
+        })
+        function build() {}
+        createStore()
+        """)})
+    assert sorted((e.line, e.caller, e.callee) for e in shadowed.edges) == [
+        (5, "c.test.ts", "c.test.ts#createStore~2"), (7, "c.test.ts", "c.test.ts#Repo~2"),
+        (7, "c.test.ts", "c.test.ts#Repo~2.load"), (9, "c.test.ts", "c.test.ts#build"),
+        (10, "c.test.ts#build", "c.test.ts#createStore~2"), (14, "c.test.ts", "c.test.ts#createStore")]
 
 
 def test_commonjs_exports_are_what_require_reaches():

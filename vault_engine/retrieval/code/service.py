@@ -486,6 +486,8 @@ class CodeQueries:
             # a closure handed out as an object's member: zustand's `createStoreImpl.setState` is
             # called as `store.setState(...)` 87 times, and "no callers" had said nothing (qa135)
             reasons = reasons | RECEIVER_UNKNOWN
+        if is_test_path(row.key):  # a package's import names its source, never its tests' own (qa138)
+            reasons = reasons - {"external"}
         return self._unconfirmed_calls(row.name, languages, reasons, exclude_tests)
 
     def _left_behind(self, symbol: str, exclude_tests: bool) -> tuple[dict[str, Any], ...]:

@@ -87,7 +87,7 @@ def find(query: str, *, code, ledger: Ledger, lexical: WhooshIndex | Callable[[]
                  f"`vault-engine search {shlex.quote(query)} --kind code`",)))
         if found is None and named is not None and tier is None:  # the names it holds are no guess
             return replace(named[1], reason=f"no memory note answers the question; {named[1].reason}")
-        if found is not None and named is not None and tier is None and not _naming(named, found):
+        if found is not None and named is not None and tier is None and not _naming(code, named, found):
             # "what calls measure_table" had been two notes sharing "call" (qa135): notes that never
             # name what the question asks about do not answer it, its definitions do
             name, symbols = named
@@ -134,10 +134,12 @@ def _follow_calls(name: str) -> str:
             f"`vault-engine callees {shlex.quote(name)}` what it calls")
 
 
-def _naming(named: tuple[str, FindResult], found: FindResult) -> bool:
-    """Whether a memory note found is one that says why of a symbol the question names."""
-    saying_why = {ref for symbol in named[1].hits for ref in symbol.why}
-    return any(h.ref in saying_why for h in found.hits)
+def _naming(code, named: tuple[str, FindResult], found: FindResult) -> bool:
+    """Whether a memory note found names a symbol the question names (a why note of the symbol
+    itself: one naming only its file had kept "who calls Context.invoke" on notes sharing "call",
+    qa138)."""
+    naming = {w.ref for symbol in named[1].hits for w in code.why_of_ref(symbol.ref) if w.of == "symbol"}
+    return any(h.ref in naming for h in found.hits)
 
 
 def _named_in_notes(code, query: str) -> tuple[str, ...]:

@@ -16,7 +16,6 @@ import re
 from dataclasses import dataclass
 from functools import cached_property
 
-_FILE_NAME = re.compile(r"[\w$-]+(?:\.[\w$-]+)*\.[A-Za-z]{1,5}")  # `core.pyy`, a name and an extension
 PATH_LIKE = re.compile(r"[/\\]|\.(?:py|pyi|ts|tsx|js|jsx|mjs|cjs|go|rs|java)$", re.IGNORECASE)
 SYMBOL_LIKE = re.compile(r"^[\w$#.:/\\@~-]+$")  # ~: a repeat, `getchar~2`
 MAX_FUZZY_CANDIDATES = 3000  # past this many subsequence matches the pattern says too little
@@ -51,6 +50,18 @@ def looks_like_code(query: str) -> bool:
     """One token of name or path characters: the junction sends it to the fuzzy tier."""
     return bool(SYMBOL_LIKE.match(query.strip()))
 
+
+
+_EXTENSIONS = ("py", "pyi", "ts", "tsx", "js", "jsx", "mjs", "cjs", "go", "rs", "java")
+
+
+def _slipped_extension(query: str) -> bool:
+    """``core.pyy``: a name whose last part is a slip of a source file's extension, not a
+    member (``types.Pth`` is the class ``types.Path`` mistyped, qa138)."""
+    from vault_engine.retrieval.typos import osa_distance
+
+    stem, dot, ext = query.rpartition(".")
+    return bool(dot and stem) and ext.islower() and any(osa_distance(ext, known, 1) <= 1 for known in _EXTENSIONS)
 
 class Suggester:
     """The names and paths of one index generation, indexed on first use."""
@@ -94,7 +105,7 @@ class Suggester:
             return self._paths(query.replace("\\", "/"), rule)
         symbols = self._symbols(query.replace(":", ".").replace("#", "."), rule)
         # a file's name with a slip in its extension: `click/core.pyy` was a junction, `core.pyy` a miss (qa135)
-        return symbols if symbols or not _FILE_NAME.fullmatch(query) else self._paths(query, rule)
+        return symbols if symbols or not _slipped_extension(query) else self._paths(query, rule)
 
     def _paths(self, query: str, rule: SuggestRule) -> list[Suggestion]:
         folders, _, base = query.strip("/").rpartition("/")
@@ -104,8 +115,10 @@ class Suggester:
 
         for hit in typo_search(self._basenames, base, rule.max_edits(len(base))):
             path, is_test = self.paths[hit.index]
-            have = path.split("/")[:-1]
-            if wanted and have[-len(wanted):] != wanted:
+            # its folders with its tap's prefix or as the tap's own, `src/click/` of
+            # `click:src/click/core.py` (qa138)
+            held = (path.split("/")[:-1], path.rpartition(":")[2].split("/")[:-1])
+            if wanted and all(have[-len(wanted):] != wanted for have in held):
                 continue
             found[path] = Suggestion(path, hit.distance, None, (hit.distance, is_test, len(path), path))
         return sorted(found.values(), key=lambda s: s.rank)

@@ -31,8 +31,9 @@ from vault_engine.sources.code.static_resolver import StaticResolver
 from vault_engine.sources.code.testpaths import is_test_path  # noqa: F401 - part of this module's API
 
 MAX_DEPTH = 5
-# receiver.method, as Call normalizes it; the receiver may be a call (`make().run`)
-_METHOD_CALL = re.compile(r"^(?:new )?([\w$]+)[\w$.]*(?:\(.*\))?[\w$.]*\.([\w$]+)$")
+# receiver.method, as Call normalizes it, the name it opens with and the method; the receiver
+# may be what calls return (`make().run`, `Gadget().to_widget().render`)
+_METHOD_CALL = re.compile(r"^(?:new )?([\w$]+).*\.([\w$]+)$")
 _NAME_CALL = re.compile(r"^(?:new )?([\w$]+)$")
 _PYTHON_BUILTINS = frozenset(dir(builtins))  # `len(x)` binds a builtin, not an unknown name
 

@@ -30,9 +30,10 @@ from vault_engine.sources.code.scopes import (
 )
 
 _GENERIC_ARGS = re.compile(r"<.*>$")
-# A method called on what a call returns: `Option('+p').add_to_parser`, `new Store().go`,
-# `toThenable(fn)(name).then` (the head called, its arguments, the members after them)
-_ON_A_CALL = re.compile(r"^(new )?([\w$]+(?:\.[\w$]+)*)\(.*\)((?:\.[\w$]+)+)$")
+# A member of what one call returns, as the extractors write it (its arguments left out):
+# `Option().add_to_parser`, `new Store().go` (the name called, the members after the call)
+_ON_ONE_CALL = re.compile(r"^(new )?([\w$]+(?:\.[\w$]+)*)\(\)((?:\.[\w$]+)+)$")
+_ON_A_CALL = re.compile(r"\)(?:\.[\w$]+)+$")  # of what any call returns: `make().run`, `a().b().c`
 
 
 class DynamicResolver:
@@ -48,10 +49,10 @@ class DynamicResolver:
         shape = callee_parts(callee)
         python = self.index.files[path].language == "python"
         if shape is None:
-            on_a_call = _ON_A_CALL.match(callee)
-            if on_a_call is None:
-                raise Miss("dynamic")
-            return self._on_what_a_call_built(path, caller, on_a_call, python, line)
+            on_one_call = _ON_ONE_CALL.match(callee)
+            if on_one_call is not None:
+                return self._on_what_a_call_built(path, caller, on_one_call, python, line)
+            raise Miss("call_result" if _ON_A_CALL.search(callee) else "dynamic")
         is_new, parts = shape
         if not python and parts == ["super"]:
             return self._super_constructor(path, caller)
@@ -77,16 +78,18 @@ class DynamicResolver:
 
     def _on_what_a_call_built(self, path: str, caller: str | None, call: re.Match, python: bool,
                               line: int | None):
-        """A method called on what a call returns: an instance of the class the call builds
-        (`Option('+p').add_to_parser`, TS `new Store().go`), else a receiver the syntax does
-        not type (`make().run`), kept by the method's name (qa135: neither, they had read as
-        no call at all)."""
+        """A method called on what one call returns: an instance of the class the call builds
+        (`Option('+p').add_to_parser`, TS `new Store().go`; not a Python class with an in-repo
+        ``__new__``, which may build anything, as local_types.py has it), else a receiver the
+        syntax does not type (`make().run`), kept by the method's name (qa135: neither, they had
+        read as no call at all). Of a chain of calls only the first is typed (qa138)."""
         is_new, head, members = call.groups()
         try:
             built, _, _ = self.walk(path, caller, head.split("."), python, line)
         except Miss:
             raise Miss("call_result") from None
-        if built[0] != "def" or built[2].kind not in CLASS_KINDS or not (python or is_new):
+        if built[0] != "def" or built[2].kind not in CLASS_KINDS or not (python or is_new) or \
+                (python and self.class_member(built[1], built[2], "__new__") is not None):
             raise Miss("call_result")
         entity = ("instance", built[1], built[2])
         for part in members[1:].split("."):

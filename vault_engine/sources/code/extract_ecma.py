@@ -86,7 +86,11 @@ def extract(src: Source, caps: dict, language: str) -> Extracted:
     _seen_only_in_callbacks(out.defs)
     aliases = {getattr(d.node, "id", None) for d in out.defs if "alias" in d.extra}
     for node in caps.get("call", []) + caps.get("new", []):
-        out.events.append((node.start_byte, "call", (_callee(src, node), line(node))))
+        # a method's line is its name's: `.then()` calls chained over lines were each dated to the first (qa138)
+        function = node.child_by_field_name("function")
+        named_at = function.child_by_field_name("property") if function is not None and \
+            function.type == "member_expression" else node
+        out.events.append((node.start_byte, "call", (_callee(src, node), line(named_at))))
     for node in caps.get("import", []):
         for fields in _imports(src, node):
             out.events.append((node.start_byte, "import", fields))
@@ -316,6 +320,8 @@ def _on_a_call(src: Source, fn) -> str | None:
             return None
         parts.append(src.text(prop))
         fn = fn.child_by_field_name("object")
+    while fn.type in ("parenthesized_expression", "await_expression") and fn.named_children:
+        fn = fn.named_children[0]  # `(new Store()).go`, `(await make()).go`
     if not parts or fn.type not in ("call_expression", "new_expression"):
         return None
     return _callee(src, fn) + "()." + ".".join(reversed(parts))

@@ -51,8 +51,11 @@ def extract(src: Source, caps: dict, language: str = "python") -> Extracted:
         out.defs.append(_definition(src, node, out))
     callees: dict[int, str] = {}  # call node id -> its callee, for the names bound to a call
     for call in caps.get("reference.call", []):
-        callees[call.id] = callee(src, call.child_by_field_name("function"))
-        out.events.append((call.start_byte, "call", (callees[call.id], line(call))))
+        function = call.child_by_field_name("function")
+        callees[call.id] = callee(src, function)
+        # a method's line is its name's: `.then()` calls chained over lines were each dated to the first (qa138)
+        named_at = function.child_by_field_name("attribute") if function.type == "attribute" else call
+        out.events.append((call.start_byte, "call", (callees[call.id], line(named_at))))
     # `@pass_context` calls pass_context(f), in the scope that defines f: it was never a
     # caller, where `@click.option(...)` was (qa62: 44 uses, "no callers ... resolved")
     for node in caps.get("decorator.call", []):
@@ -157,7 +160,12 @@ def callee(src: Source, fn) -> str:
     elif (node.type == "call" and parts and src.text(node.child_by_field_name("function")) == "super"
           and not node.child_by_field_name("arguments").named_children):
         parts.append("super()")
-    elif node.type == "call" and parts:  # on what a call returns: `Option().add`, its arguments left out
+    elif node.type in ("call", "parenthesized_expression", "await") and parts:
+        # on what a call returns: `Option().add`, its arguments left out; `(await make()).run` too
+        while node.type in ("parenthesized_expression", "await") and node.named_children:
+            node = node.named_children[0]
+        if node.type != "call":
+            return collapse(src.text(fn))[:160]
         parts.append(callee(src, node.child_by_field_name("function")) + "()")
     else:
         return collapse(src.text(fn))[:160]

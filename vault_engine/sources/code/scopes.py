@@ -157,10 +157,18 @@ class Index:
         return best
 
     def seen_from(self, path: str, sym: Symbol, line: int | None) -> list[Symbol]:
-        """``sym`` and its repeats (``name~2``) that a call at ``line`` sees: those no callback
-        holds, and those the callback around the line holds (any, for no line)."""
-        return [d for d in self._repeats(path, sym)
-                if line is None or d.visible is None or d.visible[0] <= line <= d.visible[1]]
+        """``sym`` and its repeats (``name~2``) that a call at ``line`` sees (every one, for no
+        line): those of the innermost callback around the line that defines the name, which
+        shadow those further out; else those no callback holds (qa138: a callback's own
+        `createStore` had shared its calls with the file's)."""
+        repeats = self._repeats(path, sym)
+        if line is None:
+            return repeats
+        around = [d for d in repeats if d.visible is not None and d.visible[0] <= line <= d.visible[1]]
+        if around:
+            innermost = min(d.visible[1] - d.visible[0] for d in around if d.visible is not None)
+            return [d for d in around if d.visible is not None and d.visible[1] - d.visible[0] == innermost]
+        return [d for d in repeats if d.visible is None]
 
     def _repeats(self, path: str, sym: Symbol) -> list[Symbol]:
         table = self.symbols.get(path, {})
