@@ -164,6 +164,21 @@ def test_json_drafts_are_validated_field_by_field():
         draft_from_json({"failed": [{"reason": "no text"}]}, "p", "a")
     with pytest.raises(VaultError, match="expects a JSON object"):
         draft_from_json([1], "p", "a")
+    # a reason of another type had been written as Python wrote it: "Reason: ['a']", "inf" (qa137)
+    for reason in (["a"], 5, float("inf")):
+        with pytest.raises(VaultError, match="the reason of a failed item of a checkpoint must be a string"):
+            draft_from_json({"failed": [{"text": "x", "reason": reason}]}, "p", "a")
+
+
+def test_text_no_utf_8_can_write_is_refused_and_leaves_no_file(tmp_path):
+    """JSON's "\\ud800" alone is a lone surrogate: it had raised a traceback after the note's file
+    was created, leaving an empty note each retry (qa137)."""
+    draft = draft_from_json({"summary": "ok \ud800"}, "drone-audio", "qa")
+    with pytest.raises(VaultError, match="the checkpoint's summary holds half of a UTF-16 pair .* U\\+D800"):
+        prepare_draft(draft, None)
+    with pytest.raises(UnicodeEncodeError):
+        write_new(tmp_path, "20260921T141320Z-qa", "ok \ud800")
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_a_decision_is_its_own_section_and_what_its_rulings_were_chosen_against(make_vault):
@@ -207,7 +222,7 @@ def test_a_symlinked_project_folder_outside_the_vault_is_refused(tmp_path):
     os.symlink(outside, vault / "projects" / "drone-audio")
     with pytest.raises(VaultError, match="outside the vault"):
         write_checkpoint(vault, "projects", DRAFT, template(), FROZEN_NOW)
-    assert list(outside.rglob("*.md")) == []
+    assert list(outside.rglob("*")) == []  # not even its folder, made before the refusal (qa137)
 
 
 def test_a_vault_may_configure_its_own_template(tmp_path):

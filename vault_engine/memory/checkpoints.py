@@ -97,7 +97,9 @@ def failed_item(item: Any) -> tuple[str, str | None]:
         _only_fields(item, ("text", "reason"), "a field of a failed item")
     if isinstance(item, dict) and isinstance(item.get("text"), str) and item["text"].strip():
         reason = item.get("reason")
-        return " ".join(item["text"].split()), " ".join(str(reason).split()) if reason else None
+        if reason is not None and not isinstance(reason, str):  # ["a"] had been written as "['a']" (qa137)
+            raise VaultError("the reason of a failed item of a checkpoint must be a string")
+        return " ".join(item["text"].split()), " ".join(reason.split()) if reason else None
     raise VaultError('each failed item of a checkpoint must be {"text": "...", "reason": "..."} or a string')
 
 
@@ -172,29 +174,36 @@ def checkpoint_title(draft: CheckpointDraft) -> str:
 
 
 def checkpoint_folder(root: Path, projects_dir: str, project: str) -> Path:
-    """``projects/<project>/checkpoints``, created, and proven to resolve inside the vault."""
+    """``projects/<project>/checkpoints``, proven to resolve inside the vault, then created
+    (created first, a symlink out of the vault had gained a folder before the refusal, qa137)."""
     folder = root / projects_dir / project / "checkpoints"
-    folder.mkdir(parents=True, exist_ok=True)
     real_root, real = root.resolve(), folder.resolve()
     if real != real_root and real_root not in real.parents:
         raise VaultError(f"{folder} resolves to {real}, outside the vault (a symlink?): "
                          "refusing to write a checkpoint there")
+    folder.mkdir(parents=True, exist_ok=True)
     return folder
 
 
 def write_new(folder: Path, stem: str, text: str) -> Path:
     """Create ``stem.md`` (else ``stem-2.md``...) exclusively: an existing note is never
-    touched, and two writers in the same second both get a file."""
+    touched, and two writers in the same second both get a file. A file that could not be
+    written whole is removed: a text that failed to encode had left an empty note (qa137)."""
+    data = text.encode("utf-8")
     for n in range(1, 1000):
         path = folder / (f"{stem}.md" if n == 1 else f"{stem}-{n}.md")
         try:
             fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
         except FileExistsError:
             continue
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-            f.flush()
-            os.fsync(f.fileno())
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+                f.flush()
+                os.fsync(f.fileno())
+        except BaseException:
+            path.unlink(missing_ok=True)
+            raise
         return path
     raise VaultError(f"{folder}: 999 checkpoints named {stem}*.md already; wait a second and retry")
 
@@ -244,10 +253,15 @@ def _refuse_control(draft: CheckpointDraft) -> None:
               *(("failed item", f"{t} {r or ''}") for t, r in draft.failed), *(("link", link) for link in draft.links),
               ("project", draft.project), ("agent", draft.agent)]
     for name, value in fields:
-        found = CONTROL_CHARACTERS.search(value)
+        found = CONTROL_CHARACTERS.search(value) or _LONE_SURROGATE.search(value)
         if found:
-            raise VaultError(f"the checkpoint's {name} holds the control character U+{ord(found.group()):04X}: "
+            what = "half of a UTF-16 pair (a lone surrogate)" if _LONE_SURROGATE.match(found.group()) \
+                else "the control character"
+            raise VaultError(f"the checkpoint's {name} holds {what} U+{ord(found.group()):04X}: "
                              "remove it (a note must be plain text)")
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")  # JSON's "\ud800" alone: no UTF-8 can write it (qa137)
 
 
 def _namesake_project(project: str, known: list[str]) -> str | None:
