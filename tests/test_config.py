@@ -74,6 +74,13 @@ def test_broken_toml_is_a_config_error(tmp_path):
         load_config(tmp_path)
 
 
+def test_a_value_nested_too_deeply_is_a_config_error_not_a_traceback(tmp_path):
+    """tomllib recurses: 1,000 brackets were a RecursionError, and stopped a watcher (qa137)."""
+    (tmp_path / "vault-engine.toml").write_text("a = " + "[" * 1000 + "]" * 1000 + "\n")
+    with pytest.raises(ConfigError, match="vault-engine.toml: a value is nested too deeply to read; fix it there"):
+        load_config(tmp_path)
+
+
 def test_a_bom_is_let_pass_and_a_config_not_in_utf8_says_where_as_a_note_does(tmp_path):
     """A Windows editor's BOM was "Invalid statement (at line 1, column 1)", Latin-1 Python's
     codec wording (qa70)."""

@@ -256,6 +256,8 @@ def load_config(root: Path) -> Config:
         except tomllib.TOMLDecodeError as exc:
             raise ConfigError(f"{path}: {exc}; fix it there (deleting the file would drop its settings, "
                               "exclude too)") from exc
+        except RecursionError:  # a value inside 500 brackets had been a traceback, and stopped a watcher (qa137)
+            raise ConfigError(f"{path}: a value is nested too deeply to read; fix it there") from None
     with naming_the_file(path):
         return parse_config(root, raw)
 

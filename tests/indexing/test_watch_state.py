@@ -45,6 +45,13 @@ def test_no_watcher_is_off(config):
     assert read_health(config) is None and not watcher_running(config)
 
 
+def test_a_health_file_nested_too_deeply_reads_as_none(config):
+    """`[[[...]]]` 3,000 deep in watch.json had broken `status` and `index` (qa137)."""
+    health_path(config).parent.mkdir(parents=True, exist_ok=True)
+    health_path(config).write_text("[" * 3000 + "]" * 3000)
+    assert read_health(config) is None
+
+
 def test_a_live_watcher_reports_its_health(config, pid_lock):
     write_health(config, HEALTH)
     status = watcher_status(config)

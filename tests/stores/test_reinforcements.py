@@ -50,6 +50,17 @@ def test_a_damaged_or_partial_line_is_skipped_and_named(tmp_path, caplog):
         f"{path}: 2 lines ignored (line 2: not JSON; line 3: not JSON): fix or remove them"]
 
 
+def test_a_line_nested_too_deeply_is_ignored_and_named_not_a_traceback(tmp_path, caplog):
+    """`[[[...]]]` 3,000 deep (the log is shared through git) stopped every command with a
+    RecursionError (qa137)."""
+    path = tmp_path / "r.jsonl"
+    path.write_text("[" * 3000 + "]" * 3000 + '\n{"event": "reinforce", "path": "a.md", "at": 1}\n')
+    records, _ = ReinforcementLog(path).read()
+    assert [r["path"] for r in records] == ["a.md"]
+    assert [r.getMessage() for r in caplog.records] == [
+        f"{path} line 1: JSON nested too deeply: ignored (fix or remove that line)"]
+
+
 def test_an_append_after_a_last_line_without_newline_starts_a_fresh_line(tmp_path):
     path = tmp_path / "r.jsonl"
     log = ReinforcementLog(path)

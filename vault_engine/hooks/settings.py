@@ -195,7 +195,7 @@ def install(settings_file: str | os.PathLike[str], *, project: str | None = None
     if path.exists():
         try:
             current = json.loads(path.read_text(encoding="utf-8") or "{}")
-        except (OSError, UnicodeDecodeError, ValueError) as exc:
+        except (OSError, UnicodeDecodeError, ValueError, RecursionError) as exc:
             raise VaultError(f"{path}: cannot read it as JSON ({exc}); fix or move it, then {again} again") from exc
         if not isinstance(current, dict):
             raise VaultError(f"{path}: not a JSON object; fix or move it, then {again} again")

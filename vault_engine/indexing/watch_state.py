@@ -46,7 +46,7 @@ def read_health_file(path: Path) -> dict[str, Any] | None:
     """:func:`read_health` from the file's path (a client that has no Config loaded)."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
+    except (OSError, ValueError, RecursionError):  # nested too deeply: RecursionError (qa137)
         return None
     return data if isinstance(data, dict) else None
 

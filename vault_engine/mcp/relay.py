@@ -167,7 +167,7 @@ def watcher_stalled(root: str | None) -> bool:
 def _message(line: bytes) -> dict[str, Any]:
     try:
         message = json.loads(line)
-    except ValueError:
+    except (ValueError, RecursionError):
         return {}  # the server answers it with a parse error; nothing to remember
     return message if isinstance(message, dict) else {}
 

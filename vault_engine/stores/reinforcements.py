@@ -175,6 +175,8 @@ def decode_line(raw: bytes) -> tuple[list[dict[str, Any]], str | None]:
             record, pos = decoder.raw_decode(text, pos)
         except ValueError:
             return records, problem or "not JSON"
+        except RecursionError:  # `[[[...` 3,000 deep had stopped every command with a traceback (qa137)
+            return records, problem or "JSON nested too deeply"
         why = record_problem(record)
         if why:
             problem = problem or why

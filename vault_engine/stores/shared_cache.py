@@ -191,7 +191,7 @@ def fetch_export(root: Path, target: Path, check) -> bool:
             raise ValueError("its vectors of the probe texts differ")
         os.replace(temp, target)
         return True
-    except (OSError, ValueError, KeyError, TypeError) as exc:
+    except (OSError, ValueError, RecursionError, KeyError, TypeError) as exc:
         if disk_full(exc):  # the copy's disk, not the cache's file (qa44: it read as the cache's fault)
             log.warning("no room to copy the model export into %s: the disk is full; free some space",
                         target.parent)

@@ -403,7 +403,7 @@ class Sync:
         try:
             data = json.loads((self.config.state_dir / NOTION_SYNC_FILE).read_text(encoding="utf-8"))
             return {i for i in data.get("pages", ()) if isinstance(i, str) and normalize_id(i) == i}
-        except (OSError, ValueError, AttributeError):
+        except (OSError, ValueError, RecursionError, AttributeError):
             return set()  # none yet (a first sync, a fresh clone): children are found by their parents
 
     def _remember(self, ids: set[str]) -> None:
