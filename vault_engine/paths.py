@@ -7,6 +7,7 @@ path segment, everything else is literal. Matching is case-sensitive, like the f
 from __future__ import annotations
 
 import re
+import stat
 import unicodedata
 from functools import lru_cache
 
@@ -14,6 +15,13 @@ from vault_engine.layout import STATE_DIR
 
 # Folders that are never indexed, whatever the config says (every one hidden: see is_hidden).
 IGNORED_DIRS = frozenset({".obsidian", ".git", STATE_DIR, ".trash"})
+
+
+def special_file(mode: int) -> str:
+    """What a path that is no regular file nor folder is, by its ``st_mode``: reading a named
+    pipe waits for a writer forever."""
+    return ("a named pipe (FIFO)" if stat.S_ISFIFO(mode) else "a socket" if stat.S_ISSOCK(mode)
+            else "a device")
 
 
 def is_hidden(name: str) -> bool:

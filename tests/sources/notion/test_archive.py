@@ -37,6 +37,24 @@ def test_a_folder_export_lists_its_files_but_not_hidden_ones(tmp_path):
         assert tree.files["Home.md"].read() == b"# Home"
 
 
+def test_a_named_pipe_is_named_not_read(tmp_path):
+    """`notion import` waited forever on a FIFO in the export, or passed as the export (qa137)."""
+    import os
+
+    from vault_engine.errors import NotionError
+
+    (tmp_path / "Space").mkdir()
+    (tmp_path / "Space" / "Home.md").write_text("# Home")
+    os.mkfifo(tmp_path / "Space" / "Fifo.md")
+    with open_export(tmp_path / "Space") as tree:
+        assert sorted(tree.files) == ["Home.md"]
+        assert [(p.path, p.reason) for p in tree.problems] == [("Fifo.md", "a named pipe (FIFO), not a file: not imported")]
+    os.mkfifo(tmp_path / "p.zip")
+    with pytest.raises(NotionError, match="p.zip is a named pipe \\(FIFO\\), not a file"):
+        with open_export(tmp_path / "p.zip"):
+            pass
+
+
 def test_part_zips_merge_at_the_folder_that_holds_them(tmp_path):
     part1 = make_zip({"Home 1.md": b"# Home"})
     part2 = make_zip({"Home 1/Child 2.md": b"# Child"})

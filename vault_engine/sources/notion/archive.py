@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from vault_engine.errors import ConfigError, NotionError
+from vault_engine.paths import special_file
 from vault_engine.sources.notion.report import Problem
 
 MAX_ZIP_DEPTH = 3  # Notion nests one level; anything deeper is not an export we know
@@ -87,6 +88,9 @@ def open_export(path: Path, limits: Limits | None = None) -> Iterator[ExportTree
     """The export at ``path`` (zip or folder), open for reading until the block ends."""
     if not path.exists():
         raise NotionError(f"{path} does not exist: pass a Notion export (.zip or unzipped folder)")
+    if not path.is_dir() and not path.is_file():  # a named pipe is waited on forever (qa137)
+        raise NotionError(f"{path} is {special_file(path.stat().st_mode)}, not a file: pass a Notion export "
+                          "(.zip or unzipped folder)")
     tree = ExportTree(path.name, limits=limits or Limits())
     archives: list[zipfile.ZipFile] = []
     try:
@@ -120,6 +124,9 @@ def _read_folder(root: Path, tree: ExportTree, archives: list[zipfile.ZipFile]) 
             rel = full.relative_to(root).as_posix()
             if full.is_symlink():
                 tree.problems.append(Problem(rel, "a symlink: not followed, not imported"))
+                continue
+            if not full.is_file():  # `import` waited on a named pipe forever (qa137)
+                tree.problems.append(Problem(rel, f"{special_file(full.stat().st_mode)}, not a file: not imported"))
                 continue
             reader = _bounded(lambda full=full: full.open("rb"), rel, tree.limits)
             if name.lower().endswith(".zip"):

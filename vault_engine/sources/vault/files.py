@@ -21,7 +21,7 @@ from vault_engine.config import CONFIG_NAME, DEFAULT_TAP, Config
 from vault_engine.errors import not_utf8
 from vault_engine.layout import STATE_DIR
 from vault_engine.model import SkippedFile
-from vault_engine.paths import glob_match, is_hidden, is_left_out_file, leaves_folder
+from vault_engine.paths import glob_match, is_hidden, is_left_out_file, leaves_folder, special_file
 from vault_engine.sources.vault.changes import FileStat
 from vault_engine.sources.vault.skip_reasons import LOOP, folder_reason, is_symlink_loop, misnamed
 from vault_engine.stores.ledger.notes import NoteQueries, content_digest
@@ -141,9 +141,7 @@ def _unlisted(scan: Scan, rel: str, exc: OSError) -> None:
 
 def _not_a_file(mode: int) -> str:
     """Why a .md that is no regular file (a FIFO, a device, a socket) is skipped unread."""
-    what = ("a named pipe (FIFO)" if stat_module.S_ISFIFO(mode) else "a socket" if stat_module.S_ISSOCK(mode)
-            else "a device")
-    return f"{what}, not a file: nothing to index; rename it or remove it"
+    return f"{special_file(mode)}, not a file: nothing to index; rename it or remove it"
 
 
 OUTSIDE = ("a symlink to {what} outside the vault: not indexed, so that nothing outside the vault "
