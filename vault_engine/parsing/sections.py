@@ -206,13 +206,23 @@ def distinct_anchors(sections: Sequence[Section]) -> list[str | None]:
     first_of: dict[tuple[str, ...], int] = {}
     for i, path in enumerate(paths):
         first_of.setdefault(path[-1:], i)
+    # how many namesakes end with each path end, counted once per length: counting for each
+    # section anew took 51 s for a note of 20,000 `## Notes` (qa137)
+    ends: dict[tuple[tuple[str, ...], int], Counter[tuple[str, ...]]] = {}
+
+    def sharing(path: tuple[str, ...], n: int) -> int:
+        counted = ends.get((path[-1:], n))
+        if counted is None:
+            counted = ends[(path[-1:], n)] = Counter(o[-n:] for o in by_heading[path[-1:]])
+        return counted[path[-n:]]
+
     anchors: list[str | None] = []
     for i, (section, path) in enumerate(zip(sections, paths)):
         namesakes = by_heading[path[-1:]]
         if len(namesakes) < 2:
             anchors.append(None)
             continue
-        n = next((n for n in range(2, len(path) + 1) if sum(o[-n:] == path[-n:] for o in namesakes) == 1), None)
+        n = next((n for n in range(2, len(path) + 1) if sharing(path, n) == 1), None)
         if n:
             anchors.append("#".join(section.heading_path[-n:]))
         else:  # the first of its name opens by its heading as written ("#Status", not "#status")
