@@ -46,3 +46,25 @@ def test_the_release_names_the_formats_it_writes():
     from vault_engine.stores.ledger.schema import SCHEMA_VERSION
 
     assert FORMATS == f"ledger {SCHEMA_VERSION}, extraction {EXTRACTION_VERSION}, code {VERSION}"
+
+
+def test_a_state_folder_is_never_made_where_the_vault_is_gone(tmp_path):
+    """A watcher's write in flight when its vault was moved or deleted had made the old path
+    again, holding only index files (qa137): every store makes its folder through this."""
+    import pytest
+
+    from vault_engine.layout import STATE_DIR
+    from vault_engine.paths import make_state_folder
+    from vault_engine.stores.reinforcements import ReinforcementLog
+
+    gone = tmp_path / "moved-away"
+    with pytest.raises(FileNotFoundError, match="the vault folder is gone"):
+        make_state_folder(gone / STATE_DIR / "index" / "g1")
+    with pytest.raises(FileNotFoundError):
+        ReinforcementLog(gone / STATE_DIR / "ledger" / "reinforcements.jsonl").append({"event": "reinforce"})
+    assert not gone.exists()
+    (tmp_path / "vault").mkdir()
+    make_state_folder(tmp_path / "vault" / STATE_DIR / "index" / "g1")
+    assert (tmp_path / "vault" / STATE_DIR / "index" / "g1").is_dir()
+    make_state_folder(tmp_path / "elsewhere" / "cache")  # no vault's state: made as asked
+    assert (tmp_path / "elsewhere" / "cache").is_dir()

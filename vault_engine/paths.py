@@ -6,15 +6,29 @@ path segment, everything else is literal. Matching is case-sensitive, like the f
 
 from __future__ import annotations
 
+import errno
 import re
 import stat
 import unicodedata
 from functools import lru_cache
+from pathlib import Path
 
 from vault_engine.layout import STATE_DIR
 
 # Folders that are never indexed, whatever the config says (every one hidden: see is_hidden).
 IGNORED_DIRS = frozenset({".obsidian", ".git", STATE_DIR, ".trash"})
+
+
+def make_state_folder(folder: Path) -> None:
+    """``folder`` and its missing parents, but never the vault that holds its ``.vault-engine``:
+    a watcher's write in flight when the vault was moved or deleted had made the old path
+    again, a folder of index files alone (qa137). FileNotFoundError names the vault then."""
+    parts = folder.parts
+    if STATE_DIR in parts:
+        vault = Path(*parts[:parts.index(STATE_DIR)])
+        if not vault.is_dir():
+            raise FileNotFoundError(errno.ENOENT, "the vault folder is gone (moved or deleted)", str(vault))
+    folder.mkdir(parents=True, exist_ok=True)
 
 
 def special_file(mode: int) -> str:

@@ -42,6 +42,7 @@ from vault_engine.daemon.worker import VaultWorker
 from vault_engine.errors import VaultError
 from vault_engine.indexing.watch_state import pid_path, socket_path, watcher_running
 from vault_engine.locks import flock_within, process_alive
+from vault_engine.paths import make_state_folder
 
 log = logging.getLogger(__name__)
 
@@ -74,7 +75,7 @@ class PidLock:
         self._fd: int | None = None
 
     def acquire(self, wait: float = 0.5) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        make_state_folder(self.path.parent)
         fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o600)
         if not flock_within(fd, wait, poll=0.02):  # a status probe holds it for microseconds
             other = os.read(fd, 32).decode(errors="replace").strip() or "?"

@@ -229,7 +229,8 @@ class WatchService:
         def should_stop() -> bool:
             """Give way to a waiting query or a new burst, and never hold the lock too long."""
             nonlocal yielded
-            busy = self.worker.waiting > 0 or not self.feed.queue.empty()
+            # a stop asked for too: the vault moved away while a slice ran on (qa137)
+            busy = self.worker.waiting > 0 or not self.feed.queue.empty() or self._stop_requested.is_set()
             yielded = yielded or busy or time.monotonic() - started > EMBED_SLICE_SECONDS
             return yielded
 

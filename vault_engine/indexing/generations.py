@@ -23,6 +23,7 @@ from pathlib import Path
 
 from vault_engine.config import Config
 from vault_engine.layout import CACHES, CURRENT, GENERATION_PREFIX, QUERY_MODEL_PREFIX
+from vault_engine.paths import make_state_folder
 from vault_engine.stores.sql import copy_database
 
 REPLACED_MARK = ".replaced"  # in a generation no longer current: when it stopped being
@@ -37,7 +38,8 @@ def new_generation(config: Config) -> Path:
         # a file where the index folder goes: all of it is derived, so the repair takes its
         # place; it had refused ("move it aside"), while every read command said to run it (qa97)
         root.unlink()
-    root.mkdir(mode=0o700, parents=True, exist_ok=True)
+    make_state_folder(root.parent)  # never the vault itself, moved away meanwhile (qa137)
+    root.mkdir(mode=0o700, exist_ok=True)
     target = root / f"{GENERATION_PREFIX}{time.time_ns()}-{os.getpid()}"
     target.mkdir(mode=0o700)
     # the live generation; with its `current` link lost, the newest one left; else the root

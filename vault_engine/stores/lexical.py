@@ -33,6 +33,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from vault_engine.errors import IndexDamaged
+from vault_engine.paths import make_state_folder
 from vault_engine.stores import bm25
 from vault_engine.text import composed, visible
 
@@ -355,7 +356,7 @@ class WhooshIndex:
         from whoosh import index
 
         if not self.exists():
-            self.folder.mkdir(parents=True, exist_ok=True)
+            make_state_folder(self.folder)
             self._ix = index.create_in(str(self.folder), _schema())
         return self._ix
 

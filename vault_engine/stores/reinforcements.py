@@ -32,6 +32,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
+from vault_engine.paths import make_state_folder
+
 FORMAT_VERSION = 1
 
 # The latest time a date can be written for (9999-12-31T23:59:59Z): a later or non-finite
@@ -109,7 +111,7 @@ class ReinforcementLog:
     def append(self, record: dict[str, Any]) -> None:
         """Append one record as one line, atomically with respect to other writers."""
         line = (json.dumps({"v": FORMAT_VERSION, **record}, ensure_ascii=False) + "\n").encode()
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        make_state_folder(self.path.parent)
         fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)

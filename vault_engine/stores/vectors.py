@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, TypeVar
 
 from vault_engine.errors import VectorsDamaged
+from vault_engine.paths import make_state_folder
 from vault_engine.stores.sql import is_corruption, rows_in
 
 if TYPE_CHECKING:
@@ -121,7 +122,7 @@ class FaissIndex:
         import faiss
 
         data = faiss.serialize_index(index)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        make_state_folder(self.path.parent)  # never the vault itself, moved away meanwhile (qa137)
         temp = self.path.with_name(f".{self.path.name}.{os.getpid()}.tmp")
         try:
             with open(temp, "wb") as out:
@@ -268,7 +269,7 @@ class VectorCache:
         self.path = path
         self.model_key = model_key
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
+            make_state_folder(path.parent)
             self.db = self._recover(self._open)
         except (sqlite3.OperationalError, OSError) as exc:
             # a read-only index folder (a read-only mount): a check still answers, and what it

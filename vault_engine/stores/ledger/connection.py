@@ -19,6 +19,7 @@ from vault_engine.errors import (
     over_size_limit,
     under_size_limit,
 )
+from vault_engine.paths import make_state_folder
 from vault_engine.stores.ledger.schema import MIGRATIONS, SCHEMA, SCHEMA_VERSION
 
 
@@ -37,7 +38,7 @@ class LedgerConnection:
             if readonly:  # a folder no one here may write: SQLite could not even make the WAL's -shm
                 self.db = sqlite3.connect(f"file:{path}?mode=ro&immutable=1", uri=True, timeout=30)
             else:
-                path.parent.mkdir(parents=True, exist_ok=True)
+                make_state_folder(path.parent)
                 self.db = sqlite3.connect(path, timeout=30)
                 self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute("PRAGMA foreign_keys=ON")
