@@ -103,3 +103,28 @@ def test_an_index_waiting_for_another_writer_says_so_to_whoever_asked(make_vault
     run.join(30)
     assert not run.is_alive() and len(said) == 1
     assert said[0].startswith("waiting for ") and said[0].endswith("which is writing the index of this vault")
+
+
+def test_a_rebuild_whose_switch_is_done_succeeds_though_the_old_index_cannot_be_marked(make_vault, monkeypatch):
+    """On a nearly full disk `index --rebuild` said "the disk is full ... nothing of yours was
+    changed" after the new index had gone live: the replaced generation's mark failed (qa137)."""
+    import errno
+    from pathlib import Path
+
+    root = make_vault({"a.md": "# A\nalpha\n"})
+    with Vault(root) as vault:
+        vault.index(embed=False)
+        before = os.readlink(root / ".vault-engine" / "index" / "current")
+        (root / "a.md").write_text("# A\nbeta\n")
+        write_text = Path.write_text
+
+        def full_for_the_mark(self, *args, **kwargs):
+            if self.name == ".replaced":
+                raise OSError(errno.ENOSPC, "No space left on device")
+            return write_text(self, *args, **kwargs)
+
+        monkeypatch.setattr(Path, "write_text", full_for_the_mark)
+        vault.index(rebuild=True, embed=False)
+        after = os.readlink(root / ".vault-engine" / "index" / "current")
+        assert after != before and (root / ".vault-engine" / "index" / before).is_dir()  # kept for readers
+        assert vault.search("beta", lexical_only=True).hits[0].path == "a.md"

@@ -91,7 +91,13 @@ def switch_to(config: Config, generation: Path) -> None:
         current.rename(root / f".{CURRENT}-folder-{os.getpid()}")
     os.replace(temp, current)
     if replaced and replaced != generation.name and (root / replaced).is_dir():
-        (root / replaced / REPLACED_MARK).write_text(f"{time.time()}\n")
+        try:
+            (root / replaced / REPLACED_MARK).write_text(f"{time.time()}\n")
+        except OSError:
+            # a full disk after the switch: the new index is live all the same, and a failure
+            # said now read as "nothing changed" (qa137); the replaced one, unmarked, stays
+            # for readers under way until the next run deletes it
+            return
     remove_stale(config)
 
 
