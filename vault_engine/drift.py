@@ -38,23 +38,25 @@ class Drift:
         the vault said every hit had changed, qa53): with no watcher to apply them, a hit on a
         note gone read as the vault's answer (qa49), and a hit on a note edited since showed
         the text it no longer says (qa52)."""
-        gone: list[str] = []
-        changed: list[str] = []
+        found: dict[str, list[str]] = {"gone": [], "changed": [], "unreadable": []}
         for path in dict.fromkeys(paths):  # a current file costs a stat; a touched or copied one a read
             change = self.change_since_index(ledger, path)
             if change is not None:
-                (gone if change == "gone" else changed).append(path)
-        if not (gone or changed):
+                found[change].append(path)
+        if not any(found.values()):
             return ()
         # A running watcher applies them in a moment, and said nothing meanwhile: a note a
         # `git checkout` had just taken away came back as a hit without a word (qa61)
         do = f"{again} again in a moment: the running watcher is applying it" if self.live_watcher() \
             else f"run {self.index_command(ledger)} and {again} again"
         lines = []
-        for notes, what in ((gone, "were deleted or moved"), (changed, "changed")):
+        for notes, what in ((found["gone"], "were deleted or moved"), (found["changed"], "changed")):
             if notes:
                 shown = ", ".join(notes[:3]) + (f" and {len(notes) - 3} more" if len(notes) > 3 else "")
                 lines.append(f"{len(notes)} note(s) of this answer {what} since the last index ({shown}): {do}")
+        if found["unreadable"]:
+            lines.append(f"{len(found['unreadable'])} note(s) of this answer cannot be read (permission denied) "
+                         f"({', '.join(found['unreadable'][:3])}): make them readable again")
         return tuple(lines)
 
     def stale_notice(self, ledger: Ledger, again: str, under: str = "") -> tuple[str, ...]:
@@ -136,6 +138,9 @@ class Drift:
         if change == "gone":
             return (f"{rel_path} is gone (moved or deleted) since the last index: this is its indexed "
                     f"text; {fix}",)
+        if change == "unreadable":  # not gone: `index` would drop what it cannot read (qa137)
+            return (f"{rel_path} cannot be read (permission denied): this is its indexed text; make it "
+                    "readable again (an `index` meanwhile leaves it out)",)
         shown = ("the text is the file as it is now, its sections and links as they were indexed" if whole
                  else "this section is shown as it was indexed")
         return (f"{rel_path} changed since the last index: {shown}; {fix}",)

@@ -855,8 +855,9 @@ class Vault:
             links = tuple(with_missing_sections(ledger, (resolved_link(r) for r in ledger.links_of(note.id))))
             text = self._read_text(note.path)
             first, last, body_line = 1, None, 1
-            if text is None or change == "gone":  # gone since the index: its indexed text, as a section's
-                change, indexed = "gone", ledger.sections_of(note.id)
+            if text is None or change in ("gone", "unreadable"):  # its indexed text, as a section's
+                change = "unreadable" if change == "unreadable" else "gone"
+                indexed = ledger.sections_of(note.id)
                 text = "".join(s.text.rstrip("\n") + "\n" for s in indexed)
                 first, last = (indexed[0].line_start, indexed[-1].line_end) if indexed else (1, 1)
                 body_line = first

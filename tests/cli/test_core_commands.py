@@ -318,6 +318,33 @@ def test_show_of_a_whole_note_gone_since_the_index_gives_its_indexed_text_as_a_s
     assert (as_json["line_start"], as_json["line_end"]) == (4, 7) and as_json["frontmatter"] == {"type": "spec"}
 
 
+def test_show_of_a_note_that_cannot_be_read_says_so_not_that_it_is_gone(vault, cli, monkeypatch):
+    """`chmod 000` on a note: `show` said it was "gone (moved or deleted)" and to run `index`,
+    which then dropped it from the index (qa137). (Patched: root reads any file.)"""
+    from pathlib import Path
+
+    path = vault / "specs" / "auth.md"
+    os.utime(path, ns=(1, 1))  # its stat no longer what was indexed: its bytes are read
+    read_bytes, read_text = Path.read_bytes, Path.read_text
+
+    def denied(reader):
+        def read(self, *args, **kwargs):
+            if self == path:
+                raise PermissionError(13, "Permission denied", str(self))
+            return reader(self, *args, **kwargs)
+        return read
+
+    monkeypatch.setattr(Path, "read_bytes", denied(read_bytes))
+    monkeypatch.setattr(Path, "read_text", denied(read_text))
+    section = cli("--vault", vault, "show", "specs/auth.md#Token refresh")
+    assert section.code == 0 and "refresh tokens rotate hourly" in section.out
+    assert section.err == ("vault-engine: specs/auth.md cannot be read (permission denied): this is its indexed "
+                           "text; make it readable again (an `index` meanwhile leaves it out)\n")
+    hit = cli("--vault", vault, "search", "refresh tokens rotate", "--lexical", "--json").json
+    assert "1 note(s) of this answer cannot be read (permission denied) (specs/auth.md): make them readable " \
+           "again" in hit["notices"]
+
+
 def test_show_of_a_changed_file_under_a_running_watcher_asks_for_nothing(vault, cli, live_watcher):
     live_watcher(vault)
     (vault / "session-store.md").write_text("# Session store\nserver-side sessions now\n")

@@ -43,14 +43,17 @@ class KnownFile:
 
     def change_at(self, path: Path) -> str | None:
         """``"changed"`` when the file at ``path`` (where this one is now) no longer holds what
-        was indexed, ``"gone"`` when it cannot be read any more, None when it is current. Its
-        stat first (as the planner compares it), so a current file costs no read; a touch
-        (same content) is no change."""
+        was indexed, ``"unreadable"`` when it is there but may not be read (it had been called
+        gone, qa137), ``"gone"`` when it is not there, None when it is current. Its stat first
+        (as the planner compares it), so a current file costs no read; a touch (same content)
+        is no change."""
         try:
             info = path.stat()
             if self.has_stat(info.st_size, info.st_mtime_ns, info.st_ctime_ns):
                 return None
             return None if content_digest(path.read_bytes()) == self.hash else "changed"
+        except PermissionError:
+            return "unreadable"
         except OSError:
             return "gone"
 
