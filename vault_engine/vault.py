@@ -292,6 +292,10 @@ class Vault:
             if generations_left(self.config.index_root):  # a lost `current` link, a deleted ledger
                 raise IndexDamaged(f"the index in {self.root} is damaged: its `current` link or its ledger is "
                                    "missing; run `vault-engine index` to repair it")
+            state = self.config.state_dir
+            if state.exists() and not state.is_dir():  # "run index" had been said, which refuses (qa137)
+                raise IndexDamaged(f"{state} is a file where vault-engine keeps a folder: move it aside (it stays "
+                                   "yours) and run `vault-engine index`")
             if self.config.index_root.exists() and not self.config.index_root.is_dir():
                 raise IndexDamaged(f"the index in {self.root} is damaged: {self.config.index_root} is a file where "
                                    "vault-engine keeps its index folder; run `vault-engine index`, which replaces it")

@@ -307,6 +307,11 @@ def test_a_file_or_folder_in_the_way_is_one_line_naming_it(make_vault, case):
         done = run_cli_subprocess("--vault", root, *command)
         assert (done.returncode, done.stderr.count("\n")) == (1, 1), done.stderr
         assert f"{place} {said}: move it aside" in done.stderr
+    if rel == ".vault-engine":  # the readers had said "no index yet: run index first", which refuses (qa137)
+        searched = run_cli_subprocess("--vault", root, "search", "badgers")
+        assert searched.stderr == f"vault-engine: {place} {said}: move it aside (it stays yours) and run " \
+                                  "`vault-engine index`\n"
+        assert cli_json(root, "status")["damage"] == [searched.stderr.removeprefix("vault-engine: ").strip()]
     assert (root / "a.md").read_text() == "# A\nBadgers.\n"
 
 
