@@ -32,6 +32,10 @@ def test_a_permission_error_says_read_for_a_file_that_is_there_and_write_for_one
     assert str(permission_denied(str(config))) == (f"cannot read {config}: permission denied: make it readable "
                                                    "by this user (nothing of yours was changed)")
     assert str(permission_denied(str(tmp_path / "new.md"))).startswith(f"cannot write {tmp_path / 'new.md'}: ")
+    # what to do, outside the index too: a checkpoint into a `chmod 555` folder said only "denied" (qa137)
+    assert str(permission_denied(str(tmp_path / "new.md"))) == (
+        f"cannot write {tmp_path / 'new.md'}: permission denied. Make its folder writable by this user, and run "
+        "the command again (nothing of yours was changed)")
 
 
 def test_a_message_quoting_something_huge_is_cut_in_the_middle_to_one_line():

@@ -120,7 +120,8 @@ def not_writable(path: object) -> IndexNotWritable:
     from vault_engine.layout import STATE_DIR  # imports nothing itself
 
     where = (f" vault-engine keeps its index in the vault's {STATE_DIR} folder, which must be writable "
-             "by this user" if STATE_DIR in str(path) else "")
+             "by this user" if STATE_DIR in str(path) else " Make its folder writable by this user, and run the "
+             "command again")  # a checkpoint into a `chmod 555` folder had said no more than "denied" (qa137)
     return IndexNotWritable(f"cannot write {path}: permission denied.{where} (nothing of yours was changed)")
 
 

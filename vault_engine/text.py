@@ -3,6 +3,7 @@ reads), and its words read the same however their letters were encoded."""
 
 from __future__ import annotations
 
+import codecs
 import unicodedata
 
 ELLIPSIS = "…"
@@ -36,3 +37,14 @@ def visible(text: str) -> str:
 
 
 _INVISIBLE = dict.fromkeys(map(ord, "\u00ad\u200b\u2060\ufeff"))
+
+
+def is_utf16(head: bytes) -> bool:
+    """Whether the first bytes of a file are UTF-16 text: a UTF-16 byte order mark (Windows
+    Notepad and PowerShell write one), or, without one, NUL in every other byte and nowhere
+    else (Latin text in UTF-16), where binary data has NULs at odd and even offsets alike."""
+    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
+        return True
+    even, odd = head[0::2], head[1::2]
+    return bool(head) and ((b"\x00" not in even and odd.count(0) * 2 > len(odd))
+                           or (b"\x00" not in odd and even.count(0) * 2 > len(even)))

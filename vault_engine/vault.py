@@ -1440,6 +1440,9 @@ def init_vault(folder: Path) -> Path:
     if not folder.is_dir():
         raise VaultError(f"{folder} is not a folder: create it first, or point init at an existing vault")
     target = folder / CONFIG_NAME
+    if target.is_dir():  # "already exists: edit it" had been said of a folder (qa137)
+        raise VaultError(f"{target} is a folder where vault-engine keeps its settings file: move it aside, "
+                         "then run init again")
     if target.exists():
         raise VaultError(f"{target} already exists: edit it, or delete it to start over")
     target.write_text(DEFAULT_CONFIG_TEXT, encoding="utf-8")

@@ -594,6 +594,11 @@ def test_init_writes_a_commented_config_once(tmp_path, cli):
     text = (tmp_path / "vault-engine.toml").read_text()
     assert "[taps.specs]" in text and "half_life_days = 30" in text
     assert cli("init", tmp_path).code == 1  # never overwrites
+    (tmp_path / "b").mkdir()
+    (tmp_path / "b" / "vault-engine.toml").mkdir()  # "already exists: edit it" had been said of a folder (qa137)
+    assert cli("init", tmp_path / "b").err == (f"vault-engine: {tmp_path / 'b' / 'vault-engine.toml'} is a folder "
+                                               "where vault-engine keeps its settings file: move it aside, then run "
+                                               "init again\n")
 
 
 def test_init_in_a_git_repository_says_how_to_keep_the_index_out_of_it(tmp_path, cli):

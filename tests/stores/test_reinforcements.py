@@ -79,7 +79,8 @@ def test_records_glued_onto_one_line_are_both_read(tmp_path, caplog):
     assert caplog.records == []
 
 
-@pytest.mark.parametrize("at", ["1e999", "NaN", "-Infinity", "1e300", "-5", '"yesterday"', "true"])
+@pytest.mark.parametrize("at", ["1e999", "NaN", "-Infinity", "1e300", "-5", '"yesterday"', "true",
+                                '"2030-01-01T00:00:00Z"'])
 def test_a_reinforcement_at_no_writable_time_is_ignored_naming_file_and_line(tmp_path, caplog, at):
     path = tmp_path / "r.jsonl"
     path.write_text('{"path": "a.md", "at": 1}\n' + f'{{"path": "b.md", "at": {at}}}\n')
@@ -88,8 +89,9 @@ def test_a_reinforcement_at_no_writable_time_is_ignored_naming_file_and_line(tmp
     records, _ = log.read(len(path.read_text().splitlines()[0]) + 1)  # line numbers count from the top
     assert [r["path"] for r in first] == ["a.md"] and records == []
     assert list(replay(first)) == ["a.md"]
-    assert all(f"{path} line 2: at " in r.getMessage() and "is not a time" in r.getMessage()
-               for r in caplog.records) and len(caplog.records) == 2
+    # how it is written: "2030-01-01T00:00:00Z" had been said to be "not a time" (qa137)
+    assert all(f"{path} line 2: at " in r.getMessage() and "is not a time in seconds since 1970 (as every line "
+               "writes it)" in r.getMessage() for r in caplog.records) and len(caplog.records) == 2
 
 
 def test_replay_ignores_a_time_no_date_can_be_written_for():

@@ -454,6 +454,11 @@ def test_a_binary_page_file_is_refused_not_written_for_index_to_skip(vault, expo
     (problem,) = [p for p in report.problems if "Bin 7777" in p.path]
     assert "binary content (NUL bytes)" in problem.reason and "re-export it from Notion" in problem.reason
     assert not list((vault.root / "notion").rglob("Bin *"))
+    # UTF-16 is said as a vault's note says it, not "binary" (qa137)
+    (export / f"Team Space {ROOT}" / "Wide 66666666666666666666666666666666.md").write_bytes(
+        "# Wide\ntext\n".encode("utf-16"))
+    (wide,) = [p for p in vault.notion_import(export, now=FROZEN_NOW).problems if "Wide 6666" in p.path]
+    assert wide.reason == "UTF-16 text in an export file: skipped; re-save it as UTF-8, or re-export it from Notion"
 
 
 def test_bad_files_get_one_line_each_and_the_rest_is_imported(vault, export):

@@ -52,6 +52,7 @@ from vault_engine.sources.notion.pages import (
     wikilink,
 )
 from vault_engine.sources.notion.report import NotionReport, Problem
+from vault_engine.text import is_utf16
 
 _PROPERTY = re.compile(r"^(?P<key>[^\s:#>|`*\[!-][^:\n]{0,79}): (?P<value>.*)$")
 _TIME_FIELDS = {
@@ -145,6 +146,10 @@ def read_text(catalog: Catalog, path: str) -> str | None:
         data = catalog.tree.files[path].read()
     except CorruptEntry as exc:
         catalog.problem(path, f"{exc}: skipped")
+        return None
+    if is_utf16(data[:8192]):  # said as a vault's note is, not "binary" (qa137)
+        catalog.problem(path, "UTF-16 text in an export file: skipped; re-save it as UTF-8, or re-export it "
+                              "from Notion")
         return None
     if b"\x00" in data:  # a binary file named .md: written to the vault, index would skip it as binary
         catalog.problem(path, "binary content (NUL bytes) in an export file: skipped; re-export it from Notion")

@@ -9,7 +9,6 @@ act on; nothing here ever writes to the vault.
 
 from __future__ import annotations
 
-import codecs
 import errno
 import os
 import stat as stat_module
@@ -25,6 +24,7 @@ from vault_engine.paths import glob_match, is_hidden, is_left_out_file, leaves_f
 from vault_engine.sources.vault.changes import FileStat
 from vault_engine.sources.vault.skip_reasons import LOOP, folder_reason, is_symlink_loop, misnamed
 from vault_engine.stores.ledger.notes import NoteQueries, content_digest
+from vault_engine.text import is_utf16
 
 
 @dataclass(slots=True)
@@ -391,17 +391,6 @@ def _decoded_as_declared(data: bytes, declared: Callable[[bytes], str | None] | 
         return data.decode(encoding)
     except (UnicodeDecodeError, LookupError):
         return None
-
-
-def is_utf16(head: bytes) -> bool:
-    """Whether the first bytes of a file are UTF-16 text: a UTF-16 byte order mark (Windows
-    Notepad and PowerShell write one), or, without one, NUL in every other byte and nowhere
-    else (Latin text in UTF-16), where binary data has NULs at odd and even offsets alike."""
-    if head.startswith((codecs.BOM_UTF16_LE, codecs.BOM_UTF16_BE)):
-        return True
-    even, odd = head[0::2], head[1::2]
-    return bool(head) and ((b"\x00" not in even and odd.count(0) * 2 > len(odd))
-                           or (b"\x00" not in odd and even.count(0) * 2 > len(even)))
 
 
 def _size(n: float, as_set: bool = False) -> str:
