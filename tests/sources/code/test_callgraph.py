@@ -182,6 +182,20 @@ def test_only_the_first_of_chained_calls_is_typed_and_each_call_is_dated_by_its_
         ("go", 6), ("render", 23), ("render", 24), ("then", 8), ("then", 9)]
 
 
+def test_a_callbacks_parameter_is_a_local_whose_method_calls_are_kept_by_name():
+    """zustand's middleware `(set, get, api) => ... api.getState()` bound nothing: a function
+    value's own parameters were read from the function, not its parameter list, so the call
+    read as a name bound nowhere and was not kept (qa138)."""
+    graph = build({"s.ts": textwrap.dedent("""\
+        class Store { chain() { return 1 } }
+        export const mw = (opts) => (api) => api.chain()
+        export function outer() { return function (api) { api.chain() } }
+        items.map((item) => item.chain())
+        """)})
+    assert sorted((u.name, u.line, u.reason) for u in graph.unconfirmed) == [
+        ("chain", 2, "local"), ("chain", 3, "local"), ("chain", 4, "local")]
+
+
 def test_a_definition_inside_a_callback_is_seen_only_inside_it():
     """zustand's persistAsync tests declare `const createStore` inside two `it(...)` callbacks
     and call the imported `createStore` in others: all nine calls were edges to both local

@@ -140,6 +140,8 @@ class DynamicResolver:
             found = idx.last_binding(path, s, name, line)
             if found is not None:
                 return self._binding_entity(path, s, found)
+        if any(b.kind == "inline" for b in idx.bindings.get((path, None), {}).get(name, ())):
+            raise Miss("local")  # a module-level callback's parameter: `items.map(item => item.save())`
         return self._star(path, name)
 
     def _in_function(self, path: str, scope: str, name: str):

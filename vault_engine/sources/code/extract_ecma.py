@@ -106,8 +106,11 @@ def extract(src: Source, caps: dict, language: str) -> Extracted:
             _bind_target(src, node, out)
     bound_functions = {value.id for d in out.defs if (value := _function_value(d.node)) is not None}
     for node in caps.get("params.inline", []):
-        if node.id not in bound_functions:
-            for name, _ in _parameters(src, node):
+        # the function's parameters, not the function: `(api) => api.chain()` had bound nothing,
+        # and a call on `api` read as a name bound nowhere (qa138)
+        params = node.child_by_field_name("parameters") or node.child_by_field_name("parameter")
+        if node.id not in bound_functions and params is not None:
+            for name, _ in _parameters(src, params):
                 out.events.append((node.start_byte, "bind", (name, line(node), "inline", None)))
     return out
 
