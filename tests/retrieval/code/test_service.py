@@ -9,6 +9,7 @@ from vault_engine.errors import BadArgument, UnknownRef
 from vault_engine.vault import Vault
 
 SRC_TAP = '[taps.code]\nsource = "code"\npaths = ["src/**"]\n[model]\nenabled = false\n'  # a code tap, words only
+SRC_AND_TESTS_TAP = SRC_TAP.replace('["src/**"]', '["src/**", "tests/**"]')
 
 
 @pytest.fixture
@@ -280,7 +281,7 @@ def test_callers_of_a_method_name_the_calls_of_its_name_the_syntax_cannot_confir
                        "src/main.rs": "mod ledger;\nfn main() {\n    let mut book = ledger::Ledger::new();\n"
                                       "    book.record();\n    let mut other = make();\n    other.record();\n}\n",
                        "tests/it.rs": "fn check() { let mut l = make(); l.record(); }\n"},
-                      config='[taps.code]\nsource = "code"\npaths = ["src/**", "tests/**"]\n[model]\nenabled = false\n')
+                      config=SRC_AND_TESTS_TAP)
     with Vault(root) as v:
         v.index(embed=False)
         answer = v.calls("Ledger.record")
@@ -344,7 +345,7 @@ def test_a_bare_name_answered_by_a_closure_still_names_the_calls_a_rename_left_b
     root = make_vault({"src/pkg/util.py": "def echo_out(m):\n    return m\n",
                        "src/pkg/core.py": "from .util import echo\n\n\ndef main():\n    echo(1)\n",
                        "tests/test_x.py": "def test_a():\n    def echo(m):\n        return m\n    echo(2)\n"},
-                      config='[taps.code]\nsource = "code"\npaths = ["src/**", "tests/**"]\n[model]\nenabled = false\n')
+                      config=SRC_AND_TESTS_TAP)
     with Vault(root) as v:
         v.index(embed=False)
         answer = v.calls("echo", exclude_tests=True)
@@ -374,7 +375,7 @@ def test_a_tests_own_definition_is_never_what_a_package_import_names(make_vault)
     root = make_vault({"src/use.ts": "import { createStore } from 'zustand/vanilla'\ncreateStore(1)\n",
                        "tests/a.test.ts": "it('x', () => {\n  const createStore = () => 1\n  createStore()\n})\n",
                        "src/lib.ts": "export function createStore() { return 2 }\n"},
-                      config='[taps.code]\nsource = "code"\npaths = ["src/**", "tests/**"]\n[model]\nenabled = false\n')
+                      config=SRC_AND_TESTS_TAP)
     with Vault(root) as v:
         v.index(embed=False)
         assert v.calls("tests/a.test.ts#createStore").unconfirmed == ()

@@ -12,6 +12,8 @@ follows them.
 
 from __future__ import annotations
 
+from typing import Any
+
 from vault_engine.sources.code.model import Export
 from vault_engine.sources.code.syntax import (
     Extracted,
@@ -316,21 +318,32 @@ def _callee(src: Source, node) -> str:
 def _on_a_call(src: Source, fn) -> str | None:
     """``make().run``, ``new Store().go``, ``toThenable()().then``: members of what a call
     returns, the calls' arguments left out (a callback's body had been the callee's text)."""
-    parts = []
-    while fn.type == "member_expression":
-        prop = fn.child_by_field_name("property")
-        if prop.type not in ("property_identifier", "private_property_identifier"):
-            return None
-        parts.append(src.text(prop))
-        fn = fn.child_by_field_name("object")
-    while fn.type in ("parenthesized_expression", "await_expression") and fn.named_children:
-        fn = fn.named_children[0]  # `(new Store()).go`, `(await make()).go`
-    if not parts or fn.type not in ("call_expression", "new_expression"):
+    found = _members(src, fn)
+    if found is None:
         return None
-    return _callee(src, fn) + "()." + ".".join(reversed(parts))
+    parts, base = found
+    while base.type in ("parenthesized_expression", "await_expression") and base.named_children:
+        base = base.named_children[0]  # `(new Store()).go`, `(await make()).go`
+    if not parts or base.type not in ("call_expression", "new_expression"):
+        return None
+    return _callee(src, base) + "()." + ".".join(parts)
 
 
 def _dotted(src: Source, node) -> str | None:
+    found = _members(src, node)
+    if found is None:
+        return None
+    parts, base = found
+    if base.type in ("identifier", "this"):
+        return ".".join([src.text(base), *parts])
+    if base.type == "super" and parts:
+        return ".".join(["super()", *parts])
+    return None
+
+
+def _members(src: Source, node) -> tuple[list[str], Any] | None:
+    """The names of a chain of members (``a.b.c``: ``["b", "c"]``) and what the chain starts
+    from; None when a member is computed (``a[k]``)."""
     parts = []
     while node.type == "member_expression":
         prop = node.child_by_field_name("property")
@@ -338,13 +351,7 @@ def _dotted(src: Source, node) -> str | None:
             return None
         parts.append(src.text(prop))
         node = node.child_by_field_name("object")
-    if node.type in ("identifier", "this"):
-        parts.append(src.text(node))
-    elif node.type == "super" and parts:
-        parts.append("super()")
-    else:
-        return None
-    return ".".join(reversed(parts))
+    return parts[::-1], node
 
 
 def _string(src: Source, node) -> str:
