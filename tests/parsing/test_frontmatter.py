@@ -19,8 +19,16 @@ def test_broken_yaml_keeps_the_body_and_reports_the_line():
     fm = split_frontmatter("---\ntitle: ok\nbad: [unclosed\nnext: 1\n---\nbody text\n")
     assert fm.meta == {}
     assert fm.body == "body text\n"
-    assert fm.error.startswith("invalid YAML frontmatter at line")
-    assert "line 4" in fm.error or "line 5" in fm.error
+    assert fm.error.startswith("invalid YAML frontmatter at line 3:")  # where the "[" opens
+
+
+@pytest.mark.parametrize("block, line", [
+    ('title: "Notes from Dana\nproject: pay\ntype: working-note\n', 2),  # had said line 4, the block's end
+    ("title: a\nproject pay\nkey: x\n", 3),  # had said 4, the line after the key without its ":"
+])
+def test_a_yaml_error_names_the_line_to_fix(block, line):
+    """YAML finds an unclosed quote where the block ends (qa140)."""
+    assert split_frontmatter(f"---\n{block}---\nbody\n").error.startswith(f"invalid YAML frontmatter at line {line}:")
 
 
 @pytest.mark.parametrize("block, said", [

@@ -79,6 +79,16 @@ def test_a_marker_line_under_a_marked_item_is_a_ruling_of_its_own_not_its_reason
                      ("tenacity wait_random_exponential without max", "waits grew to 9 hours")]
 
 
+def test_a_callout_on_the_line_under_a_tagged_item_is_a_ruling_of_its_own_not_its_reason():
+    """A quote not indented into the item ends it, as Markdown reads it: the callout had been
+    the end of the item's reason, and a ruling of its own too (qa140)."""
+    found, _ = marked("# Notes\n- Verify webhook signatures with HMAC-MD5 -- the bank signs with SHA-256 #deadend\n"
+                      "> [!failed] Batch-insert ledger rows with COPY in the handler\n"
+                      "> The handler held a table lock for 8 s.\n")
+    assert found == [("Verify webhook signatures with HMAC-MD5", "the bank signs with SHA-256"),
+                     ("Batch-insert ledger rows with COPY in the handler", "The handler held a table lock for 8 s.")]
+
+
 @pytest.mark.parametrize("text", [
     "this failed to compile, fixed it",
     "Failed: the first build, retried and it passed",

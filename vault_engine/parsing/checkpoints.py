@@ -145,7 +145,7 @@ def read_list(lines: Sequence[str]) -> list[ListItem]:
                             closed=box is not None and box.group(1) in "xX-")
             (stack[-1].children if stack else roots).append(item)
             stack.append(item)
-        elif stack and (indent > stack[0].indent or not after_blank):
+        elif stack and (indent > stack[0].indent or not after_blank and not _INTERRUPTS.match(raw)):
             while len(stack) > 1 and after_blank and indent <= stack[-1].indent:
                 stack.pop()
             stack[-1].text = f"{stack[-1].text} {raw.strip()}".strip()
@@ -153,6 +153,12 @@ def read_list(lines: Sequence[str]) -> list[ListItem]:
             stack = []  # a paragraph after a blank line ends the list
         after_blank = False
     return roots
+
+
+# A block that ends a list item's paragraph unless indented into the item, as Markdown reads it:
+# "- X -- why #deadend" then "> [!failed] Y" on the next line is two rulings, and Y's callout
+# had become the end of X's reason (qa140).
+_INTERRUPTS = re.compile(r"^[ \t]*(?:>|#{1,6}(?:[ \t]|$)|(?:[-*_][ \t]*){3,}$)")
 
 
 def _indent(line: str) -> int:

@@ -90,7 +90,8 @@ def _load_yaml(yaml_text: str) -> tuple[dict[str, Any], str | None]:
             loaded = YAMLHandler().load(blanked, Loader=loader)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
-        line = f" at line {mark.line + 2}" if mark is not None else ""
+        at = _where_it_opens(exc) or mark
+        line = f" at line {at.line + 2}" if at is not None else ""
         problem = getattr(exc, "problem", None) or str(exc).splitlines()[0]
         fix = next((fix for said, fix in _YAML_FIXES if said in problem), "fix it")
         if _character_at(yaml_text, mark) == "\t":  # libyaml names no character: "found character that
@@ -118,6 +119,15 @@ _YAML_FIXES = (("tab", "indent with spaces, not tabs"),
 
 
 _TAB_FIX = _YAML_FIXES[0][1]
+
+
+def _where_it_opens(exc: Any) -> Any:
+    """Where the value YAML was reading when it failed opens (a quote, a flow "[" or "{"),
+    None for other errors: an unclosed quote is found where the text ends, and the line named
+    was the block's last, not the one to fix (qa140)."""
+    context = getattr(exc, "context", None) or ""
+    opened = context.startswith(("while scanning a quoted", "while scanning a simple key", "while parsing a flow"))
+    return getattr(exc, "context_mark", None) if opened else None
 
 
 def _character_at(text: str, mark: Any) -> str:

@@ -28,7 +28,7 @@ from vault_engine.paths import glob_match, note_stem
 
 # Bump when parse_note reads an unchanged file differently (what a ruling or a chosen option
 # is, how sections split): the next `index` re-reads every note instead of trusting the ledger.
-EXTRACTION_VERSION = "42"  # 5: checkpoints dated by file name, KEPs by kep.yaml; 6: frontmatter slips; 7: Cons:;
+EXTRACTION_VERSION = "43"  # 5: checkpoints dated by file name, KEPs by kep.yaml; 6: frontmatter slips; 7: Cons:;
 # 8: a chosen option matched without spaces; 9: dates such as 2023-9-18, a "because" list;
 # 10: alternatives named by label lines ("**Option 2:** ..."), Pros/Cons items are no alternatives;
 # 11: Obsidian's properties (wikilinks in them are links, their words are searched, "Tags:" in any
@@ -108,6 +108,8 @@ EXTRACTION_VERSION = "42"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 #     Considered Options; a Failed item's reason may be its sentences after the first, and bold
 #     reads as plain; a wikilink in a ruling reads as its text; a working note's marker struck
 #     out is no ruling; what a record no longer in force chose is marked so
+# 43: a quote not indented into a list item ends it (a callout under a tagged item is no part of
+#     its reason); a YAML error names the line where an unclosed quote or bracket opens
 
 
 def newer_extraction(key: str | None) -> str | None:
