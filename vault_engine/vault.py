@@ -52,10 +52,10 @@ from vault_engine.paths import is_note
 from vault_engine.retrieval.confidence import HIGH, LOW
 from vault_engine.retrieval.notices import (
     UNREAD_SYMBOLS,
-    conflicted,
     filters_notice,
     folder_disagrees,
     kind_notice,
+    misread,
     operators_notice,
     symbols_notice,
 )
@@ -1128,8 +1128,10 @@ class Vault:
         settings = DeadendSettings.from_config(self.config.section("deadend"))
         check = check_in_ledger(proposal, ledger, project=project, k=k, settings=settings, semantic=semantic,
                                 notices=notices)
-        check = replace(check, notices=check.notices + conflicted(ledger, {r.path for r in check.rulings},
-                                                                   "the ruling raised from it"))
+        # the project's checkpoints are read for rulings too: one under `## Faild` holds some unread (qa140)
+        read = {r.path for r in check.rulings} | ({n.path for n in ledger.notes(project=project, kinds=("checkpoint",))}
+                                                 if project is not None else set())
+        check = replace(check, notices=check.notices + misread(ledger, read, "the ruling raised from it"))
         if say_if_stale and not check.rulings:  # a checkpoint written since may hold the ruling
             check = replace(check, notices=check.notices + self._drift.stale_notice(ledger, "check"))
         elif say_if_stale:  # a ruling struck or a note deleted since (qa51); else, a checkpoint of the
@@ -1199,7 +1201,7 @@ class Vault:
         # alone: a stat of every file of a 10,000-note vault made each `resume` 60 ms slower.
         folder = self.config.project_folder(project)
         return fit_brief(replace(brief, notices=self._drift.stale_notice(ledger, "resume", folder)
-                                 + conflicted(ledger, _handed_on(brief), "what the brief shows of it")
+                                 + misread(ledger, _handed_on(brief), "what the brief shows of it")
                                  + folder_disagrees(ledger, self.config, project) + brief.notices), max_tokens)
 
     def _project_folder(self, project: str | None) -> str:

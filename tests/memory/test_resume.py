@@ -522,6 +522,20 @@ def test_a_handed_on_note_with_git_conflict_markers_is_said_first(make_vault):
                              "mix both sides of a merge; resolve it",)
 
 
+def test_a_handed_on_checkpoint_with_a_part_not_read_is_said_first(make_vault):
+    """A latest checkpoint under `## Faild` was handed on as if it had failed nothing, and a
+    check of what it lists was "a miss, not a guess": only `status` said so (qa140)."""
+    root = _conflicted_vault(make_vault, "## Faild\n")
+    said = f"{CONFLICTED}: heading 'Faild' is no part of a checkpoint (did you mean Failed?): what it lists is not read"
+    with Vault(root) as v:
+        brief = v.resume("drone", now=FROZEN_NOW)
+        check = v.deadend_check("foam windscreen on the mic", project="drone", lexical_only=True)
+        elsewhere = v.deadend_check("foam windscreen on the mic", lexical_only=True)
+    assert said in brief.notices and f"**Notice:** {said}" in brief.markdown
+    assert said in check.notices
+    assert said not in elsewhere.notices  # no project named: no note of it is read for the check
+
+
 def test_a_decision_in_a_merge_not_resolved_shows_both_sides(make_vault):
     """"=======" made the line above it a heading: the Decision was empty in the brief, and a
     check said only one side was chosen (qa92)."""

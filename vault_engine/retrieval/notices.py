@@ -71,17 +71,19 @@ def operators_notice(query: str) -> list[str]:
             "phrases\"; narrow with --kind, --project or --tap)"]
 
 
-def conflicted(ledger: Ledger, shown: set[str], what: str) -> tuple[str, ...]:
-    """A line for each note of ``shown`` that holds git's conflict markers: ``what`` an answer
-    shows of it mixes both sides of a merge (a checkpoint's Failed reasons ended in ">>>>>>>
-    4bde98", and an agent acted on the half-merged hand-off, qa25 #4)."""
+def misread(ledger: Ledger, shown: set[str], what: str) -> tuple[str, ...]:
+    """A line for each note of ``shown`` the index could not read as written, as ``status``
+    says it: git's conflict markers (``what`` an answer shows of it mixes both sides of a
+    merge: a checkpoint's Failed reasons ended in ">>>>>>> 4bde98", and an agent acted on the
+    half-merged hand-off, qa25 #4), a checkpoint's part under a misspelt heading, broken YAML
+    (a brief handed on a checkpoint under ``## Faild`` as if it had failed nothing, qa140)."""
     from vault_engine.parsing.note import CONFLICT_MARKERS
 
     if not shown:
         return ()
-    return tuple(f"{path} holds {CONFLICT_MARKERS}: {what} may mix both sides of a merge; "
-                 "resolve it" for path, error in ledger.yaml_errors()
-                 if path in shown and CONFLICT_MARKERS in error)
+    return tuple(f"{path} holds {CONFLICT_MARKERS}: {what} may mix both sides of a merge; resolve it"
+                 if CONFLICT_MARKERS in error else f"{path}: {error}"
+                 for path, error in ledger.yaml_errors() if path in shown)
 
 
 def folder_disagrees(ledger: Ledger, config: Config, project: str) -> tuple[str, ...]:
