@@ -230,10 +230,10 @@ def test_a_control_character_in_checkpoint_flags_is_refused_too(memory_vault, cl
     (b'{"summary": "caf\xe9"}', "not UTF-8 text (byte 17): save it as UTF-8"),  # Latin-1
     (b"[]", "expects a JSON object"),
     (b'{"summary": 5}', "summary must be a string"),
-    (b'{"failed": "x"}', "failed must be a list"),
+    (b'{"failed": 5}', "failed must be a list (or one string)"),
     (b"[" * 100_000 + b"]" * 100_000, "not valid JSON (nested too deeply)"),  # a traceback (qa70)
     (b'{"failed": [{"text": "t", "reasn": "r"}]}', "'reasn' is not a field of a failed item (did you mean reason?)"),
-], ids=["missing", "not-json", "not-utf8", "a-list", "summary-number", "failed-string", "deep", "failed-typo"])
+], ids=["missing", "not-json", "not-utf8", "a-list", "summary-number", "failed-number", "deep", "failed-typo"])
 def test_a_bad_from_json_file_is_one_line_naming_it(memory_vault, cli, tmp_path, content, needle):
     draft = tmp_path / "draft.json"
     if content is not None:

@@ -112,9 +112,13 @@ def _only_fields(data: Mapping[str, Any], known: Sequence[str], what: str) -> No
 
 
 def _list_field(data: Mapping[str, Any], key: str) -> list:
+    """A list field; one string is that one item, as the MCP tool takes it (a lone next step
+    had been refused here alone, qa140)."""
     value = data.get(key) or []
+    if isinstance(value, str):
+        return [value]
     if not isinstance(value, list):
-        raise VaultError(f"the checkpoint's {key} must be a list")
+        raise VaultError(f"the checkpoint's {key} must be a list (or one string)")
     return value
 
 
