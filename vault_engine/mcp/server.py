@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from typing import Any, Protocol
 
 from vault_engine import __version__
@@ -97,11 +98,66 @@ def build_server(vault: Answers) -> Any:
 async def serve_lines(vault: Answers, lines_in: Any = None, lines_out: Any = None) -> None:
     """One session until the client hangs up: over stdin/stdout, or over the given text
     streams (an async iterable of lines, and an object with async ``write`` and ``flush``)."""
+    import anyio
     from mcp.server.stdio import stdio_server
 
     server = build_server(vault)
     async with stdio_server(lines_in, lines_out) as (read_stream, write_stream):
-        await server.run(read_stream, write_stream, server.create_initialization_options())
+        readable, to_server = anyio.create_memory_object_stream[Any](0)
+        async with anyio.create_task_group() as tasks:
+            tasks.start_soon(_answer_unreadable, read_stream, readable, write_stream)
+            await server.run(to_server, write_stream, server.create_initialization_options())
+
+
+async def _answer_unreadable(lines: Any, readable: Any, replies: Any) -> None:
+    """Pass the server what the SDK could read; answer a request it could not with an error.
+    The SDK drops a line it cannot validate without a reply, and a client waits for one until
+    its own timeout: a lone surrogate ("\\ud800", which no UTF-8 holds) in a tool's arguments
+    had never been answered (qa139)."""
+    async with readable:
+        async for message in lines:
+            if not isinstance(message, Exception):
+                await readable.send(message)
+            elif (reply := _error_reply(message)) is not None:
+                await replies.send(reply)
+
+
+def _error_reply(error: Exception) -> Any:
+    """A JSON-RPC error for the request a line that failed validation holds (None when no
+    request id can be read from it: a notification, or no JSON at all)."""
+    import json
+
+    import mcp.types as types
+    from mcp.shared.message import SessionMessage
+
+    problems = error.errors() if hasattr(error, "errors") else []
+    line = next((p["input"] for p in problems if isinstance(p.get("input"), str)), None)
+    try:
+        request = json.loads(line) if line is not None else None
+    except ValueError:
+        return None
+    request_id = request.get("id") if isinstance(request, dict) else None
+    if isinstance(request_id, bool) or not isinstance(request_id, (int, str)):
+        return None
+    half = _LONE_SURROGATE.search(_text_of(request))
+    said = (f"the request holds half of a UTF-16 pair (a lone surrogate) U+{ord(half.group()):04X}: send text "
+            "in UTF-8" if half else f"the request is not valid JSON-RPC: {problems[0]['msg']}")
+    return SessionMessage(types.JSONRPCError(jsonrpc="2.0", id=request_id,
+                                             error=types.ErrorData(code=types.INVALID_PARAMS, message=said)))
+
+
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def _text_of(value: Any) -> str:
+    """Every string a JSON value holds, keys too, one after another."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, dict):
+        return " ".join(_text_of(k) + " " + _text_of(v) for k, v in value.items())
+    if isinstance(value, list):
+        return " ".join(map(_text_of, value))
+    return ""
 
 
 def serve(explicit: str | None, use_daemon: bool = True, lines_in: Any = None, lines_out: Any = None) -> int:
