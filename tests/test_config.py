@@ -1,5 +1,6 @@
 """vault-engine.toml parsing and validation (vault_engine/config.py, paths.py)."""
 
+import os
 from pathlib import Path
 
 import pytest
@@ -97,6 +98,7 @@ def test_a_bom_is_let_pass_and_a_config_not_in_utf8_says_where_as_a_note_does(tm
     (lambda p: p.symlink_to(p.name), "a link that leads to no file"),  # a loop
     (lambda p: p.symlink_to(p.parent / "dotfiles" / "missing.toml"), "a link that leads to no file"),
     (lambda p: p.mkdir(), "a folder"),
+    (lambda p: os.mkfifo(p), r"a named pipe \(FIFO\)"),  # had been "a link that leads to no file" (qa139)
 ])
 def test_a_config_that_is_no_file_is_refused_not_ignored(tmp_path, make, said):
     """Ignored, its `exclude` stopped applying and private notes were indexed."""

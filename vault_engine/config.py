@@ -17,7 +17,7 @@ from typing import Any
 
 from vault_engine.errors import ConfigError, VaultNotFound, did_you_mean, not_utf8
 from vault_engine.layout import CURRENT, INDEX_DIR, LEDGER_DIR, STATE_DIR
-from vault_engine.paths import glob_example, glob_match, glob_specificity, leaves_folder
+from vault_engine.paths import glob_example, glob_match, glob_specificity, leaves_folder, not_a_file
 
 CONFIG_NAME = "vault-engine.toml"
 
@@ -245,7 +245,7 @@ def load_config(root: Path) -> Config:
     raw: dict[str, Any] = {}
     if os.path.lexists(path) and not path.is_file():
         # Ignored, its exclude rules would no longer apply: private notes would be indexed
-        what = "a folder" if path.is_dir() else "a link that leads to no file (dangling, or a loop)"
+        what = not_a_file(path) or "a link that leads to no file (dangling, or a loop)"
         raise ConfigError(f"{path} is {what}: make it a file, or remove it to use defaults")
     if path.is_file():
         data = path.read_bytes()

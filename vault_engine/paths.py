@@ -38,6 +38,16 @@ def special_file(mode: int) -> str:
             else "a device")
 
 
+def not_a_file(path: Path) -> str | None:
+    """What ``path`` is when it is there but no regular file (``a folder``, ``a named pipe
+    (FIFO)``...), following links; None for a file, or nothing there."""
+    try:
+        mode = path.stat().st_mode
+    except OSError:
+        return None
+    return None if stat.S_ISREG(mode) else "a folder" if stat.S_ISDIR(mode) else special_file(mode)
+
+
 def is_hidden(name: str) -> bool:
     """Obsidian leaves out every file and folder whose name starts with a dot (``.obsidian``,
     ``.git``, ``.github``, an editor's ``.#note.md`` lock, ``.DS_Store``): so does the vault's

@@ -1020,9 +1020,11 @@ class Vault:
             scan, suspects = self._drift.changes_since_index(ledger)
             watcher = watcher_status(self.config)
             semantic = self._semantic_status(ledger, embedding_by=self._embedding_by(watcher["state"] in WATCHING))
-            return vault_status(self.config, ledger, self.lexical, scan, suspects, semantic, watcher,
-                                writing=self._writer_at_work,
-                                settings_changed=self._drift.settings_changed(ledger))
+            status = vault_status(self.config, ledger, self.lexical, scan, suspects, semantic, watcher,
+                                  writing=self._writer_at_work, settings_changed=self._drift.settings_changed(ledger))
+            if problem := self.reinforcement_log.unusable():  # a FIFO, a file for its folder (qa139)
+                status["damage"].append(f"{problem}: no reinforcement is read; move it aside (it stays yours)")
+            return status
         except IndexDamaged as exc:  # nothing else can be counted: say what is wrong and what to do
             return {"vault": str(self.root), "damage": [str(exc)], "watcher": watcher_status(self.config)}
         except Exception as exc:
@@ -1230,6 +1232,7 @@ class Vault:
         """Reset the age of the note ``ref`` names, durably."""
         from vault_engine.retrieval.lookup import lookup_ref
 
+        self.reinforcement_log.refuse_unusable()  # before reading it warns of the same
         ledger = self._require_index()
         try:
             note, _ = lookup_ref(ledger, ref, self._unindexed_now)
@@ -1258,6 +1261,7 @@ class Vault:
         """Take back the reinforcement of note ``path`` made at ``at`` (what :meth:`reinforce`
         returned): one ``undo`` line in the durable log, never an erased one. Nothing matching
         is an error, so a second undo cannot cancel an older reinforcement."""
+        self.reinforcement_log.refuse_unusable()
         ledger = self._require_index()
         records, _ = self.reinforcement_log.read(0)
         made = sum(r.get("event") == "reinforce" and r.get("path") == path and r.get("at") == at for r in records)

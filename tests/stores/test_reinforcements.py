@@ -2,9 +2,11 @@
 
 import json
 import multiprocessing
+import os
 
 import pytest
 
+from vault_engine.errors import VaultError
 from vault_engine.stores.reinforcements import ReinforcementLog, replay
 
 
@@ -59,6 +61,30 @@ def test_a_line_nested_too_deeply_is_ignored_and_named_not_a_traceback(tmp_path,
     assert [r["path"] for r in records] == ["a.md"]
     assert [r.getMessage() for r in caplog.records] == [
         f"{path} line 1: JSON nested too deeply: ignored (fix or remove that line)"]
+
+
+def test_a_log_that_is_a_named_pipe_is_named_never_waited_on(tmp_path, caplog):
+    """Reading a FIFO waits for a writer: status, search and index had hung for good (qa139)."""
+    path = tmp_path / "r.jsonl"
+    os.mkfifo(path)
+    log = ReinforcementLog(path)
+    assert log.read() == ([], 0) and log.digest(10) == ""
+    assert [r.getMessage() for r in caplog.records] == [
+        f"{path} is a named pipe (FIFO), not a file: no reinforcement is read; move it aside (it stays yours)"]
+    with pytest.raises(VaultError, match=r"r.jsonl is a named pipe \(FIFO\), not a file: move it aside"):
+        log.append({"event": "reinforce", "path": "a.md", "at": 1})
+
+
+def test_a_file_where_the_logs_folder_goes_is_named_and_the_rest_goes_on(tmp_path, caplog):
+    """`status --json` had printed no JSON (qa139)."""
+    (tmp_path / "ledger").touch()
+    log = ReinforcementLog(tmp_path / "ledger" / "r.jsonl")
+    assert (log.stamp(), log.read(), log.digest(10)) == ("", ([], 0), "")
+    assert [r.getMessage() for r in caplog.records] == [
+        f"{tmp_path / 'ledger'} is a file where vault-engine keeps a folder: no reinforcement is read; move it "
+        "aside (it stays yours)"]
+    with pytest.raises(VaultError, match="ledger is a file where vault-engine keeps a folder: move it aside"):
+        log.append({"event": "reinforce", "path": "a.md", "at": 1})
 
 
 def test_an_append_after_a_last_line_without_newline_starts_a_fresh_line(tmp_path):

@@ -32,7 +32,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
-from vault_engine.paths import make_state_folder
+from vault_engine.errors import VaultError
+from vault_engine.paths import make_state_folder, not_a_file
 
 FORMAT_VERSION = 1
 
@@ -91,17 +92,34 @@ class ReinforcementLog:
     def __init__(self, path: Path):
         self.path = path
 
+    def unusable(self) -> str | None:
+        """What stands where the log goes, when something does: a named pipe (every command
+        had waited on it forever) or a file where its folder goes (status printed no JSON;
+        qa139). None when the log is a file, or not written yet."""
+        what = not_a_file(self.path)
+        if what:
+            return f"{self.path} is {what}, not a file"
+        in_the_way = next((p for p in reversed(self.path.parents) if p.exists() and not p.is_dir()), None)
+        return f"{in_the_way} is a file where vault-engine keeps a folder" if in_the_way else None
+
+    def refuse_unusable(self) -> None:
+        """One line for what stands where the log goes, before anything is written to it."""
+        if problem := self.unusable():
+            raise VaultError(f"{problem}: move it aside (it stays yours) and run the command again")
+
     def stamp(self) -> str:
         """The file's size and modification time: equal, it was not written since."""
         try:
             info = self.path.stat()
-        except FileNotFoundError:
+        except (FileNotFoundError, NotADirectoryError):
             return ""
         return f"{info.st_size}:{info.st_mtime_ns}"
 
     def digest(self, length: int) -> str:
         """A digest of the first ``length`` bytes ("" when the file is shorter or missing):
         the same, what was read before is still there, and only appends followed."""
+        if self.unusable():
+            return ""
         try:
             with open(self.path, "rb") as f:
                 head = f.read(length)
@@ -112,6 +130,7 @@ class ReinforcementLog:
     def append(self, record: dict[str, Any]) -> None:
         """Append one record as one line, atomically with respect to other writers."""
         line = (json.dumps({"v": FORMAT_VERSION, **record}, ensure_ascii=False) + "\n").encode()
+        self.refuse_unusable()
         make_state_folder(self.path.parent)
         fd = os.open(self.path, os.O_RDWR | os.O_APPEND | os.O_CREAT, 0o644)
         try:
@@ -132,6 +151,9 @@ class ReinforcementLog:
 
         Records glued onto one line are split; a line that still cannot be used is left out
         and named in one warning (the rest still counts)."""
+        if problem := self.unusable():
+            log.warning("%s: no reinforcement is read; move it aside (it stays yours)", problem)
+            return [], 0
         try:
             with open(self.path, "rb") as f:
                 fcntl.flock(f, fcntl.LOCK_SH)  # no append is half-written while we read
