@@ -19,7 +19,7 @@ from typing import Any
 from vault_engine.errors import IndexDamaged, IndexMissing
 from vault_engine.layout import CODE_FILE  # noqa: F401  (re-exported: the name lives in layout.py)
 
-VERSION = "14"  # 2: unresolved calls counted per file; 3-4: wrapped arrow consts, distant repeats, ctor.class;
+VERSION = "15"  # 2: unresolved calls counted per file; 3-4: wrapped arrow consts, distant repeats, ctor.class;
 # 5: return annotations and bound calls kept for typing locals; 6: each repeat its own symbol
 # (``name~2``), consts bound to a function by name; 7: a call by a repeated name an edge to each
 # 8: CommonJS exports (module.exports, exports.x) and `exports.x = function ...` definitions
@@ -34,6 +34,8 @@ VERSION = "14"  # 2: unresolved calls counted per file; 3-4: wrapped arrow const
 # 14: a method called on what a call returns: an edge when the call builds a class
 # (`Option(...).add_to_parser`), else kept by the method's name (`make().run`); a TS/JS
 # definition inside a callback seen only by the calls inside it (Symbol.visible)
+# 15: a method of any expression kept by its name (`stores[0].go`); parentheses, `!` and a TS
+# cast read through (`(api as Api).go` is `api.go`); Python's `(await Widget()).go` is no edge
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE IF NOT EXISTS files (

@@ -435,6 +435,27 @@ def test_a_method_called_on_what_a_call_returns_is_an_edge_when_the_call_builds_
         ("src/a.ts", "then", 4, "call_result")]  # `str(5).strip()`: a builtin's result is no method here
 
 
+def test_a_method_of_any_expression_is_kept_by_name_and_grouping_is_read_through():
+    """`stores[0].getState()`, `(api).getState()`, `api!.getState()`, a cast of 160 characters
+    and more, `objs[0].render()`, `(obj).render()` were neither edges nor unconfirmed: zustand's
+    `callers createStoreImpl.subscribe` listed 24 calls of grep's 25 (qa139)."""
+    cast = "{ " + "x: number; " * 20 + "}"
+    graph = build({"src/a.ts": "class Store {\n  go() { return 1 }\n}\n"
+                               "function u(stores: any[], api: any) {\n  stores[0].go();\n  (api).go();\n"
+                               f"  api!.go();\n  (api as unknown as {cast}).go();\n  (new Store()).go();\n}}\n",
+                   "pkg/w.py": "class Widget:\n    def render(self):\n        return 1\n\n\n"
+                               "async def use(objs, obj):\n    objs[0].render()\n    (obj).render()\n"
+                               "    return (await Widget()).render()\n"})
+    assert sorted((u.path, u.name, u.line, u.reason) for u in graph.unconfirmed) == [
+        ("pkg/w.py", "render", 7, "expression"), ("pkg/w.py", "render", 8, "local"),
+        # awaiting gives what `__await__` returns, not the Widget: no `constructed` edge
+        ("pkg/w.py", "render", 9, "call_result"),
+        ("src/a.ts", "go", 5, "expression"), ("src/a.ts", "go", 6, "local"), ("src/a.ts", "go", 7, "local"),
+        ("src/a.ts", "go", 8, "local")]
+    assert {(e.callee, e.line, e.how) for e in graph.edges if e.how != "ctor.class"} == {
+        ("src/a.ts#Store.go", 9, "constructed")}
+
+
 def test_rust_self_and_type_paths_in_the_same_file():
     graph = build({"src/p.rs": "struct P;\nimpl P {\n fn new() -> Self { Self::check(); P::check(); P }\n"
                                " fn check() {}\n fn go(&self) { self.check(); free(); }\n}\nfn free() {}\n"})

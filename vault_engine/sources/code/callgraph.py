@@ -31,9 +31,11 @@ from vault_engine.sources.code.static_resolver import StaticResolver
 from vault_engine.sources.code.testpaths import is_test_path  # noqa: F401 - part of this module's API
 
 MAX_DEPTH = 5
-# receiver.method, as Call normalizes it, the name it opens with and the method; the receiver
-# may be what calls return (`make().run`, `Gadget().to_widget().render`)
-_METHOD_CALL = re.compile(r"^(?:new )?([\w$]+).*\.([\w$]+)$")
+# receiver.method, as Call normalizes it: the method, and the name the receiver opens with; the
+# receiver may be what calls return (`make().run`, `Gadget().to_widget().render`) or any
+# expression (`stores[0].go`, `(api).go`)
+_METHOD = re.compile(r"\.([\w$]+)$")
+_HEAD = re.compile(r"^(?:new )?([\w$]+)")
 _NAME_CALL = re.compile(r"^(?:new )?([\w$]+)$")
 _PYTHON_BUILTINS = frozenset(dir(builtins))  # `len(x)` binds a builtin, not an unknown name
 
@@ -98,11 +100,11 @@ def _unconfirmed_name(callee: str, reason: str, language: str) -> str | None:
     if reason in RECEIVER_UNKNOWN or reason == "no_such_member":
         # the second: a receiver whose type is known lacks the method, as a rename leaves
         # `ctx.make_formatter()` behind (qa100)
-        method = _METHOD_CALL.match(callee)
+        method, head = _METHOD.search(callee), _HEAD.match(callee)
         # what a builtin returns (`str(x).strip()`) is no method of the indexed code's
-        builtin = reason == "call_result" and language == "python" and method and method[1] in _PYTHON_BUILTINS
+        builtin = reason == "call_result" and language == "python" and head and head[1] in _PYTHON_BUILTINS
         if method and not builtin:
-            return method[2]
+            return method[1]
     bare = _NAME_CALL.match(callee) if reason in NAME_UNKNOWN else None
     if bare is None or (language == "python" and bare[1] in _PYTHON_BUILTINS):
         return None

@@ -19,6 +19,7 @@ from vault_engine.sources.code.syntax import (
     Extracted,
     RawDef,
     Source,
+    as_written,
     collapse,
     doc_comment,
     end_line,
@@ -312,7 +313,8 @@ def _callee(src: Source, node) -> str:
     fn = node.child_by_field_name("function")
     if fn.type == "super":
         return "super"
-    return _dotted(src, fn) or _on_a_call(src, fn) or collapse(src.text(fn))[:160]
+    member = fn.child_by_field_name("property") if fn.type == "member_expression" else None
+    return _dotted(src, fn) or _on_a_call(src, fn) or as_written(src.text(fn), src.text(member) if member else "")
 
 
 def _on_a_call(src: Source, fn) -> str | None:
@@ -345,13 +347,25 @@ def _members(src: Source, node) -> tuple[list[str], Any] | None:
     """The names of a chain of members (``a.b.c``: ``["b", "c"]``) and what the chain starts
     from; None when a member is computed (``a[k]``)."""
     parts = []
-    while node.type == "member_expression":
+    while (node := _ungrouped(node)).type == "member_expression":
         prop = node.child_by_field_name("property")
         if prop.type not in ("property_identifier", "private_property_identifier"):
             return None
         parts.append(src.text(prop))
         node = node.child_by_field_name("object")
     return parts[::-1], node
+
+
+def _ungrouped(node):
+    """What parentheses, a non-null assertion or a cast hold: ``(api).go``, ``api!.go`` and
+    ``(api as Api).go`` are calls of ``api.go`` (they had been no call of any method, qa139)."""
+    while node.type in _GROUPING and node.named_children:
+        node = node.named_children[0]
+    return node
+
+
+# what holds one value and says only how to read it: ``(x as Conn).on()`` is a call on ``x``
+_GROUPING = ("parenthesized_expression", "non_null_expression", "as_expression", "satisfies_expression")
 
 
 def _string(src: Source, node) -> str:

@@ -12,7 +12,7 @@ import inspect
 import re
 
 from vault_engine.sources.code.model import Export, Import
-from vault_engine.sources.code.syntax import Extracted, RawDef, Source, collapse, end_line, header, line
+from vault_engine.sources.code.syntax import Extracted, RawDef, Source, as_written, collapse, end_line, header, line
 
 EXTRA = """
 (import_statement) @import
@@ -152,7 +152,7 @@ def callee(src: Source, fn) -> str:
     ``make().run`` (a method of what a call returns)."""
     parts = []
     node = fn
-    while node.type == "attribute":
+    while (node := _ungrouped(node)).type == "attribute":
         parts.append(src.text(node.child_by_field_name("attribute")))
         node = node.child_by_field_name("object")
     if node.type == "identifier":
@@ -160,16 +160,20 @@ def callee(src: Source, fn) -> str:
     elif (node.type == "call" and parts and src.text(node.child_by_field_name("function")) == "super"
           and not node.child_by_field_name("arguments").named_children):
         parts.append("super()")
-    elif node.type in ("call", "parenthesized_expression", "await") and parts:
-        # on what a call returns: `Option().add`, its arguments left out; `(await make()).run` too
-        while node.type in ("parenthesized_expression", "await") and node.named_children:
-            node = node.named_children[0]
-        if node.type != "call":
-            return collapse(src.text(fn))[:160]
+    elif node.type == "call" and parts:
+        # on what a call returns: `Option().add`, its arguments left out; `(make()).run` too, but
+        # not `(await Widget()).run`: awaiting gives what `__await__` returns, not the Widget (qa139)
         parts.append(callee(src, node.child_by_field_name("function")) + "()")
     else:
-        return collapse(src.text(fn))[:160]
+        return as_written(src.text(fn), ".".join(reversed(parts)))
     return ".".join(reversed(parts))
+
+
+def _ungrouped(node):
+    """What parentheses hold: ``(obj).render`` is a call of ``obj.render`` (qa139)."""
+    while node.type == "parenthesized_expression" and node.named_children:
+        node = node.named_children[0]
+    return node
 
 
 def _imports(src: Source, node):

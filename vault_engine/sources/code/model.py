@@ -122,7 +122,8 @@ class Edge:
 # Unresolved because the syntax does not say what the receiver is: such a call may be one of
 # any method of its name. A builtin or an outside package rules that out, and a receiver known
 # to lack the method makes it a call of no definition (NAME_UNKNOWN's "no_such_member").
-RECEIVER_UNKNOWN = frozenset({"local", "attribute", "assigned", "ctor_assigned", "this", "redefined", "call_result"})
+RECEIVER_UNKNOWN = frozenset({"local", "attribute", "assigned", "ctor_assigned", "this", "redefined", "call_result",
+                              "expression"})
 # Unresolved because the name binds nothing indexed: imported from outside the indexed code (a
 # package's own name, `from 'zustand/middleware'`, with no package.json to map it), or imported
 # or called as a name no module or typed receiver defines (what a rename leaves behind). It may

@@ -21,6 +21,16 @@ def collapse(text: str) -> str:
     return _SPACE.sub(" ", text).strip()
 
 
+def as_written(callee: str, member: str = "") -> str:
+    """A callee the normal forms do not cover, as written with whitespace collapsed; cut to
+    160 characters, keeping the ``member`` it calls when it has one (a cast's type over 160
+    characters had lost `.subscribe`, and the call its method's name, qa139)."""
+    text = collapse(callee)
+    if len(text) <= 160:
+        return text
+    return f"{text[:120]}….{member}" if member else text[:160]
+
+
 class Source:
     """The bytes of one file with cheap accessors for node text and lines."""
 
