@@ -824,15 +824,20 @@ class Vault:
         try:
             note, section = lookup_ref(ledger, ref, self._unindexed_now)
         except UnknownRef:
-            if "/" in ref or "#" in ref or not (self.config.index_dir / CODE_FILE).exists():
+            if not (self.config.index_dir / CODE_FILE).exists() or ref.partition("#")[0].lower().endswith(".md"):
                 raise
+            code = self._code_queries()
             # a symbol's name alone, as callers takes it: `show Context.exit` had said "no note" (qa135)
-            named = self._code_queries().definition_refs(ref)
+            named = code.definition_refs(ref) if "/" not in ref and "#" not in ref else ()
             if len(named) == 1:
-                return self._code_queries().show(named[0], follow)
+                return code.show(named[0], follow)
             if named:
                 raise UnknownRef(f"no note {ref!r}, and it names {len(named)} definitions: {', '.join(named[:8])}"
                                  f"{' ...' if len(named) > 8 else ''}: show one of them by its ref") from None
+            meant = code.meant(ref)  # a slip in a symbol's name or file: callers said it, show spoke of notes (qa139)
+            if meant:
+                raise UnknownRef(f"no note or symbol {ref!r}: did you mean {meant[0]}? Confirm it before acting "
+                                 "on it") from None
             raise
         note_sections = ledger.sections_of(note.id)
         sections = tuple(s.heading for s in note_sections if s.heading)

@@ -58,6 +58,11 @@ def test_show_prints_the_symbol_with_its_decorators_and_why(vault):
         vault.show("place")
     with pytest.raises(UnknownRef, match="no note 'nothing_named_so' in the index"):
         vault.show("nothing_named_so")
+    # a slip in the name or the file gets the suggestion callers gives, not talk of notes (qa139)
+    for slipped in ("OrderBook._chek", "orders.pyy#OrderBook._check"):
+        with pytest.raises(UnknownRef, match=re.escape(f"no note or symbol {slipped!r}: did you mean "
+                                                       "src/shop/orders.py#OrderBook._check?")):
+            vault.show(slipped)
     whole = vault.show("src/shop/orders.py")  # its last line ends with a newline: no empty line after it
     source = (vault.root / "src/shop/orders.py").read_text()
     assert whole.line_end == len(source.splitlines()) and whole.lines[-1] == source.splitlines()[-1]

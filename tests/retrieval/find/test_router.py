@@ -47,6 +47,11 @@ def test_tier_3_suggests_and_never_hits(vault):
     # a slip in the extension of a file's name alone, as with its folder (qa135: `core.pyy` missed)
     assert vault.find("orders.pyy").suggestion == vault.find("shop/orders.pyy").suggestion == "src/shop/orders.py"
     assert vault.find("orders.Pricce").suggestion != "src/shop/orders.py"  # a member mistyped, no extension (qa138)
+    # a slip in a ref's symbol or file: "none is close enough", and no suggestion from callers (qa139)
+    for slipped in ("orders.py#OrderBook.plcae", "shop/orders.pyy#OrderBook.place", "orders.pyy#OrderBook.plcae"):
+        assert vault.find(slipped).suggestion == "src/shop/orders.py#OrderBook.place", slipped
+        assert vault.calls(slipped).candidates[0] == "src/shop/orders.py#OrderBook.place", slipped
+    assert vault.find("pricing.py#OrderBook.place").suggestion is None  # not in the file it names
 
 
 def test_tier_4_memory_by_words_and_facet(vault):

@@ -101,11 +101,28 @@ class Suggester:
         query = query.strip()
         if len(query) < rule.min_length:
             return []
+        if "#" in query:
+            path, _, name = query.replace("\\", "/").partition("#")
+            return self._in_a_file(path, name, rule)
         if PATH_LIKE.search(query):
             return self._paths(query.replace("\\", "/"), rule)
         symbols = self._symbols(query.replace(":", ".").replace("#", "."), rule)
         # a file's name with a slip in its extension: `click/core.pyy` was a junction, `core.pyy` a miss (qa135)
         return symbols if symbols or not _slipped_extension(query) else self._paths(query, rule)
+
+    def _in_a_file(self, path: str, name: str, rule: SuggestRule) -> list[Suggestion]:
+        """A ref with a slip in its file or its symbol: the symbol named (or the nearest) in the
+        file the path names by its end, else in the nearest files (`find shapes.py#Widget.rendr`
+        had found nothing close, and `callers shapes.pyy#Widget.render` suggested nothing, qa139)."""
+        path = path.strip("/")
+        named = {p for p, _ in self.paths if p.rpartition(":")[2] == path or p.endswith("/" + path)}
+        near = {s.target: s.distance or 0 for s in self._paths(path, rule)} if path and not named else {}
+        files = dict.fromkeys(named, 0) | near  # file -> the edits its path is away
+        in_them = [Suggestion(ref, files[ref.partition("#")[0]], None,
+                              (files[ref.partition("#")[0]], is_test, len(ref), ref))
+                   for ref, qualname, is_test in self.symbols if qualname == name and ref.partition("#")[0] in files]
+        return sorted(in_them, key=lambda s: s.rank) or [
+            s for s in self._symbols(name, rule) if s.target.partition("#")[0] in files]
 
     def _paths(self, query: str, rule: SuggestRule) -> list[Suggestion]:
         folders, _, base = query.strip("/").rpartition("/")
