@@ -406,6 +406,16 @@ def test_a_call_of_a_name_bound_to_nothing_indexed_is_kept_by_name_with_its_impo
         ("tests/a.test.ts", "persist", 2, "external", "zustand/middleware")]  # a builtin, `len`, is none
 
 
+def test_a_name_a_namespace_import_no_longer_exports_is_kept_by_name():
+    """`greetTs` renamed: `greetTs(1)` was left behind and said, `g.greetTs(2)` through
+    `import * as g` was not (Python's `util.greet()` was, qa139)."""
+    graph = build({"src/greet.ts": "export function greetAll(x: number) { return x }\n",
+                   "src/use.ts": "import { greetTs } from './greet'\nimport * as g from './greet'\n"
+                                 "export function one() { return greetTs(1) }\nexport function two() { return g.greetTs(2) }\n"})
+    assert sorted((u.name, u.line, u.reason) for u in graph.unconfirmed) == [
+        ("greetTs", 3, "not_exported"), ("greetTs", 4, "not_exported")]
+
+
 def test_a_method_its_typed_receiver_lacks_is_kept_by_name():
     """`make_formatter` renamed in its class: `ctx.make_formatter()` (ctx annotated) and
     `self.make_formatter()` were "no such symbol" without a word of the calls (qa100)."""

@@ -97,9 +97,9 @@ def resolve(files: Mapping[str, ParsedSource], *, annotations: bool = True, loca
 def _unconfirmed_name(callee: str, reason: str, language: str) -> str | None:
     """The name an unresolved call is kept by (:class:`Unconfirmed`), or None when the miss
     rules out every definition of the name (a builtin, a type known to lack the member)."""
-    if reason in RECEIVER_UNKNOWN or reason == "no_such_member":
-        # the second: a receiver whose type is known lacks the method, as a rename leaves
-        # `ctx.make_formatter()` behind (qa100)
+    if reason in RECEIVER_UNKNOWN or reason in ("no_such_member", "not_exported"):
+        # the others: a receiver whose type is known lacks the method, or a module the name,
+        # as a rename leaves `ctx.make_formatter()` and TypeScript's `g.greetTs()` behind (qa100, qa139)
         method, head = _METHOD.search(callee), _HEAD.match(callee)
         # what a builtin returns (`str(x).strip()`) is no method of the indexed code's
         builtin = reason == "call_result" and language == "python" and head and head[1] in _PYTHON_BUILTINS
