@@ -571,3 +571,10 @@ def test_a_method_called_on_a_name_defined_twice_is_unconfirmed_not_a_call_of_th
     assert to_cli == {("src/t.py#test_twice.cli", 11, "redefined"), ("src/t.py#test_twice.cli~2", 11, "redefined")}
     assert [(u.name, u.line, u.reason) for u in graph.unconfirmed] == [("main", 7, "redefined"), ("main", 10, "redefined")]
     assert graph.unresolved_at["src/t.py"]["redefined"] == 2
+
+
+def test_a_method_of_a_class_expression_is_called_on_what_it_constructs():
+    """`new Repo().save()` where `const Repo = class {...}` was unconfirmed (qa139)."""
+    graph = build({"src/r.ts": "export const Repo = class {\n  save() { return 1 }\n}\n"
+                               "export function use() { return new Repo().save() }\n"})
+    assert ("src/r.ts#use", "src/r.ts#Repo.save") in pairs(graph) and not graph.unconfirmed

@@ -158,3 +158,14 @@ def test_a_const_bound_by_name_to_a_function_of_its_scope_is_a_function():
     assert {b.name for b in parsed.bindings if b.kind == "assign"} == {"three", "notAFunction", "outside"}
     js = parse_source("a.js", "function f(x) { return x }\nexport const g = f\n", "javascript")
     assert [s.qualname for s in js.symbols] == ["f", "g"]
+
+
+@pytest.mark.parametrize("language", ["typescript", "javascript"])
+def test_a_class_expression_bound_to_a_const_is_a_class_of_that_name(language):
+    """`const Repo = class { save() {} }`: `save` had been a top-level `#save`, `find Repo.save`
+    a miss, and `new Repo().save()` no edge (qa139)."""
+    parsed = parse_source("a.ts", "export const Repo = class extends Base {\n  save() { return 1 }\n}\n"
+                                  "const n = 1, Local = class { go() {} }\n", language)
+    assert [(s.qualname, s.kind, s.line_start, s.line_end) for s in parsed.symbols] == [
+        ("Repo", "class", 1, 3), ("Repo.save", "method", 2, 2), ("Local", "class", 4, 4), ("Local.go", "method", 4, 4)]
+    assert parsed.symbols[0].bases == ("Base",)

@@ -39,6 +39,7 @@ _COMMON = """
 (arrow_function) @params.inline
 (function_expression) @params.inline
 (variable_declarator value: [(parenthesized_expression) (identifier)]) @definition.function
+(variable_declarator value: (class) @definition.class)
 (expression_statement (assignment_expression left: (member_expression) @commonjs.left))
 (expression_statement (assignment_expression left: (member_expression)
   right: [(function_expression) (arrow_function)]) @definition.function)
@@ -57,7 +58,7 @@ _WRAPPERS = ("parenthesized_expression", "as_expression", "satisfies_expression"
 _KINDS = {
     "function_declaration": "function", "generator_function_declaration": "function",
     "function_signature": "function", "variable_declarator": "function",
-    "class_declaration": "class", "abstract_class_declaration": "class",
+    "class_declaration": "class", "abstract_class_declaration": "class", "class": "class",
     "interface_declaration": "interface", "type_alias_declaration": "type", "enum_declaration": "enum",
     "method_definition": "method", "method_signature": "method", "abstract_method_signature": "method",
     "public_field_definition": "method", "assignment_expression": "function",
@@ -132,8 +133,8 @@ def _definition(src: Source, node, out: Extracted) -> RawDef | None:
         name, value = _commonjs_name(src, node), node.child_by_field_name("right")
         if name is None:
             return None
-    else:
-        name_node = node.child_by_field_name("name")
+    else:  # a class expression is named by the const it is bound to: `const Repo = class {...}` (qa139)
+        name_node = node.child_by_field_name("name") if t != "class" else node.parent.child_by_field_name("name")
         if name_node is None or name_node.type in ("object_pattern", "array_pattern"):
             return None
         name = src.text(name_node)
@@ -143,7 +144,8 @@ def _definition(src: Source, node, out: Extracted) -> RawDef | None:
             kind = "constructor"
         elif any(c.type in ("get", "set") for c in node.children[:3]):
             kind = "property"
-    declaration = node.parent if t in ("variable_declarator", "assignment_expression") else node
+    declaration = node.parent if t in ("variable_declarator", "assignment_expression") else \
+        node.parent.parent if t == "class" else node
     outer = declaration.parent if declaration.parent is not None and declaration.parent.type == "export_statement" \
         else declaration
     decorators = _decorators(node, outer)
@@ -246,7 +248,7 @@ def _scope_id(node) -> int:
 def _scope_range(function, t: str, body) -> tuple[int, int]:
     """Calls in a class's heritage and decorators run outside it; a function's parameter
     defaults run inside it."""
-    if t in ("class_declaration", "abstract_class_declaration", "interface_declaration", "internal_module"):
+    if t in ("class_declaration", "abstract_class_declaration", "class", "interface_declaration", "internal_module"):
         return (body.start_byte, body.end_byte) if body is not None else (function.end_byte, function.end_byte)
     params = function.child_by_field_name("parameters") or function.child_by_field_name("parameter")
     start = params.start_byte if params is not None else function.start_byte
