@@ -1135,9 +1135,10 @@ class Vault:
         settings = DeadendSettings.from_config(self.config.section("deadend"))
         check = check_in_ledger(proposal, ledger, project=project, k=k, settings=settings, semantic=semantic,
                                 notices=notices)
-        # the project's checkpoints are read for rulings too: one under `## Faild` holds some unread (qa140)
-        read = {r.path for r in check.rulings} | ({n.path for n in ledger.notes(project=project, kinds=("checkpoint",))}
-                                                 if project is not None else set())
+        read = {r.path for r in check.rulings}
+        if project is not None and ledger.yaml_errors():  # its checkpoints were read for rulings too: one
+            # under `## Faild` holds some unread (qa140)
+            read |= {n.path for n in ledger.notes(project=project, kinds=("checkpoint",))}
         check = replace(check, notices=check.notices + misread(ledger, read, "the ruling raised from it"))
         if say_if_stale and not check.rulings:  # a checkpoint written since may hold the ruling
             check = replace(check, notices=check.notices + self._drift.stale_notice(ledger, "check"))

@@ -361,13 +361,9 @@ def _members(src: Source, node) -> tuple[list[str], Any] | None:
 def _ungrouped(node):
     """What parentheses, a non-null assertion or a cast hold: ``(api).go``, ``api!.go`` and
     ``(api as Api).go`` are calls of ``api.go`` (they had been no call of any method, qa139)."""
-    while node.type in _GROUPING and node.named_children:
+    while node.type in _WRAPPERS and node.named_children:
         node = node.named_children[0]
     return node
-
-
-# what holds one value and says only how to read it: ``(x as Conn).on()`` is a call on ``x``
-_GROUPING = ("parenthesized_expression", "non_null_expression", "as_expression", "satisfies_expression")
 
 
 def _string(src: Source, node) -> str:
