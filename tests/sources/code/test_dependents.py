@@ -83,6 +83,16 @@ def test_a_body_only_edit_keeps_the_surface_and_needs_only_its_own_calls():
     assert surface(before["shop/base.py"]) != surface(parse_source("shop/base.py", renamed, "python"))
 
 
+@pytest.mark.parametrize("language", ["typescript", "javascript"])
+def test_a_class_and_its_method_on_one_line_have_a_surface(language):
+    """`class G { h() { return 1 } }` binds `G` and `G.h` on line 1: ordering them compared None
+    with "G", and every `index` after an edit of the file failed with a traceback (qa141)."""
+    from vault_engine.sources.code.dependents import surface
+
+    one, two = (parse_source("g.ts", f"class G {{ h() {{ return {n} }} }}\n", language) for n in (1, 2))
+    assert surface(one) == surface(two)
+
+
 KIT = {
     "kit/models.py": "class Cart:\n    def pay(self):\n        return 1\n",
     "kit/factory.py": "from kit.models import Cart\n\ndef new_cart() -> Cart:\n    return Cart()\n",

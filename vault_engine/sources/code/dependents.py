@@ -59,9 +59,12 @@ def surface(parsed: ParsedSource) -> tuple:
                      s.signature.startswith("async ")) for s in parsed.symbols)
     imports = tuple((i.local, i.module, i.name, i.aliased) for i in parsed.imports if i.scope is None)
     exports = tuple((e.name, e.target, e.module) for e in parsed.exports)
+    # module level (scope None) first among names bound on one line: `class G { h() {} }` binds
+    # `G` and `G.h` on line 1, and None beside "G" could not be ordered (qa141: every `index` failed)
     bound = sorted([(b.line, b.scope, b.name, b.kind) for b in parsed.bindings
                     if b.scope is None or b.scope in containers]
-                   + [(s.def_line, s.parent, s.name, "def") for s in parsed.symbols])
+                   + [(s.def_line, s.parent, s.name, "def") for s in parsed.symbols],
+                   key=lambda item: (item[0], item[1] is not None, item[1] or "", item[2], item[3]))
     return symbols, imports, exports, tuple(item[1:] for item in bound)
 
 
