@@ -305,6 +305,7 @@ def test_a_malformed_request_is_a_protocol_error_and_stdout_holds_only_protocol(
         assert refused["id"] == 2 and refused["error"]["code"] == -32602
         # half of a UTF-16 pair: the SDK dropped the line, and the client waited for ever (qa139)
         send(rpc(4, "tools/call", {"name": "search", "arguments": {"query": "mic \ud800"}}))
+        send(rpc("x\ud800", "tools/call", {"name": "status", "arguments": {}}))  # the server had died (qa141)
         send("this is not JSON at all")
         send(rpc(3, "tools/call", {"name": "search", "arguments": {"query": "second microphone", "lexical": True}}))
         answers = [reply()]
@@ -312,6 +313,8 @@ def test_a_malformed_request_is_a_protocol_error_and_stdout_holds_only_protocol(
             answers.append(reply())
         assert answers[-1]["result"]["structuredContent"]["status"] == "hit"
         assert {"jsonrpc": "2.0", "id": 4, "error": {"code": -32602, "message": (
+            "the request holds half of a UTF-16 pair (a lone surrogate) U+D800: send text in UTF-8")}} in answers
+        assert {"jsonrpc": "2.0", "id": None, "error": {"code": -32602, "message": (
             "the request holds half of a UTF-16 pair (a lone surrogate) U+D800: send text in UTF-8")}} in answers
     finally:
         server.stdin.close()

@@ -139,6 +139,8 @@ def _error_reply(error: Exception) -> Any:
     request_id = request.get("id") if isinstance(request, dict) else None
     if isinstance(request_id, bool) or not isinstance(request_id, (int, str)):
         return None
+    if isinstance(request_id, str) and _LONE_SURROGATE.search(request_id):
+        request_id = None  # an id no UTF-8 can write back: JSON-RPC's null, the writer had died on it (qa141)
     half = _LONE_SURROGATE.search(_text_of(request))
     said = (f"the request holds half of a UTF-16 pair (a lone surrogate) U+{ord(half.group()):04X}: send text "
             "in UTF-8" if half else f"the request is not valid JSON-RPC: {problems[0]['msg']}")
