@@ -87,6 +87,10 @@ def test_a_callout_on_the_line_under_a_tagged_item_is_a_ruling_of_its_own_not_it
                       "> The handler held a table lock for 8 s.\n")
     assert found == [("Verify webhook signatures with HMAC-MD5", "the bank signs with SHA-256"),
                      ("Batch-insert ledger rows with COPY in the handler", "The handler held a table lock for 8 s.")]
+    # indented into the item, it was both still, its markup in the item's reason (qa141)
+    found, _ = marked("# Notes\n- Compress frames with zstd -- CPU too high #deadend\n"
+                      "  > [!failed] Compress frames with lz4\n  > ratio too low\n")
+    assert found == [("Compress frames with zstd", "CPU too high"), ("Compress frames with lz4", "ratio too low")]
 
 
 @pytest.mark.parametrize("text", [

@@ -57,21 +57,24 @@ def marked_dead_ends(sections: Sequence[SectionLike], agent: str | None = None,
                  for line, text, reason, heading in found if text)
 
 
+def _callout_blocks(lines: list[str]) -> list[tuple[int, int, str]]:
+    """Each ``> [!deadend] Title`` callout: its first line, its last (the quoted body's), its title."""
+    blocks = []
+    for offset, line in enumerate(lines):
+        if m := _CALLOUT.match(line):
+            end = offset
+            while end + 1 < len(lines) and _QUOTE.match(lines[end + 1]) and not _CALLOUT.match(lines[end + 1]):
+                end += 1
+            blocks.append((offset, end, m.group("title").strip()))
+    return blocks
+
+
 def _callouts(lines: list[str]) -> list[tuple[int, str, str | None]]:
     """``> [!deadend] Title`` with its quoted body as the reason."""
     found = []
-    for offset, line in enumerate(lines):
-        m = _CALLOUT.match(line)
-        if not m:
-            continue
-        body = []
-        for following in lines[offset + 1:]:
-            quoted = _QUOTE.match(following)
-            if not quoted or _CALLOUT.match(following):
-                break
-            body.append(quoted.group("rest").strip())
-        body = [_REASON_PREFIX.sub("", b) for b in body if b]
-        title = m.group("title").strip()
+    for offset, end, title in _callout_blocks(lines):
+        body = [_REASON_PREFIX.sub("", rest) for following in lines[offset + 1:end + 1]
+                if (quoted := _QUOTE.match(following)) and (rest := quoted.group("rest").strip())]
         if not title and body:  # no title: the first body line is the approach
             title, body = body[0], body[1:]
         if not title.startswith("~~"):  # struck out, as a Failed item is: reversed, no ruling any more (qa132)
@@ -94,11 +97,13 @@ def _marker_lines(lines: list[str]) -> list[tuple[int, str, str | None]]:
 
 def _list_markers(lines: list[str]) -> list[tuple[int, str, str | None]]:
     """List items (at any depth) starting with a marker or tagged ``#deadend``. A marker line
-    of its own is no continuation of the item above it (a lazy continuation to Markdown):
+    or a callout is no continuation of the item above it (a lazy continuation to Markdown):
     "FAILED: tenacity without max -- waits grew to 9 hours" became the end of the previous
     item's reason, and a ruling of its own too (qa51)."""
     found = []
     apart = ["" if not _LIST_START.match(line) and _MARKER.match(line.strip()) else line for line in lines]
+    for start, end, _ in _callout_blocks(lines):  # a callout indented into an item is a ruling of its own
+        apart[start:end + 1] = [""] * (end + 1 - start)  # too, not the end of the item's reason (qa141)
     for item in _all_items(read_list(apart)):
         if struck_out(item):  # "- ~~Poll every second -- rate limited~~ works now #deadend" (qa132)
             continue
