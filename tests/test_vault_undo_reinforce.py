@@ -72,3 +72,19 @@ def test_reinforce_undo_from_the_cli_takes_back_the_newest_standing_one(sample_v
     assert said.startswith(f"took back the reinforcement of {path} made ") and "own date again" in said
     refused = cli("--vault", sample_vault, "reinforce", path, "--undo")
     assert refused.code == 1 and "has no reinforcement to undo" in refused.err and "usage:" not in refused.err
+
+
+def test_an_undo_with_a_log_that_is_no_file_refuses_naming_it(sample_vault, cli):
+    """A named pipe in the log's place: the warning twice, then "no reinforcement to undo",
+    which was not so (qa141)."""
+    import os
+
+    path = "specs/drop-test-protocol.md"
+    assert cli("--vault", sample_vault, "index", "--no-embed").code == 0
+    assert cli("--vault", sample_vault, "reinforce", path, "--by", "ann").code == 0
+    log = sample_vault / ".vault-engine" / "ledger" / "reinforcements.jsonl"
+    log.unlink()
+    os.mkfifo(log)
+    refused = cli("--vault", sample_vault, "reinforce", path, "--undo")
+    assert (refused.code, refused.err) == (1, f"vault-engine: {log} is a named pipe (FIFO), not a file: move it aside "
+                                              "(it stays yours) and run the command again\n")

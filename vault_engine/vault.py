@@ -1292,6 +1292,7 @@ class Vault:
 
         from vault_engine.retrieval.lookup import lookup_ref
 
+        self.reinforcement_log.refuse_unusable()  # "no reinforcement to undo" had been said of a log unread (qa141)
         note, _ = lookup_ref(self._require_index(), ref, self._unindexed_now)
         records, _ = self.reinforcement_log.read(0)
         undone = Counter(r.get("undoes") for r in records if r.get("event") == "undo" and r.get("path") == note.path)

@@ -85,6 +85,9 @@ def test_a_file_where_the_logs_folder_goes_is_named_and_the_rest_goes_on(tmp_pat
         "aside (it stays yours)"]
     with pytest.raises(VaultError, match="ledger is a file where vault-engine keeps a folder: move it aside"):
         log.append({"event": "reinforce", "path": "a.md", "at": 1})
+    (tmp_path / "ledger").unlink()
+    os.mkfifo(tmp_path / "ledger")  # said what it is, not "a file" (qa141)
+    assert log.unusable() == f"{tmp_path / 'ledger'} is a named pipe (FIFO) where vault-engine keeps a folder"
 
 
 def test_an_append_after_a_last_line_without_newline_starts_a_fresh_line(tmp_path):

@@ -100,7 +100,9 @@ class ReinforcementLog:
         if what:
             return f"{self.path} is {what}, not a file"
         in_the_way = next((p for p in reversed(self.path.parents) if p.exists() and not p.is_dir()), None)
-        return f"{in_the_way} is a file where vault-engine keeps a folder" if in_the_way else None
+        if in_the_way is None:
+            return None
+        return f"{in_the_way} is {not_a_file(in_the_way) or 'a file'} where vault-engine keeps a folder"
 
     def refuse_unusable(self) -> None:
         """One line for what stands where the log goes, before anything is written to it."""
