@@ -578,3 +578,15 @@ def test_a_method_of_a_class_expression_is_called_on_what_it_constructs():
     graph = build({"src/r.ts": "export const Repo = class {\n  save() { return 1 }\n}\n"
                                "export function use() { return new Repo().save() }\n"})
     assert ("src/r.ts#use", "src/r.ts#Repo.save") in pairs(graph) and not graph.unconfirmed
+
+
+def test_a_literals_method_is_its_types_and_an_angle_bracket_cast_is_read_through():
+    """`", ".join(parts)` was a call `Widget.join` might be, `(<Store>api).go()` a call on what
+    a call returns, and so was `(a or b).render()`, which calls nothing (qa141)."""
+    graph = build({"src/a.ts": "class Store {\n  go() { return 1 }\n  join() { return 2 }\n}\n"
+                               "function u(api: any) {\n  (<Store>api).go();\n  [1, 2].join(',');\n  `x`.join();\n}\n",
+                   "pkg/w.py": "class Widget:\n    def join(self, x):\n        return x\n\n\n"
+                               "def use(a, b, parts):\n    (a or b).join(1)\n    ', '.join(parts)\n"
+                               "    f'{a}'.join(parts)\n    [x for x in parts].join(1)\n    (1).join()\n"})
+    assert sorted((u.path, u.name, u.line, u.reason) for u in graph.unconfirmed) == [
+        ("pkg/w.py", "join", 7, "expression"), ("src/a.ts", "go", 6, "local")]

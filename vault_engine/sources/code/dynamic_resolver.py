@@ -33,7 +33,8 @@ _GENERIC_ARGS = re.compile(r"<.*>$")
 # A member of what one call returns, as the extractors write it (its arguments left out):
 # `Option().add_to_parser`, `new Store().go` (the name called, the members after the call)
 _ON_ONE_CALL = re.compile(r"^(new )?([\w$]+(?:\.[\w$]+)*)\(\)((?:\.[\w$]+)+)$")
-_ON_A_CALL = re.compile(r"\)(?:\.[\w$]+)+$")  # of what any call returns: `make().run`, `a().b().c`
+# of what any call returns: `make().run`, `a().b().c`, `a[0]().go`; `(a or b).go` calls nothing
+_ON_A_CALL = re.compile(r"[\w$)\]]\(.*\)(?:\.[\w$]+)+$")
 _A_MEMBER = re.compile(r"[^\s.]\.[\w$]+$")  # a member of some expression: `stores[0].go`
 
 

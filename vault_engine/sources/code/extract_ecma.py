@@ -193,8 +193,7 @@ def _function_value(node):
     if node.type not in ("variable_declarator", "public_field_definition"):
         return None
     value = node.child_by_field_name("value")
-    while value is not None and value.type in _WRAPPERS and value.named_children:
-        value = value.named_children[0]
+    value = _ungrouped(value) if value is not None else None
     return value if value is not None and value.type in _FUNCTION_VALUES else None
 
 
@@ -202,8 +201,7 @@ def _alias(src: Source, node) -> RawDef | None:
     """``const persist = persistImpl as unknown as Persist``: a definition to keep when
     ``persistImpl`` turns out to be a function of the same scope (``_keep_aliases_of_functions``)."""
     value = node.child_by_field_name("value")
-    while value is not None and value.type in _WRAPPERS and value.named_children:
-        value = value.named_children[0]
+    value = _ungrouped(value) if value is not None else None
     name_node = node.child_by_field_name("name")
     if node.type != "variable_declarator" or value is None or value.type != "identifier" \
             or name_node is None or name_node.type != "identifier" or node.parent.type != "lexical_declaration" \
@@ -359,10 +357,11 @@ def _members(src: Source, node) -> tuple[list[str], Any] | None:
 
 
 def _ungrouped(node):
-    """What parentheses, a non-null assertion or a cast hold: ``(api).go``, ``api!.go`` and
-    ``(api as Api).go`` are calls of ``api.go`` (they had been no call of any method, qa139)."""
+    """The value inside its wrappers (:data:`_WRAPPERS`): ``(api).go``, ``api!.go``, ``(api as
+    Api).go`` and ``(<Api>api).go`` are calls of ``api.go`` (they had been no call of any method,
+    qa139); ``<Api>api`` holds its value last, after the type (qa141)."""
     while node.type in _WRAPPERS and node.named_children:
-        node = node.named_children[0]
+        node = node.named_children[-1 if node.type == "type_assertion" else 0]
     return node
 
 
