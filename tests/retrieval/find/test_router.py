@@ -52,6 +52,7 @@ def test_tier_3_suggests_and_never_hits(vault):
         assert vault.find(slipped).suggestion == "src/shop/orders.py#OrderBook.place", slipped
         assert vault.calls(slipped).candidates[0] == "src/shop/orders.py#OrderBook.place", slipped
     assert vault.find("pricing.py#OrderBook.place").suggestion is None  # not in the file it names
+    assert "(2 edit(s) away)" in vault.find("orders.pyy#OrderBook.plcae").reason  # a slip in each part (qa141)
 
 
 def test_tier_4_memory_by_words_and_facet(vault):
@@ -168,6 +169,10 @@ def test_suggester_rules_short_queries_and_folders():
     assert s.suggest("Runer.start")[0].target == "a.py#Runner.start"
     assert [x.target for x in s.suggest("middleware/persits.ts")] == ["src/middleware/persist.ts"]
     assert s.suggest("Runer.start", SuggestRule(max_edits_short=0, max_edits_long=0, min_fuzzy_per_char=99)) == []
+    # a member named like a source extension, no file near it: `Stor.go` had suggested nothing (qa141)
+    go = Suggester([("src/store.ts#Store.go", "Store.go", False)], [("src/store.ts", False)])
+    assert [x.target for x in go.suggest("Stor.go")] == ["src/store.ts#Store.go"]
+    assert [x.target for x in go.suggest("src/stor.go")] == []  # a path: its folder says so
 
 
 def test_of_names_as_near_but_for_case_the_suggestion_is_the_one_written_as_asked():

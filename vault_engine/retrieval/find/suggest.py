@@ -13,7 +13,7 @@ Whatever they find is a suggestion for the agent to confirm, never a hit.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cached_property
 
 PATH_LIKE = re.compile(r"[/\\]|\.(?:py|pyi|ts|tsx|js|jsx|mjs|cjs|go|rs|java)$", re.IGNORECASE)
@@ -105,7 +105,9 @@ class Suggester:
             path, _, name = query.replace("\\", "/").partition("#")
             return self._in_a_file(path, name, rule)
         if PATH_LIKE.search(query):
-            return self._paths(query.replace("\\", "/"), rule)
+            paths = self._paths(query.replace("\\", "/"), rule)
+            # no folder, and no file near: a member named like an extension, `Stor.go` (qa141)
+            return paths if paths or "/" in query or "\\" in query else self._symbols(query, rule)
         symbols = self._symbols(query.replace(":", ".").replace("#", "."), rule)
         # a file's name with a slip in its extension: `click/core.pyy` was a junction, `core.pyy` a miss (qa135)
         return symbols if symbols or not _slipped_extension(query) else self._paths(query, rule)
@@ -121,8 +123,12 @@ class Suggester:
         in_them = [Suggestion(ref, files[ref.partition("#")[0]], None,
                               (files[ref.partition("#")[0]], is_test, len(ref), ref))
                    for ref, qualname, is_test in self.symbols if qualname == name and ref.partition("#")[0] in files]
-        return sorted(in_them, key=lambda s: s.rank) or [
-            s for s in self._symbols(name, rule) if s.target.partition("#")[0] in files]
+        if in_them:
+            return sorted(in_them, key=lambda s: s.rank)
+        # a slip in each part is two edits away, not one (qa141)
+        return sorted((replace(s, distance=(s.distance or 0) + files[s.target.partition("#")[0]])
+                       for s in self._symbols(name, rule) if s.target.partition("#")[0] in files),
+                      key=lambda s: ((s.distance or 0), s.rank))
 
     def _paths(self, query: str, rule: SuggestRule) -> list[Suggestion]:
         folders, _, base = query.strip("/").rpartition("/")
