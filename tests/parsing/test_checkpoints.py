@@ -81,6 +81,17 @@ def test_continuation_lines_join_the_item():
     assert found.reason == "the failover logged out every user at once"
 
 
+def test_a_callout_in_the_failed_list_is_a_ruling_and_a_quote_in_an_item_its_words():
+    """Indented into an item, a `> [!failed]` callout had been the end of its reason, markup and
+    all, and no ruling; a plain quote there had kept its `>` (qa142)."""
+    found = dead_ends("## Failed\n- Cache in Redis -- evictions killed the hit rate\n"
+                      "  > [!failed] Cache in memcached\n  > No persistence\n"
+                      "- Poll every 5 s -- rate limited\n  > **Note** the limit is 600 an hour\n")
+    assert [(d.text, d.reason, d.line) for d in found] == [
+        ("Cache in Redis", "evictions killed the hit rate", 8), ("Cache in memcached", "No persistence", 9),
+        ("Poll every 5 s", "rate limited Note the limit is 600 an hour", 11)]
+
+
 def test_only_the_failed_part_counts_and_code_is_not_a_dead_end():
     body = ("## Summary\n- failed to compile, fixed it\n## Next\n- Tune the taps\n## Failed\n"
             "```\n- not a dead end\n```\nNothing else.\n- Real one -- why\n### Older attempts\n- Sub-one -- why\n")

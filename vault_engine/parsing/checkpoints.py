@@ -148,7 +148,8 @@ def read_list(lines: Sequence[str]) -> list[ListItem]:
         elif stack and (indent > stack[0].indent or not after_blank and not _INTERRUPTS.match(raw)):
             while len(stack) > 1 and after_blank and indent <= stack[-1].indent:
                 stack.pop()
-            stack[-1].text = f"{stack[-1].text} {raw.strip()}".strip()
+            quoted = QUOTE.match(raw)  # a quote inside the item: its words, not its `>` (qa142)
+            stack[-1].text = f"{stack[-1].text} {(quoted.group('rest') if quoted else raw).strip()}".strip()
         else:
             stack = []  # a paragraph after a blank line ends the list
         after_blank = False
@@ -333,6 +334,38 @@ def struck_out(item: ListItem) -> bool:
     return item.text.lstrip().startswith("~~")
 
 
+# An Obsidian callout marking a dead end, in a working note or a checkpoint's Failed list:
+# ``> [!failed] Title`` (``+``/``-`` fold signs allowed), its quoted body the reason.
+CALLOUT = re.compile(r"^[ \t]*>[ \t]*\[!(?:deadend|failed)\][+-]?[ \t]*(?P<title>.*)$", re.IGNORECASE)
+QUOTE = re.compile(r"^[ \t]*>[ \t]?(?P<rest>.*)$")
+_REASON_PREFIX = re.compile(r"^[*_]{0,2}(?:reason|why)[*_]{0,2}[ \t]*:[ \t]*[*_]{0,2}[ \t]*", re.IGNORECASE)
+
+
+def callout_blocks(lines: list[str]) -> list[tuple[int, int, str]]:
+    """Each ``> [!deadend] Title`` callout: its first line, its last (the quoted body's), its title."""
+    blocks = []
+    for offset, line in enumerate(lines):
+        if m := CALLOUT.match(line):
+            end = offset
+            while end + 1 < len(lines) and QUOTE.match(lines[end + 1]) and not CALLOUT.match(lines[end + 1]):
+                end += 1
+            blocks.append((offset, end, m.group("title").strip()))
+    return blocks
+
+
+def callouts(lines: list[str]) -> list[tuple[int, str, str | None]]:
+    """``> [!deadend] Title`` with its quoted body as the reason."""
+    found = []
+    for offset, end, title in callout_blocks(lines):
+        body = [_REASON_PREFIX.sub("", rest) for following in lines[offset + 1:end + 1]
+                if (quoted := QUOTE.match(following)) and (rest := quoted.group("rest").strip())]
+        if not title and body:  # no title: the first body line is the approach
+            title, body = body[0], body[1:]
+        if not title.startswith("~~"):  # struck out, as a Failed item is: reversed, no ruling any more (qa132)
+            found.append((offset, title, " ".join(body) or None))
+    return found
+
+
 def failed_dead_ends(sections: Sequence[SectionLike], agent: str | None = None,
                      when: float | None = None) -> tuple[DeadEnd, ...]:
     """Every top-level item under a ``Failed`` heading (subsections included)."""
@@ -341,18 +374,32 @@ def failed_dead_ends(sections: Sequence[SectionLike], agent: str | None = None,
     for section in sections:
         if not in_part(section, FAILED_HEADINGS):
             continue
-        for item in read_list(body_lines(section)):
+        lines = body_lines(section)
+        read: list[tuple[int, str, str | None]] = []
+        for item in read_list(without_callouts(lines)):
             text, reason = item_reason(item)
             if not _approach(item) or struck_out(item):
                 continue
             if reason is None:  # "Keep sessions in a shared Redis. The failover logged out every user."
                 text, reason = _sentence_then_why(text)
+            read.append((item.offset, text, reason))
+        # a callout in the list is a ruling of its own, as in a working note: indented into an
+        # item, its markup had been the end of the item's reason, and it no ruling (qa142)
+        for offset, text, reason in sorted(read + callouts(lines)):
             # shown as a record's option is: "**Postgres locks**" kept its stars (qa132), and so did its reason (qa133)
             text, reason = unemphasized(text), unemphasized(reason) if reason else None
-            found.append(DeadEnd(text, reason, SOURCE, section.line_start + item.offset,
+            found.append(DeadEnd(text, reason, SOURCE, section.line_start + offset,
                                  section.heading, slugify(text, slugs), agent, when,
                                  f"{text} -- {reason}" if reason else None))
     return tuple(found)
+
+
+def without_callouts(lines: list[str]) -> list[str]:
+    """``lines`` with each callout's lines blank (offsets kept): no list item continues into one."""
+    apart = list(lines)
+    for start, end, _ in callout_blocks(lines):
+        apart[start:end + 1] = [""] * (end + 1 - start)
+    return apart
 
 
 def _sentence_then_why(text: str) -> tuple[str, str | None]:

@@ -21,26 +21,26 @@ from collections.abc import Iterable, Sequence
 
 from vault_engine.model import DeadEnd
 from vault_engine.parsing.checkpoints import (
+    QUOTE,
     ListItem,
     SectionLike,
     body_lines,
+    callouts,
     item_reason,
     read_list,
     slugify,
     split_reason,
     struck_out,
+    without_callouts,
 )
 
 SOURCE = "working note"
 
-_CALLOUT = re.compile(r"^[ \t]*>[ \t]*\[!(?:deadend|failed)\][+-]?[ \t]*(?P<title>.*)$", re.IGNORECASE)
-_QUOTE = re.compile(r"^[ \t]*>[ \t]?(?P<rest>.*)$")
 _MARKER = re.compile(r"^[*_]{0,2}(?:DEADEND|FAILED)[*_]{0,2}[ \t]*:[ \t]*[*_]{0,2}[ \t]*(?P<rest>.*)$")
 _LIST_START = re.compile(r"^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]")
 _TAG = re.compile(r"(?:^|(?<=\s))#deadend(?![\w/-])", re.IGNORECASE)
 _TAG_COLON = re.compile(r"[ \t]*(?:^|(?<=\s))#deadend[ \t]*:", re.IGNORECASE)
 _CODE_SPAN = re.compile(r"`[^`]*`")
-_REASON_PREFIX = re.compile(r"^[*_]{0,2}(?:reason|why)[*_]{0,2}[ \t]*:[ \t]*[*_]{0,2}[ \t]*", re.IGNORECASE)
 
 
 def marked_dead_ends(sections: Sequence[SectionLike], agent: str | None = None,
@@ -49,7 +49,7 @@ def marked_dead_ends(sections: Sequence[SectionLike], agent: str | None = None,
     found: list[tuple[int, str, str | None, str | None]] = []
     for section in sections:
         lines = body_lines(section)
-        for offset, text, reason in _callouts(lines) + _marker_lines(lines) + _list_markers(lines):
+        for offset, text, reason in callouts(lines) + _marker_lines(lines) + _list_markers(lines):
             found.append((section.line_start + offset, text, reason, section.heading))
     found.sort(key=lambda f: f[0])
     slugs: set[str] = set()
@@ -57,36 +57,11 @@ def marked_dead_ends(sections: Sequence[SectionLike], agent: str | None = None,
                  for line, text, reason, heading in found if text)
 
 
-def _callout_blocks(lines: list[str]) -> list[tuple[int, int, str]]:
-    """Each ``> [!deadend] Title`` callout: its first line, its last (the quoted body's), its title."""
-    blocks = []
-    for offset, line in enumerate(lines):
-        if m := _CALLOUT.match(line):
-            end = offset
-            while end + 1 < len(lines) and _QUOTE.match(lines[end + 1]) and not _CALLOUT.match(lines[end + 1]):
-                end += 1
-            blocks.append((offset, end, m.group("title").strip()))
-    return blocks
-
-
-def _callouts(lines: list[str]) -> list[tuple[int, str, str | None]]:
-    """``> [!deadend] Title`` with its quoted body as the reason."""
-    found = []
-    for offset, end, title in _callout_blocks(lines):
-        body = [_REASON_PREFIX.sub("", rest) for following in lines[offset + 1:end + 1]
-                if (quoted := _QUOTE.match(following)) and (rest := quoted.group("rest").strip())]
-        if not title and body:  # no title: the first body line is the approach
-            title, body = body[0], body[1:]
-        if not title.startswith("~~"):  # struck out, as a Failed item is: reversed, no ruling any more (qa132)
-            found.append((offset, title, " ".join(body) or None))
-    return found
-
-
 def _marker_lines(lines: list[str]) -> list[tuple[int, str, str | None]]:
     """``DEADEND: approach -- reason`` as a plain line (list items are read as a tree)."""
     found = []
     for offset, line in enumerate(lines):
-        if _LIST_START.match(line) or _QUOTE.match(line):
+        if _LIST_START.match(line) or QUOTE.match(line):
             continue
         m = _MARKER.match(line.strip())
         if m and not m.group("rest").startswith("~~"):  # "DEADEND: ~~X -- why~~ works now" (qa133)
@@ -101,9 +76,9 @@ def _list_markers(lines: list[str]) -> list[tuple[int, str, str | None]]:
     "FAILED: tenacity without max -- waits grew to 9 hours" became the end of the previous
     item's reason, and a ruling of its own too (qa51)."""
     found = []
-    apart = ["" if not _LIST_START.match(line) and _MARKER.match(line.strip()) else line for line in lines]
-    for start, end, _ in _callout_blocks(lines):  # a callout indented into an item is a ruling of its own
-        apart[start:end + 1] = [""] * (end + 1 - start)  # too, not the end of the item's reason (qa141)
+    # a callout, indented into an item or not, is a ruling of its own too (qa141)
+    apart = ["" if not _LIST_START.match(line) and _MARKER.match(line.strip()) else line
+             for line in without_callouts(lines)]
     for item in _all_items(read_list(apart)):
         if struck_out(item):  # "- ~~Poll every second -- rate limited~~ works now #deadend" (qa132)
             continue

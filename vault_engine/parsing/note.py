@@ -108,8 +108,9 @@ EXTRACTION_VERSION = "43"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 #     Considered Options; a Failed item's reason may be its sentences after the first, and bold
 #     reads as plain; a wikilink in a ruling reads as its text; a working note's marker struck
 #     out is no ruling; what a record no longer in force chose is marked so
-# 43: a quote not indented into a list item ends it, and a callout is no part of a tagged item's
-#     reason, indented or not; a YAML error names the line where an unclosed quote or bracket opens
+# 43: a quote not indented into a list item ends it, one indented reads as its words, and a
+#     callout is no part of an item's reason, indented or not: in a checkpoint's Failed list, a
+#     ruling of its own too; a YAML error names the line where an unclosed quote or bracket opens
 
 
 def newer_extraction(key: str | None) -> str | None:
