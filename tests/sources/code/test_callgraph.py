@@ -590,3 +590,17 @@ def test_a_literals_method_is_its_types_and_an_angle_bracket_cast_is_read_throug
                                "    f'{a}'.join(parts)\n    [x for x in parts].join(1)\n    (1).join()\n"})
     assert sorted((u.path, u.name, u.line, u.reason) for u in graph.unconfirmed) == [
         ("pkg/w.py", "join", 7, "expression"), ("src/a.ts", "go", 6, "local")]
+
+
+def test_a_method_of_what_a_literal_holds_is_listed_and_a_regexs_own_is_not():
+    """Taking a literal's method for its type's had hidden `{"json": JsonFmt()}[fmt].render(d)`,
+    a dispatch table's call, and left `/^\\d+$/.test(s)` a call `Pattern.test` might be (qa142)."""
+    graph = build({"pkg/d.py": "class JsonFmt:\n    def render(self, d):\n        return d\n\n\n"
+                               "def use(fmt, d, a, b, w):\n    {'json': JsonFmt()}[fmt].render(d)\n"
+                               "    [a, b][0].render(d)\n    {'k': w}.get('k').render(d)\n",
+                   "src/e.ts": "class Pattern {\n  test(s: string) { return true }\n  render() { return 1 }\n}\n"
+                               "function u(s: string, fmt: string) {\n  /^\\d+$/.test(s);\n"
+                               "  ({json: new Pattern()})[fmt].render();\n}\n"})
+    assert sorted((u.path, u.name, u.line, u.reason) for u in graph.unconfirmed) == [
+        ("pkg/d.py", "render", 7, "expression"), ("pkg/d.py", "render", 8, "expression"),
+        ("pkg/d.py", "render", 9, "call_result"), ("src/e.ts", "render", 7, "expression")]

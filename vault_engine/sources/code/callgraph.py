@@ -28,6 +28,7 @@ from vault_engine.sources.code.model import (
 )
 from vault_engine.sources.code.scopes import Index, Miss, Redefined
 from vault_engine.sources.code.static_resolver import StaticResolver
+from vault_engine.sources.code.syntax import LITERAL
 from vault_engine.sources.code.testpaths import is_test_path  # noqa: F401 - part of this module's API
 
 MAX_DEPTH = 5
@@ -37,9 +38,7 @@ MAX_DEPTH = 5
 _METHOD = re.compile(r"\.([\w$]+)$")
 _HEAD = re.compile(r"^(?:new )?([\w$]+)")
 _NAME_CALL = re.compile(r"^(?:new )?([\w$]+)$")
-# a literal's method is its type's, never the indexed code's: `", ".join(parts)`, `[1, 2].join()`,
-# `(1).bit_length()` (qa141: each had been a call that `Widget.join` might be)
-_LITERAL = re.compile(r"""^\(*(?:[rbfuRBFU]{0,2}["']|[`\[{]|\d)""")
+
 _PYTHON_BUILTINS = frozenset(dir(builtins))  # `len(x)` binds a builtin, not an unknown name
 
 
@@ -106,7 +105,7 @@ def _unconfirmed_name(callee: str, reason: str, language: str) -> str | None:
         method, head = _METHOD.search(callee), _HEAD.match(callee)
         # what a builtin returns (`str(x).strip()`) is no method of the indexed code's
         builtin = reason == "call_result" and language == "python" and head and head[1] in _PYTHON_BUILTINS
-        if method and not builtin and not _LITERAL.match(callee):
+        if method and not builtin and callee != f"{LITERAL}.{method[1]}":  # a literal's own method
             return method[1]
     bare = _NAME_CALL.match(callee) if reason in NAME_UNKNOWN else None
     if bare is None or (language == "python" and bare[1] in _PYTHON_BUILTINS):

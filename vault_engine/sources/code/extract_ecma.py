@@ -16,6 +16,7 @@ from typing import Any
 
 from vault_engine.sources.code.model import Export
 from vault_engine.sources.code.syntax import (
+    LITERAL,
     Extracted,
     RawDef,
     Source,
@@ -53,6 +54,8 @@ _TYPESCRIPT = """
 """
 
 _FUNCTION_VALUES = ("arrow_function", "function_expression", "generator_function")
+_LITERALS = frozenset({"string", "template_string", "number", "array", "object", "regex", "true", "false", "null",
+                       "undefined"})
 _WRAPPERS = ("parenthesized_expression", "as_expression", "satisfies_expression", "non_null_expression",
              "type_assertion")  # wrap a value without changing what it is
 _KINDS = {
@@ -314,6 +317,9 @@ def _callee(src: Source, node) -> str:
     if fn.type == "super":
         return "super"
     member = fn.child_by_field_name("property") if fn.type == "member_expression" else None
+    found = _members(src, fn)
+    if found is not None and found[0] and found[1].type in _LITERALS:
+        return ".".join([LITERAL, *found[0]])
     return _dotted(src, fn) or _on_a_call(src, fn) or as_written(src.text(fn), src.text(member) if member else "")
 
 

@@ -12,7 +12,17 @@ import inspect
 import re
 
 from vault_engine.sources.code.model import Export, Import
-from vault_engine.sources.code.syntax import Extracted, RawDef, Source, as_written, collapse, end_line, header, line
+from vault_engine.sources.code.syntax import (
+    LITERAL,
+    Extracted,
+    RawDef,
+    Source,
+    as_written,
+    collapse,
+    end_line,
+    header,
+    line,
+)
 
 EXTRA = """
 (import_statement) @import
@@ -160,6 +170,8 @@ def callee(src: Source, fn) -> str:
     elif (node.type == "call" and parts and src.text(node.child_by_field_name("function")) == "super"
           and not node.child_by_field_name("arguments").named_children):
         parts.append("super()")
+    elif node.type in _LITERALS and parts:
+        parts.append(LITERAL)
     elif node.type == "call" and parts:
         # on what a call returns: `Option().add`, its arguments left out; `(make()).run` too, but
         # not `(await Widget()).run`: awaiting gives what `__await__` returns, not the Widget (qa139)
@@ -167,6 +179,11 @@ def callee(src: Source, fn) -> str:
     else:
         return as_written(src.text(fn), ".".join(reversed(parts)))
     return ".".join(reversed(parts))
+
+
+_LITERALS = frozenset({"string", "concatenated_string", "integer", "float", "list", "dictionary", "set", "tuple",
+                       "list_comprehension", "dictionary_comprehension", "set_comprehension",
+                       "generator_expression", "none", "true", "false"})
 
 
 def _ungrouped(node):

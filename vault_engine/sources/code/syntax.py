@@ -21,6 +21,12 @@ def collapse(text: str) -> str:
     return _SPACE.sub(" ", text).strip()
 
 
+# What a literal's method is called on, in a callee (`", ".join` is `<literal>.join`): its
+# method is its type's, never the indexed code's, and no call is listed as one it might be
+# (qa141, qa142: a regex's `.test()`, while `{"json": Fmt()}[kind].render()` stays an expression's)
+LITERAL = "<literal>"
+
+
 def as_written(callee: str, member: str = "") -> str:
     """A callee the normal forms do not cover, as written with whitespace collapsed; cut to
     160 characters, keeping the ``member`` it calls when it has one (a cast's type over 160
