@@ -95,8 +95,8 @@ def test_a_bom_is_let_pass_and_a_config_not_in_utf8_says_where_as_a_note_does(tm
 
 
 @pytest.mark.parametrize("make, said", [
-    (lambda p: p.symlink_to(p.name), "a link that leads to no file"),  # a loop
-    (lambda p: p.symlink_to(p.parent / "dotfiles" / "missing.toml"), "a link that leads to no file"),
+    (lambda p: p.symlink_to(p.name), "a link that leads nowhere"),  # a loop
+    (lambda p: p.symlink_to(p.parent / "dotfiles" / "missing.toml"), "a link that leads nowhere"),
     (lambda p: p.mkdir(), "a folder"),
     (lambda p: os.mkfifo(p), r"a named pipe \(FIFO\)"),  # had been "a link that leads to no file" (qa139)
 ])

@@ -245,8 +245,7 @@ def load_config(root: Path) -> Config:
     raw: dict[str, Any] = {}
     if os.path.lexists(path) and not path.is_file():
         # Ignored, its exclude rules would no longer apply: private notes would be indexed
-        what = not_a_file(path) or "a link that leads to no file (dangling, or a loop)"
-        raise ConfigError(f"{path} is {what}: make it a file, or remove it to use defaults")
+        raise ConfigError(f"{path} is {not_a_file(path)}: make it a file, or remove it to use defaults")
     if path.is_file():
         data = path.read_bytes()
         try:  # a BOM is let pass, as in a note: Windows editors write one (it was "Invalid statement", qa70)

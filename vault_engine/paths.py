@@ -40,11 +40,11 @@ def special_file(mode: int) -> str:
 
 def not_a_file(path: Path) -> str | None:
     """What ``path`` is when it is there but no regular file (``a folder``, ``a named pipe
-    (FIFO)``...), following links; None for a file, or nothing there."""
+    (FIFO)``, a link to nothing...), following links; None for a file, or nothing there."""
     try:
         mode = path.stat().st_mode
     except OSError:
-        return None
+        return "a link that leads nowhere (dangling, or a loop)" if path.is_symlink() else None
     return None if stat.S_ISREG(mode) else "a folder" if stat.S_ISDIR(mode) else special_file(mode)
 
 

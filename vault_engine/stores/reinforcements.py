@@ -99,7 +99,8 @@ class ReinforcementLog:
         what = not_a_file(self.path)
         if what:
             return f"{self.path} is {what}, not a file"
-        in_the_way = next((p for p in reversed(self.path.parents) if p.exists() and not p.is_dir()), None)
+        in_the_way = next((p for p in reversed(self.path.parents) if p.is_symlink() and not p.exists()
+                           or p.exists() and not p.is_dir()), None)
         if in_the_way is None:
             return None
         return f"{in_the_way} is {not_a_file(in_the_way) or 'a file'} where vault-engine keeps a folder"
