@@ -123,8 +123,8 @@ async def _answer_unreadable(lines: Any, readable: Any, replies: Any) -> None:
 
 
 def _error_reply(error: Exception) -> Any:
-    """A JSON-RPC error for the request a line that failed validation holds (None when no
-    request id can be read from it: a notification, or no JSON at all)."""
+    """A JSON-RPC error for the request a line that failed validation holds (None when it is
+    no request with an id: a notification, a response, or no JSON at all)."""
     import json
 
     import mcp.types as types
@@ -136,7 +136,9 @@ def _error_reply(error: Exception) -> Any:
         request = json.loads(line) if line is not None else None
     except ValueError:
         return None
-    request_id = request.get("id") if isinstance(request, dict) else None
+    if not isinstance(request, dict) or "method" not in request:
+        return None  # a client's response is never answered, read or not (qa142)
+    request_id = request.get("id")
     if isinstance(request_id, bool) or not isinstance(request_id, (int, str)):
         return None
     if isinstance(request_id, str) and _LONE_SURROGATE.search(request_id):
