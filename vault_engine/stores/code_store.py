@@ -37,7 +37,9 @@ VERSION = "15"  # 2: unresolved calls counted per file; 3-4: wrapped arrow const
 # 15: a method of any expression kept by its name (`stores[0].go`); parentheses, `!` and a TS
 # cast read through (`(api as Api).go` is `api.go`); Python's `(await Widget()).go` is no edge;
 # a name a module no longer exports, called through a namespace import, kept by its name; a
-# class expression bound to a const is a class (`const Repo = class {...}`); `<T>x` read through
+# class expression bound to a const is a class (`const Repo = class {...}`); `<T>x` read through;
+# a literal's own method is `<literal>.m` in every language; Rust, Go and Java keep what no
+# dotted name reads by the same rule
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE IF NOT EXISTS files (

@@ -604,3 +604,20 @@ def test_a_method_of_what_a_literal_holds_is_listed_and_a_regexs_own_is_not():
     assert sorted((u.path, u.name, u.line, u.reason) for u in graph.unconfirmed) == [
         ("pkg/d.py", "render", 7, "expression"), ("pkg/d.py", "render", 8, "expression"),
         ("pkg/d.py", "render", 9, "call_result"), ("src/e.ts", "render", 7, "expression")]
+
+
+def test_a_method_on_a_literal_or_what_a_call_returns_is_listed_in_rust_go_and_java():
+    """`Ledger { n: 1 }.record()`, `Ledger::new().record()`, `(&Inventory{}).Restock()` and
+    `new K().h()` were neither edges nor listed, a literal's own method the same in every
+    language (qa142)."""
+    graph = build({"src/lib.rs": "pub struct Ledger { n: i32 }\nimpl Ledger {\n    pub fn new() -> Self { Ledger { n: 0 } }\n"
+                                 "    pub fn record(&self) -> i32 { self.n }\n}\n"
+                                 "pub fn a() -> i32 { Ledger { n: 1 }.record() + Ledger::new().record() }\n"
+                                 "pub fn b() -> usize { \"abc\".len() }\n",
+                   "src/inv.go": "package store\n\ntype Inventory struct{ n int }\n\n"
+                                 "func (i *Inventory) Restock() int { return i.n }\n"
+                                 "func A() int { return (&Inventory{}).Restock() }\n",
+                   "src/K.java": "class K { int h() { return 1; } }\nclass L { int i() { return new K().h() + \"x\".length(); } }\n"})
+    assert sorted((u.path, u.name, u.line, u.reason) for u in graph.unconfirmed) == [
+        ("src/K.java", "h", 2, "call_result"), ("src/inv.go", "Restock", 6, "expression"),
+        ("src/lib.rs", "record", 6, "call_result"), ("src/lib.rs", "record", 6, "expression")]

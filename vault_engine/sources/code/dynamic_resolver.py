@@ -27,15 +27,13 @@ from vault_engine.sources.code.scopes import (
     callee_parts,
     non_optional,
     python_module,
+    unparsed,
 )
 
 _GENERIC_ARGS = re.compile(r"<.*>$")
 # A member of what one call returns, as the extractors write it (its arguments left out):
 # `Option().add_to_parser`, `new Store().go` (the name called, the members after the call)
 _ON_ONE_CALL = re.compile(r"^(new )?([\w$]+(?:\.[\w$]+)*)\(\)((?:\.[\w$]+)+)$")
-# of what any call returns: `make().run`, `a().b().c`, `a[0]().go`; `(a or b).go` calls nothing
-_ON_A_CALL = re.compile(r"[\w$)\]]\(.*\)(?:\.[\w$]+)+$")
-_A_MEMBER = re.compile(r"[^\s.]\.[\w$]+$")  # a member of some expression: `stores[0].go`
 
 
 class DynamicResolver:
@@ -54,10 +52,7 @@ class DynamicResolver:
             on_one_call = _ON_ONE_CALL.match(callee)
             if on_one_call is not None:
                 return self._on_what_a_call_built(path, caller, on_one_call, python, line)
-            # of what any call returns, or of an expression the syntax gives no type
-            # (`stores[0].go`, `(api).go`, `api!.go`, qa139); else no method call at all
-            raise Miss("call_result" if _ON_A_CALL.search(callee) else "expression" if _A_MEMBER.search(callee)
-                       else "dynamic")
+            raise unparsed(callee)
         is_new, parts = shape
         if not python and parts == ["super"]:
             return self._super_constructor(path, caller)

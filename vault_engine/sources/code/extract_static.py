@@ -9,6 +9,7 @@ after their type (``OrderBook.Place``, ``Point.new``), wherever the type is decl
 from __future__ import annotations
 
 from vault_engine.sources.code.syntax import (
+    LITERAL,
     Extracted,
     RawDef,
     Source,
@@ -322,14 +323,26 @@ def _callee(src: Source, node, language: str) -> str | None:
         obj = node.child_by_field_name("object")
         if obj is None:
             return name
-        base = "super()" if obj.type == "super" else _dotted(src, obj)
+        base = "super()" if obj.type == "super" else LITERAL if obj.type in _LITERALS else _dotted(src, obj)
         return f"{base}.{name}" if base else f"{collapse(src.text(obj))[:120]}.{name}"
     fn = node.child_by_field_name("function")
     if fn is None:
         return None
     if fn.type == "generic_function":
         fn = fn.child_by_field_name("function")
+    value = fn.child_by_field_name("operand") or fn.child_by_field_name("value")  # a Go selector, a Rust field
+    if fn.type in ("selector_expression", "field_expression") and value is not None and value.type in _LITERALS:
+        return f"{LITERAL}.{src.text(fn.child_by_field_name('field'))}"  # `"x".to_string()`: the type's
     return _dotted(src, fn) or collapse(src.text(fn))[:160]
+
+
+# literals, whose methods are their types': Rust's, Go's and Java's (a struct literal of the
+# code's own type, `Inventory{n: 1}.Restock()`, is none of them)
+_LITERALS = frozenset({"string_literal", "raw_string_literal", "char_literal", "integer_literal", "float_literal",
+                       "boolean_literal", "array_expression", "tuple_expression", "interpreted_string_literal",
+                       "int_literal", "rune_literal", "character_literal", "decimal_integer_literal",
+                       "decimal_floating_point_literal", "hex_integer_literal", "text_block", "true", "false",
+                       "null_literal"})
 
 
 def _dotted(src: Source, node) -> str | None:

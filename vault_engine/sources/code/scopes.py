@@ -28,6 +28,19 @@ class Miss(Exception):
         self.source = source
 
 
+# of what any call returns: `make().run`, `a().b().c`, `a[0]().go`; `(a or b).go` calls nothing
+_ON_A_CALL = re.compile(r"[\w$)\]]\(.*\)(?:\.[\w$]+)+$")
+_A_MEMBER = re.compile(r"[^\s.]\.[\w$]+$")  # a member of some expression: `stores[0].go`
+
+
+def unparsed(callee: str) -> Miss:
+    """The miss of a callee no dotted name reads: a method of what a call returns, of another
+    expression the syntax gives no type (`stores[0].go`, Rust's `Ledger { n: 1 }.record`, qa139,
+    qa142), else no method call at all. One rule for every language."""
+    return Miss("call_result" if _ON_A_CALL.search(callee) else "expression" if _A_MEMBER.search(callee)
+                else "dynamic")
+
+
 class Redefined(Exception):
     """A call to a name its scope defines more than once (``getchar`` and ``getchar~2`` in
     ``if``/``else`` branches, Java overloads): the syntax does not say which definition runs,

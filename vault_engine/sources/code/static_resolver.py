@@ -21,7 +21,7 @@ from collections import defaultdict
 from collections.abc import Mapping
 from pathlib import PurePosixPath
 
-from vault_engine.sources.code.scopes import CLASS_KINDS, Index, Miss, Redefined, callee_parts
+from vault_engine.sources.code.scopes import CLASS_KINDS, Index, Miss, Redefined, callee_parts, unparsed
 
 # The one plain type a signature returns: Rust's `-> Self` or `-> Ledger` before any `where`,
 # Go's `) *Inventory`. A qualified name (another module's type), several results, generics
@@ -45,7 +45,7 @@ class StaticResolver:
         resolver's callbacks; a Go, Rust or Java scope is always named)."""
         shape = callee_parts(callee)
         if shape is None:
-            raise Miss("dynamic")
+            raise unparsed(callee)
         is_new, parts = shape
         language = self.index.files[path].language
         if language == "java":
