@@ -92,6 +92,9 @@ def test_a_file_where_the_logs_folder_goes_is_named_and_the_rest_goes_on(tmp_pat
     (tmp_path / "ledger").symlink_to(tmp_path / "gone")  # had been "a file", and --undo "nothing to undo" (qa142)
     assert log.unusable() == f"{tmp_path / 'ledger'} is a link that leads nowhere (dangling, or a loop) where " \
                              "vault-engine keeps a folder"
+    (tmp_path / "ledger").unlink()
+    (tmp_path / "ledger").symlink_to("ledger")  # a loop: every command had stopped with ELOOP (qa143)
+    assert (log.stamp(), log.read(), log.digest(10)) == ("", ([], 0), "")
 
 
 def test_an_append_after_a_last_line_without_newline_starts_a_fresh_line(tmp_path):

@@ -114,7 +114,7 @@ class ReinforcementLog:
         """The file's size and modification time: equal, it was not written since."""
         try:
             info = self.path.stat()
-        except (FileNotFoundError, NotADirectoryError):
+        except OSError:  # none there, or a link in a loop: `unusable` says which (qa143)
             return ""
         return f"{info.st_size}:{info.st_mtime_ns}"
 
