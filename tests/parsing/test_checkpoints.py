@@ -86,7 +86,7 @@ def test_a_callout_in_the_failed_list_is_a_ruling_and_a_quote_in_an_item_its_wor
     all, and no ruling; a plain quote there had kept its `>` (qa142)."""
     found = dead_ends("## Failed\n- Cache in Redis -- evictions killed the hit rate\n"
                       "  > [!failed] Cache in memcached\n  > No persistence\n"
-                      "- Poll every 5 s -- rate limited\n  > **Note** the limit is 600 an hour\n")
+                      "- Poll every 5 s -- rate limited\n  > [!note] **Note** the limit is 600 an hour\n")
     assert [(d.text, d.reason, d.line) for d in found] == [
         ("Cache in Redis", "evictions killed the hit rate", 8), ("Cache in memcached", "No persistence", 9),
         ("Poll every 5 s", "rate limited Note the limit is 600 an hour", 11)]

@@ -148,8 +148,10 @@ def read_list(lines: Sequence[str]) -> list[ListItem]:
         elif stack and (indent > stack[0].indent or not after_blank and not _INTERRUPTS.match(raw)):
             while len(stack) > 1 and after_blank and indent <= stack[-1].indent:
                 stack.pop()
-            quoted = QUOTE.match(raw)  # a quote inside the item: its words, not its `>` (qa142)
-            stack[-1].text = f"{stack[-1].text} {(quoted.group('rest') if quoted else raw).strip()}".strip()
+            # a quote inside the item: its words, not its `>` nor a callout's `[!note]` (qa142, qa143)
+            quoted = QUOTE.match(raw)
+            words = _CALLOUT_TYPE.sub("", quoted.group("rest").strip()) if quoted else raw.strip()
+            stack[-1].text = f"{stack[-1].text} {words}".strip()
         else:
             stack = []  # a paragraph after a blank line ends the list
         after_blank = False
@@ -338,6 +340,7 @@ def struck_out(item: ListItem) -> bool:
 # ``> [!failed] Title`` (``+``/``-`` fold signs allowed), its quoted body the reason.
 CALLOUT = re.compile(r"^[ \t]*>[ \t]*\[!(?:deadend|failed)\][+-]?[ \t]*(?P<title>.*)$", re.IGNORECASE)
 QUOTE = re.compile(r"^[ \t]*>[ \t]?(?P<rest>.*)$")
+_CALLOUT_TYPE = re.compile(r"^\[![\w-]+\][+-]?[ \t]*")  # `[!note]` opening a callout of any other type
 _REASON_PREFIX = re.compile(r"^[*_]{0,2}(?:reason|why)[*_]{0,2}[ \t]*:[ \t]*[*_]{0,2}[ \t]*", re.IGNORECASE)
 
 
