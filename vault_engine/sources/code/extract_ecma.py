@@ -316,22 +316,23 @@ def _callee(src: Source, node) -> str:
     fn = node.child_by_field_name("function")
     if fn.type == "super":
         return "super"
+    found = _members(src, fn)  # the chain walked once for every reading of it
+    if found is not None and (named := _named(src, *found) or _of_literal(*found) or _on_a_call(src, *found)):
+        return named
     member = fn.child_by_field_name("property") if fn.type == "member_expression" else None
-    found = _members(src, fn)
-    if found is not None and found[0] and found[1].type in _LITERALS:
-        return ".".join([LITERAL, *found[0]])
-    return _dotted(src, fn) or _on_a_call(src, fn) or as_written(src.text(fn), src.text(member) if member else "")
+    return as_written(src.text(fn), src.text(member) if member else "")
 
 
-def _on_a_call(src: Source, fn) -> str | None:
+def _of_literal(parts: list[str], base) -> str | None:
+    """``<literal>.join``: a literal's own method, its type's (qa141, qa142)."""
+    return ".".join([LITERAL, *parts]) if parts and base.type in _LITERALS else None
+
+
+def _on_a_call(src: Source, parts: list[str], base) -> str | None:
     """``make().run``, ``new Store().go``, ``toThenable()().then``: members of what a call
     returns, the calls' arguments left out (a callback's body had been the callee's text)."""
-    found = _members(src, fn)
-    if found is None:
-        return None
-    parts, base = found
     while base.type in ("parenthesized_expression", "await_expression") and base.named_children:
-        base = base.named_children[0]  # `(new Store()).go`, `(await make()).go`
+        base = base.named_children[0]  # `(await make()).go`
     if not parts or base.type not in ("call_expression", "new_expression"):
         return None
     return _callee(src, base) + "()." + ".".join(parts)
@@ -339,9 +340,11 @@ def _on_a_call(src: Source, fn) -> str | None:
 
 def _dotted(src: Source, node) -> str | None:
     found = _members(src, node)
-    if found is None:
-        return None
-    parts, base = found
+    return _named(src, *found) if found is not None else None
+
+
+def _named(src: Source, parts: list[str], base) -> str | None:
+    """``a.b.c``, ``this.m``, ``super().m``: a chain that starts from a name."""
     if base.type in ("identifier", "this"):
         return ".".join([src.text(base), *parts])
     if base.type == "super" and parts:
