@@ -7,6 +7,9 @@ import re
 # C0 controls but tab and newline, DEL, and the C1 controls (U+009B alone starts an escape
 # sequence): not text. A note must not hold them; a terminal must not be handed them.
 CONTROL_CHARACTERS = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+# Half of a UTF-16 pair: JSON's "\ud800" alone decodes to it, and no UTF-8 can write it (a
+# checkpoint's text, an MCP answer's id: qa137, qa139).
+LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 KINDS = ("checkpoint", "working-note", "spec", "memory", "decision", "notion", "note")
 # Kinds a search can filter on: the notes' kinds, and ``code`` (a code tap's symbols, which

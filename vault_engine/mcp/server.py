@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 from typing import Any, Protocol
 
 from vault_engine import __version__
+from vault_engine.constants import LONE_SURROGATE
 from vault_engine.mcp.tools import Answer, answer, failure, tool_definitions
 from vault_engine.vault_thread import VaultThread
 
@@ -141,16 +141,13 @@ def _error_reply(error: Exception) -> Any:
     request_id = request.get("id")
     if isinstance(request_id, bool) or not isinstance(request_id, (int, str)):
         return None
-    if isinstance(request_id, str) and _LONE_SURROGATE.search(request_id):
+    if isinstance(request_id, str) and LONE_SURROGATE.search(request_id):
         request_id = None  # an id no UTF-8 can write back: JSON-RPC's null, the writer had died on it (qa141)
-    half = _LONE_SURROGATE.search(_text_of(request))
+    half = LONE_SURROGATE.search(_text_of(request))
     said = (f"the request holds half of a UTF-16 pair (a lone surrogate) U+{ord(half.group()):04X}: send text "
             "in UTF-8" if half else f"the request is not valid JSON-RPC: {problems[0]['msg']}")
     return SessionMessage(types.JSONRPCError(jsonrpc="2.0", id=request_id,
                                              error=types.ErrorData(code=types.INVALID_PARAMS, message=said)))
-
-
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _text_of(value: Any) -> str:

@@ -20,9 +20,9 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
+from vault_engine.constants import CONTROL_CHARACTERS, LONE_SURROGATE
 from vault_engine.dates import utc_stamp, utc_time
 from vault_engine.errors import BadArgument, ConfigError, UnknownRef, VaultError, did_you_mean
-from vault_engine.model import CONTROL_CHARACTERS
 from vault_engine.parsing.checkpoints import item_body, item_text, split_reason, without_checkpoint_word
 from vault_engine.retrieval.lookup import lookup_ref, notes_named
 from vault_engine.stores.ledger import Ledger
@@ -257,15 +257,12 @@ def _refuse_control(draft: CheckpointDraft) -> None:
               *(("failed item", f"{t} {r or ''}") for t, r in draft.failed), *(("link", link) for link in draft.links),
               ("project", draft.project), ("agent", draft.agent)]
     for name, value in fields:
-        found = CONTROL_CHARACTERS.search(value) or _LONE_SURROGATE.search(value)
+        found = CONTROL_CHARACTERS.search(value) or LONE_SURROGATE.search(value)
         if found:
-            what = "half of a UTF-16 pair (a lone surrogate)" if _LONE_SURROGATE.match(found.group()) \
+            what = "half of a UTF-16 pair (a lone surrogate)" if LONE_SURROGATE.match(found.group()) \
                 else "the control character"
             raise VaultError(f"the checkpoint's {name} holds {what} U+{ord(found.group()):04X}: "
                              "remove it (a note must be plain text)")
-
-
-_LONE_SURROGATE = re.compile("[\ud800-\udfff]")  # JSON's "\ud800" alone: no UTF-8 can write it (qa137)
 
 
 def _namesake_project(project: str, known: list[str]) -> str | None:
