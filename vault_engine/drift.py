@@ -59,6 +59,14 @@ class Drift:
                          f"({', '.join(found['unreadable'][:3])}): make them readable again")
         return tuple(lines)
 
+    def answer_stale(self, ledger: Ledger, paths: Iterable[str], again: str, under: str = "") -> tuple[str, ...]:
+        """The line an answer from the index carries: the notes it cites (``paths``) deleted,
+        moved or changed since the last index (:meth:`hits_stale`), else the vault (its folder
+        ``under``) changed (:meth:`stale_notice`). Its own notes are looked at even while a
+        watcher runs: a move out of the vault, or into `.trash/`, reaches the watcher half a
+        second late, and `resume` had handed on the checkpoint moved away without a word (qa146)."""
+        return self.hits_stale(ledger, paths, again) or self.stale_notice(ledger, again, under)
+
     def stale_notice(self, ledger: Ledger, again: str, under: str = "") -> tuple[str, ...]:
         """For a miss (of ``search`` or ``deadend check``, named by ``again``) or a brief: one
         line when the vault (or its folder ``under``) changed since the last index, so that

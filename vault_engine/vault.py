@@ -1092,7 +1092,7 @@ class Vault:
             self._require_project(ledger, project)
         rulings = list_dead_ends(ledger, project, DeadendSettings.from_config(self.config.section("deadend")))
         disagree = folder_disagrees(ledger, self.config, project) if project is not None else ()
-        stale = self._drift.stale_notice(ledger, "list", self._project_folder(project))
+        stale = self._drift.answer_stale(ledger, (r.path for r in rulings), "list", self._project_folder(project))
         # why there are none, as `deadend check` says it: a vault of Nygard records had read
         # "no dead ends recorded" alone (qa123)
         none = (f"no dead end is recorded in this vault: {none_recorded(ledger)}",) \
@@ -1208,8 +1208,9 @@ class Vault:
         # checkpoints and working notes are written) changed since the index. The folder
         # alone: a stat of every file of a 10,000-note vault made each `resume` 60 ms slower.
         folder = self.config.project_folder(project)
-        return fit_brief(replace(brief, notices=self._drift.stale_notice(ledger, "resume", folder)
-                                 + misread(ledger, _handed_on(brief), "what the brief shows of it")
+        handed_on = _handed_on(brief)
+        return fit_brief(replace(brief, notices=self._drift.answer_stale(ledger, sorted(handed_on), "resume", folder)
+                                 + misread(ledger, handed_on, "what the brief shows of it")
                                  + folder_disagrees(ledger, self.config, project) + brief.notices), max_tokens)
 
     def _project_folder(self, project: str | None) -> str:

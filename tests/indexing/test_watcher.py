@@ -20,7 +20,16 @@ from watchdog.events import (
 )
 
 from vault_engine.config import parse_config
-from vault_engine.indexing.watcher import IDLE_WORK, RESCAN, STOP, ChangeFeed, Debouncer, event_paths, watch_loop
+from vault_engine.indexing.watcher import (
+    IDLE_WORK,
+    RESCAN,
+    STOP,
+    ChangeFeed,
+    Debouncer,
+    Settle,
+    event_paths,
+    watch_loop,
+)
 from vault_engine.vault import Vault
 
 # -- the debouncer (pure: the clock is a parameter) ------------------------------------------
@@ -131,6 +140,29 @@ def test_loop_runs_idle_work_only_while_nothing_is_pending():
     thread.start()
     thread.join(5)
     assert len(steps) == 3
+
+
+def test_a_query_with_nothing_pending_is_released_before_the_next_idle_step():
+    # while the watcher embedded a new note, each query waited out a whole embedding slice
+    # for its Settle (2.5 s a query instead of 0.1, qa146)
+    feed: queue.SimpleQueue = queue.SimpleQueue()
+    settled, steps = threading.Event(), []
+    settle = Settle(settled)
+
+    def idle_step():
+        steps.append(settled.is_set())
+        if len(steps) == 1:
+            feed.put(settle)  # a query arrives during the first step
+        elif len(steps) == 2:
+            feed.put(STOP)
+        return True
+
+    thread = threading.Thread(target=watch_loop, args=(feed, Debouncer(), lambda b: None),
+                              kwargs={"idle_step": idle_step})
+    thread.start()
+    thread.join(5)
+    assert not thread.is_alive()
+    assert steps == [False, True]  # the step after the query's arrival ran once it was released
 
 
 def test_idle_work_from_elsewhere_runs_the_idle_step_again_without_a_burst():

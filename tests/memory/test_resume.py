@@ -491,6 +491,28 @@ def test_a_brief_from_an_index_older_than_the_vault_says_so_first(make_vault):
     assert brief.to_json()["notices"] == [notice]
 
 
+def test_a_handed_on_checkpoint_moved_away_is_said_while_a_watcher_runs(make_vault):
+    # a move out of the vault, or into .trash/, reaches the watcher half a second late: `resume`
+    # asked at once handed on the checkpoint moved away, and `deadend list` listed its rulings,
+    # without a word (qa146); the folder's scan is no help there, as a watcher applies edits itself
+    root = make_vault(dict(FILES), config=CONFIG)
+    latest = "projects/drone/checkpoints/20260101T000000Z-claude-7f3.md"
+    with Vault(root) as v:
+        v.index(embed=False, now=FROZEN_NOW)
+        (root / ".trash").mkdir()
+        (root / latest).rename(root / ".trash/moved.md")
+        with pytest.MonkeyPatch.context() as watched:
+            watched.setattr(v._drift, "live_watcher", lambda: {"state": "watching"})
+            brief = v.resume("drone", now=FROZEN_NOW)
+            listed = v.deadend_list("drone")
+    assert brief.checkpoint.path == latest  # the index's answer, as it stands
+    assert brief.notices == (f"1 note(s) of this answer were deleted or moved since the last index ({latest}): "
+                             "resume again in a moment: the running watcher is applying it",)
+    assert any(r.path == latest for r in listed.rulings)
+    assert listed.notices == (f"1 note(s) of this answer were deleted or moved since the last index ({latest}): "
+                              "list again in a moment: the running watcher is applying it",)
+
+
 CONFLICTED = "projects/drone/checkpoints/20260101T000000Z-claude-7f3.md"
 
 

@@ -341,13 +341,16 @@ def watch_loop(feed: queue.SimpleQueue, debouncer: Debouncer, on_burst: Callable
             if on_pending is not None and changes:
                 on_pending(debouncer)
             item = item if changes else None  # queries alone are no change: idle work goes on
-        if debouncer.due(clock()) or (settles and debouncer.oldest is not None):
+        applying = debouncer.due(clock()) or bool(settles and debouncer.oldest is not None)
+        if applying:
             on_burst(debouncer.take())
             idle_work = idle_step is not None
-        elif item is None and debouncer.oldest is None and idle_work and idle_step is not None:
-            idle_work = bool(idle_step())
         for settle in settles:  # what was pending when the query came is applied
             settle.done.set()
+        # ...and a query waits for no idle step: it had waited out a whole embedding slice
+        # (2.5 s a query while the watcher embedded a new 1 MB note, qa146)
+        if not applying and item is None and debouncer.oldest is None and idle_work and idle_step is not None:
+            idle_work = bool(idle_step())
 
 
 def _take_in(feed: queue.SimpleQueue, item: Any, debouncer: Debouncer, now: float) -> tuple[list[Settle], int]:
