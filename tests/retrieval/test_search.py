@@ -111,6 +111,19 @@ def test_a_note_is_shown_by_a_section_that_says_something_at_the_place_of_its_be
         assert v.search("TLS", lexical_only=True).hits[0].ref == "adr/0007-tls.md#Status"  # nothing else of it
 
 
+def test_a_section_in_chinese_or_japanese_says_something(make_vault):
+    """Two sentences of Chinese and Japanese, which run on without spaces, had counted as two
+    words: the section that held the query was "nothing to read", and its note was shown by
+    another section, 16 places below the hit it should have been (qa145)."""
+    note = ("# Unicode notes\n\n## 数据库\n我们使用数据库存储传感器日志。データベースのバックアップは毎晩行う。\n\n"
+            "## Emoji\nDeploy went fine; rollback plan ready. Mixed naive test.\n")
+    root = make_vault({"unicode.md": note, "other.md": "# Other\n\nA rollback plan for the deploy, and more words.\n"})
+    with Vault(root) as v:
+        v.index(embed=False)
+        hits = v.search("数据库 rollback", lexical_only=True).hits
+        assert hits[0].ref == "unicode.md#数据库"
+
+
 def test_a_table_of_contents_says_nothing_of_its_own(make_vault):
     """Every KEP opens with its contents under the title: the title section, only the note's
     headings again, was the first hit (`high`) of a question its Motivation answers (qa115).

@@ -181,9 +181,11 @@ class DeadEndsScreen(KeyedScreen):
 
 
 def filter_rulings(rulings: Sequence[Any], project: str | None, source: str | None) -> list[Any]:
-    """The rulings of ``project`` and ``source`` (None: any), order kept (newest first)."""
+    """The rulings of ``project`` and ``source`` (None: any), order kept (newest first); a
+    project's include those of no project, as `deadend list --project` does (a team-wide
+    decision record holds for every project; the filter had dropped them, qa145)."""
     return [r for r in rulings
-            if (project is None or r.project == project) and (source is None or r.source == source)]
+            if (project is None or r.project in (project, None)) and (source is None or r.source == source)]
 
 
 def detail(ruling: Any) -> str:

@@ -59,6 +59,7 @@ from vault_engine.stores.lexical import (
     literal_phrases,
     query_terms,
     symbols_in,
+    word_pieces,
     words_as_written,
     written_as_names,
 )
@@ -220,8 +221,12 @@ def says_something(section: SectionRow, path: str = "") -> bool:
     ``path``: the note's, whose name its own links may give (``[[Postgres Notes#Vacuum]]``)."""
     contents = _contents(PurePosixPath(path).stem if path else "")
     body = reading_view(contents.sub("", section_body(section.text, section.heading)))
-    # content words: "This page is long." above a contents list says nothing either (qa122)
-    return sum(word.casefold() not in STOP_WORDS for word in _WORDS.findall(body)) >= MIN_WORDS
+    # content words: "This page is long." above a contents list says nothing either (qa122);
+    # Chinese and Japanese as the words index reads them, in pairs of characters: a sentence
+    # runs on without spaces, and two of them had been two words, the section "nothing to read"
+    # and its note shown by another section 16 places below (qa145)
+    words = (piece for word in _WORDS.findall(body) for piece in word_pieces(word))
+    return sum(word.casefold() not in STOP_WORDS for word in words) >= MIN_WORDS
 
 
 @functools.lru_cache(maxsize=256)

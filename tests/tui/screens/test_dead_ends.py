@@ -69,6 +69,27 @@ async def test_filtering_by_project_and_by_source(make_app, indexed_vault):
         assert count.startswith(f"{len(table.rulings)} of {len(everything)}")
 
 
+RECORD = ("---\nstatus: accepted\ndate: 2026-10-01\n---\n# Log storage\n\n## Considered Options\n\n"
+          "* Loki\n* Elasticsearch\n\n## Decision Outcome\n\nChosen option: \"Loki\", because it is cheap.\n")
+
+
+async def test_a_project_filter_keeps_the_team_wide_rulings_the_cli_lists_for_it(make_app, indexed_vault):
+    # a decision record of no project holds for every project: `deadend list --project P` lists
+    # its rejected options, and the TUI's filter on P had dropped them (qa145)
+    (indexed_vault / "decisions").mkdir()
+    (indexed_vault / "decisions/0001-log-storage.md").write_text(RECORD, encoding="utf-8")
+    with Vault(indexed_vault) as vault:
+        vault.index(embed=False)
+    drone = rulings(indexed_vault, "drone-audio")
+    assert any(r.project is None for r in drone)  # the record's "Elasticsearch"
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        table = await open_dead_ends(app, pilot)
+        projects = sorted({r.project for r in table.rulings if r.project})
+        await choose(pilot, "#project-filter", projects, "drone-audio")
+        assert [r.ref for r in table.rulings] == [r.ref for r in drone]
+
+
 async def test_filters_that_match_nothing_say_so_in_place_of_the_last_ruling(make_app, indexed_vault):
     """qa22 F2: the detail pane kept a ruling of another project under an empty table."""
     everything = rulings(indexed_vault)
