@@ -19,7 +19,7 @@ from typing import Any
 from vault_engine.errors import IndexDamaged, IndexMissing
 from vault_engine.layout import CODE_FILE  # noqa: F401  (re-exported: the name lives in layout.py)
 
-VERSION = "15"  # 2: unresolved calls counted per file; 3-4: wrapped arrow consts, distant repeats, ctor.class;
+VERSION = "16"  # 2: unresolved calls counted per file; 3-4: wrapped arrow consts, distant repeats, ctor.class;
 # 5: return annotations and bound calls kept for typing locals; 6: each repeat its own symbol
 # (``name~2``), consts bound to a function by name; 7: a call by a repeated name an edge to each
 # 8: CommonJS exports (module.exports, exports.x) and `exports.x = function ...` definitions
@@ -40,6 +40,8 @@ VERSION = "15"  # 2: unresolved calls counted per file; 3-4: wrapped arrow const
 # class expression bound to a const is a class (`const Repo = class {...}`); `<T>x` read through;
 # a literal's own method is `<literal>.m` in every language; Rust, Go and Java keep what no
 # dotted name reads by the same rule
+# 16: a call through an attribute the class body does not bind (`self.store.save()`) is on a
+# receiver of no known type (unconfirmed "attribute", not "no_such_member")
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE IF NOT EXISTS files (

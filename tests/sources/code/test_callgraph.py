@@ -426,6 +426,21 @@ def test_a_method_its_typed_receiver_lacks_is_kept_by_name():
         ("make_formatter", 6, "no_such_member"), ("make_formatter", 10, "no_such_member")]
 
 
+def test_a_call_through_an_attribute_the_class_body_does_not_bind_is_on_a_receiver_of_no_known_type():
+    """`self.store.save()` with `self.store = Store()` set in `__init__` (or a TS field) was a
+    call of a member no class has, and `callers Store.save` said "no callers", which reads as
+    dead code (qa147: 83 calls of click, `self.command.get_help(self)` among them). A method the
+    class lacks, called on the instance itself, is still no member of it."""
+    graph = build({"pkg/attr.py": "class Store:\n    def save(self):\n        return 1\n\n\nclass Service:\n"
+                                  "    def __init__(self):\n        self.store = Store()\n\n"
+                                  "    def run(self):\n        self.sav()\n        return self.store.save()\n",
+                   "src/field.ts": "class Store {\n  save() { return 1; }\n}\nclass Service {\n"
+                                   "  private store = new Store();\n  run() { return this.store.save(); }\n}\n"})
+    assert sorted((u.path, u.name, u.line, u.reason) for u in graph.unconfirmed) == [
+        ("pkg/attr.py", "sav", 11, "no_such_member"), ("pkg/attr.py", "save", 12, "attribute"),
+        ("src/field.ts", "save", 6, "attribute")]
+
+
 def test_a_method_called_on_what_a_call_returns_is_an_edge_when_the_call_builds_a_class_else_kept_by_name():
     """`click.Option('+p').add_to_parser(...)`, `Editor(...).edit_files()` and zustand's
     `toThenable(fn)(name).then(...)` were neither edges nor unconfirmed: `callers` of the

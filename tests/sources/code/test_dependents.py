@@ -115,3 +115,26 @@ def test_a_local_typed_through_another_file_follows_its_changes(path, old, new):
     assert set(resolve(after).edges) != set(resolve(before).edges)
     assert surface(before[path]) != surface(after[path])  # not a body-only edit
     assert incremental(before, after, {path}) == set(resolve(after).edges)
+
+
+GO_SHOP = {
+    "shop/make.go": "package shop\n\nfunc NewStore() *Store { return &Store{} }\n",
+    "shop/types.go": "package shop\n\ntype Store struct{}\ntype Cart struct{}\n\n"
+                     "func (s *Store) Put() {}\nfunc (c *Cart) Put() {}\n",
+    "shop/use.go": "package shop\n\nfunc Use() {\n\ts := NewStore()\n\ts.Put()\n}\n",
+}
+
+
+def test_a_return_type_read_from_the_signature_is_part_of_the_surface():
+    """Go's return type is read from the signature, which the surface left out: changing
+    `NewStore() *Store` to `*Cart` was a body-only edit, and `s.Put()` kept its edge to
+    `Store.Put` until `index --rebuild` (qa147)."""
+    from vault_engine.sources.code.dependents import surface
+
+    path = "shop/make.go"
+    before = parse_all(GO_SHOP)
+    after = parse_all({**GO_SHOP, path: GO_SHOP[path].replace("*Store { return &Store{}", "*Cart { return &Cart{}")})
+    callees = {e.callee for e in resolve(after).edges if e.caller == "shop/use.go#Use"}
+    assert "shop/types.go#Cart.Put" in callees and "shop/types.go#Store.Put" not in callees
+    assert surface(before[path]) != surface(after[path])
+    assert incremental(before, after, {path}) == set(resolve(after).edges)

@@ -50,13 +50,15 @@ def carries_surface(path: str, parsed: ParsedSource) -> bool:
 
 def surface(parsed: ParsedSource) -> tuple:
     """What other files' resolution can see of a file: its definitions (names, kinds,
-    nesting, bases, return annotations, decorators, ``async``),
+    nesting, bases, return annotations, decorators, signatures and parameters: a Go or Rust
+    return type is read from the signature, a Java overload by its parameters, and a return
+    type changed to another had left the old edges until `index --rebuild`, qa147),
     its module-level imports and exports, and the order of the names bound
     at module and class level. Line numbers are left out: an edit inside a function body
     changes none of this, and then no other file's calls can resolve differently."""
     containers = {s.qualname for s in parsed.symbols if s.kind not in ("function", "method")}
-    symbols = tuple((s.qualname, s.kind, s.parent, s.bases, s.returns, s.decorators,
-                     s.signature.startswith("async ")) for s in parsed.symbols)
+    symbols = tuple((s.qualname, s.kind, s.parent, s.bases, s.returns, s.decorators, s.signature, s.parameters)
+                    for s in parsed.symbols)
     imports = tuple((i.local, i.module, i.name, i.aliased) for i in parsed.imports if i.scope is None)
     exports = tuple((e.name, e.target, e.module) for e in parsed.exports)
     # module level (scope None) first among names bound on one line: `class G { h() {} }` binds

@@ -71,8 +71,18 @@ class DynamicResolver:
             # it is no call of `cli` (it was an edge to each definition, qa62)
             raise Miss("redefined") from None
         receiver = None
-        for part in parts[1:]:
-            receiver, entity = entity, self.member(entity, part)
+        for at, part in enumerate(parts[1:], 2):
+            try:
+                receiver, entity = entity, self.member(entity, part)
+            except Miss as miss:
+                # an attribute the class does not bind in its body (`self.store = Store()` in
+                # __init__, `this.store = new Store()`) is a receiver the syntax does not type
+                # when the call goes on through it: `self.store.save()` had been a call of a
+                # member no class has, and `callers Store.save` said "no callers" (qa147: 83
+                # calls of click, `self.command.get_help(self)` among them)
+                if miss.reason == "no_such_member" and at < len(parts) and entity[0] in ("instance", "super"):
+                    raise Miss("attribute") from None
+                raise
             how = how if how in ("self", "super", "annotation", "local") else "attr." + how.split(".")[-1]
         return entity, receiver, how
 
