@@ -41,7 +41,9 @@ VERSION = "16"  # 2: unresolved calls counted per file; 3-4: wrapped arrow const
 # a literal's own method is `<literal>.m` in every language; Rust, Go and Java keep what no
 # dotted name reads by the same rule
 # 16: a call through an attribute the class body does not bind (`self.store.save()`) is on a
-# receiver of no known type (unconfirmed "attribute", not "no_such_member")
+# receiver of no known type (unconfirmed "attribute", not "no_such_member"); a one-line
+# definition's body words; Python methods under an `if` of the class body; Rust tuple structs
+# built; Java classes named from where they are written; Go imports outside the module
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE IF NOT EXISTS files (

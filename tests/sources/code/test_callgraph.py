@@ -382,6 +382,33 @@ def test_a_local_is_typed_by_the_literal_or_the_declared_return_that_makes_it():
     # package's type is left to the syntax it does not give (its package is not the caller's)
 
 
+def test_a_go_import_the_module_does_not_name_is_from_outside_whatever_its_last_folder():
+    """In the module `example.com/app`, `import "net/http"` had been the repo's own `http/`
+    folder, by the end of its path (qa147); without a go.mod that reading still stands."""
+    files = {"http/client.go": "package http\nfunc Get(url string) string { return url }\n",
+             "cmd/main.go": "package main\nimport \"net/http\"\nfunc main() {\n\thttp.Get(\"x\")\n}\n"}
+    assert ("cmd/main.go#main", "http/client.go#Get") not in pairs(build(files, go_modules={"example.com/app": ""}))
+    assert ("cmd/main.go#main", "http/client.go#Get") in pairs(build(files))
+
+
+def test_a_java_class_named_where_two_of_that_name_are_nested_is_the_nearest():
+    """`new Builder()` in `Square.make` had been `Circle.Builder`, the file's first `Builder` (qa147)."""
+    graph = build({"shop/Shapes.java": "package shop;\nclass Shapes {\n  static class Circle {\n"
+                   "    static class Builder {\n      Circle build() { return new Circle(); }\n    }\n  }\n"
+                   "  static class Square {\n    static class Builder {\n      Square build() { return new Square(); }\n"
+                   "    }\n    static Square make() {\n      Builder b = new Builder();\n      return b.build();\n"
+                   "    }\n  }\n}\n"})
+    assert {e.callee for e in graph.edges if e.caller == "shop/Shapes.java#Shapes.Square.make"} == {
+        "shop/Shapes.java#Shapes.Square.Builder", "shop/Shapes.java#Shapes.Square.Builder.build"}
+
+
+def test_a_rust_tuple_struct_built_by_its_name_is_a_construction_and_a_go_conversion_is_none():
+    """`Sq(2.0)` had been read as Go's `T(x)`, a conversion: no edge and no word (qa147)."""
+    graph = build({"src/main.rs": "struct Sq(f64);\nfn main() {\n    let q = Sq(2.0);\n}\n",
+                   "go/m.go": "package m\ntype Celsius float64\nfunc f() {\n\tc := Celsius(2)\n\t_ = c\n}\n"})
+    assert {(e.caller, e.callee, e.how) for e in graph.edges} == {("src/main.rs#main", "src/main.rs#Sq", "ctor.class")}
+
+
 def test_a_method_called_on_a_receiver_of_no_known_type_is_kept_by_name():
     """No edge, but callers of `Ledger.record` can say which calls of `record` it could not confirm."""
     graph = build({"src/main.rs": "mod ledger;\nfn main() {\n    let mut book = ledger::Ledger::new();\n"

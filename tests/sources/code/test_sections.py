@@ -33,3 +33,12 @@ def test_each_symbol_is_a_section_with_its_qualified_name_and_span():
 
 def test_identifier_words_split_camel_and_snake_case():
     assert identifier_words("HTTPServer.place_order2") == "http server place order 2"
+
+
+def test_a_one_line_definition_gives_its_body_words_too():
+    """`def g(): return persist_order()` gave search no word of its body: the body was read
+    from the line after the header (qa147)."""
+    source = "def f():\n    return persist_order()\n\n\ndef g(): return persist_order()\n"
+    note = code_note("src/o.py", parse_source("src/o.py", source, "python"), source, "code")
+    bodies = {s.heading: s.text.rsplit("\n", 1)[-1] for s in note.sections if s.heading}
+    assert "persist_order" in bodies["f"] and "persist_order" in bodies["g"]

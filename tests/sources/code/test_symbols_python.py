@@ -182,3 +182,14 @@ def test_each_definition_of_a_repeated_name_is_its_own_symbol_with_its_own_calls
     calls = {(c.callee, c.caller, c.line) for c in parsed.calls}
     assert {("mbcs", "enc", 4), ("utf8", "enc~2", 9), ("first", "helper~2.cmd", 22),
             ("second", "helper~2.cmd~2", 24), ("cmd", "helper~2", 25)} <= calls
+
+
+def test_a_method_under_an_if_or_a_try_of_its_class_body_is_a_method():
+    """`Cmd.b` defined under `if True:` in the class body had been a function (qa147); a
+    function inside a method, under an `if` there too, stays one."""
+    source = ("class Cmd:\n    if True:\n        def b(self):\n            return 1\n    try:\n"
+              "        def c(self):\n            return 2\n    except ImportError:\n        pass\n\n"
+              "    def d(self):\n        if True:\n            def inner():\n                return 3\n        return inner\n")
+    kinds = {s.qualname: s.kind for s in parse_source("n.py", source, "python").symbols}
+    assert kinds == {"Cmd": "class", "Cmd.b": "method", "Cmd.c": "method", "Cmd.d": "method",
+                     "Cmd.d.inner": "function"}

@@ -89,14 +89,31 @@ def extract(src: Source, caps: dict, language: str = "python") -> Extracted:
     return out
 
 
+# statements a class body may define its methods under (`if sys.version_info >= ...:`, `try:`)
+_COMPOUND = frozenset({"if_statement", "elif_clause", "else_clause", "try_statement", "except_clause",
+                       "finally_clause", "with_statement"})
+
+
+def _in_class_body(block) -> bool:
+    """Whether a definition's block is a class's body, directly or under an ``if``, ``try``
+    or ``with`` there: a method defined under ``if True:`` had been a function (qa147)."""
+    while block is not None and block.type == "block":
+        up = block.parent
+        if up is not None and up.type == "class_definition":
+            return True
+        while up is not None and up.type in _COMPOUND:
+            up = up.parent
+        block = up
+    return False
+
+
 def _definition(src: Source, node, out: Extracted) -> RawDef:
     holder = node.parent
     decorated = holder is not None and holder.type == "decorated_definition"
     decorators = tuple(src.text(d)[1:].strip() for d in holder.named_children
                        if d.type == "decorator") if decorated else ()
     container = holder.parent if decorated else holder
-    in_class = (container is not None and container.type == "block"
-                and container.parent is not None and container.parent.type == "class_definition")
+    in_class = _in_class_body(container)
     body = node.child_by_field_name("body")
     name = src.text(node.child_by_field_name("name"))
     if node.type == "class_definition":

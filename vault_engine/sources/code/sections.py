@@ -49,7 +49,10 @@ def _symbol_section(sym: Symbol, lines: list[str], members: list[str]) -> Sectio
     if sym.kind in CONTAINERS:  # its members have sections of their own: names only here
         body = "members: " + ", ".join(members) if members else ""
     else:  # each word of the body once: code repeats names, and every repeat cost index time
-        text = "\n".join(lines[sym.def_line:min(sym.line_end, sym.def_line + BODY_LINES)])
+        # the lines after the header, or the header's own line when the body is on it
+        # (`def g(): return persist_order()` had given search no word of its body, qa147)
+        start = sym.def_line if sym.line_end > sym.def_line else sym.def_line - 1
+        text = "\n".join(lines[start:min(sym.line_end, sym.def_line + BODY_LINES)])
         body = " ".join(dict.fromkeys(_WORDS.findall(text)))
     parts = [f"{sym.kind} {sym.qualname}", sym.signature, identifier_words(sym.qualname),
              sym.docstring or "", body]

@@ -118,6 +118,9 @@ class StaticResolver:
         for p in self._same_package(path, language):
             sym = self.index.children.get((p, None), {}).get(name)
             if sym is not None:
+                if language == "rust" and sym.kind == "struct":  # a tuple struct built: `Sq(2.0)`, as
+                    # Python's `IntRange(...)` is (it had been a Go conversion: no edge, no word, qa147)
+                    return p, self.index.only_definition(p, sym).qualname, "ctor.class"
                 if sym.kind in CLASS_KINDS or sym.kind == "type":
                     raise Miss("conversion")
                 return p, self.index.only_definition(p, sym).qualname, how if p != path else "name.module"
@@ -140,9 +143,11 @@ class StaticResolver:
         if not imports:
             raise Miss("attribute")
         spec = imports[-1].module
+        # by the end of its path only a folder no go.mod covers: in a module, an import the
+        # module does not name is from outside (`net/http` had been the repo's own `http/`, qa147)
         matches = self._in_module(spec) or [
             folder for (language, folder) in self.folders if language == "go"
-            and folder != "." and (spec == folder or spec.endswith("/" + folder))]
+            and folder != "." and (spec == folder or spec.endswith("/" + folder)) and not self._in_a_module(folder)]
         if len(matches) != 1:
             raise Miss("external")
         for p in sorted(self.folders[("go", matches[0])]):
@@ -150,6 +155,11 @@ class StaticResolver:
             if sym is not None and sym.kind == "function":
                 return p, self.index.only_definition(p, sym).qualname, "import"
         raise Miss("no_such_member")
+
+    def _in_a_module(self, folder: str) -> bool:
+        """Whether a folder of the tap is inside a module (under a ``go.mod``)."""
+        return any(root in ("", ".") or folder == root or folder.startswith(root + "/")
+                   for root in self.go_modules.values())
 
     def _in_module(self, spec: str) -> list[str]:
         """The folder an import names inside a module of the tap (its ``go.mod``), or []."""
@@ -198,7 +208,7 @@ class StaticResolver:
     def _java(self, path, caller, is_new, parts):
         cls = self._enclosing_class(path, caller)
         if is_new:
-            found = self._java_class(path, ".".join(parts))
+            found = self._java_class(path, ".".join(parts), caller)
             if found is None:
                 raise Miss("external")
             ctor = self.index.symbol(found[0], f"{found[1].qualname}.{found[1].name}")
@@ -227,7 +237,7 @@ class StaticResolver:
         typ = self._declared_type(path, caller, head) if "." not in head else None
         if typ is None and cls is not None and "." not in (field or head):  # a field: `catalog.lookup()`
             typ = self._field_type(cls, field or head)
-        target = self._java_class(path, typ if typ else head)
+        target = self._java_class(path, typ if typ else head, caller)
         if target is None or typ == "?":
             raise Miss("local" if typ == "?" else "external")
         return self._java_member(target, name, "receiver" if typ else "type")
@@ -261,7 +271,7 @@ class StaticResolver:
         seen.add((path, cls.qualname))
         out = [(path, cls)]
         for base in cls.bases:
-            found = self._java_class(path, base.split("<")[0].strip())
+            found = self._java_class(path, base.split("<")[0].strip(), cls.parent)
             if found is not None:
                 base_path, base_cls = found
                 out += [c for c in self._java_mro(base_path, base_cls, seen) if c not in out]
@@ -269,11 +279,20 @@ class StaticResolver:
 
     def _first_base(self, path, cls):
         for base in cls.bases[:1]:
-            return self._java_class(path, base.split("<")[0].strip())
+            return self._java_class(path, base.split("<")[0].strip(), cls.parent)
         return None
 
-    def _java_class(self, path, name):
-        """A class by simple name: in this file, its package folder, or an import."""
+    def _java_class(self, path, name, within=None):
+        """A class by name as written in ``within`` (a qualified name in ``path``): nested in it
+        or in a class around it, innermost first (of two nested `Builder`s the file's first had
+        been taken wherever it was named, qa147); else by simple name in this file, its package
+        folder, or an import."""
+        scope = within
+        while scope:
+            nested = self.index.symbol(path, f"{scope}.{name}")
+            if nested is not None and nested.kind in CLASS_KINDS:
+                return path, nested
+            scope = scope.rpartition(".")[0]
         simple = name.split(".")[-1]
         for sym in self.index.symbols.get(path, {}).values():
             if sym.name == simple and sym.kind in CLASS_KINDS:
