@@ -409,6 +409,22 @@ def test_a_rust_tuple_struct_built_by_its_name_is_a_construction_and_a_go_conver
     assert {(e.caller, e.callee, e.how) for e in graph.edges} == {("src/main.rs#main", "src/main.rs#Sq", "ctor.class")}
 
 
+def test_a_java_inner_class_calls_its_outer_class_by_a_bare_name():
+    """`helper()` in `Outer.Inner.run` had been no call at all, and `callers Outer.helper` "no callers" (qa147)."""
+    graph = build({"shop/Outer.java": "package shop;\nclass Outer {\n  void helper() {}\n  class Inner {\n"
+                                      "    void run() { helper(); }\n    void own() {}\n    void two() { own(); }\n  }\n}\n"})
+    assert pairs(graph) == {("shop/Outer.java#Outer.Inner.run", "shop/Outer.java#Outer.helper"),
+                            ("shop/Outer.java#Outer.Inner.two", "shop/Outer.java#Outer.Inner.own")}
+
+
+def test_a_go_method_promoted_from_an_embedded_struct_is_its_call():
+    """`d.Hello()` on a `*Derived` that embeds `Base` had been no call, and `callers Base.Hello` "no callers" (qa147)."""
+    graph = build({"e/embed.go": "package e\ntype Base struct{}\nfunc (b *Base) Hello() string { return \"hi\" }\n"
+                                 "type Mid struct{ *Base }\ntype Derived struct{ Mid }\n"
+                                 "func Greet(d *Derived) string { return d.Hello() }\n"})
+    assert pairs(graph) == {("e/embed.go#Greet", "e/embed.go#Base.Hello")}
+
+
 def test_a_method_called_on_a_receiver_of_no_known_type_is_kept_by_name():
     """No edge, but callers of `Ledger.record` can say which calls of `record` it could not confirm."""
     graph = build({"src/main.rs": "mod ledger;\nfn main() {\n    let mut book = ledger::Ledger::new();\n"

@@ -209,8 +209,20 @@ def _bases(src: Source, node) -> tuple[str, ...]:
         if child.type == "extends_interfaces":
             for tl in child.named_children:
                 bases.extend(src.text(x) for x in tl.named_children)
+    bases += _embedded(src, node)
     trait = node.child_by_field_name("trait") if node.type == "impl_item" else None
     return tuple(bases) + ((src.text(trait),) if trait is not None else ())
+
+
+def _embedded(src: Source, node) -> list[str]:
+    """The structs a Go struct embeds (`type Derived struct{ Base }`): their methods are its
+    own, and `d.Hello()` of `Base` had been no call at all (qa147)."""
+    struct = node.child_by_field_name("type") if node.type == "type_spec" else None
+    if struct is None or struct.type != "struct_type":
+        return []
+    return [src.text(typ).lstrip("*") for fields in struct.named_children for f in fields.named_children
+            if f.type == "field_declaration" and f.child_by_field_name("name") is None
+            and (typ := f.child_by_field_name("type")) is not None]
 
 
 def _parameters(src: Source, params, language: str) -> list[tuple[str, str | None]]:

@@ -126,16 +126,28 @@ class StaticResolver:
                 return p, self.index.only_definition(p, sym).qualname, how if p != path else "name.module"
         raise Miss("builtin_or_global")
 
-    def _method(self, path, typ, name, language, how):
+    def _method(self, path, typ, name, language, how, seen=None):
         """``typ.name`` in the package of ``path``, or of the file a returned type names
-        (``<file>#Type``, see :meth:`_returned`)."""
+        (``<file>#Type``, see :meth:`_returned`); a Go struct's also through the structs it
+        embeds, in its package (a promoted method: `d.Hello()` of `Base`, qa147)."""
         if typ == "?":
             raise Miss("local")
         where, _, typ = typ.rpartition("#")
-        for p in self._same_package(where or path, language):
+        packages = self._same_package(where or path, language)
+        for p in packages:
             sym = self.index.symbol(p, f"{typ}.{name}")
             if sym is not None:
                 return p, self.index.only_definition(p, sym).qualname, how
+        seen = seen if seen is not None else set()
+        for p in packages:
+            struct = self.index.symbol(p, typ)
+            for base in struct.bases if struct is not None and struct.kind == "struct" and language == "go" else ():
+                if "." not in base and (p, base) not in seen:
+                    seen.add((p, base))
+                    try:
+                        return self._method(path, f"{p}#{base}", name, language, how, seen)
+                    except Miss:
+                        pass
         raise Miss("no_such_member")
 
     def _go_import(self, path, caller, head, name):
@@ -227,7 +239,7 @@ class StaticResolver:
                 return target[0], ctor.qualname, "super" if parts[0] == "super" else "self"
             if cls is None:
                 raise Miss("builtin_or_global")
-            return self._java_member(cls, parts[0], "self")
+            return self._java_outward(cls, parts[0])
         head, name = ".".join(parts[:-1]), parts[-1]
         if head in ("this", "super()"):
             if cls is None:
@@ -256,6 +268,19 @@ class StaticResolver:
         while current is not None and current.kind not in CLASS_KINDS:
             current = self.index.symbol(path, current.parent)
         return (path, current) if current is not None else None
+
+    def _java_outward(self, cls, name):
+        """A bare call in a class: a method of it or of a class it extends, else of a class
+        around it (an inner class's `helper()` of its outer class had been no call, qa147)."""
+        while True:
+            try:
+                return self._java_member(cls, name, "self")
+            except Miss:
+                path, current = cls
+                outer = self._enclosing_class(path, current.parent) if current.parent else None
+                if outer is None:
+                    raise
+                cls = outer
 
     def _java_member(self, cls, name, how, skip_first=False):
         for cpath, c in self._java_mro(*cls)[1 if skip_first else 0:]:
