@@ -257,7 +257,10 @@ def obsidian_markdown(body: str, opened_row: int | None = None) -> str:
         if callout := _CALLOUT.match(line):
             quote, kind, _, title = callout.groups()
             label = kind.replace("-", " ").upper() if len(kind) <= 3 else kind.replace("-", " ").capitalize()
-            lines[row] = f"{quote}**{label}{' · ' + title if title else ''}**"
+            # on a line of its own, as Obsidian shows it: the quote's next line had run on after
+            # the title in one paragraph (qa145); a hard break only before more of the quote
+            follows = row + 1 < len(lines) and lines[row + 1].lstrip().startswith(">") and lines[row + 1].strip("> \t")
+            lines[row] = f"{quote}**{label}{' · ' + title if title else ''}**" + ("\\" if follows else "")
         elif task := _TASK.match(line):
             lines[row] = f"{task.group(1)}{TASK_MARKS[task.group(2)]} {line[task.end():]}"
         if row == opened_row and lines[row].strip():

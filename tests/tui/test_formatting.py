@@ -117,9 +117,25 @@ def test_callouts_and_tasks_are_shown_as_obsidian_shows_them_code_left_alone():
             "- [ ] Jonas: check\n- [x] done\n"
             "```\n- [ ] in code\n> [!note] in code\n```")
     assert obsidian_markdown(body).split("\n") == [
-        "> **FAQ · Why 48 kHz?**", "> Because the codec.", "- ☐ Jonas: check", "- ☑ done",
+        "> **FAQ · Why 48 kHz?**\\", "> Because the codec.", "- ☐ Jonas: check", "- ☑ done",
         "```", "- [ ] in code", "> [!note] in code", "```"]
     assert obsidian_markdown("> [!deadend] Grommets")[2:] == "**Deadend · Grommets**"
+
+
+def test_a_callouts_title_is_a_line_of_its_own():
+    """The quote's next line ran on after the title in one paragraph: "Failed · Use the card's
+    SPI mode at 50 MHz The signal integrity ..." (qa145). A hard break ends the title, and
+    only where more of the quote follows (at a paragraph's end a backslash is shown)."""
+    from markdown_it import MarkdownIt
+
+    from tui.formatting import obsidian_markdown
+
+    shown = obsidian_markdown("> [!failed] Use SPI at 50 MHz\n> The signal fell apart.\n\n> [!note] Alone\n")
+    inline = [t for t in MarkdownIt("commonmark").parse(shown) if t.type == "inline"]
+    parts = [(c.type, c.content) for c in inline[0].children if c.content or c.type != "text"]
+    assert parts[-4:] == [("text", "Failed · Use SPI at 50 MHz"), ("strong_close", ""), ("hardbreak", ""),
+                          ("text", "The signal fell apart.")]
+    assert "hardbreak" not in [c.type for c in inline[1].children] and not inline[1].content.endswith("\\")
 
 
 def test_html_tags_are_their_text_so_a_paragraph_opening_with_one_is_shown():

@@ -189,7 +189,7 @@ async def test_escape_goes_back_to_the_first_pane_then_to_search(make_app):
     app = make_app()
     async with app.run_test(size=WIDE) as pilot:
         for key, screen, home in (("f2", "DeadEndsScreen", "DeadEndTable"), ("f3", "ResumeScreen", "ProjectList"),
-                                  ("f6", "FindScreen", "Input")):
+                                  ("f6", "FindScreen", "QueryInput")):
             await press(pilot, key)
             assert type(app.screen).__name__ == screen
             await press(pilot, "tab")  # away from where it opens

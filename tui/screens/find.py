@@ -15,6 +15,7 @@ from tui.keys import HELP_KEY, MODE_KEYS, NEXT_PANE
 from tui.messages import IndexChanged
 from tui.screens.keyed import KeyedScreen
 from tui.widgets.find_list import FindList
+from tui.widgets.query_input import QueryInput
 from tui.widgets.vault_header import VaultHeader
 from vault_engine.vault import Vault
 
@@ -45,7 +46,7 @@ class FindScreen(KeyedScreen):
 
     def compose(self) -> ComposeResult:
         yield VaultHeader("Find")
-        yield Input(placeholder="Find a symbol, a path, or ask…", id="find-query", select_on_focus=False)
+        yield QueryInput(placeholder="Find a symbol, a path, or ask…", id="find-query", select_on_focus=False)
         yield Static(EMPTY_HELP, id="find-status", markup=False)
         yield FindList(id="find-hits")
         yield Footer(compact=True)

@@ -17,6 +17,7 @@ from tui.messages import IndexChanged
 from tui.screens.keyed import KeyedScreen
 from tui.search_options import ARMS, QueryHistory, filter_choices, history_path, load_history, save_history
 from tui.widgets.hit_list import HitList
+from tui.widgets.query_input import QueryInput
 from tui.widgets.vault_header import VaultHeader
 from vault_engine.model import SearchResult
 from vault_engine.vault import Vault
@@ -54,7 +55,7 @@ class SearchScreen(KeyedScreen):
 
     def compose(self) -> ComposeResult:
         yield VaultHeader("Search")
-        yield Input(placeholder="Search the vault…", id="query", select_on_focus=False)
+        yield QueryInput(placeholder="Search the vault…", id="query", select_on_focus=False)
         with Horizontal(id="search-filters"):
             yield Select((), prompt="any kind", id="kind-filter", compact=True)
             yield Select((), prompt="any project", id="project-filter", compact=True)

@@ -12,6 +12,7 @@ from textual.message import Message
 from textual.widgets import Input, Static
 
 from tui.formatting import hanging_lines
+from tui.widgets.query_input import QueryInput
 
 PROMPT = "Has this been tried? Type what you are about to try, in your own words"
 HELP = ("The answer appears here as the agent sees it from "
@@ -37,7 +38,7 @@ class ProposalBox(Vertical):
             self.proposal = proposal
 
     def compose(self) -> ComposeResult:
-        yield Input(placeholder=PROMPT, id="proposal")
+        yield QueryInput(placeholder=PROMPT, id="proposal")
         with VerticalScroll(id="proposal-answer-scroll"):
             yield Static(HELP, id="proposal-answer", markup=False)
 

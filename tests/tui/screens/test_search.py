@@ -68,6 +68,21 @@ async def test_only_the_last_query_typed_is_shown(make_app, indexed_vault):
         assert refs == expected_refs(indexed_vault, "idempotency")
 
 
+async def test_a_paste_over_several_lines_is_searched_whole(make_app, indexed_vault):
+    """Textual's input kept a pasted text's first line alone, without a word (qa145)."""
+    from textual import events
+    from textual.widgets import Input
+
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        box = app.screen.query_one("#query", Input)
+        box.post_message(events.Paste("token\nrefresh \r\n  rotation"))
+        await settle(pilot)
+        assert box.value == "token refresh rotation"
+        refs = [h.ref for h in app.screen.query_one(HitList).hits]
+        assert refs == expected_refs(indexed_vault, "token refresh rotation")
+
+
 async def test_a_miss_says_so_and_clearing_the_box_shows_the_help(make_app):
     app = make_app()
     async with app.run_test(size=WIDE) as pilot:
