@@ -121,4 +121,6 @@ def status_text(result: Any) -> str:
         line += f"\n{len(result.hits)} place(s) · Enter opens the code with the notes that say why"
     else:
         line += "\nTry another name, a path, or a question in words (Search, F1, reads every note)."
-    return line
+    # what the CLI says under the answer too: "memory notes only, none holding every word of
+    # the question; the code itself: ..." had been left out, the hit read as an answer (qa145)
+    return "\n".join([line, *(f"note: {n}" for n in getattr(result, "notices", ()))])

@@ -237,7 +237,9 @@ def summary(result: SearchResult) -> str:
     """The line above the hits: how many, which arms ran, and any notice."""
     arms = " + ".join(result.arms)
     if not result.hits:
-        line = f"No match for “{result.query}” ({arms}): a miss, not a guess. Try other words."
+        # why, as the CLI says it (qa145: the TUI had said only "Try other words")
+        why = f" ({result.confidence_reason})" if result.confidence_reason else ""
+        line = f"No match for “{result.query}” ({arms}): a miss, not a guess{why}. Try other words."
     else:
         count = "1 hit" if len(result.hits) == 1 else f"{len(result.hits)} hits"
         line = f"{count} ({arms}) · Enter opens the note at the section"

@@ -109,6 +109,22 @@ async def test_a_question_in_words_is_answered_from_the_memory_notes(make_code_a
         assert any(row.startswith("memory/order-checks.md") for row in rows(listed))
 
 
+async def test_the_notices_the_cli_gives_under_an_answer_are_shown(make_code_app, code_vault):
+    """A memory note holding some of a question's words was shown as "hit (memory tier)" without
+    the CLI's "memory notes only, none holding every word of the question; the code itself: ..."
+    (qa145)."""
+    from vault_engine.vault import Vault
+
+    question = "how are rejected orders logged for the audit trail"
+    with Vault(code_vault) as vault:
+        expected = vault.find(question, k=20).notices
+    assert expected and expected[0].startswith("memory notes only")
+    app = make_code_app()
+    async with app.run_test(size=WIDE) as pilot:
+        status, _ = await find(app, pilot, question)
+        assert [line for line in status.splitlines() if line.startswith("note: ")] == [f"note: {n}" for n in expected]
+
+
 @pytest.mark.parametrize("query", ["   ", "[[", "#^|", "a" * 200, "src/../../etc/passwd", "OrderBook.", "é☕\\"])
 async def test_odd_input_never_breaks_the_screen(make_code_app, query):
     app = make_code_app()
