@@ -77,7 +77,8 @@ def health_of(status: Mapping[str, Any]) -> Health:
     stale = status.get("stale", {})
     stale_count = int(stale.get("changed", 0)) + int(stale.get("missing", 0))
     watcher = watcher_text(status.get("watcher"))
-    parts = [f"{status.get('notes', 0)} notes",
+    notes = status.get("notes", 0)
+    parts = ["1 note" if notes == 1 else f"{notes} notes",
              "index BEHIND: press F5" if behind else f"{stale_count} stale: press F5" if stale_count else "up to date",
              watcher]
     return Health(" · ".join(parts), warning=behind or bool(stale_count) or watcher == "watcher died")

@@ -48,6 +48,8 @@ def test_health_says_what_to_do_when_stale_or_the_watcher_died():
     fresh = health_of({"notes": 35, "stale": {"changed": 0, "missing": 0},
                        "watcher": {"state": "off"}})
     assert fresh == Health("35 notes · up to date · watcher off", warning=False)
+    one = health_of({"notes": 1, "stale": {"changed": 0, "missing": 0}, "watcher": {"state": "off"}})
+    assert one.text.startswith("1 note · ")  # "1 notes" (qa145)
     stale = health_of({"notes": 35, "stale": {"changed": 2, "missing": 1},
                        "watcher": {"state": "stale"}})
     assert stale == Health("35 notes · 3 stale: press F5 · watcher died", warning=True)

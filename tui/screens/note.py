@@ -96,8 +96,9 @@ class NoteScreen(KeyedScreen):
         nothing, and said nothing, qa38)."""
         if action in NOTE_ONLY and self.page is not None and self.page.code is not None:
             return False
-        if action in ON_A_PAGE and self.page is None:
-            return None
+        if action in ON_A_PAGE and self.page is None:  # greyed out where the footer's width shows it
+            # (hidden where it does not: `o Obsidian` had run past the edge at 80 columns, qa145)
+            return None if super().check_action(action, parameters) is not False else False
         if action == "whole_note" and self.query_one(NoteBody).cut == (0, 0):
             return False
         return super().check_action(action, parameters)

@@ -3,7 +3,7 @@ again where the reader was, and a note gone from the vault is said to be gone.""
 
 import pytest
 
-from tests.tui.conftest import INDEX_RUNS, WIDE, index_in_a_terminal, settle, wait_until
+from tests.tui.conftest import INDEX_RUNS, SMALL, WIDE, index_in_a_terminal, settle, wait_until
 from tui.screens.note import NoteScreen
 from tui.widgets.note_body import NoteBody
 
@@ -51,6 +51,19 @@ async def test_a_note_gone_from_the_vault_is_said_to_be_gone(make_app, indexed_v
         assert all(screen.check_action(action, ()) is None for action in ("reinforce", "edit", "obsidian", "copy_ref"))
         await pilot.press("r")
         assert app.screen is screen  # no dialog for a note that is gone
+
+
+async def test_at_80_columns_a_gone_notes_obsidian_key_stays_out_of_the_footer(make_app, indexed_vault):
+    """Greyed out, `o Obsidian` came back into a narrow footer, where it is left out, and ran
+    past its edge (qa145)."""
+    app = make_app()
+    async with app.run_test(size=SMALL) as pilot:
+        screen = await open_glossary(app, pilot)
+        assert screen.check_action("obsidian", ()) is False  # the footer's width leaves it out
+        (indexed_vault / "glossary.md").unlink()
+        await index_in_a_terminal(app, pilot, indexed_vault)
+        await wait_until(pilot, lambda: screen.page is None, "the note said to be gone")
+        assert screen.check_action("obsidian", ()) is False and screen.check_action("reinforce", ()) is None
 
 
 async def test_a_section_renamed_since_shows_the_whole_note_again(make_app, indexed_vault):
