@@ -5,9 +5,10 @@ import textwrap
 import pytest
 
 from vault_engine.sources.code import callgraph
-from vault_engine.sources.code.callgraph import callees, callers, is_test_path, resolve
+from vault_engine.sources.code.callgraph import resolve
 from vault_engine.sources.code.languages import detect_language
 from vault_engine.sources.code.symbols import parse_source
+from vault_engine.sources.code.testpaths import is_test_path
 
 
 def build(files: dict[str, str], **options):
@@ -546,29 +547,8 @@ def test_is_test_path(path, expected):
     assert is_test_path(path) is expected
 
 
-CHAIN = {"src/c.py": "def a(): b()\ndef b(): c()\ndef c(): d()\ndef d(): e()\ndef e(): f()\ndef f(): g()\ndef g(): pass\n",
-         "tests/test_c.py": "from c import d\ndef test_d(): d()\n"}
-
-
-def test_bfs_depth_bounds_and_hops():
-    graph = build(CHAIN)
-    walk = callees(graph, "src/c.py#a", 2)
-    assert {(n.ref, n.hops) for n in walk.nodes} == {("src/c.py#b", 1), ("src/c.py#c", 2)}
-    assert len(walk.edges) == 2
-    assert len(callees(graph, "src/c.py#a", 5).nodes) == 5
-    for bad in (0, 6):
-        with pytest.raises(ValueError, match="depth must be 1..5"):
-            callers(graph, "src/c.py#g", bad)
-
-
-def test_callers_can_exclude_tests():
-    graph = build(CHAIN)
-    assert {n.ref for n in callers(graph, "src/c.py#d", 1).nodes} == {"src/c.py#c", "tests/test_c.py#test_d"}
-    assert {n.ref for n in callers(graph, "src/c.py#d", 1, exclude_tests=True).nodes} == {"src/c.py#c"}
-
-
 def test_definitions_name_every_symbol_and_module():
-    graph = build(CHAIN)
+    graph = build({"src/c.py": "def a(): b()\ndef b(): pass\n"})
     assert graph.definitions["src/c.py#a"][1].qualname == "a" and graph.definitions["src/c.py"] == ("src/c.py", None)
     assert callgraph.ref("x.py", None) == "x.py"
 

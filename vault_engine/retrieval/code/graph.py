@@ -9,7 +9,7 @@ from vault_engine.code_model import GraphEdge, GraphNode
 from vault_engine.sources.code.testpaths import is_test_path
 from vault_engine.stores.code_store import CodeStore
 
-MAX_DEPTH = 5  # as sources/code/callgraph.py: --depth 1..5
+MAX_DEPTH = 5  # --depth 1..5
 
 MODULE = "<module>"
 

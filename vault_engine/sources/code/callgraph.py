@@ -3,15 +3,17 @@
 A ref is ``"<path>#<qualname>"``, or ``"<path>"`` for module-level code; paths are relative
 to the code root. Nothing is guessed: a call whose target the syntax does not establish (a
 builtin, an unannotated parameter, a local whose class is not certain, an attribute of an
-unknown object, a package outside the repository) is counted by reason and gets no edge.
-Traversals (``callers``/``callees``) are bounded BFS.
+unknown object, a package outside the repository) is counted by reason and gets no edge; a
+call by a name its scope defines twice is an edge to each definition (``how`` "redefined"),
+unless the arguments choose one Java overload. The bounded walks of ``callers`` and
+``callees`` read the stored graph (retrieval/code/graph.py).
 """
 
 from __future__ import annotations
 
 import builtins
 import re
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Collection, Mapping
 
 from vault_engine.sources.code.dynamic_resolver import DynamicResolver
@@ -21,17 +23,13 @@ from vault_engine.sources.code.model import (
     CallGraph,
     Edge,
     ParsedSource,
-    Reached,
     Symbol,
-    Traversal,
     Unconfirmed,
 )
 from vault_engine.sources.code.scopes import Index, Miss, Redefined
 from vault_engine.sources.code.static_resolver import StaticResolver
 from vault_engine.sources.code.syntax import LITERAL
-from vault_engine.sources.code.testpaths import is_test_path  # noqa: F401 - part of this module's API
 
-MAX_DEPTH = 5
 # receiver.method, as Call normalizes it: the method, and the name the receiver opens with; the
 # receiver may be what calls return (`make().run`, `Gadget().to_widget().render`) or any
 # expression (`stores[0].go`, `(api).go`)
@@ -126,38 +124,3 @@ def _by_arguments(index: Index, targets: list[tuple[str, str]], arguments: int |
     if len(fitting) == 1:
         return [(*fitting[0], "arguments")]
     return [(tpath, qualname, "redefined") for tpath, qualname in fitting or targets]
-
-
-def callers(graph: CallGraph, start: str, depth: int = 1, *, exclude_tests: bool = False) -> Traversal:
-    """Who calls ``start``, up to ``depth`` (1..5) calls away."""
-    return _walk(graph, start, depth, exclude_tests, "callers")
-
-
-def callees(graph: CallGraph, start: str, depth: int = 1, *, exclude_tests: bool = False) -> Traversal:
-    """What ``start`` calls, up to ``depth`` (1..5) calls away."""
-    return _walk(graph, start, depth, exclude_tests, "callees")
-
-
-def _walk(graph: CallGraph, start: str, depth: int, exclude_tests: bool, direction: str) -> Traversal:
-    if not 1 <= depth <= MAX_DEPTH:
-        raise ValueError(f"depth must be 1..{MAX_DEPTH}, not {depth}")
-    adjacency: dict[str, list[Edge]] = {}
-    for e in graph.edges:
-        adjacency.setdefault(e.callee if direction == "callers" else e.caller, []).append(e)
-    hops = {start: 0}
-    walked: list[Edge] = []
-    queue = deque([start])
-    while queue:
-        node = queue.popleft()
-        if hops[node] == depth:
-            continue
-        for e in sorted(adjacency.get(node, ()), key=lambda e: (e.path, e.line, e.caller, e.callee)):
-            other = e.caller if direction == "callers" else e.callee
-            if exclude_tests and is_test_path(other):
-                continue
-            walked.append(e)
-            if other not in hops:
-                hops[other] = hops[node] + 1
-                queue.append(other)
-    nodes = tuple(Reached(r, h) for r, h in hops.items() if r != start)
-    return Traversal(start, direction, depth, nodes, tuple(walked))

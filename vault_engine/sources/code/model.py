@@ -120,8 +120,9 @@ class Edge:
 
 
 # Unresolved because the syntax does not say what the receiver is: such a call may be one of
-# any method of its name. A builtin or an outside package rules that out, and a receiver known
-# to lack the method makes it a call of no definition (NAME_UNKNOWN's "no_such_member").
+# any method of its name ("attribute": also an attribute the class body does not bind, called
+# through, `self.store.save()`). A builtin or an outside package rules that out, and a receiver
+# known to lack the method called makes it a call of no definition (NAME_UNKNOWN's "no_such_member").
 RECEIVER_UNKNOWN = frozenset({"local", "attribute", "assigned", "ctor_assigned", "this", "redefined", "call_result",
                               "expression"})
 # Unresolved because the name binds nothing indexed: imported from outside the indexed code (a
@@ -155,20 +156,3 @@ class CallGraph:
     definitions: dict[str, tuple[str, Symbol | None]] = field(default_factory=dict)  # ref -> (path, symbol)
     unresolved_at: dict[str, dict[str, int]] = field(default_factory=dict)  # path -> reason -> call sites
     unconfirmed: tuple[Unconfirmed, ...] = ()  # the unresolved calls of a method on some receiver
-
-
-@dataclass(frozen=True, slots=True)
-class Reached:
-    """A node a traversal reached, ``hops`` calls away from where it started."""
-
-    ref: str
-    hops: int
-
-
-@dataclass(frozen=True, slots=True)
-class Traversal:
-    start: str
-    direction: str  # callers | callees
-    depth: int
-    nodes: tuple[Reached, ...]
-    edges: tuple[Edge, ...]

@@ -210,9 +210,11 @@ def header(src: Source, start: int, end: int) -> str:
 class Extracted:
     """An extractor's findings before the driver sorts out scopes.
 
-    ``events`` are (byte position, what, fields) for calls (``callee, line``), bindings
-    (``name, line, kind, annotation``) and imports (the ``Import`` fields after ``local``..
-    ``line`` order, ``aliased`` last); the driver gives each the qualname of the definition
+    ``events`` are (byte position, what, fields) for calls and bindings (the fields of
+    :class:`~model.Call` and :class:`~model.Binding` after the scope: ``callee, line`` and Java's
+    ``arguments``; ``name, line, kind`` and as many of ``annotation, value, entered`` as the
+    language gives) and imports (the ``Import`` fields in ``local``..``line`` order,
+    ``aliased`` last); the driver gives each the qualname of the definition
     around its position. ``params`` are (def, name, line, annotation): a parameter belongs to
     its own function, although it sits outside the function's body.
     """
