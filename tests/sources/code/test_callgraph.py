@@ -426,6 +426,15 @@ def test_a_go_method_promoted_from_an_embedded_struct_is_its_call():
     assert pairs(graph) == {("e/embed.go#Greet", "e/embed.go#Base.Hello")}
 
 
+def test_a_definition_in_a_callback_inside_a_named_function_is_seen_only_there():
+    """Inside `function suite()`, each `it` block's own `make` had both blocks' calls, `redefined`;
+    the same shape at module level was right (qa147)."""
+    graph = build({"s.test.ts": "function suite() {\n  it('a', () => { const make = () => 1; return make(); });\n"
+                                "  it('b', () => { const make = () => 2; return make(); });\n}\n"})
+    assert {(e.line, e.callee, e.how) for e in graph.edges} == {
+        (2, "s.test.ts#suite.make", "name.local"), (3, "s.test.ts#suite.make~2", "name.local")}
+
+
 def test_a_method_called_on_a_receiver_of_no_known_type_is_kept_by_name():
     """No edge, but callers of `Ledger.record` can say which calls of `record` it could not confirm."""
     graph = build({"src/main.rs": "mod ledger;\nfn main() {\n    let mut book = ledger::Ledger::new();\n"

@@ -141,7 +141,7 @@ class DynamicResolver:
         chain = idx.chain(path, scope)
         for s in chain:
             if s is not None and not idx.is_class(path, s):
-                found = self._in_function(path, s, name)
+                found = self._in_function(path, s, name, line)
                 if found == "global":
                     return self._in_module_scope(path, name)
                 if found is not None:
@@ -154,7 +154,7 @@ class DynamicResolver:
             raise Miss("local")  # a module-level callback's parameter: `items.map(item => item.save())`
         return self._star(path, name)
 
-    def _in_function(self, path: str, scope: str, name: str):
+    def _in_function(self, path: str, scope: str, name: str, line: int | None = None):
         idx = self.index
         binds = idx.bindings.get((path, scope), {}).get(name, ())
         kinds = {b.kind for b in binds}
@@ -163,6 +163,11 @@ class DynamicResolver:
         if "nonlocal" in kinds:
             return None
         sym = idx.children.get((path, scope), {}).get(name)
+        # a definition a callback holds is seen only inside that callback, in a function as at
+        # module level: two `it` blocks' own `make` had each had both blocks' calls (qa147)
+        seen = idx.seen_from(path, sym, line) if sym is not None else []
+        if sym is not None and not seen:
+            sym = None
         imports = idx.imports.get((path, scope), {}).get(name, ())
         if binds:
             # Parameters of one symbol's several definitions (a property's getter and
@@ -179,7 +184,9 @@ class DynamicResolver:
         if sym is not None and imports:
             raise Miss("local")  # bound two ways: which one wins depends on the path taken
         if sym is not None:
-            return ("def", path, idx.only_definition(path, sym)), "name.local"
+            if len(seen) > 1:
+                raise Redefined(path, seen)
+            return ("def", path, seen[0]), "name.local"
         if imports:
             return self._import_entity(path, imports[-1], set()), "import"
         return None
