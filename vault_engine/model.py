@@ -92,6 +92,7 @@ class ParsedNote:
     yaml_error: str | None = None
     dead_ends: tuple[DeadEnd, ...] = ()  # Failed items, working-note markers, rejected options
     accepted: tuple[Accepted, ...] = ()  # what the note records as chosen
+    as_imported: bool = False  # a Notion page's note as the import wrote it: its rewrite is no edit
 
 
 @dataclass(frozen=True, slots=True)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 import functools
+import hashlib
 import math
 import re
 import sys
@@ -45,6 +46,18 @@ class Frontmatter:
     body_line: int  # 1-based line of the file where the body starts
     error: str | None = None
     yaml: str = ""  # the block as written, from the file's line 2 (its wikilinks are links too)
+
+
+def body_digest(body: str) -> str:
+    """The fingerprint of a note's body as a writer wrote it (the Notion import records it as
+    ``body_hash``), to tell a later edit made in the vault from the writer's own."""
+    return hashlib.blake2b(body.strip().encode(), digest_size=8).hexdigest()
+
+
+def as_imported(meta: dict[str, Any], body: str) -> bool:
+    """Whether a note is a Notion page's as the import wrote it: its body is the one whose
+    ``body_hash`` its frontmatter records."""
+    return bool(meta.get("notion_id")) and meta.get("body_hash") == body_digest(body)
 
 
 def split_frontmatter(text: str) -> Frontmatter:

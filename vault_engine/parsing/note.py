@@ -18,7 +18,7 @@ from vault_engine.parsing.decisions import (
     record_rulings,
     unlisted_choice,
 )
-from vault_engine.parsing.frontmatter import is_placeholder, parse_time, split_frontmatter
+from vault_engine.parsing.frontmatter import as_imported, is_placeholder, parse_time, split_frontmatter
 from vault_engine.parsing.links import extract_links, extract_property_links, mask_code
 from vault_engine.parsing.markers import marked_dead_ends
 from vault_engine.parsing.readable import links_as_text, unescaped
@@ -28,7 +28,7 @@ from vault_engine.paths import glob_match, note_stem
 
 # Bump when parse_note reads an unchanged file differently (what a ruling or a chosen option
 # is, how sections split): the next `index` re-reads every note instead of trusting the ledger.
-EXTRACTION_VERSION = "43"  # 5: checkpoints dated by file name, KEPs by kep.yaml; 6: frontmatter slips; 7: Cons:;
+EXTRACTION_VERSION = "44"  # 5: checkpoints dated by file name, KEPs by kep.yaml; 6: frontmatter slips; 7: Cons:;
 # 8: a chosen option matched without spaces; 9: dates such as 2023-9-18, a "because" list;
 # 10: alternatives named by label lines ("**Option 2:** ..."), Pros/Cons items are no alternatives;
 # 11: Obsidian's properties (wikilinks in them are links, their words are searched, "Tags:" in any
@@ -111,6 +111,8 @@ EXTRACTION_VERSION = "43"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 # 43: a quote not indented into a list item ends it, one indented reads as its words, and a
 #     callout is no part of an item's reason, indented or not: in a checkpoint's Failed list, a
 #     ruling of its own too; a YAML error names the line where an unclosed quote or bracket opens
+# 44: a Notion page's note as the import wrote it (its body_hash) is known as such: the import's
+#     rewrite of it is no edit for decay
 
 
 def newer_extraction(key: str | None) -> str | None:
@@ -167,6 +169,7 @@ def parse_note(rel_path: str, text: str, config: Config, sidecar: str | None = N
                                            *(part_slips(sections) if kind == "checkpoint" else ())))) or None,
         dead_ends=note_dead_ends(rel_path, kind, meta, sections),
         accepted=note_accepted(kind, sections, record_status(meta, sections) is None if record else True),
+        as_imported=as_imported(fm.meta, fm.body),
     )
 
 

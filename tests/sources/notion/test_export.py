@@ -198,6 +198,25 @@ def test_a_page_the_export_gives_no_date_is_as_old_as_the_typical_dated_page(vau
 # -- re-import ----------------------------------------------------------------------------
 
 
+def test_an_undated_page_changed_in_notion_and_imported_again_stays_as_old_as_the_typical_page(vault, export):
+    """A re-import that rewrote an undated page was read as an edit made now: the page became
+    new and outranked, under decay, the page that answered (qa146). An edit made in the vault
+    is one."""
+    vault.notion_import(FIXTURE, now=FROZEN_NOW)
+    page = export / f"Team Space {ROOT}" / f"Roadmap {ROADMAP}" / f"Token refresh {TOKEN}.md"
+    page.write_text(page.read_text(encoding="utf-8") + "\nAlso revoke the whole family on reuse.\n", encoding="utf-8")
+    later = FROZEN_NOW + 100 * 86400
+    assert [p.rsplit("/", 1)[-1] for p in vault.notion_import(export, now=later).updated] == ["Token refresh b5c6d7e8.md"]
+    ages = {r.title: round(r.age_days, 3) for r in vault.decay_report(now=later)}
+    assert ages["Token refresh"] == ages["Auth spec"] > 30  # the typical dated page's, as before (not 0)
+    note_path = vault.root / "notion" / "Token refresh b5c6d7e8.md"
+    note_path.write_text(note_path.read_text(encoding="utf-8") + "\nMy own note on it.\n", encoding="utf-8")
+    vault.index(embed=False, now=later)
+    assert {r.title: round(r.age_days) for r in vault.decay_report(now=later)}["Token refresh"] == 0
+
+
+
+
 def test_reimport_leaves_unchanged_notes_untouched(vault):
     vault.notion_import(FIXTURE, now=FROZEN_NOW)
     before = {p.name: p.stat().st_mtime_ns for p in (vault.root / "notion").rglob("*") if p.is_file()}

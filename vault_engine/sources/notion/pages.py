@@ -32,7 +32,7 @@ from typing import Any
 from vault_engine.config import Config
 from vault_engine.dates import utc_time
 from vault_engine.errors import NotionError
-from vault_engine.parsing.frontmatter import parse_time, split_frontmatter
+from vault_engine.parsing.frontmatter import body_digest, parse_time, split_frontmatter
 from vault_engine.paths import IGNORED_DIRS
 from vault_engine.sources.notion.report import Problem
 
@@ -86,11 +86,6 @@ def wikilink(stem: str, text: str | None = None, *, in_table: bool = False) -> s
         return f"[[{stem}]]"
     pipe = "\\|" if in_table else "|"
     return f"[[{stem}{pipe}{shown}]]"
-
-
-def body_digest(body: str) -> str:
-    """The fingerprint of a note body as written, to notice later edits made in the vault."""
-    return hashlib.blake2b(body.strip().encode(), digest_size=8).hexdigest()
 
 
 def file_digest(data: bytes) -> str:
