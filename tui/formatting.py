@@ -260,13 +260,28 @@ def obsidian_markdown(body: str, opened_row: int | None = None) -> str:
             label = kind.replace("-", " ").upper() if len(kind) <= 3 else kind.replace("-", " ").capitalize()
             # on a line of its own, as Obsidian shows it: the quote's next line had run on after
             # the title in one paragraph (qa145); a hard break only before more of the quote
-            follows = row + 1 < len(lines) and lines[row + 1].lstrip().startswith(">") and lines[row + 1].strip("> \t")
+            follows = row + 1 < len(lines) and _goes_on(lines[row + 1])
             lines[row] = f"{quote}**{label}{' · ' + title if title else ''}**" + ("\\" if follows else "")
         elif task := _TASK.match(line):
             lines[row] = f"{task.group(1)}{TASK_MARKS[task.group(2)]} {line[task.end():]}"
         if row == opened_row and lines[row].strip():
             lines[row] = _marked(lines[row])
     return "\n".join(lines)
+
+
+# what opens a block of its own after a line of a quote: a list item, a heading, a fence, a
+# table row, another quote level or callout; a hard break before it was shown as a backslash (qa148)
+_OWN_BLOCK = re.compile(r"(?:[-*+]\s|\d{1,9}[.)]\s|#{1,6}\s|```|~~~|\||>|\[!)")
+
+
+def _goes_on(line: str) -> bool:
+    """Whether a line goes on with a quote's paragraph: more of the quote, its text not a
+    block of its own."""
+    quoted = line.lstrip()
+    if not quoted.startswith(">"):
+        return False
+    text = quoted[1:].lstrip()
+    return bool(text) and not _OWN_BLOCK.match(text)
 
 
 def _outside_comments(line: str, inside: bool) -> tuple[str, bool]:

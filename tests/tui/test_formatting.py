@@ -138,6 +138,9 @@ def test_a_callouts_title_is_a_line_of_its_own():
     assert parts[-4:] == [("text", "Failed · Use SPI at 50 MHz"), ("strong_close", ""), ("hardbreak", ""),
                           ("text", "The signal fell apart.")]
     assert "hardbreak" not in [c.type for c in inline[1].children] and not inline[1].content.endswith("\\")
+    # nor before a block of its own: a list under the title had shown a backslash (qa148)
+    listed = obsidian_markdown("> [!failed] Simple title\n> - first\n> - second\n")
+    assert listed.split("\n")[0] == "> **Failed · Simple title**"
 
 
 def test_html_tags_are_their_text_so_a_paragraph_opening_with_one_is_shown():

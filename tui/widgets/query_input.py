@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import re
+
 from textual import events
 from textual.widgets import Input
+
+_LINE_BREAKS = re.compile(r"[ \t]*[\r\n]+[ \t]*")
 
 
 class QueryInput(Input):
     """Textual's input keeps a pasted text's first line alone, without a word: a question
     copied from an issue over three lines was searched as its first (qa145). Every line is
-    kept here, joined by spaces, as the CLI reads a query."""
+    kept here, each line break a space, as the CLI reads a query; the spaces pasted stay
+    (" in a shared Redis" pasted after "keep sessions" had lost its first, qa148)."""
 
     def _on_paste(self, event: events.Paste) -> None:
         event.prevent_default()  # Input's own handler would then paste the first line again
-        super()._on_paste(events.Paste(" ".join(event.text.split())))
+        super()._on_paste(events.Paste(_LINE_BREAKS.sub(" ", event.text)))
         event.stop()

@@ -81,6 +81,9 @@ async def test_a_paste_over_several_lines_is_searched_whole(make_app, indexed_va
         assert box.value == "token refresh rotation"
         refs = [h.ref for h in app.screen.query_one(HitList).hits]
         assert refs == expected_refs(indexed_vault, "token refresh rotation")
+        box.post_message(events.Paste(" grace\nwindow"))  # its own first space kept (qa148)
+        await settle(pilot)
+        assert box.value == "token refresh rotation grace window"
 
 
 async def test_a_miss_says_so_and_clearing_the_box_shows_the_help(make_app, indexed_vault):
