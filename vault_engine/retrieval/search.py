@@ -205,6 +205,7 @@ def notes_first(ranked: list[_Candidate], k: int) -> list[_Candidate]:
     return (first + [c for c in ranked if id(c) not in listed])[:k]
 
 
+SAYS_READ = 20_000  # characters of a section's text read for whether it says something
 MIN_WORDS = 3  # fewer content words than a short statement ("Keep sessions in cookies") say nothing alone
 
 
@@ -220,7 +221,8 @@ def says_something(section: SectionRow, path: str = "") -> bool:
     its contents, was the first hit, `high`, of a question its Motivation answers: qa115).
     ``path``: the note's, whose name its own links may give (``[[Postgres Notes#Vacuum]]``)."""
     contents = _contents(PurePosixPath(path).stem if path else "")
-    body = reading_view(contents.sub("", section_body(section.text, section.heading)))
+    # its opening is enough to tell: the whole of a 1 MB section had been read at every search (qa148)
+    body = reading_view(contents.sub("", section_body(section.text, section.heading)[:SAYS_READ]))
     # content words: "This page is long." above a contents list says nothing either (qa122);
     # Chinese and Japanese as the words index reads them, in pairs of characters: a sentence
     # runs on without spaces, and two of them had been two words, the section "nothing to read"
