@@ -435,6 +435,24 @@ def test_a_definition_in_a_callback_inside_a_named_function_is_seen_only_there()
         (2, "s.test.ts#suite.make", "name.local"), (3, "s.test.ts#suite.make~2", "name.local")}
 
 
+def test_a_go_var_declared_with_a_value_is_typed_as_a_short_declaration_is():
+    """`var s = NewStore()` left `s` untyped where `s := NewStore()` typed it (qa148)."""
+    graph = build({"s/a.go": "package s\ntype Store struct{}\nfunc NewStore() *Store { return &Store{} }\n"
+                             "func (x *Store) Put() {}\nfunc U() {\n\tvar s = NewStore()\n\ts.Put()\n"
+                             "\tvar t = &Store{}\n\tt.Put()\n}\n"})
+    assert [e.line for e in graph.edges if e.callee == "s/a.go#Store.Put"] == [7, 9]
+
+
+def test_a_java_method_called_on_the_instance_a_constructor_builds_is_an_edge():
+    """`new K().h()` was kept by its name under every `h`, where TypeScript's `new Store().go()`
+    is an edge (qa148); a method `K` lacks stays a call of no definition."""
+    graph = build({"p/U.java": "package p;\nclass K { void h() {} }\nclass L { void h() {} }\n"
+                               "class U { void m() { new K().h(); new K().zz(); } }\n"})
+    assert ("p/U.java#U.m", "p/U.java#K.h", "constructed") in {(e.caller, e.callee, e.how) for e in graph.edges}
+    assert "p/U.java#L.h" not in {e.callee for e in graph.edges}
+    assert [(u.name, u.reason) for u in graph.unconfirmed] == [("zz", "no_such_member")]
+
+
 def test_a_method_called_on_a_receiver_of_no_known_type_is_kept_by_name():
     """No edge, but callers of `Ledger.record` can say which calls of `record` it could not confirm."""
     graph = build({"src/main.rs": "mod ledger;\nfn main() {\n    let mut book = ledger::Ledger::new();\n"
@@ -666,5 +684,7 @@ def test_a_method_on_a_literal_or_what_a_call_returns_is_listed_in_rust_go_and_j
                                  "func A() int { return (&Inventory{}).Restock() }\n",
                    "src/K.java": "class K { int h() { return 1; } }\nclass L { int i() { return new K().h() + \"x\".length(); } }\n"})
     assert sorted((u.path, u.name, u.line, u.reason) for u in graph.unconfirmed) == [
-        ("src/K.java", "h", 2, "call_result"), ("src/inv.go", "Restock", 6, "expression"),
+        ("src/inv.go", "Restock", 6, "expression"),
         ("src/lib.rs", "record", 6, "call_result"), ("src/lib.rs", "record", 6, "expression")]
+    # Java's `new K().h()` is an edge since, as TypeScript's `new Store().go()` is (qa148)
+    assert ("src/K.java#L.i", "src/K.java#K.h", "constructed") in {(e.caller, e.callee, e.how) for e in graph.edges}

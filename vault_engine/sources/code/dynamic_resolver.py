@@ -21,6 +21,7 @@ from vault_engine.sources.code.model import Symbol
 from vault_engine.sources.code.modules import ts_module_path
 from vault_engine.sources.code.scopes import (
     CLASS_KINDS,
+    ON_ONE_CALL,
     Index,
     Miss,
     Redefined,
@@ -31,9 +32,6 @@ from vault_engine.sources.code.scopes import (
 )
 
 _GENERIC_ARGS = re.compile(r"<.*>$")
-# A member of what one call returns, as the extractors write it (its arguments left out):
-# `Option().add_to_parser`, `new Store().go` (the name called, the members after the call)
-_ON_ONE_CALL = re.compile(r"^(new )?([\w$]+(?:\.[\w$]+)*)\(\)((?:\.[\w$]+)+)$")
 
 
 class DynamicResolver:
@@ -49,7 +47,7 @@ class DynamicResolver:
         shape = callee_parts(callee)
         python = self.index.files[path].language == "python"
         if shape is None:
-            on_one_call = _ON_ONE_CALL.match(callee)
+            on_one_call = ON_ONE_CALL.match(callee)
             if on_one_call is not None:
                 return self._on_what_a_call_built(path, caller, on_one_call, python, line)
             raise unparsed(callee)

@@ -246,13 +246,14 @@ def _parameters(src: Source, params, language: str) -> list[tuple[str, str | Non
 
 
 def _initializer(target):
-    """The one expression a Rust ``let`` or a Go ``:=`` binds its one target to, or None."""
+    """The one expression a Rust ``let``, a Go ``:=`` or ``var x = ...`` binds its one target to, or None."""
     statement = target.parent
     if statement is None:
         return None
     if statement.type == "let_declaration":
         return statement.child_by_field_name("value")
-    right = statement.child_by_field_name("right") if statement.type == "short_var_declaration" else None
+    right = statement.child_by_field_name("right") if statement.type == "short_var_declaration" else \
+        statement.child_by_field_name("value") if statement.type == "var_spec" else None
     values = right.named_children if right is not None else []
     return values[0] if len(values) == 1 else None
 
@@ -432,9 +433,12 @@ def _bindings(src: Source, caps: dict, language: str, out: Extracted) -> None:
             out.events.append((node.start_byte, "bind", (name, line(node), "assign", *made)))
     for node in caps.get("target.spec", []):  # Go `var a, b T = ...`
         ann = node.child_by_field_name("type")
-        for name in node.children_by_field_name("name"):
+        names = node.children_by_field_name("name")
+        # `var s = NewStore()` types `s` as `s := NewStore()` does (it had not, qa148)
+        made = _made(src, _initializer(names[0]), language) if len(names) == 1 and ann is None else (None, None)
+        for name in names:
             out.events.append((node.start_byte, "bind", (src.text(name), line(node), "assign",
-                                                          _type_name(src, ann) if ann else None)))
+                                                          _type_name(src, ann) if ann else made[0], made[1])))
     for node in caps.get("target.typed", []):  # Java `T x = ...;`, `for (T x : xs)`, a field `T x;`
         ann = node.child_by_field_name("type")
         declared = _type_name(src, ann) if ann is not None and src.text(ann) != "var" else None

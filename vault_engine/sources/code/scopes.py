@@ -31,6 +31,9 @@ class Miss(Exception):
 # of what any call returns: `make().run`, `a().b().c`, `a[0]().go`; `(a or b).go` calls nothing
 _ON_A_CALL = re.compile(r"[\w$)\]]\(.*\)(?:\.[\w$]+)+$")
 _A_MEMBER = re.compile(r"[^\s.]\.[\w$]+$")  # a member of some expression: `stores[0].go`
+# A member of what one call returns, as the extractors write it (its arguments left out):
+# `Option().add_to_parser`, `new Store().go` (the name called, the members after the call)
+ON_ONE_CALL = re.compile(r"^(new )?([\w$]+(?:\.[\w$]+)*)\(\)((?:\.[\w$]+)+)$")
 
 
 def unparsed(callee: str) -> Miss:

@@ -21,7 +21,15 @@ from collections import defaultdict
 from collections.abc import Mapping
 from pathlib import PurePosixPath
 
-from vault_engine.sources.code.scopes import CLASS_KINDS, Index, Miss, Redefined, callee_parts, unparsed
+from vault_engine.sources.code.scopes import (
+    CLASS_KINDS,
+    ON_ONE_CALL,
+    Index,
+    Miss,
+    Redefined,
+    callee_parts,
+    unparsed,
+)
 
 # The one plain type a signature returns: Rust's `-> Self` or `-> Ledger` before any `where`,
 # Go's `) *Inventory`. A qualified name (another module's type), several results, generics
@@ -44,10 +52,13 @@ class StaticResolver:
         """(callee path, callee qualname, how) or raises ``Miss`` (``line``: for the dynamic
         resolver's callbacks; a Go, Rust or Java scope is always named)."""
         shape = callee_parts(callee)
+        language = self.index.files[path].language
         if shape is None:
+            built = ON_ONE_CALL.match(callee) if language == "java" else None
+            if built is not None and built[1] and built[3].count(".") == 1:
+                return self._java_built(path, caller, built[2], built[3][1:])
             raise unparsed(callee)
         is_new, parts = shape
-        language = self.index.files[path].language
         if language == "java":
             return self._java(path, caller, is_new, parts)
         if len(parts) == 1:
@@ -268,6 +279,14 @@ class StaticResolver:
         while current is not None and current.kind not in CLASS_KINDS:
             current = self.index.symbol(path, current.parent)
         return (path, current) if current is not None else None
+
+    def _java_built(self, path, caller, name, method):
+        """A method called on the instance a constructor call builds, `new K().h()`: an edge, as
+        TypeScript's `new Store().go()` is (it had been listed under every `h`, qa148)."""
+        built = self._java_class(path, name, caller)
+        if built is None:
+            raise Miss("call_result")
+        return self._java_member(built, method, "constructed")
 
     def _java_outward(self, cls, name):
         """A bare call in a class: a method of it or of a class it extends, else of a class
