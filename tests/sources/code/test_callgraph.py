@@ -406,8 +406,14 @@ def test_a_java_class_named_where_two_of_that_name_are_nested_is_the_nearest():
 def test_a_rust_tuple_struct_built_by_its_name_is_a_construction_and_a_go_conversion_is_none():
     """`Sq(2.0)` had been read as Go's `T(x)`, a conversion: no edge and no word (qa147)."""
     graph = build({"src/main.rs": "struct Sq(f64);\nfn main() {\n    let q = Sq(2.0);\n}\n",
+                   "src/shapes/mod.rs": "pub mod sq;\n", "src/shapes/sq.rs": "pub struct Sq(pub f64);\n",
+                   "src/lib.rs": "mod shapes;\nuse shapes::sq::Sq;\nfn one() {\n    let a = Sq(3.0);\n"
+                                 "    let b = crate::shapes::sq::Sq(5.0);\n}\n",
                    "go/m.go": "package m\ntype Celsius float64\nfunc f() {\n\tc := Celsius(2)\n\t_ = c\n}\n"})
-    assert {(e.caller, e.callee, e.how) for e in graph.edges} == {("src/main.rs#main", "src/main.rs#Sq", "ctor.class")}
+    assert {(e.caller, e.callee, e.how) for e in graph.edges} == {
+        ("src/main.rs#main", "src/main.rs#Sq", "ctor.class"),  # and through a `use` or a path (qa148)
+        ("src/lib.rs#one", "src/shapes/sq.rs#Sq", "ctor.class")}
+    assert sorted(e.line for e in graph.edges if e.path == "src/lib.rs") == [4, 5]
 
 
 def test_a_java_inner_class_calls_its_outer_class_by_a_bare_name():

@@ -225,6 +225,9 @@ class StaticResolver:
                 sym = self.index.symbol(file, ".".join(item))
                 if sym is not None and sym.kind in ("function", "method"):
                     return file, self.index.only_definition(file, sym).qualname, "import"
+                if sym is not None and sym.kind == "struct":  # a tuple struct built: `Sq(2.0)`
+                    # after `use shapes::sq::Sq;`, as in its own file (qa148)
+                    return file, self.index.only_definition(file, sym).qualname, "ctor.class"
         raise own_scope
 
     # ---- Java ---------------------------------------------------------------------------
