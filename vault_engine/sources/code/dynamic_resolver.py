@@ -76,7 +76,7 @@ class DynamicResolver:
                 # an attribute the class does not bind in its body (`self.store = Store()` in
                 # __init__, `this.store = new Store()`) is a receiver the syntax does not type
                 # when the call goes on through it: `self.store.save()` had been a call of a
-                # member no class has, and `callers Store.save` said "no callers" (qa147: 83
+                # member no class has, and `callers Store.save` said "no callers" (qa147: 114
                 # calls of click, `self.command.get_help(self)` among them)
                 if miss.reason == "no_such_member" and at < len(parts) and entity[0] in ("instance", "super"):
                     raise Miss("attribute") from None
