@@ -46,7 +46,8 @@ VERSION = "16"  # 2: unresolved calls counted per file; 3-4: wrapped arrow const
 # built; Java classes named from where they are written; Go imports outside the module; Java
 # inner classes' calls of the outer class; Go structs' embedded structs (bases) and promoted methods;
 # a callback's own definitions seen only inside it within a named function too; Java's
-# `new K().h()` an edge; Go's `var s = NewStore()` typed
+# `new K().h()` an edge; Go's `var s = NewStore()` typed; an object literal's and a nameless class's
+# methods bound by no bare name, and `this` in an object literal's method no class
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE IF NOT EXISTS files (

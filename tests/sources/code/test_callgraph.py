@@ -459,6 +459,18 @@ def test_a_java_method_called_on_the_instance_a_constructor_builds_is_an_edge():
     assert [(u.name, u.reason) for u in graph.unconfirmed] == [("zz", "no_such_member")]
 
 
+def test_an_object_literals_methods_are_called_by_no_bare_name_and_this_in_them_is_the_object():
+    """A bare `save()` had been an edge to `const api = { save() {} }`'s method, and a nameless
+    default class's `run()` to its method; `this.clear()` in a literal a method returns had been
+    the class's `clear` (qa147)."""
+    graph = build({"a.js": "const api = {\n  save() { return 1; },\n};\nfunction main() {\n  return save();\n}\n",
+                   "b.ts": "export default class {\n  run() { return 1; }\n}\nfunction run2() { return run(); }\n",
+                   "c.ts": "class Store {\n  view() {\n    return {\n      reset() { this.clear(); },\n"
+                           "      clear() { return 0; },\n    };\n  }\n  clear() { return 1; }\n}\n"
+                           "class Kept {\n  go() { return this.stop(); }\n  stop() { return 2; }\n}\n"})
+    assert pairs(graph) == {("c.ts#Kept.go", "c.ts#Kept.stop")}
+
+
 def test_a_method_called_on_a_receiver_of_no_known_type_is_kept_by_name():
     """No edge, but callers of `Ledger.record` can say which calls of `record` it could not confirm."""
     graph = build({"src/main.rs": "mod ledger;\nfn main() {\n    let mut book = ledger::Ledger::new();\n"

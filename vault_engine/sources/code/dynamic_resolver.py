@@ -408,13 +408,17 @@ class DynamicResolver:
         return found[1], found[2].qualname, "super"
 
     def _this_class(self, path: str, caller: str | None):
-        """The class ``this`` is in: up through arrow functions, not through a ``function``."""
+        """The class ``this`` is in: up through arrow functions, not through a ``function``,
+        nor out of an object literal's method (``this`` is the object: `reset() { this.clear() }`
+        in a literal a method returns had been the method's class's `clear`, qa147)."""
         idx = self.index
         current = idx.symbol(path, caller)
         while current is not None:
             owner = idx.symbol(path, current.parent)
             if owner is not None and owner.kind == "class" and current.kind in ("method", "constructor", "property"):
                 return owner
+            if current.kind == "method" and (owner is None or owner.kind not in CLASS_KINDS):
+                return None  # a method no class holds: an object literal's
             if current.signature.startswith(("function", "async function")) or "= function" in current.signature:
                 return None
             current = owner

@@ -175,6 +175,24 @@ _FUNCTIONS = (*_FUNCTION_VALUES, "function", "function_declaration", "generator_
               "method_definition")
 
 
+# Seen by no call of its bare name (Symbol.visible): an object literal's method, a nameless class's
+NO_NAME = (0, -1)
+
+
+def _bound_by_no_name(method) -> bool:
+    """Whether a method is an object literal's (`const api = { save() {} }`) or a nameless
+    class's (`export default class { run() {} }`): no bare `save()` calls it, and one had been
+    an edge to it (qa147). A class expression bound to a const is named by it."""
+    holder = method.parent
+    if holder is None:
+        return False
+    if holder.type == "object":
+        return True
+    cls = holder.parent if holder.type == "class_body" else None
+    return (cls is not None and cls.child_by_field_name("name") is None
+            and (cls.parent is None or cls.parent.type != "variable_declarator"))
+
+
 def _seen_only_in_callbacks(defs: list[RawDef]) -> None:
     """Mark each definition whose nearest enclosing function is no definition (a callback:
     ``it('...', () => { const createStore = ... })``) as seen only between its lines. The
@@ -183,6 +201,9 @@ def _seen_only_in_callbacks(defs: list[RawDef]) -> None:
     named = {getattr(d.node, "id", None) for d in defs}
     named |= {value.id for d in defs if (value := _function_value(d.node)) is not None}
     for d in defs:
+        if d.node.type == "method_definition" and _bound_by_no_name(d.node):
+            d.visible = NO_NAME
+            continue
         node = getattr(d.node, "parent", None)
         while node is not None and node.type not in _FUNCTIONS:
             node = node.parent
