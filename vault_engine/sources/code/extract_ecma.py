@@ -201,7 +201,7 @@ def _seen_only_in_callbacks(defs: list[RawDef]) -> None:
     named = {getattr(d.node, "id", None) for d in defs}
     named |= {value.id for d in defs if (value := _function_value(d.node)) is not None}
     for d in defs:
-        if d.node.type == "method_definition" and _bound_by_no_name(d.node):
+        if getattr(d.node, "type", None) == "method_definition" and _bound_by_no_name(d.node):
             d.visible = NO_NAME
             continue
         node = getattr(d.node, "parent", None)
