@@ -209,6 +209,13 @@ def test_an_undated_page_changed_in_notion_and_imported_again_stays_as_old_as_th
     assert [p.rsplit("/", 1)[-1] for p in vault.notion_import(export, now=later).updated] == ["Token refresh b5c6d7e8.md"]
     ages = {r.title: round(r.age_days, 3) for r in vault.decay_report(now=later)}
     assert ages["Token refresh"] == ages["Auth spec"] > 30  # the typical dated page's, as before (not 0)
+    # what an earlier release recorded as an edit of a note the import wrote is none either:
+    # read again, the note holds no edit (the evaluation's Notion databases had stayed new)
+    vault.ledger.db.execute("UPDATE notes SET edited_at=? WHERE title='Token refresh'", (later,))
+    vault.ledger.set_meta("extraction", "1|" + vault.ledger.get_meta("extraction").split("|", 1)[1])
+    vault.ledger.db.commit()
+    vault.index(embed=False, now=later)  # read again, as after an upgrade
+    assert {r.title: round(r.age_days, 3) for r in vault.decay_report(now=later)}["Token refresh"] == ages["Auth spec"]
     note_path = vault.root / "notion" / "Token refresh b5c6d7e8.md"
     note_path.write_text(note_path.read_text(encoding="utf-8") + "\nMy own note on it.\n", encoding="utf-8")
     vault.index(embed=False, now=later)

@@ -137,10 +137,11 @@ class NoteQueries(LedgerConnection):
             # An edit the index reads: its content differs from what it last read (a note read
             # again for a new EXTRACTION_VERSION, or moved, is none); decay counts from it. A
             # Notion page the import wrote again is no edit of the note: an undated page changed
-            # in Notion had become new, and outranked the page that answered (qa146)
+            # in Notion had become new, and outranked the page that answered (qa146); a note as
+            # the import wrote it holds no edit at all, whatever an earlier release recorded
             self.db.execute(
-                "UPDATE notes SET edited_at=CASE WHEN hash<>? THEN ? ELSE edited_at END WHERE id=?",
-                (digest, None if note.as_imported else values[-1], note_id))
+                "UPDATE notes SET edited_at=CASE WHEN ? THEN NULL WHEN hash<>? THEN ? ELSE edited_at END WHERE id=?",
+                (note.as_imported, digest, values[-1], note_id))
             self.db.execute(
                 "UPDATE notes SET path=?, name_key=?, title=?, kind=?, project=?, tap=?, size=?,"
                 " mtime_ns=?, ctime_ns=?, hash=?, doc_time=?, meta=?, yaml_error=?, notion_id=?, indexed_at=?"
