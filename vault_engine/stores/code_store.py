@@ -47,7 +47,8 @@ VERSION = "16"  # 2: unresolved calls counted per file; 3-4: wrapped arrow const
 # inner classes' calls of the outer class; Go structs' embedded structs (bases) and promoted methods;
 # a callback's own definitions seen only inside it within a named function too; Java's
 # `new K().h()` an edge; Go's `var s = NewStore()` typed; an object literal's and a nameless class's
-# methods bound by no bare name, and `this` in an object literal's method no class
+# methods bound by no bare name, and `this` in an object literal's method no class; a call of a
+# TS value no call of the type of its name
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE IF NOT EXISTS files (

@@ -471,6 +471,14 @@ def test_an_object_literals_methods_are_called_by_no_bare_name_and_this_in_them_
     assert pairs(graph) == {("c.ts#Kept.go", "c.ts#Kept.stop")}
 
 
+def test_a_call_of_a_typescript_value_is_no_call_of_the_type_of_its_name():
+    """`Money(3)` beside `type Money` had been an edge to the type too, `redefined` (qa147)."""
+    graph = build({"t.ts": "export function Money(n: number) { return { n }; }\n"
+                           "export type Money = ReturnType<typeof Money>;\n"
+                           "export function total(): Money {\n  return Money(3);\n}\n"})
+    assert {(e.caller, e.callee, e.how) for e in graph.edges} == {("t.ts#total", "t.ts#Money", "name.module")}
+
+
 def test_a_method_called_on_a_receiver_of_no_known_type_is_kept_by_name():
     """No edge, but callers of `Ledger.record` can say which calls of `record` it could not confirm."""
     graph = build({"src/main.rs": "mod ledger;\nfn main() {\n    let mut book = ledger::Ledger::new();\n"

@@ -74,7 +74,8 @@ def resolve(files: Mapping[str, ParsedSource], *, annotations: bool = True, loca
             try:
                 targets = [resolver.resolve(path, call.caller, call.callee, call.line)]
             except Redefined as many:
-                targets = _by_arguments(index, many.targets, call.arguments)
+                runs = _runnable(index, many.targets)
+                targets = [_one(path, *runs[0])] if len(runs) == 1 else _by_arguments(index, runs, call.arguments)
             except Miss as miss:
                 unresolved[miss.reason] += 1
                 per_file.setdefault(path, Counter())[miss.reason] += 1
@@ -109,6 +110,19 @@ def _unconfirmed_name(callee: str, reason: str, language: str) -> str | None:
     if bare is None or (language == "python" and bare[1] in _PYTHON_BUILTINS):
         return None
     return bare[1]
+
+
+def _runnable(index: Index, targets: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """The definitions a call of a repeated name can run: not a TypeScript type alias or
+    interface that shares its name with a value (`function Money` beside `type Money`: a call
+    of the function had been an edge to the type too, qa147); all of them when none is a value."""
+    runs = [t for t in targets if (sym := index.symbol(*t)) is None or sym.kind not in ("type", "interface")]
+    return runs or targets
+
+
+def _one(path: str, tpath: str, qualname: str) -> tuple[str, str, str]:
+    """The edge to the one definition left of a name's repeats, as a name found alone is."""
+    return tpath, qualname, "import" if tpath != path else "name.local" if "." in qualname else "name.module"
 
 
 def _by_arguments(index: Index, targets: list[tuple[str, str]], arguments: int | None) -> list[tuple[str, str, str]]:
