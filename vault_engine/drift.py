@@ -65,7 +65,7 @@ class Drift:
         ``under``) changed (:meth:`stale_notice`). Its own notes are looked at even while a
         watcher runs: a move out of the vault, or into `.trash/`, reaches the watcher half a
         second late, and `resume` had handed on the checkpoint moved away without a word (qa146)."""
-        return self.hits_stale(ledger, paths, again) or self.stale_notice(ledger, again, under)
+        return self.hits_stale(ledger, paths, again) or self.stale_notice(ledger, again, under=under)
 
     def stale_notice(self, ledger: Ledger, again: str, under: str = "") -> tuple[str, ...]:
         """For a miss (of ``search`` or ``deadend check``, named by ``again``) or a brief: one

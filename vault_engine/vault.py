@@ -1145,10 +1145,9 @@ class Vault:
         elif say_if_stale:  # a ruling struck or a note deleted since (qa51); else, a checkpoint of the
             # project written since may hold a closer one: a hit raised the opposite approach without
             # a word (qa74). Its folder alone is scanned: the whole vault cost 120 ms at 10,000 notes.
-            stale = self._drift.hits_stale(ledger, (r.path for r in check.rulings), "check")
-            folder = self._project_folder(project)
-            if not stale and folder:
-                stale = self._drift.stale_notice(ledger, "check", under=folder)
+            raised, folder = (r.path for r in check.rulings), self._project_folder(project)
+            stale = self._drift.answer_stale(ledger, raised, "check", folder) if folder \
+                else self._drift.hits_stale(ledger, raised, "check")
             changed = tuple(line for line in self._drift.settings_notice(ledger, "check") if line not in stale)
             check = replace(check, notices=check.notices + stale + changed)
         return check
