@@ -585,6 +585,31 @@ def test_rust_self_and_type_paths_in_the_same_file():
                             ("src/p.rs#P.go", "src/p.rs#free")}
 
 
+def test_rust_inline_modules_name_their_items_and_answer_their_own_calls():
+    """A `mod tests`' `setup()` called by its tests had been a name no definition answers, and
+    an `impl` in `mod inner` named its methods as if at the file's top (`Thing.go`)."""
+    graph = build({"src/lib.rs": "mod inner {\n    pub fn helper() -> i32 { 1 }\n    pub struct Thing;\n"
+                                 "    impl Thing {\n        pub fn go(&self) -> i32 { helper() }\n"
+                                 "        fn new() -> Self { Thing }\n    }\n"
+                                 "    fn make() -> Thing { Thing::new() }\n"
+                                 "    pub fn twice() -> i32 { let t = make(); t.go() }\n}\n"
+                                 "pub fn top() -> i32 { inner::helper() + inner::Thing::new().go() }\n"
+                                 "pub struct Counter;\nimpl Counter {\n    pub fn bump(&self) {}\n}\n"
+                                 "#[cfg(test)]\nmod tests {\n    use super::*;\n"
+                                 "    fn setup() -> Counter { Counter }\n    #[test]\n"
+                                 "    fn it_works() {\n        top();\n        let c = setup();\n        c.bump();\n    }\n}\n"})
+    assert pairs(graph) == {
+        ("src/lib.rs#inner.Thing.go", "src/lib.rs#inner.helper"),
+        ("src/lib.rs#inner.make", "src/lib.rs#inner.Thing.new"),
+        ("src/lib.rs#inner.twice", "src/lib.rs#inner.make"),
+        ("src/lib.rs#inner.twice", "src/lib.rs#inner.Thing.go"),  # `make()` returns `Thing`: this module's
+        ("src/lib.rs#top", "src/lib.rs#inner.helper"),
+        ("src/lib.rs#top", "src/lib.rs#inner.Thing.new"),
+        ("src/lib.rs#tests.it_works", "src/lib.rs#top"),
+        ("src/lib.rs#tests.it_works", "src/lib.rs#tests.setup"),
+        ("src/lib.rs#tests.it_works", "src/lib.rs#Counter.bump")}
+
+
 @pytest.mark.parametrize("path, expected", [
     ("tests/test_core.py", True), ("src/pkg/tests/helpers.py", True), ("test/util.js", True),
     ("src/__tests__/a.ts", True), ("test_basic.py", True), ("pkg/conftest.py", True),

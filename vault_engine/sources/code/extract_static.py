@@ -127,7 +127,7 @@ def _definition(src: Source, node, language: str, out: Extracted) -> RawDef | No
                (node.start_byte, node.end_byte), doc_comment(src, first, _DOC[language]),
                decorators=tuple(_decorator_text(src, x) for x in decorators), bases=_bases(src, node))
     if t == "impl_item":
-        d.extra["type"] = _type_name(src, node.child_by_field_name("type"))
+        d.extra["type"] = _in_modules(src, node) + _type_name(src, node.child_by_field_name("type"))
     if t == "method_declaration" and language == "go":
         receiver = node.child_by_field_name("receiver")
         decl = next((c for c in receiver.named_children if c.type == "parameter_declaration"), None)
@@ -172,10 +172,21 @@ def _enclosing_impl_type(src: Source, node) -> str | None:
     if parent is not None and parent.type == "declaration_list" and parent.parent is not None:
         owner = parent.parent
         if owner.type == "impl_item":
-            return _type_name(src, owner.child_by_field_name("type"))
+            return _in_modules(src, owner) + _type_name(src, owner.child_by_field_name("type"))
         if owner.type == "trait_item":
-            return src.text(owner.child_by_field_name("name"))
+            return _in_modules(src, owner) + src.text(owner.child_by_field_name("name"))
     return None
+
+
+def _in_modules(src: Source, node) -> str:
+    """``outer.inner.`` for an item in Rust's inline ``mod outer { mod inner { .. } }``: an
+    ``impl`` there is of the type declared beside it (`inner.Thing`), whose methods had been
+    named as if at the file's top (`Thing.go` beside `inner.Thing`)."""
+    names = []
+    while (node := node.parent) is not None:
+        if node.type == "mod_item" and (name := node.child_by_field_name("name")) is not None:
+            names.append(src.text(name))
+    return "".join(f"{n}." for n in reversed(names))
 
 
 def _decorators(src: Source, node, language: str) -> list:

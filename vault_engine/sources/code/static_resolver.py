@@ -64,6 +64,8 @@ class StaticResolver:
         if len(parts) == 1:
             self._not_local(path, caller, parts[0])
             try:
+                if language == "rust":
+                    return self._rust_item(path, caller, parts[0])
                 return self._package_function(path, parts[0], language)
             except Miss as own_scope:
                 if language != "rust":
@@ -78,7 +80,7 @@ class StaticResolver:
             return self._method(path, typ, name, language, "receiver")
         if language == "rust":
             try:
-                return self._method(path, head, name, language, "type")
+                return self._rust_type_member(path, caller, head, name)
             except Miss as own_scope:
                 return self._rust_import(path, parts, own_scope)  # `util::helper()`, `Entry::credit()` elsewhere
         if head[:1].isupper():
@@ -118,6 +120,9 @@ class StaticResolver:
         if sym is None or found is None:
             return None
         typ = sym.parent if found[1] == "Self" else found[1]
+        if typ and found[1] != "Self" and self.index.files[tpath].language == "rust":
+            typ = next((f"{m}.{typ}" for m in self._rust_modules_around(tpath, qualname)[:-1]
+                        if self.index.symbol(tpath, f"{m}.{typ}") is not None), typ)  # `-> Thing` in `mod inner`
         return f"{tpath}#{typ}" if typ else None  # its methods are beside the function that returns it
 
     def _same_package(self, path, language) -> list[str]:
@@ -129,9 +134,6 @@ class StaticResolver:
         for p in self._same_package(path, language):
             sym = self.index.children.get((p, None), {}).get(name)
             if sym is not None:
-                if language == "rust" and sym.kind == "struct":  # a tuple struct built: `Sq(2.0)`, as
-                    # Python's `IntRange(...)` is (it had been a Go conversion: no edge, no word, qa147)
-                    return p, self.index.only_definition(p, sym).qualname, "ctor.class"
                 if sym.kind in CLASS_KINDS or sym.kind == "type":
                     raise Miss("conversion")
                 return p, self.index.only_definition(p, sym).qualname, how if p != path else "name.module"
@@ -193,6 +195,42 @@ class StaticResolver:
         return []
 
     # ---- Rust modules -----------------------------------------------------------------------
+    def _rust_modules_around(self, path: str, caller: str | None) -> list[str | None]:
+        """The inline ``mod`` blocks around ``caller``, innermost first, then the file's top:
+        where a bare name or a type is looked up (a `mod tests`' `setup()` called by its own
+        tests had been a name no definition answers)."""
+        parts = (caller or "").split(".")
+        mods: list[str | None] = [m for m in (".".join(parts[:i]) for i in range(len(parts) - 1, 0, -1))
+                                  if (sym := self.index.symbol(path, m)) is not None and sym.kind == "module"]
+        return [*mods, None]
+
+    def _rust_item(self, path: str, caller: str | None, name: str):
+        """A bare name: an item of the module around the call, else of one further out (Rust
+        asks a ``use super::*`` for that; a call the file's top answers is taken as before)."""
+        for module in self._rust_modules_around(path, caller):
+            sym = self.index.children.get((path, module), {}).get(name)
+            if sym is None:
+                continue
+            if sym.kind == "struct":  # a tuple struct built: `Sq(2.0)`, as Python's `IntRange(...)`
+                # is (it had been a Go conversion: no edge, no word, qa147)
+                return path, self.index.only_definition(path, sym).qualname, "ctor.class"
+            if sym.kind == "module":  # `mod f` beside `fn f`: two namespaces, one table
+                continue
+            if sym.kind in CLASS_KINDS or sym.kind == "type":
+                raise Miss("conversion")
+            return path, self.index.only_definition(path, sym).qualname, "name.module"
+        raise Miss("builtin_or_global")
+
+    def _rust_type_member(self, path: str, caller: str | None, head: str, name: str):
+        """``Type::m()`` or ``module::f()`` as seen from the module around the call, else
+        from further out."""
+        for module in self._rust_modules_around(path, caller)[:-1]:
+            try:
+                return self._method(path, f"{module}.{head}", name, "rust", "type")
+            except Miss:
+                pass
+        return self._method(path, head, name, "rust", "type")
+
     def _rust_import(self, path: str, parts: list[str], own_scope: Miss):
         """A name or path of another module of the crate: its first segment a name a ``use``
         binds, ``crate``, ``self``, ``super``, or a module below this one or the crate's root;
