@@ -37,6 +37,18 @@ async def test_results_appear_as_you_type(make_app, indexed_vault, size):
         assert summary.splitlines()[1] == said and said.startswith("confidence ")
 
 
+async def test_a_long_notice_is_shown_whole_at_80x24(make_app):
+    """A notice had been cut mid-sentence under a summary of five lines (qa145)."""
+    app = make_app()
+    async with app.run_test(size=SMALL) as pilot:
+        await searched(pilot, "🚀 rollback")
+        shown = app.screen.query_one("#search-summary")
+        assert "(🔁 'recurring', 📅 'due date', 🚀 'launch')" in str(shown.render())
+        needs = shown.get_content_height(shown.region.size, app.size, shown.content_region.width)
+        assert needs > 5 and shown.content_region.height == needs
+        assert app.screen.query_one(HitList).region.height >= 8  # and the hits keep room
+
+
 async def test_each_hit_shows_ref_kind_tap_snippet_and_score_breakdown(make_app):
     app = make_app()
     async with app.run_test(size=WIDE) as pilot:
