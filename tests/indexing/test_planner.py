@@ -104,3 +104,15 @@ def test_a_deleted_and_a_new_note_of_one_name_pair_up_when_most_of_their_words_a
     # edited in one watcher burst)
     alone = ChangePlan(new=("specs/shard-plan-v2.md",), deleted=("specs/search-sharding.md",))
     assert rename_candidates(alone) == [("specs/search-sharding.md", "specs/shard-plan-v2.md")]
+
+
+def test_many_copies_of_one_content_pair_by_name_then_by_path_and_the_rest_are_new():
+    """Notes of one template moved at once (handed out in constant time each, qa149): the
+    vanished one of the same file name first, then the first by path; more new copies than
+    vanished ones are new notes."""
+    was = {f"old/{n}.md": KnownFile(f"old/{n}.md", 1, 1, 1, "tpl") for n in ("a", "b", "c", "d")}
+    disk = {p: FileStat(1, 2, 2) for p in ("new/c.md", "new/x.md", "new/a.md", "new/y.md", "new/z.md", "new/w.md")}
+    plan = plan_changes(find_suspects(disk, was), was, dict.fromkeys(disk, "tpl"))
+    assert sorted(plan.moved) == [("old/a.md", "new/a.md"), ("old/b.md", "new/w.md"),
+                                  ("old/c.md", "new/c.md"), ("old/d.md", "new/x.md")]
+    assert sorted(plan.new) == ["new/y.md", "new/z.md"] and plan.deleted == ()

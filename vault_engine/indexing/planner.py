@@ -76,11 +76,11 @@ def plan_changes(suspects: Suspects, known: Mapping[str, KnownFile],
         else:
             forgotten.append(path)
     moved, added = [], []
+    origins = {digest: _Origins(paths) for digest, paths in vanished.items()}
     for path in new:
-        candidates = vanished.get(hashes.get(path) or "", [])
-        if candidates:
-            old = _best_origin(path, candidates)
-            candidates.remove(old)
+        origin = origins.get(hashes.get(path) or "")
+        old = origin.take(path) if origin is not None else None
+        if old is not None:
             moved.append((old, path))
         else:
             added.append(path)
@@ -144,7 +144,30 @@ def _likeness(a: frozenset[str], b: frozenset[str]) -> float:
     return len(a & b) / len(a | b) if a or b else 0.0
 
 
-def _best_origin(new_path: str, candidates: list[str]) -> str:
-    name = note_stem(new_path)
-    same_name = [c for c in candidates if note_stem(c) == name]
-    return sorted(same_name or candidates)[0]
+class _Origins:
+    """The vanished paths of one content hash, handed to the new paths of that hash: the one
+    of the same file name first, then the first by path. Each is taken in constant time, so
+    8,000 notes of one template moved at once take no quadratic time (they had taken 8 s in
+    this step alone, inside the writer's lock, qa149)."""
+
+    def __init__(self, paths: list[str]):
+        self.in_order = sorted(paths)
+        self.next = 0
+        self.by_name: dict[str, list[str]] = defaultdict(list)
+        for path in reversed(self.in_order):  # popped from the end: the first by path first
+            self.by_name[note_stem(path)].append(path)
+        self.taken: set[str] = set()
+
+    def take(self, new_path: str) -> str | None:
+        same_name = self.by_name.get(note_stem(new_path), [])
+        while same_name and same_name[-1] in self.taken:
+            same_name.pop()
+        if same_name:
+            return self._took(same_name.pop())
+        while self.next < len(self.in_order) and self.in_order[self.next] in self.taken:
+            self.next += 1
+        return self._took(self.in_order[self.next]) if self.next < len(self.in_order) else None
+
+    def _took(self, path: str) -> str:
+        self.taken.add(path)
+        return path
