@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -133,6 +134,28 @@ def test_session_start_waits_longer_than_a_prompt(monkeypatch):
     assert _deadline_for("pre-tool-use", todos) == 4.0  # a plan: the deadline for each of its first 4 steps
     monkeypatch.setenv(DEADLINE_ENV, "0.5")
     assert _deadline_for("session-start", {}) == 0.5  # as set
+
+
+@pytest.mark.parametrize(("setting", "deadline"), [("inf", threading.TIMEOUT_MAX), ("1e308", threading.TIMEOUT_MAX),
+                                                    ("nan", 1.0), ("0", 1.0), ("-2", 1.0), ("soon", 1.0), ("2.5", 2.5)])
+def test_a_deadline_setting_a_thread_cannot_wait_is_read_as_one_it_can(monkeypatch, setting, deadline):
+    """`inf` and `1e308` had overflowed the wait, and every hook said nothing; `nan` had been 1 ms (qa150)."""
+    from vault_engine.hooks.events import DEADLINE_ENV, _deadline_for
+
+    monkeypatch.setenv(DEADLINE_ENV, setting)
+    assert _deadline_for("user-prompt-submit", {"prompt": "x"}) == deadline
+
+
+def test_a_prompt_holding_half_an_emoji_is_checked_all_the_same(indexed_sample, tmp_path, cli):
+    """A lone surrogate, as JavaScript's `slice` through an emoji writes it, had stopped the hook
+    with a traceback and exit 1, and the prompt went unchecked (qa150)."""
+    stdin = recorded("user-prompt-submit-deadend.json", indexed_sample)
+    prompt = json.loads(stdin)["prompt"]
+    halved = stdin.replace(json.dumps(prompt)[1:-1], json.dumps(prompt)[1:-1] + " \\ud83d")
+    assert "\\ud83d" in halved
+    done = hook("user-prompt-submit", halved, "--project", "drone-audio", cwd=tmp_path)
+    assert (done.returncode, done.stderr) == (0, "")
+    assert "drop test failed at 1.2 m" in context(done, "UserPromptSubmit")
 
 
 def test_each_step_of_a_plan_is_checked_on_its_own(indexed_sample, tmp_path):

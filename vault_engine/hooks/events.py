@@ -28,6 +28,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TextIO
 
+from vault_engine.constants import LONE_SURROGATE
 from vault_engine.errors import VaultError
 
 log = logging.getLogger(__name__)
@@ -64,7 +65,20 @@ def read_input(text: str) -> dict[str, Any]:
         raise HookSkipped("the hook input on stdin is not JSON (nested too deeply)") from None
     if not isinstance(payload, dict):
         raise HookSkipped("the hook input on stdin is not a JSON object")
-    return payload
+    return _whole_characters(payload)
+
+
+def _whole_characters(value: Any) -> Any:
+    """``value`` with each half of a UTF-16 pair (``"\\ud800"``, a JavaScript ``slice`` through
+    an emoji) read as U+FFFD: the prompt around it is checked as written (it had stopped the
+    hook with a traceback, and the prompt went unchecked, qa150)."""
+    if isinstance(value, str):
+        return LONE_SURROGATE.sub("\ufffd", value)
+    if isinstance(value, dict):
+        return {_whole_characters(k): _whole_characters(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_whole_characters(v) for v in value]
+    return value
 
 
 def proposals_of(event: str, payload: dict[str, Any]) -> list[str]:
@@ -332,10 +346,13 @@ def worker_left_running() -> bool:
 
 
 def _deadline() -> float:
+    """The setting, at most what a thread can wait (``inf`` and ``1e308`` had overflowed the
+    wait and turned every hook off, qa150); unreadable, ``nan`` or not above zero: the default."""
     try:
-        return max(0.001, float(os.environ.get(DEADLINE_ENV, DEADLINE_SECONDS)))
+        seconds = float(os.environ.get(DEADLINE_ENV, DEADLINE_SECONDS))
     except ValueError:
         return DEADLINE_SECONDS
+    return min(seconds, threading.TIMEOUT_MAX) if seconds > 0 else DEADLINE_SECONDS
 
 
 def _say(event: str, message: str) -> None:
