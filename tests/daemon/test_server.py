@@ -290,6 +290,21 @@ def test_stop_returns_once_the_watcher_process_has_exited_not_when_it_lets_go(ma
         proc.wait()
 
 
+def test_stop_stops_a_watcher_whose_vault_engine_toml_broke_while_it_ran(make_vault):
+    """The settings are not needed to find its pid: a duplicate table had kept it running (qa150)."""
+    from vault_engine.daemon.server import stop_daemon
+
+    root = make_vault({"a.md": "# A\n"})
+    proc = lingering_watcher(root, linger=0.1)
+    try:
+        (root / "vault-engine.toml").write_text("[taps.specs]\nsource = 'vault'\n[taps.specs]\nsource = 'vault'\n")
+        assert stop_daemon(root) == proc.pid
+        assert proc.poll() == 0
+    finally:
+        proc.kill()
+        proc.wait()
+
+
 def test_stop_wakes_a_stopped_watcher_so_it_ends(make_vault):
     # `kill -STOP`: its SIGTERM waited until the 30 s ran out, and the advice `kill N` did nothing
     import signal

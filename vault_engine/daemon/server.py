@@ -33,7 +33,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any, Protocol
 
-from vault_engine.config import load_config
+from vault_engine.config import Config, load_config
 from vault_engine.daemon import protocol
 from vault_engine.daemon.health import HealthRecorder
 from vault_engine.daemon.heartbeat import Heartbeat
@@ -416,8 +416,9 @@ def _prefer_forkserver() -> None:
 def stop_daemon(root: Path, wait: float = STOP_WAIT, exit_wait: float = EXIT_WAIT) -> int | None:
     """Ask the watcher of the vault at ``root`` to stop (SIGTERM) and wait until it has let
     go of the vault (``wait``) and then until its process has exited (``exit_wait``); its
-    pid, or None when none was running."""
-    config = load_config(root)
+    pid, or None when none was running. Its pid file is found by the vault's folder alone:
+    a ``vault-engine.toml`` broken while it ran had kept it from being stopped (qa150)."""
+    config = Config(root=root)
     if not watcher_running(config):
         return None
     try:
