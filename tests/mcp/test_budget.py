@@ -53,3 +53,15 @@ def test_which_arms_ran_is_never_cut():
     assert capped["arms"] == ["lexical", "semantic"]
     assert all(h["arms"] == ["lexical", "semantic"] for h in capped["hits"])
     assert not any(c.startswith("arms") or ".arms" in c for c in capped["truncated"]["cut"])
+
+
+def test_a_ref_or_a_path_is_never_cut_however_long():
+    """A note 268 characters deep had come back `projects/.../deeply-nested-fol [...cut]`, a ref
+    no agent can open (qa150)."""
+    deep = "projects/" + "deeply-nested-folder/" * 12 + "note.md"
+    data = {"query": "q", "hits": [{"ref": deep + "#Heading", "path": deep, "source_ref": deep,
+                                    "snippet": "word " * 400}]}
+    capped = cap(data, 100)
+    (hit,) = capped["hits"]
+    assert (hit["ref"], hit["path"], hit["source_ref"]) == (deep + "#Heading", deep, deep)
+    assert hit["snippet"].endswith(MARKER)

@@ -17,9 +17,16 @@ from vault_engine.constants import CHARS_PER_TOKEN
 
 MARKER = " [...cut]"
 _RESERVE = 400  # room for the "truncated" note itself
-_MIN_STRING = 200  # strings shorter than this are never cut: a ref or a title must stay whole
+_MIN_STRING = 200  # strings shorter than this are never cut: a title must stay whole
 _MAX_ROUNDS = 200
 _WHOLE = frozenset({"arms"})  # facts about the answer (which arms ran), never content to cut
+# what an agent opens or passes on: a ref or a path cut is one it cannot open, however long
+# (a note 268 characters deep had been handed back as `projects/.../deeply-nested-fol [...cut]`, qa150)
+_NAMES = frozenset({"ref", "path", "target", "source", "slug"})
+
+
+def _never_cut(key: Any) -> bool:
+    return isinstance(key, str) and (key in _NAMES or key.endswith(("_ref", "_path")))
 
 
 def size(data: Any) -> int:
@@ -64,7 +71,8 @@ def _largest(node: Any, path: str) -> tuple[str, Any, Any] | None:
             continue
         child = f"{path}.{key}" if isinstance(node, dict) else f"{path}[{key}]"
         child = child.lstrip(".")
-        if (isinstance(value, list) and len(value) > 1) or (isinstance(value, str) and len(value) >= _MIN_STRING):
+        if (isinstance(value, list) and len(value) > 1) or (
+                isinstance(value, str) and len(value) >= _MIN_STRING and not _never_cut(key)):
             weight = size(value)
             if best is None or weight > best[0]:
                 best = (weight, child, node, key)
