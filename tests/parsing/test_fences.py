@@ -45,3 +45,22 @@ def test_a_fence_inside_an_html_comment_block_is_none():
     assert list(fence_roles(["<!-- one line -->", "```", "x"])) == [TEXT, OPEN, CODE]
     assert list(fence_roles(["text <!-- inline", "```"])) == [TEXT, OPEN]  # opens no block: a fence
     assert readable_text("\n".join(lines)) == "Text after.\ncode"
+
+
+def test_code_spans_close_only_on_a_run_of_as_many_backticks():
+    from vault_engine.parsing.fences import code_spans
+
+    line = "a `b` c ``d` e`` f `g"
+    assert [line[s:e] for s, e in code_spans(line)] == ["`b`", "``d` e``"]  # the last ` opens nothing
+    assert code_spans("`" * 5000) == [] and code_spans("`` ` ``") == [(0, 7)]
+
+
+def test_comments_are_blanked_in_place_but_none_opens_in_code():
+    from vault_engine.parsing.fences import comments_blanked
+
+    text = ("x %% hid\nden %% y `%%` z <!-- c --> w\n```\n%% in code\n```\n"
+            "printf's `%%` is no comment\n<!-- open to the end\n- DEADEND: a -- b")
+    blanked = comments_blanked(text)
+    assert len(blanked) == len(text) and blanked.count("\n") == text.count("\n")
+    assert blanked.split("\n") == ["x       ", "       y `%%` z            w", "```", "%% in code", "```",
+                                   "printf's `%%` is no comment", " " * 20, " " * 17]

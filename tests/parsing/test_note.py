@@ -164,3 +164,25 @@ def test_conflict_marker_lines_are_no_part_of_a_ruling_or_a_chosen_design():
     assert [a.text for a in note.accepted] == ["Sign webhooks with per-tenant keys.", "Sign webhooks with HMAC."]
     assert "unresolved git conflict markers from line 9" in note.yaml_error  # still said
     assert [d.line for d in note.dead_ends][1] == 17  # lines keep their numbers
+
+
+def test_what_a_comment_hides_is_no_ruling_link_tag_or_heading():
+    """A ruling an author commented out had still been raised, a template's hidden example was
+    a ruling and its hidden link an unresolved one; a `%%` in a code span had hidden a note's
+    links, tags and headings (qa151)."""
+    checkpoint = parse_note("projects/pay/checkpoints/20261201T100000Z-claude.md", (
+        "## Failed\n- Synchronous retries -- timeouts at the gateway\n%% reverted: works with the new SDK\n"
+        "- Idempotency keys in Redis -- evicted under load\n%%\n<!-- the format:\n- APPROACH -- REASON\n-->\n"), CONFIG)
+    assert [(d.text, d.reason) for d in checkpoint.dead_ends] == [("Synchronous retries", "timeouts at the gateway")]
+    working = parse_note("projects/pay/working/claude-webhooks.md", (
+        "## Ruled out\n<!--\nDEADEND: approach -- reason\n[here](/keps/NNNN-kep-template/README.md)\n-->\n"
+        "%%\nDEADEND: Poll the provider every second -- rate limited\n%%\n"
+        "DEADEND: Retry inside the request handler -- side effects ran twice\n"), CONFIG)
+    assert [d.text for d in working.dead_ends] == ["Retry inside the request handler"]
+    assert working.links == ()
+    printf = parse_note("printf-notes.md", (
+        "# printf notes\n\nIn a format string write `%%` to print one percent sign.\n\n"
+        "See [[Formatting guide]] for the rest. #printf\n\n## Escaping in SQL\n\n"
+        "LIKE patterns use `%` as the wildcard; in Python's DB-API write `%%` instead.\n"), CONFIG)
+    assert [link.target for link in printf.links] == ["Formatting guide"] and printf.tags == ("printf",)
+    assert [s.heading for s in printf.sections][-1] == "Escaping in SQL"

@@ -288,7 +288,7 @@ def slugify(text: str, taken: set[str] | None = None) -> str:
 
 
 PART_NAMES = SUMMARY_HEADINGS | GOAL_HEADINGS | NEXT_HEADINGS | FAILED_HEADINGS
-_LABEL = re.compile(r"^[ \t]*[*_]{1,2}(?P<name>[^*_:]+?)[ \t]*:?[ \t]*[*_]{1,2}[ \t]*:?[ \t]*$")
+_LABEL = re.compile(r"^[ \t]*+[*_]{1,2}(?P<name>[^*_:]+?)[ \t]*+:?[ \t]*+[*_]{1,2}[ \t]*+:?[ \t]*+$")  # `*+`: qa151
 
 
 def part_slips(sections: Sequence[SectionLike]) -> list[str]:

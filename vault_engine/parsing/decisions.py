@@ -502,7 +502,7 @@ def chosen_among(options: Sequence[str], chosen: str) -> set[int]:
 NEARLY_ALL = 0.75  # of an option's words a line holds that names it in its own words
 
 
-_BY_NUMBER = re.compile(r"(?:option|alternative)?\s*(?:no\.?|#)?\s*(?P<n>\d{1,2})")
+_BY_NUMBER = re.compile(r"(?:option|alternative)?\s*+(?:no\.?|#)?\s*+(?P<n>\d{1,2})")
 _STOP = frozenset("a an and as at be by for from in into is it of on or that the to with".split())
 
 
@@ -740,18 +740,20 @@ def _prose_of(lines: Iterable[str]) -> str:
 
 
 _NUMBERED = re.compile(r"^(?:\d{1,3}[.)]|[A-Z][.)])\s+")  # "1. LIFO release", "B) Polling"
-_LABEL = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])?\s*(?:description|summary|idea)\s*:\s*", re.IGNORECASE)
+_LABEL = re.compile(r"^\s*+(?:[-*+]|\d{1,9}[.)])?\s*+(?:description|summary|idea)\s*:\s*", re.IGNORECASE)
 _HEADING = re.compile(r"^#{1,6}\s+")
 
 
 # "Cons:", "**Why Rejected**:", "Drawbacks:", "**Why not?**:", "*Cons*" alone on its line, a
 # "#### Cons" heading: what follows it (up to the next label at its level, "Pros:", or the
 # next heading) is why it was not chosen.
-_WHY_LABEL = re.compile(r"^(?P<indent>\s*)(?:#{1,6}\s+)?(?:[-*+]|\d{1,9}[.)])?\s*[*_]*\s*(?:cons|drawbacks?|"
+_WHY_LABEL = re.compile(r"^(?P<indent>\s*+)(?:#{1,6}\s++)?(?:[-*+]|\d{1,9}[.)])?\s*+[*_]*+\s*+(?:cons|drawbacks?|"
                         r"disadvantages?|problems?|"
                         r"downsides?|why (?:it was )?(?:rejected|not chosen)|why not\??|rejected because|"
-                        r"reasons? for rejection)\s*[*_]*\s*(?::\s*[*_]*|$)", re.IGNORECASE)
-_ANY_LABEL = re.compile(r"^(?P<indent>\s*)(?:[-*+]|\d{1,9}[.)])?\s*\**\s*[A-Za-z][\w ]{0,30}\**\s*:")
+                        r"reasons? for rejection)\s*+[*_]*+\s*+(?::\s*[*_]*|$)", re.IGNORECASE)
+_ANY_LABEL = re.compile(r"^(?P<indent>\s*+)(?:[-*+]|\d{1,9}[.)])?\s*+\**+\s*+[A-Za-z][\w ]{0,30}\**\s*:")
+# (`*+`: a run of spaces is one run: three adjacent `\s*` had tried every split of a line of
+# 1,000 spaces, 14 s for one line, qa151)
 
 
 def _labelled_reason(lines: Sequence[str]) -> str:

@@ -18,6 +18,7 @@ from vault_engine.parsing.decisions import (
     record_rulings,
     unlisted_choice,
 )
+from vault_engine.parsing.fences import comments_blanked
 from vault_engine.parsing.frontmatter import as_imported, is_placeholder, parse_time, split_frontmatter
 from vault_engine.parsing.links import extract_links, extract_property_links, mask_code
 from vault_engine.parsing.markers import marked_dead_ends
@@ -28,7 +29,7 @@ from vault_engine.paths import glob_match, note_stem
 
 # Bump when parse_note reads an unchanged file differently (what a ruling or a chosen option
 # is, how sections split): the next `index` re-reads every note instead of trusting the ledger.
-EXTRACTION_VERSION = "44"  # 5: checkpoints dated by file name, KEPs by kep.yaml; 6: frontmatter slips; 7: Cons:;
+EXTRACTION_VERSION = "45"  # 5: checkpoints dated by file name, KEPs by kep.yaml; 6: frontmatter slips; 7: Cons:;
 # 8: a chosen option matched without spaces; 9: dates such as 2023-9-18, a "because" list;
 # 10: alternatives named by label lines ("**Option 2:** ..."), Pros/Cons items are no alternatives;
 # 11: Obsidian's properties (wikilinks in them are links, their words are searched, "Tags:" in any
@@ -113,6 +114,8 @@ EXTRACTION_VERSION = "44"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 #     ruling of its own too; a YAML error names the line where an unclosed quote or bracket opens
 # 44: a Notion page's note as the import wrote it (its body_hash) is known as such: the import's
 #     rewrite of it is no edit for decay
+# 45: the comments Obsidian hides (`%% %%`, `<!-- -->`) hold no ruling, link or heading, and a
+#     `%%` in a code span opens none
 
 
 def newer_extraction(key: str | None) -> str | None:
@@ -149,6 +152,9 @@ def parse_note(rel_path: str, text: str, config: Config, sidecar: str | None = N
     blocks = parse_blocks(body)
     masked = mask_code(body, blocks.code_ranges)
     sections = split_sections(body, blocks, fm.body_line)
+    # what the rulings' readers read: the sections without the comments Obsidian hides (qa151)
+    shown = comments_blanked(body)
+    said = sections if shown == body else split_sections(shown, blocks, fm.body_line)
     kind = note_kind(rel_path, fm.meta, config, sections)
     record = kind in RECORD_KINDS
     meta = {**sidecar_meta(sidecar), **fm.meta} if sidecar and record else fm.meta
@@ -163,12 +169,12 @@ def parse_note(rel_path: str, text: str, config: Config, sidecar: str | None = N
         links=extract_property_links(fm.yaml) + extract_links(masked, fm.body_line),
         # a record's age is its decision's: Nygard's `Date:` line, as its rulings are dated (qa59);
         # a daily note's is the date it is named by (`Daily/2023-09-12.md` was new after a copy, qa83)
-        doc_time=document_time(meta) or (record_time(sections) if record else None) or name_time(rel_path),
+        doc_time=document_time(meta) or (record_time(said) if record else None) or name_time(rel_path),
         yaml_error="; ".join(filter(None, (fm.error, frontmatter_slip(fm.meta, kind), conflict,
-                                           unlisted_choice(sections) if record else None,
-                                           *(part_slips(sections) if kind == "checkpoint" else ())))) or None,
-        dead_ends=note_dead_ends(rel_path, kind, meta, sections),
-        accepted=note_accepted(kind, sections, record_status(meta, sections) is None if record else True),
+                                           unlisted_choice(said) if record else None,
+                                           *(part_slips(said) if kind == "checkpoint" else ())))) or None,
+        dead_ends=note_dead_ends(rel_path, kind, meta, said),
+        accepted=note_accepted(kind, said, record_status(meta, said) is None if record else True),
         as_imported=as_imported(fm.meta, fm.body),
     )
 

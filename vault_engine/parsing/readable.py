@@ -26,15 +26,13 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 
-from vault_engine.parsing.fences import CODE, OPEN, TEXT, fence_roles, info_word
-from vault_engine.parsing.links import COMMENT
+from vault_engine.parsing.fences import CODE, OPEN, TEXT, code_spans, comment_spans, fence_roles, info_word
 
 _LANGUAGE = re.compile(r"[\w+#.-]+")  # an info string's word that names a language
 # Possessive (`*+`): a list item 800 levels deep opens with 1,600 spaces, and `\s*\|?\s*` tried
 # each way to share them out between the two: 14 s a search that showed it (qa60).
 _TABLE_RULE = re.compile(r"^\s*+\|?\s*+:?-+:?\s*+(?:\|\s*+:?-+:?\s*+)*\|?\s*+$")
 _HORIZONTAL_RULE = re.compile(r"^\s*([-*_])(?:\s*\1){2,}\s*$")
-_CODE_SPAN = re.compile(r"(`+)(?:(?!\1).)+?\1")
 # [text](target "title"), the target also in angle brackets: [text](<My Note.md>)
 _LINK_PATTERN = r"\[([^\]]*)\]\((?:<[^>\n]*>|(?:[^()\s]|\([^)]*\))*)(?:\s+\"[^\"]*\")?\)"
 _IMAGE = re.compile("!" + _LINK_PATTERN)
@@ -157,16 +155,13 @@ def _coded_links_as_text(line: str) -> str:
 
 def _without_comments(markdown: str) -> str:
     """``markdown`` without its ``%% comments %%`` (``%%`` in code is none: MATLAB's cells,
-    IPython's ``%%time``)."""
-    if "%%" not in markdown:
-        return markdown
-    lines = markdown.split("\n")
-    masked = "\n".join(_CODE_SPAN.sub(lambda m: " " * len(m.group()), line) if role == TEXT else " " * len(line)
-                       for line, role in zip(lines, fence_roles(lines)))
+    IPython's ``%%time``); HTML comments are left to :func:`readable_text`, line by line."""
     out, at = [], 0
-    for comment in COMMENT.finditer(masked):
-        out.append(markdown[at:comment.start()])
-        at = comment.end()
+    for start, end in comment_spans(markdown):
+        if not markdown.startswith("%%", start):
+            continue
+        out.append(markdown[at:start])
+        at = end
     return "".join([*out, markdown[at:]])
 
 
@@ -218,7 +213,7 @@ def _outside_html_comments(line: str, inside: bool) -> tuple[str, bool]:
         if end < 0:
             return "", True  # a fence inside the comment is no fence either: only --> ends it
         line = line[end + 3:]
-    spans = [m.span() for m in _CODE_SPAN.finditer(line)] if "`" in line else []
+    spans = code_spans(line)
     kept, at = [], 0
     for m in _HTML_COMMENT_OPEN.finditer(line):
         if m.start() < at or any(a <= m.start() < b for a, b in spans):
@@ -239,9 +234,9 @@ def _outside_code_spans(line: str, clean: Callable[[str], str] | None = None) ->
     its code spans as written."""
     clean = clean or _clean
     parts, end = [], 0
-    for span in _CODE_SPAN.finditer(line):
-        parts += [clean(line[end:span.start()]), span.group()]
-        end = span.end()
+    for start, stop in code_spans(line):
+        parts += [clean(line[end:start]), line[start:stop]]
+        end = stop
     parts.append(clean(line[end:]))
     return "".join(parts)
 

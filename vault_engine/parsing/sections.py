@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from vault_engine.model import Section
-from vault_engine.parsing.links import COMMENT
+from vault_engine.parsing.fences import comment_spans
 from vault_engine.text import composed
 
 _ATX = re.compile(r"^ {0,3}#{1,6}(?:[ \t]|$)")
@@ -76,18 +76,19 @@ def parse_blocks(body: str) -> Blocks:
 
 
 def _commented_lines(body: str, code: list[tuple[int, int]]) -> set[int]:
-    """The 0-based lines a ``%% ... %%`` comment runs over after its first: only those can
-    hold a heading (a line that opens with ``%%`` is none). ``%%`` in code is no comment."""
+    """The 0-based lines a comment runs over after its first: only those can hold a heading
+    (a line that opens with ``%%`` is none). ``%%`` in code is no comment, in a code span
+    neither (printf's ``%%`` had hidden the headings after it, qa151)."""
     lines = body.split("\n")
     for start, end in code:
         lines[start:end] = [""] * (min(end, len(lines)) - start)
     prose = "\n".join(lines)
     hidden: set[int] = set()
     line, counted = 0, 0  # lines before offset `counted`: one pass, however many comments
-    for comment in COMMENT.finditer(prose):
-        line += prose.count("\n", counted, comment.start())
-        counted = comment.start()
-        hidden.update(range(line + 1, line + 1 + comment.group().count("\n")))
+    for start, end in comment_spans(prose):
+        line += prose.count("\n", counted, start)
+        counted = start
+        hidden.update(range(line + 1, line + 1 + prose.count("\n", start, end)))
     return hidden
 
 
