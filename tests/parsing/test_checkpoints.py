@@ -183,6 +183,16 @@ def test_parts_written_so_they_are_not_read_are_slips_status_names():
     assert plain.yaml_error is None and [d.text for d in plain.dead_ends] == ["Realm"]
 
 
+@pytest.mark.parametrize("heading", ["**Failed**", "*Failed*", "Failed (2)", "❌ Failed", "Failed:", "Dead ends:",
+                                     "🚫 **Ruled out** (3)"])
+def test_a_failed_heading_is_read_as_a_page_draws_it(heading):
+    """`## **Failed**` had lost its every ruling without a word, `## Failed (2)` too, and
+    `## ❌ Failed` or `## Failed:` had been a slip (qa151)."""
+    note = parse_note(PATH, HEAD + f"# C\n## {heading}\n- Retry inside the handler -- side effects ran twice\n", CONFIG)
+    assert [(d.text, d.reason) for d in note.dead_ends] == [("Retry inside the handler", "side effects ran twice")]
+    assert note.yaml_error is None
+
+
 def test_a_failed_item_that_names_no_approach_is_a_slip_not_a_dead_end():
     """`- -- only reason` was a dead end named "-- only reason", and an empty item with a
     nested reason was dropped without a word (qa60)."""

@@ -24,7 +24,7 @@ from typing import Protocol
 from vault_engine.model import DeadEnd
 from vault_engine.parsing.fences import TEXT, fence_roles
 from vault_engine.parsing.readable import links_as_text, wikilinks_as_text
-from vault_engine.parsing.sections import section_body, starts_block
+from vault_engine.parsing.sections import rendered_heading, section_body, starts_block
 
 SUMMARY_HEADINGS = frozenset({"summary"})
 GOAL_HEADINGS = frozenset({"goal", "goals", "decision"})  # what the session chose
@@ -300,8 +300,8 @@ def part_slips(sections: Sequence[SectionLike]) -> list[str]:
     slips = []
     for section in sections:
         heading = " ".join((section.heading or "").split())
-        if heading and heading.casefold() not in PART_NAMES:
-            close = difflib.get_close_matches(heading.casefold(), sorted(PART_NAMES), n=1, cutoff=0.8)
+        if heading and part_name(heading) not in PART_NAMES:
+            close = difflib.get_close_matches(part_name(heading), sorted(PART_NAMES), n=1, cutoff=0.8)
             if close:
                 slips.append(f"heading {heading!r} is no part of a checkpoint (did you mean "
                              f"{close[0].capitalize()}?): what it lists is not read")
@@ -327,7 +327,19 @@ def in_part(section: SectionLike, names: frozenset[str]) -> bool:
 
 def part_heading(section: SectionLike, names: frozenset[str]) -> str | None:
     """The heading of ``names`` the section is, or is under, as written; None when none."""
-    return next((h for h in section.heading_path if " ".join(h.split()).casefold() in names), None)
+    return next((h for h in section.heading_path if part_name(h) in names), None)
+
+
+def part_name(heading: str) -> str:
+    """A heading as the name of a part: as a page draws it (``**Failed**`` is Failed), without
+    a sign before it or a count or colon after it (``❌ Failed``, ``Failed (2)``, ``Failed:``),
+    case and spacing folded. A bold Failed heading had lost its every ruling without a word (qa151)."""
+    name = _SIGNS_BEFORE.sub("", rendered_heading(heading))
+    return " ".join(_COUNT_OR_COLON_AFTER.sub("", name).split()).casefold()
+
+
+_SIGNS_BEFORE = re.compile(r"^[^\w(\[]+")
+_COUNT_OR_COLON_AFTER = re.compile(r"\s*(?:\(\d+\)|:)\s*$")
 
 
 def struck_out(item: ListItem) -> bool:
