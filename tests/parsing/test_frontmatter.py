@@ -148,3 +148,12 @@ def test_templaters_placeholders_are_blanks_too():
     fm = split_frontmatter('---\nproject: "<% tp.system.prompt(\\"project\\") %>"\ncreated: <% tp.date.now() %>\n'
                            'title: Real title\n---\nbody\n')
     assert (fm.error, fm.meta) == (None, {"project": None, "created": None, "title": "Real title"})
+
+
+def test_properties_are_read_by_yaml_1_2_as_obsidian_reads_them():
+    """PyYAML's YAML 1.1 had read `title: No` as false, `tags: [on, yes]` as two trues,
+    `project: 0755` as 493 and `at: 10:30` as 630 (qa151)."""
+    meta = split_frontmatter("---\ntitle: No\naliases: [Off]\ntags: [on, yes]\nproject: 0755\nat: 10:30\n"
+                             "n: 42\nhex: 0x1F\noct: 0o17\nok: true\nshut: FALSE\nsize: 1_000\n---\nbody\n").meta
+    assert meta == {"title": "No", "aliases": ["Off"], "tags": ["on", "yes"], "project": "0755", "at": "10:30",
+                    "n": 42, "hex": 31, "oct": 15, "ok": True, "shut": False, "size": "1_000"}

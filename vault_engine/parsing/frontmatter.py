@@ -204,7 +204,21 @@ def _frontmatter_loader() -> type:
                 return self.construct_scalar(node)
 
     FrontmatterLoader.add_constructor("tag:yaml.org,2002:timestamp", FrontmatterLoader.timestamp_or_text)
+    # YAML 1.2's words for true and false, and its integers, as Obsidian reads properties:
+    # PyYAML's 1.1 read `title: No` as false, `tags: [on, yes]` as two trues, `project: 0755`
+    # as 493 and `at: 10:30` as 630 (qa151). A number with a leading zero stays as written.
+    FrontmatterLoader.yaml_implicit_resolvers = {
+        first: [(tag, rx) for tag, rx in resolvers if tag not in (_BOOL, _INT)]
+        for first, resolvers in SafeLoader.yaml_implicit_resolvers.items()}
+    FrontmatterLoader.add_implicit_resolver(_BOOL, _YAML12_BOOL, list("tTfF"))
+    FrontmatterLoader.add_implicit_resolver(_INT, _YAML12_INT, list("-+0123456789"))
+    FrontmatterLoader.add_constructor(_INT, lambda loader, node: int(loader.construct_scalar(node), 0))
     return FrontmatterLoader
+
+
+_BOOL, _INT = "tag:yaml.org,2002:bool", "tag:yaml.org,2002:int"
+_YAML12_BOOL = re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$")
+_YAML12_INT = re.compile(r"^(?:[-+]?(?:0|[1-9][0-9]*)|0o[0-7]+|0x[0-9a-fA-F]+)$")
 
 
 # How many values a frontmatter block's aliases may repeat in all (``*a`` where ``&a`` holds 9
