@@ -233,6 +233,53 @@ def test_a_relay_whose_watcher_went_away_replays_the_unanswered_request_to_its_o
     watcher.join(10)
 
 
+def test_a_relay_does_not_run_a_write_the_watcher_may_have_run_again(indexed_sample):
+    """One `checkpoint_new` had written two checkpoints: the watcher's, then the replay's (qa150).
+    The read waiting beside it is replayed; the write is answered with a tool error saying so."""
+    import socket
+    import threading
+
+    from vault_engine.mcp.relay import Relay
+
+    relay_end, watcher_end = socket.socketpair()
+    client_r, relay_in = os.pipe()
+    relay_r, client_w = os.pipe()
+    write = rpc(8, "tools/call", {"name": "checkpoint_new", "arguments": {
+        "project": "drone-audio", "agent": "relaytest", "summary": "One checkpoint only"}})
+    search = rpc(9, "tools/call", {"name": "search", "arguments": {"query": "second microphone", "lexical": True}})
+    folder = indexed_sample / "projects" / "drone-audio" / "checkpoints"
+    before = set(folder.iterdir())
+
+    def watcher_that_hears_both_then_stops():
+        with watcher_end, watcher_end.makefile("rb") as lines:
+            assert json.loads(lines.readline())["method"] == "initialize"
+            watcher_end.sendall((json.dumps({"jsonrpc": "2.0", "id": 0, "result": {}}) + "\n").encode())
+            assert [json.loads(lines.readline()).get("id") for _ in range(3)] == [None, 8, 9]
+
+    watcher = threading.Thread(target=watcher_that_hears_both_then_stops)
+    watcher.start()
+    with os.fdopen(relay_r, "rb") as relay_stdin, os.fdopen(relay_in, "wb") as relay_stdout:
+        relay = Relay(relay_end, relay_end.makefile("rb"), str(indexed_sample), relay_stdin, relay_stdout)
+        running = threading.Thread(target=relay.run)
+        running.start()
+        with os.fdopen(client_w, "w") as to_relay, os.fdopen(client_r) as from_relay:
+            to_relay.write(rpc(0, "initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
+                                                 "clientInfo": {"name": "raw", "version": "0"}}) + "\n")
+            to_relay.write(rpc(None, "notifications/initialized") + "\n" + write + "\n" + search + "\n")
+            to_relay.flush()
+            answers = {a["id"]: a for a in (json.loads(from_relay.readline()) for _ in range(3))}
+            assert sorted(answers) == [0, 8, 9]
+            assert answers[8]["result"]["isError"] is True
+            assert "checkpoint_new: the watcher serving this session stopped before it answered" in (
+                answers[8]["result"]["content"][0]["text"])
+            assert answers[9]["result"]["structuredContent"]["status"] == "hit"
+            to_relay.close()
+            running.join(60)
+            assert not running.is_alive()
+    watcher.join(10)
+    assert set(folder.iterdir()) == before  # the watcher here wrote none, and the relay none either
+
+
 def test_a_relay_whose_watcher_stalls_takes_the_waiting_request_over(indexed_sample):
     """A watcher stopped with SIGSTOP keeps its socket open: an open session waited forever
     (three calls timed out at 40 s each), where every other command gives up after 5 s."""

@@ -9,7 +9,10 @@ When the watcher stops mid-session (a restart, an upgrade), the relay takes the 
 in this process: an in-process server is handed the handshake again (its answer is dropped:
 the client has had one) and every unanswered request, then the client's lines from there on.
 The client sees one server throughout; a notification sent in the instant the watcher went
-away (a progress or cancel note) can be lost, a request cannot.
+away (a progress or cancel note) can be lost, a request cannot. A call that writes (a
+checkpoint, a reinforcement, an index run) is not run again: the watcher may have run it
+before it went (a checkpoint had been written twice), so it is answered with a tool error that
+says so.
 
 A watcher that stops answering without going away (stopped with SIGSTOP, hung) is taken over
 the same way once a request waits and its heartbeat is older than ``STALLED_AFTER``, as every
@@ -140,15 +143,41 @@ class Relay:
                 self._pending.pop(json.dumps(message["id"]), None)
 
     def _take_over(self) -> queue.Queue[bytes | None] | None:
-        """The lines an in-process server must read, or None when the session is over."""
+        """The lines an in-process server must read, or None when the session is over. A
+        pending call that writes is answered here instead (:func:`may_have_run`)."""
         with self._lock:
             if self._client_done:
                 return None
             local: queue.Queue[bytes | None] = queue.Queue()
-            for line in [*self._handshake, *self._pending.values()]:
+            for line in self._handshake:
                 local.put(line)
+            for line in self._pending.values():
+                answer = may_have_run(_message(line))
+                if answer is None:
+                    local.put(line)
+                else:
+                    self._client_out.write(answer)
+            self._client_out.flush()
             self._local = local
             return local
+
+
+def may_have_run(request: dict[str, Any]) -> bytes | None:
+    """The answer to a pending call that writes, which the watcher may have run before it went
+    (one ``checkpoint_new`` had written two checkpoints, qa150); None for a call to replay."""
+    from vault_engine.operations import BY_NAME
+
+    params = request.get("params")
+    name = params.get("name") if isinstance(params, dict) else None
+    operation = BY_NAME.get(name) if request.get("method") == "tools/call" and isinstance(name, str) else None
+    if operation is None or not operation.writes:
+        return None
+    said = (f"{name}: the watcher serving this session stopped before it answered, and this call writes: "
+            "it may have run; look before calling it again (`resume` lists a new checkpoint, `decay` a "
+            "reinforcement, `status` the index)")
+    answer = {"jsonrpc": "2.0", "id": request.get("id"),
+              "result": {"content": [{"type": "text", "text": said}], "isError": True}}
+    return (json.dumps(answer, ensure_ascii=False) + "\n").encode("utf-8")
 
 
 def watcher_stalled(root: str | None) -> bool:
