@@ -138,6 +138,26 @@ def test_bad_calls_are_one_line_tool_errors_and_the_server_keeps_serving(indexed
     assert "Traceback" not in server_stderr(tmp_path)
 
 
+def test_a_vault_engine_toml_broken_mid_session_is_each_calls_one_line_error(indexed_sample, tmp_path):
+    """Opening the vault is part of a call: a toml broken under the session, or a vault deleted,
+    had been a protocol error with a traceback on stderr (qa150)."""
+    toml = indexed_sample / "vault-engine.toml"
+    kept = toml.read_text() if toml.exists() else ""
+
+    def between(i, result):
+        if i == 0:
+            toml.write_text(kept + "\n[taps.specs]\nsource = 'vault'\n[taps.specs]\nsource = 'vault'\n")
+        if i == 1:
+            toml.write_text(kept)
+
+    call = ("search", {"query": "second microphone", "lexical": True})
+    session = run_session(indexed_sample, [call, call, call], tmp_path, between=between, extra_args=("--no-daemon",))
+    first, broken, mended = session.results
+    assert not first.is_error and not mended.is_error
+    assert broken.is_error and text_of(broken).startswith("search: ") and "Cannot declare" in text_of(broken)
+    assert "\n" not in text_of(broken) and "Traceback" not in server_stderr(tmp_path)
+
+
 def test_a_long_answer_is_capped_and_says_what_was_cut(indexed_sample, tmp_path, cli):
     session = run_session(indexed_sample, [("deadend_list", {"max_tokens": 400}),
                                            ("show", {"ref": "specs/audio-pipeline.md", "max_tokens": 150})],

@@ -15,7 +15,7 @@ import socket
 import threading
 from typing import Any
 
-from vault_engine.mcp.server import Answer, answer_or_report, serve_lines
+from vault_engine.mcp.server import Answer, answered_on, serve_lines
 from vault_engine.vault_thread import VaultThread
 
 OP = "mcp"  # the daemon protocol op that turns a connection into an MCP session
@@ -42,7 +42,7 @@ class WorkerAnswers:
         settle = getattr(self._worker, "settle", None)  # the daemon's: its watcher's pending edits first
         if settle is not None:
             await asyncio.to_thread(settle, SETTLE_WAIT)
-        return await self._worker.run(answer_or_report, name, arguments)
+        return await answered_on(self._worker, name, arguments)
 
 
 def serve_connection(conn: socket.socket, worker: VaultThread) -> None:

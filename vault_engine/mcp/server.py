@@ -22,6 +22,7 @@ from typing import Any, Protocol
 
 from vault_engine import __version__
 from vault_engine.constants import LONE_SURROGATE
+from vault_engine.errors import VaultError
 from vault_engine.mcp.tools import Answer, answer, failure, tool_definitions
 from vault_engine.vault_thread import VaultThread
 
@@ -45,8 +46,24 @@ def answer_or_report(vault: Any, name: str, arguments: dict[str, Any] | None) ->
     try:
         return answer(name, arguments, vault)
     except Exception as exc:
-        log.exception("tool %s failed", name)
-        return failure(f"{name}: internal error ({type(exc).__name__}: {exc}); see the server's stderr")
+        return _internal_error(name, exc)
+
+
+def _internal_error(name: str, exc: Exception) -> Answer:
+    log.exception("tool %s failed", name)
+    return failure(f"{name}: internal error ({type(exc).__name__}: {exc}); see the server's stderr")
+
+
+async def answered_on(thread: VaultThread, name: str, arguments: dict[str, Any] | None) -> Answer:
+    """One tool call on ``thread``. Opening the vault is part of the call: a vault deleted, or
+    a ``vault-engine.toml`` broken, since the session began is that call's error in one line
+    (it had been a protocol error with a traceback on stderr, qa150)."""
+    try:
+        return await thread.run(answer_or_report, name, arguments)
+    except VaultError as exc:
+        return failure(f"{name}: {exc}")
+    except Exception as exc:
+        return _internal_error(name, exc)
 
 
 class ToolThread:
@@ -60,7 +77,7 @@ class ToolThread:
 
     async def answer(self, name: str, arguments: dict[str, Any] | None) -> Answer:
         """Run one tool call on the vault thread."""
-        return await self._thread.run(answer_or_report, name, arguments)
+        return await answered_on(self._thread, name, arguments)
 
     def _open(self) -> Any:
         if self._use_daemon:
