@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from vault_engine.errors import BadArgument
+from vault_engine.errors import BadArgument, VaultError
 from vault_engine.vault import Vault
 
 NOW = 1_795_953_600.0
@@ -88,3 +88,46 @@ def test_an_undo_with_a_log_that_is_no_file_refuses_naming_it(sample_vault, cli)
     refused = cli("--vault", sample_vault, "reinforce", path, "--undo")
     assert (refused.code, refused.err) == (1, f"vault-engine: {log} is a named pipe (FIFO), not a file: move it aside "
                                               "(it stays yours) and run the command again\n")
+
+
+def test_a_renamed_notes_reinforcement_is_undone_by_its_new_name(sample_vault):
+    """After a rename, `reinforce --undo` had said "no reinforcement to undo" while `decay`
+    showed the note reinforced: the undo looked for lines of its new path alone (qa149)."""
+    with Vault(sample_vault) as vault:
+        vault.index(embed=False, now=NOW)
+        vault.reinforce("specs/drop-test-protocol.md", by="ann", now=NOW)
+        (sample_vault / "specs/drop-test-protocol.md").rename(sample_vault / "specs/drop-tests.md")
+        vault.index(embed=False, now=NOW + 10)
+        assert {r.path: r for r in vault.decay_report(now=NOW + 10)}["specs/drop-tests.md"].reinforcements == 1
+        undone = vault.undo_last_reinforce("specs/drop-tests.md", by="ann", now=NOW + 20)
+        rows = {r.path: r for r in vault.decay_report(now=NOW + 20)}
+        with pytest.raises(VaultError, match="has no reinforcement to undo"):
+            vault.undo_last_reinforce("specs/drop-tests.md", now=NOW + 30)
+    assert undone["undone"] == NOW and undone["reinforcements"] == 0
+    assert rows["specs/drop-tests.md"].reinforcements == 0
+
+
+def test_a_rename_is_in_the_log_before_the_ledger_forgets_the_old_path(sample_vault, monkeypatch):
+    """A run killed between the ledger's commit and the `move` line had lost the reinforcement
+    for good (qa149): the line is written first, so a run killed as it writes it has changed
+    nothing, and the next run finds the rename again."""
+    from vault_engine.stores.reinforcements import ReinforcementLog
+
+    with Vault(sample_vault) as vault:
+        vault.index(embed=False, now=NOW)
+        vault.reinforce("specs/drop-test-protocol.md", now=NOW)
+    (sample_vault / "specs/drop-test-protocol.md").rename(sample_vault / "specs/drop-tests.md")
+    append = ReinforcementLog.append
+
+    def killed_at_a_move(log, record):
+        if record.get("event") == "move":
+            raise KeyboardInterrupt  # as a kill lands while the line is written
+        append(log, record)
+    monkeypatch.setattr(ReinforcementLog, "append", killed_at_a_move)
+    with Vault(sample_vault) as vault, pytest.raises(KeyboardInterrupt):
+        vault.index(embed=False, now=NOW + 10)
+    monkeypatch.undo()
+    with Vault(sample_vault) as vault:
+        vault.index(embed=False, now=NOW + 20)
+        rows = {r.path: r for r in vault.decay_report(now=NOW + 20)}
+    assert rows["specs/drop-tests.md"].reinforcements == 1 and "specs/drop-test-protocol.md" not in rows

@@ -60,7 +60,7 @@ from vault_engine.retrieval.notices import (
     symbols_notice,
 )
 from vault_engine.stores.ledger import Ledger, NoteRow, damaged
-from vault_engine.stores.reinforcements import LogMark, ReinforcementLog, has_undo, replay
+from vault_engine.stores.reinforcements import LogMark, ReinforcementLog, has_undo, replay, standing
 from vault_engine.stores.sql import is_corruption
 
 # Imported where used: a search must not pay for indexing code, and find, callers or show of
@@ -434,8 +434,11 @@ class Vault:
                 prepare_model_meanwhile(self.ledger, self.embedder, self.shared_vector_cache(vector_cache),
                                         open_session=changed)
 
-        changes = Indexer(self.config, self.ledger, self.lexical, load_model_meanwhile).run(progress=progress, now=now)
-        self._record_moves(changes.plan.moved, now)
+        def on_plan(plan: ChangePlan) -> None:
+            self._record_moves(plan.moved, now)
+            load_model_meanwhile(plan)
+
+        changes = Indexer(self.config, self.ledger, self.lexical, on_plan).run(progress=progress, now=now)
         self._sync_reinforcements()
         embedded, notices = self._embed(progress, embed, shared=vector_cache)
         self._finished_at(now, embedded)
@@ -574,8 +577,8 @@ class Vault:
             return self.index(embed=False, now=now)
         started = time.perf_counter()
         with self.write_lock():
-            changes = Indexer(self.config, self.ledger, self.lexical).apply_paths(paths, now=now)
-            self._record_moves(changes.plan.moved, now)
+            changes = Indexer(self.config, self.ledger, self.lexical,
+                              lambda plan: self._record_moves(plan.moved, now)).apply_paths(paths, now=now)
             self._sync_reinforcements()
             from vault_engine.indexing.generations import remove_stale
 
@@ -1270,9 +1273,7 @@ class Vault:
         self.reinforcement_log.refuse_unusable()
         ledger = self._require_index()
         records, _ = self.reinforcement_log.read(0)
-        made = sum(r.get("event") == "reinforce" and r.get("path") == path and r.get("at") == at for r in records)
-        undone = sum(r.get("event") == "undo" and r.get("path") == path and r.get("undoes") == at for r in records)
-        if made <= undone:
+        if not any(held.at == at and held.count == 1 for held in standing(records).get(path, ())):
             raise BadArgument(f"no reinforcement of {path} at {at} to undo (already undone, or never made)")
         record = {"event": "undo", "path": path, "undoes": at, "by": by,
                   "at": now if now is not None else time.time()}
@@ -1288,24 +1289,15 @@ class Vault:
     def undo_last_reinforce(self, ref: str, *, by: str | None = None, now: float | None = None) -> dict[str, Any]:
         """Take back the newest reinforcement of the note ``ref`` names that is not undone yet
         (`reinforce --undo`: the TUI's `u` alone could, qa88)."""
-        from collections import Counter
-
         from vault_engine.retrieval.lookup import lookup_ref
 
         self.reinforcement_log.refuse_unusable()  # "no reinforcement to undo" had been said of a log unread (qa141)
         note, _ = lookup_ref(self._require_index(), ref, self._unindexed_now)
         records, _ = self.reinforcement_log.read(0)
-        undone = Counter(r.get("undoes") for r in records if r.get("event") == "undo" and r.get("path") == note.path)
-        standing: list[float] = []
-        for r in records:
-            if r.get("event") == "reinforce" and r.get("path") == note.path:
-                if undone[r["at"]]:
-                    undone[r["at"]] -= 1
-                else:
-                    standing.append(r["at"])
-        if not standing:  # the vault's state, not a misused command: no usage text (qa91)
+        held = standing(records).get(note.path, [])  # made under an earlier name too (qa149)
+        if not held:  # the vault's state, not a misused command: no usage text (qa91)
             raise VaultError(f"{note.path} has no reinforcement to undo")
-        return self.undo_reinforce(note.path, max(standing), by=by, now=now)
+        return self.undo_reinforce(note.path, max(h.at for h in held), by=by, now=now)
 
     @_operation
     def decay_report(self, *, tap: str | None = None, now: float | None = None) -> list[DecayRow]:
@@ -1333,7 +1325,9 @@ class Vault:
                 + (f"; {since[0]}" if since else ": check the paths against the vault's folders"))
 
     def _record_moves(self, moved: tuple[tuple[str, str], ...], now: float | None) -> None:
-        """Make reinforcements follow renamed notes, durably (the index alone would forget)."""
+        """Make reinforcements follow renamed notes, durably (the index alone would forget),
+        before the ledger forgets the old path: a run killed between the two had lost them for
+        good (qa149); killed after this, the next run finds the move again, already followed."""
         if not moved:
             return
         self._sync_reinforcements()

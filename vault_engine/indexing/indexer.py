@@ -68,8 +68,8 @@ class Indexer:
         self.config = config
         self.ledger = ledger
         self.lexical = lexical
-        # Told each plan before it is applied: the caller's moment to start slow work the
-        # plan will need (Vault.index loads the model while the words are written).
+        # Told each plan before it is applied: the caller's moment to record its renames
+        # durably and to start slow work the plan will need (the model, while the words are written).
         self.on_plan = on_plan
 
     def run(self, *, progress: Progress | None = None, now: float | None = None) -> AppliedChanges:

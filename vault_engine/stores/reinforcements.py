@@ -214,33 +214,70 @@ def decode_line(raw: bytes) -> tuple[list[dict[str, Any]], str | None]:
     return records, problem
 
 
-def replay(records: Iterable[dict[str, Any]],
-           state: dict[str, Reinforced] | None = None) -> dict[str, Reinforced]:
-    """Fold log records into per-path state (pure; ``state`` is updated and returned).
+@dataclass(slots=True)
+class _Held:
+    """Reinforcements a note holds: one line of the log, or (``count`` > 1) what an earlier
+    read folded; ``names`` are the paths the note has had since, the first its own then."""
 
-    An ``undo`` record cancels one reinforcement of its ``path`` at time ``undoes``, wherever
-    it stands in ``records``: replay the whole log when records hold an undo (see
-    :func:`has_undo`), since ``state`` alone cannot tell what the undone one replaced."""
-    state = {} if state is None else state
+    at: float
+    by: str | None
+    why: str | None
+    count: int
+    names: list[str]
+
+
+def standing(records: Iterable[dict[str, Any]],
+             state: dict[str, Reinforced] | None = None) -> dict[str, list[_Held]]:
+    """Every note's reinforcements still standing, under the path the note has now (pure).
+
+    A ``move`` carries them to the new path; an ``undo`` takes back one made at ``undoes`` of
+    the note that had ``path`` then, under any name it has had (after a rename, ``reinforce
+    --undo`` had found nothing to take back, qa149), wherever the undo stands in ``records``
+    (a merge may put it first). ``state``: what an earlier read folded, carried as it is."""
+    held: dict[str, list[_Held]] = {
+        path: [_Held(r.last_at, r.last_by, r.last_why, r.count, [path])] for path, r in (state or {}).items()}
     records = list(records)
-    undone = Counter((r.get("path"), r.get("undoes")) for r in records if r.get("event") == "undo")
     for record in records:
         event = record.get("event", "reinforce")
         if event == "reinforce" and record.get("path") and valid_at(record.get("at")):
             path = record["path"]
-            if undone[(path, record["at"])]:
-                undone[(path, record["at"])] -= 1
-                continue
-            was = state.get(path)
-            count = (was.count if was else 0) + 1
-            if was is None or record["at"] >= was.last_at:
-                state[path] = Reinforced(path, float(record["at"]), count, record.get("by"), record.get("why"))
-            else:
-                state[path] = Reinforced(path, was.last_at, count, was.last_by, was.last_why)
-        elif event == "move" and record.get("from") in state and record.get("to"):
-            moved = state.pop(record["from"])
-            state[record["to"]] = Reinforced(record["to"], moved.last_at, moved.count,
-                                             moved.last_by, moved.last_why)
+            held.setdefault(path, []).append(_Held(float(record["at"]), record.get("by"), record.get("why"), 1, [path]))
+        elif event == "move" and record.get("from") in held and record.get("to"):
+            moved = held.pop(record["from"])
+            for entry in moved:
+                entry.names.append(record["to"])
+            held.setdefault(record["to"], []).extend(moved)
+    undone = Counter((r.get("path"), r.get("undoes")) for r in records if r.get("event") == "undo")
+    if undone:
+        for path, entries in list(held.items()):
+            held[path] = [e for e in entries if not _taken_back(e, undone)]
+            if not held[path]:
+                del held[path]
+    return held
+
+
+def _taken_back(entry: _Held, undone: Counter) -> bool:
+    if entry.count != 1:
+        return False  # folded before: an undo makes the caller read the whole log (:func:`has_undo`)
+    for name in entry.names:
+        if undone[(name, entry.at)]:
+            undone[(name, entry.at)] -= 1
+            return True
+    return False
+
+
+def replay(records: Iterable[dict[str, Any]],
+           state: dict[str, Reinforced] | None = None) -> dict[str, Reinforced]:
+    """Fold log records into per-path state (pure; ``state``, what an earlier read folded, is
+    updated and returned): each note's standing reinforcements (:func:`standing`), counted,
+    the latest named. An undo may cancel a line read before: replay the whole log when
+    records hold one (see :func:`has_undo`)."""
+    state = {} if state is None else state
+    held = standing(records, state)
+    state.clear()
+    for path, entries in held.items():
+        last = max(reversed(entries), key=lambda e: e.at)  # of two at one time, the later line
+        state[path] = Reinforced(path, last.at, sum(e.count for e in entries), last.by, last.why)
     return state
 
 
