@@ -157,3 +157,10 @@ def test_properties_are_read_by_yaml_1_2_as_obsidian_reads_them():
                              "n: 42\nhex: 0x1F\noct: 0o17\nok: true\nshut: FALSE\nsize: 1_000\n---\nbody\n").meta
     assert meta == {"title": "No", "aliases": ["Off"], "tags": ["on", "yes"], "project": "0755", "at": "10:30",
                     "n": 42, "hex": 31, "oct": 15, "ok": True, "shut": False, "size": "1_000"}
+
+
+def test_only_a_rule_closes_the_properties_as_in_obsidian():
+    """YAML's `...` had closed them: a note opening with a rule lost its text to search (qa151)."""
+    text = "---\nThe call went long: no time for the pgbouncer question\n...\n\n# Standup 12-03\n"
+    found = split_frontmatter(text)
+    assert found.meta == {} and "pgbouncer" in found.body

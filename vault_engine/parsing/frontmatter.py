@@ -79,11 +79,13 @@ def frontmatter_end(text: str) -> int:
 
 
 def _body_start(lines: list[str]) -> int:
-    """:func:`frontmatter_end` of a text already split into lines."""
+    """:func:`frontmatter_end` of a text already split into lines. Only ``---`` closes the
+    block, as in Obsidian: YAML's ``...`` had taken a note opening with a rule for properties,
+    and its text was lost to search (qa151)."""
     if not _FENCE.match(lines[0].rstrip("\r")):
         return 1
     for i in range(1, len(lines)):
-        if _FENCE.match(lines[i].rstrip("\r")) or lines[i].rstrip("\r") == "...":
+        if _FENCE.match(lines[i].rstrip("\r")):
             return i + 2
     return 1
 
