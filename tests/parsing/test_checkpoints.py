@@ -229,3 +229,25 @@ def test_a_failed_item_is_shown_as_a_reader_sees_it_bold_as_plain_code_kept():
     option is shown bold as plain (qa132); a code span keeps what it holds."""
     found = dead_ends("# C\n## Failed\n- **Postgres advisory locks** for `__invoice__` runs -- **lock** storms\n")
     assert [(d.text, d.reason) for d in found] == [("Postgres advisory locks for `__invoice__` runs", "lock storms")]
+
+
+def test_a_failed_item_of_a_title_then_a_paragraph_of_why_is_read_so():
+    """A bold title, a blank line and a paragraph had been one run-on approach, "(no reason
+    written)", a common layout of agents' output (qa151)."""
+    note = parse_note(PATH, HEAD + "# C\n## Failed\n\n1. **Keep sessions in Redis**\n\n"
+                      "   The failover logged everyone out.\n\n2. **Sticky sessions on the load balancer**\n\n"
+                      "   A node loss logged its users out.\n   - Why: no session replication\n", CONFIG)
+    assert [(d.text, d.reason) for d in note.dead_ends] == [
+        ("Keep sessions in Redis", "The failover logged everyone out."),
+        ("Sticky sessions on the load balancer", "A node loss logged its users out; no session replication")]
+
+
+def test_a_failure_callout_nested_in_another_or_of_obsidians_own_type_is_a_ruling():
+    """`> > [!failed]` inside a `[!note]` and Obsidian's own `[!failure]` had been no rulings (qa151)."""
+    note = parse_note("projects/pay/working/claude-retries.md", (
+        "## Notes\n> [!note] Session log\n> Tried a few things.\n> > [!failed] Retry inside the request handler\n"
+        "> > Side effects ran twice.\n> Back to the plan.\n\n> [!failure] Keep sessions in Redis\n"
+        "> The failover logged everyone out.\n\n> [!fail]- Poll the provider\n> rate limited\n"), CONFIG)
+    assert [(d.text, d.reason) for d in note.dead_ends] == [
+        ("Retry inside the request handler", "Side effects ran twice."),
+        ("Keep sessions in Redis", "The failover logged everyone out."), ("Poll the provider", "rate limited")]

@@ -76,6 +76,7 @@ class ListItem:
     indent: int
     children: list[ListItem] = field(default_factory=list)
     closed: bool = False  # a task ticked off or cancelled: "- [x] ...", "- [-] ..."
+    lead: int | None = None  # the length of its first paragraph's text, when another follows
 
     def descendants(self) -> Iterable[ListItem]:
         """Every nested item, depth first. Iterative: a list nested a thousand deep is an
@@ -151,6 +152,8 @@ def read_list(lines: Sequence[str]) -> list[ListItem]:
             # a quote inside the item: its words, not its `>` nor a callout's `[!note]` (qa142, qa143)
             quoted = QUOTE.match(raw)
             words = _CALLOUT_TYPE.sub("", quoted.group("rest").strip()) if quoted else raw.strip()
+            if after_blank and stack[-1].lead is None:
+                stack[-1].lead = len(stack[-1].text)
             stack[-1].text = f"{stack[-1].text} {words}".strip()
         else:
             stack = []  # a paragraph after a blank line ends the list
@@ -349,8 +352,11 @@ def struck_out(item: ListItem) -> bool:
 
 
 # An Obsidian callout marking a dead end, in a working note or a checkpoint's Failed list:
-# ``> [!failed] Title`` (``+``/``-`` fold signs allowed), its quoted body the reason.
-CALLOUT = re.compile(r"^[ \t]*>[ \t]*\[!(?:deadend|failed)\][+-]?[ \t]*(?P<title>.*)$", re.IGNORECASE)
+# ``> [!failed] Title`` (``+``/``-`` fold signs allowed), its quoted body the reason; also
+# Obsidian's own failure type (``[!failure]``, ``[!fail]``), and one nested in another callout
+# (``> > [!failed]``: it had been no ruling, qa151).
+CALLOUT = re.compile(r"^[ \t]*(?P<depth>(?:>[ \t]*)+)\[!(?:deadend|failed|failure|fail)\][+-]?[ \t]*(?P<title>.*)$",
+                     re.IGNORECASE)
 QUOTE = re.compile(r"^[ \t]*>[ \t]?(?P<rest>.*)$")
 _CALLOUT_TYPE = re.compile(r"^\[![\w-]+\][+-]?[ \t]*")  # `[!note]` opening a callout of any other type
 _REASON_PREFIX = re.compile(r"^[*_]{0,2}(?:reason|why)[*_]{0,2}[ \t]*:[ \t]*[*_]{0,2}[ \t]*", re.IGNORECASE)
@@ -358,22 +364,38 @@ _REASON_PREFIX = re.compile(r"^[*_]{0,2}(?:reason|why)[*_]{0,2}[ \t]*:[ \t]*[*_]
 
 def callout_blocks(lines: list[str]) -> list[tuple[int, int, str]]:
     """Each ``> [!deadend] Title`` callout: its first line, its last (the quoted body's), its title."""
+    return [(offset, end, title) for offset, end, title, _ in _callout_blocks(lines)]
+
+
+def _callout_blocks(lines: list[str]) -> list[tuple[int, int, str, int]]:
+    """:func:`callout_blocks`, each with how deep its quote is (``> > [!failed]``: 2)."""
     blocks = []
     for offset, line in enumerate(lines):
         if m := CALLOUT.match(line):
-            end = offset
-            while end + 1 < len(lines) and QUOTE.match(lines[end + 1]) and not CALLOUT.match(lines[end + 1]):
+            depth, end = m.group("depth").count(">"), offset
+            while (end + 1 < len(lines) and _quoted(lines[end + 1], depth) is not None
+                   and not CALLOUT.match(lines[end + 1])):
                 end += 1
-            blocks.append((offset, end, m.group("title").strip()))
+            blocks.append((offset, end, m.group("title").strip(), depth))
     return blocks
+
+
+def _quoted(line: str, depth: int) -> str | None:
+    """The line's text inside ``depth`` quote marks, or None when it is quoted less deep."""
+    for _ in range(depth):
+        quoted = QUOTE.match(line)
+        if quoted is None:
+            return None
+        line = quoted.group("rest")
+    return line
 
 
 def callouts(lines: list[str]) -> list[tuple[int, str, str | None]]:
     """``> [!deadend] Title`` with its quoted body as the reason."""
     found = []
-    for offset, end, title in callout_blocks(lines):
+    for offset, end, title, depth in _callout_blocks(lines):
         body = [_REASON_PREFIX.sub("", rest) for following in lines[offset + 1:end + 1]
-                if (quoted := QUOTE.match(following)) and (rest := quoted.group("rest").strip())]
+                if (rest := (_quoted(following, depth) or "").strip())]
         if not title and body:  # no title: the first body line is the approach
             title, body = body[0], body[1:]
         if not title.startswith("~~"):  # struck out, as a Failed item is: reversed, no ruling any more (qa132)
@@ -395,7 +417,11 @@ def failed_dead_ends(sections: Sequence[SectionLike], agent: str | None = None,
             text, reason = item_reason(item)
             if not _approach(item) or struck_out(item):
                 continue
-            if reason is None:  # "Keep sessions in a shared Redis. The failover logged out every user."
+            if item.lead and len(text) > item.lead:  # "**Keep sessions in Redis**", then a paragraph
+                # of why: glued to it, the ruling read as one run-on and "(no reason written)" (qa151)
+                text, reason = _CLOSING_STOP.sub("", text[:item.lead].strip()), joined_reasons(
+                    [text[item.lead:], reason or ""])
+            elif reason is None:  # "Keep sessions in a shared Redis. The failover logged out every user."
                 text, reason = _sentence_then_why(text)
             read.append((item.offset, text, reason))
         # a callout in the list is a ruling of its own, as in a working note: indented into an
