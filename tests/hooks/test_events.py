@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.mcp.conftest import server_env
-from vault_engine.hooks.events import hook_output, proposal_of
+from vault_engine.hooks.events import hook_output, proposal_of, proposals_of
 
 RECORDED = Path(__file__).resolve().parents[1] / "fixtures" / "hooks"
 
@@ -261,6 +261,11 @@ def test_the_proposal_is_the_prompt_or_what_the_tool_is_about_to_do():
     assert proposal_of("pre-tool-use", {"tool_input": "not an object"}) == ""
     assert len(proposal_of("pre-tool-use", {"tool_input": {"content": "x" * 10_000}})) == 4000
     assert len(proposal_of("user-prompt-submit", {"prompt": "a pasted log " * 100_000})) == 4000  # qa65
+    # a list of the wrong type is no plan: it had been an internal error, a TypeError (qa150)
+    for odd in ({"todos": 5}, {"todos": "a b"}, {"edits": 3, "content": "use Redis"}):
+        payload = {"tool_name": "TodoWrite", "tool_input": odd}
+        assert proposal_of("pre-tool-use", payload) == ("use Redis" if "content" in odd else "")
+        assert proposals_of("pre-tool-use", payload) == []
 
 
 def test_the_output_is_claude_codes_hook_output():

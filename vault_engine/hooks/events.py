@@ -89,7 +89,7 @@ def proposals_of(event: str, payload: dict[str, Any]) -> list[str]:
     if event != "pre-tool-use" or payload.get("tool_name") not in PLANNING_TOOLS or not isinstance(tool, dict):
         text = proposal_of(event, payload)
         return [text] if text else []
-    steps = [item["content"].strip() for item in tool.get("todos") or []
+    steps = [item["content"].strip() for item in _listed(tool.get("todos"))
              if isinstance(item, dict) and isinstance(item.get("content"), str) and item["content"].strip()
              and item.get("status") != "completed"]  # a done step was checked when planned
     plan = tool.get("plan")
@@ -121,14 +121,20 @@ def proposal_of(event: str, payload: dict[str, Any]) -> str:
     if not isinstance(tool, dict):
         return ""
     parts = [tool.get(key) for key in ("plan", "description", "new_string", "content")]
-    for item in tool.get("todos") or []:  # TodoWrite: the steps of the plan still to do
+    for item in _listed(tool.get("todos")):  # TodoWrite: the steps of the plan still to do
         content = item.get("content") if isinstance(item, dict) else None
         if isinstance(content, str) and item.get("status") != "completed":  # a done step was checked when planned
             parts.append(_as_sentence(content))
-    for edit in tool.get("edits") or []:  # MultiEdit
+    for edit in _listed(tool.get("edits")):  # MultiEdit
         parts.append(edit.get("new_string") if isinstance(edit, dict) else None)
     text = "\n".join(p.strip() for p in parts if isinstance(p, str) and p.strip())
     return text[:MAX_PROPOSAL_CHARS]
+
+
+def _listed(value: Any) -> list:
+    """``value`` when it is a list, else none: `"todos": 5` is no plan (it had been read as
+    an internal error, a TypeError, qa150)."""
+    return value if isinstance(value, list) else []
 
 
 def _as_sentence(step: str) -> str:
