@@ -245,3 +245,29 @@ def test_a_vault_path_written_into_shared_settings_is_said(tmp_path, cli, monkey
     local = cli("--vault", tmp_path / "vault", "hook", "install", "--project", "p",
                 "--settings", ".claude/settings.local.json")
     assert local.code == 0 and "settings.local.json" not in local.err
+
+
+def test_our_command_run_through_env_or_uvx_is_ours_and_one_in_a_pipeline_is_theirs():
+    """`env ... vault-engine hook ...` had been installed a second time (every prompt checked
+    twice), and a person's `vault-engine hook ... | tee log` replaced as ours (qa150)."""
+    wrapped = {"type": "command", "command": "env VAULT_ENGINE_PROJECT=p vault-engine hook user-prompt-submit"}
+    piped = {"type": "command", "command": "vault-engine hook session-start --project p | tee -a hook.log"}
+    echoed = {"type": "command", "command": "echo vault-engine hook session-start"}
+    before = {"hooks": {"UserPromptSubmit": [{"hooks": [wrapped]}], "SessionStart": [{"hooks": [piped, echoed]}]}}
+    merged = merge(before, project="p", vault=None)
+    assert [h["command"] for g in merged["hooks"]["UserPromptSubmit"] for h in g["hooks"]] == [
+        "vault-engine hook user-prompt-submit --project p"]  # refreshed where it was, not added
+    session = [h["command"] for g in merged["hooks"]["SessionStart"] for h in g["hooks"]]
+    assert session[:2] == [piped["command"], echoed["command"]] and len(session) == 3
+
+
+def test_the_settings_files_indent_is_kept(tmp_path):
+    """A file written with 4 spaces had come back with 2: every line showed in the team's diff (qa150)."""
+    path = tmp_path / "settings.json"
+    path.write_text(json.dumps({"permissions": {"allow": ["Bash(ls)"]}}, indent=4) + "\n")
+    install(path, project="p")
+    assert '\n    "permissions": {\n        "allow": [' in path.read_text()
+    tabbed = tmp_path / "tabbed.json"
+    tabbed.write_text(json.dumps({"model": "x", "env": {"A": "1"}}, indent="\t") + "\n")
+    install(tabbed, project="p")
+    assert '\n\t"env": {\n\t\t"A": "1"' in tabbed.read_text()

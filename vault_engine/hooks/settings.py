@@ -10,6 +10,7 @@ from __future__ import annotations
 import errno
 import json
 import os
+import re
 import shlex
 import stat
 from pathlib import Path
@@ -120,16 +121,29 @@ def _placed(groups: list[Any], event: str, group: dict[str, Any]) -> list[Any]:
 
 
 def _is_ours(hook: Any, event: str) -> bool:
-    """A hook entry running our command for ``event`` (ours to replace)."""
+    """A hook entry running our command for ``event`` (ours to replace): ``vault-engine hook
+    EVENT`` as one command, whatever runs it (``env VAULT_ENGINE_PROJECT=x vault-engine ...``,
+    ``uvx vault-engine ...`` had been installed a second time, every prompt checked twice), but
+    not inside a pipeline or a list of commands someone wrote (``... | tee log`` had been taken
+    for ours and replaced, qa150)."""
     command = hook.get("command") if isinstance(hook, dict) else None
     if not isinstance(command, str):
         return False
     try:
-        words = shlex.split(command)
+        lexer = shlex.shlex(command, posix=True, punctuation_chars=True)
+        lexer.whitespace_split = True
+        words = list(lexer)
     except ValueError:  # unbalanced quotes: not a command we wrote
         return False
-    return bool(words) and os.path.basename(words[0]) == "vault-engine" and \
-        any(a == "hook" and b == event for a, b in zip(words, words[1:]))
+    if any(word and set(word) <= _OPERATOR for word in words):
+        return False
+    ours = next((i for i, word in enumerate(words) if os.path.basename(word) == "vault-engine"), None)
+    return (ours is not None and all(word in _RUNNERS or "=" in word for word in words[:ours])
+            and any(a == "hook" and b == event for a, b in zip(words[ours:], words[ours + 1:])))
+
+
+_OPERATOR = set("|&;<>()")
+_RUNNERS = frozenset({"env", "exec", "uvx", "uv", "pipx", "run", "command"})  # what runs a command as it is
 
 
 def check_project(vault: Path, project: str) -> str | None:
@@ -203,11 +217,27 @@ def install(settings_file: str | os.PathLike[str], *, project: str | None = None
     changed = merged != current or not (path.exists() or uninstall)
     if write and changed:
         try:
-            _write_in_place(path, json.dumps(merged, indent=2, ensure_ascii=False) + "\n")
+            _write_in_place(path, json.dumps(merged, indent=_indent_of(path), ensure_ascii=False) + "\n")
         except OSError as exc:  # `.claude` a file, a read-only folder: nothing was written
             raise VaultError(f"{path}: cannot write it ({exc.strerror or exc}); fix the path "
                              "or pass --settings FILE, then install again") from exc
     return merged, path, changed
+
+
+def _indent_of(path: Path) -> int | str:
+    """The indent the file is written with (a tab, or so many spaces), so that the team's diff
+    of it shows our entries, not every line re-indented (4 spaces had become 2, qa150)."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        return 2
+    found = _FIRST_INDENT.search(text)
+    if found is None:
+        return 2
+    return "\t" if found.group(1).startswith("\t") else len(found.group(1))
+
+
+_FIRST_INDENT = re.compile(r"^([ \t]+)\S", re.MULTILINE)
 
 
 def _write_in_place(path: Path, text: str) -> None:
