@@ -151,15 +151,19 @@ def test_cache_returns_only_the_vectors_of_its_own_model(tmp_path):
     mine.close()
 
 
-def test_cache_prune_keeps_live_texts_of_the_current_model_only(tmp_path):
+def test_cache_prune_drops_other_models_and_the_oldest_unused_beyond_as_many_as_are_live(tmp_path):
+    """Texts no section has stay, up to as many as the live ones, the newest first: an undone
+    edit had cost model time again, its old text's vectors dropped at once (qa149)."""
     path = tmp_path / "cache.sqlite"
     old = VectorCache(path, "model-a")
     old.put_many({"h1": unit(1, 0)[None, :]})
     old.close()
     cache = VectorCache(path, "model-b")
-    cache.put_many({"h1": unit(1, 0)[None, :], "h2": unit(0, 1)[None, :]})
-    assert cache.prune({"h1"}) == 2  # model-a's h1 and model-b's h2
-    assert list(cache.get_many(["h1", "h2"])) == ["h1"] and cache.count() == 1
+    for digest in ("h1", "gone-1", "gone-2", "h2", "gone-3"):  # written in this order
+        cache.put_many({digest: unit(1, 0)[None, :]})
+    assert cache.prune({"h1", "h2"}) == 2  # model-a's h1 and the oldest unused, gone-1
+    assert sorted(cache.get_many(["h1", "h2", "gone-1", "gone-2", "gone-3"])) == ["gone-2", "gone-3", "h1", "h2"]
+    assert cache.prune({"h1", "h2", "gone-2", "gone-3"}) == 0 and cache.count() == 4
     cache.close()
 
 

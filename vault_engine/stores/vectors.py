@@ -332,10 +332,16 @@ class VectorCache:
         self._recover(put)
 
     def prune(self, keep: set[str]) -> int:
-        """Drop every vector not of this model or not in ``keep``; returns how many went."""
+        """Drop every vector not of this model, and of the texts no section has (not in
+        ``keep``) the oldest beyond as many as ``keep`` holds: an edit undone, a branch checked
+        out and back, finds its texts' vectors still here (dropped at once, an undone edit had
+        cost model time again, qa149), and the cache stays within twice what the vault needs.
+        Returns how many went."""
         def prune() -> int:
-            stored = self.db.execute("SELECT model, hash FROM vectors").fetchall()
-            doomed = [(m, h) for m, h in stored if m != self.model_key or h not in keep]
+            stored = self.db.execute("SELECT model, hash FROM vectors ORDER BY rowid").fetchall()
+            doomed = [(m, h) for m, h in stored if m != self.model_key]
+            unused = [(m, h) for m, h in stored if m == self.model_key and h not in keep]  # oldest written first
+            doomed += unused[:max(0, len(unused) - len(keep))]
             with self.db:
                 self.db.executemany("DELETE FROM vectors WHERE model=? AND hash=?", doomed)
             return len(doomed)
