@@ -64,3 +64,13 @@ def test_comments_are_blanked_in_place_but_none_opens_in_code():
     assert len(blanked) == len(text) and blanked.count("\n") == text.count("\n")
     assert blanked.split("\n") == ["x       ", "       y `%%` z            w", "```", "%% in code", "```",
                                    "printf's `%%` is no comment", " " * 20, " " * 17]
+
+
+def test_a_fence_left_open_in_a_list_item_ends_with_the_item():
+    """As CommonMark reads it: the rest of a checkpoint's Failed list had been code (qa151).
+    A fence at the top level runs on, however the lines in it start."""
+    lines = ["- Pin numpy -- the build broke:", "  ```", "  error: no wheel", "- Vendor the wheel -- licence",
+             "- Build from source -- slow"]
+    assert list(fence_roles(lines)) == [TEXT, OPEN, CODE, TEXT, TEXT]
+    top = ["```", "- not an item", "  - nor this", "```", "- an item"]
+    assert list(fence_roles(top)) == [OPEN, CODE, CODE, CLOSE, TEXT]

@@ -27,15 +27,19 @@ def fence_roles(lines: Iterable[str]) -> Iterator[str]:
     fenced block (one left open runs to the end, as in CommonMark). The lines of an HTML
     comment block are text."""
     fence = None
+    fence_indent = 0
     in_comment = False
     for line in lines:
+        if fence is not None and fence_indent and _ends_the_item(line, fence_indent):
+            fence = None  # a fence left open in a list item ends with the item, as in CommonMark:
+            # the rest of a checkpoint's Failed list had been code (qa151)
         if in_comment:
             in_comment = "-->" not in line
             yield TEXT
         elif fence is None:
             m = _FENCE.match(line)
             if m and not (m.group(1)[0] == "`" and "`" in m.group(2)):  # "```a``` b" is a code span
-                fence = m.group(1)
+                fence, fence_indent = m.group(1), len(line) - len(line.lstrip(" \t"))
                 yield OPEN
             else:
                 opened = _COMMENT_BLOCK.match(line)
@@ -48,6 +52,15 @@ def fence_roles(lines: Iterable[str]) -> Iterator[str]:
                 yield CLOSE
             else:
                 yield CODE
+
+
+_ITEM_START = re.compile(r"^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+\S")
+
+
+def _ends_the_item(line: str, fence_indent: int) -> bool:
+    """Whether ``line`` starts a list item less indented than an open fence: the fence was in
+    an item, and that item has ended."""
+    return _ITEM_START.match(line) is not None and len(line) - len(line.lstrip(" \t")) < fence_indent
 
 
 def info_word(line: str) -> str:
