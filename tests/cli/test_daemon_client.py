@@ -112,6 +112,27 @@ def test_a_watcher_catching_up_is_not_asked(vault_root):
         daemon.close()
 
 
+@pytest.mark.parametrize("health", [{"pid": 1, "state": "catching-up", "release": RELEASE},
+                                    {"pid": 1, "state": "watching", "release": "0.0.1"}])
+def test_an_mcp_session_is_not_handed_to_a_watcher_a_command_would_not_ask(vault_root, health):
+    """A session's first search had waited 5.3 s for a watcher's first pass over the vault, where
+    a command answers in-process (qa150); nor is it served by another release's watcher."""
+    from vault_engine.daemon.client import open_session
+
+    (vault_root / ".vault-engine" / "watch.json").write_text(json.dumps(health))
+    listening = socket.socket(socket.AF_UNIX)
+    with protocol.unix_address(vault_root / ".vault-engine" / "daemon.sock") as address:
+        listening.bind(address)
+    listening.listen(4)
+    listening.setblocking(False)
+    try:
+        assert open_session(vault_root, "mcp") is None
+        with pytest.raises(BlockingIOError):
+            listening.accept()  # never called
+    finally:
+        listening.close()
+
+
 def test_a_watcher_of_another_release_is_not_asked_and_is_said_once(vault_root, caplog):
     """An old watcher left running across an upgrade answered from its own formats, and emptied
     the new index (qa99): a command of this release answers itself and says so, once."""

@@ -96,19 +96,7 @@ def ask(root: Path, op: str, args: tuple = (), kwargs: dict | None = None,
     """``(True, result)`` when the daemon of ``root`` answered; ``(False, None)`` when the
     caller must answer in-process. A user error the daemon's Vault raised is raised here."""
     path = root / STATE_DIR / SOCKET_FILE
-    if not path.exists():
-        return False, None  # no watcher: not even a socket call
-    if _stalled(root / STATE_DIR / HEALTH_FILE):
-        log.debug("the watcher's heartbeat is older than %.0f s: answering in-process", STALLED_AFTER)
-        return False, None
-    health = read_health_file(root / STATE_DIR / HEALTH_FILE) or {}
-    if health.get("state") == "catching-up":
-        # it holds its Vault for that whole batch: a query waited the server's 4.5 s for it, then
-        # was answered in-process anyway (5-6 s a command while 3,000 notes were applied, qa40 X1)
-        log.debug("the watcher is catching up in one long batch: answering in-process")
-        return False, None
-    if health and health.get("release") != RELEASE:
-        _warn_once(another_release(health))
+    if not _may_answer(root):
         return False, None
     from vault_engine.daemon import protocol  # imported when a watcher may answer
     try:
@@ -130,11 +118,33 @@ def ask(root: Path, op: str, args: tuple = (), kwargs: dict | None = None,
     return False, None
 
 
+def _may_answer(root: Path) -> bool:
+    """Whether the watcher of ``root`` is one to ask: it runs (a socket), shows signs of life,
+    is not catching up in one long batch, and is of this release."""
+    if not (root / STATE_DIR / SOCKET_FILE).exists():
+        return False  # no watcher: not even a socket call
+    if _stalled(root / STATE_DIR / HEALTH_FILE):
+        log.debug("the watcher's heartbeat is older than %.0f s: answering in-process", STALLED_AFTER)
+        return False
+    health = read_health_file(root / STATE_DIR / HEALTH_FILE) or {}
+    if health.get("state") == "catching-up":
+        # it holds its Vault for that whole batch: a query waited the server's 4.5 s for it, then
+        # was answered in-process anyway (5-6 s a command while 3,000 notes were applied, qa40 X1)
+        log.debug("the watcher is catching up in one long batch: answering in-process")
+        return False
+    if health and health.get("release") != RELEASE:
+        _warn_once(another_release(health))
+        return False
+    return True
+
+
 def open_session(root: Path, op: str) -> tuple[Any, Any] | None:
     """A connection that the watcher of ``root`` turned into session ``op``: ``(socket, its
-    buffered reader)``, or None when no watcher takes it (none runs, stalled, an older one)."""
+    buffered reader)``, or None when no watcher takes it (none runs, stalled, catching up, an
+    older release: as a command's question, :func:`ask`; an MCP session's first search had
+    waited 5.3 s for a watcher's first pass over the vault, qa150)."""
     path = root / STATE_DIR / SOCKET_FILE
-    if not path.exists() or _stalled(root / STATE_DIR / HEALTH_FILE):
+    if not _may_answer(root):
         return None
     import socket
 
