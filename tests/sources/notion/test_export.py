@@ -678,3 +678,21 @@ def test_a_prune_that_would_delete_most_of_the_folder_deletes_nothing(vault, exp
     assert any(n.startswith("--prune would delete 4 of the 5 notes in notion/, most of it: this export is no mirror")
                for n in report.notices)
     assert NOTES <= {p.name for p in (vault.root / "notion").glob("*.md")}
+
+
+def test_an_attachment_changed_since_the_import_is_kept_and_named_on_reimport(vault, export):
+    """An annotated diagram had been replaced by the export's on every re-import, without a word
+    (qa154); one unchanged since is brought up to date, as before."""
+    vault.notion_import(export, now=FROZEN_NOW)
+    copied = vault.root / "notion" / "Auth spec f3a4b5c6" / "flow diagram.png"
+    copied.write_bytes(copied.read_bytes() + b"MY ANNOTATIONS")
+    report = vault.notion_import(export, now=FROZEN_NOW + 60)
+    assert copied.read_bytes().endswith(b"MY ANNOTATIONS") and report.attachments == 0
+    said = [p for p in report.problems if p.path == "notion/Auth spec f3a4b5c6/flow diagram.png"]
+    assert len(said) == 1 and said[0].reason.startswith("changed since the import wrote it")
+    source = export / f"Team Space {ROOT}" / f"Auth spec {AUTH}" / "flow diagram.png"
+    copied.write_bytes(source.read_bytes())  # put back as imported; then Notion's copy changes
+    source.write_bytes(source.read_bytes() + b"NEW IN NOTION")
+    report = vault.notion_import(export, now=FROZEN_NOW + 120)
+    assert copied.read_bytes().endswith(b"NEW IN NOTION") and report.attachments == 1
+    assert not [p for p in report.problems if p.path.endswith("flow diagram.png")]

@@ -51,6 +51,8 @@ NO_BODY_HASH = "no body_hash recorded"
 UNRECORDED = ("carries a notion_id but no body_hash (not written by this import: placed by hand, or by an "
               "older release), so an edit in the vault cannot be ruled out: kept as is; delete it to take "
               "Notion's version")
+KEPT_ATTACHMENT = ("changed since the import wrote it, or not written by it: kept, and the export's copy not "
+                   "written; move yours aside and import again to take the export's")
 KEPT_FILE = ("not written by the Notion import, or changed since: kept, though the note of its "
              "vanished page was pruned; delete it yourself if you no longer need it")
 
@@ -403,7 +405,8 @@ class PageWriter:
         # byte for byte as before and its file is not touched; so is the export it came from,
         # since Notion names every download anew (`Export-<uuid>`): a re-import of the same
         # pages rewrote every note for its new `source` (qa56).
-        hashes = self._write_attachments(rel, page.attachments, result)
+        recorded = old.meta.get("attachment_hashes") if old is not None else None
+        hashes = self._write_attachments(rel, page.attachments, result, recorded if isinstance(recorded, dict) else {})
         kept = old.meta.get("imported") if old is not None else None
         came_from = self.source
         if old is not None and SYNC_SOURCE not in (self.source, old.meta.get("source")):
@@ -424,9 +427,12 @@ class PageWriter:
             os.replace(old_dir, new_dir)
         result.renamed.append((old.rel_path, rel))
 
-    def _write_attachments(self, rel: str, attachments: tuple[Attachment, ...],
-                           result: WriteResult) -> dict[str, str]:
-        """Copy the page's attachments; their digests, by path under the page's folder."""
+    def _write_attachments(self, rel: str, attachments: tuple[Attachment, ...], result: WriteResult,
+                           recorded: dict[str, str]) -> dict[str, str]:
+        """Copy the page's attachments; their digests, by path under the page's folder. A file
+        there that is not as the import last wrote it (``recorded``), edited or someone's own,
+        is kept and named: an annotated image had been replaced by the export's on every
+        re-import, without a word (qa154)."""
         from vault_engine.sources.notion.archive import CorruptEntry
 
         hashes: dict[str, str] = {}
@@ -440,9 +446,15 @@ class PageWriter:
             except CorruptEntry as exc:
                 result.problems.append(Problem(target, f"{exc}: attachment not copied"))
                 continue
+            digest, there = file_digest(data), _digest_of(self.root / target)
+            if there not in (None, digest, recorded.get(item.rel_path)):
+                result.problems.append(Problem(target, KEPT_ATTACHMENT))
+                if item.rel_path in recorded:
+                    hashes[item.rel_path] = recorded[item.rel_path]  # still the import's, for --prune
+                continue
             if write_if_changed(self.root / target, data):
                 result.attachments += 1
-            hashes[item.rel_path] = file_digest(data)
+            hashes[item.rel_path] = digest
         return hashes
 
     def _inside_vault(self, rel: str) -> bool:
