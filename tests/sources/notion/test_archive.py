@@ -85,3 +85,38 @@ def test_a_damaged_entry_fails_when_read_with_its_name(tmp_path):
     with open_export(tmp_path / "Export.zip") as tree:
         with pytest.raises(CorruptEntry, match="Export.zip!Page 1.md: corrupt zip entry"):
             tree.files["Page 1.md"].read()
+
+
+def encrypted(data: bytes, entry: bytes) -> bytes:
+    """``data`` (a zip) with ``entry`` marked encrypted, in its local and its central header,
+    as `zip -e` writes it (Python's zipfile writes no encrypted entry of its own)."""
+    out = bytearray(data)
+    for signature, flag_at in ((b"PK\x03\x04", 6), (b"PK\x01\x02", 8)):
+        at = out.find(signature)
+        while at >= 0:
+            name_at = at + (30 if signature == b"PK\x03\x04" else 46)
+            if out[name_at:name_at + len(entry)] == entry:
+                out[at + flag_at] |= 0x1
+            at = out.find(signature, at + 4)
+    return bytes(out)
+
+
+def test_an_encrypted_entry_is_one_line_and_the_rest_is_read(tmp_path):
+    """An encrypted entry had stopped the import with a traceback, half-written (qa154)."""
+    outer = tmp_path / "Export.zip"
+    outer.write_bytes(encrypted(make_zip({"Home 1.md": b"# Home", "Secret 2.md": b"# Secret"}), b"Secret 2.md"))
+    with open_export(outer) as tree:
+        assert tree.files["Home 1.md"].read() == b"# Home"
+        with pytest.raises(CorruptEntry, match=r"Export.zip!Secret 2.md: encrypted .*unzip it with its password"):
+            tree.files["Secret 2.md"].read()
+
+
+def test_a_zip_in_a_pages_folder_is_a_file_of_the_page_not_a_part(tmp_path):
+    """Its pages had been imported as the workspace's, and the file reported missing (qa154)."""
+    page = "Specs 11111111111111111111111111111111"
+    attached = make_zip({"Inside 22222222222222222222222222222222.md": b"# Inside"})
+    outer = tmp_path / "Export.zip"
+    outer.write_bytes(make_zip({f"{page}.md": b"# Specs", f"{page}/data.zip": attached}))
+    with open_export(outer) as tree:
+        assert sorted(tree.files) == [f"{page}.md", f"{page}/data.zip"]
+        assert tree.files[f"{page}/data.zip"].read() == attached

@@ -129,7 +129,7 @@ def _read_folder(root: Path, tree: ExportTree, archives: list[zipfile.ZipFile]) 
                 tree.problems.append(Problem(rel, f"{special_file(full.stat().st_mode)}, not a file: not imported"))
                 continue
             reader = _bounded(lambda full=full: full.open("rb"), rel, tree.limits)
-            if name.lower().endswith(".zip"):
+            if _is_part(rel):
                 _open_nested(reader, rel, tree, archives, depth=1)
             else:
                 tree.files[rel] = ExportFile(rel, reader)
@@ -149,10 +149,41 @@ def _read_zip(archive: zipfile.ZipFile, prefix: str, label: str, tree: ExportTre
             continue
         rel = f"{prefix}/{name}" if prefix else name
         reader = _bounded(lambda info=info: archive.open(info), f"{label}!{info.filename}", tree.limits)
-        if name.lower().endswith(".zip"):
+        if _is_part(name):
             _open_nested(reader, rel, tree, archives, depth + 1)
         else:
             tree.files[rel] = ExportFile(rel, reader)
+
+
+# An export's file or folder name: ``Title <32-hex id>``, ``_all`` for a database's full CSV.
+_EXPORT_NAME = re.compile(r"^(?P<title>.*?) ?(?P<id>[0-9a-fA-F]{32})(?P<all>_all)?"
+                          r"(?P<ext>\.md|\.csv)?$", re.IGNORECASE)
+
+
+def split_export_name(name: str) -> tuple[str, str | None, str]:
+    """``"Title <id>_all.csv"`` -> (title, id, ext); id is None when the name carries none."""
+    match = _EXPORT_NAME.match(name)
+    if match is None:
+        stem, dot, ext = name.rpartition(".")
+        return (stem if dot else name), None, (f".{ext.lower()}" if dot else "")
+    return match["title"].strip(), match["id"].lower(), (match["ext"] or "").lower()
+
+
+def parent_id_of(path: str) -> str | None:
+    """The id of the nearest enclosing ``Title <id>`` folder: the page or database above."""
+    parts = path.split("/")[:-1]
+    for part in reversed(parts):
+        _, ident, ext = split_export_name(part)
+        if ident and not ext:
+            return ident
+    return None
+
+
+def _is_part(name: str) -> bool:
+    """Whether a file of the export (or of a zip in it) is a part of the export, as Notion nests
+    them: a zip, not in a page's folder (``Title <id>/``). One there is a file attached to the
+    page (its pages had been imported as the workspace's, and the file reported missing, qa154)."""
+    return name.lower().endswith(".zip") and parent_id_of(name) is None
 
 
 def _bounded(open_stream: Callable, label: str, limits: Limits) -> Callable[[], bytes]:
@@ -170,6 +201,13 @@ def _bounded(open_stream: Callable, label: str, limits: Limits) -> Callable[[], 
                         raise CorruptEntry(f"{label}: refused, it expands past {which} of [taps.notion]; "
                                            "raise the limit if the export is genuine")
                     chunks.append(chunk)
+        except RuntimeError as exc:  # zipfile's word for an encrypted entry (qa154: a traceback,
+            # and the import stopped half-written)
+            raise CorruptEntry(f"{label}: encrypted ({exc}); unzip it with its password and import the "
+                               "folder") from exc
+        except NotImplementedError as exc:  # deflate64, as Windows' "Compressed folder" writes big files
+            raise CorruptEntry(f"{label}: compressed in a way Python's zip reader does not read ({exc}); "
+                               "unzip it with another tool and import the folder") from exc
         except (zipfile.BadZipFile, zlib.error, OSError, EOFError) as exc:
             raise CorruptEntry(f"{label}: corrupt zip entry ({exc})") from exc
         limits.used += size

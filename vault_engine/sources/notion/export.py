@@ -27,15 +27,21 @@ from pathlib import Path
 
 from vault_engine.config import Config
 from vault_engine.errors import NotionError, not_utf8
-from vault_engine.sources.notion.archive import CorruptEntry, ExportFile, ExportTree, Limits, open_export
+from vault_engine.sources.notion.archive import (
+    CorruptEntry,
+    ExportFile,
+    ExportTree,
+    Limits,
+    open_export,
+    parent_id_of,
+    split_export_name,
+)
 from vault_engine.sources.notion.links import (
     LinkStats,
     LinkTargets,
     owner_of,
-    parent_id_of,
     rewrite_markdown_links,
     rewrite_relations,
-    split_export_name,
 )
 from vault_engine.sources.notion.pages import (
     SYNC_SOURCE,

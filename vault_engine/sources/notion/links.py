@@ -20,36 +20,15 @@ from collections.abc import Collection
 from dataclasses import dataclass, field
 from urllib.parse import quote, unquote
 
-from vault_engine.sources.notion.archive import ExportFile
+from vault_engine.sources.notion.archive import ExportFile, parent_id_of, split_export_name
 from vault_engine.sources.notion.pages import note_stem_for, safe_title, wikilink
 from vault_engine.sources.notion.report import UnresolvedLink
 
-_EXPORT_NAME = re.compile(r"^(?P<title>.*?) ?(?P<id>[0-9a-fA-F]{32})(?P<all>_all)?"
-                          r"(?P<ext>\.md|\.csv)?$", re.IGNORECASE)
 _MD_LINK = re.compile(
     r"(!?)\[((?:[^\[\]\n]|\[[^\[\]\n]*\])*)\]"
     r"\(\s*(<[^>\n]+>|(?:[^()\s]|\([^()\s]*\))+)(?:\s+\"[^\"\n]*\")?\s*\)")
 _SCHEME = re.compile(r"^[a-zA-Z][a-zA-Z0-9+.\-]*:")
 _RELATION = re.compile(r"(?<= )\((?P<href>(?:[^()\s]|\([^()\s]*\))+?\.(?:md|csv))\)")
-
-
-def split_export_name(name: str) -> tuple[str, str | None, str]:
-    """``"Title <id>_all.csv"`` -> (title, id, ext); id is None when the name carries none."""
-    match = _EXPORT_NAME.match(name)
-    if match is None:
-        stem, dot, ext = name.rpartition(".")
-        return (stem if dot else name), None, (f".{ext.lower()}" if dot else "")
-    return match["title"].strip(), match["id"].lower(), (match["ext"] or "").lower()
-
-
-def parent_id_of(path: str) -> str | None:
-    """The id of the nearest enclosing ``Title <id>`` folder: the page or database above."""
-    parts = path.split("/")[:-1]
-    for part in reversed(parts):
-        _, ident, ext = split_export_name(part)
-        if ident and not ext:
-            return ident
-    return None
 
 
 @dataclass(slots=True)
