@@ -184,13 +184,21 @@ def test_parts_written_so_they_are_not_read_are_slips_status_names():
 
 
 @pytest.mark.parametrize("heading", ["**Failed**", "*Failed*", "Failed (2)", "❌ Failed", "Failed:", "Dead ends:",
-                                     "🚫 **Ruled out** (3)"])
+                                     "🚫 **Ruled out** (3)", "Failed: see below", "Failed — this session",
+                                     "Failed / ruled out", "Failed - this week"])
 def test_a_failed_heading_is_read_as_a_page_draws_it(heading):
     """`## **Failed**` had lost its every ruling without a word, `## Failed (2)` too, and
     `## ❌ Failed` or `## Failed:` had been a slip (qa151)."""
     note = parse_note(PATH, HEAD + f"# C\n## {heading}\n- Retry inside the handler -- side effects ran twice\n", CONFIG)
     assert [(d.text, d.reason) for d in note.dead_ends] == [("Retry inside the handler", "side effects ran twice")]
     assert note.yaml_error is None
+
+
+def test_a_heading_that_names_a_part_among_other_words_is_a_slip():
+    """`## What failed` had lost its rulings without a word (qa152)."""
+    note = parse_note(PATH, HEAD + "# C\n## What failed\n- Retry inside the handler -- twice\n", CONFIG)
+    assert note.dead_ends == () and note.yaml_error == (
+        "heading 'What failed' is no part of a checkpoint (did you mean Failed?): what it lists is not read")
 
 
 def test_a_failed_item_that_names_no_approach_is_a_slip_not_a_dead_end():

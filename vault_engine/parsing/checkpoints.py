@@ -305,9 +305,11 @@ def part_slips(sections: Sequence[SectionLike]) -> list[str]:
         heading = " ".join((section.heading or "").split())
         if heading and part_name(heading) not in PART_NAMES:
             close = difflib.get_close_matches(part_name(heading), sorted(PART_NAMES), n=1, cutoff=0.8)
-            if close:
+            named = _NAMES_A_PART.search(heading)  # "What failed" (qa152)
+            if close or named:
+                meant = close[0] if close else _PART_OF_WORD.get(named.group().casefold()[:4], "failed")
                 slips.append(f"heading {heading!r} is no part of a checkpoint (did you mean "
-                             f"{close[0].capitalize()}?): what it lists is not read")
+                             f"{meant.capitalize()}?): what it lists is not read")
         if in_part(section, FAILED_HEADINGS):
             for item in read_list(body_lines(section)):
                 if not _approach(item) and (item.text or item.children) and not struck_out(item):
@@ -335,14 +337,20 @@ def part_heading(section: SectionLike, names: frozenset[str]) -> str | None:
 
 def part_name(heading: str) -> str:
     """A heading as the name of a part: as a page draws it (``**Failed**`` is Failed), without
-    a sign before it or a count or colon after it (``❌ Failed``, ``Failed (2)``, ``Failed:``),
-    case and spacing folded. A bold Failed heading had lost its every ruling without a word (qa151)."""
+    a sign before it or what follows a colon, a dash, a slash or a parenthesis (``❌ Failed``,
+    ``Failed (2)``, ``Failed: see below``, ``Failed — this session``), case and spacing folded.
+    A bold Failed heading, and one with words after it, had lost every ruling without a word
+    (qa151, qa152)."""
     name = _SIGNS_BEFORE.sub("", rendered_heading(heading))
-    return " ".join(_COUNT_OR_COLON_AFTER.sub("", name).split()).casefold()
+    return " ".join(_SAID_AFTER.sub("", name).split()).casefold()
 
 
+_PART_OF_WORD = {"fail": "failed", "dead": "dead ends", "rule": "ruled out", "next": "next steps", "goal": "goal",
+                 "deci": "decision", "summ": "summary"}
 _SIGNS_BEFORE = re.compile(r"^[^\w(\[]+")
-_COUNT_OR_COLON_AFTER = re.compile(r"\s*(?:\(\d+\)|:)\s*$")
+_SAID_AFTER = re.compile(r"\s*(?:[:(|/—–]|\s-\s).*$")
+_NAMES_A_PART = re.compile(r"\b(?:failed|failures?|dead ?ends?|ruled out|next steps?|goals?|decision|summary)\b",
+                           re.IGNORECASE)
 
 
 def struck_out(item: ListItem) -> bool:
