@@ -307,7 +307,7 @@ def part_slips(sections: Sequence[SectionLike]) -> list[str]:
             close = difflib.get_close_matches(part_name(heading), sorted(PART_NAMES), n=1, cutoff=0.8)
             named = _NAMES_A_PART.search(heading)  # "What failed" (qa152)
             if close or named:
-                meant = close[0] if close else _PART_OF_WORD.get(named.group().casefold()[:4], "failed")
+                meant = close[0] if close or named is None else _PART_OF_WORD[named.group().casefold()[:4]]
                 slips.append(f"heading {heading!r} is no part of a checkpoint (did you mean "
                              f"{meant.capitalize()}?): what it lists is not read")
         if in_part(section, FAILED_HEADINGS):
