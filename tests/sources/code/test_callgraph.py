@@ -610,6 +610,21 @@ def test_rust_inline_modules_name_their_items_and_answer_their_own_calls():
         ("src/lib.rs#tests.it_works", "src/lib.rs#Counter.bump")}
 
 
+def test_rust_self_super_and_crate_paths_inside_an_inline_module():
+    """`super::setup()` in a `mod tests` had been no call, as were `self::` and `crate::` paths
+    there (qa152); a `super` past the file's own modules is the crate's, as before."""
+    graph = build({"src/lib.rs": "pub fn helper() {}\npub fn root() {}\nfn setup() {}\nmod a {\n    pub fn f() {}\n"
+                                 "    mod b {\n        fn g() { super::f(); self::h(); super::super::helper(); "
+                                 "crate::root(); }\n        fn h() {}\n    }\n}\n"
+                                 "#[cfg(test)]\nmod tests {\n    #[test]\n    fn t() { super::setup(); }\n}\n",
+                   "src/util.rs": "pub fn u() {}\n",
+                   "src/shapes/mod.rs": "mod inner {\n    fn k() { super::super::util::u(); }\n}\n"})
+    assert pairs(graph) == {
+        ("src/lib.rs#a.b.g", "src/lib.rs#a.f"), ("src/lib.rs#a.b.g", "src/lib.rs#a.b.h"),
+        ("src/lib.rs#a.b.g", "src/lib.rs#helper"), ("src/lib.rs#a.b.g", "src/lib.rs#root"),
+        ("src/lib.rs#tests.t", "src/lib.rs#setup"), ("src/shapes/mod.rs#inner.k", "src/util.rs#u")}
+
+
 @pytest.mark.parametrize("path, expected", [
     ("tests/test_core.py", True), ("src/pkg/tests/helpers.py", True), ("test/util.js", True),
     ("src/__tests__/a.ts", True), ("test_basic.py", True), ("pkg/conftest.py", True),

@@ -71,6 +71,10 @@ class StaticResolver:
                 if language != "rust":
                     raise
                 return self._rust_import(path, parts, own_scope)  # `use crate::util::helper;` then `helper()`
+        if language == "rust" and parts[0] in ("self", "super", "crate"):
+            found, parts = self._rust_relative(path, caller, parts)
+            if found is not None:
+                return found
         head, name = ".".join(parts[:-1]), parts[-1]
         if language == "rust" and head == "Self":
             owner = self.index.symbol(path, caller)
@@ -220,6 +224,32 @@ class StaticResolver:
                 raise Miss("conversion")
             return path, self.index.only_definition(path, sym).qualname, "name.module"
         raise Miss("builtin_or_global")
+
+    def _rust_relative(self, path: str, caller: str | None, parts: list[str]) -> tuple[tuple | None, list[str]]:
+        """``self::f()``, ``super::f()`` and ``crate::f()`` said inside an inline ``mod``: an item
+        of this file, or the path left for the crate's other files once the ``super``s the file's
+        own modules take are spent (`super::setup()` in a `mod tests` had been no call, qa152)."""
+        mods = self._rust_modules_around(path, caller)[:-1]  # innermost first
+        rest = list(parts)
+        if rest[0] == "crate":
+            here = self.rust_module_of.get(path)
+            if here is None or here[1]:  # a file below the crate's root: its other files say
+                return None, parts
+            base: str | None = None
+            rest = rest[1:]
+        else:
+            ups = 0
+            while rest and rest[0] in ("self", "super"):
+                ups += rest[0] == "super"
+                rest = rest[1:]
+            if ups > len(mods):  # out of this file: the file's module, less what was climbed here
+                return None, ["super"] * (ups - len(mods)) + rest
+            base = [*mods, None][ups]
+        sym = self.index.symbol(path, ".".join([base, *rest] if base else rest)) if rest else None
+        if sym is None or sym.kind not in ("function", "method", "struct"):
+            return None, parts
+        how = "ctor.class" if sym.kind == "struct" else "name.module"  # a tuple struct built
+        return (path, self.index.only_definition(path, sym).qualname, how), parts
 
     def _rust_type_member(self, path: str, caller: str | None, head: str, name: str):
         """``Type::m()`` or ``module::f()`` as seen from the module around the call, else
