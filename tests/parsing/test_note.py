@@ -186,3 +186,12 @@ def test_what_a_comment_hides_is_no_ruling_link_tag_or_heading():
         "LIKE patterns use `%` as the wildcard; in Python's DB-API write `%%` instead.\n"), CONFIG)
     assert [link.target for link in printf.links] == ["Formatting guide"] and printf.tags == ("printf",)
     assert [s.heading for s in printf.sections][-1] == "Escaping in SQL"
+
+
+def test_a_project_yaml_reads_as_a_number_is_a_slip_not_a_silent_loss():
+    """`project: 3.10` is the number 3.1 to YAML 1.2: the note had no project and nothing said so (qa152)."""
+    note = parse_note("notes/a.md", "---\nproject: 3.10\n---\n# A\n", CONFIG)
+    assert note.project is None
+    assert note.yaml_error == ("project 3.1 is a number to YAML, not a name: write it in quotes (project: '...') "
+                               "for it to be read")
+    assert parse_note("notes/a.md", "---\nproject: '3.10'\n---\n# A\n", CONFIG).project == "3.10"

@@ -367,6 +367,11 @@ def frontmatter_slip(meta: dict, kind: str = "note") -> str | None:
         if isinstance(value, (list, dict)) and value:
             shape = "a list" if isinstance(value, list) else "a mapping"
             slips.append(f"{key} is {shape} where one value is read (write {key}: value): ignored")
+    for key in ("project", "agent"):  # `project: 3.10` is the number 3.1 to YAML: no name (qa152)
+        value = meta.get(key)
+        if isinstance(value, float):
+            slips.append(f"{key} {value!r} is a number to YAML, not a name: write it in quotes "
+                         f"({key}: '...') for it to be read")
     return "; ".join(slips) or None
 
 
