@@ -539,17 +539,23 @@ def test_a_words_only_index_makes_no_query_export(root):
         assert model.exports == 0
 
 
-def test_the_cache_forgets_texts_no_section_has_any_more(root, fake):
+def test_the_cache_keeps_texts_no_section_has_up_to_as_many_as_the_live_ones(root, fake):
+    """An undone edit finds its old text's vectors (qa149); what goes beyond that, oldest first."""
     from vault_engine.layout import VECTOR_CACHE_FILE
     from vault_engine.stores.vector_state import model_key
     from vault_engine.stores.vectors import VectorCache
 
     with Vault(root, embedder=fake) as v:
         v.index()
-        (root / "cherries.md").write_text("Cherries are dark red.\n")
+        for n in range(12):
+            (root / f"fruit-{n}.md").write_text(f"Fruit number {n} is ripe in week {n}.\n")
         v.index()
+        for n in range(12):
+            (root / f"fruit-{n}.md").unlink()
+        v.index()
+        live = v.ledger.section_hashes()
         cache = VectorCache(v.config.index_dir / VECTOR_CACHE_FILE, model_key(fake))
-        assert cache.count() == len(v.ledger.section_hashes()) == 4
+        assert cache.count() == 2 * len(live) and set(cache.get_many(live)) == live
         cache.close()
 
 

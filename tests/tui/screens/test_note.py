@@ -162,20 +162,24 @@ async def test_a_long_code_line_wraps_instead_of_being_cut(make_app, indexed_vau
         assert "THE_END" in app.export_screenshot()  # the end of the line is on the screen
 
 
-async def test_frontmatter_closed_by_dots_is_not_shown_and_links_keep_their_lines(make_app, indexed_vault):
-    """The TUI split frontmatter itself and knew no YAML "..." end: the block was shown as text
-    and every link's line was off by its length (qa33 R6)."""
+async def test_the_tui_reads_frontmatter_where_the_index_does_and_links_keep_their_lines(make_app, indexed_vault):
+    """The TUI split frontmatter itself: every link's line was off by the block's length (qa33
+    R6). Only `---` closes it, as in Obsidian (qa151): a block "closed" by YAML's `...` is text."""
     from vault_engine.vault import Vault
 
-    index_note(indexed_vault, "notes/dots.md",
-               "---\ntitle: Dotted\nowner: SECRET_OWNER\n...\n# Dotted\n\nSee [[design review]] here.\n")
+    index_note(indexed_vault, "notes/props.md",
+               "---\ntitle: Props\nowner: SECRET_OWNER\n---\n# Props\n\nSee [[design review]] here.\n")
+    index_note(indexed_vault, "notes/dots.md", "---\nThe call went long\n...\n# Dotted\n\nSee [[design review]].\n")
     with Vault(indexed_vault) as vault:
-        assert vault.show("notes/dots.md").body_line == 5
+        assert (vault.show("notes/props.md").body_line, vault.show("notes/dots.md").body_line) == (5, 1)
     app = make_app()
     async with app.run_test(size=WIDE) as pilot:
-        screen = await open_note(app, pilot, "notes/dots.md")
+        screen = await open_note(app, pilot, "notes/props.md")
         assert "SECRET_OWNER" not in app.export_screenshot()
         assert screen.query_one(NoteBody)._first_line == 5
+        screen = await open_note(app, pilot, "notes/dots.md")
+        assert "The call went long" in app.export_screenshot().replace("&#160;", " ")
+        assert screen.query_one(NoteBody)._first_line == 1
 
 
 async def test_a_long_note_is_drawn_from_its_section_and_m_draws_all_of_it(make_app, indexed_vault):
