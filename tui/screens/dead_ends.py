@@ -47,6 +47,8 @@ class DeadEndsScreen(KeyedScreen):
         super().__init__()
         self.rulings: list[Any] = []
         self.matched: tuple[Any, ...] = ()  # what the last proposal raised, best first
+        self.matched_for: str | None = None  # the proposal those answer
+        self.open_when_answered: str | None = None  # Enter pressed before its proposal was answered
 
     def compose(self) -> ComposeResult:
         yield VaultHeader("Dead ends")
@@ -132,7 +134,9 @@ class DeadEndsScreen(KeyedScreen):
 
     @on(ProposalBox.Proposed)
     def proposal_changed(self, event: ProposalBox.Proposed) -> None:
-        """Check the proposal once typing pauses."""
+        """Check the proposal once typing pauses; what the last one raised is no answer to it
+        (its `◆` marks and `o` had stayed until the check answered, qa153)."""
+        self._matched((), None)
         self.check(event.proposal)
 
     @work(exclusive=True, group="deadend-check", exit_on_error=False)
@@ -146,7 +150,7 @@ class DeadEndsScreen(KeyedScreen):
         self.set_class(bool(proposal.strip()), "-answering")
         if not proposal.strip():
             box.show_answer(None)
-            self._matched(())
+            self._matched((), proposal)
             return
         said: list[str] = []
         answer = await self.app.query(Vault.deadend_check, proposal,
@@ -157,13 +161,16 @@ class DeadEndsScreen(KeyedScreen):
             # miss); what it says on stderr beside it ("no word was compared") goes under it here
             notes = "".join(f"\n\n{notice}" for notice in answer.notices)
             box.show_answer(answer.printed + notes, hit=bool(answer.rulings))
-            self._matched(answer.rulings)
+            self._matched(answer.rulings, proposal)
         else:  # no rulings of another proposal stay marked ("o" would open one)
             box.show_answer(not_answered(self.app.health, said, "checked"))
-            self._matched(())
+            self._matched((), proposal)
+        if self.open_when_answered == proposal:
+            self.open_when_answered = None
+            self.action_open_match()
 
-    def _matched(self, rulings: tuple[Any, ...]) -> None:
-        self.matched = tuple(rulings)
+    def _matched(self, rulings: tuple[Any, ...], proposal: str | None) -> None:
+        self.matched, self.matched_for = tuple(rulings), proposal
         self.query_one(DeadEndTable).mark({(r.path, r.line) for r in rulings})
         self.refresh_bindings()
 
@@ -175,8 +182,14 @@ class DeadEndsScreen(KeyedScreen):
 
     @on(ProposalBox.OpenMatch)
     def action_open_match(self) -> None:
-        """Open the best ruling the proposal raised, at its line (Enter in the box, or o)."""
-        if self.matched:
+        """Open the best ruling the proposal in the box raised, at its line (Enter in the box,
+        or o); pressed before it was answered, once it is: the previous proposal's ruling had
+        opened (qa153)."""
+        proposal = self.query_one("#proposal", Input).value
+        if self.matched_for != proposal:
+            self.open_when_answered = proposal
+            self.check(proposal, debounce=False)
+        elif self.matched:
             self.app.open_note(self.matched[0].path, self.matched[0].line)
 
 

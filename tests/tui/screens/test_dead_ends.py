@@ -198,6 +198,32 @@ async def test_the_ruling_a_proposal_raises_is_marked_and_enter_opens_its_note(m
         assert (app.screen.page.note.path, app.screen.page.line) == (best.path, best.line)
 
 
+async def test_enter_before_the_answer_opens_the_ruling_of_the_proposal_in_the_box(make_app, indexed_vault):
+    """Enter pressed before the check answered had opened the previous proposal's ruling, and its
+    `◆` marks stayed (qa153); typed ahead on a proposal that raises one, it opens that one."""
+    raising = "drop the second microphone to save board space"
+    with Vault(indexed_vault) as vault:
+        best = vault.deadend_check(raising, lexical_only=True).rulings[0]
+        assert not vault.deadend_check("use a bigger battery", lexical_only=True).rulings
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        table = await open_dead_ends(app, pilot)
+        await pilot.press("p", *raising)
+        await settle(pilot, rounds=6)
+        assert table.marked
+        box = app.screen.query_one("#proposal")
+        box.value = ""
+        await pilot.press(*"use a bigger battery", "enter")
+        assert not table.marked  # at once: no answer to this proposal
+        await settle(pilot, rounds=6)
+        assert not isinstance(app.screen, NoteScreen) and not table.marked
+        box.value = ""
+        await pilot.press(*raising, "enter")  # before its check: opened once answered
+        await settle(pilot, rounds=6)
+        assert isinstance(app.screen, NoteScreen)
+        assert (app.screen.page.note.path, app.screen.page.line) == (best.path, best.line)
+
+
 async def test_o_is_greyed_out_until_a_proposal_raises_a_ruling(make_app):
     app = make_app()
     async with app.run_test(size=WIDE) as pilot:
