@@ -93,6 +93,7 @@ class CodeView:
     dead_ends: tuple[dict[str, Any], ...] = ()  # checkpoint dead ends that name this symbol
     notices: tuple[str, ...] = ()
     followed: tuple[FollowedNote, ...] = ()  # --follow: what the why notes say, and what they link to
+    file: str = ""  # the source file on disk (a tap's root may be outside the vault): what an editor opens
 
     @property
     def line_end(self) -> int:

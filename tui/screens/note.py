@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -201,7 +202,8 @@ class NoteScreen(KeyedScreen):
         if self.page is None:
             return
         try:
-            command = editor_command(self.app.root / self.page.note.path, self.page.line or 1)
+            file = getattr(self.page.code, "file", "")  # a code tap's file may lie outside the vault
+            command = editor_command(Path(file) if file else self.app.root / self.page.note.path, self.page.line or 1)
         except NoEditor as exc:
             self.notify(str(exc), title="Editor", severity="warning")
             return

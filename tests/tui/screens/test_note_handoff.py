@@ -102,3 +102,27 @@ async def test_o_without_an_opener_is_one_titled_error_naming_what_is_missing(ma
     assert severity == "error" and title == "Obsidian"
     assert message.startswith("xdg-open is not installed") and "xdg-utils" in message
     assert "obsidian://open?vault=sample&file=glossary.md" in message
+
+
+async def test_e_on_code_of_a_tap_outside_the_vault_opens_its_file(tmp_path, monkeypatch):
+    """It had opened `<vault>/repo:pkg/a.py`, no file at all: what was typed there was lost (qa153)."""
+    from tests.tui.conftest import TUI_NOW
+    from tui import create_app
+    from vault_engine.vault import Vault
+
+    repo, vault = tmp_path / "repo", tmp_path / "vault"
+    (repo / "pkg").mkdir(parents=True)
+    (repo / "pkg" / "a.py").write_text("import os\n\n\ndef helper():\n    return os.sep\n")
+    vault.mkdir()
+    (vault / "note.md").write_text("# Note\n")
+    (vault / "vault-engine.toml").write_text('[taps.repo]\nsource = "code"\nroot = "../repo"\npaths = ["pkg/**"]\n')
+    with Vault(vault) as opened:
+        opened.index(embed=False, now=TUI_NOW)
+    log = recorder(tmp_path, "vim")
+    monkeypatch.setenv("EDITOR", str(tmp_path / "vim"))
+    app = create_app(vault, now=TUI_NOW, semantic=False)
+    async with app.run_test(size=WIDE) as pilot:
+        await open_note(app, pilot, "repo:pkg/a.py#helper")
+        await pilot.press("e")
+        await settle(pilot)
+    assert log.read_text().splitlines() == ["+4", str(repo / "pkg" / "a.py")]

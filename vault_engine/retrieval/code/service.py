@@ -184,7 +184,7 @@ class CodeQueries:
         if qualname is None:
             why = self.why_file(key)
             return CodeView(key, key, language, None, 1, tuple(lines), why, notices=notices,
-                            followed=self.follow(((key, why),), follow))
+                            followed=self.follow(((key, why),), follow), file=self._file_of(key))
         row = self.store.symbol(key, qualname)
         if row is None:
             meant = self.meant(qualname, key)
@@ -197,7 +197,7 @@ class CodeQueries:
         symbol = code_symbol(row, why)
         return CodeView(row.ref, key, language, symbol, row.line_start,
                         tuple(lines[row.line_start - 1:row.line_end]), why, self._dead_ends(why, row), notices,
-                        self.follow(((row.ref, why),), follow))
+                        self.follow(((row.ref, why),), follow), self._file_of(key))
 
     def _as_it_is_now(self, row: SymbolRow, lines: list[str], language: str) -> tuple[SymbolRow, tuple[str, ...]]:
         """A symbol of a file changed since the index, with its lines as the file holds them
@@ -232,6 +232,14 @@ class CodeQueries:
         key, qualname = found
         row = self.store.symbol(key, qualname) if qualname else None
         return self.why_of(row) if row else self.why_file(key)
+
+    def _file_of(self, key: str) -> str:
+        """The source file of ``key`` on disk: under its tap's root, which may lie outside the
+        vault (`e` in the TUI had opened `<vault>/repo:pkg/a.py`, no file at all, qa153)."""
+        from vault_engine.sources.code.files import code_taps, tap_of_key
+
+        found = tap_of_key(code_taps(self.config), key)
+        return str(found[0].root / found[1]) if found else str(self.config.root / key)
 
     def _lines(self, key: str) -> tuple[list[str], tuple[str, ...]]:
         from vault_engine.sources.code.files import read_code
