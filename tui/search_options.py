@@ -49,13 +49,19 @@ class QueryHistory:
     queries: list[str] = field(default_factory=list)
     position: int = 0  # len(queries): past the newest
     unsaved: list[str] = field(default_factory=list)
+    draft: str = ""  # what was typed last: past the newest, ↓ gives it back
+
+    def typed(self, text: str) -> None:
+        """The box was typed in: the walk starts over at the end (↑ had gone on from where it
+        was, to an older query, and the typed one was lost, qa153)."""
+        self.position, self.draft = len(self.queries), text
 
     def add(self, query: str) -> None:
         query = query.strip()
         if query:
             self.queries = newest_last(self.queries, [query])
             self.unsaved = newest_last(self.unsaved, [query])
-        self.position = len(self.queries)
+        self.position, self.draft = len(self.queries), ""
 
     def back(self) -> str | None:
         """The query before the current position (None: nothing older)."""
@@ -65,9 +71,9 @@ class QueryHistory:
         return self.queries[self.position]
 
     def forward(self) -> str:
-        """The query after the current position; past the newest, an empty box."""
+        """The query after the current position; past the newest, what was being typed."""
         self.position = min(self.position + 1, len(self.queries))
-        return self.queries[self.position] if self.position < len(self.queries) else ""
+        return self.queries[self.position] if self.position < len(self.queries) else self.draft
 
 
 def newest_last(queries: list[str], added: list[str]) -> list[str]:

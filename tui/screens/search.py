@@ -48,6 +48,7 @@ class SearchScreen(KeyedScreen):
     def __init__(self) -> None:
         super().__init__()
         self.history = QueryHistory()  # this vault's, read on mount
+        self.recalled: str | None = None  # the query ↑/↓ put in the box
         self.history_saved = True  # False once a write failed: say so once, not at every query
         self.shown_for = ""  # the query whose hits are listed
         self.focus_pending = False  # ↓ typed ahead of the hits: the focus goes to them when they come
@@ -69,6 +70,8 @@ class SearchScreen(KeyedScreen):
     @on(Input.Changed, "#query")
     def query_changed(self, event: Input.Changed) -> None:
         """Every keystroke: search again (debounced in the worker); a ↓ typed ahead still waits."""
+        if event.value != self.recalled:
+            self.history.typed(event.value)
         self.run_search(event.value, then_focus=self.focus_pending)
 
     @on(Input.Submitted, "#query")
@@ -132,6 +135,7 @@ class SearchScreen(KeyedScreen):
 
     def _recall(self, query: str) -> None:
         box = self.query_one("#query", Input)
+        self.recalled = query  # not typed: the walk goes on from here
         box.value = query
         box.cursor_position = len(query)
         box.focus()

@@ -82,6 +82,25 @@ async def test_up_recalls_the_queries_settled_on(make_app):
         assert box.value == "beamforming"
 
 
+async def test_typing_starts_the_history_over_at_the_newest_and_down_gives_the_typed_query_back(make_app):
+    """↑ after typing had gone on to an older query, and the typed one was lost (qa153)."""
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        box = app.screen.query_one("#query", Input)
+        for query in ("alpha", "bravo", "charlie"):
+            box.value = ""
+            await pilot.press(*query, "enter")
+            await settle(pilot)
+            await pilot.press("escape")
+        await pilot.press("up", "up")
+        assert box.value == "bravo"
+        box.value = ""
+        await pilot.press(*"delta", "up")
+        assert box.value == "charlie"
+        await pilot.press("ctrl+down")
+        assert box.value == "delta"
+
+
 def test_history_keeps_each_query_once_newest_last():
     history = QueryHistory()
     for query in ("a", "b", "a", "  "):
