@@ -44,6 +44,7 @@ class ResumeScreen(KeyedScreen):
         self.project: str | None = None
         self.brief: Any | None = None  # the ResumeBrief shown
         self.targets: tuple[str, ...] = ()  # where its links go (tui/pages.py)
+        self.open_when_briefed: str | None = None  # Enter pressed on a project before its brief came
 
     def compose(self) -> ComposeResult:
         yield VaultHeader("Resume")
@@ -82,9 +83,14 @@ class ResumeScreen(KeyedScreen):
 
     @on(ProjectList.Opened)
     def open_checkpoint(self, event: ProjectList.Opened) -> None:
-        """Enter on a project: open its latest checkpoint in the note viewer."""
+        """Enter on a project: open its latest checkpoint in the note viewer; pressed before
+        its brief came, once it comes (it had said "no checkpoint yet" of a project with one, qa153)."""
         brief = self.brief if self.brief is not None and self.brief.project == event.project else None
-        if brief is None or brief.checkpoint is None:
+        if brief is None:
+            self.open_when_briefed = event.project
+            self.show_brief(event.project)
+            return
+        if brief.checkpoint is None:
             self.notify(f"{event.project} has no checkpoint yet: an agent writes one with "
                         f"`vault-engine checkpoint new --project {event.project} --agent A`",
                         severity="warning")
@@ -100,11 +106,13 @@ class ResumeScreen(KeyedScreen):
             return
         self.brief, self.targets = page.brief, page.targets
         shown = self.query_one("#brief", Markdown)
-        if page.markdown == shown.source:
-            return  # back from a note it links to: keep the place and the current link
-        self.query_one(MarkdownPane).forget_links()
-        await shown.update(page.markdown)
-        self.query_one("#brief-scroll").scroll_home(animate=False)
+        if page.markdown != shown.source:  # else back from a note it links to: keep the place and link
+            self.query_one(MarkdownPane).forget_links()
+            await shown.update(page.markdown)
+            self.query_one("#brief-scroll").scroll_home(animate=False)
+        if self.open_when_briefed == project:
+            self.open_when_briefed = None
+            self.open_checkpoint(ProjectList.Opened(project))
 
     def on_markdown_link_clicked(self, event: Markdown.LinkClicked) -> None:
         """A link in the brief: a resolved wikilink opens its note at the section."""

@@ -55,6 +55,29 @@ async def test_enter_opens_the_latest_checkpoint(make_app, indexed_vault):
         assert isinstance(app.screen, NoteScreen) and app.screen.page.ref == expected
 
 
+async def test_enter_before_the_brief_came_opens_its_checkpoint_once_it_comes(make_app, indexed_vault, monkeypatch):
+    """It had said "drone-audio has no checkpoint yet", of a project with one (qa153)."""
+    import time
+
+    import tui.screens.resume as screen
+
+    def slow(*args, **kwargs):
+        time.sleep(0.5)  # a larger vault's brief
+        return read_resume_page(*args, **kwargs)
+
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        listed = await open_resume(app, pilot)
+        project = listed.get_option_at_index(1).id
+        expected = brief(indexed_vault, project).brief.checkpoint.ref
+        monkeypatch.setattr(screen, "read_resume_page", slow)
+        await pilot.press("down", "enter")
+        assert not app._notifications  # no word before the brief: it is not known yet
+        await settle(pilot, rounds=12)
+        assert isinstance(app.screen, NoteScreen) and app.screen.page.ref == expected
+        assert not app._notifications
+
+
 async def test_a_vault_without_projects_says_how_to_start_one(make_vault):
     from tui import create_app
 
