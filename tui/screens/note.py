@@ -77,6 +77,7 @@ class NoteScreen(KeyedScreen):
     def compose(self) -> ComposeResult:
         yield VaultHeader("Note")
         yield Static("", id="note-title", markup=False)
+        yield Static("", id="note-notices", markup=False)  # what `show` says of the file: changed, gone
         with Horizontal(id="note-main"):
             with MarkdownPane(id="note-scroll"):
                 yield NoteBody(id="note-body")
@@ -273,6 +274,12 @@ class NoteScreen(KeyedScreen):
         title = self.query_one("#note-title", Static)
         title.update(title_line(page))
         title.remove_class("-gone")
+        # as the CLI's `show` says them (a note deleted since the index had opened as if it were
+        # there, one edited since with no word, qa153); a code page has them in its text
+        notices = self.query_one("#note-notices", Static)
+        said = () if page.code is not None else page.note.notices
+        notices.update("\n".join(said))
+        notices.display = bool(said)
         self.query_one(LinkList).show(page.note.links, list(page.backlinks))
         self.query_one(MarkdownPane).forget_links()
         self._show_calls(page)

@@ -392,3 +392,25 @@ async def test_a_note_of_properties_only_shows_them(make_app, indexed_vault):
         await open_note(app, pilot, "notes/blade-runner.md")
         shown = app.export_screenshot().replace("&#160;", " ")
         assert "Properties only" in shown and "Ridley Scott" in shown and "Sci-fi" in shown
+
+
+async def test_a_note_gone_or_changed_since_the_index_says_so_as_show_does(make_app, indexed_vault):
+    """It had opened as if it were there, where `show` says it is gone (qa153)."""
+    from vault_engine.vault import Vault
+
+    (indexed_vault / "specs/query-cache.md").unlink()
+    edited = indexed_vault / "specs/auth-sessions.md"
+    edited.write_text(edited.read_text() + "\nOne more line.\n")
+    with Vault(indexed_vault) as vault:
+        gone, changed = vault.show("specs/query-cache.md").notices, vault.show("specs/auth-sessions.md").notices
+    assert gone and changed
+    app = make_app()
+    async with app.run_test(size=SMALL) as pilot:
+        await open_note(app, pilot, "specs/query-cache.md")
+        said = app.screen.query_one("#note-notices")
+        assert said.display and str(said.render()) == "\n".join(gone)
+        await open_note(app, pilot, "specs/auth-sessions.md")
+        said = app.screen.query_one("#note-notices")
+        assert said.display and str(said.render()) == "\n".join(changed)
+        await open_note(app, pilot, "specs/drop-test-protocol.md")
+        assert not app.screen.query_one("#note-notices").display
