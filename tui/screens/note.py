@@ -73,6 +73,7 @@ class NoteScreen(KeyedScreen):
         self.history: list[Visit] = [Visit(ref, line)]
         self.position = 0
         self.page: NotePage | None = None
+        self.edited = False  # the note was changed in the editor: reopen it at its section once indexed
 
     def compose(self) -> ComposeResult:
         yield VaultHeader("Note")
@@ -204,12 +205,20 @@ class NoteScreen(KeyedScreen):
             return
         try:
             file = getattr(self.page.code, "file", "")  # a code tap's file may lie outside the vault
-            command = editor_command(Path(file) if file else self.app.root / self.page.note.path, self.page.line or 1)
+            path = Path(file) if file else self.app.root / self.page.note.path
+            command = editor_command(path, self.page.line or 1)
         except NoEditor as exc:
             self.notify(str(exc), title="Editor", severity="warning")
             return
+        before = _stamp(path)
         self.app.run_outside(command)
-        self.load(self.history[self.position])  # the text may have changed
+        if _stamp(path) != before:  # its sections and links as the index has them are the old
+            # text's: the ▶ and the scroll had landed on another section (qa153); the run's
+            # end opens the page again at its section (on_index_changed)
+            self.edited = True
+            self.app.action_index()
+        else:
+            self.load(self.history[self.position])
 
     def action_obsidian_quietly(self) -> None:
         self.action_obsidian()
@@ -248,8 +257,9 @@ class NoteScreen(KeyedScreen):
     def on_index_changed(self, _: IndexChanged) -> None:
         """An index run finished (F5, a terminal, the watcher): read the note shown again,
         the reader kept where they were."""
-        if self.page is None and not self.query_one("#note-title").has_class("-gone"):
-            self.load(self.history[self.position])  # it could not open: it may now
+        if self.edited or (self.page is None and not self.query_one("#note-title").has_class("-gone")):
+            self.edited = False  # edited here: at its section, the old place is another line now
+            self.load(self.history[self.position])  # or it could not open: it may now
             return
         self._keep_place()
         self.reload(self.history[self.position], self.query_one(MarkdownPane).scroll_y)
@@ -299,6 +309,14 @@ class NoteScreen(KeyedScreen):
         """Record that this note proved useful (asked who and why first)."""
         if self.page is not None:
             self.app.ask_reinforce(self.page.note.path)
+
+
+def _stamp(path: Path) -> tuple[int, int] | None:
+    try:
+        info = path.stat()
+    except OSError:
+        return None
+    return info.st_mtime_ns, info.st_size
 
 
 def title_line(page: NotePage) -> str:

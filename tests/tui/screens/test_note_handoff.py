@@ -126,3 +126,24 @@ async def test_e_on_code_of_a_tap_outside_the_vault_opens_its_file(tmp_path, mon
         await pilot.press("e")
         await settle(pilot)
     assert log.read_text().splitlines() == ["+4", str(repo / "pkg" / "a.py")]
+
+
+async def test_after_an_edit_the_note_opens_again_at_its_section_as_indexed_now(make_app, indexed_vault, tmp_path,
+                                                                               monkeypatch):
+    """Lines added above the section in the editor: the ▶ and the scroll had landed on another
+    section, the index's lines being the old text's (qa153). The edit is indexed, then shown."""
+    editor = tmp_path / "vim"
+    editor.write_text('#!/bin/sh\npython3 - "$2" <<\'PY\'\nimport sys\np = sys.argv[1]\nt = open(p).read()\n'
+                      'open(p, "w").write(t.replace("\\n## ", "\\nAdded above.\\nAnd more.\\n\\n## ", 1))\nPY\n')
+    editor.chmod(0o755)
+    monkeypatch.setenv("EDITOR", str(editor))
+    app = make_app()
+    async with app.run_test(size=WIDE) as pilot:
+        screen = await open_note(app, pilot, "specs/auth-sessions.md#Token refresh")
+        await pilot.press("e")
+        await settle(pilot, rounds=10)
+        assert "Added above." in (indexed_vault / "specs/auth-sessions.md").read_text()
+        body = screen.query_one("#note-body").source
+        assert [line for line in body.split("\n") if "▶" in line] == ["## ▶ Token refresh"]
+        text = (indexed_vault / "specs/auth-sessions.md").read_text().splitlines()
+        assert text[screen.page.line - 1].lstrip("# ") == "Token refresh"
