@@ -696,3 +696,14 @@ def test_an_attachment_changed_since_the_import_is_kept_and_named_on_reimport(va
     report = vault.notion_import(export, now=FROZEN_NOW + 120)
     assert copied.read_bytes().endswith(b"NEW IN NOTION") and report.attachments == 1
     assert not [p for p in report.problems if p.path.endswith("flow diagram.png")]
+
+
+def test_a_property_named_as_markdown_starts_keeps_the_page_s_other_properties():
+    """`[Internal] Owner: Bob` had turned the whole block into text: the page's relations stayed
+    raw and its dates were lost (qa154). A first paragraph of list items is no block."""
+    from vault_engine.sources.notion.export import property_block
+
+    page = ["# Conduct interviews", "", "Priority: High", "[Internal] Owner: Bob", "- Stage: 2",
+            "Created: May 1, 2024 9:00 AM", "", "Body."]
+    assert property_block(page) == (2, 6)
+    assert property_block(["# Notes", "", "- a: 1", "- b: 2", "", "Body."]) == (0, 0)

@@ -60,7 +60,12 @@ from vault_engine.sources.notion.pages import (
 from vault_engine.sources.notion.report import NotionReport, Problem
 from vault_engine.text import is_utf16
 
-_PROPERTY = re.compile(r"^(?P<key>[^\s:#>|`*\[!-][^:\n]{0,79}): (?P<value>.*)$")
+# A page's property line, `Key: value`. A block of them opens the page under its title; one of
+# them at least must not start as Markdown does (a list item, a quote, a link, a table), so a
+# first paragraph of `- a: 1` items is no block; the others may (`[Internal] Owner: Bob` had
+# turned the whole block into text: its relations unresolved, its dates lost, qa154).
+_PROPERTY = re.compile(r"^(?P<key>[^\s:][^:\n]{0,79}): (?P<value>.*)$")
+_PLAIN_PROPERTY = re.compile(r"^[^\s:#>|`*\[!-]")
 _TIME_FIELDS = {
     "created": "created_time", "created time": "created_time", "date created": "created_time",
     "created at": "created_time", "created on": "created_time",
@@ -200,7 +205,8 @@ def property_block(lines: list[str]) -> tuple[int, int]:
     start = i
     while i < len(lines) and _PROPERTY.match(lines[i]):
         i += 1
-    if i == start or (i < len(lines) and lines[i].strip()):
+    if i == start or (i < len(lines) and lines[i].strip()) \
+            or not any(_PLAIN_PROPERTY.match(line) for line in lines[start:i]):
         return 0, 0
     return start, i
 
