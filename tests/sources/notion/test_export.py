@@ -707,3 +707,20 @@ def test_a_property_named_as_markdown_starts_keeps_the_page_s_other_properties()
             "Created: May 1, 2024 9:00 AM", "", "Body."]
     assert property_block(page) == (2, 6)
     assert property_block(["# Notes", "", "- a: 1", "- b: 2", "", "Body."]) == (0, 0)
+
+
+def test_a_markdown_or_csv_file_a_page_links_to_is_its_attachment(vault, export):
+    """`README.md` and `data.csv` attached to a page had been skipped as pages without an id, and
+    the page's links to them reported missing (qa154)."""
+    folder = export / f"Team Space {ROOT}" / f"Auth spec {AUTH}"
+    (folder / "README.md").write_text("# Attached readme\n")
+    (folder / "data.csv").write_text("a,b\n1,2\n")
+    page = export / f"Team Space {ROOT}" / f"Auth spec {AUTH}.md"
+    page.write_text(page.read_text() + f"\n[readme](Auth%20spec%20{AUTH}/README.md) and "
+                                       f"[data](Auth%20spec%20{AUTH}/data.csv)\n")
+    report = vault.notion_import(export, now=FROZEN_NOW)
+    copied = vault.root / "notion" / "Auth spec f3a4b5c6"
+    assert (copied / "README.md").read_text() == "# Attached readme\n" and (copied / "data.csv").exists()
+    assert not [p for p in report.problems if p.path.endswith(("README.md", "data.csv"))]
+    targets = {link.target_path for link in vault.links(f"notion://{AUTH}")}
+    assert {"notion/Auth spec f3a4b5c6/README.md", "notion/Auth spec f3a4b5c6/data.csv"} <= targets

@@ -24,6 +24,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import quote
 
 from vault_engine.config import Config
 from vault_engine.errors import NotionError, not_utf8
@@ -112,10 +113,14 @@ def build_catalog(tree: ExportTree) -> Catalog:
     """Sort the export's files into pages, databases and attachments."""
     catalog = Catalog(tree)
     csvs: dict[str, list[str]] = defaultdict(list)
+    loose: list[str] = []
     for path in sorted(tree.files):
         name = path.rsplit("/", 1)[-1]
         title, ident, ext = split_export_name(name)
-        if ext == ".md":
+        if ident is None and parent_id_of(path) is not None and (ext in (".md", ".csv")
+                                                               or name.lower().endswith((".html", ".htm"))):
+            loose.append(path)  # a page's file named as no page is: attached, or renamed?
+        elif ext == ".md":
             _add_page(catalog, path, title, ident)
         elif ext == ".csv":
             if ident is None:
@@ -125,12 +130,29 @@ def build_catalog(tree: ExportTree) -> Catalog:
                 csvs[ident].append(path)
         elif not name.lower().endswith((".html", ".htm")):
             catalog.attachments[path] = tree.files[path]
+    for path in loose:
+        _add_loose(catalog, path)
     for ident, paths in csvs.items():
         # ``_all.csv`` carries every property; the plain one only the view's columns.
         best = min(paths, key=lambda p: (not p.endswith("_all.csv"), len(p), p))
         title = split_export_name(best.rsplit("/", 1)[-1])[0] or "Untitled"
         catalog.databases[ident] = ExportEntry(best, ident, title)
     return catalog
+
+
+def _add_loose(catalog: Catalog, path: str) -> None:
+    """A ``.md``, ``.csv`` or ``.html`` file with no Notion id in a page's folder: a file
+    attached to the page when the page links to it (`README.md`, `data.csv` had been skipped as
+    pages without an id, and the page's links to them reported missing, qa154), else what it
+    was before: a page or database file without its id, said so."""
+    name = path.rsplit("/", 1)[-1]
+    owner = catalog.pages.get(parent_id_of(path) or "")
+    if owner is not None and (quote(name) in owner.text or f"({name})" in owner.text):
+        catalog.attachments[path] = catalog.tree.files[path]
+    elif name.lower().endswith(".md"):
+        _add_page(catalog, path, name[:-3], None)
+    elif name.lower().endswith(".csv"):
+        catalog.problem(path, "no Notion id in the file name (expected 'Title <32-hex id>.csv'): skipped")
 
 
 def _add_page(catalog: Catalog, path: str, title: str, ident: str | None) -> None:
