@@ -163,7 +163,7 @@ def _hand_back(top: Ruling) -> str:
             "Go on with it only if you can say why this time is different; the decision is yours.")
 
 
-_LINK = re.compile(r"!?\[([^\]]*)\]\([^)]*\)?")  # a Markdown link whose target a reason's cut left open
+_LINK = re.compile(r"!?\[([^\[\]]*)\]\([^)]*\)?")  # a Markdown link whose target a reason's cut left open
 _INNER_QUOTE = re.compile(r'"([^"]*)"')
 
 

@@ -263,7 +263,7 @@ def heading_slug(text: str) -> str:
     return re.sub(r"[^\w\- ]", "", rendered_heading(text).lower()).replace(" ", "-")
 
 
-_INLINE_LINK = re.compile(r"!?\[([^\]]*)\]\((?:[^()\s]|\([^)]*\))*(?:\s+\"[^\"]*\")?\)")  # [text](target)
+_INLINE_LINK = re.compile(r"!?\[([^\[\]]*)\]\((?:[^()\s]|\([^)]*\))*(?:\s+\"[^\"]*\")?\)")  # [text](target)
 _INLINE_TAG = re.compile(r"</?[A-Za-z][A-Za-z0-9-]*(?:\s[^<>]*)?/?>")
 _EMPHASIS_EDGE = re.compile(r"(?<!\w)[_*]+|[_*]+(?!\w)")  # `_without_`, `__Only__`; snake_case stays
 _CODE_SPAN = re.compile(r"(`+[^`]*`+)")
