@@ -7,7 +7,7 @@ import asyncio
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal
+from textual.containers import Horizontal, VerticalScroll
 from textual.events import Key
 from textual.widgets import Footer, Input, Select, Static
 
@@ -63,7 +63,9 @@ class SearchScreen(KeyedScreen):
             yield Select((), prompt="any tap", id="tap-filter", compact=True)
             yield Select(ARMS, allow_blank=False, id="arms-filter", compact=True,
                          value="hybrid" if self.app.semantic else "lexical")
-        yield Static(EMPTY_HELP, id="search-summary", markup=False)
+        with VerticalScroll(id="search-summary-scroll") as notices:  # over two fifths of the screen:
+            notices.can_focus = False  # its scrollbar says there is more (it had been cut unmarked, qa152)
+            yield Static(EMPTY_HELP, id="search-summary", markup=False)
         yield HitList(id="hits")
         yield Footer(compact=True)
 

@@ -47,6 +47,10 @@ async def test_a_long_notice_is_shown_whole_at_80x24(make_app):
         needs = shown.get_content_height(shown.region.size, app.size, shown.content_region.width)
         assert needs > 5 and shown.content_region.height == needs
         assert app.screen.query_one(HitList).region.height >= 8  # and the hits keep room
+        shown.update("\n".join(f"notice {n}: " + "word " * 20 for n in range(12)))
+        await pilot.pause(0.1)
+        scroll = app.screen.query_one("#search-summary-scroll")  # beyond two fifths: a scrollbar, not a
+        assert scroll.show_vertical_scrollbar and scroll.max_scroll_y > 0  # cut left unmarked (qa152)
 
 
 async def test_each_hit_shows_ref_kind_tap_snippet_and_score_breakdown(make_app):
