@@ -67,11 +67,11 @@ def hanging(text: str) -> RenderableType:
     rows: list[RenderableType] = []
     for line in hanging_lines(text):
         if not line.lead:
-            rows.append(Text(line.text))
+            rows.append(Text(line.text, overflow="fold"))
             continue
         grid = Table.grid(expand=True)
         grid.add_column(width=len(line.lead), no_wrap=True)
-        grid.add_column(ratio=1)
-        grid.add_row(line.lead, Text(line.text))
+        grid.add_column(ratio=1, overflow="fold")  # a ref longer than the column folds: it had been
+        grid.add_row(line.lead, Text(line.text, overflow="fold"))  # cut to `...#Fail…` at 80x24 (qa153)
         rows.append(grid)
     return Group(*rows)

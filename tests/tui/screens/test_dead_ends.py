@@ -224,6 +224,21 @@ async def test_enter_before_the_answer_opens_the_ruling_of_the_proposal_in_the_b
         assert (app.screen.page.note.path, app.screen.page.line) == (best.path, best.line)
 
 
+async def test_a_ref_longer_than_the_answer_is_wide_folds_whole_at_80x24(make_app, indexed_vault):
+    """It had been cut to `...claude-2c9.md#Fail…`, the one pointer to the ruling (qa153)."""
+    proposal = "retry failed webhooks synchronously inside the request handler"
+    with Vault(indexed_vault) as vault:
+        ref = vault.deadend_check(proposal, lexical_only=True).rulings[0].ref
+    app = make_app()
+    async with app.run_test(size=SMALL) as pilot:
+        await open_dead_ends(app, pilot)
+        await pilot.press("p", *proposal)
+        await settle(pilot, rounds=6)
+        answer = app.screen.query_one("#proposal-answer")
+        rows = [strip.text.strip() for strip in answer.render_lines(answer.size.region)]
+        assert len(ref) > 60 and ref in "".join(rows) and "…" not in "".join(rows)
+
+
 async def test_o_is_greyed_out_until_a_proposal_raises_a_ruling(make_app):
     app = make_app()
     async with app.run_test(size=WIDE) as pilot:
