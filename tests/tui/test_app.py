@@ -77,6 +77,24 @@ async def test_the_command_palette_switches_screens(make_app):
         assert isinstance(app.screen, DecayScreen)
 
 
+async def test_what_runs_now_gives_way_to_the_index_s_health_at_80_columns(make_app, indexed_vault):
+    """A long activity had pushed "1 stale: press F5" off the screen and was cut itself (qa153):
+    it takes the vault path's place, cut with an ellipsis, and the health stays whole."""
+    (indexed_vault / "specs" / "new.md").write_text("# New\n", encoding="utf-8")
+    app = make_app()
+    async with app.run_test(size=SMALL) as pilot:
+        await settle(pilot)
+        app.activity = "waiting for another vault-engine process (pid 12345), which writes the index…"
+        await pilot.pause(0.1)
+        health, vault = app.screen.query_one("#header-health"), app.screen.query_one("#header-vault")
+        assert "1 stale" in app.health.text and str(health.render()) == app.health.text
+        assert health.region.right <= SMALL[0] and health.region.width >= len(app.health.text)
+        assert not vault.display
+        app.activity = ""
+        await pilot.pause(0.1)
+        assert vault.display and not app.screen.query_one("#header-activity").display
+
+
 async def test_f5_indexes_a_new_note_without_leaving_the_screen(make_app, indexed_vault):
     (indexed_vault / "specs" / "radio-link.md").write_text(
         "---\ntype: spec\ncreated: 2026-11-28\n---\n# Radio link\n\nTelemetry over LoRa at 868 MHz.\n",

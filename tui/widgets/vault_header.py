@@ -41,6 +41,7 @@ class VaultHeader(Vertical):
 
     def _show_activity(self, activity: str) -> None:
         self.query_one("#header-activity", Label).update(activity)
+        self.set_class(bool(activity), "-busy")
 
     def _show_problem(self, problem: str) -> None:
         self.query_one("#header-problem", Static).update(problem)
