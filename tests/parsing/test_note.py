@@ -195,3 +195,5 @@ def test_a_project_yaml_reads_as_a_number_is_a_slip_not_a_silent_loss():
     assert note.yaml_error == ("project 3.1 is a number to YAML, not a name: write it in quotes (project: '...') "
                                "for it to be read")
     assert parse_note("notes/a.md", "---\nproject: '3.10'\n---\n# A\n", CONFIG).project == "3.10"
+    truth = parse_note("notes/a.md", "---\nproject: true\n---\n# A\n", CONFIG)  # had been project "True" (qa155)
+    assert truth.project is None and truth.yaml_error.startswith("project True is true or false to YAML")

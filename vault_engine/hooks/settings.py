@@ -138,7 +138,7 @@ def _is_ours(hook: Any, event: str) -> bool:
     if any(word and set(word) <= _OPERATOR for word in words):
         return False
     ours = next((i for i, word in enumerate(words) if os.path.basename(word) == "vault-engine"), None)
-    return (ours is not None and all(word in _RUNNERS or "=" in word for word in words[:ours])
+    return (ours is not None and all(word in _RUNNERS or "=" in word or word.startswith("-") for word in words[:ours])
             and any(a == "hook" and b == event for a, b in zip(words[ours:], words[ours + 1:])))
 
 

@@ -507,7 +507,7 @@ def note_agent(rel_path: str, meta: dict) -> str | None:
     """The agent who wrote a note: frontmatter ``agent:``, else the ``<timestamp>-<agent>``
     file name of a checkpoint."""
     declared = meta.get("agent")
-    if isinstance(declared, (str, int)) and str(declared).strip():
+    if isinstance(declared, (str, int)) and not isinstance(declared, bool) and str(declared).strip():
         return str(declared).strip()
     m = _timestamped(rel_path)
     return m.group("agent") if m else None

@@ -369,8 +369,9 @@ def frontmatter_slip(meta: dict, kind: str = "note") -> str | None:
             slips.append(f"{key} is {shape} where one value is read (write {key}: value): ignored")
     for key in ("project", "agent"):  # `project: 3.10` is the number 3.1 to YAML: no name (qa152)
         value = meta.get(key)
-        if isinstance(value, float):
-            slips.append(f"{key} {value!r} is a number to YAML, not a name: write it in quotes "
+        if isinstance(value, (float, bool)):
+            what = "true or false" if isinstance(value, bool) else "a number"
+            slips.append(f"{key} {value!r} is {what} to YAML, not a name: write it in quotes "
                          f"({key}: '...') for it to be read")
     return "; ".join(slips) or None
 
@@ -408,7 +409,7 @@ def without_conflict_markers(body: str) -> str:
 def note_project(rel_path: str, meta: dict, config: Config) -> str | None:
     """Frontmatter ``project:``, else ``projects/<project>/``, else none."""
     declared = meta.get("project")
-    if isinstance(declared, (str, int)) and str(declared).strip():
+    if isinstance(declared, (str, int)) and not isinstance(declared, bool) and str(declared).strip():
         return str(declared).strip()
     return folder_project(rel_path, config)
 

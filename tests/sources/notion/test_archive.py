@@ -107,7 +107,7 @@ def test_an_encrypted_entry_is_one_line_and_the_rest_is_read(tmp_path):
     outer.write_bytes(encrypted(make_zip({"Home 1.md": b"# Home", "Secret 2.md": b"# Secret"}), b"Secret 2.md"))
     with open_export(outer) as tree:
         assert tree.files["Home 1.md"].read() == b"# Home"
-        with pytest.raises(CorruptEntry, match=r"Export.zip!Secret 2.md: encrypted .*unzip it with its password"):
+        with pytest.raises(CorruptEntry, match=r"Export.zip!Secret 2.md: encrypted; unzip it with its password"):
             tree.files["Secret 2.md"].read()
 
 
@@ -120,3 +120,20 @@ def test_a_zip_in_a_pages_folder_is_a_file_of_the_page_not_a_part(tmp_path):
     with open_export(outer) as tree:
         assert sorted(tree.files) == [f"{page}.md", f"{page}/data.zip"]
         assert tree.files[f"{page}/data.zip"].read() == attached
+
+
+def test_an_entry_compressed_as_python_cannot_read_is_said_so_not_encrypted(tmp_path):
+    """Deflate64 (Windows' "Compressed folder" for big files) had been called encrypted (qa155)."""
+    data = bytearray(make_zip({"Home 1.md": b"# Home", "Big 2.md": b"# Big"}, zipfile.ZIP_STORED))
+    for signature, method_at in ((b"PK\x03\x04", 8), (b"PK\x01\x02", 10)):
+        at = data.find(signature)
+        while at >= 0:
+            name_at = at + (30 if signature == b"PK\x03\x04" else 46)
+            if data[name_at:name_at + 8] == b"Big 2.md":
+                data[at + method_at] = 9  # deflate64
+            at = data.find(signature, at + 4)
+    (tmp_path / "Export.zip").write_bytes(bytes(data))
+    with open_export(tmp_path / "Export.zip") as tree:
+        assert tree.files["Home 1.md"].read() == b"# Home"
+        with pytest.raises(CorruptEntry, match="compressed in a way Python's zip reader does not read"):
+            tree.files["Big 2.md"].read()

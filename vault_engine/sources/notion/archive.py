@@ -201,13 +201,13 @@ def _bounded(open_stream: Callable, label: str, limits: Limits) -> Callable[[], 
                         raise CorruptEntry(f"{label}: refused, it expands past {which} of [taps.notion]; "
                                            "raise the limit if the export is genuine")
                     chunks.append(chunk)
-        except RuntimeError as exc:  # zipfile's word for an encrypted entry (qa154: a traceback,
-            # and the import stopped half-written)
-            raise CorruptEntry(f"{label}: encrypted ({exc}); unzip it with its password and import the "
-                               "folder") from exc
-        except NotImplementedError as exc:  # deflate64, as Windows' "Compressed folder" writes big files
+        except NotImplementedError as exc:  # deflate64, as Windows' "Compressed folder" writes big
+            # files (a RuntimeError too: asked first, it had been called encrypted, qa155)
             raise CorruptEntry(f"{label}: compressed in a way Python's zip reader does not read ({exc}); "
                                "unzip it with another tool and import the folder") from exc
+        except RuntimeError as exc:  # zipfile's word for an encrypted entry (qa154: a traceback,
+            # and the import stopped half-written)
+            raise CorruptEntry(f"{label}: encrypted; unzip it with its password and import the folder") from exc
         except (zipfile.BadZipFile, zlib.error, OSError, EOFError) as exc:
             raise CorruptEntry(f"{label}: corrupt zip entry ({exc})") from exc
         limits.used += size
