@@ -11,6 +11,7 @@ from tui.formatting import age_text, bar, iso_date
 from vault_engine.model import DecayRow
 
 COLUMNS = ("Document", "Tap", "Multiplier", "Age", "Reinforced")
+CELL_PADDING, SCROLLBAR, MIN_NAME = 2, 2, 12  # a cell's padding, the vertical scrollbar, a name at least
 
 
 class DecayTable(DataTable):
@@ -36,24 +37,40 @@ class DecayTable(DataTable):
     def __init__(self, **kwargs) -> None:
         super().__init__(cursor_type="row", zebra_stripes=True, **kwargs)
         self.titles: dict[str, str] = {}  # what each row's ref names, for the reinforce dialog
+        self.rows_shown: list[DecayRow] = []  # shown again, cut to the new width, on a resize
 
     def on_mount(self) -> None:
-        self.add_columns(*COLUMNS)
+        if not self.columns:
+            self.add_columns(*COLUMNS)
 
     def show(self, rows: list[DecayRow]) -> None:
         """Replace the rows, grouped by tap, most faded first within a tap; the cursor stays
-        on the same document (a reinforced one moves down its group)."""
+        on the same document (a reinforced one moves down its group). A document's name is cut
+        to what the other columns leave of the table's width: at 80 columns the last one had
+        lost its count (`2026-12-07 ×`, qa153)."""
         kept, row_before = self.selected_ref(), self.cursor_row
+        self.rows_shown = rows
         self.titles = {row.ref: row.title or row.path for row in rows}
-        self.clear()
-        for row in sorted(rows, key=lambda r: (r.tap, r.multiplier, r.path)):
-            self.add_row(Text(row.title or row.path, overflow="ellipsis", no_wrap=True), row.tap,
-                         multiplier_cell(row), age_text(row.age_days),
-                         reinforced_cell(row), key=row.ref)
+        self.clear(columns=True)  # the columns' widths are measured again: a cut name is narrower
+        self.add_columns(*COLUMNS)
+        cells = [(row, row.tap, multiplier_cell(row), age_text(row.age_days), reinforced_cell(row))
+                 for row in sorted(rows, key=lambda r: (r.tap, r.multiplier, r.path))]
+        others = sum(max((len(str(c[n])) for c in cells), default=0) for n in range(1, 5))
+        room = max(MIN_NAME, self.size.width - others - CELL_PADDING * len(COLUMNS) - SCROLLBAR) \
+            if self.size.width else None
+        for row, tap, multiplier, age, reinforced in cells:
+            name = Text(row.title or row.path, overflow="ellipsis", no_wrap=True)
+            if room is not None:
+                name.truncate(room, overflow="ellipsis")
+            self.add_row(name, tap, multiplier, age, reinforced, key=row.ref)
         if rows:
             refs = [row.ref for row in rows]
             self.move_cursor(row=self.get_row_index(kept) if kept in refs else
                              min(row_before, len(rows) - 1))
+
+    def on_resize(self) -> None:
+        if self.rows_shown:
+            self.show(self.rows_shown)
 
     def selected_ref(self) -> str | None:
         """The ref of the row under the cursor (None when the table is empty)."""

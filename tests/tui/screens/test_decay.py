@@ -98,3 +98,21 @@ async def test_a_vault_without_decaying_taps_says_how_to_add_one(make_vault):
         said = str(app.screen.query_one("#decay-summary").render())
         toml = said[said.index("[taps."):said.index("then press")]
         assert tomllib.loads(toml)["taps"]["specs"]["half_life_days"] == 30  # pasted as shown, it is valid
+
+
+async def test_at_80_columns_a_reinforced_row_is_whole_and_the_names_are_cut(make_app, indexed_vault):
+    """The table had been 81 columns in a 79-column pane: `2026-12-07 ×`, the count lost (qa153)."""
+    app = make_app()
+    async with app.run_test(size=SMALL) as pilot:
+        table = await open_decay(app, pilot)
+        faded = table.selected_ref()
+        await pilot.press("r")
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        assert table.virtual_size.width <= table.size.width and table.max_scroll_x == 0
+        assert cell_text(table, faded, 4) == "2026-11-29 ×1"
+        await pilot.resize_terminal(*WIDE)
+        await settle(pilot)
+        names = [str(table.get_cell(ref, table.ordered_columns[0].key)) for ref in table.titles]
+        assert sorted(names) == sorted(table.titles.values())  # room for the whole names again
