@@ -213,17 +213,21 @@ class StaticResolver:
         asks a ``use super::*`` for that; a call the file's top answers is taken as before)."""
         for module in self._rust_modules_around(path, caller):
             sym = self.index.children.get((path, module), {}).get(name)
-            if sym is None:
+            if sym is None or sym.kind == "module":  # `mod f` beside `fn f`: two namespaces, one table
                 continue
-            if sym.kind == "struct":  # a tuple struct built: `Sq(2.0)`, as Python's `IntRange(...)`
-                # is (it had been a Go conversion: no edge, no word, qa147)
-                return path, self.index.only_definition(path, sym).qualname, "ctor.class"
-            if sym.kind == "module":  # `mod f` beside `fn f`: two namespaces, one table
-                continue
-            if sym.kind in CLASS_KINDS or sym.kind == "type":
+            found = self._rust_called(path, sym, "name.module")
+            if found is None:
                 raise Miss("conversion")
-            return path, self.index.only_definition(path, sym).qualname, "name.module"
+            return found
         raise Miss("builtin_or_global")
+
+    def _rust_called(self, file: str, sym, how: str) -> tuple[str, str, str] | None:
+        """What a Rust call of ``sym`` reaches: a function or method, or a tuple struct built
+        (`Sq(2.0)`, ``ctor.class`` as Python's `IntRange(...)`: it had been a Go conversion, no
+        edge and no word, qa147), in its file, by a path or after a ``use`` (qa148); None else."""
+        if sym.kind not in ("function", "method", "struct"):
+            return None
+        return file, self.index.only_definition(file, sym).qualname, "ctor.class" if sym.kind == "struct" else how
 
     def _rust_relative(self, path: str, caller: str | None, parts: list[str]) -> tuple[tuple | None, list[str]]:
         """``self::f()``, ``super::f()`` and ``crate::f()`` said inside an inline ``mod``: an item
@@ -246,10 +250,8 @@ class StaticResolver:
                 return None, ["super"] * (ups - len(mods)) + rest
             base = [*mods, None][ups]
         sym = self.index.symbol(path, ".".join([base, *rest] if base else rest)) if rest else None
-        if sym is None or sym.kind not in ("function", "method", "struct"):
-            return None, parts
-        how = "ctor.class" if sym.kind == "struct" else "name.module"  # a tuple struct built
-        return (path, self.index.only_definition(path, sym).qualname, how), parts
+        found = self._rust_called(path, sym, "name.module") if sym is not None else None
+        return found, parts
 
     def _rust_type_member(self, path: str, caller: str | None, head: str, name: str):
         """``Type::m()`` or ``module::f()`` as seen from the module around the call, else
@@ -291,11 +293,9 @@ class StaticResolver:
                 if file is None or (file == path and not cut):  # this file's own names were tried
                     continue
                 sym = self.index.symbol(file, ".".join(item))
-                if sym is not None and sym.kind in ("function", "method"):
-                    return file, self.index.only_definition(file, sym).qualname, "import"
-                if sym is not None and sym.kind == "struct":  # a tuple struct built: `Sq(2.0)`
-                    # after `use shapes::sq::Sq;`, as in its own file (qa148)
-                    return file, self.index.only_definition(file, sym).qualname, "ctor.class"
+                found = self._rust_called(file, sym, "import") if sym is not None else None
+                if found is not None:
+                    return found
         raise own_scope
 
     # ---- Java ---------------------------------------------------------------------------
