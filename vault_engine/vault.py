@@ -1271,10 +1271,15 @@ class Vault:
         returned): one ``undo`` line in the durable log, never an erased one. Nothing matching
         is an error, so a second undo cannot cancel an older reinforcement."""
         self.reinforcement_log.refuse_unusable()
-        ledger = self._require_index()
+        self._require_index()
         records, _ = self.reinforcement_log.read(0)
         if not any(held.at == at and held.count == 1 for held in standing(records).get(path, ())):
             raise BadArgument(f"no reinforcement of {path} at {at} to undo (already undone, or never made)")
+        return self._undo(path, at, by, now)
+
+    def _undo(self, path: str, at: float, by: str | None, now: float | None) -> dict[str, Any]:
+        """One ``undo`` line for the standing reinforcement of ``path`` made at ``at``."""
+        ledger = self._require_index()
         record = {"event": "undo", "path": path, "undoes": at, "by": by,
                   "at": now if now is not None else time.time()}
         self.reinforcement_log.append(record)
@@ -1297,7 +1302,7 @@ class Vault:
         held = standing(records).get(note.path, [])  # made under an earlier name too (qa149)
         if not held:  # the vault's state, not a misused command: no usage text (qa91)
             raise VaultError(f"{note.path} has no reinforcement to undo")
-        return self.undo_reinforce(note.path, max(h.at for h in held), by=by, now=now)
+        return self._undo(note.path, max(h.at for h in held), by, now)
 
     @_operation
     def decay_report(self, *, tap: str | None = None, now: float | None = None) -> list[DecayRow]:

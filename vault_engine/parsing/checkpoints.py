@@ -303,8 +303,9 @@ def part_slips(sections: Sequence[SectionLike]) -> list[str]:
     slips = []
     for section in sections:
         heading = " ".join((section.heading or "").split())
-        if heading and part_name(heading) not in PART_NAMES:
-            close = difflib.get_close_matches(part_name(heading), sorted(PART_NAMES), n=1, cutoff=0.8)
+        name = part_name(heading)
+        if heading and name not in PART_NAMES:
+            close = difflib.get_close_matches(name, sorted(PART_NAMES), n=1, cutoff=0.8)
             named = _NAMES_A_PART.search(heading)  # "What failed" (qa152)
             if close or named:
                 meant = close[0] if close or named is None else _PART_OF_WORD[named.group().casefold()[:4]]
