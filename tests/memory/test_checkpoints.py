@@ -17,6 +17,7 @@ from vault_engine.memory.checkpoints import (
     load_template,
     parse_failed,
     prepare_draft,
+    contained,
     render_checkpoint,
     sanitize_name,
     write_checkpoint,
@@ -73,6 +74,31 @@ def test_a_summary_cannot_smuggle_in_a_failed_heading():
                       parse_config(Path("/v"), {}))
     assert note.dead_ends == ()
     assert "\\## Failed" in checkpoint_parts(note.sections).summary
+
+
+@pytest.mark.parametrize("summary", [
+    "The hot loop is:\n```python\n# the loop\nfor x in rows: parse(x)",  # a fence left open
+    "Compared two caches.\n\nFailed\n------\n- Use an LRU cache -- see below",  # a setext heading
+    "Looked at options.\nFailed\n======\nAll good",
+    "Noted it. <!-- a comment left open",
+])
+def test_a_summary_stays_inside_its_section(summary):
+    """An open fence or comment swallowed the Next and Failed lists (resume: no next steps,
+    `deadend check`: nothing recorded), and a setext "Failed" underline made summary prose a
+    dead end (qa156)."""
+    draft = CheckpointDraft("p", "a", summary=summary, decision="Keep it\n===", next_steps=("Ship it",),
+                            failed=(("Cache rows in Redis", "OOM"),))
+    note = parse_note("projects/p/checkpoints/x.md", render_checkpoint(template(), draft, FROZEN_NOW),
+                      parse_config(Path("/v"), {}))
+    parts = checkpoint_parts(note.sections)
+    assert [d.text for d in note.dead_ends] == ["Cache rows in Redis"]
+    assert (parts.next_steps, parts.goal) == (("Ship it",), "Keep it\n\\===")
+    assert parts.summary.replace("\\", "").startswith(summary.split("\n")[0])  # escaped, not changed
+
+
+def test_a_summary_keeps_its_closed_code_and_comments_as_written():
+    summary = "Loop:\n```\n# not a heading\n---\n<!-- in code\n```\n<!-- note --> done"
+    assert contained(summary) == summary
 
 
 def test_empty_lists_leave_no_placeholder_items():
@@ -304,6 +330,18 @@ def test_a_link_to_a_heading_its_note_lacks_names_the_note_and_says_so(make_vaul
     assert len(notices) == 1 and "has no heading 'Nonexistent heading'" in notices[0]
     assert notices[0].endswith("written as [[ingest-schema#Nonexistent heading]] anyway")
     assert "names no note" not in notices[0]
+
+
+def test_a_link_to_a_repeated_heading_names_the_section_asked_for(make_vault):
+    """`--link specs/auth.md#Rollout#Tokens` wrote [[auth#Tokens]], which opens the first
+    Tokens, and resume handed the next agent the Design section's text (qa156)."""
+    from vault_engine.vault import Vault
+
+    root = make_vault({"specs/auth.md": "# Auth\n## Design\n### Tokens\nJWT.\n## Rollout\n### Tokens\nweekly\n"})
+    with Vault(root) as v:
+        v.index(embed=False)
+        draft = CheckpointDraft("p", "a", summary="s", links=("specs/auth.md#Rollout#Tokens", "auth#Tokens"))
+        assert prepare_draft(draft, v.ledger)[0].links == ("auth#Rollout#Tokens", "auth#Design#Tokens")
 
 
 def test_a_link_to_a_source_file_keeps_its_path(make_vault):

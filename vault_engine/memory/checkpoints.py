@@ -23,6 +23,7 @@ from typing import Any
 from vault_engine.constants import CONTROL_CHARACTERS, LONE_SURROGATE
 from vault_engine.dates import utc_stamp, utc_time
 from vault_engine.errors import BadArgument, ConfigError, UnknownRef, VaultError, did_you_mean
+from vault_engine.parsing.fences import CODE, OPEN, TEXT, fence_roles
 from vault_engine.parsing.checkpoints import item_body, item_text, split_reason, without_checkpoint_word
 from vault_engine.retrieval.lookup import lookup_ref, notes_named
 from vault_engine.stores.ledger import Ledger
@@ -33,6 +34,7 @@ TITLE_CHARS = 72
 _PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
 _UNSAFE = {"project": re.compile(r"[^\w .-]+"), "agent": re.compile(r"[^\w.-]+")}
 _HEADING_LIKE = re.compile(r"^(\s*)#", re.MULTILINE)
+_SETEXT_UNDERLINE = re.compile(r"^( {0,3})(=+|-+)[ \t]*$")
 
 
 @dataclass(frozen=True, slots=True)
@@ -152,12 +154,11 @@ def render_checkpoint(template: str, draft: CheckpointDraft, now: float) -> str:
     if draft.decision.strip() and "{{decision}}" not in template:  # it would be lost without a word
         raise ConfigError("the checkpoint template has no {{decision}}: add it on a line of its own where the "
                           "## Decision section goes, or put the decision in the summary")
-    decision = _HEADING_LIKE.sub(r"\1\\#", draft.decision.strip())
+    decision = contained(draft.decision)
     values = {
         "project": draft.project, "agent": draft.agent, "created": created,
         "title": checkpoint_title(draft),
-        # A summary line starting with "#" would become a heading (even a fake "## Failed").
-        "summary": _HEADING_LIKE.sub(r"\1\\#", draft.summary.strip()),
+        "summary": contained(draft.summary),
         "decision": f"## Decision\n{decision}\n" if decision else "",  # no empty heading without one
         "next": "\n".join(f"- {step}" for step in draft.next_steps),
         "failed": "\n".join(f"- {text}" + (f"\n  - Reason: {reason}" if reason else "")
@@ -165,6 +166,30 @@ def render_checkpoint(template: str, draft: CheckpointDraft, now: float) -> str:
         "links": "\n".join(f"- [[{link}]]" for link in draft.links),
     }
     return _PLACEHOLDER.sub(lambda m: values.get(m.group(1), m.group(0)), template)
+
+
+def contained(text: str) -> str:
+    """A summary or decision as text that stays inside its section: a line starting with "#"
+    or underlined with "===" / "---" would become a heading (even a fake "## Failed"), and a
+    code fence or an HTML comment left open would swallow the Next and Failed lists below it
+    (qa156). Each is escaped outside code, or the fence closed; the words stay the user's."""
+    lines = text.strip().split("\n")
+    roles = list(fence_roles(lines))
+    last_close = max((i for i, role in enumerate(roles) if role == TEXT and "-->" in lines[i]), default=-1)
+    for i, (line, role) in enumerate(zip(lines, roles)):
+        if role != TEXT:
+            continue
+        underline = _SETEXT_UNDERLINE.match(line)
+        if underline and i and roles[i - 1] == TEXT and lines[i - 1].strip():
+            line = f"{underline.group(1)}\\{line[underline.end(1):]}"
+        if i >= last_close:  # a comment no later "-->" closes runs to the note's end
+            head, closing, tail = line.rpartition("-->") if i == last_close else ("", "", line)
+            line = head + closing + tail.replace("<!--", "<\\!--")
+        lines[i] = _HEADING_LIKE.sub(r"\1\\#", line)
+    if roles and roles[-1] in (OPEN, CODE):
+        opening = next(line for line, role in zip(reversed(lines), reversed(roles)) if role == OPEN).strip()
+        lines.append(opening[0] * (len(opening) - len(opening.lstrip(opening[0]))))
+    return "\n".join(lines)
 
 
 def checkpoint_title(draft: CheckpointDraft) -> str:
@@ -316,7 +341,7 @@ def prepare_draft(draft: CheckpointDraft, ledger: Ledger | None) -> tuple[Checkp
             if ledger is None:
                 raise UnknownRef(ref)
             note, section = lookup_ref(ledger, named[0] if len(named) == 1 else ref)
-            targets.append(link_target(_link_name(ledger, note.path), section.heading if section else None))
+            targets.append(link_target(_link_name(ledger, note.path), section.ref_heading if section else None))
         except UnknownRef as missed:
             base, _, heading = ref.partition("#")
             name = _note_name(ledger, base) if heading and len(named) < 2 else None
