@@ -31,6 +31,7 @@ import unicodedata
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from vault_engine.errors import IndexDamaged
 from vault_engine.paths import make_state_folder
@@ -485,7 +486,7 @@ class WhooshIndex:
         if not self.exists():
             return 0, {t: 0 for t in terms}
         reader = self._get_searcher().reader()
-        return reader.doc_count(), {t: max(reader.doc_frequency(f, t) for f in FIELDS) for t in terms}
+        return reader.doc_count(), {t: max(_held_by(reader, f, t) for f in FIELDS) for t in terms}
 
     def terms_near(self, term: str, edits: int) -> list[tuple[str, int]]:
         """The index's terms within ``edits`` (Levenshtein) of ``term`` that open with its
@@ -494,7 +495,7 @@ class WhooshIndex:
         if not self.exists():
             return []
         reader = self._get_searcher().reader()
-        return [(t, max(reader.doc_frequency(f, t) for f in FIELDS))
+        return [(t, max(_held_by(reader, f, t) for f in FIELDS))
                 for t in dict.fromkeys(t for f in FIELDS for t in reader.terms_within(f, term, edits, prefix=1))]
 
     def sections_holding(self, term: str, limit: int) -> list[int]:
@@ -656,3 +657,14 @@ def _merge_small_and_purge(writer, segments: list) -> list:
             writer.add_reader(reader)
             reader.close()
     return kept
+
+
+def _held_by(reader: Any, field: str, term: str) -> int:
+    """How many sections hold ``term`` in ``field``: Whoosh's count, which keeps a deleted
+    section until its segment is rewritten (as BM25's statistics do), but 0 when only deleted
+    ones hold it: a word that only an edited or deleted note had held read as held, and the
+    typo beside it was not read (``kubernetse`` was a miss until `index --rebuild`, qa156)."""
+    count = reader.doc_frequency(field, term)
+    if count and reader.has_deletions() and not reader.postings(field, term).is_active():
+        return 0
+    return count
