@@ -236,6 +236,24 @@ def test_install_from_a_subfolder_writes_the_projects_settings(tmp_path, cli, mo
     assert not (deep / ".claude").exists()
 
 
+def test_a_vault_inside_the_repository_is_named_by_the_hooks_run_from_its_root(tmp_path, cli, monkeypatch):
+    """Installed from repo/vault, the hooks ran from repo, found no vault upward, and every
+    prompt went unchecked without a word (qa157)."""
+    (tmp_path / ".git").mkdir()
+    vault = tmp_path / "vault"
+    vault.mkdir()
+    (vault / "vault-engine.toml").write_text("")
+    monkeypatch.chdir(vault)
+    monkeypatch.delenv("VAULT_ENGINE_VAULT", raising=False)
+    done = cli("hook", "install", "--project", "p")
+    commands = json.dumps(json.loads((tmp_path / ".claude" / "settings.json").read_text()))
+    assert done.code == 0 and f"vault-engine --vault {vault.resolve()} hook user-prompt-submit" in commands
+    assert f"the hooks run from {tmp_path.resolve()}, where no vault is found upward" in done.err
+    (vault / ".claude").mkdir()  # the vault is the project: the hooks find it from there
+    cli("hook", "install", "--project", "p")
+    assert "--vault" not in (vault / ".claude" / "settings.json").read_text()
+
+
 def test_a_vault_path_written_into_shared_settings_is_said(tmp_path, cli, monkeypatch):
     """`--vault /tmp/...` went into the team's `.claude/settings.json` without a word (qa96)."""
     monkeypatch.chdir(tmp_path)

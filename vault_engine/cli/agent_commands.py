@@ -129,12 +129,21 @@ def _set_up(ctx: Context) -> int:
         return ctx.usage_error("hook install --project must not be empty: name the project the hooks brief")
 
     from vault_engine.config import find_vault, marked_vault
-    from vault_engine.hooks.settings import check_project, unnamed_project
+    from vault_engine.hooks.settings import check_project, session_folder, unnamed_project
 
     explicit = getattr(a, "vault", None)
     vault = find_vault(explicit) if explicit or os.environ.get("VAULT_ENGINE_VAULT") else marked_vault(Path.cwd())
     warning = None if vault is None else check_project(vault, a.project) if a.project else unnamed_project(vault)
-    merged, path, changed = install(settings, project=a.project, vault=explicit, write=not a.print_only)
+    runs_from = session_folder(settings)
+    named = explicit
+    if explicit is None and vault is not None and runs_from is not None and not _finds(runs_from, vault):
+        # a vault inside the repository: hooks run from its root found none upward, and every
+        # prompt went unchecked where nobody reads the hook's one line (qa157)
+        named = str(vault.resolve())
+        ctx.notice(f"the hooks run from {runs_from}, where no vault is found upward: they name this one "
+                   f"(--vault {named}), a folder of this machine; in a repository shared with others, "
+                   "`--settings .claude/settings.local.json` keeps it out of the shared settings")
+    merged, path, changed = install(settings, project=a.project, vault=named, write=not a.print_only)
     if vault is None:
         ctx.notice(f"no vault found from {Path.cwd()} upward: the hooks will look for one from the session's "
                    "folder; to point them at your vault, run `vault-engine --vault DIR hook install`")
@@ -151,6 +160,14 @@ def _set_up(ctx: Context) -> int:
     ctx.emit(merged if a.print_only else {"settings": str(path), "hooks": merged["hooks"]},
              lambda: _installed(merged, path, a.print_only, changed))
     return 0
+
+
+def _finds(folder, vault) -> bool:
+    """Whether a hook run from ``folder`` finds ``vault`` looking upward."""
+    from vault_engine.config import marked_vault
+
+    found = marked_vault(folder)
+    return found is not None and found.resolve() == vault.resolve()
 
 
 def _not_on_path() -> str:

@@ -198,6 +198,14 @@ def settings_file_of(here: Path) -> Path:
     return here / ".claude" / "settings.json"
 
 
+def session_folder(settings_file: str | os.PathLike[str]) -> Path | None:
+    """The folder Claude Code runs the hooks of ``settings_file`` from (the project holding its
+    ``.claude`` folder), where a hook without ``--vault`` looks upward for the vault; None for
+    a settings file outside any ``.claude`` folder."""
+    path = Path(settings_file).expanduser().resolve()
+    return path.parent.parent if path.parent.name == ".claude" else None
+
+
 def install(settings_file: str | os.PathLike[str], *, project: str | None = None, vault: str | None = None,
             write: bool = True, uninstall: bool = False) -> tuple[dict[str, Any], Path, bool]:
     """Merge our hooks into ``settings_file`` (created when missing), or take them out of it
