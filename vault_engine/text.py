@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import codecs
 import unicodedata
+from typing import TypeVar
 
 ELLIPSIS = "…"
+_Name = TypeVar("_Name", str, None)
 
 
 def shortened(text: str, limit: int) -> str:
@@ -28,6 +30,13 @@ def composed(text: str) -> str:
     the accent is no letter of a word) and the invisible marks that sit inside words dropped (a
     soft hyphen pasted from a web page, a zero-width space): qa127."""
     return text if text.isascii() else unicodedata.normalize("NFC", visible(text))
+
+
+def as_named(name: _Name) -> _Name:
+    """A project's or an agent's name as the index holds it, composed: a name typed or read
+    decomposed, as macOS hands "café" over, had started a second project "cafe" beside it, and
+    `resume` had refused the very name it listed as known (qa157)."""
+    return composed(name) if name is not None else name
 
 
 def visible(text: str) -> str:

@@ -62,6 +62,7 @@ from vault_engine.retrieval.notices import (
 from vault_engine.stores.ledger import Ledger, NoteRow, damaged
 from vault_engine.stores.reinforcements import LogMark, ReinforcementLog, has_undo, replay, standing
 from vault_engine.stores.sql import is_corruption
+from vault_engine.text import as_named
 
 # Imported where used: a search must not pay for indexing code, and find, callers or show of
 # code (cold CLI, 200 ms) not for search, its model settings, Whoosh, or the values of notes
@@ -654,6 +655,7 @@ class Vault:
         from vault_engine.retrieval.search import Searcher, SearchRequest
 
         kind = kind.casefold() if kind else kind  # `--kind Note`, as a ref is read in any case (qa52)
+        project = as_named(project)
         ledger = self._ledger_for_search(k, follow, kind, project, tap)
         from vault_engine.stores.lexical import only_symbols, only_tags, query_terms
 
@@ -1091,6 +1093,7 @@ class Vault:
         from vault_engine.memory.results import DeadEndList
 
         ledger = self._require_index()
+        project = as_named(project)
         if project is not None:
             self._require_project(ledger, project)
         rulings = list_dead_ends(ledger, project, DeadendSettings.from_config(self.config.section("deadend")))
@@ -1108,6 +1111,7 @@ class Vault:
         """Has this been tried? Every dead end of the vault is checked; with ``project``,
         rulings of other projects are flagged ``elsewhere``. A miss says whether the index is
         stale unless ``say_if_stale`` is off (a hook, which shows nothing on a miss)."""
+        project = as_named(project)
         ledger = self._require_index()
         if not lexical_only and ledger.has_dead_ends():
             from vault_engine.stores.embedder import prefetch_embedder
@@ -1201,6 +1205,7 @@ class Vault:
         from vault_engine.memory.render import fit_brief
         from vault_engine.memory.resume import gather_brief
 
+        project = as_named(project)
         ledger = self._require_index()
         self._require_project(ledger, project)
         settings = DeadendSettings.from_config(self.config.section("deadend"))
@@ -1225,6 +1230,7 @@ class Vault:
         return folder if path.parent == projects and path.name == project and path.is_dir() else ""
 
     def _require_project(self, ledger: Ledger, project: str) -> None:
+        """Refuse a project the index does not know, naming the known ones."""
         known = ledger.projects()
         if project not in known:
             listed = ", ".join(known) if known else "none yet"

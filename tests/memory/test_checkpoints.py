@@ -13,11 +13,11 @@ from vault_engine.config import parse_config
 from vault_engine.errors import BadArgument, ConfigError, VaultError
 from vault_engine.memory.checkpoints import (
     CheckpointDraft,
+    contained,
     draft_from_json,
     load_template,
     parse_failed,
     prepare_draft,
-    contained,
     render_checkpoint,
     sanitize_name,
     write_checkpoint,
@@ -352,3 +352,26 @@ def test_a_link_to_a_source_file_keeps_its_path(make_vault):
     with Vault(build(make_vault)) as v:
         draft = CheckpointDraft("p", "a", summary="s", links=("src/shop/orders.py#OrderBook.place",))
         assert prepare_draft(draft, v.ledger)[0].links == ("src/shop/orders.py#OrderBook.place",)
+
+
+def test_a_name_typed_decomposed_continues_the_project_it_names(make_vault):
+    """macOS hands "café" over decomposed: checkpoint new started a second project "cafe",
+    wrote the agent "Renée" as "Rene-e", and resume refused the name it listed as known (qa157)."""
+    import unicodedata
+
+    from vault_engine.vault import Vault
+
+    nfd = unicodedata.normalize("NFD", "café")
+    root = make_vault({f"projects/{nfd}/notes.md": "# Notes\nthe café project\n"})  # a folder written decomposed
+    with Vault(root) as v:
+        v.index(embed=False)
+        assert v.projects() == ["café"]
+        draft = CheckpointDraft(nfd, unicodedata.normalize("NFD", "Renée"), summary="s",
+                                failed=(("Cache rows in Redis", "OOM"),))
+        prepared, notices = prepare_draft(draft, v.ledger)
+        assert (prepared.project, prepared.agent, notices) == ("café", "Renée", [])
+        v.checkpoint_new(draft)
+        v.index(embed=False)
+        assert v.resume(nfd).checkpoint is not None
+        assert [r.project for r in v.deadend_list(nfd)] == ["café"]
+        assert v.search("café", project=nfd, lexical_only=True).hits

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from vault_engine.errors import IndexMissing, UnknownProject, VaultError
+from vault_engine.text import as_named
 
 # Claude Code's event -> (our event, matcher). PreToolUse fires for every tool: only plans,
 # to-do lists and edits say what the agent is about to try.
@@ -158,7 +159,7 @@ def check_project(vault: Path, project: str) -> str | None:
             known = opened.projects()
         except IndexMissing as exc:
             return f"{exc}; --project {project} is not checked until then"
-    if project not in known:
+    if as_named(project) not in known:
         raise UnknownProject(f"no project {project!r} in the index; known projects: {', '.join(known) or 'none yet'} "
                              "(run `vault-engine index` if its notes are new); nothing installed", argument="project")
     return None

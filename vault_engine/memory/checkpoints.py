@@ -23,11 +23,11 @@ from typing import Any
 from vault_engine.constants import CONTROL_CHARACTERS, LONE_SURROGATE
 from vault_engine.dates import utc_stamp, utc_time
 from vault_engine.errors import BadArgument, ConfigError, UnknownRef, VaultError, did_you_mean
-from vault_engine.parsing.fences import CODE, OPEN, TEXT, fence_roles
 from vault_engine.parsing.checkpoints import item_body, item_text, split_reason, without_checkpoint_word
+from vault_engine.parsing.fences import CODE, OPEN, TEXT, fence_roles
 from vault_engine.retrieval.lookup import lookup_ref, notes_named
 from vault_engine.stores.ledger import Ledger
-from vault_engine.text import shortened
+from vault_engine.text import as_named, shortened
 
 TEMPLATE_NAME = "checkpoint.md"
 TITLE_CHARS = 72
@@ -53,7 +53,7 @@ class CheckpointDraft:
 def sanitize_name(value: str, what: str) -> str:
     """A project or agent name safe as one path segment: letters, digits, ``_ . -`` (and
     spaces in project names); anything else becomes ``-``. Never empty, never ``..``."""
-    cleaned = _UNSAFE[what].sub("-", str(value).strip())
+    cleaned = _UNSAFE[what].sub("-", as_named(str(value).strip()))  # "café" typed decomposed is "café"
     cleaned = re.sub(r"-{2,}", "-", cleaned).strip(" .-")[:64].strip(" .-")
     if not cleaned:
         raise VaultError(f"--{what} {value!r} has no usable characters: use letters, digits, "
@@ -322,7 +322,7 @@ def prepare_draft(draft: CheckpointDraft, ledger: Ledger | None) -> tuple[Checkp
                           "pass --summary, --decision, --next or --failed")
     project, agent = sanitize_name(draft.project, "project"), sanitize_name(draft.agent, "agent")
     notices = [f"--{what} {given!r} was written as {used!r}" for what, given, used in
-               (("project", draft.project, project), ("agent", draft.agent, agent)) if given != used]
+               (("project", draft.project, project), ("agent", draft.agent, agent)) if as_named(given.strip()) != used]
     namesake = _namesake_project(project, ledger.projects() if ledger is not None else [])
     if namesake:  # "Report Export" for report-export started a second project silently; a notice
         # beside it went unread by an agent, and resume of either never showed the other's (qa98)

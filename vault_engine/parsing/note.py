@@ -26,10 +26,11 @@ from vault_engine.parsing.readable import links_as_text, unescaped
 from vault_engine.parsing.sections import parse_blocks, split_sections
 from vault_engine.parsing.tags import collect_tags
 from vault_engine.paths import glob_match, note_stem
+from vault_engine.text import as_named
 
 # Bump when parse_note reads an unchanged file differently (what a ruling or a chosen option
 # is, how sections split): the next `index` re-reads every note instead of trusting the ledger.
-EXTRACTION_VERSION = "45"  # 5: checkpoints dated by file name, KEPs by kep.yaml; 6: frontmatter slips; 7: Cons:;
+EXTRACTION_VERSION = "46"  # 5: checkpoints dated by file name, KEPs by kep.yaml; 6: frontmatter slips; 7: Cons:;
 # 8: a chosen option matched without spaces; 9: dates such as 2023-9-18, a "because" list;
 # 10: alternatives named by label lines ("**Option 2:** ..."), Pros/Cons items are no alternatives;
 # 11: Obsidian's properties (wikilinks in them are links, their words are searched, "Tags:" in any
@@ -116,6 +117,7 @@ EXTRACTION_VERSION = "45"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 #     rewrite of it is no edit for decay
 # 45: the comments Obsidian hides (`%% %%`, `<!-- -->`) hold no ruling, link or heading, and a
 #     `%%` in a code span opens none
+# 46: a project's name composed (NFC): "café" from a folder or a property macOS wrote decomposed
 
 
 def newer_extraction(key: str | None) -> str | None:
@@ -410,8 +412,8 @@ def note_project(rel_path: str, meta: dict, config: Config) -> str | None:
     """Frontmatter ``project:``, else ``projects/<project>/``, else none."""
     declared = meta.get("project")
     if isinstance(declared, (str, int)) and not isinstance(declared, bool) and str(declared).strip():
-        return str(declared).strip()
-    return folder_project(rel_path, config)
+        return as_named(str(declared).strip())
+    return as_named(folder_project(rel_path, config))
 
 
 def folder_project(rel_path: str, config: Config) -> str | None:
