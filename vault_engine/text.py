@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import codecs
 import unicodedata
-from typing import TypeVar
+from typing import overload
 
 ELLIPSIS = "…"
-_Name = TypeVar("_Name", str, None)
 
 
 def shortened(text: str, limit: int) -> str:
@@ -32,7 +31,11 @@ def composed(text: str) -> str:
     return text if text.isascii() else unicodedata.normalize("NFC", visible(text))
 
 
-def as_named(name: _Name) -> _Name:
+@overload
+def as_named(name: str) -> str: ...
+@overload
+def as_named(name: str | None) -> str | None: ...
+def as_named(name: str | None) -> str | None:
     """A project's or an agent's name as the index holds it, composed: a name typed or read
     decomposed, as macOS hands "café" over, had started a second project "cafe" beside it, and
     `resume` had refused the very name it listed as known (qa157)."""
