@@ -171,3 +171,14 @@ def test_an_empty_heading_folded_over_its_first_subsection_is_shown_with_all_of_
         vault.index(embed=False)
         assert vault.show("f.md#Chapter").text == "# Chapter\n## First\nfirst text.\n## Second\nsecond text."
         assert vault.show("f.md#First").text == "## First\nfirst text."  # its own level: First alone, from it
+
+
+def test_a_ref_ending_in_a_hash_opens_the_span_of_the_ref_it_names(make_vault):
+    """`#Decision#` came back as `#Decision` but opened at the note's title folded in front
+    of it, two lines above where `#Decision` opens (qa157)."""
+    root = make_vault({"a.md": "# Auth\n\n## Decision\nKeep sessions.\n## Status\nok\n"})
+    with Vault(root) as vault:
+        vault.index(embed=False)
+        plain, trailing = vault.show("a.md#Decision"), vault.show("a.md#Decision#")
+    assert (trailing.ref, trailing.line_start, trailing.text) == (plain.ref, plain.line_start, plain.text) \
+        == ("a.md#Decision", 3, "## Decision\nKeep sessions.")

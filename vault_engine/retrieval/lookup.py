@@ -257,7 +257,8 @@ def with_subsections(sections: Sequence[SectionRow], section: SectionRow,
     over `### One` ran on through `## Beta` over `### Three`, and a journal's first day over
     its `### Morning` to the journal's end, qa83). Sections are stored without the blank
     lines between them; those come back, so the text keeps its line numbers."""
-    wanted = normalize_heading(heading.split("#")[-1]) if heading else None
+    named = [part for part in (heading or "").split("#") if part.strip()]  # `#Decision#` names Decision,
+    wanted = normalize_heading(named[-1]) if named else None  # as find() reads it (qa157)
     folded = next(((level, name, line) for level, name, line in leading_levels(section.text)
                    if normalize_heading(name) == wanted), None)
     level, text, start, opens = section.level, section.text, section.line_start, section.heading
