@@ -158,8 +158,10 @@ _CLAUSE = r"(?:[^.;!?\n]|\.(?=\S))"
 # ...to the end of the sentence, or to a clause that goes on to something else: "Signed cookies
 # were rejected by the security review, so we'll keep sessions in a shared Redis" (qa132)
 _NEXT_CLAUSE = r"(?:,?\s+(?:so|but|then|because|since)|,\s*and\s+(?:we|I|they|so|then))\b"
+# A clause opens a line or follows a stop with a space: one opening at every dot of a dotted
+# name or a stack trace's frames ran to the clause's end each time (24 KB: 34 s, qa156).
 _SAID_OUT = re.compile(
-    rf"(?:^|(?<=[.;!?])){_CLAUSE}*?\b(?:{TURNED_DOWN_SAYING}"
+    rf"(?:^|(?<=[.;!?])(?=\s)){_CLAUSE}*?\b(?:{TURNED_DOWN_SAYING}"
     rf"|(?:that|this|it)(?:['’]s|\s+is)\s+out|(?:is|are)(?:\s+not|n['’]t)\s+(?:the\s+answer|an\s+option))\b"
     rf"(?:(?!{_NEXT_CLAUSE}){_CLAUSE})*",
     re.I | re.M)
