@@ -221,3 +221,21 @@ def test_a_word_only_a_deleted_or_edited_note_held_is_held_no_more(tmp_path):
         v.index(embed=False)
         found = v.search("kubernetse", lexical_only=True)
     assert first(found) == "cluster.md" and "'kubernetse' as 'kubernetes'" in found.notices[0]
+
+
+def test_a_typo_inside_a_quoted_phrase_is_left_as_written(vault):
+    """The typo was read everywhere in the query, inside quotes too: the phrase was found as
+    corrected, and no notice said it was not held as written (qa156)."""
+    found = vault.search('statusses "custom statusses"', lexical_only=True)  # the notes: "custom statuses"
+    assert "'statusses' as 'statuses'" in found.notices[0]
+    assert any("no section holds the quoted phrase as written" in n for n in found.notices)
+
+
+def test_a_word_longer_than_any_slip_is_meant_as_written(tmp_path):
+    """A 16,000-letter word took 2.3 s and 169 MB to be read as a typo (qa156)."""
+    word = "pneumonoultramicroscopicsilicovolcanoconiosis"  # 45 letters
+    (tmp_path / "a.md").write_text(f"# A\nThe {word} file.\n", encoding="utf-8")
+    with Vault(tmp_path) as v:
+        v.index(embed=False)
+        assert first(v.search(word[:-1] + "x", lexical_only=True)) is None  # one slip, but meant as written
+        assert first(v.search(word, lexical_only=True)) == "a.md"

@@ -37,6 +37,7 @@ _HYPHENATED = re.compile(r"(?<![\w-])[^\W\d_]+(?:-[^\W\d_]+)+(?![\w-])")
 CANDIDATE_EDITS = 2  # Levenshtein, to find the candidates: a transposition is two of its edits
 # Slips between a word and a word of English, as written: two read "panelist" as "panels"
 ENGLISH_SLIPS = 1
+LONGEST_SLIP = 30  # letters: a longer word is a name, a hash or a paste (16,000 letters took 2.3 s, qa156)
 FORMS_FROM = 8  # sections whose words show how the notes write the word read (the nearest form is named)
 
 
@@ -146,7 +147,7 @@ def corrected(query: str, lexical: WhooshIndex, text_of: Callable[[int], str]) -
             text_held = "\n".join(map(text_of, lexical.sections_holding(one, FORMS_FROM)))
             joined = _nearest_form(one, joined, text_held) or joined
             typos.append((compound, joined))
-            text = re.sub(rf"(?<![\w-]){re.escape(compound)}(?![\w-])", joined, text)
+            text = _unquoted_sub(rf"(?<![\w-]){re.escape(compound)}(?![\w-])", joined, text)
             held.update(dict.fromkeys(parts, 1))
     from vault_engine.retrieval.typos import osa_distance  # (2.5 ms of a cold search otherwise)
 
@@ -154,7 +155,7 @@ def corrected(query: str, lexical: WhooshIndex, text_of: Callable[[int], str]) -
     for term, word in written.items():
         slips = slips_allowed(term)
         lowered = word.lower()
-        if held[term] or word in names or not word.isalpha() or lowered in english_words():
+        if held[term] or word in names or not word.isalpha() or len(word) > LONGEST_SLIP or lowered in english_words():
             continue
         if not slips:  # a short word: two neighbouring letters swapped, no more ("taks" for "task",
             # though "tak" is a word piece of the vocabulary, qa79)
@@ -171,8 +172,18 @@ def corrected(query: str, lexical: WhooshIndex, text_of: Callable[[int], str]) -
         meant = _read_as(near, lowered, max(slips, slips_allowed(lowered)), lexical, text_of)
         if meant:
             typos.append((word, meant))
-            text = re.sub(rf"(?<!\w){re.escape(word)}(?!\w)", meant, text)
+            text = _unquoted_sub(rf"(?<!\w){re.escape(word)}(?!\w)", meant, text)
     return Corrected(text, tuple(typos))
+
+
+def _unquoted_sub(pattern: str, replacement: str, text: str) -> str:
+    """``text`` with ``pattern`` replaced outside quotation marks: a quoted phrase is meant as
+    written, and its typo had been read, the phrase found as corrected without a word (qa156)."""
+    pieces, at = [], 0
+    for quoted in _QUOTED.finditer(text):
+        pieces += [re.sub(pattern, lambda _: replacement, text[at:quoted.start()]), quoted.group()]
+        at = quoted.end()
+    return "".join(pieces) + re.sub(pattern, lambda _: replacement, text[at:])
 
 
 def _read_as(near: list[tuple[int, int, int, str]], typo: str, slips: int, lexical: WhooshIndex,
