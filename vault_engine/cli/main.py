@@ -80,8 +80,13 @@ class CommandParser(argparse.ArgumentParser):
                     f"{shlex.quote(getattr(namespace, name))})")
         if name is None or not words:
             return ""
+        query = [getattr(namespace, name), *words]
+        options = list(self._words)  # the options given stay in the command it suggests (qa157)
+        for word in query:
+            if word in options:
+                options.remove(word)
         return (f" (a {name} of several words goes in quotes: "
-                f"{self.prog} {shlex.quote(' '.join([getattr(namespace, name), *words]))})")
+                f"{' '.join([self.prog, *map(shlex.quote, options), shlex.quote(' '.join(query))])})")
 
     def error(self, message):
         """argparse's error, and for a word that starts with "-" and is no option of the
