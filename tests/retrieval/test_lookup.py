@@ -182,3 +182,18 @@ def test_a_ref_ending_in_a_hash_opens_the_span_of_the_ref_it_names(make_vault):
         plain, trailing = vault.show("a.md#Decision"), vault.show("a.md#Decision#")
     assert (trailing.ref, trailing.line_start, trailing.text) == (plain.ref, plain.line_start, plain.text) \
         == ("a.md#Decision", 3, "## Decision\nKeep sessions.")
+
+
+def test_a_path_missing_a_folder_suggests_the_notes_under_the_folders_typed_first(make_vault):
+    """`keps/sig-node/README.md` suggested three KEPs of sig-api-machinery "and 59 more": the
+    notes of that name were listed in the index's order (qa157)."""
+    from vault_engine.errors import UnknownRef
+
+    root = make_vault({f"keps/{sig}/{n}-kep/README.md": f"# KEP {n}\n" for sig, n in
+                       (("sig-api", 1), ("sig-api", 2), ("sig-apps", 3), ("sig-node", 4), ("sig-node", 5))})
+    with Vault(root) as vault:
+        vault.index(embed=False)
+        with pytest.raises(UnknownRef) as missed:
+            vault.show("keps/sig-node/README.md")
+    assert "did you mean keps/sig-node/4-kep/README.md, keps/sig-node/5-kep/README.md, keps/sig-api/1-kep/README.md " \
+           "and 2 more?" in str(missed.value)

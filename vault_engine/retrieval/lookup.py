@@ -100,6 +100,7 @@ def _not_found(ledger: Ledger, path: str, unindexed_now: Callable[[str], str | N
     named = named or notes_named(ledger, name) or \
         [p for p in ledger.attachment_paths() if p.rsplit("/", 1)[-1].casefold() == name.casefold()]
     if named:
+        named.sort(key=lambda candidate: -_shared_folders(wanted, candidate))  # keps/sig-node/ first (qa157)
         listed = ", ".join(named[:3]) + (f" and {len(named) - 3} more" if len(named) > 3 else "")
         return UnknownRef(f"no note {path!r} in the index; refs are vault-relative paths: did you mean {listed}?")
     if unindexed_now is None:
@@ -109,6 +110,16 @@ def _not_found(ledger: Ledger, path: str, unindexed_now: Callable[[str], str | N
     return UnknownRef(f"no note {path!r} in the index, and no such file in the vault (renamed or deleted?): "
                       "check the path (vault-relative, e.g. specs/auth.md); `vault-engine search` finds a note "
                       "by its words")
+
+
+def _shared_folders(typed: str, path: str) -> int:
+    """How many leading folders ``path`` shares with the path typed, case aside."""
+    shared = 0
+    for a, b in zip(typed.casefold().split("/")[:-1], path.casefold().split("/")[:-1]):
+        if a != b:
+            break
+        shared += 1
+    return shared
 
 
 def notes_named(ledger: Ledger, name: str) -> list[str]:
