@@ -277,6 +277,17 @@ def test_a_linked_note_reads_as_a_reader_reads_it_past_a_first_section_of_one_li
     assert linked["decisions/0003-logs.md"] == "We write JSON lines."
 
 
+def test_a_linked_block_reads_as_the_block_alone(make_vault):
+    """`[[spec#^key-ttl]]` quoted the block's whole section, where `show` opens the block (qa156)."""
+    spec = "# Spec\n## Storage\nKeys live in their own table.\n\nKeys expire after 24 hours. ^key-ttl\n\nThe rest.\n"
+    root = make_vault({"spec.md": spec, "projects/p/checkpoints/20260901T000000Z-a.md": checkpoint(
+        "2026-09-01T00:00:00Z", "Round.", links=["See [[spec#^key-ttl]]."]).replace("project: drone", "project: p")})
+    with Vault(root) as v:
+        v.index(embed=False, now=FROZEN_NOW)
+        linked = {n.ref: n.excerpt for n in v.resume("p", now=FROZEN_NOW).linked}
+    assert linked == {"spec.md#^key-ttl": "Keys expire after 24 hours."}
+
+
 def test_dead_ends_of_other_projects_that_bear_on_the_next_steps(vault):
     brief = vault.resume("drone", now=FROZEN_NOW)
     assert [(r.text, r.project, r.elsewhere) for r in brief.elsewhere] == [

@@ -44,7 +44,7 @@ from vault_engine.parsing.sections import section_body
 from vault_engine.refs import make_ref
 from vault_engine.retrieval.decay import SECONDS_PER_DAY, decay_multiplier, note_age, typical_time, undated_page
 from vault_engine.retrieval.follow import resolved_link
-from vault_engine.retrieval.lookup import find_section, section_ref
+from vault_engine.retrieval.lookup import block_lines, find_section, section_ref
 from vault_engine.stores.ledger import Ledger, NoteRow, SectionRow
 
 _H1 = re.compile(r"^ {0,3}#[ \t]")  # an ATX level-1 heading line
@@ -267,18 +267,22 @@ def linked_notes(ledger: Ledger, config: Config, checkpoint: NoteRow, now: float
         found[link.ref] = LinkedBrief(make_ref(note.path, None, note.notion_id) if missing else link.ref, note.path,
                                       note.title, note.kind, note.tap,
                                       decay_multiplier(config.indexed_tap(note.tap, note.path), age), age,
-                                      head(_excerpt(section, sections), LINKED_EXCERPT_CHARS), missing)
+                                      head(_excerpt(section, sections, link.subpath), LINKED_EXCERPT_CHARS), missing)
         if len(found) == MAX_LINKED:
             break
     return list(found.values())
 
 
-def _excerpt(section: SectionRow | None, sections: list[SectionRow]) -> str:
+def _excerpt(section: SectionRow | None, sections: list[SectionRow], subpath: str | None = None) -> str:
     """What a reader reads of the linked section, else of the note from its first section
     that holds text, section after section until the excerpt is long enough: a decision
     record's first body is its `Date:` line alone, and an HTML comment was read as text (qa59).
     It stops before a Next or Failed list: a linked checkpoint's plan is no open step of now,
-    and rulings are listed by the brief's own rules."""
+    and rulings are listed by the brief's own rules. A link to a block (``#^key-ttl``) reads
+    the block alone, as `show` opens it (the brief had quoted its whole section, qa156)."""
+    lines = block_lines(section.text, subpath[1:]) if section and subpath and subpath.startswith("^") else None
+    if section is not None and lines is not None:
+        return " ".join(reading_view("\n".join(section.text.split("\n")[lines[0]:lines[1] + 1])).split())
     parts: list[str] = []
     for candidate in [section] if section else sections:
         if parts and in_part(candidate, NEXT_HEADINGS | FAILED_HEADINGS):
