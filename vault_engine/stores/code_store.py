@@ -19,7 +19,7 @@ from typing import Any
 from vault_engine.errors import IndexDamaged, IndexMissing
 from vault_engine.layout import CODE_FILE  # noqa: F401  (re-exported: the name lives in layout.py)
 
-VERSION = "17"  # 2: unresolved calls counted per file; 3-4: wrapped arrow consts, distant repeats, ctor.class;
+VERSION = "18"  # 2: unresolved calls counted per file; 3-4: wrapped arrow consts, distant repeats, ctor.class;
 # 5: return annotations and bound calls kept for typing locals; 6: each repeat its own symbol
 # (``name~2``), consts bound to a function by name; 7: a call by a repeated name an edge to each
 # 8: CommonJS exports (module.exports, exports.x) and `exports.x = function ...` definitions
@@ -51,6 +51,9 @@ VERSION = "17"  # 2: unresolved calls counted per file; 3-4: wrapped arrow const
 # TS value no call of the type of its name
 # 17: Rust inline `mod` blocks: an `impl` there names its methods within the module
 # (`inner.Thing.go`), and a bare name or a type is looked up in the modules around the call first
+# 18: Go's types of another package (`st.Ledger`), Rust's brought in by `use` or re-exported by
+# `pub use`, Java's generic types, `import static` and Maven's source sets; a call on an interface
+# or on a type no file declares kept by its method's name (qa159)
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE IF NOT EXISTS files (

@@ -379,8 +379,9 @@ def test_a_local_is_typed_by_the_literal_or_the_declared_return_that_makes_it():
                             ("go/main.go#main", "go/store/inv.go#Inventory.Restock"),
                             ("src/shop/Price.java#Price.a", "src/shop/Catalog.java#Catalog.lookup")}
     assert [e.line for e in graph.edges if e.callee == "src/ledger.rs#Ledger.record" and e.path == "src/main.rs"] == [4]
-    assert [e.line for e in graph.edges if e.callee.endswith("Inventory.Restock")] == [5]  # a literal of another
-    # package's type is left to the syntax it does not give (its package is not the caller's)
+    # a literal of another package's type, through the import that names its package (it had
+    # been left to the syntax, qa159)
+    assert [e.line for e in graph.edges if e.callee.endswith("Inventory.Restock")] == [5, 7]
 
 
 def test_a_go_import_the_module_does_not_name_is_from_outside_whatever_its_last_folder():
@@ -484,7 +485,7 @@ def test_a_method_called_on_a_receiver_of_no_known_type_is_kept_by_name():
     graph = build({"src/main.rs": "mod ledger;\nfn main() {\n    let mut book = ledger::Ledger::new();\n"
                                   "    book.record(5);\n    println!(\"x\");\n    other(1);\n}\n"})
     assert [(u.caller, u.name, u.line, u.reason) for u in graph.unconfirmed] == [
-        ("src/main.rs#main", "new", 3, "no_such_member"),  # `ledger::Ledger::new`: this graph has no ledger.rs
+        ("src/main.rs#main", "new", 3, "unplaced"),  # `ledger::Ledger::new`: this graph has no ledger.rs
         ("src/main.rs#main", "record", 4, "local"),
         ("src/main.rs#main", "other", 6, "builtin_or_global")]  # a name bound nowhere: kept by it too
 
@@ -754,3 +755,51 @@ def test_a_method_on_a_literal_or_what_a_call_returns_is_listed_in_rust_go_and_j
         ("src/lib.rs", "record", 6, "call_result"), ("src/lib.rs", "record", 6, "expression")]
     # Java's `new K().h()` is an edge since, as TypeScript's `new Store().go()` is (qa148)
     assert ("src/K.java#L.i", "src/K.java#K.h", "constructed") in {(e.caller, e.callee, e.how) for e in graph.edges}
+
+
+def test_types_named_through_imports_generics_static_imports_and_source_sets_resolve():
+    """Each was no edge and no word, so `callers` read a method in use as dead code (qa159):
+    Go's `st.Ledger` of another package, Rust's types brought in by `use` or re-exported by
+    `pub use`, Java's `Box<Integer>`, `import static` and a test in `src/test/java` calling
+    its package's classes in `src/main/java`; a Go interface's call is kept for its methods."""
+    graph = build({
+        "store/ledger.go": "package store\ntype Ledger struct{}\nfunc (l *Ledger) Restock(s string) {}\n",
+        "pricing/price.go": "package pricing\ntype Pricer interface { Price(n int) int }\ntype Flat struct{}\n"
+                            "func (f Flat) Price(n int) int { return n }\nfunc Total(p Pricer) int { return p.Price(1) }\n",
+        "cmd/app/main.go": "package main\nimport st \"example.com/shop/store\"\nfunc main() {\n  led := &st.Ledger{}\n"
+                           "  led.Restock(\"a\")\n  var c st.Ledger\n  c.Restock(\"b\")\n}\n"
+                           "func viaParam(l *st.Ledger) { l.Restock(\"c\") }\n",
+        "rs/src/main.rs": "mod ledger;\nmod shapes;\nuse crate::ledger::Ledger;\nuse shapes::{Circle, Square};\n"
+                          "fn b(l: &mut Ledger) { l.record(2) }\nfn d() { let mut l = Ledger { entries: 0 }; l.record(4) }\n"
+                          "fn e() { let c = Circle { r: 1.0 }; c.area(); let q = Square(2.0); q.area(); }\n",
+        "rs/src/ledger.rs": "pub struct Ledger { pub entries: u32 }\nimpl Ledger {\n  pub fn record(&mut self, n: u32) {}\n}\n",
+        "rs/src/shapes/mod.rs": "mod circle;\nmod square;\npub use circle::Circle;\npub use square::Square;\n",
+        "rs/src/shapes/circle.rs": "pub struct Circle { pub r: f64 }\nimpl Circle {\n  pub fn area(&self) -> f64 { self.r }\n}\n",
+        "rs/src/shapes/square.rs": "pub struct Square(pub f64);\nimpl Square {\n  pub fn area(&self) -> f64 { self.0 }\n}\n",
+        "src/main/java/com/shop/model/Box.java": "package com.shop.model;\npublic class Box<T> {\n  public Box(T v) {}\n"
+                                                 "  public T get() { return null; }\n}\n",
+        "src/main/java/com/shop/util/MathUtil.java": "package com.shop.util;\npublic class MathUtil {\n"
+                                                     "  public static int factorial(int n) { return n; }\n"
+                                                     "  public static double round(double x) { return x; }\n}\n",
+        "src/main/java/com/shop/App.java": "package com.shop;\nimport com.shop.model.Box;\n"
+                                           "import static com.shop.util.MathUtil.factorial;\npublic class App {\n"
+                                           "  void main() {\n    Box<Integer> b = new Box<>(3);\n    b.get();\n"
+                                           "    factorial(5);\n  }\n}\n",
+        "src/test/java/com/shop/util/MathUtilTest.java": "package com.shop.util;\nclass MathUtilTest {\n"
+                                                         "  void rounds() { MathUtil.round(1.2); }\n}\n",
+        "other/src/test/java/com/shop/util/Elsewhere.java": "package com.shop.util;\nclass Elsewhere {\n"
+                                                            "  void rounds() { MathUtil.round(1.2); }\n}\n",
+    }, go_modules={"example.com/shop": ""})
+    java = "src/main/java/com/shop/"
+    assert pairs(graph) == {
+        ("cmd/app/main.go#main", "store/ledger.go#Ledger.Restock"), ("cmd/app/main.go#viaParam", "store/ledger.go#Ledger.Restock"),
+        ("rs/src/main.rs#b", "rs/src/ledger.rs#Ledger.record"), ("rs/src/main.rs#d", "rs/src/ledger.rs#Ledger.record"),
+        ("rs/src/main.rs#e", "rs/src/shapes/circle.rs#Circle.area"), ("rs/src/main.rs#e", "rs/src/shapes/square.rs#Square"),
+        ("rs/src/main.rs#e", "rs/src/shapes/square.rs#Square.area"),
+        (f"{java}App.java#App.main", f"{java}model/Box.java#Box.Box"), (f"{java}App.java#App.main", f"{java}model/Box.java#Box.get"),
+        (f"{java}App.java#App.main", f"{java}util/MathUtil.java#MathUtil.factorial"),
+        ("src/test/java/com/shop/util/MathUtilTest.java#MathUtilTest.rounds", f"{java}util/MathUtil.java#MathUtil.round"),
+    }  # another project's source set is another package tree: Elsewhere's call stays unresolved
+    assert len([e for e in graph.edges if e.callee.endswith("Ledger.Restock")]) == 3
+    assert [(u.caller, u.name, u.reason) for u in graph.unconfirmed if u.name == "Price"] == [
+        ("pricing/price.go#Total", "Price", "interface")]

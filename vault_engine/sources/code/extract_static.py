@@ -159,11 +159,17 @@ def _name(src: Source, node, t: str) -> str:
     return src.text(name) if name is not None else "?"
 
 
-def _type_name(src: Source, node) -> str:
-    """``*T``, ``T[K]``, ``T<U>``, ``&mut T``, ``pkg::T``: the type's own name."""
+def _type_name(src: Source, node, qualified: bool = False) -> str:
+    """``*T``, ``T[K]``, ``T<U>``, ``&mut T``, ``pkg::T``: the type's own name; ``qualified``,
+    a Go type of another package keeps its package's name (``st.Ledger``), which the resolver
+    leads through the file's imports (qa159)."""
     while node is not None and node.type in ("pointer_type", "generic_type", "reference_type",
                                              "scoped_type_identifier", "qualified_type"):
-        node = node.child_by_field_name("type") or node.child_by_field_name("name") or node.named_children[-1]
+        if qualified and node.type == "qualified_type":
+            return src.text(node)
+        # Java's `Box<Integer>` names no field: the type comes first, its arguments last (qa159)
+        node = node.child_by_field_name("type") or node.child_by_field_name("name") or \
+            node.named_children[0 if node.type == "generic_type" else -1]
     return src.text(node) if node is not None else "?"
 
 
@@ -244,7 +250,7 @@ def _parameters(src: Source, params, language: str) -> list[tuple[str, str | Non
             found.append(("self", None))
             continue
         annotation = p.child_by_field_name("type")
-        ann = _type_name(src, annotation) if annotation is not None else None
+        ann = _type_name(src, annotation, qualified=True) if annotation is not None else None
         if language == "go":  # `a, b int`: several names share a type
             found.extend((src.text(n), ann) for n in p.children_by_field_name("name"))
             continue
@@ -282,7 +288,7 @@ def _made(src: Source, value, language: str) -> tuple[str | None, str | None]:
             return None, None
     if value.type in ("struct_expression", "composite_literal", "object_creation_expression"):
         typ = value.child_by_field_name("name" if value.type == "struct_expression" else "type")
-        return (_type_name(src, typ), None) if typ is not None else (None, None)
+        return (_type_name(src, typ, qualified=True), None) if typ is not None else (None, None)
     if value.type == "call_expression":
         return None, _callee(src, value, language)
     return None, None
@@ -449,7 +455,7 @@ def _bindings(src: Source, caps: dict, language: str, out: Extracted) -> None:
         made = _made(src, _initializer(names[0]), language) if len(names) == 1 and ann is None else (None, None)
         for name in names:
             out.events.append((node.start_byte, "bind", (src.text(name), line(node), "assign",
-                                                          _type_name(src, ann) if ann else made[0], made[1])))
+                                                          _type_name(src, ann, True) if ann else made[0], made[1])))
     for node in caps.get("target.typed", []):  # Java `T x = ...;`, `for (T x : xs)`, a field `T x;`
         ann = node.child_by_field_name("type")
         declared = _type_name(src, ann) if ann is not None and src.text(ann) != "var" else None

@@ -123,8 +123,10 @@ class Edge:
 # any method of its name ("attribute": also an attribute the class body does not bind, called
 # through, `self.store.save()`). A builtin or an outside package rules that out, and a receiver
 # known to lack the method called makes it a call of no definition (NAME_UNKNOWN's "no_such_member").
+# "interface": a receiver typed by an interface, whose call may reach any type's method of its
+# name; "unplaced": a type named where no file of its package declares it (qa159).
 RECEIVER_UNKNOWN = frozenset({"local", "attribute", "assigned", "ctor_assigned", "this", "redefined", "call_result",
-                              "expression"})
+                              "expression", "interface", "unplaced"})
 # Unresolved because the name binds nothing indexed: imported from outside the indexed code (a
 # package's own name, `from 'zustand/middleware'`, with no package.json to map it), or imported
 # or called as a name no module or typed receiver defines (what a rename leaves behind). It may

@@ -16,6 +16,7 @@ one plain type (``Ledger::new()`` returning ``Self``, ``store.NewInventory()`` `
 
 from __future__ import annotations
 
+import contextlib
 import re
 from collections import defaultdict
 from collections.abc import Mapping
@@ -34,6 +35,8 @@ from vault_engine.sources.code.scopes import (
 # The one plain type a signature returns: Rust's `-> Self` or `-> Ledger` before any `where`,
 # Go's `) *Inventory`. A qualified name (another module's type), several results, generics
 # and references return none the resolver can place.
+# Maven's and Gradle's source sets: `<project>src/<set>/java/<package path>` (main, test, ...)
+_SOURCE_SET = re.compile(r"^(|.*/)src/([^/]+)/java((?:/.*)?)$")
 _RETURNS = re.compile(r"(?:->\s*|\)\s*\*?)([A-Za-z_]\w*)\s*(?:where\b.*)?$")
 
 
@@ -81,7 +84,13 @@ class StaticResolver:
             head = owner.parent if owner is not None and owner.parent else head
         typ = self._declared_type(path, caller, head) if "." not in head else None
         if typ is not None:
-            return self._method(path, typ, name, language, "receiver")
+            try:
+                return self._method(path, typ, name, language, "receiver")
+            except Miss as own_scope:
+                if language != "rust" or typ == "?" or "#" in typ:
+                    raise
+                # `l: &mut Ledger`, `Ledger { .. }` of a type a `use` brings in (qa159)
+                return self._rust_import(path, [typ, name], own_scope, "receiver")
         if language == "rust":
             try:
                 return self._rust_type_member(path, caller, head, name)
@@ -120,6 +129,8 @@ class StaticResolver:
         finally:
             self._returning.discard((path, scope, callee))
         sym = self.index.symbol(tpath, qualname)
+        if sym is not None and sym.kind == "struct":  # a Rust tuple struct built: `Square(2.0)` (qa159)
+            return f"{tpath}#{qualname}"
         found = _RETURNS.search(sym.signature) if sym is not None and sym.kind in ("function", "method") else None
         if sym is None or found is None:
             return None
@@ -150,12 +161,21 @@ class StaticResolver:
         if typ == "?":
             raise Miss("local")
         where, _, typ = typ.rpartition("#")
-        packages = self._same_package(where or path, language)
+        if language == "go" and "." in typ:  # `l *st.Ledger`, `&st.Ledger{}`: the package the file imports (qa159)
+            alias, _, typ = typ.partition(".")
+            packages = sorted(self.folders[("go", self._go_folder(path, alias))])
+        else:
+            packages = self._same_package(where or path, language)
         for p in packages:
             sym = self.index.symbol(p, f"{typ}.{name}")
             if sym is not None:
                 return p, self.index.only_definition(p, sym).qualname, how
         seen = seen if seen is not None else set()
+        declared = [sym for p in packages if (sym := self.index.symbol(p, typ)) is not None]
+        if any(sym.kind == "interface" for sym in declared):  # `p.Price(s)` with `p Pricer`: any type's
+            raise Miss("interface")  # `Price` that implements it, listed under each (qa159)
+        if not declared:  # a type the syntax names but no file of its package declares
+            raise Miss("unplaced")
         for p in packages:
             struct = self.index.symbol(p, typ)
             for base in struct.bases if struct is not None and struct.kind == "struct" and language == "go" else ():
@@ -168,7 +188,15 @@ class StaticResolver:
         raise Miss("no_such_member")
 
     def _go_import(self, path, caller, head, name):
-        imports = self.index.imports.get((path, None), {}).get(head)
+        for p in sorted(self.folders[("go", self._go_folder(path, head))]):
+            sym = self.index.children.get((p, None), {}).get(name)
+            if sym is not None and sym.kind == "function":
+                return p, self.index.only_definition(p, sym).qualname, "import"
+        raise Miss("no_such_member")
+
+    def _go_folder(self, path, alias) -> str:
+        """The folder of the in-repo package ``path`` imports as ``alias``, or ``Miss``."""
+        imports = self.index.imports.get((path, None), {}).get(alias)
         if not imports:
             raise Miss("attribute")
         spec = imports[-1].module
@@ -179,11 +207,7 @@ class StaticResolver:
             and folder != "." and (spec == folder or spec.endswith("/" + folder)) and not self._in_a_module(folder)]
         if len(matches) != 1:
             raise Miss("external")
-        for p in sorted(self.folders[("go", matches[0])]):
-            sym = self.index.children.get((p, None), {}).get(name)
-            if sym is not None and sym.kind == "function":
-                return p, self.index.only_definition(p, sym).qualname, "import"
-        raise Miss("no_such_member")
+        return matches[0]
 
     def _in_a_module(self, folder: str) -> bool:
         """Whether a folder of the tap is inside a module (under a ``go.mod``)."""
@@ -263,13 +287,16 @@ class StaticResolver:
                 pass
         return self._method(path, head, name, "rust", "type")
 
-    def _rust_import(self, path: str, parts: list[str], own_scope: Miss):
+    def _rust_import(self, path: str, parts: list[str], own_scope: Miss, how: str = "import",
+                     seen: frozenset[tuple[str, str]] = frozenset()):
         """A name or path of another module of the crate: its first segment a name a ``use``
         binds, ``crate``, ``self``, ``super``, or a module below this one or the crate's root;
-        its last ones a function, or ``Type`` and a method (``Entry::credit``). When none is
-        found, the miss of the file's own scope stands (``builtin_or_global`` for ``Some``)."""
+        its last ones a function, or ``Type`` and a method (``Entry::credit``), in the module's
+        file or where that file's own ``use`` leads (``pub use circle::Circle;`` in
+        ``shapes/mod.rs``: a re-export, qa159). When none is found, the miss of the file's own
+        scope stands (``builtin_or_global`` for ``Some``)."""
         here = self.rust_module_of.get(path)
-        if here is None:
+        if here is None or (path, parts[0]) in seen:
             raise own_scope
         root, module = here
         imported = self.index.imports.get((path, None), {}).get(parts[0])
@@ -293,9 +320,14 @@ class StaticResolver:
                 if file is None or (file == path and not cut):  # this file's own names were tried
                     continue
                 sym = self.index.symbol(file, ".".join(item))
-                found = self._rust_called(file, sym, "import") if sym is not None else None
+                found = self._rust_called(file, sym, how) if sym is not None else None
                 if found is not None:
                     return found
+                if sym is None and file != path and self.index.imports.get((file, None), {}).get(item[0]):
+                    try:
+                        return self._rust_import(file, item, own_scope, how, seen | {(path, parts[0])})
+                    except Miss:
+                        pass
         raise own_scope
 
     # ---- Java ---------------------------------------------------------------------------
@@ -321,7 +353,17 @@ class StaticResolver:
                 return target[0], ctor.qualname, "super" if parts[0] == "super" else "self"
             if cls is None:
                 raise Miss("builtin_or_global")
-            return self._java_outward(cls, parts[0])
+            try:
+                return self._java_outward(cls, parts[0])
+            except Miss:
+                # `import static com.shop.util.MathUtil.factorial;` then `factorial(5)` (qa159)
+                for imp in (*self._imported(path, parts[0]), *self._imported(path, "*")):
+                    package, _, owner = imp.module.rpartition(".")
+                    found = self._imported_class(package, owner)
+                    if found is not None:
+                        with contextlib.suppress(Miss):
+                            return self._java_member(found, parts[0], "import")
+                raise
         head, name = ".".join(parts[:-1]), parts[-1]
         if head in ("this", "super()"):
             if cls is None:
@@ -416,17 +458,37 @@ class StaticResolver:
             child = self.index.children.get((p, None), {}).get(simple)
             if child is not None and child.kind in CLASS_KINDS:
                 return p, child
-        for imp in self.index.imports.get((path, None), {}).get(simple, ()):
-            want = f"{imp.module.replace('.', '/')}/{simple}.java"
-            for p, parsed in self.index.files.items():
-                if parsed.language == "java" and (p == want or p.endswith("/" + want)):
-                    imported = self.index.children.get((p, None), {}).get(simple)
-                    if imported is not None:
-                        return p, imported
+        for imp in self._imported(path, simple):
+            found = self._imported_class(imp.module, simple)
+            if found is not None:
+                return found
+        return None
+
+    def _imported(self, path, name):
+        return self.index.imports.get((path, None), {}).get(name, ())
+
+    def _imported_class(self, package: str, simple: str):
+        """Class ``simple`` of Java package ``package``, by the file its name makes."""
+        want = f"{package.replace('.', '/')}/{simple}.java"
+        for p, parsed in self.index.files.items():
+            if parsed.language == "java" and (p == want or p.endswith("/" + want)):
+                found = self.index.children.get((p, None), {}).get(simple)
+                if found is not None:
+                    return p, found
         return None
 
     def _folder(self, path):
-        return sorted(self.folders[("java", str(PurePosixPath(path).parent))])
+        """The files of a Java file's package: its folder's, and under Maven's and Gradle's
+        layout the same package's folder in the project's other source sets (a test in
+        ``src/test/java/com/shop/`` calls ``src/main/java/com/shop/``'s classes unimported:
+        its callers had lost every such test, qa159)."""
+        folder = str(PurePosixPath(path).parent)
+        layout = _SOURCE_SET.match(folder)
+        if layout is None:
+            return sorted(self.folders[("java", folder)])
+        return sorted(p for (language, other), files in self.folders.items() if language == "java"
+                      and (m := _SOURCE_SET.match(other)) is not None and m.group(1, 3) == layout.group(1, 3)
+                      for p in files)
 
 
 def _agreed(types: set[str | None]) -> str:
