@@ -415,3 +415,34 @@ def test_a_ctrl_c_or_a_closed_terminal_while_catching_up_stops_the_watcher_clean
     assert (done.returncode, done.stdout) == (0, "stopped\n"), done.stderr
     assert not (root / ".vault-engine" / "daemon.sock").exists()
     assert not (root / ".vault-engine" / "daemon.pid").exists()
+
+
+def test_the_wait_for_pending_edits_counts_in_the_read_wait(lexical_vault, tmp_path, monkeypatch):
+    """The query waited up to half the read wait for pending edits, then the whole read wait
+    again: 6.75 s, past the client's 5 s, which then said the watcher did not answer instead of
+    that it was busy (qa158)."""
+    from concurrent.futures import TimeoutError as FutureTimeout
+
+    from vault_engine.daemon import server as server_module
+
+    clock = [100.0]
+    waited: list[float] = []
+
+    class Pending:
+        def result(self, timeout):
+            waited.append(timeout)
+            raise FutureTimeout
+
+        def cancel(self):
+            return True
+
+    worker = VaultWorker(lexical_vault)
+    try:
+        monkeypatch.setattr(server_module.time, "perf_counter", lambda: clock[0])
+        monkeypatch.setattr(worker, "settle", lambda timeout: clock.__setitem__(0, clock[0] + timeout))
+        monkeypatch.setattr(worker, "submit", lambda fn: Pending())
+        reply = json.loads(QueryServer(tmp_path / "unused.sock", worker, read_wait=4.0).answer(
+            b'{"v": 1, "op": "status", "args": [], "kwargs": {}}\n'))
+    finally:
+        worker.close()
+    assert reply["error"]["kind"] == "busy" and waited == [2.0]  # 4 s in all, before the client's 5 s

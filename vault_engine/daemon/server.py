@@ -214,7 +214,9 @@ class QueryServer:
         self.worker.settle(self.read_wait / 2)
         future = self.worker.submit(lambda vault: _call(vault, method, args, kwargs))
         try:
-            result = future.result(timeout=self.read_wait)
+            # read_wait in all, the settling included: after it, up to 6.75 s, the client had
+            # given up first and said the watcher did not answer, not that it was busy (qa158)
+            result = future.result(timeout=max(0.0, self.read_wait - (time.perf_counter() - started)))
             return protocol.reply_ok(result, (time.perf_counter() - started) * 1000)
         except FutureTimeout:
             future.cancel()  # if it has not started: no stale work left behind
