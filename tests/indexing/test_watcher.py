@@ -317,6 +317,14 @@ def test_a_same_size_rewrite_with_the_old_mtime_is_seen(watched):
     assert watched.finds("turtles") == [] and watched.consistent()
 
 
+def test_a_change_of_permissions_is_seen(watched):
+    """A chmod came as an event the watcher filtered out: a note skipped as unreadable and made
+    readable again stayed out of the index until its next edit (qa158)."""
+    os.chmod(watched.root / "alpha.md", 0o600)
+    watched.wait_for(lambda: any("alpha.md" in burst.paths for burst, _ in watched.bursts))
+    assert watched.consistent()
+
+
 def test_move_keeps_the_note_identity(watched):
     before = watched.note_id("alpha.md")
     (watched.root / "archive").mkdir()

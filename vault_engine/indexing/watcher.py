@@ -88,7 +88,9 @@ class Settle:
 
 # watchdog events the watcher acts on; opened/closed/attrib events are dropped by the kernel
 # mask (reading a note must not look like a change of it).
-EVENT_TYPES = ("created", "modified", "deleted", "moved")
+# "attrib": a chmod, which makes a note skipped as unreadable readable again (it had stayed
+# out of the index until its next edit, qa158), or a touch, which the planner only hashes
+EVENT_TYPES = ("created", "modified", "deleted", "moved", "attrib")
 
 
 @dataclass(frozen=True, slots=True)
@@ -287,17 +289,19 @@ class ChangeFeed:
 
 def _event_kinds() -> list[type]:
     from watchdog.events import (
+        DirAttribEvent,
         DirCreatedEvent,
         DirDeletedEvent,
         DirMovedEvent,
+        FileAttribEvent,
         FileCreatedEvent,
         FileDeletedEvent,
         FileModifiedEvent,
         FileMovedEvent,
     )
 
-    return [FileCreatedEvent, FileModifiedEvent, FileDeletedEvent, FileMovedEvent,
-            DirCreatedEvent, DirDeletedEvent, DirMovedEvent]
+    return [FileCreatedEvent, FileModifiedEvent, FileDeletedEvent, FileMovedEvent, FileAttribEvent,
+            DirCreatedEvent, DirDeletedEvent, DirMovedEvent, DirAttribEvent]
 
 
 class _OverflowAlarm(logging.Handler):
