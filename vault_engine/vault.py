@@ -560,7 +560,7 @@ class Vault:
         from vault_engine.memory.ruling_vectors import warm_ruling_vectors
 
         texts = [t for r in self.ledger.dead_end_words() for t in (r.text, r.detail) if t]
-        steps = [step for plan in live_plans(self.ledger).values() for step in plan]
+        steps = [step.text for plan in live_plans(self.ledger).values() for step in plan]
         warm_ruling_vectors(texts + self.ledger.accepted_texts() + steps, self.embedder(),
                             self.config.index_dir / RULING_CACHE_FILE)
 

@@ -111,6 +111,29 @@ def test_an_older_checkpoints_plan_does_not_shield_the_ruling_that_ended_it(plan
     assert [r.text for r in check.rulings][:1] == [SYNC]
 
 
+def test_a_plan_does_not_shield_a_ruling_made_after_it(planned):
+    """A decision record rejected the design the latest checkpoint planned, after it was planned:
+    an agent going on with the plan was told nothing, the step standing against the record's
+    ruling as if chosen over it (qa160)."""
+    record = planned.root / "decisions/0001-webhook-retries.md"
+    record.parent.mkdir(parents=True)
+    record.write_text("---\nproject: billing\nstatus: accepted\ndate: 2026-11-30\ndeciders: Priya\n---\n# Webhook retries\n\n"
+                      "## Considered Options\n\n* Provider-side redelivery only\n"
+                      f"* {OUTBOX.split(';')[0]}\n\n"
+                      "## Decision Outcome\n\nChosen option: \"Provider-side redelivery only\", because the "
+                      "provider retries for three days.\n")
+    try:
+        planned.index(embed=False, now=FROZEN_NOW)
+        check = planned.deadend_check(OUTBOX, project="billing")  # the step itself, word for word
+        assert [r.text for r in check.rulings][:1] == [OUTBOX.split(";")[0]]
+        record.write_text(record.read_text().replace("2026-11-30", "2026-11-20"))  # before the plan: it stands
+        planned.index(embed=False, now=FROZEN_NOW)
+        assert OUTBOX.split(";")[0] not in [r.text for r in planned.deadend_check(OUTBOX, project="billing").rulings]
+    finally:
+        record.unlink()
+        planned.index(embed=False, now=FROZEN_NOW)
+
+
 def test_another_projects_plan_does_not_shield_this_projects_ruling(planned):
     """Project beta's latest Next step, the outbox's backoff, silenced billing's ruling on its
     own proposal vault-wide: a plan is chosen for its own project's rulings only."""

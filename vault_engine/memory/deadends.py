@@ -36,7 +36,7 @@ from vault_engine.memory.matching import (
     wording_closeness,
     words_evidence,
 )
-from vault_engine.memory.plans import live_plan, live_plans
+from vault_engine.memory.plans import Step, live_plan, live_plans
 from vault_engine.memory.render import render_closest, render_interruption, render_nothing_recorded, why_none_recorded
 from vault_engine.memory.results import DeadendCheck, Evidence, Ruling
 from vault_engine.memory.ruling_vectors import lexical_only
@@ -246,8 +246,8 @@ class ChosenDesigns:
 
     statements: Callable[[], Sequence[str]]
     chosen_of: Callable[[Sequence[int]], Mapping[int, Sequence[tuple[str, str | None]]]]  # note -> its sentences
-    plans: Callable[[], Mapping[str | None, Sequence[str]]]  # project -> its plan's steps
-    plan: Callable[[str | None], Sequence[str]]  # one project's, read alone (the words arm needs only those it raises)
+    plans: Callable[[], Mapping[str | None, Sequence[Step]]]  # project -> its plan's steps
+    plan: Callable[[str | None], Sequence[Step]]  # one project's, read alone (the words arm needs only those it raises)
     since: Callable[[Sequence[Ruling]], Sequence[Ruling]]  # each ruling with what was chosen since
     # one project's statements (None: of no project) with when their notes chose them
     dated: Callable[[str | None], Sequence[tuple[str, float | None]]]
@@ -295,7 +295,8 @@ def gather_evidence(proposal: str, rulings: Sequence[Compared], semantic: Ruling
     def planned(project: str | None) -> frozenset[str]:
         """A project's next steps, as written and as compared (their leads): from every plan,
         read once when the meaning arm weighed them, else from the project's alone."""
-        steps = accepted.plans().get(project, ()) if semantic is not None else accepted.plan(project)
+        steps = [s.text for s in (accepted.plans().get(project, ()) if semantic is not None
+                                  else accepted.plan(project))]
         return frozenset(steps) | frozenset(map(chosen_lead, steps))
 
     evidence = []
@@ -375,7 +376,9 @@ def _chosen_restated(proposal: str, terms: frozenset[str], rulings: Sequence[Com
         return [lead for project in projects for lead, at in restated_in(project) if chosen_after(at, when)]
 
     for i in (i for i, is_near in enumerate(near) if is_near):
-        chosen = chosen_over(rulings[i]) + restated_of(accepted.plan(rulings[i].project))
+        ruling = rulings[i]
+        chosen = chosen_over(ruling) + restated_of(step.text for step in accepted.plan(ruling.project)
+                                                   if chosen_after(step.at, ruling.when))
         if chosen:
             closeness_to, lead = max((wording_closeness(proposal, lead), lead) for lead in chosen)
             if closeness_to >= wording_closeness(proposal, rulings[i].text):
@@ -392,10 +395,7 @@ def _best_chosen(proposal: str, rulings: Sequence[Compared], semantic: RulingArm
                  weights: TermWeights, settings: DeadendSettings) -> list[tuple[float, str] | None]:
     """Per ruling, the proposal's best cosine with what was chosen, and that chosen design:
     any accepted design of the vault that may stand against it (:func:`_stands_against`), and
-    the plan of the ruling's own project."""
-    def closest(texts: Sequence[str]) -> tuple[float, str] | None:
-        return max(zip(semantic.cosines(proposal, texts), texts), default=None) if texts else None
-
+    the plan of the ruling's own project, its steps planned at or after the ruling."""
     statements = accepted.statements()
     scored = list(zip(semantic.cosines(proposal, statements), statements)) if statements else []
     stands = _stands_against(accepted, weights, settings)
@@ -408,9 +408,14 @@ def _best_chosen(proposal: str, rulings: Sequence[Compared], semantic: RulingArm
         depths = (CHOSEN_FIRST, len(scored)) if CHOSEN_FIRST < len(scored) else (len(scored),)
         return next((c for n in depths for c in ranked(n) if stands(c[1], ruling)), None)
 
-    by_plan = {project: closest(steps) for project, steps in accepted.plans().items() if steps}
-    return [max((c for c in (best_standing(r), by_plan.get(r.project)) if c is not None), default=None)
-            for r in rulings]
+    plans = {project: list(zip(semantic.cosines(proposal, [s.text for s in steps]), steps))
+             for project, steps in accepted.plans().items() if steps}
+
+    def by_plan(ruling: Compared) -> tuple[float, str] | None:  # a step planned at or after the ruling
+        return max(((cosine, step.text) for cosine, step in plans.get(ruling.project, ())
+                    if chosen_after(step.at, ruling.when)), default=None)
+
+    return [max((c for c in (best_standing(r), by_plan(r)) if c is not None), default=None) for r in rulings]
 
 
 def _stands_against(accepted: ChosenDesigns, weights: TermWeights,

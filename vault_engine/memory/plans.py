@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import groupby
+from typing import NamedTuple
 
 from vault_engine.dates import first_believable, on_its_day
 from vault_engine.parsing.checkpoints import checkpoint_parts, name_order, name_time
@@ -65,7 +66,16 @@ def _holds_text(ledger: Ledger, note: NoteRow) -> bool:
     return any(section_body(s.text, s.heading).strip() for s in ledger.sections_of(note.id))
 
 
-def live_plans(ledger: Ledger) -> dict[str | None, tuple[str, ...]]:
+class Step(NamedTuple):
+    """A Next step handed on, and when its checkpoint planned it: a step stands against a
+    ruling only if planned at or after it (a decision record that rejected the plan's design
+    after it was planned had been kept quiet by the plan, qa160)."""
+
+    text: str
+    at: float
+
+
+def live_plans(ledger: Ledger) -> dict[str | None, tuple[Step, ...]]:
     """The Next steps of every project's latest checkpoint (and of those written alongside
     it), by project. A plan is its own project's: another project's unvetted step must not
     clear this project's ruling."""
@@ -74,11 +84,12 @@ def live_plans(ledger: Ledger) -> dict[str | None, tuple[str, ...]]:
     return {project: steps for project, steps in plans.items() if steps}
 
 
-def live_plan(ledger: Ledger, project: str | None) -> tuple[str, ...]:
+def live_plan(ledger: Ledger, project: str | None) -> tuple[Step, ...]:
     """:func:`live_plans` of one project, reading only its checkpoints."""
     return _plan(ledger, [n for n in ledger.notes(project=project, kinds=("checkpoint",)) if n.project == project])
 
 
-def _plan(ledger: Ledger, checkpoints: list[NoteRow]) -> tuple[str, ...]:
+def _plan(ledger: Ledger, checkpoints: list[NoteRow]) -> tuple[Step, ...]:
     handed = handing_on(ledger, checkpoints)  # with those written alongside the latest: a plan too
-    return tuple(step for n in handed for step in checkpoint_parts(ledger.sections_of(n.id)).next_steps)
+    return tuple(Step(step, created_time(n)) for n in handed
+                 for step in checkpoint_parts(ledger.sections_of(n.id)).next_steps)
