@@ -235,6 +235,27 @@ def test_a_working_note_dated_the_checkpoints_day_without_a_time_counts_as_chang
         assert "projects/drone/working/same-day.md" in [w.path for w in v.resume("drone", now=FROZEN_NOW).working_notes]
 
 
+def test_a_working_note_its_agent_never_checked_in_stays_in_the_brief(make_vault):
+    """An agent killed mid-note left "migration 0042 is NOT applied yet": the note left the
+    brief as soon as another agent checked in on something else (qa160). A note its agent
+    checked in after, or a checkpoint links to, was handed over."""
+    def note(agent, updated, text):
+        return f"---\nagent: {agent}\nupdated: {updated}\n---\n# {text}\n{text}\n"
+
+    files = {**FILES,
+             "projects/drone/working/killed.md": note("codex-r9", "2026-09-08T00:00:00Z", "Migration 0042 not applied"),
+             "projects/drone/working/handed.md": note("claude-7f3", "2026-09-08T00:00:00Z", "Handed over"),
+             "projects/drone/working/linked.md": note("gemini", "2026-09-08T00:00:00Z", "Linked"),
+             "projects/drone/checkpoints/20260910T000100Z-claude-7f3.md": checkpoint(
+                 "2026-09-10T00:01:00Z", "Later round.", links=["See [[linked]]."])}
+    with Vault(make_vault(files, config=CONFIG)) as v:
+        v.index(embed=False, now=FROZEN_NOW)
+        brief = v.resume("drone", now=FROZEN_NOW)
+    ours = {"projects/drone/working/killed.md", "projects/drone/working/handed.md", "projects/drone/working/linked.md"}
+    assert [w.path for w in brief.working_notes if w.path in ours] == ["projects/drone/working/killed.md"]
+    assert "## Working notes still open" in brief.markdown and "Migration 0042 not applied" in brief.markdown
+
+
 def test_a_working_note_changed_after_the_checkpoint_appears_with_its_dead_ends(vault):
     brief = vault.resume("drone", now=FROZEN_NOW)
     assert [w.path for w in brief.working_notes] == ["projects/drone/working/gemini-killed.md"]
@@ -242,7 +263,7 @@ def test_a_working_note_changed_after_the_checkpoint_appears_with_its_dead_ends(
     assert [(r.text, r.reason, r.source) for r in killed.dead_ends] == [("Raise the PGA gain", "it clips", "working note")]
     assert "Found the codec clips at 3 dB." in killed.excerpt
     assert "PGA" not in killed.excerpt  # listed as a dead end just above: not again in the excerpt
-    assert "## Working notes changed since the checkpoint" in brief.markdown
+    assert "## Working notes still open (changed since the checkpoint" in brief.markdown
     assert "Raise the PGA gain" in brief.markdown
     # a paragraph of its own: the TUI's Markdown ran it into the "changed ..." line (qa22 F13)
     assert "\n\nDead ends marked here (a working note: possibly a first impression):\n- Raise" in brief.markdown

@@ -238,8 +238,8 @@ def _alongside_part(brief: ResumeBrief) -> str:
 
 
 def _working_part(brief: ResumeBrief) -> str:
-    title = ("## Working notes changed since the checkpoint" if brief.checkpoint
-             else "## Working notes")
+    title = ("## Working notes still open (changed since the checkpoint, or their agent has not checked in since)"
+             if brief.checkpoint else "## Working notes")
     lines = [title]
     for w in brief.working_notes:
         who = w.agent or "an unnamed agent"

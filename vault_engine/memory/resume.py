@@ -19,8 +19,9 @@ Fitting the brief into ``--max-tokens`` is :func:`vault_engine.memory.render.fit
 
 from __future__ import annotations
 
+import functools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from vault_engine.config import Config
@@ -65,8 +66,9 @@ def gather_brief(ledger: Ledger, config: Config, project: str, now: float,
     latest = handed[0] if handed else None
     brief = checkpoint_brief(ledger, latest) if latest else None
     since = created_time(latest) if latest else None
+    left_open = _left_open(ledger, checkpoints)
     working = sorted((n for n in notes if n.kind == "working-note"
-                      and (since is None or changed_time(n) > since)),
+                      and (since is None or changed_time(n) > since or left_open(n))),
                      key=lambda n: (-changed_time(n), n.path))
     shown = tuple(working_note_brief(ledger, n) for n in working[:MAX_WORKING_NOTES])
     linked = tuple(linked_notes(ledger, config, latest, now)) if latest else ()
@@ -89,6 +91,31 @@ def gather_brief(ledger: Ledger, config: Config, project: str, now: float,
                        team_wide_unshown=len(team_wide) - len(bearing_here),
                        alongside=tuple(_without(checkpoint_brief(ledger, n), brief.closed_steps if brief else ())
                                        for n in handed[1:]))
+
+
+def _left_open(ledger: Ledger, checkpoints: list[NoteRow]) -> Callable[[NoteRow], bool]:
+    """Whether a working note older than the latest checkpoint is still its agent's open work:
+    the agent it names has not checked in on the project since it last changed, and no
+    checkpoint links to it. An agent killed mid-note had its unfinished work ("migration 0042
+    is written but NOT applied on staging yet") dropped from the brief as soon as another agent
+    checked in on something else (qa160). What the checkpoints say is read once, when asked."""
+    @functools.cache
+    def handed_over() -> tuple[dict[str, float], set[str]]:
+        checked_in: dict[str, float] = {}
+        for c in checkpoints:
+            if (agent := _agent(c)) is not None:
+                checked_in[agent] = max(checked_in.get(agent, 0.0), created_time(c))
+        return checked_in, {link.target_path for c in checkpoints for link in ledger.links_of(c.id)
+                            if link.target_path}
+
+    def left_open(note: NoteRow) -> bool:
+        agent = _agent(note)
+        if agent is None:
+            return False
+        checked_in, linked = handed_over()
+        return checked_in.get(agent, float("-inf")) < changed_time(note) and note.path not in linked
+
+    return left_open
 
 
 def _without(other: CheckpointBrief, done: tuple[str, ...]) -> CheckpointBrief:
