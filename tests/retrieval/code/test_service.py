@@ -35,6 +35,15 @@ def test_show_of_a_file_changed_since_the_index_shows_the_symbol_as_the_file_hol
         vault.show("src/shop/orders.py#OrderBook.place")
 
 
+def test_show_of_a_file_with_windows_line_ends_prints_its_lines_without_them(vault):
+    """Each line was printed with "\\x0d" at its end, and `--json` kept the "\\r" (qa159)."""
+    source = vault.root / "src/shop/orders.py"
+    source.write_bytes(source.read_bytes().replace(b"\n", b"\r\n"))
+    vault.index(embed=False)
+    view = vault.show("src/shop/orders.py#OrderBook.place")
+    assert view.lines and not any("\r" in line for line in view.lines)
+
+
 def test_show_prints_the_symbol_with_its_decorators_and_why(vault):
     view = vault.show("src/shop/orders.py#OrderBook._check")
     assert view.line_start == 11 and view.lines[0].strip() == "@staticmethod"

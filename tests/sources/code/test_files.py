@@ -93,12 +93,15 @@ def test_a_source_file_is_skipped_in_the_words_of_code_and_a_symlink_loop_is_rep
                        "src/bin.py": b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "src/ok.py": "def ok():\n    pass\n"},
                       config='[taps.code]\nsource = "code"\npaths = ["src/**"]\n')
     (root / "src" / "loop.py").symlink_to("loop.py")
+    (root / "src" / "link.py").symlink_to("ok.py")  # left out without a word, `outline` saying "run index" (qa159)
     with Vault(root) as vault:
         skipped = {s.path: s.reason for s in vault.index(embed=False).skipped}
     assert skipped == {"src/bin.py": "binary content in a .py file: rename it if it is not a source file",
                        "src/latin.py": "not UTF-8 (byte 0xe9 on line 1): re-save the source file as UTF-8",
                        "src/loop.py": "symlink loop: the link leads back to itself and never reaches a file; "
-                                      "point it at a file or remove it"}
+                                      "point it at a file or remove it",
+                       "src/link.py": "a symbolic link: the code tap reads source files where they are, and the file "
+                                      "it leads to under that file's own path (a link may lead out of the repository)"}
 
 
 def test_a_python_source_in_the_encoding_it_declares_is_read_as_python_reads_it(make_vault):

@@ -256,7 +256,9 @@ class CodeQueries:
         stale = self.store.file_hashes_of([key]).get(key) != digest
         notices = (f"{key} changed since it was indexed: lines may have moved; run `vault-engine index`",) \
             if stale else ()
-        return text.removesuffix("\n").split("\n"), notices  # a last newline ends a line, none follows it
+        # a last newline ends a line, none follows it; a Windows line ends at its "\r\n" too, where
+        # `show` had printed each line with "\x0d" (qa159)
+        return [line.removesuffix("\r") for line in text.removesuffix("\n").split("\n")], notices
 
     def _dead_ends(self, why: tuple[Why, ...], row: SymbolRow) -> tuple[dict, ...]:
         """Dead ends of the notes that mention the symbol, whose own text names it."""

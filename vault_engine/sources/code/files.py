@@ -232,6 +232,10 @@ def _dir_reason(entry: os.DirEntry, path: str, rules, tap: CodeTap) -> str | Non
     return None
 
 
+SYMLINKED_CODE = ("a symbolic link: the code tap reads source files where they are, and the file it leads to "
+                  "under that file's own path (a link may lead out of the repository)")
+
+
 def _visit_file(tap: CodeTap, rel: str, path: Path, rules, scan: CodeScan) -> None:
     from vault_engine.model import SkippedFile
     from vault_engine.sources.vault.changes import FileStat
@@ -240,8 +244,9 @@ def _visit_file(tap: CodeTap, rel: str, path: Path, rules, scan: CodeScan) -> No
     if not tap.owns(rel):
         return
     if path.is_symlink():  # a link may lead out of the repository, or to a file indexed under its own name
-        if is_symlink_loop(path):  # but one that leads nowhere is a mistake to fix, as a note's is
-            scan.problems.append(SkippedFile(tap.key(rel), LOOP))
+        # said, as every skip is: left out without a word, `outline` of it had sent the user to
+        # `index` again and again (qa159); one that leads nowhere is a mistake to fix, as a note's is
+        scan.problems.append(SkippedFile(tap.key(rel), LOOP if is_symlink_loop(path) else SYMLINKED_CODE))
         return
     problem = misnamed(tap.key(rel), "file")
     if problem is not None:
