@@ -35,6 +35,7 @@ _PLACEHOLDER = re.compile(r"\{\{(\w+)\}\}")
 _UNSAFE = {"project": re.compile(r"[^\w .-]+"), "agent": re.compile(r"[^\w.-]+")}
 _HEADING_LIKE = re.compile(r"^(\s*)#", re.MULTILINE)
 _SETEXT_UNDERLINE = re.compile(r"^( {0,3})(=+|-+)[ \t]*$")
+_FENCE_RUN = re.compile(r"`+|~+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -187,8 +188,8 @@ def contained(text: str) -> str:
             line = head + closing + tail.replace("<!--", "<\\!--")
         lines[i] = _HEADING_LIKE.sub(r"\1\\#", line)
     if roles and roles[-1] in (OPEN, CODE):
-        opening = next(line for line, role in zip(reversed(lines), reversed(roles)) if role == OPEN).strip()
-        lines.append(opening[0] * (len(opening) - len(opening.lstrip(opening[0]))))
+        opening = next(line for line, role in zip(reversed(lines), reversed(roles)) if role == OPEN)
+        lines.append(_FENCE_RUN.match(opening.strip()).group())  # type: ignore[union-attr]  # an OPEN line has one
     return "\n".join(lines)
 
 
