@@ -8,7 +8,10 @@ then the crate's other modules by their files (``src/shapes/circle.rs`` is
 ``shapes::circle``): a name a ``use`` binds, ``crate::``, ``self::``, ``super::``, a module
 below this one or the crate root's, down to a function or ``Type::method``. Java: methods of the
 enclosing class and its in-repo bases, ``new C()`` to C's constructor, ``x.m()`` through
-x's declared type; classes by simple name in the file, its package folder, or an import.
+x's declared type; classes by simple name in the file, its package folder (with the same
+package's folder in the project's other Maven or Gradle source sets), or an import, and a bare
+call by a static import too. A Go type of another package (``st.Ledger``) is led through the
+file's import; a Rust type by its ``use``, on through a module's ``pub use`` re-exports.
 A local's type is what its binding declares, or makes: a literal of a type (``Ledger { .. }``,
 ``&Inventory{}``, ``var c = new Catalog()``), or a call whose definition's signature returns
 one plain type (``Ledger::new()`` returning ``Self``, ``store.NewInventory()`` ``*Inventory``).
@@ -21,6 +24,7 @@ import re
 from collections import defaultdict
 from collections.abc import Mapping
 from pathlib import PurePosixPath
+from typing import Any
 
 from vault_engine.sources.code.scopes import (
     CLASS_KINDS,
@@ -32,11 +36,11 @@ from vault_engine.sources.code.scopes import (
     unparsed,
 )
 
+# Maven's and Gradle's source sets: `<project>src/<set>/java/<package path>` (main, test, ...)
+_SOURCE_SET = re.compile(r"^(|.*/)src/([^/]+)/java((?:/.*)?)$")
 # The one plain type a signature returns: Rust's `-> Self` or `-> Ledger` before any `where`,
 # Go's `) *Inventory`. A qualified name (another module's type), several results, generics
 # and references return none the resolver can place.
-# Maven's and Gradle's source sets: `<project>src/<set>/java/<package path>` (main, test, ...)
-_SOURCE_SET = re.compile(r"^(|.*/)src/([^/]+)/java((?:/.*)?)$")
 _RETURNS = re.compile(r"(?:->\s*|\)\s*\*?)([A-Za-z_]\w*)\s*(?:where\b.*)?$")
 
 
@@ -45,8 +49,13 @@ class StaticResolver:
         self.index = index
         self.go_modules = dict(go_modules or {})  # module path -> folder of its go.mod
         self.folders: dict[tuple[str, str], list[str]] = defaultdict(list)  # (language, dir) -> paths
+        # (project, package path) -> the paths of that package in all its source sets
+        self.java_packages: dict[tuple[str | Any, ...], list[str]] = defaultdict(list)
         for path, parsed in index.files.items():
-            self.folders[(parsed.language, str(PurePosixPath(path).parent))].append(path)
+            folder = str(PurePosixPath(path).parent)
+            self.folders[(parsed.language, folder)].append(path)
+            if parsed.language == "java" and (layout := _SOURCE_SET.match(folder)) is not None:
+                self.java_packages[layout.group(1, 3)].append(path)
         self.rust_module_of, self.rust_files = _rust_modules(
             [p for p, parsed in index.files.items() if parsed.language == "rust"])
         self._returning: set[tuple] = set()  # calls whose return type is being read (cycles)
@@ -484,11 +493,7 @@ class StaticResolver:
         its callers had lost every such test, qa159)."""
         folder = str(PurePosixPath(path).parent)
         layout = _SOURCE_SET.match(folder)
-        if layout is None:
-            return sorted(self.folders[("java", folder)])
-        return sorted(p for (language, other), files in self.folders.items() if language == "java"
-                      and (m := _SOURCE_SET.match(other)) is not None and m.group(1, 3) == layout.group(1, 3)
-                      for p in files)
+        return sorted(self.folders[("java", folder)] if layout is None else self.java_packages[layout.group(1, 3)])
 
 
 def _agreed(types: set[str | None]) -> str:
