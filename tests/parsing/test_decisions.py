@@ -684,3 +684,17 @@ def test_an_option_written_as_a_sub_heading_is_argued_by_its_bad_lines_never_its
              '## Decision Outcome\n\nChosen option: "structlog", because it binds.\n\n## Pros and Cons of the Options\n\n'
              "### loguru\n\n* Bad, because it cannot bind context per request\n")
     assert [(d.text, d.reason) for d in parse("decisions/0008-log.md", apart).dead_ends] == expected
+
+
+def test_a_ruling_under_a_heading_the_record_repeats_opens_its_own_section(make_vault):
+    """A KEP's alternative `### Job API` under Alternatives had the ref `#Job API`, which opens
+    the chosen design's `Design Details > Job API` above it (qa163)."""
+    from vault_engine.vault import Vault
+
+    kep = KEP.replace("## Proposal\n", "## Proposal\n### Pod API\nThe chosen design, detailed.\n")
+    with Vault(make_vault({"decisions/kep-1.md": kep})) as vault:
+        vault.index(embed=False)
+        (pod_api,) = [r for r in vault.deadend_list() if r.text == "Pod API"]
+        shown = vault.show(pod_api.ref)
+    assert pod_api.ref == "decisions/kep-1.md#Alternatives [optional]#Pod API"
+    assert shown.line_start == pod_api.line and "Use pod conditions" in shown.text

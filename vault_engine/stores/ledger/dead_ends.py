@@ -103,12 +103,18 @@ def insert_dead_ends(db: sqlite3.Connection, note_id: int, note: ParsedNote) -> 
     once, and each of their words in the word index."""
     from vault_engine.parsing.checkpoints import lead_sentence
 
+    sections = db.execute("SELECT heading, anchor, line_start, line_end FROM sections WHERE note_id = ?"
+                          " AND anchor IS NOT NULL", (note_id,)).fetchall() if note.dead_ends else []
     for i, d in enumerate(note.dead_ends):
         terms, lead_terms = _terms(d.text), _terms(lead_sentence(d.detail, d.text, d.source) or "")
+        # the heading as its ref names it: a KEP's `#Job API` under Alternatives had opened the
+        # chosen design's `Design Details#Job API` above it (qa163)
+        heading = next((anchor for name, anchor, start, end in sections
+                        if name == d.heading and start <= d.line <= end), d.heading)
         dead_end_id = db.execute(
             "INSERT INTO dead_ends(note_id, ord, text, reason, source, line, heading, slug, agent, at, detail,"
             " terms, lead_terms, record_title, record_status, described_at) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-            (note_id, i, d.text, d.reason, d.source, d.line, d.heading, d.slug, d.agent, d.when, d.detail,
+            (note_id, i, d.text, d.reason, d.source, d.line, heading, d.slug, d.agent, d.when, d.detail,
              terms, lead_terms, d.record_title, d.record_status, d.described_at)).lastrowid
         db.executemany("INSERT INTO ruling_words(dead_end_id, term, lead) VALUES (?,?,?)",
                        [(dead_end_id, t, 0) for t in dict.fromkeys(terms.split())]
