@@ -53,7 +53,8 @@ VERSION = "18"  # 2: unresolved calls counted per file; 3-4: wrapped arrow const
 # (`inner.Thing.go`), and a bare name or a type is looked up in the modules around the call first
 # 18: Go's types of another package (`st.Ledger`), Rust's brought in by `use` or re-exported by
 # `pub use`, Java's generic types, `import static` and Maven's source sets; a call on an interface
-# or on a type no file declares kept by its method's name (qa159)
+# or on a type no file declares kept by its method's name (qa159); Java's `new Line.Item()` keeps its
+# path, and a class nested elsewhere in the file is not in scope (qa162)
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE IF NOT EXISTS files (

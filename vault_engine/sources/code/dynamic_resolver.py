@@ -426,5 +426,7 @@ class DynamicResolver:
 
 
 def _is_submodule(index: Index, module: str, name: str) -> bool:
+    """Whether ``module.name`` is a module of the code, or a package some module lies in (a
+    set, not a scan of every module name per call: 2,000 files took 13 s, qa162)."""
     sub = f"{module}.{name}"
-    return sub in index.modules or any(m.startswith(sub + ".") for m in index.modules)
+    return sub in index.modules or sub in index.module_parents

@@ -344,8 +344,11 @@ def _arguments(node, language: str) -> int | None:
 
 def _callee(src: Source, node, language: str) -> str | None:
     t = node.type
-    if t == "object_creation_expression":
-        return "new " + _type_name(src, node.child_by_field_name("type"))
+    if t == "object_creation_expression":  # `new Line.Item()` keeps its path: which `Item` it is (qa162)
+        typ = node.child_by_field_name("type")
+        typ = typ.named_children[0] if typ is not None and typ.type == "generic_type" else typ
+        return "new " + (src.text(typ) if typ is not None and typ.type == "scoped_type_identifier"
+                         else _type_name(src, typ))
     if t == "explicit_constructor_invocation":
         return src.text(node.child_by_field_name("constructor"))  # super | this
     if t == "method_invocation":

@@ -107,6 +107,7 @@ class Index:
         self.bindings: dict[tuple, dict[str, list]] = defaultdict(lambda: defaultdict(list))
         self.stars: dict[tuple, list] = defaultdict(list)
         self.modules: dict[str, str] = {}  # Python dotted name -> path; the first file wins
+        self.module_parents: set[str] = set()  # every dotted name some module's name goes on from
         self.packages: set[str] = set()
         self.package_dirs = {p.rsplit("/", 1)[0] for p in files if p.endswith("/__init__.py")}
         for path, parsed in sorted(files.items()):
@@ -127,6 +128,8 @@ class Index:
         if parsed.language == "python":
             name, is_package = python_module(path, self.package_dirs)
             self.modules.setdefault(name, path)
+            parts = name.split(".")
+            self.module_parents.update(".".join(parts[:n]) for n in range(1, len(parts)))
             if is_package:
                 self.packages.add(name)
 

@@ -56,6 +56,10 @@ class StaticResolver:
             self.folders[(parsed.language, folder)].append(path)
             if parsed.language == "java" and (layout := _SOURCE_SET.match(folder)) is not None:
                 self.java_packages[layout.group(1, 3)].append(path)
+        self.java_files: dict[str, list[str]] = defaultdict(list)  # `Box.java` -> the paths of that name
+        for path, parsed in index.files.items():
+            if parsed.language == "java":
+                self.java_files[PurePosixPath(path).name].append(path)
         self.rust_module_of, self.rust_files = _rust_modules(
             [p for p, parsed in index.files.items() if parsed.language == "rust"])
         self._returning: set[tuple] = set()  # calls whose return type is being read (cycles)
@@ -451,26 +455,27 @@ class StaticResolver:
     def _java_class(self, path, name, within=None):
         """A class by name as written in ``within`` (a qualified name in ``path``): nested in it
         or in a class around it, innermost first (of two nested `Builder`s the file's first had
-        been taken wherever it was named, qa147); else by simple name in this file, its package
-        folder, or an import."""
+        been taken wherever it was named, qa147); else by its name from the top level of this
+        file, its package folder, or an import."""
         scope = within
         while scope:
             nested = self.index.symbol(path, f"{scope}.{name}")
             if nested is not None and nested.kind in CLASS_KINDS:
                 return path, nested
             scope = scope.rpartition(".")[0]
-        simple = name.split(".")[-1]
-        for sym in self.index.symbols.get(path, {}).values():
-            if sym.name == simple and sym.kind in CLASS_KINDS:
-                return path, sym
-        for p in self._folder(path):
-            child = self.index.children.get((p, None), {}).get(simple)
-            if child is not None and child.kind in CLASS_KINDS:
-                return p, child
-        for imp in self._imported(path, simple):
-            found = self._imported_class(imp.module, simple)
-            if found is not None:
-                return found
+        # else from the top level of the file or its package (`Outer.Inner` by its path): a class
+        # nested elsewhere in the file is not in scope here (`new Item()` had been `Order.Line.Item`,
+        # not the package's `Item`), and a scan of the file's symbols for each call was quadratic (qa162)
+        for p in [path, *self._folder(path)]:
+            found = self.index.symbol(p, name)
+            if found is not None and found.kind in CLASS_KINDS:
+                return p, found
+        head = name.split(".")[0]
+        for imp in self._imported(path, head):
+            imported = self._imported_class(imp.module, head)
+            found = self.index.symbol(imported[0], name) if imported is not None else None
+            if imported is not None and found is not None and found.kind in CLASS_KINDS:
+                return imported[0], found
         return None
 
     def _imported(self, path, name):
@@ -479,8 +484,8 @@ class StaticResolver:
     def _imported_class(self, package: str, simple: str):
         """Class ``simple`` of Java package ``package``, by the file its name makes."""
         want = f"{package.replace('.', '/')}/{simple}.java"
-        for p, parsed in self.index.files.items():
-            if parsed.language == "java" and (p == want or p.endswith("/" + want)):
+        for p in self.java_files.get(f"{simple}.java", ()):
+            if p == want or p.endswith("/" + want):
                 found = self.index.children.get((p, None), {}).get(simple)
                 if found is not None:
                     return p, found
