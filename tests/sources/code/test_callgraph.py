@@ -827,3 +827,15 @@ def test_a_python_call_of_an_outside_module_member_and_of_a_subpackage_module_re
                    "src/app.py": "import json\nimport pkg\ndef go():\n    json.dumps(1)\n    pkg.sub.tool.run()\n"})
     assert pairs(graph) == {("src/app.py#go", "src/pkg/sub/tool.py#run")}
     assert graph.unresolved.get("external") == 1
+
+
+def test_a_module_level_callbacks_parameter_is_no_call_of_the_files_function_of_its_name():
+    """`app.use((req, res, next) => next())` and Python's `lambda f: f()` and `[f() for f in fs]`
+    had been calls of the file's `next` and `f` (qa162); the file's own call stays one."""
+    graph = build({
+        "src/app.js": "function next() { return 1; }\napp.use((req, res, next) => {\n  next();\n});\nnext();\n",
+        "src/pkg/__init__.py": "",
+        "src/pkg/mod.py": "def f():\n    pass\napply = lambda f: f()\nresults = [f() for f in (len, str)]\nf()\n",
+    })
+    assert sorted((e.caller, e.callee, e.line) for e in graph.edges) == [
+        ("src/app.js", "src/app.js#next", 5), ("src/pkg/mod.py", "src/pkg/mod.py#f", 5)]

@@ -145,6 +145,12 @@ class DynamicResolver:
                 if found is not None:
                     return found
                 continue
+            if s is None and line is not None and any(
+                    b.kind == "inline" and b.until is not None and b.line <= line <= b.until
+                    for b in idx.bindings.get((path, None), {}).get(name, ())):
+                # inside a module-level callback whose parameter it is: `app.use((req, res, next) =>
+                # next())` had been a call of the file's `next` (qa162)
+                raise Miss("local")
             found = idx.last_binding(path, s, name, line)
             if found is not None:
                 return self._binding_entity(path, s, found)

@@ -118,7 +118,8 @@ def extract(src: Source, caps: dict, language: str) -> Extracted:
         params = node.child_by_field_name("parameters") or node.child_by_field_name("parameter")
         if node.id not in bound_functions and params is not None:
             for name, _ in _parameters(src, params):
-                out.events.append((node.start_byte, "bind", (name, line(node), "inline", None)))
+                out.events.append((node.start_byte, "bind", (name, line(node), "inline", None, None, False,
+                                                              end_line(node))))
     return out
 
 

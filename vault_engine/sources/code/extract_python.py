@@ -85,7 +85,8 @@ def extract(src: Source, caps: dict, language: str = "python") -> Extracted:
                 out.events.append((node.start_byte, "bind", (src.text(name), line(node), capture, None)))
     for node in caps.get("params.inline", []):
         for name, _ in _parameters(src, node):
-            out.events.append((node.start_byte, "bind", (name, line(node), "inline", None)))
+            out.events.append((node.start_byte, "bind", (name, line(node), "inline", None, None, False,
+                                                          end_line(node))))
     return out
 
 
@@ -240,11 +241,13 @@ def _bind_target(src: Source, node, kind: str, out: Extracted, callees: dict[int
     if kind == "assign" and parent.type == "assignment" and parent.child_by_field_name("right") is None:
         kind = "declare"  # `x: int` binds nothing outside a function
     value, entered = _bound_call(node, callees) if kind == "assign" else (None, False)
+    # a comprehension's loop variable is bound inside the comprehension only
+    until = end_line(parent.parent) if kind == "inline" and parent.parent is not None else None
     for name in _target_names(src, node):
         annotation = parent.child_by_field_name("type") if parent.type == "assignment" else None
         out.events.append((node.start_byte, "bind", (name, line(node), kind,
                                                      src.text(annotation) if annotation else None,
-                                                     value, entered)))
+                                                     value, entered, until)))
         if name == "__all__" and parent.parent is not None and parent.parent.parent is not None \
                 and parent.parent.parent.type == "module":
             _all_exports(src, parent.child_by_field_name("right"), out)

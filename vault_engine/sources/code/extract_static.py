@@ -476,4 +476,5 @@ def _bindings(src: Source, caps: dict, language: str, out: Extracted) -> None:
             n for p in params.named_children for n in
             (_names(src, p.child_by_field_name("pattern") or p.child_by_field_name("name") or p)))
         for name in names:
-            out.events.append((node.start_byte, "bind", (name, line(node), "inline", None)))
+            out.events.append((node.start_byte, "bind", (name, line(node), "inline", None, None, False,
+                                                          end_line(node))))

@@ -86,6 +86,7 @@ class Binding:
     annotation: str | None = None  # the declared type as written (``x: T = ...``; Go receiver: its type)
     value: str | None = None  # the normalized callee when the name is bound to a call's result
     entered: bool = False  # bound by ``with value(...) as name``: to what the call's ``__enter__`` gives
+    until: int | None = None  # an ``inline`` binding's last line: a callback's parameter is bound inside it only
 
 
 @dataclass(frozen=True, slots=True)
