@@ -839,3 +839,16 @@ def test_a_module_level_callbacks_parameter_is_no_call_of_the_files_function_of_
     })
     assert sorted((e.caller, e.callee, e.line) for e in graph.edges) == [
         ("src/app.js", "src/app.js#next", 5), ("src/pkg/mod.py", "src/pkg/mod.py#f", 5)]
+
+
+def test_a_rust_traits_default_method_called_on_a_type_that_implements_it_is_an_edge():
+    """`p.hello()` of `Greet`'s default, `P` implementing `Greet`: dropped as a method `P` lacks,
+    `callers Greet.hello` "no callers" (qa162); in the file or where its `use` leads."""
+    graph = build({
+        "src/main.rs": "mod greet;\nuse greet::Greet;\nstruct P {}\nimpl Greet for P { fn name(&self) -> String { String::new() } }\n"
+                       "struct Q {}\ntrait Local { fn hi(&self) {} }\nimpl Local for Q {}\n"
+                       "fn main() { let p = P {}; p.hello(); p.name(); let q = Q {}; q.hi(); }\n",
+        "src/greet.rs": "pub trait Greet { fn name(&self) -> String; fn hello(&self) -> String { self.name() } }\n",
+    })
+    assert {callee for caller, callee in pairs(graph) if caller == "src/main.rs#main"} == {
+        "src/greet.rs#Greet.hello", "src/main.rs#P.name", "src/main.rs#Local.hi"}

@@ -184,6 +184,10 @@ class StaticResolver:
             if sym is not None:
                 return p, self.index.only_definition(p, sym).qualname, how
         seen = seen if seen is not None else set()
+        for p in packages if language == "rust" else ():
+            found = self._rust_default(p, typ, name, how)
+            if found is not None:
+                return found
         declared = [sym for p in packages if (sym := self.index.symbol(p, typ)) is not None]
         if any(sym.kind == "interface" for sym in declared):  # `p.Price(s)` with `p Pricer`: any type's
             raise Miss("interface")  # `Price` that implements it, listed under each (qa159)
@@ -199,6 +203,21 @@ class StaticResolver:
                     except Miss:
                         pass
         raise Miss("no_such_member")
+
+    def _rust_default(self, file: str, typ: str, name: str, how: str) -> tuple[str, str, str] | None:
+        """A trait's default method ``name``, of a trait ``typ`` implements in ``file``
+        (``impl Greet for P``: `p.hello()` of `Greet`, in this file or where its ``use`` leads;
+        it had been dropped as a method `P` lacks, qa162)."""
+        for impl in self.index.children.get((file, None), {}).values():
+            if impl.kind != "impl" or not impl.name.endswith(f" for {typ}"):
+                continue
+            for trait in impl.bases:
+                own = self.index.symbol(file, f"{trait}.{name}")
+                if own is not None:
+                    return file, self.index.only_definition(file, own).qualname, how
+                with contextlib.suppress(Miss):
+                    return self._rust_import(file, [*trait.split("::"), name], Miss("no_such_member"), how)
+        return None
 
     def _go_import(self, path, caller, head, name):
         for p in sorted(self.folders[("go", self._go_folder(path, head))]):
