@@ -75,9 +75,14 @@ class Drift:
         up: a miss while it catches up on a pull said nothing, for as long as 19 s (qa39 F1)."""
         watcher = self.live_watcher()
         if watcher is not None:  # its count of pending edits is 0 while it catches up: it reads none then
-            return () if watcher["state"] != "catching-up" else (
-                f"the running watcher is catching up on changes made while it was not running "
-                f"(the answer may be there): {again} again in a moment",)
+            if watcher["state"] == "catching-up":
+                return (f"the running watcher is catching up on changes made while it was not running "
+                        f"(the answer may be there): {again} again in a moment",)
+            pending = watcher.get("pending") or 0
+            # a batch too long to wait for (the watcher answered `busy`, and this answer is the
+            # index's as it stands): a miss had said nothing, a note saved before it unseen (qa161)
+            return (f"the running watcher is applying {pending} change(s) to the index (the answer may be "
+                    f"there): {again} again in a moment",) if pending else ()
         settings = self.settings_notice(ledger, again)
         _, suspects = self.changes_since_index(ledger, under)
         if not suspects.changed and not suspects.missing:

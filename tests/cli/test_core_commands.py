@@ -248,6 +248,22 @@ def test_a_miss_while_the_watcher_catches_up_says_so(vault, cli, live_watcher):
                                "(the answer may be there): search again in a moment"]
 
 
+def test_a_miss_while_the_watcher_applies_a_batch_says_so(vault, cli, live_watcher):
+    """A watcher busy with a long batch answers `busy`, and the command answers from the index
+    as it stands: its miss had said nothing of a note saved just before it (qa161)."""
+    from vault_engine.config import load_config
+    from vault_engine.indexing.watch_state import write_health
+
+    live_watcher(vault)
+    write_health(load_config(vault), {"pid": 4242, "release": RELEASE, "started": 1.0, "state": "watching",
+                                      "pending": 124})
+    (vault / "hedgehogs.md").write_text("# Hedgehogs\nhedgehogs roll up\n")
+    miss = cli("--vault", vault, "search", "hedgehogs", "--lexical", "--json", "--no-daemon").json
+    assert miss["status"] == "miss" and miss["notices"] == [
+        "the running watcher is applying 124 change(s) to the index (the answer may be there): search again "
+        "in a moment"]
+
+
 def test_no_index_under_a_running_watcher_says_it_is_being_built(vault, cli, live_watcher):
     """The index deleted under a watcher: "run `vault-engine index` first" while it rebuilt (qa39 F3)."""
     import shutil
