@@ -81,6 +81,8 @@ def test_a_summary_cannot_smuggle_in_a_failed_heading():
     "Compared two caches.\n\nFailed\n------\n- Use an LRU cache -- see below",  # a setext heading
     "Looked at options.\nFailed\n======\nAll good",
     "Noted it. <!-- a comment left open",
+    "Steps:\n- ran this:\n  ```sh\n  make bench",  # a fence left open in a list item (qa161)
+    "Note <!-- todo: fill",  # a comment left open in the first line, the title's (qa161)
 ])
 def test_a_summary_stays_inside_its_section(summary):
     """An open fence or comment swallowed the Next and Failed lists (resume: no next steps,

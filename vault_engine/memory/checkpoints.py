@@ -189,7 +189,9 @@ def contained(text: str) -> str:
         lines[i] = _HEADING_LIKE.sub(r"\1\\#", line)
     if roles and roles[-1] in (OPEN, CODE):
         opening = next(line for line, role in zip(reversed(lines), reversed(roles)) if role == OPEN)
-        lines.append(_FENCE_RUN.match(opening.strip()).group())  # type: ignore[union-attr]  # an OPEN line has one
+        indent = opening[:len(opening) - len(opening.lstrip())]  # in a list item, the item's: at column 0
+        # the close had ended the item and opened a fence of its own (qa161)
+        lines.append(indent + _FENCE_RUN.match(opening.strip()).group())  # type: ignore[union-attr]
     return "\n".join(lines)
 
 
@@ -200,7 +202,8 @@ def checkpoint_title(draft: CheckpointDraft) -> str:
     if not first:
         return f"{draft.agent} on {draft.project}"
     first = without_checkpoint_word(first.lstrip("#").strip())
-    return shortened(first, TITLE_CHARS)
+    # the title is a heading line: a comment it leaves open hides the note's Failed list (qa161)
+    return shortened(first, TITLE_CHARS).replace("<!--", "<\\!--")
 
 
 def checkpoint_folder(root: Path, projects_dir: str, project: str) -> Path:
