@@ -344,6 +344,11 @@ def test_a_link_to_a_repeated_heading_names_the_section_asked_for(make_vault):
         v.index(embed=False)
         draft = CheckpointDraft("p", "a", summary="s", links=("specs/auth.md#Rollout#Tokens", "auth#Tokens"))
         assert prepare_draft(draft, v.ledger)[0].links == ("auth#Rollout#Tokens", "auth#Design#Tokens")
+        # a block by its id, as `show` names it: its section had been written, and quoted whole (qa161)
+        (v.root / "specs/auth.md").write_text(v.root.joinpath("specs/auth.md").read_text() + "\nKeys expire. ^ttl\n")
+        v.index(embed=False)
+        block = CheckpointDraft("p", "a", summary="s", links=("specs/auth.md#^ttl",))
+        assert prepare_draft(block, v.ledger)[0].links == ("auth#^ttl",)
 
 
 def test_a_link_to_a_source_file_keeps_its_path(make_vault):

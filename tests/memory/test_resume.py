@@ -246,12 +246,17 @@ def test_a_working_note_its_agent_never_checked_in_stays_in_the_brief(make_vault
              "projects/drone/working/killed.md": note("codex-r9", "2026-09-08T00:00:00Z", "Migration 0042 not applied"),
              "projects/drone/working/handed.md": note("claude-7f3", "2026-09-08T00:00:00Z", "Handed over"),
              "projects/drone/working/linked.md": note("gemini", "2026-09-08T00:00:00Z", "Linked"),
+             # its agent written decomposed, checked in as written composed (qa161)
+             "projects/drone/working/zoe.md": note("Zoe\u0308", "2026-09-08T00:00:00Z", "Zoe's"),
+             "projects/drone/checkpoints/20260910T000200Z-zoe.md": checkpoint("2026-09-10T00:02:00Z", "Zoe's round.")
+             .replace("agent: claude-7f3", "agent: Zo\u00eb"),
              "projects/drone/checkpoints/20260910T000100Z-claude-7f3.md": checkpoint(
                  "2026-09-10T00:01:00Z", "Later round.", links=["See [[linked]]."])}
     with Vault(make_vault(files, config=CONFIG)) as v:
         v.index(embed=False, now=FROZEN_NOW)
         brief = v.resume("drone", now=FROZEN_NOW)
-    ours = {"projects/drone/working/killed.md", "projects/drone/working/handed.md", "projects/drone/working/linked.md"}
+    ours = {"projects/drone/working/killed.md", "projects/drone/working/handed.md", "projects/drone/working/linked.md",
+            "projects/drone/working/zoe.md"}
     assert [w.path for w in brief.working_notes if w.path in ours] == ["projects/drone/working/killed.md"]
     assert "## Working notes still open" in brief.markdown and "Migration 0042 not applied" in brief.markdown
 

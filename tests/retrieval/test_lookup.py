@@ -195,5 +195,8 @@ def test_a_path_missing_a_folder_suggests_the_notes_under_the_folders_typed_firs
         vault.index(embed=False)
         with pytest.raises(UnknownRef) as missed:
             vault.show("keps/sig-node/README.md")
+        with pytest.raises(UnknownRef) as first_left_out:  # its first folder left out (qa161)
+            vault.show("sig-node/README.md")
     assert "did you mean keps/sig-node/4-kep/README.md, keps/sig-node/5-kep/README.md, keps/sig-api/1-kep/README.md " \
            "and 2 more?" in str(missed.value)
+    assert "did you mean keps/sig-node/4-kep/README.md, keps/sig-node/5-kep/README.md," in str(first_left_out.value)

@@ -345,7 +345,9 @@ def prepare_draft(draft: CheckpointDraft, ledger: Ledger | None) -> tuple[Checkp
             if ledger is None:
                 raise UnknownRef(ref)
             note, section = lookup_ref(ledger, named[0] if len(named) == 1 else ref)
-            targets.append(link_target(_link_name(ledger, note.path), section.ref_heading if section else None))
+            block = ref.rpartition("#^")[2] if "#^" in ref else None  # a block by its id, as `show` names it (qa161)
+            targets.append(link_target(_link_name(ledger, note.path),
+                                       f"^{block}" if block else section.ref_heading if section else None))
         except UnknownRef as missed:
             base, _, heading = ref.partition("#")
             name = _note_name(ledger, base) if heading and len(named) < 2 else None

@@ -47,6 +47,7 @@ from vault_engine.retrieval.decay import SECONDS_PER_DAY, decay_multiplier, note
 from vault_engine.retrieval.follow import resolved_link
 from vault_engine.retrieval.lookup import block_lines, find_section, section_ref
 from vault_engine.stores.ledger import Ledger, NoteRow, SectionRow
+from vault_engine.text import as_named
 
 _H1 = re.compile(r"^ {0,3}#[ \t]")  # an ATX level-1 heading line
 MAX_WORKING_NOTES = 20  # newest first; the rest are counted, not shown
@@ -104,7 +105,7 @@ def _left_open(ledger: Ledger, checkpoints: list[NoteRow]) -> Callable[[NoteRow]
         checked_in: dict[str, float] = {}
         for c in checkpoints:
             if (agent := _agent(c)) is not None:
-                checked_in[agent] = max(checked_in.get(agent, 0.0), created_time(c))
+                checked_in[as_named(agent)] = max(checked_in.get(as_named(agent), 0.0), created_time(c))
         return checked_in, {link.target_path for c in checkpoints for link in ledger.links_of(c.id)
                             if link.target_path}
 
@@ -113,7 +114,7 @@ def _left_open(ledger: Ledger, checkpoints: list[NoteRow]) -> Callable[[NoteRow]
         if agent is None:
             return False
         checked_in, linked = handed_over()
-        return checked_in.get(agent, float("-inf")) < changed_time(note) and note.path not in linked
+        return checked_in.get(as_named(agent), float("-inf")) < changed_time(note) and note.path not in linked
 
     return left_open
 

@@ -113,13 +113,10 @@ def _not_found(ledger: Ledger, path: str, unindexed_now: Callable[[str], str | N
 
 
 def _shared_folders(typed: str, path: str) -> int:
-    """How many leading folders ``path`` shares with the path typed, case aside."""
-    shared = 0
-    for a, b in zip(typed.casefold().split("/")[:-1], path.casefold().split("/")[:-1]):
-        if a != b:
-            break
-        shared += 1
-    return shared
+    """How many of the folders typed ``path`` holds in their order, case aside: a path that
+    leaves its first folders out (`sig-node/README.md`) still names its own (qa161)."""
+    folders = iter(path.casefold().split("/")[:-1])
+    return sum(1 for wanted in typed.casefold().split("/")[:-1] if wanted in folders)
 
 
 def notes_named(ledger: Ledger, name: str) -> list[str]:
