@@ -382,3 +382,6 @@ def test_a_name_typed_decomposed_continues_the_project_it_names(make_vault):
         assert v.resume(nfd).checkpoint is not None
         assert [r.project for r in v.deadend_list(nfd)] == ["café"]
         assert v.search("café", project=nfd, lexical_only=True).hits
+        # the folder on disk stays the project's: no second one beside it, no "renamed folder?" (qa161)
+        assert [d.name for d in (root / "projects").iterdir()] == [nfd]
+        assert not any("renamed project folder" in n for n in v.resume("café").notices)

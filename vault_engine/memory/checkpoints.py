@@ -209,7 +209,12 @@ def checkpoint_title(draft: CheckpointDraft) -> str:
 def checkpoint_folder(root: Path, projects_dir: str, project: str) -> Path:
     """``projects/<project>/checkpoints``, proven to resolve inside the vault, then created
     (created first, a symlink out of the vault had gained a folder before the refusal, qa137)."""
-    folder = root / projects_dir / project / "checkpoints"
+    projects = root / projects_dir
+    # the project's folder as it is on disk: one written decomposed ("café" from macOS) is the
+    # project's, and a second folder beside it had split its history (qa161)
+    named = project if (projects / project).is_dir() or not projects.is_dir() else next(
+        (d.name for d in projects.iterdir() if as_named(d.name) == project and d.is_dir()), project)
+    folder = projects / named / "checkpoints"
     real_root, real = root.resolve(), folder.resolve()
     if real != real_root and real_root not in real.parents:
         raise VaultError(f"{folder} resolves to {real}, outside the vault (a symlink?): "
