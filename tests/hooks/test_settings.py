@@ -249,6 +249,7 @@ def test_a_vault_inside_the_repository_is_named_by_the_hooks_run_from_its_root(t
     commands = json.dumps(json.loads((tmp_path / ".claude" / "settings.json").read_text()))
     assert done.code == 0 and f"vault-engine --vault {vault.resolve()} hook user-prompt-submit" in commands
     assert f"the hooks run from {tmp_path.resolve()}, where no vault is found upward" in done.err
+    assert f"`--settings {tmp_path.resolve() / '.claude' / 'settings.local.json'}` keeps it out" in done.err
     (vault / ".claude").mkdir()  # the vault is the project: the hooks find it from there
     cli("hook", "install", "--project", "p")
     assert "--vault" not in (vault / ".claude" / "settings.json").read_text()
@@ -259,7 +260,8 @@ def test_a_vault_path_written_into_shared_settings_is_said(tmp_path, cli, monkey
     monkeypatch.chdir(tmp_path)
     (tmp_path / "vault").mkdir()
     shared = cli("--vault", tmp_path / "vault", "hook", "install", "--project", "p")
-    assert shared.code == 0 and "--settings .claude/settings.local.json` keeps it out of the shared" in shared.err
+    local_file = tmp_path.resolve() / ".claude" / "settings.local.json"  # by its whole path (qa161)
+    assert shared.code == 0 and f"--settings {local_file}` keeps it out of the shared" in shared.err
     local = cli("--vault", tmp_path / "vault", "hook", "install", "--project", "p",
                 "--settings", ".claude/settings.local.json")
     assert local.code == 0 and "settings.local.json" not in local.err

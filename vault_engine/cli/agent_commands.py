@@ -142,7 +142,7 @@ def _set_up(ctx: Context) -> int:
         named = str(vault.resolve())
         ctx.notice(f"the hooks run from {runs_from}, where no vault is found upward: they name this one "
                    f"(--vault {named}), a folder of this machine; in a repository shared with others, "
-                   "`--settings .claude/settings.local.json` keeps it out of the shared settings")
+                   f"`--settings {_local_settings(settings)}` keeps it out of the shared settings")
     merged, path, changed = install(settings, project=a.project, vault=named, write=not a.print_only)
     if vault is None:
         ctx.notice(f"no vault found from {Path.cwd()} upward: the hooks will look for one from the session's "
@@ -151,7 +151,7 @@ def _set_up(ctx: Context) -> int:
         ctx.notice(warning)
     if explicit and a.settings is None:  # the project's own settings, which a team shares (qa96)
         ctx.notice(f"the hooks name this machine's vault folder ({Path(explicit).expanduser().resolve()}); in a "
-                   "repository shared with others, `--settings .claude/settings.local.json` keeps it out of the "
+                   f"repository shared with others, `--settings {_local_settings(settings)}` keeps it out of the "
                    "shared settings")
     if shutil.which("vault-engine") is None:
         # the hooks run `vault-engine ...` as Claude Code finds it: not on PATH, each fails
@@ -160,6 +160,14 @@ def _set_up(ctx: Context) -> int:
     ctx.emit(merged if a.print_only else {"settings": str(path), "hooks": merged["hooks"]},
              lambda: _installed(merged, path, a.print_only, changed))
     return 0
+
+
+def _local_settings(settings) -> str:
+    """The machine's own settings file beside the shared one, by its whole path: relative, it had
+    named a file in the folder the command ran in, which Claude Code never reads (qa161)."""
+    from pathlib import Path
+
+    return str(Path(settings).expanduser().resolve().parent / "settings.local.json")
 
 
 def _finds(folder, vault) -> bool:

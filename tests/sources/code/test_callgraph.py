@@ -852,3 +852,22 @@ def test_a_rust_traits_default_method_called_on_a_type_that_implements_it_is_an_
     })
     assert {callee for caller, callee in pairs(graph) if caller == "src/main.rs#main"} == {
         "src/greet.rs#Greet.hello", "src/main.rs#P.name", "src/main.rs#Local.hi"}
+
+
+def test_a_rust_glob_or_renamed_re_export_and_a_java_static_wildcard_import_lead_to_their_definitions():
+    """`pub use poly::*;`, `pub use self::poly::Poly as Polygon;` and `import static ...MathUtil.*;`
+    left their calls with no edge, the Java one with the false note of a rename (qa161)."""
+    graph = build({
+        "src/main.rs": "mod geo;\nuse geo::{Poly, Polygon};\nfn main() {\n  let p = Poly(3);\n  p.sides();\n"
+                       "  let q = Polygon(5);\n}\n",
+        "src/geo/mod.rs": "mod poly;\npub use poly::*;\npub use self::poly::Poly as Polygon;\n",
+        "src/geo/poly.rs": "pub struct Poly(pub u32);\nimpl Poly { pub fn sides(&self) -> u32 { self.0 } }\n",
+        "src/main/java/com/shop/util/MathUtil.java": "package com.shop.util;\npublic class MathUtil {\n"
+                                                     "  public static int factorial(int n) { return n; }\n}\n",
+        "src/main/java/com/shop/Gen.java": "package com.shop;\nimport static com.shop.util.MathUtil.*;\n"
+                                           "class Gen { int g() { return factorial(3); } }\n",
+    })
+    assert sorted((e.caller, e.callee, e.line) for e in graph.edges) == [
+        ("src/main.rs#main", "src/geo/poly.rs#Poly", 4), ("src/main.rs#main", "src/geo/poly.rs#Poly", 6),
+        ("src/main.rs#main", "src/geo/poly.rs#Poly.sides", 5),
+        ("src/main/java/com/shop/Gen.java#Gen.g", "src/main/java/com/shop/util/MathUtil.java#MathUtil.factorial", 3)]

@@ -355,11 +355,13 @@ class StaticResolver:
                 found = self._rust_called(file, sym, how) if sym is not None else None
                 if found is not None:
                     return found
-                if sym is None and file != path and self.index.imports.get((file, None), {}).get(item[0]):
-                    try:
-                        return self._rust_import(file, item, own_scope, how, seen | {(path, parts[0])})
-                    except Miss:
-                        pass
+                if sym is None and file != path:  # re-exported: `pub use circle::Circle;`, `pub use poly::*;`
+                    onward = [item] if self.index.imports.get((file, None), {}).get(item[0]) else []
+                    onward += [[*star.module.split("::"), *item] for star in self.index.stars.get((file, None), ())
+                               if star.module]
+                    for further in onward:
+                        with contextlib.suppress(Miss):
+                            return self._rust_import(file, further, own_scope, how, seen | {(path, parts[0])})
         raise own_scope
 
     # ---- Java ---------------------------------------------------------------------------
@@ -389,7 +391,7 @@ class StaticResolver:
                 return self._java_outward(cls, parts[0])
             except Miss:
                 # `import static com.shop.util.MathUtil.factorial;` then `factorial(5)` (qa159)
-                for imp in (*self._imported(path, parts[0]), *self._imported(path, "*")):
+                for imp in (*self._imported(path, parts[0]), *self.index.stars.get((path, None), ())):
                     package, _, owner = imp.module.rpartition(".")
                     found = self._imported_class(package, owner)
                     if found is not None:
