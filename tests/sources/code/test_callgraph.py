@@ -871,3 +871,21 @@ def test_a_rust_glob_or_renamed_re_export_and_a_java_static_wildcard_import_lead
         ("src/main.rs#main", "src/geo/poly.rs#Poly", 4), ("src/main.rs#main", "src/geo/poly.rs#Poly", 6),
         ("src/main.rs#main", "src/geo/poly.rs#Poly.sides", 5),
         ("src/main/java/com/shop/Gen.java#Gen.g", "src/main/java/com/shop/util/MathUtil.java#MathUtil.factorial", 3)]
+
+
+def test_a_java_anonymous_class_is_a_class_of_its_own():
+    """Its methods, `this` and `super` had been the class around it's: a field's `new
+    Comparator<String>() { compare(...) }` made the real `compare` `compare~2` and every call an
+    edge to both, and an anonymous Runnable's `log()` went to the outer `log` (qa162)."""
+    graph = build({"src/com/shop/Shop.java": (
+        "package com.shop;\nimport java.util.Comparator;\npublic class Shop {\n"
+        "  private final Comparator<String> byLength = new Comparator<String>() {\n"
+        "      public int compare(String a, String b) { return a.length() - b.length(); } };\n"
+        "  int compare(String a, String b) { return a.compareTo(b); }\n"
+        "  int use() { return compare(\"x\", \"y\"); }\n  void log(String m) {}\n"
+        "  Runnable task() {\n    return new Runnable() {\n      void log(String m) {}\n"
+        "      public void run() { log(\"anon\"); super.toString(); }\n    };\n  }\n"
+        "  void outer() { new Runnable() { public void run() { log(\"x\"); } }; }\n}\n")})
+    shop = "src/com/shop/Shop.java#Shop"
+    assert pairs(graph) == {(f"{shop}.use", f"{shop}.compare"), (f"{shop}.task.$Runnable.run", f"{shop}.task.$Runnable.log"),
+                            (f"{shop}.outer.$Runnable.run", f"{shop}.log")}

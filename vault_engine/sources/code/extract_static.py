@@ -46,6 +46,7 @@ _EXTRA = {
 (record_declaration) @definition.record
 (method_invocation) @call
 (object_creation_expression) @call
+(object_creation_expression (class_body)) @definition.anon
 (explicit_constructor_invocation) @call
 (import_declaration) @import
 (local_variable_declaration) @target.typed
@@ -57,7 +58,7 @@ _EXTRA = {
 }
 _DEF_CAPTURES = ("definition.function", "definition.method", "definition.class", "definition.interface",
                  "definition.type", "definition.alias", "definition.impl", "definition.mod", "definition.sig",
-                 "definition.ctor", "definition.enum", "definition.record")
+                 "definition.ctor", "definition.enum", "definition.record", "definition.anon")
 _KINDS = {
     "function_declaration": "function", "method_declaration": "method", "type_alias": "type",
     "function_item": "function", "function_signature_item": "method", "struct_item": "struct",
@@ -112,20 +113,26 @@ def _definition(src: Source, node, language: str, out: Extracted) -> RawDef | No
             node.child_by_field_name("type").type, "type")
     elif t in _KINDS:
         kind = _KINDS[t]
+    elif t == "object_creation_expression":  # Java's anonymous class, `new Comparator<T>() { ... }`:
+        kind = "class"  # its methods, `this` and `super` are its own, not the class around it's (qa162)
     else:
         return None
     outer = node.parent if t in ("type_spec", "type_alias") and len(node.parent.named_children) == 1 else node
     decorators = _decorators(src, node, language)
     first = decorators[0] if decorators and language == "rust" else outer
-    body = node.child_by_field_name("body")
+    body = node.child_by_field_name("body") or next((c for c in node.named_children if c.type == "class_body"), None)
     keyword = node
     if language == "java":  # the annotations sit in the modifiers: the header starts after them
         keyword = next((c for c in node.children if c.type != "modifiers"), node)
     name = _name(src, node, t)
+    bases = _bases(src, node)
+    if t == "object_creation_expression":  # named `$Comparator` after what it implements, as its base
+        bases = (_type_name(src, node.child_by_field_name("type")),)
+        name = f"${bases[0]}"
     d = RawDef(node, name, kind, line(first), line(keyword), end_line(node),
                header(src, keyword.start_byte, body.start_byte if body is not None else node.end_byte).rstrip(";"),
                (node.start_byte, node.end_byte), doc_comment(src, first, _DOC[language]),
-               decorators=tuple(_decorator_text(src, x) for x in decorators), bases=_bases(src, node))
+               decorators=tuple(_decorator_text(src, x) for x in decorators), bases=bases)
     if t == "impl_item":
         d.extra["type"] = _in_modules(src, node) + _type_name(src, node.child_by_field_name("type"))
     if t == "method_declaration" and language == "go":
