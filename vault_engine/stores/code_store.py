@@ -56,7 +56,8 @@ VERSION = "18"  # 2: unresolved calls counted per file; 3-4: wrapped arrow const
 # or on a type no file declares kept by its method's name (qa159); Java's `new Line.Item()` keeps its
 # path, and a class nested elsewhere in the file is not in scope; a module-level callback's
 # parameter (and a comprehension's variable) is bound inside it only; a Java anonymous class is a
-# class of its own, `$Comparator`, its base what it implements (qa162)
+# class of its own, `$Comparator`, its base what it implements; Go's named results and type switch
+# variables bound (qa162)
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE IF NOT EXISTS files (

@@ -889,3 +889,18 @@ def test_a_java_anonymous_class_is_a_class_of_its_own():
     shop = "src/com/shop/Shop.java#Shop"
     assert pairs(graph) == {(f"{shop}.use", f"{shop}.compare"), (f"{shop}.task.$Runnable.run", f"{shop}.task.$Runnable.log"),
                             (f"{shop}.outer.$Runnable.run", f"{shop}.log")}
+
+
+def test_go_named_results_and_a_type_switchs_variable_are_bound():
+    """`func Reopen() (store *store.Store)` and `switch store := x.(type)` bound nothing, and
+    `store.Save()` on them was the imported package's `Save` (qa162)."""
+    graph = build({
+        "store/store.go": "package store\ntype Store struct{}\nfunc Save() {}\nfunc (s *Store) Save() {}\n",
+        "app/named.go": "package app\nimport \"example.com/shop/store\"\ntype Local2 struct{}\nfunc (l *Local2) Save() {}\n"
+                        "func Reopen() (store *store.Store) {\n  store.Save()\n  return\n}\n"
+                        "func TypeSwitch(x any) {\n  switch store := x.(type) {\n  case *Local2:\n    store.Save()\n  }\n}\n"
+                        "func Plain() { store.Save() }\n",
+    }, go_modules={"example.com/shop": ""})
+    assert sorted((e.caller, e.callee, e.how) for e in graph.edges) == [
+        ("app/named.go#Plain", "store/store.go#Save", "import"),
+        ("app/named.go#Reopen", "store/store.go#Store.Save", "receiver")]

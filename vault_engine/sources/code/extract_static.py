@@ -27,6 +27,7 @@ _EXTRA = {
 (short_var_declaration left: (_) @target)
 (var_spec) @target.spec
 (range_clause left: (_) @target)
+(type_switch_statement alias: (_) @target)
 (func_literal) @params.inline
 """,
     "rust": """
@@ -151,6 +152,9 @@ def _definition(src: Source, node, language: str, out: Extracted) -> RawDef | No
     params = node.child_by_field_name("parameters")
     if params is not None and t not in ("record_declaration",):
         found = _parameters(src, params, language)
+        result = node.child_by_field_name("result") if language == "go" else None
+        if result is not None and result.type == "parameter_list":  # Go's named results bind too (qa162)
+            out.params.extend((d, n, line(result), a) for n, a in _parameters(src, result, language))
         d.parameters = tuple(n for n, _ in found)
         self_type = _enclosing_impl_type(src, node) if language == "rust" else None
         out.params.extend((d, n, line(params), self_type if n == "self" else a) for n, a in found)
