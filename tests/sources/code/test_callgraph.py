@@ -904,3 +904,13 @@ def test_go_named_results_and_a_type_switchs_variable_are_bound():
     assert sorted((e.caller, e.callee, e.how) for e in graph.edges) == [
         ("app/named.go#Plain", "store/store.go#Save", "import"),
         ("app/named.go#Reopen", "store/store.go#Store.Save", "receiver")]
+
+
+def test_a_typescript_static_and_instance_method_of_one_name_are_told_apart_by_the_call():
+    """`this.convert()` in an instance getter had been an edge to the static `convert` too, and
+    `Temp.convert()` to the instance one (qa162)."""
+    graph = build({"src/shapes.ts": "class Temp {\n  get celsius() { return this.convert(); }\n"
+                                    "  convert(): number { return 1; }\n  public static convert(): number { return 2; }\n}\n"
+                                    "function use() { return Temp.convert(); }\n"})
+    assert pairs(graph) == {("src/shapes.ts#Temp.celsius", "src/shapes.ts#Temp.convert"),
+                            ("src/shapes.ts#use", "src/shapes.ts#Temp.convert~2")}

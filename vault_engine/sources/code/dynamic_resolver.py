@@ -352,7 +352,16 @@ class DynamicResolver:
                 raise Miss("no_such_member")
             return ("def", entity[1], self.index.only_definition(entity[1], member))
         if kind in ("def", "instance", "super") and entity[2].kind in CLASS_KINDS:
-            found = self.class_member(entity[1], entity[2], name, skip_first=kind == "super")
+            try:
+                found = self.class_member(entity[1], entity[2], name, skip_first=kind == "super")
+            except Redefined as twice:
+                # a static and an instance method of one name: the class calls its static one, an
+                # instance (`this`) its own (`this.convert()` had been an edge to both, qa162)
+                kept = [(p, q) for p, q in twice.targets
+                        if (kind == "def") == _is_static(self.index.symbol(p, q))]
+                if len(kept) != 1 or len(kept) == len(twice.targets):
+                    raise
+                found = ("def", kept[0][0], self.index.symbol(*kept[0]))
             if found is None:
                 raise Miss("no_such_member")
             if found[0] != "def":
@@ -429,6 +438,14 @@ class DynamicResolver:
                 return None
             current = owner
         return None
+
+
+_STATIC = re.compile(r"(?:(?:public|private|protected|readonly|override|abstract)\s+)*static\b")
+
+
+def _is_static(sym: Symbol | None) -> bool:
+    """A TypeScript or JavaScript class member declared ``static``."""
+    return sym is not None and bool(_STATIC.match(sym.signature))
 
 
 def _is_submodule(index: Index, module: str, name: str) -> bool:
