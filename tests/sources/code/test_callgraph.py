@@ -914,3 +914,12 @@ def test_a_typescript_static_and_instance_method_of_one_name_are_told_apart_by_t
                                     "function use() { return Temp.convert(); }\n"})
     assert pairs(graph) == {("src/shapes.ts#Temp.celsius", "src/shapes.ts#Temp.convert"),
                             ("src/shapes.ts#use", "src/shapes.ts#Temp.convert~2")}
+
+
+def test_a_javascript_class_field_holding_a_function_is_a_method():
+    """`handle = () => { this.go(); }` in plain JavaScript was no symbol and its calls were lost,
+    as TypeScript's had not been (qa162)."""
+    graph = build({"src/widget.js": "export class Widget {\n  handle = () => { this.go(); };\n"
+                                    "  static create = () => new Widget();\n  go() {}\n}\n"})
+    assert pairs(graph) == {("src/widget.js#Widget.handle", "src/widget.js#Widget.go"),
+                            ("src/widget.js#Widget.create", "src/widget.js#Widget")}

@@ -53,6 +53,13 @@ _TYPESCRIPT = """
 (internal_module) @definition.namespace
 """
 
+# JavaScript's class field, `handle = () => {...}` (TypeScript's is `public_field_definition`): a
+# React class component's handlers had been no symbols, their calls lost (qa162)
+_JAVASCRIPT = """
+(field_definition value: [(arrow_function) (function_expression)]) @definition.field
+"""
+_FIELDS = ("public_field_definition", "field_definition")
+
 _FUNCTION_VALUES = ("arrow_function", "function_expression", "generator_function")
 _LITERALS = frozenset({"string", "template_string", "number", "array", "object", "regex", "true", "false", "null",
                        "undefined"})
@@ -64,7 +71,7 @@ _KINDS = {
     "class_declaration": "class", "abstract_class_declaration": "class", "class": "class",
     "interface_declaration": "interface", "type_alias_declaration": "type", "enum_declaration": "enum",
     "method_definition": "method", "method_signature": "method", "abstract_method_signature": "method",
-    "public_field_definition": "method", "assignment_expression": "function",
+    "public_field_definition": "method", "field_definition": "method", "assignment_expression": "function",
     "internal_module": "module",  # `namespace Validation { ... }`: its members are Validation.check
 }
 _DEF_CAPTURES = ("definition.function", "definition.method", "definition.class", "definition.interface",
@@ -74,7 +81,7 @@ _DEF_CAPTURES = ("definition.function", "definition.method", "definition.class",
 
 def extra_query(language: str) -> str:
     """The extractor's own patterns; JavaScript's grammar lacks TypeScript's type nodes."""
-    return _COMMON + (_TYPESCRIPT if language in ("typescript", "tsx") else "")
+    return _COMMON + (_TYPESCRIPT if language in ("typescript", "tsx") else _JAVASCRIPT)
 
 
 def extract(src: Source, caps: dict, language: str) -> Extracted:
@@ -126,7 +133,7 @@ def extract(src: Source, caps: dict, language: str) -> Extracted:
 def _definition(src: Source, node, out: Extracted) -> RawDef | None:
     t = node.type
     value = None
-    if t in ("variable_declarator", "public_field_definition"):
+    if t in ("variable_declarator", *_FIELDS):
         value = _function_value(node)
         if value is None:
             return _alias(src, node)
@@ -139,6 +146,7 @@ def _definition(src: Source, node, out: Extracted) -> RawDef | None:
             return None
     else:  # a class expression is named by the const it is bound to: `const Repo = class {...}` (qa139)
         name_node = node.child_by_field_name("name") if t != "class" else node.parent.child_by_field_name("name")
+        name_node = node.child_by_field_name("property") if t == "field_definition" else name_node
         if name_node is None or name_node.type in ("object_pattern", "array_pattern"):
             return None
         name = src.text(name_node)
@@ -215,7 +223,7 @@ def _seen_only_in_callbacks(defs: list[RawDef]) -> None:
 def _function_value(node):
     """The function a ``const`` or class field holds, through wrappers that keep it one; None
     when it holds something else (or ``node`` is no declarator)."""
-    if node.type not in ("variable_declarator", "public_field_definition"):
+    if node.type not in ("variable_declarator", *_FIELDS):
         return None
     value = node.child_by_field_name("value")
     value = _ungrouped(value) if value is not None else None
