@@ -923,3 +923,14 @@ def test_a_javascript_class_field_holding_a_function_is_a_method():
                                     "  static create = () => new Widget();\n  go() {}\n}\n"})
     assert pairs(graph) == {("src/widget.js#Widget.handle", "src/widget.js#Widget.go"),
                             ("src/widget.js#Widget.create", "src/widget.js#Widget")}
+
+
+def test_python_module_code_sees_what_is_bound_above_it():
+    """`early = helper()` above `from pkg.other import helper` ran the `def` above it, but was
+    an edge to the import, and the `def` had "no callers" (qa162); a function body runs later."""
+    graph = build({"src/pkg/__init__.py": "", "src/pkg/other.py": "def helper(): return 1\n",
+                   "src/pkg/mod.py": "def helper(): return 'local'\nearly = helper()\nfrom pkg.other import helper\n"
+                                     "late = helper()\nclass K:\n    x = helper()\ndef f():\n    return helper()\n"})
+    assert sorted((e.caller, e.callee, e.line) for e in graph.edges) == [
+        ("src/pkg/mod.py", "src/pkg/mod.py#helper", 2), ("src/pkg/mod.py", "src/pkg/other.py#helper", 4),
+        ("src/pkg/mod.py#K", "src/pkg/other.py#helper", 6), ("src/pkg/mod.py#f", "src/pkg/other.py#helper", 8)]

@@ -137,6 +137,10 @@ class DynamicResolver:
         definitions are seen only inside it); raises ``Miss``."""
         idx = self.index
         chain = idx.chain(path, scope)
+        # Python's module and class bodies run in order: a call there sees what is bound above it
+        # (`early = helper()` above `from pkg.other import helper` ran the `def` above, qa162)
+        in_order = line is not None and idx.files[path].language == "python" and \
+            all(s is None or idx.is_class(path, s) for s in chain)
         for s in chain:
             if s is not None and not idx.is_class(path, s):
                 found = self._in_function(path, s, name, line)
@@ -151,7 +155,7 @@ class DynamicResolver:
                 # inside a module-level callback whose parameter it is: `app.use((req, res, next) =>
                 # next())` had been a call of the file's `next` (qa162)
                 raise Miss("local")
-            found = idx.last_binding(path, s, name, line)
+            found = idx.last_binding(path, s, name, line, before=line if in_order else None)
             if found is not None:
                 return self._binding_entity(path, s, found)
         if any(b.kind == "inline" for b in idx.bindings.get((path, None), {}).get(name, ())):

@@ -153,12 +153,14 @@ class Index:
         out.append(None)
         return out
 
-    def last_binding(self, path: str, scope: str | None, name: str, line: int | None = None):
+    def last_binding(self, path: str, scope: str | None, name: str, line: int | None = None,
+                     before: int | None = None):
         """At module and class level the last binding in source order decides: a
         ("def", Symbol) | ("import", Import) | ("assign", Binding), or None. A definition a
-        callback holds binds only for a call at a ``line`` inside it (:meth:`seen_from`)."""
+        callback holds binds only for a call at a ``line`` inside it (:meth:`seen_from`); with
+        ``before``, only bindings made on or above that line count (code run in order)."""
         key = (path, scope)
-        found = []
+        found: list = []
         sym = self.children.get(key, {}).get(name)
         repeats = self.seen_from(path, sym, line) if sym is not None else []
         if repeats:  # its last definition's line decides against the other bindings
@@ -168,6 +170,8 @@ class Index:
         for b in self.bindings.get(key, {}).get(name, ()):
             if b.kind == "assign":
                 found.append((b.line, 0, ("assign", b)))
+        if before is not None and any(f[0] <= before for f in found):
+            found = [f for f in found if f[0] <= before]
         if not found:
             return None
         best = max(found, key=lambda f: (f[0], f[1]))[2]
