@@ -86,6 +86,16 @@ def test_the_vault_wide_exclude_applies_to_code_taps_inside_and_beside_the_vault
     assert repo_tap.seen_from_vault == "../repo" and repo_tap.excluded("pkg/generated/h.py")
 
 
+def vault_error(vault, path):
+    from vault_engine.errors import UnknownRef
+
+    try:
+        vault.outline(path)
+    except UnknownRef as exc:
+        return str(exc)
+    return ""
+
+
 def test_a_source_file_is_skipped_in_the_words_of_code_and_a_symlink_loop_is_reported(make_vault):
     from vault_engine.vault import Vault
 
@@ -94,14 +104,25 @@ def test_a_source_file_is_skipped_in_the_words_of_code_and_a_symlink_loop_is_rep
                       config='[taps.code]\nsource = "code"\npaths = ["src/**"]\n')
     (root / "src" / "loop.py").symlink_to("loop.py")
     (root / "src" / "link.py").symlink_to("ok.py")  # left out without a word, `outline` saying "run index" (qa159)
+    (root / "src" / "sub").mkdir()
+    (root / "src" / "sub" / "ok.py").write_text("def ok2():\n    pass\n")
+    (root / "src" / "linked").symlink_to("sub")
     with Vault(root) as vault:
         skipped = {s.path: s.reason for s in vault.index(embed=False).skipped}
+        left_out = vault_error(vault, "src/linked/ok.py")
     assert skipped == {"src/bin.py": "binary content in a .py file: rename it if it is not a source file",
                        "src/latin.py": "not UTF-8 (byte 0xe9 on line 1): re-save the source file as UTF-8",
                        "src/loop.py": "symlink loop: the link leads back to itself and never reaches a file; "
                                       "point it at a file or remove it",
-                       "src/link.py": "a symbolic link: the code tap reads source files where they are, and the file "
-                                      "it leads to under that file's own path (a link may lead out of the repository)"}
+                       "src/link.py": "a symbolic link: the code tap reads source files where they are, and what it "
+                                      "leads to under its own path (a link may lead out of the repository)",
+                       "src/linked/": "a symbolic link: the code tap reads source files where they are, and what it "
+                                      "leads to under its own path (a link may lead out of the repository)",
+                       # the vault's own scan, the tap being inside the vault, says it its way
+                       "src/linked": "symlink loop: this folder is already indexed through another path; not followed "
+                                     "again"}
+    # a file under the linked folder says why, where it had said "run index" after every index (qa161)
+    assert "skipped when indexed (inside src/linked/, a symbolic link" in left_out
 
 
 def test_a_python_source_in_the_encoding_it_declares_is_read_as_python_reads_it(make_vault):

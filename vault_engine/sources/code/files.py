@@ -219,6 +219,9 @@ def _walk(tap: CodeTap, start: str, scan: CodeScan) -> None:
                         stack.append((Path(entry.path), path, rules))
                     else:
                         scan.problems.append(problem)
+            elif entry.is_symlink() and os.path.isdir(entry.path):  # a link to a folder: said, as a file's is (qa161)
+                if not (tap.excluded(path + "/") or tap.excluded(path)):
+                    scan.problems.append(SkippedFile(tap.key(path) + "/", SYMLINKED_CODE))
             elif entry.name != ".gitignore":
                 _visit_file(tap, path, Path(entry.path), rules, scan)
 
@@ -232,8 +235,8 @@ def _dir_reason(entry: os.DirEntry, path: str, rules, tap: CodeTap) -> str | Non
     return None
 
 
-SYMLINKED_CODE = ("a symbolic link: the code tap reads source files where they are, and the file it leads to "
-                  "under that file's own path (a link may lead out of the repository)")
+SYMLINKED_CODE = ("a symbolic link: the code tap reads source files where they are, and what it leads to under "
+                  "its own path (a link may lead out of the repository)")
 
 
 def _visit_file(tap: CodeTap, rel: str, path: Path, rules, scan: CodeScan) -> None:
@@ -272,6 +275,8 @@ def why_left_out(tap: CodeTap, rel: str) -> str | None:
         reason = skipped_dir_reason(parts[depth - 1])
         if reason:
             return f"inside {'/'.join(parts[:depth])}/, {reason}: never indexed"
+        if (tap.root / "/".join(parts[:depth])).is_symlink():  # its files had been "new since the last index" (qa161)
+            return f"inside {'/'.join(parts[:depth])}/, {SYMLINKED_CODE}"
     scan = CodeScan()
     _visit_file(tap, rel, tap.root / rel, _rules_above(tap, rel), scan)
     return scan.problems[0].reason if scan.problems else None
