@@ -589,10 +589,10 @@ def test_a_query_of_several_unquoted_words_is_told_to_quote_them(vault, cli):
     words = cli("--vault", vault, "search", "retry", "--lexical", "the", "webhooks", "-k", "3")
     assert words.code == 2 and words.err.rstrip().endswith(  # its options kept (--lexical had been dropped, qa157)
         "unrecognized arguments: the webhooks (a query of several words goes in quotes: "
-        "vault-engine search --lexical -k 3 'retry the webhooks')")
+        f"vault-engine --vault {vault} search --lexical -k 3 'retry the webhooks')")  # --vault too (qa161)
     proposal = cli("--vault", vault, "deadend", "check", "retry", "inline")
     assert proposal.err.rstrip().endswith("(a proposal of several words goes in quotes: "
-                                          "vault-engine deadend check 'retry inline')")
+                                          f"vault-engine --vault {vault} deadend check 'retry inline')")
     assert cli("--vault", vault, "show", "a.md", "b.md").err.rstrip().endswith("unrecognized arguments: b.md")
     # after "--" an option is the query's word: it goes before "--", not into the quotes (qa52)
     dashed = cli("--vault", vault, "search", "--", "--list-marker-color", "-k", "2")

@@ -62,9 +62,18 @@ class CommandParser(argparse.ArgumentParser):
     subcommand's. Subparsers are made of their parent's class, so every command and action
     (``deadend check``) is one of these."""
 
+    _line: list[str] = []  # the whole command line: the outermost parser's words
+    _depth = 0
+
     def parse_known_args(self, args=None, namespace=None):
         self._words = list(sys.argv[1:] if args is None else args)
-        namespace, extras = super().parse_known_args(args, namespace)
+        if CommandParser._depth == 0:
+            CommandParser._line = self._words
+        CommandParser._depth += 1
+        try:
+            namespace, extras = super().parse_known_args(args, namespace)
+        finally:
+            CommandParser._depth -= 1
         if extras:
             self.error(f"unrecognized arguments: {' '.join(extras)}" + self._quote_hint(namespace, extras))
         return namespace, extras
@@ -85,8 +94,13 @@ class CommandParser(argparse.ArgumentParser):
         for word in query:
             if word in options:
                 options.remove(word)
-        return (f" (a {name} of several words goes in quotes: "
-                f"{' '.join([self.prog, *map(shlex.quote, options), shlex.quote(' '.join(query))])})")
+        # and those given before the command (`--vault DIR`: run elsewhere, the hint searched another vault, qa161)
+        command = self.prog.split()[1:]
+        before = CommandParser._line[:len(CommandParser._line) - len(self._words)]
+        before = before[:len(before) - len(command)] if before[len(before) - len(command):] == command else []
+        line = [self.prog.split()[0], *map(shlex.quote, before), *command, *map(shlex.quote, options),
+                shlex.quote(" ".join(query))]
+        return f" (a {name} of several words goes in quotes: {' '.join(line)})"
 
     def error(self, message):
         """argparse's error, and for a word that starts with "-" and is no option of the
