@@ -57,7 +57,8 @@ VERSION = "18"  # 2: unresolved calls counted per file; 3-4: wrapped arrow const
 # path, and a class nested elsewhere in the file is not in scope; a module-level callback's
 # parameter (and a comprehension's variable) is bound inside it only; a Java anonymous class is a
 # class of its own, `$Comparator`, its base what it implements; Go's named results and type switch
-# variables bound; a JavaScript class field holding a function a method (qa162)
+# variables bound; a JavaScript class field holding a function a method; a JSX element of a
+# component a call of it (qa162)
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE IF NOT EXISTS files (

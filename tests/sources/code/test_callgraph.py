@@ -934,3 +934,16 @@ def test_python_module_code_sees_what_is_bound_above_it():
     assert sorted((e.caller, e.callee, e.line) for e in graph.edges) == [
         ("src/pkg/mod.py", "src/pkg/mod.py#helper", 2), ("src/pkg/mod.py", "src/pkg/other.py#helper", 4),
         ("src/pkg/mod.py#K", "src/pkg/other.py#helper", 6), ("src/pkg/mod.py#f", "src/pkg/other.py#helper", 8)]
+
+
+def test_a_component_used_as_a_jsx_element_is_called():
+    """`<Button label="x" />` was no call, and `callers Button` "no callers" (qa162); an HTML tag is none."""
+    graph = build({
+        "src/Button.tsx": "export function Button(props: {label: string}) { return <button>{props.label}</button>; }\n",
+        "src/App.tsx": "import { Button } from \"./Button\";\nfunction Local() { return <span/>; }\n"
+                       "export function App() {\n  return <div><Button label=\"x\" /><Local></Local></div>;\n}\n",
+        "src/old.jsx": "import { Button } from \"./Button\";\nexport function Old() { return <Button label=\"y\"/>; }\n",
+    })
+    assert pairs(graph) == {("src/App.tsx#App", "src/App.tsx#Local"), ("src/App.tsx#App", "src/Button.tsx#Button"),
+                            ("src/old.jsx#Old", "src/Button.tsx#Button")}
+    assert not graph.unresolved  # `<div>`, `<span>`, `<button>` are no calls

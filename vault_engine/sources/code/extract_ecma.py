@@ -59,6 +59,12 @@ _JAVASCRIPT = """
 (field_definition value: [(arrow_function) (function_expression)]) @definition.field
 """
 _FIELDS = ("public_field_definition", "field_definition")
+# A component used as an element, `<Button label="x" />`, is a call of it (React renders it): its
+# `callers` had been "no callers", read as dead code (qa162). A lower-case name is an HTML tag.
+_JSX = """
+(jsx_opening_element name: (identifier) @jsx.call)
+(jsx_self_closing_element name: (identifier) @jsx.call)
+"""
 
 _FUNCTION_VALUES = ("arrow_function", "function_expression", "generator_function")
 _LITERALS = frozenset({"string", "template_string", "number", "array", "object", "regex", "true", "false", "null",
@@ -81,7 +87,8 @@ _DEF_CAPTURES = ("definition.function", "definition.method", "definition.class",
 
 def extra_query(language: str) -> str:
     """The extractor's own patterns; JavaScript's grammar lacks TypeScript's type nodes."""
-    return _COMMON + (_TYPESCRIPT if language in ("typescript", "tsx") else _JAVASCRIPT)
+    return _COMMON + (_TYPESCRIPT if language in ("typescript", "tsx") else _JAVASCRIPT) + \
+        (_JSX if language in ("javascript", "tsx") else "")
 
 
 def extract(src: Source, caps: dict, language: str) -> Extracted:
@@ -105,6 +112,9 @@ def extract(src: Source, caps: dict, language: str) -> Extracted:
         named_at = function.child_by_field_name("property") if function is not None and \
             function.type == "member_expression" else node
         out.events.append((node.start_byte, "call", (_callee(src, node), line(named_at))))
+    for node in caps.get("jsx.call", []):
+        if src.text(node)[:1].isupper():
+            out.events.append((node.start_byte, "call", (src.text(node), line(node))))
     for node in caps.get("import", []):
         for fields in _imports(src, node):
             out.events.append((node.start_byte, "import", fields))
