@@ -947,3 +947,14 @@ def test_a_component_used_as_a_jsx_element_is_called():
     assert pairs(graph) == {("src/App.tsx#App", "src/App.tsx#Local"), ("src/App.tsx#App", "src/Button.tsx#Button"),
                             ("src/old.jsx#Old", "src/Button.tsx#Button")}
     assert not graph.unresolved  # `<div>`, `<span>`, `<button>` are no calls
+
+
+@pytest.mark.parametrize("path, text", [
+    ("src/c.js", "function keep() { return 1; }\nfunction chain(q) { return q" + "".join(f".s{i}()" for i in range(1500))
+     + "; }\n"),
+    ("src/c.py", "def keep():\n    return 1\ndef chain(q):\n    return q" + "".join(f".s{i}()" for i in range(1500)) + "\n"),
+])
+def test_a_chain_of_calls_too_deep_to_read_leaves_its_file_indexed(path, text):
+    """1,500 chained calls raised a RecursionError, and the whole file was skipped (qa162)."""
+    parsed = parse_source(path, text, detect_language(path))
+    assert [s.qualname for s in parsed.symbols] == ["keep", "chain"]

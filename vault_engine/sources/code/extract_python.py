@@ -19,6 +19,7 @@ from vault_engine.sources.code.syntax import (
     Source,
     as_written,
     collapse,
+    deep_callee,
     end_line,
     header,
     line,
@@ -62,7 +63,7 @@ def extract(src: Source, caps: dict, language: str = "python") -> Extracted:
     callees: dict[int, str] = {}  # call node id -> its callee, for the names bound to a call
     for call in caps.get("reference.call", []):
         function = call.child_by_field_name("function")
-        callees[call.id] = callee(src, function)
+        callees[call.id] = deep_callee(callee, function, src)
         # a method's line is its name's: `.then()` calls chained over lines were each dated to the first (qa138)
         named_at = function.child_by_field_name("attribute") if function.type == "attribute" else call
         out.events.append((call.start_byte, "call", (callees[call.id], line(named_at))))

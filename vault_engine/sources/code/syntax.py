@@ -27,6 +27,16 @@ def collapse(text: str) -> str:
 LITERAL = "<literal>"
 
 
+def deep_callee(read, node, src: Source) -> str:
+    """``read(src, node)``, a call's callee; for a chain of calls too deep for Python's
+    recursion (1,500 chained `.step()`s) the call's text, cut: the whole file had been skipped
+    with a RecursionError, every symbol of it lost (qa162)."""
+    try:
+        return read(src, node)
+    except RecursionError:
+        return collapse(src.text(node))[:160]
+
+
 def as_written(callee: str, member: str = "") -> str:
     """A callee the normal forms do not cover, as written with whitespace collapsed; cut to
     160 characters, keeping the ``member`` it calls when it has one (a cast's type over 160
