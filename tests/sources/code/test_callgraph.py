@@ -829,6 +829,18 @@ def test_a_python_call_of_an_outside_module_member_and_of_a_subpackage_module_re
     assert graph.unresolved.get("external") == 1
 
 
+def test_a_callbacks_own_const_binds_inside_it_alone():
+    """`test('renders', () => { const render = makeRender(); render(); })` was a call of the file's
+    `render`, and in a named function a callback's `next` made the function's own `next()` "local"
+    (qa164, qa162)."""
+    graph = build({"src/app.js": "function next() { return 1; }\nfunction render() { return 1; }\n"
+                                 "test('renders', () => {\n  const render = makeRender();\n  render();\n});\n"
+                                 "function named() {\n  items.map(() => { const next = 2; next(); });\n  next();\n"
+                                 "  [1].forEach((render) => render());\n}\nrender();\n"})
+    assert sorted((e.caller, e.callee, e.line) for e in graph.edges) == [
+        ("src/app.js", "src/app.js#render", 12), ("src/app.js#named", "src/app.js#next", 9)]
+
+
 def test_a_module_level_callbacks_parameter_is_no_call_of_the_files_function_of_its_name():
     """`app.use((req, res, next) => next())` and Python's `lambda f: f()` and `[f() for f in fs]`
     had been calls of the file's `next` and `f` (qa162); the file's own call stays one."""

@@ -164,7 +164,10 @@ class DynamicResolver:
 
     def _in_function(self, path: str, scope: str, name: str, line: int | None = None):
         idx = self.index
-        binds = idx.bindings.get((path, scope), {}).get(name, ())
+        # a callback's own parameter or const binds inside the callback alone: elsewhere in the
+        # function the name is the module's (each such call had been "local", unlisted, qa162)
+        binds = [b for b in idx.bindings.get((path, scope), {}).get(name, ())
+                 if b.until is None or line is None or b.line <= line <= b.until]
         kinds = {b.kind for b in binds}
         if "global" in kinds:
             return "global"

@@ -536,8 +536,26 @@ def _bind_target(src: Source, node, out: Extracted) -> None:
                     name = src.text(part.child_by_field_name("key"))
                     out.events.append((node.start_byte, "import", (local, module, name, ln, True)))
             return
+    callback = _callback_around(node)
     for name in _pattern_names(src, node):
-        out.events.append((node.start_byte, "bind", (name, ln, "assign", None)))
+        if callback is not None:  # bound inside a callback passed as an argument, there alone (qa164)
+            out.events.append((node.start_byte, "bind", (name, ln, "inline", None, None, False, end_line(callback))))
+        else:
+            out.events.append((node.start_byte, "bind", (name, ln, "assign", None)))
+
+
+_FUNCTION_NODES = frozenset({"arrow_function", "function_expression", "function_declaration", "method_definition",
+                             "generator_function", "generator_function_declaration", "class_body"})
+
+
+def _callback_around(node):
+    """The function a binding lies in when that is a callback handed to a call
+    (`test('renders', () => { const render = ...; render(); })`), else None: its `render()`
+    had been a call of the file's `render` (qa164)."""
+    while (node := node.parent) is not None and node.type not in _FUNCTION_NODES:
+        pass
+    return node if node is not None and node.type in ("arrow_function", "function_expression") and \
+        node.parent is not None and node.parent.type == "arguments" else None
 
 
 def _is_require(src: Source, call) -> bool:
