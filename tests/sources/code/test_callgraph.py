@@ -942,10 +942,12 @@ def test_python_module_code_sees_what_is_bound_above_it():
     an edge to the import, and the `def` had "no callers" (qa162); a function body runs later."""
     graph = build({"src/pkg/__init__.py": "", "src/pkg/other.py": "def helper(): return 1\n",
                    "src/pkg/mod.py": "def helper(): return 'local'\nearly = helper()\nfrom pkg.other import helper\n"
-                                     "late = helper()\nclass K:\n    x = helper()\ndef f():\n    return helper()\n"})
+                                     "late = helper()\nclass K:\n    x = helper()\ndef f():\n    return helper()\n"
+                                     "class L:\n    y = helper()\n    def helper(self): pass\n"})
     assert sorted((e.caller, e.callee, e.line) for e in graph.edges) == [
         ("src/pkg/mod.py", "src/pkg/mod.py#helper", 2), ("src/pkg/mod.py", "src/pkg/other.py#helper", 4),
-        ("src/pkg/mod.py#K", "src/pkg/other.py#helper", 6), ("src/pkg/mod.py#f", "src/pkg/other.py#helper", 8)]
+        ("src/pkg/mod.py#K", "src/pkg/other.py#helper", 6), ("src/pkg/mod.py#L", "src/pkg/other.py#helper", 10),
+        ("src/pkg/mod.py#f", "src/pkg/other.py#helper", 8)]  # L's own `helper`, defined below it, runs later
 
 
 def test_a_component_used_as_a_jsx_element_is_called():

@@ -156,6 +156,8 @@ class DynamicResolver:
                 # next())` had been a call of the file's `next` (qa162)
                 raise Miss("local")
             found = idx.last_binding(path, s, name, line, before=line if in_order else None)
+            if found is None and in_order and s is None:  # bound only below: a NameError when run,
+                found = idx.last_binding(path, s, name, line)  # read as the binding it would reach
             if found is not None:
                 return self._binding_entity(path, s, found)
         if any(b.kind == "inline" for b in idx.bindings.get((path, None), {}).get(name, ())):

@@ -170,7 +170,7 @@ class Index:
         for b in self.bindings.get(key, {}).get(name, ()):
             if b.kind == "assign":
                 found.append((b.line, 0, ("assign", b)))
-        if before is not None and any(f[0] <= before for f in found):
+        if before is not None:
             found = [f for f in found if f[0] <= before]
         if not found:
             return None
