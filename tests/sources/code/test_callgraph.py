@@ -922,10 +922,12 @@ def test_a_typescript_static_and_instance_method_of_one_name_are_told_apart_by_t
     """`this.convert()` in an instance getter had been an edge to the static `convert` too, and
     `Temp.convert()` to the instance one (qa162)."""
     graph = build({"src/shapes.ts": "class Temp {\n  get celsius() { return this.convert(); }\n"
-                                    "  convert(): number { return 1; }\n  public static convert(): number { return 2; }\n}\n"
+                                    "  convert(): number { return 1; }\n  public static convert(): number { return 2; }\n"
+                                    "  static make() { return this.convert(); }\n}\n"
                                     "function use() { return Temp.convert(); }\n"})
     assert pairs(graph) == {("src/shapes.ts#Temp.celsius", "src/shapes.ts#Temp.convert"),
-                            ("src/shapes.ts#use", "src/shapes.ts#Temp.convert~2")}
+                            ("src/shapes.ts#use", "src/shapes.ts#Temp.convert~2"),
+                            ("src/shapes.ts#Temp.make", "src/shapes.ts#Temp.convert~2")}  # `this`, the class (qa164)
 
 
 def test_a_javascript_class_field_holding_a_function_is_a_method():

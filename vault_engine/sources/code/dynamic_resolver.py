@@ -128,7 +128,9 @@ class DynamicResolver:
             cls = self._this_class(path, caller)
             if cls is None:
                 raise Miss("this")
-            return ("instance", path, cls), "self"
+            # in a static method `this` is the class: `this.convert()` there is the static one (qa164)
+            in_static = _is_static(self._method_around(path, caller, cls))
+            return ("def" if in_static else "instance", path, cls), "self"
         return self.lookup(path, caller, name, line)
 
     # ---- names --------------------------------------------------------------------------
@@ -430,6 +432,13 @@ class DynamicResolver:
         if found is None or found[0] != "def":
             raise Miss("super")
         return found[1], found[2].qualname, "super"
+
+    def _method_around(self, path: str, caller: str | None, cls: Symbol) -> Symbol | None:
+        """The member of ``cls`` the call sits in (through the arrow functions inside it)."""
+        current = self.index.symbol(path, caller)
+        while current is not None and current.parent != cls.qualname:
+            current = self.index.symbol(path, current.parent)
+        return current
 
     def _this_class(self, path: str, caller: str | None):
         """The class ``this`` is in: up through arrow functions, not through a ``function``,
