@@ -385,3 +385,4 @@ def test_a_name_typed_decomposed_continues_the_project_it_names(make_vault):
         # the folder on disk stays the project's: no second one beside it, no "renamed folder?" (qa161)
         assert [d.name for d in (root / "projects").iterdir()] == [nfd]
         assert not any("renamed project folder" in n for n in v.resume("café").notices)
+        assert v.status()["project_elsewhere"] == []  # nor in status (qa164)

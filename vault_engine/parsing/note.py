@@ -413,16 +413,17 @@ def note_project(rel_path: str, meta: dict, config: Config) -> str | None:
     declared = meta.get("project")
     if isinstance(declared, (str, int)) and not isinstance(declared, bool) and str(declared).strip():
         return as_named(str(declared).strip())
-    return as_named(folder_project(rel_path, config))
+    return folder_project(rel_path, config)
 
 
 def folder_project(rel_path: str, config: Config) -> str | None:
-    """The project a note's folder names: ``projects/<project>/...``."""
+    """The project a note's folder names: ``projects/<project>/...``, read composed as names
+    are (a folder macOS wrote decomposed names its project, not a renamed one, qa161)."""
     prefix = config.projects_dir + "/"
     if rel_path.startswith(prefix):
         rest = rel_path[len(prefix):]
         if "/" in rest:
-            return rest.split("/", 1)[0]
+            return as_named(rest.split("/", 1)[0])
     return None
 
 

@@ -94,12 +94,11 @@ def folder_disagrees(ledger: Ledger, config: Config, project: str) -> tuple[str,
     from collections import defaultdict
 
     from vault_engine.parsing.note import folder_project
-    from vault_engine.text import as_named
 
     here: defaultdict[str, int] = defaultdict(int)  # other project -> notes of it in this folder
     away: defaultdict[str, int] = defaultdict(int)  # other folder -> notes of this project in it
     for path, named in ledger.projects_under(config.projects_dir):
-        folder = as_named(folder_project(path, config))  # a folder written decomposed names its project (qa161)
+        folder = folder_project(path, config)
         if folder == project and named != project:
             here[named] += 1
         elif named == project and folder not in (None, project):
