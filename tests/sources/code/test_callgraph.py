@@ -974,3 +974,12 @@ def test_a_chain_of_calls_too_deep_to_read_leaves_its_file_indexed(path, text):
     """1,500 chained calls raised a RecursionError, and the whole file was skipped (qa162)."""
     parsed = parse_source(path, text, detect_language(path))
     assert [s.qualname for s in parsed.symbols] == ["keep", "chain"]
+
+
+def test_a_rust_traits_default_is_reached_where_the_type_is_brought_in_by_use():
+    """The type and its `impl Greet` in another file: listed as an `unplaced` call (qa164)."""
+    graph = build({"src/main.rs": "mod greet;\nmod p;\nuse p::P;\nfn main() { let x = P {}; x.hello(); }\n",
+                   "src/p.rs": "use crate::greet::Greet;\npub struct P {}\n"
+                               "impl Greet for P { fn name(&self) -> String { String::new() } }\n",
+                   "src/greet.rs": "pub trait Greet { fn name(&self) -> String; fn hello(&self) -> String { self.name() } }\n"})
+    assert ("src/main.rs#main", "src/greet.rs#Greet.hello") in pairs(graph)

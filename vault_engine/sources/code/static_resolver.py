@@ -353,6 +353,8 @@ class StaticResolver:
                     continue
                 sym = self.index.symbol(file, ".".join(item))
                 found = self._rust_called(file, sym, how) if sym is not None else None
+                if found is None and sym is None and len(item) == 2:  # a default of a trait the type
+                    found = self._rust_default(file, item[0], item[1], how)  # implements there (qa164)
                 if found is not None:
                     return found
                 if sym is None and file != path:  # re-exported: `pub use circle::Circle;`, `pub use poly::*;`
