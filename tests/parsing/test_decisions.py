@@ -235,6 +235,18 @@ def test_cons_written_as_labelled_items_are_the_reason_and_an_alternative_marked
     assert rulings[0].reason == "Complexity: needs per-pod deadlines; Burden: users pick timeouts"
 
 
+def test_a_labelled_list_of_cons_is_the_reason_whole_and_never_ends_on_a_semicolon():
+    """KEP 3541's fourth `Cons:` item was cut (three sentences at most), and 18 KEP reasons
+    ended on the ";" of a cut item (qa163)."""
+    cons = ["Complexity: needs per-pod deadlines", "Burden: users pick timeouts", "Blocks on transient issues",
+            "Boolean flag does not allow tuning per workload"]
+    text = ("# KEP\n## Alternatives\n### Alternative 1: Timeout field\nAdd a timeout per pod.\n\nCons:\n\n"
+            + "".join(f"- {c};\n" for c in cons) + "### Alternative 2: Late recovery\nRecover late. However, user "
+            "stories exist where;\n")
+    rulings = parse("decisions/kep.md", text).dead_ends
+    assert [d.reason for d in rulings] == ["; ".join(cons), "Recover late. However, user stories exist where"]
+
+
 def test_a_justification_continued_as_a_list_below_the_chosen_line_is_kept():
     """jabref/0000: `Chosen option: "MADR 4.0.0", because` and the reasons as a list below."""
     text = MADR.replace("* Custom format\n", "* Custom format\n* YAML\n", 1).replace(

@@ -692,6 +692,9 @@ def _headed_lines(head: tuple[str, ...], group: Sequence[SectionLike]) -> list[s
     return lines
 
 
+REASON_CHARS = 600  # of a labelled reason: a Cons list whole, an essay under `Why not?` its opening
+
+
 def _described(text: str, lines: Sequence[str], line: int, heading: str | None, slugs: set[str],
                agent: str | None, when: float | None) -> DeadEnd:
     """One alternative named ``text`` and described by ``lines``: its reason is what a "Cons:"
@@ -702,7 +705,11 @@ def _described(text: str, lines: Sequence[str], line: int, heading: str | None, 
     # its pros had been given as the reason (KEP-3203, qa123, qa124)
     argued = next((n for n, line in enumerate(lines) if _argues_from(_prose(_HEADING.sub("", line)))), len(lines))
     lead = _prose_of(line for line in lines[:argued] if not _HEADING.match(line))
-    reason = links_as_text(" ".join(split_sentences(_labelled_reason(lines) or _said_rejected(described) or lead)[:3]))
+    # a labelled `Cons:` list, up to the next label, as long as it holds short items (its 4th had
+    # been cut, qa163); else the first sentences; never ending on the ";" of a cut list item
+    labelled = split_sentences(_labelled_reason(lines))
+    kept = [part for n, part in enumerate(labelled) if n == 0 or sum(map(len, labelled[:n + 1])) <= REASON_CHARS]
+    reason = links_as_text(" ".join(kept or split_sentences(_said_rejected(described) or lead)[:3])).rstrip(" ;,")
     return DeadEnd(text, reason or None, SOURCE, line, heading, slugify(text, slugs), agent, when,
                    f"{text}. {described}"[:DETAIL_CHARS])
 
