@@ -81,8 +81,8 @@ class Drift:
             pending = watcher.get("pending") or 0
             # a batch too long to wait for (the watcher answered `busy`, and this answer is the
             # index's as it stands): a miss had said nothing, a note saved before it unseen (qa161)
-            return (f"the running watcher is applying {pending} change(s) to the index (the answer may be "
-                    f"there): {again} again in a moment",) if pending else ()
+            return (f"the running watcher is applying changes to the index (the answer may be there): "
+                    f"{again} again in a moment",) if pending else ()  # its count is of events, not notes (qa164)
         settings = self.settings_notice(ledger, again)
         _, suspects = self.changes_since_index(ledger, under)
         if not suspects.changed and not suspects.missing:

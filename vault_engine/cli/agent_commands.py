@@ -9,6 +9,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import shlex
 import shutil
 import sys
 from typing import NoReturn
@@ -167,7 +168,7 @@ def _local_settings(settings) -> str:
     named a file in the folder the command ran in, which Claude Code never reads (qa161)."""
     from pathlib import Path
 
-    return str(Path(settings).expanduser().resolve().parent / "settings.local.json")
+    return shlex.quote(str(Path(settings).expanduser().resolve().parent / "settings.local.json"))  # to paste (qa164)
 
 
 def _finds(folder, vault) -> bool:

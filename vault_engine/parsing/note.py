@@ -117,7 +117,8 @@ EXTRACTION_VERSION = "46"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 #     rewrite of it is no edit for decay
 # 45: the comments Obsidian hides (`%% %%`, `<!-- -->`) hold no ruling, link or heading, and a
 #     `%%` in a code span opens none
-# 46: a project's name composed (NFC): "café" from a folder or a property macOS wrote decomposed
+# 46: a project's name composed (NFC): "café" from a folder or a property macOS wrote decomposed;
+#     a record's labelled Cons list whole (up to 600 characters), no reason ending on a ";"
 
 
 def newer_extraction(key: str | None) -> str | None:
