@@ -983,3 +983,13 @@ def test_a_rust_traits_default_is_reached_where_the_type_is_brought_in_by_use():
                                "impl Greet for P { fn name(&self) -> String { String::new() } }\n",
                    "src/greet.rs": "pub trait Greet { fn name(&self) -> String; fn hello(&self) -> String { self.name() } }\n"})
     assert ("src/main.rs#main", "src/greet.rs#Greet.hello") in pairs(graph)
+
+
+def test_a_method_called_on_a_modules_instance_is_listed_as_unconfirmed():
+    """`from .storage import default_store; default_store.save()` was kept as a member the module
+    lacks, and `callers Store.save` said "no callers" with no word (qa165): the Flask `app` idiom."""
+    graph = build({"src/pkg/__init__.py": "", "src/pkg/storage.py": "class Store:\n    def save(self): pass\n"
+                                                                    "default_store = Store()\n",
+                   "src/pkg/app.py": "from .storage import default_store\nfrom . import storage\ndef run():\n"
+                                     "    default_store.save()\n    storage.default_store.save()\n"})
+    assert [(u.name, u.line, u.reason) for u in graph.unconfirmed] == [("save", 4, "assigned"), ("save", 5, "assigned")]

@@ -313,6 +313,11 @@ class DynamicResolver:
                 entity = self._import_entity(path, found[1], seen)
                 if entity[0] != "external" or not _is_submodule(idx, module, name):
                     return entity
+            if found is not None and found[0] == "assign" and not _is_submodule(idx, module, name):
+                # a module's instance, `default_store = Store()` imported and called: a call on a
+                # receiver the syntax does not type, listed under its methods (it had been a member
+                # the module lacks, and `callers Store.save` said nothing, qa165)
+                raise Miss("assigned")
             if found is None and not name.startswith("_"):
                 for imp in idx.stars.get((path, None), ()):
                     key = self._module_key(path, imp.module)
