@@ -993,3 +993,12 @@ def test_a_method_called_on_a_modules_instance_is_listed_as_unconfirmed():
                    "src/pkg/app.py": "from .storage import default_store\nfrom . import storage\ndef run():\n"
                                      "    default_store.save()\n    storage.default_store.save()\n"})
     assert [(u.name, u.line, u.reason) for u in graph.unconfirmed] == [("save", 4, "assigned"), ("save", 5, "assigned")]
+
+
+def test_a_rust_fn_declared_in_a_function_body_shadows_the_files():
+    """`fn parse_line` in `load`'s body lost to the file's top-level `parse_line` (qa165)."""
+    graph = build({"src/main.rs": "fn parse_line(s: &str) -> u32 { 1 }\nfn load(s: &str) -> u32 {\n"
+                                  "    fn parse_line(s: &str) -> u32 { 2 }\n    parse_line(s)\n}\n"
+                                  "fn other(s: &str) -> u32 { parse_line(s) }\n"})
+    assert pairs(graph) == {("src/main.rs#load", "src/main.rs#load.parse_line"),
+                            ("src/main.rs#other", "src/main.rs#parse_line")}

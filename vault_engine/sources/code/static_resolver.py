@@ -265,8 +265,16 @@ class StaticResolver:
         return [*mods, None]
 
     def _rust_item(self, path: str, caller: str | None, name: str):
-        """A bare name: an item of the module around the call, else of one further out (Rust
-        asks a ``use super::*`` for that; a call the file's top answers is taken as before)."""
+        """A bare name: an item of the function around the call (a `fn` declared in its body,
+        which shadows the file's of that name: it had lost to it, qa165), else of the module
+        around it, else of one further out (Rust asks a ``use super::*`` for that; a call the
+        file's top answers is taken as before)."""
+        scope = self.index.symbol(path, caller)
+        while scope is not None and scope.kind in ("function", "method"):
+            own = self.index.children.get((path, scope.qualname), {}).get(name)
+            if own is not None and own.kind == "function":
+                return path, self.index.only_definition(path, own).qualname, "name.local"
+            scope = self.index.symbol(path, scope.parent)
         for module in self._rust_modules_around(path, caller):
             sym = self.index.children.get((path, module), {}).get(name)
             if sym is None or sym.kind == "module":  # `mod f` beside `fn f`: two namespaces, one table
