@@ -1002,3 +1002,15 @@ def test_a_rust_fn_declared_in_a_function_body_shadows_the_files():
                                   "fn other(s: &str) -> u32 { parse_line(s) }\n"})
     assert pairs(graph) == {("src/main.rs#load", "src/main.rs#load.parse_line"),
                             ("src/main.rs#other", "src/main.rs#parse_line")}
+
+
+def test_a_const_declared_in_a_block_is_seen_in_the_block_alone():
+    """`const save` in an `if` block took the imported `save(4)` after the block, the import
+    left with "no callers" (qa165)."""
+    graph = build({"src/lib.ts": "export function save(n: number) { return n; }\n",
+                   "src/app.ts": "import { save } from \"./lib\";\nexport function run(flag: boolean) {\n"
+                                 "  if (flag) {\n    const save = (n: number) => n * 2;\n    save(3);\n  }\n  save(4);\n}\n"
+                                 "if (true) { let keep = () => 1; keep(); }\nsave(5);\n"})
+    assert sorted((e.caller, e.callee, e.line) for e in graph.edges) == [
+        ("src/app.ts", "src/app.ts#keep", 9), ("src/app.ts", "src/lib.ts#save", 10),
+        ("src/app.ts#run", "src/app.ts#run.save", 5), ("src/app.ts#run", "src/lib.ts#save", 7)]

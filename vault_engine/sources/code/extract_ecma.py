@@ -229,6 +229,9 @@ def _seen_only_in_callbacks(defs: list[RawDef]) -> None:
             node = node.parent
         if node is not None and node.id not in named:
             d.visible = (line(node), end_line(node))
+        elif getattr(d.node, "type", None) == "variable_declarator" and \
+                (block := _block_around(d.node.child_by_field_name("name"))) is not None:  # type: ignore[attr-defined]
+            d.visible = (line(block), end_line(block))  # a `const f = () => ...` in an `if` block (qa165)
 
 
 def _function_value(node):
@@ -536,12 +539,26 @@ def _bind_target(src: Source, node, out: Extracted) -> None:
                     name = src.text(part.child_by_field_name("key"))
                     out.events.append((node.start_byte, "import", (local, module, name, ln, True)))
             return
-    callback = _callback_around(node)
+    # bound there alone: inside a callback handed to a call (qa164), or a `const`/`let` in a block
+    # (an `if`'s: `const save` there had taken the imported `save(4)` after the block, qa165)
+    within = _callback_around(node) or _block_around(node)
     for name in _pattern_names(src, node):
-        if callback is not None:  # bound inside a callback passed as an argument, there alone (qa164)
-            out.events.append((node.start_byte, "bind", (name, ln, "inline", None, None, False, end_line(callback))))
+        if within is not None:
+            out.events.append((node.start_byte, "bind", (name, ln, "inline", None, None, False, end_line(within))))
         else:
             out.events.append((node.start_byte, "bind", (name, ln, "assign", None)))
+
+
+def _block_around(node):
+    """The block a ``const`` or ``let`` is declared in when that is no function's body (an
+    ``if``'s, a loop's, a bare ``{ }``), else None."""
+    declaration = node.parent.parent if node.parent is not None else None
+    if declaration is None or declaration.type != "lexical_declaration":
+        return None
+    block = declaration.parent
+    if block is None or block.type != "statement_block" or block.parent is None:
+        return None
+    return None if block.parent.type in _FUNCTION_NODES or block.parent.type == "class_static_block" else block
 
 
 _FUNCTION_NODES = frozenset({"arrow_function", "function_expression", "function_declaration", "method_definition",
