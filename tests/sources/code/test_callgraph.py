@@ -1014,3 +1014,18 @@ def test_a_const_declared_in_a_block_is_seen_in_the_block_alone():
     assert sorted((e.caller, e.callee, e.line) for e in graph.edges) == [
         ("src/app.ts", "src/app.ts#keep", 9), ("src/app.ts", "src/lib.ts#save", 10),
         ("src/app.ts#run", "src/app.ts#run.save", 5), ("src/app.ts#run", "src/lib.ts#save", 7)]
+
+
+def test_a_go_generic_function_called_with_type_arguments_is_a_call():
+    """`First[int](x)`, `util.First[string](y)` (read by the grammar as conversions) and
+    `store.NewRepo[Order]()` were no calls, not even counted (qa162, qa165)."""
+    graph = build({
+        "util/util.go": "package util\nfunc First[T any](xs []T) T { return xs[0] }\n",
+        "store/repo.go": "package store\ntype Repo[T any] struct{}\nfunc NewRepo[T any]() *Repo[T] { return nil }\n",
+        "app/app.go": "package app\nimport (\n  \"example.com/shop/util\"\n  \"example.com/shop/store\"\n)\n"
+                      "func First[T any](x []T) T { return x[0] }\ntype Celsius float64\nfunc U() {\n  First[int](nil)\n"
+                      "  util.First[string](nil)\n  store.NewRepo[int]()\n  Celsius(2)\n}\n",
+    }, go_modules={"example.com/shop": ""})
+    assert sorted((e.callee, e.line) for e in graph.edges) == [
+        ("app/app.go#First", 9), ("store/repo.go#NewRepo", 11), ("util/util.go#First", 10)]
+    assert graph.unresolved == {"conversion": 1}  # `Celsius(2)`

@@ -29,6 +29,8 @@ _EXTRA = {
 (range_clause left: (_) @target)
 (type_switch_statement alias: (_) @target)
 (func_literal) @params.inline
+(call_expression function: (index_expression)) @reference.call
+(type_conversion_expression type: (generic_type)) @reference.call
 """,
     "rust": """
 (impl_item) @definition.impl
@@ -369,11 +371,16 @@ def _callee(src: Source, node, language: str) -> str | None:
             return name
         base = "super()" if obj.type == "super" else LITERAL if obj.type in _LITERALS else _dotted(src, obj)
         return f"{base}.{name}" if base else f"{collapse(src.text(obj))[:120]}.{name}"
+    if t == "type_conversion_expression":  # Go's `First[int](x)`: a generic function called (qa165)
+        typ = node.child_by_field_name("type")
+        return src.text(typ.child_by_field_name("type")) if typ is not None else None
     fn = node.child_by_field_name("function")
     if fn is None:
         return None
     if fn.type == "generic_function":
         fn = fn.child_by_field_name("function")
+    if fn.type == "index_expression":  # Go's `store.NewRepo[Order]()`
+        fn = fn.child_by_field_name("operand")
     value = fn.child_by_field_name("operand") or fn.child_by_field_name("value")  # a Go selector, a Rust field
     if fn.type in ("selector_expression", "field_expression") and value is not None and value.type in _LITERALS:
         return f"{LITERAL}.{src.text(fn.child_by_field_name('field'))}"  # `"x".to_string()`: the type's
