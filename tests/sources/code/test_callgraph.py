@@ -1029,3 +1029,13 @@ def test_a_go_generic_function_called_with_type_arguments_is_a_call():
     assert sorted((e.callee, e.line) for e in graph.edges) == [
         ("app/app.go#First", 9), ("store/repo.go#NewRepo", 11), ("util/util.go#First", 10)]
     assert graph.unresolved == {"conversion": 1}  # `Celsius(2)`
+
+
+def test_an_instance_re_exported_through_a_barrel_is_listed_as_the_direct_import_is():
+    """`export * from "./cart"`, then `cartApi.load()`: kept as a name not exported, where the
+    direct import was listed under `callers CartApi.load` (qa165)."""
+    graph = build({"src/cart.ts": "export class CartApi { load() { return 1; } }\nexport const cartApi = new CartApi();\n",
+                   "src/index.ts": "export * from \"./cart\";\n",
+                   "src/app.ts": "import { cartApi } from \"./index\";\nimport { cartApi as direct } from \"./cart\";\n"
+                                 "export function run() {\n  cartApi.load();\n  direct.load();\n}\n"})
+    assert [(u.name, u.line, u.reason) for u in graph.unconfirmed] == [("load", 4, "assigned"), ("load", 5, "assigned")]

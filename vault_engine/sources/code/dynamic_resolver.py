@@ -347,15 +347,18 @@ class DynamicResolver:
             if key is None:
                 return ("external", exp.module)
             return ("module", key) if exp.target is None else self._module_member(key, exp.target, seen)
+        found_there: Miss | None = None  # what a module `export *` reaches says of the name
         for exp in parsed.exports:
             if exp.name == "*" and exp.module is not None:
                 key = self._module_key(path, exp.module)
                 if key is not None:
                     try:
                         return self._module_member(key, name, seen)
-                    except Miss:
-                        continue
-        raise Miss("not_exported")
+                    except Miss as miss:  # found, but as an instance (`export const cartApi = new
+                        # CartApi()`): said so, where "not exported" had hidden the call (qa165)
+                        if miss.reason not in ("not_exported", "no_such_member", "reexport_cycle"):
+                            found_there = found_there or miss
+        raise found_there or Miss("not_exported")
 
     # ---- classes ------------------------------------------------------------------------
     def member(self, entity, name: str):
