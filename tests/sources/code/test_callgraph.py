@@ -1039,3 +1039,11 @@ def test_an_instance_re_exported_through_a_barrel_is_listed_as_the_direct_import
                    "src/app.ts": "import { cartApi } from \"./index\";\nimport { cartApi as direct } from \"./cart\";\n"
                                  "export function run() {\n  cartApi.load();\n  direct.load();\n}\n"})
     assert [(u.name, u.line, u.reason) for u in graph.unconfirmed] == [("load", 4, "assigned"), ("load", 5, "assigned")]
+
+
+def test_a_java_enum_constants_body_is_a_class_of_its_own():
+    """`A { double area() ... }` merged into the enum as `Kind.area`, the enum's own method
+    renamed `area~2`, and a bare `area()` an edge to both (qa165)."""
+    graph = build({"src/shop/Kind.java": "package shop;\nenum Kind {\n  A { double area() { return 1; } },\n  B;\n"
+                                         "  double area() { return 0; }\n  double twice() { return area() * 2; }\n}\n"})
+    assert pairs(graph) == {("src/shop/Kind.java#Kind.twice", "src/shop/Kind.java#Kind.area")}

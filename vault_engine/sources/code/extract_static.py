@@ -50,6 +50,7 @@ _EXTRA = {
 (method_invocation) @call
 (object_creation_expression) @call
 (object_creation_expression (class_body)) @definition.anon
+(enum_constant body: (class_body)) @definition.anon
 (explicit_constructor_invocation) @call
 (import_declaration) @import
 (local_variable_declaration) @target.typed
@@ -116,8 +117,10 @@ def _definition(src: Source, node, language: str, out: Extracted) -> RawDef | No
             node.child_by_field_name("type").type, "type")
     elif t in _KINDS:
         kind = _KINDS[t]
-    elif t == "object_creation_expression":  # Java's anonymous class, `new Comparator<T>() { ... }`:
-        kind = "class"  # its methods, `this` and `super` are its own, not the class around it's (qa162)
+    elif t in ("object_creation_expression", "enum_constant"):  # Java's anonymous class, `new Comparator<T>()
+        # { ... }`, or an enum constant's body, `A { area() ... }`: its methods, `this` and `super` are its
+        # own, not the class around it's (qa162, qa165)
+        kind = "class"
     else:
         return None
     outer = node.parent if t in ("type_spec", "type_alias") and len(node.parent.named_children) == 1 else node
@@ -132,6 +135,10 @@ def _definition(src: Source, node, language: str, out: Extracted) -> RawDef | No
     if t == "object_creation_expression":  # named `$Comparator` after what it implements, as its base
         bases = (_type_name(src, node.child_by_field_name("type")),)
         name = f"${bases[0]}"
+    elif t == "enum_constant":  # `Kind.A`, a kind of its enum
+        enum = node.parent.parent if node.parent is not None else None
+        bases = (src.text(enum.child_by_field_name("name")),) if enum is not None and enum.type == "enum_declaration" \
+            else ()
     d = RawDef(node, name, kind, line(first), line(keyword), end_line(node),
                header(src, keyword.start_byte, body.start_byte if body is not None else node.end_byte).rstrip(";"),
                (node.start_byte, node.end_byte), doc_comment(src, first, _DOC[language]),
