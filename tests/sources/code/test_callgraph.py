@@ -1047,3 +1047,15 @@ def test_a_java_enum_constants_body_is_a_class_of_its_own():
     graph = build({"src/shop/Kind.java": "package shop;\nenum Kind {\n  A { double area() { return 1; } },\n  B;\n"
                                          "  double area() { return 0; }\n  double twice() { return area() * 2; }\n}\n"})
     assert pairs(graph) == {("src/shop/Kind.java#Kind.twice", "src/shop/Kind.java#Kind.area")}
+
+
+def test_a_java_records_implicit_canonical_constructor_is_the_record():
+    """`new Rec(1, 2)` and `this(a, 0)` were edges to the explicit `Rec(int a)`, a call of
+    itself (qa165): with the record's components' count, the implicit canonical one."""
+    graph = build({"src/shop/Rec.java": "package shop;\nrecord Rec(int a, int b) {\n  Rec(int a) { this(a, 0); }\n"
+                                        "  static Rec make() { return new Rec(1, 2); }\n"
+                                        "  static Rec one() { return new Rec(1); }\n}\n"})
+    assert sorted((e.caller, e.callee, e.how) for e in graph.edges) == [
+        ("src/shop/Rec.java#Rec.Rec", "src/shop/Rec.java#Rec", "ctor.class"),
+        ("src/shop/Rec.java#Rec.make", "src/shop/Rec.java#Rec", "ctor.class"),
+        ("src/shop/Rec.java#Rec.one", "src/shop/Rec.java#Rec.Rec", "ctor.init")]

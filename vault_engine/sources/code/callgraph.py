@@ -85,6 +85,7 @@ def resolve(files: Mapping[str, ParsedSource], *, annotations: bool = True, loca
                                                    miss.source))
                 continue
             for tpath, qualname, how in targets:
+                tpath, qualname, how = _canonical(index, tpath, qualname, how, call.arguments)
                 edge = Edge(ref(path, call.caller), ref(tpath, qualname), path, call.line, how)
                 edges.setdefault((edge.caller, edge.callee, edge.path, edge.line), edge)
     definitions: dict[str, tuple[str, Symbol | None]] = {path: (path, None) for path in files}
@@ -123,6 +124,18 @@ def _runnable(index: Index, targets: list[tuple[str, str]]) -> list[tuple[str, s
 def _one(path: str, tpath: str, qualname: str) -> tuple[str, str, str]:
     """The edge to the one definition left of a name's repeats, as a name found alone is."""
     return tpath, qualname, "import" if tpath != path else "name.local" if "." in qualname else "name.module"
+
+
+def _canonical(index: Index, path: str, qualname: str, how: str, arguments: int | None) -> tuple[str, str, str]:
+    """A Java record's constructor called with as many arguments as the record has components,
+    where its explicit one takes another number: the implicit canonical constructor, an edge
+    to the record (`new Rec(1, 2)` and `this(a, 0)` had been edges to `Rec(int a)`, qa165)."""
+    sym = index.symbol(path, qualname)
+    owner = index.symbol(path, sym.parent) if sym is not None and sym.kind == "constructor" else None
+    if owner is None or arguments is None or not owner.signature.startswith("record ") \
+            or len(sym.parameters) == arguments:  # type: ignore[union-attr]
+        return path, qualname, how
+    return path, owner.qualname, "ctor.class"
 
 
 def _by_arguments(index: Index, targets: list[tuple[str, str]], arguments: int | None) -> list[tuple[str, str, str]]:
