@@ -1059,3 +1059,11 @@ def test_a_java_records_implicit_canonical_constructor_is_the_record():
         ("src/shop/Rec.java#Rec.Rec", "src/shop/Rec.java#Rec", "ctor.class"),
         ("src/shop/Rec.java#Rec.make", "src/shop/Rec.java#Rec", "ctor.class"),
         ("src/shop/Rec.java#Rec.one", "src/shop/Rec.java#Rec.Rec", "ctor.init")]
+
+
+def test_a_java_method_called_on_an_instance_built_with_arguments_is_an_edge():
+    """`new K(2).h()` was a note only, where `new K().h()` was an edge (qa165)."""
+    graph = build({"src/shop/K.java": "package shop;\nclass K {\n  K(int n) {}\n  int h() { return 1; }\n"
+                                      "  static int a() {\n    return new K(2).h();\n  }\n}\n"})
+    assert ("src/shop/K.java#K.a", "src/shop/K.java#K.h", "constructed") in {
+        (e.caller, e.callee, e.how) for e in graph.edges}

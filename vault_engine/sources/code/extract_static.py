@@ -362,13 +362,19 @@ def _arguments(node, language: str) -> int | None:
     return sum(1 for c in arguments.named_children if c.type not in ("line_comment", "block_comment"))
 
 
+def _new_of(src: Source, node) -> str:
+    """``new K`` of a Java ``new K<T>(...)``; ``new Line.Item`` keeps its path: which ``Item``
+    it is (qa162)."""
+    typ = node.child_by_field_name("type")
+    typ = typ.named_children[0] if typ is not None and typ.type == "generic_type" else typ
+    return "new " + (src.text(typ) if typ is not None and typ.type == "scoped_type_identifier"
+                     else _type_name(src, typ))
+
+
 def _callee(src: Source, node, language: str) -> str | None:
     t = node.type
-    if t == "object_creation_expression":  # `new Line.Item()` keeps its path: which `Item` it is (qa162)
-        typ = node.child_by_field_name("type")
-        typ = typ.named_children[0] if typ is not None and typ.type == "generic_type" else typ
-        return "new " + (src.text(typ) if typ is not None and typ.type == "scoped_type_identifier"
-                         else _type_name(src, typ))
+    if t == "object_creation_expression":
+        return _new_of(src, node)
     if t == "explicit_constructor_invocation":
         return src.text(node.child_by_field_name("constructor"))  # super | this
     if t == "method_invocation":
@@ -377,6 +383,8 @@ def _callee(src: Source, node, language: str) -> str | None:
         if obj is None:
             return name
         base = "super()" if obj.type == "super" else LITERAL if obj.type in _LITERALS else _dotted(src, obj)
+        if obj.type == "object_creation_expression" and not any(c.type == "class_body" for c in obj.named_children):
+            base = f"{_new_of(src, obj)}()"  # `new K(2).h()`, its arguments left out as other calls' (qa165)
         return f"{base}.{name}" if base else f"{collapse(src.text(obj))[:120]}.{name}"
     if t == "type_conversion_expression":  # Go's `First[int](x)`: a generic function called (qa165)
         typ = node.child_by_field_name("type")
