@@ -1067,3 +1067,12 @@ def test_a_java_method_called_on_an_instance_built_with_arguments_is_an_edge():
                                       "  static int a() {\n    return new K(2).h();\n  }\n}\n"})
     assert ("src/shop/K.java#K.a", "src/shop/K.java#K.h", "constructed") in {
         (e.caller, e.callee, e.how) for e in graph.edges}
+
+
+def test_a_python_classmethods_cls_is_the_class():
+    """`cls(oid)` in a classmethod was "not callable", and `callers Order` "no callers" (qa165)."""
+    graph = build({"src/pkg/__init__.py": "", "src/pkg/order.py": (
+        "class Order:\n    def __init__(self, oid):\n        self.oid = oid\n    @classmethod\n    def load(cls, oid):\n"
+        "        cls.check(oid)\n        return cls(oid)\n    @classmethod\n    def check(cls, oid):\n        pass\n")})
+    assert pairs(graph) == {("src/pkg/order.py#Order.load", "src/pkg/order.py#Order.check"),
+                            ("src/pkg/order.py#Order.load", "src/pkg/order.py#Order.__init__")}

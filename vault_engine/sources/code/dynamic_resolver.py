@@ -229,7 +229,8 @@ class DynamicResolver:
         if (sym is not None and owner is not None and owner.kind == "class" and sym.parameters
                 and sym.parameters[0] == binding.name and "staticmethod" not in sym.decorators
                 and idx.files[path].language == "python"):
-            return ("instance", path, owner), "self"
+            # a classmethod's `cls` is the class: `cls(oid)` builds one (it had been "not callable", qa165)
+            return ("def" if "classmethod" in sym.decorators else "instance", path, owner), "self"
         if self.annotations and binding.annotation:
             cls = self.annotated_class(path, sym.parent if sym is not None else None, binding.annotation)
             if cls is not None:
