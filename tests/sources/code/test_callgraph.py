@@ -1076,3 +1076,12 @@ def test_a_python_classmethods_cls_is_the_class():
         "        cls.check(oid)\n        return cls(oid)\n    @classmethod\n    def check(cls, oid):\n        pass\n")})
     assert pairs(graph) == {("src/pkg/order.py#Order.load", "src/pkg/order.py#Order.check"),
                             ("src/pkg/order.py#Order.load", "src/pkg/order.py#Order.__init__")}
+
+
+def test_a_comprehension_or_lambda_written_over_lines_binds_its_names_on_every_line():
+    """An element written above its `for`, or a lambda's body on the next line, fell outside the
+    name's window and became a call of the module's function of that name (qa166)."""
+    graph = build({"src/pkg/__init__.py": "", "src/pkg/mod.py": (
+        "def fmt(x): return x\ndef handler(x): return x\ndef run(items, cmds):\n    out = [\n        fmt(i)\n"
+        "        for fmt in cmds\n    ]\n    cb = lambda handler: (\n        handler(1)\n    )\n    return out\n")})
+    assert pairs(graph) == set() and graph.unresolved == {"local": 2}

@@ -84,10 +84,11 @@ def extract(src: Source, caps: dict, language: str = "python") -> Extracted:
         for node in caps.get(capture, []):
             for name in node.named_children:
                 out.events.append((node.start_byte, "bind", (src.text(name), line(node), capture, None)))
-    for node in caps.get("params.inline", []):
+    for node in caps.get("params.inline", []):  # a lambda's parameters, bound to its body's end (qa166)
+        lambda_ = node.parent if node.parent is not None else node
         for name, _ in _parameters(src, node):
             out.events.append((node.start_byte, "bind", (name, line(node), "inline", None, None, False,
-                                                          end_line(node))))
+                                                          end_line(lambda_))))
     return out
 
 
@@ -242,11 +243,13 @@ def _bind_target(src: Source, node, kind: str, out: Extracted, callees: dict[int
     if kind == "assign" and parent.type == "assignment" and parent.child_by_field_name("right") is None:
         kind = "declare"  # `x: int` binds nothing outside a function
     value, entered = _bound_call(node, callees) if kind == "assign" else (None, False)
-    # a comprehension's loop variable is bound inside the comprehension only
-    until = end_line(parent.parent) if kind == "inline" and parent.parent is not None else None
+    # a comprehension's loop variable is bound inside the comprehension only: all its lines, its
+    # element written above its `for` too (qa166)
+    within = parent.parent if kind == "inline" and parent.parent is not None else None
+    until = end_line(within) if within is not None else None
     for name in _target_names(src, node):
         annotation = parent.child_by_field_name("type") if parent.type == "assignment" else None
-        out.events.append((node.start_byte, "bind", (name, line(node), kind,
+        out.events.append((node.start_byte, "bind", (name, line(within) if within is not None else line(node), kind,
                                                      src.text(annotation) if annotation else None,
                                                      value, entered, until)))
         if name == "__all__" and parent.parent is not None and parent.parent.parent is not None \
