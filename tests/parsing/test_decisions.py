@@ -710,3 +710,14 @@ def test_a_ruling_under_a_heading_the_record_repeats_opens_its_own_section(make_
         shown = vault.show(pod_api.ref)
     assert pod_api.ref == "decisions/kep-1.md#Alternatives [optional]#Pod API"
     assert shown.line_start == pod_api.line and "Use pod conditions" in shown.text
+
+
+def test_a_hard_wrapped_line_ending_in_a_colon_goes_on_with_the_reason():
+    """"...associated with the error\\nto potentially ignore errors:" was read as a new label,
+    and the reason stopped mid-sentence (KEP-4008, qa166)."""
+    text = ("# KEP\n## Alternatives\n### Post-Process Errors\nWarn instead.\n#### Drawbacks\n"
+            "There are a few problems with using the FieldPath associated with the error\n"
+            "to potentially ignore errors:\n\n1. Prepending item to atomic list.\n")
+    (ruling,) = parse("decisions/kep.md", text).dead_ends
+    assert ruling.reason.startswith("There are a few problems with using the FieldPath associated with the error "
+                                    "to potentially ignore errors")

@@ -782,7 +782,10 @@ def _labelled_reason(lines: Sequence[str]) -> str:
         taken = [line[m.end():]]
         level = _level(line) or 7  # a "#### Drawbacks" heading holds its "##### ..." parts
         for after in lines[n + 1:]:
-            other = _ANY_LABEL.match(after)
+            # a hard-wrapped sentence's next line ("...with the error\nto potentially ignore
+            # errors:") goes on with it, no label (the reason had stopped mid-sentence, qa166)
+            wrapped = after[:1].islower() and taken[-1].strip() and taken[-1].rstrip()[-1] not in ".:!?"
+            other = None if wrapped else _ANY_LABEL.match(after)
             # An item written "- Complexity: needs ..." under a "Cons:" line of its own is one
             # con, not the next label (a KEP's reason fell back to its description, qa47)
             con = is_list_item(after) and not is_list_item(line) and not _WHY_LABEL.match(after) \
