@@ -721,3 +721,7 @@ def test_a_hard_wrapped_line_ending_in_a_colon_goes_on_with_the_reason():
     (ruling,) = parse("decisions/kep.md", text).dead_ends
     assert ruling.reason.startswith("There are a few problems with using the FieldPath associated with the error "
                                     "to potentially ignore errors")
+    # a lower-case `pros:` after a list of cons still ends them (qa167)
+    listed = parse("decisions/kep.md", "# KEP\n## Alternatives\n### Polling\nPoll it.\n\nCons:\n- slow\n- costly\n"
+                                       "pros: cheap\n")
+    assert listed.dead_ends[0].reason == "slow; costly"

@@ -784,7 +784,8 @@ def _labelled_reason(lines: Sequence[str]) -> str:
         for after in lines[n + 1:]:
             # a hard-wrapped sentence's next line ("...with the error\nto potentially ignore
             # errors:") goes on with it, no label (the reason had stopped mid-sentence, qa166)
-            wrapped = after[:1].islower() and taken[-1].strip() and taken[-1].rstrip()[-1] not in ".:!?"
+            wrapped = after[:1].islower() and taken[-1].strip() and taken[-1].rstrip()[-1] not in ".:!?" \
+                and not is_list_item(taken[-1]) and not _ARGUMENT_LABEL.match(_prose(after))  # `pros:` ends it
             other = None if wrapped else _ANY_LABEL.match(after)
             # An item written "- Complexity: needs ..." under a "Cons:" line of its own is one
             # con, not the next label (a KEP's reason fell back to its description, qa47)
