@@ -1061,6 +1061,16 @@ def test_a_java_records_implicit_canonical_constructor_is_the_record():
         ("src/shop/Rec.java#Rec.one", "src/shop/Rec.java#Rec.Rec", "ctor.init")]
 
 
+def test_a_java_class_named_by_its_full_name_is_found_by_its_package():
+    """`new com.z.K(4)` kept its path and lost its edges, counted `external` (qa167)."""
+    graph = build({"src/com/z/K.java": "package com.z;\npublic class K {\n  public K() {}\n  public K(int n) {}\n"
+                                       "  public int h() { return 1; }\n}\n",
+                   "src/com/a/App.java": "package com.a;\nclass App {\n  int run() {\n    new com.z.K(4);\n"
+                                         "    return new com.z.K().h();\n  }\n}\n"})
+    assert sorted((e.callee, e.line) for e in graph.edges) == [
+        ("src/com/z/K.java#K.K", 5), ("src/com/z/K.java#K.K~2", 4), ("src/com/z/K.java#K.h", 5)]
+
+
 def test_a_java_method_called_on_an_instance_built_with_arguments_is_an_edge():
     """`new K(2).h()` was a note only, where `new K().h()` was an edge (qa165)."""
     graph = build({"src/shop/K.java": "package shop;\nclass K {\n  K(int n) {}\n  int h() { return 1; }\n"

@@ -507,6 +507,9 @@ class StaticResolver:
             found = self.index.symbol(imported[0], name) if imported is not None else None
             if imported is not None and found is not None and found.kind in CLASS_KINDS:
                 return imported[0], found
+        if "." in name:  # a fully qualified name, `new com.z.K(4)` (qa167)
+            package, _, simple = name.rpartition(".")
+            return self._imported_class(package, simple)
         return None
 
     def _imported(self, path, name):
