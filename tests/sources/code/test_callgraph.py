@@ -999,9 +999,12 @@ def test_a_rust_fn_declared_in_a_function_body_shadows_the_files():
     """`fn parse_line` in `load`'s body lost to the file's top-level `parse_line` (qa165)."""
     graph = build({"src/main.rs": "fn parse_line(s: &str) -> u32 { 1 }\nfn load(s: &str) -> u32 {\n"
                                   "    fn parse_line(s: &str) -> u32 { 2 }\n    parse_line(s)\n}\n"
-                                  "fn other(s: &str) -> u32 { parse_line(s) }\n"})
-    assert pairs(graph) == {("src/main.rs#load", "src/main.rs#load.parse_line"),
-                            ("src/main.rs#other", "src/main.rs#parse_line")}
+                                  "fn other(s: &str) -> u32 { parse_line(s) }\n"
+                                  "fn inner() -> u32 {\n    let a = { fn parse_line() -> u32 { 2 } parse_line() };\n"
+                                  "    a + parse_line(\"x\")\n}\n"})  # one in an inner block is seen there alone (qa167)
+    assert sorted((e.caller, e.callee, e.line) for e in graph.edges) == [
+        ("src/main.rs#inner", "src/main.rs#inner.parse_line", 8), ("src/main.rs#inner", "src/main.rs#parse_line", 9),
+        ("src/main.rs#load", "src/main.rs#load.parse_line", 4), ("src/main.rs#other", "src/main.rs#parse_line", 6)]
 
 
 def test_a_const_declared_in_a_block_is_seen_in_the_block_alone():

@@ -154,6 +154,9 @@ def _definition(src: Source, node, language: str, out: Extracted) -> RawDef | No
             out.params.append((d, src.text(decl.child_by_field_name("name")), line(node), rtype))
     if language == "rust" and t == "function_item" and _enclosing_impl_type(src, node) is not None:
         d.kind = "method"
+    if language == "rust" and t == "function_item" and node.parent is not None and node.parent.type == "block" \
+            and node.parent.parent is not None and node.parent.parent.type != "function_item":
+        d.visible = (line(node.parent), end_line(node.parent))  # a `fn` in an inner block is seen there (qa167)
     if t == "type_spec":
         typ = node.child_by_field_name("type")
         d.signature = (header(src, outer.start_byte, typ.start_byte) + " " + typ.type[:-5]

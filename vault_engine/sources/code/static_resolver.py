@@ -81,7 +81,7 @@ class StaticResolver:
             self._not_local(path, caller, parts[0])
             try:
                 if language == "rust":
-                    return self._rust_item(path, caller, parts[0])
+                    return self._rust_item(path, caller, parts[0], line)
                 return self._package_function(path, parts[0], language)
             except Miss as own_scope:
                 if language != "rust":
@@ -264,7 +264,7 @@ class StaticResolver:
                                   if (sym := self.index.symbol(path, m)) is not None and sym.kind == "module"]
         return [*mods, None]
 
-    def _rust_item(self, path: str, caller: str | None, name: str):
+    def _rust_item(self, path: str, caller: str | None, name: str, line: int | None = None):
         """A bare name: an item of the function around the call (a `fn` declared in its body,
         which shadows the file's of that name: it had lost to it, qa165), else of the module
         around it, else of one further out (Rust asks a ``use super::*`` for that; a call the
@@ -272,7 +272,8 @@ class StaticResolver:
         scope = self.index.symbol(path, caller)
         while scope is not None and scope.kind in ("function", "method"):
             own = self.index.children.get((path, scope.qualname), {}).get(name)
-            if own is not None and own.kind == "function":
+            seen = own is not None and (own.visible is None or line is None or own.visible[0] <= line <= own.visible[1])
+            if own is not None and own.kind == "function" and seen:
                 return path, self.index.only_definition(path, own).qualname, "name.local"
             scope = self.index.symbol(path, scope.parent)
         for module in self._rust_modules_around(path, caller):
