@@ -558,18 +558,14 @@ def _block_around(node):
     block = declaration.parent
     if block is None or block.type != "statement_block" or block.parent is None:
         return None
-    return None if block.parent.type in _FUNCTION_NODES or block.parent.type == "class_static_block" else block
-
-
-_FUNCTION_NODES = frozenset({"arrow_function", "function_expression", "function_declaration", "method_definition",
-                             "generator_function", "generator_function_declaration", "class_body"})
+    return None if block.parent.type in (*_FUNCTIONS, "class_static_block") else block
 
 
 def _callback_around(node):
     """The function a binding lies in when that is a callback handed to a call
     (`test('renders', () => { const render = ...; render(); })`), else None: its `render()`
     had been a call of the file's `render` (qa164)."""
-    while (node := node.parent) is not None and node.type not in _FUNCTION_NODES:
+    while (node := node.parent) is not None and node.type not in (*_FUNCTIONS, "class_body"):
         pass
     return node if node is not None and node.type in ("arrow_function", "function_expression") and \
         node.parent is not None and node.parent.type == "arguments" else None
