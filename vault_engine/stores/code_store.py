@@ -58,7 +58,8 @@ VERSION = "18"  # 2: unresolved calls counted per file; 3-4: wrapped arrow const
 # parameter (and a comprehension's variable) is bound inside it only; a Java anonymous class is a
 # class of its own, `$Comparator`, its base what it implements; Go's named results and type switch
 # variables bound; a JavaScript class field holding a function a method; a JSX element of a
-# component a call of it (qa162); a const in a callback or a block bound there alone (qa164, qa165)
+# component a call of it (qa162); a const in a callback or a block bound there alone (qa164, qa165);
+# a Python import in an `except` clause a fallback (qa165)
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE IF NOT EXISTS files (

@@ -1098,3 +1098,14 @@ def test_a_comprehension_or_lambda_written_over_lines_binds_its_names_on_every_l
         "def fmt(x): return x\ndef handler(x): return x\ndef run(items, cmds):\n    out = [\n        fmt(i)\n"
         "        for fmt in cmds\n    ]\n    cb = lambda handler: (\n        handler(1)\n    )\n    return out\n")})
     assert pairs(graph) == set() and graph.unresolved == {"local": 2}
+
+
+def test_a_python_import_an_except_clause_falls_back_to_is_not_the_one_that_runs():
+    """`try: from .fast import parse` / `except ImportError: from .slow import parse`: every call
+    was the fallback's, and `callers fast.parse` said "no callers" (qa165)."""
+    graph = build({"src/pkg/__init__.py": "", "src/pkg/fast.py": "def parse(s): return s\n",
+                   "src/pkg/slow.py": "def parse(s): return s\n",
+                   "src/pkg/app.py": "try:\n    from .fast import parse\nexcept ImportError:\n    from .slow import parse\n"
+                                     "def run():\n    return parse(1)\nx = parse(2)\n"})
+    assert sorted((e.caller, e.callee) for e in graph.edges) == [
+        ("src/pkg/app.py", "src/pkg/fast.py#parse"), ("src/pkg/app.py#run", "src/pkg/fast.py#parse")]

@@ -183,7 +183,7 @@ class DynamicResolver:
         seen = idx.seen_from(path, sym, line) if sym is not None else []
         if sym is not None and not seen:
             sym = None
-        imports = idx.imports.get((path, scope), {}).get(name, ())
+        imports = idx.preferred_imports((path, scope), name)
         if binds:
             # Parameters of one symbol's several definitions (a property's getter and
             # setter) are alternatives, not a rebinding.

@@ -72,8 +72,9 @@ def extract(src: Source, caps: dict, language: str = "python") -> Extracted:
     for node in caps.get("decorator.call", []):
         out.events.append((node.start_byte, "call", (callee(src, node), line(node))))
     for node in caps.get("import", []):
+        fallback = _in_except(node)
         for fields in _imports(src, node):
-            out.events.append((node.start_byte, "import", fields))
+            out.events.append((node.start_byte, "import", (*fields, fallback)))
     for capture, kind in (("target", "assign"), ("target.inline", "inline")):
         for node in caps.get(capture, []):
             _bind_target(src, node, kind, out, callees)
@@ -211,6 +212,16 @@ def _ungrouped(node):
     while node.type == "parenthesized_expression" and node.named_children:
         node = node.named_children[0]
     return node
+
+
+def _in_except(node) -> bool:
+    """Whether an import runs only when the one above it failed: in an ``except`` clause,
+    ``try: from .fast import parse`` / ``except ImportError: from .slow import parse`` (the
+    fallback had taken every call, and `callers fast.parse` said "no callers", qa165)."""
+    while (node := node.parent) is not None and node.type not in ("function_definition", "class_definition"):
+        if node.type == "except_clause":
+            return True
+    return False
 
 
 def _imports(src: Source, node):

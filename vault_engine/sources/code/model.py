@@ -50,6 +50,7 @@ class Import:
     line: int
     scope: str | None = None  # qualname of the enclosing function; None: module level
     aliased: bool = False  # ``import a.b as c``: ``c`` is a.b (without ``as``, ``a`` is the package a)
+    fallback: bool = False  # in an ``except`` clause: what runs only when the import above it failed
 
 
 @dataclass(frozen=True, slots=True)

@@ -165,7 +165,7 @@ class Index:
         repeats = self.seen_from(path, sym, line) if sym is not None else []
         if repeats:  # its last definition's line decides against the other bindings
             found.append((max(d.def_line for d in repeats), 2, ("def", repeats[0])))
-        for imp in self.imports.get(key, {}).get(name, ()):
+        for imp in self.preferred_imports(key, name):
             found.append((imp.line, 1, ("import", imp)))
         for b in self.bindings.get(key, {}).get(name, ()):
             if b.kind == "assign":
@@ -178,6 +178,12 @@ class Index:
         if best[0] == "def" and len(repeats) > 1:
             raise Redefined(path, repeats)
         return best
+
+    def preferred_imports(self, key: tuple, name: str) -> list:
+        """The imports binding ``name`` in a scope, those an ``except`` clause falls back to
+        left out when another binds it: the one that normally runs is the call's."""
+        imports = self.imports.get(key, {}).get(name, [])
+        return [imp for imp in imports if not imp.fallback] or list(imports)
 
     def seen_from(self, path: str, sym: Symbol, line: int | None) -> list[Symbol]:
         """``sym`` and its repeats (``name~2``) that a call at ``line`` sees (every one, for no

@@ -55,8 +55,9 @@ def parse_source(path: str, text: str, language: str) -> ParsedSource:
         elif what == "bind":
             bindings.append(Binding(owner, *fields))
         else:
-            local, module_name, name, line, aliased = fields
-            imports.append(Import(local, module_name, name, line, scope=owner, aliased=aliased))
+            local, module_name, name, line, aliased, *fallback = fields
+            imports.append(Import(local, module_name, name, line, scope=owner, aliased=aliased,
+                                  fallback=bool(fallback and fallback[0])))
     # An overload stub's parameters are not bindings of the implementation's scope.
     implemented = {d.qualname for d in found.defs if not d.stub}
     bindings.extend(Binding(d.qualname, name, ln, "param", ann) for d, name, ln, ann in found.params
