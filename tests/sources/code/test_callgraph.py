@@ -1007,6 +1007,17 @@ def test_a_rust_fn_declared_in_a_function_body_shadows_the_files():
         ("src/main.rs#load", "src/main.rs#load.parse_line", 4), ("src/main.rs#other", "src/main.rs#parse_line", 6)]
 
 
+def test_a_name_a_loops_header_declares_is_seen_in_the_loop_alone():
+    """`for (const save of xs)` and `for (let fmt = 0; ...)`: the name had been the function's,
+    the imported `fmt(5)` after the loop an edge to the loop's variable (qa167)."""
+    graph = build({"src/lib.ts": "export function save(n: number) { return n; }\nexport function fmt(n: number) { return n; }\n",
+                   "src/app.ts": "import { save, fmt } from \"./lib\";\nexport function run(xs: any[]) {\n"
+                                 "  for (const save of xs) {\n    save(3);\n  }\n  for (let fmt = 0; fmt < 2; fmt++) {\n"
+                                 "    fmt(1);\n  }\n  save(4);\n  fmt(5);\n}\n"})
+    assert sorted((e.callee, e.line) for e in graph.edges) == [("src/lib.ts#fmt", 10), ("src/lib.ts#save", 9)]
+    assert graph.unresolved == {"local": 2}
+
+
 def test_a_const_declared_in_a_block_is_seen_in_the_block_alone():
     """`const save` in an `if` block took the imported `save(4)` after the block, the import
     left with "no callers" (qa165)."""

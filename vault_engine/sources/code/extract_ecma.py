@@ -551,10 +551,17 @@ def _bind_target(src: Source, node, out: Extracted) -> None:
 
 def _block_around(node):
     """The block a ``const`` or ``let`` is declared in when that is no function's body (an
-    ``if``'s, a loop's, a bare ``{ }``), else None."""
+    ``if``'s, a loop's, a bare ``{ }``), or the loop whose header declares it (``for (const
+    x of xs)``, ``for (let i = 0; ...)``: its name had been seen function-wide, qa167); else None."""
+    loop = node.parent
+    if loop is not None and loop.type == "for_in_statement" and \
+            (kind := loop.child_by_field_name("kind")) is not None and kind.type in ("const", "let"):
+        return loop
     declaration = node.parent.parent if node.parent is not None else None
     if declaration is None or declaration.type != "lexical_declaration":
         return None
+    if declaration.parent is not None and declaration.parent.type == "for_statement":
+        return declaration.parent
     block = declaration.parent
     if block is None or block.type != "statement_block" or block.parent is None:
         return None
