@@ -1120,3 +1120,13 @@ def test_a_python_import_an_except_clause_falls_back_to_is_not_the_one_that_runs
                                      "def run():\n    return parse(1)\nx = parse(2)\n"})
     assert sorted((e.caller, e.callee) for e in graph.edges) == [
         ("src/pkg/app.py", "src/pkg/fast.py#parse"), ("src/pkg/app.py#run", "src/pkg/fast.py#parse")]
+
+
+def test_a_java_method_called_on_an_enum_constant_is_the_enums_or_the_constants_own():
+    """`Kind.B.area()` was `external`, no edge and no word (qa165)."""
+    graph = build({"src/shop/Kind.java": "package shop;\nenum Kind {\n  A { double area() { return 1; } },\n  B;\n"
+                                         "  double area() { return 0; }\n}\n",
+                   "src/shop/Use.java": "package shop;\nclass Use {\n  double u() {\n    return Kind.B.area();\n  }\n"
+                                        "  double v() {\n    return Kind.A.area();\n  }\n}\n"})
+    assert pairs(graph) == {("src/shop/Use.java#Use.u", "src/shop/Kind.java#Kind.area"),
+                            ("src/shop/Use.java#Use.v", "src/shop/Kind.java#Kind.A.area")}

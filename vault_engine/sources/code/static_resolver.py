@@ -419,6 +419,10 @@ class StaticResolver:
         if typ is None and cls is not None and "." not in (field or head):  # a field: `catalog.lookup()`
             typ = self._field_type(cls, field or head)
         target = self._java_class(path, typ if typ else head, caller)
+        if target is None and typ is None and "." in head:  # `Kind.B.area()`: a constant of an enum, an
+            enum = self._java_class(path, head.rpartition(".")[0], caller)  # instance of it (qa165)
+            if enum is not None and enum[1].kind == "enum":
+                return self._java_member(enum, name, "receiver")
         if target is None or typ == "?":
             raise Miss("local" if typ == "?" else "external")
         return self._java_member(target, name, "receiver" if typ else "type")
