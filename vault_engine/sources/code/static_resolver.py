@@ -60,6 +60,12 @@ class StaticResolver:
         for path, parsed in index.files.items():
             if parsed.language == "java":
                 self.java_files[PurePosixPath(path).name].append(path)
+        # (file, type) -> the traits its top-level `impl Trait for Type` blocks name: read once, not per call
+        self.rust_traits: dict[tuple[str, str], list[str]] = defaultdict(list)
+        for path, parsed in index.files.items():
+            for sym in parsed.symbols if parsed.language == "rust" else ():
+                if sym.kind == "impl" and sym.parent is None and " for " in sym.name:
+                    self.rust_traits[(path, sym.name.rpartition(" for ")[2])].extend(sym.bases)
         self.rust_module_of, self.rust_files = _rust_modules(
             [p for p, parsed in index.files.items() if parsed.language == "rust"])
         self._returning: set[tuple] = set()  # calls whose return type is being read (cycles)
@@ -208,15 +214,12 @@ class StaticResolver:
         """A trait's default method ``name``, of a trait ``typ`` implements in ``file``
         (``impl Greet for P``: `p.hello()` of `Greet`, in this file or where its ``use`` leads;
         it had been dropped as a method `P` lacks, qa162)."""
-        for impl in self.index.children.get((file, None), {}).values():
-            if impl.kind != "impl" or not impl.name.endswith(f" for {typ}"):
-                continue
-            for trait in impl.bases:
-                own = self.index.symbol(file, f"{trait}.{name}")
-                if own is not None:
-                    return file, self.index.only_definition(file, own).qualname, how
-                with contextlib.suppress(Miss):
-                    return self._rust_import(file, [*trait.split("::"), name], Miss("no_such_member"), how)
+        for trait in self.rust_traits.get((file, typ), ()):
+            own = self.index.symbol(file, f"{trait}.{name}")
+            if own is not None:
+                return file, self.index.only_definition(file, own).qualname, how
+            with contextlib.suppress(Miss):
+                return self._rust_import(file, [*trait.split("::"), name], Miss("no_such_member"), how)
         return None
 
     def _go_import(self, path, caller, head, name):
