@@ -112,7 +112,7 @@ def extract(src: Source, caps: dict, language: str) -> Extracted:
         function = node.child_by_field_name("function")
         named_at = function.child_by_field_name("property") if function is not None and \
             function.type == "member_expression" else node
-        out.events.append((node.start_byte, "call", (deep_callee(_callee, node, src), line(named_at))))
+        out.events.append((node.start_byte, "call", (deep_callee(_callee, src, node), line(named_at))))
     for node in caps.get("jsx.call", []):
         if src.text(node)[:1].isupper():
             out.events.append((node.start_byte, "call", (src.text(node), line(node))))

@@ -63,7 +63,7 @@ def extract(src: Source, caps: dict, language: str = "python") -> Extracted:
     callees: dict[int, str] = {}  # call node id -> its callee, for the names bound to a call
     for call in caps.get("reference.call", []):
         function = call.child_by_field_name("function")
-        callees[call.id] = deep_callee(callee, function, src)
+        callees[call.id] = deep_callee(callee, src, function)
         # a method's line is its name's: `.then()` calls chained over lines were each dated to the first (qa138)
         named_at = function.child_by_field_name("attribute") if function.type == "attribute" else call
         out.events.append((call.start_byte, "call", (callees[call.id], line(named_at))))

@@ -27,7 +27,7 @@ def collapse(text: str) -> str:
 LITERAL = "<literal>"
 
 
-def deep_callee(read, node, src: Source) -> str:
+def deep_callee(read, src: Source, node) -> str:
     """``read(src, node)``, a call's callee; for a chain of calls too deep for Python's
     recursion (1,500 chained `.step()`s) the call's text, cut: the whole file had been skipped
     with a RecursionError, every symbol of it lost (qa162)."""
