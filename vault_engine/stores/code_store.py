@@ -19,7 +19,7 @@ from typing import Any
 from vault_engine.errors import IndexDamaged, IndexMissing
 from vault_engine.layout import CODE_FILE  # noqa: F401  (re-exported: the name lives in layout.py)
 
-VERSION = "18"  # 2: unresolved calls counted per file; 3-4: wrapped arrow consts, distant repeats, ctor.class;
+VERSION = "19"  # 2: unresolved calls counted per file; 3-4: wrapped arrow consts, distant repeats, ctor.class;
 # 5: return annotations and bound calls kept for typing locals; 6: each repeat its own symbol
 # (``name~2``), consts bound to a function by name; 7: a call by a repeated name an edge to each
 # 8: CommonJS exports (module.exports, exports.x) and `exports.x = function ...` definitions
@@ -60,6 +60,8 @@ VERSION = "18"  # 2: unresolved calls counted per file; 3-4: wrapped arrow const
 # variables bound; a JavaScript class field holding a function a method; a JSX element of a
 # component a call of it (qa162); a const in a callback or a block bound there alone (qa164, qa165);
 # a Python import in an `except` clause a fallback (qa165)
+# 19: a JavaScript function given methods through its prototype a class (`Bus.prototype.publish`);
+# a TS/JS function-wide `const` made by `new`, or a local of a declared type, typed
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE IF NOT EXISTS files (

@@ -262,6 +262,27 @@ def test_commonjs_exports_are_what_require_reaches():
     assert "not_exported" not in graph.unresolved
 
 
+def test_a_function_given_methods_through_its_prototype_is_a_class():
+    """ES5's class: `Bus.prototype.publish = function` had been no symbol, and `bus.publish()`
+    no call of anything."""
+    graph = build({"src/bus.js": """\
+        function Bus() { this.handlers = {}; }
+        Bus.prototype.publish = function (topic) { return this.deliver(topic); };
+        Bus.prototype.deliver = function (topic) { return topic; };
+        function Plain() {}
+        Plain.prototype = {};
+        function main() {
+          const bus = new Bus();
+          return bus.publish("a");
+        }
+        """})
+    kinds = {sym.qualname: sym.kind for _, sym in graph.definitions.values() if sym is not None}
+    assert kinds == {"Bus": "class", "Bus.publish": "method", "Bus.deliver": "method", "Plain": "function",
+                     "main": "function"}
+    assert {("src/bus.js#main", "src/bus.js#Bus"), ("src/bus.js#main", "src/bus.js#Bus.publish"),
+            ("src/bus.js#Bus.publish", "src/bus.js#Bus.deliver")} == pairs(graph)
+
+
 def test_go_same_package_and_receiver_methods():
     graph = build({
         "shop/a.go": "package shop\nfunc (b *Book) Place() { b.check(); helper() }\n",

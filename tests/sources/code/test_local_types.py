@@ -344,3 +344,68 @@ def test_every_call_on_an_untyped_local_is_counted():
     assert calls_from(graph, "counted") == {("Context", "ctor.class"), ("Other", "ctor.class"),
                                             ("untyped", "name.module")}
     assert graph.unresolved["local"] == 3
+
+
+# ---- TypeScript and JavaScript: a function-wide const, or a declared type ------------------
+
+STORE_TS = """\
+    export class Store {
+      save(): void {}
+    }
+    export class Other {
+      save(): void {}
+    }
+    """
+
+
+def ecma_calls(body: str, path: str = "src/use.ts") -> tuple[set[tuple[str, str]], object]:
+    files = {"src/store.ts": STORE_TS, path: 'import { Store, Other } from "./store";\n' + body}
+    parsed = {p: parse_source(p, textwrap.dedent(t), detect_language(p)) for p, t in files.items()}
+    graph = resolve(parsed)
+    return {(e.caller.split("#", 1)[1], e.callee.split("#", 1)[1]) for e in graph.edges
+            if e.caller.startswith(path) and e.how == "local"}, graph
+
+
+@pytest.mark.parametrize("path", ["src/use.ts", "src/use.js"])
+def test_a_const_made_by_new_types_the_local(path):
+    found, _ = ecma_calls("""\
+        export function run() {
+          const store = new Store();
+          store.save();
+        }
+        """, path)
+    assert found == {("run", "Store.save")}
+
+
+def test_a_declared_type_types_a_typescript_local_let_too():
+    found, _ = ecma_calls("""\
+        export function run(flag: boolean) {
+          const a: Store = pick();
+          let b: Other;
+          b = pick();
+          a.save();
+          b.save();
+        }
+        """)
+    assert found == {("run", "Store.save"), ("run", "Other.save")}
+
+
+def test_a_let_a_var_or_a_const_shadowed_in_a_block_stays_untyped():
+    """`let s = new Store()` may be assigned another thing where no binding is recorded."""
+    found, graph = ecma_calls("""\
+        export function run(flag: boolean) {
+          let a = new Store();
+          var b = new Store();
+          const c = new Store();
+          if (flag) {
+            const c = new Other();
+            c.save();
+          }
+          a = pick();
+          a.save();
+          b.save();
+          c.save();
+        }
+        """)
+    assert ("run", "Store.save") not in found and ("run", "Other.save") not in found
+    assert graph.unresolved["local"] >= 3

@@ -105,6 +105,7 @@ def extract(src: Source, caps: dict, language: str) -> Extracted:
         if d is not None:
             out.defs.append(d)
     out.defs = _keep_aliases_of_functions(out.defs)
+    _constructors_as_classes(out.defs)
     _seen_only_in_callbacks(out.defs)
     aliases = {getattr(d.node, "id", None) for d in out.defs if "alias" in d.extra}
     for node in caps.get("call", []) + caps.get("new", []):
@@ -151,8 +152,11 @@ def _definition(src: Source, node, out: Extracted) -> RawDef | None:
     if t in ("method_signature", "abstract_method_signature") and \
             node.parent.type not in ("class_body", "interface_body"):
         return None  # a member of an object type literal, not a declaration
+    owner = None
     if t == "assignment_expression":  # CommonJS: `exports.summarize = function (values) {...}`
         name, value = _commonjs_name(src, node), node.child_by_field_name("right")
+        if name is None:
+            owner, name = _prototype_member(src, node)
         if name is None:
             return None
     else:  # a class expression is named by the const it is bound to: `const Repo = class {...}` (qa139)
@@ -183,6 +187,8 @@ def _definition(src: Source, node, out: Extracted) -> RawDef | None:
                doc_comment(src, outer if not decorators else decorators[0], ("/**",)),
                decorators=tuple(src.text(dec)[1:].strip() for dec in decorators),
                bases=_bases(src, node), stub=t in ("function_signature", "method_signature"))
+    if owner is not None:  # the constructor's method, as a class's is: `Bus.publish`
+        d.kind, d.qualname, d.parent = "method", f"{owner}.{name}", owner
     params = function.child_by_field_name("parameters") or function.child_by_field_name("parameter")
     if params is not None:
         found = _parameters(src, params)
@@ -484,6 +490,33 @@ def _in_namespace(node) -> bool:
     return False
 
 
+def _constructors_as_classes(defs: list[RawDef]) -> None:
+    """A top-level function given methods through its prototype is a class: `new Bus()` is
+    its construction, and `this` in `Bus.prototype.publish` is a Bus."""
+    owners = {d.parent for d in defs if d.kind == "method" and getattr(d.node, "type", None) == "assignment_expression"}
+    for d in defs:
+        if d.kind == "function" and d.name in owners and getattr(d.node, "parent", None) is not None \
+                and _top_level(d.node):
+            d.kind = "class"
+
+
+def _top_level(node) -> bool:
+    """Whether a declaration sits in the module itself (or its export), in no function or block."""
+    parent = node.parent
+    while parent is not None and parent.type in ("lexical_declaration", "variable_declaration", "export_statement"):
+        parent = parent.parent
+    return parent is not None and parent.type == "program"
+
+
+def _prototype_member(src: Source, assignment) -> tuple[str | None, str | None]:
+    """``(Bus, publish)`` of ``Bus.prototype.publish = function ...``, a method before classes
+    (it had been no symbol, and `bus.publish()` no call of it); ``(None, None)`` otherwise."""
+    parts = (_dotted(src, assignment.child_by_field_name("left")) or "").split(".")
+    if len(parts) == 3 and parts[1] == "prototype" and parts[0] not in ("this", "super()"):
+        return parts[0], parts[2]
+    return None, None
+
+
 def _commonjs_name(src: Source, assignment) -> str | None:
     """``x`` of ``exports.x = ...`` or ``module.exports.x = ...``; None for any other target."""
     head, _, name = (_dotted(src, assignment.child_by_field_name("left")) or "").rpartition(".")
@@ -546,7 +579,23 @@ def _bind_target(src: Source, node, out: Extracted) -> None:
         if within is not None:
             out.events.append((node.start_byte, "bind", (name, ln, "inline", None, None, False, end_line(within))))
         else:
-            out.events.append((node.start_byte, "bind", (name, ln, "assign", None)))
+            out.events.append((node.start_byte, "bind", (name, ln, "assign", *_declared(src, node))))
+
+
+def _declared(src: Source, target) -> tuple[str | None, str | None]:
+    """(the declared type, the ``new`` that makes the value) of ``const x: T = new C()``, what
+    local_types.py may type a local by. ``new C`` only for a ``const``: a ``let``/``var`` may be
+    assigned again where no binding is recorded; a declared type holds for every assignment."""
+    declarator = target.parent
+    if target.type != "identifier" or declarator is None or declarator.type != "variable_declarator":
+        return None, None
+    annotation = declarator.child_by_field_name("type")
+    declared = src.text(annotation).lstrip(":").strip() if annotation is not None else None
+    value = declarator.child_by_field_name("value")
+    keyword = declarator.parent.child(0) if declarator.parent is not None else None
+    made = _callee(src, value) if value is not None and value.type == "new_expression" and keyword is not None \
+        and keyword.type == "const" else None
+    return declared, made
 
 
 def _block_around(node):

@@ -20,8 +20,10 @@ called on it is an instance of that class. What an assignment certainly makes:
 - else a declared type, ``x: C = ...``, as an annotated parameter's.
 
 A method call on such a local is then an edge labelled ``local``; anything less certain
-stays unresolved (reason ``local``), as before. Python only: TypeScript's block scopes and
-its reassignments the extractor does not record would make the count unsound.
+stays unresolved (reason ``local``), as before. In TypeScript and JavaScript only a
+function-wide ``const`` is so bound (``const s = new Store()``, or a declared type,
+``const s: Store = ...``, ``let s: Store``): a ``let`` or ``var`` may be assigned again where
+the extractor records no binding, and a block's ``const`` is seen inside its block alone.
 """
 
 from __future__ import annotations
@@ -66,8 +68,7 @@ class LocalTypes:
 
     def _infer(self, path: str, scope: str, name: str, binds) -> tuple | None:
         sym = self.index.symbol(path, scope)
-        if (sym is None or sym.definitions != 1 or name in self._declared_nonlocal(path)
-                or self.index.files[path].language != "python"):
+        if sym is None or sym.definitions != 1 or name in self._declared_nonlocal(path):
             return None
         assigns = [b for b in binds if b.kind != "declare"]  # `x: C` alone assigns nothing
         found = None
