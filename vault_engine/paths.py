@@ -48,6 +48,16 @@ def not_a_file(path: Path) -> str | None:
     return None if stat.S_ISREG(mode) else "a folder" if stat.S_ISDIR(mode) else special_file(mode)
 
 
+def read_side_file(path: Path, errors: str = "strict") -> str:
+    """The UTF-8 text of a file read beside what is indexed (a record's ``kep.yaml``, a
+    ``.gitignore``, a ``go.mod``); OSError when it is no regular file: a named pipe of that name
+    had stopped ``index`` and ``status`` forever, waiting for a writer (qa172)."""
+    what = not_a_file(path)
+    if what is not None:
+        raise OSError(errno.EINVAL, f"is {what}", str(path))
+    return path.read_text(encoding="utf-8", errors=errors)
+
+
 def is_hidden(name: str) -> bool:
     """Obsidian leaves out every file and folder whose name starts with a dot (``.obsidian``,
     ``.git``, ``.github``, an editor's ``.#note.md`` lock, ``.DS_Store``): so does the vault's

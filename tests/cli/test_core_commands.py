@@ -697,6 +697,12 @@ def test_a_ref_to_a_skipped_file_or_a_bare_name_says_what_it_could_be(vault, cli
     assert skipped.code == 1 and skipped.err.startswith("vault-engine: latin1.md was not indexed: not UTF-8")
     bare = cli("--vault", vault, "show", "auth")  # the note is specs/auth.md
     assert bare.code == 1 and bare.err.strip().endswith("did you mean specs/auth.md?")
+    # a skipped note in a folder, by its name: "no such file in the vault" had been said (qa172)
+    (vault / "specs/legacy.md").write_bytes("caf\xe9\n".encode("latin-1"))
+    cli("--vault", vault, "index", "--no-embed")
+    for name in ("legacy", "Legacy.md"):
+        by_name = cli("--vault", vault, "show", name)
+        assert by_name.code == 1 and by_name.err.startswith("vault-engine: specs/legacy.md was not indexed: not UTF-8")
 
 
 def test_a_ref_to_a_symlink_index_skipped_says_why_and_what_to_do(vault, cli, tmp_path):

@@ -311,6 +311,25 @@ def test_a_note_renamed_and_edited_in_one_burst_keeps_its_reinforcement_whatever
         assert "specs/unrelated.md" not in v.ledger.reinforcements()
 
 
+def test_a_daily_note_deleted_while_the_next_is_written_hands_it_nothing(make_vault):
+    """One deleted and one new note of two names were paired at half their words shared, and
+    two notes of one template share that: the new day took the old one's identity and its
+    reinforcement (qa172). A rename keeps every word of the old note but its name."""
+    template = "## Tasks\n\n- [ ] review inbox\n- [ ] plan day\n\n## Notes\n\nstandup meeting notes\n"
+    root = make_vault({"daily/2024-01-01.md": f"# 2024-01-01\n\n{template}\nfixed the login bug\n",
+                       "other.md": "# Other\nx\n"})
+    with Vault(root) as v:
+        v.index(embed=False)
+        before = v.ledger.note_id("daily/2024-01-01.md")
+        v.reinforce("daily/2024-01-01.md", by="ben")
+        (root / "daily/2024-01-01.md").unlink()
+        (root / "daily/2024-03-15.md").write_text(f"# 2024-03-15\n\n{template}\nwrote the quarterly report\n")
+        report = v.index(embed=False)
+        assert (report.moved, report.new, report.deleted) == (0, 1, 1)
+        assert v.ledger.note_id("daily/2024-03-15.md") != before
+        assert "daily/2024-03-15.md" not in v.ledger.reinforcements()
+
+
 def test_a_run_never_gives_a_new_section_the_id_of_one_it_removed(vault):
     """SQLite hands out the highest id plus one: without care, a note rewritten or deleted
     and replaced in one run gives its ids to the new sections, and a Whoosh committed by a
@@ -421,3 +440,34 @@ def test_a_vault_inside_this_one_is_said_until_it_is_excluded(make_vault, cli):
     assert "inner/ is a vault of its own" in cli("--vault", root, "index").err
     (root / "vault-engine.toml").write_text('exclude = ["inner/**"]\n[model]\nenabled = false\n')
     assert "is a vault of its own" not in cli("--vault", root, "index").err
+
+
+def test_a_named_pipe_beside_a_note_or_in_a_code_tap_is_no_file_to_wait_on(make_vault):
+    """A FIFO named `kep.yaml` beside a record, or `.gitignore` or `go.mod` in a code tap, was
+    read as the file would be: `index` and `status` waited for a writer forever (qa172)."""
+    import threading
+
+    root = make_vault({"keps/0001-x/README.md": "# KEP 1\nalpha\n", "src/app.py": "def f():\n    pass\n"},
+                      config='[taps.code]\nsource = "code"\npaths = ["src/**"]\n')
+    pipes = [root / "keps/0001-x/kep.yaml", root / "src/.gitignore", root / "src/go.mod"]
+    for pipe in pipes:
+        os.mkfifo(pipe)
+    done = []
+
+    def run():
+        with Vault(root) as v:
+            v.index(embed=False)
+            done.append(v.status()["notes"])
+
+    worker = threading.Thread(target=run, daemon=True)
+    worker.start()
+    worker.join(30)
+    hung = worker.is_alive()
+    while worker.is_alive():  # release a reader left waiting, so the test ends either way
+        for pipe in pipes:
+            try:
+                os.close(os.open(pipe, os.O_WRONLY | os.O_NONBLOCK))
+            except OSError:
+                pass
+        worker.join(0.5)
+    assert not hung and done == [1]

@@ -15,6 +15,7 @@ Two steps, so only suspect files are ever read:
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Mapping
 from dataclasses import dataclass, replace
@@ -130,14 +131,28 @@ def pair_by_likeness(plan: ChangePlan, pairs: list[tuple[str, str]],
     """A deleted note and a new one of the same file name whose words are at least
     ``LIKENESS_MIN`` shared are one note moved and edited (`git mv` then an edit, or a rename
     merged with a teammate's edit): it keeps its identity and reinforcements, as a move
-    without an edit does. Before, it was a new note and a deleted one (qa25 #3)."""
-    renamed = [(old, new) for old, new in pairs if _likeness(words.get(old, frozenset()), words.get(new, frozenset()))
-               >= LIKENESS_MIN]
+    without an edit does. Before, it was a new note and a deleted one (qa25 #3).
+
+    Of two names, the new note must also keep every word of the old one but its old name (a
+    rename with its links to itself updated, and lines added): two daily notes of one template
+    share half their words, and deleting one while writing the next had handed the new day the
+    old one's identity and reinforcements (qa172)."""
+    renamed = [(old, new) for old, new in pairs
+               if _likeness(old_words := words.get(old, frozenset()), new_words := words.get(new, frozenset()))
+               >= LIKENESS_MIN and (_same_name(old, new) or old_words - new_words <= _name_words(old))]
     if not renamed:
         return plan
     olds, news = {old for old, _ in renamed}, {new for _, new in renamed}
     return replace(plan, new=tuple(p for p in plan.new if p not in news),
                    deleted=tuple(p for p in plan.deleted if p not in olds), moved=plan.moved + tuple(renamed))
+
+
+def _same_name(a: str, b: str) -> bool:
+    return name_key(note_stem(a)) == name_key(note_stem(b))
+
+
+def _name_words(path: str) -> frozenset[str]:
+    return frozenset(re.findall(r"\w+", note_stem(path).casefold()))
 
 
 def _likeness(a: frozenset[str], b: frozenset[str]) -> float:

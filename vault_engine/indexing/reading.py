@@ -24,6 +24,7 @@ from vault_engine.errors import VaultError
 from vault_engine.indexing.code_sync import parse_code_file
 from vault_engine.model import ParsedNote
 from vault_engine.parsing.note import RECORD_SIDECARS, parse_note
+from vault_engine.paths import read_side_file
 from vault_engine.sources.code.files import code_taps, tap_of_key
 from vault_engine.sources.vault.changes import FileStat
 from vault_engine.sources.vault.files import Unreadable, read_note
@@ -90,7 +91,7 @@ def _sidecar(root: Path, key: str) -> str | None:
     folder = (root / key).parent
     for name in RECORD_SIDECARS:
         try:
-            return (folder / name).read_text(encoding="utf-8")
+            return read_side_file(folder / name)
         except (OSError, UnicodeDecodeError):
             continue
     return None

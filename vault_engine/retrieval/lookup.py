@@ -99,6 +99,10 @@ def _not_found(ledger: Ledger, path: str, unindexed_now: Callable[[str], str | N
     # an attachment by its name, as a note embeds it (`![[Books.base]]`: qa105)
     named = named or notes_named(ledger, name) or \
         [p for p in ledger.attachment_paths() if p.rsplit("/", 1)[-1].casefold() == name.casefold()]
+    if not named:  # a skipped note by its name says why it was skipped, not "no such file" (qa172)
+        named = _named_in(skipped, name)
+        if len(named) == 1:
+            return UnknownRef(f"{named[0]} was not indexed: {skipped[named[0]]}")
     if named:
         named.sort(key=lambda candidate: -_shared_folders(wanted, candidate))  # keps/sig-node/ first (qa157)
         listed = ", ".join(named[:3]) + (f" and {len(named) - 3} more" if len(named) > 3 else "")
@@ -122,8 +126,12 @@ def _shared_folders(typed: str, path: str) -> int:
 def notes_named(ledger: Ledger, name: str) -> list[str]:
     """The paths of the notes whose file name is ``name`` (``.md`` optional, case aside), as a
     wikilink names a note."""
+    return _named_in(ledger.note_paths(), name)
+
+
+def _named_in(paths, name: str) -> list[str]:
     wanted = name.strip().casefold()
-    return [p for p in ledger.note_paths() if p.rsplit("/", 1)[-1].casefold() in (wanted, wanted + ".md")]
+    return [p for p in paths if p.rsplit("/", 1)[-1].casefold() in (wanted, wanted + ".md")]
 
 
 def _note_and_heading_splits(ref: str) -> list[ParsedRef]:

@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from vault_engine.config import Config, TapConfig, check_keys
 from vault_engine.errors import ConfigError
-from vault_engine.paths import IGNORED_DIRS, glob_match, is_note
+from vault_engine.paths import IGNORED_DIRS, glob_match, is_note, read_side_file
 from vault_engine.sources.code.ignore import (
     IgnoreRule,
     is_ignored,
@@ -299,7 +299,7 @@ def go_modules(tap: CodeTap, folders: Iterable[str]) -> dict[str, str]:
                 break
             seen.add(rel)
             try:
-                text = (tap.root / rel / "go.mod").read_text(encoding="utf-8", errors="replace")
+                text = read_side_file(tap.root / rel / "go.mod", errors="replace")
             except OSError:
                 continue
             m = _GO_MODULE.search(text)
@@ -324,7 +324,7 @@ def _rules_above(tap: CodeTap, start: str) -> tuple[IgnoreRule, ...]:
 
 def _read_gitignore(folder: Path, rel: str) -> tuple[IgnoreRule, ...]:
     try:
-        text = (folder / ".gitignore").read_text(encoding="utf-8", errors="replace")
+        text = read_side_file(folder / ".gitignore", errors="replace")
     except OSError:
         return ()
     return parse_gitignore(text, rel)
