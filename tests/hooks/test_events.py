@@ -144,6 +144,9 @@ def test_a_deadline_setting_a_thread_cannot_wait_is_read_as_one_it_can(monkeypat
 
     monkeypatch.setenv(DEADLINE_ENV, setting)
     assert _deadline_for("user-prompt-submit", {"prompt": "x"}) == deadline
+    # a plan's steps each get the deadline, and `inf` times two had overflowed the wait (qa169)
+    plan = {"tool_name": "TodoWrite", "tool_input": {"todos": [{"content": f"step {n}"} for n in range(2)]}}
+    assert _deadline_for("pre-tool-use", plan) == min(2 * deadline, threading.TIMEOUT_MAX)
 
 
 def test_a_prompt_holding_half_an_emoji_is_checked_all_the_same(indexed_sample, tmp_path, cli):

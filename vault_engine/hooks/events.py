@@ -315,7 +315,8 @@ def _deadline_for(event: str, payload: dict[str, Any]) -> float:
     deadline = _deadline()
     if event == "session-start":
         return deadline if DEADLINE_ENV in os.environ else max(deadline, SESSION_START_SECONDS)
-    return deadline * max(1, min(PLAN_DEADLINES, len(proposals_of(event, payload))))
+    # at most what a thread can wait: `inf` times a plan's steps had overflowed it (qa169)
+    return min(deadline * max(1, min(PLAN_DEADLINES, len(proposals_of(event, payload)))), threading.TIMEOUT_MAX)
 
 
 SESSION_START_SECONDS = 5.0
