@@ -237,6 +237,9 @@ def test_a_failed_item_is_shown_as_a_reader_sees_it_bold_as_plain_code_kept():
     option is shown bold as plain (qa132); a code span keeps what it holds."""
     found = dead_ends("# C\n## Failed\n- **Postgres advisory locks** for `__invoice__` runs -- **lock** storms\n")
     assert [(d.text, d.reason) for d in found] == [("Postgres advisory locks for `__invoice__` runs", "lock storms")]
+    # bold around a code span: its stars had stayed (qa169)
+    held = dead_ends("# C\n## Failed\n- **Keep sessions in `Redis`** -- the **failover** logged everyone out\n")
+    assert [(d.text, d.reason) for d in held] == [("Keep sessions in `Redis`", "the failover logged everyone out")]
 
 
 def test_a_failed_item_of_a_title_then_a_paragraph_of_why_is_read_so():

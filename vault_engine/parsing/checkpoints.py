@@ -179,8 +179,13 @@ _CODE_SPAN = re.compile(r"`([^`]*)`")
 def unemphasized(text: str, prose: Callable[[str], str] = lambda part: part) -> str:
     """``text`` with bold as plain, as a reader sees it, and ``prose`` applied outside code
     spans (whose backticks say "this is a name", and stay)."""
-    parts = _CODE_SPAN.split(text)  # even: prose, odd: code
-    return "`".join(part if n % 2 else _EMPHASIS.sub(r"\2", prose(part)) for n, part in enumerate(parts))
+    # bold found with code spans masked, so it may hold one: ``**Keep sessions in `Redis`**`` had
+    # kept its stars (qa169)
+    masked = _CODE_SPAN.sub(lambda m: "\0" * len(m.group()), text)
+    marks = {i for m in _EMPHASIS.finditer(masked) for start in (m.start(), m.end(2)) for i in (start, start + 1)}
+    plain = "".join(ch for i, ch in enumerate(text) if i not in marks)
+    parts = _CODE_SPAN.split(plain)  # even: prose, odd: code
+    return "`".join(part if n % 2 else prose(part) for n, part in enumerate(parts))
 
 
 def split_reason(text: str) -> tuple[str, str | None]:
