@@ -227,7 +227,7 @@ def _outcome_lead(sections: Sequence[SectionLike]) -> str | None:
 # Saying that something was turned down ("Loguru was rejected", "we ruled out polling"): one
 # reading for a record's outcome and for a proposal's scene (memory/matching.py)
 TURNED_DOWN_SAYING = (r"(?:(?:was|were|is|are|got|been|being)\s+|(?:we|I|they)\s+(?:have\s+|had\s+|['’]ve\s+)?)"
-                      r"(?:rejected|ruled\s+out|turned\s+down|vetoed|discarded)")
+                      r"(?:rejected|ruled\s+out|turned\s+down|vetoed|discarded|discounted|decided\s+against)")
 _SAYS_TURNED_DOWN = re.compile(rf"\b{TURNED_DOWN_SAYING}\b", re.IGNORECASE)
 
 
@@ -926,10 +926,22 @@ def _statements(section: SectionLike, said_apart: bool) -> Iterable[Accepted]:
     line headings such as "Chosen option:" unformatted") had been left out, and its Summary's
     question shown as what was chosen (qa125)."""
     lines = body_lines(section)
+    weighing = False
     for offset, paragraph in _paragraphs(lines):
+        listed = bool(_LIST_ITEM.match(lines[offset]))
+        if weighing and listed:
+            continue  # "We discussed three options: 1. ... 2. ...": what was weighed, not chosen (qa169)
+        weighing = bool(_WEIGHS.search(paragraph)) or (weighing and listed)
         for sentence in split_sentences(paragraph):
-            if len(sentence.split()) >= 3 and not (said_apart and _chosen_line(sentence)):
+            # "Option 2 was discounted as ...": what was turned down is no statement of the choice
+            if len(sentence.split()) >= 3 and not (said_apart and _chosen_line(sentence)) \
+                    and not _SAYS_TURNED_DOWN.search(sentence):
                 yield Accepted(sentence, section.line_start + offset, section.heading)
+
+
+_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+")
+# a line that introduces the options weighed: "We discussed three options:", "Alternatives considered:"
+_WEIGHS = re.compile(r"\b(?:options|alternatives|approaches)\b[^.:]*:\s*$", re.IGNORECASE)
 
 
 def _paragraphs(lines: list[str]) -> Iterable[tuple[int, str]]:
@@ -937,7 +949,7 @@ def _paragraphs(lines: list[str]) -> Iterable[tuple[int, str]]:
     its own paragraph."""
     start, block = 0, list[str]()
     for offset, line in enumerate(lines + [""]):
-        item = re.match(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+", line)
+        item = _LIST_ITEM.match(line)
         if (not line.strip() or item) and block:
             yield start, " ".join(block)
             block = []

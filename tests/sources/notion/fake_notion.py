@@ -54,6 +54,7 @@ class Reply:
     status: int
     body: dict[str, Any]
     headers: dict[str, str] = field(default_factory=dict)
+    raw: bytes | None = None  # sent instead of the body as JSON: an answer cut off
 
 
 def error(status: int, code: str, message: str, **headers: str) -> Reply:
@@ -147,7 +148,7 @@ class FakeNotion:
                     args.update(json.loads(self.rfile.read(length)))
                 fake.headers_seen.append(dict(self.headers))
                 reply = fake.answer(method, url.path, args, self.headers.get("Authorization"))
-                data = json.dumps(reply.body).encode()
+                data = reply.raw if reply.raw is not None else json.dumps(reply.body).encode()
                 self.send_response(reply.status)
                 self.send_header("Content-Type", "application/json")
                 self.send_header("Content-Length", str(len(data)))

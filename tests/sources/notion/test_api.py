@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import FROZEN_NOW
-from tests.sources.notion.fake_notion import FakeNotion, block, dashed, error, mention, page, text
+from tests.sources.notion.fake_notion import FakeNotion, Reply, block, dashed, error, mention, page, text
 from vault_engine.config import parse_config
 from vault_engine.errors import ConfigError, NotionError
 from vault_engine.parsing.frontmatter import split_frontmatter
@@ -201,11 +201,23 @@ def test_a_429_waits_as_long_as_retry_after_says(root, fake):
     assert report.problems == () and len(report.new) == 6
 
 
-def test_endless_429s_give_up_with_one_clear_line(root, fake):
+def test_endless_429s_skip_that_page_with_one_clear_line_and_the_rest_syncs(root, fake):
+    """The whole run had ended, the pages fetched before it unwritten (qa170)."""
     for _ in range(10):
-        fake.fail_next(f"/v1/pages/{HANDBOOK}", error(429, "rate_limited", "Slow down.", **{"Retry-After": "1"}))
-    with pytest.raises(NotionError, match="still rate limiting after 5 waits"):
-        run_sync(root, fake)
+        fake.fail_next(f"/v1/pages/{RUNBOOK}", error(429, "rate_limited", "Slow down.", **{"Retry-After": "1"}))
+    report = run_sync(root, fake, page_ids=[HANDBOOK, RUNBOOK], search=None)
+    [problem] = report.problems
+    assert problem.path == f"notion://{RUNBOOK}" and "still rate limiting after 5 waits" in problem.reason
+    assert len(report.new) == 5
+
+
+def test_an_answer_cut_off_skips_that_page_and_the_rest_syncs(root, fake):
+    """A truncated body had ended the whole sync, naming no page and blaming base_url (qa170)."""
+    fake.fail_next(f"/v1/pages/{RUNBOOK}", Reply(200, {}, raw=b'{"object": "page", "id": "'))
+    report = run_sync(root, fake, page_ids=[HANDBOOK, RUNBOOK], search=None)
+    [problem] = report.problems
+    assert problem.path == f"notion://{RUNBOOK}" and "not JSON" in problem.reason and "base_url" not in problem.reason
+    assert len(report.new) == 5
 
 
 def test_a_401_names_the_variable_and_never_the_token(root, fake):
@@ -280,9 +292,13 @@ def test_a_tap_that_names_nothing_says_what_to_add(root):
         sync_tap(parse_config(root, {}), now=FROZEN_NOW, environ={"NOTION_TOKEN": "x"})
 
 
-@pytest.mark.parametrize("value, attempt, expected", [("7", 1, 7.0), (None, 3, 4.0), ("soon", 1, 1.0)])
+@pytest.mark.parametrize("value, attempt, expected", [
+    ("7", 1, 7.0), (None, 3, 4.0), ("soon", 1, 1.0),
+    ("3600", 1, 60.0),  # an hour had been waited (qa170): at most a minute
+    ("Thu, 03 Dec 2026 10:00:30 GMT", 1, 30.0)])  # an HTTP date, as RFC 9110 allows
 def test_retry_after_seconds(value, attempt, expected):
-    assert retry_after_seconds(value, attempt) == expected
+    now = 1796292000.0  # 2026-12-03 10:00:00 UTC
+    assert retry_after_seconds(value, attempt, now=now) == expected
 
 
 def test_a_page_renamed_in_notion_whose_note_was_edited_keeps_its_name_and_links_follow_it(root, fake):

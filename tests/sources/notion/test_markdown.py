@@ -37,6 +37,17 @@ def test_annotations_keep_spaces_outside_the_markers():
     assert rich_text(rich, KNOWN) == "plain **bold** *italic* ~~gone~~ `x = 1` ***all***"
 
 
+def test_text_typed_as_plain_in_notion_is_plain_in_the_note():
+    """A paragraph "# Not a heading" had become a heading, "[[x]]" a link and "*a*" italics;
+    code holding a backtick had been cut (qa170)."""
+    assert md(para(text("# Not a heading")), para(text("1. not a list")), para(text("- nor a bullet"))) == \
+        "\\# Not a heading\n\n1\\. not a list\n\n\\- nor a bullet"
+    assert rich_text([text("*a* [[x]] <b> $5 %%c%% ==h== snake_case __init__ #tag C#")], KNOWN) == \
+        "\\*a\\* \\[\\[x\\]\\] \\<b> \\$5 \\%\\%c\\%\\% \\=\\=h\\=\\= snake_case \\_\\_init\\_\\_ \\#tag C#"
+    assert rich_text([text("a\n- b "), text("*x*", code=True), text(" "), text("q `t` r", code=True)], KNOWN) == \
+        "a\n\\- b `*x*` `` q `t` r ``"
+
+
 def test_links_mentions_and_equations():
     rich = [text("see "), text("the RFC", link="https://example.com/rfc"), text(", "),
             mention(KNOWN_ID, "Design doc"), text(", "), mention(UNKNOWN_ID, "Later page"),

@@ -19,6 +19,7 @@ import time
 from collections import deque
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
+from email.utils import parsedate_to_datetime
 from typing import Any
 
 from vault_engine.config import TAP_KEYS, Config, TapConfig, check_keys
@@ -163,6 +164,7 @@ class NotionApi:
         self.client = Client(**options)
         self.token_env = token_env
         self.base_url = base_url or "https://api.notion.com"
+        self.answered = 0  # JSON answers so far: a body not JSON after them is one answer cut off
         self.sleep = sleep
 
     def close(self) -> None:
@@ -182,8 +184,10 @@ class NotionApi:
                 code = getattr(exc.code, "value", exc.code)
                 if code == "rate_limited" and waits < MAX_RATE_LIMIT_WAITS:
                     waits += 1
-                    delay = retry_after_seconds(exc.headers.get("retry-after"), waits)
-                    log.warning("Notion rate limit: waiting %.0f s as it asks (Retry-After)", delay)
+                    asked = exc.headers.get("retry-after")
+                    delay = retry_after_seconds(asked, waits)
+                    log.warning("Notion rate limit: waiting %.0f s (%s)", delay,
+                                f"Retry-After: {asked}" if asked is not None else "no Retry-After given")
                     self.sleep(delay)
                     continue
                 if exc.status >= 500 and server_errors < MAX_SERVER_ERROR_RETRIES:
@@ -206,11 +210,15 @@ class NotionApi:
                 raise NotionError(f"cannot reach Notion at {self.base_url} ({type(exc).__name__}): "
                                   "check the network") from None
             except ValueError as exc:  # a 200 whose body is not JSON (json.JSONDecodeError)
+                if self.answered:  # the API had answered: one answer cut off, that page fails (qa170)
+                    raise PageFailed(f"Notion at {self.base_url} answered something that is not JSON "
+                                     f"({str(exc)[:80]}), an answer cut off?") from None
                 raise NotionError(f"Notion at {self.base_url} answered something that is not JSON "
                                   f"({str(exc)[:80]}): not the Notion API? check base_url in [taps.notion]") from None
             if not isinstance(answer, dict):  # every Notion endpoint answers one JSON object
                 raise NotionError(f"Notion at {self.base_url} answered JSON that is not an object "
                                   f"({type(answer).__name__}): not the Notion API? check base_url in [taps.notion]")
+            self.answered += 1
             return answer
 
     def _translate(self, status: int, code: str, message: str) -> Exception:
@@ -219,9 +227,8 @@ class NotionApi:
                                "create a new integration token and export it again")
         if status in (403, 404) or code in ("object_not_found", "restricted_resource"):
             return PageGone(f"{status} {code}")
-        if code == "rate_limited":
-            return NotionError(f"Notion is still rate limiting after {MAX_RATE_LIMIT_WAITS} waits: "
-                               "try again in a few minutes")
+        if code == "rate_limited":  # that page waits for the next sync; what was fetched is written (qa170)
+            return PageFailed(f"Notion is still rate limiting after {MAX_RATE_LIMIT_WAITS} waits")
         if status >= 500:
             return PageFailed(f"Notion answered {status} {code}: {message}")
         return NotionError(f"Notion answered {status} {code}: {message}")
@@ -266,12 +273,22 @@ class NotionApi:
         return blocks
 
 
-def retry_after_seconds(value: str | None, attempt: int) -> float:
-    """Seconds to wait from a Retry-After header (seconds); without one, back off 1, 2, 4 s."""
-    try:
-        return max(0.0, float(value)) if value is not None else float(2 ** (attempt - 1))
-    except ValueError:
-        return float(2 ** (attempt - 1))
+MAX_RETRY_AFTER = 60.0  # seconds: a Retry-After of an hour had held a sync for five (qa170)
+
+
+def retry_after_seconds(value: str | None, attempt: int, now: float | None = None) -> float:
+    """Seconds to wait from a Retry-After header (seconds, or an HTTP date), at most
+    ``MAX_RETRY_AFTER``; without one, or one unread, back off 1, 2, 4 s."""
+    seconds = float(2 ** (attempt - 1))
+    if value is not None:
+        try:
+            seconds = max(0.0, float(value))
+        except ValueError:
+            try:
+                seconds = max(0.0, parsedate_to_datetime(value).timestamp() - (time.time() if now is None else now))
+            except (TypeError, ValueError, OverflowError):
+                pass
+    return min(seconds, MAX_RETRY_AFTER)
 
 
 # -- the sync -----------------------------------------------------------------------------

@@ -58,11 +58,36 @@ def rich_text(rich: list[dict[str, Any]] | None, known: KnownPages, *, in_table:
         elif kind == "equation":
             out.append(f"${item.get('equation', {}).get('expression', '')}$")
         else:
-            text = _escape(item.get("text", {}).get("content", item.get("plain_text", "")), in_table)
-            out.append(_link(_annotate(text, item.get("annotations") or {}),
+            text = item.get("text", {}).get("content", item.get("plain_text", ""))
+            annotations = item.get("annotations") or {}
+            if not annotations.get("code"):  # code is shown as typed
+                text = as_literal(text, at_line_start=not out or out[-1].endswith("\n"))
+            out.append(_link(_annotate(_escape(text, in_table), annotations),
                              (item.get("text", {}).get("link") or {}).get("url") or item.get("href"),
                              known, in_table))
     return "".join(out)
+
+
+# What Markdown or Obsidian would read as markup in text a Notion user typed as plain: emphasis,
+# code, links and embeds, HTML, math, highlights, strike-through, comments, tags (qa170: a
+# paragraph "# Not a heading" had become a heading, "[[x]]" a link, "*a*" italics)
+_ACTIVE = re.compile(r"[\\`*\[\]<$]|~~|==|%%|_|(?<!\S)#")
+_LINE_START = re.compile(r"^(\s*(?:\d{1,9})?)([>+-]|(?<=\d)[.)])(?=\s|$)")
+
+
+def as_literal(text: str, at_line_start: bool = True) -> str:
+    """``text`` escaped so that Markdown shows it as typed. An ``_`` inside a word stays as it
+    is (``snake_case``: CommonMark never reads it as emphasis); a list or quote marker is
+    escaped where a line starts."""
+    def escape(m: re.Match[str]) -> str:
+        found, at = m.group(), m.start()
+        if found == "_" and 0 < at < len(text) - 1 and text[at - 1].isalnum() and text[at + 1].isalnum():
+            return found
+        return "".join("\\" + ch for ch in found)
+
+    escaped = _ACTIVE.sub(escape, text)
+    lines = escaped.split("\n")
+    return "\n".join(_LINE_START.sub(r"\1\\\2", line) if n or at_line_start else line for n, line in enumerate(lines))
 
 
 def _escape(text: str, in_table: bool) -> str:
@@ -99,20 +124,23 @@ def _link(text: str, url: str | None, known: KnownPages, in_table: bool) -> str:
 def _annotate(text: str, annotations: dict[str, Any]) -> str:
     if not text.strip():
         return text
-    if annotations.get("code"):
-        text = _wrap(text, "`")
+    if annotations.get("code"):  # a fence longer than any run of backticks inside (CommonMark)
+        fence = "`" * (max(map(len, re.findall("`+", text)), default=0) + 1)
+        text = _wrap(text, fence, padded="`" in text)
     for key, marker in (("bold", "**"), ("italic", "*"), ("strikethrough", "~~")):
         if annotations.get(key):
             text = _wrap(text, marker)
     return text
 
 
-def _wrap(text: str, marker: str) -> str:
-    """``**bold**`` with the surrounding spaces kept outside (``** bold**`` is not bold)."""
+def _wrap(text: str, marker: str, padded: bool = False) -> str:
+    """``**bold**`` with the surrounding spaces kept outside (``** bold**`` is not bold); a
+    code span ``padded`` inside its fence, so a backtick at its edge is no part of the fence."""
     core = text.strip()
     lead = text[:len(text) - len(text.lstrip())]
     trail = text[len(text.rstrip()):]
-    return f"{lead}{marker}{core}{marker}{trail}"
+    pad = " " if padded else ""
+    return f"{lead}{marker}{pad}{core}{pad}{marker}{trail}"
 
 
 # -- blocks -------------------------------------------------------------------------------
