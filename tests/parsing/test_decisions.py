@@ -445,6 +445,21 @@ def test_a_nygard_records_date_line_and_status_section_are_read():
     assert parse("decisions/0001.md", madr2).dead_ends[0].when == 1614816000.0
 
 
+def test_the_options_a_decision_weighs_and_turns_down_are_no_statement_of_the_choice():
+    """GOV.UK's ADR 19 lists its three options under `## Decision` and discounts two: each had
+    been a chosen design, and kept quiet an agent's own ruling that restated one (qa169)."""
+    nygard = ("# 19. Centralise MySQL Databases\n\nDate: 2017-08-02\n\n## Decision\n\nWe discussed three options:\n\n"
+              " 1. have one admin instance per MySQL database\n 2. manage the users and databases in terraform itself\n"
+              " 3. centralise the MySQL databases and have one admin machine manage them all\n\n"
+              "The first option costs the most. We decided against this due to cost.\n\n"
+              "Option 2 was discounted as we do not want Terraform providers to manage users.\n\n"
+              "The final option, the one we have chosen, is a single admin instance.\n")
+    record = parse("docs/architecture/decisions/0019-centralise-mysql.md", nygard)
+    assert [a.text for a in record.accepted] == [
+        "The first option costs the most.",
+        "The final option, the one we have chosen, is a single admin instance."]
+
+
 def test_an_alternative_listed_as_name_colon_why_is_named_by_its_name():
     """The commonest bullet of an ADR's alternatives was one long ruling with no reason."""
     text = ("# 15. Container registry\n\n## Decision\n\nUse the cloud registry.\n\n## Alternatives considered\n\n"

@@ -931,7 +931,9 @@ def _statements(section: SectionLike, said_apart: bool) -> Iterable[Accepted]:
         listed = bool(_LIST_ITEM.match(lines[offset]))
         if weighing and listed:
             continue  # "We discussed three options: 1. ... 2. ...": what was weighed, not chosen (qa169)
-        weighing = bool(_WEIGHS.search(paragraph)) or (weighing and listed)
+        weighing = bool(_WEIGHS.search(paragraph))
+        if weighing:
+            continue
         for sentence in split_sentences(paragraph):
             # "Option 2 was discounted as ...": what was turned down is no statement of the choice
             if len(sentence.split()) >= 3 and not (said_apart and _chosen_line(sentence)) \

@@ -30,7 +30,7 @@ from vault_engine.text import as_named
 
 # Bump when parse_note reads an unchanged file differently (what a ruling or a chosen option
 # is, how sections split): the next `index` re-reads every note instead of trusting the ledger.
-EXTRACTION_VERSION = "46"  # 5: checkpoints dated by file name, KEPs by kep.yaml; 6: frontmatter slips; 7: Cons:;
+EXTRACTION_VERSION = "47"  # 5: checkpoints dated by file name, KEPs by kep.yaml; 6: frontmatter slips; 7: Cons:;
 # 8: a chosen option matched without spaces; 9: dates such as 2023-9-18, a "because" list;
 # 10: alternatives named by label lines ("**Option 2:** ..."), Pros/Cons items are no alternatives;
 # 11: Obsidian's properties (wikilinks in them are links, their words are searched, "Tags:" in any
@@ -119,6 +119,8 @@ EXTRACTION_VERSION = "46"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 #     `%%` in a code span opens none
 # 46: a project's name composed (NFC): "café" from a folder or a property macOS wrote decomposed;
 #     a record's labelled Cons list whole (up to 600 characters), no reason ending on a ";"
+# 47: a Decision's listed options ("We discussed three options:") and the sentences that turn one
+#     down no chosen design; bold around a code span read as plain in a Failed item
 
 
 def newer_extraction(key: str | None) -> str | None:
