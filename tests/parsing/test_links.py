@@ -128,6 +128,16 @@ def test_same_name_prefers_the_linking_folder_then_the_shortest_path(resolver):
     assert resolve(resolver, "Note").ambiguous is False
 
 
+def test_same_name_prefers_the_links_own_vault_path_then_the_shortest_path_in_characters():
+    """`[[Note]]` from `b/` had taken `b/Note.md` over the root's `Note.md`, and `Archive/Note.md`
+    had won over `a/b/Note.md` by its fewer folders (qa175)."""
+    root_first = LinkResolver(["Note.md", "b/Note.md", "b/Home.md"], [])
+    assert resolve(root_first, "Note", source="b/Home.md").target_path == "Note.md"
+    assert resolve(root_first, "b/Note", source="Home.md").target_path == "b/Note.md"
+    shorter = LinkResolver(["Archive/Note.md", "a/b/Note.md", "c/Home.md"], [])
+    assert resolve(shorter, "Note", source="c/Home.md").target_path == "a/b/Note.md"
+
+
 def test_names_compare_in_nfc_whatever_form_the_file_has_on_disk():
     """macOS writes file names decomposed (NFD); a person types them composed (NFC)."""
     nfd = unicodedata.normalize("NFD", "Café notes.md")

@@ -233,15 +233,18 @@ class LinkResolver:
             return Resolution(None)
         if len(candidates) == 1:
             return Resolution(candidates[0])
-        return Resolution(_prefer(candidates, parent_dir(source)), ambiguous=True)
+        return Resolution(_prefer(candidates, parent_dir(source), stem), ambiguous=True)
 
 
 def _suffix_match(path: str, suffix: str) -> bool:
     return path == suffix or path.endswith("/" + suffix)
 
 
-def _prefer(candidates: list[str], folder: str) -> str:
-    """Obsidian's tie-break: the linking note's folder first, then the shortest path."""
-    same = [p for p in candidates if parent_dir(p) == folder]
-    pool = same or candidates
-    return min(pool, key=lambda p: (p.count("/"), len(p), p))
+def _prefer(candidates: list[str], folder: str, stem: str) -> str:
+    """Obsidian's tie-break: the note at the link's own vault path (`[[Note]]` is the root's
+    `Note.md`, from any folder), then one in the linking note's folder, then the shortest
+    path, as a string (`Archive/Note.md` had been taken over `a/b/Note.md` by its fewer
+    folders, and the root's note over `b/Note.md` from `b/` only by chance, qa175)."""
+    exact = [p for p in candidates if name_key(p).removesuffix(".md") == stem]
+    pool = exact or [p for p in candidates if parent_dir(p) == folder] or candidates
+    return min(pool, key=lambda p: (len(p), p))

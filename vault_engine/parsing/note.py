@@ -120,7 +120,8 @@ EXTRACTION_VERSION = "47"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 # 46: a project's name composed (NFC): "café" from a folder or a property macOS wrote decomposed;
 #     a record's labelled Cons list whole (up to 600 characters), no reason ending on a ";"
 # 47: a Decision's listed options ("We discussed three options:") and the sentences that turn one
-#     down no chosen design; bold around a code span read as plain in a Failed item
+#     down no chosen design; bold around a code span read as plain in a Failed item; of two notes
+#     of one name, the link's own vault path first, then the shortest path in characters
 
 
 def newer_extraction(key: str | None) -> str | None:
