@@ -64,6 +64,17 @@ def test_a_missing_heading_lists_the_folded_headings_that_open_too(make_vault):
                                                           "t.md#Ingredients")
 
 
+def test_a_repeated_heading_names_its_first_even_folded_over_a_subheading(make_vault):
+    """`[[T#Beta]]` opens the first `## Beta`, as Obsidian does; with only a `### Sub` under it,
+    the second had opened, in `show` and for every link followed (qa175)."""
+    root = make_vault({"T.md": "## Beta\n### Sub\nfirst beta text\n## Beta\nsecond beta text\n",
+                       "S.md": "see [[T#Beta]]\n"})
+    with Vault(root) as vault:
+        vault.index(embed=False)
+        shown = vault.show("T.md#Beta")
+        assert (shown.line_start, "first beta text" in shown.text, "second" in shown.text) == (1, True, False)
+
+
 def test_a_heading_folded_over_its_subheading_shows_down_to_the_next_of_its_level(make_vault):
     """`## Alpha` straight over `### One` showed from the note's first line through `## Beta`
     (itself folded over `### Three`), and a journal's first day ran to the journal's end (qa83)."""

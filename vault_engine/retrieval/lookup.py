@@ -172,6 +172,9 @@ def find_section(sections: Sequence[SectionRow], heading: str) -> SectionRow | N
     return SectionFinder(sections).find(heading)
 
 
+_FOLDED_CHARS = 2000  # of a section's text, read for the empty headings folded in front of its own
+
+
 class SectionFinder:
     """Finds the sections of one note that subpaths name. Each heading is read once, when a
     rule first needs it: `status` and `links --all` look up every link's heading, and a KEP's
@@ -210,10 +213,15 @@ class SectionFinder:
 
     @cached_property
     def _by_last(self) -> dict[str, SectionRow]:
-        """Each last heading, normalized, and the first section it names."""
+        """Each heading, normalized, and the first section it names in the note's order: its
+        own heading's, or one folded into it (an empty heading over a subheading). A repeated
+        `## Beta` whose first had only a `### Sub` under it had opened the second (qa175)."""
         first: dict[str, SectionRow] = {}
         for section, path in zip(self.sections, self._paths):
             if path:
+                # folded headings are empty: they open the text, well within its first lines
+                for folded in leading_headings(section.text[:_FOLDED_CHARS])[:-1]:
+                    first.setdefault(normalize_heading(folded), section)
                 first.setdefault(path[-1], section)
         return first
 
