@@ -61,7 +61,9 @@ VERSION = "19"  # 2: unresolved calls counted per file; 3-4: wrapped arrow const
 # component a call of it (qa162); a const in a callback or a block bound there alone (qa164, qa165);
 # a Python import in an `except` clause a fallback (qa165)
 # 19: a JavaScript function given methods through its prototype a class (`Bus.prototype.publish`);
-# a TS/JS function-wide `const` made by `new`, or a local of a declared type, typed
+# a TS/JS function-wide `const` made by `new`, or a local of a declared type, typed; a function or
+# class declared in a block, and a `catch` parameter, seen there alone; `super()` of a base with no
+# constructor an edge to the base (qa174)
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE IF NOT EXISTS files (

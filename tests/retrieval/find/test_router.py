@@ -269,6 +269,10 @@ def test_a_module_named_by_its_import_name_is_its_file(make_vault):
             assert (found.status, found.tier, refs(found)) == ("hit", "path", ["src/shop/orders.py"]), query
             assert found.reason == f"1 indexed file(s) are the module {query!r}"
         assert vault.find("nosuchmodule").tier != "path"
+    # a module's name holding a dash, as TypeScript's often do: `find test-utils` had missed (qa174)
+    with Vault(build(make_vault, {"web/test-utils.ts": "export const x = 1;\n"})) as vault:
+        found = vault.find("test-utils")
+        assert (found.status, found.tier, refs(found)) == ("hit", "path", ["web/test-utils.ts"])
 
 
 def test_a_path_part_too_long_for_the_file_system_is_no_such_file_not_a_traceback(vault):

@@ -283,6 +283,38 @@ def test_a_function_given_methods_through_its_prototype_is_a_class():
             ("src/bus.js#Bus.publish", "src/bus.js#Bus.deliver")} == pairs(graph)
 
 
+def test_typescript_block_functions_catch_parameters_and_super_of_a_base_without_constructor():
+    """A `function` in an `if` block had been seen after the block, a `catch (helper)` had hidden
+    the imported `helper` in the whole function, and `super()` had no edge when the base
+    declares no constructor (qa174)."""
+    graph = build({"src/b.ts": "export function helper() { return 1; }\n", "src/a.ts": """\
+        import { helper } from "./b";
+        export function run() { return 1; }
+        export function blockIf(flag: boolean) {
+          if (flag) {
+            function run() { return 2; }
+            run();
+          }
+          return run();
+        }
+        export function withCatch() {
+          try {
+            return helper();
+          } catch (helper) {
+            return 0;
+          }
+        }
+        export class Base { go() { return 1; } }
+        export class Child extends Base {
+          constructor() { super(); }
+        }
+        """})
+    assert {(e.callee, e.line) for e in graph.edges if e.caller == "src/a.ts#blockIf"} == {
+        ("src/a.ts#blockIf.run", 6), ("src/a.ts#run", 8)}
+    assert ("src/a.ts#withCatch", "src/b.ts#helper") in pairs(graph)
+    assert ("src/a.ts#Child.constructor", "src/a.ts#Base") in pairs(graph)
+
+
 def test_go_same_package_and_receiver_methods():
     graph = build({
         "shop/a.go": "package shop\nfunc (b *Book) Place() { b.check(); helper() }\n",

@@ -39,7 +39,7 @@ if TYPE_CHECKING:  # memory.py (BM25 over Whoosh) is imported when the memory ti
 
 
 TIERS = FIND_TIERS
-MODULE_NAME = re.compile(r"[A-Za-z_$][\w$]*(?:\.[A-Za-z_$][\w$]*)*")  # `core`, `click.core`: no path, no spaces
+MODULE_NAME = re.compile(r"[A-Za-z_$][\w$-]*(?:\.[A-Za-z_$][\w$-]*)*")  # `core`, `click.core`, `test-utils`: no path
 
 
 def find(query: str, *, code, ledger: Ledger, lexical: WhooshIndex | Callable[[], WhooshIndex], k: int = 10,

@@ -438,6 +438,9 @@ class DynamicResolver:
         if cls is None:
             raise Miss("super")
         found = self.class_member(path, cls, "constructor", skip_first=True)
+        bases = self.mro(path, cls)[1:]
+        if found is None and bases:  # no base declares one: `super()` builds the base, as `new Base()` does (qa174)
+            return bases[0][0], bases[0][1].qualname, "ctor.class"
         if found is None or found[0] != "def":
             raise Miss("super")
         return found[1], found[2].qualname, "super"

@@ -238,6 +238,8 @@ def _seen_only_in_callbacks(defs: list[RawDef]) -> None:
         elif getattr(d.node, "type", None) == "variable_declarator" and \
                 (block := _block_around(d.node.child_by_field_name("name"))) is not None:  # type: ignore[attr-defined]
             d.visible = (line(block), end_line(block))  # a `const f = () => ...` in an `if` block (qa165)
+        elif (block := _block_holding(d.node)) is not None:  # `function run() {}` in an `if` block (qa174)
+            d.visible = (line(block), end_line(block))
 
 
 def _function_value(node):
@@ -574,7 +576,8 @@ def _bind_target(src: Source, node, out: Extracted) -> None:
             return
     # bound there alone: inside a callback handed to a call (qa164), or a `const`/`let` in a block
     # (an `if`'s: `const save` there had taken the imported `save(4)` after the block, qa165)
-    within = _callback_around(node) or _block_around(node)
+    within = _callback_around(node) or _block_around(node) or \
+        (node.parent if node.parent is not None and node.parent.type == "catch_clause" else None)
     for name in _pattern_names(src, node):
         if within is not None:
             out.events.append((node.start_byte, "bind", (name, ln, "inline", None, None, False, end_line(within))))
@@ -613,6 +616,18 @@ def _block_around(node):
         return declaration.parent
     block = declaration.parent
     if block is None or block.type != "statement_block" or block.parent is None:
+        return None
+    return None if block.parent.type in (*_FUNCTIONS, "class_static_block") else block
+
+
+def _block_holding(declaration):
+    """The block a function or class declaration is written in when that is no function's body
+    (an ``if``'s, a loop's): a module's code is strict, where such a declaration is the block's
+    alone; else None."""
+    block = getattr(declaration, "parent", None)
+    if getattr(declaration, "type", None) not in ("function_declaration", "generator_function_declaration",
+                                                   "class_declaration") or block is None \
+            or block.type != "statement_block" or block.parent is None:
         return None
     return None if block.parent.type in (*_FUNCTIONS, "class_static_block") else block
 
