@@ -279,6 +279,23 @@ def test_chosen_instead_is_the_decisions_sentence_that_clearly_speaks_of_the_rul
                       "Reuse one cookie key forever": "Rotate the cookie_key monthly."}
 
 
+def test_chosen_instead_of_a_one_word_ruling_is_the_sentence_holding_it_and_a_records_its_chosen_option(make_vault):
+    """"CC0 only" could never share two more words than the first sentence, and showed it; a
+    MADR record's reasons listed under its `Chosen option` line had been shown in its place (qa169)."""
+    note = ("---\ntype: checkpoint\nproject: adr\nagent: codex\ncreated: 2026-11-25T14:00:00Z\n---\n"
+            "# Checkpoint: adr\n## Decision\nKeep status and date in YAML front matter. License the template as "
+            "`MIT OR CC0-1.0`.\n## Failed\n- CC0 only -- no attribution\n")
+    record = ("# Reload libraries\n\n## Considered Options\n\n* mtime polling\n* Move the file monitor into the "
+              "server library\n\n## Decision Outcome\n\nChosen option: \"mtime polling\", because it is simple:\n\n"
+              "* the server is pull-based\n* the file monitor in the server library would duplicate the watcher thread\n")
+    with Vault(make_vault({"projects/adr/checkpoints/20261125T140000Z-codex.md": note,
+                           "decisions/0061-reload.md": record})) as v:
+        v.index(embed=False)
+        chosen = {r.text: r.chosen for r in v.deadend_list()}
+    assert chosen["CC0 only"] == "License the template as `MIT OR CC0-1.0`."
+    assert chosen["Move the file monitor into the server library"].startswith("mtime polling, because")
+
+
 def test_a_proposal_closer_to_a_chosen_design_than_to_the_ruling_is_quiet(vault):
     rulings = [r for r in load_rulings(vault.ledger) if r.text == "Keep sessions in a shared Redis"]
     accepted = outright("keep sessions in signed cookies")

@@ -451,15 +451,21 @@ def _with_chosen(rulings: Sequence[Ruling], accepted: ChosenDesigns) -> tuple[Ru
         more of the ruling's words: a Decision of several sentences had shown its first, about
         another matter, beside each of its Failed items (qa118). Shown as read: "([source](https://...))"
         had been printed as written (qa59)."""
-        stated = [text for text, heading in said.get(ruling.note_id, ()) if stated_outright(heading)]
+        statements = said.get(ruling.note_id, ())
+        # a record's `Chosen option` line is what it chose over each option (the reasons listed
+        # under it had been shown in its place, qa169)
+        stated = [text for text, heading in statements if heading is None] or \
+            [text for text, heading in statements if stated_outright(heading)]
         if len(stated) < 2:  # most notes: one chosen option, one sentence
             return links_as_text(stated[0], wikilinks=True) if stated else None
         ruled = _words_of(f"{ruling.text} {ruling.reason or ''}")
         shared = [len(ruled & _words_of(text)) for text in stated]
         best = max(range(len(stated)), key=shared.__getitem__)
         # the first sentence leads the decision; another is shown where it clearly speaks of
-        # the ruling: "Keep a Puppetmaster" had given way to a sentence on Puppet certificates
-        return links_as_text(stated[best] if shared[best] >= shared[0] + CLEARLY_MORE else stated[0], wikilinks=True)
+        # the ruling: "Keep a Puppetmaster" had given way to a sentence on Puppet certificates;
+        # a ruling of one word, "CC0 only", by holding it (qa169)
+        clearly = shared[0] + min(CLEARLY_MORE, len(_words_of(ruling.text)))
+        return links_as_text(stated[best] if shared[best] >= clearly else stated[0], wikilinks=True)
 
     rulings = tuple(replace(r, chosen=chosen) if (chosen := chosen_instead(r)) is not None else r for r in rulings)
     return tuple(accepted.since(rulings))
