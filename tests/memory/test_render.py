@@ -42,6 +42,10 @@ def test_a_reason_quoting_a_name_is_said_with_single_quotes_inside_the_double():
     chose = replace(DROP, reason='the record chose "MADR 4.0.0" instead', source="decision record")
     text = render_interruption("formless records", [chose], "drone-audio", ("lexical",))
     assert "ruled out on 2026-03-14, claude-7f3: the record chose ‘MADR 4.0.0’ instead.\"" in text
+    # code keeps its quotes: `image_id: "ami-1"` had been said `image_id: ‘ami-1’` (qa169)
+    coded = replace(DROP, reason='`image_id: "ami-1"` changed under us', source="checkpoint")
+    assert 'claude-7f3: `image_id: "ami-1"` changed under us."' in \
+        render_interruption("pin the ami", [coded], "drone-audio", ("lexical",))
 
 
 def test_elsewhere_and_working_note_rulings_are_weaker_evidence():

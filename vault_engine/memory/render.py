@@ -17,7 +17,7 @@ from vault_engine.dates import utc_date, utc_time
 from vault_engine.errors import BadArgument
 from vault_engine.memory.results import CheckpointBrief, ResumeBrief, Ruling, estimate_tokens, ruling_key
 from vault_engine.parsing.checkpoints import split_sentences, unwrapped, without_checkpoint_word
-from vault_engine.parsing.readable import wikilinks_as_text
+from vault_engine.parsing.readable import outside_code_spans, wikilinks_as_text
 from vault_engine.refs import printed
 from vault_engine.text import shortened
 
@@ -173,7 +173,8 @@ def _quotable(reason: str | None) -> str:
     if not reason:
         return ""
     first = " ".join(_LINK.sub(lambda m: m.group(1), wikilinks_as_text(reason.split("; ")[0])).split())
-    first = _INNER_QUOTE.sub(r"‘\1’", first)  # said inside double quotes: "the record chose ‘X’ instead"
+    # said inside double quotes: "the record chose ‘X’ instead"; code as written (qa169)
+    first = outside_code_spans(first, lambda prose: _INNER_QUOTE.sub(r"‘\1’", prose))
     return shortened(first, REASON_IN_QUOTE)
 
 
