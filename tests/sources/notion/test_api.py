@@ -189,6 +189,18 @@ def test_a_page_edited_in_notion_is_fetched_and_rewritten(root, fake):
     assert "> Cookies are signed and sealed." in read_note(root, "Session store b2b2b2b2.md")[1]
 
 
+def test_a_database_inline_in_a_synced_page_comes_with_its_rows(root, fake):
+    """A page's `child_database` had been linked and never pulled, its link unresolved for good,
+    without a word (qa170); pulled again when the page is unchanged, never taken for a page."""
+    fake.children[HANDBOOK].append(block(INCIDENTS, "child_database", {"title": "Incidents"}))
+    report = run_sync(root, fake, database_ids=[], search=None)
+    names = {p.name for p in (root / "notion").glob("*.md")}
+    assert {"Incidents d4d4d4d4.md", "Login outage f6f6f6f6.md", "Slow search a7a7a7a7.md"} <= names
+    assert report.problems == () and report.databases == 1
+    again = run_sync(root, fake, database_ids=[], search=None)
+    assert again.problems == () and again.gone == () and again.databases == 1
+
+
 # -- failures -----------------------------------------------------------------------------
 
 

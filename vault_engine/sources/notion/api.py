@@ -446,8 +446,8 @@ class Sync:
             if old is not None and old.meta.get("source") == SYNC_SOURCE and same_edit_time(
                     old.meta.get("last_edited_time"), page.get("last_edited_time")):
                 self.not_fetched += 1  # unchanged: its blocks are not read again
-                for child in self._known_children(ident):
-                    self.queue.append((None, child, f"child page of {title}"))
+                for child, is_database in self._known_children(ident):
+                    self._pull_child(child, is_database, title)
                 return
             blocks = self.api.block_tree(ident)
         except PageGone as exc:
@@ -456,19 +456,29 @@ class Sync:
         except PageFailed as exc:
             self._failed(ident, exc)
             return
-        for child_id, child_title in child_pages(blocks):
+        for child_id, child_title, is_database in child_pages(blocks):
             self.known.stems.setdefault(child_id, note_stem_for(child_title, child_id))
-            self.queue.append((None, child_id, f"child page of {title}"))
+            self._pull_child(child_id, is_database, title)
         self.fetched.append((ident, page, blocks))
 
-    def _pull_database(self, ident: str) -> None:
+    def _pull_child(self, ident: str, is_database: bool, parent_title: str) -> None:
+        """A child page comes too, and so does a database inline in a page, with its rows
+        (its note had been linked and never written, qa170)."""
+        if is_database:
+            self._pull_database(ident, f"child database of {parent_title}")
+        else:
+            self.queue.append((None, ident, f"child page of {parent_title}"))
+
+    def _pull_database(self, ident: str, why: str = "taps.notion.database_ids") -> None:
+        if ident in self.seen:
+            return
         self.seen.add(ident)
         try:
             database = self.api.database(ident)
             rows = [row for source in database.get("data_sources") or ()
                     for row in self.api.data_source_rows(source["id"])]
         except PageGone as exc:
-            self._gone(ident, "taps.notion.database_ids", str(exc))
+            self._gone(ident, why, str(exc))
             return
         except PageFailed as exc:
             self._failed(ident, exc)
@@ -479,8 +489,9 @@ class Sync:
             self.queue.append((row, normalize_id(row.get("id")) or "", f"database {title}"))
         self.databases.append((ident, database, rows))
 
-    def _known_children(self, ident: str) -> list[str]:
-        return [n.notion_id for n in self.existing.values()
+    def _known_children(self, ident: str) -> list[tuple[str, bool]]:
+        """(id, whether a database) of the synced notes whose parent is ``ident``."""
+        return [(n.notion_id, n.meta.get("notion_object") == "database") for n in self.existing.values()
                 if n.meta.get("source") == SYNC_SOURCE and normalize_id(str(n.meta.get("parent_id") or "")) == ident]
 
     def _check_unseen(self) -> None:
@@ -560,13 +571,15 @@ def pruned_ids(gone: list, pruned: list[str]) -> list[str]:
     return [n.notion_id for n in gone if n.rel_path in deleted]
 
 
-def child_pages(blocks: list[dict[str, Any]]) -> Iterator[tuple[str, str]]:
-    """(id, title) of every child page among the blocks, at any depth."""
+def child_pages(blocks: list[dict[str, Any]]) -> Iterator[tuple[str, str, bool]]:
+    """(id, title, whether a database) of every child page and inline database among the
+    blocks, at any depth."""
     for block in blocks:
-        if block.get("type") == "child_page":
+        kind = block.get("type")
+        if kind in ("child_page", "child_database"):
             ident = normalize_id(block.get("id"))
             if ident:
-                yield ident, (block.get("child_page") or {}).get("title") or "Untitled"
+                yield ident, (block.get(kind) or {}).get("title") or "Untitled", kind == "child_database"
         yield from child_pages(block.get("children") or [])
 
 
