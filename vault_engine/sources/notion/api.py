@@ -517,8 +517,8 @@ class Sync:
         pulled; never taken for gone."""
         self.failed_ids.add(ident)
         note = self.existing.get(ident)
-        for child in self._known_children(ident):
-            self.queue.append((None, child, "child page of a page Notion failed on"))
+        for child, is_database in self._known_children(ident):
+            self._pull_child(child, is_database, "a page Notion failed on")
         kept = f"its note {note.rel_path} is kept as it was" if note else "no note is written for it"
         self.problems.append(Problem(f"notion://{ident}", f"not synced this run ({exc}): {kept}; the next sync "
                                                           "tries again"))
