@@ -315,6 +315,13 @@ def test_typescript_block_functions_catch_parameters_and_super_of_a_base_without
     assert ("src/a.ts#Child.constructor", "src/a.ts#Base") in pairs(graph)
 
 
+def test_an_ambient_declaration_exported_is_what_an_import_reaches():
+    """`export declare function` was indexed, and its callers dropped as "not exported" (qa174)."""
+    graph = build({"src/d.ts": "export declare function loadConfig(path: string): string;\n",
+                   "src/e.ts": 'import { loadConfig } from "./d";\nexport function boot() { return loadConfig("x"); }\n'})
+    assert ("src/e.ts#boot", "src/d.ts#loadConfig") in pairs(graph) and "not_exported" not in graph.unresolved
+
+
 def test_go_same_package_and_receiver_methods():
     graph = build({
         "shop/a.go": "package shop\nfunc (b *Book) Place() { b.check(); helper() }\n",

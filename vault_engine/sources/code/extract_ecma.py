@@ -457,6 +457,8 @@ def _exports(src: Source, node) -> list[Export]:
     source = node.child_by_field_name("source")
     module = _string(src, source) if source is not None else None
     declaration = node.child_by_field_name("declaration")
+    if declaration is not None and declaration.type == "ambient_declaration" and declaration.named_children:
+        declaration = declaration.named_children[0]  # `export declare function f(): T;` (qa174)
     if declaration is not None:
         named = declaration.named_children if declaration.type in ("lexical_declaration", "variable_declaration") \
             else [declaration]
