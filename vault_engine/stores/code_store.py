@@ -63,7 +63,8 @@ VERSION = "19"  # 2: unresolved calls counted per file; 3-4: wrapped arrow const
 # 19: a JavaScript function given methods through its prototype a class (`Bus.prototype.publish`);
 # a TS/JS function-wide `const` made by `new`, or a local of a declared type, typed; a function or
 # class declared in a block, and a `catch` parameter, seen there alone; `super()` of a base with no
-# constructor an edge to the base; `export declare function` exported (qa174)
+# constructor an edge to the base; `export declare function` exported; a class expression
+# bound to a const in a function that class (qa174)
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE IF NOT EXISTS files (

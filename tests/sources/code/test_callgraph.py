@@ -315,6 +315,13 @@ def test_typescript_block_functions_catch_parameters_and_super_of_a_base_without
     assert ("src/a.ts#Child.constructor", "src/a.ts#Base") in pairs(graph)
 
 
+def test_a_class_expression_bound_in_a_function_is_that_class():
+    """`const C = class {...}` in a function, then `new C().z()`, had no edge at all (qa174)."""
+    graph = build({"src/f.ts": "export function inner() {\n  const C = class { z() { return 1; } };\n"
+                               "  return new C().z();\n}\n"})
+    assert {("src/f.ts#inner", "src/f.ts#inner.C"), ("src/f.ts#inner", "src/f.ts#inner.C.z")} <= pairs(graph)
+
+
 def test_an_ambient_declaration_exported_is_what_an_import_reaches():
     """`export declare function` was indexed, and its callers dropped as "not exported" (qa174)."""
     graph = build({"src/d.ts": "export declare function loadConfig(path: string): string;\n",

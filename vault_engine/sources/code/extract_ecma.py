@@ -252,6 +252,12 @@ def _function_value(node):
     return value if value is not None and value.type in _FUNCTION_VALUES else None
 
 
+def _class_value(declarator) -> bool:
+    """Whether a ``const`` holds a class expression: the class symbol its name is."""
+    value = declarator.child_by_field_name("value") if declarator.type == "variable_declarator" else None
+    return value is not None and value.type == "class"
+
+
 def _alias(src: Source, node) -> RawDef | None:
     """``const persist = persistImpl as unknown as Persist``: a definition to keep when
     ``persistImpl`` turns out to be a function of the same scope (``_keep_aliases_of_functions``)."""
@@ -557,8 +563,8 @@ def _commonjs_exports(src: Source, left) -> list[Export]:
 
 def _bind_target(src: Source, node, out: Extracted) -> None:
     parent = node.parent
-    if node.type == "identifier" and _function_value(parent) is not None:
-        return  # a function symbol, not a plain binding
+    if node.type == "identifier" and (_function_value(parent) is not None or _class_value(parent)):
+        return  # a function or class symbol, not a plain binding (`const C = class {}` in a function, qa174)
     value = parent.child_by_field_name("value") if parent.type == "variable_declarator" else None
     ln = line(node)
     if value is not None and value.type == "call_expression" and _is_require(src, value):
