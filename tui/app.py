@@ -53,6 +53,7 @@ HEALTH_EVERY_SECONDS = 30.0  # status in full, whatever the poll says (a stalled
 POLL_SECONDS = 1.0  # Vault.freshness: one stat per note, so the header follows edits at once
 POLL_LOAD = 0.1  # ...but a poll takes at most this share of a core: a big vault polls less often
 STAGES = {"read": "reading notes", "lexical": "words", "embed": "embedding"}  # index progress
+UPGRADED = "vault-engine was installed again while the TUI ran: quit and start it again"
 
 # (mode, title, help) for the key bindings and the command palette.
 SCREENS = (
@@ -145,6 +146,9 @@ class VaultApp(App):
                 self.notify(str(exc), title="vault-engine", severity="error")
             else:
                 said.append(str(exc))
+        except ImportError as exc:  # a module this process has not loaded yet, replaced on disk (qa171)
+            log.exception("import failed in %s", getattr(fn, "__name__", fn))
+            self.notify(f"{UPGRADED} ({exc})", title="vault-engine", severity="error")
         except Exception as exc:  # a bug must not kill the app: show it, log the traceback
             log.exception("unexpected error in %s", getattr(fn, "__name__", fn))
             self.notify(f"{type(exc).__name__}: {exc}", title="unexpected error", severity="error")
@@ -157,7 +161,10 @@ class VaultApp(App):
                 self.indexing, self.activity = False, ""
             error = event.worker.error
             log.error("worker %s failed", event.worker.name, exc_info=error)
-            self.notify(f"{type(error).__name__}: {error}", title="unexpected error", severity="error")
+            if isinstance(error, ImportError):
+                self.notify(f"{UPGRADED} ({error})", title="vault-engine", severity="error")
+            else:
+                self.notify(f"{type(error).__name__}: {error}", title="unexpected error", severity="error")
 
     # -- health and indexing --------------------------------------------------------------
 

@@ -176,6 +176,22 @@ async def test_an_error_is_a_notification_and_the_app_keeps_running(make_app):
         assert isinstance(app.screen, DecayScreen) and app.is_running
 
 
+async def test_a_module_gone_since_the_tui_started_says_to_start_it_again(make_app):
+    """vault-engine installed again under a running TUI: F5's import failed, shown as a raw
+    `ImportError` under "unexpected error" (qa171)."""
+    app = make_app()
+
+    def replaced(vault):
+        raise ImportError("cannot import name 'read_side_file' from 'vault_engine.paths'")
+
+    async with app.run_test(size=WIDE) as pilot:
+        await app.browse(replaced)
+        await settle(pilot)
+        errors = [n for n in app._notifications if n.severity == "error"]
+        assert errors and errors[0].message.startswith("vault-engine was installed again while the TUI ran")
+        assert errors[0].title == "vault-engine" and app.is_running
+
+
 async def test_a_screen_behind_reloads_when_it_comes_back_after_f5_elsewhere(sample_vault, monkeypatch):
     """Type on Search with no index yet, build it from the dead-ends screen, come back: the
     query typed before now has its hits, and the missing index was said once, not per screen."""
