@@ -9,6 +9,7 @@ from __future__ import annotations
 import functools
 import logging
 import os
+import re
 import shutil
 import time
 from collections.abc import Callable, Iterable, Iterator
@@ -23,9 +24,11 @@ from vault_engine.drift import Drift
 from vault_engine.errors import (
     AttachmentRef,
     BadArgument,
+    DiskFull,
     IndexBusy,
     IndexDamaged,
     IndexMissing,
+    IndexNotWritable,
     ModelUnavailable,
     UnknownKind,
     UnknownProject,
@@ -63,6 +66,9 @@ from vault_engine.stores.ledger import Ledger, NoteRow, damaged
 from vault_engine.stores.reinforcements import LogMark, ReinforcementLog, has_undo, replay, standing
 from vault_engine.stores.sql import is_corruption
 from vault_engine.text import as_named
+
+# what an index error says of the user's files, untrue once a checkpoint is written
+_NOTHING_CHANGED = re.compile(r"\s*\((?:[^()]*; )?nothing of yours was changed\)")
 
 # Imported where used: a search must not pay for indexing code, and find, callers or show of
 # code (cold CLI, 200 ms) not for search, its model settings, Whoosh, or the values of notes
@@ -1170,11 +1176,18 @@ class Vault:
         draft, notices = prepare_draft(draft, self._require_index() if self.has_index() else None)
         template = load_template(self.root, self.config.section("checkpoint"))
         rel = write_checkpoint(self.root, self.config.projects_dir, draft, template, now)
-        if self.has_index():
-            self.index_paths([rel], now=now)
-            notices += self._embed_checkpoint()
-        else:
-            self.index(embed=False, now=now)
+        try:
+            if self.has_index():
+                self.index_paths([rel], now=now)
+                notices += self._embed_checkpoint()
+            else:
+                self.index(embed=False, now=now)
+        except (IndexNotWritable, DiskFull) as exc:
+            # the note is the record, and it is written: an exit 1 saying "nothing of yours was
+            # changed" had an agent write it again at each retry (qa173)
+            why = _NOTHING_CHANGED.sub("", str(exc))
+            notices.append(f"{rel} is written but not indexed yet ({why}); do not write it again: "
+                           "`vault-engine index` takes it in once the index can be written")
         return CheckpointWritten(rel, draft.project, draft.agent, tuple(notices))
 
     def _embed_checkpoint(self) -> tuple[str, ...]:

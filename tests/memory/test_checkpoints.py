@@ -154,6 +154,27 @@ def test_a_step_given_ticked_off_stays_ticked_off_for_the_next_agent(make_vault)
         assert (brief.next_steps, brief.steps_closed) == (("An open step",), 1)
 
 
+def test_a_checkpoint_written_where_the_index_cannot_take_it_says_it_is_written(make_vault, monkeypatch):
+    """The file was written, then the index's full disk made the command exit 1 saying
+    "nothing of yours was changed": an agent that retried wrote it again each time (qa173)."""
+    from vault_engine.errors import disk_is_full
+    from vault_engine.vault import Vault
+
+    root = make_vault({"projects/p/notes.md": "# Notes\n"})
+    with Vault(root) as v:
+        v.index(embed=False)
+
+        def full(*args, **kwargs):
+            raise disk_is_full("index/lexical")
+
+        monkeypatch.setattr(Vault, "index_paths", full)
+        written = v.checkpoint_new(CheckpointDraft("p", "a", summary="s"))
+    assert (root / written.ref).is_file() and len(list((root / "projects/p/checkpoints").iterdir())) == 1
+    [notice] = written.notices
+    assert notice.startswith(f"{written.ref} is written but not indexed yet (the disk is full writing index/lexical")
+    assert "do not write it again" in notice and "nothing of yours" not in notice
+
+
 def test_a_link_holding_brackets_is_refused_and_a_whole_wikilink_is_read_as_its_ref():
     draft = CheckpointDraft("p", "a", summary="s", links=("[[specs/a.md]]",))
     assert prepare_draft(draft, None)[0].links == ("specs/a",)  # the target [[specs/a]], not [[[[specs/a]]]]
