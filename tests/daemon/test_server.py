@@ -126,6 +126,30 @@ def test_killed_daemon_falls_back_in_process_and_is_reported_stale(lexical_vault
     assert ask(lexical_vault, "ping")[0]
 
 
+def _forkservers_of(pid: int) -> list[int]:
+    """The multiprocessing forkservers process ``pid`` started (read from /proc)."""
+    found = []
+    for entry in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            with open(f"/proc/{entry}/stat") as stat_file, open(f"/proc/{entry}/cmdline", "rb") as cmdline:
+                if int(stat_file.read().rsplit(")", 1)[1].split()[1]) == pid and b"forkserver" in cmdline.read():
+                    found.append(int(entry))
+        except (OSError, ValueError, IndexError):
+            continue
+    return found
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc"), reason="reads /proc to find the forkserver")
+def test_a_killed_watchers_forkserver_dies_with_it(lexical_vault, start_daemon):
+    """`kill -9` of a watcher during a batch of 4,000 sections left its forkserver and Whoosh's
+    two writers behind for good (qa173): the server dies with the watcher, its workers with it."""
+    daemon = start_daemon(lexical_vault)
+    [server] = wait_for(lambda: _forkservers_of(daemon.proc.pid), what="the watcher's forkserver")
+    daemon.stop(signal.SIGKILL)
+    wait_for(lambda: not os.path.exists(f"/proc/{server}") or
+             open(f"/proc/{server}/stat").read().rsplit(")", 1)[1].split()[0] == "Z", 10, "the forkserver gone")
+
+
 def test_sigterm_stops_cleanly_and_leaves_nothing_behind(lexical_vault, start_daemon):
     daemon = start_daemon(lexical_vault)
     assert daemon.stop(signal.SIGTERM) == 0

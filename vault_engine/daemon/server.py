@@ -407,12 +407,17 @@ def _restore_signals(saved: tuple) -> None:
 
 def _prefer_forkserver() -> None:
     """A 1,000-file burst reads notes in a process pool; forking a process that runs threads
-    can deadlock the child on a lock some thread held, so children come from a forkserver."""
+    can deadlock the child on a lock some thread held, so children come from a forkserver.
+    It is started here, from the main thread: the kernel kills it when the thread that
+    started it ends (daemon/forkserver_guard.py), so not from a batch's or a query's."""
     import multiprocessing
+    import multiprocessing.forkserver
 
     if "forkserver" in multiprocessing.get_all_start_methods():
         multiprocessing.set_start_method("forkserver", force=True)
-        multiprocessing.set_forkserver_preload(["vault_engine.indexing.indexer"])
+        multiprocessing.set_forkserver_preload(["vault_engine.daemon.forkserver_guard",
+                                                "vault_engine.indexing.indexer"])
+        multiprocessing.forkserver.ensure_running()
 
 
 def stop_daemon(root: Path, wait: float = STOP_WAIT, exit_wait: float = EXIT_WAIT) -> int | None:
