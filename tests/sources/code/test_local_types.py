@@ -409,3 +409,19 @@ def test_a_let_a_var_or_a_const_shadowed_in_a_block_stays_untyped():
         """)
     assert ("run", "Store.save") not in found and ("run", "Other.save") not in found
     assert graph.unresolved["local"] >= 3
+
+
+def test_a_class_a_block_declares_types_no_local_outside_it():
+    """`const s = new Store()` after an `if` block declaring its own `Store` had typed `s` by the
+    block's class: `s.save()` an edge to it, the imported one's left with no callers (qa176)."""
+    _, graph = ecma_calls("""\
+        if (Math.random() > 2) {
+          class Store { save() {} }
+        }
+        export function run() {
+          const s = new Store();
+          s.save();
+        }
+        """)
+    assert {e.callee for e in graph.edges if e.caller == "src/use.ts#run"} == {"src/store.ts#Store",
+                                                                            "src/store.ts#Store.save"}

@@ -89,17 +89,17 @@ class LocalTypes:
 
     def _typed(self, path: str, scope: str, bound) -> tuple | None:
         """The class one assignment certainly binds its name to, or None."""
-        found = self._made_by_call(path, scope, bound.value, bound.entered) if bound.value else None
+        found = self._made_by_call(path, scope, bound.value, bound.entered, bound.line) if bound.value else None
         if found is None and bound.annotation and self.resolver.annotations:
             found = self.resolver.annotated_class(path, scope, bound.annotation)
         return found
 
-    def _made_by_call(self, path: str, scope: str, value: str, entered: bool) -> tuple | None:
+    def _made_by_call(self, path: str, scope: str, value: str, entered: bool, line: int) -> tuple | None:
         shape = callee_parts(value)
         if shape is None:
             return None
-        try:
-            entity, receiver, _ = self.resolver.walk(path, scope, shape[1], True)
+        try:  # seen from the assignment's line: a class a block declares is the block's alone (qa176)
+            entity, receiver, _ = self.resolver.walk(path, scope, shape[1], True, line)
         except Miss:
             return None
         made = self._made(entity, receiver)
