@@ -390,8 +390,9 @@ def test_a_declared_type_types_a_typescript_local_let_too():
     assert found == {("run", "Store.save"), ("run", "Other.save")}
 
 
-def test_a_let_a_var_or_a_const_shadowed_in_a_block_stays_untyped():
-    """`let s = new Store()` may be assigned another thing where no binding is recorded."""
+def test_a_let_a_var_or_a_block_s_own_const_stays_untyped():
+    """`let s = new Store()` may be assigned another thing where no binding is recorded; a
+    block's own `const c` is no Store, and after the block `c` is the function's again."""
     found, graph = ecma_calls("""\
         export function run(flag: boolean) {
           let a = new Store();
@@ -407,7 +408,8 @@ def test_a_let_a_var_or_a_const_shadowed_in_a_block_stays_untyped():
           c.save();
         }
         """)
-    assert ("run", "Store.save") not in found and ("run", "Other.save") not in found
+    typed = {(e.callee, e.line) for e in graph.edges if e.how == "local"}
+    assert typed == {("src/store.ts#Store.save", 13)}  # the last c.save(): a, b and the block's c untyped
     assert graph.unresolved["local"] >= 3
 
 
@@ -425,3 +427,19 @@ def test_a_class_a_block_declares_types_no_local_outside_it():
         """)
     assert {e.callee for e in graph.edges if e.caller == "src/use.ts#run"} == {"src/store.ts#Store",
                                                                             "src/store.ts#Store.save"}
+
+
+def test_a_const_a_block_binds_again_is_not_the_one_typed_before_the_block():
+    """`c.save()` inside a block whose own `const c = new Other()` had been an edge to
+    `Store.save`, typed once for the function before the block (qa176)."""
+    _, graph = ecma_calls("""\
+        export function run(flag: boolean) {
+          const c = new Store();
+          c.save();
+          if (flag) {
+            const c = new Other();
+            c.save();
+          }
+        }
+        """)
+    assert ("src/store.ts#Store.save", 7) not in {(e.callee, e.line) for e in graph.edges}

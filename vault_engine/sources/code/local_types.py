@@ -23,7 +23,8 @@ A method call on such a local is then an edge labelled ``local``; anything less 
 stays unresolved (reason ``local``), as before. In TypeScript and JavaScript only a
 function-wide ``const`` is so bound (``const s = new Store()``, or a declared type,
 ``const s: Store = ...``, ``let s: Store``): a ``let`` or ``var`` may be assigned again where
-the extractor records no binding, and a block's ``const`` is seen inside its block alone.
+the extractor records no binding, and a block's ``const`` is seen inside its block alone (a
+name is typed for the bindings seen from the call's line).
 """
 
 from __future__ import annotations
@@ -53,7 +54,9 @@ class LocalTypes:
     def infer(self, path: str, scope: str, name: str, binds) -> tuple | None:
         """An ("instance", path, class Symbol) entity for ``name`` in function ``scope``,
         whose bindings there are ``binds`` (no definition or import binds it there), or None."""
-        key = (path, scope, name)
+        # the bindings seen from the call's line too: a block's own `const c` is seen inside the
+        # block alone, and the name typed before it had been taken there (qa176)
+        key = (path, scope, name, tuple(binds))
         if key in self._known:
             return self._known[key]
         if key in self._busy:  # `a = b.f()` while typing b needs a: neither is certain
