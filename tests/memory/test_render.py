@@ -46,6 +46,10 @@ def test_a_reason_quoting_a_name_is_said_with_single_quotes_inside_the_double():
     coded = replace(DROP, reason='`image_id: "ami-1"` changed under us', source="checkpoint")
     assert 'claude-7f3: `image_id: "ami-1"` changed under us."' in \
         render_interruption("pin the ami", [coded], "drone-audio", ("lexical",))
+    # a quoted name holding a code span is still said in single quotes (qa177)
+    named = replace(DROP, reason='the record chose "Keep sessions in `SignedCookie`" instead', source="decision record")
+    assert "the record chose ‘Keep sessions in `SignedCookie`’ instead.\"" in \
+        render_interruption("formless records", [named], "drone-audio", ("lexical",))
 
 
 def test_elsewhere_and_working_note_rulings_are_weaker_evidence():

@@ -116,7 +116,7 @@ def readable_text(markdown: str) -> str:
             out.append(line)
         elif role == TEXT and not (_TABLE_RULE.match(line) or _HORIZONTAL_RULE.match(line)
                                    or _LINK_DEFINITION.match(line)):
-            out.append(outside_code_spans(line))
+            out.append(_outside_code_spans(line))
     # A link whose text wraps onto the next line is cut line by line: its text's two halves
     # stay, and its target stays whole (a relative image with a title, qa104) or leaves "( )"
     # (199 such links in the KEPs)
@@ -141,7 +141,7 @@ def reading_view(markdown: str) -> str:
     comment holding a link had been shown because the note held a code span (qa72). The model
     still reads them all as written: a snippet is for reading."""
     lines = _without_comments(markdown).split("\n")
-    drawn = [outside_code_spans(_coded_links_as_text(_CALLOUT_MARK.sub(r"\1", _BLOCK_ID.sub("", line))), _drawn)
+    drawn = [_outside_code_spans(_coded_links_as_text(_CALLOUT_MARK.sub(r"\1", _BLOCK_ID.sub("", line))), _drawn)
              if role == TEXT else line for line, role in zip(lines, fence_roles(lines))]
     text = readable_text("\n".join(drawn))
     return _SPACE_BEFORE_STOP.sub(r"\1", _SPACES.sub(" ", text))
@@ -231,7 +231,7 @@ def _outside_html_comments(line: str, inside: bool) -> tuple[str, bool]:
 _HTML_COMMENT_OPEN = re.compile("<!--")
 
 
-def outside_code_spans(line: str, clean: Callable[[str], str] | None = None) -> str:
+def _outside_code_spans(line: str, clean: Callable[[str], str] | None = None) -> str:
     """The line with its prose parts cleaned (by ``clean``, else as the model reads them) and
     its code spans as written."""
     clean = clean or _clean
