@@ -201,6 +201,21 @@ def test_a_database_inline_in_a_synced_page_comes_with_its_rows(root, fake):
     assert again.problems == () and again.gone == () and again.databases == 1
 
 
+def test_a_database_inside_a_toggle_of_an_unchanged_page_is_pulled_again(root, fake):
+    """Notion names the toggle as the parent of what it holds: the database was never queried
+    again while its page stayed unchanged, and its new rows never came (qa176)."""
+    fake.children["03" * 16].append(block(INCIDENTS, "child_database", {"title": "Incidents"}))
+    fake.databases[INCIDENTS]["parent"] = {"type": "block_id", "block_id": dashed("03" * 16)}
+    run_sync(root, fake, database_ids=[], search=None)
+    assert read_note(root, "Incidents d4d4d4d4.md")[0]["parent_id"] == HANDBOOK
+    fresh = "b8" * 16
+    fake.pages[fresh] = page(fresh, "Disk full", EDITED, parent=fake.pages[OUTAGE]["parent"])
+    fake.children[fresh] = []
+    fake.data_sources[SOURCE].append(fresh)
+    again = run_sync(root, fake, database_ids=[], search=None)
+    assert again.problems == () and (root / "notion" / "Disk full b8b8b8b8.md").is_file()
+
+
 # -- failures -----------------------------------------------------------------------------
 
 

@@ -325,6 +325,7 @@ class Sync:
         self.gone_ids: set[str] = set()
         self.gone_said: list[tuple[str, str, str]] = []  # (id, why it was pulled, Notion's answer)
         self.failed_ids: set[str] = set()
+        self.page_of: dict[str, str] = {}  # a child page's or inline database's page
         self.not_fetched = 0
 
     def run(self, prune: bool) -> NotionReport:
@@ -447,7 +448,7 @@ class Sync:
                     old.meta.get("last_edited_time"), page.get("last_edited_time")):
                 self.not_fetched += 1  # unchanged: its blocks are not read again
                 for child, is_database in self._known_children(ident):
-                    self._pull_child(child, is_database, title)
+                    self._pull_child(child, is_database, title, ident)
                 return
             blocks = self.api.block_tree(ident)
         except PageGone as exc:
@@ -458,12 +459,15 @@ class Sync:
             return
         for child_id, child_title, is_database in child_pages(blocks):
             self.known.stems.setdefault(child_id, note_stem_for(child_title, child_id))
-            self._pull_child(child_id, is_database, title)
+            self._pull_child(child_id, is_database, title, ident)
         self.fetched.append((ident, page, blocks))
 
-    def _pull_child(self, ident: str, is_database: bool, parent_title: str) -> None:
+    def _pull_child(self, ident: str, is_database: bool, parent_title: str, parent: str) -> None:
         """A child page comes too, and so does a database inline in a page, with its rows
-        (its note had been linked and never written, qa170)."""
+        (its note had been linked and never written, qa170). Its note's parent is the page
+        whose blocks hold it, also inside a toggle (whose block Notion names as its parent):
+        an unchanged page pulls its children by that parent (qa176)."""
+        self.page_of[ident] = parent
         if is_database:
             self._pull_database(ident, f"child database of {parent_title}")
         else:
@@ -518,7 +522,7 @@ class Sync:
         self.failed_ids.add(ident)
         note = self.existing.get(ident)
         for child, is_database in self._known_children(ident):
-            self._pull_child(child, is_database, "a page Notion failed on")
+            self._pull_child(child, is_database, "a page Notion failed on", ident)
         kept = f"its note {note.rel_path} is kept as it was" if note else "no note is written for it"
         self.problems.append(Problem(f"notion://{ident}", f"not synced this run ({exc}): {kept}; the next sync "
                                                           "tries again"))
@@ -554,13 +558,13 @@ class Sync:
         for ident, page, blocks in self.fetched:
             url = (("url", page["url"]),) if page.get("url") else ()
             pages.append(NotionPage(ident, object_title(page), page_markdown(page, blocks, self.known),
-                                    parent_of(page), page.get("created_time"),
+                                    self.page_of.get(ident) or parent_of(page), page.get("created_time"),
                                     page.get("last_edited_time"), url))
         for ident, database, rows in self.databases:
             title = object_title(database)
             extra = (("notion_object", "database"),) + ((("url", database["url"]),) if database.get("url") else ())
             pages.append(NotionPage(ident, title, database_markdown(title, rows, self.known),
-                                    parent_of(database), database.get("created_time"),
+                                    self.page_of.get(ident) or parent_of(database), database.get("created_time"),
                                     database.get("last_edited_time"), extra))
         return pages
 

@@ -71,23 +71,29 @@ def rich_text(rich: list[dict[str, Any]] | None, known: KnownPages, *, in_table:
 # What Markdown or Obsidian would read as markup in text a Notion user typed as plain: emphasis,
 # code, links and embeds, HTML, math, highlights, strike-through, comments, tags (qa170: a
 # paragraph "# Not a heading" had become a heading, "[[x]]" a link, "*a*" italics)
-_ACTIVE = re.compile(r"[\\`*\[\]<$]|~~|==|%%|_|(?<!\S)#")
-_LINE_START = re.compile(r"^(\s*(?:\d{1,9})?)([>+-]|(?<=\d)[.)])(?=\s|$)")
+_ACTIVE = re.compile(r"[\\`*\[\]<$]|~~|==|%%|_|(?<!\S)#|&(?=#?\w+;)|(?<=\s)\^(?=[\w-]+$)")
+# a list or quote marker, or a line of dashes or equals signs (a rule, or a heading's underline)
+_LINE_START = re.compile(r"^(\s*(?:\d{1,9})?)([>+-]|(?<=\d)[.)])(?=\s|$)|^(\s*)([-=])(?=[-=\s]*$)")
+_INDENT = re.compile(r"^ {4,}")  # four spaces open a code block: kept as no-break spaces
 
 
 def as_literal(text: str, at_line_start: bool = True) -> str:
     """``text`` escaped so that Markdown shows it as typed. An ``_`` inside a word stays as it
-    is (``snake_case``: CommonMark never reads it as emphasis); a list or quote marker is
-    escaped where a line starts."""
+    is (``snake_case``: CommonMark never reads it as emphasis); a list or quote marker, a rule
+    (``---``) and an indent of four spaces where a line starts, an entity (``&amp;``) and an
+    Obsidian block id at a line's end (`` ^abc``) are kept as text (qa176)."""
     def escape(m: re.Match[str]) -> str:
         found, at = m.group(), m.start()
         if found == "_" and 0 < at < len(text) - 1 and text[at - 1].isalnum() and text[at + 1].isalnum():
             return found
         return "".join("\\" + ch for ch in found)
 
-    escaped = _ACTIVE.sub(escape, text)
-    lines = escaped.split("\n")
-    return "\n".join(_LINE_START.sub(r"\1\\\2", line) if n or at_line_start else line for n, line in enumerate(lines))
+    def at_start(line: str) -> str:
+        line = _INDENT.sub(lambda m: "\u00a0" * len(m.group()), line)
+        return _LINE_START.sub(lambda m: f"{m.group(1) or m.group(3) or ''}\\{m.group(2) or m.group(4)}", line)
+
+    lines = _ACTIVE.sub(escape, text).split("\n")
+    return "\n".join(at_start(line) if n or at_line_start else line for n, line in enumerate(lines))
 
 
 def _escape(text: str, in_table: bool) -> str:
