@@ -457,7 +457,7 @@ class Sync:
         except PageFailed as exc:
             self._failed(ident, exc)
             return
-        for child_id, child_title, is_database in child_pages(blocks):
+        for child_id, child_title, is_database in child_objects(blocks):
             self.known.stems.setdefault(child_id, note_stem_for(child_title, child_id))
             self._pull_child(child_id, is_database, title, ident)
         self.fetched.append((ident, page, blocks))
@@ -575,7 +575,7 @@ def pruned_ids(gone: list, pruned: list[str]) -> list[str]:
     return [n.notion_id for n in gone if n.rel_path in deleted]
 
 
-def child_pages(blocks: list[dict[str, Any]]) -> Iterator[tuple[str, str, bool]]:
+def child_objects(blocks: list[dict[str, Any]]) -> Iterator[tuple[str, str, bool]]:
     """(id, title, whether a database) of every child page and inline database among the
     blocks, at any depth."""
     for block in blocks:
@@ -584,7 +584,7 @@ def child_pages(blocks: list[dict[str, Any]]) -> Iterator[tuple[str, str, bool]]
             ident = normalize_id(block.get("id"))
             if ident:
                 yield ident, (block.get(kind) or {}).get("title") or "Untitled", kind == "child_database"
-        yield from child_pages(block.get("children") or [])
+        yield from child_objects(block.get("children") or [])
 
 
 def parent_of(obj: dict[str, Any]) -> str | None:
