@@ -464,8 +464,10 @@ def test_an_alternative_listed_as_name_colon_why_is_named_by_its_name():
     """The commonest bullet of an ADR's alternatives was one long ruling with no reason."""
     text = ("# 15. Container registry\n\n## Decision\n\nUse the cloud registry.\n\n## Alternatives considered\n\n"
             "- Self-hosted Harbor: image scanning is good, but it is one more stateful service to run\n"
-            "- Docker Hub -- rate limits on pulls\n")
-    harbor, hub = parse("doc/adr/0015-container-registry.md", text).dead_ends
+            "- Docker Hub -- rate limits on pulls\n"
+            "- RestartPolicy: Rapid -- a new enum value needs kubelet skew handling\n")  # named whole (qa179)
+    harbor, hub, policy = parse("doc/adr/0015-container-registry.md", text).dead_ends
+    assert (policy.text, policy.reason) == ("RestartPolicy: Rapid", "a new enum value needs kubelet skew handling")
     assert (harbor.text, harbor.reason) == ("Self-hosted Harbor",
                                             "image scanning is good, but it is one more stateful service to run")
     assert "image scanning" in harbor.detail  # compared as written too

@@ -839,7 +839,9 @@ def _listed_alternatives(section, slugs, agent, when) -> list[DeadEnd]:
             continue
         text, reason = item_reason(item)
         first, *rest = split_sentences(_unmarked(text)) or [text]
-        named = _NAME_THEN_WHY.match(first)  # "Self-hosted Harbor: scanning is good, but one more service"
+        # "Self-hosted Harbor: scanning is good, but one more service"; not where a dash gives the
+        # reason: "RestartPolicy: Rapid -- ..." names the option whole (qa179)
+        named = _NAME_THEN_WHY.match(first) if reason is None else None
         if named and len(named.group("name").split()) <= NAME_WORDS:
             first, rest = named.group("name").strip(), [named.group("why").strip(), *rest]
         if not first:
