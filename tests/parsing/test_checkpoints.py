@@ -181,6 +181,10 @@ def test_parts_written_so_they_are_not_read_are_slips_status_names():
         "heading 'Decisions' is no part of a checkpoint (did you mean Decision?): what it lists is not read")
     plain = parse_note(PATH, HEAD + "# C\n## Failed\n- Realm -- slow\n## Notes\n**Bold** text\n", CONFIG)
     assert plain.yaml_error is None and [d.text for d in plain.dead_ends] == ["Realm"]
+    # a bold label that goes on with what it says: the Decision had been read as none, unsaid (qa179)
+    inline = parse_note(PATH, HEAD + "# C\n## Summary\nDocs.\n\n**Decision:** keep the per-node cap.\n", CONFIG)
+    assert inline.yaml_error == ("'**Decision:** keep the per-node cap.' opens with a bold label, not a heading: "
+                                 "write '## Decision' over it for what it says to be read")
 
 
 @pytest.mark.parametrize("heading", ["**Failed**", "*Failed*", "Failed (2)", "❌ Failed", "Failed:", "Dead ends:",
