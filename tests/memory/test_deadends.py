@@ -771,7 +771,8 @@ def test_what_a_superseded_record_chose_is_chosen_no_more_though_it_rejects_noth
     assert [r.chosen_since for r in listed] == [None]
 
 
-def test_a_choice_is_dated_as_its_notes_rulings_are_and_one_of_no_date_clears_no_failure(make_vault):
+@pytest.mark.parametrize("dated_by", ["created", "date"])  # `date` before `updated` too (qa178)
+def test_a_choice_is_dated_as_its_notes_rulings_are_and_one_of_no_date_clears_no_failure(make_vault, dated_by):
     """A record dated 2026-10-01 (updated 2026-12-05) was "chosen since" a failure of
     2026-12-01 by its update's date, an undated spec by the day it was copied; and an undated
     record's choice kept the check quiet ("a chosen design, word for word") where the list
@@ -780,7 +781,7 @@ def test_a_choice_is_dated_as_its_notes_rulings_are_and_one_of_no_date_clears_no
               "## Failed\n- Optimistic retries on the invoice table -- lost updates under load\n"
               "- Batch invoices nightly -- customers wanted them at once\n"
               "- Keep sessions in a shared Redis -- the failover logged out every user\n")
-    record = ("---\ntype: decision\nproject: pay\ncreated: 2026-10-01\nupdated: 2026-12-05\nauthors: Ana Silva\n---\n"
+    record = (f"---\ntype: decision\nproject: pay\n{dated_by}: 2026-10-01\nupdated: 2026-12-05\nauthors: Ana Silva\n---\n"
               "# Invoice concurrency\n## Decision\nUse optimistic retries on the invoice table, with jitter.\n")
     spec = ("---\ntype: spec\nproject: pay\n---\n# Invoicing\n## Decision\n"
             "Batch invoices nightly and email them at 06:00.\n")

@@ -445,6 +445,15 @@ def test_a_nygard_records_date_line_and_status_section_are_read():
     assert parse("decisions/0001.md", madr2).dead_ends[0].when == 1614816000.0
 
 
+def test_a_record_edited_since_dates_its_rulings_by_its_date_not_its_update():
+    """`date: 2026-11-20` and `updated: 2026-12-04`: every ruling had been "Rejected on
+    2026-12-04", the day someone edited the record (qa178)."""
+    text = ("---\ntype: decision\ndate: 2026-11-20\nupdated: 2026-12-04\n---\n# Queue\n\n## Considered Options\n\n"
+            "* RabbitMQ\n* Kafka\n\n## Decision Outcome\n\nChosen option: \"Kafka\", because we need replay.\n")
+    (ruling,) = parse("decisions/0001-queue.md", text).dead_ends
+    assert ruling.when == 1795132800.0  # 2026-11-20
+
+
 def test_the_options_a_decision_weighs_and_turns_down_are_no_statement_of_the_choice():
     """GOV.UK's ADR 19 lists its three options under `## Decision` and discounts two: each had
     been a chosen design, and kept quiet an agent's own ruling that restated one (qa169)."""

@@ -17,7 +17,7 @@ from typing import NamedTuple
 
 from vault_engine.dates import first_believable, on_its_day
 from vault_engine.parsing.checkpoints import checkpoint_parts, name_order, name_time
-from vault_engine.parsing.frontmatter import parse_time
+from vault_engine.parsing.note import decided_time
 from vault_engine.parsing.sections import section_body
 from vault_engine.stores.ledger import Ledger, NoteRow
 
@@ -29,11 +29,11 @@ def created_time(note: NoteRow) -> float:
 
 
 def stated_time(note: NoteRow) -> float | None:
-    """A note's ``created``, else its own date, else the time in its name; None when it
-    states none. A time after the file was last written is no time it was written
+    """A note's ``created``, else its ``date``, else its own date, else the time in its name;
+    None when it states none. A time after the file was last written is no time it was written
     (dates.believable): the next one is taken."""
     named = name_time(note.path)
-    created = on_its_day(parse_time(note.meta.get("created")), named)
+    created = on_its_day(decided_time(note.meta), named)
     return first_believable((created, note.doc_time, named), note.mtime_ns / 1e9)
 
 

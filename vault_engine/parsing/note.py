@@ -121,7 +121,8 @@ EXTRACTION_VERSION = "47"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 #     a record's labelled Cons list whole (up to 600 characters), no reason ending on a ";"
 # 47: a Decision's listed options ("We discussed three options:") and the sentences that turn one
 #     down no chosen design; bold around a code span read as plain in a Failed item; of two notes
-#     of one name, the link's own vault path first, then the shortest path in characters
+#     of one name, the link's own vault path first, then the shortest path in characters; rulings
+#     dated by `created`, else `date`, before `updated`
 
 
 def newer_extraction(key: str | None) -> str | None:
@@ -207,7 +208,7 @@ def note_dead_ends(rel_path: str, kind: str, meta: dict, sections) -> tuple[Dead
 
 
 def _dead_ends_of(rel_path: str, kind: str, meta: dict, sections) -> tuple[DeadEnd, ...]:
-    when = parse_time(meta.get("created")) or document_time(meta) or name_time(rel_path)
+    when = decided_time(meta) or name_time(rel_path)
     if kind == "checkpoint":
         return failed_dead_ends(sections, note_agent(rel_path, meta), when)
     if kind == "working-note":
@@ -429,6 +430,17 @@ def folder_project(rel_path: str, config: Config) -> str | None:
         if "/" in rest:
             return as_named(rest.split("/", 1)[0])
     return None
+
+
+def decided_time(meta: dict) -> float | None:
+    """When a note's rulings and choices were made: its ``created``, else its ``date``, else
+    any date it gives (:func:`document_time`). A record's ``updated`` is when it was last
+    edited, and had dated every ruling of a record edited since (qa178)."""
+    for key in ("created", "date", "created_time"):
+        when = parse_time(meta.get(key))
+        if when is not None:
+            return when
+    return document_time(meta)
 
 
 def document_time(meta: dict) -> float | None:
