@@ -774,3 +774,25 @@ def test_a_checkpoint_alongside_the_latest_shows_what_it_chose(make_vault):
         v.index(embed=False, now=FROZEN_NOW)
         brief = v.resume("drone", now=FROZEN_NOW)
     assert "Decision: Cap max.poll.records at 200." in brief.markdown.split("## Checkpointed at the same time")[1]
+
+
+def test_a_wrap_up_checkpoint_of_no_next_step_says_the_plan_it_leaves_open(make_vault):
+    """A checkpoint with no Next section became the latest, and the previous session's open
+    step dropped out of the brief without a word (qa178); one that ticks it off says nothing."""
+    def checkpoint(agent, when, body):
+        return f"---\ntype: checkpoint\nproject: exp\nagent: {agent}\ncreated: {when}\n---\n# Export\n{body}"
+    planned = checkpoint("a1", "2026-12-01T10:00:00Z", "## Summary\nExport works.\n## Next\n- Mail the presigned link\n")
+    wrap_up = checkpoint("b2", "2026-12-02T10:00:00Z", "## Summary\nCleaned up the branch.\n")
+    root = make_vault({"projects/exp/checkpoints/20261201T100000Z-a1.md": planned,
+                       "projects/exp/checkpoints/20261202T100000Z-b2.md": wrap_up})
+    with Vault(root) as vault:
+        vault.index(embed=False, now=FROZEN_NOW)
+        notices = vault.resume("exp").notices
+    assert ("the latest checkpoint writes no next steps; the plan before it, "
+            "projects/exp/checkpoints/20261201T100000Z-a1.md (a1, 2026-12-01), left open: Mail the presigned link"
+            ) in notices
+    (root / "projects/exp/checkpoints/20261202T100000Z-b2.md").write_text(
+        wrap_up + "## Next\n- [x] Mail the presigned link\n")
+    with Vault(root) as vault:
+        vault.index(embed=False, now=FROZEN_NOW)
+        assert not any("writes no next steps" in n for n in vault.resume("exp").notices)

@@ -25,7 +25,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import replace
 
 from vault_engine.config import Config
-from vault_engine.dates import first_believable
+from vault_engine.dates import first_believable, utc_date
 from vault_engine.memory.deadends import load_ruling_words, load_rulings, read_in_full, word_weights
 from vault_engine.memory.matching import DEFAULT_SETTINGS, DeadendSettings, content_terms, restated
 from vault_engine.memory.plans import created_time, handing_on, stated_time
@@ -85,7 +85,8 @@ def gather_brief(ledger: Ledger, config: Config, project: str, now: float,
     return ResumeBrief(project, brief, shown, linked, tuple(r for r in bearing if r.elsewhere)[:MAX_ELSEWHERE],
                        max(0, len(working) - MAX_WORKING_NOTES), bears_on=bears_on,
                        notices=tuple(misdated(checkpoints) + undated_latest(handed, checkpoints)
-                                     + _handing_on_nothing(checkpoints, handed))
+                                     + _handing_on_nothing(checkpoints, handed)
+                                     + _plan_before(ledger, checkpoints, handed, brief))
                        + _unread(ledger, config.project_folder(project) + "/"),
                        earlier=with_chosen_since(ledger, own[:MAX_EARLIER] + bearing_here, settings),
                        more_earlier=max(0, len(own) - MAX_EARLIER),
@@ -127,6 +128,30 @@ def _without(other: CheckpointBrief, done: tuple[str, ...]) -> CheckpointBrief:
 
     ticked = set(map(key, done))
     return replace(other, next_steps=tuple(step for step in other.next_steps if key(step) not in ticked))
+
+
+def _plan_before(ledger: Ledger, checkpoints: list[NoteRow], handed: list[NoteRow],
+                 brief: CheckpointBrief | None) -> list[str]:
+    """A line when the checkpoints handing on write no Next step at all (none open, none ticked
+    off): the last plan before them, which they neither carry on nor close. A wrap-up
+    checkpoint had dropped the previous session's open step without a word (qa178)."""
+    if brief is None or brief.next_steps or brief.steps_closed or \
+            any(checkpoint_brief(ledger, n).next_steps for n in handed[1:]):
+        return []
+    since = min(created_time(n) for n in handed)
+    before = sorted((n for n in checkpoints if created_time(n) < since and n not in handed),
+                    key=created_time, reverse=True)
+    for note in before:
+        earlier = checkpoint_brief(ledger, note)
+        if earlier.next_steps or earlier.steps_closed:
+            if not earlier.next_steps:
+                return []
+            steps = "; ".join(earlier.next_steps[:3]) + (f" and {len(earlier.next_steps) - 3} more"
+                                                         if len(earlier.next_steps) > 3 else "")
+            by = f"{earlier.agent or 'an unnamed agent'}, {utc_date(earlier.created, 'undated')}"
+            return [f"the latest checkpoint writes no next steps; the plan before it, {note.path} ({by}), "
+                    f"left open: {steps}"]
+    return []
 
 
 def _handing_on_nothing(checkpoints: list[NoteRow], handed: list[NoteRow]) -> list[str]:
