@@ -251,5 +251,6 @@ def did_you_mean(typed: str, known: Iterable[str]) -> str:
     one wording for a setting, a checkpoint field and a project."""
     import difflib
 
-    close = difflib.get_close_matches(typed, list(known), n=1)
-    return f" (did you mean {close[0]}?)" if close else ""
+    names = {name.casefold(): name for name in reversed(list(known))}  # the first of a folded pair
+    close = difflib.get_close_matches(typed.casefold(), list(names), n=1)  # `NFT-Proxy` too (qa179)
+    return f" (did you mean {names[close[0]]}?)" if close else ""

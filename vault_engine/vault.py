@@ -1249,8 +1249,8 @@ class Vault:
             listed = ", ".join(known) if known else "none yet"
             # its folder's notes all naming another project: a renamed folder, said as a brief says it (qa133)
             renamed = "".join(f"; {line}" for line in folder_disagrees(ledger, self.config, project))
-            raise UnknownProject(f"no project {project!r} in the index; known projects: {listed} "
-                                 f"(run `vault-engine index` if its notes are new){renamed}")
+            raise UnknownProject(f"no project {project!r} in the index{did_you_mean(project, known)}; known "
+                                 f"projects: {listed} (run `vault-engine index` if its notes are new){renamed}")
 
     # -- decay and reinforcement ----------------------------------------------------------
 

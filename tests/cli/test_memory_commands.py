@@ -138,6 +138,10 @@ def test_unknown_project_is_exit_1_with_the_known_ones(vault, cli):
     assert done.code == 1
     assert done.err == "vault-engine: no project 'nope' in the index; known projects: billing, drone " \
                        "(run `vault-engine index` if its notes are new)\n"
+    # a slip or another case names the project meant, as `deadend check` does (qa179)
+    for typed in ("Drone", "billng"):
+        slipped = cli("--vault", vault, "resume", "--project", typed)
+        assert slipped.code == 1 and f"no project '{typed}' in the index (did you mean " in slipped.err
 
 
 def test_resume_budget_and_usage_errors(vault, cli):

@@ -156,7 +156,8 @@ def test_an_unknown_project_is_refused_naming_the_known_ones(indexed_sample, tmp
     settings = tmp_path / "settings.json"
     done = cli("--vault", indexed_sample, "hook", "install", "--project", "biling-service", "--settings", settings)
     assert done.code == 1 and done.err.count("\n") == 1 and not settings.exists()
-    assert "no project 'biling-service' in the index; known projects: billing-service, drone-audio" in done.err
+    assert ("no project 'biling-service' in the index (did you mean billing-service?); known projects: "
+            "billing-service, drone-audio") in done.err
     done = cli("--vault", indexed_sample, "hook", "install", "--project", "billing-service", "--settings", settings)
     assert (done.code, done.err) == (0, "") and "billing-service" in settings.read_text()
 

@@ -16,7 +16,7 @@ import stat
 from pathlib import Path
 from typing import Any
 
-from vault_engine.errors import IndexMissing, UnknownProject, VaultError
+from vault_engine.errors import IndexMissing, UnknownProject, VaultError, did_you_mean
 from vault_engine.text import as_named
 
 # Claude Code's event -> (our event, matcher). PreToolUse fires for every tool: only plans,
@@ -160,8 +160,9 @@ def check_project(vault: Path, project: str) -> str | None:
         except IndexMissing as exc:
             return f"{exc}; --project {project} is not checked until then"
     if as_named(project) not in known:
-        raise UnknownProject(f"no project {project!r} in the index; known projects: {', '.join(known) or 'none yet'} "
-                             "(run `vault-engine index` if its notes are new); nothing installed", argument="project")
+        raise UnknownProject(f"no project {project!r} in the index{did_you_mean(project, known)}; known projects: "
+                             f"{', '.join(known) or 'none yet'} (run `vault-engine index` if its notes are new); "
+                             "nothing installed", argument="project")
     return None
 
 
