@@ -257,6 +257,17 @@ def test_a_failed_item_of_a_title_then_a_paragraph_of_why_is_read_so():
         ("Sticky sessions on the load balancer", "A node loss logged its users out; no session replication")]
 
 
+def test_a_failed_item_of_a_bold_title_then_its_why_on_the_next_line_is_read_so():
+    """The why written straight under a bold title, no blank line between, had been glued to
+    the title as one run-on approach with no reason (qa179)."""
+    note = parse_note(PATH, HEAD + "# C\n## Failed\n1. **Expose the backoff delay as a Pod status field**\n"
+                      "   API review: status churn on every restart.\n- **Keep sessions** in Redis, which\n"
+                      "  failed over badly\n", CONFIG)
+    assert [(d.text, d.reason) for d in note.dead_ends] == [
+        ("Expose the backoff delay as a Pod status field", "API review: status churn on every restart."),
+        ("Keep sessions in Redis, which failed over badly", None)]
+
+
 def test_a_failure_callout_nested_in_another_or_of_obsidians_own_type_is_a_ruling():
     """`> > [!failed]` inside a `[!note]` and Obsidian's own `[!failure]` had been no rulings (qa151)."""
     note = parse_note("projects/pay/working/claude-retries.md", (

@@ -153,7 +153,9 @@ def read_list(lines: Sequence[str]) -> list[ListItem]:
             # a quote inside the item: its words, not its `>` nor a callout's `[!note]` (qa142, qa143)
             quoted = QUOTE.match(raw)
             words = _CALLOUT_TYPE.sub("", quoted.group("rest").strip()) if quoted else raw.strip()
-            if after_blank and stack[-1].lead is None:
+            # a paragraph after a blank line, or a line under a title wholly in bold (`1. **Expose
+            # the delay as a status field**`, then why on the next line, qa179): its first part
+            if stack[-1].lead is None and (after_blank or _WHOLLY_BOLD.fullmatch(stack[-1].text)):
                 stack[-1].lead = len(stack[-1].text)
             stack[-1].text = f"{stack[-1].text} {words}".strip()
         else:
@@ -161,6 +163,8 @@ def read_list(lines: Sequence[str]) -> list[ListItem]:
         after_blank = False
     return roots
 
+
+_WHOLLY_BOLD = re.compile(r"\*\*[^*]+\*\*|__[^_]+__")
 
 # A block that ends a list item's paragraph unless indented into the item, as Markdown reads it:
 # "- X -- why #deadend" then "> [!failed] Y" on the next line is two rulings, and Y's callout

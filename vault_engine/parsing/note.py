@@ -122,7 +122,8 @@ EXTRACTION_VERSION = "47"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 # 47: a Decision's listed options ("We discussed three options:") and the sentences that turn one
 #     down no chosen design; bold around a code span read as plain in a Failed item; of two notes
 #     of one name, the link's own vault path first, then the shortest path in characters; rulings
-#     dated by `created`, else `date`, before `updated`
+#     dated by `created`, else `date`, before `updated`; a Failed item's title wholly in bold its
+#     approach, the lines under it why; an option named whole where a dash gives its reason
 
 
 def newer_extraction(key: str | None) -> str | None:
