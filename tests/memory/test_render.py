@@ -191,3 +191,6 @@ def test_a_ruling_chosen_since_hands_back_both_decisions_not_we_tried_that():
             "Read both notes; the decision is yours.") in text
     assert 'Chosen since: on 2026-04-13 codex-9d2 chose "Ship without the second microphone; keep it on the ' \
            'outdoor model"' in text
+    # a statement cut at its `;` is quoted without it (qa179)
+    cut = replace(later, text="Keep content-store on self-managed MongoDB 3.6 on EC2;")
+    assert 'chose "Keep content-store on self-managed MongoDB 3.6 on EC2" (' in cut.said

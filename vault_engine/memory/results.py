@@ -50,7 +50,7 @@ class LaterChoice:
     @property
     def said(self) -> str:
         """'on 2026-12-05 claude-b1 chose "..." (ref)', as the CLI, the brief and the TUI say it."""
-        text = shortened(" ".join(self.text.split()), 200)
+        text = shortened(" ".join(self.text.split()).rstrip(";,"), 200)  # a statement cut at its `;` (qa179)
         return f'on {utc_date(self.when, "an unknown date")} {self.agent or "a later note"} chose "{text}" ' \
             f"({printed(self.ref)})"
 
