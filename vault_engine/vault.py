@@ -24,11 +24,9 @@ from vault_engine.drift import Drift
 from vault_engine.errors import (
     AttachmentRef,
     BadArgument,
-    DiskFull,
     IndexBusy,
     IndexDamaged,
     IndexMissing,
-    IndexNotWritable,
     ModelUnavailable,
     UnknownKind,
     UnknownProject,
@@ -1182,9 +1180,10 @@ class Vault:
                 notices += self._embed_checkpoint()
             else:
                 self.index(embed=False, now=now)
-        except (IndexNotWritable, DiskFull) as exc:
+        except (VaultError, OSError) as exc:
             # the note is the record, and it is written: an exit 1 saying "nothing of yours was
-            # changed" had an agent write it again at each retry (qa173)
+            # changed" (a full disk, a read-only `.vault-engine/` or its lock) had an agent write
+            # it again at each retry (qa173, qa188)
             why = _NOTHING_CHANGED.sub("", str(exc))
             notices.append(f"{rel} is written but not indexed yet ({why}); do not write it again: "
                            "`vault-engine index` takes it in once the index can be written")

@@ -154,24 +154,31 @@ def test_a_step_given_ticked_off_stays_ticked_off_for_the_next_agent(make_vault)
         assert (brief.next_steps, brief.steps_closed) == (("An open step",), 1)
 
 
-def test_a_checkpoint_written_where_the_index_cannot_take_it_says_it_is_written(make_vault, monkeypatch):
-    """The file was written, then the index's full disk made the command exit 1 saying
-    "nothing of yours was changed": an agent that retried wrote it again each time (qa173)."""
+@pytest.mark.parametrize("failure", ["disk full", "read-only lock"])
+def test_a_checkpoint_written_where_the_index_cannot_take_it_says_it_is_written(make_vault, monkeypatch, failure):
+    """The file was written, then the index's full disk (or a read-only `.vault-engine/`, whose
+    lock raised a plain OSError, qa188) made the command exit 1 saying "nothing of yours was
+    changed": an agent that retried wrote it again each time (qa173)."""
+    import errno
+
     from vault_engine.errors import disk_is_full
     from vault_engine.vault import Vault
 
     root = make_vault({"projects/p/notes.md": "# Notes\n"})
+    raised = disk_is_full("index/lexical") if failure == "disk full" else \
+        OSError(errno.EROFS, "Read-only file system", str(root / ".vault-engine/write.lock"))
     with Vault(root) as v:
         v.index(embed=False)
 
-        def full(*args, **kwargs):
-            raise disk_is_full("index/lexical")
+        def refused(*args, **kwargs):
+            raise raised
 
-        monkeypatch.setattr(Vault, "index_paths", full)
+        monkeypatch.setattr(Vault, "index_paths", refused)
         written = v.checkpoint_new(CheckpointDraft("p", "a", summary="s"))
     assert (root / written.ref).is_file() and len(list((root / "projects/p/checkpoints").iterdir())) == 1
     [notice] = written.notices
-    assert notice.startswith(f"{written.ref} is written but not indexed yet (the disk is full writing index/lexical")
+    said = "the disk is full writing index/lexical" if failure == "disk full" else "[Errno 30] Read-only file system"
+    assert notice.startswith(f"{written.ref} is written but not indexed yet ({said}")
     assert "do not write it again" in notice and "nothing of yours" not in notice
 
 

@@ -133,25 +133,21 @@ def _without(other: CheckpointBrief, done: tuple[str, ...]) -> CheckpointBrief:
 def _plan_before(ledger: Ledger, checkpoints: list[NoteRow], handed: list[NoteRow],
                  brief: CheckpointBrief | None) -> list[str]:
     """A line when the checkpoints handing on write no Next step at all (none open, none ticked
-    off): the last plan before them, which they neither carry on nor close. A wrap-up
-    checkpoint had dropped the previous session's open step without a word (qa178)."""
+    off): the open steps of the checkpoint before them, which they neither carry on nor close.
+    A wrap-up checkpoint had dropped the previous session's open step without a word (qa178)."""
     if brief is None or brief.next_steps or brief.steps_closed or \
             any(checkpoint_brief(ledger, n).next_steps for n in handed[1:]):
         return []
     since = min(created_time(n) for n in handed)
-    before = sorted((n for n in checkpoints if created_time(n) < since and n not in handed),
-                    key=created_time, reverse=True)
-    for note in before:
-        earlier = checkpoint_brief(ledger, note)
-        if earlier.next_steps or earlier.steps_closed:
-            if not earlier.next_steps:
-                return []
-            steps = "; ".join(earlier.next_steps[:3]) + (f" and {len(earlier.next_steps) - 3} more"
-                                                         if len(earlier.next_steps) > 3 else "")
-            by = f"{earlier.agent or 'an unnamed agent'}, {utc_date(earlier.created, 'undated')}"
-            return [f"the latest checkpoint writes no next steps; the plan before it, {note.path} ({by}), "
-                    f"left open: {steps}"]
-    return []
+    note = max((n for n in checkpoints if created_time(n) < since and n not in handed), key=created_time, default=None)
+    earlier = checkpoint_brief(ledger, note) if note is not None else None  # the one before: read once
+    if earlier is None or not earlier.next_steps:
+        return []
+    steps = "; ".join(earlier.next_steps[:3]) + (f" and {len(earlier.next_steps) - 3} more"
+                                                 if len(earlier.next_steps) > 3 else "")
+    by = f"{earlier.agent or 'an unnamed agent'}, {utc_date(earlier.created, 'undated')}"
+    return [f"the latest checkpoint writes no next steps; the plan before it, {earlier.path} ({by}), "
+            f"left open: {steps}"]
 
 
 def _handing_on_nothing(checkpoints: list[NoteRow], handed: list[NoteRow]) -> list[str]:
