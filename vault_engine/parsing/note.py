@@ -177,7 +177,8 @@ def parse_note(rel_path: str, text: str, config: Config, sidecar: str | None = N
         links=extract_property_links(fm.yaml) + extract_links(masked, fm.body_line),
         # a record's age is its decision's: Nygard's `Date:` line, as its rulings are dated (qa59);
         # a daily note's is the date it is named by (`Daily/2023-09-12.md` was new after a copy, qa83)
-        doc_time=document_time(meta) or (record_time(said) if record else None) or name_time(rel_path),
+        doc_time=(decided_time(meta) or record_time(said) if record else None) or document_time(meta)
+        or name_time(rel_path),
         yaml_error="; ".join(filter(None, (fm.error, frontmatter_slip(fm.meta, kind), conflict,
                                            unlisted_choice(said) if record else None,
                                            *(part_slips(said) if kind == "checkpoint" else ())))) or None,
@@ -209,13 +210,13 @@ def note_dead_ends(rel_path: str, kind: str, meta: dict, sections) -> tuple[Dead
 
 
 def _dead_ends_of(rel_path: str, kind: str, meta: dict, sections) -> tuple[DeadEnd, ...]:
-    when = decided_time(meta) or name_time(rel_path)
+    when = decided_time(meta) or (record_time(sections) if kind in RECORD_KINDS else None) or \
+        document_time(meta) or name_time(rel_path)
     if kind == "checkpoint":
         return failed_dead_ends(sections, note_agent(rel_path, meta), when)
     if kind == "working-note":
         return marked_dead_ends(sections, note_agent(rel_path, meta), when)
     if kind in RECORD_KINDS:
-        when = when or record_time(sections)
         rulings = record_rulings(sections, record_authors(meta) or top_field(sections, _DECIDERS), when)
         title, status = record_title(rel_path, meta, sections), record_status(meta, sections)
         return tuple(replace(d, record_title=title, record_status=status) for d in rulings)
@@ -434,14 +435,14 @@ def folder_project(rel_path: str, config: Config) -> str | None:
 
 
 def decided_time(meta: dict) -> float | None:
-    """When a note's rulings and choices were made: its ``created``, else its ``date``, else
-    any date it gives (:func:`document_time`). A record's ``updated`` is when it was last
-    edited, and had dated every ruling of a record edited since (qa178)."""
+    """When a note says it was made: its ``created``, else its ``date``; None when it says
+    neither. A record's ``updated`` is when it was last edited, and had dated every ruling and
+    the choice of a record edited since (qa178), before its `Date:` line too (qa188)."""
     for key in ("created", "date", "created_time"):
         when = parse_time(meta.get(key))
         if when is not None:
             return when
-    return document_time(meta)
+    return None
 
 
 def document_time(meta: dict) -> float | None:
