@@ -429,6 +429,22 @@ def test_a_class_a_block_declares_types_no_local_outside_it():
                                                                             "src/store.ts#Store.save"}
 
 
+def test_a_class_expression_a_block_binds_types_no_local_outside_it():
+    """`const Store = class {...}` in an `if` block had been seen function-wide: `new Store()`
+    after the block built it, and the module's `Store.save` had no callers (qa188)."""
+    graph = resolve({p: parse_source(p, textwrap.dedent(t), detect_language(p)) for p, t in {"src/a.ts": """\
+        class Store { save() { return 1; } }
+        export function f(x: boolean) {
+          if (x) {
+            const Store = class { save() { return 2; } };
+          }
+          const s = new Store();
+          s.save();
+        }
+        """}.items()})
+    assert {e.callee for e in graph.edges if e.caller == "src/a.ts#f"} == {"src/a.ts#Store", "src/a.ts#Store.save"}
+
+
 def test_a_const_a_block_binds_again_is_not_the_one_typed_before_the_block():
     """`c.save()` inside a block whose own `const c = new Other()` had been an edge to
     `Store.save`, typed once for the function before the block (qa176)."""

@@ -632,6 +632,9 @@ def _block_holding(declaration):
     """The block a function or class declaration is written in when that is no function's body
     (an ``if``'s, a loop's): a module's code is strict, where such a declaration is the block's
     alone; else None."""
+    if getattr(declaration, "type", None) == "class" and declaration.parent is not None \
+            and declaration.parent.type == "variable_declarator":  # `const Store = class {...}` in an `if` (qa188)
+        return _block_around(declaration.parent.child_by_field_name("name"))
     block = getattr(declaration, "parent", None)
     if getattr(declaration, "type", None) not in ("function_declaration", "generator_function_declaration",
                                                    "class_declaration") or block is None \
