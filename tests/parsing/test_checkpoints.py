@@ -185,6 +185,11 @@ def test_parts_written_so_they_are_not_read_are_slips_status_names():
     inline = parse_note(PATH, HEAD + "# C\n## Summary\nDocs.\n\n**Decision:** keep the per-node cap.\n", CONFIG)
     assert inline.yaml_error == ("'**Decision:** keep the per-node cap.' opens with a bold label, not a heading: "
                                  "write '## Decision' over it for what it says to be read")
+    # its colon outside the stars too; under its own heading it is read, no slip (qa188)
+    outside = parse_note(PATH, HEAD + "# C\n## Summary\nDocs.\n\n**Decision**: use the outbox\n", CONFIG)
+    assert outside.yaml_error is not None and "'## Decision'" in outside.yaml_error
+    under = parse_note(PATH, HEAD + "# C\n## Decision\n**Decision:** keep the per-node cap.\n", CONFIG)
+    assert under.yaml_error is None
 
 
 @pytest.mark.parametrize("heading", ["**Failed**", "*Failed*", "Failed (2)", "❌ Failed", "Failed:", "Dead ends:",

@@ -303,7 +303,7 @@ def slugify(text: str, taken: set[str] | None = None) -> str:
 PART_NAMES = SUMMARY_HEADINGS | GOAL_HEADINGS | NEXT_HEADINGS | FAILED_HEADINGS
 _LABEL = re.compile(r"^[ \t]*+[*_]{1,2}(?P<name>[^*_:]+?)[ \t]*+:?[ \t]*+[*_]{1,2}[ \t]*+:?[ \t]*+$")  # `*+`: qa151
 # ... and one that goes on with what it says: "**Decision:** keep the per-node cap" (qa179)
-_LABEL_THEN_TEXT = re.compile(r"^[ \t]*+[*_]{2}(?P<name>[^*_:]+?)[ \t]*+:[ \t]*+[*_]{2}[ \t]*+\S")
+_LABEL_THEN_TEXT = re.compile(r"^[ \t]*+[*_]{2}(?P<name>[^*_:]+?)[ \t]*+(?::[ \t]*+[*_]{2}|[*_]{2}[ \t]*+:)[ \t]*+\S")
 
 
 def part_slips(sections: Sequence[SectionLike]) -> list[str]:
@@ -334,7 +334,8 @@ def part_slips(sections: Sequence[SectionLike]) -> list[str]:
             if label and label.group("name").strip().casefold() in PART_NAMES:
                 slips.append(f"{line.strip()!r} is a bold line, not a heading: write "
                              f"'## {label.group('name').strip().capitalize()}' for what it lists to be read")
-            elif (label := _LABEL_THEN_TEXT.match(line)) and label.group("name").strip().casefold() in PART_NAMES:
+            elif (label := _LABEL_THEN_TEXT.match(line)) and label.group("name").strip().casefold() in PART_NAMES \
+                    and part_name(heading) != label.group("name").strip().casefold():  # under its own heading: read
                 slips.append(f"{shortened(line.strip(), 60)!r} opens with a bold label, not a heading: write "
                              f"'## {label.group('name').strip().capitalize()}' over it for what it says to be read")
     return slips

@@ -47,8 +47,8 @@ def test_text_typed_as_plain_in_notion_is_plain_in_the_note():
     assert rich_text([text("a\n- b "), text("*x*", code=True), text(" "), text("q `t` r", code=True)], KNOWN) == \
         "a\n\\- b `*x*` `` q `t` r ``"
     # a rule, a heading's underline, an indent, an entity and a block id stay text (qa176)
-    assert rich_text([text("---\nTitle\n-\n    four in\nR&amp;D ^abc")], KNOWN) == \
-        "\\---\nTitle\n\\-\n\u00a0\u00a0\u00a0\u00a0four in\nR\\&amp;D \\^abc"
+    assert rich_text([text("---\nTitle\n-\n    four in\nR&amp;D ^abc\n\ttab in")], KNOWN) == \
+        "\\---\nTitle\n\\-\n\u00a0\u00a0\u00a0\u00a0four in\nR\\&amp;D \\^abc\n\u00a0\u00a0\u00a0\u00a0tab in"
 
 
 def test_links_mentions_and_equations():

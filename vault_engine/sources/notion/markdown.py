@@ -71,10 +71,10 @@ def rich_text(rich: list[dict[str, Any]] | None, known: KnownPages, *, in_table:
 # What Markdown or Obsidian would read as markup in text a Notion user typed as plain: emphasis,
 # code, links and embeds, HTML, math, highlights, strike-through, comments, tags (qa170: a
 # paragraph "# Not a heading" had become a heading, "[[x]]" a link, "*a*" italics)
-_ACTIVE = re.compile(r"[\\`*\[\]<$]|~~|==|%%|_|(?<!\S)#|&(?=#?\w+;)|(?<=\s)\^(?=[\w-]+$)")
+_ACTIVE = re.compile(r"[\\`*\[\]<$]|~~|==|%%|_|(?<!\S)#|&(?=#?\w+;)|(?<=\s)\^(?=[\w-]+$)", re.MULTILINE)
 # a list or quote marker, or a line of dashes or equals signs (a rule, or a heading's underline)
 _LINE_START = re.compile(r"^(\s*(?:\d{1,9})?)([>+-]|(?<=\d)[.)])(?=\s|$)|^(\s*)([-=])(?=[-=\s]*$)")
-_INDENT = re.compile(r"^ {4,}")  # four spaces open a code block: kept as no-break spaces
+_INDENT = re.compile(r"^(?: {4,}|[ ]*\t[ \t]*)")  # four spaces or a tab open a code block: no-break spaces
 
 
 def as_literal(text: str, at_line_start: bool = True) -> str:
@@ -89,7 +89,7 @@ def as_literal(text: str, at_line_start: bool = True) -> str:
         return "".join("\\" + ch for ch in found)
 
     def at_start(line: str) -> str:
-        line = _INDENT.sub(lambda m: "\u00a0" * len(m.group()), line)
+        line = _INDENT.sub(lambda m: "\u00a0" * len(m.group().expandtabs(4)), line)
         return _LINE_START.sub(lambda m: f"{m.group(1) or m.group(3) or ''}\\{m.group(2) or m.group(4)}", line)
 
     lines = _ACTIVE.sub(escape, text).split("\n")
