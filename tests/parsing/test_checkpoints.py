@@ -267,10 +267,14 @@ def test_a_failed_item_of_a_bold_title_then_its_why_on_the_next_line_is_read_so(
     the title as one run-on approach with no reason (qa179)."""
     note = parse_note(PATH, HEAD + "# C\n## Failed\n1. **Expose the backoff delay as a Pod status field**\n"
                       "   API review: status churn on every restart.\n- **Keep sessions** in Redis, which\n"
-                      "  failed over badly\n", CONFIG)
+                      "  failed over badly\n2. **Shard by tenant**\n   by hashing the id -- hot tenants overloaded one\n"
+                      "3. **Poll the API**\n   Why: rate limited.\n", CONFIG)
     assert [(d.text, d.reason) for d in note.dead_ends] == [
         ("Expose the backoff delay as a Pod status field", "API review: status churn on every restart."),
-        ("Keep sessions in Redis, which failed over badly", None)]
+        ("Keep sessions in Redis, which failed over badly", None),
+        # a ` -- ` further on gives the reason, the line before it goes on with the approach; a
+        # `Why:` label is no part of the reason (qa189)
+        ("Shard by tenant by hashing the id", "hot tenants overloaded one"), ("Poll the API", "rate limited.")]
 
 
 def test_a_failure_callout_nested_in_another_or_of_obsidians_own_type_is_a_ruling():

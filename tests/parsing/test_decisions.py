@@ -472,6 +472,13 @@ def test_the_options_a_decision_weighs_and_turns_down_are_no_statement_of_the_ch
     assert [a.text for a in record.accepted] == [
         "The first option costs the most.",
         "The final option, the one we have chosen, is a single admin instance."]
+    # a sentence that turns one down and states the choice, and a list of what was settled on, are
+    # statements of it (both had been dropped, qa189)
+    both = ("# 20. Sessions\n\n## Decision\n\nWe ruled out Redis and will keep sessions in signed cookies.\n\n"
+            "Of the approaches we weighed, we settled on these two:\n\n- Rotate the key monthly\n- Sign with HMAC\n")
+    assert [a.text for a in parse("docs/adr/0020-sessions.md", both).accepted] == [
+        "We ruled out Redis and will keep sessions in signed cookies.",
+        "Of the approaches we weighed, we settled on these two:", "Rotate the key monthly", "Sign with HMAC"]
 
 
 def test_an_alternative_listed_as_name_colon_why_is_named_by_its_name():
@@ -479,8 +486,10 @@ def test_an_alternative_listed_as_name_colon_why_is_named_by_its_name():
     text = ("# 15. Container registry\n\n## Decision\n\nUse the cloud registry.\n\n## Alternatives considered\n\n"
             "- Self-hosted Harbor: image scanning is good, but it is one more stateful service to run\n"
             "- Docker Hub -- rate limits on pulls\n"
-            "- RestartPolicy: Rapid -- a new enum value needs kubelet skew handling\n")  # named whole (qa179)
-    harbor, hub, policy = parse("doc/adr/0015-container-registry.md", text).dead_ends
+            "- RestartPolicy: Rapid -- a new enum value needs kubelet skew handling\n"  # named whole (qa179)
+            "- Share bases: bases were too rigid.\n  - the overlays could not change them\n")  # split still (qa189)
+    harbor, hub, policy, bases = parse("doc/adr/0015-container-registry.md", text).dead_ends
+    assert (bases.text, bases.reason) == ("Share bases", "bases were too rigid. the overlays could not change them")
     assert (policy.text, policy.reason) == ("RestartPolicy: Rapid", "a new enum value needs kubelet skew handling")
     assert (harbor.text, harbor.reason) == ("Self-hosted Harbor",
                                             "image scanning is good, but it is one more stateful service to run")

@@ -442,10 +442,14 @@ def failed_dead_ends(sections: Sequence[SectionLike], agent: str | None = None,
             text, reason = item_reason(item)
             if not _approach(item) or struck_out(item):
                 continue
-            if item.lead and len(text) > item.lead:  # "**Keep sessions in Redis**", then a paragraph
-                # of why: glued to it, the ruling read as one run-on and "(no reason written)" (qa151)
+            if item.lead and len(text) > item.lead and split_reason(item.text)[1] is None:
+                # "**Keep sessions in Redis**", then a paragraph of why: glued to it, the ruling read
+                # as one run-on and "(no reason written)" (qa151); a ` -- ` further on gives the
+                # reason, the lines before it go on with the approach (qa189); a `Why:` label is no reason
+                why = text[item.lead:].strip()
+                label = _REASON.match(why)
                 text, reason = _CLOSING_STOP.sub("", text[:item.lead].strip()), joined_reasons(
-                    [text[item.lead:], reason or ""])
+                    [label.group("rest") if label else why, reason or ""])
             elif reason is None:  # "Keep sessions in a shared Redis. The failover logged out every user."
                 text, reason = _sentence_then_why(text)
             read.append((item.offset, text, reason))

@@ -41,6 +41,7 @@ from vault_engine.parsing.checkpoints import (
     match_text,
     read_list,
     slugify,
+    split_reason,
     split_sentences,
     struck_out,
     unemphasized,
@@ -841,7 +842,7 @@ def _listed_alternatives(section, slugs, agent, when) -> list[DeadEnd]:
         first, *rest = split_sentences(_unmarked(text)) or [text]
         # "Self-hosted Harbor: scanning is good, but one more service"; not where a dash gives the
         # reason: "RestartPolicy: Rapid -- ..." names the option whole (qa179)
-        named = _NAME_THEN_WHY.match(first) if reason is None else None
+        named = _NAME_THEN_WHY.match(first) if split_reason(item.text)[1] is None else None  # nested lines too (qa189)
         if named and len(named.group("name").split()) <= NAME_WORDS:
             first, rest = named.group("name").strip(), [named.group("why").strip(), *rest]
         if not first:
@@ -933,19 +934,23 @@ def _statements(section: SectionLike, said_apart: bool) -> Iterable[Accepted]:
         listed = bool(_LIST_ITEM.match(lines[offset]))
         if weighing and listed:
             continue  # "We discussed three options: 1. ... 2. ...": what was weighed, not chosen (qa169)
-        weighing = bool(_WEIGHS.search(paragraph))
+        # an intro that states the choice lists what was chosen: "we settled on these two:" (qa189)
+        weighing = bool(_WEIGHS.search(paragraph)) and not _STATES_CHOICE.search(paragraph)
         if weighing:
             continue
         for sentence in split_sentences(paragraph):
-            # "Option 2 was discounted as ...": what was turned down is no statement of the choice
+            # "Option 2 was discounted as ...": what was turned down is no statement of the choice,
+            # unless the sentence states one too ("We ruled out Redis and will keep ...", qa189)
             if len(sentence.split()) >= 3 and not (said_apart and _chosen_line(sentence)) \
-                    and not _SAYS_TURNED_DOWN.search(sentence):
+                    and not (_SAYS_TURNED_DOWN.search(sentence) and not _STATES_CHOICE.search(sentence)):
                 yield Accepted(sentence, section.line_start + offset, section.heading)
 
 
 _LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+")
 # a line that introduces the options weighed: "We discussed three options:", "Alternatives considered:"
 _WEIGHS = re.compile(r"\b(?:options|alternatives|approaches)\b[^.:]*:\s*$", re.IGNORECASE)
+_STATES_CHOICE = re.compile(r"\b(?:will|shall|cho(?:se|ose|sen)|settled|instead|in\s+favou?r\s+of|opted|went\s+with|"
+                            r"go(?:ing)?\s+with|picked|adopt(?:ed)?)\b", re.IGNORECASE)
 
 
 def _paragraphs(lines: list[str]) -> Iterable[tuple[int, str]]:
