@@ -497,6 +497,16 @@ def test_an_alternative_listed_as_name_colon_why_is_named_by_its_name():
     assert (hub.text, hub.reason) == ("Docker Hub", "rate limits on pulls")
 
 
+def test_a_chosen_option_quoting_a_code_span_that_holds_a_quote_is_read_whole():
+    """`Chosen option: "Use `"strict": true` in tsconfig"` had been read as the option "Use `"
+    (the span's own quote ended it, qa188)."""
+    text = ("# TS config\n\n## Considered Options\n\n* Use `\"strict\": true` in tsconfig\n* Loose mode\n\n"
+            "## Decision Outcome\n\nChosen option: \"Use `\"strict\": true` in tsconfig\", because it catches bugs.\n")
+    record = parse("decisions/0001-ts.md", text)
+    assert [(d.text, d.reason) for d in record.dead_ends] == [
+        ("Loose mode", 'the record chose "Use `"strict": true` in tsconfig" instead')]
+
+
 def test_a_code_span_in_an_alternative_keeps_its_underscores():
     text = ("# Deferred annotations\n\n## Proposal\n\nCache them.\n\n## Rejected ideas\n\n"
             "- Making `__annotations__` a lazy mapping -- breaks code that mutates it\n")

@@ -17,7 +17,7 @@ from vault_engine.dates import utc_date, utc_time
 from vault_engine.errors import BadArgument
 from vault_engine.memory.results import CheckpointBrief, ResumeBrief, Ruling, estimate_tokens, ruling_key
 from vault_engine.parsing.checkpoints import split_sentences, unwrapped, without_checkpoint_word
-from vault_engine.parsing.fences import code_spans
+from vault_engine.parsing.fences import code_masked
 from vault_engine.parsing.readable import wikilinks_as_text
 from vault_engine.refs import printed
 from vault_engine.text import shortened
@@ -176,10 +176,7 @@ def _quotable(reason: str | None) -> str:
     first = " ".join(_LINK.sub(lambda m: m.group(1), wikilinks_as_text(reason.split("; ")[0])).split())
     # said inside double quotes: "the record chose ‘X’ instead"; a pair found with code spans
     # masked, so it may hold one, and code as written (qa169, qa177)
-    letters = list(first)
-    for start, stop in code_spans(first):
-        letters[start:stop] = "x" * (stop - start)
-    pairs = list(_INNER_QUOTE.finditer("".join(letters)))
+    pairs = list(_INNER_QUOTE.finditer(code_masked(first)))
     turned = {m.start(): "‘" for m in pairs} | {m.end() - 1: "’" for m in pairs}
     first = "".join(turned.get(i, ch) for i, ch in enumerate(first))
     return shortened(first, REASON_IN_QUOTE)

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from vault_engine.model import DeadEnd
-from vault_engine.parsing.fences import TEXT, fence_roles
+from vault_engine.parsing.fences import TEXT, code_masked, fence_roles
 from vault_engine.parsing.readable import links_as_text, wikilinks_as_text
 from vault_engine.parsing.sections import rendered_heading, section_body, starts_block
 from vault_engine.text import shortened
@@ -186,7 +186,7 @@ def unemphasized(text: str, prose: Callable[[str], str] = lambda part: part) -> 
     spans (whose backticks say "this is a name", and stay)."""
     # bold found with code spans masked, so it may hold one: ``**Keep sessions in `Redis`**`` had
     # kept its stars (qa169)
-    masked = _CODE_SPAN.sub(lambda m: "\0" * len(m.group()), text)
+    masked = code_masked(text, "\0")
     marks = {i for m in _EMPHASIS.finditer(masked) for start in (m.start(), m.end(2)) for i in (start, start + 1)}
     plain = "".join(ch for i, ch in enumerate(text) if i not in marks)
     parts = _CODE_SPAN.split(plain)  # even: prose, odd: code

@@ -46,6 +46,7 @@ from vault_engine.parsing.checkpoints import (
     struck_out,
     unemphasized,
 )
+from vault_engine.parsing.fences import code_masked
 from vault_engine.parsing.readable import links_as_text, unescaped, wikilinks_as_text
 from vault_engine.parsing.sections import heading_line, is_list_item, starts_block
 
@@ -156,9 +157,12 @@ def chosen_option(sections: Sequence[SectionLike]) -> tuple[str, str] | None:
                 if not rest.strip(" :*"):  # `Chosen option:` with the quoted option on the next line
                     # (read as the option ":", qa53: "the record chose ':' instead")
                     rest, after = _quoted_below(after, rest)
-                quoted = _QUOTED.match(rest)
+                # read with code spans masked: `Use `"strict": true``'s own quote had ended the option (qa188)
+                quoted = _QUOTED.match(code_masked(rest))
                 if quoted:
-                    option, why = (quoted.group("double") or quoted.group("single")).strip(" ,;"), quoted.group("why")
+                    named_as = "double" if quoted.group("double") is not None else "single"
+                    option = rest[quoted.start(named_as):quoted.end(named_as)].strip(" ,;")
+                    why = rest[quoted.start("why"):]
                 else:
                     named = _bold_names(after)
                     if len(named) >= 2:

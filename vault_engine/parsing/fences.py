@@ -98,6 +98,15 @@ def code_spans(line: str) -> list[tuple[int, int]]:
     return spans
 
 
+def code_masked(line: str, mask: str = "x") -> str:
+    """``line`` with each code span's characters as ``mask``, its length kept: a pattern read
+    over it sees no quote or star a span holds, and its matches' places are the line's."""
+    letters = list(line)
+    for start, stop in code_spans(line):
+        letters[start:stop] = mask * (stop - start)
+    return "".join(letters)
+
+
 _COMMENT = re.compile(r"<!--.*?(?:-->|\Z)|%%.*?%%", re.DOTALL)  # an unclosed HTML comment runs to the end
 _NOT_A_BREAK = re.compile(r"[^\n]")
 
