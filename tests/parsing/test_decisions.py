@@ -452,11 +452,12 @@ def test_a_record_edited_since_dates_its_rulings_by_its_date_not_its_update():
             "* RabbitMQ\n* Kafka\n\n## Decision Outcome\n\nChosen option: \"Kafka\", because we need replay.\n")
     (ruling,) = parse("decisions/0001-queue.md", text).dead_ends
     assert ruling.when == 1795132800.0  # 2026-11-20
-    # a Nygard record's `Date:` line is its decision's date too, its age as its rulings' (qa188)
+    # a Nygard record's `Date:` line dates its rulings too; its age is its last edit's (qa188)
     nygard = ("---\nupdated: 2026-11-01\n---\n# 4. Queue\n\nDate: 2026-04-04\n\n## Decision\n\nUse Kafka.\n\n"
               "## Alternatives considered\n\n- RabbitMQ -- no replay\n")
     record = parse("docs/adr/0004-queue.md", nygard)
-    assert record.dead_ends[0].when == record.doc_time == 1775260800.0  # 2026-04-04
+    assert record.dead_ends[0].when == 1775260800.0  # 2026-04-04
+    assert record.doc_time == 1793491200.0  # 2026-11-01
 
 
 def test_the_options_a_decision_weighs_and_turns_down_are_no_statement_of_the_choice():

@@ -177,8 +177,7 @@ def parse_note(rel_path: str, text: str, config: Config, sidecar: str | None = N
         links=extract_property_links(fm.yaml) + extract_links(masked, fm.body_line),
         # a record's age is its decision's: Nygard's `Date:` line, as its rulings are dated (qa59);
         # a daily note's is the date it is named by (`Daily/2023-09-12.md` was new after a copy, qa83)
-        doc_time=(decided_time(meta) or record_time(said) if record else None) or document_time(meta)
-        or name_time(rel_path),
+        doc_time=document_time(meta) or (record_time(said) if record else None) or name_time(rel_path),
         yaml_error="; ".join(filter(None, (fm.error, frontmatter_slip(fm.meta, kind), conflict,
                                            unlisted_choice(said) if record else None,
                                            *(part_slips(said) if kind == "checkpoint" else ())))) or None,
@@ -437,7 +436,8 @@ def folder_project(rel_path: str, config: Config) -> str | None:
 def decided_time(meta: dict) -> float | None:
     """When a note says it was made: its ``created``, else its ``date``; None when it says
     neither. A record's ``updated`` is when it was last edited, and had dated every ruling and
-    the choice of a record edited since (qa178), before its `Date:` line too (qa188)."""
+    the choice of a record edited since (qa178), its rulings before its `Date:` line too (qa188).
+    Its age stays its last edit's (:func:`document_time`): a spec updated last week is fresh."""
     for key in ("created", "date", "created_time"):
         when = parse_time(meta.get(key))
         if when is not None:
