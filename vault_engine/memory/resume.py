@@ -82,17 +82,17 @@ def gather_brief(ledger: Ledger, config: Config, project: str, now: float,
     # a next step are shown, the rest counted (`deadend check` weighs every one)
     team_wide = [r for r in earlier if r.project is None]
     bearing_here = [r for r in team_wide if ruling_key(r) in bears_on]
+    alongside = tuple(_without(checkpoint_brief(ledger, n), brief.closed_steps if brief else ()) for n in handed[1:])
     return ResumeBrief(project, brief, shown, linked, tuple(r for r in bearing if r.elsewhere)[:MAX_ELSEWHERE],
                        max(0, len(working) - MAX_WORKING_NOTES), bears_on=bears_on,
                        notices=tuple(misdated(checkpoints) + undated_latest(handed, checkpoints)
                                      + _handing_on_nothing(checkpoints, handed)
-                                     + _plan_before(ledger, checkpoints, handed, brief))
+                                     + _plan_before(ledger, checkpoints, handed, (brief, *alongside)))
                        + _unread(ledger, config.project_folder(project) + "/"),
                        earlier=with_chosen_since(ledger, own[:MAX_EARLIER] + bearing_here, settings),
                        more_earlier=max(0, len(own) - MAX_EARLIER),
                        team_wide_unshown=len(team_wide) - len(bearing_here),
-                       alongside=tuple(_without(checkpoint_brief(ledger, n), brief.closed_steps if brief else ())
-                                       for n in handed[1:]))
+                       alongside=alongside)
 
 
 def _left_open(ledger: Ledger, checkpoints: list[NoteRow]) -> Callable[[NoteRow], bool]:
@@ -131,16 +131,16 @@ def _without(other: CheckpointBrief, done: tuple[str, ...]) -> CheckpointBrief:
 
 
 def _plan_before(ledger: Ledger, checkpoints: list[NoteRow], handed: list[NoteRow],
-                 brief: CheckpointBrief | None) -> list[str]:
-    """A line when the checkpoints handing on write no Next step at all (none open, none ticked
-    off): the open steps of the checkpoint before them, which they neither carry on nor close.
-    A wrap-up checkpoint had dropped the previous session's open step without a word (qa178)."""
-    if brief is None or brief.next_steps or brief.steps_closed or \
-            any(checkpoint_brief(ledger, n).next_steps for n in handed[1:]):
+                 briefs: tuple[CheckpointBrief | None, ...]) -> list[str]:
+    """A line when the checkpoints handing on (their ``briefs``, the latest first) write no
+    Next step at all (none open, none ticked off): the open steps of the checkpoint before
+    them, which they neither carry on nor close. A wrap-up checkpoint had dropped the previous
+    session's open step without a word (qa178)."""
+    if briefs[0] is None or any(b.next_steps or b.steps_closed for b in briefs if b is not None):
         return []
-    since = min(created_time(n) for n in handed)
-    note = max((n for n in checkpoints if created_time(n) < since and n not in handed), key=created_time, default=None)
-    earlier = checkpoint_brief(ledger, note) if note is not None else None  # the one before: read once
+    since = min(created_time(n) for n in handed)  # every checkpoint handing on is this late or later
+    note = max((n for n in checkpoints if created_time(n) < since), key=created_time, default=None)
+    earlier = checkpoint_brief(ledger, note) if note is not None else None
     if earlier is None or not earlier.next_steps:
         return []
     steps = "; ".join(earlier.next_steps[:3]) + (f" and {len(earlier.next_steps) - 3} more"
