@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import logging
-import re
 import time
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field, replace
@@ -23,6 +22,7 @@ from vault_engine.indexing.code_sync import add_code_files, sync_code
 from vault_engine.indexing.integrity import begin_lexical_commit, end_lexical_commit, lexical_damage, record_new_times
 from vault_engine.indexing.planner import (
     ChangePlan,
+    note_words,
     pair_by_identity,
     pair_by_likeness,
     plan_changes,
@@ -259,8 +259,8 @@ class Indexer:
         for old, new in pairs:
             note_id, read = self.ledger.note_id(old), reads[new].note
             if note_id is not None and read is not None:
-                words[old] = _words(" ".join(s.text for s in self.ledger.sections_of(note_id)))
-                words[new] = _words(" ".join(s.text for s in read.sections))
+                words[old] = note_words(" ".join(s.text for s in self.ledger.sections_of(note_id)))
+                words[new] = note_words(" ".join(s.text for s in read.sections))
         return words
 
     def _skipped(self, scan: Scan, reads: dict[str, ReadResult]) -> list[SkippedFile]:
@@ -386,10 +386,4 @@ def _under_any(path: str, roots: set[str]) -> bool:
     return False
 
 
-_WORD = re.compile(r"\w+")
-
-
-def _words(text: str) -> frozenset[str]:
-    """A text's words, whatever their case: what a note moved and edited keeps of itself."""
-    return frozenset(_WORD.findall(text.casefold()))
 

@@ -139,7 +139,7 @@ def pair_by_likeness(plan: ChangePlan, pairs: list[tuple[str, str]],
     old one's identity and reinforcements (qa172)."""
     renamed = [(old, new) for old, new in pairs
                if _likeness(old_words := words.get(old, frozenset()), new_words := words.get(new, frozenset()))
-               >= LIKENESS_MIN and (_same_name(old, new) or old_words - new_words <= _name_words(old))]
+               >= LIKENESS_MIN and (_same_name(old, new) or old_words - new_words <= note_words(note_stem(old)))]
     if not renamed:
         return plan
     olds, news = {old for old, _ in renamed}, {new for _, new in renamed}
@@ -151,8 +151,12 @@ def _same_name(a: str, b: str) -> bool:
     return name_key(note_stem(a)) == name_key(note_stem(b))
 
 
-def _name_words(path: str) -> frozenset[str]:
-    return frozenset(re.findall(r"\w+", note_stem(path).casefold()))
+_WORD = re.compile(r"\w+")
+
+
+def note_words(text: str) -> frozenset[str]:
+    """A text's words, whatever their case: what a note moved and edited keeps of itself."""
+    return frozenset(_WORD.findall(text.casefold()))
 
 
 def _likeness(a: frozenset[str], b: frozenset[str]) -> float:
