@@ -935,7 +935,7 @@ def _statements(section: SectionLike, said_apart: bool) -> Iterable[Accepted]:
     lines = body_lines(section)
     weighing = False
     for offset, paragraph in _paragraphs(lines):
-        listed = bool(_LIST_ITEM.match(lines[offset]))
+        listed = is_list_item(lines[offset])
         if weighing and listed:
             continue  # "We discussed three options: 1. ... 2. ...": what was weighed, not chosen (qa169)
         # an intro that states the choice lists what was chosen: "we settled on these two:" (qa189)
@@ -950,7 +950,7 @@ def _statements(section: SectionLike, said_apart: bool) -> Iterable[Accepted]:
                 yield Accepted(sentence, section.line_start + offset, section.heading)
 
 
-_LIST_ITEM = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+")
+_ITEM_MARKER = re.compile(r"^\s*(?:[-*+]|\d{1,9}[.)])\s+")  # its end: where the item's text starts
 # a line that introduces the options weighed: "We discussed three options:", "Alternatives considered:"
 _WEIGHS = re.compile(r"\b(?:options|alternatives|approaches)\b[^.:]*:\s*$", re.IGNORECASE)
 _STATES_CHOICE = re.compile(r"\b(?:will|shall|cho(?:se|ose|sen)|settled|instead|in\s+favou?r\s+of|opted|went\s+with|"
@@ -962,7 +962,7 @@ def _paragraphs(lines: list[str]) -> Iterable[tuple[int, str]]:
     its own paragraph."""
     start, block = 0, list[str]()
     for offset, line in enumerate(lines + [""]):
-        item = _LIST_ITEM.match(line)
+        item = _ITEM_MARKER.match(line)
         if (not line.strip() or item) and block:
             yield start, " ".join(block)
             block = []
