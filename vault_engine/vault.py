@@ -129,6 +129,7 @@ class Vault:
         with naming_the_file(root / CONFIG_NAME):
             validate_settings(self.config)
         self._ledger: Ledger | None = None
+        self._had_index = False  # this Vault opened an index: its state folder is not made again
         self._lexical: WhooshIndex | None = None
         self._vectors: FaissIndex | None = None
         self._code: CodeQueries | None = None
@@ -170,6 +171,7 @@ class Vault:
         if not self._follows:
             return
         live = live_generation(self.config)
+        self._had_index = self._had_index or live is not None
         if live != self._generation:
             self.close()
             self._generation = live
@@ -321,7 +323,12 @@ class Vault:
         """One writer at a time across processes; a second writer waits for the first, and
         says so after a second (a warning, and ``waiting(the line)`` when given: the TUI
         showed only "indexing…" for the 40 s it waited, qa38 F4). The holder's pid is
-        written in the lock file; processes the holder forks never hold it (vault_engine.locks)."""
+        written in the lock file; processes the holder forks never hold it (vault_engine.locks).
+        ``.vault-engine/`` removed while this process had the index open is not made again: a
+        watcher's batch in flight had left a ``write.lock`` there, in a folder of no index (qa173)."""
+        if self._had_index and not self.config.state_dir.is_dir():
+            raise VaultError(f"the state folder {self.config.state_dir} was removed while the index was open: "
+                             "nothing was written; run `vault-engine index` to build the index again")
         state = ensure_state_dir(self.config)
         path = state / WRITE_LOCK
         fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
@@ -1015,7 +1022,7 @@ class Vault:
         if code is not None and result.tier in ("symbol", "path"):  # as callers/outline/show say it
             result = replace(result, notices=result.notices + code.changed_notices([h.path for h in result.hits]))
         if follow and code is not None and result.tier in ("symbol", "path"):
-            starts = [(h.ref, tuple(w for w in code.why_of_ref(h.ref) if w.ref in h.why)) for h in result.hits]
+            starts = [(h.ref, h.why) for h in result.hits]
             result = replace(result, followed=code.follow(starts, follow))
         return result
 

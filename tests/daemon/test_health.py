@@ -18,6 +18,7 @@ from vault_engine.model import IndexReport
 
 @pytest.fixture
 def recorder(tmp_path):
+    (tmp_path / ".vault-engine").mkdir()  # as the watcher's pid lock makes it first
     return HealthRecorder(parse_config(tmp_path, {}), pid=4242, started=FROZEN_NOW)
 
 

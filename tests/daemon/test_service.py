@@ -93,13 +93,19 @@ class Heard:
         self.problems.append(message)
 
 
+def watched_config(tmp_path):
+    """A vault's config with its ``.vault-engine/``, as the watcher's pid lock makes it first."""
+    (tmp_path / ".vault-engine").mkdir()
+    return parse_config(tmp_path, {})
+
+
 def failing_service(config, error: Exception, heard: Heard) -> WatchService:
     return WatchService(config, FailingWorker(error), HealthRecorder(config, 4242, 0.0), heard,
                         on_fatal=lambda why: None)
 
 
 def test_a_broken_config_is_recorded_as_its_one_line_never_a_python_repr(tmp_path):
-    config = parse_config(tmp_path, {})
+    config = watched_config(tmp_path)
     line = f"{tmp_path}/vault-engine.toml: Invalid value (at line 3, column 10); fix the file"
     heard = Heard()
     failing_service(config, ConfigError(line), heard)._embed_step()
@@ -134,7 +140,7 @@ class SlicedEmbedding:
 def test_the_embedding_catch_up_is_said_once_for_all_its_slices(tmp_path):
     """40 sections took 30 s to embed; the log said "embedded 4 sections in 1.86 s", its last
     slice's, and a catch-up giving way to queries all along said nothing (qa73)."""
-    config = parse_config(tmp_path, {})
+    config = watched_config(tmp_path)
     heard = Heard()
     said = []
     heard.applied = lambda report, catch_up: said.append((report.embedded, report.seconds))
@@ -144,7 +150,7 @@ def test_the_embedding_catch_up_is_said_once_for_all_its_slices(tmp_path):
 
 
 def test_an_unexpected_error_is_recorded_with_its_type_not_its_repr(tmp_path):
-    config = parse_config(tmp_path, {})
+    config = watched_config(tmp_path)
     failing_service(config, RuntimeError("boom"), Heard())._apply_full(catch_up=False)
     (error,) = read_health(config)["errors"]
     assert error["message"] == "indexing failed: RuntimeError: boom"
@@ -154,7 +160,7 @@ def test_an_index_of_a_newer_release_stops_the_watcher_saying_why(tmp_path):
     """Retrying could only fail again (or, before, drop the newer index and rebuild over it)."""
     from vault_engine.errors import from_newer_release
 
-    config = parse_config(tmp_path, {})
+    config = watched_config(tmp_path)
     error = from_newer_release(tmp_path, "ledger version 99, this one reads 13")
     heard, stopped = Heard(), []
     service = WatchService(config, FailingWorker(error), HealthRecorder(config, 4242, 0.0), heard,
@@ -171,7 +177,7 @@ def test_a_failed_batch_is_tried_again_without_waiting_for_another_change(tmp_pa
     from vault_engine.indexing.watcher import RESCAN
 
     monkeypatch.setattr(module, "RETRY_SECONDS", 0.01)
-    config = parse_config(tmp_path, {})
+    config = watched_config(tmp_path)
     heard = Heard()
     service = failing_service(config, disk_is_full(tmp_path / "ledger.sqlite"), heard)
     service._apply_full(catch_up=False)
@@ -183,7 +189,7 @@ def test_a_batch_the_full_disk_failed_is_recorded_as_a_full_disk(tmp_path):
     """Its errors read "OperationalError: disk I/O error" (qa46)."""
     import sqlite3
 
-    config = parse_config(tmp_path, {})
+    config = watched_config(tmp_path)
     failing_service(config, sqlite3.OperationalError("database or disk is full"), Heard())._apply_full(catch_up=False)
     (error,) = read_health(config)["errors"]
     assert error["message"] == "indexing failed: the disk is full: free some space"
@@ -192,7 +198,7 @@ def test_a_batch_the_full_disk_failed_is_recorded_as_a_full_disk(tmp_path):
 def test_the_watcher_stops_the_daemon_even_when_it_cannot_record_why(tmp_path, monkeypatch):
     """Recording the error raised again (a full disk) and the watch thread died, the daemon
     running on without it (qa44)."""
-    config = parse_config(tmp_path, {})
+    config = watched_config(tmp_path)
     recorder, stopped = HealthRecorder(config, 4242, 0.0), []
     monkeypatch.setattr(recorder, "error", lambda *args: (_ for _ in ()).throw(OSError(28, "full")))
     service = WatchService(config, FailingWorker(RuntimeError("boom")), recorder, Heard(), on_fatal=stopped.append)

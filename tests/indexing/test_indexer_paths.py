@@ -188,3 +188,18 @@ def test_a_broken_link_becomes_a_note_when_its_target_is_made(vault):
     hits = vault.search("quokkabar", lexical_only=True, decay=False).hits
     assert sorted(h.path for h in hits) == ["later.md", "pending.md"]
     assert full_index_agrees(vault)
+
+
+def test_a_state_folder_removed_while_the_index_is_open_is_not_made_again(vault):
+    # rm -rf .vault-engine during a watcher's batch: the batch made the folder again, with a
+    # write.lock and no index in it (qa173 B3); it says what happened and writes nothing
+    import shutil
+
+    from vault_engine.errors import VaultError
+
+    shutil.rmtree(vault.root / ".vault-engine")
+    (vault.root / "beta.md").write_text("# Beta\nTurtles lose.\n")
+    for work in (lambda: vault.index_paths(["beta.md"]), vault.embed_pending):
+        with pytest.raises(VaultError, match="was removed while the index was open"):
+            work()
+    assert not (vault.root / ".vault-engine").exists()

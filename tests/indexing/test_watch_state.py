@@ -26,13 +26,14 @@ HEALTH = {"pid": 4242, "release": RELEASE, "started": 1_790_000_000.0, "state": 
 
 @pytest.fixture
 def config(tmp_path):
+    """A vault whose ``.vault-engine/`` exists, as the watcher's pid lock makes it first."""
+    (tmp_path / ".vault-engine").mkdir()
     return parse_config(tmp_path, {})
 
 
 @pytest.fixture
 def pid_lock(config):
     """Hold the pid lock the way a running `vault-engine watch` does."""
-    pid_path(config).parent.mkdir(parents=True, exist_ok=True)
     fd = os.open(pid_path(config), os.O_RDWR | os.O_CREAT, 0o600)
     fcntl.flock(fd, fcntl.LOCK_EX)
     yield
@@ -47,7 +48,6 @@ def test_no_watcher_is_off(config):
 
 def test_a_health_file_nested_too_deeply_reads_as_none(config):
     """`[[[...]]]` 3,000 deep in watch.json had broken `status` and `index` (qa137)."""
-    health_path(config).parent.mkdir(parents=True, exist_ok=True)
     health_path(config).write_text("[" * 3000 + "]" * 3000)
     assert read_health(config) is None
 
@@ -106,7 +106,6 @@ def test_health_left_by_a_dead_process_is_stale(config):
 
 
 def test_an_unreadable_health_file_is_treated_as_absent(config):
-    health_path(config).parent.mkdir(parents=True)
     health_path(config).write_text("{half")
     assert read_health(config) is None
     assert watcher_status(config)["state"] == "off"
@@ -117,6 +116,14 @@ def test_write_health_leaves_no_temp_file(config):
     write_health(config, {**HEALTH, "pending": 0})
     assert read_health(config)["pending"] == 0
     assert [p.name for p in health_path(config).parent.iterdir()] == ["watch.json"]
+
+
+def test_health_is_not_written_into_a_state_folder_removed_under_the_watcher(config):
+    # rm -rf .vault-engine mid-batch: the last health write made it again, a dead watcher's
+    # "watching" in a folder of no index (qa173 B3)
+    config.state_dir.rmdir()
+    write_health(config, HEALTH)
+    assert not config.state_dir.exists()
 
 
 def test_a_watcher_of_another_release_is_said_and_index_waits_for_it(config, pid_lock):

@@ -57,11 +57,11 @@ STALLED_AFTER = 5.0  # a heartbeat older than this: the watcher is stopped or hu
 
 def write_health(config: Config, data: dict[str, Any]) -> None:
     """Replace watch.json atomically (a reader sees the old file or the new one, never half).
-    Never creates the vault's folders: a watcher whose vault moved must not recreate it."""
+    Never creates a folder: the watcher's pid lock made ``.vault-engine/``, and one removed
+    under it (or a vault moved away) must not come back holding a dead watcher's health (qa173)."""
     target = health_path(config)
-    if not config.root.is_dir():
+    if not target.parent.is_dir():
         return
-    target.parent.mkdir(mode=0o700, exist_ok=True)
     temp = target.with_name(f".{HEALTH_FILE}.{os.getpid()}.tmp")
     fd = os.open(temp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)  # its errors name notes
     with os.fdopen(fd, "w", encoding="utf-8") as out:
