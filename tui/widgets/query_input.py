@@ -16,6 +16,14 @@ class QueryInput(Input):
     kept here, each line break a space, as the CLI reads a query; the spaces pasted stay
     (" in a shared Redis" pasted after "keep sessions" had lost its first, qa148)."""
 
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """A one-line box has nothing to scroll: the ↑ and ↓ Textual's inputs inherit for
+        scrolling hid the screen's own (↓ results, ↑ history) from the footer, which showed only
+        the function keys while the box had the focus, though the keys worked (qa171 L2)."""
+        if action in ("scroll_up", "scroll_down"):
+            return False
+        return super().check_action(action, parameters)
+
     def _on_paste(self, event: events.Paste) -> None:
         event.prevent_default()  # Input's own handler would then paste the first line again
         super()._on_paste(events.Paste(_LINE_BREAKS.sub(" ", event.text)))
