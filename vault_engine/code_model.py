@@ -197,7 +197,7 @@ class FindHit:
     line_end: int
     score: float
     def_line: int | None = None
-    why: tuple[str, ...] = ()
+    why: tuple[Why, ...] = ()  # the notes naming the symbol or its file, each where and how it does
     facet: str | None = None
     title: str | None = None
     coverage: float | None = None  # memory: the share of the question's informative words the note holds
@@ -205,7 +205,7 @@ class FindHit:
     def to_json(self) -> dict[str, Any]:
         return {"ref": self.ref, "path": self.path, "symbol": self.symbol, "kind": self.kind,
                 "line_start": self.line_start, "line_end": self.line_end, "def_line": self.def_line,
-                "score": round(self.score, 6), "why": list(self.why), "facet": self.facet, "title": self.title,
+                "score": round(self.score, 6), **why_json(self.why), "facet": self.facet, "title": self.title,
                 "coverage": None if self.coverage is None else round(self.coverage, 6)}
 
 

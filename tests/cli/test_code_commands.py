@@ -26,6 +26,22 @@ def test_find_json_and_text(make_vault, cli):
     assert "miss:" in cli("--vault", root, "find", "QuantumFluxCapacitor").out
 
 
+def test_find_says_where_and_how_each_note_names_the_symbol_or_only_its_file(make_vault, cli):
+    # three of four why notes named only the file: find listed them as the symbol's alike (qa197)
+    root = build(make_vault)
+    hit = cli("--vault", root, "find", "OrderBook.place", "--json").json["hits"][0]
+    assert hit["why"] == ["memory/orders.md", "projects/shop/checkpoints/2026-09-01T10-00-00Z-agent.md"]
+    assert [(w["ref"], w["via"], w["of"]) for w in hit["why_detail"]] == [
+        ("memory/orders.md", "mention", "symbol"),
+        ("projects/shop/checkpoints/2026-09-01T10-00-00Z-agent.md", "mention", "symbol"),
+        ("memory/orders.md", "link", "file")]
+    assert [line.strip() for line in cli("--vault", root, "find", "OrderBook.place").out.splitlines()
+            if "why" in line] == ["why memory/orders.md:8 (mention `OrderBook.place`)",
+                                  "why projects/shop/checkpoints/2026-09-01T10-00-00Z-agent.md:11 "
+                                  "(mention `OrderBook.place`)",
+                                  "why memory/orders.md:8 (link `[[src/shop/orders.py]]`)"]
+
+
 def test_show_and_outline_of_code(make_vault, cli):
     root = build(make_vault)
     shown = cli("--vault", root, "show", "src/shop/pricing.py#price_of")

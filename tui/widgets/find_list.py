@@ -74,7 +74,8 @@ def hit_prompt(hit: Any, width: int) -> Text:
     if hit.kind == "memory" or hit.score < 1:
         where += f" · score {hit.score:.2f}"
     text = Text.assemble((clip_path(hit.ref, width), "bold"), "\n", (clip(where, width), "dim"))
-    notes = ([f"why: {', '.join(hit.why)}"] if hit.why else []) + ([hit.title] if hit.title else [])
+    why = dict.fromkeys(w.ref for w in hit.why)  # a note naming it twice, once
+    notes = ([f"why: {', '.join(why)}"] if why else []) + ([hit.title] if hit.title else [])
     for note in notes:
         text.append("\n" + clip(note, width), style="italic")
     return text

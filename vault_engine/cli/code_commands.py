@@ -132,5 +132,6 @@ def render_find(result) -> str:
         extra = f"  facet {h.facet}" if h.facet else ""
         extra += f"  covers {h.coverage:.0%}" if h.coverage is not None else ""
         lines.append(f"  {printed(h.ref)}  ({h.kind}, {where}){extra}")
-        lines += [f"    why {w}" for w in h.why]
+        # each note where and how it names the symbol or only its file, as callers says it (qa197)
+        lines += [f"    why {printed(w.ref)}:{w.line} ({w.via} `{w.token}`)" for w in h.why]
     return "\n".join(lines + followed(result.followed))

@@ -189,7 +189,7 @@ def _symbol(code, query: str, k: int, _rule) -> FindResult | None:
     if not rows:
         return None
     hits = tuple(FindHit(r.ref, r.key, r.qualname, r.kind, r.line_start, r.line_end, 1.0, r.def_line,
-                         tuple(dict.fromkeys(w.ref for w in code.why_of(r)))) for r in rows[:k])
+                         code.why_of(r)) for r in rows[:k])
     more = f" (first {k} of {len(rows)})" if len(rows) > k else ""
     return FindResult(query, "hit", "symbol", hits, reason=f"{len(rows)} definition(s) named {query!r}{more}")
 
@@ -213,7 +213,7 @@ def _path(code, query: str, k: int, _rule) -> FindResult | None:
     for path in paths[:k]:
         info = code.store.file_info(path)
         hits.append(FindHit(path, path, None, "file", 1, info[2] if info else 1, 1.0, None,
-                            tuple(dict.fromkeys(w.ref for w in code.why_file(path)))))
+                            code.why_file(path)))
     return FindResult(query, "hit", "path", tuple(hits), reason=reason)
 
 
