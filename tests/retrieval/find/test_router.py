@@ -29,7 +29,8 @@ def test_tier_1_every_definition_ranked_with_def_line(vault):
     assert refs(vault.find("src/shop/orders.py#OrderBook.place")) == ["src/shop/orders.py#OrderBook.place"]
     check = vault.find("OrderBook._check").hits[0]
     assert (check.line_start, check.def_line, check.kind) == (11, 12, "method")
-    assert vault.find("OrderBook.place").hits[0].why == ("memory/orders.md", "projects/shop/checkpoints/2026-09-01T10-00-00Z-agent.md")
+    assert vault.find("OrderBook.place").hits[0].to_json()["why"] == [
+        "memory/orders.md", "projects/shop/checkpoints/2026-09-01T10-00-00Z-agent.md"]
 
 
 def test_tier_2_paths_fail_closed(vault):
@@ -183,6 +184,17 @@ def test_of_names_as_near_but_for_case_the_suggestion_is_the_one_written_as_aske
     assert [x.target for x in s.suggest("createStor")] == [
         "src/v.ts#createStore", "src/v.ts#CreateStore", "tests/a.test.ts#createStore"]
     assert s.suggest("CreateStor")[0].target == "src/v.ts#CreateStore"
+
+
+def test_of_fuzzy_matches_scored_alike_a_tests_definition_comes_after_the_others():
+    """`find isolated` suggested click's `test_isolated_runner` (a shorter ref, the same fzf
+    score) before `CliRunner.isolated_filesystem` (qa197), where typo matches put tests after."""
+    s = Suggester([("tests/test_testing.py#test_isolated_runner", "test_isolated_runner", True),
+                   ("src/testing.py#CliRunner.isolated_filesystem", "CliRunner.isolated_filesystem", False)], [])
+    found = s.suggest("isolated")
+    assert found[0].fuzzy == found[1].fuzzy
+    assert [x.target for x in found] == ["src/testing.py#CliRunner.isolated_filesystem",
+                                         "tests/test_testing.py#test_isolated_runner"]
 
 
 def test_a_name_defined_twice_is_found_shown_and_outlined_twice(make_vault):

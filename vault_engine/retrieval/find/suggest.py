@@ -162,11 +162,11 @@ class Suggester:
             found.setdefault(ref, Suggestion(ref, hit.distance, None,
                                              (hit.distance, is_test, as_written, nested, len(ref), ref)))
         if not found:
-            for ref, score in self._fuzzy_hits(query, rule):
-                found[ref] = Suggestion(ref, None, score, (limit + 1, -score, len(ref), ref))
+            for ref, score, is_test in self._fuzzy_hits(query, rule):  # of equal scores, a test's after (qa197)
+                found[ref] = Suggestion(ref, None, score, (limit + 1, -score, is_test, len(ref), ref))
         return sorted(found.values(), key=lambda s: s.rank)
 
-    def _fuzzy_hits(self, query: str, rule: SuggestRule) -> list[tuple[str, int]]:
+    def _fuzzy_hits(self, query: str, rule: SuggestRule) -> list[tuple[str, int, bool]]:
         from vault_engine.retrieval.find.fuzzy import fold_pattern
         from vault_engine.retrieval.find.fuzzy_index import candidates, fuzzy_search
 
@@ -176,4 +176,4 @@ class Suggester:
             return []
         hits = fuzzy_search(index, query, case="smart", limit=5)
         floor = rule.min_fuzzy_per_char * len(query)
-        return [(self.symbols[h.index][0], h.score) for h in hits if h.score >= floor]
+        return [(self.symbols[h.index][0], h.score, self.symbols[h.index][2]) for h in hits if h.score >= floor]
