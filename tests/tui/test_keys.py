@@ -122,6 +122,22 @@ async def test_the_footer_shows_enter_and_tab_where_they_work_and_fits_its_line(
             assert app.screen.query_one(Footer).max_scroll_x == 0, key
 
 
+@SIZES
+async def test_the_query_boxes_footer_shows_the_arrow_keys_that_work_there(make_app, size):
+    """In the box only the function keys showed: the box's own ↑/↓ (scrolling, nothing to
+    scroll on one line) hid the screen's ↓ results and ↑ history, which worked (qa171 L2)."""
+    app = make_app()
+    async with app.run_test(size=size) as pilot:
+        await settle(pilot)
+        assert type(app.focused).__name__ == "QueryInput"
+        assert {"down": "Results", "up": "History"}.items() <= footer_keys(app).items()
+        assert app.screen.query_one(Footer).max_scroll_x == 0
+        await press(pilot, "f6")
+        await settle(pilot)
+        assert type(app.focused).__name__ == "QueryInput" and footer_keys(app).get("down") == "Results"
+        assert app.screen.query_one(Footer).max_scroll_x == 0
+
+
 @pytest.mark.parametrize("width", [80, 100, 109, 120])
 async def test_a_long_notes_footer_fits_with_m_and_the_key_list(make_app, indexed_vault, width):
     """At 80 columns a long note's footer ended "c Copy m Whole no": `m` and `?` were cut (qa93)."""
