@@ -54,7 +54,7 @@ FILES = {
 def vault(make_vault):
     embedder = FakeEmbedder()
     with Vault(make_vault(FILES), embedder=embedder) as v:
-        v.index(embed=False, now=FROZEN_NOW)
+        v.index(now=FROZEN_NOW)  # with vectors: a check of an index without any reads words only
         yield v
 
 
