@@ -19,7 +19,7 @@ from typing import Any
 from vault_engine.errors import IndexDamaged, IndexMissing
 from vault_engine.layout import CODE_FILE  # noqa: F401  (re-exported: the name lives in layout.py)
 
-VERSION = "19"  # 2: unresolved calls counted per file; 3-4: wrapped arrow consts, distant repeats, ctor.class;
+VERSION = "20"  # 2: unresolved calls counted per file; 3-4: wrapped arrow consts, distant repeats, ctor.class;
 # 5: return annotations and bound calls kept for typing locals; 6: each repeat its own symbol
 # (``name~2``), consts bound to a function by name; 7: a call by a repeated name an edge to each
 # 8: CommonJS exports (module.exports, exports.x) and `exports.x = function ...` definitions
@@ -65,6 +65,8 @@ VERSION = "19"  # 2: unresolved calls counted per file; 3-4: wrapped arrow const
 # class declared in a block, and a `catch` parameter, seen there alone; `super()` of a base with no
 # constructor an edge to the base; `export declare function` exported; a class expression
 # bound to a const in a function that class (qa174)
+# 20: a Python module importing its own name (`from .live import Live` in live.py) leaves it the
+# module's definition, no re-export cycle (qa194)
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE IF NOT EXISTS files (

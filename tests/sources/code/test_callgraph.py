@@ -119,6 +119,18 @@ def test_annotated_parameters_resolve_only_when_asked():
     assert build(files, annotations=False).edges == ()
 
 
+def test_a_module_importing_its_own_name_keeps_it_what_it_was():
+    # rich's live.py: `if __name__ == "__main__": from .live import Live as Live` read as a
+    # re-export cycle, and every call of `Live` in the package was dropped without a word (qa194)
+    graph = build({"src/p/__init__.py": "",
+                   "src/p/live.py": 'class Live:\n    pass\n\nif __name__ == "__main__":\n'
+                                    '    from .live import Live as Live\n    Live()\n',
+                   "src/p/status.py": "from .live import Live\n\ndef make():\n    return Live()\n"})
+    assert {(e.caller, e.callee) for e in graph.edges} == {("src/p/live.py", "src/p/live.py#Live"),
+                                                           ("src/p/status.py#make", "src/p/live.py#Live")}
+    assert not graph.unresolved
+
+
 def test_a_re_export_cycle_is_unresolved_not_endless():
     graph = build({"src/p/a.py": "from .b import loop\n", "src/p/b.py": "from .a import loop\nloop()\n"})
     assert graph.edges == () and graph.unresolved == {"reexport_cycle": 1}

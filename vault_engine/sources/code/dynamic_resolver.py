@@ -308,6 +308,11 @@ class DynamicResolver:
         path = idx.modules.get(module)
         if path is not None:
             found = idx.last_binding(path, None, name)
+            while found is not None and found[0] == "import" and self._imports_itself(path, module, name, found[1]):
+                # rich's live.py ends `if __name__ == "__main__": from .live import Live as Live`: the
+                # name stays what it was; read as a binding, it was a cycle, and every call of
+                # `Live` in the package was dropped without a word (qa194)
+                found = idx.last_binding(path, None, name, before=found[1].line - 1)
             if found is not None and found[0] != "assign":
                 if found[0] == "def":
                     return ("def", path, found[1])
@@ -333,6 +338,10 @@ class DynamicResolver:
         if path is None:
             return ("external", f"{module}.{name}")
         raise Miss("no_such_member")
+
+    def _imports_itself(self, path: str, module: str, name: str, imp) -> bool:
+        """Whether ``imp``, in the module ``module`` at ``path``, imports that module's own ``name``."""
+        return imp.name == name and self._module_key(path, imp.module) == module
 
     def _ts_export(self, path: str, name: str, seen: set):
         parsed = self.index.files[path]
