@@ -238,6 +238,19 @@ def test_a_re_export_from_a_path_with_its_extension_resolves_as_the_call_graph_d
         assert vault.find("nowhere").status != "hit"
 
 
+def test_a_name_a_package_re_exports_through_a_star_is_found_as_its_users_name_it(make_vault):
+    """httpx's ``__init__``: ``from ._api import *``: `find httpx.get` and `callers httpx.get`
+    had said no such symbol, though the call graph follows the star (qa194)."""
+    files = {"src/net/__init__.py": "from ._api import *\n",
+             "src/net/_api.py": "def get(url):\n    return url\n\ndef _private():\n    return 1\n",
+             "web/index.ts": "export * from './app'\n"}
+    with Vault(build(make_vault, files)) as vault:
+        assert refs(vault.find("net.get")) == ["src/net/_api.py#get"]
+        assert vault.calls("net.get").status != "no_such_symbol"
+        assert vault.find("net._private").status != "hit"  # a star leaves a private name behind
+        assert refs(vault.find("web.createStore")) == ["web/app.ts#createStore"]  # `export * from`, a folder index
+
+
 def test_a_bare_name_a_python_package_exports_under_another_name_is_found(make_vault):
     files = {"src/shop/__init__.py": "from .orders import place as place_order\n",
              "src/shop/orders.py": "def place():\n    return 1\n"}

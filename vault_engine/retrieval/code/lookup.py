@@ -143,21 +143,25 @@ def _renamed_export(store: CodeStore, keys: set[str], name: str) -> list[SymbolR
 def _exported_as(store: CodeStore, keys: set[str], owners: list[str], name: str,
                  rest: list[str]) -> list[SymbolRow]:
     """The definitions that the files ``owners`` export as ``name`` (``rest``: the dotted
-    path below it, ``Class.method``) name, one hop on."""
+    path below it, ``Class.method``) name, one hop on: by name, or through a star (httpx's
+    ``from ._api import *`` makes ``httpx.get``, which had been a miss, qa194)."""
     found: list[SymbolRow] = []
     for key, parsed in store.parsed(owners).items():
-        for export in parsed.exports:
-            if export.name != name or not export.target:
-                continue
-            qualname = ".".join([export.target, *rest])
-            if export.module is None:  # renamed on the way out of this very file
+        python = parsed.language == "python"
+        named = [(export.module, export.target) for export in parsed.exports
+                 if export.name == name and export.target]
+        stars = [(imp.module, name) for imp in parsed.imports if python and imp.name == "*" and imp.scope is None] + \
+            [(export.module, name) for export in parsed.exports if export.name == "*" and export.module]
+        for module, target in named + ([] if python and name.startswith("_") else stars):
+            qualname = ".".join([target, *rest])
+            if module is None:  # renamed on the way out of this very file
                 found += [r for r in [store.symbol(key, qualname)] if r is not None]
                 continue
-            if parsed.language != "python" and export.module.startswith("."):  # "./middleware/ssrSafe.ts"
-                target = _ts_module_key(keys, key, export.module)
-                found += [r for r in [store.symbol(target, qualname) if target else None] if r is not None]
+            if not python and module.startswith("."):  # "./middleware/ssrSafe.ts"
+                source_key = _ts_module_key(keys, key, module)
+                found += [r for r in [store.symbol(source_key, qualname) if source_key else None] if r is not None]
                 continue
-            source = re.sub(r"^[./]+", "", export.module)  # ".utils", "click.utils"
+            source = re.sub(r"^[./]+", "", module)  # ".utils", "click.utils"
             tree = key.split("/", 1)[0] + "/"  # the definition lives in the same source tree
             found += [r for r in store.symbols_where("qualname", qualname)
                       if module_matches(r.key, source) and r.key.startswith(tree)]
