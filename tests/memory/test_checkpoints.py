@@ -1,6 +1,7 @@
 """Writing checkpoints (vault_engine/memory/checkpoints.py): template, names, never overwriting."""
 
 import os
+import re
 import subprocess
 import sys
 import zipfile
@@ -202,6 +203,17 @@ def test_a_project_named_like_a_known_one_is_refused_naming_it(make_vault, given
                                              "--project report-export to continue it"):
             prepare_draft(CheckpointDraft(given, "a", summary="s"), v.ledger)
         assert prepare_draft(CheckpointDraft("report-export", "a", summary="s"), v.ledger)[1] == []
+
+
+@pytest.mark.parametrize(("given", "name"), [("projects/hostile", "hostile"), ("/v/projects/hostile/", "hostile"),
+                                             ("../../etc", "etc"), ("a\\b", "b")])
+def test_a_project_given_as_a_path_is_refused_naming_its_name(given, name):
+    """`--project projects/hostile` had started the project `projects-hostile`, exit 0, and the
+    real project's brief never showed the hand-off (qa195); `./hostile` is the name hostile."""
+    with pytest.raises(VaultError, match=re.escape(f"--project takes a project's name, not a path ({given!r}): "
+                                                   f"pass --project {name}")):
+        prepare_draft(CheckpointDraft(given, "a", summary="s"), None)
+    assert prepare_draft(CheckpointDraft("./hostile", "a", summary="s"), None)[0].project == "hostile"
 
 
 def test_an_empty_checkpoint_is_refused_it_would_hide_the_real_hand_off():

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import re
+import shlex
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
@@ -299,6 +300,17 @@ def _refuse_control(draft: CheckpointDraft) -> None:
                              "remove it (a note must be plain text)")
 
 
+def _refuse_a_path(project: str) -> None:
+    """A project given as a path (``projects/hostile``, an absolute path, ``../../etc``) names no
+    project: it had started one named ``projects-hostile`` with a notice an agent does not read,
+    and the hand-off never showed in the real project's brief (qa195). ``./hostile`` is its name."""
+    given = project.strip()
+    parts = [part for part in re.split(r"[/\\]+", given.removeprefix("./")) if part not in ("", ".", "..")]
+    if len(parts) > 1 or given.startswith(("/", "\\", "..")):
+        raise VaultError(f"--project takes a project's name, not a path ({given!r}): pass --project "
+                         f"{shlex.quote(parts[-1]) if parts else 'NAME'} (the folder under projects/)")
+
+
 def _namesake_project(project: str, known: list[str]) -> str | None:
     """A known project that differs from ``project`` only in case, spaces, hyphens or
     underscores, when ``project`` itself is not known."""
@@ -329,6 +341,7 @@ def prepare_draft(draft: CheckpointDraft, ledger: Ledger | None) -> tuple[Checkp
         # it would become the project's latest and hide the real hand-off from resume
         raise BadArgument("a checkpoint needs a summary, a decision, a next step or a failed approach: "
                           "pass --summary, --decision, --next or --failed")
+    _refuse_a_path(draft.project)
     project, agent = sanitize_name(draft.project, "project"), sanitize_name(draft.agent, "agent")
     notices = [f"--{what} {given!r} was written as {used!r}" for what, given, used in
                (("project", draft.project, project), ("agent", draft.agent, agent)) if as_named(given.strip()) != used]
