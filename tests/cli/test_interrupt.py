@@ -133,3 +133,26 @@ except KeyboardInterrupt:
 def test_a_ctrl_c_inside_onnx_runtimes_import_is_no_missing_onnx_runtime():
     done = subprocess.run([sys.executable, "-c", ONNX_INIT_INTERRUPTED], capture_output=True, text=True, timeout=60)
     assert done.stdout.strip() == "interrupted", done.stderr
+
+
+WORKER_INTERRUPTED = """
+import multiprocessing, os, signal, sys, time
+from vault_engine import locks
+fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT)
+locks.hold_in_parent_only(fd)  # as the writer does while Whoosh's writers work
+worker = multiprocessing.get_context("fork").Process(target=time.sleep, args=(60,))
+worker.start()
+time.sleep(0.5)
+os.kill(worker.pid, signal.SIGINT)  # a terminal sends Ctrl-C to the whole process group
+worker.join(20)
+print(worker.exitcode)
+"""
+
+
+def test_a_worker_forked_by_the_writer_ends_at_ctrl_c_without_a_traceback(tmp_path):
+    """Ctrl-C during `index --rebuild`: each of Whoosh's writers printed the traceback of its
+    KeyboardInterrupt, 40-53 lines under the parent's one (qa195)."""
+    done = subprocess.run([sys.executable, "-c", WORKER_INTERRUPTED, str(tmp_path / "write.lock")],
+                          capture_output=True, text=True, timeout=120)
+    assert done.stdout.strip() == "130"
+    assert "Traceback" not in done.stderr and "KeyboardInterrupt" not in done.stderr, done.stderr
