@@ -343,8 +343,26 @@ def test_a_project_whose_only_checkpoint_is_an_unfilled_template_says_so(make_va
         brief = v.resume("tmpl", now=FROZEN_NOW)
     assert brief.checkpoint is None and "follow" not in brief.markdown and "nobody" not in brief.markdown
     assert brief.notices == ("1 checkpoint(s) hold nothing under their headings "
-                             "(projects/tmpl/checkpoints/20261201T000000Z-a.md): an empty file or an unfilled "
-                             "template hands nothing on",)
+                             "(projects/tmpl/checkpoints/20261201T000000Z-a.md): an empty file, an unfilled "
+                             "template or a write cut off hands nothing on; if its agent handed something on, ask "
+                             "it to write it again",)
+
+
+def test_newer_checkpoints_holding_nothing_are_named_beside_the_one_handed_on(make_vault):
+    """A checkpoint of 0 bytes and one cut off mid-heading, newer than the last hand-off, were
+    passed over without a word: the 1 December one was handed on as the last (qa195)."""
+    good = "---\ntype: checkpoint\nproject: p\n---\n# Checkpoint one\n## Summary\nDone.\n"
+    cut = "---\ntype: checkpoint\nproject: p\ncreated: 2026-12-07T10:00:00Z\n---\n# Checkpoint: cut\n## Summ"
+    files = {"projects/p/checkpoints/20261201T100000Z-a1.md": good,
+             "projects/p/checkpoints/20261206T100000Z-a2.md": "",
+             "projects/p/checkpoints/20261207T100000Z-a3.md": cut}
+    with Vault(make_vault(files)) as v:
+        v.index(embed=False, now=FROZEN_NOW)
+        brief = v.resume("p", now=FROZEN_NOW)
+    assert brief.checkpoint.path == "projects/p/checkpoints/20261201T100000Z-a1.md"
+    assert brief.notices[0].startswith("2 checkpoint(s) newer than the one handed on hold nothing under their "
+                                       "headings (projects/p/checkpoints/20261207T100000Z-a3.md, "
+                                       "projects/p/checkpoints/20261206T100000Z-a2.md): ")
 
 
 def test_an_unknown_project_lists_the_known_ones(vault):

@@ -151,14 +151,19 @@ def _plan_before(ledger: Ledger, checkpoints: list[NoteRow], handed: list[NoteRo
 
 
 def _handing_on_nothing(checkpoints: list[NoteRow], handed: list[NoteRow]) -> list[str]:
-    """A line when the project has checkpoints and none hands anything on: each is empty or an
-    unfilled template, passed over (the brief had said "nobody has checked in", qa94)."""
-    if handed or not checkpoints:
+    """A line when checkpoints newer than the one handed on (or, with none handed on, all of
+    them) hold nothing under their headings: each is empty, an unfilled template or a write cut
+    off, passed over. The brief had said "nobody has checked in" (qa94), and handed on an older
+    checkpoint as the last without naming the newer ones it passed over (qa195)."""
+    since = created_time(handed[0]) if handed else None
+    empty = sorted((n for n in checkpoints if n not in handed and (since is None or created_time(n) > since)),
+                   key=created_time, reverse=True)
+    if not empty:
         return []
-    named = ", ".join(n.path for n in checkpoints[:3]) + (f" and {len(checkpoints) - 3} more"
-                                                           if len(checkpoints) > 3 else "")
-    return [f"{len(checkpoints)} checkpoint(s) hold nothing under their headings ({named}): an empty file or an "
-            "unfilled template hands nothing on"]
+    named = ", ".join(n.path for n in empty[:3]) + (f" and {len(empty) - 3} more" if len(empty) > 3 else "")
+    what = f"{len(empty)} checkpoint(s)" + (" newer than the one handed on" if handed else "")
+    return [f"{what} hold nothing under their headings ({named}): an empty file, an unfilled template or a "
+            "write cut off hands nothing on; if its agent handed something on, ask it to write it again"]
 
 
 def _unread(ledger: Ledger, folder: str) -> tuple[str, ...]:
