@@ -66,7 +66,8 @@ VERSION = "20"  # 2: unresolved calls counted per file; 3-4: wrapped arrow const
 # constructor an edge to the base; `export declare function` exported; a class expression
 # bound to a const in a function that class (qa174)
 # 20: a Python module importing its own name (`from .live import Live` in live.py) leaves it the
-# module's definition, no re-export cycle (qa194)
+# module's definition, no re-export cycle (qa194); a file's own section ends at its last line, not
+# one past it (qa196)
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT);
 CREATE TABLE IF NOT EXISTS files (

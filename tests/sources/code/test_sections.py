@@ -42,3 +42,11 @@ def test_a_one_line_definition_gives_its_body_words_too():
     note = code_note("src/o.py", parse_source("src/o.py", source, "python"), source, "code")
     bodies = {s.heading: s.text.rsplit("\n", 1)[-1] for s in note.sections if s.heading}
     assert "persist_order" in bodies["f"] and "persist_order" in bodies["g"]
+
+
+def test_a_file_of_no_symbols_is_one_section_ending_at_its_last_line():
+    """zustand's index.ts, two lines and a newline: its section had ended on a line 3 that
+    `show` and `outline` do not have (qa196)."""
+    source = "export * from './vanilla.ts'\nexport * from './react.ts'\n"
+    note = code_note("src/index.ts", parse_source("src/index.ts", source, "typescript"), source, "code")
+    assert [(s.line_start, s.line_end) for s in note.sections] == [(1, 2)]

@@ -36,8 +36,8 @@ def code_note(key: str, parsed: ParsedSource, text: str, tap: str) -> ParsedNote
 
 
 def _module_section(parsed: ParsedSource, lines: list[str]) -> Section:
-    first = min((s.line_start for s in parsed.symbols), default=len(lines) + 1)
-    end = max(1, min(first - 1, len(lines)))
+    first = min((s.line_start for s in parsed.symbols), default=parsed.lines + 1)
+    end = max(1, min(first - 1, parsed.lines))  # a file's last newline ends its last line, it opens none (qa196)
     head = " ".join(dict.fromkeys(_WORDS.findall("\n".join(lines[:min(end, BODY_LINES)]))))
     stem = parsed.path.rsplit("/", 1)[-1]
     text = f"{parsed.path}\n{identifier_words(stem.rsplit('.', 1)[0])}\n{head}"
