@@ -10,5 +10,5 @@ __version__ = "0.2.1"
 # them): two releases that write different formats must not share a vault's index, and a
 # watcher says which release it is, so a command of another one neither asks it nor indexes
 # under it (an old watcher left running across an upgrade emptied the new index, qa99).
-FORMATS = "ledger 15, extraction 47, code 20"
+FORMATS = "ledger 15, extraction 48, code 20"
 RELEASE = f"{__version__} ({FORMATS})"

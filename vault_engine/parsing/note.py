@@ -30,7 +30,7 @@ from vault_engine.text import as_named
 
 # Bump when parse_note reads an unchanged file differently (what a ruling or a chosen option
 # is, how sections split): the next `index` re-reads every note instead of trusting the ledger.
-EXTRACTION_VERSION = "47"  # 5: checkpoints dated by file name, KEPs by kep.yaml; 6: frontmatter slips; 7: Cons:;
+EXTRACTION_VERSION = "48"  # 5: checkpoints dated by file name, KEPs by kep.yaml; 6: frontmatter slips; 7: Cons:;
 # 8: a chosen option matched without spaces; 9: dates such as 2023-9-18, a "because" list;
 # 10: alternatives named by label lines ("**Option 2:** ..."), Pros/Cons items are no alternatives;
 # 11: Obsidian's properties (wikilinks in them are links, their words are searched, "Tags:" in any
@@ -124,6 +124,7 @@ EXTRACTION_VERSION = "47"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 #     of one name, the link's own vault path first, then the shortest path in characters; rulings
 #     dated by `created`, else `date`, before `updated`; a Failed item's title wholly in bold its
 #     approach, the lines under it why; an option named whole where a dash gives its reason
+# 48: a source file's own section ends at its last line, not one past it (qa196)
 
 
 def newer_extraction(key: str | None) -> str | None:
