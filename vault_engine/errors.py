@@ -54,6 +54,14 @@ class AttachmentRef(UnknownRef):
         self.path = path
 
 
+class NoSuchSection(UnknownRef):
+    """A ref's note is indexed, but not the ``#heading`` or ``#^block`` it names."""
+
+    def __init__(self, message: str, path: str = ""):
+        super().__init__(message)
+        self.path = path
+
+
 class UnknownProject(VaultError):
     """A project name matches no project in the vault."""
 

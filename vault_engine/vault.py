@@ -28,6 +28,7 @@ from vault_engine.errors import (
     IndexDamaged,
     IndexMissing,
     ModelUnavailable,
+    NoSuchSection,
     UnknownKind,
     UnknownProject,
     UnknownRef,
@@ -60,7 +61,7 @@ from vault_engine.retrieval.notices import (
     operators_notice,
     symbols_notice,
 )
-from vault_engine.stores.ledger import Ledger, NoteRow, damaged
+from vault_engine.stores.ledger import Ledger, NoteRow, SectionRow, damaged
 from vault_engine.stores.reinforcements import LogMark, ReinforcementLog, has_undo, replay, standing
 from vault_engine.stores.sql import is_corruption
 from vault_engine.text import as_named
@@ -831,14 +832,13 @@ class Vault:
         from vault_engine.retrieval.follow import hit_links, resolved_link
         from vault_engine.retrieval.lookup import (
             block_lines,
-            lookup_ref,
             section_ref,
             with_missing_sections,
             with_subsections,
         )
 
         try:
-            note, section = lookup_ref(ledger, ref, self._unindexed_now)
+            note, section = self._lookup(ledger, ref)
         except UnknownRef:
             if not (self.config.index_dir / CODE_FILE).exists() or ref.partition("#")[0].lower().endswith(".md"):
                 raise
@@ -909,6 +909,21 @@ class Vault:
                                   if left else ())
         return replace(view, followed=followed, notices=notices)
 
+    def _lookup(self, ledger: Ledger, ref: str) -> tuple[NoteRow, SectionRow | None]:
+        """The note and section ``ref`` names (:func:`~retrieval.lookup.lookup_ref`). A heading
+        or block the indexed note lacks, in a note changed since the last index, may be new
+        there: "has no heading" alone had told an agent with MCP alone that a section a
+        teammate had just written did not exist (qa193)."""
+        from vault_engine.retrieval.lookup import lookup_ref
+
+        try:
+            return lookup_ref(ledger, ref, self._unindexed_now)
+        except NoSuchSection as exc:
+            if self._drift.change_since_index(ledger, exc.path) != "changed":
+                raise
+            raise NoSuchSection(f"{exc}; {exc.path} changed since the last index and may hold it now: run "
+                                "`vault-engine index`, then ask again", exc.path) from None
+
     def _unindexed_now(self, rel_path: str) -> str | None:
         """Why the note at ``rel_path`` is not in the index (sources.vault.files.why_unindexed),
         for a ref that names no note: the reason, not a guess."""
@@ -952,12 +967,12 @@ class Vault:
     def links(self, ref: str, *, backlinks: bool = False) -> list[ResolvedLink]:
         """Outgoing links of a note or section, or the links pointing at it."""
         from vault_engine.retrieval.follow import links_in_lines, resolved_link
-        from vault_engine.retrieval.lookup import find_section, lookup_ref, with_missing_sections
+        from vault_engine.retrieval.lookup import find_section, with_missing_sections
 
         ledger = self._require_index()
         if backlinks and ref.strip() in set(ledger.attachment_paths()):  # an image, a PDF, a .base
             return with_missing_sections(ledger, (resolved_link(r) for r in ledger.backlinks_to(ref.strip())))
-        note, section = lookup_ref(ledger, ref, self._unindexed_now)
+        note, section = self._lookup(ledger, ref)
         if backlinks:
             found = [resolved_link(r) for r in ledger.backlinks_to(note.path)]
             if section is not None and section.heading:
@@ -1265,12 +1280,11 @@ class Vault:
     def reinforce(self, ref: str, *, by: str | None = None, why: str | None = None,
                   now: float | None = None) -> dict[str, Any]:
         """Reset the age of the note ``ref`` names, durably."""
-        from vault_engine.retrieval.lookup import lookup_ref
 
         self.reinforcement_log.refuse_unusable()  # before reading it warns of the same
         ledger = self._require_index()
         try:
-            note, _ = lookup_ref(ledger, ref, self._unindexed_now)
+            note, _ = self._lookup(ledger, ref)
         except AttachmentRef as exc:  # show's "open it in its own app" says nothing here
             raise UnknownRef(f"{exc.path} is an attachment: only notes decay and are reinforced; reinforce a note "
                              f"that links to it (`vault-engine links {exc.path} --backlinks` lists them)") from None
@@ -1320,10 +1334,9 @@ class Vault:
     def undo_last_reinforce(self, ref: str, *, by: str | None = None, now: float | None = None) -> dict[str, Any]:
         """Take back the newest reinforcement of the note ``ref`` names that is not undone yet
         (`reinforce --undo`: the TUI's `u` alone could, qa88)."""
-        from vault_engine.retrieval.lookup import lookup_ref
 
         self.reinforcement_log.refuse_unusable()  # "no reinforcement to undo" had been said of a log unread (qa141)
-        note, _ = lookup_ref(self._require_index(), ref, self._unindexed_now)
+        note, _ = self._lookup(self._require_index(), ref)
         records, _ = self.reinforcement_log.read(0)
         held = standing(records).get(note.path, [])  # made under an earlier name too (qa149)
         if not held:  # the vault's state, not a misused command: no usage text (qa91)

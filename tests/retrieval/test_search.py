@@ -81,6 +81,22 @@ def test_unknown_refs_and_taps_are_errors(twins):
         twins.search("x", tap="nope")
 
 
+def test_a_heading_missing_from_a_note_changed_since_the_index_says_it_may_be_new(twins):
+    """A teammate's new section, `show`n or `links`ed before an index: "has no heading" alone told
+    an agent with MCP alone that it did not exist (qa193)."""
+    from vault_engine.errors import UnknownRef
+
+    with open(twins.root / "specs/old.md", "a", encoding="utf-8") as note:
+        note.write("\n## Wibblequux\n\nA new entry.\n")
+    for look in (twins.show, twins.links):
+        with pytest.raises(UnknownRef, match="has no heading 'Wibblequux'") as missing:
+            look("specs/old.md#Wibblequux")
+        assert str(missing.value).endswith("; specs/old.md changed since the last index and may hold it now: run "
+                                           "`vault-engine index`, then ask again")
+    twins.index(embed=False)
+    assert twins.show("specs/old.md#Wibblequux").heading == "Wibblequux"
+
+
 def test_a_tap_removed_from_the_config_since_the_index_fails_no_query(make_vault):
     """The ledger still names the tap: search and resume failed with "no tap named 'specs'"
     (a tap the user never asked for) until the next index; the current rules decide now."""

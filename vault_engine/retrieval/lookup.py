@@ -8,7 +8,7 @@ from dataclasses import replace
 from functools import cached_property
 from urllib.parse import unquote_plus
 
-from vault_engine.errors import AttachmentRef, UnknownRef
+from vault_engine.errors import AttachmentRef, NoSuchSection, UnknownRef
 from vault_engine.model import ResolvedLink
 from vault_engine.parsing.fences import CLOSE, OPEN, TEXT, fence_roles
 from vault_engine.parsing.readable import reading_view
@@ -55,7 +55,7 @@ def lookup_ref(ledger: Ledger, ref: str,
     sections = ledger.sections_of(note.id)
     section = find_section(sections, heading)
     if section is None:
-        raise UnknownRef(_no_such_section(note.path, heading, sections))
+        raise NoSuchSection(_no_such_section(note.path, heading, sections), note.path)
     return note, section
 
 
