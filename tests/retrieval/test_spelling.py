@@ -22,6 +22,7 @@ NOTES = {
     "lab.md": "# Lab\nWe ran experiments on the cluster.\n",
     "chores.md": "# Chores\nA recurring chore comes back; chores recur weekly.\n",
     "charges.md": "# Charges\nEvery charge carries an idempotency token.\n",
+    "kubelet.md": "# Kubelet\nKubelet eviction frees memory under pressure.\n",
 }
 
 
@@ -108,6 +109,14 @@ def test_a_typo_whose_slip_hides_the_suffix_the_stemmer_cuts_is_read(vault):
     "idempoteni", three slips apart though the words are one: the typo was a miss by words."""
     found = vault.search("idempoteny", lexical_only=True)
     assert first(found) == "charges.md" and "'idempoteny' as 'idempotency'" in found.notices[0]
+
+
+@pytest.mark.parametrize("typo", ["evction", "evicion"])
+def test_a_slip_the_stemmer_reads_far_from_the_notes_word_is_read(vault, typo):
+    """"eviction" is "evict" to the stemmer, "evction" stays "evction": four apart, so a word
+    605 sections of the KEPs write was "a miss, not a guess" for a letter dropped (qa190)."""
+    found = vault.search(f"{typo} pressure", lexical_only=True)
+    assert first(found) == "kubelet.md" and f"{typo!r} as 'eviction'" in found.notices[0]
 
 
 def test_a_word_short_of_its_last_letter_is_no_singular_of_a_plural_in_es(vault):

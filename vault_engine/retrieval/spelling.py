@@ -166,6 +166,7 @@ def corrected(query: str, lexical: WhooshIndex, text_of: Callable[[int], str]) -
             near = [(osa_distance(term, other, CANDIDATE_EDITS), -count, 0, other)
                     for other, count in lexical.terms_near(term, CANDIDATE_EDITS) if count]
             near += _stems_it_opens_with(lowered, lexical)
+            near += _stems_a_slip_away(lowered, lexical)
             near += _english_near(lowered, ENGLISH_SLIPS, lexical)
         # as many slips as written as its length allows, or its stem's: "reccuring" is two
         # from "recurring", its stem "reccur" one from "recur"
@@ -241,6 +242,27 @@ def _stems_it_opens_with(word: str, lexical: WhooshIndex) -> list[tuple[int, int
 
     openings = {word[:end] for end in range(5, len(word))}
     _, held = lexical.doc_frequencies(openings)
+    return [(osa_distance(word, stem, CANDIDATE_EDITS), -count, 0, stem) for stem, count in held.items() if count]
+
+
+def _stems_a_slip_away(word: str, lexical: WhooshIndex) -> list[tuple[int, int, int, str]]:
+    """The notes' stems of the words one slip from ``word`` as written (a letter dropped,
+    added, changed, or two swapped; the first letter kept), as :func:`_stems_it_opens_with`
+    gives them. The stemmer can put a word far from its slip: "evction" stays "evction" while
+    "eviction" is "evict", four apart, so a word 605 sections of the KEPs write was "a miss,
+    not a guess" (qa190). :func:`_read_as` keeps one only where the notes write it so."""
+    from vault_engine.retrieval.typos import osa_distance
+
+    head, rest = word[:1], word[1:]
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    slipped = {rest[:i] + rest[i + 1:] for i in range(len(rest))}
+    slipped |= {rest[:i] + rest[i + 1] + rest[i] + rest[i + 2:] for i in range(len(rest) - 1)}
+    slipped |= {rest[:i] + c + rest[i + 1:] for i in range(len(rest)) for c in letters}
+    slipped |= {rest[:i] + c + rest[i:] for i in range(len(rest) + 1) for c in letters}
+    stems = {terms[0] for tail in slipped if len(terms := analyze(head + tail)) == 1}
+    if not stems:
+        return []
+    _, held = lexical.doc_frequencies(stems)
     return [(osa_distance(word, stem, CANDIDATE_EDITS), -count, 0, stem) for stem, count in held.items() if count]
 
 
