@@ -1139,8 +1139,7 @@ class Vault:
         stale unless ``say_if_stale`` is off (a hook, which shows nothing on a miss)."""
         project = as_named(project)
         ledger = self._require_index()
-        embedded = ledger.embedded_ids_exist()
-        if not lexical_only and embedded and ledger.has_dead_ends():
+        if not lexical_only and ledger.has_dead_ends():
             from vault_engine.stores.embedder import prefetch_embedder
 
             prefetch_embedder(self.embedder)  # the model loads while the rulings are read
@@ -1164,7 +1163,7 @@ class Vault:
         if not lexical_only:
             from vault_engine.memory.ruling_vectors import open_ruling_arm
 
-            semantic, problem = open_ruling_arm(self.embedder, self.config.index_dir / RULING_CACHE_FILE, embedded)
+            semantic, problem = open_ruling_arm(self.embedder, self.config.index_dir / RULING_CACHE_FILE)
             notices += [problem] if problem else []
         settings = DeadendSettings.from_config(self.config.section("deadend"))
         check = check_in_ledger(proposal, ledger, project=project, k=k, settings=settings, semantic=semantic,

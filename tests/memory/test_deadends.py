@@ -54,7 +54,7 @@ FILES = {
 def vault(make_vault):
     embedder = FakeEmbedder()
     with Vault(make_vault(FILES), embedder=embedder) as v:
-        v.index(now=FROZEN_NOW)  # with vectors: a check of an index without any reads words only
+        v.index(embed=False, now=FROZEN_NOW)
         yield v
 
 
@@ -197,6 +197,19 @@ def test_working_note_rulings_are_marked_weaker(vault):
     check = vault.deadend_check("beamforming on the MCU", lexical_only=True)
     assert check.rulings[0].source == "working note"
     assert "working note, possibly a first impression" in check.rendered
+
+
+def test_a_check_without_the_query_models_export_says_it_loads_the_model_and_still_weighs_meaning(vault,
+                                                                                               monkeypatch):
+    """An index built with --no-embed: each check loaded the whole model, 22-33 s, without a
+    word (qa196); it needs no section's vector, so meaning is still weighed."""
+    monkeypatch.setattr(vault.embedder(), "has_query_model", lambda: False)
+    check = vault.deadend_check("remove a microphone from the board")
+    assert check.arms == ("lexical", "semantic")
+    assert check.notices[0] == ("the index holds no export of the query model (built with --no-embed?): each check "
+                                "loads the model itself, several seconds; `vault-engine index` makes them fast")
+    monkeypatch.undo()
+    assert not any("export" in n for n in vault.deadend_check("remove a microphone from the board").notices)
 
 
 def test_ruling_vectors_are_cached_so_a_check_embeds_only_the_proposal(vault):

@@ -23,7 +23,7 @@ def vaults(tmp_path_factory):
             (root / rel).parent.mkdir(parents=True, exist_ok=True)
             (root / rel).write_text(text, encoding="utf-8")
         vault = Vault(root)
-        vault.index(now=FROZEN_NOW)
+        vault.index(embed=False, now=FROZEN_NOW)
         opened[name] = vault
     yield opened
     for vault in opened.values():
@@ -88,7 +88,7 @@ def planned(tmp_path_factory):
     (folder / "20261125T090000Z-claude-2c9.md").write_text(
         PLANNED.format(month="11-25", next=OUTBOX, failed=f"- {SYNC} -- the provider times out after 10 s\n"))
     with Vault(root) as vault:
-        vault.index(now=FROZEN_NOW)
+        vault.index(embed=False, now=FROZEN_NOW)
         yield vault
 
 
@@ -123,15 +123,15 @@ def test_a_plan_does_not_shield_a_ruling_made_after_it(planned):
                       "## Decision Outcome\n\nChosen option: \"Provider-side redelivery only\", because the "
                       "provider retries for three days.\n")
     try:
-        planned.index(now=FROZEN_NOW)
+        planned.index(embed=False, now=FROZEN_NOW)
         check = planned.deadend_check(OUTBOX, project="billing")  # the step itself, word for word
         assert [r.text for r in check.rulings][:1] == [OUTBOX.split(";")[0]]
         record.write_text(record.read_text().replace("2026-11-30", "2026-11-20"))  # before the plan: it stands
-        planned.index(now=FROZEN_NOW)
+        planned.index(embed=False, now=FROZEN_NOW)
         assert OUTBOX.split(";")[0] not in [r.text for r in planned.deadend_check(OUTBOX, project="billing").rulings]
     finally:
         record.unlink()
-        planned.index(now=FROZEN_NOW)
+        planned.index(embed=False, now=FROZEN_NOW)
 
 
 def test_another_projects_plan_does_not_shield_this_projects_ruling(planned):
@@ -141,10 +141,10 @@ def test_another_projects_plan_does_not_shield_this_projects_ruling(planned):
     other.parent.mkdir(parents=True)
     other.write_text(PLANNED.format(month="11-26", next=SYNC, failed="").replace("billing", "beta"))
     try:
-        planned.index(now=FROZEN_NOW)
+        planned.index(embed=False, now=FROZEN_NOW)
         check = planned.deadend_check("retry the failed webhook synchronously in the request handler",
                                       project="billing")
         assert [r.text for r in check.rulings][:1] == [SYNC]
     finally:
         other.unlink()
-        planned.index(now=FROZEN_NOW)
+        planned.index(embed=False, now=FROZEN_NOW)

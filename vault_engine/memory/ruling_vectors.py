@@ -29,21 +29,21 @@ def lexical_only(exc: ModelUnavailable) -> str:
     return f"{exc}: only the lexical arm ran"
 
 
-def open_ruling_arm(get_embedder: Callable[[], Embedder], cache_path: Path,
-                    embedded: bool) -> tuple[RulingEmbeddings | None, str | None]:
+def open_ruling_arm(get_embedder: Callable[[], Embedder],
+                    cache_path: Path) -> tuple[RulingEmbeddings | None, str | None]:
     """The semantic arm, or None and the one line saying why it cannot run (found without
-    loading the model; the lexical arm still answers). An index whose sections have no
-    vectors (``embedded`` False: built with ``--no-embed``) has no export of the query model
-    and no ruling vectors either, as `search` says of it: each check had loaded the whole
-    model, 22-33 s a check, without a word (qa196)."""
+    loading the model; the lexical arm still answers); or the arm and the line saying it runs
+    slowly: without the export of the query model (an index built with ``--no-embed``) each
+    check loads the model itself, 22-33 s a check on a busy machine, and had said nothing of
+    it (qa196). The check needs no section's vector, so it still weighs meaning."""
     try:
         embedder = usable_embedder(get_embedder)
-        if not embedded:
-            raise ModelUnavailable("no section has vectors yet (indexed with --no-embed?): run `vault-engine index` "
-                                   "to check by meaning too")
     except ModelUnavailable as exc:
         return None, lexical_only(exc)
-    return RulingEmbeddings(embedder, cache_path), None
+    slow = None if embedder.has_query_model() else (
+        "the index holds no export of the query model (built with --no-embed?): each check loads the model "
+        "itself, several seconds; `vault-engine index` makes them fast")
+    return RulingEmbeddings(embedder, cache_path), slow
 
 
 class RulingEmbeddings:
