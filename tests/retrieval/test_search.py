@@ -856,6 +856,9 @@ def test_the_arms_agree_on_code_only_on_one_symbol_not_one_file(make_vault):
         request = SearchRequest("price_of sku", k=5, decay=False)
         apart = Searcher(v.config, v.ledger, v.lexical, semantic=Nearest([place, price])).search(request)
         assert apart.hits[0].path == "src/shop/pricing.py" and apart.confidence == "low"
+        # each arm's best named by the ref a hit gives it: its section's number had been named (qa193)
+        assert apart.confidence_reason == ("words and meaning disagree on the best note (words: "
+                                           "src/shop/pricing.py#price_of, meaning: src/shop/pricing.py#place)")
         together = Searcher(v.config, v.ledger, v.lexical, semantic=Nearest([price, place])).search(request)
         assert together.confidence == "high"
 

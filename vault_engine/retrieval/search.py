@@ -603,8 +603,11 @@ class Searcher:
 
 def _named(c: _Candidate) -> str:
     """Where a candidate is (:func:`_place`) as a hit names it: a Notion page by its ref and
-    title (its path matched nothing the hits showed, qa78)."""
+    title (its path matched nothing the hits showed, qa78), a symbol by its ref (its section's
+    number in the index had been named, `parser.py#1391`, which nothing opens, qa193)."""
     note = c.note
+    if note.kind == "code":
+        return f"{note.path}#{c.section.heading}" if c.section.heading else note.path
     return f"{make_ref(note.path, None, note.notion_id)} ({note.title})" if note.notion_id else _place(c)
 
 
