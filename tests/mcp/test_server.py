@@ -9,6 +9,7 @@ import math
 import os
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -389,6 +390,27 @@ def test_a_malformed_request_is_a_protocol_error_and_stdout_holds_only_protocol(
         server.stdin.close()
         code = server.wait(30)
     assert code == 0 and "Traceback" not in server.stderr.read()
+
+
+def test_a_client_that_hangs_up_before_its_answer_ends_the_server_without_a_traceback(indexed_sample):
+    """A client killed mid-call: the server's answer met a closed pipe, and it died with 60
+    lines of the SDK's task-group traceback (qa193)."""
+    server = subprocess.Popen([sys.executable, "-c", WRAPPER, "/dev/null", "--vault", str(indexed_sample), "mcp"],
+                              stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                              env={**os.environ, **server_env()})
+    server.stdin.write(rpc(1, "initialize", {"protocolVersion": "2025-06-18", "capabilities": {},
+                                             "clientInfo": {"name": "raw", "version": "0"}}) + "\n")
+    server.stdin.flush()
+    assert "result" in json.loads(server.stdout.readline())
+    server.stdout.close()  # gone: what the server writes now meets a closed pipe
+    server.stdin.write(rpc(None, "notifications/initialized") + "\n"
+                       + rpc(2, "tools/call", {"name": "search", "arguments": {"query": "microphone", "lexical": True}})
+                       + "\n")
+    server.stdin.flush()
+    time.sleep(2)
+    server.stdin.close()
+    assert server.wait(30) == 0
+    assert "Traceback" not in server.stderr.read()
 
 
 @pytest.mark.parametrize("args", [["--help"], ["search", "token", "--lexical", "--json"]])

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import sys
 from typing import Any, Protocol
 
 from vault_engine import __version__
@@ -179,10 +181,23 @@ def _text_of(value: Any) -> str:
 
 
 def serve(explicit: str | None, use_daemon: bool = True, lines_in: Any = None, lines_out: Any = None) -> int:
-    """Serve MCP in this process until the client closes the session."""
+    """Serve MCP in this process until the client closes the session, or hangs up."""
     vault = ToolThread(explicit, use_daemon)
     try:
         asyncio.run(serve_lines(vault, lines_in, lines_out))
+    except BaseException as exc:
+        if not _hung_up(exc):
+            raise
+        if lines_out is None:  # the interpreter's last flush of stdout would say it again
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
     finally:
         vault.close()
     return 0
+
+
+def _hung_up(error: BaseException) -> bool:
+    """Whether ``error`` is the client's end of the pipe gone (alone, or every error of a task
+    group): a client killed mid-call had left 60 lines of the SDK's traceback (qa193)."""
+    if isinstance(error, BaseExceptionGroup):
+        return all(_hung_up(e) for e in error.exceptions)
+    return isinstance(error, (BrokenPipeError, ConnectionResetError))
