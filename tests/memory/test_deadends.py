@@ -466,6 +466,23 @@ def test_a_chosen_design_proposed_word_for_word_raises_no_option_it_holds(make_v
         assert [(r.text, r.path) for r in back.rulings] == [("RabbitMQ classic queues", "decisions/0011.md")]
 
 
+def test_proposing_a_chosen_design_that_holds_a_ruled_out_option_does_not_raise_it(make_vault):
+    """JabRef's 0002 turned down "Log4j2" and chose "SLF4J with Log4j2 binding": proposing the
+    choice in a sentence ("for logging") raised the option by words, in `--lexical` and in the
+    hook without a watcher, though proposing it bare did not (qa191)."""
+    record = ("# Use SLF4J for logging\n## Considered Options\n* SLF4J with Logback binding\n"
+              "* SLF4J with Log4j2 binding\n* Log4j2\n## Decision Outcome\n"
+              'Chosen option: "SLF4J with Log4j2 binding", because it comes out best.\n')
+    with Vault(make_vault({"decisions/0002-logging.md": record})) as v:
+        v.index(embed=False)
+        chosen = v.deadend_check("Let's use SLF4J with the Log4j2 binding for logging.", lexical_only=True)
+        assert chosen.status == "miss"
+        assert chosen.closest[0].short_of == ('the proposal is a chosen design, word for word: '
+                                              '"SLF4J with Log4j2 binding"')
+        assert [r.text for r in v.deadend_check("Let's use Log4j2 directly for logging", lexical_only=True).rulings] \
+            == ["Log4j2"]
+
+
 def test_k_limits_the_rulings(vault):
     check = check_proposal("sessions", load_rulings(vault.ledger), k=1, semantic=FixedArm(), accepted=outright())
     assert len(check.rulings) == 1

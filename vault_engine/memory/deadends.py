@@ -341,8 +341,11 @@ def _chosen_restated(proposal: str, terms: frozenset[str], rulings: Sequence[Com
     dates; or a step of its project's plan) that the proposal is, word for word, when its wording
     is as close to it as the ruling's (:func:`wording_closeness`: "after" tells the chosen
     "Section X after Y" from the ruling "Section X before Y"); None where it is none. The
-    chosen design is named where it kept a ruling quiet (qa59). The chosen designs are read
-    only when a ruling is near: a words-only check of a prompt that restates nothing reads none."""
+    chosen design is named where it kept a ruling quiet (qa59). So is one that holds every word
+    of the ruling and all of whose words the proposal holds: "Let's use SLF4J with the Log4j2
+    binding for logging" proposes JabRef's chosen "SLF4J with Log4j2 binding", of which the
+    ruled-out "Log4j2" is a part, and had raised it by words (qa191). The chosen designs are
+    read only when a ruling is near: a words-only check of a prompt that restates nothing reads none."""
     found: list[str | None] = [None] * len(rulings)
     if not any(near):
         return found
@@ -375,6 +378,21 @@ def _chosen_restated(proposal: str, terms: frozenset[str], rulings: Sequence[Com
         projects = dict.fromkeys((ruling.project, None))
         return [lead for project in projects for lead, at in restated_in(project) if chosen_after(at, when)]
 
+    def holding_it(ruling: Compared) -> str | None:
+        """A chosen design (as :func:`chosen_over` takes them) holding every word of ``ruling``,
+        all of whose words the proposal holds, its wording as close as the ruling's: the
+        proposal names it whole ("before" in a proposal still tells the ruled-out "Section X
+        before Y" from the chosen "Section X after Y", whose words are the same)."""
+        inside = [stem_prefix(term) for term in ruling.terms]
+        for project in dict.fromkeys((ruling.project, None)):
+            for text, at in accepted.dated(project):
+                if inside and chosen_after(at, ruling.when) and all(p in fold_accents(text.lower()) for p in inside):
+                    lead = chosen_lead(text)
+                    if ruling.terms <= content_terms(lead) <= terms and \
+                            wording_closeness(proposal, lead) >= wording_closeness(proposal, ruling.text):
+                        return lead
+        return None
+
     for i in (i for i, is_near in enumerate(near) if is_near):
         ruling = rulings[i]
         chosen = chosen_over(ruling) + restated_of(step.text for step in accepted.plan(ruling.project)
@@ -383,6 +401,7 @@ def _chosen_restated(proposal: str, terms: frozenset[str], rulings: Sequence[Com
             closeness_to, lead = max((wording_closeness(proposal, lead), lead) for lead in chosen)
             if closeness_to >= wording_closeness(proposal, rulings[i].text):
                 found[i] = lead
+        found[i] = found[i] or holding_it(ruling)
     return found
 
 
