@@ -222,6 +222,33 @@ def test_a_kep_alternatives_reason_is_what_its_cons_label_says():
     assert annotations.reason == "Set it with an annotation. Nobody liked it."  # no label: the description
 
 
+def test_a_reason_in_prose_is_its_disadvantage_never_its_advantage_and_a_keps_deferring_label_is_read():
+    """KEP-3077's "Per-component logger" was rejected for "It has the advantage that ...", its
+    "The disadvantage is ..." left out; KEP-3850's reasons under "**Reasons for deferring /
+    rejecting**" were its descriptions (qa191)."""
+    text = ("# KEP\n## Alternatives\n### Per-component logger\nA logger could be set per object. It has the "
+            "advantage that messages name the object.\n\nThe disadvantage is that call chains are lost.\n"
+            "### Plain logger\nOne logger. The main benefit is speed. It was slow to adopt.\n"
+            "### Nested runPolicy\nWe could nest the fields.\n\n**Reasons for deferring / rejecting**\n\n"
+            "It is not clear what the best name is.\n## Proposal\nContextual logging.\n")
+    component, plain, nested = parse("decisions/kep.md", text).dead_ends
+    assert component.reason == "The disadvantage is that call chains are lost."
+    assert plain.reason == "One logger. It was slow to adopt."
+    assert nested.reason == "It is not clear what the best name is."
+
+
+def test_options_considered_in_a_table_are_its_rows_named_by_their_first_cell():
+    """A table of options with columns of pros and cons read as a record of no option: it
+    rejected none, and a Chosen option naming none of them went unsaid (qa195)."""
+    text = ("# Cache\n## Considered Options\n| Option | Pros | Cons |\n|---|---|---|\n| Redis | fast | ops |\n"
+            "| **Memcached** | simple | no persistence |\n\n## Decision Outcome\nChosen option: \"Redis\", "
+            "because we run it.\n\n## Pros and Cons of the Options\n### Memcached\n- Bad, because it loses data\n")
+    note = parse("decisions/0001-cache.md", text)
+    assert [(d.text, d.reason) for d in note.dead_ends] == [("Memcached", "it loses data")]
+    unlisted = parse("decisions/0002-cache.md", text.replace('"Redis"', '"Hazelcast"'))
+    assert "its Chosen option 'Hazelcast' names none of its Considered Options" in unlisted.yaml_error
+
+
 def test_cons_written_as_labelled_items_are_the_reason_and_an_alternative_marked_chosen_is_none():
     """KEP 3541: "Cons:" over "- Complexity: ..." items read as no reason (the description
     stood in), and "Alternative 3: (Now Primary Solution): Recreate Strategy" was raised as a

@@ -327,8 +327,32 @@ def _rest_of_sentence(said: str, lines: Sequence[str]) -> list[str]:
 
 
 def _listed(section: SectionLike) -> list[tuple[ListItem, str]]:
-    """A Considered Options section's items, each with the option it names."""
-    return [(item, item_reason(item)[0]) for item in _options(read_list(body_lines(section)))]
+    """A Considered Options section's items, each with the option it names; with no list, the
+    rows of a table of them, each named by its first cell (a table of options with columns of
+    pros and cons had read as a record of no option, and rejected none, qa195)."""
+    lines = body_lines(section)
+    items = [(item, item_reason(item)[0]) for item in _options(read_list(lines))]
+    return items or [(ListItem(cell, offset, 0), cell) for offset, cell in _first_cells(lines)]
+
+
+_TABLE_ROW = re.compile(r"^\s{0,3}\|?(?P<first>[^|]*)\|")
+_TABLE_RULE = re.compile(r"^\s{0,3}\|?\s*:?-+:?\s*(?:\|\s*:?-*:?\s*)*\|?\s*$")
+
+
+def _first_cells(lines: Sequence[str]) -> list[tuple[int, str]]:
+    """The first cell of each body row of the first table in ``lines`` (after its header and
+    the rule under it), with its line offset; [] when there is no table."""
+    start = next((n for n in range(1, len(lines)) if _TABLE_RULE.match(lines[n]) and _TABLE_ROW.match(lines[n - 1])),
+                 None)
+    cells = []
+    for offset in range(start + 1, len(lines)) if start is not None else ():
+        row = _TABLE_ROW.match(lines[offset])
+        if row is None:
+            break
+        cell = _as_read(row.group("first"))
+        if cell:
+            cells.append((offset, cell))
+    return cells
 
 
 def _picked(options: Sequence[str], sections: Sequence[SectionLike], chosen: tuple[str, str] | None) -> set[int]:
@@ -703,8 +727,11 @@ REASON_CHARS = 600  # of a labelled reason: a Cons list whole, an essay under `W
 def _described(text: str, lines: Sequence[str], line: int, heading: str | None, slugs: set[str],
                agent: str | None, when: float | None) -> DeadEnd:
     """One alternative named ``text`` and described by ``lines``: its reason is what a "Cons:"
-    label says, else the sentences saying it was rejected, else the description's first
-    sentences before any "Pros:" (a Pro is never why it was rejected)."""
+    label says, else the sentences saying it was rejected, else those naming its disadvantage,
+    else the description's first sentences before any "Pros:" (a Pro is never why it was
+    rejected, nor is a sentence naming its advantage: KEP-3077's "Per-component logger" had
+    been rejected for "It has the advantage that ...", its next paragraph's "The disadvantage
+    is ..." left out, qa191)."""
     described = _prose_of(line for line in lines if not _HEADING.match(line))
     # "* Advantages:" as a list item argues too, and "Advantages: ..." with its text on the line:
     # its pros had been given as the reason (KEP-3203, qa123, qa124)
@@ -714,7 +741,8 @@ def _described(text: str, lines: Sequence[str], line: int, heading: str | None, 
     # been cut, qa163); else the first sentences; never ending on the ";" of a cut list item
     labelled = split_sentences(_labelled_reason(lines))
     kept = [part for n, part in enumerate(labelled) if n == 0 or sum(map(len, labelled[:n + 1])) <= REASON_CHARS]
-    reason = links_as_text(" ".join(kept or split_sentences(_said_rejected(described) or lead)[:3])).rstrip(" ;,")
+    said = _said_rejected(described) or _said_against(described) or _without_pros(lead)
+    reason = links_as_text(" ".join(kept or split_sentences(said)[:3])).rstrip(" ;,")
     return DeadEnd(text, reason or None, SOURCE, line, heading, slugify(text, slugs), agent, when,
                    f"{text}. {described}"[:DETAIL_CHARS])
 
@@ -735,6 +763,31 @@ def _said_rejected(described: str) -> str:
         return ""
     end = next((n for n in range(start + 1, len(sentences)) if _PROS_SAID.match(sentences[n])), len(sentences))
     return " ".join(sentences[start:end])
+
+
+# A sentence naming the alternative's disadvantage, or its advantage ("The disadvantage is that
+# ...", "It has the advantage that ...", "One benefit is ...")
+_AGAINST_SAID = re.compile(r"^(?:the|a|one|its|another)\s+(?:\w+\s+)?(?:disadvantages?|drawbacks?|downsides?)\b",
+                           re.IGNORECASE)
+_FOR_SAID = re.compile(r"^(?:(?:it|this(?:\s+\w+)?)\s+has\s+(?:the\s+|an?\s+)?(?:\w+\s+)?"
+                       r"(?:advantages?|benefits?|upsides?)|(?:the|an?|one|its|another)\s+(?:\w+\s+)?"
+                       r"(?:advantages?|benefits?|upsides?))\b", re.IGNORECASE)
+
+
+def _said_against(described: str) -> str:
+    """The description from its first sentence naming the alternative's disadvantage, up to
+    one naming an advantage, or ""."""
+    sentences = split_sentences(described)
+    start = next((n for n, s in enumerate(sentences) if _AGAINST_SAID.match(s)), None)
+    if start is None:
+        return ""
+    end = next((n for n in range(start + 1, len(sentences)) if _FOR_SAID.match(sentences[n])), len(sentences))
+    return " ".join(sentences[start:end])
+
+
+def _without_pros(described: str) -> str:
+    """The description without the sentences naming the alternative's advantage."""
+    return " ".join(s for s in split_sentences(described) if not _FOR_SAID.match(s))
 
 
 # "Advantages: fewer requests ...", a pro with its text on the label's line
@@ -772,7 +825,9 @@ _HEADING = re.compile(r"^#{1,6}\s+")
 _WHY_LABEL = re.compile(r"^(?P<indent>\s*+)(?:#{1,6}\s++)?(?:[-*+]|\d{1,9}[.)])?\s*+[*_]*+\s*+(?:cons|drawbacks?|"
                         r"disadvantages?|problems?|"
                         r"downsides?|why (?:it was )?(?:rejected|not chosen)|why not\??|rejected because|"
-                        r"reasons? for rejection)\s*+[*_]*+\s*+(?::\s*[*_]*|$)", re.IGNORECASE)
+                        r"reasons? for (?:(?:deferring|deferral)\s*/\s*)?reject(?:ion|ing))"
+                        r"\s*+[*_]*+\s*+(?::\s*[*_]*|$)",
+                        re.IGNORECASE)  # "**Reasons for deferring / rejecting**": 12 of the KEPs (qa191)
 _ANY_LABEL = re.compile(r"^(?P<indent>\s*+)(?:[-*+]|\d{1,9}[.)])?\s*+\**+\s*+[A-Za-z][\w ]{0,30}\**\s*:")
 # (`*+`: a run of spaces is one run: three adjacent `\s*` had tried every split of a line of
 # 1,000 spaces, 14 s for one line, qa151)
