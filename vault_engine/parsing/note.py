@@ -124,7 +124,9 @@ EXTRACTION_VERSION = "48"  # 5: checkpoints dated by file name, KEPs by kep.yaml
 #     of one name, the link's own vault path first, then the shortest path in characters; rulings
 #     dated by `created`, else `date`, before `updated`; a Failed item's title wholly in bold its
 #     approach, the lines under it why; an option named whole where a dash gives its reason
-# 48: a source file's own section ends at its last line, not one past it (qa196)
+# 48: a source file's own section ends at its last line, not one past it (qa196); an alternative's
+#     reason its disadvantage, never its advantage, and what a "Reasons for deferring / rejecting"
+#     label says (qa191); options considered in a table its rows (qa195)
 
 
 def newer_extraction(key: str | None) -> str | None:
