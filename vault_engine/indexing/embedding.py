@@ -637,6 +637,8 @@ def _summary(s: dict, sections: int, export_failed: str | None, embedding_by: st
     if s["outdated"]:
         line += (f"; OUTDATED: {s['outdated']}, so no vector serves a search (it reads words only) until "
                  "`vault-engine index` embeds again")
+    elif not s["agrees"] and embedding_by:  # a batch's words are in, its vectors a moment behind (qa192)
+        line += f"; the vectors are a batch behind the ledger: {embedding_by} brings them in line, nothing to run"
     elif not s["agrees"]:
         line += "; DISAGREES with the ledger: run `vault-engine index`"
     elif s["sections"] < sections:
