@@ -56,7 +56,7 @@ def test_callers_outline_and_find_follow_the_same_why_notes(vault):
     found = vault.find("price_of", follow=1)
     assert found.status == "hit"
     assert [f.ref for f in found.followed] == ["memory/orders.md#Orders are priced once", "specs/pricing.md#Why once"]
-    assert all(f.path in found.hits[0].why for f in found.followed)
+    assert all(f.path in {w.ref for w in found.hits[0].why} for f in found.followed)
     assert vault.find("prise_of", follow=1).followed == ()  # a suggestion is confirmed first, never followed
 
 
