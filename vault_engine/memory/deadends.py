@@ -378,6 +378,11 @@ def _chosen_restated(proposal: str, terms: frozenset[str], rulings: Sequence[Com
         projects = dict.fromkeys((ruling.project, None))
         return [lead for project in projects for lead, at in restated_in(project) if chosen_after(at, when)]
 
+    @functools.cache
+    def folded(project: str | None) -> list[tuple[str, str, float | None]]:
+        """A project's chosen designs, each with its text as the prefix scan reads it, once."""
+        return [(text, fold_accents(text.lower()), at) for text, at in accepted.dated(project)]
+
     def holding_it(ruling: Compared) -> str | None:
         """A chosen design (as :func:`chosen_over` takes them) holding every word of ``ruling``,
         all of whose words the proposal holds, its wording as close as the ruling's: the
@@ -385,8 +390,8 @@ def _chosen_restated(proposal: str, terms: frozenset[str], rulings: Sequence[Com
         before Y" from the chosen "Section X after Y", whose words are the same)."""
         inside = [stem_prefix(term) for term in ruling.terms]
         for project in dict.fromkeys((ruling.project, None)):
-            for text, at in accepted.dated(project):
-                if inside and chosen_after(at, ruling.when) and all(p in fold_accents(text.lower()) for p in inside):
+            for text, scanned, at in folded(project) if inside else ():
+                if chosen_after(at, ruling.when) and all(p in scanned for p in inside):
                     lead = chosen_lead(text)
                     if ruling.terms <= content_terms(lead) <= terms and \
                             wording_closeness(proposal, lead) >= wording_closeness(proposal, ruling.text):
