@@ -388,10 +388,13 @@ def _chosen_restated(proposal: str, terms: frozenset[str], rulings: Sequence[Com
         all of whose words the proposal holds, its wording as close as the ruling's: the
         proposal names it whole ("before" in a proposal still tells the ruled-out "Section X
         before Y" from the chosen "Section X after Y", whose words are the same)."""
-        inside = [stem_prefix(term) for term in ruling.terms]
+        if not ruling.terms or not ruling.terms <= terms:  # the proposal holds the design, which holds the ruling
+            return None
+        inside = sorted((stem_prefix(term) for term in ruling.terms), key=len, reverse=True)
+        rarest = inside[0]  # the longest, the fewest designs hold: most are passed over on it alone
         for project in dict.fromkeys((ruling.project, None)):
-            for text, scanned, at in folded(project) if inside else ():
-                if chosen_after(at, ruling.when) and all(p in scanned for p in inside):
+            for text, scanned, at in folded(project):
+                if rarest in scanned and all(p in scanned for p in inside) and chosen_after(at, ruling.when):
                     lead = chosen_lead(text)
                     if ruling.terms <= content_terms(lead) <= terms and \
                             wording_closeness(proposal, lead) >= wording_closeness(proposal, ruling.text):
