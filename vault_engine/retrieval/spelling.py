@@ -30,7 +30,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from vault_engine.retrieval.coverage import written_as
-from vault_engine.stores.lexical import WhooshIndex, analyze, words_as_written, written_as_names
+from vault_engine.stores.lexical import WhooshIndex, analyze, is_term, stem, words_as_written, written_as_names
 
 _QUOTED = re.compile(r'"[^"]*"')
 _HYPHENATED = re.compile(r"(?<![\w-])[^\W\d_]+(?:-[^\W\d_]+)+(?![\w-])")
@@ -166,7 +166,7 @@ def corrected(query: str, lexical: WhooshIndex, text_of: Callable[[int], str]) -
             near = [(osa_distance(term, other, CANDIDATE_EDITS), -count, 0, other)
                     for other, count in lexical.terms_near(term, CANDIDATE_EDITS) if count]
             near += _stems_it_opens_with(lowered, lexical)
-            near += _stems_a_slip_away(lowered, lexical)
+            near += _stems_a_slip_away(lowered, term, lexical)
             near += _english_near(lowered, ENGLISH_SLIPS, lexical)
         # as many slips as written as its length allows, or its stem's: "reccuring" is two
         # from "recurring", its stem "reccur" one from "recur"
@@ -245,12 +245,14 @@ def _stems_it_opens_with(word: str, lexical: WhooshIndex) -> list[tuple[int, int
     return [(osa_distance(word, stem, CANDIDATE_EDITS), -count, 0, stem) for stem, count in held.items() if count]
 
 
-def _stems_a_slip_away(word: str, lexical: WhooshIndex) -> list[tuple[int, int, int, str]]:
+def _stems_a_slip_away(word: str, term: str, lexical: WhooshIndex) -> list[tuple[int, int, int, str]]:
     """The notes' stems of the words one slip from ``word`` as written (a letter dropped,
     added, changed, or two swapped; the first letter kept), as :func:`_stems_it_opens_with`
     gives them. The stemmer can put a word far from its slip: "evction" stays "evction" while
     "eviction" is "evict", four apart, so a word 605 sections of the KEPs write was "a miss,
-    not a guess" (qa190). :func:`_read_as` keeps one only where the notes write it so."""
+    not a guess" (qa190). Only the stems far from the typo's own (``term``) are looked up: those
+    near it are the notes' terms :meth:`~WhooshIndex.terms_near` reads. :func:`_read_as` keeps
+    one only where the notes write it so."""
     from vault_engine.retrieval.typos import osa_distance
 
     head, rest = word[:1], word[1:]
@@ -259,11 +261,21 @@ def _stems_a_slip_away(word: str, lexical: WhooshIndex) -> list[tuple[int, int, 
     slipped |= {rest[:i] + rest[i + 1] + rest[i] + rest[i + 2:] for i in range(len(rest) - 1)}
     slipped |= {rest[:i] + c + rest[i + 1:] for i in range(len(rest)) for c in letters}
     slipped |= {rest[:i] + c + rest[i:] for i in range(len(rest) + 1) for c in letters}
-    stems = {terms[0] for tail in slipped if len(terms := analyze(head + tail)) == 1}
+    # a word of letters is stemmed as the index stems it, without the analyzer (8 ms a typo)
+    stems = {found for tail in slipped if (found := _stem_of(head + tail)) is not None
+             and osa_distance(term, found, CANDIDATE_EDITS) > CANDIDATE_EDITS}
     if not stems:
         return []
     _, held = lexical.doc_frequencies(stems)
     return [(osa_distance(word, stem, CANDIDATE_EDITS), -count, 0, stem) for stem, count in held.items() if count]
+
+
+def _stem_of(word: str) -> str | None:
+    """The index's term for one lower-case word, None for none (a stop word)."""
+    if word.isascii():
+        return stem(word) if is_term(word) else None
+    terms = analyze(word)
+    return terms[0] if len(terms) == 1 else None
 
 
 def _english_swapped(word: str, lexical: WhooshIndex) -> list[tuple[int, int, int, str]]:
