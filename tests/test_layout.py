@@ -64,6 +64,12 @@ def test_a_state_folder_is_never_made_where_the_vault_is_gone(tmp_path):
         ReinforcementLog(gone / STATE_DIR / "ledger" / "reinforcements.jsonl").append({"event": "reinforce"})
     assert not gone.exists()
     (tmp_path / "vault").mkdir()
+    # nor the state folder on the way to a folder inside it: removed under a watcher's batch,
+    # it had come back holding an empty index/ (qa198)
+    with pytest.raises(FileNotFoundError, match="the vault's state folder was removed"):
+        make_state_folder(tmp_path / "vault" / STATE_DIR / "index" / "g1")
+    assert not (tmp_path / "vault" / STATE_DIR).exists()
+    make_state_folder(tmp_path / "vault" / STATE_DIR)  # itself: a first index, a watcher's pid lock
     make_state_folder(tmp_path / "vault" / STATE_DIR / "index" / "g1")
     assert (tmp_path / "vault" / STATE_DIR / "index" / "g1").is_dir()
     make_state_folder(tmp_path / "elsewhere" / "cache")  # no vault's state: made as asked

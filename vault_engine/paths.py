@@ -22,12 +22,17 @@ IGNORED_DIRS = frozenset({".obsidian", ".git", STATE_DIR, ".trash"})
 def make_state_folder(folder: Path) -> None:
     """``folder`` and its missing parents, but never the vault that holds its ``.vault-engine``:
     a watcher's write in flight when the vault was moved or deleted had made the old path
-    again, a folder of index files alone (qa137). FileNotFoundError names the vault then."""
+    again, a folder of index files alone (qa137); nor ``.vault-engine`` itself on the way to a
+    folder inside it: removed under a watcher's batch, it had come back holding an empty
+    ``index/`` (qa198). FileNotFoundError names the vault, or the state folder, then."""
     parts = folder.parts
     if STATE_DIR in parts:
-        vault = Path(*parts[:parts.index(STATE_DIR)])
+        at = parts.index(STATE_DIR)
+        vault, state = Path(*parts[:at]), Path(*parts[:at + 1])
         if not vault.is_dir():
             raise FileNotFoundError(errno.ENOENT, "the vault folder is gone (moved or deleted)", str(vault))
+        if len(parts) > at + 1 and not state.is_dir():
+            raise FileNotFoundError(errno.ENOENT, "the vault's state folder was removed", str(state))
     folder.mkdir(parents=True, exist_ok=True)
 
 
