@@ -237,7 +237,7 @@ def test_a_reason_in_prose_is_its_disadvantage_never_its_advantage_and_a_keps_de
     assert nested.reason == "It is not clear what the best name is."
 
 
-def test_options_considered_in_a_table_are_its_rows_named_by_their_first_cell():
+def test_options_considered_in_a_table_are_its_rows_named_by_their_options_column():
     """A table of options with columns of pros and cons read as a record of no option: it
     rejected none, and a Chosen option naming none of them went unsaid (qa195)."""
     text = ("# Cache\n## Considered Options\n| Option | Pros | Cons |\n|---|---|---|\n| Redis | fast | ops |\n"
@@ -247,6 +247,16 @@ def test_options_considered_in_a_table_are_its_rows_named_by_their_first_cell():
     assert [(d.text, d.reason) for d in note.dead_ends] == [("Memcached", "it loses data")]
     unlisted = parse("decisions/0002-cache.md", text.replace('"Redis"', '"Hazelcast"'))
     assert "its Chosen option 'Hazelcast' names none of its Considered Options" in unlisted.yaml_error
+    # the column headed as options, not the first: a column of row numbers had been the options
+    # "1" and "2", and the chosen one rejected (qa198)
+    numbered = text.replace("| Option | Pros | Cons |\n|---|---|---|\n| Redis | fast | ops |\n| **Memcached** |",
+                            "| # | Option | Cons |\n|---|---|---|\n| 1 | Redis | ops |\n| 2 | **Memcached** |")
+    assert [d.text for d in parse("decisions/0003-cache.md", numbered).dead_ends] == ["Memcached"]
+    # a comparison matrix, its options as columns, lists no option: its criteria had been rejected (qa198)
+    matrix = ("# Scheduler\n## Considered Options\n| Criterion | Cron on a VM | Airflow |\n|---|---|---|\n"
+              "| Setup effort | low | high |\n| Retries | none | built in |\n\n## Decision Outcome\n"
+              'Chosen option: "Airflow", because retries.\n')
+    assert parse("decisions/0004-scheduler.md", matrix).dead_ends == ()
 
 
 def test_cons_written_as_labelled_items_are_the_reason_and_an_alternative_marked_chosen_is_none():

@@ -328,31 +328,44 @@ def _rest_of_sentence(said: str, lines: Sequence[str]) -> list[str]:
 
 def _listed(section: SectionLike) -> list[tuple[ListItem, str]]:
     """A Considered Options section's items, each with the option it names; with no list, the
-    rows of a table of them, each named by its first cell (a table of options with columns of
-    pros and cons had read as a record of no option, and rejected none, qa195)."""
+    rows of a table of them, each named by its cell under a header such as "Option" (a table
+    of options with columns of pros and cons had read as a record of no option, and rejected
+    none, qa195; a comparison matrix, its options as columns, or a column of row numbers, is
+    no list of options: its criteria and its numbers had been rejected options, qa198)."""
     lines = body_lines(section)
     items = [(item, item_reason(item)[0]) for item in _options(read_list(lines))]
-    return items or [(ListItem(cell, offset, 0), cell) for offset, cell in _first_cells(lines)]
+    return items or [(ListItem(cell, offset, 0), cell) for offset, cell in _option_cells(lines)]
 
 
-_TABLE_ROW = re.compile(r"^\s{0,3}\|?(?P<first>[^|]*)\|")
 _TABLE_RULE = re.compile(r"^\s{0,3}\|?\s*:?-+:?\s*(?:\|\s*:?-*:?\s*)*\|?\s*$")
+_OPTION_HEADER = re.compile(r"(?:considered\s+)?(?:options?|alternatives?|approach(?:es)?|choices?|candidates?)",
+                            re.IGNORECASE)
 
 
-def _first_cells(lines: Sequence[str]) -> list[tuple[int, str]]:
-    """The first cell of each body row of the first table in ``lines`` (after its header and
-    the rule under it), with its line offset; [] when there is no table."""
-    start = next((n for n in range(1, len(lines)) if _TABLE_RULE.match(lines[n]) and _TABLE_ROW.match(lines[n - 1])),
-                 None)
-    cells = []
-    for offset in range(start + 1, len(lines)) if start is not None else ():
-        row = _TABLE_ROW.match(lines[offset])
+def _cells(line: str) -> list[str] | None:
+    """A table row's cells as read, or None when the line is no row."""
+    if "|" not in line:
+        return None
+    inner = line.strip()
+    inner = inner[1:] if inner.startswith("|") else inner
+    inner = inner[:-1] if inner.endswith("|") and not inner.endswith("\\|") else inner
+    return [_as_read(cell) for cell in re.split(r"(?<!\\)\|", inner)]
+
+
+def _option_cells(lines: Sequence[str]) -> list[tuple[int, str]]:
+    """The cells of the first table in ``lines`` under its column headed as options ("Option",
+    "Alternatives", ...), with their line offsets; [] when there is no such table."""
+    start = next((n for n in range(1, len(lines)) if _TABLE_RULE.match(lines[n]) and _cells(lines[n - 1])), None)
+    header = _cells(lines[start - 1]) if start is not None else None
+    column = next((n for n, name in enumerate(header or ()) if _OPTION_HEADER.fullmatch(name)), None)
+    found = []
+    for offset in range(start + 1, len(lines)) if start is not None and column is not None else ():
+        row = _cells(lines[offset])
         if row is None:
             break
-        cell = _as_read(row.group("first"))
-        if cell:
-            cells.append((offset, cell))
-    return cells
+        if column < len(row) and row[column]:
+            found.append((offset, row[column]))
+    return found
 
 
 def _picked(options: Sequence[str], sections: Sequence[SectionLike], chosen: tuple[str, str] | None) -> set[int]:
