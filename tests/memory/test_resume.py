@@ -365,6 +365,22 @@ def test_newer_checkpoints_holding_nothing_are_named_beside_the_one_handed_on(ma
                                        "projects/p/checkpoints/20261206T100000Z-a2.md): ")
 
 
+@pytest.mark.parametrize("unfilled", [
+    "# Checkpoint: {{title}}\n## Summary\n{{summary}}\n\n{{links}}\n{{decision}}## Next\n{{next}}\n## Failed\n{{failed}}\n",
+    "# Checkpoint: comments\n## Summary\n<!-- what you did -->\n## Next\n- \n## Failed\n- [ ] \n"])
+def test_a_newer_checkpoint_copied_from_a_template_and_never_filled_is_passed_over(make_vault, unfilled):
+    """The template copied as it ships, or with comments and empty items only: handed on as the
+    last checkpoint, its `{{summary}}` shown as what was done, the real hand-off hidden (qa198)."""
+    good = "---\ntype: checkpoint\nproject: p\n---\n# Checkpoint one\n## Summary\nDone.\n"
+    files = {"projects/p/checkpoints/20261201T100000Z-a1.md": good,
+             "projects/p/checkpoints/20261202T100000Z-a4.md": "---\ntype: checkpoint\nproject: p\n---\n" + unfilled}
+    with Vault(make_vault(files)) as v:
+        v.index(embed=False, now=FROZEN_NOW)
+        brief = v.resume("p", now=FROZEN_NOW)
+    assert brief.checkpoint.path == "projects/p/checkpoints/20261201T100000Z-a1.md"
+    assert "(projects/p/checkpoints/20261202T100000Z-a4.md)" in brief.notices[0]
+
+
 def test_an_unknown_project_lists_the_known_ones(vault):
     with pytest.raises(UnknownProject, match="known projects: drone, search"):
         vault.resume("dron", now=FROZEN_NOW)

@@ -11,6 +11,7 @@ an older checkpoint's plan was done since, or failed and became a ruling of a la
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from itertools import groupby
 from typing import NamedTuple
@@ -18,6 +19,7 @@ from typing import NamedTuple
 from vault_engine.dates import first_believable, on_its_day
 from vault_engine.parsing.checkpoints import checkpoint_parts, name_order, name_time
 from vault_engine.parsing.note import decided_time
+from vault_engine.parsing.readable import reading_view
 from vault_engine.parsing.sections import section_body
 from vault_engine.stores.ledger import Ledger, NoteRow
 
@@ -63,7 +65,21 @@ def handing_on(ledger: Ledger, checkpoints: Sequence[NoteRow]) -> list[NoteRow]:
 
 
 def _holds_text(ledger: Ledger, note: NoteRow) -> bool:
-    return any(section_body(s.text, s.heading).strip() for s in ledger.sections_of(note.id))
+    return any(written(section_body(s.text, s.heading)) for s in ledger.sections_of(note.id))
+
+
+# what a template leaves where nothing was written yet: its placeholders, then empty list items
+# and the headings a placeholder hid ("{{decision}}## Next" holds no heading until it is filled)
+_PLACEHOLDERS = re.compile(r"\{\{[^{}\n]*\}\}|<%.*?%>")
+_LEFT_EMPTY = re.compile(r"^[ \t]*(?:(?:[-*+]|\d{1,9}[.)])(?:[ \t]+\[.?\])?|#{1,6}(?:[ \t][^\n]*)?)[ \t]*$", re.M)
+
+
+def written(body: str) -> bool:
+    """Whether a section's body holds anything its writer wrote, as a reader sees it: not only
+    a template's placeholders (`{{summary}}`), HTML comments or empty list items. A checkpoint
+    copied from the template and never filled in had been handed on as the last, its
+    `{{summary}}` shown as what was done (qa198)."""
+    return bool(_LEFT_EMPTY.sub("", _PLACEHOLDERS.sub("", reading_view(body))).strip())
 
 
 class Step(NamedTuple):

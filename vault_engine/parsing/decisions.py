@@ -358,8 +358,10 @@ def _option_cells(lines: Sequence[str]) -> list[tuple[int, str]]:
     start = next((n for n in range(1, len(lines)) if _TABLE_RULE.match(lines[n]) and _cells(lines[n - 1])), None)
     header = _cells(lines[start - 1]) if start is not None else None
     column = next((n for n, name in enumerate(header or ()) if _OPTION_HEADER.fullmatch(name)), None)
-    found = []
-    for offset in range(start + 1, len(lines)) if start is not None and column is not None else ():
+    found: list[tuple[int, str]] = []
+    if start is None or column is None:
+        return found
+    for offset in range(start + 1, len(lines)):
         row = _cells(lines[offset])
         if row is None:
             break
