@@ -251,6 +251,15 @@ def test_a_name_a_package_re_exports_through_a_star_is_found_as_its_users_name_i
         assert refs(vault.find("web.createStore")) == ["web/app.ts#createStore"]  # `export * from`, a folder index
 
 
+def test_a_packages_own_file_is_its_languages_not_every_languages(make_vault):
+    """A Python `mod.py` had been its folder's module, as Rust's `mod.rs` is: `find pkg3.lone_py`
+    found `pkg3/mod.py#lone_py`, a name Python has no way to write (qa198)."""
+    files = {"src/pkg3/__init__.py": "", "src/pkg3/mod.py": "def lone_py():\n    return 1\n"}
+    with Vault(build(make_vault, files)) as vault:
+        assert vault.find("pkg3.lone_py").status != "hit"
+        assert refs(vault.find("pkg3.mod.lone_py")) == ["src/pkg3/mod.py#lone_py"]
+
+
 def test_a_bare_name_a_python_package_exports_under_another_name_is_found(make_vault):
     files = {"src/shop/__init__.py": "from .orders import place as place_order\n",
              "src/shop/orders.py": "def place():\n    return 1\n"}

@@ -25,7 +25,10 @@ if TYPE_CHECKING:
 
 _EXTENSION = re.compile(r"\.[A-Za-z0-9]+$")
 _REPEATS = re.compile(re.escape(REPEAT) + r"\d+")
-_INIT = ("__init__", "index", "mod")  # a package's own file: its folder is the module
+# a package's own file, by its language: its folder is the module (a Python `mod.py` had been
+# its folder's module, as Rust's `mod.rs` is: `find pkg3.lone_py` found `pkg3/mod.py`, qa198)
+_INIT = {".py": "__init__", ".pyi": "__init__", ".rs": "mod", ".js": "index", ".jsx": "index", ".mjs": "index",
+         ".cjs": "index", ".ts": "index", ".tsx": "index", ".mts": "index", ".cts": "index"}
 
 
 def rank_key(row: SymbolRow) -> tuple:
@@ -51,7 +54,7 @@ def module_parts(key: str) -> list[str]:
     store/inventory.go, ``com.shop.util.MathUtil.factorial`` for com/shop/util/MathUtil.java)."""
     path = key.split(":", 1)[-1]
     parts = list(PurePosixPath(_EXTENSION.sub("", path)).parts)
-    if len(parts) > 1 and (parts[-1] in _INIT or path.endswith((".go", ".java"))):
+    if len(parts) > 1 and (parts[-1] == _INIT.get(PurePosixPath(path).suffix) or path.endswith((".go", ".java"))):
         parts = parts[:-1]
     return parts
 
