@@ -241,13 +241,19 @@ def test_a_re_export_from_a_path_with_its_extension_resolves_as_the_call_graph_d
 def test_a_name_a_package_re_exports_through_a_star_is_found_as_its_users_name_it(make_vault):
     """httpx's ``__init__``: ``from ._api import *``: `find httpx.get` and `callers httpx.get`
     had said no such symbol, though the call graph follows the star (qa194)."""
-    files = {"src/net/__init__.py": "from ._api import *\n",
+    files = {"src/net/__init__.py": "from ._api import *\nfrom ._listed import *\n",
              "src/net/_api.py": "def get(url):\n    return url\n\ndef _private():\n    return 1\n",
-             "web/index.ts": "export * from './app'\n"}
+             "src/net/_listed.py": '__all__ = ["put"]\n\ndef put():\n    return 1\n\ndef post():\n    return 2\n',
+             "web/index.ts": "export * from './app'\nexport * from './inner'\n",
+             "web/inner.ts": "export function named() { return 1 }\nfunction internalOnly() { return 2 }\n"}
     with Vault(build(make_vault, files)) as vault:
         assert refs(vault.find("net.get")) == ["src/net/_api.py#get"]
         assert vault.calls("net.get").status != "no_such_symbol"
         assert vault.find("net._private").status != "hit"  # a star leaves a private name behind
+        # and what `__all__` leaves out, or a TS module does not export (qa198)
+        assert refs(vault.find("net.put")) == ["src/net/_listed.py#put"] and vault.find("net.post").status != "hit"
+        assert refs(vault.find("web.named")) == ["web/inner.ts#named"]
+        assert vault.find("web.internalOnly").status != "hit"
         assert refs(vault.find("web.createStore")) == ["web/app.ts#createStore"]  # `export * from`, a folder index
 
 

@@ -147,28 +147,44 @@ def _exported_as(store: CodeStore, keys: set[str], owners: list[str], name: str,
                  rest: list[str]) -> list[SymbolRow]:
     """The definitions that the files ``owners`` export as ``name`` (``rest``: the dotted
     path below it, ``Class.method``) name, one hop on: by name, or through a star (httpx's
-    ``from ._api import *`` makes ``httpx.get``, which had been a miss, qa194)."""
+    ``from ._api import *`` makes ``httpx.get``, which had been a miss, qa194) where the star
+    carries it (:func:`_star_carries`)."""
     found: list[SymbolRow] = []
     for key, parsed in store.parsed(owners).items():
         python = parsed.language == "python"
-        named = [(export.module, export.target) for export in parsed.exports
+        named = [(export.module, export.target, False) for export in parsed.exports
                  if export.name == name and export.target]
-        stars = [(imp.module, name) for imp in parsed.imports if python and imp.name == "*" and imp.scope is None] + \
-            [(export.module, name) for export in parsed.exports if export.name == "*" and export.module]
-        for module, target in named + ([] if python and name.startswith("_") else stars):
+        stars = [(imp.module, name, True) for imp in parsed.imports
+                 if python and imp.name == "*" and imp.scope is None]
+        stars += [(export.module, name, True) for export in parsed.exports if export.name == "*" and export.module]
+        for module, target, star in named + ([] if python and name.startswith("_") else stars):
             qualname = ".".join([target, *rest])
             if module is None:  # renamed on the way out of this very file
-                found += [r for r in [store.symbol(key, qualname)] if r is not None]
-                continue
-            if not python and module.startswith("."):  # "./middleware/ssrSafe.ts"
+                rows = [r for r in [store.symbol(key, qualname)] if r is not None]
+            elif not python and module.startswith("."):  # "./middleware/ssrSafe.ts"
                 source_key = _ts_module_key(keys, key, module)
-                found += [r for r in [store.symbol(source_key, qualname) if source_key else None] if r is not None]
-                continue
-            source = re.sub(r"^[./]+", "", module)  # ".utils", "click.utils"
-            tree = key.split("/", 1)[0] + "/"  # the definition lives in the same source tree
-            found += [r for r in store.symbols_where("qualname", qualname)
-                      if module_matches(r.key, source) and r.key.startswith(tree)]
+                rows = [r for r in [store.symbol(source_key, qualname) if source_key else None] if r is not None]
+            else:
+                source = re.sub(r"^[./]+", "", module)  # ".utils", "click.utils"
+                tree = key.split("/", 1)[0] + "/"  # the definition lives in the same source tree
+                rows = [r for r in store.symbols_where("qualname", qualname)
+                        if module_matches(r.key, source) and r.key.startswith(tree)]
+            found += [r for r in rows if not star or _star_carries(store, r.key, name)]
     return list({r.ref: r for r in found}.values())
+
+
+def _star_carries(store: CodeStore, key: str, name: str) -> bool:
+    """Whether a star import of the file ``key`` carries ``name``: a Python module's names, or
+    only those its ``__all__`` lists when it has one; a TS/JS module's named exports, never its
+    default nor what it does not export (qa198: `pkg.post` outside `__all__` and a TS module's
+    unexported `internalOnly` had been found as the package's)."""
+    parsed = store.parsed([key]).get(key)
+    if parsed is None:
+        return True
+    listed = {e.name for e in parsed.exports if e.module is None and e.name != "default"}
+    if parsed.language == "python":
+        return not listed or name in listed
+    return name in listed
 
 
 def _ts_module_key(keys: set[str], key: str, spec: str) -> str | None:
