@@ -40,11 +40,13 @@ class FollowedNote:
     hops: int
     how: str  # "link" | "mention"
     line: int | None = None  # the line of the link or mention, at hop 1
+    token: str | None = None  # what it names there, at hop 1: the symbol, or only its file (qa198)
 
     def to_json(self) -> dict[str, Any]:
         return {"ref": self.ref, "path": self.path, "heading": self.heading, "kind": self.kind,
                 "title": self.title, "line_start": self.line_start, "line_end": self.line_end,
-                "line": self.line, "how": self.how, "via": self.via, "hops": self.hops, "text": self.text}
+                "line": self.line, "how": self.how, "token": self.token, "via": self.via, "hops": self.hops,
+                "text": self.text}
 
 
 def why_json(why: tuple[Why, ...]) -> dict[str, Any]:

@@ -164,7 +164,8 @@ def followed(notes: Sequence[Any]) -> list[str]:
     out = []
     for f in notes:
         at = f" line {f.line}" if f.line else ""
-        out.append(f"── followed {f.hops}: {printed(f.ref)}  ({f.kind}, {f.how}{at}, from {printed(f.via)})")
+        named = f" `{f.token}`" if getattr(f, "token", None) else ""  # a search hit's followed notes name nothing
+        out.append(f"── followed {f.hops}: {printed(f.ref)}  ({f.kind}, {f.how}{named}{at}, from {printed(f.via)})")
         out += [("   " + line).rstrip() for line in f.text.rstrip().split("\n")]
     return out
 

@@ -57,6 +57,10 @@ def test_callers_outline_and_find_follow_the_same_why_notes(vault):
     assert found.status == "hit"
     assert [f.ref for f in found.followed] == ["memory/orders.md#Orders are priced once", "specs/pricing.md#Why once"]
     assert all(f.path in {w.ref for w in found.hits[0].why} for f in found.followed)
+    # what each names there, the symbol or only its file: a note naming the file had read as
+    # one naming the symbol (qa198)
+    assert [(f.how, f.token) for f in found.followed] == [(w.via, w.token) for w in found.hits[0].why][:2]
+    assert found.followed[0].to_json()["token"] == found.followed[0].token
     assert vault.find("prise_of", follow=1).followed == ()  # a suggestion is confirmed first, never followed
 
 

@@ -44,7 +44,7 @@ def follow_why(ledger: Ledger, starts: Iterable[tuple[str, Sequence[Why]]], dept
             if note is None or section is None or section_ref(note, section) in shown:
                 continue
             shown.add(section_ref(note, section))
-            first.append(_followed(note, section, via, 1, w.via, w.line))
+            first.append(_followed(note, section, via, 1, w.via, w.line, w.token))
             taken += 1
     return tuple(first) + _link_hops(ledger, first, depth - 1, set(shown), shown)
 
@@ -117,7 +117,8 @@ def _section_at(sections: Sequence[SectionRow], line: int) -> SectionRow | None:
     return holding[-1] if holding else (sections[0] if sections else None)
 
 
-def _followed(note: NoteRow, section: SectionRow, via: str, hops: int, how: str, line: int | None) -> FollowedNote:
+def _followed(note: NoteRow, section: SectionRow, via: str, hops: int, how: str, line: int | None,
+              token: str | None = None) -> FollowedNote:
     text = section.text if len(section.text) <= FOLLOW_TEXT_LIMIT else section.text[:FOLLOW_TEXT_LIMIT].rstrip() + " …"
     return FollowedNote(section_ref(note, section), note.path, section.heading, note.kind, note.title,
-                        section.line_start, section.line_end, text, via, hops, how, line)
+                        section.line_start, section.line_end, text, via, hops, how, line, token)
