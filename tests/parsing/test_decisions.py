@@ -230,11 +230,15 @@ def test_a_reason_in_prose_is_its_disadvantage_never_its_advantage_and_a_keps_de
             "advantage that messages name the object.\n\nThe disadvantage is that call chains are lost.\n"
             "### Plain logger\nOne logger. The main benefit is speed. It was slow to adopt.\n"
             "### Nested runPolicy\nWe could nest the fields.\n\n**Reasons for deferring / rejecting**\n\n"
-            "It is not clear what the best name is.\n## Proposal\nContextual logging.\n")
-    component, plain, nested = parse("decisions/kep.md", text).dead_ends
+            "It is not clear what the best name is.\n### Integration test vs e2e test\nAn e2e test must be written "
+            "in bash. Instead the Go integration test seems preferable.\n\nOne downside is that it runs on every "
+            "change.\n## Proposal\nContextual logging.\n")
+    component, plain, nested, e2e = parse("decisions/kep.md", text).dead_ends
     assert component.reason == "The disadvantage is that call chains are lost."
     assert plain.reason == "One logger. It was slow to adopt."
     assert nested.reason == "It is not clear what the best name is."
+    # "One downside" is said of the design KEP-4214 prefers, after the reason (qa199)
+    assert e2e.reason.startswith("An e2e test must be written in bash.")
 
 
 def test_options_considered_in_a_table_are_its_rows_named_by_their_options_column():

@@ -780,10 +780,10 @@ def _said_rejected(described: str) -> str:
     return " ".join(sentences[start:end])
 
 
-# A sentence naming the alternative's disadvantage, or its advantage ("The disadvantage is that
-# ...", "It has the advantage that ...", "One benefit is ...")
-_AGAINST_SAID = re.compile(r"^(?:the|a|one|its|another)\s+(?:\w+\s+)?(?:disadvantages?|drawbacks?|downsides?)\b",
-                           re.IGNORECASE)
+# A sentence naming the alternative's own disadvantage ("The disadvantage is that ...", "The
+# main drawback is ..."; not "One downside is ...", which KEP-4214 says of the design it
+# prefers, after its reason, qa199), or an advantage ("It has the advantage that ...")
+_AGAINST_SAID = re.compile(r"^(?:the|its)\s+(?:\w+\s+)?(?:disadvantages?|drawbacks?|downsides?)\b", re.IGNORECASE)
 _FOR_SAID = re.compile(r"^(?:(?:it|this(?:\s+\w+)?)\s+has\s+(?:the\s+|an?\s+)?(?:\w+\s+)?"
                        r"(?:advantages?|benefits?|upsides?)|(?:the|an?|one|its|another)\s+(?:\w+\s+)?"
                        r"(?:advantages?|benefits?|upsides?))\b", re.IGNORECASE)
