@@ -156,3 +156,25 @@ def test_a_worker_forked_by_the_writer_ends_at_ctrl_c_without_a_traceback(tmp_pa
                           capture_output=True, text=True, timeout=120)
     assert done.stdout.strip() == "130"
     assert "Traceback" not in done.stderr and "KeyboardInterrupt" not in done.stderr, done.stderr
+
+
+THREAD_AFTER_CTRL_C = """
+import sys, threading
+from vault_engine.cli.main import interrupts_noted
+with interrupts_noted() as noted:
+    if sys.argv[1] == "interrupted":
+        noted.append(2)  # as the SIGINT handler notes it
+    failing = threading.Thread(target=lambda: 1 / 0)
+    failing.start()
+    failing.join()
+"""
+
+
+@pytest.mark.parametrize("state", ["interrupted", "running"])
+def test_a_threads_error_after_a_ctrl_c_is_not_printed_over_the_one_line(state):
+    """Ctrl-C early in `index`: a process pool's own thread, its workers gone, printed the
+    traceback of its cancelled futures above `vault-engine: interrupted` (qa198); an error of a
+    thread while nothing was interrupted is printed as ever."""
+    done = subprocess.run([sys.executable, "-c", THREAD_AFTER_CTRL_C, state], capture_output=True, text=True,
+                          timeout=60)
+    assert ("ZeroDivisionError" in done.stderr) == (state == "running"), done.stderr

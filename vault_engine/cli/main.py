@@ -13,6 +13,7 @@ import logging
 import shlex
 import signal
 import sys
+import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 
@@ -203,11 +204,19 @@ def interrupts_noted() -> Iterator[list[int]]:
         noted.append(signum)
         raise KeyboardInterrupt
 
+    def quiet_once_interrupted(args: threading.ExceptHookArgs) -> None:
+        # a pool's own thread, its workers gone with the Ctrl-C, had printed the traceback of
+        # its cancelled futures above the one line (qa198)
+        if not noted:
+            threading.__excepthook__(args)
+
     signal.signal(signal.SIGINT, note)
+    threading.excepthook = quiet_once_interrupted
     try:
         yield noted
     finally:
         signal.signal(signal.SIGINT, signal.default_int_handler)
+        threading.excepthook = threading.__excepthook__
 
 
 def _run(argv: list[str]) -> int:
