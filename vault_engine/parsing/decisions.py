@@ -772,11 +772,17 @@ _REJECTED_SAYING = re.compile(r"^(?:(?:this|it|that)(?: \w+)? (?:was|is) )?(?:re
 def _said_rejected(described: str) -> str:
     """The description from its first sentence that says the alternative was rejected, up to
     what argues for it ("Advantages: ..."), or ""."""
+    return _sentences_from(described, _REJECTED_SAYING, _PROS_SAID)
+
+
+def _sentences_from(described: str, first: re.Pattern[str], until: re.Pattern[str]) -> str:
+    """The description's sentences from the first that ``first`` matches, up to the next that
+    ``until`` matches; "" when none matches ``first``."""
     sentences = split_sentences(described)
-    start = next((n for n, s in enumerate(sentences) if _REJECTED_SAYING.match(s)), None)
+    start = next((n for n, s in enumerate(sentences) if first.match(s)), None)
     if start is None:
         return ""
-    end = next((n for n in range(start + 1, len(sentences)) if _PROS_SAID.match(sentences[n])), len(sentences))
+    end = next((n for n in range(start + 1, len(sentences)) if until.match(sentences[n])), len(sentences))
     return " ".join(sentences[start:end])
 
 
@@ -792,12 +798,7 @@ _FOR_SAID = re.compile(r"^(?:(?:it|this(?:\s+\w+)?)\s+has\s+(?:the\s+|an?\s+)?(?
 def _said_against(described: str) -> str:
     """The description from its first sentence naming the alternative's disadvantage, up to
     one naming an advantage, or ""."""
-    sentences = split_sentences(described)
-    start = next((n for n, s in enumerate(sentences) if _AGAINST_SAID.match(s)), None)
-    if start is None:
-        return ""
-    end = next((n for n in range(start + 1, len(sentences)) if _FOR_SAID.match(sentences[n])), len(sentences))
-    return " ".join(sentences[start:end])
+    return _sentences_from(described, _AGAINST_SAID, _FOR_SAID)
 
 
 def _without_pros(described: str) -> str:
