@@ -1279,7 +1279,6 @@ class Vault:
     def reinforce(self, ref: str, *, by: str | None = None, why: str | None = None,
                   now: float | None = None) -> dict[str, Any]:
         """Reset the age of the note ``ref`` names, durably."""
-
         self.reinforcement_log.refuse_unusable()  # before reading it warns of the same
         ledger = self._require_index()
         try:
@@ -1333,7 +1332,6 @@ class Vault:
     def undo_last_reinforce(self, ref: str, *, by: str | None = None, now: float | None = None) -> dict[str, Any]:
         """Take back the newest reinforcement of the note ``ref`` names that is not undone yet
         (`reinforce --undo`: the TUI's `u` alone could, qa88)."""
-
         self.reinforcement_log.refuse_unusable()  # "no reinforcement to undo" had been said of a log unread (qa141)
         note, _ = self._lookup(self._require_index(), ref)
         records, _ = self.reinforcement_log.read(0)
