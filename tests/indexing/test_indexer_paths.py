@@ -203,3 +203,19 @@ def test_a_state_folder_removed_while_the_index_is_open_is_not_made_again(vault)
         with pytest.raises(VaultError, match="was removed while the index was open"):
             work()
     assert not (vault.root / ".vault-engine").exists()
+
+
+def test_a_state_folder_removed_while_index_writes_is_one_line_not_a_traceback(vault, monkeypatch):
+    # rm -rf .vault-engine during `index`: a raw FileNotFoundError traceback (qa198)
+    import shutil
+
+    from vault_engine.errors import VaultError
+
+    def removed_meanwhile(*args, **kwargs):
+        shutil.rmtree(vault.root / ".vault-engine")
+        raise FileNotFoundError(2, "No such file or directory", str(vault.root / ".vault-engine" / "index" / "x"))
+
+    monkeypatch.setattr(Vault, "_index_locked", removed_meanwhile)
+    with pytest.raises(VaultError, match=r"was removed while this run wrote the index: nothing of yours was changed; "
+                                         r"run `vault-engine index` to build it again"):
+        vault.index(embed=False)
