@@ -82,7 +82,7 @@ def test_follow_on_the_cli_json_and_text(make_vault, cli):
     assert set(data["followed"][0]) >= {"ref", "path", "heading", "line", "how", "via", "hops", "text"}
     assert cli("--vault", root, "callers", "OrderBook.place", "--json").json["followed"] == []
     text = cli("--vault", root, "show", "src/shop/orders.py#OrderBook.place", "--follow", "1").out
-    assert "── followed 1: memory/orders.md#Orders are priced once  (memory, mention line 8" in text
+    assert "── followed 1: memory/orders.md#Orders are priced once  (memory, mention `OrderBook.place` line 8" in text
     assert "   The quantity must be positive" in text
     assert cli("--vault", root, "find", "price_of", "--follow", "6").code == 2  # usage: 0..5
 

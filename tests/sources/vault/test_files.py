@@ -136,6 +136,7 @@ def test_an_unreadable_file_is_skipped(make_vault, monkeypatch):
 
 def test_a_file_deleted_between_scan_and_read(make_vault):
     root = make_vault(GOOD)
+    (root / ".vault-engine").mkdir()  # as `index` makes it before any store opens
     with Vault(root) as v:
         scan = scan_vault(v.config)
         (root / "good.md").unlink()
