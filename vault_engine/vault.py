@@ -385,7 +385,7 @@ class Vault:
         except BaseException as exc:
             self._cancel_export()
             # `rm -rf .vault-engine` meanwhile: a raw FileNotFoundError traceback had said so (qa198)
-            if isinstance(exc, OSError) and self.root.is_dir() and not self.config.state_dir.is_dir():
+            if isinstance(exc, OSError) and self.root.is_dir() and not self.config.state_dir.exists():
                 raise VaultError(f"the state folder {self.config.state_dir} was removed while this run wrote the "
                                  "index: nothing of yours was changed; run `vault-engine index` to build it again") \
                     from None
