@@ -164,7 +164,7 @@ def followed(notes: Sequence[Any]) -> list[str]:
     out = []
     for f in notes:
         at = f" line {f.line}" if f.line else ""
-        named = f" `{f.token}`" if getattr(f, "token", None) else ""  # a search hit's followed notes name nothing
+        named = f" `{f.token}`" if f.token else ""  # what a why note names there, at the first hop
         out.append(f"── followed {f.hops}: {printed(f.ref)}  ({f.kind}, {f.how}{named}{at}, from {printed(f.via)})")
         out += [("   " + line).rstrip() for line in f.text.rstrip().split("\n")]
     return out

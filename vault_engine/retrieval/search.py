@@ -607,7 +607,7 @@ def _named(c: _Candidate) -> str:
     number in the index had been named, `parser.py#1391`, which nothing opens, qa193)."""
     note = c.note
     if note.kind == "code":
-        return f"{note.path}#{c.section.heading}" if c.section.heading else note.path
+        return section_ref(note, c.section)  # as its hit names it
     return f"{make_ref(note.path, None, note.notion_id)} ({note.title})" if note.notion_id else _place(c)
 
 
